@@ -1,0 +1,7 @@
+//! Topology: links (rate, propagation delay, queue) and static routing.
+
+pub mod link;
+pub mod routing;
+
+pub use link::{Enqueued, Link};
+pub use routing::Routes;

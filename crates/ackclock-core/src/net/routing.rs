@@ -1,0 +1,71 @@
+//! Static shortest-path routing by hop count, as ns-2's default static routing computes it.
+//!
+//! Tables are built only for nodes that are some flow's destination (data or ACKs), one
+//! breadth-first search per destination over the links reversed. Ties go to the link that
+//! was declared first, so routes never depend on hash order.
+
+use std::collections::VecDeque;
+
+use crate::ids::{LinkId, NodeId};
+use crate::net::Link;
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Debug, Default)]
+pub struct Routes {
+    n: usize,
+    /// For each node, its slot among the destinations, or NONE.
+    slot: Vec<u32>,
+    /// next[slot * n + node]: the link `node` forwards on toward the slot's destination.
+    next: Vec<u32>,
+}
+
+impl Routes {
+    pub fn build(n: usize, links: &[Link], destinations: &[NodeId]) -> Routes {
+        let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, l) in links.iter().enumerate() {
+            incoming[l.to.idx()].push(i as u32);
+        }
+        let mut r = Routes {
+            n,
+            slot: vec![NONE; n],
+            next: Vec::new(),
+        };
+        let mut frontier = VecDeque::new();
+        for &dst in destinations {
+            if r.slot[dst.idx()] != NONE {
+                continue;
+            }
+            let s = (r.next.len() / n.max(1)) as u32;
+            r.slot[dst.idx()] = s;
+            let base = r.next.len();
+            r.next.resize(base + n, NONE);
+            let mut seen = vec![false; n];
+            seen[dst.idx()] = true;
+            frontier.clear();
+            frontier.push_back(dst.idx());
+            while let Some(v) = frontier.pop_front() {
+                for &li in &incoming[v] {
+                    let u = links[li as usize].from.idx();
+                    if !seen[u] {
+                        seen[u] = true;
+                        r.next[base + u] = li;
+                        frontier.push_back(u);
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    /// The link `at` forwards on toward `dst`; `None` if `dst` is unreachable from `at`.
+    #[inline]
+    pub fn next_hop(&self, at: NodeId, dst: NodeId) -> Option<LinkId> {
+        let s = *self.slot.get(dst.idx())?;
+        if s == NONE {
+            return None;
+        }
+        let l = self.next[s as usize * self.n + at.idx()];
+        (l != NONE).then_some(LinkId(l))
+    }
+}

@@ -1,0 +1,118 @@
+//! Result tables as named columns, ready for CSV, Parquet or a DataFrame.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ColumnData {
+    F64(Vec<f64>),
+    U64(Vec<u64>),
+    Str(Vec<String>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    pub name: &'static str,
+    pub data: ColumnData,
+}
+
+/// A table of equally long named columns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    pub columns: Vec<Column>,
+}
+
+impl Table {
+    pub fn f64(&mut self, name: &'static str, v: Vec<f64>) -> &mut Self {
+        self.columns.push(Column {
+            name,
+            data: ColumnData::F64(v),
+        });
+        self
+    }
+    pub fn u64(&mut self, name: &'static str, v: Vec<u64>) -> &mut Self {
+        self.columns.push(Column {
+            name,
+            data: ColumnData::U64(v),
+        });
+        self
+    }
+    pub fn str(&mut self, name: &'static str, v: Vec<String>) -> &mut Self {
+        self.columns.push(Column {
+            name,
+            data: ColumnData::Str(v),
+        });
+        self
+    }
+
+    pub fn column(&self, name: &str) -> Option<&ColumnData> {
+        self.columns
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| &c.data)
+    }
+
+    pub fn f64_column(&self, name: &str) -> Option<&[f64]> {
+        match self.column(name)? {
+            ColumnData::F64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn u64_column(&self, name: &str) -> Option<&[u64]> {
+        match self.column(name)? {
+            ColumnData::U64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Writes the table as CSV (floats in Rust's shortest round-trip form, so identical
+    /// runs give identical bytes).
+    pub fn to_csv(&self) -> String {
+        let mut s = String::new();
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name).collect();
+        s.push_str(&names.join(","));
+        s.push('\n');
+        let rows = self.columns.first().map_or(0, |c| match &c.data {
+            ColumnData::F64(v) => v.len(),
+            ColumnData::U64(v) => v.len(),
+            ColumnData::Str(v) => v.len(),
+        });
+        for r in 0..rows {
+            for (i, c) in self.columns.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                match &c.data {
+                    ColumnData::F64(v) => s.push_str(&v[r].to_string()),
+                    ColumnData::U64(v) => s.push_str(&v[r].to_string()),
+                    ColumnData::Str(v) => s.push_str(&v[r]),
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub name: String,
+    pub profile: String,
+    pub seed: u64,
+    pub duration_s: f64,
+    pub warmup_s: f64,
+    /// Scheduler events processed over the whole run.
+    pub events: u64,
+    /// Packets that crossed a link, data and ACKs, over the whole run.
+    pub packet_hops: u64,
+    /// Data packets that reached their receivers over the whole run.
+    pub packets_delivered: u64,
+    pub version: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    pub summary: Summary,
+    pub flows: Table,
+    pub queues: Table,
+    pub timeseries: Table,
+    pub queue_timeseries: Table,
+}

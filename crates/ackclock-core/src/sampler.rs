@@ -1,0 +1,110 @@
+//! Fixed-interval time series, sampled into preallocated columns.
+
+use crate::results::Table;
+
+/// One flow's state at a sample instant. TCP-only fields are NaN for UDP flows.
+#[derive(Clone, Copy, Debug)]
+pub struct FlowSample {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    pub srtt_s: f64,
+    pub rttvar_s: f64,
+    pub rto_s: f64,
+    pub backoff: f64,
+    pub delivered_bytes: u64,
+    pub received_bytes: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Sampler {
+    interval_s: f64,
+    last_received: Vec<u64>,
+    time_s: Vec<f64>,
+    flow: Vec<String>,
+    cwnd: Vec<f64>,
+    ssthresh: Vec<f64>,
+    srtt_s: Vec<f64>,
+    rttvar_s: Vec<f64>,
+    rto_s: Vec<f64>,
+    backoff: Vec<f64>,
+    delivered_bytes: Vec<u64>,
+    throughput_mbps: Vec<f64>,
+    q_time_s: Vec<f64>,
+    q_link: Vec<String>,
+    q_packets: Vec<u64>,
+    q_bytes: Vec<u64>,
+}
+
+impl Sampler {
+    pub fn new(interval_s: f64, samples: usize, flows: usize, links: usize) -> Sampler {
+        let nf = samples * flows;
+        let nq = samples * links;
+        Sampler {
+            interval_s,
+            last_received: vec![0; flows],
+            time_s: Vec::with_capacity(nf),
+            flow: Vec::with_capacity(nf),
+            cwnd: Vec::with_capacity(nf),
+            ssthresh: Vec::with_capacity(nf),
+            srtt_s: Vec::with_capacity(nf),
+            rttvar_s: Vec::with_capacity(nf),
+            rto_s: Vec::with_capacity(nf),
+            backoff: Vec::with_capacity(nf),
+            delivered_bytes: Vec::with_capacity(nf),
+            throughput_mbps: Vec::with_capacity(nf),
+            q_time_s: Vec::with_capacity(nq),
+            q_link: Vec::with_capacity(nq),
+            q_packets: Vec::with_capacity(nq),
+            q_bytes: Vec::with_capacity(nq),
+        }
+    }
+
+    /// Records flow `i`; throughput is over the interval that ends now (wire bytes received).
+    pub fn flow(&mut self, t: f64, i: usize, name: &str, s: FlowSample) {
+        let got = s.received_bytes - self.last_received[i];
+        self.last_received[i] = s.received_bytes;
+        self.time_s.push(t);
+        self.flow.push(name.to_string());
+        self.cwnd.push(s.cwnd);
+        self.ssthresh.push(s.ssthresh);
+        self.srtt_s.push(s.srtt_s);
+        self.rttvar_s.push(s.rttvar_s);
+        self.rto_s.push(s.rto_s);
+        self.backoff.push(s.backoff);
+        self.delivered_bytes.push(s.delivered_bytes);
+        let mbps = if t > 0.0 {
+            got as f64 * 8.0 / self.interval_s.min(t) / 1e6
+        } else {
+            0.0
+        };
+        self.throughput_mbps.push(mbps);
+    }
+
+    pub fn queue(&mut self, t: f64, link: &str, packets: u64, bytes: u64) {
+        self.q_time_s.push(t);
+        self.q_link.push(link.to_string());
+        self.q_packets.push(packets);
+        self.q_bytes.push(bytes);
+    }
+
+    /// The series recorded so far.
+    pub fn tables(&self) -> (Table, Table) {
+        let mut ts = Table::default();
+        ts.f64("time_s", self.time_s.clone())
+            .str("flow", self.flow.clone())
+            .f64("cwnd", self.cwnd.clone())
+            .f64("ssthresh", self.ssthresh.clone())
+            .f64("srtt_s", self.srtt_s.clone())
+            .f64("rttvar_s", self.rttvar_s.clone())
+            .f64("rto_s", self.rto_s.clone())
+            .f64("backoff", self.backoff.clone())
+            .u64("delivered_bytes", self.delivered_bytes.clone())
+            .f64("throughput_mbps", self.throughput_mbps.clone());
+        let mut qs = Table::default();
+        qs.f64("time_s", self.q_time_s.clone())
+            .str("link", self.q_link.clone())
+            .u64("queue_packets", self.q_packets.clone())
+            .u64("queue_bytes", self.q_bytes.clone());
+        (ts, qs)
+    }
+}

@@ -1,0 +1,303 @@
+//! The resolved scenario: the one contract between the front ends and the engine.
+//!
+//! Names are already indices, units are integers (picoseconds, bytes) or bit/s, defaults are
+//! filled in. See `docs/engine-contract.md`. [`Scenario::validate`] checks what the engine
+//! relies on and reports the first problem with its key path.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default = "default_profile")]
+    pub profile: String,
+    pub run: RunConfig,
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkConfig>,
+    pub flows: Vec<FlowConfig>,
+}
+
+fn default_profile() -> String {
+    "ns2".to_string()
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    pub duration_ps: u64,
+    #[serde(default)]
+    pub warmup_ps: u64,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    #[serde(default)]
+    pub sample_interval_ps: Option<u64>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+/// One simplex link direction.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    pub from: u32,
+    pub to: u32,
+    pub rate_bps: f64,
+    pub delay_ps: u64,
+    #[serde(default)]
+    pub queue: QueueConfig,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueConfig {
+    #[serde(default = "default_queue_kind")]
+    pub kind: String,
+    #[serde(default)]
+    pub limit_packets: Option<u64>,
+    #[serde(default)]
+    pub limit_bytes: Option<u64>,
+    /// ns-2 DropTail accounting: a limit of n holds n-1 waiting packets.
+    #[serde(default)]
+    pub ns2: bool,
+}
+
+fn default_queue_kind() -> String {
+    "droptail".to_string()
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowConfig {
+    pub name: String,
+    pub kind: FlowKind,
+    pub from: u32,
+    pub to: u32,
+    #[serde(default)]
+    pub tcp: Option<TcpConfig>,
+    /// UDP only: IP + UDP header bytes added to each datagram.
+    #[serde(default)]
+    pub header_size: u32,
+    pub app: AppConfig,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FlowKind {
+    Tcp,
+    Udp,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpConfig {
+    pub variant: String,
+    pub cc: String,
+    pub sink: String,
+    /// Payload bytes per segment.
+    pub packet_size: u32,
+    pub header_size: u32,
+    pub ack_size: u32,
+    /// Receiver's advertised window, in segments.
+    pub window: u32,
+    pub window_init: u32,
+    #[serde(default)]
+    pub initial_ssthresh: Option<u32>,
+    pub dupack_threshold: u32,
+    pub min_rto_ps: u64,
+    pub max_rto_ps: u64,
+    pub initial_rto_ps: u64,
+    pub timer_granularity_ps: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum AppConfig {
+    /// Infinite bulk transfer (ns-2 Application/FTP).
+    Ftp {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+    },
+    /// Constant bit rate: one `packet_size`-byte payload every `interval_ps`.
+    Cbr {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        interval_ps: u64,
+        packet_size: u32,
+    },
+}
+
+impl AppConfig {
+    pub fn start(&self) -> &Distribution {
+        match self {
+            AppConfig::Ftp { start, .. } | AppConfig::Cbr { start, .. } => start,
+        }
+    }
+    pub fn stop_ps(&self) -> Option<u64> {
+        match self {
+            AppConfig::Ftp { stop_ps, .. } | AppConfig::Cbr { stop_ps, .. } => *stop_ps,
+        }
+    }
+}
+
+/// A random or fixed value in picoseconds, drawn once from the component's own stream.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum Distribution {
+    Constant(u64),
+    Uniform([u64; 2]),
+}
+
+impl Scenario {
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let s: Scenario =
+            serde_json::from_str(text).map_err(|e| format!("resolved scenario: {e}"))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Checks everything the engine relies on; the first problem comes back with its path.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.nodes.len() as u32;
+        if self.run.duration_ps == 0 {
+            return Err("run.duration: must be positive".into());
+        }
+        if self.run.warmup_ps >= self.run.duration_ps {
+            return Err("run.warmup: must be shorter than run.duration".into());
+        }
+        if self.run.sample_interval_ps == Some(0) {
+            return Err("run.sample_interval: must be positive".into());
+        }
+        if let Some(iv) = self.run.sample_interval_ps {
+            // Guard against a sample series that would not fit in memory.
+            if self.run.duration_ps / iv > 50_000_000 {
+                return Err(
+                    "run.sample_interval: more than 50 million samples per series; \
+                            choose a longer interval"
+                        .into(),
+                );
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, name) in self.nodes.iter().enumerate() {
+            if !seen.insert(name.as_str()) {
+                return Err(format!("node[{i}].name: duplicate node name {name:?}"));
+            }
+        }
+        let mut dirs = std::collections::HashSet::new();
+        for (i, l) in self.links.iter().enumerate() {
+            if l.from >= n || l.to >= n {
+                return Err(format!("link[{i}]: node index out of range"));
+            }
+            if l.from == l.to {
+                return Err(format!("link[{i}]: a link must join two different nodes"));
+            }
+            if !dirs.insert((l.from, l.to)) {
+                return Err(format!(
+                    "link[{i}]: duplicate link {}->{}",
+                    self.nodes[l.from as usize], self.nodes[l.to as usize]
+                ));
+            }
+            if crate::time::Rate::from_bps_f64(l.rate_bps).is_none() {
+                return Err(format!(
+                    "link[{i}].rate: must be a positive number of bit/s"
+                ));
+            }
+            if l.queue.kind != "droptail" {
+                return Err(format!(
+                    "link[{i}].queue.kind: unsupported kind {:?}",
+                    l.queue.kind
+                ));
+            }
+            if l.queue.limit_packets.is_some() && l.queue.limit_bytes.is_some() {
+                return Err(format!(
+                    "link[{i}].queue: give limit or limit_bytes, not both"
+                ));
+            }
+        }
+        let mut names = std::collections::HashSet::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            if !names.insert(f.name.as_str()) {
+                return Err(format!("flow[{i}].name: duplicate flow name {:?}", f.name));
+            }
+            if f.from >= n || f.to >= n {
+                return Err(format!("flow[{i}]: node index out of range"));
+            }
+            if f.from == f.to {
+                return Err(format!(
+                    "flow[{i}]: source and destination are the same node"
+                ));
+            }
+            if let Distribution::Uniform([a, b]) = f.app.start() {
+                if a > b {
+                    return Err(format!("flow[{i}].app.start: uniform bounds out of order"));
+                }
+            }
+            match (f.kind, &f.app, &f.tcp) {
+                (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,
+                (FlowKind::Tcp, _, None) => return Err(format!("flow[{i}].tcp: missing")),
+                (FlowKind::Tcp, _, _) => {
+                    return Err(format!("flow[{i}].app.kind: a TCP flow needs an ftp app"))
+                }
+                (
+                    FlowKind::Udp,
+                    AppConfig::Cbr {
+                        interval_ps,
+                        packet_size,
+                        ..
+                    },
+                    _,
+                ) => {
+                    if *interval_ps == 0 {
+                        return Err(format!("flow[{i}].app.rate: must be positive and finite"));
+                    }
+                    if *packet_size == 0 {
+                        return Err(format!("flow[{i}].app.packet_size: must be positive"));
+                    }
+                }
+                (FlowKind::Udp, _, _) => {
+                    return Err(format!("flow[{i}].app.kind: a UDP flow needs a cbr app"))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
+    let p = format!("flow[{i}]");
+    if t.variant != "reno" {
+        return Err(format!("{p}.variant: unsupported variant {:?}", t.variant));
+    }
+    if t.cc != "reno" {
+        return Err(format!("{p}.cc: unsupported congestion control {:?}", t.cc));
+    }
+    if t.sink != "ack-every" {
+        return Err(format!("{p}.sink: unsupported sink {:?}", t.sink));
+    }
+    if t.packet_size == 0 {
+        return Err(format!("{p}.packet_size: must be positive"));
+    }
+    if t.window == 0 || t.window > 1 << 24 {
+        return Err(format!(
+            "{p}.window: must be between 1 and 16777216 packets"
+        ));
+    }
+    if t.window_init == 0 {
+        return Err(format!("{p}.window_init: must be positive"));
+    }
+    if t.dupack_threshold == 0 {
+        return Err(format!("{p}.dupack_threshold: must be positive"));
+    }
+    if t.min_rto_ps > t.max_rto_ps {
+        return Err(format!("{p}.min_rto: larger than max_rto"));
+    }
+    if t.max_rto_ps == 0 || t.initial_rto_ps == 0 {
+        return Err(format!("{p}: max_rto and initial_rto must be positive"));
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! Ready-made scenarios for tests and benchmarks, built in Rust without a front end.
+
+use crate::scenario::{
+    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, RunConfig, Scenario,
+    TcpConfig,
+};
+
+const MS: u64 = 1_000_000_000;
+const S: u64 = 1_000_000_000_000;
+
+/// ns-2.35's `Agent/TCP` defaults with Reno and an ack-every-packet sink.
+pub fn ns2_tcp() -> TcpConfig {
+    TcpConfig {
+        variant: "reno".into(),
+        cc: "reno".into(),
+        sink: "ack-every".into(),
+        packet_size: 1000,
+        header_size: 40,
+        ack_size: 40,
+        window: 20,
+        window_init: 2,
+        initial_ssthresh: None,
+        dupack_threshold: 3,
+        min_rto_ps: 200 * MS,
+        max_rto_ps: 60 * S,
+        initial_rto_ps: 3 * S,
+        timer_granularity_ps: 10 * MS,
+    }
+}
+
+/// A dumbbell: `n` senders s{i} and receivers d{i} on access links of `access_bps` and
+/// `access_delay_ms`, joined by a bottleneck r1->r2 of `bottleneck_bps`, `bottleneck_delay_ms`
+/// and a DropTail buffer of `buffer` packets (plain accounting), one Reno FTP flow per pair
+/// starting at `i * stagger_ms`.
+#[allow(clippy::too_many_arguments)]
+pub fn dumbbell(
+    n: usize,
+    access_bps: f64,
+    access_delay_ms: u64,
+    bottleneck_bps: f64,
+    bottleneck_delay_ms: u64,
+    buffer: u64,
+    tcp: TcpConfig,
+    duration_s: u64,
+) -> Scenario {
+    let mut nodes = vec!["r1".to_string(), "r2".to_string()];
+    for i in 0..n {
+        nodes.push(format!("s{i}"));
+        nodes.push(format!("d{i}"));
+    }
+    let q = |limit: u64| QueueConfig {
+        kind: "droptail".into(),
+        limit_packets: Some(limit),
+        limit_bytes: None,
+        ns2: false,
+    };
+    let duplex = |a: u32, b: u32, bps: f64, ms: u64, limit: u64| {
+        [
+            LinkConfig {
+                from: a,
+                to: b,
+                rate_bps: bps,
+                delay_ps: ms * MS,
+                queue: q(limit),
+            },
+            LinkConfig {
+                from: b,
+                to: a,
+                rate_bps: bps,
+                delay_ps: ms * MS,
+                queue: q(limit),
+            },
+        ]
+    };
+    let mut links = Vec::new();
+    links.extend(duplex(0, 1, bottleneck_bps, bottleneck_delay_ms, buffer));
+    for i in 0..n as u32 {
+        links.extend(duplex(
+            2 + 2 * i,
+            0,
+            access_bps,
+            access_delay_ms,
+            buffer.max(1000),
+        ));
+        links.extend(duplex(
+            1,
+            3 + 2 * i,
+            access_bps,
+            access_delay_ms,
+            buffer.max(1000),
+        ));
+    }
+    let flows = (0..n as u32)
+        .map(|i| FlowConfig {
+            name: format!("tcp{i}"),
+            kind: FlowKind::Tcp,
+            from: 2 + 2 * i,
+            to: 3 + 2 * i,
+            tcp: Some(tcp.clone()),
+            header_size: 0,
+            app: AppConfig::Ftp {
+                start: Distribution::Constant(i as u64 * 10 * MS),
+                stop_ps: None,
+            },
+        })
+        .collect();
+    Scenario {
+        name: format!("dumbbell-{n}"),
+        profile: "ns2".into(),
+        run: RunConfig {
+            duration_ps: duration_s * S,
+            warmup_ps: 0,
+            seed: 1,
+            sample_interval_ps: None,
+        },
+        nodes,
+        links,
+        flows,
+    }
+}

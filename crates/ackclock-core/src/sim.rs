@@ -1,0 +1,661 @@
+//! The simulator: owns every component in `Vec`s, pops events in (time, sequence) order and
+//! dispatches them with a `match`.
+//!
+//! Work per packet-hop is one event: a link keeps its accepted packets in a FIFO and only
+//! its head is scheduled. TCP retransmission timers are lazy: the sender stores a deadline,
+//! the simulator keeps at most one pending event per timer that is not later than the
+//! deadline, and a firing that finds the deadline moved on re-arms or is ignored.
+
+use crate::ids::{FlowId, LinkId, NodeId};
+use crate::monitor::{FlowCounters, QueueCounters};
+use crate::net::{Enqueued, Link, Routes};
+use crate::packet::{Packet, PacketKind};
+use crate::queue::{AnyQueue, DropTail};
+use crate::results::{Results, Summary, Table};
+use crate::rng::RandomStream;
+use crate::sampler::{FlowSample, Sampler};
+use crate::scenario::{AppConfig, Distribution, FlowKind, Scenario};
+use crate::sched::EventQueue;
+use crate::tcp::cc::AnyCc;
+use crate::tcp::{TcpSender, TcpSink};
+use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
+use crate::udp::{null_sink_receive, CbrSource};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// The head packet of a link reaches the link's far node.
+    LinkHead(LinkId),
+    /// A TCP retransmission timer may have expired.
+    Rto(FlowId),
+    AppStart(FlowId),
+    /// A CBR source sends its next datagram.
+    CbrTick(FlowId),
+    AppStop(FlowId),
+    Sample,
+    /// Start of the measurement window: snapshot the counters.
+    Warmup,
+}
+
+#[derive(Debug)]
+enum Agent {
+    Tcp {
+        sender: Box<TcpSender>,
+        sink: Box<TcpSink>,
+    },
+    Udp {
+        source: CbrSource,
+    },
+}
+
+#[derive(Debug)]
+struct Flow {
+    agent: Agent,
+    start: SimTime,
+    /// Time of the pending timer event this flow tracks, if any.
+    timer_event_at: Option<SimTime>,
+}
+
+pub struct Simulator {
+    scenario: Scenario,
+    now: SimTime,
+    duration: SimTime,
+    events: u64,
+    queue: EventQueue<Event>,
+    links: Vec<Link>,
+    link_names: Vec<String>,
+    routes: Routes,
+    flows: Vec<Flow>,
+    counters: Vec<FlowCounters>,
+    warm_flows: Vec<FlowCounters>,
+    warm_queues: Vec<QueueCounters>,
+    packets_delivered: u64,
+    next_packet_id: u64,
+    scratch: Vec<Packet>,
+    sampler: Option<Sampler>,
+    sample_interval: SimDuration,
+    finished: bool,
+}
+
+impl Simulator {
+    /// Builds a run from a resolved scenario; errors name the offending key.
+    pub fn new(scenario: Scenario) -> Result<Simulator, String> {
+        scenario.validate()?;
+        let node = |i: u32| NodeId(i);
+        let mut links = Vec::with_capacity(scenario.links.len());
+        let mut link_names = Vec::with_capacity(scenario.links.len());
+        for l in &scenario.links {
+            let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
+            let q = AnyQueue::DropTail(DropTail {
+                limit_packets: l.queue.limit_packets,
+                limit_bytes: l.queue.limit_bytes,
+                ns2: l.queue.ns2,
+            });
+            links.push(Link::new(
+                node(l.from),
+                node(l.to),
+                rate,
+                SimDuration(l.delay_ps),
+                q,
+            ));
+            link_names.push(format!(
+                "{}->{}",
+                scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
+            ));
+        }
+        let mut dests = Vec::new();
+        for f in &scenario.flows {
+            dests.push(node(f.to));
+            if f.kind == FlowKind::Tcp {
+                dests.push(node(f.from));
+            }
+        }
+        let routes = Routes::build(scenario.nodes.len(), &links, &dests);
+        let seed = scenario.run.seed;
+        let mut flows = Vec::with_capacity(scenario.flows.len());
+        for (i, f) in scenario.flows.iter().enumerate() {
+            let id = FlowId(i as u32);
+            let (src, dst) = (node(f.from), node(f.to));
+            let unreachable = |a: NodeId, b: NodeId| {
+                format!(
+                    "flow[{i}] ({}): no route from {} to {}",
+                    f.name,
+                    scenario.nodes[a.idx()],
+                    scenario.nodes[b.idx()]
+                )
+            };
+            if routes.next_hop(src, dst).is_none() {
+                return Err(unreachable(src, dst));
+            }
+            let agent = match (&f.app, &f.tcp) {
+                (AppConfig::Ftp { .. }, Some(t)) => {
+                    if routes.next_hop(dst, src).is_none() {
+                        return Err(unreachable(dst, src));
+                    }
+                    let cc = AnyCc::by_name(&t.cc)
+                        .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", t.cc))?;
+                    Agent::Tcp {
+                        sender: Box::new(TcpSender::new(id, src, dst, t, cc)),
+                        sink: Box::new(TcpSink::new(
+                            id,
+                            dst,
+                            src,
+                            t.window,
+                            t.packet_size,
+                            t.ack_size,
+                        )),
+                    }
+                }
+                (
+                    AppConfig::Cbr {
+                        interval_ps,
+                        packet_size,
+                        ..
+                    },
+                    _,
+                ) => Agent::Udp {
+                    source: CbrSource::new(
+                        id,
+                        src,
+                        dst,
+                        SimDuration(*interval_ps),
+                        *packet_size,
+                        f.header_size,
+                    ),
+                },
+                _ => return Err(format!("flow[{i}]: app and flow kind do not match")),
+            };
+            let mut rng = RandomStream::named(seed, &format!("flow.{}.start", f.name));
+            let start = match f.app.start() {
+                Distribution::Constant(t) => *t,
+                Distribution::Uniform([a, b]) => rng.uniform_u64(*a, *b),
+            };
+            flows.push(Flow {
+                agent,
+                start: SimTime(start),
+                timer_event_at: None,
+            });
+        }
+
+        let duration = SimTime(scenario.run.duration_ps);
+        let mut queue = EventQueue::new();
+        queue.push(SimTime(scenario.run.warmup_ps), Event::Warmup);
+        let mut sampler = None;
+        let mut sample_interval = SimDuration::ZERO;
+        if let Some(iv) = scenario.run.sample_interval_ps {
+            let samples = (scenario.run.duration_ps / iv + 1) as usize;
+            sampler = Some(Sampler::new(
+                iv as f64 / PS_PER_S as f64,
+                samples,
+                flows.len(),
+                links.len(),
+            ));
+            sample_interval = SimDuration(iv);
+            queue.push(SimTime::ZERO, Event::Sample);
+        }
+        for (i, (f, cfg)) in flows.iter().zip(&scenario.flows).enumerate() {
+            let id = FlowId(i as u32);
+            if f.start <= duration {
+                queue.push(f.start, Event::AppStart(id));
+            }
+            if let Some(stop) = cfg.app.stop_ps() {
+                if SimTime(stop) <= duration {
+                    queue.push(SimTime(stop), Event::AppStop(id));
+                }
+            }
+        }
+        let nf = flows.len();
+        let nl = links.len();
+        Ok(Simulator {
+            scenario,
+            now: SimTime::ZERO,
+            duration,
+            events: 0,
+            queue,
+            links,
+            link_names,
+            routes,
+            flows,
+            counters: vec![FlowCounters::default(); nf],
+            warm_flows: vec![FlowCounters::default(); nf],
+            warm_queues: vec![QueueCounters::default(); nl],
+            packets_delivered: 0,
+            next_packet_id: 0,
+            scratch: Vec::with_capacity(64),
+            sampler,
+            sample_interval,
+            finished: false,
+        })
+    }
+
+    pub fn from_json(text: &str) -> Result<Simulator, String> {
+        Simulator::new(Scenario::from_json(text)?)
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn duration(&self) -> SimTime {
+        self.duration
+    }
+
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Packets that have crossed a link so far (data and ACKs).
+    pub fn packet_hops(&self) -> u64 {
+        self.links
+            .iter()
+            .map(|l| l.counters.delivered_packets)
+            .sum()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Runs every event up to and including `until` (capped at the run's duration).
+    pub fn run_until(&mut self, until: SimTime) {
+        let until = until.min(self.duration);
+        while let Some(t) = self.queue.peek_time() {
+            if t > until {
+                break;
+            }
+            let (t, ev) = self.queue.pop().expect("peeked");
+            self.now = t;
+            self.events += 1;
+            self.dispatch(ev);
+        }
+        if until > self.now {
+            self.now = until;
+        }
+        if self.now >= self.duration && !self.finished {
+            self.finish();
+        }
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) {
+        self.run_until(self.duration);
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::LinkHead(l) => self.on_link_head(l),
+            Event::Rto(f) => self.on_rto_event(f),
+            Event::AppStart(f) => self.on_app_start(f),
+            Event::CbrTick(f) => self.on_cbr_tick(f),
+            Event::AppStop(f) => self.on_app_stop(f),
+            Event::Sample => self.on_sample(),
+            Event::Warmup => self.on_warmup(),
+        }
+    }
+
+    fn on_link_head(&mut self, l: LinkId) {
+        let link = &mut self.links[l.idx()];
+        let at = link.to;
+        let (pkt, next) = link.deliver_head();
+        if let Some(t) = next {
+            self.queue.push(t, Event::LinkHead(l));
+        }
+        if at == pkt.dst {
+            self.receive(pkt);
+        } else {
+            self.forward(at, pkt);
+        }
+    }
+
+    /// Sends `pkt` out of node `at` toward its destination.
+    #[inline]
+    fn forward(&mut self, at: NodeId, pkt: Packet) {
+        let Some(l) = self.routes.next_hop(at, pkt.dst) else {
+            // Routes were checked for every flow at build time.
+            unreachable!("no route for a flow's packet");
+        };
+        match self.links[l.idx()].enqueue(self.now, pkt) {
+            Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
+            Enqueued::Queued => {}
+            Enqueued::Dropped => {
+                let c = &mut self.counters[pkt.flow.idx()];
+                match pkt.kind {
+                    PacketKind::TcpAck => c.acks_dropped += 1,
+                    PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
+                }
+            }
+        }
+    }
+
+    /// Hands the packets an agent just emitted to the network.
+    fn send_scratch(&mut self, mut out: Vec<Packet>) {
+        for mut p in out.drain(..) {
+            p.id = self.next_packet_id;
+            self.next_packet_id += 1;
+            self.forward(p.src, p);
+        }
+        self.scratch = out;
+    }
+
+    fn receive(&mut self, pkt: Packet) {
+        let f = pkt.flow.idx();
+        let mut out = std::mem::take(&mut self.scratch);
+        let c = &mut self.counters[f];
+        match (&mut self.flows[f].agent, pkt.kind) {
+            (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
+                self.packets_delivered += 1;
+                sink.on_data(self.now, &pkt, &mut out, c);
+            }
+            (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
+                sender.on_ack(self.now, pkt.ack, &mut out, c);
+            }
+            (Agent::Udp { source }, PacketKind::Udp) => {
+                self.packets_delivered += 1;
+                null_sink_receive(&pkt, source.payload, c);
+            }
+            _ => unreachable!("packet kind does not match its flow"),
+        }
+        self.send_scratch(out);
+        if pkt.kind == PacketKind::TcpAck {
+            self.sync_timer(pkt.flow);
+        }
+    }
+
+    /// Makes sure a pending event exists no later than the sender's RTO deadline.
+    #[inline]
+    fn sync_timer(&mut self, f: FlowId) {
+        let flow = &mut self.flows[f.idx()];
+        let Agent::Tcp { sender, .. } = &flow.agent else {
+            return;
+        };
+        if let Some(d) = sender.rto_deadline() {
+            if flow.timer_event_at.is_none_or(|t| d < t) {
+                flow.timer_event_at = Some(d);
+                self.queue.push(d, Event::Rto(f));
+            }
+        }
+    }
+
+    fn on_rto_event(&mut self, f: FlowId) {
+        let now = self.now;
+        let flow = &mut self.flows[f.idx()];
+        if flow.timer_event_at != Some(now) {
+            return; // superseded by an earlier event for the same timer
+        }
+        flow.timer_event_at = None;
+        let Agent::Tcp { sender, .. } = &mut flow.agent else {
+            return;
+        };
+        match sender.rto_deadline() {
+            Some(d) if d <= now => {
+                let mut out = std::mem::take(&mut self.scratch);
+                sender.on_timeout(now, &mut out, &mut self.counters[f.idx()]);
+                self.send_scratch(out);
+            }
+            _ => {}
+        }
+        self.sync_timer(f);
+    }
+
+    fn on_app_start(&mut self, f: FlowId) {
+        let now = self.now;
+        let mut out = std::mem::take(&mut self.scratch);
+        let c = &mut self.counters[f.idx()];
+        let mut next_tick = None;
+        match &mut self.flows[f.idx()].agent {
+            Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
+            Agent::Udp { source } => next_tick = source.tick(now, &mut out, c),
+        }
+        self.send_scratch(out);
+        self.sync_timer(f);
+        if let Some(t) = next_tick {
+            self.queue.push(t, Event::CbrTick(f));
+        }
+    }
+
+    fn on_cbr_tick(&mut self, f: FlowId) {
+        let now = self.now;
+        let mut out = std::mem::take(&mut self.scratch);
+        let c = &mut self.counters[f.idx()];
+        let Agent::Udp { source } = &mut self.flows[f.idx()].agent else {
+            return;
+        };
+        let next = source.tick(now, &mut out, c);
+        self.send_scratch(out);
+        if let Some(t) = next {
+            self.queue.push(t, Event::CbrTick(f));
+        }
+    }
+
+    fn on_app_stop(&mut self, f: FlowId) {
+        match &mut self.flows[f.idx()].agent {
+            Agent::Tcp { sender, .. } => sender.stop(),
+            Agent::Udp { source } => source.stop(),
+        }
+    }
+
+    fn advance_links(&mut self) {
+        let now = self.now;
+        for l in &mut self.links {
+            l.advance(now);
+        }
+    }
+
+    fn on_warmup(&mut self) {
+        self.advance_links();
+        self.warm_flows.copy_from_slice(&self.counters);
+        for (w, l) in self.warm_queues.iter_mut().zip(&mut self.links) {
+            l.reset_max_queue();
+            *w = l.counters;
+        }
+    }
+
+    fn on_sample(&mut self) {
+        self.advance_links();
+        let t = self.now.as_secs_f64();
+        let Some(s) = self.sampler.as_mut() else {
+            return;
+        };
+        for (i, (flow, cfg)) in self.flows.iter().zip(&self.scenario.flows).enumerate() {
+            let c = &self.counters[i];
+            let sample = match &flow.agent {
+                Agent::Tcp { sender, .. } => FlowSample {
+                    cwnd: sender.w.cwnd,
+                    ssthresh: sender.w.ssthresh,
+                    srtt_s: SimDuration(sender.rtt.srtt).as_secs_f64(),
+                    rttvar_s: SimDuration(sender.rtt.rttvar).as_secs_f64(),
+                    rto_s: sender.rtt.rto().as_secs_f64(),
+                    backoff: sender.rtt.backoff as f64,
+                    delivered_bytes: c.bytes_delivered,
+                    received_bytes: c.bytes_received,
+                },
+                Agent::Udp { .. } => FlowSample {
+                    cwnd: f64::NAN,
+                    ssthresh: f64::NAN,
+                    srtt_s: f64::NAN,
+                    rttvar_s: f64::NAN,
+                    rto_s: f64::NAN,
+                    backoff: f64::NAN,
+                    delivered_bytes: c.bytes_delivered,
+                    received_bytes: c.bytes_received,
+                },
+            };
+            s.flow(t, i, &cfg.name, sample);
+        }
+        for (l, name) in self.links.iter().zip(&self.link_names) {
+            let b = l.backlog();
+            s.queue(t, name, b.packets, b.bytes);
+        }
+        let next = self.now + self.sample_interval;
+        if next <= self.duration {
+            self.queue.push(next, Event::Sample);
+        }
+    }
+
+    fn finish(&mut self) {
+        self.advance_links();
+        self.finished = true;
+    }
+
+    /// The run's result tables; `None` until the run has reached its duration.
+    pub fn results(&self) -> Option<Results> {
+        if !self.finished {
+            return None;
+        }
+        let sc = &self.scenario;
+        let window_s = (sc.run.duration_ps - sc.run.warmup_ps) as f64 / PS_PER_S as f64;
+        let mbps = |bytes: u64| bytes as f64 * 8.0 / window_s / 1e6;
+
+        let mut flows = Table::default();
+        let mut cols: Vec<FlowCounters> = Vec::with_capacity(self.flows.len());
+        for (c, w) in self.counters.iter().zip(&self.warm_flows) {
+            cols.push(*c - *w);
+        }
+        let get = |f: fn(&FlowCounters) -> u64| cols.iter().map(f).collect::<Vec<u64>>();
+        let tcp_str = |f: fn(&crate::scenario::TcpConfig) -> &String| {
+            sc.flows
+                .iter()
+                .map(|x| x.tcp.as_ref().map_or(String::new(), |t| f(t).clone()))
+                .collect()
+        };
+        flows
+            .str("flow", sc.flows.iter().map(|f| f.name.clone()).collect())
+            .str(
+                "kind",
+                sc.flows
+                    .iter()
+                    .map(|f| match f.kind {
+                        FlowKind::Tcp => "tcp".to_string(),
+                        FlowKind::Udp => "udp".to_string(),
+                    })
+                    .collect(),
+            )
+            .str("variant", tcp_str(|t| &t.variant))
+            .str("cc", tcp_str(|t| &t.cc))
+            .str(
+                "from",
+                sc.flows
+                    .iter()
+                    .map(|f| sc.nodes[f.from as usize].clone())
+                    .collect(),
+            )
+            .str(
+                "to",
+                sc.flows
+                    .iter()
+                    .map(|f| sc.nodes[f.to as usize].clone())
+                    .collect(),
+            )
+            .f64(
+                "start_s",
+                self.flows.iter().map(|f| f.start.as_secs_f64()).collect(),
+            )
+            .u64("packets_sent", get(|c| c.packets_sent))
+            .u64("bytes_sent", get(|c| c.bytes_sent))
+            .u64("packets_retransmitted", get(|c| c.packets_retransmitted))
+            .u64("packets_dropped", get(|c| c.packets_dropped))
+            .u64("packets_delivered", get(|c| c.packets_received))
+            .u64("bytes_delivered", get(|c| c.bytes_delivered))
+            .f64(
+                "throughput_mbps",
+                cols.iter().map(|c| mbps(c.bytes_received)).collect(),
+            )
+            .f64(
+                "goodput_mbps",
+                cols.iter().map(|c| mbps(c.bytes_delivered)).collect(),
+            )
+            .f64(
+                "loss_rate",
+                cols.iter()
+                    .map(|c| {
+                        if c.packets_sent == 0 {
+                            0.0
+                        } else {
+                            c.packets_dropped as f64 / c.packets_sent as f64
+                        }
+                    })
+                    .collect(),
+            )
+            .f64(
+                "mean_rtt_s",
+                cols.iter()
+                    .map(|c| {
+                        if c.rtt_samples == 0 {
+                            f64::NAN
+                        } else {
+                            c.rtt_sum_ps as f64 / c.rtt_samples as f64 / PS_PER_S as f64
+                        }
+                    })
+                    .collect(),
+            )
+            .u64("timeouts", get(|c| c.timeouts))
+            .u64("fast_retransmits", get(|c| c.fast_retransmits))
+            .u64("acks_sent", get(|c| c.acks_sent))
+            .u64("acks_dropped", get(|c| c.acks_dropped))
+            .u64("rtt_samples", get(|c| c.rtt_samples));
+
+        let mut queues = Table::default();
+        let qs: Vec<QueueCounters> = self
+            .links
+            .iter()
+            .zip(&self.warm_queues)
+            .map(|(l, w)| l.counters - *w)
+            .collect();
+        let window_ps = (sc.run.duration_ps - sc.run.warmup_ps) as f64;
+        let qget = |f: fn(&QueueCounters) -> u64| qs.iter().map(f).collect::<Vec<u64>>();
+        queues
+            .str("link", self.link_names.clone())
+            .u64("arrived_packets", qget(|q| q.arrived_packets))
+            .u64("arrived_bytes", qget(|q| q.arrived_bytes))
+            .u64("departed_packets", qget(|q| q.departed_packets))
+            .u64("departed_bytes", qget(|q| q.departed_bytes))
+            .u64("dropped_packets", qget(|q| q.dropped_packets))
+            .u64("dropped_bytes", qget(|q| q.dropped_bytes))
+            .f64(
+                "mean_queue_packets",
+                qs.iter()
+                    .map(|q| q.area_packets as f64 / window_ps)
+                    .collect(),
+            )
+            .f64(
+                "mean_queue_bytes",
+                qs.iter().map(|q| q.area_bytes as f64 / window_ps).collect(),
+            )
+            .u64("max_queue_packets", qget(|q| q.max_queue_packets))
+            .f64(
+                "utilization",
+                qs.iter()
+                    .zip(&self.links)
+                    .map(|(q, l)| q.departed_bytes as f64 * 8.0 / (l.rate.bps() as f64 * window_s))
+                    .collect(),
+            );
+
+        let (timeseries, queue_timeseries) = self
+            .sampler
+            .as_ref()
+            .map_or_else(|| Sampler::default().tables(), Sampler::tables);
+
+        Some(Results {
+            summary: Summary {
+                name: sc.name.clone(),
+                profile: sc.profile.clone(),
+                seed: sc.run.seed,
+                duration_s: sc.run.duration_ps as f64 / PS_PER_S as f64,
+                warmup_s: sc.run.warmup_ps as f64 / PS_PER_S as f64,
+                events: self.events,
+                packet_hops: self.packet_hops(),
+                packets_delivered: self.packets_delivered,
+                version: crate::VERSION.to_string(),
+            },
+            flows,
+            queues,
+            timeseries,
+            queue_timeseries,
+        })
+    }
+
+    /// Per-link packets in the network right now (waiting, on the wire or propagating).
+    pub fn link_in_flight(&self) -> Vec<usize> {
+        self.links.iter().map(|l| l.in_flight()).collect()
+    }
+}

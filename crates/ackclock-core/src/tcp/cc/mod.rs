@@ -1,0 +1,61 @@
+//! Congestion control behind one set of hooks, in the spirit of Linux's
+//! `tcp_congestion_ops` and ns-3's `TcpCongestionOps`.
+//!
+//! The sender owns loss detection and recovery; an algorithm only decides how the window
+//! grows on ACKs (`on_ack`, Linux `cong_avoid`) and where ssthresh goes on loss
+//! (`ssthresh`). Algorithms are variants of `AnyCc`, dispatched by `match`, their state
+//! inline.
+
+pub mod reno;
+
+pub use reno::Reno;
+
+use crate::time::{SimDuration, SimTime};
+
+/// The window state congestion control reads and writes, in segments.
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    /// The receiver's advertised window.
+    pub rwnd: f64,
+}
+
+/// One new cumulative ACK, as congestion control sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct AckEvent {
+    pub now: SimTime,
+    /// Segments newly acknowledged.
+    pub acked: u64,
+    pub rtt: Option<SimDuration>,
+}
+
+#[derive(Clone, Debug)]
+pub enum AnyCc {
+    Reno(Reno),
+}
+
+impl AnyCc {
+    pub fn by_name(name: &str) -> Option<AnyCc> {
+        match name {
+            "reno" => Some(AnyCc::Reno(Reno)),
+            _ => None,
+        }
+    }
+
+    /// Window growth on a new ACK outside loss recovery.
+    #[inline]
+    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+        match self {
+            AnyCc::Reno(c) => c.on_ack(w, ev),
+        }
+    }
+
+    /// The slow-start threshold after a loss is detected.
+    #[inline]
+    pub fn ssthresh(&mut self, w: &Window) -> f64 {
+        match self {
+            AnyCc::Reno(c) => c.ssthresh(w),
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Reno congestion control: RFC 5681, "TCP Congestion Control", section 3.1.
+//!
+//! - Slow start (cwnd < ssthresh): cwnd += 1 segment per ACK (3.1, "increase cwnd by at
+//!   most SMSS bytes for each ACK received").
+//! - Congestion avoidance: cwnd += 1/cwnd per ACK (3.1, equation 3), about one segment per RTT.
+//! - On loss: ssthresh = max(W/2, 2) (equation 4). RFC 5681 takes W as FlightSize; ns-2's
+//!   `Agent/TCP` takes min(cwnd, window) and truncates to whole segments, and so do we,
+//!   because the two agree whenever the sender is window-limited and the `ns2` profile must
+//!   reproduce ns-2.
+//!
+//! Growth is per ACK, not per acknowledged segment, as in ns-2 and RFC 5681's default
+//! (appropriate byte counting, RFC 3465, is not used).
+
+use super::{AckEvent, Window};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reno;
+
+impl Reno {
+    #[inline]
+    pub fn on_ack(&mut self, w: &mut Window, _ev: AckEvent) {
+        if w.cwnd < w.ssthresh {
+            w.cwnd += 1.0;
+        } else {
+            w.cwnd += 1.0 / w.cwnd;
+        }
+    }
+
+    pub fn ssthresh(&mut self, w: &Window) -> f64 {
+        (w.cwnd.min(w.rwnd) / 2.0).floor().max(2.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimTime;
+
+    fn ack() -> AckEvent {
+        AckEvent {
+            now: SimTime::ZERO,
+            acked: 1,
+            rtt: None,
+        }
+    }
+
+    #[test]
+    fn slow_start_adds_one_per_ack() {
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: 10.0,
+            rwnd: 100.0,
+        };
+        Reno.on_ack(&mut w, ack());
+        assert_eq!(w.cwnd, 3.0);
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_one_per_window() {
+        let mut w = Window {
+            cwnd: 10.0,
+            ssthresh: 5.0,
+            rwnd: 100.0,
+        };
+        for _ in 0..10 {
+            Reno.on_ack(&mut w, ack());
+        }
+        // Ten ACKs of 1/cwnd each grow a 10-segment window by just under one segment.
+        assert!(w.cwnd > 10.95 && w.cwnd < 11.0, "{}", w.cwnd);
+    }
+
+    #[test]
+    fn ssthresh_halves_the_usable_window() {
+        let w = Window {
+            cwnd: 17.6,
+            ssthresh: 0.0,
+            rwnd: 100.0,
+        };
+        assert_eq!(Reno.ssthresh(&w), 8.0);
+        let limited = Window {
+            cwnd: 60.0,
+            ssthresh: 0.0,
+            rwnd: 20.0,
+        };
+        assert_eq!(Reno.ssthresh(&limited), 10.0);
+        let tiny = Window {
+            cwnd: 2.0,
+            ssthresh: 0.0,
+            rwnd: 20.0,
+        };
+        assert_eq!(Reno.ssthresh(&tiny), 2.0);
+    }
+}

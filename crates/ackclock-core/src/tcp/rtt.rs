@@ -1,0 +1,204 @@
+//! Retransmission timer per RFC 6298, "Computing TCP's Retransmission Timer".
+//!
+//! - (2.2) first sample R: SRTT = R, RTTVAR = R/2.
+//! - (2.3) later samples: RTTVAR = (1 - beta) RTTVAR + beta |SRTT - R|, then
+//!   SRTT = (1 - alpha) SRTT + alpha R, with alpha = 1/8, beta = 1/4.
+//! - RTO = SRTT + max(G, K RTTVAR), K = 4, G the clock granularity.
+//! - (2.4) RTO below the floor is rounded up to it (RFC 6298 says 1 s; `min_rto` makes it
+//!   settable, ns-2.35 uses 0.2 s); a maximum may be placed on it (`max_rto`, at least 60 s).
+//! - (5.5) on expiry the timer backs off: RTO doubles (capped at `max_rto`).
+//! - Karn's rule (section 3) is the sender's job: it never times a retransmitted segment.
+//!
+//! Samples are measured on a clock that ticks every G, as BSD and ns-2 (`tcpTick_`) do:
+//! a sample is rounded to the nearest tick, and is at least one tick.
+
+use crate::time::SimDuration;
+
+/// Backoff stops doubling here, as BSD's and ns-2's (64) do.
+pub const MAX_BACKOFF: u32 = 64;
+
+#[derive(Clone, Debug)]
+pub struct RttEstimator {
+    /// Smoothed RTT and its variation, in picoseconds; zero until the first sample.
+    pub srtt: u64,
+    pub rttvar: u64,
+    /// RTO before backoff.
+    rto: u64,
+    pub backoff: u32,
+    pub last_sample: u64,
+    has_sample: bool,
+    min_rto: u64,
+    max_rto: u64,
+    granularity: u64,
+}
+
+impl RttEstimator {
+    pub fn new(
+        initial_rto: SimDuration,
+        min_rto: SimDuration,
+        max_rto: SimDuration,
+        granularity: SimDuration,
+    ) -> Self {
+        RttEstimator {
+            srtt: 0,
+            rttvar: 0,
+            rto: initial_rto.0.clamp(min_rto.0, max_rto.0),
+            backoff: 1,
+            last_sample: 0,
+            has_sample: false,
+            min_rto: min_rto.0,
+            max_rto: max_rto.0,
+            granularity: granularity.0,
+        }
+    }
+
+    /// The measured round trip of `raw`, as the granular clock would read it.
+    pub fn quantize(&self, raw: SimDuration) -> u64 {
+        let g = self.granularity;
+        if g == 0 {
+            return raw.0;
+        }
+        let ticks = (raw.0 + g / 2) / g;
+        ticks.max(1) * g
+    }
+
+    /// Feeds one RTT measurement (equations 2.2 / 2.3) and recomputes the RTO.
+    pub fn sample(&mut self, raw: SimDuration) {
+        let r = self.quantize(raw);
+        self.last_sample = r;
+        if !self.has_sample {
+            self.srtt = r;
+            self.rttvar = r / 2;
+            self.has_sample = true;
+        } else {
+            let err = self.srtt.abs_diff(r);
+            self.rttvar = (3 * self.rttvar + err) / 4;
+            self.srtt = (7 * self.srtt + r) / 8;
+        }
+        let rto = self.srtt + self.granularity.max(4 * self.rttvar);
+        self.rto = rto.clamp(self.min_rto, self.max_rto);
+    }
+
+    /// The timeout to arm now: the RTO times the backoff, capped at `max_rto`.
+    pub fn rto(&self) -> SimDuration {
+        SimDuration(
+            self.rto
+                .saturating_mul(self.backoff as u64)
+                .min(self.max_rto),
+        )
+    }
+
+    /// The RTO before backoff.
+    pub fn base_rto(&self) -> SimDuration {
+        SimDuration(self.rto)
+    }
+
+    pub fn has_sample(&self) -> bool {
+        self.has_sample
+    }
+
+    /// (5.5) the timer expired: back off.
+    pub fn on_timeout(&mut self) {
+        self.backoff = (self.backoff * 2).min(MAX_BACKOFF);
+    }
+
+    /// A valid sample after a backoff ends it (RFC 6298 section 5, note on 5.7).
+    pub fn reset_backoff(&mut self) {
+        self.backoff = 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000_000;
+
+    fn est(g_ms: u64) -> RttEstimator {
+        RttEstimator::new(
+            SimDuration(3000 * MS),
+            SimDuration(200 * MS),
+            SimDuration(60_000 * MS),
+            SimDuration(g_ms * MS),
+        )
+    }
+
+    #[test]
+    fn first_sample_sets_srtt_and_half_rttvar() {
+        let mut e = RttEstimator::new(
+            SimDuration(1000 * MS),
+            SimDuration(0),
+            SimDuration(60_000 * MS),
+            SimDuration(0),
+        );
+        assert_eq!(e.rto().0, 1000 * MS);
+        e.sample(SimDuration(100 * MS));
+        assert_eq!(e.srtt, 100 * MS);
+        assert_eq!(e.rttvar, 50 * MS);
+        // RTO = SRTT + 4 RTTVAR = 300 ms.
+        assert_eq!(e.rto().0, 300 * MS);
+    }
+
+    #[test]
+    fn later_samples_follow_equation_2_3() {
+        let mut e = RttEstimator::new(
+            SimDuration(1000 * MS),
+            SimDuration(0),
+            SimDuration(60_000 * MS),
+            SimDuration(0),
+        );
+        e.sample(SimDuration(100 * MS));
+        e.sample(SimDuration(200 * MS));
+        // RTTVAR = 3/4 * 50 + 1/4 * |100 - 200| = 62.5 ms; SRTT = 7/8 * 100 + 1/8 * 200 = 112.5 ms.
+        assert_eq!(e.rttvar, 62_500_000_000);
+        assert_eq!(e.srtt, 112_500_000_000);
+        assert_eq!(e.rto().0, 112_500_000_000 + 4 * 62_500_000_000);
+    }
+
+    #[test]
+    fn floor_granularity_and_ceiling() {
+        let mut e = est(10);
+        e.sample(SimDuration(20 * MS));
+        // 20 + max(10, 40) = 60 ms, raised to the 200 ms floor.
+        assert_eq!(e.rto().0, 200 * MS);
+        // A sample of 3 ms reads as one 10 ms tick.
+        assert_eq!(e.quantize(SimDuration(3 * MS)), 10 * MS);
+        assert_eq!(e.quantize(SimDuration(16 * MS)), 20 * MS);
+        let mut big = est(10);
+        big.sample(SimDuration(50_000 * MS));
+        assert_eq!(big.rto().0, 60_000 * MS);
+    }
+
+    #[test]
+    fn granularity_bounds_the_variance_term() {
+        let mut e = RttEstimator::new(
+            SimDuration(1000 * MS),
+            SimDuration(0),
+            SimDuration(60_000 * MS),
+            SimDuration(500 * MS),
+        );
+        for _ in 0..50 {
+            e.sample(SimDuration(1000 * MS));
+        }
+        // RTTVAR decays towards 0; G = 500 ms keeps RTO >= SRTT + G.
+        assert_eq!(e.rto().0, 1500 * MS);
+    }
+
+    #[test]
+    fn backoff_doubles_caps_and_resets() {
+        let mut e = est(10);
+        e.sample(SimDuration(500 * MS));
+        let base = e.rto().0;
+        e.on_timeout();
+        assert_eq!(e.rto().0, 2 * base);
+        e.on_timeout();
+        assert_eq!(e.rto().0, 4 * base);
+        for _ in 0..20 {
+            e.on_timeout();
+        }
+        assert_eq!(e.backoff, MAX_BACKOFF);
+        assert_eq!(e.rto().0, 60_000 * MS);
+        e.reset_backoff();
+        assert_eq!(e.rto().0, base);
+    }
+}

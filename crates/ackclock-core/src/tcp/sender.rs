@@ -1,0 +1,242 @@
+//! The one-way TCP sender: sequence space, windows, retransmission timer and Reno loss
+//! recovery.
+//!
+//! - Fast retransmit / fast recovery: RFC 5681 section 3.2. On the `dupack_threshold`-th
+//!   duplicate ACK: ssthresh from congestion control, retransmit the first unacknowledged
+//!   segment, and let the window be ssthresh + 3 segments, inflated by one per further
+//!   duplicate; the next new ACK deflates it to ssthresh and ends recovery. As in ns-2's
+//!   Reno (`dupwnd_`), the inflation is kept apart from cwnd, so traced cwnd shows the
+//!   clean saw tooth (cwnd = ssthresh during recovery).
+//! - Only one fast retransmit per window of data: a new fast retransmit needs the cumulative
+//!   ACK to have passed `recover`, the highest segment sent when the last loss was detected
+//!   (RFC 6582 section 3.2 step 2's check, which ns-2 applies to Reno as `bug_fix_`). So
+//!   Reno facing several drops in one window waits for the retransmission timeout.
+//! - Retransmission timeout: RFC 6298 (see `rtt.rs`) with RFC 5681 (section 3.1, eq. 4)
+//!   ssthresh, cwnd = 1 (the loss window) and go-back-N from the first unacknowledged
+//!   segment, as ns-2's `Agent/TCP` does.
+//! - RTT sampling: one segment timed per round trip, as BSD and ns-2 (without timestamps)
+//!   do; Karn's rule: a retransmitted segment is never timed, and any retransmission
+//!   cancels the measurement in progress.
+//! - The sendable window is min(floor(cwnd), rwnd) segments beyond the cumulative ACK.
+
+use crate::ids::{FlowId, NodeId};
+use crate::monitor::FlowCounters;
+use crate::packet::{Packet, PacketKind};
+use crate::scenario::TcpConfig;
+use crate::tcp::cc::{AckEvent, AnyCc, Window};
+use crate::tcp::rtt::RttEstimator;
+use crate::time::{SimDuration, SimTime};
+
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    pub flow: FlowId,
+    pub src: NodeId,
+    pub dst: NodeId,
+    payload: u32,
+    wire_size: u32,
+    dupack_threshold: u32,
+    pub w: Window,
+    /// Fast-recovery window inflation, in segments (ns-2 `dupwnd_`).
+    pub dupwnd: f64,
+    cc: AnyCc,
+    /// First unacknowledged segment (the cumulative ACK).
+    pub una: u64,
+    /// Next segment to send (moves back to `una` after a timeout).
+    pub nxt: u64,
+    /// One past the highest segment ever sent.
+    pub maxseq: u64,
+    recover: Option<u64>,
+    pub dupacks: u32,
+    pub in_recovery: bool,
+    pub rtt: RttEstimator,
+    timed: Option<(u64, SimTime)>,
+    rto_deadline: Option<SimTime>,
+    /// Segments the application has made available (u64::MAX: endless bulk data).
+    app_limit: u64,
+}
+
+impl TcpSender {
+    pub fn new(flow: FlowId, src: NodeId, dst: NodeId, cfg: &TcpConfig, cc: AnyCc) -> TcpSender {
+        TcpSender {
+            flow,
+            src,
+            dst,
+            payload: cfg.packet_size,
+            wire_size: cfg.packet_size + cfg.header_size,
+            dupack_threshold: cfg.dupack_threshold,
+            w: Window {
+                cwnd: cfg.window_init as f64,
+                ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),
+                rwnd: cfg.window as f64,
+            },
+            dupwnd: 0.0,
+            cc,
+            una: 0,
+            nxt: 0,
+            maxseq: 0,
+            recover: None,
+            dupacks: 0,
+            in_recovery: false,
+            rtt: RttEstimator::new(
+                SimDuration(cfg.initial_rto_ps),
+                SimDuration(cfg.min_rto_ps),
+                SimDuration(cfg.max_rto_ps),
+                SimDuration(cfg.timer_granularity_ps),
+            ),
+            timed: None,
+            rto_deadline: None,
+            app_limit: 0,
+        }
+    }
+
+    /// When the retransmission timer expires, if it is running.
+    #[inline]
+    pub fn rto_deadline(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    pub fn payload(&self) -> u32 {
+        self.payload
+    }
+
+    /// The application starts an endless bulk transfer.
+    pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.app_limit = u64::MAX;
+        self.send_much(now, out, c);
+    }
+
+    /// The application stops: no new data, but what was sent is still recovered.
+    pub fn stop(&mut self) {
+        self.app_limit = self.maxseq;
+    }
+
+    fn window(&self) -> u64 {
+        (self.w.cwnd + self.dupwnd).min(self.w.rwnd).max(0.0) as u64
+    }
+
+    fn send_much(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        let limit = (self.una + self.window()).min(self.app_limit);
+        while self.nxt < limit {
+            self.emit(self.nxt, now, out, c);
+            self.nxt += 1;
+        }
+    }
+
+    fn emit(&mut self, seq: u64, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        let retransmit = seq < self.maxseq;
+        c.packets_sent += 1;
+        c.bytes_sent += self.wire_size as u64;
+        if retransmit {
+            c.packets_retransmitted += 1;
+            // Karn: the measurement in progress may now be ambiguous.
+            self.timed = None;
+        } else {
+            self.maxseq = seq + 1;
+            if self.timed.is_none() {
+                self.timed = Some((seq, now));
+            }
+        }
+        if self.rto_deadline.is_none() {
+            self.arm_timer(now);
+        }
+        out.push(Packet {
+            id: 0,
+            flow: self.flow,
+            kind: PacketKind::TcpData,
+            src: self.src,
+            dst: self.dst,
+            size: self.wire_size,
+            seq,
+            ack: 0,
+            sent_at: now,
+            retransmit,
+        });
+    }
+
+    fn arm_timer(&mut self, now: SimTime) {
+        self.rto_deadline = Some(now + self.rtt.rto());
+    }
+
+    /// Processes a cumulative acknowledgement `ack` (the next segment the receiver expects).
+    pub fn on_ack(&mut self, now: SimTime, ack: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        if ack > self.una && ack <= self.maxseq {
+            let mut rtt = None;
+            if let Some((seq, sent)) = self.timed {
+                if ack > seq {
+                    self.rtt.sample(now.since(sent));
+                    self.rtt.reset_backoff();
+                    self.timed = None;
+                    let r = SimDuration(self.rtt.last_sample);
+                    c.rtt_samples += 1;
+                    c.rtt_sum_ps += r.0 as u128;
+                    rtt = Some(r);
+                }
+            }
+            let acked = ack - self.una;
+            if self.in_recovery {
+                // RFC 5681 3.2 step 6: deflate the window.
+                self.w.cwnd = self.w.ssthresh;
+                self.dupwnd = 0.0;
+                self.in_recovery = false;
+            } else {
+                self.cc.on_ack(&mut self.w, AckEvent { now, acked, rtt });
+            }
+            self.una = ack;
+            self.dupacks = 0;
+            if self.nxt < self.una {
+                self.nxt = self.una;
+            }
+            // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
+            if self.una < self.maxseq {
+                self.arm_timer(now);
+            } else {
+                self.rto_deadline = None;
+            }
+            self.send_much(now, out, c);
+        } else if ack == self.una && self.una < self.maxseq {
+            self.on_dupack(now, out, c);
+        }
+    }
+
+    fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            // RFC 5681 3.2 step 4: each further duplicate means a segment has left the network.
+            self.dupwnd += 1.0;
+            self.send_much(now, out, c);
+        } else if self.dupacks == self.dupack_threshold {
+            let recovered = self.recover.is_none_or(|r| self.una > r);
+            if !recovered {
+                return;
+            }
+            self.w.ssthresh = self.cc.ssthresh(&self.w);
+            self.w.cwnd = self.w.ssthresh;
+            self.dupwnd = self.dupack_threshold as f64;
+            self.in_recovery = true;
+            self.recover = Some(self.maxseq);
+            c.fast_retransmits += 1;
+            self.emit(self.una, now, out, c);
+            self.arm_timer(now);
+            self.send_much(now, out, c);
+        }
+    }
+
+    /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
+    pub fn on_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.rto_deadline = None;
+        if self.una >= self.maxseq {
+            return;
+        }
+        c.timeouts += 1;
+        self.w.ssthresh = self.cc.ssthresh(&self.w);
+        self.w.cwnd = 1.0;
+        self.dupwnd = 0.0;
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.recover = Some(self.maxseq);
+        self.rtt.on_timeout();
+        self.timed = None;
+        self.nxt = self.una;
+        self.send_much(now, out, c);
+    }
+}
