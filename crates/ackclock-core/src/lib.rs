@@ -5,6 +5,7 @@
 //! [`sim::Simulator::run_until`] and read back with [`sim::Simulator::results`].
 
 pub mod ids;
+pub mod loss;
 pub mod monitor;
 pub mod net;
 pub mod packet;

@@ -64,6 +64,9 @@ pub struct QueueCounters {
     pub dropped_bytes: u64,
     pub area_packets: u128,
     pub area_bytes: u128,
+    /// Packets lost by the link's loss model (not the queue's drops).
+    pub lost_packets: u64,
+    pub lost_bytes: u64,
     /// Largest backlog since the last reset (not a difference: see `Sub`).
     pub max_queue_packets: u64,
     /// Packets that crossed the link (reached its far end): packet-hops.
@@ -82,6 +85,8 @@ impl Sub for QueueCounters {
             dropped_bytes: self.dropped_bytes - o.dropped_bytes,
             area_packets: self.area_packets - o.area_packets,
             area_bytes: self.area_bytes - o.area_bytes,
+            lost_packets: self.lost_packets - o.lost_packets,
+            lost_bytes: self.lost_bytes - o.lost_bytes,
             max_queue_packets: self.max_queue_packets,
             delivered_packets: self.delivered_packets - o.delivered_packets,
         }

@@ -29,4 +29,7 @@ pub struct Packet {
     pub sent_at: SimTime,
     /// A retransmission (data) or a duplicate acknowledgement (ACK).
     pub retransmit: bool,
+    /// For data packets: the flow's transmission count, from 1 (retransmissions included),
+    /// which `drop_list` loss models address. 0 for ACKs.
+    pub nth: u64,
 }

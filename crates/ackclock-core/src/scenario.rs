@@ -48,6 +48,18 @@ pub struct LinkConfig {
     pub delay_ps: u64,
     #[serde(default)]
     pub queue: QueueConfig,
+    #[serde(default)]
+    pub loss: Option<LossConfig>,
+}
+
+/// A loss model on a link direction.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossConfig {
+    /// Each packet lost with probability `p`.
+    Bernoulli { p: f64 },
+    /// Drop these transmissions (numbered from 1) of the flow with index `flow`.
+    DropList { flow: u32, packets: Vec<u64> },
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -110,6 +122,19 @@ pub struct TcpConfig {
     pub max_rto_ps: u64,
     pub initial_rto_ps: u64,
     pub timer_granularity_ps: u64,
+    /// Delayed-ACK sink: ACK every `segs_per_ack` in-order segments or after `ack_delay_ps`.
+    #[serde(default = "default_segs_per_ack")]
+    pub segs_per_ack: u32,
+    #[serde(default = "default_ack_delay")]
+    pub ack_delay_ps: u64,
+}
+
+fn default_segs_per_ack() -> u32 {
+    2
+}
+
+fn default_ack_delay() -> u64 {
+    100_000_000_000 // 100 ms, ns-2 DelAckSink interval_
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -213,6 +238,15 @@ impl Scenario {
                     l.queue.kind
                 ));
             }
+            match &l.loss {
+                Some(LossConfig::Bernoulli { p }) if !(0.0..=1.0).contains(p) => {
+                    return Err(format!("link[{i}].loss.p: must be a probability in [0, 1]"));
+                }
+                Some(LossConfig::DropList { flow, .. }) if *flow as usize >= self.flows.len() => {
+                    return Err(format!("link[{i}].loss.flow: flow index out of range"));
+                }
+                _ => {}
+            }
             if l.queue.limit_packets.is_some() && l.queue.limit_bytes.is_some() {
                 return Err(format!(
                     "link[{i}].queue: give limit or limit_bytes, not both"
@@ -270,14 +304,23 @@ impl Scenario {
 
 fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     let p = format!("flow[{i}]");
-    if t.variant != "reno" {
-        return Err(format!("{p}.variant: unsupported variant {:?}", t.variant));
+    if crate::tcp::sender::Recovery::by_name(&t.variant).is_none() {
+        return Err(format!(
+            "{p}.variant: unsupported variant {:?}; expected tahoe, reno or newreno",
+            t.variant
+        ));
     }
     if t.cc != "reno" {
         return Err(format!("{p}.cc: unsupported congestion control {:?}", t.cc));
     }
-    if t.sink != "ack-every" {
-        return Err(format!("{p}.sink: unsupported sink {:?}", t.sink));
+    if t.sink != "ack-every" && t.sink != "delack" {
+        return Err(format!(
+            "{p}.sink: unsupported sink {:?}; expected ack-every or delack",
+            t.sink
+        ));
+    }
+    if t.segs_per_ack == 0 {
+        return Err(format!("{p}.segs_per_ack: must be positive"));
     }
     if t.packet_size == 0 {
         return Err(format!("{p}.packet_size: must be positive"));

@@ -25,6 +25,8 @@ pub fn ns2_tcp() -> TcpConfig {
         max_rto_ps: 60 * S,
         initial_rto_ps: 3 * S,
         timer_granularity_ps: 10 * MS,
+        segs_per_ack: 2,
+        ack_delay_ps: 100 * MS,
     }
 }
 
@@ -62,6 +64,7 @@ pub fn dumbbell(
                 rate_bps: bps,
                 delay_ps: ms * MS,
                 queue: q(limit),
+                loss: None,
             },
             LinkConfig {
                 from: b,
@@ -69,6 +72,7 @@ pub fn dumbbell(
                 rate_bps: bps,
                 delay_ps: ms * MS,
                 queue: q(limit),
+                loss: None,
             },
         ]
     };

@@ -7,6 +7,7 @@
 //! deadline, and a firing that finds the deadline moved on re-arms or is ignored.
 
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::loss::{AnyLoss, Bernoulli, DropList};
 use crate::monitor::{FlowCounters, QueueCounters};
 use crate::net::{Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
@@ -14,9 +15,11 @@ use crate::queue::{AnyQueue, DropTail};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
 use crate::sampler::{FlowSample, Sampler};
-use crate::scenario::{AppConfig, Distribution, FlowKind, Scenario};
+use crate::scenario::{AppConfig, Distribution, FlowKind, LossConfig, Scenario};
 use crate::sched::EventQueue;
 use crate::tcp::cc::AnyCc;
+use crate::tcp::sender::Recovery;
+use crate::tcp::sink::DelAck;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
 use crate::udp::{null_sink_receive, CbrSource};
@@ -27,6 +30,8 @@ enum Event {
     LinkHead(LinkId),
     /// A TCP retransmission timer may have expired.
     Rto(FlowId),
+    /// A delayed-ACK timer may have expired.
+    DelAck(FlowId),
     AppStart(FlowId),
     /// A CBR source sends its next datagram.
     CbrTick(FlowId),
@@ -51,8 +56,41 @@ enum Agent {
 struct Flow {
     agent: Agent,
     start: SimTime,
-    /// Time of the pending timer event this flow tracks, if any.
-    timer_event_at: Option<SimTime>,
+    /// Pending events of the sender's RTO timer and the sink's delayed-ACK timer.
+    rto_event: LazyTimer,
+    delack_event: LazyTimer,
+}
+
+/// The pending event behind a deadline-based timer. At most one tracked event exists; a
+/// deadline that moves later costs nothing (the event re-arms when it fires), one that moves
+/// earlier pushes a new event and leaves the old one to fire as stale.
+#[derive(Clone, Copy, Debug, Default)]
+struct LazyTimer {
+    event_at: Option<SimTime>,
+}
+
+impl LazyTimer {
+    /// Whether an event must be pushed at `deadline`; records it if so.
+    #[inline]
+    fn needs_event(&mut self, deadline: Option<SimTime>) -> Option<SimTime> {
+        let d = deadline?;
+        if self.event_at.is_none_or(|t| d < t) {
+            self.event_at = Some(d);
+            return Some(d);
+        }
+        None
+    }
+
+    /// An event fired at `now`: whether it is the tracked one (then it is consumed).
+    #[inline]
+    fn fired(&mut self, now: SimTime) -> bool {
+        if self.event_at == Some(now) {
+            self.event_at = None;
+            true
+        } else {
+            false
+        }
+    }
 }
 
 pub struct Simulator {
@@ -90,17 +128,26 @@ impl Simulator {
                 limit_bytes: l.queue.limit_bytes,
                 ns2: l.queue.ns2,
             });
-            links.push(Link::new(
-                node(l.from),
-                node(l.to),
-                rate,
-                SimDuration(l.delay_ps),
-                q,
-            ));
-            link_names.push(format!(
+            let mut link = Link::new(node(l.from), node(l.to), rate, SimDuration(l.delay_ps), q);
+            let name = format!(
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
-            ));
+            );
+            match &l.loss {
+                Some(LossConfig::Bernoulli { p }) => {
+                    let rng = RandomStream::named(scenario.run.seed, &format!("link.{name}.loss"));
+                    link.set_loss(AnyLoss::Bernoulli(Bernoulli::new(*p, rng)));
+                }
+                Some(LossConfig::DropList { flow, packets }) => {
+                    link.set_loss(AnyLoss::DropList(DropList::new(
+                        FlowId(*flow),
+                        packets.clone(),
+                    )));
+                }
+                None => {}
+            }
+            links.push(link);
+            link_names.push(name);
         }
         let mut dests = Vec::new();
         for f in &scenario.flows {
@@ -133,8 +180,14 @@ impl Simulator {
                     }
                     let cc = AnyCc::by_name(&t.cc)
                         .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", t.cc))?;
+                    let recovery = Recovery::by_name(&t.variant)
+                        .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
+                    let delack = (t.sink == "delack").then_some(DelAck {
+                        segs_per_ack: t.segs_per_ack,
+                        delay: SimDuration(t.ack_delay_ps),
+                    });
                     Agent::Tcp {
-                        sender: Box::new(TcpSender::new(id, src, dst, t, cc)),
+                        sender: Box::new(TcpSender::new(id, src, dst, t, recovery, cc)),
                         sink: Box::new(TcpSink::new(
                             id,
                             dst,
@@ -142,6 +195,7 @@ impl Simulator {
                             t.window,
                             t.packet_size,
                             t.ack_size,
+                            delack,
                         )),
                     }
                 }
@@ -172,7 +226,8 @@ impl Simulator {
             flows.push(Flow {
                 agent,
                 start: SimTime(start),
-                timer_event_at: None,
+                rto_event: LazyTimer::default(),
+                delack_event: LazyTimer::default(),
             });
         }
 
@@ -285,6 +340,7 @@ impl Simulator {
         match ev {
             Event::LinkHead(l) => self.on_link_head(l),
             Event::Rto(f) => self.on_rto_event(f),
+            Event::DelAck(f) => self.on_delack_event(f),
             Event::AppStart(f) => self.on_app_start(f),
             Event::CbrTick(f) => self.on_cbr_tick(f),
             Event::AppStop(f) => self.on_app_stop(f),
@@ -299,6 +355,10 @@ impl Simulator {
         let (pkt, next) = link.deliver_head();
         if let Some(t) = next {
             self.queue.push(t, Event::LinkHead(l));
+        }
+        if self.links[l.idx()].loses(&pkt) {
+            self.count_drop(&pkt);
+            return;
         }
         if at == pkt.dst {
             self.receive(pkt);
@@ -317,13 +377,15 @@ impl Simulator {
         match self.links[l.idx()].enqueue(self.now, pkt) {
             Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
             Enqueued::Queued => {}
-            Enqueued::Dropped => {
-                let c = &mut self.counters[pkt.flow.idx()];
-                match pkt.kind {
-                    PacketKind::TcpAck => c.acks_dropped += 1,
-                    PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
-                }
-            }
+            Enqueued::Dropped => self.count_drop(&pkt),
+        }
+    }
+
+    fn count_drop(&mut self, pkt: &Packet) {
+        let c = &mut self.counters[pkt.flow.idx()];
+        match pkt.kind {
+            PacketKind::TcpAck => c.acks_dropped += 1,
+            PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
         }
     }
 
@@ -356,45 +418,58 @@ impl Simulator {
             _ => unreachable!("packet kind does not match its flow"),
         }
         self.send_scratch(out);
-        if pkt.kind == PacketKind::TcpAck {
-            self.sync_timer(pkt.flow);
+        if pkt.kind != PacketKind::Udp {
+            self.sync_timers(pkt.flow);
         }
     }
 
-    /// Makes sure a pending event exists no later than the sender's RTO deadline.
+    /// Makes sure a pending event exists no later than each of the flow's TCP deadlines.
     #[inline]
-    fn sync_timer(&mut self, f: FlowId) {
+    fn sync_timers(&mut self, f: FlowId) {
         let flow = &mut self.flows[f.idx()];
-        let Agent::Tcp { sender, .. } = &flow.agent else {
+        let Agent::Tcp { sender, sink } = &flow.agent else {
             return;
         };
-        if let Some(d) = sender.rto_deadline() {
-            if flow.timer_event_at.is_none_or(|t| d < t) {
-                flow.timer_event_at = Some(d);
-                self.queue.push(d, Event::Rto(f));
-            }
+        if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
+            self.queue.push(t, Event::Rto(f));
+        }
+        if let Some(t) = flow.delack_event.needs_event(sink.deadline()) {
+            self.queue.push(t, Event::DelAck(f));
         }
     }
 
     fn on_rto_event(&mut self, f: FlowId) {
         let now = self.now;
         let flow = &mut self.flows[f.idx()];
-        if flow.timer_event_at != Some(now) {
+        if !flow.rto_event.fired(now) {
             return; // superseded by an earlier event for the same timer
         }
-        flow.timer_event_at = None;
         let Agent::Tcp { sender, .. } = &mut flow.agent else {
             return;
         };
-        match sender.rto_deadline() {
-            Some(d) if d <= now => {
-                let mut out = std::mem::take(&mut self.scratch);
-                sender.on_timeout(now, &mut out, &mut self.counters[f.idx()]);
-                self.send_scratch(out);
-            }
-            _ => {}
+        if sender.rto_deadline().is_some_and(|d| d <= now) {
+            let mut out = std::mem::take(&mut self.scratch);
+            sender.on_timeout(now, &mut out, &mut self.counters[f.idx()]);
+            self.send_scratch(out);
         }
-        self.sync_timer(f);
+        self.sync_timers(f);
+    }
+
+    fn on_delack_event(&mut self, f: FlowId) {
+        let now = self.now;
+        let flow = &mut self.flows[f.idx()];
+        if !flow.delack_event.fired(now) {
+            return;
+        }
+        let Agent::Tcp { sink, .. } = &mut flow.agent else {
+            return;
+        };
+        if sink.deadline().is_some_and(|d| d <= now) {
+            let mut out = std::mem::take(&mut self.scratch);
+            sink.on_timer(now, &mut out, &mut self.counters[f.idx()]);
+            self.send_scratch(out);
+        }
+        self.sync_timers(f);
     }
 
     fn on_app_start(&mut self, f: FlowId) {
@@ -407,7 +482,7 @@ impl Simulator {
             Agent::Udp { source } => next_tick = source.tick(now, &mut out, c),
         }
         self.send_scratch(out);
-        self.sync_timer(f);
+        self.sync_timers(f);
         if let Some(t) = next_tick {
             self.queue.push(t, Event::CbrTick(f));
         }
@@ -628,7 +703,9 @@ impl Simulator {
                     .zip(&self.links)
                     .map(|(q, l)| q.departed_bytes as f64 * 8.0 / (l.rate.bps() as f64 * window_s))
                     .collect(),
-            );
+            )
+            .u64("lost_packets", qget(|q| q.lost_packets))
+            .u64("lost_bytes", qget(|q| q.lost_bytes));
 
         let (timeseries, queue_timeseries) = self
             .sampler

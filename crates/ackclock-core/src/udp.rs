@@ -62,6 +62,7 @@ impl CbrSource {
             ack: 0,
             sent_at: now,
             retransmit: false,
+            nth: c.packets_sent,
         });
         self.next_seq += 1;
         Some(now + self.interval)

@@ -190,6 +190,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             rate_bps: 10e6,
             delay_ps: 10 * MS,
             queue: q.clone(),
+            loss: None,
         },
         LinkConfig {
             from: 1,
@@ -197,6 +198,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             rate_bps: 10e6,
             delay_ps: 10 * MS,
             queue: q,
+            loss: None,
         },
     ];
     let flows = vec![

@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 
 use crate::ids::NodeId;
+use crate::loss::AnyLoss;
 use crate::monitor::QueueCounters;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, Backlog};
@@ -23,6 +24,7 @@ pub struct Link {
     pub rate: Rate,
     pub delay: SimDuration,
     queue: AnyQueue,
+    loss: Option<AnyLoss>,
     /// When the line finishes serialising the last accepted packet.
     busy_until: SimTime,
     /// Accepted packets not yet started: (transmission start, size).
@@ -53,6 +55,7 @@ impl Link {
             rate,
             delay,
             queue,
+            loss: None,
             busy_until: SimTime::ZERO,
             waiting: VecDeque::with_capacity(64),
             waiting_bytes: 0,
@@ -143,6 +146,24 @@ impl Link {
         (pkt, self.in_flight.front().map(|&(t, _)| t))
     }
 
+    pub fn set_loss(&mut self, loss: AnyLoss) {
+        self.loss = Some(loss);
+    }
+
+    /// Whether the loss model takes the packet that has just crossed the link.
+    #[inline]
+    pub fn loses(&mut self, pkt: &Packet) -> bool {
+        let Some(m) = self.loss.as_mut() else {
+            return false;
+        };
+        let lost = m.drops(pkt);
+        if lost {
+            self.counters.lost_packets += 1;
+            self.counters.lost_bytes += pkt.size as u64;
+        }
+        lost
+    }
+
     /// Packets accepted but not yet delivered (waiting, on the wire or propagating).
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
@@ -173,6 +194,7 @@ mod tests {
             ack: 0,
             sent_at: SimTime::ZERO,
             retransmit: false,
+            nth: 0,
         }
     }
 

@@ -7,6 +7,12 @@
 //!   duplicate; the next new ACK deflates it to ssthresh and ends recovery. As in ns-2's
 //!   Reno (`dupwnd_`), the inflation is kept apart from cwnd, so traced cwnd shows the
 //!   clean saw tooth (cwnd = ssthresh during recovery).
+//! - Variants (`variant`): `reno` as above; `tahoe` (ns-2 `Agent/TCP`): on the third
+//!   duplicate ACK, ssthresh from congestion control, cwnd = 1 and go back N, no fast
+//!   recovery; `newreno` (RFC 6582): fast recovery lasts until the ACK covers `recover`; a
+//!   partial ACK retransmits the next hole, deflates the window by the amount acknowledged
+//!   and adds one segment back (section 3.2 step 5), and only the first partial ACK
+//!   restarts the retransmission timer (the "Impatient" variant of section 4.1).
 //! - Only one fast retransmit per window of data: a new fast retransmit needs the cumulative
 //!   ACK to have passed `recover`, the highest segment sent when the last loss was detected
 //!   (RFC 6582 section 3.2 step 2's check, which ns-2 applies to Reno as `bug_fix_`). So
@@ -27,6 +33,25 @@ use crate::tcp::cc::{AckEvent, AnyCc, Window};
 use crate::tcp::rtt::RttEstimator;
 use crate::time::{SimDuration, SimTime};
 
+/// The loss-recovery variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    Tahoe,
+    Reno,
+    NewReno,
+}
+
+impl Recovery {
+    pub fn by_name(name: &str) -> Option<Recovery> {
+        match name {
+            "tahoe" => Some(Recovery::Tahoe),
+            "reno" => Some(Recovery::Reno),
+            "newreno" => Some(Recovery::NewReno),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TcpSender {
     pub flow: FlowId,
@@ -35,6 +60,9 @@ pub struct TcpSender {
     payload: u32,
     wire_size: u32,
     dupack_threshold: u32,
+    recovery: Recovery,
+    /// NewReno: no partial ACK seen yet in this recovery.
+    first_partial: bool,
     pub w: Window,
     /// Fast-recovery window inflation, in segments (ns-2 `dupwnd_`).
     pub dupwnd: f64,
@@ -56,8 +84,17 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    pub fn new(flow: FlowId, src: NodeId, dst: NodeId, cfg: &TcpConfig, cc: AnyCc) -> TcpSender {
+    pub fn new(
+        flow: FlowId,
+        src: NodeId,
+        dst: NodeId,
+        cfg: &TcpConfig,
+        recovery: Recovery,
+        cc: AnyCc,
+    ) -> TcpSender {
         TcpSender {
+            recovery,
+            first_partial: false,
             flow,
             src,
             dst,
@@ -150,6 +187,7 @@ impl TcpSender {
             ack: 0,
             sent_at: now,
             retransmit,
+            nth: c.packets_sent,
         });
     }
 
@@ -160,42 +198,56 @@ impl TcpSender {
     /// Processes a cumulative acknowledgement `ack` (the next segment the receiver expects).
     pub fn on_ack(&mut self, now: SimTime, ack: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
         if ack > self.una && ack <= self.maxseq {
-            let mut rtt = None;
-            if let Some((seq, sent)) = self.timed {
-                if ack > seq {
-                    self.rtt.sample(now.since(sent));
-                    self.rtt.reset_backoff();
-                    self.timed = None;
-                    let r = SimDuration(self.rtt.last_sample);
-                    c.rtt_samples += 1;
-                    c.rtt_sum_ps += r.0 as u128;
-                    rtt = Some(r);
-                }
-            }
-            let acked = ack - self.una;
-            if self.in_recovery {
-                // RFC 5681 3.2 step 6: deflate the window.
-                self.w.cwnd = self.w.ssthresh;
-                self.dupwnd = 0.0;
-                self.in_recovery = false;
-            } else {
-                self.cc.on_ack(&mut self.w, AckEvent { now, acked, rtt });
-            }
-            self.una = ack;
-            self.dupacks = 0;
-            if self.nxt < self.una {
-                self.nxt = self.una;
-            }
-            // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
-            if self.una < self.maxseq {
-                self.arm_timer(now);
-            } else {
-                self.rto_deadline = None;
-            }
-            self.send_much(now, out, c);
+            self.on_new_ack(now, ack, out, c);
         } else if ack == self.una && self.una < self.maxseq {
             self.on_dupack(now, out, c);
         }
+    }
+
+    fn on_new_ack(&mut self, now: SimTime, ack: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        let mut rtt = None;
+        if let Some((seq, sent)) = self.timed {
+            if ack > seq {
+                self.rtt.sample(now.since(sent));
+                self.rtt.reset_backoff();
+                self.timed = None;
+                let r = SimDuration(self.rtt.last_sample);
+                c.rtt_samples += 1;
+                c.rtt_sum_ps += r.0 as u128;
+                rtt = Some(r);
+            }
+        }
+        let acked = ack - self.una;
+        self.una = ack;
+        self.dupacks = 0;
+        if self.nxt < self.una {
+            self.nxt = self.una;
+        }
+        let mut restart_timer = true;
+        if self.in_recovery {
+            let full = self.recover.is_none_or(|r| ack >= r);
+            if self.recovery == Recovery::NewReno && !full {
+                // RFC 6582 3.2 step 5: retransmit the next hole, deflate, add one back.
+                self.emit(self.una, now, out, c);
+                self.dupwnd = (self.dupwnd - acked as f64).max(0.0) + 1.0;
+                restart_timer = self.first_partial;
+                self.first_partial = false;
+            } else {
+                // RFC 5681 3.2 step 6 / RFC 6582 step 3: deflate the window, leave recovery.
+                self.w.cwnd = self.w.ssthresh;
+                self.dupwnd = 0.0;
+                self.in_recovery = false;
+            }
+        } else {
+            self.cc.on_ack(&mut self.w, AckEvent { now, acked, rtt });
+        }
+        // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
+        if self.una >= self.maxseq {
+            self.rto_deadline = None;
+        } else if restart_timer || self.rto_deadline.is_none() {
+            self.arm_timer(now);
+        }
+        self.send_much(now, out, c);
     }
 
     fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
@@ -204,21 +256,34 @@ impl TcpSender {
             // RFC 5681 3.2 step 4: each further duplicate means a segment has left the network.
             self.dupwnd += 1.0;
             self.send_much(now, out, c);
-        } else if self.dupacks == self.dupack_threshold {
-            let recovered = self.recover.is_none_or(|r| self.una > r);
-            if !recovered {
-                return;
-            }
-            self.w.ssthresh = self.cc.ssthresh(&self.w);
-            self.w.cwnd = self.w.ssthresh;
-            self.dupwnd = self.dupack_threshold as f64;
-            self.in_recovery = true;
-            self.recover = Some(self.maxseq);
-            c.fast_retransmits += 1;
-            self.emit(self.una, now, out, c);
+            return;
+        }
+        if self.dupacks != self.dupack_threshold {
+            return;
+        }
+        let recovered = self.recover.is_none_or(|r| self.una > r);
+        if !recovered {
+            return;
+        }
+        self.w.ssthresh = self.cc.ssthresh(&self.w);
+        self.recover = Some(self.maxseq);
+        c.fast_retransmits += 1;
+        if self.recovery == Recovery::Tahoe {
+            // Fast retransmit, then slow start from one segment, going back N.
+            self.w.cwnd = 1.0;
+            self.timed = None;
+            self.nxt = self.una;
             self.arm_timer(now);
             self.send_much(now, out, c);
+            return;
         }
+        self.w.cwnd = self.w.ssthresh;
+        self.dupwnd = self.dupack_threshold as f64;
+        self.in_recovery = true;
+        self.first_partial = true;
+        self.emit(self.una, now, out, c);
+        self.arm_timer(now);
+        self.send_much(now, out, c);
     }
 
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).

@@ -1,4 +1,9 @@
-//! The TCP receiver: cumulative ACK for every arriving segment (ns-2's `TCPSink`).
+//! The TCP receiver: a cumulative ACK for every arriving segment (ns-2's `TCPSink`), or
+//! delayed ACKs (RFC 1122 4.2.3.2, RFC 5681 4.2; ns-2's `TCPSink/DelAck`): an in-order
+//! segment that fills no hole may wait until `segs_per_ack` of them have arrived or
+//! `ack_delay` has passed since the first; an out-of-order or hole-filling segment is
+//! acknowledged at once (RFC 5681 4.2: "an immediate ACK ... when a segment arrives that
+//! fills in all or part of a gap").
 //!
 //! Out-of-order segments are remembered in a ring bitmap sized to the advertised window:
 //! the sender never sends beyond una + window and una never passes the receiver's next
@@ -7,7 +12,7 @@
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{Packet, PacketKind};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
 pub struct TcpSink {
@@ -20,6 +25,19 @@ pub struct TcpSink {
     mask: u64,
     payload: u32,
     ack_size: u32,
+    /// One past the highest segment seen.
+    maxseen: u64,
+    /// Delayed ACKs: `None` acknowledges every segment.
+    delack: Option<DelAck>,
+    /// In-order segments received since the last ACK.
+    pending: u32,
+    deadline: Option<SimTime>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct DelAck {
+    pub segs_per_ack: u32,
+    pub delay: SimDuration,
 }
 
 impl TcpSink {
@@ -30,6 +48,7 @@ impl TcpSink {
         window: u32,
         payload: u32,
         ack_size: u32,
+        delack: Option<DelAck>,
     ) -> TcpSink {
         let cap = (window as u64).next_power_of_two().max(1);
         TcpSink {
@@ -41,7 +60,44 @@ impl TcpSink {
             mask: cap - 1,
             payload,
             ack_size,
+            maxseen: 0,
+            delack,
+            pending: 0,
+            deadline: None,
         }
+    }
+
+    /// When the delayed-ACK timer expires, if it is running.
+    #[inline]
+    pub fn deadline(&self) -> Option<SimTime> {
+        self.deadline
+    }
+
+    /// The delayed-ACK timer fired at `now`.
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.deadline = None;
+        if self.pending > 0 {
+            self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
+        }
+    }
+
+    fn ack(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.pending = 0;
+        self.deadline = None;
+        c.acks_sent += 1;
+        out.push(Packet {
+            id: 0,
+            flow: self.flow,
+            kind: PacketKind::TcpAck,
+            src: self.node,
+            dst: self.peer,
+            size: self.ack_size,
+            seq,
+            ack: self.rcv_nxt,
+            sent_at: now,
+            retransmit: false,
+            nth: 0,
+        });
     }
 
     pub fn on_data(
@@ -69,18 +125,83 @@ impl TcpSink {
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.mask {
             self.seen[(seq & self.mask) as usize] = true;
         }
-        c.acks_sent += 1;
-        out.push(Packet {
+        let in_sequence = self.rcv_nxt == seq + 1 && seq >= self.maxseen;
+        self.maxseen = self.maxseen.max(seq + 1);
+        if let Some(d) = self.delack {
+            if in_sequence && self.pending + 1 < d.segs_per_ack {
+                self.pending += 1;
+                if self.deadline.is_none() {
+                    self.deadline = Some(now + d.delay);
+                }
+                return;
+            }
+        }
+        self.ack(now, seq, out, c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(seq: u64) -> Packet {
+        Packet {
             id: 0,
-            flow: self.flow,
-            kind: PacketKind::TcpAck,
-            src: self.node,
-            dst: self.peer,
-            size: self.ack_size,
+            flow: FlowId(0),
+            kind: PacketKind::TcpData,
+            src: NodeId(0),
+            dst: NodeId(1),
+            size: 1040,
             seq,
-            ack: self.rcv_nxt,
-            sent_at: now,
+            ack: 0,
+            sent_at: SimTime::ZERO,
             retransmit: false,
-        });
+            nth: seq + 1,
+        }
+    }
+
+    fn delack_sink() -> TcpSink {
+        let d = DelAck {
+            segs_per_ack: 2,
+            delay: SimDuration(100),
+        };
+        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), 32, 1000, 40, Some(d))
+    }
+
+    #[test]
+    fn acks_every_second_in_order_segment() {
+        let mut s = delack_sink();
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(0), &data(0), &mut out, &mut c);
+        assert!(out.is_empty());
+        assert_eq!(s.deadline(), Some(SimTime(100)));
+        s.on_data(SimTime(10), &data(1), &mut out, &mut c);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].ack, 2);
+        assert_eq!(s.deadline(), None);
+    }
+
+    #[test]
+    fn timer_flushes_a_lone_segment() {
+        let mut s = delack_sink();
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(0), &data(0), &mut out, &mut c);
+        s.on_timer(SimTime(100), &mut out, &mut c);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].ack, 1);
+    }
+
+    #[test]
+    fn out_of_order_and_gap_filling_segments_are_acked_at_once() {
+        let mut s = delack_sink();
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(0), &data(0), &mut out, &mut c);
+        s.on_data(SimTime(1), &data(2), &mut out, &mut c); // hole at 1
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].ack, 1);
+        s.on_data(SimTime(2), &data(1), &mut out, &mut c); // fills the hole
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1].ack, 3);
+        assert_eq!(c.bytes_delivered, 3000);
     }
 }

@@ -1,0 +1,31 @@
+//! Loss models on a link direction.
+//!
+//! A loss model drops packets at the far end of the link, after they have used the line
+//! and crossed the propagation delay, as ns-2's `link-lossmodel` (which places the error
+//! module after the link's delay) and ns-3's receive error models do. Its drops are counted
+//! apart from the queue's.
+
+pub mod bernoulli;
+pub mod drop_list;
+
+pub use bernoulli::Bernoulli;
+pub use drop_list::DropList;
+
+use crate::packet::Packet;
+
+#[derive(Clone, Debug)]
+pub enum AnyLoss {
+    Bernoulli(Bernoulli),
+    DropList(DropList),
+}
+
+impl AnyLoss {
+    /// Whether `pkt` is lost.
+    #[inline]
+    pub fn drops(&mut self, pkt: &Packet) -> bool {
+        match self {
+            AnyLoss::Bernoulli(m) => m.drops(pkt),
+            AnyLoss::DropList(m) => m.drops(pkt),
+        }
+    }
+}
