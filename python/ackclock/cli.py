@@ -1,0 +1,156 @@
+"""The ``ackclock`` command line (see SCENARIO_FORMAT.md, "Command line").
+
+A mistake in the user's input (scenario, override, path) prints one line,
+``ackclock: error: <message>``, and exits with status 2, as argparse does for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import EngineUnavailable, ScenarioError
+
+if TYPE_CHECKING:
+    from .results import Results
+
+_USER_ERROR = 2
+# Subcommands the format promises whose implementation has not landed yet.
+_PLANNED = {
+    "sweep": "sweeps over a grid of parameters and replications; issue 7",
+    "ns2": "the ns-2 Tcl front end; issue 9",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ScenarioError as e:
+        return _fail(str(e))
+    except OSError as e:
+        return _fail(f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e))
+    except EngineUnavailable as e:
+        return _fail(str(e), status=1)
+    except KeyboardInterrupt:
+        print("ackclock: interrupted", file=sys.stderr)
+        return 130
+
+
+def _fail(message: str, status: int = _USER_ERROR) -> int:
+    print(f"ackclock: error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="ackclock",
+        description="A packet-level discrete-event network simulator for TCP studies.",
+    )
+    parser.add_argument("--version", action="version", version=f"ackclock {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run one scenario (the built-in demo without SCENARIO)",
+                         description="Runs one scenario and writes its results folder.")
+    run.add_argument("scenario", nargs="?", metavar="SCENARIO",
+                     help="scenario file (TOML); omit for the built-in demo")
+    run.add_argument("--out", metavar="DIR",
+                     help="results folder (default: results/<scenario name>)")
+    run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a key, e.g. link.r1-r2.queue.limit=50,"
+                          " flow.tcp1.window=64, run.seed=3 (repeatable)")
+    run.add_argument("--seed", type=int, metavar="N", help="same as --set run.seed=N")
+    run.add_argument("--plot", action="store_true", help="also draw cwnd, throughput and queue"
+                     " plots (PNG)")
+    run.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    run.set_defaults(func=_run)
+
+    plot = sub.add_parser("plot", help="draw the standard plots for a results folder",
+                          description="Draws cwnd.png, throughput.png and queue.png.")
+    plot.add_argument("dir", metavar="DIR", help="results folder")
+    plot.set_defaults(func=_plot)
+
+    for name, what in _PLANNED.items():
+        p = sub.add_parser(name, help=f"{what} (not implemented yet)", add_help=False)
+        p.add_argument("args", nargs=argparse.REMAINDER)
+        p.set_defaults(func=_planned, planned=(name, what))
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .run import run_scenario
+    from .toml_loader import load_scenario, loads_scenario
+
+    overrides = list(args.set)
+    if args.seed is not None:
+        overrides.append(f"run.seed={args.seed}")
+    if args.scenario is None:
+        text = resources.files("ackclock").joinpath("demo.toml").read_text(encoding="utf-8")
+        scenario = loads_scenario(text, source="demo.toml", overrides=overrides)
+    else:
+        scenario = load_scenario(args.scenario, overrides)
+    out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
+
+    results = run_scenario(scenario, progress=False if args.quiet else None)
+    written = results.save(out, plot=args.plot)
+    if args.quiet:
+        return 0
+    print(_flow_table(results))
+    s = results.summary
+    print(
+        f"\n{s['name']}: {s['duration_s']:g} s simulated in {s['wall_s']:.2f} s"
+        f" ({s['events']:,} events, {_rate(s.get('events_per_s'))} events/s)"
+    )
+    if args.plot and not any(name.endswith(".png") for name in written):
+        print("no plots: the run has no time series (set run.sample_interval)")
+    print(f"results in {out}{'' if str(out).endswith('/') else '/'}")
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from .plot import write_plots
+
+    written = write_plots(args.dir)
+    if not written:
+        raise ScenarioError("no time series to plot (the run had no run.sample_interval)",
+                            file=args.dir)
+    for name in written:
+        print(Path(args.dir) / name)
+    return 0
+
+
+def _planned(args: argparse.Namespace) -> int:
+    name, what = args.planned
+    return _fail(f"`ackclock {name}` ({what}) is not implemented yet")
+
+
+def _folder_name(name: str) -> str:
+    """The scenario name as one safe path component (a name is not a path)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")
+    return safe or "scenario"
+
+
+def _flow_table(results: Results) -> str:
+    flows = results.flows
+    cols = [c for c in ("flow", "kind", "from", "to", "throughput_mbps", "goodput_mbps",
+                        "loss_rate", "timeouts", "fast_retransmits") if c in flows.columns]
+    table = flows[cols].rename(columns={"throughput_mbps": "throughput Mb/s",
+                                        "goodput_mbps": "goodput Mb/s",
+                                        "fast_retransmits": "fast rexmits"})
+    return str(table.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
+
+
+def _rate(per_s: float | None) -> str:
+    if per_s is None:
+        return "?"
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if per_s >= scale:
+            return f"{per_s / scale:.1f} {unit}"
+    return f"{per_s:.0f}"

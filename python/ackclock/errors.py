@@ -1,0 +1,43 @@
+"""The one exception users see for a bad scenario, override or results folder."""
+
+from __future__ import annotations
+
+import json
+
+
+class ScenarioError(Exception):
+    """A mistake in a scenario, reported as one line: ``file: key.path: what was expected``.
+
+    ``file`` and ``path`` are optional because a check deep in the code often knows the key
+    but not the file; the caller that knows the file fills it in with :meth:`in_file`.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, file: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.file = file
+
+    def in_file(self, file: str | None) -> ScenarioError:
+        """Returns self with ``file`` set, unless a file is already named."""
+        if self.file is None:
+            self.file = file
+        return self
+
+    def __str__(self) -> str:
+        return ": ".join(p for p in (self.file, self.path, self.message) if p)
+
+
+def quote(value: object) -> str:
+    """Shows a user's value the way they wrote it in TOML: strings in double quotes."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return repr(value)
+
+
+class EngineUnavailable(RuntimeError):
+    """The compiled engine (``ackclock._core``) cannot be imported: the package was not built."""

@@ -1,0 +1,199 @@
+"""The Python API: build the same scenario model a TOML file gives, call by call.
+
+    net = Network("one-reno", profile="ns2")
+    net.nodes("s", "r1", "r2", "d")
+    net.link("s", "r1", rate="100Mb/s", delay="1ms")
+    ...
+    res = net.run(duration="100s", sample_interval="0.1s")
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from .profiles import normalize_tcp_params
+from .results import Results
+from .scenario import AppConfig, Flow, Link, Node, QueueConfig, RunConfig, Scenario, resolve
+from .toml_loader import loss_model
+
+
+class Network:
+    def __init__(self, name: str = "network", profile: str = "ns2"):
+        self.name = name
+        self.profile = profile
+        self._nodes: list[Node] = []
+        self._links: list[Link] = []
+        self._flows: list[Flow] = []
+        self._defaults: dict[str, Any] = {}
+
+    def node(self, name: str) -> str:
+        """Adds a node; returns its name."""
+        self._nodes.append(Node(name))
+        return name
+
+    def nodes(self, *names: str) -> list[str]:
+        """Adds several nodes; returns their names."""
+        return [self.node(n) for n in names]
+
+    def link(
+        self,
+        a: str,
+        b: str,
+        *,
+        rate: str | float,
+        delay: str | float,
+        queue_limit: int | None = None,
+        queue_limit_bytes: int | str | None = None,
+        queue: str = "droptail",
+        ns2_queue: bool | None = None,
+        duplex: bool = True,
+        loss: Mapping[str, Any] | None = None,
+    ) -> Link:
+        """Adds a link (both directions unless ``duplex=False``), each direction with its own
+        queue. No limit means an unlimited queue; ``ns2_queue`` picks ns-2's DropTail
+        accounting (default: the profile's). ``loss`` is a loss model on the a -> b direction,
+        as in a scenario file: ``{"kind": "bernoulli", "p": 0.01}`` or
+        ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``."""
+        path = f"link[{len(self._links)}]"
+        link = Link(
+            from_=a,
+            to=b,
+            rate=rate,
+            delay=delay,
+            queue=QueueConfig(kind=queue, limit=queue_limit, limit_bytes=queue_limit_bytes,
+                              ns2=ns2_queue),
+            duplex=duplex,
+            loss=None if loss is None else loss_model(loss, f"{path}.loss"),
+        )
+        self._links.append(link)
+        return link
+
+    def tcp(
+        self,
+        name: str,
+        src: str,
+        dst: str,
+        *,
+        start: Any = "0s",
+        stop: Any = None,
+        variant: str | None = None,
+        cc: str | None = None,
+        sink: str | None = None,
+        **params: Any,
+    ) -> Flow:
+        """Adds a TCP flow with an endless FTP source. ``params`` are TCP parameters
+        (``window=100``, ``packet_size=1460``, ns-2 aliases such as ``window_``); they override
+        :meth:`defaults`, which override the profile. ``start`` may be a distribution:
+        ``{"uniform": ["0s", "1s"]}``."""
+        flow = Flow(
+            name=name,
+            kind="tcp",
+            from_=src,
+            to=dst,
+            variant=variant,
+            cc=cc,
+            sink=sink,
+            tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
+            app=AppConfig(kind="ftp", start=start, stop=stop),
+        )
+        self._flows.append(flow)
+        return flow
+
+    def udp(
+        self,
+        name: str,
+        src: str,
+        dst: str,
+        *,
+        packet_size: int | str,
+        rate: str | float | None = None,
+        interval: str | float | None = None,
+        start: Any = "0s",
+        stop: Any = None,
+        header_size: int | str | None = None,
+    ) -> Flow:
+        """Adds a UDP flow with a constant-bit-rate source: one ``packet_size``-byte payload
+        every ``interval``, or every packet_size x 8 / ``rate`` (ns-2's CBR)."""
+        flow = Flow(
+            name=name,
+            kind="udp",
+            from_=src,
+            to=dst,
+            header_size=header_size,
+            app=AppConfig(kind="cbr", start=start, stop=stop, rate=rate, interval=interval,
+                          packet_size=packet_size),
+        )
+        self._flows.append(flow)
+        return flow
+
+    def defaults(self, **tcp: Any) -> None:
+        """Sets TCP parameters for every TCP flow (like ns-2's ``Agent/TCP set window_ 100``)."""
+        self._defaults.update(normalize_tcp_params(tcp, "defaults.tcp"))
+
+    def scenario(
+        self,
+        duration: Any,
+        warmup: Any = "0s",
+        seed: int = 1,
+        sample_interval: Any = None,
+    ) -> Scenario:
+        """The scenario described so far, checked; later calls do not change it."""
+        sc = Scenario(
+            name=self.name,
+            profile=self.profile,
+            run=RunConfig(duration=duration, warmup=warmup, seed=seed,
+                          sample_interval=sample_interval),
+            defaults_tcp=dict(self._defaults),
+            nodes=copy.deepcopy(self._nodes),
+            links=copy.deepcopy(self._links),
+            flows=copy.deepcopy(self._flows),
+        )
+        resolve(sc)
+        return sc
+
+    def run(
+        self,
+        duration: Any,
+        warmup: Any = "0s",
+        seed: int = 1,
+        sample_interval: Any = None,
+        progress: bool | None = None,
+    ) -> Results:
+        """Runs the network for ``duration``; see :func:`ackclock.run_scenario`."""
+        from .run import run_scenario
+
+        return run_scenario(self.scenario(duration, warmup, seed, sample_interval), progress)
+
+    @classmethod
+    def dumbbell(
+        cls,
+        n: int,
+        *,
+        rate: str | float = "10Mb/s",
+        delay: str | float = "20ms",
+        queue_limit: int | None = 100,
+        access_rate: str | float = "100Mb/s",
+        access_delay: str | float = "1ms",
+        start: Any = "0s",
+        name: str = "dumbbell",
+        profile: str = "ns2",
+        **tcp: Any,
+    ) -> Network:
+        """``n`` TCP flows tcp{i} from s{i} to d{i} through a bottleneck r1-r2 of ``rate``,
+        ``delay`` and a DropTail queue of ``queue_limit`` packets; access links s{i}-r1 and
+        r2-d{i} of ``access_rate`` and ``access_delay`` with unlimited queues. ``tcp`` are
+        TCP parameters of every flow."""
+        net = cls(name, profile)
+        net.nodes("r1", "r2")
+        net.link("r1", "r2", rate=rate, delay=delay, queue_limit=queue_limit)
+        for i in range(n):
+            net.nodes(f"s{i}", f"d{i}")
+            net.link(f"s{i}", "r1", rate=access_rate, delay=access_delay)
+            net.link("r2", f"d{i}", rate=access_rate, delay=access_delay)
+        if tcp:
+            net.defaults(**tcp)
+        for i in range(n):
+            net.tcp(f"tcp{i}", f"s{i}", f"d{i}", start=start)
+        return net

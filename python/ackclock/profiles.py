@@ -1,0 +1,188 @@
+"""Reference profiles: the defaults that make a scenario behave like a reference system.
+
+A flow's TCP parameters come from, in increasing precedence: its profile, the scenario's
+``[defaults.tcp]`` table (or ``Network.defaults``), and the flow's own keys.
+
+Values here are written the way users write them ("200ms") so that they go through the same
+exact unit conversion as user values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from .errors import ScenarioError, quote
+
+# Every TCP parameter a flow or [defaults.tcp] may set, with its unit kind for conversion.
+# variant/cc/sink choose algorithms; the rest are numbers.
+TCP_PARAMS: Mapping[str, str] = MappingProxyType(
+    {
+        "variant": "name",
+        "cc": "name",
+        "sink": "name",
+        "packet_size": "size",
+        "header_size": "size",
+        "ack_size": "size",
+        "window": "count",
+        "window_init": "count",
+        "initial_ssthresh": "count_or_unbounded",
+        "dupack_threshold": "count",
+        "min_rto": "time",
+        "max_rto": "time",
+        "initial_rto": "time",
+        "timer_granularity": "time",
+        "segs_per_ack": "count",  # delack sink only
+        "ack_delay": "time",  # delack sink only
+    }
+)
+
+# ns-2 instance-variable names, so that parameters copied from an ns-2 script keep working.
+TCP_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "packetSize_": "packet_size",
+        "window_": "window",
+        "windowInit_": "window_init",
+        "tcpTick_": "timer_granularity",
+        "minrto_": "min_rto",
+        "maxrto_": "max_rto",
+    }
+)
+
+# What SCENARIO_FORMAT.md names, and what the engine runs today.
+TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
+    {
+        "variant": (("tahoe", "reno", "newreno", "sack"), ("tahoe", "reno", "newreno")),
+        "cc": (
+            (
+                "reno",
+                "highspeed",
+                "scalable",
+                "bic",
+                "cubic",
+                "htcp",
+                "fast",
+                "vegas",
+                "westwood",
+                "bbr",
+            ),
+            ("reno",),
+        ),
+        "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack")),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    tcp: Mapping[str, Any]
+    udp_header_size: int
+    # ns-2's DropTail holds limit-1 waiting packets; see docs/models/links-and-droptail.md.
+    queue_ns2: bool
+    # The buffer of a link whose queue gives no limit (ns-2 `Queue set limit_ 50`;
+    # Linux's default txqueuelen of 1000).
+    queue_limit: int
+
+
+PROFILES: Mapping[str, Profile] = MappingProxyType(
+    {
+        # ns-2.35 Agent/TCP defaults (tcl/lib/ns-default.tcl).
+        "ns2": Profile(
+            name="ns2",
+            tcp=MappingProxyType(
+                {
+                    "variant": "reno",
+                    "cc": "reno",
+                    "sink": "ack-every",
+                    "packet_size": 1000,
+                    "header_size": 40,
+                    "ack_size": 40,
+                    "window": 20,
+                    "window_init": 2,
+                    "initial_ssthresh": None,
+                    "dupack_threshold": 3,
+                    "min_rto": "200ms",
+                    "max_rto": "60s",
+                    "initial_rto": "3s",
+                    "timer_granularity": "10ms",
+                    "segs_per_ack": 2,  # Agent/TCPSink/DelAck: every other segment
+                    "ack_delay": "100ms",  # Agent/TCPSink/DelAck interval_
+                }
+            ),
+            # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
+            udp_header_size=0,
+            queue_ns2=True,
+            queue_limit=50,
+        ),
+        # Linux 6.x defaults, as far as the engine models them today: Linux recovers with SACK
+        # and RACK and controls congestion with CUBIC; until the engine has those, this
+        # profile uses their nearest relatives the engine runs, NewReno and Reno.
+        "linux": Profile(
+            name="linux",
+            tcp=MappingProxyType(
+                {
+                    "variant": "newreno",
+                    "cc": "reno",
+                    "sink": "delack",
+                    "packet_size": 1448,
+                    "header_size": 52,  # IPv4 20 + TCP 20 + timestamps 12
+                    "ack_size": 52,
+                    "window": 10000,
+                    "window_init": 10,  # RFC 6928
+                    "initial_ssthresh": None,
+                    "dupack_threshold": 3,
+                    "min_rto": "200ms",  # TCP_RTO_MIN
+                    "max_rto": "120s",  # TCP_RTO_MAX
+                    "initial_rto": "1s",  # RFC 6298 2.1
+                    "timer_granularity": "1ms",
+                    "segs_per_ack": 2,  # RFC 1122 4.2.3.2: at least every second full segment
+                    "ack_delay": "40ms",  # TCP_DELACK_MIN
+                }
+            ),
+            udp_header_size=28,  # IPv4 20 + UDP 8
+            queue_ns2=False,
+            queue_limit=1000,
+        ),
+    }
+)
+
+
+def get_profile(name: object, path: str = "profile") -> Profile:
+    if not isinstance(name, str) or name not in PROFILES:
+        choices = ", ".join(quote(p) for p in PROFILES)
+        raise ScenarioError(f"expected one of {choices}, got {quote(name)}", path=path)
+    return PROFILES[name]
+
+
+def canonical_tcp_key(key: str) -> str | None:
+    """The canonical name of a TCP parameter or its ns-2 alias; None if it is neither."""
+    if key in TCP_PARAMS:
+        return key
+    return TCP_ALIASES.get(key)
+
+
+def normalize_tcp_params(params: Mapping[str, Any], path: str) -> dict[str, Any]:
+    """Maps aliases to canonical names; unknown or doubly given parameters are errors.
+
+    ``path`` is the table the parameters sit in (``"flow[0]"``, ``"defaults.tcp"``).
+    """
+    out: dict[str, Any] = {}
+    given_as: dict[str, str] = {}
+    for key, value in params.items():
+        name = canonical_tcp_key(key)
+        if name is None:
+            raise ScenarioError(
+                f"unknown TCP parameter; expected one of {', '.join(TCP_PARAMS)}"
+                f" (or an ns-2 alias: {', '.join(TCP_ALIASES)})",
+                path=f"{path}.{key}",
+            )
+        if name in out:
+            raise ScenarioError(
+                f"given twice, as {given_as[name]} and as {key}", path=f"{path}.{key}"
+            )
+        out[name] = value
+        given_as[name] = key
+    return out

@@ -1,0 +1,132 @@
+"""A run's results as pandas DataFrames, and the results folder they are saved in.
+
+The folder's files and columns are described in docs/results.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .errors import ScenarioError
+
+TABLES = ("flows", "queues", "timeseries", "queue_timeseries")
+PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png")
+
+# summary.json keys in the order docs/results.md lists them; any others follow.
+_SUMMARY_ORDER = (
+    "name",
+    "profile",
+    "seed",
+    "duration_s",
+    "warmup_s",
+    "wall_s",
+    "events",
+    "events_per_s",
+    "packet_hops",
+    "packet_hops_per_s",
+    "packets_delivered",
+    "version",
+)
+
+# Text columns; read back as text even when every value is empty (variant of UDP flows).
+_TEXT_COLUMNS = ("flow", "kind", "variant", "cc", "from", "to", "link")
+
+
+@dataclass(repr=False)
+class Results:
+    summary: dict[str, Any]
+    flows: pd.DataFrame
+    queues: pd.DataFrame
+    timeseries: pd.DataFrame
+    queue_timeseries: pd.DataFrame
+
+    @classmethod
+    def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
+        """From the dict ``ackclock._core.Simulation.results()`` returns; ``summary`` adds keys
+        (``wall_s``...) to the engine's summary."""
+        merged = {**raw["summary"], **summary}
+        return cls(_ordered_summary(merged), *(pd.DataFrame(dict(raw[t])) for t in TABLES))
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"Results(name={s.get('name')!r}, duration_s={s.get('duration_s')!r},"
+            f" flows={len(self.flows)}, links={len(self.queues)},"
+            f" samples={len(self.timeseries)})"
+        )
+
+    def save(self, directory: str | os.PathLike[str], plot: bool = False) -> list[str]:
+        """Writes the results folder; returns the names of the files written.
+
+        Everything is written into a temporary folder beside ``directory`` first and then
+        moved in file by file, so a failure never leaves a half-written file and an earlier
+        results folder is never half overwritten. Other files in ``directory`` are kept,
+        except plots of an earlier run that this save does not redraw.
+        """
+        target = Path(directory)
+        parent = target.absolute().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+        try:
+            written = self._write(tmp)
+            if plot:
+                from .plot import write_plots  # matplotlib is slow to import; only when asked
+
+                written += write_plots(self, tmp)
+            target.mkdir(exist_ok=True)
+            for name in written:
+                os.replace(tmp / name, target / name)
+            for name in PLOT_FILES:
+                if name not in written:
+                    (target / name).unlink(missing_ok=True)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return written
+
+    def _write(self, directory: Path) -> list[str]:
+        (directory / "summary.json").write_text(
+            json.dumps(self.summary, indent=2) + "\n", encoding="utf-8"
+        )
+        for table in TABLES:
+            # pandas writes floats as their shortest round-trip repr: full precision, and the
+            # same bytes for the same numbers. NaN (no value) becomes an empty field.
+            getattr(self, table).to_csv(
+                directory / f"{table}.csv", index=False, lineterminator="\n", na_rep=""
+            )
+        return ["summary.json", *(f"{t}.csv" for t in TABLES)]
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike[str]) -> Results:
+        """Reads a results folder written by :meth:`save`."""
+        d = Path(directory)
+        if not (d / "summary.json").is_file():
+            raise ScenarioError("not a results folder (it has no summary.json)", file=str(d))
+        summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+        return cls(summary, *(_read_table(d / f"{t}.csv") for t in TABLES))
+
+
+def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
+    known = {k: summary[k] for k in _SUMMARY_ORDER if k in summary}
+    return {**known, **{k: v for k, v in summary.items() if k not in known}}
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    df = pd.read_csv(
+        path,
+        keep_default_na=False,  # a flow named "NA" stays "NA"
+        na_values=[""],
+        dtype={c: str for c in _TEXT_COLUMNS},
+    )
+    for c in _TEXT_COLUMNS:
+        if c in df.columns:
+            df[c] = df[c].fillna("")
+    return df

@@ -1,0 +1,84 @@
+"""Runs a scenario in the engine and collects its results."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from types import ModuleType
+
+from tqdm import tqdm
+
+from .errors import EngineUnavailable, ScenarioError
+from .results import Results
+from .scenario import Scenario, resolve
+from .units import PS_PER_S
+
+# The run advances in this many slices, so that a progress bar can move and Ctrl-C is
+# honoured between slices (the engine runs each slice without the GIL).
+_SLICES = 200
+
+
+def engine() -> ModuleType:
+    """The compiled engine module."""
+    try:
+        from . import _core
+    except ImportError as e:
+        raise EngineUnavailable(
+            "the compiled engine (ackclock._core) is not installed; build it with"
+            f" `pip install .` or `maturin develop` ({e})"
+        ) from None
+    return _core
+
+
+def run_scenario(scenario: Scenario, progress: bool | None = None) -> Results:
+    """Runs ``scenario`` to its duration.
+
+    ``progress``: True shows a progress bar on stderr for runs longer than about 2 s of wall
+    time; None does so only when stderr is a terminal (so logs stay clean); False never.
+    """
+    document = json.dumps(resolve(scenario))
+    core = engine()
+    try:
+        sim = core.Simulation(document)
+    except ValueError as e:
+        # The front end checks everything it knows; what is left (e.g. unreachable
+        # destinations) comes from the engine's own checks.
+        raise ScenarioError(f"the engine rejected the scenario: {e}",
+                            file=scenario.source) from None
+
+    show = sys.stderr.isatty() if progress is None else progress
+    duration = sim.duration_ps
+    start = time.perf_counter()
+    with tqdm(
+        total=duration / PS_PER_S,
+        unit="s",
+        desc=f"{scenario.name} (simulated)",
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} s"
+        " [{elapsed}<{remaining}]",
+        delay=2,
+        leave=False,
+        disable=not show,
+    ) as bar:
+        done = 0
+        for k in range(1, _SLICES + 1):
+            target = duration * k // _SLICES
+            sim.run_until(target)
+            bar.update((target - done) / PS_PER_S)
+            done = target
+    wall_s = time.perf_counter() - start
+
+    raw = sim.results()
+    summary = raw["summary"]
+    return Results.from_engine(
+        raw,
+        wall_s=wall_s,
+        events_per_s=_per_second(summary.get("events"), wall_s),
+        packet_hops_per_s=_per_second(summary.get("packet_hops"), wall_s),
+    )
+
+
+def _per_second(count: int | None, wall_s: float) -> float | None:
+    if count is None or wall_s <= 0:
+        return None
+    return count / wall_s

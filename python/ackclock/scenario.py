@@ -1,0 +1,519 @@
+"""The scenario model every front end builds, and its resolution into the engine's document.
+
+The model keeps values as the user wrote them ("10Mb/s", "29ms", { uniform = [...] }), so that
+error messages can quote them and a scenario can be written back out. :func:`resolve` checks
+everything and converts it into the JSON document of ``docs/engine-contract.md``: names become
+indices, units become integers, profile defaults are filled in, duplex links become two
+directions.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .errors import ScenarioError, quote
+from .profiles import TCP_CHOICES, TCP_PARAMS, Profile, get_profile, normalize_tcp_params
+from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
+
+# Everything SCENARIO_FORMAT.md and ARCHITECTURE.md name, and the part the engine runs today.
+QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
+SUPPORTED_QUEUE_KINDS = ("droptail",)
+APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
+SUPPORTED_APP_KINDS = ("ftp", "cbr")
+FLOW_KINDS = ("tcp", "udp")
+LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
+SUPPORTED_LOSS_KINDS = ("bernoulli", "drop_list")
+DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
+SUPPORTED_DISTRIBUTIONS = ("constant", "uniform")
+
+_U32 = 2**32
+_U64 = 2**64
+
+
+@dataclass
+class RunConfig:
+    duration: Any
+    warmup: Any = "0s"
+    seed: Any = 1
+    sample_interval: Any = None  # None: no time series
+
+
+@dataclass
+class Node:
+    name: str
+    # Where the entry came from ("node[3]"), for error messages; None: its list position.
+    origin: str | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class QueueConfig:
+    kind: str = "droptail"
+    limit: Any = None  # packets; None with limit_bytes None: unlimited
+    limit_bytes: Any = None
+    ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
+
+
+@dataclass
+class LossConfig:
+    """A loss model on a link's data direction (from -> to)."""
+
+    kind: str
+    p: Any = None  # bernoulli: loss probability
+    flow: Any = None  # drop_list: the flow's name
+    packets: Any = None  # drop_list: its data transmissions to drop, numbered from 1
+
+
+@dataclass
+class Link:
+    from_: str
+    to: str
+    rate: Any
+    delay: Any
+    queue: QueueConfig = field(default_factory=QueueConfig)
+    duplex: bool = True
+    loss: LossConfig | None = None
+    origin: str | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class AppConfig:
+    kind: str = "ftp"
+    start: Any = "0s"  # a time or a distribution table
+    stop: Any = None  # None: runs to the end
+    rate: Any = None
+    interval: Any = None
+    packet_size: Any = None
+    size: Any = None
+
+
+@dataclass
+class Flow:
+    name: str
+    kind: str = "tcp"
+    from_: str = ""
+    to: str = ""
+    variant: str | None = None  # None: [defaults.tcp], then the profile
+    cc: str | None = None
+    sink: str | None = None
+    tcp: dict[str, Any] = field(default_factory=dict)  # canonical TCP parameter names
+    header_size: Any = None  # UDP only; None: the profile's
+    app: AppConfig = field(default_factory=AppConfig)
+    origin: str | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class Scenario:
+    name: str
+    profile: str
+    run: RunConfig
+    defaults_tcp: dict[str, Any] = field(default_factory=dict)
+    nodes: list[Node] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    flows: list[Flow] = field(default_factory=list)
+    # The file the scenario came from, named in error messages; None for the Python API.
+    source: str | None = field(default=None, compare=False)
+
+
+def resolve(scenario: Scenario) -> dict[str, Any]:
+    """The engine's document for ``scenario`` (see docs/engine-contract.md).
+
+    Raises ScenarioError naming the file (if any), the key path and what was expected.
+    """
+    try:
+        return _resolve(scenario)
+    except ScenarioError as e:
+        e.in_file(scenario.source)
+        raise
+
+
+def _resolve(sc: Scenario) -> dict[str, Any]:
+    if not isinstance(sc.name, str) or not sc.name:
+        raise ScenarioError(f"expected a non-empty string, got {quote(sc.name)}", path="name")
+    profile = get_profile(sc.profile)
+    run = _run(sc.run)
+    nodes = _nodes(sc.nodes)
+    links = _links(sc.links, nodes, profile, [f.name for f in sc.flows])
+    defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
+    flows = _flows(sc.flows, nodes, profile, defaults)
+    return {
+        "name": sc.name,
+        "profile": profile.name,
+        "run": run,
+        "nodes": list(nodes),
+        "links": links,
+        "flows": flows,
+    }
+
+
+def _run(run: RunConfig) -> dict[str, Any]:
+    duration = parse_time(run.duration, "run.duration")
+    if duration == 0:
+        raise ScenarioError(f"expected a positive time, got {quote(run.duration)}",
+                            path="run.duration")
+    warmup = parse_time(run.warmup, "run.warmup")
+    if warmup >= duration:
+        raise ScenarioError(
+            f"must be shorter than run.duration ({quote(run.duration)}), got {quote(run.warmup)}",
+            path="run.warmup",
+        )
+    seed = parse_int(run.seed, "run.seed", what="a non-negative integer seed")
+    if seed >= _U64:
+        raise ScenarioError(f"expected a seed below 2^64, got {seed}", path="run.seed")
+    interval = None
+    if run.sample_interval is not None:
+        interval = parse_time(run.sample_interval, "run.sample_interval")
+        if interval == 0:
+            raise ScenarioError(
+                f"expected a positive time, got {quote(run.sample_interval)}",
+                path="run.sample_interval",
+            )
+    return {
+        "duration_ps": duration,
+        "warmup_ps": warmup,
+        "seed": seed,
+        "sample_interval_ps": interval,
+    }
+
+
+def _nodes(nodes: list[Node]) -> dict[str, int]:
+    index: dict[str, int] = {}
+    first: dict[str, str] = {}
+    for i, node in enumerate(nodes):
+        p = node.origin or f"node[{i}]"
+        if not isinstance(node.name, str) or not node.name:
+            raise ScenarioError(f"expected a non-empty string, got {quote(node.name)}",
+                                path=f"{p}.name")
+        if node.name in index:
+            raise ScenarioError(
+                f"duplicate node name {quote(node.name)} (also {first[node.name]})",
+                path=f"{p}.name",
+            )
+        index[node.name] = i
+        first[node.name] = p
+    return index
+
+
+def _node_ref(name: object, nodes: Mapping[str, int], path: str) -> int:
+    if isinstance(name, str) and name in nodes:
+        return nodes[name]
+    if not isinstance(name, str) or not name:
+        raise ScenarioError(f"expected a node name, got {quote(name)}", path=path)
+    hint = difflib.get_close_matches(name, list(nodes), n=1)
+    known = _listing(nodes)
+    suggestion = f" (did you mean {quote(hint[0])}?)" if hint else ""
+    raise ScenarioError(f"unknown node {quote(name)}{suggestion}; nodes are {known}", path=path)
+
+
+def _listing(names: Iterable[str], limit: int = 12) -> str:
+    names = list(names)
+    if not names:
+        return "(none)"
+    shown = ", ".join(names[:limit])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+
+def _links(
+    links: list[Link], nodes: Mapping[str, int], profile: Profile, flow_names: list[str]
+) -> list[dict[str, Any]]:
+    names = list(nodes)
+    out: list[dict[str, Any]] = []
+    seen: dict[tuple[int, int], str] = {}
+    for i, link in enumerate(links):
+        p = link.origin or f"link[{i}]"
+        a = _node_ref(link.from_, nodes, f"{p}.from")
+        b = _node_ref(link.to, nodes, f"{p}.to")
+        if a == b:
+            raise ScenarioError(
+                f"a link must join two different nodes, got from = to = {quote(link.from_)}",
+                path=p,
+            )
+        rate_bps = float(parse_rate(link.rate, f"{p}.rate"))
+        delay_ps = parse_time(link.delay, f"{p}.delay")
+        queue = _queue(link.queue, f"{p}.queue", profile)
+        if not isinstance(link.duplex, bool):
+            raise ScenarioError(f"expected true or false, got {quote(link.duplex)}",
+                                path=f"{p}.duplex")
+        loss = None if link.loss is None else _loss(link.loss, f"{p}.loss", flow_names)
+        # The loss model sits on the data direction only (SCENARIO_FORMAT.md).
+        directions = [(a, b, loss), (b, a, None)] if link.duplex else [(a, b, loss)]
+        for x, y, direction_loss in directions:
+            if (x, y) in seen:
+                raise ScenarioError(
+                    f"duplicate link {names[x]}->{names[y]} (already given by {seen[(x, y)]})",
+                    path=p,
+                )
+            seen[(x, y)] = p
+            out.append(
+                {"from": x, "to": y, "rate_bps": rate_bps, "delay_ps": delay_ps,
+                 "queue": dict(queue), "loss": direction_loss}
+            )
+    return out
+
+
+def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
+    kind = check_kind(loss.kind, LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{path}.kind", "loss model")
+    if kind == "bernoulli":
+        _absent(loss, ("flow", "packets"), path, "a bernoulli loss model")
+        p = loss.p
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise ScenarioError(f"expected a probability in [0, 1], got {quote(p)}",
+                                path=f"{path}.p")
+        return {"kind": "bernoulli", "p": float(p)}
+    _absent(loss, ("p",), path, "a drop_list loss model")
+    if loss.flow is None:
+        raise ScenarioError("missing: the name of the flow whose packets to drop",
+                            path=f"{path}.flow")
+    if loss.flow not in flow_names:
+        raise ScenarioError(
+            f"unknown flow {quote(loss.flow)}; flows are {_listing(flow_names)}",
+            path=f"{path}.flow",
+        )
+    if not isinstance(loss.packets, (list, tuple)):
+        raise ScenarioError(
+            f"expected a list of transmission numbers like [30, 32], got {quote(loss.packets)}",
+            path=f"{path}.packets",
+        )
+    packets = [
+        _below(parse_int(n, f"{path}.packets[{i}]", minimum=1, what="a transmission number"),
+               _U64, f"{path}.packets[{i}]")
+        for i, n in enumerate(loss.packets)
+    ]
+    return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets}
+
+
+def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
+    check_kind(q.kind, QUEUE_KINDS, SUPPORTED_QUEUE_KINDS, f"{path}.kind", "queue discipline")
+    if q.limit is not None and q.limit_bytes is not None:
+        raise ScenarioError("give limit or limit_bytes, not both", path=path)
+    limit = None if q.limit is None else parse_int(
+        q.limit, f"{path}.limit", what="a number of packets"
+    )
+    limit_bytes = None if q.limit_bytes is None else parse_size(q.limit_bytes,
+                                                                f"{path}.limit_bytes")
+    if limit is None and limit_bytes is None:
+        limit = profile.queue_limit
+    ns2 = profile.queue_ns2 if q.ns2 is None else q.ns2
+    if not isinstance(ns2, bool):
+        raise ScenarioError(f"expected true or false, got {quote(ns2)}", path=f"{path}.ns2")
+    for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
+        if value is not None and value >= _U64:
+            raise ScenarioError(f"too large: {value}", path=f"{path}.{key}")
+    return {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes, "ns2": ns2}
+
+
+def check_kind(
+    value: object, known: tuple[str, ...], supported: tuple[str, ...], path: str, what: str
+) -> str:
+    """``value`` if the engine runs it; a clear error for unknown and for not-yet kinds."""
+    if not isinstance(value, str) or value not in known:
+        raise ScenarioError(
+            f"expected one of {', '.join(quote(k) for k in known)}, got {quote(value)}",
+            path=path,
+        )
+    if value not in supported:
+        raise ScenarioError(
+            f"{what} {quote(value)} is not supported yet"
+            f" (supported now: {', '.join(quote(k) for k in supported)})",
+            path=path,
+        )
+    return value
+
+
+def _flows(
+    flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    first: dict[str, str] = {}
+    for i, flow in enumerate(flows):
+        p = flow.origin or f"flow[{i}]"
+        if not isinstance(flow.name, str) or not flow.name:
+            raise ScenarioError(f"expected a non-empty string, got {quote(flow.name)}",
+                                path=f"{p}.name")
+        if flow.name in first:
+            raise ScenarioError(
+                f"duplicate flow name {quote(flow.name)} (also {first[flow.name]})",
+                path=f"{p}.name",
+            )
+        first[flow.name] = p
+        if flow.kind not in FLOW_KINDS:
+            kinds = ", ".join(quote(k) for k in FLOW_KINDS)
+            raise ScenarioError(f"expected one of {kinds}, got {quote(flow.kind)}",
+                                path=f"{p}.kind")
+        src = _node_ref(flow.from_, nodes, f"{p}.from")
+        dst = _node_ref(flow.to, nodes, f"{p}.to")
+        if src == dst:
+            raise ScenarioError(
+                f"from and to are the same node {quote(flow.from_)}", path=p
+            )
+        entry: dict[str, Any] = {"name": flow.name, "kind": flow.kind, "from": src, "to": dst}
+        if flow.kind == "tcp":
+            entry["tcp"] = _tcp(flow, p, profile, defaults)
+        else:
+            entry["header_size"] = _udp_header(flow, p, profile)
+        entry["app"] = _app(flow, p)
+        out.append(entry)
+    return out
+
+
+def _tcp(
+    flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any]
+) -> dict[str, Any]:
+    if flow.header_size is not None:
+        raise ScenarioError(
+            "a TCP flow's header size is a TCP parameter (header_size in the flow's table or"
+            " Network.tcp(header_size=...))",
+            path=f"{p}.header_size",
+        )
+    # (value, key path) per parameter; later sources win.
+    merged: dict[str, tuple[Any, str]] = {
+        k: (v, f"profile {quote(profile.name)}: {k}") for k, v in profile.tcp.items()
+    }
+    merged.update({k: (v, f"defaults.tcp.{k}") for k, v in defaults.items()})
+    for key in ("variant", "cc", "sink"):
+        value = getattr(flow, key)
+        if value is not None:
+            merged[key] = (value, f"{p}.{key}")
+    own = normalize_tcp_params(flow.tcp, p)
+    merged.update({k: (v, f"{p}.{k}") for k, v in own.items()})
+
+    out: dict[str, Any] = {}
+    for key, kind in TCP_PARAMS.items():
+        value, path = merged[key]
+        if kind == "name":
+            known, supported = TCP_CHOICES[key]
+            what = {"variant": "TCP variant", "cc": "congestion control", "sink": "sink"}[key]
+            out[key] = check_kind(value, known, supported, path, what)
+        elif kind == "size":
+            size = parse_size(value, path)
+            if size == 0 and key != "header_size":
+                raise ScenarioError(f"expected a positive size, got {quote(value)}", path=path)
+            out[key] = _below(size, _U32, path)
+        elif kind == "count":
+            out[key] = _below(parse_int(value, path, minimum=1, what="a whole number"), _U32,
+                              path)
+        elif kind == "count_or_unbounded":
+            if value is None or value == "unbounded":
+                out[key] = None
+            else:
+                out[key] = _below(
+                    parse_int(value, path, minimum=1, what='a number of packets or "unbounded"'),
+                    _U32, path,
+                )
+        else:
+            ps = parse_time(value, path)
+            if ps == 0 and key not in ("min_rto", "ack_delay"):
+                raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
+            out[f"{key}_ps"] = ps
+    if out["min_rto_ps"] > out["max_rto_ps"]:
+        raise ScenarioError(
+            f"larger than max_rto ({quote(merged['max_rto'][0])})", path=merged["min_rto"][1]
+        )
+    return out
+
+
+def _below(value: int, bound: int, path: str) -> int:
+    if value >= bound:
+        raise ScenarioError(f"too large: {value}", path=path)
+    return value
+
+
+def _udp_header(flow: Flow, p: str, profile: Profile) -> int:
+    for key in ("variant", "cc", "sink"):
+        if getattr(flow, key) is not None:
+            raise ScenarioError("only TCP flows take this key", path=f"{p}.{key}")
+    if flow.tcp:
+        key = next(iter(flow.tcp))
+        raise ScenarioError("only TCP flows take TCP parameters", path=f"{p}.{key}")
+    if flow.header_size is None:
+        return profile.udp_header_size
+    return _below(parse_size(flow.header_size, f"{p}.header_size"), _U32, f"{p}.header_size")
+
+
+def _app(flow: Flow, p: str) -> dict[str, Any]:
+    app = flow.app
+    ap = f"{p}.app"
+    kind = check_kind(app.kind, APP_KINDS, SUPPORTED_APP_KINDS, f"{ap}.kind", "application")
+    wanted = "ftp" if flow.kind == "tcp" else "cbr"
+    if kind != wanted:
+        raise ScenarioError(
+            f"a {flow.kind.upper()} flow needs an {quote(wanted)} application, got {quote(kind)}",
+            path=f"{ap}.kind",
+        )
+    start = _distribution(app.start, f"{ap}.start")
+    stop = None if app.stop is None else parse_time(app.stop, f"{ap}.stop")
+    if stop is not None and "constant" in start and stop < start["constant"]:
+        raise ScenarioError(
+            f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
+        )
+    if kind == "ftp":
+        _absent(app, ("rate", "interval", "packet_size"), ap, "an ftp application")
+        if app.size is not None:
+            raise ScenarioError(
+                "finite transfers (ftp size) are not supported yet; omit size for an endless"
+                " bulk transfer",
+                path=f"{ap}.size",
+            )
+        return {"kind": "ftp", "start": start, "stop_ps": stop}
+
+    _absent(app, ("size",), ap, "a cbr application")
+    if app.packet_size is None:
+        raise ScenarioError("missing: the payload bytes of each datagram", path=f"{ap}.packet_size")
+    packet_size = parse_size(app.packet_size, f"{ap}.packet_size")
+    if packet_size == 0:
+        raise ScenarioError(f"expected a positive size, got {quote(app.packet_size)}",
+                            path=f"{ap}.packet_size")
+    _below(packet_size, _U32, f"{ap}.packet_size")
+    if (app.rate is None) == (app.interval is None):
+        raise ScenarioError("give exactly one of rate and interval", path=ap)
+    if app.rate is not None:
+        # ns-2's CBR: interval = packet_size x 8 / rate, here rounded to the nearest picosecond.
+        interval = round(Fraction(packet_size * 8 * PS_PER_S) / parse_rate(app.rate,
+                                                                           f"{ap}.rate"))
+        if interval == 0:
+            raise ScenarioError(
+                f"too high for {packet_size}-byte packets: less than 1 ps between packets",
+                path=f"{ap}.rate",
+            )
+    else:
+        interval = parse_time(app.interval, f"{ap}.interval")
+        if interval == 0:
+            raise ScenarioError(f"expected a positive time, got {quote(app.interval)}",
+                                path=f"{ap}.interval")
+    return {
+        "kind": "cbr",
+        "start": start,
+        "stop_ps": stop,
+        "interval_ps": _below(interval, _U64, f"{ap}.interval"),
+        "packet_size": packet_size,
+    }
+
+
+def _absent(table: AppConfig | LossConfig, keys: tuple[str, ...], path: str, what: str) -> None:
+    for key in keys:
+        if getattr(table, key) is not None:
+            raise ScenarioError(f"not a key of {what}", path=f"{path}.{key}")
+
+
+def _distribution(value: Any, path: str) -> dict[str, Any]:
+    """A time or a one-key distribution table, in picoseconds."""
+    if not isinstance(value, Mapping):
+        return {"constant": parse_time(value, path)}
+    expected = 'a time or a distribution like { uniform = ["0s", "1s"] } or { constant = "2s" }'
+    if len(value) != 1:
+        raise ScenarioError(f"expected {expected}, got {quote(dict(value))}", path=path)
+    ((kind, arg),) = value.items()
+    dp = f"{path}.{kind}"
+    check_kind(kind, DISTRIBUTIONS, SUPPORTED_DISTRIBUTIONS, dp, "distribution")
+    if kind == "constant":
+        return {"constant": parse_time(arg, dp)}
+    if not isinstance(arg, (list, tuple)) or len(arg) != 2:
+        raise ScenarioError(f'expected two times [A, B], got {quote(arg)}', path=dp)
+    a = parse_time(arg[0], f"{dp}[0]")
+    b = parse_time(arg[1], f"{dp}[1]")
+    if a > b:
+        raise ScenarioError(f"bounds out of order: {quote(arg[0])} > {quote(arg[1])}", path=dp)
+    return {"uniform": [a, b]}

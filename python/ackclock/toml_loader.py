@@ -1,0 +1,422 @@
+"""Scenario files (TOML, see SCENARIO_FORMAT.md) into the scenario model.
+
+Loading goes: parse the TOML; expand ``count = N`` tables into N copies with ``{i}``
+substituted; apply ``--set`` overrides (so they can address copies by name); build the model,
+rejecting unknown keys; then resolve once, so that every mistake surfaces at load time with
+the file and key path.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
+    import tomli as tomllib
+
+from .errors import ScenarioError, quote
+from .profiles import TCP_ALIASES, TCP_PARAMS, canonical_tcp_key, normalize_tcp_params
+from .scenario import (
+    APP_KINDS,
+    FLOW_KINDS,
+    LOSS_KINDS,
+    QUEUE_KINDS,
+    SUPPORTED_APP_KINDS,
+    SUPPORTED_LOSS_KINDS,
+    SUPPORTED_QUEUE_KINDS,
+    AppConfig,
+    Flow,
+    Link,
+    LossConfig,
+    Node,
+    QueueConfig,
+    RunConfig,
+    Scenario,
+    check_kind,
+    resolve,
+)
+from .units import parse_int
+
+_TOP_KEYS = ("name", "profile", "run", "defaults", "node", "link", "flow", "trace")
+_RUN_KEYS = ("duration", "warmup", "seed", "sample_interval")
+_DEFAULTS_KEYS = ("tcp",)
+_NODE_KEYS = ("name", "count")
+_LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count")
+_QUEUE_KEYS = ("kind", "limit", "limit_bytes", "ns2")
+_FLOW_KEYS = (
+    ("name", "kind", "from", "to", "app", "count")
+    + tuple(TCP_PARAMS)
+    + tuple(TCP_ALIASES)
+)
+_APP_KEYS = {
+    "ftp": ("kind", "start", "stop", "size"),
+    "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random"),
+}
+_LOSS_KEYS = {
+    "bernoulli": ("kind", "p"),
+    "drop_list": ("kind", "flow", "packets"),
+}
+_REPEATED = ("node", "link", "flow")
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+class _Entry(dict[str, Any]):
+    """A [[node]]/[[link]]/[[flow]] table that remembers where in the file it came from."""
+
+    origin: str
+
+    def __init__(self, items: Mapping[str, Any], origin: str):
+        super().__init__(items)
+        self.origin = origin
+
+
+def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
+    """Reads a scenario file, applies ``KEY=VALUE`` overrides and checks it completely."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ScenarioError(e.strerror or str(e), file=str(path)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"not UTF-8 text ({e.reason} at byte {e.start})",
+                            file=str(path)) from None
+    return loads_scenario(text, source=str(path), overrides=overrides, name=path.stem)
+
+
+def loads_scenario(
+    text: str,
+    source: str = "<string>",
+    overrides: Sequence[str] = (),
+    name: str | None = None,
+) -> Scenario:
+    """Like :func:`load_scenario`, from TOML text; ``source`` names it in error messages and
+    ``name`` is the scenario name to use when the text gives none."""
+    try:
+        raw = parse_toml(text)
+        doc = expand_counts(raw)
+    except ScenarioError as e:
+        raise e.in_file(source) from None
+    # Override errors are about the command line, not the file, so they name no file.
+    set_by = _apply_overrides(doc, overrides)
+    try:
+        scenario = build_scenario(doc, source=source, default_name=name)
+        resolve(scenario)
+    except ScenarioError as e:
+        for key, override in set_by.items():
+            if e.path and (e.path == key or e.path.startswith((key + ".", key + "["))
+                           or key.startswith(e.path + ".")):
+                e.message += f" (set by --set {override})"
+                break
+        raise e.in_file(source) from None
+    return scenario
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = _TOML_POSITION.search(msg)
+        where = f"line {m.group(1)}, column {m.group(2)}" if m else None
+        msg = _TOML_POSITION.sub("", msg)
+        raise ScenarioError(f"invalid TOML: {msg}", path=where) from None
+
+
+def expand_counts(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``raw`` with every ``count = N`` table replaced by N copies, ``{i}`` in their
+    strings replaced by 0..N-1. Entries remember their table (``flow[2]``, ``flow[2]{i=5}``)."""
+    doc = dict(raw)
+    for key in _REPEATED:
+        if key not in raw:
+            continue
+        tables = raw[key]
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            raise ScenarioError(f"expected an array of tables ([[{key}]])", path=key)
+        entries: list[_Entry] = []
+        for i, table in enumerate(tables):
+            origin = f"{key}[{i}]"
+            if isinstance(table, _Entry):
+                entries.append(table)  # already expanded
+            elif "count" in table:
+                n = parse_int(table["count"], f"{origin}.count", what="a number of copies")
+                body = {k: v for k, v in table.items() if k != "count"}
+                entries.extend(_Entry(_substitute(body, c), f"{origin}{{i={c}}}")
+                               for c in range(n))
+            else:
+                entries.append(_Entry(table, origin))
+        doc[key] = entries
+    return doc
+
+
+def _substitute(value: Any, i: int) -> Any:
+    if isinstance(value, str):
+        return value.replace("{i}", str(i))
+    if isinstance(value, dict):
+        return {k: _substitute(v, i) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, i) for v in value]
+    return value
+
+
+def apply_overrides(raw: Mapping[str, Any], overrides: Iterable[str]) -> dict[str, Any]:
+    """A copy of the raw TOML dict, counts expanded, with ``KEY=VALUE`` overrides applied.
+
+    Keys are dotted paths: ``run.seed``, ``defaults.tcp.window``, ``node.NAME.KEY``,
+    ``link.FROM-TO.KEY`` and ``flow.NAME.KEY`` (nested: ``flow.cbr.app.rate``). A value is
+    read as TOML if it parses (``50``, ``true``, ``"x"``, ``{ uniform = ["0s", "1s"] }``) and
+    as a bare string otherwise (``7Mb/s``).
+    """
+    doc = copy.deepcopy(expand_counts(raw))
+    _apply_overrides(doc, overrides)
+    return doc
+
+
+def _apply_overrides(doc: dict[str, Any], overrides: Iterable[str]) -> dict[str, str]:
+    """Applies overrides in place; returns each set key's path in the file's terms
+    (``link[1].queue.limit``) with the override that set it, for error messages."""
+    set_by: dict[str, str] = {}
+    for override in overrides:
+        key, sep, text = override.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ScenarioError("expected KEY=VALUE, e.g. run.seed=3", path=f"--set {override}")
+        path = _set(doc, key, _override_value(text.strip()), override)
+        set_by[path] = override
+    return set_by
+
+
+def _override_value(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _set(doc: dict[str, Any], key: str, value: Any, override: str) -> str:
+    where = f"--set {override}"
+    head, _, rest = key.partition(".")
+    table: dict[str, Any]
+    if head in ("name", "profile") and not rest:
+        table, path, keys = doc, "", [head]
+    elif head in ("run", "defaults") and rest:
+        table, path, keys = doc, "", [head, *rest.split(".")]
+    elif head in _REPEATED and rest:
+        entry, ident = _find_entry(doc, head, rest, where)
+        table, path = entry, entry.origin
+        keys = rest[len(ident) + 1:].split(".") if len(rest) > len(ident) else []
+        if not keys:
+            raise ScenarioError(f"expected {head}.{ident}.KEY", path=where)
+    else:
+        raise ScenarioError(
+            "unknown key; expected name, profile, run.KEY, defaults.tcp.KEY, node.NAME.KEY,"
+            " link.FROM-TO.KEY or flow.NAME.KEY",
+            path=where,
+        )
+    if not all(keys):
+        raise ScenarioError("empty key in the dotted path", path=where)
+    for k in keys[:-1]:
+        path = f"{path}.{k}" if path else k
+        sub = table.setdefault(k, {})
+        if not isinstance(sub, dict):
+            raise ScenarioError(f"{path} is {quote(sub)}, not a table", path=where)
+        table = sub
+    table[keys[-1]] = value
+    return f"{path}.{keys[-1]}" if path else keys[-1]
+
+
+def _find_entry(doc: dict[str, Any], kind: str, rest: str, where: str) -> tuple[_Entry, str]:
+    """The entry that ``rest`` (``NAME.KEY...``) addresses, and the identifier it matched.
+
+    Names may contain dots and dashes, so every entry's identifiers are tried as prefixes and
+    the longest match wins.
+    """
+    best: tuple[_Entry, str] | None = None
+    idents: list[str] = []
+    for entry in doc.get(kind, []):
+        for ident in _identifiers(kind, entry):
+            idents.append(ident)
+            if (rest == ident or rest.startswith(ident + ".")) and (
+                best is None or len(ident) > len(best[1])
+            ):
+                best = (entry, ident)
+    if best is None:
+        wanted = rest.split(".")[0]
+        what = "link FROM-TO" if kind == "link" else f"{kind} named"
+        hint = difflib.get_close_matches(wanted, idents, n=1)
+        suggestion = f" (did you mean {quote(hint[0])}?)" if hint else ""
+        raise ScenarioError(f"no {what} {quote(wanted)}{suggestion}", path=where)
+    return best
+
+
+def _identifiers(kind: str, entry: Mapping[str, Any]) -> list[str]:
+    if kind != "link":
+        name = entry.get("name")
+        return [name] if isinstance(name, str) else []
+    a, b = entry.get("from"), entry.get("to")
+    if not isinstance(a, str) or not isinstance(b, str):
+        return []
+    # A duplex link may be addressed from either end.
+    return [f"{a}-{b}", f"{b}-{a}"] if entry.get("duplex", True) is not False else [f"{a}-{b}"]
+
+
+def build_scenario(
+    doc: Mapping[str, Any], source: str | None = None, default_name: str | None = None
+) -> Scenario:
+    """The model for an expanded TOML document; unknown or missing keys are errors."""
+    _check_keys(doc, _TOP_KEYS, "")
+    if "trace" in doc:
+        raise ScenarioError("packet traces ([[trace]]) are not supported yet", path="trace")
+    run = _table(doc, "run", "run", required=True)
+    _check_keys(run, _RUN_KEYS, "run")
+    defaults = _table(doc, "defaults", "defaults")
+    _check_keys(defaults, _DEFAULTS_KEYS, "defaults")
+    defaults_tcp = normalize_tcp_params(_table(defaults, "tcp", "defaults.tcp"), "defaults.tcp")
+    name = doc.get("name", default_name)
+    if name is None:
+        raise ScenarioError("missing: the scenario's name", path="name")
+    return Scenario(
+        name=name,
+        profile=doc.get("profile", "ns2"),
+        run=RunConfig(
+            duration=_required(run, "duration", "run"),
+            warmup=run.get("warmup", "0s"),
+            seed=run.get("seed", 1),
+            sample_interval=run.get("sample_interval"),
+        ),
+        defaults_tcp=defaults_tcp,
+        nodes=[_node(e, _origin(e, "node", i)) for i, e in enumerate(doc.get("node", []))],
+        links=[_link(e, _origin(e, "link", i)) for i, e in enumerate(doc.get("link", []))],
+        flows=[_flow(e, _origin(e, "flow", i)) for i, e in enumerate(doc.get("flow", []))],
+        source=source,
+    )
+
+
+def _origin(entry: Mapping[str, Any], kind: str, i: int) -> str:
+    return getattr(entry, "origin", f"{kind}[{i}]")
+
+
+def _node(t: Mapping[str, Any], p: str) -> Node:
+    _check_keys(t, _NODE_KEYS, p)
+    return Node(name=_required(t, "name", p), origin=p)
+
+
+def _link(t: Mapping[str, Any], p: str) -> Link:
+    _check_keys(t, _LINK_KEYS, p)
+    loss = loss_model(_table(t, "loss", f"{p}.loss"), f"{p}.loss") if "loss" in t else None
+    return Link(
+        from_=_required(t, "from", p),
+        to=_required(t, "to", p),
+        rate=_required(t, "rate", p),
+        delay=_required(t, "delay", p),
+        queue=_queue(_table(t, "queue", f"{p}.queue"), f"{p}.queue"),
+        duplex=t.get("duplex", True),
+        loss=loss,
+        origin=p,
+    )
+
+
+def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
+    # The kind decides which keys are valid, so an unsupported kind is reported first.
+    kind = check_kind(t.get("kind", "droptail"), QUEUE_KINDS, SUPPORTED_QUEUE_KINDS,
+                      f"{p}.kind", "queue discipline")
+    _check_keys(t, _QUEUE_KEYS, p)
+    return QueueConfig(kind=kind, limit=t.get("limit"), limit_bytes=t.get("limit_bytes"),
+                       ns2=t.get("ns2"))
+
+
+def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
+    """A ``loss = { kind = ..., ... }`` table as a LossConfig; ``p`` is its key path."""
+    kind = check_kind(_required(t, "kind", p), LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{p}.kind",
+                      "loss model")
+    _check_keys(t, _LOSS_KEYS[kind], p)
+    return LossConfig(kind=kind, p=t.get("p"), flow=t.get("flow"), packets=t.get("packets"))
+
+
+def _flow(t: Mapping[str, Any], p: str) -> Flow:
+    _check_keys(t, _FLOW_KEYS, p)
+    kind = _required(t, "kind", p)
+    if kind not in FLOW_KINDS:
+        raise ScenarioError(
+            f"expected one of {', '.join(quote(k) for k in FLOW_KINDS)}, got {quote(kind)}",
+            path=f"{p}.kind",
+        )
+    tcp = {k: v for k, v in t.items()
+           if canonical_tcp_key(k) is not None and k not in ("variant", "cc", "sink")}
+    header_size = None
+    if kind == "udp":
+        for key in [k for k in tcp if canonical_tcp_key(k) == "header_size"]:
+            header_size = tcp.pop(key)
+    if "app" in t or kind != "tcp":
+        app = _app(_table(t, "app", f"{p}.app", required=True), f"{p}.app")
+    else:
+        app = AppConfig()  # a TCP flow without app: an endless FTP transfer from 0 s
+    return Flow(
+        name=_required(t, "name", p),
+        kind=kind,
+        from_=_required(t, "from", p),
+        to=_required(t, "to", p),
+        variant=t.get("variant"),
+        cc=t.get("cc"),
+        sink=t.get("sink"),
+        tcp=tcp,
+        header_size=header_size,
+        app=app,
+        origin=p,
+    )
+
+
+def _app(t: Mapping[str, Any], p: str) -> AppConfig:
+    kind = check_kind(_required(t, "kind", p), APP_KINDS, SUPPORTED_APP_KINDS, f"{p}.kind",
+                      "application")
+    _check_keys(t, _APP_KEYS[kind], p)
+    if "random" in t:
+        raise ScenarioError("CBR jitter (random) is not supported yet", path=f"{p}.random")
+    return AppConfig(
+        kind=kind,
+        start=t.get("start", "0s"),
+        stop=t.get("stop"),
+        rate=t.get("rate"),
+        interval=t.get("interval"),
+        packet_size=t.get("packet_size"),
+        size=t.get("size"),
+    )
+
+
+def _table(
+    parent: Mapping[str, Any], key: str, path: str, required: bool = False
+) -> Mapping[str, Any]:
+    if key not in parent:
+        if required:
+            raise ScenarioError("missing table", path=path)
+        return {}
+    value = parent[key]
+    if not isinstance(value, dict):
+        raise ScenarioError(f"expected a table, got {quote(value)}", path=path)
+    return value
+
+
+def _required(table: Mapping[str, Any], key: str, path: str) -> Any:
+    if key not in table:
+        raise ScenarioError("missing required key", path=f"{path}.{key}")
+    return table[key]
+
+
+def _check_keys(table: Mapping[str, Any], allowed: Sequence[str], path: str) -> None:
+    for key in table:
+        if key not in allowed:
+            hint = difflib.get_close_matches(key, allowed, n=1)
+            suggestion = f" (did you mean {quote(hint[0])}?)" if hint else ""
+            raise ScenarioError(
+                f"unknown key{suggestion}; expected one of {', '.join(allowed)}",
+                path=f"{path}.{key}" if path else key,
+            )

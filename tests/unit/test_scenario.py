@@ -1,0 +1,738 @@
+"""Scenario files and the Python API resolve into the engine's document
+(docs/engine-contract.md); every mistake is a one-line ScenarioError naming its key."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ackclock import Network, ScenarioError, load_scenario, loads_scenario, resolve
+from ackclock.toml_loader import apply_overrides, parse_toml
+
+MS = 10**9
+S = 10**12
+
+# SCENARIO_FORMAT.md's example, minus what the engine does not run yet (RED).
+EXAMPLE = """
+name = "reno-vs-cbr"
+profile = "ns2"
+
+[run]
+duration = "250s"
+warmup = "50s"
+seed = 1
+sample_interval = "0.1s"
+
+[defaults.tcp]
+packet_size = 1460
+window = 100
+
+[[node]]
+name = "s1"
+[[node]]
+name = "r1"
+[[node]]
+name = "r2"
+[[node]]
+name = "d1"
+
+[[link]]
+from = "s1"
+to = "r1"
+rate = "100Mb/s"
+delay = "1ms"
+queue = { kind = "droptail", limit = 100 }
+
+[[link]]
+from = "r1"
+to = "r2"
+rate = "10Mb/s"
+delay = "29ms"
+queue = { kind = "droptail", limit = 100 }
+loss = { kind = "bernoulli", p = 0.001 }        # optional, data direction only
+
+[[link]]
+from = "r2"
+to = "d1"
+rate = "100Mb/s"
+delay = "1ms"
+
+[[flow]]
+name = "tcp1"
+kind = "tcp"
+from = "s1"
+to = "d1"
+variant = "reno"
+cc = "reno"
+sink = "ack-every"
+app = { kind = "ftp", start = "0s" }
+
+[[flow]]
+name = "cbr"
+kind = "udp"
+from = "s1"
+to = "d1"
+app = { kind = "cbr", rate = "8Mb/s", packet_size = 1000, start = "0s" }
+"""
+
+# A small valid scenario that the error tests break one key at a time.
+SMALL = """
+name = "small"
+[run]
+duration = "10s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[link]]
+from = "a"
+to = "b"
+rate = "10Mb/s"
+delay = "1ms"
+[[flow]]
+name = "f"
+kind = "tcp"
+from = "a"
+to = "b"
+"""
+
+
+def doc(text: str, overrides: list[str] | None = None) -> dict[str, Any]:
+    return resolve(loads_scenario(text, source="scenario.toml", overrides=overrides or []))
+
+
+def error(text: str, overrides: list[str] | None = None) -> str:
+    with pytest.raises(ScenarioError) as info:
+        doc(text, overrides)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def flow(d: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(f for f in d["flows"] if f["name"] == name)
+
+
+# --- the example -------------------------------------------------------------------------
+
+
+def test_example_resolves_to_the_contract_document() -> None:
+    d = doc(EXAMPLE)
+    assert d["name"] == "reno-vs-cbr"
+    assert d["profile"] == "ns2"
+    assert d["run"] == {
+        "duration_ps": 250 * S,
+        "warmup_ps": 50 * S,
+        "seed": 1,
+        "sample_interval_ps": 100 * MS,
+    }
+    assert d["nodes"] == ["s1", "r1", "r2", "d1"]
+    # Duplex links become two directions, a->b first.
+    assert [(link["from"], link["to"]) for link in d["links"]] == [
+        (0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2)
+    ]
+    bottleneck = d["links"][2]
+    assert bottleneck == {
+        "from": 1,
+        "to": 2,
+        "rate_bps": 1e7,
+        "delay_ps": 29 * MS,
+        "queue": {"kind": "droptail", "limit_packets": 100, "limit_bytes": None, "ns2": True},
+        "loss": {"kind": "bernoulli", "p": 0.001},
+    }
+    assert d["links"][3]["queue"] == bottleneck["queue"]
+    assert d["links"][3]["loss"] is None  # the loss model is on the data direction only
+    assert d["links"][0]["loss"] is None
+    assert d["links"][4]["queue"]["limit_packets"] == 50  # no queue table: ns-2's default
+    assert d["links"][0]["rate_bps"] == 1e8
+
+    assert flow(d, "tcp1") == {
+        "name": "tcp1",
+        "kind": "tcp",
+        "from": 0,
+        "to": 3,
+        "tcp": {
+            "variant": "reno",
+            "cc": "reno",
+            "sink": "ack-every",
+            "packet_size": 1460,  # [defaults.tcp]
+            "header_size": 40,  # profile
+            "ack_size": 40,
+            "window": 100,  # [defaults.tcp]
+            "window_init": 2,
+            "initial_ssthresh": None,
+            "dupack_threshold": 3,
+            "min_rto_ps": 200 * MS,
+            "max_rto_ps": 60 * S,
+            "initial_rto_ps": 3 * S,
+            "timer_granularity_ps": 10 * MS,
+            "segs_per_ack": 2,
+            "ack_delay_ps": 100 * MS,
+        },
+        "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None},
+    }
+    assert flow(d, "cbr") == {
+        "name": "cbr",
+        "kind": "udp",
+        "from": 0,
+        "to": 3,
+        "header_size": 0,  # ns-2's CBR packets are packet_size bytes on the wire
+        "app": {
+            "kind": "cbr",
+            "start": {"constant": 0},
+            "stop_ps": None,
+            "interval_ps": 1 * MS,  # 1000 B x 8 / 8 Mb/s
+            "packet_size": 1000,
+        },
+    }
+    json.dumps(d, allow_nan=False)  # the document is plain JSON
+
+
+def test_example_files_in_the_repository_load() -> None:
+    examples = Path(__file__).parents[2] / "examples"
+    files = sorted(examples.glob("*.toml"))
+    for path in files:
+        resolve(load_scenario(path))
+
+
+# --- defaults and profiles ---------------------------------------------------------------
+
+
+def test_precedence_profile_then_defaults_then_flow() -> None:
+    text = SMALL.replace(
+        'name = "f"',
+        'name = "f"\nwindow = 7\npacketSize_ = 512\ntcpTick_ = 0.5\nminrto_ = "1s"',
+    ) + """
+[[flow]]
+name = "g"
+kind = "tcp"
+from = "b"
+to = "a"
+[defaults.tcp]
+window = 50
+timer_granularity = "100ms"
+header_size = 60
+"""
+    d = doc(text)
+    f, g = flow(d, "f")["tcp"], flow(d, "g")["tcp"]
+    assert (f["window"], g["window"]) == (7, 50)
+    assert (f["packet_size"], g["packet_size"]) == (512, 1000)
+    assert (f["timer_granularity_ps"], g["timer_granularity_ps"]) == (500 * MS, 100 * MS)
+    assert f["min_rto_ps"] == 1 * S and g["min_rto_ps"] == 200 * MS
+    assert f["header_size"] == g["header_size"] == 60
+    assert f["max_rto_ps"] == 60 * S  # profile
+
+
+def test_linux_profile_defaults() -> None:
+    text = SMALL.replace('name = "small"', 'name = "small"\nprofile = "linux"') + """
+[[flow]]
+name = "u"
+kind = "udp"
+from = "a"
+to = "b"
+app = { kind = "cbr", interval = "10ms", packet_size = "1KB" }
+"""
+    d = doc(text)
+    tcp = flow(d, "f")["tcp"]
+    assert (tcp["packet_size"], tcp["header_size"], tcp["window_init"]) == (1448, 52, 10)
+    assert (tcp["initial_rto_ps"], tcp["max_rto_ps"]) == (1 * S, 120 * S)
+    assert tcp["timer_granularity_ps"] == 1 * MS
+    assert (tcp["variant"], tcp["sink"], tcp["ack_delay_ps"]) == ("newreno", "delack", 40 * MS)
+    assert flow(d, "u")["header_size"] == 28
+    assert flow(d, "u")["app"]["interval_ps"] == 10 * MS
+    assert flow(d, "u")["app"]["packet_size"] == 1000
+    assert d["links"][0]["queue"]["ns2"] is False
+
+
+def test_queue_accounting_can_be_set_per_link() -> None:
+    d = doc(SMALL.replace('delay = "1ms"', 'delay = "1ms"\nqueue = { limit_bytes = "64KB",'
+                                            ' ns2 = false }'))
+    assert d["links"][0]["queue"] == {
+        "kind": "droptail", "limit_packets": None, "limit_bytes": 64000, "ns2": False
+    }
+
+
+def test_simplex_link_and_initial_ssthresh() -> None:
+    d = doc(SMALL.replace('delay = "1ms"', 'delay = "1ms"\nduplex = false')
+            .replace('name = "f"', 'name = "f"\ninitial_ssthresh = 64') + """
+[[link]]
+from = "b"
+to = "a"
+rate = "1Mb/s"
+delay = "5ms"
+duplex = false
+""")
+    assert [(x["from"], x["to"], x["rate_bps"]) for x in d["links"]] == [(0, 1, 1e7), (1, 0, 1e6)]
+    assert flow(d, "f")["tcp"]["initial_ssthresh"] == 64
+
+
+def test_start_distributions_and_stop() -> None:
+    d = doc(SMALL + 'app = { kind = "ftp", start = { uniform = ["0s", "1s"] }, stop = "9s" }')
+    assert flow(d, "f")["app"] == {
+        "kind": "ftp", "start": {"uniform": [0, 1 * S]}, "stop_ps": 9 * S
+    }
+    d = doc(SMALL + 'app = { kind = "ftp", start = { constant = "2.5s" } }')
+    assert flow(d, "f")["app"]["start"] == {"constant": 2_500 * MS}
+
+
+# --- count and {i} -----------------------------------------------------------------------
+
+
+COUNTED = """
+name = "counted"
+[run]
+duration = "10s"
+[[node]]
+count = 3
+name = "s{i}"
+[[node]]
+name = "r"
+[[node]]
+count = 3
+name = "d{i}"
+[[link]]
+count = 3
+from = "s{i}"
+to = "r"
+rate = "{i}0Mb/s"
+delay = "1ms"
+[[link]]
+count = 3
+from = "r"
+to = "d{i}"
+rate = "100Mb/s"
+delay = "1ms"
+[[flow]]
+count = 3
+name = "tcp{i}"
+kind = "tcp"
+from = "s{i}"
+to = "d{i}"
+app = { kind = "ftp", start = { uniform = ["0s", "{i}s"] }, stop = "{i}9s" }
+"""
+
+
+def test_count_expands_with_i_substituted_everywhere() -> None:
+    d = doc(COUNTED.replace('rate = "{i}0Mb/s"', 'rate = "1{i}Mb/s"'))
+    assert d["nodes"] == ["s0", "s1", "s2", "r", "d0", "d1", "d2"]
+    assert [x["name"] for x in d["flows"]] == ["tcp0", "tcp1", "tcp2"]
+    assert [(x["from"], x["to"]) for x in d["flows"]] == [(0, 4), (1, 5), (2, 6)]
+    assert [x["rate_bps"] for x in d["links"][:6:2]] == [10e6, 11e6, 12e6]
+    assert [x["app"]["start"] for x in d["flows"]] == [
+        {"uniform": [0, 0]}, {"uniform": [0, 1 * S]}, {"uniform": [0, 2 * S]}
+    ]
+    assert [x["app"]["stop_ps"] for x in d["flows"]] == [9 * S, 19 * S, 29 * S]
+
+
+def test_errors_in_copies_name_the_table_and_copy() -> None:
+    # "{i}0Mb/s" is "00Mb/s" for the first copy: zero.
+    assert error(COUNTED) == (
+        'scenario.toml: link[0]{i=0}.rate: expected a positive rate like "10Mb/s", got "00Mb/s"'
+    )
+    text = COUNTED.replace('name = "tcp{i}"', 'name = "tcp"').replace('"{i}0Mb/s"', '"1Mb/s"')
+    assert error(text) == (
+        'scenario.toml: flow[0]{i=1}.name: duplicate flow name "tcp" (also flow[0]{i=0})'
+    )
+    assert "node[0].count: expected a number of copies" in error(
+        COUNTED.replace("count = 3\nname = \"s{i}\"", 'count = "3"\nname = "s{i}"')
+    )
+
+
+# --- overrides ---------------------------------------------------------------------------
+
+
+def test_overrides_address_links_nodes_flows_and_tables() -> None:
+    d = doc(
+        EXAMPLE,
+        [
+            "link.r1-r2.queue.limit=50",
+            "flow.cbr.app.rate=4Mb/s",  # not TOML: a bare string
+            "run.seed=3",
+            "defaults.tcp.window=30",
+            "flow.tcp1.min_rto=\"1s\"",
+            "link.d1-r2.queue.limit=10",  # a duplex link from its other end; creates the table
+            "name=renamed",
+            "flow.tcp1.app.start={ uniform = [\"0s\", \"2s\"] }",
+        ],
+    )
+    assert d["links"][2]["queue"]["limit_packets"] == 50
+    assert d["links"][3]["queue"]["limit_packets"] == 50
+    assert d["links"][4]["queue"]["limit_packets"] == 10
+    assert flow(d, "cbr")["app"]["interval_ps"] == 2 * MS
+    assert d["run"]["seed"] == 3
+    assert flow(d, "tcp1")["tcp"]["window"] == 30
+    assert flow(d, "tcp1")["tcp"]["min_rto_ps"] == 1 * S
+    assert flow(d, "tcp1")["app"]["start"] == {"uniform": [0, 2 * S]}
+    assert d["name"] == "renamed"
+
+
+def test_overrides_apply_after_count_expansion() -> None:
+    d = doc(COUNTED.replace('"{i}0Mb/s"', '"1Mb/s"'),
+            ["flow.tcp2.window=5", "link.s1-r.rate=2Mb/s", "defaults.tcp.window=7"])
+    assert [f["tcp"]["window"] for f in d["flows"]] == [7, 7, 5]  # [defaults] was created
+    assert d["links"][2]["rate_bps"] == 2e6
+
+
+def test_later_overrides_win_and_flow_keys_beat_defaults() -> None:
+    d = doc(EXAMPLE, ["flow.tcp1.window=64", "defaults.tcp.window=10", "run.seed=2",
+                      "run.seed=9"])
+    assert flow(d, "tcp1")["tcp"]["window"] == 64
+    assert d["run"]["seed"] == 9
+
+
+def test_apply_overrides_leaves_the_raw_dict_alone() -> None:
+    raw = parse_toml(EXAMPLE)
+    before = copy.deepcopy(raw)
+    out = apply_overrides(raw, ["link.r1-r2.queue.limit=7", "run.seed=4"])
+    assert raw == before
+    assert out["link"][1]["queue"]["limit"] == 7
+    assert out["run"]["seed"] == 4
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("flow.tcp9.variant=sack", '--set flow.tcp9.variant=sack: no flow named "tcp9"'),
+        ("link.r1-d1.rate=1Mb/s", '--set link.r1-d1.rate=1Mb/s: no link FROM-TO "r1-d1"'),
+        ("node.zz.name=a", '--set node.zz.name=a: no node named "zz"'),
+        ("bogus.x=1", "--set bogus.x=1: unknown key; expected name, profile, run.KEY"),
+        ("run.seed", "--set run.seed: expected KEY=VALUE"),
+        ("flow.tcp1=3", "--set flow.tcp1=3: expected flow.tcp1.KEY"),
+        ("run..seed=3", "--set run..seed=3: empty key in the dotted path"),
+        ("run=3", "--set run=3: unknown key; expected name, profile, run.KEY"),
+        ("flow.tcp1.name.x=3", '--set flow.tcp1.name.x=3: flow[0].name is "tcp1", not a table'),
+    ],
+)
+def test_bad_overrides_name_the_override(override: str, message: str) -> None:
+    assert error(EXAMPLE, [override]).startswith(message)
+
+
+def test_errors_from_overridden_values_say_so() -> None:
+    assert error(EXAMPLE, ["link.r1-r2.rate=10Mbs"]) == (
+        'scenario.toml: link[1].rate: expected a rate like "10Mb/s", "10Mbps" or 2.5e6'
+        ' (bit/s), got "10Mbs" (set by --set link.r1-r2.rate=10Mbs)'
+    )
+    assert "flow[0].vairant: unknown key" in error(EXAMPLE, ["flow.tcp1.vairant=sack"])
+
+
+# --- errors ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('to = "b"\nrate', 'to = "c"\nrate',
+         'scenario.toml: link[0].to: unknown node "c"; nodes are a, b'),
+        ('rate = "10Mb/s"', 'rate = "10Mbs"',
+         'scenario.toml: link[0].rate: expected a rate like "10Mb/s"'),
+        ('rate = "10Mb/s"', 'rate = "-10Mb/s"',
+         'scenario.toml: link[0].rate: expected a positive rate like "10Mb/s", got "-10Mb/s"'),
+        ('rate = "10Mb/s"', 'rate = 0',
+         'scenario.toml: link[0].rate: expected a positive rate like "10Mb/s", got 0'),
+        ('delay = "1ms"', 'delay = "fast"', "scenario.toml: link[0].delay: expected a time like"),
+        ('delay = "1ms"', "", "scenario.toml: link[0].delay: missing required key"),
+        ('kind = "tcp"\nfrom = "a"', 'kind = "tcp"', "scenario.toml: flow[0].from: missing"),
+        ('duration = "10s"', 'warmup = "1s"', "scenario.toml: run.duration: missing"),
+        ('name = "b"', 'name = "a"', 'scenario.toml: node[1].name: duplicate node name "a"'
+                                     " (also node[0])"),
+        ('to = "b"\n', 'to = "a"\n',
+         'scenario.toml: link[0]: a link must join two different nodes, got from = to = "a"'),
+        ('duration = "10s"', 'duration = "10s"\nwarmup = "10s"',
+         'scenario.toml: run.warmup: must be shorter than run.duration ("10s"), got "10s"'),
+        ('duration = "10s"', 'duration = "0s"', "scenario.toml: run.duration: expected a"
+                                                 " positive time"),
+        ('duration = "10s"', 'duration = "10s"\nseed = -1', "scenario.toml: run.seed: expected"),
+        ('duration = "10s"', 'duration = "10s"\nsample_interval = 0',
+         "scenario.toml: run.sample_interval: expected a positive time"),
+        ('duration = "10s"', 'duration = "10s"\nspeed = 1',
+         "scenario.toml: run.speed: unknown key (did you mean \"seed\"?); expected one of"
+         " duration, warmup, seed, sample_interval"),
+        ('name = "small"', 'name = "small"\nprofile = "ns3"',
+         'scenario.toml: profile: expected one of "ns2", "linux", got "ns3"'),
+        ('name = "small"', 'name = "small"\ntitle = "x"', "scenario.toml: title: unknown key"),
+        ('kind = "tcp"', 'kind = "sctp"', 'scenario.toml: flow[0].kind: expected one of "tcp",'
+                                          ' "udp", got "sctp"'),
+        ('kind = "tcp"', 'kind = "tcp"\nwindow = 0', "scenario.toml: flow[0].window: expected"
+                                                     " a whole number >= 1, got 0"),
+        ('kind = "tcp"', 'kind = "tcp"\npacket_size = "1.5B"',
+         "scenario.toml: flow[0].packet_size: expected a whole number of bytes"),
+        ('kind = "tcp"', 'kind = "tcp"\nmin_rto = "2min"', "scenario.toml: flow[0].min_rto:"),
+        ('kind = "tcp"', 'kind = "tcp"\nmin_rto = "70s"',
+         'scenario.toml: flow[0].min_rto: larger than max_rto ("60s")'),
+        ('kind = "tcp"', 'kind = "tcp"\nvariant = "vegas"', 'scenario.toml: flow[0].variant:'
+                                                            ' expected one of "tahoe", "reno"'),
+        ('kind = "tcp"', 'kind = "tcp"\ninitial_ssthresh = "big"',
+         "scenario.toml: flow[0].initial_ssthresh: expected a number of packets or"
+         ' "unbounded"'),
+        ('[[flow]]\nname = "f"', '[[flow]]\nname = "f"\nwindow = 3\nwindow_ = 4',
+         "scenario.toml: flow[0].window_: given twice, as window and as window_"),
+        ('delay = "1ms"', 'delay = "1ms"\nqueue = 100',
+         "scenario.toml: link[0].queue: expected a table, got 100"),
+        ('delay = "1ms"', 'delay = "1ms"\nqueue = { limit = 10, limit_bytes = 1000 }',
+         "scenario.toml: link[0].queue: give limit or limit_bytes, not both"),
+        ('delay = "1ms"', 'delay = "1ms"\nqueue = { limit = 10, size = 1000 }',
+         "scenario.toml: link[0].queue.size: unknown key; expected one of kind, limit,"
+         " limit_bytes, ns2"),
+        ('delay = "1ms"', 'delay = "1ms"\nqueue = { kind = "fifo" }',
+         'scenario.toml: link[0].queue.kind: expected one of "droptail", "red"'),
+        ('delay = "1ms"', 'delay = "1ms"\nduplex = "yes"',
+         'scenario.toml: link[0].duplex: expected true or false, got "yes"'),
+    ],
+)
+def test_mistakes_name_file_key_and_expectation(old: str, new: str, message: str) -> None:
+    assert old in SMALL
+    assert error(SMALL.replace(old, new, 1)).startswith(message)
+
+
+def test_repeated_tables_must_be_arrays_of_tables() -> None:
+    text = 'name = "x"\nnode = "a"\n[run]\nduration = "1s"\n'
+    assert error(text) == "scenario.toml: node: expected an array of tables ([[node]])"
+
+
+def test_unknown_key_suggests_and_lists() -> None:
+    message = error(SMALL.replace('kind = "tcp"', 'kind = "tcp"\nvairant = "reno"'))
+    assert message.startswith(
+        'scenario.toml: flow[0].vairant: unknown key (did you mean "variant"?); expected one of'
+        " name, kind, from, to, app"
+    )
+
+
+def test_unknown_node_suggests_a_close_name() -> None:
+    text = EXAMPLE.replace('to = "d1"\nvariant', 'to = "dd1"\nvariant')
+    assert error(text) == (
+        'scenario.toml: flow[0].to: unknown node "dd1" (did you mean "d1"?); nodes are s1, r1,'
+        " r2, d1"
+    )
+
+
+def test_duplicate_flow_and_link() -> None:
+    text = SMALL + SMALL[SMALL.index("[[flow]]"):]
+    assert error(text) == 'scenario.toml: flow[1].name: duplicate flow name "f" (also flow[0])'
+    link = SMALL[SMALL.index("[[link]]"):SMALL.index("[[flow]]")]
+    reverse = link.replace('from = "a"\nto = "b"', 'from = "b"\nto = "a"')
+    assert error(SMALL + reverse) == (
+        "scenario.toml: link[1]: duplicate link b->a (already given by link[0])"
+    )
+    assert error(SMALL + link.replace("[[link]]", "[[link]]\nduplex = false")) == (
+        "scenario.toml: link[1]: duplicate link a->b (already given by link[0])"
+    )
+
+
+def test_flow_between_one_node() -> None:
+    text = SMALL.replace('from = "a"\nto = "b"\n', 'from = "a"\nto = "a"\n').replace(
+        '[[link]]\nfrom = "a"\nto = "a"', '[[link]]\nfrom = "a"\nto = "b"'
+    )
+    assert error(text) == 'scenario.toml: flow[0]: from and to are the same node "a"'
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('variant = "sack"', 'flow[0].variant: TCP variant "sack" is not supported yet'
+                             ' (supported now: "tahoe", "reno", "newreno")'),
+        ('cc = "cubic"', 'flow[0].cc: congestion control "cubic" is not supported yet'),
+        ('sink = "sack"', 'flow[0].sink: sink "sack" is not supported yet'),
+        ('sink = "delack"\nsegs_per_ack = 0', "flow[0].segs_per_ack: expected a whole number"
+                                                " >= 1, got 0"),
+        ('app = { kind = "ftp", size = "1MB" }', "flow[0].app.size: finite transfers"),
+        ('app = { kind = "onoff", rate = "1Mb/s" }',
+         'flow[0].app.kind: application "onoff" is not supported yet'),
+        ('app = { kind = "tmix", file = "x" }',
+         'flow[0].app.kind: application "tmix" is not supported yet'),
+        ('app = { kind = "ftp", start = { exponential = "1s" } }',
+         'flow[0].app.start.exponential: distribution "exponential" is not supported yet'),
+        ('app = { kind = "ftp", start = { pareto = ["1s", 1.5] } }',
+         'flow[0].app.start.pareto: distribution "pareto" is not supported yet'),
+        ('app = { kind = "ftp", start = { weibull = 1 } }',
+         'flow[0].app.start.weibull: expected one of "constant", "uniform"'),
+        ('app = { kind = "ftp", start = { uniform = ["2s", "1s"] } }',
+         'flow[0].app.start.uniform: bounds out of order: "2s" > "1s"'),
+        ('app = { kind = "ftp", start = { uniform = ["1s"] } }',
+         'flow[0].app.start.uniform: expected two times [A, B], got ["1s"]'),
+        ('app = { kind = "cbr", rate = "1Mb/s", packet_size = 100 }',
+         'flow[0].app.kind: a TCP flow needs an "ftp" application, got "cbr"'),
+        ('app = { kind = "ftp", rate = "1Mb/s" }',
+         "flow[0].app.rate: unknown key; expected one of kind, start, stop, size"),
+        ('app = { kind = "ftp", start = "2s", stop = "1s" }',
+         'flow[0].app.stop: earlier than start ("2s"), got "1s"'),
+    ],
+)
+def test_tcp_flow_features_not_supported_yet(extra: str, message: str) -> None:
+    assert error(SMALL + extra).startswith(f"scenario.toml: {message}")
+
+
+UDP = SMALL.replace('kind = "tcp"', 'kind = "udp"')
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('app = { kind = "cbr", rate = "1Mb/s" }', "flow[0].app.packet_size: missing"),
+        ('app = { kind = "cbr", packet_size = 100 }',
+         "flow[0].app: give exactly one of rate and interval"),
+        ('app = { kind = "cbr", rate = "1Mb/s", interval = "1ms", packet_size = 100 }',
+         "flow[0].app: give exactly one of rate and interval"),
+        ('app = { kind = "cbr", rate = "1Mbs", packet_size = 100 }',
+         'flow[0].app.rate: expected a rate like "10Mb/s"'),
+        ('app = { kind = "cbr", rate = "1Mb/s", packet_size = 0 }',
+         "flow[0].app.packet_size: expected a positive size, got 0"),
+        ('app = { kind = "cbr", rate = "1Mb/s", packet_size = 100, random = 1 }',
+         "flow[0].app.random: CBR jitter (random) is not supported yet"),
+        ('app = { kind = "ftp" }', 'flow[0].app.kind: a UDP flow needs an "cbr" application'),
+        ('window = 3\napp = { kind = "cbr", rate = "1Mb/s", packet_size = 100 }',
+         "flow[0].window: only TCP flows take TCP parameters"),
+        ('variant = "reno"\napp = { kind = "cbr", rate = "1Mb/s", packet_size = 100 }',
+         "flow[0].variant: only TCP flows take this key"),
+        ("", "flow[0].app: missing table"),
+    ],
+)
+def test_udp_flow_mistakes(extra: str, message: str) -> None:
+    assert error(UDP + extra).startswith(f"scenario.toml: {message}")
+
+
+def test_udp_header_size_from_the_flow() -> None:
+    d = doc(UDP + 'header_size = 8\napp = { kind = "cbr", rate = "1Mb/s", packet_size = 125 }')
+    assert flow(d, "f")["header_size"] == 8
+    assert flow(d, "f")["app"]["interval_ps"] == 1 * MS
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('[[trace]]\nformat = "ns2"\nfile = "out.tr"',
+         "trace: packet traces ([[trace]]) are not supported yet"),
+        ('[[link]]\nfrom = "b"\nto = "c"\nrate = "1Mb/s"\ndelay = "1ms"\n'
+         'loss = { kind = "gilbert_elliott", p = 0.001 }',
+         'link[1].loss.kind: loss model "gilbert_elliott" is not supported yet'
+         ' (supported now: "bernoulli", "drop_list")'),
+        ('[[link]]\nfrom = "a"\nto = "b"\nrate = "10Mb/s"\ndelay = "29ms"\n'
+         'queue = { kind = "red", limit = 100, max_thresh = 20 }',
+         'link[1].queue.kind: queue discipline "red" is not supported yet'
+         ' (supported now: "droptail")'),
+    ],
+)
+def test_other_features_not_supported_yet(extra: str, message: str) -> None:
+    assert error(SMALL + extra) == f"scenario.toml: {message}"
+
+
+def test_variants_sinks_and_their_parameters() -> None:
+    text = SMALL.replace('name = "f"', 'name = "f"\nvariant = "newreno"\nsink = "delack"\n'
+                                       'segs_per_ack = 3\nack_delay = "200ms"') + """
+[[flow]]
+name = "g"
+kind = "tcp"
+from = "b"
+to = "a"
+variant = "tahoe"
+"""
+    d = doc(text)
+    f, g = flow(d, "f")["tcp"], flow(d, "g")["tcp"]
+    assert (f["variant"], f["sink"], f["segs_per_ack"], f["ack_delay_ps"]) == (
+        "newreno", "delack", 3, 200 * MS
+    )
+    assert (g["variant"], g["sink"], g["segs_per_ack"], g["ack_delay_ps"]) == (
+        "tahoe", "ack-every", 2, 100 * MS
+    )
+
+
+LOSSY = SMALL.replace('delay = "1ms"', 'delay = "1ms"\nloss = LOSS')
+
+
+def test_loss_models() -> None:
+    d = doc(LOSSY.replace("LOSS", '{ kind = "drop_list", flow = "f", packets = [30, 32] }'))
+    assert [link["loss"] for link in d["links"]] == [
+        {"kind": "drop_list", "flow": 0, "packets": [30, 32]}, None
+    ]
+    d = doc(LOSSY.replace("LOSS", '{ kind = "bernoulli", p = 0 }'))
+    assert d["links"][0]["loss"] == {"kind": "bernoulli", "p": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("loss", "message"),
+    [
+        ('{ kind = "bernoulli", p = 1.5 }', "link[0].loss.p: expected a probability in [0, 1],"
+                                            " got 1.5"),
+        ('{ kind = "bernoulli", p = "1%" }', 'link[0].loss.p: expected a probability in [0, 1],'
+                                             ' got "1%"'),
+        ('{ kind = "bernoulli" }', "link[0].loss.p: expected a probability"),
+        ('{ kind = "bernoulli", p = 0.1, flow = "f" }',
+         "link[0].loss.flow: unknown key; expected one of kind, p"),
+        ('{ kind = "drop_list", flow = "g", packets = [1] }',
+         'link[0].loss.flow: unknown flow "g"; flows are f'),
+        ('{ kind = "drop_list", packets = [1] }', "link[0].loss.flow: missing"),
+        ('{ kind = "drop_list", flow = "f", packets = [0] }',
+         "link[0].loss.packets[0]: expected a transmission number >= 1, got 0"),
+        ('{ kind = "drop_list", flow = "f", packets = 3 }',
+         "link[0].loss.packets: expected a list of transmission numbers like [30, 32], got 3"),
+        ('{ p = 0.1 }', "link[0].loss.kind: missing required key"),
+        ('0.1', "link[0].loss: expected a table, got 0.1"),
+        ('{ kind = "lossy" }', 'link[0].loss.kind: expected one of "bernoulli"'),
+    ],
+)
+def test_loss_model_mistakes(loss: str, message: str) -> None:
+    assert error(LOSSY.replace("LOSS", loss)).startswith(f"scenario.toml: {message}")
+
+
+def test_toml_syntax_error_names_file_and_line() -> None:
+    message = error(SMALL.replace('delay = "1ms"', "delay = "))
+    assert message.startswith("scenario.toml: line 13, column 9: invalid TOML: ")
+
+
+def test_load_scenario_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(SMALL.replace('"10Mb/s"', '"10Mbs"'))
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    assert str(info.value).startswith(f"{path}: link[0].rate: expected a rate like")
+    with pytest.raises(ScenarioError, match="No such file"):
+        load_scenario(tmp_path / "missing.toml")
+
+
+def test_name_defaults_to_the_file_stem(tmp_path: Path) -> None:
+    path = tmp_path / "my-run.toml"
+    path.write_text(SMALL.replace('name = "small"\n', "", 1))
+    assert load_scenario(path).name == "my-run"
+
+
+# --- the Python API builds the same document ---------------------------------------------
+
+
+def test_network_api_matches_the_toml_example() -> None:
+    net = Network("reno-vs-cbr", profile="ns2")
+    net.nodes("s1", "r1", "r2", "d1")
+    net.link("s1", "r1", rate="100Mb/s", delay="1ms", queue_limit=100)
+    net.link("r1", "r2", rate="10Mb/s", delay="29ms", queue_limit=100,
+             loss={"kind": "bernoulli", "p": 0.001})
+    net.link("r2", "d1", rate="100Mb/s", delay="1ms")
+    net.defaults(packet_size=1460, window=100)
+    net.tcp("tcp1", "s1", "d1", variant="reno", cc="reno", sink="ack-every")
+    net.udp("cbr", "s1", "d1", rate="8Mb/s", packet_size=1000)
+    sc = net.scenario(duration="250s", warmup="50s", seed=1, sample_interval="0.1s")
+    assert resolve(sc) == doc(EXAMPLE)
+
+
+def test_network_api_errors_name_the_entry() -> None:
+    net = Network("x")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mbs", delay="1ms")
+    with pytest.raises(ScenarioError) as info:
+        net.scenario(duration="1s")
+    assert str(info.value).startswith('link[0].rate: expected a rate like "10Mb/s"')
+    with pytest.raises(ScenarioError, match=r"^flow\[0\]\.windw: unknown TCP parameter"):
+        net.tcp("t", "a", "b", windw=3)
+
+
+def test_dumbbell() -> None:
+    net = Network.dumbbell(3, rate="20Mb/s", queue_limit=50, window=64,
+                           start={"uniform": ["0s", "1s"]})
+    d = resolve(net.scenario(duration="5s"))
+    assert d["nodes"][:2] == ["r1", "r2"]
+    assert len(d["links"]) == 2 * (1 + 2 * 3)
+    assert d["links"][0]["rate_bps"] == 20e6
+    assert d["links"][0]["queue"]["limit_packets"] == 50
+    assert [f["tcp"]["window"] for f in d["flows"]] == [64, 64, 64]
+    assert d["flows"][2]["app"]["start"] == {"uniform": [0, 1 * S]}
