@@ -37,7 +37,8 @@ def run_scenario(scenario: Scenario, progress: bool | None = None) -> Results:
     ``progress``: True shows a progress bar on stderr for runs longer than about 2 s of wall
     time; None does so only when stderr is a terminal (so logs stay clean); False never.
     """
-    document = json.dumps(resolve(scenario))
+    resolved = resolve(scenario)
+    document = json.dumps(resolved)
     core = engine()
     try:
         sim = core.Simulation(document)
@@ -75,6 +76,8 @@ def run_scenario(scenario: Scenario, progress: bool | None = None) -> Results:
         wall_s=wall_s,
         events_per_s=_per_second(summary.get("events"), wall_s),
         packet_hops_per_s=_per_second(summary.get("packet_hops"), wall_s),
+        # Everything needed to run it again: the engine's exact input.
+        scenario=resolved,
     )
 
 

@@ -4,6 +4,7 @@ determinism, and every shipped example running."""
 from __future__ import annotations
 
 import filecmp
+import json
 import runpy
 import subprocess
 import sys
@@ -103,3 +104,17 @@ def test_python_api_example(tmp_path: Path) -> None:
     assert res.flows.throughput_mbps.iloc[0] >= 9.0
     for name in ("summary.json", "flows.csv", "cwnd.png"):
         assert (tmp_path / "out" / name).is_file()
+
+
+def test_summary_records_the_resolved_scenario_and_reruns_identically(tmp_path: Path) -> None:
+    sc = ac.load_scenario(EXAMPLES / "reno_vs_cbr.toml", ["run.duration=20s", "run.warmup=5s"])
+    first = ac.run_scenario(sc)
+    first.save(tmp_path / "a")
+    saved = ac.Results.load(tmp_path / "a").summary["scenario"]
+    assert saved == ac.resolve(sc)
+    from ackclock import _core
+
+    sim = _core.Simulation(json.dumps(saved))
+    sim.run_until(sim.duration_ps)
+    again = sim.results()["flows"]
+    assert list(again["throughput_mbps"]) == list(first.flows.throughput_mbps)
