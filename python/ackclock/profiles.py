@@ -28,7 +28,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ack_size": "size",
         "window": "count",
         "window_init": "count",
-        "initial_ssthresh": "count_or_unbounded",
+        "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
         "dupack_threshold": "count",
         "min_rto": "time",
         "max_rto": "time",
@@ -36,6 +36,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "timer_granularity": "time",
         "segs_per_ack": "count",  # delack sink only
         "ack_delay": "time",  # delack sink only
+        "limited_transmit": "bool",  # RFC 3042
+        "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
     }
 )
 
@@ -48,6 +50,8 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "tcpTick_": "timer_granularity",
         "minrto_": "min_rto",
         "maxrto_": "max_rto",
+        "singledup_": "limited_transmit",
+        "syn_": "syn",
     }
 )
 
@@ -102,7 +106,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_size": 40,
                     "window": 20,
                     "window_init": 2,
-                    "initial_ssthresh": None,
+                    "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
                     "max_rto": "60s",
@@ -110,6 +114,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "timer_granularity": "10ms",
                     "segs_per_ack": 2,  # Agent/TCPSink/DelAck: every other segment
                     "ack_delay": "100ms",  # Agent/TCPSink/DelAck interval_
+                    "limited_transmit": True,  # Agent/TCP singledup_ 1
+                    "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -140,6 +146,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "timer_granularity": "1ms",
                     "segs_per_ack": 2,  # RFC 1122 4.2.3.2: at least every second full segment
                     "ack_delay": "40ms",  # TCP_DELACK_MIN
+                    "limited_transmit": True,  # RFC 3042, always on in Linux
+                    "syn": True,  # the three-way handshake's round trip
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8

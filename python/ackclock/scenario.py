@@ -395,9 +395,19 @@ def _tcp(
         elif kind == "count":
             out[key] = _below(parse_int(value, path, minimum=1, what="a whole number"), _U32,
                               path)
+        elif kind == "bool":
+            if not isinstance(value, bool):
+                # ns-2 scripts write booleans as 0/1.
+                if value in (0, 1):
+                    value = bool(value)
+                else:
+                    raise ScenarioError(f"expected true or false, got {quote(value)}", path=path)
+            out[key] = value
         elif kind == "count_or_unbounded":
             if value is None or value == "unbounded":
                 out[key] = None
+            elif value == "window":
+                out[key] = None  # filled in below, once the window is known
             else:
                 out[key] = _below(
                     parse_int(value, path, minimum=1, what='a number of packets or "unbounded"'),
@@ -408,6 +418,8 @@ def _tcp(
             if ps == 0 and key not in ("min_rto", "ack_delay"):
                 raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
             out[f"{key}_ps"] = ps
+    if merged["initial_ssthresh"][0] == "window":
+        out["initial_ssthresh"] = out["window"]
     if out["min_rto_ps"] > out["max_rto_ps"]:
         raise ScenarioError(
             f"larger than max_rto ({quote(merged['max_rto'][0])})", path=merged["min_rto"][1]

@@ -44,16 +44,20 @@ def test_single_reno_reference_case() -> None:
 
 
 def test_counters_are_consistent() -> None:
-    sc = ac.load_scenario(EXAMPLES / "many_flows.toml", ["run.duration=30s"])
+    # Over the whole run (no warm-up) the counters must balance exactly, up to what is
+    # still queued or in flight at the end.
+    sc = ac.load_scenario(EXAMPLES / "many_flows.toml", ["run.duration=30s", "run.warmup=0s"])
     res = ac.run_scenario(sc, progress=False)
     q = res.queues
-    waiting_bound = 1000  # no queue holds more than this at the window's edges
+    waiting_bound = 150  # the largest buffer in the scenario
     imbalance = q.arrived_packets - q.departed_packets - q.dropped_packets
     assert (imbalance.abs() <= waiting_bound).all()
     assert q.dropped_packets.sum() > 0
     f = res.flows
-    assert (f.packets_delivered <= f.packets_sent + 200).all()
-    assert (f.bytes_delivered <= f.packets_delivered * 1000).all()
+    assert (f.packets_delivered <= f.packets_sent).all()
+    assert (f.packets_delivered + f.packets_dropped <= f.packets_sent).all()
+    # Segment 0 is a SYN without payload under the ns2 profile.
+    assert (f.bytes_delivered <= (f.packets_delivered - 1) * 1000).all()
     assert (f.goodput_mbps <= f.throughput_mbps).all()
     bottleneck = q.set_index("link").loc["r1->r2"]
     assert f.throughput_mbps.sum() <= 20.0 * 1.0001

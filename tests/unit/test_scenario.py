@@ -164,7 +164,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ack_size": 40,
             "window": 100,  # [defaults.tcp]
             "window_init": 2,
-            "initial_ssthresh": None,
+            "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,
             "min_rto_ps": 200 * MS,
             "max_rto_ps": 60 * S,
@@ -172,6 +172,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "timer_granularity_ps": 10 * MS,
             "segs_per_ack": 2,
             "ack_delay_ps": 100 * MS,
+            "limited_transmit": True,  # ns-2 singledup_ 1
+            "syn": True,  # ns-2 syn_ true
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None},
     }

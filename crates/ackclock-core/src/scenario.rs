@@ -127,6 +127,14 @@ pub struct TcpConfig {
     pub segs_per_ack: u32,
     #[serde(default = "default_ack_delay")]
     pub ack_delay_ps: u64,
+    /// RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs.
+    #[serde(default)]
+    pub limited_transmit: bool,
+    /// ns-2 `syn_`: segment 0 is a SYN (headers only) and cwnd stays at one segment until it
+    /// is acknowledged, then starts at `window_init` (ns-2 `delay_growth_`): the one-RTT
+    /// connection set-up of a real TCP.
+    #[serde(default)]
+    pub syn: bool,
 }
 
 fn default_segs_per_ack() -> u32 {

@@ -27,6 +27,8 @@ pub fn ns2_tcp() -> TcpConfig {
         timer_granularity_ps: 10 * MS,
         segs_per_ack: 2,
         ack_delay_ps: 100 * MS,
+        limited_transmit: true,
+        syn: false,
     }
 }
 

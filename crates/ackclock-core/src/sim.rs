@@ -19,7 +19,6 @@ use crate::scenario::{AppConfig, Distribution, FlowKind, LossConfig, Scenario};
 use crate::sched::EventQueue;
 use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
-use crate::tcp::sink::DelAck;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
 use crate::udp::{null_sink_receive, CbrSource};
@@ -182,21 +181,9 @@ impl Simulator {
                         .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", t.cc))?;
                     let recovery = Recovery::by_name(&t.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
-                    let delack = (t.sink == "delack").then_some(DelAck {
-                        segs_per_ack: t.segs_per_ack,
-                        delay: SimDuration(t.ack_delay_ps),
-                    });
                     Agent::Tcp {
                         sender: Box::new(TcpSender::new(id, src, dst, t, recovery, cc)),
-                        sink: Box::new(TcpSink::new(
-                            id,
-                            dst,
-                            src,
-                            t.window,
-                            t.packet_size,
-                            t.ack_size,
-                            delack,
-                        )),
+                        sink: Box::new(TcpSink::new(id, dst, src, t)),
                     }
                 }
                 (

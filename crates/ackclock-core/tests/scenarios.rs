@@ -282,3 +282,23 @@ fn dump_single_reno() {
     eprintln!("{}", r.flows.to_csv());
     eprintln!("{}", r.queues.to_csv());
 }
+
+#[test]
+fn syn_costs_one_round_trip_and_carries_no_payload() {
+    let mut tcp = ns2_tcp();
+    tcp.syn = true;
+    let mut sc = dumbbell(1, 100e6, 1, 10e6, 20, 1000, tcp, 2);
+    sc.run.sample_interval_ps = Some(5 * MS);
+    let r = run(sc);
+    let cwnd = r.timeseries.f64_column("cwnd").unwrap();
+    let t = r.timeseries.f64_column("time_s").unwrap();
+    // One segment (the SYN) for the first round trip of about 45 ms, then window_init = 2.
+    assert_eq!(cwnd[0], 1.0);
+    let first_growth = t[cwnd.iter().position(|c| *c > 1.0).unwrap()];
+    assert!((0.04..0.06).contains(&first_growth), "cwnd left 1 at {first_growth}");
+    assert_eq!(cwnd[cwnd.iter().position(|c| *c > 1.0).unwrap()], 2.0);
+    let received = r.flows.u64_column("packets_delivered").unwrap()[0];
+    let delivered = r.flows.u64_column("bytes_delivered").unwrap()[0];
+    assert_eq!(r.flows.u64_column("packets_dropped").unwrap()[0], 0);
+    assert_eq!(delivered, (received - 1) * 1000);
+}

@@ -13,6 +13,10 @@
 //!   partial ACK retransmits the next hole, deflates the window by the amount acknowledged
 //!   and adds one segment back (section 3.2 step 5), and only the first partial ACK
 //!   restarts the retransmission timer (the "Impatient" variant of section 4.1).
+//! - Limited transmit (RFC 3042, ns-2 `singledup_`): on each of the first two duplicate ACKs
+//!   one new segment goes out if the receiver window allows and no more than cwnd plus the
+//!   duplicates counted so far would be outstanding, so small windows still produce the
+//!   three duplicates fast retransmit needs.
 //! - Only one fast retransmit per window of data: a new fast retransmit needs the cumulative
 //!   ACK to have passed `recover`, the highest segment sent when the last loss was detected
 //!   (RFC 6582 section 3.2 step 2's check, which ns-2 applies to Reno as `bug_fix_`). So
@@ -60,6 +64,11 @@ pub struct TcpSender {
     payload: u32,
     wire_size: u32,
     dupack_threshold: u32,
+    limited_transmit: bool,
+    /// Segment 0 is a SYN still waiting for its ACK.
+    syn_pending: bool,
+    header_size: u32,
+    window_init: f64,
     recovery: Recovery,
     /// NewReno: no partial ACK seen yet in this recovery.
     first_partial: bool,
@@ -93,6 +102,10 @@ impl TcpSender {
         cc: AnyCc,
     ) -> TcpSender {
         TcpSender {
+            limited_transmit: cfg.limited_transmit,
+            syn_pending: cfg.syn,
+            header_size: cfg.header_size,
+            window_init: cfg.window_init as f64,
             recovery,
             first_partial: false,
             flow,
@@ -102,7 +115,7 @@ impl TcpSender {
             wire_size: cfg.packet_size + cfg.header_size,
             dupack_threshold: cfg.dupack_threshold,
             w: Window {
-                cwnd: cfg.window_init as f64,
+                cwnd: if cfg.syn { 1.0 } else { cfg.window_init as f64 },
                 ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),
                 rwnd: cfg.window as f64,
             },
@@ -161,8 +174,13 @@ impl TcpSender {
 
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
         let retransmit = seq < self.maxseq;
+        let size = if seq == 0 && self.syn_pending {
+            self.header_size
+        } else {
+            self.wire_size
+        };
         c.packets_sent += 1;
-        c.bytes_sent += self.wire_size as u64;
+        c.bytes_sent += size as u64;
         if retransmit {
             c.packets_retransmitted += 1;
             // Karn: the measurement in progress may now be ambiguous.
@@ -182,7 +200,7 @@ impl TcpSender {
             kind: PacketKind::TcpData,
             src: self.src,
             dst: self.dst,
-            size: self.wire_size,
+            size,
             seq,
             ack: 0,
             sent_at: now,
@@ -238,6 +256,10 @@ impl TcpSender {
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
             }
+        } else if self.syn_pending {
+            // The SYN is acknowledged: the connection is open, with the initial window.
+            self.syn_pending = false;
+            self.w.cwnd = self.window_init;
         } else {
             self.cc.on_ack(&mut self.w, AckEvent { now, acked, rtt });
         }
@@ -256,6 +278,16 @@ impl TcpSender {
             // RFC 5681 3.2 step 4: each further duplicate means a segment has left the network.
             self.dupwnd += 1.0;
             self.send_much(now, out, c);
+            return;
+        }
+        if self.dupacks < self.dupack_threshold {
+            if self.limited_transmit {
+                let allowed = (self.w.cwnd as u64 + self.dupacks as u64).min(self.w.rwnd as u64);
+                if self.nxt < self.una + allowed && self.nxt < self.app_limit {
+                    self.emit(self.nxt, now, out, c);
+                    self.nxt += 1;
+                }
+            }
             return;
         }
         if self.dupacks != self.dupack_threshold {

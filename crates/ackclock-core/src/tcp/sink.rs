@@ -12,6 +12,7 @@
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{Packet, PacketKind};
+use crate::scenario::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
@@ -25,6 +26,8 @@ pub struct TcpSink {
     mask: u64,
     payload: u32,
     ack_size: u32,
+    /// Segment 0 is a SYN and carries no payload.
+    syn: bool,
     /// One past the highest segment seen.
     maxseen: u64,
     /// Delayed ACKs: `None` acknowledges every segment.
@@ -41,16 +44,12 @@ pub struct DelAck {
 }
 
 impl TcpSink {
-    pub fn new(
-        flow: FlowId,
-        node: NodeId,
-        peer: NodeId,
-        window: u32,
-        payload: u32,
-        ack_size: u32,
-        delack: Option<DelAck>,
-    ) -> TcpSink {
-        let cap = (window as u64).next_power_of_two().max(1);
+    pub fn new(flow: FlowId, node: NodeId, peer: NodeId, cfg: &TcpConfig) -> TcpSink {
+        let cap = (cfg.window as u64).next_power_of_two().max(1);
+        let delack = (cfg.sink == "delack").then_some(DelAck {
+            segs_per_ack: cfg.segs_per_ack,
+            delay: SimDuration(cfg.ack_delay_ps),
+        });
         TcpSink {
             flow,
             node,
@@ -58,8 +57,9 @@ impl TcpSink {
             rcv_nxt: 0,
             seen: vec![false; cap as usize],
             mask: cap - 1,
-            payload,
-            ack_size,
+            payload: cfg.packet_size,
+            ack_size: cfg.ack_size,
+            syn: cfg.syn,
             maxseen: 0,
             delack,
             pending: 0,
@@ -121,7 +121,11 @@ impl TcpSink {
                 *slot = false;
                 self.rcv_nxt += 1;
             }
-            c.bytes_delivered += (self.rcv_nxt - before) * self.payload as u64;
+            let mut delivered = (self.rcv_nxt - before) * self.payload as u64;
+            if before == 0 && self.syn {
+                delivered -= self.payload as u64; // segment 0 was a SYN, without payload
+            }
+            c.bytes_delivered += delivered;
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.mask {
             self.seen[(seq & self.mask) as usize] = true;
         }
@@ -161,11 +165,11 @@ mod tests {
     }
 
     fn delack_sink() -> TcpSink {
-        let d = DelAck {
-            segs_per_ack: 2,
-            delay: SimDuration(100),
-        };
-        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), 32, 1000, 40, Some(d))
+        let mut cfg = crate::scenarios::ns2_tcp();
+        cfg.sink = "delack".into();
+        cfg.window = 32;
+        cfg.ack_delay_ps = 100;
+        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg)
     }
 
     #[test]
