@@ -295,7 +295,10 @@ fn syn_costs_one_round_trip_and_carries_no_payload() {
     // One segment (the SYN) for the first round trip of about 45 ms, then window_init = 2.
     assert_eq!(cwnd[0], 1.0);
     let first_growth = t[cwnd.iter().position(|c| *c > 1.0).unwrap()];
-    assert!((0.04..0.06).contains(&first_growth), "cwnd left 1 at {first_growth}");
+    assert!(
+        (0.04..0.06).contains(&first_growth),
+        "cwnd left 1 at {first_growth}"
+    );
     assert_eq!(cwnd[cwnd.iter().position(|c| *c > 1.0).unwrap()], 2.0);
     let received = r.flows.u64_column("packets_delivered").unwrap()[0];
     let delivered = r.flows.u64_column("bytes_delivered").unwrap()[0];

@@ -3,10 +3,10 @@
 //!
 //! - Fast retransmit / fast recovery: RFC 5681 section 3.2. On the `dupack_threshold`-th
 //!   duplicate ACK: ssthresh from congestion control, retransmit the first unacknowledged
-//!   segment, and let the window be ssthresh + 3 segments, inflated by one per further
-//!   duplicate; the next new ACK deflates it to ssthresh and ends recovery. As in ns-2's
-//!   Reno (`dupwnd_`), the inflation is kept apart from cwnd, so traced cwnd shows the
-//!   clean saw tooth (cwnd = ssthresh during recovery).
+//!   segment, and let the window be the reduced window + 3 segments, inflated by one per
+//!   further duplicate; the next new ACK removes the inflation and ends recovery. As in
+//!   ns-2's Reno (`dupwnd_`), the inflation is kept apart from cwnd, so traced cwnd shows
+//!   the clean saw tooth.
 //! - Variants (`variant`): `reno` as above; `tahoe` (ns-2 `Agent/TCP`): on the third
 //!   duplicate ACK, ssthresh from congestion control, cwnd = 1 and go back N, no fast
 //!   recovery; `newreno` (RFC 6582): fast recovery lasts until the ACK covers `recover`; a
@@ -251,10 +251,12 @@ impl TcpSender {
                 restart_timer = self.first_partial;
                 self.first_partial = false;
             } else {
-                // RFC 5681 3.2 step 6 / RFC 6582 step 3: deflate the window, leave recovery.
-                self.w.cwnd = self.w.ssthresh;
+                // RFC 5681 3.2 step 6 / RFC 6582 step 3: deflate the window (cwnd already
+                // holds the reduced window) and leave recovery. As ns-2 does, this ACK
+                // then opens cwnd like any other new ACK.
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
+                self.cc.on_ack(&mut self.w, AckEvent { now, acked, rtt });
             }
         } else if self.syn_pending {
             // The SYN is acknowledged: the connection is open, with the initial window.
@@ -297,7 +299,7 @@ impl TcpSender {
         if !recovered {
             return;
         }
-        self.w.ssthresh = self.cc.ssthresh(&self.w);
+        let reduced = self.reduce_window();
         self.recover = Some(self.maxseq);
         c.fast_retransmits += 1;
         if self.recovery == Recovery::Tahoe {
@@ -309,13 +311,24 @@ impl TcpSender {
             self.send_much(now, out, c);
             return;
         }
-        self.w.cwnd = self.w.ssthresh;
+        self.w.cwnd = reduced;
         self.dupwnd = self.dupack_threshold as f64;
         self.in_recovery = true;
         self.first_partial = true;
         self.emit(self.una, now, out, c);
         self.arm_timer(now);
         self.send_much(now, out, c);
+    }
+
+    /// Sets ssthresh after a loss and returns the reduced window fast recovery continues
+    /// with. Congestion control gives the reduced window W' (Reno: W/2); as in RFC 5681
+    /// equation 4 ssthresh is at least two segments, and with packet-counted windows it is
+    /// truncated to whole segments while cwnd keeps W' exactly (ns-2's `slowdown()` with
+    /// `precisionReduce_`: `ssthresh_ = (int) halfwin`, `cwnd_ = halfwin`).
+    fn reduce_window(&mut self) -> f64 {
+        let reduced = self.cc.reduced_window(&self.w);
+        self.w.ssthresh = reduced.floor().max(2.0);
+        reduced.max(1.0)
     }
 
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
@@ -325,7 +338,7 @@ impl TcpSender {
             return;
         }
         c.timeouts += 1;
-        self.w.ssthresh = self.cc.ssthresh(&self.w);
+        self.reduce_window();
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;
@@ -335,5 +348,82 @@ impl TcpSender {
         self.timed = None;
         self.nxt = self.una;
         self.send_much(now, out, c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenarios::ns2_tcp;
+
+    fn sender(variant: Recovery, window: u32) -> (TcpSender, Vec<Packet>, FlowCounters) {
+        let mut cfg = ns2_tcp();
+        cfg.window = window;
+        cfg.limited_transmit = false;
+        let s = TcpSender::new(
+            FlowId(0),
+            NodeId(0),
+            NodeId(1),
+            &cfg,
+            variant,
+            AnyCc::by_name("reno").unwrap(),
+        );
+        (s, Vec::new(), FlowCounters::default())
+    }
+
+    /// Opens cwnd to `cwnd` by acknowledging segments one by one.
+    fn grow(s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters, cwnd: f64) {
+        s.start(SimTime(0), out, c);
+        let mut t = 1;
+        while s.w.cwnd < cwnd {
+            s.on_ack(SimTime(t), s.una + 1, out, c);
+            t += 1;
+        }
+        out.clear();
+    }
+
+    #[test]
+    fn fast_retransmit_halves_cwnd_exactly_and_truncates_ssthresh() {
+        let (mut s, mut out, mut c) = sender(Recovery::Reno, 100);
+        s.w.ssthresh = 5.0; // congestion avoidance from 5 segments on: fractional cwnd
+        grow(&mut s, &mut out, &mut c, 9.3);
+        let w = s.w.cwnd;
+        for _ in 0..3 {
+            s.on_ack(SimTime(1000), s.una, &mut out, &mut c);
+        }
+        assert_eq!(c.fast_retransmits, 1);
+        assert_eq!(
+            out[0].seq, s.una,
+            "the first unacknowledged segment is resent"
+        );
+        assert_eq!(s.w.cwnd, w / 2.0);
+        assert_eq!(s.w.ssthresh, (w / 2.0).floor());
+        assert!(s.in_recovery);
+        // Each further duplicate inflates the window by one segment, not cwnd.
+        s.on_ack(SimTime(1001), s.una, &mut out, &mut c);
+        assert_eq!(s.dupwnd, 4.0);
+        assert_eq!(s.w.cwnd, w / 2.0);
+        // A new ACK ends recovery and removes the inflation.
+        s.on_ack(SimTime(1002), s.una + 1, &mut out, &mut c);
+        assert!(!s.in_recovery);
+        assert_eq!(s.dupwnd, 0.0);
+    }
+
+    #[test]
+    fn tahoe_and_timeouts_restart_from_one_segment() {
+        let (mut s, mut out, mut c) = sender(Recovery::Tahoe, 100);
+        grow(&mut s, &mut out, &mut c, 12.0);
+        for _ in 0..3 {
+            s.on_ack(SimTime(1000), s.una, &mut out, &mut c);
+        }
+        assert_eq!(s.w.cwnd, 1.0);
+        assert_eq!(s.w.ssthresh, 6.0);
+        assert_eq!(s.nxt, s.una + 1, "go back N: only the lost segment fits");
+        let (mut r, mut out, mut c) = sender(Recovery::Reno, 100);
+        grow(&mut r, &mut out, &mut c, 12.0);
+        let deadline = r.rto_deadline().unwrap();
+        r.on_timeout(deadline, &mut out, &mut c);
+        assert_eq!((r.w.cwnd, r.w.ssthresh, r.rtt.backoff), (1.0, 6.0, 2));
+        assert_eq!(c.timeouts, 1);
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! The sender owns loss detection and recovery; an algorithm only decides how the window
 //! grows on ACKs (`on_ack`, Linux `cong_avoid`) and where ssthresh goes on loss
-//! (`ssthresh`). Algorithms are variants of `AnyCc`, dispatched by `match`, their state
+//! (`reduced_window`, Linux `ssthresh`). Algorithms are variants of `AnyCc`, dispatched by `match`, their state
 //! inline.
 
 pub mod reno;
@@ -51,11 +51,12 @@ impl AnyCc {
         }
     }
 
-    /// The slow-start threshold after a loss is detected.
+    /// The window after a loss is detected (Linux `ssthresh`), before the sender rounds
+    /// ssthresh to whole segments.
     #[inline]
-    pub fn ssthresh(&mut self, w: &Window) -> f64 {
+    pub fn reduced_window(&mut self, w: &Window) -> f64 {
         match self {
-            AnyCc::Reno(c) => c.ssthresh(w),
+            AnyCc::Reno(c) => c.reduced_window(w),
         }
     }
 }

@@ -3,10 +3,10 @@
 //! - Slow start (cwnd < ssthresh): cwnd += 1 segment per ACK (3.1, "increase cwnd by at
 //!   most SMSS bytes for each ACK received").
 //! - Congestion avoidance: cwnd += 1/cwnd per ACK (3.1, equation 3), about one segment per RTT.
-//! - On loss: ssthresh = max(W/2, 2) (equation 4). RFC 5681 takes W as FlightSize; ns-2's
-//!   `Agent/TCP` takes min(cwnd, window) and truncates to whole segments, and so do we,
-//!   because the two agree whenever the sender is window-limited and the `ns2` profile must
-//!   reproduce ns-2.
+//! - On loss: the window halves, W/2 (equation 4; the sender makes ssthresh at least two
+//!   segments). RFC 5681 takes W as FlightSize; ns-2's `Agent/TCP` takes min(cwnd, window),
+//!   and so do we, because the two agree whenever the sender is window-limited and the
+//!   `ns2` profile must reproduce ns-2.
 //!
 //! Growth is per ACK, not per acknowledged segment, as in ns-2 and RFC 5681's default
 //! (appropriate byte counting, RFC 3465, is not used).
@@ -26,8 +26,8 @@ impl Reno {
         }
     }
 
-    pub fn ssthresh(&mut self, w: &Window) -> f64 {
-        (w.cwnd.min(w.rwnd) / 2.0).floor().max(2.0)
+    pub fn reduced_window(&mut self, w: &Window) -> f64 {
+        w.cwnd.min(w.rwnd) / 2.0
     }
 }
 
@@ -70,24 +70,18 @@ mod tests {
     }
 
     #[test]
-    fn ssthresh_halves_the_usable_window() {
+    fn loss_halves_the_usable_window() {
         let w = Window {
             cwnd: 17.6,
             ssthresh: 0.0,
             rwnd: 100.0,
         };
-        assert_eq!(Reno.ssthresh(&w), 8.0);
+        assert_eq!(Reno.reduced_window(&w), 8.8);
         let limited = Window {
             cwnd: 60.0,
             ssthresh: 0.0,
             rwnd: 20.0,
         };
-        assert_eq!(Reno.ssthresh(&limited), 10.0);
-        let tiny = Window {
-            cwnd: 2.0,
-            ssthresh: 0.0,
-            rwnd: 20.0,
-        };
-        assert_eq!(Reno.ssthresh(&tiny), 2.0);
+        assert_eq!(Reno.reduced_window(&limited), 10.0);
     }
 }
