@@ -58,7 +58,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
 # What SCENARIO_FORMAT.md names, and what the engine runs today.
 TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
     {
-        "variant": (("tahoe", "reno", "newreno", "sack"), ("tahoe", "reno", "newreno")),
+        "variant": (("tahoe", "reno", "newreno", "sack"), ("tahoe", "reno", "newreno", "sack")),
         "cc": (
             (
                 "reno",
@@ -74,7 +74,7 @@ TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProx
             ),
             ("reno",),
         ),
-        "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack")),
+        "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack", "sack")),
     }
 )
 

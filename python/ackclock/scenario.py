@@ -379,6 +379,14 @@ def _tcp(
             merged[key] = (value, f"{p}.{key}")
     own = normalize_tcp_params(flow.tcp, p)
     merged.update({k: (v, f"{p}.{k}") for k, v in own.items()})
+    if merged["variant"][0] == "sack" and merged["sink"][1].startswith("profile "):
+        # SACK recovery needs a receiver that sends SACK blocks; the profile's sink does not.
+        merged["sink"] = ("sack", merged["variant"][1])
+    if merged["variant"][0] == "sack" and merged["sink"][0] != "sack":
+        raise ScenarioError(
+            f"the sack variant needs sink = \"sack\", got {quote(merged['sink'][0])}",
+            path=merged["sink"][1],
+        )
 
     out: dict[str, Any] = {}
     for key, kind in TCP_PARAMS.items():

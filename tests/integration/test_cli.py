@@ -108,7 +108,7 @@ BAD = {
     "key.toml": (BASE + 'vairant = "reno"\n', "flow[0].vairant"),
     "negative.toml": (BASE.replace('"10Mb/s"', '"-1Mb/s"'), "link[0].rate"),
     "missing.toml": (BASE.replace('delay = "1ms"\n', ""), "link[0].delay"),
-    "sack.toml": (BASE + 'variant = "sack"\n', "flow[0].variant"),
+    "cubic.toml": (BASE + 'cc = "cubic"\n', "flow[0].cc"),
     "red.toml": (BASE.replace('delay = "1ms"', 'delay = "1ms"\nqueue = { kind = "red" }'),
                  "link[0].queue.kind"),
     "syntax.toml": (BASE.replace('delay = "1ms"', "delay = "), "line 13"),

@@ -534,10 +534,11 @@ def test_flow_between_one_node() -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ('variant = "sack"', 'flow[0].variant: TCP variant "sack" is not supported yet'
-                             ' (supported now: "tahoe", "reno", "newreno")'),
+        ('variant = "vegas"', 'flow[0].variant: expected one of "tahoe", "reno", "newreno",'
+                                ' "sack", got "vegas"'),
+        ('variant = "sack"\nsink = "delack"',
+         'flow[0].sink: the sack variant needs sink = "sack", got "delack"'),
         ('cc = "cubic"', 'flow[0].cc: congestion control "cubic" is not supported yet'),
-        ('sink = "sack"', 'flow[0].sink: sink "sack" is not supported yet'),
         ('sink = "delack"\nsegs_per_ack = 0', "flow[0].segs_per_ack: expected a whole number"
                                                 " >= 1, got 0"),
         ('app = { kind = "ftp", size = "1MB" }', "flow[0].app.size: finite transfers"),

@@ -46,11 +46,11 @@ def test_single_reno_matches_ns2_packet_for_packet() -> None:
     assert f.bytes_delivered * 1040 // 1000 + 40 == ref["sink_bytes"]
 
 
-@pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno"])
+@pytest.mark.parametrize("variant", ["tahoe", "reno", "newreno", "sack"])
 @pytest.mark.parametrize("drops", [[100], [100, 102], [100, 102, 104], [100, 102, 104, 106]],
                          ids=lambda d: f"{len(d)}drops")
 def test_fall_floyd_drops_match_ns2(variant: str, drops: list[int]) -> None:
-    agent = {"tahoe": "TCP", "reno": "Reno", "newreno": "Newreno"}[variant]
+    agent = {"tahoe": "TCP", "reno": "Reno", "newreno": "Newreno", "sack": "Sack1"}[variant]
     ref = ns2("fall_floyd.tcl", agent, *map(str, drops))
     net = ac.Network("fall-floyd", profile="ns2")
     net.nodes("s", "r", "k")

@@ -1,6 +1,6 @@
 # Fall & Floyd's one-window drop experiment: S -(8 Mb/s, 0.1 ms)- R -(0.8 Mb/s, 100 ms)- K,
 # window 20, 1000 B segments, RTO floor 1 s, the listed packets (counted as they cross R->K,
-# from 1) dropped; 10 s. Usage: ns fall_floyd.tcl Reno|Newreno|TCP PKT...
+# from 1) dropped; 10 s. Usage: ns fall_floyd.tcl TCP|Reno|Newreno|Sack1 PKT...
 set variant [lindex $argv 0]
 set drops [lrange $argv 1 end]
 set ns [new Simulator]
@@ -15,7 +15,7 @@ Agent/TCP set minrto_ 1
 if {$variant == "TCP"} { set tcp [new Agent/TCP] } else { set tcp [new Agent/TCP/$variant] }
 $tcp set window_ 20
 $ns attach-agent $s $tcp
-set sink [new Agent/TCPSink]
+if {$variant == "Sack1"} { set sink [new Agent/TCPSink/Sack1] } else { set sink [new Agent/TCPSink] }
 $ns attach-agent $k $sink
 $ns connect $tcp $sink
 set em [new ErrorModel/List]

@@ -29,7 +29,52 @@ pub struct Packet {
     pub sent_at: SimTime,
     /// A retransmission (data) or a duplicate acknowledgement (ACK).
     pub retransmit: bool,
+    /// SACK blocks carried by an ACK (RFC 2018); empty otherwise.
+    pub sack: SackBlocks,
     /// For data packets: the flow's transmission count, from 1 (retransmissions included),
     /// which `drop_list` loss models address. 0 for ACKs.
     pub nth: u64,
+}
+
+/// Up to three SACK blocks (RFC 2018 section 3: three fit beside the timestamp option),
+/// stored as segment ranges [start, end) relative to the packet's cumulative ACK so that
+/// the packet stays small.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    len: u8,
+    blocks: [(u32, u32); SackBlocks::MAX],
+}
+
+impl SackBlocks {
+    pub const MAX: usize = 3;
+    pub const NONE: SackBlocks = SackBlocks {
+        len: 0,
+        blocks: [(0, 0); SackBlocks::MAX],
+    };
+
+    /// Appends [start, end) (absolute segment numbers, both above `ack`); false when full.
+    pub fn push(&mut self, ack: u64, start: u64, end: u64) -> bool {
+        if self.len as usize == Self::MAX || start < ack || end <= start {
+            return false;
+        }
+        let rel = |x: u64| (x - ack).min(u32::MAX as u64) as u32;
+        self.blocks[self.len as usize] = (rel(start), rel(end));
+        self.len += 1;
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The blocks as absolute segment ranges, given the packet's cumulative ACK.
+    pub fn iter(&self, ack: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.blocks[..self.len as usize]
+            .iter()
+            .map(move |&(a, b)| (ack + a as u64, ack + b as u64))
+    }
 }

@@ -314,18 +314,21 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     let p = format!("flow[{i}]");
     if crate::tcp::sender::Recovery::by_name(&t.variant).is_none() {
         return Err(format!(
-            "{p}.variant: unsupported variant {:?}; expected tahoe, reno or newreno",
+            "{p}.variant: unsupported variant {:?}; expected tahoe, reno, newreno or sack",
             t.variant
         ));
     }
     if t.cc != "reno" {
         return Err(format!("{p}.cc: unsupported congestion control {:?}", t.cc));
     }
-    if t.sink != "ack-every" && t.sink != "delack" {
+    if !["ack-every", "delack", "sack"].contains(&t.sink.as_str()) {
         return Err(format!(
-            "{p}.sink: unsupported sink {:?}; expected ack-every or delack",
+            "{p}.sink: unsupported sink {:?}; expected ack-every, delack or sack",
             t.sink
         ));
+    }
+    if t.variant == "sack" && t.sink != "sack" {
+        return Err(format!("{p}.sink: the sack variant needs sink = \"sack\""));
     }
     if t.segs_per_ack == 0 {
         return Err(format!("{p}.segs_per_ack: must be positive"));

@@ -3,7 +3,7 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Packet, PacketKind, SackBlocks};
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
@@ -62,6 +62,7 @@ impl CbrSource {
             ack: 0,
             sent_at: now,
             retransmit: false,
+            sack: SackBlocks::NONE,
             nth: c.packets_sent,
         });
         self.next_seq += 1;

@@ -27,7 +27,7 @@ impl Bernoulli {
 mod tests {
     use super::*;
     use crate::ids::{FlowId, NodeId};
-    use crate::packet::PacketKind;
+    use crate::packet::{PacketKind, SackBlocks};
     use crate::time::SimTime;
 
     #[test]
@@ -43,6 +43,7 @@ mod tests {
             ack: 0,
             sent_at: SimTime::ZERO,
             retransmit: false,
+            sack: SackBlocks::NONE,
             nth: 1,
         };
         let mut m = Bernoulli::new(0.01, RandomStream::named(1, "link.a->b.loss"));

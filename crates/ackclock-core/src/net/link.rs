@@ -179,7 +179,7 @@ impl Link {
 mod tests {
     use super::*;
     use crate::ids::FlowId;
-    use crate::packet::PacketKind;
+    use crate::packet::{PacketKind, SackBlocks};
     use crate::queue::DropTail;
 
     fn pkt(size: u32) -> Packet {
@@ -194,6 +194,7 @@ mod tests {
             ack: 0,
             sent_at: SimTime::ZERO,
             retransmit: false,
+            sack: SackBlocks::NONE,
             nth: 0,
         }
     }

@@ -7,6 +7,7 @@
 
 pub mod cc;
 pub mod rtt;
+pub mod scoreboard;
 pub mod sender;
 pub mod sink;
 

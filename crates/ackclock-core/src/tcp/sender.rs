@@ -17,6 +17,14 @@
 //!   one new segment goes out if the receiver window allows and no more than cwnd plus the
 //!   duplicates counted so far would be outstanding, so small windows still produce the
 //!   three duplicates fast retransmit needs.
+//! - `sack` (RFC 2018 SACK with the loss recovery of ns-2's `Sack1`, a precursor of RFC
+//!   6675): duplicates count only when their SACK blocks report something new; on the
+//!   third, the window halves, `pipe` (the estimate of segments in flight) starts at the
+//!   outstanding segments less three, and the first hole is resent. During recovery every
+//!   ACK takes one from `pipe` (a partial ACK two), and while `pipe` < cwnd the sender
+//!   resends the lowest hole below the highest SACKed segment not yet resent (RFC 6675
+//!   NextSeg rule 1) or else sends new data (rule 2), adding one to `pipe` each time. The
+//!   ACK covering `recover` ends recovery; every partial ACK restarts the timer.
 //! - Only one fast retransmit per window of data: a new fast retransmit needs the cumulative
 //!   ACK to have passed `recover`, the highest segment sent when the last loss was detected
 //!   (RFC 6582 section 3.2 step 2's check, which ns-2 applies to Reno as `bug_fix_`). So
@@ -31,10 +39,11 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Packet, PacketKind, SackBlocks};
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::{AckEvent, AnyCc, Window};
 use crate::tcp::rtt::RttEstimator;
+use crate::tcp::scoreboard::Scoreboard;
 use crate::time::{SimDuration, SimTime};
 
 /// The loss-recovery variant.
@@ -43,6 +52,7 @@ pub enum Recovery {
     Tahoe,
     Reno,
     NewReno,
+    Sack,
 }
 
 impl Recovery {
@@ -51,6 +61,7 @@ impl Recovery {
             "tahoe" => Some(Recovery::Tahoe),
             "reno" => Some(Recovery::Reno),
             "newreno" => Some(Recovery::NewReno),
+            "sack" => Some(Recovery::Sack),
             _ => None,
         }
     }
@@ -72,6 +83,9 @@ pub struct TcpSender {
     recovery: Recovery,
     /// NewReno: no partial ACK seen yet in this recovery.
     first_partial: bool,
+    /// SACK: the scoreboard and the estimate of segments in the network.
+    scoreboard: Option<Box<Scoreboard>>,
+    pub pipe: i64,
     pub w: Window,
     /// Fast-recovery window inflation, in segments (ns-2 `dupwnd_`).
     pub dupwnd: f64,
@@ -108,6 +122,8 @@ impl TcpSender {
             window_init: cfg.window_init as f64,
             recovery,
             first_partial: false,
+            scoreboard: (recovery == Recovery::Sack).then(|| Box::new(Scoreboard::new(cfg.window))),
+            pipe: 0,
             flow,
             src,
             dst,
@@ -205,6 +221,7 @@ impl TcpSender {
             ack: 0,
             sent_at: now,
             retransmit,
+            sack: SackBlocks::NONE,
             nth: c.packets_sent,
         });
     }
@@ -213,8 +230,20 @@ impl TcpSender {
         self.rto_deadline = Some(now + self.rtt.rto());
     }
 
-    /// Processes a cumulative acknowledgement `ack` (the next segment the receiver expects).
-    pub fn on_ack(&mut self, now: SimTime, ack: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    /// Processes a cumulative acknowledgement `ack` (the next segment the receiver expects)
+    /// and the SACK blocks that came with it.
+    pub fn on_ack(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        sack: &SackBlocks,
+        out: &mut Vec<Packet>,
+        c: &mut FlowCounters,
+    ) {
+        if let Some(sb) = self.scoreboard.take() {
+            self.on_sack_ack(now, ack, sack, sb, out, c);
+            return;
+        }
         if ack > self.una && ack <= self.maxseq {
             self.on_new_ack(now, ack, out, c);
         } else if ack == self.una && self.una < self.maxseq {
@@ -222,19 +251,23 @@ impl TcpSender {
         }
     }
 
-    fn on_new_ack(&mut self, now: SimTime, ack: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        let mut rtt = None;
-        if let Some((seq, sent)) = self.timed {
-            if ack > seq {
-                self.rtt.sample(now.since(sent));
-                self.rtt.reset_backoff();
-                self.timed = None;
-                let r = SimDuration(self.rtt.last_sample);
-                c.rtt_samples += 1;
-                c.rtt_sum_ps += r.0 as u128;
-                rtt = Some(r);
-            }
+    /// Takes an RTT sample if `ack` covers the timed segment.
+    fn sample_rtt(&mut self, now: SimTime, ack: u64, c: &mut FlowCounters) -> Option<SimDuration> {
+        let (seq, sent) = self.timed?;
+        if ack <= seq {
+            return None;
         }
+        self.rtt.sample(now.since(sent));
+        self.rtt.reset_backoff();
+        self.timed = None;
+        let r = SimDuration(self.rtt.last_sample);
+        c.rtt_samples += 1;
+        c.rtt_sum_ps += r.0 as u128;
+        Some(r)
+    }
+
+    fn on_new_ack(&mut self, now: SimTime, ack: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.una = ack;
         self.dupacks = 0;
@@ -274,6 +307,18 @@ impl TcpSender {
         self.send_much(now, out, c);
     }
 
+    /// RFC 3042: one new segment on each of the first duplicate ACKs.
+    fn limited_transmit(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        if !self.limited_transmit {
+            return;
+        }
+        let allowed = (self.w.cwnd as u64 + self.dupacks as u64).min(self.w.rwnd as u64);
+        if self.nxt < self.una + allowed && self.nxt < self.app_limit {
+            self.emit(self.nxt, now, out, c);
+            self.nxt += 1;
+        }
+    }
+
     fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
         self.dupacks += 1;
         if self.in_recovery {
@@ -283,13 +328,7 @@ impl TcpSender {
             return;
         }
         if self.dupacks < self.dupack_threshold {
-            if self.limited_transmit {
-                let allowed = (self.w.cwnd as u64 + self.dupacks as u64).min(self.w.rwnd as u64);
-                if self.nxt < self.una + allowed && self.nxt < self.app_limit {
-                    self.emit(self.nxt, now, out, c);
-                    self.nxt += 1;
-                }
-            }
+            self.limited_transmit(now, out, c);
             return;
         }
         if self.dupacks != self.dupack_threshold {
@@ -320,6 +359,97 @@ impl TcpSender {
         self.send_much(now, out, c);
     }
 
+    fn on_sack_ack(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        blocks: &SackBlocks,
+        mut sb: Box<Scoreboard>,
+        out: &mut Vec<Packet>,
+        c: &mut FlowCounters,
+    ) {
+        if !self.in_recovery {
+            if ack > self.una && ack <= self.maxseq {
+                self.on_new_ack(now, ack, out, c);
+                sb.clear(self.una);
+            } else if ack == self.una && self.una < self.maxseq && sb.update(ack, blocks.iter(ack))
+            {
+                // Only a duplicate that reports new SACKed data counts.
+                self.dupacks += 1;
+                if self.dupacks < self.dupack_threshold {
+                    self.limited_transmit(now, out, c);
+                } else if self.dupacks == self.dupack_threshold
+                    && self.recover.is_none_or(|r| self.una > r)
+                {
+                    self.w.cwnd = self.reduce_window();
+                    self.recover = Some(self.maxseq);
+                    self.pipe = (self.maxseq - self.una) as i64 - self.dupack_threshold as i64;
+                    self.in_recovery = true;
+                    c.fast_retransmits += 1;
+                    sb.mark_retransmitted(self.una);
+                    self.emit(self.una, now, out, c);
+                    self.arm_timer(now);
+                }
+            }
+            self.scoreboard = Some(sb);
+            return;
+        }
+        self.pipe -= 1;
+        if ack > self.una && ack <= self.maxseq {
+            self.sample_rtt(now, ack, c);
+            self.una = ack;
+            self.dupacks = 0;
+            self.nxt = self.nxt.max(self.una);
+            if self.recover.is_none_or(|r| ack >= r) {
+                // Recovery is over; cwnd keeps the halved window.
+                self.in_recovery = false;
+                sb.clear(self.una);
+                if self.una < self.maxseq {
+                    self.arm_timer(now);
+                } else {
+                    self.rto_deadline = None;
+                }
+                self.scoreboard = Some(sb);
+                self.send_much(now, out, c);
+                return;
+            }
+            // A partial ACK: the retransmission and the original have both left.
+            sb.update(ack, blocks.iter(ack));
+            self.pipe -= 1;
+            self.arm_timer(now);
+            self.rtt.reset_backoff();
+        } else if ack == self.una {
+            sb.update(ack, blocks.iter(ack));
+        }
+        self.sack_send(now, &mut sb, out, c);
+        self.scoreboard = Some(sb);
+    }
+
+    /// Sends during SACK recovery while the pipe has room: holes first, then new data.
+    fn sack_send(
+        &mut self,
+        now: SimTime,
+        sb: &mut Scoreboard,
+        out: &mut Vec<Packet>,
+        c: &mut FlowCounters,
+    ) {
+        let rwnd = self.w.rwnd as u64;
+        while self.pipe < self.w.cwnd as i64 {
+            match sb.next_retransmission().filter(|&s| s < self.una + rwnd) {
+                Some(seq) => {
+                    sb.mark_retransmitted(seq);
+                    self.emit(seq, now, out, c);
+                }
+                None if self.nxt < self.una + rwnd && self.nxt < self.app_limit => {
+                    self.emit(self.nxt, now, out, c);
+                    self.nxt += 1;
+                }
+                None => break,
+            }
+            self.pipe += 1;
+        }
+    }
+
     /// Sets ssthresh after a loss and returns the reduced window fast recovery continues
     /// with. Congestion control gives the reduced window W' (Reno: W/2); as in RFC 5681
     /// equation 4 ssthresh is at least two segments, and with packet-counted windows it is
@@ -346,6 +476,9 @@ impl TcpSender {
         self.recover = Some(self.maxseq);
         self.rtt.on_timeout();
         self.timed = None;
+        if let Some(sb) = self.scoreboard.as_mut() {
+            sb.clear(self.una);
+        }
         self.nxt = self.una;
         self.send_much(now, out, c);
     }
@@ -376,7 +509,7 @@ mod tests {
         s.start(SimTime(0), out, c);
         let mut t = 1;
         while s.w.cwnd < cwnd {
-            s.on_ack(SimTime(t), s.una + 1, out, c);
+            s.on_ack(SimTime(t), s.una + 1, &SackBlocks::NONE, out, c);
             t += 1;
         }
         out.clear();
@@ -389,7 +522,7 @@ mod tests {
         grow(&mut s, &mut out, &mut c, 9.3);
         let w = s.w.cwnd;
         for _ in 0..3 {
-            s.on_ack(SimTime(1000), s.una, &mut out, &mut c);
+            s.on_ack(SimTime(1000), s.una, &SackBlocks::NONE, &mut out, &mut c);
         }
         assert_eq!(c.fast_retransmits, 1);
         assert_eq!(
@@ -400,11 +533,17 @@ mod tests {
         assert_eq!(s.w.ssthresh, (w / 2.0).floor());
         assert!(s.in_recovery);
         // Each further duplicate inflates the window by one segment, not cwnd.
-        s.on_ack(SimTime(1001), s.una, &mut out, &mut c);
+        s.on_ack(SimTime(1001), s.una, &SackBlocks::NONE, &mut out, &mut c);
         assert_eq!(s.dupwnd, 4.0);
         assert_eq!(s.w.cwnd, w / 2.0);
         // A new ACK ends recovery and removes the inflation.
-        s.on_ack(SimTime(1002), s.una + 1, &mut out, &mut c);
+        s.on_ack(
+            SimTime(1002),
+            s.una + 1,
+            &SackBlocks::NONE,
+            &mut out,
+            &mut c,
+        );
         assert!(!s.in_recovery);
         assert_eq!(s.dupwnd, 0.0);
     }
@@ -414,7 +553,7 @@ mod tests {
         let (mut s, mut out, mut c) = sender(Recovery::Tahoe, 100);
         grow(&mut s, &mut out, &mut c, 12.0);
         for _ in 0..3 {
-            s.on_ack(SimTime(1000), s.una, &mut out, &mut c);
+            s.on_ack(SimTime(1000), s.una, &SackBlocks::NONE, &mut out, &mut c);
         }
         assert_eq!(s.w.cwnd, 1.0);
         assert_eq!(s.w.ssthresh, 6.0);

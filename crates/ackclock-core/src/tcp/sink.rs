@@ -5,13 +5,17 @@
 //! acknowledged at once (RFC 5681 4.2: "an immediate ACK ... when a segment arrives that
 //! fills in all or part of a gap").
 //!
+//! With `sink = "sack"` every ACK also carries SACK blocks (RFC 2018 section 4; ns-2's
+//! `TCPSink/Sack1`): the first block holds the segment that triggered the ACK, the others
+//! repeat the most recently reported blocks, up to three.
+//!
 //! Out-of-order segments are remembered in a ring bitmap sized to the advertised window:
 //! the sender never sends beyond una + window and una never passes the receiver's next
 //! expected segment, so every useful segment fits.
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Packet, PacketKind, SackBlocks};
 use crate::scenario::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 
@@ -28,6 +32,14 @@ pub struct TcpSink {
     ack_size: u32,
     /// Segment 0 is a SYN and carries no payload.
     syn: bool,
+    /// SACK: the out-of-order segments as sorted, disjoint ranges [start, end).
+    sack: bool,
+    ranges: Vec<(u64, u64)>,
+    /// The blocks the last ACK reported, most recent first.
+    recent: [(u64, u64); SackBlocks::MAX],
+    recent_len: usize,
+    /// The segment that arrived last (it leads the next ACK's SACK blocks).
+    last_seq: u64,
     /// One past the highest segment seen.
     maxseen: u64,
     /// Delayed ACKs: `None` acknowledges every segment.
@@ -60,6 +72,11 @@ impl TcpSink {
             payload: cfg.packet_size,
             ack_size: cfg.ack_size,
             syn: cfg.syn,
+            sack: cfg.sink == "sack",
+            ranges: Vec::with_capacity(16),
+            recent: [(0, 0); SackBlocks::MAX],
+            recent_len: 0,
+            last_seq: 0,
             maxseen: 0,
             delack,
             pending: 0,
@@ -81,7 +98,68 @@ impl TcpSink {
         }
     }
 
+    /// Keeps the out-of-order ranges in step with an arrival of `seq`.
+    fn track_ranges(&mut self, seq: u64) {
+        self.last_seq = seq;
+        if seq > self.rcv_nxt {
+            let i = self.ranges.partition_point(|r| r.1 < seq);
+            if i < self.ranges.len() && self.ranges[i].0 <= seq && seq < self.ranges[i].1 {
+                return; // a duplicate
+            }
+            let joins_prev = i < self.ranges.len() && self.ranges[i].1 == seq;
+            let next = if joins_prev { i + 1 } else { i };
+            let joins_next = next < self.ranges.len() && self.ranges[next].0 == seq + 1;
+            match (joins_prev, joins_next) {
+                (true, true) => {
+                    self.ranges[i].1 = self.ranges[next].1;
+                    self.ranges.remove(next);
+                }
+                (true, false) => self.ranges[i].1 = seq + 1,
+                (false, true) => self.ranges[next].0 = seq,
+                (false, false) => self.ranges.insert(i, (seq, seq + 1)),
+            }
+        }
+        let below = self.ranges.partition_point(|r| r.1 <= self.rcv_nxt);
+        self.ranges.drain(..below);
+    }
+
+    /// SACK blocks for an ACK now: the range holding the latest arrival, then the most
+    /// recently reported ranges still out of order (RFC 2018 section 4).
+    fn sack_blocks(&mut self) -> SackBlocks {
+        let mut blocks = SackBlocks::NONE;
+        let mut chosen: [(u64, u64); SackBlocks::MAX] = [(0, 0); SackBlocks::MAX];
+        let mut n = 0;
+        let containing = |ranges: &[(u64, u64)], x: u64| {
+            let i = ranges.partition_point(|r| r.1 <= x);
+            (i < ranges.len() && ranges[i].0 <= x).then(|| ranges[i])
+        };
+        let mut candidates = [self.last_seq; SackBlocks::MAX + 1];
+        for (k, r) in self.recent[..self.recent_len].iter().enumerate() {
+            candidates[k + 1] = r.0;
+        }
+        for &x in &candidates[..self.recent_len + 1] {
+            if n == SackBlocks::MAX {
+                break;
+            }
+            if let Some(r) = containing(&self.ranges, x) {
+                if !chosen[..n].contains(&r) {
+                    chosen[n] = r;
+                    n += 1;
+                    blocks.push(self.rcv_nxt, r.0, r.1);
+                }
+            }
+        }
+        self.recent = chosen;
+        self.recent_len = n;
+        blocks
+    }
+
     fn ack(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        let sack = if self.sack {
+            self.sack_blocks()
+        } else {
+            SackBlocks::NONE
+        };
         self.pending = 0;
         self.deadline = None;
         c.acks_sent += 1;
@@ -96,6 +174,7 @@ impl TcpSink {
             ack: self.rcv_nxt,
             sent_at: now,
             retransmit: false,
+            sack,
             nth: 0,
         });
     }
@@ -129,6 +208,9 @@ impl TcpSink {
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.mask {
             self.seen[(seq & self.mask) as usize] = true;
         }
+        if self.sack {
+            self.track_ranges(seq);
+        }
         let in_sequence = self.rcv_nxt == seq + 1 && seq >= self.maxseen;
         self.maxseen = self.maxseen.max(seq + 1);
         if let Some(d) = self.delack {
@@ -160,6 +242,7 @@ mod tests {
             ack: 0,
             sent_at: SimTime::ZERO,
             retransmit: false,
+            sack: SackBlocks::NONE,
             nth: seq + 1,
         }
     }
@@ -207,5 +290,27 @@ mod tests {
         assert_eq!(out.len(), 2);
         assert_eq!(out[1].ack, 3);
         assert_eq!(c.bytes_delivered, 3000);
+    }
+
+    #[test]
+    fn sack_blocks_lead_with_the_latest_arrival_and_repeat_recent_ones() {
+        let mut cfg = crate::scenarios::ns2_tcp();
+        cfg.sink = "sack".into();
+        cfg.window = 64;
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        for seq in [0, 1, 3, 4, 7, 9, 10] {
+            s.on_data(SimTime(seq), &data(seq), &mut out, &mut c);
+        }
+        let last = out.last().unwrap();
+        assert_eq!(last.ack, 2);
+        let blocks: Vec<(u64, u64)> = last.sack.iter(last.ack).collect();
+        assert_eq!(blocks, vec![(9, 11), (7, 8), (3, 5)]);
+        // Filling the first hole moves the cumulative ACK; reported blocks stay consistent.
+        s.on_data(SimTime(20), &data(2), &mut out, &mut c);
+        let last = out.last().unwrap();
+        assert_eq!(last.ack, 5);
+        let blocks: Vec<(u64, u64)> = last.sack.iter(last.ack).collect();
+        assert_eq!(blocks, vec![(9, 11), (7, 8)]);
     }
 }

@@ -1,0 +1,142 @@
+//! The SACK scoreboard (RFC 6675 section 3; ns-2 `ScoreBoard`): which outstanding segments
+//! the receiver has reported holding, and which have been retransmitted in this recovery.
+//!
+//! Outstanding segments always lie in [una, una + window), so two ring bitmaps sized to the
+//! receiver window hold the state without allocation after start-up.
+
+#[derive(Clone, Debug)]
+pub struct Scoreboard {
+    sacked: Vec<bool>,
+    retransmitted: Vec<bool>,
+    mask: u64,
+    /// Lowest segment the bitmaps may describe (the cumulative ACK at the last update).
+    low: u64,
+    /// One past the highest SACKed segment; `low` when nothing is SACKed.
+    high: u64,
+    /// No segment below this can be the next retransmission (a scan hint).
+    scan_from: u64,
+}
+
+impl Scoreboard {
+    pub fn new(window: u32) -> Scoreboard {
+        let cap = (window as u64).next_power_of_two().max(1);
+        Scoreboard {
+            sacked: vec![false; cap as usize],
+            retransmitted: vec![false; cap as usize],
+            mask: cap - 1,
+            low: 0,
+            high: 0,
+            scan_from: 0,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, seq: u64) -> usize {
+        (seq & self.mask) as usize
+    }
+
+    /// Forgets everything below the new cumulative ACK `una`.
+    pub fn advance(&mut self, una: u64) {
+        let end = una.min(self.high.max(self.low));
+        for s in self.low..end.max(self.low) {
+            let i = self.slot(s);
+            self.sacked[i] = false;
+            self.retransmitted[i] = false;
+        }
+        if una > self.low {
+            self.low = una;
+        }
+        self.high = self.high.max(self.low);
+        self.scan_from = self.scan_from.max(self.low);
+    }
+
+    /// Forgets everything (a new window of data, or a timeout).
+    pub fn clear(&mut self, una: u64) {
+        for s in self.low..self.high {
+            let i = self.slot(s);
+            self.sacked[i] = false;
+            self.retransmitted[i] = false;
+        }
+        // Retransmission marks may sit above `high` (ns-2 marks the first hole too).
+        let i = self.slot(self.low);
+        self.retransmitted[i] = false;
+        self.low = una.max(self.low);
+        self.high = self.low;
+        self.scan_from = self.low;
+    }
+
+    /// Records SACKed ranges; returns whether any segment was newly reported.
+    pub fn update(&mut self, una: u64, blocks: impl Iterator<Item = (u64, u64)>) -> bool {
+        self.advance(una);
+        let limit = self.low + self.mask + 1;
+        let mut changed = false;
+        for (start, end) in blocks {
+            for s in start.max(self.low)..end.min(limit) {
+                let i = self.slot(s);
+                if !self.sacked[i] {
+                    self.sacked[i] = true;
+                    changed = true;
+                }
+            }
+            if end.min(limit) > self.high {
+                self.high = end.min(limit);
+            }
+        }
+        changed
+    }
+
+    pub fn is_sacked(&self, seq: u64) -> bool {
+        seq >= self.low && seq < self.high && self.sacked[self.slot(seq)]
+    }
+
+    pub fn mark_retransmitted(&mut self, seq: u64) {
+        if seq >= self.low && seq < self.low + self.mask + 1 {
+            let i = self.slot(seq);
+            self.retransmitted[i] = true;
+        }
+    }
+
+    /// The lowest hole below the highest SACKed segment not yet retransmitted (ns-2's
+    /// `GetNextRetran`; RFC 6675 NextSeg rule 1 with a segment taken as lost once any
+    /// later segment is SACKed, as ns-2 does).
+    pub fn next_retransmission(&mut self) -> Option<u64> {
+        let mut s = self.scan_from.max(self.low);
+        while s < self.high {
+            let i = self.slot(s);
+            if !self.sacked[i] && !self.retransmitted[i] {
+                self.scan_from = s;
+                return Some(s);
+            }
+            s += 1;
+        }
+        self.scan_from = s;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holes_below_the_highest_sack_are_retransmitted_in_order_once() {
+        let mut sb = Scoreboard::new(32);
+        // Segments 10..30 outstanding; 11-12 and 15-19 SACKed: holes at 10, 13, 14.
+        assert!(sb.update(10, [(11, 13), (15, 20)].into_iter()));
+        assert!(!sb.update(10, [(11, 13)].into_iter()), "nothing new");
+        assert!(sb.is_sacked(16) && !sb.is_sacked(13));
+        assert_eq!(sb.next_retransmission(), Some(10));
+        sb.mark_retransmitted(10);
+        assert_eq!(sb.next_retransmission(), Some(13));
+        sb.mark_retransmitted(13);
+        assert_eq!(sb.next_retransmission(), Some(14));
+        sb.mark_retransmitted(14);
+        assert_eq!(sb.next_retransmission(), None);
+        // A cumulative ACK to 13 forgets what lies below.
+        sb.advance(13);
+        assert!(!sb.is_sacked(11));
+        sb.clear(20);
+        assert_eq!(sb.next_retransmission(), None);
+        assert!(!sb.is_sacked(16));
+    }
+}
