@@ -38,6 +38,9 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ack_delay": "time",  # delack sink only
         "limited_transmit": "bool",  # RFC 3042
         "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
+        "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
+        "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
+        "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
     }
 )
 
@@ -52,6 +55,8 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "maxrto_": "max_rto",
         "singledup_": "limited_transmit",
         "syn_": "syn",
+        "maxburst_": "max_burst",
+        "max_ssthresh_": "max_ssthresh",
     }
 )
 
@@ -116,6 +121,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_delay": "100ms",  # Agent/TCPSink/DelAck interval_
                     "limited_transmit": True,  # Agent/TCP singledup_ 1
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
+                    "max_burst": 0,  # Agent/TCP maxburst_ 0
+                    "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
+                    "delayed_ack": False,
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -148,6 +156,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_delay": "40ms",  # TCP_DELACK_MIN
                     "limited_transmit": True,  # RFC 3042, always on in Linux
                     "syn": True,  # the three-way handshake's round trip
+                    "max_burst": 0,
+                    "max_ssthresh": 0,
+                    "delayed_ack": False,
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8

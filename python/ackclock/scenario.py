@@ -403,6 +403,9 @@ def _tcp(
         elif kind == "count":
             out[key] = _below(parse_int(value, path, minimum=1, what="a whole number"), _U32,
                               path)
+        elif kind == "count_or_zero":
+            out[key] = _below(parse_int(value, path, minimum=0, what="a whole number"), _U32,
+                              path)
         elif kind == "bool":
             if not isinstance(value, bool):
                 # ns-2 scripts write booleans as 0/1.

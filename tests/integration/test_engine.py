@@ -122,3 +122,28 @@ def test_summary_records_the_resolved_scenario_and_reruns_identically(tmp_path: 
     sim.run_until(sim.duration_ps)
     again = sim.results()["flows"]
     assert list(again["throughput_mbps"]) == list(first.flows.throughput_mbps)
+
+
+def _one_flow(**tcp: object) -> ac.Results:
+    net = ac.Network("one", profile="ns2")
+    net.nodes("s", "r", "d")
+    net.link("s", "r", rate="100Mb/s", delay="1ms", queue_limit=1000)
+    net.link("r", "d", rate="10Mb/s", delay="20ms", queue_limit=50)
+    net.tcp("tcp", "s", "d", window=100, **tcp)
+    return net.run(duration="20s", sample_interval="0.1s")
+
+
+def test_sack_sink_with_delayed_acks_acks_every_other_segment() -> None:
+    plain = _one_flow(variant="sack").flows.iloc[0]
+    delayed = _one_flow(variant="sack", delayed_ack=True).flows.iloc[0]
+    assert plain.acks_sent == plain.packets_delivered
+    assert delayed.acks_sent < 0.6 * delayed.packets_delivered
+    assert delayed.timeouts == 0 and delayed.throughput_mbps > 9.0
+
+
+def test_timeseries_has_the_rtt_sample_and_the_window_in_use() -> None:
+    ts = _one_flow(max_burst=2, max_ssthresh=20).timeseries
+    late = ts[ts.time_s > 5]
+    assert (late.rtt_s > 0.04).all() and (late.rtt_s < 0.2).all()
+    assert (late.window <= 100).all()
+    assert (late.window >= late.cwnd.clip(upper=100) - 1e-9).all()

@@ -174,6 +174,9 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ack_delay_ps": 100 * MS,
             "limited_transmit": True,  # ns-2 singledup_ 1
             "syn": True,  # ns-2 syn_ true
+            "max_burst": 0,
+            "max_ssthresh": 0,
+            "delayed_ack": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None},
     }

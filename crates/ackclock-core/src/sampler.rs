@@ -13,6 +13,9 @@ pub struct FlowSample {
     pub backoff: f64,
     pub delivered_bytes: u64,
     pub received_bytes: u64,
+    /// The last RTT sample (ns-2 `rtt_`) and the window in use, min(cwnd + inflation, rwnd).
+    pub rtt_s: f64,
+    pub window: f64,
 }
 
 #[derive(Debug, Default)]
@@ -29,6 +32,8 @@ pub struct Sampler {
     backoff: Vec<f64>,
     delivered_bytes: Vec<u64>,
     throughput_mbps: Vec<f64>,
+    rtt_s: Vec<f64>,
+    window: Vec<f64>,
     q_time_s: Vec<f64>,
     q_link: Vec<String>,
     q_packets: Vec<u64>,
@@ -52,6 +57,8 @@ impl Sampler {
             backoff: Vec::with_capacity(nf),
             delivered_bytes: Vec::with_capacity(nf),
             throughput_mbps: Vec::with_capacity(nf),
+            rtt_s: Vec::with_capacity(nf),
+            window: Vec::with_capacity(nf),
             q_time_s: Vec::with_capacity(nq),
             q_link: Vec::with_capacity(nq),
             q_packets: Vec::with_capacity(nq),
@@ -78,6 +85,8 @@ impl Sampler {
             0.0
         };
         self.throughput_mbps.push(mbps);
+        self.rtt_s.push(s.rtt_s);
+        self.window.push(s.window);
     }
 
     pub fn queue(&mut self, t: f64, link: &str, packets: u64, bytes: u64) {
@@ -99,7 +108,9 @@ impl Sampler {
             .f64("rto_s", self.rto_s.clone())
             .f64("backoff", self.backoff.clone())
             .u64("delivered_bytes", self.delivered_bytes.clone())
-            .f64("throughput_mbps", self.throughput_mbps.clone());
+            .f64("throughput_mbps", self.throughput_mbps.clone())
+            .f64("rtt_s", self.rtt_s.clone())
+            .f64("window", self.window.clone());
         let mut qs = Table::default();
         qs.f64("time_s", self.q_time_s.clone())
             .str("link", self.q_link.clone())

@@ -135,6 +135,15 @@ pub struct TcpConfig {
     /// connection set-up of a real TCP.
     #[serde(default)]
     pub syn: bool,
+    /// At most this many segments sent in reply to one ACK (ns-2 `maxburst_`; 0 = no limit).
+    #[serde(default)]
+    pub max_burst: u32,
+    /// RFC 3742 limited slow start above this many segments (ns-2 `max_ssthresh_`; 0 = off).
+    #[serde(default)]
+    pub max_ssthresh: u32,
+    /// A `sack` sink delays its ACKs as `delack` does.
+    #[serde(default)]
+    pub delayed_ack: bool,
 }
 
 fn default_segs_per_ack() -> u32 {

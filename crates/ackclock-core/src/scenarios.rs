@@ -29,6 +29,9 @@ pub fn ns2_tcp() -> TcpConfig {
         ack_delay_ps: 100 * MS,
         limited_transmit: true,
         syn: false,
+        max_burst: 0,
+        max_ssthresh: 0,
+        delayed_ack: false,
     }
 }
 

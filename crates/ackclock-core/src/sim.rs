@@ -177,7 +177,7 @@ impl Simulator {
                     if routes.next_hop(dst, src).is_none() {
                         return Err(unreachable(dst, src));
                     }
-                    let cc = AnyCc::by_name(&t.cc)
+                    let cc = AnyCc::new(t)
                         .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", t.cc))?;
                     let recovery = Recovery::by_name(&t.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
@@ -530,6 +530,8 @@ impl Simulator {
                     backoff: sender.rtt.backoff as f64,
                     delivered_bytes: c.bytes_delivered,
                     received_bytes: c.bytes_received,
+                    rtt_s: SimDuration(sender.rtt.last_sample).as_secs_f64(),
+                    window: (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd),
                 },
                 Agent::Udp { .. } => FlowSample {
                     cwnd: f64::NAN,
@@ -540,6 +542,8 @@ impl Simulator {
                     backoff: f64::NAN,
                     delivered_bytes: c.bytes_delivered,
                     received_bytes: c.bytes_received,
+                    rtt_s: f64::NAN,
+                    window: f64::NAN,
                 },
             };
             s.flow(t, i, &cfg.name, sample);

@@ -159,7 +159,10 @@ fn sack_recovers_every_drop_in_about_one_round_trip() {
         // All holes are resent within the first recovery round trip, so the run loses
         // next to nothing against a single drop (NewReno needs one round trip per hole).
         let sent = counter(&r, "packets_sent");
-        assert!(sent + 3 >= counter(&one, "packets_sent"), "{n} drops: {sent}");
+        assert!(
+            sent + 3 >= counter(&one, "packets_sent"),
+            "{n} drops: {sent}"
+        );
         if n == 4 {
             assert!(sent > counter(&newreno4, "packets_sent") + 20);
         }

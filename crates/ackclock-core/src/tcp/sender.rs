@@ -35,7 +35,8 @@
 //! - RTT sampling: one segment timed per round trip, as BSD and ns-2 (without timestamps)
 //!   do; Karn's rule: a retransmitted segment is never timed, and any retransmission
 //!   cancels the measurement in progress.
-//! - The sendable window is min(floor(cwnd), rwnd) segments beyond the cumulative ACK.
+//! - The sendable window is min(floor(cwnd), rwnd) segments beyond the cumulative ACK; with
+//!   `max_burst` (ns-2 `maxburst_`) at most that many segments leave in reply to one ACK.
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
@@ -76,6 +77,7 @@ pub struct TcpSender {
     wire_size: u32,
     dupack_threshold: u32,
     limited_transmit: bool,
+    max_burst: u32,
     /// Segment 0 is a SYN still waiting for its ACK.
     syn_pending: bool,
     header_size: u32,
@@ -117,6 +119,7 @@ impl TcpSender {
     ) -> TcpSender {
         TcpSender {
             limited_transmit: cfg.limited_transmit,
+            max_burst: cfg.max_burst,
             syn_pending: cfg.syn,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
@@ -182,9 +185,11 @@ impl TcpSender {
 
     fn send_much(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
         let limit = (self.una + self.window()).min(self.app_limit);
-        while self.nxt < limit {
+        let mut burst = 0;
+        while self.nxt < limit && (self.max_burst == 0 || burst < self.max_burst) {
             self.emit(self.nxt, now, out, c);
             self.nxt += 1;
+            burst += 1;
         }
     }
 
@@ -499,7 +504,7 @@ mod tests {
             NodeId(1),
             &cfg,
             variant,
-            AnyCc::by_name("reno").unwrap(),
+            AnyCc::new(&cfg).unwrap(),
         );
         (s, Vec::new(), FlowCounters::default())
     }
@@ -564,5 +569,22 @@ mod tests {
         r.on_timeout(deadline, &mut out, &mut c);
         assert_eq!((r.w.cwnd, r.w.ssthresh, r.rtt.backoff), (1.0, 6.0, 2));
         assert_eq!(c.timeouts, 1);
+    }
+
+    #[test]
+    fn max_burst_caps_what_one_ack_releases() {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.max_burst = 4;
+        let cc = AnyCc::new(&cfg).unwrap();
+        let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Reno, cc);
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.w.cwnd = 40.0;
+        s.start(SimTime(0), &mut out, &mut c);
+        assert_eq!(out.len(), 4, "the first burst is capped too");
+        out.clear();
+        // A stretch ACK for all four opens room for many more; only four go.
+        s.on_ack(SimTime(1), 4, &SackBlocks::NONE, &mut out, &mut c);
+        assert_eq!(out.len(), 4);
     }
 }

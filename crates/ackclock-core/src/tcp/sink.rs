@@ -58,7 +58,8 @@ pub struct DelAck {
 impl TcpSink {
     pub fn new(flow: FlowId, node: NodeId, peer: NodeId, cfg: &TcpConfig) -> TcpSink {
         let cap = (cfg.window as u64).next_power_of_two().max(1);
-        let delack = (cfg.sink == "delack").then_some(DelAck {
+        let delays = cfg.sink == "delack" || (cfg.sink == "sack" && cfg.delayed_ack);
+        let delack = delays.then_some(DelAck {
             segs_per_ack: cfg.segs_per_ack,
             delay: SimDuration(cfg.ack_delay_ps),
         });

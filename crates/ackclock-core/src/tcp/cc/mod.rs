@@ -10,6 +10,7 @@ pub mod reno;
 
 pub use reno::Reno;
 
+use crate::scenario::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 
 /// The window state congestion control reads and writes, in segments.
@@ -36,9 +37,12 @@ pub enum AnyCc {
 }
 
 impl AnyCc {
-    pub fn by_name(name: &str) -> Option<AnyCc> {
-        match name {
-            "reno" => Some(AnyCc::Reno(Reno)),
+    /// The algorithm `cfg.cc` names, with its parameters; `None` for an unknown name.
+    pub fn new(cfg: &TcpConfig) -> Option<AnyCc> {
+        match cfg.cc.as_str() {
+            "reno" => Some(AnyCc::Reno(Reno {
+                max_ssthresh: cfg.max_ssthresh as f64,
+            })),
             _ => None,
         }
     }

@@ -8,19 +8,31 @@
 //!   and so do we, because the two agree whenever the sender is window-limited and the
 //!   `ns2` profile must reproduce ns-2.
 //!
+//! - Limited slow start (RFC 3742, `max_ssthresh`): above max_ssthresh segments, slow
+//!   start adds 1/K per ACK with K = floor(cwnd / (max_ssthresh / 2)), at most
+//!   max_ssthresh/2 segments per round trip.
+//!
 //! Growth is per ACK, not per acknowledged segment, as in ns-2 and RFC 5681's default
 //! (appropriate byte counting, RFC 3465, is not used).
 
 use super::{AckEvent, Window};
 
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Reno;
+pub struct Reno {
+    /// RFC 3742's max_ssthresh in segments; 0 turns limited slow start off.
+    pub max_ssthresh: f64,
+}
 
 impl Reno {
     #[inline]
     pub fn on_ack(&mut self, w: &mut Window, _ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            w.cwnd += 1.0;
+            if self.max_ssthresh > 0.0 && w.cwnd > self.max_ssthresh {
+                let k = (w.cwnd / (0.5 * self.max_ssthresh)).floor();
+                w.cwnd += 1.0 / k;
+            } else {
+                w.cwnd += 1.0;
+            }
         } else {
             w.cwnd += 1.0 / w.cwnd;
         }
@@ -51,7 +63,7 @@ mod tests {
             ssthresh: 10.0,
             rwnd: 100.0,
         };
-        Reno.on_ack(&mut w, ack());
+        Reno::default().on_ack(&mut w, ack());
         assert_eq!(w.cwnd, 3.0);
     }
 
@@ -63,7 +75,7 @@ mod tests {
             rwnd: 100.0,
         };
         for _ in 0..10 {
-            Reno.on_ack(&mut w, ack());
+            Reno::default().on_ack(&mut w, ack());
         }
         // Ten ACKs of 1/cwnd each grow a 10-segment window by just under one segment.
         assert!(w.cwnd > 10.95 && w.cwnd < 11.0, "{}", w.cwnd);
@@ -76,12 +88,38 @@ mod tests {
             ssthresh: 0.0,
             rwnd: 100.0,
         };
-        assert_eq!(Reno.reduced_window(&w), 8.8);
+        assert_eq!(Reno::default().reduced_window(&w), 8.8);
         let limited = Window {
             cwnd: 60.0,
             ssthresh: 0.0,
             rwnd: 20.0,
         };
-        assert_eq!(Reno.reduced_window(&limited), 10.0);
+        assert_eq!(Reno::default().reduced_window(&limited), 10.0);
+    }
+
+    #[test]
+    fn limited_slow_start_adds_at_most_half_max_ssthresh_per_round_trip() {
+        let mut reno = Reno {
+            max_ssthresh: 100.0,
+        };
+        let mut w = Window {
+            cwnd: 400.0,
+            ssthresh: f64::INFINITY,
+            rwnd: 1e9,
+        };
+        // One round trip: one ACK per segment of the window.
+        let start = w.cwnd;
+        for _ in 0..400 {
+            reno.on_ack(&mut w, ack());
+        }
+        // K = 8 at cwnd 400: about 400/8 = 50 = max_ssthresh/2 segments added.
+        assert!((w.cwnd - start - 50.0).abs() < 2.0, "{}", w.cwnd);
+        let mut below = Window {
+            cwnd: 50.0,
+            ssthresh: f64::INFINITY,
+            rwnd: 1e9,
+        };
+        reno.on_ack(&mut below, ack());
+        assert_eq!(below.cwnd, 51.0);
     }
 }
