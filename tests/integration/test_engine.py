@@ -147,3 +147,17 @@ def test_timeseries_has_the_rtt_sample_and_the_window_in_use() -> None:
     assert (late.rtt_s > 0.04).all() and (late.rtt_s < 0.2).all()
     assert (late.window <= 100).all()
     assert (late.window >= late.cwnd.clip(upper=100) - 1e-9).all()
+
+
+def test_seed002_model_trends() -> None:
+    """Throughput falls with the loss rate and, until the bottleneck fills, grows with N."""
+    mod = runpy.run_path(str(EXAMPLES / "seed002_model.py"))
+    table = mod["sweep"]([1, 5], [0.001, 0.01, 0.1], 200, 200)
+    for _, g in table.groupby("N"):
+        assert g.throughput_mbps.is_monotonic_decreasing
+    t = table.set_index(["N", "p"]).throughput_mbps
+    assert t[(5, 0.01)] > 3 * t[(1, 0.01)]
+    assert t[(1, 0.001)] <= 2.0  # one source cannot beat its 2 Mb/s access link
+    # Loss measured at the bottleneck follows p when the buffer does not overflow.
+    loss = table.set_index(["N", "p"]).loss_rate
+    assert loss[(1, 0.1)] == pytest.approx(0.1, rel=0.1)
