@@ -179,21 +179,22 @@ def _run(run: RunConfig) -> dict[str, Any]:
     }
 
 
+def _unique_name(name: object, p: str, first: dict[str, str], what: str) -> None:
+    """Checks that ``name`` is a non-empty string not used before; records where it was."""
+    if not isinstance(name, str) or not name:
+        raise ScenarioError(f"expected a non-empty string, got {quote(name)}", path=f"{p}.name")
+    if name in first:
+        raise ScenarioError(f"duplicate {what} name {quote(name)} (also {first[name]})",
+                            path=f"{p}.name")
+    first[name] = p
+
+
 def _nodes(nodes: list[Node]) -> dict[str, int]:
     index: dict[str, int] = {}
     first: dict[str, str] = {}
     for i, node in enumerate(nodes):
-        p = node.origin or f"node[{i}]"
-        if not isinstance(node.name, str) or not node.name:
-            raise ScenarioError(f"expected a non-empty string, got {quote(node.name)}",
-                                path=f"{p}.name")
-        if node.name in index:
-            raise ScenarioError(
-                f"duplicate node name {quote(node.name)} (also {first[node.name]})",
-                path=f"{p}.name",
-            )
+        _unique_name(node.name, node.origin or f"node[{i}]", first, "node")
         index[node.name] = i
-        first[node.name] = p
     return index
 
 
@@ -330,15 +331,7 @@ def _flows(
     first: dict[str, str] = {}
     for i, flow in enumerate(flows):
         p = flow.origin or f"flow[{i}]"
-        if not isinstance(flow.name, str) or not flow.name:
-            raise ScenarioError(f"expected a non-empty string, got {quote(flow.name)}",
-                                path=f"{p}.name")
-        if flow.name in first:
-            raise ScenarioError(
-                f"duplicate flow name {quote(flow.name)} (also {first[flow.name]})",
-                path=f"{p}.name",
-            )
-        first[flow.name] = p
+        _unique_name(flow.name, p, first, "flow")
         if flow.kind not in FLOW_KINDS:
             kinds = ", ".join(quote(k) for k in FLOW_KINDS)
             raise ScenarioError(f"expected one of {kinds}, got {quote(flow.kind)}",
