@@ -81,12 +81,14 @@ class Network:
         variant: str | None = None,
         cc: str | None = None,
         sink: str | None = None,
+        trace: Any = None,
         **params: Any,
     ) -> Flow:
         """Adds a TCP flow with an endless FTP source. ``params`` are TCP parameters
         (``window=100``, ``packet_size=1460``, ns-2 aliases such as ``window_``); they override
         :meth:`defaults`, which override the profile. ``start`` may be a distribution:
-        ``{"uniform": ["0s", "1s"]}``."""
+        ``{"uniform": ["0s", "1s"]}``. ``trace``: TCP variables to record on every change
+        (``["cwnd", "ssthresh"]``, or True for all) into ``Results.tcp_trace``."""
         flow = Flow(
             name=name,
             kind="tcp",
@@ -97,6 +99,7 @@ class Network:
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
             app=AppConfig(kind="ftp", start=start, stop=stop),
+            trace=trace,
         )
         self._flows.append(flow)
         return flow

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .errors import ScenarioError
 
-TABLES = ("flows", "queues", "timeseries", "queue_timeseries")
+TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace")
 PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png")
 
 # summary.json keys in the order docs/results.md lists them; any others follow.
@@ -38,7 +38,7 @@ _SUMMARY_ORDER = (
 )
 
 # Text columns; read back as text even when every value is empty (variant of UDP flows).
-_TEXT_COLUMNS = ("flow", "kind", "variant", "cc", "from", "to", "link")
+_TEXT_COLUMNS = ("flow", "kind", "variant", "cc", "from", "to", "link", "variable")
 
 
 @dataclass(repr=False)
@@ -48,6 +48,7 @@ class Results:
     queues: pd.DataFrame
     timeseries: pd.DataFrame
     queue_timeseries: pd.DataFrame
+    tcp_trace: pd.DataFrame
 
     @classmethod
     def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
@@ -120,6 +121,8 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _read_table(path: Path) -> pd.DataFrame:
+    if not path.is_file() and path.name == "tcp_trace.csv":
+        return pd.DataFrame()  # a folder written before traces existed
     df = pd.read_csv(
         path,
         keep_default_na=False,  # a flow named "NA" stays "NA"

@@ -102,6 +102,8 @@ class Flow:
     tcp: dict[str, Any] = field(default_factory=dict)  # canonical TCP parameter names
     header_size: Any = None  # UDP only; None: the profile's
     app: AppConfig = field(default_factory=AppConfig)
+    # TCP variables traced on every change (tcp_trace.csv); True: all of them.
+    trace: Any = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -343,6 +345,7 @@ def _flows(
                 f"from and to are the same node {quote(flow.from_)}", path=p
             )
         entry: dict[str, Any] = {"name": flow.name, "kind": flow.kind, "from": src, "to": dst}
+        entry["trace"] = _trace(flow, p)
         if flow.kind == "tcp":
             entry["tcp"] = _tcp(flow, p, profile, defaults)
         else:
@@ -350,6 +353,30 @@ def _flows(
         entry["app"] = _app(flow, p)
         out.append(entry)
     return out
+
+
+# The variables a TCP flow can trace on every change (the engine's tracer::TRACEABLE).
+TRACEABLE = ("cwnd", "ssthresh", "rtt", "srtt", "rttvar", "rto", "backoff", "window")
+
+
+def _trace(flow: Flow, p: str) -> list[str]:
+    if flow.trace is None or flow.trace is False:
+        return []
+    if flow.kind != "tcp":
+        raise ScenarioError("only TCP flows have variables to trace", path=f"{p}.trace")
+    if flow.trace is True:
+        return list(TRACEABLE)
+    names = [flow.trace] if isinstance(flow.trace, str) else flow.trace
+    if not isinstance(names, list):
+        raise ScenarioError(f"expected true or a list of variable names, got {quote(names)}",
+                            path=f"{p}.trace")
+    for name in names:
+        # ns-2 names (cwnd_, srtt_) are accepted too.
+        if not isinstance(name, str) or name.rstrip("_") not in TRACEABLE:
+            expected = ", ".join(quote(t) for t in TRACEABLE)
+            raise ScenarioError(f"expected some of {expected}, got {quote(name)}",
+                                path=f"{p}.trace")
+    return [name.rstrip("_") for name in names]
 
 
 def _tcp(

@@ -51,7 +51,7 @@ _NODE_KEYS = ("name", "count")
 _LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count")
 _QUEUE_KEYS = ("kind", "limit", "limit_bytes", "ns2")
 _FLOW_KEYS = (
-    ("name", "kind", "from", "to", "app", "count")
+    ("name", "kind", "from", "to", "app", "count", "trace")
     + tuple(TCP_PARAMS)
     + tuple(TCP_ALIASES)
 )
@@ -371,6 +371,7 @@ def _flow(t: Mapping[str, Any], p: str) -> Flow:
         tcp=tcp,
         header_size=header_size,
         app=app,
+        trace=t.get("trace"),
         origin=p,
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import re
 import runpy
 import subprocess
 import sys
@@ -161,3 +162,24 @@ def test_seed002_model_trends() -> None:
     # Loss measured at the bottleneck follows p when the buffer does not overflow.
     loss = table.set_index(["N", "p"]).loss_rate
     assert loss[(1, 0.1)] == pytest.approx(0.1, rel=0.1)
+
+
+def test_traced_variables_are_written_on_every_change(tmp_path: Path) -> None:
+    res = _one_flow(trace=["cwnd_", "rto"])
+    tr = res.tcp_trace
+    assert set(tr.variable) == {"cwnd", "rto"}
+    cwnd = tr[tr.variable == "cwnd"].value.to_numpy()
+    assert len(cwnd) > 1000 and (cwnd[1:] != cwnd[:-1]).all()
+    res.save(tmp_path / "out")
+    back = ac.Results.load(tmp_path / "out").tcp_trace
+    assert len(back) == len(tr)
+    assert _one_flow().tcp_trace.empty
+
+
+@pytest.mark.parametrize(("trace", "message"), [
+    (["cwnd", "speed"], 'flow[0].trace: expected some of "cwnd"'),
+    (5, "flow[0].trace: expected true or a list of variable names, got 5"),
+])
+def test_bad_trace_requests_name_the_key(trace: object, message: str) -> None:
+    with pytest.raises(ac.ScenarioError, match=re.escape(message)):
+        _one_flow(trace=trace)

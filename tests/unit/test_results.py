@@ -11,7 +11,8 @@ import pytest
 from ackclock import Results, ScenarioError
 from ackclock.plot import write_plots
 
-CSV_FILES = ("flows.csv", "queues.csv", "timeseries.csv", "queue_timeseries.csv")
+CSV_FILES = ("flows.csv", "queues.csv", "timeseries.csv", "queue_timeseries.csv",
+             "tcp_trace.csv")
 ALL_FILES = ("summary.json", *CSV_FILES)
 PLOTS = ("cwnd.png", "throughput.png", "queue.png")
 
@@ -45,6 +46,12 @@ def engine_dict(samples: int = 3) -> dict[str, Any]:
             "link": ["a->b", "b->a"] * samples,
             "queue_packets": [i % 2 for i in range(2 * samples)],
             "queue_bytes": [1000 * (i % 2) for i in range(2 * samples)],
+        },
+        "tcp_trace": {
+            "time_s": [0.0, 0.5, 0.5],
+            "flow": ["tcp", "tcp", "tcp"],
+            "variable": ["cwnd", "cwnd", "ssthresh"],
+            "value": [2.0, 3.0, math.inf],
         },
     }
 

@@ -155,6 +155,7 @@ def test_example_resolves_to_the_contract_document() -> None:
         "kind": "tcp",
         "from": 0,
         "to": 3,
+        "trace": [],
         "tcp": {
             "variant": "reno",
             "cc": "reno",
@@ -185,6 +186,7 @@ def test_example_resolves_to_the_contract_document() -> None:
         "kind": "udp",
         "from": 0,
         "to": 3,
+        "trace": [],
         "header_size": 0,  # ns-2's CBR packets are packet_size bytes on the wire
         "app": {
             "kind": "cbr",

@@ -115,4 +115,6 @@ pub struct Results {
     pub queues: Table,
     pub timeseries: Table,
     pub queue_timeseries: Table,
+    /// Event-driven TCP variable traces (empty unless a flow asks for them).
+    pub tcp_trace: Table,
 }

@@ -92,6 +92,9 @@ pub struct FlowConfig {
     /// UDP only: IP + UDP header bytes added to each datagram.
     #[serde(default)]
     pub header_size: u32,
+    /// TCP variables to trace on every change (see `tracer::TRACEABLE`).
+    #[serde(default)]
+    pub trace: Vec<String>,
     pub app: AppConfig,
 }
 
@@ -287,6 +290,17 @@ impl Scenario {
                 if a > b {
                     return Err(format!("flow[{i}].app.start: uniform bounds out of order"));
                 }
+            }
+            if let Err(name) = crate::tracer::TraceMask::from_names(&f.trace) {
+                return Err(format!(
+                    "flow[{i}].trace: unknown variable {name:?}; expected some of {}",
+                    crate::tracer::TRACEABLE.join(", ")
+                ));
+            }
+            if !f.trace.is_empty() && f.kind != FlowKind::Tcp {
+                return Err(format!(
+                    "flow[{i}].trace: only TCP flows have variables to trace"
+                ));
             }
             match (f.kind, &f.app, &f.tcp) {
                 (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,

@@ -107,6 +107,7 @@ pub fn dumbbell(
             to: 3 + 2 * i,
             tcp: Some(tcp.clone()),
             header_size: 0,
+            trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(i as u64 * 10 * MS),
                 stop_ps: None,

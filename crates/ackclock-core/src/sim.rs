@@ -21,6 +21,7 @@ use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
+use crate::tracer::{TraceMask, Tracer};
 use crate::udp::{null_sink_receive, CbrSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +59,9 @@ struct Flow {
     /// Pending events of the sender's RTO timer and the sink's delayed-ACK timer.
     rto_event: LazyTimer,
     delack_event: LazyTimer,
+    /// Variables traced on every change, and their last recorded values.
+    trace: TraceMask,
+    traced: [f64; 8],
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -110,6 +114,7 @@ pub struct Simulator {
     scratch: Vec<Packet>,
     sampler: Option<Sampler>,
     sample_interval: SimDuration,
+    tracer: Tracer,
     finished: bool,
 }
 
@@ -215,6 +220,8 @@ impl Simulator {
                 start: SimTime(start),
                 rto_event: LazyTimer::default(),
                 delack_event: LazyTimer::default(),
+                trace: TraceMask::from_names(&f.trace).expect("validated"),
+                traced: [f64::NAN; 8],
             });
         }
 
@@ -265,6 +272,7 @@ impl Simulator {
             scratch: Vec::with_capacity(64),
             sampler,
             sample_interval,
+            tracer: Tracer::default(),
             finished: false,
         })
     }
@@ -410,13 +418,30 @@ impl Simulator {
         }
     }
 
-    /// Makes sure a pending event exists no later than each of the flow's TCP deadlines.
+    /// Makes sure a pending event exists no later than each of the flow's TCP deadlines, and
+    /// traces the variables that changed. Called after every event a TCP flow handles.
     #[inline]
     fn sync_timers(&mut self, f: FlowId) {
         let flow = &mut self.flows[f.idx()];
         let Agent::Tcp { sender, sink } = &flow.agent else {
             return;
         };
+        if !flow.trace.is_empty() {
+            let now = [
+                sender.w.cwnd,
+                sender.w.ssthresh,
+                SimDuration(sender.rtt.last_sample).as_secs_f64(),
+                SimDuration(sender.rtt.srtt).as_secs_f64(),
+                SimDuration(sender.rtt.rttvar).as_secs_f64(),
+                sender.rtt.rto().as_secs_f64(),
+                sender.rtt.backoff as f64,
+                (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd),
+            ];
+            let name = &self.scenario.flows[f.idx()].name;
+            let t = self.now.as_secs_f64();
+            self.tracer
+                .record(t, name, flow.trace, &mut flow.traced, now);
+        }
         if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
             self.queue.push(t, Event::Rto(f));
         }
@@ -719,6 +744,7 @@ impl Simulator {
             queues,
             timeseries,
             queue_timeseries,
+            tcp_trace: self.tracer.table(),
         })
     }
 

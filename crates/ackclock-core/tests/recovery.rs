@@ -63,6 +63,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             to: 2,
             tcp: Some(tcp),
             header_size: 0,
+            trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(0),
                 stop_ps: None,

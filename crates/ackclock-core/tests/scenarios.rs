@@ -209,6 +209,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             to: 1,
             tcp: None,
             header_size: 0,
+            trace: vec![],
             // 1000 B every 2 ms = 4 Mb/s.
             app: AppConfig::Cbr {
                 start: Distribution::Constant(0),
@@ -224,6 +225,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             to: 1,
             tcp: Some(ns2_tcp()),
             header_size: 0,
+            trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(S),
                 stop_ps: Some(5 * S),
@@ -304,4 +306,42 @@ fn syn_costs_one_round_trip_and_carries_no_payload() {
     let delivered = r.flows.u64_column("bytes_delivered").unwrap()[0];
     assert_eq!(r.flows.u64_column("packets_dropped").unwrap()[0], 0);
     assert_eq!(delivered, (received - 1) * 1000);
+}
+
+#[test]
+fn traced_cwnd_changes_on_every_ack_and_drops_once_per_loss_event() {
+    let mut sc = single_reno(false);
+    sc.flows[0].trace = vec!["cwnd".into(), "ssthresh".into()];
+    let r = run(sc);
+    let t = &r.tcp_trace;
+    let var = match t.column("variable").unwrap() {
+        ackclock_core::results::ColumnData::Str(v) => v.clone(),
+        _ => unreachable!(),
+    };
+    let value = t.f64_column("value").unwrap();
+    let time = t.f64_column("time_s").unwrap();
+    let cwnd: Vec<f64> = var
+        .iter()
+        .zip(value)
+        .filter(|(v, _)| *v == "cwnd")
+        .map(|(_, x)| *x)
+        .collect();
+    assert!(time.windows(2).all(|w| w[0] <= w[1]), "rows in time order");
+    assert!(
+        cwnd.windows(2).all(|w| w[0] != w[1]),
+        "a row only when the value changes"
+    );
+    // Every new ACK opens cwnd, so there is about one row per ACK.
+    let acks = r.flows.u64_column("acks_sent").unwrap()[0];
+    assert!(
+        cwnd.len() as f64 > 0.9 * acks as f64,
+        "{} rows for {acks} ACKs",
+        cwnd.len()
+    );
+    let drops = cwnd.windows(2).filter(|w| w[1] < w[0]).count() as u64;
+    let f = &r.flows;
+    let losses =
+        f.u64_column("fast_retransmits").unwrap()[0] + f.u64_column("timeouts").unwrap()[0];
+    assert_eq!(drops, losses);
+    assert!(var.iter().any(|v| v == "ssthresh"));
 }
