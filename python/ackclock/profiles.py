@@ -41,6 +41,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
+        "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
+        "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
     }
 )
 
@@ -57,6 +59,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "syn_": "syn",
         "maxburst_": "max_burst",
         "max_ssthresh_": "max_ssthresh",
+        "timestamps_": "timestamps",
     }
 )
 
@@ -124,6 +127,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
                     "delayed_ack": False,
+                    "timestamps": False,  # Agent/TCP timestamps_ false
+                    "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -159,6 +164,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_burst": 0,
                     "max_ssthresh": 0,
                     "delayed_ack": False,
+                    "timestamps": True,  # on by default in Linux; header_size 52 includes them
+                    "ts_echo_rfc7323": True,
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8

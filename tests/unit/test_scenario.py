@@ -178,6 +178,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "max_burst": 0,
             "max_ssthresh": 0,
             "delayed_ack": False,
+            "timestamps": False,
+            "ts_echo_rfc7323": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None},
     }

@@ -29,6 +29,8 @@ pub struct Packet {
     pub sent_at: SimTime,
     /// A retransmission (data) or a duplicate acknowledgement (ACK).
     pub retransmit: bool,
+    /// ACKs: the timestamp echoed back (RFC 7323 TSecr), the `sent_at` of a data packet.
+    pub ts_echo: SimTime,
     /// SACK blocks carried by an ACK (RFC 2018); empty otherwise.
     pub sack: SackBlocks,
     /// For data packets: the flow's transmission count, from 1 (retransmissions included),

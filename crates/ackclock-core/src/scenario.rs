@@ -147,6 +147,15 @@ pub struct TcpConfig {
     /// A `sack` sink delays its ACKs as `delack` does.
     #[serde(default)]
     pub delayed_ack: bool,
+    /// RFC 7323 timestamps: RTT measured on every new ACK from the echoed timestamp, instead
+    /// of one timed segment per round trip (ns-2 `timestamps_`).
+    #[serde(default)]
+    pub timestamps: bool,
+    /// The sink echoes RFC 7323's TS.Recent (the segment at the edge last acknowledged);
+    /// otherwise the timestamp of the latest arrival, as ns-2's sink does by default
+    /// (`ts_echo_rfc1323_ false`).
+    #[serde(default)]
+    pub ts_echo_rfc7323: bool,
 }
 
 fn default_segs_per_ack() -> u32 {

@@ -32,6 +32,8 @@ pub fn ns2_tcp() -> TcpConfig {
         max_burst: 0,
         max_ssthresh: 0,
         delayed_ack: false,
+        timestamps: false,
+        ts_echo_rfc7323: false,
     }
 }
 

@@ -404,7 +404,7 @@ impl Simulator {
                 sink.on_data(self.now, &pkt, &mut out, c);
             }
             (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
-                sender.on_ack(self.now, pkt.ack, &pkt.sack, &mut out, c);
+                sender.on_ack(self.now, &pkt, &mut out, c);
             }
             (Agent::Udp { source }, PacketKind::Udp) => {
                 self.packets_delivered += 1;

@@ -61,6 +61,7 @@ impl CbrSource {
             seq: self.next_seq,
             ack: 0,
             sent_at: now,
+            ts_echo: SimTime::ZERO,
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: c.packets_sent,

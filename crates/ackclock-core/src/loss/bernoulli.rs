@@ -42,6 +42,7 @@ mod tests {
             seq: 0,
             ack: 0,
             sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 1,

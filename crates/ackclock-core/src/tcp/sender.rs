@@ -34,7 +34,8 @@
 //!   segment, as ns-2's `Agent/TCP` does.
 //! - RTT sampling: one segment timed per round trip, as BSD and ns-2 (without timestamps)
 //!   do; Karn's rule: a retransmitted segment is never timed, and any retransmission
-//!   cancels the measurement in progress.
+//!   cancels the measurement in progress. With `timestamps` (RFC 7323 section 4.1), every
+//!   ACK for new data gives a sample from the timestamp it echoes.
 //! - The sendable window is min(floor(cwnd), rwnd) segments beyond the cumulative ACK; with
 //!   `max_burst` (ns-2 `maxburst_`) at most that many segments leave in reply to one ACK.
 
@@ -78,6 +79,9 @@ pub struct TcpSender {
     dupack_threshold: u32,
     limited_transmit: bool,
     max_burst: u32,
+    timestamps: bool,
+    /// The timestamp echoed by the ACK being processed.
+    ts_echo: SimTime,
     /// Segment 0 is a SYN still waiting for its ACK.
     syn_pending: bool,
     header_size: u32,
@@ -120,6 +124,8 @@ impl TcpSender {
         TcpSender {
             limited_transmit: cfg.limited_transmit,
             max_burst: cfg.max_burst,
+            timestamps: cfg.timestamps,
+            ts_echo: SimTime::ZERO,
             syn_pending: cfg.syn,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
@@ -225,6 +231,7 @@ impl TcpSender {
             seq,
             ack: 0,
             sent_at: now,
+            ts_echo: SimTime::ZERO,
             retransmit,
             sack: SackBlocks::NONE,
             nth: c.packets_sent,
@@ -235,18 +242,19 @@ impl TcpSender {
         self.rto_deadline = Some(now + self.rtt.rto());
     }
 
-    /// Processes a cumulative acknowledgement `ack` (the next segment the receiver expects)
-    /// and the SACK blocks that came with it.
+    /// Processes an ACK: its cumulative acknowledgement (the next segment the receiver
+    /// expects), its SACK blocks and its echoed timestamp.
     pub fn on_ack(
         &mut self,
         now: SimTime,
-        ack: u64,
-        sack: &SackBlocks,
+        pkt: &Packet,
         out: &mut Vec<Packet>,
         c: &mut FlowCounters,
     ) {
+        let ack = pkt.ack;
+        self.ts_echo = pkt.ts_echo;
         if let Some(sb) = self.scoreboard.take() {
-            self.on_sack_ack(now, ack, sack, sb, out, c);
+            self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
             return;
         }
         if ack > self.una && ack <= self.maxseq {
@@ -256,12 +264,18 @@ impl TcpSender {
         }
     }
 
-    /// Takes an RTT sample if `ack` covers the timed segment.
+    /// Takes an RTT sample if `ack` covers the timed segment or, with timestamps (RFC 7323
+    /// section 4), from the echoed timestamp of every ACK for new data.
     fn sample_rtt(&mut self, now: SimTime, ack: u64, c: &mut FlowCounters) -> Option<SimDuration> {
-        let (seq, sent) = self.timed?;
-        if ack <= seq {
-            return None;
-        }
+        let sent = if self.timestamps {
+            self.ts_echo
+        } else {
+            let (seq, sent) = self.timed?;
+            if ack <= seq {
+                return None;
+            }
+            sent
+        };
         self.rtt.sample(now.since(sent));
         self.rtt.reset_backoff();
         self.timed = None;
@@ -494,6 +508,24 @@ mod tests {
     use super::*;
     use crate::scenarios::ns2_tcp;
 
+    fn ackp(ack: u64) -> Packet {
+        Packet {
+            id: 0,
+            flow: FlowId(0),
+            kind: PacketKind::TcpAck,
+            src: NodeId(1),
+            dst: NodeId(0),
+            size: 40,
+            seq: 0,
+            ack,
+            sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
+            retransmit: false,
+            sack: SackBlocks::NONE,
+            nth: 0,
+        }
+    }
+
     fn sender(variant: Recovery, window: u32) -> (TcpSender, Vec<Packet>, FlowCounters) {
         let mut cfg = ns2_tcp();
         cfg.window = window;
@@ -514,7 +546,7 @@ mod tests {
         s.start(SimTime(0), out, c);
         let mut t = 1;
         while s.w.cwnd < cwnd {
-            s.on_ack(SimTime(t), s.una + 1, &SackBlocks::NONE, out, c);
+            s.on_ack(SimTime(t), &ackp(s.una + 1), out, c);
             t += 1;
         }
         out.clear();
@@ -527,7 +559,7 @@ mod tests {
         grow(&mut s, &mut out, &mut c, 9.3);
         let w = s.w.cwnd;
         for _ in 0..3 {
-            s.on_ack(SimTime(1000), s.una, &SackBlocks::NONE, &mut out, &mut c);
+            s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
         }
         assert_eq!(c.fast_retransmits, 1);
         assert_eq!(
@@ -538,17 +570,11 @@ mod tests {
         assert_eq!(s.w.ssthresh, (w / 2.0).floor());
         assert!(s.in_recovery);
         // Each further duplicate inflates the window by one segment, not cwnd.
-        s.on_ack(SimTime(1001), s.una, &SackBlocks::NONE, &mut out, &mut c);
+        s.on_ack(SimTime(1001), &ackp(s.una), &mut out, &mut c);
         assert_eq!(s.dupwnd, 4.0);
         assert_eq!(s.w.cwnd, w / 2.0);
         // A new ACK ends recovery and removes the inflation.
-        s.on_ack(
-            SimTime(1002),
-            s.una + 1,
-            &SackBlocks::NONE,
-            &mut out,
-            &mut c,
-        );
+        s.on_ack(SimTime(1002), &ackp(s.una + 1), &mut out, &mut c);
         assert!(!s.in_recovery);
         assert_eq!(s.dupwnd, 0.0);
     }
@@ -558,7 +584,7 @@ mod tests {
         let (mut s, mut out, mut c) = sender(Recovery::Tahoe, 100);
         grow(&mut s, &mut out, &mut c, 12.0);
         for _ in 0..3 {
-            s.on_ack(SimTime(1000), s.una, &SackBlocks::NONE, &mut out, &mut c);
+            s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
         }
         assert_eq!(s.w.cwnd, 1.0);
         assert_eq!(s.w.ssthresh, 6.0);
@@ -584,7 +610,7 @@ mod tests {
         assert_eq!(out.len(), 4, "the first burst is capped too");
         out.clear();
         // A stretch ACK for all four opens room for many more; only four go.
-        s.on_ack(SimTime(1), 4, &SackBlocks::NONE, &mut out, &mut c);
+        s.on_ack(SimTime(1), &ackp(4), &mut out, &mut c);
         assert_eq!(out.len(), 4);
     }
 }

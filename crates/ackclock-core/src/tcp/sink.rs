@@ -40,6 +40,10 @@ pub struct TcpSink {
     recent_len: usize,
     /// The segment that arrived last (it leads the next ACK's SACK blocks).
     last_seq: u64,
+    /// RFC 7323 TS.Recent and Last.ACK.sent.
+    ts_echo_rfc7323: bool,
+    ts_recent: SimTime,
+    last_ack_sent: u64,
     /// One past the highest segment seen.
     maxseen: u64,
     /// Delayed ACKs: `None` acknowledges every segment.
@@ -78,6 +82,9 @@ impl TcpSink {
             recent: [(0, 0); SackBlocks::MAX],
             recent_len: 0,
             last_seq: 0,
+            ts_echo_rfc7323: cfg.ts_echo_rfc7323,
+            ts_recent: SimTime::ZERO,
+            last_ack_sent: 0,
             maxseen: 0,
             delack,
             pending: 0,
@@ -174,6 +181,7 @@ impl TcpSink {
             seq,
             ack: self.rcv_nxt,
             sent_at: now,
+            ts_echo: self.ts_recent,
             retransmit: false,
             sack,
             nth: 0,
@@ -190,6 +198,12 @@ impl TcpSink {
         c.packets_received += 1;
         c.bytes_received += pkt.size as u64;
         let seq = pkt.seq;
+        // RFC 7323 4.3: remember the timestamp of the segment at the edge last acknowledged,
+        // so that a delayed or a loss-repairing ACK reports the longer, true round trip.
+        // ns-2's sink echoes the latest arrival instead.
+        if !self.ts_echo_rfc7323 || (seq <= self.last_ack_sent && pkt.sent_at >= self.ts_recent) {
+            self.ts_recent = pkt.sent_at;
+        }
         if seq == self.rcv_nxt {
             let before = self.rcv_nxt;
             self.rcv_nxt += 1;
@@ -242,6 +256,7 @@ mod tests {
             seq,
             ack: 0,
             sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: seq + 1,
