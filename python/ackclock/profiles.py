@@ -43,6 +43,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
         "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
+        "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
     }
 )
 
@@ -83,6 +84,7 @@ TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProx
             ("reno",),
         ),
         "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack", "sack")),
+        "window_unit": (("packets", "bytes"), ("packets", "bytes")),
     }
 )
 
@@ -129,6 +131,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": False,
                     "timestamps": False,  # Agent/TCP timestamps_ false
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
+                    "window_unit": "packets",  # ns-2 counts windows in segments
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -166,6 +169,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": False,
                     "timestamps": True,  # on by default in Linux; header_size 52 includes them
                     "ts_echo_rfc7323": True,
+                    "window_unit": "bytes",  # byte counting of acknowledged data
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8

@@ -413,7 +413,8 @@ def _tcp(
         value, path = merged[key]
         if kind == "name":
             known, supported = TCP_CHOICES[key]
-            what = {"variant": "TCP variant", "cc": "congestion control", "sink": "sink"}[key]
+            what = {"variant": "TCP variant", "cc": "congestion control", "sink": "sink",
+                    "window_unit": "window unit"}[key]
             out[key] = check_kind(value, known, supported, path, what)
         elif kind == "size":
             size = parse_size(value, path)

@@ -180,6 +180,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "delayed_ack": False,
             "timestamps": False,
             "ts_echo_rfc7323": False,
+            "window_unit": "packets",
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None},
     }

@@ -156,6 +156,14 @@ pub struct TcpConfig {
     /// (`ts_echo_rfc1323_ false`).
     #[serde(default)]
     pub ts_echo_rfc7323: bool,
+    /// `packets` (ns-2: windows in segments, growth per ACK, ssthresh in whole segments) or
+    /// `bytes` (growth per byte acknowledged, ssthresh exact; windows reported in bytes).
+    #[serde(default = "default_window_unit")]
+    pub window_unit: String,
+}
+
+fn default_window_unit() -> String {
+    "packets".to_string()
 }
 
 fn default_segs_per_ack() -> u32 {
@@ -361,6 +369,12 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     }
     if t.variant == "sack" && t.sink != "sack" {
         return Err(format!("{p}.sink: the sack variant needs sink = \"sack\""));
+    }
+    if t.window_unit != "packets" && t.window_unit != "bytes" {
+        return Err(format!(
+            "{p}.window_unit: unsupported {:?}; expected packets or bytes",
+            t.window_unit
+        ));
     }
     if t.segs_per_ack == 0 {
         return Err(format!("{p}.segs_per_ack: must be positive"));

@@ -34,6 +34,7 @@ pub fn ns2_tcp() -> TcpConfig {
         delayed_ack: false,
         timestamps: false,
         ts_echo_rfc7323: false,
+        window_unit: "packets".into(),
     }
 }
 

@@ -427,15 +427,16 @@ impl Simulator {
             return;
         };
         if !flow.trace.is_empty() {
+            let k = sender.window_scale();
             let now = [
-                sender.w.cwnd,
-                sender.w.ssthresh,
+                sender.w.cwnd * k,
+                sender.w.ssthresh * k,
                 SimDuration(sender.rtt.last_sample).as_secs_f64(),
                 SimDuration(sender.rtt.srtt).as_secs_f64(),
                 SimDuration(sender.rtt.rttvar).as_secs_f64(),
                 sender.rtt.rto().as_secs_f64(),
                 sender.rtt.backoff as f64,
-                (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd),
+                (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
             ];
             let name = &self.scenario.flows[f.idx()].name;
             let t = self.now.as_secs_f64();
@@ -547,8 +548,8 @@ impl Simulator {
             let c = &self.counters[i];
             let sample = match &flow.agent {
                 Agent::Tcp { sender, .. } => FlowSample {
-                    cwnd: sender.w.cwnd,
-                    ssthresh: sender.w.ssthresh,
+                    cwnd: sender.w.cwnd * sender.window_scale(),
+                    ssthresh: sender.w.ssthresh * sender.window_scale(),
                     srtt_s: SimDuration(sender.rtt.srtt).as_secs_f64(),
                     rttvar_s: SimDuration(sender.rtt.rttvar).as_secs_f64(),
                     rto_s: sender.rtt.rto().as_secs_f64(),
@@ -556,7 +557,8 @@ impl Simulator {
                     delivered_bytes: c.bytes_delivered,
                     received_bytes: c.bytes_received,
                     rtt_s: SimDuration(sender.rtt.last_sample).as_secs_f64(),
-                    window: (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd),
+                    window: (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd)
+                        * sender.window_scale(),
                 },
                 Agent::Udp { .. } => FlowSample {
                     cwnd: f64::NAN,

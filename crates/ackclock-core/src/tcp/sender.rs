@@ -36,6 +36,10 @@
 //!   do; Karn's rule: a retransmitted segment is never timed, and any retransmission
 //!   cancels the measurement in progress. With `timestamps` (RFC 7323 section 4.1), every
 //!   ACK for new data gives a sample from the timestamp it echoes.
+//! - Window accounting (`window_unit`): `packets` as ns-2 (growth per ACK, ssthresh in whole
+//!   segments); `bytes` (growth per segment acknowledged, RFC 3465; ssthresh the exact half
+//!   window; windows reported in bytes). Segments are always full-sized, so a byte-counted
+//!   window sends floor(cwnd / MSS) of them, as a sender avoiding silly windows does.
 //! - The sendable window is min(floor(cwnd), rwnd) segments beyond the cumulative ACK; with
 //!   `max_burst` (ns-2 `maxburst_`) at most that many segments leave in reply to one ACK.
 
@@ -80,6 +84,8 @@ pub struct TcpSender {
     limited_transmit: bool,
     max_burst: u32,
     timestamps: bool,
+    /// Byte-counted windows (`window_unit = "bytes"`).
+    bytes: bool,
     /// The timestamp echoed by the ACK being processed.
     ts_echo: SimTime,
     /// Segment 0 is a SYN still waiting for its ACK.
@@ -125,6 +131,7 @@ impl TcpSender {
             limited_transmit: cfg.limited_transmit,
             max_burst: cfg.max_burst,
             timestamps: cfg.timestamps,
+            bytes: cfg.window_unit == "bytes",
             ts_echo: SimTime::ZERO,
             syn_pending: cfg.syn,
             header_size: cfg.header_size,
@@ -308,14 +315,32 @@ impl TcpSender {
                 // then opens cwnd like any other new ACK.
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
-                self.cc.on_ack(&mut self.w, AckEvent { now, acked, rtt });
+                let credit = self.credit(acked);
+                self.cc.on_ack(
+                    &mut self.w,
+                    AckEvent {
+                        now,
+                        acked,
+                        credit,
+                        rtt,
+                    },
+                );
             }
         } else if self.syn_pending {
             // The SYN is acknowledged: the connection is open, with the initial window.
             self.syn_pending = false;
             self.w.cwnd = self.window_init;
         } else {
-            self.cc.on_ack(&mut self.w, AckEvent { now, acked, rtt });
+            let credit = self.credit(acked);
+            self.cc.on_ack(
+                &mut self.w,
+                AckEvent {
+                    now,
+                    acked,
+                    credit,
+                    rtt,
+                },
+            );
         }
         // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
         if self.una >= self.maxseq {
@@ -476,8 +501,27 @@ impl TcpSender {
     /// `precisionReduce_`: `ssthresh_ = (int) halfwin`, `cwnd_ = halfwin`).
     fn reduce_window(&mut self) -> f64 {
         let reduced = self.cc.reduced_window(&self.w);
-        self.w.ssthresh = reduced.floor().max(2.0);
+        // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
+        let whole = if self.bytes { reduced } else { reduced.floor() };
+        self.w.ssthresh = whole.max(2.0);
         reduced.max(1.0)
+    }
+
+    /// Bytes per window unit in reports: the segment size with byte-counted windows.
+    pub fn window_scale(&self) -> f64 {
+        if self.bytes {
+            self.payload as f64
+        } else {
+            1.0
+        }
+    }
+
+    fn credit(&self, acked: u64) -> f64 {
+        if self.bytes {
+            acked as f64
+        } else {
+            1.0
+        }
     }
 
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).

@@ -28,6 +28,10 @@ pub struct AckEvent {
     pub now: SimTime,
     /// Segments newly acknowledged.
     pub acked: u64,
+    /// Growth credit of this ACK in segments: 1 per ACK with packet-counted windows (ns-2),
+    /// the segments it acknowledges with byte-counted ones (RFC 3465, as ns-3 and
+    /// IKRSimLib count bytes acknowledged).
+    pub credit: f64,
     pub rtt: Option<SimDuration>,
 }
 

@@ -12,8 +12,10 @@
 //!   start adds 1/K per ACK with K = floor(cwnd / (max_ssthresh / 2)), at most
 //!   max_ssthresh/2 segments per round trip.
 //!
-//! Growth is per ACK, not per acknowledged segment, as in ns-2 and RFC 5681's default
-//! (appropriate byte counting, RFC 3465, is not used).
+//! With packet-counted windows growth is per ACK, as in ns-2 and RFC 5681's default. With
+//! byte-counted windows it is per segment acknowledged (RFC 3465 appropriate byte counting,
+//! limit L = 2 segments per ACK in slow start), as ns-3 and IKRSimLib count bytes acknowledged:
+//! with delayed ACKs the window then opens twice as fast as ns-2's.
 
 use super::{AckEvent, Window};
 
@@ -25,16 +27,18 @@ pub struct Reno {
 
 impl Reno {
     #[inline]
-    pub fn on_ack(&mut self, w: &mut Window, _ev: AckEvent) {
+    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
+            // RFC 3465 2.2: slow start grows by at most L = 2 segments per ACK.
+            let credit = ev.credit.min(2.0);
             if self.max_ssthresh > 0.0 && w.cwnd > self.max_ssthresh {
                 let k = (w.cwnd / (0.5 * self.max_ssthresh)).floor();
-                w.cwnd += 1.0 / k;
+                w.cwnd += credit / k;
             } else {
-                w.cwnd += 1.0;
+                w.cwnd += credit;
             }
         } else {
-            w.cwnd += 1.0 / w.cwnd;
+            w.cwnd += ev.credit / w.cwnd;
         }
     }
 
@@ -52,6 +56,7 @@ mod tests {
         AckEvent {
             now: SimTime::ZERO,
             acked: 1,
+            credit: 1.0,
             rtt: None,
         }
     }
@@ -121,5 +126,39 @@ mod tests {
         };
         reno.on_ack(&mut below, ack());
         assert_eq!(below.cwnd, 51.0);
+    }
+
+    #[test]
+    fn byte_counting_credits_every_segment_acknowledged() {
+        let mut reno = Reno::default();
+        let two = AckEvent {
+            now: SimTime::ZERO,
+            acked: 2,
+            credit: 2.0,
+            rtt: None,
+        };
+        let mut ca = Window {
+            cwnd: 10.0,
+            ssthresh: 5.0,
+            rwnd: 100.0,
+        };
+        reno.on_ack(&mut ca, two);
+        assert_eq!(ca.cwnd, 10.2);
+        let mut ss = Window {
+            cwnd: 4.0,
+            ssthresh: 50.0,
+            rwnd: 100.0,
+        };
+        let stretch = AckEvent {
+            now: SimTime::ZERO,
+            acked: 5,
+            credit: 5.0,
+            rtt: None,
+        };
+        reno.on_ack(&mut ss, stretch);
+        assert_eq!(
+            ss.cwnd, 6.0,
+            "slow start takes at most two segments per ACK"
+        );
     }
 }
