@@ -61,6 +61,10 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "maxburst_": "max_burst",
         "max_ssthresh_": "max_ssthresh",
         "timestamps_": "timestamps",
+        "numdupacks_": "dupack_threshold",
+        "rtxcur_init_": "initial_rto",
+        "segsperack_": "segs_per_ack",
+        "interval_": "ack_delay",
     }
 )
 

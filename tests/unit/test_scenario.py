@@ -747,3 +747,18 @@ def test_dumbbell() -> None:
     assert d["links"][0]["queue"]["limit_packets"] == 50
     assert [f["tcp"]["window"] for f in d["flows"]] == [64, 64, 64]
     assert d["flows"][2]["app"]["start"] == {"uniform": [0, 1 * S]}
+
+
+def test_ns2_parameter_names_are_aliases() -> None:
+    import ackclock as ac
+
+    net = ac.Network("aliases")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb", delay="1ms")
+    net.tcp("t", "a", "b", sink="delack", numdupacks_=4, rtxcur_init_=1.5, interval_="50ms",
+            maxburst_=3, max_ssthresh_=100, timestamps_=1, singledup_=0, windowInit_=4)
+    tcp = ac.resolve(net.scenario(duration="1s"))["flows"][0]["tcp"]
+    assert (tcp["dupack_threshold"], tcp["initial_rto_ps"], tcp["ack_delay_ps"]) == (
+        4, 1_500_000_000_000, 50_000_000_000)
+    assert (tcp["max_burst"], tcp["max_ssthresh"], tcp["window_init"]) == (3, 100, 4)
+    assert tcp["timestamps"] is True and tcp["limited_transmit"] is False
