@@ -315,32 +315,14 @@ impl TcpSender {
                 // then opens cwnd like any other new ACK.
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
-                let credit = self.credit(acked);
-                self.cc.on_ack(
-                    &mut self.w,
-                    AckEvent {
-                        now,
-                        acked,
-                        credit,
-                        rtt,
-                    },
-                );
+                self.open_cwnd(now, acked, rtt);
             }
         } else if self.syn_pending {
             // The SYN is acknowledged: the connection is open, with the initial window.
             self.syn_pending = false;
             self.w.cwnd = self.window_init;
         } else {
-            let credit = self.credit(acked);
-            self.cc.on_ack(
-                &mut self.w,
-                AckEvent {
-                    now,
-                    acked,
-                    credit,
-                    rtt,
-                },
-            );
+            self.open_cwnd(now, acked, rtt);
         }
         // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
         if self.una >= self.maxseq {
@@ -516,12 +498,19 @@ impl TcpSender {
         }
     }
 
-    fn credit(&self, acked: u64) -> f64 {
-        if self.bytes {
-            acked as f64
-        } else {
-            1.0
-        }
+    /// Lets congestion control open the window for a new ACK of `acked` segments: one unit
+    /// of credit per ACK with packet-counted windows, one per segment with byte-counted ones.
+    fn open_cwnd(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
+        let credit = if self.bytes { acked as f64 } else { 1.0 };
+        self.cc.on_ack(
+            &mut self.w,
+            AckEvent {
+                now,
+                acked,
+                credit,
+                rtt,
+            },
+        );
     }
 
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
