@@ -2,6 +2,8 @@
 
 Describe a network with :class:`Network` or a TOML file (:func:`load_scenario`), run it with
 :meth:`Network.run` or :func:`run_scenario`, and get :class:`Results` (pandas DataFrames).
+:func:`sweep` runs a grid of parameters and replications; the attribute ``ackclock.sweep`` is
+that function, so import the module's other names with ``from ackclock.sweep import ...``.
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -11,6 +13,7 @@ from .network import Network
 from .results import Results
 from .run import run_scenario
 from .scenario import Scenario, resolve
+from .sweep import Sweep, load_sweep, sweep
 from .toml_loader import load_scenario, loads_scenario
 
 try:
@@ -22,10 +25,13 @@ __all__ = [
     "Network",
     "Results",
     "Scenario",
+    "Sweep",
     "ScenarioError",
     "__version__",
     "load_scenario",
+    "load_sweep",
     "loads_scenario",
     "resolve",
     "run_scenario",
+    "sweep",
 ]

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 _USER_ERROR = 2
 # Subcommands the format promises whose implementation has not landed yet.
 _PLANNED = {
-    "sweep": "sweeps over a grid of parameters and replications; issue 7",
     "ns2": "the ns-2 Tcl front end; issue 9",
 }
 
@@ -72,6 +71,21 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
     run.set_defaults(func=_run)
 
+    sweep = sub.add_parser("sweep", help="run a sweep file's grid of runs (resumable)",
+                           description="Runs every point and replication of a sweep file on"
+                           " local cores or a Dask scheduler; runs already cached in"
+                           " DIR/runs are skipped. Writes runs.csv, runs.parquet and"
+                           " summary.csv.")
+    sweep.add_argument("sweep", metavar="SWEEP", help="sweep file (TOML)")
+    sweep.add_argument("--out", metavar="DIR",
+                       help="results folder (default: results/<sweep file name>)")
+    sweep.add_argument("--jobs", type=int, metavar="N",
+                       help="local worker processes (default: every core)")
+    sweep.add_argument("--scheduler", metavar="ADDR",
+                       help="Dask scheduler address, e.g. tcp://10.0.0.1:8786, instead of"
+                            " local processes")
+    sweep.set_defaults(func=_sweep)
+
     plot = sub.add_parser("plot", help="draw the standard plots for a results folder",
                           description="Draws cwnd.png, throughput.png and queue.png.")
     plot.add_argument("dir", metavar="DIR", help="results folder")
@@ -111,6 +125,24 @@ def _run(args: argparse.Namespace) -> int:
     if args.plot and not any(name.endswith(".png") for name in written):
         print("no plots: the run has no time series (set run.sample_interval)")
     print(f"results in {out}{'' if str(out).endswith('/') else '/'}")
+    return 0
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from .sweep import RUNS_DIR, load_sweep, sweep
+
+    if args.jobs is not None and args.jobs < 1:
+        raise ScenarioError(f"expected a number >= 1, got {args.jobs}", path="--jobs")
+    spec = load_sweep(args.sweep)
+    out = Path(args.out) if args.out else Path("results") / _folder_name(Path(args.sweep).stem)
+    runs = sweep(spec.scenario, spec.grid, spec.replications, fixed=spec.fixed,
+                 jobs=args.jobs, scheduler=args.scheduler, out=out)
+    counts = runs.attrs
+    print(f"{counts['runs']} runs: {counts['ran']} run now, {counts['cached']} already in"
+          f" {out / RUNS_DIR}/")
+    for name in ("runs.csv", "runs.parquet", "summary.csv"):
+        if (out / name).is_file():
+            print(out / name)
     return 0
 
 

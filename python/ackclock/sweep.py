@@ -1,0 +1,475 @@
+"""Sweeps: one scenario run over a grid of parameter values and replications.
+
+A point of the grid is the scenario loaded with ``--set`` overrides (its grid values and
+``run.seed``), so a sweep can change exactly what the command line can. Every point is checked
+before any runs; each finished run is cached under ``out/runs/<key>.json``, keyed by the
+resolved scenario and the engine version, so an interrupted sweep resumes and results of
+another engine version are never mixed in. See docs/sweeps.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from tqdm import tqdm
+
+from .errors import ScenarioError, quote
+from .run import engine, run_scenario
+from .scenario import Scenario, resolve
+from .toml_loader import load_scenario, parse_toml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+RUNS_DIR = "runs"
+METRICS = ("throughput_mbps", "goodput_mbps", "loss_rate", "mean_rtt_s", "timeouts")
+_SWEEP_KEYS = ("scenario", "replications", "grid", "set")
+
+# Student-t 0.975 quantiles for 1..30 degrees of freedom (two-sided 95%), to 7 digits.
+_T975 = (
+    12.7062047, 4.3026527, 3.1824463, 2.7764451, 2.5705818, 2.4469119, 2.3646243, 2.3060041,
+    2.2621572, 2.2281389, 2.2009852, 2.1788128, 2.1603687, 2.1447867, 2.1314495, 2.1199053,
+    2.1098156, 2.1009220, 2.0930241, 2.0859634, 2.0796138, 2.0738731, 2.0686576, 2.0638986,
+    2.0595386, 2.0555294, 2.0518305, 2.0484071, 2.0452296, 2.0422725,
+)
+
+
+# --- the sweep file ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A sweep file: the scenario, the grid (dotted path -> values), the replications and
+    the fixed overrides (``[set]``, applied to every point)."""
+
+    scenario: Path
+    grid: dict[str, list[Any]] = field(default_factory=dict)
+    replications: int = 1
+    fixed: dict[str, Any] = field(default_factory=dict)
+    source: str | None = None
+
+    def run(self, **options: Any) -> pd.DataFrame:
+        """Runs the sweep; ``options`` as for :func:`sweep` (jobs, scheduler, out, progress)."""
+        return sweep(self.scenario, self.grid, self.replications, fixed=self.fixed, **options)
+
+
+def load_sweep(path: str | os.PathLike[str]) -> Sweep:
+    """Reads a sweep file (SCENARIO_FORMAT.md, "Sweep file"). ``scenario`` is relative to it.
+
+    Raises ScenarioError naming the file and the key for unknown keys, a missing scenario,
+    bad replications or a grid entry that is not a non-empty list.
+    """
+    path = Path(path)
+    file = str(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise ScenarioError(e.strerror or str(e), file=file) from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"not UTF-8 text ({e.reason} at byte {e.start})", file=file) from None
+    try:
+        raw = parse_toml(text)
+    except ScenarioError as e:
+        raise e.in_file(file) from None
+
+    for key in raw:
+        if key not in _SWEEP_KEYS:
+            raise ScenarioError(f"unknown key; expected one of {', '.join(_SWEEP_KEYS)}",
+                                path=key, file=file)
+    scenario = raw.get("scenario")
+    if not isinstance(scenario, str) or not scenario:
+        raise ScenarioError(f"expected the scenario file's path, got {quote(scenario)}",
+                            path="scenario", file=file)
+    replications = raw.get("replications", 1)
+    if isinstance(replications, bool) or not isinstance(replications, int) or replications < 1:
+        raise ScenarioError(f"expected a whole number >= 1, got {quote(replications)}",
+                            path="replications", file=file)
+    grid = raw.get("grid", {})
+    if not isinstance(grid, dict):
+        raise ScenarioError(f"expected a table of dotted paths, got {quote(grid)}",
+                            path="grid", file=file)
+    for key, values in grid.items():
+        where = f"grid.{json.dumps(key)}" if "." in key else f"grid.{key}"
+        if not isinstance(values, list) or not values:
+            raise ScenarioError(f"expected a non-empty list of values, got {quote(values)}",
+                                path=where, file=file)
+    fixed = raw.get("set", {})
+    if not isinstance(fixed, dict):
+        raise ScenarioError(f"expected a table of dotted paths, got {quote(fixed)}",
+                            path="set", file=file)
+    return Sweep(path.parent / scenario, {k: list(v) for k, v in grid.items()}, replications,
+                 dict(fixed), source=file)
+
+
+# --- points -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Point:
+    """One run of the sweep: grid values, replication, the checked scenario and its key."""
+
+    params: dict[str, Any]
+    replication: int
+    seed: int
+    scenario: Scenario
+    key: str
+
+
+def format_value(value: Any) -> str:
+    """A grid value in ``--set`` syntax: strings as they are (quoted only when they would
+    otherwise read as another TOML type, e.g. "50"), everything else as TOML."""
+    value = _python(value)
+    if isinstance(value, str):
+        try:
+            tomllib.loads(f"v = {value}")
+        except tomllib.TOMLDecodeError:
+            return value
+        return json.dumps(value, ensure_ascii=False)
+    return _toml(value)
+
+
+def _toml(value: Any) -> str:
+    value = _python(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)  # repr is valid TOML for ints and floats, inf and nan included
+    if isinstance(value, str):
+        # JSON strings are TOML basic strings for everything but control characters.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}"
+                                for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {value!r} as a TOML value")
+
+
+def _python(value: Any) -> Any:
+    # NumPy scalars (np.arange grids) as the Python numbers they hold.
+    return value.item() if hasattr(value, "item") and not isinstance(value, Mapping) else value
+
+
+def run_key(document: Mapping[str, Any], engine_version: str) -> str:
+    """The cache key of a run: sha256 of the resolved scenario (sorted-key JSON) and the
+    engine version, so a result is reused only for the same input to the same engine."""
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(f"{text}\n{engine_version}".encode()).hexdigest()
+
+
+def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
+            fixed: Mapping[str, Any], version: str) -> list[_Point]:
+    """Every point, loaded and resolved; the first bad one raises, naming its grid values."""
+    names = list(grid)
+    core = engine()
+    points = []
+    for values in itertools.product(*(grid[n] for n in names)):
+        params = dict(zip(names, values, strict=True))
+        overrides = [f"{n}={format_value(v)}" for n, v in {**fixed, **params}.items()]
+        where = ", ".join(f"{n}={format_value(v)}" for n, v in params.items()) or "no values"
+        try:
+            base = load_scenario(path, overrides).run.seed
+            for r in range(replications):
+                seed = int(base) + r
+                scenario = load_scenario(path, [*overrides, f"run.seed={seed}"])
+                document = resolve(scenario)
+                try:
+                    # The engine's own checks (e.g. unreachable destinations), before any run.
+                    core.Simulation(json.dumps(document))
+                except ValueError as e:
+                    raise ScenarioError(f"the engine rejected the scenario: {e}",
+                                        file=scenario.source) from None
+                points.append(_Point(params, r, seed, scenario, run_key(document, version)))
+        except ScenarioError as e:
+            e.message += f" (sweep point {where})"
+            raise
+    return points
+
+
+# --- running ----------------------------------------------------------------------------
+
+
+def _run_one(scenario: Scenario) -> dict[str, Any]:
+    """Runs one point in a worker; returns its flows table and summary as plain JSON data."""
+    res = run_scenario(scenario, progress=False)
+    flows = res.flows
+    return {
+        "flows": {
+            "columns": [str(c) for c in flows.columns],
+            "data": [[_plain(v) for v in row] for row in flows.itertuples(index=False)],
+        },
+        "summary": res.summary,
+    }
+
+
+def _plain(v: Any) -> Any:
+    # numpy scalars to Python ones, NaN to null: the cached JSON stays standard and exact
+    # (json writes floats as their shortest round-trip repr).
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    return v
+
+
+def sweep(
+    scenario: str | os.PathLike[str] | Scenario,
+    grid: Mapping[str, Sequence[Any]],
+    replications: int = 1,
+    *,
+    fixed: Mapping[str, Any] | None = None,
+    jobs: int | None = None,
+    scheduler: str | Client | None = None,
+    out: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Runs ``scenario`` (a file, or a Scenario loaded from one) at every point of ``grid``
+    (dotted path -> values, cartesian product) times ``replications``; replication r uses
+    run.seed = the point's seed + r. Returns the runs table (one row per run x flow), whose
+    ``attrs`` count the distinct ``runs``, those that ``ran`` now and those ``cached``.
+    ``fixed``: overrides (dotted path -> value) for every point, not shown as columns.
+
+    Runs go to ``jobs`` local processes (default: every core), or to a Dask scheduler
+    (``scheduler``: an address or a ``distributed.Client``). With ``out``, each run is
+    cached in ``out/runs/<key>.json`` as it finishes and runs already there are skipped, and
+    runs.csv, runs.parquet and summary.csv are written at the end. ``progress``: a progress
+    bar on stderr (None: only when stderr is a terminal).
+    """
+    path = _scenario_path(scenario)
+    if isinstance(replications, bool) or not isinstance(replications, int) or replications < 1:
+        raise ValueError(f"replications must be a whole number >= 1, got {replications!r}")
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    version = str(engine().version())
+    points = _points(path, grid, replications, fixed or {}, version)
+
+    cache = Path(out) / RUNS_DIR if out is not None else None
+    records: dict[str, dict[str, Any]] = {}
+    if cache is not None:
+        for p in points:
+            if p.key not in records and (record := _read_record(cache / f"{p.key}.json")):
+                records[p.key] = record
+    todo = {p.key: p for p in points if p.key not in records}  # equal points run once
+
+    show = sys.stderr.isatty() if progress is None else progress
+    with tqdm(total=len({p.key for p in points}), initial=len(records), unit="run",
+              desc="sweep", disable=not show) as bar:
+        for key, result in _execute(todo, jobs, scheduler):
+            p = todo[key]
+            record = {"key": key, "engine_version": version,
+                      "params": {k: format_value(v) for k, v in p.params.items()},
+                      "replication": p.replication, "seed": p.seed, **result}
+            if cache is not None:
+                _write_atomic(cache / f"{key}.json",
+                              lambda f, r=record: json.dump(r, f, allow_nan=False))
+            records[key] = record
+            bar.update(1)
+
+    runs = _runs_table(points, records, list(grid))
+    # How the runs were obtained, for reports (pandas keeps attrs on the frame it returns).
+    distinct = len({p.key for p in points})
+    runs.attrs.update(runs=distinct, ran=len(todo), cached=distinct - len(todo))
+    if out is not None:
+        write_tables(runs, list(grid), out)
+    return runs
+
+
+def _scenario_path(scenario: str | os.PathLike[str] | Scenario) -> Path:
+    if isinstance(scenario, Scenario):
+        if scenario.source is None:
+            raise ScenarioError("a sweep needs a scenario file (overrides apply to the file);"
+                                " this scenario was built in Python")
+        return Path(scenario.source)
+    return Path(scenario)
+
+
+def _execute(todo: Mapping[str, _Point], jobs: int | None,
+             scheduler: str | Client | None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Runs the points, yielding (key, result) as each finishes."""
+    if not todo:
+        return
+    if scheduler is not None:
+        yield from _execute_dask(todo, scheduler)
+        return
+    workers = min(jobs or os.cpu_count() or 1, len(todo))
+    if workers == 1:
+        for key, p in todo.items():  # no pool to start: simpler to debug, faster for one
+            yield key, _run_one(p.scenario)
+        return
+    # forkserver: workers fork from a clean process, not from this one, whose threads
+    # (progress bars, a Dask client) a plain fork could copy mid-lock.
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["ackclock.sweep"])
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures: dict[Future[dict[str, Any]], str] = {
+            pool.submit(_run_one, p.scenario): key for key, p in todo.items()
+        }
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:
+            # Ctrl-C or a failed run: drop what has not started; finished runs are cached.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _execute_dask(todo: Mapping[str, _Point],
+                  scheduler: str | Client) -> Iterator[tuple[str, dict[str, Any]]]:
+    try:
+        import distributed
+    except ImportError:
+        raise ScenarioError("a Dask scheduler needs the `distributed` package"
+                            " (pip install distributed)") from None
+    own = isinstance(scheduler, str)
+    client = distributed.Client(scheduler) if isinstance(scheduler, str) else scheduler
+    try:
+        futures = {client.submit(_run_one, p.scenario, key=f"ackclock-run-{key}", pure=False):
+                   key for key, p in todo.items()}
+        try:
+            for future in distributed.as_completed(list(futures)):
+                yield futures[future], future.result()
+        except BaseException:
+            client.cancel(list(futures))
+            raise
+    finally:
+        if own:
+            client.close()
+
+
+def _read_record(path: Path) -> dict[str, Any] | None:
+    """A cached run, or None when absent or unreadable (then it is simply run again)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and "flows" in record else None
+
+
+def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
+    """Writes via a temporary file in the same folder and os.replace, so a reader (or a
+    resumed sweep) never sees a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})
+                       ) as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --- tables -----------------------------------------------------------------------------
+
+
+def _runs_table(points: Iterable[_Point], records: Mapping[str, Mapping[str, Any]],
+                params: Sequence[str]) -> pd.DataFrame:
+    """One row per run x flow, in grid order: parameters, replication, seed, flows columns."""
+    frames = []
+    for p in points:
+        flows = records[p.key]["flows"]
+        frame = pd.DataFrame(flows["data"], columns=flows["columns"])
+        lead = {name: [_cell(p.params[name])] * len(frame) for name in params}
+        lead["replication"] = [p.replication] * len(frame)
+        lead["seed"] = [p.seed] * len(frame)
+        frames.append(pd.concat([pd.DataFrame(lead), frame], axis=1))
+    if not frames:
+        return pd.DataFrame(columns=[*params, "replication", "seed"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def _cell(value: Any) -> Any:
+    # Tables and distributions are shown as the TOML a user would write.
+    value = _python(value)
+    return value if isinstance(value, (str, int, float, bool)) else format_value(value)
+
+
+def t_quantile_975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (two-sided 95%).
+
+    df 1..30 from a table (7 digits); above, the Cornish-Fisher expansion around the normal
+    quantile z to the 1/df^3 term, which is within 2e-6 of the exact value there.
+    """
+    if df < 1:
+        return math.nan
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = NormalDist().inv_cdf(0.975)
+    v = float(df)
+    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3))
+
+
+def summarize(runs: pd.DataFrame, params: Sequence[str]) -> pd.DataFrame:
+    """Per grid point and flow, for each metric in METRICS: ``<metric>_mean``, ``_std``
+    (sample, ddof 1), ``_n`` (runs with a value) and ``_ci95``, the half-width of the 95%
+    Student-t confidence interval of the mean, t(0.975, n-1) * std / sqrt(n)."""
+    keys = [*params, "flow"]
+    metrics = [m for m in METRICS
+               if m in runs.columns and pd.api.types.is_numeric_dtype(runs[m])]
+    if runs.empty:
+        return pd.DataFrame(columns=keys)
+    grouped = runs.groupby(keys, sort=False, dropna=False)
+    table = grouped.size().rename("runs").reset_index()
+    for m in metrics:
+        stats = grouped[m].agg(["mean", "std", "count"]).reset_index(drop=True)
+        n = stats["count"].to_numpy()
+        t = [t_quantile_975(int(k) - 1) for k in n]
+        table[f"{m}_mean"] = stats["mean"].to_numpy()
+        table[f"{m}_std"] = stats["std"].to_numpy()
+        table[f"{m}_n"] = n
+        table[f"{m}_ci95"] = stats["std"].to_numpy() * t / [math.sqrt(k) if k else 1 for k in n]
+    return table
+
+
+def write_tables(runs: pd.DataFrame, params: Sequence[str],
+                 out: str | os.PathLike[str]) -> list[Path]:
+    """Writes runs.csv, runs.parquet (when pyarrow is installed) and summary.csv into
+    ``out``, each atomically; returns their paths."""
+    out = Path(out)
+    written = []
+
+    def csv(frame: pd.DataFrame) -> Callable[[Any], None]:
+        return lambda f: frame.to_csv(f, index=False, lineterminator="\n", na_rep="")
+
+    _write_atomic(out / "runs.csv", csv(runs))
+    written.append(out / "runs.csv")
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        warnings.warn("pyarrow is not installed: runs.parquet not written", stacklevel=2)
+    else:
+        # Parquet columns have one type; a grid mixing strings and numbers is written as text.
+        frame = runs.copy()
+        for name in params:
+            if frame[name].dtype == object:
+                frame[name] = frame[name].map(str)
+        _write_atomic(out / "runs.parquet", lambda f: frame.to_parquet(f, index=False),
+                      binary=True)
+        written.append(out / "runs.parquet")
+    _write_atomic(out / "summary.csv", csv(summarize(runs, params)))
+    written.append(out / "summary.csv")
+    return written

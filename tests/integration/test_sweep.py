@@ -1,0 +1,228 @@
+"""Sweeps: grid x replications, cached runs and resuming, Dask, tables and the CLI."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import ackclock as ac
+from ackclock.errors import ScenarioError
+from ackclock.sweep import format_value, load_sweep, t_quantile_975
+
+pytest.importorskip("ackclock._core", reason="the compiled engine is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+sweep_module = importlib.import_module("ackclock.sweep")  # ac.sweep is the function
+
+# Two flows with random start times, so that replications (seeds) differ; 2 s each.
+SCENARIO = """
+name = "tiny"
+[run]
+duration = "2s"
+seed = 7
+[defaults.tcp]
+packet_size = 1000
+window = 50
+[[node]]
+name = "s"
+[[node]]
+name = "r"
+[[node]]
+name = "d"
+[[link]]
+from = "s"
+to = "r"
+rate = "100Mb/s"
+delay = "1ms"
+[[link]]
+from = "r"
+to = "d"
+rate = "5Mb/s"
+delay = "10ms"
+queue = { kind = "droptail", limit = 20 }
+[[flow]]
+count = 2
+name = "tcp{i}"
+kind = "tcp"
+from = "s"
+to = "d"
+app = { kind = "ftp", start = { uniform = ["0s", "0.5s"] } }
+"""
+
+GRID: dict[str, list[Any]] = {
+    "link.r-d.queue.limit": [10, 40],
+    "defaults.tcp.variant": ["tahoe", "reno", "newreno"],
+}
+
+
+@pytest.fixture()
+def scenario(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.toml"
+    path.write_text(SCENARIO)
+    return path
+
+
+def ackclock(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ackclock", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_grid_times_replications_fills_both_tables(scenario: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    runs = ac.sweep(scenario, GRID, 3, jobs=2, out=out, progress=False)
+    assert runs.attrs == {"runs": 18, "ran": 18, "cached": 0}
+    assert len(list((out / "runs").glob("*.json"))) == 18
+    assert len(runs) == 18 * 2  # run x flow
+    assert list(runs.columns[:4]) == [*GRID, "replication", "seed"]
+    assert list(runs.columns[4:7]) == ["flow", "kind", "variant"]
+    assert sorted(runs["seed"].unique()) == [7, 8, 9]
+    assert (runs["variant"] == runs["defaults.tcp.variant"]).all()
+    # Each seed draws other start times, so replications differ.
+    assert runs["start_s"].nunique() > 2
+
+    on_disk = pd.read_csv(out / "runs.csv")
+    assert len(on_disk) == 36 and list(on_disk.columns) == list(runs.columns)
+    assert len(pd.read_parquet(out / "runs.parquet")) == 36
+
+    summary = pd.read_csv(out / "summary.csv")
+    assert len(summary) == 6 * 2  # grid point x flow
+    assert (summary["throughput_mbps_n"] == 3).all()
+    one = runs[(runs["link.r-d.queue.limit"] == 40) & (runs["defaults.tcp.variant"] == "reno")
+               & (runs["flow"] == "tcp1")]["throughput_mbps"]
+    row = summary[(summary["link.r-d.queue.limit"] == 40)
+                  & (summary["defaults.tcp.variant"] == "reno") & (summary["flow"] == "tcp1")]
+    assert row["throughput_mbps_mean"].item() == pytest.approx(one.mean())
+    assert row["throughput_mbps_std"].item() == pytest.approx(one.std())
+    assert row["throughput_mbps_ci95"].item() == pytest.approx(4.3026527 * one.std() / 3**0.5)
+    assert not list(out.glob(".*.tmp")) and not list((out / "runs").glob(".*"))
+
+
+def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    first = ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
+    files = sorted((out / "runs").glob("*.json"))
+    for f in files[:4]:
+        f.unlink()
+
+    calls = []
+    real = sweep_module._run_one
+
+    def counting(sc: ac.Scenario) -> dict[str, Any]:
+        calls.append(sc.run.seed)
+        return real(sc)
+
+    monkeypatch.setattr(sweep_module, "_run_one", counting)
+    again = ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
+    assert len(calls) == 4
+    assert again.attrs == {"runs": 18, "ran": 4, "cached": 14}
+    assert sorted((out / "runs").glob("*.json")) == files
+    pd.testing.assert_frame_equal(first, again)
+
+    calls.clear()
+    ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
+    assert calls == []
+
+
+def test_dask_local_cluster_matches_local_run(scenario: Path, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    grid = {"defaults.tcp.variant": ["reno", "newreno"]}
+    local = ac.sweep(scenario, grid, 2, jobs=2, out=tmp_path / "local", progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = ac.sweep(scenario, grid, 2, scheduler=client, out=tmp_path / "dask",
+                          progress=False)
+        by_address = ac.sweep(scenario, grid, 2, scheduler=cluster.scheduler_address,
+                              progress=False)
+    pd.testing.assert_frame_equal(local, remote)
+    pd.testing.assert_frame_equal(local, by_address)
+    assert (tmp_path / "local" / "runs.csv").read_bytes() == \
+        (tmp_path / "dask" / "runs.csv").read_bytes()
+    assert sorted(p.name for p in (tmp_path / "local" / "runs").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "dask" / "runs").iterdir())
+
+
+def test_bad_grid_value_is_reported_before_any_run(scenario: Path, tmp_path: Path) -> None:
+    grid = {"link.r-d.queue.limit": [10, "lots"]}
+    with pytest.raises(ScenarioError, match="sweep point link.r-d.queue.limit=lots"):
+        ac.sweep(scenario, grid, out=tmp_path / "out", progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_sweep_file_and_fixed_overrides(scenario: Path, tmp_path: Path) -> None:
+    (tmp_path / "s.toml").write_text(
+        'scenario = "tiny.toml"\nreplications = 2\n'
+        '[grid]\n"defaults.tcp.variant" = ["reno", "sack"]\n'
+        '[set]\n"run.duration" = "1s"\n'
+    )
+    spec = load_sweep(tmp_path / "s.toml")
+    assert spec.scenario == scenario and spec.replications == 2
+    runs = spec.run(jobs=1, progress=False)
+    assert len(runs) == 2 * 2 * 2 and "run.duration" not in runs.columns
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('scenario = "tiny.toml"\nreplicas = 2\n', "replicas: unknown key"),
+        ('scenario = "tiny.toml"\nreplications = 0\n', "replications: expected a whole"),
+        ('scenario = "tiny.toml"\nreplications = 1.5\n', "replications: expected a whole"),
+        ('scenario = "tiny.toml"\n[grid]\n"run.seed" = []\n', 'grid."run.seed": expected a'
+                                                             " non-empty list"),
+        ("replications = 2\n", "scenario: expected the scenario file's path"),
+    ],
+)
+def test_bad_sweep_files(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as e:
+        load_sweep(path)
+    assert str(e.value).startswith(f"{path}: {message}")
+
+
+def test_cli_sweep_and_its_errors(scenario: Path, tmp_path: Path) -> None:
+    (tmp_path / "s.toml").write_text(
+        'scenario = "tiny.toml"\n[grid]\n"link.r-d.queue.limit" = [10, 20]\n'
+    )
+    r = ackclock("sweep", "s.toml", "--jobs", "2", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "2 runs: 2 run now, 0 already in" in r.stdout
+    assert str(Path("results") / "s" / "summary.csv") in r.stdout
+    assert len(pd.read_csv(tmp_path / "results" / "s" / "runs.csv")) == 2 * 2
+
+    (tmp_path / "bad.toml").write_text('scenario = "tiny.toml"\n[grid]\nlimit = 5\n')
+    for args, message in [
+        (["bad.toml"], "ackclock: error: bad.toml: grid.limit: expected a non-empty list"),
+        (["missing.toml"], "ackclock: error: missing.toml: No such file or directory"),
+        (["s.toml", "--jobs", "0"], "ackclock: error: --jobs: expected a number >= 1"),
+    ]:
+        r = ackclock("sweep", *args, cwd=tmp_path)
+        assert r.returncode == 2, r.stderr
+        assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith(message), r.stderr
+
+
+def test_example_sweep_file_loads() -> None:
+    spec = load_sweep(EXAMPLES / "sweeps" / "sweep_reno_buffers.toml")
+    assert spec.scenario.is_file()
+    ac.load_scenario(spec.scenario)
+
+
+def test_format_value_and_t_quantiles() -> None:
+    assert format_value("7Mb/s") == "7Mb/s"
+    assert format_value("50") == '"50"'  # stays a string through --set
+    assert format_value(50) == "50" and format_value(True) == "true"
+    assert format_value({"uniform": ["0s", "1s"]}) == '{ "uniform" = ["0s", "1s"] }'
+    assert t_quantile_975(1) == pytest.approx(12.706, abs=1e-3)
+    assert t_quantile_975(30) == pytest.approx(2.042, abs=1e-3)
+    assert t_quantile_975(60) == pytest.approx(2.000, abs=1e-3)
+    assert t_quantile_975(10_000) == pytest.approx(1.960, abs=1e-3)
+    assert json.loads(json.dumps(t_quantile_975(40))) == pytest.approx(2.021, abs=1e-3)
