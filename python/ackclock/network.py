@@ -50,12 +50,17 @@ class Network:
         ns2_queue: bool | None = None,
         duplex: bool = True,
         loss: Mapping[str, Any] | None = None,
+        ecn: bool | None = None,
+        **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
         queue. No limit means an unlimited queue; ``ns2_queue`` picks ns-2's DropTail
         accounting (default: the profile's). ``loss`` is a loss model on the a -> b direction,
         as in a scenario file: ``{"kind": "bernoulli", "p": 0.01}`` or
-        ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``."""
+        ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``. ``queue`` picks the
+        discipline (droptail, red, codel, fq_codel, pie); its own parameters come as keywords
+        (``max_thresh=20``, ``target="5ms"``; see docs/models/queues.md), ``ecn=True`` makes it
+        mark ECN-capable packets instead of dropping them early."""
         path = f"link[{len(self._links)}]"
         link = Link(
             from_=a,
@@ -63,7 +68,7 @@ class Network:
             rate=rate,
             delay=delay,
             queue=QueueConfig(kind=queue, limit=queue_limit, limit_bytes=queue_limit_bytes,
-                              ns2=ns2_queue),
+                              ns2=ns2_queue, ecn=ecn, params=dict(queue_params)),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
         )

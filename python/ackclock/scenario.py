@@ -15,18 +15,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from . import queues
 from .errors import ScenarioError, quote
 from .profiles import TCP_CHOICES, TCP_PARAMS, Profile, get_profile, normalize_tcp_params
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 
 # Everything SCENARIO_FORMAT.md and ARCHITECTURE.md name, and the part the engine runs today.
 QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
-SUPPORTED_QUEUE_KINDS = ("droptail",)
+SUPPORTED_QUEUE_KINDS = QUEUE_KINDS
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
 SUPPORTED_APP_KINDS = ("ftp", "cbr")
 FLOW_KINDS = ("tcp", "udp")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
-SUPPORTED_LOSS_KINDS = ("bernoulli", "drop_list")
+SUPPORTED_LOSS_KINDS = LOSS_KINDS
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
 SUPPORTED_DISTRIBUTIONS = ("constant", "uniform")
 
@@ -55,6 +56,9 @@ class QueueConfig:
     limit: Any = None  # packets; None with limit_bytes None: unlimited
     limit_bytes: Any = None
     ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
+    ecn: bool | None = None  # mark ECN-capable packets instead of dropping them early
+    # The discipline's own keys (queues.SPECS), as given: { max_thresh = 20 }.
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -62,9 +66,17 @@ class LossConfig:
     """A loss model on a link's data direction (from -> to)."""
 
     kind: str
-    p: Any = None  # bernoulli: loss probability
+    p: Any = None  # bernoulli: loss probability (per packet, or per byte with unit "byte")
     flow: Any = None  # drop_list: the flow's name
     packets: Any = None  # drop_list: its data transmissions to drop, numbered from 1
+    unit: Any = None  # bernoulli: "packet" (default) or "byte"
+    p_good_bad: Any = None  # gilbert_elliott: state transition probabilities per packet
+    p_bad_good: Any = None
+    loss_good: Any = None  # gilbert_elliott: loss probability in each state (0 and 1)
+    loss_bad: Any = None
+    period: Any = None  # periodic: of every `period` packets, `burst` from `offset` are lost
+    offset: Any = None
+    burst: Any = None
 
 
 @dataclass
@@ -257,16 +269,64 @@ def _links(
     return out
 
 
+_LOSS_FIELDS = ("p", "flow", "packets", "unit", "p_good_bad", "p_bad_good", "loss_good",
+                "loss_bad", "period", "offset", "burst")
+_LOSS_OWN = {
+    "bernoulli": ("p", "unit"),
+    "gilbert_elliott": ("p_good_bad", "p_bad_good", "loss_good", "loss_bad"),
+    "periodic": ("period", "offset", "burst"),
+    "drop_list": ("flow", "packets"),
+}
+
+
+def _probability(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ScenarioError(f"expected a probability in [0, 1], got {quote(value)}", path=path)
+    return float(value)
+
+
 def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
     kind = check_kind(loss.kind, LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{path}.kind", "loss model")
+    own = _LOSS_OWN[kind]
+    _absent(loss, tuple(k for k in _LOSS_FIELDS if k not in own), path, f"a {kind} loss model")
     if kind == "bernoulli":
-        _absent(loss, ("flow", "packets"), path, "a bernoulli loss model")
-        p = loss.p
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise ScenarioError(f"expected a probability in [0, 1], got {quote(p)}",
-                                path=f"{path}.p")
-        return {"kind": "bernoulli", "p": float(p)}
-    _absent(loss, ("p",), path, "a drop_list loss model")
+        p = _probability(loss.p, f"{path}.p")
+        unit = "packet" if loss.unit is None else loss.unit
+        if unit not in ("packet", "byte"):
+            raise ScenarioError(f'expected "packet" or "byte", got {quote(unit)}',
+                                path=f"{path}.unit")
+        return {"kind": "bernoulli" if unit == "packet" else "byte_bernoulli", "p": p}
+    if kind == "gilbert_elliott":
+        for key in ("p_good_bad", "p_bad_good"):
+            if getattr(loss, key) is None:
+                raise ScenarioError("missing: a transition probability per packet",
+                                    path=f"{path}.{key}")
+        return {
+            "kind": "gilbert_elliott",
+            "p_good_bad": _probability(loss.p_good_bad, f"{path}.p_good_bad"),
+            "p_bad_good": _probability(loss.p_bad_good, f"{path}.p_bad_good"),
+            "loss_good": _probability(0 if loss.loss_good is None else loss.loss_good,
+                                      f"{path}.loss_good"),
+            "loss_bad": _probability(1 if loss.loss_bad is None else loss.loss_bad,
+                                     f"{path}.loss_bad"),
+        }
+    if kind == "periodic":
+        if loss.period is None:
+            raise ScenarioError("missing: every how many packets the loss repeats",
+                                path=f"{path}.period")
+        period = _below(parse_int(loss.period, f"{path}.period", minimum=1,
+                                  what="a number of packets"), _U64, f"{path}.period")
+        offset = 0 if loss.offset is None else parse_int(loss.offset, f"{path}.offset",
+                                                         what="a packet position")
+        burst = 1 if loss.burst is None else parse_int(loss.burst, f"{path}.burst", minimum=1,
+                                                       what="a number of packets")
+        if offset >= period:
+            raise ScenarioError(f"must be smaller than period ({period}), got {offset}",
+                                path=f"{path}.offset")
+        if offset + burst > period:
+            raise ScenarioError(f"offset + burst must not exceed period ({period})",
+                                path=f"{path}.burst")
+        return {"kind": "periodic", "period": period, "offset": offset, "burst": burst}
     if loss.flow is None:
         raise ScenarioError("missing: the name of the flow whose packets to drop",
                             path=f"{path}.flow")
@@ -298,14 +358,26 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     limit_bytes = None if q.limit_bytes is None else parse_size(q.limit_bytes,
                                                                 f"{path}.limit_bytes")
     if limit is None and limit_bytes is None:
-        limit = profile.queue_limit
+        limit = queues.DEFAULT_LIMITS.get(q.kind, profile.queue_limit)
+    if q.kind != "droptail" and limit_bytes is not None:
+        raise ScenarioError(f"a {q.kind} queue takes its limit in packets (limit)",
+                            path=f"{path}.limit_bytes")
     ns2 = profile.queue_ns2 if q.ns2 is None else q.ns2
     if not isinstance(ns2, bool):
         raise ScenarioError(f"expected true or false, got {quote(ns2)}", path=f"{path}.ns2")
+    ecn = False if q.ecn is None else q.ecn
+    if not isinstance(ecn, bool):
+        raise ScenarioError(f"expected true or false, got {quote(ecn)}", path=f"{path}.ecn")
+    if ecn and q.kind == "droptail":
+        raise ScenarioError("DropTail never marks; ECN needs red, codel, fq_codel or pie",
+                            path=f"{path}.ecn")
     for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
         if value is not None and value >= _U64:
             raise ScenarioError(f"too large: {value}", path=f"{path}.{key}")
-    return {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes, "ns2": ns2}
+    doc = {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes, "ns2": ns2,
+           "ecn": ecn}
+    doc.update(queues.resolve_params(q.kind, q.params, profile.name, path))
+    return doc
 
 
 def check_kind(

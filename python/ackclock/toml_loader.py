@@ -21,6 +21,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
+from . import queues
 from .errors import ScenarioError, quote
 from .profiles import TCP_ALIASES, TCP_PARAMS, canonical_tcp_key, normalize_tcp_params
 from .scenario import (
@@ -49,7 +50,6 @@ _RUN_KEYS = ("duration", "warmup", "seed", "sample_interval")
 _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
 _LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count")
-_QUEUE_KEYS = ("kind", "limit", "limit_bytes", "ns2")
 _FLOW_KEYS = (
     ("name", "kind", "from", "to", "app", "count", "trace")
     + tuple(TCP_PARAMS)
@@ -60,7 +60,9 @@ _APP_KEYS = {
     "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random"),
 }
 _LOSS_KEYS = {
-    "bernoulli": ("kind", "p"),
+    "bernoulli": ("kind", "p", "unit"),
+    "gilbert_elliott": ("kind", "p_good_bad", "p_bad_good", "loss_good", "loss_bad"),
+    "periodic": ("kind", "period", "offset", "burst"),
     "drop_list": ("kind", "flow", "packets"),
 }
 _REPEATED = ("node", "link", "flow")
@@ -329,9 +331,11 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
     # The kind decides which keys are valid, so an unsupported kind is reported first.
     kind = check_kind(t.get("kind", "droptail"), QUEUE_KINDS, SUPPORTED_QUEUE_KINDS,
                       f"{p}.kind", "queue discipline")
-    _check_keys(t, _QUEUE_KEYS, p)
+    _check_keys(t, queues.known_keys(kind), p)
+    ecn = t.get("ecn", t.get("setbit_"))
+    params = {k: v for k, v in t.items() if k not in queues.COMMON_KEYS}
     return QueueConfig(kind=kind, limit=t.get("limit"), limit_bytes=t.get("limit_bytes"),
-                       ns2=t.get("ns2"))
+                       ns2=t.get("ns2"), ecn=ecn, params=params)
 
 
 def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
@@ -339,7 +343,7 @@ def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
     kind = check_kind(_required(t, "kind", p), LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{p}.kind",
                       "loss model")
     _check_keys(t, _LOSS_KEYS[kind], p)
-    return LossConfig(kind=kind, p=t.get("p"), flow=t.get("flow"), packets=t.get("packets"))
+    return LossConfig(kind=kind, **{k: v for k, v in t.items() if k != "kind"})
 
 
 def _flow(t: Mapping[str, Any], p: str) -> Flow:

@@ -141,7 +141,8 @@ def test_example_resolves_to_the_contract_document() -> None:
         "to": 2,
         "rate_bps": 1e7,
         "delay_ps": 29 * MS,
-        "queue": {"kind": "droptail", "limit_packets": 100, "limit_bytes": None, "ns2": True},
+        "queue": {"kind": "droptail", "limit_packets": 100, "limit_bytes": None, "ns2": True,
+                  "ecn": False},
         "loss": {"kind": "bernoulli", "p": 0.001},
     }
     assert d["links"][3]["queue"] == bottleneck["queue"]
@@ -262,7 +263,8 @@ def test_queue_accounting_can_be_set_per_link() -> None:
     d = doc(SMALL.replace('delay = "1ms"', 'delay = "1ms"\nqueue = { limit_bytes = "64KB",'
                                             ' ns2 = false }'))
     assert d["links"][0]["queue"] == {
-        "kind": "droptail", "limit_packets": None, "limit_bytes": 64000, "ns2": False
+        "kind": "droptail", "limit_packets": None, "limit_bytes": 64000, "ns2": False,
+        "ecn": False,
     }
 
 
@@ -616,14 +618,6 @@ def test_udp_header_size_from_the_flow() -> None:
     [
         ('[[trace]]\nformat = "ns2"\nfile = "out.tr"',
          "trace: packet traces ([[trace]]) are not supported yet"),
-        ('[[link]]\nfrom = "b"\nto = "c"\nrate = "1Mb/s"\ndelay = "1ms"\n'
-         'loss = { kind = "gilbert_elliott", p = 0.001 }',
-         'link[1].loss.kind: loss model "gilbert_elliott" is not supported yet'
-         ' (supported now: "bernoulli", "drop_list")'),
-        ('[[link]]\nfrom = "a"\nto = "b"\nrate = "10Mb/s"\ndelay = "29ms"\n'
-         'queue = { kind = "red", limit = 100, max_thresh = 20 }',
-         'link[1].queue.kind: queue discipline "red" is not supported yet'
-         ' (supported now: "droptail")'),
     ],
 )
 def test_other_features_not_supported_yet(extra: str, message: str) -> None:

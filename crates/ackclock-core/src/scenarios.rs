@@ -63,6 +63,10 @@ pub fn dumbbell(
         limit_packets: Some(limit),
         limit_bytes: None,
         ns2: false,
+        ecn: false,
+        red: None,
+        codel: None,
+        pie: None,
     };
     let duplex = |a: u32, b: u32, bps: f64, ms: u64, limit: u64| {
         [

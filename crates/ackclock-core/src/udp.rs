@@ -65,6 +65,7 @@ impl CbrSource {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: c.packets_sent,
+            ecn: 0,
         });
         self.next_seq += 1;
         Some(now + self.interval)

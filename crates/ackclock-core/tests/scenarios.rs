@@ -182,6 +182,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
         limit_packets: Some(100),
         limit_bytes: None,
         ns2: true,
+        ..Default::default()
     };
     let links = vec![
         LinkConfig {

@@ -242,6 +242,7 @@ impl TcpSender {
             retransmit,
             sack: SackBlocks::NONE,
             nth: c.packets_sent,
+            ecn: 0,
         });
     }
 
@@ -556,6 +557,7 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 0,
+            ecn: 0,
         }
     }
 

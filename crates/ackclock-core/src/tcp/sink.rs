@@ -185,6 +185,7 @@ impl TcpSink {
             retransmit: false,
             sack,
             nth: 0,
+            ecn: 0,
         });
     }
 
@@ -260,6 +261,7 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: seq + 1,
+            ecn: 0,
         }
     }
 
