@@ -27,6 +27,8 @@ pub struct FlowCounters {
     pub fast_retransmits: u64,
     pub rtt_samples: u64,
     pub rtt_sum_ps: u128,
+    /// Window reductions in response to ECN-Echo (RFC 3168).
+    pub ecn_reductions: u64,
 }
 
 impl Sub for FlowCounters {
@@ -46,6 +48,7 @@ impl Sub for FlowCounters {
             fast_retransmits: self.fast_retransmits - o.fast_retransmits,
             rtt_samples: self.rtt_samples - o.rtt_samples,
             rtt_sum_ps: self.rtt_sum_ps - o.rtt_sum_ps,
+            ecn_reductions: self.ecn_reductions - o.ecn_reductions,
         }
     }
 }

@@ -243,6 +243,10 @@ pub struct TcpConfig {
     /// `bytes` (growth per byte acknowledged, ssthresh exact; windows reported in bytes).
     #[serde(default = "default_window_unit")]
     pub window_unit: String,
+    /// RFC 3168 ECN: segments are ECN-capable and the sender halves its window on ECN-Echo
+    /// (ns-2 `ecn_`).
+    #[serde(default)]
+    pub ecn: bool,
 }
 
 fn default_window_unit() -> String {

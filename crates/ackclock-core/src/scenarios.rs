@@ -35,6 +35,7 @@ pub fn ns2_tcp() -> TcpConfig {
         timestamps: false,
         ts_echo_rfc7323: false,
         window_unit: "packets".into(),
+        ecn: false,
     }
 }
 

@@ -698,7 +698,8 @@ impl Simulator {
             .u64("fast_retransmits", get(|c| c.fast_retransmits))
             .u64("acks_sent", get(|c| c.acks_sent))
             .u64("acks_dropped", get(|c| c.acks_dropped))
-            .u64("rtt_samples", get(|c| c.rtt_samples));
+            .u64("rtt_samples", get(|c| c.rtt_samples))
+            .u64("ecn_reductions", get(|c| c.ecn_reductions));
 
         let mut queues = Table::default();
         let qs: Vec<QueueCounters> = self

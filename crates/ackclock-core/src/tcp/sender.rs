@@ -45,7 +45,7 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{Packet, PacketKind, SackBlocks};
+use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::{AckEvent, AnyCc, Window};
 use crate::tcp::rtt::RttEstimator;
@@ -116,6 +116,12 @@ pub struct TcpSender {
     rto_deadline: Option<SimTime>,
     /// Segments the application has made available (u64::MAX: endless bulk data).
     app_limit: u64,
+    /// RFC 3168: ECN-capable; the highest segment sent at the last ECN reduction; CWR to
+    /// be set on the next segment; the next ACK's window growth to be skipped.
+    ecn: bool,
+    ecn_recover: Option<u64>,
+    cwr_pending: bool,
+    skip_growth: bool,
 }
 
 impl TcpSender {
@@ -168,6 +174,10 @@ impl TcpSender {
             timed: None,
             rto_deadline: None,
             app_limit: 0,
+            ecn: cfg.ecn,
+            ecn_recover: None,
+            cwr_pending: false,
+            skip_growth: false,
         }
     }
 
@@ -215,6 +225,13 @@ impl TcpSender {
         };
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
+        let mut ecn_bits = 0;
+        if self.ecn {
+            ecn_bits = ecn::ECT;
+            if std::mem::take(&mut self.cwr_pending) {
+                ecn_bits |= ecn::CWR;
+            }
+        }
         if retransmit {
             c.packets_retransmitted += 1;
             // Karn: the measurement in progress may now be ambiguous.
@@ -242,7 +259,7 @@ impl TcpSender {
             retransmit,
             sack: SackBlocks::NONE,
             nth: c.packets_sent,
-            ecn: 0,
+            ecn: ecn_bits,
         });
     }
 
@@ -261,6 +278,10 @@ impl TcpSender {
     ) {
         let ack = pkt.ack;
         self.ts_echo = pkt.ts_echo;
+        self.skip_growth = false;
+        if self.ecn && pkt.ecn & ecn::ECE != 0 {
+            self.on_ecn_echo(ack, c);
+        }
         if let Some(sb) = self.scoreboard.take() {
             self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
             return;
@@ -270,6 +291,20 @@ impl TcpSender {
         } else if ack == self.una && self.una < self.maxseq {
             self.on_dupack(now, out, c);
         }
+    }
+
+    /// RFC 3168 6.1.2: an ECN-Echo halves the window as a loss would (ssthresh from
+    /// congestion control, cwnd = ssthresh), at most once per window of data and not during
+    /// loss recovery, and the ACK that carried it does not open the window.
+    fn on_ecn_echo(&mut self, ack: u64, c: &mut FlowCounters) {
+        if self.in_recovery || self.ecn_recover.is_some_and(|r| ack <= r) {
+            return;
+        }
+        self.w.cwnd = self.reduce_window();
+        self.ecn_recover = Some(self.maxseq);
+        self.cwr_pending = true;
+        self.skip_growth = true;
+        c.ecn_reductions += 1;
     }
 
     /// Takes an RTT sample if `ack` covers the timed segment or, with timestamps (RFC 7323
@@ -502,6 +537,9 @@ impl TcpSender {
     /// Lets congestion control open the window for a new ACK of `acked` segments: one unit
     /// of credit per ACK with packet-counted windows, one per segment with byte-counted ones.
     fn open_cwnd(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
+        if std::mem::take(&mut self.skip_growth) {
+            return;
+        }
         let credit = if self.bytes { acked as f64 } else { 1.0 };
         self.cc.on_ack(
             &mut self.w,
