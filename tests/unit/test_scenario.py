@@ -182,6 +182,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "timestamps": False,
             "ts_echo_rfc7323": False,
             "window_unit": "packets",
+            "ecn": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None},
     }
