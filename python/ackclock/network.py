@@ -87,10 +87,13 @@ class Network:
         cc: str | None = None,
         sink: str | None = None,
         trace: Any = None,
+        size: int | str | None = None,
         **params: Any,
     ) -> Flow:
-        """Adds a TCP flow with an endless FTP source. ``params`` are TCP parameters
-        (``window=100``, ``packet_size=1460``, ns-2 aliases such as ``window_``); they override
+        """Adds a TCP flow with an FTP source: endless, or ``size`` payload bytes (then the
+        flow's ``completion_s`` in flows.csv is when the last byte was acknowledged).
+        ``params`` are TCP parameters (``window=100``, ``packet_size=1460``, ns-2 aliases such as
+        ``window_``); they override
         :meth:`defaults`, which override the profile. ``start`` may be a distribution:
         ``{"uniform": ["0s", "1s"]}``. ``trace``: TCP variables to record on every change
         (``["cwnd", "ssthresh"]``, or True for all) into ``Results.tcp_trace``."""
@@ -103,7 +106,7 @@ class Network:
             cc=cc,
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
-            app=AppConfig(kind="ftp", start=start, stop=stop),
+            app=AppConfig(kind="ftp", start=start, stop=stop, size=size),
             trace=trace,
         )
         self._flows.append(flow)
@@ -115,23 +118,31 @@ class Network:
         src: str,
         dst: str,
         *,
-        packet_size: int | str,
+        packet_size: int | str | None = None,
         rate: str | float | None = None,
         interval: str | float | None = None,
         start: Any = "0s",
         stop: Any = None,
         header_size: int | str | None = None,
+        app: str = "cbr",
+        random: bool | None = None,
+        on: Any = None,
+        off: Any = None,
+        file: str | None = None,
     ) -> Flow:
-        """Adds a UDP flow with a constant-bit-rate source: one ``packet_size``-byte payload
-        every ``interval``, or every packet_size x 8 / ``rate`` (ns-2's CBR)."""
+        """Adds a UDP flow. ``app="cbr"`` (default): one ``packet_size``-byte payload every
+        ``interval``, or every packet_size x 8 / ``rate`` (ns-2's CBR), jittered with
+        ``random=True``; ``"onoff"``: the same during ``on`` periods, silent for ``off``
+        (times or distributions such as ``{"exponential": "500ms"}``); ``"poisson"``:
+        exponential gaps of that mean; ``"trace"``: replays ``file`` (see docs/traffic.md)."""
         flow = Flow(
             name=name,
             kind="udp",
             from_=src,
             to=dst,
             header_size=header_size,
-            app=AppConfig(kind="cbr", start=start, stop=stop, rate=rate, interval=interval,
-                          packet_size=packet_size),
+            app=AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
+                          packet_size=packet_size, random=random, on=on, off=off, file=file),
         )
         self._flows.append(flow)
         return flow

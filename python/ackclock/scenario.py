@@ -13,6 +13,7 @@ import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from . import queues
@@ -24,12 +25,12 @@ from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
 SUPPORTED_QUEUE_KINDS = QUEUE_KINDS
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
-SUPPORTED_APP_KINDS = ("ftp", "cbr")
+SUPPORTED_APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace")
 FLOW_KINDS = ("tcp", "udp")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
 SUPPORTED_LOSS_KINDS = LOSS_KINDS
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
-SUPPORTED_DISTRIBUTIONS = ("constant", "uniform")
+SUPPORTED_DISTRIBUTIONS = DISTRIBUTIONS
 
 _U32 = 2**32
 _U64 = 2**64
@@ -99,7 +100,11 @@ class AppConfig:
     rate: Any = None
     interval: Any = None
     packet_size: Any = None
-    size: Any = None
+    size: Any = None  # ftp: bytes of a finite transfer; None: endless
+    random: Any = None  # cbr: jitter each interval by up to half (ns-2 random_)
+    on: Any = None  # onoff: on and off times (times or distributions)
+    off: Any = None
+    file: Any = None  # trace: a file of "time size" records
 
 
 @dataclass
@@ -152,7 +157,9 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     nodes = _nodes(sc.nodes)
     links = _links(sc.links, nodes, profile, [f.name for f in sc.flows])
     defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
-    flows = _flows(sc.flows, nodes, profile, defaults)
+    # Files a scenario names (traces) are relative to the scenario file.
+    base_dir = Path(sc.source).parent if sc.source else None
+    flows = _flows(sc.flows, nodes, profile, defaults, base_dir)
     return {
         "name": sc.name,
         "profile": profile.name,
@@ -399,7 +406,8 @@ def check_kind(
 
 
 def _flows(
-    flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any]
+    flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any],
+    base_dir: Path | None = None,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     first: dict[str, str] = {}
@@ -422,7 +430,7 @@ def _flows(
             entry["tcp"] = _tcp(flow, p, profile, defaults)
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
-        entry["app"] = _app(flow, p)
+        entry["app"] = _app(flow, p, base_dir)
         out.append(entry)
     return out
 
@@ -549,14 +557,14 @@ def _udp_header(flow: Flow, p: str, profile: Profile) -> int:
     return _below(parse_size(flow.header_size, f"{p}.header_size"), _U32, f"{p}.header_size")
 
 
-def _app(flow: Flow, p: str) -> dict[str, Any]:
+def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
     app = flow.app
     ap = f"{p}.app"
     kind = check_kind(app.kind, APP_KINDS, SUPPORTED_APP_KINDS, f"{ap}.kind", "application")
-    wanted = "ftp" if flow.kind == "tcp" else "cbr"
-    if kind != wanted:
+    if (kind == "ftp") != (flow.kind == "tcp"):
+        wanted = '"ftp"' if flow.kind == "tcp" else '"cbr", "onoff", "poisson" or "trace"'
         raise ScenarioError(
-            f"a {flow.kind.upper()} flow needs an {quote(wanted)} application, got {quote(kind)}",
+            f"a {flow.kind.upper()} flow needs an {wanted} application, got {quote(kind)}",
             path=f"{ap}.kind",
         )
     start = _distribution(app.start, f"{ap}.start")
@@ -565,17 +573,23 @@ def _app(flow: Flow, p: str) -> dict[str, Any]:
         raise ScenarioError(
             f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
         )
+    own = {"ftp": ("size",), "cbr": ("rate", "interval", "packet_size", "random"),
+           "onoff": ("rate", "interval", "packet_size", "on", "off"),
+           "poisson": ("rate", "interval", "packet_size"), "trace": ("file",)}[kind]
+    _absent(app, tuple(k for k in _APP_FIELDS if k not in own), ap, f"a {kind} application")
+    base = {"kind": kind, "start": start, "stop_ps": stop}
     if kind == "ftp":
-        _absent(app, ("rate", "interval", "packet_size"), ap, "an ftp application")
+        size = None
         if app.size is not None:
-            raise ScenarioError(
-                "finite transfers (ftp size) are not supported yet; omit size for an endless"
-                " bulk transfer",
-                path=f"{ap}.size",
-            )
-        return {"kind": "ftp", "start": start, "stop_ps": stop}
+            size = _below(parse_size(app.size, f"{ap}.size"), _U64, f"{ap}.size")
+            if size == 0:
+                raise ScenarioError("expected a positive size", path=f"{ap}.size")
+        return base | {"size_bytes": size}
+    if kind == "trace":
+        if app.file is None:
+            raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")
+        return base | {"records": read_trace(app.file, f"{ap}.file", base_dir)}
 
-    _absent(app, ("size",), ap, "a cbr application")
     if app.packet_size is None:
         raise ScenarioError("missing: the payload bytes of each datagram", path=f"{ap}.packet_size")
     packet_size = parse_size(app.packet_size, f"{ap}.packet_size")
@@ -599,13 +613,62 @@ def _app(flow: Flow, p: str) -> dict[str, Any]:
         if interval == 0:
             raise ScenarioError(f"expected a positive time, got {quote(app.interval)}",
                                 path=f"{ap}.interval")
-    return {
-        "kind": "cbr",
-        "start": start,
-        "stop_ps": stop,
-        "interval_ps": _below(interval, _U64, f"{ap}.interval"),
-        "packet_size": packet_size,
-    }
+    interval = _below(interval, _U64, f"{ap}.interval")
+    if kind == "poisson":
+        return base | {"mean_interval_ps": interval, "packet_size": packet_size}
+    if kind == "onoff":
+        for key in ("on", "off"):
+            if getattr(app, key) is None:
+                raise ScenarioError(
+                    f'missing: the {key} times, e.g. {{ exponential = "500ms" }}',
+                    path=f"{ap}.{key}")
+        return base | {"interval_ps": interval, "packet_size": packet_size,
+                       "on": _distribution(app.on, f"{ap}.on"),
+                       "off": _distribution(app.off, f"{ap}.off")}
+    random = False if app.random is None else app.random
+    if not isinstance(random, bool):
+        raise ScenarioError(f"expected true or false, got {quote(random)}", path=f"{ap}.random")
+    return base | {"interval_ps": interval, "packet_size": packet_size, "random": random}
+
+
+_APP_FIELDS = ("rate", "interval", "packet_size", "size", "random", "on", "off", "file")
+
+
+def read_trace(file: Any, path: str, base_dir: Path | None) -> list[list[int]]:
+    """A trace file's records as [time after start in ps, payload bytes].
+
+    One record per line: a time (seconds, or with a unit: "1.5ms") and a size in bytes,
+    separated by spaces, tabs or a comma; "#" starts a comment. Times must not decrease.
+    """
+    if not isinstance(file, (str, Path)):
+        raise ScenarioError(f"expected a file name, got {quote(file)}", path=path)
+    p = Path(file)
+    if not p.is_absolute() and base_dir is not None:
+        p = base_dir / p
+    try:
+        lines = p.read_text().splitlines()
+    except OSError as e:
+        raise ScenarioError(f"cannot read {quote(str(p))}: {e.strerror}", path=path) from None
+    records: list[list[int]] = []
+    for n, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].replace(",", " ").split()
+        if not text:
+            continue
+        where = f"{path} ({p.name} line {n})"
+        if len(text) != 2:
+            raise ScenarioError(f"expected a time and a size, got {quote(line.strip())}",
+                                path=where)
+        t = parse_time(text[0], where)
+        size = parse_size(text[1], where)
+        if size == 0 or size >= _U32:
+            raise ScenarioError(f"expected a size of 1 to {_U32 - 1} bytes, got {text[1]}",
+                                path=where)
+        if records and t < records[-1][0]:
+            raise ScenarioError(f"time goes backwards ({text[0]})", path=where)
+        records.append([t, size])
+    if not records:
+        raise ScenarioError(f"{quote(str(p))} has no records", path=path)
+    return records
 
 
 def _absent(table: AppConfig | LossConfig, keys: tuple[str, ...], path: str, what: str) -> None:
@@ -626,8 +689,22 @@ def _distribution(value: Any, path: str) -> dict[str, Any]:
     check_kind(kind, DISTRIBUTIONS, SUPPORTED_DISTRIBUTIONS, dp, "distribution")
     if kind == "constant":
         return {"constant": parse_time(arg, dp)}
+    if kind == "exponential":
+        mean = parse_time(arg, dp)
+        if mean == 0:
+            raise ScenarioError("expected a positive mean time", path=dp)
+        return {"exponential": mean}
     if not isinstance(arg, (list, tuple)) or len(arg) != 2:
-        raise ScenarioError(f'expected two times [A, B], got {quote(arg)}', path=dp)
+        shape = "[MEAN, SHAPE]" if kind == "pareto" else "[A, B]"
+        raise ScenarioError(f"expected {shape}, got {quote(arg)}", path=dp)
+    if kind == "pareto":
+        mean = parse_time(arg[0], f"{dp}[0]")
+        shape = arg[1]
+        if isinstance(shape, bool) or not isinstance(shape, (int, float)) or not shape > 1:
+            raise ScenarioError(f"expected a shape above 1, got {quote(shape)}", path=f"{dp}[1]")
+        if mean == 0:
+            raise ScenarioError("expected a positive mean time", path=f"{dp}[0]")
+        return {"pareto": [mean, float(shape)]}
     a = parse_time(arg[0], f"{dp}[0]")
     b = parse_time(arg[1], f"{dp}[1]")
     if a > b:

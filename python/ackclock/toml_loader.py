@@ -57,7 +57,10 @@ _FLOW_KEYS = (
 )
 _APP_KEYS = {
     "ftp": ("kind", "start", "stop", "size"),
-    "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random"),
+    "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random", "random_"),
+    "onoff": ("kind", "start", "stop", "rate", "interval", "packet_size", "on", "off"),
+    "poisson": ("kind", "start", "stop", "rate", "interval", "packet_size"),
+    "trace": ("kind", "start", "stop", "file"),
 }
 _LOSS_KEYS = {
     "bernoulli": ("kind", "p", "unit"),
@@ -384,8 +387,9 @@ def _app(t: Mapping[str, Any], p: str) -> AppConfig:
     kind = check_kind(_required(t, "kind", p), APP_KINDS, SUPPORTED_APP_KINDS, f"{p}.kind",
                       "application")
     _check_keys(t, _APP_KEYS[kind], p)
-    if "random" in t:
-        raise ScenarioError("CBR jitter (random) is not supported yet", path=f"{p}.random")
+    random = t.get("random", t.get("random_"))
+    if isinstance(random, int) and not isinstance(random, bool) and random in (0, 1):
+        random = bool(random)  # ns-2 writes random_ 1
     return AppConfig(
         kind=kind,
         start=t.get("start", "0s"),
@@ -394,6 +398,10 @@ def _app(t: Mapping[str, Any], p: str) -> AppConfig:
         interval=t.get("interval"),
         packet_size=t.get("packet_size"),
         size=t.get("size"),
+        random=random,
+        on=t.get("on"),
+        off=t.get("off"),
+        file=t.get("file"),
     )
 
 

@@ -269,26 +269,67 @@ pub enum AppConfig {
         start: Distribution,
         #[serde(default)]
         stop_ps: Option<u64>,
+        /// A finite transfer of this many payload bytes; None: endless.
+        #[serde(default)]
+        size_bytes: Option<u64>,
     },
-    /// Constant bit rate: one `packet_size`-byte payload every `interval_ps`.
+    /// Constant bit rate: one `packet_size`-byte payload every `interval_ps`; with `random`,
+    /// each interval is jittered uniformly by up to half its length (ns-2 `random_`).
     Cbr {
         start: Distribution,
         #[serde(default)]
         stop_ps: Option<u64>,
         interval_ps: u64,
         packet_size: u32,
+        #[serde(default)]
+        random: bool,
+    },
+    /// On-off: bursts sent every `interval_ps` lasting an `on` draw, separated by `off`
+    /// draws (ns-2 `Application/Traffic/Exponential` and `/Pareto`, ns-3 `OnOffApplication`).
+    Onoff {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        interval_ps: u64,
+        packet_size: u32,
+        on: Distribution,
+        off: Distribution,
+    },
+    /// Poisson arrivals: exponential gaps of mean `mean_interval_ps`.
+    Poisson {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        mean_interval_ps: u64,
+        packet_size: u32,
+    },
+    /// Replays (time after start in ps, payload bytes) records in order (ns-2
+    /// `Application/Traffic/Trace`).
+    Trace {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        records: Vec<(u64, u32)>,
     },
 }
 
 impl AppConfig {
     pub fn start(&self) -> &Distribution {
         match self {
-            AppConfig::Ftp { start, .. } | AppConfig::Cbr { start, .. } => start,
+            AppConfig::Ftp { start, .. }
+            | AppConfig::Cbr { start, .. }
+            | AppConfig::Onoff { start, .. }
+            | AppConfig::Poisson { start, .. }
+            | AppConfig::Trace { start, .. } => start,
         }
     }
     pub fn stop_ps(&self) -> Option<u64> {
         match self {
-            AppConfig::Ftp { stop_ps, .. } | AppConfig::Cbr { stop_ps, .. } => *stop_ps,
+            AppConfig::Ftp { stop_ps, .. }
+            | AppConfig::Cbr { stop_ps, .. }
+            | AppConfig::Onoff { stop_ps, .. }
+            | AppConfig::Poisson { stop_ps, .. }
+            | AppConfig::Trace { stop_ps, .. } => *stop_ps,
         }
     }
 }
@@ -299,6 +340,46 @@ impl AppConfig {
 pub enum Distribution {
     Constant(u64),
     Uniform([u64; 2]),
+    /// Mean in picoseconds.
+    Exponential(u64),
+    /// Mean in picoseconds and shape (> 1).
+    Pareto(u64, f64),
+}
+
+impl Distribution {
+    /// One draw, in picoseconds.
+    pub fn sample(&self, rng: &mut crate::rng::RandomStream) -> u64 {
+        match *self {
+            Distribution::Constant(t) => t,
+            Distribution::Uniform([a, b]) => rng.uniform_u64(a, b),
+            Distribution::Exponential(mean) => rng.exponential(mean as f64).round() as u64,
+            Distribution::Pareto(mean, shape) => rng
+                .pareto(mean as f64, shape)
+                .min(u64::MAX as f64 / 2.0)
+                .round() as u64,
+        }
+    }
+
+    /// The mean, in picoseconds.
+    pub fn mean(&self) -> f64 {
+        match *self {
+            Distribution::Constant(t) => t as f64,
+            Distribution::Uniform([a, b]) => (a as f64 + b as f64) / 2.0,
+            Distribution::Exponential(mean) | Distribution::Pareto(mean, _) => mean as f64,
+        }
+    }
+
+    fn check(&self, path: &str) -> Result<(), String> {
+        match *self {
+            Distribution::Uniform([a, b]) if a > b => {
+                Err(format!("{path}: uniform bounds out of order"))
+            }
+            Distribution::Pareto(_, shape) if !(shape > 1.0 && shape.is_finite()) => Err(format!(
+                "{path}: the Pareto shape must be above 1, got {shape}"
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Scenario {
@@ -379,10 +460,10 @@ impl Scenario {
                     "flow[{i}]: source and destination are the same node"
                 ));
             }
-            if let Distribution::Uniform([a, b]) = f.app.start() {
-                if a > b {
-                    return Err(format!("flow[{i}].app.start: uniform bounds out of order"));
-                }
+            f.app.start().check(&format!("flow[{i}].app.start"))?;
+            if let AppConfig::Onoff { on, off, .. } = &f.app {
+                on.check(&format!("flow[{i}].app.on"))?;
+                off.check(&format!("flow[{i}].app.off"))?;
             }
             if let Err(name) = crate::tracer::TraceMask::from_names(&f.trace) {
                 return Err(format!(
@@ -401,24 +482,47 @@ impl Scenario {
                 (FlowKind::Tcp, _, _) => {
                     return Err(format!("flow[{i}].app.kind: a TCP flow needs an ftp app"))
                 }
+                (FlowKind::Udp, AppConfig::Ftp { .. }, _) => {
+                    return Err(format!(
+                        "flow[{i}].app.kind: a UDP flow needs a cbr, onoff, poisson or trace app"
+                    ))
+                }
+                (FlowKind::Udp, AppConfig::Trace { records, .. }, _) => {
+                    if records.is_empty() {
+                        return Err(format!("flow[{i}].app.file: the trace has no records"));
+                    }
+                    if records.windows(2).any(|w| w[1].0 < w[0].0) {
+                        return Err(format!("flow[{i}].app.file: record times go backwards"));
+                    }
+                    if records.iter().any(|r| r.1 == 0) {
+                        return Err(format!("flow[{i}].app.file: a record has size 0"));
+                    }
+                }
                 (
                     FlowKind::Udp,
                     AppConfig::Cbr {
-                        interval_ps,
-                        packet_size,
+                        interval_ps: iv,
+                        packet_size: size,
+                        ..
+                    }
+                    | AppConfig::Onoff {
+                        interval_ps: iv,
+                        packet_size: size,
+                        ..
+                    }
+                    | AppConfig::Poisson {
+                        mean_interval_ps: iv,
+                        packet_size: size,
                         ..
                     },
                     _,
                 ) => {
-                    if *interval_ps == 0 {
+                    if *iv == 0 {
                         return Err(format!("flow[{i}].app.rate: must be positive and finite"));
                     }
-                    if *packet_size == 0 {
+                    if *size == 0 {
                         return Err(format!("flow[{i}].app.packet_size: must be positive"));
                     }
-                }
-                (FlowKind::Udp, _, _) => {
-                    return Err(format!("flow[{i}].app.kind: a UDP flow needs a cbr app"))
                 }
             }
         }

@@ -119,6 +119,7 @@ pub fn dumbbell(
             app: AppConfig::Ftp {
                 start: Distribution::Constant(i as u64 * 10 * MS),
                 stop_ps: None,
+                size_bytes: None,
             },
         })
         .collect();

@@ -19,14 +19,14 @@ use crate::queue::{AnyQueue, CoDel, DropTail, FqCoDel, HeldQueue, Pie, Red};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
 use crate::sampler::{FlowSample, Sampler};
-use crate::scenario::{AppConfig, Distribution, FlowKind, LinkConfig, LossConfig, Scenario};
+use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario};
 use crate::sched::EventQueue;
 use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
 use crate::tracer::{TraceMask, Tracer};
-use crate::udp::{null_sink_receive, CbrSource};
+use crate::traffic::{null_sink_receive, Cbr, Generator, OnOff, Poisson, TraceReplay, UdpSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
@@ -39,8 +39,8 @@ enum Event {
     /// A delayed-ACK timer may have expired.
     DelAck(FlowId),
     AppStart(FlowId),
-    /// A CBR source sends its next datagram.
-    CbrTick(FlowId),
+    /// A UDP source sends its next datagram.
+    UdpTick(FlowId),
     AppStop(FlowId),
     Sample,
     /// Start of the measurement window: snapshot the counters.
@@ -54,7 +54,7 @@ enum Agent {
         sink: Box<TcpSink>,
     },
     Udp {
-        source: CbrSource,
+        source: UdpSource,
     },
 }
 
@@ -167,7 +167,7 @@ impl Simulator {
                 return Err(unreachable(src, dst));
             }
             let agent = match (&f.app, &f.tcp) {
-                (AppConfig::Ftp { .. }, Some(t)) => {
+                (AppConfig::Ftp { size_bytes, .. }, Some(t)) => {
                     if routes.next_hop(dst, src).is_none() {
                         return Err(unreachable(dst, src));
                     }
@@ -175,35 +175,62 @@ impl Simulator {
                         .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", t.cc))?;
                     let recovery = Recovery::by_name(&t.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
-                    Agent::Tcp {
-                        sender: Box::new(TcpSender::new(id, src, dst, t, recovery, cc)),
-                        sink: Box::new(TcpSink::new(id, dst, src, t)),
+                    let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
+                    let mut sink = Box::new(TcpSink::new(id, dst, src, t));
+                    if let Some(size) = size_bytes {
+                        sender.set_transfer(*size);
+                        sink.set_transfer(*size);
+                    }
+                    Agent::Tcp { sender, sink }
+                }
+                (app, None) if f.kind == FlowKind::Udp => {
+                    let generator = match app {
+                        AppConfig::Cbr {
+                            interval_ps,
+                            packet_size,
+                            random,
+                            ..
+                        } => Generator::Cbr(Cbr {
+                            interval_ps: *interval_ps,
+                            payload: *packet_size,
+                            random: *random,
+                        }),
+                        AppConfig::Onoff {
+                            interval_ps,
+                            packet_size,
+                            on,
+                            off,
+                            ..
+                        } => Generator::OnOff(OnOff::new(
+                            *interval_ps,
+                            *packet_size,
+                            on.clone(),
+                            off.clone(),
+                        )),
+                        AppConfig::Poisson {
+                            mean_interval_ps,
+                            packet_size,
+                            ..
+                        } => Generator::Poisson(Poisson {
+                            mean_interval_ps: *mean_interval_ps,
+                            payload: *packet_size,
+                        }),
+                        AppConfig::Trace { records, .. } => {
+                            Generator::Trace(TraceReplay::new(records.clone()))
+                        }
+                        AppConfig::Ftp { .. } => {
+                            return Err(format!("flow[{i}]: app and flow kind do not match"))
+                        }
+                    };
+                    let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
+                    Agent::Udp {
+                        source: UdpSource::new(id, src, dst, f.header_size, generator, rng),
                     }
                 }
-                (
-                    AppConfig::Cbr {
-                        interval_ps,
-                        packet_size,
-                        ..
-                    },
-                    _,
-                ) => Agent::Udp {
-                    source: CbrSource::new(
-                        id,
-                        src,
-                        dst,
-                        SimDuration(*interval_ps),
-                        *packet_size,
-                        f.header_size,
-                    ),
-                },
                 _ => return Err(format!("flow[{i}]: app and flow kind do not match")),
             };
             let mut rng = RandomStream::named(seed, &format!("flow.{}.start", f.name));
-            let start = match f.app.start() {
-                Distribution::Constant(t) => *t,
-                Distribution::Uniform([a, b]) => rng.uniform_u64(*a, *b),
-            };
+            let start = f.app.start().sample(&mut rng);
             flows.push(Flow {
                 agent,
                 start: SimTime(start),
@@ -332,7 +359,7 @@ impl Simulator {
             Event::Rto(f) => self.on_rto_event(f),
             Event::DelAck(f) => self.on_delack_event(f),
             Event::AppStart(f) => self.on_app_start(f),
-            Event::CbrTick(f) => self.on_cbr_tick(f),
+            Event::UdpTick(f) => self.on_udp_tick(f),
             Event::AppStop(f) => self.on_app_stop(f),
             Event::Sample => self.on_sample(),
             Event::Warmup => self.on_warmup(),
@@ -420,7 +447,7 @@ impl Simulator {
             }
             (Agent::Udp { source }, PacketKind::Udp) => {
                 self.packets_delivered += 1;
-                null_sink_receive(&pkt, source.payload, c);
+                null_sink_receive(&pkt, source.header(), c);
             }
             _ => unreachable!("packet kind does not match its flow"),
         }
@@ -504,16 +531,23 @@ impl Simulator {
         let mut next_tick = None;
         match &mut self.flows[f.idx()].agent {
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
-            Agent::Udp { source } => next_tick = source.tick(now, &mut out, c),
+            Agent::Udp { source } => {
+                let first = source.first_tick(now);
+                next_tick = if first > now {
+                    Some(first)
+                } else {
+                    source.tick(now, &mut out, c)
+                };
+            }
         }
         self.send_scratch(out);
         self.sync_timers(f);
         if let Some(t) = next_tick {
-            self.queue.push(t, Event::CbrTick(f));
+            self.queue.push(t, Event::UdpTick(f));
         }
     }
 
-    fn on_cbr_tick(&mut self, f: FlowId) {
+    fn on_udp_tick(&mut self, f: FlowId) {
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f.idx()];
@@ -523,7 +557,7 @@ impl Simulator {
         let next = source.tick(now, &mut out, c);
         self.send_scratch(out);
         if let Some(t) = next {
-            self.queue.push(t, Event::CbrTick(f));
+            self.queue.push(t, Event::UdpTick(f));
         }
     }
 
@@ -699,7 +733,19 @@ impl Simulator {
             .u64("acks_sent", get(|c| c.acks_sent))
             .u64("acks_dropped", get(|c| c.acks_dropped))
             .u64("rtt_samples", get(|c| c.rtt_samples))
-            .u64("ecn_reductions", get(|c| c.ecn_reductions));
+            .u64("ecn_reductions", get(|c| c.ecn_reductions))
+            .f64(
+                "completion_s",
+                self.flows
+                    .iter()
+                    .map(|f| match &f.agent {
+                        Agent::Tcp { sender, .. } => {
+                            sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
+                        }
+                        Agent::Udp { .. } => f64::NAN,
+                    })
+                    .collect(),
+            );
 
         let mut queues = Table::default();
         let qs: Vec<QueueCounters> = self

@@ -68,6 +68,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             app: AppConfig::Ftp {
                 start: Distribution::Constant(0),
                 stop_ps: None,
+                size_bytes: None,
             },
         }],
     };

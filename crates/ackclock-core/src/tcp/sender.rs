@@ -116,6 +116,10 @@ pub struct TcpSender {
     rto_deadline: Option<SimTime>,
     /// Segments the application has made available (u64::MAX: endless bulk data).
     app_limit: u64,
+    /// A finite transfer: one past its last segment, and that segment's wire size.
+    transfer: Option<(u64, u32)>,
+    /// When the whole finite transfer was acknowledged.
+    pub completed_at: Option<SimTime>,
     /// RFC 3168: ECN-capable; the highest segment sent at the last ECN reduction; CWR to
     /// be set on the next segment; the next ACK's window growth to be skipped.
     ecn: bool,
@@ -174,6 +178,8 @@ impl TcpSender {
             timed: None,
             rto_deadline: None,
             app_limit: 0,
+            transfer: None,
+            completed_at: None,
             ecn: cfg.ecn,
             ecn_recover: None,
             cwr_pending: false,
@@ -191,9 +197,19 @@ impl TcpSender {
         self.payload
     }
 
-    /// The application starts an endless bulk transfer.
+    /// Makes the application a finite transfer of `bytes` payload bytes (at least 1): whole
+    /// segments and a last one with the remainder, after the SYN if there is one.
+    pub fn set_transfer(&mut self, bytes: u64) {
+        let payload = self.payload as u64;
+        let segments = bytes.div_ceil(payload);
+        let last = bytes - (segments - 1) * payload;
+        let first = u64::from(self.syn_pending);
+        self.transfer = Some((first + segments, self.header_size + last as u32));
+    }
+
+    /// The application starts: an endless bulk transfer, or the finite one set.
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        self.app_limit = u64::MAX;
+        self.app_limit = self.transfer.map_or(u64::MAX, |(end, _)| end);
         self.send_much(now, out, c);
     }
 
@@ -221,7 +237,10 @@ impl TcpSender {
         let size = if seq == 0 && self.syn_pending {
             self.header_size
         } else {
-            self.wire_size
+            match self.transfer {
+                Some((end, last)) if seq + 1 == end => last,
+                _ => self.wire_size,
+            }
         };
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
@@ -332,6 +351,11 @@ impl TcpSender {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.una = ack;
+        if let Some((end, _)) = self.transfer {
+            if ack >= end && self.completed_at.is_none() {
+                self.completed_at = Some(now);
+            }
+        }
         self.dupacks = 0;
         if self.nxt < self.una {
             self.nxt = self.una;

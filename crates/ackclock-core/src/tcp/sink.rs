@@ -53,6 +53,8 @@ pub struct TcpSink {
     deadline: Option<SimTime>,
     /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
     ece: bool,
+    /// A finite transfer's payload bytes not yet delivered (u64::MAX: endless).
+    undelivered: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -92,6 +94,7 @@ impl TcpSink {
             pending: 0,
             deadline: None,
             ece: false,
+            undelivered: u64::MAX,
         }
     }
 
@@ -193,6 +196,11 @@ impl TcpSink {
         });
     }
 
+    /// The sender transfers `bytes` payload bytes in all.
+    pub fn set_transfer(&mut self, bytes: u64) {
+        self.undelivered = bytes;
+    }
+
     pub fn on_data(
         &mut self,
         now: SimTime,
@@ -230,6 +238,9 @@ impl TcpSink {
             if before == 0 && self.syn {
                 delivered -= self.payload as u64; // segment 0 was a SYN, without payload
             }
+            // A finite transfer's last segment carries only the remainder.
+            let delivered = delivered.min(self.undelivered);
+            self.undelivered -= delivered;
             c.bytes_delivered += delivered;
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.mask {
             self.seen[(seq & self.mask) as usize] = true;
