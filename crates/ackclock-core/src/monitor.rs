@@ -29,6 +29,10 @@ pub struct FlowCounters {
     pub rtt_sum_ps: u128,
     /// Window reductions in response to ECN-Echo (RFC 3168).
     pub ecn_reductions: u64,
+    /// Time integral of the retransmission timeout (backoff included), in ps x ps, over
+    /// `rto_time_ps` of the flow's life: the time average seed 001's formula (6) takes as T_0.
+    pub rto_area: u128,
+    pub rto_time_ps: u64,
 }
 
 impl Sub for FlowCounters {
@@ -49,6 +53,8 @@ impl Sub for FlowCounters {
             rtt_samples: self.rtt_samples - o.rtt_samples,
             rtt_sum_ps: self.rtt_sum_ps - o.rtt_sum_ps,
             ecn_reductions: self.ecn_reductions - o.ecn_reductions,
+            rto_area: self.rto_area - o.rto_area,
+            rto_time_ps: self.rto_time_ps - o.rto_time_ps,
         }
     }
 }

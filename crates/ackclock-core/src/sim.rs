@@ -68,6 +68,9 @@ struct Flow {
     /// Variables traced on every change, and their last recorded values.
     trace: TraceMask,
     traced: [f64; 8],
+    /// The RTO in force since `rto_since` (None before the flow's first event), for its
+    /// time average.
+    rto_held: Option<(SimTime, u64)>,
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -238,6 +241,7 @@ impl Simulator {
                 delack_event: LazyTimer::default(),
                 trace: TraceMask::from_names(&f.trace).expect("validated"),
                 traced: [f64::NAN; 8],
+                rto_held: None,
             });
         }
 
@@ -482,6 +486,13 @@ impl Simulator {
             self.tracer
                 .record(t, name, flow.trace, &mut flow.traced, now);
         }
+        let rto = sender.rtt.rto().0;
+        integrate_rto(
+            &mut flow.rto_held,
+            self.now,
+            rto,
+            &mut self.counters[f.idx()],
+        );
         if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
             self.queue.push(t, Event::Rto(f));
         }
@@ -575,8 +586,18 @@ impl Simulator {
         }
     }
 
+    /// Brings every TCP flow's RTO integral up to now.
+    fn integrate_rtos(&mut self) {
+        for (flow, c) in self.flows.iter_mut().zip(&mut self.counters) {
+            if let Some((_, rto)) = flow.rto_held {
+                integrate_rto(&mut flow.rto_held, self.now, rto, c);
+            }
+        }
+    }
+
     fn on_warmup(&mut self) {
         self.advance_links();
+        self.integrate_rtos();
         self.warm_flows.copy_from_slice(&self.counters);
         for (i, l) in self.links.iter_mut().enumerate() {
             l.reset_max_queue();
@@ -634,6 +655,7 @@ impl Simulator {
 
     fn finish(&mut self) {
         self.advance_links();
+        self.integrate_rtos();
         self.finished = true;
     }
 
@@ -734,6 +756,18 @@ impl Simulator {
             .u64("acks_dropped", get(|c| c.acks_dropped))
             .u64("rtt_samples", get(|c| c.rtt_samples))
             .u64("ecn_reductions", get(|c| c.ecn_reductions))
+            .f64(
+                "mean_rto_s",
+                cols.iter()
+                    .map(|c| {
+                        if c.rto_time_ps == 0 {
+                            f64::NAN
+                        } else {
+                            c.rto_area as f64 / c.rto_time_ps as f64 / PS_PER_S as f64
+                        }
+                    })
+                    .collect(),
+            )
             .f64(
                 "completion_s",
                 self.flows
@@ -966,4 +1000,15 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
         None => {}
     }
     link
+}
+
+/// Adds the RTO held since the last call to the flow's integral and holds `rto` from `now`.
+#[inline]
+fn integrate_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, rto: u64, c: &mut FlowCounters) {
+    if let Some((since, value)) = *held {
+        let dt = now.0 - since.0;
+        c.rto_area += dt as u128 * value as u128;
+        c.rto_time_ps += dt;
+    }
+    *held = Some((now, rto));
 }

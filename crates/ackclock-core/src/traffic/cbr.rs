@@ -38,7 +38,9 @@ mod tests {
             random: true,
         };
         let n = 100_000;
-        let gaps: Vec<u64> = (0..n).map(|_| c.next_datagram(&mut rng).1.unwrap()).collect();
+        let gaps: Vec<u64> = (0..n)
+            .map(|_| c.next_datagram(&mut rng).1.unwrap())
+            .collect();
         let mean = gaps.iter().sum::<u64>() as f64 / n as f64;
         assert!((mean - 1e6).abs() < 3e3, "{mean}");
         assert!(gaps.iter().all(|&g| (500_000..=1_500_000).contains(&g)));
