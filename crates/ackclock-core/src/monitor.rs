@@ -154,6 +154,11 @@ impl Histogram {
         self.counts[Self::bucket(v)] += 1;
     }
 
+    /// Records `n` values of `v`.
+    pub fn record_n(&mut self, v: u64, n: u64) {
+        self.counts[Self::bucket(v)] += n;
+    }
+
     pub fn total(&self) -> u64 {
         self.counts.iter().sum()
     }

@@ -602,7 +602,7 @@ impl Simulator {
         for (i, l) in self.links.iter_mut().enumerate() {
             l.reset_max_queue();
             self.warm_queues[i] = l.counters;
-            self.warm_sojourn[i] = l.sojourn.clone();
+            self.warm_sojourn[i] = l.sojourn_histogram();
         }
     }
 
@@ -793,7 +793,7 @@ impl Simulator {
             .links
             .iter()
             .zip(&self.warm_sojourn)
-            .map(|(l, w)| l.sojourn.since(w))
+            .map(|(l, w)| l.sojourn_histogram().since(w))
             .collect();
         let sojourn_quantiles = |q: f64| -> Vec<f64> {
             hists

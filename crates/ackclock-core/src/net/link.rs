@@ -44,8 +44,10 @@ pub struct Link {
     /// Counters and time integrals of the waiting backlog, up to `counted_until`.
     pub counters: QueueCounters,
     counted_until: SimTime,
-    /// Queueing delays of departed packets.
-    pub sojourn: Histogram,
+    /// Queueing delays of departed packets that waited (see `sojourn_histogram`), and the
+    /// number that did not wait.
+    sojourn: Histogram,
+    zero_sojourns: u64,
     /// Dequeue-time disciplines: packets dropped by the last call, for the simulator to
     /// count per flow; events it must schedule.
     dropped: Vec<Packet>,
@@ -91,6 +93,7 @@ impl Link {
             counters: QueueCounters::default(),
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),
+            zero_sojourns: 0,
             dropped: Vec::new(),
             tx_event_pending: false,
             schedule_head: None,
@@ -114,6 +117,21 @@ impl Link {
         }
     }
 
+    #[inline(always)]
+    fn backlog_fifo(&self) -> Backlog {
+        Backlog {
+            packets: self.waiting.len() as u64,
+            bytes: self.waiting_bytes,
+        }
+    }
+
+    /// Queueing delays of departed packets, those that did not wait included.
+    pub fn sojourn_histogram(&self) -> Histogram {
+        let mut h = self.sojourn.clone();
+        h.record_n(0, self.zero_sojourns);
+        h
+    }
+
     /// The discipline's state, for the queue time series.
     pub fn aqm_state(&self) -> AqmState {
         match &self.held {
@@ -124,26 +142,33 @@ impl Link {
 
     /// Brings the backlog and its time integrals up to `now`: packets whose transmission has
     /// started by then leave the queue (a departure, as ns-2's queue monitor counts it).
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self, now: SimTime) {
         if self.held.is_none() {
-            // PIE's periodic updates, each seeing the backlog of its own instant.
-            while let AnyQueue::Pie(p) = &self.queue {
-                let due = p.update_due();
-                if due > now {
-                    break;
-                }
-                self.pop_started(due);
-                if let AnyQueue::Pie(p) = &mut self.queue {
-                    p.update(self.waiting_bytes);
-                }
+            if let AnyQueue::Pie(_) = self.queue {
+                self.advance_pie(now);
             }
             self.pop_started(now);
         }
         self.integrate_to(now);
     }
 
-    #[inline]
+    /// PIE's periodic updates up to `now`, each seeing the backlog of its own instant.
+    #[inline(never)]
+    fn advance_pie(&mut self, now: SimTime) {
+        while let AnyQueue::Pie(p) = &self.queue {
+            let due = p.update_due();
+            if due > now {
+                break;
+            }
+            self.pop_started(due);
+            if let AnyQueue::Pie(p) = &mut self.queue {
+                p.update(self.waiting_bytes);
+            }
+        }
+    }
+
+    #[inline(always)]
     fn pop_started(&mut self, now: SimTime) {
         while let Some(&(start, size)) = self.waiting.front() {
             if start > now {
@@ -161,7 +186,13 @@ impl Link {
     fn integrate_to(&mut self, t: SimTime) {
         if t > self.counted_until {
             let dt = (t.0 - self.counted_until.0) as u128;
-            let b = self.backlog();
+            let b = match &self.held {
+                None => Backlog {
+                    packets: self.waiting.len() as u64,
+                    bytes: self.waiting_bytes,
+                },
+                Some(h) => h.backlog(),
+            };
             self.counters.area_packets += dt * b.packets as u128;
             self.counters.area_bytes += dt * b.bytes as u128;
             self.counted_until = t;
@@ -188,15 +219,26 @@ impl Link {
             self.enqueue_held(now, pkt);
             return Enqueued::Held;
         }
-        let arrival = Arrival {
-            now,
-            backlog: self.backlog(),
-            size,
-            ect: pkt.ecn & ecn::ECT != 0,
-            idle_since: (self.busy_until <= now).then_some(self.busy_until),
-            busy_until: self.busy_until,
+        let backlog = self.backlog_fifo();
+        let verdict = match &mut self.queue {
+            // The common case needs only the backlog, so it skips building an `Arrival`.
+            AnyQueue::DropTail(q) => {
+                if q.admit(backlog, size) {
+                    Verdict::Admit
+                } else {
+                    Verdict::Drop
+                }
+            }
+            other => other.admit(&Arrival {
+                now,
+                backlog,
+                size,
+                ect: pkt.ecn & ecn::ECT != 0,
+                idle_since: (self.busy_until <= now).then_some(self.busy_until),
+                busy_until: self.busy_until,
+            }),
         };
-        match self.queue.admit(&arrival) {
+        match verdict {
             Verdict::Admit => {}
             Verdict::Mark => {
                 pkt.ecn |= ecn::CE;
@@ -211,8 +253,8 @@ impl Link {
         let start = now.max(self.busy_until);
         self.busy_until = start + self.rate.tx_time(size);
         let arrival = self.busy_until + self.delay;
-        self.record_sojourn(start.0 - now.0);
         if start > now {
+            self.record_sojourn(start.0 - now.0);
             self.waiting.push_back((start, size));
             self.waiting_bytes += size as u64;
             let q = self.waiting.len() as u64;
@@ -220,6 +262,8 @@ impl Link {
                 self.counters.max_queue_packets = q;
             }
         } else {
+            // No wait: counted apart, so the common case skips the histogram's arithmetic.
+            self.zero_sojourns += 1;
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
         }
