@@ -29,8 +29,9 @@ pub struct FlowCounters {
     pub rtt_sum_ps: u128,
     /// Window reductions in response to ECN-Echo (RFC 3168).
     pub ecn_reductions: u64,
-    /// Time integral of the retransmission timeout (backoff included), in ps x ps, over
-    /// `rto_time_ps` of the flow's life: the time average seed 001's formula (6) takes as T_0.
+    /// Time integral of the retransmission timeout before backoff (ns-2 `t_rtxcur_`), in
+    /// ps x ps, over `rto_time_ps` of the flow's life: the time average seed 001 traces for
+    /// T_0 of formula (6), whose (1 + 32 p^2) term applies the backoff itself.
     pub rto_area: u128,
     pub rto_time_ps: u64,
 }

@@ -486,7 +486,8 @@ impl Simulator {
             self.tracer
                 .record(t, name, flow.trace, &mut flow.traced, now);
         }
-        let rto = sender.rtt.rto().0;
+        // Before backoff: T_0 of PFTK (the model applies the backoff itself), ns-2's t_rtxcur_.
+        let rto = sender.rtt.base_rto().0;
         integrate_rto(
             &mut flow.rto_held,
             self.now,
