@@ -147,9 +147,11 @@ def _sweep(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from .plot import write_plots
+    from .plot import write_plots, write_sweep_plots
 
-    written = write_plots(args.dir)
+    sweep_dir = (Path(args.dir) / "summary.csv").exists() and not (
+        Path(args.dir) / "flows.csv").exists()
+    written = write_sweep_plots(args.dir) if sweep_dir else write_plots(args.dir)
     if not written:
         raise ScenarioError("no time series to plot (the run had no run.sample_interval)",
                             file=args.dir)

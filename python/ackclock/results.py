@@ -19,7 +19,7 @@ import pandas as pd
 from .errors import ScenarioError
 
 TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace")
-PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png")
+PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 # summary.json keys in the order docs/results.md lists them; any others follow.
 _SUMMARY_ORDER = (

@@ -25,7 +25,7 @@ needs_engine = pytest.mark.skipif(
 EXAMPLES = Path(__file__).parents[2] / "examples"
 RESULT_FILES = ("summary.json", "flows.csv", "queues.csv", "timeseries.csv",
                 "queue_timeseries.csv")
-PLOTS = ("cwnd.png", "throughput.png", "queue.png")
+PLOTS = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 
 def ackclock(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

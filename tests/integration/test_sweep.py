@@ -226,3 +226,33 @@ def test_format_value_and_t_quantiles() -> None:
     assert t_quantile_975(60) == pytest.approx(2.000, abs=1e-3)
     assert t_quantile_975(10_000) == pytest.approx(1.960, abs=1e-3)
     assert json.loads(json.dumps(t_quantile_975(40))) == pytest.approx(2.021, abs=1e-3)
+
+
+def test_sweep_plots_have_one_figure_per_metric_with_confidence_intervals(tmp_path: Path) -> None:
+    import matplotlib.image
+
+    from ackclock.plot import sweep_figure, write_sweep_plots
+
+    runs = pd.DataFrame({"buf": [10, 10, 20, 20, 10, 10, 20, 20],
+                         "flow": ["a"] * 4 + ["b"] * 4, "replication": [0, 1] * 4,
+                         "throughput_mbps": [1.0, 3.0, 2.0, 2.0, 5.0, 5.0, 6.0, 8.0],
+                         "loss_rate": [0.1, 0.1, 0.2, 0.2, 0.0, 0.0, 0.1, 0.1]})
+    from ackclock.sweep import write_tables
+
+    write_tables(runs, ["buf"], tmp_path)
+    written = write_sweep_plots(tmp_path)
+    assert written == ["sweep_throughput_mbps.png", "sweep_loss_rate.png"]
+    assert matplotlib.image.imread(tmp_path / written[0]).shape[2] in (3, 4)
+    summary = pd.read_csv(tmp_path / "summary.csv")
+    fig = sweep_figure(summary, "buf", "throughput_mbps",
+                       models={"model": ([10, 20], [2.0, 3.0])})
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == "throughput (Mb/s)" and ax.get_xlabel() == "buf"
+    # Two flows with error bars, one model line; flow a at buf 10 has mean 2 and a CI of
+    # t(0.975, 1) x sd / sqrt(2) = 12.706 x 1.414 / 1.414.
+    labels = sorted(t.get_text() for t in ax.get_legend().get_texts())
+    assert labels == ["a", "b", "model"]
+    assert len(ax.containers) == 2  # the two flows' error bars
+    a10 = summary[(summary.flow == "a") & (summary.buf == 10)].iloc[0]
+    assert a10.throughput_mbps_mean == 2.0
+    assert abs(a10.throughput_mbps_ci95 - 12.7062047) < 1e-6

@@ -14,7 +14,7 @@ from ackclock.plot import write_plots
 CSV_FILES = ("flows.csv", "queues.csv", "timeseries.csv", "queue_timeseries.csv",
              "tcp_trace.csv")
 ALL_FILES = ("summary.json", *CSV_FILES)
-PLOTS = ("cwnd.png", "throughput.png", "queue.png")
+PLOTS = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 
 def engine_dict(samples: int = 3) -> dict[str, Any]:
