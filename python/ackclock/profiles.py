@@ -45,6 +45,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
+        "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
+        "read_rate": "rate_or_none",  # how fast the receiving application reads
     }
 )
 
@@ -67,6 +69,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "segsperack_": "segs_per_ack",
         "interval_": "ack_delay",
         "ecn_": "ecn",
+        "RcvBufSize": "rcv_buffer",
     }
 )
 
@@ -139,6 +142,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                     "window_unit": "packets",  # ns-2 counts windows in segments
                     "ecn": False,  # Agent/TCP ecn_ 0
+                    "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
+                    "read_rate": None,
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -178,6 +183,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
+                    "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
+                    "read_rate": None,
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8

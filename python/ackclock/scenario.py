@@ -515,6 +515,12 @@ def _tcp(
                 else:
                     raise ScenarioError(f"expected true or false, got {quote(value)}", path=path)
             out[key] = value
+        elif kind == "size_or_none":
+            out[f"{key}_bytes"] = None if value is None else _below(
+                parse_size(value, path), _U64, path)
+        elif kind == "rate_or_none":
+            out["app_read_rate_bps" if key == "read_rate" else f"{key}_bps"] = (
+                None if value is None else float(parse_rate(value, path)))
         elif kind == "count_or_unbounded":
             if value is None or value == "unbounded":
                 out[key] = None

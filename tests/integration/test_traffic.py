@@ -88,3 +88,36 @@ def test_trace_file_mistakes_name_the_line(tmp_path: Path) -> None:
     net.udp("v", "a", "b", app="trace", file=str(bad))
     with pytest.raises(ScenarioError, match=r"bad.txt line 2\): time goes backwards"):
         net.run(duration="1s")
+
+
+def test_a_one_segment_receive_buffer_allows_one_segment_per_round_trip() -> None:
+    net = Network("rwnd", profile="linux")
+    net.nodes("a", "r", "b")
+    net.link("a", "r", rate="10Mb/s", delay="10ms", queue_limit=100)
+    net.link("r", "b", rate="1.5Mb/s", delay="10ms", queue_limit=100)
+    net.tcp("t", "a", "b", packet_size=1200, rcv_buffer=1200)
+    f = net.run(duration="20s", warmup="2s").flows.iloc[0]
+    # One 1200-byte segment per measured round trip (which includes the delayed ACK).
+    assert f.goodput_mbps == pytest.approx(1200 * 8 / f.mean_rtt_s / 1e6, rel=0.02)
+    assert f.packets_dropped == 0
+
+
+def test_a_slow_reader_sets_the_rate_and_nothing_stalls() -> None:
+    net = one_link("10Mb/s")
+    net.tcp("t", "a", "b", rcv_buffer="20KB", read_rate="1Mb/s", window=1000)
+    f = net.run(duration="60s", warmup="10s").flows.iloc[0]
+    assert f.goodput_mbps == pytest.approx(1.0, rel=0.01)
+    assert f.timeouts == 0
+
+
+def test_flow_control_mistakes() -> None:
+    from ackclock.errors import ScenarioError
+
+    net = one_link()
+    net.tcp("t", "a", "b", read_rate="1Mb/s")
+    with pytest.raises(ScenarioError, match="read_rate: needs a rcv_buffer"):
+        net.run(duration="1s")
+    net = one_link()
+    net.tcp("t", "a", "b", rcv_buffer=10)
+    with pytest.raises(ScenarioError, match="rcv_buffer: smaller than one segment"):
+        net.run(duration="1s")

@@ -183,6 +183,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ts_echo_rfc7323": False,
             "window_unit": "packets",
             "ecn": False,
+            "rcv_buffer_bytes": None,
+            "app_read_rate_bps": None,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None,
                 "size_bytes": None},

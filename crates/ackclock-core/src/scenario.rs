@@ -247,6 +247,13 @@ pub struct TcpConfig {
     /// (ns-2 `ecn_`).
     #[serde(default)]
     pub ecn: bool,
+    /// Receiver flow control: a receive buffer of this many bytes, advertised as the window
+    /// (see `tcp::flow_control`); None: the window is `window`.
+    #[serde(default)]
+    pub rcv_buffer_bytes: Option<u64>,
+    /// The rate the receiving application reads at; None: as fast as data arrives.
+    #[serde(default)]
+    pub app_read_rate_bps: Option<f64>,
 }
 
 fn default_window_unit() -> String {
@@ -680,6 +687,20 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
             "{p}.window_unit: unsupported {:?}; expected packets or bytes",
             t.window_unit
         ));
+    }
+    if t.rcv_buffer_bytes.is_some_and(|b| b < t.packet_size as u64) {
+        return Err(format!(
+            "{p}.rcv_buffer: smaller than one segment ({} bytes)",
+            t.packet_size
+        ));
+    }
+    if t.app_read_rate_bps
+        .is_some_and(|r| !(r > 0.0 && r.is_finite()))
+    {
+        return Err(format!("{p}.read_rate: must be a positive rate"));
+    }
+    if t.app_read_rate_bps.is_some() && t.rcv_buffer_bytes.is_none() {
+        return Err(format!("{p}.read_rate: needs a rcv_buffer to fill"));
     }
     if t.segs_per_ack == 0 {
         return Err(format!("{p}.segs_per_ack: must be positive"));

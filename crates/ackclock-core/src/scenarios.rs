@@ -36,6 +36,8 @@ pub fn ns2_tcp() -> TcpConfig {
         ts_echo_rfc7323: false,
         window_unit: "packets".into(),
         ecn: false,
+        rcv_buffer_bytes: None,
+        app_read_rate_bps: None,
     }
 }
 

@@ -120,6 +120,9 @@ pub struct TcpSender {
     transfer: Option<(u64, u32)>,
     /// When the whole finite transfer was acknowledged.
     pub completed_at: Option<SimTime>,
+    /// The receiver advertises its window on every ACK (flow control), up to `max_window`.
+    advertised: bool,
+    max_window: f64,
     /// RFC 3168: ECN-capable; the highest segment sent at the last ECN reduction; CWR to
     /// be set on the next segment; the next ACK's window growth to be skipped.
     ecn: bool,
@@ -180,6 +183,8 @@ impl TcpSender {
             app_limit: 0,
             transfer: None,
             completed_at: None,
+            advertised: cfg.rcv_buffer_bytes.is_some(),
+            max_window: cfg.window as f64,
             ecn: cfg.ecn,
             ecn_recover: None,
             cwr_pending: false,
@@ -287,8 +292,33 @@ impl TcpSender {
     }
 
     /// Processes an ACK: its cumulative acknowledgement (the next segment the receiver
-    /// expects), its SACK blocks and its echoed timestamp.
+    /// expects), its SACK blocks, its echoed timestamp and, with flow control, its window.
     pub fn on_ack(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        out: &mut Vec<Packet>,
+        c: &mut FlowCounters,
+    ) {
+        if self.advertised {
+            self.w.rwnd = (pkt.nth as f64).min(self.max_window);
+        }
+        self.process_ack(now, pkt, out, c);
+        if self.advertised {
+            self.persist(now);
+        }
+    }
+
+    /// RFC 9293 3.8.6.1: stopped by a zero window with nothing in flight, the sender keeps a
+    /// timer running so that a lost window update cannot stall it for ever.
+    fn persist(&mut self, now: SimTime) {
+        let blocked = self.w.rwnd < 1.0 && self.una >= self.maxseq && self.nxt < self.app_limit;
+        if blocked && self.rto_deadline.is_none() {
+            self.arm_timer(now);
+        }
+    }
+
+    fn process_ack(
         &mut self,
         now: SimTime,
         pkt: &Packet,
@@ -580,6 +610,14 @@ impl TcpSender {
     pub fn on_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
         self.rto_deadline = None;
         if self.una >= self.maxseq {
+            if self.advertised && self.w.rwnd < 1.0 && self.nxt < self.app_limit {
+                // A window probe: the next segment, sent past the zero window; the receiver
+                // answers with its window whether or not it keeps the segment.
+                self.emit(self.nxt, now, out, c);
+                self.nxt += 1;
+                self.rtt.on_timeout();
+                self.arm_timer(now);
+            }
             return;
         }
         c.timeouts += 1;
@@ -596,6 +634,11 @@ impl TcpSender {
         }
         self.nxt = self.una;
         self.send_much(now, out, c);
+        if self.advertised && self.nxt == self.una {
+            // The receiver's window is closed: the retransmission goes anyway, as a probe.
+            self.emit(self.una, now, out, c);
+            self.nxt = self.una + 1;
+        }
     }
 }
 

@@ -17,6 +17,7 @@ use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::scenario::TcpConfig;
+use crate::tcp::flow_control::FlowControl;
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
@@ -55,6 +56,10 @@ pub struct TcpSink {
     ece: bool,
     /// A finite transfer's payload bytes not yet delivered (u64::MAX: endless).
     undelivered: u64,
+    /// A finite receive buffer and its reader; None: the window is the configured one.
+    fc: Option<Box<FlowControl>>,
+    /// When to send a window update (flow control only).
+    update_at: Option<SimTime>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -95,19 +100,36 @@ impl TcpSink {
             deadline: None,
             ece: false,
             undelivered: u64::MAX,
+            fc: cfg
+                .rcv_buffer_bytes
+                .map(|b| Box::new(FlowControl::new(b, cfg.app_read_rate_bps, cfg.packet_size))),
+            update_at: None,
         }
     }
 
-    /// When the delayed-ACK timer expires, if it is running.
+    /// When the delayed-ACK timer (or a window update) is due, if either is pending.
     #[inline]
     pub fn deadline(&self) -> Option<SimTime> {
-        self.deadline
+        match (self.deadline, self.update_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
-    /// The delayed-ACK timer fired at `now`.
+    /// The delayed-ACK timer or the window-update time came at `now`.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        self.deadline = None;
-        if self.pending > 0 {
+        let update = self.update_at.is_some_and(|t| t <= now);
+        if update {
+            self.update_at = None;
+        }
+        if self.deadline.is_some_and(|t| t <= now) {
+            self.deadline = None;
+            if self.pending > 0 {
+                self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
+                return;
+            }
+        }
+        if update {
             self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
         }
     }
@@ -178,6 +200,12 @@ impl TcpSink {
         self.deadline = None;
         self.last_ack_sent = self.rcv_nxt;
         c.acks_sent += 1;
+        // With flow control the ACK's `nth` carries the advertised window in segments.
+        let mut window = 0;
+        if let Some(fc) = self.fc.as_mut() {
+            window = fc.advertise(now);
+            self.update_at = fc.update_due(now);
+        }
         out.push(Packet {
             id: 0,
             flow: self.flow,
@@ -191,7 +219,7 @@ impl TcpSink {
             ts_echo: self.ts_recent,
             retransmit: false,
             sack,
-            nth: 0,
+            nth: window,
             ecn: if self.ece { ecn::ECE } else { 0 },
         });
     }
@@ -217,6 +245,15 @@ impl TcpSink {
             self.ece = true;
         }
         let seq = pkt.seq;
+        if let Some(fc) = self.fc.as_mut() {
+            let new = seq >= self.rcv_nxt
+                && (seq - self.rcv_nxt > self.mask || !self.seen[(seq & self.mask) as usize]);
+            if new && !fc.fits(now) {
+                // No room: discard it, and say how much room there is.
+                self.ack(now, seq, out, c);
+                return;
+            }
+        }
         // RFC 7323 4.3: remember the timestamp of the segment at the edge last acknowledged,
         // so that a delayed or a loss-repairing ACK reports the longer, true round trip.
         // ns-2's sink echoes the latest arrival instead.
@@ -226,6 +263,7 @@ impl TcpSink {
         if seq == self.rcv_nxt {
             let before = self.rcv_nxt;
             self.rcv_nxt += 1;
+            let mut filled = 0;
             loop {
                 let slot = &mut self.seen[(self.rcv_nxt & self.mask) as usize];
                 if !*slot {
@@ -233,6 +271,7 @@ impl TcpSink {
                 }
                 *slot = false;
                 self.rcv_nxt += 1;
+                filled += 1;
             }
             let mut delivered = (self.rcv_nxt - before) * self.payload as u64;
             if before == 0 && self.syn {
@@ -242,8 +281,18 @@ impl TcpSink {
             let delivered = delivered.min(self.undelivered);
             self.undelivered -= delivered;
             c.bytes_delivered += delivered;
+            if let Some(fc) = self.fc.as_mut() {
+                fc.ooo -= filled;
+                fc.delivered(now, delivered);
+            }
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.mask {
-            self.seen[(seq & self.mask) as usize] = true;
+            let slot = &mut self.seen[(seq & self.mask) as usize];
+            if !*slot {
+                if let Some(fc) = self.fc.as_mut() {
+                    fc.ooo += 1;
+                }
+            }
+            *slot = true;
         }
         if self.sack {
             self.track_ranges(seq);
