@@ -88,15 +88,18 @@ class Network:
         sink: str | None = None,
         trace: Any = None,
         size: int | str | None = None,
+        tmix: str | None = None,
         **params: Any,
     ) -> Flow:
         """Adds a TCP flow with an FTP source: endless, or ``size`` payload bytes (then the
         flow's ``completion_s`` in flows.csv is when the last byte was acknowledged).
-        ``params`` are TCP parameters (``window=100``, ``packet_size=1460``, ns-2 aliases such as
-        ``window_``); they override
-        :meth:`defaults`, which override the profile. ``start`` may be a distribution:
-        ``{"uniform": ["0s", "1s"]}``. ``trace``: TCP variables to record on every change
-        (``["cwnd", "ssthresh"]``, or True for all) into ``Results.tcp_trace``."""
+        With ``tmix``, a file of Tmix connection vectors replayed between ``src`` (the
+        initiators) and ``dst`` (the acceptors) instead (results in ``Results.connections``).
+        ``params`` are TCP parameters (``window=100``, ``packet_size=1460``, ns-2 aliases such
+        as ``window_``); they override :meth:`defaults`, which override the profile.
+        ``start`` may be a distribution: ``{"uniform": ["0s", "1s"]}``. ``trace``: TCP
+        variables to record on every change (``["cwnd", "ssthresh"]``, or True for all) into
+        ``Results.tcp_trace``."""
         flow = Flow(
             name=name,
             kind="tcp",
@@ -106,7 +109,8 @@ class Network:
             cc=cc,
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
-            app=AppConfig(kind="ftp", start=start, stop=stop, size=size),
+            app=(AppConfig(kind="tmix", start=start, stop=stop, file=tmix) if tmix else
+                 AppConfig(kind="ftp", start=start, stop=stop, size=size)),
             trace=trace,
         )
         self._flows.append(flow)

@@ -10,7 +10,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ import pandas as pd
 
 from .errors import ScenarioError
 
-TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace")
+TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace", "connections")
 PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 # summary.json keys in the order docs/results.md lists them; any others follow.
@@ -49,13 +49,16 @@ class Results:
     timeseries: pd.DataFrame
     queue_timeseries: pd.DataFrame
     tcp_trace: pd.DataFrame
+    # One row per Tmix connection (docs/traffic.md); empty without Tmix traffic.
+    connections: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @classmethod
     def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
         """From the dict ``ackclock._core.Simulation.results()`` returns; ``summary`` adds keys
         (``wall_s``...) to the engine's summary."""
         merged = {**raw["summary"], **summary}
-        return cls(_ordered_summary(merged), *(pd.DataFrame(dict(raw[t])) for t in TABLES))
+        return cls(_ordered_summary(merged),
+                   *(pd.DataFrame(dict(raw.get(t, {}))) for t in TABLES))
 
     def __repr__(self) -> str:
         s = self.summary
@@ -121,8 +124,10 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _read_table(path: Path) -> pd.DataFrame:
-    if not path.is_file() and path.name == "tcp_trace.csv":
+    if not path.is_file() and path.name in ("tcp_trace.csv", "connections.csv"):
         return pd.DataFrame()  # a folder written before traces existed
+    if path.stat().st_size <= 1:
+        return pd.DataFrame()  # a table with no columns at all (no such rows in this run)
     df = pd.read_csv(
         path,
         keep_default_na=False,  # a flow named "NA" stays "NA"

@@ -25,7 +25,7 @@ from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
 SUPPORTED_QUEUE_KINDS = QUEUE_KINDS
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
-SUPPORTED_APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace")
+SUPPORTED_APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
 FLOW_KINDS = ("tcp", "udp")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
 SUPPORTED_LOSS_KINDS = LOSS_KINDS
@@ -567,8 +567,8 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
     app = flow.app
     ap = f"{p}.app"
     kind = check_kind(app.kind, APP_KINDS, SUPPORTED_APP_KINDS, f"{ap}.kind", "application")
-    if (kind == "ftp") != (flow.kind == "tcp"):
-        wanted = '"ftp"' if flow.kind == "tcp" else '"cbr", "onoff", "poisson" or "trace"'
+    if (kind in ("ftp", "tmix")) != (flow.kind == "tcp"):
+        wanted = '"ftp" or "tmix"' if flow.kind == "tcp" else '"cbr", "onoff", "poisson" or "trace"'
         raise ScenarioError(
             f"a {flow.kind.upper()} flow needs an {wanted} application, got {quote(kind)}",
             path=f"{ap}.kind",
@@ -579,7 +579,8 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
         raise ScenarioError(
             f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
         )
-    own = {"ftp": ("size",), "cbr": ("rate", "interval", "packet_size", "random"),
+    own = {"ftp": ("size",), "tmix": ("file",),
+           "cbr": ("rate", "interval", "packet_size", "random"),
            "onoff": ("rate", "interval", "packet_size", "on", "off"),
            "poisson": ("rate", "interval", "packet_size"), "trace": ("file",)}[kind]
     _absent(app, tuple(k for k in _APP_FIELDS if k not in own), ap, f"a {kind} application")
@@ -591,6 +592,13 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
             if size == 0:
                 raise ScenarioError("expected a positive size", path=f"{ap}.size")
         return base | {"size_bytes": size}
+    if kind == "tmix":
+        if app.file is None:
+            raise ScenarioError("missing: a file of Tmix connection vectors", path=f"{ap}.file")
+        from .tmix import read_vectors
+
+        return base | {"connections": read_vectors(_relative(app.file, f"{ap}.file", base_dir),
+                                                   f"{ap}.file")}
     if kind == "trace":
         if app.file is None:
             raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")
@@ -640,17 +648,23 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
 _APP_FIELDS = ("rate", "interval", "packet_size", "size", "random", "on", "off", "file")
 
 
+def _relative(file: Any, path: str, base_dir: Path | None) -> Path:
+    """A file named in a scenario, relative to the scenario file."""
+    if not isinstance(file, (str, Path)):
+        raise ScenarioError(f"expected a file name, got {quote(file)}", path=path)
+    p = Path(file)
+    if not p.is_absolute() and base_dir is not None:
+        p = base_dir / p
+    return p
+
+
 def read_trace(file: Any, path: str, base_dir: Path | None) -> list[list[int]]:
     """A trace file's records as [time after start in ps, payload bytes].
 
     One record per line: a time (seconds, or with a unit: "1.5ms") and a size in bytes,
     separated by spaces, tabs or a comma; "#" starts a comment. Times must not decrease.
     """
-    if not isinstance(file, (str, Path)):
-        raise ScenarioError(f"expected a file name, got {quote(file)}", path=path)
-    p = Path(file)
-    if not p.is_absolute() and base_dir is not None:
-        p = base_dir / p
+    p = _relative(file, path, base_dir)
     try:
         lines = p.read_text().splitlines()
     except OSError as e:

@@ -61,6 +61,7 @@ _APP_KEYS = {
     "onoff": ("kind", "start", "stop", "rate", "interval", "packet_size", "on", "off"),
     "poisson": ("kind", "start", "stop", "rate", "interval", "packet_size"),
     "trace": ("kind", "start", "stop", "file"),
+    "tmix": ("kind", "start", "stop", "file"),
 }
 _LOSS_KEYS = {
     "bernoulli": ("kind", "p", "unit"),

@@ -19,6 +19,7 @@ pub mod sched;
 pub mod sim;
 pub mod tcp;
 pub mod time;
+pub mod tmix;
 pub mod tracer;
 pub mod traffic;
 

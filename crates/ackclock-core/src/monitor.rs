@@ -4,7 +4,7 @@
 //! [warmup, duration] is the difference of two snapshots, so counting costs one add and
 //! never a branch on the clock.
 
-use std::ops::Sub;
+use std::ops::{Add, Sub};
 
 /// Per-flow counters. Data counts are the flow's data packets (TCP segments or UDP datagrams).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,6 +56,30 @@ impl Sub for FlowCounters {
             ecn_reductions: self.ecn_reductions - o.ecn_reductions,
             rto_area: self.rto_area - o.rto_area,
             rto_time_ps: self.rto_time_ps - o.rto_time_ps,
+        }
+    }
+}
+
+impl Add for FlowCounters {
+    type Output = FlowCounters;
+    fn add(self, o: FlowCounters) -> FlowCounters {
+        FlowCounters {
+            packets_sent: self.packets_sent + o.packets_sent,
+            bytes_sent: self.bytes_sent + o.bytes_sent,
+            packets_retransmitted: self.packets_retransmitted + o.packets_retransmitted,
+            packets_dropped: self.packets_dropped + o.packets_dropped,
+            packets_received: self.packets_received + o.packets_received,
+            bytes_received: self.bytes_received + o.bytes_received,
+            bytes_delivered: self.bytes_delivered + o.bytes_delivered,
+            acks_sent: self.acks_sent + o.acks_sent,
+            acks_dropped: self.acks_dropped + o.acks_dropped,
+            timeouts: self.timeouts + o.timeouts,
+            fast_retransmits: self.fast_retransmits + o.fast_retransmits,
+            rtt_samples: self.rtt_samples + o.rtt_samples,
+            rtt_sum_ps: self.rtt_sum_ps + o.rtt_sum_ps,
+            ecn_reductions: self.ecn_reductions + o.ecn_reductions,
+            rto_area: self.rto_area + o.rto_area,
+            rto_time_ps: self.rto_time_ps + o.rto_time_ps,
         }
     }
 }

@@ -117,4 +117,6 @@ pub struct Results {
     pub queue_timeseries: Table,
     /// Event-driven TCP variable traces (empty unless a flow asks for them).
     pub tcp_trace: Table,
+    /// One row per Tmix connection (empty without Tmix traffic).
+    pub connections: Table,
 }

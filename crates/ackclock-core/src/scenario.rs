@@ -318,6 +318,43 @@ pub enum AppConfig {
         stop_ps: Option<u64>,
         records: Vec<(u64, u32)>,
     },
+    /// Tmix connection vectors replayed between the flow's `from` (initiator) and `to`
+    /// (acceptor), each connection a pair of TCP half-connections (see `tmix.rs`).
+    Tmix {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        connections: Vec<TmixConnection>,
+    },
+}
+
+/// One Tmix connection vector (Weigle et al. 2006).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TmixConnection {
+    /// Start, after the application's start.
+    pub start_ps: u64,
+    /// CONC (both sides write independently) rather than SEQ (request/response turns).
+    #[serde(default)]
+    pub concurrent: bool,
+    /// The connection's minimum round-trip time (Tmix_DelayBox); 0: the path's own.
+    #[serde(default)]
+    pub rtt_ps: u64,
+    /// Loss rates of the packets the initiator and the acceptor send.
+    #[serde(default)]
+    pub loss: [f64; 2],
+    pub adus: Vec<TmixAdu>,
+}
+
+/// One application data unit: `bytes` written by one side `wait_ps` after the event it
+/// waits for (see `tmix.rs`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TmixAdu {
+    pub from_acceptor: bool,
+    pub bytes: u64,
+    #[serde(default)]
+    pub wait_ps: u64,
 }
 
 impl AppConfig {
@@ -327,7 +364,8 @@ impl AppConfig {
             | AppConfig::Cbr { start, .. }
             | AppConfig::Onoff { start, .. }
             | AppConfig::Poisson { start, .. }
-            | AppConfig::Trace { start, .. } => start,
+            | AppConfig::Trace { start, .. }
+            | AppConfig::Tmix { start, .. } => start,
         }
     }
     pub fn stop_ps(&self) -> Option<u64> {
@@ -336,7 +374,8 @@ impl AppConfig {
             | AppConfig::Cbr { stop_ps, .. }
             | AppConfig::Onoff { stop_ps, .. }
             | AppConfig::Poisson { stop_ps, .. }
-            | AppConfig::Trace { stop_ps, .. } => *stop_ps,
+            | AppConfig::Trace { stop_ps, .. }
+            | AppConfig::Tmix { stop_ps, .. } => *stop_ps,
         }
     }
 }
@@ -485,11 +524,28 @@ impl Scenario {
             }
             match (f.kind, &f.app, &f.tcp) {
                 (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,
+                (FlowKind::Tcp, AppConfig::Tmix { connections, .. }, Some(t)) => {
+                    validate_tcp(i, t)?;
+                    for (j, c) in connections.iter().enumerate() {
+                        let p = format!("flow[{i}].app.connections[{j}]");
+                        if c.adus.is_empty() {
+                            return Err(format!("{p}: a connection needs at least one ADU"));
+                        }
+                        if c.loss.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                            return Err(format!("{p}.loss: must be probabilities in [0, 1]"));
+                        }
+                        if c.adus.iter().any(|a| a.bytes > 1 << 40) {
+                            return Err(format!("{p}: an ADU larger than 2^40 bytes"));
+                        }
+                    }
+                }
                 (FlowKind::Tcp, _, None) => return Err(format!("flow[{i}].tcp: missing")),
                 (FlowKind::Tcp, _, _) => {
-                    return Err(format!("flow[{i}].app.kind: a TCP flow needs an ftp app"))
+                    return Err(format!(
+                        "flow[{i}].app.kind: a TCP flow needs an ftp or tmix app"
+                    ))
                 }
-                (FlowKind::Udp, AppConfig::Ftp { .. }, _) => {
+                (FlowKind::Udp, AppConfig::Ftp { .. } | AppConfig::Tmix { .. }, _) => {
                     return Err(format!(
                         "flow[{i}].app.kind: a UDP flow needs a cbr, onoff, poisson or trace app"
                     ))

@@ -25,6 +25,7 @@ use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
+use crate::tmix::{Action as TmixAction, DelayLine, TmixConn};
 use crate::tracer::{TraceMask, Tracer};
 use crate::traffic::{null_sink_receive, Cbr, Generator, OnOff, Poisson, TraceReplay, UdpSource};
 
@@ -41,6 +42,12 @@ enum Event {
     AppStart(FlowId),
     /// A UDP source sends its next datagram.
     UdpTick(FlowId),
+    /// A Tmix connection starts.
+    TmixStart(u32),
+    /// A side of a Tmix connection writes its next ADU.
+    TmixWake(u32, u8),
+    /// A Tmix delay line releases its due packets.
+    Release(FlowId),
     AppStop(FlowId),
     Sample,
     /// Start of the measurement window: snapshot the counters.
@@ -56,6 +63,8 @@ enum Agent {
     Udp {
         source: UdpSource,
     },
+    /// A Tmix application: its connections run on internal half-connection flows.
+    Tmix,
 }
 
 #[derive(Debug)]
@@ -71,6 +80,10 @@ struct Flow {
     /// The RTO in force since `rto_since` (None before the flow's first event), for its
     /// time average.
     rto_held: Option<(SimTime, u64)>,
+    /// A Tmix half-connection: its connection and the side whose data it carries.
+    tmix: Option<(u32, u8)>,
+    /// Tmix_DelayBox in front of the network (Tmix half-connections only).
+    delay: Option<Box<DelayLine>>,
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -127,6 +140,10 @@ pub struct Simulator {
     sample_interval: SimDuration,
     tracer: Tracer,
     finished: bool,
+    /// The scenario's own flows come first; Tmix half-connections follow.
+    scenario_flows: usize,
+    tmix: Vec<TmixConn>,
+    tmix_acts: Vec<TmixAction>,
 }
 
 impl Simulator {
@@ -221,7 +238,7 @@ impl Simulator {
                         AppConfig::Trace { records, .. } => {
                             Generator::Trace(TraceReplay::new(records.clone()))
                         }
-                        AppConfig::Ftp { .. } => {
+                        AppConfig::Ftp { .. } | AppConfig::Tmix { .. } => {
                             return Err(format!("flow[{i}]: app and flow kind do not match"))
                         }
                     };
@@ -230,6 +247,7 @@ impl Simulator {
                         source: UdpSource::new(id, src, dst, f.header_size, generator, rng),
                     }
                 }
+                (AppConfig::Tmix { .. }, Some(_)) => Agent::Tmix,
                 _ => return Err(format!("flow[{i}]: app and flow kind do not match")),
             };
             let mut rng = RandomStream::named(seed, &format!("flow.{}.start", f.name));
@@ -242,7 +260,64 @@ impl Simulator {
                 trace: TraceMask::from_names(&f.trace).expect("validated"),
                 traced: [f64::NAN; 8],
                 rto_held: None,
+                tmix: None,
+                delay: None,
             });
+        }
+        let scenario_flows = flows.len();
+        let mut tmix = Vec::new();
+        for (i, f) in scenario.flows.iter().enumerate() {
+            let (AppConfig::Tmix { connections, .. }, Some(t)) = (&f.app, &f.tcp) else {
+                continue;
+            };
+            let (src, dst) = (node(f.from), node(f.to));
+            if routes.next_hop(dst, src).is_none() {
+                return Err(format!("flow[{i}] ({}): no route back", f.name));
+            }
+            let path_rtt = SimDuration(
+                routes.path_delay(src, dst, &links).0 + routes.path_delay(dst, src, &links).0,
+            );
+            for (j, conn) in connections.iter().enumerate() {
+                let c = tmix.len() as u32;
+                let mut halves = [FlowId(0); 2];
+                for (side, half) in halves.iter_mut().enumerate() {
+                    let id = FlowId(flows.len() as u32);
+                    *half = id;
+                    let (a, b) = if side == 0 { (src, dst) } else { (dst, src) };
+                    let mut cfg = t.clone();
+                    // The acceptor's half opens with the initiator's handshake.
+                    cfg.syn = t.syn && side == 0;
+                    let cc = AnyCc::new(&cfg)
+                        .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", cfg.cc))?;
+                    let recovery = Recovery::by_name(&cfg.variant)
+                        .ok_or_else(|| format!("flow[{i}].variant: unsupported"))?;
+                    let sender = Box::new(TcpSender::new(id, a, b, &cfg, recovery, cc));
+                    let mut sink = Box::new(TcpSink::new(id, b, a, &cfg));
+                    sink.set_transfer(0); // the connection counts ADU bytes itself
+                    let extra = conn.rtt_ps.saturating_sub(path_rtt.0) / 2;
+                    let delay = (extra > 0 || conn.loss.iter().any(|&x| x > 0.0)).then(|| {
+                        let rng =
+                            RandomStream::named(seed, &format!("flow.{}.tmix.{j}.{side}", f.name));
+                        Box::new(DelayLine::new(
+                            SimDuration(extra),
+                            [conn.loss[side], conn.loss[1 - side]],
+                            rng,
+                        ))
+                    });
+                    flows.push(Flow {
+                        agent: Agent::Tcp { sender, sink },
+                        start: SimTime(u64::MAX),
+                        rto_event: LazyTimer::default(),
+                        delack_event: LazyTimer::default(),
+                        trace: TraceMask::from_names(&[]).expect("empty"),
+                        traced: [f64::NAN; 8],
+                        rto_held: None,
+                        tmix: Some((c, side as u8)),
+                        delay,
+                    });
+                }
+                tmix.push(TmixConn::new(FlowId(i as u32), halves, conn.clone()));
+            }
         }
 
         let duration = SimTime(scenario.run.duration_ps);
@@ -261,7 +336,11 @@ impl Simulator {
             sample_interval = SimDuration(iv);
             queue.push(SimTime::ZERO, Event::Sample);
         }
-        for (i, (f, cfg)) in flows.iter().zip(&scenario.flows).enumerate() {
+        for (i, (f, cfg)) in flows[..scenario_flows]
+            .iter()
+            .zip(&scenario.flows)
+            .enumerate()
+        {
             let id = FlowId(i as u32);
             if f.start <= duration {
                 queue.push(f.start, Event::AppStart(id));
@@ -296,6 +375,9 @@ impl Simulator {
             sample_interval,
             tracer: Tracer::default(),
             finished: false,
+            scenario_flows,
+            tmix,
+            tmix_acts: Vec::new(),
         })
     }
 
@@ -364,6 +446,17 @@ impl Simulator {
             Event::DelAck(f) => self.on_delack_event(f),
             Event::AppStart(f) => self.on_app_start(f),
             Event::UdpTick(f) => self.on_udp_tick(f),
+            Event::TmixStart(c) => {
+                let mut acts = std::mem::take(&mut self.tmix_acts);
+                self.tmix[c as usize].start(self.now, &mut acts);
+                self.tmix_act(c, acts);
+            }
+            Event::TmixWake(c, side) => {
+                let mut acts = std::mem::take(&mut self.tmix_acts);
+                self.tmix[c as usize].wake(self.now, side as usize, &mut acts);
+                self.tmix_act(c, acts);
+            }
+            Event::Release(f) => self.on_release(f),
             Event::AppStop(f) => self.on_app_stop(f),
             Event::Sample => self.on_sample(),
             Event::Warmup => self.on_warmup(),
@@ -432,9 +525,59 @@ impl Simulator {
         for mut p in out.drain(..) {
             p.id = self.next_packet_id;
             self.next_packet_id += 1;
+            if let Some(d) = self.flows[p.flow.idx()].delay.as_mut() {
+                match d.push(self.now, p) {
+                    Ok(Some(t)) => self.queue.push(t, Event::Release(p.flow)),
+                    Ok(None) => {}
+                    Err(lost) => self.count_drop(&lost),
+                }
+                continue;
+            }
             self.forward(p.src, p);
         }
         self.scratch = out;
+    }
+
+    /// A Tmix delay line's head packet is due.
+    fn on_release(&mut self, f: FlowId) {
+        let mut out = std::mem::take(&mut self.held_drops);
+        let next = self.flows[f.idx()]
+            .delay
+            .as_mut()
+            .expect("release event of a delay line")
+            .release(self.now, &mut out);
+        for p in out.drain(..) {
+            self.forward(p.src, p);
+        }
+        self.held_drops = out;
+        if let Some(t) = next {
+            self.queue.push(t, Event::Release(f));
+        }
+    }
+
+    /// Carries out what a Tmix connection asked for.
+    fn tmix_act(&mut self, c: u32, mut acts: Vec<TmixAction>) {
+        let now = self.now;
+        for act in acts.drain(..) {
+            match act {
+                TmixAction::Wake { side, at } => {
+                    self.queue.push(at, Event::TmixWake(c, side as u8));
+                }
+                TmixAction::Write { side, bytes, tag } => {
+                    let half = self.tmix[c as usize].halves[side];
+                    let mut out = std::mem::take(&mut self.scratch);
+                    let Agent::Tcp { sender, .. } = &mut self.flows[half.idx()].agent else {
+                        unreachable!("a Tmix half-connection is TCP");
+                    };
+                    let end = sender.push_adu(bytes);
+                    sender.resume(now, &mut out, &mut self.counters[half.idx()]);
+                    self.tmix[c as usize].wrote(side, end, tag);
+                    self.send_scratch(out);
+                    self.sync_timers(half);
+                }
+            }
+        }
+        self.tmix_acts = acts;
     }
 
     fn receive(&mut self, pkt: Packet) {
@@ -459,6 +602,25 @@ impl Simulator {
         if pkt.kind != PacketKind::Udp {
             self.sync_timers(pkt.flow);
         }
+        if pkt.kind == PacketKind::TcpData {
+            if let Some((c, side)) = self.flows[f].tmix {
+                self.tmix_received(c, side as usize, f);
+            }
+        }
+    }
+
+    fn tmix_received(&mut self, c: u32, side: usize, f: usize) {
+        let Agent::Tcp { sink, .. } = &self.flows[f].agent else {
+            return;
+        };
+        let rcv_nxt = sink.rcv_nxt;
+        let mut acts = std::mem::take(&mut self.tmix_acts);
+        let conn = &mut self.tmix[c as usize];
+        let before = conn.delivered[side];
+        conn.received(self.now, side, rcv_nxt, &mut acts);
+        let gained = conn.delivered[side] - before;
+        self.counters[conn.parent.idx()].bytes_delivered += gained;
+        self.tmix_act(c, acts);
     }
 
     /// Makes sure a pending event exists no later than each of the flow's TCP deadlines, and
@@ -543,6 +705,19 @@ impl Simulator {
         let mut next_tick = None;
         match &mut self.flows[f.idx()].agent {
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
+            Agent::Tmix => {
+                let stop = self.scenario.flows[f.idx()]
+                    .app
+                    .stop_ps()
+                    .map_or(self.duration, SimTime)
+                    .min(self.duration);
+                for (i, conn) in self.tmix.iter().enumerate() {
+                    let at = SimTime(now.0.saturating_add(conn.cfg.start_ps));
+                    if conn.parent == f && at < stop {
+                        self.queue.push(at, Event::TmixStart(i as u32));
+                    }
+                }
+            }
             Agent::Udp { source } => {
                 let first = source.first_tick(now);
                 next_tick = if first > now {
@@ -577,6 +752,8 @@ impl Simulator {
         match &mut self.flows[f.idx()].agent {
             Agent::Tcp { sender, .. } => sender.stop(),
             Agent::Udp { source } => source.stop(),
+            // Connections after the stop were never scheduled; running ones finish.
+            Agent::Tmix => {}
         }
     }
 
@@ -629,7 +806,7 @@ impl Simulator {
                     window: (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd)
                         * sender.window_scale(),
                 },
-                Agent::Udp { .. } => FlowSample {
+                Agent::Udp { .. } | Agent::Tmix => FlowSample {
                     cwnd: f64::NAN,
                     ssthresh: f64::NAN,
                     srtt_s: f64::NAN,
@@ -637,7 +814,15 @@ impl Simulator {
                     rto_s: f64::NAN,
                     backoff: f64::NAN,
                     delivered_bytes: c.bytes_delivered,
-                    received_bytes: c.bytes_received,
+                    // A Tmix flow's wire bytes are its half-connections'.
+                    received_bytes: c.bytes_received
+                        + self
+                            .tmix
+                            .iter()
+                            .filter(|conn| conn.parent.idx() == i)
+                            .flat_map(|conn| conn.halves)
+                            .map(|h| self.counters[h.idx()].bytes_received)
+                            .sum::<u64>(),
                     rtt_s: f64::NAN,
                     window: f64::NAN,
                 },
@@ -674,6 +859,18 @@ impl Simulator {
         for (c, w) in self.counters.iter().zip(&self.warm_flows) {
             cols.push(*c - *w);
         }
+        // A Tmix flow reports the sum of its half-connections (it counts delivered ADU bytes
+        // itself: the halves' sinks do not).
+        for conn in &self.tmix {
+            for h in conn.halves {
+                let half = cols[h.idx()];
+                let p = &mut cols[conn.parent.idx()];
+                let delivered = p.bytes_delivered;
+                *p = *p + half;
+                p.bytes_delivered = delivered;
+            }
+        }
+        cols.truncate(self.scenario_flows);
         let get = |f: fn(&FlowCounters) -> u64| cols.iter().map(f).collect::<Vec<u64>>();
         let tcp_str = |f: fn(&crate::scenario::TcpConfig) -> &String| {
             sc.flows
@@ -711,7 +908,10 @@ impl Simulator {
             )
             .f64(
                 "start_s",
-                self.flows.iter().map(|f| f.start.as_secs_f64()).collect(),
+                self.flows[..self.scenario_flows]
+                    .iter()
+                    .map(|f| f.start.as_secs_f64())
+                    .collect(),
             )
             .u64("packets_sent", get(|c| c.packets_sent))
             .u64("bytes_sent", get(|c| c.bytes_sent))
@@ -771,13 +971,13 @@ impl Simulator {
             )
             .f64(
                 "completion_s",
-                self.flows
+                self.flows[..self.scenario_flows]
                     .iter()
                     .map(|f| match &f.agent {
                         Agent::Tcp { sender, .. } => {
                             sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
                         }
-                        Agent::Udp { .. } => f64::NAN,
+                        Agent::Udp { .. } | Agent::Tmix => f64::NAN,
                     })
                     .collect(),
             );
@@ -875,7 +1075,54 @@ impl Simulator {
             timeseries,
             queue_timeseries,
             tcp_trace: self.tracer.table(),
+            connections: self.connections_table(),
         })
+    }
+
+    /// One row per Tmix connection.
+    fn connections_table(&self) -> Table {
+        let secs = |t: Option<SimTime>| t.map_or(f64::NAN, |t| t.as_secs_f64());
+        let mut index = vec![0u64; self.scenario_flows];
+        let mut numbers = Vec::with_capacity(self.tmix.len());
+        for c in &self.tmix {
+            numbers.push(index[c.parent.idx()]);
+            index[c.parent.idx()] += 1;
+        }
+        let col = |f: &dyn Fn(&TmixConn) -> f64| self.tmix.iter().map(f).collect::<Vec<f64>>();
+        let ucol = |f: &dyn Fn(&TmixConn) -> u64| self.tmix.iter().map(f).collect::<Vec<u64>>();
+        let mut t = Table::default();
+        t.str(
+            "flow",
+            self.tmix
+                .iter()
+                .map(|c| self.scenario.flows[c.parent.idx()].name.clone())
+                .collect(),
+        )
+        .u64("connection", numbers)
+        .str(
+            "kind",
+            self.tmix
+                .iter()
+                .map(|c| if c.cfg.concurrent { "conc" } else { "seq" }.to_string())
+                .collect(),
+        )
+        .f64("start_s", col(&|c| secs(c.started_at)))
+        .f64("finish_s", col(&|c| secs(c.finished_at)))
+        .f64(
+            "duration_s",
+            col(&|c| match (c.started_at, c.finished_at) {
+                (Some(a), Some(b)) => (b.0 - a.0) as f64 / PS_PER_S as f64,
+                _ => f64::NAN,
+            }),
+        )
+        .f64("min_rtt_s", col(&|c| c.cfg.rtt_ps as f64 / PS_PER_S as f64))
+        .u64("adus", ucol(&|c| c.cfg.adus.len() as u64))
+        .u64("adus_delivered", ucol(&|c| c.adus_delivered as u64))
+        .u64("bytes_initiator", ucol(&|c| c.total_bytes()[0]))
+        .u64("bytes_acceptor", ucol(&|c| c.total_bytes()[1]))
+        .u64("delivered_initiator", ucol(&|c| c.delivered[0]))
+        .u64("delivered_acceptor", ucol(&|c| c.delivered[1]));
+        t
     }
 
     /// Per-link packets in the network right now (waiting, on the wire or propagating).

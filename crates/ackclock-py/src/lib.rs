@@ -91,6 +91,7 @@ fn results_to_dict<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyD
     d.set_item("timeseries", table_to_dict(py, &r.timeseries)?)?;
     d.set_item("queue_timeseries", table_to_dict(py, &r.queue_timeseries)?)?;
     d.set_item("tcp_trace", table_to_dict(py, &r.tcp_trace)?)?;
+    d.set_item("connections", table_to_dict(py, &r.connections)?)?;
     Ok(d)
 }
 

@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 
 use crate::ids::{LinkId, NodeId};
 use crate::net::Link;
+use crate::time::SimDuration;
 
 const NONE: u32 = u32::MAX;
 
@@ -67,5 +68,21 @@ impl Routes {
         }
         let l = self.next[s as usize * self.n + at.idx()];
         (l != NONE).then_some(LinkId(l))
+    }
+
+    /// The propagation delay along the route from `a` to `b` (zero without a route).
+    pub fn path_delay(&self, a: NodeId, b: NodeId, links: &[Link]) -> SimDuration {
+        let mut at = a;
+        let mut total = SimDuration::ZERO;
+        let mut hops = 0;
+        while at != b && hops <= links.len() {
+            let Some(l) = self.next_hop(at, b) else {
+                return SimDuration::ZERO;
+            };
+            total = SimDuration(total.0 + links[l.idx()].delay.0);
+            at = links[l.idx()].to;
+            hops += 1;
+        }
+        total
     }
 }

@@ -116,8 +116,10 @@ pub struct TcpSender {
     rto_deadline: Option<SimTime>,
     /// Segments the application has made available (u64::MAX: endless bulk data).
     app_limit: u64,
-    /// A finite transfer: one past its last segment, and that segment's wire size.
-    transfer: Option<(u64, u32)>,
+    /// Finite data the application has written, as messages (ADUs): one past each message's
+    /// last segment and that segment's wire size. Each message starts a new segment. Empty:
+    /// an endless bulk transfer.
+    adus: Vec<(u64, u32)>,
     /// When the whole finite transfer was acknowledged.
     pub completed_at: Option<SimTime>,
     /// The receiver advertises its window on every ACK (flow control), up to `max_window`.
@@ -181,7 +183,7 @@ impl TcpSender {
             timed: None,
             rto_deadline: None,
             app_limit: 0,
-            transfer: None,
+            adus: Vec::new(),
             completed_at: None,
             advertised: cfg.rcv_buffer_bytes.is_some(),
             max_window: cfg.window as f64,
@@ -205,17 +207,46 @@ impl TcpSender {
     /// Makes the application a finite transfer of `bytes` payload bytes (at least 1): whole
     /// segments and a last one with the remainder, after the SYN if there is one.
     pub fn set_transfer(&mut self, bytes: u64) {
+        self.adus.clear();
+        self.push_adu(bytes);
+    }
+
+    /// Appends a message of `bytes` payload bytes (0: a header-only segment, such as a FIN)
+    /// and returns one past its last segment. The application sends it with `resume`.
+    pub fn push_adu(&mut self, bytes: u64) -> u64 {
         let payload = self.payload as u64;
-        let segments = bytes.div_ceil(payload);
-        let last = bytes - (segments - 1) * payload;
-        let first = u64::from(self.syn_pending);
-        self.transfer = Some((first + segments, self.header_size + last as u32));
+        let first = self
+            .adus
+            .last()
+            .map_or(u64::from(self.syn_pending), |&(end, _)| end);
+        let segments = bytes.div_ceil(payload).max(1);
+        let last = bytes - (segments - 1).min(bytes / payload) * payload;
+        let end = first + segments;
+        self.adus.push((end, self.header_size + last as u32));
+        end
+    }
+
+    /// Sends what the window allows of the messages written so far.
+    pub fn resume(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.app_limit = self.adus.last().map_or(u64::MAX, |&(end, _)| end);
+        self.send_much(now, out, c);
+        if self.rto_deadline.is_none() && self.una < self.maxseq {
+            self.arm_timer(now);
+        }
     }
 
     /// The application starts: an endless bulk transfer, or the finite one set.
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        self.app_limit = self.transfer.map_or(u64::MAX, |(end, _)| end);
-        self.send_much(now, out, c);
+        self.resume(now, out, c);
+    }
+
+    /// The wire size of segment `seq` (after the SYN) when the data are messages.
+    fn message_segment_size(&self, seq: u64) -> u32 {
+        let i = self.adus.partition_point(|&(end, _)| end <= seq);
+        match self.adus.get(i) {
+            Some(&(end, last)) if seq + 1 == end => last,
+            _ => self.wire_size,
+        }
     }
 
     /// The application stops: no new data, but what was sent is still recovered.
@@ -242,9 +273,10 @@ impl TcpSender {
         let size = if seq == 0 && self.syn_pending {
             self.header_size
         } else {
-            match self.transfer {
-                Some((end, last)) if seq + 1 == end => last,
-                _ => self.wire_size,
+            if self.adus.is_empty() {
+                self.wire_size
+            } else {
+                self.message_segment_size(seq)
             }
         };
         c.packets_sent += 1;
@@ -381,7 +413,7 @@ impl TcpSender {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.una = ack;
-        if let Some((end, _)) = self.transfer {
+        if let Some(&(end, _)) = self.adus.last() {
             if ack >= end && self.completed_at.is_none() {
                 self.completed_at = Some(now);
             }

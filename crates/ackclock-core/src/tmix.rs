@@ -1,0 +1,465 @@
+//! Tmix replay: M. C. Weigle, P. Adurthi, F. Hernandez-Campos, K. Jeffay, F. D. Smith,
+//! "Tmix: A Tool for Generating Realistic TCP Application Workloads in ns-2", ACM CCR 36(3),
+//! 2006.
+//!
+//! A connection vector describes one TCP connection as application data units (ADUs) and
+//! the waits between them. Each connection runs as two TCP half-connections (initiator ->
+//! acceptor and back), each a sender/sink pair with the flow's TCP configuration; the
+//! initiator's half opens with a SYN. ACKs are not piggybacked on data, unlike ns-2's
+//! FullTcp, which Tmix uses: a difference of ACK packets on the wire, not of ADU timing.
+//!
+//! - SEQ (sequential) connections take turns: an ADU is written `wait` after its peer's
+//!   previous ADU has been received in full, or `wait` after the writer's own previous ADU
+//!   when one side writes twice in a row. The first ADU is written `wait` after the start.
+//! - CONC (concurrent) connections: each side writes its ADUs in order, each `wait` after its
+//!   previous one, whatever the other side does.
+//! - Once all ADUs are delivered (SEQ), or a side has written its last (CONC), the side(s)
+//!   write a FIN, a header-only segment; the connection completes when both FINs have been
+//!   received.
+//! - Tmix_DelayBox: each connection's packets wait `(rtt - path RTT) / 2` extra in each
+//!   direction, so that the connection's base RTT is its vector's minimum RTT, and are lost
+//!   with the sending side's loss rate (see `DelayLine`).
+
+use std::collections::VecDeque;
+
+use crate::ids::FlowId;
+use crate::packet::{Packet, PacketKind};
+use crate::rng::RandomStream;
+use crate::scenario::TmixConnection;
+use crate::time::{SimDuration, SimTime};
+
+/// Side 0 is the initiator, 1 the acceptor; half-connection d carries side d's data.
+pub const INITIATOR: usize = 0;
+pub const ACCEPTOR: usize = 1;
+
+/// What the controller asks of the simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Write `bytes` on `side`'s half-connection (0 bytes with `fin`: the FIN).
+    Write { side: usize, bytes: u64, tag: u32 },
+    /// Wake `side` at `at` to write its next ADU.
+    Wake { side: usize, at: SimTime },
+}
+
+/// Tag of a FIN in the pending lists.
+pub const FIN: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+pub struct TmixConn {
+    pub parent: FlowId,
+    pub halves: [FlowId; 2],
+    pub cfg: TmixConnection,
+    /// SEQ: the next ADU to write; CONC: the next ADU index per side.
+    next: usize,
+    next_side: [usize; 2],
+    /// Written, not yet delivered: (one past the last segment, ADU index or FIN), per side.
+    pending: [VecDeque<(u64, u32)>; 2],
+    fin_written: [bool; 2],
+    fin_delivered: [bool; 2],
+    /// Payload bytes delivered, per side that wrote them.
+    pub delivered: [u64; 2],
+    pub adus_delivered: u32,
+    pub started_at: Option<SimTime>,
+    pub finished_at: Option<SimTime>,
+}
+
+impl TmixConn {
+    pub fn new(parent: FlowId, halves: [FlowId; 2], cfg: TmixConnection) -> TmixConn {
+        TmixConn {
+            parent,
+            halves,
+            cfg,
+            next: 0,
+            next_side: [0, 0],
+            pending: [VecDeque::new(), VecDeque::new()],
+            fin_written: [false; 2],
+            fin_delivered: [false; 2],
+            delivered: [0; 2],
+            adus_delivered: 0,
+            started_at: None,
+            finished_at: None,
+        }
+    }
+
+    fn side_of(&self, i: usize) -> usize {
+        usize::from(self.cfg.adus[i].from_acceptor)
+    }
+
+    /// The index of `side`'s k-th ADU (CONC).
+    fn nth_of_side(&self, side: usize, k: usize) -> Option<usize> {
+        (0..self.cfg.adus.len())
+            .filter(|&i| self.side_of(i) == side)
+            .nth(k)
+    }
+
+    fn wait(&self, i: usize) -> SimDuration {
+        SimDuration(self.cfg.adus[i].wait_ps)
+    }
+
+    /// The connection starts at `now`.
+    pub fn start(&mut self, now: SimTime, acts: &mut Vec<Action>) {
+        self.started_at = Some(now);
+        if self.cfg.concurrent {
+            for side in [INITIATOR, ACCEPTOR] {
+                match self.nth_of_side(side, 0) {
+                    Some(i) => acts.push(Action::Wake {
+                        side,
+                        at: now + self.wait(i),
+                    }),
+                    None => self.write_fin(side, acts),
+                }
+            }
+        } else {
+            let side = self.side_of(0);
+            acts.push(Action::Wake {
+                side,
+                at: now + self.wait(0),
+            });
+        }
+    }
+
+    /// `side` wakes at `now` to write its next ADU.
+    pub fn wake(&mut self, now: SimTime, side: usize, acts: &mut Vec<Action>) {
+        if self.cfg.concurrent {
+            let k = self.next_side[side];
+            let Some(i) = self.nth_of_side(side, k) else {
+                return;
+            };
+            self.next_side[side] += 1;
+            self.write(i, acts);
+            match self.nth_of_side(side, k + 1) {
+                Some(j) => acts.push(Action::Wake {
+                    side,
+                    at: now + self.wait(j),
+                }),
+                None => self.write_fin(side, acts),
+            }
+        } else {
+            let i = self.next;
+            if i >= self.cfg.adus.len() || self.side_of(i) != side {
+                return;
+            }
+            self.next += 1;
+            self.write(i, acts);
+            // The same side writes again after its own wait; a turn waits for delivery.
+            if self.next < self.cfg.adus.len() && self.side_of(self.next) == side {
+                acts.push(Action::Wake {
+                    side,
+                    at: now + self.wait(self.next),
+                });
+            }
+        }
+    }
+
+    fn write(&mut self, i: usize, acts: &mut Vec<Action>) {
+        acts.push(Action::Write {
+            side: self.side_of(i),
+            bytes: self.cfg.adus[i].bytes,
+            tag: i as u32,
+        });
+    }
+
+    fn write_fin(&mut self, side: usize, acts: &mut Vec<Action>) {
+        if !self.fin_written[side] {
+            self.fin_written[side] = true;
+            acts.push(Action::Write {
+                side,
+                bytes: 0,
+                tag: FIN,
+            });
+        }
+    }
+
+    /// The simulator wrote what `Action::Write` asked; `end` is one past its last segment.
+    pub fn wrote(&mut self, side: usize, end: u64, tag: u32) {
+        self.pending[side].push_back((end, tag));
+    }
+
+    /// The receiver of `side`'s half-connection has everything before segment `rcv_nxt`.
+    pub fn received(&mut self, now: SimTime, side: usize, rcv_nxt: u64, acts: &mut Vec<Action>) {
+        while let Some(&(end, tag)) = self.pending[side].front() {
+            if end > rcv_nxt {
+                break;
+            }
+            self.pending[side].pop_front();
+            if tag == FIN {
+                self.fin_delivered[side] = true;
+                if self.fin_delivered == [true, true] {
+                    self.finished_at = Some(now);
+                }
+                continue;
+            }
+            let i = tag as usize;
+            self.delivered[side] += self.cfg.adus[i].bytes;
+            self.adus_delivered += 1;
+            if self.cfg.concurrent {
+                continue;
+            }
+            if self.next < self.cfg.adus.len() {
+                let other = self.side_of(self.next);
+                if other != side && i + 1 == self.next {
+                    acts.push(Action::Wake {
+                        side: other,
+                        at: now + self.wait(self.next),
+                    });
+                }
+            } else if i + 1 == self.cfg.adus.len() {
+                self.write_fin(INITIATOR, acts);
+                self.write_fin(ACCEPTOR, acts);
+            }
+        }
+    }
+
+    pub fn total_bytes(&self) -> [u64; 2] {
+        let mut t = [0; 2];
+        for a in &self.cfg.adus {
+            t[usize::from(a.from_acceptor)] += a.bytes;
+        }
+        t
+    }
+}
+
+/// Tmix_DelayBox for one half-connection: its packets (data one way, ACKs the other) wait
+/// `delay` before entering the network, in order, and are lost with the sender's loss rate.
+#[derive(Clone, Debug)]
+pub struct DelayLine {
+    pub delay: SimDuration,
+    /// Loss rates of this half's data packets and of its ACKs.
+    pub loss: [f64; 2],
+    rng: RandomStream,
+    queue: VecDeque<(SimTime, Packet)>,
+}
+
+impl DelayLine {
+    pub fn new(delay: SimDuration, loss: [f64; 2], rng: RandomStream) -> DelayLine {
+        DelayLine {
+            delay,
+            loss,
+            rng,
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// Takes a packet sent at `now`: None when it is lost, else whether the head event must
+    /// be scheduled (at the returned time).
+    pub fn push(&mut self, now: SimTime, pkt: Packet) -> Result<Option<SimTime>, Packet> {
+        let p = if pkt.kind == PacketKind::TcpAck {
+            self.loss[1]
+        } else {
+            self.loss[0]
+        };
+        if p > 0.0 && self.rng.next_f64() < p {
+            return Err(pkt);
+        }
+        let at = now + self.delay;
+        self.queue.push_back((at, pkt));
+        Ok((self.queue.len() == 1).then_some(at))
+    }
+
+    /// The packets due at `now`, and when the next one is.
+    pub fn release(&mut self, now: SimTime, out: &mut Vec<Packet>) -> Option<SimTime> {
+        while let Some(&(at, _)) = self.queue.front() {
+            if at > now {
+                return Some(at);
+            }
+            let (_, p) = self.queue.pop_front().expect("peeked");
+            out.push(p);
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::TmixAdu;
+
+    fn adu(from_acceptor: bool, bytes: u64, wait_ps: u64) -> TmixAdu {
+        TmixAdu {
+            from_acceptor,
+            bytes,
+            wait_ps,
+        }
+    }
+
+    fn conn(concurrent: bool, adus: Vec<TmixAdu>) -> TmixConn {
+        TmixConn::new(
+            FlowId(0),
+            [FlowId(1), FlowId(2)],
+            TmixConnection {
+                start_ps: 0,
+                concurrent,
+                rtt_ps: 0,
+                loss: [0.0; 2],
+                adus,
+            },
+        )
+    }
+
+    #[test]
+    fn sequential_connections_take_turns_then_close() {
+        let mut c = conn(
+            false,
+            vec![adu(false, 300, 5), adu(true, 2000, 7), adu(false, 10, 0)],
+        );
+        let mut acts = Vec::new();
+        c.start(SimTime(100), &mut acts);
+        assert_eq!(
+            acts,
+            vec![Action::Wake {
+                side: 0,
+                at: SimTime(105)
+            }]
+        );
+        acts.clear();
+        c.wake(SimTime(105), 0, &mut acts);
+        assert_eq!(
+            acts,
+            vec![Action::Write {
+                side: 0,
+                bytes: 300,
+                tag: 0
+            }]
+        );
+        c.wrote(0, 2, 0);
+        acts.clear();
+        // The request arrives: the response is written after its wait.
+        c.received(SimTime(200), 0, 2, &mut acts);
+        assert_eq!(
+            acts,
+            vec![Action::Wake {
+                side: 1,
+                at: SimTime(207)
+            }]
+        );
+        acts.clear();
+        c.wake(SimTime(207), 1, &mut acts);
+        c.wrote(1, 2, 1);
+        acts.clear();
+        c.received(SimTime(300), 1, 2, &mut acts);
+        assert_eq!(
+            acts,
+            vec![Action::Wake {
+                side: 0,
+                at: SimTime(300)
+            }]
+        );
+        acts.clear();
+        c.wake(SimTime(300), 0, &mut acts);
+        c.wrote(0, 3, 2);
+        acts.clear();
+        c.received(SimTime(400), 0, 3, &mut acts);
+        assert_eq!(
+            acts,
+            vec![
+                Action::Write {
+                    side: 0,
+                    bytes: 0,
+                    tag: FIN
+                },
+                Action::Write {
+                    side: 1,
+                    bytes: 0,
+                    tag: FIN
+                }
+            ]
+        );
+        c.wrote(0, 4, FIN);
+        c.wrote(1, 3, FIN);
+        acts.clear();
+        c.received(SimTime(450), 0, 4, &mut acts);
+        assert!(c.finished_at.is_none());
+        c.received(SimTime(460), 1, 3, &mut acts);
+        assert_eq!(c.finished_at, Some(SimTime(460)));
+        assert_eq!(c.delivered, [310, 2000]);
+        assert_eq!(c.adus_delivered, 3);
+    }
+
+    #[test]
+    fn concurrent_sides_write_on_their_own_clocks() {
+        let mut c = conn(
+            true,
+            vec![adu(false, 100, 1), adu(true, 50, 2), adu(false, 100, 10)],
+        );
+        let mut acts = Vec::new();
+        c.start(SimTime(0), &mut acts);
+        assert_eq!(
+            acts,
+            vec![
+                Action::Wake {
+                    side: 0,
+                    at: SimTime(1)
+                },
+                Action::Wake {
+                    side: 1,
+                    at: SimTime(2)
+                }
+            ]
+        );
+        acts.clear();
+        c.wake(SimTime(1), 0, &mut acts);
+        assert_eq!(
+            acts,
+            vec![
+                Action::Write {
+                    side: 0,
+                    bytes: 100,
+                    tag: 0
+                },
+                Action::Wake {
+                    side: 0,
+                    at: SimTime(11)
+                }
+            ]
+        );
+        acts.clear();
+        c.wake(SimTime(2), 1, &mut acts);
+        // The acceptor's only ADU, then its FIN.
+        assert_eq!(
+            acts,
+            vec![
+                Action::Write {
+                    side: 1,
+                    bytes: 50,
+                    tag: 1
+                },
+                Action::Write {
+                    side: 1,
+                    bytes: 0,
+                    tag: FIN
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn delay_line_keeps_order_and_drops_at_its_rate() {
+        let mut d = DelayLine::new(SimDuration(10), [0.0, 0.0], RandomStream::named(1, "d"));
+        let p = |seq: u64| Packet {
+            id: seq,
+            flow: FlowId(0),
+            kind: PacketKind::TcpData,
+            src: crate::ids::NodeId(0),
+            dst: crate::ids::NodeId(1),
+            size: 100,
+            seq,
+            ack: 0,
+            sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
+            retransmit: false,
+            sack: crate::packet::SackBlocks::NONE,
+            nth: 0,
+            ecn: 0,
+        };
+        assert_eq!(d.push(SimTime(0), p(0)).unwrap(), Some(SimTime(10)));
+        assert_eq!(d.push(SimTime(3), p(1)).unwrap(), None);
+        let mut out = Vec::new();
+        assert_eq!(d.release(SimTime(10), &mut out), Some(SimTime(13)));
+        assert_eq!(out.len(), 1);
+        let mut lossy = DelayLine::new(SimDuration(1), [0.5, 0.0], RandomStream::named(2, "l"));
+        let lost = (0..10_000)
+            .filter(|&i| lossy.push(SimTime(i), p(i)).is_err())
+            .count();
+        assert!((lost as i64 - 5000).abs() < 300, "{lost}");
+    }
+}

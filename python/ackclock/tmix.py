@@ -1,0 +1,178 @@
+"""Tmix connection vectors: reading them, and writing realistic synthetic ones.
+
+The format is the one ns-2's Tmix reads (Weigle et al., "Tmix: A Tool for Generating Realistic
+TCP Application Workloads in ns-2", ACM CCR 2006): a connection per block, separated by blank
+lines or by the next header; times in microseconds, sizes in bytes; ``#`` starts a comment.
+
+    SEQ <start> <adus>            a sequential connection (request/response turns)
+    CONC <start> <init adus> <acc adus>     a concurrent one
+    w <init window> <acc window>  advertised windows (read, not used: the flow's TCP sets them)
+    r <min rtt>                   the connection's minimum round-trip time (Tmix_DelayBox)
+    l <init loss> <acc loss>      loss rates of the packets each side sends
+    > <bytes>   < <bytes>         SEQ: an ADU from the initiator / from the acceptor
+    t <time>                      SEQ: the wait before the next ADU
+    c> <bytes>  t> <time>         CONC: an initiator ADU / the initiator's wait before its next
+    c< <bytes>  t< <time>         CONC: the same for the acceptor
+
+The original traces (UNC 2001, Abilene-I 2002) are not public; :func:`synthesize` writes
+vectors with the heavy-tailed shapes those papers report (see docs/traffic.md).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+from .errors import ScenarioError, quote
+
+US = 1_000_000  # picoseconds per microsecond
+
+
+def read_vectors(path: Path, where: str) -> list[dict[str, Any]]:
+    """The connections of a vector file, as the engine's ``app.connections``."""
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise ScenarioError(f"cannot read {quote(str(path))}: {e.strerror}", path=where) from None
+    conns: list[dict[str, Any]] = []
+    cur: dict[str, Any] | None = None
+    pending_wait = {0: 0, 1: 0}  # CONC: the wait before each side's next ADU
+
+    def fail(n: int, message: str) -> ScenarioError:
+        return ScenarioError(message, path=f"{where} ({path.name} line {n})")
+
+    for n, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        key, args = words[0], words[1:]
+        try:
+            numbers = [float(a) for a in args]
+        except ValueError:
+            raise fail(n, f"expected numbers after {quote(key)}, got {quote(line.strip())}"
+                       ) from None
+        if key in ("SEQ", "CONC"):
+            if not numbers or numbers[0] < 0:
+                raise fail(n, f"{key} needs a start time in microseconds")
+            cur = {"start_ps": round(numbers[0] * US), "concurrent": key == "CONC",
+                   "rtt_ps": 0, "loss": [0.0, 0.0], "adus": []}
+            conns.append(cur)
+            pending_wait = {0: 0, 1: 0}
+            continue
+        if cur is None:
+            raise fail(n, f"{quote(key)} before the first SEQ or CONC header")
+        if key == "w":
+            continue
+        if key == "r":
+            cur["rtt_ps"] = round(_one(numbers, n, fail) * US)
+        elif key == "l":
+            if len(numbers) != 2 or not all(0 <= x <= 1 for x in numbers):
+                raise fail(n, "l needs two loss rates in [0, 1]")
+            cur["loss"] = numbers
+        elif key in (">", "<") and not cur["concurrent"]:
+            cur["adus"].append({"from_acceptor": key == "<",
+                                "bytes": _size(_one(numbers, n, fail), n, fail), "wait_ps": 0})
+        elif key == "t" and not cur["concurrent"]:
+            # The wait before the next ADU: stored on the ADU it precedes.
+            wait = round(_one(numbers, n, fail) * US)
+            cur.setdefault("_wait", 0)
+            cur["_wait"] = wait
+        elif key in ("c>", "c<") and cur["concurrent"]:
+            side = 0 if key == "c>" else 1
+            cur["adus"].append({"from_acceptor": side == 1,
+                                "bytes": _size(_one(numbers, n, fail), n, fail),
+                                "wait_ps": pending_wait[side]})
+            pending_wait[side] = 0
+        elif key in ("t>", "t<") and cur["concurrent"]:
+            pending_wait[0 if key == "t>" else 1] = round(_one(numbers, n, fail) * US)
+        else:
+            raise fail(n, f"unknown or misplaced line {quote(line.strip())}")
+        if key in (">", "<") and "_wait" in cur:
+            cur["adus"][-1]["wait_ps"] = cur.pop("_wait")
+    for c in conns:
+        c.pop("_wait", None)
+        if not c["adus"]:
+            raise ScenarioError(f"a connection starting at {c['start_ps'] / US:g} us has no ADUs",
+                                path=f"{where} ({path.name})")
+    if not conns:
+        raise ScenarioError(f"{quote(str(path))} has no connections", path=where)
+    return conns
+
+
+def _one(numbers: list[float], n: int, fail: Any) -> float:
+    if len(numbers) != 1 or numbers[0] < 0 or not math.isfinite(numbers[0]):
+        raise fail(n, "expected one non-negative number")
+    return numbers[0]
+
+
+def _size(x: float, n: int, fail: Any) -> int:
+    if x != int(x):
+        raise fail(n, f"expected a whole number of bytes, got {x:g}")
+    return int(x)
+
+
+def synthesize(path: str | Path, connections: int, *, seed: int = 1, rate_per_s: float = 50.0,
+               concurrent_fraction: float = 0.05) -> None:
+    """Writes ``connections`` synthetic connection vectors to ``path``.
+
+    Connection starts form a Poisson process of ``rate_per_s``. Most connections are SEQ,
+    web-like: a number of request/response epochs (geometric, mean 2.5); requests of
+    lognormal size (median 300 B); responses Pareto-tailed (shape 1.2, minimum 400 B, capped at
+    50 MB), so most are small and a few carry most of the bytes, the mix Tmix's source traces
+    show (Hernandez-Campos et al. 2004); think times exponential (mean 0.5 s) between epochs and
+    short (mean 5 ms) server delays. A ``concurrent_fraction`` are CONC, both sides streaming
+    a few ADUs. Minimum RTTs are lognormal (median 50 ms); no extra loss.
+    """
+    rng = random.Random(seed)
+    lines = [f"# {connections} synthetic Tmix connection vectors (ackclock.tmix.synthesize,"
+             f" seed {seed}, {rate_per_s:g} connections/s)"]
+    t = 0.0
+    for _ in range(connections):
+        t += rng.expovariate(rate_per_s)
+        start_us = round(t * 1e6)
+        rtt_us = round(min(2e6, rng.lognormvariate(math.log(50e3), 0.6)))
+        if rng.random() < concurrent_fraction:
+            n_init, n_acc = rng.randint(1, 4), rng.randint(1, 4)
+            lines += [f"CONC {start_us} {n_init} {n_acc}", "w 65535 65535", f"r {rtt_us}",
+                      "l 0.000000 0.000000"]
+            for side, count in ((">", n_init), ("<", n_acc)):
+                for k in range(count):
+                    if k:
+                        lines.append(f"t{side} {round(rng.expovariate(1 / 0.2) * 1e6)}")
+                    lines.append(f"c{side} {_pareto(rng, 800, 1.3)}")
+        else:
+            epochs = 1
+            while rng.random() < 0.6 and epochs < 50:
+                epochs += 1
+            lines += [f"SEQ {start_us} {2 * epochs}", "w 65535 65535", f"r {rtt_us}",
+                      "l 0.000000 0.000000"]
+            for e in range(epochs):
+                if e:
+                    lines.append(f"t {round(rng.expovariate(1 / 0.5) * 1e6)}")
+                lines.append(f"> {max(40, round(rng.lognormvariate(math.log(300), 0.8)))}")
+                lines.append(f"t {round(rng.expovariate(1 / 0.005) * 1e6)}")
+                lines.append(f"< {_pareto(rng, 400, 1.2)}")
+        lines.append("")
+    Path(path).write_text("\n".join(lines))
+
+
+def _pareto(rng: random.Random, minimum: float, shape: float) -> int:
+    return int(min(50e6, minimum * rng.paretovariate(shape)))
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Write synthetic Tmix connection vectors.")
+    ap.add_argument("file")
+    ap.add_argument("--connections", type=int, default=1000)
+    ap.add_argument("--rate", type=float, default=50.0, help="connections per second")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    synthesize(args.file, args.connections, seed=args.seed, rate_per_s=args.rate)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Tmix connection vectors: reading, synthesizing and replaying them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ackclock as ac
+from ackclock.errors import ScenarioError
+from ackclock.tmix import read_vectors, synthesize
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "examples" / "tmix" / "sample.vec"
+
+
+def replay(vectors: Path, rate: str = "100Mb/s", duration: str = "60s") -> ac.Results:
+    net = ac.Network("tmix")
+    net.nodes("i", "r1", "r2", "a")
+    net.link("i", "r1", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+    net.link("r1", "r2", rate=rate, delay="5ms", queue_limit=10_000)
+    net.link("r2", "a", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+    net.tcp("bg", "i", "a", tmix=str(vectors), window=1000)
+    return net.run(duration=duration)
+
+
+def test_sample_file_is_read_as_written() -> None:
+    conns = read_vectors(SAMPLE, "app.file")
+    assert [c["concurrent"] for c in conns] == [False, False, True]
+    first = conns[0]
+    assert first["start_ps"] == 0 and first["rtt_ps"] == 50_000 * 10**6
+    assert [(a["from_acceptor"], a["bytes"], a["wait_ps"]) for a in first["adus"]] == [
+        (False, 350, 0), (True, 12000, 5000 * 10**6), (False, 420, 500_000 * 10**6),
+        (True, 85000, 3000 * 10**6)]
+    conc = conns[2]
+    assert [(a["from_acceptor"], a["bytes"], a["wait_ps"]) for a in conc["adus"]] == [
+        (False, 5000, 0), (False, 7000, 100_000 * 10**6), (True, 64000, 0)]
+
+
+def test_replay_completes_every_connection_with_exact_byte_totals() -> None:
+    res = replay(SAMPLE)
+    c = res.connections
+    assert len(c) == 3 and c.finish_s.notna().all()
+    assert (c.adus_delivered == c.adus).all()
+    assert (c.delivered_initiator == c.bytes_initiator).all()
+    assert (c.delivered_acceptor == c.bytes_acceptor).all()
+    flow = res.flows.iloc[0]
+    assert flow.bytes_delivered == c.bytes_initiator.sum() + c.bytes_acceptor.sum()
+
+
+def test_connection_rtt_follows_the_vector_min_rtt() -> None:
+    # The first connection's first epoch: SYN round trip, a 350-byte request, a 5 ms server
+    # wait, a 12 000-byte response in the first window: about 3 minimum RTTs of 50 ms.
+    res = replay(SAMPLE)
+    c = res.connections.iloc[2]  # CONC: 30 ms, each side's data in one window or two
+    assert c.duration_s >= 0.03
+    seq = res.connections.iloc[0]
+    # 4 ADUs in two epochs with a 500 ms think time: at least 2 x 2 RTTs + 0.5 s.
+    assert seq.duration_s > 0.5 + 4 * 0.05
+
+
+def test_synthetic_vectors_replay_completely(tmp_path: Path) -> None:
+    vectors = tmp_path / "syn.vec"
+    synthesize(vectors, 100, seed=3, rate_per_s=50)
+    conns = read_vectors(vectors, "app.file")
+    assert len(conns) == 100
+    res = replay(vectors, duration="120s")
+    c = res.connections
+    assert c.finish_s.notna().all()
+    assert (c.delivered_acceptor == c.bytes_acceptor).all()
+    # Heavy tails: the largest response carries far more than the median one.
+    sizes = [a["bytes"] for conn in conns for a in conn["adus"] if a["from_acceptor"]]
+    assert max(sizes) > 20 * sorted(sizes)[len(sizes) // 2]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("> 100\n", "before the first SEQ or CONC header"),
+        ("SEQ 0 1\nr fast\n", "expected numbers after"),
+        ("SEQ 0 1\nl 0.1\n", "l needs two loss rates"),
+        ("SEQ 0 1\nc> 100\n", "unknown or misplaced line"),
+        ("SEQ 0 0\nr 100\n", "has no ADUs"),
+    ],
+)
+def test_vector_mistakes_name_the_line(tmp_path: Path, text: str, message: str) -> None:
+    bad = tmp_path / "bad.vec"
+    bad.write_text(text)
+    with pytest.raises(ScenarioError, match=message):
+        read_vectors(bad, "app.file")
