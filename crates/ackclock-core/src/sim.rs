@@ -446,16 +446,8 @@ impl Simulator {
             Event::DelAck(f) => self.on_delack_event(f),
             Event::AppStart(f) => self.on_app_start(f),
             Event::UdpTick(f) => self.on_udp_tick(f),
-            Event::TmixStart(c) => {
-                let mut acts = std::mem::take(&mut self.tmix_acts);
-                self.tmix[c as usize].start(self.now, &mut acts);
-                self.tmix_act(c, acts);
-            }
-            Event::TmixWake(c, side) => {
-                let mut acts = std::mem::take(&mut self.tmix_acts);
-                self.tmix[c as usize].wake(self.now, side as usize, &mut acts);
-                self.tmix_act(c, acts);
-            }
+            Event::TmixStart(c) => self.on_tmix_start(c),
+            Event::TmixWake(c, side) => self.on_tmix_wake(c, side),
             Event::Release(f) => self.on_release(f),
             Event::AppStop(f) => self.on_app_stop(f),
             Event::Sample => self.on_sample(),
@@ -525,12 +517,8 @@ impl Simulator {
         for mut p in out.drain(..) {
             p.id = self.next_packet_id;
             self.next_packet_id += 1;
-            if let Some(d) = self.flows[p.flow.idx()].delay.as_mut() {
-                match d.push(self.now, p) {
-                    Ok(Some(t)) => self.queue.push(t, Event::Release(p.flow)),
-                    Ok(None) => {}
-                    Err(lost) => self.count_drop(&lost),
-                }
+            if self.flows[p.flow.idx()].delay.is_some() {
+                self.delay_packet(p);
                 continue;
             }
             self.forward(p.src, p);
@@ -538,7 +526,33 @@ impl Simulator {
         self.scratch = out;
     }
 
+    #[inline(never)]
+    fn on_tmix_start(&mut self, c: u32) {
+        let mut acts = std::mem::take(&mut self.tmix_acts);
+        self.tmix[c as usize].start(self.now, &mut acts);
+        self.tmix_act(c, acts);
+    }
+
+    #[inline(never)]
+    fn on_tmix_wake(&mut self, c: u32, side: u8) {
+        let mut acts = std::mem::take(&mut self.tmix_acts);
+        self.tmix[c as usize].wake(self.now, side as usize, &mut acts);
+        self.tmix_act(c, acts);
+    }
+
+    /// Puts a Tmix connection's packet into its delay line.
+    #[inline(never)]
+    fn delay_packet(&mut self, p: Packet) {
+        let d = self.flows[p.flow.idx()].delay.as_mut().expect("checked");
+        match d.push(self.now, p) {
+            Ok(Some(t)) => self.queue.push(t, Event::Release(p.flow)),
+            Ok(None) => {}
+            Err(lost) => self.count_drop(&lost),
+        }
+    }
+
     /// A Tmix delay line's head packet is due.
+    #[inline(never)]
     fn on_release(&mut self, f: FlowId) {
         let mut out = std::mem::take(&mut self.held_drops);
         let next = self.flows[f.idx()]
@@ -609,6 +623,7 @@ impl Simulator {
         }
     }
 
+    #[inline(never)]
     fn tmix_received(&mut self, c: u32, side: usize, f: usize) {
         let Agent::Tcp { sink, .. } = &self.flows[f].agent else {
             return;
