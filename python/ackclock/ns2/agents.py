@@ -179,6 +179,9 @@ class TcpAgent(Agent):
             return fmt_double(v["window"])
         if var == "backoff_":
             return str(int(v["backoff"]))
+        if var == "rttvar_" and v["srtt"] == 0:
+            # Before the first RTT sample ns-2 holds rtxcur_init_ in ticks, scaled by 16.
+            return str(round(to_float(self.vars["rtxcur_init_"]) / tick) * 16)
         scale = {"rtt_": 1, "srtt_": 8, "rttvar_": 4}.get(var)
         if scale is not None:
             # ns-2 keeps these in ticks of tcpTick_, srtt_ scaled by 8 and rttvar_ by 4.

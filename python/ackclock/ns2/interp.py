@@ -71,6 +71,8 @@ class Context:
         self.tcl.eval(_GLUE)
         for cls in PARENT:
             self.tcl.call("interp", "alias", "", cls, "", "::__ac_dispatch", cls)
+        # ns-2 prints doubles with 17 significant digits (its init sets tcl_precision).
+        self.tcl.eval("set ::tcl_precision 17")
         self.tcl.setvar("argv0", script)
         self.tcl.setvar("argc", str(len(argv)))
         self.tcl.eval("set argv {}")
