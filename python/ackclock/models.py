@@ -81,8 +81,9 @@ def predictions(results: Results) -> pd.DataFrame:
 
     Inputs per flow: ``loss_rate`` (p) and ``mean_rtt_s`` (R) from flows.csv, the packet size
     (B, payload bytes) and ``window`` (W_max) from the resolved scenario, b = 2 with delayed
-    ACKs else 1, and T_0 = the mean of the timeseries ``rto_s`` of the flow when the run was
-    sampled, else 4 x mean RTT (a stand-in, as RTO = SRTT + 4 RTTVAR is rarely below it).
+    ACKs else 1, and T_0 = the flow's ``mean_rto_s`` (the engine's exact time average of the
+    RTO over the measurement window), else the mean of the timeseries ``rto_s`` when the run
+    was sampled, else 4 x mean RTT (a stand-in, as RTO = SRTT + 4 RTTVAR is rarely below it).
     Columns: flow, loss_rate, mean_rtt_s, rto_s, throughput_mbps, mathis_mbps, pftk_mbps.
     """
     columns = ["flow", "loss_rate", "mean_rtt_s", "rto_s", "throughput_mbps", "mathis_mbps",
@@ -102,7 +103,11 @@ def predictions(results: Results) -> pd.DataFrame:
 
     rto = 4 * rtt
     ts = results.timeseries
-    if not ts.empty and "rto_s" in ts.columns:
+    if "mean_rto_s" in flows.columns:
+        # The engine's exact time average of the RTO over the measurement window.
+        measured = flows["mean_rto_s"].to_numpy(dtype=float)
+        rto = np.where(np.isnan(measured), rto, measured)
+    elif not ts.empty and "rto_s" in ts.columns:
         mean_rto = ts.groupby("flow")["rto_s"].mean()
         measured = mean_rto.reindex(names).to_numpy(dtype=float)
         rto = np.where(np.isnan(measured), rto, measured)

@@ -50,12 +50,17 @@ class Network:
         ns2_queue: bool | None = None,
         duplex: bool = True,
         loss: Mapping[str, Any] | None = None,
+        ecn: bool | None = None,
+        **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
         queue. No limit means an unlimited queue; ``ns2_queue`` picks ns-2's DropTail
         accounting (default: the profile's). ``loss`` is a loss model on the a -> b direction,
         as in a scenario file: ``{"kind": "bernoulli", "p": 0.01}`` or
-        ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``."""
+        ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``. ``queue`` picks the
+        discipline (droptail, red, codel, fq_codel, pie); its own parameters come as keywords
+        (``max_thresh=20``, ``target="5ms"``; see docs/models/queues.md), ``ecn=True`` makes it
+        mark ECN-capable packets instead of dropping them early."""
         path = f"link[{len(self._links)}]"
         link = Link(
             from_=a,
@@ -63,7 +68,7 @@ class Network:
             rate=rate,
             delay=delay,
             queue=QueueConfig(kind=queue, limit=queue_limit, limit_bytes=queue_limit_bytes,
-                              ns2=ns2_queue),
+                              ns2=ns2_queue, ecn=ecn, params=dict(queue_params)),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
         )
@@ -82,10 +87,13 @@ class Network:
         cc: str | None = None,
         sink: str | None = None,
         trace: Any = None,
+        size: int | str | None = None,
         **params: Any,
     ) -> Flow:
-        """Adds a TCP flow with an endless FTP source. ``params`` are TCP parameters
-        (``window=100``, ``packet_size=1460``, ns-2 aliases such as ``window_``); they override
+        """Adds a TCP flow with an FTP source: endless, or ``size`` payload bytes (then the
+        flow's ``completion_s`` in flows.csv is when the last byte was acknowledged).
+        ``params`` are TCP parameters (``window=100``, ``packet_size=1460``, ns-2 aliases such as
+        ``window_``); they override
         :meth:`defaults`, which override the profile. ``start`` may be a distribution:
         ``{"uniform": ["0s", "1s"]}``. ``trace``: TCP variables to record on every change
         (``["cwnd", "ssthresh"]``, or True for all) into ``Results.tcp_trace``."""
@@ -98,7 +106,7 @@ class Network:
             cc=cc,
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
-            app=AppConfig(kind="ftp", start=start, stop=stop),
+            app=AppConfig(kind="ftp", start=start, stop=stop, size=size),
             trace=trace,
         )
         self._flows.append(flow)
@@ -110,23 +118,31 @@ class Network:
         src: str,
         dst: str,
         *,
-        packet_size: int | str,
+        packet_size: int | str | None = None,
         rate: str | float | None = None,
         interval: str | float | None = None,
         start: Any = "0s",
         stop: Any = None,
         header_size: int | str | None = None,
+        app: str = "cbr",
+        random: bool | None = None,
+        on: Any = None,
+        off: Any = None,
+        file: str | None = None,
     ) -> Flow:
-        """Adds a UDP flow with a constant-bit-rate source: one ``packet_size``-byte payload
-        every ``interval``, or every packet_size x 8 / ``rate`` (ns-2's CBR)."""
+        """Adds a UDP flow. ``app="cbr"`` (default): one ``packet_size``-byte payload every
+        ``interval``, or every packet_size x 8 / ``rate`` (ns-2's CBR), jittered with
+        ``random=True``; ``"onoff"``: the same during ``on`` periods, silent for ``off``
+        (times or distributions such as ``{"exponential": "500ms"}``); ``"poisson"``:
+        exponential gaps of that mean; ``"trace"``: replays ``file`` (see docs/traffic.md)."""
         flow = Flow(
             name=name,
             kind="udp",
             from_=src,
             to=dst,
             header_size=header_size,
-            app=AppConfig(kind="cbr", start=start, stop=stop, rate=rate, interval=interval,
-                          packet_size=packet_size),
+            app=AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
+                          packet_size=packet_size, random=random, on=on, off=off, file=file),
         )
         self._flows.append(flow)
         return flow

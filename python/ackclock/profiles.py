@@ -44,6 +44,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
+        "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
     }
 )
 
@@ -65,6 +66,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "rtxcur_init_": "initial_rto",
         "segsperack_": "segs_per_ack",
         "interval_": "ack_delay",
+        "ecn_": "ecn",
     }
 )
 
@@ -136,6 +138,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "timestamps": False,  # Agent/TCP timestamps_ false
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                     "window_unit": "packets",  # ns-2 counts windows in segments
+                    "ecn": False,  # Agent/TCP ecn_ 0
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -174,6 +177,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "timestamps": True,  # on by default in Linux; header_size 52 includes them
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
+                    "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8

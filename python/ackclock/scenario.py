@@ -13,22 +13,24 @@ import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
+from . import queues
 from .errors import ScenarioError, quote
 from .profiles import TCP_CHOICES, TCP_PARAMS, Profile, get_profile, normalize_tcp_params
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 
 # Everything SCENARIO_FORMAT.md and ARCHITECTURE.md name, and the part the engine runs today.
 QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
-SUPPORTED_QUEUE_KINDS = ("droptail",)
+SUPPORTED_QUEUE_KINDS = QUEUE_KINDS
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
-SUPPORTED_APP_KINDS = ("ftp", "cbr")
+SUPPORTED_APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace")
 FLOW_KINDS = ("tcp", "udp")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
-SUPPORTED_LOSS_KINDS = ("bernoulli", "drop_list")
+SUPPORTED_LOSS_KINDS = LOSS_KINDS
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
-SUPPORTED_DISTRIBUTIONS = ("constant", "uniform")
+SUPPORTED_DISTRIBUTIONS = DISTRIBUTIONS
 
 _U32 = 2**32
 _U64 = 2**64
@@ -55,6 +57,9 @@ class QueueConfig:
     limit: Any = None  # packets; None with limit_bytes None: unlimited
     limit_bytes: Any = None
     ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
+    ecn: bool | None = None  # mark ECN-capable packets instead of dropping them early
+    # The discipline's own keys (queues.SPECS), as given: { max_thresh = 20 }.
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -62,9 +67,17 @@ class LossConfig:
     """A loss model on a link's data direction (from -> to)."""
 
     kind: str
-    p: Any = None  # bernoulli: loss probability
+    p: Any = None  # bernoulli: loss probability (per packet, or per byte with unit "byte")
     flow: Any = None  # drop_list: the flow's name
     packets: Any = None  # drop_list: its data transmissions to drop, numbered from 1
+    unit: Any = None  # bernoulli: "packet" (default) or "byte"
+    p_good_bad: Any = None  # gilbert_elliott: state transition probabilities per packet
+    p_bad_good: Any = None
+    loss_good: Any = None  # gilbert_elliott: loss probability in each state (0 and 1)
+    loss_bad: Any = None
+    period: Any = None  # periodic: of every `period` packets, `burst` from `offset` are lost
+    offset: Any = None
+    burst: Any = None
 
 
 @dataclass
@@ -87,7 +100,11 @@ class AppConfig:
     rate: Any = None
     interval: Any = None
     packet_size: Any = None
-    size: Any = None
+    size: Any = None  # ftp: bytes of a finite transfer; None: endless
+    random: Any = None  # cbr: jitter each interval by up to half (ns-2 random_)
+    on: Any = None  # onoff: on and off times (times or distributions)
+    off: Any = None
+    file: Any = None  # trace: a file of "time size" records
 
 
 @dataclass
@@ -140,7 +157,9 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     nodes = _nodes(sc.nodes)
     links = _links(sc.links, nodes, profile, [f.name for f in sc.flows])
     defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
-    flows = _flows(sc.flows, nodes, profile, defaults)
+    # Files a scenario names (traces) are relative to the scenario file.
+    base_dir = Path(sc.source).parent if sc.source else None
+    flows = _flows(sc.flows, nodes, profile, defaults, base_dir)
     return {
         "name": sc.name,
         "profile": profile.name,
@@ -257,16 +276,64 @@ def _links(
     return out
 
 
+_LOSS_FIELDS = ("p", "flow", "packets", "unit", "p_good_bad", "p_bad_good", "loss_good",
+                "loss_bad", "period", "offset", "burst")
+_LOSS_OWN = {
+    "bernoulli": ("p", "unit"),
+    "gilbert_elliott": ("p_good_bad", "p_bad_good", "loss_good", "loss_bad"),
+    "periodic": ("period", "offset", "burst"),
+    "drop_list": ("flow", "packets"),
+}
+
+
+def _probability(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ScenarioError(f"expected a probability in [0, 1], got {quote(value)}", path=path)
+    return float(value)
+
+
 def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
     kind = check_kind(loss.kind, LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{path}.kind", "loss model")
+    own = _LOSS_OWN[kind]
+    _absent(loss, tuple(k for k in _LOSS_FIELDS if k not in own), path, f"a {kind} loss model")
     if kind == "bernoulli":
-        _absent(loss, ("flow", "packets"), path, "a bernoulli loss model")
-        p = loss.p
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise ScenarioError(f"expected a probability in [0, 1], got {quote(p)}",
-                                path=f"{path}.p")
-        return {"kind": "bernoulli", "p": float(p)}
-    _absent(loss, ("p",), path, "a drop_list loss model")
+        p = _probability(loss.p, f"{path}.p")
+        unit = "packet" if loss.unit is None else loss.unit
+        if unit not in ("packet", "byte"):
+            raise ScenarioError(f'expected "packet" or "byte", got {quote(unit)}',
+                                path=f"{path}.unit")
+        return {"kind": "bernoulli" if unit == "packet" else "byte_bernoulli", "p": p}
+    if kind == "gilbert_elliott":
+        for key in ("p_good_bad", "p_bad_good"):
+            if getattr(loss, key) is None:
+                raise ScenarioError("missing: a transition probability per packet",
+                                    path=f"{path}.{key}")
+        return {
+            "kind": "gilbert_elliott",
+            "p_good_bad": _probability(loss.p_good_bad, f"{path}.p_good_bad"),
+            "p_bad_good": _probability(loss.p_bad_good, f"{path}.p_bad_good"),
+            "loss_good": _probability(0 if loss.loss_good is None else loss.loss_good,
+                                      f"{path}.loss_good"),
+            "loss_bad": _probability(1 if loss.loss_bad is None else loss.loss_bad,
+                                     f"{path}.loss_bad"),
+        }
+    if kind == "periodic":
+        if loss.period is None:
+            raise ScenarioError("missing: every how many packets the loss repeats",
+                                path=f"{path}.period")
+        period = _below(parse_int(loss.period, f"{path}.period", minimum=1,
+                                  what="a number of packets"), _U64, f"{path}.period")
+        offset = 0 if loss.offset is None else parse_int(loss.offset, f"{path}.offset",
+                                                         what="a packet position")
+        burst = 1 if loss.burst is None else parse_int(loss.burst, f"{path}.burst", minimum=1,
+                                                       what="a number of packets")
+        if offset >= period:
+            raise ScenarioError(f"must be smaller than period ({period}), got {offset}",
+                                path=f"{path}.offset")
+        if offset + burst > period:
+            raise ScenarioError(f"offset + burst must not exceed period ({period})",
+                                path=f"{path}.burst")
+        return {"kind": "periodic", "period": period, "offset": offset, "burst": burst}
     if loss.flow is None:
         raise ScenarioError("missing: the name of the flow whose packets to drop",
                             path=f"{path}.flow")
@@ -298,14 +365,26 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     limit_bytes = None if q.limit_bytes is None else parse_size(q.limit_bytes,
                                                                 f"{path}.limit_bytes")
     if limit is None and limit_bytes is None:
-        limit = profile.queue_limit
+        limit = queues.DEFAULT_LIMITS.get(q.kind, profile.queue_limit)
+    if q.kind != "droptail" and limit_bytes is not None:
+        raise ScenarioError(f"a {q.kind} queue takes its limit in packets (limit)",
+                            path=f"{path}.limit_bytes")
     ns2 = profile.queue_ns2 if q.ns2 is None else q.ns2
     if not isinstance(ns2, bool):
         raise ScenarioError(f"expected true or false, got {quote(ns2)}", path=f"{path}.ns2")
+    ecn = False if q.ecn is None else q.ecn
+    if not isinstance(ecn, bool):
+        raise ScenarioError(f"expected true or false, got {quote(ecn)}", path=f"{path}.ecn")
+    if ecn and q.kind == "droptail":
+        raise ScenarioError("DropTail never marks; ECN needs red, codel, fq_codel or pie",
+                            path=f"{path}.ecn")
     for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
         if value is not None and value >= _U64:
             raise ScenarioError(f"too large: {value}", path=f"{path}.{key}")
-    return {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes, "ns2": ns2}
+    doc = {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes, "ns2": ns2,
+           "ecn": ecn}
+    doc.update(queues.resolve_params(q.kind, q.params, profile.name, path))
+    return doc
 
 
 def check_kind(
@@ -327,7 +406,8 @@ def check_kind(
 
 
 def _flows(
-    flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any]
+    flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any],
+    base_dir: Path | None = None,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     first: dict[str, str] = {}
@@ -350,7 +430,7 @@ def _flows(
             entry["tcp"] = _tcp(flow, p, profile, defaults)
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
-        entry["app"] = _app(flow, p)
+        entry["app"] = _app(flow, p, base_dir)
         out.append(entry)
     return out
 
@@ -477,14 +557,14 @@ def _udp_header(flow: Flow, p: str, profile: Profile) -> int:
     return _below(parse_size(flow.header_size, f"{p}.header_size"), _U32, f"{p}.header_size")
 
 
-def _app(flow: Flow, p: str) -> dict[str, Any]:
+def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
     app = flow.app
     ap = f"{p}.app"
     kind = check_kind(app.kind, APP_KINDS, SUPPORTED_APP_KINDS, f"{ap}.kind", "application")
-    wanted = "ftp" if flow.kind == "tcp" else "cbr"
-    if kind != wanted:
+    if (kind == "ftp") != (flow.kind == "tcp"):
+        wanted = '"ftp"' if flow.kind == "tcp" else '"cbr", "onoff", "poisson" or "trace"'
         raise ScenarioError(
-            f"a {flow.kind.upper()} flow needs an {quote(wanted)} application, got {quote(kind)}",
+            f"a {flow.kind.upper()} flow needs an {wanted} application, got {quote(kind)}",
             path=f"{ap}.kind",
         )
     start = _distribution(app.start, f"{ap}.start")
@@ -493,17 +573,23 @@ def _app(flow: Flow, p: str) -> dict[str, Any]:
         raise ScenarioError(
             f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
         )
+    own = {"ftp": ("size",), "cbr": ("rate", "interval", "packet_size", "random"),
+           "onoff": ("rate", "interval", "packet_size", "on", "off"),
+           "poisson": ("rate", "interval", "packet_size"), "trace": ("file",)}[kind]
+    _absent(app, tuple(k for k in _APP_FIELDS if k not in own), ap, f"a {kind} application")
+    base = {"kind": kind, "start": start, "stop_ps": stop}
     if kind == "ftp":
-        _absent(app, ("rate", "interval", "packet_size"), ap, "an ftp application")
+        size = None
         if app.size is not None:
-            raise ScenarioError(
-                "finite transfers (ftp size) are not supported yet; omit size for an endless"
-                " bulk transfer",
-                path=f"{ap}.size",
-            )
-        return {"kind": "ftp", "start": start, "stop_ps": stop}
+            size = _below(parse_size(app.size, f"{ap}.size"), _U64, f"{ap}.size")
+            if size == 0:
+                raise ScenarioError("expected a positive size", path=f"{ap}.size")
+        return base | {"size_bytes": size}
+    if kind == "trace":
+        if app.file is None:
+            raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")
+        return base | {"records": read_trace(app.file, f"{ap}.file", base_dir)}
 
-    _absent(app, ("size",), ap, "a cbr application")
     if app.packet_size is None:
         raise ScenarioError("missing: the payload bytes of each datagram", path=f"{ap}.packet_size")
     packet_size = parse_size(app.packet_size, f"{ap}.packet_size")
@@ -527,13 +613,62 @@ def _app(flow: Flow, p: str) -> dict[str, Any]:
         if interval == 0:
             raise ScenarioError(f"expected a positive time, got {quote(app.interval)}",
                                 path=f"{ap}.interval")
-    return {
-        "kind": "cbr",
-        "start": start,
-        "stop_ps": stop,
-        "interval_ps": _below(interval, _U64, f"{ap}.interval"),
-        "packet_size": packet_size,
-    }
+    interval = _below(interval, _U64, f"{ap}.interval")
+    if kind == "poisson":
+        return base | {"mean_interval_ps": interval, "packet_size": packet_size}
+    if kind == "onoff":
+        for key in ("on", "off"):
+            if getattr(app, key) is None:
+                raise ScenarioError(
+                    f'missing: the {key} times, e.g. {{ exponential = "500ms" }}',
+                    path=f"{ap}.{key}")
+        return base | {"interval_ps": interval, "packet_size": packet_size,
+                       "on": _distribution(app.on, f"{ap}.on"),
+                       "off": _distribution(app.off, f"{ap}.off")}
+    random = False if app.random is None else app.random
+    if not isinstance(random, bool):
+        raise ScenarioError(f"expected true or false, got {quote(random)}", path=f"{ap}.random")
+    return base | {"interval_ps": interval, "packet_size": packet_size, "random": random}
+
+
+_APP_FIELDS = ("rate", "interval", "packet_size", "size", "random", "on", "off", "file")
+
+
+def read_trace(file: Any, path: str, base_dir: Path | None) -> list[list[int]]:
+    """A trace file's records as [time after start in ps, payload bytes].
+
+    One record per line: a time (seconds, or with a unit: "1.5ms") and a size in bytes,
+    separated by spaces, tabs or a comma; "#" starts a comment. Times must not decrease.
+    """
+    if not isinstance(file, (str, Path)):
+        raise ScenarioError(f"expected a file name, got {quote(file)}", path=path)
+    p = Path(file)
+    if not p.is_absolute() and base_dir is not None:
+        p = base_dir / p
+    try:
+        lines = p.read_text().splitlines()
+    except OSError as e:
+        raise ScenarioError(f"cannot read {quote(str(p))}: {e.strerror}", path=path) from None
+    records: list[list[int]] = []
+    for n, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].replace(",", " ").split()
+        if not text:
+            continue
+        where = f"{path} ({p.name} line {n})"
+        if len(text) != 2:
+            raise ScenarioError(f"expected a time and a size, got {quote(line.strip())}",
+                                path=where)
+        t = parse_time(text[0], where)
+        size = parse_size(text[1], where)
+        if size == 0 or size >= _U32:
+            raise ScenarioError(f"expected a size of 1 to {_U32 - 1} bytes, got {text[1]}",
+                                path=where)
+        if records and t < records[-1][0]:
+            raise ScenarioError(f"time goes backwards ({text[0]})", path=where)
+        records.append([t, size])
+    if not records:
+        raise ScenarioError(f"{quote(str(p))} has no records", path=path)
+    return records
 
 
 def _absent(table: AppConfig | LossConfig, keys: tuple[str, ...], path: str, what: str) -> None:
@@ -554,8 +689,22 @@ def _distribution(value: Any, path: str) -> dict[str, Any]:
     check_kind(kind, DISTRIBUTIONS, SUPPORTED_DISTRIBUTIONS, dp, "distribution")
     if kind == "constant":
         return {"constant": parse_time(arg, dp)}
+    if kind == "exponential":
+        mean = parse_time(arg, dp)
+        if mean == 0:
+            raise ScenarioError("expected a positive mean time", path=dp)
+        return {"exponential": mean}
     if not isinstance(arg, (list, tuple)) or len(arg) != 2:
-        raise ScenarioError(f'expected two times [A, B], got {quote(arg)}', path=dp)
+        shape = "[MEAN, SHAPE]" if kind == "pareto" else "[A, B]"
+        raise ScenarioError(f"expected {shape}, got {quote(arg)}", path=dp)
+    if kind == "pareto":
+        mean = parse_time(arg[0], f"{dp}[0]")
+        shape = arg[1]
+        if isinstance(shape, bool) or not isinstance(shape, (int, float)) or not shape > 1:
+            raise ScenarioError(f"expected a shape above 1, got {quote(shape)}", path=f"{dp}[1]")
+        if mean == 0:
+            raise ScenarioError("expected a positive mean time", path=f"{dp}[0]")
+        return {"pareto": [mean, float(shape)]}
     a = parse_time(arg[0], f"{dp}[0]")
     b = parse_time(arg[1], f"{dp}[1]")
     if a > b:

@@ -21,6 +21,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
+from . import queues
 from .errors import ScenarioError, quote
 from .profiles import TCP_ALIASES, TCP_PARAMS, canonical_tcp_key, normalize_tcp_params
 from .scenario import (
@@ -49,7 +50,6 @@ _RUN_KEYS = ("duration", "warmup", "seed", "sample_interval")
 _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
 _LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count")
-_QUEUE_KEYS = ("kind", "limit", "limit_bytes", "ns2")
 _FLOW_KEYS = (
     ("name", "kind", "from", "to", "app", "count", "trace")
     + tuple(TCP_PARAMS)
@@ -57,10 +57,15 @@ _FLOW_KEYS = (
 )
 _APP_KEYS = {
     "ftp": ("kind", "start", "stop", "size"),
-    "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random"),
+    "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random", "random_"),
+    "onoff": ("kind", "start", "stop", "rate", "interval", "packet_size", "on", "off"),
+    "poisson": ("kind", "start", "stop", "rate", "interval", "packet_size"),
+    "trace": ("kind", "start", "stop", "file"),
 }
 _LOSS_KEYS = {
-    "bernoulli": ("kind", "p"),
+    "bernoulli": ("kind", "p", "unit"),
+    "gilbert_elliott": ("kind", "p_good_bad", "p_bad_good", "loss_good", "loss_bad"),
+    "periodic": ("kind", "period", "offset", "burst"),
     "drop_list": ("kind", "flow", "packets"),
 }
 _REPEATED = ("node", "link", "flow")
@@ -329,9 +334,11 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
     # The kind decides which keys are valid, so an unsupported kind is reported first.
     kind = check_kind(t.get("kind", "droptail"), QUEUE_KINDS, SUPPORTED_QUEUE_KINDS,
                       f"{p}.kind", "queue discipline")
-    _check_keys(t, _QUEUE_KEYS, p)
+    _check_keys(t, queues.known_keys(kind), p)
+    ecn = t.get("ecn", t.get("setbit_"))
+    params = {k: v for k, v in t.items() if k not in queues.COMMON_KEYS}
     return QueueConfig(kind=kind, limit=t.get("limit"), limit_bytes=t.get("limit_bytes"),
-                       ns2=t.get("ns2"))
+                       ns2=t.get("ns2"), ecn=ecn, params=params)
 
 
 def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
@@ -339,7 +346,7 @@ def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
     kind = check_kind(_required(t, "kind", p), LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{p}.kind",
                       "loss model")
     _check_keys(t, _LOSS_KEYS[kind], p)
-    return LossConfig(kind=kind, p=t.get("p"), flow=t.get("flow"), packets=t.get("packets"))
+    return LossConfig(kind=kind, **{k: v for k, v in t.items() if k != "kind"})
 
 
 def _flow(t: Mapping[str, Any], p: str) -> Flow:
@@ -380,8 +387,9 @@ def _app(t: Mapping[str, Any], p: str) -> AppConfig:
     kind = check_kind(_required(t, "kind", p), APP_KINDS, SUPPORTED_APP_KINDS, f"{p}.kind",
                       "application")
     _check_keys(t, _APP_KEYS[kind], p)
-    if "random" in t:
-        raise ScenarioError("CBR jitter (random) is not supported yet", path=f"{p}.random")
+    random = t.get("random", t.get("random_"))
+    if isinstance(random, int) and not isinstance(random, bool) and random in (0, 1):
+        random = bool(random)  # ns-2 writes random_ 1
     return AppConfig(
         kind=kind,
         start=t.get("start", "0s"),
@@ -390,6 +398,10 @@ def _app(t: Mapping[str, Any], p: str) -> AppConfig:
         interval=t.get("interval"),
         packet_size=t.get("packet_size"),
         size=t.get("size"),
+        random=random,
+        on=t.get("on"),
+        off=t.get("off"),
+        file=t.get("file"),
     )
 
 

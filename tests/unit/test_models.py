@@ -87,3 +87,23 @@ def test_predictions_per_tcp_flow() -> None:
     # Without samples the time-out is estimated as 4 x the mean RTT.
     res.timeseries = pd.DataFrame()
     assert predictions(res).iloc[0].rto_s == pytest.approx(0.4)
+    # The engine's time average wins over both.
+    res.flows = flows.assign(mean_rto_s=[0.3, math.nan])
+    assert predictions(res).iloc[0].rto_s == pytest.approx(0.3)
+
+
+def test_engine_mean_rto_is_the_time_average_of_the_sampled_rto() -> None:
+    from pathlib import Path
+
+    import ackclock as ac
+
+    root = Path(__file__).resolve().parents[2]
+    res = ac.run_scenario(ac.load_scenario(
+        root / "examples" / "seed001_scenario1.toml",
+        ["run.sample_interval=5ms", "flow.cbr.app.rate=9Mb/s", "run.duration=100s",
+         "run.warmup=20s"]), progress=False)
+    tcp = res.flows.set_index("flow").loc["tcp"]
+    ts = res.timeseries
+    sampled = ts[(ts.flow == "tcp") & (ts.time_s >= 20)].rto_s.mean()
+    assert tcp.mean_rto_s == pytest.approx(sampled, rel=0.01)
+    assert tcp.timeouts > 0  # the RTO varied (backoff) during the run

@@ -20,7 +20,7 @@ pub mod sim;
 pub mod tcp;
 pub mod time;
 pub mod tracer;
-pub mod udp;
+pub mod traffic;
 
 pub use scenario::Scenario;
 pub use sim::Simulator;

@@ -27,6 +27,12 @@ pub struct FlowCounters {
     pub fast_retransmits: u64,
     pub rtt_samples: u64,
     pub rtt_sum_ps: u128,
+    /// Window reductions in response to ECN-Echo (RFC 3168).
+    pub ecn_reductions: u64,
+    /// Time integral of the retransmission timeout (backoff included), in ps x ps, over
+    /// `rto_time_ps` of the flow's life: the time average seed 001's formula (6) takes as T_0.
+    pub rto_area: u128,
+    pub rto_time_ps: u64,
 }
 
 impl Sub for FlowCounters {
@@ -46,6 +52,9 @@ impl Sub for FlowCounters {
             fast_retransmits: self.fast_retransmits - o.fast_retransmits,
             rtt_samples: self.rtt_samples - o.rtt_samples,
             rtt_sum_ps: self.rtt_sum_ps - o.rtt_sum_ps,
+            ecn_reductions: self.ecn_reductions - o.ecn_reductions,
+            rto_area: self.rto_area - o.rto_area,
+            rto_time_ps: self.rto_time_ps - o.rto_time_ps,
         }
     }
 }
@@ -71,6 +80,12 @@ pub struct QueueCounters {
     pub max_queue_packets: u64,
     /// Packets that crossed the link (reached its far end): packet-hops.
     pub delivered_packets: u64,
+    /// Packets the discipline marked CE instead of dropping (RFC 3168).
+    pub marked_packets: u64,
+    /// Queueing delay (transmission start - arrival) of the packets that departed.
+    pub sojourn_sum_ps: u128,
+    /// Largest sojourn since the last reset (not a difference, like `max_queue_packets`).
+    pub max_sojourn_ps: u64,
 }
 
 impl Sub for QueueCounters {
@@ -89,6 +104,112 @@ impl Sub for QueueCounters {
             lost_bytes: self.lost_bytes - o.lost_bytes,
             max_queue_packets: self.max_queue_packets,
             delivered_packets: self.delivered_packets - o.delivered_packets,
+            marked_packets: self.marked_packets - o.marked_packets,
+            sojourn_sum_ps: self.sojourn_sum_ps - o.sojourn_sum_ps,
+            max_sojourn_ps: self.max_sojourn_ps,
         }
+    }
+}
+
+/// A log-linear histogram of durations in picoseconds: 16 sub-buckets per power of two, so a
+/// quantile read from it is within 1/16 (6%) of the true value, in a fixed 8 KB array.
+#[derive(Clone, Debug)]
+pub struct Histogram {
+    counts: Box<[u64; Histogram::BUCKETS]>,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            counts: Box::new([0; Histogram::BUCKETS]),
+        }
+    }
+}
+
+impl Histogram {
+    const SUB: u32 = 16;
+    const BUCKETS: usize = 16 + 60 * 16;
+
+    fn bucket(v: u64) -> usize {
+        if v < Self::SUB as u64 {
+            return v as usize;
+        }
+        let e = 63 - v.leading_zeros(); // >= 4
+        let m = (v >> (e - 4)) & 15;
+        (16 + (e - 4) * 16 + m as u32) as usize
+    }
+
+    /// The smallest value of bucket `i`.
+    fn lower(i: usize) -> u64 {
+        if i < 16 {
+            return i as u64;
+        }
+        let e = (i as u32 - 16) / 16 + 4;
+        let m = (i as u64 - 16) % 16;
+        (16 + m) << (e - 4)
+    }
+
+    #[inline]
+    pub fn record(&mut self, v: u64) {
+        self.counts[Self::bucket(v)] += 1;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The counts since `earlier` was snapshotted from this histogram.
+    pub fn since(&self, earlier: &Histogram) -> Histogram {
+        let mut h = Histogram::default();
+        for (i, c) in h.counts.iter_mut().enumerate() {
+            *c = self.counts[i] - earlier.counts[i];
+        }
+        h
+    }
+
+    /// The q-quantile (0..=1), as the middle of its bucket; None when empty.
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        let n = self.total();
+        if n == 0 {
+            return None;
+        }
+        let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
+        let mut seen = 0;
+        for (i, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= rank {
+                let lo = Self::lower(i) as f64;
+                let hi = if i + 1 < Self::BUCKETS {
+                    Self::lower(i + 1) as f64
+                } else {
+                    lo
+                };
+                return Some(if i < 16 { lo } else { (lo + hi) / 2.0 });
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_quantiles_are_within_a_sixteenth() {
+        let mut h = Histogram::default();
+        for v in 1..=100_000u64 {
+            h.record(v * 1_000_000);
+        }
+        for q in [0.1, 0.5, 0.95, 0.99] {
+            let got = h.quantile(q).unwrap();
+            let exact = q * 100_000.0 * 1e6;
+            assert!(
+                (got - exact).abs() / exact < 1.0 / 16.0,
+                "q {q}: {got} vs {exact}"
+            );
+        }
+        assert_eq!(Histogram::lower(Histogram::bucket(12345)), 12288);
+        assert!(Histogram::default().quantile(0.5).is_none());
     }
 }

@@ -36,6 +36,21 @@ pub struct Packet {
     /// For data packets: the flow's transmission count, from 1 (retransmissions included),
     /// which `drop_list` loss models address. 0 for ACKs.
     pub nth: u64,
+    /// ECN bits (RFC 3168): `ecn::ECT`, `ecn::CE` on data, `ecn::ECE` on ACKs, `ecn::CWR`
+    /// on data.
+    pub ecn: u8,
+}
+
+/// The ECN bits of [`Packet::ecn`] (RFC 3168 sections 5 and 6.1).
+pub mod ecn {
+    /// ECN-Capable Transport: the sender reacts to marks.
+    pub const ECT: u8 = 1;
+    /// Congestion Experienced, set by a router instead of dropping.
+    pub const CE: u8 = 2;
+    /// ECN-Echo on an ACK: the receiver saw CE.
+    pub const ECE: u8 = 4;
+    /// Congestion Window Reduced, on data: the sender has reacted.
+    pub const CWR: u8 = 8;
 }
 
 /// Up to three SACK blocks (RFC 2018 section 3: three fit beside the timestamp option),

@@ -61,6 +61,21 @@ impl RandomStream {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
+    /// Exponential with the given mean, by inversion: -mean ln(1 - U).
+    #[inline]
+    pub fn exponential(&mut self, mean: f64) -> f64 {
+        -mean * (1.0 - self.next_f64()).ln()
+    }
+
+    /// Pareto with the given mean and shape (> 1), by inversion: scale / U^(1/shape) with
+    /// scale = mean (shape - 1) / shape, as ns-2's `RandomVariable/Pareto` parameterises it.
+    #[inline]
+    pub fn pareto(&mut self, mean: f64, shape: f64) -> f64 {
+        let scale = mean * (shape - 1.0) / shape;
+        // 1 - U lies in (0, 1], so the power never divides by zero.
+        scale / (1.0 - self.next_f64()).powf(1.0 / shape)
+    }
+
     /// Uniform integer on [lo, hi] (inclusive), without modulo bias worth caring about
     /// for simulation inputs (128-bit multiply-shift, Lemire 2019).
     pub fn uniform_u64(&mut self, lo: u64, hi: u64) -> u64 {
@@ -75,6 +90,21 @@ impl RandomStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exponential_and_pareto_have_their_means() {
+        let mut r = RandomStream::named(5, "d");
+        let n = 400_000;
+        let e: f64 = (0..n).map(|_| r.exponential(2.0)).sum::<f64>() / n as f64;
+        assert!((e - 2.0).abs() < 0.02, "{e}");
+        // Shape 2.5 has a finite variance, so the sample mean settles.
+        let p: f64 = (0..n).map(|_| r.pareto(3.0, 2.5)).sum::<f64>() / n as f64;
+        assert!((p - 3.0).abs() < 0.1, "{p}");
+        let min = (0..1000)
+            .map(|_| r.pareto(3.0, 2.5))
+            .fold(f64::INFINITY, f64::min);
+        assert!(min >= 3.0 * 1.5 / 2.5, "no value below the scale");
+    }
 
     #[test]
     fn streams_are_reproducible_and_independent_by_name() {

@@ -1,5 +1,6 @@
 //! Fixed-interval time series, sampled into preallocated columns.
 
+use crate::queue::AqmState;
 use crate::results::Table;
 
 /// One flow's state at a sample instant. TCP-only fields are NaN for UDP flows.
@@ -38,6 +39,9 @@ pub struct Sampler {
     q_link: Vec<String>,
     q_packets: Vec<u64>,
     q_bytes: Vec<u64>,
+    q_avg: Vec<f64>,
+    q_prob: Vec<f64>,
+    q_dropping: Vec<f64>,
 }
 
 impl Sampler {
@@ -63,6 +67,9 @@ impl Sampler {
             q_link: Vec::with_capacity(nq),
             q_packets: Vec::with_capacity(nq),
             q_bytes: Vec::with_capacity(nq),
+            q_avg: Vec::with_capacity(nq),
+            q_prob: Vec::with_capacity(nq),
+            q_dropping: Vec::with_capacity(nq),
         }
     }
 
@@ -89,11 +96,14 @@ impl Sampler {
         self.window.push(s.window);
     }
 
-    pub fn queue(&mut self, t: f64, link: &str, packets: u64, bytes: u64) {
+    pub fn queue(&mut self, t: f64, link: &str, packets: u64, bytes: u64, aqm: AqmState) {
         self.q_time_s.push(t);
         self.q_link.push(link.to_string());
         self.q_packets.push(packets);
         self.q_bytes.push(bytes);
+        self.q_avg.push(aqm.avg);
+        self.q_prob.push(aqm.prob);
+        self.q_dropping.push(aqm.dropping);
     }
 
     /// The series recorded so far.
@@ -115,7 +125,10 @@ impl Sampler {
         qs.f64("time_s", self.q_time_s.clone())
             .str("link", self.q_link.clone())
             .u64("queue_packets", self.q_packets.clone())
-            .u64("queue_bytes", self.q_bytes.clone());
+            .u64("queue_bytes", self.q_bytes.clone())
+            .f64("red_avg", self.q_avg.clone())
+            .f64("drop_prob", self.q_prob.clone())
+            .f64("codel_dropping", self.q_dropping.clone());
         (ts, qs)
     }
 }

@@ -60,6 +60,79 @@ pub enum LossConfig {
     Bernoulli { p: f64 },
     /// Drop these transmissions (numbered from 1) of the flow with index `flow`.
     DropList { flow: u32, packets: Vec<u64> },
+    /// Each byte corrupted with probability `p`: a packet of n bytes is lost with
+    /// probability 1 - (1 - p)^n (ns-2 `ErrorModel` unit byte, ns-3 `RateErrorModel` bytes).
+    ByteBernoulli { p: f64 },
+    /// Two-state Markov (Gilbert-Elliott) loss: per packet the state moves good->bad with
+    /// `p_good_bad` and bad->good with `p_bad_good`; a packet is lost with `loss_good` or
+    /// `loss_bad` according to the state it finds.
+    GilbertElliott {
+        p_good_bad: f64,
+        p_bad_good: f64,
+        loss_good: f64,
+        loss_bad: f64,
+    },
+    /// Deterministic: of every `period` packets, numbered from 0, those at `offset` ..
+    /// `offset + burst` are lost (ns-2 `ErrorModel/Periodic`).
+    Periodic {
+        period: u64,
+        offset: u64,
+        burst: u64,
+    },
+}
+
+/// RED parameters (see `queue::red`); zero thresholds and q_weight 0, -1 or -2 ask for
+/// ns-2's automatic values.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedConfig {
+    pub min_thresh: f64,
+    pub max_thresh: f64,
+    pub q_weight: f64,
+    pub max_p: f64,
+    pub gentle: bool,
+    pub wait: bool,
+    pub bytes: bool,
+    pub queue_in_bytes: bool,
+    pub mean_pktsize: u32,
+    pub target_delay_ps: u64,
+    pub use_mark_p: bool,
+    pub mark_p: f64,
+}
+
+/// CoDel (RFC 8289) and FQ-CoDel (RFC 8290) parameters; `flows` and `quantum` are
+/// FQ-CoDel's.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoDelConfig {
+    pub target_ps: u64,
+    pub interval_ps: u64,
+    pub mtu: u32,
+    #[serde(default = "default_fq_flows")]
+    pub flows: u32,
+    #[serde(default = "default_quantum")]
+    pub quantum: u32,
+}
+
+fn default_fq_flows() -> u32 {
+    1024
+}
+
+fn default_quantum() -> u32 {
+    1514
+}
+
+/// PIE (RFC 8033) parameters.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieConfig {
+    pub target_ps: u64,
+    pub t_update_ps: u64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub max_burst_ps: u64,
+    pub mean_pktsize: u32,
+    pub mark_ecn_threshold: f64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -74,6 +147,16 @@ pub struct QueueConfig {
     /// ns-2 DropTail accounting: a limit of n holds n-1 waiting packets.
     #[serde(default)]
     pub ns2: bool,
+    /// Mark ECN-capable packets instead of dropping them early (RFC 3168; ns-2 `setbit_`).
+    #[serde(default)]
+    pub ecn: bool,
+    #[serde(default)]
+    pub red: Option<RedConfig>,
+    /// For `codel` and `fq_codel`.
+    #[serde(default)]
+    pub codel: Option<CoDelConfig>,
+    #[serde(default)]
+    pub pie: Option<PieConfig>,
 }
 
 fn default_queue_kind() -> String {
@@ -160,6 +243,10 @@ pub struct TcpConfig {
     /// `bytes` (growth per byte acknowledged, ssthresh exact; windows reported in bytes).
     #[serde(default = "default_window_unit")]
     pub window_unit: String,
+    /// RFC 3168 ECN: segments are ECN-capable and the sender halves its window on ECN-Echo
+    /// (ns-2 `ecn_`).
+    #[serde(default)]
+    pub ecn: bool,
 }
 
 fn default_window_unit() -> String {
@@ -182,26 +269,67 @@ pub enum AppConfig {
         start: Distribution,
         #[serde(default)]
         stop_ps: Option<u64>,
+        /// A finite transfer of this many payload bytes; None: endless.
+        #[serde(default)]
+        size_bytes: Option<u64>,
     },
-    /// Constant bit rate: one `packet_size`-byte payload every `interval_ps`.
+    /// Constant bit rate: one `packet_size`-byte payload every `interval_ps`; with `random`,
+    /// each interval is jittered uniformly by up to half its length (ns-2 `random_`).
     Cbr {
         start: Distribution,
         #[serde(default)]
         stop_ps: Option<u64>,
         interval_ps: u64,
         packet_size: u32,
+        #[serde(default)]
+        random: bool,
+    },
+    /// On-off: bursts sent every `interval_ps` lasting an `on` draw, separated by `off`
+    /// draws (ns-2 `Application/Traffic/Exponential` and `/Pareto`, ns-3 `OnOffApplication`).
+    Onoff {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        interval_ps: u64,
+        packet_size: u32,
+        on: Distribution,
+        off: Distribution,
+    },
+    /// Poisson arrivals: exponential gaps of mean `mean_interval_ps`.
+    Poisson {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        mean_interval_ps: u64,
+        packet_size: u32,
+    },
+    /// Replays (time after start in ps, payload bytes) records in order (ns-2
+    /// `Application/Traffic/Trace`).
+    Trace {
+        start: Distribution,
+        #[serde(default)]
+        stop_ps: Option<u64>,
+        records: Vec<(u64, u32)>,
     },
 }
 
 impl AppConfig {
     pub fn start(&self) -> &Distribution {
         match self {
-            AppConfig::Ftp { start, .. } | AppConfig::Cbr { start, .. } => start,
+            AppConfig::Ftp { start, .. }
+            | AppConfig::Cbr { start, .. }
+            | AppConfig::Onoff { start, .. }
+            | AppConfig::Poisson { start, .. }
+            | AppConfig::Trace { start, .. } => start,
         }
     }
     pub fn stop_ps(&self) -> Option<u64> {
         match self {
-            AppConfig::Ftp { stop_ps, .. } | AppConfig::Cbr { stop_ps, .. } => *stop_ps,
+            AppConfig::Ftp { stop_ps, .. }
+            | AppConfig::Cbr { stop_ps, .. }
+            | AppConfig::Onoff { stop_ps, .. }
+            | AppConfig::Poisson { stop_ps, .. }
+            | AppConfig::Trace { stop_ps, .. } => *stop_ps,
         }
     }
 }
@@ -212,6 +340,46 @@ impl AppConfig {
 pub enum Distribution {
     Constant(u64),
     Uniform([u64; 2]),
+    /// Mean in picoseconds.
+    Exponential(u64),
+    /// Mean in picoseconds and shape (> 1).
+    Pareto(u64, f64),
+}
+
+impl Distribution {
+    /// One draw, in picoseconds.
+    pub fn sample(&self, rng: &mut crate::rng::RandomStream) -> u64 {
+        match *self {
+            Distribution::Constant(t) => t,
+            Distribution::Uniform([a, b]) => rng.uniform_u64(a, b),
+            Distribution::Exponential(mean) => rng.exponential(mean as f64).round() as u64,
+            Distribution::Pareto(mean, shape) => rng
+                .pareto(mean as f64, shape)
+                .min(u64::MAX as f64 / 2.0)
+                .round() as u64,
+        }
+    }
+
+    /// The mean, in picoseconds.
+    pub fn mean(&self) -> f64 {
+        match *self {
+            Distribution::Constant(t) => t as f64,
+            Distribution::Uniform([a, b]) => (a as f64 + b as f64) / 2.0,
+            Distribution::Exponential(mean) | Distribution::Pareto(mean, _) => mean as f64,
+        }
+    }
+
+    fn check(&self, path: &str) -> Result<(), String> {
+        match *self {
+            Distribution::Uniform([a, b]) if a > b => {
+                Err(format!("{path}: uniform bounds out of order"))
+            }
+            Distribution::Pareto(_, shape) if !(shape > 1.0 && shape.is_finite()) => Err(format!(
+                "{path}: the Pareto shape must be above 1, got {shape}"
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Scenario {
@@ -269,20 +437,9 @@ impl Scenario {
                     "link[{i}].rate: must be a positive number of bit/s"
                 ));
             }
-            if l.queue.kind != "droptail" {
-                return Err(format!(
-                    "link[{i}].queue.kind: unsupported kind {:?}",
-                    l.queue.kind
-                ));
-            }
-            match &l.loss {
-                Some(LossConfig::Bernoulli { p }) if !(0.0..=1.0).contains(p) => {
-                    return Err(format!("link[{i}].loss.p: must be a probability in [0, 1]"));
-                }
-                Some(LossConfig::DropList { flow, .. }) if *flow as usize >= self.flows.len() => {
-                    return Err(format!("link[{i}].loss.flow: flow index out of range"));
-                }
-                _ => {}
+            validate_queue(&format!("link[{i}].queue"), &l.queue)?;
+            if let Some(loss) = &l.loss {
+                validate_loss(&format!("link[{i}].loss"), loss, self.flows.len())?;
             }
             if l.queue.limit_packets.is_some() && l.queue.limit_bytes.is_some() {
                 return Err(format!(
@@ -303,10 +460,10 @@ impl Scenario {
                     "flow[{i}]: source and destination are the same node"
                 ));
             }
-            if let Distribution::Uniform([a, b]) = f.app.start() {
-                if a > b {
-                    return Err(format!("flow[{i}].app.start: uniform bounds out of order"));
-                }
+            f.app.start().check(&format!("flow[{i}].app.start"))?;
+            if let AppConfig::Onoff { on, off, .. } = &f.app {
+                on.check(&format!("flow[{i}].app.on"))?;
+                off.check(&format!("flow[{i}].app.off"))?;
             }
             if let Err(name) = crate::tracer::TraceMask::from_names(&f.trace) {
                 return Err(format!(
@@ -325,28 +482,176 @@ impl Scenario {
                 (FlowKind::Tcp, _, _) => {
                     return Err(format!("flow[{i}].app.kind: a TCP flow needs an ftp app"))
                 }
+                (FlowKind::Udp, AppConfig::Ftp { .. }, _) => {
+                    return Err(format!(
+                        "flow[{i}].app.kind: a UDP flow needs a cbr, onoff, poisson or trace app"
+                    ))
+                }
+                (FlowKind::Udp, AppConfig::Trace { records, .. }, _) => {
+                    if records.is_empty() {
+                        return Err(format!("flow[{i}].app.file: the trace has no records"));
+                    }
+                    if records.windows(2).any(|w| w[1].0 < w[0].0) {
+                        return Err(format!("flow[{i}].app.file: record times go backwards"));
+                    }
+                    if records.iter().any(|r| r.1 == 0) {
+                        return Err(format!("flow[{i}].app.file: a record has size 0"));
+                    }
+                }
                 (
                     FlowKind::Udp,
                     AppConfig::Cbr {
-                        interval_ps,
-                        packet_size,
+                        interval_ps: iv,
+                        packet_size: size,
+                        ..
+                    }
+                    | AppConfig::Onoff {
+                        interval_ps: iv,
+                        packet_size: size,
+                        ..
+                    }
+                    | AppConfig::Poisson {
+                        mean_interval_ps: iv,
+                        packet_size: size,
                         ..
                     },
                     _,
                 ) => {
-                    if *interval_ps == 0 {
+                    if *iv == 0 {
                         return Err(format!("flow[{i}].app.rate: must be positive and finite"));
                     }
-                    if *packet_size == 0 {
+                    if *size == 0 {
                         return Err(format!("flow[{i}].app.packet_size: must be positive"));
                     }
-                }
-                (FlowKind::Udp, _, _) => {
-                    return Err(format!("flow[{i}].app.kind: a UDP flow needs a cbr app"))
                 }
             }
         }
         Ok(())
+    }
+}
+
+fn probability(path: &str, key: &str, x: f64) -> Result<(), String> {
+    if (0.0..=1.0).contains(&x) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{path}.{key}: must be a probability in [0, 1], got {x}"
+        ))
+    }
+}
+
+fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String> {
+    match loss {
+        LossConfig::Bernoulli { p: x } | LossConfig::ByteBernoulli { p: x } => {
+            probability(p, "p", *x)
+        }
+        LossConfig::DropList { flow, .. } => {
+            if *flow as usize >= flows {
+                return Err(format!("{p}.flow: flow index out of range"));
+            }
+            Ok(())
+        }
+        LossConfig::GilbertElliott {
+            p_good_bad,
+            p_bad_good,
+            loss_good,
+            loss_bad,
+        } => {
+            probability(p, "p_good_bad", *p_good_bad)?;
+            probability(p, "p_bad_good", *p_bad_good)?;
+            probability(p, "loss_good", *loss_good)?;
+            probability(p, "loss_bad", *loss_bad)
+        }
+        LossConfig::Periodic {
+            period,
+            offset,
+            burst,
+        } => {
+            if *period == 0 {
+                return Err(format!("{p}.period: must be positive"));
+            }
+            if offset >= period {
+                return Err(format!("{p}.offset: must be smaller than period"));
+            }
+            if *burst == 0 || *burst > *period {
+                return Err(format!("{p}.burst: must be between 1 and period"));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
+    let needs_limit = || {
+        if q.limit_packets.is_none_or(|n| n == 0) {
+            Err(format!(
+                "{p}.limit: {} needs a positive limit in packets",
+                q.kind
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let missing = |what: &str| Err(format!("{p}: the {} parameters are missing", what));
+    match q.kind.as_str() {
+        "droptail" => Ok(()),
+        "red" => {
+            needs_limit()?;
+            let Some(r) = &q.red else {
+                return missing("red");
+            };
+            if !(r.max_p > 0.0 && r.max_p <= 1.0) {
+                return Err(format!("{p}.max_p: must be in (0, 1], got {}", r.max_p));
+            }
+            if !(r.min_thresh >= 0.0 && r.max_thresh >= 0.0) {
+                return Err(format!("{p}.min_thresh: thresholds must not be negative"));
+            }
+            if r.min_thresh > 0.0 && r.max_thresh > 0.0 && r.min_thresh >= r.max_thresh {
+                return Err(format!(
+                    "{p}.max_thresh: must be larger than min_thresh ({} >= {})",
+                    r.min_thresh, r.max_thresh
+                ));
+            }
+            if !(r.q_weight <= 1.0 && (r.q_weight > 0.0 || [0.0, -1.0, -2.0].contains(&r.q_weight)))
+            {
+                return Err(format!(
+                    "{p}.q_weight: must be in (0, 1], or 0, -1, -2 for ns-2's automatic values"
+                ));
+            }
+            if r.mean_pktsize == 0 {
+                return Err(format!("{p}.mean_pktsize: must be positive"));
+            }
+            probability(p, "mark_p", r.mark_p)
+        }
+        "codel" | "fq_codel" => {
+            needs_limit()?;
+            let Some(c) = &q.codel else {
+                return missing("codel");
+            };
+            if c.target_ps == 0 || c.interval_ps == 0 {
+                return Err(format!("{p}.target: target and interval must be positive"));
+            }
+            if c.flows == 0 || c.quantum == 0 {
+                return Err(format!("{p}.flows: flows and quantum must be positive"));
+            }
+            Ok(())
+        }
+        "pie" => {
+            needs_limit()?;
+            let Some(x) = &q.pie else {
+                return missing("pie");
+            };
+            if x.t_update_ps == 0 {
+                return Err(format!("{p}.t_update: must be positive"));
+            }
+            if !(x.alpha >= 0.0 && x.beta >= 0.0) {
+                return Err(format!("{p}.alpha: alpha and beta must not be negative"));
+            }
+            probability(p, "mark_ecn_threshold", x.mark_ecn_threshold)
+        }
+        other => Err(format!(
+            "{p}.kind: unsupported kind {other:?}; expected droptail, red, codel, fq_codel or pie"
+        )),
     }
 }
 

@@ -35,6 +35,7 @@ pub fn ns2_tcp() -> TcpConfig {
         timestamps: false,
         ts_echo_rfc7323: false,
         window_unit: "packets".into(),
+        ecn: false,
     }
 }
 
@@ -63,6 +64,10 @@ pub fn dumbbell(
         limit_packets: Some(limit),
         limit_bytes: None,
         ns2: false,
+        ecn: false,
+        red: None,
+        codel: None,
+        pie: None,
     };
     let duplex = |a: u32, b: u32, bps: f64, ms: u64, limit: u64| {
         [
@@ -114,6 +119,7 @@ pub fn dumbbell(
             app: AppConfig::Ftp {
                 start: Distribution::Constant(i as u64 * 10 * MS),
                 stop_ps: None,
+                size_bytes: None,
             },
         })
         .collect();

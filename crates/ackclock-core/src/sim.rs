@@ -7,34 +7,40 @@
 //! deadline, and a firing that finds the deadline moved on re-arms or is ignored.
 
 use crate::ids::{FlowId, LinkId, NodeId};
-use crate::loss::{AnyLoss, Bernoulli, DropList};
-use crate::monitor::{FlowCounters, QueueCounters};
+use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
+use crate::monitor::{FlowCounters, Histogram, QueueCounters};
 use crate::net::{Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
-use crate::queue::{AnyQueue, DropTail};
+use crate::queue::codel::CoDelParams;
+use crate::queue::fq_codel::FqCoDelParams;
+use crate::queue::pie::PieParams;
+use crate::queue::red::RedParams;
+use crate::queue::{AnyQueue, CoDel, DropTail, FqCoDel, HeldQueue, Pie, Red};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
 use crate::sampler::{FlowSample, Sampler};
-use crate::scenario::{AppConfig, Distribution, FlowKind, LossConfig, Scenario};
+use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario};
 use crate::sched::EventQueue;
 use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
 use crate::tracer::{TraceMask, Tracer};
-use crate::udp::{null_sink_receive, CbrSource};
+use crate::traffic::{null_sink_receive, Cbr, Generator, OnOff, Poisson, TraceReplay, UdpSource};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
     /// The head packet of a link reaches the link's far node.
     LinkHead(LinkId),
+    /// A link with a dequeue-time discipline finishes a transmission with packets waiting.
+    TxDone(LinkId),
     /// A TCP retransmission timer may have expired.
     Rto(FlowId),
     /// A delayed-ACK timer may have expired.
     DelAck(FlowId),
     AppStart(FlowId),
-    /// A CBR source sends its next datagram.
-    CbrTick(FlowId),
+    /// A UDP source sends its next datagram.
+    UdpTick(FlowId),
     AppStop(FlowId),
     Sample,
     /// Start of the measurement window: snapshot the counters.
@@ -48,7 +54,7 @@ enum Agent {
         sink: Box<TcpSink>,
     },
     Udp {
-        source: CbrSource,
+        source: UdpSource,
     },
 }
 
@@ -62,6 +68,9 @@ struct Flow {
     /// Variables traced on every change, and their last recorded values.
     trace: TraceMask,
     traced: [f64; 8],
+    /// The RTO in force since `rto_since` (None before the flow's first event), for its
+    /// time average.
+    rto_held: Option<(SimTime, u64)>,
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -109,9 +118,11 @@ pub struct Simulator {
     counters: Vec<FlowCounters>,
     warm_flows: Vec<FlowCounters>,
     warm_queues: Vec<QueueCounters>,
+    warm_sojourn: Vec<Histogram>,
     packets_delivered: u64,
     next_packet_id: u64,
     scratch: Vec<Packet>,
+    held_drops: Vec<Packet>,
     sampler: Option<Sampler>,
     sample_interval: SimDuration,
     tracer: Tracer,
@@ -126,30 +137,11 @@ impl Simulator {
         let mut links = Vec::with_capacity(scenario.links.len());
         let mut link_names = Vec::with_capacity(scenario.links.len());
         for l in &scenario.links {
-            let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
-            let q = AnyQueue::DropTail(DropTail {
-                limit_packets: l.queue.limit_packets,
-                limit_bytes: l.queue.limit_bytes,
-                ns2: l.queue.ns2,
-            });
-            let mut link = Link::new(node(l.from), node(l.to), rate, SimDuration(l.delay_ps), q);
             let name = format!(
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
             );
-            match &l.loss {
-                Some(LossConfig::Bernoulli { p }) => {
-                    let rng = RandomStream::named(scenario.run.seed, &format!("link.{name}.loss"));
-                    link.set_loss(AnyLoss::Bernoulli(Bernoulli::new(*p, rng)));
-                }
-                Some(LossConfig::DropList { flow, packets }) => {
-                    link.set_loss(AnyLoss::DropList(DropList::new(
-                        FlowId(*flow),
-                        packets.clone(),
-                    )));
-                }
-                None => {}
-            }
+            let link = build_link(l, &name, scenario.run.seed);
             links.push(link);
             link_names.push(name);
         }
@@ -178,7 +170,7 @@ impl Simulator {
                 return Err(unreachable(src, dst));
             }
             let agent = match (&f.app, &f.tcp) {
-                (AppConfig::Ftp { .. }, Some(t)) => {
+                (AppConfig::Ftp { size_bytes, .. }, Some(t)) => {
                     if routes.next_hop(dst, src).is_none() {
                         return Err(unreachable(dst, src));
                     }
@@ -186,35 +178,62 @@ impl Simulator {
                         .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", t.cc))?;
                     let recovery = Recovery::by_name(&t.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
-                    Agent::Tcp {
-                        sender: Box::new(TcpSender::new(id, src, dst, t, recovery, cc)),
-                        sink: Box::new(TcpSink::new(id, dst, src, t)),
+                    let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
+                    let mut sink = Box::new(TcpSink::new(id, dst, src, t));
+                    if let Some(size) = size_bytes {
+                        sender.set_transfer(*size);
+                        sink.set_transfer(*size);
+                    }
+                    Agent::Tcp { sender, sink }
+                }
+                (app, None) if f.kind == FlowKind::Udp => {
+                    let generator = match app {
+                        AppConfig::Cbr {
+                            interval_ps,
+                            packet_size,
+                            random,
+                            ..
+                        } => Generator::Cbr(Cbr {
+                            interval_ps: *interval_ps,
+                            payload: *packet_size,
+                            random: *random,
+                        }),
+                        AppConfig::Onoff {
+                            interval_ps,
+                            packet_size,
+                            on,
+                            off,
+                            ..
+                        } => Generator::OnOff(OnOff::new(
+                            *interval_ps,
+                            *packet_size,
+                            on.clone(),
+                            off.clone(),
+                        )),
+                        AppConfig::Poisson {
+                            mean_interval_ps,
+                            packet_size,
+                            ..
+                        } => Generator::Poisson(Poisson {
+                            mean_interval_ps: *mean_interval_ps,
+                            payload: *packet_size,
+                        }),
+                        AppConfig::Trace { records, .. } => {
+                            Generator::Trace(TraceReplay::new(records.clone()))
+                        }
+                        AppConfig::Ftp { .. } => {
+                            return Err(format!("flow[{i}]: app and flow kind do not match"))
+                        }
+                    };
+                    let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
+                    Agent::Udp {
+                        source: UdpSource::new(id, src, dst, f.header_size, generator, rng),
                     }
                 }
-                (
-                    AppConfig::Cbr {
-                        interval_ps,
-                        packet_size,
-                        ..
-                    },
-                    _,
-                ) => Agent::Udp {
-                    source: CbrSource::new(
-                        id,
-                        src,
-                        dst,
-                        SimDuration(*interval_ps),
-                        *packet_size,
-                        f.header_size,
-                    ),
-                },
                 _ => return Err(format!("flow[{i}]: app and flow kind do not match")),
             };
             let mut rng = RandomStream::named(seed, &format!("flow.{}.start", f.name));
-            let start = match f.app.start() {
-                Distribution::Constant(t) => *t,
-                Distribution::Uniform([a, b]) => rng.uniform_u64(*a, *b),
-            };
+            let start = f.app.start().sample(&mut rng);
             flows.push(Flow {
                 agent,
                 start: SimTime(start),
@@ -222,6 +241,7 @@ impl Simulator {
                 delack_event: LazyTimer::default(),
                 trace: TraceMask::from_names(&f.trace).expect("validated"),
                 traced: [f64::NAN; 8],
+                rto_held: None,
             });
         }
 
@@ -267,9 +287,11 @@ impl Simulator {
             counters: vec![FlowCounters::default(); nf],
             warm_flows: vec![FlowCounters::default(); nf],
             warm_queues: vec![QueueCounters::default(); nl],
+            warm_sojourn: vec![Histogram::default(); nl],
             packets_delivered: 0,
             next_packet_id: 0,
             scratch: Vec::with_capacity(64),
+            held_drops: Vec::new(),
             sampler,
             sample_interval,
             tracer: Tracer::default(),
@@ -334,10 +356,14 @@ impl Simulator {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkHead(l) => self.on_link_head(l),
+            Event::TxDone(l) => {
+                self.links[l.idx()].on_tx_done(self.now);
+                self.collect_held(l);
+            }
             Event::Rto(f) => self.on_rto_event(f),
             Event::DelAck(f) => self.on_delack_event(f),
             Event::AppStart(f) => self.on_app_start(f),
-            Event::CbrTick(f) => self.on_cbr_tick(f),
+            Event::UdpTick(f) => self.on_udp_tick(f),
             Event::AppStop(f) => self.on_app_stop(f),
             Event::Sample => self.on_sample(),
             Event::Warmup => self.on_warmup(),
@@ -373,6 +399,23 @@ impl Simulator {
             Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
             Enqueued::Queued => {}
             Enqueued::Dropped => self.count_drop(&pkt),
+            Enqueued::Held => self.collect_held(l),
+        }
+    }
+
+    /// Counts the drops of a dequeue-time discipline and schedules the events it needs.
+    fn collect_held(&mut self, l: LinkId) {
+        let mut dropped = std::mem::take(&mut self.held_drops);
+        let out = self.links[l.idx()].take_held_outcome(&mut dropped);
+        for p in dropped.drain(..) {
+            self.count_drop(&p);
+        }
+        self.held_drops = dropped;
+        if let Some(t) = out.head {
+            self.queue.push(t, Event::LinkHead(l));
+        }
+        if let Some(t) = out.tx_done {
+            self.queue.push(t, Event::TxDone(l));
         }
     }
 
@@ -408,7 +451,7 @@ impl Simulator {
             }
             (Agent::Udp { source }, PacketKind::Udp) => {
                 self.packets_delivered += 1;
-                null_sink_receive(&pkt, source.payload, c);
+                null_sink_receive(&pkt, source.header(), c);
             }
             _ => unreachable!("packet kind does not match its flow"),
         }
@@ -443,6 +486,13 @@ impl Simulator {
             self.tracer
                 .record(t, name, flow.trace, &mut flow.traced, now);
         }
+        let rto = sender.rtt.rto().0;
+        integrate_rto(
+            &mut flow.rto_held,
+            self.now,
+            rto,
+            &mut self.counters[f.idx()],
+        );
         if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
             self.queue.push(t, Event::Rto(f));
         }
@@ -492,16 +542,23 @@ impl Simulator {
         let mut next_tick = None;
         match &mut self.flows[f.idx()].agent {
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
-            Agent::Udp { source } => next_tick = source.tick(now, &mut out, c),
+            Agent::Udp { source } => {
+                let first = source.first_tick(now);
+                next_tick = if first > now {
+                    Some(first)
+                } else {
+                    source.tick(now, &mut out, c)
+                };
+            }
         }
         self.send_scratch(out);
         self.sync_timers(f);
         if let Some(t) = next_tick {
-            self.queue.push(t, Event::CbrTick(f));
+            self.queue.push(t, Event::UdpTick(f));
         }
     }
 
-    fn on_cbr_tick(&mut self, f: FlowId) {
+    fn on_udp_tick(&mut self, f: FlowId) {
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f.idx()];
@@ -511,7 +568,7 @@ impl Simulator {
         let next = source.tick(now, &mut out, c);
         self.send_scratch(out);
         if let Some(t) = next {
-            self.queue.push(t, Event::CbrTick(f));
+            self.queue.push(t, Event::UdpTick(f));
         }
     }
 
@@ -529,12 +586,23 @@ impl Simulator {
         }
     }
 
+    /// Brings every TCP flow's RTO integral up to now.
+    fn integrate_rtos(&mut self) {
+        for (flow, c) in self.flows.iter_mut().zip(&mut self.counters) {
+            if let Some((_, rto)) = flow.rto_held {
+                integrate_rto(&mut flow.rto_held, self.now, rto, c);
+            }
+        }
+    }
+
     fn on_warmup(&mut self) {
         self.advance_links();
+        self.integrate_rtos();
         self.warm_flows.copy_from_slice(&self.counters);
-        for (w, l) in self.warm_queues.iter_mut().zip(&mut self.links) {
+        for (i, l) in self.links.iter_mut().enumerate() {
             l.reset_max_queue();
-            *w = l.counters;
+            self.warm_queues[i] = l.counters;
+            self.warm_sojourn[i] = l.sojourn.clone();
         }
     }
 
@@ -577,7 +645,7 @@ impl Simulator {
         }
         for (l, name) in self.links.iter().zip(&self.link_names) {
             let b = l.backlog();
-            s.queue(t, name, b.packets, b.bytes);
+            s.queue(t, name, b.packets, b.bytes, l.aqm_state());
         }
         let next = self.now + self.sample_interval;
         if next <= self.duration {
@@ -587,6 +655,7 @@ impl Simulator {
 
     fn finish(&mut self) {
         self.advance_links();
+        self.integrate_rtos();
         self.finished = true;
     }
 
@@ -685,7 +754,32 @@ impl Simulator {
             .u64("fast_retransmits", get(|c| c.fast_retransmits))
             .u64("acks_sent", get(|c| c.acks_sent))
             .u64("acks_dropped", get(|c| c.acks_dropped))
-            .u64("rtt_samples", get(|c| c.rtt_samples));
+            .u64("rtt_samples", get(|c| c.rtt_samples))
+            .u64("ecn_reductions", get(|c| c.ecn_reductions))
+            .f64(
+                "mean_rto_s",
+                cols.iter()
+                    .map(|c| {
+                        if c.rto_time_ps == 0 {
+                            f64::NAN
+                        } else {
+                            c.rto_area as f64 / c.rto_time_ps as f64 / PS_PER_S as f64
+                        }
+                    })
+                    .collect(),
+            )
+            .f64(
+                "completion_s",
+                self.flows
+                    .iter()
+                    .map(|f| match &f.agent {
+                        Agent::Tcp { sender, .. } => {
+                            sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
+                        }
+                        Agent::Udp { .. } => f64::NAN,
+                    })
+                    .collect(),
+            );
 
         let mut queues = Table::default();
         let qs: Vec<QueueCounters> = self
@@ -695,6 +789,18 @@ impl Simulator {
             .map(|(l, w)| l.counters - *w)
             .collect();
         let window_ps = (sc.run.duration_ps - sc.run.warmup_ps) as f64;
+        let hists: Vec<Histogram> = self
+            .links
+            .iter()
+            .zip(&self.warm_sojourn)
+            .map(|(l, w)| l.sojourn.since(w))
+            .collect();
+        let sojourn_quantiles = |q: f64| -> Vec<f64> {
+            hists
+                .iter()
+                .map(|h| h.quantile(q).map_or(f64::NAN, |v| v / PS_PER_S as f64))
+                .collect()
+        };
         let qget = |f: fn(&QueueCounters) -> u64| qs.iter().map(f).collect::<Vec<u64>>();
         queues
             .str("link", self.link_names.clone())
@@ -723,7 +829,28 @@ impl Simulator {
                     .collect(),
             )
             .u64("lost_packets", qget(|q| q.lost_packets))
-            .u64("lost_bytes", qget(|q| q.lost_bytes));
+            .u64("lost_bytes", qget(|q| q.lost_bytes))
+            .u64("marked_packets", qget(|q| q.marked_packets))
+            .f64(
+                "mean_sojourn_s",
+                qs.iter()
+                    .map(|q| {
+                        if q.departed_packets == 0 {
+                            f64::NAN
+                        } else {
+                            q.sojourn_sum_ps as f64 / q.departed_packets as f64 / PS_PER_S as f64
+                        }
+                    })
+                    .collect(),
+            )
+            .f64("p50_sojourn_s", sojourn_quantiles(0.5))
+            .f64("p95_sojourn_s", sojourn_quantiles(0.95))
+            .f64(
+                "max_sojourn_s",
+                qs.iter()
+                    .map(|q| q.max_sojourn_ps as f64 / PS_PER_S as f64)
+                    .collect(),
+            );
 
         let (timeseries, queue_timeseries) = self
             .sampler
@@ -812,4 +939,134 @@ impl Simulator {
     pub fn link_in_flight(&self) -> Vec<usize> {
         self.links.iter().map(|l| l.in_flight()).collect()
     }
+}
+
+/// A link direction with its discipline and loss model, each drawing from its own stream.
+fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
+    let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
+    let delay = SimDuration(l.delay_ps);
+    let q = &l.queue;
+    let stream = |what: &str| RandomStream::named(seed, &format!("link.{name}.{what}"));
+    let limit = q.limit_packets.unwrap_or(u64::MAX);
+    let enqueue_time = match q.kind.as_str() {
+        "red" => {
+            let r = q.red.expect("validated");
+            AnyQueue::Red(Box::new(Red::new(
+                RedParams {
+                    limit_packets: limit,
+                    min_thresh: r.min_thresh,
+                    max_thresh: r.max_thresh,
+                    q_weight: r.q_weight,
+                    max_p: r.max_p,
+                    gentle: r.gentle,
+                    wait: r.wait,
+                    bytes: r.bytes,
+                    queue_in_bytes: r.queue_in_bytes,
+                    mean_pktsize: r.mean_pktsize,
+                    target_delay_s: SimDuration(r.target_delay_ps).as_secs_f64(),
+                    ecn: q.ecn,
+                    use_mark_p: r.use_mark_p,
+                    mark_p: r.mark_p,
+                },
+                l.rate_bps,
+                delay.as_secs_f64(),
+                stream("queue"),
+            )))
+        }
+        "pie" => {
+            let x = q.pie.expect("validated");
+            AnyQueue::Pie(Box::new(Pie::new(
+                PieParams {
+                    limit_packets: limit,
+                    target: SimDuration(x.target_ps),
+                    t_update: SimDuration(x.t_update_ps),
+                    alpha: x.alpha,
+                    beta: x.beta,
+                    max_burst: SimDuration(x.max_burst_ps),
+                    mean_pktsize: x.mean_pktsize,
+                    ecn: q.ecn,
+                    mark_ecn_threshold: x.mark_ecn_threshold,
+                },
+                l.rate_bps,
+                stream("queue"),
+            )))
+        }
+        _ => AnyQueue::DropTail(DropTail {
+            limit_packets: q.limit_packets,
+            limit_bytes: q.limit_bytes,
+            ns2: q.ns2,
+        }),
+    };
+    let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, enqueue_time);
+    if q.kind == "codel" || q.kind == "fq_codel" {
+        let c = q.codel.expect("validated");
+        let params = CoDelParams {
+            limit_packets: limit,
+            target: SimDuration(c.target_ps),
+            interval: SimDuration(c.interval_ps),
+            mtu: c.mtu,
+            ecn: q.ecn,
+        };
+        link.set_held(if q.kind == "codel" {
+            HeldQueue::CoDel(Box::new(CoDel::new(params)))
+        } else {
+            let perturbation = stream("queue").next_u64();
+            HeldQueue::FqCoDel(Box::new(FqCoDel::new(
+                FqCoDelParams {
+                    codel: params,
+                    flows: c.flows,
+                    quantum: c.quantum,
+                },
+                perturbation,
+            )))
+        });
+    }
+    match &l.loss {
+        Some(LossConfig::Bernoulli { p }) => {
+            link.set_loss(AnyLoss::Bernoulli(Bernoulli::new(*p, stream("loss"))));
+        }
+        Some(LossConfig::ByteBernoulli { p }) => {
+            link.set_loss(AnyLoss::Bernoulli(Bernoulli::per_byte(*p, stream("loss"))));
+        }
+        Some(LossConfig::GilbertElliott {
+            p_good_bad,
+            p_bad_good,
+            loss_good,
+            loss_bad,
+        }) => {
+            link.set_loss(AnyLoss::GilbertElliott(GilbertElliott::new(
+                *p_good_bad,
+                *p_bad_good,
+                *loss_good,
+                *loss_bad,
+                stream("loss"),
+            )));
+        }
+        Some(LossConfig::Periodic {
+            period,
+            offset,
+            burst,
+        }) => {
+            link.set_loss(AnyLoss::Periodic(Periodic::new(*period, *offset, *burst)));
+        }
+        Some(LossConfig::DropList { flow, packets }) => {
+            link.set_loss(AnyLoss::DropList(DropList::new(
+                FlowId(*flow),
+                packets.clone(),
+            )));
+        }
+        None => {}
+    }
+    link
+}
+
+/// Adds the RTO held since the last call to the flow's integral and holds `rto` from `now`.
+#[inline]
+fn integrate_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, rto: u64, c: &mut FlowCounters) {
+    if let Some((since, value)) = *held {
+        let dt = now.0 - since.0;
+        c.rto_area += dt as u128 * value as u128;
+        c.rto_time_ps += dt;
+    }
+    *held = Some((now, rto));
 }

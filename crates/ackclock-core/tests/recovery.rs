@@ -20,6 +20,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         limit_packets: Some(100),
         limit_bytes: None,
         ns2: true,
+        ..Default::default()
     };
     let link = |from, to, rate_bps, ms, loss| LinkConfig {
         from,
@@ -67,6 +68,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             app: AppConfig::Ftp {
                 start: Distribution::Constant(0),
                 stop_ps: None,
+                size_bytes: None,
             },
         }],
     };

@@ -159,6 +159,7 @@ fn same_seed_same_results_bit_for_bit() {
     sc.flows[0].app = AppConfig::Ftp {
         start: Distribution::Uniform([0, S]),
         stop_ps: Some(80 * S),
+        size_bytes: None,
     };
     sc.run.duration_ps = 20 * S;
     let a = run(sc.clone());
@@ -182,6 +183,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
         limit_packets: Some(100),
         limit_bytes: None,
         ns2: true,
+        ..Default::default()
     };
     let links = vec![
         LinkConfig {
@@ -216,6 +218,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
                 stop_ps: None,
                 interval_ps: 2 * MS,
                 packet_size: 1000,
+                random: false,
             },
         },
         FlowConfig {
@@ -229,6 +232,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             app: AppConfig::Ftp {
                 start: Distribution::Constant(S),
                 stop_ps: Some(5 * S),
+                size_bytes: None,
             },
         },
     ];

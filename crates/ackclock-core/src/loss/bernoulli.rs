@@ -1,6 +1,8 @@
-//! Independent (Bernoulli) packet loss: each packet is lost with probability p, drawn from
-//! the link's own random stream, like ns-2's `ErrorModel` with `unit pkt` and a uniform
-//! random variable, or ns-3's `RateErrorModel` in packet mode.
+//! Independent (Bernoulli) loss, drawn from the link's own random stream:
+//! - per packet: each packet is lost with probability p, like ns-2's `ErrorModel` with
+//!   `unit pkt` and a uniform random variable, or ns-3's `RateErrorModel` in packet mode;
+//! - per byte: each byte is corrupted with probability p, so a packet of n bytes is lost with
+//!   probability 1 - (1 - p)^n (ns-2 `unit byte`, ns-3 `RateErrorModel` in byte mode).
 
 use crate::packet::Packet;
 use crate::rng::RandomStream;
@@ -8,18 +10,41 @@ use crate::rng::RandomStream;
 #[derive(Clone, Debug)]
 pub struct Bernoulli {
     p: f64,
+    per_byte: bool,
     rng: RandomStream,
 }
 
 impl Bernoulli {
     pub fn new(p: f64, rng: RandomStream) -> Bernoulli {
-        Bernoulli { p, rng }
+        Bernoulli {
+            p,
+            per_byte: false,
+            rng,
+        }
+    }
+
+    pub fn per_byte(p: f64, rng: RandomStream) -> Bernoulli {
+        Bernoulli {
+            p,
+            per_byte: true,
+            rng,
+        }
+    }
+
+    /// The probability that `pkt` is lost.
+    #[inline]
+    pub fn packet_probability(&self, pkt: &Packet) -> f64 {
+        if self.per_byte {
+            1.0 - (1.0 - self.p).powi(pkt.size as i32)
+        } else {
+            self.p
+        }
     }
 
     #[inline]
-    pub fn drops(&mut self, _pkt: &Packet) -> bool {
+    pub fn drops(&mut self, pkt: &Packet) -> bool {
         // ns-2 draws u ~ U(0,1) and drops when u < rate.
-        self.p > 0.0 && self.rng.next_f64() < self.p
+        self.p > 0.0 && self.rng.next_f64() < self.packet_probability(pkt)
     }
 }
 
@@ -46,11 +71,45 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 1,
+            ecn: 0,
         };
         let mut m = Bernoulli::new(0.01, RandomStream::named(1, "link.a->b.loss"));
         let n = 1_000_000;
         let lost = (0..n).filter(|_| m.drops(&pkt)).count();
         // Binomial(1e6, 0.01): sd = 99.5; 5 sd either side.
         assert!((lost as i64 - 10_000).abs() < 500, "lost {lost}");
+        // 100 000 packets at p = 0.01: 1% +- 0.1% (the acceptance bound; sd 0.03%).
+        let mut m = Bernoulli::new(0.01, RandomStream::named(7, "link.x->y.loss"));
+        let lost = (0..100_000).filter(|_| m.drops(&pkt)).count();
+        assert!((lost as i64 - 1000).abs() < 100, "lost {lost}");
+    }
+
+    #[test]
+    fn byte_mode_loses_a_packet_if_any_byte_is_corrupted() {
+        let mut pkt = Packet {
+            id: 0,
+            flow: FlowId(0),
+            kind: PacketKind::Udp,
+            src: NodeId(0),
+            dst: NodeId(1),
+            size: 1000,
+            seq: 0,
+            ack: 0,
+            sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
+            retransmit: false,
+            sack: SackBlocks::NONE,
+            nth: 1,
+            ecn: 0,
+        };
+        let mut m = Bernoulli::per_byte(1e-5, RandomStream::named(1, "b"));
+        let expect = 1.0 - (1.0f64 - 1e-5).powi(1000);
+        assert!((m.packet_probability(&pkt) - expect).abs() < 1e-15);
+        let n = 400_000;
+        let lost = (0..n).filter(|_| m.drops(&pkt)).count() as f64;
+        let sd = (n as f64 * expect * (1.0 - expect)).sqrt();
+        assert!((lost - n as f64 * expect).abs() < 5.0 * sd, "{lost}");
+        pkt.size = 40;
+        assert!(m.packet_probability(&pkt) < 0.0005);
     }
 }

@@ -7,9 +7,13 @@
 
 pub mod bernoulli;
 pub mod drop_list;
+pub mod gilbert_elliott;
+pub mod periodic;
 
 pub use bernoulli::Bernoulli;
 pub use drop_list::DropList;
+pub use gilbert_elliott::GilbertElliott;
+pub use periodic::Periodic;
 
 use crate::packet::Packet;
 
@@ -17,6 +21,8 @@ use crate::packet::Packet;
 pub enum AnyLoss {
     Bernoulli(Bernoulli),
     DropList(DropList),
+    GilbertElliott(GilbertElliott),
+    Periodic(Periodic),
 }
 
 impl AnyLoss {
@@ -26,6 +32,8 @@ impl AnyLoss {
         match self {
             AnyLoss::Bernoulli(m) => m.drops(pkt),
             AnyLoss::DropList(m) => m.drops(pkt),
+            AnyLoss::GilbertElliott(m) => m.drops(pkt),
+            AnyLoss::Periodic(m) => m.drops(pkt),
         }
     }
 }

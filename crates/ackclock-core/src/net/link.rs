@@ -1,20 +1,27 @@
-//! A simplex link direction: a FIFO queue in front of a serialiser and a propagation delay.
+//! A simplex link direction: a queue in front of a serialiser and a propagation delay.
 //!
 //! ns-2 semantics: a packet occupies the line for its transmission time (size / rate) and
 //! reaches the far node when its last bit does, one propagation delay after it finished
-//! transmitting. The link is work-conserving and FIFO, so a packet's transmission start is
-//! known when it is accepted: `start = max(arrival, previous finish)`. Packets waiting, on
-//! the wire and propagating all sit in one in-flight ring in arrival order; only its head
-//! has an event in the global queue. The waiting backlog is the accepted packets whose start
-//! lies in the future, kept in a second small ring, so no dequeue event is ever needed.
+//! transmitting.
+//!
+//! With an enqueue-time discipline (DropTail, RED, PIE) the link is FIFO and work-conserving,
+//! so a packet's transmission start is known when it is accepted: `start = max(arrival,
+//! previous finish)`. Packets waiting, on the wire and propagating all sit in one in-flight
+//! ring in arrival order; only its head has an event in the global queue. The waiting
+//! backlog is the accepted packets whose start lies in the future, kept in a second small
+//! ring, so no dequeue event is ever needed.
+//!
+//! A dequeue-time discipline (CoDel, FQ-CoDel) holds the waiting packets itself and is asked
+//! for the next one whenever the line frees up; the link then needs a transmission-done
+//! event, and only while packets wait.
 
 use std::collections::VecDeque;
 
 use crate::ids::NodeId;
 use crate::loss::AnyLoss;
-use crate::monitor::QueueCounters;
-use crate::packet::Packet;
-use crate::queue::{AnyQueue, Backlog};
+use crate::monitor::{Histogram, QueueCounters};
+use crate::packet::{ecn, Packet};
+use crate::queue::{AnyQueue, AqmState, Arrival, Backlog, HeldQueue, Verdict};
 use crate::time::{Rate, SimDuration, SimTime};
 
 #[derive(Debug)]
@@ -24,6 +31,8 @@ pub struct Link {
     pub rate: Rate,
     pub delay: SimDuration,
     queue: AnyQueue,
+    /// A dequeue-time discipline; `queue` is unused when set.
+    held: Option<HeldQueue>,
     loss: Option<AnyLoss>,
     /// When the line finishes serialising the last accepted packet.
     busy_until: SimTime,
@@ -35,6 +44,14 @@ pub struct Link {
     /// Counters and time integrals of the waiting backlog, up to `counted_until`.
     pub counters: QueueCounters,
     counted_until: SimTime,
+    /// Queueing delays of departed packets.
+    pub sojourn: Histogram,
+    /// Dequeue-time disciplines: packets dropped by the last call, for the simulator to
+    /// count per flow; events it must schedule.
+    dropped: Vec<Packet>,
+    tx_event_pending: bool,
+    schedule_head: Option<SimTime>,
+    schedule_tx_done: Option<SimTime>,
 }
 
 /// What happened to a packet offered to a link.
@@ -45,6 +62,16 @@ pub enum Enqueued {
     /// Accepted behind other packets; the head event already exists.
     Queued,
     Dropped,
+    /// Handed to a dequeue-time discipline: the caller collects drops and events with
+    /// [`Link::take_held_outcome`].
+    Held,
+}
+
+/// What a dequeue-time discipline's link needs from the simulator after a call.
+#[derive(Debug, Default)]
+pub struct HeldOutcome {
+    pub head: Option<SimTime>,
+    pub tx_done: Option<SimTime>,
 }
 
 impl Link {
@@ -55,6 +82,7 @@ impl Link {
             rate,
             delay,
             queue,
+            held: None,
             loss: None,
             busy_until: SimTime::ZERO,
             waiting: VecDeque::with_capacity(64),
@@ -62,14 +90,35 @@ impl Link {
             in_flight: VecDeque::with_capacity(64),
             counters: QueueCounters::default(),
             counted_until: SimTime::ZERO,
+            sojourn: Histogram::default(),
+            dropped: Vec::new(),
+            tx_event_pending: false,
+            schedule_head: None,
+            schedule_tx_done: None,
         }
+    }
+
+    /// Runs a dequeue-time discipline instead of the enqueue-time one.
+    pub fn set_held(&mut self, held: HeldQueue) {
+        self.held = Some(held);
     }
 
     /// Packets waiting for the line at the last `advance`.
     pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.waiting.len() as u64,
-            bytes: self.waiting_bytes,
+        match &self.held {
+            Some(h) => h.backlog(),
+            None => Backlog {
+                packets: self.waiting.len() as u64,
+                bytes: self.waiting_bytes,
+            },
+        }
+    }
+
+    /// The discipline's state, for the queue time series.
+    pub fn aqm_state(&self) -> AqmState {
+        match &self.held {
+            Some(h) => h.state(),
+            None => self.queue.state(),
         }
     }
 
@@ -77,6 +126,25 @@ impl Link {
     /// started by then leave the queue (a departure, as ns-2's queue monitor counts it).
     #[inline]
     pub fn advance(&mut self, now: SimTime) {
+        if self.held.is_none() {
+            // PIE's periodic updates, each seeing the backlog of its own instant.
+            while let AnyQueue::Pie(p) = &self.queue {
+                let due = p.update_due();
+                if due > now {
+                    break;
+                }
+                self.pop_started(due);
+                if let AnyQueue::Pie(p) = &mut self.queue {
+                    p.update(self.waiting_bytes);
+                }
+            }
+            self.pop_started(now);
+        }
+        self.integrate_to(now);
+    }
+
+    #[inline]
+    fn pop_started(&mut self, now: SimTime) {
         while let Some(&(start, size)) = self.waiting.front() {
             if start > now {
                 break;
@@ -87,34 +155,63 @@ impl Link {
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
         }
-        self.integrate_to(now);
     }
 
     #[inline]
     fn integrate_to(&mut self, t: SimTime) {
         if t > self.counted_until {
             let dt = (t.0 - self.counted_until.0) as u128;
-            self.counters.area_packets += dt * self.waiting.len() as u128;
-            self.counters.area_bytes += dt * self.waiting_bytes as u128;
+            let b = self.backlog();
+            self.counters.area_packets += dt * b.packets as u128;
+            self.counters.area_bytes += dt * b.bytes as u128;
             self.counted_until = t;
+        }
+    }
+
+    #[inline]
+    fn record_sojourn(&mut self, wait: u64) {
+        self.sojourn.record(wait);
+        self.counters.sojourn_sum_ps += wait as u128;
+        if wait > self.counters.max_sojourn_ps {
+            self.counters.max_sojourn_ps = wait;
         }
     }
 
     /// Offers `pkt` to the link at `now`.
     #[inline]
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Enqueued {
+    pub fn enqueue(&mut self, now: SimTime, mut pkt: Packet) -> Enqueued {
         self.advance(now);
         let size = pkt.size;
         self.counters.arrived_packets += 1;
         self.counters.arrived_bytes += size as u64;
-        if !self.queue.admit(self.backlog(), size) {
-            self.counters.dropped_packets += 1;
-            self.counters.dropped_bytes += size as u64;
-            return Enqueued::Dropped;
+        if self.held.is_some() {
+            self.enqueue_held(now, pkt);
+            return Enqueued::Held;
+        }
+        let arrival = Arrival {
+            now,
+            backlog: self.backlog(),
+            size,
+            ect: pkt.ecn & ecn::ECT != 0,
+            idle_since: (self.busy_until <= now).then_some(self.busy_until),
+            busy_until: self.busy_until,
+        };
+        match self.queue.admit(&arrival) {
+            Verdict::Admit => {}
+            Verdict::Mark => {
+                pkt.ecn |= ecn::CE;
+                self.counters.marked_packets += 1;
+            }
+            Verdict::Drop => {
+                self.counters.dropped_packets += 1;
+                self.counters.dropped_bytes += size as u64;
+                return Enqueued::Dropped;
+            }
         }
         let start = now.max(self.busy_until);
         self.busy_until = start + self.rate.tx_time(size);
         let arrival = self.busy_until + self.delay;
+        self.record_sojourn(start.0 - now.0);
         if start > now {
             self.waiting.push_back((start, size));
             self.waiting_bytes += size as u64;
@@ -131,6 +228,77 @@ impl Link {
             Enqueued::ScheduleHead(arrival)
         } else {
             Enqueued::Queued
+        }
+    }
+
+    fn enqueue_held(&mut self, now: SimTime, pkt: Packet) {
+        let held = self.held.as_mut().expect("held link");
+        let before = self.dropped.len();
+        held.enqueue(now, pkt, &mut self.dropped);
+        self.count_held_drops(before);
+        let q = self.backlog().packets;
+        if q > self.counters.max_queue_packets {
+            self.counters.max_queue_packets = q;
+        }
+        if !self.tx_event_pending {
+            if self.busy_until <= now {
+                self.start_next(now);
+            } else {
+                self.tx_event_pending = true;
+                self.schedule_tx_done = Some(self.busy_until);
+            }
+        }
+    }
+
+    fn count_held_drops(&mut self, from: usize) {
+        for p in &self.dropped[from..] {
+            self.counters.dropped_packets += 1;
+            self.counters.dropped_bytes += p.size as u64;
+        }
+    }
+
+    /// The line is free at `now`: asks the dequeue-time discipline for the next packet.
+    fn start_next(&mut self, now: SimTime) {
+        let held = self.held.as_mut().expect("held link");
+        let marks = held.marks();
+        let before = self.dropped.len();
+        let next = held.dequeue(now, &mut self.dropped);
+        let marked = held.marks() - marks;
+        let more = held.backlog().packets > 0;
+        self.count_held_drops(before);
+        self.counters.marked_packets += marked;
+        let Some((at, pkt)) = next else {
+            return;
+        };
+        self.record_sojourn(now.0 - at.0);
+        self.counters.departed_packets += 1;
+        self.counters.departed_bytes += pkt.size as u64;
+        self.busy_until = now + self.rate.tx_time(pkt.size);
+        let arrival = self.busy_until + self.delay;
+        self.in_flight.push_back((arrival, pkt));
+        if self.in_flight.len() == 1 {
+            self.schedule_head = Some(arrival);
+        }
+        if more {
+            self.tx_event_pending = true;
+            self.schedule_tx_done = Some(self.busy_until);
+        }
+    }
+
+    /// The transmission-done event of a dequeue-time discipline's link.
+    pub fn on_tx_done(&mut self, now: SimTime) {
+        self.tx_event_pending = false;
+        self.integrate_to(now);
+        self.start_next(now);
+    }
+
+    /// Drops and events left by the last call on a dequeue-time discipline's link; the
+    /// dropped packets are appended to `dropped`.
+    pub fn take_held_outcome(&mut self, dropped: &mut Vec<Packet>) -> HeldOutcome {
+        dropped.append(&mut self.dropped);
+        HeldOutcome {
+            head: self.schedule_head.take(),
+            tx_done: self.schedule_tx_done.take(),
         }
     }
 
@@ -167,11 +335,16 @@ impl Link {
     /// Packets accepted but not yet delivered (waiting, on the wire or propagating).
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
+            + self
+                .held
+                .as_ref()
+                .map_or(0, |h| h.backlog().packets as usize)
     }
 
-    /// Restarts the running maximum of the backlog (at the start of the measurement window).
+    /// Restarts the running maxima (at the start of the measurement window).
     pub fn reset_max_queue(&mut self) {
-        self.counters.max_queue_packets = self.waiting.len() as u64;
+        self.counters.max_queue_packets = self.backlog().packets;
+        self.counters.max_sojourn_ps = 0;
     }
 }
 
@@ -197,6 +370,7 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 0,
+            ecn: 0,
         }
     }
 

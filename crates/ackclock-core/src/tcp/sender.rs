@@ -45,7 +45,7 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{Packet, PacketKind, SackBlocks};
+use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::{AckEvent, AnyCc, Window};
 use crate::tcp::rtt::RttEstimator;
@@ -116,6 +116,16 @@ pub struct TcpSender {
     rto_deadline: Option<SimTime>,
     /// Segments the application has made available (u64::MAX: endless bulk data).
     app_limit: u64,
+    /// A finite transfer: one past its last segment, and that segment's wire size.
+    transfer: Option<(u64, u32)>,
+    /// When the whole finite transfer was acknowledged.
+    pub completed_at: Option<SimTime>,
+    /// RFC 3168: ECN-capable; the highest segment sent at the last ECN reduction; CWR to
+    /// be set on the next segment; the next ACK's window growth to be skipped.
+    ecn: bool,
+    ecn_recover: Option<u64>,
+    cwr_pending: bool,
+    skip_growth: bool,
 }
 
 impl TcpSender {
@@ -168,6 +178,12 @@ impl TcpSender {
             timed: None,
             rto_deadline: None,
             app_limit: 0,
+            transfer: None,
+            completed_at: None,
+            ecn: cfg.ecn,
+            ecn_recover: None,
+            cwr_pending: false,
+            skip_growth: false,
         }
     }
 
@@ -181,9 +197,19 @@ impl TcpSender {
         self.payload
     }
 
-    /// The application starts an endless bulk transfer.
+    /// Makes the application a finite transfer of `bytes` payload bytes (at least 1): whole
+    /// segments and a last one with the remainder, after the SYN if there is one.
+    pub fn set_transfer(&mut self, bytes: u64) {
+        let payload = self.payload as u64;
+        let segments = bytes.div_ceil(payload);
+        let last = bytes - (segments - 1) * payload;
+        let first = u64::from(self.syn_pending);
+        self.transfer = Some((first + segments, self.header_size + last as u32));
+    }
+
+    /// The application starts: an endless bulk transfer, or the finite one set.
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        self.app_limit = u64::MAX;
+        self.app_limit = self.transfer.map_or(u64::MAX, |(end, _)| end);
         self.send_much(now, out, c);
     }
 
@@ -211,10 +237,20 @@ impl TcpSender {
         let size = if seq == 0 && self.syn_pending {
             self.header_size
         } else {
-            self.wire_size
+            match self.transfer {
+                Some((end, last)) if seq + 1 == end => last,
+                _ => self.wire_size,
+            }
         };
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
+        let mut ecn_bits = 0;
+        if self.ecn {
+            ecn_bits = ecn::ECT;
+            if std::mem::take(&mut self.cwr_pending) {
+                ecn_bits |= ecn::CWR;
+            }
+        }
         if retransmit {
             c.packets_retransmitted += 1;
             // Karn: the measurement in progress may now be ambiguous.
@@ -242,6 +278,7 @@ impl TcpSender {
             retransmit,
             sack: SackBlocks::NONE,
             nth: c.packets_sent,
+            ecn: ecn_bits,
         });
     }
 
@@ -260,6 +297,10 @@ impl TcpSender {
     ) {
         let ack = pkt.ack;
         self.ts_echo = pkt.ts_echo;
+        self.skip_growth = false;
+        if self.ecn && pkt.ecn & ecn::ECE != 0 {
+            self.on_ecn_echo(ack, c);
+        }
         if let Some(sb) = self.scoreboard.take() {
             self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
             return;
@@ -269,6 +310,20 @@ impl TcpSender {
         } else if ack == self.una && self.una < self.maxseq {
             self.on_dupack(now, out, c);
         }
+    }
+
+    /// RFC 3168 6.1.2: an ECN-Echo halves the window as a loss would (ssthresh from
+    /// congestion control, cwnd = ssthresh), at most once per window of data and not during
+    /// loss recovery, and the ACK that carried it does not open the window.
+    fn on_ecn_echo(&mut self, ack: u64, c: &mut FlowCounters) {
+        if self.in_recovery || self.ecn_recover.is_some_and(|r| ack <= r) {
+            return;
+        }
+        self.w.cwnd = self.reduce_window();
+        self.ecn_recover = Some(self.maxseq);
+        self.cwr_pending = true;
+        self.skip_growth = true;
+        c.ecn_reductions += 1;
     }
 
     /// Takes an RTT sample if `ack` covers the timed segment or, with timestamps (RFC 7323
@@ -296,6 +351,11 @@ impl TcpSender {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.una = ack;
+        if let Some((end, _)) = self.transfer {
+            if ack >= end && self.completed_at.is_none() {
+                self.completed_at = Some(now);
+            }
+        }
         self.dupacks = 0;
         if self.nxt < self.una {
             self.nxt = self.una;
@@ -501,6 +561,9 @@ impl TcpSender {
     /// Lets congestion control open the window for a new ACK of `acked` segments: one unit
     /// of credit per ACK with packet-counted windows, one per segment with byte-counted ones.
     fn open_cwnd(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
+        if std::mem::take(&mut self.skip_growth) {
+            return;
+        }
         let credit = if self.bytes { acked as f64 } else { 1.0 };
         self.cc.on_ack(
             &mut self.w,
@@ -556,6 +619,7 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 0,
+            ecn: 0,
         }
     }
 

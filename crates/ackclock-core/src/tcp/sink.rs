@@ -15,7 +15,7 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{Packet, PacketKind, SackBlocks};
+use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::scenario::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 
@@ -51,6 +51,10 @@ pub struct TcpSink {
     /// In-order segments received since the last ACK.
     pending: u32,
     deadline: Option<SimTime>,
+    /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
+    ece: bool,
+    /// A finite transfer's payload bytes not yet delivered (u64::MAX: endless).
+    undelivered: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -89,6 +93,8 @@ impl TcpSink {
             delack,
             pending: 0,
             deadline: None,
+            ece: false,
+            undelivered: u64::MAX,
         }
     }
 
@@ -170,6 +176,7 @@ impl TcpSink {
         };
         self.pending = 0;
         self.deadline = None;
+        self.last_ack_sent = self.rcv_nxt;
         c.acks_sent += 1;
         out.push(Packet {
             id: 0,
@@ -185,7 +192,13 @@ impl TcpSink {
             retransmit: false,
             sack,
             nth: 0,
+            ecn: if self.ece { ecn::ECE } else { 0 },
         });
+    }
+
+    /// The sender transfers `bytes` payload bytes in all.
+    pub fn set_transfer(&mut self, bytes: u64) {
+        self.undelivered = bytes;
     }
 
     pub fn on_data(
@@ -197,6 +210,12 @@ impl TcpSink {
     ) {
         c.packets_received += 1;
         c.bytes_received += pkt.size as u64;
+        if pkt.ecn & ecn::CWR != 0 {
+            self.ece = false;
+        }
+        if pkt.ecn & ecn::CE != 0 {
+            self.ece = true;
+        }
         let seq = pkt.seq;
         // RFC 7323 4.3: remember the timestamp of the segment at the edge last acknowledged,
         // so that a delayed or a loss-repairing ACK reports the longer, true round trip.
@@ -219,6 +238,9 @@ impl TcpSink {
             if before == 0 && self.syn {
                 delivered -= self.payload as u64; // segment 0 was a SYN, without payload
             }
+            // A finite transfer's last segment carries only the remainder.
+            let delivered = delivered.min(self.undelivered);
+            self.undelivered -= delivered;
             c.bytes_delivered += delivered;
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.mask {
             self.seen[(seq & self.mask) as usize] = true;
@@ -260,6 +282,7 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: seq + 1,
+            ecn: 0,
         }
     }
 
@@ -282,6 +305,26 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].ack, 2);
         assert_eq!(s.deadline(), None);
+    }
+
+    #[test]
+    fn rfc7323_echo_follows_the_segments_at_the_acknowledged_edge() {
+        let mut cfg = crate::scenarios::ns2_tcp();
+        cfg.ts_echo_rfc7323 = true;
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        for seq in 0..100u64 {
+            let mut d = data(seq);
+            d.sent_at = SimTime(seq * 1000);
+            s.on_data(SimTime(seq * 1000 + 500), &d, &mut out, &mut c);
+        }
+        // In order, every ACK echoes the segment it acknowledges, not the first one.
+        assert_eq!(out.last().unwrap().ts_echo, SimTime(99_000));
+        // Out of order: the ACKs keep echoing the last in-order segment (RFC 7323 4.3).
+        let mut late = data(101);
+        late.sent_at = SimTime(200_000);
+        s.on_data(SimTime(200_500), &late, &mut out, &mut c);
+        assert_eq!(out.last().unwrap().ts_echo, SimTime(99_000));
     }
 
     #[test]

@@ -1,0 +1,269 @@
+//! FQ-CoDel, the Flow Queue CoDel packet scheduler: RFC 8290.
+//!
+//! Arriving packets are hashed by flow into one of `flows` queues (1024), each with its own
+//! CoDel controller (RFC 8289, `codel::CoDelVars`). A deficit round robin with `quantum`
+//! (1514 bytes) serves them, new flows (queues that just became active) ahead of old ones
+//! (section 4.2): a queue that runs out of deficit gets another quantum and goes to the tail
+//! of the old list; a new queue that empties moves to the old list (so a flow cannot stay
+//! "new" by sending in bursts), an old one that empties leaves. When the total backlog
+//! exceeds `limit_packets`, the packet at the head of the queue with the most bytes is
+//! dropped (section 4.1). The hash is of the flow id, perturbed per link, as Linux perturbs
+//! its 5-tuple hash, so distinct flows can collide as they do in a real router.
+
+use std::collections::VecDeque;
+
+use super::codel::{CoDelParams, CoDelVars, TimedFifo};
+use super::{AqmState, Backlog};
+use crate::packet::Packet;
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug)]
+pub struct FqCoDelParams {
+    pub codel: CoDelParams,
+    pub flows: u32,
+    pub quantum: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct FlowQueue {
+    q: TimedFifo,
+    vars: CoDelVars,
+    deficit: i64,
+    /// Which list the queue is on.
+    listed: List,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum List {
+    #[default]
+    None,
+    New,
+    Old,
+}
+
+#[derive(Clone, Debug)]
+pub struct FqCoDel {
+    p: FqCoDelParams,
+    queues: Vec<FlowQueue>,
+    new_flows: VecDeque<u32>,
+    old_flows: VecDeque<u32>,
+    packets: u64,
+    bytes: u64,
+    perturbation: u64,
+    pub marks: u64,
+}
+
+impl FqCoDel {
+    pub fn new(p: FqCoDelParams, perturbation: u64) -> FqCoDel {
+        FqCoDel {
+            p,
+            queues: vec![FlowQueue::default(); p.flows as usize],
+            new_flows: VecDeque::new(),
+            old_flows: VecDeque::new(),
+            packets: 0,
+            bytes: 0,
+            perturbation,
+            marks: 0,
+        }
+    }
+
+    /// The queue a flow hashes to (splitmix64 of the flow id and the perturbation).
+    pub fn bucket(&self, flow: u32) -> u32 {
+        let mut z = (flow as u64).wrapping_add(self.perturbation);
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z % self.p.flows as u64) as u32
+    }
+
+    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        let b = self.bucket(pkt.flow.0);
+        let fq = &mut self.queues[b as usize];
+        fq.q.push(now, pkt);
+        self.packets += 1;
+        self.bytes += pkt.size as u64;
+        if fq.listed == List::None {
+            fq.listed = List::New;
+            fq.deficit = self.p.quantum as i64;
+            self.new_flows.push_back(b);
+        }
+        if self.packets > self.p.codel.limit_packets {
+            let fattest = (0..self.queues.len())
+                .max_by_key(|&i| (self.queues[i].q.bytes, std::cmp::Reverse(i)))
+                .expect("at least one queue");
+            let fq = &mut self.queues[fattest];
+            if let Some((_, victim)) = fq.q.pop() {
+                self.packets -= 1;
+                self.bytes -= victim.size as u64;
+                dropped.push(victim);
+            }
+        }
+    }
+
+    pub fn dequeue(
+        &mut self,
+        now: SimTime,
+        dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        loop {
+            let (b, from_new) = if let Some(&b) = self.new_flows.front() {
+                (b, true)
+            } else if let Some(&b) = self.old_flows.front() {
+                (b, false)
+            } else {
+                return None;
+            };
+            let fq = &mut self.queues[b as usize];
+            if fq.deficit <= 0 {
+                fq.deficit += self.p.quantum as i64;
+                fq.listed = List::Old;
+                if from_new {
+                    self.new_flows.pop_front();
+                } else {
+                    self.old_flows.pop_front();
+                }
+                self.old_flows.push_back(b);
+                continue;
+            }
+            let before = dropped.len();
+            let (head, marks) = fq.vars.dequeue(now, &mut fq.q, &self.p.codel, dropped);
+            self.marks += marks;
+            for d in &dropped[before..] {
+                self.packets -= 1;
+                self.bytes -= d.size as u64;
+            }
+            let Some((at, pkt)) = head else {
+                if from_new {
+                    self.new_flows.pop_front();
+                    if self.old_flows.is_empty() {
+                        fq.listed = List::None;
+                    } else {
+                        fq.listed = List::Old;
+                        self.old_flows.push_back(b);
+                    }
+                } else {
+                    self.old_flows.pop_front();
+                    fq.listed = List::None;
+                }
+                continue;
+            };
+            fq.deficit -= pkt.size as i64;
+            self.packets -= 1;
+            self.bytes -= pkt.size as u64;
+            return Some((at, pkt));
+        }
+    }
+
+    pub fn backlog(&self) -> Backlog {
+        Backlog {
+            packets: self.packets,
+            bytes: self.bytes,
+        }
+    }
+
+    pub fn state(&self) -> AqmState {
+        let dropping = self.queues.iter().filter(|q| q.vars.dropping).count();
+        AqmState {
+            avg: f64::NAN,
+            prob: f64::NAN,
+            dropping: dropping as f64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+    use crate::packet::{PacketKind, SackBlocks};
+    use crate::time::SimDuration;
+
+    fn pkt(flow: u32, size: u32) -> Packet {
+        Packet {
+            id: 0,
+            flow: FlowId(flow),
+            kind: PacketKind::Udp,
+            src: NodeId(0),
+            dst: NodeId(1),
+            size,
+            seq: 0,
+            ack: 0,
+            sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
+            retransmit: false,
+            sack: SackBlocks::NONE,
+            nth: 0,
+            ecn: 0,
+        }
+    }
+
+    fn fq(limit: u64) -> FqCoDel {
+        FqCoDel::new(
+            FqCoDelParams {
+                codel: CoDelParams {
+                    limit_packets: limit,
+                    target: SimDuration::from_millis(5),
+                    interval: SimDuration::from_millis(100),
+                    mtu: 1514,
+                    ecn: false,
+                },
+                flows: 1024,
+                quantum: 1514,
+            },
+            7,
+        )
+    }
+
+    #[test]
+    fn round_robin_shares_bytes_between_backlogged_flows() {
+        let mut q = fq(10_000);
+        let mut dropped = Vec::new();
+        // Flow 1 sends 1500-byte packets, flow 2 500-byte ones; both stay backlogged.
+        for _ in 0..300 {
+            q.enqueue(SimTime::ZERO, pkt(1, 1500), &mut dropped);
+            q.enqueue(SimTime::ZERO, pkt(2, 500), &mut dropped);
+            q.enqueue(SimTime::ZERO, pkt(2, 500), &mut dropped);
+            q.enqueue(SimTime::ZERO, pkt(2, 500), &mut dropped);
+        }
+        assert_ne!(q.bucket(1), q.bucket(2), "test flows must not collide");
+        let mut bytes = [0u64; 3];
+        // Dequeue at time zero: no sojourn, so no CoDel drops.
+        for _ in 0..400 {
+            let (_, p) = q.dequeue(SimTime::ZERO, &mut dropped).unwrap();
+            bytes[p.flow.0 as usize] += p.size as u64;
+        }
+        let share = bytes[1] as f64 / (bytes[1] + bytes[2]) as f64;
+        assert!((share - 0.5).abs() < 0.02, "{bytes:?}");
+        assert!(dropped.is_empty());
+    }
+
+    #[test]
+    fn a_new_sparse_flow_goes_first() {
+        let mut q = fq(10_000);
+        let mut dropped = Vec::new();
+        for _ in 0..100 {
+            q.enqueue(SimTime::ZERO, pkt(1, 1500), &mut dropped);
+        }
+        q.dequeue(SimTime::ZERO, &mut dropped);
+        q.dequeue(SimTime::ZERO, &mut dropped);
+        q.enqueue(SimTime::ZERO, pkt(5, 100), &mut dropped);
+        let (_, p) = q.dequeue(SimTime::ZERO, &mut dropped).unwrap();
+        assert_eq!(p.flow.0, 5);
+    }
+
+    #[test]
+    fn overflow_drops_from_the_fattest_queue() {
+        let mut q = fq(10);
+        let mut dropped = Vec::new();
+        for _ in 0..8 {
+            q.enqueue(SimTime::ZERO, pkt(1, 1500), &mut dropped);
+        }
+        for _ in 0..3 {
+            q.enqueue(SimTime::ZERO, pkt(2, 100), &mut dropped);
+        }
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].flow.0, 1);
+        assert_eq!(q.backlog().packets, 10);
+    }
+}

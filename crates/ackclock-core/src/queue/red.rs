@@ -1,0 +1,444 @@
+//! RED, Random Early Detection: S. Floyd and V. Jacobson, "Random Early Detection Gateways
+//! for Congestion Avoidance", IEEE/ACM ToN 1(4), 1993; with the refinements ns-2.35's
+//! `Queue/RED` applies, so that the `ns2` profile reproduces it:
+//!
+//! - On each arrival the average queue follows an EWMA, avg <- (1 - w_q) avg + w_q q, of the
+//!   instantaneous backlog q (packets, or bytes with `queue_in_bytes`). After an idle period
+//!   of length t the average first decays as if m = floor(ptc t) empty-queue arrivals had
+//!   happened, ptc = rate / (8 mean_pktsize) (the paper's section 11, "f(time)").
+//! - Between min_th and max_th the base probability is p_b = max_p (avg - min_th) /
+//!   (max_th - min_th). With `gentle` (Floyd 2000), p_b rises from max_p to 1 between max_th
+//!   and 2 max_th instead of jumping to 1.
+//! - Drops are spread uniformly rather than geometrically, counting packets since the last
+//!   drop: p_a = p_b / (1 - count p_b) (section 7), or with `wait` (ns-2's default)
+//!   p_a = 0 while count p_b < 1 and p_b / (2 - count p_b) below 2. In `bytes` mode count is
+//!   in units of mean_pktsize bytes and p_a is scaled by size / mean_pktsize (section 10).
+//! - Early decisions need more than one packet queued; the first arrival above min_th after
+//!   a quiet spell only restarts the count.
+//! - A backlog at the limit is a forced drop. ns-2 checks the backlog before the arrival, so
+//!   RED's limit of n holds n waiting packets (DropTail's ns-2 accounting holds n - 1).
+//! - ECN (RFC 3168): an early drop of an ECN-capable packet becomes a CE mark, while p_b is
+//!   at most `mark_p` if `use_mark_p` (ns-2's default), so heavy congestion still drops.
+//! - Defaults left at 0 are filled in from the link as ns-2 does: min_th = max(5,
+//!   target_delay ptc / 2) packets, max_th = 3 min_th; w_q = 1 - exp(-1 / (10 RTT ptc)) with
+//!   RTT = max(0.1 s, 3 (delay + 1 / ptc)) (q_weight = -1), or 1 - exp(-1/ptc) (q_weight = 0)
+//!   or 1 - exp(-10/ptc) (q_weight = -2).
+
+use super::{AqmState, Arrival, Verdict};
+use crate::rng::RandomStream;
+
+/// RED's parameters as the scenario gives them; zeros and negative weights ask for ns-2's
+/// automatic values.
+#[derive(Clone, Copy, Debug)]
+pub struct RedParams {
+    pub limit_packets: u64,
+    /// min_th and max_th in packets (multiplied by mean_pktsize with `queue_in_bytes`).
+    pub min_thresh: f64,
+    pub max_thresh: f64,
+    pub q_weight: f64,
+    pub max_p: f64,
+    pub gentle: bool,
+    pub wait: bool,
+    pub bytes: bool,
+    pub queue_in_bytes: bool,
+    pub mean_pktsize: u32,
+    pub target_delay_s: f64,
+    pub ecn: bool,
+    pub use_mark_p: bool,
+    pub mark_p: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Red {
+    p: RedParams,
+    /// Packet time constant: mean-size packets per second the line carries.
+    ptc: f64,
+    q_w: f64,
+    /// Thresholds and limit in the unit the queue is measured in.
+    th_min: f64,
+    th_max: f64,
+    limit: f64,
+    avg: f64,
+    /// Packets (or bytes) admitted since the last early drop.
+    count: u64,
+    count_bytes: u64,
+    /// Whether the last arrival already found avg above min_th.
+    old: bool,
+    prob_b: f64,
+    rng: RandomStream,
+    pub marks: u64,
+    pub early_drops: u64,
+    pub forced_drops: u64,
+}
+
+impl Red {
+    pub fn new(p: RedParams, rate_bps: f64, delay_s: f64, rng: RandomStream) -> Red {
+        let ptc = rate_bps / (8.0 * p.mean_pktsize as f64);
+        let q_w = if p.q_weight == 0.0 {
+            1.0 - (-1.0 / ptc).exp()
+        } else if p.q_weight == -1.0 {
+            let rtt = (3.0 * (delay_s + 1.0 / ptc)).max(0.1);
+            1.0 - (-1.0 / (10.0 * rtt * ptc)).exp()
+        } else if p.q_weight == -2.0 {
+            1.0 - (-10.0 / ptc).exp()
+        } else {
+            p.q_weight
+        };
+        let mut min_pkts = p.min_thresh;
+        if min_pkts == 0.0 {
+            min_pkts = (p.target_delay_s * ptc / 2.0).max(5.0);
+        }
+        let mut max_pkts = p.max_thresh;
+        if max_pkts == 0.0 {
+            max_pkts = 3.0 * min_pkts;
+        }
+        let unit = if p.queue_in_bytes {
+            p.mean_pktsize as f64
+        } else {
+            1.0
+        };
+        Red {
+            p,
+            ptc,
+            q_w,
+            th_min: min_pkts * unit,
+            th_max: max_pkts * unit,
+            limit: p.limit_packets as f64 * unit,
+            avg: 0.0,
+            count: 0,
+            count_bytes: 0,
+            old: false,
+            prob_b: 0.0,
+            rng,
+            marks: 0,
+            early_drops: 0,
+            forced_drops: 0,
+        }
+    }
+
+    /// The weight and thresholds in force (after automatic configuration).
+    pub fn resolved(&self) -> (f64, f64, f64) {
+        (self.q_w, self.th_min, self.th_max)
+    }
+
+    pub fn avg(&self) -> f64 {
+        self.avg
+    }
+
+    /// p_b for an average queue `avg`.
+    pub fn base_probability(&self, avg: f64) -> f64 {
+        let max_p = self.p.max_p;
+        let p = if avg >= self.th_max {
+            if self.p.gentle {
+                // Linear from max_p at max_th to 1 at 2 max_th.
+                max_p + (1.0 - max_p) * (avg - self.th_max) / self.th_max
+            } else {
+                1.0
+            }
+        } else {
+            let span = self.th_max - self.th_min;
+            let span = if span == 0.0 { 1.0 } else { span };
+            max_p * (avg - self.th_min) / span
+        };
+        p.min(1.0)
+    }
+
+    /// p_a: p_b spread over the packets since the last drop.
+    fn actual_probability(&self, pb: f64, size: u32) -> f64 {
+        let count = if self.p.bytes {
+            (self.count_bytes / self.p.mean_pktsize as u64) as f64
+        } else {
+            self.count as f64
+        };
+        let cp = count * pb;
+        let mut pa = if self.p.wait {
+            if cp < 1.0 {
+                0.0
+            } else if cp < 2.0 {
+                pb / (2.0 - cp)
+            } else {
+                1.0
+            }
+        } else if cp < 1.0 {
+            pb / (1.0 - cp)
+        } else {
+            1.0
+        };
+        if self.p.bytes && pa < 1.0 {
+            pa = pa * size as f64 / self.p.mean_pktsize as f64;
+        }
+        pa.min(1.0)
+    }
+
+    pub fn admit(&mut self, a: &Arrival) -> Verdict {
+        let q = if self.p.queue_in_bytes {
+            a.backlog.bytes as f64
+        } else {
+            a.backlog.packets as f64
+        };
+        let mut decay = 0i64;
+        if let Some(since) = a.idle_since {
+            // ns-2 truncates the number of virtual arrivals toward zero.
+            decay = (self.ptc * (a.now.0.saturating_sub(since.0)) as f64 / 1e12) as i64;
+        }
+        // One multiplication per virtual arrival, as ns-2 does, so the rounding matches.
+        while decay > 0 && self.avg != 0.0 {
+            self.avg *= 1.0 - self.q_w;
+            decay -= 1;
+        }
+        self.avg = (1.0 - self.q_w) * self.avg + self.q_w * q;
+
+        self.count += 1;
+        self.count_bytes += a.size as u64;
+        let mut verdict = Verdict::Admit;
+        let above_max = if self.p.gentle {
+            self.avg >= 2.0 * self.th_max
+        } else {
+            self.avg >= self.th_max
+        };
+        if self.avg >= self.th_min && q > 1.0 {
+            if !self.p.use_mark_p && above_max {
+                verdict = Verdict::Drop;
+            } else if !self.old {
+                self.count = 1;
+                self.count_bytes = a.size as u64;
+                self.old = true;
+            } else {
+                self.prob_b = self.base_probability(self.avg);
+                let pa = self.actual_probability(self.prob_b, a.size);
+                if self.rng.next_f64() <= pa {
+                    self.count = 0;
+                    self.count_bytes = 0;
+                    let markable = !self.p.use_mark_p || self.prob_b <= self.p.mark_p;
+                    if self.p.ecn && a.ect && markable {
+                        self.marks += 1;
+                        return Verdict::Mark;
+                    }
+                    self.early_drops += 1;
+                    return Verdict::Drop;
+                }
+            }
+        } else {
+            self.prob_b = 0.0;
+            self.old = false;
+        }
+        if q >= self.limit {
+            verdict = Verdict::Drop;
+        }
+        if verdict == Verdict::Drop {
+            self.forced_drops += 1;
+            self.count = 0;
+            self.count_bytes = 0;
+        }
+        verdict
+    }
+
+    pub fn state(&self) -> AqmState {
+        AqmState {
+            avg: self.avg,
+            prob: self.prob_b,
+            dropping: f64::NAN,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::Backlog;
+    use crate::time::SimTime;
+
+    fn params() -> RedParams {
+        RedParams {
+            limit_packets: 100,
+            min_thresh: 5.0,
+            max_thresh: 15.0,
+            q_weight: 0.002,
+            max_p: 0.1,
+            gentle: false,
+            wait: true,
+            bytes: false,
+            queue_in_bytes: false,
+            mean_pktsize: 1000,
+            target_delay_s: 0.005,
+            ecn: false,
+            use_mark_p: true,
+            mark_p: 0.1,
+        }
+    }
+
+    fn red(p: RedParams) -> Red {
+        Red::new(p, 10e6, 0.01, RandomStream::named(1, "red"))
+    }
+
+    fn arrival(now_s: f64, packets: u64, idle_since: Option<f64>) -> Arrival {
+        let ps = |s: f64| SimTime((s * 1e12) as u64);
+        Arrival {
+            now: ps(now_s),
+            backlog: Backlog {
+                packets,
+                bytes: packets * 1000,
+            },
+            size: 1000,
+            ect: false,
+            idle_since: idle_since.map(ps),
+            busy_until: ps(now_s),
+        }
+    }
+
+    #[test]
+    fn average_follows_the_ewma() {
+        let mut r = red(params());
+        let mut expect = 0.0f64;
+        for i in 0..50 {
+            r.admit(&arrival(i as f64 * 1e-3, 3, None));
+            expect = (1.0 - 0.002) * expect + 0.002 * 3.0;
+        }
+        assert!(
+            (r.avg() - expect).abs() < 1e-12,
+            "{} vs {}",
+            r.avg(),
+            expect
+        );
+    }
+
+    #[test]
+    fn idle_time_decays_the_average_as_virtual_arrivals() {
+        let mut r = red(params());
+        r.avg = 10.0;
+        // 10 Mb/s and 1000-byte packets: ptc = 1250/s; 40 ms idle = 50 virtual arrivals.
+        r.admit(&arrival(1.04, 0, Some(1.0)));
+        let expect = 10.0 * 0.998f64.powi(50) * 0.998;
+        assert!((r.avg() - expect).abs() < 1e-9, "{} vs {}", r.avg(), expect);
+    }
+
+    #[test]
+    fn base_probability_is_linear_between_the_thresholds() {
+        let r = red(params());
+        assert_eq!(r.base_probability(5.0), 0.0);
+        assert!((r.base_probability(10.0) - 0.05).abs() < 1e-15);
+        assert_eq!(r.base_probability(15.0), 1.0);
+        let g = red(RedParams {
+            gentle: true,
+            ..params()
+        });
+        assert!((g.base_probability(15.0) - 0.1).abs() < 1e-15);
+        // Gentle: halfway from max_th to 2 max_th is halfway from max_p to 1.
+        assert!((g.base_probability(22.5) - 0.55).abs() < 1e-12);
+        assert_eq!(g.base_probability(30.0), 1.0);
+    }
+
+    #[test]
+    fn uniform_spacing_with_and_without_wait() {
+        let mut r = red(RedParams {
+            wait: false,
+            ..params()
+        });
+        r.count = 4;
+        assert!((r.actual_probability(0.1, 1000) - 0.1 / 0.6).abs() < 1e-15);
+        let mut w = red(params());
+        w.count = 4;
+        assert_eq!(w.actual_probability(0.1, 1000), 0.0);
+        w.count = 15;
+        assert!((w.actual_probability(0.1, 1000) - 0.1 / 0.5).abs() < 1e-15);
+        w.count = 25;
+        assert_eq!(w.actual_probability(0.1, 1000), 1.0);
+    }
+
+    #[test]
+    fn byte_mode_scales_by_packet_size() {
+        let mut r = red(RedParams {
+            wait: false,
+            bytes: true,
+            ..params()
+        });
+        r.count_bytes = 2500; // two whole mean-size packets
+        let p = r.actual_probability(0.1, 500);
+        assert!((p - 0.1 / 0.8 * 0.5).abs() < 1e-15, "{p}");
+    }
+
+    #[test]
+    fn drop_gaps_are_uniform_as_ns2_counts_them() {
+        // A steady average of 10 packets: p_b = 0.05. Counting the arrival itself (ns-2
+        // increments count before deciding), P(gap = c) = p_b / (1 - p_b) for c = 1 ..
+        // 1/p_b - 1: uniform with mean 1 / (2 p_b), a drop frequency of 2 p_b.
+        let mut r = red(RedParams {
+            q_weight: 1.0,
+            wait: false,
+            ..params()
+        });
+        let mut drops = 0;
+        let mut gaps = [0u32; 32];
+        let mut last = 0usize;
+        let n = 200_000;
+        for i in 0..n {
+            if r.admit(&arrival(i as f64 * 1e-4, 10, None)) == Verdict::Drop {
+                drops += 1;
+                gaps[(i - last).min(31)] += 1;
+                last = i;
+            }
+        }
+        let got = drops as f64 / n as f64;
+        assert!((got - 0.1).abs() < 0.004, "{got}");
+        assert_eq!(
+            gaps[20..].iter().sum::<u32>(),
+            0,
+            "no gap beyond 1/p_b - 1: {gaps:?}"
+        );
+    }
+
+    #[test]
+    fn forced_drop_at_the_limit_and_marks_with_ecn() {
+        let mut r = red(RedParams {
+            limit_packets: 20,
+            min_thresh: 50.0,
+            max_thresh: 90.0,
+            ..params()
+        });
+        assert_eq!(r.admit(&arrival(0.0, 19, None)), Verdict::Admit);
+        assert_eq!(r.admit(&arrival(0.0, 20, None)), Verdict::Drop);
+        let mut e = red(RedParams {
+            q_weight: 1.0,
+            wait: false,
+            ecn: true,
+            ..params()
+        });
+        let mut a = arrival(0.0, 8, None);
+        a.ect = true;
+        let mut marks = 0;
+        for _ in 0..1000 {
+            match e.admit(&a) {
+                Verdict::Mark => marks += 1,
+                Verdict::Drop => {
+                    panic!("an ECN-capable packet below mark_p is marked, not dropped")
+                }
+                Verdict::Admit => {}
+            }
+        }
+        assert!(marks > 10);
+    }
+
+    #[test]
+    fn automatic_parameters_follow_ns2() {
+        let r = Red::new(
+            RedParams {
+                min_thresh: 0.0,
+                max_thresh: 0.0,
+                q_weight: -1.0,
+                mean_pktsize: 500,
+                queue_in_bytes: false,
+                ..params()
+            },
+            10e6,
+            0.029,
+            RandomStream::named(1, "red"),
+        );
+        let ptc = 10e6 / 4000.0;
+        let rtt = (3.0f64 * (0.029 + 1.0 / ptc)).max(0.1);
+        let (qw, lo, hi) = r.resolved();
+        assert!((qw - (1.0 - (-1.0 / (10.0 * rtt * ptc)).exp())).abs() < 1e-15);
+        // target 5 ms x 2500 pkt/s / 2 = 6.25 > 5.
+        assert!((lo - 6.25).abs() < 1e-12);
+        assert!((hi - 18.75).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,141 @@
+//! UDP traffic sources and the null sink that counts what arrives.
+//!
+//! A source is one `UdpSource` (the ns-2 `Agent/UDP` with its application) whose `Generator`
+//! decides when the next datagram leaves and how large it is: constant bit rate, on-off,
+//! Poisson or a replayed trace, each in its own file. Random generators draw from the flow's
+//! own stream (`flow.<name>.app`), so changing one flow never changes another's randomness.
+
+pub mod cbr;
+pub mod onoff;
+pub mod poisson;
+pub mod trace_replay;
+
+use crate::ids::{FlowId, NodeId};
+use crate::monitor::FlowCounters;
+use crate::packet::{Packet, PacketKind, SackBlocks};
+use crate::rng::RandomStream;
+use crate::time::SimTime;
+
+pub use cbr::Cbr;
+pub use onoff::OnOff;
+pub use poisson::Poisson;
+pub use trace_replay::TraceReplay;
+
+/// When the next datagram goes and with what payload.
+#[derive(Clone, Debug)]
+pub enum Generator {
+    Cbr(Cbr),
+    OnOff(OnOff),
+    Poisson(Poisson),
+    Trace(TraceReplay),
+}
+
+impl Generator {
+    /// The payload of the datagram sent now and the delay until the next one (None: done).
+    #[inline]
+    fn next_datagram(&mut self, rng: &mut RandomStream) -> (u32, Option<u64>) {
+        match self {
+            Generator::Cbr(g) => g.next_datagram(rng),
+            Generator::OnOff(g) => g.next_datagram(rng),
+            Generator::Poisson(g) => g.next_datagram(rng),
+            Generator::Trace(g) => g.next_datagram(),
+        }
+    }
+
+    /// Delay from the start to the first datagram (a trace may start late).
+    fn first_delay(&self) -> u64 {
+        match self {
+            Generator::Trace(g) => g.first_delay(),
+            _ => 0,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct UdpSource {
+    pub flow: FlowId,
+    pub src: NodeId,
+    pub dst: NodeId,
+    header: u32,
+    generator: Generator,
+    rng: RandomStream,
+    next_seq: u64,
+    stopped: bool,
+}
+
+impl UdpSource {
+    pub fn new(
+        flow: FlowId,
+        src: NodeId,
+        dst: NodeId,
+        header: u32,
+        generator: Generator,
+        rng: RandomStream,
+    ) -> Self {
+        UdpSource {
+            flow,
+            src,
+            dst,
+            header,
+            generator,
+            rng,
+            next_seq: 0,
+            stopped: false,
+        }
+    }
+
+    /// When the application starts at `now`: the time of its first datagram.
+    pub fn first_tick(&self, now: SimTime) -> SimTime {
+        SimTime(now.0.saturating_add(self.generator.first_delay()))
+    }
+
+    /// Sends one datagram and returns when the next one is due, unless stopped or done.
+    pub fn tick(
+        &mut self,
+        now: SimTime,
+        out: &mut Vec<Packet>,
+        c: &mut FlowCounters,
+    ) -> Option<SimTime> {
+        if self.stopped {
+            return None;
+        }
+        let (payload, next) = self.generator.next_datagram(&mut self.rng);
+        let size = payload + self.header;
+        c.packets_sent += 1;
+        c.bytes_sent += size as u64;
+        out.push(Packet {
+            id: 0,
+            flow: self.flow,
+            kind: PacketKind::Udp,
+            src: self.src,
+            dst: self.dst,
+            size,
+            seq: self.next_seq,
+            ack: 0,
+            sent_at: now,
+            ts_echo: SimTime::ZERO,
+            retransmit: false,
+            sack: SackBlocks::NONE,
+            nth: c.packets_sent,
+            ecn: 0,
+        });
+        self.next_seq += 1;
+        next.map(|d| SimTime(now.0.saturating_add(d)))
+    }
+
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Header bytes added to each payload.
+    pub fn header(&self) -> u32 {
+        self.header
+    }
+}
+
+/// Counts what arrives (ns-2 `Agent/Null` with a loss monitor's counters).
+pub fn null_sink_receive(pkt: &Packet, header: u32, c: &mut FlowCounters) {
+    c.packets_received += 1;
+    c.bytes_received += pkt.size as u64;
+    c.bytes_delivered += (pkt.size - header) as u64;
+}

@@ -1,0 +1,90 @@
+"""Traffic sources and finite transfers in whole runs, against their definitions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ackclock.network import Network
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def one_link(rate: str = "100Mb/s") -> Network:
+    net = Network("traffic")
+    net.nodes("a", "b")
+    net.link("a", "b", rate=rate, delay="5ms", queue_limit=10_000)
+    return net
+
+
+def test_cbr_delivers_its_configured_rate_with_and_without_jitter() -> None:
+    for random in (False, True):
+        net = one_link()
+        net.udp("u", "a", "b", packet_size=1000, rate="2Mb/s", random=random)
+        f = net.run(duration="100s").flows.iloc[0]
+        # Payload rate: 1000 B every 4 ms. Jitter keeps the mean interval.
+        assert f.goodput_mbps == pytest.approx(2.0, rel=0.005 if random else 1e-3)
+
+
+def test_onoff_averages_rate_times_on_fraction() -> None:
+    net = one_link()
+    net.udp("u", "a", "b", app="onoff", packet_size=500, rate="4Mb/s",
+            on={"exponential": "100ms"}, off={"exponential": "300ms"})
+    # 50 000 on-off cycles: the on fraction's relative standard deviation is about 0.5%.
+    f = net.run(duration="20000s").flows.iloc[0]
+    assert f.goodput_mbps == pytest.approx(4.0 * 1 / 4, rel=0.02)
+
+
+def test_pareto_onoff_runs_and_poisson_keeps_its_mean_rate() -> None:
+    net = one_link()
+    net.udp("p", "a", "b", app="onoff", packet_size=500, rate="4Mb/s",
+            on={"pareto": ["500ms", 1.5]}, off={"pareto": ["500ms", 1.5]})
+    net.udp("x", "a", "b", app="poisson", packet_size=1000, rate="1Mb/s")
+    flows = net.run(duration="1000s").flows.set_index("flow")
+    assert 0.5 < flows.loc["p"].goodput_mbps < 3.5
+    assert flows.loc["x"].goodput_mbps == pytest.approx(1.0, rel=0.02)
+
+
+def test_a_finite_transfer_delivers_exactly_its_size_and_stops() -> None:
+    for size in (1, 1000, 1_000_000, 1_234_567):
+        net = one_link("10Mb/s")
+        net.tcp("t", "a", "b", size=size, window=64)
+        f = net.run(duration="30s").flows.iloc[0]
+        assert f.bytes_delivered == size
+        assert 0 < f.completion_s < 30
+        # Nothing is sent after the transfer: at most the segments (and SYN) it needed.
+        assert f.packets_sent == -(-size // 1000) + 1
+
+
+def test_completion_time_of_a_short_transfer_follows_slow_start() -> None:
+    net = one_link("100Mb/s")
+    net.tcp("t", "a", "b", size=10 * 1000, window=64)
+    f = net.run(duration="5s").flows.iloc[0]
+    # SYN round trip (10 ms), then windows of 2, 3 and... with one ACK per segment: cwnd
+    # 2 -> 4 -> 8 delivers 10 segments in 3 more round trips (plus serialisation).
+    rtt = 0.010
+    assert f.completion_s == pytest.approx(4 * rtt, abs=0.002)
+
+
+def test_trace_replay_reproduces_the_file(tmp_path: Path) -> None:
+    trace = ROOT / "examples" / "traces" / "video.txt"
+    records = [line.split() for line in trace.read_text().splitlines()
+               if line.strip() and not line.startswith("#")]
+    total = sum(int(size) for _, size in records)
+    net = one_link()
+    net.udp("v", "a", "b", app="trace", file=str(trace), start="1s")
+    f = net.run(duration="20s").flows.iloc[0]
+    assert f.packets_sent == len(records)
+    assert f.bytes_delivered == total
+
+
+def test_trace_file_mistakes_name_the_line(tmp_path: Path) -> None:
+    from ackclock.errors import ScenarioError
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0.1 100\n0.05 200\n")
+    net = one_link()
+    net.udp("v", "a", "b", app="trace", file=str(bad))
+    with pytest.raises(ScenarioError, match=r"bad.txt line 2\): time goes backwards"):
+        net.run(duration="1s")
