@@ -229,12 +229,12 @@ def test_setting_tcp_parameters_during_the_run_is_refused(ns2, one_flow):
 
 def test_unsupported_tcp_variable_is_reported_where_it_was_set(ns2, one_flow):
     r = ns2(one_flow + """
-        $tcp set ecn_ 1
+        $tcp set maxcwnd_ 30
         $ns at 1.0 "exit 0"
         $ns run
     """)
     assert r.code == 2
-    assert "script.tcl:13:" in r.err and "ecn_" in r.err
+    assert "script.tcl:13:" in r.err and "maxcwnd_" in r.err
 
 
 def test_error_inside_an_at_event_names_where_it_was_scheduled(ns2, one_flow):
@@ -279,3 +279,66 @@ def test_delack_sink_and_create_connection_list(ns2):
     head, got = r.out.strip().split("\n")
     assert head == "Agent/TCP/Newreno Agent/TCPSink/DelAck 3 0.10000000000000001"
     assert int(got) > 100_000
+
+
+RED_NET = """
+    set ns [new Simulator]
+    set s [$ns node]
+    set r [$ns node]
+    set d [$ns node]
+    $ns duplex-link $s $r 100Mb 1ms DropTail
+    $ns duplex-link $r $d 10Mb 20ms QUEUE
+    $ns queue-limit $r $d 100
+    set tcp [$ns create-connection TCP/Reno $s TCPSink $d 1]
+    $tcp set window_ 200
+    set ftp [$tcp attach-app FTP]
+    set qm [$ns monitor-queue $r $d ""]
+    $ns at 0 "$ftp start"
+    $ns at 30 {puts "[$qm set pdrops_] [expr [[$qm get-pkts-integrator] set sum_] / 30]"; exit 0}
+    $ns run
+"""
+
+
+def test_red_queue_keeps_the_queue_shorter_than_droptail(ns2):
+    droptail = ns2(RED_NET.replace("QUEUE", "DropTail"))
+    red = ns2("Queue/RED set thresh_ 5\nQueue/RED set maxthresh_ 15\n"
+              + RED_NET.replace("QUEUE", "RED"))
+    assert droptail.code == 0 and red.code == 0, red.err
+    dt_drops, dt_queue = (float(x) for x in droptail.out.split())
+    red_drops, red_queue = (float(x) for x in red.out.split())
+    assert dt_queue > 40  # a window of 200 fills most of the 100-packet buffer
+    assert 2 < red_queue < 15  # RED holds the average between its thresholds
+    assert red_drops > 0
+
+
+def test_unsupported_queue_variable(ns2):
+    r = ns2("Queue/RED set adaptive_ 1\n" + RED_NET.replace("QUEUE", "RED"))
+    assert r.code == 2
+    assert "script.tcl:1:" in r.err and "adaptive_" in r.err
+
+
+def test_exponential_on_off_source_averages_its_duty_cycle(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set a [$ns node]
+        set b [$ns node]
+        $ns duplex-link $a $b 100Mb 1ms DropTail
+        set udp [new Agent/UDP]
+        set lm [new Agent/LossMonitor]
+        $ns attach-agent $a $udp
+        $ns attach-agent $b $lm
+        $ns connect $udp $lm
+        set src [new Application/Traffic/Exponential]
+        $src set rate_ 8Mb
+        $src set packetSize_ 1000
+        $src set burst_time_ 100ms
+        $src set idle_time_ 300ms
+        $src attach-agent $udp
+        $ns at 0 "$src start"
+        $ns at 200 {puts [$lm set bytes_]; exit 0}
+        $ns run
+    """)
+    assert r.code == 0, r.err
+    rate = int(r.out) * 8 / 200
+    # 8 Mb/s a quarter of the time: 2 Mb/s on average (about 500 on/off cycles).
+    assert 1.7e6 < rate < 2.3e6

@@ -102,3 +102,19 @@ def test_seed000_topology2_total_throughput_within_5_percent(tmp_path):
         return sum(sum(float(x) for x in r.split(";")[1:]) for r in rows)
 
     assert total(ac_dir) == pytest.approx(total(ns_dir), rel=0.05)
+
+
+@pytest.mark.parametrize("queue", ["RED", "DropTail"])
+def test_red_validation_script_runs_unchanged_and_agrees(tmp_path, queue):
+    """validation/ns2/red_tcp_cbr.tcl (written for ns-2) under both simulators."""
+    script = (Path(__file__).resolve().parents[2] / "validation" / "ns2" /
+              "red_tcp_cbr.tcl").read_text()
+    _, ns_out, _, ac_out = both(tmp_path, script, "Reno", "4Mb", "40", "10", queue, "1")
+
+    def values(out: str) -> dict[str, float]:
+        return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line)}
+
+    ns, ac = values(ns_out), values(ac_out)
+    assert ac["tcp_mbps"] == pytest.approx(ns["tcp_mbps"], rel=0.05)
+    assert ac["udp_mbps"] == pytest.approx(ns["udp_mbps"], rel=0.01)
+    assert ac["mean_queue_packets"] == pytest.approx(ns["mean_queue_packets"], rel=0.15)

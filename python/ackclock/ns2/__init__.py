@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .agents import Cbr, Ftp, NullAgent, TcpAgent, TcpSink, UdpAgent, unsupported_app
+from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent, unsupported_app
 from .errors import Location, Ns2Error, ScriptExit
 from .interp import Context, Factory
 from .monitors import Integrator, QueueMonitor
@@ -39,8 +39,9 @@ FACTORIES: dict[str, Factory] = {
     "Agent/LossMonitor": NullAgent,
     "Application/FTP": Ftp,
     "Application/Traffic/CBR": Cbr,
-    "Application/Traffic/Exponential": unsupported_app,
-    "Application/Traffic/Pareto": unsupported_app,
+    "Application/Traffic/Exponential": OnOff,
+    "Application/Traffic/Pareto": OnOff,
+    "Application/Traffic": unsupported_app,
 }
 
 

@@ -46,7 +46,11 @@ SINK_CLASSES = {
 # variables a script may print before the run).
 IGNORED = {"fid_", "prio_", "flags_", "ttl_", "class_", "cwnd_", "ssthresh_", "awnd_", "rtt_",
            "srtt_", "rttvar_", "backoff_", "dupacks_", "t_seqno_", "ack_", "maxseq_", "bytes_",
-           "npkts_", "nlost_"}
+           "npkts_", "nlost_", "ndatapack_", "ndatabytes_", "nrexmitpack_", "nrexmitbytes_",
+           "nrexmit_", "nackpack_"}
+# ns-2's TCP sender counters -> the engine's flow counters.
+SENDER_COUNTERS = {"ndatapack_": "packets_sent", "nrexmitpack_": "packets_retransmitted",
+                   "nrexmit_": "timeouts"}
 EXTRA_TCP = {"tcpip_base_hdr_size_": "header_size"}
 SINK_VARS = {"interval_": "ack_delay", "ts_echo_rfc1323_": "ts_echo_rfc7323"}
 
@@ -164,6 +168,11 @@ class TcpAgent(Agent):
     def live_var(self, var: str) -> str | None:
         if self.flow is None or not self.sim_started():
             return None
+        if var in SENDER_COUNTERS:
+            return str(self.sim().engine.flow_counters(self.flow)[SENDER_COUNTERS[var]])
+        if var == "ndatabytes_":
+            c = self.sim().engine.flow_counters(self.flow)
+            return str(c["packets_sent"] * to_int(self.vars["packetSize_"]))
         v = self.sim().engine.tcp_vars(self.flow)
         if v is None:
             return None
@@ -338,28 +347,56 @@ class Ftp(Application):
         raise Ns2Error(unsupported("FTP send (finite transfers)"))
 
 
-class Cbr(Application):
-    def cbr_params(self) -> dict[str, object]:
-        mapped = {"rate_", "packetSize_"}
-        out: dict[str, object] = {"packet_size": to_int(self.vars["packetSize_"])}
-        if "interval_" in self.vars:
-            out["interval"] = self.vars["interval_"].strip()
-        else:
-            out["rate"] = self.vars["rate_"].strip()
-        if not self.var_is_default("random_"):
-            raise Ns2Error(unsupported("CBR random_ (jittered intervals)"),
-                           self.var_where("random_"))
-        if not self.var_is_default("maxpkts_"):
-            raise Ns2Error(unsupported("CBR maxpkts_"), self.var_where("maxpkts_"))
+class TrafficApp(Application):
+    """An ``Application/Traffic/*`` source; ``own`` are the variables it maps."""
+
+    own: tuple[str, ...] = ()
+
+    def check(self) -> None:
         for var in self.vars:
-            if var not in mapped | {"random_", "maxpkts_", "interval_"} and \
-                    self.var_kind(var) is not None and not self.var_is_default(var):
-                raise Ns2Error(unsupported(f"CBR variable {var}"), self.var_where(var))
+            if var not in self.own and self.var_kind(var) is not None \
+                    and not self.var_is_default(var):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                               self.var_where(var))
+
+    def text(self, var: str) -> str:
+        return self.vars[var].strip()
+
+
+class Cbr(TrafficApp):
+    own = ("rate_", "packetSize_", "interval_", "random_")
+
+    def app_params(self) -> dict[str, object]:
+        self.check()
+        out: dict[str, object] = {"kind": "cbr", "packet_size": to_int(self.vars["packetSize_"])}
+        if "interval_" in self.vars:
+            out["interval"] = self.text("interval_")
+        else:
+            out["rate"] = self.text("rate_")
+        if not self.var_is_default("random_"):
+            out["random"] = to_bool(self.vars["random_"])
         return out
+
+
+class OnOff(TrafficApp):
+    """``Application/Traffic/Exponential`` and ``/Pareto``: bursts at ``rate_`` for
+    ``burst_time_`` on average, silences of ``idle_time_``."""
+
+    own = ("rate_", "packetSize_", "burst_time_", "idle_time_", "shape_")
+
+    def app_params(self) -> dict[str, object]:
+        self.check()
+        on, off = self.text("burst_time_"), self.text("idle_time_")
+        if self.cls.endswith("/Pareto"):
+            shape = to_float(self.vars["shape_"])
+            times: tuple[object, object] = ({"pareto": [on, shape]}, {"pareto": [off, shape]})
+        else:
+            times = ({"exponential": on}, {"exponential": off})
+        return {"kind": "onoff", "rate": self.text("rate_"),
+                "packet_size": to_int(self.vars["packetSize_"]), "on": times[0],
+                "off": times[1]}
 
 
 def unsupported_app(ctx: Context, cls: str, handle: str, where: Location,
                     args: list[str]) -> TclObject:
-    what = {"Application/Traffic/Exponential": "exponential on/off sources",
-            "Application/Traffic/Pareto": "Pareto on/off sources"}.get(cls, cls)
-    raise Ns2Error(unsupported(f"{cls} ({what})"))
+    raise Ns2Error(unsupported(cls))

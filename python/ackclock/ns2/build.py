@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..errors import ScenarioError
 from ..profiles import TCP_CHOICES
 from ..scenario import AppConfig, Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
-from .agents import Cbr, Ftp, NullAgent, TcpAgent, TcpSink, UdpAgent
+from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
 from .errors import Location, Ns2Error, unsupported
 
 if TYPE_CHECKING:
@@ -25,11 +25,13 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
     for link in sim.links:
         loss = None
         if link.loss is not None:
-            loss = LossConfig(kind="bernoulli", p=link.loss.probability())
+            unit = "byte" if link.loss.unit == "byte" else None
+            loss = LossConfig(kind="bernoulli", p=link.loss.probability(), unit=unit)
         links.append(Link(
             from_=link.src.name, to=link.dst.name, rate=link.rate_bps,
             delay=f"{link.delay_ps}ps",
-            queue=QueueConfig(kind=link.queue.kind, limit=link.queue.limit(), ns2=True),
+            queue=QueueConfig(kind=link.queue.kind, limit=link.queue.limit(),
+                              ecn=link.queue.ecn(), params=link.queue.params()),
             duplex=False, loss=loss, origin=f"{link.where}|{link.name}"))
     flows = []
     for agent in sim.agents:
@@ -101,12 +103,10 @@ def _udp_flow(agent: UdpAgent) -> Flow | None:
     if not isinstance(agent.peer, NullAgent):
         raise Ns2Error(f"UDP agent {agent.handle} must be connected to an Agent/Null or"
                        " Agent/LossMonitor", agent.created_at)
-    if not isinstance(agent.app, Cbr):
-        raise Ns2Error(unsupported(f"{agent.app.cls} over UDP (only CBR)"), agent.app.created_at)
-    p = agent.app.cbr_params()
-    return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1],
-                app=AppConfig(kind="cbr", start=NEVER, rate=p.get("rate"),
-                              interval=p.get("interval"), packet_size=p["packet_size"]),
+    if not isinstance(agent.app, (Cbr, OnOff)):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over UDP"), agent.app.created_at)
+    app = AppConfig(start=NEVER, **agent.app.app_params())
+    return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..scenario import SUPPORTED_QUEUE_KINDS
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
-from .values import to_float, to_int
+from .values import to_bool, to_float, to_int
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
                "FQ_CoDel": "fq_codel"}
+# (ns-2.35 has DropTail and RED; CoDel, PIE and FQ_CoDel follow later ns-2 versions' names.)
 
 
 class Node(TclObject):
@@ -78,6 +79,44 @@ class Queue(TclObject):
     def limit(self) -> int:
         return to_int(self.vars["limit_"], "a queue limit")
 
+    def was_set(self, var: str) -> bool:
+        return var in self.set_at or self.ctx.classes.where(self.cls, var) is not None
+
+    def params(self) -> dict[str, object]:
+        """The discipline's own parameters the script set (ackclock.queues names them)."""
+        from ..queues import SPECS
+
+        spec = SPECS.get(self.kind, {})
+        by_alias = {a: p for name, p in spec.items() for a in (name, *p.aliases)}
+        out: dict[str, object] = {}
+        for var in self.vars:
+            if var in ("limit_", "setbit_") or not self.was_set(var):
+                continue
+            param = by_alias.get(var)
+            if param is None:
+                if self.var_kind(var) is not None and not self.var_is_default(var):
+                    raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                                   self.var_where(var))
+                continue
+            text = self.vars[var]
+            try:
+                if param.kind == "bool":
+                    out[var] = to_bool(text)
+                elif param.kind == "int":
+                    out[var] = to_int(text)
+                elif param.kind == "time":
+                    out[var] = text.strip()
+                else:
+                    out[var] = to_float(text)
+            except ValueError as e:
+                raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        return out
+
+    def ecn(self) -> bool | None:
+        if "setbit_" not in self.vars or not self.was_set("setbit_"):
+            return None
+        return to_bool(self.vars["setbit_"])
+
 
 class ErrorModel(TclObject):
     """``new ErrorModel``: a Bernoulli per-packet loss of probability ``rate_``."""
@@ -89,9 +128,9 @@ class ErrorModel(TclObject):
 
     def cmd_unit(self, unit: str = "") -> str:
         if unit:
-            if unit not in ("pkt", "packet"):
-                raise Ns2Error(unsupported(f"ErrorModel unit {unit!r} (only pkt)"))
-            self.unit = "pkt"
+            if unit not in ("pkt", "packet", "byte"):
+                raise Ns2Error(unsupported(f"ErrorModel unit {unit!r} (pkt or byte)"))
+            self.unit = "byte" if unit == "byte" else "pkt"
         return self.unit
 
     def cmd_ranvar(self, rv: str = "") -> str:
