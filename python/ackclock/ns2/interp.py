@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .defaults import PARENT
-from .errors import Location, Ns2Error, ScriptExit
+from .errors import Location, Ns2Error, ScriptExit, unsupported
 from .objects import ClassDefaults, TclError, TclObject
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ proc ::__ac_close_all {} {
 }
 
 proc exit {{code 0}} { ::__ac_dispatch __exit $code }
+proc Class {args} { ::__ac_dispatch __unsupported "OTcl class definitions (Class $args)" }
+proc ns-random {args} { ::__ac_dispatch __ns_random {*}$args }
 interp alias {} new {} ::__ac_dispatch __new
 interp alias {} delete {} ::__ac_dispatch __delete
 """
@@ -166,6 +168,13 @@ class Context:
             for h in args:
                 self.delete(self.lookup(h))
             return ""
+        if target == "__unsupported":
+            raise Ns2Error(unsupported(args[0] if args else "this command"))
+        if target == "__ns_random":
+            rng = self.default_rng()
+            if args:
+                return str(rng.cmd_seed(args[0]))
+            return str(rng.gen.randrange(2**31 - 1))
         if target == "__exit":
             try:
                 code = int(args[0]) if args else 0

@@ -112,6 +112,12 @@ class Simulator(TclObject):
     def cmd_color(self, *args: str) -> None:
         return None
 
+    def cmd_trace_annotate(self, *args: str) -> None:
+        return None  # nam annotations
+
+    def cmd_set_animation_rate(self, *args: str) -> None:
+        return None
+
     def cmd_use_scheduler(self, kind: str) -> None:
         return None  # every scheduler gives the same order
 
