@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent, unsupported_app
-from .errors import Location, Ns2Error, ScriptExit
+from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
 from .monitors import Integrator, QueueMonitor
 from .rng import RandomVariable, Rng
@@ -77,7 +77,3 @@ def run_script(script: str, argv: Sequence[str] = ()) -> int:
                 pass
         ctx.close_all()
     return code
-
-
-def _where_unknown(script: str) -> Location:
-    return Location(script, 0)

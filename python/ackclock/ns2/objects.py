@@ -160,9 +160,6 @@ class TclObject:
     def cmd_destroy(self) -> None:
         self.ctx.delete(self)
 
-    def cmd_instvar(self, *names: str) -> None:
-        raise Ns2Error("instvar outside an instproc is not supported by ackclock")
-
 
 def _accepts(method: object, n: int) -> bool:
     import inspect

@@ -16,7 +16,7 @@ from .errors import Location, Ns2Error, unsupported
 from .monitors import TRACE_ORDER, QueueMonitor, trace_line
 from .objects import TclError, TclObject
 from .topology import ErrorModel, Link, Node, Queue, SimplexLink, check_queue_kind
-from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_float, to_int
+from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_float
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -330,7 +330,3 @@ class Simulator(TclObject):
     def _before_run(self, what: str) -> None:
         if self.started:
             raise Ns2Error(unsupported(f"{what} after $ns run has started"))
-
-
-def parse_limit(text: str) -> int:
-    return to_int(text, "a queue limit")
