@@ -342,3 +342,28 @@ def test_exponential_on_off_source_averages_its_duty_cycle(ns2):
     rate = int(r.out) * 8 / 200
     # 8 Mb/s a quarter of the time: 2 Mb/s on average (about 500 on/off cycles).
     assert 1.7e6 < rate < 2.3e6
+
+
+def test_start_before_run_after_delete_and_traceall_name(ns2, one_flow):
+    r = ns2(one_flow + """
+        $ftp start
+        set tmp [new Agent/Null]
+        delete $tmp
+        puts "[info commands $tmp]|[$ns get-ns-traceall]|"
+        $ns after 1.0 {puts "at [$ns now] [expr [$sink set bytes_] > 0]"; exit 0}
+        $ns run
+    """)
+    assert r.code == 0, r.err
+    assert r.out.split("\n")[:2] == ["||", "at 1 1"]
+
+
+def test_detach_agent_during_the_run_stops_its_application(ns2, one_flow):
+    r = ns2(one_flow + """
+        $ns at 0 "$ftp start"
+        $ns at 1 "$ns detach-agent $n0 $tcp"
+        $ns at 2 {puts [$sink set bytes_]}
+        $ns at 4 {puts [$sink set bytes_]; exit 0}
+        $ns run
+    """)
+    a, b = (int(x) for x in r.out.split())
+    assert 0 < a == b
