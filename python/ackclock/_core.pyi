@@ -20,6 +20,17 @@ class Simulation:
     def events(self) -> int: ...
     @property
     def packet_hops(self) -> int: ...
+    # Mid-run access (the ns-2 front end's `$ns at` scripts).
+    def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
+        """Starts (or stops) flow ``flow``'s application at ``t_ps`` (not before now)."""
+    def flow_counters(self, flow: int) -> dict[str, int]:
+        """The flow's counters since the start of the run."""
+    def tcp_vars(self, flow: int) -> dict[str, float] | None:
+        """cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff, window now; None for UDP."""
+    def queue_counters(self, link: int) -> dict[str, float]:
+        """A link direction's queue counters since the start, brought up to now."""
+    def take_tcp_trace(self) -> dict[str, list[Any]]:
+        """Traced-variable rows recorded since the last call (time_s, flow, variable, value)."""
     def results(self) -> dict[str, Any]:
         """The result tables (see docs/engine-contract.md); RuntimeError before the run has
         reached its duration."""

@@ -21,9 +21,7 @@ if TYPE_CHECKING:
 
 _USER_ERROR = 2
 # Subcommands the format promises whose implementation has not landed yet.
-_PLANNED = {
-    "ns2": "the ns-2 Tcl front end; issue 9",
-}
+_PLANNED: dict[str, str] = {}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,6 +88,14 @@ def _parser() -> argparse.ArgumentParser:
                           description="Draws cwnd.png, throughput.png and queue.png.")
     plot.add_argument("dir", metavar="DIR", help="results folder")
     plot.set_defaults(func=_plot)
+
+    ns2 = sub.add_parser("ns2", help="run an ns-2 Tcl script, as `ns SCRIPT ARGS...` would",
+                         description="Runs an ns-2 Tcl script unchanged: the script writes its"
+                         " own output files. See docs/ns2-scripts.md.")
+    ns2.add_argument("script", metavar="SCRIPT.tcl", help="the ns-2 script")
+    ns2.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
+                     help="arguments passed to the script as $argv")
+    ns2.set_defaults(func=_ns2)
 
     for name, what in _PLANNED.items():
         p = sub.add_parser(name, help=f"{what} (not implemented yet)", add_help=False)
@@ -158,6 +164,12 @@ def _plot(args: argparse.Namespace) -> int:
     for name in written:
         print(Path(args.dir) / name)
     return 0
+
+
+def _ns2(args: argparse.Namespace) -> int:
+    from .ns2 import run_script
+
+    return run_script(args.script, args.script_args)
 
 
 def _planned(args: argparse.Namespace) -> int:

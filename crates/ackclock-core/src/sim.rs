@@ -1140,6 +1140,64 @@ impl Simulator {
         t
     }
 
+    // Host control: the ns-2 front end starts and stops applications from `$ns at` scripts
+    // and reads counters and TCP variables between `run_until` calls.
+
+    /// Starts (`start = true`) or stops flow `f`'s application at `at`, which must not be
+    /// earlier than now.
+    pub fn schedule_app(&mut self, f: usize, at: SimTime, start: bool) -> Result<(), String> {
+        if f >= self.flows.len() {
+            return Err(format!("no flow {f}"));
+        }
+        if at < self.now {
+            return Err(format!("time {} ps is in the past", at.0));
+        }
+        let id = FlowId(f as u32);
+        if start {
+            self.flows[f].start = at;
+            self.queue.push(at, Event::AppStart(id));
+        } else {
+            self.queue.push(at, Event::AppStop(id));
+        }
+        Ok(())
+    }
+
+    /// Flow `f`'s counters since the start of the run.
+    pub fn flow_counters(&self, f: usize) -> Option<FlowCounters> {
+        self.counters.get(f).copied()
+    }
+
+    /// Flow `f`'s TCP variables now, in [`crate::tracer::TRACEABLE`] order; `None` for UDP.
+    pub fn tcp_vars(&self, f: usize) -> Option<[f64; 8]> {
+        let Agent::Tcp { sender, .. } = &self.flows.get(f)?.agent else {
+            return None;
+        };
+        let k = sender.window_scale();
+        Some([
+            sender.w.cwnd * k,
+            sender.w.ssthresh * k,
+            SimDuration(sender.rtt.last_sample).as_secs_f64(),
+            SimDuration(sender.rtt.srtt).as_secs_f64(),
+            SimDuration(sender.rtt.rttvar).as_secs_f64(),
+            sender.rtt.rto().as_secs_f64(),
+            sender.rtt.backoff as f64,
+            (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
+        ])
+    }
+
+    /// Link direction `l`'s queue counters since the start of the run, brought up to now.
+    pub fn queue_counters(&mut self, l: usize) -> Option<QueueCounters> {
+        let now = self.now;
+        let link = self.links.get_mut(l)?;
+        link.advance(now);
+        Some(link.counters)
+    }
+
+    /// The traced-variable rows recorded since the last call (they leave `results()`).
+    pub fn take_tcp_trace(&mut self) -> Table {
+        self.tracer.take()
+    }
+
     /// Per-link packets in the network right now (waiting, on the wire or propagating).
     pub fn link_in_flight(&self) -> Vec<usize> {
         self.links.iter().map(|l| l.in_flight()).collect()

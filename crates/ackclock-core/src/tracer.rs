@@ -64,6 +64,13 @@ impl Tracer {
         }
     }
 
+    /// The rows so far as a table, leaving the tracer empty.
+    pub fn take(&mut self) -> Table {
+        let t = self.table();
+        *self = Tracer::default();
+        t
+    }
+
     pub fn table(&self) -> Table {
         let mut t = Table::default();
         t.f64("time_s", self.time_s.clone())

@@ -50,6 +50,78 @@ impl Simulation {
         self.sim.packet_hops()
     }
 
+    // Mid-run access for the ns-2 front end (`$ns at` scripts): small reads and app control.
+
+    /// Starts (or with start=False stops) flow `flow`'s application at `t_ps` (>= now).
+    fn schedule_app(&mut self, flow: usize, t_ps: u64, start: bool) -> PyResult<()> {
+        self.sim
+            .schedule_app(flow, SimTime(t_ps), start)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Flow `flow`'s counters since the start of the run, as a dict.
+    fn flow_counters<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Bound<'py, PyDict>> {
+        let c = self
+            .sim
+            .flow_counters(flow)
+            .ok_or_else(|| PyValueError::new_err(format!("no flow {flow}")))?;
+        let d = PyDict::new(py);
+        d.set_item("packets_sent", c.packets_sent)?;
+        d.set_item("bytes_sent", c.bytes_sent)?;
+        d.set_item("packets_retransmitted", c.packets_retransmitted)?;
+        d.set_item("packets_dropped", c.packets_dropped)?;
+        d.set_item("packets_received", c.packets_received)?;
+        d.set_item("bytes_received", c.bytes_received)?;
+        d.set_item("bytes_delivered", c.bytes_delivered)?;
+        d.set_item("acks_sent", c.acks_sent)?;
+        d.set_item("timeouts", c.timeouts)?;
+        d.set_item("fast_retransmits", c.fast_retransmits)?;
+        Ok(d)
+    }
+
+    /// Flow `flow`'s TCP variables now (cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff,
+    /// window; times in seconds), or None for a UDP flow.
+    fn tcp_vars<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(v) = self.sim.tcp_vars(flow) else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        for (name, x) in ackclock_core::tracer::TRACEABLE.iter().zip(v) {
+            d.set_item(*name, x)?;
+        }
+        Ok(Some(d))
+    }
+
+    /// Link direction `link`'s queue counters since the start of the run, brought up to now.
+    fn queue_counters<'py>(
+        &mut self,
+        py: Python<'py>,
+        link: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let q = self
+            .sim
+            .queue_counters(link)
+            .ok_or_else(|| PyValueError::new_err(format!("no link {link}")))?;
+        let d = PyDict::new(py);
+        d.set_item("arrived_packets", q.arrived_packets)?;
+        d.set_item("arrived_bytes", q.arrived_bytes)?;
+        d.set_item("departed_packets", q.departed_packets)?;
+        d.set_item("departed_bytes", q.departed_bytes)?;
+        d.set_item("dropped_packets", q.dropped_packets)?;
+        d.set_item("dropped_bytes", q.dropped_bytes)?;
+        d.set_item("lost_packets", q.lost_packets)?;
+        d.set_item("lost_bytes", q.lost_bytes)?;
+        // Packet- and byte-picoseconds; floats, as u128 does not cross into Python cheaply.
+        d.set_item("area_packets_ps", q.area_packets as f64)?;
+        d.set_item("area_bytes_ps", q.area_bytes as f64)?;
+        Ok(d)
+    }
+
+    /// The traced-variable rows recorded since the last call, as a table dict.
+    fn take_tcp_trace<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        table_to_dict(py, &self.sim.take_tcp_trace())
+    }
+
     /// The result tables; raises RuntimeError before the run has reached its duration.
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self

@@ -1,0 +1,402 @@
+"""Transport agents (TCP senders and sinks, UDP, Null) and the applications on top of them.
+
+Before ``$ns run`` they only collect configuration; once the engine runs, a connected pair
+is one engine flow and their state variables (``cwnd_``, a sink's ``bytes_``) are read from
+it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..profiles import TCP_ALIASES
+from .errors import Location, Ns2Error, unsupported
+from .objects import TclError, TclObject
+from .values import fmt_double, fmt_traced_double, to_bool, to_float, to_int
+
+if TYPE_CHECKING:
+    from .interp import Context
+    from .simulator import Simulator
+    from .topology import Node
+
+# Agent/TCP subclass -> (loss recovery variant, congestion control).
+TCP_CLASSES = {
+    "Agent/TCP": ("tahoe", "reno"),
+    "Agent/TCP/Reno": ("reno", "reno"),
+    "Agent/TCP/Newreno": ("newreno", "reno"),
+    "Agent/TCP/Sack1": ("sack", "reno"),
+    "Agent/TCP/Vegas": ("reno", "vegas"),
+    "Agent/TCP/Fast": ("reno", "fast"),
+    "Agent/TCP/Linux": ("sack", "reno"),
+}
+# Agent/TCP/Linux `select_ca` names -> congestion control.
+LINUX_CA = {"reno": "reno", "cubic": "cubic", "bic": "bic", "highspeed": "highspeed",
+            "scalable": "scalable", "htcp": "htcp", "vegas": "vegas", "westwood": "westwood"}
+# windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control.
+WINDOW_OPTIONS = {1: "reno", 8: "highspeed"}
+
+SINK_CLASSES = {
+    "Agent/TCPSink": ("ack-every", False),
+    "Agent/TCPSink/DelAck": ("delack", False),
+    "Agent/TCPSink/Sack1": ("sack", False),
+    "Agent/TCPSink/Sack1/DelAck": ("sack", True),
+}
+
+# Variables that do not change what the engine simulates (flow ids, display, ns-2 state
+# variables a script may print before the run).
+IGNORED = {"fid_", "prio_", "flags_", "ttl_", "class_", "cwnd_", "ssthresh_", "awnd_", "rtt_",
+           "srtt_", "rttvar_", "backoff_", "dupacks_", "t_seqno_", "ack_", "maxseq_", "bytes_",
+           "npkts_", "nlost_", "ndatapack_", "ndatabytes_", "nrexmitpack_", "nrexmitbytes_",
+           "nrexmit_", "nackpack_"}
+# ns-2's TCP sender counters -> the engine's flow counters.
+SENDER_COUNTERS = {"ndatapack_": "packets_sent", "nrexmitpack_": "packets_retransmitted",
+                   "nrexmit_": "timeouts"}
+EXTRA_TCP = {"tcpip_base_hdr_size_": "header_size"}
+SINK_VARS = {"interval_": "ack_delay", "ts_echo_rfc1323_": "ts_echo_rfc7323"}
+
+
+class Agent(TclObject):
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.node: Node | None = None
+        self.port = -1
+        self.peer: Agent | None = None
+        self.app: Application | None = None
+        self.flow: int | None = None  # the engine flow, once built
+
+    def attach_to(self, node: Node) -> None:
+        if self.node is not None and self.node is not node:
+            raise Ns2Error(f"agent {self.handle} is already attached to node {self.node.id}")
+        self.node = node
+        self.port = node.next_port
+        node.next_port += 1
+        node.agents.append(self)
+
+    def detach(self) -> None:
+        sim = self.ctx.simulator
+        if sim is not None and sim.started:
+            # ns-2 drops what arrives afterwards; the flow's application stops sending.
+            if self.app is not None:
+                self.app.cmd_stop()
+            return
+        if self.node is not None:
+            self.node.agents.remove(self)
+        self.node = None
+
+    def sim(self) -> Simulator:
+        assert self.ctx.simulator is not None
+        return self.ctx.simulator
+
+    def cmd_port(self) -> int:
+        return self.port
+
+    def cmd_addr(self) -> int:
+        return self.node.id if self.node else -1
+
+    def cmd_dst_addr(self) -> int:
+        return self.peer.cmd_addr() if self.peer else -1
+
+    def cmd_dst_port(self) -> int:
+        return self.peer.port if self.peer else -1
+
+    def cmd_attach_app(self, kind: str) -> str:
+        app = self.ctx.new_object(f"Application/{kind}", [])
+        assert isinstance(app, Application)
+        app.cmd_attach_agent(self.handle)
+        return app.handle
+
+    def cmd_attach_traffic(self, app: str) -> None:
+        a = self.ctx.lookup(app, Application, "an application")
+        assert isinstance(a, Application)
+        a.cmd_attach_agent(self.handle)
+
+    def check_vars(self, mapped: set[str]) -> None:
+        """Every variable set away from its ns-2 default must mean something here."""
+        for var in self.vars:
+            if var in mapped or var in IGNORED or self.var_kind(var) is None:
+                continue
+            if not self.var_is_default(var):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                               self.var_where(var))
+
+
+class TcpAgent(Agent):
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.variant, self.cc = TCP_CLASSES.get(cls, ("", ""))
+        if not self.variant:
+            raise Ns2Error(unsupported(f"TCP agent class {cls}"))
+        self.cc_where = where
+        self.traced: list[str] = []
+        self.trace_channel: str | None = None
+
+    def cmd_select_ca(self, name: str) -> None:
+        if self.cls != "Agent/TCP/Linux":
+            raise TclError("select_ca is a command of Agent/TCP/Linux")
+        if name not in LINUX_CA:
+            raise Ns2Error(f"unknown congestion control {name!r} for select_ca"
+                           f" (known: {', '.join(LINUX_CA)})")
+        self.cc = LINUX_CA[name]
+        self.cc_where = self.ctx.where()
+
+    def cmd_trace(self, var: str, *rest: str) -> None:
+        from ..scenario import TRACEABLE
+
+        if self.sim_started():
+            raise Ns2Error(unsupported("starting a variable trace during the run"))
+        if var.rstrip("_") not in TRACEABLE or var == "window":
+            raise Ns2Error(unsupported(f"tracing TCP variable {var}")
+                           + f" (traceable: {', '.join(t + '_' for t in TRACEABLE)})")
+        if var not in self.traced:
+            self.traced.append(var)
+
+    def cmd_attach(self, channel: str) -> None:
+        self.trace_channel = channel
+
+    def cmd_reset(self) -> None:
+        if self.sim_started():
+            raise Ns2Error(unsupported("resetting a TCP agent during the run"))
+
+    def sim_started(self) -> bool:
+        return self.ctx.simulator is not None and self.ctx.simulator.started
+
+    def write_var(self, var: str, value: str) -> None:
+        if self.sim_started() and var not in IGNORED:
+            raise Ns2Error(unsupported(f"changing {self.cls} {var} during the run"))
+        super().write_var(var, value)
+
+    def live_var(self, var: str) -> str | None:
+        if self.flow is None or not self.sim_started():
+            return None
+        if var in SENDER_COUNTERS:
+            return str(self.sim().engine.flow_counters(self.flow)[SENDER_COUNTERS[var]])
+        if var == "ndatabytes_":
+            c = self.sim().engine.flow_counters(self.flow)
+            return str(c["packets_sent"] * to_int(self.vars["packetSize_"]))
+        v = self.sim().engine.tcp_vars(self.flow)
+        if v is None:
+            return None
+        tick = to_float(self.vars["tcpTick_"])
+        window = to_int(self.vars["window_"])
+        if var == "cwnd_":
+            return fmt_traced_double(v["cwnd"])
+        if var == "ssthresh_":
+            s = v["ssthresh"]
+            return str(int(s) if s == s and s < 2**31 else window)
+        if var == "awnd_":
+            # ns-2's awnd_ is a moving average of the window; ackclock reports the window.
+            return fmt_double(v["window"])
+        if var == "backoff_":
+            return str(int(v["backoff"]))
+        if var == "rttvar_" and v["srtt"] == 0:
+            # Before the first RTT sample ns-2 holds rtxcur_init_ in ticks, scaled by 16.
+            return str(round(to_float(self.vars["rtxcur_init_"]) / tick) * 16)
+        scale = {"rtt_": 1, "srtt_": 8, "rttvar_": 4}.get(var)
+        if scale is not None:
+            # ns-2 keeps these in ticks of tcpTick_, srtt_ scaled by 8 and rttvar_ by 4.
+            return str(round(v[var.rstrip("_")] / tick * scale))
+        return None
+
+    def tcp_params(self) -> dict[str, object]:
+        """The engine's TCP parameters from this agent's and its sink's variables."""
+        out: dict[str, object] = {}
+        mapped: set[str] = set()
+        names = dict(TCP_ALIASES)
+        names.update(EXTRA_TCP)
+        for var, key in names.items():
+            if var in SINK_VARS or var not in self.vars or self.var_kind(var) is None:
+                continue
+            out[key] = _param(self, var)
+            mapped.add(var)
+        option = to_int(self.vars.get("windowOption_", "1"))
+        if option not in WINDOW_OPTIONS:
+            raise Ns2Error(unsupported(f"windowOption_ {option}"), self.var_where("windowOption_"))
+        if option != 1:
+            self.cc = WINDOW_OPTIONS[option]
+            self.cc_where = self.var_where("windowOption_")
+        mapped.add("windowOption_")
+        self.check_vars(mapped)
+        return out
+
+
+def _param(obj: TclObject, var: str) -> object:
+    kind = obj.var_kind(var)
+    text = obj.vars[var]
+    try:
+        if kind == "int":
+            return to_int(text)
+        if kind == "bool":
+            from .values import to_bool
+
+            return to_bool(text)
+        if kind in ("double", "time"):
+            return text.strip() if kind == "time" else f"{to_float(text)!r}s"
+    except ValueError as e:
+        raise Ns2Error(f"{var}: {e}", obj.var_where(var)) from None
+    return text
+
+
+class TcpSink(Agent):
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        if cls not in SINK_CLASSES:
+            raise Ns2Error(unsupported(f"TCP sink class {cls}"))
+        self.kind, self.delayed = SINK_CLASSES[cls]
+        self.bytes_offset = 0
+
+    def wire_bytes(self) -> int:
+        """In-order bytes delivered, headers included (ns-2 TCPSink bytes_)."""
+        if self.flow is None or self.ctx.simulator is None or not self.ctx.simulator.started:
+            return 0
+        sender = self.peer
+        assert isinstance(sender, TcpAgent)
+        c = self.sim().engine.flow_counters(self.flow)
+        size = to_int(sender.vars["packetSize_"])
+        header = to_int(sender.vars.get("tcpip_base_hdr_size_", "40"))
+        total = c["bytes_delivered"] // size * (size + header)
+        if c["packets_received"] and to_bool(sender.vars.get("syn_", "true")):
+            total += header  # ns-2 counts the 40-byte SYN in bytes_ too
+        return total
+
+    def live_var(self, var: str) -> str | None:
+        if var == "bytes_":
+            return str(self.wire_bytes() - self.bytes_offset)
+        return None
+
+    def on_write(self, var: str, value: str) -> None:
+        if var == "bytes_":
+            self.bytes_offset = self.wire_bytes() - to_int(value)
+
+    def write_var(self, var: str, value: str) -> None:
+        sim = self.ctx.simulator
+        if sim is not None and sim.started and var != "bytes_" and var in SINK_VARS:
+            raise Ns2Error(unsupported(f"changing {self.cls} {var} during the run"))
+        super().write_var(var, value)
+
+    def sink_params(self) -> dict[str, object]:
+        out: dict[str, object] = {"sink": self.kind}
+        if self.delayed:
+            out["delayed_ack"] = True
+        mapped = set()
+        for var, key in SINK_VARS.items():
+            if var in self.vars and self.var_kind(var) is not None:
+                out[key] = _param(self, var)
+                mapped.add(var)
+        self.check_vars(mapped | {"packetSize_"})
+        return out
+
+
+class UdpAgent(Agent):
+    pass
+
+
+class NullAgent(Agent):
+    """``Agent/Null`` and ``Agent/LossMonitor``: the receiving end of a UDP flow."""
+
+    def live_var(self, var: str) -> str | None:
+        if var in ("bytes_", "npkts_") and self.flow is not None and self.ctx.simulator:
+            if not self.ctx.simulator.started:
+                return "0"
+            c = self.sim().engine.flow_counters(self.flow)
+            return str(c["bytes_received"] if var == "bytes_" else c["packets_received"])
+        return None
+
+
+class Application(TclObject):
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.agent: Agent | None = None
+        self.running = False
+        self.stopped = False
+
+    def cmd_attach_agent(self, agent: str) -> None:
+        a = self.ctx.lookup(agent, Agent, "an agent")
+        assert isinstance(a, Agent)
+        if a.app is not None and a.app is not self:
+            raise Ns2Error(unsupported(f"a second application on agent {agent}"))
+        self.agent = a
+        a.app = self
+
+    def cmd_agent(self) -> str:
+        return self.agent.handle if self.agent else ""
+
+    def cmd_start(self) -> None:
+        self._control(True)
+
+    def cmd_stop(self) -> None:
+        self._control(False)
+
+    def _control(self, start: bool) -> None:
+        if self.agent is None:
+            raise TclError(f"{self.handle}: no agent attached")
+        if start and self.stopped:
+            raise Ns2Error(unsupported("restarting an application after stop"))
+        if start == self.running or (not start and self.stopped):
+            return  # ns-2: a second start (or stop) changes nothing
+        self.running = start
+        self.stopped = not start
+        assert self.ctx.simulator is not None
+        self.ctx.simulator.app_control(self, start)
+
+
+class Ftp(Application):
+    def cmd_produce(self, n: str) -> None:
+        raise Ns2Error(unsupported("FTP produce (finite transfers)"))
+
+    def cmd_send(self, n: str) -> None:
+        raise Ns2Error(unsupported("FTP send (finite transfers)"))
+
+
+class TrafficApp(Application):
+    """An ``Application/Traffic/*`` source; ``own`` are the variables it maps."""
+
+    own: tuple[str, ...] = ()
+
+    def check(self) -> None:
+        for var in self.vars:
+            if var not in self.own and self.var_kind(var) is not None \
+                    and not self.var_is_default(var):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                               self.var_where(var))
+
+    def text(self, var: str) -> str:
+        return self.vars[var].strip()
+
+
+class Cbr(TrafficApp):
+    own = ("rate_", "packetSize_", "interval_", "random_")
+
+    def app_params(self) -> dict[str, object]:
+        self.check()
+        out: dict[str, object] = {"kind": "cbr", "packet_size": to_int(self.vars["packetSize_"])}
+        if "interval_" in self.vars:
+            out["interval"] = self.text("interval_")
+        else:
+            out["rate"] = self.text("rate_")
+        if not self.var_is_default("random_"):
+            out["random"] = to_bool(self.vars["random_"])
+        return out
+
+
+class OnOff(TrafficApp):
+    """``Application/Traffic/Exponential`` and ``/Pareto``: bursts at ``rate_`` for
+    ``burst_time_`` on average, silences of ``idle_time_``."""
+
+    own = ("rate_", "packetSize_", "burst_time_", "idle_time_", "shape_")
+
+    def app_params(self) -> dict[str, object]:
+        self.check()
+        on, off = self.text("burst_time_"), self.text("idle_time_")
+        if self.cls.endswith("/Pareto"):
+            shape = to_float(self.vars["shape_"])
+            times: tuple[object, object] = ({"pareto": [on, shape]}, {"pareto": [off, shape]})
+        else:
+            times = ({"exponential": on}, {"exponential": off})
+        return {"kind": "onoff", "rate": self.text("rate_"),
+                "packet_size": to_int(self.vars["packetSize_"]), "on": times[0],
+                "off": times[1]}
+
+
+def unsupported_app(ctx: Context, cls: str, handle: str, where: Location,
+                    args: list[str]) -> TclObject:
+    raise Ns2Error(unsupported(cls))

@@ -1,0 +1,120 @@
+"""Turns the script's objects into a scenario (``ackclock.scenario``) for the engine."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import ScenarioError
+from ..profiles import TCP_CHOICES
+from ..scenario import AppConfig, Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
+from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
+from .errors import Location, Ns2Error, unsupported
+
+if TYPE_CHECKING:
+    from .simulator import Simulator
+
+# The engine runs until this time unless the script ends earlier (ns-2 has no end time).
+HORIZON_S = 1_000_000
+# Applications start only when the script says so: their configured start is past the end.
+NEVER = f"{HORIZON_S + 1}s"
+
+
+def build_scenario(sim: Simulator, name: str) -> Scenario:
+    nodes = [Node(n.name) for n in sim.nodes]
+    links = []
+    for link in sim.links:
+        loss = None
+        if link.loss is not None:
+            unit = "byte" if link.loss.unit == "byte" else None
+            loss = LossConfig(kind="bernoulli", p=link.loss.probability(), unit=unit)
+        links.append(Link(
+            from_=link.src.name, to=link.dst.name, rate=link.rate_bps,
+            delay=f"{link.delay_ps}ps",
+            queue=QueueConfig(kind=link.queue.kind, limit=link.queue.limit(),
+                              ecn=link.queue.ecn(), params=link.queue.params()),
+            duplex=False, loss=loss, origin=f"{link.where}|{link.name}"))
+    flows = []
+    for agent in sim.agents:
+        flow = _flow(agent)
+        if flow is not None:
+            agent.flow = len(flows)
+            if agent.peer is not None:
+                agent.peer.flow = len(flows)
+            flows.append(flow)
+    return Scenario(name=name, profile="ns2",
+                    run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed()),
+                    nodes=nodes, links=links, flows=flows, source=sim.ctx.script)
+
+
+def _flow(agent: object) -> Flow | None:
+    if isinstance(agent, TcpAgent):
+        return _tcp_flow(agent)
+    if isinstance(agent, UdpAgent):
+        return _udp_flow(agent)
+    return None
+
+
+def _endpoints(agent: TcpAgent | UdpAgent) -> tuple[str, str] | None:
+    peer = agent.peer
+    if peer is None:
+        return None
+    if agent.node is None or peer.node is None:
+        raise Ns2Error(f"agent {agent.handle} or its peer is connected but not attached to a"
+                       " node", agent.created_at)
+    if agent.node is peer.node:
+        raise Ns2Error(unsupported("a connection within one node"), agent.created_at)
+    return agent.node.name, peer.node.name
+
+
+def _tcp_flow(agent: TcpAgent) -> Flow | None:
+    ends = _endpoints(agent)
+    if ends is None:
+        return None
+    sink = agent.peer
+    if not isinstance(sink, TcpSink):
+        raise Ns2Error(f"TCP agent {agent.handle} is connected to a {sink.cls if sink else '?'}"
+                       ", not a TCPSink", agent.created_at)
+    if agent.app is not None and not isinstance(agent.app, Ftp):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over TCP (only Application/FTP)"),
+                       agent.app.created_at)
+    params = agent.tcp_params()
+    params.update(sink.sink_params())
+    variant, cc = agent.variant, agent.cc
+    for key, value, where in (("variant", variant, agent.created_at),
+                              ("cc", cc, agent.cc_where)):
+        if value not in TCP_CHOICES[key][1]:
+            what = "loss recovery" if key == "variant" else "congestion control"
+            raise Ns2Error(unsupported(f"{what} {value!r} ({agent.cls})"), where)
+    sink_kind = params.pop("sink")
+    if variant == "sack" and sink_kind != "sack":
+        raise Ns2Error(f"{agent.cls} needs an Agent/TCPSink/Sack1 sink, got {sink.cls}",
+                       agent.created_at)
+    return Flow(name=agent.handle, kind="tcp", from_=ends[0], to=ends[1], variant=variant,
+                cc=cc, sink=str(sink_kind), tcp=params,
+                app=AppConfig(kind="ftp", start=NEVER),
+                trace=[v.rstrip("_") for v in agent.traced] or None,
+                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+
+
+def _udp_flow(agent: UdpAgent) -> Flow | None:
+    ends = _endpoints(agent)
+    if ends is None or agent.app is None:
+        return None
+    if not isinstance(agent.peer, NullAgent):
+        raise Ns2Error(f"UDP agent {agent.handle} must be connected to an Agent/Null or"
+                       " Agent/LossMonitor", agent.created_at)
+    if not isinstance(agent.app, (Cbr, OnOff)):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over UDP"), agent.app.created_at)
+    app = AppConfig(start=NEVER, **agent.app.app_params())
+    return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
+                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+
+
+def explain(e: ScenarioError, script: str) -> Ns2Error:
+    """A scenario check that failed, pointed at the script line of the object it concerns."""
+    path = e.path or ""
+    if "|" in path:
+        where, _, what = path.partition("|")
+        file, _, line = where.rpartition(":")
+        return Ns2Error(f"{what}: {e.message}", Location(file, int(line) if line.isdigit() else 0))
+    return Ns2Error(f"{path}: {e.message}" if path else e.message, Location(script, 0))

@@ -1,0 +1,172 @@
+"""ns-2.35's class tree and the class defaults (``tcl/lib/ns-default.tcl``) of what ackclock maps.
+
+Each variable has a type, which decides how an instance prints it (ns-2 prints bound ints with
+``%d``, doubles with ``%.17g``, TracedDoubles with ``%g``, booleans as 0/1) and how it is read.
+Values are the texts ns-2 itself holds as class defaults (checked against ``ns`` 2.35).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+# Class -> parent class ("" for a root).
+PARENT: Mapping[str, str] = MappingProxyType(
+    {
+        "Simulator": "",
+        "Node": "",
+        "Link": "",
+        "RNG": "",
+        "Integrator": "",
+        "QueueMonitor": "",
+        "Queue": "",
+        "Queue/DropTail": "Queue",
+        "Queue/RED": "Queue",
+        "Queue/CoDel": "Queue",
+        "Queue/PIE": "Queue",
+        "Queue/FQ_CoDel": "Queue",
+        "Queue/SFQ": "Queue",
+        "Queue/FQ": "Queue",
+        "Queue/DRR": "Queue",
+        "ErrorModel": "",
+        "ErrorModel/Uniform": "ErrorModel",
+        "ErrorModel/TwoState": "ErrorModel",
+        "ErrorModel/List": "ErrorModel",
+        "RandomVariable": "",
+        "RandomVariable/Uniform": "RandomVariable",
+        "RandomVariable/Exponential": "RandomVariable",
+        "RandomVariable/Pareto": "RandomVariable",
+        "RandomVariable/Constant": "RandomVariable",
+        "RandomVariable/Normal": "RandomVariable",
+        "Agent": "",
+        "Agent/Null": "Agent",
+        "Agent/LossMonitor": "Agent",
+        "Agent/UDP": "Agent",
+        "Agent/TCP": "Agent",
+        "Agent/TCP/Reno": "Agent/TCP",
+        "Agent/TCP/Newreno": "Agent/TCP",
+        "Agent/TCP/Sack1": "Agent/TCP",
+        "Agent/TCP/Fack": "Agent/TCP",
+        "Agent/TCP/Vegas": "Agent/TCP",
+        "Agent/TCP/Linux": "Agent/TCP",
+        "Agent/TCP/Fast": "Agent/TCP",
+        "Agent/TCP/FullTcp": "Agent/TCP",
+        "Agent/TCPSink": "Agent",
+        "Agent/TCPSink/DelAck": "Agent/TCPSink",
+        "Agent/TCPSink/Sack1": "Agent/TCPSink",
+        "Agent/TCPSink/Sack1/DelAck": "Agent/TCPSink/Sack1",
+        "Application": "",
+        "Application/FTP": "Application",
+        "Application/Traffic": "Application",
+        "Application/Traffic/CBR": "Application/Traffic",
+        "Application/Traffic/Exponential": "Application/Traffic",
+        "Application/Traffic/Pareto": "Application/Traffic",
+    }
+)
+
+# Class -> {variable: (default text, type)}. Types: int, double, bool, tdouble (TracedDouble),
+# time (a double given with units, e.g. 100ms), bw (a double bandwidth, e.g. 448Kb).
+_T = tuple[str, str]
+DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
+    {
+        "Agent": {"fid_": ("0", "int"), "prio_": ("0", "int"), "flags_": ("0", "int"),
+                  "ttl_": ("32", "int"), "class_": ("0", "int"), "packetSize_": ("1000", "int")},
+        "Agent/TCP": {
+            "window_": ("20", "int"), "windowInit_": ("2", "int"),
+            "packetSize_": ("1000", "int"), "tcpTick_": ("0.01", "double"),
+            "maxburst_": ("0", "int"), "maxcwnd_": ("0", "int"),
+            "max_ssthresh_": ("0", "int"), "syn_": ("true", "bool"),
+            "timestamps_": ("false", "bool"), "minrto_": ("0.2", "double"),
+            "maxrto_": ("60", "double"), "singledup_": ("1", "int"),
+            "numdupacks_": ("3", "int"), "rtxcur_init_": ("3.0", "double"),
+            "windowOption_": ("1", "int"), "overhead_": ("0", "double"),
+            "ecn_": ("0", "int"), "tcpip_base_hdr_size_": ("40", "int"),
+            "low_window_": ("38", "int"), "high_window_": ("83000", "int"),
+            "high_p_": ("0.0000001", "double"), "high_decrease_": ("0.1", "double"),
+            "windowConstant_": ("4", "int"), "decrease_num_": ("0.5", "double"),
+            "increase_num_": ("1.0", "double"), "delay_growth_": ("true", "bool"),
+            "slow_start_restart_": ("true", "bool"), "bugFix_": ("true", "bool"),
+            "noFastRetrans_": ("false", "bool"), "frto_enabled_": ("0", "int"),
+            "timerfix_": ("true", "bool"), "QOption_": ("0", "int"),
+            # State variables: read from the engine once the run has started.
+            "cwnd_": ("0", "tdouble"), "ssthresh_": ("0", "int"), "awnd_": ("0", "double"),
+            "rtt_": ("0", "int"), "srtt_": ("0", "int"), "rttvar_": ("0", "int"),
+            "backoff_": ("0", "int"), "dupacks_": ("0", "int"), "t_seqno_": ("0", "int"),
+            "ack_": ("0", "int"), "maxseq_": ("0", "int"),
+            "ndatapack_": ("0", "int"), "ndatabytes_": ("0", "int"),
+            "nrexmitpack_": ("0", "int"), "nrexmitbytes_": ("0", "int"),
+            "nrexmit_": ("0", "int"), "nackpack_": ("0", "int"),
+        },
+        "Agent/TCP/Vegas": {"v_alpha_": ("1", "int"), "v_beta_": ("3", "int"),
+                            "v_gamma_": ("1", "int")},
+        "Agent/TCPSink": {"bytes_": ("0", "int"), "packetSize_": ("40", "int"),
+                          "ts_echo_rfc1323_": ("false", "bool"),
+                          "generateDSacks_": ("false", "bool"),
+                          "maxSackBlocks_": ("3", "int")},
+        "Agent/TCPSink/DelAck": {"interval_": ("100ms", "time")},
+        "Agent/TCPSink/Sack1/DelAck": {"interval_": ("100ms", "time")},
+        "Agent/UDP": {"packetSize_": ("1000", "int")},
+        "Agent/LossMonitor": {"bytes_": ("0", "int"), "npkts_": ("0", "int"),
+                              "nlost_": ("0", "int")},
+        "Application/Traffic/CBR": {"rate_": ("448Kb", "bw"), "packetSize_": ("210", "int"),
+                                    "random_": ("0", "int"), "maxpkts_": ("268435456", "int")},
+        "Application/Traffic/Exponential": {"burst_time_": (".5", "time"),
+                                            "idle_time_": (".5", "time"),
+                                            "rate_": ("64Kb", "bw"),
+                                            "packetSize_": ("210", "int")},
+        "Application/Traffic/Pareto": {"burst_time_": ("500ms", "time"),
+                                       "idle_time_": ("500ms", "time"),
+                                       "rate_": ("64Kb", "bw"), "packetSize_": ("210", "int"),
+                                       "shape_": ("1.5", "double")},
+        "Queue": {"limit_": ("50", "int"), "blocked_": ("false", "bool")},
+        "Queue/DropTail": {"drop_front_": ("false", "bool"),
+                           "queue_in_bytes_": ("false", "bool"),
+                           "summarystats_": ("false", "bool")},
+        "Queue/RED": {"thresh_": ("0", "double"), "maxthresh_": ("0", "double"),
+                      "q_weight_": ("-1", "double"), "linterm_": ("10", "double"),
+                      "gentle_": ("true", "bool"), "wait_": ("true", "bool"),
+                      "bytes_": ("true", "bool"), "queue_in_bytes_": ("true", "bool"),
+                      "mean_pktsize_": ("500", "int"), "setbit_": ("false", "bool"),
+                      "targetdelay_": ("0.005", "double"), "use_mark_p_": ("true", "bool"),
+                      "mark_p_": ("0.1", "double"), "adaptive_": ("0", "int"),
+                      "drop_tail_": ("true", "bool")},
+        # Not in ns-2.35 (later ns-2 versions and ns-3 have them): ackclock's own defaults.
+        "Queue/CoDel": {"target_": ("0.005", "double"), "interval_": ("0.1", "double")},
+        "Queue/PIE": {},
+        "Queue/FQ_CoDel": {},
+        "ErrorModel": {"rate_": ("0", "double"), "enable_": ("1", "int"),
+                       "markecn_": ("false", "bool"), "delay_pkt_": ("false", "bool")},
+        "RandomVariable/Uniform": {"min_": ("0.0", "double"), "max_": ("1.0", "double")},
+        "RandomVariable/Exponential": {"avg_": ("1.0", "double")},
+        "RandomVariable/Pareto": {"avg_": ("1.0", "double"), "shape_": ("1.5", "double")},
+        "RandomVariable/Constant": {"val_": ("1.0", "double")},
+        "RandomVariable/Normal": {"avg_": ("0.0", "double"), "std_": ("1.0", "double")},
+        "Integrator": {"sum_": ("0.0", "double"), "lastx_": ("0.0", "double"),
+                       "lasty_": ("0.0", "double")},
+        "QueueMonitor": {v: ("0", "int") for v in (
+            "size_", "pkts_", "parrivals_", "barrivals_", "pdepartures_", "bdepartures_",
+            "pdrops_", "bdrops_")},
+    }
+)
+
+
+def lineage(cls: str) -> list[str]:
+    """``cls`` and its ancestors, nearest first."""
+    out = []
+    c = cls
+    while c:
+        out.append(c)
+        c = PARENT.get(c, "")
+    return out
+
+
+def is_a(cls: str, ancestor: str) -> bool:
+    return ancestor in lineage(cls)
+
+
+def var_type(cls: str, var: str) -> str | None:
+    for c in lineage(cls):
+        d = DEFAULTS.get(c)
+        if d is not None and var in d:
+            return d[var][1]
+    return None

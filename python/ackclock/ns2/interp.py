@@ -1,0 +1,245 @@
+"""The Tcl interpreter and the glue between it and the Python objects.
+
+Every ns-2 object is a Tcl command aliased to one dispatcher proc, which calls Python and
+turns its answer into a Tcl result or error. Python cannot set a Tcl error message from a
+callback, so the callback returns a (status, text) pair and the proc raises the error.
+"""
+
+from __future__ import annotations
+
+import os
+import tkinter
+import traceback
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from .defaults import PARENT
+from .errors import Location, Ns2Error, ScriptExit, unsupported
+from .objects import ClassDefaults, TclError, TclObject
+
+if TYPE_CHECKING:
+    from .rng import Rng
+    from .simulator import Simulator
+
+_GLUE = r"""
+proc ::__ac_dispatch {args} {
+    set r [::__ac_py {*}$args]
+    set status [lindex $r 0]
+    if {$status eq "ok"} { return [lindex $r 1] }
+    return -code error -errorcode [list ACKCLOCK $status] [lindex $r 1]
+}
+proc ::__ac_where {} {
+    for {set k [info frame]} {$k > 0} {incr k -1} {
+        set f [info frame $k]
+        if {[dict exists $f file]} { return [list [dict get $f file] [dict get $f line]] }
+    }
+    return {}
+}
+proc ::__ac_close_all {} {
+    foreach ch [chan names] {
+        if {$ch ni {stdin stdout stderr}} { catch {close $ch} }
+    }
+    catch {flush stdout}
+    catch {flush stderr}
+}
+
+proc exit {{code 0}} { ::__ac_dispatch __exit $code }
+proc Class {args} { ::__ac_dispatch __unsupported "OTcl class definitions (Class $args)" }
+proc ns-random {args} { ::__ac_dispatch __ns_random {*}$args }
+interp alias {} new {} ::__ac_dispatch __new
+interp alias {} delete {} ::__ac_dispatch __delete
+"""
+
+Factory = Callable[["Context", str, str, Location, list[str]], TclObject]
+
+
+class Context:
+    """One script run: the interpreter, the objects, and the error or exit in flight."""
+
+    def __init__(self, script: str, argv: Sequence[str]):
+        self.script = script
+        self._script_abs = os.path.abspath(script)
+        self.tcl = tkinter.Tcl()
+        self.classes = ClassDefaults()
+        self.objects: dict[str, TclObject] = {}
+        self._next_handle = 1
+        # A fatal condition raised inside Tcl, re-raised when control is back in Python.
+        self.pending: BaseException | None = None
+        # Where the `$ns at` event being run was scheduled (for errors inside it).
+        self.event_where: Location | None = None
+        self.simulator: Simulator | None = None
+        self.factories: dict[str, Factory] = {}
+        self.tcl.createcommand("::__ac_py", self._dispatch)
+        self.tcl.eval(_GLUE)
+        for cls in PARENT:
+            self.tcl.call("interp", "alias", "", cls, "", "::__ac_dispatch", cls)
+        # ns-2 prints doubles with 17 significant digits (its init sets tcl_precision).
+        self.tcl.eval("set ::tcl_precision 17")
+        self.tcl.setvar("argv0", script)
+        self.tcl.setvar("argc", str(len(argv)))
+        self.tcl.eval("set argv {}")
+        for a in argv:
+            self.tcl.call("lappend", "argv", a)
+
+    # --- locations -------------------------------------------------------------------------
+
+    def where(self) -> Location:
+        """The script line of the command being run (or of the `$ns at` that scheduled it)."""
+        found = self.tcl.call("::__ac_where")
+        parts = self.tcl.splitlist(found) if found else ()
+        if len(parts) == 2:
+            return Location(self._shown(str(parts[0])), int(parts[1]))
+        return self.event_where or Location(self.script, 0)
+
+    def _shown(self, file: str) -> str:
+        return self.script if os.path.abspath(file) == self._script_abs else file
+
+    # --- objects ---------------------------------------------------------------------------
+
+    def register(self, factory_classes: dict[str, Factory]) -> None:
+        self.factories.update(factory_classes)
+
+    def new_object(self, cls: str, args: list[str]) -> TclObject:
+        factory = self._factory(cls)
+        handle = f"_o{self._next_handle}"
+        self._next_handle += 1
+        obj = factory(self, cls, handle, self.where(), args)
+        self.objects[handle] = obj
+        self.tcl.call("interp", "alias", "", handle, "", "::__ac_dispatch", handle)
+        return obj
+
+    def _factory(self, cls: str) -> Factory:
+        c = cls
+        while c:
+            if c in self.factories:
+                return self.factories[c]
+            c = PARENT.get(c, "")
+        if cls in PARENT:
+            raise Ns2Error(f"objects of class {cls} are not supported by ackclock yet")
+        raise Ns2Error(f"unknown or unsupported ns-2 class \"{cls}\"")
+
+    def default_rng(self) -> Rng:
+        """The object behind ``$defaultRNG``."""
+        from .rng import Rng
+
+        obj = self.objects.get(str(self.tcl.getvar("::defaultRNG")))
+        if not isinstance(obj, Rng):
+            raise Ns2Error("$defaultRNG is not an RNG object")
+        return obj
+
+    def delete(self, obj: TclObject) -> None:
+        self.objects.pop(obj.handle, None)
+        self.tcl.call("interp", "alias", "", obj.handle, "")
+
+    def lookup(self, handle: str, kind: type[TclObject] | None = None,
+               what: str = "an object") -> TclObject:
+        obj = self.objects.get(handle)
+        if obj is None or (kind is not None and not isinstance(obj, kind)):
+            raise TclError(f"expected {what}, got \"{handle}\"")
+        return obj
+
+    # --- the Tcl <-> Python call ------------------------------------------------------------
+
+    def _dispatch(self, target: str, *args: str) -> tuple[str, str]:
+        if self.pending is not None:
+            return ("fatal", "ackclock: stopping")
+        try:
+            return ("ok", self._call(target, list(args)))
+        except TclError as e:
+            return ("error", str(e))
+        except (Ns2Error, ScriptExit) as e:
+            if isinstance(e, Ns2Error) and e.where is None:
+                e.where = self.where()
+            self.pending = e
+            return ("fatal", str(e))
+        except Exception as e:  # a bug in ackclock: report it with where it happened
+            tb = traceback.format_exc(limit=-3)
+            err = Ns2Error(f"internal error in ackclock ({type(e).__name__}: {e})\n{tb}",
+                           self.where(), status=70)
+            self.pending = err
+            return ("fatal", str(err))
+
+    def _call(self, target: str, args: list[str]) -> str:
+        if target == "__new":
+            if not args:
+                raise TclError('wrong # args: should be "new class ?args?"')
+            return self.new_object(args[0], args[1:]).handle
+        if target == "__delete":
+            for h in args:
+                self.delete(self.lookup(h))
+            return ""
+        if target == "__unsupported":
+            raise Ns2Error(unsupported(args[0] if args else "this command"))
+        if target == "__ns_random":
+            rng = self.default_rng()
+            if args:
+                return str(rng.cmd_seed(args[0]))
+            return str(rng.gen.randrange(2**31 - 1))
+        if target == "__exit":
+            try:
+                code = int(args[0]) if args else 0
+            except ValueError:
+                raise TclError(f'expected integer but got "{args[0]}"') from None
+            raise ScriptExit(code)
+        if target in PARENT:
+            return self._class_command(target, args)
+        return self.lookup(target).call(args)
+
+    def _class_command(self, cls: str, args: list[str]) -> str:
+        if args[:1] == ["set"] and len(args) == 3:
+            self.classes.set(cls, args[1], args[2], self.where())
+            return args[2]
+        if args[:1] == ["set"] and len(args) == 2:
+            value = self.classes.get(cls, args[1])
+            if value is None:
+                raise TclError(f'can\'t read "{args[1]}": no such variable')
+            return value
+        if cls == "Simulator" and args == ["instance"]:
+            if self.simulator is None:
+                raise TclError("no Simulator has been created")
+            return self.simulator.handle
+        shown = " ".join([cls, *args])
+        raise Ns2Error(f"class command \"{shown}\" is not supported by ackclock")
+
+    # --- running ---------------------------------------------------------------------------
+
+    def eval_global(self, script: str) -> None:
+        """Evaluates ``script`` at the global level; fatal conditions come back as raises."""
+        try:
+            self.tcl.call("uplevel", "#0", script)
+        except tkinter.TclError as e:
+            self.raise_pending()
+            raise Ns2Error(self._tcl_message(str(e)), self._error_where(), status=1) from None
+        self.raise_pending()
+
+    def raise_pending(self) -> None:
+        if self.pending is not None:
+            raise self.pending
+
+    def _tcl_message(self, message: str) -> str:
+        info = str(self.tcl.getvar("::errorInfo"))
+        procs = [line.split('"')[1] for line in info.splitlines()
+                 if line.strip().startswith('(procedure "')]
+        inside = f" (in procedure {procs[0]})" if procs else ""
+        return f"Tcl error{inside}: {message}"
+
+    def _error_where(self) -> Location:
+        info = str(self.tcl.getvar("::errorInfo"))
+        last: Location | None = None
+        for line in info.splitlines():
+            s = line.strip()
+            if s.startswith('(file "') and " line " in s:
+                file = s.split('"')[1]
+                try:
+                    n = int(s.rsplit(" line ", 1)[1].rstrip(")"))
+                except ValueError:
+                    continue
+                if last is None:
+                    last = Location(self._shown(file), n)
+        return last or self.event_where or Location(self.script, 0)
+
+    def close_all(self) -> None:
+        self.tcl.call("::__ac_close_all")
+
+    def write_channel(self, channel: str, text: str) -> None:
+        self.tcl.call("puts", "-nonewline", channel, text)

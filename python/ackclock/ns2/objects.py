@@ -1,0 +1,175 @@
+"""ns-2's OTcl object model, as far as scripts see it: classes with defaults, objects with
+instance variables and instance procedures.
+
+An object is a Tcl command (``_o12``); ``$obj set var_ ?value?`` reads or writes a variable,
+``$obj cmd args`` calls the method ``cmd_<cmd>`` (dashes become underscores). ``Class set var_
+value`` changes the default that objects created afterwards start from, as in ns-2.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .defaults import DEFAULTS, lineage, var_type
+from .errors import Location, Ns2Error
+from .values import fmt_double, fmt_traced_double, seconds, to_bool, to_float, to_int
+
+if TYPE_CHECKING:
+    from .interp import Context
+
+
+class TclError(Exception):
+    """An error the script sees as an ordinary Tcl error (it may ``catch`` it)."""
+
+
+class ClassDefaults:
+    """The class variables (``Agent/TCP set window_ 100``), starting from ns-2's defaults."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, dict[str, str]] = {
+            c: {k: v[0] for k, v in d.items()} for c, d in DEFAULTS.items()
+        }
+        self.set_at: dict[tuple[str, str], Location] = {}
+
+    def get(self, cls: str, var: str) -> str | None:
+        for c in lineage(cls):
+            if var in self.values.get(c, {}):
+                return self.values[c][var]
+        return None
+
+    def set(self, cls: str, var: str, value: str, where: Location) -> None:
+        self.values.setdefault(cls, {})[var] = value
+        self.set_at[(cls, var)] = where
+
+    def for_instance(self, cls: str) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for c in reversed(lineage(cls)):
+            out.update(self.values.get(c, {}))
+        return out
+
+    def where(self, cls: str, var: str) -> Location | None:
+        for c in lineage(cls):
+            if (c, var) in self.set_at:
+                return self.set_at[(c, var)]
+        return None
+
+
+def format_value(kind: str | None, text: str) -> str:
+    """How an instance prints a variable of this type."""
+    try:
+        if kind == "int":
+            return str(to_int(text))
+        if kind == "bool":
+            return "1" if to_bool(text) else "0"
+        if kind == "double":
+            return fmt_double(to_float(text))
+        if kind == "tdouble":
+            return fmt_traced_double(to_float(text))
+        if kind == "time":
+            return fmt_double(seconds(text))
+    except ValueError as e:
+        raise TclError(str(e)) from None
+    return text
+
+
+class TclObject:
+    """Base of every ns-2 object the front end implements."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location,
+                 args: list[str] | None = None):
+        self.ctx = ctx
+        self.cls = cls
+        self.handle = handle
+        self.created_at = where
+        self.vars: dict[str, str] = ctx.classes.for_instance(cls)
+        self.set_at: dict[str, Location] = {}
+
+    def __repr__(self) -> str:
+        return f"{self.cls}({self.handle})"
+
+    # --- variables -------------------------------------------------------------------------
+
+    def var_kind(self, var: str) -> str | None:
+        return var_type(self.cls, var)
+
+    def live_var(self, var: str) -> str | None:
+        """A variable whose value comes from the running engine; None: the stored one."""
+        return None
+
+    def read_var(self, var: str) -> str:
+        live = self.live_var(var)
+        if live is not None:
+            return live
+        if var not in self.vars:
+            raise TclError(f'can\'t read "{var}": no such variable')
+        return format_value(self.var_kind(var), self.vars[var])
+
+    def write_var(self, var: str, value: str) -> None:
+        if self.var_kind(var) is not None:
+            format_value(self.var_kind(var), value)  # reject e.g. "abc" for an int now
+        self.vars[var] = value
+        self.set_at[var] = self.ctx.where()
+        self.on_write(var, value)
+
+    def on_write(self, var: str, value: str) -> None:
+        """A hook for variables whose writes act at once (a sink's ``bytes_ 0``)."""
+
+    def var_where(self, var: str) -> Location:
+        """Where ``var`` got its value: the instance's set, the class's, or creation."""
+        return self.set_at.get(var) or self.ctx.classes.where(self.cls, var) or self.created_at
+
+    def var_is_default(self, var: str) -> bool:
+        default = None
+        for c in lineage(self.cls):
+            d = DEFAULTS.get(c)
+            if d is not None and var in d:
+                default = d[var][0]
+                break
+        if default is None or var not in self.vars:
+            return True
+        kind = self.var_kind(var)
+        return format_value(kind, self.vars[var]) == format_value(kind, default)
+
+    # --- commands --------------------------------------------------------------------------
+
+    def call(self, args: list[str]) -> str:
+        if not args:
+            raise TclError(f"{self.handle}: no command given")
+        name, rest = args[0], args[1:]
+        if name == "set":
+            if len(rest) == 1:
+                return self.read_var(rest[0])
+            if len(rest) == 2:
+                self.write_var(rest[0], rest[1])
+                return rest[1]
+            raise TclError(f"wrong # args: should be \"{self.handle} set var ?value?\"")
+        method = getattr(self, "cmd_" + name.replace("-", "_"), None)
+        if method is None:
+            raise Ns2Error(f"{self.cls} command \"{name}\" is not supported by ackclock"
+                           f" (called as {self.handle} {' '.join(args)})")
+        result = method(*rest) if _accepts(method, len(rest)) else _arity_error(self, name)
+        return "" if result is None else str(result)
+
+    def cmd_info(self, what: str = "", *args: str) -> str:
+        if what == "class":
+            return self.cls
+        if what == "vars":
+            return " ".join(self.vars)
+        raise Ns2Error(f"{self.handle} info {what} is not supported by ackclock")
+
+    def cmd_destroy(self) -> None:
+        self.ctx.delete(self)
+
+
+def _accepts(method: object, n: int) -> bool:
+    import inspect
+
+    try:
+        inspect.signature(method).bind(*["x"] * n)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
+
+
+def _arity_error(obj: TclObject, name: str) -> str:
+    raise TclError(f"wrong # args for \"{obj.handle} {name}\"")

@@ -1,0 +1,332 @@
+"""``new Simulator``: topology and agent wiring commands, and the `$ns at` scheduler that
+interleaves the script's events with the engine's run."""
+
+from __future__ import annotations
+
+import heapq
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ScenarioError
+from ..run import engine as load_engine
+from ..scenario import resolve
+from .agents import Agent, Application, TcpAgent
+from .build import HORIZON_S, build_scenario, explain
+from .errors import Location, Ns2Error, unsupported
+from .monitors import TRACE_ORDER, QueueMonitor, trace_line
+from .objects import TclError, TclObject
+from .topology import ErrorModel, Link, Node, Queue, SimplexLink, check_queue_kind
+from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_float
+
+if TYPE_CHECKING:
+    from .interp import Context
+
+
+class Simulator(TclObject):
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        if ctx.simulator is not None:
+            raise Ns2Error(unsupported("a second Simulator object"))
+        ctx.simulator = self
+        self.nodes: list[Node] = []
+        self.links: list[SimplexLink] = []
+        self.by_ends: dict[tuple[int, int], SimplexLink] = {}
+        self.agents: list[Agent] = []
+        self.events: list[tuple[float, int, str, Location]] = []
+        self._seq = 0
+        self.now_s = 0.0
+        self.started = False
+        self.halted = False
+        self.engine: Any = None
+        self.pending_apps: list[tuple[Application, bool]] = []
+        self.trace_all: str | None = None
+        # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
+        self._trace_started: set[tuple[str, str]] = set()
+
+    # --- topology --------------------------------------------------------------------------
+
+    def cmd_node(self, *args: str) -> str:
+        self._before_run("node")
+        node = self.ctx.new_object("Node", [])
+        assert isinstance(node, Node)
+        node.id = len(self.nodes)
+        self.nodes.append(node)
+        return node.handle
+
+    def _node(self, handle: str) -> Node:
+        n = self.ctx.lookup(handle, Node, "a node")
+        assert isinstance(n, Node)
+        return n
+
+    def cmd_simplex_link(self, a: str, b: str, bw: str, delay: str, qtype: str,
+                         *args: str) -> str:
+        self._before_run("simplex-link")
+        if args:
+            raise Ns2Error(unsupported(f"queue arguments ({' '.join(args)})"))
+        src, dst = self._node(a), self._node(b)
+        if src is dst:
+            raise TclError("a link needs two different nodes")
+        if (src.id, dst.id) in self.by_ends:
+            raise Ns2Error(unsupported(f"a second link from node {src.id} to node {dst.id}"))
+        check_queue_kind(qtype)
+        try:
+            rate, d = bandwidth_bps(bw), time_ps(delay)
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        queue = self.ctx.new_object(f"Queue/{qtype}", [])
+        assert isinstance(queue, Queue)
+        link = SimplexLink(src, dst, rate, d, queue, self.ctx.where(), len(self.links))
+        self.links.append(link)
+        self.by_ends[(src.id, dst.id)] = link
+        return ""
+
+    def cmd_duplex_link(self, a: str, b: str, bw: str, delay: str, qtype: str,
+                        *args: str) -> str:
+        self.cmd_simplex_link(a, b, bw, delay, qtype, *args)
+        self.cmd_simplex_link(b, a, bw, delay, qtype, *args)
+        return ""
+
+    def _link(self, a: str, b: str) -> SimplexLink:
+        src, dst = self._node(a), self._node(b)
+        link = self.by_ends.get((src.id, dst.id))
+        if link is None:
+            raise TclError(f"no link from node {src.id} to node {dst.id}")
+        return link
+
+    def cmd_queue_limit(self, a: str, b: str, limit: str) -> None:
+        self._link(a, b).queue.write_var("limit_", limit)
+
+    def cmd_link(self, a: str, b: str) -> str:
+        link = self._link(a, b)
+        obj = self.ctx.new_object("Link", [])
+        assert isinstance(obj, Link)
+        obj.link = link
+        return obj.handle
+
+    def cmd_duplex_link_op(self, *args: str) -> None:
+        return None  # nam layout
+
+    def cmd_simplex_link_op(self, *args: str) -> None:
+        return None
+
+    def cmd_color(self, *args: str) -> None:
+        return None
+
+    def cmd_trace_annotate(self, *args: str) -> None:
+        return None  # nam annotations
+
+    def cmd_set_animation_rate(self, *args: str) -> None:
+        return None
+
+    def cmd_use_scheduler(self, kind: str) -> None:
+        return None  # every scheduler gives the same order
+
+    def cmd_rtproto(self, proto: str, *args: str) -> None:
+        if proto != "Static":
+            raise Ns2Error(unsupported(f"dynamic routing (rtproto {proto})"))
+
+    def cmd_link_lossmodel(self, em: str, a: str, b: str) -> None:
+        self.set_loss(self._link(a, b), em)
+
+    def cmd_lossmodel(self, em: str, a: str, b: str) -> None:
+        self.set_loss(self._link(a, b), em)
+
+    def set_loss(self, link: SimplexLink, em: str) -> None:
+        self._before_run("a loss model")
+        model = self.ctx.lookup(em, ErrorModel, "an ErrorModel")
+        assert isinstance(model, ErrorModel)
+        if link.loss is not None:
+            raise Ns2Error(unsupported(f"a second loss model on link {link.name}"))
+        link.loss = model
+        link.loss_where = self.ctx.where()
+
+    # --- agents ----------------------------------------------------------------------------
+
+    def _agent(self, handle: str) -> Agent:
+        a = self.ctx.lookup(handle, Agent, "an agent")
+        assert isinstance(a, Agent)
+        return a
+
+    def cmd_attach_agent(self, node: str, agent: str) -> None:
+        self._before_run("attach-agent")
+        a = self._agent(agent)
+        a.attach_to(self._node(node))
+        if a not in self.agents:
+            self.agents.append(a)
+
+    def cmd_detach_agent(self, node: str, agent: str) -> None:
+        a = self._agent(agent)
+        a.detach()
+        if not self.started and a in self.agents:
+            self.agents.remove(a)
+
+    def cmd_connect(self, a: str, b: str) -> None:
+        self._before_run("connect")
+        src, dst = self._agent(a), self._agent(b)
+        for x in (src, dst):
+            if x.peer is not None and x.peer not in (src, dst):
+                raise Ns2Error(unsupported(f"reconnecting agent {x.handle}"))
+        src.peer, dst.peer = dst, src
+        # The engine's flow follows the sending agent; keep it in the list, sink out.
+        for x in (src, dst):
+            if x not in self.agents:
+                self.agents.append(x)
+
+    def cmd_create_connection(self, stype: str, src: str, dtype: str, dst: str,
+                              fid: str) -> str:
+        return self.cmd_create_connection_list(stype, src, dtype, dst, fid).split()[0]
+
+    def cmd_create_connection_list(self, stype: str, src: str, dtype: str, dst: str,
+                                   fid: str) -> str:
+        s = self.ctx.new_object(f"Agent/{stype}", [])
+        d = self.ctx.new_object(f"Agent/{dtype}", [])
+        self.cmd_attach_agent(src, s.handle)
+        self.cmd_attach_agent(dst, d.handle)
+        self.cmd_connect(s.handle, d.handle)
+        s.write_var("fid_", fid)
+        d.write_var("fid_", fid)
+        return f"{s.handle} {d.handle}"
+
+    # --- monitors and traces ---------------------------------------------------------------
+
+    def cmd_monitor_queue(self, a: str, b: str, trace: str = "", interval: str = "") -> str:
+        self._before_run("monitor-queue")
+        link = self._link(a, b)
+        qm = self.ctx.new_object("QueueMonitor", [])
+        assert isinstance(qm, QueueMonitor)
+        qm.link = link
+        return qm.handle
+
+    def cmd_trace_all(self, channel: str) -> None:
+        raise Ns2Error(unsupported("packet traces (trace-all)"))
+
+    def cmd_namtrace_all(self, channel: str) -> None:
+        return None  # nam animation: the file stays empty
+
+    def cmd_namtrace_all_wireless(self, *args: str) -> None:
+        return None
+
+    def cmd_get_ns_traceall(self) -> str:
+        return self.trace_all or ""
+
+    def cmd_flush_trace(self) -> None:
+        self.write_traces()
+
+    def cmd_trace_queue(self, *args: str) -> None:
+        raise Ns2Error(unsupported("packet traces (trace-queue)"))
+
+    def cmd_create_trace(self, *args: str) -> None:
+        raise Ns2Error(unsupported("packet traces (create-trace)"))
+
+    def cmd_makeflowmon(self, *args: str) -> None:
+        raise Ns2Error(unsupported("flow monitors (makeflowmon)"))
+
+    def cmd_attach_fmon(self, *args: str) -> None:
+        raise Ns2Error(unsupported("flow monitors (attach-fmon)"))
+
+    # --- time ------------------------------------------------------------------------------
+
+    def cmd_now(self) -> str:
+        return fmt_double(self.now_s)
+
+    def cmd_at(self, t: str, script: str) -> str:
+        try:
+            when = to_float(t, "a time")
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        if when < self.now_s:
+            raise TclError(f"can't schedule at {t}: the clock is at {fmt_double(self.now_s)}")
+        if when > HORIZON_S:
+            raise Ns2Error(f"$ns at {t}: ackclock runs at most {HORIZON_S} simulated seconds")
+        self._seq += 1
+        heapq.heappush(self.events, (when, self._seq, script, self.ctx.where()))
+        return str(self._seq)
+
+    def cmd_after(self, delay: str, script: str) -> str:
+        return self.cmd_at(fmt_double(self.now_s + to_float(delay, "a delay")), script)
+
+    def cmd_cancel(self, *args: str) -> None:
+        raise Ns2Error(unsupported("$ns cancel"))
+
+    def cmd_is_started(self) -> int:
+        return int(self.started)
+
+    def cmd_halt(self) -> None:
+        self.halted = True
+
+    def cmd_run(self) -> None:
+        if self.started:
+            raise Ns2Error(unsupported("a second $ns run"))
+        self._start()
+        while self.events and not self.halted:
+            when, _, script, where = heapq.heappop(self.events)
+            self.engine.run_until(sim_seconds_to_ps(when))
+            self.now_s = when
+            self.write_traces()
+            self.ctx.event_where = where
+            try:
+                self.ctx.eval_global(script)
+            finally:
+                self.ctx.event_where = None
+        self.write_traces()
+
+    def _start(self) -> None:
+        scenario = build_scenario(self, self.ctx.script)
+        try:
+            document = json.dumps(resolve(scenario))
+        except ScenarioError as e:
+            raise explain(e, self.ctx.script) from None
+        try:
+            self.engine = load_engine().Simulation(document)
+        except ValueError as e:
+            raise Ns2Error(f"the engine rejected the network: {e}") from None
+        self.started = True
+        for app, start in self.pending_apps:
+            self._schedule(app, start)
+
+    def app_control(self, app: Application, start: bool) -> None:
+        if not self.started:
+            self.pending_apps.append((app, start))
+        else:
+            self._schedule(app, start)
+
+    def _schedule(self, app: Application, start: bool) -> None:
+        agent = app.agent
+        assert agent is not None
+        if agent.flow is None:
+            raise Ns2Error(f"{app.cls} {app.handle}: its agent {agent.handle} is not connected"
+                           " to a receiver", app.created_at)
+        self.engine.schedule_app(agent.flow, sim_seconds_to_ps(self.now_s), start)
+
+    def write_traces(self) -> None:
+        """Writes the traced-variable changes recorded so far to their agents' channels."""
+        if self.engine is None:
+            return
+        rows = self.engine.take_tcp_trace()
+        if not rows.get("time_s"):
+            return
+        by_flow = {a.handle: a for a in self.agents if isinstance(a, TcpAgent)}
+        out: dict[str, list[str]] = {}
+        records = sorted(zip(rows["time_s"], rows["flow"], rows["variable"], rows["value"],
+                             strict=True), key=lambda r: (r[0], TRACE_ORDER.get(r[2], 9)))
+        for t, flow, var, value in records:
+            agent = by_flow.get(flow)
+            if (flow, var) not in self._trace_started:
+                self._trace_started.add((flow, var))
+                continue
+            if agent is None or agent.trace_channel is None:
+                continue
+            out.setdefault(agent.trace_channel, []).append(trace_line(agent, t, var, value))
+        for channel, lines in out.items():
+            try:
+                self.ctx.write_channel(channel, "".join(lines))
+            except Exception:
+                raise Ns2Error(f"cannot write the variable trace to channel {channel!r}"
+                               " (closed?)") from None
+
+    def seed(self) -> int:
+        return self.ctx.default_rng().seed_value
+
+    def _before_run(self, what: str) -> None:
+        if self.started:
+            raise Ns2Error(unsupported(f"{what} after $ns run has started"))

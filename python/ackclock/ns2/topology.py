@@ -1,0 +1,223 @@
+"""Nodes, simplex links (a duplex link is two), their queues and loss models."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..scenario import SUPPORTED_QUEUE_KINDS
+from .errors import Location, Ns2Error, unsupported
+from .objects import TclError, TclObject
+from .values import to_bool, to_float, to_int
+
+if TYPE_CHECKING:
+    from .agents import Agent
+    from .interp import Context
+
+# ns-2 queue class -> the scenario's queue kind.
+QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
+               "FQ_CoDel": "fq_codel"}
+# (ns-2.35 has DropTail and RED; CoDel, PIE and FQ_CoDel follow later ns-2 versions' names.)
+
+
+class Node(TclObject):
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.id = -1  # set by the simulator
+        self.agents: list[Agent] = []
+        self.next_port = 0
+
+    @property
+    def name(self) -> str:
+        return f"n{self.id}"
+
+    def cmd_id(self) -> int:
+        return self.id
+
+    def cmd_node_addr(self) -> int:
+        return self.id
+
+    def cmd_attach(self, agent: str, port: str = "") -> None:
+        from .agents import Agent
+
+        a = self.ctx.lookup(agent, Agent, "an agent")
+        assert isinstance(a, Agent)
+        a.attach_to(self)
+
+    def cmd_detach(self, agent: str, nullagent: str = "") -> None:
+        from .agents import Agent
+
+        a = self.ctx.lookup(agent, Agent, "an agent")
+        assert isinstance(a, Agent)
+        a.detach()
+
+    def cmd_color(self, *args: str) -> None:
+        return None
+
+    def cmd_shape(self, *args: str) -> None:
+        return None
+
+    def cmd_label(self, *args: str) -> None:
+        return None
+
+
+class Queue(TclObject):
+    """A link's queue (``Queue/DropTail``): ``limit_`` is its buffer, in packets."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.kind = QUEUE_KINDS.get(cls.split("/", 1)[-1], "")
+
+    def live_var(self, var: str) -> str | None:
+        return None
+
+    def write_var(self, var: str, value: str) -> None:
+        if self.ctx.simulator is not None and self.ctx.simulator.started:
+            raise Ns2Error(unsupported(f"changing a queue's {var} during the run"))
+        super().write_var(var, value)
+
+    def limit(self) -> int:
+        return to_int(self.vars["limit_"], "a queue limit")
+
+    def was_set(self, var: str) -> bool:
+        return var in self.set_at or self.ctx.classes.where(self.cls, var) is not None
+
+    def params(self) -> dict[str, object]:
+        """The discipline's own parameters the script set (ackclock.queues names them)."""
+        from ..queues import SPECS
+
+        spec = SPECS.get(self.kind, {})
+        by_alias = {a: p for name, p in spec.items() for a in (name, *p.aliases)}
+        out: dict[str, object] = {}
+        for var in self.vars:
+            if var in ("limit_", "setbit_") or not self.was_set(var):
+                continue
+            param = by_alias.get(var)
+            if param is None:
+                if self.var_kind(var) is not None and not self.var_is_default(var):
+                    raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                                   self.var_where(var))
+                continue
+            text = self.vars[var]
+            try:
+                if param.kind == "bool":
+                    out[var] = to_bool(text)
+                elif param.kind == "int":
+                    out[var] = to_int(text)
+                elif param.kind == "time":
+                    out[var] = text.strip()
+                else:
+                    out[var] = to_float(text)
+            except ValueError as e:
+                raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        return out
+
+    def ecn(self) -> bool | None:
+        if "setbit_" not in self.vars or not self.was_set("setbit_"):
+            return None
+        return to_bool(self.vars["setbit_"])
+
+
+class ErrorModel(TclObject):
+    """``new ErrorModel``: a Bernoulli per-packet loss of probability ``rate_``."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.unit = "pkt"
+        self.ranvar: str | None = None
+
+    def cmd_unit(self, unit: str = "") -> str:
+        if unit:
+            if unit not in ("pkt", "packet", "byte"):
+                raise Ns2Error(unsupported(f"ErrorModel unit {unit!r} (pkt or byte)"))
+            self.unit = "byte" if unit == "byte" else "pkt"
+        return self.unit
+
+    def cmd_ranvar(self, rv: str = "") -> str:
+        if rv:
+            obj = self.ctx.lookup(rv, None, "a RandomVariable")
+            if not obj.cls.startswith("RandomVariable/Uniform"):
+                raise Ns2Error(unsupported(f"ErrorModel ranvar of class {obj.cls}"
+                                           " (only RandomVariable/Uniform)"))
+            self.ranvar = rv
+        return self.ranvar or ""
+
+    def cmd_drop_target(self, target: str = "") -> str:
+        return target
+
+    def probability(self) -> float:
+        try:
+            p = to_float(self.vars["rate_"], "a loss probability")
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        if not 0 <= p <= 1:
+            raise Ns2Error(f"ErrorModel rate_ must be in [0, 1], got {p}",
+                           self.var_where("rate_"))
+        if self.vars.get("enable_", "1") in ("0",):
+            return 0.0
+        return p
+
+
+@dataclass
+class SimplexLink:
+    """One direction of a link, as the engine will see it."""
+
+    src: Node
+    dst: Node
+    rate_bps: float
+    delay_ps: int
+    queue: Queue
+    where: Location
+    index: int  # its position in the engine's link list
+    loss: ErrorModel | None = None
+    loss_where: Location | None = None
+    monitors: list[object] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"{self.src.name}->{self.dst.name}"
+
+
+class Link(TclObject):
+    """``[$ns link $a $b]``: the simplex link object."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.link: SimplexLink | None = None
+
+    def _l(self) -> SimplexLink:
+        assert self.link is not None
+        return self.link
+
+    def cmd_queue(self) -> str:
+        return self._l().queue.handle
+
+    def cmd_bw(self) -> float:
+        return self._l().rate_bps
+
+    def cmd_delay(self) -> float:
+        return self._l().delay_ps / 1e12
+
+    def cmd_src(self) -> str:
+        return self._l().src.handle
+
+    def cmd_dst(self) -> str:
+        return self._l().dst.handle
+
+    def cmd_errormodule(self, em: str = "") -> str:
+        if not em:
+            return self._l().loss.handle if self._l().loss else ""
+        assert self.ctx.simulator is not None
+        self.ctx.simulator.set_loss(self._l(), em)
+        return ""
+
+
+def check_queue_kind(qtype: str) -> str:
+    kind = QUEUE_KINDS.get(qtype)
+    if kind is None:
+        raise Ns2Error(f"unknown or unsupported queue type {qtype!r}"
+                       f" (ns-2 types ackclock knows: {', '.join(QUEUE_KINDS)})")
+    if kind not in SUPPORTED_QUEUE_KINDS:
+        raise Ns2Error(unsupported(f"queue type {qtype}")
+                       + f" (supported now: {', '.join(SUPPORTED_QUEUE_KINDS)})")
+    return kind

@@ -1,0 +1,120 @@
+"""Live comparisons with ns-2.35 (skipped where `ns` is not installed)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (ns) not installed")
+
+
+def both(tmp_path: Path, script: str, *args: str) -> tuple[Path, str, Path, str]:
+    """Runs the script in ns-2 and in ackclock, each in its own folder."""
+    out = []
+    for who, cmd in (("ns", ["ns"]), ("ac", [sys.executable, "-m", "ackclock", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        (folder / "s.tcl").write_text(textwrap.dedent(script), encoding="utf-8")
+        done = subprocess.run([*cmd, "s.tcl", *args], cwd=folder, capture_output=True,
+                              text=True, check=False, timeout=300)
+        assert done.returncode == 0, done.stderr
+        out += [folder, done.stdout]
+    return out[0], out[1], out[2], out[3]
+
+
+SINGLE = """
+    set ns [new Simulator]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+    set tcp [new Agent/TCP/Reno]
+    set sink [new Agent/TCPSink]
+    $ns attach-agent $n0 $tcp
+    $ns attach-agent $n1 $sink
+    $ns connect $tcp $sink
+    $tcp set window_ [lindex $argv 0]
+    set ftp [new Application/FTP]
+    $ftp attach-agent $tcp
+    set f [open cwnd.tr w]
+    $tcp trace cwnd_
+    $tcp attach $f
+    proc record {} {
+        global ns sink tcp
+        puts "[$ns now] [$sink set bytes_] [$tcp set cwnd_]"
+        $sink set bytes_ 0
+        $ns at [expr [$ns now] + 0.5] record
+    }
+    $ns at 0.0 "$ftp start"
+    $ns at 0.5 record
+    $ns at 4.1 "close $f; exit 0"
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("window", ["20", "1000"])
+def test_single_reno_flow_matches_ns2(tmp_path, window):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, SINGLE, window)
+    ns_rows = [line.split() for line in ns_out.split("\n") if line]
+    ac_rows = [line.split() for line in ac_out.split("\n") if line]
+    assert [r[0] for r in ac_rows] == [r[0] for r in ns_rows]
+    for a, b in zip(ac_rows, ns_rows, strict=True):
+        assert abs(int(a[1]) - int(b[1])) <= 0.01 * int(b[1]) + 1040
+        assert float(a[2]) == pytest.approx(float(b[2]), rel=0.01)
+    ns_cwnd = [line for line in (ns_dir / "cwnd.tr").read_text().splitlines() if "cwnd_" in line]
+    ac_cwnd = [line for line in (ac_dir / "cwnd.tr").read_text().splitlines() if "cwnd_" in line]
+    assert ac_cwnd[:30] == ns_cwnd[:30]
+
+
+def test_event_order_and_clock_formatting_match_ns2(tmp_path):
+    script = """
+        set ns [new Simulator]
+        proc tick {n} {
+            global ns
+            puts "tick $n [$ns now] [expr [$ns now] * 3]"
+            if {$n < 4} { $ns at [expr [$ns now] + 0.1] "tick [expr $n + 1]" }
+        }
+        $ns at 0.5 "puts a"
+        $ns at 0.5 "puts b"
+        $ns at 0.1 "tick 1"
+        $ns at [expr 0.1 + 0.2] {puts "odd [$ns now]"}
+        $ns at 2 "exit 0"
+        $ns run
+    """
+    _, ns_out, _, ac_out = both(tmp_path, script)
+    assert ac_out == ns_out
+
+
+def test_seed000_topology2_total_throughput_within_5_percent(tmp_path):
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "ns2" /
+            "seed000_topology2.tcl").read_text()
+    text = re.sub(r"^set MAX_TIME 500\.0;", "set MAX_TIME 6.0;", text, flags=re.M)
+    ns_dir, _, ac_dir, _ = both(tmp_path, text)
+
+    def total(folder: Path) -> float:
+        rows = (folder / "throughputs.csv").read_text().splitlines()[2:]
+        return sum(sum(float(x) for x in r.split(";")[1:]) for r in rows)
+
+    assert total(ac_dir) == pytest.approx(total(ns_dir), rel=0.05)
+
+
+@pytest.mark.parametrize("queue", ["RED", "DropTail"])
+def test_red_validation_script_runs_unchanged_and_agrees(tmp_path, queue):
+    """validation/ns2/red_tcp_cbr.tcl (written for ns-2) under both simulators."""
+    script = (Path(__file__).resolve().parents[2] / "validation" / "ns2" /
+              "red_tcp_cbr.tcl").read_text()
+    _, ns_out, _, ac_out = both(tmp_path, script, "Reno", "4Mb", "40", "10", queue, "1")
+
+    def values(out: str) -> dict[str, float]:
+        return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line)}
+
+    ns, ac = values(ns_out), values(ac_out)
+    assert ac["tcp_mbps"] == pytest.approx(ns["tcp_mbps"], rel=0.05)
+    assert ac["udp_mbps"] == pytest.approx(ns["udp_mbps"], rel=0.01)
+    assert ac["mean_queue_packets"] == pytest.approx(ns["mean_queue_packets"], rel=0.15)
