@@ -121,3 +121,19 @@ def test_flow_control_mistakes() -> None:
     net.tcp("t", "a", "b", rcv_buffer=10)
     with pytest.raises(ScenarioError, match="rcv_buffer: smaller than one segment"):
         net.run(duration="1s")
+
+
+def test_changing_one_flow_never_changes_another_flows_randomness() -> None:
+    def run(extra: bool) -> tuple[float, int]:
+        net = one_link()
+        net.udp("p", "a", "b", app="poisson", packet_size=100, rate="1Mb/s",
+                start={"uniform": ["0s", "1s"]})
+        if extra:
+            # Another random flow, declared before and after: its draws are its own.
+            net.udp("q", "a", "b", app="onoff", packet_size=100, rate="1Mb/s",
+                    on={"exponential": "10ms"}, off={"exponential": "10ms"},
+                    start={"uniform": ["0s", "1s"]})
+        f = net.run(duration="10s").flows.set_index("flow").loc["p"]
+        return f.start_s, f.packets_sent
+
+    assert run(False) == run(True)
