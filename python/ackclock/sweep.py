@@ -9,6 +9,7 @@ another engine version are never mixed in. See docs/sweeps.md.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -188,17 +189,22 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
         overrides = [f"{n}={format_value(v)}" for n, v in {**fixed, **params}.items()]
         where = ", ".join(f"{n}={format_value(v)}" for n, v in params.items()) or "no values"
         try:
-            base = load_scenario(path, overrides).run.seed
+            point = load_scenario(path, overrides)
+            base = int(point.run.seed)
             for r in range(replications):
-                seed = int(base) + r
-                scenario = load_scenario(path, [*overrides, f"run.seed={seed}"])
+                seed = base + r
+                # Replications differ only in the seed: no need to read the file again.
+                scenario = dataclasses.replace(
+                    point, run=dataclasses.replace(point.run, seed=seed))
                 document = resolve(scenario)
-                try:
-                    # The engine's own checks (e.g. unreachable destinations), before any run.
-                    core.Simulation(json.dumps(document))
-                except ValueError as e:
-                    raise ScenarioError(f"the engine rejected the scenario: {e}",
-                                        file=scenario.source) from None
+                if r == 0:
+                    try:
+                        # The engine's own checks (e.g. unreachable destinations), once per
+                        # point before any run: the seed does not change them.
+                        core.Simulation(json.dumps(document))
+                    except ValueError as e:
+                        raise ScenarioError(f"the engine rejected the scenario: {e}",
+                                            file=scenario.source) from None
                 points.append(_Point(params, r, seed, scenario, run_key(document, version)))
         except ScenarioError as e:
             e.message += f" (sweep point {where})"
@@ -218,7 +224,9 @@ def _run_one(scenario: Scenario) -> dict[str, Any]:
             "columns": [str(c) for c in flows.columns],
             "data": [[_plain(v) for v in row] for row in flows.itertuples(index=False)],
         },
-        "summary": res.summary,
+        # The resolved scenario is left out: the run's key already pins it down, and
+        # writing it with every cached run made the parent the bottleneck of short sweeps.
+        "summary": {k: v for k, v in res.summary.items() if k != "scenario"},
     }
 
 
@@ -388,17 +396,27 @@ def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False
 def _runs_table(points: Iterable[_Point], records: Mapping[str, Mapping[str, Any]],
                 params: Sequence[str]) -> pd.DataFrame:
     """One row per run x flow, in grid order: parameters, replication, seed, flows columns."""
-    frames = []
+    # Rows are gathered as plain lists and framed once: a frame per run made building the
+    # table the slowest part of a sweep of short runs.
+    lead_columns = [*params, "replication", "seed"]
+    columns: list[str] | None = None
+    rows: list[list[Any]] = []
     for p in points:
         flows = records[p.key]["flows"]
-        frame = pd.DataFrame(flows["data"], columns=flows["columns"])
-        lead = {name: [_cell(p.params[name])] * len(frame) for name in params}
-        lead["replication"] = [p.replication] * len(frame)
-        lead["seed"] = [p.seed] * len(frame)
-        frames.append(pd.concat([pd.DataFrame(lead), frame], axis=1))
-    if not frames:
-        return pd.DataFrame(columns=[*params, "replication", "seed"])
-    return pd.concat(frames, ignore_index=True)
+        if columns is None:
+            columns = list(flows["columns"])
+        lead = [_cell(p.params[name]) for name in params] + [p.replication, p.seed]
+        if list(flows["columns"]) == columns:
+            rows.extend(lead + list(row) for row in flows["data"])
+        else:  # runs of another engine version: align by name
+            for row in flows["data"]:
+                values = dict(zip(flows["columns"], row, strict=True))
+                rows.append(lead + [values.get(c) for c in columns])
+    if columns is None:
+        return pd.DataFrame(columns=lead_columns)
+    frame = pd.DataFrame(rows, columns=[*lead_columns, *columns])
+    # JSON null stands for NaN in numeric columns, as the per-run frames read it.
+    return frame.infer_objects()
 
 
 def _cell(value: Any) -> Any:
