@@ -47,6 +47,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
+        "cc_params": "table",  # the congestion-control algorithm's own parameters
     }
 )
 
@@ -90,7 +91,7 @@ TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProx
                 "westwood",
                 "bbr",
             ),
-            ("reno",),
+            ("reno", "highspeed", "scalable", "bic", "cubic", "westwood", "vegas", "fast"),
         ),
         "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack", "sack")),
         "window_unit": (("packets", "bytes"), ("packets", "bytes")),
@@ -144,6 +145,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ecn": False,  # Agent/TCP ecn_ 0
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
+                    "cc_params": {},
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -185,6 +187,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
+                    "cc_params": {},
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8
@@ -231,3 +234,17 @@ def normalize_tcp_params(params: Mapping[str, Any], path: str) -> dict[str, Any]
         out[name] = value
         given_as[name] = key
     return out
+
+
+# ns-2's names for congestion-control parameters (seed 003's script sets them on Agent/TCP),
+# accepted in cc_params beside the canonical names of docs/models/congestion-control.md.
+CC_ALIASES: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "highspeed": {"low_window_": "low_window", "high_window_": "high_window",
+                  "high_p_": "high_p", "high_decrease_": "high_decrease"},
+    "bic": {"bic_beta_": "beta", "bic_max_increment_": "max_increment",
+            "bic_fast_convergence_": "fast_convergence", "low_window_": "low_window"},
+    "cubic": {"cubic_beta_": "beta", "cubic_scale_": "c",
+              "cubic_fast_convergence_": "fast_convergence"},
+    "vegas": {"v_alpha_": "alpha", "v_beta_": "beta", "v_gamma_": "gamma"},
+    "fast": {"alpha_": "alpha", "gamma_": "gamma"},
+})

@@ -18,7 +18,14 @@ from typing import Any
 
 from . import queues
 from .errors import ScenarioError, quote
-from .profiles import TCP_CHOICES, TCP_PARAMS, Profile, get_profile, normalize_tcp_params
+from .profiles import (
+    CC_ALIASES,
+    TCP_CHOICES,
+    TCP_PARAMS,
+    Profile,
+    get_profile,
+    normalize_tcp_params,
+)
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 
 # Everything SCENARIO_FORMAT.md and ARCHITECTURE.md name, and the part the engine runs today.
@@ -515,6 +522,18 @@ def _tcp(
                 else:
                     raise ScenarioError(f"expected true or false, got {quote(value)}", path=path)
             out[key] = value
+        elif kind == "table":
+            if not isinstance(value, Mapping):
+                raise ScenarioError(f"expected a table of numbers like {{ beta = 0.7 }}, got"
+                                    f" {quote(value)}", path=path)
+            aliases = CC_ALIASES.get(str(merged["cc"][0]), {})
+            params: dict[str, float] = {}
+            for name, number in value.items():
+                if isinstance(number, bool) or not isinstance(number, (int, float)):
+                    raise ScenarioError(f"expected a number, got {quote(number)}",
+                                        path=f"{path}.{name}")
+                params[aliases.get(name, name)] = float(number)
+            out[key] = params
         elif kind == "size_or_none":
             out[f"{key}_bytes"] = None if value is None else _below(
                 parse_size(value, path), _U64, path)

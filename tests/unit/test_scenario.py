@@ -185,6 +185,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ecn": False,
             "rcv_buffer_bytes": None,
             "app_read_rate_bps": None,
+            "cc_params": {},
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None,
                 "size_bytes": None},
@@ -554,7 +555,7 @@ def test_flow_between_one_node() -> None:
                                 ' "sack", got "vegas"'),
         ('variant = "sack"\nsink = "delack"',
          'flow[0].sink: the sack variant needs sink = "sack", got "delack"'),
-        ('cc = "cubic"', 'flow[0].cc: congestion control "cubic" is not supported yet'),
+        ('cc = "bbr"', 'flow[0].cc: congestion control "bbr" is not supported yet'),
         ('sink = "delack"\nsegs_per_ack = 0', "flow[0].segs_per_ack: expected a whole number"
                                                 " >= 1, got 0"),
         ('app = { kind = "ftp", size = 0 }', "flow[0].app.size: expected a positive size"),

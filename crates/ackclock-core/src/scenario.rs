@@ -254,6 +254,10 @@ pub struct TcpConfig {
     /// The rate the receiving application reads at; None: as fast as data arrives.
     #[serde(default)]
     pub app_read_rate_bps: Option<f64>,
+    /// Parameters of the congestion-control algorithm (`tcp::cc`), by the names of its
+    /// definition; missing ones take its defaults.
+    #[serde(default)]
+    pub cc_params: std::collections::BTreeMap<String, f64>,
 }
 
 fn default_window_unit() -> String {
@@ -726,8 +730,8 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
             t.variant
         ));
     }
-    if t.cc != "reno" {
-        return Err(format!("{p}.cc: unsupported congestion control {:?}", t.cc));
+    if let Err(e) = crate::tcp::cc::AnyCc::new(t) {
+        return Err(format!("{p}.{e}"));
     }
     if !["ack-every", "delack", "sack"].contains(&t.sink.as_str()) {
         return Err(format!(

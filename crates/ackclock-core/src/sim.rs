@@ -191,8 +191,7 @@ impl Simulator {
                     if routes.next_hop(dst, src).is_none() {
                         return Err(unreachable(dst, src));
                     }
-                    let cc = AnyCc::new(t)
-                        .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", t.cc))?;
+                    let cc = AnyCc::new(t).map_err(|e| format!("flow[{i}].{e}"))?;
                     let recovery = Recovery::by_name(&t.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
                     let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
@@ -287,8 +286,7 @@ impl Simulator {
                     let mut cfg = t.clone();
                     // The acceptor's half opens with the initiator's handshake.
                     cfg.syn = t.syn && side == 0;
-                    let cc = AnyCc::new(&cfg)
-                        .ok_or_else(|| format!("flow[{i}].cc: unsupported {:?}", cfg.cc))?;
+                    let cc = AnyCc::new(&cfg).map_err(|e| format!("flow[{i}].{e}"))?;
                     let recovery = Recovery::by_name(&cfg.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported"))?;
                     let sender = Box::new(TcpSender::new(id, a, b, &cfg, recovery, cc));

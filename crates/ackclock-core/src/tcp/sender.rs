@@ -122,6 +122,8 @@ pub struct TcpSender {
     adus: Vec<(u64, u32)>,
     /// When the whole finite transfer was acknowledged.
     pub completed_at: Option<SimTime>,
+    /// The time of the event being handled, for congestion control's clock.
+    clock: SimTime,
     /// The receiver advertises its window on every ACK (flow control), up to `max_window`.
     advertised: bool,
     max_window: f64,
@@ -185,6 +187,7 @@ impl TcpSender {
             app_limit: 0,
             adus: Vec::new(),
             completed_at: None,
+            clock: SimTime::ZERO,
             advertised: cfg.rcv_buffer_bytes.is_some(),
             max_window: cfg.window as f64,
             ecn: cfg.ecn,
@@ -359,6 +362,7 @@ impl TcpSender {
     ) {
         let ack = pkt.ack;
         self.ts_echo = pkt.ts_echo;
+        self.clock = now;
         self.skip_growth = false;
         if self.ecn && pkt.ecn & ecn::ECE != 0 {
             self.on_ecn_echo(ack, c);
@@ -604,7 +608,7 @@ impl TcpSender {
     /// truncated to whole segments while cwnd keeps W' exactly (ns-2's `slowdown()` with
     /// `precisionReduce_`: `ssthresh_ = (int) halfwin`, `cwnd_ = halfwin`).
     fn reduce_window(&mut self) -> f64 {
-        let reduced = self.cc.reduced_window(&self.w);
+        let reduced = self.cc.reduced_window(&self.w, self.clock);
         // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
         let whole = if self.bytes { reduced } else { reduced.floor() };
         self.w.ssthresh = whole.max(2.0);
@@ -627,6 +631,9 @@ impl TcpSender {
             return;
         }
         let credit = if self.bytes { acked as f64 } else { 1.0 };
+        // The segment this ACK answers was sent at the echoed time (ns-2's sink echoes the
+        // latest arrival, RFC 7323's the left edge: both a delay sample per ACK).
+        let delay = (self.ts_echo > SimTime::ZERO).then(|| now.since(self.ts_echo));
         self.cc.on_ack(
             &mut self.w,
             AckEvent {
@@ -634,6 +641,7 @@ impl TcpSender {
                 acked,
                 credit,
                 rtt,
+                delay,
             },
         );
     }
@@ -653,7 +661,9 @@ impl TcpSender {
             return;
         }
         c.timeouts += 1;
+        self.clock = now;
         self.reduce_window();
+        self.cc.on_timeout();
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;

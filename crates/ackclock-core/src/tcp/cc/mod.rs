@@ -1,14 +1,24 @@
 //! Congestion control behind one set of hooks, in the spirit of Linux's
 //! `tcp_congestion_ops` and ns-3's `TcpCongestionOps`.
 //!
-//! The sender owns loss detection and recovery; an algorithm only decides how the window
-//! grows on ACKs (`on_ack`, Linux `cong_avoid`) and where ssthresh goes on loss
-//! (`reduced_window`, Linux `ssthresh`). Algorithms are variants of `AnyCc`, dispatched by `match`, their state
-//! inline.
+//! The sender owns loss detection and recovery; an algorithm decides how the window grows on
+//! ACKs (`on_ack`, Linux `cong_avoid`), where it goes on loss (`reduced_window`, Linux
+//! `ssthresh`), and what it forgets on a timeout (`on_timeout`). Algorithms are variants of
+//! `AnyCc`, dispatched by `match`, their state inline. Each takes its parameters from the
+//! flow's `cc_params` (names from its definition, see `docs/models/congestion-control.md`).
 
+pub mod bic;
+pub mod cubic;
+pub mod fast;
+pub mod highspeed;
 pub mod reno;
+pub mod scalable;
+pub mod vegas;
+pub mod westwood;
 
 pub use reno::Reno;
+
+use std::collections::BTreeMap;
 
 use crate::scenario::TcpConfig;
 use crate::time::{SimDuration, SimTime};
@@ -32,23 +42,98 @@ pub struct AckEvent {
     /// the segments it acknowledges with byte-counted ones (RFC 3465, as ns-3 and
     /// IKRSimLib count bytes acknowledged).
     pub credit: f64,
+    /// The RTT estimator's sample, when this ACK gave one.
     pub rtt: Option<SimDuration>,
+    /// This ACK's own round-trip time (now minus the echoed send time of the segment it
+    /// answers): the delay signal of Vegas and FAST.
+    pub delay: Option<SimDuration>,
+}
+
+/// The named parameters of one algorithm, each read once with its default.
+pub struct Params<'a> {
+    given: &'a BTreeMap<String, f64>,
+    used: Vec<&'static str>,
+}
+
+impl<'a> Params<'a> {
+    pub fn new(given: &'a BTreeMap<String, f64>) -> Params<'a> {
+        Params {
+            given,
+            used: Vec::new(),
+        }
+    }
+
+    /// Parameter `name`, or `default`.
+    pub fn get(&mut self, name: &'static str, default: f64) -> f64 {
+        self.used.push(name);
+        self.given.get(name).copied().unwrap_or(default)
+    }
+
+    /// An error for a parameter the algorithm does not have.
+    fn check(self, algorithm: &str) -> Result<(), String> {
+        for k in self.given.keys() {
+            if !self.used.contains(&k.as_str()) {
+                let known = if self.used.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("expected {}", self.used.join(", "))
+                };
+                return Err(format!(
+                    "cc_params.{k}: not a parameter of {algorithm}; {known}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug)]
 pub enum AnyCc {
     Reno(Reno),
+    HighSpeed(highspeed::HighSpeed),
+    Scalable(scalable::Scalable),
+    Bic(bic::Bic),
+    Cubic(cubic::Cubic),
+    Westwood(westwood::Westwood),
+    Vegas(vegas::Vegas),
+    Fast(fast::Fast),
 }
 
+/// The algorithms `cc` may name.
+pub const ALGORITHMS: &[&str] = &[
+    "reno",
+    "highspeed",
+    "scalable",
+    "bic",
+    "cubic",
+    "westwood",
+    "vegas",
+    "fast",
+];
+
 impl AnyCc {
-    /// The algorithm `cfg.cc` names, with its parameters; `None` for an unknown name.
-    pub fn new(cfg: &TcpConfig) -> Option<AnyCc> {
-        match cfg.cc.as_str() {
-            "reno" => Some(AnyCc::Reno(Reno {
-                max_ssthresh: cfg.max_ssthresh as f64,
-            })),
-            _ => None,
-        }
+    /// The algorithm `cfg.cc` names, with its parameters; an error names what is wrong.
+    pub fn new(cfg: &TcpConfig) -> Result<AnyCc, String> {
+        let mut p = Params::new(&cfg.cc_params);
+        let max_ssthresh = cfg.max_ssthresh as f64;
+        let cc = match cfg.cc.as_str() {
+            "reno" => AnyCc::Reno(Reno { max_ssthresh }),
+            "highspeed" => AnyCc::HighSpeed(highspeed::HighSpeed::new(&mut p, max_ssthresh)),
+            "scalable" => AnyCc::Scalable(scalable::Scalable::new(&mut p)),
+            "bic" => AnyCc::Bic(bic::Bic::new(&mut p)),
+            "cubic" => AnyCc::Cubic(cubic::Cubic::new(&mut p)),
+            "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p)),
+            "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p)),
+            "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
+            other => {
+                return Err(format!(
+                    "cc: unsupported congestion control {other:?}; expected one of {}",
+                    ALGORITHMS.join(", ")
+                ))
+            }
+        };
+        p.check(&cfg.cc)?;
+        Ok(cc)
     }
 
     /// Window growth on a new ACK outside loss recovery.
@@ -56,15 +141,63 @@ impl AnyCc {
     pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
         match self {
             AnyCc::Reno(c) => c.on_ack(w, ev),
+            AnyCc::HighSpeed(c) => c.on_ack(w, ev),
+            AnyCc::Scalable(c) => c.on_ack(w, ev),
+            AnyCc::Bic(c) => c.on_ack(w, ev),
+            AnyCc::Cubic(c) => c.on_ack(w, ev),
+            AnyCc::Westwood(c) => c.on_ack(w, ev),
+            AnyCc::Vegas(c) => c.on_ack(w, ev),
+            AnyCc::Fast(c) => c.on_ack(w, ev),
         }
     }
 
-    /// The window after a loss is detected (Linux `ssthresh`), before the sender rounds
-    /// ssthresh to whole segments.
+    /// The window after a loss is detected at `now` (Linux `ssthresh`), before the sender
+    /// rounds ssthresh to whole segments.
     #[inline]
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
+    pub fn reduced_window(&mut self, w: &Window, now: SimTime) -> f64 {
         match self {
             AnyCc::Reno(c) => c.reduced_window(w),
+            AnyCc::HighSpeed(c) => c.reduced_window(w),
+            AnyCc::Scalable(c) => c.reduced_window(w),
+            AnyCc::Bic(c) => c.reduced_window(w),
+            AnyCc::Cubic(c) => c.reduced_window(w, now),
+            AnyCc::Westwood(c) => c.reduced_window(w),
+            AnyCc::Vegas(c) => c.reduced_window(w),
+            AnyCc::Fast(c) => c.reduced_window(w),
         }
     }
+
+    /// A retransmission timeout: state tied to the old window is reset.
+    pub fn on_timeout(&mut self) {
+        match self {
+            AnyCc::Cubic(c) => c.on_timeout(),
+            AnyCc::Bic(c) => c.on_timeout(),
+            _ => {}
+        }
+    }
+
+    /// Internal state for traces: (name, value) pairs.
+    pub fn state(&self) -> [(&'static str, f64); 2] {
+        match self {
+            AnyCc::Cubic(c) => [("cubic_wmax", c.w_max), ("cubic_k", c.k)],
+            AnyCc::Bic(c) => [("bic_wmax", c.last_max), ("bic_wmin", f64::NAN)],
+            AnyCc::Westwood(c) => [("westwood_bwe", c.bwe), ("westwood_rtt_min", c.rtt_min)],
+            AnyCc::Vegas(c) => [("vegas_base_rtt", c.base_rtt), ("vegas_diff", c.diff)],
+            AnyCc::Fast(c) => [("fast_base_rtt", c.base_rtt), ("fast_avg_rtt", c.avg_rtt)],
+            _ => [("", f64::NAN), ("", f64::NAN)],
+        }
+    }
+}
+
+/// Reno's slow start (RFC 5681, L = 2 with byte counting), shared by the loss-based
+/// algorithms below their own regime.
+#[inline]
+pub fn slow_start(w: &mut Window, ev: &AckEvent) {
+    w.cwnd += ev.credit.min(2.0);
+}
+
+/// Reno's congestion avoidance, 1/cwnd per segment acknowledged.
+#[inline]
+pub fn reno_increase(w: &mut Window, ev: &AckEvent) {
+    w.cwnd += ev.credit / w.cwnd;
 }

@@ -58,6 +58,7 @@ mod tests {
             acked: 1,
             credit: 1.0,
             rtt: None,
+            delay: None,
         }
     }
 
@@ -136,6 +137,7 @@ mod tests {
             acked: 2,
             credit: 2.0,
             rtt: None,
+            delay: None,
         };
         let mut ca = Window {
             cwnd: 10.0,
@@ -154,6 +156,7 @@ mod tests {
             acked: 5,
             credit: 5.0,
             rtt: None,
+            delay: None,
         };
         reno.on_ack(&mut ss, stretch);
         assert_eq!(

@@ -1,0 +1,176 @@
+//! CUBIC: RFC 9438, "CUBIC for Fast and Long-Distance Networks" (Xu, Ha, Rhee, Goel, Eggert,
+//! 2023).
+//!
+//! - On a congestion event (section 4.6): W_max = cwnd (or, with fast convergence, section
+//!   4.7, cwnd (1 + beta) / 2 when cwnd has not regained the previous W_max), and the window
+//!   becomes beta cwnd (beta_cubic = 0.7).
+//! - In congestion avoidance the target is W_cubic(t + RTT) = C (t + RTT - K)^3 + W_max
+//!   (section 4.2), t the time since the epoch began (the first ACK after the reduction),
+//!   K = cbrt((W_max - cwnd_epoch) / C), C = 0.4; cwnd grows by (target - cwnd) / cwnd per
+//!   segment acknowledged (4.4, 4.5).
+//! - The Reno-friendly region (4.3): W_est starts at cwnd_epoch and grows by
+//!   alpha_cubic = 3 (1 - beta) / (1 + beta) segments per window acknowledged; when W_est is
+//!   above W_cubic, cwnd follows W_est.
+//! - A timeout (4.8) ends the epoch; slow start is Reno's.
+//!
+//! `beta` and `c` are settable, so seed 003's ns-2 values (beta 0.8, C 0.4) can be used.
+
+use super::{slow_start, AckEvent, Params, Window};
+use crate::time::SimTime;
+
+#[derive(Clone, Debug)]
+pub struct Cubic {
+    beta: f64,
+    c: f64,
+    fast_convergence: bool,
+    pub w_max: f64,
+    pub k: f64,
+    epoch: Option<SimTime>,
+    cwnd_epoch: f64,
+    w_est: f64,
+    srtt: f64,
+}
+
+impl Cubic {
+    pub fn new(p: &mut Params) -> Cubic {
+        Cubic {
+            beta: p.get("beta", 0.7),
+            c: p.get("c", 0.4),
+            fast_convergence: p.get("fast_convergence", 1.0) != 0.0,
+            w_max: 0.0,
+            k: 0.0,
+            epoch: None,
+            cwnd_epoch: 0.0,
+            w_est: 0.0,
+            srtt: 0.0,
+        }
+    }
+
+    /// W_cubic(t) for t seconds into the epoch.
+    pub fn w_cubic(&self, t: f64) -> f64 {
+        self.c * (t - self.k).powi(3) + self.w_max
+    }
+
+    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+        if let Some(r) = ev.delay.or(ev.rtt) {
+            let r = r.as_secs_f64();
+            self.srtt = if self.srtt == 0.0 {
+                r
+            } else {
+                0.875 * self.srtt + 0.125 * r
+            };
+        }
+        if w.cwnd < w.ssthresh {
+            slow_start(w, &ev);
+            return;
+        }
+        let start = *self.epoch.get_or_insert_with(|| {
+            // A new epoch: from the window after the reduction (or, with no loss yet, from
+            // the window slow start ended with).
+            self.cwnd_epoch = w.cwnd;
+            self.w_est = w.cwnd;
+            if self.w_max < w.cwnd {
+                self.w_max = w.cwnd;
+            }
+            self.k = ((self.w_max - w.cwnd).max(0.0) / self.c).cbrt();
+            ev.now
+        });
+        let t = ev.now.since(start).as_secs_f64();
+        let target = self.w_cubic(t + self.srtt);
+        let alpha = 3.0 * (1.0 - self.beta) / (1.0 + self.beta);
+        self.w_est += alpha * ev.credit / w.cwnd;
+        if self.w_cubic(t) < self.w_est {
+            // Reno-friendly region.
+            w.cwnd = w.cwnd.max(self.w_est);
+        } else if target > w.cwnd {
+            w.cwnd += (target - w.cwnd) / w.cwnd * ev.credit;
+        } else {
+            // At or above the target: grow very slowly (RFC 9438 4.4 allows up to 1/(100 cwnd)).
+            w.cwnd += 0.01 * ev.credit / w.cwnd;
+        }
+    }
+
+    pub fn reduced_window(&mut self, w: &Window, _now: SimTime) -> f64 {
+        let cwnd = w.cwnd.min(w.rwnd);
+        self.w_max = if self.fast_convergence && cwnd < self.w_max {
+            cwnd * (1.0 + self.beta) / 2.0
+        } else {
+            cwnd
+        };
+        self.epoch = None;
+        cwnd * self.beta
+    }
+
+    pub fn on_timeout(&mut self) {
+        self.epoch = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimDuration;
+    use std::collections::BTreeMap;
+
+    fn ack(now: SimTime) -> AckEvent {
+        AckEvent {
+            now,
+            acked: 1,
+            credit: 1.0,
+            rtt: None,
+            delay: Some(SimDuration::from_millis(100)),
+        }
+    }
+
+    #[test]
+    fn window_follows_the_cubic_function_after_a_loss() {
+        let given = BTreeMap::new();
+        let mut c = Cubic::new(&mut Params::new(&given));
+        let mut w = Window {
+            cwnd: 1000.0,
+            ssthresh: 1e9,
+            rwnd: 1e9,
+        };
+        let reduced = c.reduced_window(&w, SimTime::ZERO);
+        assert!((reduced - 700.0).abs() < 1e-9);
+        w.cwnd = reduced;
+        w.ssthresh = reduced;
+        // K = cbrt(1000 x 0.3 / 0.4) = 9.09 s: W(t) is back at W_max after K.
+        let mut now = SimTime::ZERO;
+        c.on_ack(&mut w, ack(now));
+        assert!((c.k - (300.0f64 / 0.4).cbrt()).abs() < 1e-9, "{}", c.k);
+        // One ACK per 1/cwnd of an RTT: run 12 s of ACK clock.
+        let mut samples = Vec::new();
+        while now.as_secs_f64() < 12.0 {
+            let gap = SimDuration((0.1 / w.cwnd * 1e12) as u64);
+            now += gap;
+            c.on_ack(&mut w, ack(now));
+            samples.push((now.as_secs_f64(), w.cwnd));
+        }
+        for &(t, cwnd) in samples.iter().filter(|s| s.0 > 1.0).step_by(500) {
+            let expect = c.w_cubic(t + 0.1).max(700.0);
+            assert!(
+                (cwnd - expect).abs() / expect < 0.02,
+                "t {t}: {cwnd} vs {expect}"
+            );
+        }
+        let near_k = samples.iter().find(|s| s.0 >= c.k).unwrap();
+        assert!((near_k.1 - 1000.0).abs() < 10.0, "{near_k:?}");
+    }
+
+    #[test]
+    fn fast_convergence_lowers_w_max_when_the_window_shrank() {
+        let given = BTreeMap::from([("beta".to_string(), 0.8)]);
+        let mut c = Cubic::new(&mut Params::new(&given));
+        let w = |cwnd| Window {
+            cwnd,
+            ssthresh: 1.0,
+            rwnd: 1e9,
+        };
+        c.reduced_window(&w(1000.0), SimTime::ZERO);
+        assert_eq!(c.w_max, 1000.0);
+        let r = c.reduced_window(&w(900.0), SimTime::ZERO);
+        assert!((c.w_max - 900.0 * 1.8 / 2.0).abs() < 1e-9);
+        assert!((r - 720.0).abs() < 1e-9);
+    }
+}
