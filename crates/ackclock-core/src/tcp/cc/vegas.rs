@@ -73,6 +73,8 @@ impl Vegas {
             }
         } else if self.diff > self.beta {
             w.cwnd = (w.cwnd - 1.0).max(2.0);
+            // Still congestion avoidance: a smaller window is not a reason to slow-start.
+            w.ssthresh = w.ssthresh.min(w.cwnd);
         } else if self.diff < self.alpha {
             w.cwnd += 1.0;
         }

@@ -1,0 +1,88 @@
+"""Congestion-control algorithms in whole runs, against their known outcomes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import ackclock as ac
+from ackclock.errors import ScenarioError
+from ackclock.metrics import jain
+
+
+def path(rate: str, delay: str, buffer: int, *ccs: str, seconds: int = 60,
+         starts: tuple[str, ...] = (), **params: Any) -> ac.Results:
+    net = ac.Network("cc")
+    net.nodes("r0", "r1")
+    net.link("r0", "r1", rate=rate, delay=delay, queue_limit=buffer)
+    for i, cc in enumerate(ccs):
+        net.nodes(f"s{i}", f"d{i}")
+        net.link(f"s{i}", "r0", rate="10Gb/s", delay="1ms", queue_limit=100_000)
+        net.link("r1", f"d{i}", rate="10Gb/s", delay="1ms", queue_limit=100_000)
+        net.tcp(f"f{i}", f"s{i}", f"d{i}", cc=cc, window=100_000, packet_size=1000,
+                start=starts[i] if i < len(starts) else "0s", **params)
+    return net.run(duration=f"{seconds}s", warmup=f"{seconds // 3}s")
+
+
+def test_highspeed_and_scalable_use_a_long_fat_pipe_better_than_reno() -> None:
+    # 300 Mb/s, 100 ms RTT, SACK recovery as seed 003 runs them: Reno needs minutes to regrow
+    # its window after each loss.
+    got = {cc: path("300Mb/s", "48ms", 750, cc, seconds=150, variant="sack")
+           .flows.iloc[0].throughput_mbps
+           for cc in ("reno", "highspeed", "scalable", "cubic")}
+    assert got["highspeed"] > 1.2 * got["reno"], got
+    assert got["scalable"] > 1.2 * got["reno"], got
+    assert got["cubic"] > 1.2 * got["reno"], got
+
+
+def test_two_cubic_flows_approach_a_fair_share() -> None:
+    res = path("100Mb/s", "24ms", 250, "cubic", "cubic", seconds=300, starts=("0s", "20s"))
+    assert jain(res.flows.throughput_mbps.to_numpy()) > 0.95
+
+
+def test_vegas_keeps_a_few_segments_queued_where_reno_fills_the_buffer() -> None:
+    def queue(cc: str) -> float:
+        res = path("10Mb/s", "20ms", 200, cc)
+        return float(res.queues.set_index("link").loc["r0->r1"].mean_queue_packets)
+
+    vegas, reno = queue("vegas"), queue("reno")
+    # alpha..beta = 1..3 segments queued.
+    assert vegas < 5 < 60 < reno, (vegas, reno)
+
+
+def test_fast_queues_about_alpha_segments_and_fills_the_link() -> None:
+    res = path("50Mb/s", "20ms", 1000, "fast", cc_params={"alpha": 50})
+    q = res.queues.set_index("link").loc["r0->r1"]
+    assert q.mean_queue_packets == pytest.approx(50, rel=0.25)
+    assert q.utilization > 0.95
+
+
+def test_westwood_keeps_its_rate_under_random_loss_better_than_reno() -> None:
+    def rate(cc: str) -> float:
+        net = ac.Network("lossy")
+        net.nodes("a", "b")
+        net.link("a", "b", rate="20Mb/s", delay="40ms", queue_limit=1000,
+                 loss={"kind": "bernoulli", "p": 0.001})
+        net.tcp("t", "a", "b", cc=cc, window=10_000, packet_size=1000)
+        return float(net.run(duration="120s", warmup="20s").flows.iloc[0].throughput_mbps)
+
+    assert rate("westwood") > 1.2 * rate("reno")
+
+
+def test_unknown_cc_parameters_are_named() -> None:
+    net = ac.Network("x")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="1ms")
+    net.tcp("t", "a", "b", cc="cubic", cc_params={"gamma": 1})
+    with pytest.raises(ScenarioError, match=r"cc_params.gamma: not a parameter of cubic"):
+        net.run(duration="1s")
+
+
+def test_seed003_ns2_names_are_accepted() -> None:
+    net = ac.Network("x")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="1ms")
+    net.tcp("t", "a", "b", cc="cubic", cc_params={"cubic_beta_": 0.8, "cubic_scale_": 0.4})
+    sc = net.scenario("1s")
+    assert ac.resolve(sc)["flows"][0]["tcp"]["cc_params"] == {"beta": 0.8, "c": 0.4}
