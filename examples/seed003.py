@@ -1,0 +1,138 @@
+"""Seed 003: competing high-speed TCP flows with and without Tmix background traffic.
+
+Two high-speed flows share a 622 Mb/s, 100 ms RTT bottleneck (R0-R1, 48 ms, a 1555-packet buffer,
+20% of the BDP; 1 Gb/s, 1 ms access links), with ns-2 settings of the study's script (SACK,
+timestamps, window 67000, 1000-byte packets, max_ssthresh 100, maxburst 2, CUBIC beta 0.8 and
+C 0.4). Background: two Tmix flows, inbound (n0 -> n1) and outbound (n3 -> n2), replaying
+synthetic connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md)
+from time 0; flow 1 starts at --start, flow 2 50 s later. For each protocol pair: the asymmetry
+A = (t1 - t2) / (t1 + t2) of the two flows' throughputs after flow 2's start, without and with
+background traffic (the study's Table 1), and the background's throughput over time with and
+without the high-speed flows (its Figs. 8 and 9).
+
+    python examples/seed003.py [--pairs all] [--seconds 300] [--start 100] [--rate 150]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import ackclock as ac
+from ackclock.tmix import synthesize
+
+PROTOCOLS = {"Scalable": "scalable", "HS": "highspeed", "CUBIC": "cubic", "FAST": "fast"}
+# The study's highlighted cases (its sections 4.1-4.4).
+HIGHLIGHTED = [("Scalable", "HS"), ("Scalable", "Scalable"), ("HS", "CUBIC"), ("CUBIC", "FAST")]
+# The study's Table 1: asymmetry without / with background traffic (ns-2.27, Abilene-I vectors).
+STUDY = {("Scalable", "HS"): (0.996, 0.762), ("Scalable", "FAST"): (0.488, 0.932),
+         ("Scalable", "CUBIC"): (0.987, 0.857), ("Scalable", "Scalable"): (0.975, -0.023),
+         ("HS", "Scalable"): (-0.996, -0.803), ("HS", "FAST"): (0.451, 0.891),
+         ("HS", "CUBIC"): (0.599, 0.270)}
+
+
+def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
+            args: argparse.Namespace) -> ac.Network:
+    net = ac.Network("seed003", profile="ns2")
+    net.nodes("n0", "n1", "n2", "n3", "R0", "R1", "n6", "n7", "n8", "n9")
+    net.link("R0", "R1", rate="622Mb/s", delay="48ms", queue_limit=1555)
+    for a, b in (("n0", "R0"), ("n2", "R0"), ("n6", "R0"), ("n8", "R0"),
+                 ("R1", "n1"), ("R1", "n3"), ("R1", "n7"), ("R1", "n9")):
+        net.link(a, b, rate="1Gb/s", delay="1ms", queue_limit=10_000)
+    net.defaults(variant="sack", timestamps=True, window=67000, packet_size=1000,
+                 max_ssthresh=100, max_burst=2, sink="sack")
+    if vectors:
+        # Tmix's FullTcp: 1000-byte segments, delayed ACKs; a 64-segment window per side.
+        net.tcp("inbound", "n0", "n1", tmix=str(vectors[0]), window=64, delayed_ack=True)
+        net.tcp("outbound", "n3", "n2", tmix=str(vectors[1]), window=64, delayed_ack=True)
+    if cc:
+        params = {"cubic": {"beta": 0.8, "c": 0.4}, "fast": {"alpha": args.fast_alpha}}
+        for i, (src, dst) in enumerate((("n6", "n7"), ("n8", "n9"))):
+            name = PROTOCOLS[cc[i]]
+            net.tcp(f"flow{i + 1}", src, dst, cc=name, cc_params=params.get(name, {}),
+                    start=f"{args.start + 50 * i}s")
+    return net
+
+
+def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> dict[str, Any]:
+    cc, vectors, args = job
+    res = network(cc, vectors, args).run(duration=f"{args.seconds}s",
+                                         warmup=f"{args.start + 50}s", sample_interval="1s")
+    f = res.flows.set_index("flow")
+    out: dict[str, Any] = {"pair": cc, "has_background": vectors is not None}
+    if cc:
+        t1, t2 = f.loc["flow1", "throughput_mbps"], f.loc["flow2", "throughput_mbps"]
+        out |= {"t1_mbps": t1, "t2_mbps": t2, "asymmetry": (t1 - t2) / (t1 + t2)}
+    if vectors:
+        ts = res.timeseries
+        out["series"] = ts[ts.flow.isin(["inbound", "outbound"])][
+            ["time_s", "flow", "throughput_mbps"]]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", choices=("highlighted", "all"), default="highlighted")
+    ap.add_argument("--seconds", type=float, default=300.0)
+    ap.add_argument("--start", type=float, default=100.0, help="flow 1's start (s)")
+    ap.add_argument("--rate", type=float, default=150.0, help="Tmix connections per second")
+    ap.add_argument("--fast-alpha", type=float, default=200.0)
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--out", type=Path, default=Path("results/seed003"))
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    n = int(args.rate * args.seconds)
+    vectors = (args.out / "inbound.vec", args.out / "outbound.vec")
+    synthesize(vectors[0], n, seed=1, rate_per_s=args.rate)
+    synthesize(vectors[1], n, seed=2, rate_per_s=args.rate)
+    pairs = HIGHLIGHTED if args.pairs == "highlighted" else list(
+        itertools.product(PROTOCOLS, PROTOCOLS))
+    jobs = [(p, v, args) for p in pairs for v in (None, vectors)] + [(None, vectors, args)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(run, jobs))
+
+    rows = []
+    for p in pairs:
+        without = next(r for r in results if r["pair"] == p and not r["has_background"])
+        with_bg = next(r for r in results if r["pair"] == p and r["has_background"])
+        study = STUDY.get(p, (float("nan"), float("nan")))
+        rows.append({"flow1-flow2": f"{p[0]}-{p[1]}", "A without": without["asymmetry"],
+                     "A with": with_bg["asymmetry"], "study without": study[0],
+                     "study with": study[1], "t1 with (Mb/s)": with_bg["t1_mbps"],
+                     "t2 with (Mb/s)": with_bg["t2_mbps"]})
+    table = pd.DataFrame(rows)
+    table.to_csv(args.out / "asymmetry.csv", index=False)
+    with pd.option_context("display.width", 160, "display.precision", 3):
+        print(table.to_string(index=False))
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    alone = next(r for r in results if r["pair"] is None)["series"]
+    shared = next(r for r in results
+                  if r["pair"] == pairs[0] and r["has_background"])["series"]
+    for direction in ("inbound", "outbound"):
+        fig, ax = plt.subplots(figsize=(8, 4))
+        for label, ts in (("without high-speed flows", alone),
+                          (f"with {pairs[0][0]}-{pairs[0][1]}", shared)):
+            part = ts[ts.flow == direction]
+            ax.plot(part.time_s, part.throughput_mbps, label=label, linewidth=0.8)
+        ax.axvline(args.start, color="grey", linestyle=":")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("throughput (Mb/s)")
+        ax.set_title(f"Tmix {direction} traffic (seed 003, Figs. 8 and 9)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(args.out / f"background_{direction}.png", dpi=120)
+        plt.close(fig)
+    print(f"wrote {args.out}/")
+
+
+if __name__ == "__main__":
+    main()
