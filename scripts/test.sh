@@ -5,10 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
-# ns-2 (Debian package ns2) for the live parity tests in tests/validation/.
-if ! command -v ns >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+# ns-2 (Debian package ns2) for the live parity tests in tests/validation/, and tshark
+# (Debian package tshark) for the pcap tests in tests/integration/test_traces.py.
+if { ! command -v ns >/dev/null 2>&1 || ! command -v tshark >/dev/null 2>&1; } \
+    && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null && apt-get install -y -qq ns2 >/dev/null
+    apt-get update -qq >/dev/null && apt-get install -y -qq ns2 tshark >/dev/null
 fi
 
 # Builds the engine (release) and installs the package with its test tools.

@@ -118,7 +118,7 @@ def _run(args: argparse.Namespace) -> int:
         scenario = load_scenario(args.scenario, overrides)
     out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
 
-    results = run_scenario(scenario, progress=False if args.quiet else None)
+    results = run_scenario(scenario, progress=False if args.quiet else None, trace_dir=out)
     written = results.save(out, plot=args.plot)
     if args.quiet:
         return 0

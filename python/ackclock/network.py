@@ -15,7 +15,17 @@ from typing import Any
 
 from .profiles import normalize_tcp_params
 from .results import Results
-from .scenario import AppConfig, Flow, Link, Node, QueueConfig, RunConfig, Scenario, resolve
+from .scenario import (
+    AppConfig,
+    Flow,
+    Link,
+    Node,
+    PacketTrace,
+    QueueConfig,
+    RunConfig,
+    Scenario,
+    resolve,
+)
 from .toml_loader import loss_model
 
 
@@ -26,6 +36,7 @@ class Network:
         self._nodes: list[Node] = []
         self._links: list[Link] = []
         self._flows: list[Flow] = []
+        self._traces: list[PacketTrace] = []
         self._defaults: dict[str, Any] = {}
 
     def node(self, name: str) -> str:
@@ -151,6 +162,13 @@ class Network:
         self._flows.append(flow)
         return flow
 
+    def trace(self, format: str, file: str, *, links: Any = None, nodes: Any = None) -> None:
+        """Writes a packet trace while the run goes (docs/traces.md): ``format="ns2"``, ns-2's
+        ``+ - r d`` lines on ``links`` (directions ``"a->b"``; default every link), or
+        ``"pcap"``, Ethernet/IPv4/TCP frames for Wireshark on ``links`` or at ``nodes``.
+        ``file`` is relative to the run's output folder (``run(out=...)``)."""
+        self._traces.append(PacketTrace(format=format, file=file, links=links, nodes=nodes))
+
     def defaults(self, **tcp: Any) -> None:
         """Sets TCP parameters for every TCP flow (like ns-2's ``Agent/TCP set window_ 100``)."""
         self._defaults.update(normalize_tcp_params(tcp, "defaults.tcp"))
@@ -172,6 +190,7 @@ class Network:
             nodes=copy.deepcopy(self._nodes),
             links=copy.deepcopy(self._links),
             flows=copy.deepcopy(self._flows),
+            traces=copy.deepcopy(self._traces),
         )
         resolve(sc)
         return sc
@@ -183,11 +202,18 @@ class Network:
         seed: int = 1,
         sample_interval: Any = None,
         progress: bool | None = None,
+        out: Any = None,
     ) -> Results:
-        """Runs the network for ``duration``; see :func:`ackclock.run_scenario`."""
+        """Runs the network for ``duration``; see :func:`ackclock.run_scenario`. Packet traces
+        are written into ``out`` (default: the current folder); results are saved there too
+        when ``out`` is given."""
         from .run import run_scenario
 
-        return run_scenario(self.scenario(duration, warmup, seed, sample_interval), progress)
+        sc = self.scenario(duration, warmup, seed, sample_interval)
+        results = run_scenario(sc, progress, trace_dir=out)
+        if out is not None:
+            results.save(out)
+        return results
 
     @classmethod
     def dumbbell(

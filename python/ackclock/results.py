@@ -18,7 +18,8 @@ import pandas as pd
 
 from .errors import ScenarioError
 
-TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace", "connections")
+TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace", "connections",
+          "flows_detail")
 PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 # summary.json keys in the order docs/results.md lists them; any others follow.
@@ -38,7 +39,8 @@ _SUMMARY_ORDER = (
 )
 
 # Text columns; read back as text even when every value is empty (variant of UDP flows).
-_TEXT_COLUMNS = ("flow", "kind", "variant", "cc", "from", "to", "link", "variable")
+_TEXT_COLUMNS = ("flow", "kind", "variant", "cc", "from", "to", "link", "variable",
+                 "direction")
 
 
 @dataclass(repr=False)
@@ -51,6 +53,8 @@ class Results:
     tcp_trace: pd.DataFrame
     # One row per Tmix connection (docs/traffic.md); empty without Tmix traffic.
     connections: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # Per flow and direction, like ns-3's FlowMonitor (docs/traces.md).
+    flows_detail: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @classmethod
     def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
@@ -124,7 +128,8 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _read_table(path: Path) -> pd.DataFrame:
-    if not path.is_file() and path.name in ("tcp_trace.csv", "connections.csv"):
+    if not path.is_file() and path.name in ("tcp_trace.csv", "connections.csv",
+                                            "flows_detail.csv"):
         return pd.DataFrame()  # a folder written before traces existed
     if path.stat().st_size <= 1:
         return pd.DataFrame()  # a table with no columns at all (no such rows in this run)

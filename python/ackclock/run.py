@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from tqdm import tqdm
 
@@ -31,14 +34,16 @@ def engine() -> ModuleType:
     return _core
 
 
-def run_scenario(scenario: Scenario, progress: bool | None = None) -> Results:
+def run_scenario(scenario: Scenario, progress: bool | None = None,
+                 trace_dir: str | os.PathLike[str] | None = None) -> Results:
     """Runs ``scenario`` to its duration.
 
     ``progress``: True shows a progress bar on stderr for runs longer than about 2 s of wall
     time; None does so only when stderr is a terminal (so logs stay clean); False never.
+    ``trace_dir``: the folder packet traces are written to (default: the current folder).
     """
     resolved = resolve(scenario)
-    document = json.dumps(resolved)
+    document = json.dumps(_with_trace_paths(resolved, trace_dir))
     core = engine()
     try:
         sim = core.Simulation(document)
@@ -79,6 +84,21 @@ def run_scenario(scenario: Scenario, progress: bool | None = None) -> Results:
         # Everything needed to run it again: the engine's exact input.
         scenario=resolved,
     )
+
+
+def _with_trace_paths(resolved: dict[str, Any],
+                      trace_dir: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """The engine's copy of the document: trace files made absolute under ``trace_dir``,
+    whose folders are created. The recorded scenario keeps the names as given."""
+    if not resolved.get("traces"):
+        return resolved
+    base = Path(trace_dir) if trace_dir is not None else Path.cwd()
+    traces = []
+    for t in resolved["traces"]:
+        path = (base / t["path"]).absolute()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        traces.append({**t, "path": str(path)})
+    return {**resolved, "traces": traces}
 
 
 def _per_second(count: int | None, wall_s: float) -> float | None:

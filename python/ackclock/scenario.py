@@ -128,6 +128,22 @@ class Flow:
     app: AppConfig = field(default_factory=AppConfig)
     # TCP variables traced on every change (tcp_trace.csv); True: all of them.
     trace: Any = None
+    # ns-2 fid_: the flow id in packet traces; None: the flow's index.
+    fid: Any = None
+    origin: str | None = field(default=None, compare=False, repr=False)
+
+
+TRACE_FORMATS = ("ns2", "pcap")
+
+
+@dataclass
+class PacketTrace:
+    """A packet trace file (docs/traces.md): ns-2 lines or pcap frames."""
+
+    format: str = "ns2"
+    file: str = ""
+    links: Any = None  # link directions "from->to"; None (and no nodes): every link
+    nodes: Any = None  # pcap only: capture at these nodes
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -140,6 +156,7 @@ class Scenario:
     nodes: list[Node] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     flows: list[Flow] = field(default_factory=list)
+    traces: list[PacketTrace] = field(default_factory=list)
     # The file the scenario came from, named in error messages; None for the Python API.
     source: str | None = field(default=None, compare=False)
 
@@ -167,7 +184,7 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     # Files a scenario names (traces) are relative to the scenario file.
     base_dir = Path(sc.source).parent if sc.source else None
     flows = _flows(sc.flows, nodes, profile, defaults, base_dir)
-    return {
+    doc = {
         "name": sc.name,
         "profile": profile.name,
         "run": run,
@@ -175,6 +192,53 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
         "links": links,
         "flows": flows,
     }
+    if sc.traces:
+        doc["traces"] = _traces(sc.traces, nodes, links)
+    return doc
+
+
+def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
+            links: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    names = list(nodes)
+    by_name = {f"{names[x['from']]}->{names[x['to']]}": i for i, x in enumerate(links)}
+    out: list[dict[str, Any]] = []
+    files: dict[str, str] = {}
+    for i, t in enumerate(traces):
+        p = t.origin or f"trace[{i}]"
+        if t.format not in TRACE_FORMATS:
+            raise ScenarioError(
+                f"expected one of {', '.join(quote(f) for f in TRACE_FORMATS)},"
+                f" got {quote(t.format)}", path=f"{p}.format")
+        if not isinstance(t.file, str) or not t.file:
+            raise ScenarioError(f"expected a file name, got {quote(t.file)}", path=f"{p}.file")
+        if t.file in files:
+            raise ScenarioError(f"{quote(t.file)} is already written by {files[t.file]}",
+                                path=f"{p}.file")
+        files[t.file] = p
+        link_ids = []
+        for j, name in enumerate(_name_list(t.links, f"{p}.links")):
+            key = name.replace(" ", "")
+            if key not in by_name:
+                raise ScenarioError(
+                    f"no link direction {quote(name)}; expected \"from->to\", one of"
+                    f" {_listing(by_name)}", path=f"{p}.links[{j}]")
+            link_ids.append(by_name[key])
+        node_ids = [_node_ref(n, nodes, f"{p}.nodes[{j}]")
+                    for j, n in enumerate(_name_list(t.nodes, f"{p}.nodes"))]
+        if node_ids and t.format != "pcap":
+            raise ScenarioError("an ns2 trace records link directions: use links, not nodes",
+                                path=f"{p}.nodes")
+        out.append({"format": t.format, "path": t.file, "links": link_ids, "nodes": node_ids})
+    return out
+
+
+def _name_list(value: Any, path: str) -> list[str]:
+    if value is None:
+        return []
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ScenarioError(f"expected a list of names, got {quote(value)}", path=path)
+    return names
 
 
 def _run(run: RunConfig) -> dict[str, Any]:
@@ -433,6 +497,9 @@ def _flows(
             )
         entry: dict[str, Any] = {"name": flow.name, "kind": flow.kind, "from": src, "to": dst}
         entry["trace"] = _trace(flow, p)
+        if flow.fid is not None:
+            fid = parse_int(flow.fid, f"{p}.fid", what="a non-negative flow id")
+            entry["fid"] = _below(fid, 2**32, f"{p}.fid")
         if flow.kind == "tcp":
             entry["tcp"] = _tcp(flow, p, profile, defaults)
         else:

@@ -37,6 +37,7 @@ from .scenario import (
     Link,
     LossConfig,
     Node,
+    PacketTrace,
     QueueConfig,
     RunConfig,
     Scenario,
@@ -51,7 +52,7 @@ _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
 _LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count")
 _FLOW_KEYS = (
-    ("name", "kind", "from", "to", "app", "count", "trace")
+    ("name", "kind", "from", "to", "app", "count", "trace", "fid", "fid_")
     + tuple(TCP_PARAMS)
     + tuple(TCP_ALIASES)
 )
@@ -280,8 +281,6 @@ def build_scenario(
 ) -> Scenario:
     """The model for an expanded TOML document; unknown or missing keys are errors."""
     _check_keys(doc, _TOP_KEYS, "")
-    if "trace" in doc:
-        raise ScenarioError("packet traces ([[trace]]) are not supported yet", path="trace")
     run = _table(doc, "run", "run", required=True)
     _check_keys(run, _RUN_KEYS, "run")
     defaults = _table(doc, "defaults", "defaults")
@@ -303,8 +302,26 @@ def build_scenario(
         nodes=[_node(e, _origin(e, "node", i)) for i, e in enumerate(doc.get("node", []))],
         links=[_link(e, _origin(e, "link", i)) for i, e in enumerate(doc.get("link", []))],
         flows=[_flow(e, _origin(e, "flow", i)) for i, e in enumerate(doc.get("flow", []))],
+        traces=[_packet_trace(e, _origin(e, "trace", i))
+                for i, e in enumerate(_tables(doc, "trace"))],
         source=source,
     )
+
+
+def _tables(doc: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    value = doc.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(e, Mapping) for e in value):
+        raise ScenarioError(f"expected [[{key}]] tables", path=key)
+    return value
+
+
+_TRACE_KEYS = ("format", "file", "links", "nodes")
+
+
+def _packet_trace(t: Mapping[str, Any], p: str) -> PacketTrace:
+    _check_keys(t, _TRACE_KEYS, p)
+    return PacketTrace(format=t.get("format", "ns2"), file=_required(t, "file", p),
+                       links=t.get("links"), nodes=t.get("nodes"), origin=p)
 
 
 def _origin(entry: Mapping[str, Any], kind: str, i: int) -> str:
@@ -380,6 +397,7 @@ def _flow(t: Mapping[str, Any], p: str) -> Flow:
         header_size=header_size,
         app=app,
         trace=t.get("trace"),
+        fid=t.get("fid", t.get("fid_")),
         origin=p,
     )
 

@@ -247,16 +247,41 @@ def test_error_inside_an_at_event_names_where_it_was_scheduled(ns2, one_flow):
     assert "script.tcl:14:" in r.err and "nowhere" in r.err and "broken" in r.err
 
 
-def test_trace_all_is_refused_until_the_engine_writes_packet_traces(ns2):
+def test_trace_all_writes_ns2_lines_up_to_the_finish_proc(ns2):
     r = ns2("""
         set ns [new Simulator]
         set nf [open out.nam w]
         $ns namtrace-all $nf
         set tr [open out.tr w]
         $ns trace-all $tr
+        set n0 [$ns node]
+        set n1 [$ns node]
+        $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+        set tcp [new Agent/TCP/Reno]
+        $tcp set fid_ 7
+        set sink [new Agent/TCPSink]
+        $ns attach-agent $n0 $tcp
+        $ns attach-agent $n1 $sink
+        $ns connect $tcp $sink
+        set ftp [new Application/FTP]
+        $ftp attach-agent $tcp
+        proc finish {} {
+            global ns tr
+            $ns flush-trace
+            close $tr
+            exit 0
+        }
+        $ns at 0.0 "$ftp start"
+        $ns at 1.0 "finish"
+        $ns run
     """)
-    assert r.code == 2
-    assert "script.tcl:5:" in r.err and "trace-all" in r.err
+    assert r.code == 0, r.err
+    lines = r.file("out.tr").splitlines()
+    assert lines[0] == "+ 0 0 1 tcp 40 ------- 7 0.0 1.0 0 0"
+    assert lines[1] == "- 0 0 1 tcp 40 ------- 7 0.0 1.0 0 0"
+    times = [float(x.split()[1]) for x in lines]
+    assert times == sorted(times) and 0.9 < times[-1] <= 1.0
+    assert {x.split()[4] for x in lines} == {"tcp", "ack"}
 
 
 def test_delack_sink_and_create_connection_list(ns2):

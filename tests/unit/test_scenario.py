@@ -620,15 +620,13 @@ def test_udp_header_size_from_the_flow() -> None:
     assert flow(d, "f")["app"]["interval_ps"] == 1 * MS
 
 
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        ('[[trace]]\nformat = "ns2"\nfile = "out.tr"',
-         "trace: packet traces ([[trace]]) are not supported yet"),
-    ],
-)
-def test_other_features_not_supported_yet(extra: str, message: str) -> None:
-    assert error(SMALL + extra) == f"scenario.toml: {message}"
+def test_packet_traces_resolve_link_names_to_indices() -> None:
+    d = doc(SMALL + '[[trace]]\nformat = "pcap"\nfile = "x.pcap"\nnodes = ["b"]\n'
+            '[[trace]]\nfile = "x.tr"\n')
+    assert d["traces"][0] == {"format": "pcap", "path": "x.pcap", "links": [], "nodes": [1]}
+    assert d["traces"][1]["format"] == "ns2"
+    assert error(SMALL + '[[trace]]\nfile = "a.tr"\n[[trace]]\nfile = "a.tr"\n') == (
+        'scenario.toml: trace[1].file: "a.tr" is already written by trace[0]')
 
 
 def test_variants_sinks_and_their_parameters() -> None:

@@ -243,3 +243,72 @@ mod tests {
         assert!(Histogram::default().quantile(0.5).is_none());
     }
 }
+
+/// One direction of a flow as ns-3's FlowMonitor sees it: packets handed to the network by
+/// the sending agent and arriving at the receiving one, with their one-way delays. Counted
+/// over the whole run (not only the measurement window), as FlowMonitor does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowMonitor {
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    pub rx_packets: u64,
+    pub rx_bytes: u64,
+    /// Packets dropped anywhere on the way.
+    pub lost: u64,
+    pub delay_sum_ps: u128,
+    pub delay_max_ps: u64,
+    /// Sum of |delay - previous delay| over consecutive arrivals (RFC 3393's IPDV, as
+    /// FlowMonitor's jitterSum).
+    pub jitter_sum_ps: u128,
+    pub last_delay_ps: u64,
+    pub first_tx: Option<u64>,
+    pub last_tx: u64,
+    pub first_rx: Option<u64>,
+    pub last_rx: u64,
+}
+
+impl FlowMonitor {
+    #[inline(always)]
+    pub fn sent(&mut self, now: crate::time::SimTime, size: u32) {
+        self.tx_packets += 1;
+        self.tx_bytes += size as u64;
+        self.first_tx.get_or_insert(now.0);
+        self.last_tx = now.0;
+    }
+
+    /// Adds another direction's counts (a Tmix application's connections); the jitter of
+    /// each stays its own, as FlowMonitor keeps one per 5-tuple.
+    pub fn merge(&mut self, o: &FlowMonitor) {
+        self.tx_packets += o.tx_packets;
+        self.tx_bytes += o.tx_bytes;
+        self.rx_packets += o.rx_packets;
+        self.rx_bytes += o.rx_bytes;
+        self.lost += o.lost;
+        self.delay_sum_ps += o.delay_sum_ps;
+        self.delay_max_ps = self.delay_max_ps.max(o.delay_max_ps);
+        self.jitter_sum_ps += o.jitter_sum_ps;
+        let min = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        self.first_tx = min(self.first_tx, o.first_tx);
+        self.first_rx = min(self.first_rx, o.first_rx);
+        self.last_tx = self.last_tx.max(o.last_tx);
+        self.last_rx = self.last_rx.max(o.last_rx);
+    }
+
+    #[inline(always)]
+    pub fn received(&mut self, now: crate::time::SimTime, sent: crate::time::SimTime, size: u32) {
+        let d = now.0.saturating_sub(sent.0);
+        if self.rx_packets > 0 {
+            self.jitter_sum_ps += d.abs_diff(self.last_delay_ps) as u128;
+        }
+        self.last_delay_ps = d;
+        self.rx_packets += 1;
+        self.rx_bytes += size as u64;
+        self.delay_sum_ps += d as u128;
+        self.delay_max_ps = self.delay_max_ps.max(d);
+        self.first_rx.get_or_insert(now.0);
+        self.last_rx = now.0;
+    }
+}

@@ -119,4 +119,6 @@ pub struct Results {
     pub tcp_trace: Table,
     /// One row per Tmix connection (empty without Tmix traffic).
     pub connections: Table,
+    /// Per flow and direction, like ns-3's FlowMonitor (flows_detail.csv).
+    pub flows_detail: Table,
 }

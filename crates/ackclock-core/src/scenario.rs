@@ -16,6 +16,25 @@ pub struct Scenario {
     pub nodes: Vec<String>,
     pub links: Vec<LinkConfig>,
     pub flows: Vec<FlowConfig>,
+    /// Packet traces written while the run goes (see `packet_trace`).
+    #[serde(default)]
+    pub traces: Vec<TraceConfig>,
+}
+
+/// A packet trace: ns-2 lines or pcap frames, on link directions or at nodes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceConfig {
+    /// `ns2` or `pcap`.
+    pub format: String,
+    /// The file to write (the front end makes it absolute).
+    pub path: String,
+    /// Link indices; with `nodes` also empty, every link.
+    #[serde(default)]
+    pub links: Vec<u32>,
+    /// pcap only: capture at these nodes, every packet leaving or reaching them.
+    #[serde(default)]
+    pub nodes: Vec<u32>,
 }
 
 fn default_profile() -> String {
@@ -175,6 +194,9 @@ pub struct FlowConfig {
     /// UDP only: IP + UDP header bytes added to each datagram.
     #[serde(default)]
     pub header_size: u32,
+    /// ns-2 `fid_`, the flow id in packet traces; None: the flow's index.
+    #[serde(default)]
+    pub fid: Option<u32>,
     /// TCP variables to trace on every change (see `tracer::TRACEABLE`).
     #[serde(default)]
     pub trace: Vec<String>,
@@ -460,6 +482,28 @@ impl Scenario {
                             choose a longer interval"
                         .into(),
                 );
+            }
+        }
+        for (i, t) in self.traces.iter().enumerate() {
+            if t.format != "ns2" && t.format != "pcap" {
+                return Err(format!(
+                    "trace[{i}].format: unknown {:?}; expected \"ns2\" or \"pcap\"",
+                    t.format
+                ));
+            }
+            if t.links.iter().any(|&l| l as usize >= self.links.len()) {
+                return Err(format!("trace[{i}].links: link index out of range"));
+            }
+            if t.nodes.iter().any(|&x| x >= n) {
+                return Err(format!("trace[{i}].nodes: node index out of range"));
+            }
+            if t.format == "ns2" && !t.nodes.is_empty() {
+                return Err(format!(
+                    "trace[{i}].nodes: an ns2 trace records link directions; use links"
+                ));
+            }
+            if t.path.is_empty() {
+                return Err(format!("trace[{i}].file: must not be empty"));
             }
         }
         let mut seen = std::collections::HashSet::new();

@@ -118,6 +118,7 @@ pub fn dumbbell(
             to: 3 + 2 * i,
             tcp: Some(tcp.clone()),
             header_size: 0,
+            fid: None,
             trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(i as u64 * 10 * MS),
@@ -138,5 +139,6 @@ pub fn dumbbell(
         nodes,
         links,
         flows,
+        traces: Vec::new(),
     }
 }

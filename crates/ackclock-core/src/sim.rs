@@ -8,9 +8,10 @@
 
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
-use crate::monitor::{FlowCounters, Histogram, QueueCounters};
+use crate::monitor::{FlowCounters, FlowMonitor, Histogram, QueueCounters};
 use crate::net::{Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
+use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
 use crate::queue::codel::CoDelParams;
 use crate::queue::fq_codel::FqCoDelParams;
 use crate::queue::pie::PieParams;
@@ -144,6 +145,12 @@ pub struct Simulator {
     scenario_flows: usize,
     tmix: Vec<TmixConn>,
     tmix_acts: Vec<TmixAction>,
+    /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
+    traces: Option<Box<PacketTraces>>,
+    tracing: bool,
+    trace_error: Option<String>,
+    /// Per flow, data (even index) and ACK (odd) directions, like ns-3's FlowMonitor.
+    monitor: Vec<FlowMonitor>,
 }
 
 impl Simulator {
@@ -351,6 +358,7 @@ impl Simulator {
         }
         let nf = flows.len();
         let nl = links.len();
+        let traces = open_traces(&scenario, &flows, &tmix, &mut links)?;
         Ok(Simulator {
             scenario,
             now: SimTime::ZERO,
@@ -376,6 +384,10 @@ impl Simulator {
             scenario_flows,
             tmix,
             tmix_acts: Vec::new(),
+            tracing: traces.is_some(),
+            traces,
+            trace_error: None,
+            monitor: vec![FlowMonitor::default(); 2 * nf],
         })
     }
 
@@ -462,7 +474,13 @@ impl Simulator {
         }
         if self.links[l.idx()].loses(&pkt) {
             self.count_drop(&pkt);
+            if self.tracing {
+                self.trace(l, TraceEvent::Drop, &pkt);
+            }
             return;
+        }
+        if self.tracing {
+            self.trace(l, TraceEvent::Receive, &pkt);
         }
         if at == pkt.dst {
             self.receive(pkt);
@@ -478,11 +496,45 @@ impl Simulator {
             // Routes were checked for every flow at build time.
             unreachable!("no route for a flow's packet");
         };
+        if self.tracing {
+            self.trace(l, TraceEvent::Enqueue, &pkt);
+        }
         match self.links[l.idx()].enqueue(self.now, pkt) {
-            Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
-            Enqueued::Queued => {}
-            Enqueued::Dropped => self.count_drop(&pkt),
+            Enqueued::ScheduleHead(t) => {
+                self.queue.push(t, Event::LinkHead(l));
+                if self.tracing {
+                    self.trace_start(l);
+                }
+            }
+            Enqueued::Queued => {
+                if self.tracing {
+                    self.trace_start(l);
+                }
+            }
+            Enqueued::Dropped => {
+                self.count_drop(&pkt);
+                if self.tracing {
+                    self.trace(l, TraceEvent::Drop, &pkt);
+                }
+            }
             Enqueued::Held => self.collect_held(l),
+        }
+    }
+
+    #[inline(never)]
+    fn trace(&mut self, l: LinkId, ev: TraceEvent, pkt: &Packet) {
+        if let Some(t) = self.traces.as_mut() {
+            t.record(self.now, l.idx(), ev, pkt);
+        }
+    }
+
+    /// Traces the transmission start of the packet a FIFO link just accepted.
+    #[inline(never)]
+    fn trace_start(&mut self, l: LinkId) {
+        if let (Some(t), Some((at, pkt))) =
+            (self.traces.as_mut(), self.links[l.idx()].last_accepted())
+        {
+            t.dequeue(self.now, at, l.idx(), pkt);
         }
     }
 
@@ -492,8 +544,20 @@ impl Simulator {
         let out = self.links[l.idx()].take_held_outcome(&mut dropped);
         for p in dropped.drain(..) {
             self.count_drop(&p);
+            if self.tracing {
+                self.trace(l, TraceEvent::Drop, &p);
+            }
         }
         self.held_drops = dropped;
+        if self.tracing {
+            let started = self.links[l.idx()].take_started();
+            if let Some(t) = self.traces.as_mut() {
+                for (at, p) in &started {
+                    t.dequeue(self.now, *at, l.idx(), p);
+                }
+            }
+            self.links[l.idx()].return_started(started);
+        }
         if let Some(t) = out.head {
             self.queue.push(t, Event::LinkHead(l));
         }
@@ -503,6 +567,7 @@ impl Simulator {
     }
 
     fn count_drop(&mut self, pkt: &Packet) {
+        self.monitor[monitor_index(pkt)].lost += 1;
         let c = &mut self.counters[pkt.flow.idx()];
         match pkt.kind {
             PacketKind::TcpAck => c.acks_dropped += 1,
@@ -515,6 +580,7 @@ impl Simulator {
         for mut p in out.drain(..) {
             p.id = self.next_packet_id;
             self.next_packet_id += 1;
+            self.monitor[monitor_index(&p)].sent(self.now, p.size);
             if self.flows[p.flow.idx()].delay.is_some() {
                 self.delay_packet(p);
                 continue;
@@ -594,6 +660,7 @@ impl Simulator {
 
     fn receive(&mut self, pkt: Packet) {
         let f = pkt.flow.idx();
+        self.monitor[monitor_index(&pkt)].received(self.now, pkt.sent_at, pkt.size);
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f];
         match (&mut self.flows[f].agent, pkt.kind) {
@@ -855,7 +922,24 @@ impl Simulator {
     fn finish(&mut self) {
         self.advance_links();
         self.integrate_rtos();
+        if let Some(mut t) = self.traces.take() {
+            self.trace_error = t.finish(self.duration).err();
+            self.tracing = false;
+        }
         self.finished = true;
+    }
+
+    /// Brings ns-2 traces on disk up to the current time (see `PacketTraces::flush`).
+    pub fn flush_traces(&mut self) -> Result<(), String> {
+        match self.traces.as_mut() {
+            Some(t) => t.flush(self.now),
+            None => Ok(()),
+        }
+    }
+
+    /// A packet trace that could not be written completely (the run itself is complete).
+    pub fn trace_error(&self) -> Option<&str> {
+        self.trace_error.as_deref()
     }
 
     /// The run's result tables; `None` until the run has reached its duration.
@@ -1089,7 +1173,83 @@ impl Simulator {
             queue_timeseries,
             tcp_trace: self.tracer.table(),
             connections: self.connections_table(),
+            flows_detail: self.flow_monitor_table(),
         })
+    }
+
+    /// FlowMonitor-style rows: each flow's data direction, and its ACK direction for TCP;
+    /// a Tmix application sums its connections.
+    fn flow_monitor_table(&self) -> Table {
+        let sc = &self.scenario;
+        let mut merged: Vec<[FlowMonitor; 2]> = (0..sc.flows.len())
+            .map(|i| [self.monitor[2 * i], self.monitor[2 * i + 1]])
+            .collect();
+        for (i, flow) in self.flows.iter().enumerate().skip(sc.flows.len()) {
+            if let Some((c, _)) = flow.tmix {
+                let p = self.tmix[c as usize].parent.idx();
+                for (d, m) in merged[p].iter_mut().enumerate() {
+                    m.merge(&self.monitor[2 * i + d]);
+                }
+            }
+        }
+        let s = |ps: u64| ps as f64 / PS_PER_S as f64;
+        let s128 = |ps: u128| ps as f64 / PS_PER_S as f64;
+        let mut rows: Vec<(String, &str, FlowMonitor)> = Vec::new();
+        for (i, f) in sc.flows.iter().enumerate() {
+            rows.push((f.name.clone(), "data", merged[i][0]));
+            if f.kind == FlowKind::Tcp {
+                rows.push((f.name.clone(), "ack", merged[i][1]));
+            }
+        }
+        let col_u = |g: fn(&FlowMonitor) -> u64| rows.iter().map(|r| g(&r.2)).collect::<Vec<_>>();
+        let col_f =
+            |g: &dyn Fn(&FlowMonitor) -> f64| rows.iter().map(|r| g(&r.2)).collect::<Vec<_>>();
+        let mean = |sum: u128, n: u64| {
+            if n == 0 {
+                f64::NAN
+            } else {
+                s128(sum) / n as f64
+            }
+        };
+        let mut t = Table::default();
+        t.str("flow", rows.iter().map(|r| r.0.clone()).collect())
+            .str("direction", rows.iter().map(|r| r.1.to_string()).collect())
+            .u64("tx_packets", col_u(|m| m.tx_packets))
+            .u64("tx_bytes", col_u(|m| m.tx_bytes))
+            .u64("rx_packets", col_u(|m| m.rx_packets))
+            .u64("rx_bytes", col_u(|m| m.rx_bytes))
+            .u64("lost_packets", col_u(|m| m.lost))
+            .f64("delay_sum_s", col_f(&|m| s128(m.delay_sum_ps)))
+            .f64(
+                "mean_delay_s",
+                col_f(&|m| mean(m.delay_sum_ps, m.rx_packets)),
+            )
+            .f64(
+                "max_delay_s",
+                col_f(&|m| {
+                    if m.rx_packets == 0 {
+                        f64::NAN
+                    } else {
+                        s(m.delay_max_ps)
+                    }
+                }),
+            )
+            .f64("jitter_sum_s", col_f(&|m| s128(m.jitter_sum_ps)))
+            .f64(
+                "mean_jitter_s",
+                col_f(&|m| mean(m.jitter_sum_ps, m.rx_packets.saturating_sub(1))),
+            )
+            .f64("first_tx_s", col_f(&|m| m.first_tx.map_or(f64::NAN, s)))
+            .f64(
+                "last_tx_s",
+                col_f(&|m| m.first_tx.map_or(f64::NAN, |_| s(m.last_tx))),
+            )
+            .f64("first_rx_s", col_f(&|m| m.first_rx.map_or(f64::NAN, s)))
+            .f64(
+                "last_rx_s",
+                col_f(&|m| m.first_rx.map_or(f64::NAN, |_| s(m.last_rx))),
+            );
+        t
     }
 
     /// One row per Tmix connection.
@@ -1330,4 +1490,144 @@ fn integrate_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, rto: u64, c: &
         c.rto_time_ps += dt;
     }
     *held = Some((now, rto));
+}
+
+/// The flow-monitor slot of a packet: its flow's data or ACK direction.
+#[inline(always)]
+fn monitor_index(p: &Packet) -> usize {
+    2 * p.flow.idx() + usize::from(p.kind == PacketKind::TcpAck)
+}
+
+/// Opens the scenario's packet traces, labelling every flow's packets as ns-2 would.
+fn open_traces(
+    sc: &Scenario,
+    flows: &[Flow],
+    tmix: &[TmixConn],
+    links: &mut [Link],
+) -> Result<Option<Box<PacketTraces>>, String> {
+    if sc.traces.is_empty() {
+        return Ok(None);
+    }
+    // ns-2 numbers agents per node in the order they are attached: a flow's sender, then
+    // its receiver, flow after flow.
+    let mut next_port = vec![0u32; sc.nodes.len()];
+    let mut port = |n: u32| {
+        let p = next_port[n as usize];
+        next_port[n as usize] += 1;
+        p
+    };
+    let mut labels = Vec::with_capacity(flows.len());
+    let mut frames = Vec::with_capacity(flows.len());
+    let frame_info =
+        |tcp: Option<&crate::scenario::TcpConfig>, syn: bool, header: u32, sp: u32, dp: u32| {
+            let pcap_port = |p: u32| (1024 + p % 64000) as u16;
+            match tcp {
+                Some(t) => {
+                    let window = t
+                        .rcv_buffer_bytes
+                        .unwrap_or(t.window as u64 * t.packet_size as u64);
+                    FrameInfo {
+                        tcp: true,
+                        sport: pcap_port(sp),
+                        dport: pcap_port(dp),
+                        mss: t.packet_size,
+                        header: t.header_size,
+                        syn,
+                        timestamps: t.timestamps,
+                        sack: t.sink == "sack",
+                        window_segments: t.window,
+                        wscale: FrameInfo::scale_for(window),
+                    }
+                }
+                None => FrameInfo {
+                    tcp: false,
+                    sport: pcap_port(sp),
+                    dport: pcap_port(dp),
+                    mss: 0,
+                    header,
+                    syn: false,
+                    timestamps: false,
+                    sack: false,
+                    window_segments: 0,
+                    wscale: 0,
+                },
+            }
+        };
+    for (i, f) in sc.flows.iter().enumerate() {
+        let (sp, dp) = (port(f.from), port(f.to));
+        let data_type = match f.kind {
+            FlowKind::Tcp => "tcp",
+            FlowKind::Udp => crate::packet_trace::udp_type(&f.app),
+        };
+        labels.push(FlowLabel {
+            fid: f.fid.unwrap_or(i as u32),
+            sport: sp,
+            dport: dp,
+            data_type,
+        });
+        let syn = f.tcp.as_ref().is_some_and(|t| t.syn);
+        frames.push(frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp));
+    }
+    // Tmix half-connections: ports of their own, their application's flow id.
+    for flow in &flows[sc.flows.len()..] {
+        let Agent::Tcp { sender, .. } = &flow.agent else {
+            unreachable!("Tmix half-connections are TCP");
+        };
+        let (conn, side) = flow.tmix.expect("a Tmix half-connection");
+        let owner = tmix[conn as usize].parent.idx();
+        let (a, b) = (sender.src.0, sender.dst.0);
+        let (sp, dp) = (port(a), port(b));
+        let of = &sc.flows[owner];
+        labels.push(FlowLabel {
+            fid: of.fid.unwrap_or(owner as u32),
+            sport: sp,
+            dport: dp,
+            data_type: "tcp",
+        });
+        let syn = side == 0 && of.tcp.as_ref().is_some_and(|t| t.syn);
+        frames.push(frame_info(of.tcp.as_ref(), syn, of.header_size, sp, dp));
+    }
+    let ends: Vec<(u32, u32)> = links.iter().map(|l| (l.from.0, l.to.0)).collect();
+    let mut specs = Vec::with_capacity(sc.traces.len());
+    for t in &sc.traces {
+        let pcap = t.format == "pcap";
+        let mut taps = Vec::new();
+        let all = TraceEvent::Enqueue.bit()
+            | TraceEvent::Dequeue.bit()
+            | TraceEvent::Receive.bit()
+            | TraceEvent::Drop.bit();
+        // pcap on a link: a frame as it starts its transmission.
+        let on_link = if pcap { TraceEvent::Dequeue.bit() } else { all };
+        if t.links.is_empty() && t.nodes.is_empty() {
+            taps.extend((0..links.len()).map(|l| (l, on_link)));
+        }
+        taps.extend(t.links.iter().map(|&l| (l as usize, on_link)));
+        for &n in &t.nodes {
+            for (l, &(from, to)) in ends.iter().enumerate() {
+                // At a node: what leaves it (transmission start) and what reaches it.
+                let mut ev = 0;
+                if from == n {
+                    ev |= TraceEvent::Dequeue.bit();
+                }
+                if to == n {
+                    ev |= TraceEvent::Receive.bit();
+                }
+                if ev != 0 {
+                    taps.push((l, ev));
+                }
+            }
+        }
+        specs.push(TraceSpec {
+            pcap,
+            path: t.path.clone().into(),
+            taps,
+        });
+    }
+    let traces = PacketTraces::open(&specs, ends, labels, frames)?;
+    for (l, link) in links.iter_mut().enumerate() {
+        if traces.watches(l) {
+            link.log_starts(true);
+        }
+    }
+    Ok(Some(Box::new(traces)))
 }

@@ -64,6 +64,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             to: 2,
             tcp: Some(tcp),
             header_size: 0,
+            fid: None,
             trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(0),
@@ -71,6 +72,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
                 size_bytes: None,
             },
         }],
+        traces: Vec::new(),
     };
     let mut sim = Simulator::new(sc).unwrap();
     sim.run();

@@ -211,6 +211,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             to: 1,
             tcp: None,
             header_size: 0,
+            fid: None,
             trace: vec![],
             // 1000 B every 2 ms = 4 Mb/s.
             app: AppConfig::Cbr {
@@ -228,6 +229,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             to: 1,
             tcp: Some(ns2_tcp()),
             header_size: 0,
+            fid: None,
             trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(S),
@@ -248,6 +250,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
         nodes,
         links,
         flows,
+        traces: Vec::new(),
     };
     let r = run(sc);
     let t = r.flows.f64_column("throughput_mbps").unwrap();

@@ -5,7 +5,7 @@
 use ackclock_core::results::{ColumnData, Results, Table};
 use ackclock_core::time::SimTime;
 use ackclock_core::Simulator;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -117,6 +117,11 @@ impl Simulation {
         Ok(d)
     }
 
+    /// Writes the packet-trace lines due by now to their files (ns-2 front end).
+    fn flush_traces(&mut self) -> PyResult<()> {
+        self.sim.flush_traces().map_err(PyOSError::new_err)
+    }
+
     /// The traced-variable rows recorded since the last call, as a table dict.
     fn take_tcp_trace<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         table_to_dict(py, &self.sim.take_tcp_trace())
@@ -128,6 +133,9 @@ impl Simulation {
             .sim
             .results()
             .ok_or_else(|| PyRuntimeError::new_err("the run has not reached its duration"))?;
+        if let Some(e) = self.sim.trace_error() {
+            return Err(PyOSError::new_err(e.to_string()));
+        }
         results_to_dict(py, &r)
     }
 }
@@ -164,6 +172,7 @@ fn results_to_dict<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyD
     d.set_item("queue_timeseries", table_to_dict(py, &r.queue_timeseries)?)?;
     d.set_item("tcp_trace", table_to_dict(py, &r.tcp_trace)?)?;
     d.set_item("connections", table_to_dict(py, &r.connections)?)?;
+    d.set_item("flows_detail", table_to_dict(py, &r.flows_detail)?)?;
     Ok(d)
 }
 

@@ -93,6 +93,7 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
                 cc=cc, sink=str(sink_kind), tcp=params,
                 app=AppConfig(kind="ftp", start=NEVER),
                 trace=[v.rstrip("_") for v in agent.traced] or None,
+                fid=_fid(agent),
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 
@@ -107,7 +108,16 @@ def _udp_flow(agent: UdpAgent) -> Flow | None:
         raise Ns2Error(unsupported(f"{agent.app.cls} over UDP"), agent.app.created_at)
     app = AppConfig(start=NEVER, **agent.app.app_params())
     return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
-                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+                fid=_fid(agent), origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+
+
+def _fid(agent: TcpAgent | UdpAgent) -> int:
+    """The agent's fid_, which labels its packets in traces."""
+    try:
+        return int(float(agent.read_var("fid_")))
+    except ValueError:
+        raise Ns2Error(f"{agent.handle}: fid_ must be a number, got"
+                       f" {agent.read_var('fid_')!r}", agent.created_at) from None
 
 
 def explain(e: ScenarioError, script: str) -> Ns2Error:

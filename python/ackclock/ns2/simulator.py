@@ -3,13 +3,17 @@ interleaves the script's events with the engine's run."""
 
 from __future__ import annotations
 
+import atexit
 import heapq
 import json
+import shutil
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ScenarioError
 from ..run import engine as load_engine
-from ..scenario import resolve
+from ..scenario import PacketTrace, resolve
 from .agents import Agent, Application, TcpAgent
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
@@ -40,6 +44,9 @@ class Simulator(TclObject):
         self.engine: Any = None
         self.pending_apps: list[tuple[Application, bool]] = []
         self.trace_all: str | None = None
+        # trace-all: the engine's own file, and how much of it the channel has received.
+        self.packet_trace_file: Path | None = None
+        self._packet_trace_offset = 0
         # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
         self._trace_started: set[tuple[str, str]] = set()
 
@@ -198,7 +205,8 @@ class Simulator(TclObject):
         return qm.handle
 
     def cmd_trace_all(self, channel: str) -> None:
-        raise Ns2Error(unsupported("packet traces (trace-all)"))
+        self._before_run("trace-all")
+        self.trace_all = channel
 
     def cmd_namtrace_all(self, channel: str) -> None:
         return None  # nam animation: the file stays empty
@@ -272,6 +280,11 @@ class Simulator(TclObject):
 
     def _start(self) -> None:
         scenario = build_scenario(self, self.ctx.script)
+        if self.trace_all is not None:
+            tmp = Path(tempfile.mkdtemp(prefix="ackclock-ns2-"))
+            atexit.register(shutil.rmtree, tmp, True)
+            self.packet_trace_file = tmp / "all.tr"
+            scenario.traces.append(PacketTrace(format="ns2", file=str(self.packet_trace_file)))
         try:
             document = json.dumps(resolve(scenario))
         except ScenarioError as e:
@@ -299,9 +312,11 @@ class Simulator(TclObject):
         self.engine.schedule_app(agent.flow, sim_seconds_to_ps(self.now_s), start)
 
     def write_traces(self) -> None:
-        """Writes the traced-variable changes recorded so far to their agents' channels."""
+        """Writes the packet-trace lines and traced-variable changes recorded so far to their
+        channels."""
         if self.engine is None:
             return
+        self._copy_packet_trace()
         rows = self.engine.take_tcp_trace()
         if not rows.get("time_s"):
             return
@@ -323,6 +338,27 @@ class Simulator(TclObject):
             except Exception:
                 raise Ns2Error(f"cannot write the variable trace to channel {channel!r}"
                                " (closed?)") from None
+
+    def _copy_packet_trace(self) -> None:
+        """The engine writes trace-all's lines to a file of its own; they are copied to the
+        script's channel as simulated time reaches them."""
+        if self.trace_all is None or self.packet_trace_file is None:
+            return
+        try:
+            self.engine.flush_traces()
+        except OSError as e:
+            raise Ns2Error(f"cannot write the packet trace: {e}") from None
+        part = Path(str(self.packet_trace_file) + ".part")
+        src = part if part.exists() else self.packet_trace_file
+        with open(src, "rb") as f:
+            f.seek(self._packet_trace_offset)
+            while chunk := f.read(1 << 20):
+                self._packet_trace_offset += len(chunk)
+                try:
+                    self.ctx.write_channel(self.trace_all, chunk.decode("ascii"))
+                except Exception:
+                    raise Ns2Error(f"cannot write the packet trace to channel"
+                                   f" {self.trace_all!r} (closed?)") from None
 
     def seed(self) -> int:
         return self.ctx.default_rng().seed_value

@@ -54,6 +54,8 @@ pub struct Link {
     tx_event_pending: bool,
     schedule_head: Option<SimTime>,
     schedule_tx_done: Option<SimTime>,
+    /// Dequeue-time disciplines on a traced link: transmissions started by the last call.
+    started: Option<Vec<(SimTime, Packet)>>,
 }
 
 /// What happened to a packet offered to a link.
@@ -98,7 +100,37 @@ impl Link {
             tx_event_pending: false,
             schedule_head: None,
             schedule_tx_done: None,
+            started: None,
         }
+    }
+
+    /// Keeps the transmission starts of a dequeue-time discipline for a packet trace.
+    pub fn log_starts(&mut self, on: bool) {
+        self.started = on.then(Vec::new);
+    }
+
+    /// The starts logged since the last call (empty unless logging); hand the vector back
+    /// with [`Link::return_started`] to reuse its memory.
+    pub fn take_started(&mut self) -> Vec<(SimTime, Packet)> {
+        self.started
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    pub fn return_started(&mut self, mut v: Vec<(SimTime, Packet)>) {
+        v.clear();
+        if let Some(s) = self.started.as_mut() {
+            if s.is_empty() {
+                *s = v;
+            }
+        }
+    }
+
+    /// The packet a FIFO link accepted last, with its transmission start.
+    pub fn last_accepted(&self) -> Option<(SimTime, &Packet)> {
+        let (_, p) = self.in_flight.back()?;
+        Some((SimTime(self.busy_until.0 - self.rate.tx_time(p.size).0), p))
     }
 
     /// Runs a dequeue-time discipline instead of the enqueue-time one.
@@ -319,6 +351,9 @@ impl Link {
         self.counters.departed_bytes += pkt.size as u64;
         self.busy_until = now + self.rate.tx_time(pkt.size);
         let arrival = self.busy_until + self.delay;
+        if let Some(v) = self.started.as_mut() {
+            v.push((now, pkt));
+        }
         self.in_flight.push_back((arrival, pkt));
         if self.in_flight.len() == 1 {
             self.schedule_head = Some(arrival);

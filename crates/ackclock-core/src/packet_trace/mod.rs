@@ -1,0 +1,289 @@
+//! Packet traces streamed to disk while the run goes: ns-2 trace files and pcap captures.
+//!
+//! The simulator reports four things on a traced link: a packet offered to the queue (`+`),
+//! dropped (`d`), starting its transmission (`-`) and reaching the far node (`r`). A FIFO
+//! link knows a packet's transmission start when it accepts it, possibly in the future, so
+//! such starts wait in a small heap and are written once the clock has reached them; every
+//! file is therefore in time order, and memory is bounded by the packets queued on traced
+//! links. Files are written under a temporary name and renamed when the run ends, so an
+//! interrupted run never leaves a truncated file under the final name.
+
+pub mod ns2;
+pub mod pcap;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
+use pcap_file::{DataLink, TsResolution};
+
+use crate::packet::Packet;
+use crate::time::SimTime;
+pub use ns2::{FlowLabel, TraceEvent};
+pub use pcap::FrameInfo;
+
+/// Where a trace records: ns-2 lines on its links, or pcap frames on its links (as they
+/// start transmission) or at a node (leaving it and arriving at it).
+enum Sink {
+    Ns2 { out: BufWriter<File>, line: Vec<u8> },
+    Pcap { out: PcapWriter<BufWriter<File>> },
+}
+
+struct Writer {
+    sink: Sink,
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+/// A transmission start not yet reached by the clock.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    at: SimTime,
+    order: u64,
+    link: u32,
+    pkt: Packet,
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.order) == (o.at, o.order)
+    }
+}
+impl Eq for Pending {}
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Pending {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.at, self.order).cmp(&(o.at, o.order))
+    }
+}
+
+/// One trace's wish on a link: which events it records there.
+#[derive(Clone, Copy, Debug)]
+struct Tap {
+    writer: u16,
+    events: u8,
+}
+
+/// A trace as the scenario asks for it, with link directions already resolved.
+#[derive(Clone, Debug)]
+pub struct TraceSpec {
+    pub pcap: bool,
+    pub path: PathBuf,
+    /// (link index, event bits of [`TraceEvent::bit`]).
+    pub taps: Vec<(usize, u8)>,
+}
+
+pub struct PacketTraces {
+    writers: Vec<Writer>,
+    taps: Vec<Vec<Tap>>,
+    ends: Vec<(u32, u32)>,
+    labels: Vec<FlowLabel>,
+    frames: Vec<FrameInfo>,
+    pending: BinaryHeap<Reverse<Pending>>,
+    order: u64,
+    /// The first write error; the run goes on and reports it at the end.
+    error: Option<String>,
+}
+
+impl PacketTraces {
+    /// Opens every trace's temporary file.
+    pub fn open(
+        specs: &[TraceSpec],
+        ends: Vec<(u32, u32)>,
+        labels: Vec<FlowLabel>,
+        frames: Vec<FrameInfo>,
+    ) -> Result<PacketTraces, String> {
+        let mut taps = vec![Vec::new(); ends.len()];
+        let mut writers = Vec::with_capacity(specs.len());
+        for (w, s) in specs.iter().enumerate() {
+            let mut tmp = s.path.clone().into_os_string();
+            tmp.push(".part");
+            let tmp = PathBuf::from(tmp);
+            let file = File::create(&tmp)
+                .map_err(|e| format!("trace[{w}].file: cannot write {}: {e}", s.path.display()))?;
+            let out = BufWriter::with_capacity(1 << 16, file);
+            let sink = if s.pcap {
+                let header = PcapHeader {
+                    datalink: DataLink::ETHERNET,
+                    ts_resolution: TsResolution::NanoSecond,
+                    snaplen: 65535,
+                    ..PcapHeader::default()
+                };
+                Sink::Pcap {
+                    out: PcapWriter::with_header(out, header)
+                        .map_err(|e| format!("trace[{w}].file: {e}"))?,
+                }
+            } else {
+                Sink::Ns2 {
+                    out,
+                    line: Vec::with_capacity(128),
+                }
+            };
+            for &(l, events) in &s.taps {
+                taps[l].push(Tap {
+                    writer: w as u16,
+                    events,
+                });
+            }
+            writers.push(Writer {
+                sink,
+                tmp,
+                path: s.path.clone(),
+            });
+        }
+        Ok(PacketTraces {
+            writers,
+            taps,
+            ends,
+            labels,
+            frames,
+            pending: BinaryHeap::new(),
+            order: 0,
+            error: None,
+        })
+    }
+
+    /// Whether any trace watches link `l`.
+    #[inline]
+    pub fn watches(&self, l: usize) -> bool {
+        !self.taps[l].is_empty()
+    }
+
+    /// Records `ev` of `pkt` on link `l` at `t`, after the transmission starts due by then.
+    pub fn record(&mut self, t: SimTime, l: usize, ev: TraceEvent, pkt: &Packet) {
+        if self.taps[l].is_empty() {
+            return;
+        }
+        self.flush_until(t);
+        self.write(t, l, ev, pkt);
+    }
+
+    /// A transmission start on link `l` at `at` (not before the current time).
+    pub fn dequeue(&mut self, now: SimTime, at: SimTime, l: usize, pkt: &Packet) {
+        if self.taps[l].is_empty() {
+            return;
+        }
+        if at <= now {
+            self.record(now, l, TraceEvent::Dequeue, pkt);
+            return;
+        }
+        self.order += 1;
+        self.pending.push(Reverse(Pending {
+            at,
+            order: self.order,
+            link: l as u32,
+            pkt: *pkt,
+        }));
+    }
+
+    fn flush_until(&mut self, t: SimTime) {
+        while let Some(Reverse(p)) = self.pending.peek() {
+            if p.at > t {
+                break;
+            }
+            let Reverse(p) = self.pending.pop().expect("peeked");
+            self.write(p.at, p.link as usize, TraceEvent::Dequeue, &p.pkt);
+        }
+    }
+
+    fn write(&mut self, t: SimTime, l: usize, ev: TraceEvent, pkt: &Packet) {
+        let (from, to) = self.ends[l];
+        let f = pkt.flow.idx();
+        for tap in &self.taps[l] {
+            if tap.events & ev.bit() == 0 {
+                continue;
+            }
+            let w = &mut self.writers[tap.writer as usize];
+            let res = match &mut w.sink {
+                Sink::Ns2 { out, line } => {
+                    line.clear();
+                    ns2::write_line(line, ev, t, from, to, pkt, &self.labels[f])
+                        .and_then(|_| out.write_all(line))
+                        .map_err(|e| e.to_string())
+                }
+                Sink::Pcap { out } => {
+                    let mut buf = [0u8; pcap::MAX_HEADERS];
+                    let (cap, len) = pcap::frame(&mut buf, pkt, &self.frames[f], t);
+                    let ts = Duration::from_nanos(t.0 / 1000);
+                    out.write_packet(&PcapPacket::new(ts, len, &buf[..cap]))
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                }
+            };
+            if let Err(e) = res {
+                if self.error.is_none() {
+                    self.error = Some(format!("{}: {e}", w.path.display()));
+                }
+            }
+        }
+    }
+
+    /// Writes the starts due by `now` and pushes buffered lines to the files, so that a
+    /// reader sees everything up to `now` (the ns-2 front end copies them to Tcl channels).
+    pub fn flush(&mut self, now: SimTime) -> Result<(), String> {
+        self.flush_until(now);
+        for w in &mut self.writers {
+            let res = match &mut w.sink {
+                Sink::Ns2 { out, .. } => out.flush(),
+                Sink::Pcap { .. } => Ok(()),
+            };
+            if let Err(e) = res {
+                self.error
+                    .get_or_insert(format!("{}: {e}", w.path.display()));
+            }
+        }
+        match &self.error {
+            Some(e) => Err(format!("packet trace: {e}")),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the starts due by `end`, closes every file and gives it its final name.
+    pub fn finish(&mut self, end: SimTime) -> Result<(), String> {
+        self.flush_until(end);
+        self.pending.clear();
+        for w in self.writers.drain(..) {
+            let flushed = match w.sink {
+                Sink::Ns2 { mut out, .. } => out.flush(),
+                Sink::Pcap { out } => out.into_writer().flush(),
+            };
+            if let Err(e) = flushed {
+                self.error
+                    .get_or_insert(format!("{}: {e}", w.path.display()));
+            }
+            if self.error.is_none() {
+                if let Err(e) = std::fs::rename(&w.tmp, &w.path) {
+                    self.error = Some(format!("{}: {e}", w.path.display()));
+                }
+            } else {
+                let _ = std::fs::remove_file(&w.tmp);
+            }
+        }
+        match self.error.take() {
+            Some(e) => Err(format!("packet trace: {e}")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// ns-2's name for the data packets of a UDP application.
+pub fn udp_type(app: &crate::scenario::AppConfig) -> &'static str {
+    use crate::scenario::AppConfig;
+    match app {
+        AppConfig::Cbr { .. } => "cbr",
+        AppConfig::Onoff {
+            on: crate::scenario::Distribution::Pareto(..),
+            ..
+        } => "pareto",
+        AppConfig::Onoff { .. } => "exp",
+        _ => "udp",
+    }
+}

@@ -1,0 +1,190 @@
+"""Packet traces (ns-2 format, pcap) and the flow monitor, on examples/traces.toml."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+import ackclock as ac
+from ackclock.errors import ScenarioError
+from ackclock.toml_loader import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "traces.toml"
+NS2_SCRIPT = ROOT / "validation" / "ns2" / "trace_reno_cbr.tcl"
+
+# ns-2.35's default trace line (trace/trace.cc, Trace::format without show_tcphdr_).
+LINE = re.compile(
+    r"^(?P<ev>[-+rd]) (?P<t>\d+(\.\d+)?(e-\d\d)?) (?P<from>\d+) (?P<to>\d+)"
+    r" (?P<type>[a-z]+) (?P<size>\d+) (?P<flags>[-CPAEFN]{7}) (?P<fid>\d+)"
+    r" (?P<src>\d+\.\d+) (?P<dst>\d+\.\d+) (?P<seq>-?\d+) (?P<id>\d+)$"
+)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[ac.Results, Path]:
+    out = tmp_path_factory.mktemp("traces")
+    results = ac.run_scenario(load_scenario(EXAMPLE), progress=False, trace_dir=out)
+    return results, out
+
+
+def parse(path: Path) -> list[re.Match[str]]:
+    lines = path.read_text().splitlines()
+    matches = [LINE.match(x) for x in lines]
+    bad = [x for x, m in zip(lines, matches, strict=True) if m is None]
+    assert not bad, f"lines outside the ns-2 grammar: {bad[:3]}"
+    return [m for m in matches if m is not None]
+
+
+def test_every_line_follows_the_ns2_grammar_in_time_order(run: tuple[ac.Results, Path]) -> None:
+    _, out = run
+    lines = parse(out / "out.tr")
+    assert len(lines) > 1000
+    times = [float(m["t"]) for m in lines]
+    assert times == sorted(times)
+    assert not list(out.glob("*.part")), "temporary files are renamed at the end"
+
+
+def test_drop_lines_count_the_drop_counters(run: tuple[ac.Results, Path]) -> None:
+    results, out = run
+    drops = Counter(m["fid"] for m in parse(out / "out.tr") if m["ev"] == "d")
+    flows = results.flows.set_index("flow")
+    assert drops["1"] == flows.loc["tcp", "packets_dropped"] + flows.loc["tcp", "acks_dropped"]
+    assert drops["2"] == flows.loc["cbr", "packets_dropped"]
+    assert drops["1"] > 0 and drops["2"] > 0
+    queues = results.queues.set_index("link")
+    assert sum(drops.values()) == queues["dropped_packets"].sum()
+
+
+def test_each_packet_is_enqueued_then_dropped_or_sent_and_received(
+        run: tuple[ac.Results, Path]) -> None:
+    _, out = run
+    hops: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for m in parse(out / "out.tr"):
+        hops[(m["id"], m["from"], m["to"])].append(m["ev"])
+    shapes = Counter("".join(evs) for evs in hops.values())
+    # A packet still in flight when the run ends has no "r" yet.
+    assert set(shapes) <= {"+-r", "+d", "+-", "+"}, shapes
+    assert shapes["+-r"] > 0.9 * sum(shapes.values())
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (ns) is not installed")
+def test_lines_match_ns2_up_to_the_first_drop(run: tuple[ac.Results, Path],
+                                               tmp_path: Path) -> None:
+    """Same network in ns-2.35: identical lines, byte for byte, for the first 0.25 s (drops
+    included). At 0.250152 s a packet reaches the full bottleneck queue at the very instant
+    the line frees up: ns-2 breaks the tie by event insertion order (the arrival first, so
+    it is dropped), ackclock lets the departure go first (the next packet is dropped
+    instead); the traces differ from there on (see docs/traces.md)."""
+    _, out = run
+    ref = tmp_path / "ns2.tr"
+    subprocess.run(["ns", str(NS2_SCRIPT), str(ref)], check=True, capture_output=True,
+                   timeout=60)
+    theirs = ref.read_text().splitlines()
+    ours = (out / "out.tr").read_text().splitlines()
+    def before(lines: list[str]) -> list[str]:
+        return [x for x in lines if float(x.split()[1]) < 0.25]
+
+    assert len(before(theirs)) > 250
+    assert sum(x.startswith("d ") for x in before(theirs)) > 0
+    assert before(ours) == before(theirs)
+
+
+def test_flow_monitor_on_an_idle_path_sees_serialisation_plus_propagation(
+        tmp_path: Path) -> None:
+    net = ac.Network("idle")
+    net.nodes("a", "b", "c")
+    net.link("a", "b", rate="10Mb/s", delay="10ms")
+    net.link("b", "c", rate="1Mb/s", delay="20ms")
+    # 1000-byte datagrams (the ns2 profile adds no UDP header, as ns-2), every 100 ms: never
+    # a queue.
+    net.udp("u", "a", "c", packet_size=1000, interval="100ms")
+    r = net.run("10s")
+    row = r.flows_detail.set_index(["flow", "direction"]).loc[("u", "data")]
+    size = 1000
+    expected = size * 8 / 10e6 + 0.010 + size * 8 / 1e6 + 0.020
+    assert row["mean_delay_s"] == pytest.approx(expected, rel=1e-12)
+    assert row["max_delay_s"] == pytest.approx(expected, rel=1e-12)
+    assert row["jitter_sum_s"] == 0
+    # Sent at 0, 0.1, ..., 10 s (events at the run's end still happen); the last one is
+    # still on its way when the run ends.
+    assert row["tx_packets"] == 101 and row["rx_packets"] == 100
+    assert row["lost_packets"] == 0
+
+
+def test_flow_monitor_counts_match_the_flow_counters(run: tuple[ac.Results, Path]) -> None:
+    results, _ = run
+    d = results.flows_detail.set_index(["flow", "direction"])
+    f = results.flows.set_index("flow")
+    assert d.loc[("tcp", "data"), "tx_packets"] == f.loc["tcp", "packets_sent"]
+    assert d.loc[("tcp", "data"), "lost_packets"] == f.loc["tcp", "packets_dropped"]
+    assert d.loc[("cbr", "data"), "rx_packets"] == f.loc["cbr", "packets_delivered"]
+    assert (d["tx_packets"] >= d["rx_packets"] + d["lost_packets"]).all()
+    assert (d["mean_delay_s"] <= d["max_delay_s"]).all()
+
+
+tshark = pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+
+
+def tshark_count(pcap: Path, display_filter: str | None = None) -> int:
+    cmd = ["tshark", "-n", "-r", str(pcap), "-T", "fields", "-e", "frame.number"]
+    if display_filter:
+        cmd += ["-Y", display_filter]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120)
+    return len(out.stdout.split())
+
+
+@tshark
+def test_tshark_reads_the_link_capture_one_frame_per_departure(
+        run: tuple[ac.Results, Path]) -> None:
+    results, out = run
+    departed = results.queues.set_index("link").loc["n1->n2", "departed_packets"]
+    assert tshark_count(out / "bottleneck.pcap") == departed
+
+
+@tshark
+def test_tshark_finds_every_retransmission(run: tuple[ac.Results, Path]) -> None:
+    """At the sender, Wireshark's TCP analysis flags exactly the segments ackclock sent
+    again (the capture holds both directions, so fast retransmits follow their dup ACKs)."""
+    results, out = run
+    retx = results.flows.set_index("flow").loc["tcp", "packets_retransmitted"]
+    assert retx > 0
+    assert tshark_count(out / "sender.pcap", "tcp.analysis.retransmission") == retx
+    assert tshark_count(out / "sender.pcap", "tcp.analysis.lost_segment") == 0
+
+
+@tshark
+def test_tshark_sees_sack_blocks_and_timestamps(tmp_path: Path) -> None:
+    net = ac.Network("sack", profile="linux")
+    net.nodes("a", "r", "b")
+    net.link("a", "r", rate="100Mb/s", delay="1ms")
+    net.link("r", "b", rate="10Mb/s", delay="10ms", queue_limit=20)
+    net.tcp("t", "a", "b", variant="sack", sink="sack", timestamps=True)
+    net.trace("pcap", "a.pcap", nodes=["a"])
+    r = net.run("3s", out=tmp_path)
+    pcap = tmp_path / "a.pcap"
+    assert tshark_count(pcap, "tcp.options.sack_le") > 0
+    assert tshark_count(pcap, "tcp.options.timestamp.tsval") == tshark_count(pcap)
+    retx = r.flows.set_index("flow").loc["t", "packets_retransmitted"]
+    assert tshark_count(pcap, "tcp.analysis.retransmission") == retx
+
+
+def test_bad_trace_tables_are_clear_errors(tmp_path: Path) -> None:
+    def load(extra: str) -> None:
+        p = tmp_path / "s.toml"
+        p.write_text(EXAMPLE.read_text().split("[[trace]]")[0] + extra)
+        ac.run_scenario(load_scenario(p), progress=False, trace_dir=tmp_path)
+
+    with pytest.raises(ScenarioError, match=r"trace\[0\]\.links\[0\].*n1->n2"):
+        load('[[trace]]\nfile = "x.tr"\nlinks = ["n2->n9"]\n')
+    with pytest.raises(ScenarioError, match=r"trace\[0\]\.format"):
+        load('[[trace]]\nformat = "nam"\nfile = "x.tr"\n')
+    with pytest.raises(ScenarioError, match=r"trace\[0\]\.nodes"):
+        load('[[trace]]\nfile = "x.tr"\nnodes = ["n0"]\n')
+    with pytest.raises(ScenarioError, match=r"trace\[0\]\.file"):
+        load('[[trace]]\nformat = "ns2"\n')
