@@ -97,8 +97,9 @@ def test_cbr_takes_its_rate_and_reno_the_rest() -> None:
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.toml")), ids=lambda p: p.name)
-def test_example_scenarios_run(path: Path) -> None:
-    res = ac.run_scenario(ac.load_scenario(path, ["run.duration=5s", "run.warmup=1s"]))
+def test_example_scenarios_run(path: Path, tmp_path: Path) -> None:
+    res = ac.run_scenario(ac.load_scenario(path, ["run.duration=5s", "run.warmup=1s"]),
+                          trace_dir=tmp_path)
     assert len(res.flows) >= 1
     assert res.summary["events"] > 0
 
