@@ -5,12 +5,14 @@ Two high-speed flows share a 622 Mb/s, 100 ms RTT bottleneck (R0-R1, 48 ms, a 15
 timestamps, window 67000, 1000-byte packets, max_ssthresh 100, maxburst 2, CUBIC beta 0.8 and
 C 0.4). Background: two Tmix flows, inbound (n0 -> n1) and outbound (n3 -> n2), replaying
 synthetic connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md)
-from time 0; flow 1 starts at --start, flow 2 50 s later. For each protocol pair: the asymmetry
-A = (t1 - t2) / (t1 + t2) of the two flows' throughputs after flow 2's start, without and with
-background traffic (the study's Table 1), and the background's throughput over time with and
-without the high-speed flows (its Figs. 8 and 9).
+from time 0; flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until
+--seconds. Without background, as in the earlier study the seed quotes: flow 1 at 0 s, flow 2 at
+50 s, 500 s in all. For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two
+flows' mean throughputs from flow 2's start to the end, without and with background traffic (the
+study's Table 1), and the background's throughput over time with and without the high-speed
+flows (its Figs. 8 and 9).
 
-    python examples/seed003.py [--pairs all] [--seconds 300] [--start 100] [--rate 150]
+    python examples/seed003.py [--pairs all] [--seconds 1000] [--start 400] [--rate 150]
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ STUDY = {("Scalable", "HS"): (0.996, 0.762), ("Scalable", "FAST"): (0.488, 0.932
 
 
 def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
-            args: argparse.Namespace) -> ac.Network:
+            args: argparse.Namespace, start: float) -> ac.Network:
     net = ac.Network("seed003", profile="ns2")
     net.nodes("n0", "n1", "n2", "n3", "R0", "R1", "n6", "n7", "n8", "n9")
     net.link("R0", "R1", rate="622Mb/s", delay="48ms", queue_limit=1555)
@@ -55,14 +57,15 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
         for i, (src, dst) in enumerate((("n6", "n7"), ("n8", "n9"))):
             name = PROTOCOLS[cc[i]]
             net.tcp(f"flow{i + 1}", src, dst, cc=name, cc_params=params.get(name, {}),
-                    start=f"{args.start + 50 * i}s")
+                    start=f"{start + 50 * i}s")
     return net
 
 
 def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> dict[str, Any]:
     cc, vectors, args = job
-    res = network(cc, vectors, args).run(duration=f"{args.seconds}s",
-                                         warmup=f"{args.start + 50}s", sample_interval="1s")
+    start, seconds = (args.start, args.seconds) if vectors else (0.0, args.seconds_without)
+    res = network(cc, vectors, args, start).run(duration=f"{seconds}s",
+                                                warmup=f"{start + 50}s", sample_interval="1s")
     f = res.flows.set_index("flow")
     out: dict[str, Any] = {"pair": cc, "has_background": vectors is not None}
     if cc:
@@ -78,8 +81,12 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", choices=("highlighted", "all"), default="highlighted")
-    ap.add_argument("--seconds", type=float, default=300.0)
-    ap.add_argument("--start", type=float, default=100.0, help="flow 1's start (s)")
+    ap.add_argument("--seconds", type=float, default=1000.0,
+                    help="length of the runs with background traffic (s)")
+    ap.add_argument("--start", type=float, default=400.0,
+                    help="flow 1's start with background traffic (s)")
+    ap.add_argument("--seconds-without", type=float, default=500.0,
+                    help="length of the runs without background traffic (s)")
     ap.add_argument("--rate", type=float, default=150.0, help="Tmix connections per second")
     ap.add_argument("--fast-alpha", type=float, default=200.0)
     ap.add_argument("--jobs", type=int, default=None)

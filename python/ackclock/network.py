@@ -100,6 +100,13 @@ class Network:
         trace: Any = None,
         size: int | str | None = None,
         tmix: str | None = None,
+        app: str = "ftp",
+        rate: str | float | None = None,
+        interval: str | float | None = None,
+        write_size: int | str | None = None,
+        random: bool | None = None,
+        on: Any = None,
+        off: Any = None,
         **params: Any,
     ) -> Flow:
         """Adds a TCP flow with an FTP source: endless, or ``size`` payload bytes (then the
@@ -108,7 +115,10 @@ class Network:
         initiators) and ``dst`` (the acceptors) instead (results in ``Results.connections``).
         ``params`` are TCP parameters (``window=100``, ``packet_size=1460``, ns-2 aliases such
         as ``window_``); they override :meth:`defaults`, which override the profile.
-        ``start`` may be a distribution: ``{"uniform": ["0s", "1s"]}``. ``trace``: TCP
+        ``start`` may be a distribution: ``{"uniform": ["0s", "1s"]}``. With ``app="cbr"``
+        (or ``"onoff"``, ``"poisson"``) the application writes ``write_size`` bytes (default
+        one segment's payload) every ``interval`` or at ``rate`` into the connection instead,
+        as ns-3's MyApp does (``random``, ``on``, ``off`` as for :meth:`udp`). ``trace``: TCP
         variables to record on every change (``["cwnd", "ssthresh"]``, or True for all) into
         ``Results.tcp_trace``."""
         flow = Flow(
@@ -121,7 +131,9 @@ class Network:
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
             app=(AppConfig(kind="tmix", start=start, stop=stop, file=tmix) if tmix else
-                 AppConfig(kind="ftp", start=start, stop=stop, size=size)),
+                 AppConfig(kind="ftp", start=start, stop=stop, size=size) if app == "ftp" else
+                 AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
+                           packet_size=write_size, random=random, on=on, off=off)),
             trace=trace,
         )
         self._flows.append(flow)

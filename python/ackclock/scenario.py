@@ -504,7 +504,8 @@ def _flows(
             entry["tcp"] = _tcp(flow, p, profile, defaults)
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
-        entry["app"] = _app(flow, p, base_dir)
+        mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
+        entry["app"] = _app(flow, p, base_dir, mss)
         out.append(entry)
     return out
 
@@ -649,12 +650,15 @@ def _udp_header(flow: Flow, p: str, profile: Profile) -> int:
     return _below(parse_size(flow.header_size, f"{p}.header_size"), _U32, f"{p}.header_size")
 
 
-def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
+def _app(flow: Flow, p: str, base_dir: Path | None = None,
+         mss: int | None = None) -> dict[str, Any]:
+    """The application; on a TCP flow (segment payload ``mss``) a cbr, onoff, poisson or
+    trace application writes into the connection at its own pace (ns-3's MyApp)."""
     app = flow.app
     ap = f"{p}.app"
     kind = check_kind(app.kind, APP_KINDS, SUPPORTED_APP_KINDS, f"{ap}.kind", "application")
-    if (kind in ("ftp", "tmix")) != (flow.kind == "tcp"):
-        wanted = '"ftp" or "tmix"' if flow.kind == "tcp" else '"cbr", "onoff", "poisson" or "trace"'
+    if kind in ("ftp", "tmix") and flow.kind != "tcp":
+        wanted = '"cbr", "onoff", "poisson" or "trace"'
         raise ScenarioError(
             f"a {flow.kind.upper()} flow needs an {wanted} application, got {quote(kind)}",
             path=f"{ap}.kind",
@@ -690,9 +694,11 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None) -> dict[str, Any]:
             raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")
         return base | {"records": read_trace(app.file, f"{ap}.file", base_dir)}
 
-    if app.packet_size is None:
+    if app.packet_size is None and mss is None:
         raise ScenarioError("missing: the payload bytes of each datagram", path=f"{ap}.packet_size")
-    packet_size = parse_size(app.packet_size, f"{ap}.packet_size")
+    # Over TCP the bytes of each write; by default one segment's payload.
+    packet_size = mss if app.packet_size is None else parse_size(app.packet_size,
+                                                                  f"{ap}.packet_size")
     if packet_size == 0:
         raise ScenarioError(f"expected a positive size, got {quote(app.packet_size)}",
                             path=f"{ap}.packet_size")

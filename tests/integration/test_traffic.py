@@ -137,3 +137,20 @@ def test_changing_one_flow_never_changes_another_flows_randomness() -> None:
         return f.start_s, f.packets_sent
 
     assert run(False) == run(True)
+
+
+def test_cbr_over_tcp_is_paced_by_the_application_then_by_the_network() -> None:
+    """A rate-limited writer (ns-3's MyApp): below the bottleneck the flow carries what the
+    application writes; above it, what TCP can get through."""
+    def goodput(rate: str) -> float:
+        net = Network("paced")
+        net.nodes("a", "r", "b")
+        net.link("a", "r", rate="10Mb/s", delay="10ms")
+        net.link("r", "b", rate="1.5Mb/s", delay="10ms", queue_limit=20)
+        net.tcp("t", "a", "b", app="cbr", rate=rate)
+        r = net.run("60s", warmup="10s")
+        return float(r.flows.set_index("flow").loc["t", "goodput_mbps"])
+
+    assert goodput("0.5Mb/s") == pytest.approx(0.5, rel=0.01)
+    assert goodput("1Mb/s") == pytest.approx(1.0, rel=0.01)
+    assert 1.3 < goodput("5Mb/s") < 1.5

@@ -560,7 +560,7 @@ def test_flow_between_one_node() -> None:
                                                 " >= 1, got 0"),
         ('app = { kind = "ftp", size = 0 }', "flow[0].app.size: expected a positive size"),
         ('app = { kind = "onoff", rate = "1Mb/s" }',
-         'flow[0].app.kind: a TCP flow needs an "ftp" or "tmix" application, got "onoff"'),
+         'flow[0].app.on: missing: the on times'),
         ('app = { kind = "tmix", file = "no-such.vec" }',
          'flow[0].app.file: cannot read'),
         ('app = { kind = "ftp", start = { exponential = "0s" } }',
@@ -573,8 +573,6 @@ def test_flow_between_one_node() -> None:
          'flow[0].app.start.uniform: bounds out of order: "2s" > "1s"'),
         ('app = { kind = "ftp", start = { uniform = ["1s"] } }',
          'flow[0].app.start.uniform: expected [A, B], got ["1s"]'),
-        ('app = { kind = "cbr", rate = "1Mb/s", packet_size = 100 }',
-         'flow[0].app.kind: a TCP flow needs an "ftp" or "tmix" application, got "cbr"'),
         ('app = { kind = "ftp", rate = "1Mb/s" }',
          "flow[0].app.rate: unknown key; expected one of kind, start, stop, size"),
         ('app = { kind = "ftp", start = "2s", stop = "1s" }',
@@ -583,6 +581,13 @@ def test_flow_between_one_node() -> None:
 )
 def test_tcp_flow_features_not_supported_yet(extra: str, message: str) -> None:
     assert error(SMALL + extra).startswith(f"scenario.toml: {message}")
+
+
+def test_a_paced_application_writes_into_a_tcp_flow() -> None:
+    d = doc(SMALL + 'packet_size = 500\napp = { kind = "cbr", rate = "1Mb/s" }')
+    app = flow(d, "f")["app"]
+    # One segment's payload per write by default.
+    assert app["packet_size"] == 500 and app["interval_ps"] == 4 * MS
 
 
 UDP = SMALL.replace('kind = "tcp"', 'kind = "udp"')

@@ -588,11 +588,8 @@ impl Scenario {
                     }
                 }
                 (FlowKind::Tcp, _, None) => return Err(format!("flow[{i}].tcp: missing")),
-                (FlowKind::Tcp, _, _) => {
-                    return Err(format!(
-                        "flow[{i}].app.kind: a TCP flow needs an ftp or tmix app"
-                    ))
-                }
+                // A paced application writing into the connection (CBR over TCP).
+                (FlowKind::Tcp, _, Some(t)) => validate_tcp(i, t)?,
                 (FlowKind::Udp, AppConfig::Ftp { .. } | AppConfig::Tmix { .. }, _) => {
                     return Err(format!(
                         "flow[{i}].app.kind: a UDP flow needs a cbr, onoff, poisson or trace app"

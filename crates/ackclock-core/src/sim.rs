@@ -28,7 +28,9 @@ use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
 use crate::tmix::{Action as TmixAction, DelayLine, TmixConn};
 use crate::tracer::{TraceMask, Tracer};
-use crate::traffic::{null_sink_receive, Cbr, Generator, OnOff, Poisson, TraceReplay, UdpSource};
+use crate::traffic::{
+    null_sink_receive, Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, UdpSource,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
@@ -85,6 +87,8 @@ struct Flow {
     tmix: Option<(u32, u8)>,
     /// Tmix_DelayBox in front of the network (Tmix half-connections only).
     delay: Option<Box<DelayLine>>,
+    /// A paced application writing into this TCP flow (CBR, on-off or Poisson over TCP).
+    writer: Option<Box<StreamWriter>>,
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -193,6 +197,7 @@ impl Simulator {
             if routes.next_hop(src, dst).is_none() {
                 return Err(unreachable(src, dst));
             }
+            let mut writer = None;
             let agent = match (&f.app, &f.tcp) {
                 (AppConfig::Ftp { size_bytes, .. }, Some(t)) => {
                     if routes.next_hop(dst, src).is_none() {
@@ -210,43 +215,8 @@ impl Simulator {
                     Agent::Tcp { sender, sink }
                 }
                 (app, None) if f.kind == FlowKind::Udp => {
-                    let generator = match app {
-                        AppConfig::Cbr {
-                            interval_ps,
-                            packet_size,
-                            random,
-                            ..
-                        } => Generator::Cbr(Cbr {
-                            interval_ps: *interval_ps,
-                            payload: *packet_size,
-                            random: *random,
-                        }),
-                        AppConfig::Onoff {
-                            interval_ps,
-                            packet_size,
-                            on,
-                            off,
-                            ..
-                        } => Generator::OnOff(OnOff::new(
-                            *interval_ps,
-                            *packet_size,
-                            on.clone(),
-                            off.clone(),
-                        )),
-                        AppConfig::Poisson {
-                            mean_interval_ps,
-                            packet_size,
-                            ..
-                        } => Generator::Poisson(Poisson {
-                            mean_interval_ps: *mean_interval_ps,
-                            payload: *packet_size,
-                        }),
-                        AppConfig::Trace { records, .. } => {
-                            Generator::Trace(TraceReplay::new(records.clone()))
-                        }
-                        AppConfig::Ftp { .. } | AppConfig::Tmix { .. } => {
-                            return Err(format!("flow[{i}]: app and flow kind do not match"))
-                        }
+                    let Some(generator) = generator_for(app) else {
+                        return Err(format!("flow[{i}]: app and flow kind do not match"));
                     };
                     let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
                     Agent::Udp {
@@ -254,6 +224,23 @@ impl Simulator {
                     }
                 }
                 (AppConfig::Tmix { .. }, Some(_)) => Agent::Tmix,
+                (app, Some(t)) => {
+                    // A paced application writing into a TCP connection.
+                    if routes.next_hop(dst, src).is_none() {
+                        return Err(unreachable(dst, src));
+                    }
+                    let Some(generator) = generator_for(app) else {
+                        return Err(format!("flow[{i}]: app and flow kind do not match"));
+                    };
+                    let cc = AnyCc::new(t).map_err(|e| format!("flow[{i}].{e}"))?;
+                    let recovery = Recovery::by_name(&t.variant)
+                        .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
+                    let sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
+                    let sink = Box::new(TcpSink::new(id, dst, src, t));
+                    let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
+                    writer = Some(Box::new(StreamWriter::new(generator, rng)));
+                    Agent::Tcp { sender, sink }
+                }
                 _ => return Err(format!("flow[{i}]: app and flow kind do not match")),
             };
             let mut rng = RandomStream::named(seed, &format!("flow.{}.start", f.name));
@@ -268,6 +255,7 @@ impl Simulator {
                 rto_held: None,
                 tmix: None,
                 delay: None,
+                writer,
             });
         }
         let scenario_flows = flows.len();
@@ -319,6 +307,7 @@ impl Simulator {
                         rto_held: None,
                         tmix: Some((c, side as u8)),
                         delay,
+                        writer: None,
                     });
                 }
                 tmix.push(TmixConn::new(FlowId(i as u32), halves, conn.clone()));
@@ -783,7 +772,12 @@ impl Simulator {
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f.idx()];
         let mut next_tick = None;
-        match &mut self.flows[f.idx()].agent {
+        let flow = &mut self.flows[f.idx()];
+        match &mut flow.agent {
+            Agent::Tcp { .. } if flow.writer.is_some() => {
+                let w = flow.writer.as_ref().expect("checked");
+                next_tick = Some(w.first_tick(now));
+            }
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
             Agent::Tmix => {
                 let stop = self.scenario.flows[f.idx()]
@@ -818,18 +812,34 @@ impl Simulator {
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f.idx()];
-        let Agent::Udp { source } = &mut self.flows[f.idx()].agent else {
-            return;
+        let flow = &mut self.flows[f.idx()];
+        let next = match (&mut flow.agent, flow.writer.as_mut()) {
+            (Agent::Udp { source }, _) => source.tick(now, &mut out, c),
+            (Agent::Tcp { sender, .. }, Some(w)) => {
+                let (bytes, next) = w.next(now);
+                if bytes > 0 {
+                    sender.write(now, bytes as u64, &mut out, c);
+                }
+                next
+            }
+            _ => None,
         };
-        let next = source.tick(now, &mut out, c);
         self.send_scratch(out);
+        if self.flows[f.idx()].writer.is_some() {
+            self.sync_timers(f);
+        }
         if let Some(t) = next {
             self.queue.push(t, Event::UdpTick(f));
         }
     }
 
     fn on_app_stop(&mut self, f: FlowId) {
-        match &mut self.flows[f.idx()].agent {
+        let flow = &mut self.flows[f.idx()];
+        match &mut flow.agent {
+            // A paced writer stops writing; what it wrote is still delivered.
+            Agent::Tcp { .. } if flow.writer.is_some() => {
+                flow.writer.as_mut().expect("checked").stop();
+            }
             Agent::Tcp { sender, .. } => sender.stop(),
             Agent::Udp { source } => source.stop(),
             // Connections after the stop were never scheduled; running ones finish.
@@ -1630,4 +1640,42 @@ fn open_traces(
         }
     }
     Ok(Some(Box::new(traces)))
+}
+
+/// The packet generator of a UDP-style application; None for FTP and Tmix.
+fn generator_for(app: &AppConfig) -> Option<Generator> {
+    Some(match app {
+        AppConfig::Cbr {
+            interval_ps,
+            packet_size,
+            random,
+            ..
+        } => Generator::Cbr(Cbr {
+            interval_ps: *interval_ps,
+            payload: *packet_size,
+            random: *random,
+        }),
+        AppConfig::Onoff {
+            interval_ps,
+            packet_size,
+            on,
+            off,
+            ..
+        } => Generator::OnOff(OnOff::new(
+            *interval_ps,
+            *packet_size,
+            on.clone(),
+            off.clone(),
+        )),
+        AppConfig::Poisson {
+            mean_interval_ps,
+            packet_size,
+            ..
+        } => Generator::Poisson(Poisson {
+            mean_interval_ps: *mean_interval_ps,
+            payload: *packet_size,
+        }),
+        AppConfig::Trace { records, .. } => Generator::Trace(TraceReplay::new(records.clone())),
+        AppConfig::Ftp { .. } | AppConfig::Tmix { .. } => return None,
+    })
 }

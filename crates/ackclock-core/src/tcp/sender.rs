@@ -116,6 +116,10 @@ pub struct TcpSender {
     rto_deadline: Option<SimTime>,
     /// Segments the application has made available (u64::MAX: endless bulk data).
     app_limit: u64,
+    /// Bytes a rate-limited application has written (`write`); None for other sources.
+    stream_bytes: Option<u64>,
+    /// The flow opens with a SYN (segment 0), pending or not.
+    syn: bool,
     /// Finite data the application has written, as messages (ADUs): one past each message's
     /// last segment and that segment's wire size. Each message starts a new segment. Empty:
     /// an endless bulk transfer.
@@ -185,6 +189,8 @@ impl TcpSender {
             timed: None,
             rto_deadline: None,
             app_limit: 0,
+            stream_bytes: None,
+            syn: cfg.syn,
             adus: Vec::new(),
             completed_at: None,
             clock: SimTime::ZERO,
@@ -231,7 +237,12 @@ impl TcpSender {
 
     /// Sends what the window allows of the messages written so far.
     pub fn resume(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        self.app_limit = self.adus.last().map_or(u64::MAX, |&(end, _)| end);
+        self.app_limit = match self.stream_bytes {
+            // A byte stream goes out in full segments only, as Nagle's algorithm holds a
+            // partial one back while data are outstanding.
+            Some(b) => u64::from(self.syn) + b / self.payload as u64,
+            None => self.adus.last().map_or(u64::MAX, |&(end, _)| end),
+        };
         self.send_much(now, out, c);
         if self.rto_deadline.is_none() && self.una < self.maxseq {
             self.arm_timer(now);
@@ -240,6 +251,13 @@ impl TcpSender {
 
     /// The application starts: an endless bulk transfer, or the finite one set.
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.resume(now, out, c);
+    }
+
+    /// A rate-limited application (ns-3's `MyApp`, CBR over TCP) writes `bytes` more into
+    /// the byte stream; full segments leave as the window allows.
+    pub fn write(&mut self, now: SimTime, bytes: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        *self.stream_bytes.get_or_insert(0) += bytes;
         self.resume(now, out, c);
     }
 

@@ -51,6 +51,43 @@ impl Generator {
     }
 }
 
+/// An application that writes into a TCP connection at its own pace (ns-3's `MyApp` or an
+/// `OnOffApplication` over TCP): the same generators as UDP sources, each draw a write of
+/// that many bytes instead of a datagram.
+#[derive(Debug)]
+pub struct StreamWriter {
+    generator: Generator,
+    rng: RandomStream,
+    stopped: bool,
+}
+
+impl StreamWriter {
+    pub fn new(generator: Generator, rng: RandomStream) -> Self {
+        StreamWriter {
+            generator,
+            rng,
+            stopped: false,
+        }
+    }
+
+    pub fn first_tick(&self, now: SimTime) -> SimTime {
+        SimTime(now.0.saturating_add(self.generator.first_delay()))
+    }
+
+    /// The bytes written now and when the next write is due, unless stopped or done.
+    pub fn next(&mut self, now: SimTime) -> (u32, Option<SimTime>) {
+        if self.stopped {
+            return (0, None);
+        }
+        let (bytes, next) = self.generator.next_datagram(&mut self.rng);
+        (bytes, next.map(|d| SimTime(now.0.saturating_add(d))))
+    }
+
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct UdpSource {
     pub flow: FlowId,
