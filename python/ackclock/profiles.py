@@ -45,6 +45,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
+        "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
         "cc_params": "table",  # the congestion-control algorithm's own parameters
@@ -91,7 +92,7 @@ TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProx
                 "westwood",
                 "bbr",
             ),
-            ("reno", "highspeed", "scalable", "bic", "cubic", "westwood", "vegas", "fast"),
+            ("reno", "highspeed", "scalable", "bic", "cubic", "westwood", "vegas", "fast", "bbr"),
         ),
         "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack", "sack")),
         "window_unit": (("packets", "bytes"), ("packets", "bytes")),
@@ -143,6 +144,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                     "window_unit": "packets",  # ns-2 counts windows in segments
                     "ecn": False,  # Agent/TCP ecn_ 0
+                    "pacing": False,
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
                     "cc_params": {},
@@ -185,6 +187,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
+                    "pacing": False,  # pacing needs the fq qdisc (BBR paces regardless)
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
                     "cc_params": {},

@@ -19,7 +19,7 @@ import pandas as pd
 from .errors import ScenarioError
 
 TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace", "connections",
-          "flows_detail")
+          "flows_detail", "cc_state")
 PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 # summary.json keys in the order docs/results.md lists them; any others follow.
@@ -55,6 +55,8 @@ class Results:
     connections: pd.DataFrame = field(default_factory=pd.DataFrame)
     # Per flow and direction, like ns-3's FlowMonitor (docs/traces.md).
     flows_detail: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # Congestion-control state at each sample time (docs/models/congestion-control.md).
+    cc_state: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @classmethod
     def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
@@ -129,7 +131,7 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 def _read_table(path: Path) -> pd.DataFrame:
     if not path.is_file() and path.name in ("tcp_trace.csv", "connections.csv",
-                                            "flows_detail.csv"):
+                                            "flows_detail.csv", "cc_state.csv"):
         return pd.DataFrame()  # a folder written before traces existed
     if path.stat().st_size <= 1:
         return pd.DataFrame()  # a table with no columns at all (no such rows in this run)

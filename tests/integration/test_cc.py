@@ -86,3 +86,48 @@ def test_seed003_ns2_names_are_accepted() -> None:
     net.tcp("t", "a", "b", cc="cubic", cc_params={"cubic_beta_": 0.8, "cubic_scale_": 0.4})
     sc = net.scenario("1s")
     assert ac.resolve(sc)["flows"][0]["tcp"]["cc_params"] == {"beta": 0.8, "c": 0.4}
+
+
+def bbr_path(rate: str, buffer: int, seconds: int = 30, **params: Any) -> ac.Results:
+    net = ac.Network("bbr", profile="linux")
+    net.nodes("a", "r", "b")
+    net.link("a", "r", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+    net.link("r", "b", rate=rate, delay="20ms", queue_limit=buffer)
+    net.tcp("t", "a", "b", cc="bbr", window=100_000, **params)
+    return net.run(f"{seconds}s", warmup="5s", sample_interval="0.5s")
+
+
+def test_bbr_finds_the_bottleneck_rate_and_keeps_the_queue_short() -> None:
+    """A lone BBR flow: its delivery-rate estimate converges to the bottleneck rate (within
+    5%), it fills the link, and unlike a loss-based flow it leaves the deep buffer nearly
+    empty (its ProbeBW cycle queues about a quarter BDP for one RTT in eight)."""
+    r = bbr_path("100Mb/s", 2000)
+    cs = r.cc_state[r.cc_state.time_s >= 5]
+    wire = 1448 + 52  # the linux profile's segment on the wire
+    btl_bw_mbps = cs[cs.variable == "bbr_btl_bw"].value * wire * 8 / 1e6
+    assert btl_bw_mbps.between(95, 105).all(), btl_bw_mbps.describe()
+    assert set(cs[cs.variable == "bbr_mode"].value) <= {2.0, 3.0}, "ProbeBW (or ProbeRTT)"
+    min_rtt = cs[cs.variable == "bbr_min_rtt"].value
+    assert min_rtt.between(0.042, 0.0425).all()
+    f = r.flows.iloc[0]
+    assert f.throughput_mbps > 95
+    q = r.queues.set_index("link").loc["r->b"]
+    assert q.mean_queue_packets < 40 and q.dropped_packets == 0
+    reno = path("100Mb/s", "20ms", 2000, "reno", seconds=30)
+    assert reno.queues.set_index("link").loc["r0->r1"].mean_queue_packets > 200
+
+
+def test_bbr_probes_rtt_when_its_minimum_is_ten_seconds_old() -> None:
+    net = ac.Network("bbr", profile="linux")
+    net.nodes("a", "r", "b")
+    net.link("a", "r", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+    net.link("r", "b", rate="50Mb/s", delay="20ms", queue_limit=2000)
+    net.tcp("t", "a", "b", cc="bbr", window=100_000)
+    r = net.run("40s", sample_interval="0.1s")
+    mode = r.cc_state[r.cc_state.variable == "bbr_mode"]
+    probe_rtt = mode[mode.value == 3.0].time_s.to_numpy()
+    starts = [t for i, t in enumerate(probe_rtt) if i == 0 or t - probe_rtt[i - 1] > 1]
+    # About every 10 s (plus the probe itself), each visit 200 ms and a round trip long.
+    assert len(starts) == 3, probe_rtt
+    assert all(10 <= b - a <= 11 for a, b in zip(starts, starts[1:], strict=False))
+    assert len(probe_rtt) <= 3 * len(starts)

@@ -108,7 +108,7 @@ BAD = {
     "key.toml": (BASE + 'vairant = "reno"\n', "flow[0].vairant"),
     "negative.toml": (BASE.replace('"10Mb/s"', '"-1Mb/s"'), "link[0].rate"),
     "missing.toml": (BASE.replace('delay = "1ms"\n', ""), "link[0].delay"),
-    "cubic.toml": (BASE + 'cc = "bbr"\n', "flow[0].cc"),
+    "cubic.toml": (BASE + 'cc = "bbr3"\n', "flow[0].cc"),
     "red.toml": (BASE.replace('delay = "1ms"',
                               'delay = "1ms"\nqueue = { kind = "red", max_p = 2 }'),
                  "link[0].queue.max_p"),

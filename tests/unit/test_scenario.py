@@ -183,6 +183,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ts_echo_rfc7323": False,
             "window_unit": "packets",
             "ecn": False,
+            "pacing": False,
             "rcv_buffer_bytes": None,
             "app_read_rate_bps": None,
             "cc_params": {},
@@ -555,7 +556,7 @@ def test_flow_between_one_node() -> None:
                                 ' "sack", got "vegas"'),
         ('variant = "sack"\nsink = "delack"',
          'flow[0].sink: the sack variant needs sink = "sack", got "delack"'),
-        ('cc = "bbr"', 'flow[0].cc: congestion control "bbr" is not supported yet'),
+        ('cc = "bbr3"', 'flow[0].cc: expected one of "reno", "highspeed"'),
         ('sink = "delack"\nsegs_per_ack = 0', "flow[0].segs_per_ack: expected a whole number"
                                                 " >= 1, got 0"),
         ('app = { kind = "ftp", size = 0 }', "flow[0].app.size: expected a positive size"),

@@ -121,4 +121,6 @@ pub struct Results {
     pub connections: Table,
     /// Per flow and direction, like ns-3's FlowMonitor (flows_detail.csv).
     pub flows_detail: Table,
+    /// Congestion-control state per sample time: (time_s, flow, variable, value).
+    pub cc_state: Table,
 }

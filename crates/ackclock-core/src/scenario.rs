@@ -276,6 +276,10 @@ pub struct TcpConfig {
     /// The rate the receiving application reads at; None: as fast as data arrives.
     #[serde(default)]
     pub app_read_rate_bps: Option<f64>,
+    /// Pace segments at 2x (slow start) or 1.2x cwnd / srtt, as Linux does with the fq
+    /// qdisc; BBR always paces at its own rate.
+    #[serde(default)]
+    pub pacing: bool,
     /// Parameters of the congestion-control algorithm (`tcp::cc`), by the names of its
     /// definition; missing ones take its defaults.
     #[serde(default)]

@@ -38,6 +38,7 @@ pub fn ns2_tcp() -> TcpConfig {
         ecn: false,
         rcv_buffer_bytes: None,
         app_read_rate_bps: None,
+        pacing: false,
         cc_params: Default::default(),
     }
 }

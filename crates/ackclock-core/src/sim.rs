@@ -42,6 +42,8 @@ enum Event {
     Rto(FlowId),
     /// A delayed-ACK timer may have expired.
     DelAck(FlowId),
+    /// Pacing may let a TCP sender's next segment go.
+    Pace(FlowId),
     AppStart(FlowId),
     /// A UDP source sends its next datagram.
     UdpTick(FlowId),
@@ -77,6 +79,7 @@ struct Flow {
     /// Pending events of the sender's RTO timer and the sink's delayed-ACK timer.
     rto_event: LazyTimer,
     delack_event: LazyTimer,
+    pace_event: LazyTimer,
     /// Variables traced on every change, and their last recorded values.
     trace: TraceMask,
     traced: [f64; 8],
@@ -144,6 +147,8 @@ pub struct Simulator {
     sampler: Option<Sampler>,
     sample_interval: SimDuration,
     tracer: Tracer,
+    /// Congestion-control state (CUBIC's W_max, BBR's model...) at each sample time.
+    cc_state: Tracer,
     finished: bool,
     /// The scenario's own flows come first; Tmix half-connections follow.
     scenario_flows: usize,
@@ -250,6 +255,7 @@ impl Simulator {
                 start: SimTime(start),
                 rto_event: LazyTimer::default(),
                 delack_event: LazyTimer::default(),
+                pace_event: LazyTimer::default(),
                 trace: TraceMask::from_names(&f.trace).expect("validated"),
                 traced: [f64::NAN; 8],
                 rto_held: None,
@@ -302,6 +308,7 @@ impl Simulator {
                         start: SimTime(u64::MAX),
                         rto_event: LazyTimer::default(),
                         delack_event: LazyTimer::default(),
+                        pace_event: LazyTimer::default(),
                         trace: TraceMask::from_names(&[]).expect("empty"),
                         traced: [f64::NAN; 8],
                         rto_held: None,
@@ -369,6 +376,7 @@ impl Simulator {
             sampler,
             sample_interval,
             tracer: Tracer::default(),
+            cc_state: Tracer::default(),
             finished: false,
             scenario_flows,
             tmix,
@@ -443,6 +451,7 @@ impl Simulator {
             }
             Event::Rto(f) => self.on_rto_event(f),
             Event::DelAck(f) => self.on_delack_event(f),
+            Event::Pace(f) => self.on_pace_event(f),
             Event::AppStart(f) => self.on_app_start(f),
             Event::UdpTick(f) => self.on_udp_tick(f),
             Event::TmixStart(c) => self.on_tmix_start(c),
@@ -731,6 +740,25 @@ impl Simulator {
         if let Some(t) = flow.delack_event.needs_event(sink.deadline()) {
             self.queue.push(t, Event::DelAck(f));
         }
+        if let Some(t) = flow.pace_event.needs_event(sender.pace_deadline()) {
+            self.queue.push(t, Event::Pace(f));
+        }
+    }
+
+    #[inline(never)]
+    fn on_pace_event(&mut self, f: FlowId) {
+        let now = self.now;
+        let flow = &mut self.flows[f.idx()];
+        if !flow.pace_event.fired(now) {
+            return;
+        }
+        let Agent::Tcp { sender, .. } = &mut flow.agent else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.scratch);
+        sender.on_pace(now, &mut out, &mut self.counters[f.idx()]);
+        self.send_scratch(out);
+        self.sync_timers(f);
     }
 
     fn on_rto_event(&mut self, f: FlowId) {
@@ -918,6 +946,13 @@ impl Simulator {
                 },
             };
             s.flow(t, i, &cfg.name, sample);
+            if let Agent::Tcp { sender, .. } = &flow.agent {
+                for (name, value) in sender.cc().state() {
+                    if !name.is_empty() {
+                        self.cc_state.push(t, &cfg.name, name, value);
+                    }
+                }
+            }
         }
         for (l, name) in self.links.iter().zip(&self.link_names) {
             let b = l.backlog();
@@ -1184,6 +1219,7 @@ impl Simulator {
             tcp_trace: self.tracer.table(),
             connections: self.connections_table(),
             flows_detail: self.flow_monitor_table(),
+            cc_state: self.cc_state.table(),
         })
     }
 

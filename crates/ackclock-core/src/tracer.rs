@@ -64,6 +64,14 @@ impl Tracer {
         }
     }
 
+    /// Appends one row.
+    pub fn push(&mut self, t: f64, flow: &str, variable: &str, value: f64) {
+        self.time_s.push(t);
+        self.flow.push(flow.to_string());
+        self.variable.push(variable.to_string());
+        self.value.push(value);
+    }
+
     /// The rows so far as a table, leaving the tracer empty.
     pub fn take(&mut self) -> Table {
         let t = self.table();

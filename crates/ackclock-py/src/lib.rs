@@ -173,6 +173,7 @@ fn results_to_dict<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyD
     d.set_item("tcp_trace", table_to_dict(py, &r.tcp_trace)?)?;
     d.set_item("connections", table_to_dict(py, &r.connections)?)?;
     d.set_item("flows_detail", table_to_dict(py, &r.flows_detail)?)?;
+    d.set_item("cc_state", table_to_dict(py, &r.cc_state)?)?;
     Ok(d)
 }
 

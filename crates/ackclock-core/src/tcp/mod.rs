@@ -6,6 +6,7 @@
 //! simulator polls.
 
 pub mod cc;
+pub mod delivery_rate;
 pub mod flow_control;
 pub mod rtt;
 pub mod scoreboard;

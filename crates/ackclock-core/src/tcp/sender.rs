@@ -48,6 +48,7 @@ use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::{AckEvent, AnyCc, Window};
+use crate::tcp::delivery_rate::DeliveryRate;
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::time::{SimDuration, SimTime};
@@ -137,6 +138,16 @@ pub struct TcpSender {
     ecn_recover: Option<u64>,
     cwr_pending: bool,
     skip_growth: bool,
+    /// Delivery-rate samples for BBR (draft-cheng-iccrg-delivery-rate-estimation).
+    rate: Option<Box<DeliveryRate>>,
+    /// Pacing: segments per second (0: none), when the next may leave, and the deadline
+    /// the simulator wakes the sender at when pacing holds a segment back. `linux_pacing`:
+    /// the rate follows cwnd / srtt as Linux's `tcp_update_pacing_rate` (2x in slow start,
+    /// 1.2x after).
+    pacing_rate: f64,
+    next_send: SimTime,
+    pace_deadline: Option<SimTime>,
+    linux_pacing: bool,
 }
 
 impl TcpSender {
@@ -173,7 +184,6 @@ impl TcpSender {
                 rwnd: cfg.window as f64,
             },
             dupwnd: 0.0,
-            cc,
             una: 0,
             nxt: 0,
             maxseq: 0,
@@ -200,6 +210,45 @@ impl TcpSender {
             ecn_recover: None,
             cwr_pending: false,
             skip_growth: false,
+            rate: matches!(cc, AnyCc::Bbr(_))
+                .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),
+            cc,
+            pacing_rate: 0.0,
+            next_send: SimTime::ZERO,
+            pace_deadline: None,
+            linux_pacing: cfg.pacing,
+        }
+    }
+
+    /// Congestion control, for its state in traces.
+    pub fn cc(&self) -> &AnyCc {
+        &self.cc
+    }
+
+    /// When pacing lets the next segment leave, if it is holding one back.
+    #[inline]
+    pub fn pace_deadline(&self) -> Option<SimTime> {
+        self.pace_deadline
+    }
+
+    /// The pacing deadline is reached: send what the window allows.
+    pub fn on_pace(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        if self.pace_deadline.is_some_and(|d| d <= now) {
+            self.pace_deadline = None;
+            self.send_much(now, out, c);
+            if self.rto_deadline.is_none() && self.una < self.maxseq {
+                self.arm_timer(now);
+            }
+        }
+    }
+
+    /// Segments outstanding: sent beyond the cumulative ACK and not given up on (after a
+    /// timeout `nxt` falls back), or SACK's `pipe` during recovery.
+    fn in_flight(&self) -> u64 {
+        if self.in_recovery && self.scoreboard.is_some() {
+            self.pipe.max(0) as u64
+        } else {
+            self.nxt.saturating_sub(self.una)
         }
     }
 
@@ -280,12 +329,35 @@ impl TcpSender {
     }
 
     fn send_much(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        let limit = (self.una + self.window()).min(self.app_limit);
+        let window_end = self.una + self.window();
+        let limit = window_end.min(self.app_limit);
         let mut burst = 0;
+        self.pace_deadline = None;
+        if self.linux_pacing && self.rtt.srtt > 0 {
+            // Linux's tcp_update_pacing_rate: twice cwnd per srtt in slow start, 1.2x after.
+            let gain = if self.w.cwnd < self.w.ssthresh {
+                2.0
+            } else {
+                1.2
+            };
+            let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
+            self.pacing_rate = gain * self.w.cwnd.max(1.0) / srtt_s;
+        }
         while self.nxt < limit && (self.max_burst == 0 || burst < self.max_burst) {
+            if self.pacing_rate > 0.0 && now < self.next_send {
+                self.pace_deadline = Some(self.next_send);
+                break;
+            }
             self.emit(self.nxt, now, out, c);
             self.nxt += 1;
             burst += 1;
+        }
+        if self.nxt >= self.app_limit && self.app_limit < window_end {
+            // The window is open but the application has nothing more to send.
+            let inflight = self.in_flight();
+            if let Some(r) = self.rate.as_mut() {
+                r.on_app_limited(inflight);
+            }
         }
     }
 
@@ -302,6 +374,16 @@ impl TcpSender {
         };
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
+        if self.pacing_rate > 0.0 {
+            let gap = (1e12 / self.pacing_rate) as u64;
+            self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
+        }
+        if self.rate.is_some() {
+            let inflight = self.in_flight();
+            if let Some(r) = self.rate.as_mut() {
+                r.on_send(seq, now, inflight);
+            }
+        }
         let mut ecn_bits = 0;
         if self.ecn {
             ecn_bits = ecn::ECT;
@@ -356,9 +438,45 @@ impl TcpSender {
         if self.advertised {
             self.w.rwnd = (pkt.nth as f64).min(self.max_window);
         }
+        if self.rate.is_some() {
+            self.model_ack(now, pkt);
+        }
+        let was_in_recovery = self.in_recovery;
         self.process_ack(now, pkt, out, c);
+        if self.in_recovery != was_in_recovery {
+            let inflight = self.in_flight();
+            if let Some(b) = self.cc.bbr_mut() {
+                if self.in_recovery {
+                    b.on_enter_recovery(&mut self.w, inflight);
+                } else {
+                    b.on_exit_recovery(&mut self.w);
+                }
+            }
+        }
         if self.advertised {
             self.persist(now);
+        }
+    }
+
+    /// Rate-based congestion control sees every ACK before loss recovery does: BBR updates
+    /// its model and sets cwnd and the pacing rate.
+    fn model_ack(&mut self, now: SimTime, pkt: &Packet) {
+        let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
+        if let Some(r) = self.rate.as_mut() {
+            let (una, ack) = (self.una, pkt.ack);
+            let rs = if ack > una && ack <= self.maxseq {
+                r.on_ack(now, una, ack, false)
+            } else if ack == una && una < self.maxseq {
+                r.on_ack(now, una, una, true)
+            } else {
+                return;
+            };
+            let delivered = r.delivered;
+            let inflight = self.in_flight().saturating_sub(rs.delivered);
+            if let Some(b) = self.cc.bbr_mut() {
+                b.on_ack(&mut self.w, now, &rs, delivered, inflight, srtt_s);
+                self.pacing_rate = b.pacing_rate;
+            }
         }
     }
 
@@ -777,6 +895,36 @@ mod tests {
         s.on_ack(SimTime(1002), &ackp(s.una + 1), &mut out, &mut c);
         assert!(!s.in_recovery);
         assert_eq!(s.dupwnd, 0.0);
+    }
+
+    #[test]
+    fn pacing_holds_segments_back_until_their_time() {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.pacing = true;
+        cfg.timestamps = true;
+        let mut s = TcpSender::new(
+            FlowId(0),
+            NodeId(0),
+            NodeId(1),
+            &cfg,
+            Recovery::Reno,
+            AnyCc::new(&cfg).unwrap(),
+        );
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.start(SimTime(0), &mut out, &mut c);
+        assert_eq!(out.len(), 2, "no RTT yet: the initial window goes at once");
+        out.clear();
+        // 100 ms later the first ACK: srtt 0.1 s, cwnd 3, slow start: 2 x 3 / 0.1 = 60/s.
+        let t = SimTime(100_000_000_000);
+        let mut a = ackp(1);
+        a.ts_echo = SimTime(0);
+        s.on_ack(t, &a, &mut out, &mut c);
+        assert_eq!(out.len(), 1, "one segment now, the next one paced");
+        let gap = s.pace_deadline().unwrap().0 - t.0;
+        assert!((gap as f64 - 1e12 / 60.0).abs() < 2.0, "{gap}");
+        s.on_pace(s.pace_deadline().unwrap(), &mut out, &mut c);
+        assert_eq!(out.len(), 2);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! `AnyCc`, dispatched by `match`, their state inline. Each takes its parameters from the
 //! flow's `cc_params` (names from its definition, see `docs/models/congestion-control.md`).
 
+pub mod bbr;
 pub mod bic;
 pub mod cubic;
 pub mod fast;
@@ -97,6 +98,7 @@ pub enum AnyCc {
     Westwood(westwood::Westwood),
     Vegas(vegas::Vegas),
     Fast(fast::Fast),
+    Bbr(Box<bbr::Bbr>),
 }
 
 /// The algorithms `cc` may name.
@@ -109,6 +111,7 @@ pub const ALGORITHMS: &[&str] = &[
     "westwood",
     "vegas",
     "fast",
+    "bbr",
 ];
 
 impl AnyCc {
@@ -125,6 +128,7 @@ impl AnyCc {
             "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p)),
             "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p)),
             "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
+            "bbr" => AnyCc::Bbr(Box::new(bbr::Bbr::new(&mut p, cfg.window_init as f64))),
             other => {
                 return Err(format!(
                     "cc: unsupported congestion control {other:?}; expected one of {}",
@@ -148,6 +152,8 @@ impl AnyCc {
             AnyCc::Westwood(c) => c.on_ack(w, ev),
             AnyCc::Vegas(c) => c.on_ack(w, ev),
             AnyCc::Fast(c) => c.on_ack(w, ev),
+            // BBR sets the window from its model on every ACK (`Bbr::on_ack`).
+            AnyCc::Bbr(_) => {}
         }
     }
 
@@ -164,6 +170,8 @@ impl AnyCc {
             AnyCc::Westwood(c) => c.reduced_window(w),
             AnyCc::Vegas(c) => c.reduced_window(w),
             AnyCc::Fast(c) => c.reduced_window(w),
+            // No multiplicative decrease: recovery conserves packets instead.
+            AnyCc::Bbr(_) => w.cwnd,
         }
     }
 
@@ -172,19 +180,53 @@ impl AnyCc {
         match self {
             AnyCc::Cubic(c) => c.on_timeout(),
             AnyCc::Bic(c) => c.on_timeout(),
+            AnyCc::Bbr(c) => c.on_timeout(),
             _ => {}
         }
     }
 
     /// Internal state for traces: (name, value) pairs.
-    pub fn state(&self) -> [(&'static str, f64); 2] {
+    /// Empty names are unused slots.
+    pub fn state(&self) -> [(&'static str, f64); 4] {
+        const NONE: (&str, f64) = ("", f64::NAN);
         match self {
-            AnyCc::Cubic(c) => [("cubic_wmax", c.w_max), ("cubic_k", c.k)],
-            AnyCc::Bic(c) => [("bic_wmax", c.last_max), ("bic_wmin", f64::NAN)],
-            AnyCc::Westwood(c) => [("westwood_bwe", c.bwe), ("westwood_rtt_min", c.rtt_min)],
-            AnyCc::Vegas(c) => [("vegas_base_rtt", c.base_rtt), ("vegas_diff", c.diff)],
-            AnyCc::Fast(c) => [("fast_base_rtt", c.base_rtt), ("fast_avg_rtt", c.avg_rtt)],
-            _ => [("", f64::NAN), ("", f64::NAN)],
+            AnyCc::Cubic(c) => [("cubic_wmax", c.w_max), ("cubic_k", c.k), NONE, NONE],
+            AnyCc::Bic(c) => [("bic_wmax", c.last_max), NONE, NONE, NONE],
+            AnyCc::Westwood(c) => [
+                ("westwood_bwe", c.bwe),
+                ("westwood_rtt_min", c.rtt_min),
+                NONE,
+                NONE,
+            ],
+            AnyCc::Vegas(c) => [
+                ("vegas_base_rtt", c.base_rtt),
+                ("vegas_diff", c.diff),
+                NONE,
+                NONE,
+            ],
+            AnyCc::Fast(c) => [
+                ("fast_base_rtt", c.base_rtt),
+                ("fast_avg_rtt", c.avg_rtt),
+                NONE,
+                NONE,
+            ],
+            // btl_bw in segments per second, min_rtt in seconds; mode 0 Startup, 1 Drain,
+            // 2 ProbeBW, 3 ProbeRTT.
+            AnyCc::Bbr(c) => [
+                ("bbr_btl_bw", c.btl_bw),
+                ("bbr_min_rtt", c.rt_prop),
+                ("bbr_mode", c.mode_number()),
+                ("bbr_pacing_gain", c.pacing_gain),
+            ],
+            _ => [NONE; 4],
+        }
+    }
+
+    /// BBR's model, when this is BBR.
+    pub fn bbr_mut(&mut self) -> Option<&mut bbr::Bbr> {
+        match self {
+            AnyCc::Bbr(c) => Some(c),
+            _ => None,
         }
     }
 }

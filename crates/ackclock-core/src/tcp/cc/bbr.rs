@@ -1,0 +1,481 @@
+//! BBR v1: Cardwell, Cheng, Gunn, Hassas Yeganeh, Jacobson, "BBR: Congestion-Based Congestion
+//! Control", ACM Queue 14(5), 2016, and draft-cardwell-iccrg-bbr-congestion-control-00 (2017),
+//! the version Linux 4.9 shipped.
+//!
+//! A model of the path, not a reaction to loss: `btl_bw` is the windowed maximum of the
+//! delivery rate over the last 10 round trips, `rt_prop` the minimum RTT over the last 10 s.
+//! The sender paces at `pacing_gain x btl_bw` and caps what is in flight at
+//! `cwnd_gain x BDP` (BDP = btl_bw x rt_prop). The gains follow the state machine:
+//!
+//! - Startup: both gains 2/ln 2 = 2.885, doubling the rate each round trip, until `btl_bw`
+//!   has grown by less than 25% for 3 round trips (the pipe is full);
+//! - Drain: pacing gain ln 2 / 2 (the inverse) until what is in flight falls to one BDP;
+//! - ProbeBW: pacing gain cycles through 5/4, 3/4, 1, 1, 1, 1, 1, 1, a phase per `rt_prop`
+//!   (the 5/4 phase lasts until in flight reaches 5/4 BDP or a loss, the 3/4 phase ends early
+//!   once in flight is down to one BDP), cwnd gain 2;
+//! - ProbeRTT: when `rt_prop` is 10 s old, in flight drops to 4 segments for at least 200 ms
+//!   and a round trip, then back to ProbeBW (or Startup if the pipe was never filled).
+//!
+//! Loss: packet conservation on entering recovery (cwnd = in flight + newly delivered),
+//! then growth by what is delivered up to the target; the window before recovery is restored
+//! when it ends (Linux `bbr_set_cwnd_to_recover_or_restore`). Windows are in segments and
+//! rates in segments per second; at least 4 segments of cwnd.
+
+use super::{Params, Window};
+use crate::tcp::delivery_rate::RateSample;
+use crate::time::SimTime;
+
+const HIGH_GAIN: f64 = 2.885_390_081_777_927; // 2 / ln 2
+const DRAIN_GAIN: f64 = 1.0 / HIGH_GAIN;
+const CYCLE: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+const MIN_CWND: f64 = 4.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Startup,
+    Drain,
+    ProbeBw,
+    ProbeRtt,
+}
+
+#[derive(Clone, Debug)]
+pub struct Bbr {
+    pub mode: Mode,
+    /// Windowed max of delivery-rate samples: (round, rate) of the best in the window.
+    bw_samples: [(u64, f64); 3],
+    pub btl_bw: f64,
+    /// Minimum RTT (s) and when it was measured.
+    pub rt_prop: f64,
+    rt_prop_stamp: SimTime,
+    pub pacing_gain: f64,
+    pub cwnd_gain: f64,
+    round_count: u64,
+    next_round_delivered: u64,
+    round_start: bool,
+    full_bw: f64,
+    full_bw_count: u32,
+    pub filled_pipe: bool,
+    cycle_index: usize,
+    cycle_stamp: SimTime,
+    probe_rtt_done: Option<SimTime>,
+    probe_rtt_round_done: bool,
+    prior_cwnd: f64,
+    in_recovery: bool,
+    packet_conservation: bool,
+    recovery_round: u64,
+    /// Rounds the bandwidth filter spans, the `rt_prop` window, ProbeRTT's length.
+    bw_window_rounds: u64,
+    rt_prop_window_s: f64,
+    probe_rtt_s: f64,
+    initial_cwnd: f64,
+    /// Segments per second to pace at (0 before the first estimate).
+    pub pacing_rate: f64,
+    /// The phase of the gain cycle ProbeBW starts from.
+    start_phase: usize,
+    /// Entering ProbeRTT: remember cwnd at the next update; leaving it: restore it.
+    save_cwnd_later: bool,
+    restore_after_probe_rtt: bool,
+}
+
+impl Bbr {
+    pub fn new(p: &mut Params, initial_cwnd: f64) -> Bbr {
+        Bbr {
+            mode: Mode::Startup,
+            bw_samples: [(0, 0.0); 3],
+            btl_bw: 0.0,
+            rt_prop: f64::INFINITY,
+            rt_prop_stamp: SimTime::ZERO,
+            pacing_gain: HIGH_GAIN,
+            cwnd_gain: HIGH_GAIN,
+            round_count: 0,
+            next_round_delivered: 0,
+            round_start: false,
+            full_bw: 0.0,
+            full_bw_count: 0,
+            filled_pipe: false,
+            cycle_index: 0,
+            cycle_stamp: SimTime::ZERO,
+            probe_rtt_done: None,
+            probe_rtt_round_done: false,
+            prior_cwnd: 0.0,
+            in_recovery: false,
+            packet_conservation: false,
+            recovery_round: 0,
+            bw_window_rounds: p.get("bw_window_rounds", 10.0).max(1.0) as u64,
+            rt_prop_window_s: p.get("min_rtt_window", 10.0),
+            probe_rtt_s: p.get("probe_rtt_time", 0.2),
+            initial_cwnd: initial_cwnd.max(1.0),
+            pacing_rate: 0.0,
+            start_phase: p.get("start_phase", 2.0) as usize % CYCLE.len(),
+            save_cwnd_later: false,
+            restore_after_probe_rtt: false,
+        }
+    }
+
+    /// The BDP in segments, or the initial window before any estimate.
+    fn bdp(&self, gain: f64) -> f64 {
+        if self.btl_bw == 0.0 || !self.rt_prop.is_finite() {
+            return self.initial_cwnd * gain.max(1.0);
+        }
+        gain * self.btl_bw * self.rt_prop
+    }
+
+    /// Updates the model with one ACK's rate sample and sets cwnd and the pacing rate.
+    /// `in_flight` counts segments outstanding after the ACK, `srtt_s` is the smoothed RTT
+    /// for the first pacing rate.
+    pub fn on_ack(
+        &mut self,
+        w: &mut Window,
+        now: SimTime,
+        rs: &RateSample,
+        delivered: u64,
+        in_flight: u64,
+        srtt_s: f64,
+    ) {
+        self.update_round(rs, delivered);
+        self.update_btl_bw(rs);
+        self.update_cycle_phase(now, in_flight);
+        self.check_full_pipe(rs);
+        self.check_drain(now, in_flight);
+        self.update_rt_prop(now, rs, in_flight, delivered);
+        self.set_pacing_rate(srtt_s);
+        self.set_cwnd(w, rs, in_flight);
+    }
+
+    fn update_round(&mut self, rs: &RateSample, delivered: u64) {
+        self.round_start = false;
+        if rs.delivered > 0 && rs.prior_delivered >= self.next_round_delivered {
+            self.next_round_delivered = delivered;
+            self.round_count += 1;
+            self.round_start = true;
+            self.packet_conservation = false;
+        }
+    }
+
+    /// Windowed max over `bw_window_rounds` (Kathleen Nichols' min/max filter, as Linux).
+    fn update_btl_bw(&mut self, rs: &RateSample) {
+        if rs.delivery_rate <= 0.0 {
+            return;
+        }
+        if rs.is_app_limited && rs.delivery_rate < self.btl_bw {
+            return;
+        }
+        let r = self.round_count;
+        let v = rs.delivery_rate;
+        let win = self.bw_window_rounds;
+        let s = &mut self.bw_samples;
+        if v >= s[0].1 || r - s[2].0 > win {
+            *s = [(r, v); 3];
+        } else {
+            if v >= s[1].1 {
+                s[2] = (r, v);
+                s[1] = (r, v);
+            } else if v >= s[2].1 {
+                s[2] = (r, v);
+            }
+            // Expire the best when it is older than the window.
+            if r - s[0].0 > win {
+                s[0] = s[1];
+                s[1] = s[2];
+                s[2] = (r, v);
+                if r - s[0].0 > win {
+                    s[0] = s[1];
+                    s[1] = s[2];
+                }
+            } else if s[1].0 == s[0].0 && r - s[1].0 > win / 4 {
+                s[1] = (r, v);
+                s[2] = (r, v);
+            } else if s[2].0 == s[1].0 && r - s[2].0 > win / 2 {
+                s[2] = (r, v);
+            }
+        }
+        self.btl_bw = self.bw_samples[0].1;
+    }
+
+    fn update_cycle_phase(&mut self, now: SimTime, in_flight: u64) {
+        if self.mode != Mode::ProbeBw {
+            return;
+        }
+        let elapsed = now.0.saturating_sub(self.cycle_stamp.0) as f64 * 1e-12 > self.rt_prop;
+        let inflight = in_flight as f64;
+        let gain = self.pacing_gain;
+        let next = if gain > 1.0 {
+            elapsed && inflight >= self.bdp(gain)
+        } else if gain < 1.0 {
+            elapsed || inflight <= self.bdp(1.0)
+        } else {
+            elapsed
+        };
+        if next {
+            self.cycle_index = (self.cycle_index + 1) % CYCLE.len();
+            self.cycle_stamp = now;
+            self.pacing_gain = CYCLE[self.cycle_index];
+        }
+    }
+
+    fn check_full_pipe(&mut self, rs: &RateSample) {
+        if self.filled_pipe || !self.round_start || rs.is_app_limited {
+            return;
+        }
+        if self.btl_bw >= self.full_bw * 1.25 {
+            self.full_bw = self.btl_bw;
+            self.full_bw_count = 0;
+            return;
+        }
+        self.full_bw_count += 1;
+        if self.full_bw_count >= 3 {
+            self.filled_pipe = true;
+        }
+    }
+
+    fn check_drain(&mut self, now: SimTime, in_flight: u64) {
+        if self.mode == Mode::Startup && self.filled_pipe {
+            self.mode = Mode::Drain;
+            self.pacing_gain = DRAIN_GAIN;
+            self.cwnd_gain = HIGH_GAIN;
+        }
+        if self.mode == Mode::Drain && in_flight as f64 <= self.bdp(1.0) {
+            self.enter_probe_bw(now);
+        }
+    }
+
+    fn enter_probe_bw(&mut self, now: SimTime) {
+        self.mode = Mode::ProbeBw;
+        self.cwnd_gain = 2.0;
+        self.cycle_index = self.start_phase;
+        self.pacing_gain = CYCLE[self.cycle_index];
+        self.cycle_stamp = now;
+    }
+
+    fn update_rt_prop(&mut self, now: SimTime, rs: &RateSample, in_flight: u64, delivered: u64) {
+        let expired =
+            now.0.saturating_sub(self.rt_prop_stamp.0) as f64 * 1e-12 > self.rt_prop_window_s;
+        if rs.rtt_s > 0.0 && (rs.rtt_s <= self.rt_prop || expired) {
+            self.rt_prop = rs.rtt_s;
+            self.rt_prop_stamp = now;
+        }
+        if expired && self.mode != Mode::ProbeRtt {
+            self.mode = Mode::ProbeRtt;
+            self.pacing_gain = 1.0;
+            self.cwnd_gain = 1.0;
+            self.save_cwnd_later = true;
+            self.probe_rtt_done = None;
+        }
+        if self.mode == Mode::ProbeRtt {
+            match self.probe_rtt_done {
+                None if in_flight as f64 <= MIN_CWND => {
+                    self.probe_rtt_done = Some(SimTime(now.0 + (self.probe_rtt_s * 1e12) as u64));
+                    self.probe_rtt_round_done = false;
+                    self.next_round_delivered = delivered;
+                }
+                Some(done) => {
+                    if self.round_start {
+                        self.probe_rtt_round_done = true;
+                    }
+                    if self.probe_rtt_round_done && now >= done {
+                        self.rt_prop_stamp = now;
+                        self.restore_after_probe_rtt = true;
+                        if self.filled_pipe {
+                            self.enter_probe_bw(now);
+                        } else {
+                            self.mode = Mode::Startup;
+                            self.pacing_gain = HIGH_GAIN;
+                            self.cwnd_gain = HIGH_GAIN;
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+
+    fn set_pacing_rate(&mut self, srtt_s: f64) {
+        if self.btl_bw == 0.0 {
+            // Before any estimate: the initial window over the smoothed RTT (or 1 ms).
+            let rtt = if srtt_s > 0.0 { srtt_s } else { 1e-3 };
+            self.pacing_rate = self.pacing_gain * self.initial_cwnd / rtt;
+            return;
+        }
+        let rate = self.pacing_gain * self.btl_bw;
+        // Startup never slows the rate down.
+        if self.filled_pipe || rate > self.pacing_rate {
+            self.pacing_rate = rate;
+        }
+    }
+
+    fn set_cwnd(&mut self, w: &mut Window, rs: &RateSample, in_flight: u64) {
+        if self.save_cwnd_later {
+            self.prior_cwnd = self.prior_cwnd.max(w.cwnd);
+            self.save_cwnd_later = false;
+        }
+        let acked = rs.delivered as f64;
+        let target = self.bdp(self.cwnd_gain) + 3.0;
+        let mut cwnd = w.cwnd;
+        if self.packet_conservation {
+            cwnd = cwnd.max(in_flight as f64 + acked);
+        } else if self.filled_pipe {
+            cwnd = (cwnd + acked).min(target);
+        } else if cwnd < target || rs.prior_delivered < self.initial_cwnd as u64 {
+            cwnd += acked;
+        }
+        cwnd = cwnd.max(MIN_CWND);
+        if self.mode == Mode::ProbeRtt {
+            cwnd = cwnd.min(MIN_CWND);
+        }
+        if std::mem::take(&mut self.restore_after_probe_rtt) {
+            cwnd = cwnd.max(self.prior_cwnd);
+            self.prior_cwnd = 0.0;
+        }
+        w.cwnd = cwnd;
+    }
+
+    /// Loss recovery starts: remember the window, conserve packets for a round trip.
+    pub fn on_enter_recovery(&mut self, w: &mut Window, in_flight: u64) {
+        self.prior_cwnd = w.cwnd;
+        self.in_recovery = true;
+        self.packet_conservation = true;
+        self.recovery_round = self.round_count;
+        w.cwnd = (in_flight as f64 + 1.0).max(MIN_CWND);
+    }
+
+    /// Loss recovery is over: the window before it comes back.
+    pub fn on_exit_recovery(&mut self, w: &mut Window) {
+        self.in_recovery = false;
+        self.packet_conservation = false;
+        w.cwnd = w.cwnd.max(self.prior_cwnd);
+    }
+
+    /// After a timeout the sender restarts from one segment; BBR keeps its model.
+    pub fn on_timeout(&mut self) {
+        self.prior_cwnd = 0.0;
+        self.packet_conservation = false;
+        self.in_recovery = false;
+    }
+
+    pub fn mode_number(&self) -> f64 {
+        match self.mode {
+            Mode::Startup => 0.0,
+            Mode::Drain => 1.0,
+            Mode::ProbeBw => 2.0,
+            Mode::ProbeRtt => 3.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn bbr() -> (Bbr, Window) {
+        let given = BTreeMap::new();
+        let mut p = Params::new(&given);
+        let b = Bbr::new(&mut p, 10.0);
+        let w = Window {
+            cwnd: 10.0,
+            ssthresh: f64::INFINITY,
+            rwnd: 1e9,
+        };
+        (b, w)
+    }
+
+    /// Feeds one ACK per round trip delivering 10 segments at `rate` with `rtt`, 10 in flight.
+    fn rounds(b: &mut Bbr, w: &mut Window, n: u64, rate: f64, rtt: f64, t0: &mut f64) {
+        rounds_in_flight(b, w, n, rate, rtt, t0, 10);
+    }
+
+    fn rounds_in_flight(
+        b: &mut Bbr,
+        w: &mut Window,
+        n: u64,
+        rate: f64,
+        rtt: f64,
+        t0: &mut f64,
+        in_flight: u64,
+    ) {
+        for _ in 0..n {
+            // A little over one RTT apart, so that each ProbeBW phase lasts one call.
+            *t0 += rtt * 1.1;
+            let prior = b.next_round_delivered;
+            let rs = RateSample {
+                delivery_rate: rate,
+                is_app_limited: false,
+                prior_delivered: prior,
+                delivered: 10,
+                rtt_s: rtt,
+            };
+            let delivered = prior + 10;
+            b.on_ack(
+                w,
+                SimTime((*t0 * 1e12) as u64),
+                &rs,
+                delivered,
+                in_flight,
+                rtt,
+            );
+        }
+    }
+
+    #[test]
+    fn startup_ends_after_three_rounds_without_25_percent_growth() {
+        let (mut b, mut w) = bbr();
+        let mut t = 0.0;
+        // Doubling rates: still in Startup.
+        for k in 0..5 {
+            rounds(&mut b, &mut w, 1, 1000.0 * 2f64.powi(k), 0.1, &mut t);
+        }
+        assert_eq!(b.mode, Mode::Startup);
+        assert!(!b.filled_pipe);
+        // A plateau: three rounds later the pipe is full, Drain begins, and with little in
+        // flight ProbeBW follows at once.
+        rounds(&mut b, &mut w, 3, 16000.0, 0.1, &mut t);
+        assert!(b.filled_pipe);
+        assert_eq!(b.mode, Mode::ProbeBw);
+        assert_eq!(b.btl_bw, 16000.0);
+        assert_eq!(b.cwnd_gain, 2.0);
+    }
+
+    #[test]
+    fn the_bandwidth_filter_forgets_a_peak_after_ten_rounds() {
+        let (mut b, mut w) = bbr();
+        let mut t = 0.0;
+        rounds(&mut b, &mut w, 1, 5000.0, 0.1, &mut t);
+        rounds(&mut b, &mut w, 5, 3000.0, 0.1, &mut t);
+        assert_eq!(b.btl_bw, 5000.0, "the peak stays for the window");
+        rounds(&mut b, &mut w, 8, 3000.0, 0.1, &mut t);
+        assert_eq!(b.btl_bw, 3000.0, "and then expires");
+    }
+
+    #[test]
+    fn probe_bw_cycles_its_gains_and_caps_cwnd_at_two_bdp() {
+        let (mut b, mut w) = bbr();
+        let mut t = 0.0;
+        rounds(&mut b, &mut w, 12, 1000.0, 0.1, &mut t);
+        assert_eq!(b.mode, Mode::ProbeBw);
+        // The 5/4 phase lasts until 5/4 BDP (125 segments) are in flight.
+        let mut gains = Vec::new();
+        for _ in 0..8 {
+            rounds_in_flight(&mut b, &mut w, 1, 1000.0, 0.1, &mut t, 130);
+            gains.push(b.pacing_gain);
+        }
+        let mut sorted = gains.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(sorted, vec![0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.25]);
+        // BDP = 1000 segments/s x 0.1 s = 100; cwnd = 2 BDP + 3 once grown.
+        rounds(&mut b, &mut w, 40, 1000.0, 0.1, &mut t);
+        assert_eq!(w.cwnd, 203.0);
+        assert_eq!(b.pacing_rate, b.pacing_gain * 1000.0);
+    }
+
+    #[test]
+    fn recovery_conserves_packets_and_restores_the_window() {
+        let (mut b, mut w) = bbr();
+        let mut t = 0.0;
+        rounds(&mut b, &mut w, 60, 1000.0, 0.1, &mut t);
+        let before = w.cwnd;
+        b.on_enter_recovery(&mut w, 50);
+        assert_eq!(w.cwnd, 51.0);
+        b.on_exit_recovery(&mut w);
+        assert_eq!(w.cwnd, before);
+    }
+}

@@ -1,0 +1,188 @@
+//! Delivery-rate estimation (Cheng, Cardwell, Hassas Yeganeh, Jacobson,
+//! draft-cheng-iccrg-delivery-rate-estimation-02, 2022): each segment remembers, when sent,
+//! how much had been delivered and when; an ACK that delivers it yields a rate sample of the
+//! data delivered over the longer of the send and ACK intervals between the two moments.
+//!
+//! Counted in segments. A cumulative ACK delivers the segments it newly covers; without SACK
+//! each duplicate ACK counts as one segment delivered, credited back when the cumulative ACK
+//! covers it (as Linux does for non-SACK flows). The state lives in a ring indexed by
+//! sequence number, sized once from the largest window, so sending never allocates.
+
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct SentState {
+    seq: u64,
+    sent: SimTime,
+    delivered: u64,
+    delivered_time: SimTime,
+    first_sent_time: SimTime,
+    app_limited: bool,
+}
+
+/// One rate sample (the draft's `rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateSample {
+    /// Segments per second; 0 when no sample could be taken.
+    pub delivery_rate: f64,
+    pub is_app_limited: bool,
+    /// `C.delivered` when the sampled segment was sent: round-trip counting starts here.
+    pub prior_delivered: u64,
+    /// Segments delivered by this ACK.
+    pub delivered: u64,
+    /// The sampled segment's RTT, in seconds (0: none).
+    pub rtt_s: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct DeliveryRate {
+    ring: Vec<SentState>,
+    /// Segments delivered so far (`C.delivered`) and when the last were.
+    pub delivered: u64,
+    delivered_time: SimTime,
+    first_sent_time: SimTime,
+    /// Non-zero while the application limits the sending: the `delivered` count beyond
+    /// which samples are no longer app-limited.
+    app_limited_until: u64,
+    dup_credit: u64,
+}
+
+impl DeliveryRate {
+    pub fn new(max_window: u32) -> DeliveryRate {
+        let cap = (max_window as usize + 8).next_power_of_two();
+        DeliveryRate {
+            ring: vec![SentState::default(); cap],
+            delivered: 0,
+            delivered_time: SimTime::ZERO,
+            first_sent_time: SimTime::ZERO,
+            app_limited_until: 0,
+            dup_credit: 0,
+        }
+    }
+
+    /// Segment `seq` leaves at `now` with `in_flight` segments already outstanding.
+    pub fn on_send(&mut self, seq: u64, now: SimTime, in_flight: u64) {
+        if in_flight == 0 {
+            // The draft's step for a start from idle: intervals begin now.
+            self.first_sent_time = now;
+            self.delivered_time = now;
+        }
+        let mask = self.ring.len() - 1;
+        self.ring[seq as usize & mask] = SentState {
+            seq,
+            sent: now,
+            delivered: self.delivered,
+            delivered_time: self.delivered_time,
+            first_sent_time: self.first_sent_time,
+            app_limited: self.app_limited_until > 0,
+        };
+    }
+
+    /// The application has nothing more to send with the window open: samples until what
+    /// is in flight now is delivered do not measure the path.
+    pub fn on_app_limited(&mut self, in_flight: u64) {
+        self.app_limited_until = (self.delivered + in_flight).max(1);
+    }
+
+    /// A cumulative ACK moved from `una` to `ack` at `now`; `dup` is true for a duplicate
+    /// ACK (which delivers one segment, `una` unchanged).
+    pub fn on_ack(&mut self, now: SimTime, una: u64, ack: u64, dup: bool) -> RateSample {
+        let newly = if dup {
+            self.dup_credit += 1;
+            1
+        } else {
+            let n = ack - una;
+            let credited = self.dup_credit.min(n);
+            self.dup_credit -= credited;
+            n - credited
+        };
+        if newly == 0 {
+            return RateSample::default();
+        }
+        self.delivered += newly;
+        self.delivered_time = now;
+        if self.app_limited_until > 0 && self.delivered > self.app_limited_until {
+            self.app_limited_until = 0;
+        }
+        if dup {
+            // Which segment arrived is unknown without SACK: counted, not sampled.
+            return RateSample {
+                delivered: 1,
+                ..RateSample::default()
+            };
+        }
+        // The most recently sent segment among those just delivered.
+        let mask = self.ring.len() - 1;
+        let mut best: Option<SentState> = None;
+        for s in una..ack {
+            let st = self.ring[s as usize & mask];
+            if st.seq == s && best.is_none_or(|b| st.sent >= b.sent) {
+                best = Some(st);
+            }
+        }
+        let Some(p) = best else {
+            return RateSample {
+                delivered: newly,
+                ..RateSample::default()
+            };
+        };
+        self.first_sent_time = p.sent;
+        let send_elapsed = p.sent.0.saturating_sub(p.first_sent_time.0);
+        let ack_elapsed = now.0.saturating_sub(p.delivered_time.0);
+        let interval = send_elapsed.max(ack_elapsed);
+        let rtt = now.0.saturating_sub(p.sent.0);
+        // An interval shorter than the RTT cannot be right (draft section 3.3).
+        let rate = if interval == 0 || interval < rtt {
+            0.0
+        } else {
+            (self.delivered - p.delivered) as f64 / (interval as f64 * 1e-12)
+        };
+        RateSample {
+            delivery_rate: rate,
+            is_app_limited: p.app_limited,
+            prior_delivered: p.delivered,
+            delivered: newly,
+            rtt_s: rtt as f64 * 1e-12,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000_000;
+
+    #[test]
+    fn a_paced_flow_measures_its_sending_rate() {
+        // One segment every 1 ms, each acknowledged 50 ms later: 1000 segments/s.
+        let mut d = DeliveryRate::new(100);
+        let mut una = 0;
+        let mut last = RateSample::default();
+        for i in 0..400u64 {
+            let t = SimTime(i * MS);
+            d.on_send(i, t, i.min(50));
+            if i >= 50 {
+                last = d.on_ack(t, una, una + 1, false);
+                una += 1;
+            }
+        }
+        assert!((last.delivery_rate - 1000.0).abs() < 1.0, "{last:?}");
+        assert!((last.rtt_s - 0.050).abs() < 1e-9);
+        assert!(!last.is_app_limited);
+    }
+
+    #[test]
+    fn duplicates_deliver_one_segment_each_and_are_credited_back() {
+        let mut d = DeliveryRate::new(10);
+        for i in 0..5 {
+            d.on_send(i, SimTime(0), i);
+        }
+        d.on_ack(SimTime(10 * MS), 0, 0, true);
+        d.on_ack(SimTime(11 * MS), 0, 0, true);
+        assert_eq!(d.delivered, 2);
+        let rs = d.on_ack(SimTime(12 * MS), 0, 5, false);
+        assert_eq!(rs.delivered, 3);
+        assert_eq!(d.delivered, 5);
+    }
+}
