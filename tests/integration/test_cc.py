@@ -30,8 +30,9 @@ def test_highspeed_and_scalable_use_a_long_fat_pipe_better_than_reno() -> None:
     # its window after each loss.
     got = {cc: path("300Mb/s", "48ms", 750, cc, seconds=150, variant="sack")
            .flows.iloc[0].throughput_mbps
-           for cc in ("reno", "highspeed", "scalable", "cubic")}
+           for cc in ("reno", "highspeed", "scalable", "cubic", "htcp")}
     assert got["highspeed"] > 1.2 * got["reno"], got
+    assert got["htcp"] > 1.2 * got["reno"], got
     assert got["scalable"] > 1.2 * got["reno"], got
     assert got["cubic"] > 1.2 * got["reno"], got
 

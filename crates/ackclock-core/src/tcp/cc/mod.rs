@@ -12,6 +12,7 @@ pub mod bic;
 pub mod cubic;
 pub mod fast;
 pub mod highspeed;
+pub mod htcp;
 pub mod reno;
 pub mod scalable;
 pub mod vegas;
@@ -98,6 +99,7 @@ pub enum AnyCc {
     Westwood(westwood::Westwood),
     Vegas(vegas::Vegas),
     Fast(fast::Fast),
+    Htcp(htcp::Htcp),
     Bbr(Box<bbr::Bbr>),
 }
 
@@ -111,6 +113,7 @@ pub const ALGORITHMS: &[&str] = &[
     "westwood",
     "vegas",
     "fast",
+    "htcp",
     "bbr",
 ];
 
@@ -128,6 +131,7 @@ impl AnyCc {
             "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p)),
             "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p)),
             "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
+            "htcp" => AnyCc::Htcp(htcp::Htcp::new(&mut p)),
             "bbr" => AnyCc::Bbr(Box::new(bbr::Bbr::new(&mut p, cfg.window_init as f64))),
             other => {
                 return Err(format!(
@@ -152,6 +156,7 @@ impl AnyCc {
             AnyCc::Westwood(c) => c.on_ack(w, ev),
             AnyCc::Vegas(c) => c.on_ack(w, ev),
             AnyCc::Fast(c) => c.on_ack(w, ev),
+            AnyCc::Htcp(c) => c.on_ack(w, ev),
             // BBR sets the window from its model on every ACK (`Bbr::on_ack`).
             AnyCc::Bbr(_) => {}
         }
@@ -170,6 +175,7 @@ impl AnyCc {
             AnyCc::Westwood(c) => c.reduced_window(w),
             AnyCc::Vegas(c) => c.reduced_window(w),
             AnyCc::Fast(c) => c.reduced_window(w),
+            AnyCc::Htcp(c) => c.reduced_window(w, now),
             // No multiplicative decrease: recovery conserves packets instead.
             AnyCc::Bbr(_) => w.cwnd,
         }
@@ -181,6 +187,7 @@ impl AnyCc {
             AnyCc::Cubic(c) => c.on_timeout(),
             AnyCc::Bic(c) => c.on_timeout(),
             AnyCc::Bbr(c) => c.on_timeout(),
+            AnyCc::Htcp(c) => c.on_timeout(),
             _ => {}
         }
     }
@@ -208,6 +215,12 @@ impl AnyCc {
                 ("fast_base_rtt", c.base_rtt),
                 ("fast_avg_rtt", c.avg_rtt),
                 NONE,
+                NONE,
+            ],
+            AnyCc::Htcp(c) => [
+                ("htcp_beta", c.beta),
+                ("htcp_rtt_min", c.rtt_min),
+                ("htcp_max_b", c.max_b),
                 NONE,
             ],
             // btl_bw in segments per second, min_rtt in seconds; mode 0 Startup, 1 Drain,

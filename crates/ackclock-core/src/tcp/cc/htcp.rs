@@ -1,0 +1,282 @@
+//! H-TCP: D. Leith, R. Shorten, "H-TCP: TCP for high-speed and long-distance networks",
+//! PFLDnet 2004, and draft-leith-tcp-htcp-06 (2008).
+//!
+//! The increase depends on the time Δ since the last congestion event: for Δ below
+//! Δ_L (1 s) it is Reno's one segment per RTT; above, α(Δ) = 1 + 10 (Δ - Δ_L) +
+//! ((Δ - Δ_L) / 2)^2 segments per RTT (cwnd += α / cwnd per ACK).
+//!
+//! - RTT scaling (draft section 4.1): α is multiplied by RTT_min / RTT_ref (RTT_ref
+//!   100 ms), the ratio kept within [0.1, 2] as Linux does, so flows of different RTTs grow
+//!   alike in time.
+//! - Adaptive backoff (section 4.2): on a loss cwnd becomes β cwnd with β = RTT_min /
+//!   RTT_max (of the last congestion epoch) within [0.5, 0.8]; if the throughput the flow
+//!   achieved just before the loss differs by more than 20% from the previous epoch's, the
+//!   network has changed and β is 0.5.
+//! - α is then scaled by 2 (1 - β), so that the flow stays as friendly to Reno as with
+//!   β = 0.5 (section 4.3).
+//!
+//! Throughput is measured as Linux's `tcp_htcp` does: segments acknowledged per RTT_min-long
+//! interval, smoothed 3/4 old + 1/4 new; its maximum over the epoch is compared at the next
+//! loss. Below ssthresh the window grows as Reno's slow start.
+
+use super::{slow_start, AckEvent, Params, Window};
+use crate::time::SimTime;
+
+const BETA_MIN: f64 = 0.5;
+const BETA_MAX: f64 = 0.8;
+
+#[derive(Clone, Debug)]
+pub struct Htcp {
+    delta_l: f64,
+    rtt_ref: f64,
+    rtt_scaling: bool,
+    adaptive_backoff: bool,
+    bandwidth_switch: bool,
+    /// When the last congestion event happened (the flow's first ACK before one).
+    last_congestion: Option<SimTime>,
+    pub beta: f64,
+    /// Smallest RTT seen, largest in this epoch (s).
+    pub rtt_min: f64,
+    pub rtt_max: f64,
+    /// Throughput (segments/s): smoothed, maximum this epoch, maximum last epoch.
+    b_i: f64,
+    pub max_b: f64,
+    old_max_b: f64,
+    count: f64,
+    count_since: Option<SimTime>,
+    /// Throughput samples since the last congestion event.
+    samples: u32,
+}
+
+/// α(Δ) of the draft's equation (1), before scaling.
+pub fn alpha_of(delta: f64, delta_l: f64) -> f64 {
+    if delta <= delta_l {
+        return 1.0;
+    }
+    let d = delta - delta_l;
+    1.0 + 10.0 * d + (d / 2.0).powi(2)
+}
+
+impl Htcp {
+    pub fn new(p: &mut Params) -> Htcp {
+        Htcp {
+            delta_l: p.get("delta_l", 1.0),
+            rtt_ref: p.get("rtt_ref", 0.1),
+            rtt_scaling: p.get("rtt_scaling", 1.0) != 0.0,
+            adaptive_backoff: p.get("adaptive_backoff", 1.0) != 0.0,
+            bandwidth_switch: p.get("bandwidth_switch", 1.0) != 0.0,
+            last_congestion: None,
+            beta: BETA_MIN,
+            rtt_min: f64::INFINITY,
+            rtt_max: 0.0,
+            b_i: 0.0,
+            max_b: 0.0,
+            old_max_b: 0.0,
+            count: 0.0,
+            count_since: None,
+            samples: 0,
+        }
+    }
+
+    /// The increase per RTT now: α(Δ), RTT-scaled, times 2 (1 - β).
+    pub fn alpha(&self, now: SimTime) -> f64 {
+        let since = self.last_congestion.unwrap_or(now);
+        let delta = now.0.saturating_sub(since.0) as f64 * 1e-12;
+        let mut a = alpha_of(delta, self.delta_l);
+        if self.rtt_scaling && self.rtt_min.is_finite() {
+            a *= (self.rtt_min / self.rtt_ref).clamp(0.1, 2.0);
+        }
+        (2.0 * (1.0 - self.beta) * a).max(f64::MIN_POSITIVE)
+    }
+
+    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+        self.last_congestion.get_or_insert(ev.now);
+        if let Some(r) = ev.delay.or(ev.rtt) {
+            let r = r.as_secs_f64();
+            self.rtt_min = self.rtt_min.min(r);
+            self.rtt_max = self.rtt_max.max(r);
+        }
+        self.measure_throughput(ev.now, ev.acked as f64);
+        if w.cwnd < w.ssthresh {
+            slow_start(w, &ev);
+        } else {
+            w.cwnd += self.alpha(ev.now) * ev.credit / w.cwnd;
+        }
+    }
+
+    fn measure_throughput(&mut self, now: SimTime, acked: f64) {
+        let since = *self.count_since.get_or_insert(now);
+        self.count += acked;
+        let elapsed = now.0.saturating_sub(since.0) as f64 * 1e-12;
+        if !self.rtt_min.is_finite() || elapsed < self.rtt_min || elapsed == 0.0 {
+            return;
+        }
+        let cur = self.count / elapsed;
+        self.samples += 1;
+        if self.samples <= 3 {
+            // Just after a backoff the rate is still settling: start the epoch's record here.
+            self.b_i = cur;
+            self.max_b = cur;
+        } else {
+            self.b_i = (3.0 * self.b_i + cur) / 4.0;
+            self.max_b = self.max_b.max(self.b_i);
+        }
+        self.count = 0.0;
+        self.count_since = Some(now);
+    }
+
+    /// β for the loss just detected, from the epoch that ends with it.
+    pub fn update_beta(&mut self) {
+        let (max_b, old) = (self.max_b, self.old_max_b);
+        self.old_max_b = max_b;
+        if self.bandwidth_switch && old > 0.0 && !(0.8 * old..=1.2 * old).contains(&max_b) {
+            self.beta = BETA_MIN;
+            return;
+        }
+        self.beta = if self.adaptive_backoff && self.rtt_max > 0.0 && self.rtt_min.is_finite() {
+            (self.rtt_min / self.rtt_max).clamp(BETA_MIN, BETA_MAX)
+        } else {
+            BETA_MIN
+        };
+    }
+
+    pub fn reduced_window(&mut self, w: &Window, now: SimTime) -> f64 {
+        self.update_beta();
+        self.last_congestion = Some(now);
+        self.rtt_max = self.rtt_min;
+        self.samples = 0;
+        self.count = 0.0;
+        self.count_since = Some(now);
+        self.beta * w.cwnd
+    }
+
+    pub fn on_timeout(&mut self) {
+        self.beta = BETA_MIN;
+        self.samples = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimDuration;
+    use std::collections::BTreeMap;
+
+    const S: u64 = 1_000_000_000_000;
+
+    fn htcp(params: &[(&str, f64)]) -> Htcp {
+        let given: BTreeMap<String, f64> =
+            params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        Htcp::new(&mut Params::new(&given))
+    }
+
+    fn ack(t: f64, rtt: f64) -> AckEvent {
+        AckEvent {
+            now: SimTime((t * S as f64) as u64),
+            acked: 1,
+            credit: 1.0,
+            rtt: None,
+            delay: Some(SimDuration((rtt * S as f64) as u64)),
+        }
+    }
+
+    #[test]
+    fn alpha_follows_the_draft_equation() {
+        assert_eq!(alpha_of(0.5, 1.0), 1.0);
+        assert_eq!(alpha_of(2.0, 1.0), 1.0 + 10.0 + 0.25);
+        assert_eq!(alpha_of(5.0, 1.0), 1.0 + 40.0 + 4.0);
+        // With β = 0.5 and RTT_min = RTT_ref, 2 (1 - β) α = α.
+        let mut h = htcp(&[]);
+        let mut w = Window {
+            cwnd: 100.0,
+            ssthresh: 50.0,
+            rwnd: 1e9,
+        };
+        h.on_ack(&mut w, ack(0.0, 0.1));
+        assert!((h.alpha(SimTime(2 * S)) - 11.25).abs() < 1e-9);
+        assert!((h.alpha(SimTime(5 * S)) - 45.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn rtt_scaling_is_clamped() {
+        let mut h = htcp(&[]);
+        let mut w = Window {
+            cwnd: 100.0,
+            ssthresh: 50.0,
+            rwnd: 1e9,
+        };
+        h.on_ack(&mut w, ack(0.0, 0.02));
+        // RTT_min / RTT_ref = 0.2.
+        assert!((h.alpha(SimTime(2 * S)) - 11.25 * 0.2).abs() < 1e-9);
+        let mut long = htcp(&[]);
+        long.on_ack(&mut w, ack(0.0, 0.5));
+        assert!(
+            (long.alpha(SimTime(2 * S)) - 11.25 * 2.0).abs() < 1e-9,
+            "clamped at 2"
+        );
+    }
+
+    #[test]
+    fn backoff_is_rtt_min_over_rtt_max_within_bounds() {
+        let mut h = htcp(&[("bandwidth_switch", 0.0)]);
+        let mut w = Window {
+            cwnd: 100.0,
+            ssthresh: 50.0,
+            rwnd: 1e9,
+        };
+        h.on_ack(&mut w, ack(0.0, 0.1));
+        h.on_ack(&mut w, ack(0.1, 0.14));
+        // (The ACKs grew cwnd a little in congestion avoidance.)
+        let r = h.reduced_window(&w, SimTime(S));
+        assert!((r - w.cwnd * 0.1 / 0.14).abs() < 1e-6, "{r}");
+        h.on_ack(&mut w, ack(1.1, 0.1));
+        h.on_ack(&mut w, ack(1.2, 0.5));
+        assert_eq!(h.reduced_window(&w, SimTime(2 * S)), 0.5 * w.cwnd, "at least 0.5");
+        h.on_ack(&mut w, ack(2.1, 0.1));
+        h.on_ack(&mut w, ack(2.2, 0.105));
+        assert_eq!(h.reduced_window(&w, SimTime(3 * S)), 0.8 * w.cwnd, "at most 0.8");
+    }
+
+    #[test]
+    fn a_throughput_change_over_20_percent_backs_off_by_half() {
+        let mut h = htcp(&[]);
+        h.rtt_min = 0.1;
+        h.rtt_max = 0.13;
+        let w = Window {
+            cwnd: 100.0,
+            ssthresh: 50.0,
+            rwnd: 1e9,
+        };
+        h.max_b = 1000.0;
+        h.update_beta();
+        let steady = h.beta;
+        assert!((steady - 0.1 / 0.13).abs() < 1e-9);
+        h.max_b = 1100.0; // +10%: same network
+        h.update_beta();
+        assert!((h.beta - steady).abs() < 1e-9);
+        h.max_b = 1500.0; // +36%: the network changed
+        h.update_beta();
+        assert_eq!(h.beta, 0.5);
+        let _ = w;
+    }
+
+    #[test]
+    fn growth_per_rtt_is_alpha_segments() {
+        // In congestion avoidance 3 s after a loss, one RTT of ACKs (cwnd of them) adds
+        // about α(3 s) = 1 + 20 + 1 = 22 segments (β 0.5, RTT_min = RTT_ref).
+        let mut h = htcp(&[("adaptive_backoff", 0.0), ("bandwidth_switch", 0.0)]);
+        let mut w = Window {
+            cwnd: 1000.0,
+            ssthresh: 10.0,
+            rwnd: 1e9,
+        };
+        h.on_ack(&mut w, ack(0.0, 0.1));
+        h.reduced_window(&w, SimTime(0));
+        let start = w.cwnd;
+        let n = w.cwnd as usize;
+        for i in 0..n {
+            h.on_ack(&mut w, ack(3.0 + i as f64 * 1e-6, 0.1));
+        }
+        assert!((w.cwnd - start - 22.0).abs() < 0.3, "{}", w.cwnd - start);
+    }
+}
