@@ -62,6 +62,7 @@ class Network:
         duplex: bool = True,
         loss: Mapping[str, Any] | None = None,
         ecn: bool | None = None,
+        monitor_flows: bool = False,
         **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
@@ -71,7 +72,9 @@ class Network:
         ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``. ``queue`` picks the
         discipline (droptail, red, codel, fq_codel, pie); its own parameters come as keywords
         (``max_thresh=20``, ``target="5ms"``; see docs/models/queues.md), ``ecn=True`` makes it
-        mark ECN-capable packets instead of dropping them early."""
+        mark ECN-capable packets instead of dropping them early. ``monitor_flows=True`` keeps
+        per-flow queue counters on both directions (``Results.queue_flows``, like ns-2's
+        ``makeflowmon Fid``)."""
         path = f"link[{len(self._links)}]"
         link = Link(
             from_=a,
@@ -82,6 +85,7 @@ class Network:
                               ns2=ns2_queue, ecn=ecn, params=dict(queue_params)),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
+            monitor_flows=monitor_flows,
         )
         self._links.append(link)
         return link

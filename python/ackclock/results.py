@@ -19,7 +19,7 @@ import pandas as pd
 from .errors import ScenarioError
 
 TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace", "connections",
-          "flows_detail", "cc_state")
+          "flows_detail", "cc_state", "queue_flows")
 PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 # summary.json keys in the order docs/results.md lists them; any others follow.
@@ -57,6 +57,8 @@ class Results:
     flows_detail: pd.DataFrame = field(default_factory=pd.DataFrame)
     # Congestion-control state at each sample time (docs/models/congestion-control.md).
     cc_state: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # Per-flow queue monitors of links with monitor_flows (docs/traces.md).
+    queue_flows: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @classmethod
     def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
@@ -131,7 +133,8 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 def _read_table(path: Path) -> pd.DataFrame:
     if not path.is_file() and path.name in ("tcp_trace.csv", "connections.csv",
-                                            "flows_detail.csv", "cc_state.csv"):
+                                            "flows_detail.csv", "cc_state.csv",
+                                            "queue_flows.csv"):
         return pd.DataFrame()  # a folder written before traces existed
     if path.stat().st_size <= 1:
         return pd.DataFrame()  # a table with no columns at all (no such rows in this run)

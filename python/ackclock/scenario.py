@@ -96,6 +96,8 @@ class Link:
     queue: QueueConfig = field(default_factory=QueueConfig)
     duplex: bool = True
     loss: LossConfig | None = None
+    # Per-flow queue counters on both directions (queue_flows.csv).
+    monitor_flows: bool = False
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -331,6 +333,9 @@ def _links(
             raise ScenarioError(f"expected true or false, got {quote(link.duplex)}",
                                 path=f"{p}.duplex")
         loss = None if link.loss is None else _loss(link.loss, f"{p}.loss", flow_names)
+        if not isinstance(link.monitor_flows, bool):
+            raise ScenarioError(f"expected true or false, got {quote(link.monitor_flows)}",
+                                path=f"{p}.monitor_flows")
         # The loss model sits on the data direction only (SCENARIO_FORMAT.md).
         directions = [(a, b, loss), (b, a, None)] if link.duplex else [(a, b, loss)]
         for x, y, direction_loss in directions:
@@ -342,7 +347,8 @@ def _links(
             seen[(x, y)] = p
             out.append(
                 {"from": x, "to": y, "rate_bps": rate_bps, "delay_ps": delay_ps,
-                 "queue": dict(queue), "loss": direction_loss}
+                 "queue": dict(queue), "loss": direction_loss,
+                 **({"monitor_flows": True} if link.monitor_flows else {})}
             )
     return out
 

@@ -50,7 +50,7 @@ _TOP_KEYS = ("name", "profile", "run", "defaults", "node", "link", "flow", "trac
 _RUN_KEYS = ("duration", "warmup", "seed", "sample_interval")
 _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
-_LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count")
+_LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count", "monitor_flows")
 _FLOW_KEYS = (
     ("name", "kind", "from", "to", "app", "count", "trace", "fid", "fid_")
     + tuple(TCP_PARAMS)
@@ -344,6 +344,7 @@ def _link(t: Mapping[str, Any], p: str) -> Link:
         queue=_queue(_table(t, "queue", f"{p}.queue"), f"{p}.queue"),
         duplex=t.get("duplex", True),
         loss=loss,
+        monitor_flows=t.get("monitor_flows", False),
         origin=p,
     )
 

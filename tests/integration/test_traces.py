@@ -188,3 +188,30 @@ def test_bad_trace_tables_are_clear_errors(tmp_path: Path) -> None:
         load('[[trace]]\nfile = "x.tr"\nnodes = ["n0"]\n')
     with pytest.raises(ScenarioError, match=r"trace\[0\]\.file"):
         load('[[trace]]\nformat = "ns2"\n')
+
+
+@pytest.mark.parametrize("queue", ["droptail", "red", "codel", "fq_codel"])
+def test_per_flow_queue_monitor_splits_the_link_counters(queue: str) -> None:
+    """ns-2's `makeflowmon Fid`: per-flow counters on a monitored link add up to the link's
+    own, and each flow's mean backlog (its integrator) adds up to the link's mean queue."""
+    net = ac.Network("fmon")
+    net.nodes("a", "r", "b")
+    net.link("a", "r", rate="100Mb/s", delay="1ms")
+    net.link("r", "b", rate="2Mb/s", delay="20ms", queue_limit=30, monitor_flows=True,
+             queue=queue)
+    net.tcp("t1", "a", "b")
+    net.tcp("t2", "a", "b", start="1s")
+    net.udp("u", "a", "b", packet_size=500, rate="0.5Mb/s")
+    r = net.run("30s", warmup="5s")
+    qf = r.queue_flows[r.queue_flows.link == "r->b"].set_index("flow")
+    assert set(qf.index) == {"t1", "t2", "u"}
+    q = r.queues.set_index("link").loc["r->b"]
+    for col in ("arrived_packets", "departed_packets", "dropped_packets", "arrived_bytes"):
+        assert qf[col].sum() == q[col], col
+    assert qf["mean_queue_packets"].sum() == pytest.approx(q["mean_queue_packets"], rel=1e-9)
+    assert qf["mean_queue_bytes"].sum() == pytest.approx(q["mean_queue_bytes"], rel=1e-9)
+    f = r.flows.set_index("flow")
+    assert qf.loc["u", "dropped_packets"] == f.loc["u", "packets_dropped"]
+    # The reverse direction carries the ACKs, counted under their flows too.
+    back = r.queue_flows[r.queue_flows.link == "b->r"].set_index("flow")
+    assert set(back.index) == {"t1", "t2"}

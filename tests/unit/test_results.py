@@ -12,7 +12,8 @@ from ackclock import Results, ScenarioError
 from ackclock.plot import write_plots
 
 CSV_FILES = ("flows.csv", "queues.csv", "timeseries.csv", "queue_timeseries.csv",
-             "tcp_trace.csv", "connections.csv", "flows_detail.csv", "cc_state.csv")
+             "tcp_trace.csv", "connections.csv", "flows_detail.csv", "cc_state.csv",
+             "queue_flows.csv")
 ALL_FILES = ("summary.json", *CSV_FILES)
 PLOTS = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 

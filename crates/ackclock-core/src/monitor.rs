@@ -312,3 +312,83 @@ impl FlowMonitor {
         self.last_rx = now.0;
     }
 }
+
+/// One flow's share of a link direction's queue (ns-2 `makeflowmon Fid` attached to a
+/// link): what it offered, what left, what was dropped, and the time integrals of its
+/// waiting packets and bytes. Integrals advance only when this flow's backlog changes, so
+/// each event costs O(1) whatever the number of flows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowQueueCounters {
+    pub arrived_packets: u64,
+    pub arrived_bytes: u64,
+    pub departed_packets: u64,
+    pub departed_bytes: u64,
+    pub dropped_packets: u64,
+    pub dropped_bytes: u64,
+    pub area_packets: u128,
+    pub area_bytes: u128,
+    pub backlog_packets: u64,
+    pub backlog_bytes: u64,
+    since: u64,
+}
+
+impl FlowQueueCounters {
+    /// Brings the integrals up to `t` (ps).
+    #[inline]
+    pub fn integrate(&mut self, t: u64) {
+        if t > self.since {
+            let dt = (t - self.since) as u128;
+            self.area_packets += dt * self.backlog_packets as u128;
+            self.area_bytes += dt * self.backlog_bytes as u128;
+            self.since = t;
+        }
+    }
+
+    /// A packet of `size` bytes arrives at `t`; `waits`: it joins the backlog.
+    pub fn arrive(&mut self, t: u64, size: u32, waits: bool) {
+        self.integrate(t);
+        self.arrived_packets += 1;
+        self.arrived_bytes += size as u64;
+        if waits {
+            self.backlog_packets += 1;
+            self.backlog_bytes += size as u64;
+        }
+    }
+
+    /// A packet starts transmission at `t`; `waited`: it was in the backlog.
+    pub fn depart(&mut self, t: u64, size: u32, waited: bool) {
+        self.integrate(t);
+        self.departed_packets += 1;
+        self.departed_bytes += size as u64;
+        if waited {
+            self.backlog_packets -= 1;
+            self.backlog_bytes -= size as u64;
+        }
+    }
+
+    /// A packet is dropped at `t`; `waited`: it was in the backlog.
+    pub fn drop(&mut self, t: u64, size: u32, waited: bool) {
+        self.integrate(t);
+        self.dropped_packets += 1;
+        self.dropped_bytes += size as u64;
+        if waited {
+            self.backlog_packets -= 1;
+            self.backlog_bytes -= size as u64;
+        }
+    }
+
+    /// The counts since `earlier` (integrals included); the backlog stays this one's.
+    pub fn since(&self, earlier: &FlowQueueCounters) -> FlowQueueCounters {
+        FlowQueueCounters {
+            arrived_packets: self.arrived_packets - earlier.arrived_packets,
+            arrived_bytes: self.arrived_bytes - earlier.arrived_bytes,
+            departed_packets: self.departed_packets - earlier.departed_packets,
+            departed_bytes: self.departed_bytes - earlier.departed_bytes,
+            dropped_packets: self.dropped_packets - earlier.dropped_packets,
+            dropped_bytes: self.dropped_bytes - earlier.dropped_bytes,
+            area_packets: self.area_packets - earlier.area_packets,
+            area_bytes: self.area_bytes - earlier.area_bytes,
+            ..*self
+        }
+    }
+}

@@ -123,4 +123,6 @@ pub struct Results {
     pub flows_detail: Table,
     /// Congestion-control state per sample time: (time_s, flow, variable, value).
     pub cc_state: Table,
+    /// Per-flow queue monitors of the links that ask for them.
+    pub queue_flows: Table,
 }

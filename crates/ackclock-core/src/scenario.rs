@@ -69,6 +69,9 @@ pub struct LinkConfig {
     pub queue: QueueConfig,
     #[serde(default)]
     pub loss: Option<LossConfig>,
+    /// Keep per-flow queue counters on this direction (ns-2 `makeflowmon Fid`).
+    #[serde(default)]
+    pub monitor_flows: bool,
 }
 
 /// A loss model on a link direction.

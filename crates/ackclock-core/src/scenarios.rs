@@ -82,6 +82,7 @@ pub fn dumbbell(
                 delay_ps: ms * MS,
                 queue: q(limit),
                 loss: None,
+                monitor_flows: false,
             },
             LinkConfig {
                 from: b,
@@ -90,6 +91,7 @@ pub fn dumbbell(
                 delay_ps: ms * MS,
                 queue: q(limit),
                 loss: None,
+                monitor_flows: false,
             },
         ]
     };

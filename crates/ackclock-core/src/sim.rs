@@ -8,7 +8,7 @@
 
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
-use crate::monitor::{FlowCounters, FlowMonitor, Histogram, QueueCounters};
+use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
 use crate::net::{Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
@@ -139,6 +139,8 @@ pub struct Simulator {
     counters: Vec<FlowCounters>,
     warm_flows: Vec<FlowCounters>,
     warm_queues: Vec<QueueCounters>,
+    /// Per-flow queue counters of monitored links at the start of the measurement window.
+    warm_flow_queues: Vec<Option<Vec<FlowQueueCounters>>>,
     warm_sojourn: Vec<Histogram>,
     packets_delivered: u64,
     next_packet_id: u64,
@@ -355,6 +357,11 @@ impl Simulator {
         let nf = flows.len();
         let nl = links.len();
         let traces = open_traces(&scenario, &flows, &tmix, &mut links)?;
+        for (link, cfg) in links.iter_mut().zip(&scenario.links) {
+            if cfg.monitor_flows {
+                link.monitor_flows(nf);
+            }
+        }
         Ok(Simulator {
             scenario,
             now: SimTime::ZERO,
@@ -368,6 +375,7 @@ impl Simulator {
             counters: vec![FlowCounters::default(); nf],
             warm_flows: vec![FlowCounters::default(); nf],
             warm_queues: vec![QueueCounters::default(); nl],
+            warm_flow_queues: vec![None; nl],
             warm_sojourn: vec![Histogram::default(); nl],
             packets_delivered: 0,
             next_packet_id: 0,
@@ -899,6 +907,10 @@ impl Simulator {
             l.reset_max_queue();
             self.warm_queues[i] = l.counters;
             self.warm_sojourn[i] = l.sojourn_histogram();
+            if let Some(m) = l.flow_monitor.as_mut() {
+                m.iter_mut().for_each(|f| f.integrate(self.now.0));
+                self.warm_flow_queues[i] = Some(m.clone());
+            }
         }
     }
 
@@ -966,6 +978,11 @@ impl Simulator {
 
     fn finish(&mut self) {
         self.advance_links();
+        for l in &mut self.links {
+            if let Some(m) = l.flow_monitor.as_mut() {
+                m.iter_mut().for_each(|f| f.integrate(self.duration.0));
+            }
+        }
         self.integrate_rtos();
         if let Some(mut t) = self.traces.take() {
             self.trace_error = t.finish(self.duration).err();
@@ -1219,8 +1236,71 @@ impl Simulator {
             tcp_trace: self.tracer.table(),
             connections: self.connections_table(),
             flows_detail: self.flow_monitor_table(),
+            queue_flows: self.queue_flows_table(),
             cc_state: self.cc_state.table(),
         })
+    }
+
+    /// Per-flow queue monitors over the measurement window: a row per monitored link
+    /// direction and flow that offered it packets (a Tmix application sums its connections).
+    fn queue_flows_table(&self) -> Table {
+        let sc = &self.scenario;
+        let window = (sc.run.duration_ps - sc.run.warmup_ps) as f64;
+        let owner = |i: usize| match self.flows[i].tmix {
+            Some((c, _)) => self.tmix[c as usize].parent.idx(),
+            None => i,
+        };
+        let mut rows: Vec<(String, String, FlowQueueCounters)> = Vec::new();
+        for (l, link) in self.links.iter().enumerate() {
+            let Some(m) = &link.flow_monitor else {
+                continue;
+            };
+            let warm = self.warm_flow_queues[l].as_ref();
+            let mut per_flow = vec![FlowQueueCounters::default(); sc.flows.len()];
+            for (i, c) in m.iter().enumerate() {
+                let d = match warm {
+                    Some(w) => c.since(&w[i]),
+                    None => *c,
+                };
+                let o = &mut per_flow[owner(i)];
+                o.arrived_packets += d.arrived_packets;
+                o.arrived_bytes += d.arrived_bytes;
+                o.departed_packets += d.departed_packets;
+                o.departed_bytes += d.departed_bytes;
+                o.dropped_packets += d.dropped_packets;
+                o.dropped_bytes += d.dropped_bytes;
+                o.area_packets += d.area_packets;
+                o.area_bytes += d.area_bytes;
+            }
+            for (i, c) in per_flow.into_iter().enumerate() {
+                if c.arrived_packets > 0 {
+                    rows.push((self.link_names[l].clone(), sc.flows[i].name.clone(), c));
+                }
+            }
+        }
+        let u = |g: fn(&FlowQueueCounters) -> u64| rows.iter().map(|r| g(&r.2)).collect();
+        let mut t = Table::default();
+        t.str("link", rows.iter().map(|r| r.0.clone()).collect())
+            .str("flow", rows.iter().map(|r| r.1.clone()).collect())
+            .u64("arrived_packets", u(|c| c.arrived_packets))
+            .u64("arrived_bytes", u(|c| c.arrived_bytes))
+            .u64("departed_packets", u(|c| c.departed_packets))
+            .u64("departed_bytes", u(|c| c.departed_bytes))
+            .u64("dropped_packets", u(|c| c.dropped_packets))
+            .u64("dropped_bytes", u(|c| c.dropped_bytes))
+            .f64(
+                "mean_queue_packets",
+                rows.iter()
+                    .map(|r| r.2.area_packets as f64 / window)
+                    .collect(),
+            )
+            .f64(
+                "mean_queue_bytes",
+                rows.iter()
+                    .map(|r| r.2.area_bytes as f64 / window)
+                    .collect(),
+            );
+        t
     }
 
     /// FlowMonitor-style rows: each flow's data direction, and its ACK direction for TCP;

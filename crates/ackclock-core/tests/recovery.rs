@@ -29,6 +29,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         delay_ps: ms,
         queue: q.clone(),
         loss,
+        monitor_flows: false,
     };
     let loss = Some(LossConfig::DropList {
         flow: 0,

@@ -193,6 +193,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             delay_ps: 10 * MS,
             queue: q.clone(),
             loss: None,
+            monitor_flows: false,
         },
         LinkConfig {
             from: 1,
@@ -201,6 +202,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             delay_ps: 10 * MS,
             queue: q,
             loss: None,
+            monitor_flows: false,
         },
     ];
     let flows = vec![

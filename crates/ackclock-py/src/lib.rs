@@ -174,6 +174,7 @@ fn results_to_dict<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyD
     d.set_item("connections", table_to_dict(py, &r.connections)?)?;
     d.set_item("flows_detail", table_to_dict(py, &r.flows_detail)?)?;
     d.set_item("cc_state", table_to_dict(py, &r.cc_state)?)?;
+    d.set_item("queue_flows", table_to_dict(py, &r.queue_flows)?)?;
     Ok(d)
 }
 

@@ -19,7 +19,7 @@ use std::collections::VecDeque;
 
 use crate::ids::NodeId;
 use crate::loss::AnyLoss;
-use crate::monitor::{Histogram, QueueCounters};
+use crate::monitor::{FlowQueueCounters, Histogram, QueueCounters};
 use crate::packet::{ecn, Packet};
 use crate::queue::{AnyQueue, AqmState, Arrival, Backlog, HeldQueue, Verdict};
 use crate::time::{Rate, SimDuration, SimTime};
@@ -36,8 +36,8 @@ pub struct Link {
     loss: Option<AnyLoss>,
     /// When the line finishes serialising the last accepted packet.
     busy_until: SimTime,
-    /// Accepted packets not yet started: (transmission start, size).
-    waiting: VecDeque<(SimTime, u32)>,
+    /// Accepted packets not yet started: (transmission start, size, flow).
+    waiting: VecDeque<(SimTime, u32, u32)>,
     waiting_bytes: u64,
     /// Every accepted packet not yet delivered, with its arrival time at `to`.
     in_flight: VecDeque<(SimTime, Packet)>,
@@ -56,6 +56,8 @@ pub struct Link {
     schedule_tx_done: Option<SimTime>,
     /// Dequeue-time disciplines on a traced link: transmissions started by the last call.
     started: Option<Vec<(SimTime, Packet)>>,
+    /// Per-flow queue monitor (ns-2 `makeflowmon Fid`), indexed by flow.
+    pub flow_monitor: Option<Vec<FlowQueueCounters>>,
 }
 
 /// What happened to a packet offered to a link.
@@ -101,7 +103,13 @@ impl Link {
             schedule_head: None,
             schedule_tx_done: None,
             started: None,
+            flow_monitor: None,
         }
+    }
+
+    /// Keeps per-flow queue counters for `flows` flows.
+    pub fn monitor_flows(&mut self, flows: usize) {
+        self.flow_monitor = Some(vec![FlowQueueCounters::default(); flows]);
     }
 
     /// Keeps the transmission starts of a dequeue-time discipline for a packet trace.
@@ -202,7 +210,7 @@ impl Link {
 
     #[inline(always)]
     fn pop_started(&mut self, now: SimTime) {
-        while let Some(&(start, size)) = self.waiting.front() {
+        while let Some(&(start, size, flow)) = self.waiting.front() {
             if start > now {
                 break;
             }
@@ -211,6 +219,9 @@ impl Link {
             self.waiting_bytes -= size as u64;
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[flow as usize].depart(start.0, size, true);
+            }
         }
     }
 
@@ -279,15 +290,27 @@ impl Link {
             Verdict::Drop => {
                 self.counters.dropped_packets += 1;
                 self.counters.dropped_bytes += size as u64;
+                if let Some(m) = self.flow_monitor.as_mut() {
+                    let f = &mut m[pkt.flow.idx()];
+                    f.arrive(now.0, size, false);
+                    f.drop(now.0, size, false);
+                }
                 return Enqueued::Dropped;
             }
         }
         let start = now.max(self.busy_until);
         self.busy_until = start + self.rate.tx_time(size);
         let arrival = self.busy_until + self.delay;
+        if let Some(m) = self.flow_monitor.as_mut() {
+            let f = &mut m[pkt.flow.idx()];
+            f.arrive(now.0, size, start > now);
+            if start <= now {
+                f.depart(now.0, size, false);
+            }
+        }
         if start > now {
             self.record_sojourn(start.0 - now.0);
-            self.waiting.push_back((start, size));
+            self.waiting.push_back((start, size, pkt.flow.0));
             self.waiting_bytes += size as u64;
             let q = self.waiting.len() as u64;
             if q > self.counters.max_queue_packets {
@@ -310,8 +333,11 @@ impl Link {
     fn enqueue_held(&mut self, now: SimTime, pkt: Packet) {
         let held = self.held.as_mut().expect("held link");
         let before = self.dropped.len();
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[pkt.flow.idx()].arrive(now.0, pkt.size, true);
+        }
         held.enqueue(now, pkt, &mut self.dropped);
-        self.count_held_drops(before);
+        self.count_held_drops(before, now);
         let q = self.backlog().packets;
         if q > self.counters.max_queue_packets {
             self.counters.max_queue_packets = q;
@@ -326,10 +352,13 @@ impl Link {
         }
     }
 
-    fn count_held_drops(&mut self, from: usize) {
+    fn count_held_drops(&mut self, from: usize, now: SimTime) {
         for p in &self.dropped[from..] {
             self.counters.dropped_packets += 1;
             self.counters.dropped_bytes += p.size as u64;
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[p.flow.idx()].drop(now.0, p.size, true);
+            }
         }
     }
 
@@ -341,12 +370,15 @@ impl Link {
         let next = held.dequeue(now, &mut self.dropped);
         let marked = held.marks() - marks;
         let more = held.backlog().packets > 0;
-        self.count_held_drops(before);
+        self.count_held_drops(before, now);
         self.counters.marked_packets += marked;
         let Some((at, pkt)) = next else {
             return;
         };
         self.record_sojourn(now.0 - at.0);
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[pkt.flow.idx()].depart(now.0, pkt.size, true);
+        }
         self.counters.departed_packets += 1;
         self.counters.departed_bytes += pkt.size as u64;
         self.busy_until = now + self.rate.tx_time(pkt.size);

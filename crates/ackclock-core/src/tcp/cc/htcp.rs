@@ -231,10 +231,18 @@ mod tests {
         assert!((r - w.cwnd * 0.1 / 0.14).abs() < 1e-6, "{r}");
         h.on_ack(&mut w, ack(1.1, 0.1));
         h.on_ack(&mut w, ack(1.2, 0.5));
-        assert_eq!(h.reduced_window(&w, SimTime(2 * S)), 0.5 * w.cwnd, "at least 0.5");
+        assert_eq!(
+            h.reduced_window(&w, SimTime(2 * S)),
+            0.5 * w.cwnd,
+            "at least 0.5"
+        );
         h.on_ack(&mut w, ack(2.1, 0.1));
         h.on_ack(&mut w, ack(2.2, 0.105));
-        assert_eq!(h.reduced_window(&w, SimTime(3 * S)), 0.8 * w.cwnd, "at most 0.8");
+        assert_eq!(
+            h.reduced_window(&w, SimTime(3 * S)),
+            0.8 * w.cwnd,
+            "at most 0.8"
+        );
     }
 
     #[test]
