@@ -29,6 +29,12 @@ use crate::tmix::{Action as TmixAction, DelayLine, TmixConn};
 use crate::tracer::{TraceMask, Tracer};
 use crate::traffic::{null_sink_receive, Cbr, Generator, OnOff, Poisson, TraceReplay, UdpSource};
 
+// Invariant checks and resource guards live in their own file but read this module's private
+// state, so they are a child module.
+#[path = "invariants.rs"]
+mod invariants;
+pub use invariants::{StopReason, Violation};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
     /// The head packet of a link reaches the link's far node.
@@ -144,6 +150,13 @@ pub struct Simulator {
     scenario_flows: usize,
     tmix: Vec<TmixConn>,
     tmix_acts: Vec<TmixAction>,
+    /// Invariant checks and resource guards (`invariants.rs`): the event count at which
+    /// `watch` runs next, the checker (debug builds and `run.check`), and why the run
+    /// stopped early, if it did.
+    watch_at: u64,
+    guards: invariants::Guards,
+    checker: Option<Box<invariants::Checker>>,
+    stop: Option<StopReason>,
 }
 
 impl Simulator {
@@ -328,7 +341,7 @@ impl Simulator {
             sampler = Some(Sampler::new(
                 iv as f64 / PS_PER_S as f64,
                 samples,
-                flows.len(),
+                scenario_flows, // Tmix half-connections are not sampled
                 links.len(),
             ));
             sample_interval = SimDuration(iv);
@@ -351,6 +364,7 @@ impl Simulator {
         }
         let nf = flows.len();
         let nl = links.len();
+        let (guards, checker) = invariants::setup(&scenario.run);
         Ok(Simulator {
             scenario,
             now: SimTime::ZERO,
@@ -376,6 +390,10 @@ impl Simulator {
             scenario_flows,
             tmix,
             tmix_acts: Vec::new(),
+            watch_at: 0,
+            guards,
+            checker,
+            stop: None,
         })
     }
 
@@ -409,10 +427,16 @@ impl Simulator {
 
     /// Runs every event up to and including `until` (capped at the run's duration).
     pub fn run_until(&mut self, until: SimTime) {
+        if self.stop.is_some() {
+            return;
+        }
         let until = until.min(self.duration);
         while let Some(t) = self.queue.peek_time() {
             if t > until {
                 break;
+            }
+            if self.events >= self.watch_at && !self.watch(t) {
+                return; // stopped: see `stop_reason`
             }
             let (t, ev) = self.queue.pop().expect("peeked");
             self.now = t;
@@ -856,11 +880,15 @@ impl Simulator {
         self.advance_links();
         self.integrate_rtos();
         self.finished = true;
+        if self.checker.is_some() {
+            self.check_now();
+        }
     }
 
-    /// The run's result tables; `None` until the run has reached its duration.
+    /// The run's result tables; `None` until the run has reached its duration, and for a
+    /// run that stopped early (see `stop_reason`).
     pub fn results(&self) -> Option<Results> {
-        if !self.finished {
+        if !self.finished || self.stop.is_some() {
             return None;
         }
         let sc = &self.scenario;
