@@ -46,7 +46,8 @@ from .scenario import (
 from .units import parse_int
 
 _TOP_KEYS = ("name", "profile", "run", "defaults", "node", "link", "flow", "trace")
-_RUN_KEYS = ("duration", "warmup", "seed", "sample_interval")
+_RUN_KEYS = ("duration", "warmup", "seed", "sample_interval", "check", "max_events",
+             "max_packets")
 _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
 _LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count")
@@ -298,6 +299,9 @@ def build_scenario(
             warmup=run.get("warmup", "0s"),
             seed=run.get("seed", 1),
             sample_interval=run.get("sample_interval"),
+            check=run.get("check", False),
+            max_events=run.get("max_events"),
+            max_packets=run.get("max_packets"),
         ),
         defaults_tcp=defaults_tcp,
         nodes=[_node(e, _origin(e, "node", i)) for i, e in enumerate(doc.get("node", []))],
