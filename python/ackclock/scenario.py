@@ -45,6 +45,8 @@ _U64 = 2**64
 _MAX_SAMPLES = 50_000_000
 # ... and rows over all series, one per sample and flow or link direction.
 _MAX_SAMPLE_ROWS = 20_000_000
+# ... and packets one UDP application may send over the run (an event per packet and hop).
+_MAX_APP_PACKETS = 10_000_000_000
 
 
 @dataclass
@@ -177,6 +179,7 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     base_dir = Path(sc.source).parent if sc.source else None
     flows = _flows(sc.flows, nodes, profile, defaults, base_dir)
     _check_sample_rows(run, len(flows), len(links))
+    _check_app_packets(run, flows)
     return {
         "name": sc.name,
         "profile": profile.name,
@@ -198,6 +201,9 @@ def _run(run: RunConfig) -> dict[str, Any]:
             f"must be shorter than run.duration ({quote(run.duration)}), got {quote(run.warmup)}",
             path="run.warmup",
         )
+    if duration >= _U64:
+        raise ScenarioError(f"expected a time below 2^64 ps (213 days), got {quote(run.duration)}",
+                            path="run.duration")
     seed = parse_int(run.seed, "run.seed", what="a non-negative integer seed")
     if seed >= _U64:
         raise ScenarioError(f"expected a seed below 2^64, got {seed}", path="run.seed")
@@ -249,6 +255,21 @@ def _check_sample_rows(run: dict[str, Any], flows: int, links: int) -> None:
             f" time-series rows, more than {_MAX_SAMPLE_ROWS:,}; choose a longer interval",
             path="run.sample_interval",
         )
+
+
+def _check_app_packets(run: dict[str, Any], flows: list[dict[str, Any]]) -> None:
+    for flow in flows:
+        app = flow["app"]
+        interval = app.get("interval_ps", app.get("mean_interval_ps"))
+        if not interval:
+            continue
+        packets = run["duration_ps"] // interval
+        if packets > _MAX_APP_PACKETS:
+            raise ScenarioError(
+                f"one packet every {interval:,} ps is {packets:,} packets over run.duration,"
+                f" more than {_MAX_APP_PACKETS:,}; lower the rate",
+                path=f"flow.{flow['name']}.app",
+            )
 
 
 def _unique_name(name: object, p: str, first: dict[str, str], what: str) -> None:

@@ -47,6 +47,9 @@ pub struct RunConfig {
 /// Resource guards on the time series: samples per series, and rows over all series.
 pub const MAX_SAMPLES: u64 = 50_000_000;
 pub const MAX_SAMPLE_ROWS: u64 = 20_000_000;
+/// Resource guard: packets one UDP application may send over the run (each costs an event
+/// per hop: 1e10 packets is hours of work).
+pub const MAX_APP_PACKETS: u64 = 10_000_000_000;
 
 fn default_seed() -> u64 {
     1
@@ -611,6 +614,13 @@ impl Scenario {
                 ) => {
                     if *iv == 0 {
                         return Err(format!("flow[{i}].app.rate: must be positive and finite"));
+                    }
+                    let packets = self.run.duration_ps / *iv;
+                    if packets > MAX_APP_PACKETS {
+                        return Err(format!(
+                            "flow[{i}].app.rate: one packet every {iv} ps is {packets} packets \
+                             over run.duration, more than {MAX_APP_PACKETS}; lower the rate"
+                        ));
                     }
                     if *size == 0 {
                         return Err(format!("flow[{i}].app.packet_size: must be positive"));
