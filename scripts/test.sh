@@ -19,5 +19,7 @@ python3 -m pip install --quiet --disable-pip-version-check ".[test]"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test -p ackclock-core --quiet
+# The invariant checker catches a deliberately broken counter (docs/reliability.md).
+cargo test -p ackclock-core --quiet --features inject-accounting-bug --test invariants
 ruff check python tests
 python3 -m pytest -q

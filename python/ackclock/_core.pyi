@@ -20,6 +20,13 @@ class Simulation:
     def events(self) -> int: ...
     @property
     def packet_hops(self) -> int: ...
+    @property
+    def checking(self) -> bool:
+        """Whether the invariant checker runs (debug builds, or ``run.check``)."""
+    @property
+    def stop_reason(self) -> dict[str, Any] | None:
+        """Why the run stopped before its duration: kind ("invariant" or "limit"), key,
+        component, time_s, message; None while it has not."""
     # Mid-run access (the ns-2 front end's `$ns at` scripts).
     def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
         """Starts (or stops) flow ``flow``'s application at ``t_ps`` (not before now)."""

@@ -14,12 +14,14 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import EngineUnavailable, ScenarioError
+from .errors import EngineUnavailable, InvariantViolation, ScenarioError
 
 if TYPE_CHECKING:
     from .results import Results
 
 _USER_ERROR = 2
+# The invariant checker found an engine bug (docs/reliability.md).
+_ENGINE_BUG = 3
 # Subcommands the format promises whose implementation has not landed yet.
 _PLANNED: dict[str, str] = {}
 
@@ -34,7 +36,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e))
     except EngineUnavailable as e:
         return _fail(str(e), status=1)
+    except InvariantViolation as e:
+        return _fail(str(e), status=_ENGINE_BUG)
     except KeyboardInterrupt:
+        # Finished work is kept: a results folder is written whole or not at all, and a
+        # sweep's finished runs are cached (re-running it resumes).
         print("ackclock: interrupted", file=sys.stderr)
         return 130
 
@@ -66,6 +72,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, metavar="N", help="same as --set run.seed=N")
     run.add_argument("--plot", action="store_true", help="also draw cwnd, throughput and queue"
                      " plots (PNG)")
+    run.add_argument("--check", action="store_true",
+                     help="run the invariant checker (same as --set run.check=true); a broken"
+                          " invariant stops the run with exit status 3")
+    run.add_argument("--replay", metavar="SUMMARY",
+                     help="run again the resolved scenario a results folder's summary.json"
+                          " recorded (bit for bit the same results with the same engine"
+                          " version); excludes SCENARIO, --set and --seed")
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
     run.set_defaults(func=_run)
 
@@ -108,17 +121,32 @@ def _run(args: argparse.Namespace) -> int:
     from .run import run_scenario
     from .toml_loader import load_scenario, loads_scenario
 
-    overrides = list(args.set)
-    if args.seed is not None:
-        overrides.append(f"run.seed={args.seed}")
-    if args.scenario is None:
-        text = resources.files("ackclock").joinpath("demo.toml").read_text(encoding="utf-8")
-        scenario = loads_scenario(text, source="demo.toml", overrides=overrides)
-    else:
-        scenario = load_scenario(args.scenario, overrides)
-    out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
+    progress = False if args.quiet else None
+    if args.replay is not None:
+        from .run import load_replay, run_document
 
-    results = run_scenario(scenario, progress=False if args.quiet else None, trace_dir=out)
+        if args.scenario is not None or args.set or args.seed is not None:
+            raise ScenarioError("replays the recorded scenario as it is: give no SCENARIO,"
+                                " --set or --seed with it", path="--replay")
+        document = load_replay(args.replay)
+        if args.check:
+            document["run"] = {**document.get("run", {}), "check": True}
+        name = str(document.get("name", "scenario"))
+        out = Path(args.out) if args.out else Path("results") / f"{_folder_name(name)}-replay"
+        results = run_document(document, progress=progress, source=args.replay, trace_dir=out)
+    else:
+        overrides = list(args.set)
+        if args.seed is not None:
+            overrides.append(f"run.seed={args.seed}")
+        if args.check:
+            overrides.append("run.check=true")
+        if args.scenario is None:
+            text = resources.files("ackclock").joinpath("demo.toml").read_text(encoding="utf-8")
+            scenario = loads_scenario(text, source="demo.toml", overrides=overrides)
+        else:
+            scenario = load_scenario(args.scenario, overrides)
+        out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
+        results = run_scenario(scenario, progress=progress, trace_dir=out)
     written = results.save(out, plot=args.plot)
     if args.quiet:
         return 0

@@ -39,5 +39,11 @@ def quote(value: object) -> str:
     return repr(value)
 
 
+class InvariantViolation(RuntimeError):
+    """The engine's invariant checker (``run.check``, docs/reliability.md) found an accounting
+    or sanity rule broken: a bug in ackclock, not in the scenario. The message names the
+    simulated time, the component and the rule."""
+
+
 class EngineUnavailable(RuntimeError):
     """The compiled engine (``ackclock._core``) cannot be imported: the package was not built."""

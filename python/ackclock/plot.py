@@ -9,7 +9,6 @@ changes the backend of a notebook or script that imports ackclock.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .atomic import write_atomic
 from .results import Results
 
 if TYPE_CHECKING:
@@ -217,14 +217,5 @@ def write_sweep_plots(directory: str | os.PathLike[str]) -> list[str]:
 
 def _save(fig: Figure, path: Path) -> str:
     """Writes the PNG atomically: a temporary file beside it, then a rename."""
-    # Not tempfile.mkstemp: its files are private (0600), and plots should get the same
-    # permissions as the CSV files next to them.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with open(tmp, "xb") as f:
-            fig.savefig(f, format="png", dpi=120)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_atomic(path, lambda f: fig.savefig(f, format="png", dpi=120), binary=True)
     return path.name

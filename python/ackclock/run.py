@@ -6,20 +6,23 @@ import json
 import os
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from tqdm import tqdm
 
-from .errors import EngineUnavailable, ScenarioError
+from .errors import EngineUnavailable, InvariantViolation, ScenarioError
 from .results import Results
 from .scenario import Scenario, resolve
 from .units import PS_PER_S
 
-# The run advances in this many slices, so that a progress bar can move and Ctrl-C is
-# honoured between slices (the engine runs each slice without the GIL).
+# The run advances in slices of simulated time, so that a progress bar can move and Ctrl-C is
+# honoured between slices (the engine runs each slice without the GIL). A slice is sized to
+# take about _SLICE_WALL_S of wall time, and is at most 1/_SLICES of the run.
 _SLICES = 200
+_SLICE_WALL_S = 0.1
 
 
 def engine() -> ModuleType:
@@ -42,24 +45,43 @@ def run_scenario(scenario: Scenario, progress: bool | None = None,
     time; None does so only when stderr is a terminal (so logs stay clean); False never.
     ``trace_dir``: the folder packet traces are written to (default: the current folder).
     """
-    resolved = resolve(scenario)
-    document = json.dumps(_with_trace_paths(resolved, trace_dir))
+    return run_document(resolve(scenario), progress=progress, source=scenario.source,
+                        trace_dir=trace_dir)
+
+
+def run_document(document: Mapping[str, Any], progress: bool | None = None,
+                 source: str | None = None,
+                 trace_dir: str | os.PathLike[str] | None = None) -> Results:
+    """Runs a resolved scenario document (what :func:`ackclock.scenario.resolve` returns, and
+    what summary.json records under ``scenario``) to its duration.
+
+    Raises ScenarioError when the engine rejects the document or a resource guard
+    (``run.max_events``, ``run.max_packets``) stops the run, and InvariantViolation when the
+    invariant checker finds a broken rule. KeyboardInterrupt (Ctrl-C) is honoured between
+    slices of about 0.1 s.
+    """
+    resolved = dict(document)
+    engine_input = _with_trace_paths(resolved, trace_dir)
+    if os.environ.get("ACKCLOCK_CHECK") == "1" and isinstance(resolved.get("run"), dict):
+        # Every run under the invariant checker (e.g. a whole test suite); the checker does
+        # not change results, so the recorded scenario stays as given.
+        engine_input = {**engine_input, "run": {**resolved["run"], "check": True}}
     core = engine()
     try:
-        sim = core.Simulation(document)
+        sim = core.Simulation(json.dumps(engine_input))
     except ValueError as e:
         # The front end checks everything it knows; what is left (e.g. unreachable
         # destinations) comes from the engine's own checks.
-        raise ScenarioError(f"the engine rejected the scenario: {e}",
-                            file=scenario.source) from None
+        raise ScenarioError(f"the engine rejected the scenario: {e}", file=source) from None
 
     show = sys.stderr.isatty() if progress is None else progress
     duration = sim.duration_ps
+    name = str(resolved.get("name", "scenario"))
     start = time.perf_counter()
     with tqdm(
         total=duration / PS_PER_S,
         unit="s",
-        desc=f"{scenario.name} (simulated)",
+        desc=f"{name} (simulated)",
         bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} s"
         " [{elapsed}<{remaining}]",
         delay=2,
@@ -67,11 +89,21 @@ def run_scenario(scenario: Scenario, progress: bool | None = None,
         disable=not show,
     ) as bar:
         done = 0
-        for k in range(1, _SLICES + 1):
-            target = duration * k // _SLICES
+        largest = max(1, duration // _SLICES)
+        step = max(1, largest // 64)
+        while done < duration:
+            target = min(duration, done + step)
+            t0 = time.perf_counter()
             sim.run_until(target)
+            took = time.perf_counter() - t0
+            _raise_if_stopped(sim, source)
             bar.update((target - done) / PS_PER_S)
             done = target
+            # Slices of about _SLICE_WALL_S keep Ctrl-C prompt at little cost per call.
+            if took < _SLICE_WALL_S / 2:
+                step = min(largest, step * 2)
+            elif took > _SLICE_WALL_S * 2:
+                step = max(1, step // 2)
     wall_s = time.perf_counter() - start
 
     raw = sim.results()
@@ -99,6 +131,44 @@ def _with_trace_paths(resolved: dict[str, Any],
         path.parent.mkdir(parents=True, exist_ok=True)
         traces.append({**t, "path": str(path)})
     return {**resolved, "traces": traces}
+def _raise_if_stopped(sim: Any, source: str | None) -> None:
+    reason = sim.stop_reason
+    if reason is None:
+        return
+    message = str(reason["message"])
+    if reason["kind"] == "invariant":
+        raise InvariantViolation(
+            f"{message} (a bug in ackclock, not in the scenario: please report it with the"
+            " scenario)")
+    key = reason.get("key")
+    if key and message.startswith(f"{key}: "):
+        message = message[len(key) + 2:]
+    raise ScenarioError(message, path=key, file=source)
+
+
+def load_replay(path: str | Path) -> dict[str, Any]:
+    """The resolved scenario a results folder's summary.json recorded, for ``--replay``.
+
+    Raises ScenarioError when the file is unreadable or records no scenario; warns (on
+    stderr) when it was written by another engine version, whose results may differ.
+    """
+    file = str(path)
+    try:
+        summary = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ScenarioError(e.strerror or str(e), file=file) from None
+    except ValueError as e:
+        raise ScenarioError(f"not a summary.json ({e})", file=file) from None
+    document = summary.get("scenario") if isinstance(summary, dict) else None
+    if not isinstance(document, dict):
+        raise ScenarioError("records no resolved scenario (written by an older ackclock?)",
+                            path="scenario", file=file)
+    version = summary.get("version")
+    current = str(engine().version())
+    if version is not None and version != current:
+        print(f"ackclock: warning: {file} was written by engine {version}, this is {current};"
+              " the results may differ", file=sys.stderr)
+    return document
 
 
 def _per_second(count: int | None, wall_s: float) -> float | None:

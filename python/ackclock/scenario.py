@@ -41,6 +41,12 @@ SUPPORTED_DISTRIBUTIONS = DISTRIBUTIONS
 
 _U32 = 2**32
 _U64 = 2**64
+# Resource guard: samples per time series (the engine holds them all in memory).
+_MAX_SAMPLES = 50_000_000
+# ... and rows over all series, one per sample and flow or link direction.
+_MAX_SAMPLE_ROWS = 20_000_000
+# ... and packets one UDP application may send over the run (an event per packet and hop).
+_MAX_APP_PACKETS = 10_000_000_000
 
 
 @dataclass
@@ -49,6 +55,11 @@ class RunConfig:
     warmup: Any = "0s"
     seed: Any = 1
     sample_interval: Any = None  # None: no time series
+    # Reliability (docs/reliability.md): run the invariant checker; stop cleanly after this
+    # many events / with more than this many packets held in the network.
+    check: Any = False
+    max_events: Any = None
+    max_packets: Any = None
 
 
 @dataclass
@@ -186,6 +197,8 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     # Files a scenario names (traces) are relative to the scenario file.
     base_dir = Path(sc.source).parent if sc.source else None
     flows = _flows(sc.flows, nodes, profile, defaults, base_dir)
+    _check_sample_rows(run, len(flows), len(links))
+    _check_app_packets(run, flows)
     doc = {
         "name": sc.name,
         "profile": profile.name,
@@ -254,6 +267,9 @@ def _run(run: RunConfig) -> dict[str, Any]:
             f"must be shorter than run.duration ({quote(run.duration)}), got {quote(run.warmup)}",
             path="run.warmup",
         )
+    if duration >= _U64:
+        raise ScenarioError(f"expected a time below 2^64 ps (213 days), got {quote(run.duration)}",
+                            path="run.duration")
     seed = parse_int(run.seed, "run.seed", what="a non-negative integer seed")
     if seed >= _U64:
         raise ScenarioError(f"expected a seed below 2^64, got {seed}", path="run.seed")
@@ -265,12 +281,61 @@ def _run(run: RunConfig) -> dict[str, Any]:
                 f"expected a positive time, got {quote(run.sample_interval)}",
                 path="run.sample_interval",
             )
-    return {
+    if interval is not None and (duration // interval + 1) > _MAX_SAMPLES:
+        raise ScenarioError(
+            f"{duration // interval + 1:,} samples per series over run.duration is more than"
+            f" {_MAX_SAMPLES:,}; choose a longer interval",
+            path="run.sample_interval",
+        )
+    document: dict[str, Any] = {
         "duration_ps": duration,
         "warmup_ps": warmup,
         "seed": seed,
         "sample_interval_ps": interval,
     }
+    # Written only when set, so documents (and sweep cache keys) of scenarios that do not
+    # use them stay as they were.
+    if not isinstance(run.check, bool):
+        raise ScenarioError(f"expected true or false, got {quote(run.check)}", path="run.check")
+    if run.check:
+        document["check"] = True
+    for key in ("max_events", "max_packets"):
+        value = getattr(run, key)
+        if value is not None:
+            n = parse_int(value, f"run.{key}", minimum=1, what="a whole number")
+            if n >= _U64:
+                raise ScenarioError(f"expected a number below 2^64, got {n}", path=f"run.{key}")
+            document[key] = n
+    return document
+
+
+def _check_sample_rows(run: dict[str, Any], flows: int, links: int) -> None:
+    interval = run["sample_interval_ps"]
+    if interval is None:
+        return
+    samples = run["duration_ps"] // interval + 1
+    rows = samples * (flows + links)
+    if rows > _MAX_SAMPLE_ROWS:
+        raise ScenarioError(
+            f"{samples:,} samples x ({flows} flows + {links} link directions) = {rows:,}"
+            f" time-series rows, more than {_MAX_SAMPLE_ROWS:,}; choose a longer interval",
+            path="run.sample_interval",
+        )
+
+
+def _check_app_packets(run: dict[str, Any], flows: list[dict[str, Any]]) -> None:
+    for flow in flows:
+        app = flow["app"]
+        interval = app.get("interval_ps", app.get("mean_interval_ps"))
+        if not interval:
+            continue
+        packets = run["duration_ps"] // interval
+        if packets > _MAX_APP_PACKETS:
+            raise ScenarioError(
+                f"one packet every {interval:,} ps is {packets:,} packets over run.duration,"
+                f" more than {_MAX_APP_PACKETS:,}; lower the rate",
+                path=f"flow.{flow['name']}.app",
+            )
 
 
 def _unique_name(name: object, p: str, first: dict[str, str], what: str) -> None:

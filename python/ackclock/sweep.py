@@ -17,7 +17,6 @@ import math
 import multiprocessing
 import os
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from tqdm import tqdm
 
+from .atomic import write_atomic
 from .errors import ScenarioError, quote
 from .run import engine, run_scenario
 from .scenario import Scenario, resolve
@@ -378,16 +378,7 @@ def _read_record(path: Path) -> dict[str, Any] | None:
 def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
     """Writes via a temporary file in the same folder and os.replace, so a reader (or a
     resumed sweep) never sees a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})
-                       ) as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, write, binary=binary)
 
 
 # --- tables -----------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from .atomic import write_text_atomic
 from .errors import ScenarioError, quote
 
 US = 1_000_000  # picoseconds per microsecond
@@ -155,7 +156,7 @@ def synthesize(path: str | Path, connections: int, *, seed: int = 1, rate_per_s:
                 lines.append(f"t {round(rng.expovariate(1 / 0.005) * 1e6)}")
                 lines.append(f"< {_pareto(rng, 400, 1.2)}")
         lines.append("")
-    Path(path).write_text("\n".join(lines))
+    write_text_atomic(path, "\n".join(lines))
 
 
 def _pareto(rng: random.Random, minimum: float, shape: float) -> int:

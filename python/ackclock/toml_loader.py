@@ -47,7 +47,8 @@ from .scenario import (
 from .units import parse_int
 
 _TOP_KEYS = ("name", "profile", "run", "defaults", "node", "link", "flow", "trace")
-_RUN_KEYS = ("duration", "warmup", "seed", "sample_interval")
+_RUN_KEYS = ("duration", "warmup", "seed", "sample_interval", "check", "max_events",
+             "max_packets")
 _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
 _LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count", "monitor_flows")
@@ -128,15 +129,46 @@ def loads_scenario(
     return scenario
 
 
+# Resource guards: tables and arrays nest at most this deep; `count = N` copies make at most
+# this many entries of one kind ([[node]], [[link]] or [[flow]]) in all.
+MAX_DEPTH = 32
+MAX_ENTRIES = 100_000
+
+
 def parse_toml(text: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        msg = str(e)
-        m = _TOML_POSITION.search(msg)
-        where = f"line {m.group(1)}, column {m.group(2)}" if m else None
-        msg = _TOML_POSITION.sub("", msg)
-        raise ScenarioError(f"invalid TOML: {msg}", path=where) from None
+        doc = tomllib.loads(text)
+    except RecursionError:
+        raise ScenarioError("invalid TOML: arrays or tables nested too deeply") from None
+    except ValueError as e:
+        if isinstance(e, tomllib.TOMLDecodeError):
+            raise _toml_error(e) from None
+        # e.g. an integer of more than 4300 digits
+        raise ScenarioError(f"invalid TOML: {e}") from None
+    _check_depth(doc)
+    return doc
+
+
+def _check_depth(doc: Mapping[str, Any]) -> None:
+    """Rejects values nested deeper than MAX_DEPTH (the loader recurses on them)."""
+    stack: list[tuple[Any, str, int]] = [(v, str(k), 1) for k, v in doc.items()]
+    while stack:
+        value, top, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", path=quote(top)
+                                if "\n" in top or "\r" in top else top)
+        if isinstance(value, dict):
+            stack.extend((v, top, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, top, depth + 1) for v in value)
+
+
+def _toml_error(e: Exception) -> ScenarioError:
+    msg = str(e)
+    m = _TOML_POSITION.search(msg)
+    where = f"line {m.group(1)}, column {m.group(2)}" if m else None
+    msg = _TOML_POSITION.sub("", msg)
+    return ScenarioError(f"invalid TOML: {msg}", path=where)
 
 
 def expand_counts(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -156,6 +188,10 @@ def expand_counts(raw: Mapping[str, Any]) -> dict[str, Any]:
                 entries.append(table)  # already expanded
             elif "count" in table:
                 n = parse_int(table["count"], f"{origin}.count", what="a number of copies")
+                if len(entries) + n > MAX_ENTRIES:
+                    raise ScenarioError(
+                        f"{n} copies make more than {MAX_ENTRIES} [[{key}]] entries in all",
+                        path=f"{origin}.count")
                 body = {k: v for k, v in table.items() if k != "count"}
                 entries.extend(_Entry(_substitute(body, c), f"{origin}{{i={c}}}")
                                for c in range(n))
@@ -204,9 +240,14 @@ def _apply_overrides(doc: dict[str, Any], overrides: Iterable[str]) -> dict[str,
 
 def _override_value(text: str) -> Any:
     try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except (ValueError, RecursionError):  # TOMLDecodeError is a ValueError
         return text
+    try:
+        _check_depth({"v": value})
+    except ScenarioError:
+        return text
+    return value
 
 
 def _set(doc: dict[str, Any], key: str, value: Any, override: str) -> str:
@@ -297,6 +338,9 @@ def build_scenario(
             warmup=run.get("warmup", "0s"),
             seed=run.get("seed", 1),
             sample_interval=run.get("sample_interval"),
+            check=run.get("check", False),
+            max_events=run.get("max_events"),
+            max_packets=run.get("max_packets"),
         ),
         defaults_tcp=defaults_tcp,
         nodes=[_node(e, _origin(e, "node", i)) for i, e in enumerate(doc.get("node", []))],

@@ -61,6 +61,12 @@ TIME_EXAMPLE = '"29ms"'
 SIZE_EXAMPLE = '"1000B"'
 
 
+# Numbers of any unit are below 1e40 (and, unless zero, above 1e-40): beyond that a value is
+# a typo, and building its exact fraction could take unbounded time and memory.
+_EXPONENT = 40
+_LARGEST = 10**_EXPONENT
+
+
 def _split(value: object) -> tuple[Fraction, str] | None:
     """(number, unit) for an int, a float or a string like "10Mb/s"; None if malformed.
 
@@ -69,21 +75,24 @@ def _split(value: object) -> tuple[Fraction, str] | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return Fraction(value), ""
+        return (Fraction(value), "") if abs(value) < _LARGEST else None
     if isinstance(value, float):
-        if not math.isfinite(value):
+        if not math.isfinite(value) or abs(value) >= _LARGEST:
             return None
         return Fraction(Decimal(repr(value))), ""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or len(value) > 100:
         return None
     m = _WITH_UNIT.fullmatch(value)
     if m is None:
         return None
     try:
-        number = Fraction(Decimal(m.group(1)))
+        decimal = Decimal(m.group(1))
     except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals
         return None
-    return number, m.group(2) or ""
+    # Guard: "1e999999999" would otherwise become an integer of a billion digits.
+    if decimal and not -_EXPONENT <= decimal.adjusted() < _EXPONENT:
+        return None
+    return Fraction(decimal), m.group(2) or ""
 
 
 def _parse(

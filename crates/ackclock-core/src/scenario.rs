@@ -51,7 +51,24 @@ pub struct RunConfig {
     pub seed: u64,
     #[serde(default)]
     pub sample_interval_ps: Option<u64>,
+    /// Run the invariant checker (always on in debug builds); see `invariants.rs`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub check: bool,
+    /// Stop the run cleanly after this many events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_events: Option<u64>,
+    /// Stop the run cleanly when more packets than this are held in the network at once
+    /// (default `invariants::DEFAULT_MAX_PACKETS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_packets: Option<u64>,
 }
+
+/// Resource guards on the time series: samples per series, and rows over all series.
+pub const MAX_SAMPLES: u64 = 50_000_000;
+pub const MAX_SAMPLE_ROWS: u64 = 20_000_000;
+/// Resource guard: packets one UDP application may send over the run (each costs an event
+/// per hop: 1e10 packets is hours of work).
+pub const MAX_APP_PACKETS: u64 = 10_000_000_000;
 
 fn default_seed() -> u64 {
     1
@@ -482,13 +499,24 @@ impl Scenario {
             return Err("run.sample_interval: must be positive".into());
         }
         if let Some(iv) = self.run.sample_interval_ps {
-            // Guard against a sample series that would not fit in memory.
-            if self.run.duration_ps / iv > 50_000_000 {
-                return Err(
-                    "run.sample_interval: more than 50 million samples per series; \
-                            choose a longer interval"
-                        .into(),
-                );
+            // Guard against time series that would not fit in memory.
+            let samples = self.run.duration_ps / iv + 1;
+            if samples > MAX_SAMPLES {
+                return Err(format!(
+                    "run.sample_interval: {samples} samples per series, more than \
+                     {MAX_SAMPLES}; choose a longer interval"
+                ));
+            }
+            let per_sample = (self.flows.len() + self.links.len()) as u64;
+            let rows = samples.saturating_mul(per_sample);
+            if rows > MAX_SAMPLE_ROWS {
+                return Err(format!(
+                    "run.sample_interval: {samples} samples x ({} flows + {} link \
+                     directions) = {rows} time-series rows, more than {MAX_SAMPLE_ROWS}; \
+                     choose a longer interval",
+                    self.flows.len(),
+                    self.links.len()
+                ));
             }
         }
         for (i, t) in self.traces.iter().enumerate() {
@@ -634,6 +662,13 @@ impl Scenario {
                 ) => {
                     if *iv == 0 {
                         return Err(format!("flow[{i}].app.rate: must be positive and finite"));
+                    }
+                    let packets = self.run.duration_ps / *iv;
+                    if packets > MAX_APP_PACKETS {
+                        return Err(format!(
+                            "flow[{i}].app.rate: one packet every {iv} ps is {packets} packets \
+                             over run.duration, more than {MAX_APP_PACKETS}; lower the rate"
+                        ));
                     }
                     if *size == 0 {
                         return Err(format!("flow[{i}].app.packet_size: must be positive"));

@@ -32,6 +32,12 @@ use crate::traffic::{
     null_sink_receive, Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, UdpSource,
 };
 
+// Invariant checks and resource guards live in their own file but read this module's private
+// state, so they are a child module.
+#[path = "invariants.rs"]
+mod invariants;
+pub use invariants::{StopReason, Violation};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
     /// The head packet of a link reaches the link's far node.
@@ -162,6 +168,13 @@ pub struct Simulator {
     trace_error: Option<String>,
     /// Per flow, data (even index) and ACK (odd) directions, like ns-3's FlowMonitor.
     monitor: Vec<FlowMonitor>,
+    /// Invariant checks and resource guards (`invariants.rs`): the event count at which
+    /// `watch` runs next, the checker (debug builds and `run.check`), and why the run
+    /// stopped early, if it did.
+    watch_at: u64,
+    guards: invariants::Guards,
+    checker: Option<Box<invariants::Checker>>,
+    stop: Option<StopReason>,
 }
 
 impl Simulator {
@@ -333,7 +346,7 @@ impl Simulator {
             sampler = Some(Sampler::new(
                 iv as f64 / PS_PER_S as f64,
                 samples,
-                flows.len(),
+                scenario_flows, // Tmix half-connections are not sampled
                 links.len(),
             ));
             sample_interval = SimDuration(iv);
@@ -362,6 +375,7 @@ impl Simulator {
                 link.monitor_flows(nf);
             }
         }
+        let (guards, checker) = invariants::setup(&scenario.run);
         Ok(Simulator {
             scenario,
             now: SimTime::ZERO,
@@ -393,6 +407,10 @@ impl Simulator {
             traces,
             trace_error: None,
             monitor: vec![FlowMonitor::default(); 2 * nf],
+            watch_at: 0,
+            guards,
+            checker,
+            stop: None,
         })
     }
 
@@ -426,10 +444,16 @@ impl Simulator {
 
     /// Runs every event up to and including `until` (capped at the run's duration).
     pub fn run_until(&mut self, until: SimTime) {
+        if self.stop.is_some() {
+            return;
+        }
         let until = until.min(self.duration);
         while let Some(t) = self.queue.peek_time() {
             if t > until {
                 break;
+            }
+            if self.events >= self.watch_at && !self.watch(t) {
+                return; // stopped: see `stop_reason`
             }
             let (t, ev) = self.queue.pop().expect("peeked");
             self.now = t;
@@ -989,6 +1013,9 @@ impl Simulator {
             self.tracing = false;
         }
         self.finished = true;
+        if self.checker.is_some() {
+            self.check_now();
+        }
     }
 
     /// Brings ns-2 traces on disk up to the current time (see `PacketTraces::flush`).
@@ -1004,9 +1031,10 @@ impl Simulator {
         self.trace_error.as_deref()
     }
 
-    /// The run's result tables; `None` until the run has reached its duration.
+    /// The run's result tables; `None` until the run has reached its duration, and for a
+    /// run that stopped early (see `stop_reason`).
     pub fn results(&self) -> Option<Results> {
-        if !self.finished {
+        if !self.finished || self.stop.is_some() {
             return None;
         }
         let sc = &self.scenario;

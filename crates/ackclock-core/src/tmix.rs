@@ -240,6 +240,16 @@ impl DelayLine {
         }
     }
 
+    /// Packets held back now.
+    pub fn held_packets(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Calls `f` on every packet held back (for the invariant checker).
+    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.queue.iter().for_each(|(_, p)| f(p));
+    }
+
     /// Takes a packet sent at `now`: None when it is lost, else whether the head event must
     /// be scheduled (at the returned time).
     pub fn push(&mut self, now: SimTime, pkt: Packet) -> Result<Option<SimTime>, Packet> {

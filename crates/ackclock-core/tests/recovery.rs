@@ -50,6 +50,9 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             warmup_ps: 0,
             seed: 1,
             sample_interval_ps: Some(10 * MS),
+            check: false,
+            max_events: None,
+            max_packets: None,
         },
         nodes: vec!["s".into(), "r".into(), "k".into()],
         links: vec![

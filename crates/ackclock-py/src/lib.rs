@@ -3,6 +3,7 @@
 //! No simulation logic lives here.
 
 use ackclock_core::results::{ColumnData, Results, Table};
+use ackclock_core::sim::StopReason;
 use ackclock_core::time::SimTime;
 use ackclock_core::Simulator;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
@@ -48,6 +49,39 @@ impl Simulation {
     #[getter]
     fn packet_hops(&self) -> u64 {
         self.sim.packet_hops()
+    }
+
+    /// Whether the invariant checker runs (debug builds, or `run.check`).
+    #[getter]
+    fn checking(&self) -> bool {
+        self.sim.checking()
+    }
+
+    /// Why the run stopped before its duration, or None: a dict with `kind` ("invariant"
+    /// or "limit"), `key` (the scenario key of a limit, else None), `component` (of an
+    /// invariant, else None), `time_s` and `message` (one line, complete).
+    #[getter]
+    fn stop_reason<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(reason) = self.sim.stop_reason() else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        match reason {
+            StopReason::Invariant(v) => {
+                d.set_item("kind", "invariant")?;
+                d.set_item("key", py.None())?;
+                d.set_item("component", &v.component)?;
+                d.set_item("time_s", v.at.as_secs_f64())?;
+            }
+            StopReason::Limit { key, .. } => {
+                d.set_item("kind", "limit")?;
+                d.set_item("key", *key)?;
+                d.set_item("component", py.None())?;
+                d.set_item("time_s", self.sim.now().as_secs_f64())?;
+            }
+        }
+        d.set_item("message", reason.to_string())?;
+        Ok(Some(d))
     }
 
     // Mid-run access for the ns-2 front end (`$ns at` scripts): small reads and app control.
@@ -132,7 +166,10 @@ impl Simulation {
         let r = self
             .sim
             .results()
-            .ok_or_else(|| PyRuntimeError::new_err("the run has not reached its duration"))?;
+            .ok_or_else(|| match self.sim.stop_reason() {
+                Some(reason) => PyRuntimeError::new_err(format!("the run stopped early: {reason}")),
+                None => PyRuntimeError::new_err("the run has not reached its duration"),
+            })?;
         if let Some(e) = self.sim.trace_error() {
             return Err(PyOSError::new_err(e.to_string()));
         }

@@ -60,6 +60,15 @@ pub struct Link {
     pub flow_monitor: Option<Vec<FlowQueueCounters>>,
 }
 
+/// A link direction's state as the invariant checker reads it (at the last `advance`).
+#[derive(Clone, Copy, Debug)]
+pub struct LinkAccount {
+    /// Packets waiting for the line.
+    pub backlog: Backlog,
+    /// Packets that have started transmission but not reached the far end.
+    pub on_line: u64,
+}
+
 /// What happened to a packet offered to a link.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Enqueued {
@@ -288,6 +297,13 @@ impl Link {
                 self.counters.marked_packets += 1;
             }
             Verdict::Drop => {
+                // A deliberate accounting bug, compiled only for the invariant checker's own
+                // test (`--features inject-accounting-bug`): from its third drop on, a link
+                // stops counting drops.
+                #[cfg(feature = "inject-accounting-bug")]
+                if self.counters.dropped_packets == 2 {
+                    return Enqueued::Dropped;
+                }
                 self.counters.dropped_packets += 1;
                 self.counters.dropped_bytes += size as u64;
                 if let Some(m) = self.flow_monitor.as_mut() {
@@ -450,6 +466,25 @@ impl Link {
                 .held
                 .as_ref()
                 .map_or(0, |h| h.backlog().packets as usize)
+    }
+
+    /// The waiting backlog and the packets on the line (for the invariant checker).
+    pub fn account(&self) -> LinkAccount {
+        let backlog = self.backlog();
+        let on_line = match &self.held {
+            // The FIFO ring holds the waiting packets too.
+            None => (self.in_flight.len() as u64).saturating_sub(backlog.packets),
+            Some(_) => self.in_flight.len() as u64,
+        };
+        LinkAccount { backlog, on_line }
+    }
+
+    /// Calls `f` on every packet the link holds: waiting, on the wire or propagating.
+    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        if let Some(h) = &self.held {
+            h.for_each_packet(f);
+        }
+        self.in_flight.iter().for_each(|(_, p)| f(p));
     }
 
     /// Restarts the running maxima (at the start of the measurement window).

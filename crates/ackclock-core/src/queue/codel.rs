@@ -194,6 +194,11 @@ impl CoDel {
         }
     }
 
+    /// Every packet waiting (for the invariant checker).
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.q.packets.iter().map(|(_, p)| p)
+    }
+
     pub fn state(&self) -> AqmState {
         AqmState {
             avg: f64::NAN,

@@ -155,6 +155,13 @@ impl FqCoDel {
         }
     }
 
+    /// Every packet waiting, queue by queue (for the invariant checker).
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.queues
+            .iter()
+            .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
+    }
+
     pub fn backlog(&self) -> Backlog {
         Backlog {
             packets: self.packets,

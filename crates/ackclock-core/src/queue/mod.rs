@@ -152,6 +152,14 @@ impl HeldQueue {
         }
     }
 
+    /// Calls `f` on every packet the discipline holds (for the invariant checker).
+    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        match self {
+            HeldQueue::CoDel(q) => q.packets().for_each(f),
+            HeldQueue::FqCoDel(q) => q.packets().for_each(f),
+        }
+    }
+
     /// ECN marks made so far.
     pub fn marks(&self) -> u64 {
         match self {

@@ -1,0 +1,68 @@
+"""The fuzz target shared by the fuzzer (scripts/fuzz.py), the regression corpus test and the
+Hypothesis property tests: any input is either a scenario or a one-line ScenarioError, and the
+engine either rejects a resolved scenario with a one-line ValueError or runs it without
+panicking (bounded by run.max_events, so no input can hang or exhaust memory).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ackclock.errors import ScenarioError
+from ackclock.scenario import resolve
+from ackclock.toml_loader import loads_scenario
+
+HERE = Path(__file__).parent
+CORPUS = HERE / "corpus"
+CRASHERS = HERE / "crashers"
+ROOT = HERE.parents[1]
+# The engine runs at most this many events / holds this many packets per input.
+MAX_EVENTS = 20_000
+MAX_PACKETS = 100_000
+
+
+def seeds() -> list[tuple[str, str]]:
+    """(source, text) of the scenario files to mutate: the examples, the demo, the corpus.
+    The source is the file's path, so files a scenario names (traces) resolve."""
+    paths = sorted((ROOT / "examples").glob("*.toml")) + [ROOT / "python/ackclock/demo.toml"]
+    paths += sorted(CORPUS.glob("*.toml"))
+    return [(str(p), p.read_text(encoding="utf-8")) for p in paths]
+
+
+def check(text: str, source: str = "fuzz.toml", engine: bool = True) -> str:
+    """Loads ``text`` as a scenario file and, with ``engine``, builds and runs it briefly.
+
+    Returns "rejected" (a one-line ScenarioError), "engine-rejected" (a one-line ValueError
+    from the engine) or "ran"; raises AssertionError, or lets any other exception (a Rust
+    panic included) escape, for a bug.
+    """
+    try:
+        scenario = loads_scenario(text, source=source)
+    except ScenarioError as e:
+        message = str(e)
+        assert message and "\n" not in message, f"not one line: {message!r}"
+        return "rejected"
+    document = resolve(scenario)
+    if not engine:
+        return "loaded"
+    from ackclock import _core
+
+    run = dict(document["run"])
+    run["max_events"] = min(run.get("max_events", MAX_EVENTS), MAX_EVENTS)
+    run["max_packets"] = min(run.get("max_packets", MAX_PACKETS), MAX_PACKETS)
+    run["check"] = True
+    document = {**document, "run": run}
+    try:
+        sim = _core.Simulation(json.dumps(document))
+    except ValueError as e:
+        message = str(e)
+        assert message and "\n" not in message, f"not one line: {message!r}"
+        return "engine-rejected"
+    sim.run_until(sim.duration_ps)
+    reason = sim.stop_reason
+    if reason is None:
+        sim.results()
+    else:
+        assert reason["kind"] == "limit", reason["message"]
+    return "ran"
