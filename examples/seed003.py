@@ -35,7 +35,11 @@ HIGHLIGHTED = [("Scalable", "HS"), ("Scalable", "Scalable"), ("HS", "CUBIC"), ("
 STUDY = {("Scalable", "HS"): (0.996, 0.762), ("Scalable", "FAST"): (0.488, 0.932),
          ("Scalable", "CUBIC"): (0.987, 0.857), ("Scalable", "Scalable"): (0.975, -0.023),
          ("HS", "Scalable"): (-0.996, -0.803), ("HS", "FAST"): (0.451, 0.891),
-         ("HS", "CUBIC"): (0.599, 0.270)}
+         ("HS", "CUBIC"): (0.599, 0.270), ("HS", "HS"): (0.074, -0.123),
+         ("FAST", "Scalable"): (-0.489, -0.921), ("FAST", "HS"): (-0.452, -0.891),
+         ("FAST", "CUBIC"): (-0.487, -0.890), ("FAST", "FAST"): (-0.233, 0.039),
+         ("CUBIC", "Scalable"): (-0.978, -0.877), ("CUBIC", "HS"): (-0.481, -0.358),
+         ("CUBIC", "FAST"): (0.489, 0.889), ("CUBIC", "CUBIC"): (0.08, -0.031)}
 
 
 def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
