@@ -74,25 +74,37 @@ def test_each_packet_is_enqueued_then_dropped_or_sent_and_received(
 
 
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (ns) is not installed")
-def test_lines_match_ns2_up_to_the_first_drop(run: tuple[ac.Results, Path],
-                                               tmp_path: Path) -> None:
-    """Same network in ns-2.35: identical lines, byte for byte, for the first 0.25 s (drops
-    included). At 0.250152 s a packet reaches the full bottleneck queue at the very instant
-    the line frees up: ns-2 breaks the tie by event insertion order (the arrival first, so
-    it is dropped), ackclock lets the departure go first (the next packet is dropped
-    instead); the traces differ from there on (see docs/traces.md)."""
+def test_lines_match_ns2_up_to_the_first_float_tie(run: tuple[ac.Results, Path],
+                                                 tmp_path: Path) -> None:
+    """Same network in ns-2.35. Up to 0.3196 s (drops included) every printed instant holds
+    the same lines; within an instant the order can differ only where two events fall on
+    the same microsecond of the trace. At 0.319656 s a packet reaches the full bottleneck
+    at the exact instant the line frees up: ackclock, like ns-2's scheduler, runs the
+    arrival first (it was scheduled first) and drops it, but in ns-2 the two times, summed
+    in floating point along different paths, differ in the last bit and the departure
+    wins. Past that the runs still agree in all but a few lines (see docs/traces.md)."""
     _, out = run
     ref = tmp_path / "ns2.tr"
     subprocess.run(["ns", str(NS2_SCRIPT), str(ref)], check=True, capture_output=True,
                    timeout=60)
     theirs = ref.read_text().splitlines()
     ours = (out / "out.tr").read_text().splitlines()
-    def before(lines: list[str]) -> list[str]:
-        return [x for x in lines if float(x.split()[1]) < 0.25]
 
-    assert len(before(theirs)) > 250
-    assert sum(x.startswith("d ") for x in before(theirs)) > 0
-    assert before(ours) == before(theirs)
+    def instants(lines: list[str]) -> list[tuple[str, list[str]]]:
+        groups: dict[str, list[str]] = {}
+        for x in lines:
+            if float(x.split()[1]) < 0.3196:
+                groups.setdefault(x.split()[1], []).append(x)
+        return [(t, sorted(g)) for t, g in groups.items()]
+
+    assert sum(len(g) for _, g in instants(theirs)) > 400
+    assert any(x.startswith("d ") and float(x.split()[1]) < 0.3196 for x in theirs)
+    assert instants(ours) == instants(theirs)
+    # The whole 2 s: same number of lines and drops, and all but 1% of lines in common.
+    assert len(ours) == len(theirs)
+    assert [x[0] for x in ours].count("d") == [x[0] for x in theirs].count("d")
+    common = sum((Counter(ours) & Counter(theirs)).values())
+    assert common >= 0.99 * len(theirs)
 
 
 def test_flow_monitor_on_an_idle_path_sees_serialisation_plus_propagation(

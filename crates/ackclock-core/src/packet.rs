@@ -51,6 +51,9 @@ pub mod ecn {
     pub const ECE: u8 = 4;
     /// Congestion Window Reduced, on data: the sender has reacted.
     pub const CWR: u8 = 8;
+    /// The first segment after any window reduction, ECN or not: ns-2 marks it in its
+    /// header (`cong_action`) and prints `A` in its traces. No wire bit: pcap leaves it out.
+    pub const CONG_ACTION: u8 = 16;
 }
 
 /// Up to three SACK blocks (RFC 2018 section 3: three fit beside the timestamp option),

@@ -219,8 +219,15 @@ impl Link {
 
     #[inline(always)]
     fn pop_started(&mut self, now: SimTime) {
+        self.pop_started_until(now, true);
+    }
+
+    /// Moves the packets whose transmission started by `now` out of the backlog; with
+    /// `inclusive` false, one starting exactly at `now` stays.
+    #[inline(always)]
+    fn pop_started_until(&mut self, now: SimTime, inclusive: bool) {
         while let Some(&(start, size, flow)) = self.waiting.front() {
-            if start > now {
+            if start > now || (!inclusive && start == now) {
                 break;
             }
             self.integrate_to(start);
@@ -260,10 +267,20 @@ impl Link {
         }
     }
 
-    /// Offers `pkt` to the link at `now`.
+    /// Offers `pkt` to the link at `now`. A packet whose transmission starts at this very
+    /// instant still counts as waiting: ns-2 handles an arrival before a departure scheduled
+    /// for the same time whenever the arrival was scheduled first, which is the usual case
+    /// (it was scheduled a propagation delay earlier), so the arrival finds the queue full
+    /// and is the one dropped.
     #[inline]
     pub fn enqueue(&mut self, now: SimTime, mut pkt: Packet) -> Enqueued {
-        self.advance(now);
+        if self.held.is_none() {
+            if let AnyQueue::Pie(_) = self.queue {
+                self.advance_pie(now);
+            }
+            self.pop_started_until(now, false);
+        }
+        self.integrate_to(now);
         let size = pkt.size;
         self.counters.arrived_packets += 1;
         self.counters.arrived_bytes += size as u64;

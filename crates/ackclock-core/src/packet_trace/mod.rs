@@ -157,12 +157,14 @@ impl PacketTraces {
         !self.taps[l].is_empty()
     }
 
-    /// Records `ev` of `pkt` on link `l` at `t`, after the transmission starts due by then.
+    /// Records `ev` of `pkt` on link `l` at `t`, after the transmission starts due before
+    /// then. Starts at `t` itself come after the events of `t`, as in ns-2, where the
+    /// arrival that triggers a tie was usually scheduled first.
     pub fn record(&mut self, t: SimTime, l: usize, ev: TraceEvent, pkt: &Packet) {
         if self.taps[l].is_empty() {
             return;
         }
-        self.flush_until(t);
+        self.flush_before(t);
         self.write(t, l, ev, pkt);
     }
 
@@ -182,6 +184,16 @@ impl PacketTraces {
             link: l as u32,
             pkt: *pkt,
         }));
+    }
+
+    fn flush_before(&mut self, t: SimTime) {
+        while let Some(Reverse(p)) = self.pending.peek() {
+            if p.at >= t {
+                break;
+            }
+            let Reverse(p) = self.pending.pop().expect("peeked");
+            self.write(p.at, p.link as usize, TraceEvent::Dequeue, &p.pkt);
+        }
     }
 
     fn flush_until(&mut self, t: SimTime) {

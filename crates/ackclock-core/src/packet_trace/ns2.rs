@@ -110,7 +110,7 @@ pub fn write_line(
         flag(ecn::ECE, b'C'),
         b'-',
         b'-',
-        flag(ecn::CWR, b'A'),
+        flag(ecn::CWR | ecn::CONG_ACTION, b'A'),
         flag(ecn::CE, b'E'),
         b'-',
         flag(ecn::ECT, b'N'),

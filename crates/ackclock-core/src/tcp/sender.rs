@@ -137,6 +137,8 @@ pub struct TcpSender {
     ecn: bool,
     ecn_recover: Option<u64>,
     cwr_pending: bool,
+    /// A window reduction happened since the last segment went out (ns-2's `cong_action_`).
+    cong_action_pending: bool,
     skip_growth: bool,
     /// Delivery-rate samples for BBR (draft-cheng-iccrg-delivery-rate-estimation).
     rate: Option<Box<DeliveryRate>>,
@@ -209,6 +211,7 @@ impl TcpSender {
             ecn: cfg.ecn,
             ecn_recover: None,
             cwr_pending: false,
+            cong_action_pending: false,
             skip_growth: false,
             rate: matches!(cc, AnyCc::Bbr(_))
                 .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),
@@ -390,6 +393,9 @@ impl TcpSender {
             if std::mem::take(&mut self.cwr_pending) {
                 ecn_bits |= ecn::CWR;
             }
+        }
+        if std::mem::take(&mut self.cong_action_pending) {
+            ecn_bits |= ecn::CONG_ACTION;
         }
         if retransmit {
             c.packets_retransmitted += 1;
@@ -748,6 +754,7 @@ impl TcpSender {
         // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
         let whole = if self.bytes { reduced } else { reduced.floor() };
         self.w.ssthresh = whole.max(2.0);
+        self.cong_action_pending = true;
         reduced.max(1.0)
     }
 
