@@ -284,6 +284,51 @@ def test_trace_all_writes_ns2_lines_up_to_the_finish_proc(ns2):
     assert {x.split()[4] for x in lines} == {"tcp", "ack"}
 
 
+def test_trace_queue_traces_one_link_direction_into_its_own_file(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set all [open all.tr w]
+        $ns trace-all $all
+        set q [open q.tr w]
+        set n0 [$ns node]
+        set n1 [$ns node]
+        set n2 [$ns node]
+        $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+        $ns duplex-link $n1 $n2 1Mb 20ms DropTail
+        $ns queue-limit $n1 $n2 5
+        $ns trace-queue $n1 $n2 $q
+        set tcp [new Agent/TCP/Reno]
+        set sink [new Agent/TCPSink]
+        $ns attach-agent $n0 $tcp
+        $ns attach-agent $n2 $sink
+        $ns connect $tcp $sink
+        set ftp [new Application/FTP]
+        $ftp attach-agent $tcp
+        $ns at 0.0 "$ftp start"
+        $ns at 2.0 "$ns flush-trace; close $all; close $q; exit 0"
+        $ns run
+    """)
+    assert r.code == 0, r.err
+    queue = r.file("q.tr").splitlines()
+    every = r.file("all.tr").splitlines()
+    # The queue's trace is exactly trace-all's lines of the n1 -> n2 direction, drops too.
+    assert queue == [x for x in every if x.split()[2:4] == ["1", "2"]]
+    assert {x[0] for x in queue} == {"+", "-", "r", "d"}
+
+
+def test_trace_queue_needs_a_file_or_trace_all(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set n0 [$ns node]
+        set n1 [$ns node]
+        $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+        $ns trace-queue $n0 $n1
+        $ns run
+    """)
+    assert r.code != 0
+    assert "trace-queue" in r.err and "Traceback" not in r.err
+
+
 def test_delack_sink_and_create_connection_list(ns2):
     r = ns2("""
         set ns [new Simulator]

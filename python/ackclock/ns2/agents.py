@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..profiles import TCP_ALIASES
+from ..profiles import CC_ALIASES, TCP_ALIASES
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
 from .values import fmt_double, fmt_traced_double, to_bool, to_float, to_int
@@ -215,8 +215,30 @@ class TcpAgent(Agent):
             self.cc = WINDOW_OPTIONS[option]
             self.cc_where = self.var_where("windowOption_")
         mapped.add("windowOption_")
+        # Congestion-control variables (seed 003 sets them on Agent/TCP for every agent):
+        # the chosen algorithm's go into cc_params; another algorithm's mean nothing to this
+        # agent, as in ns-2.
+        cc_params: dict[str, object] = {}
+        for cc, aliases in CC_ALIASES.items():
+            for var, param in aliases.items():
+                if var not in self.vars or var in mapped:
+                    continue
+                if cc == self.cc:
+                    cc_params[param] = _cc_value(self, var)
+                    mapped.add(var)
+                elif var not in CC_ALIASES.get(self.cc, {}):
+                    mapped.add(var)
+        if cc_params:
+            out["cc_params"] = cc_params
         self.check_vars(mapped)
         return out
+
+
+def _cc_value(obj: TclObject, var: str) -> float:
+    try:
+        return to_float(obj.vars[var])
+    except ValueError as e:
+        raise Ns2Error(f"{var}: {e}", obj.var_where(var)) from None
 
 
 def _param(obj: TclObject, var: str) -> object:

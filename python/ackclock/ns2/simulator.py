@@ -44,9 +44,10 @@ class Simulator(TclObject):
         self.engine: Any = None
         self.pending_apps: list[tuple[Application, bool]] = []
         self.trace_all: str | None = None
-        # trace-all: the engine's own file, and how much of it the channel has received.
-        self.packet_trace_file: Path | None = None
-        self._packet_trace_offset = 0
+        # Packet traces (trace-all, trace-queue): the Tcl channel, the link directions
+        # ("a->b" by node name; None: every link), the engine's own file, and how much of it
+        # the channel has received.
+        self.packet_traces: list[_PacketTrace] = []
         # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
         self._trace_started: set[tuple[str, str]] = set()
 
@@ -207,6 +208,7 @@ class Simulator(TclObject):
     def cmd_trace_all(self, channel: str) -> None:
         self._before_run("trace-all")
         self.trace_all = channel
+        self.packet_traces.append(_PacketTrace(channel, None))
 
     def cmd_namtrace_all(self, channel: str) -> None:
         return None  # nam animation: the file stays empty
@@ -220,8 +222,14 @@ class Simulator(TclObject):
     def cmd_flush_trace(self) -> None:
         self.write_traces()
 
-    def cmd_trace_queue(self, *args: str) -> None:
-        raise Ns2Error(unsupported("packet traces (trace-queue)"))
+    def cmd_trace_queue(self, a: str, b: str, channel: str = "") -> None:
+        """``$ns trace-queue $n0 $n1 $file``: ns-2's packet trace of the n0 -> n1 queue."""
+        self._before_run("trace-queue")
+        link = self._link(a, b)
+        channel = channel or self.trace_all or ""
+        if not channel:
+            raise TclError("trace-queue: no file given and no trace-all file")
+        self.packet_traces.append(_PacketTrace(channel, [f"{link.src.name}->{link.dst.name}"]))
 
     def cmd_create_trace(self, *args: str) -> None:
         raise Ns2Error(unsupported("packet traces (create-trace)"))
@@ -280,11 +288,13 @@ class Simulator(TclObject):
 
     def _start(self) -> None:
         scenario = build_scenario(self, self.ctx.script)
-        if self.trace_all is not None:
+        if self.packet_traces:
             tmp = Path(tempfile.mkdtemp(prefix="ackclock-ns2-"))
             atexit.register(shutil.rmtree, tmp, True)
-            self.packet_trace_file = tmp / "all.tr"
-            scenario.traces.append(PacketTrace(format="ns2", file=str(self.packet_trace_file)))
+            for i, t in enumerate(self.packet_traces):
+                t.file = tmp / f"trace{i}.tr"
+                scenario.traces.append(PacketTrace(format="ns2", file=str(t.file),
+                                                   links=t.links))
         try:
             document = json.dumps(resolve(scenario))
         except ScenarioError as e:
@@ -340,25 +350,28 @@ class Simulator(TclObject):
                                " (closed?)") from None
 
     def _copy_packet_trace(self) -> None:
-        """The engine writes trace-all's lines to a file of its own; they are copied to the
-        script's channel as simulated time reaches them."""
-        if self.trace_all is None or self.packet_trace_file is None:
+        """The engine writes each packet trace to a file of its own; the lines are copied to
+        the script's channel as simulated time reaches them."""
+        if not self.packet_traces:
             return
         try:
             self.engine.flush_traces()
         except OSError as e:
             raise Ns2Error(f"cannot write the packet trace: {e}") from None
-        part = Path(str(self.packet_trace_file) + ".part")
-        src = part if part.exists() else self.packet_trace_file
-        with open(src, "rb") as f:
-            f.seek(self._packet_trace_offset)
-            while chunk := f.read(1 << 20):
-                self._packet_trace_offset += len(chunk)
-                try:
-                    self.ctx.write_channel(self.trace_all, chunk.decode("ascii"))
-                except Exception:
-                    raise Ns2Error(f"cannot write the packet trace to channel"
-                                   f" {self.trace_all!r} (closed?)") from None
+        for t in self.packet_traces:
+            if t.file is None:
+                continue
+            part = Path(str(t.file) + ".part")
+            src = part if part.exists() else t.file
+            with open(src, "rb") as f:
+                f.seek(t.offset)
+                while chunk := f.read(1 << 20):
+                    t.offset += len(chunk)
+                    try:
+                        self.ctx.write_channel(t.channel, chunk.decode("ascii"))
+                    except Exception:
+                        raise Ns2Error(f"cannot write the packet trace to channel"
+                                       f" {t.channel!r} (closed?)") from None
 
     def seed(self) -> int:
         return self.ctx.default_rng().seed_value
@@ -366,3 +379,13 @@ class Simulator(TclObject):
     def _before_run(self, what: str) -> None:
         if self.started:
             raise Ns2Error(unsupported(f"{what} after $ns run has started"))
+
+
+class _PacketTrace:
+    """One ns-2 packet trace: its channel, links and the engine's file."""
+
+    def __init__(self, channel: str, links: list[str] | None) -> None:
+        self.channel = channel
+        self.links = links
+        self.file: Path | None = None
+        self.offset = 0
