@@ -329,6 +329,55 @@ def test_trace_queue_needs_a_file_or_trace_all(ns2):
     assert "trace-queue" in r.err and "Traceback" not in r.err
 
 
+def test_flow_monitor_counts_each_fid_and_adds_up_to_the_queue(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set n0 [$ns node]; set n1 [$ns node]; set n2 [$ns node]
+        $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+        $ns duplex-link $n1 $n2 1Mb 20ms DropTail
+        $ns queue-limit $n1 $n2 10
+        set qm [$ns monitor-queue $n1 $n2 ""]
+        set fmon [$ns makeflowmon Fid]
+        $ns attach-fmon [$ns link $n1 $n2] $fmon
+        foreach id {3 4 5} {
+            set tcp($id) [new Agent/TCP/Reno]; $tcp($id) set fid_ $id
+            $ns attach-agent $n0 $tcp($id)
+            set s [new Agent/TCPSink]; $ns attach-agent $n2 $s; $ns connect $tcp($id) $s
+            set ftp($id) [new Application/FTP]; $ftp($id) attach-agent $tcp($id)
+            $ns at 0.0 "$ftp($id) start"
+        }
+        proc check {} {
+            global fmon qm
+            set cl [$fmon classifier]
+            foreach v {parrivals_ barrivals_ pdepartures_ bdepartures_ pdrops_ bdrops_} {
+                set sum 0
+                foreach f [$fmon flows] { incr sum [$f set $v] }
+                puts "$v [$fmon set $v] [$qm set $v] $sum"
+            }
+            puts "flows [llength [$fmon flows]] [[$cl lookup auto 0 0 4] set flowid_]"
+            puts "none [$cl lookup auto 0 0 9]"
+            exit 0
+        }
+        $ns at 5.0 check
+        $ns run
+    """)
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    for line in lines[:6]:
+        name, fmon, qmon, total = line.split()
+        assert int(fmon) == int(qmon) == int(total) and int(fmon) > 0, line
+    assert lines[6] == "flows 3 4"
+    assert lines[7] == "none "
+
+
+def test_flow_monitor_other_classifiers_are_refused(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set fmon [$ns makeflowmon SrcDest]
+    """)
+    assert r.code == 2 and "script.tcl:2:" in r.err and "SrcDest" in r.err
+
+
 def test_delack_sink_and_create_connection_list(ns2):
     r = ns2("""
         set ns [new Simulator]

@@ -325,10 +325,15 @@ pub struct FlowQueueCounters {
     pub departed_bytes: u64,
     pub dropped_packets: u64,
     pub dropped_bytes: u64,
+    /// Taken by the link's loss model after crossing it (ns-2's link-lossmodel drops).
+    pub lost_packets: u64,
+    pub lost_bytes: u64,
     pub area_packets: u128,
     pub area_bytes: u128,
     pub backlog_packets: u64,
     pub backlog_bytes: u64,
+    /// When the flow's first packet arrived (ps), if one has.
+    pub first_arrival: Option<u64>,
     since: u64,
 }
 
@@ -347,6 +352,7 @@ impl FlowQueueCounters {
     /// A packet of `size` bytes arrives at `t`; `waits`: it joins the backlog.
     pub fn arrive(&mut self, t: u64, size: u32, waits: bool) {
         self.integrate(t);
+        self.first_arrival.get_or_insert(t);
         self.arrived_packets += 1;
         self.arrived_bytes += size as u64;
         if waits {
@@ -377,6 +383,12 @@ impl FlowQueueCounters {
         }
     }
 
+    /// A packet that crossed the link is taken by its loss model.
+    pub fn lose(&mut self, size: u32) {
+        self.lost_packets += 1;
+        self.lost_bytes += size as u64;
+    }
+
     /// The counts since `earlier` (integrals included); the backlog stays this one's.
     pub fn since(&self, earlier: &FlowQueueCounters) -> FlowQueueCounters {
         FlowQueueCounters {
@@ -386,6 +398,8 @@ impl FlowQueueCounters {
             departed_bytes: self.departed_bytes - earlier.departed_bytes,
             dropped_packets: self.dropped_packets - earlier.dropped_packets,
             dropped_bytes: self.dropped_bytes - earlier.dropped_bytes,
+            lost_packets: self.lost_packets - earlier.lost_packets,
+            lost_bytes: self.lost_bytes - earlier.lost_bytes,
             area_packets: self.area_packets - earlier.area_packets,
             area_bytes: self.area_bytes - earlier.area_bytes,
             ..*self

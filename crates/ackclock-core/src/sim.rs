@@ -1297,6 +1297,8 @@ impl Simulator {
                 o.departed_bytes += d.departed_bytes;
                 o.dropped_packets += d.dropped_packets;
                 o.dropped_bytes += d.dropped_bytes;
+                o.lost_packets += d.lost_packets;
+                o.lost_bytes += d.lost_bytes;
                 o.area_packets += d.area_packets;
                 o.area_bytes += d.area_bytes;
             }
@@ -1316,6 +1318,8 @@ impl Simulator {
             .u64("departed_bytes", u(|c| c.departed_bytes))
             .u64("dropped_packets", u(|c| c.dropped_packets))
             .u64("dropped_bytes", u(|c| c.dropped_bytes))
+            .u64("lost_packets", u(|c| c.lost_packets))
+            .u64("lost_bytes", u(|c| c.lost_bytes))
             .f64(
                 "mean_queue_packets",
                 rows.iter()
@@ -1503,6 +1507,46 @@ impl Simulator {
         let link = self.links.get_mut(l)?;
         link.advance(now);
         Some(link.counters)
+    }
+
+    /// Link direction `l`'s per-flow queue counters since the start of the run, brought up
+    /// to now, indexed by engine flow (`None`: the link keeps none).
+    pub fn queue_flow_counters(&mut self, l: usize) -> Option<Vec<FlowQueueCounters>> {
+        let now = self.now;
+        let link = self.links.get_mut(l)?;
+        link.advance(now);
+        let m = link.flow_monitor.as_mut()?;
+        for c in m.iter_mut() {
+            c.integrate(now.0);
+        }
+        Some(m.clone())
+    }
+
+    /// Whether flow `f`'s data (`Some(true)`) or its ACKs and replies (`Some(false)`) cross
+    /// link direction `l` on their route.
+    pub fn flow_crosses(&self, f: usize, l: usize) -> Option<bool> {
+        let flow = self.scenario.flows.get(f)?;
+        let on_path = |from: u32, to: u32| {
+            let (mut at, mut hops) = (from, 0);
+            while at != to && hops <= self.links.len() {
+                let Some(next) = self.routes.next_hop(NodeId(at), NodeId(to)) else {
+                    return false;
+                };
+                if next.idx() == l {
+                    return true;
+                }
+                at = self.scenario.links[next.idx()].to;
+                hops += 1;
+            }
+            false
+        };
+        if on_path(flow.from, flow.to) {
+            Some(true)
+        } else if on_path(flow.to, flow.from) {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// The traced-variable rows recorded since the last call (they leave `results()`).

@@ -151,6 +151,40 @@ impl Simulation {
         Ok(d)
     }
 
+    /// Link direction `link`'s per-flow queue counters (`monitor_flows`), brought up to
+    /// now: a dict per engine flow that has offered the link a packet, keyed by flow index.
+    fn queue_flow_counters<'py>(
+        &mut self,
+        py: Python<'py>,
+        link: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let all = self
+            .sim
+            .queue_flow_counters(link)
+            .ok_or_else(|| PyValueError::new_err(format!("link {link} keeps no flow monitor")))?;
+        let out = PyDict::new(py);
+        for (f, q) in all.iter().enumerate() {
+            let Some(first) = q.first_arrival else {
+                continue;
+            };
+            let d = PyDict::new(py);
+            d.set_item("first_arrival_ps", first)?;
+            d.set_item("arrived_packets", q.arrived_packets)?;
+            d.set_item("arrived_bytes", q.arrived_bytes)?;
+            d.set_item("departed_packets", q.departed_packets)?;
+            d.set_item("departed_bytes", q.departed_bytes)?;
+            d.set_item("dropped_packets", q.dropped_packets)?;
+            d.set_item("dropped_bytes", q.dropped_bytes)?;
+            d.set_item("lost_packets", q.lost_packets)?;
+            d.set_item("lost_bytes", q.lost_bytes)?;
+            d.set_item("area_packets_ps", q.area_packets as f64)?;
+            d.set_item("area_bytes_ps", q.area_bytes as f64)?;
+            d.set_item("data", self.sim.flow_crosses(f, link))?;
+            out.set_item(f, d)?;
+        }
+        Ok(out)
+    }
+
     /// Writes the packet-trace lines due by now to their files (ns-2 front end).
     fn flush_traces(&mut self) -> PyResult<()> {
         self.sim.flush_traces().map_err(PyOSError::new_err)

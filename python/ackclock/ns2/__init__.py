@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent, unsupported_app
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
-from .monitors import Integrator, QueueMonitor
+from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
 from .topology import ErrorModel, Link, Node, Queue
@@ -32,6 +32,9 @@ FACTORIES: dict[str, Factory] = {
     "RandomVariable": RandomVariable,
     "QueueMonitor": QueueMonitor,
     "Integrator": Integrator,
+    "QueueMonitor/ED/Flowmon": FlowMonitor,
+    "QueueMonitor/ED/Flow": FlowStats,
+    "Classifier/Hash/Fid": FidClassifier,
     "Agent/TCP": TcpAgent,
     "Agent/TCPSink": TcpSink,
     "Agent/UDP": UdpAgent,

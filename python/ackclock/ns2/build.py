@@ -32,7 +32,8 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             delay=f"{link.delay_ps}ps",
             queue=QueueConfig(kind=link.queue.kind, limit=link.queue.limit(),
                               ecn=link.queue.ecn(), params=link.queue.params()),
-            duplex=False, loss=loss, origin=f"{link.where}|{link.name}"))
+            duplex=False, loss=loss, monitor_flows=link.monitor_flows,
+            origin=f"{link.where}|{link.name}"))
     flows = []
     for agent in sim.agents:
         flow = _flow(agent)

@@ -19,6 +19,12 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "RNG": "",
         "Integrator": "",
         "QueueMonitor": "",
+        "QueueMonitor/ED": "QueueMonitor",
+        "QueueMonitor/ED/Flowmon": "QueueMonitor/ED",
+        "QueueMonitor/ED/Flow": "QueueMonitor/ED",
+        "Classifier": "",
+        "Classifier/Hash": "Classifier",
+        "Classifier/Hash/Fid": "Classifier/Hash",
         "Queue": "",
         "Queue/DropTail": "Queue",
         "Queue/RED": "Queue",
@@ -146,6 +152,13 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         "QueueMonitor": {v: ("0", "int") for v in (
             "size_", "pkts_", "parrivals_", "barrivals_", "pdepartures_", "bdepartures_",
             "pdrops_", "bdrops_")},
+        "QueueMonitor/ED": {"epdrops_": ("0", "int"), "ebdrops_": ("0", "int")},
+        "QueueMonitor/ED/Flowmon": {"enable_in_": ("true", "bool"),
+                                    "enable_out_": ("true", "bool"),
+                                    "enable_drop_": ("true", "bool"),
+                                    "enable_edrop_": ("true", "bool")},
+        "QueueMonitor/ED/Flow": {"src_": ("-1", "int"), "dst_": ("-1", "int"),
+                                 "flowid_": ("-1", "int")},
     }
 )
 

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ScenarioError
 from ..run import engine as load_engine
 from ..scenario import PacketTrace, resolve
-from .agents import Agent, Application, TcpAgent
+from .agents import Agent, Application, TcpAgent, UdpAgent
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
-from .monitors import TRACE_ORDER, QueueMonitor, trace_line
+from .monitors import TRACE_ORDER, FidClassifier, FlowMonitor, QueueMonitor, trace_line
 from .objects import TclError, TclObject
 from .topology import ErrorModel, Link, Node, Queue, SimplexLink, check_queue_kind
-from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_float
+from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_float, to_int
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -234,11 +234,34 @@ class Simulator(TclObject):
     def cmd_create_trace(self, *args: str) -> None:
         raise Ns2Error(unsupported("packet traces (create-trace)"))
 
-    def cmd_makeflowmon(self, *args: str) -> None:
-        raise Ns2Error(unsupported("flow monitors (makeflowmon)"))
+    def cmd_makeflowmon(self, cltype: str, *args: str) -> str:
+        """``$ns makeflowmon Fid``: a flow monitor classifying by flow id (``fid_``)."""
+        self._before_run("makeflowmon")
+        if cltype != "Fid":
+            raise Ns2Error(unsupported(f"flow monitors classifying by {cltype} (only Fid)"))
+        fm = self.ctx.new_object("QueueMonitor/ED/Flowmon", [])
+        cl = self.ctx.new_object("Classifier/Hash/Fid", [])
+        assert isinstance(fm, FlowMonitor) and isinstance(cl, FidClassifier)
+        fm.classifier, cl.monitor = cl, fm
+        return fm.handle
 
-    def cmd_attach_fmon(self, *args: str) -> None:
-        raise Ns2Error(unsupported("flow monitors (attach-fmon)"))
+    def cmd_attach_fmon(self, link: str, fmon: str, edrop: str = "0") -> None:
+        """``$ns attach-fmon $link $fmon``: the monitor watches that link direction's queue."""
+        self._before_run("attach-fmon")
+        lk = self.ctx.lookup(link, Link, "a link (from $ns link)")
+        fm = self.ctx.lookup(fmon, FlowMonitor, "a flow monitor (from $ns makeflowmon)")
+        assert isinstance(lk, Link) and isinstance(fm, FlowMonitor) and lk.link is not None
+        if to_int(edrop):
+            raise Ns2Error(unsupported("attach-fmon with early drops counted apart"))
+        lk.link.monitor_flows = True
+        fm.link = lk.link
+
+    def agent_of_flow(self, flow: int) -> Agent | None:
+        """The sending agent of engine flow ``flow``."""
+        for a in self.agents:
+            if a.flow == flow and isinstance(a, (TcpAgent, UdpAgent)):
+                return a
+        return None
 
     # --- time ------------------------------------------------------------------------------
 

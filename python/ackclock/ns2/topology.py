@@ -172,6 +172,7 @@ class SimplexLink:
     loss: ErrorModel | None = None
     loss_where: Location | None = None
     monitors: list[object] = field(default_factory=list)
+    monitor_flows: bool = False  # a flow monitor (attach-fmon) watches it
 
     @property
     def name(self) -> str:

@@ -472,6 +472,9 @@ impl Link {
         if lost {
             self.counters.lost_packets += 1;
             self.counters.lost_bytes += pkt.size as u64;
+            if let Some(fm) = self.flow_monitor.as_mut() {
+                fm[pkt.flow.idx()].lose(pkt.size);
+            }
         }
         lost
     }
