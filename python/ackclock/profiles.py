@@ -9,7 +9,7 @@ exact unit conversion as user values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -249,6 +249,38 @@ CC_ALIASES: Mapping[str, Mapping[str, str]] = MappingProxyType({
             "bic_fast_convergence_": "fast_convergence", "low_window_": "low_window"},
     "cubic": {"cubic_beta_": "beta", "cubic_scale_": "c",
               "cubic_fast_convergence_": "fast_convergence"},
+    "scalable": {"scalable_lwnd_": "legacy_window"},
     "vegas": {"v_alpha_": "alpha", "v_beta_": "beta", "v_gamma_": "gamma"},
     "fast": {"alpha_": "alpha", "gamma_": "gamma"},
 })
+
+
+def _between(lo: float, hi: float) -> tuple[Callable[[float], bool], str]:
+    return (lambda x: lo < x < hi), f"a number between {lo:g} and {hi:g} (exclusive)"
+
+
+_POSITIVE = ((lambda x: x > 0), "a positive number")
+_NONNEGATIVE = ((lambda x: x >= 0), "a number >= 0")
+_WINDOW = ((lambda x: x >= 1), "a number of segments >= 1")
+_FLAG = ((lambda x: x in (0, 1)), "0 or 1")
+_FRACTION = ((lambda x: 0 < x <= 1), "a number in (0, 1]")
+
+# Each algorithm's parameters (docs/models/congestion-control.md), with what they must be.
+CC_PARAMS: Mapping[str, Mapping[str, tuple[Callable[[float], bool], str]]] = MappingProxyType({
+    "reno": {},
+    "westwood": {},
+    "highspeed": {"low_window": _WINDOW, "high_window": _WINDOW, "high_p": _between(0, 1),
+                  "high_decrease": _between(0, 1)},
+    "scalable": {"a": _FRACTION, "b": _between(0, 1), "legacy_window": _WINDOW},
+    "bic": {"beta": _between(0, 1), "low_window": _WINDOW, "max_increment": _POSITIVE,
+            "smooth_part": _POSITIVE, "fast_convergence": _FLAG},
+    "cubic": {"beta": _between(0, 1), "c": _POSITIVE, "fast_convergence": _FLAG},
+    "htcp": {"delta_l": _POSITIVE, "rtt_ref": _POSITIVE, "rtt_scaling": _FLAG,
+             "adaptive_backoff": _FLAG, "bandwidth_switch": _FLAG},
+    "fast": {"alpha": _POSITIVE, "gamma": _FRACTION, "interval": _NONNEGATIVE},
+    "vegas": {"alpha": _NONNEGATIVE, "beta": _NONNEGATIVE, "gamma": _NONNEGATIVE},
+    "bbr": {"bw_window_rounds": _WINDOW, "min_rtt_window": _POSITIVE,
+            "probe_rtt_time": _POSITIVE,
+            "start_phase": ((lambda x: x in range(8)), "a whole number from 0 to 7")},
+})
+

@@ -20,6 +20,7 @@ from . import queues
 from .errors import ScenarioError, quote
 from .profiles import (
     CC_ALIASES,
+    CC_PARAMS,
     TCP_CHOICES,
     TCP_PARAMS,
     Profile,
@@ -665,13 +666,21 @@ def _tcp(
             if not isinstance(value, Mapping):
                 raise ScenarioError(f"expected a table of numbers like {{ beta = 0.7 }}, got"
                                     f" {quote(value)}", path=path)
-            aliases = CC_ALIASES.get(str(merged["cc"][0]), {})
+            cc = str(merged["cc"][0])
+            aliases = CC_ALIASES.get(cc, {})
+            known = CC_PARAMS.get(cc, {})
             params: dict[str, float] = {}
             for name, number in value.items():
                 if isinstance(number, bool) or not isinstance(number, (int, float)):
                     raise ScenarioError(f"expected a number, got {quote(number)}",
                                         path=f"{path}.{name}")
-                params[aliases.get(name, name)] = float(number)
+                canonical = aliases.get(name, name)
+                # Unknown names are the engine's to report (it knows what each algorithm reads).
+                ok, what = known.get(canonical, ((lambda x: True), ""))
+                if not ok(float(number)):
+                    raise ScenarioError(f"expected {what}, got {quote(number)}",
+                                        path=f"{path}.{name}")
+                params[canonical] = float(number)
             out[key] = params
         elif kind == "size_or_none":
             out[f"{key}_bytes"] = None if value is None else _below(

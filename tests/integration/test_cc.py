@@ -132,3 +132,20 @@ def test_bbr_probes_rtt_when_its_minimum_is_ten_seconds_old() -> None:
     assert len(starts) == 3, probe_rtt
     assert all(10 <= b - a <= 11 for a, b in zip(starts, starts[1:], strict=False))
     assert len(probe_rtt) <= 3 * len(starts)
+
+
+@pytest.mark.parametrize(("cc", "params", "what"), [
+    ("cubic", {"beta": 1.2}, "between 0 and 1"),
+    ("highspeed", {"high_p": 0}, "between 0 and 1"),
+    ("scalable", {"legacy_window": 0.5}, "segments >= 1"),
+    ("bbr", {"start_phase": 9}, "from 0 to 7"),
+    ("cubic", {"cubic_beta_": -0.1}, "between 0 and 1"),
+])
+def test_cc_parameters_out_of_range_are_refused(cc: str, params: dict[str, float],
+                                                what: str) -> None:
+    net = ac.Network("x")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="1ms")
+    net.tcp("t", "a", "b", cc=cc, cc_params=params)
+    with pytest.raises(ScenarioError, match=f"cc_params.{next(iter(params))}: expected .*{what}"):
+        net.run(duration="1s")

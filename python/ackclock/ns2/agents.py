@@ -32,8 +32,10 @@ TCP_CLASSES = {
 # Agent/TCP/Linux `select_ca` names -> congestion control.
 LINUX_CA = {"reno": "reno", "cubic": "cubic", "bic": "bic", "highspeed": "highspeed",
             "scalable": "scalable", "htcp": "htcp", "vegas": "vegas", "westwood": "westwood"}
-# windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control.
-WINDOW_OPTIONS = {1: "reno", 8: "highspeed"}
+# windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control: 1 and 8 as in ns-2.35;
+# 9, 12, 13 and -10 as in the patched ns-2 of seed 003's script (stock ns-2.35 exits on them).
+WINDOW_OPTIONS = {1: "reno", 8: "highspeed", 9: "scalable", 12: "bic", 13: "cubic",
+                  -10: "htcp"}
 
 SINK_CLASSES = {
     "Agent/TCPSink": ("ack-every", False),

@@ -88,6 +88,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
             "windowOption_": ("1", "int"), "overhead_": ("0", "double"),
             "ecn_": ("0", "int"), "tcpip_base_hdr_size_": ("40", "int"),
             "low_window_": ("38", "int"), "high_window_": ("83000", "int"),
+            "scalable_lwnd_": ("16", "int"),
             "high_p_": ("0.0000001", "double"), "high_decrease_": ("0.1", "double"),
             "windowConstant_": ("4", "int"), "decrease_num_": ("0.5", "double"),
             "increase_num_": ("1.0", "double"), "delay_growth_": ("true", "bool"),
