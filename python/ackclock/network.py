@@ -104,6 +104,8 @@ class Network:
         trace: Any = None,
         size: int | str | None = None,
         tmix: str | None = None,
+        tmix_delay_box: bool | None = None,
+        tmix_losses: bool | None = None,
         app: str = "ftp",
         rate: str | float | None = None,
         interval: str | float | None = None,
@@ -116,7 +118,9 @@ class Network:
         """Adds a TCP flow with an FTP source: endless, or ``size`` payload bytes (then the
         flow's ``completion_s`` in flows.csv is when the last byte was acknowledged).
         With ``tmix``, a file of Tmix connection vectors replayed between ``src`` (the
-        initiators) and ``dst`` (the acceptors) instead (results in ``Results.connections``).
+        initiators) and ``dst`` (the acceptors) instead (results in ``Results.connections``);
+        ``tmix_delay_box=False`` ignores the vectors' minimum RTTs, ``tmix_losses=False`` their
+        loss rates (ns-2's ``set-lossless``).
         ``params`` are TCP parameters (``window=100``, ``packet_size=1460``, ns-2 aliases such
         as ``window_``); they override :meth:`defaults`, which override the profile.
         ``start`` may be a distribution: ``{"uniform": ["0s", "1s"]}``. With ``app="cbr"``
@@ -134,7 +138,8 @@ class Network:
             cc=cc,
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
-            app=(AppConfig(kind="tmix", start=start, stop=stop, file=tmix) if tmix else
+            app=(AppConfig(kind="tmix", start=start, stop=stop, file=tmix,
+                           delay_box=tmix_delay_box, losses=tmix_losses) if tmix else
                  AppConfig(kind="ftp", start=start, stop=stop, size=size) if app == "ftp" else
                  AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
                            packet_size=write_size, random=random, on=on, off=off)),

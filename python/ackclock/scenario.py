@@ -126,6 +126,10 @@ class AppConfig:
     on: Any = None  # onoff: on and off times (times or distributions)
     off: Any = None
     file: Any = None  # trace: a file of "time size" records
+    # tmix: apply each vector's minimum RTT (Tmix_DelayBox; default true) and its loss rates
+    # (default true; false: ns-2's set-lossless).
+    delay_box: Any = None
+    losses: Any = None
 
 
 @dataclass
@@ -749,7 +753,7 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         raise ScenarioError(
             f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
         )
-    own = {"ftp": ("size",), "tmix": ("file",),
+    own = {"ftp": ("size",), "tmix": ("file", "delay_box", "losses"),
            "cbr": ("rate", "interval", "packet_size", "random"),
            "onoff": ("rate", "interval", "packet_size", "on", "off"),
            "poisson": ("rate", "interval", "packet_size"), "trace": ("file",)}[kind]
@@ -767,8 +771,15 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
             raise ScenarioError("missing: a file of Tmix connection vectors", path=f"{ap}.file")
         from .tmix import read_vectors
 
-        return base | {"connections": read_vectors(_relative(app.file, f"{ap}.file", base_dir),
-                                                   f"{ap}.file")}
+        conns = read_vectors(_relative(app.file, f"{ap}.file", base_dir), f"{ap}.file")
+        delay_box = _flag(app.delay_box, True, f"{ap}.delay_box")
+        losses = _flag(app.losses, True, f"{ap}.losses") and delay_box
+        for c in conns:
+            if not delay_box:
+                c["rtt_ps"] = 0
+            if not losses:
+                c["loss"] = [0.0, 0.0]
+        return base | {"connections": conns}
     if kind == "trace":
         if app.file is None:
             raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")
@@ -817,7 +828,16 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
     return base | {"interval_ps": interval, "packet_size": packet_size, "random": random}
 
 
-_APP_FIELDS = ("rate", "interval", "packet_size", "size", "random", "on", "off", "file")
+_APP_FIELDS = ("rate", "interval", "packet_size", "size", "random", "on", "off", "file",
+               "delay_box", "losses")
+
+
+def _flag(value: Any, default: bool, path: str) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise ScenarioError(f"expected true or false, got {quote(value)}", path=path)
+    return value
 
 
 def _relative(file: Any, path: str, base_dir: Path | None) -> Path:

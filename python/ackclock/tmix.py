@@ -130,13 +130,15 @@ def synthesize(path: str | Path, connections: int, *, seed: int = 1, rate_per_s:
     lines = [f"# {connections} synthetic Tmix connection vectors (ackclock.tmix.synthesize,"
              f" seed {seed}, {rate_per_s:g} connections/s)"]
     t = 0.0
-    for _ in range(connections):
+    # Headers as ns-2.35's Tmix reads them: SEQ start ADUs 0 id, CONC start n_init n_acc 0 id.
+    for ident in range(1, connections + 1):
         t += rng.expovariate(rate_per_s)
         start_us = round(t * 1e6)
         rtt_us = round(min(2e6, rng.lognormvariate(math.log(50e3), 0.6)))
         if rng.random() < concurrent_fraction:
             n_init, n_acc = rng.randint(1, 4), rng.randint(1, 4)
-            lines += [f"CONC {start_us} {n_init} {n_acc}", "w 65535 65535", f"r {rtt_us}",
+            lines += [f"CONC {start_us} {n_init} {n_acc} 0 {ident}", "w 65535 65535",
+                      f"r {rtt_us}",
                       "l 0.000000 0.000000"]
             for side, count in ((">", n_init), ("<", n_acc)):
                 for k in range(count):
@@ -147,7 +149,7 @@ def synthesize(path: str | Path, connections: int, *, seed: int = 1, rate_per_s:
             epochs = 1
             while rng.random() < 0.6 and epochs < 50:
                 epochs += 1
-            lines += [f"SEQ {start_us} {2 * epochs}", "w 65535 65535", f"r {rtt_us}",
+            lines += [f"SEQ {start_us} {2 * epochs} 0 {ident}", "w 65535 65535", f"r {rtt_us}",
                       "l 0.000000 0.000000"]
             for e in range(epochs):
                 if e:

@@ -63,7 +63,7 @@ _APP_KEYS = {
     "onoff": ("kind", "start", "stop", "rate", "interval", "packet_size", "on", "off"),
     "poisson": ("kind", "start", "stop", "rate", "interval", "packet_size"),
     "trace": ("kind", "start", "stop", "file"),
-    "tmix": ("kind", "start", "stop", "file"),
+    "tmix": ("kind", "start", "stop", "file", "delay_box", "losses"),
 }
 _LOSS_KEYS = {
     "bernoulli": ("kind", "p", "unit"),
@@ -466,6 +466,8 @@ def _app(t: Mapping[str, Any], p: str) -> AppConfig:
         on=t.get("on"),
         off=t.get("off"),
         file=t.get("file"),
+        delay_box=t.get("delay_box"),
+        losses=t.get("losses"),
     )
 
 

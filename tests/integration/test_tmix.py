@@ -88,3 +88,32 @@ def test_vector_mistakes_name_the_line(tmp_path: Path, text: str, message: str) 
     bad.write_text(text)
     with pytest.raises(ScenarioError, match=message):
         read_vectors(bad, "app.file")
+
+
+def test_without_the_delay_box_connections_run_on_the_path_rtt(tmp_path: Path) -> None:
+    def first_duration(**app: bool) -> float:
+        net = ac.Network("tmix")
+        net.nodes("i", "a")
+        net.link("i", "a", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        net.tcp("bg", "i", "a", tmix=str(SAMPLE), window=1000, **app)
+        return float(net.run(duration="10s").connections.iloc[1].duration_s)
+
+    # Connection 2: SYN, a 200 B request, 1 ms wait, 1.5 MB response: a handful of its
+    # vector's 120 ms RTTs with the delay box, a handful of 2 ms path RTTs without.
+    assert first_duration() > 0.4
+    assert first_duration(tmix_delay_box=False) < 0.1
+
+
+def test_losses_false_ignores_the_vectors_loss_rates(tmp_path: Path) -> None:
+    lossy = tmp_path / "lossy.vec"
+    lossy.write_text(SAMPLE.read_text().replace("l 0.000000 0.000000", "l 0.200000 0.200000"))
+
+    def retransmitted(**app: bool) -> int:
+        net = ac.Network("tmix")
+        net.nodes("i", "a")
+        net.link("i", "a", rate="100Mb/s", delay="1ms", queue_limit=10_000)
+        net.tcp("bg", "i", "a", tmix=str(lossy), window=1000, **app)
+        return int(net.run(duration="60s").flows.iloc[0].packets_retransmitted)
+
+    assert retransmitted() > 0
+    assert retransmitted(tmix_losses=False) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 
 def test_at_events_run_in_time_then_insertion_order_and_may_reschedule(ns2):
@@ -376,6 +377,45 @@ def test_flow_monitor_other_classifiers_are_refused(ns2):
         set fmon [$ns makeflowmon SrcDest]
     """)
     assert r.code == 2 and "script.tcl:2:" in r.err and "SrcDest" in r.err
+
+
+def test_tmix_objects_replay_the_vectors(ns2, tmp_path):
+    sample = Path(__file__).resolve().parents[2] / "examples" / "tmix" / "sample.vec"
+    (tmp_path / "v.vec").write_text(sample.read_text())
+    script = """
+        set ns [new Simulator]
+        set n(0) [$ns node]; set n(1) [$ns node]
+        set d [$ns tmix_net]
+        $d set-flowfile v.vec [$n(0) id] [$n(1) id]
+        $d set-lossless
+        $ns duplex-link $n(0) $d 100Mb 1ms DropTail
+        $ns duplex-link $d $n(1) 10Mb 10ms DropTail
+        set t [new Tmix_End]
+        $t set-init $n(0); $t set-acc $n(1); $t set-ID 3; $t set-cvfile v.vec
+        $t set-pkt-size 1000
+        set q [$ns monitor-queue $d $n(1) ""]
+        $ns at 0.5 "$t start"
+        $ns at 0.49 {puts "before [$q set parrivals_]"}
+        $ns at 30 {puts "late [$q set barrivals_]"; exit 0}
+        $ns run
+    """
+    r = ns2(script)
+    assert r.code == 0, r.err
+    before, late = r.out.splitlines()
+    assert before == "before 0"  # nothing before the start
+    # Every ADU byte the initiator writes (350 + 420 + 200 + 5000 + 7000) crosses, with headers.
+    assert int(late.split()[1]) > 350 + 420 + 200 + 5000 + 7000
+
+
+def test_tmix_needs_its_nodes_and_file(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set n0 [$ns node]
+        set t [new Tmix]
+        $t set-init $n0
+        $ns run
+    """)
+    assert r.code == 2 and "set-acc" in r.err and "Traceback" not in r.err
 
 
 def test_delack_sink_and_create_connection_list(ns2):

@@ -18,6 +18,7 @@ from .interp import Context, Factory
 from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
+from .tmix import DelayBox, TmixEnd
 from .topology import ErrorModel, Link, Node, Queue
 
 __all__ = ["Ns2Error", "run_script"]
@@ -25,6 +26,9 @@ __all__ = ["Ns2Error", "run_script"]
 FACTORIES: dict[str, Factory] = {
     "Simulator": Simulator,
     "Node": Node,
+    "Node/Tmix_DelayBox": DelayBox,
+    "Tmix": TmixEnd,
+    "Tmix_End": TmixEnd,
     "Link": Link,
     "Queue": Queue,
     "ErrorModel": ErrorModel,

@@ -344,6 +344,10 @@ class Application(TclObject):
     def cmd_agent(self) -> str:
         return self.agent.handle if self.agent else ""
 
+    def engine_flow(self) -> int | None:
+        """The engine flow this application drives, once built."""
+        return self.agent.flow if self.agent is not None else None
+
     def cmd_start(self) -> None:
         self._control(True)
 

@@ -9,6 +9,7 @@ from ..profiles import TCP_CHOICES
 from ..scenario import AppConfig, Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
 from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
 from .errors import Location, Ns2Error, unsupported
+from .tmix import DelayBox, TmixEnd
 
 if TYPE_CHECKING:
     from .simulator import Simulator
@@ -41,6 +42,11 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             agent.flow = len(flows)
             if agent.peer is not None:
                 agent.peer.flow = len(flows)
+            flows.append(flow)
+    for t in sim.tmix:
+        flow = _tmix_flow(sim, t)
+        if flow is not None:
+            t.flow = len(flows)
             flows.append(flow)
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed()),
@@ -129,3 +135,38 @@ def explain(e: ScenarioError, script: str) -> Ns2Error:
         file, _, line = where.rpartition(":")
         return Ns2Error(f"{what}: {e.message}", Location(file, int(line) if line.isdigit() else 0))
     return Ns2Error(f"{path}: {e.message}" if path else e.message, Location(script, 0))
+
+
+def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
+    """A Tmix object as a TCP flow with a tmix application; its TCP settings are the class
+    defaults of the FullTcp variant it names (so ``Agent/TCP set window_ ...`` applies)."""
+    if t.init is None and t.acc is None and t.cvfile is None:
+        return None
+    if t.init is None or t.acc is None or t.cvfile is None:
+        raise Ns2Error(f"Tmix {t.handle} needs set-init, set-acc and set-cvfile", t.created_at)
+    if t.init is t.acc:
+        raise Ns2Error(unsupported("Tmix within one node"), t.created_at)
+    agent_cls, sink_cls = {"tahoe": ("Agent/TCP", "Agent/TCPSink"),
+                           "reno": ("Agent/TCP/Reno", "Agent/TCPSink"),
+                           "newreno": ("Agent/TCP/Newreno", "Agent/TCPSink"),
+                           "sack": ("Agent/TCP/Sack1", "Agent/TCPSink/Sack1")}[t.variant]
+    agent = sim.ctx.new_object(agent_cls, [])
+    sink = sim.ctx.new_object(sink_cls, [])
+    assert isinstance(agent, TcpAgent) and isinstance(sink, TcpSink)
+    try:
+        params = agent.tcp_params()
+        params.update(sink.sink_params())
+    finally:
+        sim.ctx.delete(agent)
+        sim.ctx.delete(sink)
+    sink_kind = params.pop("sink")
+    params["packet_size"] = t.packet_size
+    boxes = [(box, f) for box in sim.nodes if isinstance(box, DelayBox) for f in box.files]
+    mine = [box for box, (path, i, a) in boxes
+            if path == t.cvfile and i == t.init.id and a == t.acc.id]
+    app = AppConfig(kind="tmix", start=NEVER, file=str(t.cvfile), delay_box=bool(mine),
+                    losses=bool(mine) and not any(b.lossless for b in mine))
+    return Flow(name=t.handle, kind="tcp", from_=t.init.name, to=t.acc.name,
+                variant=t.variant, cc=agent.cc, sink=str(sink_kind), tcp=params, app=app,
+                fid=t.ident, origin=f"{t.created_at}|{t.cls} {t.handle}")
+

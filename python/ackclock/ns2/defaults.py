@@ -15,6 +15,9 @@ PARENT: Mapping[str, str] = MappingProxyType(
     {
         "Simulator": "",
         "Node": "",
+        "Node/Tmix_DelayBox": "Node",
+        "Tmix": "",
+        "Tmix_End": "",
         "Link": "",
         "RNG": "",
         "Integrator": "",

@@ -24,6 +24,7 @@ from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_fl
 
 if TYPE_CHECKING:
     from .interp import Context
+    from .tmix import TmixEnd
 
 
 class Simulator(TclObject):
@@ -36,6 +37,7 @@ class Simulator(TclObject):
         self.links: list[SimplexLink] = []
         self.by_ends: dict[tuple[int, int], SimplexLink] = {}
         self.agents: list[Agent] = []
+        self.tmix: list[TmixEnd] = []
         self.events: list[tuple[float, int, str, Location]] = []
         self._seq = 0
         self.now_s = 0.0
@@ -54,8 +56,18 @@ class Simulator(TclObject):
     # --- topology --------------------------------------------------------------------------
 
     def cmd_node(self, *args: str) -> str:
+        return self._new_node("Node")
+
+    def cmd_Tmix_DelayBox(self) -> str:
+        """``$ns Tmix_DelayBox``: a node that holds Tmix connections to their vectors' RTTs."""
+        return self._new_node("Node/Tmix_DelayBox")
+
+    def cmd_tmix_net(self) -> str:
+        return self._new_node("Node/Tmix_DelayBox")
+
+    def _new_node(self, cls: str) -> str:
         self._before_run("node")
-        node = self.ctx.new_object("Node", [])
+        node = self.ctx.new_object(cls, [])
         assert isinstance(node, Node)
         node.id = len(self.nodes)
         self.nodes.append(node)
@@ -337,12 +349,12 @@ class Simulator(TclObject):
             self._schedule(app, start)
 
     def _schedule(self, app: Application, start: bool) -> None:
-        agent = app.agent
-        assert agent is not None
-        if agent.flow is None:
-            raise Ns2Error(f"{app.cls} {app.handle}: its agent {agent.handle} is not connected"
+        flow = app.engine_flow()
+        if flow is None:
+            agent = app.agent.handle if app.agent is not None else "?"
+            raise Ns2Error(f"{app.cls} {app.handle}: its agent {agent} is not connected"
                            " to a receiver", app.created_at)
-        self.engine.schedule_app(agent.flow, sim_seconds_to_ps(self.now_s), start)
+        self.engine.schedule_app(flow, sim_seconds_to_ps(self.now_s), start)
 
     def write_traces(self) -> None:
         """Writes the packet-trace lines and traced-variable changes recorded so far to their

@@ -1,0 +1,135 @@
+"""ns-2's Tmix objects (``new Tmix``, seed 003's ``new Tmix_End``) and its delay boxes
+(``$ns Tmix_DelayBox``, seed 003's ``$ns tmix_net``), mapped onto ackclock's Tmix application
+(docs/traffic.md#tmix).
+
+A Tmix object replays a file of connection vectors between its initiator and acceptor nodes.
+A delay box is a node; given the same vector file for the same pair of nodes
+(``set-cvfile FILE init acc``, or ``set-flowfile``), it holds each connection's packets so that
+the connection sees its vector's minimum RTT and loses packets at its vector's rates, unless
+``set-lossless``. Without a delay box, connections run on the path's own RTT without losses,
+as in ns-2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .agents import Application
+from .errors import Location, Ns2Error, unsupported
+from .objects import TclError
+from .topology import Node
+from .values import to_int
+
+if TYPE_CHECKING:
+    from .interp import Context
+
+# set-TCP names -> loss recovery (ns-2 runs them as FullTcp variants).
+TMIX_TCP = {"Reno": "reno", "Newreno": "newreno", "Tahoe": "tahoe", "Sack": "sack"}
+
+
+class TmixEnd(Application):
+    """``new Tmix``: an initiator node, an acceptor node and a vector file."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.init: Node | None = None
+        self.acc: Node | None = None
+        self.cvfile: Path | None = None
+        self.ident = 0
+        self.variant = "newreno"
+        self.packet_size = 1460
+        self.flow: int | None = None  # the engine flow, once built
+        sim = ctx.simulator
+        if sim is None:
+            raise Ns2Error("new Tmix before new Simulator")
+        sim.tmix.append(self)
+
+    def _node(self, handle: str) -> Node:
+        n = self.ctx.lookup(handle, Node, "a node")
+        assert isinstance(n, Node)
+        return n
+
+    def cmd_set_init(self, node: str) -> None:
+        if self.init is not None:
+            raise Ns2Error(unsupported("a second initiator node on one Tmix object"))
+        self.init = self._node(node)
+
+    def cmd_set_acc(self, node: str) -> None:
+        if self.acc is not None:
+            raise Ns2Error(unsupported("a second acceptor node on one Tmix object"))
+        self.acc = self._node(node)
+
+    def cmd_set_ID(self, ident: str) -> None:
+        self.ident = to_int(ident)
+
+    def cmd_set_cvfile(self, path: str) -> None:
+        p = Path(path)
+        if not p.is_file():
+            raise TclError(f"Tmix: cannot open connection vector file {path!r}")
+        self.cvfile = p.resolve()
+
+    def cmd_set_TCP(self, name: str) -> None:
+        if name not in TMIX_TCP:
+            raise Ns2Error(unsupported(f"Tmix TCP {name!r} (known: {', '.join(TMIX_TCP)})"))
+        self.variant = TMIX_TCP[name]
+
+    def cmd_set_pkt_size(self, size: str) -> None:
+        self.packet_size = to_int(size)
+
+    def cmd_set_run(self, run: str) -> None:
+        return None  # ackclock's streams are named per connection; runs differ by seed
+
+    def cmd_set_debug(self, level: str) -> None:
+        return None
+
+    def cmd_set_warmup(self, *args: str) -> None:
+        raise Ns2Error(unsupported("Tmix set-warmup"))
+
+    def cmd_set_prefill_t(self, *args: str) -> None:
+        raise Ns2Error(unsupported("Tmix set-prefill-t"))
+
+    def cmd_set_prefill_si(self, *args: str) -> None:
+        raise Ns2Error(unsupported("Tmix set-prefill-si"))
+
+    def cmd_set_agent_type(self, kind: str) -> None:
+        if kind != "full":
+            raise Ns2Error(unsupported(f"Tmix agent type {kind!r}"))
+
+    def engine_flow(self) -> int | None:
+        return self.flow
+
+    def _control(self, start: bool) -> None:
+        if start and self.stopped:
+            raise Ns2Error(unsupported("restarting Tmix after stop"))
+        if start == self.running or (not start and self.stopped):
+            return
+        self.running = start
+        self.stopped = not start
+        assert self.ctx.simulator is not None
+        self.ctx.simulator.app_control(self, start)
+
+
+class DelayBox(Node):
+    """``$ns Tmix_DelayBox``: a node that also delays and drops Tmix connections' packets."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        # (vector file, initiator id, acceptor id) pairs it applies.
+        self.files: list[tuple[Path, int, int]] = []
+        self.lossless = False
+
+    def cmd_set_cvfile(self, path: str, init: str, acc: str) -> None:
+        p = Path(path)
+        if not p.is_file():
+            raise TclError(f"Tmix_DelayBox: cannot open connection vector file {path!r}")
+        self.files.append((p.resolve(), to_int(init), to_int(acc)))
+
+    def cmd_set_flowfile(self, path: str, init: str, acc: str) -> None:
+        self.cmd_set_cvfile(path, init, acc)
+
+    def cmd_set_lossless(self) -> None:
+        self.lossless = True
+
+    def cmd_set_debug(self, level: str) -> None:
+        return None
