@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,3 +61,21 @@ def test_seed002_script_prints_its_throughput(tmp_path, monkeypatch, capfd):
     lost = int(re.search(r"lost on fLink = (\d+)", out).group(1))
     arrived = int(re.search(r"arrived at the Entry node = (\d+)", out).group(1))
     assert 0.005 < lost / arrived < 0.02
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (ns) not installed")
+@pytest.mark.parametrize("name", ["seed000_topology1.tcl", "seed000_topology2.tcl"])
+def test_seed000_scripts_write_ns2s_throughputs(name, tmp_path):
+    """Deterministic scripts: throughputs.csv and queueStats.csv as ns-2.35 writes them, digit
+    for digit, over 6 s (the sources start together into one switch, so this holds only with
+    ns-2's order of simultaneous events; docs/ns2-scripts.md)."""
+    files = {}
+    for who, cmd in (("ns", ["ns"]), ("ac", [sys.executable, "-m", "ackclock", "ns2"])):
+        folder = tmp_path / who
+        folder.mkdir()
+        script = shortened(name, folder, 6.0)
+        done = subprocess.run([*cmd, script], cwd=folder, capture_output=True, text=True,
+                              check=False, timeout=300)
+        assert done.returncode == 0, done.stderr
+        files[who] = [(folder / f).read_text() for f in ("throughputs.csv", "queueStats.csv")]
+    assert files["ac"] == files["ns"]
