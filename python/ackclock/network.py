@@ -183,12 +183,16 @@ class Network:
         self._flows.append(flow)
         return flow
 
-    def trace(self, format: str, file: str, *, links: Any = None, nodes: Any = None) -> None:
+    def trace(self, format: str, file: str, *, links: Any = None, nodes: Any = None,
+              events: Any = None) -> None:
         """Writes a packet trace while the run goes (docs/traces.md): ``format="ns2"``, ns-2's
-        ``+ - r d`` lines on ``links`` (directions ``"a->b"``; default every link), or
-        ``"pcap"``, Ethernet/IPv4/TCP frames for Wireshark on ``links`` or at ``nodes``.
-        ``file`` is relative to the run's output folder (``run(out=...)``)."""
-        self._traces.append(PacketTrace(format=format, file=file, links=links, nodes=nodes))
+        ``+ - r d`` lines on ``links`` (directions ``"a->b"``; default every link), only the
+        ``events`` listed if given (``"+"``, ``"-"``, ``"r"``, ``"d"`` for queue drops,
+        ``"lost"`` for loss-model drops), or ``"pcap"``, Ethernet/IPv4/TCP frames for
+        Wireshark on ``links`` or at ``nodes``. ``file`` is relative to the run's output
+        folder (``run(out=...)``)."""
+        self._traces.append(PacketTrace(format=format, file=file, links=links, nodes=nodes,
+                                        events=events))
 
     def defaults(self, **tcp: Any) -> None:
         """Sets TCP parameters for every TCP flow (like ns-2's ``Agent/TCP set window_ 100``)."""

@@ -162,6 +162,9 @@ class PacketTrace:
     file: str = ""
     links: Any = None  # link directions "from->to"; None (and no nodes): every link
     nodes: Any = None  # pcap only: capture at these nodes
+    events: Any = None  # ns2 only: events to record ("+", "-", "r", "d", "lost"); None: all
+    # ns2 front end only: link directions whose loss-model drops this trace leaves out.
+    lost_untraced: Any = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -217,6 +220,10 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     return doc
 
 
+# ns-2 trace events: enqueue, dequeue, receive, queue drop, loss-model drop (printed as d).
+TRACE_EVENTS = ("+", "-", "r", "d", "lost")
+
+
 def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
             links: list[dict[str, Any]]) -> list[dict[str, Any]]:
     names = list(nodes)
@@ -248,7 +255,20 @@ def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
         if node_ids and t.format != "pcap":
             raise ScenarioError("an ns2 trace records link directions: use links, not nodes",
                                 path=f"{p}.nodes")
-        out.append({"format": t.format, "path": t.file, "links": link_ids, "nodes": node_ids})
+        events = _name_list(t.events, f"{p}.events")
+        for j, e in enumerate(events):
+            if e not in TRACE_EVENTS:
+                raise ScenarioError(f"expected one of {', '.join(quote(x) for x in TRACE_EVENTS)},"
+                                    f" got {quote(e)}", path=f"{p}.events[{j}]")
+        if events and t.format != "ns2":
+            raise ScenarioError("only an ns2 trace selects events", path=f"{p}.events")
+        entry: dict[str, Any] = {"format": t.format, "path": t.file, "links": link_ids,
+                                 "nodes": node_ids}
+        if events:
+            entry["events"] = events
+        if t.lost_untraced:
+            entry["lost_untraced"] = [by_name[n] for n in t.lost_untraced]
+        out.append(entry)
     return out
 
 

@@ -359,13 +359,14 @@ def _tables(doc: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
     return value
 
 
-_TRACE_KEYS = ("format", "file", "links", "nodes")
+_TRACE_KEYS = ("format", "file", "links", "nodes", "events")
 
 
 def _packet_trace(t: Mapping[str, Any], p: str) -> PacketTrace:
     _check_keys(t, _TRACE_KEYS, p)
     return PacketTrace(format=t.get("format", "ns2"), file=_required(t, "file", p),
-                       links=t.get("links"), nodes=t.get("nodes"), origin=p)
+                       links=t.get("links"), nodes=t.get("nodes"), events=t.get("events"),
+                       origin=p)
 
 
 def _origin(entry: Mapping[str, Any], kind: str, i: int) -> str:

@@ -227,3 +227,31 @@ def test_per_flow_queue_monitor_splits_the_link_counters(queue: str) -> None:
     # The reverse direction carries the ACKs, counted under their flows too.
     back = r.queue_flows[r.queue_flows.link == "b->r"].set_index("flow")
     assert set(back.index) == {"t1", "t2"}
+
+
+def test_event_filters_select_lines_and_lost_is_the_loss_models_drops(tmp_path: Path) -> None:
+    net = ac.Network("lossy")
+    net.nodes("a", "b", "c")
+    net.link("a", "b", rate="10Mb/s", delay="10ms")
+    net.link("b", "c", rate="1Mb/s", delay="20ms", queue_limit=5,
+             loss={"kind": "bernoulli", "p": 0.02})
+    net.tcp("t", "a", "c", window=20)
+    net.trace("ns2", "lost.tr", links=["b->c"], events=["lost"])
+    net.trace("ns2", "drops.tr", links=["b->c"], events=["d"])
+    net.trace("ns2", "plus.tr", events="+")
+    r = net.run("20s", out=tmp_path)
+    q = r.queues.set_index("link").loc["b->c"]
+    lost = (tmp_path / "lost.tr").read_text().splitlines()
+    drops = (tmp_path / "drops.tr").read_text().splitlines()
+    assert len(lost) == q.lost_packets > 0 and len(drops) == q.dropped_packets > 0
+    assert all(x.split()[0] == "d" and x.split()[2:4] == ["1", "2"] for x in lost + drops)
+    assert {x[0] for x in (tmp_path / "plus.tr").read_text().splitlines()} == {"+"}
+
+
+def test_unknown_trace_events_are_named() -> None:
+    net = ac.Network("x")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="1ms")
+    net.trace("ns2", "x.tr", events=["+", "drop"])
+    with pytest.raises(ScenarioError, match=r"events\[1\]: expected one of .*got \"drop\""):
+        net.run("1s")

@@ -418,6 +418,50 @@ def test_tmix_needs_its_nodes_and_file(ns2):
     assert r.code == 2 and "set-acc" in r.err and "Traceback" not in r.err
 
 
+CREATE_TRACE = """
+    set ns [new Simulator]
+    set all [open all.tr w]
+    $ns trace-all $all
+    set n0 [$ns node]; set n1 [$ns node]; set n2 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+    $ns duplex-link $n1 $n2 1Mb 20ms DropTail
+    set em [new ErrorModel]; $em set rate_ 0.05; $em unit pkt
+    $em ranvar [new RandomVariable/Uniform]
+    set f [open lost.tr w]
+    set tr [$ns create-trace Drop $f $n1 $n2]
+    BEFORE
+    $ns link-lossmodel $em $n1 $n2
+    AFTER
+    set qm [$ns monitor-queue $n1 $n2 ""]
+    set tcp [new Agent/TCP/Reno]
+    $ns attach-agent $n0 $tcp
+    set sink [new Agent/TCPSink]; $ns attach-agent $n2 $sink; $ns connect $tcp $sink
+    set ftp [new Application/FTP]; $ftp attach-agent $tcp
+    $ns at 0.1 "$ftp start"
+    $ns at 10.0 {puts [$qm set pdrops_]; $ns flush-trace; close $all; close $f; exit 0}
+    $ns run
+"""
+
+
+def test_create_trace_as_a_loss_models_drop_target_gets_its_drops(ns2):
+    r = ns2(CREATE_TRACE.replace("BEFORE", "").replace("AFTER", "$em drop-target $tr"))
+    assert r.code == 0, r.err
+    lost = r.file("lost.tr").splitlines()
+    # The queue never overflows here (no queue limit reached): every drop is the model's.
+    assert len(lost) == int(r.out) > 0
+    assert all(x.startswith("d ") and x.split()[2:4] == ["1", "2"] for x in lost)
+    # As in ns-2, they no longer reach the link's own drop trace (trace-all).
+    assert not [x for x in r.file("all.tr").splitlines() if x.startswith("d ")]
+
+
+def test_a_drop_target_set_before_link_lossmodel_is_replaced_by_the_links(ns2):
+    r = ns2(CREATE_TRACE.replace("BEFORE", "$em drop-target $tr").replace("AFTER", ""))
+    assert r.code == 0, r.err
+    assert r.file("lost.tr") == ""
+    drops = [x for x in r.file("all.tr").splitlines() if x.startswith("d ")]
+    assert len(drops) == int(r.out) > 0
+
+
 def test_delack_sink_and_create_connection_list(ns2):
     r = ns2("""
         set ns [new Simulator]

@@ -35,6 +35,13 @@ pub struct TraceConfig {
     /// pcap only: capture at these nodes, every packet leaving or reaching them.
     #[serde(default)]
     pub nodes: Vec<u32>,
+    /// ns-2 only: the events to record on its links (`+`, `-`, `r`, `d`, `lost`); empty: all.
+    #[serde(default)]
+    pub events: Vec<String>,
+    /// ns-2 only: links whose loss-model drops this trace leaves out (in an ns-2 script, the
+    /// loss model's drop target was pointed elsewhere).
+    #[serde(default)]
+    pub lost_untraced: Vec<u32>,
 }
 
 fn default_profile() -> String {

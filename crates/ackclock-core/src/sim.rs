@@ -505,7 +505,7 @@ impl Simulator {
         if self.links[l.idx()].loses(&pkt) {
             self.count_drop(&pkt);
             if self.tracing {
-                self.trace(l, TraceEvent::Drop, &pkt);
+                self.trace(l, TraceEvent::Lost, &pkt);
             }
             return;
         }
@@ -1790,16 +1790,30 @@ fn open_traces(
     for t in &sc.traces {
         let pcap = t.format == "pcap";
         let mut taps = Vec::new();
-        let all = TraceEvent::Enqueue.bit()
+        let mut all = TraceEvent::Enqueue.bit()
             | TraceEvent::Dequeue.bit()
             | TraceEvent::Receive.bit()
-            | TraceEvent::Drop.bit();
+            | TraceEvent::Drop.bit()
+            | TraceEvent::Lost.bit();
+        if !t.events.is_empty() {
+            all = 0;
+            for e in &t.events {
+                all |= TraceEvent::named(e)
+                    .ok_or_else(|| format!("trace event {e:?}: expected +, -, r, d or lost"))?
+                    .bit();
+            }
+        }
         // pcap on a link: a frame as it starts its transmission.
         let on_link = if pcap { TraceEvent::Dequeue.bit() } else { all };
         if t.links.is_empty() && t.nodes.is_empty() {
             taps.extend((0..links.len()).map(|l| (l, on_link)));
         }
         taps.extend(t.links.iter().map(|&l| (l as usize, on_link)));
+        for tap in taps.iter_mut() {
+            if t.lost_untraced.contains(&(tap.0 as u32)) {
+                tap.1 &= !TraceEvent::Lost.bit();
+            }
+        }
         for &n in &t.nodes {
             for (l, &(from, to)) in ends.iter().enumerate() {
                 // At a node: what leaves it (transmission start) and what reaches it.

@@ -19,7 +19,7 @@ from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMo
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
 from .tmix import DelayBox, TmixEnd
-from .topology import ErrorModel, Link, Node, Queue
+from .topology import ErrorModel, Link, Node, Queue, TraceObject
 
 __all__ = ["Ns2Error", "run_script"]
 
@@ -32,6 +32,7 @@ FACTORIES: dict[str, Factory] = {
     "Link": Link,
     "Queue": Queue,
     "ErrorModel": ErrorModel,
+    "Trace": TraceObject,
     "RNG": Rng,
     "RandomVariable": RandomVariable,
     "QueueMonitor": QueueMonitor,

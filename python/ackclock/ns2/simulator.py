@@ -19,7 +19,15 @@ from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
 from .monitors import TRACE_ORDER, FidClassifier, FlowMonitor, QueueMonitor, trace_line
 from .objects import TclError, TclObject
-from .topology import ErrorModel, Link, Node, Queue, SimplexLink, check_queue_kind
+from .topology import (
+    ErrorModel,
+    Link,
+    Node,
+    Queue,
+    SimplexLink,
+    TraceObject,
+    check_queue_kind,
+)
 from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_float, to_int
 
 if TYPE_CHECKING:
@@ -159,6 +167,7 @@ class Simulator(TclObject):
             raise Ns2Error(unsupported(f"a second loss model on link {link.name}"))
         link.loss = model
         link.loss_where = self.ctx.where()
+        model.installed = True
 
     # --- agents ----------------------------------------------------------------------------
 
@@ -243,8 +252,26 @@ class Simulator(TclObject):
             raise TclError("trace-queue: no file given and no trace-all file")
         self.packet_traces.append(_PacketTrace(channel, [f"{link.src.name}->{link.dst.name}"]))
 
-    def cmd_create_trace(self, *args: str) -> None:
-        raise Ns2Error(unsupported("packet traces (create-trace)"))
+    def cmd_create_trace(self, kind: str, channel: str, src: str, dst: str,
+                         op: str = "") -> str:
+        """``$ns create-trace TYPE $file $src $dst``: a trace object (see TraceObject)."""
+        self._before_run("create-trace")
+        if op:
+            raise Ns2Error(unsupported(f"create-trace with operation {op!r}"))
+        tr = self.ctx.new_object(f"Trace/{kind}", [])
+        assert isinstance(tr, TraceObject)
+        tr.src, tr.dst = self._node_id(src), self._node_id(dst)
+        tr.channel = channel
+        return tr.handle
+
+    def _node_id(self, ref: str) -> int:
+        obj = self.ctx.objects.get(ref)
+        if isinstance(obj, Node):
+            return obj.id
+        try:
+            return int(ref)
+        except ValueError:
+            raise TclError(f"expected a node or a node id, got \"{ref}\"") from None
 
     def cmd_makeflowmon(self, cltype: str, *args: str) -> str:
         """``$ns makeflowmon Fid``: a flow monitor classifying by flow id (``fid_``)."""
@@ -323,13 +350,31 @@ class Simulator(TclObject):
 
     def _start(self) -> None:
         scenario = build_scenario(self, self.ctx.script)
+        # Loss-model drops go where the model's drop target points: the link's trace-all
+        # trace unless the script pointed it elsewhere after installing it.
+        elsewhere = [lk.name for lk in self.links if lk.loss is not None and lk.loss.retargeted]
+        for t in self.packet_traces:
+            t.lost_untraced = elsewhere
+        for link in self.links:
+            tr = link.loss.drop_trace if link.loss is not None else None
+            if tr is None or not tr.channel or not link.loss.retargeted:
+                continue
+            if tr.kind != "Drop":
+                raise Ns2Error(unsupported(f"a Trace/{tr.kind} as a loss model's drop target"
+                                           " (only Trace/Drop)"), tr.created_at)
+            if (tr.src, tr.dst) != (link.src.id, link.dst.id):
+                raise Ns2Error(unsupported("a drop trace naming nodes other than its link's"
+                                           f" ({tr.src} -> {tr.dst} on {link.src.id} ->"
+                                           f" {link.dst.id})"), tr.created_at)
+            self.packet_traces.append(_PacketTrace(tr.channel, [link.name], ["lost"]))
         if self.packet_traces:
             tmp = Path(tempfile.mkdtemp(prefix="ackclock-ns2-"))
             atexit.register(shutil.rmtree, tmp, True)
             for i, t in enumerate(self.packet_traces):
                 t.file = tmp / f"trace{i}.tr"
                 scenario.traces.append(PacketTrace(format="ns2", file=str(t.file),
-                                                   links=t.links))
+                                                   links=t.links, events=t.events,
+                                                   lost_untraced=t.lost_untraced))
         try:
             document = json.dumps(resolve(scenario))
         except ScenarioError as e:
@@ -419,8 +464,11 @@ class Simulator(TclObject):
 class _PacketTrace:
     """One ns-2 packet trace: its channel, links and the engine's file."""
 
-    def __init__(self, channel: str, links: list[str] | None) -> None:
+    def __init__(self, channel: str, links: list[str] | None,
+                 events: list[str] | None = None) -> None:
         self.channel = channel
         self.links = links
+        self.events = events
+        self.lost_untraced: list[str] = []
         self.file: Path | None = None
         self.offset = 0

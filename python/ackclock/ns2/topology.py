@@ -125,6 +125,11 @@ class ErrorModel(TclObject):
         super().__init__(ctx, cls, handle, where, args)
         self.unit = "pkt"
         self.ranvar: str | None = None
+        self.drop_trace: TraceObject | None = None  # a create-trace object as drop target
+        # ns-2's link-lossmodel points the loss model at the link's drop trace (trace-all); a
+        # drop-target set afterwards takes its drops elsewhere.
+        self.installed = False
+        self.retargeted = False
 
     def cmd_unit(self, unit: str = "") -> str:
         if unit:
@@ -143,6 +148,10 @@ class ErrorModel(TclObject):
         return self.ranvar or ""
 
     def cmd_drop_target(self, target: str = "") -> str:
+        if target:
+            obj = self.ctx.objects.get(target)
+            self.drop_trace = obj if isinstance(obj, TraceObject) else None
+            self.retargeted = self.installed
         return target
 
     def probability(self) -> float:
@@ -222,3 +231,25 @@ def check_queue_kind(qtype: str) -> str:
         raise Ns2Error(unsupported(f"queue type {qtype}")
                        + f" (supported now: {', '.join(SUPPORTED_QUEUE_KINDS)})")
     return kind
+
+
+class TraceObject(TclObject):
+    """``$ns create-trace TYPE $file $src $dst``: a trace connector. As in ns-2 it writes
+    only where the script places it; ackclock supports it as a loss model's drop target
+    (``$em drop-target $tr`` with TYPE Drop), where it writes the loss model's drops."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.kind = cls.split("/", 1)[1] if "/" in cls else ""
+        self.channel = ""
+        self.src = -1
+        self.dst = -1
+
+    def cmd_attach(self, channel: str) -> None:
+        self.channel = channel
+
+    def cmd_target(self, *args: str) -> str:
+        if args:
+            return ""  # where packets go after the trace: they are dropped anyway
+        return ""
+

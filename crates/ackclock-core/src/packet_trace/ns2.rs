@@ -23,15 +23,30 @@ pub enum TraceEvent {
     Dequeue,
     Receive,
     Drop,
+    /// Taken by the link's loss model after crossing it: a `d` line, as ns-2 writes it when
+    /// the loss model's drop target is a trace, selectable apart from queue drops.
+    Lost,
 }
 
 impl TraceEvent {
+    /// The event a trace's `events` list names: `+`, `-`, `r`, `d` (queue drops), `lost`.
+    pub fn named(name: &str) -> Option<TraceEvent> {
+        Some(match name {
+            "+" => TraceEvent::Enqueue,
+            "-" => TraceEvent::Dequeue,
+            "r" => TraceEvent::Receive,
+            "d" => TraceEvent::Drop,
+            "lost" => TraceEvent::Lost,
+            _ => return None,
+        })
+    }
+
     pub fn symbol(self) -> u8 {
         match self {
             TraceEvent::Enqueue => b'+',
             TraceEvent::Dequeue => b'-',
             TraceEvent::Receive => b'r',
-            TraceEvent::Drop => b'd',
+            TraceEvent::Drop | TraceEvent::Lost => b'd',
         }
     }
 
@@ -42,6 +57,7 @@ impl TraceEvent {
             TraceEvent::Dequeue => 2,
             TraceEvent::Receive => 4,
             TraceEvent::Drop => 8,
+            TraceEvent::Lost => 16,
         }
     }
 }
