@@ -212,13 +212,26 @@ def _folder_name(name: str) -> str:
 
 
 def _flow_table(results: Results) -> str:
-    flows = results.flows
+    """The per-flow summary printed after a run, from the engine's columns (no pandas)."""
+    flows = results.columns("flows")
+    if flows is None:
+        frame = results.flows
+        flows = {c: list(frame[c]) for c in frame.columns}
+    names = {"throughput_mbps": "throughput Mb/s", "goodput_mbps": "goodput Mb/s",
+             "fast_retransmits": "fast rexmits"}
     cols = [c for c in ("flow", "kind", "from", "to", "throughput_mbps", "goodput_mbps",
-                        "loss_rate", "timeouts", "fast_retransmits") if c in flows.columns]
-    table = flows[cols].rename(columns={"throughput_mbps": "throughput Mb/s",
-                                        "goodput_mbps": "goodput Mb/s",
-                                        "fast_retransmits": "fast rexmits"})
-    return str(table.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
+                        "loss_rate", "timeouts", "fast_retransmits") if c in flows]
+
+    def cell(v: object) -> str:
+        if v is None or (isinstance(v, float) and v != v):
+            return ""
+        return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+    table = [[names.get(c, c) for c in cols]]
+    table += [[cell(v) for v in row] for row in zip(*(flows[c] for c in cols), strict=True)]
+    widths = [max(len(r[i]) for r in table) for i in range(len(cols))]
+    return "\n".join("  ".join(x.rjust(w) for x, w in zip(r, widths, strict=True))
+                     for r in table)
 
 
 def _rate(per_s: float | None) -> str:

@@ -5,16 +5,18 @@ The folder's files and columns are described in docs/results.md.
 
 from __future__ import annotations
 
+import csv
 import json
+import math
 import os
 import shutil
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 from .errors import ScenarioError
 
@@ -43,30 +45,70 @@ _TEXT_COLUMNS = ("flow", "kind", "variant", "cc", "from", "to", "link", "variabl
                  "direction")
 
 
-@dataclass(repr=False)
 class Results:
-    summary: dict[str, Any]
-    flows: pd.DataFrame
-    queues: pd.DataFrame
-    timeseries: pd.DataFrame
-    queue_timeseries: pd.DataFrame
-    tcp_trace: pd.DataFrame
+    """A run's results: ``summary`` (a dict) and one pandas DataFrame per table of
+    ``TABLES`` (``flows``, ``queues``, ...). Tables come from the engine as plain columns and
+    become DataFrames when first read, so a command-line run that only writes its CSV files
+    never imports pandas (which takes longer to import than a small run takes to simulate)."""
+
+    def __init__(self, summary: dict[str, Any], *tables: Any, **named: Any) -> None:
+        if len(tables) > len(TABLES):
+            raise TypeError(f"Results takes at most {len(TABLES)} tables")
+        self.summary = summary
+        given = dict(zip(TABLES, tables, strict=False)) | named
+        unknown = set(given) - set(TABLES)
+        if unknown:
+            raise TypeError(f"unknown tables: {', '.join(sorted(unknown))}")
+        # Each table: a DataFrame, or a dict of columns (lists) not converted yet.
+        self._tables: dict[str, Any] = {t: given.get(t) for t in TABLES}
+
+    def _frame(self, name: str) -> pd.DataFrame:
+        import pandas as pd
+
+        t = self._tables[name]
+        if not isinstance(t, pd.DataFrame):
+            t = pd.DataFrame(dict(t or {}))
+            self._tables[name] = t
+        return t
+
+    def _set(self, name: str, value: pd.DataFrame) -> None:
+        self._tables[name] = value
+
+    flows = property(lambda self: self._frame("flows"),
+                     lambda self, v: self._set("flows", v))
+    queues = property(lambda self: self._frame("queues"),
+                      lambda self, v: self._set("queues", v))
+    timeseries = property(lambda self: self._frame("timeseries"),
+                          lambda self, v: self._set("timeseries", v))
+    queue_timeseries = property(lambda self: self._frame("queue_timeseries"),
+                                lambda self, v: self._set("queue_timeseries", v))
+    tcp_trace = property(lambda self: self._frame("tcp_trace"),
+                         lambda self, v: self._set("tcp_trace", v))
     # One row per Tmix connection (docs/traffic.md); empty without Tmix traffic.
-    connections: pd.DataFrame = field(default_factory=pd.DataFrame)
+    connections = property(lambda self: self._frame("connections"),
+                           lambda self, v: self._set("connections", v))
     # Per flow and direction, like ns-3's FlowMonitor (docs/traces.md).
-    flows_detail: pd.DataFrame = field(default_factory=pd.DataFrame)
+    flows_detail = property(lambda self: self._frame("flows_detail"),
+                            lambda self, v: self._set("flows_detail", v))
     # Congestion-control state at each sample time (docs/models/congestion-control.md).
-    cc_state: pd.DataFrame = field(default_factory=pd.DataFrame)
+    cc_state = property(lambda self: self._frame("cc_state"),
+                        lambda self, v: self._set("cc_state", v))
     # Per-flow queue monitors of links with monitor_flows (docs/traces.md).
-    queue_flows: pd.DataFrame = field(default_factory=pd.DataFrame)
+    queue_flows = property(lambda self: self._frame("queue_flows"),
+                           lambda self, v: self._set("queue_flows", v))
+
+    def columns(self, name: str) -> dict[str, list[Any]] | None:
+        """Table ``name`` as the engine gave it (a dict of columns), if it has not become a
+        DataFrame yet."""
+        t = self._tables[name]
+        return t if isinstance(t, dict) else None
 
     @classmethod
     def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
         """From the dict ``ackclock._core.Simulation.results()`` returns; ``summary`` adds keys
         (``wall_s``...) to the engine's summary."""
         merged = {**raw["summary"], **summary}
-        return cls(_ordered_summary(merged),
-                   *(pd.DataFrame(dict(raw.get(t, {}))) for t in TABLES))
+        return cls(_ordered_summary(merged), *(dict(raw.get(t, {})) for t in TABLES))
 
     def __repr__(self) -> str:
         s = self.summary
@@ -109,6 +151,10 @@ class Results:
             json.dumps(self.summary, indent=2) + "\n", encoding="utf-8"
         )
         for table in TABLES:
+            raw = self.columns(table)
+            if raw is not None:
+                _write_columns(raw, directory / f"{table}.csv")
+                continue
             # pandas writes floats as their shortest round-trip repr: full precision, and the
             # same bytes for the same numbers. NaN (no value) becomes an empty field.
             getattr(self, table).to_csv(
@@ -131,7 +177,33 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     return {**known, **{k: v for k, v in summary.items() if k not in known}}
 
 
+def _write_columns(columns: Mapping[str, list[Any]], path: Path) -> None:
+    """Writes a table of columns as pandas' ``to_csv(index=False, na_rep="")`` would: the
+    same header, minimal quoting, floats as their shortest round-trip repr, NaN and None as
+    empty fields (tests/unit/test_results.py compares the bytes)."""
+    names = list(columns)
+    rows = zip(*(columns[n] for n in names), strict=True) if names else iter(())
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        if not names:
+            f.write("\n")
+            return
+        w.writerow(names)
+        for row in rows:
+            w.writerow([_cell(v) for v in row])
+
+
+def _cell(v: Any) -> Any:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    return v
+
+
 def _read_table(path: Path) -> pd.DataFrame:
+    import pandas as pd
+
     if not path.is_file() and path.name in ("tcp_trace.csv", "connections.csv",
                                             "flows_detail.csv", "cc_state.csv",
                                             "queue_flows.csv"):

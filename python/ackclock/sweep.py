@@ -25,7 +25,6 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from tqdm import tqdm
 
 from .atomic import write_atomic
@@ -40,6 +39,7 @@ else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
 if TYPE_CHECKING:
+    import pandas as pd
     from distributed import Client
 
 RUNS_DIR = "runs"
@@ -387,6 +387,8 @@ def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False
 def _runs_table(points: Iterable[_Point], records: Mapping[str, Mapping[str, Any]],
                 params: Sequence[str]) -> pd.DataFrame:
     """One row per run x flow, in grid order: parameters, replication, seed, flows columns."""
+    import pandas as pd
+
     # Rows are gathered as plain lists and framed once: a frame per run made building the
     # table the slowest part of a sweep of short runs.
     lead_columns = [*params, "replication", "seed"]
@@ -436,6 +438,8 @@ def summarize(runs: pd.DataFrame, params: Sequence[str]) -> pd.DataFrame:
     """Per grid point and flow, for each metric in METRICS: ``<metric>_mean``, ``_std``
     (sample, ddof 1), ``_n`` (runs with a value) and ``_ci95``, the half-width of the 95%
     Student-t confidence interval of the mean, t(0.975, n-1) * std / sqrt(n)."""
+    import pandas as pd
+
     keys = [*params, "flow"]
     metrics = [m for m in METRICS
                if m in runs.columns and pd.api.types.is_numeric_dtype(runs[m])]

@@ -10,11 +10,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 
 import ackclock as ac
+import ackclock.results as results_module
 from ackclock import cli
 from ackclock.errors import InvariantViolation, ScenarioError
 from ackclock.results import Results
@@ -240,16 +242,27 @@ def test_a_failure_mid_save_leaves_the_earlier_results_intact(
     second = ac.run_scenario(ac.load_scenario(scenario, ["run.seed=12"]), progress=False)
     assert not second.flows.equals(first.flows)
 
+    # Tables are written by pandas once read as DataFrames (flows, above), straight from the
+    # engine's columns otherwise: the third table written fails either way.
     calls = []
     real = pd.DataFrame.to_csv
+    real_columns = results_module._write_columns
 
-    def failing(self: pd.DataFrame, *args: object, **kwargs: object) -> object:
+    def count() -> None:
         calls.append(1)
         if len(calls) == 3:  # summary.json, flows.csv and queues.csv are written by now
             raise OSError(28, "No space left on device")
+
+    def failing(self: pd.DataFrame, *args: object, **kwargs: object) -> object:
+        count()
         return real(self, *args, **kwargs)
 
+    def failing_columns(*args: Any) -> None:
+        count()
+        real_columns(*args)
+
     monkeypatch.setattr(pd.DataFrame, "to_csv", failing)
+    monkeypatch.setattr(results_module, "_write_columns", failing_columns)
     with pytest.raises(OSError, match="No space left"):
         second.save(out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

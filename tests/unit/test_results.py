@@ -107,15 +107,15 @@ def test_a_failed_save_leaves_the_earlier_folder_untouched(
     Results.from_engine(engine_dict(samples=2)).save(out, plot=True)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
 
-    def fail_on_timeseries(self: object, path: Path, **kw: object) -> None:
+    import ackclock.results as results_module
+
+    def fail_on_timeseries(columns: object, path: Path) -> None:
         if "timeseries" in str(path):
             raise OSError(28, "No space left on device", str(path))
-        return original(self, path, **kw)
+        original(columns, path)
 
-    import pandas as pd
-
-    original = pd.DataFrame.to_csv
-    monkeypatch.setattr(pd.DataFrame, "to_csv", fail_on_timeseries)
+    original = results_module._write_columns
+    monkeypatch.setattr(results_module, "_write_columns", fail_on_timeseries)
     with pytest.raises(OSError, match="No space left"):
         Results.from_engine(engine_dict(samples=5)).save(out, plot=True)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
@@ -144,3 +144,24 @@ def test_write_plots_from_a_folder(tmp_path: Path) -> None:
 def test_no_plots_without_time_series(tmp_path: Path) -> None:
     raw = engine_dict(samples=0)
     assert Results.from_engine(raw).save(tmp_path, plot=True) == list(ALL_FILES)
+
+
+def test_tables_written_without_pandas_are_the_bytes_pandas_writes(tmp_path: Path) -> None:
+    """A run's CSV files come straight from the engine's columns (the command line then never
+    imports pandas); they must be what DataFrame.to_csv wrote before."""
+    import pandas as pd
+
+    from ackclock.results import TABLES, _write_columns
+
+    raw = engine_dict(samples=4)
+    raw["flows"]["flow"] = ["a,b", 'say "hi"']  # quoting
+    raw["flows"]["throughput_mbps"] = [1e-05, float("nan")]
+    raw["connections"] = {}
+    raw["tcp_trace"] = {"time_s": [], "flow": []}
+    for t in TABLES:
+        cols = dict(raw.get(t, {}))
+        _write_columns(cols, tmp_path / "ours.csv")
+        pd.DataFrame(cols).to_csv(tmp_path / "pandas.csv", index=False, lineterminator="\n",
+                                  na_rep="")
+        assert (tmp_path / "ours.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes(), t
+
