@@ -570,3 +570,18 @@ def test_detach_agent_during_the_run_stops_its_application(ns2, one_flow):
     """)
     a, b = (int(x) for x in r.out.split())
     assert 0 < a == b
+
+
+def test_select_ca_after_the_run_started_is_refused(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set n0 [$ns node]; set n1 [$ns node]
+        $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+        set tcp [new Agent/TCP/Linux]
+        set sink [new Agent/TCPSink/Sack1]
+        $ns attach-agent $n0 $tcp; $ns attach-agent $n1 $sink; $ns connect $tcp $sink
+        $ns at 0 "$tcp select_ca cubic"
+        $ns at 1 "exit 0"
+        $ns run
+    """)
+    assert r.code == 2 and "select_ca after $ns run has started" in r.err

@@ -138,6 +138,10 @@ class TcpAgent(Agent):
         if name not in LINUX_CA:
             raise Ns2Error(f"unknown congestion control {name!r} for select_ca"
                            f" (known: {', '.join(LINUX_CA)})")
+        sim = self.ctx.simulator
+        if sim is not None and sim.started:
+            raise Ns2Error(unsupported("select_ca after $ns run has started (the engine's"
+                                       " flows are built by then)"))
         self.cc = LINUX_CA[name]
         self.cc_where = self.ctx.where()
 
