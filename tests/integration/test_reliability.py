@@ -328,7 +328,9 @@ replications = 3
 [grid]
 "link.r-d.queue.limit" = [10, 20, 40, 80]
 [set]
-"run.duration" = "20s"
+# Long enough (about 0.25 s a run) that the sweep cannot finish between seeing its third
+# record and being killed.
+"run.duration" = "200s"
 """
 
 
