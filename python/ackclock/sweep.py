@@ -218,11 +218,17 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
 def _run_one(scenario: Scenario) -> dict[str, Any]:
     """Runs one point in a worker; returns its flows table and summary as plain JSON data."""
     res = run_scenario(scenario, progress=False)
-    flows = res.flows
+    # The engine's columns as they came: a worker never needs pandas (slow to import).
+    flows = res.columns("flows")
+    if flows is None:
+        frame = res.flows
+        flows = {str(c): list(frame[c]) for c in frame.columns}
+    names = list(flows)
     return {
         "flows": {
-            "columns": [str(c) for c in flows.columns],
-            "data": [[_plain(v) for v in row] for row in flows.itertuples(index=False)],
+            "columns": [str(c) for c in names],
+            "data": [[_plain(v) for v in row]
+                     for row in zip(*(flows[c] for c in names), strict=True)],
         },
         # The resolved scenario is left out: the run's key already pins it down, and
         # writing it with every cached run made the parent the bottleneck of short sweeps.
