@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 
 def test_at_events_run_in_time_then_insertion_order_and_may_reschedule(ns2):
     r = ns2("""
@@ -585,3 +587,17 @@ def test_select_ca_after_the_run_started_is_refused(ns2):
         $ns run
     """)
     assert r.code == 2 and "select_ca after $ns run has started" in r.err
+
+
+@pytest.mark.parametrize(("line", "what"), [
+    ("$defaultRNG uniform a b", "expected a number, got 'a'"),
+    ("$defaultRNG integer q", "expected an integer, got 'q'"),
+    ("$ns after x {puts hi}", "expected a delay, got 'x'"),
+    ("set t [new Tmix]; $t set-ID seven", "expected an integer, got 'seven'"),
+    ("set fm [$ns makeflowmon Fid]; [$fm classifier] lookup auto 0 0 x",
+     "expected a flow id, got 'x'"),
+])
+def test_a_malformed_number_in_a_command_is_the_scripts_error(ns2, line, what):
+    r = ns2(f"set ns [new Simulator]\n{line}\n")
+    assert r.code == 1 and "script.tcl:2:" in r.err and what in r.err
+    assert "Traceback" not in r.err and "internal error" not in r.err

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclObject
-from .values import fmt_double, to_float, to_int
+from .values import fmt_double, int_arg, to_float, to_int
 
 if TYPE_CHECKING:
     from .agents import TcpAgent
@@ -254,7 +254,7 @@ class FidClassifier(TclObject):
 
     def cmd_lookup(self, bucket: str, src: str, dst: str, fid: str) -> str:
         assert self.monitor is not None
-        want = to_int(fid)
+        want = int_arg(fid, "a flow id")
         for f, _ in self.monitor.per_fid():
             if f == want:
                 return self.monitor.flow_object(f).handle

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .defaults import DEFAULTS, lineage, var_type
 from .errors import Location, Ns2Error
-from .values import fmt_double, fmt_traced_double, seconds, to_bool, to_float, to_int
+from .values import BadValue, fmt_double, fmt_traced_double, seconds, to_bool, to_float, to_int
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -147,7 +147,10 @@ class TclObject:
         if method is None:
             raise Ns2Error(f"{self.cls} command \"{name}\" is not supported by ackclock"
                            f" (called as {self.handle} {' '.join(args)})")
-        result = method(*rest) if _accepts(method, len(rest)) else _arity_error(self, name)
+        try:
+            result = method(*rest) if _accepts(method, len(rest)) else _arity_error(self, name)
+        except BadValue as e:  # a number the script wrote wrong: its own error, with its line
+            raise TclError(str(e)) from None
         return "" if result is None else str(result)
 
     def cmd_info(self, what: str = "", *args: str) -> str:

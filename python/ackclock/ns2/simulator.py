@@ -28,7 +28,7 @@ from .topology import (
     TraceObject,
     check_queue_kind,
 )
-from .values import bandwidth_bps, fmt_double, sim_seconds_to_ps, time_ps, to_float, to_int
+from .values import bandwidth_bps, fmt_double, int_arg, sim_seconds_to_ps, time_ps, to_float
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -290,7 +290,7 @@ class Simulator(TclObject):
         lk = self.ctx.lookup(link, Link, "a link (from $ns link)")
         fm = self.ctx.lookup(fmon, FlowMonitor, "a flow monitor (from $ns makeflowmon)")
         assert isinstance(lk, Link) and isinstance(fm, FlowMonitor) and lk.link is not None
-        if to_int(edrop):
+        if int_arg(edrop):
             raise Ns2Error(unsupported("attach-fmon with early drops counted apart"))
         lk.link.monitor_flows = True
         fm.link = lk.link

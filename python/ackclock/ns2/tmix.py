@@ -19,7 +19,7 @@ from .agents import Application
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError
 from .topology import Node
-from .values import to_int
+from .values import int_arg
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -61,7 +61,7 @@ class TmixEnd(Application):
         self.acc = self._node(node)
 
     def cmd_set_ID(self, ident: str) -> None:
-        self.ident = to_int(ident)
+        self.ident = int_arg(ident)
 
     def cmd_set_cvfile(self, path: str) -> None:
         p = Path(path)
@@ -75,7 +75,7 @@ class TmixEnd(Application):
         self.variant = TMIX_TCP[name]
 
     def cmd_set_pkt_size(self, size: str) -> None:
-        self.packet_size = to_int(size)
+        self.packet_size = int_arg(size)
 
     def cmd_set_run(self, run: str) -> None:
         return None  # ackclock's streams are named per connection; runs differ by seed
@@ -123,7 +123,7 @@ class DelayBox(Node):
         p = Path(path)
         if not p.is_file():
             raise TclError(f"Tmix_DelayBox: cannot open connection vector file {path!r}")
-        self.files.append((p.resolve(), to_int(init), to_int(acc)))
+        self.files.append((p.resolve(), int_arg(init), int_arg(acc)))
 
     def cmd_set_flowfile(self, path: str, init: str, acc: str) -> None:
         self.cmd_set_cvfile(path, init, acc)

@@ -8,11 +8,15 @@ from ..errors import ScenarioError
 from ..units import PS_PER_S, parse_rate, parse_time
 
 
+class BadValue(ValueError):
+    """A script's value that is not what a command expects (reported as a Tcl error)."""
+
+
 def to_float(text: str, what: str = "a number") -> float:
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"expected {what}, got {text!r}") from None
+        raise BadValue(f"expected {what}, got {text!r}") from None
 
 
 def to_int(text: str, what: str = "an integer") -> int:
@@ -23,7 +27,17 @@ def to_int(text: str, what: str = "an integer") -> int:
         try:
             return int(float(text))
         except ValueError:
-            raise ValueError(f"expected {what}, got {text!r}") from None
+            raise BadValue(f"expected {what}, got {text!r}") from None
+
+
+def int_arg(text: str, what: str = "an integer") -> int:
+    """A command's integer argument: a wrong one is the script's Tcl error."""
+    from .objects import TclError
+
+    try:
+        return to_int(text, what)
+    except ValueError as e:
+        raise TclError(str(e)) from None
 
 
 def to_bool(text: str) -> bool:
