@@ -136,19 +136,20 @@ impl Simulation {
             .sim
             .queue_counters(link)
             .ok_or_else(|| PyValueError::new_err(format!("no link {link}")))?;
-        let d = PyDict::new(py);
-        d.set_item("arrived_packets", q.arrived_packets)?;
-        d.set_item("arrived_bytes", q.arrived_bytes)?;
-        d.set_item("departed_packets", q.departed_packets)?;
-        d.set_item("departed_bytes", q.departed_bytes)?;
-        d.set_item("dropped_packets", q.dropped_packets)?;
-        d.set_item("dropped_bytes", q.dropped_bytes)?;
-        d.set_item("lost_packets", q.lost_packets)?;
-        d.set_item("lost_bytes", q.lost_bytes)?;
-        // Packet- and byte-picoseconds; floats, as u128 does not cross into Python cheaply.
-        d.set_item("area_packets_ps", q.area_packets as f64)?;
-        d.set_item("area_bytes_ps", q.area_bytes as f64)?;
-        Ok(d)
+        counters_dict(
+            py,
+            [
+                q.arrived_packets,
+                q.arrived_bytes,
+                q.departed_packets,
+                q.departed_bytes,
+                q.dropped_packets,
+                q.dropped_bytes,
+                q.lost_packets,
+                q.lost_bytes,
+            ],
+            [q.area_packets, q.area_bytes],
+        )
     }
 
     /// Link direction `link`'s per-flow queue counters (`monitor_flows`), brought up to
@@ -167,18 +168,21 @@ impl Simulation {
             let Some(first) = q.first_arrival else {
                 continue;
             };
-            let d = PyDict::new(py);
+            let d = counters_dict(
+                py,
+                [
+                    q.arrived_packets,
+                    q.arrived_bytes,
+                    q.departed_packets,
+                    q.departed_bytes,
+                    q.dropped_packets,
+                    q.dropped_bytes,
+                    q.lost_packets,
+                    q.lost_bytes,
+                ],
+                [q.area_packets, q.area_bytes],
+            )?;
             d.set_item("first_arrival_ps", first)?;
-            d.set_item("arrived_packets", q.arrived_packets)?;
-            d.set_item("arrived_bytes", q.arrived_bytes)?;
-            d.set_item("departed_packets", q.departed_packets)?;
-            d.set_item("departed_bytes", q.departed_bytes)?;
-            d.set_item("dropped_packets", q.dropped_packets)?;
-            d.set_item("dropped_bytes", q.dropped_bytes)?;
-            d.set_item("lost_packets", q.lost_packets)?;
-            d.set_item("lost_bytes", q.lost_bytes)?;
-            d.set_item("area_packets_ps", q.area_packets as f64)?;
-            d.set_item("area_bytes_ps", q.area_bytes as f64)?;
             d.set_item("data", self.sim.flow_crosses(f, link))?;
             out.set_item(f, d)?;
         }
@@ -209,6 +213,33 @@ impl Simulation {
         }
         results_to_dict(py, &r)
     }
+}
+
+/// A queue's counters (arrived, departed, dropped, lost; packets and bytes) and its time
+/// integrals as a dict, the integrals in packet- and byte-picoseconds as floats (u128 does not
+/// cross into Python cheaply).
+fn counters_dict<'py>(
+    py: Python<'py>,
+    counts: [u64; 8],
+    areas: [u128; 2],
+) -> PyResult<Bound<'py, PyDict>> {
+    const NAMES: [&str; 8] = [
+        "arrived_packets",
+        "arrived_bytes",
+        "departed_packets",
+        "departed_bytes",
+        "dropped_packets",
+        "dropped_bytes",
+        "lost_packets",
+        "lost_bytes",
+    ];
+    let d = PyDict::new(py);
+    for (name, v) in NAMES.iter().zip(counts) {
+        d.set_item(name, v)?;
+    }
+    d.set_item("area_packets_ps", areas[0] as f64)?;
+    d.set_item("area_bytes_ps", areas[1] as f64)?;
+    Ok(d)
 }
 
 fn table_to_dict<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>> {
