@@ -621,9 +621,7 @@ impl TcpSender {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.una = ack;
-        if self.data_end > 0 && ack >= self.data_end && self.completed_at.is_none() {
-            self.completed_at = Some(now);
-        }
+        self.note_completion(now);
         self.dupacks = 0;
         if self.nxt < self.una {
             self.nxt = self.una;
@@ -659,6 +657,14 @@ impl TcpSender {
             self.arm_timer(now);
         }
         self.send_much(now, out, c);
+    }
+
+    /// Records when a finite transfer's last payload byte is acknowledged.
+    #[inline]
+    fn note_completion(&mut self, now: SimTime) {
+        if self.data_end > 0 && self.una >= self.data_end && self.completed_at.is_none() {
+            self.completed_at = Some(now);
+        }
     }
 
     /// RFC 3042: one new segment on each of the first duplicate ACKs.
@@ -752,6 +758,7 @@ impl TcpSender {
         if ack > self.una && ack <= self.maxseq {
             self.sample_rtt(now, ack, c);
             self.una = ack;
+            self.note_completion(now);
             self.dupacks = 0;
             self.nxt = self.nxt.max(self.una);
             if self.recover.is_none_or(|r| ack >= r) {
