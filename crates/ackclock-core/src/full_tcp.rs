@@ -14,6 +14,7 @@ use super::{Agent, Flow, Simulator};
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
 use crate::packet::{Packet, PacketKind};
+use crate::packet_trace::{FullSeq, SeqBytes};
 use crate::results::{ColumnData, Table};
 use crate::scenario::{AppConfig, Scenario};
 use crate::tcp::full::{Endpoint, Exchange, FullConn, ACCEPTOR, INITIATOR};
@@ -51,6 +52,26 @@ pub(super) fn build(sc: &Scenario, flows: &mut [Flow]) -> Result<Vec<FullConn>, 
         conns.push(FullConn::new(ids, exchange, sizes, mss));
     }
     Ok(conns)
+}
+
+/// How flow `i`'s packets number their bytes in packet traces, if it is a direction of a
+/// two-way connection.
+pub(super) fn trace_seq(sc: &Scenario, i: usize) -> Option<FullSeq> {
+    let c = sc.flows[i].connection.as_ref()?;
+    let numbering = |k: usize| {
+        let f = &sc.flows[k];
+        SeqBytes {
+            mss: f.tcp.as_ref().map_or(1, |t| t.packet_size),
+            bytes: match &f.app {
+                AppConfig::Ftp { size_bytes, .. } => *size_bytes,
+                _ => None,
+            },
+        }
+    };
+    Some(FullSeq {
+        own: numbering(i),
+        peer: numbering(c.peer as usize),
+    })
 }
 
 /// The endpoint made of flow `own`'s sender and flow `other`'s sink.
@@ -119,14 +140,25 @@ impl Simulator {
     /// leave (see `FullConn::stamp`).
     #[inline(never)]
     pub(super) fn full_stamp(&mut self, out: &mut [Packet]) {
-        for p in out.iter_mut() {
+        for k in 0..out.len() {
+            let p = &mut out[k];
             let Some((c, s)) = self.flows[p.flow.idx()].full else {
                 continue;
             };
             let conn = &self.full[c as usize];
-            let reverse = conn.flows[1 - s as usize].idx();
-            if let Agent::Tcp { sender, sink } = &mut self.flows[reverse].agent {
+            let reverse = conn.flows[1 - s as usize];
+            if let Agent::Tcp { sender, sink } = &mut self.flows[reverse.idx()].agent {
                 conn.stamp(s as usize, p, sender, sink);
+            }
+            if p.kind == PacketKind::TcpAck {
+                // A pure ACK left before the new segments that follow it in the batch: its
+                // sequence number is the first of them (SND.NXT when it was sent).
+                let later = out[k + 1..]
+                    .iter()
+                    .find(|q| q.flow == reverse && q.kind == PacketKind::TcpData && !q.retransmit);
+                if let Some(q) = later {
+                    out[k].seq = q.seq;
+                }
             }
         }
     }

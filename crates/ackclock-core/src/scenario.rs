@@ -42,6 +42,10 @@ pub struct TraceConfig {
     /// loss model's drop target was pointed elsewhere).
     #[serde(default)]
     pub lost_untraced: Vec<u32>,
+    /// ns-2 only: append the TCP header fields to each TCP line (ns-2's `Trace set
+    /// show_tcphdr_ 1`: ackno, flags, hlen, SACK blocks).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tcp_header: bool,
 }
 
 fn default_profile() -> String {

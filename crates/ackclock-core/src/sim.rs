@@ -1767,6 +1767,7 @@ fn open_traces(
                         sack: t.sink == "sack",
                         window_segments: t.window,
                         wscale: FrameInfo::scale_for(window),
+                        full: None,
                     }
                 }
                 None => FrameInfo {
@@ -1780,23 +1781,41 @@ fn open_traces(
                     sack: false,
                     window_segments: 0,
                     wscale: 0,
+                    full: None,
                 },
             }
         };
+    // A two-way connection's flows share one pair of agents (ports), the acceptor's flow
+    // with them swapped.
+    let mut ports = vec![None; sc.flows.len()];
     for (i, f) in sc.flows.iter().enumerate() {
-        let (sp, dp) = (port(f.from), port(f.to));
+        if ports[i].is_none() {
+            let (sp, dp) = (port(f.from), port(f.to));
+            ports[i] = Some((sp, dp));
+            if let Some(c) = &f.connection {
+                ports[c.peer as usize] = Some((dp, sp));
+            }
+        }
+    }
+    for (i, f) in sc.flows.iter().enumerate() {
+        let (sp, dp) = ports[i].expect("assigned");
         let data_type = match f.kind {
             FlowKind::Tcp => "tcp",
             FlowKind::Udp => crate::packet_trace::udp_type(&f.app),
         };
+        let full = full_tcp::trace_seq(sc, i);
         labels.push(FlowLabel {
             fid: f.fid.unwrap_or(i as u32),
             sport: sp,
             dport: dp,
             data_type,
+            header: f.tcp.as_ref().map_or(f.header_size, |t| t.header_size),
+            full,
         });
         let syn = f.tcp.as_ref().is_some_and(|t| t.syn);
-        frames.push(frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp));
+        let mut frame = frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp);
+        frame.full = full;
+        frames.push(frame);
     }
     // Tmix half-connections: ports of their own, their application's flow id.
     for flow in &flows[sc.flows.len()..] {
@@ -1813,6 +1832,8 @@ fn open_traces(
             sport: sp,
             dport: dp,
             data_type: "tcp",
+            header: of.tcp.as_ref().map_or(0, |t| t.header_size),
+            full: None,
         });
         let syn = side == 0 && of.tcp.as_ref().is_some_and(|t| t.syn);
         frames.push(frame_info(of.tcp.as_ref(), syn, of.header_size, sp, dp));
@@ -1863,6 +1884,7 @@ fn open_traces(
         }
         specs.push(TraceSpec {
             pcap,
+            tcp_header: t.tcp_header,
             path: t.path.clone().into(),
             taps,
         });

@@ -267,3 +267,56 @@ fn a_lost_syn_ack_is_answered_again() {
     assert!((3.04..3.05).contains(&setup), "{setup}");
     assert_eq!(u64s(&r.flows, "timeouts")[0], 1);
 }
+
+#[test]
+fn handshake_and_fins_show_in_ns2_and_pcap_traces() {
+    let dir = std::env::temp_dir().join(format!("ackclock-full-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut sc = scenario(&setup([Some(2500), Some(1200)], "request-response"));
+    let (tr, pcap) = (dir.join("out.tr"), dir.join("client.pcap"));
+    let trace = |format: &str, path: &std::path::Path, links: Vec<u32>, nodes: Vec<u32>| {
+        ackclock_core::scenario::TraceConfig {
+            format: format.into(),
+            path: path.to_string_lossy().into_owned(),
+            links,
+            nodes,
+            events: vec!["-".into()],
+            lost_untraced: vec![],
+            tcp_header: format == "ns2",
+        }
+    };
+    sc.traces = vec![
+        trace("ns2", &tr, vec![0, 1], vec![]),
+        trace("pcap", &pcap, vec![], vec![0]),
+    ];
+    sc.traces[1].events.clear();
+    let mut sim = Simulator::new(sc).unwrap();
+    sim.run();
+    assert!(sim.trace_error().is_none());
+    let text = std::fs::read_to_string(&tr).unwrap();
+    // (type, seq, ackno, flags) of each segment leaving the client or the router toward it.
+    let rows: Vec<(String, String, String, String)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[4].into(), f[10].into(), f[12].into(), f[13].into())
+        })
+        .collect();
+    let row = |t: &str, s: &str, a: &str, f: &str| (t.into(), s.into(), a.into(), f.into());
+    assert_eq!(rows[0], row("tcp", "0", "0", "0x2"), "SYN");
+    assert_eq!(rows[1], row("tcp", "0", "1", "0x12"), "SYN-ACK");
+    assert_eq!(rows[2], row("ack", "1", "1", "0x10"), "the handshake's ACK");
+    assert_eq!(rows[3], row("tcp", "1", "1", "0x10"), "the request");
+    // Byte numbers: 2500 request bytes, 1200 reply bytes, each FIN one more.
+    assert!(
+        rows.contains(&row("tcp", "1201", "2501", "0x11")),
+        "the server's FIN"
+    );
+    assert!(
+        rows.contains(&row("tcp", "2501", "1202", "0x11")),
+        "the client's FIN"
+    );
+    assert_eq!(rows.last().unwrap(), &row("ack", "1202", "2502", "0x10"));
+    assert!(std::fs::metadata(&pcap).unwrap().len() > 24);
+    std::fs::remove_dir_all(&dir).ok();
+}
