@@ -113,6 +113,9 @@ class Network:
         random: bool | None = None,
         on: Any = None,
         off: Any = None,
+        two_way: bool | None = None,
+        reply_size: int | str | None = None,
+        exchange: str | None = None,
         **params: Any,
     ) -> Flow:
         """Adds a TCP flow with an FTP source: endless, or ``size`` payload bytes (then the
@@ -128,7 +131,11 @@ class Network:
         one segment's payload) every ``interval`` or at ``rate`` into the connection instead,
         as ns-3's MyApp does (``random``, ``on``, ``off`` as for :meth:`udp`). ``trace``: TCP
         variables to record on every change (``["cwnd", "ssthresh"]``, or True for all) into
-        ``Results.tcp_trace``."""
+        ``Results.tcp_trace``. With ``two_way=True`` the flow is a two-way TCP connection
+        (docs/full-tcp.md): a handshake, ``size`` bytes from ``src`` and ``reply_size`` back
+        (``"endless"`` for a bulk transfer), each closed with a FIN; ``exchange`` is
+        ``"request-response"`` (the default with a ``size``: the reply follows the request) or
+        ``"concurrent"``; the reply direction is the flow ``NAME.reply`` in the results."""
         flow = Flow(
             name=name,
             kind="tcp",
@@ -140,10 +147,12 @@ class Network:
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
             app=(AppConfig(kind="tmix", start=start, stop=stop, file=tmix,
                            delay_box=tmix_delay_box, losses=tmix_losses) if tmix else
-                 AppConfig(kind="ftp", start=start, stop=stop, size=size) if app == "ftp" else
+                 AppConfig(kind="ftp", start=start, stop=stop, size=size, reply_size=reply_size,
+                           exchange=exchange) if app == "ftp" else
                  AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
                            packet_size=write_size, random=random, on=on, off=off)),
             trace=trace,
+            two_way=two_way,
         )
         self._flows.append(flow)
         return flow
@@ -184,15 +193,16 @@ class Network:
         return flow
 
     def trace(self, format: str, file: str, *, links: Any = None, nodes: Any = None,
-              events: Any = None) -> None:
+              events: Any = None, tcp_header: bool | None = None) -> None:
         """Writes a packet trace while the run goes (docs/traces.md): ``format="ns2"``, ns-2's
         ``+ - r d`` lines on ``links`` (directions ``"a->b"``; default every link), only the
         ``events`` listed if given (``"+"``, ``"-"``, ``"r"``, ``"d"`` for queue drops,
         ``"lost"`` for loss-model drops), or ``"pcap"``, Ethernet/IPv4/TCP frames for
         Wireshark on ``links`` or at ``nodes``. ``file`` is relative to the run's output
-        folder (``run(out=...)``)."""
+        folder (``run(out=...)``). ``tcp_header=True`` (ns2 only) appends ns-2's
+        ``show_tcphdr_`` columns: ackno, flags, header length, SACK blocks."""
         self._traces.append(PacketTrace(format=format, file=file, links=links, nodes=nodes,
-                                        events=events))
+                                        events=events, tcp_header=tcp_header))
 
     def defaults(self, **tcp: Any) -> None:
         """Sets TCP parameters for every TCP flow (like ns-2's ``Agent/TCP set window_ 100``)."""

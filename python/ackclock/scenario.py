@@ -130,6 +130,10 @@ class AppConfig:
     # (default true; false: ns-2's set-lossless).
     delay_box: Any = None
     losses: Any = None
+    # ftp on a two-way flow: the acceptor's bytes (None: 0; "endless": endless) and when each
+    # side writes ("request-response" or "concurrent", docs/full-tcp.md).
+    reply_size: Any = None
+    exchange: Any = None
 
 
 @dataclass
@@ -148,6 +152,8 @@ class Flow:
     trace: Any = None
     # ns-2 fid_: the flow id in packet traces; None: the flow's index.
     fid: Any = None
+    # A two-way TCP connection (docs/full-tcp.md): data back from `to` in a flow "NAME.reply".
+    two_way: Any = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -165,6 +171,8 @@ class PacketTrace:
     events: Any = None  # ns2 only: events to record ("+", "-", "r", "d", "lost"); None: all
     # ns2 front end only: link directions whose loss-model drops this trace leaves out.
     lost_untraced: Any = None
+    # ns2 only: append ackno, flags, hlen and SACK blocks (ns-2's show_tcphdr_).
+    tcp_header: Any = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -200,7 +208,7 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     profile = get_profile(sc.profile)
     run = _run(sc.run)
     nodes = _nodes(sc.nodes)
-    links = _links(sc.links, nodes, profile, [f.name for f in sc.flows])
+    links = _links(sc.links, nodes, profile, flow_names(sc.flows))
     defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
     # Files a scenario names (traces) are relative to the scenario file.
     base_dir = Path(sc.source).parent if sc.source else None
@@ -268,6 +276,11 @@ def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
             entry["events"] = events
         if t.lost_untraced:
             entry["lost_untraced"] = [by_name[n] for n in t.lost_untraced]
+        if _flag(t.tcp_header, False, f"{p}.tcp_header"):
+            if t.format != "ns2":
+                raise ScenarioError("only an ns2 trace adds TCP header columns",
+                                    path=f"{p}.tcp_header")
+            entry["tcp_header"] = True
         out.append(entry)
     return out
 
@@ -572,11 +585,22 @@ def check_kind(
     return value
 
 
+REPLY_SUFFIX = ".reply"
+
+
+def flow_names(flows: list[Flow]) -> list[str]:
+    """The engine's flows by name, in order: the scenario's, then the reply direction of each
+    two-way flow (``NAME.reply``)."""
+    names = [f.name for f in flows]
+    return names + [f"{f.name}{REPLY_SUFFIX}" for f in flows if f.two_way is True]
+
+
 def _flows(
     flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any],
     base_dir: Path | None = None,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    replies: list[tuple[int, Flow, str]] = []
     first: dict[str, str] = {}
     for i, flow in enumerate(flows):
         p = flow.origin or f"flow[{i}]"
@@ -602,8 +626,70 @@ def _flows(
             entry["header_size"] = _udp_header(flow, p, profile)
         mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
         entry["app"] = _app(flow, p, base_dir, mss)
+        if _flag(flow.two_way, False, f"{p}.two_way"):
+            _check_two_way(flow, entry, p)
+            replies.append((i, flow, p))
         out.append(entry)
+    for i, flow, p in replies:
+        out.append(_reply(out[i], i, len(out), flow, p, first))
     return out
+
+
+EXCHANGES = ("request-response", "concurrent")
+
+
+def _check_two_way(flow: Flow, entry: dict[str, Any], p: str) -> None:
+    """Checks what a two-way connection needs of its flow (docs/full-tcp.md)."""
+    if flow.kind != "tcp":
+        raise ScenarioError("only a TCP flow can be a two-way connection", path=f"{p}.two_way")
+    if entry["app"]["kind"] != "ftp":
+        raise ScenarioError(f"a two-way connection needs an ftp application, got"
+                            f" {quote(entry['app']['kind'])}", path=f"{p}.app.kind")
+    tcp = entry["tcp"]
+    if "syn" in flow.tcp and tcp["syn"] is False:
+        raise ScenarioError("a two-way connection always opens with a handshake; remove syn",
+                            path=f"{p}.syn")
+    tcp["syn"] = True
+    if tcp.get("rcv_buffer_bytes") is not None:
+        raise ScenarioError("not supported on two-way connections yet", path=f"{p}.rcv_buffer")
+
+
+def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
+           first: dict[str, str]) -> dict[str, Any]:
+    """The engine flow of a two-way connection's reply direction (index ``j``), and the
+    connection on the initiator's flow ``entry`` (index ``i``)."""
+    app = flow.app
+    ap = f"{p}.app"
+    name = f"{flow.name}{REPLY_SUFFIX}"
+    if name in first:
+        raise ScenarioError(f"the reply direction's name {quote(name)} is taken by"
+                            f" {first[name]}", path=f"{p}.name")
+    first[name] = p
+    if app.reply_size is None or app.reply_size == 0:
+        reply = 0
+    elif app.reply_size == "endless":
+        reply = None
+    else:
+        reply = _below(parse_size(app.reply_size, f"{ap}.reply_size"), _U64, f"{ap}.reply_size")
+    size = entry["app"]["size_bytes"]
+    exchange = app.exchange
+    if exchange is None:
+        exchange = "concurrent" if size is None else "request-response"
+    if exchange not in EXCHANGES:
+        raise ScenarioError(f"expected one of {', '.join(quote(e) for e in EXCHANGES)},"
+                            f" got {quote(exchange)}", path=f"{ap}.exchange")
+    if exchange == "request-response" and size is None:
+        raise ScenarioError("a request-response exchange needs a finite request: give size,"
+                            ' or exchange = "concurrent"', path=f"{ap}.size")
+    entry["connection"] = {"peer": j, "initiator": True, "exchange": exchange}
+    back = {"name": name, "kind": "tcp", "from": entry["to"], "to": entry["from"],
+            "trace": list(entry["trace"]), "tcp": dict(entry["tcp"]),
+            "app": {"kind": "ftp", "start": entry["app"]["start"],
+                    "stop_ps": entry["app"]["stop_ps"], "size_bytes": reply},
+            "connection": {"peer": i, "initiator": False, "exchange": exchange}}
+    if "fid" in entry:
+        back["fid"] = entry["fid"]
+    return back
 
 
 # The variables a TCP flow can trace on every change (the engine's tracer::TRACEABLE).
@@ -773,12 +859,17 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         raise ScenarioError(
             f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
         )
-    own = {"ftp": ("size",), "tmix": ("file", "delay_box", "losses"),
+    own = {"ftp": ("size", "reply_size", "exchange"), "tmix": ("file", "delay_box", "losses"),
            "cbr": ("rate", "interval", "packet_size", "random"),
            "onoff": ("rate", "interval", "packet_size", "on", "off"),
            "poisson": ("rate", "interval", "packet_size"), "trace": ("file",)}[kind]
     _absent(app, tuple(k for k in _APP_FIELDS if k not in own), ap, f"a {kind} application")
     base = {"kind": kind, "start": start, "stop_ps": stop}
+    if flow.two_way is not True:
+        for key in ("reply_size", "exchange"):
+            if getattr(app, key) is not None:
+                raise ScenarioError("only a two-way flow (two_way = true) takes this key",
+                                    path=f"{ap}.{key}")
     if kind == "ftp":
         size = None
         if app.size is not None:
@@ -849,7 +940,7 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
 
 
 _APP_FIELDS = ("rate", "interval", "packet_size", "size", "random", "on", "off", "file",
-               "delay_box", "losses")
+               "delay_box", "losses", "reply_size", "exchange")
 
 
 def _flag(value: Any, default: bool, path: str) -> bool:

@@ -53,12 +53,12 @@ _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
 _LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count", "monitor_flows")
 _FLOW_KEYS = (
-    ("name", "kind", "from", "to", "app", "count", "trace", "fid", "fid_")
+    ("name", "kind", "from", "to", "app", "count", "trace", "fid", "fid_", "two_way")
     + tuple(TCP_PARAMS)
     + tuple(TCP_ALIASES)
 )
 _APP_KEYS = {
-    "ftp": ("kind", "start", "stop", "size"),
+    "ftp": ("kind", "start", "stop", "size", "reply_size", "exchange"),
     "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random", "random_"),
     "onoff": ("kind", "start", "stop", "rate", "interval", "packet_size", "on", "off"),
     "poisson": ("kind", "start", "stop", "rate", "interval", "packet_size"),
@@ -359,14 +359,14 @@ def _tables(doc: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
     return value
 
 
-_TRACE_KEYS = ("format", "file", "links", "nodes", "events")
+_TRACE_KEYS = ("format", "file", "links", "nodes", "events", "tcp_header")
 
 
 def _packet_trace(t: Mapping[str, Any], p: str) -> PacketTrace:
     _check_keys(t, _TRACE_KEYS, p)
     return PacketTrace(format=t.get("format", "ns2"), file=_required(t, "file", p),
                        links=t.get("links"), nodes=t.get("nodes"), events=t.get("events"),
-                       origin=p)
+                       tcp_header=t.get("tcp_header"), origin=p)
 
 
 def _origin(entry: Mapping[str, Any], kind: str, i: int) -> str:
@@ -444,6 +444,7 @@ def _flow(t: Mapping[str, Any], p: str) -> Flow:
         app=app,
         trace=t.get("trace"),
         fid=t.get("fid", t.get("fid_")),
+        two_way=t.get("two_way"),
         origin=p,
     )
 
@@ -469,6 +470,8 @@ def _app(t: Mapping[str, Any], p: str) -> AppConfig:
         file=t.get("file"),
         delay_box=t.get("delay_box"),
         losses=t.get("losses"),
+        reply_size=t.get("reply_size"),
+        exchange=t.get("exchange"),
     )
 
 

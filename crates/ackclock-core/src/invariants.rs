@@ -17,7 +17,8 @@
 //! - **TCP sequence space**: snd_una <= snd_nxt <= snd_max; the receiver's rcv_nxt <=
 //!   snd_max and snd_una <= rcv_nxt (nothing is acknowledged that was not received); no
 //!   ACK in the network acknowledges beyond snd_max and no data packet in the network lies
-//!   at or beyond snd_max.
+//!   at or beyond snd_max; on a two-way connection, no ACK carried by a data segment
+//!   acknowledges beyond the reverse direction's snd_max.
 //! - **Monotone counters**: every cumulative flow and queue counter, the event count and
 //!   the delivered-packet count never decrease between checks.
 //!
@@ -35,7 +36,7 @@ use std::fmt;
 
 use super::{Agent, Simulator};
 use crate::monitor::{FlowCounters, QueueCounters};
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{tcp_flags, Packet, PacketKind};
 use crate::time::SimTime;
 
 /// Why a run stopped before its duration.
@@ -409,6 +410,7 @@ impl Simulator {
         let mut bad: Option<(usize, String)> = None;
         {
             let flows = &self.flows;
+            let sim = &*self;
             let mut visit = |p: &Packet| {
                 let f = p.flow.idx();
                 match p.kind {
@@ -440,6 +442,19 @@ impl Simulator {
                             ));
                         }
                         _ => {}
+                    }
+                }
+                if p.kind == PacketKind::TcpData && p.ecn & tcp_flags::ACK != 0 {
+                    let max = sim.full_reverse_maxseq(f).unwrap_or(u64::MAX);
+                    if p.ack > max && bad.is_none() {
+                        bad = Some((
+                            f,
+                            format!(
+                                "a data segment acknowledges segment {} of the reverse \
+                                 direction but only {max} were ever sent",
+                                p.ack
+                            ),
+                        ));
                     }
                 }
             };

@@ -37,7 +37,8 @@ pub struct Packet {
     /// which `drop_list` loss models address. 0 for ACKs.
     pub nth: u64,
     /// ECN bits (RFC 3168): `ecn::ECT`, `ecn::CE` on data, `ecn::ECE` on ACKs, `ecn::CWR`
-    /// on data.
+    /// on data; on the segments of two-way connections also the control flags of
+    /// [`tcp_flags`].
     pub ecn: u8,
 }
 
@@ -54,6 +55,20 @@ pub mod ecn {
     /// The first segment after any window reduction, ECN or not: ns-2 marks it in its
     /// header (`cong_action`) and prints `A` in its traces. No wire bit: pcap leaves it out.
     pub const CONG_ACTION: u8 = 16;
+}
+
+/// TCP control flags of two-way connections (`tcp/full.rs`), kept in the spare bits of
+/// [`Packet::ecn`] so that the packet stays small. One-way flows never set them.
+pub mod tcp_flags {
+    /// The segment opens its direction (RFC 9293 SYN); it is segment 0.
+    pub const SYN: u8 = 32;
+    /// The segment closes its direction (RFC 9293 FIN); it carries no payload and takes one
+    /// sequence number.
+    pub const FIN: u8 = 64;
+    /// A data segment that also acknowledges the reverse direction (RFC 9293 ACK): its
+    /// `ack`, `sack` and `ts_echo` describe the reverse direction's receiver, as a pure
+    /// ACK's would (piggy-backing).
+    pub const ACK: u8 = 128;
 }
 
 /// Up to three SACK blocks (RFC 2018 section 3: three fit beside the timestamp option),

@@ -42,6 +42,10 @@ pub struct TraceConfig {
     /// loss model's drop target was pointed elsewhere).
     #[serde(default)]
     pub lost_untraced: Vec<u32>,
+    /// ns-2 only: append the TCP header fields to each TCP line (ns-2's `Trace set
+    /// show_tcphdr_ 1`: ackno, flags, hlen, SACK blocks).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tcp_header: bool,
 }
 
 fn default_profile() -> String {
@@ -228,6 +232,31 @@ pub struct FlowConfig {
     #[serde(default)]
     pub trace: Vec<String>,
     pub app: AppConfig,
+    /// One direction of a two-way TCP connection (`tcp/full.rs`); None: a one-way flow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection: Option<ConnectionConfig>,
+}
+
+/// A flow that is one direction of a two-way ("full") TCP connection: the initiator's
+/// flow carries its data from `from` to `to`, the acceptor's flow (`peer`) the data back.
+/// Both are FTP applications (`size_bytes`: that side's bytes, None: endless) with the same
+/// TCP parameters; the acceptor's `start` is ignored (it starts when the SYN arrives).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionConfig {
+    /// The index of the flow carrying the other direction.
+    pub peer: u32,
+    /// This flow's sender opens the connection (active open).
+    pub initiator: bool,
+    /// `request-response`: the acceptor writes its data once the initiator's have arrived
+    /// in full, and the initiator closes when the acceptor has; `concurrent`: both write
+    /// at once and each closes after its last byte. Read from the initiator's flow.
+    #[serde(default = "default_exchange")]
+    pub exchange: String,
+}
+
+fn default_exchange() -> String {
+    "concurrent".to_string()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -612,6 +641,9 @@ impl Scenario {
                     "flow[{i}].trace: only TCP flows have variables to trace"
                 ));
             }
+            if let Some(c) = &f.connection {
+                self.validate_connection(i, f, c)?;
+            }
             match (f.kind, &f.app, &f.tcp) {
                 (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,
                 (FlowKind::Tcp, AppConfig::Tmix { connections, .. }, Some(t)) => {
@@ -682,6 +714,79 @@ impl Scenario {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// Checks that flow `i` and its peer form one two-way connection.
+    fn validate_connection(
+        &self,
+        i: usize,
+        f: &FlowConfig,
+        c: &ConnectionConfig,
+    ) -> Result<(), String> {
+        let p = format!("flow[{i}].connection");
+        let Some(peer) = self.flows.get(c.peer as usize) else {
+            return Err(format!("{p}.peer: flow index out of range"));
+        };
+        let Some(pc) = &peer.connection else {
+            return Err(format!(
+                "{p}.peer: flow {} is not a connection's direction",
+                c.peer
+            ));
+        };
+        if pc.peer as usize != i || pc.initiator == c.initiator {
+            return Err(format!(
+                "{p}.peer: flows {i} and {} must name each other, one initiator, one acceptor",
+                c.peer
+            ));
+        }
+        if peer.from != f.to || peer.to != f.from {
+            return Err(format!(
+                "{p}.peer: the peer flow must run from {} to {}",
+                f.to, f.from
+            ));
+        }
+        if c.initiator && !["concurrent", "request-response"].contains(&c.exchange.as_str()) {
+            return Err(format!(
+                "{p}.exchange: unsupported {:?}; expected concurrent or request-response",
+                c.exchange
+            ));
+        }
+        if f.kind != FlowKind::Tcp || !matches!(f.app, AppConfig::Ftp { .. }) {
+            return Err(format!(
+                "flow[{i}].app: a connection's direction is a TCP ftp flow"
+            ));
+        }
+        if c.initiator && c.exchange == "request-response" {
+            if let AppConfig::Ftp {
+                size_bytes: None, ..
+            } = f.app
+            {
+                return Err(format!(
+                    "flow[{i}].app.size: a request-response exchange needs a finite request"
+                ));
+            }
+        }
+        let (Some(t), Some(pt)) = (&f.tcp, &peer.tcp) else {
+            return Err(format!("flow[{i}].tcp: missing"));
+        };
+        if !t.syn {
+            return Err(format!(
+                "flow[{i}].syn: a two-way connection opens with a handshake"
+            ));
+        }
+        if t.rcv_buffer_bytes.is_some() {
+            return Err(format!(
+                "flow[{i}].rcv_buffer: not supported on two-way connections yet"
+            ));
+        }
+        if t.packet_size != pt.packet_size || t.header_size != pt.header_size {
+            return Err(format!(
+                "flow[{i}].packet_size: both directions of a connection use the same segments"
+            ));
         }
         Ok(())
     }

@@ -115,6 +115,7 @@ pub fn dumbbell(
     }
     let flows = (0..n as u32)
         .map(|i| FlowConfig {
+            connection: None,
             name: format!("tcp{i}"),
             kind: FlowKind::Tcp,
             from: 2 + 2 * i,

@@ -37,6 +37,9 @@ use crate::traffic::{
 #[path = "invariants.rs"]
 mod invariants;
 pub use invariants::{StopReason, Violation};
+// Two-way TCP connections (`tcp/full.rs`) in the simulator, likewise a child module.
+#[path = "full_tcp.rs"]
+mod full_tcp;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
@@ -98,6 +101,9 @@ struct Flow {
     delay: Option<Box<DelayLine>>,
     /// A paced application writing into this TCP flow (CBR, on-off or Poisson over TCP).
     writer: Option<Box<StreamWriter>>,
+    /// A direction of a two-way connection: the connection and the side whose data it
+    /// carries (`full_tcp.rs`).
+    full: Option<(u32, u8)>,
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -162,6 +168,8 @@ pub struct Simulator {
     scenario_flows: usize,
     tmix: Vec<TmixConn>,
     tmix_acts: Vec<TmixAction>,
+    /// Two-way TCP connections (`full_tcp.rs`).
+    full: Vec<crate::tcp::full::FullConn>,
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
     traces: Option<Box<PacketTraces>>,
     tracing: bool,
@@ -277,9 +285,11 @@ impl Simulator {
                 tmix: None,
                 delay: None,
                 writer,
+                full: None,
             });
         }
         let scenario_flows = flows.len();
+        let full = full_tcp::build(&scenario, &mut flows)?;
         let mut tmix = Vec::new();
         for (i, f) in scenario.flows.iter().enumerate() {
             let (AppConfig::Tmix { connections, .. }, Some(t)) = (&f.app, &f.tcp) else {
@@ -330,6 +340,7 @@ impl Simulator {
                         tmix: Some((c, side as u8)),
                         delay,
                         writer: None,
+                        full: None,
                     });
                 }
                 tmix.push(TmixConn::new(FlowId(i as u32), halves, conn.clone()));
@@ -403,6 +414,7 @@ impl Simulator {
             scenario_flows,
             tmix,
             tmix_acts: Vec::new(),
+            full,
             tracing: traces.is_some(),
             traces,
             trace_error: None,
@@ -607,6 +619,9 @@ impl Simulator {
 
     /// Hands the packets an agent just emitted to the network.
     fn send_scratch(&mut self, mut out: Vec<Packet>) {
+        if !self.full.is_empty() {
+            self.full_stamp(&mut out);
+        }
         for mut p in out.drain(..) {
             p.id = self.next_packet_id;
             self.next_packet_id += 1;
@@ -691,6 +706,10 @@ impl Simulator {
     fn receive(&mut self, pkt: Packet) {
         let f = pkt.flow.idx();
         self.monitor[monitor_index(&pkt)].received(self.now, pkt.sent_at, pkt.size);
+        if self.flows[f].full.is_some() {
+            self.full_receive(pkt);
+            return;
+        }
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f];
         match (&mut self.flows[f].agent, pkt.kind) {
@@ -828,6 +847,10 @@ impl Simulator {
     }
 
     fn on_app_start(&mut self, f: FlowId) {
+        if self.flows[f.idx()].full.is_some() {
+            self.full_app_start(f);
+            return;
+        }
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f.idx()];
@@ -894,6 +917,10 @@ impl Simulator {
     }
 
     fn on_app_stop(&mut self, f: FlowId) {
+        if self.flows[f.idx()].full.is_some() {
+            self.full_app_stop(f);
+            return;
+        }
         let flow = &mut self.flows[f.idx()];
         match &mut flow.agent {
             // A paced writer stops writing; what it wrote is still delivered.
@@ -1097,7 +1124,11 @@ impl Simulator {
                 "start_s",
                 self.flows[..self.scenario_flows]
                     .iter()
-                    .map(|f| f.start.as_secs_f64())
+                    // A connection's acceptor that never saw a SYN never started.
+                    .map(|f| match f.start {
+                        SimTime(u64::MAX) => f64::NAN,
+                        t => t.as_secs_f64(),
+                    })
                     .collect(),
             )
             .u64("packets_sent", get(|c| c.packets_sent))
@@ -1453,6 +1484,7 @@ impl Simulator {
         .u64("bytes_acceptor", ucol(&|c| c.total_bytes()[1]))
         .u64("delivered_initiator", ucol(&|c| c.delivered[0]))
         .u64("delivered_acceptor", ucol(&|c| c.delivered[1]));
+        self.full_connection_rows(&mut t);
         t
     }
 
@@ -1735,6 +1767,7 @@ fn open_traces(
                         sack: t.sink == "sack",
                         window_segments: t.window,
                         wscale: FrameInfo::scale_for(window),
+                        full: None,
                     }
                 }
                 None => FrameInfo {
@@ -1748,23 +1781,41 @@ fn open_traces(
                     sack: false,
                     window_segments: 0,
                     wscale: 0,
+                    full: None,
                 },
             }
         };
+    // A two-way connection's flows share one pair of agents (ports), the acceptor's flow
+    // with them swapped.
+    let mut ports = vec![None; sc.flows.len()];
     for (i, f) in sc.flows.iter().enumerate() {
-        let (sp, dp) = (port(f.from), port(f.to));
+        if ports[i].is_none() {
+            let (sp, dp) = (port(f.from), port(f.to));
+            ports[i] = Some((sp, dp));
+            if let Some(c) = &f.connection {
+                ports[c.peer as usize] = Some((dp, sp));
+            }
+        }
+    }
+    for (i, f) in sc.flows.iter().enumerate() {
+        let (sp, dp) = ports[i].expect("assigned");
         let data_type = match f.kind {
             FlowKind::Tcp => "tcp",
             FlowKind::Udp => crate::packet_trace::udp_type(&f.app),
         };
+        let full = full_tcp::trace_seq(sc, i);
         labels.push(FlowLabel {
             fid: f.fid.unwrap_or(i as u32),
             sport: sp,
             dport: dp,
             data_type,
+            header: f.tcp.as_ref().map_or(f.header_size, |t| t.header_size),
+            full,
         });
         let syn = f.tcp.as_ref().is_some_and(|t| t.syn);
-        frames.push(frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp));
+        let mut frame = frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp);
+        frame.full = full;
+        frames.push(frame);
     }
     // Tmix half-connections: ports of their own, their application's flow id.
     for flow in &flows[sc.flows.len()..] {
@@ -1781,6 +1832,8 @@ fn open_traces(
             sport: sp,
             dport: dp,
             data_type: "tcp",
+            header: of.tcp.as_ref().map_or(0, |t| t.header_size),
+            full: None,
         });
         let syn = side == 0 && of.tcp.as_ref().is_some_and(|t| t.syn);
         frames.push(frame_info(of.tcp.as_ref(), syn, of.header_size, sp, dp));
@@ -1831,6 +1884,7 @@ fn open_traces(
         }
         specs.push(TraceSpec {
             pcap,
+            tcp_header: t.tcp_header,
             path: t.path.clone().into(),
             taps,
         });

@@ -207,6 +207,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
     ];
     let flows = vec![
         FlowConfig {
+            connection: None,
             name: "cbr".into(),
             kind: FlowKind::Udp,
             from: 0,
@@ -225,6 +226,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             },
         },
         FlowConfig {
+            connection: None,
             name: "tcp".into(),
             kind: FlowKind::Tcp,
             from: 0,

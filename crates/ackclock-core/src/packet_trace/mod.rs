@@ -26,11 +26,55 @@ use crate::time::SimTime;
 pub use ns2::{FlowLabel, TraceEvent};
 pub use pcap::FrameInfo;
 
+/// TCP byte sequence numbers of one direction of a two-way connection (`tcp/full.rs`),
+/// whose segments the simulation numbers 0, 1, 2...: segment 0 is the SYN at byte 0,
+/// segments 1..=n carry `bytes` payload bytes (all full but the last), the FIN follows and
+/// takes one sequence number too (RFC 9293 section 3.4). `bytes` None: endless, all full.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeqBytes {
+    pub mss: u32,
+    pub bytes: Option<u64>,
+}
+
+impl SeqBytes {
+    /// The sequence number of segment `n`'s first byte (modulo 2^32, as on the wire).
+    pub fn byte(&self, n: u64) -> u32 {
+        if n == 0 {
+            return 0;
+        }
+        let mss = self.mss as u64;
+        let b = match self.bytes {
+            None => 1 + (n - 1) * mss,
+            Some(total) => {
+                let fin = 1 + total.div_ceil(mss);
+                1 + ((n - 1) * mss).min(total) + u64::from(n > fin)
+            }
+        };
+        b as u32
+    }
+}
+
+/// Both directions' numbering, as a flow of a two-way connection sees them: `own` numbers
+/// its data segments (and its receiver's ACKs), `peer` the reverse direction (the ACKs its
+/// data carry, the sequence number of its receiver's pure ACKs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullSeq {
+    pub own: SeqBytes,
+    pub peer: SeqBytes,
+}
+
 /// Where a trace records: ns-2 lines on its links, or pcap frames on its links (as they
 /// start transmission) or at a node (leaving it and arriving at it).
 enum Sink {
-    Ns2 { out: BufWriter<File>, line: Vec<u8> },
-    Pcap { out: PcapWriter<BufWriter<File>> },
+    Ns2 {
+        out: BufWriter<File>,
+        line: Vec<u8>,
+        /// ns-2's `Trace set show_tcphdr_ 1`: ackno, flags, hlen, SACK blocks appended.
+        tcp_header: bool,
+    },
+    Pcap {
+        out: PcapWriter<BufWriter<File>>,
+    },
 }
 
 struct Writer {
@@ -76,6 +120,8 @@ struct Tap {
 #[derive(Clone, Debug)]
 pub struct TraceSpec {
     pub pcap: bool,
+    /// ns-2 traces: append the TCP header fields (ns-2 `show_tcphdr_`).
+    pub tcp_header: bool,
     pub path: PathBuf,
     /// (link index, event bits of [`TraceEvent::bit`]).
     pub taps: Vec<(usize, u8)>,
@@ -125,6 +171,7 @@ impl PacketTraces {
                 Sink::Ns2 {
                     out,
                     line: Vec::with_capacity(128),
+                    tcp_header: s.tcp_header,
                 }
             };
             for &(l, events) in &s.taps {
@@ -215,9 +262,13 @@ impl PacketTraces {
             }
             let w = &mut self.writers[tap.writer as usize];
             let res = match &mut w.sink {
-                Sink::Ns2 { out, line } => {
+                Sink::Ns2 {
+                    out,
+                    line,
+                    tcp_header,
+                } => {
                     line.clear();
-                    ns2::write_line(line, ev, t, from, to, pkt, &self.labels[f])
+                    ns2::write_line(line, ev, t, from, to, pkt, &self.labels[f], *tcp_header)
                         .and_then(|_| out.write_all(line))
                         .map_err(|e| e.to_string())
                 }

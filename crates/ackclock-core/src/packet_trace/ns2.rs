@@ -10,10 +10,17 @@
 //! flag characters are ECN-Echo `C`, priority `P`, unused, congestion action (CWR) `A`, CE
 //! `E`, fast start `F` and ECN-capable `N`; TCP data carry their segment number, ACKs the
 //! highest in-order segment received (ns-2's `ackno`), UDP datagrams their own count.
+//!
+//! Two-way connections (`tcp/full.rs`) are numbered in bytes, as ns-2's FullTcp traces
+//! are: the SYN is byte 0, data start at byte 1, pure ACKs carry their sender's next
+//! sequence number. With `tcp_header` (ns-2's `Trace set show_tcphdr_ 1`) each line ends
+//! with `ackno 0xflags hlen sa_length`: the acknowledgement number, the TCP flags (FIN 0x01,
+//! SYN 0x02, ACK 0x10, ECE 0x40, CWR 0x80), the header bytes and the number of SACK blocks.
 
 use std::io::{self, Write};
 
-use crate::packet::{ecn, Packet, PacketKind};
+use super::FullSeq;
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
 use crate::time::SimTime;
 
 /// What a line reports.
@@ -72,6 +79,10 @@ pub struct FlowLabel {
     pub dport: u32,
     /// Packet type of the data packets (`tcp`, `cbr`, `exp`, ...); ACKs are `ack`.
     pub data_type: &'static str,
+    /// Header bytes of a data packet (`hlen` with `tcp_header`).
+    pub header: u32,
+    /// A direction of a two-way connection: byte sequence numbers.
+    pub full: Option<FullSeq>,
 }
 
 /// Appends the time as ns-2 prints it: microseconds, then `%.15g`.
@@ -104,6 +115,7 @@ pub fn write_time(out: &mut Vec<u8>, t: SimTime) {
 }
 
 /// Appends one trace line (with its newline) for `pkt` crossing the link `from -> to`.
+#[allow(clippy::too_many_arguments)]
 pub fn write_line(
     out: &mut Vec<u8>,
     ev: TraceEvent,
@@ -112,15 +124,43 @@ pub fn write_line(
     to: u32,
     pkt: &Packet,
     label: &FlowLabel,
+    tcp_header: bool,
 ) -> io::Result<()> {
     out.push(ev.symbol());
     out.push(b' ');
     write_time(out, t);
-    let (ty, seq, sport, dport) = match pkt.kind {
+    let (ty, mut seq, sport, dport) = match pkt.kind {
         PacketKind::TcpData => (label.data_type, pkt.seq as i64, label.sport, label.dport),
         PacketKind::TcpAck => ("ack", pkt.ack as i64 - 1, label.dport, label.sport),
         PacketKind::Udp => (label.data_type, pkt.seq as i64, label.sport, label.dport),
     };
+    // TCP header fields: acknowledgement number and flags.
+    let data = pkt.kind == PacketKind::TcpData;
+    let (mut ackno, mut th_flags) = match pkt.kind {
+        PacketKind::TcpAck => (pkt.ack as i64, 0x10),
+        _ => (0, 0),
+    };
+    if let Some(fs) = label.full {
+        let acking = !data || pkt.ecn & tcp_flags::ACK != 0;
+        seq = if data {
+            fs.own.byte(pkt.seq)
+        } else {
+            fs.peer.byte(pkt.seq)
+        } as i64;
+        ackno = match (data, acking) {
+            (false, _) => fs.own.byte(pkt.ack) as i64,
+            (true, true) => fs.peer.byte(pkt.ack) as i64,
+            (true, false) => 0,
+        };
+        for (bit, th) in [(tcp_flags::FIN, 0x01), (tcp_flags::SYN, 0x02)] {
+            if pkt.ecn & bit != 0 {
+                th_flags |= th;
+            }
+        }
+        if acking {
+            th_flags |= 0x10;
+        }
+    }
     let flag = |bit: u8, c: u8| if pkt.ecn & bit != 0 { c } else { b'-' };
     let flags = [
         flag(ecn::ECE, b'C'),
@@ -133,11 +173,21 @@ pub fn write_line(
     ];
     write!(out, " {from} {to} {ty} {} ", pkt.size)?;
     out.extend_from_slice(&flags);
-    writeln!(
+    write!(
         out,
         " {} {}.{sport} {}.{dport} {seq} {}",
         label.fid, pkt.src.0, pkt.dst.0, pkt.id
-    )
+    )?;
+    if tcp_header && pkt.kind != PacketKind::Udp {
+        for (bit, th) in [(ecn::ECE, 0x40), (ecn::CWR, 0x80)] {
+            if pkt.ecn & bit != 0 {
+                th_flags |= th;
+            }
+        }
+        let hlen = if data { label.header } else { pkt.size };
+        write!(out, " {ackno} 0x{th_flags:x} {hlen} {}", pkt.sack.len())?;
+    }
+    writeln!(out)
 }
 
 #[cfg(test)]
@@ -178,6 +228,8 @@ mod tests {
             sport: 0,
             dport: 0,
             data_type: "tcp",
+            header: 40,
+            full: None,
         };
         let mut pkt = Packet {
             id: 21,
@@ -197,7 +249,7 @@ mod tests {
         };
         let mut out = Vec::new();
         let t = SimTime(160_704_000_000);
-        write_line(&mut out, TraceEvent::Enqueue, t, 0, 1, &pkt, &label).unwrap();
+        write_line(&mut out, TraceEvent::Enqueue, t, 0, 1, &pkt, &label, false).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "+ 0.160704 0 1 tcp 1040 ------N 1 0.0 2.0 1 21\n"
@@ -212,7 +264,7 @@ mod tests {
         pkt.id = 34;
         let mut out = Vec::new();
         let t = SimTime(200_648_000_000);
-        write_line(&mut out, TraceEvent::Receive, t, 2, 1, &pkt, &label).unwrap();
+        write_line(&mut out, TraceEvent::Receive, t, 2, 1, &pkt, &label, false).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "r 0.200648 2 1 ack 40 C------ 1 2.0 0.0 1 34\n"

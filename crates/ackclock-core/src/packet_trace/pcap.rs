@@ -9,9 +9,13 @@
 //! too. Options follow RFC 7323 (timestamps, window scale on the SYNs), RFC 2018 (SACK
 //! blocks, SACK-permitted on the SYNs) and RFC 9293 (MSS on the SYNs). The IPv4 header
 //! checksum is real; TCP and UDP checksums are zero, as on a capture with checksum offload.
+//! Two-way connections (`tcp/full.rs`) carry their own flags (SYN, SYN-ACK, FIN, ACK on
+//! data) and number both directions in bytes (`SeqBytes`), FINs included, so that tshark
+//! follows them as one stream.
 //! Node n has address 10.0.0.0 + n + 1 and MAC 02:00:00:00:00:00 + n + 1.
 
-use crate::packet::{ecn, Packet, PacketKind};
+use super::FullSeq;
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
 use crate::time::SimTime;
 
 /// What a flow's frames need beyond the packet itself.
@@ -31,6 +35,8 @@ pub struct FrameInfo {
     pub window_segments: u32,
     /// Window scale shift announced on the SYNs (RFC 7323 section 2).
     pub wscale: u8,
+    /// A direction of a two-way connection: flags from the packet, byte numbering.
+    pub full: Option<FullSeq>,
 }
 
 impl FrameInfo {
@@ -134,7 +140,6 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
     const ACK: u8 = 0x10;
     const ECE: u8 = 0x40;
     const CWR: u8 = 0x80;
-    let _ = FIN;
     let mss = f.mss as u64;
     // Byte offset of segment n's first byte.
     let byte = |n: u64| -> u32 {
@@ -153,7 +158,44 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
     put16(b, 2, dport);
     let mut flags = ACK;
     let payload;
-    if data {
+    // What the options below need: a SYN (MSS...), the echoed timestamp, the numbering of
+    // the SACK blocks.
+    let mut full_options = None;
+    if let Some(fs) = f.full {
+        // A two-way connection: every segment after the first SYN acknowledges.
+        let acking = !data || pkt.ecn & tcp_flags::ACK != 0;
+        let syn = data && pkt.ecn & tcp_flags::SYN != 0;
+        flags = if acking { ACK } else { 0 };
+        if syn {
+            flags |= SYN;
+        }
+        if data && pkt.ecn & tcp_flags::FIN != 0 {
+            flags |= FIN;
+        }
+        if data && pkt.ecn & ecn::CWR != 0 {
+            flags |= CWR;
+        }
+        if pkt.ecn & ecn::ECE != 0 {
+            flags |= ECE;
+        }
+        let (seq, ack) = if data {
+            (fs.own.byte(pkt.seq), fs.peer.byte(pkt.ack))
+        } else {
+            (fs.peer.byte(pkt.seq), fs.own.byte(pkt.ack))
+        };
+        put32(b, 4, seq);
+        put32(b, 8, if acking { ack } else { 0 });
+        let shift = if syn { 0 } else { f.wscale };
+        let window = f.window_segments as u64 * mss;
+        put16(b, 14, (window >> shift).min(0xffff) as u16);
+        payload = if data {
+            pkt.size.saturating_sub(f.header)
+        } else {
+            0
+        };
+        let echo = if acking { ts_clock(pkt.ts_echo) } else { 0 };
+        full_options = Some((syn, echo, if data { fs.peer } else { fs.own }));
+    } else if data {
         put32(b, 4, if is_syn { 0 } else { byte(pkt.seq) });
         if is_syn {
             flags = SYN;
@@ -184,10 +226,17 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
         put16(b, 14, ((segs * mss) >> shift).min(0xffff) as u16);
         payload = 0;
     }
+    let (syn_like, echo, sack_space) = full_options.unwrap_or((
+        is_syn || is_synack,
+        if data { 0 } else { ts_clock(pkt.ts_echo) },
+        super::SeqBytes {
+            mss: f.mss,
+            bytes: None,
+        },
+    ));
     b[13] = flags;
     // Options, padded with NOPs to a multiple of four bytes.
     let mut o = 20;
-    let syn_like = is_syn || is_synack;
     if syn_like {
         b[o..o + 4].copy_from_slice(&[2, 4, (f.mss >> 8) as u8, f.mss as u8]);
         o += 4;
@@ -201,17 +250,21 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
     if f.timestamps {
         b[o..o + 4].copy_from_slice(&[1, 1, 8, 10]);
         put32(b, o + 4, ts_clock(if data { pkt.sent_at } else { now }));
-        let echo = if data { 0 } else { ts_clock(pkt.ts_echo) };
         put32(b, o + 8, echo);
         o += 12;
     }
-    if !data && !pkt.sack.is_empty() {
+    if (!data || f.full.is_some()) && !pkt.sack.is_empty() {
         let n = pkt.sack.len();
         b[o..o + 4].copy_from_slice(&[1, 1, 5, (2 + 8 * n) as u8]);
         o += 4;
         for (s, e) in pkt.sack.iter(pkt.ack) {
-            put32(b, o, byte(s));
-            put32(b, o + 4, byte(e));
+            let (s, e) = if f.full.is_some() {
+                (sack_space.byte(s), sack_space.byte(e))
+            } else {
+                (byte(s), byte(e))
+            };
+            put32(b, o, s);
+            put32(b, o + 4, e);
             o += 8;
         }
     }
@@ -237,6 +290,7 @@ mod tests {
             sack: true,
             window_segments: 100,
             wscale: FrameInfo::scale_for(100_000),
+            full: None,
         }
     }
 

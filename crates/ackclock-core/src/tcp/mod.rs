@@ -8,6 +8,7 @@
 pub mod cc;
 pub mod delivery_rate;
 pub mod flow_control;
+pub mod full;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;

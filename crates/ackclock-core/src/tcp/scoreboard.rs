@@ -65,6 +65,16 @@ impl Scoreboard {
         self.scan_from = self.low;
     }
 
+    /// Whether `blocks` report a segment not SACKed yet, with the cumulative ACK at `una`
+    /// (what [`Scoreboard::update`] would return, without recording anything).
+    pub fn reports_new(&self, una: u64, blocks: impl Iterator<Item = (u64, u64)>) -> bool {
+        let low = una.max(self.low);
+        let limit = low + self.mask + 1;
+        blocks
+            .flat_map(|(start, end)| start.max(low)..end.min(limit))
+            .any(|s| !self.sacked[self.slot(s)])
+    }
+
     /// Records SACKed ranges; returns whether any segment was newly reported.
     pub fn update(&mut self, una: u64, blocks: impl Iterator<Item = (u64, u64)>) -> bool {
         self.advance(una);

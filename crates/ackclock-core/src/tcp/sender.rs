@@ -125,7 +125,10 @@ pub struct TcpSender {
     /// last segment and that segment's wire size. Each message starts a new segment. Empty:
     /// an endless bulk transfer.
     adus: Vec<(u64, u32)>,
-    /// When the whole finite transfer was acknowledged.
+    /// One past the last segment of the last message with payload (0: none yet); a FIN
+    /// written after it (an empty message) does not count.
+    data_end: u64,
+    /// When the whole finite transfer was acknowledged (its last payload byte).
     pub completed_at: Option<SimTime>,
     /// The time of the event being handled, for congestion control's clock.
     clock: SimTime,
@@ -204,6 +207,7 @@ impl TcpSender {
             stream_bytes: None,
             syn: cfg.syn,
             adus: Vec::new(),
+            data_end: 0,
             completed_at: None,
             clock: SimTime::ZERO,
             advertised: cfg.rcv_buffer_bytes.is_some(),
@@ -268,23 +272,81 @@ impl TcpSender {
     /// Makes the application a finite transfer of `bytes` payload bytes (at least 1): whole
     /// segments and a last one with the remainder, after the SYN if there is one.
     pub fn set_transfer(&mut self, bytes: u64) {
-        self.adus.clear();
+        self.clear_transfer();
         self.push_adu(bytes);
+    }
+
+    /// Forgets the messages written (before the application starts): nothing to send yet.
+    pub fn clear_transfer(&mut self) {
+        self.adus.clear();
+        self.data_end = 0;
     }
 
     /// Appends a message of `bytes` payload bytes (0: a header-only segment, such as a FIN)
     /// and returns one past its last segment. The application sends it with `resume`.
     pub fn push_adu(&mut self, bytes: u64) -> u64 {
         let payload = self.payload as u64;
+        // Segment 0 is the SYN, acknowledged or not, when the flow opens with one.
         let first = self
             .adus
             .last()
-            .map_or(u64::from(self.syn_pending), |&(end, _)| end);
+            .map_or(u64::from(self.syn), |&(end, _)| end);
         let segments = bytes.div_ceil(payload).max(1);
         let last = bytes - (segments - 1).min(bytes / payload) * payload;
         let end = first + segments;
         self.adus.push((end, self.header_size + last as u32));
+        if bytes > 0 {
+            self.data_end = end;
+        }
         end
+    }
+
+    /// Opens the connection with nothing written yet: only the SYN may leave (the passive
+    /// side of a two-way connection before its application writes, `tcp/full.rs`).
+    pub fn open(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        self.app_limit = u64::from(self.syn);
+        self.send_much(now, out, c);
+        if self.rto_deadline.is_none() && self.una < self.maxseq {
+            self.arm_timer(now);
+        }
+    }
+
+    /// Sends the SYN again while it is unacknowledged: a passive opener answers a
+    /// retransmitted SYN with its SYN-ACK again, as Linux's `tcp_check_req` does
+    /// (`inet_rtx_syn_ack`), so that a lost SYN-ACK costs the initiator's SYN timeout only.
+    pub fn resend_syn(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        if self.syn_pending && self.una == 0 && self.maxseq > 0 {
+            self.emit(0, now, out, c);
+        }
+    }
+
+    /// An acknowledgement carried by a data segment of the reverse direction (a two-way
+    /// connection, `tcp/full.rs`). When it acknowledges new data it is an ACK like any
+    /// other. Otherwise it is no duplicate ACK: RFC 5681 section 2 counts only segments that
+    /// carry no data (BSD and Linux's `FLAG_NOT_DUP` agree), so Reno and NewReno ignore it;
+    /// with SACK it counts when its blocks report data not SACKed before, "even if it
+    /// carries new data" (RFC 6675 section 2, DupAck).
+    pub fn on_piggyback(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        out: &mut Vec<Packet>,
+        c: &mut FlowCounters,
+    ) {
+        if pkt.ack > self.una && pkt.ack <= self.maxseq {
+            self.on_ack(now, pkt, out, c);
+            return;
+        }
+        if pkt.ack != self.una || self.una >= self.maxseq || pkt.sack.is_empty() {
+            return;
+        }
+        let new = self
+            .scoreboard
+            .as_ref()
+            .is_some_and(|sb| sb.reports_new(pkt.ack, pkt.sack.iter(pkt.ack)));
+        if new {
+            self.on_ack(now, pkt, out, c);
+        }
     }
 
     /// Sends what the window allows of the messages written so far.
@@ -559,11 +621,7 @@ impl TcpSender {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.una = ack;
-        if let Some(&(end, _)) = self.adus.last() {
-            if ack >= end && self.completed_at.is_none() {
-                self.completed_at = Some(now);
-            }
-        }
+        self.note_completion(now);
         self.dupacks = 0;
         if self.nxt < self.una {
             self.nxt = self.una;
@@ -599,6 +657,14 @@ impl TcpSender {
             self.arm_timer(now);
         }
         self.send_much(now, out, c);
+    }
+
+    /// Records when a finite transfer's last payload byte is acknowledged.
+    #[inline]
+    fn note_completion(&mut self, now: SimTime) {
+        if self.data_end > 0 && self.una >= self.data_end && self.completed_at.is_none() {
+            self.completed_at = Some(now);
+        }
     }
 
     /// RFC 3042: one new segment on each of the first duplicate ACKs.
@@ -692,6 +758,7 @@ impl TcpSender {
         if ack > self.una && ack <= self.maxseq {
             self.sample_rtt(now, ack, c);
             self.una = ack;
+            self.note_completion(now);
             self.dupacks = 0;
             self.nxt = self.nxt.max(self.una);
             if self.recover.is_none_or(|r| ack >= r) {

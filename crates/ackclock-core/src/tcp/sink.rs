@@ -224,6 +224,42 @@ impl TcpSink {
         });
     }
 
+    /// Acknowledges at once the in-order segments a delayed ACK is holding (a two-way
+    /// connection acknowledges the peer's SYN and FIN without delay, as BSD and ns-2's
+    /// FullTcp do with `TF_ACKNOW`).
+    pub fn ack_now(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        if self.pending > 0 {
+            self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
+        }
+    }
+
+    /// Whether any segment has arrived (a two-way connection's endpoint acknowledges the
+    /// reverse direction once it has seen the peer's SYN).
+    #[inline]
+    pub fn has_received(&self) -> bool {
+        self.maxseen > 0
+    }
+
+    /// Writes into the data segment `pkt` the acknowledgement a pure ACK sent now would
+    /// carry (cumulative ACK, SACK blocks, echoed timestamp, ECN-Echo), and counts it as
+    /// sent: a delayed ACK is satisfied by data carrying it (RFC 1122 4.2.3.2, RFC 9293
+    /// 3.8.6.3). Used by two-way connections (`tcp/full.rs`); no finite receive buffer.
+    pub fn piggyback(&mut self, pkt: &mut Packet) {
+        pkt.sack = if self.sack {
+            self.sack_blocks()
+        } else {
+            SackBlocks::NONE
+        };
+        self.pending = 0;
+        self.deadline = None;
+        self.last_ack_sent = self.rcv_nxt;
+        pkt.ack = self.rcv_nxt;
+        pkt.ts_echo = self.ts_recent;
+        if self.ece {
+            pkt.ecn |= ecn::ECE;
+        }
+    }
+
     /// The sender transfers `bytes` payload bytes in all.
     pub fn set_transfer(&mut self, bytes: u64) {
         self.undelivered = bytes;

@@ -182,6 +182,7 @@ pub fn build(net: &Net) -> Scenario {
                     .into();
                     tcp.window = 64;
                     FlowConfig {
+                        connection: None,
                         name: format!("tcp{i}"),
                         kind: FlowKind::Tcp,
                         from,
@@ -201,6 +202,7 @@ pub fn build(net: &Net) -> Scenario {
                     let payload = 500u32;
                     let bps = (net.bottleneck_bps * net.cbr_fraction).max(1e3);
                     FlowConfig {
+                        connection: None,
                         name: format!("cbr{i}"),
                         kind: FlowKind::Udp,
                         from,

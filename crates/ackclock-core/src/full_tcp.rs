@@ -1,0 +1,278 @@
+//! The simulator's side of two-way TCP connections (`tcp/full.rs`): it builds them from the
+//! scenario, hands each arriving segment to its endpoint, stamps the flags and piggy-backed
+//! acknowledgements on packets as they leave, and reports the connections.
+//!
+//! A connection is two scenario flows (one per direction of data); an endpoint is the
+//! sender of one and the sink of the other. One-way flows never reach this file: the
+//! simulator's hot path checks one `Option` per received packet and one `Vec` length per
+//! batch of sent packets.
+//!
+//! This file is a child module of `sim` (see the `#[path]` there), so it reads the
+//! simulator's private state without widening its interface.
+
+use super::{Agent, Flow, Simulator};
+use crate::ids::FlowId;
+use crate::monitor::FlowCounters;
+use crate::packet::{Packet, PacketKind};
+use crate::packet_trace::{FullSeq, SeqBytes};
+use crate::results::{ColumnData, Table};
+use crate::scenario::{AppConfig, Scenario};
+use crate::tcp::full::{Endpoint, Exchange, FullConn, ACCEPTOR, INITIATOR};
+use crate::time::{SimTime, PS_PER_S};
+
+/// The connections of the scenario's two-way flows; marks their flows (the acceptor's
+/// starts only when the SYN arrives).
+pub(super) fn build(sc: &Scenario, flows: &mut [Flow]) -> Result<Vec<FullConn>, String> {
+    let mut conns = Vec::new();
+    for (i, f) in sc.flows.iter().enumerate() {
+        let Some(c) = f.connection.as_ref().filter(|c| c.initiator) else {
+            continue;
+        };
+        let j = c.peer as usize;
+        let exchange = Exchange::by_name(&c.exchange)
+            .ok_or_else(|| format!("flow[{i}].connection.exchange: unsupported"))?;
+        let size = |k: usize| match &sc.flows[k].app {
+            AppConfig::Ftp { size_bytes, .. } => *size_bytes,
+            _ => None,
+        };
+        let sizes = [size(i), size(j)];
+        let mss = f.tcp.as_ref().map_or(1, |t| t.packet_size);
+        let id = conns.len() as u32;
+        flows[i].full = Some((id, INITIATOR as u8));
+        flows[j].full = Some((id, ACCEPTOR as u8));
+        flows[j].start = SimTime(u64::MAX);
+        for (k, s) in [(i, sizes[0]), (j, sizes[1])] {
+            if s == Some(0) {
+                if let Agent::Tcp { sender, .. } = &mut flows[k].agent {
+                    sender.clear_transfer(); // nothing but the SYN and the FIN
+                }
+            }
+        }
+        let ids = [FlowId(i as u32), FlowId(j as u32)];
+        conns.push(FullConn::new(ids, exchange, sizes, mss));
+    }
+    Ok(conns)
+}
+
+/// How flow `i`'s packets number their bytes in packet traces, if it is a direction of a
+/// two-way connection.
+pub(super) fn trace_seq(sc: &Scenario, i: usize) -> Option<FullSeq> {
+    let c = sc.flows[i].connection.as_ref()?;
+    let numbering = |k: usize| {
+        let f = &sc.flows[k];
+        SeqBytes {
+            mss: f.tcp.as_ref().map_or(1, |t| t.packet_size),
+            bytes: match &f.app {
+                AppConfig::Ftp { size_bytes, .. } => *size_bytes,
+                _ => None,
+            },
+        }
+    };
+    Some(FullSeq {
+        own: numbering(i),
+        peer: numbering(c.peer as usize),
+    })
+}
+
+/// The endpoint made of flow `own`'s sender and flow `other`'s sink.
+fn endpoint<'a>(
+    flows: &'a mut [Flow],
+    counters: &'a mut [FlowCounters],
+    own: usize,
+    other: usize,
+) -> Endpoint<'a> {
+    let [fo, ft] = flows
+        .get_disjoint_mut([own, other])
+        .expect("a connection's two flows");
+    let [sent, received] = counters
+        .get_disjoint_mut([own, other])
+        .expect("a connection's two flows");
+    let (Agent::Tcp { sender, .. }, Agent::Tcp { sink, .. }) = (&mut fo.agent, &mut ft.agent)
+    else {
+        unreachable!("a connection's flows are TCP");
+    };
+    Endpoint {
+        sender,
+        sink,
+        sent,
+        received,
+    }
+}
+
+impl Simulator {
+    /// A packet of a two-way connection reaches its destination.
+    #[inline(never)]
+    pub(super) fn full_receive(&mut self, pkt: Packet) {
+        let f = pkt.flow.idx();
+        let (c, s) = self.flows[f].full.expect("a connection's flow");
+        let (c, s) = (c as usize, s as usize);
+        let now = self.now;
+        let mut out = std::mem::take(&mut self.scratch);
+        let conn = &mut self.full[c];
+        match pkt.kind {
+            PacketKind::TcpData => {
+                // Side 1 - s receives side s's data.
+                self.packets_delivered += 1;
+                let side = 1 - s;
+                let own = conn.flows[side].idx();
+                let accepted = conn.accepted_at.is_some();
+                let ep = endpoint(&mut self.flows, &mut self.counters, own, f);
+                conn.on_segment(side, now, &pkt, ep, &mut out);
+                if !accepted && conn.accepted_at.is_some() {
+                    self.flows[own].start = now;
+                }
+            }
+            PacketKind::TcpAck => {
+                let Agent::Tcp { sender, .. } = &mut self.flows[f].agent else {
+                    unreachable!("a connection's flows are TCP");
+                };
+                conn.on_ack(s, now, &pkt, sender, &mut self.counters[f], &mut out);
+            }
+            PacketKind::Udp => unreachable!("a connection's flows are TCP"),
+        }
+        let flows = conn.flows;
+        self.send_scratch(out);
+        self.sync_timers(flows[0]);
+        self.sync_timers(flows[1]);
+    }
+
+    /// Sets flags and piggy-backed acknowledgements on the connections' packets about to
+    /// leave (see `FullConn::stamp`).
+    #[inline(never)]
+    pub(super) fn full_stamp(&mut self, out: &mut [Packet]) {
+        for k in 0..out.len() {
+            let p = &mut out[k];
+            let Some((c, s)) = self.flows[p.flow.idx()].full else {
+                continue;
+            };
+            let conn = &self.full[c as usize];
+            let reverse = conn.flows[1 - s as usize];
+            if let Agent::Tcp { sender, sink } = &mut self.flows[reverse.idx()].agent {
+                conn.stamp(s as usize, p, sender, sink);
+            }
+            if p.kind == PacketKind::TcpAck {
+                // A pure ACK left before the new segments that follow it in the batch: its
+                // sequence number is the first of them (SND.NXT when it was sent).
+                let later = out[k + 1..]
+                    .iter()
+                    .find(|q| q.flow == reverse && q.kind == PacketKind::TcpData && !q.retransmit);
+                if let Some(q) = later {
+                    out[k].seq = q.seq;
+                }
+            }
+        }
+    }
+
+    /// The application of a two-way flow starts: the initiator opens the connection (the
+    /// acceptor starts when the SYN arrives).
+    #[inline(never)]
+    pub(super) fn full_app_start(&mut self, f: FlowId) {
+        let (c, s) = self.flows[f.idx()].full.expect("a connection's flow");
+        if s as usize != INITIATOR {
+            return;
+        }
+        let conn = &mut self.full[c as usize];
+        let [i, j] = conn.flows;
+        let mut out = std::mem::take(&mut self.scratch);
+        let ep = endpoint(&mut self.flows, &mut self.counters, i.idx(), j.idx());
+        conn.open(self.now, ep, &mut out);
+        self.send_scratch(out);
+        self.sync_timers(i);
+        self.sync_timers(j);
+    }
+
+    /// The application stops: neither side writes new data (what was sent is recovered).
+    pub(super) fn full_app_stop(&mut self, f: FlowId) {
+        let (c, _) = self.flows[f.idx()].full.expect("a connection's flow");
+        for g in self.full[c as usize].flows {
+            if let Agent::Tcp { sender, .. } = &mut self.flows[g.idx()].agent {
+                sender.stop();
+            }
+        }
+    }
+
+    /// Appends a row per two-way connection to the connections table (after the Tmix rows),
+    /// with the columns only connections have: `setup_s` and each side's final state.
+    pub(super) fn full_connection_rows(&self, t: &mut Table) {
+        if self.full.is_empty() {
+            return;
+        }
+        let before = t.columns.first().map_or(0, |c| match &c.data {
+            ColumnData::F64(v) => v.len(),
+            ColumnData::U64(v) => v.len(),
+            ColumnData::Str(v) => v.len(),
+        });
+        let secs = |t: Option<SimTime>| t.map_or(f64::NAN, |t| t.as_secs_f64());
+        let span = |a: Option<SimTime>, b: Option<SimTime>| match (a, b) {
+            (Some(a), Some(b)) => (b.0 - a.0) as f64 / PS_PER_S as f64,
+            _ => f64::NAN,
+        };
+        let delivered = |c: &FullConn, s: usize| self.counters[c.flows[s].idx()].bytes_delivered;
+        for col in &mut t.columns {
+            let name = col.name;
+            match &mut col.data {
+                ColumnData::Str(v) => v.extend(self.full.iter().map(|c| match name {
+                    "flow" => self.scenario.flows[c.flows[0].idx()].name.clone(),
+                    "kind" => match c.exchange {
+                        Exchange::RequestResponse => "seq".to_string(),
+                        Exchange::Concurrent => "conc".to_string(),
+                    },
+                    _ => String::new(),
+                })),
+                ColumnData::F64(v) => v.extend(self.full.iter().map(|c| match name {
+                    "start_s" => secs(c.opened_at),
+                    "finish_s" => secs(c.closed_at),
+                    "duration_s" => span(c.opened_at, c.closed_at),
+                    _ => f64::NAN,
+                })),
+                ColumnData::U64(v) => v.extend(self.full.iter().map(|c| {
+                    match name {
+                        "adus" => c.sizes.iter().filter(|s| **s != Some(0)).count() as u64,
+                        "adus_delivered" => (0..2)
+                            .filter(|&s| c.sizes[s].is_some_and(|b| b > 0 && delivered(c, s) == b))
+                            .count() as u64,
+                        "bytes_initiator" => c.sizes[0].unwrap_or(0),
+                        "bytes_acceptor" => c.sizes[1].unwrap_or(0),
+                        "delivered_initiator" => delivered(c, 0),
+                        "delivered_acceptor" => delivered(c, 1),
+                        _ => 0,
+                    }
+                })),
+            }
+        }
+        let nan = std::iter::repeat_n(f64::NAN, before);
+        let blank = || std::iter::repeat_n(String::new(), before);
+        t.f64(
+            "setup_s",
+            nan.chain(
+                self.full
+                    .iter()
+                    .map(|c| span(c.opened_at, c.established_at)),
+            )
+            .collect(),
+        )
+        .str(
+            "state_initiator",
+            blank()
+                .chain(self.full.iter().map(|c| c.state_names()[0].to_string()))
+                .collect(),
+        )
+        .str(
+            "state_acceptor",
+            blank()
+                .chain(self.full.iter().map(|c| c.state_names()[1].to_string()))
+                .collect(),
+        );
+    }
+
+    /// The highest segment of flow `f`'s reverse direction ever sent, if `f` is a
+    /// connection's direction (the invariant checker bounds piggy-backed ACKs by it).
+    pub(super) fn full_reverse_maxseq(&self, f: usize) -> Option<u64> {
+        let (c, s) = self.flows.get(f)?.full?;
+        let reverse = self.full[c as usize].flows[1 - s as usize].idx();
+        match &self.flows[reverse].agent {
+            Agent::Tcp { sender, .. } => Some(sender.maxseq),
+            _ => None,
+        }
+    }
+}

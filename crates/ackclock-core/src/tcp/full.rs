@@ -1,0 +1,583 @@
+//! Two-way ("full") TCP connections, like ns-2's `Agent/TCP/FullTcp` and ns-3's
+//! `TcpSocketBase`: a three-way handshake, data in both directions with acknowledgements
+//! piggy-backed on data, and a FIN from each side. RFC 9293 (TCP, which obsoletes RFC 793),
+//! sections 3.3.2 (states), 3.5 (opening), 3.6 (closing), 3.8.6.3 (when to send an ACK),
+//! 3.10.7 (segment arrival).
+//!
+//! A connection is two flows of the scenario, one per direction of data, each the usual
+//! sender/sink pair (`sender.rs`, `sink.rs`: the same loss recovery and congestion control
+//! as one-way flows). An endpoint is the sender of its own direction and the sink of the
+//! other; this file ties the two together:
+//!
+//! - Handshake: the initiator's sender opens with a SYN (segment 0 of its direction, sent
+//!   and retransmitted on its RTO as any segment). The SYN's arrival starts the acceptor
+//!   (LISTEN -> SYN-RECEIVED), whose own SYN leaves carrying the ACK of the initiator's:
+//!   the SYN-ACK. A retransmitted SYN is answered by the SYN-ACK again (Linux). The
+//!   initiator acknowledges the SYN-ACK at once with a pure ACK and is ESTABLISHED (the
+//!   segments of RFC 9293 3.5 figure 6); the acceptor is ESTABLISHED when its SYN is
+//!   acknowledged (by that ACK or by any later segment). Data wait for the handshake: cwnd
+//!   stays at one segment until the SYN is acknowledged (`syn`, as for one-way flows).
+//! - Piggy-backing: every segment an endpoint sends after it has seen the peer's SYN carries
+//!   the acknowledgement its receiver would send now (ACK flag, cumulative ACK, SACK blocks,
+//!   echoed timestamp, ECN-Echo), which satisfies a pending delayed ACK; a pure ACK produced
+//!   by the same arrival is then not sent (RFC 9293 3.8.6.3; BSD and ns-2's FullTcp send
+//!   data before their pending ACK, as does Linux's `tcp_data_snd_check` before
+//!   `tcp_ack_snd_check`). With nothing to send, the receiver's pure ACKs follow the sink's
+//!   rules (every segment, or delayed ACKs). An ACK carried by data that acknowledges
+//!   nothing new is not a duplicate ACK (RFC 5681 section 2), except that new SACK
+//!   information counts (RFC 6675 section 2), see `TcpSender::on_piggyback`.
+//! - Exchanges: `concurrent`: each side writes all its data as soon as it can (the
+//!   initiator at its start, the acceptor on the SYN) and its FIN right after the last byte;
+//!   an endless side never closes. `request-response`: the acceptor writes its reply (and
+//!   its FIN) once the initiator's request has arrived in full; the initiator writes its FIN
+//!   when the acceptor's FIN arrives (an HTTP/1.0-style exchange, the server closing first).
+//! - Closing: a FIN is a header-only segment taking one sequence number after the data
+//!   (RFC 9293 3.6); its arrival is acknowledged at once. The connection is complete when
+//!   both FINs are acknowledged; TIME-WAIT's 2 MSL are not simulated.
+//!
+//! Not modelled: RST, simultaneous open, the receive window of a finite buffer
+//! (`rcv_buffer`), Nagle's algorithm (each side writes whole messages).
+
+use crate::ids::FlowId;
+use crate::monitor::FlowCounters;
+use crate::packet::{tcp_flags, Packet, PacketKind};
+use crate::tcp::{TcpSender, TcpSink};
+use crate::time::SimTime;
+
+/// The side that opens the connection, and the side that accepts it.
+pub const INITIATOR: usize = 0;
+pub const ACCEPTOR: usize = 1;
+
+/// When each side writes its data (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exchange {
+    Concurrent,
+    RequestResponse,
+}
+
+impl Exchange {
+    pub fn by_name(name: &str) -> Option<Exchange> {
+        match name {
+            "concurrent" => Some(Exchange::Concurrent),
+            "request-response" => Some(Exchange::RequestResponse),
+            _ => None,
+        }
+    }
+}
+
+/// An endpoint's connection state (RFC 9293 section 3.3.2; TIME-WAIT ends at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Closed,
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+    FinWait1,
+    FinWait2,
+    CloseWait,
+    Closing,
+    LastAck,
+    TimeWait,
+}
+
+impl State {
+    /// The RFC's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Closed => "CLOSED",
+            State::Listen => "LISTEN",
+            State::SynSent => "SYN-SENT",
+            State::SynReceived => "SYN-RECEIVED",
+            State::Established => "ESTABLISHED",
+            State::FinWait1 => "FIN-WAIT-1",
+            State::FinWait2 => "FIN-WAIT-2",
+            State::CloseWait => "CLOSE-WAIT",
+            State::Closing => "CLOSING",
+            State::LastAck => "LAST-ACK",
+            State::TimeWait => "TIME-WAIT",
+        }
+    }
+
+    /// This side's FIN is written (RFC 9293 3.10.4 CLOSE). Before the handshake is done the
+    /// FIN waits behind it; the state then changes when the FIN's direction opens.
+    fn on_close(self) -> State {
+        match self {
+            State::Established => State::FinWait1,
+            State::CloseWait => State::LastAck,
+            s => s,
+        }
+    }
+
+    /// The peer's FIN arrived (RFC 9293 3.10.7.4, eighth step).
+    fn on_fin(self) -> State {
+        match self {
+            State::Established | State::SynReceived => State::CloseWait,
+            State::FinWait1 => State::Closing,
+            State::FinWait2 => State::TimeWait,
+            s => s,
+        }
+    }
+
+    /// This side's FIN is acknowledged.
+    fn on_fin_acked(self) -> State {
+        match self {
+            State::FinWait1 => State::FinWait2,
+            State::Closing => State::TimeWait,
+            State::LastAck => State::Closed,
+            s => s,
+        }
+    }
+}
+
+/// What an endpoint works with when a segment arrives: its sender (its own direction) and
+/// its sink (the peer's direction), with their flows' counters.
+pub struct Endpoint<'a> {
+    pub sender: &'a mut TcpSender,
+    pub sink: &'a mut TcpSink,
+    pub sent: &'a mut FlowCounters,
+    pub received: &'a mut FlowCounters,
+}
+
+/// One two-way connection.
+#[derive(Clone, Debug)]
+pub struct FullConn {
+    /// `flows[s]` carries side s's data: its sender sits at side s, its sink at the other.
+    pub flows: [FlowId; 2],
+    pub exchange: Exchange,
+    /// Payload bytes each side sends; None: endless.
+    pub sizes: [Option<u64>; 2],
+    /// Segment payload (both directions).
+    mss: u32,
+    pub state: [State; 2],
+    /// Each side's FIN segment number, once written; whether each side has received its
+    /// peer's FIN.
+    fin_seq: [Option<u64>; 2],
+    fin_received: [bool; 2],
+    /// The acceptor has written its reply (request-response).
+    replied: bool,
+    /// The initiator sent its first SYN; the SYN-ACK arrived (the initiator then sends the
+    /// handshake's ACK); the acceptor saw the first SYN.
+    pub opened_at: Option<SimTime>,
+    pub established_at: Option<SimTime>,
+    pub accepted_at: Option<SimTime>,
+    pub fin_acked_at: [Option<SimTime>; 2],
+    /// Both FINs acknowledged.
+    pub closed_at: Option<SimTime>,
+}
+
+impl FullConn {
+    pub fn new(flows: [FlowId; 2], exchange: Exchange, sizes: [Option<u64>; 2], mss: u32) -> Self {
+        FullConn {
+            flows,
+            exchange,
+            sizes,
+            mss,
+            state: [State::Closed, State::Listen],
+            fin_seq: [None; 2],
+            fin_received: [false; 2],
+            replied: false,
+            opened_at: None,
+            established_at: None,
+            accepted_at: None,
+            fin_acked_at: [None; 2],
+            closed_at: None,
+        }
+    }
+
+    /// The FIN segment number of side `s` (known in advance for a finite side): the SYN is
+    /// segment 0, the data take `ceil(bytes / mss)` segments.
+    pub fn fin_of(&self, s: usize) -> Option<u64> {
+        self.sizes[s].map(|b| 1 + b.div_ceil(self.mss as u64))
+    }
+
+    /// Whether segment `seq` of side `s`'s direction is its FIN (written already).
+    #[inline]
+    pub fn is_fin(&self, s: usize, seq: u64) -> bool {
+        self.fin_seq[s] == Some(seq)
+    }
+
+    /// Writes side `s`'s FIN behind its data, if its data are finite.
+    fn close(&mut self, s: usize, sender: &mut TcpSender) {
+        if self.fin_seq[s].is_some() || self.sizes[s].is_none() {
+            return;
+        }
+        let end = sender.push_adu(0);
+        debug_assert_eq!(Some(end - 1), self.fin_of(s));
+        self.fin_seq[s] = Some(end - 1);
+        self.state[s] = self.state[s].on_close();
+    }
+
+    /// The initiator's application starts at `now`: the SYN leaves, with the data written
+    /// behind it.
+    pub fn open(&mut self, now: SimTime, ep: Endpoint, out: &mut Vec<Packet>) {
+        if self.state[INITIATOR] != State::Closed {
+            return;
+        }
+        self.state[INITIATOR] = State::SynSent;
+        self.opened_at = Some(now);
+        if self.exchange == Exchange::Concurrent {
+            self.close(INITIATOR, ep.sender);
+        }
+        ep.sender.resume(now, out, ep.sent);
+    }
+
+    /// A data segment of the peer's direction arrives at side `side` (`ep` is that side's
+    /// endpoint). Pure ACKs the arrival makes redundant are taken back out of `out`.
+    pub fn on_segment(
+        &mut self,
+        side: usize,
+        now: SimTime,
+        pkt: &Packet,
+        ep: Endpoint,
+        out: &mut Vec<Packet>,
+    ) {
+        let peer = 1 - side;
+        let first_syn = pkt.seq == 0 && !ep.sink.has_received();
+        let acks_before = ep.received.acks_sent;
+        let start = out.len();
+        ep.sink.on_data(now, pkt, out, ep.received);
+        // The handshake's third segment stays a pure ACK (RFC 9293 figure 6, line 4).
+        let mut keep = None;
+        if side == ACCEPTOR && pkt.seq == 0 {
+            if first_syn && self.state[ACCEPTOR] == State::Listen {
+                self.state[ACCEPTOR] = State::SynReceived;
+                self.accepted_at = Some(now);
+                if self.exchange == Exchange::Concurrent {
+                    self.close(ACCEPTOR, ep.sender);
+                    ep.sender.resume(now, out, ep.sent);
+                } else {
+                    ep.sender.open(now, out, ep.sent);
+                }
+            } else if self.state[ACCEPTOR] == State::SynReceived {
+                ep.sender.resend_syn(now, out, ep.sent);
+            }
+        } else if side == INITIATOR && first_syn {
+            ep.sink.ack_now(now, out, ep.received);
+            keep = out[start..]
+                .iter()
+                .rposition(|p| p.kind == PacketKind::TcpAck)
+                .map(|i| start + i);
+            if self.established_at.is_none() {
+                self.established_at = Some(now);
+                self.state[INITIATOR] = State::Established;
+                if self.fin_seq[INITIATOR].is_some() {
+                    self.state[INITIATOR] = State::FinWait1;
+                }
+            }
+        }
+        // The acknowledgement it carries, for this side's direction.
+        if pkt.ecn & tcp_flags::ACK != 0 {
+            ep.sender.on_piggyback(now, pkt, out, ep.sent);
+        }
+        // The peer's FIN: acknowledged at once (BSD, ns-2 FullTcp: TF_ACKNOW).
+        if let Some(fin) = self.fin_seq[peer] {
+            if ep.sink.rcv_nxt > fin && !self.fin_received[side] {
+                self.fin_received[side] = true;
+                self.state[side] = self.state[side].on_fin();
+                ep.sink.ack_now(now, out, ep.received);
+                if side == INITIATOR && self.exchange == Exchange::RequestResponse {
+                    self.close(INITIATOR, ep.sender);
+                    ep.sender.resume(now, out, ep.sent);
+                }
+            }
+        }
+        // Request-response: the request is in, the reply and the FIN go out.
+        if side == ACCEPTOR && self.exchange == Exchange::RequestResponse && !self.replied {
+            let request_end = self.fin_of(INITIATOR).unwrap_or(u64::MAX);
+            if ep.sink.rcv_nxt >= request_end {
+                self.replied = true;
+                self.close(ACCEPTOR, ep.sender);
+                ep.sender.resume(now, out, ep.sent);
+            }
+        }
+        // Data leaving now carry the acknowledgement: drop the pure ACKs made redundant.
+        let data_out = out[start..]
+            .iter()
+            .any(|p| p.kind == PacketKind::TcpData && p.flow == self.flows[side]);
+        if data_out && ep.sink.has_received() {
+            let mut i = start;
+            let mut removed = 0;
+            out.retain(|p| {
+                let k = i;
+                i += 1;
+                let redundant = k >= start
+                    && Some(k) != keep
+                    && p.kind == PacketKind::TcpAck
+                    && p.flow == self.flows[peer];
+                removed += u64::from(redundant);
+                !redundant
+            });
+            debug_assert!(ep.received.acks_sent - acks_before >= removed);
+            ep.received.acks_sent -= removed;
+        }
+        self.after_ack(side, now, ep.sender);
+    }
+
+    /// A pure ACK for side `side`'s direction arrives at that side.
+    pub fn on_ack(
+        &mut self,
+        side: usize,
+        now: SimTime,
+        pkt: &Packet,
+        sender: &mut TcpSender,
+        c: &mut FlowCounters,
+        out: &mut Vec<Packet>,
+    ) {
+        sender.on_ack(now, pkt, out, c);
+        self.after_ack(side, now, sender);
+    }
+
+    /// State changes after side `side`'s sender processed an acknowledgement.
+    fn after_ack(&mut self, side: usize, now: SimTime, sender: &TcpSender) {
+        if self.state[side] == State::SynReceived && sender.una >= 1 {
+            // The acceptor's SYN is acknowledged.
+            self.state[side] = if self.fin_seq[side].is_some() {
+                State::FinWait1
+            } else {
+                State::Established
+            };
+        }
+        if let Some(fin) = self.fin_seq[side] {
+            if sender.una > fin && self.fin_acked_at[side].is_none() {
+                self.fin_acked_at[side] = Some(now);
+                self.state[side] = self.state[side].on_fin_acked();
+                if self.fin_acked_at[1 - side].is_some() {
+                    self.closed_at = Some(now);
+                }
+            }
+        }
+    }
+
+    /// Sets the control flags and the piggy-backed acknowledgement of a packet of side `s`'s
+    /// direction as it leaves: a data segment from side s (`sink`: the receiver at side s),
+    /// or a pure ACK from the other side (`sender`: the sender there, whose next sequence
+    /// number the ACK carries, as RFC 9293's SEG.SEQ = SND.NXT).
+    #[inline]
+    pub fn stamp(&self, s: usize, pkt: &mut Packet, sender: &TcpSender, sink: &mut TcpSink) {
+        match pkt.kind {
+            PacketKind::TcpData => {
+                if pkt.seq == 0 {
+                    pkt.ecn |= tcp_flags::SYN;
+                } else if self.is_fin(s, pkt.seq) {
+                    pkt.ecn |= tcp_flags::FIN;
+                }
+                if sink.has_received() {
+                    pkt.ecn |= tcp_flags::ACK;
+                    sink.piggyback(pkt);
+                }
+            }
+            PacketKind::TcpAck => pkt.seq = sender.nxt,
+            PacketKind::Udp => {}
+        }
+    }
+
+    /// The final state of each side, by name.
+    pub fn state_names(&self) -> [&'static str; 2] {
+        [self.state[0].name(), self.state[1].name()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::NodeId;
+    use crate::scenarios::ns2_tcp;
+    use crate::tcp::cc::AnyCc;
+    use crate::tcp::sender::Recovery;
+
+    /// Both endpoints of a connection between nodes 0 and 1, wired by hand: packets are
+    /// handed over instantly (an event loop without a network).
+    struct Pair {
+        conn: FullConn,
+        senders: [TcpSender; 2],
+        sinks: [TcpSink; 2],
+        counters: [FlowCounters; 2],
+        wire: Vec<Packet>,
+    }
+
+    impl Pair {
+        fn new(exchange: Exchange, sizes: [Option<u64>; 2], sink: &str) -> Pair {
+            let mut cfg = ns2_tcp();
+            cfg.syn = true;
+            cfg.window = 64;
+            cfg.sink = sink.into();
+            let mk = |i: u32| {
+                let (a, b) = (NodeId(i), NodeId(1 - i));
+                let f = FlowId(i);
+                let cc = AnyCc::new(&cfg).unwrap();
+                let mut s = TcpSender::new(f, a, b, &cfg, Recovery::NewReno, cc);
+                let mut k = TcpSink::new(f, b, a, &cfg);
+                if let Some(n) = sizes[i as usize] {
+                    s.set_transfer(n);
+                    k.set_transfer(n);
+                    if n == 0 {
+                        s.clear_transfer();
+                    }
+                }
+                (s, k)
+            };
+            let (s0, k0) = mk(0);
+            let (s1, k1) = mk(1);
+            Pair {
+                conn: FullConn::new([FlowId(0), FlowId(1)], exchange, sizes, cfg.packet_size),
+                senders: [s0, s1],
+                sinks: [k0, k1],
+                counters: [FlowCounters::default(); 2],
+                wire: Vec::new(),
+            }
+        }
+
+        fn stamp_all(&mut self, mut out: Vec<Packet>) {
+            for p in out.iter_mut() {
+                let s = p.flow.idx();
+                let other = 1 - s;
+                self.conn
+                    .stamp(s, p, &self.senders[other], &mut self.sinks[other]);
+            }
+            self.wire.extend(out);
+        }
+
+        fn open(&mut self, now: SimTime) {
+            let mut out = Vec::new();
+            let [c0, c1] = &mut self.counters;
+            let ep = Endpoint {
+                sender: &mut self.senders[0],
+                sink: &mut self.sinks[1],
+                sent: c0,
+                received: c1,
+            };
+            self.conn.open(now, ep, &mut out);
+            self.stamp_all(out);
+        }
+
+        /// Delivers the oldest packet on the wire.
+        fn step(&mut self, now: SimTime) -> Option<Packet> {
+            if self.wire.is_empty() {
+                return None;
+            }
+            let pkt = self.wire.remove(0);
+            let mut out = Vec::new();
+            let f = pkt.flow.idx();
+            match pkt.kind {
+                PacketKind::TcpData => {
+                    let side = 1 - f;
+                    let [a, b] = &mut self.counters;
+                    let (cs, cr) = if side == 0 { (a, b) } else { (b, a) };
+                    let ep = Endpoint {
+                        sender: &mut self.senders[side],
+                        sink: &mut self.sinks[f],
+                        sent: cs,
+                        received: cr,
+                    };
+                    self.conn.on_segment(side, now, &pkt, ep, &mut out);
+                }
+                _ => {
+                    self.conn.on_ack(
+                        f,
+                        now,
+                        &pkt,
+                        &mut self.senders[f],
+                        &mut self.counters[f],
+                        &mut out,
+                    );
+                }
+            }
+            self.stamp_all(out);
+            Some(pkt)
+        }
+    }
+
+    fn flags(p: &Packet) -> u8 {
+        p.ecn & (tcp_flags::SYN | tcp_flags::FIN | tcp_flags::ACK)
+    }
+
+    #[test]
+    fn handshake_data_both_ways_and_close() {
+        let mut p = Pair::new(
+            Exchange::RequestResponse,
+            [Some(1500), Some(4000)],
+            "ack-every",
+        );
+        p.open(SimTime(0));
+        let mut seen = Vec::new();
+        let mut t = 1;
+        while let Some(pkt) = p.step(SimTime(t)) {
+            seen.push((pkt.flow.idx(), pkt.kind, pkt.seq, flags(&pkt)));
+            t += 1;
+            assert!(t < 1000, "the exchange does not end");
+        }
+        use tcp_flags::{ACK, FIN, SYN};
+        // SYN, SYN-ACK, then the handshake's pure ACK.
+        assert_eq!(seen[0], (0, PacketKind::TcpData, 0, SYN));
+        assert_eq!(seen[1], (1, PacketKind::TcpData, 0, SYN | ACK));
+        assert_eq!(seen[2].1, PacketKind::TcpAck);
+        assert_eq!(seen[2].0, 1, "the ACK of the acceptor's SYN");
+        // Each FIN once, carrying an ACK.
+        let fins: Vec<_> = seen.iter().filter(|s| s.3 & FIN != 0).collect();
+        assert_eq!(fins.len(), 2);
+        assert!(fins.iter().all(|s| s.3 & ACK != 0));
+        // The acceptor closed first (TIME-WAIT), the initiator followed (LAST-ACK, CLOSED).
+        assert_eq!(p.conn.state, [State::Closed, State::TimeWait]);
+        assert!(p.conn.closed_at.is_some());
+        assert_eq!(p.counters[0].bytes_delivered, 1500);
+        assert_eq!(p.counters[1].bytes_delivered, 4000);
+        assert!(p.conn.established_at.unwrap() < p.conn.closed_at.unwrap());
+    }
+
+    #[test]
+    fn concurrent_data_carry_the_acknowledgements() {
+        let mut p = Pair::new(
+            Exchange::Concurrent,
+            [Some(50_000), Some(50_000)],
+            "ack-every",
+        );
+        p.open(SimTime(0));
+        let mut t = 1;
+        let (mut data, mut piggy) = (0, 0);
+        while let Some(pkt) = p.step(SimTime(t)) {
+            if pkt.kind == PacketKind::TcpData {
+                data += 1;
+                piggy += u32::from(pkt.ecn & tcp_flags::ACK != 0);
+            }
+            t += 1;
+        }
+        assert_eq!(p.counters[0].bytes_delivered, 50_000);
+        assert_eq!(p.counters[1].bytes_delivered, 50_000);
+        assert!(p.conn.closed_at.is_some());
+        // Every segment but the initiator's SYN acknowledges the other direction.
+        assert_eq!(piggy, data - 1);
+    }
+
+    #[test]
+    fn an_empty_reply_still_closes_both_sides() {
+        let mut p = Pair::new(Exchange::RequestResponse, [Some(10), Some(0)], "delack");
+        p.open(SimTime(0));
+        let mut t = 1;
+        while p.step(SimTime(t)).is_some() {
+            t += 1;
+        }
+        assert!(p.conn.closed_at.is_some(), "{:?}", p.conn.state);
+        assert_eq!(p.counters[0].bytes_delivered, 10);
+        assert_eq!(p.counters[1].bytes_delivered, 0);
+    }
+
+    #[test]
+    fn fin_numbers_follow_the_data() {
+        let c = FullConn::new(
+            [FlowId(0), FlowId(1)],
+            Exchange::Concurrent,
+            [Some(1000), Some(0)],
+            1000,
+        );
+        assert_eq!(c.fin_of(0), Some(2));
+        assert_eq!(c.fin_of(1), Some(1));
+        let e = FullConn::new(
+            [FlowId(0), FlowId(1)],
+            Exchange::Concurrent,
+            [None; 2],
+            1000,
+        );
+        assert_eq!(e.fin_of(0), None);
+    }
+}
