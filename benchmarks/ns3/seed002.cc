@@ -2,7 +2,7 @@
 // into a 10 Mb/s bottleneck (50 ms each way) with packet loss p (RateErrorModel, per packet, on
 // the data direction's receiving device, where ns-2's link-lossmodel drops) and a bs-packet
 // DropTail buffer (ns-2's accounting: bs - 1 waiting), delayed-ACK sinks (every second segment
-// or 100 ms) on very fast (10 Tb/s; ns-2 writes 1e25 Mb/s) 0 ms links, 1460-byte segments
+// or 100 ms) on very fast (10000 Gb/s; ns-2 writes 1e25 Mb/s) 0 ms links, 1460-byte segments
 // without timestamps (1500 B packets), a 32-segment window (receive buffer), initial window 2,
 // sources starting uniformly in [0, 100 ms]; as benchmarks/ns2/seed002.tcl and
 // benchmarks/ackclock/seed002.toml. ns-3 has no Reno fast recovery (it leaves recovery on the
@@ -45,7 +45,7 @@ main(int argc, char** argv)
     for (uint32_t i = 0; i < n; ++i)
     {
         access.push_back(bench::MakeLink(sources.Get(i), core.Get(0), "2Mbps", "0ms", 49, 49, addr));
-        egress.push_back(bench::MakeLink(core.Get(1), sinks.Get(i), "10Tbps", "0ms", 49, 49, addr));
+        egress.push_back(bench::MakeLink(core.Get(1), sinks.Get(i), "10000Gbps", "0ms", 49, 49, addr));
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
