@@ -1,7 +1,10 @@
 # Issue 10's scenarios 2 and 3: N TCP flows over a 1 Gb/s, 10 ms bottleneck with a 1000-packet
-# buffer, 10 Gb/s 1 ms access links, 1448-byte segments (1500 B on the wire), for T seconds.
+# buffer, 10 Gb/s 1 ms access links, 1448-byte segments (1500 B on the wire), for T seconds;
+# as benchmarks/ackclock/dumbbell.toml and benchmarks/ns3/dumbbell.cc.
 #   ns dumbbell.tcl N T VARIANT        (VARIANT: newreno or cubic)
-# Prints "total_mbps X": the sinks' bytes over the run.
+# Prints the counters benchmarks/sims.py reads: delivered_bytes (payload delivered in order,
+# from the sinks' bytes_, which count 1500 B per packet), data_sent (the senders' ndatapack_,
+# retransmissions included), acks_received (the senders' nackpack_).
 set N [lindex $argv 0]
 set T [lindex $argv 1]
 set variant [lindex $argv 2]
@@ -36,10 +39,18 @@ for {set i 0} {$i < $N} {incr i} {
     $ns at 0.0 "$ftp($i) start"
 }
 proc done {} {
-    global N T sink
+    global N tcp sink
     set bytes 0
-    for {set i 0} {$i < $N} {incr i} { set bytes [expr $bytes + [$sink($i) set bytes_]] }
-    puts "total_mbps [expr $bytes * 8.0 / $T / 1e6]"
+    set data 0
+    set acks 0
+    for {set i 0} {$i < $N} {incr i} {
+        set bytes [expr {$bytes + [$sink($i) set bytes_]}]
+        set data [expr {$data + [$tcp($i) set ndatapack_]}]
+        set acks [expr {$acks + [$tcp($i) set nackpack_]}]
+    }
+    puts "delivered_bytes [expr {wide($bytes / 1500.0 * 1448)}]"
+    puts "data_sent $data"
+    puts "acks_received $acks"
     exit 0
 }
 $ns at $T "done"

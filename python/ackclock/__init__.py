@@ -6,7 +6,7 @@ Describe a network with :class:`Network` or a TOML file (:func:`load_scenario`),
 that function, so import the module's other names with ``from ackclock.sweep import ...``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from .errors import ScenarioError
 from .network import Network
@@ -16,10 +16,20 @@ from .scenario import Scenario, resolve
 from .sweep import Sweep, load_sweep, sweep
 from .toml_loader import load_scenario, loads_scenario
 
-try:
-    __version__ = version("ackclock")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.1.0"
+
+def __getattr__(name: str) -> Any:
+    # The version is looked up on first use: importlib.metadata takes about 30 ms to import,
+    # a fifth of the command line's start-up (benchmarks/startup.py).
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("ackclock")
+        except PackageNotFoundError:  # running from a source tree that was never installed
+            found = "0.1.0"
+        globals()["__version__"] = found
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Network",

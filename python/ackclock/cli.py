@@ -50,14 +50,28 @@ def _fail(message: str, status: int = _USER_ERROR) -> int:
     return status
 
 
-def _parser() -> argparse.ArgumentParser:
-    from . import __version__
+class _Version(argparse.Action):
+    """--version, with the version looked up only when asked for (see __init__.py)."""
 
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from . import __version__
+
+        print(f"ackclock {__version__}")
+        parser.exit()
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ackclock",
         description="A packet-level discrete-event network simulator for TCP studies.",
     )
-    parser.add_argument("--version", action="version", version=f"ackclock {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="run one scenario (the built-in demo without SCENARIO)",

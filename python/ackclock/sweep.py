@@ -25,8 +25,6 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
-
 from .atomic import write_atomic
 from .errors import ScenarioError, quote
 from .run import engine, run_scenario
@@ -286,6 +284,8 @@ def sweep(
     todo = {p.key: p for p in points if p.key not in records}  # equal points run once
 
     show = sys.stderr.isatty() if progress is None else progress
+    from tqdm import tqdm  # imported here: it takes about 20 ms, most runs show no bar
+
     with tqdm(total=len({p.key for p in points}), initial=len(records), unit="run",
               desc="sweep", disable=not show) as bar:
         for key, result in _execute(todo, jobs, scheduler):
