@@ -7,6 +7,7 @@ panicking (bounded by run.max_events, so no input can hang or exhaust memory).
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 from ackclock.errors import ScenarioError
@@ -53,16 +54,23 @@ def check(text: str, source: str = "fuzz.toml", engine: bool = True) -> str:
     run["max_packets"] = min(run.get("max_packets", MAX_PACKETS), MAX_PACKETS)
     run["check"] = True
     document = {**document, "run": run}
-    try:
-        sim = _core.Simulation(json.dumps(document))
-    except ValueError as e:
-        message = str(e)
-        assert message and "\n" not in message, f"not one line: {message!r}"
-        return "engine-rejected"
-    sim.run_until(sim.duration_ps)
-    reason = sim.stop_reason
-    if reason is None:
-        sim.results()
-    else:
-        assert reason["kind"] == "limit", reason["message"]
+    # Packet traces go to a folder of their own, never the current one (a run stopped by
+    # max_events leaves its unfinished `.part` files behind).
+    with tempfile.TemporaryDirectory() as folder:
+        traces = [{**t, "path": str(Path(folder) / f"{i}-{Path(str(t['path'])).name}")}
+                  for i, t in enumerate(document.get("traces") or [])]
+        document = {**document, "traces": traces}
+        try:
+            sim = _core.Simulation(json.dumps(document))
+        except ValueError as e:
+            message = str(e)
+            assert message and "\n" not in message, f"not one line: {message!r}"
+            return "engine-rejected"
+        sim.run_until(sim.duration_ps)
+        reason = sim.stop_reason
+        if reason is None:
+            sim.results()
+        else:
+            assert reason["kind"] == "limit", reason["message"]
+        del sim  # closes its trace files before the folder goes
     return "ran"
