@@ -190,15 +190,21 @@ impl TcpSink {
         blocks
     }
 
-    fn ack(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
-        let sack = if self.sack {
-            self.sack_blocks()
-        } else {
-            SackBlocks::NONE
-        };
+    /// The SACK blocks of the acknowledgement about to leave, which satisfies any ACK held
+    /// back (delayed ACKs).
+    fn acknowledged(&mut self) -> SackBlocks {
         self.pending = 0;
         self.deadline = None;
         self.last_ack_sent = self.rcv_nxt;
+        if self.sack {
+            self.sack_blocks()
+        } else {
+            SackBlocks::NONE
+        }
+    }
+
+    fn ack(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+        let sack = self.acknowledged();
         c.acks_sent += 1;
         // With flow control the ACK's `nth` carries the advertised window in segments.
         let mut window = 0;
@@ -245,14 +251,7 @@ impl TcpSink {
     /// sent: a delayed ACK is satisfied by data carrying it (RFC 1122 4.2.3.2, RFC 9293
     /// 3.8.6.3). Used by two-way connections (`tcp/full.rs`); no finite receive buffer.
     pub fn piggyback(&mut self, pkt: &mut Packet) {
-        pkt.sack = if self.sack {
-            self.sack_blocks()
-        } else {
-            SackBlocks::NONE
-        };
-        self.pending = 0;
-        self.deadline = None;
-        self.last_ack_sent = self.rcv_nxt;
+        pkt.sack = self.acknowledged();
         pkt.ack = self.rcv_nxt;
         pkt.ts_echo = self.ts_recent;
         if self.ece {
