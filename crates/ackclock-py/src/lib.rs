@@ -10,6 +10,27 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+/// `counters_dict` of a link's totals or of one flow's share of them: the two counter
+/// structs have the same fields but no common type.
+macro_rules! queue_dict {
+    ($py:expr, $q:expr) => {
+        counters_dict(
+            $py,
+            [
+                $q.arrived_packets,
+                $q.arrived_bytes,
+                $q.departed_packets,
+                $q.departed_bytes,
+                $q.dropped_packets,
+                $q.dropped_bytes,
+                $q.lost_packets,
+                $q.lost_bytes,
+            ],
+            [$q.area_packets, $q.area_bytes],
+        )
+    };
+}
+
 /// One simulation run, built from a resolved scenario document (JSON).
 #[pyclass(module = "ackclock._core", unsendable)]
 struct Simulation {
@@ -136,20 +157,7 @@ impl Simulation {
             .sim
             .queue_counters(link)
             .ok_or_else(|| PyValueError::new_err(format!("no link {link}")))?;
-        counters_dict(
-            py,
-            [
-                q.arrived_packets,
-                q.arrived_bytes,
-                q.departed_packets,
-                q.departed_bytes,
-                q.dropped_packets,
-                q.dropped_bytes,
-                q.lost_packets,
-                q.lost_bytes,
-            ],
-            [q.area_packets, q.area_bytes],
-        )
+        queue_dict!(py, q)
     }
 
     /// Link direction `link`'s per-flow queue counters (`monitor_flows`), brought up to
@@ -168,20 +176,7 @@ impl Simulation {
             let Some(first) = q.first_arrival else {
                 continue;
             };
-            let d = counters_dict(
-                py,
-                [
-                    q.arrived_packets,
-                    q.arrived_bytes,
-                    q.departed_packets,
-                    q.departed_bytes,
-                    q.dropped_packets,
-                    q.dropped_bytes,
-                    q.lost_packets,
-                    q.lost_bytes,
-                ],
-                [q.area_packets, q.area_bytes],
-            )?;
+            let d = queue_dict!(py, q)?;
             d.set_item("first_arrival_ps", first)?;
             d.set_item("data", self.sim.flow_crosses(f, link))?;
             out.set_item(f, d)?;
