@@ -10,7 +10,6 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -155,6 +154,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.check:
             overrides.append("run.check=true")
         if args.scenario is None:
+            from importlib import resources
+
             text = resources.files("ackclock").joinpath("demo.toml").read_text(encoding="utf-8")
             scenario = loads_scenario(text, source="demo.toml", overrides=overrides)
         else:

@@ -10,19 +10,15 @@ another engine version are never mixed in. See docs/sweeps.md.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import json
 import math
-import multiprocessing
 import os
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from .atomic import write_atomic
@@ -37,6 +33,8 @@ else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     import pandas as pd
     from distributed import Client
 
@@ -172,6 +170,8 @@ def _python(value: Any) -> Any:
 def run_key(document: Mapping[str, Any], engine_version: str) -> str:
     """The cache key of a run: sha256 of the resolved scenario (sorted-key JSON) and the
     engine version, so a result is reused only for the same input to the same engine."""
+    import hashlib
+
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(f"{text}\n{engine_version}".encode()).hexdigest()
 
@@ -332,6 +332,10 @@ def _execute(todo: Mapping[str, _Point], jobs: int | None,
         return
     # forkserver: workers fork from a clean process, not from this one, whose threads
     # (progress bars, a Dask client) a plain fork could copy mid-lock.
+    # Imported here, as below: a single `ackclock run` never needs them (start-up time).
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
@@ -434,6 +438,8 @@ def t_quantile_975(df: int) -> float:
         return math.nan
     if df <= len(_T975):
         return _T975[df - 1]
+    from statistics import NormalDist
+
     z = NormalDist().inv_cdf(0.975)
     v = float(df)
     return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
