@@ -232,6 +232,9 @@ impl Link {
             }
             self.integrate_to(start);
             self.waiting.pop_front();
+            if self.waiting.is_empty() {
+                self.waiting.clear(); // as in `deliver_head`
+            }
             self.waiting_bytes -= size as u64;
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
@@ -455,7 +458,14 @@ impl Link {
             .pop_front()
             .expect("link head event without a packet");
         self.counters.delivered_packets += 1;
-        (pkt, self.in_flight.front().map(|&(t, _)| t))
+        let next = self.in_flight.front().map(|&(t, _)| t);
+        if next.is_none() {
+            // Back to the start of the buffer: a lightly used link then keeps touching the
+            // same cache line or two instead of cycling through its whole ring (with many
+            // links, the cycling rings outgrew the caches).
+            self.in_flight.clear();
+        }
+        (pkt, next)
     }
 
     pub fn set_loss(&mut self, loss: AnyLoss) {

@@ -14,10 +14,13 @@ const NONE: u32 = u32::MAX;
 
 #[derive(Debug, Default)]
 pub struct Routes {
-    n: usize,
+    /// Number of destination slots.
+    slots: usize,
     /// For each node, its slot among the destinations, or NONE.
     slot: Vec<u32>,
-    /// next[slot * n + node]: the link `node` forwards on toward the slot's destination.
+    /// next[node * slots + slot]: the link `node` forwards on toward the slot's destination.
+    /// Node-major, so that a router's entries for all destinations share a few cache lines
+    /// (with many flows, a destination-major table put every lookup on its own line).
     next: Vec<u32>,
 }
 
@@ -27,20 +30,15 @@ impl Routes {
         for (i, l) in links.iter().enumerate() {
             incoming[l.to.idx()].push(i as u32);
         }
-        let mut r = Routes {
-            n,
-            slot: vec![NONE; n],
-            next: Vec::new(),
-        };
+        let mut slot = vec![NONE; n];
+        let mut by_slot: Vec<Vec<u32>> = Vec::new();
         let mut frontier = VecDeque::new();
         for &dst in destinations {
-            if r.slot[dst.idx()] != NONE {
+            if slot[dst.idx()] != NONE {
                 continue;
             }
-            let s = (r.next.len() / n.max(1)) as u32;
-            r.slot[dst.idx()] = s;
-            let base = r.next.len();
-            r.next.resize(base + n, NONE);
+            slot[dst.idx()] = by_slot.len() as u32;
+            let mut next = vec![NONE; n];
             let mut seen = vec![false; n];
             seen[dst.idx()] = true;
             frontier.clear();
@@ -50,13 +48,25 @@ impl Routes {
                     let u = links[li as usize].from.idx();
                     if !seen[u] {
                         seen[u] = true;
-                        r.next[base + u] = li;
+                        next[u] = li;
                         frontier.push_back(u);
                     }
                 }
             }
+            by_slot.push(next);
         }
-        r
+        let slots = by_slot.len();
+        let mut table = vec![NONE; n * slots];
+        for (s, next) in by_slot.iter().enumerate() {
+            for (u, &li) in next.iter().enumerate() {
+                table[u * slots + s] = li;
+            }
+        }
+        Routes {
+            slots,
+            slot,
+            next: table,
+        }
     }
 
     /// The link `at` forwards on toward `dst`; `None` if `dst` is unreachable from `at`.
@@ -66,7 +76,7 @@ impl Routes {
         if s == NONE {
             return None;
         }
-        let l = self.next[s as usize * self.n + at.idx()];
+        let l = self.next[at.idx() * self.slots + s as usize];
         (l != NONE).then_some(LinkId(l))
     }
 
