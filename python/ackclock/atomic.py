@@ -9,7 +9,6 @@ temporary file gets the permissions a plain ``open`` would give (umask), unlike
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -17,7 +16,7 @@ from typing import IO, Any
 
 def temporary_name(path: Path) -> Path:
     """A fresh hidden name beside ``path``, ending in ``.tmp``."""
-    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    return path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
 
 
 def write_atomic(path: str | os.PathLike[str], write: Callable[[IO[Any]], object],

@@ -9,8 +9,6 @@ import csv
 import json
 import math
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -129,7 +127,10 @@ class Results:
         target = Path(directory)
         parent = target.absolute().parent
         parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+        # A private folder beside the target (as tempfile.mkdtemp would make, without its
+        # import cost on every run).
+        tmp = parent / f".{target.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        tmp.mkdir(mode=0o700)
         try:
             written = self._write(tmp)
             if plot:
@@ -143,7 +144,12 @@ class Results:
                 if name not in written:
                     (target / name).unlink(missing_ok=True)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            try:
+                tmp.rmdir()  # empty after a successful save
+            except OSError:
+                import shutil
+
+                shutil.rmtree(tmp, ignore_errors=True)
         return written
 
     def _write(self, directory: Path) -> list[str]:

@@ -9,10 +9,8 @@ directions.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -400,6 +398,8 @@ def _node_ref(name: object, nodes: Mapping[str, int], path: str) -> int:
         return nodes[name]
     if not isinstance(name, str) or not name:
         raise ScenarioError(f"expected a node name, got {quote(name)}", path=path)
+    import difflib  # only on a mistake: imports are part of every run's start-up
+
     hint = difflib.get_close_matches(name, list(nodes), n=1)
     known = _listing(nodes)
     suggestion = f" (did you mean {quote(hint[0])}?)" if hint else ""
@@ -909,6 +909,8 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         raise ScenarioError("give exactly one of rate and interval", path=ap)
     if app.rate is not None:
         # ns-2's CBR: interval = packet_size x 8 / rate, here rounded to the nearest picosecond.
+        from fractions import Fraction  # imported here: it pulls in decimal (start-up time)
+
         interval = round(Fraction(packet_size * 8 * PS_PER_S) / parse_rate(app.rate,
                                                                            f"{ap}.rate"))
         if interval == 0:

@@ -9,7 +9,6 @@ the file and key path.
 from __future__ import annotations
 
 import copy
-import difflib
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -300,6 +299,8 @@ def _find_entry(doc: dict[str, Any], kind: str, rest: str, where: str) -> tuple[
     if best is None:
         wanted = rest.split(".")[0]
         what = "link FROM-TO" if kind == "link" else f"{kind} named"
+        import difflib  # only on a mistake (start-up time)
+
         hint = difflib.get_close_matches(wanted, idents, n=1)
         suggestion = f" (did you mean {quote(hint[0])}?)" if hint else ""
         raise ScenarioError(f"no {what} {quote(wanted)}{suggestion}", path=where)
@@ -497,6 +498,8 @@ def _required(table: Mapping[str, Any], key: str, path: str) -> Any:
 def _check_keys(table: Mapping[str, Any], allowed: Sequence[str], path: str) -> None:
     for key in table:
         if key not in allowed:
+            import difflib
+
             hint = difflib.get_close_matches(key, allowed, n=1)
             suggestion = f" (did you mean {quote(hint[0])}?)" if hint else ""
             raise ScenarioError(

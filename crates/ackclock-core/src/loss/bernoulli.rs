@@ -35,7 +35,7 @@ impl Bernoulli {
     #[inline]
     pub fn packet_probability(&self, pkt: &Packet) -> f64 {
         if self.per_byte {
-            1.0 - (1.0 - self.p).powi(pkt.size as i32)
+            per_byte_probability(self.p, pkt.size)
         } else {
             self.p
         }
@@ -46,6 +46,13 @@ impl Bernoulli {
         // ns-2 draws u ~ U(0,1) and drops when u < rate.
         self.p > 0.0 && self.rng.next_f64() < self.packet_probability(pkt)
     }
+}
+
+/// 1 - (1 - p)^size. Kept out of line: inlined, the compiler evaluated the power for every
+/// packet of per-packet models too, ahead of the branch (perf: 2% of seed 002's runs).
+#[inline(never)]
+fn per_byte_probability(p: f64, size: u32) -> f64 {
+    1.0 - (1.0 - p).powi(size as i32)
 }
 
 #[cfg(test)]
