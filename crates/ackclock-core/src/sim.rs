@@ -532,7 +532,7 @@ impl Simulator {
     }
 
     /// Sends `pkt` out of node `at` toward its destination.
-    #[inline]
+    #[inline(always)]
     fn forward(&mut self, at: NodeId, pkt: Packet) {
         let Some(l) = self.routes.next_hop(at, pkt.dst) else {
             // Routes were checked for every flow at build time.
