@@ -1,7 +1,8 @@
 """How fast the command line starts: `ackclock run` on a trivial scenario (two nodes, one TCP
 flow, 1 s simulated; benchmarks/ackclock/trivial.toml), whole command, median of --repeat runs
 after one warm-up run (which also fills the bytecode cache). Beside it: the bare interpreter
-(`python -c pass`) and `ackclock --version`. With --importtime, the slowest imports of the run
+(`python -c pass`) and `ackclock --version`. The package's bytecode cache is written first, as
+`pip install .` writes it (sims.compile_package). With --importtime, the slowest imports of the run
 (`python -X importtime`), cumulative.
 
     python benchmarks/startup.py [--repeat 20] [--importtime]
@@ -21,6 +22,8 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+
+from sims import compile_package
 
 HERE = Path(__file__).resolve().parent
 
@@ -52,6 +55,7 @@ def main() -> None:
     ap.add_argument("--importtime", action="store_true", help="list the slowest imports")
     args = ap.parse_args()
     exe = Path(sysconfig.get_path("scripts")) / "ackclock"
+    compile_package()
     with tempfile.TemporaryDirectory() as d:
         run = [str(exe), "run", str(HERE / "ackclock" / "trivial.toml"), "--out",
                str(Path(d) / "out"), "--quiet"]
