@@ -3,7 +3,11 @@
 use crate::ids::{FlowId, NodeId};
 use crate::time::SimTime;
 
+// Two bytes, and a `u32` SACK count below, so that `Packet` has no padding bytes: a packet
+// with padding was copied field by field on one side of a move and in 16-byte chunks on the
+// other, and the chunk loads stalled on the piecewise stores (x86 store forwarding).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u16)]
 pub enum PacketKind {
     /// TCP data segment; `seq` is the segment number (ns-2 packet-counted sequence space).
     TcpData,
@@ -76,7 +80,7 @@ pub mod tcp_flags {
 /// the packet stays small.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {
-    len: u8,
+    len: u32,
     blocks: [(u32, u32); SackBlocks::MAX],
 }
 

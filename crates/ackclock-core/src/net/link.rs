@@ -453,10 +453,12 @@ impl Link {
     /// time of the next packet, if any, for which the caller schedules the next head event.
     #[inline]
     pub fn deliver_head(&mut self) -> (Packet, Option<SimTime>) {
-        let (_, pkt) = self
-            .in_flight
-            .pop_front()
-            .expect("link head event without a packet");
+        // Copied out by index, then dropped from the ring: `pop_front` returns an Option
+        // whose check reads part of the packet alone, and the compiler then rebuilt the
+        // packet on the stack from pieces that a wider load read straight back (a
+        // store-forwarding stall on every hop).
+        let pkt = self.in_flight[0].1;
+        self.in_flight.pop_front();
         self.counters.delivered_packets += 1;
         let next = self.in_flight.front().map(|&(t, _)| t);
         if next.is_none() {
