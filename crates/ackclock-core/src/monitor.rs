@@ -138,17 +138,11 @@ impl Sub for QueueCounters {
 
 /// A log-linear histogram of durations in picoseconds: 16 sub-buckets per power of two, so a
 /// quantile read from it is within 1/16 (6%) of the true value, in a fixed 8 KB array.
-#[derive(Clone, Debug)]
+/// The array is allocated by the first value: most links of a large topology never queue,
+/// and two arrays per link were most of the engine's memory.
+#[derive(Clone, Debug, Default)]
 pub struct Histogram {
-    counts: Box<[u64; Histogram::BUCKETS]>,
-}
-
-impl Default for Histogram {
-    fn default() -> Self {
-        Histogram {
-            counts: Box::new([0; Histogram::BUCKETS]),
-        }
-    }
+    counts: Option<Box<[u64; Histogram::BUCKETS]>>,
 }
 
 impl Histogram {
@@ -175,24 +169,34 @@ impl Histogram {
     }
 
     #[inline]
+    fn counts_mut(&mut self) -> &mut [u64; Histogram::BUCKETS] {
+        self.counts
+            .get_or_insert_with(|| Box::new([0; Histogram::BUCKETS]))
+    }
+
+    #[inline]
     pub fn record(&mut self, v: u64) {
-        self.counts[Self::bucket(v)] += 1;
+        self.counts_mut()[Self::bucket(v)] += 1;
     }
 
     /// Records `n` values of `v`.
     pub fn record_n(&mut self, v: u64, n: u64) {
-        self.counts[Self::bucket(v)] += n;
+        if n > 0 {
+            self.counts_mut()[Self::bucket(v)] += n;
+        }
     }
 
     pub fn total(&self) -> u64 {
-        self.counts.iter().sum()
+        self.counts.as_ref().map_or(0, |c| c.iter().sum())
     }
 
     /// The counts since `earlier` was snapshotted from this histogram.
     pub fn since(&self, earlier: &Histogram) -> Histogram {
-        let mut h = Histogram::default();
-        for (i, c) in h.counts.iter_mut().enumerate() {
-            *c = self.counts[i] - earlier.counts[i];
+        let mut h = self.clone();
+        if let (Some(c), Some(e)) = (h.counts.as_mut(), earlier.counts.as_ref()) {
+            for (c, e) in c.iter_mut().zip(e.iter()) {
+                *c -= e;
+            }
         }
         h
     }
@@ -204,8 +208,9 @@ impl Histogram {
             return None;
         }
         let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
+        let counts = self.counts.as_ref()?;
         let mut seen = 0;
-        for (i, &c) in self.counts.iter().enumerate() {
+        for (i, &c) in counts.iter().enumerate() {
             seen += c;
             if seen >= rank {
                 let lo = Self::lower(i) as f64;
@@ -224,6 +229,26 @@ impl Histogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The array is allocated by the first value; an empty histogram reads as empty, and
+    /// differences against a snapshot taken before the first value are the counts.
+    #[test]
+    fn histogram_without_values_and_snapshots_before_the_first() {
+        let empty = Histogram::default();
+        assert_eq!(empty.total(), 0);
+        assert_eq!(empty.quantile(0.5), None);
+        let mut h = Histogram::default();
+        h.record_n(7, 0);
+        assert_eq!(h.total(), 0);
+        let before = h.clone();
+        h.record(3);
+        h.record_n(40, 2);
+        let d = h.since(&before);
+        assert_eq!(d.total(), 3);
+        assert_eq!(d.quantile(0.0), Some(3.0));
+        assert_eq!(h.since(&h.clone()).total(), 0);
+        assert_eq!(empty.since(&empty).total(), 0);
+    }
 
     #[test]
     fn histogram_quantiles_are_within_a_sixteenth() {

@@ -100,9 +100,11 @@ impl Link {
             held: None,
             loss: None,
             busy_until: SimTime::ZERO,
-            waiting: VecDeque::with_capacity(64),
+            // Small at first (rings grow by doubling, then keep their size): most links of a
+            // large topology never hold more than a few packets.
+            waiting: VecDeque::with_capacity(8),
             waiting_bytes: 0,
-            in_flight: VecDeque::with_capacity(64),
+            in_flight: VecDeque::with_capacity(8),
             counters: QueueCounters::default(),
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),
