@@ -33,7 +33,7 @@ else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     import pandas as pd
     from distributed import Client
@@ -273,7 +273,27 @@ def sweep(
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     version = str(engine().version())
-    points = _points(path, grid, replications, fixed or {}, version)
+    pool = None
+    if scheduler is None:
+        n_runs = math.prod(len(v) if hasattr(v, "__len__") else 1
+                           for v in grid.values()) * replications
+        workers = min(jobs or os.cpu_count() or 1, n_runs)
+        if workers > 1:
+            # Started first, so that the workers come up while the points are checked.
+            pool = _start_pool(workers)
+    try:
+        return _sweep(path, grid, replications, fixed or {}, version, pool, scheduler, out,
+                      progress)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _sweep(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
+           fixed: Mapping[str, Any], version: str, pool: ProcessPoolExecutor | None,
+           scheduler: str | Client | None, out: str | os.PathLike[str] | None,
+           progress: bool | None) -> pd.DataFrame:
+    points = _points(path, grid, replications, fixed, version)
 
     cache = Path(out) / RUNS_DIR if out is not None else None
     records: dict[str, dict[str, Any]] = {}
@@ -288,7 +308,7 @@ def sweep(
 
     with tqdm(total=len({p.key for p in points}), initial=len(records), unit="run",
               desc="sweep", disable=not show) as bar:
-        for key, result in _execute(todo, jobs, scheduler):
+        for key, result in _execute(todo, pool, scheduler):
             p = todo[key]
             record = {"key": key, "engine_version": version,
                       "params": {k: format_value(v) for k, v in p.params.items()},
@@ -317,7 +337,29 @@ def _scenario_path(scenario: str | os.PathLike[str] | Scenario) -> Path:
     return Path(scenario)
 
 
-def _execute(todo: Mapping[str, _Point], jobs: int | None,
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of `workers` processes, started now and each loading the engine."""
+    # Imported here: a single `ackclock run` never needs them (start-up time).
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # forkserver: workers fork from a clean process, not from this one, whose threads
+    # (progress bars, a Dask client) a plain fork could copy mid-lock.
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["ackclock.sweep"])
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    for _ in range(workers):
+        pool.submit(_warm_up)
+    return pool
+
+
+def _warm_up() -> None:
+    engine()
+
+
+def _execute(todo: Mapping[str, _Point], pool: ProcessPoolExecutor | None,
              scheduler: str | Client | None) -> Iterator[tuple[str, dict[str, Any]]]:
     """Runs the points, yielding (key, result) as each finishes."""
     if not todo:
@@ -325,32 +367,43 @@ def _execute(todo: Mapping[str, _Point], jobs: int | None,
     if scheduler is not None:
         yield from _execute_dask(todo, scheduler)
         return
-    workers = min(jobs or os.cpu_count() or 1, len(todo))
-    if workers == 1:
+    if pool is None:
         for key, p in todo.items():  # no pool to start: simpler to debug, faster for one
             yield key, _run_one(p.scenario)
         return
-    # forkserver: workers fork from a clean process, not from this one, whose threads
-    # (progress bars, a Dask client) a plain fork could copy mid-lock.
-    # Imported here, as below: a single `ackclock run` never needs them (start-up time).
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
 
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(["ackclock.sweep"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures: dict[Future[dict[str, Any]], str] = {
-            pool.submit(_run_one, p.scenario): key for key, p in todo.items()
-        }
-        try:
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        except BaseException:
-            # Ctrl-C or a failed run: drop what has not started; finished runs are cached.
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    futures: dict[Future[dict[str, Any]], str] = {
+        pool.submit(_run_one, p.scenario): key for key, p in todo.items()
+    }
+    _import_pandas_meanwhile()
+    try:
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BaseException:
+        # Ctrl-C or a failed run: drop what has not started; finished runs are cached.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+
+
+def _import_pandas_meanwhile() -> None:
+    """Imports pandas in a background thread while the workers run: the runs table needs it
+    at the end, where its import (about 0.4 s) kept every worker core idle."""
+    if "pandas" in sys.modules:
+        return
+    import threading
+
+    threading.Thread(target=_import_pandas_quietly, daemon=True,
+                     name="ackclock-import-pandas").start()
+
+
+def _import_pandas_quietly() -> None:
+    # Only a head start: a sweep interrupted meanwhile stops the interpreter under the
+    # import, and a real import error is reported where pandas is needed.
+    try:
+        import pandas  # noqa: F401
+    except BaseException:
+        pass
 
 
 def _execute_dask(todo: Mapping[str, _Point],
