@@ -208,6 +208,14 @@ def plot(rows: list[dict[str, object]], out: Path) -> None:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, label=who)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # Plain numbers on the log axes (1, 2, 5 ... rather than 2x10^0).
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    steps = [m * 10.0**e for e in range(-2, 4) for m in (1, 2, 5)]
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(FixedLocator(steps))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("number of Reno sources N")
     ax.set_ylabel("wall time of the whole command (s)")
     label = str(seed002[0]["case"])
