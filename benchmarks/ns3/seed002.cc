@@ -17,7 +17,10 @@
 // and the sources never backed off: with N >= 10 (320 segments against a 283-packet pipe and
 // buffer) the buffer overflowed every round trip, and spurious go-back-N retransmissions took
 // a quarter of the bottleneck (7.25 Mb/s at N = 10 over 300 s, ns-2 9.97). TcpNewReno halves
-// the bytes in flight, which the receive window bounds, as ns-2 does.
+// the bytes in flight, which the receive window bounds, as ns-2 does. N = 50 stays low (300 s:
+// 8.10 Mb/s before, 7.87 after, ns-2 9.93): with windows of a few segments ns-3's recovery
+// without SACK retransmits on every partial ACK and re-enters recovery on the duplicates'
+// dupACKs (tcp-socket-base.cc DupAck: RFC 6582's heuristics not implemented), not configuration.
 //
 //   seed002 T p N bs
 #include "common.h"
