@@ -3,7 +3,12 @@
 //
 // Every link is a PointToPoint link whose device queue is the only queue (no queue disc: ns-3
 // would otherwise put FQ-CoDel above the device), so it behaves like ns-2's DropTail link:
-// one packet on the line, the rest waiting in a FIFO.
+// one packet on the line, the rest waiting in a FIFO. With no queue disc the drops of a full
+// device queue are not the queue's: the device stops its transmission queue when it cannot take
+// one more packet (NetDeviceQueue::PacketEnqueued, WouldOverflow) and the traffic-control layer
+// discards what IP hands it meanwhile (TrafficControlLayer::Send), traced as the node's
+// $ns3::TrafficControlLayer/TcDrop, not the device queue's Drop or the device's MacTxDrop. The
+// buffer is still the device queue's limit.
 #ifndef ACKCLOCK_BENCH_NS3_COMMON_H
 #define ACKCLOCK_BENCH_NS3_COMMON_H
 

@@ -6,7 +6,21 @@
 // without timestamps (1500 B packets), a 32-segment window (receive buffer), initial window 2,
 // sources starting uniformly in [0, 100 ms]; as benchmarks/ns2/seed002.tcl and
 // benchmarks/ackclock/seed002.toml. ns-3 has no Reno fast recovery (it leaves recovery on the
-// first new ACK): TcpLinuxReno's congestion control recovers like NewReno.
+// first new ACK): every ns-3 sender recovers like NewReno (TcpClassicRecovery).
+//
+// Congestion control is TcpNewReno, not TcpLinuxReno: ns-2's Reno grows the window per ACK
+// (slow start +1, congestion avoidance +1/cwnd, as TcpNewReno; TcpLinuxReno counts segments
+// acknowledged, twice as fast with these delayed ACKs) and on a loss halves the window it was
+// sending with, min(cwnd, window_) (tcp.cc slowdown(): window() / 2). TcpLinuxReno halves cwnd
+// alone (tcp-linux-reno.cc GetSsThresh: m_cWnd / 2), and its slow start keeps opening cwnd far
+// past the 32-segment receive window (seen at 76 segments), so a loss left ssthresh above 32
+// and the sources never backed off: with N >= 10 (320 segments against a 283-packet pipe and
+// buffer) the buffer overflowed every round trip, and spurious go-back-N retransmissions took
+// a quarter of the bottleneck (7.25 Mb/s at N = 10 over 300 s, ns-2 9.97). TcpNewReno halves
+// the bytes in flight, which the receive window bounds, as ns-2 does. N = 50 stays low (300 s:
+// 8.10 Mb/s before, 7.87 after, ns-2 9.93): with windows of a few segments ns-3's recovery
+// without SACK retransmits on every partial ACK and re-enters recovery on the duplicates'
+// dupACKs (tcp-socket-base.cc DupAck: RFC 6582's heuristics not implemented), not configuration.
 //
 //   seed002 T p N bs
 #include "common.h"
@@ -26,7 +40,7 @@ main(int argc, char** argv)
     const uint32_t n = std::stoul(argv[3]);
     const uint32_t bs = std::stoul(argv[4]);
     bench::TcpDefaults(1460, 2, 32, false);
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpLinuxReno::GetTypeId()));
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(100)));
 
