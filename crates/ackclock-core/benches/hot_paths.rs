@@ -9,8 +9,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ackclock_core::ids::{FlowId, NodeId};
 use ackclock_core::loss::{AnyLoss, Bernoulli};
 use ackclock_core::monitor::FlowCounters;
-use ackclock_core::net::{Enqueued, Link, Routes};
+use ackclock_core::net::{Carried, Enqueued, Link, Routes};
 use ackclock_core::packet::{Packet, PacketKind, SackBlocks};
+use ackclock_core::packet_pool::PacketPool;
 use ackclock_core::queue::{AnyQueue, DropTail};
 use ackclock_core::rng::RandomStream;
 use ackclock_core::scenarios::ns2_tcp;
@@ -55,25 +56,25 @@ fn link(rate_bps: f64, delay_s: f64, limit: u64) -> Link {
 }
 
 /// A 1 Gb/s, 10 ms link holding a standing queue of 900 packets, fed at its line rate: each
-/// element is one enqueue and one delivery, the two link operations of every packet-hop,
-/// with rings as large as scenario 2's bottleneck.
+/// element is one delivery and one enqueue of a packet already in the packet pool, the link
+/// operations of every packet-hop, with rings as large as scenario 2's bottleneck.
 fn link_hop(c: &mut Criterion) {
     let mut g = c.benchmark_group("link");
     g.throughput(Throughput::Elements(BATCH));
     g.bench_function("enqueue_and_deliver_1Gbps_10ms", |b| {
         let mut l = link(1e9, 0.010, 1000);
+        let mut pool = PacketPool::default();
         let gap = SimDuration(12_000_000); // 1500 B at 1 Gb/s
         let mut now = SimTime::ZERO;
-        let pkt = data_packet(1);
         for _ in 0..900 {
-            assert_ne!(l.enqueue(now, pkt), Enqueued::Dropped);
+            let c = Carried::put(&mut pool, data_packet(1));
+            assert_ne!(l.enqueue(now, c, &mut pool), Enqueued::Dropped);
         }
         b.iter(|| {
             for _ in 0..BATCH {
-                let accepted = l.enqueue(now, pkt);
+                let (c, _) = l.deliver_head();
+                let accepted = l.enqueue(now, std::hint::black_box(c), &mut pool);
                 debug_assert_ne!(accepted, Enqueued::Dropped);
-                let (p, _) = l.deliver_head();
-                std::hint::black_box(p);
                 now += gap;
             }
         });

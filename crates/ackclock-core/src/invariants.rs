@@ -401,6 +401,19 @@ impl Simulator {
             c.prev_queues[i] = *q;
         }
 
+        // The packet pool holds exactly the packets the links' rings refer to: a packet
+        // delivered or dropped without being freed (or freed twice) shows here.
+        let in_rings: usize = self.links.iter().map(|l| l.ring_len()).sum();
+        if self.pool.len() != in_rings {
+            return Err(fail(
+                "simulator".into(),
+                format!(
+                    "packet pool holds {} packets, the links' rings {in_rings}",
+                    self.pool.len()
+                ),
+            ));
+        }
+
         // Packets in the network, per flow; sequence sanity of each packet.
         let n = self.flows.len();
         c.data_in_net.clear();
@@ -459,7 +472,7 @@ impl Simulator {
                 }
             };
             for link in &self.links {
-                link.for_each_packet(&mut visit);
+                link.for_each_packet(&self.pool, &mut visit);
             }
             for flow in &self.flows {
                 if let Some(d) = &flow.delay {

@@ -9,6 +9,7 @@ pub mod loss;
 pub mod monitor;
 pub mod net;
 pub mod packet;
+pub mod packet_pool;
 pub mod packet_trace;
 pub mod queue;
 pub mod results;

@@ -9,8 +9,9 @@
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
-use crate::net::{Enqueued, Link, Routes};
+use crate::net::{Carried, Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
+use crate::packet_pool::PacketPool;
 use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
 use crate::queue::codel::CoDelParams;
 use crate::queue::fq_codel::FqCoDelParams;
@@ -157,6 +158,8 @@ pub struct Simulator {
     packets_delivered: u64,
     next_packet_id: u64,
     scratch: Vec<Packet>,
+    /// The packets on links (waiting, on the wire or propagating); links hold handles.
+    pool: PacketPool,
     held_drops: Vec<Packet>,
     sampler: Option<Sampler>,
     sample_interval: SimDuration,
@@ -405,6 +408,7 @@ impl Simulator {
             packets_delivered: 0,
             next_packet_id: 0,
             scratch: Vec::with_capacity(64),
+            pool: PacketPool::default(),
             held_drops: Vec::new(),
             sampler,
             sample_interval,
@@ -490,7 +494,7 @@ impl Simulator {
         match ev {
             Event::LinkHead(l) => self.on_link_head(l),
             Event::TxDone(l) => {
-                self.links[l.idx()].on_tx_done(self.now);
+                self.links[l.idx()].on_tx_done(self.now, &mut self.pool);
                 self.collect_held(l);
             }
             Event::Rto(f) => self.on_rto_event(f),
@@ -510,11 +514,12 @@ impl Simulator {
     fn on_link_head(&mut self, l: LinkId) {
         let link = &mut self.links[l.idx()];
         let at = link.to;
-        let (pkt, next) = link.deliver_head();
+        let (c, next) = link.deliver_head();
         if let Some(t) = next {
             self.queue.push(t, Event::LinkHead(l));
         }
-        if self.links[l.idx()].loses(&pkt) {
+        if self.links[l.idx()].loses(self.pool.get(c.r)) {
+            let pkt = self.pool.take(c.r);
             self.count_drop(&pkt);
             if self.tracing {
                 self.trace(l, TraceEvent::Lost, &pkt);
@@ -522,26 +527,36 @@ impl Simulator {
             return;
         }
         if self.tracing {
+            let pkt = *self.pool.get(c.r);
             self.trace(l, TraceEvent::Receive, &pkt);
         }
-        if at == pkt.dst {
+        if at == c.dst {
+            let pkt = self.pool.take(c.r);
             self.receive(pkt);
         } else {
-            self.forward(at, pkt);
+            self.forward_carried(at, c);
         }
     }
 
     /// Sends `pkt` out of node `at` toward its destination.
     #[inline(always)]
     fn forward(&mut self, at: NodeId, pkt: Packet) {
-        let Some(l) = self.routes.next_hop(at, pkt.dst) else {
+        let c = Carried::put(&mut self.pool, pkt);
+        self.forward_carried(at, c);
+    }
+
+    /// Sends the pool's packet `c` out of node `at` toward its destination.
+    #[inline(always)]
+    fn forward_carried(&mut self, at: NodeId, c: Carried) {
+        let Some(l) = self.routes.next_hop(at, c.dst) else {
             // Routes were checked for every flow at build time.
             unreachable!("no route for a flow's packet");
         };
         if self.tracing {
+            let pkt = *self.pool.get(c.r);
             self.trace(l, TraceEvent::Enqueue, &pkt);
         }
-        match self.links[l.idx()].enqueue(self.now, pkt) {
+        match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
             Enqueued::ScheduleHead(t) => {
                 self.queue.push(t, Event::LinkHead(l));
                 if self.tracing {
@@ -554,6 +569,7 @@ impl Simulator {
                 }
             }
             Enqueued::Dropped => {
+                let pkt = self.pool.take(c.r);
                 self.count_drop(&pkt);
                 if self.tracing {
                     self.trace(l, TraceEvent::Drop, &pkt);
@@ -573,9 +589,10 @@ impl Simulator {
     /// Traces the transmission start of the packet a FIFO link just accepted.
     #[inline(never)]
     fn trace_start(&mut self, l: LinkId) {
-        if let (Some(t), Some((at, pkt))) =
-            (self.traces.as_mut(), self.links[l.idx()].last_accepted())
-        {
+        if let (Some(t), Some((at, pkt))) = (
+            self.traces.as_mut(),
+            self.links[l.idx()].last_accepted(&self.pool),
+        ) {
             t.dequeue(self.now, at, l.idx(), pkt);
         }
     }

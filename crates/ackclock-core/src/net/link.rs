@@ -17,10 +17,11 @@
 
 use std::collections::VecDeque;
 
-use crate::ids::NodeId;
+use crate::ids::{FlowId, NodeId};
 use crate::loss::AnyLoss;
 use crate::monitor::{FlowQueueCounters, Histogram, QueueCounters};
 use crate::packet::{ecn, Packet};
+use crate::packet_pool::{PacketPool, PacketRef};
 use crate::queue::{AnyQueue, AqmState, Arrival, Backlog, HeldQueue, Verdict};
 use crate::time::{Rate, SimDuration, SimTime};
 
@@ -39,8 +40,9 @@ pub struct Link {
     /// Accepted packets not yet started: (transmission start, size, flow).
     waiting: VecDeque<(SimTime, u32, u32)>,
     waiting_bytes: u64,
-    /// Every accepted packet not yet delivered, with its arrival time at `to`.
-    in_flight: VecDeque<(SimTime, Packet)>,
+    /// Every accepted packet not yet delivered, with its arrival time at `to`; the packets
+    /// themselves stay in the simulator's [`PacketPool`].
+    in_flight: VecDeque<(SimTime, Carried)>,
     /// Counters and time integrals of the waiting backlog, up to `counted_until`.
     pub counters: QueueCounters,
     counted_until: SimTime,
@@ -58,6 +60,31 @@ pub struct Link {
     started: Option<Vec<(SimTime, Packet)>>,
     /// Per-flow queue monitor (ns-2 `makeflowmon Fid`), indexed by flow.
     pub flow_monitor: Option<Vec<FlowQueueCounters>>,
+}
+
+/// What a link and the routers need of a packet it carries, kept beside its handle so that
+/// a hop never reads the packet itself: in a deep queue the packet was written a whole queue
+/// earlier and has left the first-level cache, while the ring of these 24-byte entries is
+/// read and written in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carried {
+    pub r: PacketRef,
+    pub dst: NodeId,
+    pub flow: FlowId,
+    pub size: u32,
+}
+
+impl Carried {
+    /// Stores `pkt` in `pool`.
+    #[inline]
+    pub fn put(pool: &mut PacketPool, pkt: Packet) -> Carried {
+        Carried {
+            r: pool.put(pkt),
+            dst: pkt.dst,
+            flow: pkt.flow,
+            size: pkt.size,
+        }
+    }
 }
 
 /// A link direction's state as the invariant checker reads it (at the last `advance`).
@@ -147,9 +174,12 @@ impl Link {
     }
 
     /// The packet a FIFO link accepted last, with its transmission start.
-    pub fn last_accepted(&self) -> Option<(SimTime, &Packet)> {
-        let (_, p) = self.in_flight.back()?;
-        Some((SimTime(self.busy_until.0 - self.rate.tx_time(p.size).0), p))
+    pub fn last_accepted<'a>(&self, pool: &'a PacketPool) -> Option<(SimTime, &'a Packet)> {
+        let &(_, c) = self.in_flight.back()?;
+        Some((
+            SimTime(self.busy_until.0 - self.rate.tx_time(c.size).0),
+            pool.get(c.r),
+        ))
     }
 
     /// Runs a dequeue-time discipline instead of the enqueue-time one.
@@ -272,13 +302,14 @@ impl Link {
         }
     }
 
-    /// Offers `pkt` to the link at `now`. A packet whose transmission starts at this very
+    /// Offers the packet `c` (stored in `pool`) to the link at `now`; a dropped packet stays
+    /// in the pool for the caller to count and free. A packet whose transmission starts at this very
     /// instant still counts as waiting: ns-2 handles an arrival before a departure scheduled
     /// for the same time whenever the arrival was scheduled first, which is the usual case
     /// (it was scheduled a propagation delay earlier), so the arrival finds the queue full
     /// and is the one dropped.
     #[inline]
-    pub fn enqueue(&mut self, now: SimTime, mut pkt: Packet) -> Enqueued {
+    pub fn enqueue(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
         if self.held.is_none() {
             if let AnyQueue::Pie(_) = self.queue {
                 self.advance_pie(now);
@@ -286,11 +317,12 @@ impl Link {
             self.pop_started_until(now, false);
         }
         self.integrate_to(now);
-        let size = pkt.size;
+        let (size, flow) = (c.size, c.flow);
         self.counters.arrived_packets += 1;
         self.counters.arrived_bytes += size as u64;
         if self.held.is_some() {
-            self.enqueue_held(now, pkt);
+            let pkt = pool.take(c.r);
+            self.enqueue_held(now, pkt, pool);
             return Enqueued::Held;
         }
         let backlog = self.backlog_fifo();
@@ -307,7 +339,7 @@ impl Link {
                 now,
                 backlog,
                 size,
-                ect: pkt.ecn & ecn::ECT != 0,
+                ect: pool.get(c.r).ecn & ecn::ECT != 0,
                 idle_since: (self.busy_until <= now).then_some(self.busy_until),
                 busy_until: self.busy_until,
             }),
@@ -315,7 +347,7 @@ impl Link {
         match verdict {
             Verdict::Admit => {}
             Verdict::Mark => {
-                pkt.ecn |= ecn::CE;
+                pool.get_mut(c.r).ecn |= ecn::CE;
                 self.counters.marked_packets += 1;
             }
             Verdict::Drop => {
@@ -329,7 +361,7 @@ impl Link {
                 self.counters.dropped_packets += 1;
                 self.counters.dropped_bytes += size as u64;
                 if let Some(m) = self.flow_monitor.as_mut() {
-                    let f = &mut m[pkt.flow.idx()];
+                    let f = &mut m[flow.idx()];
                     f.arrive(now.0, size, false);
                     f.drop(now.0, size, false);
                 }
@@ -340,7 +372,7 @@ impl Link {
         self.busy_until = start + self.rate.tx_time(size);
         let arrival = self.busy_until + self.delay;
         if let Some(m) = self.flow_monitor.as_mut() {
-            let f = &mut m[pkt.flow.idx()];
+            let f = &mut m[flow.idx()];
             f.arrive(now.0, size, start > now);
             if start <= now {
                 f.depart(now.0, size, false);
@@ -348,7 +380,7 @@ impl Link {
         }
         if start > now {
             self.record_sojourn(start.0 - now.0);
-            self.waiting.push_back((start, size, pkt.flow.0));
+            self.waiting.push_back((start, size, flow.0));
             self.waiting_bytes += size as u64;
             let q = self.waiting.len() as u64;
             if q > self.counters.max_queue_packets {
@@ -360,7 +392,7 @@ impl Link {
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
         }
-        self.in_flight.push_back((arrival, pkt));
+        self.in_flight.push_back((arrival, c));
         if self.in_flight.len() == 1 {
             Enqueued::ScheduleHead(arrival)
         } else {
@@ -368,7 +400,7 @@ impl Link {
         }
     }
 
-    fn enqueue_held(&mut self, now: SimTime, pkt: Packet) {
+    fn enqueue_held(&mut self, now: SimTime, pkt: Packet, pool: &mut PacketPool) {
         let held = self.held.as_mut().expect("held link");
         let before = self.dropped.len();
         if let Some(m) = self.flow_monitor.as_mut() {
@@ -382,7 +414,7 @@ impl Link {
         }
         if !self.tx_event_pending {
             if self.busy_until <= now {
-                self.start_next(now);
+                self.start_next(now, pool);
             } else {
                 self.tx_event_pending = true;
                 self.schedule_tx_done = Some(self.busy_until);
@@ -401,7 +433,7 @@ impl Link {
     }
 
     /// The line is free at `now`: asks the dequeue-time discipline for the next packet.
-    fn start_next(&mut self, now: SimTime) {
+    fn start_next(&mut self, now: SimTime, pool: &mut PacketPool) {
         let held = self.held.as_mut().expect("held link");
         let marks = held.marks();
         let before = self.dropped.len();
@@ -424,7 +456,7 @@ impl Link {
         if let Some(v) = self.started.as_mut() {
             v.push((now, pkt));
         }
-        self.in_flight.push_back((arrival, pkt));
+        self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
         if self.in_flight.len() == 1 {
             self.schedule_head = Some(arrival);
         }
@@ -435,10 +467,10 @@ impl Link {
     }
 
     /// The transmission-done event of a dequeue-time discipline's link.
-    pub fn on_tx_done(&mut self, now: SimTime) {
+    pub fn on_tx_done(&mut self, now: SimTime, pool: &mut PacketPool) {
         self.tx_event_pending = false;
         self.integrate_to(now);
-        self.start_next(now);
+        self.start_next(now, pool);
     }
 
     /// Drops and events left by the last call on a dequeue-time discipline's link; the
@@ -454,11 +486,7 @@ impl Link {
     /// Removes the head packet, which arrives at `to` now, and returns it with the arrival
     /// time of the next packet, if any, for which the caller schedules the next head event.
     #[inline]
-    pub fn deliver_head(&mut self) -> (Packet, Option<SimTime>) {
-        // Copied out by index, then dropped from the ring: `pop_front` returns an Option
-        // whose check reads part of the packet alone, and the compiler then rebuilt the
-        // packet on the stack from pieces that a wider load read straight back (a
-        // store-forwarding stall on every hop).
+    pub fn deliver_head(&mut self) -> (Carried, Option<SimTime>) {
         let pkt = self.in_flight[0].1;
         self.in_flight.pop_front();
         self.counters.delivered_packets += 1;
@@ -502,6 +530,11 @@ impl Link {
                 .map_or(0, |h| h.backlog().packets as usize)
     }
 
+    /// Packets in the ring, that is in the simulator's packet pool on this link's behalf.
+    pub fn ring_len(&self) -> usize {
+        self.in_flight.len()
+    }
+
     /// The waiting backlog and the packets on the line (for the invariant checker).
     pub fn account(&self) -> LinkAccount {
         let backlog = self.backlog();
@@ -514,11 +547,11 @@ impl Link {
     }
 
     /// Calls `f` on every packet the link holds: waiting, on the wire or propagating.
-    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    pub fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         if let Some(h) = &self.held {
             h.for_each_packet(f);
         }
-        self.in_flight.iter().for_each(|(_, p)| f(p));
+        self.in_flight.iter().for_each(|&(_, c)| f(pool.get(c.r)));
     }
 
     /// Restarts the running maxima (at the start of the measurement window).
@@ -531,7 +564,6 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::FlowId;
     use crate::packet::{PacketKind, SackBlocks};
     use crate::queue::DropTail;
 
@@ -572,21 +604,28 @@ mod tests {
     #[test]
     fn arrival_is_transmission_plus_propagation() {
         let mut l = link(10);
+        let mut pool = PacketPool::default();
         // 1000 B at 8 Mb/s = 1 ms = 1e9 ps.
+        let first = Carried::put(&mut pool, pkt(1000));
         assert_eq!(
-            l.enqueue(SimTime(0), pkt(1000)),
+            l.enqueue(SimTime(0), first, &mut pool),
             Enqueued::ScheduleHead(SimTime(1_000_005_000))
         );
-        assert_eq!(l.enqueue(SimTime(0), pkt(1000)), Enqueued::Queued);
-        let (_, next) = l.deliver_head();
+        let second = Carried::put(&mut pool, pkt(1000));
+        assert_eq!(l.enqueue(SimTime(0), second, &mut pool), Enqueued::Queued);
+        let (head, next) = l.deliver_head();
+        assert_eq!(head, first);
         assert_eq!(next, Some(SimTime(2_000_005_000)));
+        assert_eq!(l.in_flight(), 1);
     }
 
     #[test]
     fn backlog_drains_at_line_rate_and_integrates() {
         let mut l = link(2);
+        let mut pool = PacketPool::default();
         for _ in 0..4 {
-            l.enqueue(SimTime(0), pkt(1000));
+            let c = Carried::put(&mut pool, pkt(1000));
+            l.enqueue(SimTime(0), c, &mut pool);
         }
         // One on the wire, two waiting, one dropped.
         assert_eq!(l.counters.dropped_packets, 1);

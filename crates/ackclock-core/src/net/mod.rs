@@ -3,5 +3,5 @@
 pub mod link;
 pub mod routing;
 
-pub use link::{Enqueued, Link};
+pub use link::{Carried, Enqueued, Link};
 pub use routing::Routes;
