@@ -352,7 +352,7 @@ impl Simulator {
 
         let duration = SimTime(scenario.run.duration_ps);
         let mut queue = EventQueue::new();
-        queue.push(SimTime(scenario.run.warmup_ps), Event::Warmup);
+        queue.push_timer(SimTime(scenario.run.warmup_ps), Event::Warmup);
         let mut sampler = None;
         let mut sample_interval = SimDuration::ZERO;
         if let Some(iv) = scenario.run.sample_interval_ps {
@@ -364,7 +364,7 @@ impl Simulator {
                 links.len(),
             ));
             sample_interval = SimDuration(iv);
-            queue.push(SimTime::ZERO, Event::Sample);
+            queue.push_timer(SimTime::ZERO, Event::Sample);
         }
         for (i, (f, cfg)) in flows[..scenario_flows]
             .iter()
@@ -373,11 +373,11 @@ impl Simulator {
         {
             let id = FlowId(i as u32);
             if f.start <= duration {
-                queue.push(f.start, Event::AppStart(id));
+                queue.push_timer(f.start, Event::AppStart(id));
             }
             if let Some(stop) = cfg.app.stop_ps() {
                 if SimTime(stop) <= duration {
-                    queue.push(SimTime(stop), Event::AppStop(id));
+                    queue.push_timer(SimTime(stop), Event::AppStop(id));
                 }
             }
         }
@@ -701,7 +701,7 @@ impl Simulator {
         for act in acts.drain(..) {
             match act {
                 TmixAction::Wake { side, at } => {
-                    self.queue.push(at, Event::TmixWake(c, side as u8));
+                    self.queue.push_timer(at, Event::TmixWake(c, side as u8));
                 }
                 TmixAction::Write { side, bytes, tag } => {
                     let half = self.tmix[c as usize].halves[side];
@@ -803,10 +803,10 @@ impl Simulator {
             &mut self.counters[f.idx()],
         );
         if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
-            self.queue.push(t, Event::Rto(f));
+            self.queue.push_timer(t, Event::Rto(f));
         }
         if let Some(t) = flow.delack_event.needs_event(sink.deadline()) {
-            self.queue.push(t, Event::DelAck(f));
+            self.queue.push_timer(t, Event::DelAck(f));
         }
         if let Some(t) = flow.pace_event.needs_event(sender.pace_deadline()) {
             self.queue.push(t, Event::Pace(f));
@@ -888,7 +888,7 @@ impl Simulator {
                 for (i, conn) in self.tmix.iter().enumerate() {
                     let at = SimTime(now.0.saturating_add(conn.cfg.start_ps));
                     if conn.parent == f && at < stop {
-                        self.queue.push(at, Event::TmixStart(i as u32));
+                        self.queue.push_timer(at, Event::TmixStart(i as u32));
                     }
                 }
             }
@@ -1040,7 +1040,7 @@ impl Simulator {
         }
         let next = self.now + self.sample_interval;
         if next <= self.duration {
-            self.queue.push(next, Event::Sample);
+            self.queue.push_timer(next, Event::Sample);
         }
     }
 
@@ -1520,9 +1520,9 @@ impl Simulator {
         let id = FlowId(f as u32);
         if start {
             self.flows[f].start = at;
-            self.queue.push(at, Event::AppStart(id));
+            self.queue.push_timer(at, Event::AppStart(id));
         } else {
-            self.queue.push(at, Event::AppStop(id));
+            self.queue.push_timer(at, Event::AppStop(id));
         }
         Ok(())
     }

@@ -308,7 +308,7 @@ impl Link {
     /// for the same time whenever the arrival was scheduled first, which is the usual case
     /// (it was scheduled a propagation delay earlier), so the arrival finds the queue full
     /// and is the one dropped.
-    #[inline]
+    #[inline(always)]
     pub fn enqueue(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
         if self.held.is_none() {
             if let AnyQueue::Pie(_) = self.queue {
