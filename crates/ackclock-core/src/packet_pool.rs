@@ -10,8 +10,9 @@
 
 use crate::packet::Packet;
 
-/// A packet's place in a [`PacketPool`]; valid until the packet is taken or freed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A packet's place in a [`PacketPool`]; valid until the packet is taken. (The default
+/// handle only fills unused ring slots.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacketRef(u32);
 
 #[derive(Debug, Default)]

@@ -193,6 +193,24 @@ impl<E: Copy> EventQueue<E> {
         Some((top.time, top.event))
     }
 
+    /// Pops the earliest event if it is due by `until`.
+    #[inline]
+    pub fn pop_due(&mut self, until: SimTime) -> Option<(SimTime, E)> {
+        let timer = self.timer_first();
+        let heap = if timer {
+            &mut self.timers
+        } else {
+            &mut self.packets
+        };
+        if heap.first()?.time > until {
+            return None;
+        }
+        let top = heap.pop()?;
+        debug_assert!(top.time >= self.last_popped, "time went backwards");
+        self.last_popped = top.time;
+        Some((top.time, top.event))
+    }
+
     pub fn len(&self) -> usize {
         self.packets.entries.len() + self.timers.entries.len()
     }
@@ -230,6 +248,20 @@ mod tests {
         assert_eq!(q.peek_time(), Some(SimTime(1)));
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['d', 'a', 'b', 'c', 'f', 'e']);
+    }
+
+    #[test]
+    fn pop_due_stops_at_the_horizon() {
+        let mut q = EventQueue::new();
+        q.push(SimTime(4), 'a');
+        q.push_timer(SimTime(2), 'b');
+        q.push(SimTime(6), 'c');
+        assert_eq!(q.pop_due(SimTime(4)), Some((SimTime(2), 'b')));
+        assert_eq!(q.pop_due(SimTime(4)), Some((SimTime(4), 'a')));
+        assert_eq!(q.pop_due(SimTime(4)), None);
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.pop_due(SimTime(6)), Some((SimTime(6), 'c')));
+        assert_eq!(q.pop_due(SimTime(9)), None);
     }
 
     /// Random interleavings of pushes (to either heap) and pops, many ties included, against

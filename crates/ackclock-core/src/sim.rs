@@ -464,14 +464,17 @@ impl Simulator {
             return;
         }
         let until = until.min(self.duration);
-        while let Some(t) = self.queue.peek_time() {
-            if t > until {
+        loop {
+            if self.events >= self.watch_at {
+                if let Some(t) = self.queue.peek_time().filter(|&t| t <= until) {
+                    if !self.watch(t) {
+                        return; // stopped: see `stop_reason`
+                    }
+                }
+            }
+            let Some((t, ev)) = self.queue.pop_due(until) else {
                 break;
-            }
-            if self.events >= self.watch_at && !self.watch(t) {
-                return; // stopped: see `stop_reason`
-            }
-            let (t, ev) = self.queue.pop().expect("peeked");
+            };
             self.now = t;
             self.events += 1;
             self.dispatch(ev);
@@ -489,7 +492,7 @@ impl Simulator {
         self.run_until(self.duration);
     }
 
-    #[inline]
+    #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkHead(l) => self.on_link_head(l),

@@ -15,8 +15,7 @@
 //! for the next one whenever the line frees up; the link then needs a transmission-done
 //! event, and only while packets wait.
 
-use std::collections::VecDeque;
-
+use super::ring::Ring;
 use crate::ids::{FlowId, NodeId};
 use crate::loss::AnyLoss;
 use crate::monitor::{FlowQueueCounters, Histogram, QueueCounters};
@@ -38,11 +37,11 @@ pub struct Link {
     /// When the line finishes serialising the last accepted packet.
     busy_until: SimTime,
     /// Accepted packets not yet started: (transmission start, size, flow).
-    waiting: VecDeque<(SimTime, u32, u32)>,
+    waiting: Ring<(SimTime, u32, u32)>,
     waiting_bytes: u64,
     /// Every accepted packet not yet delivered, with its arrival time at `to`; the packets
     /// themselves stay in the simulator's [`PacketPool`].
-    in_flight: VecDeque<(SimTime, Carried)>,
+    in_flight: Ring<(SimTime, Carried)>,
     /// Counters and time integrals of the waiting backlog, up to `counted_until`.
     pub counters: QueueCounters,
     counted_until: SimTime,
@@ -66,7 +65,7 @@ pub struct Link {
 /// a hop never reads the packet itself: in a deep queue the packet was written a whole queue
 /// earlier and has left the first-level cache, while the ring of these 24-byte entries is
 /// read and written in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Carried {
     pub r: PacketRef,
     pub dst: NodeId,
@@ -129,9 +128,9 @@ impl Link {
             busy_until: SimTime::ZERO,
             // Small at first (rings grow by doubling, then keep their size): most links of a
             // large topology never hold more than a few packets.
-            waiting: VecDeque::with_capacity(8),
+            waiting: Ring::with_capacity(8),
             waiting_bytes: 0,
-            in_flight: VecDeque::with_capacity(8),
+            in_flight: Ring::with_capacity(8),
             counters: QueueCounters::default(),
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),
@@ -264,9 +263,6 @@ impl Link {
             }
             self.integrate_to(start);
             self.waiting.pop_front();
-            if self.waiting.is_empty() {
-                self.waiting.clear(); // as in `deliver_head`
-            }
             self.waiting_bytes -= size as u64;
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
@@ -287,8 +283,11 @@ impl Link {
                 },
                 Some(h) => h.backlog(),
             };
-            self.counters.area_packets += dt * b.packets as u128;
-            self.counters.area_bytes += dt * b.bytes as u128;
+            // Most links are empty most of the time: skip the wide arithmetic then.
+            if b.packets != 0 {
+                self.counters.area_packets += dt * b.packets as u128;
+                self.counters.area_bytes += dt * b.bytes as u128;
+            }
             self.counted_until = t;
         }
     }
@@ -487,16 +486,12 @@ impl Link {
     /// time of the next packet, if any, for which the caller schedules the next head event.
     #[inline]
     pub fn deliver_head(&mut self) -> (Carried, Option<SimTime>) {
-        let pkt = self.in_flight[0].1;
-        self.in_flight.pop_front();
+        let (_, pkt) = self
+            .in_flight
+            .pop_front()
+            .expect("a head event without a packet");
         self.counters.delivered_packets += 1;
         let next = self.in_flight.front().map(|&(t, _)| t);
-        if next.is_none() {
-            // Back to the start of the buffer: a lightly used link then keeps touching the
-            // same cache line or two instead of cycling through its whole ring (with many
-            // links, the cycling rings outgrew the caches).
-            self.in_flight.clear();
-        }
         (pkt, next)
     }
 

@@ -1,6 +1,7 @@
 //! Topology: links (rate, propagation delay, queue) and static routing.
 
 pub mod link;
+pub mod ring;
 pub mod routing;
 
 pub use link::{Carried, Enqueued, Link};

@@ -1,0 +1,137 @@
+//! A FIFO ring of `Copy` values with a power-of-two capacity, for a link's queues.
+//!
+//! `VecDeque` does the same job, but wraps its indices with a compare and a conditional
+//! subtraction and re-checks its capacity in every call; here a wrap is one mask. A link
+//! pushes and pops two rings per packet-hop, so this is on the hottest path of a run. An
+//! emptied ring starts again at slot 0, so a lightly used link keeps touching the same cache
+//! line instead of cycling through its whole buffer.
+
+#[derive(Clone, Debug)]
+pub struct Ring<T> {
+    buf: Vec<T>,
+    head: usize,
+    len: usize,
+}
+
+impl<T: Copy + Default> Ring<T> {
+    /// An empty ring with room for `n` values (rounded up to a power of two) before it grows.
+    pub fn with_capacity(n: usize) -> Self {
+        Ring {
+            buf: vec![T::default(); n.max(1).next_power_of_two()],
+            head: 0,
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn mask(&self) -> usize {
+        self.buf.len() - 1
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn push_back(&mut self, v: T) {
+        if self.len == self.buf.len() {
+            self.grow();
+        }
+        let i = (self.head + self.len) & self.mask();
+        self.buf[i] = v;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn front(&self) -> Option<&T> {
+        (self.len > 0).then(|| &self.buf[self.head])
+    }
+
+    #[inline]
+    pub fn back(&self) -> Option<&T> {
+        (self.len > 0).then(|| &self.buf[(self.head + self.len - 1) & self.mask()])
+    }
+
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        let v = self.buf[self.head];
+        self.len -= 1;
+        self.head = if self.len == 0 {
+            0
+        } else {
+            (self.head + 1) & self.mask()
+        };
+        Some(v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        (0..self.len).map(move |k| &self.buf[(self.head + k) & self.mask()])
+    }
+
+    /// Doubles the buffer, moving the values to its start in order.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let mut buf = Vec::with_capacity(self.buf.len() * 2);
+        buf.extend(self.iter().copied());
+        buf.resize(self.buf.len() * 2, T::default());
+        self.buf = buf;
+        self.head = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    #[test]
+    fn behaves_as_a_deque_through_wraps_and_growth() {
+        let mut r: Ring<u32> = Ring::with_capacity(3);
+        let mut model = VecDeque::new();
+        let mut x = 1u32;
+        for step in 0..10_000u32 {
+            // Pushes outnumber pops early on (growth), then balance (wraps), then drain.
+            let push = match step {
+                0..=2999 => step % 3 != 0,
+                3000..=7999 => step % 2 == 0,
+                _ => step % 5 == 0,
+            };
+            if push {
+                r.push_back(x);
+                model.push_back(x);
+                x += 1;
+            } else {
+                assert_eq!(r.pop_front(), model.pop_front());
+            }
+            assert_eq!(r.len(), model.len());
+            assert_eq!(r.front(), model.front());
+            assert_eq!(r.back(), model.back());
+        }
+        assert!(r.iter().eq(model.iter()));
+        assert!(r.buf.len().is_power_of_two());
+    }
+
+    #[test]
+    fn an_emptied_ring_restarts_at_the_first_slot() {
+        let mut r: Ring<u8> = Ring::with_capacity(8);
+        for v in 0..5 {
+            r.push_back(v);
+        }
+        for _ in 0..5 {
+            r.pop_front();
+        }
+        assert!(r.is_empty());
+        assert_eq!(r.head, 0);
+        assert_eq!(r.pop_front(), None);
+    }
+}
