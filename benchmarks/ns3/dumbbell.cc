@@ -131,90 +131,6 @@ StartTrace(NodeContainer senders,
     SampleQueue(DynamicCast<PointToPointNetDevice>(bottleneck)->GetQueue());
 }
 
-// A diagnostic, never used by benchmarks/compare.py (ACKCLOCK_NS3_NS2_GUARD=1): it makes ns-3
-// ignore duplicate ACKs as ns-2's NewReno does after a loss, to show what the difference costs.
-// ns-2 sets recover_ to the highest segment sent (maxseq_) at a timeout or fast retransmit and
-// starts a new fast retransmit only once an ACK covers more than that. ns-3 (TcpSocketBase::
-// ProcessAck, DupAck) sets its recovery point to the next new byte, clears it as soon as an ACK
-// reaches it and then counts duplicates of that very ACK. This receive error model on a
-// sender's access device drops, before TCP sees them, the duplicate ACKs that ns-2 would not
-// act on: outside recovery, those whose ACK number does not go past the sender's highest
-// sequence at its last timeout or fast retransmit.
-class Ns2Guard : public ErrorModel
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ackclock::Ns2Guard").SetParent<ErrorModel>();
-        return tid;
-    }
-
-    uint32_t m_highTx{0};  // the socket's highest sequence sent, as traced
-    uint32_t m_recover{0}; // m_highTx at the last timeout or fast retransmit
-    uint32_t m_lastAck{0};
-    bool m_counting{true}; // open or disorder: duplicates count toward a fast retransmit
-    uint64_t m_dropped{0};
-
-  private:
-    bool DoCorrupt(Ptr<Packet> p) override
-    {
-        Ptr<Packet> q = p->Copy();
-        PppHeader ppp;
-        Ipv4Header ip;
-        TcpHeader h;
-        q->RemoveHeader(ppp);
-        q->RemoveHeader(ip);
-        q->RemoveHeader(h);
-        if (q->GetSize() > 0 || !(h.GetFlags() & TcpHeader::ACK))
-        {
-            return false;
-        }
-        const uint32_t ack = h.GetAckNumber().GetValue();
-        const bool dup = ack == m_lastAck;
-        m_lastAck = std::max(m_lastAck, ack);
-        if (dup && m_counting && m_recover != 0 && ack <= m_recover)
-        {
-            ++m_dropped;
-            return true;
-        }
-        return false;
-    }
-
-    void DoReset() override
-    {
-    }
-};
-
-void
-GuardSocket(Ptr<Ns2Guard> g, Ptr<TcpSocketBase> s)
-{
-    s->TraceConnectWithoutContext(
-        "HighestSequence",
-        Callback<void, SequenceNumber32, SequenceNumber32>(
-            [=](SequenceNumber32, SequenceNumber32 v) { g->m_highTx = v.GetValue(); }));
-    s->TraceConnectWithoutContext(
-        "CongState",
-        Callback<void, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t>(
-            [=](TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v) {
-                if (v == TcpSocketState::CA_LOSS || v == TcpSocketState::CA_RECOVERY)
-                {
-                    g->m_recover = g->m_highTx;
-                }
-                g->m_counting = v == TcpSocketState::CA_OPEN || v == TcpSocketState::CA_DISORDER;
-            }));
-}
-
-void
-StartGuard(NodeContainer senders, std::vector<Ptr<Ns2Guard>> guards)
-{
-    for (uint32_t i = 0; i < senders.GetN(); ++i)
-    {
-        ObjectVectorValue sockets;
-        senders.Get(i)->GetObject<TcpL4Protocol>()->GetAttribute("SocketList", sockets);
-        GuardSocket(guards[i], DynamicCast<TcpSocketBase>(sockets.Get(0)));
-    }
-}
-
 } // namespace
 
 int
@@ -271,17 +187,13 @@ main(int argc, char** argv)
         sinks.push_back(bench::BulkFlow(senders.Get(i), receivers.Get(i),
                                         egress[i].ifaces.GetAddress(1), 5000, 0.0, 1448));
     }
-    std::vector<Ptr<Ns2Guard>> guards;
-    if (std::getenv("ACKCLOCK_NS3_NS2_GUARD"))
+    std::vector<Ptr<Node>> senderNodes(senders.Begin(), senders.End());
+    std::vector<Ptr<NetDevice>> senderDevices;
+    for (auto& l : access)
     {
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            guards.push_back(CreateObject<Ns2Guard>());
-            access[i].devices.Get(0)->SetAttribute("ReceiveErrorModel",
-                                                   PointerValue(guards.back()));
-        }
-        Simulator::Schedule(NanoSeconds(1), &StartGuard, senders, guards);
+        senderDevices.push_back(l.devices.Get(0));
     }
+    bench::Ns2Guards guards(senderNodes, senderDevices);
     if (const char* file = std::getenv("ACKCLOCK_NS3_TRACE"))
     {
         g_trace.open(file);
@@ -304,11 +216,7 @@ main(int argc, char** argv)
         acks += bench::Sent(access[i].devices.Get(1));
     }
     bench::Report(delivered, data, acks);
-    for (uint32_t i = 0; i < guards.size(); ++i)
-    {
-        std::fprintf(stderr, "guard flow %u: %llu duplicate ACKs dropped\n", i,
-                     (unsigned long long)guards[i]->m_dropped);
-    }
+    guards.Report();
     Simulator::Destroy();
     return 0;
 }

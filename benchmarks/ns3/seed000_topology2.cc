@@ -49,6 +49,13 @@ main(int argc, char** argv)
         apps.push_back(bench::BulkFlow(sources.Get(i), sinks.Get(i),
                                        egress[i].ifaces.GetAddress(1), 5000, 0.0, 1000));
     }
+    std::vector<Ptr<Node>> senderNodes(sources.Begin(), sources.End());
+    std::vector<Ptr<NetDevice>> senderDevices;
+    for (auto& l : access)
+    {
+        senderDevices.push_back(l.devices.Get(0));
+    }
+    bench::Ns2Guards guards(senderNodes, senderDevices); // diagnostic, off unless asked
     Simulator::Stop(Seconds(t));
     Simulator::Run();
     uint64_t delivered = 0, data = 0, acks = 0;
@@ -59,6 +66,7 @@ main(int argc, char** argv)
         acks += bench::Sent(access[i].devices.Get(1));
     }
     bench::Report(delivered, data, acks);
+    guards.Report();
     Simulator::Destroy();
     return 0;
 }

@@ -73,6 +73,13 @@ main(int argc, char** argv)
                                        egress[i].ifaces.GetAddress(1), 5000, start->GetValue(),
                                        1460));
     }
+    std::vector<Ptr<Node>> senderNodes(sources.Begin(), sources.End());
+    std::vector<Ptr<NetDevice>> senderDevices;
+    for (auto& l : access)
+    {
+        senderDevices.push_back(l.devices.Get(0));
+    }
+    bench::Ns2Guards guards(senderNodes, senderDevices, Seconds(0.1) + NanoSeconds(1)); // diagnostic, off unless asked
     Simulator::Stop(Seconds(t));
     Simulator::Run();
     uint64_t delivered = 0, data = 0, acks = 0;
@@ -83,6 +90,7 @@ main(int argc, char** argv)
         acks += bench::Sent(access[i].devices.Get(1));
     }
     bench::Report(delivered, data, acks);
+    guards.Report();
     Simulator::Destroy();
     return 0;
 }
