@@ -6,11 +6,17 @@
 //
 //   dumbbell N T VARIANT        (VARIANT: newreno or cubic)
 //
+// After the first retransmission timeout ns-3 departs from ns-2 here: duplicate ACKs of the ACK
+// that ends its timeout recovery start a spurious fast recovery (TcpSocketBase::DupAck counts
+// them, ns-2's NewReno does not; docs/performance.md, "ns-3"). That is ns-3's TCP, not this
+// configuration; ACKCLOCK_NS3_NS2_GUARD=1 (common.h) measures what it costs.
+//
 // With ACKCLOCK_NS3_TRACE=FILE in the environment it also writes a trace for investigation (not
 // used by benchmarks/compare.py), one "time event flow value..." a line: every sender's cwnd and
-// ssthresh (segments), congestion state and RTO changes; flow 0's data segments sent (with a
-// retransmission flag) and ACKs received; the bottleneck's queue length every millisecond and
-// its drops (TcDrop at the left router, by sequence number).
+// ssthresh (segments), congestion state and RTO changes; flow 0's data segments sent ("tx",
+// and "retx" again for retransmissions) and ACKs received (the next segment expected), in
+// segment numbers from 0; the bottleneck's queue length every millisecond and its drops (TcDrop
+// at the left router: flow and segment).
 #include "common.h"
 
 #include <fstream>
