@@ -16,7 +16,7 @@
 // ssthresh (segments), congestion state and RTO changes; flow 0's data segments sent ("tx",
 // and "retx" again for retransmissions) and ACKs received (the next segment expected), in
 // segment numbers from 0; the bottleneck's queue length every millisecond and its drops (TcDrop
-// at the left router: flow and segment).
+// at the left router: flow and segment); at the end, the bytes each sink received.
 #include "common.h"
 
 #include <fstream>
@@ -218,6 +218,10 @@ main(int argc, char** argv)
     for (uint32_t i = 0; i < n; ++i)
     {
         delivered += sinks[i]->GetTotalRx();
+        if (g_trace.is_open())
+        {
+            g_trace << t << " delivered " << i << " " << sinks[i]->GetTotalRx() << "\n";
+        }
         data += bench::Sent(access[i].devices.Get(0));
         acks += bench::Sent(access[i].devices.Get(1));
     }
