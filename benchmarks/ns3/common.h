@@ -19,7 +19,9 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -131,6 +133,126 @@ Report(uint64_t deliveredBytes, uint64_t dataSent, uint64_t acksReceived)
     std::printf("acks_received %llu\n", (unsigned long long)acksReceived);
     std::printf("hops_exact %llu\n", (unsigned long long)exact);
 }
+
+// A diagnostic, never used by benchmarks/compare.py (ACKCLOCK_NS3_NS2_GUARD=1): it makes ns-3
+// ignore duplicate ACKs as ns-2's NewReno does after a loss, to show what the difference costs.
+// ns-2 sets recover_ to the highest segment sent (maxseq_) at a timeout or fast retransmit and
+// starts a new fast retransmit only once an ACK covers more than that. ns-3 (TcpSocketBase::
+// ProcessAck, DupAck) sets its recovery point to the next new byte, clears it as soon as an ACK
+// reaches it and then counts duplicates of that very ACK. This receive error model on a
+// sender's access device drops, before TCP sees them, the duplicate ACKs that ns-2 would not
+// act on: outside recovery, those whose ACK number does not go past the sender's highest
+// sequence at its last timeout or fast retransmit.
+class Ns2Guard : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ackclock::Ns2Guard").SetParent<ErrorModel>();
+        return tid;
+    }
+
+    uint32_t m_highTx{0};  // the socket's highest sequence sent, as traced
+    uint32_t m_recover{0}; // m_highTx at the last timeout or fast retransmit
+    uint32_t m_lastAck{0};
+    bool m_counting{true}; // open or disorder: duplicates count toward a fast retransmit
+    uint64_t m_dropped{0};
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        Ptr<Packet> q = p->Copy();
+        PppHeader ppp;
+        Ipv4Header ip;
+        TcpHeader h;
+        q->RemoveHeader(ppp);
+        q->RemoveHeader(ip);
+        q->RemoveHeader(h);
+        if (q->GetSize() > 0 || !(h.GetFlags() & TcpHeader::ACK))
+        {
+            return false;
+        }
+        const uint32_t ack = h.GetAckNumber().GetValue();
+        const bool dup = ack == m_lastAck;
+        m_lastAck = std::max(m_lastAck, ack);
+        if (dup && m_counting && m_recover != 0 && ack <= m_recover)
+        {
+            ++m_dropped;
+            return true;
+        }
+        return false;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+inline void
+GuardSocket(Ptr<Ns2Guard> g, Ptr<TcpSocketBase> s)
+{
+    s->TraceConnectWithoutContext(
+        "HighestSequence",
+        Callback<void, SequenceNumber32, SequenceNumber32>(
+            [=](SequenceNumber32, SequenceNumber32 v) { g->m_highTx = v.GetValue(); }));
+    s->TraceConnectWithoutContext(
+        "CongState",
+        Callback<void, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t>(
+            [=](TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v) {
+                if (v == TcpSocketState::CA_LOSS || v == TcpSocketState::CA_RECOVERY)
+                {
+                    g->m_recover = g->m_highTx;
+                }
+                g->m_counting = v == TcpSocketState::CA_OPEN || v == TcpSocketState::CA_DISORDER;
+            }));
+}
+
+inline void
+StartGuard(std::vector<Ptr<Node>> senders, std::vector<Ptr<Ns2Guard>> guards)
+{
+    for (uint32_t i = 0; i < senders.size(); ++i)
+    {
+        ObjectVectorValue sockets;
+        senders[i]->GetObject<TcpL4Protocol>()->GetAttribute("SocketList", sockets);
+        GuardSocket(guards[i], DynamicCast<TcpSocketBase>(sockets.Get(0)));
+    }
+}
+
+
+// With ACKCLOCK_NS3_NS2_GUARD set, one Ns2Guard on the device of each sender (which receives its
+// ACKs), attached at `when`, once the applications have made their sockets; else nothing.
+struct Ns2Guards
+{
+    std::vector<Ptr<Ns2Guard>> guards;
+
+    Ns2Guards(const std::vector<Ptr<Node>>& senders,
+              const std::vector<Ptr<NetDevice>>& devices,
+              Time when = NanoSeconds(1))
+    {
+        if (!std::getenv("ACKCLOCK_NS3_NS2_GUARD"))
+        {
+            return;
+        }
+        for (auto& d : devices)
+        {
+            guards.push_back(CreateObject<Ns2Guard>());
+            d->SetAttribute("ReceiveErrorModel", PointerValue(guards.back()));
+        }
+        Simulator::Schedule(when, &StartGuard, senders, guards);
+    }
+
+    // On standard error: the ACKs each guard dropped.
+    void Report() const
+    {
+        for (uint32_t i = 0; i < guards.size(); ++i)
+        {
+            std::fprintf(stderr,
+                         "ns2 guard, flow %u: %llu duplicate ACKs dropped\n",
+                         i,
+                         (unsigned long long)guards[i]->m_dropped);
+        }
+    }
+};
 
 } // namespace bench
 
