@@ -7,7 +7,8 @@
 //! With an enqueue-time discipline (DropTail, RED, PIE) the link is FIFO and work-conserving,
 //! so a packet's transmission start is known when it is accepted: `start = max(arrival,
 //! previous finish)`. Packets waiting, on the wire and propagating all sit in one in-flight
-//! ring in arrival order; only its head has an event in the global queue. The waiting
+//! ring in arrival order (as handles into the simulator's packet pool, with the few header
+//! fields a hop needs); only its head has an event in the global queue. The waiting
 //! backlog is the accepted packets whose start lies in the future, kept in a second small
 //! ring, so no dequeue event is ever needed.
 //!
