@@ -131,8 +131,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .run import run_scenario
-    from .toml_loader import load_scenario, loads_scenario
+    from .run import run_document
+    from .toml_loader import load_resolved, loads_resolved
 
     progress = False if args.quiet else None
     if args.replay is not None:
@@ -157,11 +157,12 @@ def _run(args: argparse.Namespace) -> int:
             from importlib import resources
 
             text = resources.files("ackclock").joinpath("demo.toml").read_text(encoding="utf-8")
-            scenario = loads_scenario(text, source="demo.toml", overrides=overrides)
+            scenario, document = loads_resolved(text, source="demo.toml", overrides=overrides)
         else:
-            scenario = load_scenario(args.scenario, overrides)
+            scenario, document = load_resolved(args.scenario, overrides)
         out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
-        results = run_scenario(scenario, progress=progress, trace_dir=out)
+        results = run_document(document, progress=progress, source=scenario.source,
+                               trace_dir=out)
     written = results.save(out, plot=args.plot)
     if args.quiet:
         return 0

@@ -726,8 +726,9 @@ def _tcp(
             path=f"{p}.header_size",
         )
     # (value, key path) per parameter; later sources win.
+    origin = f"profile {quote(profile.name)}: "
     merged: dict[str, tuple[Any, str]] = {
-        k: (v, f"profile {quote(profile.name)}: {k}") for k, v in profile.tcp.items()
+        k: (v, origin + k) for k, v in profile.tcp.items()
     }
     merged.update({k: (v, f"defaults.tcp.{k}") for k, v in defaults.items()})
     for key in ("variant", "cc", "sink"):

@@ -87,17 +87,19 @@ class _Entry(dict[str, Any]):
 
 def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
     """Reads a scenario file, applies ``KEY=VALUE`` overrides and checks it completely."""
-    path = Path(path)
+    return load_resolved(path, overrides)[0]
+
+
+def _read(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as e:
         raise ScenarioError(e.strerror or str(e), file=str(path)) from None
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ScenarioError(f"not UTF-8 text ({e.reason} at byte {e.start})",
                             file=str(path)) from None
-    return loads_scenario(text, source=str(path), overrides=overrides, name=path.stem)
 
 
 def loads_scenario(
@@ -108,6 +110,26 @@ def loads_scenario(
 ) -> Scenario:
     """Like :func:`load_scenario`, from TOML text; ``source`` names it in error messages and
     ``name`` is the scenario name to use when the text gives none."""
+    return loads_resolved(text, source, overrides, name)[0]
+
+
+def load_resolved(
+    path: str | Path, overrides: Sequence[str] = ()
+) -> tuple[Scenario, dict[str, Any]]:
+    """Like :func:`load_scenario`, with the resolved document its check produced (the
+    command line runs it instead of resolving the scenario a second time)."""
+    path = Path(path)
+    text = _read(path)
+    return loads_resolved(text, source=str(path), overrides=overrides, name=path.stem)
+
+
+def loads_resolved(
+    text: str,
+    source: str = "<string>",
+    overrides: Sequence[str] = (),
+    name: str | None = None,
+) -> tuple[Scenario, dict[str, Any]]:
+    """Like :func:`loads_scenario`, with the resolved document."""
     try:
         raw = parse_toml(text)
         doc = expand_counts(raw)
@@ -117,7 +139,7 @@ def loads_scenario(
     set_by = _apply_overrides(doc, overrides)
     try:
         scenario = build_scenario(doc, source=source, default_name=name)
-        resolve(scenario)
+        document = resolve(scenario)
     except ScenarioError as e:
         for key, override in set_by.items():
             if e.path and (e.path == key or e.path.startswith((key + ".", key + "["))
@@ -125,7 +147,7 @@ def loads_scenario(
                 e.message += f" (set by --set {override})"
                 break
         raise e.in_file(source) from None
-    return scenario
+    return scenario, document
 
 
 # Resource guards: tables and arrays nest at most this deep; `count = N` copies make at most

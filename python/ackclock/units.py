@@ -17,6 +17,7 @@ Units (case matters: ``M`` is mega, ``m`` is milli and not a rate prefix):
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from decimal import Decimal, InvalidOperation
@@ -72,6 +73,18 @@ def _split(value: object) -> tuple[Fraction, str] | None:
 
     Floats go through their shortest decimal repr, which is the text the user typed.
     """
+    if isinstance(value, (str, int, float)):
+        # A scenario with many flows repeats the same few values; exact parsing is slow.
+        return _split_cached(value)
+    return _split_uncached(value)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _split_cached(value: str | int | float) -> tuple[Fraction, str] | None:
+    return _split_uncached(value)
+
+
+def _split_uncached(value: object) -> tuple[Fraction, str] | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

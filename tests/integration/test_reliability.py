@@ -126,7 +126,7 @@ def test_a_violation_is_an_engine_bug_with_exit_status_3(
     def broken(*args: object, **kwargs: object) -> None:
         raise InvariantViolation(message)
 
-    monkeypatch.setattr("ackclock.run.run_scenario", broken)
+    monkeypatch.setattr("ackclock.run.run_document", broken)
     assert cli.main(["run", "--quiet", "--check"]) == 3
     err = capsys.readouterr().err.strip()
     assert err.startswith("ackclock: error: invariant violated at t=1.25") and "\n" not in err
