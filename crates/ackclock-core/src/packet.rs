@@ -46,6 +46,30 @@ pub struct Packet {
     pub ecn: u8,
 }
 
+#[cfg(test)]
+impl Packet {
+    /// A UDP datagram of `size` bytes from node 0 to node 1 on `flow`, numbered `id` (its
+    /// `seq` too), every other field zero: what queue and link tests need.
+    pub(crate) fn test_udp(id: u64, flow: u32, size: u32) -> Packet {
+        Packet {
+            id,
+            flow: FlowId(flow),
+            kind: PacketKind::Udp,
+            src: NodeId(0),
+            dst: NodeId(1),
+            size,
+            seq: id,
+            ack: 0,
+            sent_at: SimTime::ZERO,
+            retransmit: false,
+            ts_echo: SimTime::ZERO,
+            sack: SackBlocks::NONE,
+            nth: 0,
+            ecn: 0,
+        }
+    }
+}
+
 /// The ECN bits of [`Packet::ecn`] (RFC 3168 sections 5 and 6.1).
 pub mod ecn {
     /// ECN-Capable Transport: the sender reacts to marks.

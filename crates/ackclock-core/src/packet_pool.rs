@@ -68,27 +68,9 @@ impl PacketPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{FlowId, NodeId};
-    use crate::packet::{PacketKind, SackBlocks};
-    use crate::time::SimTime;
 
     fn pkt(id: u64) -> Packet {
-        Packet {
-            id,
-            flow: FlowId(0),
-            kind: PacketKind::Udp,
-            src: NodeId(0),
-            dst: NodeId(1),
-            size: 100,
-            seq: id,
-            ack: 0,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
-            nth: 0,
-            ecn: 0,
-        }
+        Packet::test_udp(id, 0, 100)
     }
 
     #[test]

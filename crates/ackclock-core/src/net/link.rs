@@ -560,26 +560,10 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{PacketKind, SackBlocks};
     use crate::queue::DropTail;
 
     fn pkt(size: u32) -> Packet {
-        Packet {
-            id: 0,
-            flow: FlowId(0),
-            kind: PacketKind::Udp,
-            src: NodeId(0),
-            dst: NodeId(1),
-            size,
-            seq: 0,
-            ack: 0,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
-            nth: 0,
-            ecn: 0,
-        }
+        Packet::test_udp(0, 0, size)
     }
 
     fn link(limit: u64) -> Link {

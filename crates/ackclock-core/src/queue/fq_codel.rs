@@ -182,27 +182,10 @@ impl FqCoDel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{FlowId, NodeId};
-    use crate::packet::{PacketKind, SackBlocks};
     use crate::time::SimDuration;
 
     fn pkt(flow: u32, size: u32) -> Packet {
-        Packet {
-            id: 0,
-            flow: FlowId(flow),
-            kind: PacketKind::Udp,
-            src: NodeId(0),
-            dst: NodeId(1),
-            size,
-            seq: 0,
-            ack: 0,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
-            nth: 0,
-            ecn: 0,
-        }
+        Packet::test_udp(0, flow, size)
     }
 
     fn fq(limit: u64) -> FqCoDel {
