@@ -105,8 +105,9 @@ impl<E: Copy> Heap<E> {
 }
 
 /// The simulator's future events, in two heaps that share one insertion sequence: packet
-/// events (a link's head packet arriving, a transmission ending) and timers (retransmission,
-/// delayed ACK, sampling, application starts). A large run holds one mostly far-off timer per
+/// events (a link's head packet arriving, a transmission ending, pacing, CBR ticks, a Tmix
+/// delay line's release) and timers (retransmission, delayed ACK, sampling, application
+/// starts and stops, Tmix wake-ups). A large run holds one mostly far-off timer per
 /// flow; in one heap those timers deepened the heap that every packet-hop goes through twice
 /// (with 50 flows, 81 entries, of which 50 timers). Popping takes the earlier of the two
 /// roots by (time, sequence), so the order is exactly that of a single heap.
