@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from .atomic import write_atomic
 from .errors import ScenarioError, quote
-from .run import engine, run_scenario
+from .run import engine, run_document
 from .scenario import Scenario, resolve
-from .toml_loader import load_scenario, parse_toml
+from .toml_loader import load_resolved, parse_toml
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -123,12 +123,14 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
 
 @dataclass(frozen=True)
 class _Point:
-    """One run of the sweep: grid values, replication, the checked scenario and its key."""
+    """One run of the sweep: grid values, replication, the checked scenario, its resolved
+    document (what a worker runs) and its key."""
 
     params: dict[str, Any]
     replication: int
     seed: int
     scenario: Scenario
+    document: dict[str, Any]
     key: str
 
 
@@ -187,14 +189,14 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
         overrides = [f"{n}={format_value(v)}" for n, v in {**fixed, **params}.items()]
         where = ", ".join(f"{n}={format_value(v)}" for n, v in params.items()) or "no values"
         try:
-            point = load_scenario(path, overrides)
+            point, point_document = load_resolved(path, overrides)
             base = int(point.run.seed)
             for r in range(replications):
                 seed = base + r
                 # Replications differ only in the seed: no need to read the file again.
                 scenario = dataclasses.replace(
                     point, run=dataclasses.replace(point.run, seed=seed))
-                document = resolve(scenario)
+                document = point_document if r == 0 else resolve(scenario)
                 if r == 0:
                     try:
                         # The engine's own checks (e.g. unreachable destinations), once per
@@ -203,7 +205,8 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
                     except ValueError as e:
                         raise ScenarioError(f"the engine rejected the scenario: {e}",
                                             file=scenario.source) from None
-                points.append(_Point(params, r, seed, scenario, run_key(document, version)))
+                points.append(_Point(params, r, seed, scenario, document,
+                                     run_key(document, version)))
         except ScenarioError as e:
             e.message += f" (sweep point {where})"
             raise
@@ -213,9 +216,10 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
 # --- running ----------------------------------------------------------------------------
 
 
-def _run_one(scenario: Scenario) -> dict[str, Any]:
-    """Runs one point in a worker; returns its flows table and summary as plain JSON data."""
-    res = run_scenario(scenario, progress=False)
+def _run_one(document: Mapping[str, Any], source: str | None = None) -> dict[str, Any]:
+    """Runs one point's resolved document in a worker (the parent resolved it for the run's
+    key already); returns its flows table and summary as plain JSON data."""
+    res = run_document(document, progress=False, source=source)
     # The engine's columns as they came: a worker never needs pandas (slow to import).
     flows = res.columns("flows")
     if flows is None:
@@ -369,12 +373,12 @@ def _execute(todo: Mapping[str, _Point], pool: ProcessPoolExecutor | None,
         return
     if pool is None:
         for key, p in todo.items():  # no pool to start: simpler to debug, faster for one
-            yield key, _run_one(p.scenario)
+            yield key, _run_one(p.document, p.scenario.source)
         return
     from concurrent.futures import as_completed
 
     futures: dict[Future[dict[str, Any]], str] = {
-        pool.submit(_run_one, p.scenario): key for key, p in todo.items()
+        pool.submit(_run_one, p.document, p.scenario.source): key for key, p in todo.items()
     }
     _import_pandas_meanwhile()
     try:
@@ -416,7 +420,8 @@ def _execute_dask(todo: Mapping[str, _Point],
     own = isinstance(scheduler, str)
     client = distributed.Client(scheduler) if isinstance(scheduler, str) else scheduler
     try:
-        futures = {client.submit(_run_one, p.scenario, key=f"ackclock-run-{key}", pure=False):
+        futures = {client.submit(_run_one, p.document, p.scenario.source,
+                                 key=f"ackclock-run-{key}", pure=False):
                    key for key, p in todo.items()}
         try:
             for future in distributed.as_completed(list(futures)):

@@ -116,9 +116,9 @@ def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
     calls = []
     real = sweep_module._run_one
 
-    def counting(sc: ac.Scenario) -> dict[str, Any]:
-        calls.append(sc.run.seed)
-        return real(sc)
+    def counting(doc: dict[str, Any], source: str | None = None) -> dict[str, Any]:
+        calls.append(doc["run"]["seed"])
+        return real(doc, source)
 
     monkeypatch.setattr(sweep_module, "_run_one", counting)
     again = ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
