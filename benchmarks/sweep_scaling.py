@@ -56,8 +56,12 @@ def main() -> None:
             serial.append(once(folder, 1))
             parallel.append(once(folder, args.jobs))
         s, p = statistics.median(serial), statistics.median(parallel)
+        # Each round's own ratio too: the machine's speed drifts between rounds, and a
+        # serial and a parallel measurement taken back to back share most of that drift.
+        paired = statistics.median(b / a for a, b in zip(serial, parallel, strict=True))
         print(f"100 runs of {args.duration}: --jobs 1 {s:.2f} s, --jobs {args.jobs} {p:.2f} s,"
-              f" ratio {p / s:.3f} (serial runs: {', '.join(f'{x:.2f}' for x in serial)};"
+              f" ratio {p / s:.3f}, median of each round's ratio {paired:.3f} (serial runs:"
+              f" {', '.join(f'{x:.2f}' for x in serial)};"
               f" parallel: {', '.join(f'{x:.2f}' for x in parallel)})")
 
 
