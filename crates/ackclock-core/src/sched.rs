@@ -173,36 +173,36 @@ impl<E: Copy> EventQueue<E> {
         }
     }
 
+    /// The heap holding the earliest event.
+    #[inline(always)]
+    fn next_heap(&mut self) -> &mut Heap<E> {
+        if self.timer_first() {
+            &mut self.timers
+        } else {
+            &mut self.packets
+        }
+    }
+
     /// Time of the earliest event, if any.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        match (self.packets.first(), self.timers.first()) {
-            (Some(p), Some(t)) => Some(p.time.min(t.time)),
-            (p, t) => p.or(t).map(|e| e.time),
-        }
+        let heap = if self.timer_first() {
+            &self.timers
+        } else {
+            &self.packets
+        };
+        heap.first().map(|e| e.time)
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let top = if self.timer_first() {
-            self.timers.pop()
-        } else {
-            self.packets.pop()
-        }?;
-        debug_assert!(top.time >= self.last_popped, "time went backwards");
-        self.last_popped = top.time;
-        Some((top.time, top.event))
+        self.pop_due(SimTime::MAX)
     }
 
     /// Pops the earliest event if it is due by `until`.
     #[inline]
     pub fn pop_due(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        let timer = self.timer_first();
-        let heap = if timer {
-            &mut self.timers
-        } else {
-            &mut self.packets
-        };
+        let heap = self.next_heap();
         if heap.first()?.time > until {
             return None;
         }
