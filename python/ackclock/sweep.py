@@ -123,14 +123,14 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
 
 @dataclass(frozen=True)
 class _Point:
-    """One run of the sweep: grid values, replication, the checked scenario, its resolved
-    document (what a worker runs) and its key."""
+    """One run of the sweep: grid values, replication, its checked and resolved document
+    (what a worker runs), the file it came from (for error messages) and its key."""
 
     params: dict[str, Any]
     replication: int
     seed: int
-    scenario: Scenario
     document: dict[str, Any]
+    source: str | None
     key: str
 
 
@@ -205,7 +205,7 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
                     except ValueError as e:
                         raise ScenarioError(f"the engine rejected the scenario: {e}",
                                             file=scenario.source) from None
-                points.append(_Point(params, r, seed, scenario, document,
+                points.append(_Point(params, r, seed, document, scenario.source,
                                      run_key(document, version)))
         except ScenarioError as e:
             e.message += f" (sweep point {where})"
@@ -373,12 +373,12 @@ def _execute(todo: Mapping[str, _Point], pool: ProcessPoolExecutor | None,
         return
     if pool is None:
         for key, p in todo.items():  # no pool to start: simpler to debug, faster for one
-            yield key, _run_one(p.document, p.scenario.source)
+            yield key, _run_one(p.document, p.source)
         return
     from concurrent.futures import as_completed
 
     futures: dict[Future[dict[str, Any]], str] = {
-        pool.submit(_run_one, p.document, p.scenario.source): key for key, p in todo.items()
+        pool.submit(_run_one, p.document, p.source): key for key, p in todo.items()
     }
     _import_pandas_meanwhile()
     try:
@@ -420,7 +420,7 @@ def _execute_dask(todo: Mapping[str, _Point],
     own = isinstance(scheduler, str)
     client = distributed.Client(scheduler) if isinstance(scheduler, str) else scheduler
     try:
-        futures = {client.submit(_run_one, p.document, p.scenario.source,
+        futures = {client.submit(_run_one, p.document, p.source,
                                  key=f"ackclock-run-{key}", pure=False):
                    key for key, p in todo.items()}
         try:
