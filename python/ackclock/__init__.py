@@ -6,18 +6,44 @@ Describe a network with :class:`Network` or a TOML file (:func:`load_scenario`),
 that function, so import the module's other names with ``from ackclock.sweep import ...``.
 """
 
-from typing import Any
+import sys
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from .errors import ScenarioError
-from .network import Network
-from .results import Results
-from .run import run_scenario
-from .scenario import Scenario, resolve
-from .sweep import Sweep, load_sweep, sweep
-from .toml_loader import load_scenario, loads_scenario
+if TYPE_CHECKING:
+    from .errors import ScenarioError
+    from .network import Network
+    from .results import Results
+    from .run import run_scenario
+    from .scenario import Scenario, resolve
+    from .sweep import Sweep, load_sweep, sweep
+    from .toml_loader import load_scenario, loads_scenario
+
+# The public names and the modules they live in. They are imported on first use (PEP 562), so
+# that `ackclock run` does not pay for what it does not use (the Network builder, the sweep
+# machinery...): every command starts by importing this package (benchmarks/startup.py).
+_LAZY = {
+    "ScenarioError": "errors",
+    "Network": "network",
+    "Results": "results",
+    "run_scenario": "run",
+    "Scenario": "scenario",
+    "resolve": "scenario",
+    "Sweep": "sweep",
+    "load_sweep": "sweep",
+    "sweep": "sweep",
+    "load_scenario": "toml_loader",
+    "loads_scenario": "toml_loader",
+}
 
 
 def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is not None:
+        value = getattr(import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
     # The version is looked up on first use: importlib.metadata takes about 30 ms to import,
     # a fifth of the command line's start-up (benchmarks/startup.py).
     if name == "__version__":
@@ -30,6 +56,23 @@ def __getattr__(name: str) -> Any:
         globals()["__version__"] = found
         return found
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(ModuleType):
+    """This package's module type: importing the submodule ``ackclock.sweep`` binds it to the
+    package's attribute ``sweep``, which stays the function :func:`ackclock.sweep.sweep`."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "sweep" and isinstance(value, ModuleType):
+            value = value.sweep
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "Network",
