@@ -103,6 +103,8 @@ TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProx
 
 @dataclass(frozen=True)
 class Profile:
+    """A simulator's defaults (``profile = "ns2"`` ...): TCP parameters, headers, queues."""
+
     name: str
     tcp: Mapping[str, Any]
     udp_header_size: int

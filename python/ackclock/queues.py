@@ -20,6 +20,8 @@ from .units import parse_int, parse_time
 
 @dataclass(frozen=True)
 class Param:
+    """One parameter of a queue discipline: its type, defaults, ns-2 aliases and check."""
+
     kind: str  # "float" | "bool" | "time" | "int"
     # Per-profile defaults; "*" applies to every profile.
     default: Mapping[str, Any]

@@ -50,6 +50,8 @@ _MAX_APP_PACKETS = 10_000_000_000
 
 @dataclass
 class RunConfig:
+    """The ``[run]`` table: how long, which seed, what to sample and check."""
+
     duration: Any
     warmup: Any = "0s"
     seed: Any = 1
@@ -63,6 +65,8 @@ class RunConfig:
 
 @dataclass
 class Node:
+    """A ``[[node]]``: a host or router, known by its name."""
+
     name: str
     # Where the entry came from ("node[3]"), for error messages; None: its list position.
     origin: str | None = field(default=None, compare=False, repr=False)
@@ -70,6 +74,8 @@ class Node:
 
 @dataclass
 class QueueConfig:
+    """A link's ``queue = { ... }``: the discipline, its limit and its own keys."""
+
     kind: str = "droptail"
     limit: Any = None  # packets; None with limit_bytes None: unlimited
     limit_bytes: Any = None
@@ -99,6 +105,9 @@ class LossConfig:
 
 @dataclass
 class Link:
+    """A ``[[link]]`` between two nodes: rate, delay, queue; both directions unless
+    ``duplex = false``."""
+
     from_: str
     to: str
     rate: Any
@@ -113,6 +122,8 @@ class Link:
 
 @dataclass
 class AppConfig:
+    """A flow's ``app = { ... }``: what sends the data, and when."""
+
     kind: str = "ftp"
     start: Any = "0s"  # a time or a distribution table
     stop: Any = None  # None: runs to the end
@@ -136,6 +147,8 @@ class AppConfig:
 
 @dataclass
 class Flow:
+    """A ``[[flow]]``: a TCP connection or a UDP stream from one node to another."""
+
     name: str
     kind: str = "tcp"
     from_: str = ""
@@ -176,6 +189,8 @@ class PacketTrace:
 
 @dataclass
 class Scenario:
+    """A whole scenario, as a scenario file or :class:`ackclock.Network` describes it."""
+
     name: str
     profile: str
     run: RunConfig
