@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring
 
 
 class ScenarioError(Exception):
@@ -31,7 +32,9 @@ class ScenarioError(Exception):
 def quote(value: object) -> str:
     """Shows a user's value the way they wrote it in TOML: strings in double quotes."""
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        # What json.dumps(value, ensure_ascii=False) returns, without building an encoder:
+        # the scenario model quotes names on every run, not only in messages.
+        return encode_basestring(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple, dict)):
