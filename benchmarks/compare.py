@@ -255,7 +255,8 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per run")
     ap.add_argument("--long", type=float, default=120,
                     help="a simulator whose first run of a case takes longer (s) runs it once")
-    ap.add_argument("--out", type=Path, help="default: benchmarks/results/<date>")
+    ap.add_argument("--out", type=Path,
+                    help="default: benchmarks/results/<date>, or <date>b, <date>c, ... if taken")
     args = ap.parse_args()
     cases = select(all_cases(args.quick), args.only)
     wanted = [s.strip() for s in args.simulators.split(",") if s.strip()]
@@ -280,7 +281,7 @@ def main() -> None:
             print(f"{who} skipped: {why}", flush=True)
         else:
             sims[who] = sim
-    out = args.out or ROOT / "benchmarks" / "results" / str(datetime.date.today())
+    out = args.out or fresh_folder(ROOT / "benchmarks" / "results" / str(datetime.date.today()))
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="ackclock-bench-") as d:
         runs, errors = measure(cases, sims, args.repeat, args.timeout, args.long, Path(d))
@@ -295,6 +296,16 @@ def main() -> None:
     write_runs(cases, runs, out)
     print((out / "table.md").read_text())
     print(f"written to {out}")
+
+
+def fresh_folder(base: Path) -> Path:
+    """`base`, or the first of `base`b, `base`c, ... that does not exist: a second run on the
+    same day must not overwrite the first's tables (docs/performance.md cites them)."""
+    for suffix in ["", *"bcdefghijklmnopqrstuvwxyz"]:
+        folder = base.with_name(base.name + suffix)
+        if not folder.exists():
+            return folder
+    raise SystemExit(f"compare.py: {base} and its 25 successors exist; pass --out")
 
 
 def ackclock_version() -> str:
