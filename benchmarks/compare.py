@@ -14,8 +14,8 @@ here is three links each way), delivered data packets per second (in-order paylo
 size), the throughput (in-order payload at its wire size, per simulated second), and ackclock's
 speed-up over each. A simulator whose first run of a case takes more than --long seconds
 (120) runs that case once (the "runs" column says how many were taken). Writes
-benchmarks/results/<date>/table.md, table.csv, runs.csv and seed002_runtime.png (seed 002's
-Fig. 15: wall time against N, the three simulators).
+benchmarks/results/<date>/ (<date>b/, ... when taken): table.md, table.csv, runs.csv and
+seed002_runtime.png (seed 002's Fig. 15: wall time against N, the three simulators).
 
 Case ids for --only: 1 (all of scenario 1) or 1-n1, 1-n2, 1-n5, 1-n10, 1-n50; 2, 2-newreno,
 2-cubic; 3, 3-newreno, 3-cubic; 4. --quick runs a tenth of the simulated times.
