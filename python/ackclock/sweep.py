@@ -189,23 +189,21 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
         overrides = [f"{n}={format_value(v)}" for n, v in {**fixed, **params}.items()]
         where = ", ".join(f"{n}={format_value(v)}" for n, v in params.items()) or "no values"
         try:
-            point, point_document = load_resolved(path, overrides)
+            point, document = load_resolved(path, overrides)
+            try:
+                # The engine's own checks (e.g. unreachable destinations), once per point
+                # before any run: the seed does not change them.
+                core.Simulation(json.dumps(document))
+            except ValueError as e:
+                raise ScenarioError(f"the engine rejected the scenario: {e}",
+                                    file=point.source) from None
             base = int(point.run.seed)
             for r in range(replications):
-                seed = base + r
-                # Replications differ only in the seed: no need to read the file again.
-                scenario = dataclasses.replace(
-                    point, run=dataclasses.replace(point.run, seed=seed))
-                document = point_document if r == 0 else resolve(scenario)
-                if r == 0:
-                    try:
-                        # The engine's own checks (e.g. unreachable destinations), once per
-                        # point before any run: the seed does not change them.
-                        core.Simulation(json.dumps(document))
-                    except ValueError as e:
-                        raise ScenarioError(f"the engine rejected the scenario: {e}",
-                                            file=scenario.source) from None
-                points.append(_Point(params, r, seed, document, scenario.source,
+                if r > 0:
+                    # Replications differ only in the seed: no need to read the file again.
+                    document = resolve(dataclasses.replace(
+                        point, run=dataclasses.replace(point.run, seed=base + r)))
+                points.append(_Point(params, r, base + r, document, point.source,
                                      run_key(document, version)))
         except ScenarioError as e:
             e.message += f" (sweep point {where})"
