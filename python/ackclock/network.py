@@ -216,6 +216,11 @@ class Network:
         sample_interval: Any = None,
     ) -> Scenario:
         """The scenario described so far, checked; later calls do not change it."""
+        return self._resolved(duration, warmup, seed, sample_interval)[0]
+
+    def _resolved(self, duration: Any, warmup: Any, seed: int,
+                  sample_interval: Any) -> tuple[Scenario, dict[str, Any]]:
+        """The scenario and its resolved document (checking it is resolving it)."""
         sc = Scenario(
             name=self.name,
             profile=self.profile,
@@ -227,8 +232,7 @@ class Network:
             flows=copy.deepcopy(self._flows),
             traces=copy.deepcopy(self._traces),
         )
-        resolve(sc)
-        return sc
+        return sc, resolve(sc)
 
     def run(
         self,
@@ -242,10 +246,11 @@ class Network:
         """Runs the network for ``duration``; see :func:`ackclock.run_scenario`. Packet traces
         are written into ``out`` (default: the current folder); results are saved there too
         when ``out`` is given."""
-        from .run import run_scenario
+        from .run import run_document
 
-        sc = self.scenario(duration, warmup, seed, sample_interval)
-        results = run_scenario(sc, progress, trace_dir=out)
+        # Resolved once: a Tmix application's vector files are read while resolving.
+        sc, document = self._resolved(duration, warmup, seed, sample_interval)
+        results = run_document(document, progress=progress, source=sc.source, trace_dir=out)
         if out is not None:
             results.save(out)
         return results

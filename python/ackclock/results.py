@@ -153,9 +153,7 @@ class Results:
         return written
 
     def _write(self, directory: Path) -> list[str]:
-        (directory / "summary.json").write_text(
-            json.dumps(self.summary, indent=2) + "\n", encoding="utf-8"
-        )
+        (directory / "summary.json").write_text(summary_text(self.summary), encoding="utf-8")
         for table in TABLES:
             raw = self.columns(table)
             if raw is not None:
@@ -181,6 +179,38 @@ class Results:
 def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     known = {k: summary[k] for k in _SUMMARY_ORDER if k in summary}
     return {**known, **{k: v for k, v in summary.items() if k not in known}}
+
+
+def summary_text(summary: Mapping[str, Any]) -> str:
+    """summary.json's text: indented, except that a Tmix application's connection vectors
+    (``scenario.flows[i].app.connections``, often hundreds of thousands) take one line each
+    rather than a line per value, which made the file ten times larger and slow to write."""
+    scenario = summary.get("scenario")
+    flows = scenario.get("flows") if isinstance(scenario, Mapping) else None
+    if not isinstance(flows, list) or not any(
+            isinstance(f, Mapping) and isinstance(f.get("app"), Mapping)
+            and isinstance(f["app"].get("connections"), list) for f in flows):
+        return json.dumps(summary, indent=2) + "\n"
+    # Each list is swapped for a marker string (its NUL cannot come from the scenario
+    # unescaped), the rest indented as usual, and the markers replaced by the compact lists.
+    lists: dict[str, list[Any]] = {}
+    new_flows = []
+    for i, f in enumerate(flows):
+        app = f.get("app") if isinstance(f, Mapping) else None
+        conns = app.get("connections") if isinstance(app, Mapping) else None
+        if isinstance(conns, list):
+            marker = f"\0connections {i} {os.urandom(8).hex()}"
+            lists[json.dumps(marker)] = conns
+            f = {**f, "app": {**app, "connections": marker}}
+        new_flows.append(f)
+    text = json.dumps({**summary, "scenario": {**scenario, "flows": new_flows}}, indent=2)
+    for marker, conns in lists.items():
+        at = text.index(marker)
+        line = text[text.rindex("\n", 0, at) + 1:at]
+        indent = line[:len(line) - len(line.lstrip())]
+        rows = f",\n{indent}  ".join(json.dumps(c, separators=(",", ":")) for c in conns)
+        text = text.replace(marker, f"[\n{indent}  {rows}\n{indent}]" if conns else "[]", 1)
+    return text + "\n"
 
 
 def _write_columns(columns: Mapping[str, list[Any]], path: Path) -> None:

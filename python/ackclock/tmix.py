@@ -20,6 +20,7 @@ vectors with the heavy-tailed shapes those papers report (see docs/traffic.md).
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 from pathlib import Path
@@ -32,74 +33,135 @@ US = 1_000_000  # picoseconds per microsecond
 
 
 def read_vectors(path: Path, where: str) -> list[dict[str, Any]]:
-    """The connections of a vector file, as the engine's ``app.connections``."""
+    """The connections of a vector file, as the engine's ``app.connections``.
+
+    Seed 003's background replays hundreds of thousands of connections, millions of lines:
+    the common line shapes are parsed with as few steps as Python allows (one split, one
+    number conversion), and anything unusual goes through the checks of ``_numbers``."""
     try:
         text = path.read_text()
     except OSError as e:
         raise ScenarioError(f"cannot read {quote(str(path))}: {e.strerror}", path=where) from None
+    # The millions of small objects built here hold no reference cycles, and with the
+    # collector on, each of its passes over the growing heap cost more than the parsing
+    # itself on large files.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse_vectors(text, path, where)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _parse_vectors(text: str, path: Path, where: str) -> list[dict[str, Any]]:
     conns: list[dict[str, Any]] = []
+    adus: list[dict[str, Any]] = []
     cur: dict[str, Any] | None = None
-    pending_wait = {0: 0, 1: 0}  # CONC: the wait before each side's next ADU
+    concurrent = False
+    seq_wait: int | None = None  # SEQ: the wait before the next ADU (its "t" line)
+    conc_wait = [0, 0]  # CONC: the wait before each side's next ADU
 
     def fail(n: int, message: str) -> ScenarioError:
         return ScenarioError(message, path=f"{where} ({path.name} line {n})")
 
     for n, line in enumerate(text.splitlines(), 1):
-        words = line.split("#", 1)[0].split()
+        if "#" in line:
+            line = line.split("#", 1)[0]
+        words = line.split()
         if not words:
             continue
-        key, args = words[0], words[1:]
-        try:
-            numbers = [float(a) for a in args]
-        except ValueError:
-            raise fail(n, f"expected numbers after {quote(key)}, got {quote(line.strip())}"
-                       ) from None
+        key = words[0]
+        # SEQ connections' ADU and wait lines are most of a file: their well-formed shape
+        # first, without a call; everything else, and any doubt, through the checks below.
+        if not concurrent and cur is not None and len(words) == 2:
+            if key == ">" or key == "<":
+                try:
+                    b = int(words[1])
+                except ValueError:
+                    b = -1
+                if b >= 0:
+                    adus.append({"from_acceptor": key == "<", "bytes": b,
+                                 "wait_ps": 0 if seq_wait is None else seq_wait})
+                    seq_wait = None
+                    continue
+            elif key == "t":
+                try:
+                    x = float(words[1])
+                except ValueError:
+                    x = -1.0
+                if 0 <= x < math.inf:
+                    seq_wait = round(x * US)
+                    continue
         if key in ("SEQ", "CONC"):
+            numbers = _numbers(words, line, n, fail)
             if not numbers or numbers[0] < 0:
                 raise fail(n, f"{key} needs a start time in microseconds")
-            cur = {"start_ps": round(numbers[0] * US), "concurrent": key == "CONC",
-                   "rtt_ps": 0, "loss": [0.0, 0.0], "adus": []}
+            concurrent = key == "CONC"
+            adus = []
+            cur = {"start_ps": round(numbers[0] * US), "concurrent": concurrent,
+                   "rtt_ps": 0, "loss": [0.0, 0.0], "adus": adus}
             conns.append(cur)
-            pending_wait = {0: 0, 1: 0}
+            seq_wait = None
+            conc_wait = [0, 0]
             continue
         if cur is None:
             raise fail(n, f"{quote(key)} before the first SEQ or CONC header")
         if key == "w":
-            continue
-        if key == "r":
-            cur["rtt_ps"] = round(_one(numbers, n, fail) * US)
+            _numbers(words, line, n, fail)
+        elif key == "r":
+            cur["rtt_ps"] = round(_one(_numbers(words, line, n, fail), n, fail) * US)
         elif key == "l":
+            numbers = _numbers(words, line, n, fail)
             if len(numbers) != 2 or not all(0 <= x <= 1 for x in numbers):
                 raise fail(n, "l needs two loss rates in [0, 1]")
             cur["loss"] = numbers
-        elif key in (">", "<") and not cur["concurrent"]:
-            cur["adus"].append({"from_acceptor": key == "<",
-                                "bytes": _size(_one(numbers, n, fail), n, fail), "wait_ps": 0})
-        elif key == "t" and not cur["concurrent"]:
-            # The wait before the next ADU: stored on the ADU it precedes.
-            wait = round(_one(numbers, n, fail) * US)
-            cur.setdefault("_wait", 0)
-            cur["_wait"] = wait
-        elif key in ("c>", "c<") and cur["concurrent"]:
+        elif (key == ">" or key == "<") and not concurrent:
+            adus.append({"from_acceptor": key == "<", "bytes": _bytes(words, line, n, fail),
+                         "wait_ps": 0 if seq_wait is None else seq_wait})
+            seq_wait = None
+        elif key == "t" and not concurrent:
+            seq_wait = round(_one(_numbers(words, line, n, fail), n, fail) * US)
+        elif (key == "c>" or key == "c<") and concurrent:
             side = 0 if key == "c>" else 1
-            cur["adus"].append({"from_acceptor": side == 1,
-                                "bytes": _size(_one(numbers, n, fail), n, fail),
-                                "wait_ps": pending_wait[side]})
-            pending_wait[side] = 0
-        elif key in ("t>", "t<") and cur["concurrent"]:
-            pending_wait[0 if key == "t>" else 1] = round(_one(numbers, n, fail) * US)
+            adus.append({"from_acceptor": side == 1, "bytes": _bytes(words, line, n, fail),
+                         "wait_ps": conc_wait[side]})
+            conc_wait[side] = 0
+        elif (key == "t>" or key == "t<") and concurrent:
+            conc_wait[0 if key == "t>" else 1] = round(
+                _one(_numbers(words, line, n, fail), n, fail) * US)
         else:
+            _numbers(words, line, n, fail)
             raise fail(n, f"unknown or misplaced line {quote(line.strip())}")
-        if key in (">", "<") and "_wait" in cur:
-            cur["adus"][-1]["wait_ps"] = cur.pop("_wait")
     for c in conns:
-        c.pop("_wait", None)
         if not c["adus"]:
             raise ScenarioError(f"a connection starting at {c['start_ps'] / US:g} us has no ADUs",
                                 path=f"{where} ({path.name})")
     if not conns:
         raise ScenarioError(f"{quote(str(path))} has no connections", path=where)
     return conns
+
+
+def _numbers(words: list[str], line: str, n: int, fail: Any) -> list[float]:
+    """The numbers after a line's key."""
+    try:
+        return [float(a) for a in words[1:]]
+    except ValueError:
+        raise fail(n, f"expected numbers after {quote(words[0])}, got {quote(line.strip())}"
+                   ) from None
+
+
+def _bytes(words: list[str], line: str, n: int, fail: Any) -> int:
+    """An ADU line's size: one whole, non-negative number of bytes."""
+    if len(words) == 2:
+        try:
+            b = int(words[1])
+        except ValueError:
+            pass
+        else:
+            if b >= 0:
+                return b
+    return _size(_one(_numbers(words, line, n, fail), n, fail), n, fail)
 
 
 def _one(numbers: list[float], n: int, fail: Any) -> float:

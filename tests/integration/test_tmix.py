@@ -81,6 +81,13 @@ def test_synthetic_vectors_replay_completely(tmp_path: Path) -> None:
         ("SEQ 0 1\nl 0.1\n", "l needs two loss rates"),
         ("SEQ 0 1\nc> 100\n", "unknown or misplaced line"),
         ("SEQ 0 0\nr 100\n", "has no ADUs"),
+        ("SEQ 0 1\n> -100\n", "expected one non-negative number"),
+        ("SEQ 0 1\n> 1.5\n", "expected a whole number of bytes"),
+        ("SEQ 0 1\n> 10 20\n", "expected one non-negative number"),
+        ("SEQ 0 1\n> many\n", "expected numbers after"),
+        ("SEQ 0 1\n> 10\nt -1\n< 10\n", "expected one non-negative number"),
+        ("SEQ 0 1\n> 10\nt nan\n< 10\n", "expected one non-negative number"),
+        ("SEQ 0 1\n> 10\nt inf\n< 10\n", "expected one non-negative number"),
     ],
 )
 def test_vector_mistakes_name_the_line(tmp_path: Path, text: str, message: str) -> None:
@@ -117,3 +124,37 @@ def test_losses_false_ignores_the_vectors_loss_rates(tmp_path: Path) -> None:
 
     assert retransmitted() > 0
     assert retransmitted(tmix_losses=False) == 0
+
+
+def test_unusual_but_valid_lines_read_as_their_numbers(tmp_path: Path) -> None:
+    # The common line shapes take a shortcut; these go the long way and must agree with it.
+    vec = tmp_path / "odd.vec"
+    vec.write_text("SEQ 0 3 0 1  # a comment\n>  1e3\nt 2.5 # comment\n< 40.0\nt 1\nt 7\n> 0\n"
+                   "t 9\n")
+    [conn] = read_vectors(vec, "app.file")
+    assert [(a["from_acceptor"], a["bytes"], a["wait_ps"]) for a in conn["adus"]] == [
+        (False, 1000, 0), (True, 40, 2_500_000), (False, 0, 7_000_000)]
+
+
+def test_summary_json_lists_one_connection_per_line(tmp_path: Path) -> None:
+    import json
+
+    net = ac.Network("tmix")
+    net.nodes("i", "a")
+    net.link("i", "a", rate="100Mb/s", delay="5ms")
+    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    res = net.run(duration="2s", out=tmp_path / "out")
+    text = (tmp_path / "out" / "summary.json").read_text()
+    assert json.loads(text) == json.loads(json.dumps(res.summary))
+    conns = res.summary["scenario"]["flows"][0]["app"]["connections"]
+    for c in conns:
+        assert json.dumps(c, separators=(",", ":")) in text.splitlines()[
+            text.splitlines().index("          \"connections\": [") + 1 + conns.index(c)]
+    # Without connection vectors the file is plain indented JSON.
+    net = ac.Network("plain")
+    net.nodes("i", "a")
+    net.link("i", "a", rate="100Mb/s", delay="5ms")
+    net.tcp("f", "i", "a")
+    res = net.run(duration="1s", out=tmp_path / "plain")
+    assert (tmp_path / "plain" / "summary.json").read_text() == json.dumps(
+        res.summary, indent=2) + "\n"
