@@ -163,6 +163,26 @@ impl<E: Copy> EventQueue<E> {
         self.timers.push(e);
     }
 
+    /// Reserves `n` consecutive sequence numbers and returns the first: events pushed later
+    /// with [`push_timer_reserved`] are ordered as if they had all been pushed now.
+    ///
+    /// [`push_timer_reserved`]: EventQueue::push_timer_reserved
+    pub fn reserve(&mut self, n: u64) -> u64 {
+        let first = self.next_seq;
+        self.next_seq += n;
+        first
+    }
+
+    /// Schedules a timer at `time` with a sequence number from [`reserve`]. Each reserved
+    /// number is used at most once, and before the queue has popped past its (time, seq).
+    ///
+    /// [`reserve`]: EventQueue::reserve
+    pub fn push_timer_reserved(&mut self, time: SimTime, seq: u64, event: E) {
+        debug_assert!(time >= self.last_popped, "event scheduled in the past");
+        debug_assert!(seq < self.next_seq, "sequence number not reserved");
+        self.timers.push(Entry { time, seq, event });
+    }
+
     /// Whether the next event is a timer.
     #[inline(always)]
     fn timer_first(&self) -> bool {
@@ -249,6 +269,25 @@ mod tests {
         assert_eq!(q.peek_time(), Some(SimTime(1)));
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['d', 'a', 'b', 'c', 'f', 'e']);
+    }
+
+    #[test]
+    fn reserved_timers_keep_the_order_of_their_reservation() {
+        // Two starts reserved at once (x before y, both at 5), pushed one at a time, the
+        // second only when the first fires, after other events at 5 were scheduled.
+        let mut q = EventQueue::new();
+        let base = q.reserve(2);
+        q.push(SimTime(5), 'a');
+        q.push_timer_reserved(SimTime(5), base, 'x');
+        q.push_timer(SimTime(5), 'b');
+        let mut order = Vec::new();
+        while let Some((_, e)) = q.pop() {
+            if e == 'x' {
+                q.push_timer_reserved(SimTime(5), base + 1, 'y');
+            }
+            order.push(e);
+        }
+        assert_eq!(order, vec!['x', 'y', 'a', 'b']);
     }
 
     #[test]

@@ -171,6 +171,9 @@ pub struct Simulator {
     scenario_flows: usize,
     tmix: Vec<TmixConn>,
     tmix_acts: Vec<TmixAction>,
+    /// For each Tmix connection, the next one of its application to start, with the time and
+    /// the reserved sequence number of that start (see `on_app_start`).
+    tmix_next_start: Vec<Option<(SimTime, u64, u32)>>,
     /// Two-way TCP connections (`full_tcp.rs`).
     full: Vec<crate::tcp::full::FullConn>,
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
@@ -416,6 +419,7 @@ impl Simulator {
             cc_state: Tracer::default(),
             finished: false,
             scenario_flows,
+            tmix_next_start: vec![None; tmix.len()],
             tmix,
             tmix_acts: Vec::new(),
             full,
@@ -657,6 +661,10 @@ impl Simulator {
 
     #[inline(never)]
     fn on_tmix_start(&mut self, c: u32) {
+        if let Some((at, seq, next)) = self.tmix_next_start[c as usize].take() {
+            self.queue
+                .push_timer_reserved(at, seq, Event::TmixStart(next));
+        }
         let mut acts = std::mem::take(&mut self.tmix_acts);
         self.tmix[c as usize].start(self.now, &mut acts);
         self.tmix_act(c, acts);
@@ -674,7 +682,7 @@ impl Simulator {
     fn delay_packet(&mut self, p: Packet) {
         let d = self.flows[p.flow.idx()].delay.as_mut().expect("checked");
         match d.push(self.now, p) {
-            Ok(Some(t)) => self.queue.push(t, Event::Release(p.flow)),
+            Ok(Some(t)) => self.queue.push_timer(t, Event::Release(p.flow)),
             Ok(None) => {}
             Err(lost) => self.count_drop(&lost),
         }
@@ -694,7 +702,7 @@ impl Simulator {
         }
         self.held_drops = out;
         if let Some(t) = next {
-            self.queue.push(t, Event::Release(f));
+            self.queue.push_timer(t, Event::Release(f));
         }
     }
 
@@ -888,11 +896,27 @@ impl Simulator {
                     .stop_ps()
                     .map_or(self.duration, SimTime)
                     .min(self.duration);
+                // Only the earliest start is in the event queue at a time, each start
+                // scheduling the next: a replay of 100k connections otherwise held them all
+                // in the timer heap, which every timer of every connection then went through.
+                // The sequence numbers are those the starts would have had if all were
+                // scheduled now, in connection order, so ties still break the same way.
+                let mut starts: Vec<(SimTime, u64, u32)> = Vec::new();
                 for (i, conn) in self.tmix.iter().enumerate() {
                     let at = SimTime(now.0.saturating_add(conn.cfg.start_ps));
                     if conn.parent == f && at < stop {
-                        self.queue.push_timer(at, Event::TmixStart(i as u32));
+                        starts.push((at, starts.len() as u64, i as u32));
                     }
+                }
+                let base = self.queue.reserve(starts.len() as u64);
+                starts.sort_unstable_by_key(|&(at, k, _)| (at, k));
+                for w in starts.windows(2) {
+                    let (at, k, c) = w[1];
+                    self.tmix_next_start[w[0].2 as usize] = Some((at, base + k, c));
+                }
+                if let Some(&(at, k, c)) = starts.first() {
+                    self.queue
+                        .push_timer_reserved(at, base + k, Event::TmixStart(c));
                 }
             }
             Agent::Udp { source } => {
