@@ -183,33 +183,37 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 def summary_text(summary: Mapping[str, Any]) -> str:
     """summary.json's text: indented, except that a Tmix application's connection vectors
-    (``scenario.flows[i].app.connections``, often hundreds of thousands) take one line each
-    rather than a line per value, which made the file ten times larger and slow to write."""
+    (``scenario.flows[i].app.connections``, one list per field, often of hundreds of
+    thousands of values) take one line per list rather than one line per value."""
     scenario = summary.get("scenario")
     flows = scenario.get("flows") if isinstance(scenario, Mapping) else None
-    if not isinstance(flows, list) or not any(
-            isinstance(f, Mapping) and isinstance(f.get("app"), Mapping)
-            and isinstance(f["app"].get("connections"), list) for f in flows):
-        return json.dumps(summary, indent=2) + "\n"
-    # Each list is swapped for a marker string (its NUL cannot come from the scenario
-    # unescaped), the rest indented as usual, and the markers replaced by the compact lists.
-    lists: dict[str, list[Any]] = {}
-    new_flows = []
-    for i, f in enumerate(flows):
+
+    def vectors(f: object) -> Mapping[str, Any] | None:
         app = f.get("app") if isinstance(f, Mapping) else None
         conns = app.get("connections") if isinstance(app, Mapping) else None
-        if isinstance(conns, list):
+        return conns if isinstance(conns, Mapping) else None
+
+    if not isinstance(flows, list) or not any(vectors(f) is not None for f in flows):
+        return json.dumps(summary, indent=2) + "\n"
+    # Each table of vectors is swapped for a marker string (its NUL cannot come from the
+    # scenario unescaped), the rest indented as usual, and the markers replaced.
+    tables: dict[str, Mapping[str, Any]] = {}
+    new_flows = []
+    for i, f in enumerate(flows):
+        conns = vectors(f)
+        if conns is not None:
             marker = f"\0connections {i} {os.urandom(8).hex()}"
-            lists[json.dumps(marker)] = conns
-            f = {**f, "app": {**app, "connections": marker}}
+            tables[json.dumps(marker)] = conns
+            f = {**f, "app": {**f["app"], "connections": marker}}
         new_flows.append(f)
     text = json.dumps({**summary, "scenario": {**scenario, "flows": new_flows}}, indent=2)
-    for marker, conns in lists.items():
+    for marker, conns in tables.items():
         at = text.index(marker)
         line = text[text.rindex("\n", 0, at) + 1:at]
         indent = line[:len(line) - len(line.lstrip())]
-        rows = f",\n{indent}  ".join(json.dumps(c, separators=(",", ":")) for c in conns)
-        text = text.replace(marker, f"[\n{indent}  {rows}\n{indent}]" if conns else "[]", 1)
+        rows = f",\n{indent}  ".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+                                     for k, v in conns.items())
+        text = text.replace(marker, f"{{\n{indent}  {rows}\n{indent}}}" if conns else "{}", 1)
     return text + "\n"
 
 

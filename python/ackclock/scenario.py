@@ -901,11 +901,11 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         conns = read_vectors(_relative(app.file, f"{ap}.file", base_dir), f"{ap}.file")
         delay_box = _flag(app.delay_box, True, f"{ap}.delay_box")
         losses = _flag(app.losses, True, f"{ap}.losses") and delay_box
-        for c in conns:
-            if not delay_box:
-                c["rtt_ps"] = 0
-            if not losses:
-                c["loss"] = [0.0, 0.0]
+        n = len(conns["start_ps"])
+        if not delay_box:
+            conns["rtt_ps"] = [0] * n
+        if not losses:
+            conns["loss_initiator"], conns["loss_acceptor"] = [0.0] * n, [0.0] * n
         return base | {"connections": conns}
     if kind == "trace":
         if app.file is None:

@@ -32,8 +32,14 @@ from .errors import ScenarioError, quote
 US = 1_000_000  # picoseconds per microsecond
 
 
-def read_vectors(path: Path, where: str) -> list[dict[str, Any]]:
-    """The connections of a vector file, as the engine's ``app.connections``.
+def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
+    """The connections of a vector file, as the engine's ``app.connections``: one list per
+    field (see :func:`as_connections` for one dict per connection). Per connection:
+    ``start_ps``, ``concurrent``, ``rtt_ps``, ``loss_initiator``, ``loss_acceptor`` and
+    ``adus`` (how many ADUs it has); per ADU, all connections' in order: ``adu_side`` (0 the
+    initiator writes it, 1 the acceptor), ``adu_bytes`` and ``adu_wait_ps`` (the wait before
+    it: after the peer's previous ADU arrived, or the writer's own previous ADU, see
+    docs/traffic.md).
 
     Seed 003's background replays hundreds of thousands of connections, millions of lines:
     the common line shapes are parsed with as few steps as Python allows (one split, one
@@ -42,9 +48,8 @@ def read_vectors(path: Path, where: str) -> list[dict[str, Any]]:
         text = path.read_text()
     except OSError as e:
         raise ScenarioError(f"cannot read {quote(str(path))}: {e.strerror}", path=where) from None
-    # The millions of small objects built here hold no reference cycles, and with the
-    # collector on, each of its passes over the growing heap cost more than the parsing
-    # itself on large files.
+    # The collector would walk the growing lists on its passes for nothing: they hold no
+    # reference cycles.
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -54,12 +59,41 @@ def read_vectors(path: Path, where: str) -> list[dict[str, Any]]:
             gc.enable()
 
 
-def _parse_vectors(text: str, path: Path, where: str) -> list[dict[str, Any]]:
-    conns: list[dict[str, Any]] = []
-    adus: list[dict[str, Any]] = []
-    cur: dict[str, Any] | None = None
+COLUMNS = ("start_ps", "concurrent", "rtt_ps", "loss_initiator", "loss_acceptor", "adus",
+           "adu_side", "adu_bytes", "adu_wait_ps")
+
+
+def as_connections(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """The vectors of :func:`read_vectors`, one dict per connection with its ADUs as dicts
+    (``side``, ``bytes``, ``wait_ps``)."""
+    conns = []
+    j = 0
+    for i, k in enumerate(columns["adus"]):
+        conns.append({
+            "start_ps": columns["start_ps"][i], "concurrent": columns["concurrent"][i],
+            "rtt_ps": columns["rtt_ps"][i],
+            "loss": [columns["loss_initiator"][i], columns["loss_acceptor"][i]],
+            "adus": [{"side": columns["adu_side"][a], "bytes": columns["adu_bytes"][a],
+                      "wait_ps": columns["adu_wait_ps"][a]} for a in range(j, j + k)],
+        })
+        j += k
+    return conns
+
+
+def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
+    start_ps: list[int] = []
+    concurrent_of: list[bool] = []
+    rtt_ps: list[int] = []
+    loss_i: list[float] = []
+    loss_a: list[float] = []
+    counts: list[int] = []
+    sides: list[int] = []
+    sizes: list[int] = []
+    waits: list[int] = []
+    started = False
+    empty: int | None = None  # the start of the first connection without ADUs
     concurrent = False
-    seq_wait: int | None = None  # SEQ: the wait before the next ADU (its "t" line)
+    seq_wait = 0  # SEQ: the wait before the next ADU (its "t" line)
     conc_wait = [0, 0]  # CONC: the wait before each side's next ADU
 
     def fail(n: int, message: str) -> ScenarioError:
@@ -74,16 +108,18 @@ def _parse_vectors(text: str, path: Path, where: str) -> list[dict[str, Any]]:
         key = words[0]
         # SEQ connections' ADU and wait lines are most of a file: their well-formed shape
         # first, without a call; everything else, and any doubt, through the checks below.
-        if not concurrent and cur is not None and len(words) == 2:
+        if not concurrent and started and len(words) == 2:
             if key == ">" or key == "<":
                 try:
                     b = int(words[1])
                 except ValueError:
                     b = -1
                 if b >= 0:
-                    adus.append({"from_acceptor": key == "<", "bytes": b,
-                                 "wait_ps": 0 if seq_wait is None else seq_wait})
-                    seq_wait = None
+                    sides.append(1 if key == "<" else 0)
+                    sizes.append(b)
+                    waits.append(seq_wait)
+                    counts[-1] += 1
+                    seq_wait = 0
                     continue
             elif key == "t":
                 try:
@@ -97,35 +133,44 @@ def _parse_vectors(text: str, path: Path, where: str) -> list[dict[str, Any]]:
             numbers = _numbers(words, line, n, fail)
             if not numbers or numbers[0] < 0:
                 raise fail(n, f"{key} needs a start time in microseconds")
+            if started and counts[-1] == 0 and empty is None:
+                empty = start_ps[-1]
+            started = True
             concurrent = key == "CONC"
-            adus = []
-            cur = {"start_ps": round(numbers[0] * US), "concurrent": concurrent,
-                   "rtt_ps": 0, "loss": [0.0, 0.0], "adus": adus}
-            conns.append(cur)
-            seq_wait = None
+            start_ps.append(round(numbers[0] * US))
+            concurrent_of.append(concurrent)
+            rtt_ps.append(0)
+            loss_i.append(0.0)
+            loss_a.append(0.0)
+            counts.append(0)
+            seq_wait = 0
             conc_wait = [0, 0]
             continue
-        if cur is None:
+        if not started:
             raise fail(n, f"{quote(key)} before the first SEQ or CONC header")
         if key == "w":
             _numbers(words, line, n, fail)
         elif key == "r":
-            cur["rtt_ps"] = round(_one(_numbers(words, line, n, fail), n, fail) * US)
+            rtt_ps[-1] = round(_one(_numbers(words, line, n, fail), n, fail) * US)
         elif key == "l":
             numbers = _numbers(words, line, n, fail)
             if len(numbers) != 2 or not all(0 <= x <= 1 for x in numbers):
                 raise fail(n, "l needs two loss rates in [0, 1]")
-            cur["loss"] = numbers
+            loss_i[-1], loss_a[-1] = numbers
         elif (key == ">" or key == "<") and not concurrent:
-            adus.append({"from_acceptor": key == "<", "bytes": _bytes(words, line, n, fail),
-                         "wait_ps": 0 if seq_wait is None else seq_wait})
-            seq_wait = None
+            sides.append(1 if key == "<" else 0)
+            sizes.append(_bytes(words, line, n, fail))
+            waits.append(seq_wait)
+            counts[-1] += 1
+            seq_wait = 0
         elif key == "t" and not concurrent:
             seq_wait = round(_one(_numbers(words, line, n, fail), n, fail) * US)
         elif (key == "c>" or key == "c<") and concurrent:
             side = 0 if key == "c>" else 1
-            adus.append({"from_acceptor": side == 1, "bytes": _bytes(words, line, n, fail),
-                         "wait_ps": conc_wait[side]})
+            sides.append(side)
+            sizes.append(_bytes(words, line, n, fail))
+            waits.append(conc_wait[side])
+            counts[-1] += 1
             conc_wait[side] = 0
         elif (key == "t>" or key == "t<") and concurrent:
             conc_wait[0 if key == "t>" else 1] = round(
@@ -133,13 +178,16 @@ def _parse_vectors(text: str, path: Path, where: str) -> list[dict[str, Any]]:
         else:
             _numbers(words, line, n, fail)
             raise fail(n, f"unknown or misplaced line {quote(line.strip())}")
-    for c in conns:
-        if not c["adus"]:
-            raise ScenarioError(f"a connection starting at {c['start_ps'] / US:g} us has no ADUs",
-                                path=f"{where} ({path.name})")
-    if not conns:
+    if not started:
         raise ScenarioError(f"{quote(str(path))} has no connections", path=where)
-    return conns
+    if empty is None and counts[-1] == 0:
+        empty = start_ps[-1]
+    if empty is not None:
+        raise ScenarioError(f"a connection starting at {empty / US:g} us has no ADUs",
+                            path=f"{where} ({path.name})")
+    return {"start_ps": start_ps, "concurrent": concurrent_of, "rtt_ps": rtt_ps,
+            "loss_initiator": loss_i, "loss_acceptor": loss_a, "adus": counts,
+            "adu_side": sides, "adu_bytes": sizes, "adu_wait_ps": waits}
 
 
 def _numbers(words: list[str], line: str, n: int, fail: Any) -> list[float]:

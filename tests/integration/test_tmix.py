@@ -8,7 +8,7 @@ import pytest
 
 import ackclock as ac
 from ackclock.errors import ScenarioError
-from ackclock.tmix import read_vectors, synthesize
+from ackclock.tmix import as_connections, read_vectors, synthesize
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "tmix" / "sample.vec"
@@ -25,16 +25,16 @@ def replay(vectors: Path, rate: str = "100Mb/s", duration: str = "60s") -> ac.Re
 
 
 def test_sample_file_is_read_as_written() -> None:
-    conns = read_vectors(SAMPLE, "app.file")
+    conns = as_connections(read_vectors(SAMPLE, "app.file"))
     assert [c["concurrent"] for c in conns] == [False, False, True]
     first = conns[0]
     assert first["start_ps"] == 0 and first["rtt_ps"] == 50_000 * 10**6
-    assert [(a["from_acceptor"], a["bytes"], a["wait_ps"]) for a in first["adus"]] == [
-        (False, 350, 0), (True, 12000, 5000 * 10**6), (False, 420, 500_000 * 10**6),
-        (True, 85000, 3000 * 10**6)]
+    assert [(a["side"], a["bytes"], a["wait_ps"]) for a in first["adus"]] == [
+        (0, 350, 0), (1, 12000, 5000 * 10**6), (0, 420, 500_000 * 10**6),
+        (1, 85000, 3000 * 10**6)]
     conc = conns[2]
-    assert [(a["from_acceptor"], a["bytes"], a["wait_ps"]) for a in conc["adus"]] == [
-        (False, 5000, 0), (False, 7000, 100_000 * 10**6), (True, 64000, 0)]
+    assert [(a["side"], a["bytes"], a["wait_ps"]) for a in conc["adus"]] == [
+        (0, 5000, 0), (0, 7000, 100_000 * 10**6), (1, 64000, 0)]
 
 
 def test_replay_completes_every_connection_with_exact_byte_totals() -> None:
@@ -62,14 +62,14 @@ def test_connection_rtt_follows_the_vector_min_rtt() -> None:
 def test_synthetic_vectors_replay_completely(tmp_path: Path) -> None:
     vectors = tmp_path / "syn.vec"
     synthesize(vectors, 100, seed=3, rate_per_s=50)
-    conns = read_vectors(vectors, "app.file")
+    conns = as_connections(read_vectors(vectors, "app.file"))
     assert len(conns) == 100
     res = replay(vectors, duration="120s")
     c = res.connections
     assert c.finish_s.notna().all()
     assert (c.delivered_acceptor == c.bytes_acceptor).all()
     # Heavy tails: the largest response carries far more than the median one.
-    sizes = [a["bytes"] for conn in conns for a in conn["adus"] if a["from_acceptor"]]
+    sizes = [a["bytes"] for conn in conns for a in conn["adus"] if a["side"] == 1]
     assert max(sizes) > 20 * sorted(sizes)[len(sizes) // 2]
 
 
@@ -131,12 +131,12 @@ def test_unusual_but_valid_lines_read_as_their_numbers(tmp_path: Path) -> None:
     vec = tmp_path / "odd.vec"
     vec.write_text("SEQ 0 3 0 1  # a comment\n>  1e3\nt 2.5 # comment\n< 40.0\nt 1\nt 7\n> 0\n"
                    "t 9\n")
-    [conn] = read_vectors(vec, "app.file")
-    assert [(a["from_acceptor"], a["bytes"], a["wait_ps"]) for a in conn["adus"]] == [
-        (False, 1000, 0), (True, 40, 2_500_000), (False, 0, 7_000_000)]
+    [conn] = as_connections(read_vectors(vec, "app.file"))
+    assert [(a["side"], a["bytes"], a["wait_ps"]) for a in conn["adus"]] == [
+        (0, 1000, 0), (1, 40, 2_500_000), (0, 0, 7_000_000)]
 
 
-def test_summary_json_lists_one_connection_per_line(tmp_path: Path) -> None:
+def test_summary_json_lists_each_vector_column_on_one_line(tmp_path: Path) -> None:
     import json
 
     net = ac.Network("tmix")
@@ -146,10 +146,11 @@ def test_summary_json_lists_one_connection_per_line(tmp_path: Path) -> None:
     res = net.run(duration="2s", out=tmp_path / "out")
     text = (tmp_path / "out" / "summary.json").read_text()
     assert json.loads(text) == json.loads(json.dumps(res.summary))
-    conns = res.summary["scenario"]["flows"][0]["app"]["connections"]
-    for c in conns:
-        assert json.dumps(c, separators=(",", ":")) in text.splitlines()[
-            text.splitlines().index("          \"connections\": [") + 1 + conns.index(c)]
+    columns = res.summary["scenario"]["flows"][0]["app"]["connections"]
+    lines = [line.strip() for line in text.splitlines()]
+    for key, values in columns.items():
+        assert f"{json.dumps(key)}: {json.dumps(values, separators=(',', ':'))}" in {
+            line.rstrip(",") for line in lines}
     # Without connection vectors the file is plain indented JSON.
     net = ac.Network("plain")
     net.nodes("i", "a")
@@ -158,3 +159,32 @@ def test_summary_json_lists_one_connection_per_line(tmp_path: Path) -> None:
     res = net.run(duration="1s", out=tmp_path / "plain")
     assert (tmp_path / "plain" / "summary.json").read_text() == json.dumps(
         res.summary, indent=2) + "\n"
+
+
+def test_replay_of_a_tmix_run_gives_the_same_connections(tmp_path: Path) -> None:
+    from ackclock.run import load_replay, run_document
+
+    net = ac.Network("tmix")
+    net.nodes("i", "a")
+    net.link("i", "a", rate="10Mb/s", delay="5ms")
+    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    first = net.run(duration="3s", out=tmp_path / "out")
+    again = run_document(load_replay(tmp_path / "out" / "summary.json"))
+    assert again.connections.equals(first.connections)
+
+
+def test_engine_rejects_vector_columns_of_unequal_length() -> None:
+    import json
+
+    from ackclock.run import engine
+
+    net = ac.Network("tmix")
+    net.nodes("i", "a")
+    net.link("i", "a", rate="10Mb/s", delay="5ms")
+    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    from ackclock.scenario import resolve
+
+    doc = resolve(net.scenario("1s"))
+    doc["flows"][0]["app"]["connections"]["adu_bytes"].pop()
+    with pytest.raises(ValueError, match="adu_bytes: 8 values for 9 ADUs"):
+        engine().Simulation(json.dumps(doc))

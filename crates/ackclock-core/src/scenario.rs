@@ -410,6 +410,10 @@ pub enum AppConfig {
         start: Distribution,
         #[serde(default)]
         stop_ps: Option<u64>,
+        #[serde(
+            deserialize_with = "tmix_columns::deserialize",
+            serialize_with = "tmix_columns::serialize"
+        )]
         connections: Vec<TmixConnection>,
     },
 }
@@ -441,6 +445,105 @@ pub struct TmixAdu {
     pub bytes: u64,
     #[serde(default)]
     pub wait_ps: u64,
+}
+
+/// Tmix connection vectors as the document carries them: one array per field, the ADUs of
+/// all connections in order, `adus` counting each connection's. A replay holds up to hundreds
+/// of thousands of connections; as a list of objects they made the document several times
+/// larger, and it took longer to write, send and parse than the run took.
+mod tmix_columns {
+    use super::{TmixAdu, TmixConnection};
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Default, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Columns {
+        start_ps: Vec<u64>,
+        concurrent: Vec<bool>,
+        rtt_ps: Vec<u64>,
+        loss_initiator: Vec<f64>,
+        loss_acceptor: Vec<f64>,
+        adus: Vec<u32>,
+        /// 0: written by the initiator, 1: by the acceptor.
+        adu_side: Vec<u8>,
+        adu_bytes: Vec<u64>,
+        adu_wait_ps: Vec<u64>,
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<TmixConnection>, D::Error> {
+        let c = Columns::deserialize(d)?;
+        let n = c.start_ps.len();
+        for (name, len) in [
+            ("concurrent", c.concurrent.len()),
+            ("rtt_ps", c.rtt_ps.len()),
+            ("loss_initiator", c.loss_initiator.len()),
+            ("loss_acceptor", c.loss_acceptor.len()),
+            ("adus", c.adus.len()),
+        ] {
+            if len != n {
+                return Err(D::Error::custom(format!(
+                    "connections.{name}: {len} values for {n} connections"
+                )));
+            }
+        }
+        let total: u64 = c.adus.iter().map(|&k| k as u64).sum();
+        for (name, len) in [
+            ("adu_side", c.adu_side.len()),
+            ("adu_bytes", c.adu_bytes.len()),
+            ("adu_wait_ps", c.adu_wait_ps.len()),
+        ] {
+            if len as u64 != total {
+                return Err(D::Error::custom(format!(
+                    "connections.{name}: {len} values for {total} ADUs"
+                )));
+            }
+        }
+        if let Some(k) = c.adu_side.iter().position(|&s| s > 1) {
+            return Err(D::Error::custom(format!(
+                "connections.adu_side[{k}]: expected 0 (initiator) or 1 (acceptor)"
+            )));
+        }
+        let mut next = 0;
+        let conns = (0..n)
+            .map(|i| {
+                let k = c.adus[i] as usize;
+                let adus = (next..next + k)
+                    .map(|j| TmixAdu {
+                        from_acceptor: c.adu_side[j] == 1,
+                        bytes: c.adu_bytes[j],
+                        wait_ps: c.adu_wait_ps[j],
+                    })
+                    .collect();
+                next += k;
+                TmixConnection {
+                    start_ps: c.start_ps[i],
+                    concurrent: c.concurrent[i],
+                    rtt_ps: c.rtt_ps[i],
+                    loss: [c.loss_initiator[i], c.loss_acceptor[i]],
+                    adus,
+                }
+            })
+            .collect();
+        Ok(conns)
+    }
+
+    pub fn serialize<S: Serializer>(conns: &[TmixConnection], s: S) -> Result<S::Ok, S::Error> {
+        let mut c = Columns::default();
+        for conn in conns {
+            c.start_ps.push(conn.start_ps);
+            c.concurrent.push(conn.concurrent);
+            c.rtt_ps.push(conn.rtt_ps);
+            c.loss_initiator.push(conn.loss[0]);
+            c.loss_acceptor.push(conn.loss[1]);
+            c.adus.push(conn.adus.len() as u32);
+            for a in &conn.adus {
+                c.adu_side.push(a.from_acceptor as u8);
+                c.adu_bytes.push(a.bytes);
+                c.adu_wait_ps.push(a.wait_ps);
+            }
+        }
+        c.serialize(s)
+    }
 }
 
 impl AppConfig {
