@@ -174,6 +174,9 @@ pub struct Simulator {
     /// For each Tmix connection, the next one of its application to start, with the time and
     /// the reserved sequence number of that start (see `on_app_start`).
     tmix_next_start: Vec<Option<(SimTime, u64, u32)>>,
+    /// For each scenario flow, the wire bytes its Tmix half-connections' sinks received (a
+    /// running sum, so that a sample does not walk every connection).
+    tmix_received_bytes: Vec<u64>,
     /// Two-way TCP connections (`full_tcp.rs`).
     full: Vec<crate::tcp::full::FullConn>,
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
@@ -420,6 +423,7 @@ impl Simulator {
             finished: false,
             scenario_flows,
             tmix_next_start: vec![None; tmix.len()],
+            tmix_received_bytes: vec![0; scenario_flows],
             tmix,
             tmix_acts: Vec::new(),
             full,
@@ -760,6 +764,8 @@ impl Simulator {
         }
         if pkt.kind == PacketKind::TcpData {
             if let Some((c, side)) = self.flows[f].tmix {
+                let parent = self.tmix[c as usize].parent.idx();
+                self.tmix_received_bytes[parent] += pkt.size as u64;
                 self.tmix_received(c, side as usize, f);
             }
         }
@@ -1038,14 +1044,7 @@ impl Simulator {
                     backoff: f64::NAN,
                     delivered_bytes: c.bytes_delivered,
                     // A Tmix flow's wire bytes are its half-connections'.
-                    received_bytes: c.bytes_received
-                        + self
-                            .tmix
-                            .iter()
-                            .filter(|conn| conn.parent.idx() == i)
-                            .flat_map(|conn| conn.halves)
-                            .map(|h| self.counters[h.idx()].bytes_received)
-                            .sum::<u64>(),
+                    received_bytes: c.bytes_received + self.tmix_received_bytes[i],
                     rtt_s: f64::NAN,
                     window: f64::NAN,
                 },
