@@ -129,6 +129,29 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
                 if 0 <= x < math.inf:
                     seq_wait = round(x * US)
                     continue
+        if key == "r" and started and len(words) == 2:
+            try:
+                x = float(words[1])
+            except ValueError:
+                x = -1.0
+            if 0 <= x < math.inf:
+                rtt_ps[-1] = round(x * US)
+                continue
+        elif key == "l" and started and len(words) == 3:
+            try:
+                a, b = float(words[1]), float(words[2])
+            except ValueError:
+                a = b = -1.0
+            if 0 <= a <= 1 and 0 <= b <= 1:
+                loss_i[-1], loss_a[-1] = a, b
+                continue
+        elif key == "w" and started:
+            try:
+                for a in words[1:]:
+                    float(a)
+                continue
+            except ValueError:
+                pass
         if key in ("SEQ", "CONC"):
             numbers = _numbers(words, line, n, fail)
             if not numbers or numbers[0] < 0:
