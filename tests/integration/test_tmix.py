@@ -88,6 +88,8 @@ def test_synthetic_vectors_replay_completely(tmp_path: Path) -> None:
         ("SEQ 0 1\n> 10\nt -1\n< 10\n", "expected one non-negative number"),
         ("SEQ 0 1\n> 10\nt nan\n< 10\n", "expected one non-negative number"),
         ("SEQ 0 1\n> 10\nt inf\n< 10\n", "expected one non-negative number"),
+        ("SEQ nan 1\n> 10\n", "SEQ needs a start time in microseconds"),
+        ("CONC inf 1 0\nc> 10\n", "CONC needs a start time in microseconds"),
     ],
 )
 def test_vector_mistakes_name_the_line(tmp_path: Path, text: str, message: str) -> None:
@@ -188,3 +190,27 @@ def test_engine_rejects_vector_columns_of_unequal_length() -> None:
     doc["flows"][0]["app"]["connections"]["adu_bytes"].pop()
     with pytest.raises(ValueError, match="adu_bytes: 8 values for 9 ADUs"):
         engine().Simulation(json.dumps(doc))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_engine_reader_and_python_reader_agree(tmp_path: Path, seed: int) -> None:
+    # read_vectors takes the engine's reader (tmix_vectors.rs) for plain files and its own
+    # otherwise: both must give the same columns, to the last picosecond.
+    from ackclock import _core
+    from ackclock.tmix import _parse_vectors
+
+    vec = tmp_path / "syn.vec"
+    synthesize(vec, 300, seed=seed, rate_per_s=100)
+    text = vec.read_text()
+    fast = _core.read_tmix_vectors(text)
+    assert fast is not None
+    assert fast == _parse_vectors(text, vec, "app.file")
+    # Unusual but valid: the engine's reader declines, the result is the same file's.
+    odd = text.replace("\n> ", "\n>  1_0#\n> ", 1)
+    assert _core.read_tmix_vectors(odd) is None
+    (tmp_path / "odd.vec").write_text(odd)
+    assert read_vectors(tmp_path / "odd.vec", "app.file") == _parse_vectors(
+        odd, tmp_path / "odd.vec", "app.file")
+    for sample in (SAMPLE, ROOT / "examples" / "tmix" / "synthetic.vec"):
+        assert _core.read_tmix_vectors(sample.read_text()) == _parse_vectors(
+            sample.read_text(), sample, "app.file")

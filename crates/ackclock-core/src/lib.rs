@@ -22,6 +22,7 @@ pub mod sim;
 pub mod tcp;
 pub mod time;
 pub mod tmix;
+pub mod tmix_vectors;
 pub mod tracer;
 pub mod traffic;
 

@@ -275,6 +275,28 @@ fn results_to_dict<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
+/// A Tmix connection-vector file's text as the resolved document's columns, or None when it
+/// is not a plain well-formed file (the front end then reads it itself and reports why).
+#[pyfunction]
+fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(v) = ackclock_core::tmix_vectors::read(text) else {
+        return Ok(None);
+    };
+    let d = PyDict::new(py);
+    d.set_item("start_ps", v.start_ps)?;
+    d.set_item("concurrent", v.concurrent)?;
+    d.set_item("rtt_ps", v.rtt_ps)?;
+    d.set_item("loss_initiator", v.loss_initiator)?;
+    d.set_item("loss_acceptor", v.loss_acceptor)?;
+    d.set_item("adus", v.adus)?;
+    // As a list of numbers: a Vec<u8> would become Python bytes.
+    let sides: Vec<u32> = v.adu_side.iter().map(|&s| s.into()).collect();
+    d.set_item("adu_side", sides)?;
+    d.set_item("adu_bytes", v.adu_bytes)?;
+    d.set_item("adu_wait_ps", v.adu_wait_ps)?;
+    Ok(Some(d))
+}
+
 /// The engine's version.
 #[pyfunction]
 fn version() -> &'static str {
@@ -285,5 +307,6 @@ fn version() -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
     Ok(())
 }
