@@ -177,6 +177,8 @@ pub struct Simulator {
     /// For each scenario flow, the wire bytes its Tmix half-connections' sinks received (a
     /// running sum, so that a sample does not walk every connection).
     tmix_received_bytes: Vec<u64>,
+    /// Packets held in Tmix delay lines now (for the memory guard).
+    delay_held: u64,
     /// Two-way TCP connections (`full_tcp.rs`).
     full: Vec<crate::tcp::full::FullConn>,
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
@@ -424,6 +426,7 @@ impl Simulator {
             scenario_flows,
             tmix_next_start: vec![None; tmix.len()],
             tmix_received_bytes: vec![0; scenario_flows],
+            delay_held: 0,
             tmix,
             tmix_acts: Vec::new(),
             full,
@@ -686,8 +689,11 @@ impl Simulator {
     fn delay_packet(&mut self, p: Packet) {
         let d = self.flows[p.flow.idx()].delay.as_mut().expect("checked");
         match d.push(self.now, p) {
-            Ok(Some(t)) => self.queue.push_timer(t, Event::Release(p.flow)),
-            Ok(None) => {}
+            Ok(Some(t)) => {
+                self.delay_held += 1;
+                self.queue.push_timer(t, Event::Release(p.flow));
+            }
+            Ok(None) => self.delay_held += 1,
             Err(lost) => self.count_drop(&lost),
         }
     }
@@ -701,6 +707,7 @@ impl Simulator {
             .as_mut()
             .expect("release event of a delay line")
             .release(self.now, &mut out);
+        self.delay_held -= out.len() as u64;
         for p in out.drain(..) {
             self.forward(p.src, p);
         }
