@@ -214,3 +214,27 @@ def test_engine_reader_and_python_reader_agree(tmp_path: Path, seed: int) -> Non
     for sample in (SAMPLE, ROOT / "examples" / "tmix" / "synthetic.vec"):
         assert _core.read_tmix_vectors(sample.read_text()) == _parse_vectors(
             sample.read_text(), sample, "app.file")
+
+
+def test_closed_connections_give_back_their_endpoints() -> None:
+    # A connection's two endpoints exist from its start until it is closed and quiet
+    # (tmix_agents.rs); the engine reports TCP variables only for endpoints that exist.
+    import json
+
+    from ackclock.run import engine
+    from ackclock.scenario import resolve
+
+    net = ac.Network("tmix")
+    net.nodes("i", "a")
+    net.link("i", "a", rate="100Mb/s", delay="5ms")
+    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    sim = engine().Simulation(json.dumps(resolve(net.scenario("30s", seed=1))))
+    halves = range(1, 7)  # the scenario's one flow, then two halves per connection
+    assert all(sim.tcp_vars(h) is None for h in halves)  # nothing started yet
+    sim.run_until(int(0.2e12))  # connection 1 open; 2 and 3 start at 0.25 and 0.4 s
+    assert sim.tcp_vars(1) is not None and sim.tcp_vars(2) is not None
+    assert sim.tcp_vars(3) is None and sim.tcp_vars(5) is None
+    sim.run_until(sim.duration_ps)
+    res = sim.results()
+    assert all(f is not None for f in res["connections"]["finish_s"])
+    assert all(sim.tcp_vars(h) is None for h in halves)

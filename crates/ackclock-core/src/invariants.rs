@@ -493,6 +493,20 @@ impl Simulator {
                 }
             }
         }
+        // A Tmix connection's endpoints are freed when its count reaches 0, so the count
+        // must be exact (`tmix_agents.rs`).
+        for (f, flow) in self.flows.iter().enumerate() {
+            let held = c.data_in_net[f] + c.acks_in_net[f];
+            if flow.tmix.is_some() && held != self.tmix_in_flight[f] as u64 {
+                return Err(fail(
+                    format!("Tmix half-connection flow {f}"),
+                    format!(
+                        "{held} packets in the network and delay lines, counted {}",
+                        self.tmix_in_flight[f]
+                    ),
+                ));
+            }
+        }
         let flow_name = |f: usize| -> String {
             match self.scenario.flows.get(f) {
                 Some(cfg) => format!("flow {}", cfg.name),

@@ -41,6 +41,9 @@ pub use invariants::{StopReason, Violation};
 // Two-way TCP connections (`tcp/full.rs`) in the simulator, likewise a child module.
 #[path = "full_tcp.rs"]
 mod full_tcp;
+#[path = "tmix_agents.rs"]
+mod tmix_agents;
+use tmix_agents::TmixApp;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
@@ -80,6 +83,9 @@ enum Agent {
     },
     /// A Tmix application: its connections run on internal half-connection flows.
     Tmix,
+    /// A Tmix half-connection without endpoints: before its connection starts, and after it
+    /// has closed (`tmix_agents.rs`).
+    Idle,
 }
 
 #[derive(Debug)]
@@ -179,6 +185,11 @@ pub struct Simulator {
     tmix_received_bytes: Vec<u64>,
     /// Packets held in Tmix delay lines now (for the memory guard).
     delay_held: u64,
+    /// Per flow, packets of a Tmix half-connection in the network or a delay line.
+    tmix_in_flight: Vec<u32>,
+    /// The Tmix applications, and each scenario flow's index among them (u32::MAX: none).
+    tmix_apps: Vec<TmixApp>,
+    tmix_app_of: Vec<u32>,
     /// Two-way TCP connections (`full_tcp.rs`).
     full: Vec<crate::tcp::full::FullConn>,
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
@@ -302,6 +313,8 @@ impl Simulator {
         let scenario_flows = flows.len();
         let full = full_tcp::build(&scenario, &mut flows)?;
         let mut tmix = Vec::new();
+        let mut tmix_apps = Vec::new();
+        let mut tmix_app_of = vec![u32::MAX; scenario_flows];
         for (i, f) in scenario.flows.iter().enumerate() {
             let (AppConfig::Tmix { connections, .. }, Some(t)) = (&f.app, &f.tcp) else {
                 continue;
@@ -313,34 +326,23 @@ impl Simulator {
             let path_rtt = SimDuration(
                 routes.path_delay(src, dst, &links).0 + routes.path_delay(dst, src, &links).0,
             );
-            for (j, conn) in connections.iter().enumerate() {
+            tmix_app_of[i] = tmix_apps.len() as u32;
+            tmix_apps.push(TmixApp::new(
+                i,
+                &f.name,
+                (src, dst),
+                t,
+                path_rtt,
+                tmix.len() as u32,
+            )?);
+            for conn in connections {
                 let c = tmix.len() as u32;
                 let mut halves = [FlowId(0); 2];
                 for (side, half) in halves.iter_mut().enumerate() {
-                    let id = FlowId(flows.len() as u32);
-                    *half = id;
-                    let (a, b) = if side == 0 { (src, dst) } else { (dst, src) };
-                    let mut cfg = t.clone();
-                    // The acceptor's half opens with the initiator's handshake.
-                    cfg.syn = t.syn && side == 0;
-                    let cc = AnyCc::new(&cfg).map_err(|e| format!("flow[{i}].{e}"))?;
-                    let recovery = Recovery::by_name(&cfg.variant)
-                        .ok_or_else(|| format!("flow[{i}].variant: unsupported"))?;
-                    let sender = Box::new(TcpSender::new(id, a, b, &cfg, recovery, cc));
-                    let mut sink = Box::new(TcpSink::new(id, b, a, &cfg));
-                    sink.set_transfer(0); // the connection counts ADU bytes itself
-                    let extra = conn.rtt_ps.saturating_sub(path_rtt.0) / 2;
-                    let delay = (extra > 0 || conn.loss.iter().any(|&x| x > 0.0)).then(|| {
-                        let rng =
-                            RandomStream::named(seed, &format!("flow.{}.tmix.{j}.{side}", f.name));
-                        Box::new(DelayLine::new(
-                            SimDuration(extra),
-                            [conn.loss[side], conn.loss[1 - side]],
-                            rng,
-                        ))
-                    });
+                    *half = FlowId(flows.len() as u32);
+                    // The endpoints are built when the connection starts (`tmix_agents.rs`).
                     flows.push(Flow {
-                        agent: Agent::Tcp { sender, sink },
+                        agent: Agent::Idle,
                         start: SimTime(u64::MAX),
                         rto_event: LazyTimer::default(),
                         delack_event: LazyTimer::default(),
@@ -349,7 +351,7 @@ impl Simulator {
                         traced: [f64::NAN; 8],
                         rto_held: None,
                         tmix: Some((c, side as u8)),
-                        delay,
+                        delay: None,
                         writer: None,
                         full: None,
                     });
@@ -391,7 +393,7 @@ impl Simulator {
         }
         let nf = flows.len();
         let nl = links.len();
-        let traces = open_traces(&scenario, &flows, &tmix, &mut links)?;
+        let traces = open_traces(&scenario, &flows, &tmix, &tmix_apps, &mut links)?;
         for (link, cfg) in links.iter_mut().zip(&scenario.links) {
             if cfg.monitor_flows {
                 link.monitor_flows(nf);
@@ -426,6 +428,9 @@ impl Simulator {
             scenario_flows,
             tmix_next_start: vec![None; tmix.len()],
             tmix_received_bytes: vec![0; scenario_flows],
+            tmix_in_flight: vec![0; nf],
+            tmix_apps,
+            tmix_app_of,
             delay_held: 0,
             tmix,
             tmix_acts: Vec::new(),
@@ -646,6 +651,10 @@ impl Simulator {
             PacketKind::TcpAck => c.acks_dropped += 1,
             PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
         }
+        if let Some((conn, _)) = self.flows[pkt.flow.idx()].tmix {
+            self.tmix_in_flight_add(pkt.flow, false);
+            self.close_tmix_endpoints_if_quiet(conn);
+        }
     }
 
     /// Hands the packets an agent just emitted to the network.
@@ -657,6 +666,7 @@ impl Simulator {
             p.id = self.next_packet_id;
             self.next_packet_id += 1;
             self.monitor[monitor_index(&p)].sent(self.now, p.size);
+            self.tmix_in_flight_add(p.flow, true);
             if self.flows[p.flow.idx()].delay.is_some() {
                 self.delay_packet(p);
                 continue;
@@ -672,6 +682,7 @@ impl Simulator {
             self.queue
                 .push_timer_reserved(at, seq, Event::TmixStart(next));
         }
+        self.open_tmix_endpoints(c);
         let mut acts = std::mem::take(&mut self.tmix_acts);
         self.tmix[c as usize].start(self.now, &mut acts);
         self.tmix_act(c, acts);
@@ -749,6 +760,7 @@ impl Simulator {
             self.full_receive(pkt);
             return;
         }
+        self.tmix_in_flight_add(pkt.flow, false);
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f];
         match (&mut self.flows[f].agent, pkt.kind) {
@@ -769,12 +781,13 @@ impl Simulator {
         if pkt.kind != PacketKind::Udp {
             self.sync_timers(pkt.flow);
         }
-        if pkt.kind == PacketKind::TcpData {
-            if let Some((c, side)) = self.flows[f].tmix {
+        if let Some((c, side)) = self.flows[f].tmix {
+            if pkt.kind == PacketKind::TcpData {
                 let parent = self.tmix[c as usize].parent.idx();
                 self.tmix_received_bytes[parent] += pkt.size as u64;
                 self.tmix_received(c, side as usize, f);
             }
+            self.close_tmix_endpoints_if_quiet(c);
         }
     }
 
@@ -903,6 +916,8 @@ impl Simulator {
                 next_tick = Some(w.first_tick(now));
             }
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
+            // Only Tmix half-connections are idle, and they have no application of their own.
+            Agent::Idle => {}
             Agent::Tmix => {
                 let stop = self.scenario.flows[f.idx()]
                     .app
@@ -987,7 +1002,7 @@ impl Simulator {
             Agent::Tcp { sender, .. } => sender.stop(),
             Agent::Udp { source } => source.stop(),
             // Connections after the stop were never scheduled; running ones finish.
-            Agent::Tmix => {}
+            Agent::Tmix | Agent::Idle => {}
         }
     }
 
@@ -1042,7 +1057,7 @@ impl Simulator {
                     window: (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd)
                         * sender.window_scale(),
                 },
-                Agent::Udp { .. } | Agent::Tmix => FlowSample {
+                Agent::Udp { .. } | Agent::Tmix | Agent::Idle => FlowSample {
                     cwnd: f64::NAN,
                     ssthresh: f64::NAN,
                     srtt_s: f64::NAN,
@@ -1243,7 +1258,7 @@ impl Simulator {
                         Agent::Tcp { sender, .. } => {
                             sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
                         }
-                        Agent::Udp { .. } | Agent::Tmix => f64::NAN,
+                        Agent::Udp { .. } | Agent::Tmix | Agent::Idle => f64::NAN,
                     })
                     .collect(),
             );
@@ -1797,6 +1812,7 @@ fn open_traces(
     sc: &Scenario,
     flows: &[Flow],
     tmix: &[TmixConn],
+    tmix_apps: &[TmixApp],
     links: &mut [Link],
 ) -> Result<Option<Box<PacketTraces>>, String> {
     if sc.traces.is_empty() {
@@ -1883,12 +1899,14 @@ fn open_traces(
     }
     // Tmix half-connections: ports of their own, their application's flow id.
     for flow in &flows[sc.flows.len()..] {
-        let Agent::Tcp { sender, .. } = &flow.agent else {
-            unreachable!("Tmix half-connections are TCP");
-        };
         let (conn, side) = flow.tmix.expect("a Tmix half-connection");
         let owner = tmix[conn as usize].parent.idx();
-        let (a, b) = (sender.src.0, sender.dst.0);
+        let app = tmix_apps
+            .iter()
+            .rfind(|a| a.first <= conn)
+            .expect("a Tmix application");
+        let (a, b) = app.ends(side as usize);
+        let (a, b) = (a.0, b.0);
         let (sp, dp) = (port(a), port(b));
         let of = &sc.flows[owner];
         labels.push(FlowLabel {

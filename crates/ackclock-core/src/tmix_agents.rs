@@ -1,0 +1,151 @@
+//! The simulator's side of Tmix connections' endpoints (`tmix.rs` drives the connections):
+//! a connection's two TCP half-connections get their sender, sink and delay line when the
+//! connection starts, and give them back once it is closed and quiet.
+//!
+//! Seed 003's background replays 150 000 connections each way; built up front, their
+//! endpoints took 1.4 GB and seconds before the first event, though a few hundred connections
+//! are open at any time. A closed connection's endpoints are freed only when nothing can reach
+//! them again: both FINs delivered, no packet of either half in the network or a delay line,
+//! and no pending retransmission, delayed-ACK or pacing deadline. Such an endpoint would never
+//! act again, so freeing it changes no result (the stale timer events it may leave behind
+//! find no endpoint and do nothing, as they did nothing before).
+//!
+//! This file is a child module of `sim` (see the `#[path]` there).
+
+use super::{Agent, Flow, Simulator};
+use crate::ids::{FlowId, NodeId};
+use crate::rng::RandomStream;
+use crate::scenario::TcpConfig;
+use crate::tcp::cc::AnyCc;
+use crate::tcp::sender::Recovery;
+use crate::tcp::{TcpSender, TcpSink};
+use crate::time::SimDuration;
+use crate::tmix::DelayLine;
+
+/// What building a Tmix application's endpoints needs, kept from the scenario.
+#[derive(Debug)]
+pub(super) struct TmixApp {
+    /// The application's flow name (it names the delay lines' random streams).
+    pub name: String,
+    pub initiator: NodeId,
+    pub acceptor: NodeId,
+    /// The flow's TCP configuration for each half: the initiator's opens with the SYN.
+    pub cfg: [TcpConfig; 2],
+    pub path_rtt: SimDuration,
+    /// Index of the application's first connection in `Simulator::tmix`.
+    pub first: u32,
+}
+
+impl TmixApp {
+    /// Checks once what building each endpoint would otherwise report at a connection's start.
+    pub fn new(
+        i: usize,
+        name: &str,
+        nodes: (NodeId, NodeId),
+        t: &TcpConfig,
+        path_rtt: SimDuration,
+        first: u32,
+    ) -> Result<TmixApp, String> {
+        let half = |side: usize| {
+            let mut cfg = t.clone();
+            cfg.syn = t.syn && side == 0;
+            cfg
+        };
+        let cfg = [half(0), half(1)];
+        for c in &cfg {
+            AnyCc::new(c).map_err(|e| format!("flow[{i}].{e}"))?;
+            Recovery::by_name(&c.variant)
+                .ok_or_else(|| format!("flow[{i}].variant: unsupported"))?;
+        }
+        Ok(TmixApp {
+            name: name.to_string(),
+            initiator: nodes.0,
+            acceptor: nodes.1,
+            cfg,
+            path_rtt,
+            first,
+        })
+    }
+
+    /// The ends of half `side`: the node its data leaves from, and the one it goes to.
+    pub fn ends(&self, side: usize) -> (NodeId, NodeId) {
+        if side == 0 {
+            (self.initiator, self.acceptor)
+        } else {
+            (self.acceptor, self.initiator)
+        }
+    }
+}
+
+impl Simulator {
+    /// Builds connection `c`'s two endpoints (and delay lines), as it starts.
+    pub(super) fn open_tmix_endpoints(&mut self, c: u32) {
+        let conn = &self.tmix[c as usize];
+        let app = &self.tmix_apps[self.tmix_app_of[conn.parent.idx()] as usize];
+        let j = c - app.first;
+        for side in 0..2 {
+            let id = conn.halves[side];
+            let (a, b) = app.ends(side);
+            let cfg = &app.cfg[side];
+            let cc = AnyCc::new(cfg).expect("checked when the application was built");
+            let recovery = Recovery::by_name(&cfg.variant).expect("checked likewise");
+            let sender = Box::new(TcpSender::new(id, a, b, cfg, recovery, cc));
+            let mut sink = Box::new(TcpSink::new(id, b, a, cfg));
+            sink.set_transfer(0); // the connection counts ADU bytes itself
+            let extra = conn.cfg.rtt_ps.saturating_sub(app.path_rtt.0) / 2;
+            let loss = conn.cfg.loss;
+            let delay = (extra > 0 || loss.iter().any(|&x| x > 0.0)).then(|| {
+                let stream = format!("flow.{}.tmix.{j}.{side}", app.name);
+                Box::new(DelayLine::new(
+                    SimDuration(extra),
+                    [loss[side], loss[1 - side]],
+                    RandomStream::named(self.scenario.run.seed, &stream),
+                ))
+            });
+            let flow: &mut Flow = &mut self.flows[id.idx()];
+            flow.agent = Agent::Tcp { sender, sink };
+            flow.delay = delay;
+        }
+    }
+
+    /// Frees connection `c`'s endpoints if it is closed and nothing can reach them again.
+    pub(super) fn close_tmix_endpoints_if_quiet(&mut self, c: u32) {
+        let conn = &self.tmix[c as usize];
+        if conn.finished_at.is_none() {
+            return;
+        }
+        let halves = conn.halves;
+        for h in halves {
+            if self.tmix_in_flight[h.idx()] != 0 {
+                return;
+            }
+            let Agent::Tcp { sender, sink } = &self.flows[h.idx()].agent else {
+                return;
+            };
+            if sender.rto_deadline().is_some()
+                || sender.pace_deadline().is_some()
+                || sink.deadline().is_some()
+            {
+                return;
+            }
+        }
+        for h in halves {
+            let flow = &mut self.flows[h.idx()];
+            flow.agent = Agent::Idle;
+            flow.delay = None;
+        }
+    }
+
+    /// Counts a packet of a Tmix half-connection entering (`+1`) or leaving the network.
+    #[inline]
+    pub(super) fn tmix_in_flight_add(&mut self, f: FlowId, entering: bool) {
+        if self.flows[f.idx()].tmix.is_some() {
+            let n = &mut self.tmix_in_flight[f.idx()];
+            if entering {
+                *n += 1;
+            } else {
+                *n -= 1;
+            }
+        }
+    }
+}
