@@ -652,7 +652,7 @@ impl Simulator {
             PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
         }
         if let Some((conn, _)) = self.flows[pkt.flow.idx()].tmix {
-            self.tmix_in_flight_add(pkt.flow, false);
+            self.tmix_in_flight[pkt.flow.idx()] -= 1;
             self.close_tmix_endpoints_if_quiet(conn);
         }
     }
@@ -666,10 +666,13 @@ impl Simulator {
             p.id = self.next_packet_id;
             self.next_packet_id += 1;
             self.monitor[monitor_index(&p)].sent(self.now, p.size);
-            self.tmix_in_flight_add(p.flow, true);
-            if self.flows[p.flow.idx()].delay.is_some() {
-                self.delay_packet(p);
-                continue;
+            // Only Tmix half-connections have delay lines, and their packets are counted.
+            if self.flows[p.flow.idx()].tmix.is_some() {
+                self.tmix_in_flight[p.flow.idx()] += 1;
+                if self.flows[p.flow.idx()].delay.is_some() {
+                    self.delay_packet(p);
+                    continue;
+                }
             }
             self.forward(p.src, p);
         }
@@ -760,7 +763,6 @@ impl Simulator {
             self.full_receive(pkt);
             return;
         }
-        self.tmix_in_flight_add(pkt.flow, false);
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f];
         match (&mut self.flows[f].agent, pkt.kind) {
@@ -782,6 +784,7 @@ impl Simulator {
             self.sync_timers(pkt.flow);
         }
         if let Some((c, side)) = self.flows[f].tmix {
+            self.tmix_in_flight[f] -= 1;
             if pkt.kind == PacketKind::TcpData {
                 let parent = self.tmix[c as usize].parent.idx();
                 self.tmix_received_bytes[parent] += pkt.size as u64;

@@ -13,7 +13,7 @@
 //! This file is a child module of `sim` (see the `#[path]` there).
 
 use super::{Agent, Flow, Simulator};
-use crate::ids::{FlowId, NodeId};
+use crate::ids::NodeId;
 use crate::rng::RandomStream;
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::AnyCc;
@@ -133,19 +133,6 @@ impl Simulator {
             let flow = &mut self.flows[h.idx()];
             flow.agent = Agent::Idle;
             flow.delay = None;
-        }
-    }
-
-    /// Counts a packet of a Tmix half-connection entering (`+1`) or leaving the network.
-    #[inline]
-    pub(super) fn tmix_in_flight_add(&mut self, f: FlowId, entering: bool) {
-        if self.flows[f.idx()].tmix.is_some() {
-            let n = &mut self.tmix_in_flight[f.idx()];
-            if entering {
-                *n += 1;
-            } else {
-                *n -= 1;
-            }
         }
     }
 }
