@@ -24,6 +24,18 @@ def replay(vectors: Path, rate: str = "100Mb/s", duration: str = "60s") -> ac.Re
     return net.run(duration=duration)
 
 
+def one_link(name: str = "tmix", rate: str = "100Mb/s", tmix: Path | None = SAMPLE) -> ac.Network:
+    """Two nodes, one 5 ms link, and a Tmix replay of ``tmix`` (or one FTP flow)."""
+    net = ac.Network(name)
+    net.nodes("i", "a")
+    net.link("i", "a", rate=rate, delay="5ms")
+    if tmix is None:
+        net.tcp("f", "i", "a")
+    else:
+        net.tcp("bg", "i", "a", tmix=str(tmix))
+    return net
+
+
 def test_sample_file_is_read_as_written() -> None:
     conns = as_connections(read_vectors(SAMPLE, "app.file"))
     assert [c["concurrent"] for c in conns] == [False, False, True]
@@ -141,10 +153,7 @@ def test_unusual_but_valid_lines_read_as_their_numbers(tmp_path: Path) -> None:
 def test_summary_json_lists_each_vector_column_on_one_line(tmp_path: Path) -> None:
     import json
 
-    net = ac.Network("tmix")
-    net.nodes("i", "a")
-    net.link("i", "a", rate="100Mb/s", delay="5ms")
-    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    net = one_link()
     res = net.run(duration="2s", out=tmp_path / "out")
     text = (tmp_path / "out" / "summary.json").read_text()
     assert json.loads(text) == json.loads(json.dumps(res.summary))
@@ -154,10 +163,7 @@ def test_summary_json_lists_each_vector_column_on_one_line(tmp_path: Path) -> No
         assert f"{json.dumps(key)}: {json.dumps(values, separators=(',', ':'))}" in {
             line.rstrip(",") for line in lines}
     # Without connection vectors the file is plain indented JSON.
-    net = ac.Network("plain")
-    net.nodes("i", "a")
-    net.link("i", "a", rate="100Mb/s", delay="5ms")
-    net.tcp("f", "i", "a")
+    net = one_link("plain", tmix=None)
     res = net.run(duration="1s", out=tmp_path / "plain")
     assert (tmp_path / "plain" / "summary.json").read_text() == json.dumps(
         res.summary, indent=2) + "\n"
@@ -166,10 +172,7 @@ def test_summary_json_lists_each_vector_column_on_one_line(tmp_path: Path) -> No
 def test_replay_of_a_tmix_run_gives_the_same_connections(tmp_path: Path) -> None:
     from ackclock.run import load_replay, run_document
 
-    net = ac.Network("tmix")
-    net.nodes("i", "a")
-    net.link("i", "a", rate="10Mb/s", delay="5ms")
-    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    net = one_link(rate="10Mb/s")
     first = net.run(duration="3s", out=tmp_path / "out")
     again = run_document(load_replay(tmp_path / "out" / "summary.json"))
     assert again.connections.equals(first.connections)
@@ -180,10 +183,7 @@ def test_engine_rejects_vector_columns_of_unequal_length() -> None:
 
     from ackclock.run import engine
 
-    net = ac.Network("tmix")
-    net.nodes("i", "a")
-    net.link("i", "a", rate="10Mb/s", delay="5ms")
-    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    net = one_link(rate="10Mb/s")
     from ackclock.scenario import resolve
 
     doc = resolve(net.scenario("1s"))
@@ -224,10 +224,7 @@ def test_closed_connections_give_back_their_endpoints() -> None:
     from ackclock.run import engine
     from ackclock.scenario import resolve
 
-    net = ac.Network("tmix")
-    net.nodes("i", "a")
-    net.link("i", "a", rate="100Mb/s", delay="5ms")
-    net.tcp("bg", "i", "a", tmix=str(SAMPLE))
+    net = one_link()
     sim = engine().Simulation(json.dumps(resolve(net.scenario("30s", seed=1))))
     halves = range(1, 7)  # the scenario's one flow, then two halves per connection
     assert all(sim.tcp_vars(h) is None for h in halves)  # nothing started yet
