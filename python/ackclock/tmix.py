@@ -42,9 +42,8 @@ def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
     docs/traffic.md).
 
     Seed 003's background replays hundreds of thousands of connections, millions of lines:
-    the engine's reader takes plain well-formed files; anything else is read here, the
-    common line shapes with as few steps as Python allows and anything unusual through the
-    checks of ``_numbers``, which name the line of the first mistake."""
+    the engine's reader takes plain well-formed files; anything else is read here, through
+    the checks of ``_numbers``, which name the line of the first mistake."""
     try:
         text = path.read_text()
     except OSError as e:
@@ -73,10 +72,6 @@ def _fast_reader() -> Any:
     except ImportError:
         return None
     return getattr(_core, "read_tmix_vectors", None)
-
-
-COLUMNS = ("start_ps", "concurrent", "rtt_ps", "loss_initiator", "loss_acceptor", "adus",
-           "adu_side", "adu_bytes", "adu_wait_ps")
 
 
 def as_connections(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
@@ -122,52 +117,6 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
         if not words:
             continue
         key = words[0]
-        # SEQ connections' ADU and wait lines are most of a file: their well-formed shape
-        # first, without a call; everything else, and any doubt, through the checks below.
-        if not concurrent and started and len(words) == 2:
-            if key == ">" or key == "<":
-                try:
-                    b = int(words[1])
-                except ValueError:
-                    b = -1
-                if b >= 0:
-                    sides.append(1 if key == "<" else 0)
-                    sizes.append(b)
-                    waits.append(seq_wait)
-                    counts[-1] += 1
-                    seq_wait = 0
-                    continue
-            elif key == "t":
-                try:
-                    x = float(words[1])
-                except ValueError:
-                    x = -1.0
-                if 0 <= x < math.inf:
-                    seq_wait = round(x * US)
-                    continue
-        if key == "r" and started and len(words) == 2:
-            try:
-                x = float(words[1])
-            except ValueError:
-                x = -1.0
-            if 0 <= x < math.inf:
-                rtt_ps[-1] = round(x * US)
-                continue
-        elif key == "l" and started and len(words) == 3:
-            try:
-                a, b = float(words[1]), float(words[2])
-            except ValueError:
-                a = b = -1.0
-            if 0 <= a <= 1 and 0 <= b <= 1:
-                loss_i[-1], loss_a[-1] = a, b
-                continue
-        elif key == "w" and started:
-            try:
-                for a in words[1:]:
-                    float(a)
-                continue
-            except ValueError:
-                pass
         if key in ("SEQ", "CONC"):
             numbers = _numbers(words, line, n, fail)
             if not numbers or not 0 <= numbers[0] < math.inf:

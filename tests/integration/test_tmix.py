@@ -141,7 +141,7 @@ def test_losses_false_ignores_the_vectors_loss_rates(tmp_path: Path) -> None:
 
 
 def test_unusual_but_valid_lines_read_as_their_numbers(tmp_path: Path) -> None:
-    # The common line shapes take a shortcut; these go the long way and must agree with it.
+    # The engine's reader declines these lines; the Python reader must read their numbers.
     vec = tmp_path / "odd.vec"
     vec.write_text("SEQ 0 3 0 1  # a comment\n>  1e3\nt 2.5 # comment\n< 40.0\nt 1\nt 7\n> 0\n"
                    "t 9\n")

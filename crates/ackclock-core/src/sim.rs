@@ -393,7 +393,7 @@ impl Simulator {
         }
         let nf = flows.len();
         let nl = links.len();
-        let traces = open_traces(&scenario, &flows, &tmix, &tmix_apps, &mut links)?;
+        let traces = open_traces(&scenario, &flows, &tmix, &mut links)?;
         for (link, cfg) in links.iter_mut().zip(&scenario.links) {
             if cfg.monitor_flows {
                 link.monitor_flows(nf);
@@ -1815,7 +1815,6 @@ fn open_traces(
     sc: &Scenario,
     flows: &[Flow],
     tmix: &[TmixConn],
-    tmix_apps: &[TmixApp],
     links: &mut [Link],
 ) -> Result<Option<Box<PacketTraces>>, String> {
     if sc.traces.is_empty() {
@@ -1904,14 +1903,13 @@ fn open_traces(
     for flow in &flows[sc.flows.len()..] {
         let (conn, side) = flow.tmix.expect("a Tmix half-connection");
         let owner = tmix[conn as usize].parent.idx();
-        let app = tmix_apps
-            .iter()
-            .rfind(|a| a.first <= conn)
-            .expect("a Tmix application");
-        let (a, b) = app.ends(side as usize);
-        let (a, b) = (a.0, b.0);
-        let (sp, dp) = (port(a), port(b));
         let of = &sc.flows[owner];
+        let (a, b) = if side == 0 {
+            (of.from, of.to)
+        } else {
+            (of.to, of.from)
+        };
+        let (sp, dp) = (port(a), port(b));
         labels.push(FlowLabel {
             fid: of.fid.unwrap_or(owner as u32),
             sport: sp,
