@@ -89,28 +89,31 @@ impl Add for FlowCounters {
 /// discipline refuses it. The areas are time integrals of the waiting backlog in
 /// packet-picoseconds and byte-picoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+// In the order a packet-hop touches them: a link keeps these in one cache line of its own
+// (see `net::link::Link`); the areas when it has a backlog; the rest rarely.
+#[repr(C)]
 pub struct QueueCounters {
     pub arrived_packets: u64,
     pub arrived_bytes: u64,
     pub departed_packets: u64,
     pub departed_bytes: u64,
-    pub dropped_packets: u64,
-    pub dropped_bytes: u64,
-    pub area_packets: u128,
-    pub area_bytes: u128,
-    /// Packets lost by the link's loss model (not the queue's drops).
-    pub lost_packets: u64,
-    pub lost_bytes: u64,
-    /// Largest backlog since the last reset (not a difference: see `Sub`).
-    pub max_queue_packets: u64,
     /// Packets that crossed the link (reached its far end): packet-hops.
     pub delivered_packets: u64,
-    /// Packets the discipline marked CE instead of dropping (RFC 3168).
-    pub marked_packets: u64,
+    /// Largest backlog since the last reset (not a difference: see `Sub`).
+    pub max_queue_packets: u64,
+    pub area_packets: u128,
+    pub area_bytes: u128,
     /// Queueing delay (transmission start - arrival) of the packets that departed.
     pub sojourn_sum_ps: u128,
     /// Largest sojourn since the last reset (not a difference, like `max_queue_packets`).
     pub max_sojourn_ps: u64,
+    pub dropped_packets: u64,
+    pub dropped_bytes: u64,
+    /// Packets lost by the link's loss model (not the queue's drops).
+    pub lost_packets: u64,
+    pub lost_bytes: u64,
+    /// Packets the discipline marked CE instead of dropping (RFC 3168).
+    pub marked_packets: u64,
 }
 
 impl Sub for QueueCounters {
