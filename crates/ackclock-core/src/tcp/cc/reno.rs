@@ -12,10 +12,15 @@
 //!   start adds 1/K per ACK with K = floor(cwnd / (max_ssthresh / 2)), at most
 //!   max_ssthresh/2 segments per round trip.
 //!
-//! With packet-counted windows growth is per ACK, as in ns-2 and RFC 5681's default. With
-//! byte-counted windows it is per segment acknowledged (RFC 3465 appropriate byte counting,
-//! limit L = 2 segments per ACK in slow start), as ns-3 and IKRSimLib count bytes acknowledged:
-//! with delayed ACKs the window then opens twice as fast as ns-2's.
+//! With packet-counted windows growth is per ACK, as in ns-2, RFC 5681's default and ns-3's
+//! `TcpNewReno` (one segment per ACK in slow start, one increment per ACK in congestion
+//! avoidance, however many segments the ACK covers). With byte-counted windows it is per
+//! segment acknowledged (RFC 3465 appropriate byte counting, limit L = 2 segments per ACK in
+//! slow start), as IKRSimLib counts bytes acknowledged and Linux (and ns-3's `TcpLinuxReno`)
+//! counts segments acknowledged: with delayed ACKs the window then opens twice as fast as
+//! ns-2's. Linux applies no limit L and stops slow start exactly at ssthresh, crediting the
+//! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
+//! slow start whole, which differs only on stretch ACKs and at the crossing.
 
 use super::{AckEvent, Window};
 
