@@ -275,32 +275,71 @@ mod tests {
 /// One direction of a flow as ns-3's FlowMonitor sees it: packets handed to the network by
 /// the sending agent and arriving at the receiving one, with their one-way delays. Counted
 /// over the whole run (not only the measurement window), as FlowMonitor does.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+// Laid out by hand in two cache lines, one per end of the path (checked by a test below): the
+// sender touches one line, the receiver the other and the times of the first. `first_tx` and
+// `first_rx` are `NONE` until set rather than `Option`s, which would not fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct FlowMonitor {
-    pub tx_packets: u64,
-    pub tx_bytes: u64,
-    pub rx_packets: u64,
-    pub rx_bytes: u64,
-    /// Packets dropped anywhere on the way.
-    pub lost: u64,
-    pub delay_sum_ps: u128,
-    pub delay_max_ps: u64,
     /// Sum of |delay - previous delay| over consecutive arrivals (RFC 3393's IPDV, as
     /// FlowMonitor's jitterSum).
     pub jitter_sum_ps: u128,
+    pub delay_sum_ps: u128,
+    pub rx_packets: u64,
+    pub rx_bytes: u64,
     pub last_delay_ps: u64,
-    pub first_tx: Option<u64>,
+    pub delay_max_ps: u64,
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    first_tx: u64,
     pub last_tx: u64,
-    pub first_rx: Option<u64>,
+    /// Packets dropped anywhere on the way.
+    pub lost: u64,
+    first_rx: u64,
     pub last_rx: u64,
 }
 
+impl Default for FlowMonitor {
+    fn default() -> Self {
+        FlowMonitor {
+            jitter_sum_ps: 0,
+            delay_sum_ps: 0,
+            rx_packets: 0,
+            rx_bytes: 0,
+            last_delay_ps: 0,
+            delay_max_ps: 0,
+            tx_packets: 0,
+            tx_bytes: 0,
+            first_tx: Self::NONE,
+            last_tx: 0,
+            lost: 0,
+            first_rx: Self::NONE,
+            last_rx: 0,
+        }
+    }
+}
+
 impl FlowMonitor {
+    /// `first_tx` or `first_rx` not yet set.
+    const NONE: u64 = u64::MAX;
+
+    /// When the first packet was sent (ps), if one was.
+    pub fn first_tx(&self) -> Option<u64> {
+        (self.first_tx != Self::NONE).then_some(self.first_tx)
+    }
+
+    /// When the first packet arrived (ps), if one did.
+    pub fn first_rx(&self) -> Option<u64> {
+        (self.first_rx != Self::NONE).then_some(self.first_rx)
+    }
+
     #[inline(always)]
     pub fn sent(&mut self, now: crate::time::SimTime, size: u32) {
         self.tx_packets += 1;
         self.tx_bytes += size as u64;
-        self.first_tx.get_or_insert(now.0);
+        if self.first_tx == Self::NONE {
+            self.first_tx = now.0;
+        }
         self.last_tx = now.0;
     }
 
@@ -315,12 +354,9 @@ impl FlowMonitor {
         self.delay_sum_ps += o.delay_sum_ps;
         self.delay_max_ps = self.delay_max_ps.max(o.delay_max_ps);
         self.jitter_sum_ps += o.jitter_sum_ps;
-        let min = |a: Option<u64>, b: Option<u64>| match (a, b) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        };
-        self.first_tx = min(self.first_tx, o.first_tx);
-        self.first_rx = min(self.first_rx, o.first_rx);
+        // NONE is the largest value, so the earlier of two times is their minimum.
+        self.first_tx = self.first_tx.min(o.first_tx);
+        self.first_rx = self.first_rx.min(o.first_rx);
         self.last_tx = self.last_tx.max(o.last_tx);
         self.last_rx = self.last_rx.max(o.last_rx);
     }
@@ -336,7 +372,9 @@ impl FlowMonitor {
         self.rx_bytes += size as u64;
         self.delay_sum_ps += d as u128;
         self.delay_max_ps = self.delay_max_ps.max(d);
-        self.first_rx.get_or_insert(now.0);
+        if self.first_rx == Self::NONE {
+            self.first_rx = now.0;
+        }
         self.last_rx = now.0;
     }
 }
@@ -432,5 +470,57 @@ impl FlowQueueCounters {
             area_bytes: self.area_bytes - earlier.area_bytes,
             ..*self
         }
+    }
+}
+
+#[cfg(test)]
+mod flow_monitor_tests {
+    use super::*;
+    use crate::time::SimTime;
+    use std::mem::{align_of, offset_of, size_of};
+
+    #[test]
+    fn each_end_of_the_path_has_its_cache_line() {
+        assert_eq!(
+            (align_of::<FlowMonitor>(), size_of::<FlowMonitor>()),
+            (64, 128)
+        );
+        let line = |at: usize| at / 64;
+        for at in [
+            offset_of!(FlowMonitor, jitter_sum_ps),
+            offset_of!(FlowMonitor, delay_sum_ps),
+            offset_of!(FlowMonitor, rx_packets),
+            offset_of!(FlowMonitor, delay_max_ps),
+        ] {
+            assert_eq!(line(at), 0);
+        }
+        for at in [
+            offset_of!(FlowMonitor, tx_packets),
+            offset_of!(FlowMonitor, first_tx),
+            offset_of!(FlowMonitor, last_tx),
+            offset_of!(FlowMonitor, last_rx),
+        ] {
+            assert_eq!(line(at), 1);
+        }
+    }
+
+    #[test]
+    fn first_times_are_unset_until_a_packet_and_merge_to_the_earliest() {
+        let mut a = FlowMonitor::default();
+        assert_eq!((a.first_tx(), a.first_rx()), (None, None));
+        a.sent(SimTime(7), 100);
+        a.sent(SimTime(9), 100);
+        a.received(SimTime(12), SimTime(7), 100);
+        assert_eq!(
+            (a.first_tx(), a.first_rx(), a.last_tx, a.last_rx),
+            (Some(7), Some(12), 9, 12)
+        );
+        let mut b = FlowMonitor::default();
+        b.sent(SimTime(3), 100);
+        a.merge(&b);
+        assert_eq!((a.first_tx(), a.first_rx()), (Some(3), Some(12)));
+        let mut empty = FlowMonitor::default();
+        empty.merge(&FlowMonitor::default());
+        assert_eq!((empty.first_tx(), empty.first_rx()), (None, None));
     }
 }

@@ -78,9 +78,8 @@ enum Agent {
         sender: Box<TcpSender>,
         sink: Box<TcpSink>,
     },
-    Udp {
-        source: UdpSource,
-    },
+    /// Boxed so that the enum, and the line of `Flow` it opens, stays small.
+    Udp { source: Box<UdpSource> },
     /// A Tmix application: its connections run on internal half-connection flows.
     Tmix,
     /// A Tmix half-connection without endpoints: before its connection starts, and after it
@@ -88,29 +87,33 @@ enum Agent {
     Idle,
 }
 
+// Laid out by hand, the fields every packet of the flow reads in the first cache line and its
+// timers in the second (checked by `flow_layout_tests`): with many flows a flow has left the
+// first-level cache between two of its packets, and Rust's own order spread them over four.
 #[derive(Debug)]
+#[repr(C, align(64))]
 struct Flow {
     agent: Agent,
-    start: SimTime,
     /// Pending events of the sender's RTO timer and the sink's delayed-ACK timer.
     rto_event: LazyTimer,
+    /// A Tmix half-connection: its connection and the side whose data it carries.
+    tmix: Option<(u32, u8)>,
+    /// A direction of a two-way connection: the connection and the side whose data it
+    /// carries (`full_tcp.rs`).
+    full: Option<(u32, u8)>,
     delack_event: LazyTimer,
     pace_event: LazyTimer,
-    /// Variables traced on every change, and their last recorded values.
+    /// Variables traced on every change (their last recorded values are `traced`).
     trace: TraceMask,
-    traced: [f64; 8],
     /// The RTO in force since `rto_since` (None before the flow's first event), for its
     /// time average.
     rto_held: Option<(SimTime, u64)>,
-    /// A Tmix half-connection: its connection and the side whose data it carries.
-    tmix: Option<(u32, u8)>,
+    start: SimTime,
     /// Tmix_DelayBox in front of the network (Tmix half-connections only).
     delay: Option<Box<DelayLine>>,
     /// A paced application writing into this TCP flow (CBR, on-off or Poisson over TCP).
     writer: Option<Box<StreamWriter>>,
-    /// A direction of a two-way connection: the connection and the side whose data it
-    /// carries (`full_tcp.rs`).
-    full: Option<(u32, u8)>,
+    traced: [f64; 8],
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -270,7 +273,14 @@ impl Simulator {
                     };
                     let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
                     Agent::Udp {
-                        source: UdpSource::new(id, src, dst, f.header_size, generator, rng),
+                        source: Box::new(UdpSource::new(
+                            id,
+                            src,
+                            dst,
+                            f.header_size,
+                            generator,
+                            rng,
+                        )),
                     }
                 }
                 (AppConfig::Tmix { .. }, Some(_)) => Agent::Tmix,
@@ -1494,15 +1504,15 @@ impl Simulator {
                 "mean_jitter_s",
                 col_f(&|m| mean(m.jitter_sum_ps, m.rx_packets.saturating_sub(1))),
             )
-            .f64("first_tx_s", col_f(&|m| m.first_tx.map_or(f64::NAN, s)))
+            .f64("first_tx_s", col_f(&|m| m.first_tx().map_or(f64::NAN, s)))
             .f64(
                 "last_tx_s",
-                col_f(&|m| m.first_tx.map_or(f64::NAN, |_| s(m.last_tx))),
+                col_f(&|m| m.first_tx().map_or(f64::NAN, |_| s(m.last_tx))),
             )
-            .f64("first_rx_s", col_f(&|m| m.first_rx.map_or(f64::NAN, s)))
+            .f64("first_rx_s", col_f(&|m| m.first_rx().map_or(f64::NAN, s)))
             .f64(
                 "last_rx_s",
-                col_f(&|m| m.first_rx.map_or(f64::NAN, |_| s(m.last_rx))),
+                col_f(&|m| m.first_rx().map_or(f64::NAN, |_| s(m.last_rx))),
             );
         t
     }
@@ -2017,4 +2027,53 @@ fn generator_for(app: &AppConfig) -> Option<Generator> {
         AppConfig::Trace { records, .. } => Generator::Trace(TraceReplay::new(records.clone())),
         AppConfig::Ftp { .. } | AppConfig::Tmix { .. } => return None,
     })
+}
+
+#[cfg(test)]
+mod flow_layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of, size_of};
+
+    /// What every packet of a flow reads shares the first cache line, its timers the second.
+    #[test]
+    fn a_packet_reads_the_first_line() {
+        assert_eq!(align_of::<Flow>(), 64);
+        let end = |at: usize, size: usize| at + size;
+        for (name, end) in [
+            ("agent", end(offset_of!(Flow, agent), size_of::<Agent>())),
+            (
+                "rto_event",
+                end(offset_of!(Flow, rto_event), size_of::<LazyTimer>()),
+            ),
+            (
+                "tmix",
+                end(offset_of!(Flow, tmix), size_of::<Option<(u32, u8)>>()),
+            ),
+            (
+                "full",
+                end(offset_of!(Flow, full), size_of::<Option<(u32, u8)>>()),
+            ),
+        ] {
+            assert!(end <= 64, "{name} ends at {end}");
+        }
+        for (name, end) in [
+            (
+                "delack_event",
+                end(offset_of!(Flow, delack_event), size_of::<LazyTimer>()),
+            ),
+            (
+                "trace",
+                end(offset_of!(Flow, trace), size_of::<TraceMask>()),
+            ),
+            (
+                "rto_held",
+                end(
+                    offset_of!(Flow, rto_held),
+                    size_of::<Option<(SimTime, u64)>>(),
+                ),
+            ),
+        ] {
+            assert!(end <= 128, "{name} ends at {end}");
+        }
+    }
 }

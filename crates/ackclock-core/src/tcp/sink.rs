@@ -20,46 +20,49 @@ use crate::scenario::TcpConfig;
 use crate::tcp::flow_control::FlowControl;
 use crate::time::{SimDuration, SimTime};
 
+// Laid out by hand (repr(C)): what every segment touches in the first three cache lines, the
+// SACK sink's ranges after them; Rust's own order put the SACK blocks in the middle.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct TcpSink {
+    /// Next in-order segment expected.
+    pub rcv_nxt: u64,
+    mask: u64,
+    /// The segment that arrived last (it leads the next ACK's SACK blocks).
+    last_seq: u64,
+    /// RFC 7323 TS.Recent and Last.ACK.sent.
+    ts_recent: SimTime,
+    last_ack_sent: u64,
+    /// One past the highest segment seen.
+    maxseen: u64,
+    /// A finite transfer's payload bytes not yet delivered (u64::MAX: endless).
+    undelivered: u64,
+    seen: Vec<bool>,
+    deadline: Option<SimTime>,
+    /// Delayed ACKs: `None` acknowledges every segment.
+    delack: Option<DelAck>,
+    /// When to send a window update (flow control only).
+    update_at: Option<SimTime>,
+    /// A finite receive buffer and its reader; None: the window is the configured one.
+    fc: Option<Box<FlowControl>>,
     flow: FlowId,
     node: NodeId,
     peer: NodeId,
-    /// Next in-order segment expected.
-    pub rcv_nxt: u64,
-    seen: Vec<bool>,
-    mask: u64,
     payload: u32,
     ack_size: u32,
+    /// In-order segments received since the last ACK.
+    pending: u32,
     /// Segment 0 is a SYN and carries no payload.
     syn: bool,
+    ts_echo_rfc7323: bool,
+    /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
+    ece: bool,
     /// SACK: the out-of-order segments as sorted, disjoint ranges [start, end).
     sack: bool,
     ranges: Vec<(u64, u64)>,
     /// The blocks the last ACK reported, most recent first.
     recent: [(u64, u64); SackBlocks::MAX],
     recent_len: usize,
-    /// The segment that arrived last (it leads the next ACK's SACK blocks).
-    last_seq: u64,
-    /// RFC 7323 TS.Recent and Last.ACK.sent.
-    ts_echo_rfc7323: bool,
-    ts_recent: SimTime,
-    last_ack_sent: u64,
-    /// One past the highest segment seen.
-    maxseen: u64,
-    /// Delayed ACKs: `None` acknowledges every segment.
-    delack: Option<DelAck>,
-    /// In-order segments received since the last ACK.
-    pending: u32,
-    deadline: Option<SimTime>,
-    /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
-    ece: bool,
-    /// A finite transfer's payload bytes not yet delivered (u64::MAX: endless).
-    undelivered: u64,
-    /// A finite receive buffer and its reader; None: the window is the configured one.
-    fc: Option<Box<FlowControl>>,
-    /// When to send a window update (flow control only).
-    update_at: Option<SimTime>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -457,5 +460,20 @@ mod tests {
         assert_eq!(last.ack, 5);
         let blocks: Vec<(u64, u64)> = last.sack.iter(last.ack).collect();
         assert_eq!(blocks, vec![(9, 11), (7, 8)]);
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of, size_of};
+
+    #[test]
+    fn what_every_segment_touches_comes_first() {
+        assert_eq!(align_of::<TcpSink>(), 64);
+        let hot_end = offset_of!(TcpSink, sack) + 1;
+        assert!(hot_end <= 3 * 64, "hot fields end at {hot_end}");
+        assert!(offset_of!(TcpSink, ranges) >= offset_of!(TcpSink, sack));
+        assert!(size_of::<TcpSink>() <= 4 * 64);
     }
 }
