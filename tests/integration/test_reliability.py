@@ -328,9 +328,10 @@ replications = 3
 [grid]
 "link.r-d.queue.limit" = [10, 20, 40, 80]
 [set]
-# Long enough (about 0.25 s a run) that the sweep cannot finish between seeing its third
-# record and being killed.
-"run.duration" = "200s"
+# Long enough (about 0.25 s a run on a 2026 machine) that the sweep cannot finish its other
+# eleven runs between the test seeing its first record and killing it, even on a loaded
+# machine (waiting for the third record, with runs half as long, failed there).
+"run.duration" = "400s"
 """
 
 
@@ -349,7 +350,7 @@ def test_a_killed_sweep_resumes_to_the_same_tables(scenario: Path, tmp_path: Pat
     runs = tmp_path / "part" / "runs"
     try:
         deadline = time.perf_counter() + 120
-        while len(list(runs.glob("*.json"))) < 3 and time.perf_counter() < deadline:
+        while not any(runs.glob("*.json")) and time.perf_counter() < deadline:
             time.sleep(0.05)
         assert p.poll() is None, "the sweep finished before it could be interrupted"
         # The whole process group, workers included, as a terminal's Ctrl-C does.
@@ -359,7 +360,7 @@ def test_a_killed_sweep_resumes_to_the_same_tables(scenario: Path, tmp_path: Pat
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     kept = len(list(runs.glob("*.json")))
-    assert 3 <= kept < 12
+    assert 1 <= kept < 12
     if sig == signal.SIGINT:
         assert p.returncode == 130 and err.endswith("ackclock: interrupted\n"), err
     assert not (tmp_path / "part" / "runs.csv").exists()
