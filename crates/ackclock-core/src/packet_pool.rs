@@ -10,6 +10,37 @@
 
 use crate::packet::Packet;
 
+/// Where an agent puts the packets it sends: a `Vec` (tests, and the simulator's less
+/// frequent paths) or straight into the pool ([`PoolOut`]).
+pub trait Outgoing {
+    fn push(&mut self, pkt: Packet);
+}
+
+impl Outgoing for Vec<Packet> {
+    #[inline(always)]
+    fn push(&mut self, pkt: Packet) {
+        Vec::push(self, pkt);
+    }
+}
+
+/// Writes the packets an agent sends into their pool slots as the agent builds them, and
+/// keeps their handles in order for the simulator to send. Built in a scratch vector
+/// instead, every packet was read back (in 16-byte pieces) right after the agent had written
+/// it (field by field), and such a read waits until those stores have reached the cache:
+/// x86 cannot forward several narrow stores to one wider load.
+pub struct PoolOut<'a> {
+    pub pool: &'a mut PacketPool,
+    pub sent: &'a mut Vec<PacketRef>,
+}
+
+impl Outgoing for PoolOut<'_> {
+    #[inline(always)]
+    fn push(&mut self, pkt: Packet) {
+        let r = self.pool.put(pkt);
+        self.sent.push(r);
+    }
+}
+
 /// A packet's place in a [`PacketPool`]; valid until the packet is taken. (The default
 /// handle only fills unused ring slots.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

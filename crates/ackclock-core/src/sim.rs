@@ -11,7 +11,7 @@ use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
 use crate::net::{Carried, Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
-use crate::packet_pool::PacketPool;
+use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
 use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
 use crate::queue::codel::CoDelParams;
 use crate::queue::fq_codel::FqCoDelParams;
@@ -167,6 +167,8 @@ pub struct Simulator {
     packets_delivered: u64,
     next_packet_id: u64,
     scratch: Vec<Packet>,
+    /// Handles of the packets an agent has just written into the pool (`PoolOut`).
+    sent_refs: Vec<PacketRef>,
     /// The packets on links (waiting, on the wire or propagating); links hold handles.
     pool: PacketPool,
     held_drops: Vec<Packet>,
@@ -428,6 +430,7 @@ impl Simulator {
             packets_delivered: 0,
             next_packet_id: 0,
             scratch: Vec::with_capacity(64),
+            sent_refs: Vec::with_capacity(64),
             pool: PacketPool::default(),
             held_drops: Vec::new(),
             sampler,
@@ -689,6 +692,36 @@ impl Simulator {
         self.scratch = out;
     }
 
+    /// Sends the packets an agent wrote into the pool (handles in `sent`, in order), as
+    /// [`Simulator::send_scratch`] sends those of a vector.
+    fn send_pooled(&mut self, mut sent: Vec<PacketRef>) {
+        for &r in &sent {
+            let p = self.pool.get_mut(r);
+            p.id = self.next_packet_id;
+            self.next_packet_id += 1;
+            let (flow, src, size) = (p.flow, p.src, p.size);
+            let c = Carried {
+                r,
+                dst: p.dst,
+                flow,
+                size,
+            };
+            self.monitor[monitor_index(p)].sent(self.now, size);
+            // Only Tmix half-connections have delay lines, and their packets are counted.
+            if self.flows[flow.idx()].tmix.is_some() {
+                self.tmix_in_flight[flow.idx()] += 1;
+                if self.flows[flow.idx()].delay.is_some() {
+                    let p = self.pool.take(r);
+                    self.delay_packet(p);
+                    continue;
+                }
+            }
+            self.forward_carried(src, c);
+        }
+        sent.clear();
+        self.sent_refs = sent;
+    }
+
     #[inline(never)]
     fn on_tmix_start(&mut self, c: u32) {
         if let Some((at, seq, next)) = self.tmix_next_start[c as usize].take() {
@@ -773,7 +806,11 @@ impl Simulator {
             self.full_receive(pkt);
             return;
         }
-        let mut out = std::mem::take(&mut self.scratch);
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
+        };
         let c = &mut self.counters[f];
         match (&mut self.flows[f].agent, pkt.kind) {
             (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
@@ -789,7 +826,7 @@ impl Simulator {
             }
             _ => unreachable!("packet kind does not match its flow"),
         }
-        self.send_scratch(out);
+        self.send_pooled(sent);
         if pkt.kind != PacketKind::Udp {
             self.sync_timers(pkt.flow);
         }

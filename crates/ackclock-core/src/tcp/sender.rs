@@ -46,6 +46,7 @@
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
+use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::{AckEvent, AnyCc, Window};
 use crate::tcp::delivery_rate::DeliveryRate;
@@ -239,7 +240,7 @@ impl TcpSender {
     }
 
     /// The pacing deadline is reached: send what the window allows.
-    pub fn on_pace(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn on_pace(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.pace_deadline.is_some_and(|d| d <= now) {
             self.pace_deadline = None;
             self.send_much(now, out, c);
@@ -303,7 +304,7 @@ impl TcpSender {
 
     /// Opens the connection with nothing written yet: only the SYN may leave (the passive
     /// side of a two-way connection before its application writes, `tcp/full.rs`).
-    pub fn open(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn open(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.app_limit = u64::from(self.syn);
         self.send_much(now, out, c);
         if self.rto_deadline.is_none() && self.una < self.maxseq {
@@ -314,7 +315,7 @@ impl TcpSender {
     /// Sends the SYN again while it is unacknowledged: a passive opener answers a
     /// retransmitted SYN with its SYN-ACK again, as Linux's `tcp_check_req` does
     /// (`inet_rtx_syn_ack`), so that a lost SYN-ACK costs the initiator's SYN timeout only.
-    pub fn resend_syn(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn resend_syn(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.syn_pending && self.una == 0 && self.maxseq > 0 {
             self.emit(0, now, out, c);
         }
@@ -330,7 +331,7 @@ impl TcpSender {
         &mut self,
         now: SimTime,
         pkt: &Packet,
-        out: &mut Vec<Packet>,
+        out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
         if pkt.ack > self.una && pkt.ack <= self.maxseq {
@@ -350,7 +351,7 @@ impl TcpSender {
     }
 
     /// Sends what the window allows of the messages written so far.
-    pub fn resume(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn resume(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.app_limit = match self.stream_bytes {
             // A byte stream goes out in full segments only, as Nagle's algorithm holds a
             // partial one back while data are outstanding.
@@ -364,13 +365,19 @@ impl TcpSender {
     }
 
     /// The application starts: an endless bulk transfer, or the finite one set.
-    pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn start(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.resume(now, out, c);
     }
 
     /// A rate-limited application (ns-3's `MyApp`, CBR over TCP) writes `bytes` more into
     /// the byte stream; full segments leave as the window allows.
-    pub fn write(&mut self, now: SimTime, bytes: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn write(
+        &mut self,
+        now: SimTime,
+        bytes: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
         *self.stream_bytes.get_or_insert(0) += bytes;
         self.resume(now, out, c);
     }
@@ -393,7 +400,7 @@ impl TcpSender {
         (self.w.cwnd + self.dupwnd).min(self.w.rwnd).max(0.0) as u64
     }
 
-    fn send_much(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    fn send_much(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let window_end = self.una + self.window();
         let limit = window_end.min(self.app_limit);
         let mut burst = 0;
@@ -426,7 +433,7 @@ impl TcpSender {
         }
     }
 
-    fn emit(&mut self, seq: u64, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let retransmit = seq < self.maxseq;
         let size = if seq == 0 && self.syn_pending {
             self.header_size
@@ -500,7 +507,7 @@ impl TcpSender {
         &mut self,
         now: SimTime,
         pkt: &Packet,
-        out: &mut Vec<Packet>,
+        out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
         if self.advertised {
@@ -561,7 +568,7 @@ impl TcpSender {
         &mut self,
         now: SimTime,
         pkt: &Packet,
-        out: &mut Vec<Packet>,
+        out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
         let ack = pkt.ack;
@@ -617,7 +624,13 @@ impl TcpSender {
         Some(r)
     }
 
-    fn on_new_ack(&mut self, now: SimTime, ack: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    fn on_new_ack(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.una = ack;
@@ -668,7 +681,7 @@ impl TcpSender {
     }
 
     /// RFC 3042: one new segment on each of the first duplicate ACKs.
-    fn limited_transmit(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    fn limited_transmit(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if !self.limited_transmit {
             return;
         }
@@ -679,7 +692,7 @@ impl TcpSender {
         }
     }
 
-    fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    fn on_dupack(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.dupacks += 1;
         if self.in_recovery {
             // RFC 5681 3.2 step 4: each further duplicate means a segment has left the network.
@@ -725,7 +738,7 @@ impl TcpSender {
         ack: u64,
         blocks: &SackBlocks,
         mut sb: Box<Scoreboard>,
-        out: &mut Vec<Packet>,
+        out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
         if !self.in_recovery {
@@ -791,7 +804,7 @@ impl TcpSender {
         &mut self,
         now: SimTime,
         sb: &mut Scoreboard,
-        out: &mut Vec<Packet>,
+        out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
         let rwnd = self.w.rwnd as u64;
@@ -857,7 +870,7 @@ impl TcpSender {
     }
 
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
-    pub fn on_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn on_timeout(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.rto_deadline = None;
         if self.una >= self.maxseq {
             if self.advertised && self.w.rwnd < 1.0 && self.nxt < self.app_limit {

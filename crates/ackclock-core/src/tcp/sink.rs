@@ -16,6 +16,7 @@
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
+use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
 use crate::tcp::flow_control::FlowControl;
 use crate::time::{SimDuration, SimTime};
@@ -122,7 +123,7 @@ impl TcpSink {
     }
 
     /// The delayed-ACK timer or the window-update time came at `now`.
-    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn on_timer(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let update = self.update_at.is_some_and(|t| t <= now);
         if update {
             self.update_at = None;
@@ -208,7 +209,7 @@ impl TcpSink {
         }
     }
 
-    fn ack(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    fn ack(&mut self, now: SimTime, seq: u64, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let sack = self.acknowledged();
         c.acks_sent += 1;
         // With flow control the ACK's `nth` carries the advertised window in segments.
@@ -238,7 +239,7 @@ impl TcpSink {
     /// Acknowledges at once the in-order segments a delayed ACK is holding (a two-way
     /// connection acknowledges the peer's SYN and FIN without delay, as BSD and ns-2's
     /// FullTcp do with `TF_ACKNOW`).
-    pub fn ack_now(&mut self, now: SimTime, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    pub fn ack_now(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.pending > 0 {
             self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
         }
@@ -273,7 +274,7 @@ impl TcpSink {
         &mut self,
         now: SimTime,
         pkt: &Packet,
-        out: &mut Vec<Packet>,
+        out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
         c.packets_received += 1;
