@@ -11,7 +11,7 @@ use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
 use crate::net::{Carried, Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
-use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
+use crate::packet_pool::{Outgoing, PacketPool, PacketRef, PoolOut};
 use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
 use crate::queue::codel::CoDelParams;
 use crate::queue::fq_codel::FqCoDelParams;
@@ -1015,21 +1015,23 @@ impl Simulator {
 
     fn on_udp_tick(&mut self, f: FlowId) {
         let now = self.now;
-        let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f.idx()];
         let flow = &mut self.flows[f.idx()];
-        let next = match (&mut flow.agent, flow.writer.as_mut()) {
-            (Agent::Udp { source }, _) => source.tick(now, &mut out, c),
-            (Agent::Tcp { sender, .. }, Some(w)) => {
-                let (bytes, next) = w.next(now);
-                if bytes > 0 {
-                    sender.write(now, bytes as u64, &mut out, c);
-                }
-                next
-            }
-            _ => None,
+        let next = if flow.full.is_none() {
+            let mut sent = std::mem::take(&mut self.sent_refs);
+            let mut out = PoolOut {
+                pool: &mut self.pool,
+                sent: &mut sent,
+            };
+            let next = tick_agent(flow, now, &mut out, c);
+            self.send_pooled(sent);
+            next
+        } else {
+            let mut out = std::mem::take(&mut self.scratch);
+            let next = tick_agent(flow, now, &mut out, c);
+            self.send_scratch(out);
+            next
         };
-        self.send_scratch(out);
         if self.flows[f.idx()].writer.is_some() {
             self.sync_timers(f);
         }
@@ -1848,6 +1850,27 @@ fn flush_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, c: &mut FlowCounte
         c.rto_area += dt as u128 * *value as u128;
         c.rto_time_ps += dt;
         *since = now;
+    }
+}
+
+/// A UDP source's tick, or a paced application's write into its TCP flow; the next tick.
+#[inline(always)]
+fn tick_agent(
+    flow: &mut Flow,
+    now: SimTime,
+    out: &mut impl Outgoing,
+    c: &mut FlowCounters,
+) -> Option<SimTime> {
+    match (&mut flow.agent, flow.writer.as_mut()) {
+        (Agent::Udp { source }, _) => source.tick(now, out, c),
+        (Agent::Tcp { sender, .. }, Some(w)) => {
+            let (bytes, next) = w.next(now);
+            if bytes > 0 {
+                sender.write(now, bytes as u64, out, c);
+            }
+            next
+        }
+        _ => None,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod trace_replay;
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{Packet, PacketKind, SackBlocks};
+use crate::packet_pool::Outgoing;
 use crate::rng::RandomStream;
 use crate::time::SimTime;
 
@@ -130,7 +131,7 @@ impl UdpSource {
     pub fn tick(
         &mut self,
         now: SimTime,
-        out: &mut Vec<Packet>,
+        out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) -> Option<SimTime> {
         if self.stopped {
