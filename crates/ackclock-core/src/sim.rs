@@ -675,25 +675,15 @@ impl Simulator {
         if !self.full.is_empty() {
             self.full_stamp(&mut out);
         }
-        for mut p in out.drain(..) {
-            p.id = self.next_packet_id;
-            self.next_packet_id += 1;
-            self.monitor[monitor_index(&p)].sent(self.now, p.size);
-            // Only Tmix half-connections have delay lines, and their packets are counted.
-            if self.flows[p.flow.idx()].tmix.is_some() {
-                self.tmix_in_flight[p.flow.idx()] += 1;
-                if self.flows[p.flow.idx()].delay.is_some() {
-                    self.delay_packet(p);
-                    continue;
-                }
-            }
-            self.forward(p.src, p);
-        }
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        sent.extend(out.drain(..).map(|p| self.pool.put(p)));
         self.scratch = out;
+        self.send_pooled(sent);
     }
 
-    /// Sends the packets an agent wrote into the pool (handles in `sent`, in order), as
-    /// [`Simulator::send_scratch`] sends those of a vector.
+    /// Sends the packets an agent wrote into the pool (handles in `sent`, in order): numbers
+    /// them, counts them in the flow monitor and hands them to the network (or a Tmix delay
+    /// line).
     fn send_pooled(&mut self, mut sent: Vec<PacketRef>) {
         for &r in &sent {
             let p = self.pool.get_mut(r);

@@ -635,7 +635,7 @@ mod tests {
 #[cfg(test)]
 mod layout_tests {
     use super::*;
-    use std::mem::{align_of, offset_of};
+    use std::mem::{align_of, offset_of, size_of};
 
     fn line(offset: usize) -> usize {
         offset / 64
@@ -663,7 +663,7 @@ mod layout_tests {
         }
         for (name, at) in [
             ("queue", offset_of!(Link, queue)),
-            ("rate", offset_of!(Link, rate) + 15),
+            ("rate", offset_of!(Link, rate) + size_of::<Rate>() - 1),
             ("loss", offset_of!(Link, loss)),
         ] {
             assert_eq!(line(at), 2, "{name} at {at}");
