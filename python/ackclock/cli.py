@@ -26,7 +26,11 @@ _PLANNED: dict[str, str] = {}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # Only the named command's parser is built: each costs a millisecond or more of start-up
+    # (argparse looks up translations and the terminal width for every parser and argument).
+    only = argv[0] if argv and argv[0] in _COMMANDS else None
+    args = _parser(only).parse_args(argv)
     try:
         return int(args.func(args))
     except ScenarioError as e:
@@ -65,15 +69,64 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _parser() -> argparse.ArgumentParser:
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter with the terminal width looked up without importing shutil (a few
+    milliseconds of every command's start-up), the same way: $COLUMNS, else the terminal of
+    standard output, else 80; argparse keeps two columns free."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    import os
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+_COMMANDS = ("run", "sweep", "plot", "ns2")
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only`, that command's sub-parser alone."""
     parser = argparse.ArgumentParser(
         prog="ackclock",
         description="A packet-level discrete-event network simulator for TCP studies.",
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    run = sub.add_parser("run", help="run one scenario (the built-in demo without SCENARIO)",
+    def wanted(name: str) -> bool:
+        return only is None or only == name
+
+    if wanted("run"):
+        _add_run(sub)
+    if wanted("sweep"):
+        _add_sweep(sub)
+    if wanted("plot"):
+        _add_plot(sub)
+    if wanted("ns2"):
+        _add_ns2(sub)
+    if only is None:
+        for name, what in _PLANNED.items():
+            p = sub.add_parser(name, help=f"{what} (not implemented yet)", add_help=False,
+                               formatter_class=_Formatter)
+            p.add_argument("args", nargs=argparse.REMAINDER)
+            p.set_defaults(func=_planned, planned=(name, what))
+    return parser
+
+
+def _add_run(sub: argparse._SubParsersAction) -> None:
+    run = sub.add_parser("run", formatter_class=_Formatter,
+                         help="run one scenario (the built-in demo without SCENARIO)",
                          description="Runs one scenario and writes its results folder.")
     run.add_argument("scenario", nargs="?", metavar="SCENARIO",
                      help="scenario file (TOML); omit for the built-in demo")
@@ -95,7 +148,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
     run.set_defaults(func=_run)
 
-    sweep = sub.add_parser("sweep", help="run a sweep file's grid of runs (resumable)",
+
+def _add_sweep(sub: argparse._SubParsersAction) -> None:
+    sweep = sub.add_parser("sweep", formatter_class=_Formatter,
+                           help="run a sweep file's grid of runs (resumable)",
                            description="Runs every point and replication of a sweep file on"
                            " local cores or a Dask scheduler; runs already cached in"
                            " DIR/runs are skipped. Writes runs.csv, runs.parquet and"
@@ -110,24 +166,24 @@ def _parser() -> argparse.ArgumentParser:
                             " local processes")
     sweep.set_defaults(func=_sweep)
 
-    plot = sub.add_parser("plot", help="draw the standard plots for a results folder",
+
+def _add_plot(sub: argparse._SubParsersAction) -> None:
+    plot = sub.add_parser("plot", formatter_class=_Formatter,
+                          help="draw the standard plots for a results folder",
                           description="Draws cwnd.png, throughput.png and queue.png.")
     plot.add_argument("dir", metavar="DIR", help="results folder")
     plot.set_defaults(func=_plot)
 
-    ns2 = sub.add_parser("ns2", help="run an ns-2 Tcl script, as `ns SCRIPT ARGS...` would",
+
+def _add_ns2(sub: argparse._SubParsersAction) -> None:
+    ns2 = sub.add_parser("ns2", formatter_class=_Formatter,
+                         help="run an ns-2 Tcl script, as `ns SCRIPT ARGS...` would",
                          description="Runs an ns-2 Tcl script unchanged: the script writes its"
                          " own output files. See docs/ns2-scripts.md.")
     ns2.add_argument("script", metavar="SCRIPT.tcl", help="the ns-2 script")
     ns2.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="arguments passed to the script as $argv")
     ns2.set_defaults(func=_ns2)
-
-    for name, what in _PLANNED.items():
-        p = sub.add_parser(name, help=f"{what} (not implemented yet)", add_help=False)
-        p.add_argument("args", nargs=argparse.REMAINDER)
-        p.set_defaults(func=_planned, planned=(name, what))
-    return parser
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -168,6 +169,33 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert r.returncode == 2
 
 
+def test_help_lists_every_command_and_each_command_has_its_own(tmp_path: Path) -> None:
+    """A command builds only its own parser (start-up time); the help must not notice."""
+    r = ackclock("--help", cwd=tmp_path)
+    assert r.returncode == 0
+    for name in ("run", "sweep", "plot", "ns2"):
+        assert f"    {name} " in r.stdout, r.stdout
+        sub = ackclock(name, "--help", cwd=tmp_path)
+        assert sub.returncode == 0, sub.stderr
+        assert sub.stdout.startswith(f"usage: ackclock {name} "), sub.stdout
+    r = ackclock("bogus", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "invalid choice: 'bogus'" in r.stderr and "'ns2'" in r.stderr
+
+
+def test_help_wraps_at_columns(tmp_path: Path) -> None:
+    """The terminal width comes from $COLUMNS as with argparse's own lookup (minus 2)."""
+    script = Path(sys.executable).parent / "ackclock"
+    cmd = [str(script)] if script.is_file() else [sys.executable, "-m", "ackclock"]
+    for columns in (50, 120):
+        env = {**os.environ, "COLUMNS": str(columns)}
+        r = subprocess.run([*cmd, "run", "--help"], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=60, env=env)
+        widest = max(len(line) for line in r.stdout.splitlines())
+        assert widest <= columns - 2, r.stdout
+        assert widest > columns - 20, r.stdout
+
+
 def test_unwritable_out_is_a_one_line_error(tmp_path: Path) -> None:
     if not HAVE_ENGINE:
         pytest.skip("needs the engine to get as far as writing")
@@ -183,12 +211,12 @@ def test_a_run_from_the_command_line_does_not_import_pandas(tmp_path: Path) -> N
     """pandas takes longer to import than a small run takes to simulate: `ackclock run`
     writes its tables without it (start-up is measured in docs/performance.md). Nor does it
     load the Network builder or the sweep machinery, which the package imports on first use."""
-    unused = ["pandas", "matplotlib", "ackclock.network", "ackclock.sweep"]
+    unused = ["pandas", "matplotlib", "ackclock.network", "ackclock.sweep", "shutil"]
     code = ("import sys; from ackclock.cli import main; "
             f"code = main(['run', {str(EXAMPLES / 'single_reno.toml')!r}, '--out', "
             f"{str(tmp_path / 'out')!r}, '--set', 'run.duration=1s']); "
             f"print(code, *[m in sys.modules for m in {unused!r}])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=120)
-    assert done.stdout.split()[-5:] == ["0"] + ["False"] * 4, done.stdout + done.stderr
+    assert done.stdout.split()[-6:] == ["0"] + ["False"] * 5, done.stdout + done.stderr
     assert (tmp_path / "out" / "flows.csv").read_text().startswith("flow,")
