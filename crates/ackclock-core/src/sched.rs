@@ -111,10 +111,20 @@ impl<E: Copy> Heap<E> {
 /// flow; in one heap those timers deepened the heap that every packet-hop goes through twice
 /// (with 50 flows, 81 entries, of which 50 timers). Popping takes the earlier of the two
 /// roots by (time, sequence), so the order is exactly that of a single heap.
+///
+/// Events scheduled for the current instant (a packet crossing a link of infinite rate and
+/// zero delay, such as seed 002's sink links: a third of that model's packet-hops) skip the
+/// heaps: they wait in a FIFO (`now`), already in sequence order, since their sequence numbers
+/// grow as they are pushed. Each would otherwise climb to the root of the packet heap and be
+/// sifted out again. A pop takes the FIFO's front unless a heap root is due at the same
+/// instant with a smaller sequence, so the order is still exactly that of a single heap.
 #[derive(Debug)]
 pub struct EventQueue<E> {
     packets: Heap<E>,
     timers: Heap<E>,
+    /// Events at `last_popped`, in sequence order; the live ones from `now_head` on.
+    now: Vec<Entry<E>>,
+    now_head: usize,
     next_seq: u64,
     last_popped: SimTime,
 }
@@ -130,6 +140,8 @@ impl<E: Copy> EventQueue<E> {
         EventQueue {
             packets: Heap::with_capacity(1024),
             timers: Heap::with_capacity(64),
+            now: Vec::with_capacity(64),
+            now_head: 0,
             next_seq: 0,
             last_popped: SimTime::ZERO,
         }
@@ -151,7 +163,11 @@ impl<E: Copy> EventQueue<E> {
     #[inline]
     pub fn push(&mut self, time: SimTime, event: E) {
         let e = self.entry(time, event);
-        self.packets.push(e);
+        if time == self.last_popped {
+            self.now.push(e);
+        } else {
+            self.packets.push(e);
+        }
     }
 
     /// Schedules a timer at `time`; ordered with packet events as if pushed with [`push`].
@@ -160,7 +176,11 @@ impl<E: Copy> EventQueue<E> {
     #[inline]
     pub fn push_timer(&mut self, time: SimTime, event: E) {
         let e = self.entry(time, event);
-        self.timers.push(e);
+        if time == self.last_popped {
+            self.now.push(e);
+        } else {
+            self.timers.push(e);
+        }
     }
 
     /// Reserves `n` consecutive sequence numbers and returns the first: events pushed later
@@ -206,6 +226,9 @@ impl<E: Copy> EventQueue<E> {
     /// Time of the earliest event, if any.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
+        if let Some(e) = self.now.get(self.now_head) {
+            return Some(e.time);
+        }
         let heap = if self.timer_first() {
             &self.timers
         } else {
@@ -222,6 +245,19 @@ impl<E: Copy> EventQueue<E> {
     /// Pops the earliest event if it is due by `until`.
     #[inline]
     pub fn pop_due(&mut self, until: SimTime) -> Option<(SimTime, E)> {
+        if let Some(&e) = self.now.get(self.now_head) {
+            if !self.heap_before(&e) {
+                if e.time > until {
+                    return None;
+                }
+                self.now_head += 1;
+                if self.now_head == self.now.len() {
+                    self.now.clear();
+                    self.now_head = 0;
+                }
+                return Some((e.time, e.event));
+            }
+        }
         let heap = self.next_heap();
         if heap.first()?.time > until {
             return None;
@@ -232,8 +268,20 @@ impl<E: Copy> EventQueue<E> {
         Some((top.time, top.event))
     }
 
+    /// Whether a heap root comes before `e` (an event of the current instant: only a root at
+    /// the same instant with a smaller sequence can).
+    #[inline(always)]
+    fn heap_before(&self, e: &Entry<E>) -> bool {
+        let first = if self.timer_first() {
+            self.timers.first()
+        } else {
+            self.packets.first()
+        };
+        first.is_some_and(|h| h.before(e))
+    }
+
     pub fn len(&self) -> usize {
-        self.packets.entries.len() + self.timers.entries.len()
+        self.packets.entries.len() + self.timers.entries.len() + self.now.len() - self.now_head
     }
 
     pub fn is_empty(&self) -> bool {
@@ -288,6 +336,27 @@ mod tests {
             order.push(e);
         }
         assert_eq!(order, vec!['x', 'y', 'a', 'b']);
+    }
+
+    #[test]
+    fn events_for_the_current_instant_keep_their_place_among_earlier_ones() {
+        // After 'a' pops at 5, 'x' and 'y' are scheduled for 5 too (the FIFO): 'b' and 'c',
+        // pushed at 5 before them, still come first, and 'z', pushed later, after them.
+        let mut q = EventQueue::new();
+        q.push(SimTime(5), 'a');
+        q.push(SimTime(5), 'b');
+        q.push_timer(SimTime(5), 'c');
+        q.push(SimTime(8), 'd');
+        assert_eq!(q.pop(), Some((SimTime(5), 'a')));
+        q.push(SimTime(5), 'x');
+        q.push_timer(SimTime(5), 'y');
+        assert_eq!(q.len(), 5);
+        assert_eq!(q.peek_time(), Some(SimTime(5)));
+        assert_eq!(q.pop(), Some((SimTime(5), 'b')));
+        q.push(SimTime(5), 'z');
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!['c', 'x', 'y', 'z', 'd']);
+        assert!(q.is_empty());
     }
 
     #[test]
