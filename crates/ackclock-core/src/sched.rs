@@ -63,11 +63,18 @@ impl<E: Copy> Heap<E> {
     #[inline]
     fn pop(&mut self) -> Option<Entry<E>> {
         let last = self.entries.pop()?;
-        let n = self.entries.len();
-        if n == 0 {
+        if self.entries.is_empty() {
             return Some(last);
         }
+        Some(self.replace_top(last))
+    }
+
+    /// Replaces the root (the heap is not empty) with `last` and returns the old root: one
+    /// sift-down where a pop and a push would sift twice.
+    #[inline]
+    fn replace_top(&mut self, last: Entry<E>) -> Entry<E> {
         let heap = &mut self.entries;
+        let n = heap.len();
         let top = heap[0];
         // Bottom-up: move the smaller child up until a leaf is reached...
         let mut i = 0;
@@ -95,13 +102,21 @@ impl<E: Copy> Heap<E> {
             i = parent;
         }
         heap[i] = last;
-        Some(top)
+        top
     }
 
     #[inline]
     fn first(&self) -> Option<&Entry<E>> {
         self.entries.first()
     }
+}
+
+/// Where [`EventQueue::peek_due`] found the earliest event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Now,
+    Packets,
+    Timers,
 }
 
 /// The simulator's future events, in two heaps that share one insertion sequence: packet
@@ -268,6 +283,70 @@ impl<E: Copy> EventQueue<E> {
         Some((top.time, top.event))
     }
 
+    /// The earliest event if it is due by `until`, left in the queue, with where it is: the
+    /// caller removes it with [`remove`] or, when it is a packet event from the heap, may
+    /// replace it with [`replace_packet_top`].
+    ///
+    /// [`remove`]: EventQueue::remove
+    /// [`replace_packet_top`]: EventQueue::replace_packet_top
+    #[inline]
+    pub fn peek_due(&self, until: SimTime) -> Option<(SimTime, E, Source)> {
+        if let Some(e) = self.now.get(self.now_head) {
+            if !self.heap_before(e) {
+                return (e.time <= until).then_some((e.time, e.event, Source::Now));
+            }
+        }
+        let (top, src) = if self.timer_first() {
+            (self.timers.first()?, Source::Timers)
+        } else {
+            (self.packets.first()?, Source::Packets)
+        };
+        (top.time <= until).then_some((top.time, top.event, src))
+    }
+
+    /// Removes the event [`peek_due`] returned, from `src`, where it said it is.
+    ///
+    /// [`peek_due`]: EventQueue::peek_due
+    #[inline]
+    pub fn remove(&mut self, src: Source) {
+        match src {
+            Source::Now => {
+                self.now_head += 1;
+                if self.now_head == self.now.len() {
+                    self.now.clear();
+                    self.now_head = 0;
+                }
+            }
+            Source::Packets | Source::Timers => {
+                let heap = if src == Source::Timers {
+                    &mut self.timers
+                } else {
+                    &mut self.packets
+                };
+                if let Some(top) = heap.pop() {
+                    debug_assert!(top.time >= self.last_popped, "time went backwards");
+                    self.last_popped = top.time;
+                }
+            }
+        }
+    }
+
+    /// Removes the packet heap's root, which [`peek_due`] returned, and schedules the packet
+    /// event `event` at `time` (later than now) in its place, ordered as if pushed now: a link
+    /// that delivers its head and schedules its next packet sifts the heap once, not twice.
+    ///
+    /// [`peek_due`]: EventQueue::peek_due
+    #[inline]
+    pub fn replace_packet_top(&mut self, time: SimTime, event: E) {
+        if let Some(top) = self.packets.first() {
+            debug_assert!(top.time >= self.last_popped, "time went backwards");
+            debug_assert!(time > top.time, "a replacement for the current instant");
+            self.last_popped = top.time;
+        }
+        let e = self.entry(time, event);
+        self.packets.replace_top(e);
+    }
+
     /// Whether a heap root comes before `e` (an event of the current instant: only a root at
     /// the same instant with a smaller sequence can).
     #[inline(always)]
@@ -357,6 +436,51 @@ mod tests {
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['c', 'x', 'y', 'z', 'd']);
         assert!(q.is_empty());
+    }
+
+    /// Random pushes, with peeks that remove the earliest event or, for a packet event from
+    /// the heap, replace it with a later one (a link scheduling its next head), against a
+    /// sorted model.
+    #[test]
+    fn peek_remove_and_replace_match_a_sorted_model() {
+        use crate::rng::RandomStream;
+        let mut rng = RandomStream::named(11, "sched-replace");
+        let mut q = EventQueue::new();
+        let mut model = std::collections::BTreeSet::new();
+        let mut id = 0u32;
+        for _ in 0..20_000 {
+            if rng.uniform_u64(0, 2) > 0 || model.is_empty() {
+                let now = q.last_popped.0;
+                let t = now + rng.uniform_u64(0, 20);
+                if rng.uniform_u64(0, 2) == 0 {
+                    q.push(SimTime(t), id);
+                } else {
+                    q.push_timer(SimTime(t), id);
+                }
+                model.insert((t, id));
+                id += 1;
+                continue;
+            }
+            let (t, e, src) = q.peek_due(SimTime::MAX).expect("not empty");
+            let first = *model.iter().next().expect("not empty");
+            assert_eq!((t.0, e), first);
+            model.remove(&first);
+            if src == Source::Packets && rng.uniform_u64(0, 2) == 0 {
+                let later = t.0 + 1 + rng.uniform_u64(0, 20);
+                q.replace_packet_top(SimTime(later), id);
+                model.insert((later, id));
+                id += 1;
+            } else {
+                q.remove(src);
+            }
+            assert_eq!(q.len(), model.len());
+        }
+        while let Some((t, e)) = q.pop() {
+            let first = *model.iter().next().expect("not empty");
+            assert_eq!((t.0, e), first);
+            model.remove(&first);
+        }
+        assert!(model.is_empty());
     }
 
     #[test]

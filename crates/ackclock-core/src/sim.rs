@@ -22,7 +22,7 @@ use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
 use crate::sampler::{FlowSample, Sampler};
 use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario};
-use crate::sched::EventQueue;
+use crate::sched::{EventQueue, Source};
 use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
@@ -501,12 +501,18 @@ impl Simulator {
                     }
                 }
             }
-            let Some((t, ev)) = self.queue.pop_due(until) else {
+            let Some((t, ev, src)) = self.queue.peek_due(until) else {
                 break;
             };
             self.now = t;
             self.events += 1;
-            self.dispatch(ev);
+            if let Event::LinkHead(l) = ev {
+                // Left in the queue: the link may put its next head event in its place.
+                self.on_link_head(l, src);
+            } else {
+                self.queue.remove(src);
+                self.dispatch(ev);
+            }
         }
         if until > self.now {
             self.now = until;
@@ -524,7 +530,7 @@ impl Simulator {
     #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::LinkHead(l) => self.on_link_head(l),
+            Event::LinkHead(_) => unreachable!("handled by run_until"),
             Event::TxDone(l) => {
                 self.links[l.idx()].on_tx_done(self.now, &mut self.pool);
                 self.collect_held(l);
@@ -543,12 +549,21 @@ impl Simulator {
         }
     }
 
-    fn on_link_head(&mut self, l: LinkId) {
+    /// A link's head packet reaches the far end. Its event is still in the queue, at `src`
+    /// (see `run_until`): the link's next head event takes its place, or it is removed.
+    fn on_link_head(&mut self, l: LinkId, src: Source) {
         let link = &mut self.links[l.idx()];
         let at = link.to;
         let (c, next) = link.deliver_head();
-        if let Some(t) = next {
-            self.queue.push(t, Event::LinkHead(l));
+        match next {
+            Some(t) if src == Source::Packets && t > self.now => {
+                self.queue.replace_packet_top(t, Event::LinkHead(l));
+            }
+            Some(t) => {
+                self.queue.remove(src);
+                self.queue.push(t, Event::LinkHead(l));
+            }
+            None => self.queue.remove(src),
         }
         if self.links[l.idx()].loses(self.pool.get(c.r)) {
             let pkt = self.pool.take(c.r);
