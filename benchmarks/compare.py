@@ -30,8 +30,10 @@ import os
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -291,7 +293,8 @@ def main() -> None:
               f" alternated runs (one where a first run took over {args.long:g} s)"
               f"{', --quick' if args.quick else ''}; ns-3 {NS3_VERSION} (PyPI"
               " wheel, release build, C++ programs), ns-2.35 (Debian), ackclock"
-              f" {ackclock_version()}."]
+              f" {ackclock_version()} ({git_commit()}). Python start-up on this machine"
+              f" (`python -c pass`, part of every ackclock run): {python_startup_ms():.0f} ms."]
     write(rows, out, header)
     write_runs(cases, runs, out)
     print((out / "table.md").read_text())
@@ -306,6 +309,25 @@ def fresh_folder(base: Path) -> Path:
         if not folder.exists():
             return folder
     raise SystemExit(f"compare.py: {base} and its 25 successors exist; pass --out")
+
+
+def python_startup_ms(repeat: int = 10) -> float:
+    """Median wall time of the bare interpreter, which every `ackclock run` pays before it
+    imports anything: site hooks (a .pth file that imports a package at every start, as this
+    sandbox's certifi hook does) show up here."""
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append(time.perf_counter() - t)
+    return 1000 * statistics.median(times)
+
+
+def git_commit() -> str:
+    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True)
+    return f"commit {done.stdout.strip()}" if done.returncode == 0 else "commit ?"
 
 
 def ackclock_version() -> str:
