@@ -1,5 +1,6 @@
 //! The event queue: binary min-heaps keyed by (time, insertion sequence), one for packet
-//! events and one for timers (see [`EventQueue`]).
+//! events and one for timers, and a FIFO for events of the current instant (see
+//! [`EventQueue`]).
 //!
 //! Ties break by insertion order, which makes runs deterministic. Events are small `Copy`
 //! values stored inline, so pushing and popping never allocates once the heap has grown to
@@ -10,8 +11,9 @@
 //! (its `Hole`), with a wider load than the stores that wrote it; on x86 that defeats store
 //! forwarding and stalled every push and pop (the two hottest spots of `run_until` under
 //! perf). Here the moving entry stays in registers and is written once, at its final slot.
-//! Williams' binary heap (CACM 7(6), 1964), sift-down by Floyd's bottom-up variant
-//! (CACM 7(12), 1964): walk to a leaf along the smaller children, then climb back.
+//! Williams' binary heap (CACM 7(6), 1964), sift-down after a pop by Floyd's bottom-up
+//! variant (CACM 7(12), 1964): walk to a leaf along the smaller children, then climb back;
+//! a replaced root (a link's next head event) sifts down from the top instead.
 
 use crate::time::SimTime;
 
@@ -144,13 +146,15 @@ pub enum Source {
     Timers,
 }
 
-/// The simulator's future events, in two heaps that share one insertion sequence: packet
+/// The simulator's future events, in two heaps (and the FIFO below) that share one insertion
+/// sequence: packet
 /// events (a link's head packet arriving, a transmission ending, pacing, CBR ticks, a Tmix
 /// delay line's release) and timers (retransmission, delayed ACK, sampling, application
 /// starts and stops, Tmix wake-ups). A large run holds one mostly far-off timer per
 /// flow; in one heap those timers deepened the heap that every packet-hop goes through twice
-/// (with 50 flows, 81 entries, of which 50 timers). Popping takes the earlier of the two
-/// roots by (time, sequence), so the order is exactly that of a single heap.
+/// (with 50 flows, 81 entries, of which 50 timers). Popping takes the earliest of the two
+/// roots and the FIFO's front by (time, sequence), so the order is exactly that of a single
+/// heap.
 ///
 /// Events scheduled for the current instant (a packet crossing a link of infinite rate and
 /// zero delay, such as seed 002's sink links: a third of that model's packet-hops) skip the
@@ -329,7 +333,8 @@ impl<E: Copy> EventQueue<E> {
         (top.time <= until).then_some((top.time, top.event, src))
     }
 
-    /// Removes the event [`peek_due`] returned, from `src`, where it said it is.
+    /// Removes the event [`peek_due`] returned, from `src`, where it said it is. Nothing may
+    /// be pushed in between: a new earlier event would be removed instead.
     ///
     /// [`peek_due`]: EventQueue::peek_due
     #[inline]
@@ -356,7 +361,8 @@ impl<E: Copy> EventQueue<E> {
         }
     }
 
-    /// Removes the packet heap's root, which [`peek_due`] returned, and schedules the packet
+    /// Removes the packet heap's root, which [`peek_due`] returned (nothing pushed since),
+    /// and schedules the packet
     /// event `event` at `time` (later than now) in its place, ordered as if pushed now: a link
     /// that delivers its head and schedules its next packet sifts the heap once, not twice.
     ///
@@ -463,6 +469,45 @@ mod tests {
         assert!(q.is_empty());
     }
 
+    #[test]
+    fn the_current_instant_is_seen_by_peeks_and_follows_replacements() {
+        let mut q = EventQueue::new();
+        q.push(SimTime(3), 'a');
+        q.push(SimTime(9), 'b');
+        assert_eq!(q.pop(), Some((SimTime(3), 'a')));
+        // Only the FIFO holds an event at 3: peeks must see it before the heap's 9.
+        q.push(SimTime(3), 'x');
+        assert_eq!(q.now.len() - q.now_head, 1);
+        assert_eq!(q.peek_time(), Some(SimTime(3)));
+        assert_eq!(q.peek_due(SimTime(3)), Some((SimTime(3), 'x', Source::Now)));
+        q.remove(Source::Now);
+        // Replacing the root at 9 moves the current instant to 9: a push at 9 is the FIFO's.
+        assert_eq!(
+            q.peek_due(SimTime(9)),
+            Some((SimTime(9), 'b', Source::Packets))
+        );
+        q.replace_packet_top(SimTime(12), 'c');
+        q.push(SimTime(9), 'y');
+        assert_eq!(q.now.len() - q.now_head, 1);
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!['y', 'c']);
+    }
+
+    #[test]
+    fn reserved_timers_of_the_current_instant_go_before_the_fifo() {
+        // Two starts reserved before 'a' pops; the second is pushed at 5 after 'x' entered
+        // the FIFO at 5, and still comes first: its sequence number is the smaller.
+        let mut q = EventQueue::new();
+        let base = q.reserve(2);
+        q.push(SimTime(5), 'a');
+        q.push_timer_reserved(SimTime(5), base, 'r');
+        assert_eq!(q.pop(), Some((SimTime(5), 'r')));
+        q.push(SimTime(5), 'x');
+        q.push_timer_reserved(SimTime(5), base + 1, 's');
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!['s', 'a', 'x']);
+    }
+
     /// Random pushes, with peeks that remove the earliest event or, for a packet event from
     /// the heap, replace it with a later one (a link scheduling its next head), against a
     /// sorted model.
@@ -473,9 +518,9 @@ mod tests {
         let mut q = EventQueue::new();
         let mut model = std::collections::BTreeSet::new();
         let mut id = 0u32;
+        let mut now = 0;
         for _ in 0..20_000 {
             if rng.uniform_u64(0, 2) > 0 || model.is_empty() {
-                let now = q.last_popped.0;
                 let t = now + rng.uniform_u64(0, 20);
                 if rng.uniform_u64(0, 2) == 0 {
                     q.push(SimTime(t), id);
@@ -490,6 +535,7 @@ mod tests {
             let first = *model.iter().next().expect("not empty");
             assert_eq!((t.0, e), first);
             model.remove(&first);
+            now = t.0;
             if src == Source::Packets && rng.uniform_u64(0, 2) == 0 {
                 let later = t.0 + 1 + rng.uniform_u64(0, 20);
                 q.replace_packet_top(SimTime(later), id);

@@ -1,5 +1,5 @@
-//! The simulator: owns every component in `Vec`s, pops events in (time, sequence) order and
-//! dispatches them with a `match`.
+//! The simulator: owns every component in `Vec`s, takes events in (time, sequence) order
+//! from the event queue and dispatches them with a `match`.
 //!
 //! Work per packet-hop is one event: a link keeps its accepted packets in a FIFO and only
 //! its head is scheduled. TCP retransmission timers are lazy: the sender stores a deadline,
