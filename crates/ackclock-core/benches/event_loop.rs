@@ -32,6 +32,46 @@ fn hold(c: &mut Criterion) {
     g.finish();
 }
 
+/// A link delivering its head and scheduling its next packet a transmission time later
+/// (here 1/1000 of the spread of the pending events, so the new event stays near the top):
+/// a pop and a push against `peek_due` and `replace_packet_top`, which sifts once.
+fn link_head(c: &mut Criterion) {
+    use ackclock_core::sched::Source;
+    let mut g = c.benchmark_group("event_queue_link_head");
+    for n in [16usize, 64, 1024] {
+        g.throughput(Throughput::Elements(1000));
+        let fill = |q: &mut EventQueue<u32>, rng: &mut RandomStream| {
+            for i in 0..n {
+                q.push(SimTime(rng.uniform_u64(1, 1_000_000)), i as u32);
+            }
+        };
+        g.bench_function(format!("pop_push/pending_{n}"), |b| {
+            let mut rng = RandomStream::named(2, "bench");
+            let mut q: EventQueue<u32> = EventQueue::new();
+            fill(&mut q, &mut rng);
+            b.iter(|| {
+                for _ in 0..1000 {
+                    let (t, e) = q.pop().unwrap();
+                    q.push(SimTime(t.0 + rng.uniform_u64(1, 1000)), e);
+                }
+            });
+        });
+        g.bench_function(format!("peek_replace/pending_{n}"), |b| {
+            let mut rng = RandomStream::named(2, "bench");
+            let mut q: EventQueue<u32> = EventQueue::new();
+            fill(&mut q, &mut rng);
+            b.iter(|| {
+                for _ in 0..1000 {
+                    let (t, e, src) = q.peek_due(SimTime::MAX).unwrap();
+                    debug_assert_eq!(src, Source::Packets);
+                    q.replace_packet_top(SimTime(t.0 + rng.uniform_u64(1, 1000)), e);
+                }
+            });
+        });
+    }
+    g.finish();
+}
+
 fn whole_run(c: &mut Criterion) {
     let mut tcp = ns2_tcp();
     tcp.window = 1000;
@@ -57,5 +97,5 @@ fn whole_run(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, hold, whole_run);
+criterion_group!(benches, hold, link_head, whole_run);
 criterion_main!(benches);
