@@ -44,15 +44,22 @@ def __getattr__(name: str) -> Any:
         value = getattr(import_module(f"{__name__}.{module}"), name)
         globals()[name] = value
         return value
-    # The version is looked up on first use: importlib.metadata takes about 30 ms to import,
-    # a fifth of the command line's start-up (benchmarks/startup.py).
+    # The version is looked up on first use, from the engine, which is built from the same
+    # version number (tests/unit/test_version.py checks the installed package's metadata
+    # against it): importlib.metadata takes 30-45 ms to import, more than the rest of
+    # `ackclock --version`.
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
-
         try:
-            found = version("ackclock")
-        except PackageNotFoundError:  # running from a source tree that was never installed
-            found = "0.1.0"
+            from ._core import version as engine_version
+
+            found = engine_version()
+        except ImportError:  # a source tree whose engine was never built
+            from importlib.metadata import PackageNotFoundError, version
+
+            try:
+                found = version("ackclock")
+            except PackageNotFoundError:
+                found = "0.1.0"
         globals()["__version__"] = found
         return found
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
