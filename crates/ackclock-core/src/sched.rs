@@ -65,18 +65,11 @@ impl<E: Copy> Heap<E> {
     #[inline]
     fn pop(&mut self) -> Option<Entry<E>> {
         let last = self.entries.pop()?;
-        if self.entries.is_empty() {
+        let n = self.entries.len();
+        if n == 0 {
             return Some(last);
         }
-        Some(self.replace_top(last))
-    }
-
-    /// Replaces the root (the heap is not empty) with `last` and returns the old root: one
-    /// sift-down where a pop and a push would sift twice.
-    #[inline]
-    fn replace_top(&mut self, last: Entry<E>) -> Entry<E> {
         let heap = &mut self.entries;
-        let n = heap.len();
         let top = heap[0];
         // Bottom-up: move the smaller child up until a leaf is reached...
         let mut i = 0;
@@ -104,7 +97,7 @@ impl<E: Copy> Heap<E> {
             i = parent;
         }
         heap[i] = last;
-        top
+        Some(top)
     }
 
     /// Replaces the root (the heap is not empty) with `e`, sifting it down from the top with
@@ -257,13 +250,13 @@ impl<E: Copy> EventQueue<E> {
         }
     }
 
-    /// The heap holding the earliest event.
+    /// The earlier of the two heaps' roots, and which heap holds it.
     #[inline(always)]
-    fn next_heap(&mut self) -> &mut Heap<E> {
+    fn first_root(&self) -> Option<(&Entry<E>, Source)> {
         if self.timer_first() {
-            &mut self.timers
+            self.timers.first().map(|e| (e, Source::Timers))
         } else {
-            &mut self.packets
+            self.packets.first().map(|e| (e, Source::Packets))
         }
     }
 
@@ -273,12 +266,7 @@ impl<E: Copy> EventQueue<E> {
         if let Some(e) = self.now.get(self.now_head) {
             return Some(e.time);
         }
-        let heap = if self.timer_first() {
-            &self.timers
-        } else {
-            &self.packets
-        };
-        heap.first().map(|e| e.time)
+        self.first_root().map(|(e, _)| e.time)
     }
 
     #[inline]
@@ -289,27 +277,9 @@ impl<E: Copy> EventQueue<E> {
     /// Pops the earliest event if it is due by `until`.
     #[inline]
     pub fn pop_due(&mut self, until: SimTime) -> Option<(SimTime, E)> {
-        if let Some(&e) = self.now.get(self.now_head) {
-            if !self.heap_before(&e) {
-                if e.time > until {
-                    return None;
-                }
-                self.now_head += 1;
-                if self.now_head == self.now.len() {
-                    self.now.clear();
-                    self.now_head = 0;
-                }
-                return Some((e.time, e.event));
-            }
-        }
-        let heap = self.next_heap();
-        if heap.first()?.time > until {
-            return None;
-        }
-        let top = heap.pop()?;
-        debug_assert!(top.time >= self.last_popped, "time went backwards");
-        self.last_popped = top.time;
-        Some((top.time, top.event))
+        let (time, event, src) = self.peek_due(until)?;
+        self.remove(src);
+        Some((time, event))
     }
 
     /// The earliest event if it is due by `until`, left in the queue, with where it is: the
@@ -325,11 +295,7 @@ impl<E: Copy> EventQueue<E> {
                 return (e.time <= until).then_some((e.time, e.event, Source::Now));
             }
         }
-        let (top, src) = if self.timer_first() {
-            (self.timers.first()?, Source::Timers)
-        } else {
-            (self.packets.first()?, Source::Packets)
-        };
+        let (top, src) = self.first_root()?;
         (top.time <= until).then_some((top.time, top.event, src))
     }
 
@@ -347,13 +313,9 @@ impl<E: Copy> EventQueue<E> {
                     self.now_head = 0;
                 }
             }
-            Source::Packets | Source::Timers => {
-                let heap = if src == Source::Timers {
-                    &mut self.timers
-                } else {
-                    &mut self.packets
-                };
-                if let Some(top) = heap.pop() {
+            Source::Packets => self.pop_packet_root(),
+            Source::Timers => {
+                if let Some(top) = self.timers.pop() {
                     debug_assert!(top.time >= self.last_popped, "time went backwards");
                     self.last_popped = top.time;
                 }
@@ -369,25 +331,36 @@ impl<E: Copy> EventQueue<E> {
     /// [`peek_due`]: EventQueue::peek_due
     #[inline]
     pub fn replace_packet_top(&mut self, time: SimTime, event: E) {
-        if let Some(top) = self.packets.first() {
-            debug_assert!(top.time >= self.last_popped, "time went backwards");
-            debug_assert!(time > top.time, "a replacement for the current instant");
-            self.last_popped = top.time;
-        }
+        self.advance_to_packet_root();
+        debug_assert!(
+            time > self.last_popped,
+            "a replacement for the current instant"
+        );
         let e = self.entry(time, event);
         self.packets.replace_root(e);
+    }
+
+    /// Removes the packet heap's root.
+    #[inline]
+    fn pop_packet_root(&mut self) {
+        self.advance_to_packet_root();
+        self.packets.pop();
+    }
+
+    /// The current instant becomes the packet heap root's time.
+    #[inline(always)]
+    fn advance_to_packet_root(&mut self) {
+        if let Some(top) = self.packets.first() {
+            debug_assert!(top.time >= self.last_popped, "time went backwards");
+            self.last_popped = top.time;
+        }
     }
 
     /// Whether a heap root comes before `e` (an event of the current instant: only a root at
     /// the same instant with a smaller sequence can).
     #[inline(always)]
     fn heap_before(&self, e: &Entry<E>) -> bool {
-        let first = if self.timer_first() {
-            self.timers.first()
-        } else {
-            self.packets.first()
-        };
-        first.is_some_and(|h| h.before(e))
+        self.first_root().is_some_and(|(h, _)| h.before(e))
     }
 
     pub fn len(&self) -> usize {
