@@ -33,7 +33,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -48,6 +47,7 @@ from sims import (  # noqa: E402
     Run,
     Simulator,
 )
+from startup import wall  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMS = ("ns-2", "ns-3", "ackclock")
@@ -315,13 +315,7 @@ def python_startup_ms(repeat: int = 10) -> float:
     """Median wall time of the bare interpreter, which every `ackclock run` pays before it
     imports anything: site hooks (a .pth file that imports a package at every start, as this
     sandbox's certifi hook does) show up here."""
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        times.append(time.perf_counter() - t)
-    return 1000 * statistics.median(times)
+    return 1000 * statistics.median(wall([sys.executable, "-c", "pass"], repeat))
 
 
 def git_commit() -> str:
