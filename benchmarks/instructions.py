@@ -17,10 +17,11 @@ import argparse
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from output_hashes import ackclock
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "target" / "release" / "examples"
@@ -33,8 +34,7 @@ def scenario_cases(tmp: Path) -> dict[str, list[str]]:
     seed002 = (BENCH / "seed002.toml").read_text()
     runs = {f"seed002_n{n}": seed002.replace("count = 10", f"count = {n}") for n in (1, 10, 50)}
     runs["topology2"] = (BENCH / "seed000_topology2.toml").read_text()
-    exe = shutil.which("ackclock")
-    cmd = [exe] if exe else [sys.executable, "-m", "ackclock"]
+    cmd = ackclock()
     for name, text in runs.items():
         toml = tmp / f"{name}.toml"
         toml.write_text(text)
