@@ -29,7 +29,7 @@ def run(queue: str, seed: int, seconds: float) -> dict[str, object]:
     for a, b in (("n1", "n3"), ("n2", "n3"), ("n4", "n5"), ("n4", "n6")):
         net.link(a, b, rate="10Mb/s", delay="10ms", queue_limit=100)
     net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue=queue, queue_limit=100)
-    net.tcp("tcp", "n1", "n5", variant="reno", packet_size=1200, sink="ack-every")
+    net.tcp("tcp", "n1", "n5", variant="reno", cc="reno", packet_size=1200, sink="ack-every")
     net.udp("cbr", "n2", "n6", packet_size=1200, rate="0.725Mb/s")
     res = net.run(duration=f"{seconds}s", warmup=f"{seconds / 6}s", seed=seed)
     f = res.flows.set_index("flow")

@@ -46,6 +46,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
+        "hystart": "bool",  # CUBIC leaves slow start by HyStart, as Linux's does
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
         "cc_params": "table",  # the congestion-control algorithm's own parameters
@@ -148,6 +149,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_unit": "packets",  # ns-2 counts windows in segments
                     "ecn": False,  # Agent/TCP ecn_ 0
                     "pacing": False,
+                    "hystart": False,  # ns-2.35's CUBIC predates HyStart
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
                     "cc_params": {},
@@ -158,17 +160,16 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_ns2=True,
             queue_limit=50,
         ),
-        # Linux 6.x defaults, as far as the engine models them, except loss recovery and
-        # congestion control: Linux recovers with SACK and RACK (not modelled) and controls
-        # congestion with CUBIC. The profile keeps NewReno and Reno, the default of ns-3.34, which
-        # the seed 004 study ran; `variant = "sack"` and `cc = "cubic"` give Linux's.
+        # Linux 6.x defaults, as far as the engine models them: SACK loss recovery (Linux adds
+        # RACK, PRR and quick ACKs at the start of a connection, not modelled) and CUBIC with
+        # HyStart.
         "linux": Profile(
             name="linux",
             tcp=MappingProxyType(
                 {
-                    "variant": "newreno",
-                    "cc": "reno",
-                    "sink": "delack",
+                    "variant": "sack",
+                    "cc": "cubic",
+                    "sink": "sack",
                     "packet_size": 1448,
                     "header_size": 52,  # IPv4 20 + TCP 20 + timestamps 12
                     "ack_size": 52,
@@ -186,12 +187,13 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "syn": True,  # the three-way handshake's round trip
                     "max_burst": 0,
                     "max_ssthresh": 0,
-                    "delayed_ack": False,
+                    "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
                     "timestamps": True,  # on by default in Linux; header_size 52 includes them
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
                     "pacing": False,  # pacing needs the fq qdisc (BBR paces regardless)
+                    "hystart": True,  # tcp_cubic module parameter hystart=1
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
                     "cc_params": {},

@@ -42,6 +42,34 @@ def test_two_cubic_flows_approach_a_fair_share() -> None:
     assert jain(res.flows.throughput_mbps.to_numpy()) > 0.95
 
 
+def cubic_slow_start(hystart: bool) -> tuple[float | None, float, int]:
+    """One linux-profile CUBIC flow over a 100 Mb/s, 42 ms path with a one-BDP buffer (350
+    packets): the time slow start ended, its ssthresh then in segments, and the drops."""
+    net = ac.Network("hystart", profile="linux")
+    net.nodes("a", "r", "b")
+    net.link("a", "r", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+    net.link("r", "b", rate="100Mb/s", delay="20ms", queue_limit=350)
+    net.tcp("f", "a", "b", hystart=hystart, trace=["ssthresh"])
+    r = net.run(duration="3s")
+    ss = r.tcp_trace[(r.tcp_trace.variable == "ssthresh") & (r.tcp_trace.value < 1e300)]
+    first = ss.iloc[0] if len(ss) else None
+    drops = int(r.flows.set_index("flow").loc["f", "packets_dropped"])
+    if first is None:
+        return None, 0.0, drops
+    return float(first.time_s), float(first.value) / 1448, drops
+
+
+def test_hystart_leaves_slow_start_before_the_buffer_overflows() -> None:
+    # The BDP is 100 Mb/s x 42 ms / 1500 B = 350 segments. Slow start alone doubles the window
+    # until the 350-packet buffer overflows (near 2 BDP) and halves it from there; HyStart's
+    # ACK train says the window fills the path once its ACKs span half the base RTT.
+    _, ss_without, drops_without = cubic_slow_start(False)
+    ended, ss_with, drops_with = cubic_slow_start(True)
+    assert drops_without > 100 and ss_without > 350, (drops_without, ss_without)
+    assert ended is not None and ended < 0.5
+    assert drops_with == 0 and 150 < ss_with < 400, (drops_with, ss_with)
+
+
 def test_vegas_keeps_a_few_segments_queued_where_reno_fills_the_buffer() -> None:
     def queue(cc: str) -> float:
         res = path("10Mb/s", "20ms", 200, cc)

@@ -184,6 +184,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "window_unit": "packets",
             "ecn": False,
             "pacing": False,
+            "hystart": False,  # ns-2.35's CUBIC has no HyStart
             "rcv_buffer_bytes": None,
             "app_read_rate_bps": None,
             "cc_params": {},
@@ -259,7 +260,9 @@ app = { kind = "cbr", interval = "10ms", packet_size = "1KB" }
     assert (tcp["packet_size"], tcp["header_size"], tcp["window_init"]) == (1448, 52, 10)
     assert (tcp["initial_rto_ps"], tcp["max_rto_ps"]) == (1 * S, 120 * S)
     assert tcp["timer_granularity_ps"] == 1 * MS
-    assert (tcp["variant"], tcp["sink"], tcp["ack_delay_ps"]) == ("newreno", "delack", 40 * MS)
+    # Linux's: SACK recovery, a SACK receiver delaying its ACKs 40 ms, CUBIC with HyStart.
+    assert (tcp["variant"], tcp["sink"], tcp["delayed_ack"]) == ("sack", "sack", True)
+    assert (tcp["cc"], tcp["hystart"], tcp["ack_delay_ps"]) == ("cubic", True, 40 * MS)
     assert flow(d, "u")["header_size"] == 28
     assert flow(d, "u")["app"]["interval_ps"] == 10 * MS
     assert flow(d, "u")["app"]["packet_size"] == 1000

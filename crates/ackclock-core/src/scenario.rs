@@ -336,6 +336,9 @@ pub struct TcpConfig {
     /// qdisc; BBR always paces at its own rate.
     #[serde(default)]
     pub pacing: bool,
+    /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`), as Linux's does.
+    #[serde(default)]
+    pub hystart: bool,
     /// Parameters of the congestion-control algorithm (`tcp::cc`), by the names of its
     /// definition; missing ones take its defaults.
     #[serde(default)]

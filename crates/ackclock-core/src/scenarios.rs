@@ -39,6 +39,7 @@ pub fn ns2_tcp() -> TcpConfig {
         rcv_buffer_bytes: None,
         app_read_rate_bps: None,
         pacing: false,
+        hystart: false,
         cc_params: Default::default(),
     }
 }

@@ -37,7 +37,7 @@ impl SimDuration {
         SimDuration((s * PS_PER_S as f64).round() as u64)
     }
 
-    pub fn from_millis(ms: u64) -> SimDuration {
+    pub const fn from_millis(ms: u64) -> SimDuration {
         SimDuration(ms * 1_000_000_000)
     }
 

@@ -865,6 +865,8 @@ impl TcpSender {
                 credit,
                 rtt,
                 delay,
+                una: self.una,
+                sent: self.maxseq,
             },
         );
     }

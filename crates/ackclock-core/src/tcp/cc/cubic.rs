@@ -11,12 +11,16 @@
 //! - The Reno-friendly region (4.3): W_est starts at cwnd_epoch and grows by
 //!   alpha_cubic = 3 (1 - beta) / (1 + beta) segments per window acknowledged; when W_est is
 //!   above W_cubic, cwnd follows W_est.
-//! - A timeout (4.8) ends the epoch; slow start is Reno's.
+//! - A timeout (4.8) ends the epoch and forgets W_max, so that the first congestion
+//!   avoidance after it starts with K = 0 from the window it has then (as Linux does).
+//! - Slow start is Reno's; with `hystart` (the TCP parameter, on in the `linux` profile)
+//!   HyStart may end it before a loss (`hystart.rs`), as in Linux and as RFC 9438 4.10 allows.
 //!
 //! `beta` and `c` are settable, so seed 003's ns-2 values (beta 0.8, C 0.4) can be used.
 
+use super::hystart::HyStart;
 use super::{slow_start, AckEvent, Params, Window};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
 pub struct Cubic {
@@ -29,10 +33,11 @@ pub struct Cubic {
     cwnd_epoch: f64,
     w_est: f64,
     srtt: f64,
+    hystart: Option<HyStart>,
 }
 
 impl Cubic {
-    pub fn new(p: &mut Params) -> Cubic {
+    pub fn new(p: &mut Params, hystart: bool) -> Cubic {
         Cubic {
             beta: p.get("beta", 0.7),
             c: p.get("c", 0.4),
@@ -43,6 +48,7 @@ impl Cubic {
             cwnd_epoch: 0.0,
             w_est: 0.0,
             srtt: 0.0,
+            hystart: hystart.then(HyStart::default),
         }
     }
 
@@ -52,13 +58,21 @@ impl Cubic {
     }
 
     pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
-        if let Some(r) = ev.delay.or(ev.rtt) {
-            let r = r.as_secs_f64();
+        if let Some(sample) = ev.delay.or(ev.rtt) {
+            let r = sample.as_secs_f64();
             self.srtt = if self.srtt == 0.0 {
                 r
             } else {
                 0.875 * self.srtt + 0.125 * r
             };
+            // Linux skips HyStart's delay samples in the epoch's first second: they still
+            // carry the queue that the reduction is draining.
+            let settled = self
+                .epoch
+                .is_none_or(|e| ev.now.since(e) >= SimDuration::from_millis(1000));
+            if let (Some(h), true) = (self.hystart.as_mut(), settled) {
+                h.on_sample(w, &ev, sample);
+            }
         }
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
@@ -103,6 +117,10 @@ impl Cubic {
 
     pub fn on_timeout(&mut self) {
         self.epoch = None;
+        self.w_max = 0.0;
+        if let Some(h) = self.hystart.as_mut() {
+            h.reset();
+        }
     }
 }
 
@@ -119,13 +137,15 @@ mod tests {
             credit: 1.0,
             rtt: None,
             delay: Some(SimDuration::from_millis(100)),
+            una: 0,
+            sent: 0,
         }
     }
 
     #[test]
     fn window_follows_the_cubic_function_after_a_loss() {
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&mut Params::new(&given));
+        let mut c = Cubic::new(&mut Params::new(&given), false);
         let mut w = Window {
             cwnd: 1000.0,
             ssthresh: 1e9,
@@ -161,7 +181,7 @@ mod tests {
     #[test]
     fn fast_convergence_lowers_w_max_when_the_window_shrank() {
         let given = BTreeMap::from([("beta".to_string(), 0.8)]);
-        let mut c = Cubic::new(&mut Params::new(&given));
+        let mut c = Cubic::new(&mut Params::new(&given), false);
         let w = |cwnd| Window {
             cwnd,
             ssthresh: 1.0,
@@ -172,5 +192,46 @@ mod tests {
         let r = c.reduced_window(&w(900.0), SimTime::ZERO);
         assert!((c.w_max - 900.0 * 1.8 / 2.0).abs() < 1e-9);
         assert!((r - 720.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn after_a_timeout_the_cubic_function_starts_at_the_current_window() {
+        // RFC 9438 4.8: K = 0 and W_max the window at the start of congestion avoidance.
+        let given = BTreeMap::new();
+        let mut c = Cubic::new(&mut Params::new(&given), false);
+        let mut w = Window {
+            cwnd: 1000.0,
+            ssthresh: 1e9,
+            rwnd: 1e9,
+        };
+        w.ssthresh = c.reduced_window(&w, SimTime::ZERO);
+        c.on_timeout();
+        w.cwnd = 300.0;
+        w.ssthresh = 300.0;
+        c.on_ack(&mut w, ack(SimTime(1_000_000_000_000)));
+        assert_eq!(c.k, 0.0);
+        assert_eq!(c.w_max, 300.0);
+    }
+
+    #[test]
+    fn hystart_ends_slow_start_before_a_loss_only_when_asked() {
+        for on in [false, true] {
+            let given = BTreeMap::new();
+            let mut c = Cubic::new(&mut Params::new(&given), on);
+            let mut w = Window {
+                cwnd: 32.0,
+                ssthresh: f64::INFINITY,
+                rwnd: 1e9,
+            };
+            // A 100 ms path whose ACKs come 0.5 ms apart: a train of half the delay after
+            // 100 ACKs.
+            for i in 0..200u64 {
+                let mut ev = ack(SimTime(i * 500_000_000));
+                ev.una = i + 1;
+                ev.sent = 400;
+                c.on_ack(&mut w, ev);
+            }
+            assert_eq!(w.ssthresh.is_finite(), on, "hystart {on}");
+        }
     }
 }

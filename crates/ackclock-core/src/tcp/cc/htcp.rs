@@ -177,6 +177,8 @@ mod tests {
             credit: 1.0,
             rtt: None,
             delay: Some(SimDuration((rtt * S as f64) as u64)),
+            una: 0,
+            sent: 0,
         }
     }
 

@@ -13,6 +13,7 @@ pub mod cubic;
 pub mod fast;
 pub mod highspeed;
 pub mod htcp;
+pub mod hystart;
 pub mod reno;
 pub mod scalable;
 pub mod vegas;
@@ -49,6 +50,10 @@ pub struct AckEvent {
     /// This ACK's own round-trip time (now minus the echoed send time of the segment it
     /// answers): the delay signal of Vegas and FAST.
     pub delay: Option<SimDuration>,
+    /// The cumulative ACK after this one (first unacknowledged segment), and one past the
+    /// highest segment sent so far: HyStart's rounds.
+    pub una: u64,
+    pub sent: u64,
 }
 
 /// The named parameters of one algorithm, each read once with its default.
@@ -127,7 +132,7 @@ impl AnyCc {
             "highspeed" => AnyCc::HighSpeed(highspeed::HighSpeed::new(&mut p, max_ssthresh)),
             "scalable" => AnyCc::Scalable(scalable::Scalable::new(&mut p)),
             "bic" => AnyCc::Bic(bic::Bic::new(&mut p)),
-            "cubic" => AnyCc::Cubic(cubic::Cubic::new(&mut p)),
+            "cubic" => AnyCc::Cubic(cubic::Cubic::new(&mut p, cfg.hystart)),
             "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p)),
             "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p)),
             "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),

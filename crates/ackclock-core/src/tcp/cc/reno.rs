@@ -64,6 +64,8 @@ mod tests {
             credit: 1.0,
             rtt: None,
             delay: None,
+            una: 0,
+            sent: 0,
         }
     }
 
@@ -143,6 +145,8 @@ mod tests {
             credit: 2.0,
             rtt: None,
             delay: None,
+            una: 0,
+            sent: 0,
         };
         let mut ca = Window {
             cwnd: 10.0,
@@ -162,6 +166,8 @@ mod tests {
             credit: 5.0,
             rtt: None,
             delay: None,
+            una: 0,
+            sent: 0,
         };
         reno.on_ack(&mut ss, stretch);
         assert_eq!(

@@ -65,6 +65,8 @@ mod tests {
             credit: 1.0,
             rtt: None,
             delay: None,
+            una: 0,
+            sent: 0,
         };
         for _ in 0..1000 {
             s.on_ack(&mut w, ack);

@@ -104,6 +104,8 @@ mod tests {
                     credit: 1.0,
                     rtt: None,
                     delay: Some(SimDuration::from_millis(delay)),
+                    una: 0,
+                    sent: 0,
                 },
             );
         }
