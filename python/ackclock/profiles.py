@@ -203,6 +203,52 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_ns2=False,
             queue_limit=1000,
         ),
+        # ns-3.44's defaults (TcpSocket, TcpSocketBase, TcpL4Protocol, TcpCubic attributes), as far
+        # as the engine models them. Not modelled: ns-3's PRR recovery (TcpPrrRecovery), its 3 s
+        # SYN timeout (ConnTimeout; the engine has one initial RTO), HyStart's 1 s upper delay
+        # threshold (HyStartDelayMax; Linux's and the engine's 16 ms), the FqCoDel queue disc
+        # that InternetStackHelper puts in front of every device, and PPP's 2-byte header.
+        "ns3": Profile(
+            name="ns3",
+            tcp=MappingProxyType(
+                {
+                    "variant": "sack",  # TcpSocketBase::Sack true
+                    "cc": "cubic",  # TcpL4Protocol::SocketType TcpCubic (since ns-3.34)
+                    "sink": "sack",
+                    "packet_size": 536,  # TcpSocket::SegmentSize
+                    "header_size": 52,  # IPv4 20 + TCP 20 + timestamp option 12
+                    "ack_size": 52,
+                    "window": 10000,  # window scaling on: the receive buffer limits it
+                    "window_init": 10,  # TcpSocket::InitialCwnd
+                    "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
+                    "dupack_threshold": 3,  # ReTxThreshold
+                    "min_rto": "1s",  # TcpSocketBase::MinRto
+                    "max_rto": "60s",  # RFC 6298 2.5's upper bound
+                    "initial_rto": "1s",  # RttEstimator::InitialEstimation
+                    "timer_granularity": "1ms",  # ClockGranularity
+                    "segs_per_ack": 2,  # TcpSocket::DelAckCount
+                    "ack_delay": "200ms",  # TcpSocket::DelAckTimeout
+                    "limited_transmit": True,  # LimitedTransmit
+                    "syn": True,
+                    "max_burst": 0,
+                    "max_ssthresh": 0,
+                    "delayed_ack": True,
+                    "timestamps": True,  # TcpSocketBase::Timestamp
+                    "ts_echo_rfc7323": True,
+                    "window_unit": "bytes",
+                    "ecn": False,  # UseEcn Off
+                    "pacing": False,
+                    "hystart": True,  # TcpCubic::HyStart
+                    "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
+                    "read_rate": None,
+                    "cc_params": {},
+                }
+            ),
+            udp_header_size=28,  # IPv4 20 + UDP 8
+            queue_ns2=False,
+            # A point-to-point device's DropTail queue (100 packets).
+            queue_limit=100,
+        ),
     }
 )
 

@@ -269,6 +269,20 @@ app = { kind = "cbr", interval = "10ms", packet_size = "1KB" }
     assert d["links"][0]["queue"]["ns2"] is False
 
 
+def test_ns3_profile_defaults() -> None:
+    # ns-3.44's TcpSocket / TcpSocketBase / TcpL4Protocol / TcpCubic attribute defaults.
+    d = doc(SMALL.replace('name = "small"', 'name = "small"\nprofile = "ns3"'))
+    tcp = flow(d, "f")["tcp"]
+    assert (tcp["variant"], tcp["cc"], tcp["sink"], tcp["hystart"]) == ("sack", "cubic", "sack",
+                                                                        True)
+    assert (tcp["packet_size"], tcp["window_init"], tcp["rcv_buffer_bytes"]) == (536, 10, 131072)
+    assert (tcp["min_rto_ps"], tcp["initial_rto_ps"]) == (1 * S, 1 * S)
+    assert (tcp["delayed_ack"], tcp["segs_per_ack"], tcp["ack_delay_ps"]) == (True, 2, 200 * MS)
+    assert tcp["timer_granularity_ps"] == 1 * MS
+    assert d["links"][0]["queue"]["limit_packets"] == 100
+    assert d["links"][0]["queue"]["ns2"] is False
+
+
 def test_queue_accounting_can_be_set_per_link() -> None:
     d = doc(SMALL.replace('delay = "1ms"', 'delay = "1ms"\nqueue = { limit_bytes = "64KB",'
                                             ' ns2 = false }'))
@@ -474,8 +488,8 @@ def test_errors_from_overridden_values_say_so() -> None:
         ('duration = "10s"', 'duration = "10s"\nspeed = 1',
          "scenario.toml: run.speed: unknown key (did you mean \"seed\"?); expected one of"
          " duration, warmup, seed, sample_interval"),
-        ('name = "small"', 'name = "small"\nprofile = "ns3"',
-         'scenario.toml: profile: expected one of "ns2", "linux", got "ns3"'),
+        ('name = "small"', 'name = "small"\nprofile = "ns-3"',
+         'scenario.toml: profile: expected one of "ns2", "linux", "ns3", got "ns-3"'),
         ('name = "small"', 'name = "small"\ntitle = "x"', "scenario.toml: title: unknown key"),
         ('kind = "tcp"', 'kind = "sctp"', 'scenario.toml: flow[0].kind: expected one of "tcp",'
                                           ' "udp", got "sctp"'),
