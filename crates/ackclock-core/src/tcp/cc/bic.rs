@@ -14,6 +14,8 @@ use super::{reno_increase, slow_start, AckEvent, Params, Window};
 
 #[derive(Clone, Debug)]
 pub struct Bic {
+    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
+    pub max_ssthresh: f64,
     beta: f64,
     low_window: f64,
     max_increment: f64,
@@ -27,6 +29,7 @@ const B: f64 = 4.0;
 impl Bic {
     pub fn new(p: &mut Params) -> Bic {
         Bic {
+            max_ssthresh: 0.0,
             beta: p.get("beta", 0.8),
             low_window: p.get("low_window", 14.0),
             max_increment: p.get("max_increment", 16.0),
@@ -62,7 +65,7 @@ impl Bic {
 
     pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            slow_start(w, &ev, self.max_ssthresh);
         } else if w.cwnd <= self.low_window {
             reno_increase(w, &ev);
         } else {

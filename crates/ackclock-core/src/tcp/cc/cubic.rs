@@ -24,6 +24,8 @@ use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
 pub struct Cubic {
+    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
+    pub max_ssthresh: f64,
     beta: f64,
     c: f64,
     fast_convergence: bool,
@@ -39,6 +41,7 @@ pub struct Cubic {
 impl Cubic {
     pub fn new(p: &mut Params, hystart: bool) -> Cubic {
         Cubic {
+            max_ssthresh: 0.0,
             beta: p.get("beta", 0.7),
             c: p.get("c", 0.4),
             fast_convergence: p.get("fast_convergence", 1.0) != 0.0,
@@ -75,7 +78,7 @@ impl Cubic {
             }
         }
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            slow_start(w, &ev, self.max_ssthresh);
             return;
         }
         let start = *self.epoch.get_or_insert_with(|| {

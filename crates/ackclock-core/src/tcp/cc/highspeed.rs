@@ -13,7 +13,7 @@
 //! 38, High_Window 83000, High_P 1e-7, High_Decrease 0.1 (ns-2's `low_window_`,
 //! `high_window_`, `high_p_`, `high_decrease_`).
 
-use super::{reno_increase, AckEvent, Params, Window};
+use super::{reno_increase, slow_start, AckEvent, Params, Window};
 
 #[derive(Clone, Debug)]
 pub struct HighSpeed {
@@ -65,14 +65,7 @@ impl HighSpeed {
 
     pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            // RFC 3742 limited slow start above max_ssthresh.
-            let credit = ev.credit.min(2.0);
-            if self.max_ssthresh > 0.0 && w.cwnd > self.max_ssthresh {
-                let k = (w.cwnd / (0.5 * self.max_ssthresh)).floor();
-                w.cwnd += credit / k;
-            } else {
-                w.cwnd += credit;
-            }
+            slow_start(w, &ev, self.max_ssthresh);
         } else if w.cwnd <= self.low_window {
             reno_increase(w, &ev);
         } else {

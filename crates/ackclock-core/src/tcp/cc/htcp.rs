@@ -27,6 +27,8 @@ const BETA_MAX: f64 = 0.8;
 
 #[derive(Clone, Debug)]
 pub struct Htcp {
+    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
+    pub max_ssthresh: f64,
     delta_l: f64,
     rtt_ref: f64,
     rtt_scaling: bool,
@@ -60,6 +62,7 @@ pub fn alpha_of(delta: f64, delta_l: f64) -> f64 {
 impl Htcp {
     pub fn new(p: &mut Params) -> Htcp {
         Htcp {
+            max_ssthresh: 0.0,
             delta_l: p.get("delta_l", 1.0),
             rtt_ref: p.get("rtt_ref", 0.1),
             rtt_scaling: p.get("rtt_scaling", 1.0) != 0.0,
@@ -98,7 +101,7 @@ impl Htcp {
         }
         self.measure_throughput(ev.now, ev.acked as f64);
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            slow_start(w, &ev, self.max_ssthresh);
         } else {
             w.cwnd += self.alpha(ev.now) * ev.credit / w.cwnd;
         }

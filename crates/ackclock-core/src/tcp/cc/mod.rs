@@ -130,13 +130,37 @@ impl AnyCc {
         let cc = match cfg.cc.as_str() {
             "reno" => AnyCc::Reno(Reno { max_ssthresh }),
             "highspeed" => AnyCc::HighSpeed(highspeed::HighSpeed::new(&mut p, max_ssthresh)),
-            "scalable" => AnyCc::Scalable(scalable::Scalable::new(&mut p)),
-            "bic" => AnyCc::Bic(bic::Bic::new(&mut p)),
-            "cubic" => AnyCc::Cubic(cubic::Cubic::new(&mut p, cfg.hystart)),
-            "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p)),
-            "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p)),
+            "scalable" => {
+                let mut c = scalable::Scalable::new(&mut p);
+                c.max_ssthresh = max_ssthresh;
+                AnyCc::Scalable(c)
+            }
+            "bic" => {
+                let mut c = bic::Bic::new(&mut p);
+                c.max_ssthresh = max_ssthresh;
+                AnyCc::Bic(c)
+            }
+            "cubic" => {
+                let mut c = cubic::Cubic::new(&mut p, cfg.hystart);
+                c.max_ssthresh = max_ssthresh;
+                AnyCc::Cubic(c)
+            }
+            "westwood" => {
+                let mut c = westwood::Westwood::new(&mut p);
+                c.max_ssthresh = max_ssthresh;
+                AnyCc::Westwood(c)
+            }
+            "vegas" => {
+                let mut c = vegas::Vegas::new(&mut p);
+                c.max_ssthresh = max_ssthresh;
+                AnyCc::Vegas(c)
+            }
             "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
-            "htcp" => AnyCc::Htcp(htcp::Htcp::new(&mut p)),
+            "htcp" => {
+                let mut c = htcp::Htcp::new(&mut p);
+                c.max_ssthresh = max_ssthresh;
+                AnyCc::Htcp(c)
+            }
             "bbr" => AnyCc::Bbr(Box::new(bbr::Bbr::new(&mut p, cfg.window_init as f64))),
             other => {
                 return Err(format!(
@@ -250,14 +274,86 @@ impl AnyCc {
 }
 
 /// Reno's slow start (RFC 5681, L = 2 with byte counting), shared by the loss-based
-/// algorithms below their own regime.
+/// algorithms below their own regime, with RFC 3742 limited slow start: above
+/// `max_ssthresh` segments (0 = off) each ACK adds 1/K segment, K = floor(cwnd /
+/// (max_ssthresh / 2)), so the window grows by at most max_ssthresh/2 segments per round trip.
+/// `max_ssthresh` is a TCP parameter, not an algorithm's: every algorithm slow-starting this
+/// way honours it.
 #[inline]
-pub fn slow_start(w: &mut Window, ev: &AckEvent) {
-    w.cwnd += ev.credit.min(2.0);
+pub fn slow_start(w: &mut Window, ev: &AckEvent, max_ssthresh: f64) {
+    // RFC 3465 2.2: slow start grows by at most L = 2 segments per ACK.
+    let credit = ev.credit.min(2.0);
+    if max_ssthresh > 0.0 && w.cwnd > max_ssthresh {
+        let k = (w.cwnd / (0.5 * max_ssthresh)).floor();
+        w.cwnd += credit / k;
+    } else {
+        w.cwnd += credit;
+    }
 }
 
 /// Reno's congestion avoidance, 1/cwnd per segment acknowledged.
 #[inline]
 pub fn reno_increase(w: &mut Window, ev: &AckEvent) {
     w.cwnd += ev.credit / w.cwnd;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ack() -> AckEvent {
+        AckEvent {
+            now: SimTime::ZERO,
+            acked: 1,
+            credit: 1.0,
+            rtt: None,
+            delay: Some(SimDuration::from_millis(100)),
+            una: 0,
+            sent: 0,
+        }
+    }
+
+    /// RFC 3742 section 2: above max_ssthresh, each ACK in slow start adds 1/K segment with
+    /// K = floor(cwnd / (0.5 max_ssthresh)); at or below it, one segment. The flow's
+    /// `max_ssthresh` is a TCP parameter: every algorithm that slow-starts like Reno honours it.
+    #[test]
+    fn every_reno_slow_start_is_limited_above_max_ssthresh() {
+        for name in [
+            "reno",
+            "highspeed",
+            "scalable",
+            "bic",
+            "cubic",
+            "westwood",
+            "htcp",
+        ] {
+            let mut cfg = crate::scenarios::ns2_tcp();
+            cfg.cc = name.into();
+            cfg.max_ssthresh = 100;
+            let mut cc = AnyCc::new(&cfg).unwrap();
+            let mut w = Window {
+                cwnd: 80.0,
+                ssthresh: f64::INFINITY,
+                rwnd: 1e9,
+            };
+            cc.on_ack(&mut w, ack());
+            assert_eq!(w.cwnd, 81.0, "{name}: at or below max_ssthresh, +1 per ACK");
+            w.cwnd = 400.0;
+            cc.on_ack(&mut w, ack());
+            // K = floor(400 / 50) = 8.
+            assert!((w.cwnd - 400.125).abs() < 1e-12, "{name}: {}", w.cwnd);
+            // One window of ACKs (a round trip) adds about max_ssthresh / 2 = 50 segments.
+            w.cwnd = 400.0;
+            for _ in 0..400 {
+                cc.on_ack(&mut w, ack());
+            }
+            assert!((w.cwnd - 450.0).abs() < 1.5, "{name}: {}", w.cwnd);
+            // max_ssthresh 0 turns it off: Reno's +1 per ACK.
+            cfg.max_ssthresh = 0;
+            let mut cc = AnyCc::new(&cfg).unwrap();
+            w.cwnd = 400.0;
+            cc.on_ack(&mut w, ack());
+            assert_eq!(w.cwnd, 401.0, "{name}");
+        }
+    }
 }

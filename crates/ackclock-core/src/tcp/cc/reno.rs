@@ -22,7 +22,7 @@
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
 
-use super::{AckEvent, Window};
+use super::{slow_start, AckEvent, Window};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reno {
@@ -34,14 +34,7 @@ impl Reno {
     #[inline]
     pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            // RFC 3465 2.2: slow start grows by at most L = 2 segments per ACK.
-            let credit = ev.credit.min(2.0);
-            if self.max_ssthresh > 0.0 && w.cwnd > self.max_ssthresh {
-                let k = (w.cwnd / (0.5 * self.max_ssthresh)).floor();
-                w.cwnd += credit / k;
-            } else {
-                w.cwnd += credit;
-            }
+            slow_start(w, &ev, self.max_ssthresh);
         } else {
             w.cwnd += ev.credit / w.cwnd;
         }

@@ -10,6 +10,8 @@ use super::{reno_increase, slow_start, AckEvent, Params, Window};
 
 #[derive(Clone, Debug)]
 pub struct Scalable {
+    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
+    pub max_ssthresh: f64,
     a: f64,
     b: f64,
     legacy: f64,
@@ -18,6 +20,7 @@ pub struct Scalable {
 impl Scalable {
     pub fn new(p: &mut Params) -> Scalable {
         Scalable {
+            max_ssthresh: 0.0,
             a: p.get("a", 0.01),
             b: p.get("b", 0.125),
             legacy: p.get("legacy_window", 16.0),
@@ -26,7 +29,7 @@ impl Scalable {
 
     pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            slow_start(w, &ev, self.max_ssthresh);
         } else if w.cwnd <= self.legacy {
             reno_increase(w, &ev);
         } else {

@@ -17,6 +17,8 @@ use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Vegas {
+    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
+    pub max_ssthresh: f64,
     alpha: f64,
     beta: f64,
     gamma: f64,
@@ -31,6 +33,7 @@ pub struct Vegas {
 impl Vegas {
     pub fn new(p: &mut Params) -> Vegas {
         Vegas {
+            max_ssthresh: 0.0,
             alpha: p.get("alpha", 1.0),
             beta: p.get("beta", 3.0),
             gamma: p.get("gamma", 1.0),
@@ -52,7 +55,7 @@ impl Vegas {
             self.round_min.is_finite() && ev.now.since(start).as_secs_f64() >= self.round_min;
         if !round_over {
             if w.cwnd < w.ssthresh {
-                slow_start(w, &ev);
+                slow_start(w, &ev, self.max_ssthresh);
             }
             return;
         }
@@ -69,7 +72,7 @@ impl Vegas {
                 w.cwnd = w.cwnd.min(target + 1.0).max(2.0);
                 w.ssthresh = w.ssthresh.min((w.cwnd - 1.0).max(2.0));
             } else {
-                slow_start(w, &ev);
+                slow_start(w, &ev, self.max_ssthresh);
             }
         } else if self.diff > self.beta {
             w.cwnd = (w.cwnd - 1.0).max(2.0);

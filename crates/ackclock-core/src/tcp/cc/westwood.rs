@@ -13,6 +13,8 @@ use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Westwood {
+    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
+    pub max_ssthresh: f64,
     /// Bandwidth estimate, in segments per second.
     pub bwe: f64,
     /// The smallest RTT seen, in seconds.
@@ -25,6 +27,7 @@ pub struct Westwood {
 impl Westwood {
     pub fn new(_p: &mut Params) -> Westwood {
         Westwood {
+            max_ssthresh: 0.0,
             bwe: 0.0,
             rtt_min: f64::INFINITY,
             acked: 0.0,
@@ -36,7 +39,7 @@ impl Westwood {
     pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
         self.observe(&ev);
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            slow_start(w, &ev, self.max_ssthresh);
         } else {
             reno_increase(w, &ev);
         }
