@@ -3,7 +3,7 @@ on the 6-node topology, with DropTail, RED, CoDel, FQ-CoDel and PIE at the bottl
 
 Topology (seed 004): n1, n2 -> n3 -> n4 -> n5, n6; every link 10 ms; the bottleneck n3-n4 at
 1.5 Mb/s, the others 10 Mb/s; 100-packet buffers. Flow 1: TCP (FTP, Reno) n1 -> n5, flow 2: UDP CBR
-n2 -> n6 at 0.725 Mb/s (the study's fair-share rate), 1200-byte packets, the `linux` profile.
+n2 -> n6 at 0.725 Mb/s (the study's fair-share rate), 1200-byte packets, the `ns3` profile.
 For each discipline, 3 seeds of 60 s (10 s warm-up): throughput of both flows, the TCP's loss
 rate and mean RTT, and the bottleneck's median queueing delay. docs/examples/seed004_queues.md
 discusses the result.
@@ -24,12 +24,12 @@ DISCIPLINES = ("droptail", "red", "codel", "fq_codel", "pie")
 
 
 def run(queue: str, seed: int, seconds: float) -> dict[str, object]:
-    net = ac.Network(f"seed004-{queue}", profile="linux")
+    net = ac.Network(f"seed004-{queue}", profile="ns3")
     net.nodes("n1", "n2", "n3", "n4", "n5", "n6")
     for a, b in (("n1", "n3"), ("n2", "n3"), ("n4", "n5"), ("n4", "n6")):
         net.link(a, b, rate="10Mb/s", delay="10ms", queue_limit=100)
     net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue=queue, queue_limit=100)
-    net.tcp("tcp", "n1", "n5", variant="reno", cc="reno", packet_size=1200, sink="ack-every")
+    net.tcp("tcp", "n1", "n5", cc="reno", packet_size=1200)
     net.udp("cbr", "n2", "n6", packet_size=1200, rate="0.725Mb/s")
     res = net.run(duration=f"{seconds}s", warmup=f"{seconds / 6}s", seed=seed)
     f = res.flows.set_index("flow")
