@@ -47,6 +47,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
         "hystart": "bool",  # CUBIC leaves slow start by HyStart, as Linux's does
+        "rto_rule": "name",  # rfc6298: max(min_rto, srtt + 4 rttvar); linux: srtt + max(.., min_rto)
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
         "cc_params": "table",  # the congestion-control algorithm's own parameters
@@ -98,6 +99,7 @@ TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProx
         ),
         "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack", "sack")),
         "window_unit": (("packets", "bytes"), ("packets", "bytes")),
+        "rto_rule": (("rfc6298", "linux"), ("rfc6298", "linux")),
     }
 )
 
@@ -150,6 +152,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ecn": False,  # Agent/TCP ecn_ 0
                     "pacing": False,
                     "hystart": False,  # ns-2.35's CUBIC predates HyStart
+                    "rto_rule": "rfc6298",  # with min_rto as the floor of the RTO
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
                     "cc_params": {},
@@ -194,6 +197,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
                     "pacing": False,  # pacing needs the fq qdisc (BBR paces regardless)
                     "hystart": True,  # tcp_cubic module parameter hystart=1
+                    "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
                     "cc_params": {},
@@ -239,6 +243,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ecn": False,  # UseEcn Off
                     "pacing": False,
                     "hystart": True,  # TcpCubic::HyStart
+                    "rto_rule": "rfc6298",  # TcpSocketBase: max(MinRto, srtt + 4 rttvar)
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
                     "read_rate": None,
                     "cc_params": {},

@@ -767,7 +767,7 @@ def _tcp(
         if kind == "name":
             known, supported = TCP_CHOICES[key]
             what = {"variant": "TCP variant", "cc": "congestion control", "sink": "sink",
-                    "window_unit": "window unit"}[key]
+                    "window_unit": "window unit", "rto_rule": "RTO rule"}[key]
             out[key] = check_kind(value, known, supported, path, what)
         elif kind == "size":
             size = parse_size(value, path)

@@ -339,10 +339,18 @@ pub struct TcpConfig {
     /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`), as Linux's does.
     #[serde(default)]
     pub hystart: bool,
+    /// `rfc6298` (RTO = max(min_rto, SRTT + 4 RTTVAR)) or `linux` (SRTT + max(4 RTTVAR,
+    /// min_rto)); see `tcp::rtt`.
+    #[serde(default = "default_rto_rule")]
+    pub rto_rule: String,
     /// Parameters of the congestion-control algorithm (`tcp::cc`), by the names of its
     /// definition; missing ones take its defaults.
     #[serde(default)]
     pub cc_params: std::collections::BTreeMap<String, f64>,
+}
+
+fn default_rto_rule() -> String {
+    "rfc6298".to_string()
 }
 
 fn default_window_unit() -> String {
@@ -1079,6 +1087,12 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     }
     if t.dupack_threshold == 0 {
         return Err(format!("{p}.dupack_threshold: must be positive"));
+    }
+    if t.rto_rule != "rfc6298" && t.rto_rule != "linux" {
+        return Err(format!(
+            "{p}.rto_rule: expected \"rfc6298\" or \"linux\", got {:?}",
+            t.rto_rule
+        ));
     }
     if t.min_rto_ps > t.max_rto_ps {
         return Err(format!("{p}.min_rto: larger than max_rto"));

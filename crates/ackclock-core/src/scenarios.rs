@@ -40,6 +40,7 @@ pub fn ns2_tcp() -> TcpConfig {
         app_read_rate_bps: None,
         pacing: false,
         hystart: false,
+        rto_rule: "rfc6298".into(),
         cc_params: Default::default(),
     }
 }

@@ -11,6 +11,13 @@
 //!
 //! Samples are measured on a clock that ticks every G, as BSD and ns-2 (`tcpTick_`) do:
 //! a sample is rounded to the nearest tick, and is at least one tick.
+//!
+//! With `rto_rule = "linux"` the floor applies to the variation term, not to the RTO:
+//! RTO = SRTT + max(K RTTVAR, `min_rto`), as Linux computes it (its `rttvar` is never below
+//! `tcp_rto_min`: `tcp_rtt_estimator` and `tcp_set_rto` in net/ipv4/tcp_input.c; P. Sarolahti
+//! and A. Kuznetsov, "Congestion Control in Linux TCP", USENIX 2002). On a 100 ms path Linux waits about
+//! 300 ms where RFC 6298 with a 200 ms floor waits 200 ms. Linux's per-round-trip decay of its
+//! variation maximum and its lighter weight for falling samples are not modelled.
 
 use crate::time::SimDuration;
 
@@ -30,6 +37,8 @@ pub struct RttEstimator {
     min_rto: u64,
     max_rto: u64,
     granularity: u64,
+    /// Linux's rule: the floor bounds K RTTVAR, not the RTO.
+    linux_floor: bool,
 }
 
 impl RttEstimator {
@@ -49,7 +58,14 @@ impl RttEstimator {
             min_rto: min_rto.0,
             max_rto: max_rto.0,
             granularity: granularity.0,
+            linux_floor: false,
         }
+    }
+
+    /// Linux's RTO rule (module docs): RTO = SRTT + max(K RTTVAR, min_rto).
+    pub fn with_linux_floor(mut self, on: bool) -> Self {
+        self.linux_floor = on;
+        self
     }
 
     /// The measured round trip of `raw`, as the granular clock would read it.
@@ -75,8 +91,12 @@ impl RttEstimator {
             self.rttvar = (3 * self.rttvar + err) / 4;
             self.srtt = (7 * self.srtt + r) / 8;
         }
-        let rto = self.srtt + self.granularity.max(4 * self.rttvar);
-        self.rto = rto.clamp(self.min_rto, self.max_rto);
+        let variation = self.granularity.max(4 * self.rttvar);
+        self.rto = if self.linux_floor {
+            (self.srtt + variation.max(self.min_rto)).min(self.max_rto)
+        } else {
+            (self.srtt + variation).clamp(self.min_rto, self.max_rto)
+        };
     }
 
     /// The timeout to arm now: the RTO times the backoff, capped at `max_rto`.
@@ -200,5 +220,26 @@ mod tests {
         assert_eq!(e.rto().0, 60_000 * MS);
         e.reset_backoff();
         assert_eq!(e.rto().0, base);
+    }
+
+    #[test]
+    fn the_linux_rule_floors_the_variation_not_the_rto() {
+        let mut rfc = est(1);
+        let mut linux = est(1).with_linux_floor(true);
+        for _ in 0..50 {
+            rfc.sample(SimDuration(100 * MS));
+            linux.sample(SimDuration(100 * MS));
+        }
+        // A steady 100 ms path: RTTVAR decays toward 0.
+        assert_eq!(rfc.base_rto(), SimDuration(200 * MS));
+        assert_eq!(linux.base_rto(), SimDuration(300 * MS));
+        // A variable path, K RTTVAR above the floor: both are SRTT + 4 RTTVAR.
+        for r in [100, 400, 100, 400] {
+            rfc.sample(SimDuration(r * MS));
+            linux.sample(SimDuration(r * MS));
+        }
+        assert!(4 * linux.rttvar > 200 * MS);
+        assert_eq!(rfc.base_rto(), linux.base_rto());
+        assert_eq!(linux.base_rto().0, linux.srtt + 4 * linux.rttvar);
     }
 }

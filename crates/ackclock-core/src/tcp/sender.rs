@@ -201,7 +201,8 @@ impl TcpSender {
                 SimDuration(cfg.min_rto_ps),
                 SimDuration(cfg.max_rto_ps),
                 SimDuration(cfg.timer_granularity_ps),
-            ),
+            )
+            .with_linux_floor(cfg.rto_rule == "linux"),
             timed: None,
             rto_deadline: None,
             app_limit: 0,
