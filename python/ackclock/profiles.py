@@ -47,7 +47,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
         "hystart": "bool",  # CUBIC leaves slow start by HyStart, as Linux's does
-        "rto_rule": "name",  # rfc6298: max(min_rto, srtt + 4 rttvar); linux: srtt + max(.., min_rto)
+        "rto_rule": "name",  # rfc6298 or linux: where min_rto bounds the RTO (docs/models/tcp.md)
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
         "cc_params": "table",  # the congestion-control algorithm's own parameters
