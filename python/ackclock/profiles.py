@@ -47,6 +47,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
         "hystart": "bool",  # CUBIC leaves slow start by HyStart, as Linux's does
+        "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
         "rto_rule": "name",  # rfc6298 or linux: where min_rto bounds the RTO (docs/models/tcp.md)
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
@@ -153,6 +154,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "pacing": False,
                     "hystart": False,  # ns-2.35's CUBIC predates HyStart
                     "rto_rule": "rfc6298",  # with min_rto as the floor of the RTO
+                    "prr": False,  # Sack1's pipe rule
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
                     "cc_params": {},
@@ -163,9 +165,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_ns2=True,
             queue_limit=50,
         ),
-        # Linux 6.x defaults, as far as the engine models them: SACK loss recovery (Linux adds
-        # RACK, PRR and quick ACKs at the start of a connection, not modelled) and CUBIC with
-        # HyStart.
+        # Linux 6.x defaults, as far as the engine models them: SACK loss recovery with PRR
+        # (Linux adds RACK and quick ACKs at the start of a connection, not modelled), CUBIC with
+        # HyStart, and Linux's RTO rule.
         "linux": Profile(
             name="linux",
             tcp=MappingProxyType(
@@ -198,6 +200,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "pacing": False,  # pacing needs the fq qdisc (BBR paces regardless)
                     "hystart": True,  # tcp_cubic module parameter hystart=1
                     "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
+                    "prr": True,  # since Linux 3.2
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
                     "cc_params": {},
@@ -208,7 +211,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_limit=1000,
         ),
         # ns-3.44's defaults (TcpSocket, TcpSocketBase, TcpL4Protocol, TcpCubic attributes), as far
-        # as the engine models them. Not modelled: ns-3's PRR recovery (TcpPrrRecovery), its 3 s
+        # as the engine models them. Not modelled: its 3 s
         # SYN timeout (ConnTimeout; the engine has one initial RTO), HyStart's 1 s upper delay
         # threshold (HyStartDelayMax; Linux's and the engine's 16 ms), the FqCoDel queue disc
         # that InternetStackHelper puts in front of every device, and PPP's 2-byte header.
@@ -244,6 +247,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "pacing": False,
                     "hystart": True,  # TcpCubic::HyStart
                     "rto_rule": "rfc6298",  # TcpSocketBase: max(MinRto, srtt + 4 rttvar)
+                    "prr": True,  # TcpL4Protocol::RecoveryType TcpPrrRecovery
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
                     "read_rate": None,
                     "cc_params": {},

@@ -183,7 +183,12 @@ def test_tshark_sees_sack_blocks_and_timestamps(tmp_path: Path) -> None:
     assert tshark_count(pcap, "tcp.options.sack_le") > 0
     assert tshark_count(pcap, "tcp.options.timestamp.tsval") == tshark_count(pcap)
     retx = r.flows.set_index("flow").loc["t", "packets_retransmitted"]
-    assert tshark_count(pcap, "tcp.analysis.retransmission") == retx
+    assert retx > 0
+    # Wireshark calls a segment sent again "out-of-order" rather than a retransmission when it
+    # follows the previous segment closely (its ooo time threshold), as PRR's interleaved
+    # resends do; either way it is a sequence number the capture has seen before.
+    resent = "tcp.analysis.retransmission || tcp.analysis.out_of_order"
+    assert tshark_count(pcap, resent) == retx
 
 
 def test_bad_trace_tables_are_clear_errors(tmp_path: Path) -> None:

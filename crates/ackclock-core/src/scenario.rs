@@ -343,6 +343,10 @@ pub struct TcpConfig {
     /// min_rto)); see `tcp::rtt`.
     #[serde(default = "default_rto_rule")]
     pub rto_rule: String,
+    /// The `sack` variant reduces its window in recovery by proportional rate reduction
+    /// (RFC 6937), as Linux and ns-3 do, instead of ns-2's pipe rule.
+    #[serde(default)]
+    pub prr: bool,
     /// Parameters of the congestion-control algorithm (`tcp::cc`), by the names of its
     /// definition; missing ones take its defaults.
     #[serde(default)]

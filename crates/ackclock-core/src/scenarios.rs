@@ -41,6 +41,7 @@ pub fn ns2_tcp() -> TcpConfig {
         pacing: false,
         hystart: false,
         rto_rule: "rfc6298".into(),
+        prr: false,
         cc_params: Default::default(),
     }
 }

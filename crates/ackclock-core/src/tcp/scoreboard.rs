@@ -15,6 +15,9 @@ pub struct Scoreboard {
     high: u64,
     /// No segment below this can be the next retransmission (a scan hint).
     scan_from: u64,
+    /// Segments SACKed, and retransmitted segments not SACKed, in [low, low + window).
+    sacked_count: u64,
+    retrans_out: u64,
 }
 
 impl Scoreboard {
@@ -27,6 +30,8 @@ impl Scoreboard {
             low: 0,
             high: 0,
             scan_from: 0,
+            sacked_count: 0,
+            retrans_out: 0,
         }
     }
 
@@ -40,6 +45,11 @@ impl Scoreboard {
         let end = una.min(self.high.max(self.low));
         for s in self.low..end.max(self.low) {
             let i = self.slot(s);
+            if self.sacked[i] {
+                self.sacked_count -= 1;
+            } else if self.retransmitted[i] {
+                self.retrans_out -= 1;
+            }
             self.sacked[i] = false;
             self.retransmitted[i] = false;
         }
@@ -63,6 +73,8 @@ impl Scoreboard {
         self.low = una.max(self.low);
         self.high = self.low;
         self.scan_from = self.low;
+        self.sacked_count = 0;
+        self.retrans_out = 0;
     }
 
     /// Whether `blocks` report a segment not SACKed yet, with the cumulative ACK at `una`
@@ -85,6 +97,10 @@ impl Scoreboard {
                 let i = self.slot(s);
                 if !self.sacked[i] {
                     self.sacked[i] = true;
+                    self.sacked_count += 1;
+                    if self.retransmitted[i] {
+                        self.retrans_out -= 1;
+                    }
                     changed = true;
                 }
             }
@@ -102,8 +118,23 @@ impl Scoreboard {
     pub fn mark_retransmitted(&mut self, seq: u64) {
         if seq >= self.low && seq < self.low + self.mask + 1 {
             let i = self.slot(seq);
+            if !self.retransmitted[i] && !self.sacked[i] {
+                self.retrans_out += 1;
+            }
             self.retransmitted[i] = true;
         }
+    }
+
+    /// Segments the receiver has reported holding above the cumulative ACK.
+    pub fn sacked(&self) -> u64 {
+        self.sacked_count
+    }
+
+    /// RFC 6675's pipe (SetPipe), with every hole below the highest SACKed segment taken as
+    /// lost (as `next_retransmission` takes it): the segments sent above the highest SACKed
+    /// one, plus the retransmissions not yet SACKed.
+    pub fn pipe(&self, una: u64, maxseq: u64) -> u64 {
+        maxseq.saturating_sub(self.high.max(una)) + self.retrans_out
     }
 
     /// The lowest hole below the highest SACKed segment not yet retransmitted (ns-2's
@@ -148,5 +179,25 @@ mod tests {
         sb.clear(20);
         assert_eq!(sb.next_retransmission(), None);
         assert!(!sb.is_sacked(16));
+    }
+
+    #[test]
+    fn pipe_counts_segments_above_the_highest_sack_and_retransmissions_in_flight() {
+        let mut sb = Scoreboard::new(32);
+        // 10..30 outstanding; 11-12 and 15-19 SACKed: 10 segments above 20, holes 10, 13, 14.
+        sb.update(10, [(11, 13), (15, 20)].into_iter());
+        assert_eq!((sb.sacked(), sb.pipe(10, 30)), (7, 10));
+        sb.mark_retransmitted(10);
+        sb.mark_retransmitted(13);
+        sb.mark_retransmitted(13);
+        assert_eq!(sb.pipe(10, 30), 12, "each retransmission once");
+        // 13 arrives (SACKed): no longer in flight.
+        sb.update(10, [(13, 14)].into_iter());
+        assert_eq!((sb.sacked(), sb.pipe(10, 30)), (8, 11));
+        // The cumulative ACK reaches 14: 10 (retransmitted) and 11-13 (SACKed) forgotten.
+        sb.advance(14);
+        assert_eq!((sb.sacked(), sb.pipe(14, 30)), (5, 10));
+        sb.clear(30);
+        assert_eq!((sb.sacked(), sb.pipe(30, 30)), (0, 0));
     }
 }

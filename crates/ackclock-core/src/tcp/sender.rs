@@ -25,6 +25,12 @@
 //!   resends the lowest hole below the highest SACKed segment not yet resent (RFC 6675
 //!   NextSeg rule 1) or else sends new data (rule 2), adding one to `pipe` each time. The
 //!   ACK covering `recover` ends recovery; every partial ACK restarts the timer.
+//! - `sack` with `prr` (RFC 6937, proportional rate reduction with the slow-start reduction
+//!   bound, as Linux and ns-3 recover): the same entry and NextSeg rules, but each ACK in
+//!   recovery may send ceil(prr_delivered x ssthresh / RecoverFS) - prr_out segments while the
+//!   pipe (RFC 6675 SetPipe, every hole below the highest SACK counted lost) exceeds ssthresh,
+//!   and min(ssthresh - pipe, max(prr_delivered - prr_out, DeliveredData) + 1) below it;
+//!   recovery ends with cwnd = ssthresh.
 //! - Only one fast retransmit per window of data: a new fast retransmit needs the cumulative
 //!   ACK to have passed `recover`, the highest segment sent when the last loss was detected
 //!   (RFC 6582 section 3.2 step 2's check, which ns-2 applies to Reno as `bug_fix_`). So
@@ -75,6 +81,17 @@ impl Recovery {
     }
 }
 
+/// RFC 6937's state for one recovery, in segments.
+#[derive(Clone, Copy, Debug, Default)]
+struct Prr {
+    /// Data delivered to the receiver since recovery began (prr_delivered).
+    delivered: u64,
+    /// Segments sent since recovery began (prr_out).
+    out: u64,
+    /// The flight when recovery began (RecoverFS).
+    recover_fs: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct TcpSender {
     pub flow: FlowId,
@@ -97,6 +114,8 @@ pub struct TcpSender {
     recovery: Recovery,
     /// NewReno: no partial ACK seen yet in this recovery.
     first_partial: bool,
+    /// SACK with proportional rate reduction (RFC 6937) instead of ns-2's pipe rule.
+    prr: Option<Prr>,
     /// SACK: the scoreboard and the estimate of segments in the network.
     scoreboard: Option<Box<Scoreboard>>,
     pub pipe: i64,
@@ -176,6 +195,7 @@ impl TcpSender {
             window_init: cfg.window_init as f64,
             recovery,
             first_partial: false,
+            prr: (cfg.prr && recovery == Recovery::Sack).then_some(Prr::default()),
             scoreboard: (recovery == Recovery::Sack).then(|| Box::new(Scoreboard::new(cfg.window))),
             pipe: 0,
             flow,
@@ -763,9 +783,23 @@ impl TcpSender {
                     sb.mark_retransmitted(self.una);
                     self.emit(self.una, now, out, c);
                     self.arm_timer(now);
+                    if let Some(prr) = self.prr.as_mut() {
+                        // RFC 6937 3.1: this duplicate delivered one segment; the fast
+                        // retransmission is the first sent.
+                        *prr = Prr {
+                            delivered: 1,
+                            out: 1,
+                            recover_fs: self.maxseq - self.una,
+                        };
+                        self.pipe = sb.pipe(self.una, self.maxseq) as i64;
+                    }
                 }
             }
             self.scoreboard = Some(sb);
+            return;
+        }
+        if self.prr.is_some() {
+            self.on_prr_ack(now, ack, blocks, sb, out, c);
             return;
         }
         self.pipe -= 1;
@@ -797,6 +831,86 @@ impl TcpSender {
             sb.update(ack, blocks.iter(ack));
         }
         self.sack_send(now, &mut sb, out, c);
+        self.scoreboard = Some(sb);
+    }
+
+    /// An ACK during SACK recovery with proportional rate reduction (RFC 6937 section 3.1,
+    /// with the slow-start reduction bound): the sender sends what the receiver reports
+    /// delivered, scaled by ssthresh / RecoverFS while the pipe is above ssthresh, so that
+    /// recovery ends with about ssthresh segments in flight, sent evenly across the round
+    /// trip rather than after a pause of half of it.
+    fn on_prr_ack(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        blocks: &SackBlocks,
+        mut sb: Box<Scoreboard>,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let (una_before, sacked_before) = (self.una, sb.sacked());
+        if ack > self.una && ack <= self.maxseq {
+            self.sample_rtt(now, ack, c);
+            self.una = ack;
+            self.note_completion(now);
+            self.dupacks = 0;
+            self.nxt = self.nxt.max(self.una);
+            if self.recover.is_none_or(|r| ack >= r) {
+                // RFC 6937: recovery ends with cwnd = ssthresh.
+                self.in_recovery = false;
+                self.w.cwnd = self.w.ssthresh;
+                sb.clear(self.una);
+                if self.una < self.maxseq {
+                    self.arm_timer(now);
+                } else {
+                    self.rto_deadline = None;
+                }
+                self.scoreboard = Some(sb);
+                self.send_much(now, out, c);
+                return;
+            }
+            sb.update(ack, blocks.iter(ack));
+            self.arm_timer(now);
+            self.rtt.reset_backoff();
+        } else if ack == self.una {
+            sb.update(ack, blocks.iter(ack));
+        } else {
+            self.scoreboard = Some(sb);
+            return;
+        }
+        // DeliveredData: the cumulative ACK's advance plus the change in SACKed segments.
+        let delivered = (self.una - una_before + sb.sacked()).saturating_sub(sacked_before);
+        let mut prr = self.prr.unwrap_or_default();
+        prr.delivered += delivered;
+        let pipe = sb.pipe(self.una, self.maxseq);
+        let ssthresh = self.w.ssthresh;
+        let sndcnt = if pipe as f64 > ssthresh {
+            let due = (prr.delivered as f64 * ssthresh / prr.recover_fs.max(1) as f64).ceil();
+            (due as u64).saturating_sub(prr.out)
+        } else {
+            let bound = prr.delivered.saturating_sub(prr.out).max(delivered) + 1;
+            ((ssthresh - pipe as f64).max(0.0) as u64).min(bound)
+        };
+        let rwnd = self.w.rwnd as u64;
+        let mut sent = 0;
+        while sent < sndcnt {
+            match sb.next_retransmission().filter(|&s| s < self.una + rwnd) {
+                Some(seq) => {
+                    sb.mark_retransmitted(seq);
+                    self.emit(seq, now, out, c);
+                }
+                None if self.nxt < self.una + rwnd && self.nxt < self.app_limit => {
+                    self.emit(self.nxt, now, out, c);
+                    self.nxt += 1;
+                }
+                None => break,
+            }
+            sent += 1;
+        }
+        prr.out += sent;
+        self.prr = Some(prr);
+        self.pipe = sb.pipe(self.una, self.maxseq) as i64;
+        self.w.cwnd = (pipe + sndcnt) as f64;
         self.scoreboard = Some(sb);
     }
 
@@ -985,6 +1099,58 @@ mod tests {
         s.on_ack(SimTime(1002), &ackp(s.una + 1), &mut out, &mut c);
         assert!(!s.in_recovery);
         assert_eq!(s.dupwnd, 0.0);
+    }
+
+    /// One loss in a flight of `flight` segments, then a SACKed duplicate ACK per segment
+    /// that arrives after it; returns the segments sent after each duplicate from the fast
+    /// retransmit on, and the sender.
+    fn one_loss_with_sack(prr: bool) -> (Vec<usize>, TcpSender) {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.prr = prr;
+        let mut s = TcpSender::new(
+            FlowId(0),
+            NodeId(0),
+            NodeId(1),
+            &cfg,
+            Recovery::Sack,
+            AnyCc::new(&cfg).unwrap(),
+        );
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        grow(&mut s, &mut out, &mut c, 20.0);
+        let (una, flight) = (s.una, s.maxseq - s.una);
+        let mut sent = Vec::new();
+        for i in 1..flight {
+            let mut a = ackp(una);
+            a.sack.push(una, una + 1, una + 1 + i);
+            out.clear();
+            s.on_ack(SimTime(10_000 + i), &a, &mut out, &mut c);
+            if s.in_recovery {
+                sent.push(out.len());
+            }
+        }
+        (sent, s)
+    }
+
+    #[test]
+    fn prr_spreads_recovery_sends_over_the_round_trip() {
+        // RFC 6937: with ssthresh = RecoverFS / 2, one segment per two delivered, from the
+        // start; ns-2's pipe rule waits until half the flight has been acknowledged.
+        let (prr, s) = one_loss_with_sack(true);
+        let (ns2, _) = one_loss_with_sack(false);
+        let flight = (s.maxseq - s.una) as usize;
+        assert!(flight >= 20, "{flight}");
+        let early = |v: &[usize]| v[1..7].iter().sum::<usize>();
+        assert_eq!(early(&ns2), 0, "{ns2:?}");
+        assert_eq!(early(&prr), 3, "{prr:?}");
+        // In all, about ssthresh segments (the fast retransmission included) for the flight.
+        let total: usize = prr.iter().sum();
+        let ssthresh = s.w.ssthresh as usize;
+        assert!(
+            total.abs_diff(ssthresh) <= 1,
+            "{total} vs ssthresh {ssthresh}: {prr:?}"
+        );
     }
 
     #[test]
