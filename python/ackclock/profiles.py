@@ -41,6 +41,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
+        "delack_syn": "bool",  # a delaying sink may delay the SYN's ACK too (ns-2's DelAck)
         "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
@@ -147,6 +148,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
                     "delayed_ack": False,
+                    "delack_syn": True,  # Agent/TCPSink/DelAck treats the SYN as data
                     "timestamps": False,  # Agent/TCP timestamps_ false
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                     "window_unit": "packets",  # ns-2 counts windows in segments
@@ -193,6 +195,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_burst": 0,
                     "max_ssthresh": 0,
                     "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
+                    "delack_syn": False,  # the handshake is acknowledged at once
                     "timestamps": True,  # on by default in Linux; header_size 52 includes them
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
@@ -240,6 +243,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_burst": 0,
                     "max_ssthresh": 0,
                     "delayed_ack": True,
+                    "delack_syn": False,
                     "timestamps": True,  # TcpSocketBase::Timestamp
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",

@@ -308,6 +308,10 @@ pub struct TcpConfig {
     /// A `sack` sink delays its ACKs as `delack` does.
     #[serde(default)]
     pub delayed_ack: bool,
+    /// A delaying sink may delay the SYN's acknowledgement too (ns-2's DelAck); false: it
+    /// acknowledges the SYN at once (Linux, ns-3).
+    #[serde(default = "default_true")]
+    pub delack_syn: bool,
     /// RFC 7323 timestamps: RTT measured on every new ACK from the echoed timestamp, instead
     /// of one timed segment per round trip (ns-2 `timestamps_`).
     #[serde(default)]
@@ -351,6 +355,10 @@ pub struct TcpConfig {
     /// definition; missing ones take its defaults.
     #[serde(default)]
     pub cc_params: std::collections::BTreeMap<String, f64>,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 fn default_rto_rule() -> String {

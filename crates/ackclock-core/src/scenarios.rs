@@ -42,6 +42,7 @@ pub fn ns2_tcp() -> TcpConfig {
         hystart: false,
         rto_rule: "rfc6298".into(),
         prr: false,
+        delack_syn: true,
         cc_params: Default::default(),
     }
 }

@@ -3,7 +3,9 @@
 //! segment that fills no hole may wait until `segs_per_ack` of them have arrived or
 //! `ack_delay` has passed since the first; an out-of-order or hole-filling segment is
 //! acknowledged at once (RFC 5681 4.2: "an immediate ACK ... when a segment arrives that
-//! fills in all or part of a gap").
+//! fills in all or part of a gap"). The SYN (segment 0 with `syn`) waits like data, as in
+//! ns-2's DelAck sink, unless `delack_syn` is false: Linux and ns-3 acknowledge it at once (RFC
+//! 9293 3.5's handshake has no delayed ACK).
 //!
 //! With `sink = "sack"` every ACK also carries SACK blocks (RFC 2018 section 4; ns-2's
 //! `TCPSink/Sack1`): the first block holds the segment that triggered the ACK, the others
@@ -55,6 +57,8 @@ pub struct TcpSink {
     pending: u32,
     /// Segment 0 is a SYN and carries no payload.
     syn: bool,
+    /// The SYN is acknowledged at once even with delayed ACKs (`delack_syn` false).
+    syn_ack_at_once: bool,
     ts_echo_rfc7323: bool,
     /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
     ece: bool,
@@ -90,6 +94,7 @@ impl TcpSink {
             payload: cfg.packet_size,
             ack_size: cfg.ack_size,
             syn: cfg.syn,
+            syn_ack_at_once: cfg.syn && !cfg.delack_syn,
             sack: cfg.sink == "sack",
             // Grown at the first out-of-order arrival: most of a Tmix replay's hundreds of
             // thousands of short connections never see one.
@@ -341,7 +346,8 @@ impl TcpSink {
         let in_sequence = self.rcv_nxt == seq + 1 && seq >= self.maxseen;
         self.maxseen = self.maxseen.max(seq + 1);
         if let Some(d) = self.delack {
-            if in_sequence && self.pending + 1 < d.segs_per_ack {
+            let syn = seq == 0 && self.syn_ack_at_once;
+            if in_sequence && self.pending + 1 < d.segs_per_ack && !syn {
                 self.pending += 1;
                 if self.deadline.is_none() {
                     self.deadline = Some(now + d.delay);
@@ -461,6 +467,26 @@ mod tests {
         assert_eq!(last.ack, 5);
         let blocks: Vec<(u64, u64)> = last.sack.iter(last.ack).collect();
         assert_eq!(blocks, vec![(9, 11), (7, 8)]);
+    }
+
+    #[test]
+    fn the_syn_waits_like_data_only_with_delack_syn() {
+        for (delack_syn, waits) in [(true, true), (false, false)] {
+            let mut cfg = crate::scenarios::ns2_tcp();
+            cfg.sink = "delack".into();
+            cfg.window = 32;
+            cfg.syn = true;
+            cfg.delack_syn = delack_syn;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            s.on_data(SimTime(0), &data(0), &mut out, &mut c);
+            assert_eq!(out.is_empty(), waits, "delack_syn {delack_syn}");
+            // Data after it is delayed either way: every second segment.
+            out.clear();
+            s.on_data(SimTime(10), &data(1), &mut out, &mut c);
+            s.on_data(SimTime(20), &data(2), &mut out, &mut c);
+            assert_eq!(out.len(), 1, "delack_syn {delack_syn}");
+        }
     }
 }
 
