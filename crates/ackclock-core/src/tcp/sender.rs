@@ -804,20 +804,8 @@ impl TcpSender {
         }
         self.pipe -= 1;
         if ack > self.una && ack <= self.maxseq {
-            self.sample_rtt(now, ack, c);
-            self.una = ack;
-            self.note_completion(now);
-            self.dupacks = 0;
-            self.nxt = self.nxt.max(self.una);
-            if self.recover.is_none_or(|r| ack >= r) {
+            if self.sack_advance(now, ack, &mut sb, c) {
                 // Recovery is over; cwnd keeps the halved window.
-                self.in_recovery = false;
-                sb.clear(self.una);
-                if self.una < self.maxseq {
-                    self.arm_timer(now);
-                } else {
-                    self.rto_deadline = None;
-                }
                 self.scoreboard = Some(sb);
                 self.send_much(now, out, c);
                 return;
@@ -853,21 +841,9 @@ impl TcpSender {
     ) {
         let (una_before, sacked_before) = (self.una, sb.sacked());
         if ack > self.una && ack <= self.maxseq {
-            self.sample_rtt(now, ack, c);
-            self.una = ack;
-            self.note_completion(now);
-            self.dupacks = 0;
-            self.nxt = self.nxt.max(self.una);
-            if self.recover.is_none_or(|r| ack >= r) {
+            if self.sack_advance(now, ack, &mut sb, c) {
                 // RFC 6937: recovery ends with cwnd = ssthresh.
-                self.in_recovery = false;
                 self.w.cwnd = self.w.ssthresh;
-                sb.clear(self.una);
-                if self.una < self.maxseq {
-                    self.arm_timer(now);
-                } else {
-                    self.rto_deadline = None;
-                }
                 self.scoreboard = Some(sb);
                 self.send_much(now, out, c);
                 return;
@@ -894,20 +870,8 @@ impl TcpSender {
             let bound = prr.delivered.saturating_sub(prr.out).max(delivered) + 1;
             ((ssthresh - pipe as f64).max(0.0) as u64).min(bound)
         };
-        let rwnd = self.w.rwnd as u64;
         let mut sent = 0;
-        while sent < sndcnt {
-            match sb.next_retransmission().filter(|&s| s < self.una + rwnd) {
-                Some(seq) => {
-                    sb.mark_retransmitted(seq);
-                    self.emit(seq, now, out, c);
-                }
-                None if self.nxt < self.una + rwnd && self.nxt < self.app_limit => {
-                    self.emit(self.nxt, now, out, c);
-                    self.nxt += 1;
-                }
-                None => break,
-            }
+        while sent < sndcnt && self.sack_send_one(now, &mut sb, out, c) {
             sent += 1;
         }
         prr.out += sent;
@@ -925,21 +889,60 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
-        let rwnd = self.w.rwnd as u64;
-        while self.pipe < self.w.cwnd as i64 {
-            match sb.next_retransmission().filter(|&s| s < self.una + rwnd) {
-                Some(seq) => {
-                    sb.mark_retransmitted(seq);
-                    self.emit(seq, now, out, c);
-                }
-                None if self.nxt < self.una + rwnd && self.nxt < self.app_limit => {
-                    self.emit(self.nxt, now, out, c);
-                    self.nxt += 1;
-                }
-                None => break,
-            }
+        while self.pipe < self.w.cwnd as i64 && self.sack_send_one(now, sb, out, c) {
             self.pipe += 1;
         }
+    }
+
+    /// Sends the lowest hole not yet resent below the highest SACKed segment (RFC 6675 NextSeg
+    /// rule 1) or else a new segment (rule 2), within the receiver's window; false if neither.
+    fn sack_send_one(
+        &mut self,
+        now: SimTime,
+        sb: &mut Scoreboard,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) -> bool {
+        let rwnd = self.w.rwnd as u64;
+        match sb.next_retransmission().filter(|&s| s < self.una + rwnd) {
+            Some(seq) => {
+                sb.mark_retransmitted(seq);
+                self.emit(seq, now, out, c);
+            }
+            None if self.nxt < self.una + rwnd && self.nxt < self.app_limit => {
+                self.emit(self.nxt, now, out, c);
+                self.nxt += 1;
+            }
+            None => return false,
+        }
+        true
+    }
+
+    /// A new cumulative ACK during SACK recovery; true if it ends recovery (the scoreboard
+    /// is then cleared and the timer set for what is left).
+    fn sack_advance(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        sb: &mut Scoreboard,
+        c: &mut FlowCounters,
+    ) -> bool {
+        self.sample_rtt(now, ack, c);
+        self.una = ack;
+        self.note_completion(now);
+        self.dupacks = 0;
+        self.nxt = self.nxt.max(self.una);
+        if self.recover.is_some_and(|r| ack < r) {
+            return false;
+        }
+        self.in_recovery = false;
+        sb.clear(self.una);
+        if self.una < self.maxseq {
+            self.arm_timer(now);
+        } else {
+            self.rto_deadline = None;
+        }
+        true
     }
 
     /// Sets ssthresh after a loss and returns the reduced window fast recovery continues
@@ -1055,14 +1058,12 @@ mod tests {
         let mut cfg = ns2_tcp();
         cfg.window = window;
         cfg.limited_transmit = false;
-        let s = TcpSender::new(
-            FlowId(0),
-            NodeId(0),
-            NodeId(1),
-            &cfg,
-            variant,
-            AnyCc::new(&cfg).unwrap(),
-        );
+        sender_with(&cfg, variant)
+    }
+
+    fn sender_with(cfg: &TcpConfig, variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+        let cc = AnyCc::new(cfg).unwrap();
+        let s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), cfg, variant, cc);
         (s, Vec::new(), FlowCounters::default())
     }
 
@@ -1112,15 +1113,7 @@ mod tests {
         cfg.window = 100;
         cfg.limited_transmit = false;
         cfg.prr = prr;
-        let mut s = TcpSender::new(
-            FlowId(0),
-            NodeId(0),
-            NodeId(1),
-            &cfg,
-            Recovery::Sack,
-            AnyCc::new(&cfg).unwrap(),
-        );
-        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
         grow(&mut s, &mut out, &mut c, 20.0);
         let (una, flight) = (s.una, s.maxseq - s.una);
         let mut sent = Vec::new();
@@ -1162,15 +1155,7 @@ mod tests {
         cfg.window = 100;
         cfg.pacing = true;
         cfg.timestamps = true;
-        let mut s = TcpSender::new(
-            FlowId(0),
-            NodeId(0),
-            NodeId(1),
-            &cfg,
-            Recovery::Reno,
-            AnyCc::new(&cfg).unwrap(),
-        );
-        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
         s.start(SimTime(0), &mut out, &mut c);
         assert_eq!(out.len(), 2, "no RTT yet: the initial window goes at once");
         out.clear();

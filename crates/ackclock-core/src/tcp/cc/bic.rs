@@ -15,7 +15,7 @@ use super::{reno_increase, slow_start, AckEvent, Params, Window};
 #[derive(Clone, Debug)]
 pub struct Bic {
     /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    pub max_ssthresh: f64,
+    max_ssthresh: f64,
     beta: f64,
     low_window: f64,
     max_increment: f64,
@@ -27,9 +27,9 @@ pub struct Bic {
 const B: f64 = 4.0;
 
 impl Bic {
-    pub fn new(p: &mut Params) -> Bic {
+    pub fn new(p: &mut Params, max_ssthresh: f64) -> Bic {
         Bic {
-            max_ssthresh: 0.0,
+            max_ssthresh,
             beta: p.get("beta", 0.8),
             low_window: p.get("low_window", 14.0),
             max_increment: p.get("max_increment", 16.0),
@@ -98,7 +98,7 @@ mod tests {
     #[test]
     fn binary_search_then_max_probing() {
         let given = BTreeMap::new();
-        let mut b = Bic::new(&mut Params::new(&given));
+        let mut b = Bic::new(&mut Params::new(&given), 0.0);
         let w = Window {
             cwnd: 1000.0,
             ssthresh: 1.0,

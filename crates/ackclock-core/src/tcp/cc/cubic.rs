@@ -25,7 +25,7 @@ use crate::time::{SimDuration, SimTime};
 #[derive(Clone, Debug)]
 pub struct Cubic {
     /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    pub max_ssthresh: f64,
+    max_ssthresh: f64,
     beta: f64,
     c: f64,
     fast_convergence: bool,
@@ -39,9 +39,9 @@ pub struct Cubic {
 }
 
 impl Cubic {
-    pub fn new(p: &mut Params, hystart: bool) -> Cubic {
+    pub fn new(p: &mut Params, max_ssthresh: f64, hystart: bool) -> Cubic {
         Cubic {
-            max_ssthresh: 0.0,
+            max_ssthresh,
             beta: p.get("beta", 0.7),
             c: p.get("c", 0.4),
             fast_convergence: p.get("fast_convergence", 1.0) != 0.0,
@@ -134,21 +134,13 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn ack(now: SimTime) -> AckEvent {
-        AckEvent {
-            now,
-            acked: 1,
-            credit: 1.0,
-            rtt: None,
-            delay: Some(SimDuration::from_millis(100)),
-            una: 0,
-            sent: 0,
-        }
+        AckEvent::one_segment(now, Some(SimDuration::from_millis(100)))
     }
 
     #[test]
     fn window_follows_the_cubic_function_after_a_loss() {
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&mut Params::new(&given), false);
+        let mut c = Cubic::new(&mut Params::new(&given), 0.0, false);
         let mut w = Window {
             cwnd: 1000.0,
             ssthresh: 1e9,
@@ -184,7 +176,7 @@ mod tests {
     #[test]
     fn fast_convergence_lowers_w_max_when_the_window_shrank() {
         let given = BTreeMap::from([("beta".to_string(), 0.8)]);
-        let mut c = Cubic::new(&mut Params::new(&given), false);
+        let mut c = Cubic::new(&mut Params::new(&given), 0.0, false);
         let w = |cwnd| Window {
             cwnd,
             ssthresh: 1.0,
@@ -201,7 +193,7 @@ mod tests {
     fn after_a_timeout_the_cubic_function_starts_at_the_current_window() {
         // RFC 9438 4.8: K = 0 and W_max the window at the start of congestion avoidance.
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&mut Params::new(&given), false);
+        let mut c = Cubic::new(&mut Params::new(&given), 0.0, false);
         let mut w = Window {
             cwnd: 1000.0,
             ssthresh: 1e9,
@@ -220,7 +212,7 @@ mod tests {
     fn hystart_ends_slow_start_before_a_loss_only_when_asked() {
         for on in [false, true] {
             let given = BTreeMap::new();
-            let mut c = Cubic::new(&mut Params::new(&given), on);
+            let mut c = Cubic::new(&mut Params::new(&given), 0.0, on);
             let mut w = Window {
                 cwnd: 32.0,
                 ssthresh: f64::INFINITY,

@@ -28,7 +28,7 @@ const BETA_MAX: f64 = 0.8;
 #[derive(Clone, Debug)]
 pub struct Htcp {
     /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    pub max_ssthresh: f64,
+    max_ssthresh: f64,
     delta_l: f64,
     rtt_ref: f64,
     rtt_scaling: bool,
@@ -60,9 +60,9 @@ pub fn alpha_of(delta: f64, delta_l: f64) -> f64 {
 }
 
 impl Htcp {
-    pub fn new(p: &mut Params) -> Htcp {
+    pub fn new(p: &mut Params, max_ssthresh: f64) -> Htcp {
         Htcp {
-            max_ssthresh: 0.0,
+            max_ssthresh,
             delta_l: p.get("delta_l", 1.0),
             rtt_ref: p.get("rtt_ref", 0.1),
             rtt_scaling: p.get("rtt_scaling", 1.0) != 0.0,
@@ -170,7 +170,7 @@ mod tests {
     fn htcp(params: &[(&str, f64)]) -> Htcp {
         let given: BTreeMap<String, f64> =
             params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        Htcp::new(&mut Params::new(&given))
+        Htcp::new(&mut Params::new(&given), 0.0)
     }
 
     fn ack(t: f64, rtt: f64) -> AckEvent {

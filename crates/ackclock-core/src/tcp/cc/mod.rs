@@ -56,6 +56,22 @@ pub struct AckEvent {
     pub sent: u64,
 }
 
+#[cfg(test)]
+impl AckEvent {
+    /// A test ACK of one segment, one unit of credit, at `now`, with the delay sample `delay`.
+    pub fn one_segment(now: SimTime, delay: Option<SimDuration>) -> AckEvent {
+        AckEvent {
+            now,
+            acked: 1,
+            credit: 1.0,
+            rtt: None,
+            delay,
+            una: 0,
+            sent: 0,
+        }
+    }
+}
+
 /// The named parameters of one algorithm, each read once with its default.
 pub struct Params<'a> {
     given: &'a BTreeMap<String, f64>,
@@ -130,37 +146,13 @@ impl AnyCc {
         let cc = match cfg.cc.as_str() {
             "reno" => AnyCc::Reno(Reno { max_ssthresh }),
             "highspeed" => AnyCc::HighSpeed(highspeed::HighSpeed::new(&mut p, max_ssthresh)),
-            "scalable" => {
-                let mut c = scalable::Scalable::new(&mut p);
-                c.max_ssthresh = max_ssthresh;
-                AnyCc::Scalable(c)
-            }
-            "bic" => {
-                let mut c = bic::Bic::new(&mut p);
-                c.max_ssthresh = max_ssthresh;
-                AnyCc::Bic(c)
-            }
-            "cubic" => {
-                let mut c = cubic::Cubic::new(&mut p, cfg.hystart);
-                c.max_ssthresh = max_ssthresh;
-                AnyCc::Cubic(c)
-            }
-            "westwood" => {
-                let mut c = westwood::Westwood::new(&mut p);
-                c.max_ssthresh = max_ssthresh;
-                AnyCc::Westwood(c)
-            }
-            "vegas" => {
-                let mut c = vegas::Vegas::new(&mut p);
-                c.max_ssthresh = max_ssthresh;
-                AnyCc::Vegas(c)
-            }
+            "scalable" => AnyCc::Scalable(scalable::Scalable::new(&mut p, max_ssthresh)),
+            "bic" => AnyCc::Bic(bic::Bic::new(&mut p, max_ssthresh)),
+            "cubic" => AnyCc::Cubic(cubic::Cubic::new(&mut p, max_ssthresh, cfg.hystart)),
+            "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p, max_ssthresh)),
+            "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p, max_ssthresh)),
             "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
-            "htcp" => {
-                let mut c = htcp::Htcp::new(&mut p);
-                c.max_ssthresh = max_ssthresh;
-                AnyCc::Htcp(c)
-            }
+            "htcp" => AnyCc::Htcp(htcp::Htcp::new(&mut p, max_ssthresh)),
             "bbr" => AnyCc::Bbr(Box::new(bbr::Bbr::new(&mut p, cfg.window_init as f64))),
             other => {
                 return Err(format!(
@@ -302,15 +294,7 @@ mod tests {
     use super::*;
 
     fn ack() -> AckEvent {
-        AckEvent {
-            now: SimTime::ZERO,
-            acked: 1,
-            credit: 1.0,
-            rtt: None,
-            delay: Some(SimDuration::from_millis(100)),
-            una: 0,
-            sent: 0,
-        }
+        AckEvent::one_segment(SimTime::ZERO, Some(SimDuration::from_millis(100)))
     }
 
     /// RFC 3742 section 2: above max_ssthresh, each ACK in slow start adds 1/K segment with

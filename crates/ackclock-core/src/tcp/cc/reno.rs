@@ -51,15 +51,7 @@ mod tests {
     use crate::time::SimTime;
 
     fn ack() -> AckEvent {
-        AckEvent {
-            now: SimTime::ZERO,
-            acked: 1,
-            credit: 1.0,
-            rtt: None,
-            delay: None,
-            una: 0,
-            sent: 0,
-        }
+        AckEvent::one_segment(SimTime::ZERO, None)
     }
 
     #[test]

@@ -11,16 +11,16 @@ use super::{reno_increase, slow_start, AckEvent, Params, Window};
 #[derive(Clone, Debug)]
 pub struct Scalable {
     /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    pub max_ssthresh: f64,
+    max_ssthresh: f64,
     a: f64,
     b: f64,
     legacy: f64,
 }
 
 impl Scalable {
-    pub fn new(p: &mut Params) -> Scalable {
+    pub fn new(p: &mut Params, max_ssthresh: f64) -> Scalable {
         Scalable {
-            max_ssthresh: 0.0,
+            max_ssthresh,
             a: p.get("a", 0.01),
             b: p.get("b", 0.125),
             legacy: p.get("legacy_window", 16.0),
@@ -56,7 +56,7 @@ mod tests {
     #[test]
     fn one_percent_per_round_trip_and_an_eighth_off() {
         let given = BTreeMap::new();
-        let mut s = Scalable::new(&mut Params::new(&given));
+        let mut s = Scalable::new(&mut Params::new(&given), 0.0);
         let mut w = Window {
             cwnd: 1000.0,
             ssthresh: 10.0,

@@ -18,7 +18,7 @@ use crate::time::SimTime;
 #[derive(Clone, Debug)]
 pub struct Vegas {
     /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    pub max_ssthresh: f64,
+    max_ssthresh: f64,
     alpha: f64,
     beta: f64,
     gamma: f64,
@@ -31,9 +31,9 @@ pub struct Vegas {
 }
 
 impl Vegas {
-    pub fn new(p: &mut Params) -> Vegas {
+    pub fn new(p: &mut Params, max_ssthresh: f64) -> Vegas {
         Vegas {
-            max_ssthresh: 0.0,
+            max_ssthresh,
             alpha: p.get("alpha", 1.0),
             beta: p.get("beta", 3.0),
             gamma: p.get("gamma", 1.0),
@@ -118,7 +118,7 @@ mod tests {
     #[test]
     fn holds_between_alpha_and_beta_segments_queued() {
         let given = BTreeMap::new();
-        let mut v = Vegas::new(&mut Params::new(&given));
+        let mut v = Vegas::new(&mut Params::new(&given), 0.0);
         let mut w = Window {
             cwnd: 20.0,
             ssthresh: 10.0,

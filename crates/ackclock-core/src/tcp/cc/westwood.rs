@@ -14,7 +14,7 @@ use crate::time::SimTime;
 #[derive(Clone, Debug)]
 pub struct Westwood {
     /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    pub max_ssthresh: f64,
+    max_ssthresh: f64,
     /// Bandwidth estimate, in segments per second.
     pub bwe: f64,
     /// The smallest RTT seen, in seconds.
@@ -25,9 +25,9 @@ pub struct Westwood {
 }
 
 impl Westwood {
-    pub fn new(_p: &mut Params) -> Westwood {
+    pub fn new(_p: &mut Params, max_ssthresh: f64) -> Westwood {
         Westwood {
-            max_ssthresh: 0.0,
+            max_ssthresh,
             bwe: 0.0,
             rtt_min: f64::INFINITY,
             acked: 0.0,
@@ -88,7 +88,7 @@ mod tests {
     #[test]
     fn loss_sets_the_window_to_the_estimated_bdp() {
         let given = BTreeMap::new();
-        let mut ww = Westwood::new(&mut Params::new(&given));
+        let mut ww = Westwood::new(&mut Params::new(&given), 0.0);
         let mut w = Window {
             cwnd: 50.0,
             ssthresh: 10.0,
