@@ -1,0 +1,200 @@
+// Seed 004's base scenario in ns-3.44: n1, n2 -> n3 -> n4 -> n5, n6, every link 10 ms, access
+// links 10 Mb/s, bottleneck n3-n4 1.5 Mb/s; one bulk TCP flow (FTP-like BulkSend) n1 -> n5.
+//
+// What is set explicitly (everything else is ns-3.44's TcpSocket / TcpSocketBase default:
+// InitialCwnd 10, DelAckCount 2, DelAckTimeout 200 ms, MinRto 1 s (--minRto), ClockGranularity
+// 1 ms, timestamps on, window scaling on, LimitedTransmit on, Snd/RcvBufSize 131072 B (--buf),
+// initial ssthresh unbounded, SACK on (--sack), PRR recovery (--recovery)):
+//   SegmentSize = --seg (1200, the study's packet size; ns-3's default is 536),
+//   SocketType  = --cc (TcpLinuxReno: the study's Reno, from examples/tcp/tcp-linux-reno.cc;
+//                 ns-3.44's default is TcpCubic, ns-3.34's TcpNewReno),
+//   every PointToPoint device queue = DropTailQueue of --q packets on n3's bottleneck device,
+//   100 packets elsewhere (ns-3's default 100p), and --qdisc: "none" uninstalls the traffic-
+//   control layer's root queue disc (pure device DropTail, as ackclock models the link),
+//   "default" keeps what Ipv4AddressHelper::Assign installs (FqCoDel, 10240p, above the device).
+//   --err: RateErrorModel, ERROR_UNIT_PACKET, on n4's bottleneck device (data direction only).
+// Output: a summary on stdout; with --prefix, P.cwnd/P.rtt/P.srtt/P.rto/P.ssth traces (time value).
+//
+//   seed004 --time=60 --q=100 --err=0 --cc=ns3::TcpLinuxReno --sack=1 --recovery=ns3::TcpPrrRecovery
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+
+using namespace ns3;
+
+static std::string gPrefix;
+static std::ofstream fCwnd, fRtt, fSrtt, fRto, fSsth;
+static uint32_t gSeg = 1200;
+static uint64_t gRetx = 0;
+
+static void
+CwndTr(uint32_t, uint32_t v)
+{
+    fCwnd << Simulator::Now().GetSeconds() << " " << double(v) / gSeg << "\n";
+}
+static void
+SsthTr(uint32_t, uint32_t v)
+{
+    fSsth << Simulator::Now().GetSeconds() << " " << double(v) / gSeg << "\n";
+}
+static void
+RttTr(Time, Time v)
+{
+    fRtt << Simulator::Now().GetSeconds() << " " << v.GetSeconds() << "\n";
+}
+static void
+SrttTr(Time, Time v)
+{
+    fSrtt << Simulator::Now().GetSeconds() << " " << v.GetSeconds() << "\n";
+}
+static void
+RtoTr(Time, Time v)
+{
+    fRto << Simulator::Now().GetSeconds() << " " << v.GetSeconds() << "\n";
+}
+static void
+RetxTr(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<const TcpSocketBase>)
+{
+    ++gRetx;
+}
+
+static void
+Connect()
+{
+    std::string base = "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/";
+    Config::ConnectWithoutContext(base + "Retransmission", MakeCallback(&RetxTr));
+    if (gPrefix.empty())
+        return;
+    Config::ConnectWithoutContext(base + "CongestionWindow", MakeCallback(&CwndTr));
+    Config::ConnectWithoutContext(base + "SlowStartThreshold", MakeCallback(&SsthTr));
+    Config::ConnectWithoutContext(base + "LastRTT", MakeCallback(&RttTr));
+    Config::ConnectWithoutContext(base + "RTT", MakeCallback(&SrttTr));
+    Config::ConnectWithoutContext(base + "RTO", MakeCallback(&RtoTr));
+}
+
+static uint64_t gRxAtWarmup = 0;
+static void
+Mark(Ptr<PacketSink> s)
+{
+    gRxAtWarmup = s->GetTotalRx();
+}
+
+int
+main(int argc, char** argv)
+{
+    double t = 60, warm = 10, err = 0;
+    uint32_t q = 100, buf = 131072, delAck = 2;
+    std::string cc = "ns3::TcpLinuxReno", recovery = "ns3::TcpPrrRecovery", qdisc = "none";
+    bool sack = true;
+    double minRto = 1.0, delAckTimeout = 0.2;
+    uint32_t iw = 10;
+    CommandLine cmd;
+    cmd.AddValue("time", "duration s", t);
+    cmd.AddValue("warmup", "warm-up s", warm);
+    cmd.AddValue("q", "bottleneck device queue (packets)", q);
+    cmd.AddValue("err", "packet error rate on the bottleneck", err);
+    cmd.AddValue("cc", "congestion control TypeId", cc);
+    cmd.AddValue("recovery", "recovery TypeId", recovery);
+    cmd.AddValue("sack", "SACK", sack);
+    cmd.AddValue("seg", "segment size", gSeg);
+    cmd.AddValue("buf", "Snd/RcvBufSize bytes", buf);
+    cmd.AddValue("minRto", "min RTO s", minRto);
+    cmd.AddValue("delAck", "DelAckCount", delAck);
+    cmd.AddValue("delAckTimeout", "DelAckTimeout s", delAckTimeout);
+    cmd.AddValue("iw", "InitialCwnd", iw);
+    cmd.AddValue("qdisc", "none | default", qdisc);
+    cmd.AddValue("prefix", "trace file prefix", gPrefix);
+    cmd.Parse(argc, argv);
+
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TypeId::LookupByName(cc)));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(TypeId::LookupByName(recovery)));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(gSeg));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buf));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(buf));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(Seconds(delAckTimeout)));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(minRto)));
+
+    NodeContainer n(6); // n1..n6 = index 0..5
+    InternetStackHelper stack;
+    stack.Install(n);
+    Ipv4AddressHelper addr("10.1.0.0", "255.255.255.0");
+    PointToPointHelper fast, slow;
+    fast.SetDeviceAttribute("DataRate", StringValue("10Mbps"));
+    fast.SetChannelAttribute("Delay", StringValue("10ms"));
+    slow.SetDeviceAttribute("DataRate", StringValue("1.5Mbps"));
+    slow.SetChannelAttribute("Delay", StringValue("10ms"));
+    auto d13 = fast.Install(n.Get(0), n.Get(2));
+    auto d23 = fast.Install(n.Get(1), n.Get(2));
+    auto d34 = slow.Install(n.Get(2), n.Get(3));
+    auto d45 = fast.Install(n.Get(3), n.Get(4));
+    auto d46 = fast.Install(n.Get(3), n.Get(5));
+    DynamicCast<PointToPointNetDevice>(d34.Get(0))
+        ->GetQueue()
+        ->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, q));
+    Ipv4InterfaceContainer i45;
+    for (auto* d : {&d13, &d23, &d34, &d45, &d46})
+    {
+        auto ifc = addr.Assign(*d);
+        if (d == &d45)
+            i45 = ifc;
+        addr.NewNetwork();
+        if (qdisc == "none")
+        {
+            TrafficControlHelper tch;
+            tch.Uninstall(*d);
+        }
+    }
+    if (err > 0)
+    {
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorRate", DoubleValue(err));
+        em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        d34.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    if (!gPrefix.empty())
+    {
+        fCwnd.open(gPrefix + ".cwnd");
+        fRtt.open(gPrefix + ".rtt");
+        fSrtt.open(gPrefix + ".srtt");
+        fRto.open(gPrefix + ".rto");
+        fSsth.open(gPrefix + ".ssth");
+    }
+    uint16_t port = 5000;
+    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    auto sinkApp = sinkHelper.Install(n.Get(4));
+    sinkApp.Start(Seconds(0));
+    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(i45.GetAddress(1), port));
+    bulk.SetAttribute("MaxBytes", UintegerValue(0));
+    bulk.SetAttribute("SendSize", UintegerValue(gSeg));
+    bulk.Install(n.Get(0)).Start(Seconds(0));
+    Simulator::Schedule(Seconds(0) + NanoSeconds(1), &Connect);
+    auto sink = DynamicCast<PacketSink>(sinkApp.Get(0));
+    Simulator::Schedule(Seconds(warm), &Mark, sink);
+
+    Simulator::Stop(Seconds(t));
+    Simulator::Run();
+    auto bq = DynamicCast<PointToPointNetDevice>(d34.Get(0))->GetQueue();
+    uint64_t rx = sink->GetTotalRx();
+    std::printf("goodput_mbps_window %.4f\n", (rx - gRxAtWarmup) * 8.0 / (t - warm) / 1e6);
+    std::printf("goodput_mbps_all %.4f\n", rx * 8.0 / t / 1e6);
+    std::printf("delivered_bytes %llu\n", (unsigned long long)rx);
+    std::printf("retransmissions %llu\n", (unsigned long long)gRetx);
+    std::printf("bneck_dev_drops %u bneck_dev_sent %u\n", bq->GetTotalDroppedPackets(),
+                bq->GetTotalReceivedPackets());
+    Simulator::Destroy();
+    return 0;
+}

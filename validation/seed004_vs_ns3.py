@@ -1,0 +1,91 @@
+"""Seed 004's base scenario in ns-3.44 and in ackclock's `ns3` profile, side by side.
+
+n1 -> n3 -> n4 -> n5, every link 10 ms, 10 Mb/s access, a 1.5 Mb/s n3 -> n4 bottleneck with a
+DropTail queue of q packets, one bulk TCP flow with Reno congestion control and 1200-byte
+segments (the study's), everything else each simulator's default: ns-3.44's TcpSocket defaults
+(`validation/ns3/seed004.cc`; TcpLinuxReno, SACK, PRR, delayed ACKs, 1 s minimum RTO,
+131072-byte buffers; the FqCoDel root queue disc removed) against ackclock's `ns3` profile.
+Prints goodput over 10-60 s (Mb/s) for queue sizes 10 / 100 / 1000 and, with q = 100, packet
+error rates 1e-3 and 1e-2 on the bottleneck (seeds 1-3), and Reno against Westwood+.
+
+    python validation/seed004_vs_ns3.py        # about 2 minutes; compiles the ns-3 program once
+
+ns-3 comes from the PyPI wheel that benchmarks/compare.py installs into its own virtual
+environment (~/.cache/ackclock-bench).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import ackclock as ac
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from sims import NS3_FLAGS, NS3_MODULES, Ns3  # noqa: E402
+
+CACHE = Path.home() / ".cache" / "ackclock-bench"
+
+
+def ns3_program() -> Path:
+    ns3 = Ns3(CACHE, install=True)
+    ns3.setup()
+    if ns3.available():
+        raise SystemExit(f"ns-3 unavailable: {ns3.available()}")
+    prefix = ns3.prefix()
+    assert prefix is not None
+    src = ROOT / "validation" / "ns3" / "seed004.cc"
+    key = hashlib.sha256(src.read_bytes() + " ".join(NS3_FLAGS).encode()).hexdigest()[:12]
+    exe = CACHE / "ns3-bin" / f"validation-seed004-{key}"
+    if not exe.is_file():
+        cxx = shutil.which("g++") or "g++"
+        subprocess.run([cxx, *NS3_FLAGS, f"-I{prefix / 'include'}", str(src), "-o", str(exe),
+                        f"-L{prefix / 'lib64'}", f"-Wl,-rpath,{prefix / 'lib64'}",
+                        *(f"-lns3.44-{m}" for m in NS3_MODULES)], check=True)
+    return exe
+
+
+def ns3_goodput(exe: Path, q: int, err: float, seed: int, cc: str) -> float:
+    out = subprocess.run([str(exe), f"--q={q}", f"--err={err}", f"--cc={cc}",
+                          f"--RngRun={seed}"], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"goodput_mbps_window ([\d.]+)", out)
+    assert m, out
+    return float(m.group(1))
+
+
+def ackclock_goodput(q: int, err: float, seed: int, cc: str) -> float:
+    net = ac.Network("seed004-vs-ns3", profile="ns3")
+    net.nodes("n1", "n3", "n4", "n5")
+    net.link("n1", "n3", rate="10Mb/s", delay="10ms")
+    loss = {"kind": "bernoulli", "p": err} if err > 0 else None
+    net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue_limit=q, loss=loss)
+    net.link("n4", "n5", rate="10Mb/s", delay="10ms")
+    net.tcp("tcp", "n1", "n5", cc=cc, packet_size=1200)
+    r = net.run(duration="60s", warmup="10s", seed=seed)
+    return float(r.flows.set_index("flow").loc["tcp", "goodput_mbps"])
+
+
+def main() -> None:
+    exe = ns3_program()
+    cases = [(q, 0.0, "reno") for q in (10, 100, 1000)]
+    cases += [(100, e, "reno") for e in (1e-3, 1e-2)]
+    cases += [(100, 1e-2, "westwood")]
+    ns3_cc = {"reno": "ns3::TcpLinuxReno", "westwood": "ns3::TcpWestwoodPlus"}
+    print("| q | error rate | cc | ns-3 Mb/s | ackclock Mb/s | difference |")
+    print("|---|---|---|---|---|---|")
+    for q, err, cc in cases:
+        seeds = (1, 2, 3) if err > 0 else (1,)
+        n = statistics.mean(ns3_goodput(exe, q, err, s, ns3_cc[cc]) for s in seeds)
+        a = statistics.mean(ackclock_goodput(q, err, s, cc) for s in seeds)
+        print(f"| {q} | {err:g} | {cc} | {n:.3f} | {a:.3f} | {100 * (a - n) / n:+.1f}% |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
