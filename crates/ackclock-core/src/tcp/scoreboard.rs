@@ -15,6 +15,8 @@ pub struct Scoreboard {
     high: u64,
     /// No segment below this can be the next retransmission (a scan hint).
     scan_from: u64,
+    /// One past the highest segment marked retransmitted: marks may lie above `high`.
+    marks_end: u64,
     /// Segments SACKed, and retransmitted segments not SACKed, in [low, low + window).
     sacked_count: u64,
     retrans_out: u64,
@@ -30,6 +32,7 @@ impl Scoreboard {
             low: 0,
             high: 0,
             scan_from: 0,
+            marks_end: 0,
             sacked_count: 0,
             retrans_out: 0,
         }
@@ -40,9 +43,14 @@ impl Scoreboard {
         (seq & self.mask) as usize
     }
 
+    /// Where the bitmaps may hold a bit: below both `high` and `marks_end`.
+    fn marked_end(&self) -> u64 {
+        self.high.max(self.marks_end).max(self.low)
+    }
+
     /// Forgets everything below the new cumulative ACK `una`.
     pub fn advance(&mut self, una: u64) {
-        let end = una.min(self.high.max(self.low));
+        let end = una.min(self.marked_end());
         for s in self.low..end.max(self.low) {
             let i = self.slot(s);
             if self.sacked[i] {
@@ -62,15 +70,13 @@ impl Scoreboard {
 
     /// Forgets everything (a new window of data, or a timeout).
     pub fn clear(&mut self, una: u64) {
-        for s in self.low..self.high {
+        for s in self.low..self.marked_end() {
             let i = self.slot(s);
             self.sacked[i] = false;
             self.retransmitted[i] = false;
         }
-        // Retransmission marks may sit above `high` (ns-2 marks the first hole too).
-        let i = self.slot(self.low);
-        self.retransmitted[i] = false;
         self.low = una.max(self.low);
+        self.marks_end = self.low;
         self.high = self.low;
         self.scan_from = self.low;
         self.sacked_count = 0;
@@ -122,6 +128,7 @@ impl Scoreboard {
                 self.retrans_out += 1;
             }
             self.retransmitted[i] = true;
+            self.marks_end = self.marks_end.max(seq + 1);
         }
     }
 
@@ -199,5 +206,21 @@ mod tests {
         assert_eq!((sb.sacked(), sb.pipe(14, 30)), (5, 10));
         sb.clear(30);
         assert_eq!((sb.sacked(), sb.pipe(30, 30)), (0, 0));
+    }
+
+    #[test]
+    fn a_mark_above_the_highest_sack_is_forgotten_with_the_rest() {
+        let mut sb = Scoreboard::new(8);
+        sb.update(10, [(11, 12)].into_iter());
+        sb.mark_retransmitted(10);
+        sb.mark_retransmitted(14); // above `high` (12)
+        assert_eq!(sb.pipe(10, 16), 4 + 2);
+        sb.clear(12);
+        assert_eq!((sb.sacked(), sb.pipe(12, 16)), (0, 4));
+        // Segment 22 shares 14's slot: no stale mark, no counter going below zero.
+        sb.update(20, [(22, 23)].into_iter());
+        assert_eq!((sb.sacked(), sb.pipe(20, 24)), (1, 1));
+        sb.advance(24);
+        assert_eq!((sb.sacked(), sb.pipe(24, 24)), (0, 0));
     }
 }

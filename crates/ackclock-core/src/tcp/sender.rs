@@ -116,6 +116,9 @@ pub struct TcpSender {
     first_partial: bool,
     /// SACK with proportional rate reduction (RFC 6937) instead of ns-2's pipe rule.
     prr: Option<Prr>,
+    /// Linux's timeout rules (`rto_rule = "linux"`): a timeout during fast recovery keeps its
+    /// ssthresh.
+    linux_timeouts: bool,
     /// SACK: the scoreboard and the estimate of segments in the network.
     scoreboard: Option<Box<Scoreboard>>,
     pub pipe: i64,
@@ -196,6 +199,7 @@ impl TcpSender {
             recovery,
             first_partial: false,
             prr: (cfg.prr && recovery == Recovery::Sack).then_some(Prr::default()),
+            linux_timeouts: cfg.rto_rule == "linux",
             scoreboard: (recovery == Recovery::Sack).then(|| Box::new(Scoreboard::new(cfg.window))),
             pipe: 0,
             flow,
@@ -763,6 +767,7 @@ impl TcpSender {
         c: &mut FlowCounters,
     ) {
         if !self.in_recovery {
+            let sacked_before = sb.sacked();
             if ack > self.una && ack <= self.maxseq {
                 self.on_new_ack(now, ack, out, c);
                 sb.clear(self.una);
@@ -780,19 +785,20 @@ impl TcpSender {
                     self.pipe = (self.maxseq - self.una) as i64 - self.dupack_threshold as i64;
                     self.in_recovery = true;
                     c.fast_retransmits += 1;
-                    sb.mark_retransmitted(self.una);
-                    self.emit(self.una, now, out, c);
-                    self.arm_timer(now);
-                    if let Some(prr) = self.prr.as_mut() {
-                        // RFC 6937 3.1: this duplicate delivered one segment; the fast
-                        // retransmission is the first sent.
-                        *prr = Prr {
-                            delivered: 1,
-                            out: 1,
+                    if self.prr.is_some() {
+                        // RFC 6937 3.1: the step runs on the ACK that starts recovery too, with
+                        // what it delivered; its first segment is the fast retransmission.
+                        self.prr = Some(Prr {
                             recover_fs: self.maxseq - self.una,
-                        };
-                        self.pipe = sb.pipe(self.una, self.maxseq) as i64;
+                            ..Prr::default()
+                        });
+                        let delivered = sb.sacked() - sacked_before;
+                        self.prr_step(now, &mut sb, delivered, true, out, c);
+                    } else {
+                        sb.mark_retransmitted(self.una);
+                        self.emit(self.una, now, out, c);
                     }
+                    self.arm_timer(now);
                 }
             }
             self.scoreboard = Some(sb);
@@ -859,26 +865,46 @@ impl TcpSender {
         }
         // DeliveredData: the cumulative ACK's advance plus the change in SACKed segments.
         let delivered = (self.una - una_before + sb.sacked()).saturating_sub(sacked_before);
+        self.prr_step(now, &mut sb, delivered, false, out, c);
+        self.scoreboard = Some(sb);
+    }
+
+    /// RFC 6937 3.1's per-ACK step: sndcnt from what this ACK delivered, then send that many
+    /// (holes first), with cwnd = pipe + sndcnt. On the ACK that starts recovery at least the
+    /// fast retransmission goes (as Linux's `tcp_cwnd_reduction` ensures).
+    // Out of line for the reason given at `on_prr_ack`.
+    #[inline(never)]
+    fn prr_step(
+        &mut self,
+        now: SimTime,
+        sb: &mut Scoreboard,
+        delivered: u64,
+        entering: bool,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
         let mut prr = self.prr.unwrap_or_default();
         prr.delivered += delivered;
         let pipe = sb.pipe(self.una, self.maxseq);
         let ssthresh = self.w.ssthresh;
-        let sndcnt = if pipe as f64 > ssthresh {
+        let mut sndcnt = if pipe as f64 > ssthresh {
             let due = (prr.delivered as f64 * ssthresh / prr.recover_fs.max(1) as f64).ceil();
             (due as u64).saturating_sub(prr.out)
         } else {
             let bound = prr.delivered.saturating_sub(prr.out).max(delivered) + 1;
             ((ssthresh - pipe as f64).max(0.0) as u64).min(bound)
         };
+        if entering {
+            sndcnt = sndcnt.max(1);
+        }
         let mut sent = 0;
-        while sent < sndcnt && self.sack_send_one(now, &mut sb, out, c) {
+        while sent < sndcnt && self.sack_send_one(now, sb, out, c) {
             sent += 1;
         }
         prr.out += sent;
         self.prr = Some(prr);
         self.pipe = sb.pipe(self.una, self.maxseq) as i64;
         self.w.cwnd = (pipe + sndcnt) as f64;
-        self.scoreboard = Some(sb);
     }
 
     /// Sends during SACK recovery while the pipe has room: holes first, then new data.
@@ -1008,7 +1034,11 @@ impl TcpSender {
         }
         c.timeouts += 1;
         self.clock = now;
-        self.reduce_window();
+        // Linux (`tcp_enter_loss`) keeps the ssthresh that fast recovery set for this window
+        // when the timeout comes during that recovery; RFC 5681 and ns-2 recompute it.
+        if !(self.linux_timeouts && self.in_recovery) {
+            self.reduce_window();
+        }
         self.cc.on_timeout();
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
@@ -1147,6 +1177,60 @@ mod tests {
             total.abs_diff(ssthresh) <= 1,
             "{total} vs ssthresh {ssthresh}: {prr:?}"
         );
+    }
+
+    #[test]
+    fn prr_counts_what_the_ack_starting_recovery_delivered() {
+        // RFC 6937 3.1 runs its step on that ACK too: here the third duplicate SACKs four new
+        // segments (the ACKs between were lost), so prr_delivered is 4 and
+        // sndcnt = ceil(4 ssthresh / RecoverFS), the fast retransmission first.
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.prr = true;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        grow(&mut s, &mut out, &mut c, 20.0);
+        let una = s.una;
+        for (i, end) in [una + 2, una + 3, una + 7].into_iter().enumerate() {
+            let mut a = ackp(una);
+            a.sack.push(una, una + 1, end);
+            out.clear();
+            s.on_ack(SimTime(10_000 + i as u64), &a, &mut out, &mut c);
+        }
+        assert!(s.in_recovery);
+        let p = s.prr.unwrap();
+        let due = (4.0 * s.w.ssthresh / p.recover_fs as f64).ceil() as usize;
+        assert_eq!(p.delivered, 4);
+        assert!(due > 1);
+        assert_eq!(out.len(), due);
+        assert_eq!(out[0].seq, una, "the fast retransmission goes first");
+    }
+
+    #[test]
+    fn a_linux_timeout_during_recovery_keeps_its_ssthresh() {
+        // Linux's tcp_enter_loss keeps the ssthresh fast recovery set in this window; with
+        // PRR's small cwnd after heavy loss, recomputing it would take it to 2 segments.
+        for (rule, keeps) in [("linux", true), ("rfc6298", false)] {
+            let mut cfg = ns2_tcp();
+            cfg.window = 100;
+            cfg.limited_transmit = false;
+            cfg.prr = true;
+            cfg.rto_rule = rule.into();
+            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+            grow(&mut s, &mut out, &mut c, 20.0);
+            let (una, maxseq) = (s.una, s.maxseq);
+            // Everything lost but the last four segments.
+            for i in 0..4 {
+                let mut a = ackp(una);
+                a.sack.push(una, maxseq - 4, maxseq - 3 + i);
+                s.on_ack(SimTime(10_000 + i), &a, &mut out, &mut c);
+            }
+            assert!(s.in_recovery && s.w.cwnd < s.w.ssthresh);
+            let ssthresh = s.w.ssthresh;
+            s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
+            assert_eq!(s.w.ssthresh == ssthresh, keeps, "{rule}: {}", s.w.ssthresh);
+            assert_eq!(s.w.cwnd, 1.0);
+        }
     }
 
     #[test]
