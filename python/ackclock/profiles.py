@@ -47,7 +47,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
-        "hystart": "bool",  # CUBIC leaves slow start by HyStart, as Linux's does
+        "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
         "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
         "rto_rule": "name",  # rfc6298 or linux: where min_rto bounds the RTO (docs/models/tcp.md)
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
@@ -102,6 +102,7 @@ TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProx
         "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack", "sack")),
         "window_unit": (("packets", "bytes"), ("packets", "bytes")),
         "rto_rule": (("rfc6298", "linux"), ("rfc6298", "linux")),
+        "hystart": (("off", "linux", "ns3"), ("off", "linux", "ns3")),
     }
 )
 
@@ -154,7 +155,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_unit": "packets",  # ns-2 counts windows in segments
                     "ecn": False,  # Agent/TCP ecn_ 0
                     "pacing": False,
-                    "hystart": False,  # ns-2.35's CUBIC predates HyStart
+                    "hystart": "off",  # ns-2.35's CUBIC predates HyStart
                     "rto_rule": "rfc6298",  # with min_rto as the floor of the RTO
                     "prr": False,  # Sack1's pipe rule
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
@@ -201,7 +202,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_unit": "bytes",  # byte counting of acknowledged data
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
                     "pacing": False,  # pacing needs the fq qdisc (BBR paces regardless)
-                    "hystart": True,  # tcp_cubic module parameter hystart=1
+                    "hystart": "linux",  # tcp_cubic module parameter hystart=1
                     "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
                     "prr": True,  # since Linux 3.2
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
@@ -214,10 +215,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_limit=1000,
         ),
         # ns-3.44's defaults (TcpSocket, TcpSocketBase, TcpL4Protocol, TcpCubic attributes), as far
-        # as the engine models them. Not modelled: its 3 s
-        # SYN timeout (ConnTimeout; the engine has one initial RTO), HyStart's 1 s upper delay
-        # threshold (HyStartDelayMax; Linux's and the engine's 16 ms), the FqCoDel queue disc
-        # that InternetStackHelper puts in front of every device, and PPP's 2-byte header.
+        # as the engine models them. Not modelled: its 3 s SYN timeout (ConnTimeout; the engine
+        # has one initial RTO), the FqCoDel queue disc that InternetStackHelper puts in front of
+        # every device, and PPP's 2-byte header.
         "ns3": Profile(
             name="ns3",
             tcp=MappingProxyType(
@@ -249,7 +249,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_unit": "bytes",
                     "ecn": False,  # UseEcn Off
                     "pacing": False,
-                    "hystart": True,  # TcpCubic::HyStart
+                    "hystart": "ns3",  # TcpCubic::HyStart, with ns-3's thresholds
                     "rto_rule": "rfc6298",  # TcpSocketBase: max(MinRto, srtt + 4 rttvar)
                     "prr": True,  # TcpL4Protocol::RecoveryType TcpPrrRecovery
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize

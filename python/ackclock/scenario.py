@@ -752,6 +752,10 @@ def _tcp(
             merged[key] = (value, f"{p}.{key}")
     own = normalize_tcp_params(flow.tcp, p)
     merged.update({k: (v, f"{p}.{k}") for k, v in own.items()})
+    hystart, hystart_path = merged["hystart"]
+    if isinstance(hystart, bool):
+        # `hystart = true` asks for the one most users mean: Linux's.
+        merged["hystart"] = ("linux" if hystart else "off", hystart_path)
     if merged["variant"][0] == "sack" and merged["sink"][1].startswith("profile "):
         # SACK recovery needs a receiver that sends SACK blocks; the profile's sink does not.
         merged["sink"] = ("sack", merged["variant"][1])
@@ -767,7 +771,8 @@ def _tcp(
         if kind == "name":
             known, supported = TCP_CHOICES[key]
             what = {"variant": "TCP variant", "cc": "congestion control", "sink": "sink",
-                    "window_unit": "window unit", "rto_rule": "RTO rule"}[key]
+                    "window_unit": "window unit", "rto_rule": "RTO rule",
+                    "hystart": "HyStart rule set"}[key]
             out[key] = check_kind(value, known, supported, path, what)
         elif kind == "size":
             size = parse_size(value, path)

@@ -340,9 +340,10 @@ pub struct TcpConfig {
     /// qdisc; BBR always paces at its own rate.
     #[serde(default)]
     pub pacing: bool,
-    /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`), as Linux's does.
-    #[serde(default)]
-    pub hystart: bool,
+    /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`): `off`, `linux` (Linux's
+    /// `tcp_cubic`) or `ns3` (ns-3's `TcpCubic`).
+    #[serde(default = "default_hystart")]
+    pub hystart: String,
     /// `rfc6298` (RTO = max(min_rto, SRTT + 4 RTTVAR)) or `linux` (SRTT + max(4 RTTVAR,
     /// min_rto)); see `tcp::rtt`.
     #[serde(default = "default_rto_rule")]
@@ -355,6 +356,10 @@ pub struct TcpConfig {
     /// definition; missing ones take its defaults.
     #[serde(default)]
     pub cc_params: std::collections::BTreeMap<String, f64>,
+}
+
+fn default_hystart() -> String {
+    "off".to_string()
 }
 
 fn default_true() -> bool {
@@ -1099,6 +1104,12 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     }
     if t.dupack_threshold == 0 {
         return Err(format!("{p}.dupack_threshold: must be positive"));
+    }
+    if crate::tcp::cc::hystart::Rules::by_name(&t.hystart).is_none() {
+        return Err(format!(
+            "{p}.hystart: expected \"off\", \"linux\" or \"ns3\", got {:?}",
+            t.hystart
+        ));
     }
     if t.rto_rule != "rfc6298" && t.rto_rule != "linux" {
         return Err(format!(

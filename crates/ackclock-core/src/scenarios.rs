@@ -39,7 +39,7 @@ pub fn ns2_tcp() -> TcpConfig {
         rcv_buffer_bytes: None,
         app_read_rate_bps: None,
         pacing: false,
-        hystart: false,
+        hystart: "off".into(),
         rto_rule: "rfc6298".into(),
         prr: false,
         delack_syn: true,

@@ -18,9 +18,9 @@
 //!
 //! `beta` and `c` are settable, so seed 003's ns-2 values (beta 0.8, C 0.4) can be used.
 
-use super::hystart::HyStart;
+use super::hystart::{HyStart, Rules};
 use super::{slow_start, AckEvent, Params, Window};
-use crate::time::{SimDuration, SimTime};
+use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Cubic {
@@ -39,7 +39,7 @@ pub struct Cubic {
 }
 
 impl Cubic {
-    pub fn new(p: &mut Params, max_ssthresh: f64, hystart: bool) -> Cubic {
+    pub fn new(p: &mut Params, max_ssthresh: f64, hystart: Option<Rules>) -> Cubic {
         Cubic {
             max_ssthresh,
             beta: p.get("beta", 0.7),
@@ -51,7 +51,7 @@ impl Cubic {
             cwnd_epoch: 0.0,
             w_est: 0.0,
             srtt: 0.0,
-            hystart: hystart.then(HyStart::default),
+            hystart: hystart.map(HyStart::new),
         }
     }
 
@@ -68,13 +68,13 @@ impl Cubic {
             } else {
                 0.875 * self.srtt + 0.125 * r
             };
-            // Linux skips HyStart's delay samples in the epoch's first second: they still
-            // carry the queue that the reduction is draining.
-            let settled = self
-                .epoch
-                .is_none_or(|e| ev.now.since(e) >= SimDuration::from_millis(1000));
-            if let (Some(h), true) = (self.hystart.as_mut(), settled) {
-                h.on_sample(w, &ev, sample);
+            if let Some(h) = self.hystart.as_mut() {
+                // HyStart's delay samples are skipped early in an epoch (Linux: its first
+                // second): they still carry the queue that the reduction is draining.
+                let settle = h.rules().settle();
+                if self.epoch.is_none_or(|e| ev.now.since(e) >= settle) {
+                    h.on_sample(w, &ev, sample);
+                }
             }
         }
         if w.cwnd < w.ssthresh {
@@ -140,7 +140,7 @@ mod tests {
     #[test]
     fn window_follows_the_cubic_function_after_a_loss() {
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&mut Params::new(&given), 0.0, false);
+        let mut c = Cubic::new(&mut Params::new(&given), 0.0, None);
         let mut w = Window {
             cwnd: 1000.0,
             ssthresh: 1e9,
@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn fast_convergence_lowers_w_max_when_the_window_shrank() {
         let given = BTreeMap::from([("beta".to_string(), 0.8)]);
-        let mut c = Cubic::new(&mut Params::new(&given), 0.0, false);
+        let mut c = Cubic::new(&mut Params::new(&given), 0.0, None);
         let w = |cwnd| Window {
             cwnd,
             ssthresh: 1.0,
@@ -193,7 +193,7 @@ mod tests {
     fn after_a_timeout_the_cubic_function_starts_at_the_current_window() {
         // RFC 9438 4.8: K = 0 and W_max the window at the start of congestion avoidance.
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&mut Params::new(&given), 0.0, false);
+        let mut c = Cubic::new(&mut Params::new(&given), 0.0, None);
         let mut w = Window {
             cwnd: 1000.0,
             ssthresh: 1e9,
@@ -212,7 +212,7 @@ mod tests {
     fn hystart_ends_slow_start_before_a_loss_only_when_asked() {
         for on in [false, true] {
             let given = BTreeMap::new();
-            let mut c = Cubic::new(&mut Params::new(&given), 0.0, on);
+            let mut c = Cubic::new(&mut Params::new(&given), 0.0, on.then_some(Rules::Linux));
             let mut w = Window {
                 cwnd: 32.0,
                 ssthresh: f64::INFINITY,

@@ -17,6 +17,14 @@
 //! owner skips delay samples in the first second after a window reduction. Linux widens the
 //! ACK-train span by up to 1 ms when segmentation offload bunches ACKs together; no
 //! offload is modelled here, so the span is exactly half the minimum delay.
+//!
+//! `Rules::Ns3` follows ns-3.44's `TcpCubic` instead, whose port differs from Linux in three
+//! places: the ACK train must outlast the whole minimum delay, not half of it; the delay test
+//! compares the minimum of the round's first 8 samples (later ones are not looked at) with the
+//! minimum delay plus the minimum delay itself clamped to 4 ms-1 s (so, between 4 ms and 1 s,
+//! a doubled delay), not an eighth of it clamped to 4-16 ms; and rounds restart whenever slow
+//! start sees a sample, whatever the window. (The owner skips samples for 10 ms after a
+//! reduction under these rules, ns-3's `CubicDelta`, instead of Linux's second.)
 
 use super::{AckEvent, Window};
 use crate::time::{SimDuration, SimTime};
@@ -29,9 +37,40 @@ const ACK_DELTA: SimDuration = SimDuration::from_millis(2);
 const MIN_SAMPLES: u32 = 8;
 const DELAY_THRESH_MIN: SimDuration = SimDuration::from_millis(4);
 const DELAY_THRESH_MAX: SimDuration = SimDuration::from_millis(16);
+/// ns-3's `HyStartDelayMax`.
+const NS3_DELAY_THRESH_MAX: SimDuration = SimDuration::from_millis(1000);
+
+/// Whose HyStart: Linux's `tcp_cubic` or ns-3's `TcpCubic`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rules {
+    #[default]
+    Linux,
+    Ns3,
+}
+
+impl Rules {
+    /// The rules a `hystart` parameter names; None for "off".
+    pub fn by_name(name: &str) -> Option<Option<Rules>> {
+        match name {
+            "off" => Some(None),
+            "linux" => Some(Some(Rules::Linux)),
+            "ns3" => Some(Some(Rules::Ns3)),
+            _ => None,
+        }
+    }
+
+    /// How long after a window reduction delay samples are skipped.
+    pub fn settle(self) -> SimDuration {
+        match self {
+            Rules::Linux => SimDuration::from_millis(1000),
+            Rules::Ns3 => SimDuration::from_millis(10),
+        }
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct HyStart {
+    rules: Rules,
     /// A test has fired: slow start is over until the next timeout.
     found: bool,
     delay_min: Option<SimDuration>,
@@ -45,36 +84,57 @@ pub struct HyStart {
 }
 
 impl HyStart {
+    pub fn new(rules: Rules) -> HyStart {
+        HyStart {
+            rules,
+            ..HyStart::default()
+        }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     /// A delay sample from a new ACK; ends slow start when a test fires.
     pub fn on_sample(&mut self, w: &mut Window, ev: &AckEvent, delay: SimDuration) {
         let delay = delay.max(SimDuration(1));
         if self.delay_min.is_none_or(|m| delay < m) {
             self.delay_min = Some(delay);
         }
+        let ns3 = self.rules == Rules::Ns3;
+        if ns3 && w.cwnd < w.ssthresh {
+            self.new_round(ev);
+        }
         if self.found || w.cwnd >= w.ssthresh || w.cwnd < LOW_WINDOW {
             return;
         }
-        if self.end_seq.is_none_or(|end| ev.una > end) {
-            self.end_seq = Some(ev.sent);
-            self.round_start = ev.now;
-            self.last_ack = ev.now;
-            self.round_min = None;
-            self.samples = 0;
+        if !ns3 {
+            self.new_round(ev);
         }
         let delay_min = self.delay_min.unwrap_or(delay);
+        let span = if ns3 {
+            delay_min
+        } else {
+            SimDuration(delay_min.0 / 2)
+        };
         if ev.now.since(self.last_ack) <= ACK_DELTA {
             self.last_ack = ev.now;
-            if ev.now.since(self.round_start) > SimDuration(delay_min.0 / 2) {
+            if ev.now.since(self.round_start) > span {
                 self.found = true;
             }
         }
-        if self.round_min.is_none_or(|m| delay < m) {
-            self.round_min = Some(delay);
-        }
         if self.samples < MIN_SAMPLES {
             self.samples += 1;
+            self.round_min = Some(self.round_min.map_or(delay, |m| m.min(delay)));
         } else {
-            let thresh = SimDuration(delay_min.0 / 8).clamp(DELAY_THRESH_MIN, DELAY_THRESH_MAX);
+            if !ns3 {
+                self.round_min = Some(self.round_min.map_or(delay, |m| m.min(delay)));
+            }
+            let thresh = if ns3 {
+                delay_min.clamp(DELAY_THRESH_MIN, NS3_DELAY_THRESH_MAX)
+            } else {
+                SimDuration(delay_min.0 / 8).clamp(DELAY_THRESH_MIN, DELAY_THRESH_MAX)
+            };
             if self.round_min.is_some_and(|m| m.0 > delay_min.0 + thresh.0) {
                 self.found = true;
             }
@@ -84,9 +144,20 @@ impl HyStart {
         }
     }
 
+    /// Starts a new round when the cumulative ACK has passed the last one's end.
+    fn new_round(&mut self, ev: &AckEvent) {
+        if self.end_seq.is_none_or(|end| ev.una > end) {
+            self.end_seq = Some(ev.sent);
+            self.round_start = ev.now;
+            self.last_ack = ev.now;
+            self.round_min = None;
+            self.samples = 0;
+        }
+    }
+
     /// A retransmission timeout: slow start begins again, with no memory of the old path.
     pub fn reset(&mut self) {
-        *self = HyStart::default();
+        *self = HyStart::new(self.rules);
     }
 
     pub fn found(&self) -> bool {
@@ -257,5 +328,34 @@ mod tests {
         );
         h.reset();
         assert!(round(&mut h, &mut again, r(2_000_000, 400, 100, 1000, 100, 0)).is_some());
+    }
+
+    #[test]
+    fn ns3_rules_need_a_train_of_the_whole_delay_and_a_doubled_delay() {
+        // The same 100 ms path with ACKs 1 ms apart: Linux's train fires past 50 ms, ns-3's
+        // past 100 ms.
+        let mut h = HyStart::new(Rules::Ns3);
+        let mut w = window(64.0);
+        assert_eq!(round(&mut h, &mut w, r(0, 0, 200, 1000, 100, 0)), Some(102));
+        // Delay: 99 ms of queueing on a 100 ms path does not fire, 101 ms does.
+        for (queued, fires) in [(99, false), (101, true)] {
+            let mut h = HyStart::new(Rules::Ns3);
+            let mut w = window(20.0);
+            round(&mut h, &mut w, r(0, 0, 10, 5000, 100, 0));
+            let got = round(&mut h, &mut w, r(1_000_000, 100, 20, 5000, 100, queued));
+            assert_eq!(got.is_some(), fires, "queued {queued} ms");
+        }
+        // Only the round's first 8 samples count: a rise after them goes unseen.
+        let mut h = HyStart::new(Rules::Ns3);
+        let mut w = window(20.0);
+        round(&mut h, &mut w, r(0, 0, 10, 5000, 100, 0));
+        assert_eq!(
+            round(&mut h, &mut w, r(1_000_000, 100, 8, 5000, 100, 0)),
+            None
+        );
+        assert_eq!(
+            round(&mut h, &mut w, r(1_040_000, 108, 8, 5000, 100, 150)),
+            None
+        );
     }
 }

@@ -148,7 +148,15 @@ impl AnyCc {
             "highspeed" => AnyCc::HighSpeed(highspeed::HighSpeed::new(&mut p, max_ssthresh)),
             "scalable" => AnyCc::Scalable(scalable::Scalable::new(&mut p, max_ssthresh)),
             "bic" => AnyCc::Bic(bic::Bic::new(&mut p, max_ssthresh)),
-            "cubic" => AnyCc::Cubic(cubic::Cubic::new(&mut p, max_ssthresh, cfg.hystart)),
+            "cubic" => {
+                let Some(rules) = hystart::Rules::by_name(&cfg.hystart) else {
+                    return Err(format!(
+                        "hystart: expected \"off\", \"linux\" or \"ns3\", got {:?}",
+                        cfg.hystart
+                    ));
+                };
+                AnyCc::Cubic(cubic::Cubic::new(&mut p, max_ssthresh, rules))
+            }
             "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p, max_ssthresh)),
             "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p, max_ssthresh)),
             "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
