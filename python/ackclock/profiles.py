@@ -49,6 +49,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
         "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
         "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
+        "cwnd_validation": "bool",  # cwnd grows only while it limits the sender (RFC 7661)
         "rto_rule": "name",  # rfc6298 or linux: where min_rto bounds the RTO (docs/models/tcp.md)
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
@@ -158,6 +159,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "off",  # ns-2.35's CUBIC predates HyStart
                     "rto_rule": "rfc6298",  # with min_rto as the floor of the RTO
                     "prr": False,  # Sack1's pipe rule
+                    "cwnd_validation": False,
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
                     "cc_params": {},
@@ -170,7 +172,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
         ),
         # Linux 6.x defaults, as far as the engine models them: SACK loss recovery with PRR
         # (Linux adds RACK and quick ACKs at the start of a connection, not modelled), CUBIC with
-        # HyStart, and Linux's RTO rule.
+        # HyStart, Linux's RTO rule, and cwnd grown only while it limits the sender.
         "linux": Profile(
             name="linux",
             tcp=MappingProxyType(
@@ -205,6 +207,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "linux",  # tcp_cubic module parameter hystart=1
                     "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
                     "prr": True,  # since Linux 3.2
+                    "cwnd_validation": True,  # tcp_is_cwnd_limited
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
                     "cc_params": {},
@@ -252,6 +255,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "ns3",  # TcpCubic::HyStart, with ns-3's thresholds
                     "rto_rule": "rfc6298",  # TcpSocketBase: max(MinRto, srtt + 4 rttvar)
                     "prr": True,  # TcpL4Protocol::RecoveryType TcpPrrRecovery
+                    "cwnd_validation": False,  # ns-3 grows cwnd however little it is used
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
                     "read_rate": None,
                     "cc_params": {},

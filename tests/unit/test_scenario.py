@@ -188,6 +188,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "hystart": "off",  # ns-2.35's CUBIC has no HyStart
             "rto_rule": "rfc6298",
             "prr": False,
+            "cwnd_validation": False,
             "rcv_buffer_bytes": None,
             "app_read_rate_bps": None,
             "cc_params": {},
@@ -267,7 +268,7 @@ app = { kind = "cbr", interval = "10ms", packet_size = "1KB" }
     assert (tcp["variant"], tcp["sink"], tcp["delayed_ack"]) == ("sack", "sack", True)
     assert (tcp["cc"], tcp["hystart"], tcp["ack_delay_ps"]) == ("cubic", "linux", 40 * MS)
     assert tcp["rto_rule"] == "linux"  # RTO = SRTT + max(4 RTTVAR, 200 ms)
-    assert tcp["prr"] is True and tcp["delack_syn"] is False
+    assert tcp["prr"] is True and tcp["delack_syn"] is False and tcp["cwnd_validation"] is True
     assert flow(d, "u")["header_size"] == 28
     assert flow(d, "u")["app"]["interval_ps"] == 10 * MS
     assert flow(d, "u")["app"]["packet_size"] == 1000
@@ -282,7 +283,7 @@ def test_ns3_profile_defaults() -> None:
                                                                         "ns3")
     assert (tcp["packet_size"], tcp["window_init"], tcp["rcv_buffer_bytes"]) == (536, 10, 131072)
     assert (tcp["min_rto_ps"], tcp["initial_rto_ps"]) == (1 * S, 1 * S)
-    assert (tcp["rto_rule"], tcp["prr"]) == ("rfc6298", True)
+    assert (tcp["rto_rule"], tcp["prr"], tcp["cwnd_validation"]) == ("rfc6298", True, False)
     assert (tcp["delayed_ack"], tcp["segs_per_ack"], tcp["ack_delay_ps"]) == (True, 2, 200 * MS)
     assert tcp["timer_granularity_ps"] == 1 * MS
     assert d["links"][0]["queue"]["limit_packets"] == 100

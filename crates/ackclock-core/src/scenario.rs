@@ -348,6 +348,9 @@ pub struct TcpConfig {
     /// min_rto)); see `tcp::rtt`.
     #[serde(default = "default_rto_rule")]
     pub rto_rule: String,
+    /// cwnd grows only while it limits the sender (RFC 7661; Linux's `tcp_is_cwnd_limited`).
+    #[serde(default)]
+    pub cwnd_validation: bool,
     /// The `sack` variant reduces its window in recovery by proportional rate reduction
     /// (RFC 6937), as Linux and ns-3 do, instead of ns-2's pipe rule.
     #[serde(default)]

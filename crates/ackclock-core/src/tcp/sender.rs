@@ -81,6 +81,18 @@ impl Recovery {
     }
 }
 
+/// How fully the sender used its window lately (RFC 7661 section 4; Linux's
+/// `tcp_cwnd_validate`): a window that was not used is not grown.
+#[derive(Clone, Copy, Debug, Default)]
+struct CwndUse {
+    /// The sender was stopped by cwnd at some point of the current window of data.
+    limited: bool,
+    /// The largest flight of the current window of data.
+    max_out: u64,
+    /// The window of data ends when the cumulative ACK reaches this segment.
+    until: u64,
+}
+
 /// RFC 6937's state for one recovery, in segments.
 #[derive(Clone, Copy, Debug, Default)]
 struct Prr {
@@ -119,6 +131,8 @@ pub struct TcpSender {
     /// Linux's timeout rules (`rto_rule = "linux"`): a timeout during fast recovery keeps its
     /// ssthresh.
     linux_timeouts: bool,
+    /// `cwnd_validation`: cwnd grows only while it limits the sender.
+    cwnd_use: Option<CwndUse>,
     /// SACK: the scoreboard and the estimate of segments in the network.
     scoreboard: Option<Box<Scoreboard>>,
     pub pipe: i64,
@@ -200,6 +214,7 @@ impl TcpSender {
             first_partial: false,
             prr: (cfg.prr && recovery == Recovery::Sack).then_some(Prr::default()),
             linux_timeouts: cfg.rto_rule == "linux",
+            cwnd_use: cfg.cwnd_validation.then_some(CwndUse::default()),
             scoreboard: (recovery == Recovery::Sack).then(|| Box::new(Scoreboard::new(cfg.window))),
             pipe: 0,
             flow,
@@ -449,6 +464,9 @@ impl TcpSender {
             self.nxt += 1;
             burst += 1;
         }
+        if self.cwnd_use.is_some() {
+            self.note_cwnd_use(burst > 0);
+        }
         if self.nxt >= self.app_limit && self.app_limit < window_end {
             // The window is open but the application has nothing more to send.
             let inflight = self.in_flight();
@@ -456,6 +474,36 @@ impl TcpSender {
                 r.on_app_limited(inflight);
             }
         }
+    }
+
+    /// Records, after a round of sending, whether cwnd was what stopped it, in the manner of
+    /// Linux's `tcp_cwnd_validate`: the current window of data remembers that it was
+    /// cwnd-limited, or else the largest flight it had.
+    #[inline(never)]
+    fn note_cwnd_use(&mut self, sent: bool) {
+        let flight = self.nxt.saturating_sub(self.una);
+        let limited = flight as f64 >= self.w.cwnd.floor();
+        let Some(u) = self.cwnd_use.as_mut() else {
+            return;
+        };
+        if !sent && !limited {
+            return;
+        }
+        if self.una >= u.until || limited || (!u.limited && flight > u.max_out) {
+            *u = CwndUse {
+                limited,
+                max_out: flight,
+                until: self.nxt,
+            };
+        }
+    }
+
+    /// Whether cwnd may grow: it limited the sender in this window of data, or, in slow
+    /// start, it is still under twice the largest flight (Linux's `tcp_is_cwnd_limited`).
+    fn cwnd_limited(&self) -> bool {
+        self.cwnd_use.is_none_or(|u| {
+            u.limited || (self.w.cwnd < self.w.ssthresh && self.w.cwnd < 2.0 * u.max_out as f64)
+        })
     }
 
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
@@ -997,7 +1045,7 @@ impl TcpSender {
     /// Lets congestion control open the window for a new ACK of `acked` segments: one unit
     /// of credit per ACK with packet-counted windows, one per segment with byte-counted ones.
     fn open_cwnd(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
-        if std::mem::take(&mut self.skip_growth) {
+        if std::mem::take(&mut self.skip_growth) || !self.cwnd_limited() {
             return;
         }
         let credit = if self.bytes { acked as f64 } else { 1.0 };
@@ -1230,6 +1278,28 @@ mod tests {
             s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
             assert_eq!(s.w.ssthresh == ssthresh, keeps, "{rule}: {}", s.w.ssthresh);
             assert_eq!(s.w.cwnd, 1.0);
+        }
+    }
+
+    #[test]
+    fn with_cwnd_validation_a_window_the_receiver_limits_stops_growing() {
+        // A 10-segment receive window: the flight never exceeds 10. Without validation cwnd
+        // grows on every ACK regardless; with it, slow start stops at twice the largest flight.
+        for (validate, bound) in [(false, None), (true, Some(20.0))] {
+            let mut cfg = ns2_tcp();
+            cfg.window = 10;
+            cfg.limited_transmit = false;
+            cfg.cwnd_validation = validate;
+            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+            s.start(SimTime(0), &mut out, &mut c);
+            for t in 1..400 {
+                s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+            }
+            assert!(s.maxseq - s.una <= 10);
+            match bound {
+                Some(b) => assert_eq!(s.w.cwnd, b, "validated"),
+                None => assert!(s.w.cwnd > 300.0, "{}", s.w.cwnd),
+            }
         }
     }
 
