@@ -42,6 +42,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
         "delack_syn": "bool",  # a delaying sink may delay the SYN's ACK too (ns-2's DelAck)
+        "quick_acks": "count_or_zero",  # first data segments a delaying sink ACKs at once
         "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
@@ -151,6 +152,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
                     "delayed_ack": False,
                     "delack_syn": True,  # Agent/TCPSink/DelAck treats the SYN as data
+                    "quick_acks": 0,
                     "timestamps": False,  # Agent/TCP timestamps_ false
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                     "window_unit": "packets",  # ns-2 counts windows in segments
@@ -171,8 +173,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_limit=50,
         ),
         # Linux 6.x defaults, as far as the engine models them: SACK loss recovery with PRR
-        # (Linux adds RACK and quick ACKs at the start of a connection, not modelled), CUBIC with
-        # HyStart, Linux's RTO rule, and cwnd grown only while it limits the sender.
+        # (Linux adds RACK, not modelled), CUBIC with HyStart, Linux's RTO rule, cwnd grown only
+        # while it limits the sender, and quick ACKs at the start of a connection.
         "linux": Profile(
             name="linux",
             tcp=MappingProxyType(
@@ -199,6 +201,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_ssthresh": 0,
                     "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
                     "delack_syn": False,  # the handshake is acknowledged at once
+                    "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
                     "timestamps": True,  # on by default in Linux; header_size 52 includes them
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
@@ -247,6 +250,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_ssthresh": 0,
                     "delayed_ack": True,
                     "delack_syn": False,
+                    "quick_acks": 0,  # ns-3 has no quick-ACK mode
                     "timestamps": True,  # TcpSocketBase::Timestamp
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",

@@ -180,6 +180,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "max_ssthresh": 0,
             "delayed_ack": False,
             "delack_syn": True,  # ns-2's DelAck delays the SYN's ACK too
+            "quick_acks": 0,
             "timestamps": False,
             "ts_echo_rfc7323": False,
             "window_unit": "packets",
@@ -269,6 +270,7 @@ app = { kind = "cbr", interval = "10ms", packet_size = "1KB" }
     assert (tcp["cc"], tcp["hystart"], tcp["ack_delay_ps"]) == ("cubic", "linux", 40 * MS)
     assert tcp["rto_rule"] == "linux"  # RTO = SRTT + max(4 RTTVAR, 200 ms)
     assert tcp["prr"] is True and tcp["delack_syn"] is False and tcp["cwnd_validation"] is True
+    assert tcp["quick_acks"] == 16
     assert flow(d, "u")["header_size"] == 28
     assert flow(d, "u")["app"]["interval_ps"] == 10 * MS
     assert flow(d, "u")["app"]["packet_size"] == 1000

@@ -312,6 +312,10 @@ pub struct TcpConfig {
     /// acknowledges the SYN at once (Linux, ns-3).
     #[serde(default = "default_true")]
     pub delack_syn: bool,
+    /// A delaying sink acknowledges this many first data segments at once (Linux's quick
+    /// ACKs at the start of a connection).
+    #[serde(default)]
+    pub quick_acks: u32,
     /// RFC 7323 timestamps: RTT measured on every new ACK from the echoed timestamp, instead
     /// of one timed segment per round trip (ns-2 `timestamps_`).
     #[serde(default)]

@@ -44,6 +44,7 @@ pub fn ns2_tcp() -> TcpConfig {
         prr: false,
         cwnd_validation: false,
         delack_syn: true,
+        quick_acks: 0,
         cc_params: Default::default(),
     }
 }

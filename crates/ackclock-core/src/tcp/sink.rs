@@ -5,7 +5,10 @@
 //! acknowledged at once (RFC 5681 4.2: "an immediate ACK ... when a segment arrives that
 //! fills in all or part of a gap"). The SYN (segment 0 with `syn`) waits like data, as in
 //! ns-2's DelAck sink, unless `delack_syn` is false: Linux and ns-3 acknowledge it at once (RFC
-//! 9293 3.5's handshake has no delayed ACK).
+//! 9293 3.5's handshake has no delayed ACK). With `quick_acks` = N the first N data segments
+//! are acknowledged at once, as a Linux receiver does at the start of a connection (its
+//! quick-ACK mode, `tcp_incr_quickack`: up to 16), so slow start is not slowed by delayed
+//! ACKs in its first round trips.
 //!
 //! With `sink = "sack"` every ACK also carries SACK blocks (RFC 2018 section 4; ns-2's
 //! `TCPSink/Sack1`): the first block holds the segment that triggered the ACK, the others
@@ -55,6 +58,8 @@ pub struct TcpSink {
     ack_size: u32,
     /// In-order segments received since the last ACK.
     pending: u32,
+    /// Data segments still to be acknowledged at once despite delayed ACKs (`quick_acks`).
+    quick_left: u16,
     /// Segment 0 is a SYN and carries no payload.
     syn: bool,
     /// The SYN is acknowledged at once even with delayed ACKs (`delack_syn` false).
@@ -77,6 +82,20 @@ pub struct DelAck {
 }
 
 impl TcpSink {
+    /// Whether segment `seq` is acknowledged at once although ACKs are delayed: the SYN
+    /// without `delack_syn`, or one of the first `quick_acks` data segments.
+    #[cold]
+    fn ack_at_once(&mut self, seq: u64) -> bool {
+        if seq == 0 && self.syn {
+            return self.syn_ack_at_once;
+        }
+        if self.quick_left > 0 {
+            self.quick_left -= 1;
+            return true;
+        }
+        false
+    }
+
     pub fn new(flow: FlowId, node: NodeId, peer: NodeId, cfg: &TcpConfig) -> TcpSink {
         let cap = (cfg.window as u64).next_power_of_two().max(1);
         let delays = cfg.sink == "delack" || (cfg.sink == "sack" && cfg.delayed_ack);
@@ -95,6 +114,7 @@ impl TcpSink {
             ack_size: cfg.ack_size,
             syn: cfg.syn,
             syn_ack_at_once: cfg.syn && !cfg.delack_syn,
+            quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
             sack: cfg.sink == "sack",
             // Grown at the first out-of-order arrival: most of a Tmix replay's hundreds of
             // thousands of short connections never see one.
@@ -346,8 +366,11 @@ impl TcpSink {
         let in_sequence = self.rcv_nxt == seq + 1 && seq >= self.maxseen;
         self.maxseen = self.maxseen.max(seq + 1);
         if let Some(d) = self.delack {
-            let syn = seq == 0 && self.syn_ack_at_once;
-            if in_sequence && self.pending + 1 < d.segs_per_ack && !syn {
+            // Asked only of a segment that would wait: the SYN and quick ACKs are rare.
+            if in_sequence
+                && self.pending + 1 < d.segs_per_ack
+                && !((seq == 0 || self.quick_left > 0) && self.ack_at_once(seq))
+            {
                 self.pending += 1;
                 if self.deadline.is_none() {
                     self.deadline = Some(now + d.delay);
@@ -487,6 +510,24 @@ mod tests {
             s.on_data(SimTime(20), &data(2), &mut out, &mut c);
             assert_eq!(out.len(), 1, "delack_syn {delack_syn}");
         }
+    }
+
+    #[test]
+    fn the_first_quick_acks_data_segments_are_acknowledged_at_once() {
+        let mut cfg = crate::scenarios::ns2_tcp();
+        cfg.sink = "delack".into();
+        cfg.window = 64;
+        cfg.syn = true;
+        cfg.delack_syn = false;
+        cfg.quick_acks = 4;
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        for seq in 0..9u64 {
+            s.on_data(SimTime(seq * 10), &data(seq), &mut out, &mut c);
+        }
+        // The SYN and data 1-4 one ACK each; then every second segment: 6, 8.
+        let acks: Vec<u64> = out.iter().map(|p| p.ack).collect();
+        assert_eq!(acks, vec![1, 2, 3, 4, 5, 7, 9]);
     }
 }
 
