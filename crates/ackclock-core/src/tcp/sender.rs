@@ -1183,16 +1183,23 @@ mod tests {
         assert_eq!(s.dupwnd, 0.0);
     }
 
-    /// One loss in a flight of `flight` segments, then a SACKed duplicate ACK per segment
-    /// that arrives after it; returns the segments sent after each duplicate from the fast
-    /// retransmit on, and the sender.
-    fn one_loss_with_sack(prr: bool) -> (Vec<usize>, TcpSender) {
+    /// A SACK sender over a 100-segment receive window, opened to a 20-segment cwnd.
+    fn sack_sender_at_20(prr: bool, rto_rule: &str) -> (TcpSender, Vec<Packet>, FlowCounters) {
         let mut cfg = ns2_tcp();
         cfg.window = 100;
         cfg.limited_transmit = false;
         cfg.prr = prr;
+        cfg.rto_rule = rto_rule.into();
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
         grow(&mut s, &mut out, &mut c, 20.0);
+        (s, out, c)
+    }
+
+    /// One loss in a flight of `flight` segments, then a SACKed duplicate ACK per segment
+    /// that arrives after it; returns the segments sent after each duplicate from the fast
+    /// retransmit on, and the sender.
+    fn one_loss_with_sack(prr: bool) -> (Vec<usize>, TcpSender) {
+        let (mut s, mut out, mut c) = sack_sender_at_20(prr, "rfc6298");
         let (una, flight) = (s.una, s.maxseq - s.una);
         let mut sent = Vec::new();
         for i in 1..flight {
@@ -1232,12 +1239,7 @@ mod tests {
         // RFC 6937 3.1 runs its step on that ACK too: here the third duplicate SACKs four new
         // segments (the ACKs between were lost), so prr_delivered is 4 and
         // sndcnt = ceil(4 ssthresh / RecoverFS), the fast retransmission first.
-        let mut cfg = ns2_tcp();
-        cfg.window = 100;
-        cfg.limited_transmit = false;
-        cfg.prr = true;
-        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
-        grow(&mut s, &mut out, &mut c, 20.0);
+        let (mut s, mut out, mut c) = sack_sender_at_20(true, "rfc6298");
         let una = s.una;
         for (i, end) in [una + 2, una + 3, una + 7].into_iter().enumerate() {
             let mut a = ackp(una);
@@ -1259,13 +1261,7 @@ mod tests {
         // Linux's tcp_enter_loss keeps the ssthresh fast recovery set in this window; with
         // PRR's small cwnd after heavy loss, recomputing it would take it to 2 segments.
         for (rule, keeps) in [("linux", true), ("rfc6298", false)] {
-            let mut cfg = ns2_tcp();
-            cfg.window = 100;
-            cfg.limited_transmit = false;
-            cfg.prr = true;
-            cfg.rto_rule = rule.into();
-            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
-            grow(&mut s, &mut out, &mut c, 20.0);
+            let (mut s, mut out, mut c) = sack_sender_at_20(true, rule);
             let (una, maxseq) = (s.una, s.maxseq);
             // Everything lost but the last four segments.
             for i in 0..4 {
