@@ -1112,11 +1112,9 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     if t.dupack_threshold == 0 {
         return Err(format!("{p}.dupack_threshold: must be positive"));
     }
-    if crate::tcp::cc::hystart::Rules::by_name(&t.hystart).is_none() {
-        return Err(format!(
-            "{p}.hystart: expected \"off\", \"linux\" or \"ns3\", got {:?}",
-            t.hystart
-        ));
+    // Checked for every flow, not only CUBIC's (whose constructor above checks it too).
+    if let Err(e) = crate::tcp::cc::hystart::Rules::by_name(&t.hystart) {
+        return Err(format!("{p}.{e}"));
     }
     if t.rto_rule != "rfc6298" && t.rto_rule != "linux" {
         return Err(format!(

@@ -49,13 +49,16 @@ pub enum Rules {
 }
 
 impl Rules {
-    /// The rules a `hystart` parameter names; None for "off".
-    pub fn by_name(name: &str) -> Option<Option<Rules>> {
+    /// The rules a `hystart` parameter names (None for "off"), or the error for a name it
+    /// does not know.
+    pub fn by_name(name: &str) -> Result<Option<Rules>, String> {
         match name {
-            "off" => Some(None),
-            "linux" => Some(Some(Rules::Linux)),
-            "ns3" => Some(Some(Rules::Ns3)),
-            _ => None,
+            "off" => Ok(None),
+            "linux" => Ok(Some(Rules::Linux)),
+            "ns3" => Ok(Some(Rules::Ns3)),
+            other => Err(format!(
+                "hystart: expected \"off\", \"linux\" or \"ns3\", got {other:?}"
+            )),
         }
     }
 
@@ -356,6 +359,17 @@ mod tests {
         assert_eq!(
             round(&mut h, &mut w, r(1_040_000, 108, 8, 5000, 100, 150)),
             None
+        );
+    }
+
+    #[test]
+    fn rule_names_are_checked() {
+        assert_eq!(Rules::by_name("off"), Ok(None));
+        assert_eq!(Rules::by_name("ns3"), Ok(Some(Rules::Ns3)));
+        let e = Rules::by_name("bsd").unwrap_err();
+        assert!(
+            e.starts_with("hystart: expected") && e.ends_with("\"bsd\""),
+            "{e}"
         );
     }
 }

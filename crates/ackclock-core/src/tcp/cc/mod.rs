@@ -149,12 +149,7 @@ impl AnyCc {
             "scalable" => AnyCc::Scalable(scalable::Scalable::new(&mut p, max_ssthresh)),
             "bic" => AnyCc::Bic(bic::Bic::new(&mut p, max_ssthresh)),
             "cubic" => {
-                let Some(rules) = hystart::Rules::by_name(&cfg.hystart) else {
-                    return Err(format!(
-                        "hystart: expected \"off\", \"linux\" or \"ns3\", got {:?}",
-                        cfg.hystart
-                    ));
-                };
+                let rules = hystart::Rules::by_name(&cfg.hystart)?;
                 AnyCc::Cubic(cubic::Cubic::new(&mut p, max_ssthresh, rules))
             }
             "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p, max_ssthresh)),
