@@ -43,7 +43,7 @@ impl Scoreboard {
         (seq & self.mask) as usize
     }
 
-    /// Where the bitmaps may hold a bit: below both `high` and `marks_end`.
+    /// Where the bitmaps may hold a bit: below the larger of `high` and `marks_end`.
     fn marked_end(&self) -> u64 {
         self.high.max(self.marks_end).max(self.low)
     }
