@@ -154,15 +154,6 @@ def test_cli_runs_a_script_with_arguments(tmp_path):
     assert done.stdout.strip() == "2 -q"
 
 
-def test_otcl_class_definitions_are_refused_clearly(ns2):
-    r = ns2("""
-        set x 1
-        Class MyAgent -superclass Agent/TCP
-    """)
-    assert r.code == 2
-    assert "script.tcl:2:" in r.err and "Class MyAgent" in r.err
-
-
 def test_ns_random(ns2):
     r = ns2("""
         ns-random 5

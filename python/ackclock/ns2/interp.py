@@ -8,14 +8,16 @@ callback, so the callback returns a (status, text) pair and the proc raises the 
 from __future__ import annotations
 
 import os
+import shutil
 import tkinter
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .defaults import PARENT
 from .errors import Location, Ns2Error, ScriptExit, unsupported
 from .objects import ClassDefaults, TclError, TclObject
+from .otcl import OTCL
 
 if TYPE_CHECKING:
     from .rng import Rng
@@ -44,10 +46,7 @@ proc ::__ac_close_all {} {
 }
 
 proc exit {{code 0}} { ::__ac_dispatch __exit $code }
-proc Class {args} { ::__ac_dispatch __unsupported "OTcl class definitions (Class $args)" }
 proc ns-random {args} { ::__ac_dispatch __ns_random {*}$args }
-interp alias {} new {} ::__ac_dispatch __new
-interp alias {} delete {} ::__ac_dispatch __delete
 """
 
 Factory = Callable[["Context", str, str, Location, list[str]], TclObject]
@@ -62,7 +61,6 @@ class Context:
         self.tcl = tkinter.Tcl()
         self.classes = ClassDefaults()
         self.objects: dict[str, TclObject] = {}
-        self._next_handle = 1
         # A fatal condition raised inside Tcl, re-raised when control is back in Python.
         self.pending: BaseException | None = None
         # Where the `$ns at` event being run was scheduled (for errors inside it).
@@ -71,8 +69,13 @@ class Context:
         self.factories: dict[str, Factory] = {}
         self.tcl.createcommand("::__ac_py", self._dispatch)
         self.tcl.eval(_GLUE)
-        for cls in PARENT:
-            self.tcl.call("interp", "alias", "", cls, "", "::__ac_dispatch", cls)
+        self.tcl.eval(OTCL)
+        for cls in _parents_first(PARENT):
+            # As in ns-2: C++ classes descend from SplitObject, its OTcl-only ones do not.
+            root = "Object" if cls in ("Simulator", "Link") else "SplitObject"
+            self.tcl.call("::otcl::defclass", cls, PARENT[cls] or root, 1)
+        # ns-2 scripts pipe their traces through ns-2's Perl tools as `exec $PERL ...`.
+        self.tcl.setvar("::PERL", shutil.which("perl") or "perl")
         # ns-2 prints doubles with 17 significant digits (its init sets tcl_precision).
         self.tcl.eval("set ::tcl_precision 17")
         self.tcl.setvar("argv0", script)
@@ -100,12 +103,28 @@ class Context:
         self.factories.update(factory_classes)
 
     def new_object(self, cls: str, args: list[str]) -> TclObject:
-        factory = self._factory(cls)
-        handle = f"_o{self._next_handle}"
-        self._next_handle += 1
-        obj = factory(self, cls, handle, self.where(), args)
+        """A new object of ``cls``; a script's own class (``Class Agent/MyTcp -superclass
+        Agent/TCP``) is made as ``new`` makes it, running its ``init``."""
+        if cls not in PARENT and self.tcl.call("::otcl::isclass", cls) in (1, "1"):
+            try:
+                handle = str(self.tcl.call("new", cls, *args))
+            except tkinter.TclError as e:
+                self.raise_pending()
+                raise TclError(str(e)) from None
+            return self.lookup(handle)
+        return self.alloc(cls, cls, str(self.tcl.call("::otcl::newid")), args)
+
+    def alloc(self, cls: str, builtin: str, handle: str, args: list[str]) -> TclObject:
+        """The Python object behind ``handle``, of the built-in class ``builtin`` (``cls``
+        itself, or the nearest built-in ancestor of the script's class ``cls``)."""
+        factory = self._factory(builtin)
+        obj = factory(self, builtin, handle, self.where(), args)
+        if cls != builtin:  # the script's classes' defaults (Agent/MyTcp set window_ 7)
+            for c in reversed(self.classes.lineage(cls)):
+                if c not in PARENT:
+                    obj.vars.update(self.classes.values.get(c, {}))
         self.objects[handle] = obj
-        self.tcl.call("interp", "alias", "", handle, "", "::__ac_dispatch", handle)
+        self.tcl.call("::otcl::register", handle, cls, 1)
         return obj
 
     def _factory(self, cls: str) -> Factory:
@@ -129,7 +148,7 @@ class Context:
 
     def delete(self, obj: TclObject) -> None:
         self.objects.pop(obj.handle, None)
-        self.tcl.call("interp", "alias", "", obj.handle, "")
+        self.tcl.call("::otcl::forget", obj.handle)
 
     def lookup(self, handle: str, kind: type[TclObject] | None = None,
                what: str = "an object") -> TclObject:
@@ -164,10 +183,20 @@ class Context:
             if not args:
                 raise TclError('wrong # args: should be "new class ?args?"')
             return self.new_object(args[0], args[1:]).handle
-        if target == "__delete":
-            for h in args:
-                self.delete(self.lookup(h))
+        if target == "__alloc":  # ::otcl's create of a built-in class or a subclass of one
+            return self.alloc(args[0], args[1], args[2], args[3:]).handle
+        if target == "__forget":  # $obj destroy
+            self.objects.pop(args[0], None)
             return ""
+        if target == "__vars":
+            return " ".join(self.lookup(args[0]).vars)
+        if target == "__classdef":  # a class and its precedence list (OTcl's heritage)
+            self.classes.define(args[0], args[1:])
+            return ""
+        if target == "__classvar":
+            return self._class_command(args[0], ["set", *args[1:]])
+        if target == "__classcmd":
+            return self._class_command(args[0], args[1:])
         if target == "__unsupported":
             raise Ns2Error(unsupported(args[0] if args else "this command"))
         if target == "__ns_random":
@@ -181,8 +210,6 @@ class Context:
             except ValueError:
                 raise TclError(f'expected integer but got "{args[0]}"') from None
             raise ScriptExit(code)
-        if target in PARENT:
-            return self._class_command(target, args)
         return self.lookup(target).call(args)
 
     def _class_command(self, cls: str, args: list[str]) -> str:
@@ -218,10 +245,20 @@ class Context:
 
     def _tcl_message(self, message: str) -> str:
         info = str(self.tcl.getvar("::errorInfo"))
-        procs = [line.split('"')[1] for line in info.splitlines()
+        procs = [self._method_name(line.split('"')[1]) for line in info.splitlines()
                  if line.strip().startswith('(procedure "')]
+        procs = [p for p in procs if not p.startswith("::otcl::")]
         inside = f" (in procedure {procs[0]})" if procs else ""
         return f"Tcl error{inside}: {message}"
+
+    def _method_name(self, proc: str) -> str:
+        """``Test/ecn instproc run`` for the Tcl proc behind an OTcl method."""
+        if proc.startswith("::otcl::p"):
+            try:
+                return str(self.tcl.call("set", f"::otcl::pname({proc})"))
+            except tkinter.TclError:
+                pass
+        return proc
 
     def _error_where(self) -> Location:
         info = str(self.tcl.getvar("::errorInfo"))
@@ -243,3 +280,16 @@ class Context:
 
     def write_channel(self, channel: str, text: str) -> None:
         self.tcl.call("puts", "-nonewline", channel, text)
+
+
+def _parents_first(parent: Mapping[str, str]) -> list[str]:
+    out: list[str] = []
+
+    def visit(c: str) -> None:
+        if c and c not in out:
+            visit(parent.get(c, ""))
+            out.append(c)
+
+    for c in parent:
+        visit(c)
+    return out

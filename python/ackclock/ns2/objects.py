@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .defaults import DEFAULTS, lineage, var_type
+from .defaults import DEFAULTS, PARENT, lineage, var_type
 from .errors import Location, Ns2Error
 from .values import BadValue, fmt_double, fmt_traced_double, seconds, to_bool, to_float, to_int
 
@@ -23,16 +23,34 @@ class TclError(Exception):
 
 
 class ClassDefaults:
-    """The class variables (``Agent/TCP set window_ 100``), starting from ns-2's defaults."""
+    """The class variables (``Agent/TCP set window_ 100``), starting from ns-2's defaults.
+
+    A script's own classes (OTcl ``Class``) have their variables here too; ``user`` holds the
+    precedence list of each one that descends from one of ackclock's classes."""
 
     def __init__(self) -> None:
         self.values: dict[str, dict[str, str]] = {
             c: {k: v[0] for k, v in d.items()} for c, d in DEFAULTS.items()
         }
         self.set_at: dict[tuple[str, str], Location] = {}
+        self.user: dict[str, list[str]] = {}
+
+    def define(self, cls: str, precedence: list[str]) -> None:
+        """A script's class and its OTcl precedence list (itself first)."""
+        if cls in PARENT:
+            return
+        for c in precedence:
+            if c in PARENT:
+                mine = precedence[:precedence.index(c)]
+                self.user[cls] = mine + lineage(c)
+                return
+        self.user[cls] = [c for c in precedence if c not in ("Object",)]
+
+    def lineage(self, cls: str) -> list[str]:
+        return self.user.get(cls) or lineage(cls)
 
     def get(self, cls: str, var: str) -> str | None:
-        for c in lineage(cls):
+        for c in self.lineage(cls):
             if var in self.values.get(c, {}):
                 return self.values[c][var]
         return None
@@ -43,12 +61,12 @@ class ClassDefaults:
 
     def for_instance(self, cls: str) -> dict[str, str]:
         out: dict[str, str] = {}
-        for c in reversed(lineage(cls)):
+        for c in reversed(self.lineage(cls)):
             out.update(self.values.get(c, {}))
         return out
 
     def where(self, cls: str, var: str) -> Location | None:
-        for c in lineage(cls):
+        for c in self.lineage(cls):
             if (c, var) in self.set_at:
                 return self.set_at[(c, var)]
         return None
