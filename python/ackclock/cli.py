@@ -187,22 +187,26 @@ def _add_ns2(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .atomic import StagedFolder
+    from .results import is_results_folder
     from .run import run_document
     from .toml_loader import load_resolved, loads_resolved
 
     progress = False if args.quiet else None
     if args.replay is not None:
-        from .run import load_replay, run_document
+        from .run import load_replay
 
         if args.scenario is not None or args.set or args.seed is not None:
             raise ScenarioError("replays the recorded scenario as it is: give no SCENARIO,"
                                 " --set or --seed with it", path="--replay")
         document = load_replay(args.replay)
         if args.check:
-            document["run"] = {**document.get("run", {}), "check": True}
+            run_table = document.get("run")
+            document["run"] = {**(run_table if isinstance(run_table, dict) else {}),
+                               "check": True}
         name = str(document.get("name", "scenario"))
         out = Path(args.out) if args.out else Path("results") / f"{_folder_name(name)}-replay"
-        results = run_document(document, progress=progress, source=args.replay, trace_dir=out)
+        source = args.replay
     else:
         overrides = list(args.set)
         if args.seed is not None:
@@ -217,9 +221,14 @@ def _run(args: argparse.Namespace) -> int:
         else:
             scenario, document = load_resolved(args.scenario, overrides)
         out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
-        results = run_document(document, progress=progress, source=scenario.source,
-                               trace_dir=out)
-    written = results.save(out, plot=args.plot)
+        source = scenario.source
+    # The folder is built beside `out` (traces included) and swapped in whole at the end;
+    # a failure or Ctrl-C before leaves `out` as it was.
+    with StagedFolder(out, is_results_folder) as staged:
+        results = run_document(document, progress=progress, source=source,
+                               trace_dir=staged.path)
+        written = results.write_into(staged.path, plot=args.plot, keep_from=out)
+        staged.commit()
     if args.quiet:
         return 0
     print(_flow_table(results))

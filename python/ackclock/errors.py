@@ -37,9 +37,20 @@ def quote(value: object) -> str:
         return encode_basestring(value)
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() > 300:
+        # Python refuses to write integers of more than 4300 digits as text.
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
     if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, ensure_ascii=False, default=str)
-    return repr(value)
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except (ValueError, TypeError, RecursionError):
+            text = f"a {type(value).__name__} of {len(value)} items"
+        return text if len(text) <= 1000 else text[:997] + "..."
+    try:
+        text = repr(value)
+    except Exception:  # a user's object whose repr fails
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 1000 else text[:997] + "..."
 
 
 class InvariantViolation(RuntimeError):

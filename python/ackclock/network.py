@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from .errors import ScenarioError
 from .profiles import normalize_tcp_params
 from .results import Results
 from .scenario import (
@@ -250,9 +252,21 @@ class Network:
 
         # Resolved once: a Tmix application's vector files are read while resolving.
         sc, document = self._resolved(duration, warmup, seed, sample_interval)
-        results = run_document(document, progress=progress, source=sc.source, trace_dir=out)
-        if out is not None:
-            results.save(out)
+        if out is None:
+            return run_document(document, progress=progress, source=sc.source)
+        from .atomic import StagedFolder
+        from .inputs import check_path_argument
+        from .results import is_results_folder
+
+        # Built beside `out` (traces included) and swapped in whole, as the command line does.
+        target = check_path_argument(out, "out")
+        with StagedFolder(target, is_results_folder) as staged:
+            results = run_document(document, progress=progress, source=sc.source,
+                                   trace_dir=staged.path)
+            results.write_into(staged.path, keep_from=target)
+            staged.commit()
+        results.trace_paths = [str(target.absolute() / Path(p).relative_to(staged.path))
+                               for p in results.trace_paths]
         return results
 
     @classmethod
@@ -274,6 +288,13 @@ class Network:
         ``delay`` and a DropTail queue of ``queue_limit`` packets; access links s{i}-r1 and
         r2-d{i} of ``access_rate`` and ``access_delay`` with unlimited queues. ``tcp`` are
         TCP parameters of every flow."""
+        from .toml_loader import MAX_ENTRIES
+        from .units import parse_int
+
+        n = parse_int(n, "dumbbell(n)", minimum=1, what="a whole number of flows")
+        if 2 * n + 2 > MAX_ENTRIES:
+            raise ScenarioError(f"{n} flows make {2 * n + 2} nodes, more than {MAX_ENTRIES}",
+                                path="dumbbell(n)")
         net = cls(name, profile)
         net.nodes("r1", "r2")
         net.link("r1", "r2", rate=rate, delay=delay, queue_limit=queue_limit)

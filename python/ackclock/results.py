@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
+from .atomic import StagedFolder, fault_point
 from .errors import ScenarioError
 
 TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace", "connections",
@@ -59,6 +60,8 @@ class Results:
             raise TypeError(f"unknown tables: {', '.join(sorted(unknown))}")
         # Each table: a DataFrame, or a dict of columns (lists) not converted yet.
         self._tables: dict[str, Any] = {t: given.get(t) for t in TABLES}
+        # Packet trace files the run wrote (absolute paths), kept by save().
+        self.trace_paths: list[str] = []
 
     def _frame(self, name: str) -> pd.DataFrame:
         import pandas as pd
@@ -119,42 +122,60 @@ class Results:
     def save(self, directory: str | os.PathLike[str], plot: bool = False) -> list[str]:
         """Writes the results folder; returns the names of the files written.
 
-        Everything is written into a temporary folder beside ``directory`` first and then
-        moved in file by file, so a failure never leaves a half-written file and an earlier
-        results folder is never half overwritten. Other files in ``directory`` are kept,
-        except plots of an earlier run that this save does not redraw.
+        The folder is built whole beside ``directory`` and then swapped in, so that
+        ``directory`` holds either its earlier results or these, never a mix, whatever fails
+        or is interrupted meanwhile (docs/reliability.md). ``directory`` must be absent, an
+        empty folder or an earlier results folder (it has a summary.json), which is replaced
+        whole. Packet traces this run wrote inside ``directory`` are kept.
         """
-        target = Path(directory)
-        parent = target.absolute().parent
-        parent.mkdir(parents=True, exist_ok=True)
-        # A private folder beside the target (as tempfile.mkdtemp would make, without its
-        # import cost on every run).
-        tmp = parent / f".{target.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-        tmp.mkdir(mode=0o700)
+        with StagedFolder(directory, is_results_folder) as staged:
+            written = self.write_into(staged.path, plot=plot,
+                                      keep_from=Path(directory))
+            staged.commit()
+        return written
+
+    def write_into(self, folder: Path, plot: bool = False,
+                   keep_from: Path | None = None) -> list[str]:
+        """Writes the tables (and plots) into ``folder``, a staging folder; packet traces of
+        this run found under ``keep_from`` are linked in at the same relative paths."""
+        if keep_from is not None:
+            self._keep_traces(keep_from, folder)
         try:
-            written = self._write(tmp)
+            written = self._write(folder)
             if plot:
                 from .plot import write_plots  # matplotlib is slow to import; only when asked
 
-                written += write_plots(self, tmp)
-            target.mkdir(exist_ok=True)
-            for name in written:
-                os.replace(tmp / name, target / name)
-            for name in PLOT_FILES:
-                if name not in written:
-                    (target / name).unlink(missing_ok=True)
-        finally:
-            try:
-                tmp.rmdir()  # empty after a successful save
-            except OSError:
-                import shutil
-
-                shutil.rmtree(tmp, ignore_errors=True)
+                written += write_plots(self, folder)
+        except OSError as e:
+            # Named by its place in the results folder, not the staging folder's.
+            if e.filename and keep_from is not None and str(e.filename).startswith(str(folder)):
+                name = os.path.relpath(e.filename, folder)
+                raise OSError(e.errno, e.strerror, str(keep_from / name)) from None
+            raise
         return written
 
+    def _keep_traces(self, source: Path, folder: Path) -> None:
+        base = source.absolute()
+        for trace in self.trace_paths:
+            p = Path(trace)
+            try:
+                rel = p.relative_to(base)
+            except ValueError:
+                continue
+            if p.is_file() and not p.is_symlink() and not (folder / rel).exists():
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(p, folder / rel)
+                except OSError:
+                    import shutil
+
+                    shutil.copyfile(p, folder / rel)
+
     def _write(self, directory: Path) -> list[str]:
+        fault_point("write", directory / "summary.json")
         (directory / "summary.json").write_text(summary_text(self.summary), encoding="utf-8")
         for table in TABLES:
+            fault_point("write", directory / f"{table}.csv")
             raw = self.columns(table)
             if raw is not None:
                 _write_columns(raw, directory / f"{table}.csv")
@@ -168,12 +189,30 @@ class Results:
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> Results:
-        """Reads a results folder written by :meth:`save`."""
-        d = Path(directory)
+        """Reads a results folder written by :meth:`save`.
+
+        Raises ScenarioError naming the file when the folder is not one, or a file of it is
+        not what :meth:`save` writes."""
+        from .inputs import MAX_DATA_BYTES, check_path_argument, read_text
+
+        d = check_path_argument(directory, "results folder")
         if not (d / "summary.json").is_file():
             raise ScenarioError("not a results folder (it has no summary.json)", file=str(d))
-        summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+        text = read_text(d / "summary.json", MAX_DATA_BYTES)
+        try:
+            summary = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise ScenarioError(f"not a summary.json written by ackclock ({e})",
+                                file=str(d / "summary.json")) from None
+        if not isinstance(summary, dict):
+            raise ScenarioError("not a summary.json written by ackclock (expected an object)",
+                                file=str(d / "summary.json"))
         return cls(summary, *(_read_table(d / f"{t}.csv") for t in TABLES))
+
+
+def is_results_folder(path: Path) -> bool:
+    """Whether ``path`` looks like a folder :meth:`Results.save` wrote (it may be replaced)."""
+    return (path / "summary.json").is_file() and not (path / "summary.json").is_symlink()
 
 
 def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
@@ -244,18 +283,28 @@ def _cell(v: float | None) -> str:
 def _read_table(path: Path) -> pd.DataFrame:
     import pandas as pd
 
+    from .inputs import MAX_DATA_BYTES, read_bytes
+
     if not path.is_file() and path.name in ("tcp_trace.csv", "connections.csv",
                                             "flows_detail.csv", "cc_state.csv",
                                             "queue_flows.csv"):
         return pd.DataFrame()  # a folder written before traces existed
-    if path.stat().st_size <= 1:
+    data = read_bytes(path, MAX_DATA_BYTES)
+    if len(data) <= 1:
         return pd.DataFrame()  # a table with no columns at all (no such rows in this run)
-    df = pd.read_csv(
-        path,
-        keep_default_na=False,  # a flow named "NA" stays "NA"
-        na_values=[""],
-        dtype={c: str for c in _TEXT_COLUMNS},
-    )
+    import io
+
+    try:
+        df = pd.read_csv(
+            io.BytesIO(data),
+            keep_default_na=False,  # a flow named "NA" stays "NA"
+            na_values=[""],
+            dtype={c: str for c in _TEXT_COLUMNS},
+        )
+    except (ValueError, UnicodeDecodeError) as e:  # pandas' ParserError is a ValueError
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ScenarioError(f"not a table written by ackclock ({first})",
+                            file=str(path)) from None
     for c in _TEXT_COLUMNS:
         if c in df.columns:
             df[c] = df[c].fillna("")

@@ -43,6 +43,9 @@ def run_scenario(scenario: Scenario, progress: bool | None = None,
     time; None does so only when stderr is a terminal (so logs stay clean); False never.
     ``trace_dir``: the folder packet traces are written to (default: the current folder).
     """
+    if not isinstance(scenario, Scenario):
+        raise ScenarioError(f"expected a Scenario (from load_scenario or Network.scenario),"
+                            f" got {type(scenario).__name__}", path="run_scenario")
     return run_document(resolve(scenario), progress=progress, source=scenario.source,
                         trace_dir=trace_dir)
 
@@ -58,8 +61,14 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
     invariant checker finds a broken rule. KeyboardInterrupt (Ctrl-C) is honoured between
     slices of about 0.1 s.
     """
+    if not isinstance(document, Mapping):
+        raise ScenarioError(f"expected a resolved scenario (a dict), got"
+                            f" {type(document).__name__}", file=source)
     resolved = dict(document)
-    engine_input = _with_trace_paths(resolved, trace_dir)
+    try:
+        engine_input = _with_trace_paths(resolved, trace_dir, source)
+    except ScenarioError as e:
+        raise e.in_file(source) from None
     if os.environ.get("ACKCLOCK_CHECK") == "1" and isinstance(resolved.get("run"), dict):
         # Every run under the invariant checker (e.g. a whole test suite); the checker does
         # not change results, so the recorded scenario stays as given.
@@ -110,7 +119,7 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
 
     raw = sim.results()
     summary = raw["summary"]
-    return Results.from_engine(
+    results = Results.from_engine(
         raw,
         wall_s=wall_s,
         events_per_s=_per_second(summary.get("events"), wall_s),
@@ -118,6 +127,8 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         # Everything needed to run it again: the engine's exact input.
         scenario=resolved,
     )
+    results.trace_paths = [t["path"] for t in engine_input.get("traces", [])]
+    return results
 
 
 class _NoBar:
@@ -133,19 +144,39 @@ class _NoBar:
         return None
 
 
-def _with_trace_paths(resolved: dict[str, Any],
-                      trace_dir: str | os.PathLike[str] | None) -> dict[str, Any]:
+def _with_trace_paths(resolved: dict[str, Any], trace_dir: str | os.PathLike[str] | None,
+                      source: str | None = None) -> dict[str, Any]:
     """The engine's copy of the document: trace files made absolute under ``trace_dir``,
-    whose folders are created. The recorded scenario keeps the names as given."""
-    if not resolved.get("traces"):
+    whose folders are created. The recorded scenario keeps the names as given.
+
+    Each name is checked again (a replayed summary.json may have been edited): relative, no
+    ``..``, not a results file's name, and nothing but a regular file where it points."""
+    traces_in = resolved.get("traces")
+    if not traces_in:
         return resolved
-    base = Path(trace_dir) if trace_dir is not None else Path.cwd()
+    from .atomic import check_replaceable
+    from .scenario import check_output_path
+
+    if not isinstance(traces_in, list):
+        raise ScenarioError("expected a list of traces", path="scenario.traces", file=source)
+    base = (Path(trace_dir) if trace_dir is not None else Path.cwd()).absolute()
     traces = []
-    for t in resolved["traces"]:
-        path = (base / t["path"]).absolute()
+    for i, t in enumerate(traces_in):
+        if not isinstance(t, dict):
+            raise ScenarioError("expected a table", path=f"scenario.traces[{i}]", file=source)
+        key = f"traces[{i}].path"
+        check_output_path(t.get("path"), key)
+        path = base / t["path"]
+        try:
+            check_replaceable(path)
+        except OSError as e:
+            raise ScenarioError(f"{path}: {e.strerror}", path=key, file=source) from None
+        # Folders inside the output folder only (the name has no "..").
         path.parent.mkdir(parents=True, exist_ok=True)
         traces.append({**t, "path": str(path)})
     return {**resolved, "traces": traces}
+
+
 def _raise_if_stopped(sim: Any, source: str | None) -> None:
     reason = sim.stop_reason
     if reason is None:
@@ -167,12 +198,13 @@ def load_replay(path: str | Path) -> dict[str, Any]:
     Raises ScenarioError when the file is unreadable or records no scenario; warns (on
     stderr) when it was written by another engine version, whose results may differ.
     """
+    from .inputs import MAX_DATA_BYTES, read_text
+
     file = str(path)
+    text = read_text(path, MAX_DATA_BYTES)
     try:
-        summary = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ScenarioError(e.strerror or str(e), file=file) from None
-    except ValueError as e:
+        summary = json.loads(text)
+    except (ValueError, RecursionError) as e:
         raise ScenarioError(f"not a summary.json ({e})", file=file) from None
     document = summary.get("scenario") if isinstance(summary, dict) else None
     if not isinstance(document, dict):

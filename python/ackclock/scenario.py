@@ -46,6 +46,8 @@ _MAX_SAMPLES = 50_000_000
 _MAX_SAMPLE_ROWS = 20_000_000
 # ... and packets one UDP application may send over the run (an event per packet and hop).
 _MAX_APP_PACKETS = 10_000_000_000
+# At most this many nodes, links, flows or traces (the same bound as `count = N` copies).
+MAX_ENTRIES = 100_000
 
 
 @dataclass
@@ -208,6 +210,9 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
 
     Raises ScenarioError naming the file (if any), the key path and what was expected.
     """
+    if not isinstance(scenario, Scenario):
+        raise ScenarioError(f"expected a Scenario (from load_scenario or Network.scenario),"
+                            f" got {type(scenario).__name__}", path="resolve")
     try:
         return _resolve(scenario)
     except ScenarioError as e:
@@ -218,6 +223,12 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
 def _resolve(sc: Scenario) -> dict[str, Any]:
     if not isinstance(sc.name, str) or not sc.name:
         raise ScenarioError(f"expected a non-empty string, got {quote(sc.name)}", path="name")
+    for what, entries in (("node", sc.nodes), ("link", sc.links), ("flow", sc.flows),
+                          ("trace", sc.traces)):
+        if not isinstance(entries, list):
+            raise ScenarioError(f"expected a list, got {quote(entries)}", path=what)
+        if len(entries) > MAX_ENTRIES:
+            raise ScenarioError(f"{len(entries)} entries, more than {MAX_ENTRIES}", path=what)
     profile = get_profile(sc.profile)
     run = _run(sc.run)
     nodes = _nodes(sc.nodes)
@@ -257,11 +268,14 @@ def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
             raise ScenarioError(
                 f"expected one of {', '.join(quote(f) for f in TRACE_FORMATS)},"
                 f" got {quote(t.format)}", path=f"{p}.format")
-        if not isinstance(t.file, str) or not t.file:
-            raise ScenarioError(f"expected a file name, got {quote(t.file)}", path=f"{p}.file")
+        check_output_path(t.file, f"{p}.file")
         if t.file in files:
             raise ScenarioError(f"{quote(t.file)} is already written by {files[t.file]}",
                                 path=f"{p}.file")
+        for other, q in files.items():
+            if other.startswith(t.file + "/") or t.file.startswith(other + "/"):
+                raise ScenarioError(f"{quote(t.file)} and {quote(other)} ({q}) cannot both be"
+                                    " files: one is inside the other", path=f"{p}.file")
         files[t.file] = p
         link_ids = []
         for j, name in enumerate(_name_list(t.links, f"{p}.links")):
@@ -296,6 +310,41 @@ def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
             entry["tcp_header"] = True
         out.append(entry)
     return out
+
+
+# Names a results folder or a sweep folder uses for itself; no trace may take them.
+RESULTS_NAMES = frozenset({"summary.json", "flows.csv", "queues.csv", "timeseries.csv",
+                           "queue_timeseries.csv", "tcp_trace.csv", "connections.csv",
+                           "flows_detail.csv", "cc_state.csv", "queue_flows.csv",
+                           "cwnd.png", "throughput.png", "queue.png", "rtt.png",
+                           "runs", "runs.csv", "runs.parquet", "summary.csv"})
+
+
+def check_output_path(file: Any, path: str) -> str:
+    """A file a run writes (a packet trace): a relative path inside the results folder, with
+    no ``..``, ``.`` or empty component, not a results file's name; else a ScenarioError."""
+    if not isinstance(file, str) or not file:
+        raise ScenarioError(f"expected a file name, got {quote(file)}", path=path)
+    expected = "a relative path inside the results folder"
+    if file.startswith("/") or file.startswith("~") or "\\" in file or "\0" in file:
+        raise ScenarioError(f"expected {expected} (no /, ~ or \\ at the start, no \\ or NUL),"
+                            f" got {quote(file)}", path=path)
+    parts = file.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise ScenarioError(f"expected {expected} (no empty, . or .. component), got"
+                            f" {quote(file)}", path=path)
+    if any(len(part.encode()) > 255 for part in parts):
+        raise ScenarioError(f"a component of {quote(file)} is longer than 255 bytes", path=path)
+    if len(file.encode()) > 1024:
+        raise ScenarioError(f"expected a path of at most 1024 bytes, got {len(file.encode())}",
+                            path=path)
+    if parts[0] in RESULTS_NAMES:
+        raise ScenarioError(f"{quote(parts[0])} is a results file's name; choose another",
+                            path=path)
+    if parts[0].startswith(".") and ".ackclock-" in parts[0]:
+        raise ScenarioError(f"{quote(parts[0])} is a name ackclock uses for temporary files",
+                            path=path)
+    return file
 
 
 def _name_list(value: Any, path: str) -> list[str]:
@@ -990,11 +1039,10 @@ def read_trace(file: Any, path: str, base_dir: Path | None) -> list[list[int]]:
     One record per line: a time (seconds, or with a unit: "1.5ms") and a size in bytes,
     separated by spaces, tabs or a comma; "#" starts a comment. Times must not decrease.
     """
+    from .inputs import MAX_DATA_BYTES, read_text
+
     p = _relative(file, path, base_dir)
-    try:
-        lines = p.read_text().splitlines()
-    except OSError as e:
-        raise ScenarioError(f"cannot read {quote(str(p))}: {e.strerror}", path=path) from None
+    lines = read_text(p, MAX_DATA_BYTES, key=path).splitlines()
     records: list[list[int]] = []
     for n, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].replace(",", " ").split()

@@ -76,14 +76,11 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
     Raises ScenarioError naming the file and the key for unknown keys, a missing scenario,
     bad replications or a grid entry that is not a non-empty list.
     """
-    path = Path(path)
+    from .inputs import check_path_argument, read_text
+
+    path = check_path_argument(path, "sweep file")
     file = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as e:
-        raise ScenarioError(e.strerror or str(e), file=file) from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(f"not UTF-8 text ({e.reason} at byte {e.start})", file=file) from None
+    text = read_text(path)
     try:
         raw = parse_toml(text)
     except ScenarioError as e:
@@ -97,25 +94,74 @@ def load_sweep(path: str | os.PathLike[str]) -> Sweep:
     if not isinstance(scenario, str) or not scenario:
         raise ScenarioError(f"expected the scenario file's path, got {quote(scenario)}",
                             path="scenario", file=file)
-    replications = raw.get("replications", 1)
+    try:
+        grid, replications, fixed = check_sweep(raw.get("grid", {}), raw.get("replications", 1),
+                                                raw.get("set", {}))
+    except ScenarioError as e:
+        raise e.in_file(file) from None
+    return Sweep(path.parent / scenario, grid, replications, fixed, source=file)
+
+
+# A sweep of more runs than this is refused before its points are expanded (each point is
+# loaded and checked, a few milliseconds each: a million already take an hour).
+MAX_RUNS = 1_000_000
+
+
+def check_sweep(grid: object, replications: object, fixed: object
+                ) -> tuple[dict[str, list[Any]], int, dict[str, Any]]:
+    """The grid, replications and fixed overrides of a sweep, checked the same way for a
+    sweep file and for :func:`sweep`: ScenarioError naming the key otherwise, and for a sweep
+    of more than MAX_RUNS runs, before anything is expanded."""
+    from .units import plain_number
+
+    replications = plain_number(replications)
     if isinstance(replications, bool) or not isinstance(replications, int) or replications < 1:
         raise ScenarioError(f"expected a whole number >= 1, got {quote(replications)}",
-                            path="replications", file=file)
-    grid = raw.get("grid", {})
-    if not isinstance(grid, dict):
+                            path="replications")
+    if not isinstance(grid, Mapping):
         raise ScenarioError(f"expected a table of dotted paths, got {quote(grid)}",
-                            path="grid", file=file)
+                            path="grid")
+    runs = replications
+    checked: dict[str, list[Any]] = {}
     for key, values in grid.items():
+        if not isinstance(key, str) or not key:
+            raise ScenarioError(f"expected a dotted path, got {quote(key)}", path="grid")
         where = f"grid.{json.dumps(key)}" if "." in key else f"grid.{key}"
-        if not isinstance(values, list) or not values:
+        if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__len__") \
+                or not hasattr(values, "__iter__"):
             raise ScenarioError(f"expected a non-empty list of values, got {quote(values)}",
-                                path=where, file=file)
-    fixed = raw.get("set", {})
-    if not isinstance(fixed, dict):
+                                path=where)
+        if len(values) == 0:
+            raise ScenarioError(f"expected a non-empty list of values, got {quote(values)}",
+                                path=where)
+        runs *= len(values)
+        if runs > MAX_RUNS:
+            raise ScenarioError(
+                f"the grid and replications make more than {MAX_RUNS:,} runs"
+                f" ({' x '.join(str(len(v)) for v in grid.values())} points"
+                f" x {replications} replications); split the sweep", path=where)
+        checked[key] = list(values)
+        for i, v in enumerate(checked[key]):
+            _check_value(v, f"{where}[{i}]")
+    if runs > MAX_RUNS:
+        raise ScenarioError(f"{runs:,} runs is more than {MAX_RUNS:,}; split the sweep",
+                            path="replications")
+    if not isinstance(fixed, Mapping) or not all(isinstance(k, str) and k for k in fixed):
         raise ScenarioError(f"expected a table of dotted paths, got {quote(fixed)}",
-                            path="set", file=file)
-    return Sweep(path.parent / scenario, {k: list(v) for k, v in grid.items()}, replications,
-                 dict(fixed), source=file)
+                            path="set")
+    for key, v in fixed.items():
+        _check_value(v, f"set.{json.dumps(key)}" if "." in key else f"set.{key}")
+    return checked, replications, dict(fixed)
+
+
+def _check_value(value: Any, where: str) -> None:
+    try:
+        format_value(value)
+    except ScenarioError as e:
+        e.path = where
+        raise
+    except RecursionError:
+        raise ScenarioError("nested too deeply", path=where) from None
 
 
 # --- points -----------------------------------------------------------------------------
@@ -161,7 +207,8 @@ def _toml(value: Any) -> str:
     if isinstance(value, Mapping):
         return "{ " + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}"
                                 for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {value!r} as a TOML value")
+    raise ScenarioError(f"expected a value TOML can write (a number, a string, a boolean, a"
+                        f" list or a table of them), got {quote(value)}")
 
 
 def _python(value: Any) -> Any:
@@ -270,15 +317,16 @@ def sweep(
     bar on stderr (None: only when stderr is a terminal).
     """
     path = _scenario_path(scenario)
-    if isinstance(replications, bool) or not isinstance(replications, int) or replications < 1:
-        raise ValueError(f"replications must be a whole number >= 1, got {replications!r}")
-    if jobs is not None and jobs < 1:
-        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    grid, replications, fixed = check_sweep(grid, replications, {} if fixed is None else fixed)
+    from .units import plain_number
+
+    jobs = plain_number(jobs)
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ScenarioError(f"expected a number >= 1, got {quote(jobs)}", path="jobs")
     version = str(engine().version())
     pool = None
     if scheduler is None:
-        n_runs = math.prod(len(v) if hasattr(v, "__len__") else 1
-                           for v in grid.values()) * replications
+        n_runs = math.prod(len(v) for v in grid.values()) * replications
         workers = min(jobs or os.cpu_count() or 1, n_runs)
         if workers > 1:
             # Started first, so that the workers come up while the points are checked.
@@ -336,7 +384,9 @@ def _scenario_path(scenario: str | os.PathLike[str] | Scenario) -> Path:
             raise ScenarioError("a sweep needs a scenario file (overrides apply to the file);"
                                 " this scenario was built in Python")
         return Path(scenario.source)
-    return Path(scenario)
+    from .inputs import check_path_argument
+
+    return check_path_argument(scenario, "scenario")
 
 
 def _start_pool(workers: int) -> ProcessPoolExecutor:

@@ -44,10 +44,9 @@ def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
     Seed 003's background replays hundreds of thousands of connections, millions of lines:
     the engine's reader takes plain well-formed files; anything else is read here, through
     the checks of ``_numbers``, which name the line of the first mistake."""
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise ScenarioError(f"cannot read {quote(str(path))}: {e.strerror}", path=where) from None
+    from .inputs import MAX_DATA_BYTES, read_text
+
+    text = read_text(path, MAX_DATA_BYTES, key=where)
     fast = _fast_reader()
     if fast is not None:
         columns = fast(text)

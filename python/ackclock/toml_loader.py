@@ -27,6 +27,7 @@ from .scenario import (
     APP_KINDS,
     FLOW_KINDS,
     LOSS_KINDS,
+    MAX_ENTRIES,
     QUEUE_KINDS,
     SUPPORTED_APP_KINDS,
     SUPPORTED_LOSS_KINDS,
@@ -91,15 +92,9 @@ def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
 
 
 def _read(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ScenarioError(e.strerror or str(e), file=str(path)) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ScenarioError(f"not UTF-8 text ({e.reason} at byte {e.start})",
-                            file=str(path)) from None
+    from .inputs import read_text
+
+    return read_text(path)
 
 
 def loads_scenario(
@@ -118,7 +113,9 @@ def load_resolved(
 ) -> tuple[Scenario, dict[str, Any]]:
     """Like :func:`load_scenario`, with the resolved document its check produced (the
     command line runs it instead of resolving the scenario a second time)."""
-    path = Path(path)
+    from .inputs import check_path_argument
+
+    path = check_path_argument(path, "scenario file")
     text = _read(path)
     return loads_resolved(text, source=str(path), overrides=overrides, name=path.stem)
 
@@ -153,7 +150,6 @@ def loads_resolved(
 # Resource guards: tables and arrays nest at most this deep; `count = N` copies make at most
 # this many entries of one kind ([[node]], [[link]] or [[flow]]) in all.
 MAX_DEPTH = 32
-MAX_ENTRIES = 100_000
 
 
 def parse_toml(text: str) -> dict[str, Any]:
@@ -249,7 +245,13 @@ def _apply_overrides(doc: dict[str, Any], overrides: Iterable[str]) -> dict[str,
     """Applies overrides in place; returns each set key's path in the file's terms
     (``link[1].queue.limit``) with the override that set it, for error messages."""
     set_by: dict[str, str] = {}
+    if isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable):
+        raise ScenarioError(f"expected a list of KEY=VALUE strings, got {quote(overrides)}",
+                            path="overrides")
     for override in overrides:
+        if not isinstance(override, str):
+            raise ScenarioError(f"expected a KEY=VALUE string, got {quote(override)}",
+                                path="overrides")
         key, sep, text = override.partition("=")
         key = key.strip()
         if not sep or not key:

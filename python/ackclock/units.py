@@ -73,10 +73,32 @@ def _split(value: object) -> tuple[Fraction, str] | None:
 
     Floats go through their shortest decimal repr, which is the text the user typed.
     """
+    value = plain_number(value)
     if isinstance(value, (str, int, float)):
         # A scenario with many flows repeats the same few values; exact parsing is slow.
         return _split_cached(value)
     return _split_uncached(value)
+
+
+def plain_number(value: object) -> object:
+    """A NumPy (or other) number as the Python int or float it holds; other values as they
+    are. np.float64 is a float whose repr is not a number ("np.float64(1.5)")."""
+    if isinstance(value, (bool, str)) or value is None:
+        return value
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, int):
+        return int(value)
+    if type(value).__module__ == "numpy":
+        item = getattr(value, "item", None)
+        if callable(item):
+            try:
+                v = item()
+            except (TypeError, ValueError):
+                return value
+            if isinstance(v, (bool, int, float)):
+                return v
+    return value
 
 
 @functools.lru_cache(maxsize=4096, typed=True)
@@ -138,6 +160,10 @@ def parse_time(value: object, path: str = "time") -> int:
         raise ScenarioError(
             f"expected a non-negative time like {TIME_EXAMPLE}, got {quote(value)}", path=path
         )
+    if ps >= 2**64:
+        # The engine keeps times in 64-bit picoseconds.
+        raise ScenarioError(f"expected a time below 2^64 ps (213 days), got {quote(value)}",
+                            path=path)
     return round(ps)
 
 
@@ -158,6 +184,7 @@ def parse_size(value: object, path: str = "size") -> int:
 
 def parse_int(value: object, path: str, *, minimum: int = 0, what: str = "an integer") -> int:
     """A plain integer (a count, a window in packets, a seed) of at least ``minimum``."""
+    value = plain_number(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScenarioError(f"expected {what}, got {quote(value)}", path=path)
     if value < minimum:

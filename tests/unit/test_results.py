@@ -124,13 +124,22 @@ def test_a_failed_save_leaves_the_earlier_folder_untouched(
 
 def test_plots_of_an_earlier_run_are_not_left_behind(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    (out).mkdir()
-    (out / "notes.txt").write_text("mine")
     Results.from_engine(engine_dict()).save(out, plot=True)
     assert all((out / p).is_file() for p in PLOTS)
+    (out / "old-trace.tr").write_text("of the earlier run")
     Results.from_engine(engine_dict()).save(out)
-    assert not any((out / p).exists() for p in PLOTS)
-    assert (out / "notes.txt").read_text() == "mine"
+    # The folder is replaced whole: nothing of the earlier run stays beside the new tables.
+    assert sorted(p.name for p in out.iterdir()) == sorted(ALL_FILES)
+
+
+def test_a_folder_that_is_not_a_results_folder_is_never_replaced(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError, match="not an ackclock results folder"):
+        Results.from_engine(engine_dict()).save(out)
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_write_plots_from_a_folder(tmp_path: Path) -> None:
