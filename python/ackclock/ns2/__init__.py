@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent, unsupported_app
+from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
 from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
@@ -32,6 +33,9 @@ FACTORIES: dict[str, Factory] = {
     "Link": Link,
     "Queue": Queue,
     "ErrorModel": ErrorModel,
+    "ErrorModel/List": ListErrorModel,
+    "ErrorModel/Periodic": PeriodicErrorModel,
+    "ErrorModule": ErrorModule,
     "Trace": TraceObject,
     "RNG": Rng,
     "RandomVariable": RandomVariable,

@@ -8,6 +8,7 @@ from ..errors import ScenarioError
 from ..profiles import TCP_CHOICES
 from ..scenario import AppConfig, Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
 from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
+from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
 from .tmix import DelayBox, TmixEnd
 
@@ -23,9 +24,15 @@ NEVER = f"{HORIZON_S + 1}s"
 def build_scenario(sim: Simulator, name: str) -> Scenario:
     nodes = [Node(n.name) for n in sim.nodes]
     links = []
+    modules = []  # (link index, ErrorModule): their loss needs the flows' names
     for link in sim.links:
         loss = None
-        if link.loss is not None:
+        if isinstance(link.loss, ErrorModule):
+            modules.append((len(links), link.loss))
+        elif isinstance(link.loss, (ListErrorModel, PeriodicErrorModel)):
+            raise Ns2Error(unsupported(f"{link.loss.cls} as a link's loss model (only in an"
+                                       " ErrorModule bound to a flow id)"), link.loss_where)
+        elif link.loss is not None:
             unit = "byte" if link.loss.unit == "byte" else None
             loss = LossConfig(kind="bernoulli", p=link.loss.probability(), unit=unit)
         links.append(Link(
@@ -48,6 +55,15 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         if flow is not None:
             t.flow = len(flows)
             flows.append(flow)
+    if modules:
+        fids: dict[int, list[str]] = {}
+        for agent in sim.agents:
+            if isinstance(agent, (TcpAgent, UdpAgent)) and agent.flow is not None:
+                fids.setdefault(_fid(agent), []).append(flows[agent.flow].name)
+        for i, em in modules:
+            d = em.loss_for(fids)
+            if d is not None:
+                links[i].loss = LossConfig(**d)  # type: ignore[arg-type]
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed()),
                     nodes=nodes, links=links, flows=flows, source=sim.ctx.script)

@@ -1,0 +1,120 @@
+"""ns-2's deterministic loss models as its test suites place them on a link.
+
+- ``new ErrorModule Fid`` with ``$link errormodule $em``, ``$em insert $model``, ``$em bind
+  $model FID``: a loss module that hands each packet to the model bound to its flow id
+  (ns-2.35 ``tcl/lib/ns-errmodel.tcl``, ``ErrorModule``; ``queue/errmodel.cc``,
+  ``ErrorModule::recv``). ackclock supports one model bound to a flow id carried by exactly
+  one flow.
+- ``ErrorModel/List`` with ``droplist {n...}``: drops the packets numbered n (from 0) among
+  those the model sees (``ListErrorModel::corrupt``, unit pkt). The engine's ``drop_list``
+  numbers the flow's data transmissions from 1 as the sender sends them, so the two agree
+  when all of the flow's packets reach the model (no queue drop of that flow upstream of it,
+  the usual case in the suites, which drop chosen packets to force a loss pattern).
+- ``ErrorModel/Periodic`` (``period_``, ``offset_``, ``burstlen_``), bound in an
+  ErrorModule: ``PeriodicErrorModel::corrupt`` counts the packets it sees from 1 and drops the
+  first whose count reaches ``offset_``, then ``max(1, burstlen_)`` packets every ``period_``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import Location, Ns2Error, unsupported
+from .objects import TclError
+from .topology import ErrorModel
+from .values import to_float, to_int
+
+if TYPE_CHECKING:
+    from .interp import Context
+
+
+class ListErrorModel(ErrorModel):
+    """``new ErrorModel/List``: drops chosen packets."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.drops: list[int] = []
+
+    def cmd_droplist(self, *args: str) -> str:
+        if args:
+            items = self.ctx.tcl.splitlist(" ".join(args))
+            try:
+                self.drops = sorted({to_int(str(x)) for x in items})
+            except ValueError as e:
+                raise TclError(str(e)) from None
+        return " ".join(str(n) for n in self.drops)
+
+
+class PeriodicErrorModel(ErrorModel):
+    """``new ErrorModel/Periodic``."""
+
+    def drops(self, limit: int = 100_000) -> list[int]:
+        """The packets it drops, numbered from 1 (up to ``limit``)."""
+        try:
+            period = max(1, round(to_float(self.vars.get("period_", "1"))))
+            first = max(1, round(to_float(self.vars.get("offset_", "0"))))
+            burst = max(1, round(to_float(self.vars.get("burstlen_", "0"))))
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        return [s + k for s in range(first, limit, period) for k in range(burst)
+                if s + k < limit]
+
+
+class ErrorModule(ErrorModel):
+    """``new ErrorModule Fid``: one loss model per flow id."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        kind = args[0] if args else "Fid"
+        if kind != "Fid":
+            raise Ns2Error(unsupported(f"ErrorModule classifying by {kind} (only Fid)"))
+        self.models: list[ErrorModel] = []
+        self.bound: dict[int, ErrorModel] = {}
+        self.default_model: ErrorModel | None = None
+
+    def _model(self, handle: str) -> ErrorModel:
+        obj = self.ctx.lookup(handle, ErrorModel, "an ErrorModel")
+        assert isinstance(obj, ErrorModel)
+        return obj
+
+    def cmd_insert(self, em: str) -> None:
+        self.models.append(self._model(em))
+
+    def cmd_bind(self, em: str, fid: str) -> None:
+        model = self._model(em)
+        try:
+            self.bound[to_int(fid)] = model
+        except ValueError as e:
+            raise TclError(str(e)) from None
+
+    def cmd_default(self, em: str) -> None:
+        self.default_model = None if em == "pass" else self._model(em)
+
+    def cmd_classifier(self) -> str:
+        return ""
+
+    def loss_for(self, fids: dict[int, list[str]]) -> dict[str, object] | None:
+        """The engine's loss model for this module (``fids``: flow id -> the flows' names)."""
+        if self.default_model is not None:
+            raise Ns2Error(unsupported("an ErrorModule default model"), self.created_at)
+        active = {fid: m for fid, m in self.bound.items()
+                  if not (isinstance(m, ListErrorModel) and not m.drops)}
+        if not active:
+            return None
+        if len(active) > 1:
+            raise Ns2Error(unsupported("loss models bound to several flow ids of one"
+                                       " ErrorModule"), self.created_at)
+        fid, model = next(iter(active.items()))
+        if isinstance(model, ListErrorModel):
+            packets = [n + 1 for n in model.drops]
+        elif isinstance(model, PeriodicErrorModel) and model.unit == "pkt":
+            packets = model.drops()
+        else:
+            raise Ns2Error(unsupported(f"{model.cls} bound in an ErrorModule (only"
+                                       " ErrorModel/List and /Periodic, unit pkt)"),
+                           self.created_at)
+        flows = fids.get(fid, [])
+        if len(flows) != 1:
+            raise Ns2Error(unsupported(f"an {model.cls} on flow id {fid}, carried by"
+                                       f" {len(flows)} flows (only one)"), self.created_at)
+        return {"kind": "drop_list", "flow": flows[0], "packets": packets}

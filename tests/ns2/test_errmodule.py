@@ -1,0 +1,65 @@
+"""ErrorModule Fid with ErrorModel/List and /Periodic (python/ackclock/ns2/errmodule.py)."""
+
+from __future__ import annotations
+
+# ns-2 traces only the links created after trace-all.
+ONE_FLOW = """
+set ns [new Simulator]
+$ns trace-all [open out.tr w]
+set n0 [$ns node]
+set n1 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 10ms DropTail
+set tcp [new Agent/TCP/Reno]
+set sink [new Agent/TCPSink]
+$ns attach-agent $n0 $tcp
+$ns attach-agent $n1 $sink
+$ns connect $tcp $sink
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+"""
+
+DROPS = """
+$tcp set fid_ 1
+set em [new ErrorModule Fid]
+[$ns link $n0 $n1] errormodule $em
+set m [new ErrorModel/%s]
+%s
+$em insert $m
+$em bind $m 1
+$ns at 0 "$ftp start"
+$ns at 2 {puts "[$tcp set nrexmitpack_]"; exit 0}
+$ns run
+"""
+
+
+def dropped(text: str) -> list[int]:
+    return [int(line.split()[10]) for line in text.splitlines() if line.startswith("d ")]
+
+
+def test_a_droplist_drops_those_packets_of_the_flow(ns2):
+    r = ns2(ONE_FLOW + DROPS % ("List", "$m droplist {3 5}"))
+    assert r.code == 0, r.err
+    # counted from 0: seqnos 3 and 5, as ns-2.35 drops them
+    assert dropped(r.file("out.tr")) == [3, 5]
+    assert int(r.out) >= 2
+
+
+def test_a_periodic_model_in_a_module_drops_from_its_offset(ns2):
+    r = ns2(ONE_FLOW + DROPS % ("Periodic", "$m unit pkt; $m set offset_ 4;"
+                                " $m set period_ 1000"))
+    assert r.code == 0, r.err
+    # the 4th packet the model sees, and the 1000th after it (as ns-2.35 drops them)
+    assert dropped(r.file("out.tr")) == [3, 1002]
+
+
+def test_a_droplist_on_a_fid_several_flows_share_is_refused(ns2):
+    r = ns2(ONE_FLOW + """
+        set tcp2 [new Agent/TCP/Reno]
+        $tcp2 set fid_ 1
+        $ns attach-agent $n0 $tcp2
+        set sink2 [new Agent/TCPSink]
+        $ns attach-agent $n1 $sink2
+        $ns connect $tcp2 $sink2
+    """ + DROPS % ("List", "$m droplist {3}"))
+    assert r.code == 2
+    assert "flow id 1, carried by 2 flows" in r.err
