@@ -372,13 +372,18 @@ class Simulator(TclObject):
             atexit.register(shutil.rmtree, tmp, True)
             for i, t in enumerate(self.packet_traces):
                 t.file = tmp / f"trace{i}.tr"
-                scenario.traces.append(PacketTrace(format="ns2", file=str(t.file),
+                scenario.traces.append(PacketTrace(format="ns2", file=f"trace{i}.tr",
                                                    links=t.links, events=t.events,
                                                    lost_untraced=t.lost_untraced))
         try:
-            document = json.dumps(resolve(scenario))
+            resolved = resolve(scenario)
         except ScenarioError as e:
             raise explain(e, self.ctx.script) from None
+        # Scenario files name traces inside their results folder; these are ackclock's own
+        # temporary files, copied to the script's channels as simulated time reaches them.
+        for entry, t in zip(resolved.get("traces", []), self.packet_traces, strict=True):
+            entry["path"] = str(t.file)
+        document = json.dumps(resolved)
         try:
             self.engine = load_engine().Simulation(document)
         except ValueError as e:
