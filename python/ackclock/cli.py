@@ -1,4 +1,4 @@
-"""The ``ackclock`` command line (see SCENARIO_FORMAT.md, "Command line").
+"""The ``ackclock`` command line (docs/cli.md).
 
 A mistake in the user's input (scenario, override, path) prints one line,
 ``ackclock: error: <message>``, and exits with status 2, as argparse does for usage errors.

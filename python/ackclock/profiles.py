@@ -81,7 +81,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
     }
 )
 
-# What SCENARIO_FORMAT.md names, and what the engine runs today.
+# What docs/scenario-files.md names, and what the engine runs today.
 TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
     {
         "variant": (("tahoe", "reno", "newreno", "sack"), ("tahoe", "reno", "newreno", "sack")),

@@ -27,7 +27,7 @@ from .profiles import (
 )
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 
-# Everything SCENARIO_FORMAT.md and ARCHITECTURE.md name, and the part the engine runs today.
+# Everything docs/scenario-files.md and ARCHITECTURE.md name, and the part the engine runs today.
 QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
 SUPPORTED_QUEUE_KINDS = QUEUE_KINDS
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
@@ -503,7 +503,7 @@ def _links(
         if not isinstance(link.monitor_flows, bool):
             raise ScenarioError(f"expected true or false, got {quote(link.monitor_flows)}",
                                 path=f"{p}.monitor_flows")
-        # The loss model sits on the data direction only (SCENARIO_FORMAT.md).
+        # The loss model sits on the data direction only (docs/scenario-files.md).
         directions = [(a, b, loss), (b, a, None)] if link.duplex else [(a, b, loss)]
         for x, y, direction_loss in directions:
             if (x, y) in seen:

@@ -71,7 +71,7 @@ class Sweep:
 
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
-    """Reads a sweep file (SCENARIO_FORMAT.md, "Sweep file"). ``scenario`` is relative to it.
+    """Reads a sweep file (docs/sweeps.md). ``scenario`` is relative to it.
 
     Raises ScenarioError naming the file and the key for unknown keys, a missing scenario,
     bad replications or a grid entry that is not a non-empty list.

@@ -1,4 +1,4 @@
-"""Scenario files (TOML, see SCENARIO_FORMAT.md) into the scenario model.
+"""Scenario files (TOML, docs/scenario-files.md) into the scenario model.
 
 Loading goes: parse the TOML; expand ``count = N`` tables into N copies with ``{i}``
 substituted; apply ``--set`` overrides (so they can address copies by name); build the model,
