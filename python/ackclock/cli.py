@@ -31,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (argparse looks up translations and the terminal width for every parser and argument).
     only = argv[0] if argv and argv[0] in _COMMANDS else None
     args = _parser(only).parse_args(argv)
+    previous = _on_sigterm()
     try:
         return int(args.func(args))
     except ScenarioError as e:
@@ -41,11 +42,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(e), status=1)
     except InvariantViolation as e:
         return _fail(str(e), status=_ENGINE_BUG)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         # Finished work is kept: a results folder is written whole or not at all, and a
         # sweep's finished runs are cached (re-running it resumes).
         print("ackclock: interrupted", file=sys.stderr)
-        return 130
+        return 143 if isinstance(e, Terminated) else 130
+    finally:
+        if previous is not None:
+            import signal
+
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is (a results folder whole or absent, workers stopped,
+    finished sweep runs cached), with exit status 143 (128 + 15)."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _on_sigterm() -> object:
+    """Makes SIGTERM raise Terminated in the main thread; returns the earlier handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, _raise_terminated)
+    except (ValueError, OSError):
+        return None
 
 
 def _fail(message: str, status: int = _USER_ERROR) -> int:
@@ -263,10 +291,27 @@ def _sweep(args: argparse.Namespace) -> int:
 
 def _plot(args: argparse.Namespace) -> int:
     from .plot import write_plots, write_sweep_plots
+    from .sweep import TABLES_INCOMPLETE, is_sweep_folder
 
-    sweep_dir = (Path(args.dir) / "summary.csv").exists() and not (
-        Path(args.dir) / "flows.csv").exists()
-    written = write_sweep_plots(args.dir) if sweep_dir else write_plots(args.dir)
+    d = Path(args.dir)
+    sweep_dir = (is_sweep_folder(d) or (d / TABLES_INCOMPLETE).exists()) and not (
+        d / "flows.csv").exists()
+    if sweep_dir:
+        from .inputs import read_bytes
+
+        if (Path(args.dir) / TABLES_INCOMPLETE).exists():
+            raise ScenarioError("the sweep's tables are incomplete (it was stopped while"
+                                " writing them); run the sweep again: its cache rewrites them",
+                                file=args.dir)
+        read_bytes(Path(args.dir) / "summary.csv")  # a regular file of bounded size
+        try:
+            written = write_sweep_plots(args.dir)
+        except (ValueError, KeyError, IndexError, UnicodeDecodeError) as e:
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise ScenarioError(f"not a sweep summary written by ackclock ({first})",
+                                file=str(Path(args.dir) / "summary.csv")) from None
+    else:
+        written = write_plots(args.dir)
     if not written:
         raise ScenarioError("no time series to plot (the run had no run.sample_interval)",
                             file=args.dir)

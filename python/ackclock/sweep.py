@@ -317,6 +317,11 @@ def sweep(
     bar on stderr (None: only when stderr is a terminal).
     """
     path = _scenario_path(scenario)
+    if out is not None:
+        from .inputs import check_path_argument
+
+        out = check_path_argument(out, "out")
+        check_sweep_folder(out)
     grid, replications, fixed = check_sweep(grid, replications, {} if fixed is None else fixed)
     from .units import plain_number
 
@@ -334,6 +339,12 @@ def sweep(
     try:
         return _sweep(path, grid, replications, fixed or {}, version, pool, scheduler, out,
                       progress)
+    except BaseException:
+        # Ctrl-C, SIGTERM or a failed run: the runs in progress are stopped at once (their
+        # results would be lost anyway); every finished run is in the cache already.
+        if pool is not None:
+            _stop_pool(pool)
+        raise
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -349,7 +360,8 @@ def _sweep(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
     records: dict[str, dict[str, Any]] = {}
     if cache is not None:
         for p in points:
-            if p.key not in records and (record := _read_record(cache / f"{p.key}.json")):
+            if p.key not in records and (record := _read_record(cache / f"{p.key}.json",
+                                                                p.key, version)):
                 records[p.key] = record
     todo = {p.key: p for p in points if p.key not in records}  # equal points run once
 
@@ -401,10 +413,57 @@ def _start_pool(workers: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(["ackclock.sweep"])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_worker_init, initargs=(os.getpid(),))
     for _ in range(workers):
         pool.submit(_warm_up)
     return pool
+
+
+def _worker_init(sweep_pid: int) -> None:
+    """A worker leaves Ctrl-C to the sweep's process (which stops it), and exits when that
+    process is gone (a SIGKILL gives it no chance to stop its workers)."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        import time
+
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(sweep_pid, 0)
+                with open(f"/proc/{sweep_pid}/stat", "rb") as f:  # a zombie is gone too
+                    gone = f.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
+            except ProcessLookupError:
+                gone = True
+            except (OSError, IndexError):
+                gone = False
+            if gone:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="ackclock-watch-sweep").start()
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Drops the runs not started and kills the workers running the others."""
+    # ProcessPoolExecutor has no public way to stop a running call: its processes are
+    # killed. (The attribute is private but has been there since Python 3.2; shutdown()
+    # clears it, so it is read first.)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        try:
+            p.kill()
+        except (OSError, ValueError):
+            pass
+    for p in processes:
+        try:
+            p.join(timeout=1)
+        except (OSError, ValueError, AssertionError):
+            pass
 
 
 def _warm_up() -> None:
@@ -423,19 +482,20 @@ def _execute(todo: Mapping[str, _Point], pool: ProcessPoolExecutor | None,
         for key, p in todo.items():  # no pool to start: simpler to debug, faster for one
             yield key, _run_one(p.document, p.source)
         return
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     futures: dict[Future[dict[str, Any]], str] = {
         pool.submit(_run_one, p.document, p.source): key for key, p in todo.items()
     }
     _import_pandas_meanwhile()
-    try:
-        for future in as_completed(futures):
+    pending = set(futures)
+    # Ctrl-C or a failed run: sweep() stops the pool; finished runs are cached already.
+    while pending:
+        # A wait without a timeout would hold Ctrl-C until the next run finishes: the
+        # signal handler runs only between the waits' slices.
+        done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+        for future in sorted(done, key=lambda f: futures[f]):
             yield futures[future], future.result()
-    except BaseException:
-        # Ctrl-C or a failed run: drop what has not started; finished runs are cached.
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
 
 
 def _import_pandas_meanwhile() -> None:
@@ -482,13 +542,39 @@ def _execute_dask(todo: Mapping[str, _Point],
             client.close()
 
 
-def _read_record(path: Path) -> dict[str, Any] | None:
-    """A cached run, or None when absent or unreadable (then it is simply run again)."""
+def _read_record(path: Path, key: str | None = None,
+                 version: str | None = None) -> dict[str, Any] | None:
+    """A cached run, or None when absent, unreadable, not of this run's ``key`` and engine
+    ``version``, or not shaped as :func:`_sweep` writes it: then it is run again (and the
+    file replaced). A run file copied over another, edited or truncated is never trusted."""
+    from .inputs import MAX_DATA_BYTES, read_bytes
+
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        record = json.loads(read_bytes(path, MAX_DATA_BYTES))
+    except (ScenarioError, ValueError, RecursionError):
         return None
-    return record if isinstance(record, dict) and "flows" in record else None
+    if not isinstance(record, dict):
+        return None
+    if key is not None and record.get("key") != key:
+        return None
+    if version is not None and record.get("engine_version") != version:
+        return None
+    flows, summary = record.get("flows"), record.get("summary")
+    if not isinstance(flows, dict) or not isinstance(summary, dict):
+        return None
+    columns, data = flows.get("columns"), flows.get("data")
+    if not isinstance(columns, list) or not columns or not isinstance(data, list):
+        return None
+    if not all(isinstance(c, str) for c in columns) or len(set(columns)) != len(columns):
+        return None
+    scalar = (str, int, float, bool, type(None))
+    for row in data:
+        if not isinstance(row, list) or len(row) != len(columns) or not all(
+                isinstance(v, scalar) for v in row):
+            return None
+    if not isinstance(record.get("replication"), int) or not isinstance(record.get("seed"), int):
+        return None
+    return record
 
 
 def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
@@ -580,14 +666,15 @@ def write_tables(runs: pd.DataFrame, params: Sequence[str],
                  out: str | os.PathLike[str]) -> list[Path]:
     """Writes runs.csv, runs.parquet (when pyarrow is installed) and summary.csv into
     ``out``, each atomically; returns their paths."""
+    from .atomic import write_set_atomic
+
     out = Path(out)
-    written = []
+    files: list[tuple[str, Callable[[Any], object], bool]] = []
 
     def csv(frame: pd.DataFrame) -> Callable[[Any], None]:
         return lambda f: frame.to_csv(f, index=False, lineterminator="\n", na_rep="")
 
-    _write_atomic(out / "runs.csv", csv(runs))
-    written.append(out / "runs.csv")
+    files.append(("runs.csv", csv(runs), False))
     try:
         import pyarrow  # noqa: F401
     except ImportError:
@@ -598,9 +685,36 @@ def write_tables(runs: pd.DataFrame, params: Sequence[str],
         for name in params:
             if frame[name].dtype == object:
                 frame[name] = frame[name].map(str)
-        _write_atomic(out / "runs.parquet", lambda f: frame.to_parquet(f, index=False),
-                      binary=True)
-        written.append(out / "runs.parquet")
-    _write_atomic(out / "summary.csv", csv(summarize(runs, params)))
-    written.append(out / "summary.csv")
-    return written
+        files.append(("runs.parquet", lambda f: frame.to_parquet(f, index=False), True))
+    files.append(("summary.csv", csv(summarize(runs, params)), False))
+    # One set: the tables of one sweep, never of two (a kill between renames leaves a part
+    # of the new set beside TABLES_INCOMPLETE; the cache rewrites them on the next run).
+    return write_set_atomic(out, files, stale=TABLES, marker=TABLES_INCOMPLETE)
+
+
+TABLES = ("runs.csv", "runs.parquet", "summary.csv")
+# Present while the tables are being replaced: they are then not a consistent set.
+TABLES_INCOMPLETE = ".tables-incomplete"
+
+
+def is_sweep_folder(path: Path) -> bool:
+    """Whether ``path`` looks like a folder a sweep wrote (its cache or tables)."""
+    return (path / RUNS_DIR).is_dir() or any((path / t).is_file() for t in TABLES)
+
+
+def check_sweep_folder(out: Path) -> None:
+    """Refuses (OSError naming it) an ``out`` that is not absent, an empty folder or a sweep
+    folder: a sweep writes into it, and never into a folder it did not make."""
+    import errno
+    import stat
+
+    for p, what in ((out, "a sweep folder"), (out / RUNS_DIR, "a sweep's cache folder")):
+        try:
+            st = os.lstat(p)
+        except FileNotFoundError:
+            return
+        if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+            raise FileExistsError(errno.EEXIST, f"exists and is not {what}", str(p))
+        if p == out and any(os.scandir(out)) and not is_sweep_folder(out):
+            raise FileExistsError(errno.EEXIST, "exists and is not a sweep folder (not"
+                                  " empty); a sweep writes only into folders it made", str(out))
