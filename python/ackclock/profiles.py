@@ -50,6 +50,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
         "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
         "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
+        "rack": "bool",  # the sack variant recovers as Linux: RACK-TLP (RFC 8985), its states
         "cwnd_validation": "bool",  # cwnd grows only while it limits the sender (RFC 7661)
         "rto_rule": "name",  # rfc6298 or linux: where min_rto bounds the RTO (docs/models/tcp.md)
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
@@ -161,6 +162,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "off",  # ns-2.35's CUBIC predates HyStart
                     "rto_rule": "rfc6298",  # with min_rto as the floor of the RTO
                     "prr": False,  # Sack1's pipe rule
+                    "rack": False,
                     "cwnd_validation": False,
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
@@ -183,8 +185,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc": "cubic",
                     "sink": "sack",
                     "packet_size": 1448,
-                    "header_size": 52,  # IPv4 20 + TCP 20 + timestamps 12
-                    "ack_size": 52,
+                    # Ethernet 14 + IPv4 20 + TCP 20 + timestamps 12: a 1514-byte frame
+                    "header_size": 66,
+                    "ack_size": 66,
                     "window": 10000,
                     "window_init": 10,  # RFC 6928
                     "initial_ssthresh": None,
@@ -210,6 +213,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "linux",  # tcp_cubic module parameter hystart=1
                     "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
                     "prr": True,  # since Linux 3.2
+                    "rack": True,  # RACK-TLP, Linux's default since 4.18 (tcp_recovery = 1)
                     "cwnd_validation": True,  # tcp_is_cwnd_limited
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
@@ -259,6 +263,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "ns3",  # TcpCubic::HyStart, with ns-3's thresholds
                     "rto_rule": "rfc6298",  # TcpSocketBase: max(MinRto, srtt + 4 rttvar)
                     "prr": True,  # TcpL4Protocol::RecoveryType TcpPrrRecovery
+                    "rack": False,  # ns-3.44 has no RACK
                     "cwnd_validation": False,  # ns-3 grows cwnd however little it is used
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
                     "read_rate": None,

@@ -189,6 +189,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "hystart": "off",  # ns-2.35's CUBIC has no HyStart
             "rto_rule": "rfc6298",
             "prr": False,
+            "rack": False,
             "cwnd_validation": False,
             "rcv_buffer_bytes": None,
             "app_read_rate_bps": None,
@@ -262,7 +263,8 @@ app = { kind = "cbr", interval = "10ms", packet_size = "1KB" }
 """
     d = doc(text)
     tcp = flow(d, "f")["tcp"]
-    assert (tcp["packet_size"], tcp["header_size"], tcp["window_init"]) == (1448, 52, 10)
+    # An Ethernet frame of 1514 bytes: 14 + 20 + 20 + 12 (timestamps) of headers.
+    assert (tcp["packet_size"], tcp["header_size"], tcp["window_init"]) == (1448, 66, 10)
     assert (tcp["initial_rto_ps"], tcp["max_rto_ps"]) == (1 * S, 120 * S)
     assert tcp["timer_granularity_ps"] == 1 * MS
     # Linux's: SACK recovery, a SACK receiver delaying its ACKs 40 ms, CUBIC with HyStart.
@@ -270,6 +272,7 @@ app = { kind = "cbr", interval = "10ms", packet_size = "1KB" }
     assert (tcp["cc"], tcp["hystart"], tcp["ack_delay_ps"]) == ("cubic", "linux", 40 * MS)
     assert tcp["rto_rule"] == "linux"  # RTO = SRTT + max(4 RTTVAR, 200 ms)
     assert tcp["prr"] is True and tcp["delack_syn"] is False and tcp["cwnd_validation"] is True
+    assert tcp["rack"] is True  # RACK-TLP and Linux's recovery states
     assert tcp["quick_acks"] == 16
     assert flow(d, "u")["header_size"] == 28
     assert flow(d, "u")["app"]["interval_ps"] == 10 * MS
@@ -286,6 +289,7 @@ def test_ns3_profile_defaults() -> None:
     assert (tcp["packet_size"], tcp["window_init"], tcp["rcv_buffer_bytes"]) == (536, 10, 131072)
     assert (tcp["min_rto_ps"], tcp["initial_rto_ps"]) == (1 * S, 1 * S)
     assert (tcp["rto_rule"], tcp["prr"], tcp["cwnd_validation"]) == ("rfc6298", True, False)
+    assert tcp["rack"] is False
     assert (tcp["delayed_ack"], tcp["segs_per_ack"], tcp["ack_delay_ps"]) == (True, 2, 200 * MS)
     assert tcp["timer_granularity_ps"] == 1 * MS
     assert d["links"][0]["queue"]["limit_packets"] == 100

@@ -359,6 +359,12 @@ pub struct TcpConfig {
     /// (RFC 6937), as Linux and ns-3 do, instead of ns-2's pipe rule.
     #[serde(default)]
     pub prr: bool,
+    /// The `sack` variant detects losses and recovers as Linux does (`tcp::rack` and the
+    /// sender's `linux` module): RACK-TLP (RFC 8985), SACK tags kept across recovery and
+    /// timeouts, Linux's recovery states, paced retransmissions, delivery-rate samples from
+    /// SACKs.
+    #[serde(default)]
+    pub rack: bool,
     /// Parameters of the congestion-control algorithm (`tcp::cc`), by the names of its
     /// definition; missing ones take its defaults.
     #[serde(default)]

@@ -42,6 +42,7 @@ pub fn ns2_tcp() -> TcpConfig {
         hystart: "off".into(),
         rto_rule: "rfc6298".into(),
         prr: false,
+        rack: false,
         cwnd_validation: false,
         delack_syn: true,
         quick_acks: 0,

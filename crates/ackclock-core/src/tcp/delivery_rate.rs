@@ -7,6 +7,13 @@
 //! each duplicate ACK counts as one segment delivered, credited back when the cumulative ACK
 //! covers it (as Linux does for non-SACK flows). The state lives in a ring indexed by
 //! sequence number, sized once from the largest window, so sending never allocates.
+//!
+//! The `rack` sender (Linux's loss recovery) samples as Linux's `tcp_rate.c` does instead:
+//! every segment an ACK delivers, cumulatively or by SACK, is offered to the sample
+//! (`skb_delivered`, Linux `tcp_rate_skb_delivered`: the one sent last wins, and a SACKed
+//! segment is not offered again when the cumulative ACK covers it), and `generate` (Linux
+//! `tcp_rate_gen`) makes the sample, rejected when its interval is shorter than the minimum
+//! RTT. Its RTT is the caller's, taken by Karn's rule.
 
 use crate::time::SimTime;
 
@@ -45,6 +52,20 @@ pub struct DeliveryRate {
     /// which samples are no longer app-limited.
     app_limited_until: u64,
     dup_credit: u64,
+    /// The sample being built from one ACK's deliveries (`rack` senders).
+    pending: Option<Pending>,
+}
+
+/// What `tcp_rate_skb_delivered` keeps of the segment a sample is taken from.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    seq: u64,
+    sent: SimTime,
+    prior_delivered: u64,
+    prior_time: SimTime,
+    /// The send phase: from the first send of its window to this segment's send.
+    send_elapsed: u64,
+    app_limited: bool,
 }
 
 impl DeliveryRate {
@@ -57,6 +78,74 @@ impl DeliveryRate {
             first_sent_time: SimTime::ZERO,
             app_limited_until: 0,
             dup_credit: 0,
+            pending: None,
+        }
+    }
+
+    /// Linux's `tcp_rate_skb_delivered`: segment `seq` is delivered (SACKed or cumulatively
+    /// acknowledged) by the ACK being processed. The sample follows the segment sent last.
+    pub fn skb_delivered(&mut self, seq: u64) {
+        let mask = self.ring.len() - 1;
+        let st = self.ring[seq as usize & mask];
+        if st.seq != seq {
+            return; // never sent through here, or already delivered by a SACK
+        }
+        let later = self
+            .pending
+            .is_none_or(|p| st.sent > p.sent || (st.sent == p.sent && seq > p.seq));
+        if later {
+            self.pending = Some(Pending {
+                seq,
+                sent: st.sent,
+                prior_delivered: st.delivered,
+                prior_time: st.delivered_time,
+                send_elapsed: st.sent.0.saturating_sub(st.first_sent_time.0),
+                app_limited: st.app_limited,
+            });
+            self.first_sent_time = st.sent;
+        }
+        // Offered once: a SACKed segment is not sampled again when the cumulative ACK
+        // covers it.
+        self.ring[seq as usize & mask].seq = u64::MAX;
+    }
+
+    /// Linux's `tcp_rate_gen`: the ACK delivered `newly` segments at `now`; the sample from
+    /// the segments offered to `skb_delivered`, with `rtt_s` (Karn's rule, the caller's) and
+    /// no rate when its interval is below `min_rtt_ps`.
+    pub fn generate(
+        &mut self,
+        now: SimTime,
+        newly: u64,
+        min_rtt_ps: u64,
+        rtt_s: f64,
+    ) -> RateSample {
+        if self.app_limited_until > 0 && self.delivered + newly > self.app_limited_until {
+            self.app_limited_until = 0;
+        }
+        self.delivered += newly;
+        if newly > 0 {
+            self.delivered_time = now;
+        }
+        let Some(p) = self.pending.take() else {
+            return RateSample {
+                delivered: newly,
+                rtt_s,
+                ..RateSample::default()
+            };
+        };
+        let ack_elapsed = now.0.saturating_sub(p.prior_time.0);
+        let interval = p.send_elapsed.max(ack_elapsed);
+        let rate = if interval == 0 || interval < min_rtt_ps {
+            0.0
+        } else {
+            (self.delivered - p.prior_delivered) as f64 / (interval as f64 * 1e-12)
+        };
+        RateSample {
+            delivery_rate: rate,
+            is_app_limited: p.app_limited,
+            prior_delivered: if rate > 0.0 { p.prior_delivered } else { 0 },
+            delivered: newly,
+            rtt_s,
         }
     }
 
@@ -170,6 +259,53 @@ mod tests {
         assert!((last.delivery_rate - 1000.0).abs() < 1.0, "{last:?}");
         assert!((last.rtt_s - 0.050).abs() < 1e-9);
         assert!(!last.is_app_limited);
+    }
+
+    #[test]
+    fn sacked_segments_give_samples_and_are_counted_once() {
+        // Linux's tcp_rate_skb_delivered / tcp_rate_gen: a duplicate ACK that SACKs segments
+        // samples the rate; the cumulative ACK that later covers them does not count them
+        // again. One segment sent per ms from 0, each delivered 50 ms later; 70 is lost.
+        let mut d = DeliveryRate::new(128);
+        let mut last = RateSample::default();
+        for t in 0..126u64 {
+            let now = SimTime(t * MS);
+            if t >= 50 && t - 50 != 70 {
+                d.skb_delivered(t - 50);
+                last = d.generate(now, 1, 10 * MS, 0.05);
+            }
+            if t < 100 {
+                let out = t - d.delivered;
+                d.on_send(t, now, out);
+            }
+        }
+        // The last sample is 75's, SACKed at 125 ms: sent at 75 ms with 0..25 delivered, 49
+        // delivered since (70 lost) over the 50 ms since then.
+        assert!((last.delivery_rate - 980.0).abs() < 1e-6, "{last:?}");
+        assert_eq!(last.prior_delivered, 26);
+        assert_eq!(d.delivered, 75);
+        // The retransmission of 70 arrives: the cumulative ACK covers 70..76, of which only
+        // 70 is new.
+        d.on_send(70, SimTime(126 * MS), 25);
+        for i in 70..76u64 {
+            d.skb_delivered(i);
+        }
+        let rs = d.generate(SimTime(176 * MS), 1, 10 * MS, 0.0);
+        assert_eq!((rs.delivered, d.delivered), (1, 76));
+    }
+
+    #[test]
+    fn a_sample_over_less_than_the_minimum_rtt_gives_no_rate() {
+        // tcp_rate_gen: an interval below min_rtt cannot be right (a stretched or
+        // compressed ACK): no rate, and no round trip counted from it.
+        let mut d = DeliveryRate::new(16);
+        d.on_send(0, SimTime(0), 0);
+        d.skb_delivered(0);
+        let rs = d.generate(SimTime(5 * MS), 1, 10 * MS, 0.005);
+        assert_eq!(
+            (rs.delivery_rate, rs.prior_delivered, rs.delivered),
+            (0.0, 0, 1)
+        );
     }
 
     #[test]

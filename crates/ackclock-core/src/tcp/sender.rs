@@ -60,6 +60,8 @@ use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::time::{SimDuration, SimTime};
 
+mod linux;
+
 /// The loss-recovery variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recovery {
@@ -190,6 +192,8 @@ pub struct TcpSender {
     next_send: SimTime,
     pace_deadline: Option<SimTime>,
     linux_pacing: bool,
+    /// `rack`: Linux's loss recovery (`sender/linux.rs`) instead of the ns-2 rules.
+    linux: Option<Box<linux::Linux>>,
 }
 
 impl TcpSender {
@@ -265,6 +269,8 @@ impl TcpSender {
             next_send: SimTime::ZERO,
             pace_deadline: None,
             linux_pacing: cfg.pacing,
+            linux: (cfg.rack && recovery == Recovery::Sack)
+                .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
         }
     }
 
@@ -293,6 +299,9 @@ impl TcpSender {
     /// Segments outstanding: sent beyond the cumulative ACK and not given up on (after a
     /// timeout `nxt` falls back), or SACK's `pipe` during recovery.
     fn in_flight(&self) -> u64 {
+        if self.linux.is_some() {
+            return self.linux_in_flight();
+        }
         if self.in_recovery && self.scoreboard.is_some() {
             self.pipe.max(0) as u64
         } else {
@@ -441,6 +450,10 @@ impl TcpSender {
     }
 
     fn send_much(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        if self.linux.is_some() {
+            self.linux_send(now, out, c);
+            return;
+        }
         let window_end = self.una + self.window();
         let limit = window_end.min(self.app_limit);
         let mut burst = 0;
@@ -539,6 +552,9 @@ impl TcpSender {
         if std::mem::take(&mut self.cong_action_pending) {
             ecn_bits |= ecn::CONG_ACTION;
         }
+        if let Some(l) = self.linux.as_mut() {
+            l.board.on_send(seq, now, retransmit);
+        }
         if retransmit {
             c.packets_retransmitted += 1;
             // Karn: the measurement in progress may now be ambiguous.
@@ -586,12 +602,12 @@ impl TcpSender {
         if self.advertised {
             self.w.rwnd = (pkt.nth as f64).min(self.max_window);
         }
-        if self.rate.is_some() {
+        if self.rate.is_some() && self.linux.is_none() {
             self.model_ack(now, pkt);
         }
         let was_in_recovery = self.in_recovery;
         self.process_ack(now, pkt, out, c);
-        if self.in_recovery != was_in_recovery {
+        if self.in_recovery != was_in_recovery && self.linux.is_none() {
             let inflight = self.in_flight();
             if let Some(b) = self.cc.bbr_mut() {
                 if self.in_recovery {
@@ -650,6 +666,10 @@ impl TcpSender {
         self.skip_growth = false;
         if self.ecn && pkt.ecn & ecn::ECE != 0 {
             self.on_ecn_echo(ack, c);
+        }
+        if self.linux.is_some() {
+            self.on_linux_ack(now, pkt, out, c);
+            return;
         }
         if let Some(sb) = self.scoreboard.take() {
             self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
@@ -1078,6 +1098,10 @@ impl TcpSender {
                 self.rtt.on_timeout();
                 self.arm_timer(now);
             }
+            return;
+        }
+        if self.linux.is_some() {
+            self.on_linux_timeout(now, out, c);
             return;
         }
         c.timeouts += 1;

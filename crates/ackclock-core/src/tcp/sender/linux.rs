@@ -1,0 +1,812 @@
+//! The `rack` sender: Linux's loss recovery for SACK flows (the `linux` profile), following
+//! `net/ipv4/tcp_input.c` (`tcp_ack`, `tcp_fastretrans_alert`, `tcp_enter_recovery`,
+//! `tcp_enter_loss`, `tcp_cwnd_reduction`, `tcp_cong_control`), `tcp_recovery.c` (RACK,
+//! RFC 8985), `tcp_output.c` (`tcp_xmit_retransmit_queue`, `tcp_schedule_loss_probe`,
+//! `tcp_send_loss_probe`) and `tcp_timer.c` (`tcp_retransmit_timer`). The scoreboard is
+//! `tcp::rack::RackBoard`.
+//!
+//! Per ACK, as `tcp_ack`: the SACK blocks and the cumulative ACK update the scoreboard and the
+//! rate sample; recovery or loss ends once the cumulative ACK reaches `high_seq` (what was
+//! sent when it began; a SACK flow may start the next recovery on the same ACK, there is no
+//! RFC 6582 `recover` gate, `tcp_is_non_sack_preventing_reopen`); RACK marks what it proves
+//! lost (`tcp_rack_mark_lost`); any segment marked lost in the Open or Disorder state starts
+//! recovery (`tcp_time_to_recover`: "the loss is proven"), with ssthresh from congestion
+//! control and proportional rate reduction from the cwnd at that moment
+//! (`tcp_init_cwnd_reduction`); a lost retransmission during timeout recovery starts
+//! recovery too. cwnd: congestion control's own `cong_control` if it has one (BBR); else PRR
+//! in recovery (`tcp_cwnd_reduction`), else growth by the segments delivered (acknowledged
+//! or SACKed) on ACKs that advance the cumulative ACK (`tcp_may_raise_cwnd`).
+//!
+//! Sending (`tcp_xmit_retransmit_queue`, then `tcp_write_xmit`): while what is in flight
+//! (`tcp_packets_in_flight`) is below cwnd and pacing allows, the lowest lost segment first,
+//! then new data.
+//!
+//! Timers, one at a time as Linux's `icsk_pending`: the retransmission timeout; RACK's
+//! reordering timer (`tcp_rack_reo_timeout`); the tail loss probe (`tcp_schedule_loss_probe`,
+//! RFC 8985 section 7: in the Open state, 2 SRTT + 2 ms, + 200 ms with one segment out, never
+//! after the RTO), which sends one new segment, or resends the last one, beyond cwnd. A
+//! timeout (`tcp_enter_loss`): ssthresh is recomputed only if no reduction happened in this
+//! window yet (not in recovery, or the window's end is acknowledged, or the previous timeout
+//! made progress), every segment not SACKed is lost (`tcp_timeout_mark_lost`), cwnd = what is
+//! in flight + 1, the first segment goes again and slow start resends the rest.
+//!
+//! Left out: undo of spurious recoveries (DSACK, timestamps: `tcp_try_undo_*`), F-RTO, the
+//! reordering window's growth on DSACKs.
+
+use super::{Prr, TcpSender};
+use crate::monitor::FlowCounters;
+use crate::packet::Packet;
+use crate::packet_pool::Outgoing;
+use crate::tcp::cc::AckEvent;
+use crate::tcp::rack::RackBoard;
+use crate::time::{SimDuration, SimTime};
+
+/// Linux's `enum tcp_ca_state`, less CWR (no ECN here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CaState {
+    Open,
+    Disorder,
+    Recovery,
+    Loss,
+}
+
+/// Which timer the sender's one deadline stands for (`icsk_pending`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Timer {
+    Rto,
+    Reorder,
+    LossProbe,
+}
+
+/// RACK's reordering timer and the probe timer wait this much longer (`TCP_TIMEOUT_MIN`).
+const TIMEOUT_MIN: SimDuration = SimDuration::from_millis(2);
+/// A lone outstanding segment's probe waits for the delayed ACK too (`TCP_RTO_MIN`).
+const RTO_MIN: SimDuration = SimDuration::from_millis(200);
+
+#[derive(Clone, Debug)]
+pub(super) struct Linux {
+    pub(super) board: RackBoard,
+    pub(super) state: CaState,
+    /// `tp->high_seq`: what was sent when the current recovery or loss began.
+    high_seq: u64,
+    /// The cwnd when recovery began (`tp->prior_cwnd`, PRR's RecoverFS).
+    prior_cwnd: f64,
+    /// Timeouts since the cumulative ACK last moved (`icsk_retransmits`).
+    retransmits: u32,
+    /// The deadline standing for something other than the RTO, and what.
+    special: Option<(SimTime, Timer)>,
+    /// `tp->tlp_high_seq` (a probe outstanding) and whether it was a retransmission.
+    tlp_high_seq: Option<u64>,
+    tlp_retrans: bool,
+    /// `tcp_min_rtt` (ps; u64::MAX before a sample), from Karn-clean samples.
+    pub(super) min_rtt: u64,
+}
+
+impl Linux {
+    pub(super) fn new(window: u32) -> Linux {
+        Linux {
+            board: RackBoard::new(window),
+            state: CaState::Open,
+            high_seq: 0,
+            prior_cwnd: 0.0,
+            retransmits: 0,
+            special: None,
+            tlp_high_seq: None,
+            tlp_retrans: false,
+            min_rtt: u64::MAX,
+        }
+    }
+}
+
+impl TcpSender {
+    /// Segments in flight (`tcp_packets_in_flight`).
+    #[inline]
+    pub(super) fn linux_in_flight(&self) -> u64 {
+        let out = self.maxseq - self.una;
+        self.linux.as_ref().map_or(out, |l| l.board.in_flight(out))
+    }
+
+    /// One ACK (`tcp_ack`).
+    #[inline(never)]
+    pub(super) fn on_linux_ack(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let ack = pkt.ack;
+        if ack < self.una || ack > self.maxseq {
+            return;
+        }
+        let Some(mut l) = self.linux.take() else {
+            return;
+        };
+        let prior_una = self.una;
+        let min_rtt = l.min_rtt;
+        let rate = &mut self.rate;
+        let d = l.board.on_ack(
+            ack,
+            pkt.sack.iter(ack),
+            self.maxseq,
+            now,
+            if min_rtt == u64::MAX { 0 } else { min_rtt },
+            pkt.ts_echo,
+            |seq| {
+                if let Some(r) = rate.as_mut() {
+                    r.skb_delivered(seq);
+                }
+            },
+        );
+        // Karn's rule: the RTT of the most recently sent segment delivered that was never
+        // retransmitted (`ca_rtt_us`); the minimum RTT from these (`tcp_update_rtt_min`).
+        let ca_rtt = d.last_clean_sent.map(|s| now.since(s));
+        if let Some(r) = ca_rtt {
+            l.min_rtt = l.min_rtt.min(r.0.max(1));
+        }
+        let advanced = ack > prior_una;
+        let mut rtt = None;
+        if advanced {
+            rtt = self.sample_rtt(now, ack, c);
+            self.rtt.reset_backoff();
+            self.una = ack;
+            self.note_completion(now);
+            self.nxt = self.nxt.max(self.una);
+            l.retransmits = 0;
+            if std::mem::take(&mut self.syn_pending) {
+                // The SYN is acknowledged: the connection opens with the initial window.
+                self.w.cwnd = self.window_init;
+                self.linux = Some(l);
+                self.linux_timers(now, true, false);
+                self.send_much(now, out, c);
+                return;
+            }
+        }
+        // A probe's ACK (`tcp_process_tlp_ack`): a retransmitted probe that the cumulative
+        // ACK passes repaired a loss: the window is reduced as for a loss (CWR).
+        if let Some(h) = l.tlp_high_seq {
+            if ack >= h {
+                if l.tlp_retrans && ack > h {
+                    if !self.cc_owns_cwnd() {
+                        self.w.cwnd = self.reduce_window();
+                    }
+                    l.tlp_high_seq = None;
+                } else if !l.tlp_retrans || (!advanced && d.segments == 0) {
+                    l.tlp_high_seq = None;
+                }
+            }
+        }
+        // The end of recovery or loss: the ACK reaches high_seq (tcp_fastretrans_alert, D).
+        let recovering = matches!(l.state, CaState::Recovery | CaState::Loss);
+        let mut exited = false;
+        if recovering && self.una >= l.high_seq {
+            if l.state == CaState::Recovery && !self.cc_owns_cwnd() {
+                // tcp_end_cwnd_reduction
+                self.w.cwnd = self.w.ssthresh;
+            }
+            l.state = CaState::Open;
+            exited = true;
+        }
+        // RACK (tcp_identify_packet_loss).
+        let recovering = matches!(l.state, CaState::Recovery | CaState::Loss);
+        let srtt = if self.rtt.srtt > 0 {
+            self.rtt.srtt
+        } else {
+            u64::MAX
+        };
+        let reo_wnd = l
+            .board
+            .reo_wnd(recovering, self.dupack_threshold as u64, min_rtt, srtt);
+        let retrans_before = l.board.retrans_out;
+        let (newly_lost, wait) = l.board.detect_loss(now, self.maxseq, reo_wnd, false);
+        let lost_retrans = l.board.retrans_out < retrans_before;
+        if let Some(at) = wait {
+            self.rto_deadline = Some(at + TIMEOUT_MIN);
+            l.special = Some((at + TIMEOUT_MIN, Timer::Reorder));
+        }
+        // The start of recovery (tcp_time_to_recover: a loss proven).
+        let open = matches!(l.state, CaState::Open | CaState::Disorder);
+        if l.board.lost_out > 0 && (open || (l.state == CaState::Loss && lost_retrans)) {
+            self.linux_enter_recovery(&mut l, c);
+        } else if l.state == CaState::Open && l.board.sacked_out > 0 {
+            l.state = CaState::Disorder;
+        } else if l.state == CaState::Disorder && l.board.sacked_out == 0 {
+            l.state = CaState::Open;
+        }
+        let in_recovery = l.state == CaState::Recovery;
+        let was = self.in_recovery;
+        self.in_recovery = in_recovery;
+        self.linux = Some(l);
+        // Congestion control (tcp_cong_control).
+        let delivered = d.segments;
+        if self.cc_owns_cwnd() {
+            self.linux_cong_control(now, delivered, ca_rtt, was, exited);
+        } else if in_recovery {
+            self.linux_prr(delivered, newly_lost, advanced);
+        } else if advanced {
+            self.linux_open_cwnd(now, delivered, rtt, ca_rtt);
+        }
+        self.linux_timers(now, advanced, wait.is_some());
+        self.send_much(now, out, c);
+    }
+
+    /// Whether congestion control sets cwnd itself on every ACK (Linux `cong_control`).
+    #[inline]
+    fn cc_owns_cwnd(&self) -> bool {
+        self.rate.is_some()
+    }
+
+    /// `tcp_enter_recovery` with `tcp_init_cwnd_reduction`.
+    fn linux_enter_recovery(&mut self, l: &mut Linux, c: &mut FlowCounters) {
+        if !self.cc_owns_cwnd() {
+            self.reduce_window();
+        }
+        l.prior_cwnd = self.w.cwnd;
+        l.high_seq = self.maxseq;
+        l.state = CaState::Recovery;
+        l.tlp_high_seq = None;
+        self.prr = Some(Prr {
+            recover_fs: (self.w.cwnd as u64).max(1),
+            ..Prr::default()
+        });
+        c.fast_retransmits += 1;
+    }
+
+    /// `tcp_cwnd_reduction`: proportional rate reduction (RFC 6937) with RecoverFS the cwnd
+    /// at the start of recovery, cwnd = in flight + sndcnt.
+    fn linux_prr(&mut self, delivered: u64, newly_lost: u64, advanced: bool) {
+        let mut p = self.prr.unwrap_or_default();
+        let in_flight = self.linux_in_flight();
+        if delivered > 0 {
+            p.delivered += delivered;
+            let ssthresh = self.w.ssthresh;
+            let delta = ssthresh - in_flight as f64;
+            let mut sndcnt = if delta < 0.0 {
+                let due = (ssthresh * p.delivered as f64 / p.recover_fs.max(1) as f64).ceil();
+                (due as i64 - p.out as i64).max(0) as u64
+            } else {
+                let mut n = (p.delivered.saturating_sub(p.out)).max(delivered);
+                if advanced && newly_lost == 0 {
+                    n += 1;
+                }
+                n.min(delta as u64)
+            };
+            if p.out == 0 {
+                // The fast retransmission goes on the ACK that starts recovery.
+                sndcnt = sndcnt.max(1);
+            }
+            self.w.cwnd = (in_flight + sndcnt) as f64;
+        }
+        self.prr = Some(p);
+    }
+
+    /// Growth outside recovery (`tcp_cong_avoid`) by what the ACK delivered; the delay
+    /// HyStart and the delay-based algorithms see is Karn's `ca_rtt_us`, as Linux passes
+    /// to `pkts_acked`.
+    fn linux_open_cwnd(
+        &mut self,
+        now: SimTime,
+        delivered: u64,
+        rtt: Option<SimDuration>,
+        ca_rtt: Option<SimDuration>,
+    ) {
+        if !self.cwnd_limited() {
+            return;
+        }
+        let credit = if self.bytes { delivered as f64 } else { 1.0 };
+        self.cc.on_ack(
+            &mut self.w,
+            AckEvent {
+                now,
+                acked: delivered,
+                credit,
+                rtt,
+                delay: ca_rtt,
+                una: self.una,
+                sent: self.maxseq,
+            },
+        );
+    }
+
+    /// Congestion control that owns cwnd and pacing sees the ACK's rate sample after loss
+    /// detection (Linux calls `cong_control` from `tcp_cong_control`, after
+    /// `tcp_fastretrans_alert`).
+    fn linux_cong_control(
+        &mut self,
+        now: SimTime,
+        delivered: u64,
+        ca_rtt: Option<SimDuration>,
+        was_in_recovery: bool,
+        _exited: bool,
+    ) {
+        let min_rtt = self.linux.as_ref().map_or(0, |l| l.min_rtt);
+        let in_flight = self.linux_in_flight();
+        let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
+        let Some(r) = self.rate.as_mut() else {
+            return;
+        };
+        let rtt_s = ca_rtt.map_or(0.0, |d| d.as_secs_f64());
+        let rs = r.generate(
+            now,
+            delivered,
+            if min_rtt == u64::MAX { 0 } else { min_rtt },
+            rtt_s,
+        );
+        let total = r.delivered;
+        if let Some(b) = self.cc.bbr_mut() {
+            if self.in_recovery && !was_in_recovery {
+                b.on_enter_recovery(&mut self.w, in_flight);
+            } else if !self.in_recovery && was_in_recovery {
+                b.on_exit_recovery(&mut self.w);
+            }
+            b.on_ack(&mut self.w, now, &rs, total, in_flight, srtt_s);
+            self.pacing_rate = b.pacing_rate;
+        }
+    }
+
+    /// Sends what cwnd, the receiver's window and pacing allow: lost segments first
+    /// (`tcp_xmit_retransmit_queue`), then new data (`tcp_write_xmit`).
+    #[inline(never)]
+    pub(super) fn linux_send(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        self.pace_deadline = None;
+        let cwnd = self.w.cwnd.min(self.w.rwnd).max(0.0) as u64;
+        let wnd_end = self.una + self.w.rwnd.max(0.0) as u64;
+        let mut sent_new = false;
+        let mut sent = 0u64;
+        let mut limited = false;
+        loop {
+            if self.pacing_rate > 0.0 && now < self.next_send {
+                self.pace_deadline = Some(self.next_send);
+                break;
+            }
+            if self.linux_in_flight() >= cwnd {
+                limited = true;
+                break;
+            }
+            let end = self.maxseq.min(wnd_end);
+            let lost = self.linux.as_mut().and_then(|l| l.board.next_lost(end));
+            if let Some(seq) = lost {
+                self.emit(seq, now, out, c);
+            } else if self.nxt < wnd_end && self.nxt < self.app_limit {
+                self.emit(self.nxt, now, out, c);
+                self.nxt += 1;
+                sent_new = true;
+            } else {
+                break;
+            }
+            sent += 1;
+        }
+        if let Some(p) = self.prr.as_mut() {
+            if self.in_recovery {
+                p.out += sent;
+            }
+        }
+        if self.cwnd_use.is_some() {
+            self.note_linux_cwnd_use(sent > 0, limited);
+        }
+        if self.nxt >= self.app_limit && self.app_limit < wnd_end {
+            let inflight = self.linux_in_flight();
+            if let Some(r) = self.rate.as_mut() {
+                r.on_app_limited(inflight);
+            }
+        }
+        if sent_new {
+            self.linux_schedule_probe(now, false);
+        }
+    }
+
+    /// `tcp_cwnd_validate` with what is in flight.
+    fn note_linux_cwnd_use(&mut self, sent: bool, limited: bool) {
+        let flight = self.linux_in_flight();
+        let una = self.una;
+        let nxt = self.nxt;
+        let Some(u) = self.cwnd_use.as_mut() else {
+            return;
+        };
+        if !sent && !limited {
+            return;
+        }
+        if una >= u.until || limited || (!u.limited && flight > u.max_out) {
+            *u = super::CwndUse {
+                limited,
+                max_out: flight,
+                until: nxt,
+            };
+        }
+    }
+
+    /// After an ACK: no timer with nothing outstanding; else the reordering timer if RACK
+    /// set one, else on forward progress the probe timer or the RTO (`tcp_set_xmit_timer`).
+    fn linux_timers(&mut self, now: SimTime, advanced: bool, reorder: bool) {
+        if self.una >= self.maxseq {
+            self.rto_deadline = None;
+            if let Some(l) = self.linux.as_mut() {
+                l.special = None;
+            }
+            return;
+        }
+        if reorder {
+            return;
+        }
+        if advanced && !self.linux_schedule_probe(now, true) {
+            self.linux_rearm_rto(now);
+        }
+        if self.rto_deadline.is_none() {
+            self.linux_rearm_rto(now);
+        }
+    }
+
+    fn linux_rearm_rto(&mut self, now: SimTime) {
+        self.rto_deadline = Some(now + self.rtt.rto());
+        if let Some(l) = self.linux.as_mut() {
+            l.special = None;
+        }
+    }
+
+    /// `tcp_schedule_loss_probe`: in the Open state with data outstanding and no probe
+    /// outstanding, a probe in 2 SRTT + 2 ms (+ 200 ms for a lone segment, whose ACK may be
+    /// delayed), never after the RTO would fire.
+    fn linux_schedule_probe(&mut self, now: SimTime, advancing_rto: bool) -> bool {
+        let Some(l) = self.linux.as_ref() else {
+            return false;
+        };
+        if l.state != CaState::Open || self.una >= self.maxseq || self.syn_pending {
+            return false;
+        }
+        let srtt = self.rtt.srtt;
+        let mut pto = if srtt > 0 {
+            let extra = if self.maxseq - self.una == 1 {
+                RTO_MIN
+            } else {
+                TIMEOUT_MIN
+            };
+            SimDuration(2 * srtt + extra.0)
+        } else {
+            SimDuration::from_millis(1000)
+        };
+        let rto_at = if advancing_rto {
+            Some(now + self.rtt.rto())
+        } else {
+            match (self.rto_deadline, l.special) {
+                (Some(d), None) => Some(d),
+                _ => {
+                    let head = l.board.sent_at(self.una);
+                    Some(head + self.rtt.rto())
+                }
+            }
+        };
+        if let Some(r) = rto_at {
+            if r > now {
+                pto = SimDuration(pto.0.min(r.0 - now.0));
+            }
+        }
+        let at = now + pto;
+        self.rto_deadline = Some(at);
+        if let Some(l) = self.linux.as_mut() {
+            l.special = Some((at, Timer::LossProbe));
+        }
+        true
+    }
+
+    /// The sender's one timer fired at `now`: the RTO, RACK's reordering timer or the probe.
+    #[inline(never)]
+    pub(super) fn on_linux_timeout(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let Some(mut l) = self.linux.take() else {
+            return;
+        };
+        let kind = match l.special.take() {
+            Some((at, k)) if at == now => k,
+            _ => Timer::Rto,
+        };
+        self.clock = now;
+        match kind {
+            Timer::Reorder => {
+                // tcp_rack_reo_timeout
+                let before = l.board.in_flight(self.maxseq - self.una);
+                let srtt = if self.rtt.srtt > 0 {
+                    self.rtt.srtt
+                } else {
+                    u64::MAX
+                };
+                let recovering = matches!(l.state, CaState::Recovery | CaState::Loss);
+                let reo =
+                    l.board
+                        .reo_wnd(recovering, self.dupack_threshold as u64, l.min_rtt, srtt);
+                let (_, wait) = l.board.detect_loss(now, self.maxseq, reo, true);
+                let changed = l.board.in_flight(self.maxseq - self.una) != before;
+                if changed && l.state != CaState::Recovery {
+                    self.linux_enter_recovery(&mut l, c);
+                    self.in_recovery = true;
+                }
+                self.linux = Some(l);
+                if changed {
+                    if !self.cc_owns_cwnd() {
+                        self.linux_prr(1, 0, false);
+                    }
+                    self.linux_send(now, out, c);
+                }
+                match wait {
+                    Some(at) => {
+                        self.rto_deadline = Some(at + TIMEOUT_MIN);
+                        if let Some(l) = self.linux.as_mut() {
+                            l.special = Some((at + TIMEOUT_MIN, Timer::Reorder));
+                        }
+                    }
+                    None => self.linux_rearm_rto(now),
+                }
+            }
+            Timer::LossProbe => {
+                // tcp_send_loss_probe: one probe per tail: new data if the receiver's
+                // window has room, else the last segment again; then the RTO.
+                let probe = l.tlp_high_seq.is_none();
+                self.linux = Some(l);
+                if probe {
+                    let wnd_end = self.una + self.w.rwnd.max(0.0) as u64;
+                    let retrans = !(self.nxt < wnd_end && self.nxt < self.app_limit);
+                    if retrans {
+                        self.emit(self.maxseq - 1, now, out, c);
+                    } else {
+                        self.emit(self.nxt, now, out, c);
+                        self.nxt += 1;
+                    }
+                    if let Some(l) = self.linux.as_mut() {
+                        l.tlp_high_seq = Some(self.maxseq);
+                        l.tlp_retrans = retrans;
+                    }
+                }
+                self.linux_rearm_rto(now);
+            }
+            Timer::Rto => {
+                self.linux = Some(l);
+                self.on_linux_rto(now, out, c);
+            }
+        }
+    }
+
+    /// `tcp_retransmit_timer` / `tcp_enter_loss`.
+    fn on_linux_rto(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.rto_deadline = None;
+        if self.una >= self.maxseq {
+            return;
+        }
+        let Some(mut l) = self.linux.take() else {
+            return;
+        };
+        c.timeouts += 1;
+        // Reduce ssthresh if it has not yet been reduced in this window.
+        let reduce = matches!(l.state, CaState::Open | CaState::Disorder)
+            || l.high_seq <= self.una
+            || (l.state == CaState::Loss && l.retransmits == 0);
+        if reduce && !self.cc_owns_cwnd() {
+            self.reduce_window();
+        }
+        self.cc.on_timeout();
+        l.board.timeout_mark_lost(now, self.maxseq);
+        self.w.cwnd = (l.board.in_flight(self.maxseq - self.una) + 1) as f64;
+        l.state = CaState::Loss;
+        l.high_seq = self.maxseq;
+        l.tlp_high_seq = None;
+        l.retransmits += 1;
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.prr = None;
+        self.rtt.on_timeout();
+        self.timed = None;
+        self.linux = Some(l);
+        // The first outstanding segment goes again at once, unpaced.
+        let head = self.una;
+        self.emit(head, now, out, c);
+        self.linux_rearm_rto(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Recovery;
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+    use crate::packet::{PacketKind, SackBlocks};
+    use crate::scenarios::ns2_tcp;
+
+    const MS: u64 = 1_000_000_000;
+
+    fn ms(t: u64) -> SimTime {
+        SimTime(t * MS)
+    }
+
+    /// A SACK sender over a 100-segment window that sends `init` segments at 0, with Linux's
+    /// recovery (`rack`) or ns-2's with PRR, and Linux's RTO rule.
+    fn sender(rack: bool, init: u32) -> (TcpSender, Vec<Packet>, FlowCounters) {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.window_init = init;
+        cfg.prr = true;
+        cfg.rack = rack;
+        cfg.rto_rule = "linux".into();
+        cfg.initial_rto_ps = 1000 * MS;
+        let cc = crate::tcp::cc::AnyCc::new(&cfg).unwrap();
+        let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Sack, cc);
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.start(SimTime::ZERO, &mut out, &mut c);
+        (s, out, c)
+    }
+
+    fn ack(una: u64, sacks: &[(u64, u64)]) -> Packet {
+        let mut sack = SackBlocks::NONE;
+        for &(a, b) in sacks {
+            sack.push(una, a, b);
+        }
+        Packet {
+            id: 0,
+            flow: FlowId(0),
+            kind: PacketKind::TcpAck,
+            src: NodeId(1),
+            dst: NodeId(0),
+            size: 40,
+            seq: 0,
+            ack: una,
+            sent_at: SimTime::ZERO,
+            ts_echo: SimTime::ZERO,
+            retransmit: false,
+            sack,
+            nth: 0,
+            ecn: 0,
+        }
+    }
+
+    fn seqs(out: &[Packet]) -> Vec<u64> {
+        out.iter().map(|p| p.seq).collect()
+    }
+
+    #[test]
+    fn after_a_timeout_sacked_segments_are_not_sent_again() {
+        // tcp_timeout_mark_lost marks only what is not SACKed; ns-2's rule goes back N.
+        for rack in [false, true] {
+            let (mut s, mut out, mut c) = sender(rack, 20);
+            // 5 and 6 arrive, nothing else: too little for recovery before the timeout.
+            s.on_ack(ms(100), &ack(0, &[(5, 7)]), &mut out, &mut c);
+            while c.timeouts == 0 {
+                out.clear();
+                s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
+            }
+            // The receiver acknowledges each retransmission as it comes, 5..7 held.
+            let mut t = 2000;
+            for _ in 0..40 {
+                let Some(p) = out.iter().map(|p| p.seq).filter(|&q| q >= s.una).min() else {
+                    break;
+                };
+                let una = if p + 1 == 5 { 7 } else { p + 1 };
+                t += 10;
+                s.on_ack(ms(t), &ack(una, &[]), &mut out, &mut c);
+                if s.una >= 20 {
+                    break;
+                }
+            }
+            let resent = seqs(&out);
+            assert_eq!(
+                resent.contains(&5) || resent.contains(&6),
+                !rack,
+                "rack {rack}: {resent:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_repeated_timeout_keeps_ssthresh() {
+        // tcp_enter_loss reduces ssthresh once per window: a second timeout without progress
+        // keeps it (RFC 5681 and the old rule recompute it from cwnd = 1: 2 segments).
+        for (rack, keeps) in [(false, false), (true, true)] {
+            let (mut s, mut out, mut c) = sender(rack, 20);
+            // (Linux probes the tail first, at the same moment, without an RTT sample.)
+            while c.timeouts == 0 {
+                s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
+            }
+            let first = s.w.ssthresh;
+            assert_eq!(first, 10.0);
+            s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
+            assert_eq!(c.timeouts, 2);
+            assert_eq!(
+                s.w.ssthresh == first,
+                keeps,
+                "rack {rack}: {}",
+                s.w.ssthresh
+            );
+        }
+    }
+
+    #[test]
+    fn a_lost_retransmission_is_found_by_rack_without_a_timeout() {
+        // RFC 8985: segment 0 and its retransmission are lost; segments sent after the
+        // retransmission are SACKed, and one RACK.rtt after it was sent 0 goes a third time.
+        for rack in [false, true] {
+            let (mut s, mut out, mut c) = sender(rack, 20);
+            let mut t = 100;
+            for k in 1..20 {
+                s.on_ack(ms(t), &ack(0, &[(1, 1 + k)]), &mut out, &mut c);
+                t += 1;
+            }
+            let first_rtx = out.iter().filter(|p| p.seq == 0).count();
+            assert_eq!(
+                first_rtx, 2,
+                "rack {rack}: the original and one retransmission"
+            );
+            // The retransmission is lost; what recovery sent after it is SACKed 100 ms on.
+            let top = s.maxseq;
+            t += 100;
+            for k in 21..=top {
+                s.on_ack(ms(t), &ack(0, &[(1, k)]), &mut out, &mut c);
+                t += 1;
+            }
+            let sends = out.iter().filter(|p| p.seq == 0).count();
+            assert_eq!(
+                (sends, c.timeouts),
+                if rack { (3, 0) } else { (2, 0) },
+                "rack {rack}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_sack_flow_may_start_recovery_again_as_soon_as_the_last_one_ends() {
+        // Linux holds only non-SACK flows at high_seq (tcp_is_non_sack_preventing_reopen):
+        // the ACK that ends one recovery may start the next; RFC 6582's gate waits for an RTO.
+        for rack in [false, true] {
+            let (mut s, mut out, mut c) = sender(rack, 20);
+            let mut t = 100;
+            for k in 1..20 {
+                s.on_ack(ms(t), &ack(0, &[(1, 1 + k)]), &mut out, &mut c);
+                t += 1;
+            }
+            assert_eq!(c.fast_retransmits, 1);
+            // The retransmission of 0 arrives, and with it everything sent before recovery
+            // began (up to high_seq, RFC 6582's `recover`); the first segment sent in
+            // recovery is lost, the rest SACKed.
+            let h = match s.linux.as_ref() {
+                Some(l) => l.high_seq,
+                None => s.recover.unwrap(),
+            };
+            let top = s.maxseq;
+            assert!(top >= h + 4, "{h} {top}");
+            t += 100;
+            s.on_ack(ms(t), &ack(h, &[(h + 1, top)]), &mut out, &mut c);
+            assert_eq!(c.fast_retransmits, if rack { 2 } else { 1 }, "rack {rack}");
+        }
+    }
+
+    #[test]
+    fn a_tail_loss_is_probed_before_the_timeout() {
+        // RFC 8985 7 (tcp_schedule_loss_probe): the last segment of a transfer is lost; a
+        // probe 2 SRTT + 2 ms after the last ACK resends it, instead of the RTO.
+        for rack in [false, true] {
+            let (mut s, mut out, mut c) = sender(rack, 10);
+            s.set_transfer(10 * 1000);
+            s.start(SimTime::ZERO, &mut out, &mut c);
+            out.clear();
+            // RTT 100 ms; all but the last two segments acknowledged.
+            for k in 1..9 {
+                s.on_ack(ms(100 + k), &ack(k, &[]), &mut out, &mut c);
+            }
+            let at = s.rto_deadline().unwrap();
+            s.on_timeout(at, &mut out, &mut c);
+            // The probe resends the last segment; ns-2's timeout goes back to the first.
+            assert_eq!(seqs(&out), vec![if rack { 9 } else { 8 }], "rack {rack}");
+            if rack {
+                assert_eq!(c.timeouts, 0);
+                let srtt = s.rtt.srtt;
+                assert_eq!(at.0, ms(108).0 + 2 * srtt + 2 * MS);
+            } else {
+                assert_eq!(c.timeouts, 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+"""ackclock's `linux` profile against real Linux TCP, side by side.
+
+Real Linux runs on the testbed in `../shared/linux-testbed/` (its README): three network
+namespaces, a sender and a receiver running unmodified Linux TCP (iperf3) and, between them, a
+userspace link emulator (`linkem.c`) giving each direction a rate, a propagation delay, a
+DropTail FIFO of N waiting packets and Bernoulli loss on data segments. ackclock runs the same
+path: two nodes, one duplex link with that rate, delay and queue limit (the `linux` profile's
+plain DropTail accounting: N waiting, one on the line, as linkem) and the Bernoulli loss on the
+data direction, the flows started and stopped as iperf3's.
+
+For each case it prints goodput, retransmissions, mean smoothed RTT, mean cwnd, queue drops and
+(two flows) Jain's index of the flows' goodputs while both run, Linux beside ackclock, and draws
+cwnd and RTT over time for both (`OUT/CASE.png`).
+
+    python validation/linux/compare.py                 # every case (about 25 minutes)
+    python validation/linux/compare.py --cases cubic_10M_100ms_p0.01 bbr_10M_100ms_p0.01
+    python validation/linux/compare.py --reuse          # ackclock again, Linux runs kept in OUT
+    python validation/linux/compare.py --list
+
+Needs root, network namespaces, iperf3, ethtool and gcc for the Linux side (`--reuse` needs none
+of them). The emulator is timing-sensitive: `linkem_summary.json` reports how late it woke up;
+a case whose emulator was late by more than 1 ms on more than 1% of its packets is flagged
+`late` and should be run again on a quieter machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _testbed() -> Path:
+    """The testbed: $ACKCLOCK_LINUX_TESTBED, or `shared/linux-testbed` beside the repository
+    (or beside the folder holding it, for a git worktree)."""
+    if "ACKCLOCK_LINUX_TESTBED" in os.environ:
+        return Path(os.environ["ACKCLOCK_LINUX_TESTBED"])
+    for up in (ROOT.parent, ROOT.parent.parent):
+        if (up / "shared" / "linux-testbed").is_dir():
+            return up / "shared" / "linux-testbed"
+    return ROOT.parent / "shared" / "linux-testbed"
+
+
+TESTBED = _testbed()
+MSS = 1448
+FRAME = 1514  # a 1448-byte segment with timestamps in an Ethernet frame
+
+
+@dataclass(frozen=True)
+class Case:
+    """One path and one congestion control; flow 2 (if any) starts `stagger` s after flow 1."""
+
+    cc: str
+    rate_mbps: float
+    rtt_ms: float
+    qlim: int
+    p: float = 0.0
+    flows: int = 1
+    stagger: float = 10.0
+    duration: float = 30.0
+    seed: int = 1
+
+    @property
+    def name(self) -> str:
+        rate = f"{self.rate_mbps:g}M"
+        n = f"_{self.flows}f" if self.flows > 1 else ""
+        return f"{self.cc}_{rate}_{self.rtt_ms:g}ms_q{self.qlim}_p{self.p:g}{n}"
+
+    @property
+    def bdp_packets(self) -> float:
+        return self.rate_mbps * 1e6 * self.rtt_ms * 1e-3 / (8 * FRAME)
+
+
+def cases() -> list[Case]:
+    """The paths: several rates, RTTs, buffers (in BDPs) and loss rates, one and two flows."""
+    out: list[Case] = []
+    for cc in ("reno", "cubic", "bbr"):
+        # The issue's path: 10 Mb/s, 100 ms, 200 packets (2.4 BDP), with random loss.
+        for p in (0.0, 0.01, 0.05):
+            out.append(Case(cc, 10, 100, 200, p))
+        # Fast and short with a shallow buffer; slow and long with a deep one.
+        out.append(Case(cc, 100, 38, 35, 0.0))
+        out.append(Case(cc, 50, 20, 80, 0.001))
+        out.append(Case(cc, 4, 200, 140, 0.0))
+        # Two flows, the second 10 s later.
+        out.append(Case(cc, 20, 40, 66, 0.0, flows=2, duration=40))
+    return out
+
+
+def quick_case() -> Case:
+    """The live case the test suite runs: a few seconds, no random loss."""
+    return Case("cubic", 20, 20, 40, 0.0, duration=4)
+
+
+# ---------------------------------------------------------------------------------------------
+# Linux
+
+
+def testbed_ready() -> str | None:
+    """None if the Linux side can run here, else why not."""
+    if os.geteuid() != 0:
+        return "needs root"
+    for tool in ("iperf3", "ethtool", "gcc", "ip", "chrt"):
+        if shutil.which(tool) is None:
+            return f"needs {tool}"
+    if not (TESTBED / "run_one.sh").is_file():
+        return f"no testbed at {TESTBED}"
+    return None
+
+
+def setup_namespaces() -> None:
+    subprocess.run(["bash", str(TESTBED / "setup_ns.sh")], check=True)
+
+
+def teardown_namespaces() -> None:
+    for ns in ("a", "m", "b"):
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def run_linux(case: Case, out: Path) -> None:
+    """One Linux run of `case` into `out` (iperf3 JSON, ss samples, emulator summary)."""
+    if out.exists():
+        shutil.rmtree(out)
+    env = dict(os.environ, RATE=str(int(case.rate_mbps * 1e6)), DELAY=str(case.rtt_ms / 2000),
+               QLIM=str(case.qlim))
+    # The emulator is built outside the (read-only) testbed folder, once.
+    env.setdefault("LINKEM", str(Path(os.environ.get("TMPDIR", "/tmp")) / "ackclock-linkem"))
+    subprocess.run(["bash", str(TESTBED / "run_one.sh"), str(out), case.cc, str(case.p),
+                    str(case.seed), str(case.duration), str(case.flows), str(case.stagger)],
+                   env=env, check=True, capture_output=True)
+    (out / "case.json").write_text(json.dumps(asdict(case)))
+
+
+def _num(x: str) -> float:
+    return float(x) if x not in ("", None) else math.nan
+
+
+def linux_metrics(case: Case, out: Path) -> dict[str, Any]:
+    """What the Linux run measured: per flow goodput, retransmissions, RTT, cwnd; drops."""
+    summary = json.loads((out / "linkem_summary.json").read_text())
+    ab = summary["a_to_b"]
+    late = max(ab["late_over_1ms"] / max(ab["fwd"], 1),
+               summary["b_to_a"]["late_over_1ms"] / max(summary["b_to_a"]["fwd"], 1))
+    # The data flows by port (the iperf3 control connection is in ss.csv too).
+    rows = list(csv.DictReader((out / "ss.csv").open()))
+    flows = []
+    series: dict[int, list[tuple[float, float, float, float]]] = {}
+    for i in range(1, case.flows + 1):
+        server = json.loads((out / f"server{i}.json").read_text())
+        client = json.loads((out / f"client{i}.json").read_text())
+        recv = server["end"]["sum_received"]
+        port = str(5200 + i)
+        mine = [r for r in rows if r["dport"] == port and r["cc"] == case.cc]
+        # The data connection is the one that sent the most.
+        by_sport: dict[str, list[dict[str, str]]] = {}
+        for r in mine:
+            by_sport.setdefault(r["sport"], []).append(r)
+        data = (max(by_sport.values(), key=lambda rs: _num(rs[-1]["bytes_acked"]))
+                if by_sport else [])
+        series[i] = [(_num(r["t"]), _num(r["cwnd"]), _num(r["rtt"]) / 1e3,
+                      _num(r["bytes_acked"])) for r in data]
+        rtts = [s[2] for s in series[i] if not math.isnan(s[2])]
+        cwnds = [s[1] for s in series[i] if not math.isnan(s[1])]
+        flows.append({
+            "goodput": recv["bits_per_second"] / 1e6,
+            "retrans": int(client["end"]["sum_sent"].get("retransmits", 0)),
+            "rtt": sum(rtts) / len(rtts) if rtts else math.nan,
+            "cwnd": sum(cwnds) / len(cwnds) if cwnds else math.nan,
+        })
+    jain = math.nan
+    if case.flows == 2:
+        shares = [_delivered_between(series[i], case.stagger + 1, case.duration) for i in (1, 2)]
+        jain = _jain(shares)
+    return {"flows": flows, "drops": ab["drop_queue"], "jain": jain, "late": late,
+            "series": series}
+
+
+def _delivered_between(s: list[tuple[float, float, float, float]], t0: float,
+                       t1: float) -> float:
+    """Bytes acknowledged between t0 and t1 from samples (t, cwnd, rtt, bytes_acked)."""
+    def at(t: float) -> float:
+        before = [b for (ts, _, _, b) in s if ts <= t and not math.isnan(b)]
+        return before[-1] if before else 0.0
+    return at(t1) - at(t0)
+
+
+def _jain(x: list[float]) -> float:
+    s, q = sum(x), sum(v * v for v in x)
+    return s * s / (len(x) * q) if q > 0 else math.nan
+
+
+# ---------------------------------------------------------------------------------------------
+# ackclock
+
+
+def run_ackclock(case: Case, seed: int = 1, tcp: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The case in ackclock's `linux` profile, TCP parameters `tcp` overriding it."""
+    import ackclock as ac
+
+    net = ac.Network(f"linux-{case.name}", profile="linux")
+    if tcp:
+        net.defaults(**tcp)
+    net.nodes("a", "b")
+    loss = {"kind": "bernoulli", "p": case.p} if case.p > 0 else None
+    net.link("a", "b", rate=f"{case.rate_mbps:g}Mb/s", delay=f"{case.rtt_ms / 2:g}ms",
+             queue_limit=case.qlim, loss=loss)
+    for i in range(1, case.flows + 1):
+        start = 0.001 + (i - 1) * case.stagger
+        net.tcp(f"f{i}", "a", "b", cc=case.cc, start=f"{start:g}s",
+                stop=f"{start + case.duration:g}s")
+    total = case.duration + (case.flows - 1) * case.stagger + 1
+    res = net.run(duration=f"{total:g}s", seed=seed, sample_interval="100ms")
+    ts = res.timeseries
+    queues = res.queues.set_index("link")
+    flows = []
+    series: dict[int, list[tuple[float, float, float, float]]] = {}
+    fl = res.flows.set_index("flow")
+    for i in range(1, case.flows + 1):
+        start = 0.001 + (i - 1) * case.stagger
+        f = ts[ts.flow == f"f{i}"]
+        active = f[(f.time_s > start) & (f.time_s <= start + case.duration)]
+        series[i] = [(float(r.time_s), float(r.cwnd) / MSS, float(r.srtt_s),
+                      float(r.delivered_bytes)) for r in active.itertuples()]
+        end = f[f.time_s <= start + case.duration + 1e-9].delivered_bytes.iloc[-1]
+        srtt = active.srtt_s[active.srtt_s > 0]
+        flows.append({
+            "goodput": float(end) * 8 / case.duration / 1e6,
+            "retrans": int(fl.loc[f"f{i}", "packets_retransmitted"]),
+            "rtt": float(srtt.mean()),
+            "cwnd": float(active.cwnd.mean()) / MSS,
+        })
+    jain = math.nan
+    if case.flows == 2:
+        shares = [_delivered_between(series[i], case.stagger + 1, case.duration) for i in (1, 2)]
+        jain = _jain(shares)
+    return {"flows": flows, "drops": int(queues.loc["a->b", "dropped_packets"]), "jain": jain,
+            "series": series}
+
+
+# ---------------------------------------------------------------------------------------------
+# Side by side
+
+
+HEADER = ("| case | BDP pkts | flow | goodput Mb/s L / A | diff | retrans L / A "
+          "| mean RTT ms L / A | diff | mean cwnd L / A | drops L / A | Jain L / A | note |")
+
+
+def table_rows(case: Case, lx: dict[str, Any], ak: dict[str, Any]) -> list[str]:
+    rows = []
+    for i, (lf, af) in enumerate(zip(lx["flows"], ak["flows"], strict=True)):
+        gd = (af["goodput"] / lf["goodput"] - 1) * 100 if lf["goodput"] > 0 else math.nan
+        rd = (af["rtt"] / lf["rtt"] - 1) * 100 if lf["rtt"] > 0 else math.nan
+        first = i == 0
+        jain = f"{lx['jain']:.3f} / {ak['jain']:.3f}"
+        rows.append(
+            f"| {case.name if first else ''} | {case.bdp_packets:.0f} | {i + 1} "
+            f"| {lf['goodput']:.2f} / {af['goodput']:.2f} | {gd:+.1f}% "
+            f"| {lf['retrans']} / {af['retrans']} | {lf['rtt'] * 1e3:.1f} / {af['rtt'] * 1e3:.1f} "
+            f"| {rd:+.1f}% | {lf['cwnd']:.0f} / {af['cwnd']:.0f} "
+            f"| {(str(lx['drops']) + ' / ' + str(ak['drops'])) if first else ''} "
+            f"| {jain if first and case.flows > 1 else ''} "
+            f"| {'late' if first and lx['late'] > 0.01 else ''} |")
+    return rows
+
+
+def plot(case: Case, lx: dict[str, Any], ak: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+    for i in lx["series"]:
+        for name, src, style in (("Linux", lx, "-"), ("ackclock", ak, "--")):
+            s = src["series"][i]
+            t = [x[0] for x in s]
+            a1.plot(t, [x[1] for x in s], style, label=f"{name} flow {i}", lw=1)
+            a2.plot(t, [x[2] * 1e3 for x in s], style, label=f"{name} flow {i}", lw=1)
+    a1.set_ylabel("cwnd (segments)")
+    a2.set_ylabel("smoothed RTT (ms)")
+    a2.set_xlabel("time (s)")
+    a1.legend(fontsize=7)
+    a1.set_title(case.name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path("out/linux"))
+    ap.add_argument("--cases", nargs="*", help="case names (default: all)")
+    ap.add_argument("--reuse", action="store_true", help="keep the Linux runs found in OUT")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--linux-only", action="store_true", help="only run Linux, into OUT")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a TCP parameter for ackclock (e.g. rack=false), repeatable")
+    args = ap.parse_args()
+    overrides: dict[str, Any] = {}
+    for kv in args.set:
+        key, _, value = kv.partition("=")
+        if not value:
+            raise SystemExit(f"--set {kv}: expected KEY=VALUE")
+        overrides[key] = json.loads(value) if value[0] in "0123456789tf[{-" else value
+    todo = cases() + [quick_case()]
+    if args.list:
+        for c in todo:
+            print(c.name)
+        return
+    if args.cases:
+        by_name = {c.name: c for c in todo}
+        unknown = [n for n in args.cases if n not in by_name]
+        if unknown:
+            raise SystemExit(f"--cases: unknown case {unknown[0]!r}; see --list")
+        todo = [by_name[n] for n in args.cases]
+    else:
+        todo = cases()
+    args.out.mkdir(parents=True, exist_ok=True)
+    stored = {c for c in todo if (args.out / c.name / "case.json").exists()}
+    need_linux = [c for c in todo if not (args.reuse and c in stored)]
+    if need_linux:
+        why = testbed_ready()
+        if why:
+            raise SystemExit(f"the Linux testbed cannot run here: {why} "
+                             "(--reuse to use stored runs)")
+        setup_namespaces()
+    print(HEADER)
+    print("|" + "---|" * 12)
+    try:
+        for c in todo:
+            d = args.out / c.name
+            if c in need_linux:
+                run_linux(c, d)
+            if args.linux_only:
+                lx = linux_metrics(c, d)
+                g = " ".join(f"{f['goodput']:.2f}" for f in lx["flows"])
+                print(f"{c.name}: Linux goodput {g} Mb/s, late {lx['late']:.4f}", flush=True)
+                continue
+            lx = linux_metrics(c, d)
+            ak = run_ackclock(c, tcp=overrides)
+            for row in table_rows(c, lx, ak):
+                print(row, flush=True)
+            if not args.no_plots:
+                plot(c, lx, ak, args.out / f"{c.name}.png")
+    finally:
+        if need_linux:
+            teardown_namespaces()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
