@@ -268,11 +268,12 @@ class StagedFolder:
 
     def commit(self) -> None:
         """Swaps the built folder in; the earlier one (if any) is removed."""
-        import shutil
-
         target = self.target.absolute()
         fault_point("rename", target)
         if target.is_dir() and not target.is_symlink():
+            # Imported here: a first run into a new folder never needs it (start-up time).
+            import shutil
+
             if _exchange(self.path, target):
                 self.committed = True
                 shutil.rmtree(self.path, ignore_errors=True)
