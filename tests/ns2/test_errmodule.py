@@ -63,3 +63,21 @@ def test_a_droplist_on_a_fid_several_flows_share_is_refused(ns2):
     """ + DROPS % ("List", "$m droplist {3}"))
     assert r.code == 2
     assert "flow id 1, carried by 2 flows" in r.err
+
+
+def test_delay_and_bandwidth_set_a_links_before_the_run(ns2):
+    r = ns2("""
+        set ns [new Simulator]
+        set n0 [$ns node]
+        set n1 [$ns node]
+        $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+        $ns delay $n0 $n1 25ms duplex
+        $ns bandwidth $n0 $n1 2Mb
+        set l [$ns link $n0 $n1]
+        $l trace-dynamics $ns stdout
+        puts "[$l delay] [$l bw] [[$ns link $n1 $n0] delay] [[$ns link $n1 $n0] bw]"
+        $ns at 1 {$ns delay $n0 $n1 5ms}
+        $ns run
+    """)
+    assert r.out.splitlines()[0] == "0.025000000000000001 2000000 0.025000000000000001 10000000"
+    assert r.code == 2 and "$ns delay after $ns run has started" in r.err

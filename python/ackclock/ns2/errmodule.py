@@ -93,6 +93,9 @@ class ErrorModule(ErrorModel):
     def cmd_classifier(self) -> str:
         return ""
 
+    def cmd_errormodels(self) -> str:
+        return " ".join(m.handle for m in self.models)
+
     def loss_for(self, fids: dict[int, list[str]]) -> dict[str, object] | None:
         """The engine's loss model for this module (``fids``: flow id -> the flows' names)."""
         if self.default_model is not None:
@@ -107,11 +110,13 @@ class ErrorModule(ErrorModel):
         fid, model = next(iter(active.items()))
         if isinstance(model, ListErrorModel):
             packets = [n + 1 for n in model.drops]
-        elif isinstance(model, PeriodicErrorModel) and model.unit == "pkt":
+        elif (isinstance(model, PeriodicErrorModel) and model.unit == "pkt"
+              and model.vars.get("default_drop_", "0") in ("0", "false")):
             packets = model.drops()
         else:
             raise Ns2Error(unsupported(f"{model.cls} bound in an ErrorModule (only"
-                                       " ErrorModel/List and /Periodic, unit pkt)"),
+                                       " ErrorModel/List and /Periodic, unit pkt,"
+                                       " default_drop_ 0)"),
                            self.created_at)
         flows = fids.get(fid, [])
         if len(flows) != 1:

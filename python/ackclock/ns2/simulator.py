@@ -121,6 +121,26 @@ class Simulator(TclObject):
             raise TclError(f"no link from node {src.id} to node {dst.id}")
         return link
 
+    def cmd_delay(self, a: str, b: str, delay: str, kind: str = "simplex") -> None:
+        """ns-2's ``$ns delay $a $b 10ms ?duplex?``: a link's propagation delay."""
+        self._before_run("$ns delay")
+        try:
+            d = time_ps(delay)
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        for x, y in ((a, b), (b, a)) if kind == "duplex" else ((a, b),):
+            self._link(x, y).delay_ps = d
+
+    def cmd_bandwidth(self, a: str, b: str, bw: str, kind: str = "simplex") -> None:
+        """ns-2's ``$ns bandwidth $a $b 10Mb ?duplex?``: a link's rate."""
+        self._before_run("$ns bandwidth")
+        try:
+            rate = bandwidth_bps(bw)
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        for x, y in ((a, b), (b, a)) if kind == "duplex" else ((a, b),):
+            self._link(x, y).rate_bps = rate
+
     def cmd_queue_limit(self, a: str, b: str, limit: str) -> None:
         self._link(a, b).queue.write_var("limit_", limit)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..scenario import SUPPORTED_QUEUE_KINDS
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
-from .values import to_bool, to_float, to_int
+from .values import fmt_double, to_bool, to_float, to_int
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -202,17 +202,20 @@ class Link(TclObject):
     def cmd_queue(self) -> str:
         return self._l().queue.handle
 
-    def cmd_bw(self) -> float:
-        return self._l().rate_bps
+    def cmd_bw(self) -> str:
+        return fmt_double(self._l().rate_bps)  # ns-2 prints its bound double: 2000000
 
-    def cmd_delay(self) -> float:
-        return self._l().delay_ps / 1e12
+    def cmd_delay(self) -> str:
+        return fmt_double(self._l().delay_ps / 1e12)  # 0.025000000000000001
 
     def cmd_src(self) -> str:
         return self._l().src.handle
 
     def cmd_dst(self) -> str:
         return self._l().dst.handle
+
+    def cmd_trace_dynamics(self, *args: str) -> None:
+        """ns-2 traces the link's up/down changes; ackclock's links never change."""
 
     def cmd_errormodule(self, em: str = "") -> str:
         if not em:
