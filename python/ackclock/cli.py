@@ -283,7 +283,7 @@ def _sweep(args: argparse.Namespace) -> int:
     counts = runs.attrs
     print(f"{counts['runs']} runs: {counts['ran']} run now, {counts['cached']} already in"
           f" {out / RUNS_DIR}/")
-    for name in ("runs.csv", "runs.parquet", "summary.csv"):
+    for name in ("runs.csv", "runs.parquet", "queues.csv", "aggregates.csv", "summary.csv"):
         if (out / name).is_file():
             print(out / name)
     return 0

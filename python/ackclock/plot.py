@@ -178,7 +178,9 @@ def sweep_figure(summary: pd.DataFrame, x: str, metric: str, *,
     of another swept parameter ``by``. ``models``: extra curves, label -> (xs, ys)."""
     fig, ax = _figure(title or f"{metric} against {x}", UNITS.get(metric, metric))
     ax.set_xlabel(x)
-    data = summary if flows is None else summary[summary["flow"].isin(list(flows))]
+    # The "all" rows (totals over the flows) only when asked for by name.
+    data = summary[summary["flow"] != "all"] if flows is None \
+        else summary[summary["flow"].isin(list(flows))]
     keys = ["flow"] + ([by] if by else [])
     n = 0
     for key, g in data.groupby(keys, sort=False):
@@ -199,7 +201,9 @@ def write_sweep_plots(directory: str | os.PathLike[str]) -> list[str]:
     """For a sweep's output folder (summary.csv): one PNG per metric against the first swept
     parameter, a line per flow and per value of the second. Returns the names written."""
     out = Path(directory)
-    summary = pd.read_csv(out / "summary.csv")
+    summary = pd.read_csv(out / "summary.csv", keep_default_na=False, na_values=[""],
+                          dtype={"flow": str})
+    summary = summary[summary["flow"] != "all"]
     params = list(summary.columns[: list(summary.columns).index("flow")])
     if not params:
         return []

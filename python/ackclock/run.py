@@ -81,14 +81,16 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         # destinations) comes from the engine's own checks.
         raise ScenarioError(f"the engine rejected the scenario: {e}", file=source) from None
 
-    show = sys.stderr.isatty() if progress is None else progress
+    from .progress import show_progress
+
+    show = show_progress(progress)
     duration = sim.duration_ps
     name = str(resolved.get("name", "scenario"))
     bar: Any = _NoBar()
     if show:  # tqdm is imported only then: it takes about 20 ms, a tenth of a short run
-        from tqdm import tqdm
+        from .progress import tqdm_class
 
-        bar = tqdm(
+        bar = tqdm_class()(
             total=duration / PS_PER_S,
             unit="s",
             desc=f"{name} (simulated)",

@@ -25,7 +25,7 @@ from .atomic import write_atomic
 from .errors import ScenarioError, quote
 from .run import engine, run_document
 from .scenario import Scenario, resolve
-from .toml_loader import load_resolved, parse_toml
+from .toml_loader import load_resolved, parse_toml, resolved_from_raw, scenario_to_raw
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,15 +40,16 @@ if TYPE_CHECKING:
 
 RUNS_DIR = "runs"
 METRICS = ("throughput_mbps", "goodput_mbps", "loss_rate", "mean_rtt_s", "timeouts")
+# Per run, over all flows and links (summary.csv's rows with flow = "all"; aggregates.csv).
+AGGREGATES = ("jain_index", "utilization", "queue_delay_mean_s", "queue_delay_p50_s",
+              "queue_delay_p95_s")
+ALL_FLOWS = "all"
+# The engine's tables a sweep keeps per run: always these ...
+KEPT_TABLES = ("flows", "queues")
+# ... and, with timeseries=True, these (written as Parquet: they are long).
+SERIES_TABLES = ("timeseries", "queue_timeseries")
 _SWEEP_KEYS = ("scenario", "replications", "grid", "set")
 
-# Student-t 0.975 quantiles for 1..30 degrees of freedom (two-sided 95%), to 7 digits.
-_T975 = (
-    12.7062047, 4.3026527, 3.1824463, 2.7764451, 2.5705818, 2.4469119, 2.3646243, 2.3060041,
-    2.2621572, 2.2281389, 2.2009852, 2.1788128, 2.1603687, 2.1447867, 2.1314495, 2.1199053,
-    2.1098156, 2.1009220, 2.0930241, 2.0859634, 2.0796138, 2.0738731, 2.0686576, 2.0638986,
-    2.0595386, 2.0555294, 2.0518305, 2.0484071, 2.0452296, 2.0422725,
-)
 
 
 # --- the sweep file ---------------------------------------------------------------------
@@ -225,18 +226,84 @@ def run_key(document: Mapping[str, Any], engine_version: str) -> str:
     return hashlib.sha256(f"{text}\n{engine_version}".encode()).hexdigest()
 
 
-def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
-            fixed: Mapping[str, Any], version: str) -> list[_Point]:
+Loader = Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[Scenario, dict[str, Any]]]
+
+
+def _loader(scenario: Any, grid: Mapping[str, Any], fixed: Mapping[str, Any]) -> Loader:
+    """What builds a point from its function arguments and its dotted-path overrides: a
+    scenario file (the overrides are --set on it), a Scenario (built in Python, or loaded
+    from a file: then the overrides apply to that file), or a function returning a Scenario
+    (grid keys naming its parameters are passed to it; dotted paths apply to what it
+    returns)."""
+
+    def overrides(values: Mapping[str, Any]) -> list[str]:
+        return [f"{n}={format_value(v)}" for n, v in values.items()]
+
+    if isinstance(scenario, Scenario) and scenario.source is None:
+        raw = scenario_to_raw(scenario)
+        return lambda _, values: resolved_from_raw(raw, None, overrides(values))
+    if isinstance(scenario, (Scenario, str, os.PathLike)):
+        path = _scenario_path(scenario)
+        return lambda _, values: load_resolved(path, overrides(values))
+    if not callable(scenario):
+        raise ScenarioError("expected a file name (str or pathlib.Path), a Scenario or a"
+                            f" function returning one, got {quote(scenario)}", path="scenario")
+
+    def build(args: Mapping[str, Any], values: Mapping[str, Any]
+              ) -> tuple[Scenario, dict[str, Any]]:
+        from .network import Network
+
+        made = scenario(**args)
+        if isinstance(made, Network):
+            raise ScenarioError("the function returned a Network; return"
+                                " net.scenario(duration=...) instead", path="scenario")
+        if not isinstance(made, Scenario):
+            raise ScenarioError(f"the function returned {quote(made)}, not a Scenario",
+                                path="scenario")
+        if not values:
+            return made, resolve(made)
+        if made.source is not None:
+            return load_resolved(Path(made.source), overrides(values))
+        return resolved_from_raw(scenario_to_raw(made), None, overrides(values))
+
+    return build
+
+
+def _function_keys(scenario: Any, keys: Iterable[str]) -> set[str]:
+    """The grid (or fixed) keys that are arguments of a scenario function; every other key
+    must be a dotted path."""
+    if isinstance(scenario, (Scenario, str, os.PathLike)) or not callable(scenario):
+        return set()
+    import inspect
+
+    try:
+        params = inspect.signature(scenario).parameters
+    except (TypeError, ValueError):
+        return {k for k in keys if "." not in k}
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    named = {k for k in keys if k in params or (takes_any and "." not in k)}
+    what = getattr(scenario, "__name__", "the function")
+    for k in keys:
+        if k not in named and "." not in k:
+            raise ScenarioError(f"not an argument of {what} nor a dotted path (e.g. run.seed)",
+                                path=k)
+    return named
+
+
+def _points(load: Loader, function_keys: set[str], grid: Mapping[str, Sequence[Any]],
+            replications: int, fixed: Mapping[str, Any], version: str) -> list[_Point]:
     """Every point, loaded and resolved; the first bad one raises, naming its grid values."""
     names = list(grid)
     core = engine()
     points = []
     for values in itertools.product(*(grid[n] for n in names)):
         params = dict(zip(names, values, strict=True))
-        overrides = [f"{n}={format_value(v)}" for n, v in {**fixed, **params}.items()]
+        given = {**fixed, **params}
+        args = {k: v for k, v in given.items() if k in function_keys}
+        dotted = {k: v for k, v in given.items() if k not in function_keys}
         where = ", ".join(f"{n}={format_value(v)}" for n, v in params.items()) or "no values"
         try:
-            point, document = load_resolved(path, overrides)
+            point, document = load(args, dotted)
             try:
                 # The engine's own checks (e.g. unreachable destinations), once per point
                 # before any run: the seed does not change them.
@@ -261,26 +328,31 @@ def _points(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
 # --- running ----------------------------------------------------------------------------
 
 
-def _run_one(document: Mapping[str, Any], source: str | None = None) -> dict[str, Any]:
+def _run_one(document: Mapping[str, Any], source: str | None = None,
+             series: bool = False) -> dict[str, Any]:
     """Runs one point's resolved document in a worker (the parent resolved it for the run's
-    key already); returns its flows table and summary as plain JSON data."""
+    key already); returns its flows and queues tables (and with ``series`` its time series)
+    and summary as plain JSON data."""
     res = run_document(document, progress=False, source=source)
-    # The engine's columns as they came: a worker never needs pandas (slow to import).
-    flows = res.columns("flows")
-    if flows is None:
-        frame = res.flows
-        flows = {str(c): list(frame[c]) for c in frame.columns}
-    names = list(flows)
+    tables = KEPT_TABLES + (SERIES_TABLES if series else ())
     return {
-        "flows": {
-            "columns": [str(c) for c in names],
-            "data": [[_plain(v) for v in row]
-                     for row in zip(*(flows[c] for c in names), strict=True)],
-        },
+        **{name: _plain_table(res, name) for name in tables},
         # The resolved scenario is left out: the run's key already pins it down, and
         # writing it with every cached run made the parent the bottleneck of short sweeps.
         "summary": {k: v for k, v in res.summary.items() if k != "scenario"},
     }
+
+
+def _plain_table(res: Any, name: str) -> dict[str, Any]:
+    # The engine's columns as they came: a worker never needs pandas (slow to import).
+    columns = res.columns(name)
+    if columns is None:
+        frame = getattr(res, name)
+        columns = {str(c): list(frame[c]) for c in frame.columns}
+    names = list(columns)
+    return {"columns": [str(c) for c in names],
+            "data": [[_plain(v) for v in row]
+                     for row in zip(*(columns[c] for c in names), strict=True)]}
 
 
 def _plain(v: Any) -> Any:
@@ -294,7 +366,7 @@ def _plain(v: Any) -> Any:
 
 
 def sweep(
-    scenario: str | os.PathLike[str] | Scenario,
+    scenario: str | os.PathLike[str] | Scenario | Callable[..., Scenario],
     grid: Mapping[str, Sequence[Any]],
     replications: int = 1,
     *,
@@ -303,26 +375,36 @@ def sweep(
     scheduler: str | Client | None = None,
     out: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
+    timeseries: bool = False,
 ) -> pd.DataFrame:
-    """Runs ``scenario`` (a file, or a Scenario loaded from one) at every point of ``grid``
-    (dotted path -> values, cartesian product) times ``replications``; replication r uses
-    run.seed = the point's seed + r. Returns the runs table (one row per run x flow), whose
-    ``attrs`` count the distinct ``runs``, those that ``ran`` now and those ``cached``.
-    ``fixed``: overrides (dotted path -> value) for every point, not shown as columns.
+    """Runs ``scenario`` at every point of ``grid`` (key -> values, cartesian product) times
+    ``replications``; replication r uses run.seed = the point's seed + r. Returns the runs
+    table (one row per run x flow), whose ``attrs`` count the distinct ``runs``, those that
+    ``ran`` now and those ``cached``, and map each grid column to its key (``grid``).
+
+    ``scenario`` is a scenario file or a Scenario (grid keys are dotted paths, as for
+    ``--set``: ``link.r1-r2.queue.limit``, ``flow.tcp0.count``), or a function returning a
+    Scenario (grid keys naming its parameters are passed to it, e.g. the number of flows;
+    dotted paths apply to the Scenario it returns). ``fixed``: values for every point, not
+    shown as columns. Grid columns get short names (``queue_limit``); ``attrs["grid"]`` and
+    ``out/grid.json`` record the full keys.
 
     Runs go to ``jobs`` local processes (default: every core), or to a Dask scheduler
     (``scheduler``: an address or a ``distributed.Client``). With ``out``, each run is
     cached in ``out/runs/<key>.json`` as it finishes and runs already there are skipped, and
-    runs.csv, runs.parquet and summary.csv are written at the end. ``progress``: a progress
-    bar on stderr (None: only when stderr is a terminal).
+    runs.csv, runs.parquet, queues.csv, aggregates.csv and summary.csv are written at the
+    end, with ``timeseries=True`` also timeseries.parquet and queue_timeseries.parquet.
+    ``progress``: a progress bar (None: when stderr is a terminal, or in a notebook).
     """
-    path = _scenario_path(scenario)
+    _refuse_in_worker_bootstrap()
     if out is not None:
         from .inputs import check_path_argument
 
         out = check_path_argument(out, "out")
         check_sweep_folder(out)
     grid, replications, fixed = check_sweep(grid, replications, {} if fixed is None else fixed)
+    load = _loader(scenario, grid, fixed)
+    function_keys = _function_keys(scenario, [*grid, *fixed])
     from .units import plain_number
 
     jobs = plain_number(jobs)
@@ -337,40 +419,43 @@ def sweep(
             # Started first, so that the workers come up while the points are checked.
             pool = _start_pool(workers)
     try:
-        return _sweep(path, grid, replications, fixed or {}, version, pool, scheduler, out,
-                      progress)
-    except BaseException:
+        points = _points(load, function_keys, grid, replications, fixed, version)
+        return _sweep(points, list(grid), version, pool, scheduler, out, progress,
+                      bool(timeseries))
+    except BaseException as e:
         # Ctrl-C, SIGTERM or a failed run: the runs in progress are stopped at once (their
         # results would be lost anyway); every finished run is in the cache already.
         if pool is not None:
             _stop_pool(pool)
+        if pool is not None and _unguarded_script(e):
+            raise ScenarioError(_MAIN_GUARD) from None
         raise
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _sweep(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
-           fixed: Mapping[str, Any], version: str, pool: ProcessPoolExecutor | None,
-           scheduler: str | Client | None, out: str | os.PathLike[str] | None,
-           progress: bool | None) -> pd.DataFrame:
-    points = _points(path, grid, replications, fixed, version)
-
+def _sweep(points: list[_Point], keys: list[str], version: str,
+           pool: ProcessPoolExecutor | None, scheduler: str | Client | None,
+           out: str | os.PathLike[str] | None, progress: bool | None,
+           series: bool) -> pd.DataFrame:
     cache = Path(out) / RUNS_DIR if out is not None else None
     records: dict[str, dict[str, Any]] = {}
     if cache is not None:
         for p in points:
             if p.key not in records and (record := _read_record(cache / f"{p.key}.json",
-                                                                p.key, version)):
+                                                                p.key, version, series)):
                 records[p.key] = record
     todo = {p.key: p for p in points if p.key not in records}  # equal points run once
 
-    show = sys.stderr.isatty() if progress is None else progress
-    from tqdm import tqdm  # imported here: it takes about 20 ms, most runs show no bar
+    from .progress import show_progress, tqdm_class
 
-    with tqdm(total=len({p.key for p in points}), initial=len(records), unit="run",
-              desc="sweep", disable=not show) as bar:
-        for key, result in _execute(todo, pool, scheduler):
+    show = show_progress(progress)
+    # tqdm is imported only when shown: it takes about 20 ms.
+    bar_class: Any = tqdm_class() if show else _NoBar
+    with bar_class(total=len({p.key for p in points}), initial=len(records), unit="run",
+                   desc="sweep") as bar:
+        for key, result in _execute(todo, pool, scheduler, series):
             p = todo[key]
             record = {"key": key, "engine_version": version,
                       "params": {k: format_value(v) for k, v in p.params.items()},
@@ -381,13 +466,80 @@ def _sweep(path: Path, grid: Mapping[str, Sequence[Any]], replications: int,
             records[key] = record
             bar.update(1)
 
-    runs = _runs_table(points, records, list(grid))
-    # How the runs were obtained, for reports (pandas keeps attrs on the frame it returns).
+    names = short_names(keys)
+    runs = _table(points, records, names, "flows")
+    # How the runs were obtained, for reports (pandas keeps attrs on the frame it returns),
+    # and which key each grid column stands for.
     distinct = len({p.key for p in points})
-    runs.attrs.update(runs=distinct, ran=len(todo), cached=distinct - len(todo))
+    runs.attrs.update(runs=distinct, ran=len(todo), cached=distinct - len(todo),
+                      grid={short: key for key, short in names.items()})
     if out is not None:
-        write_tables(runs, list(grid), out)
+        tables = {"queues": _table(points, records, names, "queues")}
+        if series:
+            tables.update({t: _table(points, records, names, t) for t in SERIES_TABLES})
+        write_tables(runs, list(names.values()), out, tables=tables)
     return runs
+
+
+class _NoBar:
+    """What the sweep loop needs of a tqdm bar, when none is shown."""
+
+    def __init__(self, **_: Any) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: float) -> None:
+        return None
+
+
+_MAIN_GUARD = ("worker processes could not start: a script that calls ackclock.sweep must"
+               " call it under `if __name__ == \"__main__\":` (each worker imports the script;"
+               " or pass jobs=1)")
+
+
+def _unguarded_script(e: BaseException) -> bool:
+    """Whether ``e`` is the pool breaking under a script (the likely cause: the script runs
+    sweep() at its top level, which stops each worker as it imports the script)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    main = sys.modules.get("__main__")
+    return isinstance(e, BrokenProcessPool) and getattr(main, "__file__", None) is not None
+
+
+def _refuse_in_worker_bootstrap() -> None:
+    """A worker process importing a script that calls sweep() at its top level (no
+    ``__main__`` guard) stops quietly here, instead of starting processes of its own (which
+    multiprocessing refuses with a page about freeze_support); the parent then explains."""
+    mp = sys.modules.get("multiprocessing")
+    if mp is not None and getattr(mp.current_process(), "_inheriting", False):
+        raise SystemExit(1)
+
+
+def short_names(keys: Sequence[str]) -> dict[str, str]:
+    """Each grid key's column name: a key without dots as it is, a dotted path by its last
+    two parts (``link.r1-r2.queue.limit``: ``queue_limit``, ``defaults.tcp.variant``:
+    ``tcp_variant``), more parts where two would collide with another grid column or with
+    a column of the tables (``flow``, ``seed``, ...)."""
+    import re
+
+    taken = {"replication", "seed", "flow", "link", "time_s", "runs", "kind", "variant", "cc",
+             "from", "to"}
+    names: dict[str, str] = {}
+    for key in keys:
+        parts = key.split(".")
+        n = 1 if len(parts) == 1 else 2
+        while True:
+            name = re.sub(r"[^A-Za-z0-9_]+", "_", "_".join(parts[-n:])).strip("_") or key
+            if n >= len(parts) or (name not in taken and name not in names.values()):
+                break
+            n += 1
+        names[key] = name if name not in names.values() else key
+    return names
 
 
 def _scenario_path(scenario: str | os.PathLike[str] | Scenario) -> Path:
@@ -471,21 +623,22 @@ def _warm_up() -> None:
 
 
 def _execute(todo: Mapping[str, _Point], pool: ProcessPoolExecutor | None,
-             scheduler: str | Client | None) -> Iterator[tuple[str, dict[str, Any]]]:
+             scheduler: str | Client | None,
+             series: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
     """Runs the points, yielding (key, result) as each finishes."""
     if not todo:
         return
     if scheduler is not None:
-        yield from _execute_dask(todo, scheduler)
+        yield from _execute_dask(todo, scheduler, series)
         return
     if pool is None:
         for key, p in todo.items():  # no pool to start: simpler to debug, faster for one
-            yield key, _run_one(p.document, p.source)
+            yield key, _run_one(p.document, p.source, series)
         return
     from concurrent.futures import FIRST_COMPLETED, wait
 
     futures: dict[Future[dict[str, Any]], str] = {
-        pool.submit(_run_one, p.document, p.source): key for key, p in todo.items()
+        pool.submit(_run_one, p.document, p.source, series): key for key, p in todo.items()
     }
     _import_pandas_meanwhile()
     pending = set(futures)
@@ -518,8 +671,8 @@ def _import_pandas_quietly() -> None:
         pass
 
 
-def _execute_dask(todo: Mapping[str, _Point],
-                  scheduler: str | Client) -> Iterator[tuple[str, dict[str, Any]]]:
+def _execute_dask(todo: Mapping[str, _Point], scheduler: str | Client,
+                  series: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
     try:
         import distributed
     except ImportError:
@@ -528,7 +681,7 @@ def _execute_dask(todo: Mapping[str, _Point],
     own = isinstance(scheduler, str)
     client = distributed.Client(scheduler) if isinstance(scheduler, str) else scheduler
     try:
-        futures = {client.submit(_run_one, p.document, p.source,
+        futures = {client.submit(_run_one, p.document, p.source, series,
                                  key=f"ackclock-run-{key}", pure=False):
                    key for key, p in todo.items()}
         try:
@@ -542,11 +695,12 @@ def _execute_dask(todo: Mapping[str, _Point],
             client.close()
 
 
-def _read_record(path: Path, key: str | None = None,
-                 version: str | None = None) -> dict[str, Any] | None:
+def _read_record(path: Path, key: str | None = None, version: str | None = None,
+                 series: bool = False) -> dict[str, Any] | None:
     """A cached run, or None when absent, unreadable, not of this run's ``key`` and engine
-    ``version``, or not shaped as :func:`_sweep` writes it: then it is run again (and the
-    file replaced). A run file copied over another, edited or truncated is never trusted."""
+    ``version``, without a table this sweep keeps (``series``: the time series too), or not
+    shaped as :func:`_sweep` writes it: then it is run again (and the file replaced). A run
+    file copied over another, edited or truncated is never trusted."""
     from .inputs import MAX_DATA_BYTES, read_bytes
 
     try:
@@ -559,19 +713,24 @@ def _read_record(path: Path, key: str | None = None,
         return None
     if version is not None and record.get("engine_version") != version:
         return None
-    flows, summary = record.get("flows"), record.get("summary")
-    if not isinstance(flows, dict) or not isinstance(summary, dict):
-        return None
-    columns, data = flows.get("columns"), flows.get("data")
-    if not isinstance(columns, list) or not columns or not isinstance(data, list):
-        return None
-    if not all(isinstance(c, str) for c in columns) or len(set(columns)) != len(columns):
+    if not isinstance(record.get("summary"), dict):
         return None
     scalar = (str, int, float, bool, type(None))
-    for row in data:
-        if not isinstance(row, list) or len(row) != len(columns) or not all(
-                isinstance(v, scalar) for v in row):
+    for name in KEPT_TABLES + (SERIES_TABLES if series else ()):
+        table = record.get(name)
+        if not isinstance(table, dict):
             return None
+        columns, data = table.get("columns"), table.get("data")
+        if not isinstance(columns, list) or not isinstance(data, list):
+            return None
+        if name == "flows" and not columns:
+            return None
+        if not all(isinstance(c, str) for c in columns) or len(set(columns)) != len(columns):
+            return None
+        for row in data:
+            if not isinstance(row, list) or len(row) != len(columns) or not all(
+                    isinstance(v, scalar) for v in row):
+                return None
     if not isinstance(record.get("replication"), int) or not isinstance(record.get("seed"), int):
         return None
     return record
@@ -586,26 +745,27 @@ def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False
 # --- tables -----------------------------------------------------------------------------
 
 
-def _runs_table(points: Iterable[_Point], records: Mapping[str, Mapping[str, Any]],
-                params: Sequence[str]) -> pd.DataFrame:
-    """One row per run x flow, in grid order: parameters, replication, seed, flows columns."""
+def _table(points: Iterable[_Point], records: Mapping[str, Mapping[str, Any]],
+           names: Mapping[str, str], table: str = "flows") -> pd.DataFrame:
+    """One of the runs' tables with one row per run x row, in grid order: the grid columns
+    (``names``: key -> column), replication, seed, then the table's columns."""
     import pandas as pd
 
     # Rows are gathered as plain lists and framed once: a frame per run made building the
     # table the slowest part of a sweep of short runs.
-    lead_columns = [*params, "replication", "seed"]
+    lead_columns = [*names.values(), "replication", "seed"]
     columns: list[str] | None = None
     rows: list[list[Any]] = []
     for p in points:
-        flows = records[p.key]["flows"]
+        t = records[p.key][table]
         if columns is None:
-            columns = list(flows["columns"])
-        lead = [_cell(p.params[name]) for name in params] + [p.replication, p.seed]
-        if list(flows["columns"]) == columns:
-            rows.extend(lead + list(row) for row in flows["data"])
+            columns = list(t["columns"])
+        lead = [_cell(p.params[key]) for key in names] + [p.replication, p.seed]
+        if list(t["columns"]) == columns:
+            rows.extend(lead + list(row) for row in t["data"])
         else:  # runs of another engine version: align by name
-            for row in flows["data"]:
-                values = dict(zip(flows["columns"], row, strict=True))
+            for row in t["data"]:
+                values = dict(zip(t["columns"], row, strict=True))
                 rows.append(lead + [values.get(c) for c in columns])
     if columns is None:
         return pd.DataFrame(columns=lead_columns)
@@ -621,36 +781,59 @@ def _cell(value: Any) -> Any:
 
 
 def t_quantile_975(df: int) -> float:
-    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (two-sided 95%).
-
-    df 1..30 from a table (7 digits); above, the Cornish-Fisher expansion around the normal
-    quantile z to the 1/df^3 term, which is within 2e-6 of the exact value there.
-    """
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (two-sided 95%),
+    from SciPy; NaN for df < 1."""
     if df < 1:
         return math.nan
-    if df <= len(_T975):
-        return _T975[df - 1]
-    from statistics import NormalDist
+    from scipy.stats import t
 
-    z = NormalDist().inv_cdf(0.975)
-    v = float(df)
-    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
-            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3))
+    return float(t.ppf(0.975, df))
 
 
-def summarize(runs: pd.DataFrame, params: Sequence[str]) -> pd.DataFrame:
-    """Per grid point and flow, for each metric in METRICS: ``<metric>_mean``, ``_std``
-    (sample, ddof 1), ``_n`` (runs with a value) and ``_ci95``, the half-width of the 95%
-    Student-t confidence interval of the mean, t(0.975, n-1) * std / sqrt(n)."""
+def aggregates(runs: pd.DataFrame, queues: pd.DataFrame | None,
+               params: Sequence[str]) -> pd.DataFrame:
+    """One row per run (grid columns, replication, seed): over all its flows, the total
+    ``throughput_mbps`` and ``goodput_mbps``, ``loss_rate`` (drops / packets sent),
+    ``mean_rtt_s`` (mean over TCP flows), ``timeouts`` (sum) and Jain's fairness index of
+    the flows' throughputs, (sum x)^2 / (n sum x^2); and of the run's busiest link direction
+    (highest utilisation, the bottleneck): ``utilization``, and the mean, median and 95th
+    percentile of its queueing delay."""
     import pandas as pd
 
-    keys = [*params, "flow"]
-    metrics = [m for m in METRICS
-               if m in runs.columns and pd.api.types.is_numeric_dtype(runs[m])]
-    if runs.empty:
-        return pd.DataFrame(columns=keys)
-    grouped = runs.groupby(keys, sort=False, dropna=False)
-    table = grouped.size().rename("runs").reset_index()
+    keys = [*params, *(c for c in ("replication", "seed") if c in runs.columns)]
+    rows = []
+    by_run = dict(tuple(queues.groupby(keys, sort=False, dropna=False))) \
+        if queues is not None and not queues.empty else {}
+    for key, g in runs.groupby(keys, sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        x = g["throughput_mbps"].to_numpy(dtype=float)
+        sent = g["packets_sent"].sum() if "packets_dropped" in g and "packets_sent" in g \
+            else math.nan
+        row = dict(zip(keys, key, strict=True))
+        row.update(
+            flow_count=len(g),
+            throughput_mbps=float(x.sum()),
+            goodput_mbps=float(g["goodput_mbps"].sum()) if "goodput_mbps" in g else math.nan,
+            loss_rate=float(g["packets_dropped"].sum() / sent) if sent == sent and sent
+            else math.nan,
+            mean_rtt_s=float(g["mean_rtt_s"].mean()) if "mean_rtt_s" in g else math.nan,
+            timeouts=float(g["timeouts"].sum()) if "timeouts" in g else math.nan,
+            jain_index=float(x.sum() ** 2 / (len(x) * (x ** 2).sum()))
+            if len(x) and (x ** 2).sum() > 0 else math.nan,
+        )
+        q = by_run.get(key)
+        if q is not None and "utilization" in q and q["utilization"].notna().any():
+            busiest = q.loc[q["utilization"].idxmax()]
+            row.update(bottleneck=busiest["link"], utilization=float(busiest["utilization"]),
+                       queue_delay_mean_s=float(busiest.get("mean_sojourn_s", math.nan)),
+                       queue_delay_p50_s=float(busiest.get("p50_sojourn_s", math.nan)),
+                       queue_delay_p95_s=float(busiest.get("p95_sojourn_s", math.nan)))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=[*keys, "flow_count", *METRICS, "jain_index", "bottleneck",
+                                       *AGGREGATES[1:]])
+
+
+def _stats(grouped: Any, metrics: Sequence[str], table: pd.DataFrame) -> None:
     for m in metrics:
         stats = grouped[m].agg(["mean", "std", "count"]).reset_index(drop=True)
         n = stats["count"].to_numpy()
@@ -659,40 +842,99 @@ def summarize(runs: pd.DataFrame, params: Sequence[str]) -> pd.DataFrame:
         table[f"{m}_std"] = stats["std"].to_numpy()
         table[f"{m}_n"] = n
         table[f"{m}_ci95"] = stats["std"].to_numpy() * t / [math.sqrt(k) if k else 1 for k in n]
-    return table
 
 
-def write_tables(runs: pd.DataFrame, params: Sequence[str],
-                 out: str | os.PathLike[str]) -> list[Path]:
-    """Writes runs.csv, runs.parquet (when pyarrow is installed) and summary.csv into
-    ``out``, each atomically; returns their paths."""
+def summarize(runs: pd.DataFrame, params: Sequence[str],
+              queues: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per grid point and flow, for each metric in METRICS: ``<metric>_mean``, ``_std``
+    (sample, ddof 1), ``_n`` (runs with a value) and ``_ci95``, the half-width of the 95%
+    Student-t confidence interval of the mean, t(0.975, n-1) * std / sqrt(n). After each
+    point's flows, a row with flow = "all": the same statistics of each run's
+    :func:`aggregates` (total throughput, ...), and of its ``jain_index``, ``utilization``
+    and queueing delays, which per-flow rows leave empty."""
+    import pandas as pd
+
+    keys = [*params, "flow"]
+    if runs.empty:
+        return pd.DataFrame(columns=keys)
+    metrics = [m for m in METRICS
+               if m in runs.columns and pd.api.types.is_numeric_dtype(runs[m])]
+    grouped = runs.groupby(keys, sort=False, dropna=False)
+    table = grouped.size().rename("runs").reset_index()
+    _stats(grouped, metrics, table)
+
+    agg = aggregates(runs, queues, params)
+    extra = [m for m in metrics if m in agg] + [
+        m for m in AGGREGATES if m in agg and agg[m].notna().any()]
+    if params:
+        per_point = agg.groupby(list(params), sort=False, dropna=False)
+        total = per_point.size().rename("runs").reset_index()
+    else:
+        per_point = agg.groupby(lambda _: 0)
+        total = pd.DataFrame({"runs": [len(agg)]})
+    total.insert(len(params), "flow", ALL_FLOWS)
+    _stats(per_point, extra, total)
+    # Each point's flows, then its "all" row.
+    table["_order"], total["_order"] = 0, 1
+    both = pd.concat([table, total], ignore_index=True)
+    if params:
+        point = both[list(params)].astype(str).agg("\x1f".join, axis=1)
+        first = {v: i for i, v in enumerate(dict.fromkeys(point))}
+        both["_point"] = point.map(first)
+        both = both.sort_values(["_point", "_order"], kind="stable").drop(columns="_point")
+    return both.drop(columns="_order").reset_index(drop=True)
+
+
+def write_tables(runs: pd.DataFrame, params: Sequence[str], out: str | os.PathLike[str],
+                 tables: Mapping[str, pd.DataFrame] | None = None) -> list[Path]:
+    """Writes runs.csv, runs.parquet, summary.csv, aggregates.csv and grid.json into
+    ``out`` (each atomically), and ``tables``: queues.csv, and the time series as
+    timeseries.parquet and queue_timeseries.parquet; returns their paths."""
     from .atomic import write_set_atomic
 
     out = Path(out)
+    tables = dict(tables or {})
     files: list[tuple[str, Callable[[Any], object], bool]] = []
 
     def csv(frame: pd.DataFrame) -> Callable[[Any], None]:
         return lambda f: frame.to_csv(f, index=False, lineterminator="\n", na_rep="")
 
+    def parquet(frame: pd.DataFrame) -> Callable[[Any], None]:
+        # Parquet columns have one type; a grid mixing strings and numbers is written as text.
+        frame = frame.copy()
+        for name in params:
+            if name in frame and frame[name].dtype == object:
+                frame[name] = frame[name].map(str)
+        return lambda f: frame.to_parquet(f, index=False)
+
     files.append(("runs.csv", csv(runs), False))
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        warnings.warn("pyarrow is not installed: runs.parquet not written", stacklevel=2)
+        warnings.warn("pyarrow is not installed: no Parquet tables written", stacklevel=2)
+        has_parquet = False
     else:
-        # Parquet columns have one type; a grid mixing strings and numbers is written as text.
-        frame = runs.copy()
-        for name in params:
-            if frame[name].dtype == object:
-                frame[name] = frame[name].map(str)
-        files.append(("runs.parquet", lambda f: frame.to_parquet(f, index=False), True))
-    files.append(("summary.csv", csv(summarize(runs, params)), False))
+        has_parquet = True
+        files.append(("runs.parquet", parquet(runs), True))
+    queues = tables.get("queues")
+    if queues is not None:
+        files.append(("queues.csv", csv(queues), False))
+    for name in SERIES_TABLES:
+        if name in tables and has_parquet:
+            files.append((f"{name}.parquet", parquet(tables[name]), True))
+    files.append(("aggregates.csv", csv(aggregates(runs, queues, params)), False))
+    files.append(("summary.csv", csv(summarize(runs, params, queues)), False))
+    grid = runs.attrs.get("grid", {name: name for name in params})
+    files.append(("grid.json",
+                  lambda f: json.dump({"columns": grid}, f, indent=2, ensure_ascii=False),
+                  False))
     # One set: the tables of one sweep, never of two (a kill between renames leaves a part
     # of the new set beside TABLES_INCOMPLETE; the cache rewrites them on the next run).
     return write_set_atomic(out, files, stale=TABLES, marker=TABLES_INCOMPLETE)
 
 
-TABLES = ("runs.csv", "runs.parquet", "summary.csv")
+TABLES = ("runs.csv", "runs.parquet", "queues.csv", "aggregates.csv", "summary.csv",
+          "grid.json", "timeseries.parquet", "queue_timeseries.parquet")
 # Present while the tables are being replaced: they are then not a consistent set.
 TABLES_INCOMPLETE = ".tables-incomplete"
 

@@ -129,22 +129,122 @@ def loads_resolved(
     """Like :func:`loads_scenario`, with the resolved document."""
     try:
         raw = parse_toml(text)
+    except ScenarioError as e:
+        raise e.in_file(source) from None
+    return resolved_from_raw(raw, source, overrides, name)
+
+
+def resolved_from_raw(
+    raw: Mapping[str, Any],
+    source: str | None = None,
+    overrides: Sequence[str] = (),
+    name: str | None = None,
+) -> tuple[Scenario, dict[str, Any]]:
+    """The scenario and its resolved document from a parsed scenario file (or what
+    :func:`scenario_to_raw` made of a scenario), with ``--set`` overrides applied."""
+    try:
+        raw, overrides, counted = _count_overrides(raw, overrides)
         doc = expand_counts(raw)
     except ScenarioError as e:
         raise e.in_file(source) from None
     # Override errors are about the command line, not the file, so they name no file.
-    set_by = _apply_overrides(doc, overrides)
+    set_by = {**counted, **_apply_overrides(doc, overrides)}
     try:
         scenario = build_scenario(doc, source=source, default_name=name)
         document = resolve(scenario)
     except ScenarioError as e:
         for key, override in set_by.items():
-            if e.path and (e.path == key or e.path.startswith((key + ".", key + "["))
+            if e.path and (e.path == key or e.path.startswith((key + ".", key + "[", key + "{"))
                            or key.startswith(e.path + ".")):
                 e.message += f" (set by --set {override})"
                 break
         raise e.in_file(source) from None
     return scenario, document
+
+
+def _count_overrides(raw: Mapping[str, Any], overrides: Any
+                     ) -> tuple[Mapping[str, Any], Any, dict[str, str]]:
+    """Applies ``KIND.NAME.count=N`` overrides to the ``count = N`` table that made the copy
+    NAME (``flow.tcp0.count=8``: the table of tcp0, tcp1, ...), before the copies are made;
+    returns the raw document, the other overrides and, for error messages, each resized
+    table's path with its override. A table that is not repeated cannot be counted."""
+    if isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable):
+        return raw, overrides, {}  # _apply_overrides names the mistake
+    rest: list[Any] = []
+    set_by: dict[str, str] = {}
+    expanded: dict[str, Any] | None = None
+    for override in overrides:
+        if not isinstance(override, str):
+            rest.append(override)
+            continue
+        key, sep, text = override.partition("=")
+        head, _, tail = key.strip().partition(".")
+        if not (sep and head in _REPEATED and tail.endswith(".count")):
+            rest.append(override)
+            continue
+        where = f"--set {override}"
+        if expanded is None:
+            expanded = expand_counts(raw)
+        entry, ident = _find_entry(expanded, head, tail, where)
+        if tail != f"{ident}.count":
+            rest.append(override)  # e.g. an application's own key named count
+            continue
+        m = re.fullmatch(rf"{head}\[(\d+)\](\{{i=\d+\}})?", entry.origin)
+        if m is None or m.group(2) is None:
+            raise ScenarioError(
+                f"{ident} is not one of the copies of a [[{head}]] table with count = N, so it"
+                " has no count to change", path=where)
+        index = int(m.group(1))
+        tables = list(raw[head])
+        tables[index] = {**tables[index], "count": _override_value(text.strip())}
+        raw = {**raw, head: tables}
+        set_by[f"{head}[{index}]"] = override
+        expanded = None
+    return raw, rest, set_by
+
+
+def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
+    """A scenario (one built in Python, say) as the parsed TOML of a file that would load as
+    it: ``resolved_from_raw(scenario_to_raw(s))`` resolves to the same document, and dotted
+    ``--set`` paths address its keys as they would a file's."""
+    import dataclasses
+
+    def present(d: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if v is not None}
+
+    run = present({f.name: getattr(scenario.run, f.name)
+                   for f in dataclasses.fields(scenario.run)})
+    raw: dict[str, Any] = {"name": scenario.name, "profile": scenario.profile, "run": run}
+    if scenario.defaults_tcp:
+        raw["defaults"] = {"tcp": dict(scenario.defaults_tcp)}
+    raw["node"] = [{"name": n.name} for n in scenario.nodes]
+    links = []
+    for link in scenario.links:
+        q = link.queue
+        queue = present({"kind": q.kind, "limit": q.limit, "limit_bytes": q.limit_bytes,
+                         "ns2": q.ns2, "ecn": q.ecn}) | dict(q.params)
+        entry = {"from": link.from_, "to": link.to, "rate": link.rate, "delay": link.delay,
+                 "queue": queue, "duplex": link.duplex, "monitor_flows": link.monitor_flows}
+        if link.loss is not None:
+            entry["loss"] = present(dataclasses.asdict(link.loss))
+        links.append(entry)
+    raw["link"] = links
+    flows = []
+    for f in scenario.flows:
+        entry = present({"name": f.name, "kind": f.kind, "from": f.from_, "to": f.to,
+                         "variant": f.variant, "cc": f.cc, "sink": f.sink, "trace": f.trace,
+                         "fid": f.fid, "two_way": f.two_way})
+        entry.update(f.tcp)
+        if f.kind == "udp" and f.header_size is not None:
+            entry["header_size"] = f.header_size
+        entry["app"] = present(dataclasses.asdict(f.app))
+        flows.append(entry)
+    raw["flow"] = flows
+    if scenario.traces:
+        raw["trace"] = [present({"format": t.format, "file": t.file, "links": t.links,
+                                 "nodes": t.nodes, "events": t.events,
+                                 "tcp_header": t.tcp_header}) for t in scenario.traces]
+    return raw
 
 
 # Resource guards: tables and arrays nest at most this deep; `count = N` copies make at most

@@ -78,13 +78,15 @@ def ackclock(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_grid_times_replications_fills_both_tables(scenario: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     runs = ac.sweep(scenario, GRID, 3, jobs=2, out=out, progress=False)
-    assert runs.attrs == {"runs": 18, "ran": 18, "cached": 0}
+    columns = {"queue_limit": "link.r-d.queue.limit", "tcp_variant": "defaults.tcp.variant"}
+    assert runs.attrs == {"runs": 18, "ran": 18, "cached": 0, "grid": columns}
+    assert json.loads((out / "grid.json").read_text()) == {"columns": columns}
     assert len(list((out / "runs").glob("*.json"))) == 18
     assert len(runs) == 18 * 2  # run x flow
-    assert list(runs.columns[:4]) == [*GRID, "replication", "seed"]
+    assert list(runs.columns[:4]) == [*columns, "replication", "seed"]
     assert list(runs.columns[4:7]) == ["flow", "kind", "variant"]
     assert sorted(runs["seed"].unique()) == [7, 8, 9]
-    assert (runs["variant"] == runs["defaults.tcp.variant"]).all()
+    assert (runs["variant"] == runs["tcp_variant"]).all()
     # Each seed draws other start times, so replications differ.
     assert runs["start_s"].nunique() > 2
 
@@ -92,16 +94,35 @@ def test_grid_times_replications_fills_both_tables(scenario: Path, tmp_path: Pat
     assert len(on_disk) == 36 and list(on_disk.columns) == list(runs.columns)
     assert len(pd.read_parquet(out / "runs.parquet")) == 36
 
-    summary = pd.read_csv(out / "summary.csv")
-    assert len(summary) == 6 * 2  # grid point x flow
+    summary = pd.read_csv(out / "summary.csv", keep_default_na=False, na_values=[""])
+    assert len(summary) == 6 * 3  # grid point x (two flows and "all")
+    assert list(summary["flow"][:3]) == ["tcp0", "tcp1", "all"]
     assert (summary["throughput_mbps_n"] == 3).all()
-    one = runs[(runs["link.r-d.queue.limit"] == 40) & (runs["defaults.tcp.variant"] == "reno")
-               & (runs["flow"] == "tcp1")]["throughput_mbps"]
-    row = summary[(summary["link.r-d.queue.limit"] == 40)
-                  & (summary["defaults.tcp.variant"] == "reno") & (summary["flow"] == "tcp1")]
+    point = (runs["queue_limit"] == 40) & (runs["tcp_variant"] == "reno")
+    one = runs[point & (runs["flow"] == "tcp1")]["throughput_mbps"]
+    at = (summary["queue_limit"] == 40) & (summary["tcp_variant"] == "reno")
+    row = summary[at & (summary["flow"] == "tcp1")]
     assert row["throughput_mbps_mean"].item() == pytest.approx(one.mean())
     assert row["throughput_mbps_std"].item() == pytest.approx(one.std())
     assert row["throughput_mbps_ci95"].item() == pytest.approx(4.3026527 * one.std() / 3**0.5)
+    # The point's "all" row: statistics of each run's total and of Jain's index.
+    total = runs[point].groupby("seed")["throughput_mbps"].sum()
+    jain = runs[point].groupby("seed")["throughput_mbps"].agg(
+        lambda x: x.sum() ** 2 / (len(x) * (x ** 2).sum()))
+    row = summary[at & (summary["flow"] == "all")]
+    assert row["throughput_mbps_mean"].item() == pytest.approx(total.mean())
+    assert row["throughput_mbps_ci95"].item() == pytest.approx(4.3026527 * total.std() / 3**0.5)
+    assert row["jain_index_mean"].item() == pytest.approx(jain.mean())
+    assert 0.5 <= row["jain_index_mean"].item() <= 1
+    # The bottleneck r->d: its utilisation and queueing delay, from the kept queues table.
+    queues = pd.read_csv(out / "queues.csv")
+    assert len(queues) == 18 * 4  # run x link direction
+    r_d = queues[(queues["link"] == "r->d") & (queues["queue_limit"] == 40)
+                 & (queues["tcp_variant"] == "reno")]
+    assert row["utilization_mean"].item() == pytest.approx(r_d["utilization"].mean())
+    assert row["queue_delay_p95_s_mean"].item() == pytest.approx(r_d["p95_sojourn_s"].mean())
+    agg = pd.read_csv(out / "aggregates.csv")
+    assert len(agg) == 18 and (agg["bottleneck"] == "r->d").all()
     assert not list(out.glob(".*.tmp")) and not list((out / "runs").glob(".*"))
 
 
@@ -116,14 +137,16 @@ def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
     calls = []
     real = sweep_module._run_one
 
-    def counting(doc: dict[str, Any], source: str | None = None) -> dict[str, Any]:
+    def counting(doc: dict[str, Any], source: str | None = None,
+                 series: bool = False) -> dict[str, Any]:
         calls.append(doc["run"]["seed"])
-        return real(doc, source)
+        return real(doc, source, series)
 
     monkeypatch.setattr(sweep_module, "_run_one", counting)
     again = ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
     assert len(calls) == 4
-    assert again.attrs == {"runs": 18, "ran": 4, "cached": 14}
+    assert {k: again.attrs[k] for k in ("runs", "ran", "cached")} == {"runs": 18, "ran": 4,
+                                                                      "cached": 14}
     assert sorted((out / "runs").glob("*.json")) == files
     pd.testing.assert_frame_equal(first, again)
 
@@ -256,3 +279,77 @@ def test_sweep_plots_have_one_figure_per_metric_with_confidence_intervals(tmp_pa
     a10 = summary[(summary.flow == "a") & (summary.buf == 10)].iloc[0]
     assert a10.throughput_mbps_mean == 2.0
     assert abs(a10.throughput_mbps_ci95 - 12.7062047) < 1e-6
+
+
+def test_flow_count_is_a_grid_key(scenario: Path, tmp_path: Path) -> None:
+    # tiny.toml's flows are one [[flow]] table with count = 2: any copy's count resizes it.
+    runs = ac.sweep(scenario, {"flow.tcp0.count": [1, 3]}, jobs=1, progress=False)
+    assert runs.attrs["grid"] == {"tcp0_count": "flow.tcp0.count"}
+    assert runs.groupby("tcp0_count")["flow"].apply(list).to_dict() == {
+        1: ["tcp0"], 3: ["tcp0", "tcp1", "tcp2"]}
+
+
+def test_count_of_a_table_that_is_not_repeated_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="tcp1 is not one of the copies"):
+        ac.load_scenario(EXAMPLES / "reno_vs_cbr.toml", ["flow.tcp1.count=8"])
+    result = ackclock("run", str(EXAMPLES / "reno_vs_cbr.toml"), "--set", "flow.tcp1.count=8",
+                      cwd=tmp_path)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+
+
+def dumbbell(flows: int, buffer: int = 20) -> ac.Scenario:
+    net = ac.Network.dumbbell(flows, rate="5Mb/s", queue_limit=buffer, window=50,
+                              start={"uniform": ["0s", "0.5s"]})
+    return net.scenario(duration="2s", seed=3, sample_interval="0.1s")
+
+
+def test_sweep_of_a_function_and_of_a_python_scenario(tmp_path: Path) -> None:
+    # Grid keys naming the function's arguments go to it; dotted paths apply to its result.
+    runs = ac.sweep(dumbbell, {"flows": [1, 2], "link.r1-r2.queue.limit": [5, 30]}, 2,
+                    jobs=2, progress=False, out=tmp_path / "f", timeseries=True)
+    assert runs.attrs["grid"] == {"flows": "flows", "queue_limit": "link.r1-r2.queue.limit"}
+    assert len(runs) == (1 + 2) * 2 * 2
+    assert sorted(runs["seed"].unique()) == [3, 4]
+    one = runs[(runs["flows"] == 2) & (runs["queue_limit"] == 5) & (runs["seed"] == 3)]
+    # Same as running the scenario by hand.
+    sc = dumbbell(2)
+    by_hand = ac.run_scenario(ac.Network.dumbbell(
+        2, rate="5Mb/s", queue_limit=5, window=50,
+        start={"uniform": ["0s", "0.5s"]}).scenario(duration="2s", seed=3), progress=False)
+    assert list(one["throughput_mbps"]) == list(by_hand.flows["throughput_mbps"])
+    series = pd.read_parquet(tmp_path / "f" / "timeseries.parquet")
+    assert set(series["flows"]) == {1, 2} and series["cwnd"].notna().any()
+    assert len(pd.read_parquet(tmp_path / "f" / "queue_timeseries.parquet")) > 0
+
+    # A scenario built in Python: dotted paths address it as they would a file.
+    grid = {"link.r1-r2.queue.limit": [5, 30], "defaults.tcp.variant": ["reno", "newreno"]}
+    runs2 = ac.sweep(sc, grid, jobs=1, progress=False)
+    assert set(runs2["variant"]) == {"reno", "newreno"}
+    assert (runs2["variant"] == runs2["tcp_variant"]).all()
+    with pytest.raises(ScenarioError, match="not an argument of dumbbell"):
+        ac.sweep(dumbbell, {"flow": [1]}, progress=False)
+
+
+SCRIPT = """
+import ackclock as ac
+runs = ac.sweep({scenario!r}, {{"defaults.tcp.variant": ["reno", "newreno"]}}, jobs=2,
+                progress=False)
+print(len(runs))
+"""
+
+
+def test_script_without_main_guard_gets_one_line(scenario: Path, tmp_path: Path) -> None:
+    script = tmp_path / "s.py"
+    script.write_text(SCRIPT.format(scenario=str(scenario)))
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode != 0
+    assert "freeze_support" not in result.stderr
+    assert 'under `if __name__ == "__main__":`' in result.stderr.splitlines()[-1]
+    guarded = tmp_path / "g.py"
+    body = SCRIPT.format(scenario=str(scenario)).strip().replace("\n", "\n    ")
+    guarded.write_text(f"if __name__ == '__main__':\n    {body}\n")
+    result = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "4"
