@@ -33,7 +33,7 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -181,8 +181,24 @@ def linux_metrics(case: Case, out: Path) -> dict[str, Any]:
     if case.flows == 2:
         shares = [_delivered_between(series[i], case.stagger + 1, case.duration) for i in (1, 2)]
         jain = _jain(shares)
+    loss = ab["drop_loss"] / max(ab["data_rx"], 1)
     return {"flows": flows, "drops": ab["drop_queue"], "jain": jain, "late": late,
-            "series": series}
+            "series": series, "loss": loss}
+
+
+def mean_linux(case: Case, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The mean of several Linux runs of one case, with the spread of each flow's goodput
+    (half the range over the mean, in %; 0 for one run)."""
+    first = runs[0]
+    flows = []
+    for i in range(case.flows):
+        f = {k: sum(r["flows"][i][k] for r in runs) / len(runs) for k in first["flows"][i]}
+        g = [r["flows"][i]["goodput"] for r in runs]
+        f["spread"] = (max(g) - min(g)) / 2 / f["goodput"] * 100 if f["goodput"] > 0 else 0.0
+        flows.append(f)
+    return {"flows": flows, "series": first["series"], "runs": len(runs),
+            **{k: sum(r[k] for r in runs) / len(runs) for k in ("drops", "jain", "late", "loss")},
+            "late": max(r["late"] for r in runs)}
 
 
 def _delivered_between(s: list[tuple[float, float, float, float]], t0: float,
@@ -203,8 +219,25 @@ def _jain(x: list[float]) -> float:
 # ackclock
 
 
-def run_ackclock(case: Case, seed: int = 1, tcp: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The case in ackclock's `linux` profile, TCP parameters `tcp` overriding it."""
+def run_ackclock(case: Case, seeds: int = 5, tcp: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The case in ackclock's `linux` profile, TCP parameters `tcp` overriding it: with random
+    loss the mean of `seeds` runs (the loss one Linux run saw is one draw too; the table shows
+    both loss rates), else one run."""
+    runs = [_run_ackclock(case, seed, tcp) for seed in range(1, (seeds if case.p > 0 else 1) + 1)]
+    first = runs[0]
+    mean = {
+        "flows": [{k: sum(r["flows"][i][k] for r in runs) / len(runs) for k in first["flows"][i]}
+                  for i in range(case.flows)],
+        "drops": sum(r["drops"] for r in runs) / len(runs),
+        "jain": sum(r["jain"] for r in runs) / len(runs),
+        "loss": sum(r["loss"] for r in runs) / len(runs),
+        "series": first["series"],
+        "runs": len(runs),
+    }
+    return mean
+
+
+def _run_ackclock(case: Case, seed: int, tcp: dict[str, Any] | None) -> dict[str, Any]:
     import ackclock as ac
 
     net = ac.Network(f"linux-{case.name}", profile="linux")
@@ -243,8 +276,10 @@ def run_ackclock(case: Case, seed: int = 1, tcp: dict[str, Any] | None = None) -
     if case.flows == 2:
         shares = [_delivered_between(series[i], case.stagger + 1, case.duration) for i in (1, 2)]
         jain = _jain(shares)
-    return {"flows": flows, "drops": int(queues.loc["a->b", "dropped_packets"]), "jain": jain,
-            "series": series}
+    ab = queues.loc["a->b"]
+    loss = float(ab.lost_packets) / max(float(ab.arrived_packets + ab.lost_packets), 1.0)
+    return {"flows": flows, "drops": int(ab.dropped_packets), "jain": jain,
+            "series": series, "loss": loss}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,7 +287,8 @@ def run_ackclock(case: Case, seed: int = 1, tcp: dict[str, Any] | None = None) -
 
 
 HEADER = ("| case | BDP pkts | flow | goodput Mb/s L / A | diff | retrans L / A "
-          "| mean RTT ms L / A | diff | mean cwnd L / A | drops L / A | Jain L / A | note |")
+          "| mean RTT ms L / A | diff | mean cwnd L / A | drops L / A | loss % L / A | Jain L / A "
+          "| note |")
 
 
 def table_rows(case: Case, lx: dict[str, Any], ak: dict[str, Any]) -> list[str]:
@@ -262,12 +298,16 @@ def table_rows(case: Case, lx: dict[str, Any], ak: dict[str, Any]) -> list[str]:
         rd = (af["rtt"] / lf["rtt"] - 1) * 100 if lf["rtt"] > 0 else math.nan
         first = i == 0
         jain = f"{lx['jain']:.3f} / {ak['jain']:.3f}"
+        drops = f"{lx['drops']:.0f} / {ak['drops']:.0f}"
+        spread = f" ±{lf['spread']:.0f}%" if lf.get("spread") else ""
+        loss = f"{lx['loss'] * 100:.2f} / {ak['loss'] * 100:.2f}"
         rows.append(
             f"| {case.name if first else ''} | {case.bdp_packets:.0f} | {i + 1} "
-            f"| {lf['goodput']:.2f} / {af['goodput']:.2f} | {gd:+.1f}% "
-            f"| {lf['retrans']} / {af['retrans']} | {lf['rtt'] * 1e3:.1f} / {af['rtt'] * 1e3:.1f} "
+            f"| {lf['goodput']:.2f}{spread} / {af['goodput']:.2f} | {gd:+.1f}% "
+            f"| {lf['retrans']:.0f} / {af['retrans']:.0f} "
+            f"| {lf['rtt'] * 1e3:.1f} / {af['rtt'] * 1e3:.1f} "
             f"| {rd:+.1f}% | {lf['cwnd']:.0f} / {af['cwnd']:.0f} "
-            f"| {(str(lx['drops']) + ' / ' + str(ak['drops'])) if first else ''} "
+            f"| {drops if first else ''} | {loss if first and case.p > 0 else ''} "
             f"| {jain if first and case.flows > 1 else ''} "
             f"| {'late' if first and lx['late'] > 0.01 else ''} |")
     return rows
@@ -304,6 +344,9 @@ def main() -> None:
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--linux-only", action="store_true", help="only run Linux, into OUT")
+    ap.add_argument("--linux-seeds", type=int, default=1, metavar="N",
+                    help="Linux runs (loss seeds 1..N) per case with random loss or two flows; "
+                         "the table shows their mean and spread")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a TCP parameter for ackclock (e.g. rack=false), repeatable")
     args = ap.parse_args()
@@ -327,8 +370,14 @@ def main() -> None:
     else:
         todo = cases()
     args.out.mkdir(parents=True, exist_ok=True)
-    stored = {c for c in todo if (args.out / c.name / "case.json").exists()}
-    need_linux = [c for c in todo if not (args.reuse and c in stored)]
+
+    def runs_of(c: Case) -> list[tuple[Case, Path]]:
+        n = args.linux_seeds if (c.p > 0 or c.flows > 1) else 1
+        return [(replace(c, seed=k), args.out / (c.name if k == 1 else f"{c.name}.s{k}"))
+                for k in range(1, n + 1)]
+
+    need_linux = [(rc, d) for c in todo for (rc, d) in runs_of(c)
+                  if not (args.reuse and (d / "case.json").exists())]
     if need_linux:
         why = testbed_ready()
         if why:
@@ -336,18 +385,20 @@ def main() -> None:
                              "(--reuse to use stored runs)")
         setup_namespaces()
     print(HEADER)
-    print("|" + "---|" * 12)
+    print("|" + "---|" * 13)
     try:
         for c in todo:
-            d = args.out / c.name
-            if c in need_linux:
-                run_linux(c, d)
+            lxs = []
+            for rc, d in runs_of(c):
+                if (rc, d) in need_linux:
+                    run_linux(rc, d)
+                lxs.append(linux_metrics(rc, d))
             if args.linux_only:
-                lx = linux_metrics(c, d)
-                g = " ".join(f"{f['goodput']:.2f}" for f in lx["flows"])
-                print(f"{c.name}: Linux goodput {g} Mb/s, late {lx['late']:.4f}", flush=True)
+                for lx in lxs:
+                    g = " ".join(f"{f['goodput']:.2f}" for f in lx["flows"])
+                    print(f"{c.name}: Linux goodput {g} Mb/s, late {lx['late']:.4f}", flush=True)
                 continue
-            lx = linux_metrics(c, d)
+            lx = mean_linux(c, lxs)
             ak = run_ackclock(c, tcp=overrides)
             for row in table_rows(c, lx, ak):
                 print(row, flush=True)

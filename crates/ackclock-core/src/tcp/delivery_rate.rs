@@ -39,6 +39,10 @@ pub struct RateSample {
     pub delivered: u64,
     /// The sampled segment's RTT, in seconds (0: none).
     pub rtt_s: f64,
+    /// `rack` senders (Linux's `struct rate_sample`): segments newly marked lost by this ACK
+    /// (`losses`) and in flight before it (`prior_in_flight`); 0 otherwise.
+    pub losses: u64,
+    pub prior_in_flight: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -146,6 +150,7 @@ impl DeliveryRate {
             prior_delivered: if rate > 0.0 { p.prior_delivered } else { 0 },
             delivered: newly,
             rtt_s,
+            ..RateSample::default()
         }
     }
 
@@ -232,6 +237,7 @@ impl DeliveryRate {
             prior_delivered: p.delivered,
             delivered: newly,
             rtt_s: rtt as f64 * 1e-12,
+            ..RateSample::default()
         }
     }
 }

@@ -205,6 +205,12 @@ impl TcpSender {
         recovery: Recovery,
         cc: AnyCc,
     ) -> TcpSender {
+        let mut cc = cc;
+        if cfg.rack && recovery == Recovery::Sack {
+            if let Some(b) = cc.bbr_mut() {
+                b.set_linux(cfg.packet_size as f64);
+            }
+        }
         TcpSender {
             limited_transmit: cfg.limited_transmit,
             max_burst: cfg.max_burst,

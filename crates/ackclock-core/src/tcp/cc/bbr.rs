@@ -25,6 +25,8 @@ use super::{Params, Window};
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::SimTime;
 
+pub mod linux;
+
 const HIGH_GAIN: f64 = 2.885_390_081_777_927; // 2 / ln 2
 const DRAIN_GAIN: f64 = 1.0 / HIGH_GAIN;
 const CYCLE: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
@@ -75,6 +77,8 @@ pub struct Bbr {
     /// Entering ProbeRTT: remember cwnd at the next update; leaving it: restore it.
     save_cwnd_later: bool,
     restore_after_probe_rtt: bool,
+    /// Linux's BBR (`bbr/linux.rs`) for the `rack` sender; None: the draft's model above.
+    linux: Option<Box<linux::LinuxBbr>>,
 }
 
 impl Bbr {
@@ -109,6 +113,7 @@ impl Bbr {
             start_phase: p.get("start_phase", 2.0) as usize % CYCLE.len(),
             save_cwnd_later: false,
             restore_after_probe_rtt: false,
+            linux: None,
         }
     }
 
@@ -403,6 +408,7 @@ mod tests {
                 prior_delivered: prior,
                 delivered: 10,
                 rtt_s: rtt,
+                ..RateSample::default()
             };
             let delivered = prior + 10;
             b.on_ack(

@@ -50,6 +50,17 @@ pub(super) enum CaState {
     Loss,
 }
 
+/// The state as Linux's BBR reads it.
+fn bbr_state(s: CaState) -> crate::tcp::cc::bbr::linux::CaState {
+    use crate::tcp::cc::bbr::linux::CaState as B;
+    match s {
+        CaState::Open => B::Open,
+        CaState::Disorder => B::Disorder,
+        CaState::Recovery => B::Recovery,
+        CaState::Loss => B::Loss,
+    }
+}
+
 /// Which timer the sender's one deadline stands for (`icsk_pending`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Timer {
@@ -123,6 +134,7 @@ impl TcpSender {
             return;
         };
         let prior_una = self.una;
+        let prior_in_flight = l.board.in_flight(self.maxseq - self.una);
         let min_rtt = l.min_rtt;
         let rate = &mut self.rate;
         let d = l.board.on_ack(
@@ -220,7 +232,8 @@ impl TcpSender {
         // Congestion control (tcp_cong_control).
         let delivered = d.segments;
         if self.cc_owns_cwnd() {
-            self.linux_cong_control(now, delivered, ca_rtt, was, exited);
+            let _ = exited;
+            self.linux_cong_control(now, delivered, ca_rtt, was, newly_lost, prior_in_flight);
         } else if in_recovery {
             self.linux_prr(delivered, newly_lost, advanced);
         } else if advanced {
@@ -240,6 +253,9 @@ impl TcpSender {
     fn linux_enter_recovery(&mut self, l: &mut Linux, c: &mut FlowCounters) {
         if !self.cc_owns_cwnd() {
             self.reduce_window();
+        } else if let Some(b) = self.cc.bbr_mut() {
+            // bbr_ssthresh: BBR only saves its cwnd.
+            b.save_cwnd(&self.w);
         }
         l.prior_cwnd = self.w.cwnd;
         l.high_seq = self.maxseq;
@@ -311,29 +327,38 @@ impl TcpSender {
     /// Congestion control that owns cwnd and pacing sees the ACK's rate sample after loss
     /// detection (Linux calls `cong_control` from `tcp_cong_control`, after
     /// `tcp_fastretrans_alert`).
+    #[allow(clippy::too_many_arguments)]
     fn linux_cong_control(
         &mut self,
         now: SimTime,
         delivered: u64,
         ca_rtt: Option<SimDuration>,
         was_in_recovery: bool,
-        _exited: bool,
+        losses: u64,
+        prior_in_flight: u64,
     ) {
-        let min_rtt = self.linux.as_ref().map_or(0, |l| l.min_rtt);
+        let (min_rtt, state) = self
+            .linux
+            .as_ref()
+            .map_or((0, CaState::Open), |l| (l.min_rtt, l.state));
         let in_flight = self.linux_in_flight();
         let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
         let Some(r) = self.rate.as_mut() else {
             return;
         };
         let rtt_s = ca_rtt.map_or(0.0, |d| d.as_secs_f64());
-        let rs = r.generate(
-            now,
-            delivered,
-            if min_rtt == u64::MAX { 0 } else { min_rtt },
-            rtt_s,
-        );
+        let min_rtt = if min_rtt == u64::MAX { 0 } else { min_rtt };
+        let mut rs = r.generate(now, delivered, min_rtt, rtt_s);
+        rs.losses = losses;
+        rs.prior_in_flight = prior_in_flight;
         let total = r.delivered;
         if let Some(b) = self.cc.bbr_mut() {
+            if b.is_linux() {
+                b.set_ca_state(bbr_state(state));
+                b.linux_on_ack(&mut self.w, now, &rs, total, in_flight, srtt_s);
+                self.pacing_rate = b.pacing_rate;
+                return;
+            }
             if self.in_recovery && !was_in_recovery {
                 b.on_enter_recovery(&mut self.w, in_flight);
             } else if !self.in_recovery && was_in_recovery {
@@ -590,7 +615,15 @@ impl TcpSender {
         if reduce && !self.cc_owns_cwnd() {
             self.reduce_window();
         }
-        self.cc.on_timeout();
+        match self.cc.bbr_mut() {
+            Some(b) if b.is_linux() => {
+                if reduce {
+                    b.save_cwnd(&self.w);
+                }
+                b.on_loss_state();
+            }
+            _ => self.cc.on_timeout(),
+        }
         l.board.timeout_mark_lost(now, self.maxseq);
         self.w.cwnd = (l.board.in_flight(self.maxseq - self.una) + 1) as f64;
         l.state = CaState::Loss;

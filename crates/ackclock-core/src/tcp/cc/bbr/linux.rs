@@ -1,0 +1,488 @@
+//! BBR as Linux runs it (`net/ipv4/tcp_bbr.c`, BBR v1), for the `rack` sender of the `linux`
+//! profile; other senders keep `bbr.rs`'s model of the draft. What differs, by Linux function:
+//!
+//! - `bbr_set_cwnd` / `bbr_set_cwnd_to_recover_or_restore`: cwnd is BBR's alone (the sender's
+//!   ssthresh and PRR do not touch it). Lost segments come off cwnd; the first round of
+//!   recovery conserves packets (cwnd = in flight + acknowledged, a new round starting now);
+//!   leaving recovery or a timeout's loss state restores the cwnd saved when it began
+//!   (`bbr_save_cwnd`, called by `bbr_ssthresh`, which changes nothing else). Outside that,
+//!   cwnd grows by what each ACK delivers toward the target; before the pipe is full it keeps
+//!   growing while the connection has delivered fewer than 10 segments (`tp->delivered`).
+//! - The target (`bbr_inflight`): the BDP rounded up (10 segments before any RTT sample), plus
+//!   the ACK aggregation allowance (`bbr_update_ack_aggregation`, `bbr_ack_aggregation_cwnd`:
+//!   the most data delivered beyond the estimated bandwidth in an epoch, over 5-10 rounds, at
+//!   most 100 ms of it, once the pipe is full), plus `bbr_quantization_budget`: three TSO
+//!   goals (a millisecond of data at the pacing rate, at least 2 segments above 1.2 Mb/s),
+//!   rounded up to even, 2 more in the 5/4 phase of ProbeBW.
+//! - Pacing at 99% of gain x bandwidth (`bbr_pacing_margin_percent`); before any bandwidth
+//!   sample, the initial window at the high gain over the smoothed RTT, once one exists.
+//! - The gain cycle's phase ends after one min RTT of deliveries, the 5/4 phase only once what
+//!   was in flight before the ACK reaches its target or a loss is seen; Drain ends when what is
+//!   in flight is down to the 1.0 target (`bbr_is_next_cycle_phase`, `bbr_check_drain`).
+//! - Rounds and bandwidth only from valid samples (`bbr_update_bw`).
+//! - The min-RTT filter is stamped when the flow starts (`bbr_init`), not at time 0, so a
+//!   flow starting late does not enter ProbeRTT at once; ProbeRTT's end restores cwnd
+//!   (`bbr_check_probe_rtt_done`).
+//! - A timeout (`bbr_set_state(TCP_CA_Loss)`) forgets the full-bandwidth count and keeps the
+//!   saved cwnd.
+//!
+//! Left out: the long-term (policer) bandwidth model (`bbr_lt_bw_sampling`, which needs a loss
+//! rate of 20%), the idle restart, ACKs known to be delayed in the min-RTT filter.
+
+use super::{Bbr, Mode, CYCLE, DRAIN_GAIN, HIGH_GAIN, MIN_CWND};
+use crate::tcp::cc::Window;
+use crate::tcp::delivery_rate::RateSample;
+use crate::time::SimTime;
+
+/// Linux's `TCP_INIT_CWND`.
+const INIT_CWND: f64 = 10.0;
+/// `bbr_pacing_margin_percent`.
+const PACING_MARGIN: f64 = 0.99;
+/// `bbr_extra_acked_win_rtts`, `bbr_extra_acked_max_us`, `bbr_ack_epoch_acked_reset_thresh`.
+const EXTRA_ACKED_WIN_RTTS: u32 = 5;
+const EXTRA_ACKED_MAX_S: f64 = 0.1;
+const ACK_EPOCH_RESET: f64 = (1u64 << 20) as f64;
+
+/// Linux's congestion-avoidance states, in its order (`enum tcp_ca_state`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CaState {
+    #[default]
+    Open,
+    Disorder,
+    Recovery,
+    Loss,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct LinuxBbr {
+    /// The segment size, for the TSO goal.
+    mss: f64,
+    /// The sender's state now, and at the last ACK (`bbr->prev_ca_state`).
+    pub state: CaState,
+    prev_state: CaState,
+    started: bool,
+    has_seen_rtt: bool,
+    ack_epoch: SimTime,
+    ack_epoch_acked: f64,
+    extra_acked: [f64; 2],
+    extra_win_rtts: u32,
+    extra_win_idx: usize,
+}
+
+impl Bbr {
+    /// Runs Linux's BBR from now on, with segments of `mss` bytes.
+    pub fn set_linux(&mut self, mss: f64) {
+        self.linux = Some(Box::new(LinuxBbr {
+            mss,
+            ..LinuxBbr::default()
+        }));
+    }
+
+    /// Whether this is Linux's BBR.
+    pub fn is_linux(&self) -> bool {
+        self.linux.is_some()
+    }
+
+    /// The sender's congestion-avoidance state (read on the next ACK, as Linux reads
+    /// `icsk_ca_state`).
+    pub fn set_ca_state(&mut self, state: CaState) {
+        if let Some(l) = self.linux.as_mut() {
+            l.state = state;
+        }
+    }
+
+    /// `bbr_ssthresh`: the sender is entering recovery or a timeout's loss state; only the
+    /// cwnd is saved.
+    pub fn save_cwnd(&mut self, w: &Window) {
+        let prev = self.linux.as_ref().map_or(CaState::Open, |l| l.prev_state);
+        if prev < CaState::Recovery && self.mode != Mode::ProbeRtt {
+            self.prior_cwnd = w.cwnd;
+        } else {
+            self.prior_cwnd = self.prior_cwnd.max(w.cwnd);
+        }
+    }
+
+    /// `bbr_set_state(TCP_CA_Loss)`: a timeout.
+    pub fn on_loss_state(&mut self) {
+        if let Some(l) = self.linux.as_mut() {
+            l.prev_state = CaState::Loss;
+            l.state = CaState::Loss;
+        }
+        self.full_bw = 0.0;
+        self.round_start = true;
+    }
+
+    /// `bbr_main`: one ACK's rate sample; `delivered` is the connection's total,
+    /// `in_flight` what is in flight after the ACK, `srtt_s` the smoothed RTT.
+    pub fn linux_on_ack(
+        &mut self,
+        w: &mut Window,
+        now: SimTime,
+        rs: &RateSample,
+        delivered: u64,
+        in_flight: u64,
+        srtt_s: f64,
+    ) {
+        let Some(mut l) = self.linux.take() else {
+            return;
+        };
+        if !l.started {
+            // bbr_init: the min-RTT filter starts with the connection.
+            l.started = true;
+            self.rt_prop_stamp = now;
+            l.ack_epoch = now;
+        }
+        let valid = rs.delivery_rate > 0.0;
+        // bbr_update_bw
+        self.round_start = false;
+        if valid {
+            if rs.prior_delivered >= self.next_round_delivered {
+                self.next_round_delivered = delivered;
+                self.round_count += 1;
+                self.round_start = true;
+                self.packet_conservation = false;
+            }
+            self.update_btl_bw(rs);
+        }
+        self.update_ack_aggregation(&mut l, now, rs, valid, w.cwnd);
+        // bbr_update_cycle_phase
+        if self.mode == Mode::ProbeBw && self.next_phase(now, rs) {
+            self.cycle_index = (self.cycle_index + 1) % CYCLE.len();
+            self.cycle_stamp = now;
+        }
+        self.check_full_pipe(rs);
+        // bbr_check_drain
+        if self.mode == Mode::Startup && self.filled_pipe {
+            self.mode = Mode::Drain;
+            w.ssthresh = self.inflight(1.0);
+        }
+        if self.mode == Mode::Drain && in_flight as f64 <= self.inflight(1.0) {
+            self.mode = Mode::ProbeBw;
+            self.cycle_index = self.start_phase;
+            self.cycle_stamp = now;
+        }
+        self.linux_update_min_rtt(w, now, rs, in_flight, delivered);
+        // bbr_update_gains
+        (self.pacing_gain, self.cwnd_gain) = match self.mode {
+            Mode::Startup => (HIGH_GAIN, HIGH_GAIN),
+            Mode::Drain => (DRAIN_GAIN, HIGH_GAIN),
+            Mode::ProbeBw => (CYCLE[self.cycle_index], 2.0),
+            Mode::ProbeRtt => (1.0, 1.0),
+        };
+        // bbr_set_pacing_rate
+        if !l.has_seen_rtt && srtt_s > 0.0 {
+            l.has_seen_rtt = true;
+            self.pacing_rate = HIGH_GAIN * w.cwnd / srtt_s * PACING_MARGIN;
+        }
+        let rate = self.pacing_gain * self.btl_bw * PACING_MARGIN;
+        if self.filled_pipe || rate > self.pacing_rate {
+            self.pacing_rate = rate;
+        }
+        self.linux_set_cwnd(&mut l, w, rs, in_flight, delivered);
+        self.linux = Some(l);
+    }
+
+    /// `bbr_bdp`: gain x bandwidth x min RTT in segments, rounded up.
+    fn linux_bdp(&self, gain: f64) -> f64 {
+        if !self.rt_prop.is_finite() {
+            return INIT_CWND;
+        }
+        (gain * self.btl_bw * self.rt_prop).ceil()
+    }
+
+    /// `bbr_tso_segs_goal`: about a millisecond of data at the pacing rate (Linux's
+    /// `sk_pacing_shift` of 10), at least 2 segments above 1.2 Mb/s, at most 127.
+    fn tso_segs_goal(&self) -> f64 {
+        let mss = self.linux.as_ref().map_or(1448.0, |l| l.mss).max(1.0);
+        let bytes_per_s = self.pacing_rate * mss;
+        let bytes = (bytes_per_s / 1024.0).min(65535.0 - 1.0 - 320.0);
+        let min = if bytes_per_s < 150_000.0 { 1.0 } else { 2.0 };
+        (bytes / mss).floor().max(min).min(127.0)
+    }
+
+    /// `bbr_quantization_budget`.
+    fn quantization_budget(&self, cwnd: f64) -> f64 {
+        let mut c = cwnd + 3.0 * self.tso_segs_goal();
+        c = ((c as u64 + 1) & !1) as f64;
+        if self.mode == Mode::ProbeBw && self.cycle_index == 0 {
+            c += 2.0;
+        }
+        c
+    }
+
+    /// `bbr_inflight`.
+    fn inflight(&self, gain: f64) -> f64 {
+        self.quantization_budget(self.linux_bdp(gain))
+    }
+
+    /// `bbr_is_next_cycle_phase`, with what was in flight before the ACK.
+    fn next_phase(&self, now: SimTime, rs: &RateSample) -> bool {
+        let full_length = now.0.saturating_sub(self.cycle_stamp.0) as f64 * 1e-12 > self.rt_prop;
+        let inflight = rs.prior_in_flight as f64;
+        if self.pacing_gain == 1.0 {
+            full_length
+        } else if self.pacing_gain > 1.0 {
+            full_length && (rs.losses > 0 || inflight >= self.inflight(self.pacing_gain))
+        } else {
+            full_length || inflight <= self.inflight(1.0)
+        }
+    }
+
+    /// `bbr_update_ack_aggregation`.
+    fn update_ack_aggregation(
+        &mut self,
+        l: &mut LinuxBbr,
+        now: SimTime,
+        rs: &RateSample,
+        valid: bool,
+        cwnd: f64,
+    ) {
+        if rs.delivered == 0 || !valid {
+            return;
+        }
+        if self.round_start {
+            l.extra_win_rtts = (l.extra_win_rtts + 1).min(0x1f);
+            if l.extra_win_rtts >= EXTRA_ACKED_WIN_RTTS {
+                l.extra_win_rtts = 0;
+                l.extra_win_idx ^= 1;
+                l.extra_acked[l.extra_win_idx] = 0.0;
+            }
+        }
+        let epoch_s = now.0.saturating_sub(l.ack_epoch.0) as f64 * 1e-12;
+        let mut expected = (self.btl_bw * epoch_s).floor();
+        let acked = rs.delivered as f64;
+        if l.ack_epoch_acked <= expected || l.ack_epoch_acked + acked >= ACK_EPOCH_RESET {
+            l.ack_epoch_acked = 0.0;
+            l.ack_epoch = now;
+            expected = 0.0;
+        }
+        l.ack_epoch_acked += acked;
+        let extra = (l.ack_epoch_acked - expected).min(cwnd);
+        if extra > l.extra_acked[l.extra_win_idx] {
+            l.extra_acked[l.extra_win_idx] = extra;
+        }
+    }
+
+    /// `bbr_ack_aggregation_cwnd`.
+    fn aggregation_cwnd(&self, l: &LinuxBbr) -> f64 {
+        if !self.filled_pipe {
+            return 0.0;
+        }
+        let extra = l.extra_acked[0].max(l.extra_acked[1]);
+        extra.min((self.btl_bw * EXTRA_ACKED_MAX_S).floor())
+    }
+
+    /// `bbr_update_min_rtt`, with `bbr_check_probe_rtt_done`.
+    fn linux_update_min_rtt(
+        &mut self,
+        w: &mut Window,
+        now: SimTime,
+        rs: &RateSample,
+        in_flight: u64,
+        delivered: u64,
+    ) {
+        let expired =
+            now.0.saturating_sub(self.rt_prop_stamp.0) as f64 * 1e-12 > self.rt_prop_window_s;
+        if rs.rtt_s > 0.0 && (rs.rtt_s <= self.rt_prop || expired) {
+            self.rt_prop = rs.rtt_s;
+            self.rt_prop_stamp = now;
+        }
+        if expired && self.mode != Mode::ProbeRtt {
+            self.mode = Mode::ProbeRtt;
+            self.save_cwnd(w);
+            self.probe_rtt_done = None;
+        }
+        if self.mode != Mode::ProbeRtt {
+            return;
+        }
+        match self.probe_rtt_done {
+            None if in_flight as f64 <= MIN_CWND => {
+                self.probe_rtt_done = Some(SimTime(now.0 + (self.probe_rtt_s * 1e12) as u64));
+                self.probe_rtt_round_done = false;
+                self.next_round_delivered = delivered;
+            }
+            Some(done) => {
+                if self.round_start {
+                    self.probe_rtt_round_done = true;
+                }
+                if self.probe_rtt_round_done && now > done {
+                    self.rt_prop_stamp = now;
+                    w.cwnd = w.cwnd.max(self.prior_cwnd);
+                    if self.filled_pipe {
+                        self.mode = Mode::ProbeBw;
+                        self.cycle_index = self.start_phase;
+                        self.cycle_stamp = now;
+                    } else {
+                        self.mode = Mode::Startup;
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// `bbr_set_cwnd` with `bbr_set_cwnd_to_recover_or_restore`.
+    fn linux_set_cwnd(
+        &mut self,
+        l: &mut LinuxBbr,
+        w: &mut Window,
+        rs: &RateSample,
+        in_flight: u64,
+        delivered: u64,
+    ) {
+        let acked = rs.delivered as f64;
+        let mut cwnd = w.cwnd;
+        if acked > 0.0 {
+            if rs.losses > 0 {
+                cwnd = (cwnd - rs.losses as f64).max(1.0);
+            }
+            let (state, prev) = (l.state, l.prev_state);
+            if state == CaState::Recovery && prev != CaState::Recovery {
+                self.packet_conservation = true;
+                self.next_round_delivered = delivered;
+                cwnd = in_flight as f64 + acked;
+            } else if prev >= CaState::Recovery && state < CaState::Recovery {
+                cwnd = cwnd.max(self.prior_cwnd);
+                self.packet_conservation = false;
+            }
+            l.prev_state = state;
+            if self.packet_conservation {
+                cwnd = cwnd.max(in_flight as f64 + acked);
+            } else {
+                let target = self
+                    .quantization_budget(self.linux_bdp(self.cwnd_gain) + self.aggregation_cwnd(l));
+                if self.filled_pipe {
+                    cwnd = (cwnd + acked).min(target);
+                } else if cwnd < target || (delivered as f64) < INIT_CWND {
+                    cwnd += acked;
+                }
+                cwnd = cwnd.max(MIN_CWND);
+            }
+        }
+        if self.mode == Mode::ProbeRtt {
+            cwnd = cwnd.min(MIN_CWND);
+        }
+        w.cwnd = cwnd;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::cc::Params;
+    use std::collections::BTreeMap;
+
+    fn linux_bbr() -> (Bbr, Window) {
+        let given = BTreeMap::new();
+        let mut b = Bbr::new(&mut Params::new(&given), 10.0);
+        b.set_linux(1448.0);
+        let w = Window {
+            cwnd: 10.0,
+            ssthresh: f64::INFINITY,
+            rwnd: 1e9,
+        };
+        (b, w)
+    }
+
+    fn sample(rate: f64, prior: u64, delivered: u64, rtt: f64) -> RateSample {
+        RateSample {
+            delivery_rate: rate,
+            prior_delivered: prior,
+            delivered,
+            rtt_s: rtt,
+            ..RateSample::default()
+        }
+    }
+
+    #[test]
+    fn startup_grows_by_the_connections_deliveries_not_the_samples() {
+        // bbr_set_cwnd grows a cwnd at its target in Startup only while the connection has
+        // delivered fewer than 10 segments (tp->delivered). The draft model tested the
+        // sample's prior_delivered, 0 for a sample without a rate (a duplicate ACK), so every
+        // such ACK grew cwnd.
+        let (mut b, mut w) = linux_bbr();
+        let t = SimTime(100_000_000_000);
+        b.linux_on_ack(&mut w, t, &sample(100.0, 0, 2, 0.1), 2, 10, 0.1);
+        w.cwnd = 40.0; // above the target (2.89 x 10 segments/s x 0.1 s, + the budget)
+        let dup = sample(0.0, 0, 1, 0.0);
+        b.linux_on_ack(&mut w, t, &dup, 500, 40, 0.1);
+        assert_eq!(w.cwnd, 40.0);
+        let (mut o, mut ow) = linux_bbr();
+        o.linux = None;
+        o.on_ack(&mut ow, t, &sample(100.0, 0, 2, 0.1), 2, 10, 0.1);
+        ow.cwnd = 40.0;
+        o.on_ack(&mut ow, t, &dup, 500, 40, 0.1);
+        assert_eq!(ow.cwnd, 41.0, "the draft model's rule");
+    }
+
+    #[test]
+    fn a_flow_starting_late_does_not_probe_rtt_at_once() {
+        // bbr_init stamps the min-RTT filter when the connection starts.
+        let (mut b, mut w) = linux_bbr();
+        let t = SimTime(30 * 1_000_000_000_000);
+        b.linux_on_ack(&mut w, t, &sample(100.0, 0, 2, 0.1), 2, 10, 0.1);
+        assert_ne!(b.mode, Mode::ProbeRtt);
+        let (mut o, mut ow) = linux_bbr();
+        o.linux = None;
+        o.on_ack(&mut ow, t, &sample(100.0, 0, 2, 0.1), 2, 10, 0.1);
+        assert_eq!(
+            o.mode,
+            Mode::ProbeRtt,
+            "the draft model's stamp at 0 s expires"
+        );
+    }
+
+    #[test]
+    fn recovery_conserves_packets_then_restores_the_saved_cwnd() {
+        // bbr_ssthresh saves cwnd; the first round of recovery sends what is delivered,
+        // losses come off cwnd, and leaving recovery restores the saved window.
+        let (mut b, mut w) = linux_bbr();
+        let mut t = 0u64;
+        let mut delivered = 0;
+        for _ in 0..40 {
+            t += 110_000_000_000;
+            delivered += 10;
+            let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+            b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 100, 0.1);
+        }
+        assert!(b.filled_pipe);
+        let before = w.cwnd;
+        b.save_cwnd(&w);
+        b.set_ca_state(CaState::Recovery);
+        let mut rs = sample(1000.0, delivered, 1, 0.1);
+        rs.losses = 3;
+        b.linux_on_ack(&mut w, SimTime(t + 1), &rs, delivered + 1, 50, 0.1);
+        assert_eq!(w.cwnd, 51.0, "in flight + acknowledged");
+        b.set_ca_state(CaState::Open);
+        b.linux_on_ack(
+            &mut w,
+            SimTime(t + 2),
+            &sample(1000.0, delivered, 1, 0.1),
+            delivered + 2,
+            50,
+            0.1,
+        );
+        assert_eq!(w.cwnd, before);
+    }
+
+    #[test]
+    fn the_target_has_the_quantization_budget_and_pacing_its_margin() {
+        // BDP 100 segments at 1000 segments/s and 100 ms; 1.45 MB/s pacing: a TSO goal of
+        // 2 segments, so 2 BDP + 6, even; pacing at 99% of gain x bandwidth.
+        let (mut b, mut w) = linux_bbr();
+        let mut t = 0u64;
+        let mut delivered = 0;
+        for _ in 0..60 {
+            t += 110_000_000_000;
+            delivered += 10;
+            let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+            b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 100, 0.1);
+        }
+        assert_eq!(b.mode, Mode::ProbeBw);
+        let extra = if b.cycle_index == 0 { 2.0 } else { 0.0 };
+        let aggr = b.aggregation_cwnd(b.linux.as_ref().unwrap());
+        let target = (((200.0 + aggr + 6.0) as u64 + 1) & !1) as f64 + extra;
+        assert_eq!(w.cwnd, target);
+        assert!((b.pacing_rate - 0.99 * b.pacing_gain * 1000.0).abs() < 1e-9);
+    }
+}
