@@ -165,6 +165,9 @@ class Flow:
     trace: Any = None
     # ns-2 fid_: the flow id in packet traces; None: the flow's index.
     fid: Any = None
+    # ns-2 port numbers [sender, receiver] in packet traces (the ns-2 front end numbers agents
+    # in the order the script attaches them); None: the engine numbers them flow by flow.
+    ports: Any = None
     # A two-way TCP connection (docs/full-tcp.md): data back from `to` in a flow "NAME.reply".
     two_way: Any = None
     origin: str | None = field(default=None, compare=False, repr=False)
@@ -429,6 +432,9 @@ def _check_app_packets(run: dict[str, Any], flows: list[dict[str, Any]]) -> None
         interval = app.get("interval_ps", app.get("mean_interval_ps"))
         if not interval:
             continue
+        start = app.get("start", {}).get("constant", 0)
+        if start >= run["duration_ps"]:
+            continue  # it never starts within the run (the ns-2 front end starts it later)
         packets = run["duration_ps"] // interval
         if packets > _MAX_APP_PACKETS:
             raise ScenarioError(
@@ -684,6 +690,11 @@ def _flows(
         if flow.fid is not None:
             fid = parse_int(flow.fid, f"{p}.fid", what="a non-negative flow id")
             entry["fid"] = _below(fid, 2**32, f"{p}.fid")
+        if flow.ports is not None:
+            entry["ports"] = [_below(parse_int(x, f"{p}.ports", what="a port number"), 2**32,
+                                     f"{p}.ports") for x in flow.ports]
+            if len(entry["ports"]) != 2:
+                raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
         if flow.kind == "tcp":
             entry["tcp"] = _tcp(flow, p, profile, defaults)
         else:

@@ -228,6 +228,10 @@ pub struct FlowConfig {
     /// ns-2 `fid_`, the flow id in packet traces; None: the flow's index.
     #[serde(default)]
     pub fid: Option<u32>,
+    /// ns-2 port numbers of the sending and receiving agents in packet traces (an ns-2 script
+    /// numbers agents per node in the order it attaches them); None: numbered flow by flow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<[u32; 2]>,
     /// TCP variables to trace on every change (see `tracer::TRACEABLE`).
     #[serde(default)]
     pub trace: Vec<String>,
@@ -846,8 +850,12 @@ impl Scenario {
                     if *iv == 0 {
                         return Err(format!("flow[{i}].app.rate: must be positive and finite"));
                     }
+                    // An application that starts after the run (the ns-2 front end starts
+                    // it from the script, at a time of its own) is bounded there, not here.
+                    let never = matches!(f.app.start(), Distribution::Constant(s)
+                        if *s >= self.run.duration_ps);
                     let packets = self.run.duration_ps / *iv;
-                    if packets > MAX_APP_PACKETS {
+                    if packets > MAX_APP_PACKETS && !never {
                         return Err(format!(
                             "flow[{i}].app.rate: one packet every {iv} ps is {packets} packets \
                              over run.duration, more than {MAX_APP_PACKETS}; lower the rate"

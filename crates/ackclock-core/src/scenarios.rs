@@ -130,6 +130,7 @@ pub fn dumbbell(
             tcp: Some(tcp.clone()),
             header_size: 0,
             fid: None,
+            ports: None,
             trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(i as u64 * 10 * MS),

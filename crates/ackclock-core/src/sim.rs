@@ -1895,8 +1895,9 @@ fn open_traces(
     if sc.traces.is_empty() {
         return Ok(None);
     }
-    // ns-2 numbers agents per node in the order they are attached: a flow's sender, then
-    // its receiver, flow after flow.
+    // ns-2 numbers agents per node in the order they are attached: the ports a flow gives
+    // (the ns-2 front end knows the script's order), else a flow's sender, then its
+    // receiver, flow after flow.
     let mut next_port = vec![0u32; sc.nodes.len()];
     let mut port = |n: u32| {
         let p = next_port[n as usize];
@@ -1947,7 +1948,10 @@ fn open_traces(
     let mut ports = vec![None; sc.flows.len()];
     for (i, f) in sc.flows.iter().enumerate() {
         if ports[i].is_none() {
-            let (sp, dp) = (port(f.from), port(f.to));
+            let (sp, dp) = match f.ports {
+                Some([sp, dp]) => (sp, dp),
+                None => (port(f.from), port(f.to)),
+            };
             ports[i] = Some((sp, dp));
             if let Some(c) = &f.connection {
                 ports[c.peer as usize] = Some((dp, sp));

@@ -57,6 +57,7 @@ fn scenario(s: &Setup) -> Scenario {
         tcp: Some(s.tcp.clone()),
         header_size: 0,
         fid: None,
+        ports: None,
         trace: vec![],
         app: AppConfig::Ftp {
             start: Distribution::Constant(0),

@@ -215,6 +215,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             tcp: None,
             header_size: 0,
             fid: None,
+            ports: None,
             trace: vec![],
             // 1000 B every 2 ms = 4 Mb/s.
             app: AppConfig::Cbr {
@@ -234,6 +235,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             tcp: Some(ns2_tcp()),
             header_size: 0,
             fid: None,
+            ports: None,
             trace: vec![],
             app: AppConfig::Ftp {
                 start: Distribution::Constant(S),

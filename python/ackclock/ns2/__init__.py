@@ -12,15 +12,17 @@ import os
 import sys
 from collections.abc import Sequence
 
+from . import procs
 from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent, unsupported_app
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
+from .interrupt import CtrlC
 from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
 from .tmix import DelayBox, TmixEnd
-from .topology import ErrorModel, Link, Node, Queue, TraceObject
+from .topology import DelayLink, ErrorModel, Link, Node, Queue, TraceObject
 
 __all__ = ["Ns2Error", "run_script"]
 
@@ -31,6 +33,7 @@ FACTORIES: dict[str, Factory] = {
     "Tmix": TmixEnd,
     "Tmix_End": TmixEnd,
     "Link": Link,
+    "DelayLink": DelayLink,
     "Queue": Queue,
     "ErrorModel": ErrorModel,
     "ErrorModel/List": ListErrorModel,
@@ -66,8 +69,14 @@ def run_script(script: str, argv: Sequence[str] = ()) -> int:
     if not os.path.isfile(script):
         print(f"ackclock: error: {script}: no such file", file=sys.stderr)
         return 2
+    with CtrlC():
+        return _run(script, argv)
+
+
+def _run(script: str, argv: Sequence[str]) -> int:
     ctx = Context(script, argv)
     ctx.register(FACTORIES)
+    procs.install(ctx)
     try:
         ctx.tcl.setvar("::defaultRNG", ctx.new_object("RNG", []).handle)
         ctx.eval_global(f"source {{{script}}}" if "}" not in script else

@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING
 from ..profiles import CC_ALIASES, TCP_ALIASES
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
-from .values import fmt_double, fmt_traced_double, to_bool, to_float, to_int
+from .values import (
+    BadValue,
+    fmt_double,
+    fmt_tcl_double,
+    fmt_traced_double,
+    ns2_bandwidth,
+    rate_text,
+    time_text,
+    to_bool,
+    to_float,
+    to_int,
+)
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -88,6 +99,13 @@ class Agent(TclObject):
     def sim(self) -> Simulator:
         assert self.ctx.simulator is not None
         return self.ctx.simulator
+
+    # ns-2 binds an agent's class_ to the same field as fid_ (the flow id).
+    def read_var(self, var: str) -> str:
+        return super().read_var("fid_" if var == "class_" else var)
+
+    def write_var(self, var: str, value: str) -> None:
+        super().write_var("fid_" if var == "class_" else var, value)
 
     def cmd_port(self) -> int:
         return self.port
@@ -319,15 +337,34 @@ class UdpAgent(Agent):
 
 
 class NullAgent(Agent):
-    """``Agent/Null`` and ``Agent/LossMonitor``: the receiving end of a UDP flow."""
+    """``Agent/Null`` and ``Agent/LossMonitor``: the receiving end of UDP flows, as many as are
+    connected to it (ns-2 scripts often point several sources at one sink). A LossMonitor's
+    ``bytes_`` and ``npkts_`` count what all of them delivered, and writing them (``$sink set
+    bytes_ 0``) restarts the count from that value, as in ns-2."""
+
+    COUNTERS = {"bytes_": "bytes_received", "npkts_": "packets_received"}
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.sources: list[Agent] = []
+        self.offsets: dict[str, int] = {}
+
+    def received(self, var: str) -> int:
+        sim = self.ctx.simulator
+        if sim is None or not sim.started:
+            return 0
+        key = self.COUNTERS[var]
+        return sum(int(sim.engine.flow_counters(a.flow)[key]) for a in self.sources
+                   if a.flow is not None)
 
     def live_var(self, var: str) -> str | None:
-        if var in ("bytes_", "npkts_") and self.flow is not None and self.ctx.simulator:
-            if not self.ctx.simulator.started:
-                return "0"
-            c = self.sim().engine.flow_counters(self.flow)
-            return str(c["bytes_received"] if var == "bytes_" else c["packets_received"])
+        if var in self.COUNTERS:
+            return str(self.received(var) - self.offsets.get(var, 0))
         return None
+
+    def on_write(self, var: str, value: str) -> None:
+        if var in self.COUNTERS:
+            self.offsets[var] = self.received(var) - to_int(value)
 
 
 class Application(TclObject):
@@ -380,9 +417,11 @@ class Ftp(Application):
 
 
 class TrafficApp(Application):
-    """An ``Application/Traffic/*`` source; ``own`` are the variables it maps."""
+    """An ``Application/Traffic/*`` source; ``own`` are the variables it maps. ns-2's CBR also
+    answers to ``packet_size_`` (its Tcl ``set`` reads it as ``packetSize_``)."""
 
     own: tuple[str, ...] = ()
+    ALIASES = {"packet_size_": "packetSize_"}
 
     def check(self) -> None:
         for var in self.vars:
@@ -391,20 +430,68 @@ class TrafficApp(Application):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
                                self.var_where(var))
 
+    def read_var(self, var: str) -> str:
+        return super().read_var(self.ALIASES.get(var, var))
+
+    def write_var(self, var: str, value: str) -> None:
+        super().write_var(self.ALIASES.get(var, var), value)
+
     def text(self, var: str) -> str:
         return self.vars[var].strip()
 
+    def rate(self) -> str:
+        return rate_text(self.vars["rate_"])
+
 
 class Cbr(TrafficApp):
+    """``Application/Traffic/CBR``. As in ns-2, ``rate_`` and ``packetSize_`` are what it keeps:
+    setting ``interval_`` sets ``rate_`` to packetSize_ * 8 / interval_, and reading
+    ``interval_`` gives packetSize_ * 8 / rate_ (ns-2 recomputes the interval so when the
+    source starts)."""
+
     own = ("rate_", "packetSize_", "interval_", "random_")
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        # The interval the script wrote, while it still decides the rate (a later rate_ or
+        # packetSize_ takes over): the engine gets it as written.
+        self.interval_text: str | None = None
+
+    def _bits(self) -> int:
+        return to_int(self.vars["packetSize_"]) * 8
+
+    def read_var(self, var: str) -> str:
+        var = self.ALIASES.get(var, var)
+        if var == "interval_":
+            bps = float(ns2_bandwidth(self.vars["rate_"]))
+            # ns-2's CBR computes it in Tcl, so it prints as a Tcl double ("2.0")
+            return fmt_tcl_double(self._bits() / bps) if bps else "Inf"
+        if var == "rate_":
+            return fmt_double(float(ns2_bandwidth(self.vars["rate_"])))
+        return super().read_var(var)
+
+    def write_var(self, var: str, value: str) -> None:
+        var = self.ALIASES.get(var, var)
+        if var == "interval_":
+            t = to_float(value, "an interval in seconds")
+            if t <= 0:
+                raise BadValue(f"expected a positive interval, got {value!r}")
+            super().write_var("rate_", fmt_double(self._bits() / t))
+            self.vars["interval_"] = value
+            self.interval_text = value
+            return
+        if var in ("rate_", "packetSize_"):
+            self.interval_text = None
+            self.vars.pop("interval_", None)
+        super().write_var(var, value)
 
     def app_params(self) -> dict[str, object]:
         self.check()
         out: dict[str, object] = {"kind": "cbr", "packet_size": to_int(self.vars["packetSize_"])}
-        if "interval_" in self.vars:
-            out["interval"] = self.text("interval_")
+        if self.interval_text is not None:
+            out["interval"] = time_text(self.interval_text)
         else:
-            out["rate"] = self.text("rate_")
+            out["rate"] = self.rate()
         if not self.var_is_default("random_"):
             out["random"] = to_bool(self.vars["random_"])
         return out
@@ -418,13 +505,13 @@ class OnOff(TrafficApp):
 
     def app_params(self) -> dict[str, object]:
         self.check()
-        on, off = self.text("burst_time_"), self.text("idle_time_")
+        on, off = time_text(self.vars["burst_time_"]), time_text(self.vars["idle_time_"])
         if self.cls.endswith("/Pareto"):
             shape = to_float(self.vars["shape_"])
             times: tuple[object, object] = ({"pareto": [on, shape]}, {"pareto": [off, shape]})
         else:
             times = ({"exponential": on}, {"exponential": off})
-        return {"kind": "onoff", "rate": self.text("rate_"),
+        return {"kind": "onoff", "rate": self.rate(),
                 "packet_size": to_int(self.vars["packetSize_"]), "on": times[0],
                 "off": times[1]}
 

@@ -15,8 +15,9 @@ from .tmix import DelayBox, TmixEnd
 if TYPE_CHECKING:
     from .simulator import Simulator
 
-# The engine runs until this time unless the script ends earlier (ns-2 has no end time).
-HORIZON_S = 1_000_000
+# The engine's clock counts picoseconds in 64 bits, so it ends after about 213 days; the run
+# is given (nearly) all of it: ns-2 has no end time, a script ends where its events end.
+HORIZON_S = 18_000_000
 # Applications start only when the script says so: their configured start is past the end.
 NEVER = f"{HORIZON_S + 1}s"
 
@@ -47,7 +48,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         flow = _flow(agent)
         if flow is not None:
             agent.flow = len(flows)
-            if agent.peer is not None:
+            if agent.peer is not None and not isinstance(agent.peer, NullAgent):
                 agent.peer.flow = len(flows)
             flows.append(flow)
     for t in sim.tmix:
@@ -65,7 +66,8 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             if d is not None:
                 links[i].loss = LossConfig(**d)  # type: ignore[arg-type]
     return Scenario(name=name, profile="ns2",
-                    run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed()),
+                    run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
+                                  max_packets=2**63),
                     nodes=nodes, links=links, flows=flows, source=sim.ctx.script)
 
 
@@ -116,8 +118,14 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
                 cc=cc, sink=str(sink_kind), tcp=params,
                 app=AppConfig(kind="ftp", start=NEVER),
                 trace=[v.rstrip("_") for v in agent.traced] or None,
-                fid=_fid(agent),
+                fid=_fid(agent), ports=_ports(agent),
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+
+
+def _ports(agent: TcpAgent | UdpAgent) -> list[int]:
+    """The agents' ns-2 port numbers, given in the order the script attached them."""
+    assert agent.peer is not None
+    return [agent.port, agent.peer.port]
 
 
 def _udp_flow(agent: UdpAgent) -> Flow | None:
@@ -131,7 +139,8 @@ def _udp_flow(agent: UdpAgent) -> Flow | None:
         raise Ns2Error(unsupported(f"{agent.app.cls} over UDP"), agent.app.created_at)
     app = AppConfig(start=NEVER, **agent.app.app_params())
     return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
-                fid=_fid(agent), origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+                fid=_fid(agent), ports=_ports(agent),
+                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 
 def _fid(agent: TcpAgent | UdpAgent) -> int:

@@ -19,6 +19,8 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Tmix": "",
         "Tmix_End": "",
         "Link": "",
+        "SimpleLink": "Link",
+        "DelayLink": "",
         "RNG": "",
         "Integrator": "",
         "QueueMonitor": "",

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING
 
 from .defaults import DEFAULTS, PARENT, lineage, var_type
 from .errors import Location, Ns2Error
-from .values import BadValue, fmt_double, fmt_traced_double, seconds, to_bool, to_float, to_int
+from .values import (
+    BadValue,
+    fmt_double,
+    fmt_traced_double,
+    ns2_bandwidth,
+    seconds,
+    to_bool,
+    to_float,
+    to_int,
+)
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -85,6 +94,8 @@ def format_value(kind: str | None, text: str) -> str:
             return fmt_traced_double(to_float(text))
         if kind == "time":
             return fmt_double(seconds(text))
+        if kind == "bw":
+            return fmt_double(float(ns2_bandwidth(text)))
     except ValueError as e:
         raise TclError(str(e)) from None
     return text
@@ -161,10 +172,10 @@ class TclObject:
                 self.write_var(rest[0], rest[1])
                 return rest[1]
             raise TclError(f"wrong # args: should be \"{self.handle} set var ?value?\"")
-        method = getattr(self, "cmd_" + name.replace("-", "_"), None)
+        method = getattr(self, "cmd_" + name.replace("-", "_").replace("?", "_"), None)
         if method is None:
-            raise Ns2Error(f"{self.cls} command \"{name}\" is not supported by ackclock"
-                           f" (called as {self.handle} {' '.join(args)})")
+            raise Ns2Error(f"{self.cls} command \"{shorten(' '.join(args))}\" is not supported"
+                           " by ackclock")
         try:
             result = method(*rest) if _accepts(method, len(rest)) else _arity_error(self, name)
         except BadValue as e:  # a number the script wrote wrong: its own error, with its line
@@ -180,6 +191,15 @@ class TclObject:
 
     def cmd_destroy(self) -> None:
         self.ctx.delete(self)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """A command as an error message quotes it: its first line, at most ``limit`` characters
+    (never a whole procedure body)."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    if len(first) > limit or first != text.strip():
+        return first[:limit].rstrip() + " ..."
+    return first
 
 
 def _accepts(method: object, n: int) -> bool:

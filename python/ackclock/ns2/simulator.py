@@ -8,15 +8,19 @@ import heapq
 import json
 import shutil
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ScenarioError
 from ..run import engine as load_engine
 from ..scenario import PacketTrace, resolve
-from .agents import Agent, Application, TcpAgent, UdpAgent
+from . import nam
+from .agents import Agent, Application, NullAgent, TcpAgent, UdpAgent
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
+from .interrupt import Progress
 from .monitors import TRACE_ORDER, FidClassifier, FlowMonitor, QueueMonitor, trace_line
 from .objects import TclError, TclObject
 from .topology import (
@@ -41,6 +45,10 @@ class Simulator(TclObject):
         if ctx.simulator is not None:
             raise Ns2Error(unsupported("a second Simulator object"))
         ctx.simulator = self
+        if args:
+            shown = " ".join(args)
+            feature = "multicast" if "-multicast" in args else "options"
+            raise Ns2Error(unsupported(f"Simulator {feature} (new Simulator {shown})"))
         self.nodes: list[Node] = []
         self.links: list[SimplexLink] = []
         self.by_ends: dict[tuple[int, int], SimplexLink] = {}
@@ -54,6 +62,8 @@ class Simulator(TclObject):
         self.engine: Any = None
         self.pending_apps: list[tuple[Application, bool]] = []
         self.trace_all: str | None = None
+        self.nam_channel: str | None = None
+        self.nam_layout = nam.NamLayout()
         # Packet traces (trace-all, trace-queue): the Tcl channel, the link directions
         # ("a->b" by node name; None: every link), the engine's own file, and how much of it
         # the channel has received.
@@ -146,22 +156,44 @@ class Simulator(TclObject):
 
     def cmd_link(self, a: str, b: str) -> str:
         link = self._link(a, b)
-        obj = self.ctx.new_object("Link", [])
+        obj = self.ctx.new_object("SimpleLink", [])
         assert isinstance(obj, Link)
         obj.link = link
         return obj.handle
 
-    def cmd_duplex_link_op(self, *args: str) -> None:
-        return None  # nam layout
+    def cmd_duplex_link_op(self, a: str, b: str, op: str = "", *value: str) -> None:
+        """nam's layout of a link: ``orient``, ``color``, ``queuePos`` and ``label`` are
+        written into the nam trace; other options change nothing ackclock writes."""
+        self._link_op(a, b, op, value, duplex=True)
 
-    def cmd_simplex_link_op(self, *args: str) -> None:
-        return None
+    def cmd_simplex_link_op(self, a: str, b: str, op: str = "", *value: str) -> None:
+        self._link_op(a, b, op, value, duplex=False)
 
-    def cmd_color(self, *args: str) -> None:
-        return None
+    def _link_op(self, a: str, b: str, op: str, value: tuple[str, ...], duplex: bool) -> None:
+        link = self._link(a, b)
+        text = " ".join(value)
+        look = self.nam_layout.look(link.src.id, link.dst.id)
+        if op == "orient":
+            look.orient = text
+        elif op == "color":
+            look.color = text
+        elif op == "queuePos":
+            look.queue_pos = text
+        elif op == "label" and self.nam_channel is not None:
+            back = self.by_ends.get((link.dst.id, link.src.id)) if duplex else None
+            lines = [nam.link_label(x, text) for x in (link, back) if x is not None]
+            self.ctx.write_channel(self.nam_channel, "".join(lines))
+
+    def cmd_color(self, fid: str, name: str) -> None:
+        self.nam_layout.colors.append((fid, name))
 
     def cmd_trace_annotate(self, *args: str) -> None:
-        return None  # nam annotations
+        if self.nam_channel is None:
+            return
+        self.nam_layout.annotations += 1
+        now = fmt_double(self.now_s)
+        self.ctx.write_channel(self.nam_channel, f"v -t {now} -e sim_annotation {now}"
+                               f" {self.nam_layout.annotations} {' '.join(args)}\n")
 
     def cmd_set_animation_rate(self, *args: str) -> None:
         return None
@@ -172,6 +204,34 @@ class Simulator(TclObject):
     def cmd_rtproto(self, proto: str, *args: str) -> None:
         if proto != "Static":
             raise Ns2Error(unsupported(f"dynamic routing (rtproto {proto})"))
+
+    # What ackclock does not model: one line naming the command, status 2.
+    def cmd_node_config(self, *args: str) -> None:
+        raise Ns2Error(unsupported("wireless nodes ($ns node-config)"))
+
+    def cmd_multicast(self, *args: str) -> None:
+        raise Ns2Error(unsupported("multicast ($ns multicast)"))
+
+    def cmd_mrtproto(self, *args: str) -> None:
+        raise Ns2Error(unsupported("multicast routing ($ns mrtproto)"))
+
+    def cmd_satnode_polar(self, *args: str) -> None:
+        raise Ns2Error(unsupported("satellite networks ($ns satnode-polar)"))
+
+    def cmd_satnode_geo(self, *args: str) -> None:
+        raise Ns2Error(unsupported("satellite networks ($ns satnode-geo)"))
+
+    def cmd_rtmodel(self, *args: str) -> None:
+        raise Ns2Error(unsupported("links going down and up ($ns rtmodel)"))
+
+    def cmd_rtmodel_at(self, *args: str) -> None:
+        raise Ns2Error(unsupported("links going down and up ($ns rtmodel-at)"))
+
+    def cmd_lanlink(self, *args: str) -> None:
+        raise Ns2Error(unsupported("LANs ($ns make-lan)"))
+
+    def cmd_make_lan(self, *args: str) -> None:
+        raise Ns2Error(unsupported("LANs ($ns make-lan)"))
 
     def cmd_link_lossmodel(self, em: str, a: str, b: str) -> None:
         self.set_loss(self._link(a, b), em)
@@ -213,9 +273,17 @@ class Simulator(TclObject):
         self._before_run("connect")
         src, dst = self._agent(a), self._agent(b)
         for x in (src, dst):
+            if isinstance(x, NullAgent):
+                continue  # a Null or LossMonitor receives from every source connected to it
             if x.peer is not None and x.peer not in (src, dst):
                 raise Ns2Error(unsupported(f"reconnecting agent {x.handle}"))
+        if isinstance(src, NullAgent) and not isinstance(dst, NullAgent):
+            src, dst = dst, src  # $ns connect $null $udp: the same connection
+        if src.peer is not None and isinstance(src.peer, NullAgent) and src.peer is not dst:
+            raise Ns2Error(unsupported(f"reconnecting agent {src.handle}"))
         src.peer, dst.peer = dst, src
+        if isinstance(dst, NullAgent) and src not in dst.sources:
+            dst.sources.append(src)
         # The engine's flow follows the sending agent; keep it in the list, sink out.
         for x in (src, dst):
             if x not in self.agents:
@@ -252,7 +320,10 @@ class Simulator(TclObject):
         self.packet_traces.append(_PacketTrace(channel, None))
 
     def cmd_namtrace_all(self, channel: str) -> None:
-        return None  # nam animation: the file stays empty
+        """``$ns namtrace-all $file``: nam's animation trace (see nam.py)."""
+        self._before_run("namtrace-all")
+        self.nam_channel = channel
+        self.packet_traces.append(_PacketTrace(channel, None, convert=nam.Converter()))
 
     def cmd_namtrace_all_wireless(self, *args: str) -> None:
         return None
@@ -335,7 +406,8 @@ class Simulator(TclObject):
         if when < self.now_s:
             raise TclError(f"can't schedule at {t}: the clock is at {fmt_double(self.now_s)}")
         if when > HORIZON_S:
-            raise Ns2Error(f"$ns at {t}: ackclock runs at most {HORIZON_S} simulated seconds")
+            raise Ns2Error(f"$ns at {t}: ackclock's clock (64-bit picoseconds) ends at"
+                           f" {HORIZON_S} s of simulated time")
         self._seq += 1
         heapq.heappush(self.events, (when, self._seq, script, self.ctx.where()))
         return str(self._seq)
@@ -356,17 +428,42 @@ class Simulator(TclObject):
         if self.started:
             raise Ns2Error(unsupported("a second $ns run"))
         self._start()
+        progress = Progress()
         while self.events and not self.halted:
             when, _, script, where = heapq.heappop(self.events)
-            self.engine.run_until(sim_seconds_to_ps(when))
+            self._advance(sim_seconds_to_ps(when), progress)
             self.now_s = when
             self.write_traces()
             self.ctx.event_where = where
+            progress.done()
             try:
                 self.ctx.eval_global(script)
             finally:
                 self.ctx.event_where = None
+        progress.done()
         self.write_traces()
+
+    def _advance(self, t_ps: int, progress: Progress) -> None:
+        """Runs the engine up to and including instant ``t_ps``: the engine's events of the
+        instant go before the script's. (Such ties are ties only in ackclock's exact clock:
+        in ns-2's double-precision one the packet events fall a rounding error to either side
+        of the script's time; on seed 000's scripts this order gives ns-2's numbers.) On a
+        terminal the run goes in slices of about half a second each, so the progress line
+        moves."""
+        if not progress.enabled:
+            self.engine.run_until(t_ps)
+            return
+        step = 10**9  # 1 ms of simulated time, then what takes about half a second
+        now = self.engine.now_ps
+        while now < t_ps:
+            target = min(t_ps, now + step)
+            began = time.monotonic()
+            self.engine.run_until(target)
+            took = time.monotonic() - began
+            step = max(10**6, min(step * 4, int(step * 0.5 / max(took, 1e-6))))
+            now = target
+            progress.update(now / 1e12)
+        self.engine.run_until(t_ps)
 
     def _start(self) -> None:
         scenario = build_scenario(self, self.ctx.script)
@@ -387,6 +484,8 @@ class Simulator(TclObject):
                                            f" ({tr.src} -> {tr.dst} on {link.src.id} ->"
                                            f" {link.dst.id})"), tr.created_at)
             self.packet_traces.append(_PacketTrace(tr.channel, [link.name], ["lost"]))
+        if self.nam_channel is not None:
+            self.ctx.write_channel(self.nam_channel, nam.header(self))
         if self.packet_traces:
             tmp = Path(tempfile.mkdtemp(prefix="ackclock-ns2-"))
             atexit.register(shutil.rmtree, tmp, True)
@@ -472,8 +571,11 @@ class Simulator(TclObject):
                 f.seek(t.offset)
                 while chunk := f.read(1 << 20):
                     t.offset += len(chunk)
+                    text = chunk.decode("ascii")
+                    if t.convert is not None:
+                        text = t.convert(text)
                     try:
-                        self.ctx.write_channel(t.channel, chunk.decode("ascii"))
+                        self.ctx.write_channel(t.channel, text)
                     except Exception:
                         raise Ns2Error(f"cannot write the packet trace to channel"
                                        f" {t.channel!r} (closed?)") from None
@@ -490,8 +592,10 @@ class _PacketTrace:
     """One ns-2 packet trace: its channel, links and the engine's file."""
 
     def __init__(self, channel: str, links: list[str] | None,
-                 events: list[str] | None = None) -> None:
+                 events: list[str] | None = None,
+                 convert: Callable[[str], str] | None = None) -> None:
         self.channel = channel
+        self.convert = convert  # nam: rewrites the lines into nam's form
         self.links = links
         self.events = events
         self.lost_untraced: list[str] = []

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..scenario import SUPPORTED_QUEUE_KINDS
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
-from .values import fmt_double, to_bool, to_float, to_int
+from .values import bandwidth_bps, fmt_double, time_ps, to_bool, to_float, to_int
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -26,6 +26,8 @@ class Node(TclObject):
         self.id = -1  # set by the simulator
         self.agents: list[Agent] = []
         self.next_port = 0
+        self.nam_color: str | None = None
+        self.nam_shape: str | None = None
 
     @property
     def name(self) -> str:
@@ -51,14 +53,19 @@ class Node(TclObject):
         assert isinstance(a, Agent)
         a.detach()
 
-    def cmd_color(self, *args: str) -> None:
-        return None
+    # nam's look of the node (see nam.py).
+    def cmd_color(self, color: str) -> None:
+        self.nam_color = color
 
-    def cmd_shape(self, *args: str) -> None:
-        return None
+    def cmd_shape(self, shape: str) -> None:
+        self.nam_shape = shape
 
-    def cmd_label(self, *args: str) -> None:
-        return None
+    def cmd_label(self, *text: str) -> None:
+        sim = self.ctx.simulator
+        if sim is not None and sim.nam_channel is not None:
+            from .nam import node_label
+
+            self.ctx.write_channel(sim.nam_channel, node_label(self, " ".join(text)))
 
 
 class Queue(TclObject):
@@ -194,6 +201,7 @@ class Link(TclObject):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.link: SimplexLink | None = None
+        self.delay_link: DelayLink | None = None
 
     def _l(self) -> SimplexLink:
         assert self.link is not None
@@ -217,12 +225,68 @@ class Link(TclObject):
     def cmd_trace_dynamics(self, *args: str) -> None:
         """ns-2 traces the link's up/down changes; ackclock's links never change."""
 
+    def cmd_link(self) -> str:
+        """``[$link link]``: the DelayLink, whose ``bandwidth_`` and ``delay_`` are the link's."""
+        if self.delay_link is None:
+            obj = self.ctx.new_object("DelayLink", [])
+            assert isinstance(obj, DelayLink)
+            obj.link = self._l()
+            self.delay_link = obj
+        return self.delay_link.handle
+
+    def cmd_fromNode(self) -> str:  # noqa: N802 - ns-2's name
+        return self._l().src.handle
+
+    def cmd_toNode(self) -> str:  # noqa: N802 - ns-2's name
+        return self._l().dst.handle
+
+    def cmd_cost(self, c: str) -> None:
+        if to_float(c) != 1:
+            raise Ns2Error(unsupported("link costs other than 1 (static routing by hop count)"))
+
+    def cmd_cost_(self) -> int:
+        return 1
+
+    def cmd_up_(self) -> str:
+        return "up"
+
     def cmd_errormodule(self, em: str = "") -> str:
         if not em:
             return self._l().loss.handle if self._l().loss else ""
         assert self.ctx.simulator is not None
         self.ctx.simulator.set_loss(self._l(), em)
         return ""
+
+
+class DelayLink(TclObject):
+    """``[[$ns link $a $b] link]``: the transmission and propagation part of a link, with
+    ``bandwidth_`` (bit/s) and ``delay_`` (seconds); set before the run, they change the link."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.link: SimplexLink | None = None
+
+    def read_var(self, var: str) -> str:
+        if self.link is not None and var == "bandwidth_":
+            return fmt_double(self.link.rate_bps)
+        if self.link is not None and var == "delay_":
+            return fmt_double(self.link.delay_ps / 1e12)
+        return super().read_var(var)
+
+    def write_var(self, var: str, value: str) -> None:
+        if self.link is not None and var in ("bandwidth_", "delay_"):
+            sim = self.ctx.simulator
+            if sim is not None and sim.started:
+                raise Ns2Error(unsupported(f"changing a link's {var} during the run"))
+            try:
+                if var == "bandwidth_":
+                    self.link.rate_bps = bandwidth_bps(value)
+                else:
+                    self.link.delay_ps = time_ps(value)
+            except ValueError as e:
+                raise TclError(str(e)) from None
+            return
+        super().write_var(var, value)
 
 
 def check_queue_kind(qtype: str) -> str:

@@ -190,6 +190,7 @@ pub fn build(net: &Net) -> Scenario {
                         tcp: Some(tcp),
                         header_size: 0,
                         fid: None,
+                        ports: None,
                         trace: vec![],
                         app: AppConfig::Ftp {
                             start,
@@ -210,6 +211,7 @@ pub fn build(net: &Net) -> Scenario {
                         tcp: None,
                         header_size: 28,
                         fid: None,
+                        ports: None,
                         trace: vec![],
                         app: AppConfig::Cbr {
                             start,

@@ -1,0 +1,112 @@
+"""``$ns namtrace-all $file``: the animation trace that nam (the Network AniMator) plays.
+
+Written as ns-2.35 writes it (trace/trace.cc ``Trace::format`` with nam on, and the Tcl that
+dumps the layout when ``$ns run`` starts, tcl/lib/ns-namsupp.tcl): first the version and
+layout lines (``V``, ``A``, colours ``c``, nodes ``n``, links ``l``, queue positions ``q``),
+then one line per packet event in nam's ``-key value`` form, the same events as the packet
+trace (``+ - r d``) plus a hop line ``h`` after each ``-``::
+
+    + -t 0.1 -s 1 -d 2 -p cbr -e 1000 -c 2 -i 0 -a 2 -x {1.0 3.1 0 ------- null}
+    h -t 0.1 -s 1 -d 2 -p cbr -e 1000 -c 2 -i 0 -a 2 -x {1.0 3.1 -1 ------- null}
+
+ackclock derives the packet lines from the engine's ns-2 packet trace, so their times are
+rounded to the microsecond as that trace's are (ns-2 writes nam times with 15 digits).
+``$ns trace-annotate`` lines (``v``) and node and link labels (``DLABEL``) are written when
+the script gives them, as in ns-2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .values import fmt_double
+
+if TYPE_CHECKING:
+    from .simulator import Simulator
+    from .topology import Node, SimplexLink
+
+HEADER = ("V -t * -v 1.0a5 -a 0\n"
+          "A -t * -n 1 -p 0 -o 0x7fffffff -c 30 -a 1\n"
+          "A -t * -h 1 -m 1073741823 -s 0\n")
+
+
+@dataclass
+class LinkLook:
+    """What ``duplex-link-op`` / ``simplex-link-op`` set for nam on one link."""
+
+    orient: str | None = None
+    color: str | None = None
+    queue_pos: str | None = None
+
+
+@dataclass
+class NamLayout:
+    """The layout the script describes for nam, whether or not it writes a nam trace."""
+
+    colors: list[tuple[str, str]] = field(default_factory=list)
+    links: dict[tuple[int, int], LinkLook] = field(default_factory=dict)
+    annotations: int = 0
+
+    def look(self, a: int, b: int) -> LinkLook:
+        key = (a, b) if (b, a) not in self.links else (b, a)
+        return self.links.setdefault(key, LinkLook())
+
+
+def header(sim: Simulator) -> str:
+    """The lines ns-2 writes when the run starts: version, colours, nodes, links, queues."""
+    layout = sim.nam_layout
+    out = [HEADER]
+    out += [f"c -t * -i {fid} -n {name}\n" for fid, name in layout.colors]
+    for node in sim.nodes:
+        color = node.nam_color or "black"
+        out.append(f"n -t * -a {node.id} -s {node.id} -S UP -v {node.nam_shape or 'circle'}"
+                   f" -c {color} -i {color}\n")
+    shown: set[tuple[int, int]] = set()
+    queues: list[str] = []
+    for link in sim.links:
+        a, b = link.src.id, link.dst.id
+        if (b, a) in shown:
+            continue
+        shown.add((a, b))
+        look = layout.links.get((a, b)) or layout.links.get((b, a)) or LinkLook()
+        orient = f" -o {look.orient}" if look.orient else ""
+        out.append(f"l -t * -s {a} -d {b} -S UP -r {fmt_double(link.rate_bps)}"
+                   f" -D {fmt_double(link.delay_ps / 1e12)} -c {look.color or 'black'}"
+                   f"{orient}\n")
+        if look.queue_pos is not None:
+            queues.append(f"q -t * -s {b} -d {a} -a {look.queue_pos}\n")
+            if (b, a) in sim.by_ends:
+                queues.append(f"q -t * -s {a} -d {b} -a {look.queue_pos}\n")
+    return "".join(out + queues)
+
+
+def node_label(node: Node, text: str) -> str:
+    return f'n -t 0 -s {node.id} -S DLABEL -l "{text}" -L ""\n'
+
+
+def link_label(link: SimplexLink, text: str) -> str:
+    return f'l -t 0 -s {link.src.id} -d {link.dst.id} -S DLABEL -l "{text}" -L ""\n'
+
+
+class Converter:
+    """Turns the engine's ns-2 packet-trace lines into nam's packet lines."""
+
+    def __init__(self) -> None:
+        self.rest = ""
+
+    def __call__(self, text: str) -> str:
+        text = self.rest + text
+        cut = text.rfind("\n") + 1
+        self.rest = text[cut:]
+        out: list[str] = []
+        for line in text[:cut].splitlines():
+            f = line.split()
+            if len(f) < 12:
+                continue
+            ev, t, src, dst, ptype, size, flags, fid, sa, da, seq, pid = f[:12]
+            body = f"-t {t} -s {src} -d {dst} -p {ptype} -e {size} -c {fid} -i {pid} -a {fid}"
+            out.append(f"{ev} {body} -x {{{sa} {da} {seq} {flags} null}}\n")
+            if ev == "-":
+                out.append(f"h {body} -x {{{sa} {da} -1 {flags} null}}\n")
+        return "".join(out)

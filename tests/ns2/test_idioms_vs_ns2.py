@@ -1,0 +1,257 @@
+"""Everyday ns-2 idioms (issue 28), each run live in ns-2.35 and in `ackclock ns2`.
+
+The scripts are written the way the tutorials write them (Marc Greis' tutorial, NS by
+Example): what they print, and the files they write, must be what ns-2 prints and writes.
+Skipped where `ns` is not installed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from itertools import groupby
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (ns) not installed")
+
+
+def run(tmp_path: Path, who: str, script: str, *args: str) -> tuple[Path, str]:
+    cmd = ["ns"] if who == "ns" else [sys.executable, "-m", "ackclock", "ns2"]
+    folder = tmp_path / who
+    folder.mkdir(exist_ok=True)
+    (folder / "s.tcl").write_text(textwrap.dedent(script).lstrip("\n"), encoding="utf-8")
+    done = subprocess.run([*cmd, "s.tcl", *args], cwd=folder, capture_output=True, text=True,
+                          check=False, timeout=300)
+    assert done.returncode == 0, f"{who}: {done.stderr}"
+    return folder, done.stdout
+
+
+def both(tmp_path: Path, script: str, *args: str) -> tuple[Path, str, Path, str]:
+    ns_dir, ns_out = run(tmp_path, "ns", script, *args)
+    ac_dir, ac_out = run(tmp_path, "ac", script, *args)
+    return ns_dir, ns_out, ac_dir, ac_out
+
+
+def by_instant(trace: str) -> list[list[str]]:
+    """A packet trace with the lines of each printed instant sorted: ns-2 keeps time in
+    doubles, so events that ackclock (exact picoseconds) puts at one instant fall a few
+    units of the last place apart in ns-2, in an order that rounding to the microsecond
+    hides (docs/ns2-scripts.md, "Where ackclock's answers differ")."""
+    lines = trace.splitlines()
+    return [sorted(group) for _, group in groupby(lines, key=lambda s: s.split()[1])]
+
+
+VALUES = """
+    set ns [new Simulator]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    foreach bw {10Mb 1.5Mb 100k 1mb 64kb 64KB 2e6 1000 10Mbps 1MB} {
+        set a [$ns node]
+        set b [$ns node]
+        $ns duplex-link $a $b $bw 10ms DropTail
+        set l [$ns link $a $b]
+        puts "link $bw: [$l bw] [[$l link] set bandwidth_] [$l delay] [[$l link] set delay_]"
+    }
+    set cbr [new Application/Traffic/CBR]
+    puts "CBR defaults: [$cbr set rate_] [$cbr set packetSize_] [$cbr set interval_]"
+    $cbr set packet_size_ 1000
+    $cbr set rate_ 1mb
+    puts "CBR packet size = [$cbr set packet_size_] [$cbr set packetSize_]"
+    puts "CBR interval = [$cbr set interval_]"
+    $cbr set interval_ 0.005
+    puts "after interval_: rate [$cbr set rate_] interval [$cbr set interval_]"
+    $cbr set packetSize_ 500
+    puts "after packetSize_: rate [$cbr set rate_] interval [$cbr set interval_]"
+    foreach r {100k 64kb 1.5Mb 448Kb 2000} {
+        $cbr set rate_ $r
+        puts "rate $r: [$cbr set rate_] [$cbr set interval_]"
+    }
+    $cbr set random_ false
+    puts "random_ false: [$cbr set random_]"
+    set udp [new Agent/UDP]
+    $udp set class_ 2
+    puts "class_ 2: fid_ [$udp set fid_]"
+    $udp set fid_ 3
+    puts "fid_ 3: class_ [$udp set class_]"
+    set tcp [new Agent/TCP]
+    $tcp set timestamps_ true
+    puts "timestamps_ true: [$tcp set timestamps_]"
+    $tcp set timestamps_ false
+    puts "timestamps_ false: [$tcp set timestamps_]"
+    remove-all-packet-headers
+    add-packet-header IP TCP
+    remove-packet-header TCP
+    add-packet-header TCP
+    puts done
+"""
+
+
+def test_values_accessors_and_aliases_print_as_in_ns2(tmp_path):
+    _, ns_out, _, ac_out = both(tmp_path, VALUES)
+    assert ac_out == ns_out
+    assert "CBR interval = 0.0080000000000000002" in ac_out
+
+
+# Marc Greis' example 4, with CBR sources in place of its exponential ones (ns-2's random
+# numbers are not ackclock's) and without xgraph: LossMonitors whose bytes_ the `record`
+# procedure reads and resets every 0.5 s; two of the sources share the third sink. The
+# sources start a tenth of a millisecond off the 0.5 s grid: an arrival exactly at a `record`
+# instant is counted on either side of it in ns-2, as its double-precision clock rounds.
+GREIS4 = """
+    set ns [new Simulator]
+    set f0 [open out0.tr w]
+    set f1 [open out1.tr w]
+    set f2 [open out2.tr w]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    set n3 [$ns node]
+    set n4 [$ns node]
+    $ns duplex-link $n0 $n3 1Mb 100ms DropTail
+    $ns duplex-link $n1 $n3 1Mb 100ms DropTail
+    $ns duplex-link $n2 $n3 1Mb 100ms DropTail
+    $ns duplex-link $n3 $n4 1Mb 100ms DropTail
+    proc finish {} {
+        global f0 f1 f2
+        close $f0
+        close $f1
+        close $f2
+        exit 0
+    }
+    proc attach-cbr-traffic { node sink size rate } {
+        set ns [Simulator instance]
+        set source [new Agent/UDP]
+        $ns attach-agent $node $source
+        set traffic [new Application/Traffic/CBR]
+        $traffic set packetSize_ $size
+        $traffic set rate_ $rate
+        $traffic attach-agent $source
+        $ns connect $source $sink
+        return $traffic
+    }
+    proc record {} {
+        global sink0 sink1 sink2 f0 f1 f2
+        set ns [Simulator instance]
+        set time 0.5
+        set bw0 [$sink0 set bytes_]
+        set bw1 [$sink1 set bytes_]
+        set bw2 [$sink2 set bytes_]
+        set now [$ns now]
+        puts $f0 "$now [expr $bw0/$time*8/1000000]"
+        puts $f1 "$now [expr $bw1/$time*8/1000000]"
+        puts $f2 "$now [expr $bw2/$time*8/1000000] [$sink2 set npkts_]"
+        $sink0 set bytes_ 0
+        $sink1 set bytes_ 0
+        $sink2 set bytes_ 0
+        $sink2 set npkts_ 0
+        $ns at [expr $now+$time] "record"
+    }
+    set sink0 [new Agent/LossMonitor]
+    set sink1 [new Agent/LossMonitor]
+    set sink2 [new Agent/LossMonitor]
+    $ns attach-agent $n4 $sink0
+    $ns attach-agent $n4 $sink1
+    $ns attach-agent $n4 $sink2
+    set source0 [attach-cbr-traffic $n0 $sink0 200 100k]
+    set source1 [attach-cbr-traffic $n1 $sink1 200 200k]
+    set source2 [attach-cbr-traffic $n2 $sink2 200 300k]
+    set source3 [attach-cbr-traffic $n1 $sink2 500 250k]
+    $ns at 0.0 "record"
+    $ns at 1.0001 "$source0 start"
+    $ns at 1.0001 "$source1 start"
+    $ns at 1.0001 "$source2 start"
+    $ns at 1.3003 "$source3 start"
+    $ns at 5.1 "$source0 stop"
+    $ns at 5.1 "$source1 stop"
+    $ns at 5.1 "$source2 stop"
+    $ns at 5.2 "$source3 stop"
+    $ns at 6.0 "finish"
+    $ns run
+"""
+
+
+def test_greis_lossmonitor_reset_and_shared_sink_match_ns2(tmp_path):
+    ns_dir, _, ac_dir, _ = both(tmp_path, GREIS4)
+    for name in ("out0.tr", "out1.tr", "out2.tr"):
+        ns_text = (ns_dir / name).read_text()
+        assert (ac_dir / name).read_text() == ns_text, name
+    assert len(ns_text.splitlines()) == 12
+
+
+# NS by Example's first script (ns-simple.tcl): TCP and CBR over a 1.7 Mb/s bottleneck,
+# `class_`, `packet_size_`, `rate_ 1mb`, `random_ false`, `type_`, `interval_` read back,
+# agents detached at the end. Its CBR stops at 1.7003 s here (off its packet grid), before the
+# sources meet at a full queue: from there on, which packet a tie drops is decided by ns-2's
+# floating-point clock.
+NS_SIMPLE = """
+    set ns [new Simulator]
+    $ns color 1 Blue
+    $ns color 2 Red
+    set nf [open out.nam w]
+    $ns namtrace-all $nf
+    set tf [open out.tr w]
+    $ns trace-all $tf
+    proc finish {} {
+        global ns nf tf
+        $ns flush-trace
+        close $nf
+        close $tf
+        exit 0
+    }
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    set n3 [$ns node]
+    $ns duplex-link $n0 $n2 2Mb 10ms DropTail
+    $ns duplex-link $n1 $n2 2Mb 10ms DropTail
+    $ns duplex-link $n2 $n3 1.7Mb 20ms DropTail
+    $ns queue-limit $n2 $n3 10
+    $ns duplex-link-op $n0 $n2 orient right-down
+    $ns duplex-link-op $n1 $n2 orient right-up
+    $ns duplex-link-op $n2 $n3 orient right
+    $ns duplex-link-op $n2 $n3 queuePos 0.5
+    set tcp [new Agent/TCP]
+    $tcp set class_ 2
+    $ns attach-agent $n0 $tcp
+    set sink [new Agent/TCPSink]
+    $ns attach-agent $n3 $sink
+    $ns connect $tcp $sink
+    $tcp set fid_ 1
+    set ftp [new Application/FTP]
+    $ftp attach-agent $tcp
+    $ftp set type_ FTP
+    set udp [new Agent/UDP]
+    $ns attach-agent $n1 $udp
+    set null [new Agent/Null]
+    $ns attach-agent $n3 $null
+    $ns connect $udp $null
+    $udp set fid_ 2
+    set cbr [new Application/Traffic/CBR]
+    $cbr attach-agent $udp
+    $cbr set type_ CBR
+    $cbr set packet_size_ 1000
+    $cbr set rate_ 1mb
+    $cbr set random_ false
+    $ns at 0.1 "$cbr start"
+    $ns at 1.0 "$ftp start"
+    $ns at 1.7003 "$cbr stop"
+    $ns at 4.0 "$ftp stop"
+    $ns at 4.5 "$ns detach-agent $n0 $tcp ; $ns detach-agent $n3 $sink"
+    $ns at 5.0 "finish"
+    puts "CBR packet size = [$cbr set packet_size_]"
+    puts "CBR interval = [$cbr set interval_]"
+    $ns run
+"""
+
+
+def test_ns_by_example_simple_matches_ns2(tmp_path):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, NS_SIMPLE)
+    assert ac_out == ns_out
+    ns_trace = (ns_dir / "out.tr").read_text()
+    assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+    # the address fields: ports numbered per node in the order agents were attached
+    assert " 1.0 3.1 " in ns_trace and " 0.0 3.0 " in ns_trace
