@@ -255,3 +255,68 @@ def test_ns_by_example_simple_matches_ns2(tmp_path):
     assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
     # the address fields: ports numbered per node in the order agents were attached
     assert " 1.0 3.1 " in ns_trace and " 0.0 3.0 " in ns_trace
+
+
+def nam_lines(text: str) -> tuple[list[str], list[list[str]]]:
+    """A nam trace's layout lines (sorted: ns-2 dumps queues in its hash order) and its packet
+    lines with times to the microsecond (as ackclock writes them), grouped by instant."""
+    layout, packets = [], []
+    for line in text.splitlines():
+        f = line.split()
+        if f[0] in ("+", "-", "h", "r", "d") and f[1] == "-t":
+            f[2] = f"{round(float(f[2]), 6):.15g}"
+            packets.append(" ".join(f))
+        else:
+            layout.append(line)
+    grouped = [sorted(g) for _, g in groupby(packets, key=lambda s: s.split()[2])]
+    return sorted(layout), grouped
+
+
+def test_nam_trace_matches_ns2(tmp_path):
+    ns_dir, _, ac_dir, _ = both(tmp_path, NS_SIMPLE)
+    ns_layout, ns_packets = nam_lines((ns_dir / "out.nam").read_text())
+    ac_layout, ac_packets = nam_lines((ac_dir / "out.nam").read_text())
+    assert ac_layout == ns_layout
+    assert "l -t * -s 2 -d 3 -S UP -r 1700000 -D 0.02 -c black -o right" in ns_layout
+    assert ac_packets == ns_packets
+    assert len(ns_packets) > 1000
+
+
+NAM_LOOK = """
+    set ns [new Simulator]
+    set nf [open out.nam w]
+    $ns namtrace-all $nf
+    $ns color 0 green
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $n0 color red
+    $n1 shape box
+    $n2 label "sink"
+    $ns duplex-link $n0 $n1 10Mb 5ms DropTail
+    $ns simplex-link $n1 $n2 1Mb 20ms DropTail
+    $ns simplex-link $n2 $n1 1Mb 20ms DropTail
+    $ns duplex-link-op $n0 $n1 color blue
+    $ns duplex-link-op $n0 $n1 label "fast"
+    $ns simplex-link-op $n1 $n2 orient right
+    set tcp [new Agent/TCP/Reno]
+    $ns attach-agent $n0 $tcp
+    set sink [new Agent/TCPSink]
+    $ns attach-agent $n2 $sink
+    $ns connect $tcp $sink
+    set ftp [$tcp attach-app FTP]
+    $ns at 0.1 "$ftp start"
+    $ns at 0.5 "$ns trace-annotate \\"half time\\""
+    $ns at 1.0 "finish"
+    proc finish {} { global ns nf; $ns flush-trace; close $nf; exit 0 }
+    $ns run
+"""
+
+
+def test_nam_layout_colours_shapes_labels_and_annotations_match_ns2(tmp_path):
+    ns_dir, _, ac_dir, _ = both(tmp_path, NAM_LOOK)
+    ns_layout, ns_packets = nam_lines((ns_dir / "out.nam").read_text())
+    ac_layout, ac_packets = nam_lines((ac_dir / "out.nam").read_text())
+    assert ac_layout == ns_layout
+    assert "v -t 0.5 -e sim_annotation 0.5 1 half time" in ac_layout
+    assert ac_packets == ns_packets

@@ -42,13 +42,13 @@ if TYPE_CHECKING:
 class Simulator(TclObject):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
-        if ctx.simulator is not None:
-            raise Ns2Error(unsupported("a second Simulator object"))
-        ctx.simulator = self
         if args:
             shown = " ".join(args)
             feature = "multicast" if "-multicast" in args else "options"
             raise Ns2Error(unsupported(f"Simulator {feature} (new Simulator {shown})"))
+        if ctx.simulator is not None:
+            raise Ns2Error(unsupported("a second Simulator object"))
+        ctx.simulator = self
         self.nodes: list[Node] = []
         self.links: list[SimplexLink] = []
         self.by_ends: dict[tuple[int, int], SimplexLink] = {}
