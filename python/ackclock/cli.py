@@ -197,9 +197,15 @@ def _add_sweep(sub: argparse._SubParsersAction) -> None:
 
 def _add_plot(sub: argparse._SubParsersAction) -> None:
     plot = sub.add_parser("plot", formatter_class=_Formatter,
-                          help="draw the standard plots for a results folder",
-                          description="Draws cwnd.png, throughput.png and queue.png.")
-    plot.add_argument("dir", metavar="DIR", help="results folder")
+                          help="draw the standard plots of a results folder, or overlay"
+                               " several runs",
+                          description="Draws cwnd.png, throughput.png, queue.png and rtt.png"
+                          " into a results folder (a sweep's folder: sweep_*.png); with"
+                          " several folders, overlays their runs into --out.")
+    plot.add_argument("dir", metavar="DIR", nargs="+", help="results folder(s)")
+    plot.add_argument("--out", metavar="OUT",
+                      help="with several DIRs: where the overlaid plots go (default:"
+                           " results/compare)")
     plot.set_defaults(func=_plot)
 
 
@@ -293,6 +299,12 @@ def _plot(args: argparse.Namespace) -> int:
     from .plot import write_plots, write_sweep_plots
     from .sweep import TABLES_INCOMPLETE, is_sweep_folder
 
+    if len(args.dir) > 1:
+        return _overlay(args.dir, args.out)
+    if args.out is not None:
+        raise ScenarioError("is for overlaying several folders; one folder's plots go into"
+                            " it", path="--out")
+    args.dir = args.dir[0]
     d = Path(args.dir)
     sweep_dir = (is_sweep_folder(d) or (d / TABLES_INCOMPLETE).exists()) and not (
         d / "flows.csv").exists()
@@ -317,6 +329,23 @@ def _plot(args: argparse.Namespace) -> int:
                             file=args.dir)
     for name in written:
         print(Path(args.dir) / name)
+    return 0
+
+
+def _overlay(dirs: list[str], out: str | None) -> int:
+    from .plot import write_overlay_plots
+
+    target = Path(out) if out else Path("results") / "compare"
+    for d in dirs:
+        if not (Path(d) / "flows.csv").is_file():
+            raise ScenarioError("not a run's results folder (no flows.csv): only runs can be"
+                                " overlaid", file=d)
+    written = write_overlay_plots(dirs, target)
+    if not written:
+        raise ScenarioError("no time series to plot (the runs had no run.sample_interval)",
+                            file=dirs[0])
+    for name in written:
+        print(target / name)
     return 0
 
 

@@ -264,7 +264,8 @@ def test_sweep_plots_have_one_figure_per_metric_with_confidence_intervals(tmp_pa
 
     write_tables(runs, ["buf"], tmp_path)
     written = write_sweep_plots(tmp_path)
-    assert written == ["sweep_throughput_mbps.png", "sweep_loss_rate.png"]
+    assert written == ["sweep_throughput_mbps.png", "sweep_loss_rate.png",
+                       "sweep_total_throughput_mbps.png", "sweep_jain_index.png"]
     assert matplotlib.image.imread(tmp_path / written[0]).shape[2] in (3, 4)
     summary = pd.read_csv(tmp_path / "summary.csv")
     fig = sweep_figure(summary, "buf", "throughput_mbps",
