@@ -380,16 +380,24 @@ impl Link {
             }
         }
         let start = now.max(self.busy_until);
+        // The line frees up at this very instant: as with a packet already waiting (see
+        // above), ns-2 runs the arrival before the link's resume event (`Queue::resume`,
+        // scheduled one transmission time ago; the arrival was scheduled a propagation delay
+        // ago), so the packet waits in the queue until the instant's arrivals are done and
+        // counts against the limit for those that follow it. (Not at time 0, before any
+        // transmission, nor on a line of unbounded rate, which is never busy.)
+        let waits = start > now
+            || (self.busy_until == now && now > SimTime::ZERO && self.rate.bps() != u64::MAX);
         self.busy_until = start + self.rate.tx_time(size);
         let arrival = self.busy_until + self.delay;
         if let Some(m) = self.flow_monitor.as_mut() {
             let f = &mut m[flow.idx()];
-            f.arrive(now.0, size, start > now);
-            if start <= now {
+            f.arrive(now.0, size, waits);
+            if !waits {
                 f.depart(now.0, size, false);
             }
         }
-        if start > now {
+        if waits {
             self.record_sojourn(start.0 - now.0);
             self.waiting.push_back((start, size, flow.0));
             self.waiting_bytes += size as u64;
