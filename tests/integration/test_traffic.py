@@ -117,10 +117,19 @@ def test_flow_control_mistakes() -> None:
     net.tcp("t", "a", "b", read_rate="1Mb/s")
     with pytest.raises(ScenarioError, match="read_rate: needs a rcv_buffer"):
         net.run(duration="1s")
+
+
+def test_a_receive_buffer_below_one_segment_stops_the_sender_as_ns3s_does() -> None:
+    # Seed 004's receive window of 0.1 segment: never zero, so no window probes, and never a
+    # whole segment, so a sender avoiding silly windows sends nothing (ns-3: the handshake).
     net = one_link()
-    net.tcp("t", "a", "b", rcv_buffer=10)
-    with pytest.raises(ScenarioError, match="rcv_buffer: smaller than one segment"):
-        net.run(duration="1s")
+    net.tcp("t", "a", "b", rcv_buffer=120, packet_size=1200)
+    f = net.run(duration="20s").flows.iloc[0]
+    assert (f.packets_sent, f.bytes_delivered, f.timeouts) == (0, 0, 0)
+    # One byte more than a segment and the flow moves, a segment per round trip.
+    net = one_link()
+    net.tcp("t", "a", "b", rcv_buffer=1201, packet_size=1200)
+    assert net.run(duration="20s").flows.iloc[0].bytes_delivered > 0
 
 
 def test_changing_one_flow_never_changes_another_flows_randomness() -> None:

@@ -1095,11 +1095,8 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
             t.window_unit
         ));
     }
-    if t.rcv_buffer_bytes.is_some_and(|b| b < t.packet_size as u64) {
-        return Err(format!(
-            "{p}.rcv_buffer: smaller than one segment ({} bytes)",
-            t.packet_size
-        ));
+    if t.rcv_buffer_bytes == Some(0) {
+        return Err(format!("{p}.rcv_buffer: must be at least one byte"));
     }
     if t.app_read_rate_bps
         .is_some_and(|r| !(r > 0.0 && r.is_finite()))

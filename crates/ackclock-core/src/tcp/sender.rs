@@ -173,6 +173,10 @@ pub struct TcpSender {
     clock: SimTime,
     /// The receiver advertises its window on every ACK (flow control), up to `max_window`.
     advertised: bool,
+    /// The receive buffer is smaller than one segment: the window the receiver advertises is
+    /// never zero, yet never holds a segment, so this sender (avoiding silly windows, as
+    /// ns-3's `TcpSocketBase::SendPendingData` does) sends nothing and never probes.
+    window_below_segment: bool,
     max_window: f64,
     /// RFC 3168: ECN-capable; the highest segment sent at the last ECN reduction; CWR to
     /// be set on the next segment; the next ACK's window growth to be skipped.
@@ -236,7 +240,11 @@ impl TcpSender {
             w: Window {
                 cwnd: if cfg.syn { 1.0 } else { cfg.window_init as f64 },
                 ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),
-                rwnd: cfg.window as f64,
+                // With flow control, the window the receiver's empty buffer offers (what the
+                // handshake would tell the sender).
+                rwnd: cfg.rcv_buffer_bytes.map_or(cfg.window as f64, |b| {
+                    ((b / cfg.packet_size as u64) as f64).min(cfg.window as f64)
+                }),
             },
             dupwnd: 0.0,
             una: 0,
@@ -262,6 +270,9 @@ impl TcpSender {
             completed_at: None,
             clock: SimTime::ZERO,
             advertised: cfg.rcv_buffer_bytes.is_some(),
+            window_below_segment: cfg
+                .rcv_buffer_bytes
+                .is_some_and(|b| b < cfg.packet_size as u64),
             max_window: cfg.window as f64,
             ecn: cfg.ecn,
             ecn_recover: None,
@@ -653,7 +664,10 @@ impl TcpSender {
     /// RFC 9293 3.8.6.1: stopped by a zero window with nothing in flight, the sender keeps a
     /// timer running so that a lost window update cannot stall it for ever.
     fn persist(&mut self, now: SimTime) {
-        let blocked = self.w.rwnd < 1.0 && self.una >= self.maxseq && self.nxt < self.app_limit;
+        let blocked = self.w.rwnd < 1.0
+            && self.una >= self.maxseq
+            && self.nxt < self.app_limit
+            && !self.window_below_segment;
         if blocked && self.rto_deadline.is_none() {
             self.arm_timer(now);
         }

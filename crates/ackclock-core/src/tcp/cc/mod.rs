@@ -18,6 +18,7 @@ pub mod reno;
 pub mod scalable;
 pub mod vegas;
 pub mod westwood;
+pub mod westwood_original;
 
 pub use reno::Reno;
 
@@ -118,6 +119,7 @@ pub enum AnyCc {
     Bic(bic::Bic),
     Cubic(cubic::Cubic),
     Westwood(westwood::Westwood),
+    WestwoodOriginal(westwood_original::WestwoodOriginal),
     Vegas(vegas::Vegas),
     Fast(fast::Fast),
     Htcp(htcp::Htcp),
@@ -132,6 +134,7 @@ pub const ALGORITHMS: &[&str] = &[
     "bic",
     "cubic",
     "westwood",
+    "westwood_original",
     "vegas",
     "fast",
     "htcp",
@@ -153,6 +156,9 @@ impl AnyCc {
                 AnyCc::Cubic(cubic::Cubic::new(&mut p, max_ssthresh, rules))
             }
             "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p, max_ssthresh)),
+            "westwood_original" => AnyCc::WestwoodOriginal(
+                westwood_original::WestwoodOriginal::new(&mut p, max_ssthresh),
+            ),
             "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p, max_ssthresh)),
             "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
             "htcp" => AnyCc::Htcp(htcp::Htcp::new(&mut p, max_ssthresh)),
@@ -178,6 +184,7 @@ impl AnyCc {
             AnyCc::Bic(c) => c.on_ack(w, ev),
             AnyCc::Cubic(c) => c.on_ack(w, ev),
             AnyCc::Westwood(c) => c.on_ack(w, ev),
+            AnyCc::WestwoodOriginal(c) => c.on_ack(w, ev),
             AnyCc::Vegas(c) => c.on_ack(w, ev),
             AnyCc::Fast(c) => c.on_ack(w, ev),
             AnyCc::Htcp(c) => c.on_ack(w, ev),
@@ -197,6 +204,7 @@ impl AnyCc {
             AnyCc::Bic(c) => c.reduced_window(w),
             AnyCc::Cubic(c) => c.reduced_window(w, now),
             AnyCc::Westwood(c) => c.reduced_window(w),
+            AnyCc::WestwoodOriginal(c) => c.reduced_window(w),
             AnyCc::Vegas(c) => c.reduced_window(w),
             AnyCc::Fast(c) => c.reduced_window(w),
             AnyCc::Htcp(c) => c.reduced_window(w, now),
@@ -224,6 +232,12 @@ impl AnyCc {
             AnyCc::Cubic(c) => [("cubic_wmax", c.w_max), ("cubic_k", c.k), NONE, NONE],
             AnyCc::Bic(c) => [("bic_wmax", c.last_max), NONE, NONE, NONE],
             AnyCc::Westwood(c) => [
+                ("westwood_bwe", c.bwe),
+                ("westwood_rtt_min", c.rtt_min),
+                NONE,
+                NONE,
+            ],
+            AnyCc::WestwoodOriginal(c) => [
                 ("westwood_bwe", c.bwe),
                 ("westwood_rtt_min", c.rtt_min),
                 NONE,
@@ -312,6 +326,7 @@ mod tests {
             "bic",
             "cubic",
             "westwood",
+            "westwood_original",
             "htcp",
         ] {
             let mut cfg = crate::scenarios::ns2_tcp();
