@@ -81,3 +81,15 @@ def test_delay_and_bandwidth_set_a_links_before_the_run(ns2):
     """)
     assert r.out.splitlines()[0] == "0.025000000000000001 2000000 0.025000000000000001 10000000"
     assert r.code == 2 and "$ns delay after $ns run has started" in r.err
+
+
+def test_neighbors_in_link_order_and_a_model_on_an_unused_fid(ns2):
+    r = ns2(ONE_FLOW + """
+        set n2 [$ns node]
+        $ns duplex-link $n0 $n2 1Mb 1ms DropTail
+        puts "[expr {[$n0 neighbors] eq "$n1 $n2"}] [expr {[$n2 neighbors] eq $n0}]"
+    """ + DROPS % ("List", "$m droplist {3}\n"
+                   "set p [new ErrorModel/Periodic]; $p unit pkt; $em insert $p; $em bind $p 0"))
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[0] == "1 1"
+    assert dropped(r.file("out.tr")) == [3]

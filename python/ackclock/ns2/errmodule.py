@@ -100,8 +100,9 @@ class ErrorModule(ErrorModel):
         """The engine's loss model for this module (``fids``: flow id -> the flows' names)."""
         if self.default_model is not None:
             raise Ns2Error(unsupported("an ErrorModule default model"), self.created_at)
+        # A model bound to a flow id no flow carries never sees a packet.
         active = {fid: m for fid, m in self.bound.items()
-                  if not (isinstance(m, ListErrorModel) and not m.drops)}
+                  if fids.get(fid) and not (isinstance(m, ListErrorModel) and not m.drops)}
         if not active:
             return None
         if len(active) > 1:

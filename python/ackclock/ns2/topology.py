@@ -39,6 +39,13 @@ class Node(TclObject):
     def cmd_node_addr(self) -> int:
         return self.id
 
+    def cmd_neighbors(self) -> str:
+        """The nodes this one has a link to, in the order the links were made (ns-2's
+        ``add-neighbor`` at each ``simplex-link``)."""
+        sim = self.ctx.simulator
+        links = sim.links if sim is not None else []
+        return " ".join(lk.dst.handle for lk in links if lk.src is self)
+
     def cmd_attach(self, agent: str, port: str = "") -> None:
         from .agents import Agent
 
