@@ -32,6 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     only = argv[0] if argv and argv[0] in _COMMANDS else None
     args = _parser(only).parse_args(argv)
     previous = _on_sigterm()
+    import os
+
+    max_memory = os.environ.get("ACKCLOCK_MAX_MEMORY")  # --max-memory sets it for a command
     try:
         return int(args.func(args))
     except ScenarioError as e:
@@ -48,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("ackclock: interrupted", file=sys.stderr)
         return 143 if isinstance(e, Terminated) else 130
     finally:
+        if max_memory is None:
+            os.environ.pop("ACKCLOCK_MAX_MEMORY", None)
+        else:
+            os.environ["ACKCLOCK_MAX_MEMORY"] = max_memory
         if previous is not None:
             import signal
 
@@ -174,6 +181,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                           " recorded (bit for bit the same results with the same engine"
                           " version); excludes SCENARIO, --set and --seed")
     run.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    _add_max_memory(run)
     run.set_defaults(func=_run)
 
 
@@ -192,7 +200,25 @@ def _add_sweep(sub: argparse._SubParsersAction) -> None:
     sweep.add_argument("--scheduler", metavar="ADDR",
                        help="Dask scheduler address, e.g. tcp://10.0.0.1:8786, instead of"
                             " local processes")
+    _add_max_memory(sweep)
     sweep.set_defaults(func=_sweep)
+
+
+def _add_max_memory(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-memory", metavar="SIZE",
+                        help="refuse a run whose estimated memory is above SIZE, e.g. 64GB"
+                             " (default: the memory available; ACKCLOCK_MAX_MEMORY)")
+
+
+def _set_max_memory(args: argparse.Namespace) -> None:
+    if getattr(args, "max_memory", None) is not None:
+        import os
+
+        from .units import parse_size
+
+        parse_size(args.max_memory, "--max-memory")
+        # In the environment: a sweep's workers check their runs too.
+        os.environ["ACKCLOCK_MAX_MEMORY"] = args.max_memory
 
 
 def _add_plot(sub: argparse._SubParsersAction) -> None:
@@ -227,6 +253,7 @@ def _run(args: argparse.Namespace) -> int:
     from .toml_loader import load_resolved, loads_resolved
 
     progress = False if args.quiet else None
+    _set_max_memory(args)
     if args.replay is not None:
         from .run import load_replay
 
@@ -282,6 +309,7 @@ def _sweep(args: argparse.Namespace) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         raise ScenarioError(f"expected a number >= 1, got {args.jobs}", path="--jobs")
+    _set_max_memory(args)
     spec = load_sweep(args.sweep)
     out = Path(args.out) if args.out else Path("results") / _folder_name(Path(args.sweep).stem)
     runs = sweep(spec.scenario, spec.grid, spec.replications, fixed=spec.fixed,

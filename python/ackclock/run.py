@@ -73,6 +73,14 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         # Every run under the invariant checker (e.g. a whole test suite); the checker does
         # not change results, so the recorded scenario stays as given.
         engine_input = {**engine_input, "run": {**resolved["run"], "check": True}}
+    from .limits import check_memory
+
+    try:  # again here: a replayed document was not resolved by this process
+        check_memory(resolved)
+    except ScenarioError as e:
+        raise e.in_file(source) from None
+    except (AttributeError, TypeError, KeyError, ValueError):
+        pass  # a malformed document: the engine's checks below name what is wrong
     core = engine()
     try:
         sim = core.Simulation(json.dumps(engine_input))

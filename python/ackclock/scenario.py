@@ -234,6 +234,12 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
             raise ScenarioError(f"{len(entries)} entries, more than {MAX_ENTRIES}", path=what)
     profile = get_profile(sc.profile)
     run = _run(sc.run)
+    from .limits import check_memory
+
+    # The routing tables first, from the names alone: before a large network is resolved.
+    check_memory({"nodes": sc.nodes, "links": [], "run": {},
+                  "flows": [{"from": f.from_, "to": f.to, "kind": f.kind} for f in sc.flows
+                            if isinstance(f, Flow)]})
     nodes = _nodes(sc.nodes)
     links = _links(sc.links, nodes, profile, flow_names(sc.flows))
     defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
@@ -252,6 +258,7 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
     }
     if sc.traces:
         doc["traces"] = _traces(sc.traces, nodes, links)
+    check_memory(doc)
     return doc
 
 

@@ -103,7 +103,7 @@ fn route_lookup(c: &mut Criterion) {
         duplex(2 + hosts + i, 1);
     }
     let dests: Vec<NodeId> = (2..n as u32).map(NodeId).collect();
-    let routes = Routes::build(n, &links, &dests);
+    let routes = Routes::build(n, &links, &dests).expect("routing tables");
     let mut rng = RandomStream::named(3, "bench");
     let queries: Vec<(NodeId, NodeId)> = (0..BATCH)
         .map(|_| {

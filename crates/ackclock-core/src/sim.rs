@@ -235,7 +235,7 @@ impl Simulator {
                 dests.push(node(f.from));
             }
         }
-        let routes = Routes::build(scenario.nodes.len(), &links, &dests);
+        let routes = Routes::build(scenario.nodes.len(), &links, &dests)?;
         let seed = scenario.run.seed;
         let mut flows = Vec::with_capacity(scenario.flows.len());
         for (i, f) in scenario.flows.iter().enumerate() {

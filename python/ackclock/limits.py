@@ -1,0 +1,115 @@
+"""Up-front estimates of a run's memory, checked against a limit before the engine builds it.
+
+A scenario that cannot fit (a 20 000-flow dumbbell's routing tables, millions of Tmix
+connections, a long trace) is refused with one line naming what takes the memory and how to
+raise the limit, instead of the engine's allocation failing (an abort) or the OOM killer
+ending the process. The limit is ``ACKCLOCK_MAX_MEMORY`` (a size: ``"64GB"``; the command
+line's ``--max-memory`` sets it), by default the memory available now (``MemAvailable`` of
+/proc/meminfo, else the physical memory). See docs/reliability.md, "Resource guards".
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import ScenarioError
+
+ENV = "ACKCLOCK_MAX_MEMORY"
+
+# Bytes per item, upper estimates of the engine's structures (crates/ackclock-core):
+# the routing table (a next-hop link id of 4 bytes per node and destination:
+# net/routing.rs), a flow's sender, receiver, scoreboard and counters,
+# a link direction's queue, line and counters, a Tmix connection and each of its ADUs, a
+# trace record, a time-series row (sampler.rs), and the engine and interpreter themselves.
+ROUTE_ENTRY = 4
+FLOW = 16 * 1024
+LINK_DIRECTION = 4 * 1024
+TMIX_CONNECTION = 512
+TMIX_ADU = 64
+TRACE_RECORD = 32
+SAMPLE_ROW = 96
+BASE = 64 * 1024 * 1024
+
+
+def _size(n: float) -> str:
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
+def memory_limit() -> tuple[int, str]:
+    """The limit in bytes and where it comes from (for the message)."""
+    text = os.environ.get(ENV)
+    if text:
+        from .units import parse_size
+
+        try:
+            return parse_size(text.strip(), ENV), f"the limit {ENV}={text.strip()}"
+        except ScenarioError as e:
+            raise ScenarioError(e.message, path=f"{ENV} (or --max-memory)") from None
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024, "the memory available"
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), "the physical memory"
+    except (OSError, ValueError, AttributeError):
+        return 1 << 62, "no limit"
+
+
+def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+    """(bytes, key, what) for each large part of a resolved scenario's engine state."""
+    nodes = len(doc.get("nodes", []))
+    flows = doc.get("flows", [])
+    links = doc.get("links", [])
+    dests = set()
+    for f in flows:
+        dest, src = f.get("to"), f.get("from")
+        dests.add(dest if isinstance(dest, (int, str)) else id(f))
+        if f.get("kind") == "tcp":
+            dests.add(src if isinstance(src, (int, str)) else -id(f))
+    parts = [
+        (ROUTE_ENTRY * nodes * len(dests), "node",
+         f"routing tables ({nodes:,} nodes x {len(dests):,} destinations)"),
+        (FLOW * len(flows), "flow", f"{len(flows):,} flows"),
+        (LINK_DIRECTION * 2 * len(links), "link", f"{len(links):,} links"),
+    ]
+    tmix = records = 0
+    for f in flows:
+        app = f.get("app") or {}
+        conns = app.get("connections")
+        if isinstance(conns, Mapping):
+            tmix += (TMIX_CONNECTION * len(conns.get("start_ps", ()))
+                     + TMIX_ADU * len(conns.get("adu_bytes", ())))
+        if isinstance(app.get("records"), list):
+            records += TRACE_RECORD * len(app["records"])
+    if tmix:
+        parts.append((tmix, "flow.app.file", "Tmix connection vectors"))
+    if records:
+        parts.append((records, "flow.app.file", "trace records to replay"))
+    run = doc.get("run", {})
+    interval = run.get("sample_interval_ps")
+    if interval:
+        rows = (run["duration_ps"] // interval + 1) * (len(flows) + 2 * len(links))
+        parts.append((SAMPLE_ROW * rows, "run.sample_interval", f"{rows:,} time-series rows"))
+    return parts
+
+
+def check_memory(doc: Mapping[str, Any]) -> None:
+    """Raises ScenarioError when the estimate exceeds the limit, naming the largest part."""
+    parts = estimate(doc)
+    total = BASE + sum(p[0] for p in parts)
+    limit, source = memory_limit()
+    if total <= limit:
+        return
+    largest = max(parts, key=lambda p: p[0])
+    raise ScenarioError(
+        f"the run would need about {_size(total)} of memory, {_size(largest[0])} of it for"
+        f" {largest[2]}, more than {source} ({_size(limit)}); make the scenario smaller or"
+        f" raise the limit with --max-memory SIZE (or {ENV})", path=largest[1])
