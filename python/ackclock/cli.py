@@ -240,6 +240,9 @@ def _add_ns2(sub: argparse._SubParsersAction) -> None:
                          help="run an ns-2 Tcl script, as `ns SCRIPT ARGS...` would",
                          description="Runs an ns-2 Tcl script unchanged: the script writes its"
                          " own output files. See docs/ns2-scripts.md.")
+    ns2.add_argument("--int32-counters", action="store_true",
+                     help="wrap the counters ns-2 keeps in 32-bit ints (queue monitors' byte"
+                     " counts, a sink's bytes_) at 2^31, as ns-2's own do")
     ns2.add_argument("script", metavar="SCRIPT.tcl", help="the ns-2 script")
     ns2.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="arguments passed to the script as $argv")
@@ -380,7 +383,7 @@ def _overlay(dirs: list[str], out: str | None) -> int:
 def _ns2(args: argparse.Namespace) -> int:
     from .ns2 import run_script
 
-    return run_script(args.script, args.script_args)
+    return run_script(args.script, args.script_args, int32_counters=args.int32_counters)
 
 
 def _planned(args: argparse.Namespace) -> int:

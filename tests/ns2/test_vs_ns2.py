@@ -217,3 +217,49 @@ def test_tmix_replay_carries_what_ns2_carries(tmp_path):
     assert out["ns"][0] > 50_000 and out["ns"][2] > 1_500_000
     for ours, theirs in zip(out["ac"], out["ns"], strict=True):
         assert ours == pytest.approx(theirs, rel=0.01)
+
+
+WRAP = """
+    set ns [new Simulator]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+    set tcp [new Agent/TCP/Reno]
+    set sink [new Agent/TCPSink]
+    $ns attach-agent $n0 $tcp
+    $ns attach-agent $n1 $sink
+    $ns connect $tcp $sink
+    set ftp [new Application/FTP]
+    $ftp attach-agent $tcp
+    set qmon [$ns monitor-queue $n0 $n1 ""]
+    # A long run's counts, set near ns-2's int limit: they wrap within the next second.
+    $ns at 1.0 "$qmon set barrivals_ 2147000000; $sink set bytes_ 2147000000"
+    proc show {} {
+        global ns qmon sink
+        puts "[$ns now] [$qmon set barrivals_] [$qmon set parrivals_] [$sink set bytes_]"
+    }
+    $ns at 0.0 "$ftp start"
+    $ns at 1.5 show
+    $ns at 2.0 show
+    $ns at 2.1 "exit 0"
+    $ns run
+"""
+
+
+def test_int32_counters_wrap_as_ns2s_do(tmp_path):
+    """ns-2 keeps queue-monitor and sink byte counts in C ints, which wrap past 2^31 (seed
+    000's queueStats.csv shows negative byte counts); `--int32-counters` does the same."""
+    folder = tmp_path / "ns"
+    folder.mkdir()
+    (folder / "s.tcl").write_text(textwrap.dedent(WRAP), encoding="utf-8")
+    ns = subprocess.run(["ns", "s.tcl"], cwd=folder, capture_output=True, text=True,
+                        timeout=300)
+    outs = {}
+    for flag in ((), ("--int32-counters",)):
+        done = subprocess.run([sys.executable, "-m", "ackclock", "ns2", *flag, "s.tcl"],
+                              cwd=folder, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        outs[flag] = done.stdout
+    assert ns.stdout == outs[("--int32-counters",)]
+    assert int(ns.stdout.split()[-3]) < 0 and int(ns.stdout.split()[-1]) < 0
+    assert all(float(x) > 0 for x in outs[()].split())

@@ -60,8 +60,12 @@ FACTORIES: dict[str, Factory] = {
 }
 
 
-def run_script(script: str, argv: Sequence[str] = ()) -> int:
+def run_script(script: str, argv: Sequence[str] = (), *, int32_counters: bool = False) -> int:
     """Runs ``script`` as ``ns script argv...`` would; returns the exit status.
+
+    ``int32_counters``: the counters ns-2 keeps in C ``int`` (queue and flow monitors'
+    ``parrivals_`` ... ``bdrops_``, ``pkts_``, ``size_``, a sink's ``bytes_``, a sender's
+    ``ndatabytes_``) wrap at 2^31 as ns-2's do, instead of counting on.
 
     Errors print one line (``file:line: what``) on stderr: status 2 for commands ackclock
     does not support or gets wrong arguments, 1 for an error of the script itself.
@@ -70,11 +74,12 @@ def run_script(script: str, argv: Sequence[str] = ()) -> int:
         print(f"ackclock: error: {script}: no such file", file=sys.stderr)
         return 2
     with CtrlC():
-        return _run(script, argv)
+        return _run(script, argv, int32_counters)
 
 
-def _run(script: str, argv: Sequence[str]) -> int:
+def _run(script: str, argv: Sequence[str], int32_counters: bool = False) -> int:
     ctx = Context(script, argv)
+    ctx.int32_counters = int32_counters
     ctx.register(FACTORIES)
     procs.install(ctx)
     try:

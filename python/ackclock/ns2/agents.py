@@ -196,7 +196,7 @@ class TcpAgent(Agent):
             return str(self.sim().engine.flow_counters(self.flow)[SENDER_COUNTERS[var]])
         if var == "ndatabytes_":
             c = self.sim().engine.flow_counters(self.flow)
-            return str(c["packets_sent"] * to_int(self.vars["packetSize_"]))
+            return str(self.ctx.counter(c["packets_sent"] * to_int(self.vars["packetSize_"])))
         v = self.sim().engine.tcp_vars(self.flow)
         if v is None:
             return None
@@ -306,7 +306,7 @@ class TcpSink(Agent):
 
     def live_var(self, var: str) -> str | None:
         if var == "bytes_":
-            return str(self.wire_bytes() - self.bytes_offset)
+            return str(self.ctx.counter(self.wire_bytes() - self.bytes_offset))
         return None
 
     def on_write(self, var: str, value: str) -> None:

@@ -55,6 +55,13 @@ Factory = Callable[["Context", str, str, Location, list[str]], TclObject]
 class Context:
     """One script run: the interpreter, the objects, and the error or exit in flight."""
 
+    def counter(self, value: int) -> int:
+        """``value`` as ns-2 holds a counter declared ``int``: wrapped to 32 bits (two's
+        complement) when the run asked for it, else as it is."""
+        if not self.int32_counters:
+            return value
+        return (value + 2**31) % 2**32 - 2**31
+
     def __init__(self, script: str, argv: Sequence[str]):
         self.script = script
         self._script_abs = os.path.abspath(script)
@@ -66,6 +73,8 @@ class Context:
         # Where the `$ns at` event being run was scheduled (for errors inside it).
         self.event_where: Location | None = None
         self.simulator: Simulator | None = None
+        # ns-2's C int counters wrap (`ackclock ns2 --int32-counters`).
+        self.int32_counters = False
         self.factories: dict[str, Factory] = {}
         self.tcl.createcommand("::__ac_py", self._dispatch)
         self.tcl.eval(_GLUE)

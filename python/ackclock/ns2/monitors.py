@@ -56,7 +56,7 @@ class QueueMonitor(TclObject):
             return None
         value = self.raw(var)
         base = to_int(self.vars.get(var, "0")) if value is None else value
-        return str(int(base - self.offsets.get(var, 0)))
+        return str(self.ctx.counter(int(base - self.offsets.get(var, 0))))
 
     def on_write(self, var: str, value: str) -> None:
         raw = self.raw(var)
