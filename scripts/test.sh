@@ -7,13 +7,17 @@ export CARGO_TERM_COLOR=never
 
 # ns-2 (Debian package ns2) for the live parity tests in tests/validation/, tshark
 # (Debian package tshark) for the pcap tests in tests/integration/test_traces.py, and iperf3,
-# ethtool and gcc for the live comparison with real Linux TCP (tests/validation/test_linux_live.py).
+# ethtool and gcc for the live comparison with real Linux TCP (tests/validation/test_linux_live.py),
+# chromium and chromium-driver for the report opened in a headless browser
+# (tests/integration/test_report.py).
 if { ! command -v ns >/dev/null 2>&1 || ! command -v tshark >/dev/null 2>&1 \
      || ! command -v iperf3 >/dev/null 2>&1 || ! command -v ethtool >/dev/null 2>&1 \
-     || ! command -v gcc >/dev/null 2>&1; } \
+     || ! command -v gcc >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1 \
+     || ! command -v chromedriver >/dev/null 2>&1; } \
     && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null && apt-get install -y -qq ns2 tshark iperf3 ethtool gcc >/dev/null
+    apt-get update -qq >/dev/null && apt-get install -y -qq ns2 tshark iperf3 ethtool gcc \
+        chromium chromium-driver >/dev/null
 fi
 
 # Builds the engine (release) and installs the package with its test tools.

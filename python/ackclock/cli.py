@@ -126,7 +126,7 @@ def _columns() -> int:
         return 80
 
 
-_COMMANDS = ("run", "sweep", "plot", "ns2")
+_COMMANDS = ("run", "sweep", "plot", "report", "ns2")
 
 
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -148,6 +148,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_sweep(sub)
     if wanted("plot"):
         _add_plot(sub)
+    if wanted("report"):
+        _add_report(sub)
     if wanted("ns2"):
         _add_ns2(sub)
     if only is None:
@@ -173,6 +175,9 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--seed", type=int, metavar="N", help="same as --set run.seed=N")
     run.add_argument("--plot", action="store_true", help="also draw cwnd, throughput and queue"
                      " plots (PNG)")
+    run.add_argument("--report", action="store_true",
+                     help="also write report.html: an interactive report that opens offline"
+                          " (topology, tables, zoomable time series)")
     run.add_argument("--check", action="store_true",
                      help="run the invariant checker (same as --set run.check=true); a broken"
                           " invariant stops the run with exit status 3")
@@ -235,6 +240,17 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:
     plot.set_defaults(func=_plot)
 
 
+def _add_report(sub: argparse._SubParsersAction) -> None:
+    report = sub.add_parser("report", formatter_class=_Formatter,
+                            help="write an interactive report.html of a run or sweep folder",
+                            description="Writes DIR/report.html: one self-contained page"
+                            " (it opens offline) with the topology, the summary tables and"
+                            " zoomable time series; for a sweep's folder, its summary and"
+                            " each metric against the swept parameter. See docs/report.md.")
+    report.add_argument("dir", metavar="DIR", help="results folder or sweep folder")
+    report.set_defaults(func=_report)
+
+
 def _add_ns2(sub: argparse._SubParsersAction) -> None:
     ns2 = sub.add_parser("ns2", formatter_class=_Formatter,
                          help="run an ns-2 Tcl script, as `ns SCRIPT ARGS...` would",
@@ -257,6 +273,7 @@ def _run(args: argparse.Namespace) -> int:
 
     progress = False if args.quiet else None
     _set_max_memory(args)
+    note = ""
     if args.replay is not None:
         from .run import load_replay
 
@@ -286,13 +303,22 @@ def _run(args: argparse.Namespace) -> int:
             scenario, document = load_resolved(args.scenario, overrides)
         out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
         source = scenario.source
+        out, note = _unclaimed(out, document, explicit=args.out is not None)
     # The folder is built beside `out` (traces included) and swapped in whole at the end;
     # a failure or Ctrl-C before leaves `out` as it was.
     with StagedFolder(out, is_results_folder) as staged:
         results = run_document(document, progress=progress, source=source,
                                trace_dir=staged.path)
         written = results.write_into(staged.path, plot=args.plot, keep_from=out)
+        if args.report:
+            from .report import REPORT, write_report
+
+            write_report(results, staged.path / REPORT)
+            written.append(REPORT)
         staged.commit()
+    if note and not (args.quiet and args.out is not None):
+        # After the run: a failed run prints its error alone, and replaced nothing.
+        print(f"ackclock: note: {note}", file=sys.stderr)
     if args.quiet:
         return 0
     print(_flow_table(results))
@@ -363,6 +389,13 @@ def _plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .report import write_report
+
+    print(write_report(args.dir))
+    return 0
+
+
 def _overlay(dirs: list[str], out: str | None) -> int:
     from .plot import write_overlay_plots
 
@@ -389,6 +422,32 @@ def _ns2(args: argparse.Namespace) -> int:
 def _planned(args: argparse.Namespace) -> int:
     name, what = args.planned
     return _fail(f"`ackclock {name}` ({what}) is not implemented yet")
+
+
+def _unclaimed(out: Path, document: dict, explicit: bool) -> tuple[Path, str]:
+    """Where a run goes: ``out``, unless it holds a run of another scenario (other
+    parameters, another seed) and was not named with --out; then the first free
+    ``out-2``, ``out-3``, ... A folder named with --out is replaced. Returns the folder and
+    a note for stderr when either happens (nothing is ever replaced silently)."""
+    import json
+
+    def other(folder: Path) -> bool:
+        try:
+            earlier = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False  # not a results folder: the run's own checks decide
+        recorded = earlier.get("scenario") if isinstance(earlier, dict) else None
+        return json.loads(json.dumps(document)) != recorded
+
+    if not other(out):
+        return out, ""
+    if explicit:
+        return out, f"replaced {out}, which held a run of other parameters"
+    n = 2
+    while other(candidate := out.with_name(f"{out.name}-{n}")):
+        n += 1
+    return candidate, (f"{out} holds a run of other parameters, so this one is in"
+                       f" {candidate} (use --out to choose)")
 
 
 def _folder_name(name: str) -> str:
