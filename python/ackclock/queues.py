@@ -156,12 +156,13 @@ def resolve_params(kind: str, given: Mapping[str, Any], profile: str, path: str)
 
 def _check(param: Param, value: Any, path: str) -> None:
     if param.check == "probability" and not 0 < value <= 1:
-        raise ScenarioError(f"expected a probability in (0, 1], got {value}", path=path)
+        raise ScenarioError(f"expected a probability in (0, 1], got {quote(value)}", path=path)
     if param.check == "nonnegative" and value < 0:
-        raise ScenarioError(f"must not be negative, got {value}", path=path)
+        raise ScenarioError(f"must not be negative, got {quote(value)}", path=path)
     if param.check == "weight" and not (0 < value <= 1 or value in (0, -1, -2)):
         raise ScenarioError(
-            f"expected a weight in (0, 1], or 0, -1, -2 for ns-2's automatic values, got {value}",
+            "expected a weight in (0, 1], or 0, -1, -2 for ns-2's automatic values, got"
+            f" {quote(value)}",
             path=path,
         )
 

@@ -382,7 +382,7 @@ def _run(run: RunConfig) -> dict[str, Any]:
                             path="run.duration")
     seed = parse_int(run.seed, "run.seed", what="a non-negative integer seed")
     if seed >= _U64:
-        raise ScenarioError(f"expected a seed below 2^64, got {seed}", path="run.seed")
+        raise ScenarioError(f"expected a seed below 2^64, got {quote(seed)}", path="run.seed")
     interval = None
     if run.sample_interval is not None:
         interval = parse_time(run.sample_interval, "run.sample_interval")
@@ -414,7 +414,8 @@ def _run(run: RunConfig) -> dict[str, Any]:
         if value is not None:
             n = parse_int(value, f"run.{key}", minimum=1, what="a whole number")
             if n >= _U64:
-                raise ScenarioError(f"expected a number below 2^64, got {n}", path=f"run.{key}")
+                raise ScenarioError(f"expected a number below 2^64, got {quote(n)}",
+                                    path=f"run.{key}")
             document[key] = n
     return document
 
@@ -585,8 +586,9 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
         burst = 1 if loss.burst is None else parse_int(loss.burst, f"{path}.burst", minimum=1,
                                                        what="a number of packets")
         if offset >= period:
-            raise ScenarioError(f"must be smaller than period ({period}), got {offset}",
-                                path=f"{path}.offset")
+            raise ScenarioError(
+                f"must be smaller than period ({quote(period)}), got {quote(offset)}",
+                path=f"{path}.offset")
         if offset + burst > period:
             raise ScenarioError(f"offset + burst must not exceed period ({period})",
                                 path=f"{path}.burst")
@@ -637,7 +639,7 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
                             path=f"{path}.ecn")
     for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
         if value is not None and value >= _U64:
-            raise ScenarioError(f"too large: {value}", path=f"{path}.{key}")
+            raise ScenarioError(f"too large: {quote(value)}", path=f"{path}.{key}")
     doc = {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes, "ns2": ns2,
            "ecn": ecn}
     doc.update(queues.resolve_params(q.kind, q.params, profile.name, path))
@@ -912,7 +914,7 @@ def _tcp(
 
 def _below(value: int, bound: int, path: str) -> int:
     if value >= bound:
-        raise ScenarioError(f"too large: {value}", path=path)
+        raise ScenarioError(f"too large: {quote(value)}", path=path)
     return value
 
 

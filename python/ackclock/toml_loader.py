@@ -532,6 +532,9 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
 
 def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
     """A ``loss = { kind = ..., ... }`` table as a LossConfig; ``p`` is its key path."""
+    if not isinstance(t, Mapping):
+        raise ScenarioError(f'expected a table like {{ kind = "bernoulli", p = 0.01 }}, got'
+                            f" {quote(t)}", path=p)
     kind = check_kind(_required(t, "kind", p), LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{p}.kind",
                       "loss model")
     _check_keys(t, _LOSS_KEYS[kind], p)
