@@ -277,7 +277,9 @@ def _run_ackclock(case: Case, seed: int, tcp: dict[str, Any] | None) -> dict[str
         shares = [_delivered_between(series[i], case.stagger + 1, case.duration) for i in (1, 2)]
         jain = _jain(shares)
     ab = queues.loc["a->b"]
-    loss = float(ab.lost_packets) / max(float(ab.arrived_packets + ab.lost_packets), 1.0)
+    # ackclock's loss model takes packets after they cross the link (linkem's, before the
+    # queue): the rate is over what crossed it.
+    loss = float(ab.lost_packets) / max(float(ab.departed_packets), 1.0)
     return {"flows": flows, "drops": int(ab.dropped_packets), "jain": jain,
             "series": series, "loss": loss}
 

@@ -12,6 +12,11 @@
 //!   round exceeds the minimum delay seen by more than an eighth of that minimum, clamped to
 //!   4-16 ms: a queue is building.
 //!
+//! Rounds count from the start of slow start, below 16 segments too, so that each round
+//! begins with the flight it measures (Linux 6.18's `hystart_update`; before a 2025 fix Linux,
+//! and ackclock until issue 29, started counting only at 16 segments, mid-flight, so that a
+//! round's first samples carried the queue of the previous round's burst and the delay test
+//! fired early: at 144 segments on a 10 Mb/s, 100 ms path where Linux leaves near 245).
 //! As in Linux: both tests run only at cwnd >= 16 segments, once one fires they rest until a
 //! retransmission timeout restarts slow start (which also forgets the minimum delay), and the
 //! owner skips delay samples in the first second after a window reduction. Linux widens the
@@ -108,11 +113,14 @@ impl HyStart {
         if ns3 && w.cwnd < w.ssthresh {
             self.new_round(ev);
         }
+        // Linux (hystart_update, since the 2025 fix "tcp_cubic: ... hystart_low_window")
+        // counts rounds from the start of slow start, below the low window too, so a round
+        // begins with the flight it measures; the tests wait for the low window.
+        if !ns3 && !self.found && w.cwnd < w.ssthresh {
+            self.new_round(ev);
+        }
         if self.found || w.cwnd >= w.ssthresh || w.cwnd < LOW_WINDOW {
             return;
-        }
-        if !ns3 {
-            self.new_round(ev);
         }
         let delay_min = self.delay_min.unwrap_or(delay);
         let span = if ns3 {
@@ -220,6 +228,22 @@ mod tests {
             w.cwnd += 1.0;
         }
         None
+    }
+
+    #[test]
+    fn linux_rounds_count_from_the_start_of_slow_start() {
+        // hystart_update resets the round before it checks hystart_low_window: the round
+        // that begins with the initial window ends where that window ends, not where the
+        // flight was when cwnd reached 16.
+        let mut h = HyStart::new(Rules::Linux);
+        let mut w = window(10.0);
+        let d = SimDuration::from_millis(100);
+        h.on_sample(&mut w, &ev(100_000, 1, 11), d);
+        w.cwnd = 20.0;
+        h.on_sample(&mut w, &ev(105_000, 6, 21), d);
+        assert_eq!(h.end_seq, Some(11));
+        h.on_sample(&mut w, &ev(110_000, 12, 31), d);
+        assert_eq!(h.end_seq, Some(31), "the next round begins past segment 11");
     }
 
     fn r(start_us: u64, una: u64, acks: u64, gap_us: u64, rtt_ms: u64, queued_ms: u64) -> Round {
