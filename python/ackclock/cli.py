@@ -259,6 +259,10 @@ def _add_ns2(sub: argparse._SubParsersAction) -> None:
     ns2.add_argument("--int32-counters", action="store_true",
                      help="wrap the counters ns-2 keeps in 32-bit ints (queue monitors' byte"
                      " counts, a sink's bytes_) at 2^31, as ns-2's own do")
+    ns2.add_argument("--safe", action="store_true",
+                     help="run the script under Tcl's safe-interpreter rules: no exec, no"
+                     " sockets, files opened or sourced only inside the current folder"
+                     " (without it a script can do anything, as under ns-2)")
     ns2.add_argument("script", metavar="SCRIPT.tcl", help="the ns-2 script")
     ns2.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="arguments passed to the script as $argv")
@@ -416,7 +420,8 @@ def _overlay(dirs: list[str], out: str | None) -> int:
 def _ns2(args: argparse.Namespace) -> int:
     from .ns2 import run_script
 
-    return run_script(args.script, args.script_args, int32_counters=args.int32_counters)
+    return run_script(args.script, args.script_args, int32_counters=args.int32_counters,
+                      safe=args.safe)
 
 
 def _planned(args: argparse.Namespace) -> int:

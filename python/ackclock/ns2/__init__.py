@@ -60,12 +60,16 @@ FACTORIES: dict[str, Factory] = {
 }
 
 
-def run_script(script: str, argv: Sequence[str] = (), *, int32_counters: bool = False) -> int:
+def run_script(script: str, argv: Sequence[str] = (), *, int32_counters: bool = False,
+               safe: bool = False) -> int:
     """Runs ``script`` as ``ns script argv...`` would; returns the exit status.
 
     ``int32_counters``: the counters ns-2 keeps in C ``int`` (queue and flow monitors'
     ``parrivals_`` ... ``bdrops_``, ``pkts_``, ``size_``, a sink's ``bytes_``, a sender's
     ``ndatabytes_``) wrap at 2^31 as ns-2's do, instead of counting on.
+
+    ``safe``: the script runs under Tcl's safe-interpreter rules (safe.py): no ``exec``, no
+    file access outside the current folder.
 
     Errors print one line (``file:line: what``) on stderr: status 2 for commands ackclock
     does not support or gets wrong arguments, 1 for an error of the script itself.
@@ -74,11 +78,12 @@ def run_script(script: str, argv: Sequence[str] = (), *, int32_counters: bool = 
         print(f"ackclock: error: {script}: no such file", file=sys.stderr)
         return 2
     with CtrlC():
-        return _run(script, argv, int32_counters)
+        return _run(script, argv, int32_counters, safe)
 
 
-def _run(script: str, argv: Sequence[str], int32_counters: bool = False) -> int:
-    ctx = Context(script, argv)
+def _run(script: str, argv: Sequence[str], int32_counters: bool = False,
+         safe: bool = False) -> int:
+    ctx = Context(script, argv, safe=safe)
     ctx.int32_counters = int32_counters
     ctx.register(FACTORIES)
     procs.install(ctx)

@@ -62,10 +62,15 @@ class Context:
             return value
         return (value + 2**31) % 2**32 - 2**31
 
-    def __init__(self, script: str, argv: Sequence[str]):
+    def __init__(self, script: str, argv: Sequence[str], safe: bool = False):
         self.script = script
         self._script_abs = os.path.abspath(script)
-        self.tcl = tkinter.Tcl()
+        if safe:  # `ackclock ns2 --safe` (safe.py)
+            from .safe import SafeTcl
+
+            self.tcl: tkinter.Tcl | SafeTcl = SafeTcl(script)
+        else:
+            self.tcl = tkinter.Tcl()
         self.classes = ClassDefaults()
         self.objects: dict[str, TclObject] = {}
         # A fatal condition raised inside Tcl, re-raised when control is back in Python.
@@ -86,7 +91,8 @@ class Context:
         # ns-2 scripts pipe their traces through ns-2's Perl tools as `exec $PERL ...`.
         self.tcl.setvar("::PERL", shutil.which("perl") or "perl")
         # ns-2 prints doubles with 17 significant digits (its init sets tcl_precision).
-        self.tcl.eval("set ::tcl_precision 17")
+        if not safe:  # shared by a thread's interpreters; SafeTcl sets it in the parent
+            self.tcl.eval("set ::tcl_precision 17")
         self.tcl.setvar("argv0", script)
         self.tcl.setvar("argc", str(len(argv)))
         self.tcl.eval("set argv {}")
