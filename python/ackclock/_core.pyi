@@ -42,5 +42,10 @@ class Simulation:
         """The result tables (see docs/engine-contract.md); RuntimeError before the run has
         reached its duration."""
 
+def cc_registry() -> list[dict[str, Any]]:
+    """The engine's congestion-control registry: per algorithm ``name`` and ``params``, each
+    parameter a dict of name, default, min, min_inclusive, max, max_inclusive, integer,
+    expected (the words an error uses), ns2 and ns3 (alias or None) and doc."""
+
 def version() -> str:
     """The engine's version."""

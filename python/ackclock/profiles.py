@@ -9,7 +9,7 @@ exact unit conversion as user values.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -82,33 +82,33 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
     }
 )
 
-# What docs/scenario-files.md names, and what the engine runs today.
-TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
-    {
-        "variant": (("tahoe", "reno", "newreno", "sack"), ("tahoe", "reno", "newreno", "sack")),
-        "cc": (
-            (
-                "reno",
-                "highspeed",
-                "scalable",
-                "bic",
-                "cubic",
-                "htcp",
-                "fast",
-                "vegas",
-                "westwood",
-                "westwood_original",
-                "bbr",
-            ),
-            ("reno", "highspeed", "scalable", "bic", "cubic", "htcp", "westwood",
-             "westwood_original", "vegas", "fast", "bbr"),
-        ),
-        "sink": (("ack-every", "delack", "sack"), ("ack-every", "delack", "sack")),
-        "window_unit": (("packets", "bytes"), ("packets", "bytes")),
-        "rto_rule": (("rfc6298", "linux"), ("rfc6298", "linux")),
-        "hystart": (("off", "linux", "ns3"), ("off", "linux", "ns3")),
-    }
-)
+class _Choices(Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]):
+    """The names each choosing TCP parameter takes: (what docs/scenario-files.md names, what the
+    engine runs today). Congestion controls are the engine registry's (read on first use)."""
+
+    _FIXED: Mapping[str, tuple[str, ...]] = MappingProxyType({
+        "variant": ("tahoe", "reno", "newreno", "sack"),
+        "sink": ("ack-every", "delack", "sack"),
+        "window_unit": ("packets", "bytes"),
+        "rto_rule": ("rfc6298", "linux"),
+        "hystart": ("off", "linux", "ns3"),
+    })
+
+    def __getitem__(self, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if key == "cc":
+            names = tuple(CC_PARAMS)
+            return names, names
+        names = self._FIXED[key]
+        return names, names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("variant", "cc", *list(self._FIXED)[1:]))
+
+    def __len__(self) -> int:
+        return len(self._FIXED) + 1
+
+
+TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = _Choices()
 
 
 @dataclass(frozen=True)
@@ -318,48 +318,60 @@ def normalize_tcp_params(params: Mapping[str, Any], path: str) -> dict[str, Any]
     return out
 
 
+class _FromEngine(Mapping[str, Mapping[str, Any]]):
+    """A table made from the engine's congestion-control registry (``tcp/cc``, read through
+    ``ackclock._core.cc_registry``) on first use: the engine owns each algorithm's parameters,
+    defaults, ranges and aliases, and the front end reads them from it."""
+
+    def __init__(self, make: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> None:
+        self._make = make
+        self._table: dict[str, Mapping[str, Any]] | None = None
+
+    def _get(self) -> dict[str, Mapping[str, Any]]:
+        if self._table is None:
+            from .run import engine
+
+            self._table = {
+                a["name"]: MappingProxyType(dict(self._make(a)))
+                for a in engine().cc_registry()
+            }
+        return self._table
+
+    def __getitem__(self, key: str) -> Mapping[str, Any]:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+def _check(p: Mapping[str, Any]) -> tuple[Callable[[float], bool], str]:
+    """A parameter's range from the registry as (test, the words an error uses)."""
+    lo, hi = p["min"], p["max"]
+
+    def ok(x: float) -> bool:
+        if p["integer"] and not float(x).is_integer():
+            return False
+        if lo is not None and (x < lo or (x == lo and not p["min_inclusive"])):
+            return False
+        return hi is None or not (x > hi or (x == hi and not p["max_inclusive"]))
+
+    return ok, str(p["expected"])
+
+
 # ns-2's names for congestion-control parameters (seed 003's script sets them on Agent/TCP),
 # accepted in cc_params beside the canonical names of docs/models/congestion-control.md.
-CC_ALIASES: Mapping[str, Mapping[str, str]] = MappingProxyType({
-    "highspeed": {"low_window_": "low_window", "high_window_": "high_window",
-                  "high_p_": "high_p", "high_decrease_": "high_decrease"},
-    "bic": {"bic_beta_": "beta", "bic_max_increment_": "max_increment",
-            "bic_fast_convergence_": "fast_convergence", "low_window_": "low_window"},
-    "cubic": {"cubic_beta_": "beta", "cubic_scale_": "c",
-              "cubic_fast_convergence_": "fast_convergence"},
-    "scalable": {"scalable_lwnd_": "legacy_window"},
-    "vegas": {"v_alpha_": "alpha", "v_beta_": "beta", "v_gamma_": "gamma"},
-    "fast": {"alpha_": "alpha", "gamma_": "gamma"},
-})
-
-
-def _between(lo: float, hi: float) -> tuple[Callable[[float], bool], str]:
-    return (lambda x: lo < x < hi), f"a number between {lo:g} and {hi:g} (exclusive)"
-
-
-_POSITIVE = ((lambda x: x > 0), "a positive number")
-_NONNEGATIVE = ((lambda x: x >= 0), "a number >= 0")
-_WINDOW = ((lambda x: x >= 1), "a number of segments >= 1")
-_FLAG = ((lambda x: x in (0, 1)), "0 or 1")
-_FRACTION = ((lambda x: 0 < x <= 1), "a number in (0, 1]")
-
-# Each algorithm's parameters (docs/models/congestion-control.md), with what they must be.
-CC_PARAMS: Mapping[str, Mapping[str, tuple[Callable[[float], bool], str]]] = MappingProxyType({
-    "reno": {},
-    "westwood": {},
-    "westwood_original": {"alpha": _between(0, 1)},
-    "highspeed": {"low_window": _WINDOW, "high_window": _WINDOW, "high_p": _between(0, 1),
-                  "high_decrease": _between(0, 1)},
-    "scalable": {"a": _FRACTION, "b": _between(0, 1), "legacy_window": _WINDOW},
-    "bic": {"beta": _between(0, 1), "low_window": _WINDOW, "max_increment": _POSITIVE,
-            "smooth_part": _POSITIVE, "fast_convergence": _FLAG},
-    "cubic": {"beta": _between(0, 1), "c": _POSITIVE, "fast_convergence": _FLAG},
-    "htcp": {"delta_l": _POSITIVE, "rtt_ref": _POSITIVE, "rtt_scaling": _FLAG,
-             "adaptive_backoff": _FLAG, "bandwidth_switch": _FLAG},
-    "fast": {"alpha": _POSITIVE, "gamma": _FRACTION, "interval": _NONNEGATIVE},
-    "vegas": {"alpha": _NONNEGATIVE, "beta": _NONNEGATIVE, "gamma": _NONNEGATIVE},
-    "bbr": {"bw_window_rounds": _WINDOW, "min_rtt_window": _POSITIVE,
-            "probe_rtt_time": _POSITIVE,
-            "start_phase": ((lambda x: x in range(8)), "a whole number from 0 to 7")},
-})
+CC_ALIASES: Mapping[str, Mapping[str, str]] = _FromEngine(
+    lambda a: {p["ns2"]: p["name"] for p in a["params"] if p["ns2"]})
+# ns-3's attribute names for the same quantities (times in seconds), accepted likewise.
+CC_NS3_ALIASES: Mapping[str, Mapping[str, str]] = _FromEngine(
+    lambda a: {p["ns3"]: p["name"] for p in a["params"] if p["ns3"]})
+# Each algorithm's parameters with what they must be.
+CC_PARAMS: Mapping[str, Mapping[str, tuple[Callable[[float], bool], str]]] = _FromEngine(
+    lambda a: {p["name"]: _check(p) for p in a["params"]})
+# Each algorithm's parameters' defaults.
+CC_DEFAULTS: Mapping[str, Mapping[str, float]] = _FromEngine(
+    lambda a: {p["name"]: p["default"] for p in a["params"]})
 

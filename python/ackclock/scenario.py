@@ -18,6 +18,7 @@ from . import queues
 from .errors import ScenarioError, quote
 from .profiles import (
     CC_ALIASES,
+    CC_NS3_ALIASES,
     CC_PARAMS,
     TCP_CHOICES,
     TCP_PARAMS,
@@ -867,7 +868,7 @@ def _tcp(
                 raise ScenarioError(f"expected a table of numbers like {{ beta = 0.7 }}, got"
                                     f" {quote(value)}", path=path)
             cc = str(merged["cc"][0])
-            aliases = CC_ALIASES.get(cc, {})
+            aliases = {**CC_ALIASES.get(cc, {}), **CC_NS3_ALIASES.get(cc, {})}
             known = CC_PARAMS.get(cc, {})
             params: dict[str, float] = {}
             for name, number in value.items():

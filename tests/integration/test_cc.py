@@ -119,6 +119,33 @@ def test_seed003_ns2_names_are_accepted() -> None:
     assert ac.resolve(sc)["flows"][0]["tcp"]["cc_params"] == {"beta": 0.8, "c": 0.4}
 
 
+def test_ns3_attribute_names_are_accepted() -> None:
+    net = ac.Network("x")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="1ms")
+    net.tcp("t", "a", "b", cc="bic", cc_params={"Beta": 0.7, "MaxIncr": 8})
+    sc = net.scenario("1s")
+    assert ac.resolve(sc)["flows"][0]["tcp"]["cc_params"] == {"beta": 0.7, "max_increment": 8}
+
+
+def test_the_front_end_reads_the_engines_registry() -> None:
+    """The algorithms, parameters and defaults the front end knows are the engine's."""
+    from ackclock import _core
+    from ackclock.profiles import CC_DEFAULTS, CC_PARAMS, TCP_CHOICES
+
+    registry = _core.cc_registry()
+    names = [a["name"] for a in registry]
+    assert names[0] == "reno" and "cubic" in names and "bbr" in names
+    assert list(TCP_CHOICES["cc"][0]) == names
+    for a in registry:
+        assert set(CC_PARAMS[a["name"]]) == {p["name"] for p in a["params"]}
+        for p in a["params"]:
+            ok, what = CC_PARAMS[a["name"]][p["name"]]
+            assert ok(p["default"]), (a["name"], p["name"])
+            assert what == p["expected"]
+    assert CC_DEFAULTS["cubic"] == {"beta": 0.7, "c": 0.4, "fast_convergence": 1.0}
+
+
 def bbr_path(rate: str, buffer: int, seconds: int = 30, **params: Any) -> ac.Results:
     net = ac.Network("bbr", profile="linux")
     net.nodes("a", "r", "b")

@@ -15,7 +15,6 @@ use ackclock_core::packet_pool::PacketPool;
 use ackclock_core::queue::{AnyQueue, DropTail};
 use ackclock_core::rng::RandomStream;
 use ackclock_core::scenarios::ns2_tcp;
-use ackclock_core::tcp::cc::AnyCc;
 use ackclock_core::tcp::sender::Recovery;
 use ackclock_core::tcp::{TcpSender, TcpSink};
 use ackclock_core::time::{Rate, SimDuration, SimTime};
@@ -165,7 +164,7 @@ fn tcp_endpoints(c: &mut Criterion) {
                 NodeId(1),
                 &cfg,
                 recovery,
-                AnyCc::new(&cfg).expect("known cc"),
+                cfg.congestion_control().expect("known cc"),
             );
             let mut sink = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
             let mut counters = FlowCounters::default();

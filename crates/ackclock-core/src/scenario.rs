@@ -375,6 +375,20 @@ pub struct TcpConfig {
     pub cc_params: std::collections::BTreeMap<String, f64>,
 }
 
+impl TcpConfig {
+    /// The congestion control `cc` names, with `cc_params` checked against its registry entry;
+    /// an error names what is wrong.
+    pub fn congestion_control(&self) -> Result<crate::tcp::cc::AnyCc, String> {
+        let setup = crate::tcp::cc::CcSetup {
+            initial_window: self.window_init as f64,
+            hystart: crate::tcp::cc::hystart::Rules::by_name(&self.hystart)?,
+            linux: self.rack && self.variant == "sack",
+            mss: self.packet_size as f64,
+        };
+        crate::tcp::cc::AnyCc::new(&self.cc, &self.cc_params, &setup)
+    }
+}
+
 fn default_hystart() -> String {
     "off".to_string()
 }
@@ -1077,7 +1091,7 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
             t.variant
         ));
     }
-    if let Err(e) = crate::tcp::cc::AnyCc::new(t) {
+    if let Err(e) = t.congestion_control() {
         return Err(format!("{p}.{e}"));
     }
     if !["ack-every", "delack", "sack"].contains(&t.sink.as_str()) {
@@ -1123,7 +1137,7 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     if t.dupack_threshold == 0 {
         return Err(format!("{p}.dupack_threshold: must be positive"));
     }
-    // Checked for every flow, not only CUBIC's (whose constructor above checks it too).
+    // Checked for every flow (`congestion_control` above checks it too).
     if let Err(e) = crate::tcp::cc::hystart::Rules::by_name(&t.hystart) {
         return Err(format!("{p}.{e}"));
     }

@@ -23,7 +23,6 @@ use crate::rng::RandomStream;
 use crate::sampler::{FlowSample, Sampler};
 use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario};
 use crate::sched::{EventQueue, Source};
-use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
@@ -258,7 +257,9 @@ impl Simulator {
                     if routes.next_hop(dst, src).is_none() {
                         return Err(unreachable(dst, src));
                     }
-                    let cc = AnyCc::new(t).map_err(|e| format!("flow[{i}].{e}"))?;
+                    let cc = t
+                        .congestion_control()
+                        .map_err(|e| format!("flow[{i}].{e}"))?;
                     let recovery = Recovery::by_name(&t.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
                     let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
@@ -294,7 +295,9 @@ impl Simulator {
                     let Some(generator) = generator_for(app) else {
                         return Err(format!("flow[{i}]: app and flow kind do not match"));
                     };
-                    let cc = AnyCc::new(t).map_err(|e| format!("flow[{i}].{e}"))?;
+                    let cc = t
+                        .congestion_control()
+                        .map_err(|e| format!("flow[{i}].{e}"))?;
                     let recovery = Recovery::by_name(&t.variant)
                         .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
                     let sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));

@@ -16,7 +16,6 @@ use super::{Agent, Flow, Simulator};
 use crate::ids::NodeId;
 use crate::rng::RandomStream;
 use crate::scenario::TcpConfig;
-use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::SimDuration;
@@ -53,7 +52,8 @@ impl TmixApp {
         };
         let cfg = [half(0), half(1)];
         for c in &cfg {
-            AnyCc::new(c).map_err(|e| format!("flow[{i}].{e}"))?;
+            c.congestion_control()
+                .map_err(|e| format!("flow[{i}].{e}"))?;
             Recovery::by_name(&c.variant)
                 .ok_or_else(|| format!("flow[{i}].variant: unsupported"))?;
         }
@@ -87,7 +87,9 @@ impl Simulator {
             let id = conn.halves[side];
             let (a, b) = app.ends(side);
             let cfg = &app.cfg[side];
-            let cc = AnyCc::new(cfg).expect("checked when the application was built");
+            let cc = cfg
+                .congestion_control()
+                .expect("checked when the application was built");
             let recovery = Recovery::by_name(&cfg.variant).expect("checked likewise");
             let sender = Box::new(TcpSender::new(id, a, b, cfg, recovery, cc));
             let mut sink = Box::new(TcpSink::new(id, b, a, cfg));

@@ -297,6 +297,42 @@ fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<
     Ok(Some(d))
 }
 
+/// The congestion-control registry: for each algorithm its name and parameters (name,
+/// default, bounds, the words an error uses, ns-2 and ns-3 names, description), in the
+/// engine's order (`tcp::cc::REGISTRY`).
+#[pyfunction]
+fn cc_registry(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    ackclock_core::tcp::cc::REGISTRY
+        .iter()
+        .map(|info| {
+            let d = PyDict::new(py);
+            d.set_item("name", info.name)?;
+            let params = info
+                .params
+                .iter()
+                .map(|p| {
+                    let (min, min_inclusive, max, max_inclusive, integer) = p.range.bounds();
+                    let q = PyDict::new(py);
+                    q.set_item("name", p.name)?;
+                    q.set_item("default", p.default)?;
+                    q.set_item("min", min)?;
+                    q.set_item("min_inclusive", min_inclusive)?;
+                    q.set_item("max", max)?;
+                    q.set_item("max_inclusive", max_inclusive)?;
+                    q.set_item("integer", integer)?;
+                    q.set_item("expected", p.range.expected())?;
+                    q.set_item("ns2", p.ns2)?;
+                    q.set_item("ns3", p.ns3)?;
+                    q.set_item("doc", p.doc)?;
+                    Ok(q)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 /// The engine's version.
 #[pyfunction]
 fn version() -> &'static str {
@@ -308,5 +344,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
+    m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
     Ok(())
 }

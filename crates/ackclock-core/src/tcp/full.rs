@@ -383,7 +383,6 @@ mod tests {
     use super::*;
     use crate::ids::NodeId;
     use crate::scenarios::ns2_tcp;
-    use crate::tcp::cc::AnyCc;
     use crate::tcp::sender::Recovery;
 
     /// Both endpoints of a connection between nodes 0 and 1, wired by hand: packets are
@@ -405,7 +404,7 @@ mod tests {
             let mk = |i: u32| {
                 let (a, b) = (NodeId(i), NodeId(1 - i));
                 let f = FlowId(i);
-                let cc = AnyCc::new(&cfg).unwrap();
+                let cc = cfg.congestion_control().unwrap();
                 let mut s = TcpSender::new(f, a, b, &cfg, Recovery::NewReno, cc);
                 let mut k = TcpSink::new(f, b, a, &cfg);
                 if let Some(n) = sizes[i as usize] {

@@ -54,7 +54,7 @@ use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
-use crate::tcp::cc::{AckEvent, AnyCc, Window};
+use crate::tcp::cc::{AckEvent, AckSample, AnyCc, CaEvent, CaState, Conn, Window};
 use crate::tcp::delivery_rate::DeliveryRate;
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
@@ -209,12 +209,6 @@ impl TcpSender {
         recovery: Recovery,
         cc: AnyCc,
     ) -> TcpSender {
-        let mut cc = cc;
-        if cfg.rack && recovery == Recovery::Sack {
-            if let Some(b) = cc.bbr_mut() {
-                b.set_linux(cfg.packet_size as f64);
-            }
-        }
         TcpSender {
             limited_transmit: cfg.limited_transmit,
             max_burst: cfg.max_burst,
@@ -245,6 +239,8 @@ impl TcpSender {
                 rwnd: cfg.rcv_buffer_bytes.map_or(cfg.window as f64, |b| {
                     ((b / cfg.packet_size as u64) as f64).min(cfg.window as f64)
                 }),
+                max_ssthresh: cfg.max_ssthresh as f64,
+                pacing_rate: 0.0,
             },
             dupwnd: 0.0,
             una: 0,
@@ -279,7 +275,8 @@ impl TcpSender {
             cwr_pending: false,
             cong_action_pending: false,
             skip_growth: false,
-            rate: matches!(cc, AnyCc::Bbr(_))
+            rate: cc
+                .has_cong_control()
                 .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),
             cc,
             pacing_rate: 0.0,
@@ -538,6 +535,10 @@ impl TcpSender {
 
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let retransmit = seq < self.maxseq;
+        if !retransmit && self.una >= self.maxseq {
+            // Linux's tcp_event_data_sent: new data leaves with nothing in flight.
+            self.cc.cwnd_event(&mut self.w, CaEvent::TxStart);
+        }
         let size = if seq == 0 && self.syn_pending {
             self.header_size
         } else {
@@ -625,22 +626,41 @@ impl TcpSender {
         let was_in_recovery = self.in_recovery;
         self.process_ack(now, pkt, out, c);
         if self.in_recovery != was_in_recovery && self.linux.is_none() {
-            let inflight = self.in_flight();
-            if let Some(b) = self.cc.bbr_mut() {
-                if self.in_recovery {
-                    b.on_enter_recovery(&mut self.w, inflight);
-                } else {
-                    b.on_exit_recovery(&mut self.w);
-                }
-            }
+            let state = if self.in_recovery {
+                CaState::Recovery
+            } else {
+                CaState::Open
+            };
+            let conn = self.conn(now);
+            self.cc.set_state(&mut self.w, state, &conn);
         }
         if self.advertised {
             self.persist(now);
         }
     }
 
-    /// Rate-based congestion control sees every ACK before loss recovery does: BBR updates
-    /// its model and sets cwnd and the pacing rate.
+    /// What congestion control may read of the connection at `now`.
+    fn conn(&self, now: SimTime) -> Conn {
+        Conn {
+            now,
+            delivered: self.rate.as_ref().map_or(0, |r| r.delivered),
+            in_flight: self.in_flight(),
+            srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
+            ca_state: self.ca_state(),
+        }
+    }
+
+    /// The congestion state as Linux names it: Recovery during fast recovery, else Open.
+    fn ca_state(&self) -> CaState {
+        if self.in_recovery {
+            CaState::Recovery
+        } else {
+            CaState::Open
+        }
+    }
+
+    /// Congestion control that owns cwnd and pacing (`cong_control`) sees every ACK, with its
+    /// rate sample, before loss recovery does.
     fn model_ack(&mut self, now: SimTime, pkt: &Packet) {
         let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
         if let Some(r) = self.rate.as_mut() {
@@ -652,12 +672,15 @@ impl TcpSender {
             } else {
                 return;
             };
-            let delivered = r.delivered;
-            let inflight = self.in_flight().saturating_sub(rs.delivered);
-            if let Some(b) = self.cc.bbr_mut() {
-                b.on_ack(&mut self.w, now, &rs, delivered, inflight, srtt_s);
-                self.pacing_rate = b.pacing_rate;
-            }
+            let conn = Conn {
+                now,
+                delivered: r.delivered,
+                in_flight: self.in_flight().saturating_sub(rs.delivered),
+                srtt_s,
+                ca_state: self.ca_state(),
+            };
+            self.cc.cong_control(&mut self.w, &rs, &conn);
+            self.pacing_rate = self.w.pacing_rate;
         }
     }
 
@@ -746,6 +769,13 @@ impl TcpSender {
     ) {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
+        let sample = AckSample {
+            now,
+            acked,
+            rtt,
+            in_flight: self.in_flight(),
+        };
+        self.cc.pkts_acked(&mut self.w, &sample);
         self.una = ack;
         self.note_completion(now);
         self.dupacks = 0;
@@ -1041,7 +1071,14 @@ impl TcpSender {
         sb: &mut Scoreboard,
         c: &mut FlowCounters,
     ) -> bool {
-        self.sample_rtt(now, ack, c);
+        let rtt = self.sample_rtt(now, ack, c);
+        let sample = AckSample {
+            now,
+            acked: ack - self.una,
+            rtt,
+            in_flight: self.in_flight(),
+        };
+        self.cc.pkts_acked(&mut self.w, &sample);
         self.una = ack;
         self.note_completion(now);
         self.dupacks = 0;
@@ -1065,7 +1102,7 @@ impl TcpSender {
     /// truncated to whole segments while cwnd keeps W' exactly (ns-2's `slowdown()` with
     /// `precisionReduce_`: `ssthresh_ = (int) halfwin`, `cwnd_ = halfwin`).
     fn reduce_window(&mut self) -> f64 {
-        let reduced = self.cc.reduced_window(&self.w, self.clock);
+        let reduced = self.cc.ssthresh(&self.w, self.clock);
         // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
         let whole = if self.bytes { reduced } else { reduced.floor() };
         self.w.ssthresh = whole.max(2.0);
@@ -1092,7 +1129,7 @@ impl TcpSender {
         // The segment this ACK answers was sent at the echoed time (ns-2's sink echoes the
         // latest arrival, RFC 7323's the left edge: both a delay sample per ACK).
         let delay = (self.ts_echo > SimTime::ZERO).then(|| now.since(self.ts_echo));
-        self.cc.on_ack(
+        self.cc.cong_avoid(
             &mut self.w,
             AckEvent {
                 now,
@@ -1126,12 +1163,14 @@ impl TcpSender {
         }
         c.timeouts += 1;
         self.clock = now;
+        self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
         // Linux (`tcp_enter_loss`) keeps the ssthresh that fast recovery set for this window
         // when the timeout comes during that recovery; RFC 5681 and ns-2 recompute it.
         if !(self.linux_timeouts && self.in_recovery) {
             self.reduce_window();
         }
-        self.cc.on_timeout();
+        let conn = self.conn(now);
+        self.cc.set_state(&mut self.w, CaState::Loss, &conn);
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;
@@ -1184,7 +1223,7 @@ mod tests {
     }
 
     fn sender_with(cfg: &TcpConfig, variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
-        let cc = AnyCc::new(cfg).unwrap();
+        let cc = cfg.congestion_control().unwrap();
         let s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), cfg, variant, cc);
         (s, Vec::new(), FlowCounters::default())
     }
@@ -1388,7 +1427,7 @@ mod tests {
         let mut cfg = ns2_tcp();
         cfg.window = 100;
         cfg.max_burst = 4;
-        let cc = AnyCc::new(&cfg).unwrap();
+        let cc = cfg.congestion_control().unwrap();
         let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Reno, cc);
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
         s.w.cwnd = 40.0;

@@ -21,7 +21,9 @@
 //! when it ends (Linux `bbr_set_cwnd_to_recover_or_restore`). Windows are in segments and
 //! rates in segments per second; at least 4 segments of cwnd.
 
-use super::{Params, Window};
+use super::{
+    AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range, Window,
+};
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::SimTime;
 
@@ -81,8 +83,84 @@ pub struct Bbr {
     linux: Option<Box<linux::LinuxBbr>>,
 }
 
+/// BBR owns cwnd and pacing: the sender's hooks map onto the model's updates.
+impl CongestionOps for Bbr {
+    const INFO: CcInfo = CcInfo {
+        name: "bbr",
+        params: &[
+            Param::new("bw_window_rounds", 10.0, Range::Segments, "rounds of the btl_bw filter")
+                .ns3("BwWindowLength"),
+            Param::new("min_rtt_window", 10.0, Range::Positive, "s the rt_prop estimate lasts")
+                .ns3("RttWindowLength"),
+            Param::new("probe_rtt_time", 0.2, Range::Positive, "s ProbeRTT lasts at least")
+                .ns3("ProbeRttDuration"),
+            Param::new("start_phase", 2.0, Range::Whole(0, 7), "gain-cycle phase ProbeBW starts"),
+        ],
+    };
+    const CONG_CONTROL: bool = true;
+
+    fn new(p: &Params, setup: &CcSetup) -> Bbr {
+        let mut b = Bbr::with(p, setup.initial_window);
+        if setup.linux {
+            b.set_linux(setup.mss);
+        }
+        b
+    }
+
+    /// No multiplicative decrease: recovery conserves packets instead. Linux's
+    /// (`bbr_ssthresh`) saves cwnd for the end of recovery.
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if self.is_linux() {
+            self.save_cwnd(w);
+        }
+        w.cwnd
+    }
+
+    /// Nothing: the window comes from the model on every ACK (`cong_control`).
+    fn cong_avoid(&mut self, _w: &mut Window, _ev: AckEvent) {}
+
+    fn set_state(&mut self, w: &mut Window, state: CaState, conn: &Conn) {
+        if self.is_linux() {
+            // Linux's BBR reads the state on each ACK (`cong_control`) and acts on Loss only.
+            if state == CaState::Loss {
+                self.on_loss_state();
+            }
+            return;
+        }
+        match state {
+            CaState::Recovery => self.on_enter_recovery(w, conn.in_flight),
+            CaState::Open => self.on_exit_recovery(w),
+            CaState::Loss => self.on_timeout(),
+            CaState::Disorder | CaState::Cwr => {}
+        }
+    }
+
+    fn cong_control(&mut self, w: &mut Window, rs: &RateSample, conn: &Conn) {
+        if self.is_linux() {
+            self.set_ca_state(conn.ca_state);
+            self.linux_on_ack(w, conn.now, rs, conn.delivered, conn.in_flight, conn.srtt_s);
+            w.pacing_rate = self.pacing_rate;
+            return;
+        }
+        self.on_ack(w, conn.now, rs, conn.delivered, conn.in_flight, conn.srtt_s);
+        w.pacing_rate = self.pacing_rate;
+    }
+
+    /// btl_bw in segments per second, min_rtt in seconds; mode 0 Startup, 1 Drain, 2 ProbeBW,
+    /// 3 ProbeRTT.
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [
+            ("bbr_btl_bw", self.btl_bw),
+            ("bbr_min_rtt", self.rt_prop),
+            ("bbr_mode", self.mode_number()),
+            ("bbr_pacing_gain", self.pacing_gain),
+        ]
+    }
+}
+
 impl Bbr {
-    pub fn new(p: &mut Params, initial_cwnd: f64) -> Bbr {
+    /// BBR with parameters `p` and the initial window `initial_cwnd` in segments.
+    pub fn with(p: &Params, initial_cwnd: f64) -> Bbr {
         Bbr {
             mode: Mode::Startup,
             bw_samples: [(0, 0.0); 3],
@@ -105,12 +183,12 @@ impl Bbr {
             in_recovery: false,
             packet_conservation: false,
             recovery_round: 0,
-            bw_window_rounds: p.get("bw_window_rounds", 10.0).max(1.0) as u64,
-            rt_prop_window_s: p.get("min_rtt_window", 10.0),
-            probe_rtt_s: p.get("probe_rtt_time", 0.2),
+            bw_window_rounds: p.get("bw_window_rounds").max(1.0) as u64,
+            rt_prop_window_s: p.get("min_rtt_window"),
+            probe_rtt_s: p.get("probe_rtt_time"),
             initial_cwnd: initial_cwnd.max(1.0),
             pacing_rate: 0.0,
-            start_phase: p.get("start_phase", 2.0) as usize % CYCLE.len(),
+            start_phase: p.get("start_phase") as usize % CYCLE.len(),
             save_cwnd_later: false,
             restore_after_probe_rtt: false,
             linux: None,
@@ -370,17 +448,10 @@ impl Bbr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn bbr() -> (Bbr, Window) {
-        let given = BTreeMap::new();
-        let mut p = Params::new(&given);
-        let b = Bbr::new(&mut p, 10.0);
-        let w = Window {
-            cwnd: 10.0,
-            ssthresh: f64::INFINITY,
-            rwnd: 1e9,
-        };
+        let b = Bbr::with(&Params::defaults(&Bbr::INFO), 10.0);
+        let w = Window::new(10.0, f64::INFINITY, 1e9);
         (b, w)
     }
 

@@ -10,12 +10,14 @@
 //! `beta` (0.8) of the window; with fast convergence a loss below the previous W_max sets
 //! W_max = cwnd (1 + beta) / 2.
 
-use super::{reno_increase, slow_start, AckEvent, Params, Window};
+use super::{
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    Window, NO_TRACE,
+};
+use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Bic {
-    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    max_ssthresh: f64,
     beta: f64,
     low_window: f64,
     max_increment: f64,
@@ -26,19 +28,68 @@ pub struct Bic {
 
 const B: f64 = 4.0;
 
-impl Bic {
-    pub fn new(p: &mut Params, max_ssthresh: f64) -> Bic {
+impl CongestionOps for Bic {
+    const INFO: CcInfo = CcInfo {
+        name: "bic",
+        params: &[
+            Param::new("beta", 0.8, Range::Between(0.0, 1.0), "window kept on a loss")
+                .ns2("bic_beta_")
+                .ns3("Beta"),
+            Param::new("low_window", 14.0, Range::Segments, "Reno at or below")
+                .ns2("low_window_")
+                .ns3("LowWnd"),
+            Param::new("max_increment", 16.0, Range::Positive, "most segments added per RTT")
+                .ns2("bic_max_increment_")
+                .ns3("MaxIncr"),
+            Param::new("smooth_part", 20.0, Range::Positive, "RTTs per segment near W_max")
+                .ns3("SmoothPart"),
+            Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
+                .ns2("bic_fast_convergence_")
+                .ns3("FastConvergence"),
+        ],
+    };
+
+    fn new(p: &Params, _setup: &CcSetup) -> Bic {
         Bic {
-            max_ssthresh,
-            beta: p.get("beta", 0.8),
-            low_window: p.get("low_window", 14.0),
-            max_increment: p.get("max_increment", 16.0),
-            smooth_part: p.get("smooth_part", 20.0),
-            fast_convergence: p.get("fast_convergence", 1.0) != 0.0,
+            beta: p.get("beta"),
+            low_window: p.get("low_window"),
+            max_increment: p.get("max_increment"),
+            smooth_part: p.get("smooth_part"),
+            fast_convergence: p.get("fast_convergence") != 0.0,
             last_max: 0.0,
         }
     }
 
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if w.cwnd < w.ssthresh {
+            slow_start(w, &ev);
+        } else if w.cwnd <= self.low_window {
+            reno_increase(w, &ev);
+        } else {
+            w.cwnd += ev.credit / self.acks_per_segment(w.cwnd).max(1.0);
+        }
+    }
+
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        let cwnd = w.cwnd.min(w.rwnd);
+        self.last_max = if self.fast_convergence && cwnd < self.last_max {
+            cwnd * (1.0 + self.beta) / 2.0
+        } else {
+            cwnd
+        };
+        if cwnd <= self.low_window {
+            cwnd / 2.0
+        } else {
+            cwnd * self.beta
+        }
+    }
+
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [("bic_wmax", self.last_max), NO_TRACE, NO_TRACE, NO_TRACE]
+    }
+}
+
+impl Bic {
     /// ACKs per one-segment increase at window `cwnd` (Linux `bictcp_update`'s cnt).
     pub fn acks_per_segment(&self, cwnd: f64) -> f64 {
         if self.last_max <= 0.0 {
@@ -63,48 +114,17 @@ impl Bic {
         }
     }
 
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
-        if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
-        } else if w.cwnd <= self.low_window {
-            reno_increase(w, &ev);
-        } else {
-            w.cwnd += ev.credit / self.acks_per_segment(w.cwnd).max(1.0);
-        }
-    }
-
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
-        let cwnd = w.cwnd.min(w.rwnd);
-        self.last_max = if self.fast_convergence && cwnd < self.last_max {
-            cwnd * (1.0 + self.beta) / 2.0
-        } else {
-            cwnd
-        };
-        if cwnd <= self.low_window {
-            cwnd / 2.0
-        } else {
-            cwnd * self.beta
-        }
-    }
-
-    pub fn on_timeout(&mut self) {}
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     #[test]
     fn binary_search_then_max_probing() {
-        let given = BTreeMap::new();
-        let mut b = Bic::new(&mut Params::new(&given), 0.0);
-        let w = Window {
-            cwnd: 1000.0,
-            ssthresh: 1.0,
-            rwnd: 1e9,
-        };
-        assert_eq!(b.reduced_window(&w), 800.0);
+        let mut b = Bic::new(&Params::defaults(&Bic::INFO), &CcSetup::default());
+        let w = Window::new(1000.0, 1.0, 1e9);
+        assert_eq!(b.ssthresh(&w, SimTime::ZERO), 800.0);
         assert_eq!(b.last_max, 1000.0);
         // Far below W_max: capped at max_increment per round trip.
         assert!((b.acks_per_segment(800.0) - 800.0 / 16.0).abs() < 1e-9);
@@ -115,12 +135,8 @@ mod tests {
         // Well past it: max probing.
         assert!((b.acks_per_segment(1100.0) - 1100.0 / 16.0).abs() < 1e-9);
         // Fast convergence.
-        let smaller = Window {
-            cwnd: 900.0,
-            ssthresh: 1.0,
-            rwnd: 1e9,
-        };
-        b.reduced_window(&smaller);
+        let smaller = Window::new(900.0, 1.0, 1e9);
+        b.ssthresh(&smaller, SimTime::ZERO);
         assert!((b.last_max - 900.0 * 0.9).abs() < 1e-9);
     }
 }

@@ -18,14 +18,15 @@
 //!
 //! `beta` and `c` are settable, so seed 003's ns-2 values (beta 0.8, C 0.4) can be used.
 
-use super::hystart::{HyStart, Rules};
-use super::{slow_start, AckEvent, Params, Window};
+use super::hystart::HyStart;
+use super::{
+    slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range,
+    Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Cubic {
-    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    max_ssthresh: f64,
     beta: f64,
     c: f64,
     fast_convergence: bool,
@@ -38,29 +39,38 @@ pub struct Cubic {
     hystart: Option<HyStart>,
 }
 
-impl Cubic {
-    pub fn new(p: &mut Params, max_ssthresh: f64, hystart: Option<Rules>) -> Cubic {
+impl CongestionOps for Cubic {
+    const INFO: CcInfo = CcInfo {
+        name: "cubic",
+        params: &[
+            Param::new("beta", 0.7, Range::Between(0.0, 1.0), "beta_cubic: window kept on a loss")
+                .ns2("cubic_beta_")
+                .ns3("Beta"),
+            Param::new("c", 0.4, Range::Positive, "C, the cubic's scale")
+                .ns2("cubic_scale_")
+                .ns3("C"),
+            Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
+                .ns2("cubic_fast_convergence_")
+                .ns3("FastConvergence"),
+        ],
+    };
+
+    fn new(p: &Params, setup: &CcSetup) -> Cubic {
         Cubic {
-            max_ssthresh,
-            beta: p.get("beta", 0.7),
-            c: p.get("c", 0.4),
-            fast_convergence: p.get("fast_convergence", 1.0) != 0.0,
+            beta: p.get("beta"),
+            c: p.get("c"),
+            fast_convergence: p.get("fast_convergence") != 0.0,
             w_max: 0.0,
             k: 0.0,
             epoch: None,
             cwnd_epoch: 0.0,
             w_est: 0.0,
             srtt: 0.0,
-            hystart: hystart.map(HyStart::new),
+            hystart: setup.hystart.map(HyStart::new),
         }
     }
 
-    /// W_cubic(t) for t seconds into the epoch.
-    pub fn w_cubic(&self, t: f64) -> f64 {
-        self.c * (t - self.k).powi(3) + self.w_max
-    }
-
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if let Some(sample) = ev.delay.or(ev.rtt) {
             let r = sample.as_secs_f64();
             self.srtt = if self.srtt == 0.0 {
@@ -78,7 +88,7 @@ impl Cubic {
             }
         }
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
+            slow_start(w, &ev);
             return;
         }
         let start = *self.epoch.get_or_insert_with(|| {
@@ -107,7 +117,7 @@ impl Cubic {
         }
     }
 
-    pub fn reduced_window(&mut self, w: &Window, _now: SimTime) -> f64 {
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
         let cwnd = w.cwnd.min(w.rwnd);
         self.w_max = if self.fast_convergence && cwnd < self.w_max {
             cwnd * (1.0 + self.beta) / 2.0
@@ -116,6 +126,23 @@ impl Cubic {
         };
         self.epoch = None;
         cwnd * self.beta
+    }
+
+    fn set_state(&mut self, _w: &mut Window, state: CaState, _conn: &Conn) {
+        if state == CaState::Loss {
+            self.on_timeout();
+        }
+    }
+
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [("cubic_wmax", self.w_max), ("cubic_k", self.k), NO_TRACE, NO_TRACE]
+    }
+}
+
+impl Cubic {
+    /// W_cubic(t) for t seconds into the epoch.
+    pub fn w_cubic(&self, t: f64) -> f64 {
+        self.c * (t - self.k).powi(3) + self.w_max
     }
 
     pub fn on_timeout(&mut self) {
@@ -140,26 +167,22 @@ mod tests {
     #[test]
     fn window_follows_the_cubic_function_after_a_loss() {
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&mut Params::new(&given), 0.0, None);
-        let mut w = Window {
-            cwnd: 1000.0,
-            ssthresh: 1e9,
-            rwnd: 1e9,
-        };
-        let reduced = c.reduced_window(&w, SimTime::ZERO);
+        let mut c = Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+        let mut w = Window::new(1000.0, 1e9, 1e9);
+        let reduced = c.ssthresh(&w, SimTime::ZERO);
         assert!((reduced - 700.0).abs() < 1e-9);
         w.cwnd = reduced;
         w.ssthresh = reduced;
         // K = cbrt(1000 x 0.3 / 0.4) = 9.09 s: W(t) is back at W_max after K.
         let mut now = SimTime::ZERO;
-        c.on_ack(&mut w, ack(now));
+        c.cong_avoid(&mut w, ack(now));
         assert!((c.k - (300.0f64 / 0.4).cbrt()).abs() < 1e-9, "{}", c.k);
         // One ACK per 1/cwnd of an RTT: run 12 s of ACK clock.
         let mut samples = Vec::new();
         while now.as_secs_f64() < 12.0 {
             let gap = SimDuration((0.1 / w.cwnd * 1e12) as u64);
             now += gap;
-            c.on_ack(&mut w, ack(now));
+            c.cong_avoid(&mut w, ack(now));
             samples.push((now.as_secs_f64(), w.cwnd));
         }
         for &(t, cwnd) in samples.iter().filter(|s| s.0 > 1.0).step_by(500) {
@@ -176,15 +199,11 @@ mod tests {
     #[test]
     fn fast_convergence_lowers_w_max_when_the_window_shrank() {
         let given = BTreeMap::from([("beta".to_string(), 0.8)]);
-        let mut c = Cubic::new(&mut Params::new(&given), 0.0, None);
-        let w = |cwnd| Window {
-            cwnd,
-            ssthresh: 1.0,
-            rwnd: 1e9,
-        };
-        c.reduced_window(&w(1000.0), SimTime::ZERO);
+        let mut c = Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+        let w = |cwnd| Window::new(cwnd, 1.0, 1e9);
+        c.ssthresh(&w(1000.0), SimTime::ZERO);
         assert_eq!(c.w_max, 1000.0);
-        let r = c.reduced_window(&w(900.0), SimTime::ZERO);
+        let r = c.ssthresh(&w(900.0), SimTime::ZERO);
         assert!((c.w_max - 900.0 * 1.8 / 2.0).abs() < 1e-9);
         assert!((r - 720.0).abs() < 1e-9);
     }
@@ -193,17 +212,13 @@ mod tests {
     fn after_a_timeout_the_cubic_function_starts_at_the_current_window() {
         // RFC 9438 4.8: K = 0 and W_max the window at the start of congestion avoidance.
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&mut Params::new(&given), 0.0, None);
-        let mut w = Window {
-            cwnd: 1000.0,
-            ssthresh: 1e9,
-            rwnd: 1e9,
-        };
-        w.ssthresh = c.reduced_window(&w, SimTime::ZERO);
+        let mut c = Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+        let mut w = Window::new(1000.0, 1e9, 1e9);
+        w.ssthresh = c.ssthresh(&w, SimTime::ZERO);
         c.on_timeout();
         w.cwnd = 300.0;
         w.ssthresh = 300.0;
-        c.on_ack(&mut w, ack(SimTime(1_000_000_000_000)));
+        c.cong_avoid(&mut w, ack(SimTime(1_000_000_000_000)));
         assert_eq!(c.k, 0.0);
         assert_eq!(c.w_max, 300.0);
     }
@@ -212,19 +227,21 @@ mod tests {
     fn hystart_ends_slow_start_before_a_loss_only_when_asked() {
         for on in [false, true] {
             let given = BTreeMap::new();
-            let mut c = Cubic::new(&mut Params::new(&given), 0.0, on.then_some(Rules::Linux));
-            let mut w = Window {
-                cwnd: 32.0,
-                ssthresh: f64::INFINITY,
-                rwnd: 1e9,
-            };
+            let mut c = Cubic::new(
+                &Params::new(&Cubic::INFO, &given).unwrap(),
+                &CcSetup {
+                    hystart: on.then_some(super::super::hystart::Rules::Linux),
+                    ..CcSetup::default()
+                },
+            );
+            let mut w = Window::new(32.0, f64::INFINITY, 1e9);
             // A 100 ms path whose ACKs come 0.5 ms apart: a train of half the delay after
             // 100 ACKs.
             for i in 0..200u64 {
                 let mut ev = ack(SimTime(i * 500_000_000));
                 ev.una = i + 1;
                 ev.sent = 400;
-                c.on_ack(&mut w, ev);
+                c.cong_avoid(&mut w, ev);
             }
             assert_eq!(w.ssthresh.is_finite(), on, "hystart {on}");
         }

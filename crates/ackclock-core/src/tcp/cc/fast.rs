@@ -11,7 +11,7 @@
 //! paper's experiments). The min(2w, ...) term makes the start a slow start. A loss halves
 //! the window, as in the paper's loss recovery.
 
-use super::{AckEvent, Params, Window};
+use super::{AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range, Window, NO_TRACE};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -25,26 +25,30 @@ pub struct Fast {
     last_update: Option<SimTime>,
 }
 
-impl Fast {
-    pub fn new(p: &mut Params) -> Fast {
+impl CongestionOps for Fast {
+    const INFO: CcInfo = CcInfo {
+        name: "fast",
+        params: &[
+            Param::new("alpha", 200.0, Range::Positive, "segments kept in queues")
+                .ns2("alpha_"),
+            Param::new("gamma", 0.5, Range::Fraction, "step toward the target per update")
+                .ns2("gamma_"),
+            Param::new("interval", 0.0, Range::NonNegative, "update period in s (0: one RTT)"),
+        ],
+    };
+
+    fn new(p: &Params, _setup: &CcSetup) -> Fast {
         Fast {
-            alpha: p.get("alpha", 200.0),
-            gamma: p.get("gamma", 0.5),
-            interval: p.get("interval", 0.0),
+            alpha: p.get("alpha"),
+            gamma: p.get("gamma"),
+            interval: p.get("interval"),
             base_rtt: f64::INFINITY,
             avg_rtt: 0.0,
             last_update: None,
         }
     }
 
-    /// The window one update moves `w` to.
-    pub fn target(&self, w: f64) -> f64 {
-        (2.0 * w).min(
-            (1.0 - self.gamma) * w + self.gamma * (self.base_rtt / self.avg_rtt * w + self.alpha),
-        )
-    }
-
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if let Some(r) = ev.delay.or(ev.rtt) {
             let r = r.as_secs_f64();
             self.base_rtt = self.base_rtt.min(r);
@@ -71,9 +75,28 @@ impl Fast {
         }
     }
 
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
         w.cwnd.min(w.rwnd) / 2.0
     }
+
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [
+            ("fast_base_rtt", self.base_rtt),
+            ("fast_avg_rtt", self.avg_rtt),
+            NO_TRACE,
+            NO_TRACE,
+        ]
+    }
+}
+
+impl Fast {
+    /// The window one update moves `w` to.
+    pub fn target(&self, w: f64) -> f64 {
+        (2.0 * w).min(
+            (1.0 - self.gamma) * w + self.gamma * (self.base_rtt / self.avg_rtt * w + self.alpha),
+        )
+    }
+
 }
 
 #[cfg(test)]
@@ -84,7 +107,7 @@ mod tests {
     #[test]
     fn equilibrium_keeps_alpha_segments_queued() {
         let given = BTreeMap::from([("alpha".to_string(), 20.0)]);
-        let mut f = Fast::new(&mut Params::new(&given));
+        let mut f = Fast::new(&Params::new(&Fast::INFO, &given).unwrap(), &CcSetup::default());
         f.base_rtt = 0.1;
         // A bottleneck of 1000 segments/s: RTT = base + queue / rate, queue = w - 100.
         let mut w = 10.0f64;

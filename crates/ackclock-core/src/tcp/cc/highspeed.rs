@@ -13,7 +13,11 @@
 //! 38, High_Window 83000, High_P 1e-7, High_Decrease 0.1 (ns-2's `low_window_`,
 //! `high_window_`, `high_p_`, `high_decrease_`).
 
-use super::{reno_increase, slow_start, AckEvent, Params, Window};
+use super::{
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    Window,
+};
+use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct HighSpeed {
@@ -22,25 +26,54 @@ pub struct HighSpeed {
     high_decrease: f64,
     log_low_p: f64,
     log_high_p: f64,
-    max_ssthresh: f64,
 }
 
-impl HighSpeed {
-    pub fn new(p: &mut Params, max_ssthresh: f64) -> HighSpeed {
-        let low_window = p.get("low_window", 38.0);
-        let high_window = p.get("high_window", 83000.0);
-        let high_p = p.get("high_p", 1e-7);
-        let high_decrease = p.get("high_decrease", 0.1);
+impl CongestionOps for HighSpeed {
+    const INFO: CcInfo = CcInfo {
+        name: "highspeed",
+        params: &[
+            Param::new("low_window", 38.0, Range::Segments, "Low_Window: Reno at or below")
+                .ns2("low_window_"),
+            Param::new("high_window", 83000.0, Range::Segments, "High_Window")
+                .ns2("high_window_"),
+            Param::new("high_p", 1e-7, Range::Between(0.0, 1.0), "High_P: loss rate at High_Window")
+                .ns2("high_p_"),
+            Param::new("high_decrease", 0.1, Range::Between(0.0, 1.0), "b(High_Window)")
+                .ns2("high_decrease_"),
+        ],
+    };
+
+    fn new(p: &Params, _setup: &CcSetup) -> HighSpeed {
+        let low_window = p.get("low_window");
+        let high_window = p.get("high_window");
+        let high_p = p.get("high_p");
+        let high_decrease = p.get("high_decrease");
         HighSpeed {
             low_window,
             high_window,
             high_decrease,
             log_low_p: (1.5 / (low_window * low_window)).ln(),
             log_high_p: high_p.ln(),
-            max_ssthresh,
         }
     }
 
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if w.cwnd < w.ssthresh {
+            slow_start(w, &ev);
+        } else if w.cwnd <= self.low_window {
+            reno_increase(w, &ev);
+        } else {
+            w.cwnd += self.a(w.cwnd) * ev.credit / w.cwnd;
+        }
+    }
+
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        let cwnd = w.cwnd.min(w.rwnd);
+        cwnd * (1.0 - self.b(cwnd))
+    }
+}
+
+impl HighSpeed {
     fn fraction(&self, w: f64) -> f64 {
         (w.ln() - self.low_window.ln()) / (self.high_window.ln() - self.low_window.ln())
     }
@@ -62,31 +95,14 @@ impl HighSpeed {
         let b = self.b(w);
         w * w * p * 2.0 * b / (2.0 - b)
     }
-
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
-        if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
-        } else if w.cwnd <= self.low_window {
-            reno_increase(w, &ev);
-        } else {
-            w.cwnd += self.a(w.cwnd) * ev.credit / w.cwnd;
-        }
-    }
-
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
-        let cwnd = w.cwnd.min(w.rwnd);
-        cwnd * (1.0 - self.b(cwnd))
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn hs() -> HighSpeed {
-        let given = BTreeMap::new();
-        HighSpeed::new(&mut Params::new(&given), 0.0)
+        HighSpeed::new(&Params::defaults(&HighSpeed::INFO), &CcSetup::default())
     }
 
     #[test]
@@ -111,11 +127,7 @@ mod tests {
     #[test]
     fn loss_keeps_one_minus_b() {
         let mut h = hs();
-        let w = Window {
-            cwnd: 83000.0,
-            ssthresh: 1.0,
-            rwnd: 1e9,
-        };
-        assert!((h.reduced_window(&w) - 83000.0 * 0.9).abs() < 1.0);
+        let w = Window::new(83000.0, 1.0, 1e9);
+        assert!((h.ssthresh(&w, SimTime::ZERO) - 83000.0 * 0.9).abs() < 1.0);
     }
 }

@@ -19,7 +19,10 @@
 //! interval, smoothed 3/4 old + 1/4 new; its maximum over the epoch is compared at the next
 //! loss. Below ssthresh the window grows as Reno's slow start.
 
-use super::{slow_start, AckEvent, Params, Window};
+use super::{
+    slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range,
+    Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 const BETA_MIN: f64 = 0.5;
@@ -27,8 +30,6 @@ const BETA_MAX: f64 = 0.8;
 
 #[derive(Clone, Debug)]
 pub struct Htcp {
-    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    max_ssthresh: f64,
     delta_l: f64,
     rtt_ref: f64,
     rtt_scaling: bool,
@@ -59,15 +60,26 @@ pub fn alpha_of(delta: f64, delta_l: f64) -> f64 {
     1.0 + 10.0 * d + (d / 2.0).powi(2)
 }
 
-impl Htcp {
-    pub fn new(p: &mut Params, max_ssthresh: f64) -> Htcp {
+impl CongestionOps for Htcp {
+    const INFO: CcInfo = CcInfo {
+        name: "htcp",
+        params: &[
+            Param::new("delta_l", 1.0, Range::Positive, "s after a loss before high-speed mode")
+                .ns3("DeltaL"),
+            Param::new("rtt_ref", 0.1, Range::Positive, "reference RTT in s of RTT scaling"),
+            Param::new("rtt_scaling", 1.0, Range::Flag, "scale the increase with the RTT"),
+            Param::new("adaptive_backoff", 1.0, Range::Flag, "beta from RTT_min / RTT_max"),
+            Param::new("bandwidth_switch", 1.0, Range::Flag, "beta 0.5 on a throughput change"),
+        ],
+    };
+
+    fn new(p: &Params, _setup: &CcSetup) -> Htcp {
         Htcp {
-            max_ssthresh,
-            delta_l: p.get("delta_l", 1.0),
-            rtt_ref: p.get("rtt_ref", 0.1),
-            rtt_scaling: p.get("rtt_scaling", 1.0) != 0.0,
-            adaptive_backoff: p.get("adaptive_backoff", 1.0) != 0.0,
-            bandwidth_switch: p.get("bandwidth_switch", 1.0) != 0.0,
+            delta_l: p.get("delta_l"),
+            rtt_ref: p.get("rtt_ref"),
+            rtt_scaling: p.get("rtt_scaling") != 0.0,
+            adaptive_backoff: p.get("adaptive_backoff") != 0.0,
+            bandwidth_switch: p.get("bandwidth_switch") != 0.0,
             last_congestion: None,
             beta: BETA_MIN,
             rtt_min: f64::INFINITY,
@@ -81,6 +93,48 @@ impl Htcp {
         }
     }
 
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        self.last_congestion.get_or_insert(ev.now);
+        if let Some(r) = ev.delay.or(ev.rtt) {
+            let r = r.as_secs_f64();
+            self.rtt_min = self.rtt_min.min(r);
+            self.rtt_max = self.rtt_max.max(r);
+        }
+        self.measure_throughput(ev.now, ev.acked as f64);
+        if w.cwnd < w.ssthresh {
+            slow_start(w, &ev);
+        } else {
+            w.cwnd += self.alpha(ev.now) * ev.credit / w.cwnd;
+        }
+    }
+
+    fn ssthresh(&mut self, w: &Window, now: SimTime) -> f64 {
+        self.update_beta();
+        self.last_congestion = Some(now);
+        self.rtt_max = self.rtt_min;
+        self.samples = 0;
+        self.count = 0.0;
+        self.count_since = Some(now);
+        self.beta * w.cwnd
+    }
+
+    fn set_state(&mut self, _w: &mut Window, state: CaState, _conn: &Conn) {
+        if state == CaState::Loss {
+            self.on_timeout();
+        }
+    }
+
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [
+            ("htcp_beta", self.beta),
+            ("htcp_rtt_min", self.rtt_min),
+            ("htcp_max_b", self.max_b),
+            NO_TRACE,
+        ]
+    }
+}
+
+impl Htcp {
     /// The increase per RTT now: α(Δ), RTT-scaled, times 2 (1 - β).
     pub fn alpha(&self, now: SimTime) -> f64 {
         let since = self.last_congestion.unwrap_or(now);
@@ -90,21 +144,6 @@ impl Htcp {
             a *= (self.rtt_min / self.rtt_ref).clamp(0.1, 2.0);
         }
         (2.0 * (1.0 - self.beta) * a).max(f64::MIN_POSITIVE)
-    }
-
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
-        self.last_congestion.get_or_insert(ev.now);
-        if let Some(r) = ev.delay.or(ev.rtt) {
-            let r = r.as_secs_f64();
-            self.rtt_min = self.rtt_min.min(r);
-            self.rtt_max = self.rtt_max.max(r);
-        }
-        self.measure_throughput(ev.now, ev.acked as f64);
-        if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
-        } else {
-            w.cwnd += self.alpha(ev.now) * ev.credit / w.cwnd;
-        }
     }
 
     fn measure_throughput(&mut self, now: SimTime, acked: f64) {
@@ -143,16 +182,6 @@ impl Htcp {
         };
     }
 
-    pub fn reduced_window(&mut self, w: &Window, now: SimTime) -> f64 {
-        self.update_beta();
-        self.last_congestion = Some(now);
-        self.rtt_max = self.rtt_min;
-        self.samples = 0;
-        self.count = 0.0;
-        self.count_since = Some(now);
-        self.beta * w.cwnd
-    }
-
     pub fn on_timeout(&mut self) {
         self.beta = BETA_MIN;
         self.samples = 0;
@@ -170,7 +199,7 @@ mod tests {
     fn htcp(params: &[(&str, f64)]) -> Htcp {
         let given: BTreeMap<String, f64> =
             params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        Htcp::new(&mut Params::new(&given), 0.0)
+        Htcp::new(&Params::new(&Htcp::INFO, &given).unwrap(), &CcSetup::default())
     }
 
     fn ack(t: f64, rtt: f64) -> AckEvent {
@@ -192,12 +221,8 @@ mod tests {
         assert_eq!(alpha_of(5.0, 1.0), 1.0 + 40.0 + 4.0);
         // With β = 0.5 and RTT_min = RTT_ref, 2 (1 - β) α = α.
         let mut h = htcp(&[]);
-        let mut w = Window {
-            cwnd: 100.0,
-            ssthresh: 50.0,
-            rwnd: 1e9,
-        };
-        h.on_ack(&mut w, ack(0.0, 0.1));
+        let mut w = Window::new(100.0, 50.0, 1e9);
+        h.cong_avoid(&mut w, ack(0.0, 0.1));
         assert!((h.alpha(SimTime(2 * S)) - 11.25).abs() < 1e-9);
         assert!((h.alpha(SimTime(5 * S)) - 45.0).abs() < 1e-9);
     }
@@ -205,16 +230,12 @@ mod tests {
     #[test]
     fn rtt_scaling_is_clamped() {
         let mut h = htcp(&[]);
-        let mut w = Window {
-            cwnd: 100.0,
-            ssthresh: 50.0,
-            rwnd: 1e9,
-        };
-        h.on_ack(&mut w, ack(0.0, 0.02));
+        let mut w = Window::new(100.0, 50.0, 1e9);
+        h.cong_avoid(&mut w, ack(0.0, 0.02));
         // RTT_min / RTT_ref = 0.2.
         assert!((h.alpha(SimTime(2 * S)) - 11.25 * 0.2).abs() < 1e-9);
         let mut long = htcp(&[]);
-        long.on_ack(&mut w, ack(0.0, 0.5));
+        long.cong_avoid(&mut w, ack(0.0, 0.5));
         assert!(
             (long.alpha(SimTime(2 * S)) - 11.25 * 2.0).abs() < 1e-9,
             "clamped at 2"
@@ -224,27 +245,23 @@ mod tests {
     #[test]
     fn backoff_is_rtt_min_over_rtt_max_within_bounds() {
         let mut h = htcp(&[("bandwidth_switch", 0.0)]);
-        let mut w = Window {
-            cwnd: 100.0,
-            ssthresh: 50.0,
-            rwnd: 1e9,
-        };
-        h.on_ack(&mut w, ack(0.0, 0.1));
-        h.on_ack(&mut w, ack(0.1, 0.14));
+        let mut w = Window::new(100.0, 50.0, 1e9);
+        h.cong_avoid(&mut w, ack(0.0, 0.1));
+        h.cong_avoid(&mut w, ack(0.1, 0.14));
         // (The ACKs grew cwnd a little in congestion avoidance.)
-        let r = h.reduced_window(&w, SimTime(S));
+        let r = h.ssthresh(&w, SimTime(S));
         assert!((r - w.cwnd * 0.1 / 0.14).abs() < 1e-6, "{r}");
-        h.on_ack(&mut w, ack(1.1, 0.1));
-        h.on_ack(&mut w, ack(1.2, 0.5));
+        h.cong_avoid(&mut w, ack(1.1, 0.1));
+        h.cong_avoid(&mut w, ack(1.2, 0.5));
         assert_eq!(
-            h.reduced_window(&w, SimTime(2 * S)),
+            h.ssthresh(&w, SimTime(2 * S)),
             0.5 * w.cwnd,
             "at least 0.5"
         );
-        h.on_ack(&mut w, ack(2.1, 0.1));
-        h.on_ack(&mut w, ack(2.2, 0.105));
+        h.cong_avoid(&mut w, ack(2.1, 0.1));
+        h.cong_avoid(&mut w, ack(2.2, 0.105));
         assert_eq!(
-            h.reduced_window(&w, SimTime(3 * S)),
+            h.ssthresh(&w, SimTime(3 * S)),
             0.8 * w.cwnd,
             "at most 0.8"
         );
@@ -255,11 +272,7 @@ mod tests {
         let mut h = htcp(&[]);
         h.rtt_min = 0.1;
         h.rtt_max = 0.13;
-        let w = Window {
-            cwnd: 100.0,
-            ssthresh: 50.0,
-            rwnd: 1e9,
-        };
+        let w = Window::new(100.0, 50.0, 1e9);
         h.max_b = 1000.0;
         h.update_beta();
         let steady = h.beta;
@@ -278,17 +291,13 @@ mod tests {
         // In congestion avoidance 3 s after a loss, one RTT of ACKs (cwnd of them) adds
         // about α(3 s) = 1 + 20 + 1 = 22 segments (β 0.5, RTT_min = RTT_ref).
         let mut h = htcp(&[("adaptive_backoff", 0.0), ("bandwidth_switch", 0.0)]);
-        let mut w = Window {
-            cwnd: 1000.0,
-            ssthresh: 10.0,
-            rwnd: 1e9,
-        };
-        h.on_ack(&mut w, ack(0.0, 0.1));
-        h.reduced_window(&w, SimTime(0));
+        let mut w = Window::new(1000.0, 10.0, 1e9);
+        h.cong_avoid(&mut w, ack(0.0, 0.1));
+        h.ssthresh(&w, SimTime(0));
         let start = w.cwnd;
         let n = w.cwnd as usize;
         for i in 0..n {
-            h.on_ack(&mut w, ack(3.0 + i as f64 * 1e-6, 0.1));
+            h.cong_avoid(&mut w, ack(3.0 + i as f64 * 1e-6, 0.1));
         }
         assert!((w.cwnd - start - 22.0).abs() < 0.3, "{}", w.cwnd - start);
     }

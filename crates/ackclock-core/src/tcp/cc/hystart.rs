@@ -193,11 +193,7 @@ mod tests {
     }
 
     fn window(cwnd: f64) -> Window {
-        Window {
-            cwnd,
-            ssthresh: f64::INFINITY,
-            rwnd: 1e9,
-        }
+        Window::new(cwnd, f64::INFINITY, 1e9)
     }
 
     /// One round of slow start: `acks` ACKs `gap_us` apart from `start_us`, the first
@@ -328,11 +324,7 @@ mod tests {
             );
         }
         assert!(w.ssthresh.is_infinite());
-        let mut ca = Window {
-            cwnd: 50.0,
-            ssthresh: 40.0,
-            rwnd: 1e9,
-        };
+        let mut ca = Window::new(50.0, 40.0, 1e9);
         for i in 0..100 {
             h.on_sample(
                 &mut ca,

@@ -1,42 +1,66 @@
-//! Congestion control behind one set of hooks, in the spirit of Linux's
-//! `tcp_congestion_ops` and ns-3's `TcpCongestionOps`.
+//! Congestion control behind Linux's hooks (`struct tcp_congestion_ops`, include/net/tcp.h;
+//! ns-3's `TcpCongestionOps` has the same set).
 //!
-//! The sender owns loss detection and recovery; an algorithm decides how the window grows on
-//! ACKs (`on_ack`, Linux `cong_avoid`), where it goes on loss (`reduced_window`, Linux
-//! `ssthresh`), and what it forgets on a timeout (`on_timeout`). Algorithms are variants of
-//! `AnyCc`, dispatched by `match`, their state inline. Each takes its parameters from the
-//! flow's `cc_params` (names from its definition, see `docs/models/congestion-control.md`).
-
-pub mod bbr;
-pub mod bic;
-pub mod cubic;
-pub mod fast;
-pub mod highspeed;
-pub mod htcp;
-pub mod hystart;
-pub mod reno;
-pub mod scalable;
-pub mod vegas;
-pub mod westwood;
-pub mod westwood_original;
-
-pub use reno::Reno;
+//! The sender owns loss detection, recovery and the rate sampler; an algorithm is a type that
+//! implements [`CongestionOps`] and answers the sender's hooks:
+//!
+//! | hook | Linux | called by the sender | required |
+//! |---|---|---|---|
+//! | [`CongestionOps::ssthresh`] | `ssthresh` | on a loss (fast retransmit, ECN echo, timeout) | yes |
+//! | [`CongestionOps::cong_avoid`] | `cong_avoid` | on a new ACK outside recovery, when cwnd may grow | yes (may be empty with `cong_control`) |
+//! | [`CongestionOps::pkts_acked`] | `pkts_acked` | on every ACK that acknowledges new data | no |
+//! | [`CongestionOps::set_state`] | `set_state` | entering fast recovery (`Recovery`), leaving it (`Open`), on a timeout (`Loss`) | no |
+//! | [`CongestionOps::cwnd_event`] | `cwnd_event` | `TxStart` (new data with nothing in flight), `Loss` (a timeout, before `ssthresh`) | no |
+//! | [`CongestionOps::cong_control`] | `cong_control` | on every ACK, before loss recovery, with a rate sample, if [`CongestionOps::CONG_CONTROL`] | no |
+//! | [`CongestionOps::undo_cwnd`] | `undo_cwnd` | not yet: the sender does not detect spurious recoveries | no (Reno's default) |
+//!
+//! An algorithm that owns cwnd and pacing (BBR) sets `CONG_CONTROL = true`: the sender then
+//! keeps a delivery-rate sampler for it and hands it each ACK's [`RateSample`]; it never names
+//! the algorithm. State lives inside the algorithm's value, inline in the sender.
+//!
+//! Adding an algorithm: one file in this directory that implements [`CongestionOps`] (with its
+//! [`CcInfo`]: name and parameters) and one line in the `algorithms!` list below. The list
+//! makes the `AnyCc` enum, its dispatch (no hand-written arms) and [`REGISTRY`], which the
+//! Python front end reads through the binding (`ackclock._core.cc_registry()`) to check and
+//! document parameters.
 
 use std::collections::BTreeMap;
 
-use crate::scenario::TcpConfig;
+use crate::tcp::delivery_rate::RateSample;
 use crate::time::{SimDuration, SimTime};
 
-/// The window state congestion control reads and writes, in segments.
+/// The connection state congestion control reads and writes, in segments: Linux's
+/// `tp->snd_cwnd`, `tp->snd_ssthresh`, the receiver's window and `sk->sk_pacing_rate`.
 #[derive(Clone, Copy, Debug)]
 pub struct Window {
     pub cwnd: f64,
     pub ssthresh: f64,
     /// The receiver's advertised window.
     pub rwnd: f64,
+    /// RFC 3742's max_ssthresh in segments (0 = off): a TCP parameter that every algorithm
+    /// slow-starting with [`slow_start`] honours.
+    pub max_ssthresh: f64,
+    /// Segments per second to pace at, set by `cong_control` (0: no pacing from congestion
+    /// control).
+    pub pacing_rate: f64,
 }
 
-/// One new cumulative ACK, as congestion control sees it.
+impl Window {
+    /// A window of `cwnd` segments, threshold `ssthresh`, receiver window `rwnd`, without
+    /// limited slow start or pacing.
+    pub const fn new(cwnd: f64, ssthresh: f64, rwnd: f64) -> Window {
+        Window {
+            cwnd,
+            ssthresh,
+            rwnd,
+            max_ssthresh: 0.0,
+            pacing_rate: 0.0,
+        }
+    }
+}
+
+/// One new cumulative ACK, as `cong_avoid` sees it (Linux passes `ack` and `acked`; the rest
+/// Linux algorithms read from the socket).
 #[derive(Clone, Copy, Debug)]
 pub struct AckEvent {
     pub now: SimTime,
@@ -73,225 +97,456 @@ impl AckEvent {
     }
 }
 
-/// The named parameters of one algorithm, each read once with its default.
+/// What `pkts_acked` learns of an ACK (Linux's `struct ack_sample`).
+#[derive(Clone, Copy, Debug)]
+pub struct AckSample {
+    pub now: SimTime,
+    /// Segments newly acknowledged by the cumulative ACK (`pkts_acked`).
+    pub acked: u64,
+    /// The RTT sample this ACK gave (`rtt_us`; None where Linux passes -1).
+    pub rtt: Option<SimDuration>,
+    /// Segments in flight before this ACK (`in_flight`).
+    pub in_flight: u64,
+}
+
+/// What the connection knows that `set_state` and `cong_control` may read (Linux reads these
+/// from `struct tcp_sock`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Conn {
+    pub now: SimTime,
+    /// Segments delivered so far (`tp->delivered`; 0 without a rate sampler).
+    pub delivered: u64,
+    /// Segments in flight (`tcp_packets_in_flight`), after this ACK where one is handled.
+    pub in_flight: u64,
+    /// The smoothed RTT in seconds (0: none yet).
+    pub srtt_s: f64,
+    /// The sender's congestion state (`icsk_ca_state`).
+    pub ca_state: CaState,
+}
+
+/// Linux's congestion-avoidance states (`enum tcp_ca_state`), in its order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CaState {
+    #[default]
+    Open,
+    Disorder,
+    Cwr,
+    Recovery,
+    Loss,
+}
+
+/// Linux's congestion-window events (`enum tcp_ca_event`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaEvent {
+    /// First transmission when nothing is in flight (`CA_EVENT_TX_START`).
+    TxStart,
+    /// Congestion window restart after idle (`CA_EVENT_CWND_RESTART`; not raised yet).
+    CwndRestart,
+    /// The end of a window reduction (`CA_EVENT_COMPLETE_CWR`; not raised yet).
+    CompleteCwr,
+    /// A retransmission timeout (`CA_EVENT_LOSS`).
+    Loss,
+}
+
+/// The values a parameter may take, with the words an error uses for it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Range {
+    /// lo < x < hi.
+    Between(f64, f64),
+    /// x > 0.
+    Positive,
+    /// x >= 0.
+    NonNegative,
+    /// A number of segments, x >= 1.
+    Segments,
+    /// 0 or 1.
+    Flag,
+    /// 0 < x <= 1.
+    Fraction,
+    /// A whole number from lo to hi, both included.
+    Whole(u32, u32),
+}
+
+/// The bounds of a [`Range`], for the front end: (min, min included, max, max included,
+/// whole numbers only); None where unbounded.
+pub type Bounds = (Option<f64>, bool, Option<f64>, bool, bool);
+
+impl Range {
+    pub fn contains(self, x: f64) -> bool {
+        match self {
+            Range::Between(lo, hi) => lo < x && x < hi,
+            Range::Positive => x > 0.0,
+            Range::NonNegative => x >= 0.0,
+            Range::Segments => x >= 1.0,
+            Range::Flag => x == 0.0 || x == 1.0,
+            Range::Fraction => 0.0 < x && x <= 1.0,
+            Range::Whole(lo, hi) => x.fract() == 0.0 && lo as f64 <= x && x <= hi as f64,
+        }
+    }
+
+    /// What an error says was expected.
+    pub fn expected(self) -> String {
+        match self {
+            Range::Between(lo, hi) => format!("a number between {lo} and {hi} (exclusive)"),
+            Range::Positive => "a positive number".into(),
+            Range::NonNegative => "a number >= 0".into(),
+            Range::Segments => "a number of segments >= 1".into(),
+            Range::Flag => "0 or 1".into(),
+            Range::Fraction => "a number in (0, 1]".into(),
+            Range::Whole(lo, hi) => format!("a whole number from {lo} to {hi}"),
+        }
+    }
+
+    pub fn bounds(self) -> Bounds {
+        match self {
+            Range::Between(lo, hi) => (Some(lo), false, Some(hi), false, false),
+            Range::Positive => (Some(0.0), false, None, false, false),
+            Range::NonNegative => (Some(0.0), true, None, false, false),
+            Range::Segments => (Some(1.0), true, None, false, false),
+            Range::Flag => (Some(0.0), true, Some(1.0), true, true),
+            Range::Fraction => (Some(0.0), false, Some(1.0), true, false),
+            Range::Whole(lo, hi) => (Some(lo as f64), true, Some(hi as f64), true, true),
+        }
+    }
+}
+
+/// One parameter of an algorithm: its name in `cc_params`, default, range, and the names
+/// ns-2 (`Agent/TCP/...` variables) and ns-3 (`TypeId` attributes, times in seconds) give the
+/// same quantity.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    pub name: &'static str,
+    pub default: f64,
+    pub range: Range,
+    pub ns2: Option<&'static str>,
+    pub ns3: Option<&'static str>,
+    pub doc: &'static str,
+}
+
+impl Param {
+    pub const fn new(name: &'static str, default: f64, range: Range, doc: &'static str) -> Param {
+        Param {
+            name,
+            default,
+            range,
+            ns2: None,
+            ns3: None,
+            doc,
+        }
+    }
+
+    pub const fn ns2(self, alias: &'static str) -> Param {
+        Param {
+            ns2: Some(alias),
+            ..self
+        }
+    }
+
+    pub const fn ns3(self, alias: &'static str) -> Param {
+        Param {
+            ns3: Some(alias),
+            ..self
+        }
+    }
+}
+
+/// An algorithm's registry entry: the name `cc` selects it by, and its parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct CcInfo {
+    pub name: &'static str,
+    pub params: &'static [Param],
+}
+
+/// The parameters one algorithm is built with: the given values, checked against its
+/// [`CcInfo`], and the defaults for the rest.
 pub struct Params<'a> {
+    info: &'static CcInfo,
     given: &'a BTreeMap<String, f64>,
-    used: Vec<&'static str>,
 }
 
 impl<'a> Params<'a> {
-    pub fn new(given: &'a BTreeMap<String, f64>) -> Params<'a> {
-        Params {
-            given,
-            used: Vec::new(),
-        }
-    }
-
-    /// Parameter `name`, or `default`.
-    pub fn get(&mut self, name: &'static str, default: f64) -> f64 {
-        self.used.push(name);
-        self.given.get(name).copied().unwrap_or(default)
-    }
-
-    /// An error for a parameter the algorithm does not have.
-    fn check(self, algorithm: &str) -> Result<(), String> {
-        for k in self.given.keys() {
-            if !self.used.contains(&k.as_str()) {
-                let known = if self.used.is_empty() {
+    /// The given values for `info`'s algorithm; an error names the first unknown or
+    /// out-of-range one.
+    pub fn new(
+        info: &'static CcInfo,
+        given: &'a BTreeMap<String, f64>,
+    ) -> Result<Params<'a>, String> {
+        for (k, &v) in given {
+            let Some(p) = info.params.iter().find(|p| p.name == k) else {
+                let known = if info.params.is_empty() {
                     "it has none".to_string()
                 } else {
-                    format!("expected {}", self.used.join(", "))
+                    let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+                    format!("expected {}", names.join(", "))
                 };
                 return Err(format!(
-                    "cc_params.{k}: not a parameter of {algorithm}; {known}"
+                    "cc_params.{k}: not a parameter of {}; {known}",
+                    info.name
+                ));
+            };
+            if !p.range.contains(v) {
+                return Err(format!(
+                    "cc_params.{k}: expected {}, got {v}",
+                    p.range.expected()
                 ));
             }
         }
-        Ok(())
+        Ok(Params { info, given })
+    }
+
+    /// The defaults of `info`'s algorithm.
+    pub fn defaults(info: &'static CcInfo) -> Params<'static> {
+        static EMPTY: BTreeMap<String, f64> = BTreeMap::new();
+        Params {
+            info,
+            given: &EMPTY,
+        }
+    }
+
+    /// Parameter `name`, given or its default. `name` must be in the algorithm's `CcInfo`.
+    pub fn get(&self, name: &str) -> f64 {
+        if let Some(&v) = self.given.get(name) {
+            return v;
+        }
+        match self.info.params.iter().find(|p| p.name == name) {
+            Some(p) => p.default,
+            None => panic!("{}: parameter {name} is not in its CcInfo", self.info.name),
+        }
     }
 }
 
-#[derive(Clone, Debug)]
-pub enum AnyCc {
-    Reno(Reno),
-    HighSpeed(highspeed::HighSpeed),
-    Scalable(scalable::Scalable),
-    Bic(bic::Bic),
-    Cubic(cubic::Cubic),
-    Westwood(westwood::Westwood),
-    WestwoodOriginal(westwood_original::WestwoodOriginal),
-    Vegas(vegas::Vegas),
-    Fast(fast::Fast),
-    Htcp(htcp::Htcp),
-    Bbr(Box<bbr::Bbr>),
+/// What building an algorithm needs from the flow's TCP configuration besides its own
+/// parameters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CcSetup {
+    /// The initial window in segments (BBR's estimate before any sample).
+    pub initial_window: f64,
+    /// HyStart's rules for algorithms that may use it (CUBIC), None for off.
+    pub hystart: Option<hystart::Rules>,
+    /// The sender recovers as Linux does (`rack`): algorithms with a Linux-specific model
+    /// (BBR, `bbr/linux.rs`) run it.
+    pub linux: bool,
+    /// The segment size in bytes.
+    pub mss: f64,
 }
 
-/// The algorithms `cc` may name.
-pub const ALGORITHMS: &[&str] = &[
-    "reno",
-    "highspeed",
-    "scalable",
-    "bic",
-    "cubic",
-    "westwood",
-    "westwood_original",
-    "vegas",
-    "fast",
-    "htcp",
-    "bbr",
-];
+/// An empty trace slot.
+pub const NO_TRACE: (&str, f64) = ("", f64::NAN);
+
+/// Linux's `struct tcp_congestion_ops`: the hooks the sender calls. Those with a body are
+/// optional and default to what Linux does when the hook is absent.
+pub trait CongestionOps: Sized {
+    /// Name and parameters, for the registry.
+    const INFO: CcInfo;
+
+    /// Whether the algorithm owns cwnd and pacing through [`CongestionOps::cong_control`]
+    /// (Linux: `cong_control` is set). The sender then keeps a rate sampler.
+    const CONG_CONTROL: bool = false;
+
+    /// The algorithm with parameters `p` (checked against [`CongestionOps::INFO`]).
+    fn new(p: &Params, setup: &CcSetup) -> Self;
+
+    /// Required. A loss was detected at `now`: the reduced window W' the sender takes
+    /// ssthresh from (it keeps at least 2 segments and, with packet-counted windows, whole
+    /// segments) and, in fast recovery, cwnd. Reno: W/2. Linux: `u32 (*ssthresh)(struct sock
+    /// *sk)`.
+    fn ssthresh(&mut self, w: &Window, now: SimTime) -> f64;
+
+    /// Required (may be empty when `CONG_CONTROL`). A new cumulative ACK outside loss
+    /// recovery, when cwnd may grow (the sender checks cwnd validation, RFC 7661, and skips
+    /// the ACK that carried an ECN echo). Linux: `void (*cong_avoid)(struct sock *sk, u32 ack,
+    /// u32 acked)`.
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent);
+
+    /// Optional. Every ACK that acknowledges new data, in recovery or not, with its RTT
+    /// sample. Linux: `void (*pkts_acked)(struct sock *sk, const struct ack_sample *sample)`.
+    #[inline]
+    fn pkts_acked(&mut self, _w: &mut Window, _sample: &AckSample) {}
+
+    /// Optional. The congestion state changes: `Recovery` when fast recovery starts, `Open`
+    /// when it ends, `Loss` on a retransmission timeout (after `ssthresh`, before cwnd drops
+    /// to one segment). Linux: `void (*set_state)(struct sock *sk, u8 new_state)`.
+    #[inline]
+    fn set_state(&mut self, _w: &mut Window, _state: CaState, _conn: &Conn) {}
+
+    /// Optional. A cwnd event (see [`CaEvent`] for those raised). Linux: `void
+    /// (*cwnd_event)(struct sock *sk, enum tcp_ca_event ev)`.
+    #[inline]
+    fn cwnd_event(&mut self, _w: &mut Window, _event: CaEvent) {}
+
+    /// Optional. Every ACK (new or duplicate) with the rate sample it gave, before loss
+    /// recovery handles it, when [`CongestionOps::CONG_CONTROL`]: the algorithm sets cwnd and
+    /// `pacing_rate` itself. Linux: `void (*cong_control)(struct sock *sk, u32 ack, int flag,
+    /// const struct rate_sample *rs)`.
+    #[inline]
+    fn cong_control(&mut self, _w: &mut Window, _rs: &RateSample, _conn: &Conn) {}
+
+    /// Optional. The window to restore when a reduction proves spurious (the sender does not
+    /// detect that yet); Linux's `tcp_reno_undo_cwnd`: the larger of cwnd and the window
+    /// before the reduction. Linux: `u32 (*undo_cwnd)(struct sock *sk)`.
+    #[inline]
+    fn undo_cwnd(&mut self, w: &Window, prior_cwnd: f64) -> f64 {
+        w.cwnd.max(prior_cwnd)
+    }
+
+    /// Internal state for traces: (name, value) pairs; empty names are unused slots.
+    #[inline]
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [NO_TRACE; 4]
+    }
+}
+
+/// Declares the algorithms: each line `module::Type`, the module a file in this directory
+/// whose `Type` implements [`CongestionOps`]. Makes the modules, the `AnyCc` enum, its
+/// dispatch and [`REGISTRY`].
+macro_rules! algorithms {
+    ($($module:ident :: $ty:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// One of the algorithms, its state inline (enum dispatch: no allocation, no virtual
+        /// call per ACK).
+        #[derive(Clone, Debug)]
+        #[allow(clippy::large_enum_variant)] // state inline, as Linux keeps it in the socket
+        pub enum AnyCc {
+            $($ty($module::$ty),)*
+        }
+
+        /// Every algorithm's name and parameters, in the order of the list.
+        pub const REGISTRY: &[CcInfo] = &[$(<$module::$ty as CongestionOps>::INFO,)*];
+
+        impl AnyCc {
+            fn build(name: &str, given: &BTreeMap<String, f64>, setup: &CcSetup) -> Option<Result<AnyCc, String>> {
+                $(
+                    if name == <$module::$ty as CongestionOps>::INFO.name {
+                        return Some(Params::new(&<$module::$ty as CongestionOps>::INFO, given)
+                            .map(|p| AnyCc::$ty(<$module::$ty as CongestionOps>::new(&p, setup))));
+                    }
+                )*
+                None
+            }
+
+            /// Whether this algorithm owns cwnd and pacing (`cong_control`).
+            #[inline]
+            pub fn has_cong_control(&self) -> bool {
+                match self { $(AnyCc::$ty(_) => <$module::$ty as CongestionOps>::CONG_CONTROL,)* }
+            }
+
+            /// The algorithm's name.
+            pub fn name(&self) -> &'static str {
+                match self { $(AnyCc::$ty(_) => <$module::$ty as CongestionOps>::INFO.name,)* }
+            }
+
+            /// [`CongestionOps::ssthresh`].
+            #[inline]
+            pub fn ssthresh(&mut self, w: &Window, now: SimTime) -> f64 {
+                match self { $(AnyCc::$ty(c) => c.ssthresh(w, now),)* }
+            }
+
+            /// [`CongestionOps::cong_avoid`].
+            #[inline]
+            pub fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+                match self { $(AnyCc::$ty(c) => c.cong_avoid(w, ev),)* }
+            }
+
+            /// [`CongestionOps::pkts_acked`].
+            #[inline]
+            pub fn pkts_acked(&mut self, w: &mut Window, sample: &AckSample) {
+                match self { $(AnyCc::$ty(c) => c.pkts_acked(w, sample),)* }
+            }
+
+            /// [`CongestionOps::set_state`].
+            #[inline]
+            pub fn set_state(&mut self, w: &mut Window, state: CaState, conn: &Conn) {
+                match self { $(AnyCc::$ty(c) => c.set_state(w, state, conn),)* }
+            }
+
+            /// [`CongestionOps::cwnd_event`].
+            #[inline]
+            pub fn cwnd_event(&mut self, w: &mut Window, event: CaEvent) {
+                match self { $(AnyCc::$ty(c) => c.cwnd_event(w, event),)* }
+            }
+
+            /// [`CongestionOps::cong_control`].
+            #[inline]
+            pub fn cong_control(&mut self, w: &mut Window, rs: &RateSample, conn: &Conn) {
+                match self { $(AnyCc::$ty(c) => c.cong_control(w, rs, conn),)* }
+            }
+
+            /// [`CongestionOps::undo_cwnd`].
+            #[inline]
+            pub fn undo_cwnd(&mut self, w: &Window, prior_cwnd: f64) -> f64 {
+                match self { $(AnyCc::$ty(c) => c.undo_cwnd(w, prior_cwnd),)* }
+            }
+
+            /// [`CongestionOps::trace`].
+            pub fn state(&self) -> [(&'static str, f64); 4] {
+                match self { $(AnyCc::$ty(c) => c.trace(),)* }
+            }
+        }
+    };
+}
+
+// The registry: one line per algorithm.
+algorithms! {
+    reno::Reno,
+    highspeed::HighSpeed,
+    scalable::Scalable,
+    bic::Bic,
+    cubic::Cubic,
+    htcp::Htcp,
+    fast::Fast,
+    vegas::Vegas,
+    westwood::Westwood,
+    westwood_original::WestwoodOriginal,
+    bbr::Bbr,
+}
+
+pub mod hystart;
+
+pub use reno::Reno;
 
 impl AnyCc {
-    /// The algorithm `cfg.cc` names, with its parameters; an error names what is wrong.
-    pub fn new(cfg: &TcpConfig) -> Result<AnyCc, String> {
-        let mut p = Params::new(&cfg.cc_params);
-        let max_ssthresh = cfg.max_ssthresh as f64;
-        let cc = match cfg.cc.as_str() {
-            "reno" => AnyCc::Reno(Reno { max_ssthresh }),
-            "highspeed" => AnyCc::HighSpeed(highspeed::HighSpeed::new(&mut p, max_ssthresh)),
-            "scalable" => AnyCc::Scalable(scalable::Scalable::new(&mut p, max_ssthresh)),
-            "bic" => AnyCc::Bic(bic::Bic::new(&mut p, max_ssthresh)),
-            "cubic" => {
-                let rules = hystart::Rules::by_name(&cfg.hystart)?;
-                AnyCc::Cubic(cubic::Cubic::new(&mut p, max_ssthresh, rules))
-            }
-            "westwood" => AnyCc::Westwood(westwood::Westwood::new(&mut p, max_ssthresh)),
-            "westwood_original" => AnyCc::WestwoodOriginal(
-                westwood_original::WestwoodOriginal::new(&mut p, max_ssthresh),
-            ),
-            "vegas" => AnyCc::Vegas(vegas::Vegas::new(&mut p, max_ssthresh)),
-            "fast" => AnyCc::Fast(fast::Fast::new(&mut p)),
-            "htcp" => AnyCc::Htcp(htcp::Htcp::new(&mut p, max_ssthresh)),
-            "bbr" => AnyCc::Bbr(Box::new(bbr::Bbr::new(&mut p, cfg.window_init as f64))),
-            other => {
-                return Err(format!(
-                    "cc: unsupported congestion control {other:?}; expected one of {}",
-                    ALGORITHMS.join(", ")
+    /// The algorithm named `name` with the parameters `given` (checked against its registry
+    /// entry); an error names what is wrong.
+    pub fn new(
+        name: &str,
+        given: &BTreeMap<String, f64>,
+        setup: &CcSetup,
+    ) -> Result<AnyCc, String> {
+        match AnyCc::build(name, given, setup) {
+            Some(cc) => cc,
+            None => {
+                let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+                Err(format!(
+                    "cc: unsupported congestion control {name:?}; expected one of {}",
+                    names.join(", ")
                 ))
             }
-        };
-        p.check(&cfg.cc)?;
-        Ok(cc)
-    }
-
-    /// Window growth on a new ACK outside loss recovery.
-    #[inline]
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
-        match self {
-            AnyCc::Reno(c) => c.on_ack(w, ev),
-            AnyCc::HighSpeed(c) => c.on_ack(w, ev),
-            AnyCc::Scalable(c) => c.on_ack(w, ev),
-            AnyCc::Bic(c) => c.on_ack(w, ev),
-            AnyCc::Cubic(c) => c.on_ack(w, ev),
-            AnyCc::Westwood(c) => c.on_ack(w, ev),
-            AnyCc::WestwoodOriginal(c) => c.on_ack(w, ev),
-            AnyCc::Vegas(c) => c.on_ack(w, ev),
-            AnyCc::Fast(c) => c.on_ack(w, ev),
-            AnyCc::Htcp(c) => c.on_ack(w, ev),
-            // BBR sets the window from its model on every ACK (`Bbr::on_ack`).
-            AnyCc::Bbr(_) => {}
         }
     }
 
-    /// The window after a loss is detected at `now` (Linux `ssthresh`), before the sender
-    /// rounds ssthresh to whole segments.
-    #[inline]
-    pub fn reduced_window(&mut self, w: &Window, now: SimTime) -> f64 {
-        match self {
-            AnyCc::Reno(c) => c.reduced_window(w),
-            AnyCc::HighSpeed(c) => c.reduced_window(w),
-            AnyCc::Scalable(c) => c.reduced_window(w),
-            AnyCc::Bic(c) => c.reduced_window(w),
-            AnyCc::Cubic(c) => c.reduced_window(w, now),
-            AnyCc::Westwood(c) => c.reduced_window(w),
-            AnyCc::WestwoodOriginal(c) => c.reduced_window(w),
-            AnyCc::Vegas(c) => c.reduced_window(w),
-            AnyCc::Fast(c) => c.reduced_window(w),
-            AnyCc::Htcp(c) => c.reduced_window(w, now),
-            // No multiplicative decrease: recovery conserves packets instead.
-            AnyCc::Bbr(_) => w.cwnd,
-        }
+    /// The algorithm named `name` with its default parameters, for tests.
+    pub fn by_name(name: &str) -> AnyCc {
+        AnyCc::new(name, &BTreeMap::new(), &CcSetup::default()).expect("a registered name")
     }
+}
 
-    /// A retransmission timeout: state tied to the old window is reset.
-    pub fn on_timeout(&mut self) {
-        match self {
-            AnyCc::Cubic(c) => c.on_timeout(),
-            AnyCc::Bic(c) => c.on_timeout(),
-            AnyCc::Bbr(c) => c.on_timeout(),
-            AnyCc::Htcp(c) => c.on_timeout(),
-            _ => {}
-        }
-    }
-
-    /// Internal state for traces: (name, value) pairs.
-    /// Empty names are unused slots.
-    pub fn state(&self) -> [(&'static str, f64); 4] {
-        const NONE: (&str, f64) = ("", f64::NAN);
-        match self {
-            AnyCc::Cubic(c) => [("cubic_wmax", c.w_max), ("cubic_k", c.k), NONE, NONE],
-            AnyCc::Bic(c) => [("bic_wmax", c.last_max), NONE, NONE, NONE],
-            AnyCc::Westwood(c) => [
-                ("westwood_bwe", c.bwe),
-                ("westwood_rtt_min", c.rtt_min),
-                NONE,
-                NONE,
-            ],
-            AnyCc::WestwoodOriginal(c) => [
-                ("westwood_bwe", c.bwe),
-                ("westwood_rtt_min", c.rtt_min),
-                NONE,
-                NONE,
-            ],
-            AnyCc::Vegas(c) => [
-                ("vegas_base_rtt", c.base_rtt),
-                ("vegas_diff", c.diff),
-                NONE,
-                NONE,
-            ],
-            AnyCc::Fast(c) => [
-                ("fast_base_rtt", c.base_rtt),
-                ("fast_avg_rtt", c.avg_rtt),
-                NONE,
-                NONE,
-            ],
-            AnyCc::Htcp(c) => [
-                ("htcp_beta", c.beta),
-                ("htcp_rtt_min", c.rtt_min),
-                ("htcp_max_b", c.max_b),
-                NONE,
-            ],
-            // btl_bw in segments per second, min_rtt in seconds; mode 0 Startup, 1 Drain,
-            // 2 ProbeBW, 3 ProbeRTT.
-            AnyCc::Bbr(c) => [
-                ("bbr_btl_bw", c.btl_bw),
-                ("bbr_min_rtt", c.rt_prop),
-                ("bbr_mode", c.mode_number()),
-                ("bbr_pacing_gain", c.pacing_gain),
-            ],
-            _ => [NONE; 4],
-        }
-    }
-
-    /// BBR's model, when this is BBR.
-    pub fn bbr_mut(&mut self) -> Option<&mut bbr::Bbr> {
-        match self {
-            AnyCc::Bbr(c) => Some(c),
-            _ => None,
-        }
-    }
+/// The registry entry of the algorithm named `name`.
+pub fn info(name: &str) -> Option<&'static CcInfo> {
+    REGISTRY.iter().find(|i| i.name == name)
 }
 
 /// Reno's slow start (RFC 5681, L = 2 with byte counting), shared by the loss-based
 /// algorithms below their own regime, with RFC 3742 limited slow start: above
-/// `max_ssthresh` segments (0 = off) each ACK adds 1/K segment, K = floor(cwnd /
+/// `w.max_ssthresh` segments (0 = off) each ACK adds 1/K segment, K = floor(cwnd /
 /// (max_ssthresh / 2)), so the window grows by at most max_ssthresh/2 segments per round trip.
 /// `max_ssthresh` is a TCP parameter, not an algorithm's: every algorithm slow-starting this
 /// way honours it.
 #[inline]
-pub fn slow_start(w: &mut Window, ev: &AckEvent, max_ssthresh: f64) {
+pub fn slow_start(w: &mut Window, ev: &AckEvent) {
     // RFC 3465 2.2: slow start grows by at most L = 2 segments per ACK.
     let credit = ev.credit.min(2.0);
+    let max_ssthresh = w.max_ssthresh;
     if max_ssthresh > 0.0 && w.cwnd > max_ssthresh {
         let k = (w.cwnd / (0.5 * max_ssthresh)).floor();
         w.cwnd += credit / k;
@@ -329,33 +584,74 @@ mod tests {
             "westwood_original",
             "htcp",
         ] {
-            let mut cfg = crate::scenarios::ns2_tcp();
-            cfg.cc = name.into();
-            cfg.max_ssthresh = 100;
-            let mut cc = AnyCc::new(&cfg).unwrap();
-            let mut w = Window {
-                cwnd: 80.0,
-                ssthresh: f64::INFINITY,
-                rwnd: 1e9,
-            };
-            cc.on_ack(&mut w, ack());
+            let mut cc = AnyCc::by_name(name);
+            let mut w = Window::new(80.0, f64::INFINITY, 1e9);
+            w.max_ssthresh = 100.0;
+            cc.cong_avoid(&mut w, ack());
             assert_eq!(w.cwnd, 81.0, "{name}: at or below max_ssthresh, +1 per ACK");
             w.cwnd = 400.0;
-            cc.on_ack(&mut w, ack());
+            cc.cong_avoid(&mut w, ack());
             // K = floor(400 / 50) = 8.
             assert!((w.cwnd - 400.125).abs() < 1e-12, "{name}: {}", w.cwnd);
             // One window of ACKs (a round trip) adds about max_ssthresh / 2 = 50 segments.
             w.cwnd = 400.0;
             for _ in 0..400 {
-                cc.on_ack(&mut w, ack());
+                cc.cong_avoid(&mut w, ack());
             }
             assert!((w.cwnd - 450.0).abs() < 1.5, "{name}: {}", w.cwnd);
             // max_ssthresh 0 turns it off: Reno's +1 per ACK.
-            cfg.max_ssthresh = 0;
-            let mut cc = AnyCc::new(&cfg).unwrap();
+            let mut cc = AnyCc::by_name(name);
+            w.max_ssthresh = 0.0;
             w.cwnd = 400.0;
-            cc.on_ack(&mut w, ack());
+            cc.cong_avoid(&mut w, ack());
             assert_eq!(w.cwnd, 401.0, "{name}");
         }
+    }
+
+    /// The registry is consistent: unique names, every default inside its range, and every
+    /// algorithm builds with its defaults under the name it registered.
+    #[test]
+    fn every_registered_algorithm_builds_with_its_defaults() {
+        for (i, info) in REGISTRY.iter().enumerate() {
+            assert!(
+                REGISTRY[..i].iter().all(|o| o.name != info.name),
+                "{}",
+                info.name
+            );
+            for (j, p) in info.params.iter().enumerate() {
+                assert!(p.range.contains(p.default), "{}.{}", info.name, p.name);
+                assert!(info.params[..j].iter().all(|o| o.name != p.name));
+            }
+            assert_eq!(AnyCc::by_name(info.name).name(), info.name);
+        }
+        assert!(AnyCc::by_name("bbr").has_cong_control());
+        assert!(!AnyCc::by_name("cubic").has_cong_control());
+    }
+
+    #[test]
+    fn parameters_are_checked_against_the_registry() {
+        let setup = CcSetup::default();
+        let given = |k: &str, v: f64| BTreeMap::from([(k.to_string(), v)]);
+        let err = |name: &str, k: &str, v: f64| AnyCc::new(name, &given(k, v), &setup).unwrap_err();
+        assert_eq!(
+            err("cubic", "gamma", 1.0),
+            "cc_params.gamma: not a parameter of cubic; expected beta, c, fast_convergence"
+        );
+        assert_eq!(
+            err("reno", "beta", 0.5),
+            "cc_params.beta: not a parameter of reno; it has none"
+        );
+        assert_eq!(
+            err("cubic", "beta", 1.5),
+            "cc_params.beta: expected a number between 0 and 1 (exclusive), got 1.5"
+        );
+        assert_eq!(
+            err("bbr", "start_phase", 2.5),
+            "cc_params.start_phase: expected a whole number from 0 to 7, got 2.5"
+        );
+        assert!(AnyCc::new("cubic", &given("beta", 0.8), &setup).is_ok());
+        let unknown = AnyCc::new("tahoe", &BTreeMap::new(), &setup).unwrap_err();
+        assert!(unknown
+            .starts_with("cc: unsupported congestion control \"tahoe\"; expected one of reno,"));
     }
 }

@@ -22,25 +22,32 @@
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
 
-use super::{slow_start, AckEvent, Window};
+use super::{slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window};
+use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Reno {
-    /// RFC 3742's max_ssthresh in segments; 0 turns limited slow start off.
-    pub max_ssthresh: f64,
-}
+pub struct Reno;
 
-impl Reno {
+impl CongestionOps for Reno {
+    const INFO: CcInfo = CcInfo {
+        name: "reno",
+        params: &[],
+    };
+
+    fn new(_p: &Params, _setup: &CcSetup) -> Reno {
+        Reno
+    }
+
     #[inline]
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
+            slow_start(w, &ev);
         } else {
             w.cwnd += ev.credit / w.cwnd;
         }
     }
 
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
         w.cwnd.min(w.rwnd) / 2.0
     }
 }
@@ -48,7 +55,6 @@ impl Reno {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::SimTime;
 
     fn ack() -> AckEvent {
         AckEvent::one_segment(SimTime::ZERO, None)
@@ -56,24 +62,16 @@ mod tests {
 
     #[test]
     fn slow_start_adds_one_per_ack() {
-        let mut w = Window {
-            cwnd: 2.0,
-            ssthresh: 10.0,
-            rwnd: 100.0,
-        };
-        Reno::default().on_ack(&mut w, ack());
+        let mut w = Window::new(2.0, 10.0, 100.0);
+        Reno.cong_avoid(&mut w, ack());
         assert_eq!(w.cwnd, 3.0);
     }
 
     #[test]
     fn congestion_avoidance_adds_one_per_window() {
-        let mut w = Window {
-            cwnd: 10.0,
-            ssthresh: 5.0,
-            rwnd: 100.0,
-        };
+        let mut w = Window::new(10.0, 5.0, 100.0);
         for _ in 0..10 {
-            Reno::default().on_ack(&mut w, ack());
+            Reno.cong_avoid(&mut w, ack());
         }
         // Ten ACKs of 1/cwnd each grow a 10-segment window by just under one segment.
         assert!(w.cwnd > 10.95 && w.cwnd < 11.0, "{}", w.cwnd);
@@ -81,49 +79,33 @@ mod tests {
 
     #[test]
     fn loss_halves_the_usable_window() {
-        let w = Window {
-            cwnd: 17.6,
-            ssthresh: 0.0,
-            rwnd: 100.0,
-        };
-        assert_eq!(Reno::default().reduced_window(&w), 8.8);
-        let limited = Window {
-            cwnd: 60.0,
-            ssthresh: 0.0,
-            rwnd: 20.0,
-        };
-        assert_eq!(Reno::default().reduced_window(&limited), 10.0);
+        let w = Window::new(17.6, 0.0, 100.0);
+        assert_eq!(Reno.ssthresh(&w, SimTime::ZERO), 8.8);
+        let limited = Window::new(60.0, 0.0, 20.0);
+        assert_eq!(Reno.ssthresh(&limited, SimTime::ZERO), 10.0);
     }
 
     #[test]
     fn limited_slow_start_adds_at_most_half_max_ssthresh_per_round_trip() {
-        let mut reno = Reno {
-            max_ssthresh: 100.0,
-        };
-        let mut w = Window {
-            cwnd: 400.0,
-            ssthresh: f64::INFINITY,
-            rwnd: 1e9,
-        };
+        let mut reno = Reno;
+        let mut w = Window::new(400.0, f64::INFINITY, 1e9);
+        w.max_ssthresh = 100.0;
         // One round trip: one ACK per segment of the window.
         let start = w.cwnd;
         for _ in 0..400 {
-            reno.on_ack(&mut w, ack());
+            reno.cong_avoid(&mut w, ack());
         }
         // K = 8 at cwnd 400: about 400/8 = 50 = max_ssthresh/2 segments added.
         assert!((w.cwnd - start - 50.0).abs() < 2.0, "{}", w.cwnd);
-        let mut below = Window {
-            cwnd: 50.0,
-            ssthresh: f64::INFINITY,
-            rwnd: 1e9,
-        };
-        reno.on_ack(&mut below, ack());
+        let mut below = Window::new(50.0, f64::INFINITY, 1e9);
+        below.max_ssthresh = 100.0;
+        reno.cong_avoid(&mut below, ack());
         assert_eq!(below.cwnd, 51.0);
     }
 
     #[test]
     fn byte_counting_credits_every_segment_acknowledged() {
-        let mut reno = Reno::default();
+        let mut reno = Reno;
         let two = AckEvent {
             now: SimTime::ZERO,
             acked: 2,
@@ -133,18 +115,10 @@ mod tests {
             una: 0,
             sent: 0,
         };
-        let mut ca = Window {
-            cwnd: 10.0,
-            ssthresh: 5.0,
-            rwnd: 100.0,
-        };
-        reno.on_ack(&mut ca, two);
+        let mut ca = Window::new(10.0, 5.0, 100.0);
+        reno.cong_avoid(&mut ca, two);
         assert_eq!(ca.cwnd, 10.2);
-        let mut ss = Window {
-            cwnd: 4.0,
-            ssthresh: 50.0,
-            rwnd: 100.0,
-        };
+        let mut ss = Window::new(4.0, 50.0, 100.0);
         let stretch = AckEvent {
             now: SimTime::ZERO,
             acked: 5,
@@ -154,7 +128,7 @@ mod tests {
             una: 0,
             sent: 0,
         };
-        reno.on_ack(&mut ss, stretch);
+        reno.cong_avoid(&mut ss, stretch);
         assert_eq!(
             ss.cwnd, 6.0,
             "slow start takes at most two segments per ACK"

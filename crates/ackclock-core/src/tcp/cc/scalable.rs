@@ -6,30 +6,42 @@
 //! b = 0.125, so the time to recover from a loss does not grow with the window. At or below
 //! the legacy window it is Reno.
 
-use super::{reno_increase, slow_start, AckEvent, Params, Window};
+use super::{
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    Window,
+};
+use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Scalable {
-    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    max_ssthresh: f64,
     a: f64,
     b: f64,
     legacy: f64,
 }
 
-impl Scalable {
-    pub fn new(p: &mut Params, max_ssthresh: f64) -> Scalable {
+impl CongestionOps for Scalable {
+    const INFO: CcInfo = CcInfo {
+        name: "scalable",
+        params: &[
+            Param::new("a", 0.01, Range::Fraction, "segments added per ACK above the legacy window"),
+            Param::new("b", 0.125, Range::Between(0.0, 1.0), "fraction of cwnd taken off on a loss")
+                .ns3("MDFactor"),
+            Param::new("legacy_window", 16.0, Range::Segments, "Reno at or below")
+                .ns2("scalable_lwnd_"),
+        ],
+    };
+
+    fn new(p: &Params, _setup: &CcSetup) -> Scalable {
         Scalable {
-            max_ssthresh,
-            a: p.get("a", 0.01),
-            b: p.get("b", 0.125),
-            legacy: p.get("legacy_window", 16.0),
+            a: p.get("a"),
+            b: p.get("b"),
+            legacy: p.get("legacy_window"),
         }
     }
 
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
+            slow_start(w, &ev);
         } else if w.cwnd <= self.legacy {
             reno_increase(w, &ev);
         } else {
@@ -37,7 +49,7 @@ impl Scalable {
         }
     }
 
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
         let cwnd = w.cwnd.min(w.rwnd);
         if cwnd <= self.legacy {
             cwnd / 2.0
@@ -50,18 +62,11 @@ impl Scalable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::SimTime;
-    use std::collections::BTreeMap;
 
     #[test]
     fn one_percent_per_round_trip_and_an_eighth_off() {
-        let given = BTreeMap::new();
-        let mut s = Scalable::new(&mut Params::new(&given), 0.0);
-        let mut w = Window {
-            cwnd: 1000.0,
-            ssthresh: 10.0,
-            rwnd: 1e9,
-        };
+        let mut s = Scalable::new(&Params::defaults(&Scalable::INFO), &CcSetup::default());
+        let mut w = Window::new(1000.0, 10.0, 1e9);
         let ack = AckEvent {
             now: SimTime::ZERO,
             acked: 1,
@@ -72,15 +77,11 @@ mod tests {
             sent: 0,
         };
         for _ in 0..1000 {
-            s.on_ack(&mut w, ack);
+            s.cong_avoid(&mut w, ack);
         }
         assert!((w.cwnd - 1010.0).abs() < 1e-9);
-        assert!((s.reduced_window(&w) - 1010.0 * 0.875).abs() < 1e-9);
-        let small = Window {
-            cwnd: 10.0,
-            ssthresh: 5.0,
-            rwnd: 1e9,
-        };
-        assert_eq!(s.reduced_window(&small), 5.0);
+        assert!((s.ssthresh(&w, SimTime::ZERO) - 1010.0 * 0.875).abs() < 1e-9);
+        let small = Window::new(10.0, 5.0, 1e9);
+        assert_eq!(s.ssthresh(&small, SimTime::ZERO), 5.0);
     }
 }

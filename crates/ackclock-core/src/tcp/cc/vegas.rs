@@ -12,13 +12,13 @@
 //! Rounds are measured in time: a round ends when one RTT of the round has passed since it
 //! began (Linux counts sequence numbers; the two agree while the window is steady).
 
-use super::{slow_start, AckEvent, Params, Window};
+use super::{
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range, Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Vegas {
-    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    max_ssthresh: f64,
     alpha: f64,
     beta: f64,
     gamma: f64,
@@ -30,13 +30,27 @@ pub struct Vegas {
     pub diff: f64,
 }
 
-impl Vegas {
-    pub fn new(p: &mut Params, max_ssthresh: f64) -> Vegas {
+impl CongestionOps for Vegas {
+    const INFO: CcInfo = CcInfo {
+        name: "vegas",
+        params: &[
+            Param::new("alpha", 1.0, Range::NonNegative, "grow below this many queued segments")
+                .ns2("v_alpha_")
+                .ns3("Alpha"),
+            Param::new("beta", 3.0, Range::NonNegative, "shrink above this many queued segments")
+                .ns2("v_beta_")
+                .ns3("Beta"),
+            Param::new("gamma", 1.0, Range::NonNegative, "leave slow start above this many")
+                .ns2("v_gamma_")
+                .ns3("Gamma"),
+        ],
+    };
+
+    fn new(p: &Params, _setup: &CcSetup) -> Vegas {
         Vegas {
-            max_ssthresh,
-            alpha: p.get("alpha", 1.0),
-            beta: p.get("beta", 3.0),
-            gamma: p.get("gamma", 1.0),
+            alpha: p.get("alpha"),
+            beta: p.get("beta"),
+            gamma: p.get("gamma"),
             base_rtt: f64::INFINITY,
             round_min: f64::INFINITY,
             round_start: None,
@@ -44,7 +58,7 @@ impl Vegas {
         }
     }
 
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if let Some(r) = ev.delay.or(ev.rtt) {
             let r = r.as_secs_f64();
             self.base_rtt = self.base_rtt.min(r);
@@ -55,7 +69,7 @@ impl Vegas {
             self.round_min.is_finite() && ev.now.since(start).as_secs_f64() >= self.round_min;
         if !round_over {
             if w.cwnd < w.ssthresh {
-                slow_start(w, &ev, self.max_ssthresh);
+                slow_start(w, &ev);
             }
             return;
         }
@@ -72,7 +86,7 @@ impl Vegas {
                 w.cwnd = w.cwnd.min(target + 1.0).max(2.0);
                 w.ssthresh = w.ssthresh.min((w.cwnd - 1.0).max(2.0));
             } else {
-                slow_start(w, &ev, self.max_ssthresh);
+                slow_start(w, &ev);
             }
         } else if self.diff > self.beta {
             w.cwnd = (w.cwnd - 1.0).max(2.0);
@@ -83,8 +97,17 @@ impl Vegas {
         }
     }
 
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
         w.cwnd.min(w.rwnd) / 2.0
+    }
+
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [
+            ("vegas_base_rtt", self.base_rtt),
+            ("vegas_diff", self.diff),
+            NO_TRACE,
+            NO_TRACE,
+        ]
     }
 }
 
@@ -99,7 +122,7 @@ mod tests {
         let mut t = start;
         for _ in 0..(w.cwnd as u64 + 3) {
             t += rtt_ms * 1_000_000_000 / (w.cwnd as u64 + 1);
-            v.on_ack(
+            v.cong_avoid(
                 w,
                 AckEvent {
                     now: SimTime(t),
@@ -118,12 +141,8 @@ mod tests {
     #[test]
     fn holds_between_alpha_and_beta_segments_queued() {
         let given = BTreeMap::new();
-        let mut v = Vegas::new(&mut Params::new(&given), 0.0);
-        let mut w = Window {
-            cwnd: 20.0,
-            ssthresh: 10.0,
-            rwnd: 1e9,
-        };
+        let mut v = Vegas::new(&Params::new(&Vegas::INFO, &given).unwrap(), &CcSetup::default());
+        let mut w = Window::new(20.0, 10.0, 1e9);
         let mut t = run_round(&mut v, &mut w, 0, 100); // base RTT 100 ms, nothing queued
         assert!(w.cwnd > 20.0, "grows while diff < alpha: {}", w.cwnd);
         // With RTT 125 ms at cwnd 21: diff = 21 (1 - 100/125) = 4.2 > beta: shrink.

@@ -8,13 +8,14 @@
 //! estimated bandwidth-delay product, ssthresh = BWE x RTT_min, instead of half the window,
 //! so random losses do not halve it. Growth is Reno's.
 
-use super::{reno_increase, slow_start, AckEvent, Params, Window};
+use super::{
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window,
+    NO_TRACE,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct Westwood {
-    /// RFC 3742's max_ssthresh in segments (the flow's `max_ssthresh`); 0 = off.
-    max_ssthresh: f64,
     /// Bandwidth estimate, in segments per second.
     pub bwe: f64,
     /// The smallest RTT seen, in seconds.
@@ -24,10 +25,14 @@ pub struct Westwood {
     srtt: f64,
 }
 
-impl Westwood {
-    pub fn new(_p: &mut Params, max_ssthresh: f64) -> Westwood {
+impl CongestionOps for Westwood {
+    const INFO: CcInfo = CcInfo {
+        name: "westwood",
+        params: &[],
+    };
+
+    fn new(_p: &Params, _setup: &CcSetup) -> Westwood {
         Westwood {
-            max_ssthresh,
             bwe: 0.0,
             rtt_min: f64::INFINITY,
             acked: 0.0,
@@ -36,15 +41,34 @@ impl Westwood {
         }
     }
 
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         self.observe(&ev);
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
+            slow_start(w, &ev);
         } else {
             reno_increase(w, &ev);
         }
     }
 
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if self.bwe > 0.0 && self.rtt_min.is_finite() {
+            (self.bwe * self.rtt_min).min(w.cwnd.min(w.rwnd))
+        } else {
+            w.cwnd.min(w.rwnd) / 2.0
+        }
+    }
+
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [
+            ("westwood_bwe", self.bwe),
+            ("westwood_rtt_min", self.rtt_min),
+            NO_TRACE,
+            NO_TRACE,
+        ]
+    }
+}
+
+impl Westwood {
     fn observe(&mut self, ev: &AckEvent) {
         if let Some(r) = ev.delay.or(ev.rtt) {
             let r = r.as_secs_f64();
@@ -70,13 +94,6 @@ impl Westwood {
         }
     }
 
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
-        if self.bwe > 0.0 && self.rtt_min.is_finite() {
-            (self.bwe * self.rtt_min).min(w.cwnd.min(w.rwnd))
-        } else {
-            w.cwnd.min(w.rwnd) / 2.0
-        }
-    }
 }
 
 #[cfg(test)]
@@ -88,18 +105,14 @@ mod tests {
     #[test]
     fn loss_sets_the_window_to_the_estimated_bdp() {
         let given = BTreeMap::new();
-        let mut ww = Westwood::new(&mut Params::new(&given), 0.0);
-        let mut w = Window {
-            cwnd: 50.0,
-            ssthresh: 10.0,
-            rwnd: 1e9,
-        };
+        let mut ww = Westwood::new(&Params::new(&Westwood::INFO, &given).unwrap(), &CcSetup::default());
+        let mut w = Window::new(50.0, 10.0, 1e9);
         // 1000 segments/s acknowledged, RTT 100 ms (min 80 ms) for 5 s.
         let mut now = SimTime::ZERO;
         for i in 0..5000u64 {
             now = SimTime(i * 1_000_000_000);
             let delay = if i == 10 { 80 } else { 100 };
-            ww.on_ack(
+            ww.cong_avoid(
                 &mut w,
                 AckEvent {
                     now,
@@ -116,9 +129,9 @@ mod tests {
         assert!((ww.rtt_min - 0.08).abs() < 1e-12);
         w.cwnd = 200.0;
         assert!(
-            (ww.reduced_window(&w) - 80.0).abs() < 1.5,
+            (ww.ssthresh(&w, SimTime::ZERO) - 80.0).abs() < 1.5,
             "{}",
-            ww.reduced_window(&w)
+            ww.ssthresh(&w, SimTime::ZERO)
         );
         let _ = now;
     }

@@ -15,12 +15,14 @@
 //! sample per round trip: with delayed or compressed ACKs two ACKs close together make a
 //! sample far above the link's rate, so the original overestimates the bandwidth.
 
-use super::{reno_increase, slow_start, AckEvent, Params, Window};
+use super::{
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
 pub struct WestwoodOriginal {
-    max_ssthresh: f64,
     alpha: f64,
     /// Filtered bandwidth estimate, in segments per second.
     pub bwe: f64,
@@ -31,11 +33,20 @@ pub struct WestwoodOriginal {
     last_ack: SimTime,
 }
 
-impl WestwoodOriginal {
-    pub fn new(p: &mut Params, max_ssthresh: f64) -> WestwoodOriginal {
+impl CongestionOps for WestwoodOriginal {
+    const INFO: CcInfo = CcInfo {
+        name: "westwood_original",
+        params: &[Param::new(
+            "alpha",
+            0.9,
+            Range::Between(0.0, 1.0),
+            "the Tustin filter's gain (ns-3 fixes it at 0.9)",
+        )],
+    };
+
+    fn new(p: &Params, _setup: &CcSetup) -> WestwoodOriginal {
         WestwoodOriginal {
-            max_ssthresh,
-            alpha: p.get("alpha", 0.9),
+            alpha: p.get("alpha"),
             bwe: 0.0,
             last_sample: 0.0,
             rtt_min: f64::INFINITY,
@@ -43,15 +54,34 @@ impl WestwoodOriginal {
         }
     }
 
-    pub fn on_ack(&mut self, w: &mut Window, ev: AckEvent) {
+    fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         self.observe(&ev);
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev, self.max_ssthresh);
+            slow_start(w, &ev);
         } else {
             reno_increase(w, &ev);
         }
     }
 
+    fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if self.bwe > 0.0 && self.rtt_min.is_finite() {
+            (self.bwe * self.rtt_min).max(2.0)
+        } else {
+            w.cwnd.min(w.rwnd) / 2.0
+        }
+    }
+
+    fn trace(&self) -> [(&'static str, f64); 4] {
+        [
+            ("westwood_bwe", self.bwe),
+            ("westwood_rtt_min", self.rtt_min),
+            NO_TRACE,
+            NO_TRACE,
+        ]
+    }
+}
+
+impl WestwoodOriginal {
     fn observe(&mut self, ev: &AckEvent) {
         // ns-3 takes no sample from an ACK without an RTT measurement.
         let Some(r) = ev.delay.or(ev.rtt) else {
@@ -68,20 +98,12 @@ impl WestwoodOriginal {
         self.last_sample = sample;
     }
 
-    pub fn reduced_window(&mut self, w: &Window) -> f64 {
-        if self.bwe > 0.0 && self.rtt_min.is_finite() {
-            (self.bwe * self.rtt_min).max(2.0)
-        } else {
-            w.cwnd.min(w.rwnd) / 2.0
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::time::SimDuration;
-    use std::collections::BTreeMap;
 
     fn ack(now_ms: u64, acked: u64) -> AckEvent {
         AckEvent {
@@ -101,26 +123,21 @@ mod tests {
     /// average to over five times the rate: the original's overestimate.
     #[test]
     fn per_ack_samples_and_their_overestimate_under_ack_compression() {
-        let given = BTreeMap::new();
-        let mut w = Window {
-            cwnd: 500.0,
-            ssthresh: 10.0,
-            rwnd: 1e9,
-        };
-        let mut ww = WestwoodOriginal::new(&mut Params::new(&given), 0.0);
+        let mut w = Window::new(500.0, 10.0, 1e9);
+        let mut ww = WestwoodOriginal::new(&Params::defaults(&WestwoodOriginal::INFO), &CcSetup::default());
         for i in 1..=2000 {
-            ww.on_ack(&mut w, ack(i, 1));
+            ww.cong_avoid(&mut w, ack(i, 1));
         }
         assert!((ww.bwe - 1000.0).abs() < 1.0, "{}", ww.bwe);
-        assert!((ww.reduced_window(&w) - 100.0).abs() < 0.1);
+        assert!((ww.ssthresh(&w, SimTime::ZERO) - 100.0).abs() < 0.1);
 
-        let mut ww = WestwoodOriginal::new(&mut Params::new(&given), 0.0);
+        let mut ww = WestwoodOriginal::new(&Params::defaults(&WestwoodOriginal::INFO), &CcSetup::default());
         for i in 1..=1000u64 {
             let t = i * 2_000;
             for dt in [0, 100] {
                 let mut ev = ack(0, 1);
                 ev.now = SimTime((t + dt) * 1_000_000);
-                ww.on_ack(&mut w, ev);
+                ww.cong_avoid(&mut w, ev);
             }
         }
         assert!(ww.bwe > 5_000.0, "{}", ww.bwe);

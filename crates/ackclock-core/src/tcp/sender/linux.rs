@@ -37,29 +37,9 @@ use super::{Prr, TcpSender};
 use crate::monitor::FlowCounters;
 use crate::packet::Packet;
 use crate::packet_pool::Outgoing;
-use crate::tcp::cc::AckEvent;
+use crate::tcp::cc::{AckEvent, CaEvent, CaState, Conn};
 use crate::tcp::rack::RackBoard;
 use crate::time::{SimDuration, SimTime};
-
-/// Linux's `enum tcp_ca_state`, less CWR (no ECN here).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum CaState {
-    Open,
-    Disorder,
-    Recovery,
-    Loss,
-}
-
-/// The state as Linux's BBR reads it.
-fn bbr_state(s: CaState) -> crate::tcp::cc::bbr::linux::CaState {
-    use crate::tcp::cc::bbr::linux::CaState as B;
-    match s {
-        CaState::Open => B::Open,
-        CaState::Disorder => B::Disorder,
-        CaState::Recovery => B::Recovery,
-        CaState::Loss => B::Loss,
-    }
-}
 
 /// Which timer the sender's one deadline stands for (`icsk_pending`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,9 +233,9 @@ impl TcpSender {
     fn linux_enter_recovery(&mut self, l: &mut Linux, c: &mut FlowCounters) {
         if !self.cc_owns_cwnd() {
             self.reduce_window();
-        } else if let Some(b) = self.cc.bbr_mut() {
-            // bbr_ssthresh: BBR only saves its cwnd.
-            b.save_cwnd(&self.w);
+        } else {
+            // Linux calls ssthresh here whatever the algorithm; BBR's only saves its cwnd.
+            self.cc.ssthresh(&self.w, self.clock);
         }
         l.prior_cwnd = self.w.cwnd;
         l.high_seq = self.maxseq;
@@ -310,7 +290,7 @@ impl TcpSender {
             return;
         }
         let credit = if self.bytes { delivered as f64 } else { 1.0 };
-        self.cc.on_ack(
+        self.cc.cong_avoid(
             &mut self.w,
             AckEvent {
                 now,
@@ -351,22 +331,20 @@ impl TcpSender {
         let mut rs = r.generate(now, delivered, min_rtt, rtt_s);
         rs.losses = losses;
         rs.prior_in_flight = prior_in_flight;
-        let total = r.delivered;
-        if let Some(b) = self.cc.bbr_mut() {
-            if b.is_linux() {
-                b.set_ca_state(bbr_state(state));
-                b.linux_on_ack(&mut self.w, now, &rs, total, in_flight, srtt_s);
-                self.pacing_rate = b.pacing_rate;
-                return;
-            }
-            if self.in_recovery && !was_in_recovery {
-                b.on_enter_recovery(&mut self.w, in_flight);
-            } else if !self.in_recovery && was_in_recovery {
-                b.on_exit_recovery(&mut self.w);
-            }
-            b.on_ack(&mut self.w, now, &rs, total, in_flight, srtt_s);
-            self.pacing_rate = b.pacing_rate;
+        let conn = Conn {
+            now,
+            delivered: r.delivered,
+            in_flight,
+            srtt_s,
+            ca_state: state,
+        };
+        if self.in_recovery && !was_in_recovery {
+            self.cc.set_state(&mut self.w, CaState::Recovery, &conn);
+        } else if !self.in_recovery && was_in_recovery {
+            self.cc.set_state(&mut self.w, CaState::Open, &conn);
         }
+        self.cc.cong_control(&mut self.w, &rs, &conn);
+        self.pacing_rate = self.w.pacing_rate;
     }
 
     /// Sends what cwnd, the receiver's window and pacing allow: lost segments first
@@ -608,6 +586,7 @@ impl TcpSender {
             return;
         };
         c.timeouts += 1;
+        self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
         // Reduce ssthresh if it has not yet been reduced in this window.
         let reduce = matches!(l.state, CaState::Open | CaState::Disorder)
             || l.high_seq <= self.una
@@ -615,15 +594,18 @@ impl TcpSender {
         if reduce && !self.cc_owns_cwnd() {
             self.reduce_window();
         }
-        match self.cc.bbr_mut() {
-            Some(b) if b.is_linux() => {
-                if reduce {
-                    b.save_cwnd(&self.w);
-                }
-                b.on_loss_state();
-            }
-            _ => self.cc.on_timeout(),
+        if reduce && self.cc_owns_cwnd() {
+            // Linux calls ssthresh here whatever the algorithm; BBR's only saves its cwnd.
+            self.cc.ssthresh(&self.w, now);
         }
+        let conn = Conn {
+            now,
+            delivered: self.rate.as_ref().map_or(0, |r| r.delivered),
+            in_flight: l.board.in_flight(self.maxseq - self.una),
+            srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
+            ca_state: l.state,
+        };
+        self.cc.set_state(&mut self.w, CaState::Loss, &conn);
         l.board.timeout_mark_lost(now, self.maxseq);
         self.w.cwnd = (l.board.in_flight(self.maxseq - self.una) + 1) as f64;
         l.state = CaState::Loss;
@@ -667,7 +649,7 @@ mod tests {
         cfg.rack = rack;
         cfg.rto_rule = "linux".into();
         cfg.initial_rto_ps = 1000 * MS;
-        let cc = crate::tcp::cc::AnyCc::new(&cfg).unwrap();
+        let cc = cfg.congestion_control().unwrap();
         let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Sack, cc);
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
         s.start(SimTime::ZERO, &mut out, &mut c);

@@ -43,15 +43,7 @@ const EXTRA_ACKED_WIN_RTTS: u32 = 5;
 const EXTRA_ACKED_MAX_S: f64 = 0.1;
 const ACK_EPOCH_RESET: f64 = (1u64 << 20) as f64;
 
-/// Linux's congestion-avoidance states, in its order (`enum tcp_ca_state`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum CaState {
-    #[default]
-    Open,
-    Disorder,
-    Recovery,
-    Loss,
-}
+pub use crate::tcp::cc::CaState;
 
 #[derive(Clone, Debug, Default)]
 pub struct LinuxBbr {
@@ -369,18 +361,12 @@ impl Bbr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcp::cc::Params;
-    use std::collections::BTreeMap;
+    use crate::tcp::cc::{CongestionOps, Params};
 
     fn linux_bbr() -> (Bbr, Window) {
-        let given = BTreeMap::new();
-        let mut b = Bbr::new(&mut Params::new(&given), 10.0);
+        let mut b = Bbr::with(&Params::defaults(&Bbr::INFO), 10.0);
         b.set_linux(1448.0);
-        let w = Window {
-            cwnd: 10.0,
-            ssthresh: f64::INFINITY,
-            rwnd: 1e9,
-        };
+        let w = Window::new(10.0, f64::INFINITY, 1e9);
         (b, w)
     }
 
