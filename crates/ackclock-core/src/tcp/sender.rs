@@ -631,23 +631,25 @@ impl TcpSender {
             } else {
                 CaState::Open
             };
-            let conn = self.conn(now);
-            self.cc.set_state(&mut self.w, state, &conn);
+            self.set_ca_state(now, state);
         }
         if self.advertised {
             self.persist(now);
         }
     }
 
-    /// What congestion control may read of the connection at `now`.
-    fn conn(&self, now: SimTime) -> Conn {
-        Conn {
+    /// Tells congestion control the state changed (`set_state`). Out of line: it runs on
+    /// state changes only, and inlined it grew the per-ACK path.
+    #[inline(never)]
+    fn set_ca_state(&mut self, now: SimTime, state: CaState) {
+        let conn = Conn {
             now,
             delivered: self.rate.as_ref().map_or(0, |r| r.delivered),
             in_flight: self.in_flight(),
             srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
             ca_state: self.ca_state(),
-        }
+        };
+        self.cc.set_state(&mut self.w, state, &conn);
     }
 
     /// The congestion state as Linux names it: Recovery during fast recovery, else Open.
@@ -1169,8 +1171,7 @@ impl TcpSender {
         if !(self.linux_timeouts && self.in_recovery) {
             self.reduce_window();
         }
-        let conn = self.conn(now);
-        self.cc.set_state(&mut self.w, CaState::Loss, &conn);
+        self.set_ca_state(now, CaState::Loss);
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;
