@@ -62,7 +62,7 @@ pub struct RunConfig {
     pub seed: u64,
     #[serde(default)]
     pub sample_interval_ps: Option<u64>,
-    /// Run the invariant checker (always on in debug builds); see `invariants.rs`.
+    /// Run the invariant checker (always on in debug builds); see `sim/invariants.rs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub check: bool,
     /// Stop the run cleanly after this many events.

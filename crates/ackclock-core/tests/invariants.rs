@@ -1,4 +1,4 @@
-//! The invariant checker and the resource guards (see `src/invariants.rs`).
+//! The invariant checker and the resource guards (see `src/sim/invariants.rs`).
 #![cfg_attr(feature = "inject-accounting-bug", allow(unused_imports))]
 //!
 //! `cargo test --features inject-accounting-bug --test invariants` also runs the test that a

@@ -494,7 +494,7 @@ impl Simulator {
             }
         }
         // A Tmix connection's endpoints are freed when its count reaches 0, so the count
-        // must be exact (`tmix_agents.rs`).
+        // must be exact (`sim/tmix.rs`).
         for (f, flow) in self.flows.iter().enumerate() {
             let held = c.data_in_net[f] + c.acks_in_net[f];
             if flow.tmix.is_some() && held != self.tmix_in_flight[f] as u64 {

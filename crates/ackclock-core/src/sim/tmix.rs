@@ -12,7 +12,7 @@
 //!
 //! This file is a child module of `sim` (see the `#[path]` there).
 
-use super::{Agent, Flow, Simulator};
+use super::*;
 use crate::ids::NodeId;
 use crate::rng::RandomStream;
 use crate::scenario::TcpConfig;
@@ -136,5 +136,97 @@ impl Simulator {
             flow.agent = Agent::Idle;
             flow.delay = None;
         }
+    }
+
+    #[inline(never)]
+    pub(super) fn on_tmix_start(&mut self, c: u32) {
+        if let Some((at, seq, next)) = self.tmix_next_start[c as usize].take() {
+            self.queue
+                .push_timer_reserved(at, seq, Event::TmixStart(next));
+        }
+        self.open_tmix_endpoints(c);
+        let mut acts = std::mem::take(&mut self.tmix_acts);
+        self.tmix[c as usize].start(self.now, &mut acts);
+        self.tmix_act(c, acts);
+    }
+
+    #[inline(never)]
+    pub(super) fn on_tmix_wake(&mut self, c: u32, side: u8) {
+        let mut acts = std::mem::take(&mut self.tmix_acts);
+        self.tmix[c as usize].wake(self.now, side as usize, &mut acts);
+        self.tmix_act(c, acts);
+    }
+
+    /// Puts a Tmix connection's packet into its delay line.
+    #[inline(never)]
+    pub(super) fn delay_packet(&mut self, p: Packet) {
+        let d = self.flows[p.flow.idx()].delay.as_mut().expect("checked");
+        match d.push(self.now, p) {
+            Ok(Some(t)) => {
+                self.delay_held += 1;
+                self.queue.push_timer(t, Event::Release(p.flow));
+            }
+            Ok(None) => self.delay_held += 1,
+            Err(lost) => self.count_drop(&lost),
+        }
+    }
+
+    /// A Tmix delay line's head packet is due.
+    #[inline(never)]
+    pub(super) fn on_release(&mut self, f: FlowId) {
+        let mut out = std::mem::take(&mut self.held_drops);
+        let next = self.flows[f.idx()]
+            .delay
+            .as_mut()
+            .expect("release event of a delay line")
+            .release(self.now, &mut out);
+        self.delay_held -= out.len() as u64;
+        for p in out.drain(..) {
+            self.forward(p.src, p);
+        }
+        self.held_drops = out;
+        if let Some(t) = next {
+            self.queue.push_timer(t, Event::Release(f));
+        }
+    }
+
+    /// Carries out what a Tmix connection asked for.
+    pub(super) fn tmix_act(&mut self, c: u32, mut acts: Vec<TmixAction>) {
+        let now = self.now;
+        for act in acts.drain(..) {
+            match act {
+                TmixAction::Wake { side, at } => {
+                    self.queue.push_timer(at, Event::TmixWake(c, side as u8));
+                }
+                TmixAction::Write { side, bytes, tag } => {
+                    let half = self.tmix[c as usize].halves[side];
+                    let mut out = std::mem::take(&mut self.scratch);
+                    let Agent::Tcp { sender, .. } = &mut self.flows[half.idx()].agent else {
+                        unreachable!("a Tmix half-connection is TCP");
+                    };
+                    let end = sender.push_adu(bytes);
+                    sender.resume(now, &mut out, &mut self.counters[half.idx()]);
+                    self.tmix[c as usize].wrote(side, end, tag);
+                    self.send_scratch(out);
+                    self.sync_timers(half);
+                }
+            }
+        }
+        self.tmix_acts = acts;
+    }
+
+    #[inline(never)]
+    pub(super) fn tmix_received(&mut self, c: u32, side: usize, f: usize) {
+        let Agent::Tcp { sink, .. } = &self.flows[f].agent else {
+            return;
+        };
+        let rcv_nxt = sink.rcv_nxt;
+        let mut acts = std::mem::take(&mut self.tmix_acts);
+        let conn = &mut self.tmix[c as usize];
+        let before = conn.delivered[side];
+        conn.received(self.now, side, rcv_nxt, &mut acts);
+        let gained = conn.delivered[side] - before;
+        self.counters[conn.parent.idx()].bytes_delivered += gained;
+        self.tmix_act(c, acts);
     }
 }

@@ -1,0 +1,114 @@
+//! Applications starting, ticking and stopping: the events that open and close a flow's
+//! sending (FTP, paced writers over TCP, UDP sources, Tmix applications).
+
+use super::*;
+
+impl Simulator {
+    pub(super) fn on_app_start(&mut self, f: FlowId) {
+        if self.flows[f.idx()].full.is_some() {
+            self.full_app_start(f);
+            return;
+        }
+        let now = self.now;
+        let mut out = std::mem::take(&mut self.scratch);
+        let c = &mut self.counters[f.idx()];
+        let mut next_tick = None;
+        let flow = &mut self.flows[f.idx()];
+        match &mut flow.agent {
+            Agent::Tcp { .. } if flow.writer.is_some() => {
+                let w = flow.writer.as_ref().expect("checked");
+                next_tick = Some(w.first_tick(now));
+            }
+            Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
+            // Only Tmix half-connections are idle, and they have no application of their own.
+            Agent::Idle => {}
+            Agent::Tmix => {
+                let stop = self.scenario.flows[f.idx()]
+                    .app
+                    .stop_ps()
+                    .map_or(self.duration, SimTime)
+                    .min(self.duration);
+                // Only the earliest start is in the event queue at a time, each start
+                // scheduling the next: a replay of 100k connections otherwise held them all
+                // in the timer heap, which every timer of every connection then went through.
+                // The sequence numbers are those the starts would have had if all were
+                // scheduled now, in connection order, so ties still break the same way.
+                let mut starts: Vec<(SimTime, u64, u32)> = Vec::new();
+                for (i, conn) in self.tmix.iter().enumerate() {
+                    let at = SimTime(now.0.saturating_add(conn.cfg.start_ps));
+                    if conn.parent == f && at < stop {
+                        starts.push((at, starts.len() as u64, i as u32));
+                    }
+                }
+                let base = self.queue.reserve(starts.len() as u64);
+                starts.sort_unstable_by_key(|&(at, k, _)| (at, k));
+                for w in starts.windows(2) {
+                    let (at, k, c) = w[1];
+                    self.tmix_next_start[w[0].2 as usize] = Some((at, base + k, c));
+                }
+                if let Some(&(at, k, c)) = starts.first() {
+                    self.queue
+                        .push_timer_reserved(at, base + k, Event::TmixStart(c));
+                }
+            }
+            Agent::Udp { source } => {
+                let first = source.first_tick(now);
+                next_tick = if first > now {
+                    Some(first)
+                } else {
+                    source.tick(now, &mut out, c)
+                };
+            }
+        }
+        self.send_scratch(out);
+        self.sync_timers(f);
+        if let Some(t) = next_tick {
+            self.queue.push(t, Event::UdpTick(f));
+        }
+    }
+
+    pub(super) fn on_udp_tick(&mut self, f: FlowId) {
+        let now = self.now;
+        let c = &mut self.counters[f.idx()];
+        let flow = &mut self.flows[f.idx()];
+        let next = if flow.full.is_none() {
+            let mut sent = std::mem::take(&mut self.sent_refs);
+            let mut out = PoolOut {
+                pool: &mut self.pool,
+                sent: &mut sent,
+            };
+            let next = tick_agent(flow, now, &mut out, c);
+            self.send_pooled(sent);
+            next
+        } else {
+            let mut out = std::mem::take(&mut self.scratch);
+            let next = tick_agent(flow, now, &mut out, c);
+            self.send_scratch(out);
+            next
+        };
+        if self.flows[f.idx()].writer.is_some() {
+            self.sync_timers(f);
+        }
+        if let Some(t) = next {
+            self.queue.push(t, Event::UdpTick(f));
+        }
+    }
+
+    pub(super) fn on_app_stop(&mut self, f: FlowId) {
+        if self.flows[f.idx()].full.is_some() {
+            self.full_app_stop(f);
+            return;
+        }
+        let flow = &mut self.flows[f.idx()];
+        match &mut flow.agent {
+            // A paced writer stops writing; what it wrote is still delivered.
+            Agent::Tcp { .. } if flow.writer.is_some() => {
+                flow.writer.as_mut().expect("checked").stop();
+            }
+            Agent::Tcp { sender, .. } => sender.stop(),
+            Agent::Udp { source } => source.stop(),
+            // Connections after the stop were never scheduled; running ones finish.
+            Agent::Tmix | Agent::Idle => {}
+        }
+    }
+}

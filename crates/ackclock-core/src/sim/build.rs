@@ -1,0 +1,592 @@
+//! Build: a resolved scenario becomes the engine's objects (links with their disciplines and
+//! loss models, flows with their agents, routes, traces).
+
+use super::*;
+
+impl Simulator {
+    /// Builds a run from a resolved scenario; errors name the offending key.
+    pub fn new(scenario: Scenario) -> Result<Simulator, String> {
+        scenario.validate()?;
+        let node = |i: u32| NodeId(i);
+        let mut links = Vec::with_capacity(scenario.links.len());
+        let mut link_names = Vec::with_capacity(scenario.links.len());
+        for l in &scenario.links {
+            let name = format!(
+                "{}->{}",
+                scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
+            );
+            let link = build_link(l, &name, scenario.run.seed);
+            links.push(link);
+            link_names.push(name);
+        }
+        let mut dests = Vec::new();
+        for f in &scenario.flows {
+            dests.push(node(f.to));
+            if f.kind == FlowKind::Tcp {
+                dests.push(node(f.from));
+            }
+        }
+        let routes = Routes::build(scenario.nodes.len(), &links, &dests)?;
+        let seed = scenario.run.seed;
+        let mut flows = Vec::with_capacity(scenario.flows.len());
+        for (i, f) in scenario.flows.iter().enumerate() {
+            let id = FlowId(i as u32);
+            let (src, dst) = (node(f.from), node(f.to));
+            let unreachable = |a: NodeId, b: NodeId| {
+                format!(
+                    "flow[{i}] ({}): no route from {} to {}",
+                    f.name,
+                    scenario.nodes[a.idx()],
+                    scenario.nodes[b.idx()]
+                )
+            };
+            if routes.next_hop(src, dst).is_none() {
+                return Err(unreachable(src, dst));
+            }
+            let mut writer = None;
+            let agent = match (&f.app, &f.tcp) {
+                (AppConfig::Ftp { size_bytes, .. }, Some(t)) => {
+                    if routes.next_hop(dst, src).is_none() {
+                        return Err(unreachable(dst, src));
+                    }
+                    let cc = t
+                        .congestion_control()
+                        .map_err(|e| format!("flow[{i}].{e}"))?;
+                    let recovery = Recovery::by_name(&t.variant)
+                        .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
+                    let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
+                    let mut sink = Box::new(TcpSink::new(id, dst, src, t));
+                    if let Some(size) = size_bytes {
+                        sender.set_transfer(*size);
+                        sink.set_transfer(*size);
+                    }
+                    Agent::Tcp { sender, sink }
+                }
+                (app, None) if f.kind == FlowKind::Udp => {
+                    let Some(generator) = generator_for(app) else {
+                        return Err(format!("flow[{i}]: app and flow kind do not match"));
+                    };
+                    let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
+                    Agent::Udp {
+                        source: Box::new(UdpSource::new(
+                            id,
+                            src,
+                            dst,
+                            f.header_size,
+                            generator,
+                            rng,
+                        )),
+                    }
+                }
+                (AppConfig::Tmix { .. }, Some(_)) => Agent::Tmix,
+                (app, Some(t)) => {
+                    // A paced application writing into a TCP connection.
+                    if routes.next_hop(dst, src).is_none() {
+                        return Err(unreachable(dst, src));
+                    }
+                    let Some(generator) = generator_for(app) else {
+                        return Err(format!("flow[{i}]: app and flow kind do not match"));
+                    };
+                    let cc = t
+                        .congestion_control()
+                        .map_err(|e| format!("flow[{i}].{e}"))?;
+                    let recovery = Recovery::by_name(&t.variant)
+                        .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
+                    let sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
+                    let sink = Box::new(TcpSink::new(id, dst, src, t));
+                    let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
+                    writer = Some(Box::new(StreamWriter::new(generator, rng)));
+                    Agent::Tcp { sender, sink }
+                }
+                _ => return Err(format!("flow[{i}]: app and flow kind do not match")),
+            };
+            let mut rng = RandomStream::named(seed, &format!("flow.{}.start", f.name));
+            let start = f.app.start().sample(&mut rng);
+            flows.push(Flow {
+                agent,
+                start: SimTime(start),
+                rto_event: LazyTimer::default(),
+                delack_event: LazyTimer::default(),
+                pace_event: LazyTimer::default(),
+                trace: TraceMask::from_names(&f.trace).expect("validated"),
+                traced: [f64::NAN; 8],
+                rto_held: None,
+                tmix: None,
+                delay: None,
+                writer,
+                full: None,
+            });
+        }
+        let scenario_flows = flows.len();
+        let full = two_way::build(&scenario, &mut flows)?;
+        let mut tmix = Vec::new();
+        let mut tmix_apps = Vec::new();
+        let mut tmix_app_of = vec![u32::MAX; scenario_flows];
+        for (i, f) in scenario.flows.iter().enumerate() {
+            let (AppConfig::Tmix { connections, .. }, Some(t)) = (&f.app, &f.tcp) else {
+                continue;
+            };
+            let (src, dst) = (node(f.from), node(f.to));
+            if routes.next_hop(dst, src).is_none() {
+                return Err(format!("flow[{i}] ({}): no route back", f.name));
+            }
+            let path_rtt = SimDuration(
+                routes.path_delay(src, dst, &links).0 + routes.path_delay(dst, src, &links).0,
+            );
+            tmix_app_of[i] = tmix_apps.len() as u32;
+            tmix_apps.push(TmixApp::new(
+                i,
+                &f.name,
+                (src, dst),
+                t,
+                path_rtt,
+                tmix.len() as u32,
+            )?);
+            for conn in connections {
+                let c = tmix.len() as u32;
+                let mut halves = [FlowId(0); 2];
+                for (side, half) in halves.iter_mut().enumerate() {
+                    *half = FlowId(flows.len() as u32);
+                    // The endpoints are built when the connection starts (`sim/tmix.rs`).
+                    flows.push(Flow {
+                        agent: Agent::Idle,
+                        start: SimTime(u64::MAX),
+                        rto_event: LazyTimer::default(),
+                        delack_event: LazyTimer::default(),
+                        pace_event: LazyTimer::default(),
+                        trace: TraceMask::from_names(&[]).expect("empty"),
+                        traced: [f64::NAN; 8],
+                        rto_held: None,
+                        tmix: Some((c, side as u8)),
+                        delay: None,
+                        writer: None,
+                        full: None,
+                    });
+                }
+                tmix.push(TmixConn::new(FlowId(i as u32), halves, conn.clone()));
+            }
+        }
+
+        let duration = SimTime(scenario.run.duration_ps);
+        let mut queue = EventQueue::new();
+        queue.push_timer(SimTime(scenario.run.warmup_ps), Event::Warmup);
+        let mut sampler = None;
+        let mut sample_interval = SimDuration::ZERO;
+        if let Some(iv) = scenario.run.sample_interval_ps {
+            let samples = (scenario.run.duration_ps / iv + 1) as usize;
+            sampler = Some(Sampler::new(
+                iv as f64 / PS_PER_S as f64,
+                samples,
+                scenario_flows, // Tmix half-connections are not sampled
+                links.len(),
+            ));
+            sample_interval = SimDuration(iv);
+            queue.push_timer(SimTime::ZERO, Event::Sample);
+        }
+        for (i, (f, cfg)) in flows[..scenario_flows]
+            .iter()
+            .zip(&scenario.flows)
+            .enumerate()
+        {
+            let id = FlowId(i as u32);
+            if f.start <= duration {
+                queue.push_timer(f.start, Event::AppStart(id));
+            }
+            if let Some(stop) = cfg.app.stop_ps() {
+                if SimTime(stop) <= duration {
+                    queue.push_timer(SimTime(stop), Event::AppStop(id));
+                }
+            }
+        }
+        let nf = flows.len();
+        let nl = links.len();
+        let traces = open_traces(&scenario, &flows, &tmix, &mut links)?;
+        for (link, cfg) in links.iter_mut().zip(&scenario.links) {
+            if cfg.monitor_flows {
+                link.monitor_flows(nf);
+            }
+        }
+        let (guards, checker) = invariants::setup(&scenario.run);
+        Ok(Simulator {
+            scenario,
+            now: SimTime::ZERO,
+            duration,
+            events: 0,
+            queue,
+            links,
+            link_names,
+            routes,
+            flows,
+            counters: vec![FlowCounters::default(); nf],
+            warm_flows: vec![FlowCounters::default(); nf],
+            warm_queues: vec![QueueCounters::default(); nl],
+            warm_flow_queues: vec![None; nl],
+            warm_sojourn: vec![Histogram::default(); nl],
+            packets_delivered: 0,
+            next_packet_id: 0,
+            scratch: Vec::with_capacity(64),
+            sent_refs: Vec::with_capacity(64),
+            pool: PacketPool::default(),
+            held_drops: Vec::new(),
+            sampler,
+            sample_interval,
+            tracer: Tracer::default(),
+            cc_state: Tracer::default(),
+            finished: false,
+            scenario_flows,
+            tmix_next_start: vec![None; tmix.len()],
+            tmix_received_bytes: vec![0; scenario_flows],
+            tmix_in_flight: vec![0; nf],
+            tmix_apps,
+            tmix_app_of,
+            delay_held: 0,
+            tmix,
+            tmix_acts: Vec::new(),
+            full,
+            tracing: traces.is_some(),
+            traces,
+            trace_error: None,
+            monitor: vec![FlowMonitor::default(); 2 * nf],
+            watch_at: 0,
+            guards,
+            checker,
+            stop: None,
+        })
+    }
+
+    pub fn from_json(text: &str) -> Result<Simulator, String> {
+        Simulator::new(Scenario::from_json(text)?)
+    }
+}
+
+/// A link direction with its discipline and loss model, each drawing from its own stream.
+fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
+    let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
+    let delay = SimDuration(l.delay_ps);
+    let q = &l.queue;
+    let stream = |what: &str| RandomStream::named(seed, &format!("link.{name}.{what}"));
+    let limit = q.limit_packets.unwrap_or(u64::MAX);
+    let enqueue_time = match q.kind.as_str() {
+        "red" => {
+            let r = q.red.expect("validated");
+            AnyQueue::Red(Box::new(Red::new(
+                RedParams {
+                    limit_packets: limit,
+                    min_thresh: r.min_thresh,
+                    max_thresh: r.max_thresh,
+                    q_weight: r.q_weight,
+                    max_p: r.max_p,
+                    gentle: r.gentle,
+                    wait: r.wait,
+                    bytes: r.bytes,
+                    queue_in_bytes: r.queue_in_bytes,
+                    mean_pktsize: r.mean_pktsize,
+                    target_delay_s: SimDuration(r.target_delay_ps).as_secs_f64(),
+                    ecn: q.ecn,
+                    use_mark_p: r.use_mark_p,
+                    mark_p: r.mark_p,
+                },
+                l.rate_bps,
+                delay.as_secs_f64(),
+                stream("queue"),
+            )))
+        }
+        "pie" => {
+            let x = q.pie.expect("validated");
+            AnyQueue::Pie(Box::new(Pie::new(
+                PieParams {
+                    limit_packets: limit,
+                    target: SimDuration(x.target_ps),
+                    t_update: SimDuration(x.t_update_ps),
+                    alpha: x.alpha,
+                    beta: x.beta,
+                    max_burst: SimDuration(x.max_burst_ps),
+                    mean_pktsize: x.mean_pktsize,
+                    ecn: q.ecn,
+                    mark_ecn_threshold: x.mark_ecn_threshold,
+                },
+                l.rate_bps,
+                stream("queue"),
+            )))
+        }
+        _ => AnyQueue::DropTail(DropTail {
+            limit_packets: q.limit_packets,
+            limit_bytes: q.limit_bytes,
+            ns2: q.ns2,
+        }),
+    };
+    let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, enqueue_time);
+    if q.kind == "codel" || q.kind == "fq_codel" {
+        let c = q.codel.expect("validated");
+        let params = CoDelParams {
+            limit_packets: limit,
+            target: SimDuration(c.target_ps),
+            interval: SimDuration(c.interval_ps),
+            mtu: c.mtu,
+            ecn: q.ecn,
+        };
+        link.set_held(if q.kind == "codel" {
+            HeldQueue::CoDel(Box::new(CoDel::new(params)))
+        } else {
+            let perturbation = stream("queue").next_u64();
+            HeldQueue::FqCoDel(Box::new(FqCoDel::new(
+                FqCoDelParams {
+                    codel: params,
+                    flows: c.flows,
+                    quantum: c.quantum,
+                },
+                perturbation,
+            )))
+        });
+    }
+    match &l.loss {
+        Some(LossConfig::Bernoulli { p }) => {
+            link.set_loss(AnyLoss::Bernoulli(Bernoulli::new(*p, stream("loss"))));
+        }
+        Some(LossConfig::ByteBernoulli { p }) => {
+            link.set_loss(AnyLoss::Bernoulli(Bernoulli::per_byte(*p, stream("loss"))));
+        }
+        Some(LossConfig::GilbertElliott {
+            p_good_bad,
+            p_bad_good,
+            loss_good,
+            loss_bad,
+        }) => {
+            link.set_loss(AnyLoss::GilbertElliott(GilbertElliott::new(
+                *p_good_bad,
+                *p_bad_good,
+                *loss_good,
+                *loss_bad,
+                stream("loss"),
+            )));
+        }
+        Some(LossConfig::Periodic {
+            period,
+            offset,
+            burst,
+        }) => {
+            link.set_loss(AnyLoss::Periodic(Periodic::new(*period, *offset, *burst)));
+        }
+        Some(LossConfig::DropList { flow, packets }) => {
+            link.set_loss(AnyLoss::DropList(DropList::new(
+                FlowId(*flow),
+                packets.clone(),
+            )));
+        }
+        None => {}
+    }
+    link
+}
+
+/// Opens the scenario's packet traces, labelling every flow's packets as ns-2 would.
+fn open_traces(
+    sc: &Scenario,
+    flows: &[Flow],
+    tmix: &[TmixConn],
+    links: &mut [Link],
+) -> Result<Option<Box<PacketTraces>>, String> {
+    if sc.traces.is_empty() {
+        return Ok(None);
+    }
+    // ns-2 numbers agents per node in the order they are attached: the ports a flow gives
+    // (the ns-2 front end knows the script's order), else a flow's sender, then its
+    // receiver, flow after flow.
+    let mut next_port = vec![0u32; sc.nodes.len()];
+    let mut port = |n: u32| {
+        let p = next_port[n as usize];
+        next_port[n as usize] += 1;
+        p
+    };
+    let mut labels = Vec::with_capacity(flows.len());
+    let mut frames = Vec::with_capacity(flows.len());
+    let frame_info =
+        |tcp: Option<&crate::scenario::TcpConfig>, syn: bool, header: u32, sp: u32, dp: u32| {
+            let pcap_port = |p: u32| (1024 + p % 64000) as u16;
+            match tcp {
+                Some(t) => {
+                    let window = t
+                        .rcv_buffer_bytes
+                        .unwrap_or(t.window as u64 * t.packet_size as u64);
+                    FrameInfo {
+                        tcp: true,
+                        sport: pcap_port(sp),
+                        dport: pcap_port(dp),
+                        mss: t.packet_size,
+                        header: t.header_size,
+                        syn,
+                        timestamps: t.timestamps,
+                        sack: t.sink == "sack",
+                        window_segments: t.window,
+                        wscale: FrameInfo::scale_for(window),
+                        full: None,
+                    }
+                }
+                None => FrameInfo {
+                    tcp: false,
+                    sport: pcap_port(sp),
+                    dport: pcap_port(dp),
+                    mss: 0,
+                    header,
+                    syn: false,
+                    timestamps: false,
+                    sack: false,
+                    window_segments: 0,
+                    wscale: 0,
+                    full: None,
+                },
+            }
+        };
+    // A two-way connection's flows share one pair of agents (ports), the acceptor's flow
+    // with them swapped.
+    let mut ports = vec![None; sc.flows.len()];
+    for (i, f) in sc.flows.iter().enumerate() {
+        if ports[i].is_none() {
+            let (sp, dp) = match f.ports {
+                Some([sp, dp]) => (sp, dp),
+                None => (port(f.from), port(f.to)),
+            };
+            ports[i] = Some((sp, dp));
+            if let Some(c) = &f.connection {
+                ports[c.peer as usize] = Some((dp, sp));
+            }
+        }
+    }
+    for (i, f) in sc.flows.iter().enumerate() {
+        let (sp, dp) = ports[i].expect("assigned");
+        let data_type = match f.kind {
+            FlowKind::Tcp => "tcp",
+            FlowKind::Udp => crate::packet_trace::udp_type(&f.app),
+        };
+        let full = two_way::trace_seq(sc, i);
+        labels.push(FlowLabel {
+            fid: f.fid.unwrap_or(i as u32),
+            sport: sp,
+            dport: dp,
+            data_type,
+            header: f.tcp.as_ref().map_or(f.header_size, |t| t.header_size),
+            full,
+        });
+        let syn = f.tcp.as_ref().is_some_and(|t| t.syn);
+        let mut frame = frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp);
+        frame.full = full;
+        frames.push(frame);
+    }
+    // Tmix half-connections: ports of their own, their application's flow id.
+    for flow in &flows[sc.flows.len()..] {
+        let (conn, side) = flow.tmix.expect("a Tmix half-connection");
+        let owner = tmix[conn as usize].parent.idx();
+        let of = &sc.flows[owner];
+        let (a, b) = if side == 0 {
+            (of.from, of.to)
+        } else {
+            (of.to, of.from)
+        };
+        let (sp, dp) = (port(a), port(b));
+        labels.push(FlowLabel {
+            fid: of.fid.unwrap_or(owner as u32),
+            sport: sp,
+            dport: dp,
+            data_type: "tcp",
+            header: of.tcp.as_ref().map_or(0, |t| t.header_size),
+            full: None,
+        });
+        let syn = side == 0 && of.tcp.as_ref().is_some_and(|t| t.syn);
+        frames.push(frame_info(of.tcp.as_ref(), syn, of.header_size, sp, dp));
+    }
+    let ends: Vec<(u32, u32)> = links.iter().map(|l| (l.from.0, l.to.0)).collect();
+    let mut specs = Vec::with_capacity(sc.traces.len());
+    for t in &sc.traces {
+        let pcap = t.format == "pcap";
+        let mut taps = Vec::new();
+        let mut all = TraceEvent::Enqueue.bit()
+            | TraceEvent::Dequeue.bit()
+            | TraceEvent::Receive.bit()
+            | TraceEvent::Drop.bit()
+            | TraceEvent::Lost.bit();
+        if !t.events.is_empty() {
+            all = 0;
+            for e in &t.events {
+                all |= TraceEvent::named(e)
+                    .ok_or_else(|| format!("trace event {e:?}: expected +, -, r, d or lost"))?
+                    .bit();
+            }
+        }
+        // pcap on a link: a frame as it starts its transmission.
+        let on_link = if pcap { TraceEvent::Dequeue.bit() } else { all };
+        if t.links.is_empty() && t.nodes.is_empty() {
+            taps.extend((0..links.len()).map(|l| (l, on_link)));
+        }
+        taps.extend(t.links.iter().map(|&l| (l as usize, on_link)));
+        for tap in taps.iter_mut() {
+            if t.lost_untraced.contains(&(tap.0 as u32)) {
+                tap.1 &= !TraceEvent::Lost.bit();
+            }
+        }
+        for &n in &t.nodes {
+            for (l, &(from, to)) in ends.iter().enumerate() {
+                // At a node: what leaves it (transmission start) and what reaches it.
+                let mut ev = 0;
+                if from == n {
+                    ev |= TraceEvent::Dequeue.bit();
+                }
+                if to == n {
+                    ev |= TraceEvent::Receive.bit();
+                }
+                if ev != 0 {
+                    taps.push((l, ev));
+                }
+            }
+        }
+        specs.push(TraceSpec {
+            pcap,
+            tcp_header: t.tcp_header,
+            path: t.path.clone().into(),
+            taps,
+        });
+    }
+    let traces = PacketTraces::open(&specs, ends, labels, frames)?;
+    for (l, link) in links.iter_mut().enumerate() {
+        if traces.watches(l) {
+            link.log_starts(true);
+        }
+    }
+    Ok(Some(Box::new(traces)))
+}
+
+/// The packet generator of a UDP-style application; None for FTP and Tmix.
+fn generator_for(app: &AppConfig) -> Option<Generator> {
+    Some(match app {
+        AppConfig::Cbr {
+            interval_ps,
+            packet_size,
+            random,
+            ..
+        } => Generator::Cbr(Cbr {
+            interval_ps: *interval_ps,
+            payload: *packet_size,
+            random: *random,
+        }),
+        AppConfig::Onoff {
+            interval_ps,
+            packet_size,
+            on,
+            off,
+            ..
+        } => Generator::OnOff(OnOff::new(
+            *interval_ps,
+            *packet_size,
+            on.clone(),
+            off.clone(),
+        )),
+        AppConfig::Poisson {
+            mean_interval_ps,
+            packet_size,
+            ..
+        } => Generator::Poisson(Poisson {
+            mean_interval_ps: *mean_interval_ps,
+            payload: *packet_size,
+        }),
+        AppConfig::Trace { records, .. } => Generator::Trace(TraceReplay::new(records.clone())),
+        AppConfig::Ftp { .. } | AppConfig::Tmix { .. } => return None,
+    })
+}

@@ -1,0 +1,109 @@
+//! Host control between `run_until` calls: the ns-2 front end starts and stops applications
+//! from `$ns at` scripts and reads counters and TCP variables.
+
+use super::*;
+
+impl Simulator {
+    /// Starts (`start = true`) or stops flow `f`'s application at `at`, which must not be
+    /// earlier than now.
+    pub fn schedule_app(&mut self, f: usize, at: SimTime, start: bool) -> Result<(), String> {
+        if f >= self.flows.len() {
+            return Err(format!("no flow {f}"));
+        }
+        if at < self.now {
+            return Err(format!("time {} ps is in the past", at.0));
+        }
+        let id = FlowId(f as u32);
+        if start {
+            self.flows[f].start = at;
+            self.queue.push_timer(at, Event::AppStart(id));
+        } else {
+            self.queue.push_timer(at, Event::AppStop(id));
+        }
+        Ok(())
+    }
+
+    /// Flow `f`'s counters since the start of the run.
+    pub fn flow_counters(&self, f: usize) -> Option<FlowCounters> {
+        let mut c = self.counters.get(f).copied()?;
+        let mut held = self.flows[f].rto_held;
+        flush_rto(&mut held, self.now, &mut c);
+        Some(c)
+    }
+
+    /// Flow `f`'s TCP variables now, in [`crate::tracer::TRACEABLE`] order; `None` for UDP.
+    pub fn tcp_vars(&self, f: usize) -> Option<[f64; 8]> {
+        let Agent::Tcp { sender, .. } = &self.flows.get(f)?.agent else {
+            return None;
+        };
+        let k = sender.window_scale();
+        Some([
+            sender.w.cwnd * k,
+            sender.w.ssthresh * k,
+            SimDuration(sender.rtt.last_sample).as_secs_f64(),
+            SimDuration(sender.rtt.srtt).as_secs_f64(),
+            SimDuration(sender.rtt.rttvar).as_secs_f64(),
+            sender.rtt.rto().as_secs_f64(),
+            sender.rtt.backoff as f64,
+            (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
+        ])
+    }
+
+    /// Link direction `l`'s queue counters since the start of the run, brought up to now.
+    pub fn queue_counters(&mut self, l: usize) -> Option<QueueCounters> {
+        let now = self.now;
+        let link = self.links.get_mut(l)?;
+        link.advance(now);
+        Some(link.counters)
+    }
+
+    /// Link direction `l`'s per-flow queue counters since the start of the run, brought up
+    /// to now, indexed by engine flow (`None`: the link keeps none).
+    pub fn queue_flow_counters(&mut self, l: usize) -> Option<Vec<FlowQueueCounters>> {
+        let now = self.now;
+        let link = self.links.get_mut(l)?;
+        link.advance(now);
+        let m = link.flow_monitor.as_mut()?;
+        for c in m.iter_mut() {
+            c.integrate(now.0);
+        }
+        Some(m.clone())
+    }
+
+    /// Whether flow `f`'s data (`Some(true)`) or its ACKs and replies (`Some(false)`) cross
+    /// link direction `l` on their route.
+    pub fn flow_crosses(&self, f: usize, l: usize) -> Option<bool> {
+        let flow = self.scenario.flows.get(f)?;
+        let on_path = |from: u32, to: u32| {
+            let (mut at, mut hops) = (from, 0);
+            while at != to && hops <= self.links.len() {
+                let Some(next) = self.routes.next_hop(NodeId(at), NodeId(to)) else {
+                    return false;
+                };
+                if next.idx() == l {
+                    return true;
+                }
+                at = self.scenario.links[next.idx()].to;
+                hops += 1;
+            }
+            false
+        };
+        if on_path(flow.from, flow.to) {
+            Some(true)
+        } else if on_path(flow.to, flow.from) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The traced-variable rows recorded since the last call (they leave `results()`).
+    pub fn take_tcp_trace(&mut self) -> Table {
+        self.tracer.take()
+    }
+
+    /// Per-link packets in the network right now (waiting, on the wire or propagating).
+    pub fn link_in_flight(&self) -> Vec<usize> {
+        self.links.iter().map(|l| l.in_flight()).collect()
+    }
+}

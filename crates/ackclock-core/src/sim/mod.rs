@@ -1,0 +1,758 @@
+//! The simulator: owns every component in `Vec`s, takes events in (time, sequence) order
+//! from the event queue and dispatches them with a `match`.
+//!
+//! Work per packet-hop is one event: a link keeps its accepted packets in a FIFO and only
+//! its head is scheduled. TCP retransmission timers are lazy: the sender stores a deadline,
+//! the simulator keeps at most one pending event per timer that is not later than the
+//! deadline, and a firing that finds the deadline moved on re-arms or is ignored.
+
+use crate::ids::{FlowId, LinkId, NodeId};
+use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
+use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
+use crate::net::{Carried, Enqueued, Link, Routes};
+use crate::packet::{Packet, PacketKind};
+use crate::packet_pool::{Outgoing, PacketPool, PacketRef, PoolOut};
+use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
+use crate::queue::codel::CoDelParams;
+use crate::queue::fq_codel::FqCoDelParams;
+use crate::queue::pie::PieParams;
+use crate::queue::red::RedParams;
+use crate::queue::{AnyQueue, CoDel, DropTail, FqCoDel, HeldQueue, Pie, Red};
+use crate::results::{Results, Summary, Table};
+use crate::rng::RandomStream;
+use crate::sampler::{FlowSample, Sampler};
+use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario};
+use crate::sched::{EventQueue, Source};
+use crate::tcp::sender::Recovery;
+use crate::tcp::{TcpSender, TcpSink};
+use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
+use crate::tmix::{Action as TmixAction, DelayLine, TmixConn};
+use crate::tracer::{TraceMask, Tracer};
+use crate::traffic::{
+    null_sink_receive, Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, UdpSource,
+};
+
+// The loop is this file; each child extends `Simulator` with one concern and reads its state.
+mod apps;
+mod build;
+mod host;
+mod invariants;
+mod report;
+mod tmix;
+mod two_way;
+pub use invariants::{StopReason, Violation};
+use tmix::TmixApp;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// The head packet of a link reaches the link's far node.
+    LinkHead(LinkId),
+    /// A link with a dequeue-time discipline finishes a transmission with packets waiting.
+    TxDone(LinkId),
+    /// A TCP retransmission timer may have expired.
+    Rto(FlowId),
+    /// A delayed-ACK timer may have expired.
+    DelAck(FlowId),
+    /// Pacing may let a TCP sender's next segment go.
+    Pace(FlowId),
+    AppStart(FlowId),
+    /// A UDP source sends its next datagram.
+    UdpTick(FlowId),
+    /// A Tmix connection starts.
+    TmixStart(u32),
+    /// A side of a Tmix connection writes its next ADU.
+    TmixWake(u32, u8),
+    /// A Tmix delay line releases its due packets.
+    Release(FlowId),
+    AppStop(FlowId),
+    Sample,
+    /// Start of the measurement window: snapshot the counters.
+    Warmup,
+}
+
+#[derive(Debug)]
+enum Agent {
+    Tcp {
+        sender: Box<TcpSender>,
+        sink: Box<TcpSink>,
+    },
+    /// Boxed so that the enum, and the line of `Flow` it opens, stays small.
+    Udp { source: Box<UdpSource> },
+    /// A Tmix application: its connections run on internal half-connection flows.
+    Tmix,
+    /// A Tmix half-connection without endpoints: before its connection starts, and after it
+    /// has closed (`sim/tmix.rs`).
+    Idle,
+}
+
+// Laid out by hand, the fields every packet of the flow reads in the first cache line and its
+// timers in the second (checked by `flow_layout_tests`): with many flows a flow has left the
+// first-level cache between two of its packets, and Rust's own order spread them over four.
+#[derive(Debug)]
+#[repr(C, align(64))]
+struct Flow {
+    agent: Agent,
+    /// Pending events of the sender's RTO timer and the sink's delayed-ACK timer.
+    rto_event: LazyTimer,
+    /// A Tmix half-connection: its connection and the side whose data it carries.
+    tmix: Option<(u32, u8)>,
+    /// A direction of a two-way connection: the connection and the side whose data it
+    /// carries (`sim/two_way.rs`).
+    full: Option<(u32, u8)>,
+    delack_event: LazyTimer,
+    pace_event: LazyTimer,
+    /// Variables traced on every change (their last recorded values are `traced`).
+    trace: TraceMask,
+    /// The RTO in force since `rto_since` (None before the flow's first event), for its
+    /// time average.
+    rto_held: Option<(SimTime, u64)>,
+    start: SimTime,
+    /// Tmix_DelayBox in front of the network (Tmix half-connections only).
+    delay: Option<Box<DelayLine>>,
+    /// A paced application writing into this TCP flow (CBR, on-off or Poisson over TCP).
+    writer: Option<Box<StreamWriter>>,
+    traced: [f64; 8],
+}
+
+/// The pending event behind a deadline-based timer. At most one tracked event exists; a
+/// deadline that moves later costs nothing (the event re-arms when it fires), one that moves
+/// earlier pushes a new event and leaves the old one to fire as stale.
+#[derive(Clone, Copy, Debug, Default)]
+struct LazyTimer {
+    event_at: Option<SimTime>,
+}
+
+impl LazyTimer {
+    /// Whether an event must be pushed at `deadline`; records it if so.
+    #[inline]
+    fn needs_event(&mut self, deadline: Option<SimTime>) -> Option<SimTime> {
+        let d = deadline?;
+        if self.event_at.is_none_or(|t| d < t) {
+            self.event_at = Some(d);
+            return Some(d);
+        }
+        None
+    }
+
+    /// An event fired at `now`: whether it is the tracked one (then it is consumed).
+    #[inline]
+    fn fired(&mut self, now: SimTime) -> bool {
+        if self.event_at == Some(now) {
+            self.event_at = None;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+pub struct Simulator {
+    scenario: Scenario,
+    now: SimTime,
+    duration: SimTime,
+    events: u64,
+    queue: EventQueue<Event>,
+    links: Vec<Link>,
+    link_names: Vec<String>,
+    routes: Routes,
+    flows: Vec<Flow>,
+    counters: Vec<FlowCounters>,
+    warm_flows: Vec<FlowCounters>,
+    warm_queues: Vec<QueueCounters>,
+    /// Per-flow queue counters of monitored links at the start of the measurement window.
+    warm_flow_queues: Vec<Option<Vec<FlowQueueCounters>>>,
+    warm_sojourn: Vec<Histogram>,
+    packets_delivered: u64,
+    next_packet_id: u64,
+    scratch: Vec<Packet>,
+    /// Handles of the packets an agent has just written into the pool (`PoolOut`).
+    sent_refs: Vec<PacketRef>,
+    /// The packets on links (waiting, on the wire or propagating); links hold handles.
+    pool: PacketPool,
+    held_drops: Vec<Packet>,
+    sampler: Option<Sampler>,
+    sample_interval: SimDuration,
+    tracer: Tracer,
+    /// Congestion-control state (CUBIC's W_max, BBR's model...) at each sample time.
+    cc_state: Tracer,
+    finished: bool,
+    /// The scenario's own flows come first; Tmix half-connections follow.
+    scenario_flows: usize,
+    tmix: Vec<TmixConn>,
+    tmix_acts: Vec<TmixAction>,
+    /// For each Tmix connection, the next one of its application to start, with the time and
+    /// the reserved sequence number of that start (see `on_app_start`).
+    tmix_next_start: Vec<Option<(SimTime, u64, u32)>>,
+    /// For each scenario flow, the wire bytes its Tmix half-connections' sinks received (a
+    /// running sum, so that a sample does not walk every connection).
+    tmix_received_bytes: Vec<u64>,
+    /// Packets held in Tmix delay lines now (for the memory guard).
+    delay_held: u64,
+    /// Per flow, packets of a Tmix half-connection in the network or a delay line.
+    tmix_in_flight: Vec<u32>,
+    /// The Tmix applications, and each scenario flow's index among them (u32::MAX: none).
+    tmix_apps: Vec<TmixApp>,
+    tmix_app_of: Vec<u32>,
+    /// Two-way TCP connections (`sim/two_way.rs`).
+    full: Vec<crate::tcp::full::FullConn>,
+    /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
+    traces: Option<Box<PacketTraces>>,
+    tracing: bool,
+    trace_error: Option<String>,
+    /// Per flow, data (even index) and ACK (odd) directions, like ns-3's FlowMonitor.
+    monitor: Vec<FlowMonitor>,
+    /// Invariant checks and resource guards (`invariants.rs`): the event count at which
+    /// `watch` runs next, the checker (debug builds and `run.check`), and why the run
+    /// stopped early, if it did.
+    watch_at: u64,
+    guards: invariants::Guards,
+    checker: Option<Box<invariants::Checker>>,
+    stop: Option<StopReason>,
+}
+
+impl Simulator {
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn duration(&self) -> SimTime {
+        self.duration
+    }
+
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Packets that have crossed a link so far (data and ACKs).
+    pub fn packet_hops(&self) -> u64 {
+        self.links
+            .iter()
+            .map(|l| l.counters.delivered_packets)
+            .sum()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Runs every event up to and including `until` (capped at the run's duration).
+    pub fn run_until(&mut self, until: SimTime) {
+        if self.stop.is_some() {
+            return;
+        }
+        let until = until.min(self.duration);
+        loop {
+            if self.events >= self.watch_at {
+                if let Some(t) = self.queue.peek_time().filter(|&t| t <= until) {
+                    if !self.watch(t) {
+                        return; // stopped: see `stop_reason`
+                    }
+                }
+            }
+            let Some((t, ev, src)) = self.queue.peek_due(until) else {
+                break;
+            };
+            self.now = t;
+            self.events += 1;
+            if let Event::LinkHead(l) = ev {
+                // Left in the queue: the link may put its next head event in its place.
+                self.on_link_head(l, src);
+            } else {
+                self.queue.remove(src);
+                self.dispatch(ev);
+            }
+        }
+        if until > self.now {
+            self.now = until;
+        }
+        if self.now >= self.duration && !self.finished {
+            self.finish();
+        }
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) {
+        self.run_until(self.duration);
+    }
+
+    #[inline(always)]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::LinkHead(_) => unreachable!("handled by run_until"),
+            Event::TxDone(l) => {
+                self.links[l.idx()].on_tx_done(self.now, &mut self.pool);
+                self.collect_held(l);
+            }
+            Event::Rto(f) => self.on_rto_event(f),
+            Event::DelAck(f) => self.on_delack_event(f),
+            Event::Pace(f) => self.on_pace_event(f),
+            Event::AppStart(f) => self.on_app_start(f),
+            Event::UdpTick(f) => self.on_udp_tick(f),
+            Event::TmixStart(c) => self.on_tmix_start(c),
+            Event::TmixWake(c, side) => self.on_tmix_wake(c, side),
+            Event::Release(f) => self.on_release(f),
+            Event::AppStop(f) => self.on_app_stop(f),
+            Event::Sample => self.on_sample(),
+            Event::Warmup => self.on_warmup(),
+        }
+    }
+
+    /// A link's head packet reaches the far end. Its event is still in the queue, at `src`
+    /// (see `run_until`): the link's next head event takes its place, or it is removed.
+    fn on_link_head(&mut self, l: LinkId, src: Source) {
+        let link = &mut self.links[l.idx()];
+        let at = link.to;
+        let (c, next) = link.deliver_head();
+        match next {
+            Some(t) if src == Source::Packets && t > self.now => {
+                self.queue.replace_packet_top(t, Event::LinkHead(l));
+            }
+            Some(t) => {
+                self.queue.remove(src);
+                self.queue.push(t, Event::LinkHead(l));
+            }
+            None => self.queue.remove(src),
+        }
+        if self.links[l.idx()].loses(self.pool.get(c.r)) {
+            let pkt = self.pool.take(c.r);
+            self.count_drop(&pkt);
+            if self.tracing {
+                self.trace(l, TraceEvent::Lost, &pkt);
+            }
+            return;
+        }
+        if self.tracing {
+            let pkt = *self.pool.get(c.r);
+            self.trace(l, TraceEvent::Receive, &pkt);
+        }
+        if at == c.dst {
+            let pkt = self.pool.take(c.r);
+            self.receive(pkt);
+        } else {
+            self.forward_carried(at, c);
+        }
+    }
+
+    /// Sends `pkt` out of node `at` toward its destination.
+    #[inline(always)]
+    fn forward(&mut self, at: NodeId, pkt: Packet) {
+        let c = Carried::put(&mut self.pool, pkt);
+        self.forward_carried(at, c);
+    }
+
+    /// Sends the pool's packet `c` out of node `at` toward its destination.
+    #[inline(always)]
+    fn forward_carried(&mut self, at: NodeId, c: Carried) {
+        let Some(l) = self.routes.next_hop(at, c.dst) else {
+            // Routes were checked for every flow at build time.
+            unreachable!("no route for a flow's packet");
+        };
+        if self.tracing {
+            let pkt = *self.pool.get(c.r);
+            self.trace(l, TraceEvent::Enqueue, &pkt);
+        }
+        match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
+            Enqueued::ScheduleHead(t) => {
+                self.queue.push(t, Event::LinkHead(l));
+                if self.tracing {
+                    self.trace_start(l);
+                }
+            }
+            Enqueued::Queued => {
+                if self.tracing {
+                    self.trace_start(l);
+                }
+            }
+            Enqueued::Dropped => {
+                let pkt = self.pool.take(c.r);
+                self.count_drop(&pkt);
+                if self.tracing {
+                    self.trace(l, TraceEvent::Drop, &pkt);
+                }
+            }
+            Enqueued::Held => self.collect_held(l),
+        }
+    }
+
+    #[inline(never)]
+    fn trace(&mut self, l: LinkId, ev: TraceEvent, pkt: &Packet) {
+        if let Some(t) = self.traces.as_mut() {
+            t.record(self.now, l.idx(), ev, pkt);
+        }
+    }
+
+    /// Traces the transmission start of the packet a FIFO link just accepted.
+    #[inline(never)]
+    fn trace_start(&mut self, l: LinkId) {
+        if let (Some(t), Some((at, pkt))) = (
+            self.traces.as_mut(),
+            self.links[l.idx()].last_accepted(&self.pool),
+        ) {
+            t.dequeue(self.now, at, l.idx(), pkt);
+        }
+    }
+
+    /// Counts the drops of a dequeue-time discipline and schedules the events it needs.
+    fn collect_held(&mut self, l: LinkId) {
+        let mut dropped = std::mem::take(&mut self.held_drops);
+        let out = self.links[l.idx()].take_held_outcome(&mut dropped);
+        for p in dropped.drain(..) {
+            self.count_drop(&p);
+            if self.tracing {
+                self.trace(l, TraceEvent::Drop, &p);
+            }
+        }
+        self.held_drops = dropped;
+        if self.tracing {
+            let started = self.links[l.idx()].take_started();
+            if let Some(t) = self.traces.as_mut() {
+                for (at, p) in &started {
+                    t.dequeue(self.now, *at, l.idx(), p);
+                }
+            }
+            self.links[l.idx()].return_started(started);
+        }
+        if let Some(t) = out.head {
+            self.queue.push(t, Event::LinkHead(l));
+        }
+        if let Some(t) = out.tx_done {
+            self.queue.push(t, Event::TxDone(l));
+        }
+    }
+
+    fn count_drop(&mut self, pkt: &Packet) {
+        self.monitor[monitor_index(pkt)].lost += 1;
+        let c = &mut self.counters[pkt.flow.idx()];
+        match pkt.kind {
+            PacketKind::TcpAck => c.acks_dropped += 1,
+            PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
+        }
+        if let Some((conn, _)) = self.flows[pkt.flow.idx()].tmix {
+            self.tmix_in_flight[pkt.flow.idx()] -= 1;
+            self.close_tmix_endpoints_if_quiet(conn);
+        }
+    }
+
+    /// Hands the packets an agent just emitted to the network.
+    fn send_scratch(&mut self, mut out: Vec<Packet>) {
+        if !self.full.is_empty() {
+            self.full_stamp(&mut out);
+        }
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        sent.extend(out.drain(..).map(|p| self.pool.put(p)));
+        self.scratch = out;
+        self.send_pooled(sent);
+    }
+
+    /// Sends the packets an agent wrote into the pool (handles in `sent`, in order): numbers
+    /// them, counts them in the flow monitor and hands them to the network (or a Tmix delay
+    /// line).
+    fn send_pooled(&mut self, mut sent: Vec<PacketRef>) {
+        for &r in &sent {
+            let p = self.pool.get_mut(r);
+            p.id = self.next_packet_id;
+            self.next_packet_id += 1;
+            let (flow, src, size) = (p.flow, p.src, p.size);
+            let c = Carried {
+                r,
+                dst: p.dst,
+                flow,
+                size,
+            };
+            self.monitor[monitor_index(p)].sent(self.now, size);
+            // Only Tmix half-connections have delay lines, and their packets are counted.
+            if self.flows[flow.idx()].tmix.is_some() {
+                self.tmix_in_flight[flow.idx()] += 1;
+                if self.flows[flow.idx()].delay.is_some() {
+                    let p = self.pool.take(r);
+                    self.delay_packet(p);
+                    continue;
+                }
+            }
+            self.forward_carried(src, c);
+        }
+        sent.clear();
+        self.sent_refs = sent;
+    }
+
+    fn receive(&mut self, pkt: Packet) {
+        let f = pkt.flow.idx();
+        self.monitor[monitor_index(&pkt)].received(self.now, pkt.sent_at, pkt.size);
+        if self.flows[f].full.is_some() {
+            self.full_receive(pkt);
+            return;
+        }
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
+        };
+        let c = &mut self.counters[f];
+        match (&mut self.flows[f].agent, pkt.kind) {
+            (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
+                self.packets_delivered += 1;
+                sink.on_data(self.now, &pkt, &mut out, c);
+            }
+            (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
+                sender.on_ack(self.now, &pkt, &mut out, c);
+            }
+            (Agent::Udp { source }, PacketKind::Udp) => {
+                self.packets_delivered += 1;
+                null_sink_receive(&pkt, source.header(), c);
+            }
+            _ => unreachable!("packet kind does not match its flow"),
+        }
+        self.send_pooled(sent);
+        if pkt.kind != PacketKind::Udp {
+            self.sync_timers(pkt.flow);
+        }
+        if let Some((c, side)) = self.flows[f].tmix {
+            self.tmix_in_flight[f] -= 1;
+            if pkt.kind == PacketKind::TcpData {
+                let parent = self.tmix[c as usize].parent.idx();
+                self.tmix_received_bytes[parent] += pkt.size as u64;
+                self.tmix_received(c, side as usize, f);
+            }
+            self.close_tmix_endpoints_if_quiet(c);
+        }
+    }
+
+    /// Makes sure a pending event exists no later than each of the flow's TCP deadlines, and
+    /// traces the variables that changed. Called after every event a TCP flow handles.
+    #[inline]
+    fn sync_timers(&mut self, f: FlowId) {
+        let flow = &mut self.flows[f.idx()];
+        let Agent::Tcp { sender, sink } = &flow.agent else {
+            return;
+        };
+        if !flow.trace.is_empty() {
+            let k = sender.window_scale();
+            let now = [
+                sender.w.cwnd * k,
+                sender.w.ssthresh * k,
+                SimDuration(sender.rtt.last_sample).as_secs_f64(),
+                SimDuration(sender.rtt.srtt).as_secs_f64(),
+                SimDuration(sender.rtt.rttvar).as_secs_f64(),
+                sender.rtt.rto().as_secs_f64(),
+                sender.rtt.backoff as f64,
+                (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
+            ];
+            let name = &self.scenario.flows[f.idx()].name;
+            let t = self.now.as_secs_f64();
+            self.tracer
+                .record(t, name, flow.trace, &mut flow.traced, now);
+        }
+        // Before backoff: T_0 of PFTK (the model applies the backoff itself), ns-2's t_rtxcur_.
+        let rto = sender.rtt.base_rto().0;
+        integrate_rto(
+            &mut flow.rto_held,
+            self.now,
+            rto,
+            &mut self.counters[f.idx()],
+        );
+        if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
+            self.queue.push_timer(t, Event::Rto(f));
+        }
+        if let Some(t) = flow.delack_event.needs_event(sink.deadline()) {
+            self.queue.push_timer(t, Event::DelAck(f));
+        }
+        if let Some(t) = flow.pace_event.needs_event(sender.pace_deadline()) {
+            self.queue.push(t, Event::Pace(f));
+        }
+    }
+
+    #[inline(never)]
+    fn on_pace_event(&mut self, f: FlowId) {
+        let now = self.now;
+        let flow = &mut self.flows[f.idx()];
+        if !flow.pace_event.fired(now) {
+            return;
+        }
+        let Agent::Tcp { sender, .. } = &mut flow.agent else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.scratch);
+        sender.on_pace(now, &mut out, &mut self.counters[f.idx()]);
+        self.send_scratch(out);
+        self.sync_timers(f);
+    }
+
+    fn on_rto_event(&mut self, f: FlowId) {
+        let now = self.now;
+        let flow = &mut self.flows[f.idx()];
+        if !flow.rto_event.fired(now) {
+            return; // superseded by an earlier event for the same timer
+        }
+        let Agent::Tcp { sender, .. } = &mut flow.agent else {
+            return;
+        };
+        if sender.rto_deadline().is_some_and(|d| d <= now) {
+            let mut out = std::mem::take(&mut self.scratch);
+            sender.on_timeout(now, &mut out, &mut self.counters[f.idx()]);
+            self.send_scratch(out);
+        }
+        self.sync_timers(f);
+    }
+
+    fn on_delack_event(&mut self, f: FlowId) {
+        let now = self.now;
+        let flow = &mut self.flows[f.idx()];
+        if !flow.delack_event.fired(now) {
+            return;
+        }
+        let Agent::Tcp { sink, .. } = &mut flow.agent else {
+            return;
+        };
+        if sink.deadline().is_some_and(|d| d <= now) {
+            let mut out = std::mem::take(&mut self.scratch);
+            sink.on_timer(now, &mut out, &mut self.counters[f.idx()]);
+            self.send_scratch(out);
+        }
+        self.sync_timers(f);
+    }
+
+    fn advance_links(&mut self) {
+        let now = self.now;
+        for l in &mut self.links {
+            l.advance(now);
+        }
+    }
+
+    /// Brings every TCP flow's RTO integral up to now.
+    fn integrate_rtos(&mut self) {
+        for (flow, c) in self.flows.iter_mut().zip(&mut self.counters) {
+            flush_rto(&mut flow.rto_held, self.now, c);
+        }
+    }
+
+    fn finish(&mut self) {
+        self.advance_links();
+        for l in &mut self.links {
+            if let Some(m) = l.flow_monitor.as_mut() {
+                m.iter_mut().for_each(|f| f.integrate(self.duration.0));
+            }
+        }
+        self.integrate_rtos();
+        if let Some(mut t) = self.traces.take() {
+            self.trace_error = t.finish(self.duration).err();
+            self.tracing = false;
+        }
+        self.finished = true;
+        if self.checker.is_some() {
+            self.check_now();
+        }
+    }
+
+    /// Brings ns-2 traces on disk up to the current time (see `PacketTraces::flush`).
+    pub fn flush_traces(&mut self) -> Result<(), String> {
+        match self.traces.as_mut() {
+            Some(t) => t.flush(self.now),
+            None => Ok(()),
+        }
+    }
+
+    /// A packet trace that could not be written completely (the run itself is complete).
+    pub fn trace_error(&self) -> Option<&str> {
+        self.trace_error.as_deref()
+    }
+}
+
+/// Adds the RTO held since the last call to the flow's integral and holds `rto` from `now`.
+#[inline]
+fn integrate_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, rto: u64, c: &mut FlowCounters) {
+    match *held {
+        // Unchanged: the running segment goes on and is added when it ends (a flush or the
+        // next change), which gives the same integer sums with less work per event.
+        Some((_, value)) if value == rto => {}
+        _ => {
+            flush_rto(held, now, c);
+            *held = Some((now, rto));
+        }
+    }
+}
+
+/// Adds the running RTO segment up to `now` to the counters and starts a new one there.
+fn flush_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, c: &mut FlowCounters) {
+    if let Some((since, value)) = held {
+        let dt = now.0 - since.0;
+        c.rto_area += dt as u128 * *value as u128;
+        c.rto_time_ps += dt;
+        *since = now;
+    }
+}
+
+/// A UDP source's tick, or a paced application's write into its TCP flow; the next tick.
+#[inline(always)]
+fn tick_agent(
+    flow: &mut Flow,
+    now: SimTime,
+    out: &mut impl Outgoing,
+    c: &mut FlowCounters,
+) -> Option<SimTime> {
+    match (&mut flow.agent, flow.writer.as_mut()) {
+        (Agent::Udp { source }, _) => source.tick(now, out, c),
+        (Agent::Tcp { sender, .. }, Some(w)) => {
+            let (bytes, next) = w.next(now);
+            if bytes > 0 {
+                sender.write(now, bytes as u64, out, c);
+            }
+            next
+        }
+        _ => None,
+    }
+}
+
+/// The flow-monitor slot of a packet: its flow's data or ACK direction.
+#[inline(always)]
+fn monitor_index(p: &Packet) -> usize {
+    2 * p.flow.idx() + usize::from(p.kind == PacketKind::TcpAck)
+}
+
+#[cfg(test)]
+mod flow_layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of, size_of};
+
+    /// What every packet of a flow reads shares the first cache line, its timers the second.
+    #[test]
+    fn a_packet_reads_the_first_line() {
+        assert_eq!(align_of::<Flow>(), 64);
+        let end = |at: usize, size: usize| at + size;
+        for (name, end) in [
+            ("agent", end(offset_of!(Flow, agent), size_of::<Agent>())),
+            (
+                "rto_event",
+                end(offset_of!(Flow, rto_event), size_of::<LazyTimer>()),
+            ),
+            (
+                "tmix",
+                end(offset_of!(Flow, tmix), size_of::<Option<(u32, u8)>>()),
+            ),
+            (
+                "full",
+                end(offset_of!(Flow, full), size_of::<Option<(u32, u8)>>()),
+            ),
+        ] {
+            assert!(end <= 64, "{name} ends at {end}");
+        }
+        for (name, end) in [
+            (
+                "delack_event",
+                end(offset_of!(Flow, delack_event), size_of::<LazyTimer>()),
+            ),
+            (
+                "trace",
+                end(offset_of!(Flow, trace), size_of::<TraceMask>()),
+            ),
+            (
+                "rto_held",
+                end(
+                    offset_of!(Flow, rto_held),
+                    size_of::<Option<(SimTime, u64)>>(),
+                ),
+            ),
+        ] {
+            assert!(end <= 128, "{name} ends at {end}");
+        }
+    }
+}
