@@ -3,8 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
+use ackclock_core::fixtures::{dumbbell, ns2_tcp};
 use ackclock_core::rng::RandomStream;
-use ackclock_core::scenarios::{dumbbell, ns2_tcp};
 use ackclock_core::sched::EventQueue;
 use ackclock_core::time::SimTime;
 use ackclock_core::Simulator;

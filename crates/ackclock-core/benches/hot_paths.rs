@@ -6,6 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::ids::{FlowId, NodeId};
 use ackclock_core::loss::{AnyLoss, Bernoulli};
 use ackclock_core::monitor::FlowCounters;
@@ -14,7 +15,6 @@ use ackclock_core::packet::{Packet, PacketKind, SackBlocks};
 use ackclock_core::packet_pool::PacketPool;
 use ackclock_core::queue::{AnyQueue, DropTail};
 use ackclock_core::rng::RandomStream;
-use ackclock_core::scenarios::ns2_tcp;
 use ackclock_core::tcp::sender::Recovery;
 use ackclock_core::tcp::{TcpSender, TcpSink};
 use ackclock_core::time::{Rate, SimDuration, SimTime};

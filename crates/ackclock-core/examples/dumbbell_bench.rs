@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use ackclock_core::scenarios::{dumbbell, ns2_tcp};
+use ackclock_core::fixtures::{dumbbell, ns2_tcp};
 use ackclock_core::Simulator;
 
 fn main() {

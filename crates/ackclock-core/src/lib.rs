@@ -4,6 +4,8 @@
 //! [`scenario::Scenario`] (see `docs/engine-contract.md`), advanced with
 //! [`sim::Simulator::run_until`] and read back with [`sim::Simulator::results`].
 
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod ids;
 pub mod loss;
 pub mod monitor;
@@ -16,7 +18,6 @@ pub mod results;
 pub mod rng;
 pub mod sampler;
 pub mod scenario;
-pub mod scenarios;
 pub mod sched;
 pub mod sim;
 pub mod tcp;

@@ -1,12 +1,12 @@
 //! Two-way TCP connections (`tcp/full.rs`) in whole runs: a client and a server two hops
 //! apart, exact byte counts both ways, recovery under loss, piggy-backing, determinism.
 
+use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::results::{ColumnData, Results};
 use ackclock_core::scenario::{
     AppConfig, ConnectionConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig,
     QueueConfig, RunConfig, Scenario, TcpConfig,
 };
-use ackclock_core::scenarios::ns2_tcp;
 use ackclock_core::Simulator;
 
 const MS: u64 = 1_000_000_000;

@@ -3,12 +3,12 @@
 //! 100 ms)- K, window 20, 1000 B segments, and 1 to 4 packets of one window dropped on
 //! purpose. Outcomes are asserted from the counters and the cwnd series.
 
+use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::results::Results;
 use ackclock_core::scenario::{
     AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, QueueConfig, RunConfig,
     Scenario,
 };
-use ackclock_core::scenarios::ns2_tcp;
 use ackclock_core::Simulator;
 
 const MS: u64 = 1_000_000_000;

@@ -1,10 +1,10 @@
 //! Scenario tests: known outcomes of small networks, conservation, determinism.
 
+use ackclock_core::fixtures::{dumbbell, ns2_tcp};
 use ackclock_core::results::Results;
 use ackclock_core::scenario::{
     AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, RunConfig, Scenario,
 };
-use ackclock_core::scenarios::{dumbbell, ns2_tcp};
 use ackclock_core::Simulator;
 
 const MS: u64 = 1_000_000_000;

@@ -381,8 +381,8 @@ impl FullConn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::ns2_tcp;
     use crate::ids::NodeId;
-    use crate::scenarios::ns2_tcp;
     use crate::tcp::sender::Recovery;
 
     /// Both endpoints of a connection between nodes 0 and 1, wired by hand: packets are

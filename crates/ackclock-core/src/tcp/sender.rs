@@ -1195,7 +1195,7 @@ impl TcpSender {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenarios::ns2_tcp;
+    use crate::fixtures::ns2_tcp;
 
     fn ackp(ack: u64) -> Packet {
         Packet {

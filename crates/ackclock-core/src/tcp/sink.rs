@@ -406,7 +406,7 @@ mod tests {
     }
 
     fn delack_sink() -> TcpSink {
-        let mut cfg = crate::scenarios::ns2_tcp();
+        let mut cfg = crate::fixtures::ns2_tcp();
         cfg.sink = "delack".into();
         cfg.window = 32;
         cfg.ack_delay_ps = 100;
@@ -428,7 +428,7 @@ mod tests {
 
     #[test]
     fn rfc7323_echo_follows_the_segments_at_the_acknowledged_edge() {
-        let mut cfg = crate::scenarios::ns2_tcp();
+        let mut cfg = crate::fixtures::ns2_tcp();
         cfg.ts_echo_rfc7323 = true;
         let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn sack_blocks_lead_with_the_latest_arrival_and_repeat_recent_ones() {
-        let mut cfg = crate::scenarios::ns2_tcp();
+        let mut cfg = crate::fixtures::ns2_tcp();
         cfg.sink = "sack".into();
         cfg.window = 64;
         let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
@@ -495,7 +495,7 @@ mod tests {
     #[test]
     fn the_syn_waits_like_data_only_with_delack_syn() {
         for (delack_syn, waits) in [(true, true), (false, false)] {
-            let mut cfg = crate::scenarios::ns2_tcp();
+            let mut cfg = crate::fixtures::ns2_tcp();
             cfg.sink = "delack".into();
             cfg.window = 32;
             cfg.syn = true;
@@ -514,7 +514,7 @@ mod tests {
 
     #[test]
     fn the_first_quick_acks_data_segments_are_acknowledged_at_once() {
-        let mut cfg = crate::scenarios::ns2_tcp();
+        let mut cfg = crate::fixtures::ns2_tcp();
         cfg.sink = "delack".into();
         cfg.window = 64;
         cfg.syn = true;

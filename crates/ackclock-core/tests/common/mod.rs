@@ -2,11 +2,11 @@
 
 #![allow(dead_code)]
 
+use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::scenario::{
     AppConfig, CoDelConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, PieConfig,
     QueueConfig, RedConfig, RunConfig, Scenario,
 };
-use ackclock_core::scenarios::ns2_tcp;
 
 pub const MS: u64 = 1_000_000_000;
 pub const S: u64 = 1_000_000_000_000;

@@ -629,9 +629,9 @@ impl TcpSender {
 mod tests {
     use super::super::Recovery;
     use super::*;
+    use crate::fixtures::ns2_tcp;
     use crate::ids::{FlowId, NodeId};
     use crate::packet::{PacketKind, SackBlocks};
-    use crate::scenarios::ns2_tcp;
 
     const MS: u64 = 1_000_000_000;
 

@@ -1,4 +1,6 @@
-//! Ready-made scenarios for tests and benchmarks, built in Rust without a front end.
+//! Ready-made scenarios for tests, benchmarks and examples, built in Rust without a front end.
+//! Compiled for the crate's own tests and with the `fixtures` feature only: not part of the
+//! library.
 
 use crate::scenario::{
     AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, RunConfig, Scenario,
