@@ -638,9 +638,7 @@ impl TcpSender {
         }
     }
 
-    /// Tells congestion control the state changed (`set_state`). Out of line: it runs on
-    /// state changes only, and inlined it grew the per-ACK path.
-    #[inline(never)]
+    /// Tells congestion control the state changed (`set_state`).
     fn set_ca_state(&mut self, now: SimTime, state: CaState) {
         let conn = Conn {
             now,
@@ -771,12 +769,7 @@ impl TcpSender {
     ) {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
-        let sample = AckSample {
-            now,
-            acked,
-            rtt,
-            in_flight: self.in_flight(),
-        };
+        let sample = AckSample { now, acked, rtt };
         self.cc.pkts_acked(&mut self.w, &sample);
         self.una = ack;
         self.note_completion(now);
@@ -1078,7 +1071,6 @@ impl TcpSender {
             now,
             acked: ack - self.una,
             rtt,
-            in_flight: self.in_flight(),
         };
         self.cc.pkts_acked(&mut self.w, &sample);
         self.una = ack;

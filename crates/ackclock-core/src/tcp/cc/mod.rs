@@ -103,10 +103,9 @@ pub struct AckSample {
     pub now: SimTime,
     /// Segments newly acknowledged by the cumulative ACK (`pkts_acked`).
     pub acked: u64,
-    /// The RTT sample this ACK gave (`rtt_us`; None where Linux passes -1).
+    /// The RTT sample this ACK gave (`rtt_us`; None where Linux passes -1). (Linux's sample
+    /// also carries `in_flight`; [`Conn`] has it where a hook needs it.)
     pub rtt: Option<SimDuration>,
-    /// Segments in flight before this ACK (`in_flight`).
-    pub in_flight: u64,
 }
 
 /// What the connection knows that `set_state` and `cong_control` may read (Linux reads these
@@ -396,19 +395,34 @@ pub trait CongestionOps: Sized {
     }
 }
 
+/// How an algorithm's state is kept in `AnyCc`: inline, or boxed (`[boxed]` after its line)
+/// when it is much larger than the others, so that every sender does not carry its size.
+macro_rules! stored {
+    ($t:ty) => { $t };
+    ($t:ty, boxed) => { Box<$t> };
+}
+
+macro_rules! store {
+    ($e:expr) => {
+        $e
+    };
+    ($e:expr, boxed) => {
+        Box::new($e)
+    };
+}
+
 /// Declares the algorithms: each line `module::Type`, the module a file in this directory
 /// whose `Type` implements [`CongestionOps`]. Makes the modules, the `AnyCc` enum, its
 /// dispatch and [`REGISTRY`].
 macro_rules! algorithms {
-    ($($module:ident :: $ty:ident),* $(,)?) => {
+    ($($module:ident :: $ty:ident $([$boxed:ident])?),* $(,)?) => {
         $(pub mod $module;)*
 
         /// One of the algorithms, its state inline (enum dispatch: no allocation, no virtual
         /// call per ACK).
         #[derive(Clone, Debug)]
-        #[allow(clippy::large_enum_variant)] // state inline, as Linux keeps it in the socket
         pub enum AnyCc {
-            $($ty($module::$ty),)*
+            $($ty(stored!($module::$ty $(, $boxed)?)),)*
         }
 
         /// Every algorithm's name and parameters, in the order of the list.
@@ -419,7 +433,7 @@ macro_rules! algorithms {
                 $(
                     if name == <$module::$ty as CongestionOps>::INFO.name {
                         return Some(Params::new(&<$module::$ty as CongestionOps>::INFO, given)
-                            .map(|p| AnyCc::$ty(<$module::$ty as CongestionOps>::new(&p, setup))));
+                            .map(|p| AnyCc::$ty(store!(<$module::$ty as CongestionOps>::new(&p, setup) $(, $boxed)?))));
                     }
                 )*
                 None
@@ -493,12 +507,12 @@ algorithms! {
     scalable::Scalable,
     bic::Bic,
     cubic::Cubic,
-    htcp::Htcp,
-    fast::Fast,
-    vegas::Vegas,
     westwood::Westwood,
     westwood_original::WestwoodOriginal,
-    bbr::Bbr,
+    vegas::Vegas,
+    fast::Fast,
+    htcp::Htcp,
+    bbr::Bbr [boxed],
 }
 
 pub mod hystart;
