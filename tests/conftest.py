@@ -1,0 +1,13 @@
+"""Settings every test shares."""
+
+from __future__ import annotations
+
+import signal
+
+# A shell starts a background job (`cmd &` without job control, as CI runners and nohup
+# do) with SIGINT ignored, and the ignore is inherited across exec: the ackclock processes
+# the Ctrl-C tests start would then never see the SIGINT those tests send, as no process in
+# a terminal's foreground would miss it. Python turns an inherited ignore into no handler at
+# all, so restore the default here; children then start with SIGINT at its default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
