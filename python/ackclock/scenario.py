@@ -143,7 +143,7 @@ class AppConfig:
     delay_box: Any = None
     losses: Any = None
     # ftp on a two-way flow: the acceptor's bytes (None: 0; "endless": endless) and when each
-    # side writes ("request-response" or "concurrent", docs/full-tcp.md).
+    # side writes ("request-response", "concurrent" or "open", docs/full-tcp.md).
     reply_size: Any = None
     exchange: Any = None
 
@@ -720,7 +720,7 @@ def _flows(
     return out
 
 
-EXCHANGES = ("request-response", "concurrent")
+EXCHANGES = ("request-response", "concurrent", "open")
 
 
 def _check_two_way(flow: Flow, entry: dict[str, Any], p: str) -> None:

@@ -320,3 +320,39 @@ def test_nam_layout_colours_shapes_labels_and_annotations_match_ns2(tmp_path):
     assert ac_layout == ns_layout
     assert "v -t 0.5 -e sim_annotation 0.5 1 half time" in ac_layout
     assert ac_packets == ns_packets
+
+
+# A FullTcp connection as ns-2 scripts open one: two FullTcp agents connected, the far one
+# listening, an FTP on the near one.
+FULL = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 5ms DropTail
+    $ns duplex-link $n1 $n2 1Mb 20ms DropTail
+    $ns queue-limit $n1 $n2 10
+    set src [new Agent/TCP/FullTcp[lindex $argv 0]]
+    set sink [new Agent/TCP/FullTcp[lindex $argv 0]]
+    $ns attach-agent $n0 $src
+    $ns attach-agent $n2 $sink
+    $src set fid_ 1
+    $sink set fid_ 1
+    $ns connect $src $sink
+    $sink listen
+    set ftp [new Application/FTP]
+    $ftp attach-agent $src
+    $ns at 0.1 "$ftp start"
+    $ns at 3.0 "close $f; exit 0"
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("variant", ["", "/Tahoe", "/Newreno", "/Sack"])
+def test_fulltcp_connection_matches_ns2(tmp_path, variant):
+    ns_dir, _, ac_dir, _ = both(tmp_path, FULL, variant)
+    ns_trace = (ns_dir / "out.tr").read_text()
+    assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+    assert "+ 0.125352 2 1 ack 40 ------- 1 2.0 0.0 0 1" in ns_trace  # the SYN-ACK

@@ -915,9 +915,10 @@ impl Scenario {
                 f.to, f.from
             ));
         }
-        if c.initiator && !["concurrent", "request-response"].contains(&c.exchange.as_str()) {
+        if c.initiator && !["concurrent", "request-response", "open"].contains(&c.exchange.as_str())
+        {
             return Err(format!(
-                "{p}.exchange: unsupported {:?}; expected concurrent or request-response",
+                "{p}.exchange: unsupported {:?}; expected concurrent, request-response or open",
                 c.exchange
             ));
         }

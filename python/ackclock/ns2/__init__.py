@@ -13,7 +13,17 @@ import sys
 from collections.abc import Sequence
 
 from . import procs
-from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent, unsupported_app
+from .agents import (
+    Cbr,
+    Ftp,
+    FullTcpAgent,
+    NullAgent,
+    OnOff,
+    TcpAgent,
+    TcpSink,
+    UdpAgent,
+    unsupported_app,
+)
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
@@ -48,6 +58,7 @@ FACTORIES: dict[str, Factory] = {
     "QueueMonitor/ED/Flow": FlowStats,
     "Classifier/Hash/Fid": FidClassifier,
     "Agent/TCP": TcpAgent,
+    "Agent/TCP/FullTcp": FullTcpAgent,
     "Agent/TCPSink": TcpSink,
     "Agent/UDP": UdpAgent,
     "Agent/Null": NullAgent,

@@ -39,6 +39,11 @@ TCP_CLASSES = {
     "Agent/TCP/Vegas": ("reno", "vegas"),
     "Agent/TCP/Fast": ("reno", "fast"),
     "Agent/TCP/Linux": ("sack", "reno"),
+    # Two-way connections (docs/full-tcp.md): ns-2's FullTcp is Reno, its subclasses as named.
+    "Agent/TCP/FullTcp": ("reno", "reno"),
+    "Agent/TCP/FullTcp/Tahoe": ("tahoe", "reno"),
+    "Agent/TCP/FullTcp/Newreno": ("newreno", "reno"),
+    "Agent/TCP/FullTcp/Sack": ("sack", "reno"),
 }
 # Agent/TCP/Linux `select_ca` names -> congestion control.
 LINUX_CA = {"reno": "reno", "cubic": "cubic", "bic": "bic", "highspeed": "highspeed",
@@ -256,6 +261,52 @@ class TcpAgent(Agent):
             out["cc_params"] = cc_params
         self.check_vars(mapped)
         return out
+
+
+class FullTcpAgent(TcpAgent):
+    """``Agent/TCP/FullTcp`` (and ``/Tahoe``, ``/Newreno``, ``/Sack``): one end of a two-way
+    TCP connection. Two of them connected (``$ns connect``), one told to ``listen``, the other
+    with an FTP on it, are one engine connection (docs/full-tcp.md): handshake, data from the
+    FTP's side, ACKs from the listener, FINs."""
+
+    # ns-2 FullTcp variables that keep their meaning here at their defaults only.
+    OWN = {"segsize_", "segsperack_", "interval_", "nodelay_", "data_on_syn_", "iss_",
+           "close_on_empty_", "signal_on_empty_", "tcprexmtthresh_", "dupseg_fix_",
+           "dupack_reset_", "spa_thresh_", "ts_option_size_", "reno_fastrecov_", "pipectrl_",
+           "open_cwnd_on_pack_", "halfclose_", "nopredict_"}
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.listening = False
+
+    def cmd_listen(self) -> None:
+        self.listening = True
+
+    def cmd_close(self) -> None:
+        if self.sim_started():
+            raise Ns2Error(unsupported("closing a FullTcp connection during the run"))
+
+    def initiator(self) -> bool:
+        """Whether this end opens the connection (the other listens, or has no application)."""
+        peer = self.peer
+        if not isinstance(peer, FullTcpAgent):
+            return True
+        if self.listening != peer.listening:
+            return not self.listening
+        return self.app is not None or (peer.app is None and self.created_at.line
+                                        <= peer.created_at.line)
+
+    def tcp_params(self) -> dict[str, object]:
+        out = super().tcp_params()
+        out["packet_size"] = to_int(self.vars["segsize_"])
+        return out
+
+    def check_vars(self, mapped: set[str]) -> None:
+        super().check_vars(mapped | self.OWN | {"packetSize_"})
+        for var in self.OWN:
+            if var in self.vars and var != "segsize_" and not self.var_is_default(var):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                               self.var_where(var))
 
 
 def _cc_value(obj: TclObject, var: str) -> float:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..errors import ScenarioError
 from ..profiles import TCP_CHOICES
 from ..scenario import AppConfig, Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
-from .agents import Cbr, Ftp, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
+from .agents import Cbr, Ftp, FullTcpAgent, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
 from .tmix import DelayBox, TmixEnd
@@ -72,6 +72,8 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
 
 
 def _flow(agent: object) -> Flow | None:
+    if isinstance(agent, FullTcpAgent):
+        return _full_flow(agent)
     if isinstance(agent, TcpAgent):
         return _tcp_flow(agent)
     if isinstance(agent, UdpAgent):
@@ -126,6 +128,32 @@ def _ports(agent: TcpAgent | UdpAgent) -> list[int]:
     """The agents' ns-2 port numbers, given in the order the script attached them."""
     assert agent.peer is not None
     return [agent.port, agent.peer.port]
+
+
+def _full_flow(agent: FullTcpAgent) -> Flow | None:
+    """Two connected FullTcp agents: one two-way connection, from the end that opens it."""
+    ends = _endpoints(agent)
+    if ends is None or not agent.initiator():
+        return None
+    peer = agent.peer
+    if not isinstance(peer, FullTcpAgent):
+        raise Ns2Error(f"{agent.cls} {agent.handle} is connected to a"
+                       f" {peer.cls if peer else '?'}, not a FullTcp agent", agent.created_at)
+    if peer.app is not None:
+        raise Ns2Error(unsupported("FullTcp applications on both ends of a connection"),
+                       peer.app.created_at)
+    if agent.app is not None and not isinstance(agent.app, Ftp):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over FullTcp (only Application/FTP)"),
+                       agent.app.created_at)
+    params = agent.tcp_params()
+    peer.tcp_params()  # its own variables must be ones ackclock runs, too
+    variant = agent.variant
+    return Flow(name=agent.handle, kind="tcp", from_=ends[0], to=ends[1], variant=variant,
+                cc=agent.cc, sink="sack" if variant == "sack" else "ack-every", tcp=params,
+                two_way=True, app=AppConfig(kind="ftp", start=NEVER, exchange="open"),
+                trace=[v.rstrip("_") for v in agent.traced] or None,
+                fid=_fid(agent), ports=_ports(agent),
+                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 
 def _udp_flow(agent: UdpAgent) -> Flow | None:

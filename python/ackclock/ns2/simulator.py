@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ScenarioError
 from ..run import engine as load_engine
-from ..scenario import PacketTrace, resolve
+from ..scenario import REPLY_SUFFIX, PacketTrace, resolve
 from . import nam
-from .agents import Agent, Application, NullAgent, TcpAgent, UdpAgent
+from .agents import Agent, Application, FullTcpAgent, NullAgent, TcpAgent, UdpAgent
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
@@ -498,6 +498,7 @@ class Simulator(TclObject):
             resolved = resolve(scenario)
         except ScenarioError as e:
             raise explain(e, self.ctx.script) from None
+        self._engine_flow_indices(scenario.flows, resolved["flows"])
         # Scenario files name traces inside their results folder; these are ackclock's own
         # temporary files, copied to the script's channels as simulated time reaches them.
         for entry, t in zip(resolved.get("traces", []), self.packet_traces, strict=True):
@@ -510,6 +511,20 @@ class Simulator(TclObject):
         self.started = True
         for app, start in self.pending_apps:
             self._schedule(app, start)
+
+    def _engine_flow_indices(self, flows: list[Any], engine_flows: list[dict[str, Any]]) -> None:
+        """The engine's index of each agent's flow: a two-way connection (FullTcp) is two
+        engine flows, the listener's the reply direction's."""
+        index = {f["name"]: i for i, f in enumerate(engine_flows)}
+        for a in self.agents:
+            if a.flow is None:
+                continue
+            name = flows[a.flow].name
+            listener = isinstance(a, FullTcpAgent) and not a.initiator()
+            a.flow = index[name + REPLY_SUFFIX if listener else name]
+        for t in self.tmix:
+            if t.flow is not None:
+                t.flow = index[flows[t.flow].name]
 
     def app_control(self, app: Application, start: bool) -> None:
         if not self.started:

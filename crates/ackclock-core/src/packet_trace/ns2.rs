@@ -77,8 +77,13 @@ pub struct FlowLabel {
     /// ns-2 port numbers of the sending and receiving agents.
     pub sport: u32,
     pub dport: u32,
-    /// Packet type of the data packets (`tcp`, `cbr`, `exp`, ...); ACKs are `ack`.
+    /// Packet type of the data packets (`tcp`, `cbr`, `exp`, ...).
     pub data_type: &'static str,
+    /// Packet type of the ACKs: `ack`, except on the reply direction of a two-way
+    /// connection whose acceptor sends no data (ns-2's listening FullTcp agent): there the
+    /// acceptor's own segments are `ack` and the initiator's ACKs `tcp`, as ns-2 labels them
+    /// by the agent that sends them.
+    pub ack_type: &'static str,
     /// Header bytes of a data packet (`hlen` with `tcp_header`).
     pub header: u32,
     /// A direction of a two-way connection: byte sequence numbers.
@@ -131,7 +136,7 @@ pub fn write_line(
     write_time(out, t);
     let (ty, mut seq, sport, dport) = match pkt.kind {
         PacketKind::TcpData => (label.data_type, pkt.seq as i64, label.sport, label.dport),
-        PacketKind::TcpAck => ("ack", pkt.ack as i64 - 1, label.dport, label.sport),
+        PacketKind::TcpAck => (label.ack_type, pkt.ack as i64 - 1, label.dport, label.sport),
         PacketKind::Udp => (label.data_type, pkt.seq as i64, label.sport, label.dport),
     };
     // TCP header fields: acknowledgement number and flags.
@@ -228,6 +233,7 @@ mod tests {
             sport: 0,
             dport: 0,
             data_type: "tcp",
+            ack_type: "ack",
             header: 40,
             full: None,
         };

@@ -458,11 +458,26 @@ fn open_traces(
             FlowKind::Udp => crate::packet_trace::udp_type(&f.app),
         };
         let full = two_way::trace_seq(sc, i);
+        // The reply direction of a connection whose acceptor only listens (sends no data).
+        let listener = f.connection.as_ref().is_some_and(|c| !c.initiator)
+            && matches!(
+                f.app,
+                AppConfig::Ftp {
+                    size_bytes: Some(0),
+                    ..
+                }
+            );
+        let (data_type, ack_type) = if listener {
+            ("ack", "tcp")
+        } else {
+            (data_type, "ack")
+        };
         labels.push(FlowLabel {
             fid: f.fid.unwrap_or(i as u32),
             sport: sp,
             dport: dp,
             data_type,
+            ack_type,
             header: f.tcp.as_ref().map_or(f.header_size, |t| t.header_size),
             full,
         });
@@ -487,6 +502,7 @@ fn open_traces(
             sport: sp,
             dport: dp,
             data_type: "tcp",
+            ack_type: "ack",
             header: of.tcp.as_ref().map_or(0, |t| t.header_size),
             full: None,
         });

@@ -216,6 +216,7 @@ impl Simulator {
                     "kind" => match c.exchange {
                         Exchange::RequestResponse => "seq".to_string(),
                         Exchange::Concurrent => "conc".to_string(),
+                        Exchange::Open => "open".to_string(),
                     },
                     _ => String::new(),
                 })),

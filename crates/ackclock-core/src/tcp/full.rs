@@ -31,6 +31,8 @@
 //!   an endless side never closes. `request-response`: the acceptor writes its reply (and
 //!   its FIN) once the initiator's request has arrived in full; the initiator writes its FIN
 //!   when the acceptor's FIN arrives (an HTTP/1.0-style exchange, the server closing first).
+//!   `open`: as `concurrent`, but neither side ever closes (ns-2's FullTcp agents, which send
+//!   a FIN only when the script calls `close`; `close_on_empty_` is false by default).
 //! - Closing: a FIN is a header-only segment taking one sequence number after the data
 //!   (RFC 9293 3.6); its arrival is acknowledged at once. The connection is complete when
 //!   both FINs are acknowledged; TIME-WAIT's 2 MSL are not simulated.
@@ -53,6 +55,8 @@ pub const ACCEPTOR: usize = 1;
 pub enum Exchange {
     Concurrent,
     RequestResponse,
+    /// Concurrent without FINs (ns-2's FullTcp).
+    Open,
 }
 
 impl Exchange {
@@ -60,6 +64,7 @@ impl Exchange {
         match name {
             "concurrent" => Some(Exchange::Concurrent),
             "request-response" => Some(Exchange::RequestResponse),
+            "open" => Some(Exchange::Open),
             _ => None,
         }
     }
@@ -245,6 +250,8 @@ impl FullConn {
                 self.accepted_at = Some(now);
                 if self.exchange == Exchange::Concurrent {
                     self.close(ACCEPTOR, ep.sender);
+                    ep.sender.resume(now, out, ep.sent);
+                } else if self.exchange == Exchange::Open && self.sizes[ACCEPTOR] != Some(0) {
                     ep.sender.resume(now, out, ep.sent);
                 } else {
                     ep.sender.open(now, out, ep.sent);
@@ -559,6 +566,24 @@ mod tests {
         assert!(p.conn.closed_at.is_some(), "{:?}", p.conn.state);
         assert_eq!(p.counters[0].bytes_delivered, 10);
         assert_eq!(p.counters[1].bytes_delivered, 0);
+    }
+
+    #[test]
+    fn an_open_exchange_never_closes() {
+        // ns-2's FullTcp: the listener only acknowledges, and neither side sends a FIN.
+        let mut p = Pair::new(Exchange::Open, [Some(3000), Some(0)], "ack-every");
+        p.open(SimTime(0));
+        let mut t = 1;
+        let mut fins = 0;
+        while let Some(pkt) = p.step(SimTime(t)) {
+            fins += u32::from(pkt.ecn & tcp_flags::FIN != 0);
+            t += 1;
+            assert!(t < 1000, "the exchange does not settle");
+        }
+        assert_eq!(fins, 0);
+        assert_eq!(p.counters[0].bytes_delivered, 3000);
+        assert_eq!(p.conn.state, [State::Established, State::Established]);
+        assert!(p.conn.closed_at.is_none());
     }
 
     #[test]
