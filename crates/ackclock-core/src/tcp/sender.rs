@@ -464,14 +464,6 @@ impl TcpSender {
     }
 
     fn send_much(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
-        if self.linux.is_some() {
-            self.linux_send(now, out, c);
-            return;
-        }
-        let window_end = self.una + self.window();
-        let limit = window_end.min(self.app_limit);
-        let mut burst = 0;
-        self.pace_deadline = None;
         if self.linux_pacing && self.rtt.srtt > 0 {
             // Linux's tcp_update_pacing_rate: twice cwnd per srtt in slow start, 1.2x after.
             let gain = if self.w.cwnd < self.w.ssthresh {
@@ -482,6 +474,14 @@ impl TcpSender {
             let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
             self.pacing_rate = gain * self.w.cwnd.max(1.0) / srtt_s;
         }
+        if self.linux.is_some() {
+            self.linux_send(now, out, c);
+            return;
+        }
+        let window_end = self.una + self.window();
+        let limit = window_end.min(self.app_limit);
+        let mut burst = 0;
+        self.pace_deadline = None;
         while self.nxt < limit && (self.max_burst == 0 || burst < self.max_burst) {
             if self.pacing_rate > 0.0 && now < self.next_send {
                 self.pace_deadline = Some(self.next_send);

@@ -799,6 +799,35 @@ mod tests {
     }
 
     #[test]
+    fn retransmissions_in_recovery_wait_for_pacing() {
+        // tcp_xmit_retransmit_queue stops at tcp_pacing_check: a paced flow's retransmissions
+        // leave at the pacing rate; ns-2's SACK recovery (sack_send_one) sends them at once.
+        for rack in [false, true] {
+            let (mut s, mut out, mut c) = sender(rack, 20);
+            s.pacing_rate = 100.0; // segments per second: 10 ms apart
+                                   // 0..4 are lost, 5..19 SACKed one by one at 100 ms (after the RTT, RACK's too).
+            for k in 6..=20 {
+                s.on_ack(ms(100), &ack(0, &[(5, k)]), &mut out, &mut c);
+            }
+            while let Some(d) = s.pace_deadline().filter(|&d| d < ms(400)) {
+                s.on_pace(d, &mut out, &mut c);
+            }
+            let times: Vec<u64> = out
+                .iter()
+                .filter(|p| p.retransmit)
+                .map(|p| p.sent_at.0)
+                .collect();
+            assert!(times.len() >= 3, "rack {rack}: {times:?}");
+            let closest = times.windows(2).map(|w| w[1] - w[0]).min().unwrap();
+            if rack {
+                assert!(closest >= 10 * MS, "rack: {times:?}");
+            } else {
+                assert_eq!(closest, 0, "ns-2's rule: {times:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_tail_loss_is_probed_before_the_timeout() {
         // RFC 8985 7 (tcp_schedule_loss_probe): the last segment of a transfer is lost; a
         // probe 2 SRTT + 2 ms after the last ACK resends it, instead of the RTO.
