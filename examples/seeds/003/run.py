@@ -1,0 +1,29 @@
+"""Seed 003 (competing high-speed TCPs with background traffic), one command: the highlighted
+pairs with and without Tmix background, the asymmetry A beside the study's Table 1, and the
+background's throughput over time (docs/examples/seed003.md). The background is not yet
+calibrated to the study's Tmix load, and per-pair loss is not reported.
+
+    python examples/seeds/003/run.py [--quick] [--out results/seeds/003]
+
+--quick: the same pairs over 150 s (flow 1 from 50 s) and 100 s without background.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _wrap import run_all  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--out" not in argv:
+        argv += ["--out", "results/seeds/003"]
+    return run_all(__doc__, [("seed003.py", [], ["--seconds", "150", "--start", "50",
+                                                  "--seconds-without", "100"])], argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

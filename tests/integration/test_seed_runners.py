@@ -1,0 +1,57 @@
+"""The one-command seed runners (examples/seeds/NNN/run.py) in their --quick forms: each writes
+its tables beside the study's values and its figures, and shows the study's mechanisms."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import pandas as pd
+
+SEEDS = Path(__file__).resolve().parents[2] / "examples" / "seeds"
+
+
+def main_of(seed: str):
+    return runpy.run_path(str(SEEDS / seed / "run.py"))["main"]
+
+
+def test_seed000_runner_quick(tmp_path: Path) -> None:
+    assert main_of("000")(["--quick", "--out", str(tmp_path)]) == 0
+    t = pd.read_csv(tmp_path / "tables.csv", dtype={"section": str})
+    assert sorted(t["table"].unique()) == [2, 3, 4, 5, 6, 7]
+    assert t["study"].notna().all() and (t["ackclock"] > 0).all()
+    for fig in range(3, 9):
+        assert (tmp_path / f"figure_{fig}.png").stat().st_size > 10_000
+    sinks = t[t["sink"] != "average"].groupby("section")["ackclock"]
+    spread = (sinks.max() - sinks.min()) / sinks.mean()
+    # Topology 1's large buffers keep the four FTPs in step (the study's Figs. 3 and 7: "the
+    # lines ... are coincident"); topology 2's 50-packet switch does not (Fig. 5).
+    assert spread["7.1"] < 0.001 and spread["7.5"] < 0.001
+    assert spread["7.3"] > 0.01
+    assert "| 7.3 | 4 | average |" in (tmp_path / "tables.md").read_text()
+
+
+def test_seed004_runner_quick(tmp_path: Path) -> None:
+    assert main_of("004")(["--quick", "--out", str(tmp_path)]) == 0
+    t = pd.read_csv(tmp_path / "tables.csv")
+    q2 = t[t["question"] == "P1 Q2"].set_index("error_rate")
+    # Throughput falls as the error rate rises; FlowMonitor-style loss follows the error rate.
+    assert q2.loc[0.1, "throughput_mbps"] < q2.loc[0.01, "throughput_mbps"]
+    assert q2.loc[0.01, "throughput_mbps"] < q2.loc[0.001, "throughput_mbps"]
+    assert 0.05 < q2.loc[0.1, "loss"] < 0.2
+    q3 = t[t["question"] == "P1 Q3"].set_index("rwnd_segments")
+    # A tenth of a segment: nothing sent, as in ns-3 (only the handshake there).
+    assert q3.loc[0.1, "tx_packets"] == 0 and q3.loc[1, "tx_packets"] > 0
+    assert q3.loc[1, "throughput_mbps"] < q3.loc[10, "throughput_mbps"]
+    q4 = t[t["question"] == "P2 Q4"]
+    assert set(q4["westwood"]) == {"westwood", "westwood_original"}
+    assert (tmp_path / "reno_vs_westwood.png").stat().st_size > 10_000
+
+
+def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
+    assert main_of("001")(["--quick", "--out", str(tmp_path / "1")]) == 0
+    t = pd.read_csv(tmp_path / "1" / "seed001_tables" / "seed001_tables.csv")
+    assert {"study_mean", "study_std"} <= set(t.columns) and t["study_mean"].notna().all()
+    assert (tmp_path / "1" / "seed001_scenario1" / "seed001_scenario1_reno.png").exists()
+    assert main_of("002")(["--quick", "--out", str(tmp_path / "2")]) == 0
+    assert (tmp_path / "2" / "seed002_model" / "throughput_vs_p.png").exists()
