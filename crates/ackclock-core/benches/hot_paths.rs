@@ -102,7 +102,7 @@ fn route_lookup(c: &mut Criterion) {
         duplex(2 + hosts + i, 1);
     }
     let dests: Vec<NodeId> = (2..n as u32).map(NodeId).collect();
-    let routes = Routes::build(n, &links, &dests).expect("routing tables");
+    let routes = Routes::build(n, &links, &dests, false).expect("routing tables");
     let mut rng = RandomStream::named(3, "bench");
     let queries: Vec<(NodeId, NodeId)> = (0..BATCH)
         .map(|_| {
@@ -116,7 +116,7 @@ fn route_lookup(c: &mut Criterion) {
     g.bench_function("next_hop_dumbbell_202_nodes", |b| {
         b.iter(|| {
             for &(at, dst) in &queries {
-                std::hint::black_box(routes.next_hop(at, dst));
+                std::hint::black_box(routes.next_hop(at, dst, FlowId(0)));
             }
         });
     });

@@ -26,7 +26,7 @@ impl Simulator {
                 dests.push(node(f.from));
             }
         }
-        let routes = Routes::build(scenario.nodes.len(), &links, &dests)?;
+        let routes = Routes::build(scenario.nodes.len(), &links, &dests, false)?;
         let seed = scenario.run.seed;
         let mut flows = Vec::with_capacity(scenario.flows.len());
         for (i, f) in scenario.flows.iter().enumerate() {
@@ -40,13 +40,13 @@ impl Simulator {
                     scenario.nodes[b.idx()]
                 )
             };
-            if routes.next_hop(src, dst).is_none() {
+            if !routes.reaches(src, dst) {
                 return Err(unreachable(src, dst));
             }
             let mut writer = None;
             let agent = match (&f.app, &f.tcp) {
                 (AppConfig::Ftp { size_bytes, .. }, Some(t)) => {
-                    if routes.next_hop(dst, src).is_none() {
+                    if !routes.reaches(dst, src) {
                         return Err(unreachable(dst, src));
                     }
                     let cc = t
@@ -81,7 +81,7 @@ impl Simulator {
                 (AppConfig::Tmix { .. }, Some(_)) => Agent::Tmix,
                 (app, Some(t)) => {
                     // A paced application writing into a TCP connection.
-                    if routes.next_hop(dst, src).is_none() {
+                    if !routes.reaches(dst, src) {
                         return Err(unreachable(dst, src));
                     }
                     let Some(generator) = generator_for(app) else {
@@ -127,11 +127,12 @@ impl Simulator {
                 continue;
             };
             let (src, dst) = (node(f.from), node(f.to));
-            if routes.next_hop(dst, src).is_none() {
+            if !routes.reaches(dst, src) {
                 return Err(format!("flow[{i}] ({}): no route back", f.name));
             }
             let path_rtt = SimDuration(
-                routes.path_delay(src, dst, &links).0 + routes.path_delay(dst, src, &links).0,
+                routes.path_delay(src, dst, FlowId(i as u32), &links).0
+                    + routes.path_delay(dst, src, FlowId(i as u32), &links).0,
             );
             tmix_app_of[i] = tmix_apps.len() as u32;
             tmix_apps.push(TmixApp::new(

@@ -77,7 +77,10 @@ impl Simulator {
         let on_path = |from: u32, to: u32| {
             let (mut at, mut hops) = (from, 0);
             while at != to && hops <= self.links.len() {
-                let Some(next) = self.routes.next_hop(NodeId(at), NodeId(to)) else {
+                let Some(next) = self
+                    .routes
+                    .next_hop(NodeId(at), NodeId(to), FlowId(f as u32))
+                else {
                     return false;
                 };
                 if next.idx() == l {

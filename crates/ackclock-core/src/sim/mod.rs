@@ -343,10 +343,7 @@ impl Simulator {
     /// Sends the pool's packet `c` out of node `at` toward its destination.
     #[inline(always)]
     fn forward_carried(&mut self, at: NodeId, c: Carried) {
-        let Some(l) = self.routes.next_hop(at, c.dst) else {
-            // Routes were checked for every flow at build time.
-            unreachable!("no route for a flow's packet");
-        };
+        let l = self.routes.forward(at, c.dst, c.flow);
         if self.tracing {
             let pkt = *self.pool.get(c.r);
             self.trace(l, TraceEvent::Enqueue, &pkt);

@@ -13,6 +13,7 @@ pub mod rack;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
+pub mod seqmap;
 pub mod sink;
 
 pub use rtt::RttEstimator;

@@ -14,9 +14,11 @@
 //! `TCPSink/Sack1`): the first block holds the segment that triggered the ACK, the others
 //! repeat the most recently reported blocks, up to three.
 //!
-//! Out-of-order segments are remembered in a ring bitmap sized to the advertised window:
+//! Out-of-order segments are remembered in a ring bitmap spanning the advertised window:
 //! the sender never sends beyond una + window and una never passes the receiver's next
-//! expected segment, so every useful segment fits.
+//! expected segment, so every useful segment fits. The bitmap grows with the highest offset
+//! held and shrinks back once the holes are filled (`seqmap.rs`), so a flow's receiver costs
+//! what its losses need, not what its window allows.
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
@@ -24,6 +26,7 @@ use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
 use crate::tcp::flow_control::FlowControl;
+use crate::tcp::seqmap::SeqMap;
 use crate::time::{SimDuration, SimTime};
 
 // Laid out by hand (repr(C)): what every segment touches in the first three cache lines, the
@@ -33,7 +36,8 @@ use crate::time::{SimDuration, SimTime};
 pub struct TcpSink {
     /// Next in-order segment expected.
     pub rcv_nxt: u64,
-    mask: u64,
+    /// Segments received above `rcv_nxt`, at offsets up to the window (`seen.limit()`).
+    seen: SeqMap,
     /// The segment that arrived last (it leads the next ACK's SACK blocks).
     last_seq: u64,
     /// RFC 7323 TS.Recent and Last.ACK.sent.
@@ -43,7 +47,6 @@ pub struct TcpSink {
     maxseen: u64,
     /// A finite transfer's payload bytes not yet delivered (u64::MAX: endless).
     undelivered: u64,
-    seen: Vec<bool>,
     deadline: Option<SimTime>,
     /// Delayed ACKs: `None` acknowledges every segment.
     delack: Option<DelAck>,
@@ -97,7 +100,6 @@ impl TcpSink {
     }
 
     pub fn new(flow: FlowId, node: NodeId, peer: NodeId, cfg: &TcpConfig) -> TcpSink {
-        let cap = (cfg.window as u64).next_power_of_two().max(1);
         let delays = cfg.sink == "delack" || (cfg.sink == "sack" && cfg.delayed_ack);
         let delack = delays.then_some(DelAck {
             segs_per_ack: cfg.segs_per_ack,
@@ -108,8 +110,7 @@ impl TcpSink {
             node,
             peer,
             rcv_nxt: 0,
-            seen: vec![false; cap as usize],
-            mask: cap - 1,
+            seen: SeqMap::new(cfg.window),
             payload: cfg.packet_size,
             ack_size: cfg.ack_size,
             syn: cfg.syn,
@@ -313,7 +314,8 @@ impl TcpSink {
         let seq = pkt.seq;
         if let Some(fc) = self.fc.as_mut() {
             let new = seq >= self.rcv_nxt
-                && (seq - self.rcv_nxt > self.mask || !self.seen[(seq & self.mask) as usize]);
+                && (seq - self.rcv_nxt > self.seen.limit()
+                    || !self.seen.contains(seq, self.rcv_nxt));
             if new && !fc.fits(now) {
                 // No room: discard it, and say how much room there is.
                 self.ack(now, seq, out, c);
@@ -330,14 +332,15 @@ impl TcpSink {
             let before = self.rcv_nxt;
             self.rcv_nxt += 1;
             let mut filled = 0;
-            loop {
-                let slot = &mut self.seen[(self.rcv_nxt & self.mask) as usize];
-                if !*slot {
-                    break;
+            // Segments above are held only below `maxseen`.
+            if self.rcv_nxt < self.maxseen {
+                while self.seen.take(self.rcv_nxt, before) {
+                    self.rcv_nxt += 1;
+                    filled += 1;
                 }
-                *slot = false;
-                self.rcv_nxt += 1;
-                filled += 1;
+                if self.rcv_nxt >= self.maxseen {
+                    self.seen.emptied();
+                }
             }
             let mut delivered = (self.rcv_nxt - before) * self.payload as u64;
             if before == 0 && self.syn {
@@ -351,14 +354,13 @@ impl TcpSink {
                 fc.ooo -= filled;
                 fc.delivered(now, delivered);
             }
-        } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.mask {
-            let slot = &mut self.seen[(seq & self.mask) as usize];
-            if !*slot {
-                if let Some(fc) = self.fc.as_mut() {
-                    fc.ooo += 1;
-                }
+        } else if seq > self.rcv_nxt
+            && seq - self.rcv_nxt <= self.seen.limit()
+            && self.seen.insert(seq, self.rcv_nxt)
+        {
+            if let Some(fc) = self.fc.as_mut() {
+                fc.ooo += 1;
             }
-            *slot = true;
         }
         if self.sack {
             self.track_ranges(seq);
