@@ -10,6 +10,7 @@ from the profile, giving the engine's ``queue.red`` / ``queue.codel`` / ``queue.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -93,6 +94,7 @@ DEFAULT_LIMITS: Mapping[str, int] = {"fq_codel": 10240}
 COMMON_KEYS = ("kind", "limit", "limit_bytes", "ns2", "ecn", "setbit_")
 
 
+@functools.cache
 def known_keys(kind: str) -> tuple[str, ...]:
     spec = SPECS.get(kind, {})
     names: list[str] = list(COMMON_KEYS)

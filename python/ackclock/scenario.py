@@ -64,6 +64,9 @@ class RunConfig:
     check: Any = False
     max_events: Any = None
     max_packets: Any = None
+    # Among equal-cost shortest paths: "shortest" (the first declared link, ns-2's static
+    # routing) or "ecmp" (per flow, by a hash).
+    routing: Any = "shortest"
 
 
 @dataclass
@@ -418,6 +421,11 @@ def _run(run: RunConfig) -> dict[str, Any]:
                 raise ScenarioError(f"expected a number below 2^64, got {quote(n)}",
                                     path=f"run.{key}")
             document[key] = n
+    if run.routing not in ("shortest", "ecmp"):
+        raise ScenarioError(f"expected \"shortest\" or \"ecmp\", got {quote(run.routing)}",
+                            path="run.routing")
+    if run.routing == "ecmp":
+        document["routing"] = "ecmp"
     return document
 
 
@@ -499,6 +507,7 @@ def _links(
     names = list(nodes)
     out: list[dict[str, Any]] = []
     seen: dict[tuple[int, int], str] = {}
+    queues_done: dict[Any, dict[str, Any]] = {}
     for i, link in enumerate(links):
         p = link.origin or f"link[{i}]"
         a = _node_ref(link.from_, nodes, f"{p}.from")
@@ -510,7 +519,7 @@ def _links(
             )
         rate_bps = float(parse_rate(link.rate, f"{p}.rate"))
         delay_ps = parse_time(link.delay, f"{p}.delay")
-        queue = _queue(link.queue, f"{p}.queue", profile)
+        queue = _queue_cached(link.queue, f"{p}.queue", profile, queues_done)
         if not isinstance(link.duplex, bool):
             raise ScenarioError(f"expected true or false, got {quote(link.duplex)}",
                                 path=f"{p}.duplex")
@@ -615,6 +624,22 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
     return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets}
 
 
+def _queue_cached(q: QueueConfig, path: str, profile: Profile,
+                  done: dict[Any, dict[str, Any]]) -> dict[str, Any]:
+    """:func:`_queue`, remembered per distinct queue table (the links of a `count = N` table
+    all have the same one)."""
+    try:
+        key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes),
+               q.limit_bytes, q.ns2, q.ecn, tuple((k, type(v), v) for k, v in q.params.items()))
+        hash(key)
+    except TypeError:
+        return _queue(q, path, profile)
+    cached = done.get(key)
+    if cached is None:
+        cached = done[key] = _queue(q, path, profile)
+    return cached
+
+
 def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     check_kind(q.kind, QUEUE_KINDS, SUPPORTED_QUEUE_KINDS, f"{path}.kind", "queue discipline")
     if q.limit is not None and q.limit_bytes is not None:
@@ -682,6 +707,7 @@ def _flows(
     out: list[dict[str, Any]] = []
     replies: list[tuple[int, Flow, str]] = []
     first: dict[str, str] = {}
+    tcp_done: dict[Any, dict[str, Any]] = {}
     for i, flow in enumerate(flows):
         p = flow.origin or f"flow[{i}]"
         _unique_name(flow.name, p, first, "flow")
@@ -706,7 +732,7 @@ def _flows(
             if len(entry["ports"]) != 2:
                 raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
         if flow.kind == "tcp":
-            entry["tcp"] = _tcp(flow, p, profile, defaults)
+            entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done)
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
         mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
@@ -799,6 +825,25 @@ def _trace(flow: Flow, p: str) -> list[str]:
             raise ScenarioError(f"expected some of {expected}, got {quote(name)}",
                                 path=f"{p}.trace")
     return [name.rstrip("_") for name in names]
+
+
+def _tcp_cached(
+    flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any],
+    done: dict[Any, dict[str, Any]],
+) -> dict[str, Any]:
+    """:func:`_tcp`, remembered per distinct set of the flow's own TCP keys: the flows of a
+    `count = N` table all resolve the same parameters (10 000 flows: most of resolving)."""
+    try:
+        key = (flow.variant, flow.cc, flow.sink, flow.header_size,
+               tuple(flow.tcp.items()) if flow.tcp else ())
+        hash(key)
+    except TypeError:  # a table or list among the values: resolved every time
+        return _tcp(flow, p, profile, defaults)
+    cached = done.get(key)
+    if cached is None:
+        cached = done[key] = _tcp(flow, p, profile, defaults)
+    # A copy: two-way connections change theirs.
+    return dict(cached)
 
 
 def _tcp(

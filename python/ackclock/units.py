@@ -22,6 +22,7 @@ import math
 import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import Any
 
 from .errors import ScenarioError, quote
 
@@ -141,19 +142,44 @@ def _parse(
     return number * units[unit or default_unit]
 
 
+# Values that parsed, per kind: a scenario with 10 000 flows repeats the same few rates, delays
+# and sizes tens of thousands of times, and exact parsing (fractions) took a third of resolving
+# it. Keyed by type and value (1 and 1.0 differ in what they may mean); failures are not kept,
+# so each still raises with its own path.
+_PARSED: dict[tuple[str, type, object], Any] = {}
+_PARSED_MAX = 4096
+
+
+def _key(kind: str, value: object) -> tuple[str, type, object] | None:
+    t = type(value)
+    return (kind, t, value) if t is str or t is int or t is float else None
+
+
+def _remember(key: tuple[str, type, object] | None, result: Any) -> Any:
+    if key is not None and len(_PARSED) < _PARSED_MAX:
+        _PARSED[key] = result
+    return result
+
+
 def parse_rate(value: object, path: str = "rate") -> Fraction:
     """A positive rate in bit/s, exactly."""
+    key = _key("rate", value)
+    if key is not None and key in _PARSED:
+        return _PARSED[key]  # type: ignore[no-any-return]
     what = f"a rate like {RATE_EXAMPLE}, \"10Mbps\" or 2.5e6 (bit/s)"
     bps = _parse(value, _RATE_UNITS, path, what, "b/s")
     if bps <= 0:
         raise ScenarioError(
             f"expected a positive rate like {RATE_EXAMPLE}, got {quote(value)}", path=path
         )
-    return bps
+    return _remember(key, bps)  # type: ignore[no-any-return]
 
 
 def parse_time(value: object, path: str = "time") -> int:
     """A non-negative time in integer picoseconds (rounded to the nearest picosecond)."""
+    key = _key("time", value)
+    if key is not None and key in _PARSED:
+        return _PARSED[key]  # type: ignore[no-any-return]
     what = f"a time like {TIME_EXAMPLE}, \"1.5s\", \"100us\" or 2 (seconds)"
     ps = _parse(value, _TIME_UNITS, path, what, "s")
     if ps < 0:
@@ -164,11 +190,14 @@ def parse_time(value: object, path: str = "time") -> int:
         # The engine keeps times in 64-bit picoseconds.
         raise ScenarioError(f"expected a time below 2^64 ps (213 days), got {quote(value)}",
                             path=path)
-    return round(ps)
+    return _remember(key, round(ps))  # type: ignore[no-any-return]
 
 
 def parse_size(value: object, path: str = "size") -> int:
     """A non-negative whole number of bytes."""
+    key = _key("size", value)
+    if key is not None and key in _PARSED:
+        return _PARSED[key]  # type: ignore[no-any-return]
     what = f"a size like {SIZE_EXAMPLE}, \"64KB\", \"64KiB\" or 1460 (bytes)"
     size = _parse(value, _SIZE_UNITS, path, what, "B")
     if size < 0:
@@ -179,7 +208,7 @@ def parse_size(value: object, path: str = "size") -> int:
         raise ScenarioError(
             f"expected a whole number of bytes, got {quote(value)} = {float(size)} B", path=path
         )
-    return int(size)
+    return _remember(key, int(size))  # type: ignore[no-any-return]
 
 
 def parse_int(value: object, path: str, *, minimum: int = 0, what: str = "an integer") -> int:

@@ -152,6 +152,7 @@ pub fn dumbbell(
             check: false,
             max_events: None,
             max_packets: None,
+            routing: Default::default(),
         },
         nodes,
         links,

@@ -72,6 +72,25 @@ pub struct RunConfig {
     /// (default `invariants::DEFAULT_MAX_PACKETS`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_packets: Option<u64>,
+    /// How routers choose among equal-cost shortest paths (`net/routing.rs`).
+    #[serde(default, skip_serializing_if = "Routing::is_shortest")]
+    pub routing: Routing,
+}
+
+/// `run.routing`: one shortest path per destination, ties to the first declared link
+/// (ns-2's static routing), or every shortest path, chosen per flow by a hash (ECMP).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Routing {
+    #[default]
+    Shortest,
+    Ecmp,
+}
+
+impl Routing {
+    fn is_shortest(&self) -> bool {
+        *self == Routing::Shortest
+    }
 }
 
 /// Resource guards on the time series: samples per series, and rows over all series.

@@ -84,6 +84,7 @@ fn scenario(s: &Setup) -> Scenario {
             check: true,
             max_events: None,
             max_packets: None,
+            routing: Default::default(),
         },
         nodes: vec!["client".into(), "r".into(), "server".into()],
         links: vec![

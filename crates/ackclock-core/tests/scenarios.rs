@@ -255,6 +255,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             check: false,
             max_events: None,
             max_packets: None,
+            routing: Default::default(),
         },
         nodes,
         links,

@@ -26,7 +26,8 @@ impl Simulator {
                 dests.push(node(f.from));
             }
         }
-        let routes = Routes::build(scenario.nodes.len(), &links, &dests, false)?;
+        let ecmp = scenario.run.routing == crate::scenario::Routing::Ecmp;
+        let routes = Routes::build(scenario.nodes.len(), &links, &dests, ecmp)?;
         let seed = scenario.run.seed;
         let mut flows = Vec::with_capacity(scenario.flows.len());
         for (i, f) in scenario.flows.iter().enumerate() {

@@ -236,6 +236,7 @@ pub fn build(net: &Net) -> Scenario {
             check: true,
             max_events: None,
             max_packets: None,
+            routing: Default::default(),
         },
         nodes,
         links,

@@ -1,0 +1,205 @@
+"""Speed at scale (issue 31): the whole `ackclock run` command and the engine on networks from
+10 to 100 000 flows, fat-trees, a long chain of routers and 100 Gb/s links.
+
+    python benchmarks/scale.py [--only dumbbell_10000,fattree_16] [--duration 1s]
+                               [--instructions]
+
+For each case it writes the scenario (TOML) into a temporary folder and prints:
+- `cmd_s`, `peak_MB`: wall time and peak resident memory of the whole command
+  (`ackclock run CASE.toml --quiet`, measured by the kernel for the child process);
+- `resolve_s`: the front end resolving the TOML into the engine's document (in this process);
+- `setup_s`: the engine building the run from that document (`Simulation(...)`);
+- `run_s`, `Mhops/s`: the engine's run loop and packet-hops (one packet crossing one link) per
+  second of it;
+- with `--instructions`, instructions per packet-hop under cachegrind (`run_json` on the case's
+  summary.json; valgrind needed, and build the example first:
+  `cargo build --release -p ackclock-core --example run_json`); skipped on the largest cases,
+  where valgrind would take many minutes.
+
+Cases:
+- `dumbbell_N`: N Reno flows over a 1 Gb/s, 10 ms bottleneck with a 1000-packet buffer, each
+  with its own sender and receiver on 10 Gb/s, 1 ms access links (issue 10's scenarios 2 and 3,
+  benchmarks/ackclock/dumbbell.toml), N = 10 to 100 000;
+- `dumbbell100g_N`: the same with a 100 Gb/s bottleneck and 400 Gb/s access links;
+- `fattree_K`: a k-ary fat-tree (Al-Fares et al., SIGCOMM 2008: k pods of k/2 edge and k/2
+  aggregation switches, (k/2)^2 core switches, k/2 hosts per edge switch, k^3/4 hosts), 10 Gb/s,
+  1 us links with 100-packet buffers, ECMP by flow hash (`run.routing = "ecmp"`), flows between
+  random pairs of hosts in different pods (10 000 for k = 16, 4 per host below);
+- `chain_R`: R routers in a line, 10 flows from one end to the other, 1 Gb/s, 1 ms per link.
+
+Wall times on a shared machine swing by tens of percent: compare runs taken side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks" / "ackclock"
+
+
+def dumbbell(n: int, rate: str = "1Gb/s", access: str = "10Gb/s") -> str:
+    text = (BENCH / "dumbbell.toml").read_text()
+    text = text.replace("count = 10\n", f"count = {n}\n")
+    text = text.replace('rate = "1Gb/s"', f'rate = "{rate}"')
+    return text.replace('rate = "10Gb/s"', f'rate = "{access}"')
+
+
+def fattree(k: int, flows: int | None = None, seed: int = 1) -> str:
+    half = k // 2
+    hosts = k * half * half
+    lines = [f'name = "fattree{k}"', 'profile = "ns2"', "[run]", 'duration = "1s"',
+             'routing = "ecmp"', "[defaults.tcp]", "packet_size = 1448", "header_size = 52",
+             "window = 1000", 'variant = "newreno"']
+
+    def node(name: str) -> None:
+        lines.extend(["[[node]]", f'name = "{name}"'])
+
+    def link(a: str, b: str) -> None:
+        lines.extend(["[[link]]", f'from = "{a}"', f'to = "{b}"', 'rate = "10Gb/s"',
+                      'delay = "1us"', 'queue = { kind = "droptail", limit = 100 }'])
+
+    for c in range(half * half):
+        node(f"c{c}")
+    for p in range(k):
+        for s in range(half):
+            node(f"a{p}_{s}")
+            node(f"e{p}_{s}")
+            for h in range(half):
+                node(f"h{p}_{s}_{h}")
+    for p in range(k):
+        for s in range(half):
+            for h in range(half):
+                link(f"h{p}_{s}_{h}", f"e{p}_{s}")
+            for a in range(half):
+                link(f"e{p}_{s}", f"a{p}_{a}")
+            for j in range(half):
+                link(f"a{p}_{s}", f"c{s * half + j}")
+    names = [f"h{p}_{s}_{h}" for p in range(k) for s in range(half) for h in range(half)]
+    rng = random.Random(seed)
+    count = flows if flows is not None else 4 * hosts
+    for i in range(count):
+        a = rng.randrange(hosts)
+        b = rng.randrange(hosts)
+        while b // (half * half) == a // (half * half):  # another pod
+            b = rng.randrange(hosts)
+        lines.extend(["[[flow]]", f'name = "f{i}"', 'kind = "tcp"', f'from = "{names[a]}"',
+                      f'to = "{names[b]}"',
+                      'app = { kind = "ftp", start = { uniform = ["0s", "10ms"] } }'])
+    return "\n".join(lines) + "\n"
+
+
+def chain(routers: int, flows: int = 10) -> str:
+    lines = ['name = "chain"', 'profile = "ns2"', "[run]", 'duration = "10s"',
+             "[defaults.tcp]", "packet_size = 1448", "header_size = 52", "window = 1000",
+             'variant = "newreno"', "[[node]]", f"count = {routers}", 'name = "r{i}"',
+             "[[node]]", f"count = {flows}", 'name = "s{i}"', "[[node]]", f"count = {flows}",
+             'name = "d{i}"']
+    for i in range(routers - 1):
+        lines.extend(["[[link]]", f'from = "r{i}"', f'to = "r{i + 1}"', 'rate = "1Gb/s"',
+                      'delay = "1ms"', 'queue = { kind = "droptail", limit = 1000 }'])
+    lines.extend(["[[link]]", f"count = {flows}", 'from = "s{i}"', 'to = "r0"',
+                  'rate = "10Gb/s"', 'delay = "1ms"', "[[link]]", f"count = {flows}",
+                  f'from = "r{routers - 1}"', 'to = "d{i}"', 'rate = "10Gb/s"',
+                  'delay = "1ms"', "[[flow]]", f"count = {flows}", 'name = "f{i}"',
+                  'kind = "tcp"', 'from = "s{i}"', 'to = "d{i}"'])
+    return "\n".join(lines) + "\n"
+
+
+def cases() -> dict[str, tuple[str, str, bool]]:
+    """Each case's scenario text, simulated duration, and whether cachegrind may run it."""
+    out: dict[str, tuple[str, str, bool]] = {}
+    for n, d in [(10, "10s"), (100, "5s"), (1000, "2s"), (10_000, "1s"), (100_000, "0.2s")]:
+        out[f"dumbbell_{n}"] = (dumbbell(n), d, n <= 1000)
+    for n in (10, 1000):
+        out[f"dumbbell100g_{n}"] = (dumbbell(n, "100Gb/s", "400Gb/s"), "1s", n <= 10)
+    for k, flows, d in [(4, None, "0.2s"), (8, None, "0.1s"), (16, 10_000, "0.05s")]:
+        out[f"fattree_{k}"] = (fattree(k, flows), d, k <= 8)
+    out["chain_50"] = (chain(50), "10s", True)
+    return out
+
+
+def ackclock() -> list[str]:
+    exe = shutil.which("ackclock")
+    return [exe] if exe else [sys.executable, "-m", "ackclock"]
+
+
+def whole_command(toml: Path, duration: str, out: Path) -> tuple[float, float]:
+    """Wall seconds and peak resident MB of `ackclock run`."""
+    timer = ["/usr/bin/time", "-f", "%e %M"]
+    done = subprocess.run([*timer, *ackclock(), "run", str(toml), "--set",
+                           f"run.duration={duration}", "--out", str(out), "--quiet"],
+                          capture_output=True, text=True, check=True)
+    wall, kb = done.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(kb) / 1024
+
+
+def in_process(toml: Path, duration: str) -> dict[str, float]:
+    from ackclock.run import engine
+    from ackclock.toml_loader import load_resolved
+
+    t = time.perf_counter()
+    _, doc = load_resolved(toml, [f"run.duration={duration}"])
+    resolve = time.perf_counter() - t
+    text = json.dumps(doc)
+    t = time.perf_counter()
+    sim = engine().Simulation(text)
+    setup = time.perf_counter() - t
+    t = time.perf_counter()
+    sim.run_until(sim.duration_ps)
+    run = time.perf_counter() - t
+    hops = sim.results()["summary"]["packet_hops"]
+    return {"resolve_s": resolve, "setup_s": setup, "run_s": run, "hops": hops}
+
+
+def instructions(summary: Path) -> float | None:
+    exe = ROOT / "target" / "release" / "examples" / "run_json"
+    if not exe.exists() or shutil.which("valgrind") is None:
+        return None
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                           "--cachegrind-out-file=/dev/null", str(exe), str(summary)],
+                          capture_output=True, text=True, check=True)
+    text = done.stdout + done.stderr
+    hops = int(re.search(r"packet-hops\s+(\d+)", text).group(1))  # type: ignore[union-attr]
+    refs = re.search(r"I\s+refs:\s+([\d,]+)", text)
+    return int(refs.group(1).replace(",", "")) / hops if refs and hops else None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", help="comma-separated case names")
+    ap.add_argument("--duration", help="simulated time of every case (default: per case)")
+    ap.add_argument("--instructions", action="store_true")
+    args = ap.parse_args()
+    all_cases = cases()
+    names = args.only.split(",") if args.only else list(all_cases)
+    print(f"{'case':18} {'cmd_s':>7} {'peak_MB':>8} {'resolve_s':>9} {'setup_s':>8} "
+          f"{'run_s':>7} {'Mhops/s':>8} {'instr/hop':>9}")
+    with tempfile.TemporaryDirectory() as d:
+        for name in names:
+            text, duration, small = all_cases[name]
+            duration = args.duration or duration
+            toml = Path(d) / f"{name}.toml"
+            toml.write_text(text)
+            out = Path(d) / name
+            cmd_s, peak = whole_command(toml, duration, out)
+            r = in_process(toml, duration)
+            ipp = None
+            if args.instructions and small:
+                ipp = instructions(out / "summary.json")
+            print(f"{name:18} {cmd_s:7.2f} {peak:8.0f} {r['resolve_s']:9.2f} "
+                  f"{r['setup_s']:8.3f} {r['run_s']:7.2f} {r['hops'] / r['run_s'] / 1e6:8.2f} "
+                  f"{'' if ipp is None else f'{ipp:9.1f}'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
