@@ -1,7 +1,7 @@
 """Up-front estimates of a run's memory, checked against a limit before the engine builds it.
 
-A scenario that cannot fit (a 20 000-flow dumbbell's routing tables, millions of Tmix
-connections, a long trace) is refused with one line naming what takes the memory and how to
+A scenario that cannot fit (a million-flow dumbbell, a large mesh's routing tables, millions of
+Tmix connections, a long trace) is refused with one line naming what takes the memory and how to
 raise the limit, instead of the engine's allocation failing (an abort) or the OOM killer
 ending the process. The limit is ``ACKCLOCK_MAX_MEMORY`` (a size: ``"64GB"``; the command
 line's ``--max-memory`` sets it), by default the memory available now (``MemAvailable`` of
@@ -19,7 +19,7 @@ from .errors import ScenarioError
 ENV = "ACKCLOCK_MAX_MEMORY"
 
 # Bytes per item, upper estimates of the engine's structures (crates/ackclock-core):
-# the routing table (a next-hop link id of 4 bytes per node and destination:
+# the routing table (a next-hop link id of 4 bytes per node and destination tree:
 # net/routing.rs), a flow's sender, receiver, scoreboard and counters,
 # a link direction's queue, line and counters, a Tmix connection and each of its ADUs, a
 # trace record, a time-series row (sampler.rs), and the engine and interpreter themselves.
@@ -63,6 +63,9 @@ def memory_limit() -> tuple[int, str]:
         return 1 << 62, "no limit"
 
 
+_SEVERAL = object()
+
+
 def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     """(bytes, key, what) for each large part of a resolved scenario's engine state."""
     nodes = len(doc.get("nodes", []))
@@ -74,9 +77,23 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
         dests.add(dest if isinstance(dest, (int, str)) else id(f))
         if f.get("kind") == "tcp":
             dests.add(src if isinstance(src, (int, str)) else -id(f))
+    # A destination whose incoming links all come from one node shares that node's tree
+    # (net/routing.rs): one table column per tree.
+    upstream: dict[Any, Any] = {}
+    # ("topology": the links of a scenario not resolved yet, for the routing tables alone.)
+    for link in doc.get("topology", links):
+        if isinstance(link, Mapping):
+            a, b = link.get("from"), link.get("to")
+            # A resolved document lists directions; a scenario file's link is duplex unless
+            # it says otherwise.
+            both = "rate_bps" not in link and link.get("duplex", True) is not False
+            for x, y in ((a, b), (b, a)) if both else ((a, b),):
+                upstream[y] = x if upstream.get(y, x) == x else _SEVERAL
+    trees = {upstream.get(d, d) if upstream.get(d, _SEVERAL) is not _SEVERAL else d
+             for d in dests}
     parts = [
-        (ROUTE_ENTRY * nodes * len(dests), "node",
-         f"routing tables ({nodes:,} nodes x {len(dests):,} destinations)"),
+        (ROUTE_ENTRY * nodes * len(trees), "node",
+         f"routing tables ({nodes:,} nodes x {len(trees):,} trees)"),
         (FLOW * len(flows), "flow", f"{len(flows):,} flows"),
         (LINK_DIRECTION * 2 * len(links), "link", f"{len(links):,} links"),
     ]

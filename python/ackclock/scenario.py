@@ -242,6 +242,8 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
 
     # The routing tables first, from the names alone: before a large network is resolved.
     check_memory({"nodes": sc.nodes, "links": [], "run": {},
+                  "topology": [{"from": x.from_, "to": x.to, "duplex": x.duplex}
+                               for x in sc.links if isinstance(x, Link)],
                   "flows": [{"from": f.from_, "to": f.to, "kind": f.kind} for f in sc.flows
                             if isinstance(f, Flow)]})
     nodes = _nodes(sc.nodes)
