@@ -163,3 +163,15 @@ def test_errors_inside_methods_name_the_method(ns2):
     """)
     assert r.code == 1
     assert "T instproc run" in r.err and "nope" in r.err
+
+
+def test_an_ns2_class_ackclock_lacks_stops_in_one_line(ns2):
+    r = ns2("""
+        set x 1
+        Agent/TFRCSink set NumSamples_ 8
+    """)
+    assert r.code == 2
+    assert r.err.strip() == ('ackclock: error: script.tcl:2: unknown or unsupported ns-2 class'
+                             ' "Agent/TFRCSink"')
+    r = ns2("puts [catch {nosuchcommand} msg]; puts $msg")
+    assert r.out.splitlines() == ["1", 'invalid command name "nosuchcommand"']

@@ -212,6 +212,8 @@ class Context:
             return self._class_command(args[0], ["set", *args[1:]])
         if target == "__classcmd":
             return self._class_command(args[0], args[1:])
+        if target == "__unsupported_class":
+            raise Ns2Error(f"unknown or unsupported ns-2 class \"{args[0]}\"")
         if target == "__unsupported":
             raise Ns2Error(unsupported(args[0] if args else "this command"))
         if target == "__ns_random":

@@ -581,6 +581,22 @@ namespace eval ::otcl {
     ::otcl::register SplitObject Class 0
 }
 
+# An ns-2 class ackclock does not have, used as a command (`Agent/TFRC set SndrType_ 1`):
+# one line saying so (status 2), not Tcl's "invalid command name".
+rename ::unknown ::otcl::tcl_unknown
+set ::otcl::ns2_roots {Agent Application Queue Mac Phy LL Classifier Trace ErrorModel
+    RandomVariable Routing RtModule Connector QueueMonitor DelayLink Module Filter Process Node
+    Link PacketHeader}
+proc ::unknown {args} {
+    set name [lindex $args 0]
+    set root [lindex [split $name /] 0]
+    if {[string first / $name] > 0 && $root in $::otcl::ns2_roots
+        && [regexp {^[A-Za-z0-9_/]+$} $name]} {
+        return [::__ac_dispatch __unsupported_class $name]
+    }
+    tailcall ::otcl::tcl_unknown {*}$args
+}
+
 proc new {class args} {
     if {![::otcl::isclass $class]} { return [::__ac_dispatch __new $class {*}$args] }
     set o [::otcl::newid]
