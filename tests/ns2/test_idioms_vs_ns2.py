@@ -356,3 +356,41 @@ def test_fulltcp_connection_matches_ns2(tmp_path, variant):
     ns_trace = (ns_dir / "out.tr").read_text()
     assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
     assert "+ 0.125352 2 1 ack 40 ------- 1 2.0 0.0 0 1" in ns_trace  # the SYN-ACK
+
+
+# tracevar, add-agent-trace, monitor-agent-trace and eventtrace-all (empty for wired agents),
+# and what a TCP agent's state variables hold before the run.
+AGENT_TRACES = """
+    set ns [new Simulator]
+    set ef [open ev.tr w]
+    $ns eventtrace-all $ef
+    set n0 [$ns node]
+    set n1 [$ns node]
+    $ns duplex-link $n0 $n1 1Mb 10ms DropTail
+    set tcp [new Agent/TCP/Reno]
+    $tcp set window_ 50
+    puts "before: [$tcp set cwnd_] [$tcp set ssthresh_] [$tcp set rtt_] [$tcp set rttvar_]"
+    $ns attach-agent $n0 $tcp
+    set sink [new Agent/TCPSink]
+    $ns attach-agent $n1 $sink
+    $ns connect $tcp $sink
+    set ftp [$tcp attach-app FTP]
+    set tf [open tv.tr w]
+    $tcp attach $tf
+    $tcp tracevar cwnd_
+    $tcp tracevar ssthresh_
+    $ns add-agent-trace $tcp tcp
+    $ns monitor-agent-trace $tcp
+    $ns at 0.1 "$ftp start"
+    $ns at 1.9993 "close $tf; close $ef; exit 0"
+    $ns run
+"""
+
+
+def test_agent_traces_match_ns2(tmp_path):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, AGENT_TRACES)
+    assert ac_out == ns_out
+    ns_trace = (ns_dir / "tv.tr").read_text()
+    assert (ac_dir / "tv.tr").read_text() == ns_trace
+    assert "a -t 0 -s 0 -d 1 -n tcp\n" in ns_trace
+    assert (ac_dir / "ev.tr").read_text() == (ns_dir / "ev.tr").read_text() == ""

@@ -7,6 +7,7 @@ it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..profiles import CC_ALIASES, TCP_ALIASES
@@ -81,6 +82,7 @@ class Agent(TclObject):
         self.peer: Agent | None = None
         self.app: Application | None = None
         self.flow: int | None = None  # the engine flow, once built
+        self.trace_name: str | None = None  # add-agent-trace's name
 
     def attach_to(self, node: Node) -> None:
         if self.node is not None and self.node is not node:
@@ -152,6 +154,8 @@ class TcpAgent(Agent):
         if not self.variant:
             raise Ns2Error(unsupported(f"TCP agent class {cls}"))
         self.cc_where = where
+        # ns-2 sets ssthresh_ from window_ when it makes the agent (a later window_ leaves it).
+        self.initial_window = to_int(self.vars.get("window_", "20"))
         self.traced: list[str] = []
         self.trace_channel: str | None = None
 
@@ -178,6 +182,19 @@ class TcpAgent(Agent):
                            + f" (traceable: {', '.join(t + '_' for t in TRACEABLE)})")
         if var not in self.traced:
             self.traced.append(var)
+        if self.trace_channel is not None:
+            # ns-2 writes the variable's value at once when the agent has a file already.
+            from .monitors import trace_line
+
+            value = PRE_RUN.get(var, lambda a: 0.0)(self)
+            if var == "rttvar_":  # the trace shows it in seconds: ticks x tcpTick_, unscaled
+                value = value * to_float(self.vars["tcpTick_"]) / 4
+            self.ctx.write_channel(self.trace_channel,
+                                   trace_line(self, 0.0, var.rstrip("_"), value))
+
+    def cmd_tracevar(self, var: str, *rest: str) -> None:
+        """``$tcp tracevar cwnd_``: ns-2's other name for ``trace``."""
+        self.cmd_trace(var, *rest)
 
     def cmd_attach(self, channel: str) -> None:
         self.trace_channel = channel
@@ -195,6 +212,9 @@ class TcpAgent(Agent):
         super().write_var(var, value)
 
     def live_var(self, var: str) -> str | None:
+        if not self.sim_started() and var in PRE_RUN:
+            value = PRE_RUN[var](self)
+            return fmt_traced_double(value) if var == "cwnd_" else str(int(value))
         if self.flow is None or not self.sim_started():
             return None
         if var in SENDER_COUNTERS:
@@ -307,6 +327,22 @@ class FullTcpAgent(TcpAgent):
             if var in self.vars and var != "segsize_" and not self.var_is_default(var):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
                                self.var_where(var))
+
+
+def _rttvar_init(agent: TcpAgent) -> float:
+    """rttvar_ before the first RTT sample: rtxcur_init_ in ticks, scaled by 16 (ns-2)."""
+    return round(to_float(agent.vars["rtxcur_init_"]) / to_float(agent.vars["tcpTick_"])) * 16
+
+
+# What a TCP agent's state variables hold before the run, as ns-2's TcpAgent holds them.
+PRE_RUN: dict[str, Callable[[TcpAgent], float]] = {
+    "cwnd_": lambda a: 1.0,
+    "ssthresh_": lambda a: float(a.initial_window),
+    "rtt_": lambda a: 0.0,
+    "srtt_": lambda a: 0.0,
+    "rttvar_": _rttvar_init,
+    "backoff_": lambda a: 1.0,
+}
 
 
 def _cc_value(obj: TclObject, var: str) -> float:

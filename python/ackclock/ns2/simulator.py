@@ -32,7 +32,15 @@ from .topology import (
     TraceObject,
     check_queue_kind,
 )
-from .values import bandwidth_bps, fmt_double, int_arg, sim_seconds_to_ps, time_ps, to_float
+from .values import (
+    bandwidth_bps,
+    fmt_double,
+    int_arg,
+    sim_seconds_to_ps,
+    time_ps,
+    to_float,
+    to_int,
+)
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -63,6 +71,7 @@ class Simulator(TclObject):
         self.pending_apps: list[tuple[Application, bool]] = []
         self.trace_all: str | None = None
         self.nam_channel: str | None = None
+        self.agent_lines: list[tuple[Agent, Callable[[], str]]] = []
         self.nam_layout = nam.NamLayout()
         # Packet traces (trace-all, trace-queue): the Tcl channel, the link directions
         # ("a->b" by node name; None: every link), the engine's own file, and how much of it
@@ -325,6 +334,52 @@ class Simulator(TclObject):
         self.nam_channel = channel
         self.packet_traces.append(_PacketTrace(channel, None, convert=nam.Converter()))
 
+    def cmd_eventtrace_all(self, channel: str = "") -> None:
+        """``$ns eventtrace-all $file``: ns-2 writes event lines only for agents that report
+        events (wireless and some routing agents); for wired TCP and UDP agents the file stays
+        empty, as here."""
+        self._before_run("eventtrace-all")
+
+    def cmd_add_agent_trace(self, agent: str, name: str, channel: str = "") -> None:
+        """``$ns add-agent-trace $tcp tcp``: names the agent in its trace file (``a`` line)."""
+        a = self._agent(agent)
+        a.trace_name = name
+        self._agent_line(a, lambda: f"a -t {fmt_double(self.now_s)} -s {a.cmd_addr()}"
+                                    f" -d {a.cmd_dst_addr()} -n {name}\n")
+
+    def cmd_monitor_agent_trace(self, agent: str) -> None:
+        """``$ns monitor-agent-trace $tcp``: the ``v ... monitor_agent`` line."""
+        a = self._agent(agent)
+        self._agent_line(a, lambda: f"v -t {fmt_double(self.now_s)} -e monitor_agent"
+                                    f" {a.cmd_addr()} {a.trace_name or ''}\n")
+
+    def _agent_line(self, a: Agent, line: Callable[[], str]) -> None:
+        """An agent-trace line into the agent's trace file; given before the run, ns-2 writes
+        it when the run starts (after the agents' reset)."""
+        if self.nam_channel is not None:
+            raise Ns2Error(unsupported("agent traces in a nam trace (add-agent-trace with"
+                                       " namtrace-all)"))
+        if not self.started:
+            self.agent_lines.append((a, line))
+            return
+        channel = getattr(a, "trace_channel", None)
+        if channel is not None:
+            self.ctx.write_channel(channel, line())
+
+    def _reset_agents(self) -> None:
+        """What ns-2 writes when ``$ns run`` resets the agents: a traced ssthresh_ taking the
+        window_ set since the agent was made, then the agent-trace lines given before."""
+        for a in self.agents:
+            if isinstance(a, TcpAgent) and a.trace_channel is not None \
+                    and "ssthresh_" in a.traced and to_int(a.vars["window_"]) != a.initial_window:
+                self.ctx.write_channel(a.trace_channel,
+                                       trace_line(a, 0.0, "ssthresh", to_int(a.vars["window_"])))
+        for a, line in self.agent_lines:
+            channel = getattr(a, "trace_channel", None)
+            if channel is not None:
+                self.ctx.write_channel(channel, line())
+        self.agent_lines.clear()
+
     def cmd_namtrace_all_wireless(self, *args: str) -> None:
         return None
 
@@ -484,6 +539,7 @@ class Simulator(TclObject):
                                            f" ({tr.src} -> {tr.dst} on {link.src.id} ->"
                                            f" {link.dst.id})"), tr.created_at)
             self.packet_traces.append(_PacketTrace(tr.channel, [link.name], ["lost"]))
+        self._reset_agents()
         if self.nam_channel is not None:
             self.ctx.write_channel(self.nam_channel, nam.header(self))
         if self.packet_traces:
