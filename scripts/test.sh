@@ -21,7 +21,7 @@ if { ! command -v ns >/dev/null 2>&1 || ! command -v tshark >/dev/null 2>&1 \
 fi
 
 # Builds the engine (release) and installs the package with its test tools.
-python3 -m pip install --quiet --disable-pip-version-check ".[test]"
+python3 -m pip install --quiet --disable-pip-version-check ".[test,docs]"
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -29,4 +29,6 @@ cargo test -p ackclock-core --quiet
 # The invariant checker catches a deliberately broken counter (docs/reliability.md).
 cargo test -p ackclock-core --quiet --features inject-accounting-bug --test invariants
 ruff check python tests
+# The documentation site (mkdocs.yml): every page, link and API reference entry must resolve.
+NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 python3 -m pytest -q

@@ -36,10 +36,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     max_memory = os.environ.get("ACKCLOCK_MAX_MEMORY")  # --max-memory sets it for a command
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # here, so that a reader gone away is seen below
+        return status
+    except BrokenPipeError:
+        return _closed_pipe()
     except ScenarioError as e:
-        return _fail(str(e))
+        # An ns-2 script's puts reports a closed pipe as a Tcl error.
+        return _closed_pipe() if _stdout_closed() else _fail(str(e))
     except OSError as e:
+        if _stdout_closed():
+            return _closed_pipe()
         return _fail(f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e))
     except EngineUnavailable as e:
         return _fail(str(e), status=1)
@@ -59,6 +66,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             import signal
 
             signal.signal(signal.SIGTERM, previous)
+
+
+_CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a command killed by it
+
+
+def _stdout_closed() -> bool:
+    """Whether standard output is a pipe whose reader has gone (poll reports an error)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(event & select.POLLERR for _, event in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _closed_pipe() -> int:
+    """The reader of standard output went away (`ackclock ns2 x.tcl | head`): exit quietly,
+    as command-line tools do, instead of a Broken pipe error. Standard output is pointed at
+    /dev/null so that the interpreter's last flush finds nothing to complain about."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return _CLOSED_PIPE
 
 
 class Terminated(KeyboardInterrupt):

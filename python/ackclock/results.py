@@ -119,6 +119,41 @@ class Results:
             f" samples={len(self.timeseries)})"
         )
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows for a Results: the run's facts, the flows table, the links
+        that carried packets and, with time series, the throughput and cwnd plots inline."""
+        import base64
+        import html
+        import io
+
+        s = self.summary
+        facts = ", ".join(f"{k} {s[k]}" for k in ("profile", "seed", "duration_s", "warmup_s",
+                                                   "wall_s") if k in s)
+        parts = [f"<p><b>{html.escape(str(s.get('name', 'run')))}</b>"
+                 f" ({html.escape(facts)})</p>"]
+        flow_cols = [c for c in ("flow", "kind", "cc", "from", "to", "throughput_mbps",
+                                 "goodput_mbps", "loss_rate", "mean_rtt_s", "timeouts",
+                                 "fast_retransmits") if c in self.flows.columns]
+        parts.append(self.flows[flow_cols].to_html(index=False, float_format="{:.4g}".format))
+        q = self.queues
+        if not q.empty and "departed_packets" in q:
+            q = q[q["departed_packets"] > 0]
+            cols = [c for c in ("link", "utilization", "mean_queue_packets",
+                                "max_queue_packets", "dropped_packets", "p95_sojourn_s")
+                    if c in q.columns]
+            parts.append(q[cols].to_html(index=False, float_format="{:.4g}".format))
+        if not self.timeseries.empty:
+            from .plot import cwnd_figure, throughput_figure
+
+            runs = [(str(s.get("name", "")), self)]
+            for fig in (throughput_figure(runs), cwnd_figure(runs)):
+                buf = io.BytesIO()
+                fig.savefig(buf, format="png", dpi=80)
+                data = base64.b64encode(buf.getvalue()).decode("ascii")
+                parts.append(f'<img src="data:image/png;base64,{data}"'
+                             ' style="max-width: 100%">')
+        return "\n".join(parts)
+
     def save(self, directory: str | os.PathLike[str], plot: bool = False) -> list[str]:
         """Writes the results folder; returns the names of the files written.
 

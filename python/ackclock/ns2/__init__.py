@@ -106,6 +106,10 @@ def _run(script: str, argv: Sequence[str], int32_counters: bool = False,
     except ScriptExit as e:
         code = e.code
     except Ns2Error as e:
+        from ..cli import _closed_pipe, _stdout_closed
+
+        if _stdout_closed():  # `ackclock ns2 x.tcl | head`: the reader went away; quietly
+            return _closed_pipe()
         sys.stdout.flush()
         ctx.tcl.eval("catch {flush stdout}")
         print(f"ackclock: error: {e}", file=sys.stderr)
