@@ -15,7 +15,6 @@ use ackclock_core::packet::{Packet, PacketKind, SackBlocks};
 use ackclock_core::packet_pool::PacketPool;
 use ackclock_core::queue::{AnyQueue, DropTail};
 use ackclock_core::rng::RandomStream;
-use ackclock_core::tcp::sender::Recovery;
 use ackclock_core::tcp::{TcpSender, TcpSink};
 use ackclock_core::time::{Rate, SimDuration, SimTime};
 
@@ -154,10 +153,10 @@ fn tcp_endpoints(c: &mut Criterion) {
         g.bench_function(format!("segment_and_ack_{name}"), |b| {
             let mut cfg = ns2_tcp();
             cfg.cc = cc.into();
-            cfg.variant = variant.into();
-            cfg.sink = sink.into();
+            cfg.variant = variant.parse().unwrap();
+            cfg.sink = sink.parse().unwrap();
             cfg.window = 64;
-            let recovery = Recovery::by_name(variant).expect("known variant");
+            let recovery = cfg.variant;
             let mut sender = TcpSender::new(
                 FlowId(0),
                 NodeId(0),

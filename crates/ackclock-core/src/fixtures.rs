@@ -3,9 +3,15 @@
 //! library.
 
 use crate::scenario::{
-    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, RunConfig, Scenario,
-    TcpConfig,
+    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, QueueKind, RunConfig,
+    Scenario, TcpConfig,
 };
+
+use crate::tcp::cc::hystart::HyStartRule;
+use crate::tcp::rtt::RtoRule;
+use crate::tcp::sender::Recovery;
+use crate::tcp::sink::SinkKind;
+use crate::tcp::WindowUnit;
 
 const MS: u64 = 1_000_000_000;
 const S: u64 = 1_000_000_000_000;
@@ -13,9 +19,9 @@ const S: u64 = 1_000_000_000_000;
 /// ns-2.35's `Agent/TCP` defaults with Reno and an ack-every-packet sink.
 pub fn ns2_tcp() -> TcpConfig {
     TcpConfig {
-        variant: "reno".into(),
+        variant: Recovery::Reno,
         cc: "reno".into(),
-        sink: "ack-every".into(),
+        sink: SinkKind::AckEvery,
         packet_size: 1000,
         header_size: 40,
         ack_size: 40,
@@ -36,13 +42,13 @@ pub fn ns2_tcp() -> TcpConfig {
         delayed_ack: false,
         timestamps: false,
         ts_echo_rfc7323: false,
-        window_unit: "packets".into(),
+        window_unit: WindowUnit::Packets,
         ecn: false,
         rcv_buffer_bytes: None,
         app_read_rate_bps: None,
         pacing: false,
-        hystart: "off".into(),
-        rto_rule: "rfc6298".into(),
+        hystart: HyStartRule::Off,
+        rto_rule: RtoRule::Rfc6298,
         prr: false,
         rack: false,
         cwnd_validation: false,
@@ -73,7 +79,7 @@ pub fn dumbbell(
         nodes.push(format!("d{i}"));
     }
     let q = |limit: u64| QueueConfig {
-        kind: "droptail".into(),
+        kind: QueueKind::DropTail,
         limit_packets: Some(limit),
         limit_bytes: None,
         ns2: false,

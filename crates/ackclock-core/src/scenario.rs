@@ -6,6 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::tcp::sender::Recovery;
+use crate::tcp::sink::SinkKind;
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -21,12 +24,50 @@ pub struct Scenario {
     pub traces: Vec<TraceConfig>,
 }
 
+/// A packet trace's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    /// ns-2's trace lines.
+    Ns2,
+    /// pcap frames.
+    Pcap,
+}
+
+/// A queue discipline (`queue::`), by the name scenarios give it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum QueueKind {
+    #[default]
+    #[serde(rename = "droptail")]
+    DropTail,
+    #[serde(rename = "red")]
+    Red,
+    #[serde(rename = "codel")]
+    CoDel,
+    #[serde(rename = "fq_codel")]
+    FqCoDel,
+    #[serde(rename = "pie")]
+    Pie,
+}
+
+impl QueueKind {
+    /// The name scenarios give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueKind::DropTail => "droptail",
+            QueueKind::Red => "red",
+            QueueKind::CoDel => "codel",
+            QueueKind::FqCoDel => "fq_codel",
+            QueueKind::Pie => "pie",
+        }
+    }
+}
+
 /// A packet trace: ns-2 lines or pcap frames, on link directions or at nodes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TraceConfig {
-    /// `ns2` or `pcap`.
-    pub format: String,
+    pub format: TraceFormat,
     /// The file to write (the front end makes it absolute).
     pub path: String,
     /// Link indices; with `nodes` also empty, every link.
@@ -207,8 +248,8 @@ pub struct PieConfig {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QueueConfig {
-    #[serde(default = "default_queue_kind")]
-    pub kind: String,
+    #[serde(default)]
+    pub kind: QueueKind,
     #[serde(default)]
     pub limit_packets: Option<u64>,
     #[serde(default)]
@@ -226,10 +267,6 @@ pub struct QueueConfig {
     pub codel: Option<CoDelConfig>,
     #[serde(default)]
     pub pie: Option<PieConfig>,
-}
-
-fn default_queue_kind() -> String {
-    "droptail".to_string()
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -274,12 +311,8 @@ pub struct ConnectionConfig {
     /// `request-response`: the acceptor writes its data once the initiator's have arrived
     /// in full, and the initiator closes when the acceptor has; `concurrent`: both write
     /// at once and each closes after its last byte. Read from the initiator's flow.
-    #[serde(default = "default_exchange")]
-    pub exchange: String,
-}
-
-fn default_exchange() -> String {
-    "concurrent".to_string()
+    #[serde(default)]
+    pub exchange: crate::tcp::full::Exchange,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -292,9 +325,9 @@ pub enum FlowKind {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcpConfig {
-    pub variant: String,
+    pub variant: Recovery,
     pub cc: String,
-    pub sink: String,
+    pub sink: SinkKind,
     /// Payload bytes per segment.
     pub packet_size: u32,
     pub header_size: u32,
@@ -350,8 +383,8 @@ pub struct TcpConfig {
     pub ts_echo_rfc7323: bool,
     /// `packets` (ns-2: windows in segments, growth per ACK, ssthresh in whole segments) or
     /// `bytes` (growth per byte acknowledged, ssthresh exact; windows reported in bytes).
-    #[serde(default = "default_window_unit")]
-    pub window_unit: String,
+    #[serde(default)]
+    pub window_unit: crate::tcp::WindowUnit,
     /// RFC 3168 ECN: segments are ECN-capable and the sender halves its window on ECN-Echo
     /// (ns-2 `ecn_`).
     #[serde(default)]
@@ -369,12 +402,12 @@ pub struct TcpConfig {
     pub pacing: bool,
     /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`): `off`, `linux` (Linux's
     /// `tcp_cubic`) or `ns3` (ns-3's `TcpCubic`).
-    #[serde(default = "default_hystart")]
-    pub hystart: String,
+    #[serde(default)]
+    pub hystart: crate::tcp::cc::hystart::HyStartRule,
     /// `rfc6298` (RTO = max(min_rto, SRTT + 4 RTTVAR)) or `linux` (SRTT + max(4 RTTVAR,
     /// min_rto)); see `tcp::rtt`.
-    #[serde(default = "default_rto_rule")]
-    pub rto_rule: String,
+    #[serde(default)]
+    pub rto_rule: crate::tcp::rtt::RtoRule,
     /// cwnd grows only while it limits the sender (RFC 7661; Linux's `tcp_is_cwnd_limited`).
     #[serde(default)]
     pub cwnd_validation: bool,
@@ -400,28 +433,16 @@ impl TcpConfig {
     pub fn congestion_control(&self) -> Result<crate::tcp::cc::AnyCc, String> {
         let setup = crate::tcp::cc::CcSetup {
             initial_window: self.window_init as f64,
-            hystart: crate::tcp::cc::hystart::Rules::by_name(&self.hystart)?,
-            linux: self.rack && self.variant == "sack",
+            hystart: self.hystart.rules(),
+            linux: self.rack && self.variant == Recovery::Sack,
             mss: self.packet_size as f64,
         };
         crate::tcp::cc::AnyCc::new(&self.cc, &self.cc_params, &setup)
     }
 }
 
-fn default_hystart() -> String {
-    "off".to_string()
-}
-
 fn default_true() -> bool {
     true
-}
-
-fn default_rto_rule() -> String {
-    "rfc6298".to_string()
-}
-
-fn default_window_unit() -> String {
-    "packets".to_string()
 }
 
 fn default_segs_per_ack() -> u32 {
@@ -737,19 +758,13 @@ impl Scenario {
             }
         }
         for (i, t) in self.traces.iter().enumerate() {
-            if t.format != "ns2" && t.format != "pcap" {
-                return Err(format!(
-                    "trace[{i}].format: unknown {:?}; expected \"ns2\" or \"pcap\"",
-                    t.format
-                ));
-            }
             if t.links.iter().any(|&l| l as usize >= self.links.len()) {
                 return Err(format!("trace[{i}].links: link index out of range"));
             }
             if t.nodes.iter().any(|&x| x >= n) {
                 return Err(format!("trace[{i}].nodes: node index out of range"));
             }
-            if t.format == "ns2" && !t.nodes.is_empty() {
+            if t.format == TraceFormat::Ns2 && !t.nodes.is_empty() {
                 return Err(format!(
                     "trace[{i}].nodes: an ns2 trace records link directions; use links"
                 ));
@@ -934,19 +949,12 @@ impl Scenario {
                 f.to, f.from
             ));
         }
-        if c.initiator && !["concurrent", "request-response", "open"].contains(&c.exchange.as_str())
-        {
-            return Err(format!(
-                "{p}.exchange: unsupported {:?}; expected concurrent, request-response or open",
-                c.exchange
-            ));
-        }
         if f.kind != FlowKind::Tcp || !matches!(f.app, AppConfig::Ftp { .. }) {
             return Err(format!(
                 "flow[{i}].app: a connection's direction is a TCP ftp flow"
             ));
         }
-        if c.initiator && c.exchange == "request-response" {
+        if c.initiator && c.exchange == crate::tcp::full::Exchange::RequestResponse {
             if let AppConfig::Ftp {
                 size_bytes: None, ..
             } = f.app
@@ -1034,16 +1042,16 @@ fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
         if q.limit_packets.is_none_or(|n| n == 0) {
             Err(format!(
                 "{p}.limit: {} needs a positive limit in packets",
-                q.kind
+                q.kind.name()
             ))
         } else {
             Ok(())
         }
     };
     let missing = |what: &str| Err(format!("{p}: the {} parameters are missing", what));
-    match q.kind.as_str() {
-        "droptail" => Ok(()),
-        "red" => {
+    match q.kind {
+        QueueKind::DropTail => Ok(()),
+        QueueKind::Red => {
             needs_limit()?;
             let Some(r) = &q.red else {
                 return missing("red");
@@ -1071,7 +1079,7 @@ fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
             }
             probability(p, "mark_p", r.mark_p)
         }
-        "codel" | "fq_codel" => {
+        QueueKind::CoDel | QueueKind::FqCoDel => {
             needs_limit()?;
             let Some(c) = &q.codel else {
                 return missing("codel");
@@ -1084,7 +1092,7 @@ fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
             }
             Ok(())
         }
-        "pie" => {
+        QueueKind::Pie => {
             needs_limit()?;
             let Some(x) = &q.pie else {
                 return missing("pie");
@@ -1097,37 +1105,18 @@ fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
             }
             probability(p, "mark_ecn_threshold", x.mark_ecn_threshold)
         }
-        other => Err(format!(
-            "{p}.kind: unsupported kind {other:?}; expected droptail, red, codel, fq_codel or pie"
-        )),
     }
 }
 
 fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     let p = format!("flow[{i}]");
-    if crate::tcp::sender::Recovery::by_name(&t.variant).is_none() {
-        return Err(format!(
-            "{p}.variant: unsupported variant {:?}; expected tahoe, reno, newreno or sack",
-            t.variant
-        ));
-    }
+    // variant, sink, window_unit, hystart and rto_rule are enums: their names were read once,
+    // when the document was.
     if let Err(e) = t.congestion_control() {
         return Err(format!("{p}.{e}"));
     }
-    if !["ack-every", "delack", "sack"].contains(&t.sink.as_str()) {
-        return Err(format!(
-            "{p}.sink: unsupported sink {:?}; expected ack-every, delack or sack",
-            t.sink
-        ));
-    }
-    if t.variant == "sack" && t.sink != "sack" {
+    if t.variant == Recovery::Sack && t.sink != SinkKind::Sack {
         return Err(format!("{p}.sink: the sack variant needs sink = \"sack\""));
-    }
-    if t.window_unit != "packets" && t.window_unit != "bytes" {
-        return Err(format!(
-            "{p}.window_unit: unsupported {:?}; expected packets or bytes",
-            t.window_unit
-        ));
     }
     if t.rcv_buffer_bytes == Some(0) {
         return Err(format!("{p}.rcv_buffer: must be at least one byte"));
@@ -1156,16 +1145,6 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     }
     if t.dupack_threshold == 0 {
         return Err(format!("{p}.dupack_threshold: must be positive"));
-    }
-    // Checked for every flow (`congestion_control` above checks it too).
-    if let Err(e) = crate::tcp::cc::hystart::Rules::by_name(&t.hystart) {
-        return Err(format!("{p}.{e}"));
-    }
-    if t.rto_rule != "rfc6298" && t.rto_rule != "linux" {
-        return Err(format!(
-            "{p}.rto_rule: expected \"rfc6298\" or \"linux\", got {:?}",
-            t.rto_rule
-        ));
     }
     if t.min_rto_ps > t.max_rto_ps {
         return Err(format!("{p}.min_rto: larger than max_rto"));

@@ -5,7 +5,7 @@ use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::results::{ColumnData, Results};
 use ackclock_core::scenario::{
     AppConfig, ConnectionConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig,
-    QueueConfig, RunConfig, Scenario, TcpConfig,
+    QueueConfig, QueueKind, RunConfig, Scenario, TcpConfig,
 };
 use ackclock_core::Simulator;
 
@@ -36,7 +36,7 @@ fn setup(sizes: [Option<u64>; 2], exchange: &'static str) -> Setup {
 
 fn scenario(s: &Setup) -> Scenario {
     let q = QueueConfig {
-        kind: "droptail".into(),
+        kind: QueueKind::DropTail,
         limit_packets: Some(50),
         ..Default::default()
     };
@@ -70,7 +70,7 @@ fn scenario(s: &Setup) -> Scenario {
         s.two_way.then(|| ConnectionConfig {
             peer,
             initiator,
-            exchange: s.exchange.into(),
+            exchange: s.exchange.parse().unwrap(),
         })
     };
     Scenario {
@@ -193,12 +193,10 @@ fn data_both_ways_under_loss_completes_with_each_recovery_variant() {
         for sink in ["ack-every", "delack"] {
             let mut s = setup([Some(2_000_000), Some(1_500_000)], "concurrent");
             s.loss = 0.01;
-            s.tcp.variant = variant.into();
-            s.tcp.sink = if variant == "sack" {
-                "sack".into()
-            } else {
-                sink.into()
-            };
+            s.tcp.variant = variant.parse().unwrap();
+            s.tcp.sink = if variant == "sack" { "sack" } else { sink }
+                .parse()
+                .unwrap();
             s.tcp.delayed_ack = sink == "delack";
             let r = run(&s);
             assert_eq!(
@@ -222,9 +220,9 @@ fn piggybacking_sends_fewer_pure_acks_than_two_one_way_flows() {
     // before data can carry it, in ackclock as in BSD and Linux).
     let sizes = [Some(1_000_000), Some(1_000_000)];
     let mut two_way = setup(sizes, "concurrent");
-    two_way.tcp.sink = "delack".into();
+    two_way.tcp.sink = "delack".parse().unwrap();
     let mut one_way = setup(sizes, "concurrent");
-    one_way.tcp.sink = "delack".into();
+    one_way.tcp.sink = "delack".parse().unwrap();
     one_way.two_way = false;
     let (two_way, one_way) = (run(&two_way), run(&one_way));
     let pure = |r: &Results| u64s(&r.flows, "acks_sent").iter().sum::<u64>();
@@ -242,8 +240,8 @@ fn piggybacking_sends_fewer_pure_acks_than_two_one_way_flows() {
 fn runs_are_deterministic() {
     let mut s = setup([Some(3_000_000), Some(700_000)], "concurrent");
     s.loss = 0.02;
-    s.tcp.variant = "sack".into();
-    s.tcp.sink = "sack".into();
+    s.tcp.variant = "sack".parse().unwrap();
+    s.tcp.sink = "sack".parse().unwrap();
     let r = run(&s);
     // SACK recovery records completion too (the last byte may be acknowledged in recovery).
     assert!(f64s(&r.flows, "completion_s").iter().all(|t| t.is_finite()));
@@ -278,7 +276,11 @@ fn handshake_and_fins_show_in_ns2_and_pcap_traces() {
     let (tr, pcap) = (dir.join("out.tr"), dir.join("client.pcap"));
     let trace = |format: &str, path: &std::path::Path, links: Vec<u32>, nodes: Vec<u32>| {
         ackclock_core::scenario::TraceConfig {
-            format: format.into(),
+            format: if format == "ns2" {
+                ackclock_core::scenario::TraceFormat::Ns2
+            } else {
+                ackclock_core::scenario::TraceFormat::Pcap
+            },
             path: path.to_string_lossy().into_owned(),
             links,
             nodes,

@@ -6,9 +6,11 @@
 use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::results::Results;
 use ackclock_core::scenario::{
-    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, QueueConfig, RunConfig,
-    Scenario,
+    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, QueueConfig, QueueKind,
+    RunConfig, Scenario,
 };
+use ackclock_core::tcp::sender::Recovery;
+use ackclock_core::tcp::sink::SinkKind;
 use ackclock_core::Simulator;
 
 const MS: u64 = 1_000_000_000;
@@ -16,7 +18,7 @@ const S: u64 = 1_000_000_000_000;
 
 fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
     let q = QueueConfig {
-        kind: "droptail".into(),
+        kind: QueueKind::DropTail,
         limit_packets: Some(100),
         limit_bytes: None,
         ns2: true,
@@ -36,9 +38,9 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         packets: drops.to_vec(),
     });
     let mut tcp = ns2_tcp();
-    tcp.variant = variant.into();
-    if variant == "sack" {
-        tcp.sink = "sack".into();
+    tcp.variant = serde_json::from_value(serde_json::Value::from(variant)).expect("a variant");
+    if tcp.variant == Recovery::Sack {
+        tcp.sink = SinkKind::Sack;
     }
     tcp.window = 20;
     tcp.min_rto_ps = min_rto_ms * MS;

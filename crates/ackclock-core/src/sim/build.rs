@@ -53,8 +53,7 @@ impl Simulator {
                     let cc = t
                         .congestion_control()
                         .map_err(|e| format!("flow[{i}].{e}"))?;
-                    let recovery = Recovery::by_name(&t.variant)
-                        .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
+                    let recovery = t.variant;
                     let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
                     let mut sink = Box::new(TcpSink::new(id, dst, src, t));
                     if let Some(size) = size_bytes {
@@ -91,8 +90,7 @@ impl Simulator {
                     let cc = t
                         .congestion_control()
                         .map_err(|e| format!("flow[{i}].{e}"))?;
-                    let recovery = Recovery::by_name(&t.variant)
-                        .ok_or_else(|| format!("flow[{i}].variant: unsupported {:?}", t.variant))?;
+                    let recovery = t.variant;
                     let sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
                     let sink = Box::new(TcpSink::new(id, dst, src, t));
                     let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
@@ -268,8 +266,8 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
     let q = &l.queue;
     let stream = |what: &str| RandomStream::named(seed, &format!("link.{name}.{what}"));
     let limit = q.limit_packets.unwrap_or(u64::MAX);
-    let enqueue_time = match q.kind.as_str() {
-        "red" => {
+    let enqueue_time = match q.kind {
+        QueueKind::Red => {
             let r = q.red.expect("validated");
             AnyQueue::Red(Box::new(Red::new(
                 RedParams {
@@ -293,7 +291,7 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
                 stream("queue"),
             )))
         }
-        "pie" => {
+        QueueKind::Pie => {
             let x = q.pie.expect("validated");
             AnyQueue::Pie(Box::new(Pie::new(
                 PieParams {
@@ -311,14 +309,16 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
                 stream("queue"),
             )))
         }
-        _ => AnyQueue::DropTail(DropTail {
-            limit_packets: q.limit_packets,
-            limit_bytes: q.limit_bytes,
-            ns2: q.ns2,
-        }),
+        QueueKind::DropTail | QueueKind::CoDel | QueueKind::FqCoDel => {
+            AnyQueue::DropTail(DropTail {
+                limit_packets: q.limit_packets,
+                limit_bytes: q.limit_bytes,
+                ns2: q.ns2,
+            })
+        }
     };
     let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, enqueue_time);
-    if q.kind == "codel" || q.kind == "fq_codel" {
+    if matches!(q.kind, QueueKind::CoDel | QueueKind::FqCoDel) {
         let c = q.codel.expect("validated");
         let params = CoDelParams {
             limit_packets: limit,
@@ -327,7 +327,7 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
             mtu: c.mtu,
             ecn: q.ecn,
         };
-        link.set_held(if q.kind == "codel" {
+        link.set_held(if q.kind == QueueKind::CoDel {
             HeldQueue::CoDel(Box::new(CoDel::new(params)))
         } else {
             let perturbation = stream("queue").next_u64();
@@ -417,7 +417,7 @@ fn open_traces(
                         header: t.header_size,
                         syn,
                         timestamps: t.timestamps,
-                        sack: t.sink == "sack",
+                        sack: t.sink == SinkKind::Sack,
                         window_segments: t.window,
                         wscale: FrameInfo::scale_for(window),
                         full: None,
@@ -514,7 +514,7 @@ fn open_traces(
     let ends: Vec<(u32, u32)> = links.iter().map(|l| (l.from.0, l.to.0)).collect();
     let mut specs = Vec::with_capacity(sc.traces.len());
     for t in &sc.traces {
-        let pcap = t.format == "pcap";
+        let pcap = t.format == TraceFormat::Pcap;
         let mut taps = Vec::new();
         let mut all = TraceEvent::Enqueue.bit()
             | TraceEvent::Dequeue.bit()

@@ -353,7 +353,8 @@ impl Simulator {
                 ));
             }
             let cfg = &self.scenario.links[i].queue;
-            let red_bytes = cfg.red.is_some_and(|r| r.queue_in_bytes) && cfg.kind == "red";
+            let red_bytes = cfg.red.is_some_and(|r| r.queue_in_bytes)
+                && cfg.kind == crate::scenario::QueueKind::Red;
             if let Some(limit) = cfg.limit_packets.filter(|_| !red_bytes) {
                 if a.backlog.packets > limit {
                     return Err(fail(
@@ -365,7 +366,10 @@ impl Simulator {
                     ));
                 }
             }
-            if let Some(limit) = cfg.limit_bytes.filter(|_| cfg.kind == "droptail") {
+            if let Some(limit) = cfg
+                .limit_bytes
+                .filter(|_| cfg.kind == crate::scenario::QueueKind::DropTail)
+            {
                 if a.backlog.bytes > limit {
                     return Err(fail(
                         who(),

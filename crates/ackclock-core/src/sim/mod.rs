@@ -21,9 +21,11 @@ use crate::queue::{AnyQueue, CoDel, DropTail, FqCoDel, HeldQueue, Pie, Red};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
 use crate::sampler::{FlowSample, Sampler};
-use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario};
+use crate::scenario::{
+    AppConfig, FlowKind, LinkConfig, LossConfig, QueueKind, Scenario, TraceFormat,
+};
 use crate::sched::{EventQueue, Source};
-use crate::tcp::sender::Recovery;
+use crate::tcp::sink::SinkKind;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
 use crate::tmix::{Action as TmixAction, DelayLine, TmixConn};

@@ -31,10 +31,10 @@ impl Simulator {
         }
         cols.truncate(self.scenario_flows);
         let get = |f: fn(&FlowCounters) -> u64| cols.iter().map(f).collect::<Vec<u64>>();
-        let tcp_str = |f: fn(&crate::scenario::TcpConfig) -> &String| {
+        let tcp_str = |f: fn(&crate::scenario::TcpConfig) -> &str| {
             sc.flows
                 .iter()
-                .map(|x| x.tcp.as_ref().map_or(String::new(), |t| f(t).clone()))
+                .map(|x| x.tcp.as_ref().map_or(String::new(), |t| f(t).to_string()))
                 .collect()
         };
         flows
@@ -49,8 +49,8 @@ impl Simulator {
                     })
                     .collect(),
             )
-            .str("variant", tcp_str(|t| &t.variant))
-            .str("cc", tcp_str(|t| &t.cc))
+            .str("variant", tcp_str(|t| t.variant.name()))
+            .str("cc", tcp_str(|t| t.cc.as_str()))
             .str(
                 "from",
                 sc.flows

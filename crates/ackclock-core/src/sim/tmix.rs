@@ -16,7 +16,6 @@ use super::*;
 use crate::ids::NodeId;
 use crate::rng::RandomStream;
 use crate::scenario::TcpConfig;
-use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::SimDuration;
 use crate::tmix::DelayLine;
@@ -54,8 +53,6 @@ impl TmixApp {
         for c in &cfg {
             c.congestion_control()
                 .map_err(|e| format!("flow[{i}].{e}"))?;
-            Recovery::by_name(&c.variant)
-                .ok_or_else(|| format!("flow[{i}].variant: unsupported"))?;
         }
         Ok(TmixApp {
             name: name.to_string(),
@@ -90,7 +87,7 @@ impl Simulator {
             let cc = cfg
                 .congestion_control()
                 .expect("checked when the application was built");
-            let recovery = Recovery::by_name(&cfg.variant).expect("checked likewise");
+            let recovery = cfg.variant;
             let sender = Box::new(TcpSender::new(id, a, b, cfg, recovery, cc));
             let mut sink = Box::new(TcpSink::new(id, b, a, cfg));
             sink.set_transfer(0); // the connection counts ADU bytes itself

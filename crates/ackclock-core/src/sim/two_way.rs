@@ -29,8 +29,7 @@ pub(super) fn build(sc: &Scenario, flows: &mut [Flow]) -> Result<Vec<FullConn>, 
             continue;
         };
         let j = c.peer as usize;
-        let exchange = Exchange::by_name(&c.exchange)
-            .ok_or_else(|| format!("flow[{i}].connection.exchange: unsupported"))?;
+        let exchange = c.exchange;
         let size = |k: usize| match &sc.flows[k].app {
             AppConfig::Ftp { size_bytes, .. } => *size_bytes,
             _ => None,

@@ -51,23 +51,14 @@ pub const INITIATOR: usize = 0;
 pub const ACCEPTOR: usize = 1;
 
 /// When each side writes its data (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Exchange {
+    #[default]
     Concurrent,
     RequestResponse,
     /// Concurrent without FINs (ns-2's FullTcp).
     Open,
-}
-
-impl Exchange {
-    pub fn by_name(name: &str) -> Option<Exchange> {
-        match name {
-            "concurrent" => Some(Exchange::Concurrent),
-            "request-response" => Some(Exchange::RequestResponse),
-            "open" => Some(Exchange::Open),
-            _ => None,
-        }
-    }
 }
 
 /// An endpoint's connection state (RFC 9293 section 3.3.2; TIME-WAIT ends at once).
@@ -407,7 +398,7 @@ mod tests {
             let mut cfg = ns2_tcp();
             cfg.syn = true;
             cfg.window = 64;
-            cfg.sink = sink.into();
+            cfg.sink = sink.parse().unwrap();
             let mk = |i: u32| {
                 let (a, b) = (NodeId(i), NodeId(1 - i));
                 let f = FlowId(i);

@@ -21,6 +21,16 @@
 
 use crate::time::SimDuration;
 
+/// The RTO rule (`rto_rule`): `rfc6298`, RTO = max(min_rto, SRTT + 4 RTTVAR); `linux`,
+/// SRTT + max(4 RTTVAR, min_rto) (module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoRule {
+    #[default]
+    Rfc6298,
+    Linux,
+}
+
 /// Backoff stops doubling here, as BSD's and ns-2's (64) do.
 pub const MAX_BACKOFF: u32 = 64;
 

@@ -49,6 +49,8 @@
 //! - The sendable window is min(floor(cwnd), rwnd) segments beyond the cumulative ACK; with
 //!   `max_burst` (ns-2 `maxburst_`) at most that many segments leave in reply to one ACK.
 
+use serde::{Deserialize, Serialize};
+
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
@@ -56,14 +58,16 @@ use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::{AckEvent, AckSample, AnyCc, CaEvent, CaState, Conn, Window};
 use crate::tcp::delivery_rate::DeliveryRate;
-use crate::tcp::rtt::RttEstimator;
+use crate::tcp::rtt::{RtoRule, RttEstimator};
 use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::WindowUnit;
 use crate::time::{SimDuration, SimTime};
 
 mod linux;
 
 /// The loss-recovery variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Recovery {
     Tahoe,
     Reno,
@@ -72,13 +76,13 @@ pub enum Recovery {
 }
 
 impl Recovery {
-    pub fn by_name(name: &str) -> Option<Recovery> {
-        match name {
-            "tahoe" => Some(Recovery::Tahoe),
-            "reno" => Some(Recovery::Reno),
-            "newreno" => Some(Recovery::NewReno),
-            "sack" => Some(Recovery::Sack),
-            _ => None,
+    /// The name scenarios use (`variant`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Recovery::Tahoe => "tahoe",
+            Recovery::Reno => "reno",
+            Recovery::NewReno => "newreno",
+            Recovery::Sack => "sack",
         }
     }
 }
@@ -213,7 +217,7 @@ impl TcpSender {
             limited_transmit: cfg.limited_transmit,
             max_burst: cfg.max_burst,
             timestamps: cfg.timestamps,
-            bytes: cfg.window_unit == "bytes",
+            bytes: cfg.window_unit == WindowUnit::Bytes,
             ts_echo: SimTime::ZERO,
             syn_pending: cfg.syn,
             header_size: cfg.header_size,
@@ -221,7 +225,7 @@ impl TcpSender {
             recovery,
             first_partial: false,
             prr: (cfg.prr && recovery == Recovery::Sack).then_some(Prr::default()),
-            linux_timeouts: cfg.rto_rule == "linux",
+            linux_timeouts: cfg.rto_rule == RtoRule::Linux,
             cwnd_use: cfg.cwnd_validation.then_some(CwndUse::default()),
             scoreboard: (recovery == Recovery::Sack).then(|| Box::new(Scoreboard::new(cfg.window))),
             pipe: 0,
@@ -255,7 +259,7 @@ impl TcpSender {
                 SimDuration(cfg.max_rto_ps),
                 SimDuration(cfg.timer_granularity_ps),
             )
-            .with_linux_floor(cfg.rto_rule == "linux"),
+            .with_linux_floor(cfg.rto_rule == RtoRule::Linux),
             timed: None,
             rto_deadline: None,
             app_limit: 0,
@@ -1265,7 +1269,7 @@ mod tests {
         cfg.window = 100;
         cfg.limited_transmit = false;
         cfg.prr = prr;
-        cfg.rto_rule = rto_rule.into();
+        cfg.rto_rule = rto_rule.parse().unwrap();
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
         grow(&mut s, &mut out, &mut c, 20.0);
         (s, out, c)

@@ -31,6 +31,28 @@ use crate::time::{SimDuration, SimTime};
 
 // Laid out by hand (repr(C)): what every segment touches in the first three cache lines, the
 // SACK sink's ranges after them; Rust's own order put the SACK blocks in the middle.
+/// The receiver (`sink`): `ack-every` (an ACK per segment, ns-2's `TCPSink`), `delack`
+/// (delayed ACKs, ns-2's `DelAckSink`), `sack` (SACK blocks, ns-2's `Sack1` sink; delays its
+/// ACKs with `delayed_ack`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SinkKind {
+    AckEvery,
+    Delack,
+    Sack,
+}
+
+impl SinkKind {
+    /// The name scenarios use (`sink`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SinkKind::AckEvery => "ack-every",
+            SinkKind::Delack => "delack",
+            SinkKind::Sack => "sack",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct TcpSink {
@@ -100,7 +122,8 @@ impl TcpSink {
     }
 
     pub fn new(flow: FlowId, node: NodeId, peer: NodeId, cfg: &TcpConfig) -> TcpSink {
-        let delays = cfg.sink == "delack" || (cfg.sink == "sack" && cfg.delayed_ack);
+        let delays =
+            cfg.sink == SinkKind::Delack || (cfg.sink == SinkKind::Sack && cfg.delayed_ack);
         let delack = delays.then_some(DelAck {
             segs_per_ack: cfg.segs_per_ack,
             delay: SimDuration(cfg.ack_delay_ps),
@@ -116,7 +139,7 @@ impl TcpSink {
             syn: cfg.syn,
             syn_ack_at_once: cfg.syn && !cfg.delack_syn,
             quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
-            sack: cfg.sink == "sack",
+            sack: cfg.sink == SinkKind::Sack,
             // Grown at the first out-of-order arrival: most of a Tmix replay's hundreds of
             // thousands of short connections never see one.
             ranges: Vec::new(),
@@ -409,7 +432,7 @@ mod tests {
 
     fn delack_sink() -> TcpSink {
         let mut cfg = crate::fixtures::ns2_tcp();
-        cfg.sink = "delack".into();
+        cfg.sink = SinkKind::Delack;
         cfg.window = 32;
         cfg.ack_delay_ps = 100;
         TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg)
@@ -475,7 +498,7 @@ mod tests {
     #[test]
     fn sack_blocks_lead_with_the_latest_arrival_and_repeat_recent_ones() {
         let mut cfg = crate::fixtures::ns2_tcp();
-        cfg.sink = "sack".into();
+        cfg.sink = SinkKind::Sack;
         cfg.window = 64;
         let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
@@ -498,7 +521,7 @@ mod tests {
     fn the_syn_waits_like_data_only_with_delack_syn() {
         for (delack_syn, waits) in [(true, true), (false, false)] {
             let mut cfg = crate::fixtures::ns2_tcp();
-            cfg.sink = "delack".into();
+            cfg.sink = SinkKind::Delack;
             cfg.window = 32;
             cfg.syn = true;
             cfg.delack_syn = delack_syn;
@@ -517,7 +540,7 @@ mod tests {
     #[test]
     fn the_first_quick_acks_data_segments_are_acknowledged_at_once() {
         let mut cfg = crate::fixtures::ns2_tcp();
-        cfg.sink = "delack".into();
+        cfg.sink = SinkKind::Delack;
         cfg.window = 64;
         cfg.syn = true;
         cfg.delack_syn = false;

@@ -5,8 +5,10 @@
 use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::scenario::{
     AppConfig, CoDelConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, PieConfig,
-    QueueConfig, RedConfig, RunConfig, Scenario,
+    QueueConfig, QueueKind, RedConfig, RunConfig, Scenario,
 };
+use ackclock_core::tcp::sender::Recovery;
+use ackclock_core::tcp::sink::SinkKind;
 
 pub const MS: u64 = 1_000_000_000;
 pub const S: u64 = 1_000_000_000_000;
@@ -17,7 +19,7 @@ pub const QUEUE_KINDS: u8 = 7;
 
 pub fn queue(kind: u8, limit: u64) -> QueueConfig {
     let mut q = QueueConfig {
-        kind: "droptail".into(),
+        kind: QueueKind::DropTail,
         limit_packets: Some(limit),
         limit_bytes: None,
         ns2: false,
@@ -34,7 +36,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
             q.limit_bytes = Some(limit * 1040);
         }
         3 => {
-            q.kind = "red".into();
+            q.kind = QueueKind::Red;
             q.red = Some(RedConfig {
                 min_thresh: 0.0,
                 max_thresh: 0.0,
@@ -52,11 +54,10 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
         }
         4 | 5 => {
             q.kind = if kind % QUEUE_KINDS == 4 {
-                "codel"
+                QueueKind::CoDel
             } else {
-                "fq_codel"
-            }
-            .into();
+                QueueKind::FqCoDel
+            };
             q.codel = Some(CoDelConfig {
                 target_ps: 5 * MS,
                 interval_ps: 100 * MS,
@@ -66,7 +67,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
             });
         }
         _ => {
-            q.kind = "pie".into();
+            q.kind = QueueKind::Pie;
             q.pie = Some(PieConfig {
                 target_ps: 15 * MS,
                 t_update_ps: 15 * MS,
@@ -100,7 +101,12 @@ pub struct Net {
     pub duration_ms: u64,
 }
 
-const VARIANTS: [&str; 4] = ["tahoe", "reno", "newreno", "sack"];
+const VARIANTS: [Recovery; 4] = [
+    Recovery::Tahoe,
+    Recovery::Reno,
+    Recovery::NewReno,
+    Recovery::Sack,
+];
 const CCS: [&str; 5] = ["reno", "cubic", "highspeed", "scalable", "westwood"];
 
 pub fn build(net: &Net) -> Scenario {
@@ -172,14 +178,13 @@ pub fn build(net: &Net) -> Scenario {
             match f {
                 Some((v, c)) => {
                     let mut tcp = ns2_tcp();
-                    tcp.variant = VARIANTS[*v as usize % VARIANTS.len()].into();
+                    tcp.variant = VARIANTS[*v as usize % VARIANTS.len()];
                     tcp.cc = CCS[*c as usize % CCS.len()].into();
-                    tcp.sink = if tcp.variant == "sack" {
-                        "sack"
+                    tcp.sink = if tcp.variant == Recovery::Sack {
+                        SinkKind::Sack
                     } else {
-                        "ack-every"
-                    }
-                    .into();
+                        SinkKind::AckEvery
+                    };
                     tcp.window = 64;
                     FlowConfig {
                         connection: None,

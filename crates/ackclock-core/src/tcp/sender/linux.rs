@@ -647,7 +647,7 @@ mod tests {
         cfg.window_init = init;
         cfg.prr = true;
         cfg.rack = rack;
-        cfg.rto_rule = "linux".into();
+        cfg.rto_rule = "linux".parse().unwrap();
         cfg.initial_rto_ps = 1000 * MS;
         let cc = cfg.congestion_control().unwrap();
         let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Sack, cc);
