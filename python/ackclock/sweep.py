@@ -428,7 +428,8 @@ def sweep(
         if pool is not None:
             _stop_pool(pool)
         if pool is not None and _unguarded_script(e):
-            raise ScenarioError(_MAIN_GUARD) from None
+            main = str(getattr(sys.modules.get("__main__"), "__file__", ""))
+            raise ScenarioError(_MAIN_GUARD if os.path.isfile(main) else _NO_SCRIPT) from None
         raise
     finally:
         if pool is not None:
@@ -500,6 +501,10 @@ class _NoBar:
 _MAIN_GUARD = ("worker processes could not start: a script that calls ackclock.sweep must"
                " call it under `if __name__ == \"__main__\":` (each worker imports the script;"
                " or pass jobs=1)")
+
+
+_NO_SCRIPT = ("worker processes could not start: code read from standard input cannot be"
+              " imported by them; pass jobs=1, or save it as a script")
 
 
 def _unguarded_script(e: BaseException) -> bool:
