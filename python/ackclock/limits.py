@@ -84,6 +84,8 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     for link in doc.get("topology", links):
         if isinstance(link, Mapping):
             a, b = link.get("from"), link.get("to")
+            if not isinstance(a, (int, str)) or not isinstance(b, (int, str)):
+                continue  # a malformed endpoint, reported when the links are resolved
             # A resolved document lists directions; a scenario file's link is duplex unless
             # it says otherwise.
             both = "rate_bps" not in link and link.get("duplex", True) is not False
