@@ -296,8 +296,16 @@ class DelayLink(TclObject):
         super().write_var(var, value)
 
 
+# Queue disciplines of ns-2.35 that ackclock does not have (yet).
+NS2_QUEUES = ("SFQ", "DRR", "FQ", "CBQ", "RED/RIO", "RED/PD", "REM", "PI", "Vq", "GK", "SRR",
+              "dsRED", "XCP", "DropTail/PriQueue", "RedPDQueue", "JoBS", "Marker", "Demarker")
+
+
 def check_queue_kind(qtype: str) -> str:
     kind = QUEUE_KINDS.get(qtype)
+    if kind is None and qtype in NS2_QUEUES:
+        raise Ns2Error(unsupported(f"ns-2's queue type {qtype}")
+                       + f" (ackclock has: {', '.join(QUEUE_KINDS)})")
     if kind is None:
         raise Ns2Error(f"unknown or unsupported queue type {qtype!r}"
                        f" (ns-2 types ackclock knows: {', '.join(QUEUE_KINDS)})")
