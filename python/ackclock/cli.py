@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 _USER_ERROR = 2
 # The invariant checker found an engine bug (docs/reliability.md).
 _ENGINE_BUG = 3
-# Subcommands the format promises whose implementation has not landed yet.
-_PLANNED: dict[str, str] = {}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -188,12 +186,6 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_report(sub)
     if wanted("ns2"):
         _add_ns2(sub)
-    if only is None:
-        for name, what in _PLANNED.items():
-            p = sub.add_parser(name, help=f"{what} (not implemented yet)", add_help=False,
-                               formatter_class=_Formatter)
-            p.add_argument("args", nargs=argparse.REMAINDER)
-            p.set_defaults(func=_planned, planned=(name, what))
     return parser
 
 
@@ -458,11 +450,6 @@ def _ns2(args: argparse.Namespace) -> int:
 
     return run_script(args.script, args.script_args, int32_counters=args.int32_counters,
                       safe=args.safe)
-
-
-def _planned(args: argparse.Namespace) -> int:
-    name, what = args.planned
-    return _fail(f"`ackclock {name}` ({what}) is not implemented yet")
 
 
 def _unclaimed(out: Path, document: dict, explicit: bool) -> tuple[Path, str]:

@@ -82,9 +82,9 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
     }
 )
 
-class _Choices(Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]):
-    """The names each choosing TCP parameter takes: (what docs/scenario-files.md names, what the
-    engine runs today). Congestion controls are the engine registry's (read on first use)."""
+class _Choices(Mapping[str, tuple[str, ...]]):
+    """The names each choosing TCP parameter takes (docs/scenario-files.md). Congestion
+    controls are the engine registry's (read on first use)."""
 
     _FIXED: Mapping[str, tuple[str, ...]] = MappingProxyType({
         "variant": ("tahoe", "reno", "newreno", "sack"),
@@ -94,12 +94,10 @@ class _Choices(Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]):
         "hystart": ("off", "linux", "ns3"),
     })
 
-    def __getitem__(self, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def __getitem__(self, key: str) -> tuple[str, ...]:
         if key == "cc":
-            names = tuple(CC_PARAMS)
-            return names, names
-        names = self._FIXED[key]
-        return names, names
+            return tuple(CC_PARAMS)
+        return self._FIXED[key]
 
     def __iter__(self) -> Iterator[str]:
         return iter(("variant", "cc", *list(self._FIXED)[1:]))
@@ -108,7 +106,7 @@ class _Choices(Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]):
         return len(self._FIXED) + 1
 
 
-TCP_CHOICES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = _Choices()
+TCP_CHOICES: Mapping[str, tuple[str, ...]] = _Choices()
 
 
 @dataclass(frozen=True)

@@ -28,16 +28,12 @@ from .profiles import (
 )
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 
-# Everything docs/scenario-files.md and ARCHITECTURE.md name, and the part the engine runs today.
+# The names docs/scenario-files.md gives (the engine runs them all).
 QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
-SUPPORTED_QUEUE_KINDS = QUEUE_KINDS
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
-SUPPORTED_APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
 FLOW_KINDS = ("tcp", "udp")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
-SUPPORTED_LOSS_KINDS = LOSS_KINDS
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
-SUPPORTED_DISTRIBUTIONS = DISTRIBUTIONS
 
 _U32 = 2**32
 _U64 = 2**64
@@ -563,7 +559,7 @@ def _probability(value: Any, path: str) -> float:
 
 
 def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
-    kind = check_kind(loss.kind, LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{path}.kind", "loss model")
+    kind = check_kind(loss.kind, LOSS_KINDS, f"{path}.kind")
     own = _LOSS_OWN[kind]
     _absent(loss, tuple(k for k in _LOSS_FIELDS if k not in own), path, f"a {kind} loss model")
     if kind == "bernoulli":
@@ -643,7 +639,7 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
 
 
 def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
-    check_kind(q.kind, QUEUE_KINDS, SUPPORTED_QUEUE_KINDS, f"{path}.kind", "queue discipline")
+    check_kind(q.kind, QUEUE_KINDS, f"{path}.kind")
     if q.limit is not None and q.limit_bytes is not None:
         raise ScenarioError("give limit or limit_bytes, not both", path=path)
     limit = None if q.limit is None else parse_int(
@@ -674,19 +670,11 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     return doc
 
 
-def check_kind(
-    value: object, known: tuple[str, ...], supported: tuple[str, ...], path: str, what: str
-) -> str:
-    """``value`` if the engine runs it; a clear error for unknown and for not-yet kinds."""
+def check_kind(value: object, known: tuple[str, ...], path: str) -> str:
+    """``value`` if it is one of ``known``; else an error listing them."""
     if not isinstance(value, str) or value not in known:
         raise ScenarioError(
             f"expected one of {', '.join(quote(k) for k in known)}, got {quote(value)}",
-            path=path,
-        )
-    if value not in supported:
-        raise ScenarioError(
-            f"{what} {quote(value)} is not supported yet"
-            f" (supported now: {', '.join(quote(k) for k in supported)})",
             path=path,
         )
     return value
@@ -886,11 +874,7 @@ def _tcp(
     for key, kind in TCP_PARAMS.items():
         value, path = merged[key]
         if kind == "name":
-            known, supported = TCP_CHOICES[key]
-            what = {"variant": "TCP variant", "cc": "congestion control", "sink": "sink",
-                    "window_unit": "window unit", "rto_rule": "RTO rule",
-                    "hystart": "HyStart rule set"}[key]
-            out[key] = check_kind(value, known, supported, path, what)
+            out[key] = check_kind(value, TCP_CHOICES[key], path)
         elif kind == "size":
             size = parse_size(value, path)
             if size == 0 and key != "header_size":
@@ -984,7 +968,7 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
     trace application writes into the connection at its own pace (ns-3's MyApp)."""
     app = flow.app
     ap = f"{p}.app"
-    kind = check_kind(app.kind, APP_KINDS, SUPPORTED_APP_KINDS, f"{ap}.kind", "application")
+    kind = check_kind(app.kind, APP_KINDS, f"{ap}.kind")
     if kind in ("ftp", "tmix") and flow.kind != "tcp":
         wanted = '"cbr", "onoff", "poisson" or "trace"'
         raise ScenarioError(
@@ -1148,7 +1132,7 @@ def _distribution(value: Any, path: str) -> dict[str, Any]:
         raise ScenarioError(f"expected {expected}, got {quote(dict(value))}", path=path)
     ((kind, arg),) = value.items()
     dp = f"{path}.{kind}"
-    check_kind(kind, DISTRIBUTIONS, SUPPORTED_DISTRIBUTIONS, dp, "distribution")
+    check_kind(kind, DISTRIBUTIONS, dp)
     if kind == "constant":
         return {"constant": parse_time(arg, dp)}
     if kind == "exponential":

@@ -29,9 +29,6 @@ from .scenario import (
     LOSS_KINDS,
     MAX_ENTRIES,
     QUEUE_KINDS,
-    SUPPORTED_APP_KINDS,
-    SUPPORTED_LOSS_KINDS,
-    SUPPORTED_QUEUE_KINDS,
     AppConfig,
     Flow,
     Link,
@@ -531,8 +528,7 @@ def _link(t: Mapping[str, Any], p: str) -> Link:
 
 def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
     # The kind decides which keys are valid, so an unsupported kind is reported first.
-    kind = check_kind(t.get("kind", "droptail"), QUEUE_KINDS, SUPPORTED_QUEUE_KINDS,
-                      f"{p}.kind", "queue discipline")
+    kind = check_kind(t.get("kind", "droptail"), QUEUE_KINDS, f"{p}.kind")
     _check_keys(t, queues.known_keys(kind), p)
     ecn = t.get("ecn", t.get("setbit_"))
     params = {k: v for k, v in t.items() if k not in queues.COMMON_KEYS}
@@ -545,8 +541,7 @@ def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
     if not isinstance(t, Mapping):
         raise ScenarioError(f'expected a table like {{ kind = "bernoulli", p = 0.01 }}, got'
                             f" {quote(t)}", path=p)
-    kind = check_kind(_required(t, "kind", p), LOSS_KINDS, SUPPORTED_LOSS_KINDS, f"{p}.kind",
-                      "loss model")
+    kind = check_kind(_required(t, "kind", p), LOSS_KINDS, f"{p}.kind")
     _check_keys(t, _LOSS_KEYS[kind], p)
     return LossConfig(kind=kind, **{k: v for k, v in t.items() if k != "kind"})
 
@@ -588,8 +583,7 @@ def _flow(t: Mapping[str, Any], p: str) -> Flow:
 
 
 def _app(t: Mapping[str, Any], p: str) -> AppConfig:
-    kind = check_kind(_required(t, "kind", p), APP_KINDS, SUPPORTED_APP_KINDS, f"{p}.kind",
-                      "application")
+    kind = check_kind(_required(t, "kind", p), APP_KINDS, f"{p}.kind")
     _check_keys(t, _APP_KEYS[kind], p)
     random = t.get("random", t.get("random_"))
     if isinstance(random, int) and not isinstance(random, bool) and random in (0, 1):

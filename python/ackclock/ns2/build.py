@@ -109,7 +109,7 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
     variant, cc = agent.variant, agent.cc
     for key, value, where in (("variant", variant, agent.created_at),
                               ("cc", cc, agent.cc_where)):
-        if value not in TCP_CHOICES[key][1]:
+        if value not in TCP_CHOICES[key]:
             what = "loss recovery" if key == "variant" else "congestion control"
             raise Ns2Error(unsupported(f"{what} {value!r} ({agent.cls})"), where)
     sink_kind = params.pop("sink")

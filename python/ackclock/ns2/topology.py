@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..scenario import SUPPORTED_QUEUE_KINDS
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
 from .values import bandwidth_bps, fmt_double, time_ps, to_bool, to_float, to_int
@@ -309,9 +308,6 @@ def check_queue_kind(qtype: str) -> str:
     if kind is None:
         raise Ns2Error(f"unknown or unsupported queue type {qtype!r}"
                        f" (ns-2 types ackclock knows: {', '.join(QUEUE_KINDS)})")
-    if kind not in SUPPORTED_QUEUE_KINDS:
-        raise Ns2Error(unsupported(f"queue type {qtype}")
-                       + f" (supported now: {', '.join(SUPPORTED_QUEUE_KINDS)})")
     return kind
 
 
