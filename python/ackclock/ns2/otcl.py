@@ -583,7 +583,13 @@ namespace eval ::otcl {
 
 # An ns-2 class ackclock does not have, used as a command (`Agent/TFRC set SndrType_ 1`):
 # one line saying so (status 2), not Tcl's "invalid command name".
-rename ::unknown ::otcl::tcl_unknown
+if {[llength [info commands ::unknown]]} {
+    rename ::unknown ::otcl::tcl_unknown
+} else {  ;# a safe interpreter has no unknown handler
+    proc ::otcl::tcl_unknown {args} {
+        return -code error "invalid command name \"[lindex $args 0]\""
+    }
+}
 set ::otcl::ns2_roots {Agent Application Queue Mac Phy LL Classifier Trace ErrorModel
     RandomVariable Routing RtModule Connector QueueMonitor DelayLink Module Filter Process Node
     Link PacketHeader}
