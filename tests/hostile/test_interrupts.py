@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-# One run takes about a second of wall time.
+# One run takes 2-10 s of wall time (0.25 s per 1000 simulated seconds on a quiet 2026 core,
+# more under load): long enough that runs still under way 0.3 s after the first record appears
+# cannot all finish before the signal arrives (at 400 s, a quiet machine did: 5 of 5 cached).
 SLOW = """\
 name = "slow"
 [run]
-duration = "400s"
+duration = "10000s"
 [[node]]
 name = "a"
 [[node]]
