@@ -13,30 +13,14 @@ import time
 from pathlib import Path
 
 import pytest
+from _hostile import SMALL
 
 # One run takes 2-10 s of wall time (0.25 s per 1000 simulated seconds on a quiet 2026 core,
 # more under load): long enough that runs still under way 0.3 s after the first record appears
 # cannot all finish before the signal arrives (at 400 s, a quiet machine did: 5 of 5 cached).
-SLOW = """\
-name = "slow"
-[run]
-duration = "10000s"
-[[node]]
-name = "a"
-[[node]]
-name = "b"
-[[link]]
-from = "a"
-to = "b"
-rate = "100Mb/s"
-delay = "5ms"
-queue = { limit = 50 }
-[[flow]]
-name = "t"
-kind = "tcp"
-from = "a"
-to = "b"
-"""
+SLOW = (SMALL.replace('duration = "0.2s"', 'duration = "10000s"')
+        .replace('sample_interval = "0.1s"\n', "")
+        .replace('rate = "10Mb/s"', 'rate = "100Mb/s"'))
 
 
 def _children(pid: int) -> list[int]:
