@@ -246,7 +246,7 @@ class StagedFolder:
     def __init__(self, target: str | os.PathLike[str], is_ours: Callable[[Path], bool],
                  what: str = "an ackclock results folder") -> None:
         self.target = Path(target)
-        check_name(self.target.absolute())
+        check_name(self.target)
         try:
             st = os.lstat(self.target)
         except FileNotFoundError:

@@ -136,3 +136,15 @@ def test_a_staged_folder_discarded_leaves_nothing(tmp_path: Path) -> None:
     with StagedFolder(tmp_path / "out", is_results_folder) as staged:
         (staged.path / "x").write_text("x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_long_names_are_reported_by_their_real_path(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "ok.toml").write_text(SMALL)
+    fits = "r" * 250  # its temporary name beside it must fit too
+    assert cli("run", "ok.toml", "--out", fits, "--quiet")[0] == 0
+    assert (tmp_path / fits / "summary.json").is_file()
+    too_long = "q" * 256
+    line = cli.error("run", "ok.toml", "--out", too_long)
+    assert line == f"ackclock: error: {too_long}: File name too long"
+    assert ".ackclock-" not in line and too_long not in os.listdir(tmp_path)
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]
