@@ -122,7 +122,12 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
 
 def check_memory(doc: Mapping[str, Any]) -> None:
     """Raises ScenarioError when the estimate exceeds the limit, naming the largest part."""
-    parts = estimate(doc)
+    try:
+        parts = estimate(doc)
+    except (TypeError, ValueError, AttributeError, KeyError):
+        # A malformed document (names that are lists...): the checks after this one name
+        # what is wrong; an estimate must not fail first with a traceback.
+        return
     total = BASE + sum(p[0] for p in parts)
     limit, source = memory_limit()
     if total <= limit:
