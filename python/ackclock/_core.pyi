@@ -1,11 +1,14 @@
 """The compiled engine (crates/ackclock-py). See docs/engine-contract.md."""
 
-from typing import Any
+from typing import Any, final
 
+__all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry"]
+
+@final
 class Simulation:
     """One simulation run, built from a resolved scenario document (JSON)."""
 
-    def __init__(self, scenario_json: str) -> None:
+    def __new__(cls, scenario_json: str) -> Simulation:
         """Raises ValueError with a one-line message for a document the engine rejects."""
 
     def run_until(self, t_ps: int) -> None:
@@ -36,6 +39,13 @@ class Simulation:
         """cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff, window now; None for UDP."""
     def queue_counters(self, link: int) -> dict[str, float]:
         """A link direction's queue counters since the start, brought up to now."""
+    def queue_flow_counters(self, link: int) -> dict[int, dict[str, Any]]:
+        """Link direction ``link``'s per-flow queue counters (``monitor_flows``), brought up
+        to now: per engine flow that has offered the link a packet, keyed by flow index, its
+        queue counters with first_arrival_ps and data (whether the flow's data crosses it);
+        ValueError for a link without a flow monitor."""
+    def flush_traces(self) -> None:
+        """Writes the packet-trace lines due by now to their files (the ns-2 front end)."""
     def take_tcp_trace(self) -> dict[str, list[Any]]:
         """Traced-variable rows recorded since the last call (time_s, flow, variable, value)."""
     def results(self) -> dict[str, Any]:
@@ -46,6 +56,12 @@ def cc_registry() -> list[dict[str, Any]]:
     """The engine's congestion-control registry: per algorithm ``name`` and ``params``, each
     parameter a dict of name, default, min, min_inclusive, max, max_inclusive, integer,
     expected (the words an error uses), ns2 and ns3 (alias or None) and doc."""
+
+def read_tmix_vectors(text: str) -> dict[str, list[Any]] | None:
+    """A Tmix connection-vector file's text as the resolved document's columns (start_ps,
+    concurrent, rtt_ps, loss_initiator, loss_acceptor, adus, adu_side, adu_bytes,
+    adu_wait_ps), or None when it
+    is not a plain well-formed file (the front end then reads it itself and says why)."""
 
 def version() -> str:
     """The engine's version."""

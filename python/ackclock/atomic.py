@@ -89,7 +89,7 @@ def clean_leftovers(path: Path) -> list[Path]:
     processes which no longer run left behind (SIGKILL, power loss); returns them."""
     parent = path.parent
     short = _short(path.name)
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(parent))
     except OSError:

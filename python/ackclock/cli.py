@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import EngineUnavailable, InvariantViolation, ScenarioError
 
@@ -104,7 +104,7 @@ def _raise_terminated(signum: int, frame: object) -> None:
     raise Terminated()
 
 
-def _on_sigterm() -> object:
+def _on_sigterm() -> Any:
     """Makes SIGTERM raise Terminated in the main thread; returns the earlier handler."""
     import signal
     import threading
@@ -155,7 +155,10 @@ def _columns() -> int:
     except (KeyError, ValueError):
         pass
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+        stdout = sys.__stdout__
+        if stdout is None:
+            return 80
+        return os.get_terminal_size(stdout.fileno()).columns or 80
     except (AttributeError, ValueError, OSError):
         return 80
 
@@ -189,7 +192,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _add_run(sub: argparse._SubParsersAction) -> None:
+def _add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = sub.add_parser("run", formatter_class=_Formatter,
                          help="run one scenario (the built-in demo without SCENARIO)",
                          description="Runs one scenario and writes its results folder.")
@@ -218,7 +221,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     run.set_defaults(func=_run)
 
 
-def _add_sweep(sub: argparse._SubParsersAction) -> None:
+def _add_sweep(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sweep = sub.add_parser("sweep", formatter_class=_Formatter,
                            help="run a sweep file's grid of runs (resumable)",
                            description="Runs every point and replication of a sweep file on"
@@ -254,7 +257,7 @@ def _set_max_memory(args: argparse.Namespace) -> None:
         os.environ["ACKCLOCK_MAX_MEMORY"] = args.max_memory
 
 
-def _add_plot(sub: argparse._SubParsersAction) -> None:
+def _add_plot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     plot = sub.add_parser("plot", formatter_class=_Formatter,
                           help="draw the standard plots of a results folder, or overlay"
                                " several runs",
@@ -268,7 +271,7 @@ def _add_plot(sub: argparse._SubParsersAction) -> None:
     plot.set_defaults(func=_plot)
 
 
-def _add_report(sub: argparse._SubParsersAction) -> None:
+def _add_report(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     report = sub.add_parser("report", formatter_class=_Formatter,
                             help="write an interactive report.html of a run or sweep folder",
                             description="Writes DIR/report.html: one self-contained page"
@@ -279,7 +282,7 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
     report.set_defaults(func=_report)
 
 
-def _add_ns2(sub: argparse._SubParsersAction) -> None:
+def _add_ns2(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ns2 = sub.add_parser("ns2", formatter_class=_Formatter,
                          help="run an ns-2 Tcl script, as `ns SCRIPT ARGS...` would",
                          description="Runs an ns-2 Tcl script unchanged: the script writes its"
@@ -452,7 +455,7 @@ def _ns2(args: argparse.Namespace) -> int:
                       safe=args.safe)
 
 
-def _unclaimed(out: Path, document: dict, explicit: bool) -> tuple[Path, str]:
+def _unclaimed(out: Path, document: dict[str, Any], explicit: bool) -> tuple[Path, str]:
     """Where a run goes: ``out``, unless it holds a run of another scenario (other
     parameters, another seed) and was not named with --out; then the first free
     ``out-2``, ``out-3``, ... A folder named with --out is replaced. Returns the folder and
@@ -465,7 +468,7 @@ def _unclaimed(out: Path, document: dict, explicit: bool) -> tuple[Path, str]:
         except (OSError, ValueError):
             return False  # not a results folder: the run's own checks decide
         recorded = earlier.get("scenario") if isinstance(earlier, dict) else None
-        return json.loads(json.dumps(document)) != recorded
+        return bool(json.loads(json.dumps(document)) != recorded)
 
     if not other(out):
         return out, ""

@@ -288,7 +288,7 @@ class Network:
         ``delay`` and a DropTail queue of ``queue_limit`` packets; access links s{i}-r1 and
         r2-d{i} of ``access_rate`` and ``access_delay`` with unlimited queues. ``tcp`` are
         TCP parameters of every flow."""
-        from .toml_loader import MAX_ENTRIES
+        from .scenario import MAX_ENTRIES
         from .units import parse_int
 
         n = parse_int(n, "dumbbell(n)", minimum=1, what="a whole number of flows")

@@ -409,8 +409,9 @@ def sweep_figure(summary: pd.DataFrame, x: str, metric: str, *,
         ax.set_ylim(bottom=0)
     n = len(groups) + len(models or {})
     _legend(ax, n, "no runs")
-    if n and ax.get_legend() is not None and flows is None:
-        ax.get_legend().set_title("flow" + (f", {by}" if by else ""), prop={"size": "small"})
+    legend = ax.get_legend()
+    if n and legend is not None and flows is None:
+        legend.set_title("flow" + (f", {by}" if by else ""), prop={"size": "small"})  # type: ignore[arg-type]
     return fig
 
 

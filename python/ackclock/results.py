@@ -280,6 +280,7 @@ def summary_text(summary: Mapping[str, Any]) -> str:
             tables[json.dumps(marker)] = conns
             f = {**f, "app": {**f["app"], "connections": marker}}
         new_flows.append(f)
+    assert isinstance(scenario, Mapping)  # flows came from it
     text = json.dumps({**summary, "scenario": {**scenario, "flows": new_flows}}, indent=2)
     for marker, conns in tables.items():
         at = text.index(marker)

@@ -8,13 +8,15 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import EngineUnavailable, InvariantViolation, ScenarioError
 from .results import Results
 from .scenario import Scenario, resolve
 from .units import PS_PER_S
+
+if TYPE_CHECKING:
+    from ._core import Simulation
 
 # The run advances in slices of simulated time, so that a progress bar can move and Ctrl-C is
 # honoured between slices (the engine runs each slice without the GIL). A slice is sized to
@@ -23,7 +25,18 @@ _SLICES = 200
 _SLICE_WALL_S = 0.1
 
 
-def engine() -> ModuleType:
+class Engine(Protocol):
+    """The compiled engine module's interface (``_core.pyi``, checked against the module by
+    mypy's stubtest in tests/unit/test_types.py)."""
+
+    @property
+    def Simulation(self) -> type[Simulation]: ...  # noqa: N802 - the module's class
+    def cc_registry(self) -> list[dict[str, Any]]: ...
+    def read_tmix_vectors(self, text: str) -> dict[str, list[Any]] | None: ...
+    def version(self) -> str: ...
+
+
+def engine() -> Engine:
     """The compiled engine module."""
     try:
         from . import _core

@@ -906,7 +906,7 @@ def _tcp(
                 if isinstance(number, bool) or not isinstance(number, (int, float)):
                     raise ScenarioError(f"expected a number, got {quote(number)}",
                                         path=f"{path}.{name}")
-                canonical = aliases.get(name, name)
+                canonical = str(aliases.get(name, name))
                 # Unknown names are the engine's to report (it knows what each algorithm reads).
                 ok, what = known.get(canonical, ((lambda x: True), ""))
                 if not ok(float(number)):
@@ -1021,8 +1021,8 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
     if app.packet_size is None and mss is None:
         raise ScenarioError("missing: the payload bytes of each datagram", path=f"{ap}.packet_size")
     # Over TCP the bytes of each write; by default one segment's payload.
-    packet_size = mss if app.packet_size is None else parse_size(app.packet_size,
-                                                                  f"{ap}.packet_size")
+    packet_size = parse_size(app.packet_size, f"{ap}.packet_size") if mss is None or (
+        app.packet_size is not None) else mss
     if packet_size == 0:
         raise ScenarioError(f"expected a positive size, got {quote(app.packet_size)}",
                             path=f"{ap}.packet_size")

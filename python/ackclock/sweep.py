@@ -10,6 +10,7 @@ another engine version are never mixed in. See docs/sweeps.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import math
@@ -407,9 +408,10 @@ def sweep(
     function_keys = _function_keys(scenario, [*grid, *fixed])
     from .units import plain_number
 
-    jobs = plain_number(jobs)
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ScenarioError(f"expected a number >= 1, got {quote(jobs)}", path="jobs")
+    given = plain_number(jobs)
+    if given is not None and (isinstance(given, bool) or not isinstance(given, int) or given < 1):
+        raise ScenarioError(f"expected a number >= 1, got {quote(given)}", path="jobs")
+    jobs = given
     version = str(engine().version())
     pool = None
     if scheduler is None:
@@ -462,8 +464,7 @@ def _sweep(points: list[_Point], keys: list[str], version: str,
                       "params": {k: format_value(v) for k, v in p.params.items()},
                       "replication": p.replication, "seed": p.seed, **result}
             if cache is not None:
-                _write_atomic(cache / f"{key}.json",
-                              lambda f, r=record: json.dump(r, f, allow_nan=False))
+                _write_atomic(cache / f"{key}.json", functools.partial(_dump_json, record))
             records[key] = record
             bar.update(1)
 
@@ -739,6 +740,10 @@ def _read_record(path: Path, key: str | None = None, version: str | None = None,
     if not isinstance(record.get("replication"), int) or not isinstance(record.get("seed"), int):
         return None
     return record
+
+
+def _dump_json(record: Any, f: Any) -> None:
+    json.dump(record, f, allow_nan=False)
 
 
 def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:

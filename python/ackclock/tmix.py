@@ -51,7 +51,7 @@ def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
     if fast is not None:
         columns = fast(text)
         if columns is not None:
-            return columns
+            return dict(columns)
     # The collector would walk the growing lists on its passes for nothing: they hold no
     # reference cycles.
     paused = gc.isenabled()

@@ -260,7 +260,7 @@ def parse_toml(text: str) -> dict[str, Any]:
         # e.g. an integer of more than 4300 digits
         raise ScenarioError(f"invalid TOML: {e}") from None
     _check_depth(doc)
-    return doc
+    return dict(doc)
 
 
 def _check_depth(doc: Mapping[str, Any]) -> None:

@@ -186,7 +186,7 @@ class TcpAgent(Agent):
             # ns-2 writes the variable's value at once when the agent has a file already.
             from .monitors import trace_line
 
-            value = PRE_RUN.get(var, lambda a: 0.0)(self)
+            value = PRE_RUN[var](self) if var in PRE_RUN else 0.0
             if var == "rttvar_":  # the trace shows it in seconds: ticks x tcpTick_, unscaled
                 value = value * to_float(self.vars["tcpTick_"]) / 4
             self.ctx.write_channel(self.trace_channel,
@@ -386,7 +386,7 @@ class TcpSink(Agent):
         c = self.sim().engine.flow_counters(self.flow)
         size = to_int(sender.vars["packetSize_"])
         header = to_int(sender.vars.get("tcpip_base_hdr_size_", "40"))
-        total = c["bytes_delivered"] // size * (size + header)
+        total: int = c["bytes_delivered"] // size * (size + header)
         if c["packets_received"] and to_bool(sender.vars.get("syn_", "true")):
             total += header  # ns-2 counts the 40-byte SYN in bytes_ too
         return total

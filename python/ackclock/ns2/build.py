@@ -24,7 +24,7 @@ NEVER = f"{HORIZON_S + 1}s"
 
 def build_scenario(sim: Simulator, name: str) -> Scenario:
     nodes = [Node(n.name) for n in sim.nodes]
-    links = []
+    links: list[Link] = []
     modules = []  # (link index, ErrorModule): their loss needs the flows' names
     for link in sim.links:
         loss = None
@@ -43,7 +43,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                               ecn=link.queue.ecn(), params=link.queue.params()),
             duplex=False, loss=loss, monitor_flows=link.monitor_flows,
             origin=f"{link.where}|{link.name}"))
-    flows = []
+    flows: list[Flow] = []
     for agent in sim.agents:
         flow = _flow(agent)
         if flow is not None:
@@ -165,7 +165,7 @@ def _udp_flow(agent: UdpAgent) -> Flow | None:
                        " Agent/LossMonitor", agent.created_at)
     if not isinstance(agent.app, (Cbr, OnOff)):
         raise Ns2Error(unsupported(f"{agent.app.cls} over UDP"), agent.app.created_at)
-    app = AppConfig(start=NEVER, **agent.app.app_params())
+    app = AppConfig(start=NEVER, **agent.app.app_params())  # type: ignore[arg-type]
     return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
                 fid=_fid(agent), ports=_ports(agent),
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")

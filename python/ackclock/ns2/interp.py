@@ -68,7 +68,7 @@ class Context:
         if safe:  # `ackclock ns2 --safe` (safe.py)
             from .safe import SafeTcl
 
-            self.tcl: tkinter.Tcl | SafeTcl = SafeTcl(script)
+            self.tcl: tkinter.Tk | SafeTcl = SafeTcl(script)
         else:
             self.tcl = tkinter.Tcl()
         self.classes = ClassDefaults()

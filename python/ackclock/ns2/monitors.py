@@ -38,7 +38,8 @@ class QueueMonitor(TclObject):
         sim = self.ctx.simulator
         if self.link is None or sim is None or not sim.started:
             return None
-        return sim.engine.queue_counters(self.link.index)
+        counters: dict[str, float] = sim.engine.queue_counters(self.link.index)
+        return counters
 
     def raw(self, var: str) -> int | None:
         c = self.counters()

@@ -529,7 +529,7 @@ class Simulator(TclObject):
             t.lost_untraced = elsewhere
         for link in self.links:
             tr = link.loss.drop_trace if link.loss is not None else None
-            if tr is None or not tr.channel or not link.loss.retargeted:
+            if tr is None or not tr.channel or link.loss is None or not link.loss.retargeted:
                 continue
             if tr.kind != "Drop":
                 raise Ns2Error(unsupported(f"a Trace/{tr.kind} as a loss model's drop target"

@@ -258,7 +258,8 @@ class Link(TclObject):
 
     def cmd_errormodule(self, em: str = "") -> str:
         if not em:
-            return self._l().loss.handle if self._l().loss else ""
+            loss = self._l().loss
+            return loss.handle if loss is not None else ""
         assert self.ctx.simulator is not None
         self.ctx.simulator.set_loss(self._l(), em)
         return ""

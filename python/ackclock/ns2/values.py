@@ -85,8 +85,9 @@ def to_bool(text: str) -> bool:
 # ("1MB" is 8e6 b/s, "5B" is 5 b/s); anything after that is ignored ("10Mbps", "64Kbyte").
 _BW_MULT = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 # ns-2's time parser: a number and an optional unit s, ms, us, ns or ps; others are errors.
-_TIME_UNIT = {"": 1, "s": 1, "ms": Fraction(1, 10**3), "us": Fraction(1, 10**6),
-              "ns": Fraction(1, 10**9), "ps": Fraction(1, 10**12)}
+_TIME_UNIT: dict[str, Fraction | int] = {
+    "": 1, "s": 1, "ms": Fraction(1, 10**3), "us": Fraction(1, 10**6), "ns": Fraction(1, 10**9),
+    "ps": Fraction(1, 10**12)}
 
 
 def ns2_bandwidth(text: str) -> Fraction:
