@@ -9,11 +9,16 @@
 //!   the line asks for the next one; a link running one schedules an event whenever the line
 //!   frees up with packets waiting (see `net::link`).
 
+pub mod ared;
+pub mod cobalt;
 pub mod codel;
 pub mod droptail;
 pub mod fq_codel;
+pub mod nlred;
 pub mod pie;
+pub mod prio;
 pub mod red;
+pub mod tbf;
 
 pub use codel::CoDel;
 pub use droptail::DropTail;

@@ -24,6 +24,7 @@
 //!   RTT = max(0.1 s, 3 (delay + 1 / ptc)) (q_weight = -1), or 1 - exp(-1/ptc) (q_weight = 0)
 //!   or 1 - exp(-10/ptc) (q_weight = -2).
 
+use super::ared::Ared;
 use super::{AqmState, Arrival, Verdict};
 use crate::rng::RandomStream;
 
@@ -65,6 +66,11 @@ pub struct Red {
     /// Whether the last arrival already found avg above min_th.
     old: bool,
     prob_b: f64,
+    /// max_p in force: the parameter's, or as Adaptive RED (`ared.rs`) moved it.
+    cur_max_p: f64,
+    ared: Option<Ared>,
+    /// Nonlinear RED's quadratic p_b (`nlred.rs`).
+    nonlinear: bool,
     rng: RandomStream,
     pub marks: u64,
     pub early_drops: u64,
@@ -109,11 +115,29 @@ impl Red {
             count_bytes: 0,
             old: false,
             prob_b: 0.0,
+            cur_max_p: p.max_p,
+            ared: None,
+            nonlinear: false,
             rng,
             marks: 0,
             early_drops: 0,
             forced_drops: 0,
         }
+    }
+
+    /// Adapts max_p as Adaptive RED does (`ared.rs`).
+    pub fn set_adaptive(&mut self, ared: Ared) {
+        self.ared = Some(ared);
+    }
+
+    /// Makes p_b quadratic between the thresholds, as Nonlinear RED does (`nlred.rs`).
+    pub fn set_nonlinear(&mut self, on: bool) {
+        self.nonlinear = on;
+    }
+
+    /// max_p in force.
+    pub fn max_p(&self) -> f64 {
+        self.cur_max_p
     }
 
     /// The weight and thresholds in force (after automatic configuration).
@@ -127,7 +151,7 @@ impl Red {
 
     /// p_b for an average queue `avg`.
     pub fn base_probability(&self, avg: f64) -> f64 {
-        let max_p = self.p.max_p;
+        let max_p = self.cur_max_p;
         let p = if avg >= self.th_max {
             if self.p.gentle {
                 // Linear from max_p at max_th to 1 at 2 max_th.
@@ -138,7 +162,11 @@ impl Red {
         } else {
             let span = self.th_max - self.th_min;
             let span = if span == 0.0 { 1.0 } else { span };
-            max_p * (avg - self.th_min) / span
+            if self.nonlinear {
+                super::nlred::base_probability((avg - self.th_min) / span, max_p)
+            } else {
+                max_p * (avg - self.th_min) / span
+            }
         };
         p.min(1.0)
     }
@@ -187,6 +215,9 @@ impl Red {
             decay -= 1;
         }
         self.avg = (1.0 - self.q_w) * self.avg + self.q_w * q;
+        if let Some(ared) = self.ared.as_mut() {
+            self.cur_max_p = ared.adapt(a.now, self.avg, self.th_min, self.th_max, self.cur_max_p);
+        }
 
         self.count += 1;
         self.count_bytes += a.size as u64;
@@ -440,5 +471,45 @@ mod tests {
         // target 5 ms x 2500 pkt/s / 2 = 6.25 > 5.
         assert!((lo - 6.25).abs() < 1e-12);
         assert!((hi - 18.75).abs() < 1e-12);
+    }
+
+    /// Adaptive RED inside RED: a queue held above the target band raises max_p by
+    /// min(0.01, max_p / 4) per 0.5 s, up to 0.5; one held below lowers it by 10% per 0.5 s.
+    #[test]
+    fn adaptive_red_moves_max_p_with_the_average() {
+        use crate::queue::ared::{Ared, AredParams};
+        let mut r = red(RedParams {
+            q_weight: 0.5,
+            limit_packets: 1000,
+            ..params()
+        });
+        r.set_adaptive(Ared::new(AredParams::default(), 10e6, 1000));
+        // Arrivals every 10 ms from 5 ms to 5.095 s, 13 packets queued (band [9, 11]).
+        for i in 0..510 {
+            r.admit(&arrival(0.005 + i as f64 * 0.01, 13, None));
+        }
+        // Changes at the first arrival after 0.5 s, then 0.5 s after each change: 10 of them.
+        let mut expect = 0.1f64;
+        for _ in 0..10 {
+            expect += 0.01f64.min(expect / 4.0);
+        }
+        assert!(
+            (r.max_p() - expect).abs() < 1e-12,
+            "{} vs {expect}",
+            r.max_p()
+        );
+        assert!((r.base_probability(10.0) - expect / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn nonlinear_red_is_quadratic_between_the_thresholds() {
+        let mut r = red(params());
+        r.set_nonlinear(true);
+        // Thresholds 5 and 15, max_p 0.1: halfway gives 1.5 x 0.25 x 0.1.
+        assert!((r.base_probability(10.0) - 0.0375).abs() < 1e-15);
+        assert!(
+            (r.base_probability(15.0) - 1.0).abs() < 1e-15,
+            "above max_th, not gentle"
+        );
     }
 }

@@ -1,0 +1,140 @@
+//! Adaptive RED: S. Floyd, R. Gummadi, S. Shenker, "Adaptive RED: An Algorithm for Increasing
+//! the Robustness of RED's Active Queue Management", ICSI technical report, 2001; as ns-3.44's
+//! `RedQueueDisc` runs it with `ARED = true` (src/traffic-control/model/red-queue-disc.cc,
+//! `InitializeParams`, `UpdateMaxP`, `Estimator`) and ns-2.35's `Queue/RED` with `adaptive_ 1`.
+//!
+//! RED (`red.rs`) with max_p adapted so that the average queue stays in the middle of
+//! [min_th, max_th]:
+//!
+//! - target range: [min_th + 0.4 (max_th - min_th), max_th - 0.4 (max_th - min_th)];
+//! - at an arrival at least `interval` (0.5 s) after max_p last changed, with the new average
+//!   `avg`: if avg is below the range and max_p > bottom, max_p <- beta max_p
+//!   (multiplicative decrease, beta = 0.9); if avg is above it and max_p < top,
+//!   max_p <- max_p + min(alpha, max_p / 4) (additive increase, alpha = 0.01);
+//! - top = 0.5; bottom = min(0.01, 8 mean_pktsize RTT / C) (at most 1/W for a connection whose
+//!   window W is the path's bandwidth-delay product, RTT = 0.1 s);
+//! - the paper's automatic parameters: min_th = max(5, target_delay C / 2) packets, max_th =
+//!   3 min_th, w_q = 1 - exp(-1 / C) with C in mean-size packets per second, and gentle
+//!   (these are RED's own automatic values, filled in by `red.rs` when given as zero).
+//!
+//! Between adaptations max_p is RED's max_p: `Red::base_probability` reads the current value.
+
+use crate::time::{SimDuration, SimTime};
+
+#[derive(Clone, Copy, Debug)]
+pub struct AredParams {
+    pub interval: SimDuration,
+    pub alpha: f64,
+    pub beta: f64,
+    pub top: f64,
+    /// 0: the paper's automatic value.
+    pub bottom: f64,
+    /// The round-trip time of the automatic bottom.
+    pub rtt: SimDuration,
+}
+
+impl Default for AredParams {
+    /// The paper's (and ns-3's) values.
+    fn default() -> AredParams {
+        AredParams {
+            interval: SimDuration::from_millis(500),
+            alpha: 0.01,
+            beta: 0.9,
+            top: 0.5,
+            bottom: 0.0,
+            rtt: SimDuration::from_millis(100),
+        }
+    }
+}
+
+/// The adaptation state.
+#[derive(Clone, Copy, Debug)]
+pub struct Ared {
+    p: AredParams,
+    bottom: f64,
+    last_set: SimTime,
+}
+
+impl Ared {
+    /// With the link's rate and RED's mean packet size (for the automatic bottom).
+    pub fn new(p: AredParams, rate_bps: f64, mean_pktsize: u32) -> Ared {
+        let bottom = if p.bottom == 0.0 {
+            let one_over_w = 8.0 * mean_pktsize as f64 / (rate_bps * p.rtt.as_secs_f64());
+            one_over_w.min(0.01)
+        } else {
+            p.bottom
+        };
+        Ared {
+            p,
+            bottom,
+            last_set: SimTime::ZERO,
+        }
+    }
+
+    pub fn bottom(&self) -> f64 {
+        self.bottom
+    }
+
+    /// max_p after an arrival at `now` that made the average `avg`, with RED's thresholds.
+    pub fn adapt(&mut self, now: SimTime, avg: f64, th_min: f64, th_max: f64, max_p: f64) -> f64 {
+        if now <= self.last_set + self.p.interval {
+            return max_p;
+        }
+        let part = 0.4 * (th_max - th_min);
+        if avg < th_min + part && max_p > self.bottom {
+            self.last_set = now;
+            max_p * self.p.beta
+        } else if avg > th_max - part && self.p.top > max_p {
+            self.last_set = now;
+            max_p + self.p.alpha.min(0.25 * max_p)
+        } else {
+            max_p
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: f64) -> SimTime {
+        SimTime((x * 1e12) as u64)
+    }
+
+    #[test]
+    fn bottom_is_one_over_the_window_at_most_one_percent() {
+        // 10 Mb/s, 1000-byte packets, 100 ms: W = 125 packets, 1/W = 0.008.
+        let a = Ared::new(AredParams::default(), 10e6, 1000);
+        assert!((a.bottom() - 0.008).abs() < 1e-15);
+        let a = Ared::new(AredParams::default(), 1e6, 1000);
+        assert_eq!(a.bottom(), 0.01);
+    }
+
+    #[test]
+    fn aimd_keeps_the_average_in_the_middle_band() {
+        let mut a = Ared::new(AredParams::default(), 10e6, 1000);
+        // Thresholds 5 and 15: target band [9, 11].
+        let mut p = 0.1;
+        // Above the band: additive increase by min(0.01, p/4), once per interval.
+        p = a.adapt(s(0.6), 12.0, 5.0, 15.0, p);
+        assert!((p - 0.11).abs() < 1e-15);
+        assert_eq!(
+            a.adapt(s(1.0), 12.0, 5.0, 15.0, p),
+            p,
+            "within the interval"
+        );
+        let q = a.adapt(s(1.2), 12.0, 5.0, 15.0, p);
+        assert!((q - 0.12).abs() < 1e-15);
+        // Small max_p: the increase is a quarter of it.
+        let mut b = Ared::new(AredParams::default(), 10e6, 1000);
+        assert!((b.adapt(s(0.6), 12.0, 5.0, 15.0, 0.02) - 0.025).abs() < 1e-15);
+        // In the band: unchanged.
+        assert_eq!(a.adapt(s(2.0), 10.0, 5.0, 15.0, q), q);
+        // Below it: times 0.9.
+        let r = a.adapt(s(2.6), 6.0, 5.0, 15.0, q);
+        assert!((r - q * 0.9).abs() < 1e-15);
+        // Never above top, never below bottom.
+        assert_eq!(a.adapt(s(9.0), 14.0, 5.0, 15.0, 0.5), 0.5);
+        assert_eq!(a.adapt(s(19.0), 6.0, 5.0, 15.0, 0.008), 0.008);
+    }
+}
