@@ -222,6 +222,9 @@ pub struct CoDelConfig {
     pub flows: u32,
     #[serde(default = "default_quantum")]
     pub quantum: u32,
+    /// Mark ECN-capable packets whose sojourn exceeds this (needs `ecn`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ce_threshold_ps: Option<u64>,
 }
 
 fn default_fq_flows() -> u32 {

@@ -25,6 +25,9 @@ pub struct CoDelParams {
     /// The MTU of the "more than one packet queued" test, in bytes.
     pub mtu: u32,
     pub ecn: bool,
+    /// Mark an ECN-capable packet whose sojourn exceeds this (Linux's and ns-3's
+    /// `ce_threshold`/`CeThreshold`, for DCTCP-style marking); None: never.
+    pub ce_threshold: Option<SimDuration>,
 }
 
 /// A FIFO of packets with their enqueue times and its byte count.
@@ -93,7 +96,30 @@ impl CoDelVars {
 
     /// The next packet to send from `q`; packets dropped go to `dropped`. Returns the number
     /// of ECN marks made with the packet.
+    ///
+    /// With a CE threshold, the packet sent is also marked if it is ECN-capable, the control
+    /// law did not mark it already and its sojourn exceeds the threshold (ns-3.44's
+    /// `CoDelQueueDisc::DoDequeue`, which needs `UseEcn` for it; Linux's `codel_dequeue`).
+    #[inline]
     pub fn dequeue(
+        &mut self,
+        now: SimTime,
+        q: &mut TimedFifo,
+        p: &CoDelParams,
+        dropped: &mut Vec<Packet>,
+    ) -> (Option<(SimTime, Packet)>, u64) {
+        let (mut head, mut marks) = self.dequeue_law(now, q, p, dropped);
+        if let (Some(ce), Some((at, pkt))) = (p.ce_threshold, head.as_mut()) {
+            if marks == 0 && p.ecn && pkt.ecn & ecn::ECT != 0 && now.0 - at.0 > ce.0 {
+                pkt.ecn |= ecn::CE;
+                marks = 1;
+            }
+        }
+        (head, marks)
+    }
+
+    /// RFC 8289's `dequeue`.
+    fn dequeue_law(
         &mut self,
         now: SimTime,
         q: &mut TimedFifo,
@@ -227,6 +253,7 @@ mod tests {
             interval: SimDuration::from_millis(100),
             mtu: 1500,
             ecn: false,
+            ce_threshold: None,
         })
     }
 
@@ -306,5 +333,30 @@ mod tests {
         assert!(dropped.is_empty());
         assert!(marked > 10);
         assert_eq!(marked, c.marks);
+    }
+
+    /// DCTCP-style marking: every ECN-capable packet that waited more than the threshold is
+    /// marked, those that waited less are not, long before the control law would act.
+    #[test]
+    fn ce_threshold_marks_by_sojourn() {
+        let mut c = CoDel::new(CoDelParams {
+            ecn: true,
+            ce_threshold: Some(SimDuration::from_millis(1)),
+            ..codel().p
+        });
+        let mut dropped = Vec::new();
+        for (i, wait) in [0.5, 1.5, 0.9, 3.0, 1.0].iter().enumerate() {
+            let mut p = pkt(i as u64);
+            p.ecn = ecn::ECT;
+            c.enqueue(ms(0.0), p, &mut dropped);
+            let (_, p) = c.dequeue(ms(*wait), &mut dropped).unwrap();
+            assert_eq!(p.ecn & ecn::CE != 0, *wait > 1.0, "sojourn {wait} ms");
+        }
+        assert_eq!(c.marks, 2);
+        // Not ECN-capable: never marked, and not dropped for it.
+        c.enqueue(ms(0.0), pkt(9), &mut dropped);
+        let (_, p) = c.dequeue(ms(4.0), &mut dropped).unwrap();
+        assert_eq!(p.ecn & ecn::CE, 0);
+        assert!(dropped.is_empty());
     }
 }

@@ -197,6 +197,7 @@ mod tests {
                     interval: SimDuration::from_millis(100),
                     mtu: 1514,
                     ecn: false,
+                    ce_threshold: None,
                 },
                 flows: 1024,
                 quantum: 1514,

@@ -10,14 +10,18 @@
 //!   frees up with packets waiting (see `net::link`).
 
 pub mod ared;
+pub mod bql;
 pub mod cobalt;
 pub mod codel;
 pub mod droptail;
+pub mod drr;
 pub mod fq_codel;
+pub mod fq_pie;
 pub mod nlred;
 pub mod pie;
 pub mod prio;
 pub mod red;
+pub mod sfq;
 pub mod tbf;
 
 pub use codel::CoDel;

@@ -326,6 +326,7 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
             interval: SimDuration(c.interval_ps),
             mtu: c.mtu,
             ecn: q.ecn,
+            ce_threshold: c.ce_threshold_ps.map(SimDuration),
         };
         link.set_held(if q.kind == QueueKind::CoDel {
             HeldQueue::CoDel(Box::new(CoDel::new(params)))

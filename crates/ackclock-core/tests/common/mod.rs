@@ -64,6 +64,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
                 mtu: 1500,
                 flows: 16,
                 quantum: 1514,
+                ce_threshold_ps: None,
             });
         }
         _ => {
