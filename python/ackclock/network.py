@@ -63,6 +63,7 @@ class Network:
         ns2_queue: bool | None = None,
         duplex: bool = True,
         loss: Mapping[str, Any] | None = None,
+        reverse_loss: Mapping[str, Any] | None = None,
         ecn: bool | None = None,
         monitor_flows: bool = False,
         **queue_params: Any,
@@ -71,7 +72,8 @@ class Network:
         queue. No limit means an unlimited queue; ``ns2_queue`` picks ns-2's DropTail
         accounting (default: the profile's). ``loss`` is a loss model on the a -> b direction,
         as in a scenario file: ``{"kind": "bernoulli", "p": 0.01}`` or
-        ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``. ``queue`` picks the
+        ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``; ``reverse_loss`` one
+        on the b -> a direction, where the ACKs of flows from a to b travel. ``queue`` picks the
         discipline (droptail, red, codel, fq_codel, pie); its own parameters come as keywords
         (``max_thresh=20``, ``target="5ms"``; see docs/models/queues.md), ``ecn=True`` makes it
         mark ECN-capable packets instead of dropping them early. ``monitor_flows=True`` keeps
@@ -87,6 +89,8 @@ class Network:
                               ns2=ns2_queue, ecn=ecn, params=dict(queue_params)),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
+            reverse_loss=(None if reverse_loss is None
+                          else loss_model(reverse_loss, f"{path}.reverse_loss")),
             monitor_flows=monitor_flows,
         )
         self._links.append(link)

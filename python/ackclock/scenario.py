@@ -117,6 +117,8 @@ class Link:
     queue: QueueConfig = field(default_factory=QueueConfig)
     duplex: bool = True
     loss: LossConfig | None = None
+    # A loss model on the reverse direction (to -> from), where the ACKs of from -> to flows go.
+    reverse_loss: LossConfig | None = None
     # Per-flow queue counters on both directions (queue_flows.csv).
     monitor_flows: bool = False
     origin: str | None = field(default=None, compare=False, repr=False)
@@ -522,11 +524,17 @@ def _links(
             raise ScenarioError(f"expected true or false, got {quote(link.duplex)}",
                                 path=f"{p}.duplex")
         loss = None if link.loss is None else _loss(link.loss, f"{p}.loss", flow_names)
+        reverse = None if link.reverse_loss is None else _loss(
+            link.reverse_loss, f"{p}.reverse_loss", flow_names)
+        if reverse is not None and not link.duplex:
+            raise ScenarioError("a link with duplex = false has no reverse direction",
+                                path=f"{p}.reverse_loss")
         if not isinstance(link.monitor_flows, bool):
             raise ScenarioError(f"expected true or false, got {quote(link.monitor_flows)}",
                                 path=f"{p}.monitor_flows")
-        # The loss model sits on the data direction only (docs/scenario-files.md).
-        directions = [(a, b, loss), (b, a, None)] if link.duplex else [(a, b, loss)]
+        # `loss` sits on the data direction, `reverse_loss` on the other (the ACKs' of flows
+        # from -> to) (docs/scenario-files.md).
+        directions = [(a, b, loss), (b, a, reverse)] if link.duplex else [(a, b, loss)]
         for x, y, direction_loss in directions:
             if (x, y) in seen:
                 raise ScenarioError(

@@ -48,7 +48,8 @@ _RUN_KEYS = ("duration", "warmup", "seed", "sample_interval", "check", "max_even
              "max_packets", "routing")
 _DEFAULTS_KEYS = ("tcp",)
 _NODE_KEYS = ("name", "count")
-_LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "count", "monitor_flows")
+_LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "reverse_loss", "count",
+              "monitor_flows")
 _FLOW_KEYS = (
     ("name", "kind", "from", "to", "app", "count", "trace", "fid", "fid_", "two_way")
     + tuple(TCP_PARAMS)
@@ -224,6 +225,8 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
                  "queue": queue, "duplex": link.duplex, "monitor_flows": link.monitor_flows}
         if link.loss is not None:
             entry["loss"] = present(dataclasses.asdict(link.loss))
+        if link.reverse_loss is not None:
+            entry["reverse_loss"] = present(dataclasses.asdict(link.reverse_loss))
         links.append(entry)
     raw["link"] = links
     flows = []
@@ -513,6 +516,8 @@ def _node(t: Mapping[str, Any], p: str) -> Node:
 def _link(t: Mapping[str, Any], p: str) -> Link:
     _check_keys(t, _LINK_KEYS, p)
     loss = loss_model(_table(t, "loss", f"{p}.loss"), f"{p}.loss") if "loss" in t else None
+    reverse = (loss_model(_table(t, "reverse_loss", f"{p}.reverse_loss"), f"{p}.reverse_loss")
+               if "reverse_loss" in t else None)
     return Link(
         from_=_required(t, "from", p),
         to=_required(t, "to", p),
@@ -521,6 +526,7 @@ def _link(t: Mapping[str, Any], p: str) -> Link:
         queue=_queue(_table(t, "queue", f"{p}.queue"), f"{p}.queue"),
         duplex=t.get("duplex", True),
         loss=loss,
+        reverse_loss=reverse,
         monitor_flows=t.get("monitor_flows", False),
         origin=p,
     )

@@ -697,6 +697,16 @@ def test_loss_models() -> None:
     assert d["links"][0]["loss"] == {"kind": "bernoulli", "p": 0.0}
 
 
+def test_reverse_loss_sits_on_the_ack_direction() -> None:
+    text = SMALL.replace('delay = "1ms"',
+                         'delay = "1ms"\nreverse_loss = { kind = "bernoulli", p = 0.2 }')
+    d = doc(text)
+    assert [link["loss"] for link in d["links"]] == [None, {"kind": "bernoulli", "p": 0.2}]
+    message = error(text.replace('delay = "1ms"', 'delay = "1ms"\nduplex = false'))
+    assert message.startswith(
+        "scenario.toml: link[0].reverse_loss: a link with duplex = false has no reverse direction")
+
+
 @pytest.mark.parametrize(
     ("loss", "message"),
     [
