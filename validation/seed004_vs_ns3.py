@@ -6,7 +6,9 @@ segments (the study's), everything else each simulator's default: ns-3.44's TcpS
 (`validation/ns3/seed004.cc`; TcpLinuxReno, SACK, PRR, delayed ACKs, 1 s minimum RTO,
 131072-byte buffers; the FqCoDel root queue disc removed) against ackclock's `ns3` profile.
 Prints goodput over 10-60 s (Mb/s) for queue sizes 10 / 100 / 1000 and, with q = 100, packet
-error rates 1e-3 and 1e-2 on the bottleneck (seeds 1-3), and Reno against Westwood+.
+error rates 1e-3 and 1e-2 on the bottleneck (seeds 1-3), and Reno against Westwood+; then the
+flow-control question (part 1 Q3): goodput over the whole 50 s run with the receiver's buffer
+(ns-3's RcvBufSize, ackclock's `rcv_buffer`) at 1, 10 and 100 segments.
 
     python validation/seed004_vs_ns3.py        # about 2 minutes; compiles the ns-3 program once
 
@@ -51,23 +53,28 @@ def ns3_program() -> Path:
     return exe
 
 
-def ns3_goodput(exe: Path, q: int, err: float, seed: int, cc: str) -> float:
+def ns3_goodput(exe: Path, q: int, err: float, seed: int, cc: str, rcvbuf: int = 0,
+                seconds: float = 60, warmup: float = 10) -> float:
     out = subprocess.run([str(exe), f"--q={q}", f"--err={err}", f"--cc={cc}",
-                          f"--RngRun={seed}"], capture_output=True, text=True, check=True).stdout
+                          f"--RngRun={seed}", f"--rcvbuf={rcvbuf}", f"--time={seconds}",
+                          f"--warmup={warmup}"],
+                         capture_output=True, text=True, check=True).stdout
     m = re.search(r"goodput_mbps_window ([\d.]+)", out)
     assert m, out
     return float(m.group(1))
 
 
-def ackclock_goodput(q: int, err: float, seed: int, cc: str) -> float:
+def ackclock_goodput(q: int, err: float, seed: int, cc: str, rcvbuf: int = 0,
+                     seconds: float = 60, warmup: float = 10) -> float:
     net = ac.Network("seed004-vs-ns3", profile="ns3")
     net.nodes("n1", "n3", "n4", "n5")
     net.link("n1", "n3", rate="10Mb/s", delay="10ms")
     loss = {"kind": "bernoulli", "p": err} if err > 0 else None
     net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue_limit=q, loss=loss)
     net.link("n4", "n5", rate="10Mb/s", delay="10ms")
-    net.tcp("tcp", "n1", "n5", cc=cc, packet_size=1200)
-    r = net.run(duration="60s", warmup="10s", seed=seed)
+    net.tcp("tcp", "n1", "n5", cc=cc, packet_size=1200,
+            **({"rcv_buffer": rcvbuf} if rcvbuf else {}))
+    r = net.run(duration=f"{seconds}s", warmup=f"{warmup}s", seed=seed)
     return float(r.flows.set_index("flow").loc["tcp", "goodput_mbps"])
 
 
@@ -84,6 +91,15 @@ def main() -> None:
         n = statistics.mean(ns3_goodput(exe, q, err, s, ns3_cc[cc]) for s in seeds)
         a = statistics.mean(ackclock_goodput(q, err, s, cc) for s in seeds)
         print(f"| {q} | {err:g} | {cc} | {n:.3f} | {a:.3f} | {100 * (a - n) / n:+.1f}% |",
+              flush=True)
+    print()
+    print("| receive buffer (1200-byte segments) | ns-3 Mb/s | ackclock Mb/s | difference |")
+    print("|---|---|---|---|")
+    for segments in (1, 10, 100):
+        buf = 1200 * segments
+        n = ns3_goodput(exe, 100, 0.0, 1, ns3_cc["reno"], buf, 50, 0)
+        a = ackclock_goodput(100, 0.0, 1, "reno", buf, 50, 0)
+        print(f"| {segments} ({buf} B) | {n:.4f} | {a:.4f} | {100 * (a - n) / n:+.1f}% |",
               flush=True)
 
 

@@ -3,7 +3,8 @@
 //
 // What is set explicitly (everything else is ns-3.44's TcpSocket / TcpSocketBase default:
 // InitialCwnd 10, DelAckCount 2, DelAckTimeout 200 ms, MinRto 1 s (--minRto), ClockGranularity
-// 1 ms, timestamps on, window scaling on, LimitedTransmit on, Snd/RcvBufSize 131072 B (--buf),
+// 1 ms, timestamps on, window scaling on, LimitedTransmit on, Snd/RcvBufSize 131072 B (--buf;
+// --rcvbuf sets the receive buffer alone, for seed 004's flow-control question),
 // initial ssthresh unbounded, SACK on (--sack), PRR recovery (--recovery)):
 //   SegmentSize = --seg (1200, the study's packet size; ns-3's default is 536),
 //   SocketType  = --cc (TcpLinuxReno: the study's Reno, from examples/tcp/tcp-linux-reno.cc;
@@ -91,7 +92,7 @@ int
 main(int argc, char** argv)
 {
     double t = 60, warm = 10, err = 0;
-    uint32_t q = 100, buf = 131072, delAck = 2;
+    uint32_t q = 100, buf = 131072, rcvbuf = 0, delAck = 2;
     std::string cc = "ns3::TcpLinuxReno", recovery = "ns3::TcpPrrRecovery", qdisc = "none";
     bool sack = true;
     double minRto = 1.0, delAckTimeout = 0.2;
@@ -106,6 +107,7 @@ main(int argc, char** argv)
     cmd.AddValue("sack", "SACK", sack);
     cmd.AddValue("seg", "segment size", gSeg);
     cmd.AddValue("buf", "Snd/RcvBufSize bytes", buf);
+    cmd.AddValue("rcvbuf", "RcvBufSize bytes (0: --buf)", rcvbuf);
     cmd.AddValue("minRto", "min RTO s", minRto);
     cmd.AddValue("delAck", "DelAckCount", delAck);
     cmd.AddValue("delAckTimeout", "DelAckTimeout s", delAckTimeout);
@@ -119,7 +121,7 @@ main(int argc, char** argv)
                        TypeIdValue(TypeId::LookupByName(recovery)));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(gSeg));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buf));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(buf));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvbuf ? rcvbuf : buf));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(Seconds(delAckTimeout)));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
