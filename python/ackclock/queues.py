@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ScenarioError, quote
+from .schema import QUEUE_COMMON
 from .units import parse_int, parse_time
 
 
@@ -91,7 +92,7 @@ SPECS: Mapping[str, Mapping[str, Param]] = {
 DEFAULT_LIMITS: Mapping[str, int] = {"fq_codel": 10240}
 
 # Keys every queue table may have besides its discipline's own.
-COMMON_KEYS = ("kind", "limit", "limit_bytes", "ns2", "ecn", "setbit_")
+COMMON_KEYS = tuple(QUEUE_COMMON)
 
 
 @functools.cache

@@ -26,15 +26,42 @@ from .profiles import (
     get_profile,
     normalize_tcp_params,
 )
+from .schema import (
+    APP,
+    LOSS,
+    ROUTINGS,
+)
+from .schema import (
+    APP_KINDS as APP_KINDS,
+)
+from .schema import (
+    DISTRIBUTIONS as DISTRIBUTIONS,
+)
+from .schema import (
+    EXCHANGES as EXCHANGES,
+)
+from .schema import (
+    FLOW_KINDS as FLOW_KINDS,
+)
+from .schema import (
+    LOSS_KINDS as LOSS_KINDS,
+)
+from .schema import (
+    QUEUE_KINDS as QUEUE_KINDS,
+)
+from .schema import (
+    TRACE_EVENTS as TRACE_EVENTS,
+)
+from .schema import (
+    TRACE_FORMATS as TRACE_FORMATS,
+)
+from .schema import (
+    TRACEABLE as TRACEABLE,
+)
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 
-# The names docs/scenario-files.md gives (the engine runs them all).
-QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
-APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
-FLOW_KINDS = ("tcp", "udp")
-LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
-DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
-
+# The kinds each `kind` key takes are the schema's (re-exported above: front ends import them
+# from here).
 _U32 = 2**32
 _U64 = 2**64
 # Resource guard: samples per time series (the engine holds them all in memory).
@@ -175,9 +202,6 @@ class Flow:
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
-TRACE_FORMATS = ("ns2", "pcap")
-
-
 @dataclass
 class PacketTrace:
     """A packet trace file (docs/traces.md): ns-2 lines or pcap frames."""
@@ -264,10 +288,6 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
         doc["traces"] = _traces(sc.traces, nodes, links)
     check_memory(doc)
     return doc
-
-
-# ns-2 trace events: enqueue, dequeue, receive, queue drop, loss-model drop (printed as d).
-TRACE_EVENTS = ("+", "-", "r", "d", "lost")
 
 
 def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
@@ -421,7 +441,7 @@ def _run(run: RunConfig) -> dict[str, Any]:
                 raise ScenarioError(f"expected a number below 2^64, got {quote(n)}",
                                     path=f"run.{key}")
             document[key] = n
-    if run.routing not in ("shortest", "ecmp"):
+    if run.routing not in ROUTINGS:
         raise ScenarioError(f"expected \"shortest\" or \"ecmp\", got {quote(run.routing)}",
                             path="run.routing")
     if run.routing == "ecmp":
@@ -552,12 +572,7 @@ def _links(
 
 _LOSS_FIELDS = ("p", "flow", "packets", "unit", "p_good_bad", "p_bad_good", "loss_good",
                 "loss_bad", "period", "offset", "burst")
-_LOSS_OWN = {
-    "bernoulli": ("p", "unit"),
-    "gilbert_elliott": ("p_good_bad", "p_bad_good", "loss_good", "loss_bad"),
-    "periodic": ("period", "offset", "burst"),
-    "drop_list": ("flow", "packets"),
-}
+_LOSS_OWN = {kind: tuple(own) for kind, own in LOSS.items()}
 
 
 def _probability(value: Any, path: str) -> float:
@@ -734,17 +749,16 @@ def _flows(
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
         mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
+        # Before the application, whose reply keys a two-way flow alone takes.
+        two_way = _flag(flow.two_way, False, f"{p}.two_way")
         entry["app"] = _app(flow, p, base_dir, mss)
-        if _flag(flow.two_way, False, f"{p}.two_way"):
+        if two_way:
             _check_two_way(flow, entry, p)
             replies.append((i, flow, p))
         out.append(entry)
     for i, flow, p in replies:
         out.append(_reply(out[i], i, len(out), flow, p, first))
     return out
-
-
-EXCHANGES = ("request-response", "concurrent", "open")
 
 
 def _check_two_way(flow: Flow, entry: dict[str, Any], p: str) -> None:
@@ -799,10 +813,6 @@ def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
     if "fid" in entry:
         back["fid"] = entry["fid"]
     return back
-
-
-# The variables a TCP flow can trace on every change (the engine's tracer::TRACEABLE).
-TRACEABLE = ("cwnd", "ssthresh", "rtt", "srtt", "rttvar", "rto", "backoff", "window")
 
 
 def _trace(flow: Flow, p: str) -> list[str]:
@@ -989,10 +999,7 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         raise ScenarioError(
             f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
         )
-    own = {"ftp": ("size", "reply_size", "exchange"), "tmix": ("file", "delay_box", "losses"),
-           "cbr": ("rate", "interval", "packet_size", "random"),
-           "onoff": ("rate", "interval", "packet_size", "on", "off"),
-           "poisson": ("rate", "interval", "packet_size"), "trace": ("file",)}[kind]
+    own = tuple(APP[kind])
     _absent(app, tuple(k for k in _APP_FIELDS if k not in own), ap, f"a {kind} application")
     base = {"kind": kind, "start": start, "stop_ps": stop}
     if flow.two_way is not True:

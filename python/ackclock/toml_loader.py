@@ -20,7 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
-from . import queues
+from . import queues, schema
 from .errors import ScenarioError, quote
 from .profiles import TCP_ALIASES, TCP_PARAMS, canonical_tcp_key, normalize_tcp_params
 from .scenario import (
@@ -43,32 +43,15 @@ from .scenario import (
 )
 from .units import parse_int
 
-_TOP_KEYS = ("name", "profile", "run", "defaults", "node", "link", "flow", "trace")
-_RUN_KEYS = ("duration", "warmup", "seed", "sample_interval", "check", "max_events",
-             "max_packets", "routing")
-_DEFAULTS_KEYS = ("tcp",)
-_NODE_KEYS = ("name", "count")
-_LINK_KEYS = ("from", "to", "rate", "delay", "queue", "duplex", "loss", "reverse_loss", "count",
-              "monitor_flows")
-_FLOW_KEYS = (
-    ("name", "kind", "from", "to", "app", "count", "trace", "fid", "fid_", "two_way")
-    + tuple(TCP_PARAMS)
-    + tuple(TCP_ALIASES)
-)
-_APP_KEYS = {
-    "ftp": ("kind", "start", "stop", "size", "reply_size", "exchange"),
-    "cbr": ("kind", "start", "stop", "rate", "interval", "packet_size", "random", "random_"),
-    "onoff": ("kind", "start", "stop", "rate", "interval", "packet_size", "on", "off"),
-    "poisson": ("kind", "start", "stop", "rate", "interval", "packet_size"),
-    "trace": ("kind", "start", "stop", "file"),
-    "tmix": ("kind", "start", "stop", "file", "delay_box", "losses"),
-}
-_LOSS_KEYS = {
-    "bernoulli": ("kind", "p", "unit"),
-    "gilbert_elliott": ("kind", "p_good_bad", "p_bad_good", "loss_good", "loss_bad"),
-    "periodic": ("kind", "period", "offset", "burst"),
-    "drop_list": ("kind", "flow", "packets"),
-}
+# Every table's keys, from the schema (schema.py): the one owner of the file's structure.
+_TOP_KEYS = schema.keys(schema.TOP)
+_RUN_KEYS = schema.keys(schema.RUN)
+_DEFAULTS_KEYS = schema.keys(schema.DEFAULTS)
+_NODE_KEYS = schema.keys(schema.NODE)
+_LINK_KEYS = schema.keys(schema.LINK)
+_FLOW_KEYS = schema.keys(schema.FLOW) + tuple(TCP_PARAMS) + tuple(TCP_ALIASES)
+_APP_KEYS = {kind: schema.app_keys(kind) for kind in schema.APP}
+_LOSS_KEYS = {kind: schema.loss_keys(kind) for kind in schema.LOSS}
 _REPEATED = ("node", "link", "flow")
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
@@ -494,7 +477,7 @@ def _tables(doc: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
     return value
 
 
-_TRACE_KEYS = ("format", "file", "links", "nodes", "events", "tcp_header")
+_TRACE_KEYS = schema.keys(schema.TRACE)
 
 
 def _packet_trace(t: Mapping[str, Any], p: str) -> PacketTrace:

@@ -1,0 +1,390 @@
+"""The scenario file's schema: the one place that says which tables and keys a scenario file
+(docs/scenario-files.md) has, which kinds each ``kind`` key takes and what type each value is.
+
+The loader (``toml_loader.py``) reads its key lists and kinds from here, ``scenario.py`` its
+kinds, and :func:`json_schema` writes the same description as a JSON Schema for editors
+(``docs/scenario.schema.json``, used by taplo / Even Better TOML through the ``#:schema`` line
+of a scenario file or ``.taplo.toml``). What a JSON Schema cannot say (a time's units, a node
+name that exists, warmup shorter than duration) the loader checks with one-line errors; the
+schema describes it in words. tests/unit/test_schema.py proves the loader, the published schema
+and the engine's own checks (crates/ackclock-core/src/scenario.rs) accept and reject the same
+documents, naming the same place.
+
+Queue-discipline parameters come from ``queues.SPECS``, TCP parameters and their ns-2 aliases
+from ``profiles.TCP_PARAMS``, and profile defaults from ``profiles.PROFILES`` (their one owner:
+the schema's descriptions quote them).
+
+Regenerate the published file with ``python -m ackclock.schema > docs/scenario.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# Value types, each a JSON Schema (see _TYPES) and the words docs use.
+#   time: "29ms" or seconds; rate: "10Mb/s" or bit/s; size: "64KB" or bytes (units.py).
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a table: its value type (``_TYPES``), whether it must be given, the names it
+    takes (``choices``) and what it means."""
+
+    type: str
+    doc: str
+    required: bool = False
+    choices: tuple[str, ...] = ()
+
+
+# The kinds a `kind` key takes, and every table's keys. The loader, scenario.py and the JSON
+# Schema all read these.
+FLOW_KINDS = ("tcp", "udp")
+APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
+LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
+QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
+TRACE_FORMATS = ("ns2", "pcap")
+ROUTINGS = ("shortest", "ecmp")
+DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
+EXCHANGES = ("request-response", "concurrent", "open")
+# The variables a TCP flow can trace on every change (the engine's tracer::TRACEABLE).
+TRACEABLE = ("cwnd", "ssthresh", "rtt", "srtt", "rttvar", "rto", "backoff", "window")
+# ns-2 trace events: enqueue, dequeue, receive, queue drop, loss-model drop (printed as d).
+TRACE_EVENTS = ("+", "-", "r", "d", "lost")
+
+_COUNT = Key("count", "makes this many copies of the table, {i} in its strings replaced by"
+             " 0, 1, ...")
+
+TOP: Mapping[str, Key] = {
+    "name": Key("string", "the scenario's name; results go to results/<name>/ (default: the"
+                " file name without .toml)"),
+    "profile": Key("choice", "the reference system whose defaults apply (docs/profiles.md);"
+                   ' default "ns2"', choices=("ns2", "linux", "ns3")),
+    "run": Key("table", "how long to run, the seed, what to sample and check", required=True),
+    "defaults": Key("table", "defaults for every flow: [defaults.tcp]"),
+    "node": Key("tables", "a host or router"),
+    "link": Key("tables", "a link between two nodes, both directions unless duplex = false"),
+    "flow": Key("tables", "a TCP connection or a UDP stream"),
+    "trace": Key("tables", "a packet trace file (docs/traces.md)"),
+}
+
+RUN: Mapping[str, Key] = {
+    "duration": Key("time", "simulated time to run", required=True),
+    "warmup": Key("time", "flows.csv and queues.csv count from here to the end; default 0s"),
+    "seed": Key("count", "the random seed; default 1"),
+    "sample_interval": Key("time", "time series every this long; omitted: none"),
+    "check": Key("bool", "run the invariant checker (docs/reliability.md); default false"),
+    "max_events": Key("count1", "stop cleanly after this many events"),
+    "max_packets": Key("count1", "stop cleanly with more packets than this held at once"),
+    "routing": Key("choice", 'among equal-cost paths: "shortest" (the first declared link, as'
+                   ' ns-2; default) or "ecmp" (per flow, by a hash)', choices=ROUTINGS),
+}
+
+DEFAULTS: Mapping[str, Key] = {
+    "tcp": Key("tcp_table", "TCP parameters for every TCP flow (docs/scenario-files.md)"),
+}
+
+NODE: Mapping[str, Key] = {
+    "name": Key("string", "the node's name", required=True),
+    "count": _COUNT,
+}
+
+LINK: Mapping[str, Key] = {
+    "from": Key("string", "a node's name", required=True),
+    "to": Key("string", "a node's name", required=True),
+    "rate": Key("rate", "the link's rate", required=True),
+    "delay": Key("time", "the propagation delay", required=True),
+    "queue": Key("queue", "the queue discipline of each direction; default a DropTail queue of"
+                 " the profile's limit"),
+    "duplex": Key("bool", "both directions (default true)"),
+    "loss": Key("loss", "a loss model on the from -> to direction"),
+    "reverse_loss": Key("loss", "a loss model on the to -> from direction (where the ACKs of"
+                        " from -> to flows go)"),
+    "count": _COUNT,
+    "monitor_flows": Key("bool", "per-flow queue counters on both directions"
+                         " (queue_flows.csv); default false"),
+}
+
+FLOW: Mapping[str, Key] = {
+    "name": Key("string", "the flow's name", required=True),
+    "kind": Key("choice", '"tcp" or "udp"', required=True, choices=FLOW_KINDS),
+    "from": Key("string", "the sending node's name", required=True),
+    "to": Key("string", "the receiving node's name", required=True),
+    "app": Key("app", "what sends the data, and when (a TCP flow without one: an endless FTP"
+               " transfer from 0 s)"),
+    "count": _COUNT,
+    "trace": Key("trace_vars", "TCP variables to trace on every change (tcp_trace.csv); true:"
+                 " all of them"),
+    "fid": Key("count", "ns-2's fid_: the flow id in packet traces (default the flow's index)"),
+    "fid_": Key("count", "ns-2's name for fid"),
+    "two_way": Key("bool", "a two-way TCP connection (docs/full-tcp.md)"),
+}
+
+APP_COMMON: Mapping[str, Key] = {
+    "kind": Key("choice", "the application", required=True, choices=APP_KINDS),
+    "start": Key("distribution", "when it starts: a time or a distribution; default 0s"),
+    "stop": Key("time", "when it stops; omitted: at the end"),
+}
+_RATE = Key("rate", "the sending rate (or give interval)")
+_INTERVAL = Key("time", "the time between packets (or give rate)")
+_PACKET_SIZE = Key("size", "payload bytes of each packet (over TCP: of each write; default one"
+                   " segment)")
+APP: Mapping[str, Mapping[str, Key]] = {
+    "ftp": {
+        "size": Key("size", "bytes of a finite transfer; omitted: endless"),
+        "reply_size": Key("size_or_endless", 'two-way flows: the acceptor\'s bytes (default 0),'
+                          ' or "endless"'),
+        "exchange": Key("choice", "two-way flows: when each side writes", choices=EXCHANGES),
+    },
+    "cbr": {
+        "rate": _RATE, "interval": _INTERVAL, "packet_size": _PACKET_SIZE,
+        "random": Key("bool01", "jitter each interval by up to half (ns-2 random_)"),
+        "random_": Key("bool01", "ns-2's name for random"),
+    },
+    "onoff": {
+        "rate": _RATE, "interval": _INTERVAL, "packet_size": _PACKET_SIZE,
+        "on": Key("distribution", "on times", required=True),
+        "off": Key("distribution", "off times", required=True),
+    },
+    "poisson": {"rate": _RATE, "interval": _INTERVAL, "packet_size": _PACKET_SIZE},
+    "trace": {"file": Key("string", 'a file of "time size" records', required=True)},
+    "tmix": {
+        "file": Key("string", "a file of Tmix connection vectors", required=True),
+        "delay_box": Key("bool", "each connection's own minimum RTT (Tmix_DelayBox); default"
+                         " true"),
+        "losses": Key("bool", "the vectors' loss rates; default true"),
+    },
+}
+
+LOSS: Mapping[str, Mapping[str, Key]] = {
+    "bernoulli": {
+        "p": Key("probability", "the loss probability", required=True),
+        "unit": Key("choice", '"packet" (default) or "byte"', choices=("packet", "byte")),
+    },
+    "gilbert_elliott": {
+        "p_good_bad": Key("probability", "good -> bad per packet", required=True),
+        "p_bad_good": Key("probability", "bad -> good per packet", required=True),
+        "loss_good": Key("probability", "loss probability in the good state; default 0"),
+        "loss_bad": Key("probability", "loss probability in the bad state; default 1"),
+    },
+    "periodic": {
+        "period": Key("count1", "every this many packets", required=True),
+        "offset": Key("count", "the first lost packet's position in the period; default 0"),
+        "burst": Key("count1", "packets lost in a row; default 1"),
+    },
+    "drop_list": {
+        "flow": Key("string", "the flow's name", required=True),
+        "packets": Key("counts", "its data transmissions to drop, numbered from 1",
+                       required=True),
+    },
+}
+
+QUEUE_COMMON: Mapping[str, Key] = {
+    "kind": Key("choice", 'the discipline; default "droptail"', choices=QUEUE_KINDS),
+    "limit": Key("count", "the buffer in packets (default the profile's)"),
+    "limit_bytes": Key("size", "the buffer in bytes (droptail only)"),
+    "ns2": Key("bool", "ns-2's DropTail accounting (a limit of N holds N - 1 waiting); default"
+               " the profile's"),
+    "ecn": Key("bool", "mark ECN-capable packets instead of dropping them early"),
+    "setbit_": Key("bool", "ns-2's name for ecn"),
+}
+
+TRACE: Mapping[str, Key] = {
+    "format": Key("choice", 'ns-2 trace lines or pcap frames; default "ns2"',
+                  choices=TRACE_FORMATS),
+    "file": Key("string", "the file, a relative path inside the results folder", required=True),
+    "links": Key("names", 'link directions "from->to"; omitted (and no nodes): every link'),
+    "nodes": Key("names", "pcap only: capture at these nodes"),
+    "events": Key("names", 'ns2 only: events to record ("+", "-", "r", "d", "lost")'),
+    "tcp_header": Key("bool", "ns2 only: append ackno, flags, hlen and SACK blocks"),
+}
+
+
+def keys(table: Mapping[str, Key]) -> tuple[str, ...]:
+    """A table's key names, in order."""
+    return tuple(table)
+
+
+def app_keys(kind: str) -> tuple[str, ...]:
+    """The keys of an application of ``kind``."""
+    return (*APP_COMMON, *APP[kind])
+
+
+def loss_keys(kind: str) -> tuple[str, ...]:
+    """The keys of a loss model of ``kind``."""
+    return ("kind", *LOSS[kind])
+
+
+# The JSON Schema of each value type (a scenario's strings may hold {i} in `count = N` tables,
+# so times, rates and sizes given as strings are not pattern-checked here: the loader says
+# what is wrong with one).
+_NUMBER_OR_TEXT = {"type": ["number", "string"]}
+_TYPES: Mapping[str, dict[str, Any]] = {
+    "string": {"type": "string"},
+    "bool": {"type": "boolean"},
+    "bool01": {"anyOf": [{"type": "boolean"}, {"enum": [0, 1]}]},
+    "count": {"type": "integer", "minimum": 0},
+    "count1": {"type": "integer", "minimum": 1},
+    "counts": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+    "time": _NUMBER_OR_TEXT,
+    "rate": _NUMBER_OR_TEXT,
+    "size": {"type": ["integer", "string"]},
+    "size_or_endless": {"type": ["integer", "string"]},
+    "probability": {"type": "number", "minimum": 0, "maximum": 1},
+    "names": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+    "trace_vars": {"anyOf": [{"type": "boolean"}, {"type": "string"},
+                             {"type": "array", "items": {"type": "string"}}]},
+    "distribution": {"anyOf": [
+        _NUMBER_OR_TEXT,
+        {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+         "properties": {
+             "constant": _NUMBER_OR_TEXT,
+             "exponential": _NUMBER_OR_TEXT,
+             "uniform": {"type": "array", "minItems": 2, "maxItems": 2,
+                         "items": _NUMBER_OR_TEXT},
+             "pareto": {"type": "array", "minItems": 2, "maxItems": 2,
+                        "items": _NUMBER_OR_TEXT},
+         }},
+    ]},
+}
+
+# TCP parameter kinds (profiles.TCP_PARAMS) as value types.
+_TCP_TYPES: Mapping[str, dict[str, Any]] = {
+    "size": {"type": ["integer", "string"]},
+    "count": {"type": "integer", "minimum": 1},
+    "count_or_zero": {"type": "integer", "minimum": 0},
+    "count_or_unbounded": {"anyOf": [{"type": "integer", "minimum": 1},
+                                     {"enum": ["unbounded", "window"]}]},
+    "time": _NUMBER_OR_TEXT,
+    "bool": {"anyOf": [{"type": "boolean"}, {"enum": [0, 1]}]},
+    "size_or_none": {"type": ["integer", "string"]},
+    "rate_or_none": _NUMBER_OR_TEXT,
+    "table": {"type": "object", "additionalProperties": {"type": "number"}},
+}
+
+
+def _value(key: Key) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": key.doc}
+    if key.type == "choice":
+        out["enum"] = list(key.choices)
+    elif key.type in _TYPES:
+        out.update(_TYPES[key.type])
+    return out
+
+
+def _object(table: Mapping[str, Key], extra: Mapping[str, Any] | None = None,
+            closed: bool = True) -> dict[str, Any]:
+    props = {name: _value(key) for name, key in table.items()}
+    props.update(extra or {})
+    out: dict[str, Any] = {"type": "object", "properties": props}
+    required = [name for name, key in table.items() if key.required]
+    if required:
+        out["required"] = required
+    if closed:
+        out["additionalProperties"] = False
+    return out
+
+
+def _by_kind(common: Mapping[str, Key], own: Mapping[str, Mapping[str, Any]],
+             default: str | None = None) -> dict[str, Any]:
+    """A table whose ``kind`` decides its other keys: one if/then per kind."""
+    out = _object(common, closed=False)
+    branches = []
+    for kind, props in own.items():
+        cond: dict[str, Any] = {"properties": {"kind": {"const": kind}}}
+        if kind != default:
+            cond["required"] = ["kind"]
+        then: dict[str, Any] = {
+            "properties": {**{k: True for k in common}, **props},
+            "additionalProperties": False,
+        }
+        branches.append({"if": cond, "then": then})
+    out["allOf"] = branches
+    return out
+
+
+def _tcp_properties() -> dict[str, Any]:
+    from .profiles import PROFILES, TCP_ALIASES, TCP_CHOICES, TCP_PARAMS
+
+    props: dict[str, Any] = {}
+    for name, kind in TCP_PARAMS.items():
+        defaults = ", ".join(f"{p} {_shown(prof.tcp[name])}" for p, prof in PROFILES.items())
+        prop: dict[str, Any] = {"description": f"TCP parameter ({kind}); defaults: {defaults}"}
+        if kind == "name":
+            choices: list[Any] = list(TCP_CHOICES[name])
+            if name == "hystart":
+                choices += [True, False]
+            prop["enum"] = choices
+        else:
+            prop.update(_TCP_TYPES[kind])
+        props[name] = prop
+    for alias, name in TCP_ALIASES.items():
+        props[alias] = {**props[name], "description": f"ns-2's name for {name}"}
+    return props
+
+
+def _shown(value: Any) -> str:
+    return "none" if value is None else json.dumps(value)
+
+
+def _queue_schema() -> dict[str, Any]:
+    from .queues import SPECS
+
+    types: dict[str, dict[str, Any]] = {"float": {"type": "number"}, "bool": {"type": "boolean"},
+             "time": _NUMBER_OR_TEXT, "int": {"type": "integer", "minimum": 1}}
+    own: dict[str, dict[str, Any]] = {}
+    for kind, spec in SPECS.items():
+        props: dict[str, Any] = {}
+        for name, param in spec.items():
+            defaults = ", ".join(f"{p} {_shown(v)}" for p, v in param.default.items())
+            props[name] = {**types[param.kind],
+                           "description": f"{kind} parameter; default {defaults}"}
+            for alias in param.aliases:
+                props[alias] = {**types[param.kind], "description": f"ns-2's name for {name}"}
+        own[kind] = props
+    return _by_kind(QUEUE_COMMON, own, default="droptail")
+
+
+def json_schema() -> dict[str, Any]:
+    """The scenario file's JSON Schema (draft-07, which taplo reads), for editors and tests."""
+    tcp = _tcp_properties()
+    udp_header = {"header_size": tcp["header_size"]}
+    app = _by_kind(APP_COMMON, {k: {n: _value(v) for n, v in own.items()}
+                                for k, own in APP.items()})
+    loss = _by_kind({"kind": Key("choice", "the loss model", required=True,
+                                 choices=LOSS_KINDS)},
+                    {k: {n: _value(v) for n, v in own.items()} for k, own in LOSS.items()})
+    flow = _object(FLOW, {**tcp, **udp_header, "app": {"$ref": "#/definitions/app"}})
+    link = _object(LINK, {"queue": {"$ref": "#/definitions/queue"},
+                          "loss": {"$ref": "#/definitions/loss"},
+                          "reverse_loss": {"$ref": "#/definitions/loss"}})
+    defaults = _object(DEFAULTS, {"tcp": {"type": "object", "properties": tcp,
+                                          "additionalProperties": False}})
+    top = _object(TOP, {
+        "run": {"$ref": "#/definitions/run"},
+        "defaults": defaults,
+        "node": {"type": "array", "items": _object(NODE)},
+        "link": {"type": "array", "items": link},
+        "flow": {"type": "array", "items": flow},
+        "trace": {"type": "array", "items": _object(TRACE)},
+    })
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "ackclock scenario file",
+        "description": "A scenario file (docs/scenario-files.md). Generated by"
+                       " `python -m ackclock.schema` from python/ackclock/schema.py.",
+        **top,
+        "definitions": {"run": _object(RUN), "app": app, "loss": loss, "queue": _queue_schema()},
+    }
+
+
+def main() -> None:
+    """Prints the JSON Schema (``python -m ackclock.schema > docs/scenario.schema.json``)."""
+    sys.stdout.write(json.dumps(json_schema(), indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

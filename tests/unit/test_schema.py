@@ -1,0 +1,312 @@
+"""One owner of the scenario schema (issue 27): python/ackclock/schema.py.
+
+- The published JSON Schema (docs/scenario.schema.json, for editors) is the one schema.py makes.
+- Every example scenario file is accepted by the published schema, the loader and the engine.
+- Structural mistakes made in every example (an unknown key in each table, a kind that does not
+  exist, a value of the wrong type, a required key left out) are rejected by both the schema and
+  the loader, and both name the same place.
+- The rules written both in scenario.py and in the engine's scenario.rs (a document the engine
+  re-validates) reject the same mistakes, naming the same key.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ackclock import schema
+from ackclock.errors import ScenarioError
+from ackclock.toml_loader import parse_toml, resolved_from_raw
+
+jsonschema = pytest.importorskip("jsonschema")
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "examples").glob("*.toml")) + [ROOT / "python/ackclock/demo.toml"]
+# Too large to resolve once per mutation (10 000 flows); still checked whole below.
+MUTATE = [p for p in SCENARIOS if p.name != "many_flows.toml"]
+
+
+def _validator() -> Any:
+    return jsonschema.Draft7Validator(schema.json_schema())
+
+
+def _raw(path: Path) -> dict[str, Any]:
+    return parse_toml(path.read_text(encoding="utf-8"))
+
+
+def _loader_place(raw: dict[str, Any], path: Path) -> tuple[Any, ...] | None:
+    """Where the loader rejects ``raw`` (as a key path tuple), or None if it accepts it."""
+    try:
+        resolved_from_raw(raw, str(path))
+    except ScenarioError as e:
+        assert e.path, str(e)
+        return _parse_place(e.path)
+    return None
+
+
+def _parse_place(text: str) -> tuple[Any, ...]:
+    """``flow[0]{i=3}.app.kind`` as ('flow', 0, 'app', 'kind')."""
+    out: list[Any] = []
+    for part in re.sub(r"\{i=\d+\}", "", text).split("."):
+        m = re.fullmatch(r"([^\[]+)((?:\[\d+\])*)", part)
+        assert m, text
+        out.append(m.group(1))
+        out.extend(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))
+    return tuple(out)
+
+
+def _schema_places(raw: dict[str, Any]) -> set[tuple[Any, ...]]:
+    """Every place the schema names in rejecting ``raw``: the value's path, and for a key that
+    is unknown or missing, the key's path."""
+    places: set[tuple[Any, ...]] = set()
+    for err in _validator().iter_errors(raw):
+        at = tuple(err.absolute_path)
+        places.add(at)
+        if err.validator in ("additionalProperties", "required"):
+            for key in re.findall(r"'([^']+)'", err.message):
+                places.add((*at, key))
+    return places
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_every_example_is_accepted_by_schema_loader_and_engine(
+        path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the engine opens the packet-trace files it names
+    raw = _raw(path)
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in _validator().iter_errors(raw)]
+    assert errors == []
+    _, document = resolved_from_raw(raw, str(path))
+    from ackclock._core import Simulation
+
+    Simulation(json.dumps(document))  # the engine accepts the resolved document
+
+
+def test_published_schema_is_the_generated_one() -> None:
+    published = json.loads((ROOT / "docs/scenario.schema.json").read_text(encoding="utf-8"))
+    assert published == schema.json_schema(), (
+        "docs/scenario.schema.json is out of date: python -m ackclock.schema >"
+        " docs/scenario.schema.json")
+
+
+def test_schema_is_a_valid_draft7_schema() -> None:
+    jsonschema.Draft7Validator.check_schema(schema.json_schema())
+
+
+def _tables(raw: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Each table of the file with its path: top level, run, defaults(.tcp), the first of
+    each array of tables and their queue, loss and app tables."""
+    yield (), raw
+    for key in ("run", "defaults"):
+        if isinstance(raw.get(key), dict):
+            yield (key,), raw[key]
+    if isinstance(raw.get("defaults", {}).get("tcp"), dict):
+        yield ("defaults", "tcp"), raw["defaults"]["tcp"]
+    for kind in ("node", "link", "flow", "trace"):
+        for i, entry in enumerate(raw.get(kind, [])[:3]):
+            yield (kind, i), entry
+            for sub in ("queue", "loss", "app"):
+                if isinstance(entry.get(sub), dict):
+                    yield (kind, i, sub), entry[sub]
+
+
+def _at(raw: dict[str, Any], place: tuple[Any, ...]) -> Any:
+    for step in place:
+        raw = raw[step]
+    return raw
+
+
+def _mutations(raw: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], tuple[Any, ...]]]:
+    """(what, mutated document, the place a check must name)."""
+    for place, table in list(_tables(raw)):
+        doc = copy.deepcopy(raw)
+        _at(doc, place)["no_such_key"] = 1
+        yield "unknown key", doc, (*place, "no_such_key")
+        if "kind" in table:
+            doc = copy.deepcopy(raw)
+            _at(doc, place)["kind"] = "no_such_kind"
+            yield "unknown kind", doc, (*place, "kind")
+        for key, value in table.items():
+            if isinstance(value, bool):
+                doc = copy.deepcopy(raw)
+                _at(doc, place)[key] = "yes"
+                yield "a string for a boolean", doc, (*place, key)
+            elif key in ("rate", "delay", "duration", "warmup", "sample_interval", "stop",
+                         "size", "limit", "packet_size", "window", "seed", "p"):
+                doc = copy.deepcopy(raw)
+                _at(doc, place)[key] = [1, 2]
+                yield "a list for a number", doc, (*place, key)
+    for place, key in [(("run",), "duration"), (("link", 0), "rate"), (("flow", 0), "kind"),
+                       (("node", 0), "name")]:
+        doc = copy.deepcopy(raw)
+        try:
+            del _at(doc, place)[key]
+        except (KeyError, IndexError):
+            continue
+        yield "a required key left out", doc, (*place, key)
+
+
+@pytest.mark.parametrize("path", MUTATE, ids=lambda p: p.name)
+def test_schema_and_loader_reject_the_same_mistakes_at_the_same_place(path: Path) -> None:
+    raw = _raw(path)
+    cases = 0
+    for what, doc, place in _mutations(raw):
+        loader = _loader_place(doc, path)
+        schema_places = _schema_places(doc)
+        assert loader is not None, f"{what} at {place}: the loader accepts it"
+        assert schema_places, f"{what} at {place}: the schema accepts it"
+        # Entries made by `count = N` are named by their copy; the schema sees the table.
+        assert loader == place, f"{what}: the loader names {loader}, not {place}"
+        assert place in schema_places, f"{what} at {place}: the schema names {schema_places}"
+        cases += 1
+    assert cases >= 10
+
+
+# Rules both scenario.py (for the file) and the engine's scenario.rs (for the document) check.
+_BOTH = """
+name = "both"
+[run]
+duration = "10s"
+sample_interval = "1s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[link]]
+from = "a"
+to = "b"
+rate = "10Mb/s"
+delay = "5ms"
+duplex = false
+loss = { kind = "periodic", period = 10, offset = 2, burst = 1 }
+[[link]]
+from = "b"
+to = "a"
+rate = "10Mb/s"
+delay = "5ms"
+duplex = false
+[[flow]]
+name = "t"
+kind = "tcp"
+from = "a"
+to = "b"
+[[flow]]
+name = "u"
+kind = "udp"
+from = "a"
+to = "b"
+app = { kind = "cbr", rate = "1Mb/s", packet_size = 500 }
+"""
+
+
+def _set(doc: dict[str, Any], path: str, value: Any) -> None:
+    *head, last = path.split(".")
+    for step in head:
+        doc = doc[int(step)] if isinstance(doc, list) else doc[step]
+    if isinstance(doc, list):
+        doc[int(last)] = value
+    else:
+        doc[last] = value
+
+
+# (file key = value, document key = value, the place both must name)
+CASES = [
+    ("run.duration", "0s", "run.duration_ps", 0, "run.duration"),
+    ("run.warmup", "10s", "run.warmup_ps", 10 * 10**12, "run.warmup"),
+    ("run.sample_interval", "0s", "run.sample_interval_ps", 0, "run.sample_interval"),
+    ("node.1.name", "a", "nodes.1", "a", "node[1].name"),
+    ("flow.1.name", "t", "flows.1.name", "t", "flow[1].name"),
+    ("flow.0.to", "a", "flows.0.to", 0, "flow[0]"),
+    ("link.0.to", "a", "links.0.to", 0, "link[0]"),
+    ("flow.1.app.packet_size", 0, "flows.1.app.packet_size", 0, "flow[1].app.packet_size"),
+    ("flow.0.trace", ["nonesuch"], "flows.0.trace", ["nonesuch"], "flow[0].trace"),
+    ("flow.1.trace", ["cwnd"], "flows.1.trace", ["cwnd"], "flow[1].trace"),
+    ("link.0.loss", {"kind": "bernoulli", "p": 1.5}, "links.0.loss",
+     {"kind": "bernoulli", "p": 1.5}, "link[0].loss.p"),
+    ("link.0.loss", {"kind": "gilbert_elliott", "p_good_bad": 0.1, "p_bad_good": -0.5},
+     "links.0.loss", {"kind": "gilbert_elliott", "p_good_bad": 0.1, "p_bad_good": -0.5,
+                      "loss_good": 0.0, "loss_bad": 1.0}, "link[0].loss.p_bad_good"),
+    ("link.1.queue", {"limit": 10, "limit_bytes": 1000}, "links.1.queue.limit_bytes", 1000,
+     "link[1].queue"),
+]
+
+
+@pytest.mark.parametrize("file_key,file_value,doc_key,doc_value,place", CASES,
+                         ids=[c[4] + ":" + c[0] for c in CASES])
+def test_front_end_and_engine_reject_the_same_mistake_at_the_same_place(
+        file_key: str, file_value: Any, doc_key: str, doc_value: Any, place: str) -> None:
+    from ackclock._core import Simulation
+
+    raw = parse_toml(_BOTH)
+    _, document = resolved_from_raw(copy.deepcopy(raw), "both.toml")
+    Simulation(json.dumps(document))  # the base is accepted by both
+
+    bad = copy.deepcopy(raw)
+    _set(bad, file_key, file_value)
+    with pytest.raises(ScenarioError) as front:
+        resolved_from_raw(bad, "both.toml")
+    assert front.value.path is not None
+    assert front.value.path == place or front.value.path.startswith(place + "."), str(front.value)
+
+    engine_doc = copy.deepcopy(document)
+    _set(engine_doc, doc_key, doc_value)
+    with pytest.raises(ValueError) as engine:
+        Simulation(json.dumps(engine_doc))
+    assert str(engine.value).startswith(place + ":") or str(engine.value).startswith(
+        place + "."), str(engine.value)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-q"]))
+
+
+def _canonical(key: str, value: Any) -> Any:
+    """A TCP parameter's value, as written in profiles.py or in the docs' table, in one form."""
+    from ackclock.profiles import TCP_PARAMS
+    from ackclock.units import parse_size, parse_time
+
+    kind = TCP_PARAMS[key]
+    if isinstance(value, str):
+        value = value.strip().strip("`").strip('"')
+        if value in ("none", "unbounded"):
+            return None
+        if value in ("true", "false"):
+            return value == "true"
+        if value == "{}":
+            return {}
+    if value is None or kind in ("name", "bool", "table") or value == "window":
+        return value
+    if kind in ("time",):
+        return parse_time(str(value).replace(" ", "") if isinstance(value, str) else value)
+    if kind in ("size", "size_or_none"):
+        return parse_size(value)
+    return int(value)
+
+
+def test_documented_profile_defaults_are_the_profiles() -> None:
+    """docs/scenario-files.md's table of TCP parameters gives each profile's default as
+    profiles.py (their one owner) has it, for every parameter."""
+    from ackclock.profiles import PROFILES, TCP_ALIASES, TCP_PARAMS
+
+    text = (ROOT / "docs/scenario-files.md").read_text(encoding="utf-8")
+    header = "| key | ns-2 alias | `ns2` profile | `linux` profile | `ns3` profile |"
+    start = text.index(header)
+    rows = text[start:text.index("\n\n", start)].splitlines()[2:]
+    seen = []
+    for row in rows:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        key = re.match(r"`([a-z0-9_]+)`", cells[0]).group(1)  # type: ignore[union-attr]
+        seen.append(key)
+        alias = {v: k for k, v in TCP_ALIASES.items()}.get(key)
+        assert cells[1] == (f"`{alias}`" if alias else ""), key
+        for name, cell in zip(("ns2", "linux", "ns3"), cells[2:], strict=True):
+            assert _canonical(key, cell) == _canonical(key, PROFILES[name].tcp[key]), (
+                f"{key}: the docs give {cell} for {name}, profiles.py"
+                f" {PROFILES[name].tcp[key]!r}")
+    assert seen == list(TCP_PARAMS)
