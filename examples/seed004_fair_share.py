@@ -29,7 +29,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("results/seed004-fair-share"))
     ap.add_argument("--replications", type=int, default=3)
     args = ap.parse_args()
-    runs = ac.sweep(HERE / "seed004.toml", grid={"flow.cbr.app.rate": [f"{r}Mb/s" for r in RATES]},
+    runs = ac.run_sweep(HERE / "seed004.toml", grid={"flow.cbr.app.rate": [f"{r}Mb/s" for r in RATES]},
                     replications=args.replications, out=args.out)
     summary = summarize(runs, ["flow.cbr.app.rate"])
     summary["udp_rate_mbps"] = summary["flow.cbr.app.rate"].str.replace("Mb/s", "").astype(float)

@@ -2,28 +2,34 @@
 
 Describe a network with :class:`Network` or a TOML file (:func:`load_scenario`), run it with
 :meth:`Network.run` or :func:`run_scenario`, and get :class:`Results` (pandas DataFrames).
-:func:`sweep` runs a grid of parameters and replications; the attribute ``ackclock.sweep`` is
-that function, so import the module's other names with ``from ackclock.sweep import ...``.
+:func:`run_sweep` runs a grid of parameters and replications (``ackclock.sweep`` is the module
+it lives in, with the tables' helpers: ``from ackclock.sweep import summarize``).
 """
 
-import sys
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from . import sweep as sweep
+    from .apps import Cbr, Ftp, OnOff, Poisson, Replay, Tmix
     from .errors import ScenarioError
     from .network import Network
     from .results import Results
     from .run import run_scenario
     from .scenario import Scenario, resolve
-    from .sweep import Sweep, load_sweep, sweep
+    from .sweep import Sweep, load_sweep, run_sweep
     from .toml_loader import load_scenario, loads_scenario
 
 # The public names and the modules they live in. They are imported on first use (PEP 562), so
 # that `ackclock run` does not pay for what it does not use (the Network builder, the sweep
 # machinery...): every command starts by importing this package (benchmarks/startup.py).
 _LAZY = {
+    "Ftp": "apps",
+    "Cbr": "apps",
+    "OnOff": "apps",
+    "Poisson": "apps",
+    "Replay": "apps",
+    "Tmix": "apps",
     "ScenarioError": "errors",
     "Network": "network",
     "Results": "results",
@@ -32,7 +38,7 @@ _LAZY = {
     "resolve": "scenario",
     "Sweep": "sweep",
     "load_sweep": "sweep",
-    "sweep": "sweep",
+    "run_sweep": "sweep",
     "load_scenario": "toml_loader",
     "loads_scenario": "toml_loader",
 }
@@ -40,6 +46,8 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
+    if name == "sweep":  # the submodule (importing it binds it here)
+        return import_module(f"{__name__}.sweep")
     if module is not None:
         value = getattr(import_module(f"{__name__}.{module}"), name)
         globals()[name] = value
@@ -69,19 +77,13 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-class _Package(ModuleType):
-    """This package's module type: importing the submodule ``ackclock.sweep`` binds it to the
-    package's attribute ``sweep``, which stays the function :func:`ackclock.sweep.sweep`."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "sweep" and isinstance(value, ModuleType):
-            value = value.sweep
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
 __all__ = [
+    "Cbr",
+    "Ftp",
+    "OnOff",
+    "Poisson",
+    "Replay",
+    "Tmix",
     "Network",
     "Results",
     "Scenario",
@@ -93,5 +95,5 @@ __all__ = [
     "loads_scenario",
     "resolve",
     "run_scenario",
-    "sweep",
+    "run_sweep",
 ]

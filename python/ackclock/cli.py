@@ -369,14 +369,14 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from .sweep import RUNS_DIR, load_sweep, sweep
+    from .sweep import RUNS_DIR, load_sweep, run_sweep
 
     if args.jobs is not None and args.jobs < 1:
         raise ScenarioError(f"expected a number >= 1, got {args.jobs}", path="--jobs")
     _set_max_memory(args)
     spec = load_sweep(args.sweep)
     out = Path(args.out) if args.out else Path("results") / _folder_name(Path(args.sweep).stem)
-    runs = sweep(spec.scenario, spec.grid, spec.replications, fixed=spec.fixed,
+    runs = run_sweep(spec.scenario, spec.grid, spec.replications, fixed=spec.fixed,
                  jobs=args.jobs, scheduler=args.scheduler, out=out)
     counts = runs.attrs
     print(f"{counts['runs']} runs: {counts['ran']} run now, {counts['cached']} already in"

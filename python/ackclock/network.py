@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .apps import App
 from .errors import ScenarioError
 from .profiles import normalize_tcp_params
 from .results import Results
@@ -112,7 +113,7 @@ class Network:
         tmix: str | None = None,
         tmix_delay_box: bool | None = None,
         tmix_losses: bool | None = None,
-        app: str = "ftp",
+        app: str | App = "ftp",
         rate: str | float | None = None,
         interval: str | float | None = None,
         write_size: int | str | None = None,
@@ -124,7 +125,13 @@ class Network:
         exchange: str | None = None,
         **params: Any,
     ) -> Flow:
-        """Adds a TCP flow with an FTP source: endless, or ``size`` payload bytes (then the
+        """Adds a TCP flow. Its application is an object, ``app=Ftp(size="10MB")``,
+        ``Cbr(...)``, ``OnOff(...)``, ``Poisson(...)``, ``Replay(...)`` or ``Tmix(...)``
+        (``ackclock.apps``), or, in the keyword form, given by the keywords below; ``variant``,
+        ``cc``, ``sink`` and ``params`` choose the TCP, ``trace`` what to record, ``two_way``
+        the connection's shape.
+
+        The keyword form: an FTP source, endless, or ``size`` payload bytes (then the
         flow's ``completion_s`` in flows.csv is when the last byte was acknowledged).
         With ``tmix``, a file of Tmix connection vectors replayed between ``src`` (the
         initiators) and ``dst`` (the acceptors) instead (results in ``Results.connections``);
@@ -151,7 +158,13 @@ class Network:
             cc=cc,
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
-            app=(AppConfig(kind="tmix", start=start, stop=stop, file=tmix,
+            app=_app_object(app, f"flow[{len(self._flows)}].app", {
+                "start": start, "stop": stop, "size": size, "tmix": tmix,
+                "tmix_delay_box": tmix_delay_box, "tmix_losses": tmix_losses, "rate": rate,
+                "interval": interval, "write_size": write_size, "random": random, "on": on,
+                "off": off, "reply_size": reply_size, "exchange": exchange}) if isinstance(
+                    app, App) else
+                (AppConfig(kind="tmix", start=start, stop=stop, file=tmix,
                            delay_box=tmix_delay_box, losses=tmix_losses) if tmix else
                  AppConfig(kind="ftp", start=start, stop=stop, size=size, reply_size=reply_size,
                            exchange=exchange) if app == "ftp" else
@@ -175,13 +188,16 @@ class Network:
         start: Any = "0s",
         stop: Any = None,
         header_size: int | str | None = None,
-        app: str = "cbr",
+        app: str | App = "cbr",
         random: bool | None = None,
         on: Any = None,
         off: Any = None,
         file: str | None = None,
     ) -> Flow:
-        """Adds a UDP flow. ``app="cbr"`` (default): one ``packet_size``-byte payload every
+        """Adds a UDP flow. Its application is an object, ``app=Cbr(rate="1Mb/s",
+        packet_size=1000)``, ``OnOff(...)``, ``Poisson(...)`` or ``Replay(...)``
+        (``ackclock.apps``), or given by keywords: ``app="cbr"`` (default): one
+        ``packet_size``-byte payload every
         ``interval``, or every packet_size x 8 / ``rate`` (ns-2's CBR), jittered with
         ``random=True``; ``"onoff"``: the same during ``on`` periods, silent for ``off``
         (times or distributions such as ``{"exponential": "500ms"}``); ``"poisson"``:
@@ -192,8 +208,12 @@ class Network:
             from_=src,
             to=dst,
             header_size=header_size,
-            app=AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
-                          packet_size=packet_size, random=random, on=on, off=off, file=file),
+            app=_app_object(app, f"flow[{len(self._flows)}].app", {
+                "packet_size": packet_size, "rate": rate, "interval": interval, "start": start,
+                "stop": stop, "random": random, "on": on, "off": off, "file": file})
+            if isinstance(app, App) else
+            AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
+                      packet_size=packet_size, random=random, on=on, off=off, file=file),
         )
         self._flows.append(flow)
         return flow
@@ -311,3 +331,13 @@ class Network:
         for i in range(n):
             net.tcp(f"tcp{i}", f"s{i}", f"d{i}", start=start)
         return net
+
+
+def _app_object(app: App, path: str, keywords: Mapping[str, Any]) -> AppConfig:
+    """An application object's table; its keys belong in the object, so the keyword form's
+    keywords must be left at their defaults beside it."""
+    for key, value in keywords.items():
+        if value is not None and not (key == "start" and value == "0s"):
+            raise ScenarioError(f"give {key} in {type(app).__name__}(...), not beside it",
+                                path=path)
+    return app.config()

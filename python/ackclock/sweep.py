@@ -69,7 +69,7 @@ class Sweep:
 
     def run(self, **options: Any) -> pd.DataFrame:
         """Runs the sweep; ``options`` as for :func:`sweep` (jobs, scheduler, out, progress)."""
-        return sweep(self.scenario, self.grid, self.replications, fixed=self.fixed, **options)
+        return run_sweep(self.scenario, self.grid, self.replications, fixed=self.fixed, **options)
 
 
 def load_sweep(path: str | os.PathLike[str]) -> Sweep:
@@ -366,7 +366,7 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def sweep(
+def run_sweep(
     scenario: str | os.PathLike[str] | Scenario | Callable[..., Scenario],
     grid: Mapping[str, Sequence[Any]],
     replications: int = 1,
@@ -510,7 +510,7 @@ _NO_SCRIPT = ("worker processes could not start: code read from standard input c
 
 def _unguarded_script(e: BaseException) -> bool:
     """Whether ``e`` is the pool breaking under a script (the likely cause: the script runs
-    sweep() at its top level, which stops each worker as it imports the script)."""
+    run_sweep() at its top level, which stops each worker as it imports the script)."""
     from concurrent.futures.process import BrokenProcessPool
 
     main = sys.modules.get("__main__")
@@ -518,7 +518,7 @@ def _unguarded_script(e: BaseException) -> bool:
 
 
 def _refuse_in_worker_bootstrap() -> None:
-    """A worker process importing a script that calls sweep() at its top level (no
+    """A worker process importing a script that calls run_sweep() at its top level (no
     ``__main__`` guard) stops quietly here, instead of starting processes of its own (which
     multiprocessing refuses with a page about freeze_support); the parent then explains."""
     mp = sys.modules.get("multiprocessing")
@@ -648,7 +648,7 @@ def _execute(todo: Mapping[str, _Point], pool: ProcessPoolExecutor | None,
     }
     _import_pandas_meanwhile()
     pending = set(futures)
-    # Ctrl-C or a failed run: sweep() stops the pool; finished runs are cached already.
+    # Ctrl-C or a failed run: run_sweep() stops the pool; finished runs are cached already.
     while pending:
         # A wait without a timeout would hold Ctrl-C until the next run finishes: the
         # signal handler runs only between the waits' slices.

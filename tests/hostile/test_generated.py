@@ -169,7 +169,7 @@ def test_any_trace_name_stays_inside_the_folder_or_is_refused(
 def test_any_sweep_grid(tmp_path: Path, grid: dict[str, Any], replications: Any) -> None:
     (tmp_path / "s.toml").write_text(SMALL.replace("0.2s", "0.02s"))
     try:
-        runs = ac.sweep(tmp_path / "s.toml", grid, replications, jobs=1, out=tmp_path / "o",
+        runs = ac.run_sweep(tmp_path / "s.toml", grid, replications, jobs=1, out=tmp_path / "o",
                         progress=False)
     except ScenarioError as e:
         assert str(e) and "\n" not in str(e)

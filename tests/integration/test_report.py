@@ -86,7 +86,7 @@ def test_run_report_renders_offline_with_every_series(browser: Any, tmp_path: Pa
 
 def test_report_of_a_sweep_folder(browser: Any, tmp_path: Path) -> None:
     scenario = ac.Network.dumbbell(2, window=50, start={"uniform": ["0s", "0.5s"]})
-    ac.sweep(scenario.scenario(duration="3s"), {"link.r1-r2.queue.limit": [10, 20, 40]}, 2,
+    ac.run_sweep(scenario.scenario(duration="3s"), {"link.r1-r2.queue.limit": [10, 20, 40]}, 2,
              jobs=1, out=tmp_path / "sw", progress=False)
     r = ackclock("report", str(tmp_path / "sw"), cwd=tmp_path)
     assert r.returncode == 0, r.stderr

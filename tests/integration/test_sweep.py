@@ -20,7 +20,7 @@ pytest.importorskip("ackclock._core", reason="the compiled engine is not install
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-sweep_module = importlib.import_module("ackclock.sweep")  # ac.sweep is the function
+sweep_module = importlib.import_module("ackclock.sweep")
 
 # Two flows with random start times, so that replications (seeds) differ; 2 s each.
 SCENARIO = """
@@ -77,7 +77,7 @@ def ackclock(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_grid_times_replications_fills_both_tables(scenario: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    runs = ac.sweep(scenario, GRID, 3, jobs=2, out=out, progress=False)
+    runs = ac.run_sweep(scenario, GRID, 3, jobs=2, out=out, progress=False)
     columns = {"queue_limit": "link.r-d.queue.limit", "tcp_variant": "defaults.tcp.variant"}
     assert runs.attrs == {"runs": 18, "ran": 18, "cached": 0, "grid": columns}
     assert json.loads((out / "grid.json").read_text()) == {"columns": columns}
@@ -129,7 +129,7 @@ def test_grid_times_replications_fills_both_tables(scenario: Path, tmp_path: Pat
 def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "out"
-    first = ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
+    first = ac.run_sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
     files = sorted((out / "runs").glob("*.json"))
     for f in files[:4]:
         f.unlink()
@@ -143,7 +143,7 @@ def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
         return real(doc, source, series)
 
     monkeypatch.setattr(sweep_module, "_run_one", counting)
-    again = ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
+    again = ac.run_sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
     assert len(calls) == 4
     assert {k: again.attrs[k] for k in ("runs", "ran", "cached")} == {"runs": 18, "ran": 4,
                                                                       "cached": 14}
@@ -151,20 +151,20 @@ def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
     pd.testing.assert_frame_equal(first, again)
 
     calls.clear()
-    ac.sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
+    ac.run_sweep(scenario, GRID, 3, jobs=1, out=out, progress=False)
     assert calls == []
 
 
 def test_dask_local_cluster_matches_local_run(scenario: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     grid = {"defaults.tcp.variant": ["reno", "newreno"]}
-    local = ac.sweep(scenario, grid, 2, jobs=2, out=tmp_path / "local", progress=False)
+    local = ac.run_sweep(scenario, grid, 2, jobs=2, out=tmp_path / "local", progress=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        remote = ac.sweep(scenario, grid, 2, scheduler=client, out=tmp_path / "dask",
+        remote = ac.run_sweep(scenario, grid, 2, scheduler=client, out=tmp_path / "dask",
                           progress=False)
-        by_address = ac.sweep(scenario, grid, 2, scheduler=cluster.scheduler_address,
+        by_address = ac.run_sweep(scenario, grid, 2, scheduler=cluster.scheduler_address,
                               progress=False)
     pd.testing.assert_frame_equal(local, remote)
     pd.testing.assert_frame_equal(local, by_address)
@@ -177,7 +177,7 @@ def test_dask_local_cluster_matches_local_run(scenario: Path, tmp_path: Path) ->
 def test_bad_grid_value_is_reported_before_any_run(scenario: Path, tmp_path: Path) -> None:
     grid = {"link.r-d.queue.limit": [10, "lots"]}
     with pytest.raises(ScenarioError, match="sweep point link.r-d.queue.limit=lots"):
-        ac.sweep(scenario, grid, out=tmp_path / "out", progress=False)
+        ac.run_sweep(scenario, grid, out=tmp_path / "out", progress=False)
     assert not (tmp_path / "out").exists()
 
 
@@ -284,7 +284,7 @@ def test_sweep_plots_have_one_figure_per_metric_with_confidence_intervals(tmp_pa
 
 def test_flow_count_is_a_grid_key(scenario: Path, tmp_path: Path) -> None:
     # tiny.toml's flows are one [[flow]] table with count = 2: any copy's count resizes it.
-    runs = ac.sweep(scenario, {"flow.tcp0.count": [1, 3]}, jobs=1, progress=False)
+    runs = ac.run_sweep(scenario, {"flow.tcp0.count": [1, 3]}, jobs=1, progress=False)
     assert runs.attrs["grid"] == {"tcp0_count": "flow.tcp0.count"}
     assert runs.groupby("tcp0_count")["flow"].apply(list).to_dict() == {
         1: ["tcp0"], 3: ["tcp0", "tcp1", "tcp2"]}
@@ -306,7 +306,7 @@ def dumbbell(flows: int, buffer: int = 20) -> ac.Scenario:
 
 def test_sweep_of_a_function_and_of_a_python_scenario(tmp_path: Path) -> None:
     # Grid keys naming the function's arguments go to it; dotted paths apply to its result.
-    runs = ac.sweep(dumbbell, {"flows": [1, 2], "link.r1-r2.queue.limit": [5, 30]}, 2,
+    runs = ac.run_sweep(dumbbell, {"flows": [1, 2], "link.r1-r2.queue.limit": [5, 30]}, 2,
                     jobs=2, progress=False, out=tmp_path / "f", timeseries=True)
     assert runs.attrs["grid"] == {"flows": "flows", "queue_limit": "link.r1-r2.queue.limit"}
     assert len(runs) == (1 + 2) * 2 * 2
@@ -324,16 +324,16 @@ def test_sweep_of_a_function_and_of_a_python_scenario(tmp_path: Path) -> None:
 
     # A scenario built in Python: dotted paths address it as they would a file.
     grid = {"link.r1-r2.queue.limit": [5, 30], "defaults.tcp.variant": ["reno", "newreno"]}
-    runs2 = ac.sweep(sc, grid, jobs=1, progress=False)
+    runs2 = ac.run_sweep(sc, grid, jobs=1, progress=False)
     assert set(runs2["variant"]) == {"reno", "newreno"}
     assert (runs2["variant"] == runs2["tcp_variant"]).all()
     with pytest.raises(ScenarioError, match="not an argument of dumbbell"):
-        ac.sweep(dumbbell, {"flow": [1]}, progress=False)
+        ac.run_sweep(dumbbell, {"flow": [1]}, progress=False)
 
 
 SCRIPT = """
 import ackclock as ac
-runs = ac.sweep({scenario!r}, {{"defaults.tcp.variant": ["reno", "newreno"]}}, jobs=2,
+runs = ac.run_sweep({scenario!r}, {{"defaults.tcp.variant": ["reno", "newreno"]}}, jobs=2,
                 progress=False)
 print(len(runs))
 """
