@@ -2,7 +2,7 @@
 share the 1.5 Mb/s bottleneck fairly.
 
 Sweeps the CBR rate of examples/seed004.toml from 0.25 to 1.5 Mb/s, 3 replications each, with
-`ackclock.sweep` on all local cores; plots TCP and UDP throughput (with 95% confidence
+`ackclock.run_sweep` on all local cores; plots TCP and UDP throughput (with 95% confidence
 intervals) against the UDP sending rate, and reports the rate where the two throughputs cross
 (the study found 0.725 Mb/s). Writes runs.csv, summary.csv and seed004_fair_share.png.
 
@@ -29,10 +29,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("results/seed004-fair-share"))
     ap.add_argument("--replications", type=int, default=3)
     args = ap.parse_args()
-    runs = ac.run_sweep(HERE / "seed004.toml", grid={"flow.cbr.app.rate": [f"{r}Mb/s" for r in RATES]},
-                    replications=args.replications, out=args.out)
-    summary = summarize(runs, ["flow.cbr.app.rate"])
-    summary["udp_rate_mbps"] = summary["flow.cbr.app.rate"].str.replace("Mb/s", "").astype(float)
+    runs = ac.run_sweep(HERE / "seed004.toml",
+                        grid={"flow.cbr.app.rate": [f"{r}Mb/s" for r in RATES]},
+                        replications=args.replications, out=args.out)
+    # The grid column's short name (runs.attrs["grid"] maps it to its key).
+    rate = next(c for c, key in runs.attrs["grid"].items() if key == "flow.cbr.app.rate")
+    summary = summarize(runs, [rate])
+    summary["udp_rate_mbps"] = summary[rate].str.replace("Mb/s", "").astype(float)
     tcp = summary[summary.flow == "tcp"].sort_values("udp_rate_mbps")
     udp = summary[summary.flow == "cbr"].sort_values("udp_rate_mbps")
     gap = tcp.throughput_mbps_mean.to_numpy() - udp.throughput_mbps_mean.to_numpy()

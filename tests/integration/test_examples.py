@@ -1,0 +1,143 @@
+"""The example scripts of examples/ run, and give the numbers their docs pages print (issue 27:
+every example script run by the tests with its key numbers checked).
+
+A page's table is compared cell by cell at the precision it prints: a change in the engine that
+moves a published number fails here until the page is brought up to date. Scripts whose pages
+print no table are checked for the mechanisms the pages describe. The other example scripts
+are run elsewhere: python_api.py and seed002_model.py in test_engine.py, seed001_scenario1.py,
+seed001_tables.py and the seed runners examples/seeds/NNN/run.py in test_seed_runners.py.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import runpy
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def script(name: str) -> dict[str, Any]:
+    """The module namespace of examples/NAME (its __main__ block not run)."""
+    return runpy.run_path(str(EXAMPLES / name))
+
+
+def doc_table(page: str, header_start: str) -> list[list[str]]:
+    """The body rows (cells as text) of the Markdown table in docs/PAGE whose header line
+    starts with ``header_start``."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    lines = text[text.index(header_start):].splitlines()
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    assert rows, f"no table under {header_start!r} in docs/{page}"
+    return rows
+
+
+def same_as_printed(printed: str, value: Any) -> bool:
+    """Whether ``value`` prints as ``printed`` at the precision ``printed`` shows."""
+    if re.fullmatch(r"-?\d+(\.\d+)?", printed):
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return False
+        decimals = len(printed.split(".")[1]) if "." in printed else 0
+        return abs(float(value) - float(printed)) <= 0.5 * 10**-decimals + 1e-9
+    return printed.replace(" ", "") == str(value).replace(" ", "")
+
+
+def check_rows(page: str, rows: Sequence[Sequence[str]], got: Sequence[Sequence[Any]],
+               blank: Callable[[Any], bool] = lambda v: False) -> None:
+    mismatches = []
+    for doc_row, row in zip(rows, got, strict=True):
+        for printed, value in zip(doc_row, row, strict=True):
+            if printed in ("", "never") and blank(value):
+                continue
+            if not same_as_printed(printed, value):
+                mismatches.append(f"{doc_row[0]}: docs/{page} prints {printed}, the script"
+                                  f" gives {value}")
+    assert not mismatches, "\n".join(mismatches)
+
+
+def _missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def test_profiles_example_gives_the_table_of_docs_profiles() -> None:
+    """examples/profiles.py: three flows under each profile, 30 s (docs/profiles.md)."""
+    run = script("profiles.py")["run"]
+    rows = doc_table("profiles.md", "| profile | cc | variant |")
+    got = [list(run(p, 30.0).values()) for p in ("ns2", "linux", "ns3")]
+    check_rows("profiles.md", rows, got, blank=_missing)
+
+
+def test_seed004_queues_example_gives_its_table() -> None:
+    """examples/seed004_queues.py: TCP and CBR over five disciplines, 3 seeds of 60 s
+    (docs/examples/seed004_queues.md)."""
+    mod = script("seed004_queues.py")
+    runs = pd.DataFrame([mod["run"](q, s, 60.0) for q in mod["DISCIPLINES"] for s in (1, 2, 3)])
+    summary = runs.drop(columns="seed").groupby("queue", sort=False).mean()
+    got = [[q, *summary.loc[q].tolist()] for q in summary.index]
+    check_rows("examples/seed004_queues.md", doc_table("examples/seed004_queues.md",
+                                                       "| queue | TCP Mb/s |"), got)
+    # The page's reading: every AQM cuts the TCP's RTT to a fraction of DropTail's.
+    assert (summary.tcp_rtt_ms.drop("droptail") < summary.tcp_rtt_ms["droptail"] / 3).all()
+
+
+def test_seed004_two_flows_example_gives_its_table_at_the_highest_rate() -> None:
+    """examples/seed004_two_flows.py: two TCP flows, three cases, 300 s (the page's runs); the
+    rows at 1.5 Mb/s, where the cases differ most."""
+    mod = script("seed004_two_flows.py")
+    from ackclock.metrics import jain
+
+    rows = [r for r in doc_table("examples/seed004_two_flows.md", "| case | app rate |")
+            if r[1] == "1.5 Mb/s"]
+    got = []
+    for case, rate, *_ in rows:
+        res = mod["network"](case, rate.replace(" ", "")).run("300s", warmup="10s")
+        f = res.flows.set_index("flow")
+        t1, t2 = f.loc["flow1", "throughput_mbps"], f.loc["flow2", "throughput_mbps"]
+        got.append([case, rate, t1, t2, float(jain([t1, t2])), f.loc["flow1", "packets_dropped"],
+                    f.loc["flow2", "packets_dropped"]])
+    assert len(got) == 3
+    check_rows("examples/seed004_two_flows.md", rows, got)
+
+
+def test_seed001_scenario1_example_follows_the_loss_models() -> None:
+    """examples/seed001_scenario1.py (its page prints no table): more CBR, more loss and less
+    TCP throughput, and the simulated throughput within the models' range where losses are
+    frequent enough for them (the study's Figs. 6 and 7)."""
+    one = script("seed001_scenario1.py")["one"]
+    for variant in ("tahoe", "reno"):
+        t = pd.DataFrame([one(variant, rate, 250.0) for rate in (2, 6, 8, 9.5)])
+        assert t.loss_rate.is_monotonic_increasing, t
+        assert t.throughput_mbps.is_monotonic_decreasing, t
+        assert (t.pftk_mbps <= t.mathis_mbps).all(), t
+        lossy = t[t.loss_rate > 0.004]
+        assert ((lossy.throughput_mbps > 0.6 * lossy.pftk_mbps)
+                & (lossy.throughput_mbps < 1.1 * lossy.mathis_mbps)).all(), t
+
+
+def test_seed004_fair_share_example_finds_the_published_share(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    """examples/seed004_fair_share.py: the CBR rate at which TCP's and UDP's throughputs
+    cross, 3 replications (docs/examples/seed004_queues.md: 0.738 Mb/s)."""
+    page = (ROOT / "docs/examples/seed004_queues.md").read_text(encoding="utf-8")
+    published = re.search(r"cross: \*\*([\d.]+) Mb/s\*\*", page)
+    assert published is not None
+    monkeypatch.setattr("sys.argv", ["seed004_fair_share.py", "--out", str(tmp_path / "out"),
+                                     "--replications", "3"])
+    script("seed004_fair_share.py")["main"]()
+    found = re.search(r"fair share: UDP at ([\d.]+) Mb/s", capsys.readouterr().out)
+    assert found is not None
+    assert found.group(1) == published.group(1)
+    assert (tmp_path / "out" / "seed004_fair_share.png").stat().st_size > 10_000
