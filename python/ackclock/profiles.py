@@ -43,6 +43,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
         "delack_syn": "bool",  # a delaying sink may delay the SYN's ACK too (ns-2's DelAck)
         "quick_acks": "count_or_zero",  # first data segments a delaying sink ACKs at once
+        "adaptive_ack_delay": "bool",  # the delayed-ACK timeout follows Linux's ato
+        "sack_compression": "bool",  # Linux's compressed duplicate ACKs (tcp_comp_sack_*)
         "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
@@ -153,6 +155,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": False,
                     "delack_syn": True,  # Agent/TCPSink/DelAck treats the SYN as data
                     "quick_acks": 0,
+                    "adaptive_ack_delay": False,
+                    "sack_compression": False,
                     "timestamps": False,  # Agent/TCP timestamps_ false
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                     "window_unit": "packets",  # ns-2 counts windows in segments
@@ -204,6 +208,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
                     "delack_syn": False,  # the handshake is acknowledged at once
                     "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
+                    # tcp_event_data_recv / tcp_delack_timer_handler / tcp_send_delayed_ack
+                    "adaptive_ack_delay": True,
+                    "sack_compression": True,  # __tcp_ack_snd_check, tcp_comp_sack_nr 44
                     "timestamps": True,  # on by default in Linux; header_size 52 includes them
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
@@ -254,6 +261,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": True,
                     "delack_syn": False,
                     "quick_acks": 0,  # ns-3 has no quick-ACK mode
+                    "adaptive_ack_delay": False,  # TcpSocket::DelAckTimeout, fixed
+                    "sack_compression": False,
                     "timestamps": True,  # TcpSocketBase::Timestamp
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",

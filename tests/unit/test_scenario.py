@@ -181,6 +181,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "delayed_ack": False,
             "delack_syn": True,  # ns-2's DelAck delays the SYN's ACK too
             "quick_acks": 0,
+            "adaptive_ack_delay": False,
+            "sack_compression": False,
             "timestamps": False,
             "ts_echo_rfc7323": False,
             "window_unit": "packets",

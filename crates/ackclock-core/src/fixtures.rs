@@ -54,6 +54,8 @@ pub fn ns2_tcp() -> TcpConfig {
         cwnd_validation: false,
         delack_syn: true,
         quick_acks: 0,
+        adaptive_ack_delay: false,
+        sack_compression: false,
         cc_params: Default::default(),
     }
 }

@@ -375,6 +375,17 @@ pub struct TcpConfig {
     /// ACKs at the start of a connection).
     #[serde(default)]
     pub quick_acks: u32,
+    /// A delaying sink times its delayed ACKs as Linux's receiver does (`tcp::sink`'s
+    /// `LinuxAcks`): the timeout follows the segments' inter-arrival time and doubles when it
+    /// expires, bounded by the handshake's RTT and 200 ms; a long gap or a duplicate segment
+    /// re-enters quick-ACK mode.
+    #[serde(default)]
+    pub adaptive_ack_delay: bool,
+    /// A `sack` sink holding out-of-order data sends the first three duplicate ACKs for each
+    /// cumulative ACK at once and compresses later ones into one per min(1 ms, RTT/20), as
+    /// Linux's `__tcp_ack_snd_check` does.
+    #[serde(default)]
+    pub sack_compression: bool,
     /// RFC 7323 timestamps: RTT measured on every new ACK from the echoed timestamp, instead
     /// of one timed segment per round trip (ns-2 `timestamps_`).
     #[serde(default)]

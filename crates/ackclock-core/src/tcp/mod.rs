@@ -9,6 +9,7 @@ pub mod cc;
 pub mod delivery_rate;
 pub mod flow_control;
 pub mod full;
+pub mod linux_acks;
 pub mod rack;
 pub mod rtt;
 pub mod scoreboard;

@@ -8,7 +8,9 @@
 //! 9293 3.5's handshake has no delayed ACK). With `quick_acks` = N the first N data segments
 //! are acknowledged at once, as a Linux receiver does at the start of a connection (its
 //! quick-ACK mode, `tcp_incr_quickack`: up to 16), so slow start is not slowed by delayed
-//! ACKs in its first round trips.
+//! ACKs in its first round trips. With `adaptive_ack_delay` and `sack_compression` (the
+//! `linux` profile) the delay and the duplicate ACKs follow Linux's receiver
+//! (`tcp::linux_acks`).
 //!
 //! With `sink = "sack"` every ACK also carries SACK blocks (RFC 2018 section 4; ns-2's
 //! `TCPSink/Sack1`): the first block holds the segment that triggered the ACK, the others
@@ -26,6 +28,7 @@ use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
 use crate::tcp::flow_control::FlowControl;
+use crate::tcp::linux_acks::LinuxAcks;
 use crate::tcp::seqmap::SeqMap;
 use crate::time::{SimDuration, SimTime};
 
@@ -98,6 +101,8 @@ pub struct TcpSink {
     /// The blocks the last ACK reported, most recent first.
     recent: [(u64, u64); SackBlocks::MAX],
     recent_len: usize,
+    /// Linux's ACK timing (`adaptive_ack_delay`, `sack_compression`); None: the fixed delay.
+    linux: Option<Box<LinuxAcks>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -116,6 +121,12 @@ impl TcpSink {
         }
         if self.quick_left > 0 {
             self.quick_left -= 1;
+            if self.quick_left == 0 {
+                // tcp_dec_quickack_mode: leaving quick-ACK mode deflates the timeout.
+                if let Some(l) = self.linux.as_deref_mut() {
+                    l.deflate();
+                }
+            }
             return true;
         }
         false
@@ -159,13 +170,25 @@ impl TcpSink {
                 .rcv_buffer_bytes
                 .map(|b| Box::new(FlowControl::new(b, cfg.app_read_rate_bps, cfg.packet_size))),
             update_at: None,
+            linux: (delays && (cfg.adaptive_ack_delay || cfg.sack_compression)).then(|| {
+                Box::new(LinuxAcks::new(
+                    cfg.adaptive_ack_delay,
+                    cfg.sack_compression && cfg.sink == SinkKind::Sack,
+                    SimDuration(cfg.ack_delay_ps),
+                    cfg.quick_acks.clamp(1, u16::MAX as u32) as u16,
+                ))
+            }),
         }
     }
 
     /// When the delayed-ACK timer (or a window update) is due, if either is pending.
     #[inline]
     pub fn deadline(&self) -> Option<SimTime> {
-        match (self.deadline, self.update_at) {
+        let d = match (self.deadline, self.update_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match (d, self.linux.as_deref().and_then(|l| l.comp_at)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -177,9 +200,20 @@ impl TcpSink {
         if update {
             self.update_at = None;
         }
+        if let Some(l) = self.linux.as_deref_mut() {
+            if l.comp_at.is_some_and(|t| t <= now) {
+                // tcp_compressed_ack_kick: one ACK for the compressed ones.
+                l.comp_at = None;
+                self.ack(now, self.last_seq, out, c);
+                return;
+            }
+        }
         if self.deadline.is_some_and(|t| t <= now) {
             self.deadline = None;
             if self.pending > 0 {
+                if let Some(l) = self.linux.as_deref_mut() {
+                    l.on_delack_timer();
+                }
                 self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
                 return;
             }
@@ -251,6 +285,9 @@ impl TcpSink {
         self.pending = 0;
         self.deadline = None;
         self.last_ack_sent = self.rcv_nxt;
+        if let Some(l) = self.linux.as_deref_mut() {
+            l.on_ack_sent();
+        }
         if self.sack {
             self.sack_blocks()
         } else {
@@ -335,6 +372,7 @@ impl TcpSink {
             self.ece = true;
         }
         let seq = pkt.seq;
+        let rcv_before = self.rcv_nxt;
         if let Some(fc) = self.fc.as_mut() {
             let new = seq >= self.rcv_nxt
                 && (seq - self.rcv_nxt > self.seen.limit()
@@ -390,6 +428,9 @@ impl TcpSink {
         }
         let in_sequence = self.rcv_nxt == seq + 1 && seq >= self.maxseen;
         self.maxseen = self.maxseen.max(seq + 1);
+        if self.linux.is_some() {
+            self.linux_arrival(now, seq, rcv_before);
+        }
         if let Some(d) = self.delack {
             // Asked only of a segment that would wait: the SYN and quick ACKs are rare.
             if in_sequence
@@ -398,20 +439,49 @@ impl TcpSink {
             {
                 self.pending += 1;
                 if self.deadline.is_none() {
-                    self.deadline = Some(now + d.delay);
+                    let delay = self.linux.as_deref().map_or(d.delay, |l| l.delay(d.delay));
+                    self.deadline = Some(now + delay);
                 }
                 return;
+            }
+            // Out of order, rcv_nxt unmoved: Linux may compress the duplicate ACK.
+            if seq > self.rcv_nxt && self.quick_left == 0 {
+                let rcv_nxt = self.rcv_nxt;
+                if let Some(l) = self.linux.as_deref_mut() {
+                    if l.compresses(now, rcv_nxt) {
+                        return;
+                    }
+                }
             }
         }
         self.ack(now, seq, out, c);
     }
+
+    /// What Linux's receiver learns from an arrival of `seq` (rcv_nxt was `rcv_before`):
+    /// the handshake's time, the gap since the last in-order segment (`tcp_event_data_recv`),
+    /// quick-ACK mode for a segment it already holds (`tcp_data_queue`).
+    fn linux_arrival(&mut self, now: SimTime, seq: u64, rcv_before: u64) {
+        let Some(l) = self.linux.as_deref_mut() else {
+            return;
+        };
+        if seq == 0 && self.syn {
+            l.on_syn(now);
+        } else if seq == rcv_before {
+            let grant = l.on_in_order(now);
+            self.quick_left = self.quick_left.max(grant);
+        } else if seq < rcv_before {
+            // tcp_enter_quickack_mode(sk, TCP_MAX_QUICKACKS)
+            self.quick_left = self.quick_left.max(l.quick_max);
+            l.deflate();
+        }
+    }
 }
 
 #[cfg(test)]
-mod tests {
+mod tests_support {
     use super::*;
 
-    fn data(seq: u64) -> Packet {
+    pub(super) fn data(seq: u64) -> Packet {
         Packet {
             id: 0,
             flow: FlowId(0),
@@ -429,6 +499,12 @@ mod tests {
             ecn: 0,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tests_support::data;
+    use super::*;
 
     fn delack_sink() -> TcpSink {
         let mut cfg = crate::fixtures::ns2_tcp();
@@ -553,6 +629,72 @@ mod tests {
         // The SYN and data 1-4 one ACK each; then every second segment: 6, 8.
         let acks: Vec<u64> = out.iter().map(|p| p.ack).collect();
         assert_eq!(acks, vec![1, 2, 3, 4, 5, 7, 9]);
+    }
+}
+
+#[cfg(test)]
+mod linux_tests {
+    use super::tests_support::data;
+    use super::*;
+
+    const MS: u64 = 1_000_000_000;
+
+    fn linux_sink() -> TcpSink {
+        let mut cfg = crate::fixtures::ns2_tcp();
+        cfg.sink = SinkKind::Sack;
+        cfg.delayed_ack = true;
+        cfg.window = 64;
+        cfg.syn = true;
+        cfg.delack_syn = false;
+        cfg.ack_delay_ps = 40 * MS;
+        cfg.adaptive_ack_delay = true;
+        cfg.sack_compression = true;
+        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg)
+    }
+
+    #[test]
+    fn a_lone_segment_per_round_trip_waits_longer_each_time_up_to_the_rtt() {
+        // tcp_delack_timer_handler doubles ato; tcp_send_delayed_ack bounds it by the
+        // handshake's RTT (100 ms here).
+        let mut s = linux_sink();
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(0), &data(0), &mut out, &mut c); // the SYN
+        let mut waits = Vec::new();
+        for k in 1..6u64 {
+            let t = SimTime(k * 100 * MS);
+            s.on_data(t, &data(k), &mut out, &mut c);
+            let d = s.deadline().unwrap();
+            waits.push((d.0 - t.0) / MS);
+            s.on_timer(d, &mut out, &mut c);
+        }
+        assert_eq!(waits, vec![40, 80, 100, 100, 100]);
+    }
+
+    #[test]
+    fn duplicate_acks_after_the_third_are_compressed() {
+        let mut s = linux_sink();
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(0), &data(0), &mut out, &mut c);
+        s.on_data(SimTime(100 * MS), &data(1), &mut out, &mut c);
+        s.on_timer(s.deadline().unwrap(), &mut out, &mut c);
+        out.clear();
+        // Segment 2 is lost; 3..10 arrive 0.1 ms apart.
+        let t0 = 300 * MS;
+        for k in 3..11u64 {
+            s.on_data(SimTime(t0 + (k - 3) * MS / 10), &data(k), &mut out, &mut c);
+        }
+        assert_eq!(out.len(), 3, "three duplicate ACKs at once");
+        // The rest wait min(1 ms, 100 ms / 20) from the fourth's arrival: one ACK for five.
+        let d = s.deadline().unwrap();
+        assert_eq!(d, SimTime(t0 + 3 * MS / 10 + MS));
+        s.on_timer(d, &mut out, &mut c);
+        assert_eq!(out.len(), 4);
+        let blocks: Vec<(u64, u64)> = out[3].sack.iter(out[3].ack).collect();
+        assert_eq!((out[3].ack, blocks[0]), (2, (3, 11)));
+        // The retransmission filling the hole is acknowledged at once.
+        s.on_data(SimTime(t0 + 50 * MS), &data(2), &mut out, &mut c);
+        assert_eq!(out.len(), 5);
+        assert_eq!(out[4].ack, 11);
     }
 }
 
