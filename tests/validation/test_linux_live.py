@@ -37,8 +37,11 @@ def _namespaces_work() -> str | None:
     if why:
         return why
     try:
-        cmp.setup_namespaces()
+        cmp.setup_namespaces(wait=False)
+    except cmp.TestbedBusy as e:
+        return str(e)
     except subprocess.CalledProcessError as e:
+        cmp.teardown_namespaces()
         return f"cannot make network namespaces ({e})"
     return None
 

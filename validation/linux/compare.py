@@ -16,6 +16,7 @@ cwnd and RTT over time for both (`OUT/CASE.png`).
     python validation/linux/compare.py --cases cubic_10M_100ms_p0.01 bbr_10M_100ms_p0.01
     python validation/linux/compare.py --reuse          # ackclock again, Linux runs kept in OUT
     python validation/linux/compare.py --list
+    python validation/linux/compare.py --heldout        # the held-back paths instead
 
 Needs root, network namespaces, iperf3, ethtool and gcc for the Linux side (`--reuse` needs none
 of them). The emulator is timing-sensitive: `linkem_summary.json` reports how late it woke up;
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import fcntl
 import json
 import math
 import os
@@ -97,6 +99,19 @@ def cases() -> list[Case]:
     return out
 
 
+def heldout_cases() -> list[Case]:
+    """Paths kept out of the table above, to check that a change made for its cases carries
+    over: other rates, RTTs, buffers (0.25 to 4 BDP) and loss rates (`--heldout`)."""
+    out: list[Case] = []
+    for cc in ("reno", "cubic", "bbr"):
+        out.append(Case(cc, 2, 50, 8, 0.02))  # slow, 1 BDP, 2% loss
+        out.append(Case(cc, 20, 10, 66, 0.005))  # short RTT, 4 BDP
+        out.append(Case(cc, 30, 150, 93, 0.0))  # long RTT, 0.25 BDP
+        out.append(Case(cc, 5, 60, 50, 0.1))  # 2 BDP, 10% loss
+        out.append(Case(cc, 50, 80, 330, 0.0, flows=2, duration=40))  # two flows, 1 BDP
+    return out
+
+
 def quick_case() -> Case:
     """The live case the test suite runs: a few seconds, no random loss."""
     return Case("cubic", 20, 20, 40, 0.0, duration=4)
@@ -118,13 +133,38 @@ def testbed_ready() -> str | None:
     return None
 
 
-def setup_namespaces() -> None:
+# The testbed's namespaces have fixed names (a, m, b): a second run setting them up would delete
+# those of a run in progress. Whoever sets them up holds this lock until they are torn down.
+LOCK = Path("/tmp/ackclock-linux-testbed.lock")
+_lock: Any = None
+
+
+class TestbedBusy(Exception):
+    """Another run holds the testbed."""
+
+
+def setup_namespaces(wait: bool = True) -> None:
+    """Takes the testbed (waiting for another run to finish, or raising TestbedBusy if `wait`
+    is false) and builds its namespaces."""
+    global _lock
+    if _lock is None:
+        f = LOCK.open("a")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            f.close()
+            raise TestbedBusy(f"another run holds {LOCK}") from None
+        _lock = f
     subprocess.run(["bash", str(TESTBED / "setup_ns.sh")], check=True)
 
 
 def teardown_namespaces() -> None:
+    global _lock
     for ns in ("a", "m", "b"):
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    if _lock is not None:
+        _lock.close()
+        _lock = None
 
 
 def run_linux(case: Case, out: Path) -> None:
@@ -138,6 +178,12 @@ def run_linux(case: Case, out: Path) -> None:
     subprocess.run(["bash", str(TESTBED / "run_one.sh"), str(out), case.cc, str(case.p),
                     str(case.seed), str(case.duration), str(case.flows), str(case.stagger)],
                    env=env, check=True, capture_output=True)
+    for f in ["linkem_summary.json", *(f"{s}{i}.json" for s in ("server", "client")
+                                       for i in range(1, case.flows + 1))]:
+        try:
+            json.loads((out / f).read_text())
+        except (OSError, ValueError):
+            raise SystemExit(f"{out / f}: the Linux run failed (see that folder)") from None
     (out / "case.json").write_text(json.dumps(asdict(case)))
 
 
@@ -344,6 +390,8 @@ def main() -> None:
     ap.add_argument("--cases", nargs="*", help="case names (default: all)")
     ap.add_argument("--reuse", action="store_true", help="keep the Linux runs found in OUT")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--heldout", action="store_true",
+                    help="the held-back paths (heldout_cases) instead of the table's")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--linux-only", action="store_true", help="only run Linux, into OUT")
     ap.add_argument("--linux-seeds", type=int, default=1, metavar="N",
@@ -358,7 +406,7 @@ def main() -> None:
         if not value:
             raise SystemExit(f"--set {kv}: expected KEY=VALUE")
         overrides[key] = json.loads(value) if value[0] in "0123456789tf[{-" else value
-    todo = cases() + [quick_case()]
+    todo = cases() + heldout_cases() + [quick_case()]
     if args.list:
         for c in todo:
             print(c.name)
@@ -370,7 +418,7 @@ def main() -> None:
             raise SystemExit(f"--cases: unknown case {unknown[0]!r}; see --list")
         todo = [by_name[n] for n in args.cases]
     else:
-        todo = cases()
+        todo = heldout_cases() if args.heldout else cases()
     args.out.mkdir(parents=True, exist_ok=True)
 
     def runs_of(c: Case) -> list[tuple[Case, Path]]:

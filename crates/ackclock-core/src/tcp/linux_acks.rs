@@ -68,7 +68,17 @@ pub(crate) struct LinuxAcks {
     dup_acks: u8,
     compressed: u32,
     pub comp_at: Option<SimTime>,
+    /// Linux's `selective_acks` (`tcp_sack_new_ofo_skb`): a segment of each SACK block, the
+    /// most recently grown first, at most TCP_NUM_SACKS; ACKs report them in this order.
+    pub order: [u64; TCP_NUM_SACKS],
+    pub order_len: usize,
 }
+
+/// TCP_NUM_SACKS: the blocks Linux's receiver remembers.
+pub(crate) const TCP_NUM_SACKS: usize = 4;
+/// TCP_SACK_BLOCKS_EXPECTED: a block grown below this place in the list (or a new block with
+/// this many listed) first sends a compressed ACK, which could otherwise never report it.
+pub(crate) const SACK_BLOCKS_EXPECTED: usize = 2;
 
 impl LinuxAcks {
     pub fn new(adaptive: bool, compress: bool, ato_min: SimDuration, quick_max: u16) -> Self {
@@ -86,7 +96,14 @@ impl LinuxAcks {
             dup_acks: 0,
             compressed: 0,
             comp_at: None,
+            order: [0; TCP_NUM_SACKS],
+            order_len: 0,
         }
+    }
+
+    /// ACKs held back by compression.
+    pub fn compressed(&self) -> u32 {
+        self.compressed
     }
 
     /// The SYN arrived at `now`.

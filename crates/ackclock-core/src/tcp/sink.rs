@@ -28,9 +28,15 @@ use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
 use crate::tcp::flow_control::FlowControl;
-use crate::tcp::linux_acks::LinuxAcks;
+use crate::tcp::linux_acks::{LinuxAcks, SACK_BLOCKS_EXPECTED, TCP_NUM_SACKS};
 use crate::tcp::seqmap::SeqMap;
 use crate::time::{SimDuration, SimTime};
+
+/// The out-of-order range holding segment `x`, if any.
+fn block_holding(ranges: &[(u64, u64)], x: u64) -> Option<(u64, u64)> {
+    let i = ranges.partition_point(|r| r.1 <= x);
+    (i < ranges.len() && ranges[i].0 <= x).then(|| ranges[i])
+}
 
 // Laid out by hand (repr(C)): what every segment touches in the first three cache lines, the
 // SACK sink's ranges after them; Rust's own order put the SACK blocks in the middle.
@@ -249,24 +255,32 @@ impl TcpSink {
     }
 
     /// SACK blocks for an ACK now: the range holding the latest arrival, then the most
-    /// recently reported ranges still out of order (RFC 2018 section 4).
+    /// recently reported ranges still out of order (RFC 2018 section 4); with Linux's ACK
+    /// timing, Linux's list of blocks in the order they last grew.
     fn sack_blocks(&mut self) -> SackBlocks {
         let mut blocks = SackBlocks::NONE;
         let mut chosen: [(u64, u64); SackBlocks::MAX] = [(0, 0); SackBlocks::MAX];
         let mut n = 0;
-        let containing = |ranges: &[(u64, u64)], x: u64| {
-            let i = ranges.partition_point(|r| r.1 <= x);
-            (i < ranges.len() && ranges[i].0 <= x).then(|| ranges[i])
+        const N: usize = if TCP_NUM_SACKS > SackBlocks::MAX {
+            TCP_NUM_SACKS
+        } else {
+            SackBlocks::MAX + 1
         };
-        let mut candidates = [self.last_seq; SackBlocks::MAX + 1];
-        for (k, r) in self.recent[..self.recent_len].iter().enumerate() {
-            candidates[k + 1] = r.0;
+        let mut candidates = [self.last_seq; N];
+        let mut len = self.recent_len + 1;
+        if let Some(l) = self.linux.as_deref().filter(|l| l.order_len > 0) {
+            candidates[..l.order_len].copy_from_slice(&l.order[..l.order_len]);
+            len = l.order_len;
+        } else {
+            for (k, r) in self.recent[..self.recent_len].iter().enumerate() {
+                candidates[k + 1] = r.0;
+            }
         }
-        for &x in &candidates[..self.recent_len + 1] {
+        for &x in &candidates[..len] {
             if n == SackBlocks::MAX {
                 break;
             }
-            if let Some(r) = containing(&self.ranges, x) {
+            if let Some(r) = block_holding(&self.ranges, x) {
                 if !chosen[..n].contains(&r) {
                     chosen[n] = r;
                     n += 1;
@@ -430,6 +444,9 @@ impl TcpSink {
         self.maxseen = self.maxseen.max(seq + 1);
         if self.linux.is_some() {
             self.linux_arrival(now, seq, rcv_before);
+            if self.sack && seq > self.rcv_nxt {
+                self.linux_sack_list(now, seq, out, c);
+            }
         }
         if let Some(d) = self.delack {
             // Asked only of a segment that would wait: the SYN and quick ACKs are rare.
@@ -455,6 +472,57 @@ impl TcpSink {
             }
         }
         self.ack(now, seq, out, c);
+    }
+
+    /// `tcp_sack_new_ofo_skb`: the block now holding out-of-order `seq` goes to the front of
+    /// Linux's list. If it was third or later there, or is new with two or more listed, the
+    /// ACKs compressed so far leave first (`tcp_sack_compress_send_ack`): they report the
+    /// blocks as they were, which a later ACK (three blocks) might not.
+    fn linux_sack_list(
+        &mut self,
+        now: SimTime,
+        seq: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let Some(l) = self.linux.as_deref() else {
+            return;
+        };
+        let Some(block) = block_holding(&self.ranges, seq) else {
+            return;
+        };
+        // The list as Linux keeps it: blocks filled in (`tcp_sack_remove`) or merged
+        // (`tcp_sack_maybe_coalesce`) are gone.
+        let mut kept = [(0u64, (0u64, 0u64)); TCP_NUM_SACKS];
+        let mut n = 0;
+        for &x in &l.order[..l.order_len] {
+            if let Some(b) = block_holding(&self.ranges, x) {
+                if !kept[..n].iter().any(|k| k.1 == b) {
+                    kept[n] = (x, b);
+                    n += 1;
+                }
+            }
+        }
+        let at = kept[..n].iter().position(|k| k.1 == block);
+        let flush = match at {
+            Some(i) => i >= SACK_BLOCKS_EXPECTED,
+            None => n >= SACK_BLOCKS_EXPECTED,
+        };
+        if flush && l.compressed() > 0 {
+            self.ack(now, self.last_seq, out, c);
+        }
+        let Some(l) = self.linux.as_deref_mut() else {
+            return;
+        };
+        l.order[0] = seq;
+        let mut m = 1;
+        for (k, &(x, _)) in kept[..n].iter().enumerate() {
+            if Some(k) != at && m < TCP_NUM_SACKS {
+                l.order[m] = x;
+                m += 1;
+            }
+        }
+        l.order_len = m;
     }
 
     /// What Linux's receiver learns from an arrival of `seq` (rcv_nxt was `rcv_before`):
@@ -691,10 +759,64 @@ mod linux_tests {
         assert_eq!(out.len(), 4);
         let blocks: Vec<(u64, u64)> = out[3].sack.iter(out[3].ack).collect();
         assert_eq!((out[3].ack, blocks[0]), (2, (3, 11)));
-        // The retransmission filling the hole is acknowledged at once.
+        // The retransmission filling the hole is acknowledged at once (below).
         s.on_data(SimTime(t0 + 50 * MS), &data(2), &mut out, &mut c);
         assert_eq!(out.len(), 5);
         assert_eq!(out[4].ack, 11);
+    }
+}
+
+#[cfg(test)]
+mod linux_list_tests {
+    use super::tests_support::data;
+    use super::*;
+
+    const MS: u64 = 1_000_000_000;
+
+    #[test]
+    fn every_block_made_while_compressing_is_reported() {
+        // tcp_sack_new_ofo_skb: a new block with two or more listed sends the compressed ACK
+        // first, so that no block goes unreported when ACKs carry three.
+        let mut cfg = crate::fixtures::ns2_tcp();
+        cfg.sink = SinkKind::Sack;
+        cfg.delayed_ack = true;
+        cfg.window = 64;
+        cfg.syn = true;
+        cfg.delack_syn = false;
+        cfg.ack_delay_ps = 40 * MS;
+        cfg.sack_compression = true;
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(0), &data(0), &mut out, &mut c);
+        s.on_data(SimTime(100 * MS), &data(1), &mut out, &mut c);
+        s.on_timer(s.deadline().unwrap(), &mut out, &mut c);
+        // Segment 2 lost, then every other segment from 7: holes at 2, 6, 8, 10, 12.
+        let arrivals = [3u64, 4, 5, 7, 9, 11, 13];
+        for (k, &q) in arrivals.iter().enumerate() {
+            s.on_data(
+                SimTime(300 * MS + k as u64 * MS / 10),
+                &data(q),
+                &mut out,
+                &mut c,
+            );
+        }
+        while let Some(d) = s.deadline() {
+            s.on_timer(d, &mut out, &mut c);
+        }
+        let mut seen: Vec<(u64, u64)> = out.iter().flat_map(|p| p.sack.iter(p.ack)).collect();
+        seen.sort();
+        seen.dedup();
+        for b in [(3, 6), (7, 8), (9, 10), (11, 12), (13, 14)] {
+            assert!(seen.contains(&b), "block {b:?} never reported: {seen:?}");
+        }
+        // Arrivals that grow the front block are compressed: one ACK for three.
+        let before = out.len();
+        for q in 14..17u64 {
+            s.on_data(SimTime(400 * MS + q * MS / 10), &data(q), &mut out, &mut c);
+        }
+        s.on_timer(s.deadline().unwrap(), &mut out, &mut c);
+        assert_eq!(out.len(), before + 1);
+        assert_eq!(out.last().unwrap().sack.iter(2).next(), Some((13, 17)));
     }
 }
 
