@@ -6,8 +6,13 @@ homogeneous population of N Reno sources with start times uniform in [0 s, 1 s];
 what leaves the bottleneck queue divided by N, as the study measures it. Each case runs 10
 replications of 250 s with a 50 s warm-up; the tables give mean and standard deviation of the
 loss rate, the throughput and the predictions of formula (5) (Mathis/Floyd) and formula (6)
-(PFTK) computed from each run's measured loss, RTT and time-averaged RTO, beside the study's
-numbers. Figures 9 and 10 sweep the UDP rate for Tahoe and Reno in scenario 2.
+(PFTK) computed from each run's measured loss, RTT and time-averaged timeout, beside the
+study's numbers. The timeout T_0 is the study's (its section 3.7): the time average of the
+sender's current retransmission value, ns-2's `t_rtxcur_` = SRTT + 4 RTTVAR, which the study
+made traceable; it is not floored (the timer itself waits at least `minrto_`, 200 ms in
+ns-2.35), so it is taken here from the flows' SRTT and RTTVAR sampled every 10 ms after the
+warm-up. `formula6_floored_mbps` gives formula (6) with the timer's own RTO instead.
+Figures 9 and 10 sweep the UDP rate for Tahoe and Reno in scenario 2.
 
     python examples/seed001_tables.py [--replications 10] [--seconds 250] [--out results/seed001]
 """
@@ -50,21 +55,36 @@ CASES = {"scenario 2, small loss": ("udp", "6.9Mb/s"), "scenario 2, large loss":
          "scenario 3, small loss": ("population", 7), "scenario 3, large loss": ("population", 35)}
 
 
+SAMPLE = "10ms"
+
+
 def predictions(loss: float, rtt: float, rto: float) -> tuple[float, float]:
     to_mbps = 8 / 1e6
     return (float(mathis(PAYLOAD, rtt, loss)) * to_mbps,
             float(pftk(PAYLOAD, rtt, loss, rto, WINDOW, b=1)) * to_mbps)
 
 
+def mean_rtxcur(ts: pd.DataFrame, warmup: float) -> float:
+    """The time average of SRTT + 4 RTTVAR (ns-2's `t_rtxcur_`) after the warm-up, over the
+    flows' samples taken at a fixed interval, averaged over the flows."""
+    ts = ts[(ts.time_s > warmup) & (ts.srtt_s > 0)]
+    per_flow = (ts.srtt_s + 4 * ts.rttvar_s).groupby(ts.flow).mean()
+    return float(per_flow.mean())
+
+
 def scenario2(rate: str, seed: int, seconds: float, variant: str = "reno") -> dict[str, float]:
     sc = ac.load_scenario(HERE / "seed001_scenario1.toml", [
         "flow.cbr.app.kind=poisson", f"flow.cbr.app.rate={rate}", f"flow.tcp.variant={variant}",
         f"run.duration={seconds}s", f"run.warmup={seconds / 5}s", f"run.seed={seed}",
-        f"flow.tcp.timer_granularity={TICK}"])
-    tcp = ac.run_scenario(sc, progress=False).flows.set_index("flow").loc["tcp"]
-    f5, f6 = predictions(tcp.loss_rate, tcp.mean_rtt_s, tcp.mean_rto_s)
+        f"flow.tcp.timer_granularity={TICK}", f"run.sample_interval={SAMPLE}"])
+    res = ac.run_scenario(sc, progress=False)
+    tcp = res.flows.set_index("flow").loc["tcp"]
+    t0 = mean_rtxcur(res.timeseries[res.timeseries.flow == "tcp"], seconds / 5)
+    f5, f6 = predictions(tcp.loss_rate, tcp.mean_rtt_s, t0)
     return {"loss_rate": tcp.loss_rate, "throughput_mbps": tcp.goodput_mbps,
-            "formula5_mbps": f5, "formula6_mbps": f6}
+            "formula5_mbps": f5, "formula6_mbps": f6, "t0_s": t0,
+            "formula6_floored_mbps": predictions(tcp.loss_rate, tcp.mean_rtt_s,
+                                                 tcp.mean_rto_s)[1]}
 
 
 def scenario3(n: int, seed: int, seconds: float) -> dict[str, float]:
@@ -77,7 +97,8 @@ def scenario3(n: int, seed: int, seconds: float) -> dict[str, float]:
     for i in range(n):
         net.tcp(f"tcp{i}", "s", "d", window=WINDOW, packet_size=PAYLOAD,
                 timer_granularity=TICK, start={"uniform": ["0s", "1s"]})
-    res = net.run(duration=f"{seconds}s", warmup=f"{seconds / 5}s", seed=seed)
+    res = net.run(duration=f"{seconds}s", warmup=f"{seconds / 5}s", seed=seed,
+                  sample_interval=SAMPLE)
     f = res.flows
     q = res.queues.set_index("link").loc["r1->r2"]
     span = seconds * 4 / 5
@@ -86,10 +107,11 @@ def scenario3(n: int, seed: int, seconds: float) -> dict[str, float]:
     wire = PAYLOAD + 40
     throughput = q.departed_bytes * PAYLOAD / wire * 8 / span / 1e6 / n
     rtt = float(np.average(f.mean_rtt_s, weights=f.rtt_samples))
-    rto = float(f.mean_rto_s.mean())
-    f5, f6 = predictions(loss, rtt, rto)
+    t0 = mean_rtxcur(res.timeseries, seconds / 5)
+    f5, f6 = predictions(loss, rtt, t0)
     return {"loss_rate": loss, "throughput_mbps": throughput, "formula5_mbps": f5,
-            "formula6_mbps": f6}
+            "formula6_mbps": f6, "t0_s": t0,
+            "formula6_floored_mbps": predictions(loss, rtt, float(f.mean_rto_s.mean()))[1]}
 
 
 def tables(replications: int, seconds: float) -> pd.DataFrame:
@@ -99,11 +121,11 @@ def tables(replications: int, seconds: float) -> pd.DataFrame:
             scenario2(str(knob), seed, seconds) if kind == "udp"
             else scenario3(int(knob), seed, seconds)
             for seed in range(1, replications + 1)])
-        for metric in STUDY[case]:
+        for metric in (*STUDY[case], "t0_s", "formula6_floored_mbps"):
+            study = STUDY[case].get(metric, (float("nan"), float("nan")))
             rows.append({"case": case, "metric": metric, "mean": runs[metric].mean(),
                          "std": runs[metric].std(ddof=1),
-                         "study_mean": STUDY[case][metric][0],
-                         "study_std": STUDY[case][metric][1]})
+                         "study_mean": study[0], "study_std": study[1]})
     return pd.DataFrame(rows)
 
 
