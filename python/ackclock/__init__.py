@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from . import sweep as sweep
     from .apps import Cbr, Ftp, OnOff, Poisson, Replay, Tmix
+    from .custom import Ack, CaEvent, CaState, CongestionControl, RateSample
     from .errors import ScenarioError
     from .network import Network
     from .results import Results
@@ -30,6 +31,11 @@ _LAZY = {
     "Poisson": "apps",
     "Replay": "apps",
     "Tmix": "apps",
+    "CongestionControl": "custom",
+    "CaState": "custom",
+    "CaEvent": "custom",
+    "Ack": "custom",
+    "RateSample": "custom",
     "ScenarioError": "errors",
     "Network": "network",
     "Results": "results",
@@ -84,6 +90,11 @@ __all__ = [
     "Poisson",
     "Replay",
     "Tmix",
+    "Ack",
+    "RateSample",
+    "CaEvent",
+    "CaState",
+    "CongestionControl",
     "Network",
     "Results",
     "Scenario",

@@ -205,6 +205,8 @@ def _raise_if_stopped(sim: Any, source: str | None) -> None:
     if reason is None:
         return
     message = str(reason["message"])
+    if reason["kind"] == "external":
+        raise_user_error(sim, reason, source)
     if reason["kind"] == "invariant":
         raise InvariantViolation(
             f"{message} (a bug in ackclock, not in the scenario: please report it with the"
@@ -213,6 +215,28 @@ def _raise_if_stopped(sim: Any, source: str | None) -> None:
     if key and message.startswith(f"{key}: "):
         message = message[len(key) + 2:]
     raise ScenarioError(message, path=key, file=source)
+
+
+class UserCodeError(RuntimeError):
+    """A congestion control written in Python (docs/custom-algorithms.md) left a value that
+    is not a window (a negative or NaN cwnd, a hook's result that is not a number): one line
+    naming the flow, the simulated time, the hook and the value."""
+
+
+def raise_user_error(sim: Any, reason: Mapping[str, Any], source: str | None) -> None:
+    """Stops the run for a Python algorithm's failure: its own exception, with its own
+    traceback (the hook's frames) and a note naming the flow and the simulated time, or a
+    :class:`UserCodeError` when a hook returned nonsense."""
+    where = (f"in flow {reason['component']} at simulated time {reason['time_s']:.6f} s"
+             f" ({reason['detail']})")
+    error = sim.take_user_error()
+    if error is None:
+        raise UserCodeError(str(reason["message"]))
+    if hasattr(error, "add_note"):
+        error.add_note(f"ackclock: {where}")
+    # Only the user's frames: the traceback the hook left (called from the engine, it has
+    # none of ackclock's); re-raised here, the frames of the calls above follow it.
+    raise error.with_traceback(error.__traceback__)
 
 
 def load_replay(path: str | Path) -> dict[str, Any]:

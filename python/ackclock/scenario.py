@@ -888,10 +888,33 @@ def _tcp(
             path=merged["sink"][1],
         )
 
+    custom_params: dict[str, float] | None = None
+    cc_value, cc_path = merged["cc"]
+    if not isinstance(cc_value, str) or ":" in cc_value:
+        # A congestion control written in Python (docs/custom-algorithms.md): a class, an
+        # instance (its keyword arguments are its parameters) or "module:Class".
+        from .custom import as_name, is_custom
+
+        if is_custom(cc_value):
+            name, custom_params = as_name(cc_value, cc_path)
+            merged["cc"] = (name, cc_path)
     out: dict[str, Any] = {}
     for key, kind in TCP_PARAMS.items():
         value, path = merged[key]
-        if kind == "name":
+        if key == "cc" and custom_params is not None:
+            out[key] = value
+        elif key == "cc_params" and custom_params is not None:
+            if not isinstance(value, Mapping):
+                raise ScenarioError(f"expected a table of numbers like {{ beta = 0.7 }}, got"
+                                    f" {quote(value)}", path=path)
+            given = dict(custom_params)
+            for name, number in value.items():
+                if isinstance(number, bool) or not isinstance(number, (int, float)):
+                    raise ScenarioError(f"expected a number, got {quote(number)}",
+                                        path=f"{path}.{name}")
+                given[str(name)] = float(number)
+            out[key] = given
+        elif kind == "name":
             out[key] = check_kind(value, TCP_CHOICES[key], path)
         elif kind == "size":
             size = parse_size(value, path)

@@ -10,6 +10,8 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod custom;
+
 /// `counters_dict` of a link's totals or of one flow's share of them: the two counter
 /// structs have the same fields but no common type.
 macro_rules! queue_dict {
@@ -41,15 +43,32 @@ struct Simulation {
 impl Simulation {
     #[new]
     fn new(scenario_json: &str) -> PyResult<Self> {
+        let _ = custom::take_user_error();
         Simulator::from_json(scenario_json)
             .map(|sim| Simulation { sim })
-            .map_err(PyValueError::new_err)
+            .map_err(|e| match custom::take_user_error() {
+                // A Python algorithm's constructor raised: its own exception.
+                Some(err) => err,
+                None => PyValueError::new_err(e),
+            })
     }
 
     /// Runs every event up to and including `t_ps` picoseconds (capped at the duration).
+    /// With a congestion control written in Python the run keeps the GIL (its hooks run on
+    /// every ACK); otherwise it runs without it.
     fn run_until(&mut self, py: Python<'_>, t_ps: u64) {
         let sim = &mut self.sim;
-        py.detach(|| sim.run_until(SimTime(t_ps)));
+        if sim.has_external() {
+            sim.run_until(SimTime(t_ps));
+        } else {
+            py.detach(|| sim.run_until(SimTime(t_ps)));
+        }
+    }
+
+    /// The exception a congestion control written in Python raised, when the run stopped
+    /// for it (taken: a second call gives None).
+    fn take_user_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        custom::take_user_error().map(|e| e.into_value(py).into_any())
     }
 
     #[getter]
@@ -99,6 +118,13 @@ impl Simulation {
                 d.set_item("key", *key)?;
                 d.set_item("component", py.None())?;
                 d.set_item("time_s", self.sim.now().as_secs_f64())?;
+            }
+            StopReason::External { flow, at, message } => {
+                d.set_item("kind", "external")?;
+                d.set_item("key", py.None())?;
+                d.set_item("component", flow)?;
+                d.set_item("time_s", at.as_secs_f64())?;
+                d.set_item("detail", message)?;
             }
         }
         d.set_item("message", reason.to_string())?;
@@ -345,5 +371,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
+    custom::register(m)?;
     Ok(())
 }

@@ -207,7 +207,14 @@ impl Simulator {
             }
         }
         let (guards, checker) = invariants::setup(&scenario.run);
+        let external = scenario
+            .flows
+            .iter()
+            .any(|f| f.tcp.as_ref().is_some_and(|t| t.cc.contains(':')));
+        // A failure recorded by an earlier simulation of this thread is not this one's.
+        let _ = crate::tcp::cc::external::take_failure();
         Ok(Simulator {
+            external,
             scenario,
             now: SimTime::ZERO,
             duration,

@@ -47,6 +47,13 @@ pub enum StopReason {
     /// A resource guard stopped the run: the scenario key that sets the limit, and what
     /// happened.
     Limit { key: &'static str, message: String },
+    /// A congestion control written in Python failed (its code raised, or a hook left a
+    /// window that is not one): the flow's name, when, and what happened.
+    External {
+        flow: String,
+        at: SimTime,
+        message: String,
+    },
 }
 
 impl fmt::Display for StopReason {
@@ -54,6 +61,9 @@ impl fmt::Display for StopReason {
         match self {
             StopReason::Invariant(v) => v.fmt(f),
             StopReason::Limit { key, message } => write!(f, "{key}: {message}"),
+            StopReason::External { flow, at, message } => {
+                write!(f, "flow {flow} at t={:.6} s: {message}", at.as_secs_f64())
+            }
         }
     }
 }
@@ -155,6 +165,11 @@ macro_rules! first_decrease {
 }
 
 impl Simulator {
+    /// Whether some flow runs a congestion control written outside the engine.
+    pub fn has_external(&self) -> bool {
+        self.external
+    }
+
     /// Why the run stopped before its duration, if it did (then `results` is None).
     pub fn stop_reason(&self) -> Option<&StopReason> {
         self.stop.as_ref()
@@ -217,7 +232,22 @@ impl Simulator {
         if self.checker.is_some() && !self.check_step(t) {
             return false;
         }
-        self.watch_at = if self.checker.is_some() {
+        if self.external {
+            if let Some((flow, message)) = crate::tcp::cc::external::take_failure() {
+                let flow = self
+                    .scenario
+                    .flows
+                    .get(flow as usize)
+                    .map_or_else(|| format!("#{flow}"), |c| c.name.clone());
+                self.stop_with(StopReason::External {
+                    flow,
+                    at: self.now,
+                    message,
+                });
+                return false;
+            }
+        }
+        self.watch_at = if self.checker.is_some() || self.external {
             0 // every event: time order
         } else {
             self.guards.max_events.min(self.guards.next_mem_check)

@@ -210,6 +210,9 @@ pub struct Simulator {
     guards: invariants::Guards,
     checker: Option<Box<invariants::Checker>>,
     stop: Option<StopReason>,
+    /// Some flow runs a congestion control written outside the engine (`tcp::cc::external`):
+    /// `watch` then runs before every event, to stop the run at that algorithm's failure.
+    external: bool,
 }
 
 impl Simulator {

@@ -486,11 +486,10 @@ impl Simulator {
             };
             s.flow(t, i, &cfg.name, sample);
             if let Agent::Tcp { sender, .. } = &flow.agent {
-                for (name, value) in sender.cc().state() {
-                    if !name.is_empty() {
-                        self.cc_state.push(t, &cfg.name, name, value);
-                    }
-                }
+                let cc_state = &mut self.cc_state;
+                sender
+                    .cc()
+                    .state(&mut |name, value| cc_state.push(t, &cfg.name, name, value));
             }
         }
         for (l, name) in self.links.iter().zip(&self.link_names) {

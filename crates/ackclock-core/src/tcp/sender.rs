@@ -211,8 +211,11 @@ impl TcpSender {
         dst: NodeId,
         cfg: &TcpConfig,
         recovery: Recovery,
-        cc: AnyCc,
+        mut cc: AnyCc,
     ) -> TcpSender {
+        if let AnyCc::External(e) = &mut cc {
+            e.set_flow(flow.0);
+        }
         TcpSender {
             limited_transmit: cfg.limited_transmit,
             max_burst: cfg.max_burst,

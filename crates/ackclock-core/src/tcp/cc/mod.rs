@@ -423,6 +423,9 @@ macro_rules! algorithms {
         #[derive(Clone, Debug)]
         pub enum AnyCc {
             $($ty(stored!($module::$ty $(, $boxed)?)),)*
+            /// An algorithm written outside the engine (`external.rs`): boxed, called out of
+            /// line.
+            External(Box<external::External>),
         }
 
         /// Every algorithm's name and parameters, in the order of the list.
@@ -442,59 +445,95 @@ macro_rules! algorithms {
             /// Whether this algorithm owns cwnd and pacing (`cong_control`).
             #[inline]
             pub fn has_cong_control(&self) -> bool {
-                match self { $(AnyCc::$ty(_) => <$module::$ty as CongestionOps>::CONG_CONTROL,)* }
+                match self {
+                    $(AnyCc::$ty(_) => <$module::$ty as CongestionOps>::CONG_CONTROL,)*
+                    AnyCc::External(c) => c.hooks().cong_control,
+                }
             }
 
             /// The algorithm's name.
-            pub fn name(&self) -> &'static str {
-                match self { $(AnyCc::$ty(_) => <$module::$ty as CongestionOps>::INFO.name,)* }
+            pub fn name(&self) -> &str {
+                match self {
+                    $(AnyCc::$ty(_) => <$module::$ty as CongestionOps>::INFO.name,)*
+                    AnyCc::External(c) => c.name(),
+                }
             }
 
             /// [`CongestionOps::ssthresh`].
             #[inline]
             pub fn ssthresh(&mut self, w: &Window, now: SimTime) -> f64 {
-                match self { $(AnyCc::$ty(c) => c.ssthresh(w, now),)* }
+                match self {
+                    $(AnyCc::$ty(c) => c.ssthresh(w, now),)*
+                    AnyCc::External(c) => c.ssthresh(w, now),
+                }
             }
 
             /// [`CongestionOps::cong_avoid`].
             #[inline]
             pub fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
-                match self { $(AnyCc::$ty(c) => c.cong_avoid(w, ev),)* }
+                match self {
+                    $(AnyCc::$ty(c) => c.cong_avoid(w, ev),)*
+                    AnyCc::External(c) => c.cong_avoid(w, ev),
+                }
             }
 
             /// [`CongestionOps::pkts_acked`].
             #[inline]
             pub fn pkts_acked(&mut self, w: &mut Window, sample: &AckSample) {
-                match self { $(AnyCc::$ty(c) => c.pkts_acked(w, sample),)* }
+                match self {
+                    $(AnyCc::$ty(c) => c.pkts_acked(w, sample),)*
+                    AnyCc::External(c) => c.pkts_acked(w, sample),
+                }
             }
 
             /// [`CongestionOps::set_state`].
             #[inline]
             pub fn set_state(&mut self, w: &mut Window, state: CaState, conn: &Conn) {
-                match self { $(AnyCc::$ty(c) => c.set_state(w, state, conn),)* }
+                match self {
+                    $(AnyCc::$ty(c) => c.set_state(w, state, conn),)*
+                    AnyCc::External(c) => c.set_state(w, state, conn),
+                }
             }
 
             /// [`CongestionOps::cwnd_event`].
             #[inline]
             pub fn cwnd_event(&mut self, w: &mut Window, event: CaEvent) {
-                match self { $(AnyCc::$ty(c) => c.cwnd_event(w, event),)* }
+                match self {
+                    $(AnyCc::$ty(c) => c.cwnd_event(w, event),)*
+                    AnyCc::External(c) => c.cwnd_event(w, event),
+                }
             }
 
             /// [`CongestionOps::cong_control`].
             #[inline]
             pub fn cong_control(&mut self, w: &mut Window, rs: &RateSample, conn: &Conn) {
-                match self { $(AnyCc::$ty(c) => c.cong_control(w, rs, conn),)* }
+                match self {
+                    $(AnyCc::$ty(c) => c.cong_control(w, rs, conn),)*
+                    AnyCc::External(c) => c.cong_control(w, rs, conn),
+                }
             }
 
             /// [`CongestionOps::undo_cwnd`].
             #[inline]
             pub fn undo_cwnd(&mut self, w: &Window, prior_cwnd: f64) -> f64 {
-                match self { $(AnyCc::$ty(c) => c.undo_cwnd(w, prior_cwnd),)* }
+                match self {
+                    $(AnyCc::$ty(c) => c.undo_cwnd(w, prior_cwnd),)*
+                    AnyCc::External(c) => c.undo_cwnd(w, prior_cwnd),
+                }
             }
 
-            /// [`CongestionOps::trace`].
-            pub fn state(&self) -> [(&'static str, f64); 4] {
-                match self { $(AnyCc::$ty(c) => c.trace(),)* }
+            /// [`CongestionOps::trace`]: `out(name, value)` for each traced variable.
+            pub fn state(&self, out: &mut dyn FnMut(&str, f64)) {
+                match self {
+                    $(AnyCc::$ty(c) => {
+                        for (name, value) in c.trace() {
+                            if !name.is_empty() {
+                                out(name, value);
+                            }
+                        }
+                    })*
+                    AnyCc::External(c) => c.state(out),
+                }
             }
         }
     };
@@ -515,6 +554,7 @@ algorithms! {
     bbr::Bbr [boxed],
 }
 
+pub mod external;
 pub mod hystart;
 
 pub use reno::Reno;
@@ -527,6 +567,11 @@ impl AnyCc {
         given: &BTreeMap<String, f64>,
         setup: &CcSetup,
     ) -> Result<AnyCc, String> {
+        if name.contains(':') {
+            // module:Class, an algorithm written in Python (`external.rs`).
+            return external::External::new(name, given, setup)
+                .map(|e| AnyCc::External(Box::new(e)));
+        }
         match AnyCc::build(name, given, setup) {
             Some(cc) => cc,
             None => {

@@ -1,0 +1,278 @@
+"""Congestion control written in Python (docs/custom-algorithms.md).
+
+A subclass of :class:`CongestionControl` defines Linux's hooks (``struct tcp_congestion_ops``,
+include/net/tcp.h; ns-3's ``TcpCongestionOps`` has the same set), keeps its state on the
+instance and reads and sets ``self.cwnd``, ``self.snd_ssthresh`` and ``self.pacing_rate`` (in
+segments and segments per second): ``ssthresh`` is the hook (Linux's ``ops->ssthresh``), the
+threshold is ``self.snd_ssthresh`` (Linux's ``tp->snd_ssthresh``). The engine makes one
+instance per flow (``cls(**params)``) and calls only the hooks the class defines, found once,
+when the instance is made.
+
+A scenario names the class as ``"module:Class"`` (``cc = "mymod:MyCc"`` in TOML); in Python,
+``cc=MyCc`` or ``cc=MyCc(beta=0.6)`` (its keyword arguments become ``cc_params``) does the
+same. The resolved scenario records that name and the parameters, so sweeps, their cache and
+Dask workers find the class by importing its module.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import math
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ._core import Ack, RateSample, cbrt
+from .errors import ScenarioError, quote
+
+__all__ = ["Ack", "CaEvent", "CaState", "CongestionControl", "RateSample", "cbrt"]
+
+# The hooks an algorithm may define, as the engine calls them.
+HOOKS = ("ssthresh", "cong_avoid", "pkts_acked", "set_state", "cwnd_event", "cong_control",
+         "undo_cwnd")
+
+
+class CaState(enum.IntEnum):
+    """Linux's congestion states (``enum tcp_ca_state``), as ``set_state`` receives them."""
+
+    OPEN = 0
+    DISORDER = 1
+    CWR = 2
+    RECOVERY = 3
+    LOSS = 4
+
+
+class CaEvent(enum.IntEnum):
+    """Linux's congestion-window events (``enum tcp_ca_event``), for ``cwnd_event``."""
+
+    TX_START = 0  # first transmission with nothing in flight
+    CWND_RESTART = 1  # not raised yet
+    COMPLETE_CWR = 2  # not raised yet
+    LOSS = 3  # a retransmission timeout, before ssthresh
+
+
+# Every subclass by "module:qualname", so that classes the engine cannot import (defined in a
+# notebook, in a function) are found in the process that defined them.
+_CLASSES: dict[str, type[CongestionControl]] = {}
+
+
+class CongestionControl:
+    """A congestion control written in Python. Define ``ssthresh`` and ``cong_avoid`` (or
+    ``cong_control``) and any of the optional hooks:
+
+    - ``ssthresh(self) -> float``: a loss: the reduced window (Reno: ``self.cwnd / 2``); the
+      sender sets ``snd_ssthresh`` (and in fast recovery cwnd) from it.
+    - ``cong_avoid(self, ack)``: a new ACK outside recovery; grow ``self.cwnd``.
+      ``ack.acked``, ``ack.credit``, ``ack.rtt``, ``ack.delay``, ``ack.now``.
+    - ``pkts_acked(self, sample)``: every ACK of new data, with ``sample.rtt`` (s or None).
+    - ``set_state(self, state)``: a :class:`CaState` (RECOVERY, OPEN, LOSS).
+    - ``cwnd_event(self, event)``: a :class:`CaEvent` (TX_START, LOSS).
+    - ``cong_control(self, rs)``: every ACK with a delivery-rate sample (BBR's hook); sets
+      ``self.cwnd`` and ``self.pacing_rate``.
+    - ``undo_cwnd(self, prior_cwnd) -> float`` (not called yet: the sender does not detect
+      spurious recoveries).
+
+    Readable: ``self.cwnd``, ``self.snd_ssthresh`` (the threshold: ``ssthresh`` is the
+    hook) and ``self.pacing_rate``, which the hooks may set (``self.snd_cwnd`` is ``cwnd``);
+    ``self.rwnd``, ``self.max_ssthresh``, ``self.mss``, ``self.initial_window``, ``self.now``
+    (s) and ``self.now_ps`` (the time of the current call); after ``set_state`` and
+    ``cong_control``: ``self.in_flight``, ``self.delivered``, ``self.srtt``,
+    ``self.ca_state``.
+
+    ``state``: the attributes recorded in cc_state.csv at each sample, a tuple of names or a
+    mapping column -> attribute.
+    """
+
+    state: ClassVar[tuple[str, ...] | Mapping[str, str]] = ()
+
+    # What the engine writes before each call (in the instance's own attributes: the fastest
+    # Python has) and reads back after it (cwnd, snd_ssthresh, pacing_rate).
+    cwnd: float = 0.0
+    snd_ssthresh: float = math.inf
+    pacing_rate: float = 0.0
+    rwnd: float = math.inf
+    max_ssthresh: float = 0.0
+    mss: float = 0.0
+    initial_window: float = 0.0
+    in_flight: int = 0
+    delivered: int = 0
+    srtt: float = 0.0
+    ca_state: int = 0
+
+    @property
+    def now(self) -> float:
+        """Simulated time of the current call, in seconds."""
+        clock = self.__dict__.get("_ackclock_clock")
+        return 0.0 if clock is None else float(clock.now)
+
+    @property
+    def now_ps(self) -> int:
+        """Simulated time of the current call, in picoseconds."""
+        clock = self.__dict__.get("_ackclock_clock")
+        return 0 if clock is None else int(clock.now_ps)
+
+    @property
+    def snd_cwnd(self) -> float:
+        """``cwnd`` by Linux's name (``tp->snd_cwnd``)."""
+        return self.cwnd
+
+    @snd_cwnd.setter
+    def snd_cwnd(self, value: float) -> None:
+        self.cwnd = value
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _CLASSES[class_path(cls)] = cls
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> CongestionControl:
+        self = super().__new__(cls)
+        # What made it: a scenario records them as cc_params.
+        self.__dict__["_ackclock_args"] = (args, dict(kwargs))
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Copies and pickles (a scenario holding an instance is copied; sweeps send it to
+        # workers) remake the instance from its arguments, then restore its attributes.
+        args, kwargs = self.__dict__.get("_ackclock_args", ((), {}))
+        state = {k: v for k, v in self.__dict__.items() if k != "_ackclock_clock"}
+        return (_remake, (type(self), args, kwargs), state)
+
+
+def _remake(cls: type[CongestionControl], args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> CongestionControl:
+    return cls(*args, **kwargs)
+
+
+def class_path(cls: type) -> str:
+    """``module:qualname``, the name a scenario gives ``cls`` by."""
+    module = cls.__module__
+    if module == "__mp_main__":  # a script re-run in a worker process is its __main__
+        module = "__main__"
+    return f"{module}:{cls.__qualname__}"
+
+
+def is_custom(value: object) -> bool:
+    """Whether ``value`` names a Python congestion control: a subclass, an instance of one,
+    or a ``"module:Class"`` string."""
+    if isinstance(value, str):
+        return ":" in value
+    if isinstance(value, type):
+        return issubclass(value, CongestionControl)
+    return isinstance(value, CongestionControl)
+
+
+def as_name(value: object, path: str) -> tuple[str, dict[str, float]]:
+    """The scenario's name for a custom algorithm (a class, an instance or a
+    ``"module:Class"`` string) and the parameters an instance was made with."""
+    if isinstance(value, str):
+        module, _, qual = value.partition(":")
+        if not module or not qual:
+            raise ScenarioError(f'expected "module:Class", got {quote(value)}', path=path)
+        return value, {}
+    if isinstance(value, type) and issubclass(value, CongestionControl):
+        return class_path(value), {}
+    if isinstance(value, CongestionControl):
+        args, kwargs = value.__dict__.get("_ackclock_args", ((), {}))
+        name = class_path(type(value))
+        if args:
+            raise ScenarioError(f"give {type(value).__name__}'s parameters by name"
+                                f" ({type(value).__name__}(beta=0.6)), got {len(args)}"
+                                " positional", path=path)
+        params: dict[str, float] = {}
+        for k, v in kwargs.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ScenarioError(f"expected a number, got {quote(v)}", path=f"{path}.{k}")
+            params[k] = float(v)
+        return name, params
+    raise ScenarioError(f"expected a name, a CongestionControl subclass or instance, got"
+                        f" {quote(value)}", path=path)
+
+
+def find_class(name: str) -> type[CongestionControl]:
+    """The class ``"module:qualname"`` names: one defined in this process, else imported
+    (the current folder is searched too, for ``ackclock run`` on a scenario beside its
+    module)."""
+    cls = _CLASSES.get(name)
+    if cls is not None:
+        return cls
+    module_name, _, qual = name.partition(":")
+    if module_name == "__main__":
+        module = sys.modules.get("__main__")
+        if module is None:
+            raise ScenarioError(f"no module __main__ to find {qual} in", path="cc")
+    else:
+        module = _import(module_name, name)
+    found: Any = module
+    for part in qual.split("."):
+        found = getattr(found, part, None)
+        if found is None:
+            raise ScenarioError(f"module {quote(module_name)} has no {quote(qual)}", path="cc")
+    if not (isinstance(found, type) and issubclass(found, CongestionControl)):
+        raise ScenarioError(f"{quote(name)} is not an ackclock.CongestionControl subclass",
+                            path="cc")
+    return found
+
+
+def _import(module_name: str, name: str) -> Any:
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name != module_name.split(".")[0]:
+            raise  # the module was found, and failed importing something of its own
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.append(cwd)
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError as e:
+            if e.name != module_name.split(".")[0]:
+                raise
+    raise ScenarioError(f"cannot import module {quote(module_name)} for {quote(name)} (is it on"
+                        " the Python path? On Dask, workers must be able to import it too)",
+                        path="cc")
+
+
+def hooks_of(cls: type) -> dict[str, Any]:
+    """The hooks ``cls`` defines (the functions, by hook name); only these are called."""
+    out: dict[str, Any] = {}
+    for hook in HOOKS:
+        f = getattr(cls, hook, None)
+        if f is not None and getattr(CongestionControl, hook, None) is not f:
+            out[hook] = f
+    return out
+
+
+def state_columns(cls: type, display: str) -> list[tuple[str, str]]:
+    """(column, attribute) pairs of the class's declared ``state``."""
+    state = getattr(cls, "state", ())
+    if isinstance(state, str):
+        state = (state,)
+    pairs = list(state.items()) if isinstance(state, Mapping) else [(s, s) for s in state]
+    for column, attr in pairs:
+        if not isinstance(column, str) or not isinstance(attr, str):
+            raise ScenarioError(f"{display}.state: expected attribute names, got"
+                                f" {quote(column)}", path="cc")
+    return pairs
+
+
+def _instantiate(name: str, params: Mapping[str, float], setup: Mapping[str, float]
+                 ) -> tuple[CongestionControl, dict[str, Any], list[tuple[str, str]], str]:
+    """The engine's factory: one flow's instance of the class ``name`` names, made with
+    ``params``; its hooks, its declared state and the name errors give it."""
+    cls = find_class(name)
+    display = cls.__qualname__
+    hooks = hooks_of(cls)
+    if "ssthresh" not in hooks:
+        raise ScenarioError(f"{display} does not define ssthresh (the window after a loss)",
+                            path="cc")
+    if "cong_avoid" not in hooks and "cong_control" not in hooks:
+        raise ScenarioError(f"{display} defines neither cong_avoid nor cong_control: its"
+                            " window would never grow", path="cc")
+    instance = cls(**params)
+    if not hasattr(instance, "__dict__"):
+        raise ScenarioError(f"{display}: an algorithm keeps its window in its attributes;"
+                            " remove __slots__", path="cc")
+    instance.__dict__.update(setup)
+    return instance, hooks, state_columns(cls, display), display
