@@ -2,7 +2,8 @@
 
 from typing import Any, final
 
-__all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry"]
+__all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry", "Clock", "Ack",
+           "RateSample", "cbrt"]
 
 @final
 class Simulation:
@@ -13,7 +14,11 @@ class Simulation:
 
     def run_until(self, t_ps: int) -> None:
         """Runs every event up to and including ``t_ps`` (capped at the duration); releases
-        the GIL."""
+        the GIL, unless a congestion control written in Python runs."""
+
+    def take_user_error(self) -> BaseException | None:
+        """The exception a congestion control written in Python raised, when the run stopped
+        for it (taken)."""
 
     @property
     def now_ps(self) -> int: ...
@@ -28,8 +33,9 @@ class Simulation:
         """Whether the invariant checker runs (debug builds, or ``run.check``)."""
     @property
     def stop_reason(self) -> dict[str, Any] | None:
-        """Why the run stopped before its duration: kind ("invariant" or "limit"), key,
-        component, time_s, message; None while it has not."""
+        """Why the run stopped before its duration: kind ("invariant", "limit" or
+        "external": a congestion control written in Python failed, component its flow,
+        detail what happened), key, component, time_s, message; None while it has not."""
     # Mid-run access (the ns-2 front end's `$ns at` scripts).
     def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
         """Starts (or stops) flow ``flow``'s application at ``t_ps`` (not before now)."""
@@ -65,3 +71,55 @@ def read_tmix_vectors(text: str) -> dict[str, list[Any]] | None:
 
 def version() -> str:
     """The engine's version."""
+
+@final
+class Clock:
+    """The simulated time of a Python algorithm's current call."""
+
+    @property
+    def now_ps(self) -> int: ...
+    @property
+    def now(self) -> float: ...
+
+@final
+class Ack:
+    """One ACK as ``cong_avoid`` and ``pkts_acked`` see it (valid during the call only)."""
+
+    @property
+    def now_ps(self) -> int: ...
+    @property
+    def now(self) -> float: ...
+    @property
+    def acked(self) -> int: ...
+    @property
+    def credit(self) -> float: ...
+    @property
+    def rtt(self) -> float | None: ...
+    @property
+    def delay(self) -> float | None: ...
+    @property
+    def una(self) -> int: ...
+    @property
+    def sent(self) -> int: ...
+
+@final
+class RateSample:
+    """A delivery-rate sample for ``cong_control`` (valid during the call only)."""
+
+    @property
+    def delivery_rate(self) -> float: ...
+    @property
+    def is_app_limited(self) -> bool: ...
+    @property
+    def prior_delivered(self) -> int: ...
+    @property
+    def delivered(self) -> int: ...
+    @property
+    def rtt(self) -> float: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def prior_in_flight(self) -> int: ...
+
+def cbrt(x: float) -> float:
+    """The engine's cube root (Rust's f64::cbrt)."""
