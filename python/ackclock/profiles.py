@@ -37,6 +37,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "segs_per_ack": "count",  # delack sink only
         "ack_delay": "time",  # delack sink only
         "limited_transmit": "bool",  # RFC 3042
+        "bug_fix": "bool",  # one fast retransmit per window of data (ns-2 bugFix_)
+        "bare_first_segment": "bool",  # no SYN: segment 0 without headers (ns-2's output())
         "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
@@ -71,6 +73,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "minrto_": "min_rto",
         "maxrto_": "max_rto",
         "singledup_": "limited_transmit",
+        "bugFix_": "bug_fix",
         "syn_": "syn",
         "maxburst_": "max_burst",
         "max_ssthresh_": "max_ssthresh",
@@ -149,6 +152,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "segs_per_ack": 2,  # Agent/TCPSink/DelAck: every other segment
                     "ack_delay": "100ms",  # Agent/TCPSink/DelAck interval_
                     "limited_transmit": True,  # Agent/TCP singledup_ 1
+                    "bug_fix": True,  # Agent/TCP bugFix_ true
+                    "bare_first_segment": True,  # TcpAgent::output, with syn_ false
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
@@ -202,6 +207,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "segs_per_ack": 2,  # RFC 1122 4.2.3.2: at least every second full segment
                     "ack_delay": "40ms",  # TCP_DELACK_MIN
                     "limited_transmit": True,  # RFC 3042, always on in Linux
+                    "bug_fix": True,  # RFC 6582 section 4.1's check (Linux's high_seq)
+                    "bare_first_segment": False,
                     "syn": True,  # the three-way handshake's round trip
                     "max_burst": 0,
                     "max_ssthresh": 0,
@@ -255,6 +262,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "segs_per_ack": 2,  # TcpSocket::DelAckCount
                     "ack_delay": "200ms",  # TcpSocket::DelAckTimeout
                     "limited_transmit": True,  # LimitedTransmit
+                    "bug_fix": True,  # RFC 6582's recover check (TcpSocketBase m_recover)
+                    "bare_first_segment": False,
                     "syn": True,
                     "max_burst": 0,
                     "max_ssthresh": 0,

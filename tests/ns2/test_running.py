@@ -117,3 +117,25 @@ def test_an_unknown_command_with_a_script_body_is_quoted_by_its_first_line(ns2):
     assert r.code == 2
     assert r.err.count("\n") == 1
     assert "puts one" not in r.err and "no-such-command" in r.err
+
+
+def test_syn_and_delay_growth_apart_stop_in_one_line(ns2):
+    """ns-2's syn_ without delay_growth_ (or the reverse) is not modelled: said, not run."""
+    r = ns2("""
+        set ns [new Simulator]
+        set n0 [$ns node]
+        set n1 [$ns node]
+        $ns duplex-link $n0 $n1 1Mb 10ms DropTail
+        set tcp [new Agent/TCP/Reno]
+        $tcp set delay_growth_ false
+        $ns attach-agent $n0 $tcp
+        set sink [new Agent/TCPSink]
+        $ns attach-agent $n1 $sink
+        $ns connect $tcp $sink
+        $ns at 1 "exit 0"
+        $ns run
+    """)
+    assert r.code == 2
+    assert r.err.strip() == (
+        "ackclock: error: script.tcl:6: Agent/TCP/Reno with syn_ true and delay_growth_ false"
+        " (only both true or both false) is not supported by ackclock yet")

@@ -175,6 +175,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "segs_per_ack": 2,
             "ack_delay_ps": 100 * MS,
             "limited_transmit": True,  # ns-2 singledup_ 1
+            "bug_fix": True,  # ns-2 bugFix_ true
+            "bare_first_segment": True,  # ns-2's TcpAgent::output (no effect with syn)
             "syn": True,  # ns-2 syn_ true
             "max_burst": 0,
             "max_ssthresh": 0,

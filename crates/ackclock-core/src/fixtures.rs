@@ -53,6 +53,8 @@ pub fn ns2_tcp() -> TcpConfig {
         rack: false,
         cwnd_validation: false,
         delack_syn: true,
+        bug_fix: true,
+        bare_first_segment: false,
         quick_acks: 0,
         adaptive_ack_delay: false,
         sack_compression: false,

@@ -371,6 +371,18 @@ pub struct TcpConfig {
     /// acknowledges the SYN at once (Linux, ns-3).
     #[serde(default = "default_true")]
     pub delack_syn: bool,
+    /// ns-2 `bugFix_` (Floyd's "bugfix", RFC 6582's careful variant): a third duplicate ACK
+    /// starts fast retransmit only for data sent after the last one (`recover`); false: every
+    /// third duplicate ACK does, several times in one window (ns-2.35 tcp/tcp.cc
+    /// `TcpAgent::dupack_action`, and the Reno, NewReno and Sack1 versions: `recovered ||
+    /// (!bug_fix_ && !ecn_)`; with `ecn` on, the check holds whatever this says).
+    #[serde(default = "default_true")]
+    pub bug_fix: bool,
+    /// Without a SYN, segment 0 goes out without headers (`packet_size` bytes on the wire):
+    /// ns-2.35 tcp/tcp.cc `TcpAgent::output` adds `headersize()` to every segment but
+    /// seqno 0, which it treats apart as the SYN whether `syn_` is on or not.
+    #[serde(default)]
+    pub bare_first_segment: bool,
     /// A delaying sink acknowledges this many first data segments at once (Linux's quick
     /// ACKs at the start of a connection).
     #[serde(default)]

@@ -279,8 +279,28 @@ class TcpAgent(Agent):
                     mapped.add(var)
         if cc_params:
             out["cc_params"] = cc_params
+        if "delay_growth_" in self.vars:
+            self.map_delay_growth()
+            mapped.add("delay_growth_")
         self.check_vars(mapped)
         return out
+
+    def map_delay_growth(self) -> None:
+        """ns-2.35 tcp/tcp.cc, TcpAgent::set_initial_window: with syn_ and delay_growth_ the
+        window is one segment (the SYN) and TcpAgent::recv sets it to windowInit_ on the ACK
+        of segment 0 (`last_ack_ == 0 && delay_growth_`); with neither, it starts at
+        windowInit_ and every new ACK opens it. The engine's `syn` is the first, `syn` off
+        the second; the two mixed are not modelled."""
+        try:
+            syn = to_bool(self.vars.get("syn_", "true"))
+            growth = to_bool(self.vars["delay_growth_"])
+        except ValueError as e:
+            raise Ns2Error(f"delay_growth_: {e}", self.var_where("delay_growth_")) from None
+        if growth != syn:
+            raise Ns2Error(unsupported(
+                f"{self.cls} with syn_ {str(syn).lower()} and delay_growth_"
+                f" {str(growth).lower()} (only both true or both false)"),
+                self.var_where("delay_growth_"))
 
 
 class FullTcpAgent(TcpAgent):
@@ -321,6 +341,11 @@ class FullTcpAgent(TcpAgent):
         out["packet_size"] = to_int(self.vars["segsize_"])
         return out
 
+    def map_delay_growth(self) -> None:
+        """ns-2.35 tcp/tcp-full.cc, FullTcpAgent::recv: delay_growth_ holds the window only
+        while `rcv_nxt_` is 0, and the handshake sets rcv_nxt_ to the peer's iss_ + 1
+        (rcvseqinit) before any data is acknowledged: it changes nothing here."""
+
     def check_vars(self, mapped: set[str]) -> None:
         super().check_vars(mapped | self.OWN | {"packetSize_"})
         for var in self.OWN:
@@ -336,7 +361,9 @@ def _rttvar_init(agent: TcpAgent) -> float:
 
 # What a TCP agent's state variables hold before the run, as ns-2's TcpAgent holds them.
 PRE_RUN: dict[str, Callable[[TcpAgent], float]] = {
-    "cwnd_": lambda a: 1.0,
+    # TcpAgent::set_initial_window: one segment with syn_ and delay_growth_, else windowInit_.
+    "cwnd_": lambda a: 1.0 if to_bool(a.vars.get("syn_", "true"))
+    and to_bool(a.vars.get("delay_growth_", "true")) else float(to_int(a.vars["windowInit_"])),
     "ssthresh_": lambda a: float(a.initial_window),
     "rtt_": lambda a: 0.0,
     "srtt_": lambda a: 0.0,
@@ -389,6 +416,8 @@ class TcpSink(Agent):
         total: int = c["bytes_delivered"] // size * (size + header)
         if c["packets_received"] and to_bool(sender.vars.get("syn_", "true")):
             total += header  # ns-2 counts the 40-byte SYN in bytes_ too
+        elif total:
+            total -= header  # without a SYN, ns-2 sends segment 0 without headers
         return total
 
     def live_var(self, var: str) -> str | None:

@@ -47,6 +47,8 @@ impl TmixApp {
         let half = |side: usize| {
             let mut cfg = t.clone();
             cfg.syn = t.syn && side == 0;
+            // Tmix runs on ns-2's FullTcp, whose output() has no bare segment 0.
+            cfg.bare_first_segment = false;
             cfg
         };
         let cfg = [half(0), half(1)];

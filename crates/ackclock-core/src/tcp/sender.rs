@@ -119,6 +119,9 @@ pub struct TcpSender {
     wire_size: u32,
     dupack_threshold: u32,
     limited_transmit: bool,
+    /// A third duplicate ACK for data sent before the last fast retransmission starts none
+    /// (ns-2 `bugFix_`, the default; with ECN ns-2 keeps this check whatever `bugFix_` says).
+    careful: bool,
     max_burst: u32,
     timestamps: bool,
     /// Byte-counted windows (`window_unit = "bytes"`).
@@ -127,6 +130,8 @@ pub struct TcpSender {
     ts_echo: SimTime,
     /// Segment 0 is a SYN still waiting for its ACK.
     syn_pending: bool,
+    /// Segment 0, not a SYN, carries no headers (ns-2's `TcpAgent::output`).
+    bare_first: bool,
     header_size: u32,
     window_init: f64,
     recovery: Recovery,
@@ -218,11 +223,13 @@ impl TcpSender {
         }
         TcpSender {
             limited_transmit: cfg.limited_transmit,
+            careful: cfg.bug_fix || cfg.ecn,
             max_burst: cfg.max_burst,
             timestamps: cfg.timestamps,
             bytes: cfg.window_unit == WindowUnit::Bytes,
             ts_echo: SimTime::ZERO,
             syn_pending: cfg.syn,
+            bare_first: cfg.bare_first_segment && !cfg.syn,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
             recovery,
@@ -549,10 +556,15 @@ impl TcpSender {
         let size = if seq == 0 && self.syn_pending {
             self.header_size
         } else {
-            if self.adus.is_empty() {
+            let size = if self.adus.is_empty() {
                 self.wire_size
             } else {
                 self.message_segment_size(seq)
+            };
+            if seq == 0 && self.bare_first {
+                size - self.header_size
+            } else {
+                size
             }
         };
         c.packets_sent += 1;
@@ -852,7 +864,7 @@ impl TcpSender {
         if self.dupacks != self.dupack_threshold {
             return;
         }
-        let recovered = self.recover.is_none_or(|r| self.una > r);
+        let recovered = !self.careful || self.recover.is_none_or(|r| self.una > r);
         if !recovered {
             return;
         }
@@ -898,7 +910,7 @@ impl TcpSender {
                 if self.dupacks < self.dupack_threshold {
                     self.limited_transmit(now, out, c);
                 } else if self.dupacks == self.dupack_threshold
-                    && self.recover.is_none_or(|r| self.una > r)
+                    && (!self.careful || self.recover.is_none_or(|r| self.una > r))
                 {
                     self.w.cwnd = self.reduce_window();
                     self.recover = Some(self.maxseq);
@@ -1264,6 +1276,51 @@ mod tests {
         s.on_ack(SimTime(1002), &ackp(s.una + 1), &mut out, &mut c);
         assert!(!s.in_recovery);
         assert_eq!(s.dupwnd, 0.0);
+    }
+
+    /// ns-2 `bugFix_` (tcp.cc `TcpAgent::dupack_action`, tcp-reno.cc's): after a recovery
+    /// ends, three duplicate ACKs for data sent before it start a second fast retransmit
+    /// only with the check off, and with ECN the check holds whatever `bug_fix` says.
+    #[test]
+    fn bug_fix_off_allows_a_second_fast_retransmit_in_one_window() {
+        for (bug_fix, ecn, expected) in [(true, false, 1), (false, false, 2), (false, true, 1)] {
+            let mut cfg = ns2_tcp();
+            cfg.window = 100;
+            cfg.limited_transmit = false;
+            cfg.bug_fix = bug_fix;
+            cfg.ecn = ecn;
+            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+            grow(&mut s, &mut out, &mut c, 12.0);
+            for _ in 0..3 {
+                s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+            }
+            assert_eq!(c.fast_retransmits, 1);
+            // A partial ACK ends Reno's recovery; the next loss is of the same window.
+            s.on_ack(SimTime(1001), &ackp(s.una + 2), &mut out, &mut c);
+            assert!(!s.in_recovery);
+            assert!(s.recover.is_some_and(|r| s.una <= r));
+            for _ in 0..3 {
+                s.on_ack(SimTime(1002), &ackp(s.una), &mut out, &mut c);
+            }
+            assert_eq!(c.fast_retransmits, expected, "bug_fix {bug_fix} ecn {ecn}");
+        }
+    }
+
+    /// ns-2's `TcpAgent::output` adds the headers to every segment but seqno 0: without a
+    /// SYN, segment 0 (and its retransmission) is `packet_size` bytes on the wire.
+    #[test]
+    fn bare_first_segment_without_syn() {
+        for (syn, bare, first) in [(false, true, 1000), (false, false, 1040), (true, true, 40)] {
+            let mut cfg = ns2_tcp();
+            cfg.syn = syn;
+            cfg.bare_first_segment = bare;
+            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+            s.start(SimTime(0), &mut out, &mut c);
+            assert_eq!(out[0].size, first, "syn {syn} bare {bare}");
+            if !syn {
+                assert_eq!(out[1].size, 1040);
+            }
+        }
     }
 
     /// A SACK sender over a 100-segment receive window, opened to a 20-segment cwnd.
