@@ -233,3 +233,17 @@ def test_a_sweep_on_local_processes() -> None:
     assert len(t1) == 2 and t1.throughput_mbps.gt(0).all()
     alone = _small(Counting(gain=0.5)).run(duration="3s")
     assert t1[t1.gain == 0.5].throughput_mbps.iloc[0] == alone.flows.throughput_mbps.iloc[0]
+
+
+def test_a_sweep_on_a_local_dask_cluster_matches_local_processes() -> None:
+    """The workers import the class by its module (this test file, on their path as on
+    ours): the runs are those of local processes."""
+    distributed = pytest.importorskip("distributed")
+    grid = {"gain": [0.5, 1.0]}
+    local = ac.run_sweep(_sweep_point, grid, jobs=2, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = ac.run_sweep(_sweep_point, grid, scheduler=client, progress=False)
+    assert remote.attrs["ran"] == 2
+    assert local.equals(remote)
