@@ -50,6 +50,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
         "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
+        "integer_cwnd": "bool",  # losses reduce cwnd in whole segments (Linux's snd_cwnd)
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "pacing": "bool",  # pace at 2x / 1.2x cwnd/srtt (Linux with fq); BBR always paces
         "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
@@ -165,6 +166,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "timestamps": False,  # Agent/TCP timestamps_ false
                     "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
                     "window_unit": "packets",  # ns-2 counts windows in segments
+                    "integer_cwnd": False,  # packet windows truncate ssthresh anyway
                     "ecn": False,  # Agent/TCP ecn_ 0
                     "pacing": False,
                     "hystart": "off",  # ns-2.35's CUBIC predates HyStart
@@ -221,6 +223,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "timestamps": True,  # on by default in Linux; header_size 52 includes them
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",  # byte counting of acknowledged data
+                    "integer_cwnd": True,  # snd_cwnd in segments: tcp_reno_ssthresh's cwnd >> 1
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
                     "pacing": False,  # pacing needs the fq qdisc (BBR paces regardless)
                     "hystart": "linux",  # tcp_cubic module parameter hystart=1
@@ -275,6 +278,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "timestamps": True,  # TcpSocketBase::Timestamp
                     "ts_echo_rfc7323": True,
                     "window_unit": "bytes",
+                    "integer_cwnd": False,  # ns-3 keeps cWnd and ssThresh in bytes
                     "ecn": False,  # UseEcn Off
                     "pacing": False,
                     "hystart": "ns3",  # TcpCubic::HyStart, with ns-3's thresholds

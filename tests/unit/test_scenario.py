@@ -188,6 +188,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "timestamps": False,
             "ts_echo_rfc7323": False,
             "window_unit": "packets",
+            "integer_cwnd": False,
             "ecn": False,
             "pacing": False,
             "hystart": "off",  # ns-2.35's CUBIC has no HyStart

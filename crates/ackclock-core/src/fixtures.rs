@@ -57,6 +57,7 @@ pub fn ns2_tcp() -> TcpConfig {
         bare_first_segment: false,
         quick_acks: 0,
         adaptive_ack_delay: false,
+        integer_cwnd: false,
         sack_compression: false,
         cc_params: Default::default(),
     }

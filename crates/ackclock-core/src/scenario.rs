@@ -411,6 +411,11 @@ pub struct TcpConfig {
     /// `bytes` (growth per byte acknowledged, ssthresh exact; windows reported in bytes).
     #[serde(default)]
     pub window_unit: crate::tcp::WindowUnit,
+    /// A loss reduces cwnd and ssthresh in whole segments, as Linux's `snd_cwnd` counts them
+    /// (`tcp_reno_ssthresh`: max(cwnd >> 1, 2); CUBIC's cwnd * beta >> 10): cwnd 5 leaves
+    /// ssthresh 2, not 2.5.
+    #[serde(default)]
+    pub integer_cwnd: bool,
     /// RFC 3168 ECN: segments are ECN-capable and the sender halves its window on ECN-Echo
     /// (ns-2 `ecn_`).
     #[serde(default)]

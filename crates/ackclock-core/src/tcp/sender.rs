@@ -126,6 +126,8 @@ pub struct TcpSender {
     timestamps: bool,
     /// Byte-counted windows (`window_unit = "bytes"`).
     bytes: bool,
+    /// Reductions and growth in whole segments (`integer_cwnd`).
+    pub(super) integer_cwnd: bool,
     /// The timestamp echoed by the ACK being processed.
     ts_echo: SimTime,
     /// Segment 0 is a SYN still waiting for its ACK.
@@ -227,6 +229,7 @@ impl TcpSender {
             max_burst: cfg.max_burst,
             timestamps: cfg.timestamps,
             bytes: cfg.window_unit == WindowUnit::Bytes,
+            integer_cwnd: cfg.integer_cwnd,
             ts_echo: SimTime::ZERO,
             syn_pending: cfg.syn,
             bare_first: cfg.bare_first_segment && !cfg.syn,
@@ -1114,13 +1117,30 @@ impl TcpSender {
     /// equation 4 ssthresh is at least two segments, and with packet-counted windows it is
     /// truncated to whole segments while cwnd keeps W' exactly (ns-2's `slowdown()` with
     /// `precisionReduce_`: `ssthresh_ = (int) halfwin`, `cwnd_ = halfwin`).
+    ///
+    /// With `integer_cwnd` the window is Linux's `snd_cwnd`, whole segments (its fraction
+    /// lives in `snd_cwnd_cnt`, `tcp_cong_avoid_ai`): the algorithm reduces the whole
+    /// segments and its result is truncated (`tcp_reno_ssthresh`: max(cwnd >> 1, 2);
+    /// `bictcp_recalc_ssthresh`: max(cwnd * beta >> 10, 2)), and the reduced window is that
+    /// ssthresh (`tcp_end_cwnd_reduction`).
     fn reduce_window(&mut self) -> f64 {
+        if self.integer_cwnd {
+            self.w.cwnd = self.w.cwnd.floor().max(1.0);
+        }
         let reduced = self.cc.ssthresh(&self.w, self.clock);
         // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
-        let whole = if self.bytes { reduced } else { reduced.floor() };
+        let whole = if self.bytes && !self.integer_cwnd {
+            reduced
+        } else {
+            reduced.floor()
+        };
         self.w.ssthresh = whole.max(2.0);
         self.cong_action_pending = true;
-        reduced.max(1.0)
+        if self.integer_cwnd {
+            self.w.ssthresh
+        } else {
+            reduced.max(1.0)
+        }
     }
 
     /// Bytes per window unit in reports: the segment size with byte-counted windows.

@@ -290,6 +290,19 @@ impl TcpSender {
             return;
         }
         let credit = if self.bytes { delivered as f64 } else { 1.0 };
+        // With `integer_cwnd`, Linux's snd_cwnd is whole segments and `tcp_cong_avoid_ai`
+        // counts the segments acknowledged at that window in snd_cwnd_cnt: the algorithm
+        // sees the whole window, and what it adds accumulates in the fraction until it
+        // makes a segment (Reno: one per cwnd segments acknowledged at cwnd, not at a window
+        // growing with each ACK).
+        let fraction = if self.integer_cwnd {
+            let whole = self.w.cwnd.floor();
+            let f = self.w.cwnd - whole;
+            self.w.cwnd = whole;
+            f
+        } else {
+            0.0
+        };
         self.cc.cong_avoid(
             &mut self.w,
             AckEvent {
@@ -302,6 +315,7 @@ impl TcpSender {
                 sent: self.maxseq,
             },
         );
+        self.w.cwnd += fraction;
     }
 
     /// Congestion control that owns cwnd and pacing sees the ACK's rate sample after loss
@@ -681,6 +695,56 @@ mod tests {
 
     fn seqs(out: &[Packet]) -> Vec<u64> {
         out.iter().map(|p| p.seq).collect()
+    }
+
+    /// A Reno sender counting bytes, in congestion avoidance at cwnd 2, whole segments or not.
+    fn integer_sender(integer: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.window_init = 2;
+        cfg.initial_ssthresh = Some(2);
+        cfg.prr = true;
+        cfg.rack = true;
+        cfg.window_unit = "bytes".parse().unwrap();
+        cfg.integer_cwnd = integer;
+        let cc = cfg.congestion_control().unwrap();
+        let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Sack, cc);
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.start(SimTime::ZERO, &mut out, &mut c);
+        (s, out, c)
+    }
+
+    #[test]
+    fn whole_segments_grow_by_one_per_window_acknowledged() {
+        // tcp_cong_avoid_ai: at snd_cwnd 2, two segments acknowledged make 3; growth per
+        // byte on a window that grows with each ACK (2 + 1/2 + 1/2.5) stays below 3.
+        for (integer, want) in [(true, 3.0), (false, 2.9)] {
+            let (mut s, mut out, mut c) = integer_sender(integer);
+            for a in 1..3u64 {
+                s.on_ack(ms(100 * a), &ack(a, &[]), &mut out, &mut c);
+            }
+            assert!(
+                (s.w.cwnd - want).abs() < 1e-9,
+                "integer {integer}: {}",
+                s.w.cwnd
+            );
+        }
+    }
+
+    #[test]
+    fn a_loss_reduces_whole_segments() {
+        // tcp_reno_ssthresh: max(snd_cwnd >> 1, 2); snd_cwnd 5 (5.7 here: 0.7 of a segment
+        // counted toward the next) leaves 2, not 2.85.
+        for (integer, want) in [(true, 2.0), (false, 2.85)] {
+            let (mut s, _, _) = integer_sender(integer);
+            s.w.cwnd = 5.7;
+            s.reduce_window();
+            assert!(
+                (s.w.ssthresh - want).abs() < 1e-9,
+                "integer {integer}: {}",
+                s.w.ssthresh
+            );
+        }
     }
 
     #[test]
