@@ -64,6 +64,7 @@ def test_toml_block(page: Path, code: str, tmp_path: Path) -> None:
         return
     if "run" in doc:
         ac.loads_scenario(code, source=str(page))
+        _schema_accepts(doc)
         return
     links = doc.get("link", [])
     own_bottleneck = any({link.get("from"), link.get("to")} == {"r1", "r2"} for link in links)
@@ -72,6 +73,18 @@ def test_toml_block(page: Path, code: str, tmp_path: Path) -> None:
     text = _BASE + ("" if own_bottleneck else _BOTTLENECK) + ("" if flows else _FLOW) + code
     scenario = ac.loads_scenario(text, source=str(ROOT / "examples" / "piece.toml"))
     ac.resolve(scenario)
+    _schema_accepts(tomllib.loads(text))
+
+
+def _schema_accepts(doc: dict[str, object]) -> None:
+    """The published scenario schema (docs/scenario.schema.json) accepts what the loader did."""
+    import jsonschema
+
+    from ackclock.schema import json_schema
+
+    errors = [f"{list(e.absolute_path)}: {e.message}"
+              for e in jsonschema.Draft7Validator(json_schema()).iter_errors(doc)]
+    assert errors == []
 
 
 _ROOTS = ("crates/", "examples/", "python/", "benchmarks/", "docs/", "tests/", "validation/",
