@@ -60,6 +60,15 @@ from .schema import (
 )
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
 
+# What each key takes as the user writes it (schema.py describes each; resolve() checks them):
+# a time "29ms" or seconds, a rate "10Mb/s" or bit/s, a size "64KB" or bytes, a time or a
+# distribution table ({ uniform = ["0s", "1s"] }).
+Time = str | int | float
+Rate = str | int | float
+Size = str | int
+When = Time | Mapping[str, Any]
+Names = str | list[str]
+
 # The kinds each `kind` key takes are the schema's (re-exported above: front ends import them
 # from here).
 _U32 = 2**32
@@ -78,18 +87,18 @@ MAX_ENTRIES = 100_000
 class RunConfig:
     """The ``[run]`` table: how long, which seed, what to sample and check."""
 
-    duration: Any
-    warmup: Any = "0s"
-    seed: Any = 1
-    sample_interval: Any = None  # None: no time series
+    duration: Time
+    warmup: Time = "0s"
+    seed: int = 1
+    sample_interval: Time | None = None  # None: no time series
     # Reliability (docs/reliability.md): run the invariant checker; stop cleanly after this
     # many events / with more than this many packets held in the network.
-    check: Any = False
-    max_events: Any = None
-    max_packets: Any = None
+    check: bool = False
+    max_events: int | None = None
+    max_packets: int | None = None
     # Among equal-cost shortest paths: "shortest" (the first declared link, ns-2's static
     # routing) or "ecmp" (per flow, by a hash).
-    routing: Any = "shortest"
+    routing: str = "shortest"
 
 
 @dataclass
@@ -106,8 +115,8 @@ class QueueConfig:
     """A link's ``queue = { ... }``: the discipline, its limit and its own keys."""
 
     kind: str = "droptail"
-    limit: Any = None  # packets; None with limit_bytes None: unlimited
-    limit_bytes: Any = None
+    limit: int | None = None  # packets; None with limit_bytes None: unlimited
+    limit_bytes: Size | None = None
     ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
     ecn: bool | None = None  # mark ECN-capable packets instead of dropping them early
     # The discipline's own keys (queues.SPECS), as given: { max_thresh = 20 }.
@@ -119,17 +128,17 @@ class LossConfig:
     """A loss model on a link's data direction (from -> to)."""
 
     kind: str
-    p: Any = None  # bernoulli: loss probability (per packet, or per byte with unit "byte")
-    flow: Any = None  # drop_list: the flow's name
-    packets: Any = None  # drop_list: its data transmissions to drop, numbered from 1
-    unit: Any = None  # bernoulli: "packet" (default) or "byte"
-    p_good_bad: Any = None  # gilbert_elliott: state transition probabilities per packet
-    p_bad_good: Any = None
-    loss_good: Any = None  # gilbert_elliott: loss probability in each state (0 and 1)
-    loss_bad: Any = None
-    period: Any = None  # periodic: of every `period` packets, `burst` from `offset` are lost
-    offset: Any = None
-    burst: Any = None
+    p: float | None = None  # bernoulli: loss probability (per packet, or per byte with unit "byte")
+    flow: str | None = None  # drop_list: the flow's name
+    packets: list[int] | None = None  # drop_list: its data transmissions to drop, numbered from 1
+    unit: str | None = None  # bernoulli: "packet" (default) or "byte"
+    p_good_bad: float | None = None  # gilbert_elliott: state transition probabilities per packet
+    p_bad_good: float | None = None
+    loss_good: float | None = None  # gilbert_elliott: loss probability in each state (0 and 1)
+    loss_bad: float | None = None
+    period: int | None = None  # periodic: of every `period` packets, `burst` from `offset` are lost
+    offset: int | None = None
+    burst: int | None = None
 
 
 @dataclass
@@ -139,8 +148,8 @@ class Link:
 
     from_: str
     to: str
-    rate: Any
-    delay: Any
+    rate: Rate
+    delay: Time
     queue: QueueConfig = field(default_factory=QueueConfig)
     duplex: bool = True
     loss: LossConfig | None = None
@@ -156,24 +165,24 @@ class AppConfig:
     """A flow's ``app = { ... }``: what sends the data, and when."""
 
     kind: str = "ftp"
-    start: Any = "0s"  # a time or a distribution table
-    stop: Any = None  # None: runs to the end
-    rate: Any = None
-    interval: Any = None
-    packet_size: Any = None
-    size: Any = None  # ftp: bytes of a finite transfer; None: endless
-    random: Any = None  # cbr: jitter each interval by up to half (ns-2 random_)
-    on: Any = None  # onoff: on and off times (times or distributions)
-    off: Any = None
-    file: Any = None  # trace: a file of "time size" records
+    start: When = "0s"  # a time or a distribution table
+    stop: Time | None = None  # None: runs to the end
+    rate: Rate | None = None
+    interval: Time | None = None
+    packet_size: Size | None = None
+    size: Size | None = None  # ftp: bytes of a finite transfer; None: endless
+    random: bool | None = None  # cbr: jitter each interval by up to half (ns-2 random_)
+    on: When | None = None  # onoff: on and off times (times or distributions)
+    off: When | None = None
+    file: str | None = None  # trace: a file of "time size" records
     # tmix: apply each vector's minimum RTT (Tmix_DelayBox; default true) and its loss rates
     # (default true; false: ns-2's set-lossless).
-    delay_box: Any = None
-    losses: Any = None
+    delay_box: bool | None = None
+    losses: bool | None = None
     # ftp on a two-way flow: the acceptor's bytes (None: 0; "endless": endless) and when each
     # side writes ("request-response", "concurrent" or "open", docs/full-tcp.md).
-    reply_size: Any = None
-    exchange: Any = None
+    reply_size: Size | None = None
+    exchange: str | None = None
 
 
 @dataclass
@@ -188,17 +197,17 @@ class Flow:
     cc: str | None = None
     sink: str | None = None
     tcp: dict[str, Any] = field(default_factory=dict)  # canonical TCP parameter names
-    header_size: Any = None  # UDP only; None: the profile's
+    header_size: Size | None = None  # UDP only; None: the profile's
     app: AppConfig = field(default_factory=AppConfig)
     # TCP variables traced on every change (tcp_trace.csv); True: all of them.
-    trace: Any = None
+    trace: bool | Names | None = None
     # ns-2 fid_: the flow id in packet traces; None: the flow's index.
-    fid: Any = None
+    fid: int | None = None
     # ns-2 port numbers [sender, receiver] in packet traces (the ns-2 front end numbers agents
     # in the order the script attaches them); None: the engine numbers them flow by flow.
-    ports: Any = None
+    ports: list[int] | None = None
     # A two-way TCP connection (docs/full-tcp.md): data back from `to` in a flow "NAME.reply".
-    two_way: Any = None
+    two_way: bool | None = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -208,13 +217,14 @@ class PacketTrace:
 
     format: str = "ns2"
     file: str = ""
-    links: Any = None  # link directions "from->to"; None (and no nodes): every link
-    nodes: Any = None  # pcap only: capture at these nodes
-    events: Any = None  # ns2 only: events to record ("+", "-", "r", "d", "lost"); None: all
+    links: Names | None = None  # link directions "from->to"; None (and no nodes): every link
+    nodes: Names | None = None  # pcap only: capture at these nodes
+    # ns2 only: events to record ("+", "-", "r", "d", "lost"); None: all.
+    events: Names | None = None
     # ns2 front end only: link directions whose loss-model drops this trace leaves out.
-    lost_untraced: Any = None
+    lost_untraced: list[str] | None = None
     # ns2 only: append ackno, flags, hlen and SACK blocks (ns-2's show_tcphdr_).
-    tcp_header: Any = None
+    tcp_header: bool | None = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
