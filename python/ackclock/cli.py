@@ -50,6 +50,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(e), status=1)
     except InvariantViolation as e:
         return _fail(str(e), status=_ENGINE_BUG)
+    except Exception as e:
+        # A congestion control written in Python failed: its own frames and one line.
+        from .run import UserCodeError
+
+        if isinstance(e, UserCodeError):
+            return _fail(str(e))
+        hook_tb = getattr(e, "_ackclock_hook_tb", None)
+        if hook_tb is None:
+            raise
+        import traceback
+
+        print("Traceback (most recent call last):", file=sys.stderr)
+        print("".join(traceback.format_tb(hook_tb)), end="", file=sys.stderr)
+        print("".join(traceback.format_exception_only(type(e), e)), end="", file=sys.stderr)
+        if not hasattr(e, "__notes__"):  # Python 3.10 prints no notes
+            print(f"ackclock: {getattr(e, '_ackclock_where', '')}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt as e:
         # Finished work is kept: a results folder is written whole or not at all, and a
         # sweep's finished runs are cached (re-running it resumes).

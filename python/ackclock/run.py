@@ -234,6 +234,11 @@ def raise_user_error(sim: Any, reason: Mapping[str, Any], source: str | None) ->
         raise UserCodeError(str(reason["message"]))
     if hasattr(error, "add_note"):
         error.add_note(f"ackclock: {where}")
+    try:  # for the command line, which prints these frames alone
+        setattr(error, "_ackclock_hook_tb", error.__traceback__)  # noqa: B010
+        setattr(error, "_ackclock_where", where)  # noqa: B010
+    except AttributeError:
+        pass
     # Only the user's frames: the traceback the hook left (called from the engine, it has
     # none of ackclock's); re-raised here, the frames of the calls above follow it.
     raise error.with_traceback(error.__traceback__)

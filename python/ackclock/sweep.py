@@ -214,6 +214,18 @@ def _toml(value: Any) -> str:
 
 
 def _python(value: Any) -> Any:
+    if "ackclock.custom" in sys.modules:
+        # A congestion control written in Python as its scenario name ("module:Class"), an
+        # instance with its parameters ("module:Class(beta=0.6)"; a function scenario
+        # receives the instance itself).
+        from .custom import CongestionControl, as_name
+
+        if isinstance(value, CongestionControl) or (
+                isinstance(value, type) and issubclass(value, CongestionControl)):
+            name, params = as_name(value, "cc")
+            if params:
+                name += "(" + ", ".join(f"{k}={v!r}" for k, v in params.items()) + ")"
+            return name
     # NumPy scalars (np.arange grids) as the Python numbers they hold.
     return value.item() if hasattr(value, "item") and not isinstance(value, Mapping) else value
 

@@ -247,3 +247,44 @@ def test_a_sweep_on_a_local_dask_cluster_matches_local_processes() -> None:
         remote = ac.run_sweep(_sweep_point, grid, scheduler=client, progress=False)
     assert remote.attrs["ran"] == 2
     assert local.equals(remote)
+
+
+def _cc_point(cc: object) -> ac.Scenario:
+    return _small(cc).scenario(duration="2s")
+
+
+def test_a_sweep_runs_python_and_built_in_algorithms_side_by_side() -> None:
+    runs = ac.run_sweep(_cc_point, {"cc": [Counting, Counting(gain=0.5), "reno"]}, jobs=1,
+                        progress=False)
+    t1 = runs[runs.flow == "t1"]
+    assert list(t1.iloc[:, 0]) == [f"{__name__}:Counting", f"{__name__}:Counting(gain=0.5)",
+                                   "reno"]
+    assert t1.throughput_mbps.gt(0).all()
+
+
+def test_the_command_line_shows_only_the_users_frames(tmp_path: Path) -> None:
+    (tmp_path / "badcc_h35.py").write_text(textwrap.dedent("""
+        import ackclock as ac
+
+        class Bad(ac.CongestionControl):
+            def cong_avoid(self, ack):
+                if self.now > 1.0:
+                    self.cwnd += ack.credit / (self.cwnd - self.cwnd)
+                self.cwnd += 1 / self.cwnd
+
+            def ssthresh(self):
+                return self.cwnd / 2
+    """))
+    scenario = (ROOT / "examples" / "single_reno.toml").read_text().replace(
+        'cc = "reno"', 'cc = "badcc_h35:Bad"')
+    (tmp_path / "s.toml").write_text(scenario)
+    done = subprocess.run([sys.executable, "-m", "ackclock", "run", "s.toml", "--out", "out",
+                           "--quiet"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert lines[1].endswith("badcc_h35.py\", line 7, in cong_avoid")
+    assert "ackclock" not in "".join(lines[1:-2])
+    assert lines[-2] == "ZeroDivisionError: float division by zero"
+    assert lines[-1].startswith("ackclock: in flow tcp1 at simulated time 1.0")
+    assert not (tmp_path / "out").exists()
