@@ -291,18 +291,12 @@ impl TcpSender {
         }
         let credit = if self.bytes { delivered as f64 } else { 1.0 };
         // With `integer_cwnd`, Linux's snd_cwnd is whole segments and `tcp_cong_avoid_ai`
-        // counts the segments acknowledged at that window in snd_cwnd_cnt: the algorithm
-        // sees the whole window, and what it adds accumulates in the fraction until it
-        // makes a segment (Reno: one per cwnd segments acknowledged at cwnd, not at a window
-        // growing with each ACK).
-        let fraction = if self.integer_cwnd {
-            let whole = self.w.cwnd.floor();
-            let f = self.w.cwnd - whole;
-            self.w.cwnd = whole;
-            f
-        } else {
-            0.0
-        };
+        // counts the segments acknowledged at that window in snd_cwnd_cnt: an increase the
+        // algorithm makes in congestion avoidance is per segment acknowledged at the whole
+        // window (Reno: 1/W, not 1/(W + fraction)), so it is scaled by cwnd / W; cwnd keeps
+        // the fraction, which sending ignores. Slow start adds segments as they are.
+        let before = self.w.cwnd;
+        let congestion_avoidance = before >= self.w.ssthresh;
         self.cc.cong_avoid(
             &mut self.w,
             AckEvent {
@@ -315,7 +309,9 @@ impl TcpSender {
                 sent: self.maxseq,
             },
         );
-        self.w.cwnd += fraction;
+        if self.integer_cwnd && congestion_avoidance && self.w.cwnd > before && before >= 1.0 {
+            self.w.cwnd = before + (self.w.cwnd - before) * before / before.floor();
+        }
     }
 
     /// Congestion control that owns cwnd and pacing sees the ACK's rate sample after loss
