@@ -2,8 +2,8 @@
 
 from typing import Any, final
 
-__all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry", "Clock", "Ack",
-           "RateSample", "cbrt"]
+__all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry", "queue_registry",
+           "Clock", "Ack", "RateSample", "cbrt"]
 
 @final
 class Simulation:
@@ -60,8 +60,17 @@ class Simulation:
 
 def cc_registry() -> list[dict[str, Any]]:
     """The engine's congestion-control registry: per algorithm ``name`` and ``params``, each
-    parameter a dict of name, default, min, min_inclusive, max, max_inclusive, integer,
-    expected (the words an error uses), ns2 and ns3 (alias or None) and doc."""
+    parameter a dict of name, default, min, min_inclusive, max, max_inclusive, integer, range
+    (its kind's name), expected (the words an error uses), unit ("number", "time" in
+    picoseconds, "bytes", "packets"), ns2 and ns3 (alias or None), aliases and
+    inverse_aliases (lists of other names; the latter give the reciprocal),
+    profile_defaults (profile -> default where it differs) and doc."""
+
+def queue_registry() -> list[dict[str, Any]]:
+    """The engine's queue-discipline registry: per discipline ``name``, ``service``
+    ("enqueue" or "dequeue"), ``ecn`` (marks under ecn = true), ``limit_bytes`` (takes a byte
+    limit), ``default_limit`` (packets, or None for the profile's), ``doc`` and ``params``
+    (each as in :func:`cc_registry`)."""
 
 def read_tmix_vectors(text: str) -> dict[str, list[Any]] | None:
     """A Tmix connection-vector file's text as the resolved document's columns (start_ps,

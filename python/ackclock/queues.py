@@ -1,17 +1,19 @@
-"""Queue-discipline parameters: names, ns-2 aliases, units and per-profile defaults.
+"""Queue-discipline parameters: names, ns-2/ns-3 aliases, units and per-profile defaults.
 
 A ``queue = { kind = "red", limit = 100, max_thresh = 20 }`` table gives a discipline's own
 keys next to ``kind``/``limit``/``ecn``. :func:`resolve_params` checks them and fills the rest
 from the profile, giving the engine's ``queue.red`` / ``queue.codel`` / ``queue.pie`` document
-(``docs/engine-contract.md``). The ``ns2`` profile's RED defaults are ns-2.35's
-``Queue/RED`` (``tcl/lib/ns-default.tcl``); CoDel, FQ-CoDel and PIE take their RFCs'
-(and Linux's) defaults in every profile.
+(``docs/engine-contract.md``), or ``queue.params`` for the other disciplines. Every
+discipline, its parameters, defaults (per profile where they differ: the ``ns2`` profile's RED
+is ns-2.35's ``Queue/RED``, ``tcl/lib/ns-default.tcl``), ranges and aliases come from the
+engine's registry (``crates/ackclock-core/src/queue/``, read through
+``ackclock._core.queue_registry``): a discipline added there needs nothing here.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,74 +24,108 @@ from .units import parse_int, parse_time
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a queue discipline: its type, defaults, ns-2 aliases and check."""
+    """One parameter of a queue discipline: its type, defaults, aliases and check."""
 
     kind: str  # "float" | "bool" | "time" | "int"
-    # Per-profile defaults; "*" applies to every profile.
+    # Per-profile defaults in the engine's units; "*" applies to every profile.
     default: Mapping[str, Any]
     aliases: tuple[str, ...] = ()
     # An alias whose value must be converted (ns-2's linterm_ = 1 / max_p).
     convert: Mapping[str, Callable[[float], float]] | None = None
-    # A range check on the (converted) value: "probability", "nonnegative", "weight".
+    # A range check on the (converted) value: the registry's range name.
     check: str | None = None
 
 
-def _all(value: Any) -> Mapping[str, Any]:
-    return {"*": value}
+def _inverse(x: float) -> float:
+    return 1.0 / x
 
 
-RED: Mapping[str, Param] = {
-    "min_thresh": Param("float", _all(0.0), ("thresh_", "thresh", "min_th"),
-                        check="nonnegative"),
-    "max_thresh": Param("float", _all(0.0), ("maxthresh_", "maxthresh", "max_th"),
-                        check="nonnegative"),
-    "q_weight": Param("float", _all(-1.0), ("q_weight_", "w_q"), check="weight"),
-    "max_p": Param("float", _all(0.1), ("linterm_", "linterm"),
-                   convert={"linterm_": lambda x: 1.0 / x, "linterm": lambda x: 1.0 / x},
-                   check="probability"),
-    "gentle": Param("bool", _all(True), ("gentle_",)),
-    "wait": Param("bool", _all(True), ("wait_",)),
-    "bytes": Param("bool", {"ns2": True, "*": False}, ("bytes_",)),
-    "queue_in_bytes": Param("bool", {"ns2": True, "*": False}, ("queue_in_bytes_",)),
-    "mean_pktsize": Param("int", {"ns2": 500, "*": 1500}, ("mean_pktsize_",)),
-    "target_delay": Param("time", _all("5ms"), ("targetdelay_",)),
-    "use_mark_p": Param("bool", _all(True), ("use_mark_p_",)),
-    "mark_p": Param("float", _all(0.1), ("mark_p_",), check="probability"),
-}
+def _param(p: Mapping[str, Any]) -> Param:
+    cast: Callable[[Any], Any]
+    if p["range"] == "flag":
+        kind, cast = "bool", bool
+    elif p["unit"] == "time":
+        kind, cast = "time", int
+    elif p["range"] == "count":
+        kind, cast = "int", int
+    else:
+        kind, cast = "float", float
+    default = {"*": cast(p["default"]), **{k: cast(v) for k, v in p["profile_defaults"].items()}}
+    names = [a for a in (p["ns2"], *p["aliases"], p["ns3"]) if a]
+    inverse = tuple(p["inverse_aliases"])
+    return Param(kind, default, (*names, *inverse),
+                 convert={a: _inverse for a in inverse} or None, check=p["range"])
 
-CODEL: Mapping[str, Param] = {
-    "target": Param("time", _all("5ms"), ("target_",)),
-    "interval": Param("time", _all("100ms"), ("interval_",)),
-    "mtu": Param("int", _all(1500)),
-}
 
-FQ_CODEL: Mapping[str, Param] = {
-    **CODEL,
-    "flows": Param("int", _all(1024)),
-    "quantum": Param("int", _all(1514)),
-}
+class _Registry:
+    """The engine's queue-discipline registry, read on first use."""
 
-PIE: Mapping[str, Param] = {
-    "target": Param("time", _all("15ms"), ("qdelay_ref",)),
-    "t_update": Param("time", _all("15ms"), ("tupdate",)),
-    "alpha": Param("float", _all(0.125), check="nonnegative"),
-    "beta": Param("float", _all(1.25), check="nonnegative"),
-    "max_burst": Param("time", _all("150ms")),
-    "mean_pktsize": Param("int", _all(1500)),
-    "mark_ecn_threshold": Param("float", _all(0.1), check="probability"),
-}
+    def __init__(self) -> None:
+        self._entries: dict[str, Mapping[str, Any]] | None = None
 
-SPECS: Mapping[str, Mapping[str, Param]] = {
-    "droptail": {},
-    "red": RED,
-    "codel": CODEL,
-    "fq_codel": FQ_CODEL,
-    "pie": PIE,
-}
+    def entries(self) -> dict[str, Mapping[str, Any]]:
+        if self._entries is None:
+            from .run import engine
 
-# The buffer a discipline gets when the scenario gives no limit, where it differs from the
-# profile's: Linux's fq_codel limit (RFC 8290 section 5.2.3 discusses it).
-DEFAULT_LIMITS: Mapping[str, int] = {"fq_codel": 10240}
+            self._entries = {e["name"]: e for e in engine().queue_registry()}
+        return self._entries
+
+
+_REGISTRY = _Registry()
+
+
+class _Kinds(Sequence[str]):
+    """The disciplines' names, in the engine's order."""
+
+    def __getitem__(self, i: Any) -> Any:
+        return tuple(_REGISTRY.entries())[i]
+
+    def __len__(self) -> int:
+        return len(_REGISTRY.entries())
+
+    def __contains__(self, x: object) -> bool:
+        return x in _REGISTRY.entries()
+
+
+class _Specs(Mapping[str, Mapping[str, Param]]):
+    """Each discipline's parameters by name."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, Mapping[str, Param]] = {}
+
+    def __getitem__(self, kind: str) -> Mapping[str, Param]:
+        spec = self._specs.get(kind)
+        if spec is None:
+            entry = _REGISTRY.entries()[kind]
+            spec = self._specs[kind] = {p["name"]: _param(p) for p in entry["params"]}
+        return spec
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_REGISTRY.entries())
+
+    def __len__(self) -> int:
+        return len(_REGISTRY.entries())
+
+
+KINDS: Sequence[str] = _Kinds()
+SPECS: Mapping[str, Mapping[str, Param]] = _Specs()
+
+
+def default_limit(kind: str) -> int | None:
+    """The buffer ``kind`` gets when the scenario gives no limit, where it differs from the
+    profile's (Linux's fq_codel limit; RFC 8290 section 5.2.3 discusses it)."""
+    return _REGISTRY.entries()[kind]["default_limit"]  # type: ignore[no-any-return]
+
+
+def marks(kind: str) -> bool:
+    """Whether ``kind`` marks ECN-capable packets under ``ecn = true``."""
+    return bool(_REGISTRY.entries()[kind]["ecn"])
+
+
+def takes_bytes(kind: str) -> bool:
+    """Whether ``kind`` takes its limit in bytes (``limit_bytes``)."""
+    return bool(_REGISTRY.entries()[kind]["limit_bytes"])
+
 
 # Keys every queue table may have besides its discipline's own.
 COMMON_KEYS = tuple(QUEUE_COMMON)
@@ -106,6 +142,7 @@ def known_keys(kind: str) -> tuple[str, ...]:
 
 
 def _default(param: Param, profile: str) -> Any:
+    """The default in the engine's units."""
     return param.default.get(profile, param.default["*"])
 
 
@@ -152,16 +189,18 @@ def resolve_params(kind: str, given: Mapping[str, Any], profile: str, path: str)
                 value = param.convert[key](value)
             _check(param, value, f"{path}.{key}")
         else:
-            value = _value(param, _default(param, profile), f"{path}.{name}")
+            value = _default(param, profile)
         out[name] = value
     return _engine_document(kind, out)
 
 
 def _check(param: Param, value: Any, path: str) -> None:
-    if param.check == "probability" and not 0 < value <= 1:
+    if param.check == "fraction" and not 0 < value <= 1:
         raise ScenarioError(f"expected a probability in (0, 1], got {quote(value)}", path=path)
     if param.check == "nonnegative" and value < 0:
         raise ScenarioError(f"must not be negative, got {quote(value)}", path=path)
+    if param.check == "positive" and not value > 0:
+        raise ScenarioError(f"must be positive, got {quote(value)}", path=path)
     if param.check == "weight" and not (0 < value <= 1 or value in (0, -1, -2)):
         raise ScenarioError(
             "expected a weight in (0, 1], or 0, -1, -2 for ns-2's automatic values, got"
@@ -170,24 +209,29 @@ def _check(param: Param, value: Any, path: str) -> None:
         )
 
 
+# The engine document's tables of the disciplines that had one before the registry, with the
+# parameters each table carries (times keyed NAME_ps). Everything else goes in `params`, and a
+# parameter outside these tables only when it differs from the engine's default (the engine
+# fills in the rest; a profile's own default differs from it and is written), so that the
+# documents of the four stay as they were.
+_TABLES: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "red": ("red", ("min_thresh", "max_thresh", "q_weight", "max_p", "gentle", "wait", "bytes",
+                    "queue_in_bytes", "mean_pktsize", "target_delay", "use_mark_p", "mark_p")),
+    "codel": ("codel", ("target", "interval", "mtu")),
+    "fq_codel": ("codel", ("target", "interval", "mtu", "flows", "quantum")),
+    "pie": ("pie", ("target", "t_update", "alpha", "beta", "max_burst", "mean_pktsize",
+                    "mark_ecn_threshold")),
+}
+
+
 def _engine_document(kind: str, v: Mapping[str, Any]) -> dict[str, Any]:
-    if kind == "red":
-        return {"red": {
-            "min_thresh": v["min_thresh"], "max_thresh": v["max_thresh"],
-            "q_weight": v["q_weight"], "max_p": v["max_p"], "gentle": v["gentle"],
-            "wait": v["wait"], "bytes": v["bytes"], "queue_in_bytes": v["queue_in_bytes"],
-            "mean_pktsize": v["mean_pktsize"], "target_delay_ps": v["target_delay"],
-            "use_mark_p": v["use_mark_p"], "mark_p": v["mark_p"],
-        }}
-    if kind in ("codel", "fq_codel"):
-        doc = {"target_ps": v["target"], "interval_ps": v["interval"], "mtu": v["mtu"]}
-        if kind == "fq_codel":
-            doc |= {"flows": v["flows"], "quantum": v["quantum"]}
-        return {"codel": doc}
-    if kind == "pie":
-        return {"pie": {
-            "target_ps": v["target"], "t_update_ps": v["t_update"], "alpha": v["alpha"],
-            "beta": v["beta"], "max_burst_ps": v["max_burst"],
-            "mean_pktsize": v["mean_pktsize"], "mark_ecn_threshold": v["mark_ecn_threshold"],
-        }}
-    return {}
+    spec = SPECS[kind]
+    table, keys = _TABLES.get(kind, ("", ()))
+    doc: dict[str, Any] = {}
+    if table:
+        doc[table] = {(f"{k}_ps" if spec[k].kind == "time" else k): v[k] for k in keys}
+    params = {k: float(x) for k, x in v.items()
+              if k not in keys and x != spec[k].default["*"]}
+    if params:
+        doc["params"] = params
+    return doc

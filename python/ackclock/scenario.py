@@ -9,7 +9,7 @@ directions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -681,8 +681,8 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     limit_bytes = None if q.limit_bytes is None else parse_size(q.limit_bytes,
                                                                 f"{path}.limit_bytes")
     if limit is None and limit_bytes is None:
-        limit = queues.DEFAULT_LIMITS.get(q.kind, profile.queue_limit)
-    if q.kind != "droptail" and limit_bytes is not None:
+        limit = queues.default_limit(q.kind) or profile.queue_limit
+    if not queues.takes_bytes(q.kind) and limit_bytes is not None:
         raise ScenarioError(f"a {q.kind} queue takes its limit in packets (limit)",
                             path=f"{path}.limit_bytes")
     ns2 = profile.queue_ns2 if q.ns2 is None else q.ns2
@@ -691,9 +691,10 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     ecn = False if q.ecn is None else q.ecn
     if not isinstance(ecn, bool):
         raise ScenarioError(f"expected true or false, got {quote(ecn)}", path=f"{path}.ecn")
-    if ecn and q.kind == "droptail":
-        raise ScenarioError("DropTail never marks; ECN needs red, codel, fq_codel or pie",
-                            path=f"{path}.ecn")
+    if ecn and not queues.marks(q.kind):
+        marking = ", ".join(k for k in queues.KINDS if queues.marks(k))
+        name = "DropTail" if q.kind == "droptail" else f"a {q.kind} queue"
+        raise ScenarioError(f"{name} never marks; ECN needs {marking}", path=f"{path}.ecn")
     for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
         if value is not None and value >= _U64:
             raise ScenarioError(f"too large: {quote(value)}", path=f"{path}.{key}")
@@ -703,7 +704,7 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     return doc
 
 
-def check_kind(value: object, known: tuple[str, ...], path: str) -> str:
+def check_kind(value: object, known: Sequence[str], path: str) -> str:
     """``value`` if it is one of ``known``; else an error listing them."""
     if not isinstance(value, str) or value not in known:
         raise ScenarioError(

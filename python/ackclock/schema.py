@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,7 @@ class Key:
     type: str
     doc: str
     required: bool = False
-    choices: tuple[str, ...] = ()
+    choices: Sequence[str] = ()
 
 
 # The kinds a `kind` key takes, and every table's keys. The loader, scenario.py and the JSON
@@ -45,7 +45,26 @@ class Key:
 FLOW_KINDS = ("tcp", "udp")
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
-QUEUE_KINDS = ("droptail", "red", "codel", "fq_codel", "pie")
+class _QueueKinds(Sequence[str]):
+    """The queue disciplines of the engine's registry (crates/ackclock-core/src/queue/,
+    ``queues.KINDS``), read on first use."""
+
+    def _kinds(self) -> Sequence[str]:
+        from .queues import KINDS
+
+        return KINDS
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._kinds()[i]
+
+    def __len__(self) -> int:
+        return len(self._kinds())
+
+    def __contains__(self, x: object) -> bool:
+        return x in self._kinds()
+
+
+QUEUE_KINDS: Sequence[str] = _QueueKinds()
 TRACE_FORMATS = ("ns2", "pcap")
 ROUTINGS = ("shortest", "ecmp")
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
@@ -339,11 +358,13 @@ def _queue_schema() -> dict[str, Any]:
     for kind, spec in SPECS.items():
         props: dict[str, Any] = {}
         for name, param in spec.items():
-            defaults = ", ".join(f"{p} {_shown(v)}" for p, v in param.default.items())
+            defaults = ", ".join(
+                f"{p} {_shown(f'{v / 1e9:g}ms' if param.kind == 'time' else v)}"
+                for p, v in param.default.items())
             props[name] = {**types[param.kind],
                            "description": f"{kind} parameter; default {defaults}"}
             for alias in param.aliases:
-                props[alias] = {**types[param.kind], "description": f"ns-2's name for {name}"}
+                props[alias] = {**types[param.kind], "description": f"another name for {name}"}
         own[kind] = props
     return _by_kind(QUEUE_COMMON, own, default="droptail")
 

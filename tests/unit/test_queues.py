@@ -139,3 +139,39 @@ def test_loss_mistakes_name_the_key(table: str, message: str) -> None:
     with pytest.raises(ScenarioError) as info:
         resolve(loads_scenario(text, source="q.toml"))
     assert str(info.value).startswith(f"q.toml: {message}")
+
+
+def test_every_registered_discipline_resolves_and_runs_with_its_defaults() -> None:
+    """The front end knows the disciplines only from the engine's registry
+    (`ackclock._core.queue_registry()`): each resolves with its defaults, its document is
+    accepted by the engine and a short run through it delivers packets; its aliases are
+    accepted as keys."""
+    from ackclock import _core
+    from ackclock.run import run_document
+
+    registry = _core.queue_registry()
+    assert [e["name"] for e in registry][:5] == ["droptail", "red", "codel", "fq_codel", "pie"]
+    for e in registry:
+        q = queue(f'queue = {{ kind = "{e["name"]}", limit = 100 }}')
+        assert q["kind"] == e["name"]
+        for p in e["params"]:
+            for alias in (p["ns2"], p["ns3"], *p["aliases"]):
+                if alias:
+                    value = {"flag": "true", "fraction": "0.5", "weight": "0.5"}.get(
+                        p["range"], '"1ms"' if p["unit"] == "time" else "2")
+                    queue(f'queue = {{ kind = "{e["name"]}", limit = 100, {alias} = {value} }}')
+        text = BASE.replace("QUEUE", f'queue = {{ kind = "{e["name"]}", limit = 100 }}')
+        result = run_document(resolve(loads_scenario(text, source="q.toml")))
+        assert result.flows["packets_delivered"].sum() > 0, e["name"]
+
+
+def test_parameters_of_other_disciplines_go_in_params() -> None:
+    from ackclock.queues import _engine_document
+
+    codel = {"target": 5 * MS, "interval": 100 * MS, "mtu": 1500, "ce_threshold": 0}
+    assert _engine_document("codel", codel) == {
+        "codel": {"target_ps": 5 * MS, "interval_ps": 100 * MS, "mtu": 1500}}
+    assert _engine_document("codel", {**codel, "ce_threshold": MS}) == {
+        "codel": {"target_ps": 5 * MS, "interval_ps": 100 * MS, "mtu": 1500},
+        "params": {"ce_threshold": float(MS)}}
+    assert _engine_document("droptail", {}) == {}

@@ -92,6 +92,7 @@ pub fn dumbbell(
         red: None,
         codel: None,
         pie: None,
+        params: Default::default(),
     };
     let duplex = |a: u32, b: u32, bps: f64, ms: u64, limit: u64| {
         [

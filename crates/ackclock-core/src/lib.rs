@@ -4,6 +4,23 @@
 //! [`scenario::Scenario`] (see `docs/engine-contract.md`), advanced with
 //! [`sim::Simulator::run_until`] and read back with [`sim::Simulator::results`].
 
+/// How a registered model's state is kept in its `Any*` enum (the `algorithms!` and
+/// `disciplines!` registries): inline, or boxed (`[boxed]` after its line) when it is much
+/// larger than the others, so that every value does not carry its size.
+macro_rules! stored {
+    ($t:ty) => { $t };
+    ($t:ty, boxed) => { Box<$t> };
+}
+
+macro_rules! store {
+    ($e:expr) => {
+        $e
+    };
+    ($e:expr, boxed) => {
+        Box::new($e)
+    };
+}
+
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod ids;
@@ -13,6 +30,7 @@ pub mod net;
 pub mod packet;
 pub mod packet_pool;
 pub mod packet_trace;
+pub mod params;
 pub mod queue;
 pub mod results;
 pub mod rng;

@@ -4,6 +4,8 @@
 //! filled in. See `docs/engine-contract.md`. [`Scenario::validate`] checks what the engine
 //! relies on and reports the first problem with its key path.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::tcp::sender::Recovery;
@@ -34,34 +36,8 @@ pub enum TraceFormat {
     Pcap,
 }
 
-/// A queue discipline (`queue::`), by the name scenarios give it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum QueueKind {
-    #[default]
-    #[serde(rename = "droptail")]
-    DropTail,
-    #[serde(rename = "red")]
-    Red,
-    #[serde(rename = "codel")]
-    CoDel,
-    #[serde(rename = "fq_codel")]
-    FqCoDel,
-    #[serde(rename = "pie")]
-    Pie,
-}
-
-impl QueueKind {
-    /// The name scenarios give it.
-    pub fn name(self) -> &'static str {
-        match self {
-            QueueKind::DropTail => "droptail",
-            QueueKind::Red => "red",
-            QueueKind::CoDel => "codel",
-            QueueKind::FqCoDel => "fq_codel",
-            QueueKind::Pie => "pie",
-        }
-    }
-}
+/// A queue discipline (`queue::`), by the name scenarios give it (the registry's).
+pub use crate::queue::QueueKind;
 
 /// A packet trace: ns-2 lines or pcap frames, on link directions or at nodes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -270,6 +246,77 @@ pub struct QueueConfig {
     pub codel: Option<CoDelConfig>,
     #[serde(default)]
     pub pie: Option<PieConfig>,
+    /// The discipline's parameters by their registry names (`queue::REGISTRY`; times in
+    /// picoseconds, switches 0 or 1); any not given take the registry's defaults. The `red`,
+    /// `codel` and `pie` tables above give the same for those disciplines.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, f64>,
+}
+
+impl QueueConfig {
+    /// The discipline's parameters by their registry names: `params`, and the table of the
+    /// discipline's own (`red`, `codel` or `pie`) when it has one; a name given in both is an
+    /// error.
+    pub fn given_params(&self) -> Result<BTreeMap<String, f64>, String> {
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        let mut out: Vec<(&str, f64)> = Vec::new();
+        match self.kind {
+            QueueKind::Red => {
+                if let Some(r) = &self.red {
+                    out.extend([
+                        ("min_thresh", r.min_thresh),
+                        ("max_thresh", r.max_thresh),
+                        ("q_weight", r.q_weight),
+                        ("max_p", r.max_p),
+                        ("gentle", flag(r.gentle)),
+                        ("wait", flag(r.wait)),
+                        ("bytes", flag(r.bytes)),
+                        ("queue_in_bytes", flag(r.queue_in_bytes)),
+                        ("mean_pktsize", r.mean_pktsize as f64),
+                        ("target_delay", r.target_delay_ps as f64),
+                        ("use_mark_p", flag(r.use_mark_p)),
+                        ("mark_p", r.mark_p),
+                    ]);
+                }
+            }
+            QueueKind::CoDel | QueueKind::FqCoDel => {
+                if let Some(c) = &self.codel {
+                    out.extend([
+                        ("target", c.target_ps as f64),
+                        ("interval", c.interval_ps as f64),
+                        ("mtu", c.mtu as f64),
+                    ]);
+                    if let Some(t) = c.ce_threshold_ps {
+                        out.push(("ce_threshold", t as f64));
+                    }
+                    if self.kind == QueueKind::FqCoDel {
+                        out.extend([("flows", c.flows as f64), ("quantum", c.quantum as f64)]);
+                    }
+                }
+            }
+            QueueKind::Pie => {
+                if let Some(x) = &self.pie {
+                    out.extend([
+                        ("target", x.target_ps as f64),
+                        ("t_update", x.t_update_ps as f64),
+                        ("alpha", x.alpha),
+                        ("beta", x.beta),
+                        ("max_burst", x.max_burst_ps as f64),
+                        ("mean_pktsize", x.mean_pktsize as f64),
+                        ("mark_ecn_threshold", x.mark_ecn_threshold),
+                    ]);
+                }
+            }
+            _ => {}
+        }
+        let mut given = self.params.clone();
+        for (k, v) in out {
+            if given.insert(k.to_string(), v).is_some() {
+                return Err(format!("params.{k}: given twice"));
+            }
+        }
+        Ok(given)
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -1069,74 +1116,10 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
 }
 
 fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
-    let needs_limit = || {
-        if q.limit_packets.is_none_or(|n| n == 0) {
-            Err(format!(
-                "{p}.limit: {} needs a positive limit in packets",
-                q.kind.name()
-            ))
-        } else {
-            Ok(())
-        }
-    };
-    let missing = |what: &str| Err(format!("{p}: the {} parameters are missing", what));
-    match q.kind {
-        QueueKind::DropTail => Ok(()),
-        QueueKind::Red => {
-            needs_limit()?;
-            let Some(r) = &q.red else {
-                return missing("red");
-            };
-            if !(r.max_p > 0.0 && r.max_p <= 1.0) {
-                return Err(format!("{p}.max_p: must be in (0, 1], got {}", r.max_p));
-            }
-            if !(r.min_thresh >= 0.0 && r.max_thresh >= 0.0) {
-                return Err(format!("{p}.min_thresh: thresholds must not be negative"));
-            }
-            if r.min_thresh > 0.0 && r.max_thresh > 0.0 && r.min_thresh >= r.max_thresh {
-                return Err(format!(
-                    "{p}.max_thresh: must be larger than min_thresh ({} >= {})",
-                    r.min_thresh, r.max_thresh
-                ));
-            }
-            if !(r.q_weight <= 1.0 && (r.q_weight > 0.0 || [0.0, -1.0, -2.0].contains(&r.q_weight)))
-            {
-                return Err(format!(
-                    "{p}.q_weight: must be in (0, 1], or 0, -1, -2 for ns-2's automatic values"
-                ));
-            }
-            if r.mean_pktsize == 0 {
-                return Err(format!("{p}.mean_pktsize: must be positive"));
-            }
-            probability(p, "mark_p", r.mark_p)
-        }
-        QueueKind::CoDel | QueueKind::FqCoDel => {
-            needs_limit()?;
-            let Some(c) = &q.codel else {
-                return missing("codel");
-            };
-            if c.target_ps == 0 || c.interval_ps == 0 {
-                return Err(format!("{p}.target: target and interval must be positive"));
-            }
-            if c.flows == 0 || c.quantum == 0 {
-                return Err(format!("{p}.flows: flows and quantum must be positive"));
-            }
-            Ok(())
-        }
-        QueueKind::Pie => {
-            needs_limit()?;
-            let Some(x) = &q.pie else {
-                return missing("pie");
-            };
-            if x.t_update_ps == 0 {
-                return Err(format!("{p}.t_update: must be positive"));
-            }
-            if !(x.alpha >= 0.0 && x.beta >= 0.0) {
-                return Err(format!("{p}.alpha: alpha and beta must not be negative"));
-            }
-            probability(p, "mark_ecn_threshold", x.mark_ecn_threshold)
-        }
-    }
+    let given = q.given_params().map_err(|e| format!("{p}.{e}"))?;
+    q.kind
+        .check(q.limit_packets, q.limit_bytes, q.ecn, &given)
+        .map_err(|e| format!("{p}.{e}"))
 }
 
 fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {

@@ -323,9 +323,38 @@ fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<
     Ok(Some(d))
 }
 
-/// The congestion-control registry: for each algorithm its name and parameters (name,
-/// default, bounds, the words an error uses, ns-2 and ns-3 names, description), in the
-/// engine's order (`tcp::cc::REGISTRY`).
+/// One registered parameter as the front end reads it (`params::Param`).
+fn param_dict<'py>(
+    py: Python<'py>,
+    p: &ackclock_core::params::Param,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (min, min_inclusive, max, max_inclusive, integer) = p.range.bounds();
+    let q = PyDict::new(py);
+    q.set_item("name", p.name)?;
+    q.set_item("default", p.default)?;
+    q.set_item("min", min)?;
+    q.set_item("min_inclusive", min_inclusive)?;
+    q.set_item("max", max)?;
+    q.set_item("max_inclusive", max_inclusive)?;
+    q.set_item("integer", integer)?;
+    q.set_item("range", p.range.name())?;
+    q.set_item("expected", p.range.expected())?;
+    q.set_item("unit", p.unit.name())?;
+    q.set_item("ns2", p.ns2)?;
+    q.set_item("ns3", p.ns3)?;
+    q.set_item("aliases", p.aliases.to_vec())?;
+    q.set_item("inverse_aliases", p.inverse_aliases.to_vec())?;
+    let profiles = PyDict::new(py);
+    for &(profile, default) in p.profile_defaults {
+        profiles.set_item(profile, default)?;
+    }
+    q.set_item("profile_defaults", profiles)?;
+    q.set_item("doc", p.doc)?;
+    Ok(q)
+}
+
+/// The congestion-control registry: for each algorithm its name and parameters (see
+/// `param_dict`), in the engine's order (`tcp::cc::REGISTRY`).
 #[pyfunction]
 fn cc_registry(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     ackclock_core::tcp::cc::REGISTRY
@@ -336,22 +365,39 @@ fn cc_registry(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             let params = info
                 .params
                 .iter()
-                .map(|p| {
-                    let (min, min_inclusive, max, max_inclusive, integer) = p.range.bounds();
-                    let q = PyDict::new(py);
-                    q.set_item("name", p.name)?;
-                    q.set_item("default", p.default)?;
-                    q.set_item("min", min)?;
-                    q.set_item("min_inclusive", min_inclusive)?;
-                    q.set_item("max", max)?;
-                    q.set_item("max_inclusive", max_inclusive)?;
-                    q.set_item("integer", integer)?;
-                    q.set_item("expected", p.range.expected())?;
-                    q.set_item("ns2", p.ns2)?;
-                    q.set_item("ns3", p.ns3)?;
-                    q.set_item("doc", p.doc)?;
-                    Ok(q)
-                })
+                .map(|p| param_dict(py, p))
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// The queue-discipline registry: for each discipline its name, service ("enqueue" or
+/// "dequeue"), whether it marks ECN, takes a byte limit, its default packet limit (or None),
+/// a line of description and its parameters (see `param_dict`), in the engine's order
+/// (`queue::REGISTRY`).
+#[pyfunction]
+fn queue_registry(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    use ackclock_core::queue::Service;
+    ackclock_core::queue::REGISTRY
+        .iter()
+        .map(|info| {
+            let d = PyDict::new(py);
+            d.set_item("name", info.name)?;
+            let service = match info.service {
+                Service::Enqueue => "enqueue",
+                Service::Dequeue => "dequeue",
+            };
+            d.set_item("service", service)?;
+            d.set_item("ecn", info.ecn)?;
+            d.set_item("limit_bytes", info.limit_bytes)?;
+            d.set_item("default_limit", info.default_limit)?;
+            d.set_item("doc", info.doc)?;
+            let params = info
+                .params
+                .iter()
+                .map(|p| param_dict(py, p))
                 .collect::<PyResult<Vec<_>>>()?;
             d.set_item("params", params)?;
             Ok(d)
@@ -371,6 +417,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
+    m.add_function(wrap_pyfunction!(queue_registry, m)?)?;
     custom::register(m)?;
     Ok(())
 }

@@ -22,7 +22,7 @@ use crate::loss::AnyLoss;
 use crate::monitor::{FlowQueueCounters, Histogram, QueueCounters};
 use crate::packet::{ecn, Packet};
 use crate::packet_pool::{PacketPool, PacketRef};
-use crate::queue::{AnyQueue, AqmState, Arrival, Backlog, HeldQueue, Verdict};
+use crate::queue::{AnyQueue, AqmState, Arrival, Backlog, Verdict};
 use crate::time::{Rate, SimDuration, SimTime};
 
 // The fields are laid out by hand, in the order a packet-hop touches them (checked by
@@ -48,12 +48,16 @@ pub struct Link {
     counted_until: SimTime,
     zero_sojourns: u64,
     // Line 2: admission.
+    /// The discipline; one that holds the waiting packets (`AnyQueue::holds`) leaves
+    /// `waiting` empty.
     queue: AnyQueue,
     pub rate: Rate,
     loss: Option<Box<AnyLoss>>,
     // Line 3: what is checked for on every hop but rarely there.
-    /// A dequeue-time discipline; `queue` is unused when set.
-    held: Option<HeldQueue>,
+    /// `queue.holds()` and `queue.periodic()`, kept here so that a hop tests a flag rather
+    /// than decoding the discipline's variant.
+    holds: bool,
+    periodic: bool,
     /// Per-flow queue monitor (ns-2 `makeflowmon Fid`), indexed by flow.
     pub flow_monitor: Option<Vec<FlowQueueCounters>>,
     /// Queueing delays of departed packets that waited (see `sojourn_histogram`); those that
@@ -134,8 +138,9 @@ impl Link {
             to,
             rate,
             delay,
+            holds: queue.holds(),
+            periodic: queue.periodic(),
             queue,
-            held: None,
             loss: None,
             busy_until: SimTime::ZERO,
             // Small at first (rings grow by doubling, then keep their size): most links of a
@@ -193,20 +198,18 @@ impl Link {
         ))
     }
 
-    /// Runs a dequeue-time discipline instead of the enqueue-time one.
-    pub fn set_held(&mut self, held: HeldQueue) {
-        self.held = Some(held);
-    }
-
     /// Packets waiting for the line at the last `advance`.
     pub fn backlog(&self) -> Backlog {
-        match &self.held {
-            Some(h) => h.backlog(),
-            None => Backlog {
-                packets: self.waiting.len() as u64,
-                bytes: self.waiting_bytes,
-            },
+        if self.holds {
+            self.queue.backlog()
+        } else {
+            self.backlog_fifo()
         }
+    }
+
+    /// The most packets and bytes the discipline lets wait (for the invariant checker).
+    pub fn limits(&self) -> (Option<u64>, Option<u64>) {
+        self.queue.limits()
     }
 
     #[inline(always)]
@@ -226,37 +229,34 @@ impl Link {
 
     /// The discipline's state, for the queue time series.
     pub fn aqm_state(&self) -> AqmState {
-        match &self.held {
-            Some(h) => h.state(),
-            None => self.queue.state(),
-        }
+        self.queue.state()
     }
 
     /// Brings the backlog and its time integrals up to `now`: packets whose transmission has
     /// started by then leave the queue (a departure, as ns-2's queue monitor counts it).
     #[inline(always)]
     pub fn advance(&mut self, now: SimTime) {
-        if self.held.is_none() {
-            if let AnyQueue::Pie(_) = self.queue {
-                self.advance_pie(now);
+        if !self.holds {
+            if self.periodic {
+                self.advance_periodic(now);
             }
             self.pop_started(now);
         }
         self.integrate_to(now);
     }
 
-    /// PIE's periodic updates up to `now`, each seeing the backlog of its own instant.
+    /// A periodic discipline's updates up to `now` (PIE's), each seeing the backlog of its
+    /// own instant.
     #[inline(never)]
-    fn advance_pie(&mut self, now: SimTime) {
-        while let AnyQueue::Pie(p) = &self.queue {
-            let due = p.update_due();
+    fn advance_periodic(&mut self, now: SimTime) {
+        loop {
+            let due = self.queue.update_due();
             if due > now {
                 break;
             }
             self.pop_started(due);
-            if let AnyQueue::Pie(p) = &mut self.queue {
-                p.update(self.waiting_bytes);
-            }
+            let waiting = self.backlog_fifo();
+            self.queue.update(waiting);
         }
     }
 
@@ -288,12 +288,10 @@ impl Link {
     fn integrate_to(&mut self, t: SimTime) {
         if t > self.counted_until {
             let dt = (t.0 - self.counted_until.0) as u128;
-            let b = match &self.held {
-                None => Backlog {
-                    packets: self.waiting.len() as u64,
-                    bytes: self.waiting_bytes,
-                },
-                Some(h) => h.backlog(),
+            let b = if self.holds {
+                self.queue.backlog()
+            } else {
+                self.backlog_fifo()
             };
             // Most links are empty most of the time: skip the wide arithmetic then.
             if b.packets != 0 {
@@ -321,9 +319,10 @@ impl Link {
     /// and is the one dropped.
     #[inline(always)]
     pub fn enqueue(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
-        if self.held.is_none() {
-            if let AnyQueue::Pie(_) = self.queue {
-                self.advance_pie(now);
+        let holds = self.holds;
+        if !holds {
+            if self.periodic {
+                self.advance_periodic(now);
             }
             self.pop_started_until(now, false);
         }
@@ -331,16 +330,17 @@ impl Link {
         let (size, flow) = (c.size, c.flow);
         self.counters.arrived_packets += 1;
         self.counters.arrived_bytes += size as u64;
-        if self.held.is_some() {
+        if holds {
             let pkt = pool.take(c.r);
             self.enqueue_held(now, pkt, pool);
             return Enqueued::Held;
         }
         let backlog = self.backlog_fifo();
         let verdict = match &mut self.queue {
-            // The common case needs only the backlog, so it skips building an `Arrival`.
+            // The common case needs only the backlog, so it skips building an `Arrival` (and
+            // reading the packet for its ECN bits).
             AnyQueue::DropTail(q) => {
-                if q.admit(backlog, size) {
+                if q.fits(backlog, size) {
                     Verdict::Admit
                 } else {
                     Verdict::Drop
@@ -420,12 +420,11 @@ impl Link {
     }
 
     fn enqueue_held(&mut self, now: SimTime, pkt: Packet, pool: &mut PacketPool) {
-        let held = self.held.as_mut().expect("held link");
         let before = self.dropped.len();
         if let Some(m) = self.flow_monitor.as_mut() {
             m[pkt.flow.idx()].arrive(now.0, pkt.size, true);
         }
-        held.enqueue(now, pkt, &mut self.dropped);
+        self.queue.enqueue(now, pkt, &mut self.dropped);
         self.count_held_drops(before, now);
         let q = self.backlog().packets;
         if q > self.counters.max_queue_packets {
@@ -453,7 +452,7 @@ impl Link {
 
     /// The line is free at `now`: asks the dequeue-time discipline for the next packet.
     fn start_next(&mut self, now: SimTime, pool: &mut PacketPool) {
-        let held = self.held.as_mut().expect("held link");
+        let held = &mut self.queue;
         let marks = held.marks();
         let before = self.dropped.len();
         let next = held.dequeue(now, &mut self.dropped);
@@ -538,11 +537,7 @@ impl Link {
 
     /// Packets accepted but not yet delivered (waiting, on the wire or propagating).
     pub fn in_flight(&self) -> usize {
-        self.in_flight.len()
-            + self
-                .held
-                .as_ref()
-                .map_or(0, |h| h.backlog().packets as usize)
+        self.in_flight.len() + self.queue.backlog().packets as usize
     }
 
     /// Packets in the ring, that is in the simulator's packet pool on this link's behalf.
@@ -553,19 +548,18 @@ impl Link {
     /// The waiting backlog and the packets on the line (for the invariant checker).
     pub fn account(&self) -> LinkAccount {
         let backlog = self.backlog();
-        let on_line = match &self.held {
+        let on_line = if self.holds {
+            self.in_flight.len() as u64
+        } else {
             // The FIFO ring holds the waiting packets too.
-            None => (self.in_flight.len() as u64).saturating_sub(backlog.packets),
-            Some(_) => self.in_flight.len() as u64,
+            (self.in_flight.len() as u64).saturating_sub(backlog.packets)
         };
         LinkAccount { backlog, on_line }
     }
 
     /// Calls `f` on every packet the link holds: waiting, on the wire or propagating.
     pub fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
-        if let Some(h) = &self.held {
-            h.for_each_packet(f);
-        }
+        self.queue.for_each_packet(f);
         self.in_flight.iter().for_each(|&(_, c)| f(pool.get(c.r)));
     }
 
@@ -677,7 +671,8 @@ mod layout_tests {
             assert_eq!(line(at), 2, "{name} at {at}");
         }
         for (name, at) in [
-            ("held", offset_of!(Link, held)),
+            ("holds", offset_of!(Link, holds)),
+            ("periodic", offset_of!(Link, periodic)),
             ("flow_monitor", offset_of!(Link, flow_monitor)),
         ] {
             assert_eq!(line(at), 3, "{name} at {at}");

@@ -13,7 +13,9 @@
 
 use std::collections::VecDeque;
 
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+};
 use crate::packet::{ecn, Packet};
 use crate::time::{SimDuration, SimTime};
 
@@ -231,6 +233,82 @@ impl CoDel {
             prob: f64::NAN,
             dropping: if self.vars.dropping { 1.0 } else { 0.0 },
         }
+    }
+}
+
+/// CoDel's parameters, FQ-CoDel's first.
+pub(super) const CODEL_PARAMS: [Param; 4] = [
+    Param::new("target", 5e9, Range::Positive, "acceptable standing queue delay")
+        .unit(Unit::Time)
+        .ns2("target_")
+        .ns3("Target"),
+    Param::new("interval", 100e9, Range::Positive, "window the delay must stay above target")
+        .unit(Unit::Time)
+        .ns2("interval_")
+        .ns3("Interval"),
+    Param::new("mtu", 1500.0, Range::Count, "dropping needs more than this queued")
+        .unit(Unit::Bytes)
+        .ns3("MinBytes"),
+    Param::new("ce_threshold", 0.0, Range::NonNegative, "with ecn, mark above this sojourn (0: off)")
+        .unit(Unit::Time)
+        .ns3("CeThreshold"),
+];
+
+impl CoDelParams {
+    /// CoDel's parameters from the registry's values and the link.
+    pub fn from_params(p: &Params, setup: &QueueSetup) -> CoDelParams {
+        CoDelParams {
+            limit_packets: setup.packets(),
+            target: p.time("target"),
+            interval: p.time("interval"),
+            mtu: p.count("mtu"),
+            ecn: setup.ecn,
+            ce_threshold: Some(p.time("ce_threshold")).filter(|t| t.0 > 0),
+        }
+    }
+}
+
+impl QueueDiscipline for CoDel {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: &CODEL_PARAMS,
+        ecn: true,
+        ..QdiscInfo::new("codel", Service::Dequeue, "Controlled Delay, RFC 8289")
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> CoDel {
+        CoDel::new(CoDelParams::from_params(p, setup))
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        CoDel::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        CoDel::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        CoDel::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        CoDel::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (Some(self.p.limit_packets), None)
     }
 }
 

@@ -6,7 +6,7 @@
 //! `length + 1 >= limit` (or `bytes + size >= limit * mean_pktsize` in byte mode): a limit
 //! of n holds n-1 waiting packets, as seed 002 observes.
 
-use super::Backlog;
+use super::{Arrival, Backlog, Params, QdiscInfo, QueueDiscipline, QueueSetup, Service, Verdict};
 
 #[derive(Clone, Debug)]
 pub struct DropTail {
@@ -15,9 +15,42 @@ pub struct DropTail {
     pub ns2: bool,
 }
 
-impl DropTail {
+impl QueueDiscipline for DropTail {
+    const INFO: QdiscInfo = QdiscInfo {
+        limit_bytes: true,
+        ..QdiscInfo::new(
+            "droptail",
+            Service::Enqueue,
+            "a FIFO that drops arrivals when full (ns-2 DropTail, Linux pfifo/bfifo)",
+        )
+    };
+
+    fn new(_p: &Params, setup: &QueueSetup) -> DropTail {
+        DropTail {
+            limit_packets: setup.limit_packets,
+            limit_bytes: setup.limit_bytes,
+            ns2: setup.ns2,
+        }
+    }
+
     #[inline]
-    pub fn admit(&self, backlog: Backlog, size: u32) -> bool {
+    fn admit(&mut self, a: &Arrival) -> Verdict {
+        if self.fits(a.backlog, a.size) {
+            Verdict::Admit
+        } else {
+            Verdict::Drop
+        }
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (self.limit_packets, self.limit_bytes)
+    }
+}
+
+impl DropTail {
+    /// Whether a packet of `size` bytes fits behind `backlog`.
+    #[inline]
+    pub fn fits(&self, backlog: Backlog, size: u32) -> bool {
         if let Some(limit) = self.limit_packets {
             let fits = if self.ns2 {
                 backlog.packets + 1 < limit
@@ -58,8 +91,8 @@ mod tests {
             limit_bytes: None,
             ns2: false,
         };
-        assert!(q.admit(b(2, 0), 1000));
-        assert!(!q.admit(b(3, 0), 1000));
+        assert!(q.fits(b(2, 0), 1000));
+        assert!(!q.fits(b(3, 0), 1000));
     }
 
     #[test]
@@ -69,15 +102,15 @@ mod tests {
             limit_bytes: None,
             ns2: true,
         };
-        assert!(q.admit(b(1, 0), 1000));
-        assert!(!q.admit(b(2, 0), 1000));
+        assert!(q.fits(b(1, 0), 1000));
+        assert!(!q.fits(b(2, 0), 1000));
         // ns-2 drops everything with a limit of 1.
         let one = DropTail {
             limit_packets: Some(1),
             limit_bytes: None,
             ns2: true,
         };
-        assert!(!one.admit(b(0, 0), 40));
+        assert!(!one.fits(b(0, 0), 40));
     }
 
     #[test]
@@ -87,13 +120,13 @@ mod tests {
             limit_bytes: Some(3000),
             ns2: false,
         };
-        assert!(q.admit(b(2, 2000), 1000));
-        assert!(!q.admit(b(2, 2001), 1000));
+        assert!(q.fits(b(2, 2000), 1000));
+        assert!(!q.fits(b(2, 2001), 1000));
         let n = DropTail {
             limit_packets: None,
             limit_bytes: Some(3000),
             ns2: true,
         };
-        assert!(!n.admit(b(2, 2000), 1000));
+        assert!(!n.fits(b(2, 2000), 1000));
     }
 }

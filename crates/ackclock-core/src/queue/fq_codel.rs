@@ -13,7 +13,9 @@
 use std::collections::VecDeque;
 
 use super::codel::{CoDelParams, CoDelVars, TimedFifo};
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+};
 use crate::packet::Packet;
 use crate::time::SimTime;
 
@@ -176,6 +178,69 @@ impl FqCoDel {
             prob: f64::NAN,
             dropping: dropping as f64,
         }
+    }
+}
+
+const FQ_CODEL_PARAMS: &[Param] = &[
+    super::codel::CODEL_PARAMS[0],
+    super::codel::CODEL_PARAMS[1],
+    super::codel::CODEL_PARAMS[2],
+    super::codel::CODEL_PARAMS[3],
+    Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into").ns3("Flows"),
+    Param::new("quantum", 1514.0, Range::Count, "bytes a queue may send per round")
+        .unit(Unit::Bytes),
+];
+
+impl QueueDiscipline for FqCoDel {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: FQ_CODEL_PARAMS,
+        ecn: true,
+        default_limit: Some(10240),
+        ..QdiscInfo::new("fq_codel", Service::Dequeue, "Flow Queue CoDel, RFC 8290")
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> FqCoDel {
+        let perturbation = setup.rng.clone().next_u64();
+        FqCoDel::new(
+            FqCoDelParams {
+                codel: CoDelParams::from_params(p, setup),
+                flows: p.count("flows"),
+                quantum: p.count("quantum"),
+            },
+            perturbation,
+        )
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        FqCoDel::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        FqCoDel::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        FqCoDel::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        FqCoDel::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (Some(self.p.codel.limit_packets), None)
     }
 }
 

@@ -1,37 +1,47 @@
-//! Queue disciplines.
+//! Queue disciplines, behind one trait and one registry.
 //!
-//! Two kinds, by when they decide:
+//! Two services, by when a discipline decides ([`Service`]):
 //! - Enqueue-time disciplines (DropTail, RED, PIE) only decide whether to admit an arriving
-//!   packet. A FIFO, work-conserving link then knows each packet's departure time when it
-//!   accepts it, so these need no dequeue event. They see the backlog of packets waiting
-//!   (not the one being serialised), as ns-2's queues do.
-//! - Dequeue-time disciplines (CoDel, FQ-CoDel) hold the packets themselves and decide when
-//!   the line asks for the next one; a link running one schedules an event whenever the line
+//!   packet ([`QueueDiscipline::admit`]: admit, mark or drop). A FIFO, work-conserving link
+//!   then knows each packet's departure time when it accepts it, so these need no dequeue
+//!   event. They see the backlog of packets waiting (not the one being serialised), as ns-2's
+//!   queues do. One with periodic work (PIE's probability update) sets `PERIODIC`: the link
+//!   runs [`QueueDiscipline::update`] at each due instant as time passes, with that instant's
+//!   backlog, so it needs no event either.
+//! - Dequeue-time disciplines (CoDel, FQ-CoDel) hold the packets themselves
+//!   ([`QueueDiscipline::enqueue`]) and decide when the line asks for the next one
+//!   ([`QueueDiscipline::dequeue`]); a link running one schedules an event whenever the line
 //!   frees up with packets waiting (see `net::link`).
+//!
+//! Adding a discipline (Linux: a file and `register_qdisc`): one file in this directory whose
+//! type implements [`QueueDiscipline`] (its [`QdiscInfo`]: name, service, parameters with
+//! default, range, unit and ns-2/ns-3 names; `new`; the hooks of its service), and one line
+//! `module::Type,` in the `disciplines!` list below. The list makes the module, the
+//! [`AnyQueue`] enum and its dispatch (enum dispatch: no virtual call per packet), the
+//! [`QueueKind`] a scenario names it by, and [`REGISTRY`], which the Python front end reads
+//! through the binding (`ackclock._core.queue_registry()`) to check, alias, default and
+//! document its parameters. A scenario passes them in `queue.params` (name -> number; times in
+//! picoseconds, switches 0 or 1).
 
+// Cores not yet in the registry (issue 34 part B): selectable once each has its line below.
 pub mod ared;
 pub mod bql;
 pub mod cobalt;
-pub mod codel;
-pub mod droptail;
 pub mod drr;
-pub mod fq_codel;
 pub mod fq_pie;
 pub mod nlred;
-pub mod pie;
 pub mod prio;
-pub mod red;
 pub mod sfq;
 pub mod tbf;
 
-pub use codel::CoDel;
-pub use droptail::DropTail;
-pub use fq_codel::FqCoDel;
-pub use pie::Pie;
-pub use red::Red;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::packet::Packet;
-use crate::time::SimTime;
+pub use crate::params::{Described, Param, Params, Range, Unit};
+use crate::rng::RandomStream;
+use crate::time::{SimDuration, SimTime};
 
 /// The waiting backlog a discipline decides on.
 #[derive(Clone, Copy, Debug, Default)]
@@ -83,97 +93,443 @@ impl AqmState {
     };
 }
 
-/// Enqueue-time disciplines.
-#[derive(Clone, Debug)]
-pub enum AnyQueue {
-    DropTail(DropTail),
-    Red(Box<Red>),
-    Pie(Box<Pie>),
+/// When a discipline decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    /// At arrival only: admit, mark or drop; the link keeps the FIFO.
+    Enqueue,
+    /// At departure: it holds the waiting packets and hands out the next one.
+    Dequeue,
 }
 
-impl AnyQueue {
+/// A discipline's registry entry.
+#[derive(Clone, Copy, Debug)]
+pub struct QdiscInfo {
+    /// The name `queue.kind` selects it by.
+    pub name: &'static str,
+    pub service: Service,
+    pub params: &'static [Param],
+    /// Whether it marks ECN-capable packets instead of dropping them under `ecn = true`
+    /// (otherwise `ecn` is refused).
+    pub ecn: bool,
+    /// Whether it takes a limit in bytes (`limit_bytes`, no limit at all allowed); the
+    /// others need a positive limit in packets.
+    pub limit_bytes: bool,
+    /// The packet limit when the scenario gives none, where it is not the profile's (Linux's
+    /// fq_codel: 10240).
+    pub default_limit: Option<u64>,
+    /// One line for the documentation: what it is and the RFC or paper.
+    pub doc: &'static str,
+}
+
+impl QdiscInfo {
+    /// An entry with no parameters, ECN or byte limit.
+    pub const fn new(name: &'static str, service: Service, doc: &'static str) -> QdiscInfo {
+        QdiscInfo {
+            name,
+            service,
+            params: &[],
+            ecn: false,
+            limit_bytes: false,
+            default_limit: None,
+            doc,
+        }
+    }
+}
+
+impl Described for QdiscInfo {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn params(&self) -> &'static [Param] {
+        self.params
+    }
+
+    fn key(&self) -> &'static str {
+        "queue"
+    }
+}
+
+/// What building a discipline needs from its link besides its own parameters.
+#[derive(Clone, Debug)]
+pub struct QueueSetup {
+    /// The buffer: packets, or (where [`QdiscInfo::limit_bytes`]) bytes; None: unlimited.
+    pub limit_packets: Option<u64>,
+    pub limit_bytes: Option<u64>,
+    /// ns-2's accounting where a discipline has one (DropTail: a limit of n holds n - 1).
+    pub ns2: bool,
+    /// Mark ECN-capable packets instead of dropping them early (RFC 3168; ns-2 `setbit_`).
+    pub ecn: bool,
+    pub rate_bps: f64,
+    pub delay: SimDuration,
+    /// The link's own random stream (`link.<name>.queue`).
+    pub rng: RandomStream,
+}
+
+impl QueueSetup {
+    /// The packet limit of a discipline that needs one (checked positive when the scenario
+    /// is read).
+    pub fn packets(&self) -> u64 {
+        self.limit_packets.unwrap_or(u64::MAX)
+    }
+}
+
+/// A queue discipline: the per-packet decisions of its [`Service`]. Hooks of the other
+/// service keep their defaults.
+pub trait QueueDiscipline: Sized {
+    /// Name, service and parameters, for the registry.
+    const INFO: QdiscInfo;
+
+    /// Enqueue-time disciplines with periodic work: the link calls
+    /// [`QueueDiscipline::update`] at each [`QueueDiscipline::update_due`] instant.
+    const PERIODIC: bool = false;
+
+    /// The discipline with parameters `p` (checked against [`QueueDiscipline::INFO`] and
+    /// [`QueueDiscipline::check`]).
+    fn new(p: &Params, setup: &QueueSetup) -> Self;
+
+    /// Checks across parameters, after each was checked against its range: the first
+    /// problem, starting with the parameter's name.
+    fn check(_p: &Params) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Enqueue-time: the decision on an arriving packet.
     #[inline]
-    pub fn admit(&mut self, a: &Arrival) -> Verdict {
-        match self {
-            AnyQueue::DropTail(q) => {
-                if q.admit(a.backlog, a.size) {
-                    Verdict::Admit
-                } else {
-                    Verdict::Drop
+    fn admit(&mut self, _a: &Arrival) -> Verdict {
+        Verdict::Admit
+    }
+
+    /// Periodic: when the next update is due.
+    #[inline]
+    fn update_due(&self) -> SimTime {
+        SimTime::MAX
+    }
+
+    /// Periodic: the update at its due time, with the backlog waiting at that instant.
+    #[inline]
+    fn update(&mut self, _waiting: Backlog) {}
+
+    /// Dequeue-time: takes an arriving packet; packets it drops (this one or others, to make
+    /// room) go to `dropped`.
+    #[inline]
+    fn enqueue(&mut self, _now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        dropped.push(pkt);
+    }
+
+    /// Dequeue-time: the next packet to transmit with its enqueue time; packets dropped on
+    /// the way go to `dropped`, and one marked instead has CE set.
+    #[inline]
+    fn dequeue(&mut self, _now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        None
+    }
+
+    /// Dequeue-time: the packets it holds.
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        Backlog::default()
+    }
+
+    /// Dequeue-time: calls `f` on every packet it holds (for the invariant checker).
+    fn for_each_packet(&self, _f: &mut dyn FnMut(&Packet)) {}
+
+    /// Dequeue-time: ECN marks made so far.
+    #[inline]
+    fn marks(&self) -> u64 {
+        0
+    }
+
+    /// State for the queue time series.
+    fn state(&self) -> AqmState {
+        AqmState::NONE
+    }
+
+    /// The most packets and bytes the waiting backlog may hold, for the invariant checker
+    /// (None: not checked).
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (None, None)
+    }
+}
+
+/// Declares the disciplines: each line `module::Type`, the module a file in this directory
+/// whose `Type` implements [`QueueDiscipline`] (`[boxed]` after it keeps a large state out of
+/// line). Makes the modules, [`AnyQueue`] with its dispatch, [`QueueKind`] and [`REGISTRY`].
+macro_rules! disciplines {
+    ($($module:ident :: $ty:ident $([$boxed:ident])?),* $(,)?) => {
+        $(pub mod $module;)*
+        $(pub use $module::$ty;)*
+
+        /// One of the disciplines, its state inline or boxed (enum dispatch: no allocation,
+        /// no virtual call per packet).
+        #[derive(Clone, Debug)]
+        pub enum AnyQueue {
+            $($ty(stored!($module::$ty $(, $boxed)?)),)*
+        }
+
+        /// A discipline as a scenario names it (`queue.kind`), in the order of the list.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum QueueKind {
+            $($ty,)*
+        }
+
+        /// Every discipline's entry, in the order of the list.
+        pub const REGISTRY: &[QdiscInfo] = &[$(<$module::$ty as QueueDiscipline>::INFO,)*];
+
+        impl QueueKind {
+            pub const ALL: &'static [QueueKind] = &[$(QueueKind::$ty,)*];
+
+            fn check_params(self, p: &Params) -> Result<(), String> {
+                match self { $(QueueKind::$ty => <$module::$ty as QueueDiscipline>::check(p),)* }
+            }
+        }
+
+        impl AnyQueue {
+            /// The discipline `kind` with parameters `p` (checked with [`check`]).
+            pub fn new(kind: QueueKind, p: &Params, setup: &QueueSetup) -> AnyQueue {
+                match kind {
+                    $(QueueKind::$ty => AnyQueue::$ty(store!(<$module::$ty as QueueDiscipline>::new(p, setup) $(, $boxed)?)),)*
                 }
             }
-            AnyQueue::Red(q) => q.admit(a),
-            AnyQueue::Pie(q) => q.admit(a),
-        }
-    }
 
-    pub fn state(&self) -> AqmState {
-        match self {
-            AnyQueue::DropTail(_) => AqmState::NONE,
-            AnyQueue::Red(q) => q.state(),
-            AnyQueue::Pie(q) => q.state(),
+            pub fn kind(&self) -> QueueKind {
+                match self { $(AnyQueue::$ty(_) => QueueKind::$ty,)* }
+            }
+
+            /// Whether it holds the waiting packets ([`Service::Dequeue`]).
+            #[inline(always)]
+            pub fn holds(&self) -> bool {
+                match self { $(AnyQueue::$ty(_) => matches!(<$module::$ty as QueueDiscipline>::INFO.service, Service::Dequeue),)* }
+            }
+
+            /// Whether it has periodic updates ([`QueueDiscipline::PERIODIC`]).
+            #[inline(always)]
+            pub fn periodic(&self) -> bool {
+                match self { $(AnyQueue::$ty(_) => <$module::$ty as QueueDiscipline>::PERIODIC,)* }
+            }
+
+            /// [`QueueDiscipline::admit`].
+            #[inline]
+            pub fn admit(&mut self, a: &Arrival) -> Verdict {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::admit(q, a),)* }
+            }
+
+            /// [`QueueDiscipline::update_due`].
+            #[inline]
+            pub fn update_due(&self) -> SimTime {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update_due(q),)* }
+            }
+
+            /// [`QueueDiscipline::update`].
+            #[inline]
+            pub fn update(&mut self, waiting: Backlog) {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update(q, waiting),)* }
+            }
+
+            /// [`QueueDiscipline::enqueue`].
+            #[inline]
+            pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::enqueue(q, now, pkt, dropped),)* }
+            }
+
+            /// [`QueueDiscipline::dequeue`].
+            #[inline]
+            pub fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::dequeue(q, now, dropped),)* }
+            }
+
+            /// [`QueueDiscipline::backlog`].
+            #[inline]
+            pub fn backlog(&self) -> Backlog {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::backlog(q),)* }
+            }
+
+            /// [`QueueDiscipline::for_each_packet`].
+            pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::for_each_packet(q, f),)* }
+            }
+
+            /// [`QueueDiscipline::marks`].
+            #[inline]
+            pub fn marks(&self) -> u64 {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::marks(q),)* }
+            }
+
+            /// [`QueueDiscipline::state`].
+            pub fn state(&self) -> AqmState {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::state(q),)* }
+            }
+
+            /// [`QueueDiscipline::limits`].
+            pub fn limits(&self) -> (Option<u64>, Option<u64>) {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::limits(q),)* }
+            }
         }
+    };
+}
+
+// The registry: one line per discipline (DropTail first: the default kind).
+disciplines! {
+    droptail::DropTail,
+    red::Red [boxed],
+    codel::CoDel [boxed],
+    fq_codel::FqCoDel [boxed],
+    pie::Pie [boxed],
+}
+
+impl Default for QueueKind {
+    fn default() -> QueueKind {
+        QueueKind::ALL[0]
     }
 }
 
-/// Dequeue-time disciplines, which hold the waiting packets.
-#[derive(Clone, Debug)]
-pub enum HeldQueue {
-    CoDel(Box<CoDel>),
-    FqCoDel(Box<FqCoDel>),
+impl QueueKind {
+    /// Its registry entry.
+    pub fn info(self) -> &'static QdiscInfo {
+        &REGISTRY[self as usize]
+    }
+
+    /// The name scenarios give it.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The discipline named `name`.
+    pub fn by_name(name: &str) -> Option<QueueKind> {
+        QueueKind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// Checks a link's discipline: its limit, ECN and parameters (`given`, checked against
+    /// its entry); an error names the key, under the link's queue table.
+    pub fn check(
+        self,
+        limit_packets: Option<u64>,
+        limit_bytes: Option<u64>,
+        ecn: bool,
+        given: &BTreeMap<String, f64>,
+    ) -> Result<(), String> {
+        let info = self.info();
+        if !info.limit_bytes {
+            if limit_bytes.is_some() {
+                return Err(format!(
+                    "limit_bytes: a {} queue takes its limit in packets (limit)",
+                    info.name
+                ));
+            }
+            if limit_packets.is_none_or(|n| n == 0) {
+                return Err(format!(
+                    "limit: {} needs a positive limit in packets",
+                    info.name
+                ));
+            }
+        }
+        if ecn && !info.ecn {
+            return Err(format!("ecn: a {} queue never marks", info.name));
+        }
+        let p = Params::new(info, given).map_err(|e| e["queue.".len()..].to_string())?;
+        self.check_params(&p)
+    }
 }
 
-impl HeldQueue {
-    /// Takes an arriving packet; packets it drops to make room go to `dropped`.
-    #[inline]
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        match self {
-            HeldQueue::CoDel(q) => q.enqueue(now, pkt, dropped),
-            HeldQueue::FqCoDel(q) => q.enqueue(now, pkt, dropped),
+impl Serialize for QueueKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for QueueKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<QueueKind, D::Error> {
+        let name = String::deserialize(d)?;
+        QueueKind::by_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+            serde::de::Error::custom(format!(
+                "unknown queue kind {name:?}; expected one of {}",
+                names.join(", ")
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    fn setup() -> QueueSetup {
+        QueueSetup {
+            limit_packets: Some(100),
+            limit_bytes: None,
+            ns2: false,
+            ecn: false,
+            rate_bps: 1e7,
+            delay: SimDuration::from_millis(10),
+            rng: RandomStream::named(1, "test"),
         }
     }
 
-    /// The next packet to transmit with its enqueue time; packets dropped on the way go to
-    /// `dropped`, and a packet marked instead of dropped has `ce` set.
-    #[inline]
-    pub fn dequeue(
-        &mut self,
-        now: SimTime,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        match self {
-            HeldQueue::CoDel(q) => q.dequeue(now, dropped),
-            HeldQueue::FqCoDel(q) => q.dequeue(now, dropped),
+    /// The registry is consistent: unique names, every default (and profile default) inside
+    /// its range, every discipline builds with its defaults under the name it registered,
+    /// and its service matches what its hooks do.
+    #[test]
+    fn every_registered_discipline_builds_with_its_defaults() {
+        assert_eq!(QueueKind::default().name(), "droptail");
+        for (i, info) in REGISTRY.iter().enumerate() {
+            assert!(
+                REGISTRY[..i].iter().all(|o| o.name != info.name),
+                "{}",
+                info.name
+            );
+            for (j, p) in info.params.iter().enumerate() {
+                assert!(p.range.contains(p.default), "{}.{}", info.name, p.name);
+                for &(_, d) in p.profile_defaults {
+                    assert!(p.range.contains(d), "{}.{}", info.name, p.name);
+                }
+                assert!(info.params[..j].iter().all(|o| o.name != p.name));
+            }
+            let kind = QueueKind::by_name(info.name).unwrap();
+            assert_eq!(kind.info().name, info.name);
+            kind.check(Some(100), None, info.ecn, &BTreeMap::new())
+                .unwrap();
+            let q = AnyQueue::new(kind, &Params::defaults(info), &setup());
+            assert_eq!(q.kind(), kind);
+            assert_eq!(q.holds(), info.service == Service::Dequeue);
+            assert_eq!(q.backlog().packets, 0);
         }
     }
 
-    pub fn backlog(&self) -> Backlog {
-        match self {
-            HeldQueue::CoDel(q) => q.backlog(),
-            HeldQueue::FqCoDel(q) => q.backlog(),
-        }
-    }
-
-    pub fn state(&self) -> AqmState {
-        match self {
-            HeldQueue::CoDel(q) => q.state(),
-            HeldQueue::FqCoDel(q) => q.state(),
-        }
-    }
-
-    /// Calls `f` on every packet the discipline holds (for the invariant checker).
-    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        match self {
-            HeldQueue::CoDel(q) => q.packets().for_each(f),
-            HeldQueue::FqCoDel(q) => q.packets().for_each(f),
-        }
-    }
-
-    /// ECN marks made so far.
-    pub fn marks(&self) -> u64 {
-        match self {
-            HeldQueue::CoDel(q) => q.marks,
-            HeldQueue::FqCoDel(q) => q.marks,
-        }
+    #[test]
+    fn a_link_queue_is_checked_against_the_registry() {
+        let given = |k: &str, v: f64| BTreeMap::from([(k.to_string(), v)]);
+        let none = BTreeMap::new();
+        let red = QueueKind::by_name("red").unwrap();
+        assert_eq!(
+            red.check(Some(10), None, false, &given("gamma", 1.0))
+                .unwrap_err(),
+            "gamma: not a parameter of red; expected min_thresh, max_thresh, q_weight, max_p, \
+             gentle, wait, bytes, queue_in_bytes, mean_pktsize, target_delay, use_mark_p, mark_p"
+        );
+        assert_eq!(
+            red.check(Some(10), None, false, &given("max_p", 1.5))
+                .unwrap_err(),
+            "max_p: expected a number in (0, 1], got 1.5"
+        );
+        assert_eq!(
+            red.check(None, None, false, &none).unwrap_err(),
+            "limit: red needs a positive limit in packets"
+        );
+        assert_eq!(
+            red.check(None, Some(1000), false, &none).unwrap_err(),
+            "limit_bytes: a red queue takes its limit in packets (limit)"
+        );
+        let droptail = QueueKind::default();
+        assert_eq!(
+            droptail.check(None, None, true, &none).unwrap_err(),
+            "ecn: a droptail queue never marks"
+        );
+        assert!(droptail.check(None, Some(1000), false, &none).is_ok());
+        let unknown: Result<QueueKind, _> = serde_json::from_str("\"sfq\"");
+        assert!(unknown
+            .unwrap_err()
+            .to_string()
+            .starts_with("unknown queue kind \"sfq\"; expected one of droptail, red,"));
     }
 }

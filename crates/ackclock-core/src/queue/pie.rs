@@ -19,7 +19,10 @@
 //! Updates are computed lazily: the link calls `update_due` / `update` as time passes, so PIE
 //! adds no events of its own (the backlog between events is known).
 
-use super::{AqmState, Arrival, Verdict};
+use super::{
+    AqmState, Arrival, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range,
+    Service, Unit, Verdict,
+};
 use crate::rng::RandomStream;
 use crate::time::{SimDuration, SimTime};
 
@@ -138,6 +141,78 @@ impl Pie {
             prob: self.drop_prob,
             dropping: f64::NAN,
         }
+    }
+}
+
+const PIE_PARAMS: &[Param] = &[
+    Param::new("target", 15e9, Range::NonNegative, "target queueing delay (QDELAY_REF)")
+        .unit(Unit::Time)
+        .ns3("QueueDelayReference")
+        .aliases(&["qdelay_ref"]),
+    Param::new("t_update", 15e9, Range::Positive, "probability update period (T_UPDATE)")
+        .unit(Unit::Time)
+        .ns3("Tupdate")
+        .aliases(&["tupdate"]),
+    Param::new("alpha", 0.125, Range::NonNegative, "weight of the delay's distance from target")
+        .ns3("A"),
+    Param::new("beta", 1.25, Range::NonNegative, "weight of the delay's change").ns3("B"),
+    Param::new("max_burst", 150e9, Range::NonNegative, "burst allowance (MAX_BURST)")
+        .unit(Unit::Time)
+        .ns3("MaxBurstAllowance"),
+    Param::new("mean_pktsize", 1500.0, Range::Count, "no drops with two of these queued")
+        .unit(Unit::Bytes)
+        .ns3("MeanPktSize"),
+    Param::new("mark_ecn_threshold", 0.1, Range::Fraction, "mark only while drop_prob <= this")
+        .ns3("MarkEcnThreshold"),
+];
+
+impl QueueDiscipline for Pie {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: PIE_PARAMS,
+        ecn: true,
+        ..QdiscInfo::new("pie", Service::Enqueue, "Proportional Integral controller Enhanced, RFC 8033")
+    };
+
+    const PERIODIC: bool = true;
+
+    fn new(p: &Params, setup: &QueueSetup) -> Pie {
+        Pie::new(
+            PieParams {
+                limit_packets: setup.packets(),
+                target: p.time("target"),
+                t_update: p.time("t_update"),
+                alpha: p.get("alpha"),
+                beta: p.get("beta"),
+                max_burst: p.time("max_burst"),
+                mean_pktsize: p.count("mean_pktsize"),
+                ecn: setup.ecn,
+                mark_ecn_threshold: p.get("mark_ecn_threshold"),
+            },
+            setup.rate_bps,
+            setup.rng.clone(),
+        )
+    }
+
+    #[inline]
+    fn admit(&mut self, a: &Arrival) -> Verdict {
+        Pie::admit(self, a)
+    }
+
+    #[inline]
+    fn update_due(&self) -> SimTime {
+        self.next_update
+    }
+
+    fn update(&mut self, waiting: Backlog) {
+        Pie::update(self, waiting.bytes)
+    }
+
+    fn state(&self) -> AqmState {
+        Pie::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (Some(self.p.limit_packets), None)
     }
 }
 

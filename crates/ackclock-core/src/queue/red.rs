@@ -25,7 +25,10 @@
 //!   or 1 - exp(-10/ptc) (q_weight = -2).
 
 use super::ared::Ared;
-use super::{AqmState, Arrival, Verdict};
+use super::{
+    AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    Verdict,
+};
 use crate::rng::RandomStream;
 
 /// RED's parameters as the scenario gives them; zeros and negative weights ask for ns-2's
@@ -270,6 +273,106 @@ impl Red {
             prob: self.prob_b,
             dropping: f64::NAN,
         }
+    }
+}
+
+const RED_PARAMS: &[Param] = &[
+    Param::new("min_thresh", 0.0, Range::NonNegative, "min_th in packets (0: automatic)")
+        .unit(Unit::Packets)
+        .ns2("thresh_")
+        .ns3("MinTh")
+        .aliases(&["thresh", "min_th"]),
+    Param::new("max_thresh", 0.0, Range::NonNegative, "max_th in packets (0: 3 min_th)")
+        .unit(Unit::Packets)
+        .ns2("maxthresh_")
+        .ns3("MaxTh")
+        .aliases(&["maxthresh", "max_th"]),
+    Param::new("q_weight", -1.0, Range::Weight, "EWMA weight w_q of the average queue")
+        .ns2("q_weight_")
+        .ns3("QW")
+        .aliases(&["w_q"]),
+    Param::new("max_p", 0.1, Range::Fraction, "p_b at max_th")
+        .inverse_aliases(&["linterm_", "linterm"]),
+    Param::new("gentle", 1.0, Range::Flag, "p_b rises to 1 at 2 max_th")
+        .ns2("gentle_")
+        .ns3("Gentle"),
+    Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns2("wait_").ns3("Wait"),
+    Param::new("bytes", 0.0, Range::Flag, "drop probability scaled by packet size")
+        .ns2("bytes_")
+        .profile_defaults(&[("ns2", 1.0)]),
+    Param::new("queue_in_bytes", 0.0, Range::Flag, "average queue measured in bytes")
+        .ns2("queue_in_bytes_")
+        .profile_defaults(&[("ns2", 1.0)]),
+    Param::new("mean_pktsize", 1500.0, Range::Count, "mean packet size of ptc")
+        .unit(Unit::Bytes)
+        .ns2("mean_pktsize_")
+        .ns3("MeanPktSize")
+        .profile_defaults(&[("ns2", 500.0)]),
+    Param::new("target_delay", 5e9, Range::NonNegative, "automatic min_th's delay")
+        .unit(Unit::Time)
+        .ns2("targetdelay_"),
+    Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b <= mark_p")
+        .ns2("use_mark_p_"),
+    Param::new("mark_p", 0.1, Range::Fraction, "the highest p_b that marks").ns2("mark_p_"),
+];
+
+impl QueueDiscipline for Red {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: RED_PARAMS,
+        ecn: true,
+        ..QdiscInfo::new(
+            "red",
+            Service::Enqueue,
+            "Random Early Detection (Floyd and Jacobson 1993) as ns-2.35's Queue/RED",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> Red {
+        Red::new(
+            RedParams {
+                limit_packets: setup.packets(),
+                min_thresh: p.get("min_thresh"),
+                max_thresh: p.get("max_thresh"),
+                q_weight: p.get("q_weight"),
+                max_p: p.get("max_p"),
+                gentle: p.flag("gentle"),
+                wait: p.flag("wait"),
+                bytes: p.flag("bytes"),
+                queue_in_bytes: p.flag("queue_in_bytes"),
+                mean_pktsize: p.count("mean_pktsize"),
+                target_delay_s: p.time("target_delay").as_secs_f64(),
+                ecn: setup.ecn,
+                use_mark_p: p.flag("use_mark_p"),
+                mark_p: p.get("mark_p"),
+            },
+            setup.rate_bps,
+            setup.delay.as_secs_f64(),
+            setup.rng.clone(),
+        )
+    }
+
+    fn check(p: &Params) -> Result<(), String> {
+        let (min, max) = (p.get("min_thresh"), p.get("max_thresh"));
+        if min > 0.0 && max > 0.0 && min >= max {
+            return Err(format!(
+                "max_thresh: must be larger than min_thresh ({min} >= {max})"
+            ));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn admit(&mut self, a: &Arrival) -> Verdict {
+        Red::admit(self, a)
+    }
+
+    fn state(&self) -> AqmState {
+        Red::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        // Measured in bytes, RED's limit is in mean-size packets' bytes.
+        ((!self.p.queue_in_bytes).then_some(self.p.limit_packets), None)
     }
 }
 

@@ -272,83 +272,19 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
     let delay = SimDuration(l.delay_ps);
     let q = &l.queue;
     let stream = |what: &str| RandomStream::named(seed, &format!("link.{name}.{what}"));
-    let limit = q.limit_packets.unwrap_or(u64::MAX);
-    let enqueue_time = match q.kind {
-        QueueKind::Red => {
-            let r = q.red.expect("validated");
-            AnyQueue::Red(Box::new(Red::new(
-                RedParams {
-                    limit_packets: limit,
-                    min_thresh: r.min_thresh,
-                    max_thresh: r.max_thresh,
-                    q_weight: r.q_weight,
-                    max_p: r.max_p,
-                    gentle: r.gentle,
-                    wait: r.wait,
-                    bytes: r.bytes,
-                    queue_in_bytes: r.queue_in_bytes,
-                    mean_pktsize: r.mean_pktsize,
-                    target_delay_s: SimDuration(r.target_delay_ps).as_secs_f64(),
-                    ecn: q.ecn,
-                    use_mark_p: r.use_mark_p,
-                    mark_p: r.mark_p,
-                },
-                l.rate_bps,
-                delay.as_secs_f64(),
-                stream("queue"),
-            )))
-        }
-        QueueKind::Pie => {
-            let x = q.pie.expect("validated");
-            AnyQueue::Pie(Box::new(Pie::new(
-                PieParams {
-                    limit_packets: limit,
-                    target: SimDuration(x.target_ps),
-                    t_update: SimDuration(x.t_update_ps),
-                    alpha: x.alpha,
-                    beta: x.beta,
-                    max_burst: SimDuration(x.max_burst_ps),
-                    mean_pktsize: x.mean_pktsize,
-                    ecn: q.ecn,
-                    mark_ecn_threshold: x.mark_ecn_threshold,
-                },
-                l.rate_bps,
-                stream("queue"),
-            )))
-        }
-        QueueKind::DropTail | QueueKind::CoDel | QueueKind::FqCoDel => {
-            AnyQueue::DropTail(DropTail {
-                limit_packets: q.limit_packets,
-                limit_bytes: q.limit_bytes,
-                ns2: q.ns2,
-            })
-        }
+    let given = q.given_params().expect("validated");
+    let params = Params::new(q.kind.info(), &given).expect("validated");
+    let setup = QueueSetup {
+        limit_packets: q.limit_packets,
+        limit_bytes: q.limit_bytes,
+        ns2: q.ns2,
+        ecn: q.ecn,
+        rate_bps: l.rate_bps,
+        delay,
+        rng: stream("queue"),
     };
-    let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, enqueue_time);
-    if matches!(q.kind, QueueKind::CoDel | QueueKind::FqCoDel) {
-        let c = q.codel.expect("validated");
-        let params = CoDelParams {
-            limit_packets: limit,
-            target: SimDuration(c.target_ps),
-            interval: SimDuration(c.interval_ps),
-            mtu: c.mtu,
-            ecn: q.ecn,
-            ce_threshold: c.ce_threshold_ps.map(SimDuration),
-        };
-        link.set_held(if q.kind == QueueKind::CoDel {
-            HeldQueue::CoDel(Box::new(CoDel::new(params)))
-        } else {
-            let perturbation = stream("queue").next_u64();
-            HeldQueue::FqCoDel(Box::new(FqCoDel::new(
-                FqCoDelParams {
-                    codel: params,
-                    flows: c.flows,
-                    quantum: c.quantum,
-                },
-                perturbation,
-            )))
-        });
-    }
+    let queue = AnyQueue::new(q.kind, &params, &setup);
+    let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, queue);
     match &l.loss {
         Some(LossConfig::Bernoulli { p }) => {
             link.set_loss(AnyLoss::Bernoulli(Bernoulli::new(*p, stream("loss"))));

@@ -382,10 +382,8 @@ impl Simulator {
                     ),
                 ));
             }
-            let cfg = &self.scenario.links[i].queue;
-            let red_bytes = cfg.red.is_some_and(|r| r.queue_in_bytes)
-                && cfg.kind == crate::scenario::QueueKind::Red;
-            if let Some(limit) = cfg.limit_packets.filter(|_| !red_bytes) {
+            let (limit_packets, limit_bytes) = link.limits();
+            if let Some(limit) = limit_packets {
                 if a.backlog.packets > limit {
                     return Err(fail(
                         who(),
@@ -396,10 +394,7 @@ impl Simulator {
                     ));
                 }
             }
-            if let Some(limit) = cfg
-                .limit_bytes
-                .filter(|_| cfg.kind == crate::scenario::QueueKind::DropTail)
-            {
+            if let Some(limit) = limit_bytes {
                 if a.backlog.bytes > limit {
                     return Err(fail(
                         who(),

@@ -13,17 +13,11 @@ use crate::net::{Carried, Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{Outgoing, PacketPool, PacketRef, PoolOut};
 use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
-use crate::queue::codel::CoDelParams;
-use crate::queue::fq_codel::FqCoDelParams;
-use crate::queue::pie::PieParams;
-use crate::queue::red::RedParams;
-use crate::queue::{AnyQueue, CoDel, DropTail, FqCoDel, HeldQueue, Pie, Red};
+use crate::queue::{AnyQueue, Params, QueueSetup};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
 use crate::sampler::{FlowSample, Sampler};
-use crate::scenario::{
-    AppConfig, FlowKind, LinkConfig, LossConfig, QueueKind, Scenario, TraceFormat,
-};
+use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario, TraceFormat};
 use crate::sched::{EventQueue, Source};
 use crate::tcp::sink::SinkKind;
 use crate::tcp::{TcpSender, TcpSink};

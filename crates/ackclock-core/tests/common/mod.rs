@@ -27,6 +27,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
         red: None,
         codel: None,
         pie: None,
+        params: Default::default(),
     };
     match kind % QUEUE_KINDS {
         0 => {}

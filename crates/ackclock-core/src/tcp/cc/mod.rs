@@ -26,6 +26,7 @@
 
 use std::collections::BTreeMap;
 
+pub use crate::params::{Bounds, Described, Param, Params, Range};
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::{SimDuration, SimTime};
 
@@ -147,108 +148,6 @@ pub enum CaEvent {
     Loss,
 }
 
-/// The values a parameter may take, with the words an error uses for it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Range {
-    /// lo < x < hi.
-    Between(f64, f64),
-    /// x > 0.
-    Positive,
-    /// x >= 0.
-    NonNegative,
-    /// A number of segments, x >= 1.
-    Segments,
-    /// 0 or 1.
-    Flag,
-    /// 0 < x <= 1.
-    Fraction,
-    /// A whole number from lo to hi, both included.
-    Whole(u32, u32),
-}
-
-/// The bounds of a [`Range`], for the front end: (min, min included, max, max included,
-/// whole numbers only); None where unbounded.
-pub type Bounds = (Option<f64>, bool, Option<f64>, bool, bool);
-
-impl Range {
-    pub fn contains(self, x: f64) -> bool {
-        match self {
-            Range::Between(lo, hi) => lo < x && x < hi,
-            Range::Positive => x > 0.0,
-            Range::NonNegative => x >= 0.0,
-            Range::Segments => x >= 1.0,
-            Range::Flag => x == 0.0 || x == 1.0,
-            Range::Fraction => 0.0 < x && x <= 1.0,
-            Range::Whole(lo, hi) => x.fract() == 0.0 && lo as f64 <= x && x <= hi as f64,
-        }
-    }
-
-    /// What an error says was expected.
-    pub fn expected(self) -> String {
-        match self {
-            Range::Between(lo, hi) => format!("a number between {lo} and {hi} (exclusive)"),
-            Range::Positive => "a positive number".into(),
-            Range::NonNegative => "a number >= 0".into(),
-            Range::Segments => "a number of segments >= 1".into(),
-            Range::Flag => "0 or 1".into(),
-            Range::Fraction => "a number in (0, 1]".into(),
-            Range::Whole(lo, hi) => format!("a whole number from {lo} to {hi}"),
-        }
-    }
-
-    pub fn bounds(self) -> Bounds {
-        match self {
-            Range::Between(lo, hi) => (Some(lo), false, Some(hi), false, false),
-            Range::Positive => (Some(0.0), false, None, false, false),
-            Range::NonNegative => (Some(0.0), true, None, false, false),
-            Range::Segments => (Some(1.0), true, None, false, false),
-            Range::Flag => (Some(0.0), true, Some(1.0), true, true),
-            Range::Fraction => (Some(0.0), false, Some(1.0), true, false),
-            Range::Whole(lo, hi) => (Some(lo as f64), true, Some(hi as f64), true, true),
-        }
-    }
-}
-
-/// One parameter of an algorithm: its name in `cc_params`, default, range, and the names
-/// ns-2 (`Agent/TCP/...` variables) and ns-3 (`TypeId` attributes, times in seconds) give the
-/// same quantity.
-#[derive(Clone, Copy, Debug)]
-pub struct Param {
-    pub name: &'static str,
-    pub default: f64,
-    pub range: Range,
-    pub ns2: Option<&'static str>,
-    pub ns3: Option<&'static str>,
-    pub doc: &'static str,
-}
-
-impl Param {
-    pub const fn new(name: &'static str, default: f64, range: Range, doc: &'static str) -> Param {
-        Param {
-            name,
-            default,
-            range,
-            ns2: None,
-            ns3: None,
-            doc,
-        }
-    }
-
-    pub const fn ns2(self, alias: &'static str) -> Param {
-        Param {
-            ns2: Some(alias),
-            ..self
-        }
-    }
-
-    pub const fn ns3(self, alias: &'static str) -> Param {
-        Param {
-            ns3: Some(alias),
-            ..self
-        }
-    }
-}
-
 /// An algorithm's registry entry: the name `cc` selects it by, and its parameters.
 #[derive(Clone, Copy, Debug)]
 pub struct CcInfo {
@@ -256,61 +155,17 @@ pub struct CcInfo {
     pub params: &'static [Param],
 }
 
-/// The parameters one algorithm is built with: the given values, checked against its
-/// [`CcInfo`], and the defaults for the rest.
-pub struct Params<'a> {
-    info: &'static CcInfo,
-    given: &'a BTreeMap<String, f64>,
-}
-
-impl<'a> Params<'a> {
-    /// The given values for `info`'s algorithm; an error names the first unknown or
-    /// out-of-range one.
-    pub fn new(
-        info: &'static CcInfo,
-        given: &'a BTreeMap<String, f64>,
-    ) -> Result<Params<'a>, String> {
-        for (k, &v) in given {
-            let Some(p) = info.params.iter().find(|p| p.name == k) else {
-                let known = if info.params.is_empty() {
-                    "it has none".to_string()
-                } else {
-                    let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
-                    format!("expected {}", names.join(", "))
-                };
-                return Err(format!(
-                    "cc_params.{k}: not a parameter of {}; {known}",
-                    info.name
-                ));
-            };
-            if !p.range.contains(v) {
-                return Err(format!(
-                    "cc_params.{k}: expected {}, got {v}",
-                    p.range.expected()
-                ));
-            }
-        }
-        Ok(Params { info, given })
+impl Described for CcInfo {
+    fn name(&self) -> &'static str {
+        self.name
     }
 
-    /// The defaults of `info`'s algorithm.
-    pub fn defaults(info: &'static CcInfo) -> Params<'static> {
-        static EMPTY: BTreeMap<String, f64> = BTreeMap::new();
-        Params {
-            info,
-            given: &EMPTY,
-        }
+    fn params(&self) -> &'static [Param] {
+        self.params
     }
 
-    /// Parameter `name`, given or its default. `name` must be in the algorithm's `CcInfo`.
-    pub fn get(&self, name: &str) -> f64 {
-        if let Some(&v) = self.given.get(name) {
-            return v;
-        }
-        match self.info.params.iter().find(|p| p.name == name) {
-            Some(p) => p.default,
-            None => panic!("{}: parameter {name} is not in its CcInfo", self.info.name),
-        }
+    fn key(&self) -> &'static str {
+        "cc_params"
     }
 }
 
@@ -393,22 +248,6 @@ pub trait CongestionOps: Sized {
     fn trace(&self) -> [(&'static str, f64); 4] {
         [NO_TRACE; 4]
     }
-}
-
-/// How an algorithm's state is kept in `AnyCc`: inline, or boxed (`[boxed]` after its line)
-/// when it is much larger than the others, so that every sender does not carry its size.
-macro_rules! stored {
-    ($t:ty) => { $t };
-    ($t:ty, boxed) => { Box<$t> };
-}
-
-macro_rules! store {
-    ($e:expr) => {
-        $e
-    };
-    ($e:expr, boxed) => {
-        Box::new($e)
-    };
 }
 
 /// Declares the algorithms: each line `module::Type`, the module a file in this directory
