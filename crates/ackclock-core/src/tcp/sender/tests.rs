@@ -1,0 +1,290 @@
+use super::*;
+use crate::fixtures::ns2_tcp;
+
+fn ackp(ack: u64) -> Packet {
+    Packet {
+        id: 0,
+        flow: FlowId(0),
+        kind: PacketKind::TcpAck,
+        src: NodeId(1),
+        dst: NodeId(0),
+        size: 40,
+        seq: 0,
+        ack,
+        sent_at: SimTime::ZERO,
+        ts_echo: SimTime::ZERO,
+        retransmit: false,
+        sack: SackBlocks::NONE,
+        nth: 0,
+        ecn: 0,
+    }
+}
+
+fn sender(variant: Recovery, window: u32) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    let mut cfg = ns2_tcp();
+    cfg.window = window;
+    cfg.limited_transmit = false;
+    sender_with(&cfg, variant)
+}
+
+fn sender_with(cfg: &TcpConfig, variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    let cc = cfg.congestion_control().unwrap();
+    let s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), cfg, variant, cc);
+    (s, Vec::new(), FlowCounters::default())
+}
+
+/// Opens cwnd to `cwnd` by acknowledging segments one by one.
+fn grow(s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters, cwnd: f64) {
+    s.start(SimTime(0), out, c);
+    let mut t = 1;
+    while s.w.cwnd < cwnd {
+        s.on_ack(SimTime(t), &ackp(s.una + 1), out, c);
+        t += 1;
+    }
+    out.clear();
+}
+
+#[test]
+fn fast_retransmit_halves_cwnd_exactly_and_truncates_ssthresh() {
+    let (mut s, mut out, mut c) = sender(Recovery::Reno, 100);
+    s.w.ssthresh = 5.0; // congestion avoidance from 5 segments on: fractional cwnd
+    grow(&mut s, &mut out, &mut c, 9.3);
+    let w = s.w.cwnd;
+    for _ in 0..3 {
+        s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+    }
+    assert_eq!(c.fast_retransmits, 1);
+    assert_eq!(
+        out[0].seq, s.una,
+        "the first unacknowledged segment is resent"
+    );
+    assert_eq!(s.w.cwnd, w / 2.0);
+    assert_eq!(s.w.ssthresh, (w / 2.0).floor());
+    assert!(s.in_recovery);
+    // Each further duplicate inflates the window by one segment, not cwnd.
+    s.on_ack(SimTime(1001), &ackp(s.una), &mut out, &mut c);
+    assert_eq!(s.dupwnd, 4.0);
+    assert_eq!(s.w.cwnd, w / 2.0);
+    // A new ACK ends recovery and removes the inflation.
+    s.on_ack(SimTime(1002), &ackp(s.una + 1), &mut out, &mut c);
+    assert!(!s.in_recovery);
+    assert_eq!(s.dupwnd, 0.0);
+}
+
+/// ns-2 `bugFix_` (tcp.cc `TcpAgent::dupack_action`, tcp-reno.cc's): after a recovery
+/// ends, three duplicate ACKs for data sent before it start a second fast retransmit
+/// only with the check off, and with ECN the check holds whatever `bug_fix` says.
+#[test]
+fn bug_fix_off_allows_a_second_fast_retransmit_in_one_window() {
+    for (bug_fix, ecn, expected) in [(true, false, 1), (false, false, 2), (false, true, 1)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.bug_fix = bug_fix;
+        cfg.ecn = ecn;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        grow(&mut s, &mut out, &mut c, 12.0);
+        for _ in 0..3 {
+            s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+        }
+        assert_eq!(c.fast_retransmits, 1);
+        // A partial ACK ends Reno's recovery; the next loss is of the same window.
+        s.on_ack(SimTime(1001), &ackp(s.una + 2), &mut out, &mut c);
+        assert!(!s.in_recovery);
+        assert!(s.recover.is_some_and(|r| s.una <= r));
+        for _ in 0..3 {
+            s.on_ack(SimTime(1002), &ackp(s.una), &mut out, &mut c);
+        }
+        assert_eq!(c.fast_retransmits, expected, "bug_fix {bug_fix} ecn {ecn}");
+    }
+}
+
+/// ns-2's `TcpAgent::output` adds the headers to every segment but seqno 0: without a
+/// SYN, segment 0 (and its retransmission) is `packet_size` bytes on the wire.
+#[test]
+fn bare_first_segment_without_syn() {
+    for (syn, bare, first) in [(false, true, 1000), (false, false, 1040), (true, true, 40)] {
+        let mut cfg = ns2_tcp();
+        cfg.syn = syn;
+        cfg.bare_first_segment = bare;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.start(SimTime(0), &mut out, &mut c);
+        assert_eq!(out[0].size, first, "syn {syn} bare {bare}");
+        if !syn {
+            assert_eq!(out[1].size, 1040);
+        }
+    }
+}
+
+/// A SACK sender over a 100-segment receive window, opened to a 20-segment cwnd.
+fn sack_sender_at_20(prr: bool, rto_rule: &str) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.limited_transmit = false;
+    cfg.prr = prr;
+    cfg.rto_rule = rto_rule.parse().unwrap();
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+    grow(&mut s, &mut out, &mut c, 20.0);
+    (s, out, c)
+}
+
+/// One loss in a flight of `flight` segments, then a SACKed duplicate ACK per segment
+/// that arrives after it; returns the segments sent after each duplicate from the fast
+/// retransmit on, and the sender.
+fn one_loss_with_sack(prr: bool) -> (Vec<usize>, TcpSender) {
+    let (mut s, mut out, mut c) = sack_sender_at_20(prr, "rfc6298");
+    let (una, flight) = (s.una, s.maxseq - s.una);
+    let mut sent = Vec::new();
+    for i in 1..flight {
+        let mut a = ackp(una);
+        a.sack.push(una, una + 1, una + 1 + i);
+        out.clear();
+        s.on_ack(SimTime(10_000 + i), &a, &mut out, &mut c);
+        if s.in_recovery {
+            sent.push(out.len());
+        }
+    }
+    (sent, s)
+}
+
+#[test]
+fn prr_spreads_recovery_sends_over_the_round_trip() {
+    // RFC 6937: with ssthresh = RecoverFS / 2, one segment per two delivered, from the
+    // start; ns-2's pipe rule waits until half the flight has been acknowledged.
+    let (prr, s) = one_loss_with_sack(true);
+    let (ns2, _) = one_loss_with_sack(false);
+    let flight = (s.maxseq - s.una) as usize;
+    assert!(flight >= 20, "{flight}");
+    let early = |v: &[usize]| v[1..7].iter().sum::<usize>();
+    assert_eq!(early(&ns2), 0, "{ns2:?}");
+    assert_eq!(early(&prr), 3, "{prr:?}");
+    // In all, about ssthresh segments (the fast retransmission included) for the flight.
+    let total: usize = prr.iter().sum();
+    let ssthresh = s.w.ssthresh as usize;
+    assert!(
+        total.abs_diff(ssthresh) <= 1,
+        "{total} vs ssthresh {ssthresh}: {prr:?}"
+    );
+}
+
+#[test]
+fn prr_counts_what_the_ack_starting_recovery_delivered() {
+    // RFC 6937 3.1 runs its step on that ACK too: here the third duplicate SACKs four new
+    // segments (the ACKs between were lost), so prr_delivered is 4 and
+    // sndcnt = ceil(4 ssthresh / RecoverFS), the fast retransmission first.
+    let (mut s, mut out, mut c) = sack_sender_at_20(true, "rfc6298");
+    let una = s.una;
+    for (i, end) in [una + 2, una + 3, una + 7].into_iter().enumerate() {
+        let mut a = ackp(una);
+        a.sack.push(una, una + 1, end);
+        out.clear();
+        s.on_ack(SimTime(10_000 + i as u64), &a, &mut out, &mut c);
+    }
+    assert!(s.in_recovery);
+    let p = s.prr.unwrap();
+    let due = (4.0 * s.w.ssthresh / p.recover_fs as f64).ceil() as usize;
+    assert_eq!(p.delivered, 4);
+    assert!(due > 1);
+    assert_eq!(out.len(), due);
+    assert_eq!(out[0].seq, una, "the fast retransmission goes first");
+}
+
+#[test]
+fn a_linux_timeout_during_recovery_keeps_its_ssthresh() {
+    // Linux's tcp_enter_loss keeps the ssthresh fast recovery set in this window; with
+    // PRR's small cwnd after heavy loss, recomputing it would take it to 2 segments.
+    for (rule, keeps) in [("linux", true), ("rfc6298", false)] {
+        let (mut s, mut out, mut c) = sack_sender_at_20(true, rule);
+        let (una, maxseq) = (s.una, s.maxseq);
+        // Everything lost but the last four segments.
+        for i in 0..4 {
+            let mut a = ackp(una);
+            a.sack.push(una, maxseq - 4, maxseq - 3 + i);
+            s.on_ack(SimTime(10_000 + i), &a, &mut out, &mut c);
+        }
+        assert!(s.in_recovery && s.w.cwnd < s.w.ssthresh);
+        let ssthresh = s.w.ssthresh;
+        s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
+        assert_eq!(s.w.ssthresh == ssthresh, keeps, "{rule}: {}", s.w.ssthresh);
+        assert_eq!(s.w.cwnd, 1.0);
+    }
+}
+
+#[test]
+fn with_cwnd_validation_a_window_the_receiver_limits_stops_growing() {
+    // A 10-segment receive window: the flight never exceeds 10. Without validation cwnd
+    // grows on every ACK regardless; with it, slow start stops at twice the largest flight.
+    for (validate, bound) in [(false, None), (true, Some(20.0))] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 10;
+        cfg.limited_transmit = false;
+        cfg.cwnd_validation = validate;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.start(SimTime(0), &mut out, &mut c);
+        for t in 1..400 {
+            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+        }
+        assert!(s.maxseq - s.una <= 10);
+        match bound {
+            Some(b) => assert_eq!(s.w.cwnd, b, "validated"),
+            None => assert!(s.w.cwnd > 300.0, "{}", s.w.cwnd),
+        }
+    }
+}
+
+#[test]
+fn pacing_holds_segments_back_until_their_time() {
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.pacing = true;
+    cfg.timestamps = true;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    s.start(SimTime(0), &mut out, &mut c);
+    assert_eq!(out.len(), 2, "no RTT yet: the initial window goes at once");
+    out.clear();
+    // 100 ms later the first ACK: srtt 0.1 s, cwnd 3, slow start: 2 x 3 / 0.1 = 60/s.
+    let t = SimTime(100_000_000_000);
+    let mut a = ackp(1);
+    a.ts_echo = SimTime(0);
+    s.on_ack(t, &a, &mut out, &mut c);
+    assert_eq!(out.len(), 1, "one segment now, the next one paced");
+    let gap = s.pace_deadline().unwrap().0 - t.0;
+    assert!((gap as f64 - 1e12 / 60.0).abs() < 2.0, "{gap}");
+    s.on_pace(s.pace_deadline().unwrap(), &mut out, &mut c);
+    assert_eq!(out.len(), 2);
+}
+
+#[test]
+fn tahoe_and_timeouts_restart_from_one_segment() {
+    let (mut s, mut out, mut c) = sender(Recovery::Tahoe, 100);
+    grow(&mut s, &mut out, &mut c, 12.0);
+    for _ in 0..3 {
+        s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+    }
+    assert_eq!(s.w.cwnd, 1.0);
+    assert_eq!(s.w.ssthresh, 6.0);
+    assert_eq!(s.nxt, s.una + 1, "go back N: only the lost segment fits");
+    let (mut r, mut out, mut c) = sender(Recovery::Reno, 100);
+    grow(&mut r, &mut out, &mut c, 12.0);
+    let deadline = r.rto_deadline().unwrap();
+    r.on_timeout(deadline, &mut out, &mut c);
+    assert_eq!((r.w.cwnd, r.w.ssthresh, r.rtt.backoff), (1.0, 6.0, 2));
+    assert_eq!(c.timeouts, 1);
+}
+
+#[test]
+fn max_burst_caps_what_one_ack_releases() {
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.max_burst = 4;
+    let cc = cfg.congestion_control().unwrap();
+    let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Reno, cc);
+    let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+    s.w.cwnd = 40.0;
+    s.start(SimTime(0), &mut out, &mut c);
+    assert_eq!(out.len(), 4, "the first burst is capped too");
+    out.clear();
+    // A stretch ACK for all four opens room for many more; only four go.
+    s.on_ack(SimTime(1), &ackp(4), &mut out, &mut c);
+    assert_eq!(out.len(), 4);
+}
