@@ -17,6 +17,21 @@
 
 use crate::time::SimTime;
 
+// Compiled (and unit-tested) in every build; used only under their features.
+#[cfg_attr(not(feature = "eventq-calendar"), allow(dead_code))]
+mod calendar_queue;
+#[cfg_attr(not(feature = "eventq-quaternary"), allow(dead_code))]
+mod quaternary_heap;
+
+/// The structure behind both of the queue's heaps: the binary heap below unless a cargo
+/// feature selects one of the other candidates measured for issue 31.
+#[cfg(not(any(feature = "eventq-quaternary", feature = "eventq-calendar")))]
+type Queue<E> = Heap<E>;
+#[cfg(feature = "eventq-quaternary")]
+type Queue<E> = quaternary_heap::QuaternaryHeap<E>;
+#[cfg(all(feature = "eventq-calendar", not(feature = "eventq-quaternary")))]
+type Queue<E> = calendar_queue::CalendarQueue<E>;
+
 #[derive(Clone, Copy, Debug)]
 struct Entry<E> {
     time: SimTime,
@@ -34,10 +49,18 @@ impl<E> Entry<E> {
 
 /// A binary min-heap of entries.
 #[derive(Debug)]
+#[cfg_attr(
+    any(feature = "eventq-quaternary", feature = "eventq-calendar"),
+    allow(dead_code)
+)]
 struct Heap<E> {
     entries: Vec<Entry<E>>,
 }
 
+#[cfg_attr(
+    any(feature = "eventq-quaternary", feature = "eventq-calendar"),
+    allow(dead_code)
+)]
 impl<E: Copy> Heap<E> {
     fn with_capacity(n: usize) -> Self {
         Heap {
@@ -129,6 +152,10 @@ impl<E: Copy> Heap<E> {
     fn first(&self) -> Option<&Entry<E>> {
         self.entries.first()
     }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
 }
 
 /// Where [`EventQueue::peek_due`] found the earliest event.
@@ -157,8 +184,8 @@ pub enum Source {
 /// instant with a smaller sequence, so the order is still exactly that of a single heap.
 #[derive(Debug)]
 pub struct EventQueue<E> {
-    packets: Heap<E>,
-    timers: Heap<E>,
+    packets: Queue<E>,
+    timers: Queue<E>,
     /// Events at `last_popped`, in sequence order; the live ones from `now_head` on.
     now: Vec<Entry<E>>,
     now_head: usize,
@@ -175,8 +202,8 @@ impl<E: Copy> Default for EventQueue<E> {
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
-            packets: Heap::with_capacity(1024),
-            timers: Heap::with_capacity(64),
+            packets: Queue::with_capacity(1024),
+            timers: Queue::with_capacity(64),
             now: Vec::with_capacity(64),
             now_head: 0,
             next_seq: 0,
@@ -364,7 +391,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.packets.entries.len() + self.timers.entries.len() + self.now.len() - self.now_head
+        self.packets.len() + self.timers.len() + self.now.len() - self.now_head
     }
 
     pub fn is_empty(&self) -> bool {
