@@ -44,8 +44,9 @@ def cases() -> dict[str, tuple[str, str]]:
     }
 
 
-def build(feature: str) -> Path:
-    target = ROOT / "target" / f"eventq-{feature or 'binary'}"
+def build(variant: str) -> Path:
+    feature = VARIANTS[variant]
+    target = ROOT / "target" / f"eventq-{variant}"
     cmd = ["cargo", "build", "--release", "--quiet", "-p", "ackclock-core", "--example",
            "run_json"]
     if feature:
@@ -83,7 +84,7 @@ def main() -> None:
     all_cases = cases()
     names = args.only.split(",") if args.only else list(all_cases)
     variants = args.variants.split(",")
-    exes = {v: build(VARIANTS[v]) for v in variants}
+    exes = {v: build(v) for v in variants}
     unit = "instructions / mispredicts per hop" if args.branches else "instructions per hop"
     print(f"{unit}\n{'case':16}" + "".join(f"{v:>16}" for v in variants), flush=True)
     with tempfile.TemporaryDirectory(prefix="ackclock-eventq-") as d:
