@@ -131,6 +131,11 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
             t0 = time.perf_counter()
             sim.run_until(target)
             took = time.perf_counter() - t0
+            reason = sim.stop_reason
+            if reason is not None and reason["kind"] == "external":
+                # Raised here, so that only this frame and its callers come before the
+                # hook's own frames.
+                raise user_error(sim, reason)
             _raise_if_stopped(sim, source)
             bar.update((target - done) / PS_PER_S)
             done = target
@@ -206,8 +211,6 @@ def _raise_if_stopped(sim: Any, source: str | None) -> None:
     if reason is None:
         return
     message = str(reason["message"])
-    if reason["kind"] == "external":
-        raise_user_error(sim, reason, source)
     if reason["kind"] == "invariant":
         raise InvariantViolation(
             f"{message} (a bug in ackclock, not in the scenario: please report it with the"
@@ -224,15 +227,15 @@ class UserCodeError(RuntimeError):
     naming the flow, the simulated time, the hook and the value."""
 
 
-def raise_user_error(sim: Any, reason: Mapping[str, Any], source: str | None) -> None:
-    """Stops the run for a Python algorithm's failure: its own exception, with its own
+def user_error(sim: Any, reason: Mapping[str, Any]) -> BaseException:
+    """What stops the run for a Python algorithm's failure: its own exception, with its own
     traceback (the hook's frames) and a note naming the flow and the simulated time, or a
     :class:`UserCodeError` when a hook returned nonsense."""
     where = (f"in flow {reason['component']} at simulated time {reason['time_s']:.6f} s"
              f" ({reason['detail']})")
-    error = sim.take_user_error()
+    error: BaseException | None = sim.take_user_error()
     if error is None:
-        raise UserCodeError(str(reason["message"]))
+        return UserCodeError(str(reason["message"]))
     if hasattr(error, "add_note"):
         error.add_note(f"ackclock: {where}")
     try:  # for the command line, which prints these frames alone
@@ -240,9 +243,9 @@ def raise_user_error(sim: Any, reason: Mapping[str, Any], source: str | None) ->
         setattr(error, "_ackclock_where", where)  # noqa: B010
     except AttributeError:
         pass
-    # Only the user's frames: the traceback the hook left (called from the engine, it has
-    # none of ackclock's); re-raised here, the frames of the calls above follow it.
-    raise error.with_traceback(error.__traceback__)
+    # The traceback the hook left: the user's frames (called from the engine, it has none
+    # of ackclock's).
+    return error
 
 
 def load_replay(path: str | Path) -> dict[str, Any]:
