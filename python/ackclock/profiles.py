@@ -39,6 +39,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "limited_transmit": "bool",  # RFC 3042
         "bug_fix": "bool",  # one fast retransmit per window of data (ns-2 bugFix_)
         "bare_first_segment": "bool",  # no SYN: segment 0 without headers (ns-2's output())
+        "precision_reduce": "bool",  # a fractional half on window cuts (ns-2 precisionReduce_)
         "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
@@ -75,6 +76,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "maxrto_": "max_rto",
         "singledup_": "limited_transmit",
         "bugFix_": "bug_fix",
+        "precisionReduce_": "precision_reduce",
         "syn_": "syn",
         "maxburst_": "max_burst",
         "max_ssthresh_": "max_ssthresh",
@@ -155,6 +157,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "limited_transmit": True,  # Agent/TCP singledup_ 1
                     "bug_fix": True,  # Agent/TCP bugFix_ true
                     "bare_first_segment": True,  # TcpAgent::output, with syn_ false
+                    "precision_reduce": True,  # Agent/TCP precisionReduce_ true
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
@@ -211,6 +214,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "limited_transmit": True,  # RFC 3042, always on in Linux
                     "bug_fix": True,  # RFC 6582 section 4.1's check (Linux's high_seq)
                     "bare_first_segment": False,
+                    "precision_reduce": True,
                     "syn": True,  # the three-way handshake's round trip
                     "max_burst": 0,
                     "max_ssthresh": 0,
@@ -267,6 +271,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "limited_transmit": True,  # LimitedTransmit
                     "bug_fix": True,  # RFC 6582's recover check (TcpSocketBase m_recover)
                     "bare_first_segment": False,
+                    "precision_reduce": True,
                     "syn": True,
                     "max_burst": 0,
                     "max_ssthresh": 0,

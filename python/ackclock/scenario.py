@@ -157,6 +157,9 @@ class Link:
     reverse_loss: LossConfig | None = None
     # Per-flow queue counters on both directions (queue_flows.csv).
     monitor_flows: bool = False
+    # `loss` takes packets as they enter the link, before its queue (ns-2's `$ns lossmodel`),
+    # not as they leave it (`$ns link-lossmodel`); set by the ns-2 front end.
+    loss_at_entry: bool = False
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -575,7 +578,8 @@ def _links(
             out.append(
                 {"from": x, "to": y, "rate_bps": rate_bps, "delay_ps": delay_ps,
                  "queue": dict(queue), "loss": direction_loss,
-                 **({"monitor_flows": True} if link.monitor_flows else {})}
+                 **({"monitor_flows": True} if link.monitor_flows else {}),
+                 **({"loss_at_entry": True} if link.loss_at_entry and x == a else {})}
             )
     return out
 

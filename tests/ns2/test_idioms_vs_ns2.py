@@ -397,14 +397,16 @@ def test_agent_traces_match_ns2(tmp_path):
 
 
 # syn_ / delay_growth_ (off together, as ns-2.35's suites set them: no SYN, the window starts
-# at windowInit_, and segment 0 goes out without headers) and bugFix_ false (a fast
-# retransmit on every third duplicate ACK, several in one window), with three drops in one
-# window forced by an ErrorModule, as the suites force them.
+# at windowInit_, and segment 0 goes out without headers), bugFix_ false (a fast retransmit on
+# every third duplicate ACK, several in one window) and precisionReduce_ false (cuts to whole
+# segments), with three drops in one window forced by an ErrorModule, as the suites force
+# them: placed after the link (link-lossmodel) or at its head, before the queue (lossmodel).
 BUGFIX = """
     set cls [lindex $argv 0]
     set ns [new Simulator]
     Agent/TCP set syn_ [lindex $argv 2]
     Agent/TCP set delay_growth_ [lindex $argv 2]
+    Agent/TCP set precisionReduce_ [lindex $argv 4]
     set n0 [$ns node]
     set n1 [$ns node]
     set n2 [$ns node]
@@ -415,7 +417,7 @@ BUGFIX = """
     $lm droplist {14 16 19}
     $em insert $lm
     $em bind $lm 1
-    $ns link-lossmodel $em $n1 $n2
+    $ns [lindex $argv 3] $em $n1 $n2
     set tcp [new Agent/$cls]
     $tcp set window_ 30
     $tcp set bugFix_ [lindex $argv 1]
@@ -435,11 +437,16 @@ BUGFIX = """
 """
 
 
-@pytest.mark.parametrize("cls,bugfix,syn", [("TCP", "true", "false"),
-                                            ("TCP/Reno", "false", "false"),
-                                            ("TCP/Reno", "false", "true"),
-                                            ("TCP/Newreno", "false", "false")])
-def test_bugfix_and_delay_growth_match_ns2(tmp_path, cls, bugfix, syn):
-    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, BUGFIX, cls, bugfix, syn)
+@pytest.mark.parametrize("cls,bugfix,syn,loss,precise", [
+    ("TCP", "true", "false", "link-lossmodel", "true"),
+    ("TCP", "false", "true", "link-lossmodel", "true"),  # ssthresh_ 1, cwnd_ 1, ssthresh_ 2
+    ("TCP/Reno", "false", "false", "link-lossmodel", "true"),
+    ("TCP/Reno", "false", "true", "lossmodel", "false"),
+    ("TCP/Newreno", "false", "false", "link-lossmodel", "false"),
+    ("TCP/Reno", "true", "true", "lossmodel", "true"),
+])
+def test_bugfix_delay_growth_precision_and_loss_position_match_ns2(tmp_path, cls, bugfix, syn,
+                                                                    loss, precise):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, BUGFIX, cls, bugfix, syn, loss, precise)
     assert ac_out == ns_out
     assert (ac_dir / "tv.tr").read_text() == (ns_dir / "tv.tr").read_text()

@@ -177,6 +177,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "limited_transmit": True,  # ns-2 singledup_ 1
             "bug_fix": True,  # ns-2 bugFix_ true
             "bare_first_segment": True,  # ns-2's TcpAgent::output (no effect with syn)
+            "precision_reduce": True,  # ns-2 precisionReduce_ true
             "syn": True,  # ns-2 syn_ true
             "max_burst": 0,
             "max_ssthresh": 0,

@@ -55,6 +55,7 @@ pub fn ns2_tcp() -> TcpConfig {
         delack_syn: true,
         bug_fix: true,
         bare_first_segment: false,
+        precision_reduce: true,
         quick_acks: 0,
         adaptive_ack_delay: false,
         integer_cwnd: false,
@@ -104,6 +105,7 @@ pub fn dumbbell(
                 queue: q(limit),
                 loss: None,
                 monitor_flows: false,
+                loss_at_entry: false,
             },
             LinkConfig {
                 from: b,
@@ -113,6 +115,7 @@ pub fn dumbbell(
                 queue: q(limit),
                 loss: None,
                 monitor_flows: false,
+                loss_at_entry: false,
             },
         ]
     };

@@ -136,6 +136,13 @@ pub struct LinkConfig {
     /// Keep per-flow queue counters on this direction (ns-2 `makeflowmon Fid`).
     #[serde(default)]
     pub monitor_flows: bool,
+    /// The loss model sits at the link's entry, before its queue: a packet it takes is never
+    /// queued (ns-2.35 tcl/lib/ns-link.tcl: `$ns lossmodel` and `$link errormodule` put the
+    /// module at the link's head, `SimpleLink::errormodule` -> `add-to-head`). Otherwise it
+    /// takes packets that have crossed the link (`$ns link-lossmodel`, `insert-linkloss`:
+    /// after the delay element).
+    #[serde(default)]
+    pub loss_at_entry: bool,
 }
 
 /// A loss model on a link direction.
@@ -430,6 +437,11 @@ pub struct TcpConfig {
     /// seqno 0, which it treats apart as the SYN whether `syn_` is on or not.
     #[serde(default)]
     pub bare_first_segment: bool,
+    /// A window reduction keeps the fractional half (ns-2 `precisionReduce_`, true since
+    /// 2006); false: cwnd becomes a whole number of segments, ns-2.35 tcp/tcp.cc
+    /// `TcpAgent::slowdown` without precision_reduce_ (`(int)(window() / 2)`).
+    #[serde(default = "default_true")]
+    pub precision_reduce: bool,
     /// A delaying sink acknowledges this many first data segments at once (Linux's quick
     /// ACKs at the start of a connection).
     #[serde(default)]

@@ -48,6 +48,7 @@ fn scenario(s: &Setup) -> Scenario {
         queue: q.clone(),
         loss: (p > 0.0).then_some(LossConfig::Bernoulli { p }),
         monitor_flows: false,
+        loss_at_entry: false,
     };
     let flow = |name: &str, from, to, size, connection| FlowConfig {
         name: name.into(),

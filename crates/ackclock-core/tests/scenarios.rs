@@ -195,6 +195,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             queue: q.clone(),
             loss: None,
             monitor_flows: false,
+            loss_at_entry: false,
         },
         LinkConfig {
             from: 1,
@@ -204,6 +205,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             queue: q,
             loss: None,
             monitor_flows: false,
+            loss_at_entry: false,
         },
     ];
     let flows = vec![

@@ -42,6 +42,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             queue=QueueConfig(kind=link.queue.kind, limit=link.queue.limit(),
                               ecn=link.queue.ecn(), params=link.queue.params()),
             duplex=False, loss=loss, monitor_flows=link.monitor_flows,
+            loss_at_entry=link.loss_at_entry,
             origin=f"{link.where}|{link.name}"))
     flows: list[Flow] = []
     for agent in sim.agents:

@@ -109,6 +109,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
             "windowConstant_": ("4", "int"), "decrease_num_": ("0.5", "double"),
             "increase_num_": ("1.0", "double"), "delay_growth_": ("true", "bool"),
             "slow_start_restart_": ("true", "bool"), "bugFix_": ("true", "bool"),
+            "precisionReduce_": ("true", "bool"),
             "noFastRetrans_": ("false", "bool"), "frto_enabled_": ("0", "int"),
             "timerfix_": ("true", "bool"), "QOption_": ("0", "int"),
             # State variables: read from the engine once the run has started.

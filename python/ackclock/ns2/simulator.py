@@ -79,6 +79,7 @@ class Simulator(TclObject):
         self.packet_traces: list[_PacketTrace] = []
         # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
         self._trace_started: set[tuple[str, str]] = set()
+        self._last_cwnd: dict[str, float] = {}
 
     # --- topology --------------------------------------------------------------------------
 
@@ -243,12 +244,12 @@ class Simulator(TclObject):
         raise Ns2Error(unsupported("LANs ($ns make-lan)"))
 
     def cmd_link_lossmodel(self, em: str, a: str, b: str) -> None:
-        self.set_loss(self._link(a, b), em)
+        self.set_loss(self._link(a, b), em, at_entry=False)
 
     def cmd_lossmodel(self, em: str, a: str, b: str) -> None:
-        self.set_loss(self._link(a, b), em)
+        self.set_loss(self._link(a, b), em, at_entry=True)
 
-    def set_loss(self, link: SimplexLink, em: str) -> None:
+    def set_loss(self, link: SimplexLink, em: str, at_entry: bool) -> None:
         self._before_run("a loss model")
         model = self.ctx.lookup(em, ErrorModel, "an ErrorModel")
         assert isinstance(model, ErrorModel)
@@ -256,6 +257,7 @@ class Simulator(TclObject):
             raise Ns2Error(unsupported(f"a second loss model on link {link.name}"))
         link.loss = model
         link.loss_where = self.ctx.where()
+        link.loss_at_entry = at_entry
         model.installed = True
 
     # --- agents ----------------------------------------------------------------------------
@@ -609,7 +611,7 @@ class Simulator(TclObject):
         out: dict[str, list[str]] = {}
         records = sorted(zip(rows["time_s"], rows["flow"], rows["variable"], rows["value"],
                              strict=True), key=lambda r: (r[0], TRACE_ORDER.get(r[2], 9)))
-        for t, flow, var, value in records:
+        for t, flow, var, value in self._slowdown_steps(records, by_flow):
             agent = by_flow.get(flow)
             if (flow, var) not in self._trace_started:
                 self._trace_started.add((flow, var))
@@ -623,6 +625,45 @@ class Simulator(TclObject):
             except Exception:
                 raise Ns2Error(f"cannot write the variable trace to channel {channel!r}"
                                " (closed?)") from None
+
+    def _slowdown_steps(self, records: list[tuple[float, str, str, float]],
+                        by_flow: dict[str, TcpAgent]) -> list[tuple[float, str, str, float]]:
+        """ns-2.35 tcp/tcp.cc TcpAgent::slowdown sets ssthresh_ to half the window, then
+        cwnd_, then raises ssthresh_ to 2 if it is below: a traced ssthresh_ shows each step
+        (`ssthresh_ 1`, `cwnd_ 1.000`, `ssthresh_ 2`) where the engine has only the end.
+        A cut is a fall of cwnd; the half is of min(cwnd, window_) before it."""
+        out: list[tuple[float, str, str, float]] = []
+        i = 0
+        while i < len(records):
+            t, flow = records[i][0], records[i][1]
+            j = i
+            while j < len(records) and records[j][0] == t and records[j][1] == flow:
+                j += 1
+            group = records[i:j]
+            i = j
+            prev = self._last_cwnd.get(flow)
+            cut = next((r for r in group if r[2] == "cwnd" and prev is not None
+                        and r[3] < prev), None)
+            for r in group:
+                if r[2] == "cwnd":
+                    self._last_cwnd[flow] = r[3]
+            agent = by_flow.get(flow)
+            if cut is None or prev is None or agent is None or "ssthresh_" not in agent.traced:
+                out.extend(group)
+                continue
+            window = to_int(agent.vars.get("window_", "20"))
+            half = int(min(prev, float(window)) / 2)
+            if half >= 2:
+                out.extend(group)
+                continue
+            rest = [r for r in group if r[2] != "ssthresh"]
+            at = rest.index(cut)
+            out.extend(rest[:at])
+            out.append((t, flow, "ssthresh", float(half)))
+            out.append(cut)
+            out.append((t, flow, "ssthresh", 2.0))
+            out.extend(rest[at + 1:])
+        return out
 
     def _copy_packet_trace(self) -> None:
         """The engine writes each packet trace to a file of its own; the lines are copied to

@@ -193,6 +193,9 @@ class SimplexLink:
     index: int  # its position in the engine's link list
     loss: ErrorModel | None = None
     loss_where: Location | None = None
+    # ns-2.35 ns-link.tcl: `$ns lossmodel` / `$link errormodule` add the module to the link's
+    # head (before the queue); `$ns link-lossmodel` inserts it after the delay element.
+    loss_at_entry: bool = False
     monitors: list[object] = field(default_factory=list)
     monitor_flows: bool = False  # a flow monitor (attach-fmon) watches it
 
@@ -261,7 +264,7 @@ class Link(TclObject):
             loss = self._l().loss
             return loss.handle if loss is not None else ""
         assert self.ctx.simulator is not None
-        self.ctx.simulator.set_loss(self._l(), em)
+        self.ctx.simulator.set_loss(self._l(), em, at_entry=True)
         return ""
 
 

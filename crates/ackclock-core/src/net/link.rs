@@ -53,6 +53,9 @@ pub struct Link {
     queue: AnyQueue,
     pub rate: Rate,
     loss: Option<Box<AnyLoss>>,
+    /// The loss model takes packets as they enter the link, before the queue (ns-2
+    /// `lossmodel`), not as they leave it.
+    loss_at_entry: bool,
     // Line 3: what is checked for on every hop but rarely there.
     /// `queue.holds()` and `queue.periodic()`, kept here so that a hop tests a flag rather
     /// than decoding the discipline's variant.
@@ -142,6 +145,7 @@ impl Link {
             periodic: queue.periodic(),
             queue,
             loss: None,
+            loss_at_entry: false,
             busy_until: SimTime::ZERO,
             // Small at first (rings grow by doubling, then keep their size): most links of a
             // large topology never hold more than a few packets.
@@ -518,9 +522,26 @@ impl Link {
         self.loss = Some(Box::new(loss));
     }
 
-    /// Whether the loss model takes the packet that has just crossed the link.
+    /// Puts the loss model at the link's entry (see `LinkConfig::loss_at_entry`).
+    pub fn set_loss_at_entry(&mut self, at_entry: bool) {
+        self.loss_at_entry = at_entry;
+    }
+
+    /// Whether the loss model at the link's entry takes the packet offered to it.
+    #[inline(always)]
+    pub fn loses_at_entry(&mut self, pkt: &Packet) -> bool {
+        self.loss_at_entry && self.loses(pkt)
+    }
+
+    /// Whether the loss model after the link takes the packet that has just crossed it.
+    #[inline(always)]
+    pub fn loses_on_arrival(&mut self, pkt: &Packet) -> bool {
+        !self.loss_at_entry && self.loses(pkt)
+    }
+
+    /// Whether the loss model takes the packet.
     #[inline]
-    pub fn loses(&mut self, pkt: &Packet) -> bool {
+    fn loses(&mut self, pkt: &Packet) -> bool {
         let Some(m) = self.loss.as_mut() else {
             return false;
         };

@@ -321,6 +321,7 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
         }
         None => {}
     }
+    link.set_loss_at_entry(l.loss_at_entry);
     link
 }
 

@@ -312,7 +312,7 @@ impl Simulator {
             }
             None => self.queue.remove(src),
         }
-        if self.links[l.idx()].loses(self.pool.get(c.r)) {
+        if self.links[l.idx()].loses_on_arrival(self.pool.get(c.r)) {
             let pkt = self.pool.take(c.r);
             self.count_drop(&pkt);
             if self.tracing {
@@ -343,6 +343,14 @@ impl Simulator {
     #[inline(always)]
     fn forward_carried(&mut self, at: NodeId, c: Carried) {
         let l = self.routes.forward(at, c.dst, c.flow);
+        if self.links[l.idx()].loses_at_entry(self.pool.get(c.r)) {
+            let pkt = self.pool.take(c.r);
+            self.count_drop(&pkt);
+            if self.tracing {
+                self.trace(l, TraceEvent::Lost, &pkt);
+            }
+            return;
+        }
         if self.tracing {
             let pkt = *self.pool.get(c.r);
             self.trace(l, TraceEvent::Enqueue, &pkt);

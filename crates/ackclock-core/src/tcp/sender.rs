@@ -135,6 +135,8 @@ pub struct TcpSender {
     syn_pending: bool,
     /// Segment 0, not a SYN, carries no headers (ns-2's `TcpAgent::output`).
     bare_first: bool,
+    /// Window reductions to a whole number of segments (ns-2 `precisionReduce_ false`).
+    whole_reduce: bool,
     header_size: u32,
     window_init: f64,
     recovery: Recovery,
@@ -234,6 +236,7 @@ impl TcpSender {
             ts_echo: SimTime::ZERO,
             syn_pending: cfg.syn,
             bare_first: cfg.bare_first_segment && !cfg.syn,
+            whole_reduce: !cfg.precision_reduce,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
             recovery,
@@ -908,7 +911,12 @@ impl TcpSender {
         if self.integer_cwnd {
             self.w.cwnd = self.w.cwnd.floor().max(1.0);
         }
-        let reduced = self.cc.ssthresh(&self.w, self.clock);
+        let mut reduced = self.cc.ssthresh(&self.w, self.clock);
+        if self.whole_reduce {
+            // ns-2's slowdown without precision_reduce_: (int)(window() / 2), window() the
+            // whole segments of min(cwnd, rwnd); floor(floor(w) / 2) = floor(w / 2).
+            reduced = reduced.floor();
+        }
         // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
         let whole = if self.bytes && !self.integer_cwnd {
             reduced

@@ -124,6 +124,7 @@ pub fn build(net: &Net) -> Scenario {
             queue: q.clone(),
             loss: lossy,
             monitor_flows: false,
+            loss_at_entry: false,
         });
         links.push(LinkConfig {
             from: b,
@@ -133,6 +134,7 @@ pub fn build(net: &Net) -> Scenario {
             queue: q,
             loss: None,
             monitor_flows: false,
+            loss_at_entry: false,
         });
     };
     let n = net.flows.len().max(1);

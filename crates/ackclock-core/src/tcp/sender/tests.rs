@@ -116,6 +116,28 @@ fn bare_first_segment_without_syn() {
     }
 }
 
+/// ns-2 `precisionReduce_ false` (`TcpAgent::slowdown`'s integer branch): fast
+/// retransmit leaves cwnd at the whole half, not the fractional one.
+#[test]
+fn whole_reduction_without_precision_reduce() {
+    for (precise, expected) in [(true, 9.3 / 2.0), (false, 4.0)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.precision_reduce = precise;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.w.ssthresh = 5.0;
+        grow(&mut s, &mut out, &mut c, 9.3);
+        let w = s.w.cwnd;
+        for _ in 0..3 {
+            s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+        }
+        let expected = if precise { w / 2.0 } else { expected };
+        assert_eq!(s.w.cwnd, expected, "precise {precise}");
+        assert_eq!(s.w.ssthresh, 4.0);
+    }
+}
+
 /// A SACK sender over a 100-segment receive window, opened to a 20-segment cwnd.
 fn sack_sender_at_20(prr: bool, rto_rule: &str) -> (TcpSender, Vec<Packet>, FlowCounters) {
     let mut cfg = ns2_tcp();
