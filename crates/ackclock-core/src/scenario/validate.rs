@@ -1,0 +1,379 @@
+//! [`Scenario::validate`]: what the engine relies on in a resolved scenario, each problem
+//! reported with its key path.
+
+use super::*;
+
+impl Scenario {
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let s: Scenario =
+            serde_json::from_str(text).map_err(|e| format!("resolved scenario: {e}"))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Checks everything the engine relies on; the first problem comes back with its path.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.nodes.len() as u32;
+        if self.run.duration_ps == 0 {
+            return Err("run.duration: must be positive".into());
+        }
+        if self.run.warmup_ps >= self.run.duration_ps {
+            return Err("run.warmup: must be shorter than run.duration".into());
+        }
+        if self.run.sample_interval_ps == Some(0) {
+            return Err("run.sample_interval: must be positive".into());
+        }
+        if let Some(iv) = self.run.sample_interval_ps {
+            // Guard against time series that would not fit in memory.
+            let samples = self.run.duration_ps / iv + 1;
+            if samples > MAX_SAMPLES {
+                return Err(format!(
+                    "run.sample_interval: {samples} samples per series, more than \
+                     {MAX_SAMPLES}; choose a longer interval"
+                ));
+            }
+            let per_sample = (self.flows.len() + self.links.len()) as u64;
+            let rows = samples.saturating_mul(per_sample);
+            if rows > MAX_SAMPLE_ROWS {
+                return Err(format!(
+                    "run.sample_interval: {samples} samples x ({} flows + {} link \
+                     directions) = {rows} time-series rows, more than {MAX_SAMPLE_ROWS}; \
+                     choose a longer interval",
+                    self.flows.len(),
+                    self.links.len()
+                ));
+            }
+        }
+        for (i, t) in self.traces.iter().enumerate() {
+            if t.links.iter().any(|&l| l as usize >= self.links.len()) {
+                return Err(format!("trace[{i}].links: link index out of range"));
+            }
+            if t.nodes.iter().any(|&x| x >= n) {
+                return Err(format!("trace[{i}].nodes: node index out of range"));
+            }
+            if t.format == TraceFormat::Ns2 && !t.nodes.is_empty() {
+                return Err(format!(
+                    "trace[{i}].nodes: an ns2 trace records link directions; use links"
+                ));
+            }
+            if t.path.is_empty() {
+                return Err(format!("trace[{i}].file: must not be empty"));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, name) in self.nodes.iter().enumerate() {
+            if !seen.insert(name.as_str()) {
+                return Err(format!("node[{i}].name: duplicate node name {name:?}"));
+            }
+        }
+        let mut dirs = std::collections::HashSet::new();
+        for (i, l) in self.links.iter().enumerate() {
+            if l.from >= n || l.to >= n {
+                return Err(format!("link[{i}]: node index out of range"));
+            }
+            if l.from == l.to {
+                return Err(format!("link[{i}]: a link must join two different nodes"));
+            }
+            if !dirs.insert((l.from, l.to)) {
+                return Err(format!(
+                    "link[{i}]: duplicate link {}->{}",
+                    self.nodes[l.from as usize], self.nodes[l.to as usize]
+                ));
+            }
+            if crate::time::Rate::from_bps_f64(l.rate_bps).is_none() {
+                return Err(format!(
+                    "link[{i}].rate: must be a positive number of bit/s"
+                ));
+            }
+            validate_queue(&format!("link[{i}].queue"), &l.queue)?;
+            if let Some(loss) = &l.loss {
+                validate_loss(&format!("link[{i}].loss"), loss, self.flows.len())?;
+            }
+            if l.queue.limit_packets.is_some() && l.queue.limit_bytes.is_some() {
+                return Err(format!(
+                    "link[{i}].queue: give limit or limit_bytes, not both"
+                ));
+            }
+        }
+        let mut names = std::collections::HashSet::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            if !names.insert(f.name.as_str()) {
+                return Err(format!("flow[{i}].name: duplicate flow name {:?}", f.name));
+            }
+            if f.from >= n || f.to >= n {
+                return Err(format!("flow[{i}]: node index out of range"));
+            }
+            if f.from == f.to {
+                return Err(format!(
+                    "flow[{i}]: source and destination are the same node"
+                ));
+            }
+            f.app.start().check(&format!("flow[{i}].app.start"))?;
+            if let AppConfig::Onoff { on, off, .. } = &f.app {
+                on.check(&format!("flow[{i}].app.on"))?;
+                off.check(&format!("flow[{i}].app.off"))?;
+            }
+            if let Err(name) = crate::tracer::TraceMask::from_names(&f.trace) {
+                return Err(format!(
+                    "flow[{i}].trace: unknown variable {name:?}; expected some of {}",
+                    crate::tracer::TRACEABLE.join(", ")
+                ));
+            }
+            if !f.trace.is_empty() && f.kind != FlowKind::Tcp {
+                return Err(format!(
+                    "flow[{i}].trace: only TCP flows have variables to trace"
+                ));
+            }
+            if let Some(c) = &f.connection {
+                self.validate_connection(i, f, c)?;
+            }
+            match (f.kind, &f.app, &f.tcp) {
+                (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,
+                (FlowKind::Tcp, AppConfig::Tmix { connections, .. }, Some(t)) => {
+                    validate_tcp(i, t)?;
+                    for (j, c) in connections.iter().enumerate() {
+                        let p = format!("flow[{i}].app.connections[{j}]");
+                        if c.adus.is_empty() {
+                            return Err(format!("{p}: a connection needs at least one ADU"));
+                        }
+                        if c.loss.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                            return Err(format!("{p}.loss: must be probabilities in [0, 1]"));
+                        }
+                        if c.adus.iter().any(|a| a.bytes > 1 << 40) {
+                            return Err(format!("{p}: an ADU larger than 2^40 bytes"));
+                        }
+                    }
+                }
+                (FlowKind::Tcp, _, None) => return Err(format!("flow[{i}].tcp: missing")),
+                // A paced application writing into the connection (CBR over TCP).
+                (FlowKind::Tcp, _, Some(t)) => validate_tcp(i, t)?,
+                (FlowKind::Udp, AppConfig::Ftp { .. } | AppConfig::Tmix { .. }, _) => {
+                    return Err(format!(
+                        "flow[{i}].app.kind: a UDP flow needs a cbr, onoff, poisson or trace app"
+                    ))
+                }
+                (FlowKind::Udp, AppConfig::Trace { records, .. }, _) => {
+                    if records.is_empty() {
+                        return Err(format!("flow[{i}].app.file: the trace has no records"));
+                    }
+                    if records.windows(2).any(|w| w[1].0 < w[0].0) {
+                        return Err(format!("flow[{i}].app.file: record times go backwards"));
+                    }
+                    if records.iter().any(|r| r.1 == 0) {
+                        return Err(format!("flow[{i}].app.file: a record has size 0"));
+                    }
+                }
+                (
+                    FlowKind::Udp,
+                    AppConfig::Cbr {
+                        interval_ps: iv,
+                        packet_size: size,
+                        ..
+                    }
+                    | AppConfig::Onoff {
+                        interval_ps: iv,
+                        packet_size: size,
+                        ..
+                    }
+                    | AppConfig::Poisson {
+                        mean_interval_ps: iv,
+                        packet_size: size,
+                        ..
+                    },
+                    _,
+                ) => {
+                    if *iv == 0 {
+                        return Err(format!("flow[{i}].app.rate: must be positive and finite"));
+                    }
+                    // An application that starts after the run (the ns-2 front end starts
+                    // it from the script, at a time of its own) is bounded there, not here.
+                    let never = matches!(f.app.start(), Distribution::Constant(s)
+                        if *s >= self.run.duration_ps);
+                    let packets = self.run.duration_ps / *iv;
+                    if packets > MAX_APP_PACKETS && !never {
+                        return Err(format!(
+                            "flow[{i}].app.rate: one packet every {iv} ps is {packets} packets \
+                             over run.duration, more than {MAX_APP_PACKETS}; lower the rate"
+                        ));
+                    }
+                    if *size == 0 {
+                        return Err(format!("flow[{i}].app.packet_size: must be positive"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// Checks that flow `i` and its peer form one two-way connection.
+    fn validate_connection(
+        &self,
+        i: usize,
+        f: &FlowConfig,
+        c: &ConnectionConfig,
+    ) -> Result<(), String> {
+        let p = format!("flow[{i}].connection");
+        let Some(peer) = self.flows.get(c.peer as usize) else {
+            return Err(format!("{p}.peer: flow index out of range"));
+        };
+        let Some(pc) = &peer.connection else {
+            return Err(format!(
+                "{p}.peer: flow {} is not a connection's direction",
+                c.peer
+            ));
+        };
+        if pc.peer as usize != i || pc.initiator == c.initiator {
+            return Err(format!(
+                "{p}.peer: flows {i} and {} must name each other, one initiator, one acceptor",
+                c.peer
+            ));
+        }
+        if peer.from != f.to || peer.to != f.from {
+            return Err(format!(
+                "{p}.peer: the peer flow must run from {} to {}",
+                f.to, f.from
+            ));
+        }
+        if f.kind != FlowKind::Tcp || !matches!(f.app, AppConfig::Ftp { .. }) {
+            return Err(format!(
+                "flow[{i}].app: a connection's direction is a TCP ftp flow"
+            ));
+        }
+        if c.initiator && c.exchange == crate::tcp::full::Exchange::RequestResponse {
+            if let AppConfig::Ftp {
+                size_bytes: None, ..
+            } = f.app
+            {
+                return Err(format!(
+                    "flow[{i}].app.size: a request-response exchange needs a finite request"
+                ));
+            }
+        }
+        let (Some(t), Some(pt)) = (&f.tcp, &peer.tcp) else {
+            return Err(format!("flow[{i}].tcp: missing"));
+        };
+        if !t.syn {
+            return Err(format!(
+                "flow[{i}].syn: a two-way connection opens with a handshake"
+            ));
+        }
+        if t.rcv_buffer_bytes.is_some() {
+            return Err(format!(
+                "flow[{i}].rcv_buffer: not supported on two-way connections yet"
+            ));
+        }
+        if t.packet_size != pt.packet_size || t.header_size != pt.header_size {
+            return Err(format!(
+                "flow[{i}].packet_size: both directions of a connection use the same segments"
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn probability(path: &str, key: &str, x: f64) -> Result<(), String> {
+    if (0.0..=1.0).contains(&x) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{path}.{key}: must be a probability in [0, 1], got {x}"
+        ))
+    }
+}
+
+fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String> {
+    match loss {
+        LossConfig::Bernoulli { p: x } | LossConfig::ByteBernoulli { p: x } => {
+            probability(p, "p", *x)
+        }
+        LossConfig::DropList { flow, .. } => {
+            if *flow as usize >= flows {
+                return Err(format!("{p}.flow: flow index out of range"));
+            }
+            Ok(())
+        }
+        LossConfig::GilbertElliott {
+            p_good_bad,
+            p_bad_good,
+            loss_good,
+            loss_bad,
+        } => {
+            probability(p, "p_good_bad", *p_good_bad)?;
+            probability(p, "p_bad_good", *p_bad_good)?;
+            probability(p, "loss_good", *loss_good)?;
+            probability(p, "loss_bad", *loss_bad)
+        }
+        LossConfig::Periodic {
+            period,
+            offset,
+            burst,
+        } => {
+            if *period == 0 {
+                return Err(format!("{p}.period: must be positive"));
+            }
+            if offset >= period {
+                return Err(format!("{p}.offset: must be smaller than period"));
+            }
+            if *burst == 0 || *burst > *period {
+                return Err(format!("{p}.burst: must be between 1 and period"));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
+    let given = q.given_params().map_err(|e| format!("{p}.{e}"))?;
+    q.kind
+        .check(q.limit_packets, q.limit_bytes, q.ecn, &given)
+        .map_err(|e| format!("{p}.{e}"))
+}
+
+fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
+    let p = format!("flow[{i}]");
+    // variant, sink, window_unit, hystart and rto_rule are enums: their names were read once,
+    // when the document was.
+    if let Err(e) = t.congestion_control() {
+        return Err(format!("{p}.{e}"));
+    }
+    if t.variant == Recovery::Sack && t.sink != SinkKind::Sack {
+        return Err(format!("{p}.sink: the sack variant needs sink = \"sack\""));
+    }
+    if t.rcv_buffer_bytes == Some(0) {
+        return Err(format!("{p}.rcv_buffer: must be at least one byte"));
+    }
+    if t.app_read_rate_bps
+        .is_some_and(|r| !(r > 0.0 && r.is_finite()))
+    {
+        return Err(format!("{p}.read_rate: must be a positive rate"));
+    }
+    if t.app_read_rate_bps.is_some() && t.rcv_buffer_bytes.is_none() {
+        return Err(format!("{p}.read_rate: needs a rcv_buffer to fill"));
+    }
+    if t.segs_per_ack == 0 {
+        return Err(format!("{p}.segs_per_ack: must be positive"));
+    }
+    if t.packet_size == 0 {
+        return Err(format!("{p}.packet_size: must be positive"));
+    }
+    if t.window == 0 || t.window > 1 << 24 {
+        return Err(format!(
+            "{p}.window: must be between 1 and 16777216 packets"
+        ));
+    }
+    if t.window_init == 0 {
+        return Err(format!("{p}.window_init: must be positive"));
+    }
+    if t.dupack_threshold == 0 {
+        return Err(format!("{p}.dupack_threshold: must be positive"));
+    }
+    if t.min_rto_ps > t.max_rto_ps {
+        return Err(format!("{p}.min_rto: larger than max_rto"));
+    }
+    if t.max_rto_ps == 0 || t.initial_rto_ps == 0 {
+        return Err(format!("{p}: max_rto and initial_rto must be positive"));
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! What the application and a two-way connection ask of the sender: a transfer's size and
+//! ADUs, the SYN and its retransmission, piggy-backed acknowledgements, writes, start, resume
+//! and stop.
+
+use super::*;
+
+impl TcpSender {
+    /// Makes the application a finite transfer of `bytes` payload bytes (at least 1): whole
+    /// segments and a last one with the remainder, after the SYN if there is one.
+    pub fn set_transfer(&mut self, bytes: u64) {
+        self.clear_transfer();
+        self.push_adu(bytes);
+    }
+
+    /// Forgets the messages written (before the application starts): nothing to send yet.
+    pub fn clear_transfer(&mut self) {
+        self.adus.clear();
+        self.data_end = 0;
+    }
+
+    /// Appends a message of `bytes` payload bytes (0: a header-only segment, such as a FIN)
+    /// and returns one past its last segment. The application sends it with `resume`.
+    pub fn push_adu(&mut self, bytes: u64) -> u64 {
+        let payload = self.payload as u64;
+        // Segment 0 is the SYN, acknowledged or not, when the flow opens with one.
+        let first = self
+            .adus
+            .last()
+            .map_or(u64::from(self.syn), |&(end, _)| end);
+        let segments = bytes.div_ceil(payload).max(1);
+        let last = bytes - (segments - 1).min(bytes / payload) * payload;
+        let end = first + segments;
+        self.adus.push((end, self.header_size + last as u32));
+        if bytes > 0 {
+            self.data_end = end;
+        }
+        end
+    }
+
+    /// Opens the connection with nothing written yet: only the SYN may leave (the passive
+    /// side of a two-way connection before its application writes, `tcp/full.rs`).
+    pub fn open(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.app_limit = u64::from(self.syn);
+        self.send_much(now, out, c);
+        if self.rto_deadline.is_none() && self.una < self.maxseq {
+            self.arm_timer(now);
+        }
+    }
+
+    /// Sends the SYN again while it is unacknowledged: a passive opener answers a
+    /// retransmitted SYN with its SYN-ACK again, as Linux's `tcp_check_req` does
+    /// (`inet_rtx_syn_ack`), so that a lost SYN-ACK costs the initiator's SYN timeout only.
+    pub fn resend_syn(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        if self.syn_pending && self.una == 0 && self.maxseq > 0 {
+            self.emit(0, now, out, c);
+        }
+    }
+
+    /// An acknowledgement carried by a data segment of the reverse direction (a two-way
+    /// connection, `tcp/full.rs`). When it acknowledges new data it is an ACK like any
+    /// other. Otherwise it is no duplicate ACK: RFC 5681 section 2 counts only segments that
+    /// carry no data (BSD and Linux's `FLAG_NOT_DUP` agree), so Reno and NewReno ignore it;
+    /// with SACK it counts when its blocks report data not SACKed before, "even if it
+    /// carries new data" (RFC 6675 section 2, DupAck).
+    pub fn on_piggyback(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        if pkt.ack > self.una && pkt.ack <= self.maxseq {
+            self.on_ack(now, pkt, out, c);
+            return;
+        }
+        if pkt.ack != self.una || self.una >= self.maxseq || pkt.sack.is_empty() {
+            return;
+        }
+        let new = self
+            .scoreboard
+            .as_ref()
+            .is_some_and(|sb| sb.reports_new(pkt.ack, pkt.sack.iter(pkt.ack)));
+        if new {
+            self.on_ack(now, pkt, out, c);
+        }
+    }
+
+    /// Sends what the window allows of the messages written so far.
+    pub fn resume(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.app_limit = match self.stream_bytes {
+            // A byte stream goes out in full segments only, as Nagle's algorithm holds a
+            // partial one back while data are outstanding.
+            Some(b) => u64::from(self.syn) + b / self.payload as u64,
+            None => self.adus.last().map_or(u64::MAX, |&(end, _)| end),
+        };
+        self.send_much(now, out, c);
+        if self.rto_deadline.is_none() && self.una < self.maxseq {
+            self.arm_timer(now);
+        }
+    }
+
+    /// The application starts: an endless bulk transfer, or the finite one set.
+    pub fn start(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.resume(now, out, c);
+    }
+
+    /// A rate-limited application (ns-3's `MyApp`, CBR over TCP) writes `bytes` more into
+    /// the byte stream; full segments leave as the window allows.
+    pub fn write(
+        &mut self,
+        now: SimTime,
+        bytes: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        *self.stream_bytes.get_or_insert(0) += bytes;
+        self.resume(now, out, c);
+    }
+
+    /// The wire size of segment `seq` (after the SYN) when the data are messages.
+    pub(super) fn message_segment_size(&self, seq: u64) -> u32 {
+        let i = self.adus.partition_point(|&(end, _)| end <= seq);
+        match self.adus.get(i) {
+            Some(&(end, last)) if seq + 1 == end => last,
+            _ => self.wire_size,
+        }
+    }
+
+    /// The application stops: no new data, but what was sent is still recovered.
+    pub fn stop(&mut self) {
+        self.app_limit = self.maxseq;
+    }
+}
