@@ -159,7 +159,7 @@ impl TcpSender {
         if let Some(h) = l.tlp_high_seq {
             if ack >= h {
                 if l.tlp_retrans && ack > h {
-                    if !self.cc_owns_cwnd() {
+                    if !self.cc.has_cong_control() {
                         self.w.cwnd = self.reduce_window();
                     }
                     l.tlp_high_seq = None;
@@ -172,7 +172,7 @@ impl TcpSender {
         let recovering = matches!(l.state, CaState::Recovery | CaState::Loss);
         let mut exited = false;
         if recovering && self.una >= l.high_seq {
-            if l.state == CaState::Recovery && !self.cc_owns_cwnd() {
+            if l.state == CaState::Recovery && !self.cc.has_cong_control() {
                 // tcp_end_cwnd_reduction
                 self.w.cwnd = self.w.ssthresh;
             }
@@ -211,7 +211,7 @@ impl TcpSender {
         self.linux = Some(l);
         // Congestion control (tcp_cong_control).
         let delivered = d.segments;
-        if self.cc_owns_cwnd() {
+        if self.cc.has_cong_control() {
             let _ = exited;
             self.linux_cong_control(now, delivered, ca_rtt, was, newly_lost, prior_in_flight);
         } else if in_recovery {
@@ -223,15 +223,9 @@ impl TcpSender {
         self.send_much(now, out, c);
     }
 
-    /// Whether congestion control sets cwnd itself on every ACK (Linux `cong_control`).
-    #[inline]
-    fn cc_owns_cwnd(&self) -> bool {
-        self.rate.is_some()
-    }
-
     /// `tcp_enter_recovery` with `tcp_init_cwnd_reduction`.
     fn linux_enter_recovery(&mut self, l: &mut Linux, c: &mut FlowCounters) {
-        if !self.cc_owns_cwnd() {
+        if !self.cc.has_cong_control() {
             self.reduce_window();
         } else {
             // Linux calls ssthresh here whatever the algorithm; BBR's only saves its cwnd.
@@ -543,7 +537,7 @@ impl TcpSender {
                 }
                 self.linux = Some(l);
                 if changed {
-                    if !self.cc_owns_cwnd() {
+                    if !self.cc.has_cong_control() {
                         self.linux_prr(1, 0, false);
                     }
                     self.linux_send(now, out, c);
@@ -601,10 +595,10 @@ impl TcpSender {
         let reduce = matches!(l.state, CaState::Open | CaState::Disorder)
             || l.high_seq <= self.una
             || (l.state == CaState::Loss && l.retransmits == 0);
-        if reduce && !self.cc_owns_cwnd() {
+        if reduce && !self.cc.has_cong_control() {
             self.reduce_window();
         }
-        if reduce && self.cc_owns_cwnd() {
+        if reduce && self.cc.has_cong_control() {
             // Linux calls ssthresh here whatever the algorithm; BBR's only saves its cwnd.
             self.cc.ssthresh(&self.w, now);
         }
