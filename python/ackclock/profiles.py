@@ -62,6 +62,10 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
         "cc_params": "table",  # the congestion-control algorithm's own parameters
+        # ns-3.44's TcpNewReno growth: one segment per ACK in slow start, 1/cwnd per ACK after
+        # (for classes derived from TcpNewReno; docs/models/congestion-control.md)
+        "ns3_newreno_growth": "bool",
+        "ns3_cc_defaults": "bool",  # cc_params not given take ns-3.44's attribute defaults
     }
 )
 
@@ -104,7 +108,7 @@ class _Choices(Mapping[str, tuple[str, ...]]):
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
         if key == "cc":
-            return tuple(CC_PARAMS)
+            return (*CC_PARAMS, *CC_CLASSES)
         return self._FIXED[key]
 
     def __iter__(self) -> Iterator[str]:
@@ -180,6 +184,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
                     "cc_params": {},
+                    "ns3_newreno_growth": False,
+                    "ns3_cc_defaults": False,
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -238,6 +244,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
                     "cc_params": {},
+                    "ns3_newreno_growth": False,
+                    "ns3_cc_defaults": False,
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8
@@ -294,6 +302,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
                     "read_rate": None,
                     "cc_params": {},
+                    "ns3_newreno_growth": True,  # TcpNewReno::SlowStart, CongestionAvoidance
+                    "ns3_cc_defaults": True,  # each class's attribute defaults
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8
@@ -399,4 +409,37 @@ CC_PARAMS: Mapping[str, Mapping[str, tuple[Callable[[float], bool], str]]] = _Fr
 # Each algorithm's parameters' defaults.
 CC_DEFAULTS: Mapping[str, Mapping[str, float]] = _FromEngine(
     lambda a: {p["name"]: p["default"] for p in a["params"]})
+
+
+class _Classes(Mapping[str, str]):
+    """ns-3.44's class names (``TcpNewReno``, ``TcpCubic``, ...), accepted as ``cc`` values:
+    each maps to the algorithm that stands for it (the engine registry's ``ns3_classes``)."""
+
+    def __init__(self) -> None:
+        self._table: dict[str, str] | None = None
+
+    def _get(self) -> dict[str, str]:
+        if self._table is None:
+            from .run import engine
+
+            self._table = {c: a["name"] for a in engine().cc_registry()
+                           for c in a["ns3_classes"]}
+        return self._table
+
+    def __getitem__(self, key: str) -> str:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+CC_CLASSES: Mapping[str, str] = _Classes()
+
+
+def canonical_cc(name: str) -> str:
+    """The algorithm a ``cc`` value names: itself, or the one an ns-3 class name stands for."""
+    return CC_CLASSES.get(name, name)
 

@@ -23,6 +23,7 @@ from .profiles import (
     TCP_CHOICES,
     TCP_PARAMS,
     Profile,
+    canonical_cc,
     get_profile,
     normalize_tcp_params,
 )
@@ -954,7 +955,7 @@ def _tcp(
             if not isinstance(value, Mapping):
                 raise ScenarioError(f"expected a table of numbers like {{ beta = 0.7 }}, got"
                                     f" {quote(value)}", path=path)
-            cc = str(merged["cc"][0])
+            cc = canonical_cc(str(merged["cc"][0]))
             aliases = {**CC_ALIASES.get(cc, {}), **CC_NS3_ALIASES.get(cc, {})}
             known = CC_PARAMS.get(cc, {})
             params: dict[str, float] = {}

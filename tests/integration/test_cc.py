@@ -136,7 +136,9 @@ def test_the_front_end_reads_the_engines_registry() -> None:
     registry = _core.cc_registry()
     names = [a["name"] for a in registry]
     assert names[0] == "reno" and "cubic" in names and "bbr" in names
-    assert list(TCP_CHOICES["cc"]) == names
+    classes = [c for a in registry for c in a["ns3_classes"]]
+    assert list(TCP_CHOICES["cc"]) == names + classes
+    assert "TcpNewReno" in classes and "TcpDctcp" in classes
     for a in registry:
         assert set(CC_PARAMS[a["name"]]) == {p["name"] for p in a["params"]}
         for p in a["params"]:
@@ -206,3 +208,85 @@ def test_cc_parameters_out_of_range_are_refused(cc: str, params: dict[str, float
     net.tcp("t", "a", "b", cc=cc, cc_params=params)
     with pytest.raises(ScenarioError, match=f"cc_params.{next(iter(params))}: expected .*{what}"):
         net.run(duration="1s")
+
+
+def test_ns3_class_names_are_cc_values() -> None:
+    """ns-3's class names stand for the algorithms (issue 34); cc_params are checked against
+    the algorithm the class names."""
+    net = ac.Network("x", profile="ns3")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="10ms")
+    net.tcp("t", "a", "b", cc="TcpScalable", cc_params={"MDFactor": 0.3})
+    net.tcp("u", "a", "b", cc="TcpNewReno")
+    r = net.run(duration="2s")
+    assert list(r.flows.cc) == ["TcpScalable", "TcpNewReno"]
+    assert (r.flows.goodput_mbps > 1).all()
+    bad = ac.Network("y", profile="ns3")
+    bad.nodes("a", "b")
+    bad.link("a", "b", rate="10Mb/s", delay="10ms")
+    bad.tcp("t", "a", "b", cc="TcpScalable", cc_params={"MDFactor": 1.5})
+    with pytest.raises(ScenarioError, match=r"cc_params.MDFactor: expected"):
+        bad.run(duration="1s")
+
+
+def test_dctcp_holds_the_queue_near_the_marking_threshold_at_full_utilisation() -> None:
+    """The DCTCP paper's result (Alizadeh et al. 2010, section 3.3): 10 Gb/s, 100 us base RTT,
+    K = 65 packets: the queue stays near K with the link full; CUBIC with the same marking
+    backs off further (its queue averages well below K) and without it fills a deep buffer."""
+    import runpy
+    from pathlib import Path
+
+    ex = runpy.run_path(str(Path(__file__).parents[2] / "examples" / "dctcp.py"))
+    got = ex["main"]()
+    u, mean, mx, marks = got["dctcp, K = 65"]
+    assert u > 0.995 and 0.85 * 65 < mean < 1.05 * 65 and mx < 65 + 10 and marks > 0, got
+    u, mean, _, _ = got["cubic + ECN, K = 65"]
+    assert mean < 0.8 * 65, got
+    assert got["cubic, DropTail 1000"][1] > 300, got
+
+
+def dumbbell(*ccs: str, rate: str = "10Mb/s", delay: str = "20ms", buffer: int = 100,
+             seconds: int = 40, profile: str = "ns3", loss: float = 0.0,
+             **params: Any) -> ac.Results:
+    net = ac.Network("cc", profile=profile)
+    net.nodes("r0", "r1")
+    net.link("r0", "r1", rate=rate, delay=delay, queue_limit=buffer,
+             loss={"kind": "bernoulli", "p": loss} if loss else None)
+    for i, cc in enumerate(ccs):
+        net.nodes(f"s{i}", f"d{i}")
+        net.link(f"s{i}", "r0", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        net.link("r1", f"d{i}", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        net.tcp(f"f{i}", f"s{i}", f"d{i}", cc=cc, rcv_buffer="64MB", **params)
+    return net.run(duration=f"{seconds}s", warmup=f"{seconds // 4}s")
+
+
+@pytest.mark.parametrize("cc", ["hybla", "veno", "yeah", "illinois"])
+def test_loss_based_newcomers_fill_the_link(cc: str) -> None:
+    q = dumbbell(cc).queues.set_index("link").loc["r0->r1"]
+    assert q.utilization > 0.95, (cc, q.utilization)
+
+
+@pytest.mark.parametrize("profile", ["ns3", "linux"])
+def test_ledbat_keeps_its_queueing_delay_near_the_target(profile: str) -> None:
+    """RFC 6817: a lone LEDBAT flow holds about TARGET (100 ms) of queueing delay, from the
+    one-way delays its ACKs' timestamps tell. Without slow start (ns-3's SSParam "no"): with
+    it, the overshoot's queue drains by one segment per round trip at most."""
+    q = dumbbell("ledbat", rate="2Mb/s", delay="10ms", buffer=1000, seconds=40,
+                 profile=profile, cc_params={"slow_start": 0}).queues.set_index("link")
+    q = q.loc["r0->r1"]
+    assert 0.08 < q.mean_sojourn_s < 0.11 and q.utilization > 0.95, q.to_dict()
+
+
+def test_tcp_lp_yields_to_reno() -> None:
+    """TCP-LP (Kuzmanovic, Knightly 2003) takes what a Reno flow leaves: little."""
+    f = dumbbell("lp", "reno", seconds=60).flows.set_index("flow").goodput_mbps
+    assert f["f0"] < 0.25 * f["f1"], f.to_dict()
+
+
+def test_hybla_grows_faster_than_reno_over_a_long_rtt() -> None:
+    """Hybla (Caini, Firrincieli 2004) on a 600 ms satellite path with 0.1% segment loss:
+    rho = 600 / 50 = 12 (ns-3's RRTT) grows the window rho^2 = 144 segments per round trip,
+    where Reno's one leaves it near Mathis's 1.22 / sqrt(p) = 39 segments."""
+    got = {cc: dumbbell(cc, delay="300ms", buffer=500, seconds=120, loss=1e-3)
+           .flows.iloc[0].goodput_mbps for cc in ("hybla", "reno")}
+    assert got["hybla"] > 3 * got["reno"], got

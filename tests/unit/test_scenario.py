@@ -200,6 +200,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "rcv_buffer_bytes": None,
             "app_read_rate_bps": None,
             "cc_params": {},
+            "ns3_newreno_growth": False,
+            "ns3_cc_defaults": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None,
                 "size_bytes": None},

@@ -61,6 +61,8 @@ pub fn ns2_tcp() -> TcpConfig {
         integer_cwnd: false,
         sack_compression: false,
         cc_params: Default::default(),
+        ns3_newreno_growth: false,
+        ns3_cc_defaults: false,
     }
 }
 

@@ -211,6 +211,8 @@ pub struct Params<'a> {
     name: &'static str,
     params: &'static [Param],
     given: &'a BTreeMap<String, f64>,
+    /// Missing parameters take this profile's `profile_defaults` where given.
+    profile: Option<&'static str>,
 }
 
 impl<'a> Params<'a> {
@@ -242,7 +244,14 @@ impl<'a> Params<'a> {
             name,
             params,
             given,
+            profile: None,
         })
+    }
+
+    /// Missing parameters take `profile`'s defaults (`Param::profile_defaults`) where given
+    /// (congestion control under the TCP parameter `ns3_cc_defaults`).
+    pub fn profile(self, profile: Option<&'static str>) -> Params<'a> {
+        Params { profile, ..self }
     }
 
     /// The defaults of `info`'s model.
@@ -252,6 +261,7 @@ impl<'a> Params<'a> {
             name: info.name(),
             params: info.params(),
             given: &EMPTY,
+            profile: None,
         }
     }
 
@@ -261,7 +271,10 @@ impl<'a> Params<'a> {
             return v;
         }
         match self.params.iter().find(|p| p.name == name) {
-            Some(p) => p.default,
+            Some(p) => self
+                .profile
+                .and_then(|prof| p.profile_defaults.iter().find(|(q, _)| *q == prof))
+                .map_or(p.default, |&(_, d)| d),
             None => panic!("{}: parameter {name} is not in its declaration", self.name),
         }
     }

@@ -517,6 +517,18 @@ pub struct TcpConfig {
     /// definition; missing ones take its defaults.
     #[serde(default)]
     pub cc_params: std::collections::BTreeMap<String, f64>,
+    /// ns-3.44's `TcpNewReno::SlowStart` and `TcpNewReno::CongestionAvoidance` (src/internet/
+    /// model/tcp-congestion-ops.cc): with an ns-3 class derived from `TcpNewReno`, slow start
+    /// adds one segment per ACK and congestion avoidance 1/cwnd per ACK, however many
+    /// segments the ACK acknowledges (byte-counted windows otherwise count segments). On in
+    /// the `ns3` profile.
+    #[serde(default)]
+    pub ns3_newreno_growth: bool,
+    /// Congestion-control parameters not given take ns-3.44's attribute defaults where they
+    /// differ from the definition's (their `profile_defaults` for `"ns3"`). On in the `ns3`
+    /// profile.
+    #[serde(default)]
+    pub ns3_cc_defaults: bool,
 }
 
 impl TcpConfig {
@@ -528,8 +540,21 @@ impl TcpConfig {
             hystart: self.hystart.rules(),
             linux: self.rack && self.variant == Recovery::Sack,
             mss: self.packet_size as f64,
+            ns3_defaults: self.ns3_cc_defaults,
         };
         crate::tcp::cc::AnyCc::new(&self.cc, &self.cc_params, &setup)
+    }
+
+    /// The congestion control needs the receiver to echo every segment's CE mark (DCTCP,
+    /// RFC 8257 3.2), and so turns ECN on whatever `ecn` says.
+    pub fn ecn_per_segment(&self) -> bool {
+        crate::tcp::cc::info(&self.cc).is_some_and(|i| i.ecn_per_segment)
+    }
+
+    /// Growth counts ACKs, not segments (`ns3_newreno_growth` with a class derived from
+    /// ns-3's `TcpNewReno`).
+    pub fn growth_per_ack(&self) -> bool {
+        self.ns3_newreno_growth && crate::tcp::cc::ns3_per_ack(&self.cc)
     }
 }
 

@@ -368,6 +368,9 @@ fn cc_registry(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                 .map(|p| param_dict(py, p))
                 .collect::<PyResult<Vec<_>>>()?;
             d.set_item("params", params)?;
+            let classes: Vec<&str> = info.ns3.iter().map(|c| c.name).collect();
+            d.set_item("ns3_classes", classes)?;
+            d.set_item("ecn_per_segment", info.ecn_per_segment)?;
             Ok(d)
         })
         .collect()

@@ -353,9 +353,11 @@ impl QueueDiscipline for Red {
 
     fn check(p: &Params) -> Result<(), String> {
         let (min, max) = (p.get("min_thresh"), p.get("max_thresh"));
-        if min > 0.0 && max > 0.0 && min >= max {
+        // min_th = max_th is a step at K: every packet that finds K queued is marked or
+        // dropped (DCTCP's marking, Alizadeh et al. 2010 section 3.1).
+        if min > 0.0 && max > 0.0 && min > max {
             return Err(format!(
-                "max_thresh: must be larger than min_thresh ({min} >= {max})"
+                "max_thresh: must be at least min_thresh ({min} > {max})"
             ));
         }
         Ok(())

@@ -56,7 +56,7 @@ use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
-use crate::tcp::cc::{AckEvent, AckSample, AnyCc, CaEvent, CaState, Conn, Window};
+use crate::tcp::cc::{AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, Conn, Window};
 use crate::tcp::delivery_rate::DeliveryRate;
 use crate::tcp::rtt::{RtoRule, RttEstimator};
 use crate::tcp::scoreboard::Scoreboard;
@@ -132,6 +132,13 @@ pub struct TcpSender {
     pub(super) integer_cwnd: bool,
     /// The timestamp echoed by the ACK being processed.
     ts_echo: SimTime,
+    /// The one-way delay the ACK being processed tells (its send time less the echoed
+    /// timestamp), with timestamps.
+    ack_owd: Option<SimDuration>,
+    /// The ACK being processed carries ECN-Echo.
+    ack_ece: bool,
+    /// Growth counts ACKs, not segments (`TcpConfig::growth_per_ack`).
+    per_ack: bool,
     /// Segment 0 is a SYN still waiting for its ACK.
     syn_pending: bool,
     /// Segment 0, not a SYN, carries no headers (ns-2's `TcpAgent::output`).
@@ -235,6 +242,9 @@ impl TcpSender {
             bytes: cfg.window_unit == WindowUnit::Bytes,
             integer_cwnd: cfg.integer_cwnd,
             ts_echo: SimTime::ZERO,
+            ack_owd: None,
+            ack_ece: false,
+            per_ack: cfg.growth_per_ack(),
             syn_pending: cfg.syn,
             bare_first: cfg.bare_first_segment && !cfg.syn,
             whole_reduce: !cfg.precision_reduce,
@@ -292,7 +302,7 @@ impl TcpSender {
                 .rcv_buffer_bytes
                 .is_some_and(|b| b < cfg.packet_size as u64),
             max_window: cfg.window as f64,
-            ecn: cfg.ecn,
+            ecn: cfg.ecn || cfg.ecn_per_segment(),
             ecn_recover: None,
             cwr_pending: false,
             cong_action_pending: false,
@@ -608,7 +618,22 @@ impl TcpSender {
         self.ts_echo = pkt.ts_echo;
         self.clock = now;
         self.skip_growth = false;
-        if self.ecn && pkt.ecn & ecn::ECE != 0 {
+        self.ack_ece = self.ecn && pkt.ecn & ecn::ECE != 0;
+        self.ack_owd =
+            (self.timestamps && pkt.ts_echo > SimTime::ZERO && pkt.sent_at >= pkt.ts_echo)
+                .then(|| pkt.sent_at.since(pkt.ts_echo));
+        if ack >= self.una && ack <= self.maxseq {
+            // Linux's tcp_in_ack_event: before the sender reacts to the ACK's ECN-Echo.
+            let flags = AckFlags {
+                now,
+                acked: ack - self.una,
+                ece: self.ack_ece,
+                una: ack,
+                sent: self.maxseq,
+            };
+            self.cc.in_ack_event(&mut self.w, &flags);
+        }
+        if self.ack_ece {
             self.on_ecn_echo(ack, c);
         }
         if self.linux.is_some() {
@@ -670,7 +695,12 @@ impl TcpSender {
     ) {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
-        let sample = AckSample { now, acked, rtt };
+        let sample = AckSample {
+            now,
+            acked,
+            rtt,
+            owd: self.ack_owd,
+        };
         self.cc.pkts_acked(&mut self.w, &sample);
         self.una = ack;
         self.note_completion(now);
@@ -836,6 +866,7 @@ impl TcpSender {
                 delay,
                 una: self.una,
                 sent: self.maxseq,
+                per_ack: self.per_ack,
             },
         );
     }

@@ -100,7 +100,12 @@ pub struct TcpSink {
     syn_ack_at_once: bool,
     ts_echo_rfc7323: bool,
     /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
+    /// With `dctcp_echo`, the CE mark of the last segment received.
     ece: bool,
+    /// RFC 8257 3.2: ECE echoes each segment's CE mark (DCTCP's receiver); a change of CE
+    /// state first acknowledges at once what a delayed ACK holds, with the old state
+    /// (ns-3's `TcpDctcp::CeState0to1` / `CeState1to0`).
+    dctcp_echo: bool,
     /// SACK: the out-of-order segments as sorted, disjoint ranges [start, end).
     sack: bool,
     ranges: Vec<(u64, u64)>,
@@ -171,6 +176,7 @@ impl TcpSink {
             pending: 0,
             deadline: None,
             ece: false,
+            dctcp_echo: cfg.ecn_per_segment(),
             undelivered: u64::MAX,
             fc: cfg
                 .rcv_buffer_bytes
@@ -379,11 +385,21 @@ impl TcpSink {
     ) {
         c.packets_received += 1;
         c.bytes_received += pkt.size as u64;
-        if pkt.ecn & ecn::CWR != 0 {
-            self.ece = false;
-        }
-        if pkt.ecn & ecn::CE != 0 {
-            self.ece = true;
+        if self.dctcp_echo {
+            let ce = pkt.ecn & ecn::CE != 0;
+            if ce != self.ece {
+                if self.pending > 0 {
+                    self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
+                }
+                self.ece = ce;
+            }
+        } else {
+            if pkt.ecn & ecn::CWR != 0 {
+                self.ece = false;
+            }
+            if pkt.ecn & ecn::CE != 0 {
+                self.ece = true;
+            }
         }
         let seq = pkt.seq;
         let rcv_before = self.rcv_nxt;

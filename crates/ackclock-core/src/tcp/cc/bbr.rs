@@ -22,8 +22,7 @@
 //! rates in segments per second; at least 4 segments of cwnd.
 
 use super::{
-    AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range, Window,
-};
+    AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range, Window, Ns3Class};
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::SimTime;
 
@@ -87,6 +86,8 @@ pub struct Bbr {
 impl CongestionOps for Bbr {
     const INFO: CcInfo = CcInfo {
         name: "bbr",
+        ns3: &[Ns3Class::segments("TcpBbr")],
+        ecn_per_segment: false,
         params: &[
             Param::new("bw_window_rounds", 10.0, Range::Segments, "rounds of the btl_bw filter")
                 .ns3("BwWindowLength"),

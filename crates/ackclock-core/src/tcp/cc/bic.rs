@@ -11,9 +11,8 @@
 //! W_max = cwnd (1 + beta) / 2.
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
-    Window, NO_TRACE,
-};
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    Window, NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -31,6 +30,8 @@ const B: f64 = 4.0;
 impl CongestionOps for Bic {
     const INFO: CcInfo = CcInfo {
         name: "bic",
+        ns3: &[Ns3Class::newreno("TcpBic")],
+        ecn_per_segment: false,
         params: &[
             Param::new("beta", 0.8, Range::Between(0.0, 1.0), "window kept on a loss")
                 .ns2("bic_beta_")
@@ -64,7 +65,8 @@ impl CongestionOps for Bic {
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
         } else if w.cwnd <= self.low_window {
-            reno_increase(w, &ev);
+            // Per segment acknowledged, as ns-3's class counts them.
+            w.cwnd += ev.credit / w.cwnd;
         } else {
             w.cwnd += ev.credit / self.acks_per_segment(w.cwnd).max(1.0);
         }

@@ -21,8 +21,7 @@
 use super::hystart::HyStart;
 use super::{
     slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range,
-    Window, NO_TRACE,
-};
+    Window, NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -42,6 +41,8 @@ pub struct Cubic {
 impl CongestionOps for Cubic {
     const INFO: CcInfo = CcInfo {
         name: "cubic",
+        ns3: &[Ns3Class::segments("TcpCubic")],
+        ecn_per_segment: false,
         params: &[
             Param::new("beta", 0.7, Range::Between(0.0, 1.0), "beta_cubic: window kept on a loss")
                 .ns2("cubic_beta_")

@@ -376,6 +376,7 @@ mod tests {
                 now: SimTime::ZERO,
                 acked: 1,
                 rtt: None,
+                owd: None,
             },
         );
         e.cwnd_event(&mut w, CaEvent::TxStart);

@@ -28,6 +28,8 @@ pub struct Fast {
 impl CongestionOps for Fast {
     const INFO: CcInfo = CcInfo {
         name: "fast",
+        ns3: &[],
+        ecn_per_segment: false,
         params: &[
             Param::new("alpha", 200.0, Range::Positive, "segments kept in queues")
                 .ns2("alpha_"),

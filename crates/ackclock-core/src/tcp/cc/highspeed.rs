@@ -14,9 +14,8 @@
 //! `high_window_`, `high_p_`, `high_decrease_`).
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
-    Window,
-};
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    Window, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -31,6 +30,8 @@ pub struct HighSpeed {
 impl CongestionOps for HighSpeed {
     const INFO: CcInfo = CcInfo {
         name: "highspeed",
+        ns3: &[Ns3Class::newreno("TcpHighSpeed")],
+        ecn_per_segment: false,
         params: &[
             Param::new("low_window", 38.0, Range::Segments, "Low_Window: Reno at or below")
                 .ns2("low_window_"),
@@ -61,7 +62,8 @@ impl CongestionOps for HighSpeed {
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
         } else if w.cwnd <= self.low_window {
-            reno_increase(w, &ev);
+            // Per segment acknowledged, as ns-3's class counts them.
+            w.cwnd += ev.credit / w.cwnd;
         } else {
             w.cwnd += self.a(w.cwnd) * ev.credit / w.cwnd;
         }

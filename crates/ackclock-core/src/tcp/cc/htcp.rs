@@ -21,8 +21,7 @@
 
 use super::{
     slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range,
-    Window, NO_TRACE,
-};
+    Window, NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
 const BETA_MIN: f64 = 0.5;
@@ -63,6 +62,8 @@ pub fn alpha_of(delta: f64, delta_l: f64) -> f64 {
 impl CongestionOps for Htcp {
     const INFO: CcInfo = CcInfo {
         name: "htcp",
+        ns3: &[Ns3Class::newreno("TcpHtcp")],
+        ecn_per_segment: false,
         params: &[
             Param::new("delta_l", 1.0, Range::Positive, "s after a loss before high-speed mode")
                 .ns3("DeltaL"),
@@ -211,6 +212,7 @@ mod tests {
             delay: Some(SimDuration((rtt * S as f64) as u64)),
             una: 0,
             sent: 0,
+            per_ack: false,
         }
     }
 

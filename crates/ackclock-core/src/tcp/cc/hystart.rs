@@ -197,6 +197,7 @@ mod tests {
             delay: None,
             una,
             sent,
+            per_ack: false,
         }
     }
 

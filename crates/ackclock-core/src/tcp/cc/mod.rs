@@ -13,6 +13,7 @@
 //! | [`CongestionOps::cwnd_event`] | `cwnd_event` | `TxStart` (new data with nothing in flight), `Loss` (a timeout, before `ssthresh`) | no |
 //! | [`CongestionOps::cong_control`] | `cong_control` | on every ACK, before loss recovery, with a rate sample, if [`CongestionOps::CONG_CONTROL`] | no |
 //! | [`CongestionOps::undo_cwnd`] | `undo_cwnd` | not yet: the sender does not detect spurious recoveries | no (Reno's default) |
+//! | [`CongestionOps::in_ack_event`] | `in_ack_event` | on every ACK that acknowledges new data, before the sender reacts to its ECN-Echo | no |
 //!
 //! An algorithm that owns cwnd and pacing (BBR) sets `CONG_CONTROL = true`: the sender then
 //! keeps a delivery-rate sampler for it and hands it each ACK's [`RateSample`]; it never names
@@ -80,6 +81,10 @@ pub struct AckEvent {
     /// highest segment sent so far: HyStart's rounds.
     pub una: u64,
     pub sent: u64,
+    /// Grow per ACK, not per segment, where ns-3's `TcpNewReno` does ([`slow_start`] adds one
+    /// segment, [`reno_increase`] 1/cwnd, however many segments the ACK covers): the TCP
+    /// parameter `ns3_newreno_growth` with an ns-3 class derived from `TcpNewReno`.
+    pub per_ack: bool,
 }
 
 #[cfg(test)]
@@ -94,6 +99,7 @@ impl AckEvent {
             delay,
             una: 0,
             sent: 0,
+            per_ack: false,
         }
     }
 }
@@ -107,6 +113,24 @@ pub struct AckSample {
     /// The RTT sample this ACK gave (`rtt_us`; None where Linux passes -1). (Linux's sample
     /// also carries `in_flight`; [`Conn`] has it where a hook needs it.)
     pub rtt: Option<SimDuration>,
+    /// The one-way delay the ACK's timestamps tell (its TSval, when the receiver sent it,
+    /// less its TSecr, when the segment it echoes was sent: RFC 6817's and ns-3's
+    /// `m_rcvTimestampValue - m_rcvTimestampEchoReply`); None without timestamps.
+    pub owd: Option<SimDuration>,
+}
+
+/// What `in_ack_event` learns of an ACK that acknowledges new data (Linux passes the ACK's
+/// flags, `CA_ACK_ECE` among them; DCTCP counts the bytes ECN-Echo covers from them).
+#[derive(Clone, Copy, Debug)]
+pub struct AckFlags {
+    pub now: SimTime,
+    /// Segments newly acknowledged by the cumulative ACK.
+    pub acked: u64,
+    /// The ACK carries ECN-Echo.
+    pub ece: bool,
+    /// The cumulative ACK after this one, and one past the highest segment sent so far.
+    pub una: u64,
+    pub sent: u64,
 }
 
 /// What the connection knows that `set_state` and `cong_control` may read (Linux reads these
@@ -148,11 +172,47 @@ pub enum CaEvent {
     Loss,
 }
 
-/// An algorithm's registry entry: the name `cc` selects it by, and its parameters.
+/// One ns-3.44 class an algorithm stands for, accepted as a `cc` value (ns-3's TypeId name,
+/// `TcpNewReno`, `TcpCubic`, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct Ns3Class {
+    pub name: &'static str,
+    /// The class grows as `TcpNewReno` does (`TcpNewReno::SlowStart` adds one segment per ACK
+    /// however many it acknowledges, `TcpNewReno::CongestionAvoidance` 1/cwnd per ACK): the
+    /// sender then counts ACKs, not segments, when the TCP parameter `ns3_newreno_growth` is on.
+    pub per_ack: bool,
+}
+
+impl Ns3Class {
+    /// A class that grows per ACK (derived from `TcpNewReno`).
+    pub const fn newreno(name: &'static str) -> Ns3Class {
+        Ns3Class {
+            name,
+            per_ack: true,
+        }
+    }
+
+    /// A class that counts segments acknowledged (`TcpLinuxReno`, `TcpCubic`, ...).
+    pub const fn segments(name: &'static str) -> Ns3Class {
+        Ns3Class {
+            name,
+            per_ack: false,
+        }
+    }
+}
+
+/// An algorithm's registry entry: the name `cc` selects it by, its parameters (their
+/// `profile_defaults` for `"ns3"` are ns-3.44's attribute defaults, taken with the TCP
+/// parameter `ns3_cc_defaults`), the ns-3 classes that name it too (the first is the one a
+/// canonical name stands for under `ns3_newreno_growth`), and whether it needs ECN with the
+/// receiver echoing every segment's CE mark (RFC 8257 section 3.2): such an algorithm turns
+/// ECN on by itself, as ns-3's `TcpDctcp::Init` does.
 #[derive(Clone, Copy, Debug)]
 pub struct CcInfo {
     pub name: &'static str,
     pub params: &'static [Param],
+    pub ns3: &'static [Ns3Class],
+    pub ecn_per_segment: bool,
 }
 
 impl Described for CcInfo {
@@ -182,6 +242,8 @@ pub struct CcSetup {
     pub linux: bool,
     /// The segment size in bytes.
     pub mss: f64,
+    /// Missing parameters take ns-3.44's defaults (the TCP parameter `ns3_cc_defaults`).
+    pub ns3_defaults: bool,
 }
 
 /// An empty trace slot.
@@ -235,6 +297,12 @@ pub trait CongestionOps: Sized {
     #[inline]
     fn cong_control(&mut self, _w: &mut Window, _rs: &RateSample, _conn: &Conn) {}
 
+    /// Optional. Every ACK that acknowledges new data, with its flags, before the sender
+    /// reacts to an ECN-Echo it carries (Linux: `void (*in_ack_event)(struct sock *sk, u32
+    /// flags)`, called from `tcp_in_ack_event` before `tcp_fastretrans_alert` enters CWR).
+    #[inline]
+    fn in_ack_event(&mut self, _w: &mut Window, _ack: &AckFlags) {}
+
     /// Optional. The window to restore when a reduction proves spurious (the sender does not
     /// detect that yet); Linux's `tcp_reno_undo_cwnd`: the larger of cwnd and the window
     /// before the reduction. Linux: `u32 (*undo_cwnd)(struct sock *sk)`.
@@ -273,8 +341,11 @@ macro_rules! algorithms {
         impl AnyCc {
             fn build(name: &str, given: &BTreeMap<String, f64>, setup: &CcSetup) -> Option<Result<AnyCc, String>> {
                 $(
-                    if name == <$module::$ty as CongestionOps>::INFO.name {
+                    if name == <$module::$ty as CongestionOps>::INFO.name
+                        || <$module::$ty as CongestionOps>::INFO.ns3.iter().any(|c| c.name == name)
+                    {
                         return Some(Params::new(&<$module::$ty as CongestionOps>::INFO, given)
+                            .map(|p| p.profile(setup.ns3_defaults.then_some("ns3")))
                             .map(|p| AnyCc::$ty(store!(<$module::$ty as CongestionOps>::new(&p, setup) $(, $boxed)?))));
                     }
                 )*
@@ -352,6 +423,15 @@ macro_rules! algorithms {
                 }
             }
 
+            /// [`CongestionOps::in_ack_event`] (not offered to external algorithms).
+            #[inline]
+            pub fn in_ack_event(&mut self, w: &mut Window, ack: &AckFlags) {
+                match self {
+                    $(AnyCc::$ty(c) => c.in_ack_event(w, ack),)*
+                    AnyCc::External(_) => {}
+                }
+            }
+
             /// [`CongestionOps::undo_cwnd`].
             #[inline]
             pub fn undo_cwnd(&mut self, w: &Window, prior_cwnd: f64) -> f64 {
@@ -391,6 +471,13 @@ algorithms! {
     fast::Fast,
     htcp::Htcp,
     bbr::Bbr [boxed],
+    hybla::Hybla,
+    veno::Veno,
+    yeah::Yeah,
+    illinois::Illinois,
+    ledbat::Ledbat [boxed],
+    lp::Lp,
+    dctcp::Dctcp,
 }
 
 pub mod external;
@@ -429,9 +516,23 @@ impl AnyCc {
     }
 }
 
-/// The registry entry of the algorithm named `name`.
+/// The registry entry of the algorithm named `name` or by one of its ns-3 class names.
 pub fn info(name: &str) -> Option<&'static CcInfo> {
-    REGISTRY.iter().find(|i| i.name == name)
+    REGISTRY
+        .iter()
+        .find(|i| i.name == name || i.ns3.iter().any(|c| c.name == name))
+}
+
+/// Whether `name` (an algorithm or an ns-3 class) grows per ACK in ns-3 (derived from
+/// `TcpNewReno`); a canonical name stands for its first ns-3 class.
+pub fn ns3_per_ack(name: &str) -> bool {
+    let Some(i) = info(name) else {
+        return false;
+    };
+    match i.ns3.iter().find(|c| c.name == name) {
+        Some(c) => c.per_ack,
+        None => i.ns3.first().is_some_and(|c| c.per_ack),
+    }
 }
 
 /// Reno's slow start (RFC 5681, L = 2 with byte counting), shared by the loss-based
@@ -442,8 +543,9 @@ pub fn info(name: &str) -> Option<&'static CcInfo> {
 /// way honours it.
 #[inline]
 pub fn slow_start(w: &mut Window, ev: &AckEvent) {
-    // RFC 3465 2.2: slow start grows by at most L = 2 segments per ACK.
-    let credit = ev.credit.min(2.0);
+    // RFC 3465 2.2: slow start grows by at most L = 2 segments per ACK; ns-3's
+    // TcpNewReno::SlowStart by one segment per ACK.
+    let credit = if ev.per_ack { 1.0 } else { ev.credit.min(2.0) };
     let max_ssthresh = w.max_ssthresh;
     if max_ssthresh > 0.0 && w.cwnd > max_ssthresh {
         let k = (w.cwnd / (0.5 * max_ssthresh)).floor();
@@ -456,7 +558,9 @@ pub fn slow_start(w: &mut Window, ev: &AckEvent) {
 /// Reno's congestion avoidance, 1/cwnd per segment acknowledged.
 #[inline]
 pub fn reno_increase(w: &mut Window, ev: &AckEvent) {
-    w.cwnd += ev.credit / w.cwnd;
+    // ns-3's TcpNewReno::CongestionAvoidance: 1/cwnd per ACK, whatever it covers.
+    let credit = if ev.per_ack { 1.0 } else { ev.credit };
+    w.cwnd += credit / w.cwnd;
 }
 
 #[cfg(test)]
@@ -548,6 +652,16 @@ mod tests {
             "cc_params.start_phase: expected a whole number from 0 to 7, got 2.5"
         );
         assert!(AnyCc::new("cubic", &given("beta", 0.8), &setup).is_ok());
+        // ns-3 class names are aliases.
+        assert_eq!(
+            AnyCc::new("TcpCubic", &BTreeMap::new(), &setup)
+                .unwrap()
+                .name(),
+            "cubic"
+        );
+        // reno stands for TcpLinuxReno (its first class), which counts segments.
+        assert!(ns3_per_ack("TcpNewReno") && ns3_per_ack("westwood"));
+        assert!(!ns3_per_ack("TcpLinuxReno") && !ns3_per_ack("reno") && !ns3_per_ack("cubic"));
         let unknown = AnyCc::new("tahoe", &BTreeMap::new(), &setup).unwrap_err();
         assert!(unknown
             .starts_with("cc: unsupported congestion control \"tahoe\"; expected one of reno,"));

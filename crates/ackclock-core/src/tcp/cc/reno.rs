@@ -22,7 +22,7 @@
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
 
-use super::{slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window};
+use super::{slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,6 +31,8 @@ pub struct Reno;
 impl CongestionOps for Reno {
     const INFO: CcInfo = CcInfo {
         name: "reno",
+        ns3: &[Ns3Class::segments("TcpLinuxReno"), Ns3Class::newreno("TcpNewReno")],
+        ecn_per_segment: false,
         params: &[],
     };
 
@@ -114,6 +116,7 @@ mod tests {
             delay: None,
             una: 0,
             sent: 0,
+            per_ack: false,
         };
         let mut ca = Window::new(10.0, 5.0, 100.0);
         reno.cong_avoid(&mut ca, two);
@@ -127,6 +130,7 @@ mod tests {
             delay: None,
             una: 0,
             sent: 0,
+            per_ack: false,
         };
         reno.cong_avoid(&mut ss, stretch);
         assert_eq!(

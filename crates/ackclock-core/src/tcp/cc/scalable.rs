@@ -7,9 +7,8 @@
 //! the legacy window it is Reno.
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
-    Window,
-};
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    Window, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -22,6 +21,8 @@ pub struct Scalable {
 impl CongestionOps for Scalable {
     const INFO: CcInfo = CcInfo {
         name: "scalable",
+        ns3: &[Ns3Class::newreno("TcpScalable")],
+        ecn_per_segment: false,
         params: &[
             Param::new("a", 0.01, Range::Fraction, "segments added per ACK above the legacy window"),
             Param::new("b", 0.125, Range::Between(0.0, 1.0), "fraction of cwnd taken off on a loss")
@@ -43,7 +44,8 @@ impl CongestionOps for Scalable {
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
         } else if w.cwnd <= self.legacy {
-            reno_increase(w, &ev);
+            // Per segment acknowledged, as ns-3's class counts them.
+            w.cwnd += ev.credit / w.cwnd;
         } else {
             w.cwnd += self.a * ev.credit;
         }
@@ -75,6 +77,7 @@ mod tests {
             delay: None,
             una: 0,
             sent: 0,
+            per_ack: false,
         };
         for _ in 0..1000 {
             s.cong_avoid(&mut w, ack);

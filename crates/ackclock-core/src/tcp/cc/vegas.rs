@@ -13,8 +13,7 @@
 //! began (Linux counts sequence numbers; the two agree while the window is steady).
 
 use super::{
-    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range, Window, NO_TRACE,
-};
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range, Window, NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -33,6 +32,8 @@ pub struct Vegas {
 impl CongestionOps for Vegas {
     const INFO: CcInfo = CcInfo {
         name: "vegas",
+        ns3: &[Ns3Class::newreno("TcpVegas")],
+        ecn_per_segment: false,
         params: &[
             Param::new("alpha", 1.0, Range::NonNegative, "grow below this many queued segments")
                 .ns2("v_alpha_")
@@ -132,6 +133,7 @@ mod tests {
                     delay: Some(SimDuration::from_millis(rtt_ms)),
                     una: 0,
                     sent: 0,
+                    per_ack: false,
                 },
             );
         }

@@ -10,8 +10,7 @@
 
 use super::{
     reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window,
-    NO_TRACE,
-};
+    NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -28,6 +27,8 @@ pub struct Westwood {
 impl CongestionOps for Westwood {
     const INFO: CcInfo = CcInfo {
         name: "westwood",
+        ns3: &[Ns3Class::newreno("TcpWestwoodPlus")],
+        ecn_per_segment: false,
         params: &[],
     };
 
@@ -122,6 +123,7 @@ mod tests {
                     delay: Some(SimDuration::from_millis(delay)),
                     una: 0,
                     sent: 0,
+                    per_ack: false,
                 },
             );
         }

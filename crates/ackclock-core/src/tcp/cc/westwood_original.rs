@@ -36,6 +36,8 @@ pub struct WestwoodOriginal {
 impl CongestionOps for WestwoodOriginal {
     const INFO: CcInfo = CcInfo {
         name: "westwood_original",
+        ns3: &[],
+        ecn_per_segment: false,
         params: &[Param::new(
             "alpha",
             0.9,
@@ -114,6 +116,7 @@ mod tests {
             delay: Some(SimDuration::from_millis(100)),
             una: 0,
             sent: 0,
+            per_ack: false,
         }
     }
 

@@ -37,7 +37,7 @@ use super::{Prr, TcpSender};
 use crate::monitor::FlowCounters;
 use crate::packet::Packet;
 use crate::packet_pool::Outgoing;
-use crate::tcp::cc::{AckEvent, CaEvent, CaState, Conn};
+use crate::tcp::cc::{AckEvent, AckSample, CaEvent, CaState, Conn};
 use crate::tcp::rack::RackBoard;
 use crate::time::{SimDuration, SimTime};
 
@@ -142,6 +142,14 @@ impl TcpSender {
             rtt = self.sample_rtt(now, ack, c);
             self.rtt.reset_backoff();
             self.una = ack;
+            // tcp_clean_rtx_queue: pkts_acked with Karn's ca_rtt_us.
+            let sample = AckSample {
+                now,
+                acked: ack - prior_una,
+                rtt: ca_rtt,
+                owd: self.ack_owd,
+            };
+            self.cc.pkts_acked(&mut self.w, &sample);
             self.note_completion(now);
             self.nxt = self.nxt.max(self.una);
             l.retransmits = 0;
@@ -301,6 +309,7 @@ impl TcpSender {
                 delay: ca_rtt,
                 una: self.una,
                 sent: self.maxseq,
+                per_ack: self.per_ack,
             },
         );
         if self.integer_cwnd && congestion_avoidance && self.w.cwnd > before && before >= 1.0 {

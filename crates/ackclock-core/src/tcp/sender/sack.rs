@@ -205,6 +205,7 @@ impl TcpSender {
             now,
             acked: ack - self.una,
             rtt,
+            owd: self.ack_owd,
         };
         self.cc.pkts_acked(&mut self.w, &sample);
         self.una = ack;
