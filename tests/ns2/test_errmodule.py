@@ -93,3 +93,42 @@ def test_neighbors_in_link_order_and_a_model_on_an_unused_fid(ns2):
     assert r.code == 0, r.err
     assert r.out.splitlines()[0] == "1 1"
     assert dropped(r.file("out.tr")) == [3]
+
+
+FULL = """
+set ns [new Simulator]
+$ns trace-all [open out.tr w]
+set n0 [$ns node]
+set n1 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 10ms DropTail
+set src [new Agent/TCP/FullTcp]
+set sink [new Agent/TCP/FullTcp]
+$ns attach-agent $n0 $src
+$ns attach-agent $n1 $sink
+$src set fid_ 1
+$sink set fid_ 1
+$ns connect $src $sink
+$sink listen
+set ftp [new Application/FTP]
+$ftp attach-agent $src
+set em [new ErrorModule Fid]
+[$ns link $n0 $n1] errormodule $em
+set m [new ErrorModel/List]
+$m droplist {%s}
+$em insert $m
+$em bind $m 1
+$ns at 0 "$ftp start"
+$ns at 2 "exit 0"
+$ns run
+"""
+
+
+def test_a_droplist_on_a_fulltcp_connection_counts_its_handshake(ns2):
+    """Both ends carry the fid (one connection); the model's packets 0 and 1 are the SYN and
+    the handshake's ACK, so {16} is data segment 14: byte 1 + 14 * 536, as ns-2.35 drops it
+    in test-suite-tcpVariants.tcl's onedrop_reno_full."""
+    r = ns2(FULL % "16")
+    assert r.code == 0, r.err
+    assert dropped(r.file("out.tr")) == [1 + 14 * 536]
+    r = ns2(FULL % "1")
+    assert r.code == 2 and "handshake packet" in r.err

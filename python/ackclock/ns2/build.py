@@ -61,9 +61,13 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         fids: dict[int, list[str]] = {}
         for agent in sim.agents:
             if isinstance(agent, (TcpAgent, UdpAgent)) and agent.flow is not None:
-                fids.setdefault(_fid(agent), []).append(flows[agent.flow].name)
+                names = fids.setdefault(_fid(agent), [])
+                # Both ends of a FullTcp connection are one flow.
+                if flows[agent.flow].name not in names:
+                    names.append(flows[agent.flow].name)
+        two_way = {f.name for f in flows if f.two_way}
         for i, em in modules:
-            d = em.loss_for(fids)
+            d = em.loss_for(fids, two_way)
             if d is not None:
                 links[i].loss = LossConfig(**d)  # type: ignore[arg-type]
     return Scenario(name=name, profile="ns2",

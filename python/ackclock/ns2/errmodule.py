@@ -96,8 +96,10 @@ class ErrorModule(ErrorModel):
     def cmd_errormodels(self) -> str:
         return " ".join(m.handle for m in self.models)
 
-    def loss_for(self, fids: dict[int, list[str]]) -> dict[str, object] | None:
-        """The engine's loss model for this module (``fids``: flow id -> the flows' names)."""
+    def loss_for(self, fids: dict[int, list[str]],
+                 two_way: set[str] | frozenset[str] = frozenset()) -> dict[str, object] | None:
+        """The engine's loss model for this module (``fids``: flow id -> the flows' names;
+        ``two_way``: the names of FullTcp connections)."""
         if self.default_model is not None:
             raise Ns2Error(unsupported("an ErrorModule default model"), self.created_at)
         # A model bound to a flow id no flow carries never sees a packet.
@@ -123,4 +125,12 @@ class ErrorModule(ErrorModel):
         if len(flows) != 1:
             raise Ns2Error(unsupported(f"an {model.cls} on flow id {fid}, carried by"
                                        f" {len(flows)} flows (only one)"), self.created_at)
+        if flows[0] in two_way:
+            # A FullTcp initiator's first two packets are the handshake's (SYN, then the ACK
+            # of the SYN-ACK: FullTcpAgent::recv in SYN_SENT), where the engine numbers the
+            # SYN 1 and the first data segment 2: the model's packet n + 1 is the engine's n.
+            if 1 in packets or 2 in packets:
+                raise Ns2Error(unsupported(f"an {model.cls} dropping a FullTcp handshake"
+                                           " packet"), self.created_at)
+            packets = [n - 1 for n in packets]
         return {"kind": "drop_list", "flow": flows[0], "packets": packets}
