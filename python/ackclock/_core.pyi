@@ -40,11 +40,13 @@ class Simulation:
     def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
         """Starts (or stops) flow ``flow``'s application at ``t_ps`` (not before now)."""
     def flow_counters(self, flow: int) -> dict[str, int]:
-        """The flow's counters since the start of the run."""
+        """The flow's counters since the start of the run: every field of the engine's
+        FlowCounters (monitor.rs)."""
     def tcp_vars(self, flow: int) -> dict[str, float] | None:
         """cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff, window now; None for UDP."""
     def queue_counters(self, link: int) -> dict[str, float]:
-        """A link direction's queue counters since the start, brought up to now."""
+        """A link direction's queue counters since the start, brought up to now: every field of
+        the engine's QueueCounters (monitor.rs), and the areas as floats (area_*_ps)."""
     def queue_flow_counters(self, link: int) -> dict[int, dict[str, Any]]:
         """Link direction ``link``'s per-flow queue counters (``monitor_flows``), brought up
         to now: per engine flow that has offered the link a packet, keyed by flow index, its

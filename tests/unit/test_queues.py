@@ -175,3 +175,23 @@ def test_parameters_of_other_disciplines_go_in_params() -> None:
         "codel": {"target_ps": 5 * MS, "interval_ps": 100 * MS, "mtu": 1500},
         "params": {"ce_threshold": float(MS)}}
     assert _engine_document("droptail", {}) == {}
+
+
+def test_the_binding_exports_every_counter() -> None:
+    """The engine's counters are defined once (monitor.rs's `counters!`) and the binding
+    hands out every one of them, mid-run."""
+    import json
+
+    from ackclock import _core
+
+    text = BASE.replace("QUEUE", 'queue = { kind = "red", limit = 100, ecn = true }')
+    sim = _core.Simulation(json.dumps(resolve(loads_scenario(text, source="q.toml"))))
+    sim.run_until(500 * MS)
+    flow = sim.flow_counters(0)
+    assert {"packets_sent", "acks_dropped", "rtt_samples", "rtt_sum_ps", "ecn_reductions",
+            "rto_area", "rto_time_ps"} <= flow.keys()
+    assert flow["packets_sent"] > 0 and flow["rtt_samples"] > 0
+    queue = sim.queue_counters(0)
+    assert {"delivered_packets", "max_queue_packets", "sojourn_sum_ps", "max_sojourn_ps",
+            "marked_packets", "area_packets_ps"} <= queue.keys()
+    assert queue["delivered_packets"] > 0

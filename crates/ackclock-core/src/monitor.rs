@@ -6,136 +6,116 @@
 
 use std::ops::{Add, Sub};
 
-/// Per-flow counters. Data counts are the flow's data packets (TCP segments or UDP datagrams).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FlowCounters {
-    pub packets_sent: u64,
-    /// Bytes on the wire (headers included) of the data packets sent.
-    pub bytes_sent: u64,
-    pub packets_retransmitted: u64,
-    /// Data packets of this flow dropped anywhere in the network.
-    pub packets_dropped: u64,
-    /// Data packets arriving at the receiver, duplicates included.
-    pub packets_received: u64,
-    /// Wire bytes of those packets: the basis of throughput.
-    pub bytes_received: u64,
-    /// Application payload delivered in order: the basis of goodput.
-    pub bytes_delivered: u64,
-    pub acks_sent: u64,
-    pub acks_dropped: u64,
-    pub timeouts: u64,
-    pub fast_retransmits: u64,
-    pub rtt_samples: u64,
-    pub rtt_sum_ps: u128,
-    /// Window reductions in response to ECN-Echo (RFC 3168).
-    pub ecn_reductions: u64,
-    /// Time integral of the retransmission timeout before backoff (ns-2 `t_rtxcur_`), in
-    /// ps x ps, over `rto_time_ps` of the flow's life: the time average seed 001 traces for
-    /// T_0 of formula (6), whose (1 + 32 p^2) term applies the backoff itself.
-    pub rto_area: u128,
-    pub rto_time_ps: u64,
+/// Declares a counters struct once: its fields (each a running count `sum`, or a running
+/// maximum `max` that a difference keeps from the later snapshot), and from them `Sub` (the
+/// measurement window's difference), `Add` (summing flows), `NAMES` and `each`, which hand
+/// every field to the binding and the report in one list.
+macro_rules! counters {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$fmeta:meta])* $field:ident : $ty:ty => $how:ident,)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl Sub for $name {
+            type Output = $name;
+            fn sub(self, o: $name) -> $name {
+                $name { $($field: counters!(@sub $how, self.$field, o.$field),)* }
+            }
+        }
+
+        impl Add for $name {
+            type Output = $name;
+            fn add(self, o: $name) -> $name {
+                $name { $($field: counters!(@add $how, self.$field, o.$field),)* }
+            }
+        }
+
+        impl $name {
+            /// Every field's name, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($field),)*];
+
+            /// Calls `f` with every field's name and value, in declaration order.
+            pub fn each(&self, mut f: impl FnMut(&'static str, u128)) {
+                $(f(stringify!($field), self.$field as u128);)*
+            }
+        }
+    };
+    (@sub sum, $a:expr, $b:expr) => { $a - $b };
+    (@sub max, $a:expr, $b:expr) => { $a };
+    (@add sum, $a:expr, $b:expr) => { $a + $b };
+    (@add max, $a:expr, $b:expr) => { $a.max($b) };
 }
 
-impl Sub for FlowCounters {
-    type Output = FlowCounters;
-    fn sub(self, o: FlowCounters) -> FlowCounters {
-        FlowCounters {
-            packets_sent: self.packets_sent - o.packets_sent,
-            bytes_sent: self.bytes_sent - o.bytes_sent,
-            packets_retransmitted: self.packets_retransmitted - o.packets_retransmitted,
-            packets_dropped: self.packets_dropped - o.packets_dropped,
-            packets_received: self.packets_received - o.packets_received,
-            bytes_received: self.bytes_received - o.bytes_received,
-            bytes_delivered: self.bytes_delivered - o.bytes_delivered,
-            acks_sent: self.acks_sent - o.acks_sent,
-            acks_dropped: self.acks_dropped - o.acks_dropped,
-            timeouts: self.timeouts - o.timeouts,
-            fast_retransmits: self.fast_retransmits - o.fast_retransmits,
-            rtt_samples: self.rtt_samples - o.rtt_samples,
-            rtt_sum_ps: self.rtt_sum_ps - o.rtt_sum_ps,
-            ecn_reductions: self.ecn_reductions - o.ecn_reductions,
-            rto_area: self.rto_area - o.rto_area,
-            rto_time_ps: self.rto_time_ps - o.rto_time_ps,
-        }
+counters! {
+    /// Per-flow counters. Data counts are the flow's data packets (TCP segments or UDP
+    /// datagrams).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct FlowCounters {
+        packets_sent: u64 => sum,
+        /// Bytes on the wire (headers included) of the data packets sent.
+        bytes_sent: u64 => sum,
+        packets_retransmitted: u64 => sum,
+        /// Data packets of this flow dropped anywhere in the network.
+        packets_dropped: u64 => sum,
+        /// Data packets arriving at the receiver, duplicates included.
+        packets_received: u64 => sum,
+        /// Wire bytes of those packets: the basis of throughput.
+        bytes_received: u64 => sum,
+        /// Application payload delivered in order: the basis of goodput.
+        bytes_delivered: u64 => sum,
+        acks_sent: u64 => sum,
+        acks_dropped: u64 => sum,
+        timeouts: u64 => sum,
+        fast_retransmits: u64 => sum,
+        rtt_samples: u64 => sum,
+        rtt_sum_ps: u128 => sum,
+        /// Window reductions in response to ECN-Echo (RFC 3168).
+        ecn_reductions: u64 => sum,
+        /// Time integral of the retransmission timeout before backoff (ns-2 `t_rtxcur_`), in
+        /// ps x ps, over `rto_time_ps` of the flow's life: the time average seed 001 traces
+        /// for T_0 of formula (6), whose (1 + 32 p^2) term applies the backoff itself.
+        rto_area: u128 => sum,
+        rto_time_ps: u64 => sum,
     }
 }
 
-impl Add for FlowCounters {
-    type Output = FlowCounters;
-    fn add(self, o: FlowCounters) -> FlowCounters {
-        FlowCounters {
-            packets_sent: self.packets_sent + o.packets_sent,
-            bytes_sent: self.bytes_sent + o.bytes_sent,
-            packets_retransmitted: self.packets_retransmitted + o.packets_retransmitted,
-            packets_dropped: self.packets_dropped + o.packets_dropped,
-            packets_received: self.packets_received + o.packets_received,
-            bytes_received: self.bytes_received + o.bytes_received,
-            bytes_delivered: self.bytes_delivered + o.bytes_delivered,
-            acks_sent: self.acks_sent + o.acks_sent,
-            acks_dropped: self.acks_dropped + o.acks_dropped,
-            timeouts: self.timeouts + o.timeouts,
-            fast_retransmits: self.fast_retransmits + o.fast_retransmits,
-            rtt_samples: self.rtt_samples + o.rtt_samples,
-            rtt_sum_ps: self.rtt_sum_ps + o.rtt_sum_ps,
-            ecn_reductions: self.ecn_reductions + o.ecn_reductions,
-            rto_area: self.rto_area + o.rto_area,
-            rto_time_ps: self.rto_time_ps + o.rto_time_ps,
-        }
-    }
-}
-
-/// Per-link-direction queue counters, as ns-2's queue monitor keeps them: an arrival when a
-/// packet reaches the queue, a departure when its transmission starts, a drop when the
-/// discipline refuses it. The areas are time integrals of the waiting backlog in
-/// packet-picoseconds and byte-picoseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-// In the order a packet-hop touches them: a link keeps these in one cache line of its own
-// (see `net::link::Link`); the areas when it has a backlog; the rest rarely.
-#[repr(C)]
-pub struct QueueCounters {
-    pub arrived_packets: u64,
-    pub arrived_bytes: u64,
-    pub departed_packets: u64,
-    pub departed_bytes: u64,
-    /// Packets that crossed the link (reached its far end): packet-hops.
-    pub delivered_packets: u64,
-    /// Largest backlog since the last reset (not a difference: see `Sub`).
-    pub max_queue_packets: u64,
-    pub area_packets: u128,
-    pub area_bytes: u128,
-    /// Queueing delay (transmission start - arrival) of the packets that departed.
-    pub sojourn_sum_ps: u128,
-    /// Largest sojourn since the last reset (not a difference, like `max_queue_packets`).
-    pub max_sojourn_ps: u64,
-    pub dropped_packets: u64,
-    pub dropped_bytes: u64,
-    /// Packets lost by the link's loss model (not the queue's drops).
-    pub lost_packets: u64,
-    pub lost_bytes: u64,
-    /// Packets the discipline marked CE instead of dropping (RFC 3168).
-    pub marked_packets: u64,
-}
-
-impl Sub for QueueCounters {
-    type Output = QueueCounters;
-    fn sub(self, o: QueueCounters) -> QueueCounters {
-        QueueCounters {
-            arrived_packets: self.arrived_packets - o.arrived_packets,
-            arrived_bytes: self.arrived_bytes - o.arrived_bytes,
-            departed_packets: self.departed_packets - o.departed_packets,
-            departed_bytes: self.departed_bytes - o.departed_bytes,
-            dropped_packets: self.dropped_packets - o.dropped_packets,
-            dropped_bytes: self.dropped_bytes - o.dropped_bytes,
-            area_packets: self.area_packets - o.area_packets,
-            area_bytes: self.area_bytes - o.area_bytes,
-            lost_packets: self.lost_packets - o.lost_packets,
-            lost_bytes: self.lost_bytes - o.lost_bytes,
-            max_queue_packets: self.max_queue_packets,
-            delivered_packets: self.delivered_packets - o.delivered_packets,
-            marked_packets: self.marked_packets - o.marked_packets,
-            sojourn_sum_ps: self.sojourn_sum_ps - o.sojourn_sum_ps,
-            max_sojourn_ps: self.max_sojourn_ps,
-        }
+counters! {
+    /// Per-link-direction queue counters, as ns-2's queue monitor keeps them: an arrival when
+    /// a packet reaches the queue, a departure when its transmission starts, a drop when the
+    /// discipline refuses it. The areas are time integrals of the waiting backlog in
+    /// packet-picoseconds and byte-picoseconds.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    // In the order a packet-hop touches them: a link keeps these in one cache line of its own
+    // (see `net::link::Link`); the areas when it has a backlog; the rest rarely.
+    #[repr(C)]
+    pub struct QueueCounters {
+        arrived_packets: u64 => sum,
+        arrived_bytes: u64 => sum,
+        departed_packets: u64 => sum,
+        departed_bytes: u64 => sum,
+        /// Packets that crossed the link (reached its far end): packet-hops.
+        delivered_packets: u64 => sum,
+        /// Largest backlog since the last reset (not a difference).
+        max_queue_packets: u64 => max,
+        area_packets: u128 => sum,
+        area_bytes: u128 => sum,
+        /// Queueing delay (transmission start - arrival) of the packets that departed.
+        sojourn_sum_ps: u128 => sum,
+        /// Largest sojourn since the last reset (not a difference, like `max_queue_packets`).
+        max_sojourn_ps: u64 => max,
+        dropped_packets: u64 => sum,
+        dropped_bytes: u64 => sum,
+        /// Packets lost by the link's loss model (not the queue's drops).
+        lost_packets: u64 => sum,
+        lost_bytes: u64 => sum,
+        /// Packets the discipline marked CE instead of dropping (RFC 3168).
+        marked_packets: u64 => sum,
     }
 }
 
@@ -555,5 +535,39 @@ mod flow_monitor_tests {
         let mut empty = FlowMonitor::default();
         empty.merge(&FlowMonitor::default());
         assert_eq!((empty.first_tx(), empty.first_rx()), (None, None));
+    }
+}
+
+#[cfg(test)]
+mod counters_tests {
+    use super::*;
+
+    /// The macro's list is the struct: every field named once, a difference of snapshots
+    /// subtracts running counts and keeps running maxima from the later one, a sum adds counts
+    /// and takes the larger maximum.
+    #[test]
+    fn counters_are_defined_once() {
+        assert_eq!(FlowCounters::NAMES.len(), 16);
+        assert_eq!(QueueCounters::NAMES.len(), 15);
+        let a = QueueCounters {
+            arrived_packets: 10,
+            max_queue_packets: 7,
+            area_bytes: 1 << 100,
+            ..Default::default()
+        };
+        let b = QueueCounters {
+            arrived_packets: 4,
+            max_queue_packets: 9,
+            ..Default::default()
+        };
+        let d = a - b;
+        assert_eq!((d.arrived_packets, d.max_queue_packets), (6, 7));
+        let s = a + b;
+        assert_eq!((s.arrived_packets, s.max_queue_packets), (14, 9));
+        let mut seen = Vec::new();
+        a.each(|name, v| seen.push((name, v)));
+        assert_eq!(seen.len(), QueueCounters::NAMES.len());
+        assert_eq!(seen[0], ("arrived_packets", 10));
+        assert!(seen.contains(&("area_bytes", 1 << 100)));
     }
 }

@@ -140,23 +140,15 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
-    /// Flow `flow`'s counters since the start of the run, as a dict.
+    /// Flow `flow`'s counters since the start of the run, as a dict: every field of
+    /// `monitor::FlowCounters`.
     fn flow_counters<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Bound<'py, PyDict>> {
         let c = self
             .sim
             .flow_counters(flow)
             .ok_or_else(|| PyValueError::new_err(format!("no flow {flow}")))?;
         let d = PyDict::new(py);
-        d.set_item("packets_sent", c.packets_sent)?;
-        d.set_item("bytes_sent", c.bytes_sent)?;
-        d.set_item("packets_retransmitted", c.packets_retransmitted)?;
-        d.set_item("packets_dropped", c.packets_dropped)?;
-        d.set_item("packets_received", c.packets_received)?;
-        d.set_item("bytes_received", c.bytes_received)?;
-        d.set_item("bytes_delivered", c.bytes_delivered)?;
-        d.set_item("acks_sent", c.acks_sent)?;
-        d.set_item("timeouts", c.timeouts)?;
-        d.set_item("fast_retransmits", c.fast_retransmits)?;
+        set_all(&d, |f| c.each(f))?;
         Ok(d)
     }
 
@@ -173,7 +165,8 @@ impl Simulation {
         Ok(Some(d))
     }
 
-    /// Link direction `link`'s queue counters since the start of the run, brought up to now.
+    /// Link direction `link`'s queue counters since the start of the run, brought up to now:
+    /// every field of `monitor::QueueCounters`, and the areas in float (`area_*_ps`).
     fn queue_counters<'py>(
         &mut self,
         py: Python<'py>,
@@ -183,7 +176,9 @@ impl Simulation {
             .sim
             .queue_counters(link)
             .ok_or_else(|| PyValueError::new_err(format!("no link {link}")))?;
-        queue_dict!(py, q)
+        let d = queue_dict!(py, q)?;
+        set_all(&d, |f| q.each(f))?;
+        Ok(d)
     }
 
     /// Link direction `link`'s per-flow queue counters (`monitor_flows`), brought up to
@@ -239,6 +234,20 @@ impl Simulation {
 /// A queue's counters (arrived, departed, dropped, lost; packets and bytes) and its time
 /// integrals as a dict, the integrals in packet- and byte-picoseconds as floats (u128 does not
 /// cross into Python cheaply).
+/// Sets every counter `each` hands out (`monitor::counters!`) in `d`.
+fn set_all(
+    d: &Bound<'_, PyDict>,
+    each: impl FnOnce(&mut dyn FnMut(&'static str, u128)),
+) -> PyResult<()> {
+    let mut result = Ok(());
+    each(&mut |name, value| {
+        if result.is_ok() {
+            result = d.set_item(name, value);
+        }
+    });
+    result
+}
+
 fn counters_dict<'py>(
     py: Python<'py>,
     counts: [u64; 8],
