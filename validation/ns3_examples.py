@@ -1,6 +1,6 @@
 """ns-3.44's own TCP examples beside the same scenarios in ackclock's `ns3` profile (issue 34).
 
-So far: examples/tcp/tcp-variants-comparison, every congestion control both simulators have
+So far: ns-3.44's tcp-variants-comparison example, every congestion control both simulators have
 (`validation/ns3/tcp_variants.cc` rebuilds its scenario against the ns3 wheel: source --10 Mb/s,
 45 ms-- gateway --2 Mb/s, 0.01 ms-- sink, 340-byte segments, 2 MB buffers, SACK with classic
 recovery, a 56-packet PfifoFast queue disc above the gateway's 100-packet device queue, 97.1 s).

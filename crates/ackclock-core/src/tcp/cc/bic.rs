@@ -8,7 +8,9 @@
 //! `smooth_part` (20) round trips per segment when close. Past W_max it probes for more,
 //! slowly at first, then by `max_increment` per round trip (max probing). A loss leaves
 //! `beta` (0.8) of the window; with fast convergence a loss below the previous W_max sets
-//! W_max = cwnd (1 + beta) / 2.
+//! W_max = cwnd (1 + beta) / 2 (Linux's `bictcp_recalc_ssthresh`), or `fc_wmax` x cwnd when
+//! `fc_wmax` > 0: ns-3.44's `TcpBic::GetSsThresh` takes W_max = beta x cwnd = 0.8 cwnd
+//! (`fc_wmax` 0.8 under `ns3_cc_defaults`).
 
 use super::{
     slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
@@ -22,6 +24,7 @@ pub struct Bic {
     max_increment: f64,
     smooth_part: f64,
     fast_convergence: bool,
+    fc_wmax: f64,
     pub last_max: f64,
 }
 
@@ -47,6 +50,8 @@ impl CongestionOps for Bic {
             Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
                 .ns2("bic_fast_convergence_")
                 .ns3("FastConvergence"),
+            Param::new("fc_wmax", 0.0, Range::NonNegative, "W_max / cwnd on fast convergence; 0: (1 + beta) / 2")
+                .profile_defaults(&[("ns3", 0.8)]),
         ],
     };
 
@@ -57,6 +62,7 @@ impl CongestionOps for Bic {
             max_increment: p.get("max_increment"),
             smooth_part: p.get("smooth_part"),
             fast_convergence: p.get("fast_convergence") != 0.0,
+            fc_wmax: p.get("fc_wmax"),
             last_max: 0.0,
         }
     }
@@ -75,7 +81,11 @@ impl CongestionOps for Bic {
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
         let cwnd = w.cwnd.min(w.rwnd);
         self.last_max = if self.fast_convergence && cwnd < self.last_max {
-            cwnd * (1.0 + self.beta) / 2.0
+            if self.fc_wmax > 0.0 {
+                cwnd * self.fc_wmax
+            } else {
+                cwnd * (1.0 + self.beta) / 2.0
+            }
         } else {
             cwnd
         };
@@ -140,5 +150,19 @@ mod tests {
         let smaller = Window::new(900.0, 1.0, 1e9);
         b.ssthresh(&smaller, SimTime::ZERO);
         assert!((b.last_max - 900.0 * 0.9).abs() < 1e-9);
+    }
+
+    /// Fast convergence: a loss below the last W_max sets W_max = cwnd (1 + beta) / 2
+    /// (Linux), or 0.8 cwnd as ns-3's TcpBic does.
+    #[test]
+    fn fast_convergence_lowers_w_max() {
+        let mut b = Bic::new(&Params::defaults(&Bic::INFO), &CcSetup::default());
+        b.last_max = 200.0;
+        b.ssthresh(&Window::new(100.0, 1.0, 1e9), SimTime::ZERO);
+        assert!((b.last_max - 90.0).abs() < 1e-12);
+        let mut n = Bic::new(&Params::defaults(&Bic::INFO).profile(Some("ns3")), &CcSetup::default());
+        n.last_max = 200.0;
+        n.ssthresh(&Window::new(100.0, 1.0, 1e9), SimTime::ZERO);
+        assert!((n.last_max - 80.0).abs() < 1e-12);
     }
 }

@@ -5,6 +5,12 @@
 //! (a fixed 1% per round trip, whatever the window) and a loss leaves (1 - b) cwnd with
 //! b = 0.125, so the time to recover from a loss does not grow with the window. At or below
 //! the legacy window it is Reno.
+//!
+//! ns-3.44's `TcpScalable` (src/internet/model/tcp-scalable.cc, `CongestionAvoidance`) adds
+//! one segment per min(cwnd, AIFactor) segments acknowledged with AIFactor 50: a = 1/50 above
+//! 50 segments and Reno below (`a` 0.02 and `legacy_window` 50 under `ns3_cc_defaults`); its
+//! `GetSsThresh` keeps (1 - MDFactor) of the flight at any window, where Kelly's and Linux's
+//! halve at or below the legacy window, as here.
 
 use super::{
     slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
@@ -24,10 +30,12 @@ impl CongestionOps for Scalable {
         ns3: &[Ns3Class::newreno("TcpScalable")],
         ecn_per_segment: false,
         params: &[
-            Param::new("a", 0.01, Range::Fraction, "segments added per ACK above the legacy window"),
+            Param::new("a", 0.01, Range::Fraction, "segments added per ACK above the legacy window")
+                .profile_defaults(&[("ns3", 0.02)]),
             Param::new("b", 0.125, Range::Between(0.0, 1.0), "fraction of cwnd taken off on a loss")
                 .ns3("MDFactor"),
             Param::new("legacy_window", 16.0, Range::Segments, "Reno at or below")
+                .profile_defaults(&[("ns3", 50.0)])
                 .ns2("scalable_lwnd_"),
         ],
     };
