@@ -402,8 +402,28 @@ def json_schema() -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    """Prints the JSON Schema (``python -m ackclock.schema > docs/scenario.schema.json``)."""
+def profile_tcp(profile: str) -> dict[str, Any]:
+    """The engine's TCP document that ``profile``'s defaults resolve to (a flow that sets
+    nothing), as ``crates/ackclock-core/tests/data/ns2_tcp.json`` holds it for the engine's
+    tests."""
+    from .scenario import Flow, Link, Node, RunConfig, Scenario, resolve
+
+    sc = Scenario(name="profile", profile=profile, run=RunConfig(duration="1s"),
+                  nodes=[Node("a"), Node("b")],
+                  links=[Link(from_="a", to="b", rate="10Mb/s", delay="1ms")],
+                  flows=[Flow(name="t", kind="tcp", from_="a", to="b")])
+    tcp: dict[str, Any] = resolve(sc)["flows"][0]["tcp"]
+    return tcp
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Prints the JSON Schema (``python -m ackclock.schema > docs/scenario.schema.json``), or
+    with ``--profile-tcp NAME`` a profile's resolved TCP document (``python -m ackclock.schema
+    --profile-tcp ns2 > crates/ackclock-core/tests/data/ns2_tcp.json``)."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--profile-tcp"] and len(args) == 2:
+        sys.stdout.write(json.dumps(profile_tcp(args[1]), indent=2) + "\n")
+        return
     sys.stdout.write(json.dumps(json_schema(), indent=2) + "\n")
 
 

@@ -1,7 +1,8 @@
 //! Profile defaults have one owner, the front end's profiles (`python/ackclock/profiles.py`):
-//! `tests/data/ns2_tcp.json` is the TCP document the `ns2` profile resolves to
-//! (tests/unit/test_schema.py keeps it current), and `fixtures::ns2_tcp()`, the engine tests'
-//! ns-2.35 `Agent/TCP`, must equal it except where it says here that it departs, and why.
+//! `tests/data/ns2_tcp.json` is the TCP document the `ns2` profile resolves to (written by
+//! `python -m ackclock.schema --profile-tcp ns2`; tests/unit/test_schema.py checks it is
+//! current), and `fixtures::ns2_tcp()`, the engine tests' ns-2.35 `Agent/TCP`, must equal it
+//! except where it says here that it departs, and why.
 
 use ackclock_core::fixtures;
 use serde_json::Value;
