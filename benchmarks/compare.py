@@ -18,7 +18,8 @@ benchmarks/results/<date>/ (<date>b/, ... when taken): table.md, table.csv, runs
 seed002_runtime.png (seed 002's Fig. 15: wall time against N, the three simulators).
 
 Case ids for --only: 1 (all of scenario 1) or 1-n1, 1-n2, 1-n5, 1-n10, 1-n50; 2, 2-newreno,
-2-cubic; 3, 3-newreno, 3-cubic; 4. --quick runs a tenth of the simulated times.
+2-cubic; 3, 3-newreno, 3-cubic; 4; 5 (issue 31's scaling: the dumbbell of scenarios 2-3 with
+1 000 and 10 000 flows) or 5-n1000, 5-n10000. --quick runs a tenth of the simulated times.
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ def all_cases(quick: bool) -> list[Case]:
     t4 = 100 * f
     out.append(Case("4", "4: seed 000 topology 2", f"50-packet buffers T={t4:g}s",
                     "seed000_topology2", 5, t4, "reno", payload=1000, wire=1040))
+    # Issue 31's scaling: scenario 2's dumbbell with many more flows, each with its own access
+    # links (2 N + 2 nodes), for a shorter time.
+    for n, t5 in ((1000, 2 * f), (10_000, 0.5 * f)):
+        out.append(Case(f"5-n{n}", f"5: {n} flows, 1 Gb/s", f"newreno T={t5:g}s", "dumbbell",
+                        n, t5, "newreno"))
     return out
 
 
