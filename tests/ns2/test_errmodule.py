@@ -132,3 +132,11 @@ def test_a_droplist_on_a_fulltcp_connection_counts_its_handshake(ns2):
     assert dropped(r.file("out.tr")) == [1 + 14 * 536]
     r = ns2(FULL % "1")
     assert r.code == 2 and "handshake packet" in r.err
+
+
+def test_a_fulltcp_connection_ignores_syn_false(ns2):
+    """`Agent/TCP set syn_ false` (ns-2.35's suites set it for one-way agents) leaves FullTcp's
+    handshake as it is: the same packet is dropped as above, as ns-2.35 drops it."""
+    r = ns2("Agent/TCP set syn_ false\n" + FULL % "16")
+    assert r.code == 0, r.err
+    assert dropped(r.file("out.tr")) == [1 + 14 * 536]

@@ -339,6 +339,9 @@ class FullTcpAgent(TcpAgent):
     def tcp_params(self) -> dict[str, object]:
         out = super().tcp_params()
         out["packet_size"] = to_int(self.vars["segsize_"])
+        # syn_ is TcpAgent::output's; FullTcpAgent always opens with the three-way handshake
+        # (tcp-full.cc), whatever `Agent/TCP set syn_ false` said for one-way agents.
+        out.pop("syn", None)
         return out
 
     def map_delay_growth(self) -> None:
