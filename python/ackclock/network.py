@@ -67,6 +67,8 @@ class Network:
         reverse_loss: Mapping[str, Any] | None = None,
         ecn: bool | None = None,
         monitor_flows: bool = False,
+        device_limit: int | None = None,
+        bql: bool | None = None,
         **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
@@ -77,7 +79,11 @@ class Network:
         on the b -> a direction, where the ACKs of flows from a to b travel. ``queue`` picks the
         discipline (droptail, red, codel, fq_codel, pie); its own parameters come as keywords
         (``max_thresh=20``, ``target="5ms"``; see docs/models/queues.md), ``ecn=True`` makes it
-        mark ECN-capable packets instead of dropping them early. ``monitor_flows=True`` keeps
+        mark ECN-capable packets instead of dropping them early. ``device_limit`` puts a device
+        queue of that many packets below a discipline that holds its packets (ns-3's
+        traffic-control layer: the discipline is the root queue disc, feeding the device while
+        its queue has room), ``bql=True`` byte queue limits on it
+        (docs/models/queue-disciplines.md). ``monitor_flows=True`` keeps
         per-flow queue counters on both directions (``Results.queue_flows``, like ns-2's
         ``makeflowmon Fid``)."""
         path = f"link[{len(self._links)}]"
@@ -87,7 +93,8 @@ class Network:
             rate=rate,
             delay=delay,
             queue=QueueConfig(kind=queue, limit=queue_limit, limit_bytes=queue_limit_bytes,
-                              ns2=ns2_queue, ecn=ecn, params=dict(queue_params)),
+                              ns2=ns2_queue, ecn=ecn, params=dict(queue_params),
+                              device_limit=device_limit, bql=bql),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
             reverse_loss=(None if reverse_loss is None
@@ -123,6 +130,7 @@ class Network:
         two_way: bool | None = None,
         reply_size: int | str | None = None,
         exchange: str | None = None,
+        priority: int | None = None,
         **params: Any,
     ) -> Flow:
         """Adds a TCP flow. Its application is an object, ``app=Ftp(size="10MB")``,
@@ -148,7 +156,9 @@ class Network:
         (docs/full-tcp.md): a handshake, ``size`` bytes from ``src`` and ``reply_size`` back
         (``"endless"`` for a bulk transfer), each closed with a FIN; ``exchange`` is
         ``"request-response"`` (the default with a ``size``: the reply follows the request) or
-        ``"concurrent"``; the reply direction is the flow ``NAME.reply`` in the results."""
+        ``"concurrent"``; the reply direction is the flow ``NAME.reply`` in the results.
+        ``priority`` (0..15) is its packets' priority, which ``prio`` and ``pfifo_fast`` queues
+        map to a band (Linux's priomap: 0 best effort, 6 interactive, 7 control)."""
         flow = Flow(
             name=name,
             kind="tcp",
@@ -172,6 +182,7 @@ class Network:
                            packet_size=write_size, random=random, on=on, off=off)),
             trace=trace,
             two_way=two_way,
+            priority=priority,
         )
         self._flows.append(flow)
         return flow
@@ -193,6 +204,7 @@ class Network:
         on: Any = None,
         off: Any = None,
         file: str | None = None,
+        priority: int | None = None,
     ) -> Flow:
         """Adds a UDP flow. Its application is an object, ``app=Cbr(rate="1Mb/s",
         packet_size=1000)``, ``OnOff(...)``, ``Poisson(...)`` or ``Replay(...)``
@@ -201,7 +213,8 @@ class Network:
         ``interval``, or every packet_size x 8 / ``rate`` (ns-2's CBR), jittered with
         ``random=True``; ``"onoff"``: the same during ``on`` periods, silent for ``off``
         (times or distributions such as ``{"exponential": "500ms"}``); ``"poisson"``:
-        exponential gaps of that mean; ``"trace"``: replays ``file`` (see docs/traffic.md)."""
+        exponential gaps of that mean; ``"trace"``: replays ``file`` (see docs/traffic.md).
+        ``priority`` (0..15): as for :meth:`tcp`."""
         flow = Flow(
             name=name,
             kind="udp",
@@ -214,6 +227,7 @@ class Network:
             if isinstance(app, App) else
             AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
                       packet_size=packet_size, random=random, on=on, off=off, file=file),
+            priority=priority,
         )
         self._flows.append(flow)
         return flow

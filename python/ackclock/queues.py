@@ -122,6 +122,12 @@ def marks(kind: str) -> bool:
     return bool(_REGISTRY.entries()[kind]["ecn"])
 
 
+def holds(kind: str) -> bool:
+    """Whether ``kind`` holds its packets and hands them out at dequeue (a discipline a
+    device queue can go below)."""
+    return bool(_REGISTRY.entries()[kind]["service"] == "dequeue")
+
+
 def takes_bytes(kind: str) -> bool:
     """Whether ``kind`` takes its limit in bytes (``limit_bytes``)."""
     return bool(_REGISTRY.entries()[kind]["limit_bytes"])

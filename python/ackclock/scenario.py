@@ -120,6 +120,10 @@ class QueueConfig:
     limit_bytes: Size | None = None
     ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
     ecn: bool | None = None  # mark ECN-capable packets instead of dropping them early
+    # A device queue of this many packets below the discipline (ns-3's traffic-control layer);
+    # None: the discipline feeds the line.
+    device_limit: int | None = None
+    bql: bool | None = None  # byte queue limits on the device queue (needs device_limit)
     # The discipline's own keys (queues.SPECS), as given: { max_thresh = 20 }.
     params: dict[str, Any] = field(default_factory=dict)
 
@@ -207,6 +211,9 @@ class Flow:
     trace: bool | Names | None = None
     # ns-2 fid_: the flow id in packet traces; None: the flow's index.
     fid: int | None = None
+    # Its packets' priority, 0..15 (Linux's skb->priority, ns-3's SocketPriorityTag), which
+    # prio and pfifo_fast queues map to a band; None: 0.
+    priority: int | None = None
     # ns-2 port numbers [sender, receiver] in packet traces (the ns-2 front end numbers agents
     # in the order the script attaches them); None: the engine numbers them flow by flow.
     ports: list[int] | None = None
@@ -703,10 +710,32 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
         if value is not None and value >= _U64:
             raise ScenarioError(f"too large: {quote(value)}", path=f"{path}.{key}")
-    doc = {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes, "ns2": ns2,
-           "ecn": ecn}
+    doc: dict[str, Any] = {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes,
+                           "ns2": ns2, "ecn": ecn}
     doc.update(queues.resolve_params(q.kind, q.params, profile.name, path))
+    device = _device(q, path)
+    if device is not None:
+        doc["device"] = device
     return doc
+
+
+def _device(q: QueueConfig, path: str) -> dict[str, Any] | None:
+    """The device queue below a discipline (``device_limit``, ``bql``), or None."""
+    if q.bql is not None and not isinstance(q.bql, bool):
+        raise ScenarioError(f"expected true or false, got {quote(q.bql)}", path=f"{path}.bql")
+    if q.device_limit is None:
+        if q.bql:
+            raise ScenarioError("byte queue limits need a device queue: give device_limit",
+                                path=f"{path}.bql")
+        return None
+    if not queues.holds(q.kind):
+        holding = ", ".join(k for k in queues.KINDS if queues.holds(k))
+        raise ScenarioError(
+            f"a device queue goes below a discipline that holds its packets ({holding}), not"
+            f" below {q.kind}, which is a FIFO at the line", path=f"{path}.device_limit")
+    n = _below(parse_int(q.device_limit, f"{path}.device_limit", minimum=1,
+                         what="a number of packets"), _U64, f"{path}.device_limit")
+    return {"limit_packets": n, "bql": bool(q.bql)}
 
 
 def check_kind(value: object, known: Sequence[str], path: str) -> str:
@@ -755,6 +784,10 @@ def _flows(
         if flow.fid is not None:
             fid = parse_int(flow.fid, f"{p}.fid", what="a non-negative flow id")
             entry["fid"] = _below(fid, 2**32, f"{p}.fid")
+        if flow.priority is not None:
+            entry["priority"] = _below(
+                parse_int(flow.priority, f"{p}.priority", what="a priority from 0 to 15"), 16,
+                f"{p}.priority")
         if flow.ports is not None:
             entry["ports"] = [_below(parse_int(x, f"{p}.ports", what="a port number"), 2**32,
                                      f"{p}.ports") for x in flow.ports]
@@ -828,6 +861,8 @@ def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
             "connection": {"peer": i, "initiator": False, "exchange": exchange}}
     if "fid" in entry:
         back["fid"] = entry["fid"]
+    if "priority" in entry:
+        back["priority"] = entry["priority"]
     return back
 
 

@@ -140,6 +140,8 @@ FLOW: Mapping[str, Key] = {
     "fid": Key("count", "ns-2's fid_: the flow id in packet traces (default the flow's index)"),
     "fid_": Key("count", "ns-2's name for fid"),
     "two_way": Key("bool", "a two-way TCP connection (docs/full-tcp.md)"),
+    "priority": Key("count", "its packets' priority, 0-15, which prio and pfifo_fast queues map"
+                    " to a band; default 0"),
 }
 
 APP_COMMON: Mapping[str, Key] = {
@@ -209,6 +211,9 @@ QUEUE_COMMON: Mapping[str, Key] = {
                " the profile's"),
     "ecn": Key("bool", "mark ECN-capable packets instead of dropping them early"),
     "setbit_": Key("bool", "ns-2's name for ecn"),
+    "device_limit": Key("count1", "a device queue of this many packets below the discipline"
+                        " (ns-3's traffic-control layer; docs/models/traffic-control.md)"),
+    "bql": Key("bool", "byte queue limits on the device queue; default false"),
 }
 
 TRACE: Mapping[str, Key] = {

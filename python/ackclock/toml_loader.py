@@ -203,7 +203,8 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
     for link in scenario.links:
         q = link.queue
         queue = present({"kind": q.kind, "limit": q.limit, "limit_bytes": q.limit_bytes,
-                         "ns2": q.ns2, "ecn": q.ecn}) | dict(q.params)
+                         "ns2": q.ns2, "ecn": q.ecn, "device_limit": q.device_limit,
+                         "bql": q.bql}) | dict(q.params)
         entry = {"from": link.from_, "to": link.to, "rate": link.rate, "delay": link.delay,
                  "queue": queue, "duplex": link.duplex, "monitor_flows": link.monitor_flows}
         if link.loss is not None:
@@ -216,7 +217,7 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
     for f in scenario.flows:
         entry = present({"name": f.name, "kind": f.kind, "from": f.from_, "to": f.to,
                          "variant": f.variant, "cc": f.cc, "sink": f.sink, "trace": f.trace,
-                         "fid": f.fid, "two_way": f.two_way})
+                         "fid": f.fid, "priority": f.priority, "two_way": f.two_way})
         entry.update(f.tcp)
         if f.kind == "udp" and f.header_size is not None:
             entry["header_size"] = f.header_size
@@ -522,7 +523,8 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
     ecn = t.get("ecn", t.get("setbit_"))
     params = {k: v for k, v in t.items() if k not in queues.COMMON_KEYS}
     return QueueConfig(kind=kind, limit=t.get("limit"), limit_bytes=t.get("limit_bytes"),
-                       ns2=t.get("ns2"), ecn=ecn, params=params)
+                       ns2=t.get("ns2"), ecn=ecn, params=params,
+                       device_limit=t.get("device_limit"), bql=t.get("bql"))
 
 
 def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
@@ -566,6 +568,7 @@ def _flow(t: Mapping[str, Any], p: str) -> Flow:
         app=app,
         trace=t.get("trace"),
         fid=t.get("fid", t.get("fid_")),
+        priority=t.get("priority"),
         two_way=t.get("two_way"),
         origin=p,
     )

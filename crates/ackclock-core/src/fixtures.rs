@@ -96,6 +96,7 @@ pub fn dumbbell(
         codel: None,
         pie: None,
         params: Default::default(),
+        device: None,
     };
     let duplex = |a: u32, b: u32, bps: f64, ms: u64, limit: u64| {
         [
@@ -149,6 +150,7 @@ pub fn dumbbell(
             tcp: Some(tcp.clone()),
             header_size: 0,
             fid: None,
+            priority: 0,
             ports: None,
             trace: vec![],
             app: AppConfig::Ftp {

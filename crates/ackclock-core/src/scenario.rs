@@ -67,6 +67,10 @@ pub struct TraceConfig {
     pub tcp_header: bool,
 }
 
+fn is_zero_u8(x: &u8) -> bool {
+    *x == 0
+}
+
 fn default_profile() -> String {
     "ns2".to_string()
 }
@@ -260,6 +264,21 @@ pub struct QueueConfig {
     /// `codel` and `pie` tables above give the same for those disciplines.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, f64>,
+    /// A device queue below this discipline, which becomes the root queue discipline of a
+    /// traffic-control layer (ns-3's; `net::device`); None: the discipline feeds the line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<DeviceConfig>,
+}
+
+/// The device queue of a traffic-control layer.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceConfig {
+    /// Packets it holds (ns-3's point-to-point device: 100).
+    pub limit_packets: u64,
+    /// Byte queue limits on it (Linux's dynamic queue limits; ns-3's `SetQueueLimits`).
+    #[serde(default)]
+    pub bql: bool,
 }
 
 impl QueueConfig {
@@ -343,6 +362,10 @@ pub struct FlowConfig {
     /// ns-2 `fid_`, the flow id in packet traces; None: the flow's index.
     #[serde(default)]
     pub fid: Option<u32>,
+    /// The priority its packets (and ACKs) carry, 0..15 (Linux's skb->priority, ns-3's
+    /// SocketPriorityTag), which `prio` and `pfifo_fast` queues map to a band.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub priority: u8,
     /// ns-2 port numbers of the sending and receiving agents in packet traces (an ns-2 script
     /// numbers agents per node in the order it attaches them); None: numbered flow by flow.
     #[serde(default, skip_serializing_if = "Option::is_none")]

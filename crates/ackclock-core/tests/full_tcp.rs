@@ -58,6 +58,7 @@ fn scenario(s: &Setup) -> Scenario {
         tcp: Some(s.tcp.clone()),
         header_size: 0,
         fid: None,
+        priority: 0,
         ports: None,
         trace: vec![],
         app: AppConfig::Ftp {

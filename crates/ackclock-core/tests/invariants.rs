@@ -102,6 +102,7 @@ fn an_unbounded_backlog_is_stopped_by_the_packet_guard() {
         tcp: None,
         header_size: 28,
         fid: None,
+        priority: 0,
         ports: None,
         trace: vec![],
         app: AppConfig::Cbr {

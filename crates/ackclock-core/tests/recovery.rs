@@ -74,6 +74,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             tcp: Some(tcp),
             header_size: 0,
             fid: None,
+            priority: 0,
             ports: None,
             trace: vec![],
             app: AppConfig::Ftp {

@@ -218,6 +218,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             tcp: None,
             header_size: 0,
             fid: None,
+            priority: 0,
             ports: None,
             trace: vec![],
             // 1000 B every 2 ms = 4 Mb/s.
@@ -238,6 +239,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             tcp: Some(ns2_tcp()),
             header_size: 0,
             fid: None,
+            priority: 0,
             ports: None,
             trace: vec![],
             app: AppConfig::Ftp {

@@ -16,6 +16,7 @@
 //! for the next one whenever the line frees up; the link then needs a transmission-done
 //! event, and only while packets wait.
 
+use super::device::{DeviceParams, DeviceQueue};
 use super::ring::Ring;
 use crate::ids::{FlowId, NodeId};
 use crate::loss::AnyLoss;
@@ -78,6 +79,9 @@ pub struct Link {
     schedule_tx_done: Option<SimTime>,
     /// Dequeue-time disciplines on a traced link: transmissions started by the last call.
     started: Option<Vec<(SimTime, Packet)>>,
+    /// A device queue below a dequeue-time discipline (the traffic-control layer,
+    /// `net::device`): its packets wait in `waiting` and `in_flight` as a FIFO link's do.
+    device: Option<Box<DeviceQueue>>,
 }
 
 /// What a link and the routers need of a packet it carries, kept beside its handle so that
@@ -162,6 +166,7 @@ impl Link {
             schedule_tx_done: None,
             started: None,
             flow_monitor: None,
+            device: None,
         }
     }
 
@@ -202,18 +207,47 @@ impl Link {
         ))
     }
 
-    /// Packets waiting for the line at the last `advance`.
+    /// Puts a device queue below the link's dequeue-time discipline (the traffic-control
+    /// layer: `net::device`).
+    pub fn set_device(&mut self, p: DeviceParams) {
+        self.device = Some(Box::new(DeviceQueue::new(p)));
+    }
+
+    /// The device queue's byte queue limit, if the link has one with BQL.
+    pub fn bql_limit(&self) -> Option<u32> {
+        self.device.as_ref().and_then(|d| d.bql_limit())
+    }
+
+    /// Packets waiting for the line at the last `advance`: in the discipline, and in the
+    /// device queue below it if any.
     pub fn backlog(&self) -> Backlog {
         if self.holds {
-            self.queue.backlog()
+            self.held_backlog()
         } else {
             self.backlog_fifo()
         }
     }
 
-    /// The most packets and bytes the discipline lets wait (for the invariant checker).
+    #[inline]
+    fn held_backlog(&self) -> Backlog {
+        let b = self.queue.backlog();
+        if self.device.is_none() {
+            return b;
+        }
+        Backlog {
+            packets: b.packets + self.waiting.len() as u64,
+            bytes: b.bytes + self.waiting_bytes,
+        }
+    }
+
+    /// The most packets and bytes the discipline lets wait, the device queue's included (for
+    /// the invariant checker).
     pub fn limits(&self) -> (Option<u64>, Option<u64>) {
-        self.queue.limits()
+        let (p, b) = self.queue.limits();
+        match &self.device {
+            None => (p, b),
+            Some(d) => (p.map(|p| p + d.limit_packets()), None),
+        }
     }
 
     #[inline(always)]
@@ -245,6 +279,8 @@ impl Link {
                 self.advance_periodic(now);
             }
             self.pop_started(now);
+        } else if self.device.is_some() {
+            self.pop_device(now);
         }
         self.integrate_to(now);
     }
@@ -293,7 +329,7 @@ impl Link {
         if t > self.counted_until {
             let dt = (t.0 - self.counted_until.0) as u128;
             let b = if self.holds {
-                self.queue.backlog()
+                self.held_backlog()
             } else {
                 self.backlog_fifo()
             };
@@ -434,6 +470,10 @@ impl Link {
         if q > self.counters.max_queue_packets {
             self.counters.max_queue_packets = q;
         }
+        if self.device.is_some() {
+            self.fill_device(now, pool);
+            return;
+        }
         if !self.tx_event_pending {
             if self.busy_until <= now {
                 self.start_next(now, pool);
@@ -465,6 +505,13 @@ impl Link {
         self.count_held_drops(before, now);
         self.counters.marked_packets += marked;
         let Some((at, pkt)) = next else {
+            // A shaper holding its packets until it has the tokens: ask again then.
+            if more {
+                if let Some(t) = self.queue.wake_at() {
+                    self.tx_event_pending = true;
+                    self.schedule_tx_done = Some(t);
+                }
+            }
             return;
         };
         self.record_sojourn(now.0 - at.0);
@@ -491,8 +538,91 @@ impl Link {
     /// The transmission-done event of a dequeue-time discipline's link.
     pub fn on_tx_done(&mut self, now: SimTime, pool: &mut PacketPool) {
         self.tx_event_pending = false;
+        if self.device.is_some() {
+            self.fill_device(now, pool);
+            return;
+        }
         self.integrate_to(now);
         self.start_next(now, pool);
+    }
+
+    /// The device queue takes the packets that started transmission by `now` (a departure
+    /// from the link's backlog), each counted as completed by BQL at its start.
+    fn pop_device(&mut self, now: SimTime) {
+        while let Some(&(start, size, flow)) = self.waiting.front() {
+            if start > now {
+                break;
+            }
+            self.integrate_to(start);
+            self.waiting.pop_front();
+            self.waiting_bytes -= size as u64;
+            self.counters.departed_packets += 1;
+            self.counters.departed_bytes += size as u64;
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[flow as usize].depart(start.0, size, true);
+            }
+            self.device
+                .as_mut()
+                .expect("a device queue")
+                .taken(size, start);
+        }
+    }
+
+    /// The traffic-control layer's transmit loop (ns-3's `QueueDisc::Run`): while the device
+    /// queue is not stopped, the discipline hands it its next packet, which leaves at line
+    /// rate behind those already there. Then the link needs an event when the device next
+    /// takes a packet (and may wake), or when a shaper will have tokens.
+    fn fill_device(&mut self, now: SimTime, pool: &mut PacketPool) {
+        loop {
+            self.pop_device(now);
+            self.integrate_to(now);
+            if !self.device.as_ref().expect("a device queue").open() {
+                break;
+            }
+            let marks = self.queue.marks();
+            let before = self.dropped.len();
+            let next = self.queue.dequeue(now, &mut self.dropped);
+            self.counters.marked_packets += self.queue.marks() - marks;
+            self.count_held_drops(before, now);
+            let Some((at, pkt)) = next else {
+                break;
+            };
+            let start = now.max(self.busy_until);
+            self.record_sojourn(start.0 - at.0);
+            self.busy_until = start + self.rate.tx_time(pkt.size);
+            let arrival = self.busy_until + self.delay;
+            // Traced when it leaves the discipline (in time order), not at its start.
+            if let Some(v) = self.started.as_mut() {
+                v.push((now, pkt));
+            }
+            self.waiting.push_back((start, pkt.size, pkt.flow.0));
+            self.waiting_bytes += pkt.size as u64;
+            self.device
+                .as_mut()
+                .expect("a device queue")
+                .queued(pkt.size);
+            self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
+            if self.in_flight.len() == 1 {
+                self.schedule_head = Some(arrival);
+            }
+        }
+        let q = self.held_backlog().packets;
+        if q > self.counters.max_queue_packets {
+            self.counters.max_queue_packets = q;
+        }
+        if self.tx_event_pending || self.queue.backlog().packets == 0 {
+            return;
+        }
+        let next_start = self.waiting.front().map(|&(t, _, _)| t);
+        let wake = if self.device.as_ref().expect("a device queue").open() {
+            self.queue.wake_at()
+        } else {
+            next_start
+        };
+        if let Some(t) = wake {
+            self.tx_event_pending = true;
+            self.schedule_tx_done = Some(t);
+        }
     }
 
     /// Drops and events left by the last call on a dequeue-time discipline's link; the
@@ -570,7 +700,8 @@ impl Link {
     pub fn account(&self) -> LinkAccount {
         let backlog = self.backlog();
         let on_line = if self.holds {
-            self.in_flight.len() as u64
+            // The ring holds the device queue's packets too.
+            self.in_flight.len() as u64 - self.device.as_ref().map_or(0, |d| d.len())
         } else {
             // The FIFO ring holds the waiting packets too.
             (self.in_flight.len() as u64).saturating_sub(backlog.packets)

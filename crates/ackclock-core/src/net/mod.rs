@@ -1,5 +1,6 @@
 //! Topology: links (rate, propagation delay, queue) and static routing.
 
+pub mod device;
 pub mod link;
 pub mod ring;
 pub mod routing;

@@ -19,6 +19,11 @@
 //!
 //! Between adaptations max_p is RED's max_p: `Red::base_probability` reads the current value.
 
+use super::red::{Red, RedParams};
+use super::{
+    AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    Verdict,
+};
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +95,103 @@ impl Ared {
         } else {
             max_p
         }
+    }
+}
+
+/// RED with Adaptive RED's max_p and automatic parameters: the `ared` queue kind.
+#[derive(Clone, Debug)]
+pub struct AdaptiveRed(pub Red);
+
+const ARED_PARAMS: &[Param] = &[
+    Param::new("min_thresh", 0.0, Range::NonNegative, "min_th in packets (0: automatic)")
+        .unit(Unit::Packets)
+        .ns3("MinTh"),
+    Param::new("max_thresh", 0.0, Range::NonNegative, "max_th in packets (0: automatic)")
+        .unit(Unit::Packets)
+        .ns3("MaxTh"),
+    Param::new("q_weight", 0.0, Range::Weight, "EWMA weight (0, -1, -2: automatic)").ns3("QW"),
+    Param::new("max_p", 0.02, Range::Fraction, "initial max_p")
+        .ns3("LInterm")
+        .inverse_aliases(&["linterm"]),
+    Param::new("gentle", 1.0, Range::Flag, "p_b from max_p to 1 between max_th and 2 max_th")
+        .ns3("Gentle"),
+    Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns3("Wait"),
+    Param::new("mean_pktsize", 500.0, Range::Count, "mean packet size for idle decay")
+        .unit(Unit::Bytes)
+        .ns3("MeanPktSize"),
+    Param::new("target_delay", 5e9, Range::Positive, "target delay of automatic thresholds")
+        .unit(Unit::Time)
+        .ns3("TargetDelay"),
+    Param::new("interval", 0.5e12, Range::Positive, "time between max_p changes")
+        .unit(Unit::Time)
+        .ns3("Interval"),
+    Param::new("alpha", 0.01, Range::Fraction, "max_p's additive increase").ns3("Alpha"),
+    Param::new("beta", 0.9, Range::Fraction, "max_p's multiplicative decrease").ns3("Beta"),
+    Param::new("top", 0.5, Range::Fraction, "max_p's upper bound").ns3("Top"),
+    Param::new("bottom", 0.0, Range::NonNegative, "max_p's lower bound (0: automatic)")
+        .ns3("Bottom"),
+];
+
+pub(super) fn red_params(p: &Params, setup: &QueueSetup) -> RedParams {
+    RedParams {
+        limit_packets: setup.packets(),
+        min_thresh: p.get("min_thresh"),
+        max_thresh: p.get("max_thresh"),
+        q_weight: p.get("q_weight"),
+        max_p: p.get("max_p"),
+        gentle: p.flag("gentle"),
+        wait: p.flag("wait"),
+        bytes: false,
+        queue_in_bytes: false,
+        mean_pktsize: p.count("mean_pktsize"),
+        target_delay_s: p.time("target_delay").as_secs_f64(),
+        ecn: setup.ecn,
+        // ns-3 marks every early decision on an ECN-capable packet, and drops above max_th.
+        use_mark_p: false,
+        mark_p: 1.0,
+    }
+}
+
+impl QueueDiscipline for AdaptiveRed {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: ARED_PARAMS,
+        ecn: true,
+        ..QdiscInfo::new(
+            "ared",
+            Service::Enqueue,
+            "Adaptive RED (Floyd, Gummadi, Shenker 2001), as ns-3's RedQueueDisc with ARED",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> AdaptiveRed {
+        let rp = red_params(p, setup);
+        let mut red = Red::new(rp, setup.rate_bps, setup.delay.as_secs_f64(), setup.rng.clone());
+        red.set_adaptive(Ared::new(
+            AredParams {
+                interval: p.time("interval"),
+                alpha: p.get("alpha"),
+                beta: p.get("beta"),
+                top: p.get("top"),
+                bottom: p.get("bottom"),
+                rtt: SimDuration::from_millis(100),
+            },
+            setup.rate_bps,
+            rp.mean_pktsize,
+        ));
+        AdaptiveRed(red)
+    }
+
+    #[inline]
+    fn admit(&mut self, a: &Arrival) -> Verdict {
+        self.0.admit(a)
+    }
+
+    fn state(&self) -> AqmState {
+        self.0.state()
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        <Red as QueueDiscipline>::limits(&self.0)
     }
 }
 

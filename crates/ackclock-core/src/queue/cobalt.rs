@@ -29,7 +29,9 @@
 //! rounding). Its default limit is 1000 packets of 1500 bytes (1 500 000 bytes).
 
 use super::codel::TimedFifo;
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+};
 use crate::packet::{ecn, Packet};
 use crate::rng::RandomStream;
 use crate::time::{SimDuration, SimTime};
@@ -246,6 +248,99 @@ impl Cobalt {
             prob: self.p_drop,
             dropping: if self.dropping { 1.0 } else { 0.0 },
         }
+    }
+}
+
+const COBALT_PARAMS: &[Param] = &[
+    Param::new("target", 5e9, Range::Positive, "CoDel's acceptable standing queue delay")
+        .unit(Unit::Time)
+        .ns3("Target"),
+    Param::new("interval", 100e9, Range::Positive, "CoDel's interval")
+        .unit(Unit::Time)
+        .ns3("Interval"),
+    Param::new(
+        "ce_threshold",
+        0.0,
+        Range::NonNegative,
+        "with ecn, mark ECN-capable packets whose sojourn exceeds this (0: off)",
+    )
+    .unit(Unit::Time)
+    .ns3("CeThreshold"),
+    Param::new("increment", 1.0 / 256.0, Range::Fraction, "BLUE's step up of p_drop")
+        .ns3("Increment"),
+    Param::new("decrement", 1.0 / 4096.0, Range::Fraction, "BLUE's step down of p_drop")
+        .ns3("Decrement"),
+    Param::new(
+        "blue_threshold",
+        400e9,
+        Range::Positive,
+        "a sojourn above this raises BLUE's p_drop",
+    )
+    .unit(Unit::Time)
+    .ns3("BlueThreshold"),
+    Param::new("p_drop", 0.0, Range::NonNegative, "BLUE's initial drop probability").ns3("Pdrop"),
+];
+
+impl QueueDiscipline for Cobalt {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: COBALT_PARAMS,
+        ecn: true,
+        default_limit: Some(1000),
+        ..QdiscInfo::new(
+            "cobalt",
+            Service::Dequeue,
+            "CoDel and BLUE in one FIFO, as sch_cake and ns-3's CobaltQueueDisc",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> Cobalt {
+        Cobalt::new(
+            CobaltParams {
+                limit_packets: setup.limit_packets,
+                limit_bytes: None,
+                target: p.time("target"),
+                interval: p.time("interval"),
+                ecn: setup.ecn,
+                ce_threshold: Some(p.time("ce_threshold")).filter(|t| t.0 > 0),
+                increment: p.get("increment"),
+                decrement: p.get("decrement"),
+                blue_threshold: p.time("blue_threshold"),
+                p_drop: p.get("p_drop").min(1.0),
+            },
+            setup.rng.clone(),
+        )
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        Cobalt::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        Cobalt::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        Cobalt::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        Cobalt::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (self.p.limit_packets, self.p.limit_bytes)
     }
 }
 

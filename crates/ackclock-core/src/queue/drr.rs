@@ -17,7 +17,9 @@
 use std::collections::VecDeque;
 
 use super::codel::TimedFifo;
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+};
 use crate::packet::Packet;
 use crate::time::SimTime;
 
@@ -147,6 +149,71 @@ impl Drr {
 
     pub fn state(&self) -> AqmState {
         AqmState::NONE
+    }
+}
+
+const DRR_PARAMS: &[Param] = &[
+    Param::new("buckets", 10.0, Range::Count, "hash buckets").ns2("buckets_"),
+    Param::new("blimit", 25_000.0, Range::Count, "buffer over all buckets")
+        .unit(Unit::Bytes)
+        .ns2("blimit_"),
+    Param::new("quantum", 250.0, Range::Count, "bytes a bucket may send per round")
+        .unit(Unit::Bytes)
+        .ns2("quantum_"),
+    Param::new("mask", 0.0, Range::Flag, "hash the source address without its low 4 bits")
+        .ns2("mask_"),
+];
+
+impl QueueDiscipline for Drr {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: DRR_PARAMS,
+        ..QdiscInfo::new(
+            "drr",
+            Service::Dequeue,
+            "ns-2.35's Queue/DRR (deficit round robin, Shreedhar and Varghese 1995); its buffer \
+             is blimit bytes, the packet limit is not used (as ns-2's)",
+        )
+    };
+
+    fn new(p: &Params, _setup: &QueueSetup) -> Drr {
+        Drr::new(DrrParams {
+            buckets: p.count("buckets"),
+            blimit: p.get("blimit") as u64,
+            quantum: p.count("quantum"),
+            mask: p.flag("mask"),
+        })
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        Drr::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        Drr::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        Drr::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        Drr::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (None, Some(self.p.blimit))
     }
 }
 

@@ -30,7 +30,9 @@
 use std::collections::VecDeque;
 
 use super::codel::TimedFifo;
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+};
 use crate::packet::{ecn, Packet};
 use crate::rng::RandomStream;
 use crate::time::{SimDuration, SimTime};
@@ -377,6 +379,105 @@ impl FqPie {
             prob: max,
             dropping: f64::NAN,
         }
+    }
+}
+
+const FQ_PIE_PARAMS: &[Param] = &[
+    Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into").ns3("Flows"),
+    Param::new("quantum", 1500.0, Range::Count, "bytes a queue may send per round (the MTU)")
+        .unit(Unit::Bytes)
+        .ns3("Quantum"),
+    Param::new("target", 15e9, Range::Positive, "PIE's reference queue delay")
+        .unit(Unit::Time)
+        .ns3("QueueDelayReference")
+        .aliases(&["qdelay_ref"]),
+    Param::new("t_update", 15e9, Range::Positive, "period of each queue's probability update")
+        .unit(Unit::Time)
+        .ns3("Tupdate")
+        .aliases(&["tupdate"]),
+    Param::new("alpha", 0.125, Range::NonNegative, "PIE's proportional gain (per second)")
+        .ns3("A"),
+    Param::new("beta", 1.25, Range::NonNegative, "PIE's integral gain (per second)").ns3("B"),
+    Param::new("max_burst", 150e9, Range::NonNegative, "burst allowance")
+        .unit(Unit::Time)
+        .ns3("MaxBurstAllowance"),
+    Param::new(
+        "mark_ecn_threshold",
+        0.1,
+        Range::Fraction,
+        "with ecn, mark instead of dropping while drop_prob is below this",
+    )
+    .ns3("MarkEcnThreshold"),
+    Param::new("drop_batch", 64.0, Range::Count, "most packets one overflow drops")
+        .unit(Unit::Packets)
+        .ns3("DropBatchSize"),
+];
+
+impl QueueDiscipline for FqPie {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: FQ_PIE_PARAMS,
+        ecn: true,
+        default_limit: Some(10240),
+        ..QdiscInfo::new(
+            "fq_pie",
+            Service::Dequeue,
+            "Flow queueing with PIE (RFC 8033) per queue, as Linux's sch_fq_pie and ns-3's \
+             FqPieQueueDisc",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> FqPie {
+        let mut rng = setup.rng.clone();
+        let perturbation = rng.next_u64();
+        FqPie::new(
+            FqPieParams {
+                limit_packets: setup.packets(),
+                flows: p.count("flows"),
+                quantum: p.count("quantum"),
+                target: p.time("target"),
+                t_update: p.time("t_update"),
+                alpha: p.get("alpha"),
+                beta: p.get("beta"),
+                max_burst: p.time("max_burst"),
+                ecn: setup.ecn,
+                mark_ecn_threshold: p.get("mark_ecn_threshold"),
+                drop_batch: p.count("drop_batch"),
+            },
+            perturbation,
+            rng,
+        )
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        FqPie::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        FqPie::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        FqPie::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        FqPie::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (Some(self.p.limit_packets), None)
     }
 }
 

@@ -23,18 +23,10 @@
 //! document its parameters. A scenario passes them in `queue.params` (name -> number; times in
 //! picoseconds, switches 0 or 1).
 
-// Cores not yet in the registry (issue 34 part B): selectable once each has its line below.
-pub mod ared;
-pub mod bql;
-pub mod cobalt;
-pub mod drr;
-pub mod fq_pie;
-pub mod nlred;
-pub mod prio;
-pub mod sfq;
-pub mod tbf;
-
 use std::collections::BTreeMap;
+
+/// Byte queue limits, for the device queue below a discipline (`net::device`).
+pub mod bql;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -165,6 +157,8 @@ pub struct QueueSetup {
     pub delay: SimDuration,
     /// The link's own random stream (`link.<name>.queue`).
     pub rng: RandomStream,
+    /// Each flow's priority (0..15, by flow index), for disciplines that classify by it.
+    pub flow_priority: std::sync::Arc<[u8]>,
 }
 
 impl QueueSetup {
@@ -238,6 +232,13 @@ pub trait QueueDiscipline: Sized {
     #[inline]
     fn marks(&self) -> u64 {
         0
+    }
+
+    /// Dequeue-time: after a dequeue that returned nothing with packets waiting, when to ask
+    /// again (a shaper waiting for tokens); None: when the next packet arrives.
+    #[inline]
+    fn wake_at(&self) -> Option<SimTime> {
+        None
     }
 
     /// State for the queue time series.
@@ -355,6 +356,12 @@ macro_rules! disciplines {
                 match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::marks(q),)* }
             }
 
+            /// [`QueueDiscipline::wake_at`].
+            #[inline]
+            pub fn wake_at(&self) -> Option<SimTime> {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::wake_at(q),)* }
+            }
+
             /// [`QueueDiscipline::state`].
             pub fn state(&self) -> AqmState {
                 match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::state(q),)* }
@@ -375,6 +382,15 @@ disciplines! {
     codel::CoDel [boxed],
     fq_codel::FqCoDel [boxed],
     pie::Pie [boxed],
+    ared::AdaptiveRed [boxed],
+    nlred::NonlinearRed [boxed],
+    cobalt::Cobalt [boxed],
+    fq_pie::FqPie [boxed],
+    tbf::Tbf [boxed],
+    pfifo_fast::PfifoFast [boxed],
+    prio::Prio [boxed],
+    sfq::Sfq [boxed],
+    drr::Drr [boxed],
 }
 
 impl Default for QueueKind {
@@ -463,6 +479,7 @@ mod registry_tests {
             rate_bps: 1e7,
             delay: SimDuration::from_millis(10),
             rng: RandomStream::named(1, "test"),
+            flow_priority: vec![].into(),
         }
     }
 
@@ -526,10 +543,10 @@ mod registry_tests {
             "ecn: a droptail queue never marks"
         );
         assert!(droptail.check(None, Some(1000), false, &none).is_ok());
-        let unknown: Result<QueueKind, _> = serde_json::from_str("\"sfq\"");
+        let unknown: Result<QueueKind, _> = serde_json::from_str("\"cbq\"");
         assert!(unknown
             .unwrap_err()
             .to_string()
-            .starts_with("unknown queue kind \"sfq\"; expected one of droptail, red,"));
+            .starts_with("unknown queue kind \"cbq\"; expected one of droptail, red,"));
     }
 }

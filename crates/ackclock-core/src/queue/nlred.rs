@@ -7,10 +7,79 @@
 //! just above min_th and reaches 1.5 max_p at max_th. The rest (gentle region above max_th,
 //! forced drops, the spreading of drops by count, ECN) is RED's.
 
+use super::ared::red_params;
+use super::red::Red;
+use super::{
+    AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    Verdict,
+};
+
 /// p_b between the thresholds: `lin` is (avg - min_th) / (max_th - min_th).
 #[inline]
 pub fn base_probability(lin: f64, max_p: f64) -> f64 {
     1.5 * lin * lin * max_p
+}
+
+/// RED with Nonlinear RED's quadratic p_b: the `nlred` queue kind.
+#[derive(Clone, Debug)]
+pub struct NonlinearRed(pub Red);
+
+const NLRED_PARAMS: &[Param] = &[
+    Param::new("min_thresh", 5.0, Range::NonNegative, "min_th in packets (0: automatic)")
+        .unit(Unit::Packets)
+        .ns3("MinTh"),
+    Param::new("max_thresh", 15.0, Range::NonNegative, "max_th in packets (0: automatic)")
+        .unit(Unit::Packets)
+        .ns3("MaxTh"),
+    Param::new("q_weight", 0.002, Range::Weight, "EWMA weight (0, -1, -2: automatic)").ns3("QW"),
+    Param::new("max_p", 0.02, Range::Fraction, "max_p (p_b at max_th is 1.5 max_p)")
+        .ns3("LInterm")
+        .inverse_aliases(&["linterm"]),
+    Param::new("gentle", 1.0, Range::Flag, "p_b from max_p to 1 between max_th and 2 max_th")
+        .ns3("Gentle"),
+    Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns3("Wait"),
+    Param::new("mean_pktsize", 500.0, Range::Count, "mean packet size for idle decay")
+        .unit(Unit::Bytes)
+        .ns3("MeanPktSize"),
+    Param::new("target_delay", 5e9, Range::Positive, "target delay of automatic thresholds")
+        .unit(Unit::Time)
+        .ns3("TargetDelay"),
+];
+
+impl QueueDiscipline for NonlinearRed {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: NLRED_PARAMS,
+        ecn: true,
+        ..QdiscInfo::new(
+            "nlred",
+            Service::Enqueue,
+            "Nonlinear RED (Zhou, Yeung, Li 2006), as ns-3's RedQueueDisc with NLRED",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> NonlinearRed {
+        let mut red = Red::new(
+            red_params(p, setup),
+            setup.rate_bps,
+            setup.delay.as_secs_f64(),
+            setup.rng.clone(),
+        );
+        red.set_nonlinear(true);
+        NonlinearRed(red)
+    }
+
+    #[inline]
+    fn admit(&mut self, a: &Arrival) -> Verdict {
+        self.0.admit(a)
+    }
+
+    fn state(&self) -> AqmState {
+        self.0.state()
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        <Red as QueueDiscipline>::limits(&self.0)
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,9 @@
 //!   that is full drops its own arrivals.
 
 use super::codel::TimedFifo;
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
+};
 use crate::packet::Packet;
 use crate::time::SimTime;
 
@@ -40,7 +42,7 @@ pub struct PrioParams {
 
 #[derive(Clone, Debug)]
 pub struct Prio {
-    p: PrioParams,
+    pub(super) p: PrioParams,
     bands: Vec<TimedFifo>,
     packets: u64,
     bytes: u64,
@@ -122,6 +124,64 @@ impl Prio {
 
     pub fn state(&self) -> AqmState {
         AqmState::NONE
+    }
+}
+
+const PRIO_PARAMS: &[Param] = &[Param::new("bands", 3.0, Range::Whole(2, 16), "bands")
+    .ns3("Bands")];
+
+impl QueueDiscipline for Prio {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: PRIO_PARAMS,
+        default_limit: Some(1000),
+        ..QdiscInfo::new(
+            "prio",
+            Service::Dequeue,
+            "Strict-priority bands chosen by the flow's priority through Linux's priomap, as \
+             sch_prio and ns-3's PrioQueueDisc (a FIFO of limit packets per band)",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> Prio {
+        Prio::new(PrioParams {
+            bands: p.count("bands") as usize,
+            priomap: DEFAULT_PRIOMAP,
+            shared_limit: false,
+            limit_packets: setup.packets(),
+            flow_priority: setup.flow_priority.to_vec(),
+        })
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        Prio::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        Prio::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        Prio::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        Prio::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (Some(self.p.limit_packets * self.p.bands as u64), None)
     }
 }
 

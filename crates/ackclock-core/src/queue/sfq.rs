@@ -16,7 +16,9 @@
 use std::collections::VecDeque;
 
 use super::codel::TimedFifo;
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
+};
 use crate::packet::Packet;
 use crate::time::SimTime;
 
@@ -105,6 +107,60 @@ impl Sfq {
 
     pub fn state(&self) -> AqmState {
         AqmState::NONE
+    }
+}
+
+const SFQ_PARAMS: &[Param] = &[Param::new("buckets", 16.0, Range::Count, "hash buckets")
+    .ns2("buckets_")];
+
+impl QueueDiscipline for Sfq {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: SFQ_PARAMS,
+        default_limit: Some(40),
+        ..QdiscInfo::new(
+            "sfq",
+            Service::Dequeue,
+            "ns-2.35's Queue/SFQ (stochastic fairness queueing, McKenney 1990); limit = maxqueue_",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> Sfq {
+        Sfq::new(SfqParams {
+            maxqueue: setup.packets(),
+            buckets: p.count("buckets"),
+        })
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        Sfq::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        Sfq::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        Sfq::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        Sfq::state(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (Some(self.p.maxqueue), None)
     }
 }
 

@@ -17,7 +17,9 @@
 //!   child, a `FifoQueueDisc`); an arrival to a full FIFO is dropped.
 
 use super::codel::TimedFifo;
-use super::{AqmState, Backlog};
+use super::{
+    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+};
 use crate::packet::Packet;
 use crate::time::{SimDuration, SimTime};
 
@@ -133,6 +135,86 @@ impl Tbf {
             prob: self.btokens as f64,
             dropping: f64::NAN,
         }
+    }
+}
+
+const TBF_PARAMS: &[Param] = &[
+    Param::new("token_rate", 1e6, Range::Positive, "token rate, bits per second")
+        .ns3("Rate")
+        .aliases(&["rate"]),
+    Param::new("burst", 125_000.0, Range::Count, "size of the first bucket")
+        .unit(Unit::Bytes)
+        .ns3("Burst"),
+    Param::new("peak_rate", 0.0, Range::NonNegative, "peak rate, bits per second (0: none)")
+        .ns3("PeakRate"),
+    Param::new("mtu", 1500.0, Range::Count, "size of the second (peak) bucket")
+        .unit(Unit::Bytes)
+        .ns3("Mtu"),
+];
+
+impl QueueDiscipline for Tbf {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: TBF_PARAMS,
+        default_limit: Some(1000),
+        ..QdiscInfo::new(
+            "tbf",
+            Service::Dequeue,
+            "Token bucket filter, as Linux's sch_tbf and ns-3's TbfQueueDisc",
+        )
+    };
+
+    fn new(p: &Params, setup: &QueueSetup) -> Tbf {
+        Tbf::new(TbfParams {
+            limit_packets: setup.packets(),
+            rate_bps: p.get("token_rate"),
+            burst: p.get("burst") as u64,
+            peak_rate_bps: p.get("peak_rate"),
+            mtu: p.get("mtu") as u64,
+        })
+    }
+
+    fn check(p: &Params) -> Result<(), String> {
+        if p.get("peak_rate") > 0.0 && p.get("peak_rate") <= p.get("token_rate") {
+            return Err("peak_rate: must be above token_rate, or 0 for none".into());
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        Tbf::enqueue(self, now, pkt, dropped)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        Tbf::dequeue(self, now, dropped)
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        Tbf::backlog(self)
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets().for_each(f)
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
+    }
+
+    fn state(&self) -> AqmState {
+        Tbf::state(self)
+    }
+
+    #[inline]
+    fn wake_at(&self) -> Option<SimTime> {
+        Tbf::wake_at(self)
+    }
+
+    fn limits(&self) -> (Option<u64>, Option<u64>) {
+        (Some(self.p.limit_packets), None)
     }
 }
 

@@ -325,6 +325,18 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
 }
 
 fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
+    if let Some(d) = &q.device {
+        if q.kind.info().service != crate::queue::Service::Dequeue {
+            return Err(format!(
+                "{p}.device_limit: a device queue goes below a queue discipline that holds its \
+                 packets, not below {} (a FIFO at the line)",
+                q.kind.name()
+            ));
+        }
+        if d.limit_packets == 0 {
+            return Err(format!("{p}.device_limit: must be at least 1 packet"));
+        }
+    }
     let given = q.given_params().map_err(|e| format!("{p}.{e}"))?;
     q.kind
         .check(q.limit_packets, q.limit_bytes, q.ecn, &given)

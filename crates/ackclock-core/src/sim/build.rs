@@ -10,12 +10,13 @@ impl Simulator {
         let node = |i: u32| NodeId(i);
         let mut links = Vec::with_capacity(scenario.links.len());
         let mut link_names = Vec::with_capacity(scenario.links.len());
+        let priorities: std::sync::Arc<[u8]> = scenario.flows.iter().map(|f| f.priority).collect();
         for l in &scenario.links {
             let name = format!(
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
             );
-            let link = build_link(l, &name, scenario.run.seed);
+            let link = build_link(l, &name, scenario.run.seed, &priorities);
             links.push(link);
             link_names.push(name);
         }
@@ -267,7 +268,7 @@ impl Simulator {
 }
 
 /// A link direction with its discipline and loss model, each drawing from its own stream.
-fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
+fn build_link(l: &LinkConfig, name: &str, seed: u64, flow_priority: &std::sync::Arc<[u8]>) -> Link {
     let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
     let delay = SimDuration(l.delay_ps);
     let q = &l.queue;
@@ -282,9 +283,16 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64) -> Link {
         rate_bps: l.rate_bps,
         delay,
         rng: stream("queue"),
+        flow_priority: flow_priority.clone(),
     };
     let queue = AnyQueue::new(q.kind, &params, &setup);
     let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, queue);
+    if let Some(d) = &q.device {
+        link.set_device(crate::net::device::DeviceParams {
+            limit_packets: d.limit_packets,
+            bql: d.bql.then(crate::queue::bql::DqlParams::default),
+        });
+    }
     match &l.loss {
         Some(LossConfig::Bernoulli { p }) => {
             link.set_loss(AnyLoss::Bernoulli(Bernoulli::new(*p, stream("loss"))));

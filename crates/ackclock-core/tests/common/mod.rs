@@ -14,8 +14,10 @@ pub const MS: u64 = 1_000_000_000;
 pub const S: u64 = 1_000_000_000_000;
 
 /// A queue discipline by number: 0 DropTail, 1 DropTail (ns-2 accounting), 2 DropTail in
-/// bytes, 3 RED, 4 CoDel, 5 FQ-CoDel, 6 PIE.
-pub const QUEUE_KINDS: u8 = 7;
+/// bytes, 3 RED, 4 CoDel, 5 FQ-CoDel, 6 PIE, 7 ARED, 8 NLRED, 9 CoBALT, 10 FQ-PIE, 11 TBF,
+/// 12 pfifo_fast, 13 prio, 14 SFQ, 15 DRR, 16 FQ-CoDel above a 5-packet device queue with BQL,
+/// 17 TBF above a 1-packet device queue.
+pub const QUEUE_KINDS: u8 = 18;
 
 pub fn queue(kind: u8, limit: u64) -> QueueConfig {
     let mut q = QueueConfig {
@@ -28,6 +30,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
         codel: None,
         pie: None,
         params: Default::default(),
+        device: None,
     };
     match kind % QUEUE_KINDS {
         0 => {}
@@ -66,6 +69,40 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
                 flows: 16,
                 quantum: 1514,
                 ce_threshold_ps: None,
+            });
+        }
+        7..=15 => {
+            let name = [
+                "ared",
+                "nlred",
+                "cobalt",
+                "fq_pie",
+                "tbf",
+                "pfifo_fast",
+                "prio",
+                "sfq",
+                "drr",
+            ][(kind % QUEUE_KINDS - 7) as usize];
+            q.kind = QueueKind::by_name(name).unwrap();
+            if name == "tbf" {
+                q.params.insert("token_rate".into(), 2e6);
+                q.params.insert("burst".into(), 5000.0);
+            }
+        }
+        16 => {
+            q.kind = QueueKind::FqCoDel;
+            q.device = Some(ackclock_core::scenario::DeviceConfig {
+                limit_packets: 5,
+                bql: true,
+            });
+        }
+        17 => {
+            q.kind = QueueKind::by_name("tbf").unwrap();
+            q.params.insert("token_rate".into(), 2e6);
+            q.params.insert("burst".into(), 5000.0);
+            q.device = Some(ackclock_core::scenario::DeviceConfig {
+                limit_packets: 1,
+                bql: false,
             });
         }
         _ => {
@@ -199,6 +236,7 @@ pub fn build(net: &Net) -> Scenario {
                         tcp: Some(tcp),
                         header_size: 0,
                         fid: None,
+                        priority: 0,
                         ports: None,
                         trace: vec![],
                         app: AppConfig::Ftp {
@@ -220,6 +258,7 @@ pub fn build(net: &Net) -> Scenario {
                         tcp: None,
                         header_size: 28,
                         fid: None,
+                        priority: 0,
                         ports: None,
                         trace: vec![],
                         app: AppConfig::Cbr {
