@@ -12,7 +12,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from . import sweep as sweep
     from .apps import Cbr, Ftp, OnOff, Poisson, Replay, Tmix
-    from .custom import Ack, CaEvent, CaState, CongestionControl, RateSample
+    from .custom import (
+        Ack,
+        CaEvent,
+        CaState,
+        CongestionControl,
+        QueueDiscipline,
+        QueuedPacket,
+        QueueView,
+        RateSample,
+        Verdict,
+    )
     from .errors import ScenarioError
     from .network import Network
     from .results import Results
@@ -36,6 +46,10 @@ _LAZY = {
     "CaEvent": "custom",
     "Ack": "custom",
     "RateSample": "custom",
+    "QueueDiscipline": "custom",
+    "Verdict": "custom",
+    "QueuedPacket": "custom",
+    "QueueView": "custom",
     "ScenarioError": "errors",
     "Network": "network",
     "Results": "results",
@@ -95,6 +109,10 @@ __all__ = [
     "CaEvent",
     "CaState",
     "CongestionControl",
+    "QueueDiscipline",
+    "QueuedPacket",
+    "QueueView",
+    "Verdict",
     "Network",
     "Results",
     "Scenario",

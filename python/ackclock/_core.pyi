@@ -3,7 +3,7 @@
 from typing import Any, final
 
 __all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry", "queue_registry",
-           "Clock", "Ack", "RateSample", "cbrt"]
+           "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView", "cbrt"]
 
 @final
 class Simulation:
@@ -34,7 +34,8 @@ class Simulation:
     @property
     def stop_reason(self) -> dict[str, Any] | None:
         """Why the run stopped before its duration: kind ("invariant", "limit" or
-        "external": a congestion control written in Python failed, component its flow,
+        "external": a congestion control or queue discipline written in Python failed,
+        component its flow ("flow NAME") or link ("link NAME"),
         detail what happened), key, component, time_s, message; None while it has not."""
     # Mid-run access (the ns-2 front end's `$ns at` scripts).
     def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
@@ -133,6 +134,50 @@ class RateSample:
     def losses(self) -> int: ...
     @property
     def prior_in_flight(self) -> int: ...
+
+@final
+class QueuedPacket:
+    """An arriving packet as ``QueueDiscipline.admit`` sees it (valid during the call only)."""
+
+    @property
+    def size(self) -> int: ...
+    @property
+    def ect(self) -> bool: ...
+    @property
+    def now_ps(self) -> int: ...
+    @property
+    def now(self) -> float: ...
+
+@final
+class QueueView:
+    """A link's queue as ``QueueDiscipline.admit`` sees it (valid during the call only)."""
+
+    @property
+    def packets(self) -> int: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def limit(self) -> int | None: ...
+    @property
+    def limit_bytes(self) -> int | None: ...
+    @property
+    def ns2(self) -> bool: ...
+    @property
+    def ecn(self) -> bool: ...
+    @property
+    def rate_bps(self) -> float: ...
+    @property
+    def delay(self) -> float: ...
+    @property
+    def now_ps(self) -> int: ...
+    @property
+    def now(self) -> float: ...
+    @property
+    def idle_since_ps(self) -> int | None: ...
+    @property
+    def busy_until_ps(self) -> int: ...
+    def random(self) -> float:
+        """The next number in [0, 1) of the link's own random stream."""
 
 def cbrt(x: float) -> float:
     """The engine's cube root (Rust's f64::cbrt)."""

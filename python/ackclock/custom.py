@@ -24,10 +24,11 @@ import sys
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ._core import Ack, RateSample, cbrt
+from ._core import Ack, QueuedPacket, QueueView, RateSample, cbrt
 from .errors import ScenarioError, quote
 
-__all__ = ["Ack", "CaEvent", "CaState", "CongestionControl", "RateSample", "cbrt"]
+__all__ = ["Ack", "CaEvent", "CaState", "CongestionControl", "QueueDiscipline", "QueueView",
+           "QueuedPacket", "RateSample", "Verdict", "cbrt"]
 
 # The hooks an algorithm may define, as the engine calls them.
 HOOKS = ("ssthresh", "cong_avoid", "pkts_acked", "set_state", "cwnd_event", "cong_control",
@@ -55,7 +56,7 @@ class CaEvent(enum.IntEnum):
 
 # Every subclass by "module:qualname", so that classes the engine cannot import (defined in a
 # notebook, in a function) are found in the process that defined them.
-_CLASSES: dict[str, type[CongestionControl]] = {}
+_CLASSES: dict[str, type] = {}
 
 
 class CongestionControl:
@@ -163,17 +164,19 @@ def is_custom(value: object) -> bool:
     return isinstance(value, CongestionControl)
 
 
-def as_name(value: object, path: str) -> tuple[str, dict[str, float]]:
+def as_name(value: object, path: str, base: type | None = None) -> tuple[str, dict[str, float]]:
     """The scenario's name for a custom algorithm (a class, an instance or a
-    ``"module:Class"`` string) and the parameters an instance was made with."""
+    ``"module:Class"`` string) and the parameters an instance was made with; ``base``:
+    :class:`CongestionControl` (the default) or :class:`QueueDiscipline`."""
+    base = CongestionControl if base is None else base
     if isinstance(value, str):
         module, _, qual = value.partition(":")
         if not module or not qual:
             raise ScenarioError(f'expected "module:Class", got {quote(value)}', path=path)
         return value, {}
-    if isinstance(value, type) and issubclass(value, CongestionControl):
+    if isinstance(value, type) and issubclass(value, base):
         return class_path(value), {}
-    if isinstance(value, CongestionControl):
+    if isinstance(value, base):
         args, kwargs = value.__dict__.get("_ackclock_args", ((), {}))
         name = class_path(type(value))
         if args:
@@ -186,36 +189,37 @@ def as_name(value: object, path: str) -> tuple[str, dict[str, float]]:
                 raise ScenarioError(f"expected a number, got {quote(v)}", path=f"{path}.{k}")
             params[k] = float(v)
         return name, params
-    raise ScenarioError(f"expected a name, a CongestionControl subclass or instance, got"
+    raise ScenarioError(f"expected a name, a {base.__name__} subclass or instance, got"
                         f" {quote(value)}", path=path)
 
 
-def find_class(name: str) -> type[CongestionControl]:
+def find_class(name: str, base: type | None = None, key: str = "cc") -> Any:
     """The class ``"module:qualname"`` names: one defined in this process, else imported
     (the current folder is searched too, for ``ackclock run`` on a scenario beside its
-    module)."""
+    module); a subclass of ``base`` (:class:`CongestionControl` by default)."""
+    base = CongestionControl if base is None else base
     cls = _CLASSES.get(name)
-    if cls is not None:
+    if cls is not None and issubclass(cls, base):
         return cls
     module_name, _, qual = name.partition(":")
     if module_name == "__main__":
         module = sys.modules.get("__main__")
         if module is None:
-            raise ScenarioError(f"no module __main__ to find {qual} in", path="cc")
+            raise ScenarioError(f"no module __main__ to find {qual} in", path=key)
     else:
-        module = _import(module_name, name)
+        module = _import(module_name, name, key)
     found: Any = module
     for part in qual.split("."):
         found = getattr(found, part, None)
         if found is None:
-            raise ScenarioError(f"module {quote(module_name)} has no {quote(qual)}", path="cc")
-    if not (isinstance(found, type) and issubclass(found, CongestionControl)):
-        raise ScenarioError(f"{quote(name)} is not an ackclock.CongestionControl subclass",
-                            path="cc")
+            raise ScenarioError(f"module {quote(module_name)} has no {quote(qual)}", path=key)
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise ScenarioError(f"{quote(name)} is not an ackclock.{base.__name__} subclass",
+                            path=key)
     return found
 
 
-def _import(module_name: str, name: str) -> Any:
+def _import(module_name: str, name: str, key: str = "cc") -> Any:
     try:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as e:
@@ -231,7 +235,7 @@ def _import(module_name: str, name: str) -> Any:
                 raise
     raise ScenarioError(f"cannot import module {quote(module_name)} for {quote(name)} (is it on"
                         " the Python path? On Dask, workers must be able to import it too)",
-                        path="cc")
+                        path=key)
 
 
 def hooks_of(cls: type) -> dict[str, Any]:
@@ -276,3 +280,73 @@ def _instantiate(name: str, params: Mapping[str, float], setup: Mapping[str, flo
                             " remove __slots__", path="cc")
     instance.__dict__.update(setup)
     return instance, hooks, state_columns(cls, display), display
+
+
+class Verdict(enum.IntEnum):
+    """What :meth:`QueueDiscipline.admit` decides for an arriving packet."""
+
+    ADMIT = 0
+    DROP = 1
+    #: Admit with Congestion Experienced set (RFC 3168); only for ``pkt.ect`` packets.
+    MARK = 2
+
+
+class QueueDiscipline:
+    """A queue discipline written in Python, deciding at enqueue (as DropTail, RED and PIE
+    do; Linux: a qdisc's ``enqueue``, ns-2: ``Queue::enque``). Define:
+
+    - ``admit(self, pkt, queue) -> Verdict``: for each packet arriving at the link, ADMIT,
+      DROP or MARK (ECN-capable packets only). ``pkt`` (read-only): ``size`` (bytes),
+      ``ect``, ``now`` (s), ``now_ps``. ``queue`` (read-only): ``packets`` and ``bytes``
+      waiting before this arrival (not the one on the wire), ``limit``, ``limit_bytes``
+      (None: none), ``ns2``, ``ecn`` (the scenario's switches), ``rate_bps``, ``delay`` (s),
+      ``now``, ``now_ps``, ``idle_since_ps`` (when the line went idle, if it is idle),
+      ``busy_until_ps``, and ``queue.random()``: the next number in [0, 1) of the link's own
+      random stream, the one the built-in disciplines draw from.
+
+    The link keeps the FIFO and its counters. The attributes ``avg`` and ``prob``, where the
+    instance has them, are the queue time series' ``avg`` and ``prob``.
+    """
+
+    def admit(self, pkt: QueuedPacket, queue: QueueView) -> Verdict:
+        raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _CLASSES[class_path(cls)] = cls
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> QueueDiscipline:
+        self = super().__new__(cls)
+        self.__dict__["_ackclock_args"] = (args, dict(kwargs))
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        args, kwargs = self.__dict__.get("_ackclock_args", ((), {}))
+        return (_remake_queue, (type(self), args, kwargs), dict(self.__dict__))
+
+
+def _remake_queue(cls: type[QueueDiscipline], args: tuple[Any, ...], kwargs: dict[str, Any]
+                  ) -> QueueDiscipline:
+    return cls(*args, **kwargs)
+
+
+def is_custom_queue(value: object) -> bool:
+    """Whether ``value`` names a Python queue discipline: a subclass, an instance of one, or
+    a ``"module:Class"`` string."""
+    if isinstance(value, str):
+        return ":" in value
+    if isinstance(value, type):
+        return issubclass(value, QueueDiscipline)
+    return isinstance(value, QueueDiscipline)
+
+
+def _instantiate_queue(name: str, params: Mapping[str, float]
+                       ) -> tuple[QueueDiscipline, Any, str]:
+    """The engine's factory: one link's instance of the class ``name`` names, made with
+    ``params``; its ``admit`` and the name errors give it."""
+    cls = find_class(name, QueueDiscipline, "queue")
+    display = cls.__qualname__
+    admit = getattr(cls, "admit", None)
+    if admit is None or admit is QueueDiscipline.admit:
+        raise ScenarioError(f"{display} does not define admit(self, pkt, queue)", path="queue")
+    return cls(**params), admit, display

@@ -60,7 +60,7 @@ class Network:
         delay: str | float,
         queue_limit: int | None = None,
         queue_limit_bytes: int | str | None = None,
-        queue: str = "droptail",
+        queue: Any = "droptail",
         ns2_queue: bool | None = None,
         duplex: bool = True,
         loss: Mapping[str, Any] | None = None,
@@ -77,7 +77,9 @@ class Network:
         as in a scenario file: ``{"kind": "bernoulli", "p": 0.01}`` or
         ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``; ``reverse_loss`` one
         on the b -> a direction, where the ACKs of flows from a to b travel. ``queue`` picks the
-        discipline (droptail, red, codel, fq_codel, pie); its own parameters come as keywords
+        discipline (droptail, red, codel, fq_codel, pie, or one written in Python: a
+        ``QueueDiscipline`` class or instance, docs/custom-algorithms.md); its own parameters
+        come as keywords
         (``max_thresh=20``, ``target="5ms"``; see docs/models/queues.md), ``ecn=True`` makes it
         mark ECN-capable packets instead of dropping them early. ``device_limit`` puts a device
         queue of that many packets below a discipline that holds its packets (ns-3's

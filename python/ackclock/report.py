@@ -227,7 +227,8 @@ def topology_figure(scenario: Mapping[str, Any]) -> Any:
         q = link.get("queue") or {}
         limit = q.get("limit_packets")
         text = f"{nodes[a]}-{nodes[b]}: {rate}, {delay}" + (
-            f", {q.get('kind', 'droptail')} {limit} pkts" if limit is not None else "")
+            f", {q.get('custom') or q.get('kind', 'droptail')} {limit} pkts"
+            if limit is not None else "")
         fig.add_trace(go.Scatter(x=[x0, x1], y=[y0, y1], mode="lines",
                                  line={"color": "#888", "width": 2}, hoverinfo="text",
                                  text=[text, text], showlegend=False))

@@ -231,7 +231,7 @@ def user_error(sim: Any, reason: Mapping[str, Any]) -> BaseException:
     """What stops the run for a Python algorithm's failure: its own exception, with its own
     traceback (the hook's frames) and a note naming the flow and the simulated time, or a
     :class:`UserCodeError` when a hook returned nonsense."""
-    where = (f"in flow {reason['component']} at simulated time {reason['time_s']:.6f} s"
+    where = (f"in {reason['component']} at simulated time {reason['time_s']:.6f} s"
              f" ({reason['detail']})")
     error: BaseException | None = sim.take_user_error()
     if error is None:

@@ -115,7 +115,9 @@ class Node:
 class QueueConfig:
     """A link's ``queue = { ... }``: the discipline, its limit and its own keys."""
 
-    kind: str = "droptail"
+    # A registry name, or a discipline written in Python: "module:Class", a QueueDiscipline
+    # subclass or instance.
+    kind: Any = "droptail"
     limit: int | None = None  # packets; None with limit_bytes None: unlimited
     limit_bytes: Size | None = None
     ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
@@ -684,6 +686,11 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
 
 
 def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
+    if not isinstance(q.kind, str) or ":" in q.kind:
+        from .custom import is_custom_queue
+
+        if is_custom_queue(q.kind):
+            return _custom_queue(q, path, profile)
     check_kind(q.kind, QUEUE_KINDS, f"{path}.kind")
     if q.limit is not None and q.limit_bytes is not None:
         raise ScenarioError("give limit or limit_bytes, not both", path=path)
@@ -736,6 +743,45 @@ def _device(q: QueueConfig, path: str) -> dict[str, Any] | None:
     n = _below(parse_int(q.device_limit, f"{path}.device_limit", minimum=1,
                          what="a number of packets"), _U64, f"{path}.device_limit")
     return {"limit_packets": n, "bql": bool(q.bql)}
+
+
+def _custom_queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
+    """A discipline written in Python (docs/custom-algorithms.md): a QueueDiscipline class,
+    an instance (its keyword arguments are its parameters) or "module:Class", with the
+    link's limit (the profile's when none is given) and the scenario's ECN switch."""
+    from .custom import QueueDiscipline, as_name
+
+    name, params = as_name(q.kind, f"{path}.kind", QueueDiscipline)
+    if q.device_limit is not None or q.bql:
+        raise ScenarioError("a device queue goes below a discipline that holds its packets, not"
+                            " below one written in Python, which decides at enqueue",
+                            path=f"{path}.device_limit")
+    for key, value in q.params.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ScenarioError(f"expected a number, got {quote(value)}", path=f"{path}.{key}")
+        if key in params:
+            raise ScenarioError("given twice (in the instance and the table)",
+                                path=f"{path}.{key}")
+        params[key] = float(value)
+    if q.limit is not None and q.limit_bytes is not None:
+        raise ScenarioError("give limit or limit_bytes, not both", path=path)
+    limit = None if q.limit is None else parse_int(q.limit, f"{path}.limit",
+                                                   what="a number of packets")
+    limit_bytes = None if q.limit_bytes is None else parse_size(q.limit_bytes,
+                                                                f"{path}.limit_bytes")
+    if limit is None and limit_bytes is None:
+        limit = profile.queue_limit
+    ns2 = profile.queue_ns2 if q.ns2 is None else q.ns2
+    ecn = False if q.ecn is None else q.ecn
+    for key, flag in (("ns2", ns2), ("ecn", ecn)):
+        if not isinstance(flag, bool):
+            raise ScenarioError(f"expected true or false, got {quote(flag)}",
+                                path=f"{path}.{key}")
+    for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
+        if value is not None and value >= _U64:
+            raise ScenarioError(f"too large: {quote(value)}", path=f"{path}.{key}")
+    return {"kind": "droptail", "custom": name, "limit_packets": limit,
+            "limit_bytes": limit_bytes, "ns2": ns2, "ecn": ecn, "params": params}
 
 
 def check_kind(value: object, known: Sequence[str], path: str) -> str:

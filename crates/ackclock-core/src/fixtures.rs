@@ -97,6 +97,7 @@ pub fn dumbbell(
         pie: None,
         params: Default::default(),
         device: None,
+        custom: None,
     };
     let duplex = |a: u32, b: u32, bps: f64, ms: u64, limit: u64| {
         [

@@ -268,6 +268,10 @@ pub struct QueueConfig {
     /// traffic-control layer (ns-3's; `net::device`); None: the discipline feeds the line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<DeviceConfig>,
+    /// A discipline written in Python (`module:Class`, `queue::external`) instead of `kind`;
+    /// `params` are its constructor's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<String>,
 }
 
 /// The device queue of a traffic-control layer.

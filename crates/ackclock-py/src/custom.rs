@@ -110,7 +110,7 @@ pub fn take_user_error() -> Option<PyErr> {
     USER_ERROR.with(|e| e.borrow_mut().take())
 }
 
-fn keep(err: PyErr) {
+pub(crate) fn keep(err: PyErr) {
     USER_ERROR.with(|e| *e.borrow_mut() = Some(err));
 }
 

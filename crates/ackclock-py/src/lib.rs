@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod custom;
+mod custom_queue;
 
 /// `counters_dict` of a link's totals or of one flow's share of them: the two counter
 /// structs have the same fields but no common type.
@@ -122,7 +123,14 @@ impl Simulation {
             StopReason::External { flow, at, message } => {
                 d.set_item("kind", "external")?;
                 d.set_item("key", py.None())?;
-                d.set_item("component", flow)?;
+                d.set_item("component", format!("flow {flow}"))?;
+                d.set_item("time_s", at.as_secs_f64())?;
+                d.set_item("detail", message)?;
+            }
+            StopReason::ExternalQueue { link, at, message } => {
+                d.set_item("kind", "external")?;
+                d.set_item("key", py.None())?;
+                d.set_item("component", format!("link {link}"))?;
                 d.set_item("time_s", at.as_secs_f64())?;
                 d.set_item("detail", message)?;
             }
@@ -431,5 +439,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
     m.add_function(wrap_pyfunction!(queue_registry, m)?)?;
     custom::register(m)?;
+    custom_queue::register(m)?;
     Ok(())
 }

@@ -23,6 +23,8 @@
 //! document its parameters. A scenario passes them in `queue.params` (name -> number; times in
 //! picoseconds, switches 0 or 1).
 
+pub mod external;
+
 use std::collections::BTreeMap;
 
 /// Byte queue limits, for the device queue below a discipline (`net::device`).
@@ -266,6 +268,9 @@ macro_rules! disciplines {
         #[derive(Clone, Debug)]
         pub enum AnyQueue {
             $($ty(stored!($module::$ty $(, $boxed)?)),)*
+            /// A discipline written outside the engine (`queue.custom`, [`external`]): an
+            /// enqueue-time one.
+            External(Box<external::External>),
         }
 
         /// A discipline as a scenario names it (`queue.kind`), in the order of the list.
@@ -293,83 +298,84 @@ macro_rules! disciplines {
                 }
             }
 
-            pub fn kind(&self) -> QueueKind {
-                match self { $(AnyQueue::$ty(_) => QueueKind::$ty,)* }
+            /// Its registry kind (None: written outside the engine).
+            pub fn kind(&self) -> Option<QueueKind> {
+                match self { $(AnyQueue::$ty(_) => Some(QueueKind::$ty),)* AnyQueue::External(_) => None }
             }
 
             /// Whether it holds the waiting packets ([`Service::Dequeue`]).
             #[inline(always)]
             pub fn holds(&self) -> bool {
-                match self { $(AnyQueue::$ty(_) => matches!(<$module::$ty as QueueDiscipline>::INFO.service, Service::Dequeue),)* }
+                match self { $(AnyQueue::$ty(_) => matches!(<$module::$ty as QueueDiscipline>::INFO.service, Service::Dequeue),)* AnyQueue::External(_) => false }
             }
 
             /// Whether it has periodic updates ([`QueueDiscipline::PERIODIC`]).
             #[inline(always)]
             pub fn periodic(&self) -> bool {
-                match self { $(AnyQueue::$ty(_) => <$module::$ty as QueueDiscipline>::PERIODIC,)* }
+                match self { $(AnyQueue::$ty(_) => <$module::$ty as QueueDiscipline>::PERIODIC,)* AnyQueue::External(_) => false }
             }
 
             /// [`QueueDiscipline::admit`].
             #[inline]
             pub fn admit(&mut self, a: &Arrival) -> Verdict {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::admit(q, a),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::admit(q, a),)* AnyQueue::External(q) => q.admit(a) }
             }
 
             /// [`QueueDiscipline::update_due`].
             #[inline]
             pub fn update_due(&self) -> SimTime {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update_due(q),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update_due(q),)* AnyQueue::External(_) => SimTime::MAX }
             }
 
             /// [`QueueDiscipline::update`].
             #[inline]
             pub fn update(&mut self, waiting: Backlog) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update(q, waiting),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update(q, waiting),)* AnyQueue::External(_) => {} }
             }
 
             /// [`QueueDiscipline::enqueue`].
             #[inline]
             pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::enqueue(q, now, pkt, dropped),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::enqueue(q, now, pkt, dropped),)* AnyQueue::External(_) => dropped.push(pkt) }
             }
 
             /// [`QueueDiscipline::dequeue`].
             #[inline]
             pub fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::dequeue(q, now, dropped),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::dequeue(q, now, dropped),)* AnyQueue::External(_) => None }
             }
 
             /// [`QueueDiscipline::backlog`].
             #[inline]
             pub fn backlog(&self) -> Backlog {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::backlog(q),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::backlog(q),)* AnyQueue::External(_) => Backlog::default() }
             }
 
             /// [`QueueDiscipline::for_each_packet`].
             pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::for_each_packet(q, f),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::for_each_packet(q, f),)* AnyQueue::External(_) => {} }
             }
 
             /// [`QueueDiscipline::marks`].
             #[inline]
             pub fn marks(&self) -> u64 {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::marks(q),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::marks(q),)* AnyQueue::External(_) => 0 }
             }
 
             /// [`QueueDiscipline::wake_at`].
             #[inline]
             pub fn wake_at(&self) -> Option<SimTime> {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::wake_at(q),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::wake_at(q),)* AnyQueue::External(_) => None }
             }
 
             /// [`QueueDiscipline::state`].
             pub fn state(&self) -> AqmState {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::state(q),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::state(q),)* AnyQueue::External(q) => q.state() }
             }
 
             /// [`QueueDiscipline::limits`].
             pub fn limits(&self) -> (Option<u64>, Option<u64>) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::limits(q),)* }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::limits(q),)* AnyQueue::External(_) => (None, None) }
             }
         }
     };
@@ -507,7 +513,7 @@ mod registry_tests {
             kind.check(Some(100), None, info.ecn, &BTreeMap::new())
                 .unwrap();
             let q = AnyQueue::new(kind, &Params::defaults(info), &setup());
-            assert_eq!(q.kind(), kind);
+            assert_eq!(q.kind(), Some(kind));
             assert_eq!(q.holds(), info.service == Service::Dequeue);
             assert_eq!(q.backlog().packets, 0);
         }

@@ -325,6 +325,20 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
 }
 
 fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
+    if let Some(name) = &q.custom {
+        if !name.contains(':') {
+            return Err(format!(
+                "{p}.custom: expected \"module:Class\", got {name:?}"
+            ));
+        }
+        if q.device.is_some() {
+            return Err(format!(
+                "{p}.device_limit: a device queue goes below a queue discipline that holds its \
+                 packets, not below {name} (it decides at enqueue)"
+            ));
+        }
+        return Ok(());
+    }
     if let Some(d) = &q.device {
         if q.kind.info().service != crate::queue::Service::Dequeue {
             return Err(format!(

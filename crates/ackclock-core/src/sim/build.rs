@@ -2,6 +2,7 @@
 //! loss models, flows with their agents, routes, traces).
 
 use super::*;
+use crate::queue::external::External;
 
 impl Simulator {
     /// Builds a run from a resolved scenario; errors name the offending key.
@@ -16,7 +17,7 @@ impl Simulator {
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
             );
-            let link = build_link(l, &name, scenario.run.seed, &priorities);
+            let link = build_link(l, &name, links.len() as u32, scenario.run.seed, &priorities)?;
             links.push(link);
             link_names.push(name);
         }
@@ -211,9 +212,11 @@ impl Simulator {
         let external = scenario
             .flows
             .iter()
-            .any(|f| f.tcp.as_ref().is_some_and(|t| t.cc.contains(':')));
+            .any(|f| f.tcp.as_ref().is_some_and(|t| t.cc.contains(':')))
+            || scenario.links.iter().any(|l| l.queue.custom.is_some());
         // A failure recorded by an earlier simulation of this thread is not this one's.
         let _ = crate::tcp::cc::external::take_failure();
+        let _ = crate::queue::external::take_failure();
         Ok(Simulator {
             external,
             scenario,
@@ -268,13 +271,17 @@ impl Simulator {
 }
 
 /// A link direction with its discipline and loss model, each drawing from its own stream.
-fn build_link(l: &LinkConfig, name: &str, seed: u64, flow_priority: &std::sync::Arc<[u8]>) -> Link {
+fn build_link(
+    l: &LinkConfig,
+    name: &str,
+    index: u32,
+    seed: u64,
+    flow_priority: &std::sync::Arc<[u8]>,
+) -> Result<Link, String> {
     let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
     let delay = SimDuration(l.delay_ps);
     let q = &l.queue;
     let stream = |what: &str| RandomStream::named(seed, &format!("link.{name}.{what}"));
-    let given = q.given_params().expect("validated");
-    let params = Params::new(q.kind.info(), &given).expect("validated");
     let setup = QueueSetup {
         limit_packets: q.limit_packets,
         limit_bytes: q.limit_bytes,
@@ -285,7 +292,19 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64, flow_priority: &std::sync::
         rng: stream("queue"),
         flow_priority: flow_priority.clone(),
     };
-    let queue = AnyQueue::new(q.kind, &params, &setup);
+    let queue = match &q.custom {
+        Some(custom) => {
+            let mut ext = External::new(custom, &q.params, &setup)
+                .map_err(|e| format!("link {name}: {e}"))?;
+            ext.set_link(index);
+            AnyQueue::External(Box::new(ext))
+        }
+        None => {
+            let given = q.given_params().expect("validated");
+            let params = Params::new(q.kind.info(), &given).expect("validated");
+            AnyQueue::new(q.kind, &params, &setup)
+        }
+    };
     let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, queue);
     if let Some(d) = &q.device {
         link.set_device(crate::net::device::DeviceParams {
@@ -330,7 +349,7 @@ fn build_link(l: &LinkConfig, name: &str, seed: u64, flow_priority: &std::sync::
         None => {}
     }
     link.set_loss_at_entry(l.loss_at_entry);
-    link
+    Ok(link)
 }
 
 /// Opens the scenario's packet traces, labelling every flow's packets as ns-2 would.

@@ -54,6 +54,13 @@ pub enum StopReason {
         at: SimTime,
         message: String,
     },
+    /// A queue discipline written in Python failed (its code raised, or it returned a
+    /// verdict that is not one): the link's name, when, and what happened.
+    ExternalQueue {
+        link: String,
+        at: SimTime,
+        message: String,
+    },
 }
 
 impl fmt::Display for StopReason {
@@ -63,6 +70,9 @@ impl fmt::Display for StopReason {
             StopReason::Limit { key, message } => write!(f, "{key}: {message}"),
             StopReason::External { flow, at, message } => {
                 write!(f, "flow {flow} at t={:.6} s: {message}", at.as_secs_f64())
+            }
+            StopReason::ExternalQueue { link, at, message } => {
+                write!(f, "link {link} at t={:.6} s: {message}", at.as_secs_f64())
             }
         }
     }
@@ -241,6 +251,18 @@ impl Simulator {
                     .map_or_else(|| format!("#{flow}"), |c| c.name.clone());
                 self.stop_with(StopReason::External {
                     flow,
+                    at: self.now,
+                    message,
+                });
+                return false;
+            }
+            if let Some((link, message)) = crate::queue::external::take_failure() {
+                let link = self
+                    .link_names
+                    .get(link as usize)
+                    .map_or_else(|| format!("#{link}"), |n| n.clone());
+                self.stop_with(StopReason::ExternalQueue {
+                    link,
                     at: self.now,
                     message,
                 });

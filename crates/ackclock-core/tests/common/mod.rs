@@ -31,6 +31,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
         pie: None,
         params: Default::default(),
         device: None,
+        custom: None,
     };
     match kind % QUEUE_KINDS {
         0 => {}
