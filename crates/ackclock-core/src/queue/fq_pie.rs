@@ -30,6 +30,7 @@
 use std::collections::VecDeque;
 
 use super::codel::TimedFifo;
+use super::pie::probability_step;
 use super::{
     AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
 };
@@ -84,26 +85,13 @@ impl PieVars {
             self.drop_prob = 0.0;
             prob = 0.0;
         } else {
-            prob = p.alpha * (qdelay - target) + p.beta * (qdelay - self.qdelay_old);
-            let scale = if self.drop_prob < 1e-6 {
-                2048.0
-            } else if self.drop_prob < 1e-5 {
-                512.0
-            } else if self.drop_prob < 1e-4 {
-                128.0
-            } else if self.drop_prob < 1e-3 {
-                32.0
-            } else if self.drop_prob < 1e-2 {
-                8.0
-            } else if self.drop_prob < 1e-1 {
-                2.0
-            } else {
-                1.0
-            };
-            prob /= scale;
-            if self.drop_prob >= 0.1 && prob > 0.02 {
-                prob = 0.02;
-            }
+            prob = probability_step(
+                p.alpha,
+                p.beta,
+                qdelay - target,
+                qdelay - self.qdelay_old,
+                self.drop_prob,
+            );
         }
         prob += self.drop_prob;
         if qdelay == 0.0 && self.qdelay_old == 0.0 {

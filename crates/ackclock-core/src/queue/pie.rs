@@ -77,26 +77,13 @@ impl Pie {
     pub fn update(&mut self, waiting_bytes: u64) {
         let target = self.p.target.as_secs_f64();
         let qdelay = waiting_bytes as f64 * 8.0 / self.rate_bps;
-        let mut p = self.p.alpha * (qdelay - target) + self.p.beta * (qdelay - self.qdelay_old);
-        let scale = if self.drop_prob < 1e-6 {
-            2048.0
-        } else if self.drop_prob < 1e-5 {
-            512.0
-        } else if self.drop_prob < 1e-4 {
-            128.0
-        } else if self.drop_prob < 1e-3 {
-            32.0
-        } else if self.drop_prob < 1e-2 {
-            8.0
-        } else if self.drop_prob < 1e-1 {
-            2.0
-        } else {
-            1.0
-        };
-        p /= scale;
-        if self.drop_prob >= 0.1 && p > 0.02 {
-            p = 0.02;
-        }
+        let p = probability_step(
+            self.p.alpha,
+            self.p.beta,
+            qdelay - target,
+            qdelay - self.qdelay_old,
+            self.drop_prob,
+        );
         self.drop_prob += p;
         if qdelay == 0.0 && self.qdelay_old == 0.0 {
             self.drop_prob *= 0.98;
@@ -213,6 +200,42 @@ impl QueueDiscipline for Pie {
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {
         (Some(self.p.limit_packets), None)
+    }
+}
+
+/// One update's change of PIE's drop probability before the decay and clamp (RFC 8033
+/// section 4.2): alpha times the delay's distance from target plus beta times its change since
+/// the last update, scaled down while `drop_prob` is small and capped at 2% once it is 10% or
+/// more (the auto-tuning of section 4.2 as Linux's `pie_calculate_probability` and ns-3's
+/// `PieQueueDisc::CalculateP` apply it). Shared by PIE and FQ-PIE's per-flow PIE.
+pub(super) fn probability_step(
+    alpha: f64,
+    beta: f64,
+    above_target: f64,
+    growth: f64,
+    drop_prob: f64,
+) -> f64 {
+    let p = alpha * above_target + beta * growth;
+    let scale = if drop_prob < 1e-6 {
+        2048.0
+    } else if drop_prob < 1e-5 {
+        512.0
+    } else if drop_prob < 1e-4 {
+        128.0
+    } else if drop_prob < 1e-3 {
+        32.0
+    } else if drop_prob < 1e-2 {
+        8.0
+    } else if drop_prob < 1e-1 {
+        2.0
+    } else {
+        1.0
+    };
+    let p = p / scale;
+    if drop_prob >= 0.1 && p > 0.02 {
+        0.02
+    } else {
+        p
     }
 }
 
