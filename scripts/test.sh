@@ -28,7 +28,7 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test -p ackclock-core --quiet
 # The invariant checker catches a deliberately broken counter (docs/reliability.md).
 cargo test -p ackclock-core --quiet --features inject-accounting-bug --test invariants
-ruff check python tests
+ruff check python tests validation benchmarks examples
 # The documentation site (mkdocs.yml): every page, link and API reference entry must resolve.
 NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 python3 -m pytest -q

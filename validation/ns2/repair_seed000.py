@@ -26,8 +26,8 @@ def fix(s):
                   'Throughput(Mbps) Packets      Bytes      Packets      Bytes      '
                   'Throughput(Mbps)" puts "-----" "',
                   '  puts " Arrived Lost          Departed"\n'
-                  '  puts " Packets      Bytes      Throughput(Mbps) Packets      Bytes      Packets'
-                  '      Bytes      Throughput(Mbps)"\n'
+                  '  puts " Packets      Bytes      Throughput(Mbps) Packets      Bytes      '
+                  'Packets      Bytes      Throughput(Mbps)"\n'
                   '  puts "-----"')
     # Another page break repeated a closing brace, in the first script's average-queue loop.
     s = re.sub(r'(  set pktsInt\(\$i\) \[eval \$qmonSource\(\$i\) '
