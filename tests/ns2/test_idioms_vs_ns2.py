@@ -450,3 +450,33 @@ def test_bugfix_delay_growth_precision_and_loss_position_match_ns2(tmp_path, cls
     ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, BUGFIX, cls, bugfix, syn, loss, precise)
     assert ac_out == ns_out
     assert (ac_dir / "tv.tr").read_text() == (ns_dir / "tv.tr").read_text()
+
+
+# create-connection-listen (ns-2's simple-full suite): create-connection whose sink end
+# listens; two FullTcp connections into one node, as the suite's tahoe3 has them (a queue
+# long enough for no loss: a FullTcp retransmission is flagged differently, docs/ns2-scripts.md).
+LISTEN = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 5ms DropTail
+    $ns duplex-link $n1 $n2 1Mb 20ms DropTail
+    $ns queue-limit $n1 $n2 100
+    set a [$ns create-connection-listen TCP/FullTcp/Tahoe $n0 TCP/FullTcp/Tahoe $n2 1]
+    set b [$ns create-connection-listen TCP/FullTcp $n0 TCP/FullTcp $n2 2]
+    puts "[$a info class] [$a set fid_] [$b info class] [$b set fid_]"
+    $ns at 0.1 "[$a attach-app FTP] start"
+    $ns at 0.3 "[$b attach-app FTP] start"
+    $ns at 2.0 "close $f; exit 0"
+    $ns run
+"""
+
+
+def test_create_connection_listen_matches_ns2(tmp_path):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, LISTEN)
+    assert ac_out == ns_out == "Agent/TCP/FullTcp/Tahoe 1 Agent/TCP/FullTcp 2\n"
+    ns_trace = (ns_dir / "out.tr").read_text()
+    assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)

@@ -315,6 +315,18 @@ class Simulator(TclObject):
         d.write_var("fid_", fid)
         return f"{s.handle} {d.handle}"
 
+    def cmd_create_connection_listen(self, stype: str, src: str, dtype: str, dst: str,
+                                     fid: str) -> str:
+        """ns-2's Simulator::create-connection-listen (tcl/lib/ns-lib.tcl): create-connection
+        whose sink end is then told to ``listen`` (FullTcp agents); returns the source."""
+        s, d = self.cmd_create_connection_list(stype, src, dtype, dst, fid).split()
+        sink = self.ctx.objects[d]
+        listen = getattr(sink, "cmd_listen", None)
+        if listen is None:
+            raise TclError(f"{d}: {sink.cls} has no listen command")
+        listen()
+        return s
+
     # --- monitors and traces ---------------------------------------------------------------
 
     def cmd_monitor_queue(self, a: str, b: str, trace: str = "", interval: str = "") -> str:
