@@ -208,7 +208,7 @@ class Results:
 
     def _write(self, directory: Path) -> list[str]:
         fault_point("write", directory / "summary.json")
-        (directory / "summary.json").write_text(summary_text(self.summary), encoding="utf-8")
+        write_summary(self.summary, directory / "summary.json")
         for table in TABLES:
             fault_point("write", directory / f"{table}.csv")
             raw = self.columns(table)
@@ -255,33 +255,54 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     return {**known, **{k: v for k, v in summary.items() if k not in known}}
 
 
+def write_summary(summary: Mapping[str, Any], path: Path) -> None:
+    """Writes :func:`summary_text` into ``path``, piece by piece when it can (a 10 000-flow
+    scenario's text is 30 MB)."""
+    with open(path, "w", encoding="utf-8") as f:
+        if _tmix_vectors(summary):
+            f.write(summary_text(summary))
+            return
+        from .indented_json import dump_indented
+
+        dump_indented(summary, f)
+        f.write("\n")
+
+
+def _tmix_vectors(summary: Mapping[str, Any]) -> bool:
+    scenario = summary.get("scenario")
+    flows = scenario.get("flows") if isinstance(scenario, Mapping) else None
+    return isinstance(flows, list) and any(_vectors(f) is not None for f in flows)
+
+
+def _vectors(f: object) -> Mapping[str, Any] | None:
+    app = f.get("app") if isinstance(f, Mapping) else None
+    conns = app.get("connections") if isinstance(app, Mapping) else None
+    return conns if isinstance(conns, Mapping) else None
+
+
 def summary_text(summary: Mapping[str, Any]) -> str:
     """summary.json's text: indented, except that a Tmix application's connection vectors
     (``scenario.flows[i].app.connections``, one list per field, often of hundreds of
     thousands of values) take one line per list rather than one line per value."""
+    from .indented_json import dumps_indented
+
     scenario = summary.get("scenario")
     flows = scenario.get("flows") if isinstance(scenario, Mapping) else None
-
-    def vectors(f: object) -> Mapping[str, Any] | None:
-        app = f.get("app") if isinstance(f, Mapping) else None
-        conns = app.get("connections") if isinstance(app, Mapping) else None
-        return conns if isinstance(conns, Mapping) else None
-
-    if not isinstance(flows, list) or not any(vectors(f) is not None for f in flows):
-        return json.dumps(summary, indent=2) + "\n"
+    if not isinstance(flows, list) or not _tmix_vectors(summary):
+        return dumps_indented(summary) + "\n"
     # Each table of vectors is swapped for a marker string (its NUL cannot come from the
     # scenario unescaped), the rest indented as usual, and the markers replaced.
     tables: dict[str, Mapping[str, Any]] = {}
     new_flows = []
     for i, f in enumerate(flows):
-        conns = vectors(f)
+        conns = _vectors(f)
         if conns is not None:
             marker = f"\0connections {i} {os.urandom(8).hex()}"
             tables[json.dumps(marker)] = conns
             f = {**f, "app": {**f["app"], "connections": marker}}
         new_flows.append(f)
     assert isinstance(scenario, Mapping)  # flows came from it
-    text = json.dumps({**summary, "scenario": {**scenario, "flows": new_flows}}, indent=2)
+    text = dumps_indented({**summary, "scenario": {**scenario, "flows": new_flows}})
     for marker, conns in tables.items():
         at = text.index(marker)
         line = text[text.rindex("\n", 0, at) + 1:at]
