@@ -66,6 +66,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         # (for classes derived from TcpNewReno; docs/models/congestion-control.md)
         "ns3_newreno_growth": "bool",
         "ns3_cc_defaults": "bool",  # cc_params not given take ns-3.44's attribute defaults
+        # growth once per ACK however many segments it covers (IKRSimLib's TCP_Sender::HandleACK)
+        "growth_per_ack": "bool",
     }
 )
 
@@ -102,7 +104,7 @@ class _Choices(Mapping[str, tuple[str, ...]]):
         "variant": ("tahoe", "reno", "newreno", "sack"),
         "sink": ("ack-every", "delack", "sack"),
         "window_unit": ("packets", "bytes"),
-        "rto_rule": ("rfc6298", "linux"),
+        "rto_rule": ("rfc6298", "linux", "ikr"),
         "hystart": ("off", "linux", "ns3"),
     })
 
@@ -186,6 +188,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
+                    "growth_per_ack": False,
                 }
             ),
             # ns-2's Agent/UDP puts exactly packetSize_ bytes on the wire.
@@ -246,6 +249,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
+                    "growth_per_ack": False,
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8
@@ -304,12 +308,79 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc_params": {},
                     "ns3_newreno_growth": True,  # TcpNewReno::SlowStart, CongestionAvoidance
                     "ns3_cc_defaults": True,  # each class's attribute defaults
+                    "growth_per_ack": False,  # ns3_newreno_growth decides, per class
                 }
             ),
             udp_header_size=28,  # IPv4 20 + UDP 8
             queue_ns2=False,
             # A point-to-point device's DropTail queue (100 packets).
             queue_limit=100,
+        ),
+        # IKRSimLib's TCP (the IKR TCP Library, University of Stuttgart, 2000-2004, as ported to
+        # IT++: itpp/protocol/tcp.cpp, TCP_Sender and TCP_Receiver) with the parameter file of
+        # seed 002 (its Appendix B); docs/profiles.md says what is modelled and what is not.
+        "ikr": Profile(
+            name="ikr",
+            tcp=MappingProxyType(
+                {
+                    "variant": "reno",  # Version = "Reno"
+                    "cc": "reno",
+                    "sink": "delack",  # DelayedACK = true
+                    "packet_size": 1460,  # MSS
+                    "header_size": 40,  # TCPIPHeaderLength
+                    "ack_size": 40,
+                    "window": 32,  # MaxCWnd = 46720 B (32 segments)
+                    "window_init": 2,  # InitialCWnd = 2920 B
+                    "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
+                    "dupack_threshold": 3,  # DupACKThreshold
+                    # CalcRTOValue: no floor besides the rounding up to TimerGranularity
+                    "min_rto": "200ms",
+                    "max_rto": "10s",  # MaxRTO = 10000 ms
+                    "initial_rto": "1s",  # InitialRTT = 1000 ms
+                    "timer_granularity": "200ms",  # TimerGranularity
+                    # TCP_Receiver::SendACK: an ACK once the window moved by 2 MSS
+                    "segs_per_ack": 2,
+                    "ack_delay": "200ms",  # ACKDelayTime
+                    "limited_transmit": False,  # HandleACK sends nothing on the first dupacks
+                    # IgnoreDupACKOnTORecovery with CarefulMulFastRtxAvoidance; IKR applies it
+                    # after timeouts only, not after a fast retransmit
+                    "bug_fix": True,
+                    "bare_first_segment": False,
+                    "precision_reduce": True,
+                    "syn": False,  # no connection set-up
+                    "max_burst": 0,
+                    "max_ssthresh": 0,
+                    "delayed_ack": False,
+                    "delack_syn": False,
+                    "quick_acks": 0,
+                    "adaptive_ack_delay": False,
+                    "sack_compression": False,
+                    "timestamps": False,  # TCP_TIMESTAMPS false
+                    "ts_echo_rfc7323": False,
+                    "window_unit": "bytes",  # fCWnd, fSSThresh in bytes; ReduceSSThresh exact
+                    "integer_cwnd": False,
+                    "ecn": False,
+                    "pacing": False,
+                    "hystart": "off",
+                    "rto_rule": "ikr",  # UpdateRTTVariables, CalcRTOValue (tcp/rtt.rs)
+                    "prr": False,
+                    "rack": False,
+                    "cwnd_validation": False,
+                    "rcv_buffer": None,  # MaxCWnd limits first (receiver BufferSize 65636 B)
+                    "read_rate": None,
+                    "cc_params": {},
+                    "ns3_newreno_growth": False,
+                    "ns3_cc_defaults": False,
+                    # HandleACK: slow start fCWnd += MSS, congestion avoidance
+                    # fCWnd += max(MSS * MSS / fCWnd, 1) per new ACK
+                    "growth_per_ack": True,
+                }
+            ),
+            udp_header_size=0,  # the TCP library has no UDP; as ns-2, the size given
+            # IKRSimLib's QueueServer holds BufferSize packets (a buffer of one works, seed 002
+            # section 5); BufferSize = -1 is unlimited.
+            queue_ns2=False,
+            queue_limit=1_000_000,
         ),
     }
 )

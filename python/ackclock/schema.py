@@ -81,7 +81,7 @@ TOP: Mapping[str, Key] = {
     "name": Key("string", "the scenario's name; results go to results/<name>/ (default: the"
                 " file name without .toml)"),
     "profile": Key("choice", "the reference system whose defaults apply (docs/profiles.md);"
-                   ' default "ns2"', choices=("ns2", "linux", "ns3")),
+                   ' default "ns2"', choices=("ns2", "linux", "ns3", "ikr")),
     "run": Key("table", "how long to run, the seed, what to sample and check", required=True),
     "defaults": Key("table", "defaults for every flow: [defaults.tcp]"),
     "node": Key("tables", "a host or router"),

@@ -175,6 +175,45 @@ def test_seed002_byte_counted_windows_win_at_high_loss() -> None:
     assert t[("bytes", 0.0001)] == pytest.approx(t[("packets", 0.0001)], rel=0.02)
 
 
+def test_ikr_profile_grows_per_ack_in_bytes_and_rounds_the_rto_up() -> None:
+    """The ikr profile (IKRSimLib's TCP_Sender): a delayed ACK of two segments adds one MSS
+    in slow start and MSS * MSS / cwnd bytes in congestion avoidance (HandleACK), and every
+    RTO is SRTT + 4 RTTVAR rounded up to the 200 ms timer granularity, times the backoff
+    (CalcRTOValue)."""
+    net = ac.Network("ikr", profile="ikr")
+    net.nodes("s", "e", "x", "d")
+    net.link("s", "e", rate="2Mb/s", delay="0ms")
+    net.link("e", "x", rate="10Mb/s", delay="50ms", duplex=False,
+             loss={"kind": "bernoulli", "p": 0.02})
+    net.link("x", "e", rate="10Mb/s", delay="50ms", duplex=False)
+    net.link("x", "d", rate="1e25Mb", delay="0ms")
+    net.tcp("tcp", "s", "d", trace=["cwnd", "rto", "ssthresh"])
+    res = net.run(duration="60s", progress=False)
+    tr = res.tcp_trace
+    rto = tr[tr.variable == "rto"].value.to_numpy()
+    assert len(rto) > 10 and rto[0] == 1.0  # InitialRTT before a sample
+    assert ((rto / 0.2) == (rto / 0.2).round()).all(), sorted(set(rto))
+    assert rto.min() == pytest.approx(0.2) and rto.max() <= 10.0
+    ssthresh = 46720.0
+    ss_steps, ca_steps = 0, 0
+    prev = None
+    for var, value in zip(tr.variable, tr.value, strict=True):
+        if var == "ssthresh":
+            ssthresh = value
+        elif var == "cwnd":
+            if prev is not None and value > prev:
+                if prev < ssthresh:
+                    assert value - prev == pytest.approx(1460.0), (prev, value)
+                    ss_steps += 1
+                else:
+                    assert value - prev == pytest.approx(1460.0 * 1460.0 / prev, rel=1e-9)
+                    ca_steps += 1
+            prev = value
+    assert ss_steps > 20 and ca_steps > 200
+    f = res.flows.iloc[0]
+    assert f.acks_sent < 0.6 * f.packets_delivered  # delayed ACKs, every second segment
+
+
 def test_traced_variables_are_written_on_every_change(tmp_path: Path) -> None:
     res = _one_flow(trace=["cwnd_", "rto"])
     tr = res.tcp_trace

@@ -202,6 +202,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "cc_params": {},
             "ns3_newreno_growth": False,
             "ns3_cc_defaults": False,
+            "growth_per_ack": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None,
                 "size_bytes": None},
@@ -510,7 +511,7 @@ def test_errors_from_overridden_values_say_so() -> None:
          "scenario.toml: run.speed: unknown key (did you mean \"seed\"?); expected one of"
          " duration, warmup, seed, sample_interval"),
         ('name = "small"', 'name = "small"\nprofile = "ns-3"',
-         'scenario.toml: profile: expected one of "ns2", "linux", "ns3", got "ns-3"'),
+         'scenario.toml: profile: expected one of "ns2", "linux", "ns3", "ikr", got "ns-3"'),
         ('name = "small"', 'name = "small"\ntitle = "x"', "scenario.toml: title: unknown key"),
         ('kind = "tcp"', 'kind = "sctp"', 'scenario.toml: flow[0].kind: expected one of "tcp",'
                                           ' "udp", got "sctp"'),

@@ -295,7 +295,8 @@ def test_documented_profile_defaults_are_the_profiles() -> None:
     from ackclock.profiles import PROFILES, TCP_ALIASES, TCP_PARAMS
 
     text = (ROOT / "docs/scenario-files.md").read_text(encoding="utf-8")
-    header = "| key | ns-2 alias | `ns2` profile | `linux` profile | `ns3` profile |"
+    header = ("| key | ns-2 alias | `ns2` profile | `linux` profile | `ns3` profile"
+              " | `ikr` profile |")
     start = text.index(header)
     rows = text[start:text.index("\n\n", start)].splitlines()[2:]
     seen = []
@@ -305,7 +306,7 @@ def test_documented_profile_defaults_are_the_profiles() -> None:
         seen.append(key)
         alias = {v: k for k, v in TCP_ALIASES.items()}.get(key)
         assert cells[1] == (f"`{alias}`" if alias else ""), key
-        for name, cell in zip(("ns2", "linux", "ns3"), cells[2:], strict=True):
+        for name, cell in zip(PROFILES, cells[2:], strict=True):
             assert _canonical(key, cell) == _canonical(key, PROFILES[name].tcp[key]), (
                 f"{key}: the docs give {cell} for {name}, profiles.py"
                 f" {PROFILES[name].tcp[key]!r}")

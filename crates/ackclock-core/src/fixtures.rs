@@ -62,6 +62,7 @@ pub fn ns2_tcp() -> TcpConfig {
         sack_compression: false,
         cc_params: Default::default(),
         ns3_newreno_growth: false,
+        growth_per_ack: false,
         ns3_cc_defaults: false,
     }
 }

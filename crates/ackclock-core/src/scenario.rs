@@ -551,6 +551,11 @@ pub struct TcpConfig {
     /// the `ns3` profile.
     #[serde(default)]
     pub ns3_newreno_growth: bool,
+    /// Congestion control grows once per ACK, however many segments the ACK covers: slow
+    /// start one segment, congestion avoidance 1/cwnd (IKRSimLib's `TCP_Sender::HandleACK`;
+    /// packet-counted windows always grow so). On in the `ikr` profile.
+    #[serde(default)]
+    pub growth_per_ack: bool,
     /// Congestion-control parameters not given take ns-3.44's attribute defaults where they
     /// differ from the definition's (their `profile_defaults` for `"ns3"`). On in the `ns3`
     /// profile.
@@ -578,10 +583,10 @@ impl TcpConfig {
         crate::tcp::cc::info(&self.cc).is_some_and(|i| i.ecn_per_segment)
     }
 
-    /// Growth counts ACKs, not segments (`ns3_newreno_growth` with a class derived from
-    /// ns-3's `TcpNewReno`).
+    /// Growth counts ACKs, not segments (`growth_per_ack`, or `ns3_newreno_growth` with a
+    /// class derived from ns-3's `TcpNewReno`).
     pub fn growth_per_ack(&self) -> bool {
-        self.ns3_newreno_growth && crate::tcp::cc::ns3_per_ack(&self.cc)
+        self.growth_per_ack || (self.ns3_newreno_growth && crate::tcp::cc::ns3_per_ack(&self.cc))
     }
 }
 

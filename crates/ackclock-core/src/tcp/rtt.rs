@@ -18,17 +18,27 @@
 //! and A. Kuznetsov, "Congestion Control in Linux TCP", USENIX 2002). On a 100 ms path Linux waits about
 //! 300 ms where RFC 6298 with a 200 ms floor waits 200 ms. Linux's per-round-trip decay of its
 //! variation maximum and its lighter weight for falling samples are not modelled.
+//!
+//! With `rto_rule = "ikr"` the timer is IKRSimLib's (the IKR TCP Library, University of
+//! Stuttgart, 2000-2004, as ported to IT++: `TCP_Sender::UpdateRTTVariables` and
+//! `CalcRTOValue` in itpp/protocol/tcp.cpp): samples are not read on a ticking clock; SRTT is
+//! updated first and RTTVAR from the new SRTT (RTTVAR = 3/4 RTTVAR + 1/4 |R - SRTT'|, the
+//! order of Comer's textbook, not of RFC 6298 2.3); the RTO is SRTT + 4 RTTVAR rounded *up*
+//! to a multiple of the timer granularity G (`TimerGranularity`, 200 ms in seed 002), with
+//! no floor besides that rounding and `min_rto`.
 
 use crate::time::SimDuration;
 
 /// The RTO rule (`rto_rule`): `rfc6298`, RTO = max(min_rto, SRTT + 4 RTTVAR); `linux`,
-/// SRTT + max(4 RTTVAR, min_rto) (module docs).
+/// SRTT + max(4 RTTVAR, min_rto); `ikr`, SRTT + 4 RTTVAR rounded up to the granularity,
+/// IKRSimLib's (module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RtoRule {
     #[default]
     Rfc6298,
     Linux,
+    Ikr,
 }
 
 /// Backoff stops doubling here, as BSD's and ns-2's (64) do.
@@ -47,8 +57,8 @@ pub struct RttEstimator {
     min_rto: u64,
     max_rto: u64,
     granularity: u64,
-    /// Linux's rule: the floor bounds K RTTVAR, not the RTO.
-    linux_floor: bool,
+    /// Where the floor and the granularity enter (`rto_rule`).
+    rule: RtoRule,
 }
 
 impl RttEstimator {
@@ -68,20 +78,21 @@ impl RttEstimator {
             min_rto: min_rto.0,
             max_rto: max_rto.0,
             granularity: granularity.0,
-            linux_floor: false,
+            rule: RtoRule::Rfc6298,
         }
     }
 
-    /// Linux's RTO rule (module docs): RTO = SRTT + max(K RTTVAR, min_rto).
-    pub fn with_linux_floor(mut self, on: bool) -> Self {
-        self.linux_floor = on;
+    /// The RTO rule (module docs): Linux's RTO = SRTT + max(K RTTVAR, min_rto), IKRSimLib's
+    /// ceil((SRTT + K RTTVAR) / G) G.
+    pub fn with_rule(mut self, rule: RtoRule) -> Self {
+        self.rule = rule;
         self
     }
 
     /// The measured round trip of `raw`, as the granular clock would read it.
     pub fn quantize(&self, raw: SimDuration) -> u64 {
         let g = self.granularity;
-        if g == 0 {
+        if g == 0 || self.rule == RtoRule::Ikr {
             return raw.0;
         }
         let ticks = (raw.0 + g / 2) / g;
@@ -96,16 +107,33 @@ impl RttEstimator {
             self.srtt = r;
             self.rttvar = r / 2;
             self.has_sample = true;
+        } else if self.rule == RtoRule::Ikr {
+            // TCP_Sender::UpdateRTTVariables: SRTT first, RTTVAR from the new SRTT.
+            self.srtt = (7 * self.srtt + r) / 8;
+            let err = self.srtt.abs_diff(r);
+            self.rttvar = (3 * self.rttvar + err) / 4;
         } else {
             let err = self.srtt.abs_diff(r);
             self.rttvar = (3 * self.rttvar + err) / 4;
             self.srtt = (7 * self.srtt + r) / 8;
         }
-        let variation = self.granularity.max(4 * self.rttvar);
-        self.rto = if self.linux_floor {
-            (self.srtt + variation.max(self.min_rto)).min(self.max_rto)
-        } else {
-            (self.srtt + variation).clamp(self.min_rto, self.max_rto)
+        self.rto = match self.rule {
+            RtoRule::Linux => {
+                let variation = self.granularity.max(4 * self.rttvar);
+                (self.srtt + variation.max(self.min_rto)).min(self.max_rto)
+            }
+            RtoRule::Rfc6298 => {
+                let variation = self.granularity.max(4 * self.rttvar);
+                (self.srtt + variation).clamp(self.min_rto, self.max_rto)
+            }
+            RtoRule::Ikr => {
+                // round(): the next multiple of the granularity at or above the estimate.
+                let g = self.granularity.max(1);
+                (self.srtt + 4 * self.rttvar)
+                    .div_ceil(g)
+                    .saturating_mul(g)
+                    .clamp(self.min_rto, self.max_rto)
+            }
         };
     }
 
@@ -200,6 +228,40 @@ mod tests {
     }
 
     #[test]
+    fn ikr_rule_rounds_the_rto_up_and_updates_srtt_first() {
+        // IKRSimLib's TCP_Sender::UpdateRTTVariables / CalcRTOValue, G = 200 ms.
+        let mut e = RttEstimator::new(
+            SimDuration(1000 * MS),
+            SimDuration(0),
+            SimDuration(10_000 * MS),
+            SimDuration(200 * MS),
+        )
+        .with_rule(RtoRule::Ikr);
+        assert_eq!(e.rto().0, 1000 * MS, "InitialRTT before a sample");
+        // Samples are not read on a ticking clock.
+        assert_eq!(e.quantize(SimDuration(107 * MS)), 107 * MS);
+        e.sample(SimDuration(107 * MS));
+        // 107 + 4 * 53.5 = 321 ms, rounded up to 400.
+        assert_eq!(e.rto().0, 400 * MS);
+        let mut f = RttEstimator::new(
+            SimDuration(1000 * MS),
+            SimDuration(0),
+            SimDuration(10_000 * MS),
+            SimDuration(10 * MS),
+        )
+        .with_rule(RtoRule::Ikr);
+        f.sample(SimDuration(100 * MS));
+        f.sample(SimDuration(200 * MS));
+        // SRTT = 112.5 first, then RTTVAR = 3/4 * 50 + 1/4 * |200 - 112.5| = 59.375:
+        // RTO = 112.5 + 237.5 = 350 ms (RFC 6298's order would give 362.5, rounded to 370).
+        assert_eq!(f.srtt, 112_500 * MS / 1000);
+        assert_eq!(f.rttvar, 59_375 * MS / 1000);
+        assert_eq!(f.rto().0, 350 * MS);
+        f.on_timeout();
+        assert_eq!(f.rto().0, 700 * MS);
+    }
+
+    #[test]
     fn granularity_bounds_the_variance_term() {
         let mut e = RttEstimator::new(
             SimDuration(1000 * MS),
@@ -235,7 +297,7 @@ mod tests {
     #[test]
     fn the_linux_rule_floors_the_variation_not_the_rto() {
         let mut rfc = est(1);
-        let mut linux = est(1).with_linux_floor(true);
+        let mut linux = est(1).with_rule(RtoRule::Linux);
         for _ in 0..50 {
             rfc.sample(SimDuration(100 * MS));
             linux.sample(SimDuration(100 * MS));

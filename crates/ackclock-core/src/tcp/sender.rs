@@ -287,7 +287,7 @@ impl TcpSender {
                 SimDuration(cfg.max_rto_ps),
                 SimDuration(cfg.timer_granularity_ps),
             )
-            .with_linux_floor(cfg.rto_rule == RtoRule::Linux),
+            .with_rule(cfg.rto_rule),
             timed: None,
             rto_deadline: None,
             app_limit: 0,

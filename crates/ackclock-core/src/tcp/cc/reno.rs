@@ -16,13 +16,15 @@
 //! `TcpNewReno` (one segment per ACK in slow start, one increment per ACK in congestion
 //! avoidance, however many segments the ACK covers). With byte-counted windows it is per
 //! segment acknowledged (RFC 3465 appropriate byte counting, limit L = 2 segments per ACK in
-//! slow start), as IKRSimLib counts bytes acknowledged and Linux (and ns-3's `TcpLinuxReno`)
-//! counts segments acknowledged: with delayed ACKs the window then opens twice as fast as
-//! ns-2's. Linux applies no limit L and stops slow start exactly at ssthresh, crediting the
+//! slow start), as Linux (and ns-3's `TcpLinuxReno`) counts segments acknowledged: with
+//! delayed ACKs the window then opens twice as fast as ns-2's. Byte-counted windows that grow
+//! per ACK (`growth_per_ack`, `ns3_newreno_growth`) take one segment in slow start and 1/cwnd
+//! in congestion avoidance per ACK (`reno_increase`), as IKRSimLib's `TCP_Sender::HandleACK`
+//! (fCWnd += MSS; fCWnd += max(MSS * MSS / fCWnd, 1)) and ns-3's `TcpNewReno` do. Linux applies no limit L and stops slow start exactly at ssthresh, crediting the
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
 
-use super::{slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window, Ns3Class};
+use super::{reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -45,7 +47,7 @@ impl CongestionOps for Reno {
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
         } else {
-            w.cwnd += ev.credit / w.cwnd;
+            reno_increase(w, &ev);
         }
     }
 
@@ -103,6 +105,28 @@ mod tests {
         below.max_ssthresh = 100.0;
         reno.cong_avoid(&mut below, ack());
         assert_eq!(below.cwnd, 51.0);
+    }
+
+    #[test]
+    fn growth_per_ack_ignores_how_many_segments_the_ack_covers() {
+        // IKRSimLib's TCP_Sender::HandleACK and ns-3's TcpNewReno: a delayed ACK of two
+        // segments adds one segment in slow start and 1/cwnd in congestion avoidance.
+        let two = AckEvent {
+            now: SimTime::ZERO,
+            acked: 2,
+            credit: 2.0,
+            rtt: None,
+            delay: None,
+            una: 0,
+            sent: 0,
+            per_ack: true,
+        };
+        let mut ca = Window::new(10.0, 5.0, 100.0);
+        Reno.cong_avoid(&mut ca, two);
+        assert_eq!(ca.cwnd, 10.1);
+        let mut ss = Window::new(4.0, 50.0, 100.0);
+        Reno.cong_avoid(&mut ss, two);
+        assert_eq!(ss.cwnd, 5.0);
     }
 
     #[test]
