@@ -10,6 +10,7 @@ pub mod delivery_rate;
 pub mod flow_control;
 pub mod full;
 pub mod linux_acks;
+pub mod pacing;
 pub mod rack;
 pub mod rtt;
 pub mod scoreboard;

@@ -58,6 +58,7 @@ use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
 use crate::tcp::cc::{AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, Conn, Window};
 use crate::tcp::delivery_rate::DeliveryRate;
+use crate::tcp::pacing;
 use crate::tcp::rtt::{RtoRule, RttEstimator};
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::WindowUnit;
@@ -371,14 +372,11 @@ impl TcpSender {
 
     fn send_much(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.linux_pacing && self.rtt.srtt > 0 {
-            // Linux's tcp_update_pacing_rate: twice cwnd per srtt in slow start, 1.2x after.
-            let gain = if self.w.cwnd < self.w.ssthresh {
-                2.0
-            } else {
-                1.2
-            };
+            // Linux's tcp_update_pacing_rate (tcp/pacing.rs).
             let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
-            self.pacing_rate = gain * self.w.cwnd.max(1.0) / srtt_s;
+            let packets_out = self.maxseq.saturating_sub(self.una);
+            self.pacing_rate =
+                pacing::linux_pacing_rate(self.w.cwnd, self.w.ssthresh, packets_out, srtt_s);
         }
         if self.linux.is_some() {
             self.linux_send(now, out, c);
@@ -462,8 +460,14 @@ impl TcpSender {
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
         if self.pacing_rate > 0.0 {
-            let gap = (1e12 / self.pacing_rate) as u64;
-            self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
+            // With `pacing`, the connection's first ten data segments (Linux's data_segs_out:
+            // what was sent before this one, less the SYN) leave unpaced
+            // (tcp_update_skb_after_send).
+            let before = (c.packets_sent - 1).saturating_sub(self.syn as u64);
+            if !self.linux_pacing || before >= pacing::UNPACED_SEGMENTS {
+                let gap = (1e12 / self.pacing_rate) as u64;
+                self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
+            }
         }
         if self.rate.is_some() {
             let inflight = self.in_flight();

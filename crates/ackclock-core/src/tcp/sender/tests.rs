@@ -258,22 +258,45 @@ fn with_cwnd_validation_a_window_the_receiver_limits_stops_growing() {
 fn pacing_holds_segments_back_until_their_time() {
     let mut cfg = ns2_tcp();
     cfg.window = 100;
+    cfg.window_init = 10;
     cfg.pacing = true;
     cfg.timestamps = true;
     let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
     s.start(SimTime(0), &mut out, &mut c);
-    assert_eq!(out.len(), 2, "no RTT yet: the initial window goes at once");
+    assert_eq!(out.len(), 10, "no RTT yet: the initial window goes at once");
     out.clear();
-    // 100 ms later the first ACK: srtt 0.1 s, cwnd 3, slow start: 2 x 3 / 0.1 = 60/s.
+    // 100 ms later the first ACK: srtt 0.1 s, cwnd 11, slow start (ssthresh infinite):
+    // tcp_update_pacing_rate's 2 x max(cwnd 11, packets_out 9) / 0.1 s = 220/s. The ten
+    // unpaced segments are spent: the eleventh goes, the twelfth waits 1/220 s.
     let t = SimTime(100_000_000_000);
     let mut a = ackp(1);
     a.ts_echo = SimTime(0);
     s.on_ack(t, &a, &mut out, &mut c);
     assert_eq!(out.len(), 1, "one segment now, the next one paced");
     let gap = s.pace_deadline().unwrap().0 - t.0;
-    assert!((gap as f64 - 1e12 / 60.0).abs() < 2.0, "{gap}");
+    assert!((gap as f64 - 1e12 / 220.0).abs() < 2.0, "{gap}");
     s.on_pace(s.pace_deadline().unwrap(), &mut out, &mut c);
     assert_eq!(out.len(), 2);
+}
+
+#[test]
+fn pacing_spares_the_first_ten_data_segments() {
+    // tcp_update_skb_after_send paces only from the connection's tenth data segment on: with
+    // an initial window of 2, what the first ACKs release still leaves at once.
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.pacing = true;
+    cfg.timestamps = true;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    s.start(SimTime(0), &mut out, &mut c);
+    assert_eq!(out.len(), 2);
+    out.clear();
+    let t = SimTime(100_000_000_000);
+    let mut a = ackp(1);
+    a.ts_echo = SimTime(0);
+    s.on_ack(t, &a, &mut out, &mut c);
+    assert_eq!(out.len(), 2, "cwnd 3, one in flight: two more, unpaced");
+    assert_eq!(s.pace_deadline(), None);
 }
 
 #[test]
