@@ -40,6 +40,10 @@ class Simulation:
     # Mid-run access (the ns-2 front end's `$ns at` scripts).
     def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
         """Starts (or stops) flow ``flow``'s application at ``t_ps`` (not before now)."""
+    def advance_app(self, flow: int, limit: int) -> None:
+        """Lets a one-way TCP flow send up to segment ``limit`` (not included), now."""
+    def tcp_seqs(self, flow: int) -> tuple[int, int, int] | None:
+        """The TCP sender's first unacknowledged, next and one past the highest sent segments."""
     def flow_counters(self, flow: int) -> dict[str, int]:
         """The flow's counters since the start of the run: every field of the engine's
         FlowCounters (monitor.rs)."""

@@ -480,3 +480,59 @@ def test_create_connection_listen_matches_ns2(tmp_path):
     assert ac_out == ns_out == "Agent/TCP/FullTcp/Tahoe 1 Agent/TCP/FullTcp 2\n"
     ns_trace = (ns_dir / "out.tr").read_text()
     assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+
+
+# FTP produce, producemore and send (ns-2's finite transfers: the agent's curseq_), with and
+# without a SYN, on a flow that loses packets: more data arrive while the first are in flight;
+# `produce` below what was sent changes nothing; ack_, maxseq_, t_seqno_ read at the end.
+PRODUCE = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    Agent/TCP set syn_ [lindex $argv 0]
+    Agent/TCP set delay_growth_ [lindex $argv 0]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 7Mb 3ms DropTail
+    $ns duplex-link $n1 $n2 1.3Mb 17ms DropTail
+    $ns queue-limit $n1 $n2 8
+    set tcp [$ns create-connection TCP/Reno $n0 TCPSink $n2 1]
+    $tcp set window_ 20
+    set ftp [$tcp attach-app FTP]
+    $ns at 0.1 "$ftp produce 30"
+    $ns at 0.3 "$ftp producemore 7"
+    $ns at 0.35 "$ftp send 3500"
+    $ns at 0.4 "$ftp produce 50"
+    $ns at 0.45 "$ftp produce 40"
+    $ns at 5.0 {
+        puts "[$tcp set ndatapack_] [$tcp set nrexmitpack_] [$tcp set ack_] [$tcp set maxseq_]"
+        $ns flush-trace
+        close $f
+        exit 0
+    }
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("syn", ["true", "false"])
+def test_ftp_produce_producemore_send_match_ns2(tmp_path, syn):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, PRODUCE, syn)
+    assert ac_out == ns_out
+    # 50 segments, after a SYN or not; packets lost and sent again
+    assert ns_out == ("62 14 47 47\n" if syn == "true" else "56 10 45 45\n")
+    ns_trace = (ns_dir / "out.tr").read_text()
+    assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+
+
+def test_ftp_produce_on_an_idle_connection_is_named_not_supported(tmp_path):
+    script = PRODUCE.replace('"$ftp producemore 7"', '"$ftp producemore 0"').replace(
+        '$ns at 0.4 "$ftp produce 50"', '$ns at 3.0 "$ftp produce 60"')
+    folder = tmp_path / "ac"
+    folder.mkdir()
+    (folder / "s.tcl").write_text(textwrap.dedent(script).lstrip("\n"), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "ackclock", "ns2", "s.tcl", "true"],
+                          cwd=folder, capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("ackclock: error: s.tcl:")
+    assert "slow_start_restart_" in done.stderr and "not supported" in done.stderr

@@ -148,6 +148,20 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Lets flow `flow`'s one-way TCP sender send up to segment `limit` (not included), now
+    /// (ns-2's FTP produce / producemore / send).
+    fn advance_app(&mut self, flow: usize, limit: u64) -> PyResult<()> {
+        self.sim
+            .advance_app(flow, limit)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Flow `flow`'s TCP sender's (first unacknowledged, next to send, one past the highest
+    /// sent) segments; None without one.
+    fn tcp_seqs(&self, flow: usize) -> Option<(u64, u64, u64)> {
+        self.sim.tcp_seqs(flow)
+    }
+
     /// Flow `flow`'s counters since the start of the run, as a dict: every field of
     /// `monitor::FlowCounters`.
     fn flow_counters<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Bound<'py, PyDict>> {

@@ -70,6 +70,9 @@ IGNORED = {"fid_", "prio_", "flags_", "ttl_", "class_", "cwnd_", "ssthresh_", "a
 # ns-2's TCP sender counters -> the engine's flow counters.
 SENDER_COUNTERS = {"ndatapack_": "packets_sent", "nrexmitpack_": "packets_retransmitted",
                    "nrexmit_": "timeouts"}
+# ns-2's sequence variables (tcp.cc binds ack_ to highest_ack_) -> (index in the engine's
+# tcp_seqs: first unacknowledged, next to send, one past the highest sent; offset).
+SEQ_VARS = {"ack_": (0, -1), "t_seqno_": (1, 0), "maxseq_": (2, -1)}
 EXTRA_TCP = {"tcpip_base_hdr_size_": "header_size"}
 SINK_VARS = {"interval_": "ack_delay", "ts_echo_rfc1323_": "ts_echo_rfc7323"}
 
@@ -147,9 +150,17 @@ class Agent(TclObject):
                                self.var_where(var))
 
 
+# tcp.h: what `send -1` (FTP start) sets curseq_ to, "infinite".
+TCP_MAXSEQ = 1073741824
+
+
 class TcpAgent(Agent):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
+        # ns-2's curseq_ (tcp.cc): the agent sends the segments below it. FTP produce,
+        # producemore and send move it; the engine's sender is told each new value.
+        self.curseq = 0
+        self.syn_counted = False
         self.variant, self.cc = TCP_CLASSES.get(cls, ("", ""))
         if not self.variant:
             raise Ns2Error(unsupported(f"TCP agent class {cls}"))
@@ -158,6 +169,70 @@ class TcpAgent(Agent):
         self.initial_window = to_int(self.vars.get("window_", "20"))
         self.traced: list[str] = []
         self.trace_channel: str | None = None
+
+    # --- finite transfers: ns-2's TcpAgent::command "advance" / "advanceby", sendmsg ------
+
+    def cmd_advance(self, n: str) -> None:
+        """TcpAgent's `advance n`: curseq_ to n, or to maxseq_ (the highest segment sent) if
+        that is not below n (FTP produce)."""
+        newseq = self._count(n, "advance")
+        self._transfer("advance", lambda: self._advanceby(
+            newseq - self.curseq if newseq > self._maxseq() else self._maxseq() - self.curseq))
+
+    def cmd_advanceby(self, n: str) -> None:
+        """TcpAgent::advanceby: curseq_ += n (FTP producemore)."""
+        delta = self._count(n, "advanceby")
+        self._transfer("advanceby", lambda: self._advanceby(delta))
+
+    def cmd_send(self, nbytes: str) -> None:
+        """TcpAgent::sendmsg: curseq_ += nbytes in whole packets of packetSize_ (FTP send)."""
+        n = self._count(nbytes, "send")
+        if n < 0:
+            raise Ns2Error(unsupported(f"{self.cls} send {nbytes} (an endless send: use start)"))
+        size = to_int(self.vars["packetSize_"])
+        self._transfer("send", lambda: self._advanceby(-(-n // size)))
+
+    def _count(self, n: str, what: str) -> int:
+        try:
+            return to_int(n)
+        except ValueError:
+            raise TclError(f"{what}: expected an integer, got {n!r}") from None
+
+    def _transfer(self, what: str, call: Callable[[], None]) -> None:
+        if isinstance(self, FullTcpAgent):
+            raise Ns2Error(unsupported(f"{what} on a FullTcp agent (FTP produce/send over"
+                                       " FullTcp)"))
+        if self.app is not None and (self.app.running or self.app.stopped):
+            raise Ns2Error(unsupported(f"{what} once the FTP on {self.handle} has been started"
+                                       " or stopped"))
+        self.sim().when_running(call)
+
+    def _maxseq(self) -> int:
+        """ns-2's maxseq_: the highest segment sent, -1 before the first."""
+        if self.flow is None:
+            return -1
+        seqs = self.sim().engine.tcp_seqs(self.flow)
+        return int(seqs[2]) - 1 if seqs is not None else -1
+
+    def _advanceby(self, delta: int) -> None:
+        if self.flow is None:
+            raise Ns2Error(f"{self.cls} {self.handle}: not connected to a receiver")
+        self.curseq += delta
+        # TcpAgent::output: sending segment 0 as a SYN (syn_, nothing sent before) adds one
+        # to curseq_, so the SYN does not take the place of a data segment.
+        if not self.syn_counted and self.curseq > 0 and self._maxseq() == -1:
+            self.syn_counted = True
+            if to_bool(self.vars.get("syn_", "true")):
+                self.curseq += 1
+        una, _, next_new = self.sim().engine.tcp_seqs(self.flow)
+        if 0 < next_new <= una and self.curseq > next_new:
+            # ns-2 keeps the retransmission timer running on an idle connection and each expiry
+            # closes cwnd_ to 1 (TcpAgent::newtimer, timeout with slow_start_restart_): what
+            # the engine's sender does not model yet.
+            raise Ns2Error(unsupported(
+                f"more data for {self.handle} after all it sent was acknowledged (ns-2's"
+                " restart of an idle connection, slow_start_restart_)"))
+        self.sim().engine.advance_app(self.flow, max(self.curseq, 0))
 
     def cmd_select_ca(self, name: str) -> None:
         if self.cls != "Agent/TCP/Linux":
@@ -219,6 +294,10 @@ class TcpAgent(Agent):
             return None
         if var in SENDER_COUNTERS:
             return str(self.sim().engine.flow_counters(self.flow)[SENDER_COUNTERS[var]])
+        if var in SEQ_VARS and not isinstance(self, FullTcpAgent):  # FullTcp's are bytes
+            seqs = self.sim().engine.tcp_seqs(self.flow)
+            if seqs is not None:
+                return str(int(seqs[SEQ_VARS[var][0]]) + SEQ_VARS[var][1])
         if var == "ndatabytes_":
             c = self.sim().engine.flow_counters(self.flow)
             return str(self.ctx.counter(c["packets_sent"] * to_int(self.vars["packetSize_"])))
@@ -528,11 +607,23 @@ class Application(TclObject):
 
 
 class Ftp(Application):
+    """``Application/FTP``: start and stop, and finite transfers as ns-2's FTP instprocs
+    make them: ``produce n`` is the agent's ``advance n``, ``producemore n`` its
+    ``advanceby n``, ``send nbytes`` its ``send nbytes`` (one-way TCP agents)."""
+
+    def _tcp(self, what: str) -> TcpAgent:
+        if not isinstance(self.agent, TcpAgent):
+            raise TclError(f"{self.handle}: FTP {what} needs a TCP agent attached")
+        return self.agent
+
     def cmd_produce(self, n: str) -> None:
-        raise Ns2Error(unsupported("FTP produce (finite transfers)"))
+        self._tcp("produce").cmd_advance(n)
+
+    def cmd_producemore(self, n: str) -> None:
+        self._tcp("producemore").cmd_advanceby(n)
 
     def cmd_send(self, n: str) -> None:
-        raise Ns2Error(unsupported("FTP send (finite transfers)"))
+        self._tcp("send").cmd_send(n)
 
 
 class TrafficApp(Application):

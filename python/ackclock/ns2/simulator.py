@@ -68,7 +68,9 @@ class Simulator(TclObject):
         self.started = False
         self.halted = False
         self.engine: Any = None
-        self.pending_apps: list[tuple[Application, bool]] = []
+        # What the script asked of applications before `$ns run`, done in order once the
+        # engine is built: starts and stops, FTP produce.
+        self.pending: list[Callable[[], None]] = []
         self.trace_all: str | None = None
         self.nam_channel: str | None = None
         self.agent_lines: list[tuple[Agent, Callable[[], str]]] = []
@@ -579,8 +581,8 @@ class Simulator(TclObject):
         except ValueError as e:
             raise Ns2Error(f"the engine rejected the network: {e}") from None
         self.started = True
-        for app, start in self.pending_apps:
-            self._schedule(app, start)
+        for call in self.pending:
+            call()
 
     def _engine_flow_indices(self, flows: list[Any], engine_flows: list[dict[str, Any]]) -> None:
         """The engine's index of each agent's flow: a two-way connection (FullTcp) is two
@@ -598,9 +600,16 @@ class Simulator(TclObject):
 
     def app_control(self, app: Application, start: bool) -> None:
         if not self.started:
-            self.pending_apps.append((app, start))
+            self.pending.append(lambda: self._schedule(app, start))
         else:
             self._schedule(app, start)
+
+    def when_running(self, call: Callable[[], None]) -> None:
+        """Calls ``call`` now when the engine runs, else once it is built (in order)."""
+        if not self.started:
+            self.pending.append(call)
+        else:
+            call()
 
     def _schedule(self, app: Application, start: bool) -> None:
         flow = app.engine_flow()

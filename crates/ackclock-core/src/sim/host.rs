@@ -23,6 +23,38 @@ impl Simulator {
         Ok(())
     }
 
+    /// Lets flow `f`'s one-way TCP sender send up to segment `limit` (not included; a SYN is
+    /// segment 0) and sends what its window allows now: ns-2's FTP `produce`, `producemore`
+    /// and `send`, which move the agent's `curseq_` (tcp.cc, `TcpAgent::advanceby`).
+    pub fn advance_app(&mut self, f: usize, limit: u64) -> Result<(), String> {
+        let Some(flow) = self.flows.get_mut(f) else {
+            return Err(format!("no flow {f}"));
+        };
+        let now = self.now;
+        let (Agent::Tcp { sender, .. }, None, None) = (&mut flow.agent, &flow.full, &flow.writer)
+        else {
+            return Err(format!("flow {f} is not a one-way TCP flow driven by FTP"));
+        };
+        if flow.start > now {
+            flow.start = now;
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        sender.advance_to(limit, now, &mut out, &mut self.counters[f]);
+        self.send_scratch(out);
+        self.sync_timers(FlowId(f as u32));
+        Ok(())
+    }
+
+    /// Flow `f`'s TCP sender's first unacknowledged segment, next segment to send and one
+    /// past the highest sent (ns-2's `ack_` + 1, `t_seqno_`, `maxseq_` + 1); `None` for a
+    /// flow without one.
+    pub fn tcp_seqs(&self, f: usize) -> Option<(u64, u64, u64)> {
+        match &self.flows.get(f)?.agent {
+            Agent::Tcp { sender, .. } => Some(sender.seqs()),
+            _ => None,
+        }
+    }
+
     /// Flow `f`'s counters since the start of the run.
     pub fn flow_counters(&self, f: usize) -> Option<FlowCounters> {
         let mut c = self.counters.get(f).copied()?;

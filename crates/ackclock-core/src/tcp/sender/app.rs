@@ -99,6 +99,31 @@ impl TcpSender {
         }
     }
 
+    /// Lets the application's data go up to segment `limit` (not included), segments counted
+    /// as the sender numbers them (a SYN is segment 0), and sends what the window allows now:
+    /// ns-2's one-way `TcpAgent` (tcp.cc), whose `advanceby`, `advance` and `sendmsg` (FTP
+    /// `producemore`, `produce`, `send`) set `curseq_` and call `send_much`, which sends the
+    /// segments below it. `u64::MAX` is an endless transfer, as `send -1` (FTP `start`).
+    pub fn advance_to(
+        &mut self,
+        limit: u64,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        self.app_limit = limit;
+        self.send_much(now, out, c);
+        if self.rto_deadline.is_none() && self.una < self.maxseq {
+            self.arm_timer(now);
+        }
+    }
+
+    /// The first unacknowledged segment, the next to send and one past the highest sent:
+    /// ns-2's `highest_ack_` + 1, `t_seqno_` and `maxseq_` + 1.
+    pub fn seqs(&self) -> (u64, u64, u64) {
+        (self.una, self.nxt, self.maxseq)
+    }
+
     /// The application starts: an endless bulk transfer, or the finite one set.
     pub fn start(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.resume(now, out, c);
