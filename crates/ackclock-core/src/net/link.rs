@@ -365,6 +365,10 @@ impl Link {
                 self.advance_periodic(now);
             }
             self.pop_started_until(now, false);
+        } else if self.device.is_some() {
+            // Packets the device started sending while the link had no event leave its queue
+            // at their start, before the time since is integrated.
+            self.pop_device(now);
         }
         self.integrate_to(now);
         let (size, flow) = (c.size, c.flow);
@@ -783,6 +787,51 @@ mod tests {
         assert_eq!(c.arrived_packets, c.departed_packets + c.dropped_packets);
         // Two packets waited 1 ms and 2 ms: 3 packet-ms.
         assert_eq!(c.area_packets, 3_000_000_000);
+    }
+
+    /// Below a holding discipline, a device-queue packet leaves the backlog when its
+    /// transmission starts, even when the link has no event then: the next arrival counts
+    /// the time since with the packet gone (Little's law: area = sum of the waits).
+    #[test]
+    fn device_queue_packets_leave_the_backlog_at_their_start() {
+        use crate::params::Params;
+        use crate::queue::{QueueKind, QueueSetup};
+        use crate::rng::RandomStream;
+        let kind = QueueKind::by_name("codel").unwrap();
+        let setup = QueueSetup {
+            limit_packets: Some(100),
+            limit_bytes: None,
+            ns2: false,
+            ecn: false,
+            rate_bps: 8e6,
+            delay: SimDuration(5_000),
+            rng: RandomStream::named(1, "test"),
+            flow_priority: vec![].into(),
+        };
+        let q = AnyQueue::new(kind, &Params::defaults(kind.info()), &setup);
+        let mut l = Link::new(
+            NodeId(0),
+            NodeId(1),
+            Rate::from_bps_f64(8e6).unwrap(),
+            SimDuration(5_000),
+            q,
+        );
+        l.set_device(DeviceParams {
+            limit_packets: 100,
+            bql: None,
+        });
+        let mut pool = PacketPool::default();
+        // Two 1 ms packets at 0: the second waits 1 ms in the device queue.
+        for _ in 0..2 {
+            let c = Carried::put(&mut pool, pkt(1000));
+            l.enqueue(SimTime(0), c, &mut pool);
+        }
+        assert_eq!(l.backlog().packets, 1);
+        // The next arrival, 10 ms later, finds the device queue empty since 1 ms.
+        let c = Carried::put(&mut pool, pkt(1000));
+        l.enqueue(SimTime(10_000_000_000), c, &mut pool);
+        assert_eq!(l.counters.area_packets, 1_000_000_000);
+        assert_eq!(l.counters.departed_packets, 3);
     }
 }
 
