@@ -16,14 +16,14 @@ import ackclock as ac
 def run(cc: str, marking: bool = True, seconds: float = 0.3) -> ac.Results:
     net = ac.Network(f"dctcp-{cc}", profile="ns3")
     net.nodes("s", "r1", "r2", "d")
-    net.link("s", "r1", rate="40Gb/s", delay="10us", queue_limit=10_000)
+    net.link("s", "r1", rate="40Gb/s", delay="10us", queue="droptail", queue_limit=10_000)
     if marking:
         net.link("r1", "r2", rate="10Gb/s", delay="20us", queue="red", queue_limit=1000,
                  min_thresh=65, max_thresh=65, q_weight=1.0, gentle=False, mark_p=1.0,
                  ecn=True)
     else:
-        net.link("r1", "r2", rate="10Gb/s", delay="20us", queue_limit=1000)
-    net.link("r2", "d", rate="40Gb/s", delay="20us", queue_limit=10_000)
+        net.link("r1", "r2", rate="10Gb/s", delay="20us", queue="droptail", queue_limit=1000)
+    net.link("r2", "d", rate="40Gb/s", delay="20us", queue="droptail", queue_limit=10_000)
     for i in range(2):
         net.tcp(f"f{i}", "s", "d", cc=cc, ecn=marking, packet_size=1448, rcv_buffer="16MB")
     return net.run(duration=f"{seconds}s", warmup=f"{seconds / 3}s", sample_interval="1ms")

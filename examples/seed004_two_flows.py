@@ -39,7 +39,8 @@ def network(case: str, rate: str) -> ac.Network:
     net.nodes("n1", "n2", "n3", "n4", "n5", "n6")
     for a, b in (("n1", "n3"), ("n2", "n3"), ("n4", "n5"), ("n4", "n6")):
         net.link(a, b, rate="10Mb/s", delay="10ms", queue_limit=100)
-    net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue_limit=100)
+    # The study's drop-tail queue at the bottleneck, not the ns3 profile's default stack.
+    net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue="droptail", queue_limit=100)
     # The study's default segment size, and a window large enough to leave flow control out
     # of it except where a case sets one.
     net.defaults(cc="reno", packet_size=1200, window=1000)

@@ -72,8 +72,8 @@ def ns3_run(exe: Path, cls: str) -> dict[str, float]:
 def ackclock_run(cls: str) -> dict[str, float]:
     net = ac.Network(f"tcp-variants-{cls}", profile="ns3")
     net.nodes("src", "gw", "dst")
-    net.link("src", "gw", rate="10Mb/s", delay="45ms", queue_limit=156)
-    net.link("gw", "dst", rate="2Mb/s", delay="0.01ms", queue_limit=156)
+    net.link("src", "gw", rate="10Mb/s", delay="45ms", queue="droptail", queue_limit=156)
+    net.link("gw", "dst", rate="2Mb/s", delay="0.01ms", queue="droptail", queue_limit=156)
     net.tcp("f", "src", "dst", cc=cls, packet_size=SEGMENT, header_size=54, ack_size=54,
             rcv_buffer=1 << 21, prr=False, trace=["cwnd"])
     r = net.run(duration=f"{STOP}s", sample_interval="10ms")

@@ -8,7 +8,16 @@ segments (the study's), everything else each simulator's default: ns-3.44's TcpS
 Prints goodput over 10-60 s (Mb/s) for queue sizes 10 / 100 / 1000 and, with q = 100, packet
 error rates 1e-3 and 1e-2 on the bottleneck (seeds 1-3), and Reno against Westwood+; then the
 flow-control question (part 1 Q3): goodput over the whole 50 s run with the receiver's buffer
-(ns-3's RcvBufSize, ackclock's `rcv_buffer`) at 1, 10 and 100 segments.
+(ns-3's RcvBufSize, ackclock's `rcv_buffer`) at 1, 10 and 100 segments. These runs remove
+ns-3's root queue disc (`--qdisc=none`) and give ackclock's bottleneck an explicit DropTail.
+
+Last, the stack itself: examples/seed004.toml's two flows (the Reno flow and a 0.725 Mb/s CBR
+flow n2 -> n6, its gaps jittered by up to half the interval) over the whole 60 s, seeds 1-3,
+once with pure DropTail queues (ns-3 `--qdisc=none`, ackclock `kind = "droptail"`) and once with
+ns-3.44's default stack, FqCoDel above each 100-packet device queue (ns-3 as
+Ipv4AddressHelper::Assign leaves it, ackclock's `ns3` profile on a queue without `kind`):
+goodput of each flow and the packets dropped at n3 (by the queue disc, or by the traffic-control
+layer when the device queue is stopped).
 
     python validation/seed004_vs_ns3.py        # about 2 minutes; compiles the ns-3 program once
 
@@ -70,12 +79,39 @@ def ackclock_goodput(q: int, err: float, seed: int, cc: str, rcvbuf: int = 0,
     net.nodes("n1", "n3", "n4", "n5")
     net.link("n1", "n3", rate="10Mb/s", delay="10ms")
     loss = {"kind": "bernoulli", "p": err} if err > 0 else None
-    net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue_limit=q, loss=loss)
+    net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue="droptail", queue_limit=q,
+             loss=loss)
     net.link("n4", "n5", rate="10Mb/s", delay="10ms")
     net.tcp("tcp", "n1", "n5", cc=cc, packet_size=1200,
             **({"rcv_buffer": rcvbuf} if rcvbuf else {}))
     r = net.run(duration=f"{seconds}s", warmup=f"{warmup}s", seed=seed)
     return float(r.flows.set_index("flow").loc["tcp", "goodput_mbps"])
+
+
+def ns3_stack(exe: Path, qdisc: str, seed: int) -> tuple[float, float, float]:
+    """ns-3: (TCP goodput, CBR goodput over 0-60 s, packets dropped at n3)."""
+    out = subprocess.run([str(exe), "--cbr=725000", f"--qdisc={qdisc}", f"--RngRun={seed}",
+                          "--warmup=0"], capture_output=True, text=True, check=True).stdout
+    v = {k: float(x) for k, x in re.findall(r"(\w+) ([\d.]+)", out)}
+    drops = v["bneck_qdisc_drops"] + v["n3_tc_drops"] + v["bneck_dev_drops"]
+    return v["goodput_mbps_window"], v["cbr_goodput_mbps_window"], drops
+
+
+def ackclock_stack(droptail: bool, seed: int) -> tuple[float, float, float]:
+    """ackclock: the same three numbers, from examples/seed004.toml's flows."""
+    net = ac.Network("seed004-stack", profile="ns3")
+    net.nodes(*(f"n{i}" for i in range(1, 7)))
+    queue = {"queue": "droptail", "queue_limit": 100} if droptail else {}
+    for a, b, rate in (("n1", "n3", "10Mb/s"), ("n2", "n3", "10Mb/s"), ("n3", "n4", "1.5Mb/s"),
+                       ("n4", "n5", "10Mb/s"), ("n4", "n6", "10Mb/s")):
+        net.link(a, b, rate=rate, delay="10ms", **queue)
+    net.tcp("tcp", "n1", "n5", cc="reno", packet_size=1200)
+    net.udp("cbr", "n2", "n6", app="cbr", rate="0.725Mb/s", packet_size=1200, random=True)
+    r = net.run(duration="60s", seed=seed)
+    f = r.flows.set_index("flow")
+    drops = float(r.queues.set_index("link").loc[["n3->n4", "n3->n1", "n3->n2"],
+                                                 "dropped_packets"].sum())
+    return float(f.loc["tcp", "goodput_mbps"]), float(f.loc["cbr", "goodput_mbps"]), drops
 
 
 def main() -> None:
@@ -103,6 +139,17 @@ def main() -> None:
         a = ackclock_goodput(100, 0.0, 1, "reno", buf, 50, 0)
         print(f"| {segments} ({buf} B) | {n:.4f} | {a:.4f} | {100 * (a - n) / n:+.1f}% |",
               flush=True)
+    print()
+    print("| stack | TCP Mb/s ns-3 / ackclock | CBR Mb/s ns-3 / ackclock |"
+          " drops at n3 ns-3 / ackclock |")
+    print("|---|---|---|---|")
+    for label, qdisc in (("DropTail", "none"), ("FqCoDel above the device queue", "default")):
+        n = [statistics.mean(x)
+             for x in zip(*(ns3_stack(exe, qdisc, s) for s in (1, 2, 3)), strict=True)]
+        a = [statistics.mean(x) for x in zip(*(ackclock_stack(qdisc == "none", s)
+                                               for s in (1, 2, 3)), strict=True)]
+        print(f"| {label} | {n[0]:.4f} / {a[0]:.4f} | {n[1]:.4f} / {a[1]:.4f} |"
+              f" {n[2]:.1f} / {a[2]:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ class Network:
         delay: str | float,
         queue_limit: int | None = None,
         queue_limit_bytes: int | str | None = None,
-        queue: Any = "droptail",
+        queue: Any = None,
         ns2_queue: bool | None = None,
         duplex: bool = True,
         loss: Mapping[str, Any] | None = None,
@@ -72,7 +72,10 @@ class Network:
         **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
-        queue. No limit means an unlimited queue; ``ns2_queue`` picks ns-2's DropTail
+        queue. Without ``queue``, the profile's default: a DropTail of ``queue_limit`` packets
+        (the profile's limit when none is given), or under the ``ns3`` profile ns-3's default
+        stack, FqCoDel above a device queue of ``queue_limit`` packets
+        (docs/models/traffic-control.md); ``ns2_queue`` picks ns-2's DropTail
         accounting (default: the profile's). ``loss`` is a loss model on the a -> b direction,
         as in a scenario file: ``{"kind": "bernoulli", "p": 0.01}`` or
         ``{"kind": "drop_list", "flow": "tcp1", "packets": [30, 32]}``; ``reverse_loss`` one

@@ -135,6 +135,10 @@ class Profile:
     # The buffer of a link whose queue gives no limit (ns-2 `Queue set limit_ 50`;
     # Linux's default txqueuelen of 1000).
     queue_limit: int
+    # The root queue discipline of a link whose queue names no `kind`, above a device queue of
+    # the queue's `limit` packets (ns-3's traffic-control layer); None: that queue is a DropTail
+    # of `limit` packets. See docs/models/traffic-control.md.
+    default_root: str | None = None
 
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
@@ -258,8 +262,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
         ),
         # ns-3.44's defaults (TcpSocket, TcpSocketBase, TcpL4Protocol, TcpCubic attributes), as far
         # as the engine models them. Not modelled: its 3 s SYN timeout (ConnTimeout; the engine
-        # has one initial RTO), the FqCoDel queue disc that InternetStackHelper puts in front of
-        # every device, and PPP's 2-byte header.
+        # has one initial RTO) and PPP's 2-byte header.
         "ns3": Profile(
             name="ns3",
             tcp=MappingProxyType(
@@ -315,6 +318,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_ns2=False,
             # A point-to-point device's DropTail queue (100 packets).
             queue_limit=100,
+            # Ipv4AddressHelper::Assign installs TrafficControlHelper::Default, an
+            # FqCoDelQueueDisc, as the root queue disc of every device that has none
+            # (ipv4-address-helper.cc; traffic-control-helper.cc).
+            default_root="fq_codel",
         ),
         # IKRSimLib's TCP (the IKR TCP Library, University of Stuttgart, 2000-2004, as ported to
         # IT++: itpp/protocol/tcp.cpp, TCP_Sender and TCP_Receiver) with the parameter file of

@@ -10,7 +10,7 @@ directions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +116,9 @@ class QueueConfig:
     """A link's ``queue = { ... }``: the discipline, its limit and its own keys."""
 
     # A registry name, or a discipline written in Python: "module:Class", a QueueDiscipline
-    # subclass or instance.
-    kind: Any = "droptail"
+    # subclass or instance; None (not given): the profile's default stack (a DropTail of
+    # `limit` packets, or under the ns3 profile FqCoDel above a device queue of `limit`).
+    kind: Any = None
     limit: int | None = None  # packets; None with limit_bytes None: unlimited
     limit_bytes: Size | None = None
     ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
@@ -675,7 +676,8 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
     all have the same one)."""
     try:
         key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes),
-               q.limit_bytes, q.ns2, q.ecn, tuple((k, type(v), v) for k, v in q.params.items()))
+               q.limit_bytes, q.ns2, q.ecn, type(q.device_limit), q.device_limit,
+               type(q.bql), q.bql, tuple((k, type(v), v) for k, v in q.params.items()))
         hash(key)
     except TypeError:
         return _queue(q, path, profile)
@@ -685,7 +687,38 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
     return cached
 
 
+def _default_stack(q: QueueConfig, path: str, profile: Profile) -> QueueConfig:
+    """A queue table without `kind`: a DropTail of `limit` packets, or, under a profile with a
+    default root discipline (ns3: ns-3.44's TrafficControlHelper::Default, an FqCoDelQueueDisc
+    that Ipv4AddressHelper::Assign installs on every device without one), that discipline with
+    its own defaults above a device queue of `limit` packets (the point-to-point device's
+    DropTailQueue, 100 packets by default). docs/models/traffic-control.md."""
+    root = profile.default_root
+    if root is None:
+        return replace(q, kind="droptail")
+    if q.limit_bytes is not None:
+        raise ScenarioError(
+            f"the {profile.name} profile's default stack ({root} above a device queue of limit"
+            " packets) takes its limit in packets; give kind = \"droptail\" for a DropTail of"
+            " limit_bytes", path=f"{path}.limit_bytes")
+    if q.params:
+        key = next(iter(q.params))
+        raise ScenarioError(f"a discipline's key without a kind; give kind = \"{root}\" (the"
+                            f" {profile.name} profile's default) or another", path=f"{path}.{key}")
+    if q.device_limit is not None:
+        raise ScenarioError(
+            f"without a kind, limit is the device queue below the {profile.name} profile's"
+            f" {root}; give kind = \"{root}\" to set both", path=f"{path}.device_limit")
+    device = profile.queue_limit if q.limit is None else parse_int(
+        q.limit, f"{path}.limit", minimum=1, what="a number of packets")
+    # ns-3's FqCoDelQueueDisc::UseEcn is true (CoDel's false): ECN-capable packets are marked.
+    return replace(q, kind=root, limit=None, device_limit=device,
+                               ecn=True if q.ecn is None else q.ecn)
+
+
 def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
+    if q.kind is None:
+        q = _default_stack(q, path, profile)
     if not isinstance(q.kind, str) or ":" in q.kind:
         from .custom import is_custom_queue
 

@@ -204,8 +204,10 @@ LOSS: Mapping[str, Mapping[str, Key]] = {
 }
 
 QUEUE_COMMON: Mapping[str, Key] = {
-    "kind": Key("choice", 'the discipline; default "droptail"', choices=QUEUE_KINDS),
-    "limit": Key("count", "the buffer in packets (default the profile's)"),
+    "kind": Key("choice", 'the discipline; default "droptail", and under the ns3 profile'
+                ' "fq_codel" above a device queue of limit packets', choices=QUEUE_KINDS),
+    "limit": Key("count", "the buffer in packets (default the profile's; without kind under the"
+                 " ns3 profile, the device queue's)"),
     "limit_bytes": Key("size", "the buffer in bytes (droptail only)"),
     "ns2": Key("bool", "ns-2's DropTail accounting (a limit of N holds N - 1 waiting); default"
                " the profile's"),

@@ -517,7 +517,7 @@ def _link(t: Mapping[str, Any], p: str) -> Link:
 
 
 def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
-    raw_kind = t.get("kind", "droptail")
+    raw_kind = t.get("kind")
     if isinstance(raw_kind, str) and ":" in raw_kind:
         # A discipline written in Python (docs/custom-algorithms.md): its keys are its
         # constructor's parameters.
@@ -526,9 +526,10 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
                            limit_bytes=t.get("limit_bytes"), ns2=t.get("ns2"),
                            ecn=t.get("ecn"), params=params,
                            device_limit=t.get("device_limit"), bql=t.get("bql"))
-    # The kind decides which keys are valid, so an unsupported kind is reported first.
-    kind = check_kind(t.get("kind", "droptail"), QUEUE_KINDS, f"{p}.kind")
-    _check_keys(t, queues.known_keys(kind), p)
+    # The kind decides which keys are valid, so an unsupported kind is reported first. No kind:
+    # the profile's default stack (scenario._default_stack), with DropTail's keys.
+    kind = None if "kind" not in t else check_kind(t["kind"], QUEUE_KINDS, f"{p}.kind")
+    _check_keys(t, queues.known_keys(kind or "droptail"), p)
     ecn = t.get("ecn", t.get("setbit_"))
     params = {k: v for k, v in t.items() if k not in queues.COMMON_KEYS}
     return QueueConfig(kind=kind, limit=t.get("limit"), limit_bytes=t.get("limit_bytes"),

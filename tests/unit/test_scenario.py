@@ -301,8 +301,50 @@ def test_ns3_profile_defaults() -> None:
     assert tcp["rack"] is False
     assert (tcp["delayed_ack"], tcp["segs_per_ack"], tcp["ack_delay_ps"]) == (True, 2, 200 * MS)
     assert tcp["timer_granularity_ps"] == 1 * MS
-    assert d["links"][0]["queue"]["limit_packets"] == 100
+    # ns-3's default stack (docs/models/traffic-control.md): FqCoDel above the 100-packet
+    # device queue of a point-to-point device.
+    assert d["links"][0]["queue"]["device"] == {"limit_packets": 100, "bql": False}
     assert d["links"][0]["queue"]["ns2"] is False
+
+
+NS3 = SMALL.replace('name = "small"', 'name = "small"\nprofile = "ns3"')
+
+
+def test_ns3_profile_puts_fq_codel_above_the_device_queue() -> None:
+    # Ipv4AddressHelper::Assign installs TrafficControlHelper::Default, an FqCoDelQueueDisc
+    # with its attribute defaults (MaxSize 10240p, Flows 1024, Target 5 ms, Interval 100 ms,
+    # UseEcn true, the quantum the device's 1500-byte MTU), above the device's DropTailQueue.
+    q = doc(NS3)["links"][0]["queue"]
+    assert (q["kind"], q["limit_packets"], q["ecn"]) == ("fq_codel", 10240, True)
+    assert q["codel"] == {"target_ps": 5 * MS, "interval_ps": 100 * MS, "mtu": 1500,
+                          "flows": 1024, "quantum": 1500}
+    # `limit` without a kind is the device queue's size, as PointToPointNetDevice's queue.
+    limited = NS3.replace('delay = "1ms"', 'delay = "1ms"\nqueue = { limit = 7, bql = true,'
+                                           ' ecn = false }')
+    q = doc(limited)["links"][0]["queue"]
+    assert (q["kind"], q["limit_packets"], q["ecn"]) == ("fq_codel", 10240, False)
+    assert q["device"] == {"limit_packets": 7, "bql": True}
+    # A named kind overrides the stack, droptail included: no device queue.
+    for kind in ("droptail", "red", "fq_codel"):
+        q = doc(NS3.replace('delay = "1ms"', f'delay = "1ms"\nqueue = {{ kind = "{kind}" }}')
+                )["links"][0]["queue"]
+        assert q["kind"] == kind and "device" not in q
+    # Every other profile: a DropTail of `limit` packets.
+    for profile in ("ns2", "linux"):
+        q = doc(NS3.replace('"ns3"', f'"{profile}"'))["links"][0]["queue"]
+        assert q["kind"] == "droptail" and "device" not in q
+
+
+def test_ns3_default_stack_refuses_what_it_cannot_mean() -> None:
+    def given(table: str) -> str:
+        return error(NS3.replace('delay = "1ms"', f'delay = "1ms"\nqueue = {{ {table} }}'))
+    assert "give kind = \"droptail\"" in given('limit_bytes = "64KB"')
+    assert "limit is the device queue" in given("device_limit = 5")
+    python = Network("n", profile="ns3")
+    python.nodes("a", "b")
+    python.link("a", "b", rate="1Mb/s", delay="1ms", target="10ms")
+    with pytest.raises(ScenarioError, match="without a kind"):
+        resolve(python.scenario("1s"))
 
 
 def test_queue_accounting_can_be_set_per_link() -> None:

@@ -14,6 +14,9 @@
 //   control layer's root queue disc (pure device DropTail, as ackclock models the link),
 //   "default" keeps what Ipv4AddressHelper::Assign installs (FqCoDel, 10240p, above the device).
 //   --err: RateErrorModel, ERROR_UNIT_PACKET, on n4's bottleneck device (data direction only).
+//   --cbr: a UDP flow n2 -> n6 of --cbrSize-byte payloads at this rate (b/s, 0 = none), each gap
+//   jittered uniformly by up to half the interval either way (examples/seed004.toml's CBR flow,
+//   ns-2's random_ 1; ns-3's OnOffApplication has no such jitter, so the program has its own).
 // Output: a summary on stdout; with --prefix, P.cwnd/P.rtt/P.srtt/P.rto/P.ssth traces (time value).
 //
 //   seed004 --time=60 --q=100 --err=0 --cc=ns3::TcpLinuxReno --sack=1 --recovery=ns3::TcpPrrRecovery
@@ -67,6 +70,15 @@ RetxTr(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<
     ++gRetx;
 }
 
+// Without a root queue disc, the traffic-control layer drops a packet whose device queue is
+// stopped (full): the device queue itself never overflows. Its Drop trace on n3 counts these.
+static uint64_t gTcDrops = 0;
+static void
+TcDropTr(Ptr<const Packet>)
+{
+    ++gTcDrops;
+}
+
 static void
 Connect()
 {
@@ -81,17 +93,64 @@ Connect()
     Config::ConnectWithoutContext(base + "RTO", MakeCallback(&RtoTr));
 }
 
-static uint64_t gRxAtWarmup = 0;
+static uint64_t gRxAtWarmup = 0, gCbrRxAtWarmup = 0;
+static Ptr<PacketSink> gCbrSink;
 static void
 Mark(Ptr<PacketSink> s)
 {
     gRxAtWarmup = s->GetTotalRx();
+    if (gCbrSink)
+        gCbrRxAtWarmup = gCbrSink->GetTotalRx();
 }
+
+// A constant-bit-rate UDP sender whose gaps are interval x (1 + U(-0.5, 0.5)).
+class JitterCbr : public Application
+{
+  public:
+    JitterCbr(Address to, uint32_t size, double rate)
+        : m_to(to),
+          m_size(size),
+          m_interval(size * 8.0 / rate)
+    {
+        m_jitter = CreateObject<UniformRandomVariable>();
+        m_jitter->SetAttribute("Min", DoubleValue(-0.5));
+        m_jitter->SetAttribute("Max", DoubleValue(0.5));
+    }
+
+  private:
+    void StartApplication() override
+    {
+        m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        m_socket->Bind();
+        m_socket->Connect(m_to);
+        Send();
+    }
+
+    void StopApplication() override
+    {
+        m_event.Cancel();
+    }
+
+    void Send()
+    {
+        m_socket->Send(Create<Packet>(m_size));
+        m_event = Simulator::Schedule(Seconds(m_interval * (1 + m_jitter->GetValue())),
+                                      &JitterCbr::Send, this);
+    }
+
+    Address m_to;
+    uint32_t m_size;
+    double m_interval;
+    Ptr<UniformRandomVariable> m_jitter;
+    Ptr<Socket> m_socket;
+    EventId m_event;
+};
 
 int
 main(int argc, char** argv)
 {
-    double t = 60, warm = 10, err = 0;
+    double t = 60, warm = 10, err = 0, cbr = 0;
+    uint32_t cbrSize = 1200;
     uint32_t q = 100, buf = 131072, rcvbuf = 0, delAck = 2;
     std::string cc = "ns3::TcpLinuxReno", recovery = "ns3::TcpPrrRecovery", qdisc = "none";
     bool sack = true;
@@ -113,6 +172,8 @@ main(int argc, char** argv)
     cmd.AddValue("delAckTimeout", "DelAckTimeout s", delAckTimeout);
     cmd.AddValue("iw", "InitialCwnd", iw);
     cmd.AddValue("qdisc", "none | default", qdisc);
+    cmd.AddValue("cbr", "CBR rate n2 -> n6 (b/s, 0 = none)", cbr);
+    cmd.AddValue("cbrSize", "CBR payload bytes", cbrSize);
     cmd.AddValue("prefix", "trace file prefix", gPrefix);
     cmd.Parse(argc, argv);
 
@@ -145,12 +206,14 @@ main(int argc, char** argv)
     DynamicCast<PointToPointNetDevice>(d34.Get(0))
         ->GetQueue()
         ->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, q));
-    Ipv4InterfaceContainer i45;
+    Ipv4InterfaceContainer i45, i46;
     for (auto* d : {&d13, &d23, &d34, &d45, &d46})
     {
         auto ifc = addr.Assign(*d);
         if (d == &d45)
             i45 = ifc;
+        if (d == &d46)
+            i46 = ifc;
         addr.NewNetwork();
         if (qdisc == "none")
         {
@@ -184,7 +247,20 @@ main(int argc, char** argv)
     bulk.SetAttribute("SendSize", UintegerValue(gSeg));
     bulk.Install(n.Get(0)).Start(Seconds(0));
     Simulator::Schedule(Seconds(0) + NanoSeconds(1), &Connect);
+    Config::ConnectWithoutContext("/NodeList/2/$ns3::TrafficControlLayer/TcDrop",
+                                  MakeCallback(&TcDropTr));
     auto sink = DynamicCast<PacketSink>(sinkApp.Get(0));
+    if (cbr > 0)
+    {
+        PacketSinkHelper udpSink("ns3::UdpSocketFactory",
+                                 InetSocketAddress(Ipv4Address::GetAny(), port + 1));
+        auto us = udpSink.Install(n.Get(5));
+        us.Start(Seconds(0));
+        gCbrSink = DynamicCast<PacketSink>(us.Get(0));
+        auto app = Create<JitterCbr>(InetSocketAddress(i46.GetAddress(1), port + 1), cbrSize, cbr);
+        n.Get(1)->AddApplication(app);
+        app->SetStartTime(Seconds(0));
+    }
     Simulator::Schedule(Seconds(warm), &Mark, sink);
 
     Simulator::Stop(Seconds(t));
@@ -193,6 +269,14 @@ main(int argc, char** argv)
     uint64_t rx = sink->GetTotalRx();
     std::printf("goodput_mbps_window %.4f\n", (rx - gRxAtWarmup) * 8.0 / (t - warm) / 1e6);
     std::printf("goodput_mbps_all %.4f\n", rx * 8.0 / t / 1e6);
+    if (gCbrSink)
+        std::printf("cbr_goodput_mbps_window %.4f\n",
+                    (gCbrSink->GetTotalRx() - gCbrRxAtWarmup) * 8.0 / (t - warm) / 1e6);
+    uint64_t qdDrops = 0;
+    if (auto qd = d34.Get(0)->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(d34.Get(0)))
+        qdDrops = qd->GetStats().nTotalDroppedPackets;
+    std::printf("bneck_qdisc_drops %llu\n", (unsigned long long)qdDrops);
+    std::printf("n3_tc_drops %llu\n", (unsigned long long)gTcDrops);
     std::printf("delivered_bytes %llu\n", (unsigned long long)rx);
     std::printf("retransmissions %llu\n", (unsigned long long)gRetx);
     std::printf("bneck_dev_drops %u bneck_dev_sent %u\n", bq->GetTotalDroppedPackets(),

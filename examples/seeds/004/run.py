@@ -2,16 +2,18 @@
 one command, each beside the study's own printout.
 
 The topology is the study's: n1, n2 -> n3 -> n4 -> n5, n6, every link 10 ms, the bottleneck
-n3 -> n4 at 1.5 Mb/s, the others 10 Mb/s, DropTail queues of 100 packets; one bulk TCP flow
-n1 -> n5 with Reno congestion control, ns-3's defaults otherwise (the `ns3` profile), 1200-byte
-segments (as examples/seed004.toml). The study ran ns-3.34 and printed FlowMonitor's counts
+n3 -> n4 at 1.5 Mb/s, the others 10 Mb/s, device queues of 100 packets under ns-3's default
+root queue disc (FqCoDel, which ns-3 installs on every device unless the script removes it: the
+`ns3` profile's queue without a `kind`); one bulk TCP flow n1 -> n5 with Reno congestion
+control, ns-3's defaults otherwise (the `ns3` profile), 1200-byte segments (as
+examples/seed004.toml). The study ran ns-3.34 and printed FlowMonitor's counts
 for the flow: packets and bytes transmitted and received, "Packetloss rate" = (transmitted -
 received) / transmitted, and throughput = received bytes x 8 / (last reception - first
 transmission). The same counts here come from flows.csv: data packets sent and delivered,
 their difference over what was sent (FlowMonitor-style loss: what is still in flight at the
 end counts as lost, as in FlowMonitor), and wire bytes delivered over the run.
 
-- Part 1, Q1: queue of 10, 100 (the default) and 1000 packets at n3, 10 s (the study's
+- Part 1, Q1: device queue of 10, 100 (the default) and 1000 packets at n3, 10 s (the study's
   "during the 10 seconds").
 - Part 1, Q2 iii: throughput against the packet error rate (0.1, 0.01, 0.001, 0.0001), 100 s
   (the study's runs last 100 s by their byte counts); errors on the bottleneck, per packet.

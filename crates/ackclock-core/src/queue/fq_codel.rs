@@ -187,8 +187,11 @@ const FQ_CODEL_PARAMS: &[Param] = &[
     super::codel::CODEL_PARAMS[2],
     super::codel::CODEL_PARAMS[3],
     Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into").ns3("Flows"),
+    // ns-3's FqCoDelQueueDisc takes the device's MTU (1500 on a point-to-point device) when no
+    // quantum is set (FqCoDelQueueDisc::CheckConfig); Linux's default is 1514.
     Param::new("quantum", 1514.0, Range::Count, "bytes a queue may send per round")
-        .unit(Unit::Bytes),
+        .unit(Unit::Bytes)
+        .profile_defaults(&[("ns3", 1500.0)]),
 ];
 
 impl QueueDiscipline for FqCoDel {
