@@ -53,7 +53,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
         "integer_cwnd": "bool",  # losses reduce cwnd in whole segments (Linux's snd_cwnd)
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
-        "pacing": "bool",  # pace at Linux's tcp_update_pacing_rate (tcp/pacing.rs); BBR always paces
+        "pacing": "bool",  # Linux's tcp_update_pacing_rate (tcp/pacing.rs); BBR always paces
         "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
         "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
         "rack": "bool",  # the sack variant recovers as Linux: RACK-TLP (RFC 8985), its states
