@@ -13,7 +13,21 @@ issue 34's bars (goodput 2%, mean cwnd 5%, peak cwnd 10%, queue 15%, drops 20%).
     python validation/ns3_examples.py                 # every class, about 2 minutes
     python validation/ns3_examples.py TcpNewReno TcpCubic
 
-Not yet: tcp-bbr-example, tcp-validation, tcp-pacing and the traffic-control examples.
+Then ns-3.44's tcp-bbr-example and tcp-pacing (`validation/ns3/tcp_examples.cc` rebuilds each
+scenario; its header says what each example sets), each flow's goodput, time-averaged and peak
+cwnd and srtt, the bottleneck's mean queue (queue disc and device queue), drops and ECN marks:
+
+    python validation/ns3_examples.py --example bbr      # 100 s, about 30 s
+    python validation/ns3_examples.py --example pacing   # 5 s
+
+tcp-bbr-example in ackclock: a 100-packet FIFO queue disc (`pfifo_fast`: every packet in one
+band) with byte queue limits above a one-packet device queue on the edge links and on R1's side
+of the bottleneck, TcpBbr, 1448-byte segments, 6 MB receive buffer, the flow from 0.1 s.
+tcp-pacing: the `ns3` profile's default stack (FqCoDel above 100-packet device queues) on every
+link, as ns-3 has it there, TcpCubic with pacing and ECN, the two flows starting when ns-3's
+uniform draw starts them (the program prints those times).
+
+Not yet: tcp-validation and the traffic-control examples.
 ns-3 comes from the PyPI wheel benchmarks/compare.py installs (~/.cache/ackclock-bench).
 """
 
@@ -45,16 +59,16 @@ MEASURES = (("goodput_mbps", 0.02), ("mean_cwnd", 0.05), ("peak_cwnd", 0.10),
             ("mean_queue", 0.15), ("mean_srtt_s", None), ("drops", 0.20))
 
 
-def ns3_program() -> Path:
+def ns3_program(name: str = "tcp_variants") -> Path:
     ns3 = Ns3(CACHE, install=True)
     ns3.setup()
     if ns3.available():
         raise SystemExit(f"ns-3 unavailable: {ns3.available()}")
     prefix = ns3.prefix()
     assert prefix is not None
-    src = ROOT / "validation" / "ns3" / "tcp_variants.cc"
+    src = ROOT / "validation" / "ns3" / f"{name}.cc"
     key = hashlib.sha256(src.read_bytes() + " ".join(NS3_FLAGS).encode()).hexdigest()[:12]
-    exe = CACHE / "ns3-bin" / f"validation-tcp-variants-{key}"
+    exe = CACHE / "ns3-bin" / f"validation-{name.replace('_', '-')}-{key}"
     if not exe.is_file():
         cxx = shutil.which("g++") or "g++"
         subprocess.run([cxx, *NS3_FLAGS, f"-I{prefix / 'include'}", str(src), "-o", str(exe),
@@ -92,6 +106,70 @@ def ackclock_run(cls: str) -> dict[str, float]:
     }
 
 
+def ns3_example(exe: Path, example: str) -> dict[str, float]:
+    out = subprocess.run([str(exe), f"--example={example}"], capture_output=True, text=True,
+                         check=True).stdout
+    return {k: float(v) for k, v in re.findall(r"^(\w+) ([\d.eE+-]+)$", out, re.M)}
+
+
+def time_average(times: np.ndarray, values: np.ndarray, end: float) -> float:
+    """The time average of a value given at its changes, from its first change to ``end``."""
+    t = np.append(times, end)
+    return float(np.sum(values * np.diff(t)) / (end - t[0]))
+
+
+def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
+    """The example's scenario in ackclock's ns3 profile, measured as tcp_examples.cc does."""
+    net = ac.Network(f"ns3-{example}", profile="ns3")
+    if example == "bbr":
+        seg, stop, bottleneck = 1448, 100.0, "r1->r2"
+        fifo = {"queue": "pfifo_fast", "queue_limit": 100, "device_limit": 1, "bql": True}
+        net.nodes("s", "r1", "r2", "d")
+        net.link("s", "r1", rate="1000Mb/s", delay="5ms", **fifo)
+        net.link("r1", "r2", rate="10Mb/s", delay="10ms", **fifo)
+        net.link("r2", "d", rate="1000Mb/s", delay="5ms", **fifo)
+        net.tcp("f0", "s", "d", cc="TcpBbr", packet_size=seg, header_size=54, ack_size=54,
+                rcv_buffer=6291456, start=f"{starts[0]}s", trace=["cwnd", "srtt"])
+    else:
+        seg, stop, bottleneck = 536, 5.0, "n2->n3"
+        net.nodes(*(f"n{i}" for i in range(6)))
+        for a, b in (("n0", "n2"), ("n1", "n2"), ("n3", "n4"), ("n3", "n5")):
+            net.link(a, b, rate="40Mb/s", delay="5ms")
+        net.link("n2", "n3", rate="10Mb/s", delay="40ms")
+        for i, (a, b) in enumerate((("n0", "n4"), ("n1", "n5"))):
+            net.tcp(f"f{i}", a, b, cc="TcpCubic", header_size=54, ack_size=54, pacing=True,
+                    ecn=True, start=f"{starts[i]}s", trace=["cwnd", "srtt"])
+    r = net.run(duration=f"{stop}s", sample_interval="10ms")
+    q = r.queues.set_index("link").loc[bottleneck]
+    out = {"mean_queue": float(q.mean_queue_packets), "peak_queue": float(q.max_queue_packets),
+           "drops": float(q.dropped_packets), "marks": float(q.marked_packets)}
+    flows = r.flows.set_index("flow")
+    for i in range(len(starts)):
+        t = r.tcp_trace[r.tcp_trace.flow == f"f{i}"]
+        cw = t[t.variable == "cwnd"]
+        sr = t[(t.variable == "srtt") & (t.value > 0)]
+        out[f"flow{i}_goodput_mbps"] = float(flows.loc[f"f{i}", "goodput_mbps"])
+        out[f"flow{i}_mean_cwnd"] = time_average(cw.time_s.to_numpy(),
+                                                 cw.value.to_numpy() / seg, stop)
+        out[f"flow{i}_peak_cwnd"] = float(cw.value.max() / seg)
+        out[f"flow{i}_mean_srtt_s"] = time_average(sr.time_s.to_numpy(), sr.value.to_numpy(),
+                                                   stop)
+    return out
+
+
+def example_main(example: str) -> None:
+    exe = ns3_program("tcp_examples")
+    n = ns3_example(exe, example)
+    starts = [n.get("flow0_start_s", 0.1)] + ([n["flow1_start_s"]] if "flow1_start_s" in n
+                                              else [])
+    a = ackclock_example(example, starts)
+    print(f"| {example} | ns-3 | ackclock | difference |")
+    print("|---|---|---|---|")
+    for key in a:
+        d = (a[key] - n[key]) / n[key] if n[key] else float("inf") if a[key] else 0.0
+        print(f"| {key} | {n[key]:.4g} | {a[key]:.4g} | {100 * d:+.1f}% |", flush=True)
+
+
 def main(classes: list[str]) -> None:
     exe = ns3_program()
     head = " | ".join(f"{m} ns-3 / ackclock" for m, _ in MEASURES)
@@ -108,4 +186,7 @@ def main(classes: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or list(CLASSES))
+    if sys.argv[1:2] == ["--example"]:
+        example_main(sys.argv[2])
+    else:
+        main(sys.argv[1:] or list(CLASSES))

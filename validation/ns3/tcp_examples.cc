@@ -1,0 +1,282 @@
+// ns-3.44's examples/tcp/tcp-bbr-example.cc and examples/tcp/tcp-pacing.cc, their scenarios
+// rebuilt against the ns3 wheel with a summary on stdout instead of their .dat files, for
+// validation/ns3_examples.py. What each sets is what the example sets; the rest is ns-3's default.
+//
+//   --example=bbr: Sender --1000 Mb/s, 5 ms-- R1 --10 Mb/s, 10 ms-- R2 --1000 Mb/s, 5 ms--
+//     Receiver; TcpBbr (--cc), 1448-byte segments, InitialCwnd 10, DelAckCount 2, 4 MB send and
+//     6 MB receive buffers; every device queue 1 packet (DropTailQueue MaxSize 1p), a 100-packet
+//     FifoQueueDisc with byte queue limits (DynamicQueueLimits, HoldTime 1000 ms) as the root
+//     queue disc on the edge links and on R1's bottleneck device (R2's side of the bottleneck
+//     keeps the FqCoDel Ipv4AddressHelper::Assign installs); one BulkSend from 0.1 s to 100 s.
+//   --example=pacing: n0, n1 --40 Mb/s, 5 ms-- n2 --10 Mb/s, 40 ms-- n3 --40 Mb/s, 5 ms-- n4, n5;
+//     TcpCubic, InitialCwnd 10, pacing on (PaceInitialWindow, MaxPacingRate 4 Gb/s), ECN on;
+//     FqCoDel on every device (the bottleneck's installed explicitly, the others by Assign); two
+//     BulkSends n0 -> n4, n1 -> n5 starting at U(0, 1000) us (stream 0), 5 s.
+//
+// Output, per flow i: flow<i>_goodput_mbps (sink bytes from --warmup to the end), flow<i>_mean_cwnd
+// and flow<i>_peak_cwnd (segments, time-averaged from the flow's start), flow<i>_mean_srtt_s
+// (time-averaged srtt once measured); and the bottleneck's mean_queue (packets in its queue disc
+// and device queue, time-averaged), drops (queue disc, traffic-control layer and device) and marks.
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+// A value's time average and peak from its changes.
+struct TimeAvg
+{
+    double start = -1, last = 0, lastT = 0, area = 0, peak = 0;
+
+    void Set(double v)
+    {
+        double now = Simulator::Now().GetSeconds();
+        if (start < 0)
+        {
+            start = now;
+        }
+        else
+        {
+            area += last * (now - lastT);
+        }
+        last = v;
+        lastT = now;
+        peak = std::max(peak, v);
+    }
+
+    double Mean(double end) const
+    {
+        if (start < 0 || end <= start)
+            return 0;
+        return (area + last * (end - lastT)) / (end - start);
+    }
+};
+
+static uint32_t gSeg = 536;
+static std::vector<TimeAvg> gCwnd(2), gSrtt(2);
+static TimeAvg gQueue;
+static uint32_t gQdisc = 0, gDevice = 0;
+static uint64_t gTcDrops = 0;
+
+static void
+CwndTr(uint32_t i, uint32_t, uint32_t v)
+{
+    gCwnd[i].Set(double(v) / gSeg);
+}
+
+static void
+SrttTr(uint32_t i, Time, Time v)
+{
+    gSrtt[i].Set(v.GetSeconds());
+}
+
+static void
+QdiscTr(uint32_t, uint32_t v)
+{
+    gQdisc = v;
+    gQueue.Set(gQdisc + gDevice);
+}
+
+static void
+DeviceTr(uint32_t, uint32_t v)
+{
+    gDevice = v;
+    gQueue.Set(gQdisc + gDevice);
+}
+
+static void
+TcDropTr(Ptr<const Packet>)
+{
+    ++gTcDrops;
+}
+
+static void
+ConnectSocket(uint32_t node, uint32_t i)
+{
+    std::string base = "/NodeList/" + std::to_string(node) + "/$ns3::TcpL4Protocol/SocketList/0/";
+    Config::ConnectWithoutContext(base + "CongestionWindow", MakeBoundCallback(&CwndTr, i));
+    Config::ConnectWithoutContext(base + "RTT", MakeBoundCallback(&SrttTr, i));
+}
+
+static std::vector<uint64_t> gRxAtWarmup(2, 0);
+
+static void
+Mark(std::vector<Ptr<PacketSink>> sinks)
+{
+    for (size_t i = 0; i < sinks.size(); ++i)
+        gRxAtWarmup[i] = sinks[i]->GetTotalRx();
+}
+
+int
+main(int argc, char** argv)
+{
+    std::string example = "bbr", cc;
+    double warmup = 0, stop = 0;
+    CommandLine cmd;
+    cmd.AddValue("example", "bbr | pacing", example);
+    cmd.AddValue("cc", "congestion control TypeId (default: the example's)", cc);
+    cmd.AddValue("warmup", "goodput from this time (s)", warmup);
+    cmd.AddValue("stop", "end of the run (s; default: the example's)", stop);
+    cmd.Parse(argc, argv);
+
+    Ptr<NetDevice> bottleneck;
+    Ptr<QueueDisc> qd;
+    std::vector<Ptr<PacketSink>> sinks;
+    std::vector<std::pair<uint32_t, double>> senders; // node id, start time
+    NodeContainer c;
+    if (example == "bbr")
+    {
+        gSeg = 1448;
+        stop = stop > 0 ? stop : 100;
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                           StringValue(cc.empty() ? "ns3::TcpBbr" : cc));
+        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4194304));
+        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(6291456));
+        Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+        Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(gSeg));
+        Config::SetDefault("ns3::DropTailQueue<Packet>::MaxSize", QueueSizeValue(QueueSize("1p")));
+        Config::SetDefault("ns3::FifoQueueDisc::MaxSize", QueueSizeValue(QueueSize("100p")));
+        c.Create(4); // sender 0, receiver 1, R1 2, R2 3
+        PointToPointHelper slow, edge;
+        slow.SetDeviceAttribute("DataRate", StringValue("10Mbps"));
+        slow.SetChannelAttribute("Delay", StringValue("10ms"));
+        edge.SetDeviceAttribute("DataRate", StringValue("1000Mbps"));
+        edge.SetChannelAttribute("Delay", StringValue("5ms"));
+        auto se = edge.Install(c.Get(0), c.Get(2));
+        auto r12 = slow.Install(c.Get(2), c.Get(3));
+        auto re = edge.Install(c.Get(3), c.Get(1));
+        InternetStackHelper internet;
+        internet.Install(c);
+        TrafficControlHelper tch;
+        tch.SetRootQueueDisc("ns3::FifoQueueDisc");
+        tch.SetQueueLimits("ns3::DynamicQueueLimits", "HoldTime", StringValue("1000ms"));
+        tch.Install(se);
+        tch.Install(re);
+        Ipv4AddressHelper ipv4("10.0.0.0", "255.255.255.0");
+        ipv4.Assign(r12);
+        ipv4.NewNetwork();
+        ipv4.Assign(se);
+        ipv4.NewNetwork();
+        auto ir = ipv4.Assign(re);
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(ir.GetAddress(1), 50001));
+        source.SetAttribute("MaxBytes", UintegerValue(0));
+        auto apps = source.Install(c.Get(0));
+        apps.Start(Seconds(0.1));
+        apps.Stop(Seconds(stop));
+        senders.emplace_back(0, 0.1);
+        PacketSinkHelper sink("ns3::TcpSocketFactory",
+                              InetSocketAddress(Ipv4Address::GetAny(), 50001));
+        auto sa = sink.Install(c.Get(1));
+        sa.Start(Seconds(0));
+        sinks.push_back(DynamicCast<PacketSink>(sa.Get(0)));
+        bottleneck = r12.Get(0);
+        tch.Uninstall(bottleneck);
+        qd = tch.Install(bottleneck).Get(0);
+    }
+    else if (example == "pacing")
+    {
+        stop = stop > 0 ? stop : 5;
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                           StringValue(cc.empty() ? "ns3::TcpCubic" : cc));
+        Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+        Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
+        Config::SetDefault("ns3::TcpSocketState::PaceInitialWindow", BooleanValue(true));
+        Config::SetDefault("ns3::TcpSocketBase::UseEcn", EnumValue(TcpSocketState::On));
+        Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", StringValue("4Gbps"));
+        c.Create(6);
+        PointToPointHelper reg, slow;
+        reg.SetDeviceAttribute("DataRate", StringValue("40Mbps"));
+        reg.SetChannelAttribute("Delay", StringValue("5ms"));
+        slow.SetDeviceAttribute("DataRate", StringValue("10Mbps"));
+        slow.SetChannelAttribute("Delay", StringValue("40ms"));
+        auto d02 = reg.Install(c.Get(0), c.Get(2));
+        auto d12 = reg.Install(c.Get(1), c.Get(2));
+        auto d34 = reg.Install(c.Get(3), c.Get(4));
+        auto d35 = reg.Install(c.Get(3), c.Get(5));
+        auto d23 = slow.Install(c.Get(2), c.Get(3));
+        InternetStackHelper stack;
+        stack.Install(c);
+        TrafficControlHelper tch;
+        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc");
+        auto qds = tch.Install(d23);
+        Ipv4AddressHelper ipv4;
+        ipv4.SetBase("10.1.1.0", "255.255.255.0");
+        ipv4.Assign(d02);
+        ipv4.SetBase("10.1.2.0", "255.255.255.0");
+        ipv4.Assign(d12);
+        ipv4.SetBase("10.1.3.0", "255.255.255.0");
+        ipv4.Assign(d23);
+        ipv4.SetBase("10.1.4.0", "255.255.255.0");
+        auto i4 = ipv4.Assign(d34);
+        ipv4.SetBase("10.1.5.0", "255.255.255.0");
+        auto i5 = ipv4.Assign(d35);
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 8080));
+        auto s4 = sink.Install(c.Get(4));
+        auto s5 = sink.Install(c.Get(5));
+        sinks.push_back(DynamicCast<PacketSink>(s4.Get(0)));
+        sinks.push_back(DynamicCast<PacketSink>(s5.Get(0)));
+        Ptr<UniformRandomVariable> rv = CreateObject<UniformRandomVariable>();
+        rv->SetStream(0);
+        BulkSendHelper b0("ns3::TcpSocketFactory", InetSocketAddress(i4.GetAddress(1), 8080));
+        BulkSendHelper b1("ns3::TcpSocketFactory", InetSocketAddress(i5.GetAddress(1), 8080));
+        b0.SetAttribute("MaxBytes", UintegerValue(0));
+        b1.SetAttribute("MaxBytes", UintegerValue(0));
+        auto a0 = b0.Install(c.Get(0));
+        auto a1 = b1.Install(c.Get(1));
+        double t0 = rv->GetInteger(0, 1000) * 1e-6, t1 = rv->GetInteger(0, 1000) * 1e-6;
+        a0.Start(Seconds(t0));
+        a1.Start(Seconds(t1));
+        a0.Stop(Seconds(stop));
+        a1.Stop(Seconds(stop));
+        senders.emplace_back(0, t0);
+        senders.emplace_back(1, t1);
+        std::printf("flow0_start_s %.6f\nflow1_start_s %.6f\n", t0, t1);
+        bottleneck = d23.Get(0);
+        qd = qds.Get(0);
+    }
+    else
+    {
+        NS_FATAL_ERROR("unknown --example " << example);
+    }
+
+    for (size_t i = 0; i < senders.size(); ++i)
+        Simulator::Schedule(Seconds(senders[i].second) + NanoSeconds(1), &ConnectSocket,
+                            senders[i].first, uint32_t(i));
+    qd->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&QdiscTr));
+    auto devq = DynamicCast<PointToPointNetDevice>(bottleneck)->GetQueue();
+    devq->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&DeviceTr));
+    bottleneck->GetNode()->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+        "TcDrop",
+        MakeCallback(&TcDropTr));
+    gQueue.Set(0);
+    Simulator::Schedule(Seconds(warmup), &Mark, sinks);
+
+    Simulator::Stop(Seconds(stop));
+    Simulator::Run();
+    for (size_t i = 0; i < sinks.size(); ++i)
+    {
+        std::printf("flow%zu_goodput_mbps %.6f\n", i,
+                    (sinks[i]->GetTotalRx() - gRxAtWarmup[i]) * 8.0 / (stop - warmup) / 1e6);
+        std::printf("flow%zu_mean_cwnd %.6f\nflow%zu_peak_cwnd %.6f\n", i, gCwnd[i].Mean(stop), i,
+                    gCwnd[i].peak);
+        std::printf("flow%zu_mean_srtt_s %.6f\n", i, gSrtt[i].Mean(stop));
+    }
+    auto st = qd->GetStats();
+    std::printf("mean_queue %.6f\npeak_queue %.0f\n", gQueue.Mean(stop), gQueue.peak);
+    std::printf("drops %llu\nmarks %llu\n",
+                (unsigned long long)(st.nTotalDroppedPackets + gTcDrops +
+                                     devq->GetTotalDroppedPackets()),
+                (unsigned long long)st.nTotalMarkedPackets);
+    Simulator::Destroy();
+    return 0;
+}
