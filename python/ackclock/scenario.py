@@ -81,7 +81,7 @@ _MAX_SAMPLE_ROWS = 20_000_000
 # ... and packets one UDP application may send over the run (an event per packet and hop).
 _MAX_APP_PACKETS = 10_000_000_000
 # At most this many nodes, links, flows or traces (the same bound as `count = N` copies).
-MAX_ENTRIES = 100_000
+MAX_ENTRIES = 1_000_000
 
 
 @dataclass
@@ -102,7 +102,7 @@ class RunConfig:
     routing: str = "shortest"
 
 
-@dataclass
+@dataclass(slots=True)  # no attribute dict per entry (10 000 flows: 40 000 links)
 class Node:
     """A ``[[node]]``: a host or router, known by its name."""
 
@@ -111,7 +111,7 @@ class Node:
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass
+@dataclass(slots=True)
 class QueueConfig:
     """A link's ``queue = { ... }``: the discipline, its limit and its own keys."""
 
@@ -131,7 +131,7 @@ class QueueConfig:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class LossConfig:
     """A loss model on a link's data direction (from -> to)."""
 
@@ -149,7 +149,7 @@ class LossConfig:
     burst: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     """A ``[[link]]`` between two nodes: rate, delay, queue; both directions unless
     ``duplex = false``."""
@@ -171,7 +171,7 @@ class Link:
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass
+@dataclass(slots=True)
 class AppConfig:
     """A flow's ``app = { ... }``: what sends the data, and when."""
 
@@ -196,7 +196,7 @@ class AppConfig:
     exchange: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Flow:
     """A ``[[flow]]``: a TCP connection or a UDP stream from one node to another."""
 
@@ -267,13 +267,27 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         raise ScenarioError(f"expected a Scenario (from load_scenario or Network.scenario),"
                             f" got {type(scenario).__name__}", path="resolve")
     try:
-        return _resolve(scenario)
+        return _resolve(scenario, share=False)
     except ScenarioError as e:
         e.in_file(scenario.source)
         raise
 
 
-def _resolve(sc: Scenario) -> dict[str, Any]:
+def resolve_shared(scenario: Scenario) -> dict[str, Any]:
+    """:func:`resolve`, with the tables that come out the same shared instead of copied: the
+    TCP parameters of the flows of one table, the queue of the link directions of one table
+    (10 000 flows: some 20 MB less). For a document that goes to the engine and into
+    summary.json unchanged (the command line's, a sweep's), not for one a user changes."""
+    if not isinstance(scenario, Scenario):
+        return resolve(scenario)
+    try:
+        return _resolve(scenario, share=True)
+    except ScenarioError as e:
+        e.in_file(scenario.source)
+        raise
+
+
+def _resolve(sc: Scenario, share: bool) -> dict[str, Any]:
     if not isinstance(sc.name, str) or not sc.name:
         raise ScenarioError(f"expected a non-empty string, got {quote(sc.name)}", path="name")
     for what, entries in (("node", sc.nodes), ("link", sc.links), ("flow", sc.flows),
@@ -293,11 +307,11 @@ def _resolve(sc: Scenario) -> dict[str, Any]:
                   "flows": [{"from": f.from_, "to": f.to, "kind": f.kind} for f in sc.flows
                             if isinstance(f, Flow)]})
     nodes = _nodes(sc.nodes)
-    links = _links(sc.links, nodes, profile, flow_names(sc.flows))
+    links = _links(sc.links, nodes, profile, flow_names(sc.flows), share)
     defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
     # Files a scenario names (traces) are relative to the scenario file.
     base_dir = Path(sc.source).parent if sc.source else None
-    flows = _flows(sc.flows, nodes, profile, defaults, base_dir)
+    flows = _flows(sc.flows, nodes, profile, defaults, base_dir, share)
     _check_sample_rows(run, len(flows), len(links))
     _check_app_packets(run, flows)
     doc = {
@@ -546,7 +560,8 @@ def _listing(names: Iterable[str], limit: int = 12) -> str:
 
 
 def _links(
-    links: list[Link], nodes: Mapping[str, int], profile: Profile, flow_names: list[str]
+    links: list[Link], nodes: Mapping[str, int], profile: Profile, flow_names: list[str],
+    share: bool = False,
 ) -> list[dict[str, Any]]:
     names = list(nodes)
     out: list[dict[str, Any]] = []
@@ -588,7 +603,7 @@ def _links(
             seen[(x, y)] = p
             out.append(
                 {"from": x, "to": y, "rate_bps": rate_bps, "delay_ps": delay_ps,
-                 "queue": dict(queue), "loss": direction_loss,
+                 "queue": queue if share else dict(queue), "loss": direction_loss,
                  **({"monitor_flows": True} if link.monitor_flows else {}),
                  **({"loss_at_entry": True} if link.loss_at_entry and x == a else {})}
             )
@@ -839,7 +854,7 @@ def flow_names(flows: list[Flow]) -> list[str]:
 
 def _flows(
     flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any],
-    base_dir: Path | None = None,
+    base_dir: Path | None = None, share: bool = False,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     replies: list[tuple[int, Flow, str]] = []
@@ -873,7 +888,7 @@ def _flows(
             if len(entry["ports"]) != 2:
                 raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
         if flow.kind == "tcp":
-            entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done)
+            entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share)
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
         mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
@@ -900,7 +915,7 @@ def _check_two_way(flow: Flow, entry: dict[str, Any], p: str) -> None:
     if "syn" in flow.tcp and tcp["syn"] is False:
         raise ScenarioError("a two-way connection always opens with a handshake; remove syn",
                             path=f"{p}.syn")
-    tcp["syn"] = True
+    entry["tcp"] = tcp = {**tcp, "syn": True}  # a copy: other flows may share the table
     if tcp.get("rcv_buffer_bytes") is not None:
         raise ScenarioError("not supported on two-way connections yet", path=f"{p}.rcv_buffer")
 
@@ -967,10 +982,11 @@ def _trace(flow: Flow, p: str) -> list[str]:
 
 def _tcp_cached(
     flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any],
-    done: dict[Any, dict[str, Any]],
+    done: dict[Any, dict[str, Any]], share: bool = False,
 ) -> dict[str, Any]:
     """:func:`_tcp`, remembered per distinct set of the flow's own TCP keys: the flows of a
-    `count = N` table all resolve the same parameters (10 000 flows: most of resolving)."""
+    `count = N` table all resolve the same parameters (10 000 flows: most of resolving).
+    With ``share`` the flows get the same table, else each its copy."""
     try:
         key = (flow.variant, flow.cc, flow.sink, flow.header_size,
                tuple(flow.tcp.items()) if flow.tcp else ())
@@ -980,8 +996,7 @@ def _tcp_cached(
     cached = done.get(key)
     if cached is None:
         cached = done[key] = _tcp(flow, p, profile, defaults)
-    # A copy: two-way connections change theirs.
-    return dict(cached)
+    return cached if share else dict(cached)
 
 
 def _tcp(

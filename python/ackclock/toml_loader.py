@@ -40,6 +40,7 @@ from .scenario import (
     Scenario,
     check_kind,
     resolve,
+    resolve_shared,
 )
 from .units import parse_int
 
@@ -60,6 +61,7 @@ _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 class _Entry(dict[str, Any]):
     """A [[node]]/[[link]]/[[flow]] table that remembers where in the file it came from."""
 
+    __slots__ = ("origin",)  # no attribute dict: 70 000 entries for 10 000 flows
     origin: str
 
     def __init__(self, items: Mapping[str, Any], origin: str):
@@ -90,7 +92,7 @@ def loads_scenario(
 
 
 def load_resolved(
-    path: str | Path, overrides: Sequence[str] = ()
+    path: str | Path, overrides: Sequence[str] = (), share: bool = False
 ) -> tuple[Scenario, dict[str, Any]]:
     """Like :func:`load_scenario`, with the resolved document its check produced (the
     command line runs it instead of resolving the scenario a second time)."""
@@ -98,7 +100,8 @@ def load_resolved(
 
     path = check_path_argument(path, "scenario file")
     text = _read(path)
-    return loads_resolved(text, source=str(path), overrides=overrides, name=path.stem)
+    return loads_resolved(text, source=str(path), overrides=overrides, name=path.stem,
+                          share=share)
 
 
 def loads_resolved(
@@ -106,13 +109,14 @@ def loads_resolved(
     source: str = "<string>",
     overrides: Sequence[str] = (),
     name: str | None = None,
+    share: bool = False,
 ) -> tuple[Scenario, dict[str, Any]]:
     """Like :func:`loads_scenario`, with the resolved document."""
     try:
         raw = parse_toml(text)
     except ScenarioError as e:
         raise e.in_file(source) from None
-    return resolved_from_raw(raw, source, overrides, name)
+    return resolved_from_raw(raw, source, overrides, name, share)
 
 
 def resolved_from_raw(
@@ -120,19 +124,24 @@ def resolved_from_raw(
     source: str | None = None,
     overrides: Sequence[str] = (),
     name: str | None = None,
+    share: bool = False,
 ) -> tuple[Scenario, dict[str, Any]]:
     """The scenario and its resolved document from a parsed scenario file (or what
-    :func:`scenario_to_raw` made of a scenario), with ``--set`` overrides applied."""
+    :func:`scenario_to_raw` made of a scenario), with ``--set`` overrides applied.
+    ``share``: the document shares the tables that come out the same
+    (:func:`ackclock.scenario.resolve_shared`), for a document that is run and recorded
+    unchanged (the command line's)."""
     try:
         raw, overrides, counted = _count_overrides(raw, overrides)
-        doc = expand_counts(raw)
+        doc = expand_counts(raw, share)
     except ScenarioError as e:
         raise e.in_file(source) from None
     # Override errors are about the command line, not the file, so they name no file.
     set_by = {**counted, **_apply_overrides(doc, overrides)}
     try:
         scenario = build_scenario(doc, source=source, default_name=name)
-        document = resolve(scenario)
+        del doc  # the expanded tables: not held while the document is built
+        document = resolve_shared(scenario) if share else resolve(scenario)
     except ScenarioError as e:
         for key, override in set_by.items():
             if e.path and (e.path == key or e.path.startswith((key + ".", key + "[", key + "{"))
@@ -272,9 +281,10 @@ def _toml_error(e: Exception) -> ScenarioError:
     return ScenarioError(f"invalid TOML: {msg}", path=where)
 
 
-def expand_counts(raw: Mapping[str, Any]) -> dict[str, Any]:
+def expand_counts(raw: Mapping[str, Any], share: bool = False) -> dict[str, Any]:
     """A copy of ``raw`` with every ``count = N`` table replaced by N copies, ``{i}`` in their
-    strings replaced by 0..N-1. Entries remember their table (``flow[2]``, ``flow[2]{i=5}``)."""
+    strings replaced by 0..N-1. Entries remember their table (``flow[2]``, ``flow[2]{i=5}``).
+    ``share``: the copies share the tables and lists inside them that hold no ``{i}``."""
     doc = dict(raw)
     for key in _REPEATED:
         if key not in raw:
@@ -294,7 +304,8 @@ def expand_counts(raw: Mapping[str, Any]) -> dict[str, Any]:
                         f"{n} copies make more than {MAX_ENTRIES} [[{key}]] entries in all",
                         path=f"{origin}.count")
                 body = {k: v for k, v in table.items() if k != "count"}
-                entries.extend(_Entry(_substitute(body, str(c)), f"{origin}{{i={c}}}")
+                copy_of = _substitute if share else _substitute_all
+                entries.extend(_Entry(copy_of(body, str(c)), f"{origin}{{i={c}}}")
                                for c in range(n))
             else:
                 entries.append(_Entry(table, origin))
@@ -302,16 +313,30 @@ def expand_counts(raw: Mapping[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _substitute_all(value: Any, i: str) -> Any:
+    """:func:`_substitute` without sharing: every table and list a copy of its own."""
+    t = type(value)
+    if t is dict or isinstance(value, dict):
+        return {k: _substitute_all(v, i) for k, v in value.items()}
+    if t is list or isinstance(value, list):
+        return [_substitute_all(v, i) for v in value]
+    return _substitute(value, i)
+
+
 def _substitute(value: Any, i: str) -> Any:
     # Exact types first: TOML gives plain str, dict and list (10 000 copies of a table made
-    # this a fifth of resolving a scenario).
+    # this a fifth of resolving a scenario). A table or list without "{i}" is the same
+    # object in every copy (a link's queue table, a flow's app): 100 000 copies of it would
+    # be 100 000 tables in memory. `_set` copies a shared table before changing it.
     t = type(value)
     if t is str:
         return value.replace("{i}", i)
     if t is dict:
-        return {k: _substitute(v, i) for k, v in value.items()}
+        out = {k: _substitute(v, i) for k, v in value.items()}
+        return value if all(out[k] is v for k, v in value.items()) else out
     if t is list:
-        return [_substitute(v, i) for v in value]
+        items = [_substitute(v, i) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     if isinstance(value, str):
         return value.replace("{i}", i)
     if isinstance(value, dict):
@@ -390,9 +415,11 @@ def _set(doc: dict[str, Any], key: str, value: Any, override: str) -> str:
         raise ScenarioError("empty key in the dotted path", path=where)
     for k in keys[:-1]:
         path = f"{path}.{k}" if path else k
-        sub = table.setdefault(k, {})
+        sub = table.get(k, {})
         if not isinstance(sub, dict):
             raise ScenarioError(f"{path} is {quote(sub)}, not a table", path=where)
+        # A copy: the copies of a `count = N` table share their tables (`_substitute`).
+        table[k] = sub = dict(sub)
         table = sub
     table[keys[-1]] = value
     return f"{path}.{keys[-1]}" if path else keys[-1]

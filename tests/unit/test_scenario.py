@@ -858,3 +858,53 @@ def test_ns2_parameter_names_are_aliases() -> None:
         4, 1_500_000_000_000, 50_000_000_000)
     assert (tcp["max_burst"], tcp["max_ssthresh"], tcp["window_init"]) == (3, 100, 4)
     assert tcp["timestamps"] is True and tcp["limited_transmit"] is False
+
+
+SHARED_COPIES = """
+name = "counted"
+[run]
+duration = "1s"
+[[node]]
+name = "left"
+[[node]]
+count = 3
+name = "s{i}"
+[[link]]
+count = 3
+from = "s{i}"
+to = "left"
+rate = "10Mb/s"
+delay = "1ms"
+queue = { kind = "droptail", limit = 20 }
+[[flow]]
+count = 3
+name = "f{i}"
+kind = "tcp"
+from = "s{i}"
+to = "left"
+window = 30
+app = { kind = "ftp", start = { uniform = ["0s", "10ms"] } }
+"""
+
+
+@pytest.mark.parametrize("share", [False, True])
+def test_a_set_on_one_copy_of_a_counted_table_changes_that_copy_alone(share: bool) -> None:
+    """The command line's documents share the tables the copies of a `count = N` table have
+    in common (memory at 100 000 flows); an override on one copy's nested table copies it
+    first, and the result is the document of copies of their own."""
+    from ackclock.toml_loader import loads_resolved
+
+    overrides = ["link.s1-left.queue.limit=7", "flow.f2.app.start.uniform=['1s', '2s']",
+                 "flow.f0.window=9"]
+    _, doc = loads_resolved(SHARED_COPIES, overrides=overrides, share=share)
+    _, separate = loads_resolved(SHARED_COPIES, overrides=overrides)
+    assert doc == separate
+    assert [x["queue"]["limit_packets"] for x in doc["links"][::2]] == [20, 7, 20]
+    assert [f["app"]["start"] for f in doc["flows"]] == [
+        {"uniform": [0, 10 * MS]}, {"uniform": [0, 10 * MS]}, {"uniform": [S, 2 * S]}]
+    assert [f["tcp"]["window"] for f in doc["flows"]] == [9, 30, 30]
+    if share:  # the unchanged copies' tables are one object
+        assert doc["flows"][1]["tcp"] is doc["flows"][2]["tcp"]
+        assert doc["links"][0]["queue"] is doc["links"][4]["queue"]
+    else:
+        assert doc["flows"][1]["tcp"] is not doc["flows"][2]["tcp"]

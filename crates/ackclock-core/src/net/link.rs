@@ -151,11 +151,12 @@ impl Link {
             loss: None,
             loss_at_entry: false,
             busy_until: SimTime::ZERO,
-            // Small at first (rings grow by doubling, then keep their size): most links of a
-            // large topology never hold more than a few packets.
-            waiting: Ring::with_capacity(8),
+            // One slot at first (rings grow by doubling, then keep their size): most links of
+            // a large topology never hold more than a few packets, and 400 000 link
+            // directions with eight slots each held 120 MB.
+            waiting: Ring::with_capacity(1),
             waiting_bytes: 0,
-            in_flight: Ring::with_capacity(8),
+            in_flight: Ring::with_capacity(1),
             counters: QueueCounters::default(),
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),

@@ -6,21 +6,31 @@ use crate::queue::external::External;
 
 impl Simulator {
     /// Builds a run from a resolved scenario; errors name the offending key.
-    pub fn new(scenario: Scenario) -> Result<Simulator, String> {
+    pub fn new(mut scenario: Scenario) -> Result<Simulator, String> {
         scenario.validate()?;
         let node = |i: u32| NodeId(i);
-        let mut links = Vec::with_capacity(scenario.links.len());
-        let mut link_names = Vec::with_capacity(scenario.links.len());
+        // The link configurations become links and are not kept (a link direction's is
+        // some 350 bytes: 140 MB for a 100 000-flow dumbbell's 400 000 directions).
+        let link_cfgs = std::mem::take(&mut scenario.links);
+        let mut links = Vec::with_capacity(link_cfgs.len());
+        let mut link_names = Vec::with_capacity(link_cfgs.len());
+        let mut monitored = Vec::new();
+        let mut external = false;
         let priorities: std::sync::Arc<[u8]> = scenario.flows.iter().map(|f| f.priority).collect();
-        for l in &scenario.links {
+        for l in &link_cfgs {
             let name = format!(
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
             );
             let link = build_link(l, &name, links.len() as u32, scenario.run.seed, &priorities)?;
+            if l.monitor_flows {
+                monitored.push(links.len());
+            }
+            external |= l.queue.custom.is_some();
             links.push(link);
             link_names.push(name);
         }
+        drop(link_cfgs);
         let mut dests = Vec::new();
         for f in &scenario.flows {
             dests.push(node(f.to));
@@ -203,17 +213,16 @@ impl Simulator {
         let nf = flows.len();
         let nl = links.len();
         let traces = open_traces(&scenario, &flows, &tmix, &mut links)?;
-        for (link, cfg) in links.iter_mut().zip(&scenario.links) {
-            if cfg.monitor_flows {
-                link.monitor_flows(nf);
-            }
+        let has_monitor = !monitored.is_empty();
+        for l in monitored {
+            links[l].monitor_flows(nf);
         }
         let (guards, checker) = invariants::setup(&scenario.run);
-        let external = scenario
-            .flows
-            .iter()
-            .any(|f| f.tcp.as_ref().is_some_and(|t| t.cc.contains(':')))
-            || scenario.links.iter().any(|l| l.queue.custom.is_some());
+        let external = external
+            || scenario
+                .flows
+                .iter()
+                .any(|f| f.tcp.as_ref().is_some_and(|t| t.cc.contains(':')));
         // A failure recorded by an earlier simulation of this thread is not this one's.
         let _ = crate::tcp::cc::external::take_failure();
         let _ = crate::queue::external::take_failure();
@@ -229,10 +238,15 @@ impl Simulator {
             routes,
             flows,
             counters: vec![FlowCounters::default(); nf],
-            warm_flows: vec![FlowCounters::default(); nf],
-            warm_queues: vec![QueueCounters::default(); nl],
-            warm_flow_queues: vec![None; nl],
-            warm_sojourn: vec![Histogram::default(); nl],
+            // Filled at the end of a warm-up (`on_warmup`); none without one.
+            warm_flows: Vec::new(),
+            warm_queues: Vec::new(),
+            warm_flow_queues: if has_monitor {
+                vec![None; nl]
+            } else {
+                Vec::new()
+            },
+            warm_sojourn: Vec::new(),
             packets_delivered: 0,
             next_packet_id: 0,
             scratch: Vec::with_capacity(64),

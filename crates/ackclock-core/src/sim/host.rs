@@ -118,7 +118,7 @@ impl Simulator {
                 if next.idx() == l {
                     return true;
                 }
-                at = self.scenario.links[next.idx()].to;
+                at = self.links[next.idx()].to.0;
                 hops += 1;
             }
             false
