@@ -242,7 +242,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_unit": "bytes",  # byte counting of acknowledged data
                     "integer_cwnd": True,  # snd_cwnd in segments: tcp_reno_ssthresh's cwnd >> 1
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
-                    "pacing": False,  # pacing needs the fq qdisc (BBR paces regardless)
+                    "pacing": False,  # no fq, default cc not bbr; BBR paces regardless
                     "hystart": "linux",  # tcp_cubic module parameter hystart=1
                     "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
                     "prr": True,  # since Linux 3.2
