@@ -374,7 +374,12 @@ impl TcpSender {
         if self.linux_pacing && self.rtt.srtt > 0 {
             // Linux's tcp_update_pacing_rate (tcp/pacing.rs).
             let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
-            let packets_out = self.maxseq.saturating_sub(self.una);
+            // Linux's sender counts the segments out too; ns-3's rule takes cwnd alone.
+            let packets_out = if self.linux.is_some() {
+                self.maxseq.saturating_sub(self.una)
+            } else {
+                0
+            };
             self.pacing_rate =
                 pacing::linux_pacing_rate(self.w.cwnd, self.w.ssthresh, packets_out, srtt_s);
         }
@@ -460,11 +465,11 @@ impl TcpSender {
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
         if self.pacing_rate > 0.0 {
-            // With `pacing`, the connection's first ten data segments (Linux's data_segs_out:
-            // what was sent before this one, less the SYN) leave unpaced
-            // (tcp_update_skb_after_send).
+            // Linux's sender (`rack`) paces from the connection's eleventh data segment on
+            // (tcp_update_skb_after_send; data_segs_out: what was sent before this one, less
+            // the SYN), whatever sets the rate.
             let before = (c.packets_sent - 1).saturating_sub(self.syn as u64);
-            if !self.linux_pacing || before >= pacing::UNPACED_SEGMENTS {
+            if self.linux.is_none() || before >= pacing::UNPACED_SEGMENTS {
                 let gap = (1e12 / self.pacing_rate) as u64;
                 self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
             }

@@ -266,8 +266,8 @@ fn pacing_holds_segments_back_until_their_time() {
     assert_eq!(out.len(), 10, "no RTT yet: the initial window goes at once");
     out.clear();
     // 100 ms later the first ACK: srtt 0.1 s, cwnd 11, slow start (ssthresh infinite):
-    // tcp_update_pacing_rate's 2 x max(cwnd 11, packets_out 9) / 0.1 s = 220/s. The ten
-    // unpaced segments are spent: the eleventh goes, the twelfth waits 1/220 s.
+    // tcp_update_pacing_rate's 2 x cwnd 11 / 0.1 s = 220/s. One segment goes, the next
+    // waits 1/220 s.
     let t = SimTime(100_000_000_000);
     let mut a = ackp(1);
     a.ts_echo = SimTime(0);
@@ -280,23 +280,32 @@ fn pacing_holds_segments_back_until_their_time() {
 }
 
 #[test]
-fn pacing_spares_the_first_ten_data_segments() {
-    // tcp_update_skb_after_send paces only from the connection's tenth data segment on: with
-    // an initial window of 2, what the first ACKs release still leaves at once.
-    let mut cfg = ns2_tcp();
-    cfg.window = 100;
-    cfg.pacing = true;
-    cfg.timestamps = true;
-    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-    s.start(SimTime(0), &mut out, &mut c);
-    assert_eq!(out.len(), 2);
-    out.clear();
-    let t = SimTime(100_000_000_000);
-    let mut a = ackp(1);
-    a.ts_echo = SimTime(0);
-    s.on_ack(t, &a, &mut out, &mut c);
-    assert_eq!(out.len(), 2, "cwnd 3, one in flight: two more, unpaced");
-    assert_eq!(s.pace_deadline(), None);
+fn linux_pacing_spares_the_first_ten_data_segments() {
+    // tcp_update_skb_after_send paces only from the connection's eleventh data segment on:
+    // with an initial window of 2, what the first ACK releases leaves at once from Linux's
+    // sender (`rack`); without it (ns-3's rule) the second segment waits.
+    for rack in [true, false] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.pacing = true;
+        cfg.timestamps = true;
+        cfg.prr = true;
+        cfg.rack = rack;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        s.start(SimTime(0), &mut out, &mut c);
+        assert_eq!(out.len(), 2);
+        out.clear();
+        let t = SimTime(100_000_000_000);
+        let mut a = ackp(1);
+        a.ts_echo = SimTime(0);
+        s.on_ack(t, &a, &mut out, &mut c);
+        if rack {
+            assert_eq!(out.len(), 2, "cwnd 3, one in flight: two more, unpaced");
+            assert_eq!(s.pace_deadline(), None);
+        } else {
+            assert_eq!(out.len(), 1, "the second one paced");
+        }
+    }
 }
 
 #[test]
