@@ -66,6 +66,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         # (for classes derived from TcpNewReno; docs/models/congestion-control.md)
         "ns3_newreno_growth": "bool",
         "ns3_cc_defaults": "bool",  # cc_params not given take ns-3.44's attribute defaults
+        "ns3_cwnd_limited": "bool",  # ns-3.44's m_isCwndLimited (TcpCubic, TcpLinuxReno)
         # growth once per ACK however many segments it covers (IKRSimLib's TCP_Sender::HandleACK)
         "growth_per_ack": "bool",
     }
@@ -192,6 +193,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
+                    "ns3_cwnd_limited": False,
                     "growth_per_ack": False,
                 }
             ),
@@ -253,6 +255,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
+                    "ns3_cwnd_limited": False,
                     "growth_per_ack": False,
                 }
             ),
@@ -311,6 +314,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc_params": {},
                     "ns3_newreno_growth": True,  # TcpNewReno::SlowStart, CongestionAvoidance
                     "ns3_cc_defaults": True,  # each class's attribute defaults
+                    # TcpSocketBase::SendDataPacket's m_isCwndLimited, which TcpCubic and
+                    # TcpLinuxReno::IncreaseWindow require
+                    "ns3_cwnd_limited": True,
                     "growth_per_ack": False,  # ns3_newreno_growth decides, per class
                 }
             ),
@@ -378,6 +384,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
+                    "ns3_cwnd_limited": False,
                     # HandleACK: slow start fCWnd += MSS, congestion avoidance
                     # fCWnd += max(MSS * MSS / fCWnd, 1) per new ACK
                     "growth_per_ack": True,

@@ -203,6 +203,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ns3_newreno_growth": False,
             "ns3_cc_defaults": False,
             "growth_per_ack": False,
+            "ns3_cwnd_limited": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None,
                 "size_bytes": None},

@@ -64,6 +64,7 @@ pub fn ns2_tcp() -> TcpConfig {
         ns3_newreno_growth: false,
         growth_per_ack: false,
         ns3_cc_defaults: false,
+        ns3_cwnd_limited: false,
     }
 }
 

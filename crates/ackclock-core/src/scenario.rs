@@ -561,6 +561,12 @@ pub struct TcpConfig {
     /// profile.
     #[serde(default)]
     pub ns3_cc_defaults: bool,
+    /// ns-3.44's `m_isCwndLimited` (src/internet/model/tcp-socket-base.cc, SendDataPacket):
+    /// with a class that honours it (`TcpCubic`, `TcpLinuxReno`), cwnd grows only while the
+    /// last data segment sent left less than one segment of it unused. On in the `ns3`
+    /// profile.
+    #[serde(default)]
+    pub ns3_cwnd_limited: bool,
 }
 
 impl TcpConfig {
@@ -581,6 +587,12 @@ impl TcpConfig {
     /// RFC 8257 3.2), and so turns ECN on whatever `ecn` says.
     pub fn ecn_per_segment(&self) -> bool {
         crate::tcp::cc::info(&self.cc).is_some_and(|i| i.ecn_per_segment)
+    }
+
+    /// cwnd grows only while ns-3's `m_isCwndLimited` holds (`ns3_cwnd_limited` with a class
+    /// whose `IncreaseWindow` checks it).
+    pub fn ns3_cwnd_limited(&self) -> bool {
+        self.ns3_cwnd_limited && crate::tcp::cc::ns3_cwnd_gated(&self.cc)
     }
 
     /// Growth counts ACKs, not segments (`growth_per_ack`, or `ns3_newreno_growth` with a

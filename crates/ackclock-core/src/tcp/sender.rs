@@ -209,6 +209,9 @@ pub struct TcpSender {
     /// A window reduction happened since the last segment went out (ns-2's `cong_action_`).
     cong_action_pending: bool,
     skip_growth: bool,
+    /// `ns3_cwnd_limited` with a class that honours it: whether the last data segment sent
+    /// left less than one segment of cwnd unused (ns-3.44's `m_isCwndLimited`); None: off.
+    ns3_limited: Option<bool>,
     /// Delivery-rate samples for BBR (draft-cheng-iccrg-delivery-rate-estimation).
     rate: Option<Box<DeliveryRate>>,
     /// Pacing: segments per second (0: none), when the next may leave, and the deadline
@@ -308,6 +311,7 @@ impl TcpSender {
             cwr_pending: false,
             cong_action_pending: false,
             skip_growth: false,
+            ns3_limited: cfg.ns3_cwnd_limited().then_some(false),
             rate: cc
                 .has_cong_control()
                 .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),
@@ -435,11 +439,25 @@ impl TcpSender {
     }
 
     /// Whether cwnd may grow: it limited the sender in this window of data, or, in slow
-    /// start, it is still under twice the largest flight (Linux's `tcp_is_cwnd_limited`).
+    /// start, it is still under twice the largest flight (Linux's `tcp_is_cwnd_limited`); and,
+    /// under `ns3_cwnd_limited`, the last data segment sent left less than a segment of it.
     fn cwnd_limited(&self) -> bool {
-        self.cwnd_use.is_none_or(|u| {
-            u.limited || (self.w.cwnd < self.w.ssthresh && self.w.cwnd < 2.0 * u.max_out as f64)
-        })
+        self.ns3_limited != Some(false)
+            && self.cwnd_use.is_none_or(|u| {
+                u.limited || (self.w.cwnd < self.w.ssthresh && self.w.cwnd < 2.0 * u.max_out as f64)
+            })
+    }
+
+    /// ns-3.44's `TcpSocketBase::SendDataPacket` (src/internet/model/tcp-socket-base.cc),
+    /// after every data segment it sends, new or retransmitted: `m_isCwndLimited = cWnd <
+    /// BytesInFlight() + segmentSize`, the flight counting the segment just sent.
+    /// `TcpCubic::IncreaseWindow` and `TcpLinuxReno::IncreaseWindow` grow nothing while it is
+    /// false ("a simple version of Linux tcp_cwnd_validate()"), so a sender that does not
+    /// fill its window, paced or held by the receiver's window, stops growing.
+    #[inline(never)]
+    fn note_ns3_cwnd_limited(&mut self, retransmit: bool) {
+        let flight = self.in_flight() + u64::from(!retransmit);
+        self.ns3_limited = Some(self.w.cwnd < flight as f64 + 1.0);
     }
 
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
@@ -464,6 +482,9 @@ impl TcpSender {
         };
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
+        if self.ns3_limited.is_some() {
+            self.note_ns3_cwnd_limited(retransmit);
+        }
         if self.pacing_rate > 0.0 {
             // Linux's sender (`rack`) paces from the connection's eleventh data segment on
             // (tcp_update_skb_after_send; data_segs_out: what was sent before this one, less

@@ -41,7 +41,7 @@ pub struct Cubic {
 impl CongestionOps for Cubic {
     const INFO: CcInfo = CcInfo {
         name: "cubic",
-        ns3: &[Ns3Class::segments("TcpCubic")],
+        ns3: &[Ns3Class::segments("TcpCubic").cwnd_gated()],
         ecn_per_segment: false,
         params: &[
             Param::new("beta", 0.7, Range::Between(0.0, 1.0), "beta_cubic: window kept on a loss")

@@ -181,6 +181,10 @@ pub struct Ns3Class {
     /// however many it acknowledges, `TcpNewReno::CongestionAvoidance` 1/cwnd per ACK): the
     /// sender then counts ACKs, not segments, when the TCP parameter `ns3_newreno_growth` is on.
     pub per_ack: bool,
+    /// The class's `IncreaseWindow` returns without growth unless `m_isCwndLimited` (ns-3.44's
+    /// `TcpCubic`, and `TcpLinuxReno` with its default `m_suppressIncreaseIfCwndLimited`;
+    /// `TcpDctcp` turns it off): the TCP parameter `ns3_cwnd_limited`.
+    pub cwnd_gated: bool,
 }
 
 impl Ns3Class {
@@ -189,6 +193,7 @@ impl Ns3Class {
         Ns3Class {
             name,
             per_ack: true,
+            cwnd_gated: false,
         }
     }
 
@@ -197,6 +202,15 @@ impl Ns3Class {
         Ns3Class {
             name,
             per_ack: false,
+            cwnd_gated: false,
+        }
+    }
+
+    /// The same class, growing only while `m_isCwndLimited` (see `cwnd_gated`).
+    pub const fn cwnd_gated(self) -> Ns3Class {
+        Ns3Class {
+            cwnd_gated: true,
+            ..self
         }
     }
 }
@@ -521,6 +535,18 @@ pub fn info(name: &str) -> Option<&'static CcInfo> {
     REGISTRY
         .iter()
         .find(|i| i.name == name || i.ns3.iter().any(|c| c.name == name))
+}
+
+/// Whether `name` (an algorithm or an ns-3 class) grows only while ns-3's `m_isCwndLimited`
+/// holds ([`Ns3Class::cwnd_gated`]); a canonical name stands for its first ns-3 class.
+pub fn ns3_cwnd_gated(name: &str) -> bool {
+    let Some(i) = info(name) else {
+        return false;
+    };
+    match i.ns3.iter().find(|c| c.name == name) {
+        Some(c) => c.cwnd_gated,
+        None => i.ns3.first().is_some_and(|c| c.cwnd_gated),
+    }
 }
 
 /// Whether `name` (an algorithm or an ns-3 class) grows per ACK in ns-3 (derived from

@@ -33,7 +33,7 @@ pub struct Reno;
 impl CongestionOps for Reno {
     const INFO: CcInfo = CcInfo {
         name: "reno",
-        ns3: &[Ns3Class::segments("TcpLinuxReno"), Ns3Class::newreno("TcpNewReno")],
+        ns3: &[Ns3Class::segments("TcpLinuxReno").cwnd_gated(), Ns3Class::newreno("TcpNewReno")],
         ecn_per_segment: false,
         params: &[],
     };

@@ -254,6 +254,40 @@ fn with_cwnd_validation_a_window_the_receiver_limits_stops_growing() {
     }
 }
 
+/// ns-3.44's m_isCwndLimited (TcpSocketBase::SendDataPacket): after each data segment,
+/// limited = cwnd < flight + 1 segment; TcpLinuxReno (and TcpCubic) grow only while it holds.
+/// With a 10-segment receive window, slow start grows cwnd while the sender fills it (cwnd
+/// <= 10: each send leaves no segment unused) and stops at 11, the first window that leaves
+/// one; TcpNewReno, which ns-3 does not gate, and the parameter off grow on every ACK.
+#[test]
+fn ns3_cwnd_limited_stops_growth_once_a_segment_of_cwnd_is_unused() {
+    for (cc, on, stops) in [
+        ("TcpLinuxReno", true, true),
+        ("cubic", true, true),
+        ("TcpNewReno", true, false),
+        ("TcpLinuxReno", false, false),
+    ] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 10;
+        cfg.window_init = 2;
+        cfg.initial_ssthresh = Some(1000);
+        cfg.limited_transmit = false;
+        cfg.cc = cc.to_string();
+        cfg.ns3_cwnd_limited = on;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.start(SimTime(0), &mut out, &mut c);
+        for t in 1..400 {
+            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+        }
+        assert!(s.maxseq - s.una <= 10);
+        if stops {
+            assert_eq!(s.w.cwnd, 11.0, "{cc}");
+        } else {
+            assert!(s.w.cwnd > 30.0, "{cc} {on}: {}", s.w.cwnd);
+        }
+    }
+}
+
 #[test]
 fn pacing_holds_segments_back_until_their_time() {
     let mut cfg = ns2_tcp();
