@@ -4,12 +4,15 @@
 # direction, delayed-ACK sinks on 1e25 Mb/s (ideal) 0 ms links, 1460-byte segments (1500 B on
 # the wire), a 32-segment window, sources starting uniformly in [0, 100 ms]; as
 # benchmarks/ackclock/seed002.toml and benchmarks/ns3/seed002.cc.
-#   ns seed002.tcl T p N bs
+#   ns seed002.tcl T p N bs [Ba]
+# Ba: the access links' rate (default 2Mb; benchmarks/seed002_study.py also runs 5Mb).
 # Prints the counters benchmarks/sims.py reads (see benchmarks/ns2/dumbbell.tcl).
 set T [lindex $argv 0]
 set p [lindex $argv 1]
 set N [lindex $argv 2]
 set bs [lindex $argv 3]
+set ba 2Mb
+if {$argc > 4} { set ba [lindex $argv 4] }
 set ns [new Simulator]
 Agent/TCP set packetSize_ 1460
 Agent/TCP set window_ 32
@@ -34,7 +37,7 @@ for {set i 0} {$i < $N} {incr i} {
     $ns at [$start value] "$ftp($i) start"
     set src($i) [$ns node]
     $ns attach-agent $src($i) $tcp($i)
-    $ns duplex-link $entry $src($i) 2Mb 0ms DropTail
+    $ns duplex-link $entry $src($i) $ba 0ms DropTail
     set sink($i) [new Agent/TCPSink/DelAck]
     set dst($i) [$ns node]
     $ns attach-agent $dst($i) $sink($i)

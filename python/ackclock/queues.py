@@ -138,6 +138,7 @@ COMMON_KEYS = tuple(QUEUE_COMMON)
 
 
 @functools.cache
+@functools.cache  # per link direction of a large network (the registry does not change)
 def known_keys(kind: str) -> tuple[str, ...]:
     spec = SPECS.get(kind, {})
     names: list[str] = list(COMMON_KEYS)

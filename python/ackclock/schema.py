@@ -49,10 +49,14 @@ class _QueueKinds(Sequence[str]):
     """The queue disciplines of the engine's registry (crates/ackclock-core/src/queue/,
     ``queues.KINDS``), read on first use."""
 
-    def _kinds(self) -> Sequence[str]:
-        from .queues import KINDS
+    _cached: Sequence[str] | None = None
 
-        return KINDS
+    def _kinds(self) -> Sequence[str]:
+        if self._cached is None:  # an import statement per call is slow (40 000 links)
+            from .queues import KINDS
+
+            self._cached = KINDS
+        return self._cached
 
     def __getitem__(self, i: Any) -> Any:
         return self._kinds()[i]

@@ -9,9 +9,10 @@ the file and key path.
 from __future__ import annotations
 
 import copy
+import gc
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,20 @@ def resolved_from_raw(
     ``share``: the document shares the tables that come out the same
     (:func:`ackclock.scenario.resolve_shared`), for a document that is run and recorded
     unchanged (the command line's)."""
+    # Resolving makes hundreds of thousands of tables and none of them cyclic: the cyclic
+    # garbage collector, which would pass over all of them again and again, waits (10 000
+    # flows: about a fifth of the time).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _resolved_from_raw(raw, source, overrides, name, share)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _resolved_from_raw(raw: Mapping[str, Any], source: str | None, overrides: Sequence[str],
+                       name: str | None, share: bool) -> tuple[Scenario, dict[str, Any]]:
     try:
         raw, overrides, counted = _count_overrides(raw, overrides)
         doc = expand_counts(raw, share)
@@ -304,13 +319,38 @@ def expand_counts(raw: Mapping[str, Any], share: bool = False) -> dict[str, Any]
                         f"{n} copies make more than {MAX_ENTRIES} [[{key}]] entries in all",
                         path=f"{origin}.count")
                 body = {k: v for k, v in table.items() if k != "count"}
-                copy_of = _substitute if share else _substitute_all
-                entries.extend(_Entry(copy_of(body, str(c)), f"{origin}{{i={c}}}")
-                               for c in range(n))
+                if share:
+                    entries.extend(_copies(body, n, origin))
+                else:
+                    entries.extend(_Entry(_substitute_all(body, str(c)), f"{origin}{{i={c}}}")
+                                   for c in range(n))
             else:
                 entries.append(_Entry(table, origin))
         doc[key] = entries
     return doc
+
+
+def _copies(body: dict[str, Any], n: int, origin: str) -> Iterator[_Entry]:
+    """The ``n`` copies of a ``count = N`` table: only the values holding ``{i}`` are
+    substituted, the others are the table's own (shared: ``_set`` copies before changing)."""
+    varying = [k for k, v in body.items() if _holds_i(v)]
+    for c in range(n):
+        entry = _Entry(body, f"{origin}{{i={c}}}")
+        if varying:
+            i = str(c)
+            for k in varying:
+                entry[k] = _substitute(body[k], i)
+        yield entry
+
+
+def _holds_i(value: Any) -> bool:
+    if isinstance(value, str):
+        return "{i}" in value
+    if isinstance(value, dict):
+        return any(_holds_i(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_i(v) for v in value)
+    return False
 
 
 def _substitute_all(value: Any, i: str) -> Any:

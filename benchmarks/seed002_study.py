@@ -1,0 +1,186 @@
+"""Seed 002's whole study as one sweep, against ns-2 running the same grid script by script
+(issue 31: "at least 20x").
+
+    python benchmarks/seed002_study.py [--seconds 150] [--jobs 2] [--only ackclock,ns2]
+                                       [--ns 1,2,5,10,50] [--ps 0.0001,0.001,0.01,0.1]
+
+The study (seed 002: ns-2 against IKRSimLib, Figs. 2-7 and 10) varies the number of Reno
+sources N, the bottleneck's packet loss probability p, its buffer bs (3 and 5 packets, 200, and
+"infinite": 10 000 here) and the access rate B_a (2 and 5 Mb/s), in ns-2's packet-counted and
+IKRSimLib's byte-counted windows. The model is benchmarks/ns2/seed002.tcl's (and
+benchmarks/ackclock/seed002.toml's): a 10 Mb/s bottleneck of two simplex links (50 ms each
+way), 1460-byte segments, a 32-segment window, delayed-ACK sinks on ideal links, sources
+starting uniformly in [0, 100 ms].
+
+- ackclock: one sweep (`ackclock.run_sweep` over a function of N, p, bs, B_a and the window
+  accounting: 5 x 4 x 4 x 2 x 2 = 320 runs by default) on `--jobs` local processes, into a
+  fresh results folder (nothing cached);
+- ns-2: `ns benchmarks/ns2/seed002.tcl T p N bs B_a` once per point of the packet-counted half
+  of the grid (160 runs; ns-2 has no byte-counted window), `--jobs` scripts at a time, so that
+  both use the same cores.
+
+It prints both wall times, the ratio (ns-2's 160 runs against ackclock's 320: ackclock does
+twice the runs), and the largest difference in delivered payload between ns-2 and ackclock's
+packet-counted runs (the same model under the ns2 profile, a sanity check, not a validation).
+The study ran 1500 s per point; `--seconds` shortens every run alike (start-up then weighs
+more, which favours neither: each ns-2 run starts a Tcl interpreter, each ackclock run a
+resolve and an engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import ackclock as ac
+
+ROOT = Path(__file__).resolve().parent.parent
+TCL = ROOT / "benchmarks" / "ns2" / "seed002.tcl"
+NS = (1, 2, 5, 10, 50)
+PS = (0.0001, 0.001, 0.01, 0.1)
+BUFFERS = (3, 5, 200, 10_000)
+ACCESS = ("2Mb", "5Mb")
+UNITS = ("packets", "bytes")
+
+
+def model(n: int, p: float, bs: int, ba: str, unit: str, seconds: float) -> ac.Scenario:
+    """Seed 002's model (benchmarks/ackclock/seed002.toml) with N sources, loss p, buffer bs,
+    access rate ba and windows counted in `unit`."""
+    net = ac.Network("seed002", profile="ns2")
+    net.nodes("entry", "exit")
+    net.link("entry", "exit", rate="10Mb/s", delay="50ms", queue_limit=bs, duplex=False,
+             loss={"kind": "bernoulli", "p": p})
+    net.link("exit", "entry", rate="10Mb/s", delay="50ms", queue_limit=50, duplex=False)
+    net.defaults(packet_size=1460, window=32, variant="reno", sink="delack", window_unit=unit)
+    for i in range(n):
+        net.nodes(f"src{i}", f"dst{i}")
+        net.link("entry", f"src{i}", rate=f"{ba}/s", delay="0ms", queue_limit=50)
+        net.link(f"dst{i}", "exit", rate="1e25Mb", delay="0ms", queue_limit=50)
+        net.tcp(f"tcp{i}", f"src{i}", f"dst{i}", start={"uniform": ["0s", "0.1s"]})
+    return net.scenario(duration=f"{seconds}s")
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process and its finished children."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def run_ackclock(grid: dict[str, list[Any]], seconds: float, jobs: int,
+                 out: Path) -> tuple[float, float, dict[tuple[Any, ...], float]]:
+    """Wall and CPU seconds of the sweep, its worker processes included, and each
+    packet-counted point's delivered payload (bytes). The sweep runs in a child process
+    (`--sweep-child`); its workers are forked by a fork server whose CPU time reaches this
+    process only if it reaps them, so this process becomes their subreaper (Linux)."""
+    import ctypes
+    import json
+    import os
+
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    t, cpu = time.perf_counter(), cpu_seconds()
+    subprocess.run([sys.executable, __file__, "--sweep-child", str(out), "--seconds",
+                    str(seconds), "--jobs", str(jobs), "--grid", json.dumps(grid)], check=True)
+    while True:  # the fork server and its workers, orphaned when the sweep's process ended
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+    wall, cpu = time.perf_counter() - t, cpu_seconds() - cpu
+    import pandas as pd
+
+    runs = pd.read_csv(out / "runs.csv")
+    delivered: dict[tuple[Any, ...], float] = {}
+    packets = runs[runs["unit"] == "packets"]
+    for key, rows in packets.groupby(["n", "p", "bs", "ba"]):
+        delivered[tuple(key)] = float(rows["goodput_mbps"].sum()) * 1e6 / 8 * seconds
+    return wall, cpu, delivered
+
+
+def run_ns2(points: list[tuple[int, float, int, str]], seconds: float,
+            jobs: int) -> tuple[float, float, dict[tuple[Any, ...], float]]:
+    """Wall and CPU seconds of running every point's script, `jobs` at a time, and each
+    point's delivered payload (bytes)."""
+    ns = shutil.which("ns")
+    if ns is None:
+        raise SystemExit("ns-2 (`ns`) is not installed")
+
+    def one(point: tuple[int, float, int, str]) -> float:
+        n, p, bs, ba = point
+        done = subprocess.run([ns, str(TCL), str(seconds), str(p), str(n), str(bs), ba],
+                              capture_output=True, text=True, check=True)
+        m = re.search(r"delivered_bytes (\d+)", done.stdout)
+        if m is None:
+            raise SystemExit(f"ns-2 printed no delivered_bytes for {point}: {done.stdout}")
+        return float(m.group(1))
+
+    t, cpu = time.perf_counter(), cpu_seconds()
+    with ThreadPoolExecutor(jobs) as pool:
+        results = list(pool.map(one, points))
+    return (time.perf_counter() - t, cpu_seconds() - cpu,
+            dict(zip(points, results, strict=True)))
+
+
+def sweep_child(out: str, seconds: float, jobs: int, grid_json: str) -> None:
+    import json
+
+    runs = ac.run_sweep(model, json.loads(grid_json), fixed={"seconds": seconds}, jobs=jobs,
+                        out=out, progress=False)
+    assert runs.attrs["ran"] == runs.attrs["runs"], runs.attrs  # nothing was cached
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--sweep-child", help=argparse.SUPPRESS)
+    ap.add_argument("--grid", help=argparse.SUPPRESS)
+    ap.add_argument("--seconds", type=float, default=150.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default="ackclock,ns2")
+    ap.add_argument("--ns", default=",".join(map(str, NS)))
+    ap.add_argument("--ps", default=",".join(map(str, PS)))
+    args = ap.parse_args()
+    if args.sweep_child:
+        return sweep_child(args.sweep_child, args.seconds, args.jobs, args.grid)
+    ns = [int(x) for x in args.ns.split(",")]
+    ps = [float(x) for x in args.ps.split(",")]
+    grid: dict[str, list[Any]] = {"n": ns, "p": ps, "bs": list(BUFFERS), "ba": list(ACCESS),
+                                  "unit": list(UNITS)}
+    points = list(itertools.product(ns, ps, BUFFERS, ACCESS))
+    only = set(args.only.split(","))
+    print(f"grid: N {ns}, p {ps}, bs {list(BUFFERS)}, B_a {list(ACCESS)}, {args.seconds:g} s"
+          f" simulated per run, {args.jobs} processes each")
+    ack_s = ns2_s = ack_cpu = ns2_cpu = 0.0
+    ack: dict[tuple[Any, ...], float] = {}
+    ns2: dict[tuple[Any, ...], float] = {}
+    if "ackclock" in only:
+        with tempfile.TemporaryDirectory() as d:
+            ack_s, ack_cpu, ack = run_ackclock(grid, args.seconds, args.jobs,
+                                               Path(d) / "sweep")
+        print(f"ackclock: {2 * len(points)} runs (both window accountings) in one sweep:"
+              f" {ack_s:.1f} s wall, {ack_cpu:.1f} s CPU", flush=True)
+    if "ns2" in only:
+        ns2_s, ns2_cpu, ns2 = run_ns2(points, args.seconds, args.jobs)
+        print(f"ns-2: {len(points)} runs (packet-counted), one script each: {ns2_s:.1f} s"
+              f" wall, {ns2_cpu:.1f} s CPU", flush=True)
+    if ack_s and ns2_s:
+        print(f"ns-2 / ackclock: wall {ns2_s / ack_s:.1f}x, CPU {ns2_cpu / ack_cpu:.1f}x"
+              f" (ackclock ran twice the runs; per run: wall {2 * ns2_s / ack_s:.1f}x,"
+              f" CPU {2 * ns2_cpu / ack_cpu:.1f}x)")
+        diffs = [abs(ack[k] - ns2[k]) / max(ns2[k], 1.0) for k in ns2 if k in ack]
+        print(f"delivered payload, ackclock's packet-counted runs against ns-2: largest"
+              f" difference {100 * max(diffs):.2f}%, median"
+              f" {100 * sorted(diffs)[len(diffs) // 2]:.2f}% over {len(diffs)} points")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
