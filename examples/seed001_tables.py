@@ -58,10 +58,11 @@ CASES = {"scenario 2, small loss": ("udp", "6.9Mb/s"), "scenario 2, large loss":
 SAMPLE = "10ms"
 
 
-def predictions(loss: float, rtt: float, rto: float) -> tuple[float, float]:
+def predictions(loss: float, rtt: float, rto: float,
+                payload: int = PAYLOAD) -> tuple[float, float]:
     to_mbps = 8 / 1e6
-    return (float(mathis(PAYLOAD, rtt, loss)) * to_mbps,
-            float(pftk(PAYLOAD, rtt, loss, rto, WINDOW, b=1)) * to_mbps)
+    return (float(mathis(payload, rtt, loss)) * to_mbps,
+            float(pftk(payload, rtt, loss, rto, WINDOW, b=1)) * to_mbps)
 
 
 def mean_rtxcur(ts: pd.DataFrame, warmup: float) -> float:
@@ -87,15 +88,18 @@ def scenario2(rate: str, seed: int, seconds: float, variant: str = "reno") -> di
                                                  tcp.mean_rto_s)[1]}
 
 
-def scenario3(n: int, seed: int, seconds: float) -> dict[str, float]:
+def scenario3(n: int, seed: int, seconds: float, variant: str = "reno",
+              delay: str = "29ms") -> dict[str, float]:
+    """``delay``: the bottleneck's (29 ms: a 62 ms propagation round trip; seed 001's Figs. 13
+    and 14 change the round trip)."""
     net = ac.Network(f"seed001-population-{n}")
     net.nodes("s", "r1", "r2", "d")
     net.link("s", "r1", rate="100Mb/s", delay="1ms", queue_limit=100)
-    net.link("r1", "r2", rate="10Mb/s", delay="29ms", queue="red", queue_limit=100,
+    net.link("r1", "r2", rate="10Mb/s", delay=delay, queue="red", queue_limit=100,
              max_thresh=20)
     net.link("r2", "d", rate="100Mb/s", delay="1ms", queue_limit=100)
     for i in range(n):
-        net.tcp(f"tcp{i}", "s", "d", window=WINDOW, packet_size=PAYLOAD,
+        net.tcp(f"tcp{i}", "s", "d", window=WINDOW, packet_size=PAYLOAD, variant=variant,
                 timer_granularity=TICK, start={"uniform": ["0s", "1s"]})
     res = net.run(duration=f"{seconds}s", warmup=f"{seconds / 5}s", seed=seed,
                   sample_interval=SAMPLE)

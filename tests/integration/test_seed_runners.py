@@ -57,5 +57,27 @@ def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
     t0 = t[t["metric"] == "t0_s"]["mean"]
     assert len(t0) == 4 and ((t0 > 0.06) & (t0 < 0.15)).all()
     assert (tmp_path / "1" / "seed001_scenario1" / "seed001_scenario1_reno.png").exists()
+    figs = tmp_path / "1" / "seed001_figures"
+    for n in (8, 11, 12, 13, 14):
+        assert (figs / f"seed001_fig{n:02d}.png").stat().st_size > 10_000, n
+    f = pd.read_csv(figs / "seed001_figures.csv").set_index(["figure", "knob"])
+    # A larger population loses more and each source gets less; a shorter round trip gives
+    # more per source at the same N (Figs. 13 and 14).
+    for fig in (11, 12, 13, 14):
+        assert f.loc[(fig, 35), "loss_rate"] > f.loc[(fig, 2), "loss_rate"]
+        assert f.loc[(fig, 35), "throughput_mbps"] < f.loc[(fig, 2), "throughput_mbps"]
+    assert f.loc[(13, 2), "throughput_mbps"] > f.loc[(14, 2), "throughput_mbps"]
     assert main_of("002")(["--quick", "--out", str(tmp_path / "2")]) == 0
     assert (tmp_path / "2" / "seed002_model" / "throughput_vs_p.png").exists()
+    figs = tmp_path / "2" / "seed002_figures"
+    for n in range(2, 16):
+        assert (figs / f"fig{n:02d}.png").stat().st_size > 10_000, n
+    t = pd.read_csv(figs / "throughput.csv")
+    assert set(t["profile"]) == {"ns2", "ikr"}
+    one = t[(t["N"] == 1) & (t["bs"] == "unlimited") & (t["Ba"] == "2Mb/s")].pivot(
+        index="p", columns="profile", values="throughput_mbps")
+    # Both model the same TCP where loss is rare: within 2% at p <= 0.001.
+    assert ((one.loc[[0.0001, 0.001], "ikr"] / one.loc[[0.0001, 0.001], "ns2"] - 1).abs()
+            < 0.02).all()
+    rt = pd.read_csv(figs / "runtime.csv")
+    assert {"ackclock, ns2 profile", "ackclock, ikr profile"} <= set(rt["simulator"])

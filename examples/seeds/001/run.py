@@ -1,7 +1,7 @@
 """Seed 001 (TCP throughput against the Mathis/Floyd and PFTK formulas), one command: scenario 1
-(Tahoe and Reno against CBR, the study's Figs. 6-7) and Tables 1-4 with Figs. 9-10 (scenarios 2
-and 3, 10 replications), each table beside the study's values; docs/examples/seed001.md.
-Figures 8 (512-byte packets) and 11-14 (Tahoe population, RTT 0.03 / 0.09 s) are not run yet.
+(Tahoe and Reno against CBR, the study's Figs. 6-7), Tables 1-4 with Figs. 9-10 (scenarios 2
+and 3, 10 replications), each table beside the study's values, and Figs. 8 (512-byte packets)
+and 11-14 (Tahoe and Reno populations, round trips 0.03 / 0.09 s); docs/examples/seed001.md.
 
     python examples/seeds/001/run.py [--quick] [--out results/seeds/001]
 
@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     return run_all(__doc__, [
         ("seed001_scenario1.py", [], ["--seconds", "60"]),
         ("seed001_tables.py", [], ["--seconds", "60", "--replications", "2"]),
+        ("seed001_figures.py", [], ["--quick"]),
     ], argv)
 
 
