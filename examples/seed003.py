@@ -10,7 +10,8 @@ from time 0; flow 1 starts at --start (400 s, as in the study), flow 2 50 s late
 50 s, 500 s in all. For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two
 flows' mean throughputs from flow 2's start to the end, without and with background traffic (the
 study's Table 1), and the background's throughput over time with and without the high-speed
-flows (its Figs. 8 and 9).
+flows (its Figs. 8 and 9), and the loss rate of each run (its Appendix B): the bottleneck
+queue's drops over its arrivals, and the two high-speed flows' own, from flow 2's start on.
 
     python examples/seed003.py [--pairs all] [--seconds 1000] [--start 400] [--rate 150]
 """
@@ -40,6 +41,12 @@ STUDY = {("Scalable", "HS"): (0.996, 0.762), ("Scalable", "FAST"): (0.488, 0.932
          ("FAST", "CUBIC"): (-0.487, -0.890), ("FAST", "FAST"): (-0.233, 0.039),
          ("CUBIC", "Scalable"): (-0.978, -0.877), ("CUBIC", "HS"): (-0.481, -0.358),
          ("CUBIC", "FAST"): (0.489, 0.889), ("CUBIC", "CUBIC"): (0.08, -0.031)}
+# The study's Appendix B: the loss rate printed over each pair's graphs (without / with
+# background, as fractions; the pairs it gives no number for are left out).
+STUDY_LOSS = {("Scalable", "FAST"): (0.00043, 0.00153), ("Scalable", "CUBIC"): (0.00133, 0.00118),
+              ("HS", "HS"): (0.00015, 0.00024), ("FAST", "Scalable"): (0.00033, 0.00127),
+              ("FAST", "HS"): (0.00003, 0.00007), ("FAST", "CUBIC"): (0.00001, 0.00002),
+              ("CUBIC", "Scalable"): (0.00073, 0.0009), ("CUBIC", "HS"): (0.00008, 0.00018)}
 
 
 def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
@@ -74,7 +81,13 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
     out: dict[str, Any] = {"pair": cc, "has_background": vectors is not None}
     if cc:
         t1, t2 = f.loc["flow1", "throughput_mbps"], f.loc["flow2", "throughput_mbps"]
-        out |= {"t1_mbps": t1, "t2_mbps": t2, "asymmetry": (t1 - t2) / (t1 + t2)}
+        hs = f.loc[["flow1", "flow2"]]
+        q = res.queues.set_index("link").loc["R0->R1"]
+        out |= {"t1_mbps": t1, "t2_mbps": t2, "asymmetry": (t1 - t2) / (t1 + t2),
+                # the two high-speed flows' packets lost over those sent, and the bottleneck
+                # queue's drops over its arrivals, from flow 2's start to the end
+                "flows_loss": hs.packets_dropped.sum() / hs.packets_sent.sum(),
+                "bottleneck_loss": q.dropped_packets / q.arrived_packets}
     if vectors:
         ts = res.timeseries
         out["series"] = ts[ts.flow.isin(["inbound", "outbound"])][
@@ -112,10 +125,16 @@ def main() -> None:
         without = next(r for r in results if r["pair"] == p and not r["has_background"])
         with_bg = next(r for r in results if r["pair"] == p and r["has_background"])
         study = STUDY.get(p, (float("nan"), float("nan")))
+        loss = STUDY_LOSS.get(p, (float("nan"), float("nan")))
         rows.append({"flow1-flow2": f"{p[0]}-{p[1]}", "A without": without["asymmetry"],
                      "A with": with_bg["asymmetry"], "study without": study[0],
                      "study with": study[1], "t1 with (Mb/s)": with_bg["t1_mbps"],
-                     "t2 with (Mb/s)": with_bg["t2_mbps"]})
+                     "t2 with (Mb/s)": with_bg["t2_mbps"],
+                     "loss without (%)": 100 * without["bottleneck_loss"],
+                     "loss with (%)": 100 * with_bg["bottleneck_loss"],
+                     "study loss without (%)": 100 * loss[0],
+                     "study loss with (%)": 100 * loss[1],
+                     "flows' loss with (%)": 100 * with_bg["flows_loss"]})
     table = pd.DataFrame(rows)
     table.to_csv(args.out / "asymmetry.csv", index=False)
     with pd.option_context("display.width", 160, "display.precision", 3):
