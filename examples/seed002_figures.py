@@ -195,8 +195,8 @@ def plot_all(t: pd.DataFrame, rt: pd.DataFrame, out: Path) -> list[str]:
 
 def gaps(t: pd.DataFrame) -> str:
     """IKR (ikr profile) over ns-2 (ns2 profile) at each p, beside the study."""
-    rows = ["| p | N = 1, inf. buffer: ns2 / ikr (Mb/s) | ikr - ns2 | N = 10, bs = 200 | N = 50,"
-            " bs = 200 | the study (SL over ns) |", "|---|---|---|---|---|---|"]
+    rows = ["| p | N = 1, unlimited buffer: ns2 / ikr (Mb/s) | ikr - ns2 | N = 10, bs = 200"
+            " | N = 50, bs = 200 | the study (SL over ns) |", "|---|---|---|---|---|---|"]
     for p in PS:
         cells = []
         for kw in ({"N": 1, "bs": "unlimited", "Ba": "2Mb/s"},
