@@ -13,7 +13,8 @@ study's Table 1), and the background's throughput over time with and without the
 flows (its Figs. 8 and 9), and the loss rate of each run (its Appendix B): the bottleneck
 queue's drops over its arrivals, and the two high-speed flows' own, from flow 2's start on.
 
-    python examples/seed003.py [--pairs all] [--seconds 1000] [--start 400] [--rate 150]
+    python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 1000] [--start 400]
+                               [--rate 150]
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
                 # the two high-speed flows' packets lost over those sent, and the bottleneck
                 # queue's drops over its arrivals, from flow 2's start to the end
                 "flows_loss": hs.packets_dropped.sum() / hs.packets_sent.sum(),
-                "bottleneck_loss": q.dropped_packets / q.arrived_packets}
+                "bottleneck_loss": q.dropped_packets / q.arrived_packets,
+                "queue_packets": q.mean_queue_packets}
     if vectors:
         ts = res.timeseries
         out["series"] = ts[ts.flow.isin(["inbound", "outbound"])][
@@ -97,7 +99,8 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pairs", choices=("highlighted", "all"), default="highlighted")
+    ap.add_argument("--pairs", default="highlighted",
+                    help="highlighted, all, or pairs such as CUBIC-FAST,HS-HS")
     ap.add_argument("--seconds", type=float, default=1000.0,
                     help="length of the runs with background traffic (s)")
     ap.add_argument("--start", type=float, default=400.0,
@@ -114,8 +117,16 @@ def main() -> None:
     vectors = (args.out / "inbound.vec", args.out / "outbound.vec")
     synthesize(vectors[0], n, seed=1, rate_per_s=args.rate)
     synthesize(vectors[1], n, seed=2, rate_per_s=args.rate)
-    pairs = HIGHLIGHTED if args.pairs == "highlighted" else list(
-        itertools.product(PROTOCOLS, PROTOCOLS))
+    if args.pairs == "highlighted":
+        pairs = HIGHLIGHTED
+    elif args.pairs == "all":
+        pairs = list(itertools.product(PROTOCOLS, PROTOCOLS))
+    else:
+        pairs = [tuple(p.split("-", 1)) for p in args.pairs.split(",")]  # type: ignore[misc]
+        for p in pairs:
+            if len(p) != 2 or not set(p) <= set(PROTOCOLS):
+                ap.error(f"--pairs: expected pairs of {', '.join(PROTOCOLS)} such as"
+                         f" CUBIC-FAST, got {'-'.join(p)!r}")
     jobs = [(p, v, args) for p in pairs for v in (None, vectors)] + [(None, vectors, args)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(run, jobs))
@@ -134,7 +145,9 @@ def main() -> None:
                      "loss with (%)": 100 * with_bg["bottleneck_loss"],
                      "study loss without (%)": 100 * loss[0],
                      "study loss with (%)": 100 * loss[1],
-                     "flows' loss with (%)": 100 * with_bg["flows_loss"]})
+                     "flows' loss with (%)": 100 * with_bg["flows_loss"],
+                     "queue without (pkts)": without["queue_packets"],
+                     "queue with (pkts)": with_bg["queue_packets"]})
     table = pd.DataFrame(rows)
     table.to_csv(args.out / "asymmetry.csv", index=False)
     with pd.option_context("display.width", 160, "display.precision", 3):
@@ -147,6 +160,9 @@ def main() -> None:
     alone = next(r for r in results if r["pair"] is None)["series"]
     shared = next(r for r in results
                   if r["pair"] == pairs[0] and r["has_background"])["series"]
+    pd.concat([alone.assign(run="background alone"),
+               shared.assign(run=f"with {pairs[0][0]}-{pairs[0][1]}")]).to_csv(
+        args.out / "background_series.csv", index=False)
     for direction in ("inbound", "outbound"):
         fig, ax = plt.subplots(figsize=(8, 4))
         for label, ts in (("without high-speed flows", alone),

@@ -1,7 +1,8 @@
 """Seed 003 (competing high-speed TCPs with background traffic), one command: the highlighted
 pairs with and without Tmix background, the asymmetry A beside the study's Table 1, and the
-background's throughput over time (docs/examples/seed003.md). The background is not yet
-calibrated to the study's Tmix load, and per-pair loss is not reported.
+background's throughput over time (Figs. 8-9), each pair's loss rate beside the study's
+Appendix B (docs/examples/seed003.md). The background is lighter than the study's (its Abilene-I
+vectors are not public; `examples/seed003.py --rate` scales ours).
 
     python examples/seeds/003/run.py [--quick] [--out results/seeds/003]
 
