@@ -58,7 +58,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
         "rack": "bool",  # the sack variant recovers as Linux: RACK-TLP (RFC 8985), its states
         "cwnd_validation": "bool",  # cwnd grows only while it limits the sender (RFC 7661)
-        "rto_rule": "name",  # rfc6298 or linux: where min_rto bounds the RTO (docs/models/tcp.md)
+        "rto_rule": "name",  # rfc6298, linux, ikr, pre_rfc2988: where min_rto bounds the RTO
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
         "cc_params": "table",  # the congestion-control algorithm's own parameters
@@ -105,7 +105,7 @@ class _Choices(Mapping[str, tuple[str, ...]]):
         "variant": ("tahoe", "reno", "newreno", "sack"),
         "sink": ("ack-every", "delack", "sack"),
         "window_unit": ("packets", "bytes"),
-        "rto_rule": ("rfc6298", "linux", "ikr"),
+        "rto_rule": ("rfc6298", "linux", "ikr", "pre_rfc2988"),
         "hystart": ("off", "linux", "ns3"),
     })
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (ns) no
 def run(tmp_path: Path, who: str, script: str, *args: str) -> tuple[Path, str]:
     cmd = ["ns"] if who == "ns" else [sys.executable, "-m", "ackclock", "ns2"]
     folder = tmp_path / who
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "s.tcl").write_text(textwrap.dedent(script).lstrip("\n"), encoding="utf-8")
     done = subprocess.run([*cmd, "s.tcl", *args], cwd=folder, capture_output=True, text=True,
                           check=False, timeout=300)
@@ -536,3 +536,171 @@ def test_ftp_produce_on_an_idle_connection_is_named_not_supported(tmp_path):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("ackclock: error: s.tcl:")
     assert "slow_start_restart_" in done.stderr and "not supported" in done.stderr
+
+
+# ns-2's DelAckSink acknowledges segment 0 at once, SYN or bare first segment, unless
+# SYN_immediate_ack_ is false (then it waits like data); Sack1/DelAck is the same sink.
+DELACK = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    Agent/TCP set syn_ [lindex $argv 0]
+    Agent/TCP set delay_growth_ [lindex $argv 0]
+    if {[lindex $argv 1] != "-"} { Agent/TCPSink set SYN_immediate_ack_ [lindex $argv 1] }
+    set n0 [$ns node]
+    set n1 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 10ms DropTail
+    set tcp [$ns create-connection [lindex $argv 3] $n0 [lindex $argv 2] $n1 1]
+    set ftp [$tcp attach-app FTP]
+    $ns at 0.1 "$ftp start"
+    $ns at 0.6 {$ns flush-trace; close $f; exit 0}
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("syn,immediate,sink,cls", [
+    ("true", "-", "TCPSink/DelAck", "TCP/Reno"),
+    ("true", "false", "TCPSink/DelAck", "TCP/Reno"),
+    ("false", "-", "TCPSink/Sack1/DelAck", "TCP/Sack1"),
+    ("false", "false", "TCPSink/DelAck", "TCP/Reno"),
+    ("true", "false", "TCPSink", "TCP/Reno"),  # only delaying sinks read it
+])
+def test_delack_first_segment_ack_matches_ns2(tmp_path, syn, immediate, sink, cls):
+    ns_dir, _, ac_dir, _ = both(tmp_path, DELACK, syn, immediate, sink, cls)
+    ns_trace = (ns_dir / "out.tr").read_text()
+    assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+    first_ack = next(line for line in ns_trace.splitlines() if " ack " in line)
+    at_once = immediate == "-" or sink == "TCPSink"
+    assert first_ack.split()[1] == {("true", True): "0.110032", ("false", True): "0.1108",
+                                    ("true", False): "0.210032",
+                                    ("false", False): "0.111632"}[(syn, at_once)]
+
+
+# rfc2988_ false: TcpAgent::rtt_timeout floors the backed-off timeout, not the RTO before the
+# backoff. A short path (RTO below minrto_) and one packet dropped three times in a row.
+RFC2988 = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    Agent/TCP set rfc2988_ [lindex $argv 0]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 1ms DropTail
+    $ns duplex-link $n1 $n2 10Mb 4ms DropTail
+    set em [new ErrorModule Fid]
+    set lm [new ErrorModel/List]
+    $lm droplist {12 13 14}
+    $em insert $lm
+    $em bind $lm 1
+    $ns lossmodel $em $n1 $n2
+    set tcp [$ns create-connection TCP/Reno $n0 TCPSink $n2 1]
+    $tcp set window_ 1
+    set ftp [$tcp attach-app FTP]
+    $ns at 0.1 "$ftp start"
+    $ns at 1.5 {puts "[$tcp set nrexmit_] [$tcp set ack_]"; $ns flush-trace; close $f; exit 0}
+    $ns run
+"""
+
+
+def test_rfc2988_false_matches_ns2(tmp_path):
+    traces = {}
+    for value in ("true", "false"):
+        ns_dir, ns_out, ac_dir, ac_out = both(tmp_path / value, RFC2988, value)
+        assert ac_out == ns_out
+        traces[value] = (ns_dir / "out.tr").read_text()
+        assert (ac_dir / "out.tr").read_text() == traces[value]
+    # the third drop's retransmission: 0.2 s after the second with rfc2988_ false, 0.4 s with
+    # it true (both back off a 0.2 s floor)
+    assert "d 0.840968 1 2 tcp 1040 ---A--- 1 0.0 2.0 12 26" in traces["true"]
+    assert "d 0.640968 1 2 tcp 1040 ---A--- 1 0.0 2.0 12 26" in traces["false"]
+
+
+# Queue/SFQ and Queue/DRR (ns-2.35's queue/sfq.cc, queue/drr.cc) on the bottleneck of two TCP
+# flows and a CBR: SFQ admits by its maxqueue_ (queue-limit's limit_ is not read), DRR by
+# blimit_ bytes, dropping from the fullest bucket.
+FAIR = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    set s1 [$ns node]
+    set s2 [$ns node]
+    set r1 [$ns node]
+    set k1 [$ns node]
+    $ns duplex-link $s1 $r1 8Mb 2ms DropTail
+    $ns duplex-link $s2 $r1 8Mb 13ms DropTail
+    $ns duplex-link $r1 $k1 800Kb 3ms [lindex $argv 0]
+    $ns queue-limit $r1 $k1 25
+    set q [[$ns link $r1 $k1] queue]
+    if {[lindex $argv 0] == "SFQ"} { $q set buckets_ 8 }
+    if {[lindex $argv 0] == "DRR"} { $q blimit 12000 }
+    set tcp1 [$ns create-connection TCP/Reno $s1 TCPSink $k1 1]
+    set tcp2 [$ns create-connection TCP/Reno $s2 TCPSink $k1 2]
+    $tcp1 set window_ 30
+    $tcp2 set window_ 30
+    set udp [new Agent/UDP]
+    $ns attach-agent $s2 $udp
+    set null [new Agent/Null]
+    $ns attach-agent $k1 $null
+    $ns connect $udp $null
+    $udp set fid_ 3
+    set cbr [new Application/Traffic/CBR]
+    $cbr attach-agent $udp
+    $cbr set rate_ 300k
+    $cbr set packetSize_ 500
+    $ns at 0.0 "[$tcp1 attach-app FTP] start"
+    $ns at 0.3 "[$tcp2 attach-app FTP] start"
+    $ns at 0.5 "$cbr start"
+    $ns at 1.2 {$ns flush-trace; close $f; exit 0}
+    $ns run
+"""
+
+
+def test_sfq_and_drr_queues_match_ns2(tmp_path):
+    drops = {}
+    for kind in ("SFQ", "DRR"):
+        ns_dir, _, ac_dir, _ = both(tmp_path / kind, FAIR, kind)
+        ns_trace = (ns_dir / "out.tr").read_text()
+        assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+        drops[kind] = [line for line in ns_trace.splitlines() if line.startswith("d ")]
+    assert (len(drops["SFQ"]), len(drops["DRR"])) == (51, 29)
+
+
+# useHeaders_ false (most of ns-2.35's suites set it): data segments are packetSize_ bytes on
+# the wire, the SYN tcpip_base_hdr_size_; a sink's bytes_ counts them so.
+HEADERS = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    Agent/TCP set useHeaders_ false
+    Agent/TCP set syn_ [lindex $argv 0]
+    Agent/TCP set delay_growth_ [lindex $argv 0]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 7Mb 3ms DropTail
+    $ns duplex-link $n1 $n2 1.3Mb 17ms DropTail
+    $ns queue-limit $n1 $n2 8
+    set l [$ns create-connection-list TCP/Reno $n0 TCPSink $n2 1]
+    set tcp [lindex $l 0]
+    set sink [lindex $l 1]
+    $tcp set window_ 20
+    set ftp [$tcp attach-app FTP]
+    $ns at 0.1 "$ftp start"
+    $ns at 2.0 {
+        puts "[$tcp set ndatapack_] [$sink set bytes_]"
+        $ns flush-trace
+        close $f
+        exit 0
+    }
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("syn", ["true", "false"])
+def test_use_headers_false_matches_ns2(tmp_path, syn):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, HEADERS, syn)
+    assert ac_out == ns_out == {"true": "238 215040\n", "false": "245 221000\n"}[syn]
+    ns_trace = (ns_dir / "out.tr").read_text()
+    assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+    assert " tcp 1000 " in ns_trace and " tcp 1040 " not in ns_trace

@@ -88,7 +88,7 @@ def test_no_horizon_events_far_in_simulated_time_run(ns2):
     ("$ns rtmodel-at 1.0 down $n0 $n1", "links going down and up ($ns rtmodel-at)"),
     ("create-god 5", "wireless networks (God)"),
     ("$ns rtproto LS", "dynamic routing (rtproto LS)"),
-    ("$ns duplex-link $n0 [$ns node] 1Mb 10ms SFQ", "ns-2's queue type SFQ"),
+    ("$ns duplex-link $n0 [$ns node] 1Mb 10ms FQ", "ns-2's queue type FQ"),
 ])
 def test_what_ackclock_does_not_model_stops_in_one_line(ns2, line, named):
     r = ns2(f"""

@@ -601,3 +601,39 @@ def test_a_malformed_number_in_a_command_is_the_scripts_error(ns2, line, what):
     r = ns2(f"set ns [new Simulator]\n{line}\n")
     assert r.code == 1 and "script.tcl:2:" in r.err and what in r.err
     assert "Traceback" not in r.err and "internal error" not in r.err
+
+
+# Every ns-2.35 Agent/TCP variable is known (defaults.py): one set away from its default that
+# ackclock does not model stops the script with one line; one that cannot matter here runs.
+@pytest.mark.parametrize("setting,runs", [
+    ("Agent/TCP/Reno set lessCareful_ true", False),
+    ("Agent/TCP set useHeaders_ false", True),  # packetSize_ on the wire
+    ("Agent/TCP set windowInitOption_ 2", False),
+    ("Agent/TCP set control_increase_ 1", False),
+    ("Agent/TCP/Newreno set newreno_changes1_ 0", True),  # the agent is Reno: not its class
+    ("Agent/TCP set old_ecn_ 1", True),  # no ecn_: ECN-Echo never arrives
+    ("Agent/TCPSink set SYN_immediate_ack_ false", True),  # read by DelAck sinks only
+    ("Agent/TCP set updated_rttvar_ false", True),  # ns-2.35's C++ never reads it
+    ("Agent/TCP set rfc2988_ false", True),  # rto_rule pre_rfc2988
+])
+def test_ns2_tcp_variables_are_modelled_or_refused(ns2, one_flow, setting, runs):
+    r = ns2(setting + "\n" + one_flow + """
+        $ns at 0.0 "$ftp start"
+        $ns at 1.0 "exit 0"
+        $ns run
+    """)
+    if runs:
+        assert r.code == 0, r.err
+    else:
+        assert r.code == 2
+        assert r.err.count("\n") == 1 and "script.tcl:1:" in r.err
+        assert setting.split()[2] in r.err and "not supported" in r.err
+
+
+def test_old_ecn_with_ecn_is_refused(ns2, one_flow):
+    r = ns2("Agent/TCP set old_ecn_ 1\nAgent/TCP set ecn_ 1\n" + one_flow + """
+        $ns at 0.0 "$ftp start"
+        $ns at 1.0 "exit 0"
+        $ns run
+    """)
+    assert r.code == 2 and "old_ecn_" in r.err and "script.tcl:1:" in r.err

@@ -24,15 +24,15 @@ pytestmark = pytest.mark.skipif(
     reason="needs ns-2.35 (`ns`, Debian package ns2) and ../shared/ns2-2.35")
 
 # The tests whose output is ns-2's today (identical or after a named normalisation): they must
-# stay so. Measured with validation/ns2_test_suites.py; see docs/ns2-scripts.md.
+# stay so. Measured with validation/ns2_test_suites.py; see docs/ns2-scripts.md. (onedrop_newreno
+# and onedrop_SA_newreno matched while newreno_changes1_ 0 was ignored; it is named not
+# supported now.)
 MATCHING: dict[str, set[str]] = {
     "tcpVariants": {
         "onedrop_tahoe",
         "onedrop_SA_tahoe",
         "onedrop_reno",
         "onedrop_SA_reno",
-        "onedrop_newreno",
-        "onedrop_SA_newreno",
         "twodrops_tahoe",
         "twodrops_SA_tahoe",
         "twodrops_reno",

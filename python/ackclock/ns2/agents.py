@@ -66,7 +66,11 @@ SINK_CLASSES = {
 IGNORED = {"fid_", "prio_", "flags_", "ttl_", "class_", "cwnd_", "ssthresh_", "awnd_", "rtt_",
            "srtt_", "rttvar_", "backoff_", "dupacks_", "t_seqno_", "ack_", "maxseq_", "bytes_",
            "npkts_", "nlost_", "ndatapack_", "ndatabytes_", "nrexmitpack_", "nrexmitbytes_",
-           "nrexmit_", "nackpack_"}
+           "nrexmit_", "nackpack_", "ncwndcuts_", "ncwndcuts1_", "necnresponses_", "seqno_",
+           "sport_", "dport_",
+           # ns-2.35's C++ reads updated_rttvar_ nowhere (a Tcl default left behind), and
+           # debug_ only makes an agent print ns-2's own debugging lines.
+           "updated_rttvar_", "debug_"}
 # ns-2's TCP sender counters -> the engine's flow counters.
 SENDER_COUNTERS = {"ndatapack_": "packets_sent", "nrexmitpack_": "packets_retransmitted",
                    "nrexmit_": "timeouts"}
@@ -361,8 +365,45 @@ class TcpAgent(Agent):
         if "delay_growth_" in self.vars:
             self.map_delay_growth()
             mapped.add("delay_growth_")
+        if "rfc2988_" in self.vars and not self.var_is_default("rfc2988_"):
+            # TcpAgent::rtt_timeout without rfc2988_: the minrto_ floor after the backoff.
+            out["rto_rule"] = "pre_rfc2988"
+            mapped.add("rfc2988_")
+        if isinstance(self, FullTcpAgent):
+            mapped.add("useHeaders_")  # FullTcpAgent's segments always carry headersize()
+        elif not self.uses_headers():
+            # TcpAgent::output adds headersize() to data segments only with useHeaders_ (the
+            # SYN is tcpip_base_hdr_size_ either way): packetSize_ on the wire is the engine's
+            # segment, header_size inside it, and no segment is shorter than the others.
+            size = to_int(self.vars["packetSize_"])
+            header = to_int(self.vars.get("tcpip_base_hdr_size_", "40"))
+            if size <= header:
+                raise Ns2Error(unsupported(f"useHeaders_ false with packetSize_ {size} not"
+                                           f" above tcpip_base_hdr_size_ {header}"),
+                               self.var_where("useHeaders_"))
+            out["packet_size"] = size - header
+            out["bare_first_segment"] = False
+            mapped.add("useHeaders_")
+        if isinstance(self, FullTcpAgent) or to_int(self.vars.get("ecn_", "0")) == 0:
+            # old_ecn_ only changes how ACKs carrying ECN-Echo open the window in
+            # TcpAgent::recv_newack_helper, which FullTcp does not call and a sender without
+            # ecn_ never reaches with one.
+            mapped.add("old_ecn_")
         self.check_vars(mapped)
         return out
+
+    def uses_headers(self) -> bool:
+        """Whether data segments carry tcpip_base_hdr_size_ on top of packetSize_: ns-2's
+        useHeaders_, read by TcpAgent::output (FullTcp never reads it; Vegas's and Fast's
+        own output stay not supported with it)."""
+        if "useHeaders_" not in self.vars or self.var_is_default("useHeaders_"):
+            return True
+        if isinstance(self, FullTcpAgent) or self.cls in ("Agent/TCP/Vegas", "Agent/TCP/Fast"):
+            return True
+        try:
+            return to_bool(self.vars["useHeaders_"])
+        except ValueError as e:
+            raise Ns2Error(f"useHeaders_: {e}", self.var_where("useHeaders_")) from None
 
     def map_delay_growth(self) -> None:
         """ns-2.35 tcp/tcp.cc, TcpAgent::set_initial_window: with syn_ and delay_growth_ the
@@ -422,6 +463,19 @@ class FullTcpAgent(TcpAgent):
         # (tcp-full.cc), whatever `Agent/TCP set syn_ false` said for one-way agents.
         out.pop("syn", None)
         return out
+
+    def uses_headers(self) -> bool:
+        """Whether data segments carry tcpip_base_hdr_size_ on top of packetSize_: ns-2's
+        useHeaders_, read by TcpAgent::output (FullTcp never reads it; Vegas's and Fast's
+        own output stay not supported with it)."""
+        if "useHeaders_" not in self.vars or self.var_is_default("useHeaders_"):
+            return True
+        if isinstance(self, FullTcpAgent) or self.cls in ("Agent/TCP/Vegas", "Agent/TCP/Fast"):
+            return True
+        try:
+            return to_bool(self.vars["useHeaders_"])
+        except ValueError as e:
+            raise Ns2Error(f"useHeaders_: {e}", self.var_where("useHeaders_")) from None
 
     def map_delay_growth(self) -> None:
         """ns-2.35 tcp/tcp-full.cc, FullTcpAgent::recv: delay_growth_ holds the window only
@@ -495,10 +549,13 @@ class TcpSink(Agent):
         c = self.sim().engine.flow_counters(self.flow)
         size = to_int(sender.vars["packetSize_"])
         header = to_int(sender.vars.get("tcpip_base_hdr_size_", "40"))
-        total: int = c["bytes_delivered"] // size * (size + header)
+        headers = sender.uses_headers()
+        # The engine's payload per segment (useHeaders_ false: the header is inside packetSize_).
+        payload = size if headers else size - header
+        total: int = c["bytes_delivered"] // payload * (size + header if headers else size)
         if c["packets_received"] and to_bool(sender.vars.get("syn_", "true")):
             total += header  # ns-2 counts the 40-byte SYN in bytes_ too
-        elif total:
+        elif total and headers:
             total -= header  # without a SYN, ns-2 sends segment 0 without headers
         return total
 
@@ -526,6 +583,18 @@ class TcpSink(Agent):
             if var in self.vars and self.var_kind(var) is not None:
                 out[key] = _param(self, var)
                 mapped.add(var)
+        # SYN_immediate_ack_ and RFC2581_immediate_ack_ are read only by ns-2's DelAckSink::recv
+        # (DelAck and Sack1/DelAck): segment 0, SYN or not, and a segment filling a gap are
+        # acknowledged without delay. The engine's delaying sink fills gaps at once always.
+        if self.kind == "delack" or self.delayed:
+            try:
+                out["delack_syn"] = not to_bool(self.vars.get("SYN_immediate_ack_", "true"))
+            except ValueError as e:
+                raise Ns2Error(f"SYN_immediate_ack_: {e}",
+                               self.var_where("SYN_immediate_ack_")) from None
+            mapped.add("SYN_immediate_ack_")
+        else:
+            mapped |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_"}
         self.check_vars(mapped | {"packetSize_"})
         return out
 

@@ -15,8 +15,10 @@ if TYPE_CHECKING:
 
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
-               "FQ_CoDel": "fq_codel"}
-# (ns-2.35 has DropTail and RED; CoDel, PIE and FQ_CoDel follow later ns-2 versions' names.)
+               "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr"}
+# (ns-2.35 has DropTail, RED, SFQ and DRR; CoDel, PIE and FQ_CoDel follow later ns-2 versions'
+# names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n` sets it, the
+# Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes (queue/drr.cc).
 
 
 class Node(TclObject):
@@ -90,7 +92,21 @@ class Queue(TclObject):
         super().write_var(var, value)
 
     def limit(self) -> int:
+        if self.kind == "sfq":
+            return to_int(self.vars["maxqueue_"], "a queue limit")
         return to_int(self.vars["limit_"], "a queue limit")
+
+    def cmd_limit(self, n: str) -> None:
+        """SFQ::command "limit": sets maxqueue_ (ns-2.35 queue/sfq.cc)."""
+        if self.kind != "sfq":
+            raise TclError(f"{self.cls}: limit is a command of Queue/SFQ")
+        self.write_var("maxqueue_", n)
+
+    def cmd_blimit(self, n: str) -> None:
+        """DRR::command "blimit": sets blimit_ (ns-2.35 queue/drr.cc)."""
+        if self.kind != "drr":
+            raise TclError(f"{self.cls}: blimit is a command of Queue/DRR")
+        self.write_var("blimit_", n)
 
     def was_set(self, var: str) -> bool:
         return var in self.set_at or self.ctx.classes.where(self.cls, var) is not None
@@ -103,7 +119,7 @@ class Queue(TclObject):
         by_alias = {a: p for name, p in spec.items() for a in (name, *p.aliases)}
         out: dict[str, object] = {}
         for var in self.vars:
-            if var in ("limit_", "setbit_") or not self.was_set(var):
+            if var in ("limit_", "setbit_", "maxqueue_") or not self.was_set(var):
                 continue
             param = by_alias.get(var)
             if param is None:
@@ -300,7 +316,7 @@ class DelayLink(TclObject):
 
 
 # Queue disciplines of ns-2.35 that ackclock does not have (yet).
-NS2_QUEUES = ("SFQ", "DRR", "FQ", "CBQ", "RED/RIO", "RED/PD", "REM", "PI", "Vq", "GK", "SRR",
+NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "REM", "PI", "Vq", "GK", "SRR",
               "dsRED", "XCP", "DropTail/PriQueue", "RedPDQueue", "JoBS", "Marker", "Demarker")
 
 

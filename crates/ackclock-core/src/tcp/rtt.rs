@@ -26,6 +26,13 @@
 //! order of Comer's textbook, not of RFC 6298 2.3); the RTO is SRTT + 4 RTTVAR rounded *up*
 //! to a multiple of the timer granularity G (`TimerGranularity`, 200 ms in seed 002), with
 //! no floor besides that rounding and `min_rto`.
+//!
+//! With `rto_rule = "pre_rfc2988"` the floor applies after the backoff, as ns-2.35's
+//! `TcpAgent::rtt_timeout` computes it with `rfc2988_` false ("only of interest for backwards
+//! compatibility"): timeout = max(`min_rto`, backoff x (SRTT + 4 RTTVAR)), where RFC 2988 /
+//! 6298 (and `rfc2988_` true) back off the floored RTO, backoff x max(`min_rto`, SRTT + 4
+//! RTTVAR). The two differ only while SRTT + 4 RTTVAR is below the floor and the timer has
+//! backed off.
 
 use crate::time::SimDuration;
 
@@ -39,6 +46,8 @@ pub enum RtoRule {
     Rfc6298,
     Linux,
     Ikr,
+    #[serde(rename = "pre_rfc2988")]
+    PreRfc2988,
 }
 
 /// Backoff stops doubling here, as BSD's and ns-2's (64) do.
@@ -126,6 +135,11 @@ impl RttEstimator {
                 let variation = self.granularity.max(4 * self.rttvar);
                 (self.srtt + variation).clamp(self.min_rto, self.max_rto)
             }
+            // The floor comes after the backoff (`rto`).
+            RtoRule::PreRfc2988 => {
+                let variation = self.granularity.max(4 * self.rttvar);
+                (self.srtt + variation).min(self.max_rto)
+            }
             RtoRule::Ikr => {
                 // round(): the next multiple of the granularity at or above the estimate.
                 let g = self.granularity.max(1);
@@ -139,11 +153,13 @@ impl RttEstimator {
 
     /// The timeout to arm now: the RTO times the backoff, capped at `max_rto`.
     pub fn rto(&self) -> SimDuration {
-        SimDuration(
-            self.rto
-                .saturating_mul(self.backoff as u64)
-                .min(self.max_rto),
-        )
+        let backed_off = self.rto.saturating_mul(self.backoff as u64);
+        let floored = if self.rule == RtoRule::PreRfc2988 {
+            backed_off.max(self.min_rto)
+        } else {
+            backed_off
+        };
+        SimDuration(floored.min(self.max_rto))
     }
 
     /// The RTO before backoff.
@@ -292,6 +308,41 @@ mod tests {
         assert_eq!(e.rto().0, 60_000 * MS);
         e.reset_backoff();
         assert_eq!(e.rto().0, base);
+    }
+
+    #[test]
+    fn the_pre_rfc2988_rule_floors_after_the_backoff() {
+        // ns-2.35 TcpAgent::rtt_timeout: rfc2988_ true backs off max(minrto_, t_rtxcur_);
+        // false floors t_rtxcur_ x backoff. A 20 ms path under a 200 ms floor, G = 10 ms.
+        let mut rfc = est(10);
+        let mut old = est(10).with_rule(RtoRule::PreRfc2988);
+        for _ in 0..50 {
+            rfc.sample(SimDuration(20 * MS));
+            old.sample(SimDuration(20 * MS));
+        }
+        // SRTT + max(G, 4 RTTVAR) = 30 ms: below the floor.
+        assert_eq!(old.base_rto(), SimDuration(30 * MS));
+        assert_eq!(
+            (rfc.rto(), old.rto()),
+            (SimDuration(200 * MS), SimDuration(200 * MS))
+        );
+        let mut seen = Vec::new();
+        for _ in 0..5 {
+            rfc.on_timeout();
+            old.on_timeout();
+            seen.push((rfc.rto().0 / MS, old.rto().0 / MS));
+        }
+        // 200 x 2^n against max(200, 30 x 2^n).
+        assert_eq!(
+            seen,
+            [
+                (400, 200),
+                (800, 200),
+                (1600, 240),
+                (3200, 480),
+                (6400, 960)
+            ]
+        );
     }
 
     #[test]

@@ -96,7 +96,9 @@ pub struct TcpSink {
     quick_left: u16,
     /// Segment 0 is a SYN and carries no payload.
     syn: bool,
-    /// The SYN is acknowledged at once even with delayed ACKs (`delack_syn` false).
+    /// Segment 0 is acknowledged at once even with delayed ACKs (`delack_syn` false): the SYN,
+    /// or without one ns-2's bare first segment (`bare_first_segment`), as ns-2's
+    /// `DelAckSink::recv` exempts `seqno() == 0` whatever it carries (`SYN_immediate_ack_`).
     syn_ack_at_once: bool,
     ts_echo_rfc7323: bool,
     /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
@@ -127,7 +129,7 @@ impl TcpSink {
     /// without `delack_syn`, or one of the first `quick_acks` data segments.
     #[cold]
     fn ack_at_once(&mut self, seq: u64) -> bool {
-        if seq == 0 && self.syn {
+        if seq == 0 && (self.syn || self.syn_ack_at_once) {
             return self.syn_ack_at_once;
         }
         if self.quick_left > 0 {
@@ -159,7 +161,7 @@ impl TcpSink {
             payload: cfg.packet_size,
             ack_size: cfg.ack_size,
             syn: cfg.syn,
-            syn_ack_at_once: cfg.syn && !cfg.delack_syn,
+            syn_ack_at_once: (cfg.syn || cfg.bare_first_segment) && !cfg.delack_syn,
             quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
             sack: cfg.sink == SinkKind::Sack,
             // Grown at the first out-of-order arrival: most of a Tmix replay's hundreds of
