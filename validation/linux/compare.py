@@ -303,11 +303,12 @@ def run_ackclock(case: Case, seeds: int = 5, tcp: dict[str, Any] | None = None) 
     if case.p > 0:
         runs = [_run_ackclock(case, seed, tcp) for seed in range(1, seeds + 1)]
     elif case.flows > 1:
-        # Without random loss a run has no randomness, but how two flows share swings with
-        # their start times (a few ms move BBR's split by 20%): as Linux's runs differ by
-        # their timing, the mean of runs whose second flow starts a little later.
-        runs = [_run_ackclock(replace(case, stagger=case.stagger + jitter), 1, tcp)
-                for jitter in STAGGER_JITTER[:seeds]]
+        # Without random loss a run has little randomness, but how two flows share swings
+        # with their start times (a few ms move BBR's split by 20%): as Linux's runs differ
+        # by their timing, the mean of runs whose second flow starts a little later.
+        # Each with its own seed: Linux's BBR draws its gain-cycle phase at random.
+        runs = [_run_ackclock(replace(case, stagger=case.stagger + jitter), k + 1, tcp)
+                for k, jitter in enumerate(STAGGER_JITTER[:seeds])]
     else:
         runs = [_run_ackclock(case, 1, tcp)]
     first = runs[0]

@@ -62,9 +62,10 @@ impl Simulator {
                     if !routes.reaches(dst, src) {
                         return Err(unreachable(dst, src));
                     }
-                    let cc = t
+                    let mut cc = t
                         .congestion_control()
                         .map_err(|e| format!("flow[{i}].{e}"))?;
+                    cc.set_random(RandomStream::named(seed, &format!("flow.{}.cc", f.name)));
                     let recovery = t.variant;
                     let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
                     let mut sink = Box::new(TcpSink::new(id, dst, src, t));
@@ -99,9 +100,10 @@ impl Simulator {
                     let Some(generator) = generator_for(app) else {
                         return Err(format!("flow[{i}]: app and flow kind do not match"));
                     };
-                    let cc = t
+                    let mut cc = t
                         .congestion_control()
                         .map_err(|e| format!("flow[{i}].{e}"))?;
+                    cc.set_random(RandomStream::named(seed, &format!("flow.{}.cc", f.name)));
                     let recovery = t.variant;
                     let sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
                     let sink = Box::new(TcpSink::new(id, dst, src, t));

@@ -80,6 +80,9 @@ pub struct Bbr {
     restore_after_probe_rtt: bool,
     /// Linux's BBR (`bbr/linux.rs`) for the `rack` sender; None: the draft's model above.
     linux: Option<Box<linux::LinuxBbr>>,
+    /// Linux's BBR: the flow's stream for ProbeBW's random start phase
+    /// (`bbr_reset_probe_bw_mode`); None: the fixed `start_phase`.
+    rng: Option<Box<crate::rng::RandomStream>>,
 }
 
 /// BBR owns cwnd and pacing: the sender's hooks map onto the model's updates.
@@ -193,6 +196,7 @@ impl Bbr {
             save_cwnd_later: false,
             restore_after_probe_rtt: false,
             linux: None,
+            rng: None,
         }
     }
 

@@ -500,6 +500,14 @@ pub mod hystart;
 pub use reno::Reno;
 
 impl AnyCc {
+    /// Gives the algorithm the flow's own random stream: Linux's BBR draws ProbeBW's start
+    /// phase from it (`bbr_reset_probe_bw_mode`); the others draw nothing.
+    pub fn set_random(&mut self, rng: crate::rng::RandomStream) {
+        if let AnyCc::Bbr(b) = self {
+            b.set_random(rng);
+        }
+    }
+
     /// The algorithm named `name` with the parameters `given` (checked against its registry
     /// entry); an error names what is wrong.
     pub fn new(

@@ -25,17 +25,23 @@
 //!   (`bbr_check_probe_rtt_done`).
 //! - A timeout (`bbr_set_state(TCP_CA_Loss)`) forgets the full-bandwidth count and keeps the
 //!   saved cwnd.
+//! - Each entry into ProbeBW starts the gain cycle in a random phase, one of the seven other
+//!   than the 3/4 one (`bbr_reset_probe_bw_mode`, `bbr_cycle_rand`), from the flow's own
+//!   random stream (`AnyCc::set_random`), so that flows' cycles do not stay in step.
 //!
 //! Left out: the long-term (policer) bandwidth model (`bbr_lt_bw_sampling`, which needs a loss
 //! rate of 20%), the idle restart, ACKs known to be delayed in the min-RTT filter.
 
 use super::{Bbr, Mode, CYCLE, DRAIN_GAIN, HIGH_GAIN, MIN_CWND};
+use crate::rng::RandomStream;
 use crate::tcp::cc::Window;
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::SimTime;
 
 /// Linux's `TCP_INIT_CWND`.
 const INIT_CWND: f64 = 10.0;
+/// `bbr_cycle_rand`: ProbeBW starts in one of this many phases.
+const CYCLE_RAND: usize = 7;
 /// `bbr_pacing_margin_percent`.
 const PACING_MARGIN: f64 = 0.99;
 /// `bbr_extra_acked_win_rtts`, `bbr_extra_acked_max_us`, `bbr_ack_epoch_acked_reset_thresh`.
@@ -68,6 +74,27 @@ impl Bbr {
             mss,
             ..LinuxBbr::default()
         }));
+    }
+
+    /// Gives Linux's BBR the flow's random stream, from which each entry into ProbeBW draws
+    /// its phase as `bbr_reset_probe_bw_mode` does (the draft's model keeps `start_phase`).
+    pub fn set_random(&mut self, rng: RandomStream) {
+        if self.is_linux() {
+            self.rng = Some(Box::new(rng));
+        }
+    }
+
+    /// The phase ProbeBW starts in (`bbr_reset_probe_bw_mode`): cycle_idx = CYCLE_LEN - 1 -
+    /// get_random_u32_below(bbr_cycle_rand = 7), then `bbr_advance_cycle_phase`, so one of
+    /// phases 2-7 and 0 with equal chance, never the 3/4 phase; `start_phase` without a stream.
+    fn probe_bw_start_phase(&mut self) -> usize {
+        match self.rng.as_mut() {
+            Some(rng) => {
+                let r = (rng.next_f64() * CYCLE_RAND as f64) as usize;
+                (CYCLE.len() - 1 - r.min(CYCLE_RAND - 1) + 1) % CYCLE.len()
+            }
+            None => self.start_phase,
+        }
     }
 
     /// Whether this is Linux's BBR.
@@ -150,7 +177,7 @@ impl Bbr {
         }
         if self.mode == Mode::Drain && in_flight as f64 <= self.inflight(1.0) {
             self.mode = Mode::ProbeBw;
-            self.cycle_index = self.start_phase;
+            self.cycle_index = self.probe_bw_start_phase();
             self.cycle_stamp = now;
         }
         self.linux_update_min_rtt(w, now, rs, in_flight, delivered);
@@ -302,7 +329,7 @@ impl Bbr {
                     w.cwnd = w.cwnd.max(self.prior_cwnd);
                     if self.filled_pipe {
                         self.mode = Mode::ProbeBw;
-                        self.cycle_index = self.start_phase;
+                        self.cycle_index = self.probe_bw_start_phase();
                         self.cycle_stamp = now;
                     } else {
                         self.mode = Mode::Startup;
@@ -368,6 +395,52 @@ mod tests {
         b.set_linux(1448.0);
         let w = Window::new(10.0, f64::INFINITY, 1e9);
         (b, w)
+    }
+
+    #[test]
+    fn probe_bw_starts_in_a_random_phase_never_the_drain_one() {
+        // bbr_reset_probe_bw_mode: cycle_idx = 8 - 1 - random(7), then advanced: phases 0 and
+        // 2-7 alike, never phase 1 (3/4). Without a stream, the fixed start_phase (2).
+        let (mut b, _) = linux_bbr();
+        assert_eq!(b.probe_bw_start_phase(), 2);
+        b.set_random(RandomStream::named(7, "flow.f1.cc"));
+        let mut seen = [0u32; 8];
+        for _ in 0..7000 {
+            seen[b.probe_bw_start_phase()] += 1;
+        }
+        assert_eq!(seen[1], 0, "{seen:?}");
+        for (phase, n) in seen.iter().enumerate().filter(|(p, _)| *p != 1) {
+            assert!((850..1150).contains(n), "phase {phase}: {seen:?}");
+        }
+        // The draft's model (not Linux's) keeps its fixed phase.
+        let mut draft = Bbr::with(&Params::defaults(&Bbr::INFO), 10.0);
+        draft.set_random(RandomStream::named(7, "flow.f1.cc"));
+        assert_eq!(draft.probe_bw_start_phase(), 2);
+    }
+
+    #[test]
+    fn entering_probe_bw_draws_the_phase_from_the_flows_stream() {
+        // Through bbr_main's path (Startup, Drain, ProbeBW on ACKs): with a stream the phase
+        // ProbeBW starts in varies with the stream; without, it is always start_phase.
+        let first_phase = |rng: Option<RandomStream>| {
+            let (mut b, mut w) = linux_bbr();
+            if let Some(r) = rng {
+                b.set_random(r);
+            }
+            let (mut t, mut delivered) = (0u64, 0);
+            while b.mode != Mode::ProbeBw {
+                t += 110_000_000_000;
+                delivered += 10;
+                let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+                b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 100, 0.1);
+            }
+            b.cycle_index
+        };
+        assert_eq!(first_phase(None), 2);
+        let phases: std::collections::BTreeSet<usize> = (0..40)
+            .map(|k| first_phase(Some(RandomStream::named(k, "flow.f1.cc"))))
+            .collect();
+        assert!(!phases.contains(&1) && phases.len() >= 5, "{phases:?}");
     }
 
     fn sample(rate: f64, prior: u64, delivered: u64, rtt: f64) -> RateSample {
