@@ -148,7 +148,7 @@ def in_process(toml: Path, duration: str) -> dict[str, float]:
     from ackclock.toml_loader import load_resolved
 
     t = time.perf_counter()
-    _, doc = load_resolved(toml, [f"run.duration={duration}"])
+    _, doc = load_resolved(toml, [f"run.duration={duration}"], share=True)  # as `ackclock run`
     resolve = time.perf_counter() - t
     text = json.dumps(doc)
     t = time.perf_counter()

@@ -3,6 +3,7 @@
 
     python benchmarks/seed002_study.py [--seconds 150] [--jobs 2] [--only ackclock,ns2]
                                        [--ns 1,2,5,10,50] [--ps 0.0001,0.001,0.01,0.1]
+                                       [--buffers 3,5,200,10000] [--access 2Mb,5Mb]
 
 The study (seed 002: ns-2 against IKRSimLib, Figs. 2-7 and 10) varies the number of Reno
 sources N, the bottleneck's packet loss probability p, its buffer bs (3 and 5 packets, 200, and
@@ -148,16 +149,20 @@ def main() -> None:
     ap.add_argument("--only", default="ackclock,ns2")
     ap.add_argument("--ns", default=",".join(map(str, NS)))
     ap.add_argument("--ps", default=",".join(map(str, PS)))
+    ap.add_argument("--buffers", default=",".join(map(str, BUFFERS)))
+    ap.add_argument("--access", default=",".join(ACCESS))
     args = ap.parse_args()
     if args.sweep_child:
         return sweep_child(args.sweep_child, args.seconds, args.jobs, args.grid)
     ns = [int(x) for x in args.ns.split(",")]
     ps = [float(x) for x in args.ps.split(",")]
-    grid: dict[str, list[Any]] = {"n": ns, "p": ps, "bs": list(BUFFERS), "ba": list(ACCESS),
+    buffers = [int(x) for x in args.buffers.split(",")]
+    access = args.access.split(",")
+    grid: dict[str, list[Any]] = {"n": ns, "p": ps, "bs": buffers, "ba": access,
                                   "unit": list(UNITS)}
-    points = list(itertools.product(ns, ps, BUFFERS, ACCESS))
+    points = list(itertools.product(ns, ps, buffers, access))
     only = set(args.only.split(","))
-    print(f"grid: N {ns}, p {ps}, bs {list(BUFFERS)}, B_a {list(ACCESS)}, {args.seconds:g} s"
+    print(f"grid: N {ns}, p {ps}, bs {buffers}, B_a {access}, {args.seconds:g} s"
           f" simulated per run, {args.jobs} processes each")
     ack_s = ns2_s = ack_cpu = ns2_cpu = 0.0
     ack: dict[tuple[Any, ...], float] = {}
