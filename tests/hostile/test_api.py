@@ -58,7 +58,7 @@ CASES: dict[str, tuple[Callable[[Path], Any], str]] = {
     "dumbbell(-3)": (lambda d: Network.dumbbell(-3), "dumbbell(n): expected a whole number"),
     "dumbbell(0)": (lambda d: Network.dumbbell(0), "dumbbell(n): expected a whole number"),
     "dumbbell('3')": (lambda d: Network.dumbbell("3"), "dumbbell(n): expected a whole number"),
-    "dumbbell(150000)": (lambda d: Network.dumbbell(150000), "dumbbell(n): 150000 flows"),
+    "dumbbell(600000)": (lambda d: Network.dumbbell(600000), "dumbbell(n): 600000 flows"),
     "dumbbell(True)": (lambda d: Network.dumbbell(True), "dumbbell(n): expected"),
     "sweep(grid={'run.seed': 5})": (lambda d: ac.run_sweep(_small(d), grid={"run.seed": 5}),
                                     'grid."run.seed": expected a non-empty list'),
