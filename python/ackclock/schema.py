@@ -74,7 +74,8 @@ ROUTINGS = ("shortest", "ecmp")
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
 EXCHANGES = ("request-response", "concurrent", "open")
 # The variables a TCP flow can trace on every change (the engine's tracer::TRACEABLE).
-TRACEABLE = ("cwnd", "ssthresh", "rtt", "srtt", "rttvar", "rto", "backoff", "window")
+TRACEABLE = ("cwnd", "ssthresh", "rtt", "srtt", "rttvar", "rto", "backoff", "window",
+             "inflight", "pacing_rate")
 # ns-2 trace events: enqueue, dequeue, receive, queue drop, loss-model drop (printed as d).
 TRACE_EVENTS = ("+", "-", "r", "d", "lost")
 

@@ -260,3 +260,30 @@ def test_unknown_trace_events_are_named() -> None:
     net.trace("ns2", "x.tr", events=["+", "drop"])
     with pytest.raises(ScenarioError, match=r"events\[1\]: expected one of .*got \"drop\""):
         net.run("1s")
+
+
+def test_inflight_and_pacing_rate_traces_follow_the_sender() -> None:
+    """`inflight` and `pacing_rate` are traced on every change (ns-3's BytesInFlight and
+    PacingRate traces): a 3-segment transfer after ns-2's SYN has 1, then 2 segments out (the
+    SYN's ACK opens cwnd to 2), 1 when the first data ACK lets the third out and the second is
+    acknowledged, and 0 at the end; an unpaced sender's pacing rate is 0 throughout."""
+    net = ac.Network("inflight", profile="ns2")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="10ms", queue="droptail")
+    net.tcp("f", "a", "b", app=ac.Ftp(size="3000B"), trace=["inflight", "pacing_rate"])
+    t = net.run(duration="1s").tcp_trace
+    inflight = t[t.variable == "inflight"]
+    assert inflight.value.tolist() == [1.0, 2.0, 1.0, 0.0]
+    assert inflight.time_s.round(3).tolist() == [0.0, 0.02, 0.042, 0.062]
+    assert t[t.variable == "pacing_rate"].value.tolist() == [0.0]
+    # Paced, in bytes: the flight never exceeds cwnd by more than a segment, and the rate
+    # (wire bits per second) is set once the first RTT sample exists.
+    net = ac.Network("paced", profile="ns3")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="20ms")
+    net.tcp("f", "a", "b", cc="TcpCubic", pacing=True,
+            trace=["cwnd", "inflight", "pacing_rate"])
+    t = net.run(duration="2s").tcp_trace
+    rate = t[t.variable == "pacing_rate"]
+    assert rate.value.iloc[0] == 0.0 and (rate.value.iloc[1:] > 0).all()
+    assert t[t.variable == "inflight"].value.max() <= t[t.variable == "cwnd"].value.max() + 536

@@ -3,21 +3,33 @@
 
 use crate::results::Table;
 
-/// The variables that can be traced, in column order.
-pub const TRACEABLE: [&str; 8] = [
-    "cwnd", "ssthresh", "rtt", "srtt", "rttvar", "rto", "backoff", "window",
+/// The variables that can be traced, in column order: `inflight` is the data the sender has
+/// in the network (segments, or bytes with byte-counted windows, as cwnd; ns-3's
+/// `BytesInFlight` trace), `pacing_rate` the rate pacing spaces segments at, in bits per
+/// second on the wire (0: not pacing; ns-3's `PacingRate` trace).
+pub const TRACEABLE: [&str; 10] = [
+    "cwnd",
+    "ssthresh",
+    "rtt",
+    "srtt",
+    "rttvar",
+    "rto",
+    "backoff",
+    "window",
+    "inflight",
+    "pacing_rate",
 ];
 
 /// A set of traced variables, one bit per entry of [`TRACEABLE`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TraceMask(pub u8);
+pub struct TraceMask(pub u16);
 
 impl TraceMask {
     /// The mask for these names; the first unknown name is the error.
     pub fn from_names<'a>(
         names: impl IntoIterator<Item = &'a String>,
     ) -> Result<TraceMask, String> {
-        let mut m = 0u8;
+        let mut m = 0u16;
         for n in names {
             let i = TRACEABLE
                 .iter()
@@ -49,8 +61,8 @@ impl Tracer {
         t: f64,
         flow: &str,
         mask: TraceMask,
-        last: &mut [f64; 8],
-        now: [f64; 8],
+        last: &mut [f64; 10],
+        now: [f64; 10],
     ) {
         for i in 0..TRACEABLE.len() {
             // NaN never equals itself: compare bit patterns so "no sample yet" is stable.

@@ -175,7 +175,7 @@ impl Simulation {
     }
 
     /// Flow `flow`'s TCP variables now (cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff,
-    /// window; times in seconds), or None for a UDP flow.
+    /// window, inflight, pacing_rate; times in seconds), or None for a UDP flow.
     fn tcp_vars<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(v) = self.sim.tcp_vars(flow) else {
             return Ok(None);

@@ -64,21 +64,11 @@ impl Simulator {
     }
 
     /// Flow `f`'s TCP variables now, in [`crate::tracer::TRACEABLE`] order; `None` for UDP.
-    pub fn tcp_vars(&self, f: usize) -> Option<[f64; 8]> {
+    pub fn tcp_vars(&self, f: usize) -> Option<[f64; 10]> {
         let Agent::Tcp { sender, .. } = &self.flows.get(f)?.agent else {
             return None;
         };
-        let k = sender.window_scale();
-        Some([
-            sender.w.cwnd * k,
-            sender.w.ssthresh * k,
-            SimDuration(sender.rtt.last_sample).as_secs_f64(),
-            SimDuration(sender.rtt.srtt).as_secs_f64(),
-            SimDuration(sender.rtt.rttvar).as_secs_f64(),
-            sender.rtt.rto().as_secs_f64(),
-            sender.rtt.backoff as f64,
-            (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
-        ])
+        Some(super::traceable_values(sender))
     }
 
     /// Link direction `l`'s queue counters since the start of the run, brought up to now.

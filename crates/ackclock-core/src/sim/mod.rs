@@ -107,7 +107,7 @@ struct Flow {
     delay: Option<Box<DelayLine>>,
     /// A paced application writing into this TCP flow (CBR, on-off or Poisson over TCP).
     writer: Option<Box<StreamWriter>>,
-    traced: [f64; 8],
+    traced: [f64; 10],
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -530,17 +530,7 @@ impl Simulator {
             return;
         };
         if !flow.trace.is_empty() {
-            let k = sender.window_scale();
-            let now = [
-                sender.w.cwnd * k,
-                sender.w.ssthresh * k,
-                SimDuration(sender.rtt.last_sample).as_secs_f64(),
-                SimDuration(sender.rtt.srtt).as_secs_f64(),
-                SimDuration(sender.rtt.rttvar).as_secs_f64(),
-                sender.rtt.rto().as_secs_f64(),
-                sender.rtt.backoff as f64,
-                (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
-            ];
+            let now = traceable_values(sender);
             let name = &self.scenario.flows[f.idx()].name;
             let t = self.now.as_secs_f64();
             self.tracer
@@ -710,6 +700,24 @@ fn tick_agent(
 #[inline(always)]
 fn monitor_index(p: &Packet) -> usize {
     2 * p.flow.idx() + usize::from(p.kind == PacketKind::TcpAck)
+}
+
+/// A TCP sender's variables in [`crate::tracer::TRACEABLE`] order (windows in bytes with
+/// byte-counted windows, times in seconds, the pacing rate in b/s).
+pub(crate) fn traceable_values(sender: &crate::tcp::TcpSender) -> [f64; 10] {
+    let k = sender.window_scale();
+    [
+        sender.w.cwnd * k,
+        sender.w.ssthresh * k,
+        SimDuration(sender.rtt.last_sample).as_secs_f64(),
+        SimDuration(sender.rtt.srtt).as_secs_f64(),
+        SimDuration(sender.rtt.rttvar).as_secs_f64(),
+        sender.rtt.rto().as_secs_f64(),
+        sender.rtt.backoff as f64,
+        (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
+        sender.flight() as f64 * k,
+        sender.pacing_bps(),
+    ]
 }
 
 #[cfg(test)]

@@ -349,6 +349,18 @@ impl TcpSender {
 
     /// Segments outstanding: sent beyond the cumulative ACK and not given up on (after a
     /// timeout `nxt` falls back), or SACK's `pipe` during recovery.
+    /// The segments in the network, as the sender counts them for sending (the `inflight`
+    /// trace).
+    pub fn flight(&self) -> u64 {
+        self.in_flight()
+    }
+
+    /// The pacing rate in bits per second on the wire (segments of `wire_size` bytes), 0 when
+    /// not pacing (the `pacing_rate` trace).
+    pub fn pacing_bps(&self) -> f64 {
+        self.pacing_rate * self.wire_size as f64 * 8.0
+    }
+
     fn in_flight(&self) -> u64 {
         if self.linux.is_some() {
             return self.linux_in_flight();
