@@ -10,7 +10,10 @@
 //!   segment acknowledged (4.4, 4.5).
 //! - The Reno-friendly region (4.3): W_est starts at cwnd_epoch and grows by
 //!   alpha_cubic = 3 (1 - beta) / (1 + beta) segments per window acknowledged; when W_est is
-//!   above W_cubic, cwnd follows W_est.
+//!   above W_cubic, cwnd follows W_est. `reno_friendly` = 0 turns the region off, as ns-3.44's
+//!   `TcpCubic` attribute `TcpFriendliness` false (its `TcpCubic::Update` skips Linux's
+//!   `bictcp_update` friendliness block; src/internet/model/tcp-cubic.cc) and Linux's
+//!   `tcp_friendliness` module parameter 0.
 //! - A timeout (4.8) ends the epoch and forgets W_max, so that the first congestion
 //!   avoidance after it starts with K = 0 from the window it has then (as Linux does).
 //! - Slow start is Reno's; with `hystart` (the TCP parameter, on in the `linux` profile)
@@ -29,6 +32,7 @@ pub struct Cubic {
     beta: f64,
     c: f64,
     fast_convergence: bool,
+    reno_friendly: bool,
     pub w_max: f64,
     pub k: f64,
     epoch: Option<SimTime>,
@@ -53,6 +57,8 @@ impl CongestionOps for Cubic {
             Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
                 .ns2("cubic_fast_convergence_")
                 .ns3("FastConvergence"),
+            Param::new("reno_friendly", 1.0, Range::Flag, "the Reno-friendly region (4.3)")
+                .ns3("TcpFriendliness"),
         ],
     };
 
@@ -61,6 +67,7 @@ impl CongestionOps for Cubic {
             beta: p.get("beta"),
             c: p.get("c"),
             fast_convergence: p.get("fast_convergence") != 0.0,
+            reno_friendly: p.get("reno_friendly") != 0.0,
             w_max: 0.0,
             k: 0.0,
             epoch: None,
@@ -107,7 +114,7 @@ impl CongestionOps for Cubic {
         let target = self.w_cubic(t + self.srtt);
         let alpha = 3.0 * (1.0 - self.beta) / (1.0 + self.beta);
         self.w_est += alpha * ev.credit / w.cwnd;
-        if self.w_cubic(t) < self.w_est {
+        if self.reno_friendly && self.w_cubic(t) < self.w_est {
             // Reno-friendly region.
             w.cwnd = w.cwnd.max(self.w_est);
         } else if target > w.cwnd {
@@ -163,6 +170,34 @@ mod tests {
 
     fn ack(now: SimTime) -> AckEvent {
         AckEvent::one_segment(now, Some(SimDuration::from_millis(100)))
+    }
+
+    /// Just after a loss from a small W_max the cubic function is nearly flat and the
+    /// Reno-friendly estimate (alpha = 3 (1 - beta) / (1 + beta) = 0.53 segment per window)
+    /// leads: with `reno_friendly` cwnd follows W_est, without it only W_cubic.
+    #[test]
+    fn reno_friendly_region_can_be_turned_off() {
+        let grown = |friendly: f64| {
+            let given = BTreeMap::from([("reno_friendly".to_string(), friendly)]);
+            let mut c =
+                Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+            let mut w = Window::new(20.0, 1e9, 1e9);
+            let reduced = c.ssthresh(&w, SimTime::ZERO);
+            w.cwnd = reduced;
+            w.ssthresh = reduced;
+            let mut now = SimTime::ZERO;
+            // Ten windows of ACKs in 98 ms (a 10 ms path): W_cubic has hardly moved.
+            for _ in 0..140 {
+                now += SimDuration(700_000_000);
+                c.cong_avoid(&mut w, ack(now));
+            }
+            (w.cwnd, c.w_cubic(now.as_secs_f64() + 0.1), c.w_est)
+        };
+        let (on, _, w_est) = grown(1.0);
+        let (off, cubic, _) = grown(0.0);
+        assert!((on - w_est).abs() < 1e-9, "{on} vs W_est {w_est}");
+        assert!(off < on - 0.3, "{off} vs {on}");
+        assert!(off <= cubic + 1e-9, "{off} above W_cubic {cubic}");
     }
 
     #[test]

@@ -671,7 +671,8 @@ mod tests {
         let err = |name: &str, k: &str, v: f64| AnyCc::new(name, &given(k, v), &setup).unwrap_err();
         assert_eq!(
             err("cubic", "gamma", 1.0),
-            "cc_params.gamma: not a parameter of cubic; expected beta, c, fast_convergence"
+            "cc_params.gamma: not a parameter of cubic; expected beta, c, fast_convergence, \
+             reno_friendly"
         );
         assert_eq!(
             err("reno", "beta", 0.5),
