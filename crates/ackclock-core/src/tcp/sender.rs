@@ -388,7 +388,20 @@ impl TcpSender {
 
     fn send_much(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.linux_pacing && self.rtt.srtt > 0 {
-            // Linux's tcp_update_pacing_rate (tcp/pacing.rs).
+            self.update_pacing_rate();
+        }
+        if self.linux.is_some() {
+            self.linux_send(now, out, c);
+            return;
+        }
+        self.send_window(now, out, c);
+    }
+
+    /// `pacing`: Linux's tcp_update_pacing_rate (tcp/pacing.rs). Out of line: most flows do
+    /// not pace.
+    #[inline(never)]
+    fn update_pacing_rate(&mut self) {
+        {
             let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
             // Linux's sender counts the segments out too; ns-3's rule takes cwnd alone.
             let packets_out = if self.linux.is_some() {
@@ -399,10 +412,11 @@ impl TcpSender {
             self.pacing_rate =
                 pacing::linux_pacing_rate(self.w.cwnd, self.w.ssthresh, packets_out, srtt_s);
         }
-        if self.linux.is_some() {
-            self.linux_send(now, out, c);
-            return;
-        }
+    }
+
+    /// What `send_much` does for the ns-2 senders: new segments within the window.
+    #[inline(always)]
+    fn send_window(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let window_end = self.una + self.window();
         let limit = window_end.min(self.app_limit);
         let mut burst = 0;
@@ -472,6 +486,19 @@ impl TcpSender {
         self.ns3_limited = Some(self.w.cwnd < flight as f64 + 1.0);
     }
 
+    /// A paced segment left at `now`: the next may leave 1 / rate later. Linux's sender
+    /// (`rack`) paces from the connection's eleventh data segment on
+    /// (tcp_update_skb_after_send; data_segs_out: the segments sent before this one, less the
+    /// SYN), whatever sets the rate. Out of line: most flows do not pace.
+    #[inline(never)]
+    fn pace_after_send(&mut self, now: SimTime, packets_sent: u64) {
+        let before = (packets_sent - 1).saturating_sub(self.syn as u64);
+        if self.linux.is_none() || before >= pacing::UNPACED_SEGMENTS {
+            let gap = (1e12 / self.pacing_rate) as u64;
+            self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
+        }
+    }
+
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let retransmit = seq < self.maxseq;
         if !retransmit && self.una >= self.maxseq {
@@ -498,14 +525,7 @@ impl TcpSender {
             self.note_ns3_cwnd_limited(retransmit);
         }
         if self.pacing_rate > 0.0 {
-            // Linux's sender (`rack`) paces from the connection's eleventh data segment on
-            // (tcp_update_skb_after_send; data_segs_out: what was sent before this one, less
-            // the SYN), whatever sets the rate.
-            let before = (c.packets_sent - 1).saturating_sub(self.syn as u64);
-            if self.linux.is_none() || before >= pacing::UNPACED_SEGMENTS {
-                let gap = (1e12 / self.pacing_rate) as u64;
-                self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
-            }
+            self.pace_after_send(now, c.packets_sent);
         }
         if self.rate.is_some() {
             let inflight = self.in_flight();
