@@ -40,6 +40,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "bug_fix": "bool",  # one fast retransmit per window of data (ns-2 bugFix_)
         "bare_first_segment": "bool",  # no SYN: segment 0 without headers (ns-2's output())
         "precision_reduce": "bool",  # a fractional half on window cuts (ns-2 precisionReduce_)
+        "partial_deflation": "bool",  # NewReno partial ACKs deflate the window (RFC 6582 3.2)
+        "slow_but_steady": "bool",  # NewReno restarts the timer on each partial ACK (RFC 6582 4)
         "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
@@ -84,6 +86,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "singledup_": "limited_transmit",
         "bugFix_": "bug_fix",
         "precisionReduce_": "precision_reduce",
+        "partial_window_deflation_": "partial_deflation",
         "syn_": "syn",
         "maxburst_": "max_burst",
         "max_ssthresh_": "max_ssthresh",
@@ -169,6 +172,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bug_fix": True,  # Agent/TCP bugFix_ true
                     "bare_first_segment": True,  # TcpAgent::output, with syn_ false
                     "precision_reduce": True,  # Agent/TCP precisionReduce_ true
+                    "partial_deflation": True,  # Agent/TCP/Newreno partial_window_deflation_ 1
+                    "slow_but_steady": False,
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
@@ -230,6 +235,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bug_fix": True,  # RFC 6582 section 4.1's check (Linux's high_seq)
                     "bare_first_segment": False,
                     "precision_reduce": True,
+                    "partial_deflation": True,
+                    "slow_but_steady": False,
                     "syn": True,  # the three-way handshake's round trip
                     "max_burst": 0,
                     "max_ssthresh": 0,
@@ -290,6 +297,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bug_fix": True,  # RFC 6582's recover check (TcpSocketBase m_recover)
                     "bare_first_segment": False,
                     "precision_reduce": True,
+                    "partial_deflation": True,
+                    "slow_but_steady": False,
                     "syn": True,
                     "max_burst": 0,
                     "max_ssthresh": 0,
@@ -360,6 +369,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bug_fix": True,
                     "bare_first_segment": False,
                     "precision_reduce": True,
+                    "partial_deflation": True,
+                    "slow_but_steady": False,
                     "syn": False,  # no connection set-up
                     "max_burst": 0,
                     "max_ssthresh": 0,

@@ -704,3 +704,57 @@ def test_use_headers_false_matches_ns2(tmp_path, syn):
     ns_trace = (ns_dir / "out.tr").read_text()
     assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
     assert " tcp 1000 " in ns_trace and " tcp 1040 " not in ns_trace
+
+
+# NewReno's partial-ACK variants, as ns-2.35's newreno and tcpVariants suites set them:
+# newreno_changes1_ 0 restarts the timer on every partial ACK (RFC 6582's Slow-but-Steady),
+# partial_window_deflation_ 0 drops fast recovery's extra window instead of deflating it.
+NEWRENO = """
+    set ns [new Simulator]
+    Agent/TCP set syn_ false
+    Agent/TCP set delay_growth_ false
+    Agent/TCP/Newreno set newreno_changes1_ [lindex $argv 0]
+    Agent/TCP/Newreno set partial_window_deflation_ [lindex $argv 1]
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 2ms DropTail
+    $ns duplex-link $n1 $n2 1.5Mb 20ms DropTail
+    set em [new ErrorModule Fid]
+    set lm [new ErrorModel/List]
+    $lm droplist {14 16 19 21 24}
+    $em insert $lm
+    $em bind $lm 1
+    $ns link-lossmodel $em $n1 $n2
+    set tcp [new Agent/TCP/Newreno]
+    $tcp set window_ 30
+    $tcp set fid_ 1
+    $ns attach-agent $n0 $tcp
+    set sink [new Agent/TCPSink]
+    $ns attach-agent $n2 $sink
+    $ns connect $tcp $sink
+    set ftp [$tcp attach-app FTP]
+    set tf [open tv.tr w]
+    $tcp attach $tf
+    $tcp tracevar cwnd_
+    $tcp tracevar ssthresh_
+    $ns at 0.1 "$ftp start"
+    $ns at 3.0 {
+        close $tf
+        puts "[$tcp set nrexmitpack_] [$tcp set nrexmit_] [$sink set bytes_]"
+        exit 0
+    }
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("changes1,deflation,printed", [
+    ("1", "1", "10 1 479400\n"),
+    ("1", "0", "6 1 452360\n"),
+    ("0", "1", "5 0 499160\n"),
+    ("0", "0", "5 0 479400\n"),
+])
+def test_newreno_partial_ack_variants_match_ns2(tmp_path, changes1, deflation, printed):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, NEWRENO, changes1, deflation)
+    assert ac_out == ns_out == printed
+    assert (ac_dir / "tv.tr").read_text() == (ns_dir / "tv.tr").read_text()

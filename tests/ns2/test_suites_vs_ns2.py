@@ -24,34 +24,44 @@ pytestmark = pytest.mark.skipif(
     reason="needs ns-2.35 (`ns`, Debian package ns2) and ../shared/ns2-2.35")
 
 # The tests whose output is ns-2's today (identical or after a named normalisation): they must
-# stay so. Measured with validation/ns2_test_suites.py; see docs/ns2-scripts.md. (onedrop_newreno
-# and onedrop_SA_newreno matched while newreno_changes1_ 0 was ignored; it is named not
-# supported now.)
+# stay so. Measured with validation/ns2_test_suites.py; see docs/ns2-scripts.md.
 MATCHING: dict[str, set[str]] = {
     "tcpVariants": {
         "onedrop_tahoe",
         "onedrop_SA_tahoe",
         "onedrop_reno",
         "onedrop_SA_reno",
+        "onedrop_newreno",
+        "onedrop_SA_newreno",
         "twodrops_tahoe",
         "twodrops_SA_tahoe",
         "twodrops_reno",
         "twodrops_SA_reno",
+        "twodrops_newreno",
+        "twodrops_SA_newreno",
         "threedrops_tahoe",
         "threedrops_SA_tahoe",
         "threedrops_reno",
         "threedrops_SA_reno",
+        "threedrops_newreno",
+        "threedrops_SA_newreno",
         "fourdrops_tahoe",
         "fourdrops_SA_tahoe",
         "fourdrops_reno",
         "fourdrops_SA_reno",
+        "fourdrops_newreno",
+        "fourdrops_SA_newreno",
         "multiple_tahoe",
         "multiple_SA_tahoe",
         "multiple_reno",
         "multiple_SA_reno",
+        "multiple_newreno",
+        "multiple_SA_newreno",
         "multiple2_tahoe",
         "multiple2_reno",
         "multiple2_SA_reno",
+        "multiple2_newreno",
+        "multiple2_SA_newreno",
     },
     "red": set(),
     "monitor": set(),

@@ -178,6 +178,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "bug_fix": True,  # ns-2 bugFix_ true
             "bare_first_segment": True,  # ns-2's TcpAgent::output (no effect with syn)
             "precision_reduce": True,  # ns-2 precisionReduce_ true
+            "partial_deflation": True,  # ns-2 partial_window_deflation_ 1
+            "slow_but_steady": False,  # ns-2 newreno_changes1_ 1
             "syn": True,  # ns-2 syn_ true
             "max_burst": 0,
             "max_ssthresh": 0,

@@ -56,6 +56,8 @@ pub fn ns2_tcp() -> TcpConfig {
         bug_fix: true,
         bare_first_segment: false,
         precision_reduce: true,
+        partial_deflation: true,
+        slow_but_steady: false,
         quick_acks: 0,
         adaptive_ack_delay: false,
         integer_cwnd: false,

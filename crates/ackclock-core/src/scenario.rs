@@ -471,6 +471,16 @@ pub struct TcpConfig {
     /// `TcpAgent::slowdown` without precision_reduce_ (`(int)(window() / 2)`).
     #[serde(default = "default_true")]
     pub precision_reduce: bool,
+    /// NewReno: a partial ACK deflates the window by the data it acknowledged and adds one
+    /// segment back (RFC 6582 3.2 step 5); false: fast recovery's extra window is dropped at
+    /// once, ns-2.35's `partial_window_deflation_ 0` (`NewRenoTcpAgent::recv`).
+    #[serde(default = "default_true")]
+    pub partial_deflation: bool,
+    /// NewReno: restart the retransmission timer on every partial ACK, RFC 6582 section 4's
+    /// Slow-but-Steady variant (ns-2.35's `newreno_changes1_ 0`); false: on the first only,
+    /// the Impatient variant (`newreno_changes1_ 1`, `partialnewack_helper`).
+    #[serde(default)]
+    pub slow_but_steady: bool,
     /// A delaying sink acknowledges this many first data segments at once (Linux's quick
     /// ACKs at the start of a connection).
     #[serde(default)]

@@ -369,6 +369,10 @@ class TcpAgent(Agent):
             # TcpAgent::rtt_timeout without rfc2988_: the minrto_ floor after the backoff.
             out["rto_rule"] = "pre_rfc2988"
             mapped.add("rfc2988_")
+        if "newreno_changes1_" in self.vars and not self.var_is_default("newreno_changes1_"):
+            # NewRenoTcpAgent::partialnewack_helper: 0 restarts the timer on every partial ACK.
+            out["slow_but_steady"] = to_int(self.vars["newreno_changes1_"]) == 0
+            mapped.add("newreno_changes1_")
         if isinstance(self, FullTcpAgent):
             mapped.add("useHeaders_")  # FullTcpAgent's segments always carry headersize()
         elif not self.uses_headers():

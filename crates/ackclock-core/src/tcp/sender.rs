@@ -146,6 +146,10 @@ pub struct TcpSender {
     bare_first: bool,
     /// Window reductions to a whole number of segments (ns-2 `precisionReduce_ false`).
     whole_reduce: bool,
+    /// NewReno partial ACKs deflate the window (`TcpConfig::partial_deflation`).
+    partial_deflation: bool,
+    /// NewReno restarts the timer on every partial ACK (`TcpConfig::slow_but_steady`).
+    slow_but_steady: bool,
     header_size: u32,
     window_init: f64,
     recovery: Recovery,
@@ -252,6 +256,8 @@ impl TcpSender {
             syn_pending: cfg.syn,
             bare_first: cfg.bare_first_segment && !cfg.syn,
             whole_reduce: !cfg.precision_reduce,
+            partial_deflation: cfg.partial_deflation,
+            slow_but_steady: cfg.slow_but_steady,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
             recovery,
@@ -776,8 +782,17 @@ impl TcpSender {
             if self.recovery == Recovery::NewReno && !full {
                 // RFC 6582 3.2 step 5: retransmit the next hole, deflate, add one back.
                 self.emit(self.una, now, out, c);
-                self.dupwnd = (self.dupwnd - acked as f64).max(0.0) + 1.0;
-                restart_timer = self.first_partial;
+                // Without deflation (ns-2's partial_window_deflation_ 0, NewRenoTcpAgent::recv)
+                // fast recovery's extra window is dropped: the window is cwnd (= ssthresh).
+                self.dupwnd = if self.partial_deflation {
+                    (self.dupwnd - acked as f64).max(0.0) + 1.0
+                } else {
+                    0.0
+                };
+                // RFC 6582 section 4: Impatient restarts the timer on the first partial ACK
+                // only, Slow-but-Steady on each (ns-2's newreno_changes1_ 1 and 0,
+                // NewRenoTcpAgent::partialnewack_helper).
+                restart_timer = self.first_partial || self.slow_but_steady;
                 self.first_partial = false;
             } else {
                 // RFC 5681 3.2 step 6 / RFC 6582 step 3: deflate the window (cwnd already
