@@ -3,7 +3,7 @@
 from typing import Any, final
 
 __all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry", "queue_registry",
-           "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView", "UserFacing", "cbrt"]
+           "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView", "cbrt"]
 
 @final
 class Simulation:
@@ -15,6 +15,9 @@ class Simulation:
     def run_until(self, t_ps: int) -> None:
         """Runs every event up to and including ``t_ps`` (capped at the duration); releases
         the GIL, unless a congestion control written in Python runs."""
+    def run_until_before(self, t_ps: int, t2: float) -> None:
+        """Runs the events up to ``t_ps`` and, of those at ``t_ps``, under the ns2 profile
+        only the ones whose ns-2 time lies before ``t2`` seconds (other profiles: all)."""
 
     def take_user_error(self) -> BaseException | None:
         """The exception a congestion control written in Python raised, when the run stopped
@@ -100,17 +103,6 @@ class Clock:
     def now(self) -> float: ...
 
 @final
-class UserFacing:
-    """A function of ackclock's that runs simulations, wrapped so that an exception a Python
-    hook raised reaches its caller with the hook's own traceback (ackclock.run.user_facing)."""
-
-    def __new__(cls, f: Any) -> UserFacing: ...
-    @property
-    def __wrapped__(self) -> Any: ...
-    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
-    def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
-
-@final
 class Ack:
     """One ACK as ``cong_avoid`` and ``pkts_acked`` see it (valid during the call only)."""
 
@@ -152,48 +144,20 @@ class RateSample:
 
 @final
 class QueuedPacket:
-    """The packet a ``QueueDiscipline`` hook decides on (valid during the call only)."""
+    """An arriving packet as ``QueueDiscipline.admit`` sees it (valid during the call only)."""
 
     @property
     def size(self) -> int: ...
     @property
-    def ecn(self) -> int: ...
-    @property
     def ect(self) -> bool: ...
-    @property
-    def ce(self) -> bool: ...
-    @property
-    def flow(self) -> str | None: ...
-    @property
-    def flow_index(self) -> int: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def id(self) -> int: ...
-    @property
-    def seq(self) -> int: ...
-    @property
-    def retransmit(self) -> bool: ...
-    @property
-    def sent_ps(self) -> int: ...
-    @property
-    def sent(self) -> float: ...
     @property
     def now_ps(self) -> int: ...
     @property
     def now(self) -> float: ...
-    @property
-    def enqueued_ps(self) -> int: ...
-    @property
-    def enqueued(self) -> float: ...
-    @property
-    def sojourn_ps(self) -> int: ...
-    @property
-    def sojourn(self) -> float: ...
 
 @final
 class QueueView:
-    """A link's queue as a ``QueueDiscipline`` hook sees it (valid during the call only)."""
+    """A link's queue as ``QueueDiscipline.admit`` sees it (valid during the call only)."""
 
     @property
     def packets(self) -> int: ...

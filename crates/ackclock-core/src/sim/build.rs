@@ -22,7 +22,7 @@ impl Simulator {
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
             );
-            let link = build_link(l, &name, links.len() as u32, &scenario, &priorities)?;
+            let link = build_link(l, &name, links.len() as u32, scenario.run.seed, &priorities)?;
             if l.monitor_flows {
                 monitored.push(links.len());
             }
@@ -183,6 +183,14 @@ impl Simulator {
 
         let duration = SimTime(scenario.run.duration_ps);
         let mut queue = EventQueue::new();
+        // Same-time events as ns-2.35's double-valued clock orders them (`sim/ns2_clock.rs`).
+        let ns2_clock = scenario.run.ties == crate::scenario::Ties::Ns2;
+        if ns2_clock {
+            queue.order_as_ns2();
+            for (link, cfg) in links.iter_mut().zip(&scenario.links) {
+                link.keep_ns2_clock(cfg.rate_bps);
+            }
+        }
         queue.push_timer(SimTime(scenario.run.warmup_ps), Event::Warmup);
         let mut sampler = None;
         let mut sample_interval = SimDuration::ZERO;
@@ -194,13 +202,6 @@ impl Simulator {
                 scenario_flows, // Tmix half-connections are not sampled
                 links.len(),
             ));
-            if let Some(s) = sampler.as_mut() {
-                for l in &links {
-                    if let Some(ext) = l.external() {
-                        s.declare_queue_columns(&ext.columns());
-                    }
-                }
-            }
             sample_interval = SimDuration(iv);
             queue.push_timer(SimTime::ZERO, Event::Sample);
         }
@@ -236,6 +237,8 @@ impl Simulator {
         let _ = crate::tcp::cc::external::take_failure();
         let _ = crate::queue::external::take_failure();
         Ok(Simulator {
+            ns2_clock,
+            ns2_script_uid: 0,
             external,
             scenario,
             now: SimTime::ZERO,
@@ -298,10 +301,9 @@ fn build_link(
     l: &LinkConfig,
     name: &str,
     index: u32,
-    scenario: &Scenario,
+    seed: u64,
     flow_priority: &std::sync::Arc<[u8]>,
 ) -> Result<Link, String> {
-    let seed = scenario.run.seed;
     let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
     let delay = SimDuration(l.delay_ps);
     let q = &l.queue;
@@ -318,8 +320,7 @@ fn build_link(
     };
     let queue = match &q.custom {
         Some(custom) => {
-            let flows: Vec<String> = scenario.flows.iter().map(|f| f.name.clone()).collect();
-            let mut ext = External::new(custom, &q.params, &setup, &flows)
+            let mut ext = External::new(custom, &q.params, &setup)
                 .map_err(|e| format!("link {name}: {e}"))?;
             ext.set_link(index);
             AnyQueue::External(Box::new(ext))
