@@ -1,4 +1,5 @@
-"""RED and DropTail written in Python, run beside the built-in ones (docs/custom-algorithms.md).
+"""DropTail, RED, CoDel and PIE written in Python, run beside the built-in ones
+(docs/custom-algorithms.md).
 
     python examples/custom_aqm.py --out DIR
 
@@ -15,11 +16,23 @@ every result table is byte-identical (summary.json records wall times and is lef
   idle time counted as virtual arrivals, p_b linear between the thresholds (gentle: up to 1
   at twice max_th), p_a spread uniformly over the arrivals since the last drop (with `wait`,
   as ns-2's `wait_`), its coin drawn from the link's own random stream.
+- PyCoDel: Controlled Delay, RFC 8289 (section 3's control law, the pseudocode of section 5:
+  `dodequeue`, `dequeue`), as Linux's `codel_dequeue` (include/net/codel_impl.h) and the
+  engine's `queue/codel.rs`: it decides at dequeue on the packet at the head, from its
+  sojourn time; with ECN it marks an ECN-capable packet instead of dropping it.
+- PyPie: Proportional Integral controller Enhanced, RFC 8033 (sections 4.1-4.4 and 5.1), as
+  the engine's `queue/pie.rs`: an enqueue-time drop with probability drop_prob, which a
+  periodic update (`update`, every T_UPDATE) moves by alpha and beta terms of the queueing
+  delay, here the bytes waiting over the line rate (Little's law, section 4.1).
+
+With ECN (the codel_ecn and pie_ecn cases), both flows are ECN-capable and the discipline
+marks them.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -116,15 +129,168 @@ class PyRed(ac.QueueDiscipline):
         return verdict
 
 
+class PyCoDel(ac.QueueDiscipline):
+    """RFC 8289: drop (or mark) at dequeue once the sojourn time has stayed at or above
+    target for an interval, then at intervals of interval / sqrt(count). Times are kept in
+    picoseconds, as integers, as the engine keeps them.
+
+    The engine asks about one head at a time: after a DROP it hands over the next head at
+    once, so the pseudocode's loop over heads in one dequeue (section 5.5) becomes two flags,
+    ``in_loop`` and ``entered``, saying that this head follows a drop of the same dequeue."""
+
+    def __init__(self, target: float = 0.005, interval: float = 0.1, mtu: float = 1500.0
+                 ) -> None:
+        self.target = round(target * 1e12)  # ps
+        self.interval = round(interval * 1e12)
+        self.mtu = mtu
+        self.first_above_time: int | None = None
+        self.drop_next = 0
+        self.count = 0
+        self.lastcount = 0
+        self.dropping = False  # the queue time series' codel_dropping
+        self.in_loop = False  # this head follows a drop in the dropping state
+        self.entered = False  # this head follows the drop that entered it
+
+    def control_law(self, t: int) -> int:
+        # Section 3.3: the next drop interval / sqrt(count) later.
+        return t + int(self.interval / math.sqrt(self.count))
+
+    def ok_to_drop(self, pkt: ac.QueuedPacket, queue: ac.QueueView) -> bool:
+        """Section 5.4's dodequeue, the head taken: whether it may be dropped."""
+        if pkt.sojourn_ps < self.target or queue.bytes <= self.mtu:
+            self.first_above_time = None
+            return False
+        if self.first_above_time is None:
+            self.first_above_time = pkt.now_ps + self.interval
+            return False
+        return pkt.now_ps >= self.first_above_time
+
+    def dropped(self, queue: ac.QueueView) -> None:
+        """A head was dropped: with nothing behind it, dodequeue finds the queue empty."""
+        if queue.packets == 0:
+            self.first_above_time = None
+            self.dropping = False
+
+    def drop_again(self, pkt: ac.QueuedPacket, queue: ac.QueueView) -> ac.Verdict:
+        """In the dropping state: drop (or mark) when the next drop is due."""
+        if pkt.now_ps < self.drop_next:
+            return ac.Verdict.ADMIT
+        self.count += 1
+        if queue.ecn and pkt.ect:
+            self.drop_next = self.control_law(self.drop_next)
+            return ac.Verdict.MARK
+        self.dropped(queue)
+        self.in_loop = self.dropping
+        return ac.Verdict.DROP
+
+    def dequeue(self, pkt: ac.QueuedPacket, queue: ac.QueueView) -> ac.Verdict:
+        ok = self.ok_to_drop(pkt, queue)
+        if self.entered:  # sent whatever its sojourn
+            self.entered = False
+            return ac.Verdict.ADMIT
+        if self.in_loop:
+            self.in_loop = False
+            if not ok:
+                self.dropping = False
+                return ac.Verdict.ADMIT
+            self.drop_next = self.control_law(self.drop_next)
+            return self.drop_again(pkt, queue)
+        if self.dropping:
+            if not ok:
+                self.dropping = False
+                return ac.Verdict.ADMIT
+            return self.drop_again(pkt, queue)
+        if not ok:
+            return ac.Verdict.ADMIT
+        # Enter the dropping state; resume from the last episode's count if it was recent.
+        self.dropping = True
+        delta = max(0, self.count - self.lastcount)
+        self.count = 1
+        if delta > 1 and max(0, pkt.now_ps - self.drop_next) < 16 * self.interval:
+            self.count = delta
+        self.drop_next = self.control_law(pkt.now_ps)
+        self.lastcount = self.count
+        if queue.ecn and pkt.ect:
+            return ac.Verdict.MARK
+        if queue.packets == 0:
+            self.first_above_time = None
+        else:
+            self.entered = True
+        return ac.Verdict.DROP
+
+
+def _pie_step(alpha: float, beta: float, above: float, growth: float, drop_prob: float
+              ) -> float:
+    """RFC 8033 section 4.2 with its auto-tuning: alpha and beta terms, scaled down while
+    drop_prob is small, at most 2% once it is 10% or more (queue/pie.rs probability_step)."""
+    p = alpha * above + beta * growth
+    for bound, scale in ((1e-6, 2048.0), (1e-5, 512.0), (1e-4, 128.0), (1e-3, 32.0),
+                         (1e-2, 8.0), (1e-1, 2.0)):
+        if drop_prob < bound:
+            p /= scale
+            break
+    return 0.02 if drop_prob >= 0.1 and p > 0.02 else p
+
+
+class PyPie(ac.QueueDiscipline):
+    """RFC 8033: drop arrivals with probability ``prob`` (the queue time series' drop_prob),
+    which ``update`` moves every T_UPDATE from the queueing delay."""
+
+    def __init__(self, target: float = 0.015, t_update: float = 0.015, alpha: float = 0.125,
+                 beta: float = 1.25, max_burst: float = 0.15, mean_pktsize: float = 1500.0,
+                 mark_ecn_threshold: float = 0.1) -> None:
+        self.update_interval = t_update  # update() runs every this long
+        self.target = round(target * 1e12) / 1e12
+        self.t_update = round(t_update * 1e12)  # ps
+        self.alpha, self.beta = alpha, beta
+        self.max_burst = round(max_burst * 1e12)
+        self.mean_pktsize = mean_pktsize
+        self.mark_ecn_threshold = mark_ecn_threshold
+        self.prob = 0.0  # drop_prob
+        self.qdelay_old = 0.0
+        self.burst_allowance = self.max_burst  # ps
+
+    def update(self, queue: ac.QueueView) -> None:
+        qdelay = queue.bytes * 8.0 / queue.rate_bps  # section 4.1, Little's law
+        p = _pie_step(self.alpha, self.beta, qdelay - self.target, qdelay - self.qdelay_old,
+                      self.prob)
+        self.prob += p
+        if qdelay == 0.0 and self.qdelay_old == 0.0:
+            self.prob *= 0.98  # section 4.2: decay while idle
+        self.prob = min(max(self.prob, 0.0), 1.0)
+        self.burst_allowance = max(0, self.burst_allowance - self.t_update)
+        half = self.target / 2.0
+        if self.prob == 0.0 and qdelay < half and self.qdelay_old < half:
+            self.burst_allowance = self.max_burst  # section 4.4
+        self.qdelay_old = qdelay
+
+    def admit(self, pkt: ac.QueuedPacket, queue: ac.QueueView) -> ac.Verdict:
+        if queue.limit is not None and queue.packets >= queue.limit:
+            return ac.Verdict.DROP
+        if (self.burst_allowance > 0
+                or (self.qdelay_old < self.target / 2.0 and self.prob < 0.2)
+                or queue.bytes <= 2 * self.mean_pktsize):
+            return ac.Verdict.ADMIT  # section 5.1's safeguards
+        if queue.random() < self.prob:
+            if queue.ecn and pkt.ect and self.prob <= self.mark_ecn_threshold:
+                return ac.Verdict.MARK
+            return ac.Verdict.DROP
+        return ac.Verdict.ADMIT
+
+
 RED = {"min_thresh": 5.0, "max_thresh": 15.0, "q_weight": 0.002, "max_p": 0.1}
 # The built-in RED with the same parameters, and its other switches as PyRed has them.
 RED_BUILTIN = {**RED, "mean_pktsize": 1500, "gentle": True, "wait": True, "bytes": False,
                "queue_in_bytes": False, "use_mark_p": False}
 
-# (case, built-in kind and its parameters, Python twin)
-CASES: list[tuple[str, str, dict[str, object], ac.QueueDiscipline | type]] = [
-    ("droptail", "droptail", {}, PyDropTail),
-    ("red", "red", RED_BUILTIN, PyRed(**RED, mean_pktsize=1500.0)),
+# (case, built-in kind and its parameters, Python twin, ECN)
+CASES: list[tuple[str, str, dict[str, object], ac.QueueDiscipline | type, bool]] = [
+    ("droptail", "droptail", {}, PyDropTail, False),
+    ("red", "red", RED_BUILTIN, PyRed(**RED, mean_pktsize=1500.0), False),
+    ("codel", "codel", {}, PyCoDel, False),
+    ("codel_ecn", "codel", {}, PyCoDel, True),
+    ("pie", "pie", {}, PyPie, False),
+    ("pie_ecn", "pie", {}, PyPie, True),
 ]
 BOTTLENECK = ("r1", "r2")
 LIMIT = 73
@@ -135,8 +301,8 @@ TABLES = ("flows.csv", "flows_detail.csv", "timeseries.csv", "queues.csv",
           "queue_flows.csv")
 
 
-def run_case(case: str, kind: str, params: dict[str, object], twin: object, out: Path
-             ) -> list[tuple[str, bool]]:
+def run_case(case: str, kind: str, params: dict[str, object], twin: object, ecn: bool,
+             out: Path) -> list[tuple[str, bool]]:
     """Runs the case both ways; (table, identical) per result table."""
     dirs = {}
     for how in ("builtin", "python"):
@@ -145,6 +311,10 @@ def run_case(case: str, kind: str, params: dict[str, object], twin: object, out:
             if (link.from_, link.to) == BOTTLENECK:
                 link.queue = (QueueConfig(kind=kind, limit=LIMIT, params=dict(params))
                               if how == "builtin" else QueueConfig(kind=twin, limit=LIMIT))
+                link.queue.ecn = ecn or None
+        if ecn:
+            for f in sc.flows:
+                f.tcp["ecn"] = True
         res = ac.run_scenario(sc, progress=False)
         dirs[how] = out / case / how
         res.save(dirs[how])
@@ -159,8 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     failed = 0
     print(f"{'case':10s} {'table':22s} built-in = Python")
-    for case, kind, params, twin in CASES:
-        for table, same in run_case(case, kind, params, twin, out):
+    for case, kind, params, twin, ecn in CASES:
+        for table, same in run_case(case, kind, params, twin, ecn, out):
             failed += not same
             print(f"{case:10s} {table:22s} {'identical' if same else 'DIFFERENT'}")
     print("all identical" if failed == 0 else f"{failed} tables differ")

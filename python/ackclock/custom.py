@@ -248,7 +248,7 @@ def hooks_of(cls: type) -> dict[str, Any]:
     return out
 
 
-def state_columns(cls: type, display: str) -> list[tuple[str, str]]:
+def state_columns(cls: type, display: str, key: str = "cc") -> list[tuple[str, str]]:
     """(column, attribute) pairs of the class's declared ``state``."""
     state = getattr(cls, "state", ())
     if isinstance(state, str):
@@ -257,7 +257,7 @@ def state_columns(cls: type, display: str) -> list[tuple[str, str]]:
     for column, attr in pairs:
         if not isinstance(column, str) or not isinstance(attr, str):
             raise ScenarioError(f"{display}.state: expected attribute names, got"
-                                f" {quote(column)}", path="cc")
+                                f" {quote(column)}", path=key)
     return pairs
 
 
@@ -283,33 +283,57 @@ def _instantiate(name: str, params: Mapping[str, float], setup: Mapping[str, flo
 
 
 class Verdict(enum.IntEnum):
-    """What :meth:`QueueDiscipline.admit` decides for an arriving packet."""
+    """What a :class:`QueueDiscipline` decides for a packet: at ``admit``, whether it enters
+    the queue; at ``dequeue``, whether the packet at the head is sent."""
 
     ADMIT = 0
     DROP = 1
-    #: Admit with Congestion Experienced set (RFC 3168); only for ``pkt.ect`` packets.
+    #: Admit (or send) with Congestion Experienced set (RFC 3168); only for ``pkt.ect``
+    #: packets.
     MARK = 2
 
 
+# The hooks a queue discipline may define, as the engine calls them.
+QUEUE_HOOKS = ("admit", "dequeue", "update")
+
+
 class QueueDiscipline:
-    """A queue discipline written in Python, deciding at enqueue (as DropTail, RED and PIE
-    do; Linux: a qdisc's ``enqueue``, ns-2: ``Queue::enque``). Define:
+    """A queue discipline written in Python. Define either hook or both:
 
-    - ``admit(self, pkt, queue) -> Verdict``: for each packet arriving at the link, ADMIT,
-      DROP or MARK (ECN-capable packets only). ``pkt`` (read-only): ``size`` (bytes),
-      ``ect``, ``now`` (s), ``now_ps``. ``queue`` (read-only): ``packets`` and ``bytes``
-      waiting before this arrival (not the one on the wire), ``limit``, ``limit_bytes``
-      (None: none), ``ns2``, ``ecn`` (the scenario's switches), ``rate_bps``, ``delay`` (s),
-      ``now``, ``now_ps``, ``idle_since_ps`` (when the line went idle, if it is idle),
-      ``busy_until_ps``, and ``queue.random()``: the next number in [0, 1) of the link's own
-      random stream, the one the built-in disciplines draw from.
+    - ``admit(self, pkt, queue) -> Verdict``: at enqueue (as DropTail, RED and PIE decide;
+      Linux: a qdisc's ``enqueue``, ns-2: ``Queue::enque``), for each packet arriving at the
+      link: ADMIT, DROP or MARK (ECN-capable packets only). ``queue.packets`` and
+      ``queue.bytes`` are what waits before this arrival (not the packet on the wire).
+    - ``dequeue(self, pkt, queue) -> Verdict``: at dequeue (as CoDel decides; Linux: a qdisc's
+      ``dequeue``, ns-2: ``Queue::deque``), for the packet at the head of the queue as the
+      line takes it: ADMIT sends it, MARK sends it with CE set, DROP drops it and the next
+      head is decided on at once. ``pkt.sojourn`` (s) and ``pkt.sojourn_ps`` are how long it
+      waited; ``queue.packets`` and ``queue.bytes`` what still waits behind it. A class that
+      defines ``dequeue`` holds its packets (a FIFO kept by the engine); without ``admit`` it
+      drops an arrival that finds its buffer (``limit``, ``limit_bytes``) full.
+    - ``update(self, queue)``, with ``update_interval`` (s, an attribute of the class or the
+      instance): periodic work every interval from the interval on (PIE's probability
+      update), with ``queue.packets`` and ``queue.bytes`` waiting at that instant and
+      ``queue.now`` its time. For a class that decides at enqueue only.
 
-    The link keeps the FIFO and its counters. The attributes ``avg`` and ``prob``, where the
-    instance has them, are the queue time series' ``avg`` and ``prob``.
+    ``pkt`` (read-only): ``size`` (bytes), ``flow`` (its flow's name), ``flow_index``,
+    ``kind`` ("data", "ack" or "udp"), ``id``, ``seq`` (an ACK: its acknowledgement number),
+    ``retransmit``, ``ecn`` (the bits: 1 ECT, 2 CE, 4 ECE, 8 CWR), ``ect``, ``ce``, ``sent``
+    (when its sender sent it), ``now``, ``enqueued`` (at ``admit``: now), ``sojourn``, each
+    in seconds and as ``..._ps`` in picoseconds. ``queue`` (read-only): ``packets``,
+    ``bytes``, ``limit``, ``limit_bytes`` (None: none), ``ns2``, ``ecn`` (the scenario's
+    switches), ``rate_bps``, ``delay`` (s), ``now``, ``now_ps``, ``idle_since_ps`` (when the
+    line went idle, if it is idle) and ``busy_until_ps`` (both at ``admit`` of a class
+    without ``dequeue``), and ``queue.random()``: the next number in [0, 1) of the link's own
+    random stream, the one the built-in disciplines draw from.
+
+    State: the attributes ``avg``, ``prob`` and ``dropping``, where the instance has them,
+    are the queue time series' ``red_avg``, ``drop_prob`` and ``codel_dropping``; ``state``
+    (a tuple of attribute names, or a mapping column -> attribute) adds columns of its own to
+    the queue time series (NaN on the other links).
     """
 
-    def admit(self, pkt: QueuedPacket, queue: QueueView) -> Verdict:
-        raise NotImplementedError
+    state: ClassVar[tuple[str, ...] | Mapping[str, str]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -341,12 +365,43 @@ def is_custom_queue(value: object) -> bool:
 
 
 def _instantiate_queue(name: str, params: Mapping[str, float]
-                       ) -> tuple[QueueDiscipline, Any, str]:
+                       ) -> tuple[QueueDiscipline, dict[str, Any], float | None,
+                                  list[tuple[str, str]], str]:
     """The engine's factory: one link's instance of the class ``name`` names, made with
-    ``params``; its ``admit`` and the name errors give it."""
+    ``params``; its hooks (the functions, by name), its update interval (s, or None), its
+    declared state (column, attribute) and the name errors give it."""
     cls = find_class(name, QueueDiscipline, "queue")
     display = cls.__qualname__
-    admit = getattr(cls, "admit", None)
-    if admit is None or admit is QueueDiscipline.admit:
-        raise ScenarioError(f"{display} does not define admit(self, pkt, queue)", path="queue")
-    return cls(**params), admit, display
+    hooks = {h: f for h in QUEUE_HOOKS if (f := getattr(cls, h, None)) is not None}
+    if "admit" not in hooks and "dequeue" not in hooks:
+        raise ScenarioError(f"{display} defines neither admit(self, pkt, queue) nor"
+                            " dequeue(self, pkt, queue)", path="queue")
+    instance = cls(**params)
+    every: float | None = None
+    if "update" in hooks:
+        if "dequeue" in hooks:
+            raise ScenarioError(f"{display}.update: periodic updates are for a discipline that"
+                                " decides at enqueue only (it defines dequeue)", path="queue")
+        raw = getattr(instance, "update_interval", None)
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not raw > 0 \
+                or math.isinf(raw):
+            raise ScenarioError(f"{display}.update_interval: expected a positive number of"
+                                f" seconds (it defines update), got {quote(raw)}",
+                                path="queue")
+        every = float(raw)
+    columns = _queue_state_columns(cls, display)
+    return instance, hooks, every, columns, display
+
+
+# The queue time series' own columns, which a declared state may not take.
+_QUEUE_COLUMNS = ("time_s", "link", "queue_packets", "queue_bytes", "red_avg", "drop_prob",
+                  "codel_dropping")
+
+
+def _queue_state_columns(cls: type, display: str) -> list[tuple[str, str]]:
+    pairs = state_columns(cls, display, "queue")
+    for column, _ in pairs:
+        if column in _QUEUE_COLUMNS:
+            raise ScenarioError(f"{display}.state: {quote(column)} is a column of the queue"
+                                " time series already; name it otherwise", path="queue")
+    return pairs

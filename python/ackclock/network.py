@@ -18,6 +18,7 @@ from .apps import App
 from .errors import ScenarioError
 from .profiles import normalize_tcp_params
 from .results import Results
+from .run import user_facing
 from .scenario import (
     AppConfig,
     Flow,
@@ -279,6 +280,7 @@ class Network:
         )
         return sc, resolve(sc)
 
+    @user_facing
     def run(
         self,
         duration: Any,

@@ -6,9 +6,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .errors import EngineUnavailable, InvariantViolation, ScenarioError
 from .results import Results
@@ -49,6 +49,22 @@ def engine() -> Engine:
     return _core
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def user_facing(f: F) -> F:
+    """``f``, a function that runs simulations, made to pass an exception a Python hook
+    (docs/custom-algorithms.md) raised to its caller with the hook's own traceback: the
+    caller's frames, then the hook's, none of ackclock's (``ackclock._core.UserFacing``: a
+    wrapper that is no Python frame). Without the compiled engine, ``f`` itself."""
+    try:
+        from ._core import UserFacing
+    except ImportError:
+        return f
+    return cast(F, UserFacing(f))
+
+
+@user_facing
 def run_scenario(scenario: Scenario, progress: bool | None = None,
                  trace_dir: str | os.PathLike[str] | None = None) -> Results:
     """Runs ``scenario`` to its duration.
@@ -64,6 +80,7 @@ def run_scenario(scenario: Scenario, progress: bool | None = None,
                         trace_dir=trace_dir)
 
 
+@user_facing
 def run_document(document: Mapping[str, Any], progress: bool | None = None,
                  source: str | None = None,
                  trace_dir: str | os.PathLike[str] | None = None) -> Results:

@@ -810,8 +810,8 @@ def _custom_queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]
 
     name, params = as_name(q.kind, f"{path}.kind", QueueDiscipline)
     if q.device_limit is not None or q.bql:
-        raise ScenarioError("a device queue goes below a discipline that holds its packets, not"
-                            " below one written in Python, which decides at enqueue",
+        raise ScenarioError("a device queue goes below a built-in discipline that holds its"
+                            " packets; not below one written in Python (not supported yet)",
                             path=f"{path}.device_limit")
     for key, value in q.params.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -215,14 +215,17 @@ def _toml(value: Any) -> str:
 
 def _python(value: Any) -> Any:
     if "ackclock.custom" in sys.modules:
-        # A congestion control written in Python as its scenario name ("module:Class"), an
-        # instance with its parameters ("module:Class(beta=0.6)"; a function scenario
-        # receives the instance itself).
-        from .custom import CongestionControl, as_name
+        # A congestion control or queue discipline written in Python as its scenario name
+        # ("module:Class"), an instance with its parameters ("module:Class(beta=0.6)"; a
+        # function scenario receives the instance itself).
+        from .custom import CongestionControl, QueueDiscipline, as_name
 
-        if isinstance(value, CongestionControl) or (
-                isinstance(value, type) and issubclass(value, CongestionControl)):
-            name, params = as_name(value, "cc")
+        for base in (CongestionControl, QueueDiscipline):
+            if not (isinstance(value, base) or (isinstance(value, type)
+                                                and issubclass(value, base))):
+                continue
+            name, params = as_name(value, "cc" if base is CongestionControl else "queue",
+                                   base)
             if params:
                 name += "(" + ", ".join(f"{k}={v!r}" for k, v in params.items()) + ")"
             return name

@@ -48,6 +48,29 @@ pub struct Packet {
 
 #[cfg(test)]
 impl Packet {
+    /// A 1000-byte UDP datagram of flow 0, not ECN-capable, every other field zero.
+    pub(crate) const TEST: Packet = Packet {
+        id: 0,
+        flow: FlowId(0),
+        kind: PacketKind::Udp,
+        src: NodeId(0),
+        dst: NodeId(1),
+        size: 1000,
+        seq: 0,
+        ack: 0,
+        sent_at: SimTime::ZERO,
+        retransmit: false,
+        ts_echo: SimTime::ZERO,
+        sack: SackBlocks::NONE,
+        nth: 0,
+        ecn: 0,
+    };
+    /// [`Packet::TEST`], ECN-capable.
+    pub(crate) const TEST_ECT: Packet = Packet {
+        ecn: ecn::ECT,
+        ..Packet::TEST
+    };
+
     /// A UDP datagram of `size` bytes from node 0 to node 1 on `flow`, numbered `id` (its
     /// `seq` too), every other field zero: what queue and link tests need.
     pub(crate) fn test_udp(id: u64, flow: u32, size: u32) -> Packet {

@@ -1,5 +1,7 @@
 //! Result tables as named columns, ready for CSV, Parquet or a DataFrame.
 
+use std::borrow::Cow;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ColumnData {
     F64(Vec<f64>),
@@ -9,7 +11,8 @@ pub enum ColumnData {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {
-    pub name: &'static str,
+    /// Fixed for the engine's own columns; a discipline's declared state names its own.
+    pub name: Cow<'static, str>,
     pub data: ColumnData,
 }
 
@@ -20,23 +23,23 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn f64(&mut self, name: &'static str, v: Vec<f64>) -> &mut Self {
+    pub fn f64(&mut self, name: impl Into<Cow<'static, str>>, v: Vec<f64>) -> &mut Self {
         self.columns.push(Column {
-            name,
+            name: name.into(),
             data: ColumnData::F64(v),
         });
         self
     }
-    pub fn u64(&mut self, name: &'static str, v: Vec<u64>) -> &mut Self {
+    pub fn u64(&mut self, name: impl Into<Cow<'static, str>>, v: Vec<u64>) -> &mut Self {
         self.columns.push(Column {
-            name,
+            name: name.into(),
             data: ColumnData::U64(v),
         });
         self
     }
-    pub fn str(&mut self, name: &'static str, v: Vec<String>) -> &mut Self {
+    pub fn str(&mut self, name: impl Into<Cow<'static, str>>, v: Vec<String>) -> &mut Self {
         self.columns.push(Column {
-            name,
+            name: name.into(),
             data: ColumnData::Str(v),
         });
         self
@@ -67,7 +70,7 @@ impl Table {
     /// runs give identical bytes).
     pub fn to_csv(&self) -> String {
         let mut s = String::new();
-        let names: Vec<&str> = self.columns.iter().map(|c| c.name).collect();
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name.as_ref()).collect();
         s.push_str(&names.join(","));
         s.push('\n');
         let rows = self.columns.first().map_or(0, |c| match &c.data {

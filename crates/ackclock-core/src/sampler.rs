@@ -42,6 +42,8 @@ pub struct Sampler {
     q_avg: Vec<f64>,
     q_prob: Vec<f64>,
     q_dropping: Vec<f64>,
+    /// Columns of the state disciplines written in Python declare (NaN on other links).
+    q_own: Vec<(String, Vec<f64>)>,
 }
 
 impl Sampler {
@@ -70,6 +72,32 @@ impl Sampler {
             q_avg: Vec::with_capacity(nq),
             q_prob: Vec::with_capacity(nq),
             q_dropping: Vec::with_capacity(nq),
+            q_own: Vec::new(),
+        }
+    }
+
+    /// Adds a column of the queue time series for each of `names` not there yet: a
+    /// discipline's declared state.
+    pub fn declare_queue_columns(&mut self, names: &[String]) {
+        for n in names {
+            if !self.q_own.iter().any(|(c, _)| c == n) {
+                self.q_own
+                    .push((n.clone(), Vec::with_capacity(self.q_dropping.capacity())));
+            }
+        }
+    }
+
+    /// Whether some discipline declared state columns.
+    pub fn has_own_queue_columns(&self) -> bool {
+        !self.q_own.is_empty()
+    }
+
+    /// Sets the declared column `name` of the queue row recorded last.
+    pub fn set_queue_column(&mut self, name: &str, value: f64) {
+        if let Some((_, v)) = self.q_own.iter_mut().find(|(c, _)| c == name) {
+            if let Some(last) = v.last_mut() {
+                *last = value;
+            }
         }
     }
 
@@ -104,6 +132,9 @@ impl Sampler {
         self.q_avg.push(aqm.avg);
         self.q_prob.push(aqm.prob);
         self.q_dropping.push(aqm.dropping);
+        for (_, v) in &mut self.q_own {
+            v.push(f64::NAN);
+        }
     }
 
     /// The series recorded so far.
@@ -129,6 +160,9 @@ impl Sampler {
             .f64("red_avg", self.q_avg.clone())
             .f64("drop_prob", self.q_prob.clone())
             .f64("codel_dropping", self.q_dropping.clone());
+        for (name, v) in &self.q_own {
+            qs.f64(name.clone(), v.clone());
+        }
         (ts, qs)
     }
 }

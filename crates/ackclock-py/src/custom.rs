@@ -110,8 +110,47 @@ pub fn take_user_error() -> Option<PyErr> {
     USER_ERROR.with(|e| e.borrow_mut().take())
 }
 
-pub(crate) fn keep(err: PyErr) {
+fn keep(err: PyErr) {
     USER_ERROR.with(|e| *e.borrow_mut() = Some(err));
+}
+
+/// An exception's type name and text.
+fn describe(py: Python<'_>, e: &PyErr) -> (String, String) {
+    let kind = e
+        .get_type(py)
+        .name()
+        .map_or_else(|_| "an exception".to_string(), |n| n.to_string());
+    let text = e
+        .value(py)
+        .str()
+        .map_or_else(|_| String::new(), |s| s.to_string());
+    (kind, text)
+}
+
+/// The one-line failure for an exception a hook raised (`hook`: `Class.method`), keeping
+/// the exception for the front end to re-raise with its traceback. Shared by congestion
+/// controls and queue disciplines written in Python.
+pub(crate) fn user_error(py: Python<'_>, e: PyErr, hook: &str) -> String {
+    let (kind, text) = describe(py, &e);
+    keep(e);
+    if text.is_empty() {
+        format!("{hook} raised {kind}")
+    } else {
+        format!("{hook} raised {kind}: {text}")
+    }
+}
+
+/// The error for a Python algorithm that could not be made (`key`: the scenario key, `cc`
+/// or `queue`; `name`: `module:Class`): a ScenarioError's own line, else the exception,
+/// kept for the front end to re-raise.
+pub(crate) fn made_error(py: Python<'_>, e: PyErr, key: &str, name: &str) -> String {
+    let (kind, text) = describe(py, &e);
+    if kind == "ScenarioError" {
+        text
+    } else {
+        keep(e);
+        format!("{key}: {name} could not be made: {kind}: {text}")
+    }
 }
 
 /// The hook functions of a class, looked up once (None: not defined, not called), and the
@@ -263,20 +302,7 @@ impl PyCc {
 
     /// The one-line failure for an exception of `hook`, keeping the exception.
     fn raised(&self, py: Python<'_>, hook: Hook, e: PyErr) -> Failure {
-        let kind = e
-            .get_type(py)
-            .name()
-            .map_or_else(|_| "an exception".to_string(), |n| n.to_string());
-        let text = e
-            .value(py)
-            .str()
-            .map_or_else(|_| String::new(), |s| s.to_string());
-        keep(e);
-        if text.is_empty() {
-            format!("{}.{} raised {kind}", self.name, hook.name())
-        } else {
-            format!("{}.{} raised {kind}: {text}", self.name, hook.name())
-        }
+        user_error(py, e, &format!("{}.{}", self.name, hook.name()))
     }
 
     fn set_conn(&self, py: Python<'_>, conn: &Conn) -> PyResult<()> {
@@ -504,22 +530,7 @@ fn make(
     setup: &CcSetup,
 ) -> Result<Box<dyn ExternalCc>, String> {
     Python::attach(|py| {
-        let fail = |e: PyErr| -> String {
-            let text = e
-                .value(py)
-                .str()
-                .map_or_else(|_| String::new(), |s| s.to_string());
-            let kind = e
-                .get_type(py)
-                .name()
-                .map_or_else(|_| String::new(), |n| n.to_string());
-            if kind == "ScenarioError" {
-                text
-            } else {
-                keep(e);
-                format!("cc: {name} could not be made: {kind}: {text}")
-            }
-        };
+        let fail = |e: PyErr| made_error(py, e, "cc", name);
         let params = PyDict::new(py);
         for (k, v) in given {
             params.set_item(k, v).map_err(fail)?;
@@ -571,6 +582,70 @@ fn make(
     })
 }
 
+/// A function of ackclock's that runs simulations (`Network.run`, `run_scenario`, ...),
+/// wrapped so that an exception a Python hook raised reaches its caller with the hook's own
+/// traceback: the caller's frames, then the hook's, and none of ackclock's between them.
+/// Python adds a frame to a traceback for each Python function the exception leaves; this
+/// wrapper is not one, and it replaces the traceback gathered inside ackclock by the hook's
+/// (`ackclock.run.user_error` keeps it as `_ackclock_hook_tb`). Bound as a method through
+/// `__get__`, as a function is.
+#[pyclass(module = "ackclock._core", name = "UserFacing", frozen)]
+pub struct UserFacing {
+    f: Py<PyAny>,
+}
+
+#[pymethods]
+impl UserFacing {
+    #[new]
+    fn new(f: Py<PyAny>) -> UserFacing {
+        UserFacing { f }
+    }
+
+    /// The wrapped function (`inspect.signature` follows it).
+    #[getter]
+    fn __wrapped__(&self, py: Python<'_>) -> Py<PyAny> {
+        self.f.clone_ref(py)
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        match self.f.bind(py).call(args, kwargs) {
+            Ok(v) => Ok(v.unbind()),
+            Err(e) => {
+                let value = e.value(py).clone();
+                match value.getattr("_ackclock_hook_tb") {
+                    Ok(tb) if !tb.is_none() => {
+                        value.setattr("__traceback__", tb)?;
+                        Err(PyErr::from_value(value.into_any()))
+                    }
+                    _ => Err(e),
+                }
+            }
+        }
+    }
+
+    fn __get__(
+        slf: Py<Self>,
+        py: Python<'_>,
+        obj: Option<Bound<'_, PyAny>>,
+        _owner: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        match obj {
+            Some(o) if !o.is_none() => Ok(py
+                .import("types")?
+                .getattr("MethodType")?
+                .call1((slf, o))?
+                .unbind()),
+            _ => Ok(slf.into_any()),
+        }
+    }
+}
+
 /// The cube root the engine computes (Rust's `f64::cbrt`, whose implementation differs from
 /// the C library's `math.cbrt` in the last bit for some inputs): a Python CUBIC that must
 /// match the built-in one uses it.
@@ -583,6 +658,7 @@ fn cbrt(x: f64) -> f64 {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cbrt, m)?)?;
     m.add_class::<Clock>()?;
+    m.add_class::<UserFacing>()?;
     m.add_class::<AckView>()?;
     m.add_class::<RateView>()?;
     external::install(make);

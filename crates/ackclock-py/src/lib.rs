@@ -312,7 +312,7 @@ fn table_to_dict<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>
     for c in &t.columns {
         match &c.data {
             ColumnData::F64(v) => d.set_item(
-                c.name,
+                c.name.as_ref(),
                 shared_list(
                     py,
                     v,
@@ -321,11 +321,11 @@ fn table_to_dict<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>
                 )?,
             )?,
             ColumnData::U64(v) => d.set_item(
-                c.name,
+                c.name.as_ref(),
                 shared_list(py, v, |x| *x, |x| Ok(x.into_pyobject(py)?.into_any()))?,
             )?,
             ColumnData::Str(v) => d.set_item(
-                c.name,
+                c.name.as_ref(),
                 shared_list(
                     py,
                     v,

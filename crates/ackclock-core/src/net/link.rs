@@ -351,6 +351,14 @@ impl Link {
         self.queue.state()
     }
 
+    /// The discipline, if it is written outside the engine (for its declared state).
+    pub fn external(&self) -> Option<&crate::queue::external::External> {
+        match &self.queue {
+            AnyQueue::External(q) => Some(q),
+            _ => None,
+        }
+    }
+
     /// Brings the backlog and its time integrals up to `now`: packets whose transmission has
     /// started by then leave the queue (a departure, as ns-2's queue monitor counts it).
     #[inline(always)]
@@ -483,7 +491,7 @@ impl Link {
                 now,
                 backlog,
                 size,
-                ect: pool.get(c.r).ecn & ecn::ECT != 0,
+                pkt: pool.get(c.r),
                 idle_since: (self.busy_until <= now).then_some(self.busy_until),
                 busy_until: self.busy_until,
             }),
@@ -580,7 +588,7 @@ impl Link {
                 now,
                 backlog,
                 size,
-                ect: pool.get(c.r).ecn & ecn::ECT != 0,
+                pkt: pool.get(c.r),
                 idle_since: (self.busy_until <= now).then_some(self.busy_until),
                 busy_until: self.busy_until,
             }),

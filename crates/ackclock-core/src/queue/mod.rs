@@ -46,17 +46,26 @@ pub struct Backlog {
 
 /// What an enqueue-time discipline sees of an arriving packet.
 #[derive(Clone, Copy, Debug)]
-pub struct Arrival {
+pub struct Arrival<'a> {
     pub now: SimTime,
     pub backlog: Backlog,
     pub size: u32,
-    /// The packet's sender understands ECN (RFC 3168 ECT).
-    pub ect: bool,
+    /// The packet itself: the built-in disciplines read its ECN bits ([`Arrival::ect`]), one
+    /// written outside the engine shows it (flow, kind, ...).
+    pub pkt: &'a Packet,
     /// When the line last went idle, if it is idle now (nothing waiting or transmitting).
     pub idle_since: Option<SimTime>,
     /// When the line will have sent everything already accepted: an arrival now waits
     /// until then.
     pub busy_until: SimTime,
+}
+
+impl Arrival<'_> {
+    /// The packet's sender understands ECN (RFC 3168 ECT).
+    #[inline]
+    pub fn ect(&self) -> bool {
+        self.pkt.ecn & crate::packet::ecn::ECT != 0
+    }
 }
 
 /// An enqueue-time decision.
@@ -268,8 +277,8 @@ macro_rules! disciplines {
         #[derive(Clone, Debug)]
         pub enum AnyQueue {
             $($ty(stored!($module::$ty $(, $boxed)?)),)*
-            /// A discipline written outside the engine (`queue.custom`, [`external`]): an
-            /// enqueue-time one.
+            /// A discipline written outside the engine (`queue.custom`, [`external`]),
+            /// deciding at enqueue, at dequeue (then it holds the packets) or both.
             External(Box<external::External>),
         }
 
@@ -306,13 +315,13 @@ macro_rules! disciplines {
             /// Whether it holds the waiting packets ([`Service::Dequeue`]).
             #[inline(always)]
             pub fn holds(&self) -> bool {
-                match self { $(AnyQueue::$ty(_) => matches!(<$module::$ty as QueueDiscipline>::INFO.service, Service::Dequeue),)* AnyQueue::External(_) => false }
+                match self { $(AnyQueue::$ty(_) => matches!(<$module::$ty as QueueDiscipline>::INFO.service, Service::Dequeue),)* AnyQueue::External(q) => q.holds() }
             }
 
             /// Whether it has periodic updates ([`QueueDiscipline::PERIODIC`]).
             #[inline(always)]
             pub fn periodic(&self) -> bool {
-                match self { $(AnyQueue::$ty(_) => <$module::$ty as QueueDiscipline>::PERIODIC,)* AnyQueue::External(_) => false }
+                match self { $(AnyQueue::$ty(_) => <$module::$ty as QueueDiscipline>::PERIODIC,)* AnyQueue::External(q) => q.periodic() }
             }
 
             /// [`QueueDiscipline::admit`].
@@ -324,42 +333,42 @@ macro_rules! disciplines {
             /// [`QueueDiscipline::update_due`].
             #[inline]
             pub fn update_due(&self) -> SimTime {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update_due(q),)* AnyQueue::External(_) => SimTime::MAX }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update_due(q),)* AnyQueue::External(q) => q.update_due() }
             }
 
             /// [`QueueDiscipline::update`].
             #[inline]
             pub fn update(&mut self, waiting: Backlog) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update(q, waiting),)* AnyQueue::External(_) => {} }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::update(q, waiting),)* AnyQueue::External(q) => q.update(waiting) }
             }
 
             /// [`QueueDiscipline::enqueue`].
             #[inline]
             pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::enqueue(q, now, pkt, dropped),)* AnyQueue::External(_) => dropped.push(pkt) }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::enqueue(q, now, pkt, dropped),)* AnyQueue::External(q) => q.enqueue(now, pkt, dropped) }
             }
 
             /// [`QueueDiscipline::dequeue`].
             #[inline]
             pub fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::dequeue(q, now, dropped),)* AnyQueue::External(_) => None }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::dequeue(q, now, dropped),)* AnyQueue::External(q) => q.dequeue(now, dropped) }
             }
 
             /// [`QueueDiscipline::backlog`].
             #[inline]
             pub fn backlog(&self) -> Backlog {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::backlog(q),)* AnyQueue::External(_) => Backlog::default() }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::backlog(q),)* AnyQueue::External(q) => q.backlog() }
             }
 
             /// [`QueueDiscipline::for_each_packet`].
             pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::for_each_packet(q, f),)* AnyQueue::External(_) => {} }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::for_each_packet(q, f),)* AnyQueue::External(q) => q.for_each_packet(f) }
             }
 
             /// [`QueueDiscipline::marks`].
             #[inline]
             pub fn marks(&self) -> u64 {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::marks(q),)* AnyQueue::External(_) => 0 }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::marks(q),)* AnyQueue::External(q) => q.marks() }
             }
 
             /// [`QueueDiscipline::wake_at`].
@@ -375,7 +384,7 @@ macro_rules! disciplines {
 
             /// [`QueueDiscipline::limits`].
             pub fn limits(&self) -> (Option<u64>, Option<u64>) {
-                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::limits(q),)* AnyQueue::External(_) => (None, None) }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::limits(q),)* AnyQueue::External(q) => q.limits() }
             }
         }
     };

@@ -109,7 +109,7 @@ impl Pie {
             return Verdict::Admit;
         }
         if self.rng.next_f64() < self.drop_prob {
-            if self.p.ecn && a.ect && self.drop_prob <= self.p.mark_ecn_threshold {
+            if self.p.ecn && a.ect() && self.drop_prob <= self.p.mark_ecn_threshold {
                 self.marks += 1;
                 return Verdict::Mark;
             }
@@ -307,7 +307,7 @@ mod tests {
                 bytes: 150_000,
             },
             size: 1500,
-            ect: false,
+            pkt: &crate::packet::Packet::TEST,
             idle_since: None,
             busy_until: SimTime::ZERO,
         };

@@ -244,7 +244,7 @@ impl Red {
                     self.count = 0;
                     self.count_bytes = 0;
                     let markable = !self.p.use_mark_p || self.prob_b <= self.p.mark_p;
-                    if self.p.ecn && a.ect && markable {
+                    if self.p.ecn && a.ect() && markable {
                         self.marks += 1;
                         return Verdict::Mark;
                     }
@@ -407,7 +407,7 @@ mod tests {
         Red::new(p, 10e6, 0.01, RandomStream::named(1, "red"))
     }
 
-    fn arrival(now_s: f64, packets: u64, idle_since: Option<f64>) -> Arrival {
+    fn arrival(now_s: f64, packets: u64, idle_since: Option<f64>) -> Arrival<'static> {
         let ps = |s: f64| SimTime((s * 1e12) as u64);
         Arrival {
             now: ps(now_s),
@@ -416,7 +416,7 @@ mod tests {
                 bytes: packets * 1000,
             },
             size: 1000,
-            ect: false,
+            pkt: &crate::packet::Packet::TEST,
             idle_since: idle_since.map(ps),
             busy_until: ps(now_s),
         }
@@ -540,7 +540,7 @@ mod tests {
             ..params()
         });
         let mut a = arrival(0.0, 8, None);
-        a.ect = true;
+        a.pkt = &crate::packet::Packet::TEST_ECT;
         let mut marks = 0;
         for _ in 0..1000 {
             match e.admit(&a) {

@@ -333,8 +333,8 @@ fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
         }
         if q.device.is_some() {
             return Err(format!(
-                "{p}.device_limit: a device queue goes below a queue discipline that holds its \
-                 packets, not below {name} (it decides at enqueue)"
+                "{p}.device_limit: a device queue goes below a built-in queue discipline that \
+                 holds its packets; not below {name}, written in Python (not supported yet)"
             ));
         }
         return Ok(());

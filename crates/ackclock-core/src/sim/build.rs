@@ -22,7 +22,7 @@ impl Simulator {
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
             );
-            let link = build_link(l, &name, links.len() as u32, scenario.run.seed, &priorities)?;
+            let link = build_link(l, &name, links.len() as u32, &scenario, &priorities)?;
             if l.monitor_flows {
                 monitored.push(links.len());
             }
@@ -202,6 +202,13 @@ impl Simulator {
                 scenario_flows, // Tmix half-connections are not sampled
                 links.len(),
             ));
+            if let Some(s) = sampler.as_mut() {
+                for l in &links {
+                    if let Some(ext) = l.external() {
+                        s.declare_queue_columns(&ext.columns());
+                    }
+                }
+            }
             sample_interval = SimDuration(iv);
             queue.push_timer(SimTime::ZERO, Event::Sample);
         }
@@ -301,9 +308,10 @@ fn build_link(
     l: &LinkConfig,
     name: &str,
     index: u32,
-    seed: u64,
+    scenario: &Scenario,
     flow_priority: &std::sync::Arc<[u8]>,
 ) -> Result<Link, String> {
+    let seed = scenario.run.seed;
     let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
     let delay = SimDuration(l.delay_ps);
     let q = &l.queue;
@@ -320,7 +328,8 @@ fn build_link(
     };
     let queue = match &q.custom {
         Some(custom) => {
-            let mut ext = External::new(custom, &q.params, &setup)
+            let flows: Vec<String> = scenario.flows.iter().map(|f| f.name.clone()).collect();
+            let mut ext = External::new(custom, &q.params, &setup, &flows)
                 .map_err(|e| format!("link {name}: {e}"))?;
             ext.set_link(index);
             AnyQueue::External(Box::new(ext))

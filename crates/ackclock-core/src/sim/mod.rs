@@ -311,8 +311,10 @@ impl Simulator {
 
     /// A link's head packet reaches the far end. Its event is still in the queue, at `src`
     /// (see `run_until`): the link's next head event takes its place, or it is removed.
-    /// Always inlined, as `receive`: both have another caller under `run.ties = "ns2"`, and
-    /// the other profiles' loop must compile as it did with this one alone.
+    /// Inlined into `run_until`, where most events are this one (the compiler stopped
+    /// inlining it when the links' enqueue grew by a rarely taken arm, and a packet-hop took
+    /// 20 more instructions: benchmarks/instructions.py); as `receive`, it has a second
+    /// caller under `run.ties = "ns2"`, which must not change how that loop compiles.
     #[inline(always)]
     fn on_link_head(&mut self, l: LinkId, src: Source) {
         let link = &mut self.links[l.idx()];

@@ -508,6 +508,11 @@ impl Simulator {
         for (l, name) in self.links.iter().zip(&self.link_names) {
             let b = l.backlog();
             s.queue(t, name, b.packets, b.bytes, l.aqm_state());
+            if s.has_own_queue_columns() {
+                if let Some(ext) = l.external() {
+                    ext.declared(&mut |c, v| s.set_queue_column(c, v));
+                }
+            }
         }
         let next = self.now + self.sample_interval;
         if next <= self.duration {

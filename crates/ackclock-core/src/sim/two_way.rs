@@ -208,7 +208,8 @@ impl Simulator {
         };
         let delivered = |c: &FullConn, s: usize| self.counters[c.flows[s].idx()].bytes_delivered;
         for col in &mut t.columns {
-            let name = col.name;
+            let name = col.name.clone();
+            let name = name.as_ref();
             match &mut col.data {
                 ColumnData::Str(v) => v.extend(self.full.iter().map(|c| match name {
                     "flow" => self.scenario.flows[c.flows[0].idx()].name.clone(),
