@@ -183,14 +183,6 @@ impl Simulator {
 
         let duration = SimTime(scenario.run.duration_ps);
         let mut queue = EventQueue::new();
-        // Same-time events as ns-2.35's double-valued clock orders them (`sim/ns2_clock.rs`).
-        let ns2_clock = scenario.run.ties == crate::scenario::Ties::Ns2;
-        if ns2_clock {
-            queue.order_as_ns2();
-            for (link, cfg) in links.iter_mut().zip(&scenario.links) {
-                link.keep_ns2_clock(cfg.rate_bps);
-            }
-        }
         queue.push_timer(SimTime(scenario.run.warmup_ps), Event::Warmup);
         let mut sampler = None;
         let mut sample_interval = SimDuration::ZERO;
@@ -244,8 +236,6 @@ impl Simulator {
         let _ = crate::tcp::cc::external::take_failure();
         let _ = crate::queue::external::take_failure();
         Ok(Simulator {
-            ns2_clock,
-            ns2_script_uid: 0,
             external,
             scenario,
             now: SimTime::ZERO,

@@ -14,17 +14,11 @@ impl Simulator {
             return Err(format!("time {} ps is in the past", at.0));
         }
         let id = FlowId(f as u32);
-        let ev = if start {
+        if start {
             self.flows[f].start = at;
-            Event::AppStart(id)
+            self.queue.push_timer(at, Event::AppStart(id));
         } else {
-            Event::AppStop(id)
-        };
-        if self.ns2_clock {
-            let seq = self.ns2_scheduled(at, at == self.now);
-            self.queue.push_keyed(at, seq, ev);
-        } else {
-            self.queue.push_timer(at, ev);
+            self.queue.push_timer(at, Event::AppStop(id));
         }
         Ok(())
     }

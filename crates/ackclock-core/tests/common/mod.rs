@@ -286,7 +286,6 @@ pub fn build(net: &Net) -> Scenario {
             max_events: None,
             max_packets: None,
             routing: Default::default(),
-            ties: Default::default(),
         },
         nodes,
         links,
