@@ -15,6 +15,9 @@ class Simulation:
     def run_until(self, t_ps: int) -> None:
         """Runs every event up to and including ``t_ps`` (capped at the duration); releases
         the GIL, unless a congestion control written in Python runs."""
+    def run_until_before(self, t_ps: int, t2: float) -> None:
+        """Runs the events up to ``t_ps`` and, of those at ``t_ps``, under the ns2 profile
+        only the ones whose ns-2 time lies before ``t2`` seconds (other profiles: all)."""
 
     def take_user_error(self) -> BaseException | None:
         """The exception a congestion control written in Python raised, when the run stopped

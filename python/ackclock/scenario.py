@@ -31,6 +31,7 @@ from .schema import (
     APP,
     LOSS,
     ROUTINGS,
+    TIES,
 )
 from .schema import (
     APP_KINDS as APP_KINDS,
@@ -100,6 +101,9 @@ class RunConfig:
     # Among equal-cost shortest paths: "shortest" (the first declared link, ns-2's static
     # routing) or "ecmp" (per flow, by a hash).
     routing: str = "shortest"
+    # Events of one exact instant: "insertion" (the order they were scheduled) or "ns2"
+    # (ns-2.35's order: its double-valued event times, then its scheduling order).
+    ties: str = "insertion"
 
 
 @dataclass(slots=True)  # no attribute dict per entry (10 000 flows: 40 000 links)
@@ -484,6 +488,11 @@ def _run(run: RunConfig) -> dict[str, Any]:
                             path="run.routing")
     if run.routing == "ecmp":
         document["routing"] = "ecmp"
+    if run.ties not in TIES:
+        raise ScenarioError(f"expected \"insertion\" or \"ns2\", got {quote(run.ties)}",
+                            path="run.ties")
+    if run.ties == "ns2":
+        document["ties"] = "ns2"
     return document
 
 

@@ -71,6 +71,7 @@ class _QueueKinds(Sequence[str]):
 QUEUE_KINDS: Sequence[str] = _QueueKinds()
 TRACE_FORMATS = ("ns2", "pcap")
 ROUTINGS = ("shortest", "ecmp")
+TIES = ("insertion", "ns2")
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
 EXCHANGES = ("request-response", "concurrent", "open")
 # The variables a TCP flow can trace on every change (the engine's tracer::TRACEABLE).
@@ -105,6 +106,9 @@ RUN: Mapping[str, Key] = {
     "max_packets": Key("count1", "stop cleanly with more packets than this held at once"),
     "routing": Key("choice", 'among equal-cost paths: "shortest" (the first declared link, as'
                    ' ns-2; default) or "ecmp" (per flow, by a hash)', choices=ROUTINGS),
+    "ties": Key("choice", 'events of one instant: "insertion" (in the order they were scheduled;'
+                ' default) or "ns2" (as ns-2.35 orders them: by its double-valued times, then'
+                ' its scheduling order)', choices=TIES),
 }
 
 DEFAULTS: Mapping[str, Key] = {

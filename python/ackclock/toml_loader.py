@@ -527,6 +527,7 @@ def build_scenario(
             max_events=run.get("max_events"),
             max_packets=run.get("max_packets"),
             routing=run.get("routing", "shortest"),
+            ties=run.get("ties", "insertion"),
         ),
         defaults_tcp=defaults_tcp,
         nodes=[_node(e, _origin(e, "node", i)) for i, e in enumerate(doc.get("node", []))],

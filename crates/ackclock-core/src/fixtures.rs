@@ -177,6 +177,7 @@ pub fn dumbbell(
             max_events: None,
             max_packets: None,
             routing: Default::default(),
+            ties: Default::default(),
         },
         nodes,
         links,

@@ -50,6 +50,11 @@ pub struct PacketRef(u32);
 pub struct PacketPool {
     slots: Vec<Packet>,
     free: Vec<u32>,
+    /// Under the ns2 profile, the ns-2 time and scheduling order of the event now running
+    /// (`sched::ns2_key`): a link with ns-2's clock reads them when a packet reaches it
+    /// (`Link::enqueue`), and every hop already hands it the pool, so no other profile pays
+    /// for passing them.
+    pub ns2_now: (f64, u64),
 }
 
 impl PacketPool {

@@ -98,6 +98,26 @@ pub struct RunConfig {
     /// How routers choose among equal-cost shortest paths (`net/routing.rs`).
     #[serde(default, skip_serializing_if = "Routing::is_shortest")]
     pub routing: Routing,
+    /// How events of one exact instant are ordered (`sim/ns2_clock.rs`).
+    #[serde(default, skip_serializing_if = "Ties::is_insertion")]
+    pub ties: Ties,
+}
+
+/// `run.ties`: events of one exact instant in the order they were scheduled, or as ns-2.35
+/// orders them (by its double-valued event times, then its scheduling order), which makes an
+/// ns-2 script's output ns-2's where simultaneous events meet (`ackclock ns2` sets it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ties {
+    #[default]
+    Insertion,
+    Ns2,
+}
+
+impl Ties {
+    fn is_insertion(&self) -> bool {
+        *self == Ties::Insertion
+    }
 }
 
 /// `run.routing`: one shortest path per destination, ties to the first declared link

@@ -87,6 +87,7 @@ fn scenario(s: &Setup) -> Scenario {
             max_events: None,
             max_packets: None,
             routing: Default::default(),
+            ties: Default::default(),
         },
         nodes: vec!["client".into(), "r".into(), "server".into()],
         links: vec![

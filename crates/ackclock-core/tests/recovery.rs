@@ -57,6 +57,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             max_events: None,
             max_packets: None,
             routing: Default::default(),
+            ties: Default::default(),
         },
         nodes: vec!["s".into(), "r".into(), "k".into()],
         links: vec![

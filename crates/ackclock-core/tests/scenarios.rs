@@ -261,6 +261,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             max_events: None,
             max_packets: None,
             routing: Default::default(),
+            ties: Default::default(),
         },
         nodes,
         links,

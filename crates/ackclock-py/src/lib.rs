@@ -66,6 +66,19 @@ impl Simulation {
         }
     }
 
+    /// Runs the events up to `t_ps` picoseconds and, of those at `t_ps` itself, under the
+    /// ns2 profile only the ones whose ns-2 time (a double) lies before `t2` seconds: ns-2
+    /// runs a `$ns at` script of time `t2` after them and before the rest. Other profiles:
+    /// as `run_until`.
+    fn run_until_before(&mut self, py: Python<'_>, t_ps: u64, t2: f64) {
+        let sim = &mut self.sim;
+        if sim.has_external() {
+            sim.run_until_before(SimTime(t_ps), t2);
+        } else {
+            py.detach(|| sim.run_until_before(SimTime(t_ps), t2));
+        }
+    }
+
     /// The exception a congestion control written in Python raised, when the run stopped
     /// for it (taken: a second call gives None).
     fn take_user_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {

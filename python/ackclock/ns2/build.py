@@ -72,7 +72,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                 links[i].loss = LossConfig(**d)  # type: ignore[arg-type]
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
-                                  max_packets=2**63),
+                                  max_packets=2**63, ties="ns2"),
                     nodes=nodes, links=links, flows=flows, source=sim.ctx.script)
 
 

@@ -476,6 +476,10 @@ class Simulator(TclObject):
             raise TclError(str(e)) from None
         if when < self.now_s:
             raise TclError(f"can't schedule at {t}: the clock is at {fmt_double(self.now_s)}")
+        # ns-2's Scheduler::schedule: delay = t - clock, time = clock + delay, in doubles
+        # (not always t again): the order of this script among the engine's events of the
+        # same instant follows that double (`_advance`).
+        when = self.now_s + (when - self.now_s)
         if when > HORIZON_S:
             raise Ns2Error(f"$ns at {t}: ackclock's clock (64-bit picoseconds) ends at"
                            f" {HORIZON_S} s of simulated time")
@@ -502,7 +506,7 @@ class Simulator(TclObject):
         progress = Progress()
         while self.events and not self.halted:
             when, _, script, where = heapq.heappop(self.events)
-            self._advance(sim_seconds_to_ps(when), progress)
+            self._advance(sim_seconds_to_ps(when), progress, when)
             self.now_s = when
             self.write_traces()
             self.ctx.event_where = where
@@ -514,27 +518,28 @@ class Simulator(TclObject):
         progress.done()
         self.write_traces()
 
-    def _advance(self, t_ps: int, progress: Progress) -> None:
-        """Runs the engine up to and including instant ``t_ps``: the engine's events of the
-        instant go before the script's. (Such ties are ties only in ackclock's exact clock:
-        in ns-2's double-precision one the packet events fall a rounding error to either side
-        of the script's time; on seed 000's scripts this order gives ns-2's numbers.) On a
-        terminal the run goes in slices of about half a second each, so the progress line
-        moves."""
+    def _advance(self, t_ps: int, progress: Progress, t2: float) -> None:
+        """Runs the engine up to instant ``t_ps``, the script's time ``t2`` in ns-2's double:
+        of the engine's events of that instant, those whose ns-2 time lies before ``t2`` go
+        before the script, the others after it (the ns2 profile keeps each event's ns-2 time:
+        such ties are ties only in ackclock's exact clock; in ns-2's the packet events fall
+        a rounding error to either side of the script's time; other profiles run the whole
+        instant first). On a terminal the run goes in slices of about half a second each, so
+        the progress line moves."""
         if not progress.enabled:
-            self.engine.run_until(t_ps)
+            self.engine.run_until_before(t_ps, t2)
             return
         step = 10**9  # 1 ms of simulated time, then what takes about half a second
         now = self.engine.now_ps
         while now < t_ps:
-            target = min(t_ps, now + step)
+            target = min(t_ps - 1, now + step)
             began = time.monotonic()
             self.engine.run_until(target)
             took = time.monotonic() - began
             step = max(10**6, min(step * 4, int(step * 0.5 / max(took, 1e-6))))
             now = target
             progress.update(now / 1e12)
-        self.engine.run_until(t_ps)
+        self.engine.run_until_before(t_ps, t2)
 
     def _start(self) -> None:
         scenario = build_scenario(self, self.ctx.script)

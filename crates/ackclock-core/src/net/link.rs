@@ -82,6 +82,57 @@ pub struct Link {
     /// A device queue below a dequeue-time discipline (the traffic-control layer,
     /// `net::device`): its packets wait in `waiting` and `in_flight` as a FIFO link's do.
     device: Option<Box<DeviceQueue>>,
+    /// The ns2 profile's clock (`Link::keep_ns2_clock`); `periodic` is set with it, so that a
+    /// hop of another profile tests no further flag.
+    ns2: Option<Box<Ns2Clock>>,
+}
+
+/// A FIFO link's ns-2 clock (the ns2 profile): each accepted packet's ns-2 times, computed
+/// with ns-2.35's own arithmetic, and the link's `Queue::resume` events.
+///
+/// ns-2's `LinkDelay::recv` schedules a packet's arrival at the far node at `now + (txt +
+/// delay_)`, with `txt = 8 * size / bandwidth_`, and the queue's resume at `now + txt`, in
+/// that order (two uids), at the instant its transmission starts: the packet's own arrival at
+/// the link when the line was free, else the resume that ended the previous transmission
+/// (`Queue::resume` dequeues the next packet; with none waiting the line goes idle,
+/// `blocked_ = 0`). Those doubles differ from the exact times by the rounding of each sum,
+/// which decides the order of events ackclock's exact clock sees as simultaneous; the
+/// scheduler orders such ties by them, then by ns-2's scheduling order (`sched::ns2_key`).
+/// A resume becomes an event here only while packets wait (it starts the next one).
+#[derive(Debug)]
+struct Ns2Clock {
+    /// ns-2's `bandwidth_` (bit/s) and `delay_` (s).
+    bw: f64,
+    delay: f64,
+    /// Beside `in_flight`: each packet's arrival time at the far node in ns-2's double, and
+    /// its ns-2 scheduling order (the sequence number reserved at its transmission start;
+    /// `UNSTARTED` while it waits).
+    keys: Ring<(f64, u64)>,
+    /// When the last accepted packet's transmission ends, in ns-2's double.
+    busy: f64,
+    /// The resume that ends the current transmission: its ns-2 time and scheduling order
+    /// (before the first transmission: before everything).
+    resume: (f64, u64),
+    /// The resume is an event in the queue (packets wait).
+    resume_pending: bool,
+    /// Scheduling orders are due for the packet that started last (the simulator reserves
+    /// them: `take_ns2_outcome`).
+    started: bool,
+    /// The ring was empty when the last packet was accepted: its arrival is the next head
+    /// event.
+    schedule_head: bool,
+    /// A resume event to schedule (the first packet has just started to wait).
+    schedule_resume: bool,
+}
+
+/// A packet waiting for the line (its scheduling order is reserved when it starts).
+const UNSTARTED: u64 = u64::MAX;
+
+/// Whether the event of ns-2 time and scheduling order `a` runs before `b` (of the same
+/// exact time).
+#[inline]
+fn ns2_before(a: (f64, u64), b: (f64, u64)) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
 /// What a link and the routers need of a packet it carries, kept beside its handle so that
@@ -168,7 +219,36 @@ impl Link {
             started: None,
             flow_monitor: None,
             device: None,
+            ns2: None,
         }
+    }
+
+    /// Keeps ns-2's clock beside the exact one (the ns2 profile, [`Ns2Clock`]), with
+    /// `bandwidth_bps` as ns-2 holds it (`LinkConfig::rate_bps`). Only a FIFO link without a
+    /// periodic discipline or a device queue keeps it: the others order their events as
+    /// before.
+    pub fn keep_ns2_clock(&mut self, bandwidth_bps: f64) {
+        if self.holds || self.periodic || self.device.is_some() {
+            return;
+        }
+        self.periodic = true;
+        self.ns2 = Some(Box::new(Ns2Clock {
+            bw: bandwidth_bps,
+            delay: crate::sched::ns2_seconds(SimTime(self.delay.0)),
+            keys: Ring::with_capacity(8),
+            busy: 0.0,
+            resume: (-1.0, 0),
+            resume_pending: false,
+            started: false,
+            schedule_head: false,
+            schedule_resume: false,
+        }));
+    }
+
+    /// Whether the link keeps ns-2's clock.
+    #[inline(always)]
+    pub fn has_ns2_clock(&self) -> bool {
+        self.ns2.is_some()
     }
 
     /// Keeps per-flow queue counters for `flows` flows.
@@ -285,6 +365,11 @@ impl Link {
     pub fn advance(&mut self, now: SimTime) {
         if !self.holds {
             if self.periodic {
+                if self.ns2.is_some() {
+                    // Resume events start the waiting packets.
+                    self.integrate_to(now);
+                    return;
+                }
                 self.advance_periodic(now);
             }
             self.pop_started(now);
@@ -371,6 +456,9 @@ impl Link {
         let holds = self.holds;
         if !holds {
             if self.periodic {
+                if self.ns2.is_some() {
+                    return self.enqueue_ns2(now, c, pool);
+                }
                 self.advance_periodic(now);
             }
             self.pop_started_until(now, false);
@@ -470,6 +558,184 @@ impl Link {
         } else {
             Enqueued::Queued
         }
+    }
+
+    /// [`Link::enqueue`] on a link with ns-2's clock: the arrival and the resume that ends the
+    /// current transmission are ordered as ns-2 orders them (by exact time, then by their
+    /// ns-2 times and scheduling orders; the arrival's are `pool.ns2_now`), so a packet that
+    /// reaches the line at the instant it frees up waits only if ns-2's resume comes after
+    /// it. The outcome is the simulator's to collect ([`Link::take_ns2_outcome`]).
+    #[inline(never)]
+    fn enqueue_ns2(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
+        let (now2, uid) = pool.ns2_now;
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let line_free = self.busy_until < now
+            || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid)));
+        self.integrate_to(now);
+        let (size, flow) = (c.size, c.flow);
+        self.counters.arrived_packets += 1;
+        self.counters.arrived_bytes += size as u64;
+        let backlog = self.backlog_fifo();
+        let verdict = match &mut self.queue {
+            AnyQueue::DropTail(q) => {
+                if q.fits(backlog, size) {
+                    Verdict::Admit
+                } else {
+                    Verdict::Drop
+                }
+            }
+            other => other.admit(&Arrival {
+                now,
+                backlog,
+                size,
+                pkt: pool.get(c.r),
+                idle_since: (self.busy_until <= now).then_some(self.busy_until),
+                busy_until: self.busy_until,
+            }),
+        };
+        match verdict {
+            Verdict::Admit => {}
+            Verdict::Mark => {
+                pool.get_mut(c.r).ecn |= ecn::CE;
+                self.counters.marked_packets += 1;
+            }
+            Verdict::Drop => {
+                self.counters.dropped_packets += 1;
+                self.counters.dropped_bytes += size as u64;
+                if let Some(m) = self.flow_monitor.as_mut() {
+                    let f = &mut m[flow.idx()];
+                    f.arrive(now.0, size, false);
+                    f.drop(now.0, size, false);
+                }
+                return Enqueued::Dropped;
+            }
+        }
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let waits = !line_free;
+        // ns-2's `LinkDelay::txtime`: 8 * size / bandwidth_, in that order.
+        let txt = 8.0 * size as f64 / ns2.bw;
+        let (start, start2) = if waits {
+            (self.busy_until, ns2.busy)
+        } else {
+            (now, now2)
+        };
+        self.busy_until = start + self.rate.tx_time(size);
+        ns2.busy = start2 + txt;
+        let arrival = self.busy_until + self.delay;
+        let arrival2 = start2 + (txt + ns2.delay);
+        if let Some(m) = self.flow_monitor.as_mut() {
+            let f = &mut m[flow.idx()];
+            f.arrive(now.0, size, waits);
+            if !waits {
+                f.depart(now.0, size, false);
+            }
+        }
+        ns2.keys.push_back((arrival2, UNSTARTED));
+        if waits {
+            if !ns2.resume_pending {
+                ns2.resume_pending = true;
+                ns2.schedule_resume = true;
+            }
+            self.record_sojourn(start.0 - now.0);
+            self.waiting.push_back((start, size, flow.0));
+            self.waiting_bytes += size as u64;
+            let q = self.waiting.len() as u64;
+            if q > self.counters.max_queue_packets {
+                self.counters.max_queue_packets = q;
+            }
+        } else {
+            ns2.resume = (ns2.busy, UNSTARTED);
+            ns2.started = true;
+            self.zero_sojourns += 1;
+            self.counters.departed_packets += 1;
+            self.counters.departed_bytes += size as u64;
+            if let Some(v) = self.started.as_mut() {
+                v.push((now, *pool.get(c.r)));
+            }
+        }
+        self.in_flight.push_back((arrival, c));
+        let first = self.in_flight.len() == 1;
+        self.ns2.as_mut().expect("an ns-2 clock").schedule_head = first;
+        Enqueued::Held
+    }
+
+    /// The sequence number the simulator reserved for the packet that started last (its
+    /// arrival at the far node; the next, `seq + 1`, is the resume that ends it), as ns-2's
+    /// `LinkDelay::recv` schedules them.
+    pub fn ns2_started(&mut self, seq: u64) {
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let started = self.in_flight.len() - self.waiting.len() - 1;
+        ns2.keys.get_mut(started).1 = seq;
+        ns2.resume.1 = seq + 1;
+    }
+
+    /// What the simulator must do after an enqueue or a resume on a link with ns-2's clock:
+    /// reserve sequence numbers (then call [`Link::ns2_started`] before scheduling), and
+    /// schedule the head and resume events.
+    pub fn take_ns2_outcome(&mut self) -> (bool, bool, bool) {
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let o = (ns2.started, ns2.schedule_head, ns2.schedule_resume);
+        ns2.started = false;
+        ns2.schedule_head = false;
+        ns2.schedule_resume = false;
+        o
+    }
+
+    /// The head event's time, ns-2 time and sequence number (one is reserved by `reserve` if
+    /// the head has not started: only on a link without propagation delay).
+    pub fn ns2_head(&mut self, reserve: impl FnOnce() -> u64) -> Option<(SimTime, f64, u64)> {
+        let &(t, _) = self.in_flight.front()?;
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let k = ns2.keys.get_mut(0);
+        if k.1 == UNSTARTED {
+            k.1 = reserve();
+        }
+        Some((t, k.0, k.1))
+    }
+
+    /// The pending resume event's time, ns-2 time and sequence number.
+    pub fn ns2_resume(&self) -> (SimTime, f64, u64) {
+        let ns2 = self.ns2.as_ref().expect("an ns-2 clock");
+        let &(start, _, _) = self.waiting.front().expect("a resume with packets waiting");
+        (start, ns2.resume.0, ns2.resume.1)
+    }
+
+    /// ns-2's `Queue::resume` at `now` (an event only while packets wait): the next waiting
+    /// packet starts. The simulator then collects [`Link::take_ns2_outcome`].
+    pub fn on_ns2_resume(&mut self, now: SimTime, pool: &PacketPool) {
+        self.integrate_to(now);
+        let (start, size, flow) = self
+            .waiting
+            .pop_front()
+            .expect("a resume with packets waiting");
+        debug_assert_eq!(start, now);
+        self.waiting_bytes -= size as u64;
+        self.counters.departed_packets += 1;
+        self.counters.departed_bytes += size as u64;
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[flow as usize].depart(start.0, size, true);
+        }
+        let started = self.in_flight.len() - self.waiting.len() - 1;
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let txt = 8.0 * size as f64 / ns2.bw;
+        ns2.resume = (ns2.resume.0 + txt, UNSTARTED);
+        ns2.started = true;
+        ns2.resume_pending = !self.waiting.is_empty();
+        ns2.schedule_resume = ns2.resume_pending;
+        if let Some(v) = self.started.as_mut() {
+            let &(_, c) = self.in_flight.get(started);
+            v.push((now, *pool.get(c.r)));
+        }
+    }
+
+    /// [`Link::deliver_head`] on a link with ns-2's clock, with the delivered packet's ns-2
+    /// time and sequence number (those of the event now running).
+    #[inline]
+    pub fn deliver_head_ns2(&mut self) -> (Carried, (f64, u64)) {
+        let (c, _) = self.deliver_head();
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let k = ns2.keys.pop_front().expect("a key per packet");
+        (c, k)
     }
 
     fn enqueue_held(&mut self, now: SimTime, pkt: Packet, pool: &mut PacketPool) {
@@ -650,7 +916,7 @@ impl Link {
 
     /// Removes the head packet, which arrives at `to` now, and returns it with the arrival
     /// time of the next packet, if any, for which the caller schedules the next head event.
-    #[inline]
+    #[inline(always)]
     pub fn deliver_head(&mut self) -> (Carried, Option<SimTime>) {
         let (_, pkt) = self
             .in_flight
@@ -682,8 +948,9 @@ impl Link {
         !self.loss_at_entry && self.loses(pkt)
     }
 
-    /// Whether the loss model takes the packet.
-    #[inline]
+    /// Whether the loss model takes the packet (not inlined, as the simulator's loop
+    /// compiled before `run.ties = "ns2"` gave its callers a second copy).
+    #[inline(never)]
     fn loses(&mut self, pkt: &Packet) -> bool {
         let Some(m) = self.loss.as_mut() else {
             return false;
@@ -757,6 +1024,75 @@ mod tests {
             SimDuration(5_000),
             q,
         )
+    }
+
+    /// ns-2's times of a packet: arrival at `start + (txt + delay)`, resume at `start + txt`,
+    /// `txt = 8 * size / bandwidth_` (`LinkDelay::recv`); a waiting packet starts at the
+    /// resume, which assigns its scheduling order.
+    #[test]
+    fn the_ns2_clock_sums_doubles_as_ns2_does() {
+        let mut l = link(10);
+        l.keep_ns2_clock(8e6);
+        let mut pool = PacketPool::default();
+        let now2 = 0.1f64; // an arrival at 0.1 s
+        pool.ns2_now = (now2, 5);
+        let now = SimTime(100_000_000_000);
+        for _ in 0..2 {
+            let c = Carried::put(&mut pool, pkt(1000));
+            assert_eq!(l.enqueue(now, c, &mut pool), Enqueued::Held);
+        }
+        // The first started at once (seq 10 for its arrival, 11 for its resume), the second
+        // waits behind it; its resume is the first's.
+        assert_eq!(l.take_ns2_outcome(), (true, false, true));
+        l.ns2_started(10);
+        let txt = 8.0 * 1000.0 / 8e6;
+        let delay = 5_000.0 / 1e12;
+        let (t, t2, seq) = l.ns2_head(|| unreachable!()).unwrap();
+        assert_eq!(
+            (t, t2, seq),
+            (SimTime(101_000_005_000), now2 + (txt + delay), 10)
+        );
+        let (t, t2, seq) = l.ns2_resume();
+        assert_eq!((t, t2, seq), (SimTime(101_000_000_000), now2 + txt, 11));
+        l.on_ns2_resume(t, &pool);
+        assert_eq!(l.take_ns2_outcome(), (true, false, false));
+        l.ns2_started(12);
+        let (c, key) = l.deliver_head_ns2();
+        assert_eq!(pool.get(c.r).size, 1000);
+        assert_eq!(key, (now2 + (txt + delay), 10));
+        let (_, t2, seq) = l.ns2_head(|| unreachable!()).unwrap();
+        assert_eq!((t2, seq), ((now2 + txt) + (txt + delay), 12));
+    }
+
+    /// A packet reaching the line at the exact instant it frees up waits only if ns-2's
+    /// resume comes after the arrival: by ns-2 time, then by scheduling order.
+    #[test]
+    fn a_tie_with_the_resume_goes_by_ns2s_order() {
+        for (arrival2, arrival_seq, waits) in [
+            (f64::from_bits(0.001f64.to_bits() - 1), 99, true), // an ulp before the resume
+            (0.001, 99, false),                                 // same double, scheduled later
+            (0.001, 3, true),                                   // same double, scheduled first
+            (f64::from_bits(0.001f64.to_bits() + 1), 3, false), // an ulp after
+        ] {
+            let mut l = link(10);
+            l.keep_ns2_clock(8e6);
+            let mut pool = PacketPool::default();
+            pool.ns2_now = (0.0, 1);
+            let c = Carried::put(&mut pool, pkt(1000));
+            l.enqueue(SimTime(0), c, &mut pool);
+            l.take_ns2_outcome();
+            l.ns2_started(4); // its resume: seq 5 at 0.001 s
+            pool.ns2_now = (arrival2, arrival_seq);
+            let c = Carried::put(&mut pool, pkt(1000));
+            l.enqueue(SimTime(1_000_000_000), c, &mut pool);
+            let (started, _, resume) = l.take_ns2_outcome();
+            assert_eq!(
+                (started, resume),
+                (!waits, waits),
+                "{arrival2} {arrival_seq}"
+            );
+            assert_eq!(l.backlog().packets, waits as u64);
+        }
     }
 
     #[test]

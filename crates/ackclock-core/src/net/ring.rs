@@ -58,6 +58,21 @@ impl<T: Copy + Default> Ring<T> {
         (self.len > 0).then(|| &self.buf[(self.head + self.len - 1) & self.mask()])
     }
 
+    /// The `k`-th value from the front (`k < len`).
+    #[inline]
+    pub fn get(&self, k: usize) -> &T {
+        assert!(k < self.len, "ring index out of range");
+        &self.buf[(self.head + k) & self.mask()]
+    }
+
+    /// The `k`-th value from the front (`k < len`), to change.
+    #[inline]
+    pub fn get_mut(&mut self, k: usize) -> &mut T {
+        assert!(k < self.len, "ring index out of range");
+        let i = (self.head + k) & self.mask();
+        &mut self.buf[i]
+    }
+
     #[inline]
     pub fn pop_front(&mut self) -> Option<T> {
         if self.len == 0 {

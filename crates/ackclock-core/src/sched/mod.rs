@@ -267,6 +267,48 @@ impl<E: Copy> EventQueue<E> {
         self.timers.push(Entry { time, seq, event });
     }
 
+    /// Orders events of equal time as ns-2.35 does (see [`ns2_key`]): from here on, events
+    /// pushed without a key sort as if their ns-2 time were exactly their time, and their
+    /// insertion sequence is ns-2's scheduling order (`Scheduler::schedule`'s uid). Called
+    /// before anything is pushed.
+    pub fn order_as_ns2(&mut self) {
+        debug_assert!(self.is_empty() && self.next_seq == 0);
+        self.next_seq = NS2_NEUTRAL << NS2_UID_BITS | NS2_FIRST_UID;
+    }
+
+    /// Schedules a packet event with a sequence number made by [`ns2_key`] (never into the
+    /// current instant's FIFO, whose entries must be in sequence order).
+    #[inline]
+    pub fn push_keyed(&mut self, time: SimTime, seq: u64, event: E) {
+        debug_assert!(time >= self.last_popped, "event scheduled in the past");
+        self.packets.push(Entry { time, seq, event });
+    }
+
+    /// [`replace_packet_top`] with a sequence number made by [`ns2_key`].
+    ///
+    /// [`replace_packet_top`]: EventQueue::replace_packet_top
+    #[inline]
+    pub fn replace_packet_top_keyed(&mut self, time: SimTime, seq: u64, event: E) {
+        self.advance_to_packet_root();
+        debug_assert!(time > self.last_popped);
+        self.packets.replace_root(Entry { time, seq, event });
+    }
+
+    /// [`peek_due`] with the event's sequence number (under [`order_as_ns2`], its ns-2 key).
+    ///
+    /// [`peek_due`]: EventQueue::peek_due
+    /// [`order_as_ns2`]: EventQueue::order_as_ns2
+    #[inline]
+    pub fn peek_due_seq(&self, until: SimTime) -> Option<(SimTime, E, Source, u64)> {
+        if let Some(e) = self.now.get(self.now_head) {
+            if !self.heap_before(e) {
+                return (e.time <= until).then_some((e.time, e.event, Source::Now, e.seq));
+            }
+        }
+        let (top, src) = self.first_root()?;
+        (top.time <= until).then_some((top.time, top.event, src, top.seq))
+    }
+
     /// Whether the next event is a timer.
     #[inline(always)]
     fn timer_first(&self) -> bool {
@@ -356,7 +398,7 @@ impl<E: Copy> EventQueue<E> {
     /// that delivers its head and schedules its next packet sifts the heap once, not twice.
     ///
     /// [`peek_due`]: EventQueue::peek_due
-    #[inline]
+    #[inline(always)]
     pub fn replace_packet_top(&mut self, time: SimTime, event: E) {
         self.advance_to_packet_root();
         debug_assert!(
@@ -397,6 +439,51 @@ impl<E: Copy> EventQueue<E> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// ns-2's clock in a sequence number (the ns2 profile, [`EventQueue::order_as_ns2`]).
+///
+/// ns-2.35 keeps time in doubles (`Scheduler::schedule`: `time_ = clock_ + delay`) and
+/// orders equal times by uid, the order in which events were scheduled (`Scheduler/Calendar`
+/// inserts an event after those of the same time, `Scheduler/Heap` compares its insertion
+/// count). ackclock's time stays the exact integer; among events of the same integer time the
+/// sequence number carries, in its high bits, how far the event's ns-2 time lies from that
+/// integer's own double (in units of the last place: positive doubles order as their bits),
+/// and in its low bits the ns-2 scheduling order. Events of one integer time lie within a
+/// few hundred units of each other (the rounding of sums along different paths), far inside
+/// the field; a farther one is clamped, still deterministic.
+pub const NS2_UID_BITS: u32 = 40;
+const NS2_UID_MASK: u64 = (1 << NS2_UID_BITS) - 1;
+const NS2_OFFSET_BITS: u32 = 64 - NS2_UID_BITS;
+/// The offset of an event whose ns-2 time is its integer time's own double.
+const NS2_NEUTRAL: u64 = 1 << (NS2_OFFSET_BITS - 1);
+/// Scheduling orders below this one go to what a front end's script does (see
+/// `Simulator::run_until_before`): ns-2 runs it inside the script, before the events of the
+/// same time scheduled by the simulation.
+pub const NS2_FIRST_UID: u64 = 1 << (NS2_UID_BITS - 1);
+
+/// The double ns-2 would hold for the integer time `t` (picoseconds).
+#[inline]
+pub fn ns2_seconds(t: SimTime) -> f64 {
+    t.0 as f64 / 1e12
+}
+
+/// The sequence number of an event at integer time `t` whose ns-2 time is `t2` and whose
+/// ns-2 scheduling order is the sequence number `uid` (from [`EventQueue::reserve`]).
+#[inline]
+pub fn ns2_key(t: SimTime, t2: f64, uid: u64) -> u64 {
+    let d = t2.max(0.0).to_bits() as i64 - ns2_seconds(t).to_bits() as i64;
+    let lim = NS2_NEUTRAL as i64 - 1;
+    let off = (d.clamp(-lim, lim) + NS2_NEUTRAL as i64) as u64;
+    (off << NS2_UID_BITS) | (uid & NS2_UID_MASK)
+}
+
+/// The ns-2 time and scheduling order [`ns2_key`] put into a sequence number.
+#[inline]
+pub fn ns2_unkey(t: SimTime, seq: u64) -> (f64, u64) {
+    let off = (seq >> NS2_UID_BITS) as i64 - NS2_NEUTRAL as i64;
+    let t2 = f64::from_bits((ns2_seconds(t).to_bits() as i64 + off) as u64);
+    (t2, seq & NS2_UID_MASK)
 }
 
 #[cfg(test)]
@@ -601,5 +688,24 @@ mod tests {
             model.remove(&first);
         }
         assert!(model.is_empty());
+    }
+
+    #[test]
+    fn ns2_keys_order_equal_times_by_their_double_then_by_uid() {
+        let t = SimTime(515_740_000_000_000);
+        let x = ns2_seconds(t);
+        let up = f64::from_bits(x.to_bits() + 3);
+        let down = f64::from_bits(x.to_bits() - 2);
+        let mut q = EventQueue::new();
+        q.order_as_ns2();
+        let u = q.reserve(3);
+        q.push_keyed(t, ns2_key(t, up, u), 'c');
+        q.push_keyed(t, ns2_key(t, x, u + 2), 'b');
+        q.push(t, 'u'); // no key: exactly `x`, scheduled after the other two
+        q.push_keyed(t, ns2_key(t, down, u + 1), 'a');
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!['a', 'b', 'u', 'c']);
+        assert_eq!(ns2_unkey(t, ns2_key(t, up, 7)), (up, 7));
+        assert_eq!(ns2_unkey(t, ns2_key(t, down, 9)), (down, 9));
     }
 }

@@ -63,6 +63,17 @@ impl Simulator {
         self.send_scratch(out);
         self.sync_timers(f);
         if let Some(t) = next_tick {
+            self.push_udp_tick(t, f);
+        }
+    }
+
+    /// Schedules a UDP source's next send: under the ns2 profile at ns-2's time for it (the
+    /// CBR's timer: now + interval_, in doubles).
+    fn push_udp_tick(&mut self, t: SimTime, f: FlowId) {
+        if self.ns2_clock {
+            let seq = self.ns2_scheduled(t, false);
+            self.queue.push_keyed(t, seq, Event::UdpTick(f));
+        } else {
             self.queue.push(t, Event::UdpTick(f));
         }
     }
@@ -90,7 +101,7 @@ impl Simulator {
             self.sync_timers(f);
         }
         if let Some(t) = next {
-            self.queue.push(t, Event::UdpTick(f));
+            self.push_udp_tick(t, f);
         }
     }
 

@@ -22,7 +22,12 @@ impl Simulator {
                 "{}->{}",
                 scenario.nodes[l.from as usize], scenario.nodes[l.to as usize]
             );
-            let link = build_link(l, &name, links.len() as u32, &scenario, &priorities)?;
+            let mut link = build_link(l, &name, links.len() as u32, &scenario, &priorities)?;
+            if scenario.run.ties == crate::scenario::Ties::Ns2 {
+                // Same-time events as ns-2.35's double-valued clock orders them
+                // (`sim/ns2_clock.rs`), with ns-2's bandwidth_ as the script gave it.
+                link.keep_ns2_clock(l.rate_bps);
+            }
             if l.monitor_flows {
                 monitored.push(links.len());
             }
@@ -183,6 +188,11 @@ impl Simulator {
 
         let duration = SimTime(scenario.run.duration_ps);
         let mut queue = EventQueue::new();
+        // Same-time events as ns-2.35's double-valued clock orders them (`sim/ns2_clock.rs`).
+        let ns2_clock = scenario.run.ties == crate::scenario::Ties::Ns2;
+        if ns2_clock {
+            queue.order_as_ns2();
+        }
         queue.push_timer(SimTime(scenario.run.warmup_ps), Event::Warmup);
         let mut sampler = None;
         let mut sample_interval = SimDuration::ZERO;
@@ -236,6 +246,8 @@ impl Simulator {
         let _ = crate::tcp::cc::external::take_failure();
         let _ = crate::queue::external::take_failure();
         Ok(Simulator {
+            ns2_clock,
+            ns2_script_uid: 0,
             external,
             scenario,
             now: SimTime::ZERO,

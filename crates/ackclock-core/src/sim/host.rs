@@ -14,11 +14,17 @@ impl Simulator {
             return Err(format!("time {} ps is in the past", at.0));
         }
         let id = FlowId(f as u32);
-        if start {
+        let ev = if start {
             self.flows[f].start = at;
-            self.queue.push_timer(at, Event::AppStart(id));
+            Event::AppStart(id)
         } else {
-            self.queue.push_timer(at, Event::AppStop(id));
+            Event::AppStop(id)
+        };
+        if self.ns2_clock {
+            let seq = self.ns2_scheduled(at, at == self.now);
+            self.queue.push_keyed(at, seq, ev);
+        } else {
+            self.queue.push_timer(at, ev);
         }
         Ok(())
     }

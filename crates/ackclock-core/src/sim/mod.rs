@@ -33,6 +33,7 @@ mod apps;
 mod build;
 mod host;
 mod invariants;
+mod ns2_clock;
 mod report;
 mod tmix;
 mod two_way;
@@ -64,6 +65,9 @@ enum Event {
     Sample,
     /// Start of the measurement window: snapshot the counters.
     Warmup,
+    /// ns-2's `Queue::resume` on a link with ns-2's clock while packets wait (the ns2
+    /// profile: `net::link::Ns2Clock`).
+    Resume(LinkId),
 }
 
 #[derive(Debug)]
@@ -207,6 +211,10 @@ pub struct Simulator {
     /// Some flow runs a congestion control written outside the engine (`tcp::cc::external`):
     /// `watch` then runs before every event, to stop the run at that algorithm's failure.
     external: bool,
+    /// `run.ties = "ns2"`: same-time events in ns-2.35's order (`sim/ns2_clock.rs`), and the
+    /// scheduling orders given to what the front end's scripts start.
+    ns2_clock: bool,
+    ns2_script_uid: u64,
 }
 
 impl Simulator {
@@ -240,6 +248,10 @@ impl Simulator {
             return;
         }
         let until = until.min(self.duration);
+        if self.ns2_clock {
+            self.run_until_ns2(until, f64::INFINITY);
+            return;
+        }
         loop {
             if self.events >= self.watch_at {
                 if let Some(t) = self.queue.peek_time().filter(|&t| t <= until) {
@@ -293,14 +305,16 @@ impl Simulator {
             Event::AppStop(f) => self.on_app_stop(f),
             Event::Sample => self.on_sample(),
             Event::Warmup => self.on_warmup(),
+            Event::Resume(l) => self.on_ns2_resume(l),
         }
     }
 
     /// A link's head packet reaches the far end. Its event is still in the queue, at `src`
     /// (see `run_until`): the link's next head event takes its place, or it is removed.
-    /// Inlined into `run_until`, its only caller, where most events are this one (the
-    /// compiler stopped inlining it when the links' enqueue grew by a rarely taken arm, and a
-    /// packet-hop took 20 more instructions: benchmarks/instructions.py).
+    /// Inlined into `run_until`, where most events are this one (the compiler stopped
+    /// inlining it when the links' enqueue grew by a rarely taken arm, and a packet-hop took
+    /// 20 more instructions: benchmarks/instructions.py); as `receive`, it has a second
+    /// caller under `run.ties = "ns2"`, which must not change how that loop compiles.
     #[inline(always)]
     fn on_link_head(&mut self, l: LinkId, src: Source) {
         let link = &mut self.links[l.idx()];
@@ -316,6 +330,12 @@ impl Simulator {
             }
             None => self.queue.remove(src),
         }
+        self.arrive(l, at, c);
+    }
+
+    /// The packet `c` has crossed link `l` and reaches node `at`.
+    #[inline(always)]
+    fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried) {
         if self.links[l.idx()].loses_on_arrival(self.pool.get(c.r)) {
             let pkt = self.pool.take(c.r);
             self.count_drop(&pkt);
@@ -402,6 +422,10 @@ impl Simulator {
 
     /// Counts the drops of a dequeue-time discipline and schedules the events it needs.
     fn collect_held(&mut self, l: LinkId) {
+        if self.links[l.idx()].has_ns2_clock() {
+            self.collect_ns2(l);
+            return;
+        }
         let mut dropped = std::mem::take(&mut self.held_drops);
         let out = self.links[l.idx()].take_held_outcome(&mut dropped);
         for p in dropped.drain(..) {
@@ -483,6 +507,7 @@ impl Simulator {
         self.sent_refs = sent;
     }
 
+    #[inline(always)]
     fn receive(&mut self, pkt: Packet) {
         let f = pkt.flow.idx();
         self.monitor[monitor_index(&pkt)].received(self.now, pkt.sent_at, pkt.size);

@@ -589,6 +589,8 @@ impl TcpSender {
 
     /// Processes an ACK: its cumulative acknowledgement (the next segment the receiver
     /// expects), its SACK blocks, its echoed timestamp and, with flow control, its window.
+    /// Always inlined, as `TcpSink::on_data`.
+    #[inline(always)]
     pub fn on_ack(
         &mut self,
         now: SimTime,
@@ -675,6 +677,7 @@ impl TcpSender {
         }
     }
 
+    #[inline(always)]
     fn process_ack(
         &mut self,
         now: SimTime,

@@ -378,6 +378,9 @@ impl TcpSink {
         self.undelivered = bytes;
     }
 
+    // Always inlined: the simulator's loop has it inlined, and `run.ties = "ns2"` gives it a
+    // second caller (sim/ns2_clock.rs), which must not change how the loop compiles.
+    #[inline(always)]
     pub fn on_data(
         &mut self,
         now: SimTime,

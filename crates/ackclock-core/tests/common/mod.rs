@@ -286,6 +286,7 @@ pub fn build(net: &Net) -> Scenario {
             max_events: None,
             max_packets: None,
             routing: Default::default(),
+            ties: Default::default(),
         },
         nodes,
         links,

@@ -1,0 +1,171 @@
+//! The ns2 profile's event order: ns-2.35's double-valued clock beside ackclock's exact one.
+//!
+//! ns-2.35 (`common/scheduler.cc`) dispatches events by their double time, and events of
+//! equal time in the order they were scheduled (`Scheduler::schedule` numbers them by uid;
+//! `CalendarScheduler::insert` puts an event after those of its time, its `resize` keeps that
+//! order; `Heap` compares insertion counts). Its times are sums of doubles (`LinkDelay::recv`:
+//! arrival at `now + (txt + delay_)`, resume at `now + txt`, `txt = 8 * size / bandwidth_`),
+//! so events that are simultaneous in exact time, such as the packets of symmetric flows
+//! reaching a switch, come a rounding error apart, in an order set by the paths that summed
+//! them. Under the ns2 profile the scheduler orders events of one exact time by their ns-2
+//! time and then by ns-2's scheduling order (`sched::ns2_key`); links compute those times
+//! with ns-2's arithmetic (`net::link::Ns2Clock`). Reported times stay the exact ones.
+//!
+//! Events without an ns-2 time of their own (timers, samples, application starts) count as
+//! at their exact time's double, scheduled when ackclock schedules them.
+
+use super::*;
+use crate::sched::{ns2_key, ns2_seconds, ns2_unkey, NS2_FIRST_UID};
+
+impl Simulator {
+    /// [`Simulator::run_until`] under the ns2 profile: the events due by `until`, and of
+    /// those at `until` only the ones whose ns-2 time lies before `until2`, and those of
+    /// `until2` that earlier scripts of that time started (the front end's `$ns at` script
+    /// of that time runs next, as in ns-2 where it was scheduled before the simulation's
+    /// events of the same time).
+    // Never inlined: `run_until`'s own loop (the other profiles' hot path) compiles as if
+    // this one did not exist, and calls nothing it did not call before.
+    #[inline(never)]
+    pub(super) fn run_until_ns2(&mut self, until: SimTime, until2: f64) {
+        loop {
+            if self.events >= self.watch_at {
+                if let Some(t) = self.queue.peek_time().filter(|&t| t <= until) {
+                    if !self.watch(t) {
+                        return;
+                    }
+                }
+            }
+            let Some((t, ev, src, seq)) = self.queue.peek_due_seq(until) else {
+                break;
+            };
+            let key = ns2_unkey(t, seq);
+            if t == until && (key.0 > until2 || (key.0 == until2 && key.1 >= NS2_FIRST_UID)) {
+                break;
+            }
+            self.now = t;
+            self.events += 1;
+            match ev {
+                Event::LinkHead(l) if self.links[l.idx()].has_ns2_clock() => {
+                    self.on_link_head_ns2(l, src);
+                }
+                Event::LinkHead(l) => {
+                    self.pool.ns2_now = key;
+                    self.on_link_head(l, src);
+                }
+                _ => {
+                    self.pool.ns2_now = key;
+                    self.queue.remove(src);
+                    self.dispatch(ev);
+                }
+            }
+        }
+        if until > self.now {
+            self.now = until;
+        }
+        // The front end's script runs now, at its own ns-2 time, before the events of that
+        // time it was scheduled before.
+        let now2 = if until2.is_finite() {
+            until2
+        } else {
+            ns2_seconds(self.now)
+        };
+        self.pool.ns2_now = (now2, 0);
+        if self.now >= self.duration && !self.finished {
+            self.finish();
+        }
+    }
+
+    /// Runs the events due by `until` whose ns-2 time lies before `until2` (see
+    /// [`Simulator::run_until_ns2`]); without the ns2 profile, [`Simulator::run_until`].
+    pub fn run_until_before(&mut self, until: SimTime, until2: f64) {
+        if self.stop.is_some() {
+            return;
+        }
+        if !self.ns2_clock {
+            self.run_until(until);
+            return;
+        }
+        self.run_until_ns2(until.min(self.duration), until2);
+    }
+
+    /// [`Simulator::on_link_head`] on a link with ns-2's clock: the packet's ns-2 time and
+    /// scheduling order become the running event's, and the next head is keyed by its own.
+    fn on_link_head_ns2(&mut self, l: LinkId, src: Source) {
+        let link = &mut self.links[l.idx()];
+        let at = link.to;
+        let (c, key) = link.deliver_head_ns2();
+        self.pool.ns2_now = key;
+        let q = &mut self.queue;
+        match link.ns2_head(|| q.reserve(1)) {
+            Some((t, t2, seq)) if src == Source::Packets && t > self.now => {
+                q.replace_packet_top_keyed(t, ns2_key(t, t2, seq), Event::LinkHead(l));
+            }
+            Some((t, t2, seq)) => {
+                q.remove(src);
+                q.push_keyed(t, ns2_key(t, t2, seq), Event::LinkHead(l));
+            }
+            None => q.remove(src),
+        }
+        self.arrive(l, at, c);
+    }
+
+    /// ns-2's `Queue::resume` on link `l`: the next waiting packet starts.
+    pub(super) fn on_ns2_resume(&mut self, l: LinkId) {
+        let link = &mut self.links[l.idx()];
+        let (_, t2, seq) = link.ns2_resume();
+        self.pool.ns2_now = (t2, seq);
+        link.on_ns2_resume(self.now, &self.pool);
+        self.collect_ns2(l);
+    }
+
+    /// After a packet reached link `l` or its resume ran: the scheduling orders of a packet
+    /// that started (its arrival, then the next resume, as `LinkDelay::recv` schedules them),
+    /// its `-` trace line, and the head and resume events the link needs.
+    pub(super) fn collect_ns2(&mut self, l: LinkId) {
+        let link = &mut self.links[l.idx()];
+        let (started, head, resume) = link.take_ns2_outcome();
+        if started {
+            let seq = self.queue.reserve(2);
+            link.ns2_started(seq);
+        }
+        if self.tracing {
+            let started = self.links[l.idx()].take_started();
+            if let Some(t) = self.traces.as_mut() {
+                for (at, p) in &started {
+                    t.dequeue(self.now, *at, l.idx(), p);
+                }
+            }
+            self.links[l.idx()].return_started(started);
+        }
+        let link = &mut self.links[l.idx()];
+        if head {
+            let q = &mut self.queue;
+            if let Some((t, t2, seq)) = link.ns2_head(|| q.reserve(1)) {
+                q.push_keyed(t, ns2_key(t, t2, seq), Event::LinkHead(l));
+            }
+        }
+        if resume {
+            let (t, t2, seq) = link.ns2_resume();
+            self.queue
+                .push_keyed(t, ns2_key(t, t2, seq), Event::Resume(l));
+        }
+    }
+
+    /// The sequence number of an event at `t` scheduled by the running event (ns-2:
+    /// `Scheduler::schedule`, time = clock + delay in doubles, the next uid), or with
+    /// `script` by the front end's running `$ns at` script: what ns-2 does inside that script
+    /// (an application it starts sends at once) goes before the simulation's events of the
+    /// same time, in the order the scripts did it.
+    pub(super) fn ns2_scheduled(&mut self, t: SimTime, script: bool) -> u64 {
+        let (now2, _) = self.pool.ns2_now;
+        let t2 = now2 + ns2_seconds(SimTime(t.0 - self.now.0));
+        let uid = if script {
+            self.ns2_script_uid += 1;
+            debug_assert!(self.ns2_script_uid < NS2_FIRST_UID);
+            self.ns2_script_uid
+        } else {
+            self.queue.reserve(1)
+        };
+        ns2_key(t, t2, uid)
+    }
+}
