@@ -245,6 +245,13 @@ impl Link {
         }));
     }
 
+    /// Stops keeping ns-2's clock (before the run: another link cannot keep it).
+    pub fn drop_ns2_clock(&mut self) {
+        if self.ns2.take().is_some() {
+            self.periodic = self.queue.periodic();
+        }
+    }
+
     /// Whether the link keeps ns-2's clock.
     #[inline(always)]
     pub fn has_ns2_clock(&self) -> bool {

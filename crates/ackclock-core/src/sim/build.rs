@@ -189,9 +189,15 @@ impl Simulator {
         let duration = SimTime(scenario.run.duration_ps);
         let mut queue = EventQueue::new();
         // Same-time events as ns-2.35's double-valued clock orders them (`sim/ns2_clock.rs`).
-        let ns2_clock = scenario.run.ties == crate::scenario::Ties::Ns2;
+        // Only where every link computes ns-2's times (FIFO links: not a dequeue-time or
+        // periodic discipline, nor a device queue): a link without them would meet the others'
+        // events with times it does not have, and the run orders ties as by default instead.
+        let ns2_clock = scenario.run.ties == crate::scenario::Ties::Ns2
+            && links.iter().all(|l| l.has_ns2_clock());
         if ns2_clock {
             queue.order_as_ns2();
+        } else {
+            links.iter_mut().for_each(Link::drop_ns2_clock);
         }
         queue.push_timer(SimTime(scenario.run.warmup_ps), Event::Warmup);
         let mut sampler = None;
