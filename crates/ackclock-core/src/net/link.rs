@@ -177,6 +177,9 @@ pub enum Enqueued {
     /// Accepted behind other packets; the head event already exists.
     Queued,
     Dropped,
+    /// Taken by the loss model at the link's entry, before the queue saw it (ns-2
+    /// `lossmodel`); it stays in the pool for the caller to count and free.
+    Lost,
     /// Handed to a dequeue-time discipline: the caller collects drops and events with
     /// [`Link::take_held_outcome`].
     Held,
@@ -460,6 +463,9 @@ impl Link {
     /// and is the one dropped.
     #[inline(always)]
     pub fn enqueue(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
+        if self.loses_at_entry(pool.get(c.r)) {
+            return Enqueued::Lost;
+        }
         let holds = self.holds;
         if !holds {
             if self.periodic {
@@ -943,20 +949,22 @@ impl Link {
         self.loss_at_entry = at_entry;
     }
 
-    /// Whether the loss model at the link's entry takes the packet offered to it.
+    /// Whether the loss model at the link's entry takes the packet offered to it (asked by
+    /// `enqueue`). Most links have no loss model: the hop then tests one pointer, and the
+    /// model's call stays out of line.
     #[inline(always)]
-    pub fn loses_at_entry(&mut self, pkt: &Packet) -> bool {
-        self.loss_at_entry && self.loses(pkt)
+    fn loses_at_entry(&mut self, pkt: &Packet) -> bool {
+        self.loss.is_some() && self.loss_at_entry && self.loses(pkt)
     }
 
     /// Whether the loss model after the link takes the packet that has just crossed it.
     #[inline(always)]
     pub fn loses_on_arrival(&mut self, pkt: &Packet) -> bool {
-        !self.loss_at_entry && self.loses(pkt)
+        self.loss.is_some() && !self.loss_at_entry && self.loses(pkt)
     }
 
-    /// Whether the loss model takes the packet (not inlined, as the simulator's loop
-    /// compiled before `run.ties = "ns2"` gave its callers a second copy).
+    /// Whether the loss model takes the packet (out of line: asked only where a link has
+    /// one).
     #[inline(never)]
     fn loses(&mut self, pkt: &Packet) -> bool {
         let Some(m) = self.loss.as_mut() else {

@@ -336,19 +336,20 @@ impl Simulator {
     /// The packet `c` has crossed link `l` and reaches node `at`.
     #[inline(always)]
     fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried) {
-        if self.links[l.idx()].loses_on_arrival(self.pool.get(c.r)) {
-            let pkt = self.pool.take(c.r);
-            self.count_drop(&pkt);
-            if self.tracing {
-                self.trace(l, TraceEvent::Lost, &pkt);
-            }
-            return;
-        }
+        let lost = self.links[l.idx()].loses_on_arrival(self.pool.get(c.r));
         if self.tracing {
             let pkt = *self.pool.get(c.r);
-            self.trace(l, TraceEvent::Receive, &pkt);
+            let ev = if lost {
+                TraceEvent::Lost
+            } else {
+                TraceEvent::Receive
+            };
+            self.trace(l, ev, &pkt);
         }
-        if at == c.dst {
+        if lost {
+            let pkt = self.pool.take(c.r);
+            self.count_drop(&pkt);
+        } else if at == c.dst {
             let pkt = self.pool.take(c.r);
             self.receive(pkt);
         } else {
@@ -367,36 +368,45 @@ impl Simulator {
     #[inline(always)]
     fn forward_carried(&mut self, at: NodeId, c: Carried) {
         let l = self.routes.forward(at, c.dst, c.flow);
-        if self.links[l.idx()].loses_at_entry(self.pool.get(c.r)) {
-            let pkt = self.pool.take(c.r);
-            self.count_drop(&pkt);
-            if self.tracing {
-                self.trace(l, TraceEvent::Lost, &pkt);
-            }
+        if self.tracing {
+            self.forward_traced(l, c);
             return;
         }
-        if self.tracing {
-            let pkt = *self.pool.get(c.r);
-            self.trace(l, TraceEvent::Enqueue, &pkt);
-        }
         match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
-            Enqueued::ScheduleHead(t) => {
-                self.queue.push(t, Event::LinkHead(l));
-                if self.tracing {
-                    self.trace_start(l);
-                }
-            }
-            Enqueued::Queued => {
-                if self.tracing {
-                    self.trace_start(l);
-                }
-            }
-            Enqueued::Dropped => {
+            Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
+            Enqueued::Queued => {}
+            Enqueued::Dropped | Enqueued::Lost => {
                 let pkt = self.pool.take(c.r);
                 self.count_drop(&pkt);
-                if self.tracing {
-                    self.trace(l, TraceEvent::Drop, &pkt);
-                }
+            }
+            Enqueued::Held => self.collect_held(l),
+        }
+    }
+
+    /// [`Simulator::forward_carried`] on a traced run: the packet as it was offered is
+    /// traced entering the link (`+`) unless the loss model at the link's entry took it.
+    #[inline(never)]
+    fn forward_traced(&mut self, l: LinkId, c: Carried) {
+        let offered = *self.pool.get(c.r);
+        let outcome = self.links[l.idx()].enqueue(self.now, c, &mut self.pool);
+        if outcome != Enqueued::Lost {
+            self.trace(l, TraceEvent::Enqueue, &offered);
+        }
+        match outcome {
+            Enqueued::ScheduleHead(t) => {
+                self.queue.push(t, Event::LinkHead(l));
+                self.trace_start(l);
+            }
+            Enqueued::Queued => self.trace_start(l),
+            Enqueued::Dropped | Enqueued::Lost => {
+                let pkt = self.pool.take(c.r);
+                self.count_drop(&pkt);
+                let ev = if outcome == Enqueued::Lost {
+                    TraceEvent::Lost
+                } else {
+                    TraceEvent::Drop
+                };
+                self.trace(l, ev, &pkt);
             }
             Enqueued::Held => self.collect_held(l),
         }

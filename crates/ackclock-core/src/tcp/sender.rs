@@ -56,7 +56,9 @@ use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::scenario::TcpConfig;
-use crate::tcp::cc::{AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, Conn, Window};
+use crate::tcp::cc::{
+    AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, CcHooks, Conn, Window,
+};
 use crate::tcp::delivery_rate::DeliveryRate;
 use crate::tcp::pacing;
 use crate::tcp::rtt::{RtoRule, RttEstimator};
@@ -136,8 +138,6 @@ pub struct TcpSender {
     /// The one-way delay the ACK being processed tells (its send time less the echoed
     /// timestamp), with timestamps.
     ack_owd: Option<SimDuration>,
-    /// The ACK being processed carries ECN-Echo.
-    ack_ece: bool,
     /// Growth counts ACKs, not segments (`TcpConfig::growth_per_ack`).
     per_ack: bool,
     /// Segment 0 is a SYN still waiting for its ACK.
@@ -169,6 +169,9 @@ pub struct TcpSender {
     /// Fast-recovery window inflation, in segments (ns-2 `dupwnd_`).
     pub dupwnd: f64,
     cc: AnyCc,
+    /// The optional per-segment and per-ACK hooks `cc` implements: the others are not
+    /// called.
+    pub(super) hooks: CcHooks,
     /// First unacknowledged segment (the cumulative ACK).
     pub una: u64,
     /// Next segment to send (moves back to `una` after a timeout).
@@ -251,7 +254,6 @@ impl TcpSender {
             integer_cwnd: cfg.integer_cwnd,
             ts_echo: SimTime::ZERO,
             ack_owd: None,
-            ack_ece: false,
             per_ack: cfg.growth_per_ack(),
             syn_pending: cfg.syn,
             bare_first: cfg.bare_first_segment && !cfg.syn,
@@ -321,6 +323,7 @@ impl TcpSender {
             rate: cc
                 .has_cong_control()
                 .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),
+            hooks: cc.hooks(),
             cc,
             pacing_rate: 0.0,
             next_send: SimTime::ZERO,
@@ -507,7 +510,7 @@ impl TcpSender {
 
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let retransmit = seq < self.maxseq;
-        if !retransmit && self.una >= self.maxseq {
+        if self.hooks.cwnd_event && !retransmit && self.una >= self.maxseq {
             // Linux's tcp_event_data_sent: new data leaves with nothing in flight.
             self.cc.cwnd_event(&mut self.w, CaEvent::TxStart);
         }
@@ -689,22 +692,24 @@ impl TcpSender {
         self.ts_echo = pkt.ts_echo;
         self.clock = now;
         self.skip_growth = false;
-        self.ack_ece = self.ecn && pkt.ecn & ecn::ECE != 0;
-        self.ack_owd =
-            (self.timestamps && pkt.ts_echo > SimTime::ZERO && pkt.sent_at >= pkt.ts_echo)
-                .then(|| pkt.sent_at.since(pkt.ts_echo));
-        if ack >= self.una && ack <= self.maxseq {
+        let ece = self.ecn && pkt.ecn & ecn::ECE != 0;
+        if self.hooks.pkts_acked {
+            self.ack_owd =
+                (self.timestamps && pkt.ts_echo > SimTime::ZERO && pkt.sent_at >= pkt.ts_echo)
+                    .then(|| pkt.sent_at.since(pkt.ts_echo));
+        }
+        if self.hooks.in_ack_event && ack >= self.una && ack <= self.maxseq {
             // Linux's tcp_in_ack_event: before the sender reacts to the ACK's ECN-Echo.
             let flags = AckFlags {
                 now,
                 acked: ack - self.una,
-                ece: self.ack_ece,
+                ece,
                 una: ack,
                 sent: self.maxseq,
             };
             self.cc.in_ack_event(&mut self.w, &flags);
         }
-        if self.ack_ece {
+        if ece {
             self.on_ecn_echo(ack, c);
         }
         if self.linux.is_some() {
@@ -766,13 +771,7 @@ impl TcpSender {
     ) {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
-        let sample = AckSample {
-            now,
-            acked,
-            rtt,
-            owd: self.ack_owd,
-        };
-        self.cc.pkts_acked(&mut self.w, &sample);
+        self.pkts_acked(now, acked, rtt);
         self.una = ack;
         self.note_completion(now);
         self.dupacks = 0;
@@ -819,6 +818,21 @@ impl TcpSender {
             self.arm_timer(now);
         }
         self.send_much(now, out, c);
+    }
+
+    /// `pkts_acked`, if congestion control implements it: `acked` segments newly
+    /// acknowledged, with the ACK's RTT sample and one-way delay.
+    #[inline(always)]
+    fn pkts_acked(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
+        if self.hooks.pkts_acked {
+            let sample = AckSample {
+                now,
+                acked,
+                rtt,
+                owd: self.ack_owd,
+            };
+            self.cc.pkts_acked(&mut self.w, &sample);
+        }
     }
 
     /// Records when a finite transfer's last payload byte is acknowledged.
@@ -971,7 +985,9 @@ impl TcpSender {
         }
         c.timeouts += 1;
         self.clock = now;
-        self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
+        if self.hooks.cwnd_event {
+            self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
+        }
         // Linux (`tcp_enter_loss`) keeps the ssthresh that fast recovery set for this window
         // when the timeout comes during that recovery; RFC 5681 and ns-2 recompute it.
         if !(self.linux_timeouts && self.in_recovery) {

@@ -202,7 +202,10 @@ impl TcpSink {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        match (d, self.linux.as_deref().and_then(|l| l.comp_at)) {
+        let Some(l) = self.linux.as_deref() else {
+            return d;
+        };
+        match (d, l.comp_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -218,7 +221,7 @@ impl TcpSink {
             if l.comp_at.is_some_and(|t| t <= now) {
                 // tcp_compressed_ack_kick: one ACK for the compressed ones.
                 l.comp_at = None;
-                self.ack(now, self.last_seq, out, c);
+                self.ack_cold(now, self.last_seq, out, c);
                 return;
             }
         }
@@ -317,6 +320,15 @@ impl TcpSink {
         }
     }
 
+    /// [`TcpSink::ack`] for the rarer callers (timers, flow control, DCTCP, Linux's ACK
+    /// compression), out of line so that the per-segment path keeps its own copy inline.
+    #[inline(never)]
+    fn ack_cold(&mut self, now: SimTime, seq: u64, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.ack(now, seq, out, c);
+    }
+
+    /// Sends the acknowledgement of segment `seq` now.
+    #[inline(always)]
     fn ack(&mut self, now: SimTime, seq: u64, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let sack = self.acknowledged();
         c.acks_sent += 1;
@@ -349,7 +361,7 @@ impl TcpSink {
     /// FullTcp do with `TF_ACKNOW`).
     pub fn ack_now(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.pending > 0 {
-            self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
+            self.ack_cold(now, self.rcv_nxt.saturating_sub(1), out, c);
         }
     }
 
@@ -394,7 +406,7 @@ impl TcpSink {
             let ce = pkt.ecn & ecn::CE != 0;
             if ce != self.ece {
                 if self.pending > 0 {
-                    self.ack(now, self.rcv_nxt.saturating_sub(1), out, c);
+                    self.ack_cold(now, self.rcv_nxt.saturating_sub(1), out, c);
                 }
                 self.ece = ce;
             }
@@ -414,7 +426,7 @@ impl TcpSink {
                     || !self.seen.contains(seq, self.rcv_nxt));
             if new && !fc.fits(now) {
                 // No room: discard it, and say how much room there is.
-                self.ack(now, seq, out, c);
+                self.ack_cold(now, seq, out, c);
                 return;
             }
         }
@@ -530,7 +542,7 @@ impl TcpSink {
             None => n >= SACK_BLOCKS_EXPECTED,
         };
         if flush && l.compressed() > 0 {
-            self.ack(now, self.last_seq, out, c);
+            self.ack_cold(now, self.last_seq, out, c);
         }
         let Some(l) = self.linux.as_deref_mut() else {
             return;

@@ -59,6 +59,7 @@ impl CongestionOps for Dctcp {
                 .profile_defaults(&[("ns3", 0.0)]),
         ],
     };
+    const IN_ACK_EVENT: bool = true;
 
     fn new(p: &Params, _setup: &CcSetup) -> Dctcp {
         Dctcp {

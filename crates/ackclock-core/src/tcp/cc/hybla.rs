@@ -48,6 +48,7 @@ impl CongestionOps for Hybla {
             .ns3("RRTT")
             .profile_defaults(&[("ns3", 0.05)])],
     };
+    const PKTS_ACKED: bool = true;
 
     fn new(p: &Params, _setup: &CcSetup) -> Hybla {
         Hybla {

@@ -96,6 +96,7 @@ impl CongestionOps for Illinois {
             Param::new("theta", 5.0, Range::Whole(1, 1_000_000), "rounds of low delay before alpha_max again").ns3("Theta"),
         ],
     };
+    const PKTS_ACKED: bool = true;
 
     fn new(p: &Params, _setup: &CcSetup) -> Illinois {
         Illinois {

@@ -103,6 +103,7 @@ impl CongestionOps for Ledbat {
             Param::new("slow_start", 1.0, Range::Flag, "slow-start until the first increase by delay").ns3("SSParam"),
         ],
     };
+    const PKTS_ACKED: bool = true;
 
     fn new(p: &Params, _setup: &CcSetup) -> Ledbat {
         Ledbat {

@@ -69,6 +69,7 @@ impl CongestionOps for Lp {
         ecn_per_segment: false,
         params: &[Param::new("delta", 0.15, Range::Fraction, "threshold: d_min + delta (d_max - d_min)")],
     };
+    const PKTS_ACKED: bool = true;
 
     fn new(p: &Params, _setup: &CcSetup) -> Lp {
         Lp {

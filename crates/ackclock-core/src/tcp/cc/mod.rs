@@ -119,6 +119,17 @@ pub struct AckSample {
     pub owd: Option<SimDuration>,
 }
 
+/// The optional hooks on the sender's per-segment and per-ACK paths that an algorithm
+/// implements ([`CongestionOps::PKTS_ACKED`], [`CongestionOps::IN_ACK_EVENT`],
+/// [`CongestionOps::CWND_EVENT`]); the sender calls such a hook only if it is set, as Linux
+/// tests the hook's pointer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CcHooks {
+    pub pkts_acked: bool,
+    pub in_ack_event: bool,
+    pub cwnd_event: bool,
+}
+
 /// What `in_ack_event` learns of an ACK that acknowledges new data (Linux passes the ACK's
 /// flags, `CA_ACK_ECE` among them; DCTCP counts the bytes ECN-Echo covers from them).
 #[derive(Clone, Copy, Debug)]
@@ -273,6 +284,18 @@ pub trait CongestionOps: Sized {
     /// (Linux: `cong_control` is set). The sender then keeps a rate sampler.
     const CONG_CONTROL: bool = false;
 
+    /// Whether the algorithm implements [`CongestionOps::pkts_acked`] (Linux: the hook's
+    /// pointer is set). The sender builds the sample and calls the hook only then, so an ACK
+    /// of an algorithm without it costs no dispatch; `hook_flags_match_the_hooks` (a test)
+    /// fails for an algorithm whose hook changes its state while this says false.
+    const PKTS_ACKED: bool = false;
+
+    /// Whether the algorithm implements [`CongestionOps::in_ack_event`] (as `PKTS_ACKED`).
+    const IN_ACK_EVENT: bool = false;
+
+    /// Whether the algorithm implements [`CongestionOps::cwnd_event`] (as `PKTS_ACKED`).
+    const CWND_EVENT: bool = false;
+
     /// The algorithm with parameters `p` (checked against [`CongestionOps::INFO`]).
     fn new(p: &Params, setup: &CcSetup) -> Self;
 
@@ -372,6 +395,23 @@ macro_rules! algorithms {
                 match self {
                     $(AnyCc::$ty(_) => <$module::$ty as CongestionOps>::CONG_CONTROL,)*
                     AnyCc::External(c) => c.hooks().cong_control,
+                }
+            }
+
+            /// Which of the optional per-segment and per-ACK hooks the algorithm implements
+            /// (read once, by the sender, when it is made).
+            pub fn hooks(&self) -> CcHooks {
+                match self {
+                    $(AnyCc::$ty(_) => CcHooks {
+                        pkts_acked: <$module::$ty as CongestionOps>::PKTS_ACKED,
+                        in_ack_event: <$module::$ty as CongestionOps>::IN_ACK_EVENT,
+                        cwnd_event: <$module::$ty as CongestionOps>::CWND_EVENT,
+                    },)*
+                    AnyCc::External(c) => CcHooks {
+                        pkts_acked: c.hooks().pkts_acked,
+                        in_ack_event: false,
+                        cwnd_event: c.hooks().cwnd_event,
+                    },
                 }
             }
 
@@ -662,6 +702,65 @@ mod tests {
         }
         assert!(AnyCc::by_name("bbr").has_cong_control());
         assert!(!AnyCc::by_name("cubic").has_cong_control());
+    }
+
+    /// An algorithm whose `pkts_acked`, `in_ack_event` or `cwnd_event` changes its state or
+    /// the window must say so (`PKTS_ACKED`, `IN_ACK_EVENT`, `CWND_EVENT`): the sender calls
+    /// only the hooks it is told of.
+    #[test]
+    fn hook_flags_match_the_hooks() {
+        for info in REGISTRY {
+            let cc = AnyCc::by_name(info.name);
+            let hooks = cc.hooks();
+            let w0 = Window::new(20.0, 10.0, 1e9);
+            let (mut a, mut w) = (cc.clone(), w0);
+            for i in 1..=8u64 {
+                let ms = |v: u64| Some(SimDuration::from_millis(v));
+                let sample = AckSample {
+                    now: SimTime(i * 30 * crate::time::PS_PER_S / 1000),
+                    acked: i % 3 + 1,
+                    rtt: ms(40 + 7 * i),
+                    owd: ms(20 + 5 * i),
+                };
+                a.pkts_acked(&mut w, &sample);
+            }
+            let changed = format!("{a:?}{w:?}") != format!("{cc:?}{w0:?}");
+            assert!(
+                !changed || hooks.pkts_acked,
+                "{}: pkts_acked changes its state but PKTS_ACKED is false",
+                info.name
+            );
+            let (mut a, mut w) = (cc.clone(), w0);
+            for i in 1..=8u64 {
+                let flags = AckFlags {
+                    now: SimTime(i * 30 * crate::time::PS_PER_S / 1000),
+                    acked: 2,
+                    ece: i % 2 == 0,
+                    una: 2 * i,
+                    sent: 2 * i + 10,
+                };
+                a.in_ack_event(&mut w, &flags);
+            }
+            let changed = format!("{a:?}{w:?}") != format!("{cc:?}{w0:?}");
+            assert!(
+                !changed || hooks.in_ack_event,
+                "{}: in_ack_event changes its state but IN_ACK_EVENT is false",
+                info.name
+            );
+            let (mut a, mut w) = (cc.clone(), w0);
+            for ev in [CaEvent::TxStart, CaEvent::Loss, CaEvent::TxStart] {
+                a.cwnd_event(&mut w, ev);
+            }
+            let changed = format!("{a:?}{w:?}") != format!("{cc:?}{w0:?}");
+            assert!(
+                !changed || hooks.cwnd_event,
+                "{}: cwnd_event changes its state but CWND_EVENT is false",
+                info.name
+            );
+        }
+        let hooked = |name: &str| AnyCc::by_name(name).hooks();
+        assert!(hooked("dctcp").in_ack_event && hooked("ledbat").pkts_acked);
+        assert_eq!(hooked("reno"), CcHooks::default());
     }
 
     #[test]

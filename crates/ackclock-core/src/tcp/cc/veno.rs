@@ -49,6 +49,7 @@ impl CongestionOps for Veno {
         params: &[Param::new("beta", 3.0, Range::NonNegative, "segments queued above which a loss is congestion")
             .ns3("Beta")],
     };
+    const PKTS_ACKED: bool = true;
 
     fn new(p: &Params, _setup: &CcSetup) -> Veno {
         Veno {

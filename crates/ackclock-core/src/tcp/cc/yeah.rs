@@ -69,6 +69,7 @@ impl CongestionOps for Yeah {
             Param::new("stcp_ai", 100.0, Range::Segments, "Scalable's increase: 1 per min(cwnd, this) segments").ns3("StcpAiFactor"),
         ],
     };
+    const PKTS_ACKED: bool = true;
 
     fn new(p: &Params, _setup: &CcSetup) -> Yeah {
         Yeah {

@@ -37,7 +37,7 @@ use super::{Prr, TcpSender};
 use crate::monitor::FlowCounters;
 use crate::packet::Packet;
 use crate::packet_pool::Outgoing;
-use crate::tcp::cc::{AckEvent, AckSample, CaEvent, CaState, Conn};
+use crate::tcp::cc::{AckEvent, CaEvent, CaState, Conn};
 use crate::tcp::rack::RackBoard;
 use crate::time::{SimDuration, SimTime};
 
@@ -143,13 +143,7 @@ impl TcpSender {
             self.rtt.reset_backoff();
             self.una = ack;
             // tcp_clean_rtx_queue: pkts_acked with Karn's ca_rtt_us.
-            let sample = AckSample {
-                now,
-                acked: ack - prior_una,
-                rtt: ca_rtt,
-                owd: self.ack_owd,
-            };
-            self.cc.pkts_acked(&mut self.w, &sample);
+            self.pkts_acked(now, ack - prior_una, ca_rtt);
             self.note_completion(now);
             self.nxt = self.nxt.max(self.una);
             l.retransmits = 0;
@@ -599,7 +593,9 @@ impl TcpSender {
             return;
         };
         c.timeouts += 1;
-        self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
+        if self.hooks.cwnd_event {
+            self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
+        }
         // Reduce ssthresh if it has not yet been reduced in this window.
         let reduce = matches!(l.state, CaState::Open | CaState::Disorder)
             || l.high_seq <= self.una

@@ -201,13 +201,7 @@ impl TcpSender {
         c: &mut FlowCounters,
     ) -> bool {
         let rtt = self.sample_rtt(now, ack, c);
-        let sample = AckSample {
-            now,
-            acked: ack - self.una,
-            rtt,
-            owd: self.ack_owd,
-        };
-        self.cc.pkts_acked(&mut self.w, &sample);
+        self.pkts_acked(now, ack - self.una, rtt);
         self.una = ack;
         self.note_completion(now);
         self.dupacks = 0;
