@@ -433,6 +433,8 @@ def run_sweep(
         n_runs = math.prod(len(v) for v in grid.values()) * replications
         workers = min(jobs or os.cpu_count() or 1, n_runs)
         if workers > 1:
+            if _called_unguarded():
+                raise ScenarioError(_UNGUARDED)
             # Started first, so that the workers come up while the points are checked.
             pool = _start_pool(workers)
     try:
@@ -519,6 +521,11 @@ _MAIN_GUARD = ("worker processes could not start: a script that calls ackclock.s
                " or pass jobs=1)")
 
 
+_UNGUARDED = ("a script that calls ackclock.sweep with jobs > 1 must call it under"
+              " `if __name__ == \"__main__\":` (each worker process imports the script and"
+              " would run the sweep again; or pass jobs=1)")
+
+
 _NO_SCRIPT = ("worker processes could not start: code read from standard input cannot be"
               " imported by them; pass jobs=1, or save it as a script")
 
@@ -530,6 +537,47 @@ def _unguarded_script(e: BaseException) -> bool:
 
     main = sys.modules.get("__main__")
     return isinstance(e, BrokenProcessPool) and getattr(main, "__file__", None) is not None
+
+
+def _called_unguarded() -> bool:
+    """Whether run_sweep() was called from the top level of the script being run, outside
+    an ``if __name__ == "__main__":`` block: each worker would run that call again as it
+    imports the script. Found before any worker starts, so that no worker can write to
+    stderr after the one-line advice (a worker forked as the parent exits could)."""
+    import ast
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    spec = getattr(main, "__spec__", None)
+    if not isinstance(path, str) or (spec is not None and spec.name.endswith("__main__")):
+        return False  # workers do not run a package's __main__ again (`python -m ackclock`)
+    frame: Any = sys._getframe(1)
+    while frame is not None and frame.f_globals is not getattr(main, "__dict__", None):
+        frame = frame.f_back
+    if frame is None or frame.f_code.co_name != "<module>":
+        return False
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return False  # not a readable script: the pool's own failure will tell
+    line = frame.f_lineno
+    for node in tree.body:
+        end = node.end_lineno or node.lineno
+        if node.lineno <= line <= end:
+            return not _is_main_guard(node)
+    return False
+
+
+def _is_main_guard(node: Any) -> bool:
+    """``if __name__ == "__main__":`` (either order of the comparison)."""
+    import ast
+
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    parts = [node.test.left, *node.test.comparators]
+    names = {p.id for p in parts if isinstance(p, ast.Name)}
+    values = {p.value for p in parts if isinstance(p, ast.Constant)}
+    return names == {"__name__"} and values == {"__main__"}
 
 
 def _refuse_in_worker_bootstrap() -> None:

@@ -347,6 +347,14 @@ def test_script_without_main_guard_gets_one_line(scenario: Path, tmp_path: Path)
     assert result.returncode != 0
     assert "freeze_support" not in result.stderr
     assert 'under `if __name__ == "__main__":`' in result.stderr.splitlines()[-1]
+    # The same call inside a function the script calls at its top level.
+    indirect = tmp_path / "f.py"
+    body = SCRIPT.format(scenario=str(scenario)).strip().replace("\n", "\n    ")
+    indirect.write_text(f"def main():\n    {body}\n\nmain()\n")
+    result = subprocess.run([sys.executable, str(indirect)], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode != 0
+    assert 'under `if __name__ == "__main__":`' in result.stderr.splitlines()[-1]
     guarded = tmp_path / "g.py"
     body = SCRIPT.format(scenario=str(scenario)).strip().replace("\n", "\n    ")
     guarded.write_text(f"if __name__ == '__main__':\n    {body}\n")
