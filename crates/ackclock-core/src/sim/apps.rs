@@ -5,7 +5,7 @@ use super::*;
 
 impl Simulator {
     pub(super) fn on_app_start(&mut self, f: FlowId) {
-        if self.flows[f.idx()].full.is_some() {
+        if self.flows[f.idx()].full().is_some() {
             self.full_app_start(f);
             return;
         }
@@ -82,7 +82,7 @@ impl Simulator {
         let now = self.now;
         let c = &mut self.counters[f.idx()];
         let flow = &mut self.flows[f.idx()];
-        let next = if flow.full.is_none() {
+        let next = if flow.full().is_none() {
             let mut sent = std::mem::take(&mut self.sent_refs);
             let mut out = PoolOut {
                 pool: &mut self.pool,
@@ -106,7 +106,7 @@ impl Simulator {
     }
 
     pub(super) fn on_app_stop(&mut self, f: FlowId) {
-        if self.flows[f.idx()].full.is_some() {
+        if self.flows[f.idx()].full().is_some() {
             self.full_app_stop(f);
             return;
         }

@@ -129,10 +129,9 @@ impl Simulator {
                 trace: TraceMask::from_names(&f.trace).expect("validated"),
                 traced: [f64::NAN; 10],
                 rto_held: None,
-                tmix: None,
+                role: Role::Own,
                 delay: None,
                 writer,
-                full: None,
             });
         }
         let scenario_flows = flows.len();
@@ -176,10 +175,9 @@ impl Simulator {
                         trace: TraceMask::from_names(&[]).expect("empty"),
                         traced: [f64::NAN; 10],
                         rto_held: None,
-                        tmix: Some((c, side as u8)),
+                        role: Role::TmixHalf(c, side as u8),
                         delay: None,
                         writer: None,
-                        full: None,
                     });
                 }
                 tmix.push(TmixConn::new(FlowId(i as u32), halves, conn.clone()));
@@ -505,7 +503,7 @@ fn open_traces(
     }
     // Tmix half-connections: ports of their own, their application's flow id.
     for flow in &flows[sc.flows.len()..] {
-        let (conn, side) = flow.tmix.expect("a Tmix half-connection");
+        let (conn, side) = flow.tmix().expect("a Tmix half-connection");
         let owner = tmix[conn as usize].parent.idx();
         let of = &sc.flows[owner];
         let (a, b) = if side == 0 {

@@ -37,7 +37,8 @@ impl Simulator {
             return Err(format!("no flow {f}"));
         };
         let now = self.now;
-        let (Agent::Tcp { sender, .. }, None, None) = (&mut flow.agent, &flow.full, &flow.writer)
+        let (Agent::Tcp { sender, .. }, Role::Own, None) =
+            (&mut flow.agent, flow.role, &flow.writer)
         else {
             return Err(format!("flow {f} is not a one-way TCP flow driven by FTP"));
         };

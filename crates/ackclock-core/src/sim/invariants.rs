@@ -548,7 +548,7 @@ impl Simulator {
         // must be exact (`sim/tmix.rs`).
         for (f, flow) in self.flows.iter().enumerate() {
             let held = c.data_in_net[f] + c.acks_in_net[f];
-            if flow.tmix.is_some() && held != self.tmix_in_flight[f] as u64 {
+            if flow.tmix().is_some() && held != self.tmix_in_flight[f] as u64 {
                 return Err(fail(
                     format!("Tmix half-connection flow {f}"),
                     format!(
@@ -562,7 +562,7 @@ impl Simulator {
             match self.scenario.flows.get(f) {
                 Some(cfg) => format!("flow {}", cfg.name),
                 None => {
-                    let (conn, side) = self.flows[f].tmix.unwrap_or((0, 0));
+                    let (conn, side) = self.flows[f].tmix().unwrap_or((0, 0));
                     let parent = self.tmix.get(conn as usize).map_or(0, |t| t.parent.idx());
                     let name = self.scenario.flows.get(parent).map_or("?", |x| &x.name);
                     format!("flow {name} (Tmix connection {conn}, side {side})")

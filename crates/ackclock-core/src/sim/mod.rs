@@ -94,11 +94,8 @@ struct Flow {
     agent: Agent,
     /// Pending events of the sender's RTO timer and the sink's delayed-ACK timer.
     rto_event: LazyTimer,
-    /// A Tmix half-connection: its connection and the side whose data it carries.
-    tmix: Option<(u32, u8)>,
-    /// A direction of a two-way connection: the connection and the side whose data it
-    /// carries (`sim/two_way.rs`).
-    full: Option<(u32, u8)>,
+    /// What kind of agent the flow's packets come from and go to, beyond `agent`.
+    role: Role,
     delack_event: LazyTimer,
     pace_event: LazyTimer,
     /// Variables traced on every change (their last recorded values are `traced`).
@@ -112,6 +109,41 @@ struct Flow {
     /// A paced application writing into this TCP flow (CBR, on-off or Poisson over TCP).
     writer: Option<Box<StreamWriter>>,
     traced: [f64; 10],
+}
+
+/// How the simulator glues a flow's agent to the network: the kinds of agent whose packets
+/// need more than the agent's own handling. The per-packet glue (`receive`, `send_pooled`,
+/// `count_drop`) matches on it once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// The agent (TCP sender and sink, UDP source, a Tmix application) is the whole story.
+    Own,
+    /// A Tmix half-connection: its connection and the side whose data it carries; its
+    /// packets are counted while in the network and may pass a delay line (`sim/tmix.rs`).
+    TmixHalf(u32, u8),
+    /// A direction of a two-way connection: the connection and the side whose data it
+    /// carries (`sim/two_way.rs`).
+    TwoWay(u32, u8),
+}
+
+impl Flow {
+    /// The Tmix connection and side of a half-connection.
+    #[inline]
+    fn tmix(&self) -> Option<(u32, u8)> {
+        match self.role {
+            Role::TmixHalf(c, s) => Some((c, s)),
+            _ => None,
+        }
+    }
+
+    /// The two-way connection and side of a direction of one.
+    #[inline]
+    fn full(&self) -> Option<(u32, u8)> {
+        match self.role {
+            Role::TwoWay(c, s) => Some((c, s)),
+            _ => None,
+        }
+    }
 }
 
 /// The pending event behind a deadline-based timer. At most one tracked event exists; a
@@ -469,7 +501,7 @@ impl Simulator {
             PacketKind::TcpAck => c.acks_dropped += 1,
             PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
         }
-        if let Some((conn, _)) = self.flows[pkt.flow.idx()].tmix {
+        if let Role::TmixHalf(conn, _) = self.flows[pkt.flow.idx()].role {
             self.tmix_in_flight[pkt.flow.idx()] -= 1;
             self.close_tmix_endpoints_if_quiet(conn);
         }
@@ -503,7 +535,7 @@ impl Simulator {
             };
             self.monitor[monitor_index(p)].sent(self.now, size);
             // Only Tmix half-connections have delay lines, and their packets are counted.
-            if self.flows[flow.idx()].tmix.is_some() {
+            if let Role::TmixHalf(..) = self.flows[flow.idx()].role {
                 self.tmix_in_flight[flow.idx()] += 1;
                 if self.flows[flow.idx()].delay.is_some() {
                     let p = self.pool.take(r);
@@ -517,11 +549,16 @@ impl Simulator {
         self.sent_refs = sent;
     }
 
+    /// A packet reaches its destination: counted in the flow monitor, then handed to its
+    /// flow's kind of agent (`Role`): a two-way connection's endpoint, or the flow's own
+    /// TCP or UDP agent, followed for a Tmix half-connection by its connection's
+    /// bookkeeping. The one-way agents' code is written (and inlined) once, here.
     #[inline(always)]
     fn receive(&mut self, pkt: Packet) {
         let f = pkt.flow.idx();
         self.monitor[monitor_index(&pkt)].received(self.now, pkt.sent_at, pkt.size);
-        if self.flows[f].full.is_some() {
+        let role = self.flows[f].role;
+        if let Role::TwoWay(..) = role {
             self.full_receive(pkt);
             return;
         }
@@ -549,14 +586,8 @@ impl Simulator {
         if pkt.kind != PacketKind::Udp {
             self.sync_timers(pkt.flow);
         }
-        if let Some((c, side)) = self.flows[f].tmix {
-            self.tmix_in_flight[f] -= 1;
-            if pkt.kind == PacketKind::TcpData {
-                let parent = self.tmix[c as usize].parent.idx();
-                self.tmix_received_bytes[parent] += pkt.size as u64;
-                self.tmix_received(c, side as usize, f);
-            }
-            self.close_tmix_endpoints_if_quiet(c);
+        if let Role::TmixHalf(c, side) = role {
+            self.tmix_receive(&pkt, f, c, side);
         }
     }
 
@@ -775,14 +806,7 @@ mod flow_layout_tests {
                 "rto_event",
                 end(offset_of!(Flow, rto_event), size_of::<LazyTimer>()),
             ),
-            (
-                "tmix",
-                end(offset_of!(Flow, tmix), size_of::<Option<(u32, u8)>>()),
-            ),
-            (
-                "full",
-                end(offset_of!(Flow, full), size_of::<Option<(u32, u8)>>()),
-            ),
+            ("role", end(offset_of!(Flow, role), size_of::<Role>())),
         ] {
             assert!(end <= 64, "{name} ends at {end}");
         }

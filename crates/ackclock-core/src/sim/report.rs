@@ -254,7 +254,7 @@ impl Simulator {
     fn queue_flows_table(&self) -> Table {
         let sc = &self.scenario;
         let window = (sc.run.duration_ps - sc.run.warmup_ps) as f64;
-        let owner = |i: usize| match self.flows[i].tmix {
+        let owner = |i: usize| match self.flows[i].tmix() {
             Some((c, _)) => self.tmix[c as usize].parent.idx(),
             None => i,
         };
@@ -323,7 +323,7 @@ impl Simulator {
             .map(|i| [self.monitor[2 * i], self.monitor[2 * i + 1]])
             .collect();
         for (i, flow) in self.flows.iter().enumerate().skip(sc.flows.len()) {
-            if let Some((c, _)) = flow.tmix {
+            if let Some((c, _)) = flow.tmix() {
                 let p = self.tmix[c as usize].parent.idx();
                 for (d, m) in merged[p].iter_mut().enumerate() {
                     m.merge(&self.monitor[2 * i + d]);

@@ -10,7 +10,9 @@
 //! act again, so freeing it changes no result (the stale timer events it may leave behind
 //! find no endpoint and do nothing, as they did nothing before).
 //!
-//! This file is a child module of `sim` (see the `#[path]` there).
+//! Half-connections have `Role::TmixHalf`: `receive`, `send_pooled` and `count_drop` count
+//! their packets in the network (`tmix_in_flight`) by it. This file is a child module of
+//! `sim`.
 
 use super::*;
 use crate::ids::NodeId;
@@ -212,6 +214,19 @@ impl Simulator {
             }
         }
         self.tmix_acts = acts;
+    }
+
+    /// A packet of half-connection `f` (connection `c`, side `side`) has reached its agent:
+    /// it has left the network, and the data it delivered may let the connection move on.
+    #[inline(never)]
+    pub(super) fn tmix_receive(&mut self, pkt: &Packet, f: usize, c: u32, side: u8) {
+        self.tmix_in_flight[f] -= 1;
+        if pkt.kind == PacketKind::TcpData {
+            let parent = self.tmix[c as usize].parent.idx();
+            self.tmix_received_bytes[parent] += pkt.size as u64;
+            self.tmix_received(c, side as usize, f);
+        }
+        self.close_tmix_endpoints_if_quiet(c);
     }
 
     #[inline(never)]

@@ -3,14 +3,14 @@
 //! acknowledgements on packets as they leave, and reports the connections.
 //!
 //! A connection is two scenario flows (one per direction of data); an endpoint is the
-//! sender of one and the sink of the other. One-way flows never reach this file: the
-//! simulator's hot path checks one `Option` per received packet and one `Vec` length per
-//! batch of sent packets.
+//! sender of one and the sink of the other; their flows have `Role::TwoWay`. One-way flows
+//! never reach this file: `receive` matches the flow's role once per packet, and
+//! `send_scratch` checks one `Vec` length per batch of sent packets.
 //!
-//! This file is a child module of `sim` (see the `#[path]` there), so it reads the
-//! simulator's private state without widening its interface.
+//! This file is a child module of `sim`, so it reads the simulator's private state without
+//! widening its interface.
 
-use super::{Agent, Flow, Simulator};
+use super::{Agent, Flow, Role, Simulator};
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
 use crate::packet::{Packet, PacketKind};
@@ -37,8 +37,8 @@ pub(super) fn build(sc: &Scenario, flows: &mut [Flow]) -> Result<Vec<FullConn>, 
         let sizes = [size(i), size(j)];
         let mss = f.tcp.as_ref().map_or(1, |t| t.packet_size);
         let id = conns.len() as u32;
-        flows[i].full = Some((id, INITIATOR as u8));
-        flows[j].full = Some((id, ACCEPTOR as u8));
+        flows[i].role = Role::TwoWay(id, INITIATOR as u8);
+        flows[j].role = Role::TwoWay(id, ACCEPTOR as u8);
         flows[j].start = SimTime(u64::MAX);
         for (k, s) in [(i, sizes[0]), (j, sizes[1])] {
             if s == Some(0) {
@@ -103,7 +103,7 @@ impl Simulator {
     #[inline(never)]
     pub(super) fn full_receive(&mut self, pkt: Packet) {
         let f = pkt.flow.idx();
-        let (c, s) = self.flows[f].full.expect("a connection's flow");
+        let (c, s) = self.flows[f].full().expect("a connection's flow");
         let (c, s) = (c as usize, s as usize);
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
@@ -141,7 +141,7 @@ impl Simulator {
     pub(super) fn full_stamp(&mut self, out: &mut [Packet]) {
         for k in 0..out.len() {
             let p = &mut out[k];
-            let Some((c, s)) = self.flows[p.flow.idx()].full else {
+            let Some((c, s)) = self.flows[p.flow.idx()].full() else {
                 continue;
             };
             let conn = &self.full[c as usize];
@@ -166,7 +166,7 @@ impl Simulator {
     /// acceptor starts when the SYN arrives).
     #[inline(never)]
     pub(super) fn full_app_start(&mut self, f: FlowId) {
-        let (c, s) = self.flows[f.idx()].full.expect("a connection's flow");
+        let (c, s) = self.flows[f.idx()].full().expect("a connection's flow");
         if s as usize != INITIATOR {
             return;
         }
@@ -182,7 +182,7 @@ impl Simulator {
 
     /// The application stops: neither side writes new data (what was sent is recovered).
     pub(super) fn full_app_stop(&mut self, f: FlowId) {
-        let (c, _) = self.flows[f.idx()].full.expect("a connection's flow");
+        let (c, _) = self.flows[f.idx()].full().expect("a connection's flow");
         for g in self.full[c as usize].flows {
             if let Agent::Tcp { sender, .. } = &mut self.flows[g.idx()].agent {
                 sender.stop();
@@ -269,7 +269,7 @@ impl Simulator {
     /// The highest segment of flow `f`'s reverse direction ever sent, if `f` is a
     /// connection's direction (the invariant checker bounds piggy-backed ACKs by it).
     pub(super) fn full_reverse_maxseq(&self, f: usize) -> Option<u64> {
-        let (c, s) = self.flows.get(f)?.full?;
+        let (c, s) = self.flows.get(f)?.full()?;
         let reverse = self.full[c as usize].flows[1 - s as usize].idx();
         match &self.flows[reverse].agent {
             Agent::Tcp { sender, .. } => Some(sender.maxseq),
