@@ -46,7 +46,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
-        "delack_syn": "bool",  # a delaying sink may delay the SYN's ACK too (ns-2's DelAck)
+        "delack_syn": "bool",  # a delaying sink may delay segment 0's ACK too (SYN or not)
         "quick_acks": "count_or_zero",  # first data segments a delaying sink ACKs at once
         "adaptive_ack_delay": "bool",  # the delayed-ACK timeout follows Linux's ato
         "sack_compression": "bool",  # Linux's compressed duplicate ACKs (tcp_comp_sack_*)
@@ -178,7 +178,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
                     "delayed_ack": False,
-                    "delack_syn": True,  # Agent/TCPSink/DelAck treats the SYN as data
+                    # DelAckSink::recv acknowledges segment 0 (the SYN, or the bare first
+                    # segment) at once: Agent/TCPSink SYN_immediate_ack_ true.
+                    "delack_syn": False,
                     "quick_acks": 0,
                     "adaptive_ack_delay": False,
                     "sack_compression": False,

@@ -184,7 +184,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "max_burst": 0,
             "max_ssthresh": 0,
             "delayed_ack": False,
-            "delack_syn": True,  # ns-2's DelAck delays the SYN's ACK too
+            "delack_syn": False,  # ns-2's DelAck: SYN_immediate_ack_ true
             "quick_acks": 0,
             "adaptive_ack_delay": False,
             "sack_compression": False,

@@ -52,7 +52,7 @@ pub fn ns2_tcp() -> TcpConfig {
         prr: false,
         rack: false,
         cwnd_validation: false,
-        delack_syn: true,
+        delack_syn: false,
         bug_fix: true,
         bare_first_segment: false,
         precision_reduce: true,

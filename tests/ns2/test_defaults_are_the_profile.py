@@ -1,0 +1,71 @@
+"""ns-2.35's defaults have one owner on the engine side, the ``ns2`` profile
+(python/ackclock/profiles.py): a script that sets no variable must give each flow the TCP the
+profile gives a scenario file's flow with the same variant, congestion control and sink. The
+script's agents read ns-2's own class defaults (python/ackclock/ns2/defaults.py, ns-2.35's
+ns-default.tcl), so a profile value that departs from ns-2.35 fails here (the profile's
+``delack_syn`` once did: ns-2.35's Agent/TCPSink SYN_immediate_ack_ is true)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import ackclock as ac
+import ackclock.ns2.simulator as ns2_simulator
+from ackclock.scenario import Scenario, resolve
+
+SCRIPT = """
+set ns [new Simulator]
+set n0 [$ns node]
+set n1 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 10ms DropTail
+set tcp [new {agent}]
+set sink [new {sink}]
+$ns attach-agent $n0 $tcp
+$ns attach-agent $n1 $sink
+$ns connect $tcp $sink
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+$ns at 0.0 "$ftp start"
+$ns at 0.05 "exit 0"
+$ns run
+"""
+
+
+@pytest.mark.parametrize("agent,sink", [
+    ("Agent/TCP", "Agent/TCPSink"),
+    ("Agent/TCP/Reno", "Agent/TCPSink/DelAck"),
+    ("Agent/TCP/Newreno", "Agent/TCPSink"),
+    ("Agent/TCP/Newreno", "Agent/TCPSink/DelAck"),
+    ("Agent/TCP/Sack1", "Agent/TCPSink/Sack1"),
+    ("Agent/TCP/Sack1", "Agent/TCPSink/Sack1/DelAck"),
+])
+def test_a_script_without_settings_gets_the_ns2_profiles_tcp(
+        ns2: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, agent: str,
+        sink: str) -> None:
+    built: list[Scenario] = []
+    build = ns2_simulator.build_scenario
+
+    def keep(sim: Any, name: str) -> Scenario:
+        built.append(build(sim, name))
+        return built[-1]
+
+    monkeypatch.setattr(ns2_simulator, "build_scenario", keep)
+    r = ns2(SCRIPT.format(agent=agent, sink=sink))
+    assert r.code == 0, r.err
+    flow = built[0].flows[0]
+    script_tcp = resolve(built[0])["flows"][0]["tcp"]
+
+    net = ac.Network("profile", profile="ns2")
+    net.nodes("n0", "n1")
+    net.link("n0", "n1", rate="10Mb/s", delay="10ms")
+    # The sink class's own choice (Sack1/DelAck: a SACK sink that delays) is the script's.
+    delayed = {"delayed_ack": True} if flow.tcp.get("delayed_ack") else {}
+    net.tcp("f", "n0", "n1", variant=flow.variant, cc=flow.cc, sink=flow.sink, **delayed)
+    profile_tcp = resolve(net.scenario(duration="1s"))["flows"][0]["tcp"]
+    differ = {k: (script_tcp.get(k), profile_tcp.get(k))
+              for k in sorted(set(script_tcp) | set(profile_tcp))
+              if script_tcp.get(k) != profile_tcp.get(k)}
+    assert differ == {}, f"{agent} into {sink}: (script, ns2 profile) {differ}"
