@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from . import schema
 from .apps import App
-from .errors import ScenarioError
+from .errors import ScenarioError, quote
 from .profiles import normalize_tcp_params
 from .results import Results
 from .run import user_facing
@@ -174,18 +175,11 @@ class Network:
             cc=cc,
             sink=sink,
             tcp=normalize_tcp_params(params, f"flow[{len(self._flows)}]"),
-            app=_app_object(app, f"flow[{len(self._flows)}].app", {
+            app=_app(app, f"flow[{len(self._flows)}].app", _TCP_KEYWORDS, {
                 "start": start, "stop": stop, "size": size, "tmix": tmix,
                 "tmix_delay_box": tmix_delay_box, "tmix_losses": tmix_losses, "rate": rate,
                 "interval": interval, "write_size": write_size, "random": random, "on": on,
-                "off": off, "reply_size": reply_size, "exchange": exchange}) if isinstance(
-                    app, App) else
-                (AppConfig(kind="tmix", start=start, stop=stop, file=tmix,
-                           delay_box=tmix_delay_box, losses=tmix_losses) if tmix else
-                 AppConfig(kind="ftp", start=start, stop=stop, size=size, reply_size=reply_size,
-                           exchange=exchange) if app == "ftp" else
-                 AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
-                           packet_size=write_size, random=random, on=on, off=off)),
+                "off": off, "reply_size": reply_size, "exchange": exchange}),
             trace=trace,
             two_way=two_way,
             priority=priority,
@@ -227,12 +221,9 @@ class Network:
             from_=src,
             to=dst,
             header_size=header_size,
-            app=_app_object(app, f"flow[{len(self._flows)}].app", {
+            app=_app(app, f"flow[{len(self._flows)}].app", _UDP_KEYWORDS, {
                 "packet_size": packet_size, "rate": rate, "interval": interval, "start": start,
-                "stop": stop, "random": random, "on": on, "off": off, "file": file})
-            if isinstance(app, App) else
-            AppConfig(kind=app, start=start, stop=stop, rate=rate, interval=interval,
-                      packet_size=packet_size, random=random, on=on, off=off, file=file),
+                "stop": stop, "random": random, "on": on, "off": off, "file": file}),
             priority=priority,
         )
         self._flows.append(flow)
@@ -354,11 +345,42 @@ class Network:
         return net
 
 
-def _app_object(app: App, path: str, keywords: Mapping[str, Any]) -> AppConfig:
-    """An application object's table; its keys belong in the object, so the keyword form's
-    keywords must be left at their defaults beside it."""
-    for key, value in keywords.items():
-        if value is not None and not (key == "start" and value == "0s"):
+# The keyword form's names for the keys of a scenario file's `app = { ... }` table
+# (schema.APP), where they differ: Network.tcp's own packet_size is the TCP segment's payload.
+_TCP_KEYWORDS = {"write_size": "packet_size", "tmix": "file", "tmix_delay_box": "delay_box",
+                 "tmix_losses": "losses"}
+_UDP_KEYWORDS: dict[str, str] = {}
+
+
+def _app(app: str | App, path: str, names: Mapping[str, str],
+         keywords: Mapping[str, Any]) -> AppConfig:
+    """A flow's application: an object (whose keys belong in it, so the keyword form's
+    keywords must be left at their defaults beside it), or the keyword form, whose keywords
+    given must be keys of that application's table (schema.APP), the rule a scenario file's
+    `app` table follows: an FTP source given a `rate` is refused, not run as an endless
+    FTP. ``names`` maps keyword names to the table's keys."""
+    given = {k: v for k, v in keywords.items()
+             if v is not None and not (k == "start" and v == "0s")}
+    if isinstance(app, App):
+        for key in given:
             raise ScenarioError(f"give {key} in {type(app).__name__}(...), not beside it",
                                 path=path)
-    return app.config()
+        return app.config()
+    kind: Any = app
+    if "tmix" in given:  # the keyword form's Tmix: tmix="file.vec"
+        if app != "ftp":
+            raise ScenarioError(f"tmix= replays connection vectors; it takes no"
+                                f" app={quote(app)}", path=path)
+        kind = "tmix"
+    table = {names.get(k, k): v for k, v in keywords.items() if v is not None}
+    if isinstance(kind, str) and kind in schema.APP:  # else resolve() names the kind's mistake
+        allowed = schema.app_keys(kind)
+        keyword = {key: kw for kw, key in names.items()}
+        for key in table:
+            if key not in allowed:
+                takes = [keyword.get(k, k) for k in allowed if k not in ("kind", "random_")]
+                what = 'tmix="..."' if kind == "tmix" else f"app={quote(kind)}"
+                raise ScenarioError(
+                    f"{what} takes no {keyword.get(key, key)}=; its keywords are"
+                    f" {', '.join(takes)}", path=f"{path}.{key}")
+    return AppConfig(kind=kind, **{k: v for k, v in table.items() if k != "kind"})

@@ -110,6 +110,19 @@ CASES: dict[str, tuple[Callable[[Path], Any], str]] = {
     "tcp(start={'uniform': ['0s', '1e39s']})": (
         lambda d: _with(lambda n: n.tcp("u", "a", "b", start={"uniform": ["0s", "1e39s"]})),
         "flow[1].app.start.uniform[1]: expected a time below 2^64 ps"),
+    # The keyword form follows a scenario file's app table (schema.APP): a keyword of another
+    # application is refused, not ignored (an FTP given a rate once ran endless, unpaced).
+    "tcp(rate=...) without app": (lambda d: _with(lambda n: n.tcp("u", "a", "b", rate="1Mb/s")),
+                                  'flow[1].app.rate: app="ftp" takes no rate=; its keywords'),
+    "tcp(app='cbr', size=...)": (lambda d: _with(lambda n: n.tcp("u", "a", "b", app="cbr",
+                                                                 rate="1Mb/s", size=100)),
+                                 'flow[1].app.size: app="cbr" takes no size='),
+    "tcp(tmix=..., app='cbr')": (lambda d: _with(lambda n: n.tcp("u", "a", "b", app="cbr",
+                                                                 tmix="x.vec")),
+                                 'flow[1].app: tmix= replays connection vectors'),
+    "udp(file=...) with cbr": (lambda d: _with(lambda n: n.udp("u", "a", "b", rate="1Mb/s",
+                                                               packet_size=100, file="x")),
+                               'flow[1].app.file: app="cbr" takes no file='),
     "trace(file=None)": (lambda d: _with(lambda n: n.trace("ns2", None)),
                          "trace[0].file: expected a file name"),
     "node(None)": (lambda d: _with(lambda n: n.node(None)), "node[2].name: expected"),
