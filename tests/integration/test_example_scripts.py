@@ -5,7 +5,8 @@ A page's table is compared cell by cell at the precision it prints: a change in 
 moves a published number fails here until the page is brought up to date. Scripts whose pages
 print no table are checked for the mechanisms the pages describe. The other example scripts
 are run elsewhere: python_api.py and seed002_model.py in test_engine.py, seed001_scenario1.py,
-seed001_tables.py and the seed runners examples/seeds/NNN/run.py in test_seed_runners.py.
+seed001_tables.py, the seed runners examples/seeds/NNN/run.py and seed003.py (shortened) in
+test_seed_runners.py.
 """
 
 from __future__ import annotations
