@@ -576,18 +576,34 @@ def _links(
     out: list[dict[str, Any]] = []
     seen: dict[tuple[int, int], str] = {}
     queues_done: dict[Any, dict[str, Any]] = {}
+    # (rate, delay, queue) as given -> as resolved: the links of a `count = N` table have
+    # the same ones (the queue by identity: every link's model is alive meanwhile).
+    line_done: dict[Any, tuple[float, int, dict[str, Any]]] = {}
     for i, link in enumerate(links):
         p = link.origin or f"link[{i}]"
-        a = _node_ref(link.from_, nodes, f"{p}.from")
-        b = _node_ref(link.to, nodes, f"{p}.to")
+        a = nodes.get(link.from_) if type(link.from_) is str else None
+        if a is None:
+            a = _node_ref(link.from_, nodes, f"{p}.from")
+        b = nodes.get(link.to) if type(link.to) is str else None
+        if b is None:
+            b = _node_ref(link.to, nodes, f"{p}.to")
         if a == b:
             raise ScenarioError(
                 f"a link must join two different nodes, got from = to = {quote(link.from_)}",
                 path=p,
             )
-        rate_bps = float(parse_rate(link.rate, f"{p}.rate"))
-        delay_ps = parse_time(link.delay, f"{p}.delay")
-        queue = _queue_cached(link.queue, f"{p}.queue", profile, queues_done)
+        line_key: tuple[Any, ...] | None = (type(link.rate), link.rate, type(link.delay),
+                                             link.delay, id(link.queue))
+        try:
+            line = line_done.get(line_key)
+        except TypeError:  # a rate or delay that is no scalar: named by its parser below
+            line, line_key = None, None
+        if line is None:
+            line = (float(parse_rate(link.rate, f"{p}.rate")), parse_time(link.delay, f"{p}.delay"),
+                    _queue_cached(link.queue, f"{p}.queue", profile, queues_done))
+            if line_key is not None:
+                line_done[line_key] = line
+        rate_bps, delay_ps, queue = line
         if not isinstance(link.duplex, bool):
             raise ScenarioError(f"expected true or false, got {quote(link.duplex)}",
                                 path=f"{p}.duplex")
@@ -697,7 +713,12 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
 def _queue_cached(q: QueueConfig, path: str, profile: Profile,
                   done: dict[Any, dict[str, Any]]) -> dict[str, Any]:
     """:func:`_queue`, remembered per distinct queue table (the links of a `count = N` table
-    all have the same one)."""
+    all have the same one) and per QueueConfig object (loaded with ``share``, those links
+    have the same object: no key to build; every link's model is alive while they are
+    resolved, so an id is one object's)."""
+    cached = done.get(id(q))
+    if cached is not None:
+        return cached
     try:
         key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes),
                q.limit_bytes, q.ns2, q.ecn, type(q.device_limit), q.device_limit,
@@ -708,6 +729,7 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
     cached = done.get(key)
     if cached is None:
         cached = done[key] = _queue(q, path, profile)
+    done[id(q)] = cached
     return cached
 
 
@@ -869,6 +891,10 @@ def _flows(
     replies: list[tuple[int, Flow, str]] = []
     first: dict[str, str] = {}
     tcp_done: dict[Any, dict[str, Any]] = {}
+    # With ``share``: (app object, what else _app reads) -> the resolved app (the flows of a
+    # `count = N` table loaded with share have one AppConfig; every flow's model is alive
+    # meanwhile, so an id is one object's).
+    app_done: dict[Any, dict[str, Any]] = {}
     for i, flow in enumerate(flows):
         p = flow.origin or f"flow[{i}]"
         _unique_name(flow.name, p, first, "flow")
@@ -903,7 +929,14 @@ def _flows(
         mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
         # Before the application, whose reply keys a two-way flow alone takes.
         two_way = _flag(flow.two_way, False, f"{p}.two_way")
-        entry["app"] = _app(flow, p, base_dir, mss)
+        if share:
+            app_key = (id(flow.app), flow.kind, flow.two_way is True, mss)
+            app = app_done.get(app_key)
+            if app is None:
+                app = app_done[app_key] = _app(flow, p, base_dir, mss)
+            entry["app"] = app
+        else:
+            entry["app"] = _app(flow, p, base_dir, mss)
         if two_way:
             _check_two_way(flow, entry, p)
             replies.append((i, flow, p))

@@ -909,5 +909,25 @@ def test_a_set_on_one_copy_of_a_counted_table_changes_that_copy_alone(share: boo
     if share:  # the unchanged copies' tables are one object
         assert doc["flows"][1]["tcp"] is doc["flows"][2]["tcp"]
         assert doc["links"][0]["queue"] is doc["links"][4]["queue"]
+        assert doc["flows"][0]["app"] is doc["flows"][1]["app"]
     else:
         assert doc["flows"][1]["tcp"] is not doc["flows"][2]["tcp"]
+
+
+@pytest.mark.parametrize("share", [False, True])
+def test_shared_tables_are_still_checked_per_entry(share: bool) -> None:
+    """Loaded with ``share``, entries with one app or queue table are checked once: a flow
+    whose application is missing is still named after TCP flows that need none, and a copy
+    whose own values are wrong is named itself."""
+    from ackclock.toml_loader import loads_resolved
+
+    text = SHARED_COPIES.replace('app = { kind = "ftp", start = { uniform = ["0s", "10ms"] } }',
+                                 "")
+    udp = '[[flow]]\nname = "u"\nkind = "udp"\nfrom = "s0"\nto = "left"\n'
+    with pytest.raises(ScenarioError, match=r"flow\[1\]\.app: missing table"):
+        loads_resolved(text + udp, share=share)
+    bad_rate = text.replace('rate = "10Mb/s"', 'rate = "{i}Mb/s"')
+    with pytest.raises(ScenarioError, match=r"link\[0\]\{i=0\}\.rate: expected a positive"):
+        loads_resolved(bad_rate, share=share)
+    _, doc = loads_resolved(bad_rate.replace('"{i}Mb/s"', '"1{i}Mb/s"'), share=share)
+    assert [x["rate_bps"] for x in doc["links"][::2]] == [10e6, 11e6, 12e6]
