@@ -23,9 +23,14 @@ ENV = "ACKCLOCK_MAX_MEMORY"
 # net/routing.rs), a flow's sender, receiver, scoreboard and counters,
 # a link direction's queue, line and counters, a Tmix connection and each of its ADUs, a
 # trace record, a time-series row (sampler.rs), and the engine and interpreter themselves.
+# A flow and a link direction as benchmarks/memory_costs.py measures them (the whole
+# command's peak memory per extra entry, engine, document and result tables; 2026-11-26):
+# 5.4 kB per flow, 1.8 kB per link direction (3.7 kB per router of a chain, two directions
+# and a node), 11.9 kB per flow of a dumbbell with its own hosts (a flow, four directions);
+# these are about 1.5 times that, for the packets a flow holds in longer runs.
 ROUTE_ENTRY = 4
-FLOW = 16 * 1024
-LINK_DIRECTION = 4 * 1024
+FLOW = 8 * 1024
+LINK_DIRECTION = 3 * 1024
 TMIX_CONNECTION = 512
 TMIX_ADU = 64
 TRACE_RECORD = 32
@@ -80,7 +85,8 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     # A destination whose incoming links all come from one node shares that node's tree
     # (net/routing.rs): one table column per tree.
     upstream: dict[Any, Any] = {}
-    # ("topology": the links of a scenario not resolved yet, for the routing tables alone.)
+    # ("topology": the links of a scenario not resolved yet, checked before it is resolved.)
+    directions = len(links)
     for link in doc.get("topology", links):
         if isinstance(link, Mapping):
             a, b = link.get("from"), link.get("to")
@@ -89,6 +95,8 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
             # A resolved document lists directions; a scenario file's link is duplex unless
             # it says otherwise.
             both = "rate_bps" not in link and link.get("duplex", True) is not False
+            if not links:
+                directions += 2 if both else 1
             for x, y in ((a, b), (b, a)) if both else ((a, b),):
                 upstream[y] = x if upstream.get(y, x) == x else _SEVERAL
     trees = {upstream.get(d, d) if upstream.get(d, _SEVERAL) is not _SEVERAL else d
@@ -97,7 +105,7 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
         (ROUTE_ENTRY * nodes * len(trees), "node",
          f"routing tables ({nodes:,} nodes x {len(trees):,} trees)"),
         (FLOW * len(flows), "flow", f"{len(flows):,} flows"),
-        (LINK_DIRECTION * 2 * len(links), "link", f"{len(links):,} links"),
+        (LINK_DIRECTION * directions, "link", f"{directions:,} link directions"),
     ]
     tmix = records = 0
     for f in flows:
