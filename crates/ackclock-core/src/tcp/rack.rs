@@ -260,8 +260,7 @@ impl RackBoard {
             }
             let deadline = sent + self.rack_rtt + reo_wnd;
             if deadline <= now.0 {
-                self.mark_lost(s);
-                newly += 1;
+                newly += self.mark_lost(s) as u64;
             } else {
                 wait = Some(wait.map_or(deadline, |w| w.max(deadline)));
             }
@@ -270,11 +269,13 @@ impl RackBoard {
     }
 
     /// Tcp_mark_skb_lost: LOST, and a retransmission in flight no longer counts as one.
-    fn mark_lost(&mut self, seq: u64) {
+    /// Whether the connection's loss count (`tp->lost`, `tcp_notify_skb_loss_event`) grows:
+    /// for a segment not yet LOST, or a retransmission lost again; not for a SACKed one.
+    fn mark_lost(&mut self, seq: u64) -> bool {
         let i = self.slot(seq);
         let t = self.tags[i];
         if t & SACKED != 0 {
-            return;
+            return false;
         }
         if t & RETRANS != 0 {
             self.retrans_out -= 1;
@@ -284,19 +285,23 @@ impl RackBoard {
         }
         self.tags[i] = (t & !RETRANS) | LOST;
         self.lost_hint = self.lost_hint.min(seq).max(self.una);
+        t & LOST == 0 || t & RETRANS != 0
     }
 
     /// Tcp_timeout_mark_lost: every segment not SACKed is lost, except those sent within
-    /// RACK.rtt of `now` (the first outstanding one always).
-    pub fn timeout_mark_lost(&mut self, now: SimTime, maxseq: u64) {
+    /// RACK.rtt of `now` (the first outstanding one always). Returns how many the
+    /// connection's loss count (`tp->lost`) gains.
+    pub fn timeout_mark_lost(&mut self, now: SimTime, maxseq: u64) -> u64 {
+        let mut counted = 0;
         for s in self.una..maxseq.min(self.una + self.mask + 1) {
             let sent = self.sent[self.slot(s)];
             if s != self.una && self.rack_valid && sent + self.rack_rtt > now.0 {
                 continue;
             }
-            self.mark_lost(s);
+            counted += self.mark_lost(s) as u64;
         }
         self.lost_hint = self.una;
+        counted
     }
 
     /// The lowest segment LOST, not SACKed and not already being retransmitted, below `end`.

@@ -630,6 +630,7 @@ impl TcpSender {
             in_flight: self.in_flight(),
             srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
             ca_state: self.ca_state(),
+            lost: 0,
         };
         self.cc.set_state(&mut self.w, state, &conn);
     }
@@ -662,6 +663,7 @@ impl TcpSender {
                 in_flight: self.in_flight().saturating_sub(rs.delivered),
                 srtt_s,
                 ca_state: self.ca_state(),
+                lost: 0,
             };
             self.cc.cong_control(&mut self.w, &rs, &conn);
             self.pacing_rate = self.w.pacing_rate;

@@ -127,7 +127,7 @@ impl CongestionOps for Bbr {
         if self.is_linux() {
             // Linux's BBR reads the state on each ACK (`cong_control`) and acts on Loss only.
             if state == CaState::Loss {
-                self.on_loss_state();
+                self.on_loss_state(conn.now, conn.delivered, conn.lost);
             }
             return;
         }
@@ -142,6 +142,7 @@ impl CongestionOps for Bbr {
     fn cong_control(&mut self, w: &mut Window, rs: &RateSample, conn: &Conn) {
         if self.is_linux() {
             self.set_ca_state(conn.ca_state);
+            self.set_lost(conn.lost);
             self.linux_on_ack(w, conn.now, rs, conn.delivered, conn.in_flight, conn.srtt_s);
             w.pacing_rate = self.pacing_rate;
             return;

@@ -157,6 +157,9 @@ pub struct Conn {
     pub srtt_s: f64,
     /// The sender's congestion state (`icsk_ca_state`).
     pub ca_state: CaState,
+    /// Segments marked lost so far (`tp->lost`: each segment marked, and each retransmission
+    /// marked again; `rack` senders only, else 0).
+    pub lost: u64,
 }
 
 /// Linux's congestion-avoidance states (`enum tcp_ca_state`), in its order.

@@ -71,6 +71,8 @@ pub(super) struct Linux {
     tlp_retrans: bool,
     /// `tcp_min_rtt` (ps; u64::MAX before a sample), from Karn-clean samples.
     pub(super) min_rtt: u64,
+    /// `tp->lost`: segments marked lost so far, by RACK, its timer or a timeout.
+    lost: u64,
 }
 
 impl Linux {
@@ -85,6 +87,7 @@ impl Linux {
             tlp_high_seq: None,
             tlp_retrans: false,
             min_rtt: u64::MAX,
+            lost: 0,
         }
     }
 }
@@ -193,6 +196,7 @@ impl TcpSender {
             .reo_wnd(recovering, self.dupack_threshold as u64, min_rtt, srtt);
         let retrans_before = l.board.retrans_out;
         let (newly_lost, wait) = l.board.detect_loss(now, self.maxseq, reo_wnd, false);
+        l.lost += newly_lost;
         let lost_retrans = l.board.retrans_out < retrans_before;
         if let Some(at) = wait {
             self.rto_deadline = Some(at + TIMEOUT_MIN);
@@ -324,10 +328,10 @@ impl TcpSender {
         losses: u64,
         prior_in_flight: u64,
     ) {
-        let (min_rtt, state) = self
+        let (min_rtt, state, lost) = self
             .linux
             .as_ref()
-            .map_or((0, CaState::Open), |l| (l.min_rtt, l.state));
+            .map_or((0, CaState::Open, 0), |l| (l.min_rtt, l.state, l.lost));
         let in_flight = self.linux_in_flight();
         let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
         let Some(r) = self.rate.as_mut() else {
@@ -344,6 +348,7 @@ impl TcpSender {
             in_flight,
             srtt_s,
             ca_state: state,
+            lost,
         };
         if self.in_recovery && !was_in_recovery {
             self.cc.set_state(&mut self.w, CaState::Recovery, &conn);
@@ -532,7 +537,8 @@ impl TcpSender {
                 let reo =
                     l.board
                         .reo_wnd(recovering, self.dupack_threshold as u64, l.min_rtt, srtt);
-                let (_, wait) = l.board.detect_loss(now, self.maxseq, reo, true);
+                let (newly, wait) = l.board.detect_loss(now, self.maxseq, reo, true);
+                l.lost += newly;
                 let changed = l.board.in_flight(self.maxseq - self.una) != before;
                 if changed && l.state != CaState::Recovery {
                     self.linux_enter_recovery(&mut l, c);
@@ -607,15 +613,19 @@ impl TcpSender {
             // Linux calls ssthresh here whatever the algorithm; BBR's only saves its cwnd.
             self.cc.ssthresh(&self.w, now);
         }
+        // tcp_enter_loss marks the losses (tcp_timeout_mark_lost) before it sets the Loss
+        // state, which congestion control sees with them counted (BBR's lt_bw sampling).
+        let in_flight = l.board.in_flight(self.maxseq - self.una);
+        l.lost += l.board.timeout_mark_lost(now, self.maxseq);
         let conn = Conn {
             now,
             delivered: self.rate.as_ref().map_or(0, |r| r.delivered),
-            in_flight: l.board.in_flight(self.maxseq - self.una),
+            in_flight,
             srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
             ca_state: l.state,
+            lost: l.lost,
         };
         self.cc.set_state(&mut self.w, CaState::Loss, &conn);
-        l.board.timeout_mark_lost(now, self.maxseq);
         self.w.cwnd = (l.board.in_flight(self.maxseq - self.una) + 1) as f64;
         l.state = CaState::Loss;
         l.high_seq = self.maxseq;

@@ -29,8 +29,19 @@
 //!   than the 3/4 one (`bbr_reset_probe_bw_mode`, `bbr_cycle_rand`), from the flow's own
 //!   random stream (`AnyCc::set_random`), so that flows' cycles do not stay in step.
 //!
-//! Left out: the long-term (policer) bandwidth model (`bbr_lt_bw_sampling`, which needs a loss
-//! rate of 20%), the idle restart, ACKs known to be delayed in the min-RTT filter.
+//! - The long-term ("policer") bandwidth (`bbr_lt_bw_sampling`, `bbr_lt_bw_interval_done`,
+//!   `bbr_reset_lt_bw_sampling`): from the first loss on, intervals of 4 to 16 rounds are
+//!   measured, each ended by a loss; one in which at least 50/256 (20%) of what was delivered
+//!   was lost (`tp->lost`, segments marked lost, retransmissions again) gives the delivery
+//!   rate over it; two such intervals within 1/8 (or 4 kb/s) of each other make BBR use their
+//!   mean as its bandwidth (`bbr_bw`: pacing, cwnd target, ACK aggregation) with a pacing gain
+//!   of 1 for 48 rounds of ProbeBW, after which the gain cycle restarts in a random phase
+//!   (`bbr_reset_probe_bw_mode`). An application-limited sample or an interval of more than
+//!   16 rounds starts over; a timeout counts as a round's end with a loss (`bbr_set_state`).
+//!   Linux's own runs on the testbed show it: two flows sharing a DropTail queue pace at two
+//!   constant rates for 48 rounds after the second one starts (validation/linux, docs).
+//!
+//! Left out: the idle restart, ACKs known to be delayed in the min-RTT filter.
 
 use super::{Bbr, Mode, CYCLE, DRAIN_GAIN, HIGH_GAIN, MIN_CWND};
 use crate::rng::RandomStream;
@@ -44,6 +55,13 @@ const INIT_CWND: f64 = 10.0;
 const CYCLE_RAND: usize = 7;
 /// `bbr_pacing_margin_percent`.
 const PACING_MARGIN: f64 = 0.99;
+/// `bbr_lt_intvl_min_rtts`, `bbr_lt_loss_thresh` (of 256), `bbr_lt_bw_ratio` (of 256),
+/// `bbr_lt_bw_diff` (bytes per second), `bbr_lt_bw_max_rtts`.
+const LT_INTVL_MIN_RTTS: u32 = 4;
+const LT_LOSS_THRESH: u64 = 50;
+const LT_BW_RATIO: f64 = 32.0 / 256.0;
+const LT_BW_DIFF: f64 = 4000.0 / 8.0;
+const LT_BW_MAX_RTTS: u32 = 48;
 /// `bbr_extra_acked_win_rtts`, `bbr_extra_acked_max_us`, `bbr_ack_epoch_acked_reset_thresh`.
 const EXTRA_ACKED_WIN_RTTS: u32 = 5;
 const EXTRA_ACKED_MAX_S: f64 = 0.1;
@@ -65,6 +83,28 @@ pub struct LinuxBbr {
     extra_acked: [f64; 2],
     extra_win_rtts: u32,
     extra_win_idx: usize,
+    /// The connection's losses (`tp->lost`) as the sender last reported them, and when data
+    /// was last delivered (`tp->delivered_mstamp`).
+    lost: u64,
+    delivered_at: SimTime,
+    lt: LtBw,
+}
+
+/// The long-term bandwidth sampler's state (`struct bbr`'s lt_* fields).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LtBw {
+    /// `lt_is_sampling`, `lt_use_bw`, `lt_rtt_cnt`.
+    pub sampling: bool,
+    pub use_bw: bool,
+    pub rtt_cnt: u32,
+    /// `lt_bw`, segments per second (0: none).
+    pub bw: f64,
+    /// The interval's start: `lt_last_delivered`, `lt_last_lost`, `lt_last_stamp` (whole ms).
+    last_delivered: u64,
+    last_lost: u64,
+    last_stamp_ms: u64,
+    /// The estimate took over in Startup, where Linux's pacing gain stays 1 until Drain.
+    pinned_in_startup: bool,
 }
 
 impl Bbr {
@@ -121,14 +161,126 @@ impl Bbr {
         }
     }
 
-    /// `bbr_set_state(TCP_CA_Loss)`: a timeout.
-    pub fn on_loss_state(&mut self) {
+    /// The connection's losses so far (`tp->lost`), read on the next ACK.
+    pub fn set_lost(&mut self, lost: u64) {
         if let Some(l) = self.linux.as_mut() {
-            l.prev_state = CaState::Loss;
-            l.state = CaState::Loss;
+            l.lost = lost;
         }
+    }
+
+    /// `bbr_set_state(TCP_CA_Loss)`: a timeout, treated as a round's end with a loss for the
+    /// long-term sampler; `delivered` and `lost` are the connection's counts.
+    pub fn on_loss_state(&mut self, now: SimTime, delivered: u64, lost: u64) {
         self.full_bw = 0.0;
         self.round_start = true;
+        let Some(mut l) = self.linux.take() else {
+            return;
+        };
+        l.prev_state = CaState::Loss;
+        l.state = CaState::Loss;
+        l.lost = lost;
+        self.lt_bw_sampling(&mut l, now, 1, false, delivered);
+        self.linux = Some(l);
+    }
+
+    /// `bbr_bw`: the long-term estimate while it is in use, else the windowed maximum.
+    fn linux_bw(&self, l: &LinuxBbr) -> f64 {
+        if l.lt.use_bw {
+            l.lt.bw
+        } else {
+            self.btl_bw
+        }
+    }
+
+    /// `bbr_reset_lt_bw_sampling_interval`.
+    fn lt_reset_interval(l: &mut LinuxBbr, delivered: u64) {
+        l.lt.last_stamp_ms = l.delivered_at.0 / 1_000_000_000;
+        l.lt.last_delivered = delivered;
+        l.lt.last_lost = l.lost;
+        l.lt.rtt_cnt = 0;
+    }
+
+    /// `bbr_reset_lt_bw_sampling`.
+    fn lt_reset(l: &mut LinuxBbr, delivered: u64) {
+        l.lt.bw = 0.0;
+        l.lt.use_bw = false;
+        l.lt.sampling = false;
+        l.lt.pinned_in_startup = false;
+        Self::lt_reset_interval(l, delivered);
+    }
+
+    /// `bbr_lt_bw_sampling`, after this ACK's round check; `losses` are the segments it
+    /// marked lost, `delivered` the connection's deliveries.
+    fn lt_bw_sampling(
+        &mut self,
+        l: &mut LinuxBbr,
+        now: SimTime,
+        losses: u64,
+        app_limited: bool,
+        delivered: u64,
+    ) {
+        if l.lt.use_bw {
+            if self.mode == Mode::ProbeBw && self.round_start {
+                l.lt.rtt_cnt += 1;
+                if l.lt.rtt_cnt >= LT_BW_MAX_RTTS {
+                    // Stop using lt_bw; restart gain cycling (bbr_reset_probe_bw_mode).
+                    Self::lt_reset(l, delivered);
+                    self.cycle_index = self.probe_bw_start_phase();
+                    self.cycle_stamp = now;
+                }
+            }
+            return;
+        }
+        // Wait for the first loss, so that a policer has used up its tokens.
+        if !l.lt.sampling {
+            if losses == 0 {
+                return;
+            }
+            Self::lt_reset_interval(l, delivered);
+            l.lt.sampling = true;
+        }
+        if app_limited {
+            Self::lt_reset(l, delivered);
+            return;
+        }
+        if self.round_start {
+            l.lt.rtt_cnt += 1;
+        }
+        if l.lt.rtt_cnt < LT_INTVL_MIN_RTTS {
+            return;
+        }
+        if l.lt.rtt_cnt > 4 * LT_INTVL_MIN_RTTS {
+            Self::lt_reset(l, delivered);
+            return;
+        }
+        // The interval ends with a loss.
+        if losses == 0 {
+            return;
+        }
+        let lost = l.lost.saturating_sub(l.lt.last_lost);
+        let got = delivered.saturating_sub(l.lt.last_delivered);
+        if got == 0 || lost * 256 < LT_LOSS_THRESH * got {
+            return;
+        }
+        let t_ms = (l.delivered_at.0 / 1_000_000_000).saturating_sub(l.lt.last_stamp_ms);
+        if t_ms < 1 {
+            return;
+        }
+        let bw = got as f64 / (t_ms as f64 * 1e-3);
+        // bbr_lt_bw_interval_done: two consistent lossy intervals mean a policer.
+        if l.lt.bw > 0.0 {
+            let diff = (bw - l.lt.bw).abs();
+            if diff <= LT_BW_RATIO * l.lt.bw || diff * l.mss <= LT_BW_DIFF {
+                l.lt.bw = (bw + l.lt.bw) / 2.0;
+                l.lt.use_bw = true;
+                l.lt.rtt_cnt = 0;
+                l.lt.pinned_in_startup = self.mode == Mode::Startup;
+                self.pacing_gain = 1.0;
+                return;
+            }
+        }
+        l.lt.bw = bw;
+        Self::lt_reset_interval(l, delivered);
     }
 
     /// `bbr_main`: one ACK's rate sample; `delivered` is the connection's total,
@@ -150,6 +302,12 @@ impl Bbr {
             l.started = true;
             self.rt_prop_stamp = now;
             l.ack_epoch = now;
+            l.delivered_at = now;
+            Self::lt_reset(&mut l, delivered);
+        }
+        if rs.delivered > 0 {
+            // tcp_rate_gen stamps the delivery before congestion control runs.
+            l.delivered_at = now;
         }
         let valid = rs.delivery_rate > 0.0;
         // bbr_update_bw
@@ -161,6 +319,7 @@ impl Bbr {
                 self.round_start = true;
                 self.packet_conservation = false;
             }
+            self.lt_bw_sampling(&mut l, now, rs.losses, rs.is_app_limited, delivered);
             self.update_btl_bw(rs);
         }
         self.update_ack_aggregation(&mut l, now, rs, valid, w.cwnd);
@@ -181,10 +340,17 @@ impl Bbr {
             self.cycle_stamp = now;
         }
         self.linux_update_min_rtt(w, now, rs, in_flight, delivered);
-        // bbr_update_gains
+        // The gains each mode sets (bbr_reset_startup_mode, bbr_check_drain,
+        // bbr_advance_cycle_phase, bbr_update_min_rtt); with the long-term estimate in use,
+        // gain cycling paces at 1 (and a Startup in which it took over stays at 1).
+        if self.mode != Mode::Startup {
+            l.lt.pinned_in_startup = false;
+        }
         (self.pacing_gain, self.cwnd_gain) = match self.mode {
+            Mode::Startup if l.lt.pinned_in_startup => (1.0, HIGH_GAIN),
             Mode::Startup => (HIGH_GAIN, HIGH_GAIN),
             Mode::Drain => (DRAIN_GAIN, HIGH_GAIN),
+            Mode::ProbeBw if l.lt.use_bw => (1.0, 2.0),
             Mode::ProbeBw => (CYCLE[self.cycle_index], 2.0),
             Mode::ProbeRtt => (1.0, 1.0),
         };
@@ -193,7 +359,7 @@ impl Bbr {
             l.has_seen_rtt = true;
             self.pacing_rate = HIGH_GAIN * w.cwnd / srtt_s * PACING_MARGIN;
         }
-        let rate = self.pacing_gain * self.btl_bw * PACING_MARGIN;
+        let rate = self.pacing_gain * self.linux_bw(&l) * PACING_MARGIN;
         if self.filled_pipe || rate > self.pacing_rate {
             self.pacing_rate = rate;
         }
@@ -201,12 +367,17 @@ impl Bbr {
         self.linux = Some(l);
     }
 
-    /// `bbr_bdp`: gain x bandwidth x min RTT in segments, rounded up.
+    /// `bbr_bdp` with the windowed maximum bandwidth.
     fn linux_bdp(&self, gain: f64) -> f64 {
+        self.linux_bdp_of(self.btl_bw, gain)
+    }
+
+    /// `bbr_bdp`: gain x bandwidth `bw` x min RTT in segments, rounded up.
+    fn linux_bdp_of(&self, bw: f64, gain: f64) -> f64 {
         if !self.rt_prop.is_finite() {
             return INIT_CWND;
         }
-        (gain * self.btl_bw * self.rt_prop).ceil()
+        (gain * bw * self.rt_prop).ceil()
     }
 
     /// `bbr_tso_segs_goal`: about a millisecond of data at the pacing rate (Linux's
@@ -268,7 +439,7 @@ impl Bbr {
             }
         }
         let epoch_s = now.0.saturating_sub(l.ack_epoch.0) as f64 * 1e-12;
-        let mut expected = (self.btl_bw * epoch_s).floor();
+        let mut expected = (self.linux_bw(l) * epoch_s).floor();
         let acked = rs.delivered as f64;
         if l.ack_epoch_acked <= expected || l.ack_epoch_acked + acked >= ACK_EPOCH_RESET {
             l.ack_epoch_acked = 0.0;
@@ -288,7 +459,7 @@ impl Bbr {
             return 0.0;
         }
         let extra = l.extra_acked[0].max(l.extra_acked[1]);
-        extra.min((self.btl_bw * EXTRA_ACKED_MAX_S).floor())
+        extra.min((self.linux_bw(l) * EXTRA_ACKED_MAX_S).floor())
     }
 
     /// `bbr_update_min_rtt`, with `bbr_check_probe_rtt_done`.
@@ -368,8 +539,10 @@ impl Bbr {
             if self.packet_conservation {
                 cwnd = cwnd.max(in_flight as f64 + acked);
             } else {
-                let target = self
-                    .quantization_budget(self.linux_bdp(self.cwnd_gain) + self.aggregation_cwnd(l));
+                let bw = self.linux_bw(l);
+                let target = self.quantization_budget(
+                    self.linux_bdp_of(bw, self.cwnd_gain) + self.aggregation_cwnd(l),
+                );
                 if self.filled_pipe {
                     cwnd = (cwnd + acked).min(target);
                 } else if cwnd < target || (delivered as f64) < INIT_CWND {
@@ -522,6 +695,98 @@ mod tests {
             0.1,
         );
         assert_eq!(w.cwnd, before);
+    }
+
+    /// A Linux BBR in ProbeBW after 60 rounds at 1000 segments/s, 100 ms; the time (ps)
+    /// and the connection's deliveries.
+    fn probing_bbr() -> (Bbr, Window, u64, u64) {
+        let (mut b, mut w) = linux_bbr();
+        let (mut t, mut delivered) = (0u64, 0);
+        for _ in 0..60 {
+            t += 110_000_000_000;
+            delivered += 10;
+            let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+            b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 100, 0.1);
+        }
+        assert_eq!(b.mode, Mode::ProbeBw);
+        (b, w, t, delivered)
+    }
+
+    /// `n` rounds of 100 ms, each one ACK delivering `per_round` segments at `rate` and
+    /// marking `lost` segments lost (tp->lost grows by as much).
+    #[allow(clippy::too_many_arguments)]
+    fn lossy_rounds(
+        b: &mut Bbr,
+        w: &mut Window,
+        t: &mut u64,
+        delivered: &mut u64,
+        lost_total: &mut u64,
+        n: u32,
+        per_round: u64,
+        lost: u64,
+        rate: f64,
+    ) {
+        for _ in 0..n {
+            *t += 100_000_000_000;
+            *delivered += per_round;
+            *lost_total += lost;
+            let mut rs = sample(rate, b.next_round_delivered, per_round, 0.1);
+            rs.losses = lost;
+            b.set_lost(*lost_total);
+            b.linux_on_ack(w, SimTime(*t), &rs, *delivered, 100, 0.1);
+        }
+    }
+
+    #[test]
+    fn two_lossy_intervals_at_one_rate_make_bbr_pace_at_their_mean() {
+        // bbr_lt_bw_sampling: from the first loss, intervals of at least 4 rounds, each ended
+        // by a loss; 3 of 10 segments lost (>= 50/256) at 100 segments/s in two intervals in
+        // a row (within 1/8): BBR takes lt_bw = 100/s and paces at gain 1 (a policer).
+        let (mut b, mut w, mut t, mut delivered) = probing_bbr();
+        let mut lost = 0;
+        // The first lossy ACK starts sampling (its round is the interval's first): its
+        // fourth round ends the interval, four more the second.
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 4, 10, 3, 1000.0);
+        let lt = b.linux.as_ref().unwrap().lt;
+        assert!(!lt.use_bw && (lt.bw - 100.0).abs() < 1e-9, "one interval: {lt:?}");
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 3, 10, 3, 1000.0);
+        assert!(!b.linux.as_ref().unwrap().lt.use_bw);
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 1, 10, 3, 1000.0);
+        let lt = b.linux.as_ref().unwrap().lt;
+        assert!(lt.use_bw, "{lt:?}");
+        assert!((lt.bw - 100.0).abs() < 1e-9, "{lt:?}");
+        assert_eq!(b.pacing_gain, 1.0);
+        assert!((b.pacing_rate - 0.99 * 100.0).abs() < 1e-9, "{}", b.pacing_rate);
+        // The window's target follows lt_bw (2 x 100/s x 0.1 s, + the budget), far below the
+        // 1000/s of the max filter: cwnd comes down to it.
+        assert!(w.cwnd <= 40.0, "{}", w.cwnd);
+        // 48 rounds of ProbeBW later the estimate is dropped and gain cycling restarts.
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 47, 10, 0, 1000.0);
+        assert!(b.linux.as_ref().unwrap().lt.use_bw);
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 1, 10, 0, 1000.0);
+        let lt = b.linux.as_ref().unwrap().lt;
+        assert!(!lt.use_bw && !lt.sampling && lt.bw == 0.0, "{lt:?}");
+    }
+
+    #[test]
+    fn random_loss_below_a_fifth_or_changing_rates_are_no_policer() {
+        // 1 of 10 lost (< 50/256): intervals never end; rates 100/s then 200/s: not within
+        // 1/8 of each other, so the second becomes the first of a new pair.
+        let (mut b, mut w, mut t, mut delivered) = probing_bbr();
+        let mut lost = 0;
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 40, 10, 1, 1000.0);
+        assert!(!b.linux.as_ref().unwrap().lt.use_bw);
+        let (mut b, mut w, mut t, mut delivered) = probing_bbr();
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 4, 10, 3, 1000.0);
+        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 4, 20, 6, 1000.0);
+        let lt = b.linux.as_ref().unwrap().lt;
+        assert!(!lt.use_bw && (lt.bw - 200.0).abs() < 1e-9, "{lt:?}");
+        // An application-limited sample starts sampling over.
+        let mut rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+        rs.is_app_limited = true;
+        b.linux_on_ack(&mut w, SimTime(t + 1), &rs, delivered + 10, 100, 0.1);
+        let lt = b.linux.as_ref().unwrap().lt;
+        assert!(!lt.sampling && lt.bw == 0.0, "{lt:?}");
     }
 
     #[test]
