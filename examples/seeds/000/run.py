@@ -21,10 +21,15 @@ byte count would give the same, but ns-2 keeps it in a 32-bit int, which wraps a
 does the same); the packet count does not wrap.
 
 Writes, into --out: one folder per section with the script and its output files, tables.csv
-and tables.md (every sink: ackclock, the study, the difference; with --ns2 also ns-2.35), and
-figure_3.png ... figure_8.png (throughput at the sinks against time, as the study plots them).
+and tables.md (every sink: ackclock, the study, the difference; with --ns2 also ns-2.35, and
+how far the two throughputs.csv agree line for line), and figure_3.png ... figure_8.png
+(throughput at the sinks against time, as the study plots them).
 
-    python examples/seeds/000/run.py [--quick] [--ns2] [--out results/seeds/000]
+    python examples/seeds/000/run.py [--quick] [--ns2] [--ns2-seconds T] [--out results/seeds/000]
+
+--ns2-seconds T runs ns-2.35 only up to T s of simulated time (the same script with MAX_TIME T;
+every event before T is the same) and compares that part: Section 7.2's 3000 s take ns-2.35
+about six hours, ackclock a fraction of it.
 
 --quick runs every section for 30 s of simulated time with the FTPs from 15 s (the same
 shapes, not the study's numbers); the full run takes about an hour of CPU time.
@@ -126,6 +131,17 @@ def run_one(cmd: list[str], folder: Path, script: str) -> float:
     return time.perf_counter() - t0
 
 
+def parity(ours: Path, theirs: Path) -> tuple[int, int, float | None]:
+    """ackclock's and ns-2.35's throughputs.csv over the time both cover: (lines compared,
+    lines identical, the time of the first line that differs, or None)."""
+    a = (ours / "throughputs.csv").read_text().splitlines()[2:]
+    b = (theirs / "throughputs.csv").read_text().splitlines()[2:]
+    n = min(len(a), len(b))
+    first = next((i for i in range(n) if a[i] != b[i]), None)
+    same = sum(a[i] == b[i] for i in range(n))
+    return n, same, None if first is None else float(a[first].split(";")[0])
+
+
 def read_throughputs(folder: Path) -> pd.DataFrame:
     t = pd.read_csv(folder / "throughputs.csv", sep=";", skiprows=1)
     return t.dropna(axis=1, how="all")
@@ -163,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="30 s runs, FTPs from 15 s")
     ap.add_argument("--ns2", action="store_true", help="also run ns-2.35 (`ns`) on each script")
+    ap.add_argument("--ns2-seconds", type=float, default=None,
+                    help="with --ns2: run ns-2.35 only this far and compare that part")
     ap.add_argument("--only", default="", help="comma-separated sections, e.g. 7.3,7.6")
     ap.add_argument("--out", type=Path, default=Path("results/seeds/000"))
     args = ap.parse_args(argv)
@@ -171,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     ackclock = [sys.executable, "-m", "ackclock", "ns2"]
     wanted = {x.strip() for x in args.only.split(",") if x.strip()}
     rows = []
+    checks: list[str] = []
     for s in SECTIONS:
         if wanted and s.name not in wanted:
             continue
@@ -182,8 +201,13 @@ def main(argv: list[str] | None = None) -> int:
         theirs = [float("nan")] * 4
         ns_wall = float("nan")
         if args.ns2:
-            ns_wall = run_one(["ns"], folder / "ns2", script)
-            theirs = table(folder / "ns2", start, seconds)
+            ns_seconds = min(seconds, args.ns2_seconds or seconds)
+            ns_wall = run_one(["ns"], folder / "ns2", section_script(s, ns_seconds, start))
+            if ns_seconds == seconds:
+                theirs = table(folder / "ns2", start, seconds)
+            n, same, first = parity(folder / "ackclock", folder / "ns2")
+            checks.append(f"| {s.name} | {ns_seconds:g} | {n} | {same} | "
+                          f"{'none' if first is None else f'{first:g} s'} |")
         figure(folder / "ackclock", s, args.out / f"figure_{s.figure}.png")
         for name, a, n, st in zip([*SINKS], ours, theirs, s.study, strict=True):
             rows.append({"section": s.name, "table": s.table, "sink": name, "ackclock": a,
@@ -205,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
         ns = "" if r["ns2"] != r["ns2"] else f"{r['ns2']:.4f}"
         lines.append(f"| {r['section']} | {r['table']} | {r['sink']} | {r['ackclock']:.4f} | "
                      f"{ns} | {r['study']:.4f} | {r['diff_vs_study']:+.1%} |")
+    if checks:
+        lines += ["", "ackclock against ns-2.35, throughputs.csv line by line:", "",
+                  "| section | ns-2.35 ran to (s) | lines | identical | first difference |",
+                  "|---|---|---|---|---|", *checks]
     (args.out / "tables.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     print(f"wrote {args.out}/")
