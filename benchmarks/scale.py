@@ -2,7 +2,7 @@
 10 to 100 000 flows, fat-trees, a long chain of routers and 100 Gb/s links.
 
     python benchmarks/scale.py [--only dumbbell_10000,fattree_16] [--duration 1s]
-                               [--instructions]
+                               [--instructions] [--csv scale.csv]
 
 For each case it writes the scenario (TOML) into a temporary folder and prints:
 - `cmd_s`, `peak_MB`: wall time and peak resident memory of the whole command
@@ -10,7 +10,9 @@ For each case it writes the scenario (TOML) into a temporary folder and prints:
 - `resolve_s`: the front end resolving the TOML into the engine's document (in this process);
 - `setup_s`: the engine building the run from that document (`Simulation(...)`);
 - `run_s`, `Mhops/s`: the engine's run loop and packet-hops (one packet crossing one link) per
-  second of it;
+  second of it (these three in CPU seconds of this process, `time.process_time`);
+- `cpu_s`: user and system CPU seconds of the whole command (the firmer measure on a shared
+  machine);
 - with `--instructions`, instructions per packet-hop under cachegrind (`run_json` on the case's
   summary.json; valgrind needed, and build the example first:
   `cargo build --release -p ackclock-core --example run_json`); skipped on the largest cases,
@@ -28,6 +30,8 @@ Cases:
 - `chain_R`: R routers in a line, 10 flows from one end to the other, 1 Gb/s, 1 ms per link.
 
 Wall times on a shared machine swing by tens of percent: compare runs taken side by side.
+`--csv` also writes the rows to a file, which benchmarks/plot_scale.py plots
+(docs/performance.md, "Speed at scale").
 """
 
 from __future__ import annotations
@@ -133,30 +137,30 @@ def ackclock() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "ackclock"]
 
 
-def whole_command(toml: Path, duration: str, out: Path) -> tuple[float, float]:
-    """Wall seconds and peak resident MB of `ackclock run`."""
-    timer = ["/usr/bin/time", "-f", "%e %M"]
+def whole_command(toml: Path, duration: str, out: Path) -> tuple[float, float, float]:
+    """Wall seconds, peak resident MB and CPU seconds of `ackclock run`."""
+    timer = ["/usr/bin/time", "-f", "%e %M %U %S"]
     done = subprocess.run([*timer, *ackclock(), "run", str(toml), "--set",
                            f"run.duration={duration}", "--out", str(out), "--quiet"],
                           capture_output=True, text=True, check=True)
-    wall, kb = done.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(kb) / 1024
+    wall, kb, user, system = done.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(kb) / 1024, float(user) + float(system)
 
 
 def in_process(toml: Path, duration: str) -> dict[str, float]:
     from ackclock.run import engine
     from ackclock.toml_loader import load_resolved
 
-    t = time.perf_counter()
+    t = time.process_time()
     _, doc = load_resolved(toml, [f"run.duration={duration}"], share=True)  # as `ackclock run`
-    resolve = time.perf_counter() - t
+    resolve = time.process_time() - t
     text = json.dumps(doc)
-    t = time.perf_counter()
+    t = time.process_time()
     sim = engine().Simulation(text)
-    setup = time.perf_counter() - t
-    t = time.perf_counter()
+    setup = time.process_time() - t
+    t = time.process_time()
     sim.run_until(sim.duration_ps)
-    run = time.perf_counter() - t
+    run = time.process_time() - t
     hops = sim.results()["summary"]["packet_hops"]
     return {"resolve_s": resolve, "setup_s": setup, "run_s": run, "hops": hops}
 
@@ -179,11 +183,16 @@ def main() -> None:
     ap.add_argument("--only", help="comma-separated case names")
     ap.add_argument("--duration", help="simulated time of every case (default: per case)")
     ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--csv", type=Path, help="also write the rows to this file")
     args = ap.parse_args()
     all_cases = cases()
     names = args.only.split(",") if args.only else list(all_cases)
-    print(f"{'case':18} {'cmd_s':>7} {'peak_MB':>8} {'resolve_s':>9} {'setup_s':>8} "
-          f"{'run_s':>7} {'Mhops/s':>8} {'instr/hop':>9}")
+    columns = ["case", "duration", "cmd_s", "cpu_s", "peak_MB", "resolve_s", "setup_s",
+               "run_s", "hops", "Mhops_s", "instr_per_hop"]
+    if args.csv:
+        args.csv.write_text(",".join(columns) + "\n")
+    print(f"{'case':18} {'cmd_s':>7} {'cpu_s':>7} {'peak_MB':>8} {'resolve_s':>9} "
+          f"{'setup_s':>8} {'run_s':>7} {'Mhops/s':>8} {'instr/hop':>9}")
     with tempfile.TemporaryDirectory() as d:
         for name in names:
             text, duration, small = all_cases[name]
@@ -191,14 +200,20 @@ def main() -> None:
             toml = Path(d) / f"{name}.toml"
             toml.write_text(text)
             out = Path(d) / name
-            cmd_s, peak = whole_command(toml, duration, out)
+            cmd_s, peak, cpu_s = whole_command(toml, duration, out)
             r = in_process(toml, duration)
             ipp = None
             if args.instructions and small:
                 ipp = instructions(out / "summary.json")
-            print(f"{name:18} {cmd_s:7.2f} {peak:8.0f} {r['resolve_s']:9.2f} "
+            print(f"{name:18} {cmd_s:7.2f} {cpu_s:7.2f} {peak:8.0f} {r['resolve_s']:9.2f} "
                   f"{r['setup_s']:8.3f} {r['run_s']:7.2f} {r['hops'] / r['run_s'] / 1e6:8.2f} "
                   f"{'' if ipp is None else f'{ipp:9.1f}'}", flush=True)
+            if args.csv:
+                row = [name, duration, cmd_s, cpu_s, peak, r["resolve_s"], r["setup_s"],
+                       r["run_s"], r["hops"], r["hops"] / r["run_s"] / 1e6,
+                       "" if ipp is None else ipp]
+                with args.csv.open("a") as f:
+                    f.write(",".join(str(v) for v in row) + "\n")
 
 
 if __name__ == "__main__":
