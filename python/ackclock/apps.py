@@ -9,14 +9,17 @@ docs/traffic.md), with the same keys; the scenario model checks them when it res
 the same one-line errors (``flow[0].app.rate: ...``). Times are ``"1.5s"`` or seconds, sizes
 ``"64KB"`` or bytes, rates ``"10Mb/s"`` or bit/s; ``start`` may be a distribution such as
 ``{"uniform": ["0s", "1s"]}``.
+
+They are also the scenario model's applications (``Flow.app``): a scenario file's table, the
+keyword form and the ns-2 front end all build one of these, one class per kind with only its
+own keys; tests/unit/test_apps.py holds their fields to the schema's key lists (schema.APP).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
-
-from .scenario import AppConfig
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
 
 Time = str | float
 Size = int | str
@@ -25,19 +28,14 @@ Rate = str | float
 When = Time | dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class App:
     """What the applications share: when they start and stop (None: at the end)."""
 
-    kind = ""
-
-    def config(self) -> AppConfig:
-        """The scenario model's application table."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        return AppConfig(kind=self.kind, **values)
+    kind: ClassVar[str] = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ftp(App):
     """A bulk transfer over TCP: endless, or ``size`` payload bytes (the flow's
     ``completion_s`` is then when the last byte was acknowledged). On a two-way flow,
@@ -49,10 +47,10 @@ class Ftp(App):
     stop: Time | None = None
     reply_size: Size | None = None
     exchange: str | None = None
-    kind = "ftp"
+    kind: ClassVar[str] = "ftp"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cbr(App):
     """Constant bit rate: a ``packet_size``-byte payload every ``interval``, or every
     packet_size x 8 / ``rate`` (ns-2's CBR); ``random=True`` jitters each interval by up to
@@ -64,10 +62,10 @@ class Cbr(App):
     random: bool | None = None
     start: When = "0s"
     stop: Time | None = None
-    kind = "cbr"
+    kind: ClassVar[str] = "cbr"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OnOff(App):
     """As :class:`Cbr` during ``on`` periods, silent for ``off`` ones (times or distributions,
     e.g. ``{"exponential": "500ms"}``)."""
@@ -79,10 +77,10 @@ class OnOff(App):
     packet_size: Size | None = None
     start: When = "0s"
     stop: Time | None = None
-    kind = "onoff"
+    kind: ClassVar[str] = "onoff"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Poisson(App):
     """Packets with exponential gaps of mean ``interval`` (or packet_size x 8 / ``rate``)."""
 
@@ -91,10 +89,10 @@ class Poisson(App):
     packet_size: Size | None = None
     start: When = "0s"
     stop: Time | None = None
-    kind = "poisson"
+    kind: ClassVar[str] = "poisson"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Replay(App):
     """Replays ``file``, a file of ``time size`` records (a scenario file's ``kind =
     "trace"``; docs/traffic.md)."""
@@ -102,10 +100,10 @@ class Replay(App):
     file: str
     start: When = "0s"
     stop: Time | None = None
-    kind = "trace"
+    kind: ClassVar[str] = "trace"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tmix(App):
     """Replays a file of Tmix connection vectors between the flow's ends (TCP only):
     ``delay_box=False`` ignores the vectors' minimum RTTs, ``losses=False`` their loss rates
@@ -116,7 +114,21 @@ class Tmix(App):
     losses: bool | None = None
     start: When = "0s"
     stop: Time | None = None
-    kind = "tmix"
+    kind: ClassVar[str] = "tmix"
 
 
-APPS: tuple[type[App], ...] = (Ftp, Cbr, OnOff, Poisson, Replay, Tmix)
+# Any application: what a flow's `app` holds.
+AnyApp = Ftp | Cbr | OnOff | Poisson | Replay | Tmix
+APPS: tuple[type[AnyApp], ...] = (Ftp, Cbr, OnOff, Poisson, Replay, Tmix)
+# The class of each `kind` (schema.APP_KINDS).
+BY_KIND: Mapping[str, type[AnyApp]] = {cls.kind: cls for cls in APPS}
+
+
+def from_table(kind: str, table: Mapping[str, Any]) -> AnyApp:
+    """The application of ``kind`` (a kind of schema.APP_KINDS) with the keys of ``table``,
+    which the caller has checked against the schema's key list for ``kind``; a key left out
+    takes its default, or None where the class has none (a required key: resolve() names it
+    missing, as for a scenario file)."""
+    cls = BY_KIND[kind]
+    return cls(**{f.name: table.get(f.name, None if f.default is MISSING else f.default)
+                  for f in fields(cls)})

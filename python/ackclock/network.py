@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from . import schema
-from .apps import App
+from . import apps, schema
+from .apps import AnyApp, App
 from .errors import ScenarioError, quote
 from .profiles import normalize_tcp_params
 from .results import Results
 from .run import user_facing
 from .scenario import (
-    AppConfig,
+    APP_KINDS,
     Flow,
     Link,
     Node,
@@ -29,6 +29,7 @@ from .scenario import (
     QueueConfig,
     RunConfig,
     Scenario,
+    check_kind,
     resolve,
 )
 from .toml_loader import loss_model
@@ -353,7 +354,7 @@ _UDP_KEYWORDS: dict[str, str] = {}
 
 
 def _app(app: str | App, path: str, names: Mapping[str, str],
-         keywords: Mapping[str, Any]) -> AppConfig:
+         keywords: Mapping[str, Any]) -> AnyApp:
     """A flow's application: an object (whose keys belong in it, so the keyword form's
     keywords must be left at their defaults beside it), or the keyword form, whose keywords
     given must be keys of that application's table (schema.APP), the rule a scenario file's
@@ -365,7 +366,10 @@ def _app(app: str | App, path: str, names: Mapping[str, str],
         for key in given:
             raise ScenarioError(f"give {key} in {type(app).__name__}(...), not beside it",
                                 path=path)
-        return app.config()
+        if not isinstance(app, apps.APPS):
+            raise ScenarioError(f"expected one of {', '.join(c.__name__ for c in apps.APPS)},"
+                                f" got a {type(app).__name__}", path=path)
+        return app
     kind: Any = app
     if "tmix" in given:  # the keyword form's Tmix: tmix="file.vec"
         if app != "ftp":
@@ -373,14 +377,14 @@ def _app(app: str | App, path: str, names: Mapping[str, str],
                                 f" app={quote(app)}", path=path)
         kind = "tmix"
     table = {names.get(k, k): v for k, v in keywords.items() if v is not None}
-    if isinstance(kind, str) and kind in schema.APP:  # else resolve() names the kind's mistake
-        allowed = schema.app_keys(kind)
-        keyword = {key: kw for kw, key in names.items()}
-        for key in table:
-            if key not in allowed:
-                takes = [keyword.get(k, k) for k in allowed if k not in ("kind", "random_")]
-                what = 'tmix="..."' if kind == "tmix" else f"app={quote(kind)}"
-                raise ScenarioError(
-                    f"{what} takes no {keyword.get(key, key)}=; its keywords are"
-                    f" {', '.join(takes)}", path=f"{path}.{key}")
-    return AppConfig(kind=kind, **{k: v for k, v in table.items() if k != "kind"})
+    kind = check_kind(kind, APP_KINDS, f"{path}.kind")
+    allowed = schema.app_keys(kind)
+    keyword = {key: kw for kw, key in names.items()}
+    for key in table:
+        if key not in allowed:
+            takes = [keyword.get(k, k) for k in allowed if k not in ("kind", "random_")]
+            what = 'tmix="..."' if kind == "tmix" else f"app={quote(kind)}"
+            raise ScenarioError(
+                f"{what} takes no {keyword.get(key, key)}=; its keywords are"
+                f" {', '.join(takes)}", path=f"{path}.{key}")
+    return apps.from_table(kind, table)

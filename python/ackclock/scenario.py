@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import queues
+from .apps import APPS, AnyApp, Cbr, Ftp, OnOff, Replay, Tmix
 from .errors import ScenarioError, quote
 from .profiles import (
     CC_ALIASES,
@@ -28,12 +29,6 @@ from .profiles import (
     normalize_tcp_params,
 )
 from .schema import (
-    APP,
-    LOSS,
-    ROUTINGS,
-    TIES,
-)
-from .schema import (
     APP_KINDS as APP_KINDS,
 )
 from .schema import (
@@ -44,6 +39,11 @@ from .schema import (
 )
 from .schema import (
     FLOW_KINDS as FLOW_KINDS,
+)
+from .schema import (
+    LOSS,
+    ROUTINGS,
+    TIES,
 )
 from .schema import (
     LOSS_KINDS as LOSS_KINDS,
@@ -176,31 +176,6 @@ class Link:
 
 
 @dataclass(slots=True)
-class AppConfig:
-    """A flow's ``app = { ... }``: what sends the data, and when."""
-
-    kind: str = "ftp"
-    start: When = "0s"  # a time or a distribution table
-    stop: Time | None = None  # None: runs to the end
-    rate: Rate | None = None
-    interval: Time | None = None
-    packet_size: Size | None = None
-    size: Size | None = None  # ftp: bytes of a finite transfer; None: endless
-    random: bool | None = None  # cbr: jitter each interval by up to half (ns-2 random_)
-    on: When | None = None  # onoff: on and off times (times or distributions)
-    off: When | None = None
-    file: str | None = None  # trace: a file of "time size" records
-    # tmix: apply each vector's minimum RTT (Tmix_DelayBox; default true) and its loss rates
-    # (default true; false: ns-2's set-lossless).
-    delay_box: bool | None = None
-    losses: bool | None = None
-    # ftp on a two-way flow: the acceptor's bytes (None: 0; "endless": endless) and when each
-    # side writes ("request-response", "concurrent" or "open", docs/full-tcp.md).
-    reply_size: Size | None = None
-    exchange: str | None = None
-
-
-@dataclass(slots=True)
 class Flow:
     """A ``[[flow]]``: a TCP connection or a UDP stream from one node to another."""
 
@@ -213,7 +188,8 @@ class Flow:
     sink: str | None = None
     tcp: dict[str, Any] = field(default_factory=dict)  # canonical TCP parameter names
     header_size: Size | None = None  # UDP only; None: the profile's
-    app: AppConfig = field(default_factory=AppConfig)
+    # Its application, one class per kind (apps.py); a TCP flow's default: an endless FTP.
+    app: AnyApp = field(default_factory=Ftp)
     # TCP variables traced on every change (tcp_trace.csv); True: all of them.
     trace: bool | Names | None = None
     # ns-2 fid_: the flow id in packet traces; None: the flow's index.
@@ -892,7 +868,7 @@ def _flows(
     first: dict[str, str] = {}
     tcp_done: dict[Any, dict[str, Any]] = {}
     # With ``share``: (app object, what else _app reads) -> the resolved app (the flows of a
-    # `count = N` table loaded with share have one AppConfig; every flow's model is alive
+    # `count = N` table loaded with share have one app object; every flow's model is alive
     # meanwhile, so an id is one object's).
     app_done: dict[Any, dict[str, Any]] = {}
     for i, flow in enumerate(flows):
@@ -967,6 +943,7 @@ def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
     """The engine flow of a two-way connection's reply direction (index ``j``), and the
     connection on the initiator's flow ``entry`` (index ``i``)."""
     app = flow.app
+    assert isinstance(app, Ftp)  # _check_two_way: a two-way connection's app is an ftp
     ap = f"{p}.app"
     name = f"{flow.name}{REPLY_SUFFIX}"
     if name in first:
@@ -1196,7 +1173,10 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
     trace application writes into the connection at its own pace (ns-3's MyApp)."""
     app = flow.app
     ap = f"{p}.app"
-    kind = check_kind(app.kind, APP_KINDS, f"{ap}.kind")
+    if not isinstance(app, APPS):
+        raise ScenarioError(f"expected an application such as Ftp(...) or Cbr(...)"
+                            f" (ackclock.apps), got {quote(app)}", path=ap)
+    kind = app.kind
     if kind in ("ftp", "tmix") and flow.kind != "tcp":
         wanted = '"cbr", "onoff", "poisson" or "trace"'
         raise ScenarioError(
@@ -1209,22 +1189,20 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         raise ScenarioError(
             f"earlier than start ({quote(app.start)}), got {quote(app.stop)}", path=f"{ap}.stop"
         )
-    own = tuple(APP[kind])
-    _absent(app, tuple(k for k in _APP_FIELDS if k not in own), ap, f"a {kind} application")
     base = {"kind": kind, "start": start, "stop_ps": stop}
-    if flow.two_way is not True:
-        for key in ("reply_size", "exchange"):
-            if getattr(app, key) is not None:
-                raise ScenarioError("only a two-way flow (two_way = true) takes this key",
-                                    path=f"{ap}.{key}")
-    if kind == "ftp":
+    if isinstance(app, Ftp):
+        if flow.two_way is not True:
+            for key in ("reply_size", "exchange"):
+                if getattr(app, key) is not None:
+                    raise ScenarioError("only a two-way flow (two_way = true) takes this key",
+                                        path=f"{ap}.{key}")
         size = None
         if app.size is not None:
             size = _below(parse_size(app.size, f"{ap}.size"), _U64, f"{ap}.size")
             if size == 0:
                 raise ScenarioError("expected a positive size", path=f"{ap}.size")
         return base | {"size_bytes": size}
-    if kind == "tmix":
+    if isinstance(app, Tmix):
         if app.file is None:
             raise ScenarioError("missing: a file of Tmix connection vectors", path=f"{ap}.file")
         from .tmix import read_vectors
@@ -1238,42 +1216,43 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         if not losses:
             conns["loss_initiator"], conns["loss_acceptor"] = [0.0] * n, [0.0] * n
         return base | {"connections": conns}
-    if kind == "trace":
+    if isinstance(app, Replay):
         if app.file is None:
             raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")
         return base | {"records": read_trace(app.file, f"{ap}.file", base_dir)}
 
-    if app.packet_size is None and mss is None:
+    # cbr, onoff, poisson: a packet size and a rate or an interval.
+    rate: Any = getattr(app, "rate", None)
+    given_interval: Any = getattr(app, "interval", None)
+    given_size: Any = getattr(app, "packet_size", None)
+    if given_size is None and mss is None:
         raise ScenarioError("missing: the payload bytes of each datagram", path=f"{ap}.packet_size")
     # Over TCP the bytes of each write; by default one segment's payload.
-    packet_size = parse_size(app.packet_size, f"{ap}.packet_size") if mss is None or (
-        app.packet_size is not None) else mss
+    packet_size = parse_size(given_size, f"{ap}.packet_size") if mss is None or (
+        given_size is not None) else mss
     if packet_size == 0:
-        raise ScenarioError(f"expected a positive size, got {quote(app.packet_size)}",
+        raise ScenarioError(f"expected a positive size, got {quote(given_size)}",
                             path=f"{ap}.packet_size")
     _below(packet_size, _U32, f"{ap}.packet_size")
-    if (app.rate is None) == (app.interval is None):
+    if (rate is None) == (given_interval is None):
         raise ScenarioError("give exactly one of rate and interval", path=ap)
-    if app.rate is not None:
+    if rate is not None:
         # ns-2's CBR: interval = packet_size x 8 / rate, here rounded to the nearest picosecond.
         from fractions import Fraction  # imported here: it pulls in decimal (start-up time)
 
-        interval = round(Fraction(packet_size * 8 * PS_PER_S) / parse_rate(app.rate,
-                                                                           f"{ap}.rate"))
+        interval = round(Fraction(packet_size * 8 * PS_PER_S) / parse_rate(rate, f"{ap}.rate"))
         if interval == 0:
             raise ScenarioError(
                 f"too high for {packet_size}-byte packets: less than 1 ps between packets",
                 path=f"{ap}.rate",
             )
     else:
-        interval = parse_time(app.interval, f"{ap}.interval")
+        interval = parse_time(given_interval, f"{ap}.interval")
         if interval == 0:
-            raise ScenarioError(f"expected a positive time, got {quote(app.interval)}",
+            raise ScenarioError(f"expected a positive time, got {quote(given_interval)}",
                                 path=f"{ap}.interval")
     interval = _below(interval, _U64, f"{ap}.interval")
-    if kind == "poisson":
-        return base | {"mean_interval_ps": interval, "packet_size": packet_size}
-    if kind == "onoff":
+    if isinstance(app, OnOff):
         for key in ("on", "off"):
             if getattr(app, key) is None:
                 raise ScenarioError(
@@ -1282,14 +1261,12 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         return base | {"interval_ps": interval, "packet_size": packet_size,
                        "on": _distribution(app.on, f"{ap}.on"),
                        "off": _distribution(app.off, f"{ap}.off")}
+    if not isinstance(app, Cbr):  # Poisson
+        return base | {"mean_interval_ps": interval, "packet_size": packet_size}
     random = False if app.random is None else app.random
     if not isinstance(random, bool):
         raise ScenarioError(f"expected true or false, got {quote(random)}", path=f"{ap}.random")
     return base | {"interval_ps": interval, "packet_size": packet_size, "random": random}
-
-
-_APP_FIELDS = ("rate", "interval", "packet_size", "size", "random", "on", "off", "file",
-               "delay_box", "losses", "reply_size", "exchange")
 
 
 def _flag(value: Any, default: bool, path: str) -> bool:
@@ -1342,7 +1319,7 @@ def read_trace(file: Any, path: str, base_dir: Path | None) -> list[list[int]]:
     return records
 
 
-def _absent(table: AppConfig | LossConfig, keys: tuple[str, ...], path: str, what: str) -> None:
+def _absent(table: LossConfig, keys: tuple[str, ...], path: str, what: str) -> None:
     for key in keys:
         if getattr(table, key) is not None:
             raise ScenarioError(f"not a key of {what}", path=f"{path}.{key}")

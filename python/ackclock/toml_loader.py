@@ -22,6 +22,7 @@ else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
     import tomli as tomllib
 
 from . import queues, schema
+from .apps import AnyApp, Ftp, from_table
 from .errors import ScenarioError, quote
 from .profiles import TCP_ALIASES, TCP_PARAMS, canonical_tcp_key, normalize_tcp_params
 from .scenario import (
@@ -30,7 +31,6 @@ from .scenario import (
     LOSS_KINDS,
     MAX_ENTRIES,
     QUEUE_KINDS,
-    AppConfig,
     Flow,
     Link,
     LossConfig,
@@ -245,7 +245,7 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
         entry.update(f.tcp)
         if f.kind == "udp" and f.header_size is not None:
             entry["header_size"] = f.header_size
-        entry["app"] = present(dataclasses.asdict(f.app))
+        entry["app"] = present({"kind": f.app.kind, **dataclasses.asdict(f.app)})
         flows.append(entry)
     raw["flow"] = flows
     if scenario.traces:
@@ -521,7 +521,7 @@ def build_scenario(
         raise ScenarioError("missing: the scenario's name", path="name")
     # id of a queue table -> (the table, kept alive so that its id stays its own; its model)
     queues: dict[int, tuple[Any, QueueConfig]] | None = {} if share else None
-    apps: dict[int, tuple[Any, AppConfig]] | None = {} if share else None
+    apps: dict[int, tuple[Any, AnyApp]] | None = {} if share else None
     return Scenario(
         name=name,
         profile=doc.get("profile", "ns2"),
@@ -637,7 +637,7 @@ _NO_APP = object()
 
 
 def _flow(t: Mapping[str, Any], p: str,
-          apps: dict[int, tuple[Any, AppConfig]] | None = None) -> Flow:
+          apps: dict[int, tuple[Any, AnyApp]] | None = None) -> Flow:
     _check_keys(t, _FLOW_KEYS, p)
     kind = _required(t, "kind", p)
     if kind not in FLOW_KINDS:
@@ -652,7 +652,7 @@ def _flow(t: Mapping[str, Any], p: str,
         for key in [k for k in tcp if canonical_tcp_key(k) == "header_size"]:
             header_size = tcp.pop(key)
     # With `apps` (build_scenario's share), the flows whose app table is one object get one
-    # AppConfig (as do the TCP flows without one).
+    # application object (as do the TCP flows without one).
     table = t["app"] if "app" in t else _NO_APP
     known = (None if apps is None or (table is _NO_APP and kind != "tcp")
              else apps.get(id(table)))
@@ -662,7 +662,7 @@ def _flow(t: Mapping[str, Any], p: str,
         if "app" in t or kind != "tcp":
             app = _app(_table(t, "app", f"{p}.app", required=True), f"{p}.app")
         else:
-            app = AppConfig()  # a TCP flow without app: an endless FTP transfer from 0 s
+            app = Ftp()  # a TCP flow without app: an endless FTP transfer from 0 s
         if apps is not None and (table is _NO_APP or type(table) is dict):
             apps[id(table)] = (table, app)
     return Flow(
@@ -684,29 +684,16 @@ def _flow(t: Mapping[str, Any], p: str,
     )
 
 
-def _app(t: Mapping[str, Any], p: str) -> AppConfig:
+def _app(t: Mapping[str, Any], p: str) -> AnyApp:
     kind = check_kind(_required(t, "kind", p), APP_KINDS, f"{p}.kind")
     _check_keys(t, _APP_KEYS[kind], p)
-    random = t.get("random", t.get("random_"))
-    if isinstance(random, int) and not isinstance(random, bool) and random in (0, 1):
-        random = bool(random)  # ns-2 writes random_ 1
-    return AppConfig(
-        kind=kind,
-        start=t.get("start", "0s"),
-        stop=t.get("stop"),
-        rate=t.get("rate"),
-        interval=t.get("interval"),
-        packet_size=t.get("packet_size"),
-        size=t.get("size"),
-        random=random,
-        on=t.get("on"),
-        off=t.get("off"),
-        file=t.get("file"),
-        delay_box=t.get("delay_box"),
-        losses=t.get("losses"),
-        reply_size=t.get("reply_size"),
-        exchange=t.get("exchange"),
-    )
+    table = {k: v for k, v in t.items() if k not in ("kind", "random_")}
+    if kind == "cbr":
+        random = t.get("random", t.get("random_"))
+        if isinstance(random, int) and not isinstance(random, bool) and random in (0, 1):
+            random = bool(random)  # ns-2 writes random_ 1
+        table["random"] = random
+    return from_table(kind, table)
 
 
 def _table(

@@ -90,3 +90,51 @@ def test_objects_run() -> None:
     flows = res.flows.set_index("flow")
     assert flows.loc["bulk", "completion_s"] > 0
     assert flows.loc["voice", "throughput_mbps"] == pytest.approx(0.064, rel=0.02)
+
+
+def test_each_application_class_has_its_kinds_keys_of_the_schema() -> None:
+    """The objects are the scenario model's applications (Flow.app): each class has exactly
+    the keys schema.APP gives its kind (besides start and stop; random_ is ns-2's spelling of
+    random, read by the loader), so the file's tables, the keyword form and the objects say
+    one thing."""
+    from dataclasses import fields
+
+    from ackclock import schema
+    from ackclock.apps import BY_KIND
+
+    assert set(BY_KIND) == set(schema.APP_KINDS)
+    for kind, cls in BY_KIND.items():
+        keys = {f.name for f in fields(cls)} - {"start", "stop"}
+        assert keys == set(schema.APP[kind]) - {"random_"}, kind
+        assert set(schema.APP_COMMON) == {"kind", "start", "stop"}
+
+
+def test_a_scenario_files_app_table_becomes_its_object(tmp_path: Path) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text("""
+[run]
+duration = "1s"
+[[node]]
+name = "s"
+[[node]]
+name = "d"
+[[link]]
+from = "s"
+to = "d"
+rate = "10Mb/s"
+delay = "5ms"
+[[flow]]
+name = "c"
+kind = "udp"
+from = "s"
+to = "d"
+app = { kind = "cbr", rate = "1Mb/s", packet_size = 100, random_ = 1 }
+[[flow]]
+name = "t"
+kind = "tcp"
+from = "s"
+to = "d"
+""")
+    sc = ac.load_scenario(f)
+    assert sc.flows[0].app == ac.Cbr(rate="1Mb/s", packet_size=100, random=True)
+    assert sc.flows[1].app == ac.Ftp()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import apps
 from ..errors import ScenarioError
 from ..profiles import TCP_CHOICES
-from ..scenario import AppConfig, Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
+from ..scenario import Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
 from .agents import Cbr, Ftp, FullTcpAgent, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
@@ -123,7 +124,7 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
                        agent.created_at)
     return Flow(name=agent.handle, kind="tcp", from_=ends[0], to=ends[1], variant=variant,
                 cc=cc, sink=str(sink_kind), tcp=params,
-                app=AppConfig(kind="ftp", start=NEVER),
+                app=apps.Ftp(start=NEVER),
                 trace=[v.rstrip("_") for v in agent.traced] or None,
                 fid=_fid(agent), ports=_ports(agent),
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
@@ -155,7 +156,7 @@ def _full_flow(agent: FullTcpAgent) -> Flow | None:
     variant = agent.variant
     return Flow(name=agent.handle, kind="tcp", from_=ends[0], to=ends[1], variant=variant,
                 cc=agent.cc, sink="sack" if variant == "sack" else "ack-every", tcp=params,
-                two_way=True, app=AppConfig(kind="ftp", start=NEVER, exchange="open"),
+                two_way=True, app=apps.Ftp(start=NEVER, exchange="open"),
                 trace=[v.rstrip("_") for v in agent.traced] or None,
                 fid=_fid(agent), ports=_ports(agent),
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
@@ -170,7 +171,8 @@ def _udp_flow(agent: UdpAgent) -> Flow | None:
                        " Agent/LossMonitor", agent.created_at)
     if not isinstance(agent.app, (Cbr, OnOff)):
         raise Ns2Error(unsupported(f"{agent.app.cls} over UDP"), agent.app.created_at)
-    app = AppConfig(start=NEVER, **agent.app.app_params())  # type: ignore[arg-type]
+    params = agent.app.app_params()
+    app = apps.from_table(str(params.pop("kind")), {**params, "start": NEVER})
     return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
                 fid=_fid(agent), ports=_ports(agent),
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
@@ -222,7 +224,7 @@ def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
     boxes = [(box, f) for box in sim.nodes if isinstance(box, DelayBox) for f in box.files]
     mine = [box for box, (path, i, a) in boxes
             if path == t.cvfile and i == t.init.id and a == t.acc.id]
-    app = AppConfig(kind="tmix", start=NEVER, file=str(t.cvfile), delay_box=bool(mine),
+    app = apps.Tmix(start=NEVER, file=str(t.cvfile), delay_box=bool(mine),
                     losses=bool(mine) and not any(b.lossless for b in mine))
     return Flow(name=t.handle, kind="tcp", from_=t.init.name, to=t.acc.name,
                 variant=t.variant, cc=agent.cc, sink=str(sink_kind), tcp=params, app=app,
