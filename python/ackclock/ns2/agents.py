@@ -170,7 +170,7 @@ class TcpAgent(Agent):
             raise Ns2Error(unsupported(f"TCP agent class {cls}"))
         self.cc_where = where
         # ns-2 sets ssthresh_ from window_ when it makes the agent (a later window_ leaves it).
-        self.initial_window = to_int(self.vars.get("window_", "20"))
+        self.initial_window = to_int(self.vars["window_"])
         self.traced: list[str] = []
         self.trace_channel: str | None = None
 
@@ -226,7 +226,7 @@ class TcpAgent(Agent):
         # to curseq_, so the SYN does not take the place of a data segment.
         if not self.syn_counted and self.curseq > 0 and self._maxseq() == -1:
             self.syn_counted = True
-            if to_bool(self.vars.get("syn_", "true")):
+            if to_bool(self.vars["syn_"]):
                 self.curseq += 1
         una, _, next_new = self.sim().engine.tcp_seqs(self.flow)
         if 0 < next_new <= una and self.curseq > next_new:
@@ -340,7 +340,7 @@ class TcpAgent(Agent):
                 continue
             out[key] = _param(self, var)
             mapped.add(var)
-        option = to_int(self.vars.get("windowOption_", "1"))
+        option = to_int(self.vars["windowOption_"])
         if option not in WINDOW_OPTIONS:
             raise Ns2Error(unsupported(f"windowOption_ {option}"), self.var_where("windowOption_"))
         if option != 1:
@@ -380,7 +380,7 @@ class TcpAgent(Agent):
             # SYN is tcpip_base_hdr_size_ either way): packetSize_ on the wire is the engine's
             # segment, header_size inside it, and no segment is shorter than the others.
             size = to_int(self.vars["packetSize_"])
-            header = to_int(self.vars.get("tcpip_base_hdr_size_", "40"))
+            header = to_int(self.vars["tcpip_base_hdr_size_"])
             if size <= header:
                 raise Ns2Error(unsupported(f"useHeaders_ false with packetSize_ {size} not"
                                            f" above tcpip_base_hdr_size_ {header}"),
@@ -388,7 +388,7 @@ class TcpAgent(Agent):
             out["packet_size"] = size - header
             out["bare_first_segment"] = False
             mapped.add("useHeaders_")
-        if isinstance(self, FullTcpAgent) or to_int(self.vars.get("ecn_", "0")) == 0:
+        if isinstance(self, FullTcpAgent) or to_int(self.vars["ecn_"]) == 0:
             # old_ecn_ only changes how ACKs carrying ECN-Echo open the window in
             # TcpAgent::recv_newack_helper, which FullTcp does not call and a sender without
             # ecn_ never reaches with one.
@@ -416,7 +416,7 @@ class TcpAgent(Agent):
         windowInit_ and every new ACK opens it. The engine's `syn` is the first, `syn` off
         the second; the two mixed are not modelled."""
         try:
-            syn = to_bool(self.vars.get("syn_", "true"))
+            syn = to_bool(self.vars["syn_"])
             growth = to_bool(self.vars["delay_growth_"])
         except ValueError as e:
             raise Ns2Error(f"delay_growth_: {e}", self.var_where("delay_growth_")) from None
@@ -502,8 +502,8 @@ def _rttvar_init(agent: TcpAgent) -> float:
 # What a TCP agent's state variables hold before the run, as ns-2's TcpAgent holds them.
 PRE_RUN: dict[str, Callable[[TcpAgent], float]] = {
     # TcpAgent::set_initial_window: one segment with syn_ and delay_growth_, else windowInit_.
-    "cwnd_": lambda a: 1.0 if to_bool(a.vars.get("syn_", "true"))
-    and to_bool(a.vars.get("delay_growth_", "true")) else float(to_int(a.vars["windowInit_"])),
+    "cwnd_": lambda a: 1.0 if to_bool(a.vars["syn_"])
+    and to_bool(a.vars["delay_growth_"]) else float(to_int(a.vars["windowInit_"])),
     "ssthresh_": lambda a: float(a.initial_window),
     "rtt_": lambda a: 0.0,
     "srtt_": lambda a: 0.0,
@@ -552,12 +552,12 @@ class TcpSink(Agent):
         assert isinstance(sender, TcpAgent)
         c = self.sim().engine.flow_counters(self.flow)
         size = to_int(sender.vars["packetSize_"])
-        header = to_int(sender.vars.get("tcpip_base_hdr_size_", "40"))
+        header = to_int(sender.vars["tcpip_base_hdr_size_"])
         headers = sender.uses_headers()
         # The engine's payload per segment (useHeaders_ false: the header is inside packetSize_).
         payload = size if headers else size - header
         total: int = c["bytes_delivered"] // payload * (size + header if headers else size)
-        if c["packets_received"] and to_bool(sender.vars.get("syn_", "true")):
+        if c["packets_received"] and to_bool(sender.vars["syn_"]):
             total += header  # ns-2 counts the 40-byte SYN in bytes_ too
         elif total and headers:
             total -= header  # without a SYN, ns-2 sends segment 0 without headers
@@ -592,7 +592,7 @@ class TcpSink(Agent):
         # acknowledged without delay. The engine's delaying sink fills gaps at once always.
         if self.kind == "delack" or self.delayed:
             try:
-                out["delack_syn"] = not to_bool(self.vars.get("SYN_immediate_ack_", "true"))
+                out["delack_syn"] = not to_bool(self.vars["SYN_immediate_ack_"])
             except ValueError as e:
                 raise Ns2Error(f"SYN_immediate_ack_: {e}",
                                self.var_where("SYN_immediate_ack_")) from None

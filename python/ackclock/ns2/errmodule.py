@@ -51,9 +51,9 @@ class PeriodicErrorModel(ErrorModel):
     def drops(self, limit: int = 100_000) -> list[int]:
         """The packets it drops, numbered from 1 (up to ``limit``)."""
         try:
-            period = max(1, round(to_float(self.vars.get("period_", "1"))))
-            first = max(1, round(to_float(self.vars.get("offset_", "0"))))
-            burst = max(1, round(to_float(self.vars.get("burstlen_", "0"))))
+            period = max(1, round(to_float(self.vars["period_"])))
+            first = max(1, round(to_float(self.vars["offset_"])))
+            burst = max(1, round(to_float(self.vars["burstlen_"])))
         except ValueError as e:
             raise TclError(str(e)) from None
         return [s + k for s in range(first, limit, period) for k in range(burst)

@@ -677,7 +677,7 @@ class Simulator(TclObject):
             if cut is None or prev is None or agent is None or "ssthresh_" not in agent.traced:
                 out.extend(group)
                 continue
-            window = to_int(agent.vars.get("window_", "20"))
+            window = to_int(agent.vars["window_"])
             half = int(min(prev, float(window)) / 2)
             if half >= 2:
                 out.extend(group)

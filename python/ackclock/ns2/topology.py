@@ -191,7 +191,7 @@ class ErrorModel(TclObject):
         if not 0 <= p <= 1:
             raise Ns2Error(f"ErrorModel rate_ must be in [0, 1], got {p}",
                            self.var_where("rate_"))
-        if self.vars.get("enable_", "1") in ("0",):
+        if self.vars["enable_"] in ("0",):
             return 0.0
         return p
 
