@@ -72,8 +72,9 @@ class CongestionControl:
     - ``cwnd_event(self, event)``: a :class:`CaEvent` (TX_START, LOSS).
     - ``cong_control(self, rs)``: every ACK with a delivery-rate sample (BBR's hook); sets
       ``self.cwnd`` and ``self.pacing_rate``.
-    - ``undo_cwnd(self, prior_cwnd) -> float`` (not called yet: the sender does not detect
-      spurious recoveries).
+    - ``undo_cwnd(self, prior_cwnd) -> float``: when the ``linux`` profile's sender (``rack``)
+      finds a reduction spurious (an echoed timestamp older than its first retransmission, or
+      F-RTO) and undoes it (Linux's ``tcp_undo_cwnd_reduction``).
 
     Readable: ``self.cwnd``, ``self.snd_ssthresh`` (the threshold: ``ssthresh`` is the
     hook) and ``self.pacing_rate``, which the hooks may set (``self.snd_cwnd`` is ``cwnd``);

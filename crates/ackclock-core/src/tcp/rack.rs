@@ -45,6 +45,9 @@ pub struct Delivered {
     /// The send time of the most recently sent segment delivered that was never
     /// retransmitted (Karn's rule; Linux's `last_ackt` / `last_sackt` behind `ca_rtt_us`).
     pub last_clean_sent: Option<SimTime>,
+    /// The lowest of those never-retransmitted segments (`FLAG_ORIG_SACK_ACKED` is set when it
+    /// lies below `high_seq`).
+    pub first_clean_seq: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -179,6 +182,7 @@ impl RackBoard {
                 let sent = self.sent[i];
                 if t & EVER == 0 {
                     clean = Some(clean.map_or(sent, |c| c.max(sent)));
+                    d.first_clean_seq = Some(d.first_clean_seq.map_or(s, |f| f.min(s)));
                 }
                 self.rack_advance(t, s, sent, now, min_rtt);
                 on_delivered(s);
@@ -202,6 +206,7 @@ impl RackBoard {
             let sent = self.sent[i];
             if t & EVER == 0 {
                 clean = Some(clean.map_or(sent, |c| c.max(sent)));
+                d.first_clean_seq = Some(d.first_clean_seq.map_or(s, |f| f.min(s)));
             }
             let spurious = t & EVER != 0 && ts_echo > SimTime::ZERO && ts_echo.0 < sent;
             if !spurious {
@@ -325,6 +330,27 @@ impl RackBoard {
     /// When segment `seq` was last sent.
     pub fn sent_at(&self, seq: u64) -> SimTime {
         SimTime(self.sent[self.slot(seq)])
+    }
+
+    /// Whether outstanding segment `seq` was ever retransmitted (`TCPCB_EVER_RETRANS`).
+    pub fn ever_retransmitted(&self, seq: u64) -> bool {
+        seq >= self.una && self.tags[self.slot(seq)] & EVER != 0
+    }
+
+    /// `tcp_undo_cwnd_reduction(unmark_loss)`: no segment is LOST any more; RACK looks again
+    /// on the next ACK (`rack.advanced = 1`).
+    pub fn unmark_lost(&mut self, maxseq: u64) {
+        for s in self.una..maxseq.min(self.una + self.mask + 1) {
+            let i = self.slot(s);
+            self.tags[i] &= !LOST;
+        }
+        self.lost_out = 0;
+        self.advanced = true;
+    }
+
+    /// RACK looks again on the next ACK (`rack.advanced = 1`).
+    pub fn force_advance(&mut self) {
+        self.advanced = true;
     }
 }
 

@@ -123,6 +123,16 @@ impl CongestionOps for Bbr {
     /// Nothing: the window comes from the model on every ACK (`cong_control`).
     fn cong_avoid(&mut self, _w: &mut Window, _ev: AckEvent) {}
 
+    /// Linux's `bbr_undo_cwnd`: a spurious slow-down forgets the full-pipe count and the
+    /// long-term sampling, and keeps cwnd; the draft's model, Reno's rule.
+    fn undo_cwnd(&mut self, w: &Window, prior_cwnd: f64) -> f64 {
+        if self.is_linux() {
+            self.on_undo();
+            return w.cwnd;
+        }
+        w.cwnd.max(prior_cwnd)
+    }
+
     fn set_state(&mut self, w: &mut Window, state: CaState, conn: &Conn) {
         if self.is_linux() {
             // Linux's BBR reads the state on each ACK (`cong_control`) and acts on Loss only.

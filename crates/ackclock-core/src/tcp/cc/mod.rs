@@ -12,7 +12,7 @@
 //! | [`CongestionOps::set_state`] | `set_state` | entering fast recovery (`Recovery`), leaving it (`Open`), on a timeout (`Loss`) | no |
 //! | [`CongestionOps::cwnd_event`] | `cwnd_event` | `TxStart` (new data with nothing in flight), `Loss` (a timeout, before `ssthresh`) | no |
 //! | [`CongestionOps::cong_control`] | `cong_control` | on every ACK, before loss recovery, with a rate sample, if [`CongestionOps::CONG_CONTROL`] | no |
-//! | [`CongestionOps::undo_cwnd`] | `undo_cwnd` | not yet: the sender does not detect spurious recoveries | no (Reno's default) |
+//! | [`CongestionOps::undo_cwnd`] | `undo_cwnd` | when the `rack` sender (the `linux` profile) undoes a spurious reduction (`tcp_undo_cwnd_reduction`) | no (Reno's default) |
 //! | [`CongestionOps::in_ack_event`] | `in_ack_event` | on every ACK that acknowledges new data, before the sender reacts to its ECN-Echo | no |
 //!
 //! An algorithm that owns cwnd and pacing (BBR) sets `CONG_CONTROL = true`: the sender then
@@ -343,9 +343,10 @@ pub trait CongestionOps: Sized {
     #[inline]
     fn in_ack_event(&mut self, _w: &mut Window, _ack: &AckFlags) {}
 
-    /// Optional. The window to restore when a reduction proves spurious (the sender does not
-    /// detect that yet); Linux's `tcp_reno_undo_cwnd`: the larger of cwnd and the window
-    /// before the reduction. Linux: `u32 (*undo_cwnd)(struct sock *sk)`.
+    /// Optional. The window to restore when a reduction proves spurious (the `rack` sender's
+    /// `tcp_undo_cwnd_reduction`: timestamps or F-RTO); Linux's `tcp_reno_undo_cwnd`: the
+    /// larger of cwnd and the window before the reduction. Linux: `u32 (*undo_cwnd)(struct sock
+    /// *sk)`.
     #[inline]
     fn undo_cwnd(&mut self, w: &Window, prior_cwnd: f64) -> f64 {
         w.cwnd.max(prior_cwnd)

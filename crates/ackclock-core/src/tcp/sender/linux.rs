@@ -30,8 +30,21 @@
 //! made progress), every segment not SACKed is lost (`tcp_timeout_mark_lost`), cwnd = what is
 //! in flight + 1, the first segment goes again and slow start resends the rest.
 //!
-//! Left out: undo of spurious recoveries (DSACK, timestamps: `tcp_try_undo_*`), F-RTO, the
-//! reordering window's growth on DSACKs.
+//! Undo (`tcp_undo_cwnd_reduction`): recovery and a timeout's loss state remember the
+//! cumulative ACK (`tcp_init_undo`), cwnd and `tcp_current_ssthresh`; the episode's first
+//! retransmission stamps `retrans_stamp`. An ACK echoing a timestamp older than it
+//! (`tcp_packet_delayed`) undoes the reduction at recovery's end (`tcp_try_undo_recovery`), on a
+//! partial ACK once no retransmission is out (`tcp_try_undo_partial`; with some out, only new
+//! data goes) or in the loss state (`tcp_try_undo_loss`): cwnd from congestion control's
+//! `undo_cwnd`, ssthresh back if higher, LOST marks cleared. F-RTO (RFC 5682 3.1 with SACK,
+//! `tcp_process_loss`) after a timeout outside recovery or a repeated one: the first ACK
+//! advancing the cumulative ACK sends new data (step 2b, `REXMIT_NEW`); then data never
+//! retransmitted (S)ACKed below the recovery point undoes the timeout (3b), a hole proves it
+//! real (3a).
+//!
+//! Left out: DSACKs (the receiver sends none: `tcp_try_undo_dsack`, a probe's DSACK in
+//! `tcp_process_tlp_ack`), reordering detection (`tcp_check_sack_reordering`) and the
+//! reordering window's growth.
 
 use super::{Prr, TcpSender};
 use crate::monitor::FlowCounters;
@@ -73,6 +86,19 @@ pub(super) struct Linux {
     pub(super) min_rtt: u64,
     /// `tp->lost`: segments marked lost so far, by RACK, its timer or a timeout.
     lost: u64,
+    /// Undo (`tcp_init_undo`): `tp->undo_marker` (the cumulative ACK when the reduction
+    /// began; None once undone), `tp->prior_ssthresh` (0: nothing to restore) and
+    /// `tp->retrans_stamp`, when the first retransmission of the episode left.
+    undo_marker: Option<u64>,
+    prior_ssthresh: f64,
+    retrans_stamp: Option<SimTime>,
+    /// F-RTO (RFC 5682, `tp->frto`) after this timeout; on the next send only new data
+    /// (`REXMIT_NEW`, also after a partial undo that leaves retransmissions out).
+    frto: bool,
+    new_only: bool,
+    /// Spurious reductions undone (timestamps: `tcp_try_undo_recovery`, `tcp_try_undo_partial`,
+    /// `tcp_try_undo_loss`; F-RTO), for tests.
+    pub(super) undos: u64,
 }
 
 impl Linux {
@@ -88,6 +114,12 @@ impl Linux {
             tlp_retrans: false,
             min_rtt: u64::MAX,
             lost: 0,
+            undo_marker: None,
+            prior_ssthresh: 0.0,
+            retrans_stamp: None,
+            frto: false,
+            new_only: false,
+            undos: 0,
         }
     }
 }
@@ -173,16 +205,83 @@ impl TcpSender {
                 }
             }
         }
-        // The end of recovery or loss: the ACK reaches high_seq (tcp_fastretrans_alert, D).
-        let recovering = matches!(l.state, CaState::Recovery | CaState::Loss);
+        // The ACK echoes a timestamp older than the episode's first retransmission: what it
+        // acknowledges arrived before any retransmission did (tcp_packet_delayed).
+        let delayed = l
+            .retrans_stamp
+            .is_some_and(|r| pkt.ts_echo > SimTime::ZERO && pkt.ts_echo < r);
+        let may_undo = l.undo_marker.is_some() && delayed;
+        // The end of recovery or loss, and undo (tcp_fastretrans_alert, D and E).
         let mut exited = false;
-        if recovering && self.una >= l.high_seq {
-            if l.state == CaState::Recovery && !self.cc.has_cong_control() {
-                // tcp_end_cwnd_reduction
-                self.w.cwnd = self.w.ssthresh;
+        let mut hold = false;
+        match l.state {
+            CaState::Recovery if self.una >= l.high_seq => {
+                // tcp_try_undo_recovery, else tcp_end_cwnd_reduction.
+                if may_undo {
+                    self.linux_undo(&mut l, false);
+                } else if !self.cc.has_cong_control() {
+                    self.w.cwnd = self.w.ssthresh;
+                }
+                l.state = CaState::Open;
+                exited = true;
             }
-            l.state = CaState::Open;
-            exited = true;
+            CaState::Recovery if advanced && may_undo => {
+                // tcp_try_undo_partial: the hole was filled by the original. With
+                // retransmissions still out, only new data goes on this ACK; else undo.
+                if l.board.retrans_out > 0 {
+                    hold = true;
+                    l.new_only = true;
+                } else {
+                    self.linux_undo(&mut l, true);
+                    l.state = CaState::Open;
+                    exited = true;
+                }
+            }
+            CaState::Loss => {
+                // tcp_process_loss
+                let recovered = self.una >= l.high_seq;
+                let orig_acked = d.first_clean_seq.is_some_and(|s| s < l.high_seq);
+                if advanced && may_undo {
+                    // tcp_try_undo_loss: the timeout was spurious (timestamps).
+                    self.linux_undo(&mut l, true);
+                    l.retransmits = 0;
+                    l.state = CaState::Open;
+                    exited = true;
+                } else if l.frto && orig_acked {
+                    // F-RTO step 3b: data never retransmitted is (S)ACKed: spurious.
+                    self.linux_undo(&mut l, true);
+                    l.retransmits = 0;
+                    l.state = CaState::Open;
+                    exited = true;
+                } else {
+                    if l.frto {
+                        if self.maxseq > l.high_seq {
+                            // Step 3a: new data went out and the ACK shows a hole: real.
+                            if d.sacked > 0 || !advanced {
+                                l.frto = false;
+                            }
+                        } else if advanced && !recovered {
+                            // Step 2b: send new data first (REXMIT_NEW), if there is any.
+                            l.high_seq = self.maxseq;
+                            let wnd_end = self.una + self.w.rwnd.max(0.0) as u64;
+                            if self.nxt < self.app_limit && self.nxt < wnd_end {
+                                l.new_only = true;
+                            } else {
+                                l.frto = false;
+                            }
+                        }
+                    }
+                    if !l.new_only && self.una >= l.high_seq {
+                        // tcp_try_undo_recovery (F-RTO step 2a): the loss ends.
+                        if may_undo {
+                            self.linux_undo(&mut l, false);
+                        }
+                        l.state = CaState::Open;
+                        exited = true;
+                    }
+                }
+            }
+            _ => {}
         }
         // RACK (tcp_identify_packet_loss).
         let recovering = matches!(l.state, CaState::Recovery | CaState::Loss);
@@ -195,7 +294,11 @@ impl TcpSender {
             .board
             .reo_wnd(recovering, self.dupack_threshold as u64, min_rtt, srtt);
         let retrans_before = l.board.retrans_out;
-        let (newly_lost, wait) = l.board.detect_loss(now, self.maxseq, reo_wnd, false);
+        let (newly_lost, wait) = if hold {
+            (0, None)
+        } else {
+            l.board.detect_loss(now, self.maxseq, reo_wnd, false)
+        };
         l.lost += newly_lost;
         let lost_retrans = l.board.retrans_out < retrans_before;
         if let Some(at) = wait {
@@ -210,6 +313,13 @@ impl TcpSender {
             l.state = CaState::Disorder;
         } else if l.state == CaState::Disorder && l.board.sacked_out == 0 {
             l.state = CaState::Open;
+        }
+        // tcp_try_to_open: no retransmission left in this window, no episode to time.
+        if matches!(l.state, CaState::Open | CaState::Disorder)
+            && l.board.retrans_out == 0
+            && !l.board.ever_retransmitted(self.una)
+        {
+            l.retrans_stamp = None;
         }
         let in_recovery = l.state == CaState::Recovery;
         let was = self.in_recovery;
@@ -229,8 +339,54 @@ impl TcpSender {
         self.send_much(now, out, c);
     }
 
-    /// `tcp_enter_recovery` with `tcp_init_cwnd_reduction`.
+    /// `tcp_current_ssthresh`: in a reduction its ssthresh, else at least 3/4 of cwnd.
+    fn linux_current_ssthresh(&self, l: &Linux) -> f64 {
+        if matches!(l.state, CaState::Recovery | CaState::Cwr) {
+            return self.w.ssthresh;
+        }
+        let c = if self.integer_cwnd {
+            self.w.cwnd.floor()
+        } else {
+            self.w.cwnd
+        };
+        let three_quarters = if self.integer_cwnd {
+            (c / 2.0).floor() + (c / 4.0).floor()
+        } else {
+            0.75 * c
+        };
+        self.w.ssthresh.max(three_quarters)
+    }
+
+    /// `tcp_undo_cwnd_reduction`: the reduction was spurious. cwnd from congestion control's
+    /// `undo_cwnd` (Reno's, CUBIC's: the larger of cwnd and the window before it), ssthresh
+    /// back to what it was if that is higher; with `unmark_loss` no segment stays LOST.
+    fn linux_undo(&mut self, l: &mut Linux, unmark_loss: bool) {
+        if unmark_loss {
+            l.board.unmark_lost(self.maxseq);
+        } else {
+            l.board.force_advance();
+        }
+        if l.prior_ssthresh > 0.0 {
+            self.w.cwnd = self.cc.undo_cwnd(&self.w, l.prior_cwnd);
+            if l.prior_ssthresh > self.w.ssthresh {
+                self.w.ssthresh = l.prior_ssthresh;
+            }
+        }
+        l.undo_marker = None;
+        l.frto = false;
+        l.undos += 1;
+        self.prr = None;
+    }
+
+    /// `tcp_enter_recovery` with `tcp_init_undo` and `tcp_init_cwnd_reduction`.
     fn linux_enter_recovery(&mut self, l: &mut Linux, c: &mut FlowCounters) {
+        l.prior_ssthresh = if l.state == CaState::Cwr {
+            0.0
+        } else {
+            self.linux_current_ssthresh(l)
+        };
+        l.undo_marker = Some(self.una);
+        l.frto = false;
         if !self.cc.has_cong_control() {
             self.reduce_window();
         } else {
@@ -374,27 +530,50 @@ impl TcpSender {
         let mut sent_new = false;
         let mut sent = 0u64;
         let mut limited = false;
-        loop {
-            if self.pacing_rate > 0.0 && now < self.next_send {
-                self.pace_deadline = Some(self.next_send);
+        for _pass in 0..2 {
+            loop {
+                if self.pacing_rate > 0.0 && now < self.next_send {
+                    self.pace_deadline = Some(self.next_send);
+                    break;
+                }
+                if self.linux_in_flight() >= cwnd {
+                    limited = true;
+                    break;
+                }
+                let end = self.maxseq.min(wnd_end);
+                let lost = self
+                    .linux
+                    .as_mut()
+                    .filter(|l| !l.new_only)
+                    .and_then(|l| l.board.next_lost(end));
+                if let Some(seq) = lost {
+                    self.emit(seq, now, out, c);
+                    self.linux_note_retransmission(now);
+                } else if self.nxt < wnd_end && self.nxt < self.app_limit {
+                    self.emit(self.nxt, now, out, c);
+                    self.nxt += 1;
+                    sent_new = true;
+                } else {
+                    break;
+                }
+                sent += 1;
+            }
+            // tcp_xmit_recovery: F-RTO's new data could not go: retransmit as usual.
+            let fallback = self
+                .linux
+                .as_mut()
+                .filter(|l| l.new_only && l.frto && !sent_new)
+                .map(|l| {
+                    l.frto = false;
+                    l.new_only = false;
+                })
+                .is_some();
+            if !fallback {
                 break;
             }
-            if self.linux_in_flight() >= cwnd {
-                limited = true;
-                break;
-            }
-            let end = self.maxseq.min(wnd_end);
-            let lost = self.linux.as_mut().and_then(|l| l.board.next_lost(end));
-            if let Some(seq) = lost {
-                self.emit(seq, now, out, c);
-            } else if self.nxt < wnd_end && self.nxt < self.app_limit {
-                self.emit(self.nxt, now, out, c);
-                self.nxt += 1;
-                sent_new = true;
-            } else {
-                break;
-            }
-            sent += 1;
+        }
+        if let Some(l) = self.linux.as_mut() {
+            l.new_only = false;
         }
         if let Some(p) = self.prr.as_mut() {
             if self.in_recovery {
@@ -412,6 +591,13 @@ impl TcpSender {
         }
         if sent_new {
             self.linux_schedule_probe(now, false);
+        }
+    }
+
+    /// `__tcp_retransmit_skb`: the episode's first retransmission stamps `retrans_stamp`.
+    fn linux_note_retransmission(&mut self, now: SimTime) {
+        if let Some(l) = self.linux.as_mut() {
+            l.retrans_stamp.get_or_insert(now);
         }
     }
 
@@ -571,6 +757,7 @@ impl TcpSender {
                     let retrans = !(self.nxt < wnd_end && self.nxt < self.app_limit);
                     if retrans {
                         self.emit(self.maxseq - 1, now, out, c);
+                        self.linux_note_retransmission(now);
                     } else {
                         self.emit(self.nxt, now, out, c);
                         self.nxt += 1;
@@ -606,6 +793,15 @@ impl TcpSender {
         let reduce = matches!(l.state, CaState::Open | CaState::Disorder)
             || l.high_seq <= self.una
             || (l.state == CaState::Loss && l.retransmits == 0);
+        // F-RTO (RFC 5682 3.1 step 1) unless a recovery is under way, but on a repeated
+        // timeout of the same segment.
+        l.frto = l.state < CaState::Recovery || l.retransmits > 0;
+        if reduce {
+            // tcp_enter_loss: prior_ssthresh, prior_cwnd and tcp_init_undo.
+            l.prior_ssthresh = self.linux_current_ssthresh(&l);
+            l.prior_cwnd = self.w.cwnd;
+            l.undo_marker = Some(self.una);
+        }
         if reduce && !self.cc.has_cong_control() {
             self.reduce_window();
         }
@@ -640,6 +836,7 @@ impl TcpSender {
         // The first outstanding segment goes again at once, unpaced.
         let head = self.una;
         self.emit(head, now, out, c);
+        self.linux_note_retransmission(now);
         self.linux_rearm_rto(now);
     }
 }
@@ -921,5 +1118,104 @@ mod tests {
                 assert_eq!(c.timeouts, 1);
             }
         }
+    }
+
+    /// A Linux sender of 20 segments with an RTT sample (segment 0 acknowledged at 100 ms),
+    /// taken through its first timeout (the tail probe goes first); what it sent since.
+    fn timed_out() -> (TcpSender, Vec<Packet>, FlowCounters) {
+        let (mut s, mut out, mut c) = sender(true, 20);
+        s.on_ack(ms(100), &ack(1, &[]), &mut out, &mut c);
+        while c.timeouts == 0 {
+            s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
+        }
+        out.clear();
+        (s, out, c)
+    }
+
+    fn echoing(mut p: Packet, echo: SimTime) -> Packet {
+        p.ts_echo = echo;
+        p
+    }
+
+    #[test]
+    fn a_timeout_found_spurious_by_the_echoed_timestamp_is_undone() {
+        // tcp_try_undo_loss / tcp_packet_delayed: the first ACK after the timeout (for the
+        // resent segment 1) echoes a timestamp older than the first retransmission, so the
+        // original arrived: cwnd back through congestion control's undo_cwnd (Reno:
+        // max(cwnd, prior_cwnd)), ssthresh to prior_ssthresh (tcp_current_ssthresh: at least
+        // 3/4 of cwnd). An echo of the retransmission itself undoes nothing (F-RTO goes on).
+        for (echo_original, undone) in [(true, true), (false, false)] {
+            let (mut s, mut out, mut c) = timed_out();
+            let l = s.linux.as_ref().unwrap();
+            let (prior_cwnd, prior_ssthresh) = (l.prior_cwnd, l.prior_ssthresh);
+            let reduced = s.w.ssthresh;
+            assert!(reduced < prior_ssthresh && s.w.cwnd < prior_cwnd);
+            let stamp = l.retrans_stamp.unwrap();
+            let echo = if echo_original {
+                SimTime(stamp.0 - 1)
+            } else {
+                stamp
+            };
+            let t = stamp + SimDuration::from_millis(100);
+            s.on_ack(t, &echoing(ack(2, &[]), echo), &mut out, &mut c);
+            let l = s.linux.as_ref().unwrap();
+            assert_eq!(l.undos, undone as u64, "echo original {echo_original}");
+            if undone {
+                assert!(s.w.cwnd >= prior_cwnd, "{} < {prior_cwnd}", s.w.cwnd);
+                assert_eq!(s.w.ssthresh, prior_ssthresh);
+            } else {
+                assert_eq!(s.w.ssthresh, reduced);
+                assert_eq!(l.state, CaState::Loss);
+            }
+        }
+    }
+
+    #[test]
+    fn after_a_timeout_f_rto_sends_new_data_before_resending() {
+        // RFC 5682 3.1 (tcp_process_loss): the first ACK after the timeout advances the
+        // cumulative ACK: new data goes (step 2b), not the segments marked lost; an ACK then
+        // showing a hole (SACK of the new data) proves the loss real (3a): they are resent.
+        let (mut s, mut out, mut c) = timed_out();
+        let top = s.maxseq;
+        let t = s.linux.as_ref().unwrap().retrans_stamp.unwrap() + SimDuration::from_millis(100);
+        // The retransmission of 1 arrives (the ACK echoes it: not spurious).
+        s.on_ack(t, &echoing(ack(2, &[]), t), &mut out, &mut c);
+        assert!(
+            !out.is_empty() && out.iter().all(|p| p.seq >= top),
+            "{:?}",
+            seqs(&out)
+        );
+        assert!(s.linux.as_ref().unwrap().frto);
+        out.clear();
+        s.on_ack(
+            t + SimDuration::from_millis(1),
+            &echoing(ack(2, &[(top, top + 1)]), t),
+            &mut out,
+            &mut c,
+        );
+        assert!(!s.linux.as_ref().unwrap().frto);
+        assert_eq!(seqs(&out).first(), Some(&2), "{:?}", seqs(&out));
+        assert_eq!(s.linux.as_ref().unwrap().undos, 0);
+    }
+
+    #[test]
+    fn f_rto_undoes_a_timeout_when_data_never_resent_is_acknowledged() {
+        // Step 3b (FLAG_ORIG_SACK_ACKED): after step 2b the next ACK covers segments 2.. sent
+        // once before the timeout: the originals were only late. No timestamps here.
+        let (mut s, mut out, mut c) = timed_out();
+        let prior_cwnd = s.linux.as_ref().unwrap().prior_cwnd;
+        let t = s.linux.as_ref().unwrap().retrans_stamp.unwrap() + SimDuration::from_millis(100);
+        s.on_ack(t, &ack(2, &[]), &mut out, &mut c);
+        assert_eq!(s.linux.as_ref().unwrap().undos, 0);
+        let top = s.linux.as_ref().unwrap().high_seq;
+        s.on_ack(
+            t + SimDuration::from_millis(1),
+            &ack(top, &[]),
+            &mut out,
+            &mut c,
+        );
+        let l = s.linux.as_ref().unwrap();
+        assert_eq!((l.undos, l.state), (1, CaState::Open));
+        assert!(s.w.cwnd >= prior_cwnd);
     }
 }

@@ -41,6 +41,9 @@
 //!   Linux's own runs on the testbed show it: two flows sharing a DropTail queue pace at two
 //!   constant rates for 48 rounds after the second one starts (validation/linux, docs).
 //!
+//! - An undone reduction (`bbr_undo_cwnd`) keeps cwnd and starts full-pipe detection and the
+//!   long-term sampling over.
+//!
 //! Left out: the idle restart, ACKs known to be delayed in the min-RTT filter.
 
 use super::{Bbr, Mode, CYCLE, DRAIN_GAIN, HIGH_GAIN, MIN_CWND};
@@ -87,6 +90,8 @@ pub struct LinuxBbr {
     /// was last delivered (`tp->delivered_mstamp`).
     lost: u64,
     delivered_at: SimTime,
+    /// The connection's deliveries at the last ACK (`tp->delivered`).
+    delivered: u64,
     lt: LtBw,
 }
 
@@ -181,6 +186,16 @@ impl Bbr {
         l.lost = lost;
         self.lt_bw_sampling(&mut l, now, 1, false, delivered);
         self.linux = Some(l);
+    }
+
+    /// `bbr_undo_cwnd`: full-pipe detection and long-term sampling start over.
+    pub fn on_undo(&mut self) {
+        self.full_bw = 0.0;
+        self.full_bw_count = 0;
+        if let Some(l) = self.linux.as_mut() {
+            let delivered = l.delivered;
+            Self::lt_reset(l, delivered);
+        }
     }
 
     /// `bbr_bw`: the long-term estimate while it is in use, else the windowed maximum.
@@ -309,6 +324,7 @@ impl Bbr {
             // tcp_rate_gen stamps the delivery before congestion control runs.
             l.delivered_at = now;
         }
+        l.delivered = delivered;
         let valid = rs.delivery_rate > 0.0;
         // bbr_update_bw
         self.round_start = false;
