@@ -108,6 +108,42 @@ def test_same_seed_same_bytes(tmp_path: Path) -> None:
         assert (tmp_path / "0" / name).read_bytes() == (tmp_path / "1" / name).read_bytes()
 
 
+class Undoing(ac.CongestionControl):
+    """Reno counting the times its reduction is undone (Linux's tcp_reno_undo_cwnd)."""
+
+    undos = 0
+
+    def cong_avoid(self, ack: ac.Ack) -> None:
+        if self.cwnd < self.snd_ssthresh:
+            self.cwnd += ack.acked
+        else:
+            self.cwnd += ack.acked / self.cwnd
+
+    def ssthresh(self) -> float:
+        return max(self.cwnd / 2, 2.0)
+
+    def undo_cwnd(self, prior_cwnd: float) -> float:
+        type(self).undos += 1
+        return max(self.cwnd, prior_cwnd)
+
+
+@pytest.mark.parametrize(("profile", "undone"), [("linux", True), ("ns2", False)])
+def test_undo_cwnd_is_called_when_a_timeout_proves_spurious(profile: str, undone: bool) -> None:
+    # 20 ms of 100 Mb/s into a 2 Mb/s link: a second of queue in front of the TCP flow's next
+    # segments, longer than its RTO. The linux profile's sender sees the original's timestamp
+    # echoed after it resent (tcp_packet_delayed) and undoes the reduction through the class's
+    # undo_cwnd (tcp_try_undo_loss); ns-2's TCP has no undo.
+    Undoing.undos = 0
+    net = ac.Network("undo", profile=profile)
+    net.nodes("s", "d")
+    net.link("s", "d", rate="2Mb/s", delay="20ms", queue_limit=2000)
+    net.tcp("t", "s", "d", cc=Undoing, window=4)
+    net.udp("burst", "s", "d", rate="100Mb/s", packet_size=1000, start="3s", stop="3.02s")
+    flows = net.run(duration="8s").flows.set_index("flow")
+    assert flows.loc["t", "timeouts"] >= 1
+    assert (Undoing.undos >= 1) == undone, Undoing.undos
+
+
 class OnlyAvoid(ac.CongestionControl):
     def cong_avoid(self, ack: ac.Ack) -> None:
         self.cwnd += 1.0 / self.cwnd
