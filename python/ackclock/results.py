@@ -21,7 +21,6 @@ from .errors import ScenarioError
 
 TABLES = ("flows", "queues", "timeseries", "queue_timeseries", "tcp_trace", "connections",
           "flows_detail", "cc_state", "queue_flows")
-PLOT_FILES = ("cwnd.png", "throughput.png", "queue.png", "rtt.png")
 
 # summary.json keys in the order docs/results.md lists them; any others follow.
 _SUMMARY_ORDER = (

@@ -154,10 +154,6 @@ class Agent(TclObject):
                                self.var_where(var))
 
 
-# tcp.h: what `send -1` (FTP start) sets curseq_ to, "infinite".
-TCP_MAXSEQ = 1073741824
-
-
 class TcpAgent(Agent):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)

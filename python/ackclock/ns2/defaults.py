@@ -250,10 +250,6 @@ def lineage(cls: str) -> list[str]:
     return out
 
 
-def is_a(cls: str, ancestor: str) -> bool:
-    return ancestor in lineage(cls)
-
-
 def var_type(cls: str, var: str) -> str | None:
     for c in lineage(cls):
         d = DEFAULTS.get(c)

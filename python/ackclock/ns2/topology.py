@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
@@ -212,7 +212,6 @@ class SimplexLink:
     # ns-2.35 ns-link.tcl: `$ns lossmodel` / `$link errormodule` add the module to the link's
     # head (before the queue); `$ns link-lossmodel` inserts it after the delay element.
     loss_at_entry: bool = False
-    monitors: list[object] = field(default_factory=list)
     monitor_flows: bool = False  # a flow monitor (attach-fmon) watches it
 
     @property
