@@ -56,6 +56,7 @@ def _testbed() -> Path:
 TESTBED = _testbed()
 MSS = 1448
 FRAME = 1514  # a 1448-byte segment with timestamps in an Ethernet frame
+SAMPLE = 0.1  # the testbed's sampler runs `ss` every 100 ms
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,13 @@ def linux_metrics(case: Case, out: Path) -> dict[str, Any]:
             "rtt": sum(rtts) / len(rtts) if rtts else math.nan,
             "cwnd": sum(cwnds) / len(cwnds) if cwnds else math.nan,
         })
+    # The sampler's clock starts before iperf3 does (its t = 0 is the script's T0; the first
+    # client connects about a second later): put flow 1's start at ackclock's 0.001 s, so
+    # that both systems' Jain windows cover the same part of the flows' lives. The first
+    # sample of a connection comes 0-100 ms after it opens: half a sample earlier.
+    if series.get(1):
+        shift = series[1][0][0] - SAMPLE / 2 - 0.001
+        series = {i: [(t - shift, c, r, b) for (t, c, r, b) in s] for i, s in series.items()}
     jain = math.nan
     if case.flows == 2:
         shares = [_delivered_between(series[i], case.stagger + 1, case.duration) for i in (1, 2)]
