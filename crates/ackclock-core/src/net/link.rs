@@ -4,7 +4,7 @@
 //! reaches the far node when its last bit does, one propagation delay after it finished
 //! transmitting.
 //!
-//! With an enqueue-time discipline (DropTail, RED, PIE) the link is FIFO and work-conserving,
+//! With an enqueue-time discipline (`AnyQueue::holds` false) the link is FIFO and work-conserving,
 //! so a packet's transmission start is known when it is accepted: `start = max(arrival,
 //! previous finish)`. Packets waiting, on the wire and propagating all sit in one in-flight
 //! ring in arrival order (as handles into the simulator's packet pool, with the few header
@@ -389,7 +389,7 @@ impl Link {
         self.integrate_to(now);
     }
 
-    /// A periodic discipline's updates up to `now` (PIE's), each seeing the backlog of its
+    /// A periodic discipline's updates up to `now` (`AnyQueue::periodic`), each seeing the backlog of its
     /// own instant.
     #[inline(never)]
     fn advance_periodic(&mut self, now: SimTime) {
@@ -481,58 +481,16 @@ impl Link {
             self.pop_device(now);
         }
         self.integrate_to(now);
-        let (size, flow) = (c.size, c.flow);
-        self.counters.arrived_packets += 1;
-        self.counters.arrived_bytes += size as u64;
         if holds {
+            self.count_arrival(c.size);
             let pkt = pool.take(c.r);
             self.enqueue_held(now, pkt, pool);
             return Enqueued::Held;
         }
-        let backlog = self.backlog_fifo();
-        let verdict = match &mut self.queue {
-            // The common case needs only the backlog, so it skips building an `Arrival` (and
-            // reading the packet for its ECN bits).
-            AnyQueue::DropTail(q) => {
-                if q.fits(backlog, size) {
-                    Verdict::Admit
-                } else {
-                    Verdict::Drop
-                }
-            }
-            other => other.admit(&Arrival {
-                now,
-                backlog,
-                size,
-                pkt: pool.get(c.r),
-                idle_since: (self.busy_until <= now).then_some(self.busy_until),
-                busy_until: self.busy_until,
-            }),
-        };
-        match verdict {
-            Verdict::Admit => {}
-            Verdict::Mark => {
-                pool.get_mut(c.r).ecn |= ecn::CE;
-                self.counters.marked_packets += 1;
-            }
-            Verdict::Drop => {
-                // A deliberate accounting bug, compiled only for the invariant checker's own
-                // test (`--features inject-accounting-bug`): from its third drop on, a link
-                // stops counting drops.
-                #[cfg(feature = "inject-accounting-bug")]
-                if self.counters.dropped_packets == 2 {
-                    return Enqueued::Dropped;
-                }
-                self.counters.dropped_packets += 1;
-                self.counters.dropped_bytes += size as u64;
-                if let Some(m) = self.flow_monitor.as_mut() {
-                    let f = &mut m[flow.idx()];
-                    f.arrive(now.0, size, false);
-                    f.drop(now.0, size, false);
-                }
-                return Enqueued::Dropped;
-            }
+        if !self.admit(now, c, pool) {
+            return Enqueued::Dropped;
         }
+        let (size, flow) = (c.size, c.flow);
         let start = now.max(self.busy_until);
         // The line frees up at this very instant: as with a packet already waiting (see
         // above), ns-2 runs the arrival before the link's resume event (`Queue::resume`,
@@ -573,23 +531,25 @@ impl Link {
         }
     }
 
-    /// [`Link::enqueue`] on a link with ns-2's clock: the arrival and the resume that ends the
-    /// current transmission are ordered as ns-2 orders them (by exact time, then by their
-    /// ns-2 times and scheduling orders; the arrival's are `pool.ns2_now`), so a packet that
-    /// reaches the line at the instant it frees up waits only if ns-2's resume comes after
-    /// it. The outcome is the simulator's to collect ([`Link::take_ns2_outcome`]).
-    #[inline(never)]
-    fn enqueue_ns2(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
-        let (now2, uid) = pool.ns2_now;
-        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
-        let line_free = self.busy_until < now
-            || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid)));
-        self.integrate_to(now);
-        let (size, flow) = (c.size, c.flow);
+    /// Counts a packet offered to the discipline.
+    #[inline(always)]
+    fn count_arrival(&mut self, size: u32) {
         self.counters.arrived_packets += 1;
         self.counters.arrived_bytes += size as u64;
+    }
+
+    /// Counts the arrival of `c` at a FIFO link and asks the discipline for its verdict
+    /// (marking the packet if told to): whether it is admitted. A dropped packet is counted
+    /// here and stays in the pool for the caller. Shared by [`Link::enqueue`] and its ns-2
+    /// clock twin, so both decide and count alike.
+    #[inline(always)]
+    fn admit(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> bool {
+        let (size, flow) = (c.size, c.flow);
+        self.count_arrival(size);
         let backlog = self.backlog_fifo();
         let verdict = match &mut self.queue {
+            // The common case needs only the backlog, so it skips building an `Arrival` (and
+            // reading the packet for its ECN bits).
             AnyQueue::DropTail(q) => {
                 if q.fits(backlog, size) {
                     Verdict::Admit
@@ -607,12 +567,20 @@ impl Link {
             }),
         };
         match verdict {
-            Verdict::Admit => {}
+            Verdict::Admit => true,
             Verdict::Mark => {
                 pool.get_mut(c.r).ecn |= ecn::CE;
                 self.counters.marked_packets += 1;
+                true
             }
             Verdict::Drop => {
+                // A deliberate accounting bug, compiled only for the invariant checker's own
+                // test (`--features inject-accounting-bug`): from its third drop on, a link
+                // stops counting drops.
+                #[cfg(feature = "inject-accounting-bug")]
+                if self.counters.dropped_packets == 2 {
+                    return false;
+                }
                 self.counters.dropped_packets += 1;
                 self.counters.dropped_bytes += size as u64;
                 if let Some(m) = self.flow_monitor.as_mut() {
@@ -620,9 +588,27 @@ impl Link {
                     f.arrive(now.0, size, false);
                     f.drop(now.0, size, false);
                 }
-                return Enqueued::Dropped;
+                false
             }
         }
+    }
+
+    /// [`Link::enqueue`] on a link with ns-2's clock: the arrival and the resume that ends the
+    /// current transmission are ordered as ns-2 orders them (by exact time, then by their
+    /// ns-2 times and scheduling orders; the arrival's are `pool.ns2_now`), so a packet that
+    /// reaches the line at the instant it frees up waits only if ns-2's resume comes after
+    /// it. The outcome is the simulator's to collect ([`Link::take_ns2_outcome`]).
+    #[inline(never)]
+    fn enqueue_ns2(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
+        let (now2, uid) = pool.ns2_now;
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let line_free = self.busy_until < now
+            || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid)));
+        self.integrate_to(now);
+        if !self.admit(now, c, pool) {
+            return Enqueued::Dropped;
+        }
+        let (size, flow) = (c.size, c.flow);
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
         let waits = !line_free;
         // ns-2's `LinkDelay::txtime`: 8 * size / bandwidth_, in that order.
