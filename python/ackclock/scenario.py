@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from . import queues
 from .apps import APPS, AnyApp, Cbr, Ftp, OnOff, Replay, Tmix
@@ -41,15 +41,14 @@ from .schema import (
     FLOW_KINDS as FLOW_KINDS,
 )
 from .schema import (
-    LOSS,
-    ROUTINGS,
-    TIES,
-)
-from .schema import (
     LOSS_KINDS as LOSS_KINDS,
 )
 from .schema import (
     QUEUE_KINDS as QUEUE_KINDS,
+)
+from .schema import (
+    ROUTINGS,
+    TIES,
 )
 from .schema import (
     TRACE_EVENTS as TRACE_EVENTS,
@@ -135,22 +134,57 @@ class QueueConfig:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class LossConfig:
-    """A loss model on a link's data direction (from -> to)."""
+# A loss model on one direction of a link: one class per `kind` with only its own keys
+# (schema.LOSS; tests/unit/test_scenario.py holds them to it). None: not given (resolve() fills
+# in the default or names a required key missing).
+@dataclass(frozen=True, slots=True)
+class Bernoulli:
+    """Each packet (or, with unit "byte", each byte) lost with probability ``p``."""
 
-    kind: str
-    p: float | None = None  # bernoulli: loss probability (per packet, or per byte with unit "byte")
-    flow: str | None = None  # drop_list: the flow's name
-    packets: list[int] | None = None  # drop_list: its data transmissions to drop, numbered from 1
-    unit: str | None = None  # bernoulli: "packet" (default) or "byte"
-    p_good_bad: float | None = None  # gilbert_elliott: state transition probabilities per packet
+    p: float | None = None
+    unit: str | None = None  # "packet" (default) or "byte"
+    kind: ClassVar[str] = "bernoulli"
+
+
+@dataclass(frozen=True, slots=True)
+class GilbertElliott:
+    """Two states with their own loss probabilities (0 and 1 by default), changing per packet."""
+
+    p_good_bad: float | None = None
     p_bad_good: float | None = None
-    loss_good: float | None = None  # gilbert_elliott: loss probability in each state (0 and 1)
+    loss_good: float | None = None
     loss_bad: float | None = None
-    period: int | None = None  # periodic: of every `period` packets, `burst` from `offset` are lost
+    kind: ClassVar[str] = "gilbert_elliott"
+
+
+@dataclass(frozen=True, slots=True)
+class Periodic:
+    """Of every ``period`` packets, ``burst`` (default 1) from ``offset`` (default 0) are lost."""
+
+    period: int | None = None
     offset: int | None = None
     burst: int | None = None
+    kind: ClassVar[str] = "periodic"
+
+
+@dataclass(frozen=True, slots=True)
+class DropList:
+    """The listed data transmissions of one flow (numbered from 1) are lost."""
+
+    flow: str | None = None
+    packets: list[int] | None = None
+    kind: ClassVar[str] = "drop_list"
+
+
+LossConfig = Bernoulli | GilbertElliott | Periodic | DropList
+LOSS_MODELS: tuple[type[LossConfig], ...] = (Bernoulli, GilbertElliott, Periodic, DropList)
+LOSS_BY_KIND: Mapping[str, type[LossConfig]] = {cls.kind: cls for cls in LOSS_MODELS}
+
+
+def loss_from_table(kind: str, table: Mapping[str, Any]) -> LossConfig:
+    """The loss model of ``kind`` (one of schema.LOSS_KINDS) with the keys of ``table``, which
+    the caller has checked against the schema's key list for ``kind``."""
+    return LOSS_BY_KIND[kind](**{k: v for k, v in table.items() if k != "kind"})
 
 
 @dataclass(slots=True)
@@ -611,11 +645,6 @@ def _links(
     return out
 
 
-_LOSS_FIELDS = ("p", "flow", "packets", "unit", "p_good_bad", "p_bad_good", "loss_good",
-                "loss_bad", "period", "offset", "burst")
-_LOSS_OWN = {kind: tuple(own) for kind, own in LOSS.items()}
-
-
 def _probability(value: Any, path: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         raise ScenarioError(f"expected a probability in [0, 1], got {quote(value)}", path=path)
@@ -623,17 +652,17 @@ def _probability(value: Any, path: str) -> float:
 
 
 def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
-    kind = check_kind(loss.kind, LOSS_KINDS, f"{path}.kind")
-    own = _LOSS_OWN[kind]
-    _absent(loss, tuple(k for k in _LOSS_FIELDS if k not in own), path, f"a {kind} loss model")
-    if kind == "bernoulli":
+    if not isinstance(loss, LOSS_MODELS):
+        raise ScenarioError(f"expected a loss model such as {{ kind = \"bernoulli\", p = 0.01 }},"
+                            f" got {quote(loss)}", path=path)
+    if isinstance(loss, Bernoulli):
         p = _probability(loss.p, f"{path}.p")
         unit = "packet" if loss.unit is None else loss.unit
         if unit not in ("packet", "byte"):
             raise ScenarioError(f'expected "packet" or "byte", got {quote(unit)}',
                                 path=f"{path}.unit")
         return {"kind": "bernoulli" if unit == "packet" else "byte_bernoulli", "p": p}
-    if kind == "gilbert_elliott":
+    if isinstance(loss, GilbertElliott):
         for key in ("p_good_bad", "p_bad_good"):
             if getattr(loss, key) is None:
                 raise ScenarioError("missing: a transition probability per packet",
@@ -647,7 +676,7 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
             "loss_bad": _probability(1 if loss.loss_bad is None else loss.loss_bad,
                                      f"{path}.loss_bad"),
         }
-    if kind == "periodic":
+    if isinstance(loss, Periodic):
         if loss.period is None:
             raise ScenarioError("missing: every how many packets the loss repeats",
                                 path=f"{path}.period")
@@ -1317,12 +1346,6 @@ def read_trace(file: Any, path: str, base_dir: Path | None) -> list[list[int]]:
     if not records:
         raise ScenarioError(f"{quote(str(p))} has no records", path=path)
     return records
-
-
-def _absent(table: LossConfig, keys: tuple[str, ...], path: str, what: str) -> None:
-    for key in keys:
-        if getattr(table, key) is not None:
-            raise ScenarioError(f"not a key of {what}", path=f"{path}.{key}")
 
 
 def _distribution(value: Any, path: str) -> dict[str, Any]:

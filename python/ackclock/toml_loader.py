@@ -40,6 +40,7 @@ from .scenario import (
     RunConfig,
     Scenario,
     check_kind,
+    loss_from_table,
     resolve,
     resolve_shared,
 )
@@ -232,9 +233,10 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
         entry = {"from": link.from_, "to": link.to, "rate": link.rate, "delay": link.delay,
                  "queue": queue, "duplex": link.duplex, "monitor_flows": link.monitor_flows}
         if link.loss is not None:
-            entry["loss"] = present(dataclasses.asdict(link.loss))
+            entry["loss"] = present({"kind": link.loss.kind, **dataclasses.asdict(link.loss)})
         if link.reverse_loss is not None:
-            entry["reverse_loss"] = present(dataclasses.asdict(link.reverse_loss))
+            entry["reverse_loss"] = present({"kind": link.reverse_loss.kind,
+                                             **dataclasses.asdict(link.reverse_loss)})
         links.append(entry)
     raw["link"] = links
     flows = []
@@ -630,7 +632,7 @@ def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:
                             f" {quote(t)}", path=p)
     kind = check_kind(_required(t, "kind", p), LOSS_KINDS, f"{p}.kind")
     _check_keys(t, _LOSS_KEYS[kind], p)
-    return LossConfig(kind=kind, **{k: v for k, v in t.items() if k != "kind"})
+    return loss_from_table(kind, t)
 
 
 _NO_APP = object()

@@ -931,3 +931,20 @@ def test_shared_tables_are_still_checked_per_entry(share: bool) -> None:
         loads_resolved(bad_rate, share=share)
     _, doc = loads_resolved(bad_rate.replace('"{i}Mb/s"', '"1{i}Mb/s"'), share=share)
     assert [x["rate_bps"] for x in doc["links"][::2]] == [10e6, 11e6, 12e6]
+
+
+def test_each_loss_model_class_has_its_kinds_keys_of_the_schema() -> None:
+    """A link's loss model is one class per kind (scenario.LOSS_BY_KIND) with exactly the keys
+    schema.LOSS gives that kind, so the file's table and the model say one thing."""
+    from dataclasses import fields
+
+    from ackclock import schema
+    from ackclock.scenario import LOSS_BY_KIND, Bernoulli, DropList
+    from ackclock.toml_loader import loss_model
+
+    assert set(LOSS_BY_KIND) == set(schema.LOSS_KINDS)
+    for kind, cls in LOSS_BY_KIND.items():
+        assert {f.name for f in fields(cls)} == set(schema.LOSS[kind]), kind
+    assert loss_model({"kind": "bernoulli", "p": 0.1}, "loss") == Bernoulli(p=0.1)
+    assert loss_model({"kind": "drop_list", "flow": "f", "packets": [3]}, "loss") == DropList(
+        flow="f", packets=[3])

@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING
 from .. import apps
 from ..errors import ScenarioError
 from ..profiles import TCP_CHOICES
-from ..scenario import Flow, Link, LossConfig, Node, QueueConfig, RunConfig, Scenario
+from ..scenario import (
+    Bernoulli,
+    Flow,
+    Link,
+    Node,
+    QueueConfig,
+    RunConfig,
+    Scenario,
+    loss_from_table,
+)
 from .agents import Cbr, Ftp, FullTcpAgent, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
@@ -36,7 +45,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                                        " ErrorModule bound to a flow id)"), link.loss_where)
         elif link.loss is not None:
             unit = "byte" if link.loss.unit == "byte" else None
-            loss = LossConfig(kind="bernoulli", p=link.loss.probability(), unit=unit)
+            loss = Bernoulli(p=link.loss.probability(), unit=unit)
         links.append(Link(
             from_=link.src.name, to=link.dst.name, rate=link.rate_bps,
             delay=f"{link.delay_ps}ps",
@@ -70,7 +79,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         for i, em in modules:
             d = em.loss_for(fids, two_way)
             if d is not None:
-                links[i].loss = LossConfig(**d)  # type: ignore[arg-type]
+                links[i].loss = loss_from_table(str(d["kind"]), d)
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
                                   max_packets=2**63, ties="ns2"),
