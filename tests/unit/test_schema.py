@@ -262,6 +262,22 @@ def test_front_end_and_engine_reject_the_same_mistake_at_the_same_place(
         place + "."), str(engine.value)
 
 
+def test_resource_guards_are_the_engines() -> None:
+    """The front end checks the engine's resource guards first, for the scenario's own words
+    (scenario.py's _check_sample_rows and _check_app_packets); the numbers are the engine's
+    (crates/ackclock-core/src, today scenario.rs), which refuses the same documents itself."""
+    import re
+
+    from ackclock import scenario
+
+    text = "".join(f.read_text(encoding="utf-8")
+                   for f in sorted((ROOT / "crates/ackclock-core/src").rglob("*.rs")))
+    for name in ("MAX_SAMPLES", "MAX_SAMPLE_ROWS", "MAX_APP_PACKETS"):
+        m = re.search(rf"pub(?:\(crate\))? const {name}: u64 = ([0-9_]+);", text)
+        assert m is not None, name
+        assert getattr(scenario, f"_{name}") == int(m.group(1).replace("_", "")), name
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
 
