@@ -69,3 +69,51 @@ def test_a_script_without_settings_gets_the_ns2_profiles_tcp(
               for k in sorted(set(script_tcp) | set(profile_tcp))
               if script_tcp.get(k) != profile_tcp.get(k)}
     assert differ == {}, f"{agent} into {sink}: (script, ns2 profile) {differ}"
+
+
+QUEUE_SCRIPT = """
+set ns [new Simulator]
+set n0 [$ns node]
+set n1 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 10ms {queue}
+set udp [new Agent/UDP]
+set null [new Agent/Null]
+$ns attach-agent $n0 $udp
+$ns attach-agent $n1 $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr attach-agent $udp
+$ns at 0.0 "$cbr start"
+$ns at 0.05 "exit 0"
+$ns run
+"""
+
+
+# ns-2.35's queues (FQ_CoDel is not in ns-2.35: the front end's own extension, left out).
+@pytest.mark.parametrize("queue,kind", [("DropTail", "droptail"), ("RED", "red"),
+                                        ("SFQ", "sfq"), ("DRR", "drr")])
+def test_a_script_without_settings_gets_the_ns2_profiles_queue(
+        ns2: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, queue: str,
+        kind: str) -> None:
+    """A link's queue with ns-2.35's class defaults (Queue limit_ 50, Queue/RED's thresholds
+    and weights, Queue/SFQ maxqueue_ 40...) resolves as the ns2 profile's queue of that kind."""
+    built: list[Scenario] = []
+    build = ns2_simulator.build_scenario
+
+    def keep(sim: Any, name: str) -> Scenario:
+        built.append(build(sim, name))
+        return built[-1]
+
+    monkeypatch.setattr(ns2_simulator, "build_scenario", keep)
+    r = ns2(QUEUE_SCRIPT.format(queue=queue))
+    assert r.code == 0, r.err
+    script_doc = resolve(built[0])
+    net = ac.Network("profile", profile="ns2")
+    net.nodes("n0", "n1")
+    net.link("n0", "n1", rate="10Mb/s", delay="10ms", queue=kind)
+    net.udp("u", "n0", "n1", rate="1Mb/s", packet_size=100)
+    profile_doc = resolve(net.scenario(duration="1s"))
+    for direction in (0, 1):
+        assert script_doc["links"][direction]["queue"] == profile_doc["links"][direction][
+            "queue"], (queue, direction)
+    assert script_doc["flows"][0]["header_size"] == profile_doc["flows"][0]["header_size"]
