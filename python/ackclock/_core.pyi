@@ -43,6 +43,10 @@ class Simulation:
     # Mid-run access (the ns-2 front end's `$ns at` scripts).
     def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
         """Starts (or stops) flow ``flow``'s application at ``t_ps`` (not before now)."""
+    def tfrc_advance(self, flow: int, npkts: int) -> None:
+        """Hands a TFRC sender ``npkts`` more packets now (-1: endless)."""
+    def tfrc_vars(self, flow: int) -> tuple[float, float, float, float, float] | None:
+        """A TFRC sender's rate (bytes/s), RTT (s), loss event rate, true loss rate, seqno."""
     def advance_app(self, flow: int, limit: int) -> None:
         """Lets a one-way TCP flow send up to segment ``limit`` (not included), now."""
     def tcp_seqs(self, flow: int) -> tuple[int, int, int] | None:

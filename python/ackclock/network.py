@@ -230,6 +230,35 @@ class Network:
         self._flows.append(flow)
         return flow
 
+    def tfrc(
+        self,
+        name: str,
+        src: str,
+        dst: str,
+        *,
+        size: int | str | None = None,
+        start: Any = "0s",
+        stop: Any = None,
+        priority: int | None = None,
+        **params: Any,
+    ) -> Flow:
+        """Adds a TFRC flow (RFC 5348, ns-2.35's Agent/TFRC and Agent/TFRCSink; see
+        docs/tfrc.md): it sends at the rate the TCP throughput equation allows for the loss
+        event rate its receiver measures. ``size``: bytes to send (default endless);
+        ``params``: the sender's and receiver's parameters (``packet_size=1000``, ``ca=False``,
+        ``num_feedback=4``...), ns-2.35's defaults for the rest."""
+        flow = Flow(
+            name=name,
+            kind="tfrc",
+            from_=src,
+            to=dst,
+            app=apps.Ftp(start=start, stop=stop, size=size),
+            tfrc=dict(params) or None,
+            priority=priority,
+        )
+        self._flows.append(flow)
+        return flow
+
     def trace(self, format: str, file: str, *, links: Any = None, nodes: Any = None,
               events: Any = None, tcp_header: bool | None = None) -> None:
         """Writes a packet trace while the run goes (docs/traces.md): ``format="ns2"``, ns-2's

@@ -48,6 +48,7 @@ from .schema import (
 )
 from .schema import (
     ROUTINGS,
+    TFRC,
     TIES,
 )
 from .schema import (
@@ -236,6 +237,8 @@ class Flow:
     ports: list[int] | None = None
     # A two-way TCP connection (docs/full-tcp.md): data back from `to` in a flow "NAME.reply".
     two_way: bool | None = None
+    # A tfrc flow's parameters (schema.TFRC; docs/tfrc.md); None: ns-2.35's defaults.
+    tfrc: dict[str, Any] | None = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -927,8 +930,12 @@ def _flows(
                                      f"{p}.ports") for x in flow.ports]
             if len(entry["ports"]) != 2:
                 raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
+        if flow.tfrc is not None and flow.kind != "tfrc":
+            raise ScenarioError("only a tfrc flow takes tfrc parameters", path=f"{p}.tfrc")
         if flow.kind == "tcp":
             entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share)
+        elif flow.kind == "tfrc":
+            entry["tfrc"] = _tfrc(flow, p)
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
         mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
@@ -948,6 +955,40 @@ def _flows(
         out.append(entry)
     for i, flow, p in replies:
         out.append(_reply(out[i], i, len(out), flow, p, first))
+    return out
+
+
+def _tfrc(flow: Flow, p: str) -> dict[str, Any]:
+    """A tfrc flow's parameters as the engine takes them (``schema.TFRC``): those given;
+    the engine holds ns-2.35's defaults for the rest (docs/tfrc.md)."""
+    if flow.tcp or flow.variant is not None or flow.cc is not None or flow.sink is not None:
+        given = next(iter(flow.tcp), None) or "variant, cc or sink"
+        raise ScenarioError("a tfrc flow takes no TCP parameters; its own go in tfrc",
+                            path=f"{p}.{given}")
+    if flow.header_size is not None:
+        raise ScenarioError("a tfrc flow's header bytes are tfrc.header_size",
+                            path=f"{p}.header_size")
+    raw = flow.tfrc or {}
+    tp = f"{p}.tfrc"
+    if not isinstance(raw, Mapping):
+        raise ScenarioError(f"expected a table like {{ packet_size = 1000 }}, got {quote(raw)}",
+                            path=tp)
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        spec = TFRC.get(key)
+        if spec is None:
+            raise ScenarioError(f"unknown key; expected some of {', '.join(TFRC)}",
+                                path=f"{tp}.{key}")
+        kp = f"{tp}.{key}"
+        if spec.type == "bool":
+            out[key] = _flag(value, False, kp)
+        elif spec.type == "number":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ScenarioError(f"expected a number, got {quote(value)}", path=kp)
+            out[key] = float(value)
+        else:
+            low = {"count": 0, "count1": 1}.get(spec.type, -(2**31))
+            out[key] = _below(parse_int(value, kp, minimum=low), 2**31, kp)
     return out
 
 
@@ -1206,7 +1247,10 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         raise ScenarioError(f"expected an application such as Ftp(...) or Cbr(...)"
                             f" (ackclock.apps), got {quote(app)}", path=ap)
     kind = app.kind
-    if kind in ("ftp", "tmix") and flow.kind != "tcp":
+    if flow.kind == "tfrc" and kind != "ftp":
+        raise ScenarioError(f'a TFRC flow sends what an "ftp" application gives it, got'
+                            f" {quote(kind)}", path=f"{ap}.kind")
+    if kind in ("ftp", "tmix") and flow.kind not in ("tcp", "tfrc"):
         wanted = '"cbr", "onoff", "poisson" or "trace"'
         raise ScenarioError(
             f"a {flow.kind.upper()} flow needs an {wanted} application, got {quote(kind)}",

@@ -42,7 +42,7 @@ class Key:
 
 # The kinds a `kind` key takes, and every table's keys. The loader, scenario.py and the JSON
 # Schema all read these.
-FLOW_KINDS = ("tcp", "udp")
+FLOW_KINDS = ("tcp", "udp", "tfrc")
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
 class _QueueKinds(Sequence[str]):
@@ -138,7 +138,7 @@ LINK: Mapping[str, Key] = {
 
 FLOW: Mapping[str, Key] = {
     "name": Key("string", "the flow's name", required=True),
-    "kind": Key("choice", '"tcp" or "udp"', required=True, choices=FLOW_KINDS),
+    "kind": Key("choice", '"tcp", "udp" or "tfrc"', required=True, choices=FLOW_KINDS),
     "from": Key("string", "the sending node's name", required=True),
     "to": Key("string", "the receiving node's name", required=True),
     "app": Key("app", "what sends the data, and when (a TCP flow without one: an endless FTP"
@@ -151,6 +151,79 @@ FLOW: Mapping[str, Key] = {
     "two_way": Key("bool", "a two-way TCP connection (docs/full-tcp.md)"),
     "priority": Key("count", "its packets' priority, 0-15, which prio and pfifo_fast queues map"
                     " to a band; default 0"),
+    "tfrc": Key("tfrc", "a tfrc flow's parameters (docs/tfrc.md); defaults ns-2.35's"),
+}
+
+# A TFRC flow's parameters (crates/ackclock-core/src/tfrc/mod.rs, TfrcConfig), each with
+# ns-2.35's default and its ns-2 name (Agent/TFRC, or Agent/TFRCSink for the receiver's).
+TFRC: Mapping[str, Key] = {
+    "packet_size": Key("count1", "payload bytes per packet, the equation's s (packetSize_);"
+                       " default 1000"),
+    "header_size": Key("count", "header bytes added on the wire (headersize_ with useHeaders_);"
+                       " default 32"),
+    "feedback_size": Key("count1", "bytes of a feedback packet (TFRCSink packetSize_);"
+                         " default 40"),
+    "init_rate": Key("number", "bytes/s before the first feedback (InitRate_); default 300"),
+    "df": Key("number", "weight of the old RTT in its moving average (df_); default 0.95"),
+    "ssmult": Key("number", "slow start's rate multiplier per RTT (ssmult_); default 2"),
+    "bval": Key("count1", "packets per ACK in the equation (bval_); default 1"),
+    "ca": Key("bool", "spacing scaled by sqrt(average RTT / current RTT) (ca_); default true"),
+    "min_rto_s": Key("number", "lower bound of the equation's t_RTO, seconds (minrto_);"
+                     " default 0"),
+    "tcp_tick_s": Key("number", "clock tick of the t_RTO estimate, seconds (tcp_tick_);"
+                      " default 0.1"),
+    "srtt_init": Key("integer", "initial srtt in ticks (srtt_init_); default 0"),
+    "rttvar_init": Key("integer", "initial rttvar in ticks (rttvar_init_); default 12"),
+    "rtxcur_init_s": Key("number", "initial t_RTO, seconds (rtxcur_init_); default 6"),
+    "rttvar_exp": Key("integer", "t_RTO = srtt + 2^rttvar_exp rttvar (rttvar_exp_); default 2"),
+    "srtt_bits": Key("integer", "fixed-point bits of srtt (T_SRTT_BITS); default 3"),
+    "rttvar_bits": Key("integer", "fixed-point bits of rttvar (T_RTTVAR_BITS); default 2"),
+    "rate_init": Key("number", "packets per RTT after the first feedback with"
+                     " rate_init_option 1 (rate_init_); default 2"),
+    "rate_init_option": Key("count1", "1: rate_init; 2: RFC 3390's 4, 3 or 2 packets"
+                            " (rate_init_option_); default 2"),
+    "slow_increase": Key("bool", "raise the rate packet by packet in slow start"
+                         " (slow_increase_); default true"),
+    "max_heavy_rounds": Key("count", "rounds the rate may stay above twice the receive rate"
+                            " (maxHeavyRounds_); default 0"),
+    "conservative": Key("bool", "the receive rate after a loss, scmult x it otherwise"
+                        " (conservative_); default false"),
+    "scmult": Key("number", "see conservative (scmult_); default 1.5"),
+    "overhead": Key("number", "each gap scaled by a uniform factor in [1 - o, 1 + o]"
+                    " (overhead_); default 0"),
+    "ecn": Key("bool", "ECN-capable; marks count as losses (ecn_); default false"),
+    "idle_fix": Key("bool", "keep the initial rate after idle periods (idleFix_);"
+                    " default true"),
+    "old_code": Key("bool", "ns-2's older idle behaviour (oldCode_); default false"),
+    "voip": Key("bool", "VoIP mode, RFC 4828 (voip_); default false"),
+    "fsize": Key("count1", "VoIP mode: the equation's packet size (fsize_); default 1460"),
+    "voip_max_pkt_rate": Key("number", "VoIP mode: packets per second at most"
+                             " (voip_max_pkt_rate_); default 100"),
+    "app_limited": Key("bool", "sends only what its application gave it, idle otherwise"
+                       " (ns-2 SndrType_ 1; a finite ftp always is); default false"),
+    "num_feedback": Key("number", "feedback packets per RTT (NumFeedback_); default 1"),
+    "history_size": Key("count1", "packets of loss history (InitHistorySize_);"
+                        " default 100000"),
+    "algo": Key("count1", "1: average loss interval method; 2: EWMA of loss intervals"
+                " (algo_); default 1"),
+    "history": Key("number", "EWMA weight of the old average (history_); default 0.75"),
+    "adjust_history_after_ss": Key("bool", "make up the first loss interval from the receive"
+                                   " rate (AdjustHistoryAfterSS_); default true"),
+    "precise_loss": Key("bool", "a new loss event also needs a new sender round"
+                        " (PreciseLoss_); default true"),
+    "num_pkts": Key("count1", "packets after a gap before it counts as lost (numPkts_);"
+                    " default 1"),
+    "num_samples": Key("integer", "loss intervals averaged; negative: 8 (NumSamples_);"
+                       " default -1"),
+    "discount": Key("bool", "history discounting, RFC 5348 section 5.5 (discount_);"
+                    " default true"),
+    "min_discount_ratio": Key("number", "smallest discount factor (minDiscountRatio_);"
+                              " default 0.5"),
+    "smooth": Key("bool", "shift the weights when a new interval opens (smooth_);"
+                  " default true"),
+    "short_intervals": Key("count", "count the losses of short intervals: 0, 1, 3, 10, 11,"
+                           " 13 (ShortIntervals_); default 0"),
+    "short_rtts": Key("count", "RTTs of a short interval (ShortRtts_); default 2"),
 }
 
 APP_COMMON: Mapping[str, Key] = {
@@ -263,6 +336,8 @@ _TYPES: Mapping[str, dict[str, Any]] = {
     "bool01": {"anyOf": [{"type": "boolean"}, {"enum": [0, 1]}]},
     "count": {"type": "integer", "minimum": 0},
     "count1": {"type": "integer", "minimum": 1},
+    "integer": {"type": "integer"},
+    "number": {"type": "number"},
     "counts": {"type": "array", "items": {"type": "integer", "minimum": 1}},
     "time": _NUMBER_OR_TEXT,
     "rate": _NUMBER_OR_TEXT,
@@ -394,7 +469,8 @@ def json_schema() -> dict[str, Any]:
     loss = _by_kind({"kind": Key("choice", "the loss model", required=True,
                                  choices=LOSS_KINDS)},
                     {k: {n: _value(v) for n, v in own.items()} for k, own in LOSS.items()})
-    flow = _object(FLOW, {**tcp, **udp_header, "app": {"$ref": "#/definitions/app"}})
+    flow = _object(FLOW, {**tcp, **udp_header, "app": {"$ref": "#/definitions/app"},
+                          "tfrc": {**_object(TFRC), "description": FLOW["tfrc"].doc}})
     link = _object(LINK, {"queue": {"$ref": "#/definitions/queue"},
                           "loss": {"$ref": "#/definitions/loss"},
                           "reverse_loss": {"$ref": "#/definitions/loss"}})

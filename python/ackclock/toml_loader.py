@@ -247,6 +247,8 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
         entry.update(f.tcp)
         if f.kind == "udp" and f.header_size is not None:
             entry["header_size"] = f.header_size
+        if f.tfrc is not None:
+            entry["tfrc"] = dict(f.tfrc)
         entry["app"] = present({"kind": f.app.kind, **dataclasses.asdict(f.app)})
         flows.append(entry)
     raw["flow"] = flows
@@ -656,15 +658,15 @@ def _flow(t: Mapping[str, Any], p: str,
     # With `apps` (build_scenario's share), the flows whose app table is one object get one
     # application object (as do the TCP flows without one).
     table = t["app"] if "app" in t else _NO_APP
-    known = (None if apps is None or (table is _NO_APP and kind != "tcp")
+    known = (None if apps is None or (table is _NO_APP and kind == "udp")
              else apps.get(id(table)))
     if known is not None:
         app = known[1]
     else:
-        if "app" in t or kind != "tcp":
+        if "app" in t or kind == "udp":
             app = _app(_table(t, "app", f"{p}.app", required=True), f"{p}.app")
         else:
-            app = Ftp()  # a TCP flow without app: an endless FTP transfer from 0 s
+            app = Ftp()  # a TCP or TFRC flow without app: an endless FTP transfer from 0 s
         if apps is not None and (table is _NO_APP or type(table) is dict):
             apps[id(table)] = (table, app)
     return Flow(
@@ -682,6 +684,7 @@ def _flow(t: Mapping[str, Any], p: str,
         fid=t.get("fid", t.get("fid_")),
         priority=t.get("priority"),
         two_way=t.get("two_way"),
+        tfrc=t.get("tfrc"),
         origin=p,
     )
 

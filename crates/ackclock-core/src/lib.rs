@@ -39,6 +39,7 @@ pub mod scenario;
 pub mod sched;
 pub mod sim;
 pub mod tcp;
+pub mod tfrc;
 pub mod time;
 pub mod tmix;
 pub mod tmix_vectors;

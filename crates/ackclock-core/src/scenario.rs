@@ -380,6 +380,9 @@ pub struct FlowConfig {
     pub to: u32,
     #[serde(default)]
     pub tcp: Option<TcpConfig>,
+    /// TFRC flows: the sender's and receiver's parameters (`tfrc::TfrcConfig`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tfrc: Option<crate::tfrc::TfrcConfig>,
     /// UDP only: IP + UDP header bytes added to each datagram.
     #[serde(default)]
     pub header_size: u32,
@@ -426,6 +429,8 @@ pub struct ConnectionConfig {
 pub enum FlowKind {
     Tcp,
     Udp,
+    /// TCP-Friendly Rate Control (RFC 5348; `tfrc/`), parameters in `tfrc`.
+    Tfrc,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

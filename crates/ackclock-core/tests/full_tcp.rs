@@ -51,6 +51,7 @@ fn scenario(s: &Setup) -> Scenario {
         loss_at_entry: false,
     };
     let flow = |name: &str, from, to, size, connection| FlowConfig {
+        tfrc: None,
         name: name.into(),
         kind: FlowKind::Tcp,
         from,

@@ -67,6 +67,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             link(2, 1, 0.8e6, 100 * MS, None),
         ],
         flows: vec![FlowConfig {
+            tfrc: None,
             connection: None,
             name: "tcp".into(),
             kind: FlowKind::Tcp,

@@ -210,6 +210,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
     ];
     let flows = vec![
         FlowConfig {
+            tfrc: None,
             connection: None,
             name: "cbr".into(),
             kind: FlowKind::Udp,
@@ -231,6 +232,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             },
         },
         FlowConfig {
+            tfrc: None,
             connection: None,
             name: "tcp".into(),
             kind: FlowKind::Tcp,

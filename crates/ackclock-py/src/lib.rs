@@ -161,6 +161,22 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Hands flow `flow`'s TFRC sender `npkts` more packets now, -1 endless (ns-2's FTP
+    /// produce / producemore / start on an Agent/TFRC with SndrType_ 1).
+    fn tfrc_advance(&mut self, flow: usize, npkts: i64) -> PyResult<()> {
+        self.sim
+            .tfrc_advance(flow, npkts)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Flow `flow`'s TFRC sender's rate (bytes/s), RTT (s), reported loss event rate, true
+    /// loss rate and next sequence number; None for other flows.
+    fn tfrc_vars(&self, flow: usize) -> Option<(f64, f64, f64, f64, f64)> {
+        self.sim
+            .tfrc_vars(flow)
+            .map(|v| (v[0], v[1], v[2], v[3], v[4]))
+    }
+
     /// Lets flow `flow`'s one-way TCP sender send up to segment `limit` (not included), now
     /// (ns-2's FTP produce / producemore / send).
     fn advance_app(&mut self, flow: usize, limit: u64) -> PyResult<()> {

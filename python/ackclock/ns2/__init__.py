@@ -31,6 +31,7 @@ from .interrupt import CtrlC
 from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
+from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
 from .topology import DelayLink, ErrorModel, Link, Node, Queue, TraceObject
 
@@ -61,6 +62,8 @@ FACTORIES: dict[str, Factory] = {
     "Agent/TCP/FullTcp": FullTcpAgent,
     "Agent/TCPSink": TcpSink,
     "Agent/UDP": UdpAgent,
+    "Agent/TFRC": TfrcAgent,
+    "Agent/TFRCSink": TfrcSinkAgent,
     "Agent/Null": NullAgent,
     "Agent/LossMonitor": NullAgent,
     "Application/FTP": Ftp,

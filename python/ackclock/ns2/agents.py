@@ -8,7 +8,7 @@ it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..profiles import CC_ALIASES, TCP_ALIASES
 from .errors import Location, Ns2Error, unsupported
@@ -675,14 +675,24 @@ class Application(TclObject):
         self.ctx.simulator.app_control(self, start)
 
 
+@runtime_checkable
+class _Fed(Protocol):
+    """An agent an FTP hands data to (ns-2's advance, advanceby and send commands)."""
+
+    def cmd_advance(self, n: str) -> None: ...
+    def cmd_advanceby(self, n: str) -> None: ...
+    def cmd_send(self, nbytes: str) -> None: ...
+
+
 class Ftp(Application):
     """``Application/FTP``: start and stop, and finite transfers as ns-2's FTP instprocs
     make them: ``produce n`` is the agent's ``advance n``, ``producemore n`` its
     ``advanceby n``, ``send nbytes`` its ``send nbytes`` (one-way TCP agents)."""
 
-    def _tcp(self, what: str) -> TcpAgent:
-        if not isinstance(self.agent, TcpAgent):
-            raise TclError(f"{self.handle}: FTP {what} needs a TCP agent attached")
+    def _tcp(self, what: str) -> _Fed:
+        # A one-way TCP agent, or an Agent/TFRC (tfrc.py), which take the same commands.
+        if not isinstance(self.agent, _Fed):
+            raise TclError(f"{self.handle}: FTP {what} needs a TCP or TFRC agent attached")
         return self.agent
 
     def cmd_produce(self, n: str) -> None:

@@ -20,6 +20,7 @@ from ..scenario import (
 from .agents import Cbr, Ftp, FullTcpAgent, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
+from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
 
 if TYPE_CHECKING:
@@ -93,6 +94,8 @@ def _flow(agent: object) -> Flow | None:
         return _tcp_flow(agent)
     if isinstance(agent, UdpAgent):
         return _udp_flow(agent)
+    if isinstance(agent, TfrcAgent):
+        return _tfrc_flow(agent)
     return None
 
 
@@ -184,6 +187,25 @@ def _udp_flow(agent: UdpAgent) -> Flow | None:
     app = apps.from_table(str(params.pop("kind")), {**params, "start": NEVER})
     return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
                 fid=_fid(agent), ports=_ports(agent),
+                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+
+
+def _tfrc_flow(agent: TfrcAgent) -> Flow | None:
+    """An Agent/TFRC connected to an Agent/TFRCSink: one engine TFRC flow, started by the
+    agent's start (SndrType_ 0) or fed by its FTP (SndrType_ 1)."""
+    ends = _endpoints(agent)  # type: ignore[arg-type]
+    if ends is None:
+        return None
+    sink = agent.peer
+    if not isinstance(sink, TfrcSinkAgent):
+        raise Ns2Error(f"TFRC agent {agent.handle} is connected to a"
+                       f" {sink.cls if sink else '?'}, not an Agent/TFRCSink", agent.created_at)
+    if agent.app is not None and not isinstance(agent.app, Ftp):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over TFRC (only Application/FTP)"),
+                       agent.app.created_at)
+    return Flow(name=agent.handle, kind="tfrc", from_=ends[0], to=ends[1],
+                tfrc=agent.tfrc_params(sink), app=apps.Ftp(start=NEVER),
+                fid=_fid(agent), ports=_ports(agent),  # type: ignore[arg-type]
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 

@@ -127,7 +127,27 @@ impl Scenario {
             if let Some(c) = &f.connection {
                 self.validate_connection(i, f, c)?;
             }
+            if f.tfrc.is_some() && f.kind != FlowKind::Tfrc {
+                return Err(format!(
+                    "flow[{i}].tfrc: only a tfrc flow takes tfrc parameters"
+                ));
+            }
             match (f.kind, &f.app, &f.tcp) {
+                (FlowKind::Tfrc, _, Some(_)) => {
+                    return Err(format!(
+                        "flow[{i}].tcp: a tfrc flow takes no tcp parameters"
+                    ))
+                }
+                (FlowKind::Tfrc, AppConfig::Ftp { .. }, None) => {
+                    if let Some(t) = &f.tfrc {
+                        t.check().map_err(|e| format!("flow[{i}].tfrc.{e}"))?;
+                    }
+                }
+                (FlowKind::Tfrc, _, None) => {
+                    return Err(format!(
+                        "flow[{i}].app.kind: a tfrc flow sends what an ftp app gives it"
+                    ))
+                }
                 (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,
                 (FlowKind::Tcp, AppConfig::Tmix { connections, .. }, Some(t)) => {
                     validate_tcp(i, t)?;

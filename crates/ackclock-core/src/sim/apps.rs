@@ -9,6 +9,10 @@ impl Simulator {
             self.full_app_start(f);
             return;
         }
+        if let Agent::Tfrc(_) = self.flows[f.idx()].agent {
+            self.on_tfrc(f, super::tfrc::Action::Start);
+            return;
+        }
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
         let c = &mut self.counters[f.idx()];
@@ -21,7 +25,7 @@ impl Simulator {
             }
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
             // Only Tmix half-connections are idle, and they have no application of their own.
-            Agent::Idle => {}
+            Agent::Idle | Agent::Tfrc(_) => {}
             Agent::Tmix => {
                 let stop = self.scenario.flows[f.idx()]
                     .app
@@ -110,6 +114,10 @@ impl Simulator {
             self.full_app_stop(f);
             return;
         }
+        if let Agent::Tfrc(_) = self.flows[f.idx()].agent {
+            self.on_tfrc(f, super::tfrc::Action::Stop);
+            return;
+        }
         let flow = &mut self.flows[f.idx()];
         match &mut flow.agent {
             // A paced writer stops writing; what it wrote is still delivered.
@@ -119,7 +127,7 @@ impl Simulator {
             Agent::Tcp { sender, .. } => sender.stop(),
             Agent::Udp { source } => source.stop(),
             // Connections after the stop were never scheduled; running ones finish.
-            Agent::Tmix | Agent::Idle => {}
+            Agent::Tmix | Agent::Idle | Agent::Tfrc(_) => {}
         }
     }
 }

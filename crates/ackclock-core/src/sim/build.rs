@@ -39,7 +39,7 @@ impl Simulator {
         let mut dests = Vec::new();
         for f in &scenario.flows {
             dests.push(node(f.to));
-            if f.kind == FlowKind::Tcp {
+            if f.kind != FlowKind::Udp {
                 dests.push(node(f.from));
             }
         }
@@ -79,6 +79,20 @@ impl Simulator {
                         sink.set_transfer(*size);
                     }
                     Agent::Tcp { sender, sink }
+                }
+                (AppConfig::Ftp { size_bytes, .. }, None) if f.kind == FlowKind::Tfrc => {
+                    if !routes.reaches(dst, src) {
+                        return Err(unreachable(dst, src));
+                    }
+                    let mut cfg = f.tfrc.clone().unwrap_or_default();
+                    cfg.check().map_err(|e| format!("flow[{i}].tfrc.{e}"))?;
+                    // An FTP of a given size writes that many bytes; an endless one, always.
+                    let limit = size_bytes.map(|b| b as i64);
+                    cfg.app_limited |= limit.is_some();
+                    let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
+                    Agent::Tfrc(Box::new(crate::tfrc::TfrcConn::new(
+                        cfg, rng, id, src, dst, limit,
+                    )))
                 }
                 (app, None) if f.kind == FlowKind::Udp => {
                     let Some(generator) = generator_for(app) else {
@@ -471,6 +485,7 @@ fn open_traces(
         let data_type = match f.kind {
             FlowKind::Tcp => "tcp",
             FlowKind::Udp => crate::packet_trace::udp_type(&f.app),
+            FlowKind::Tfrc => "tcpFriend",
         };
         let full = two_way::trace_seq(sc, i);
         // The reply direction of a connection whose acceptor only listens (sends no data).
@@ -485,7 +500,14 @@ fn open_traces(
         let (data_type, ack_type) = if listener {
             ("ack", "tcp")
         } else {
-            (data_type, "ack")
+            (
+                data_type,
+                if f.kind == FlowKind::Tfrc {
+                    "tcpFriendCtl"
+                } else {
+                    "ack"
+                },
+            )
         };
         labels.push(FlowLabel {
             fid: f.fid.unwrap_or(i as u32),

@@ -35,6 +35,7 @@ mod host;
 mod invariants;
 mod ns2_clock;
 mod report;
+mod tfrc;
 mod tmix;
 mod two_way;
 pub use invariants::{StopReason, Violation};
@@ -65,6 +66,8 @@ enum Event {
     Sample,
     /// Start of the measurement window: snapshot the counters.
     Warmup,
+    /// A TFRC flow's timer ([`crate::tfrc::TfrcTimer`] as u8) may have expired.
+    Tfrc(FlowId, u8),
     /// ns-2's `Queue::resume` on a link with ns-2's clock while packets wait (the ns2
     /// profile: `net::link::Ns2Clock`).
     Resume(LinkId),
@@ -78,6 +81,8 @@ enum Agent {
     },
     /// Boxed so that the enum, and the line of `Flow` it opens, stays small.
     Udp { source: Box<UdpSource> },
+    /// A TFRC sender and its receiver (`sim/tfrc.rs`).
+    Tfrc(Box<crate::tfrc::TfrcConn>),
     /// A Tmix application: its connections run on internal half-connection flows.
     Tmix,
     /// A Tmix half-connection without endpoints: before its connection starts, and after it
@@ -338,6 +343,7 @@ impl Simulator {
             Event::Sample => self.on_sample(),
             Event::Warmup => self.on_warmup(),
             Event::Resume(l) => self.on_ns2_resume(l),
+            Event::Tfrc(f, k) => self.on_tfrc(f, tfrc::Action::Timer(k)),
         }
     }
 
@@ -579,6 +585,11 @@ impl Simulator {
             (Agent::Udp { source }, PacketKind::Udp) => {
                 self.packets_delivered += 1;
                 null_sink_receive(&pkt, source.header(), c);
+            }
+            (Agent::Tfrc(_), _) => {
+                self.sent_refs = sent;
+                self.on_tfrc(pkt.flow, tfrc::Action::Packet(&pkt));
+                return;
             }
             _ => unreachable!("packet kind does not match its flow"),
         }

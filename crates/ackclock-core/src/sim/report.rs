@@ -46,6 +46,7 @@ impl Simulator {
                     .map(|f| match f.kind {
                         FlowKind::Tcp => "tcp".to_string(),
                         FlowKind::Udp => "udp".to_string(),
+                        FlowKind::Tfrc => "tfrc".to_string(),
                     })
                     .collect(),
             )
@@ -140,7 +141,7 @@ impl Simulator {
                         Agent::Tcp { sender, .. } => {
                             sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
                         }
-                        Agent::Udp { .. } | Agent::Tmix | Agent::Idle => f64::NAN,
+                        Agent::Udp { .. } | Agent::Tfrc(_) | Agent::Tmix | Agent::Idle => f64::NAN,
                     })
                     .collect(),
             );
@@ -335,7 +336,7 @@ impl Simulator {
         let mut rows: Vec<(String, &str, FlowMonitor)> = Vec::new();
         for (i, f) in sc.flows.iter().enumerate() {
             rows.push((f.name.clone(), "data", merged[i][0]));
-            if f.kind == FlowKind::Tcp {
+            if f.kind != FlowKind::Udp {
                 rows.push((f.name.clone(), "ack", merged[i][1]));
             }
         }
@@ -482,6 +483,18 @@ impl Simulator {
                     rtt_s: SimDuration(sender.rtt.last_sample).as_secs_f64(),
                     window: (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd)
                         * sender.window_scale(),
+                },
+                Agent::Tfrc(conn) => FlowSample {
+                    cwnd: f64::NAN,
+                    ssthresh: f64::NAN,
+                    srtt_s: conn.sender.rtt(),
+                    rttvar_s: f64::NAN,
+                    rto_s: f64::NAN,
+                    backoff: f64::NAN,
+                    delivered_bytes: c.bytes_delivered,
+                    received_bytes: c.bytes_received,
+                    rtt_s: f64::NAN,
+                    window: f64::NAN,
                 },
                 Agent::Udp { .. } | Agent::Tmix | Agent::Idle => FlowSample {
                     cwnd: f64::NAN,

@@ -229,6 +229,7 @@ pub fn build(net: &Net) -> Scenario {
                     };
                     tcp.window = 64;
                     FlowConfig {
+                        tfrc: None,
                         connection: None,
                         name: format!("tcp{i}"),
                         kind: FlowKind::Tcp,
@@ -251,6 +252,7 @@ pub fn build(net: &Net) -> Scenario {
                     let payload = 500u32;
                     let bps = (net.bottleneck_bps * net.cbr_fraction).max(1e3);
                     FlowConfig {
+                        tfrc: None,
                         connection: None,
                         name: format!("cbr{i}"),
                         kind: FlowKind::Udp,

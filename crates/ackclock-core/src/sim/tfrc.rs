@@ -1,0 +1,172 @@
+//! TFRC flows (`crate::tfrc`): their start and stop, timers, and the data and feedback
+//! packets between the two ends. The header fields a packet does not carry travel in the
+//! flow's agent, keyed by sequence number (`tfrc::InFlight`).
+
+use super::*;
+use crate::packet::SackBlocks;
+use crate::tfrc::sender::{DataOut, TimerOp};
+use crate::tfrc::sink::Report;
+use crate::tfrc::TfrcTimer;
+
+/// What happens to a TFRC flow.
+pub(super) enum Action<'a> {
+    /// The application starts: an endless sender starts (`TfrcAgent::start`), one of a given
+    /// size gets its data (`TfrcAgent::sendmsg`).
+    Start,
+    Stop,
+    /// The application hands over this many more packets (-1: endless).
+    Advance(i64),
+    /// A timer's event ([`TfrcTimer`] as u8).
+    Timer(u8),
+    /// A data packet reaches the receiver, or a feedback packet the sender.
+    Packet(&'a Packet),
+}
+
+impl Simulator {
+    pub(super) fn on_tfrc(&mut self, f: FlowId, action: Action<'_>) {
+        let now = self.now;
+        // ns-2's own double clock under the ns2 profile: the TFRC rules compare times and
+        // RTTs in doubles, and ties between them fall as ns-2's arithmetic makes them.
+        let t = if self.ns2_clock {
+            self.pool.ns2_now.0
+        } else {
+            now.as_secs_f64()
+        };
+        let i = f.idx();
+        let Agent::Tfrc(conn) = &mut self.flows[i].agent else {
+            return;
+        };
+        let c = &mut self.counters[i];
+        let mut data: Option<DataOut> = None;
+        let mut report: Option<Report> = None;
+        match action {
+            Action::Start => {
+                // ns-2: `start` on an endless sender, an FTP's `send -1` otherwise, whose
+                // first data starts the sender (TfrcAgent::advanceby).
+                data = match conn.limit {
+                    Some(bytes) => conn.sender.write(t, bytes),
+                    None => conn.sender.advance(t, -1),
+                }
+            }
+            Action::Stop => conn.sender.stop(),
+            Action::Advance(n) => data = conn.sender.advance(t, n),
+            Action::Timer(k) => {
+                let k = k as usize;
+                if conn.deadlines[k] != Some(now) {
+                    return; // cancelled or moved
+                }
+                conn.deadlines[k] = None;
+                match TfrcTimer::from_u8(k as u8) {
+                    TfrcTimer::Send => data = conn.sender.nextpkt(t),
+                    TfrcTimer::NoFeedback => data = conn.sender.on_no_feedback(t),
+                    TfrcTimer::Report => report = conn.sink.on_timer(t),
+                }
+            }
+            Action::Packet(pkt) if pkt.kind == PacketKind::Udp => {
+                self.packets_delivered += 1;
+                c.packets_received += 1;
+                c.bytes_received += pkt.size as u64;
+                c.bytes_delivered += conn.sender.cfg.packet_size as u64;
+                let hdr = conn.data.take(pkt.seq, |h| h.seq);
+                report = conn.sink.on_data(t, pkt, hdr.as_ref());
+            }
+            Action::Packet(pkt) => {
+                if let Some(fb) = conn.feedback.take(pkt.seq, |h| h.seq) {
+                    let rtt = t - fb.echo;
+                    c.rtt_samples += 1;
+                    c.rtt_sum_ps += SimDuration::from_secs_f64(rtt.max(0.0)).0 as u128;
+                    data = conn.sender.on_feedback(t, &fb);
+                }
+            }
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        if let Some(mut d) = data {
+            d.pkt.sent_at = now;
+            c.packets_sent += 1;
+            c.bytes_sent += d.pkt.size as u64;
+            d.pkt.nth = c.packets_sent;
+            conn.data.push(d.hdr);
+            out.push(d.pkt);
+        }
+        if let Some(r) = report {
+            c.acks_sent += 1;
+            let s = &conn.sender;
+            out.push(Packet {
+                id: 0,
+                flow: f,
+                kind: PacketKind::TcpAck,
+                src: s.dst,
+                dst: s.src,
+                size: s.cfg.feedback_size,
+                seq: r.fb.seq,
+                // The trace shows `ack - 1`: ns-2 shows the highest packet received.
+                ack: (r.fb.maxseq + 1).max(0) as u64,
+                sent_at: now,
+                ts_echo: SimTime::ZERO,
+                retransmit: false,
+                sack: SackBlocks::NONE,
+                nth: 0,
+                ecn: 0,
+            });
+            conn.feedback.push(r.fb);
+        }
+        // The timers the ends asked for.
+        let mut timers: [Option<(SimTime, f64)>; 3] = [None; 3];
+        let ops = std::mem::take(&mut conn.sender.timer_ops);
+        let sink_op = conn.sink.timer_op.take().map(TimerOp::In);
+        for (k, op) in [ops[0], ops[1], sink_op].into_iter().enumerate() {
+            match op {
+                Some(TimerOp::In(s)) => {
+                    let at = now + SimDuration::from_secs_f64(s);
+                    if conn.deadlines[k] != Some(at) {
+                        conn.deadlines[k] = Some(at);
+                        timers[k] = Some((at, t + s));
+                    }
+                }
+                Some(TimerOp::Cancel) => conn.deadlines[k] = None,
+                None => {}
+            }
+        }
+        self.send_scratch(out);
+        for (k, at) in timers.into_iter().enumerate() {
+            if let Some((at, at2)) = at {
+                if self.ns2_clock {
+                    // TimerHandler::resched: ns-2's time for it is clock + delay in doubles.
+                    let uid = self.queue.reserve(1);
+                    let seq = crate::sched::ns2_key(at, at2, uid);
+                    self.queue.push_keyed(at, seq, Event::Tfrc(f, k as u8));
+                } else {
+                    self.queue.push_timer(at, Event::Tfrc(f, k as u8));
+                }
+            }
+        }
+    }
+
+    /// Hands flow `f`'s TFRC sender `npkts` more packets now (-1: endless): ns-2's FTP
+    /// `produce`/`producemore` and the agent's `advance`/`advanceby`.
+    pub fn tfrc_advance(&mut self, f: usize, npkts: i64) -> Result<(), String> {
+        match self.flows.get(f).map(|x| &x.agent) {
+            Some(Agent::Tfrc(_)) => {
+                self.on_tfrc(FlowId(f as u32), Action::Advance(npkts));
+                Ok(())
+            }
+            _ => Err(format!("flow {f} is not a TFRC flow")),
+        }
+    }
+
+    /// Flow `f`'s TFRC sender's rate (bytes/s), RTT (s), last reported loss event rate,
+    /// true loss rate and next sequence number; None for other flows.
+    pub fn tfrc_vars(&self, f: usize) -> Option<[f64; 5]> {
+        let Agent::Tfrc(conn) = &self.flows.get(f)?.agent else {
+            return None;
+        };
+        let s = &conn.sender;
+        Some([
+            s.rate(),
+            s.rtt(),
+            s.flost,
+            s.true_loss_rate,
+            s.seqno() as f64,
+        ])
+    }
+}
