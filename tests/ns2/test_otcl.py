@@ -168,10 +168,10 @@ def test_errors_inside_methods_name_the_method(ns2):
 def test_an_ns2_class_ackclock_lacks_stops_in_one_line(ns2):
     r = ns2("""
         set x 1
-        Agent/TFRCSink set NumSamples_ 8
+        Agent/SRM set C1_ 2
     """)
     assert r.code == 2
     assert r.err.strip() == ('ackclock: error: script.tcl:2: unknown or unsupported ns-2 class'
-                             ' "Agent/TFRCSink"')
+                             ' "Agent/SRM"')
     r = ns2("puts [catch {nosuchcommand} msg]; puts $msg")
     assert r.out.splitlines() == ["1", 'invalid command name "nosuchcommand"']
