@@ -43,6 +43,10 @@ class Simulation:
     # Mid-run access (the ns-2 front end's `$ns at` scripts).
     def schedule_app(self, flow: int, t_ps: int, start: bool) -> None:
         """Starts (or stops) flow ``flow``'s application at ``t_ps`` (not before now)."""
+    def trace_queue_vars(self, link: int) -> bool:
+        """Records link ``link``'s queue variable changes (RED's curq_, ave_); False: none."""
+    def take_queue_vars(self, link: int) -> list[tuple[float, float, float]]:
+        """The (time s, curq, ave) changes recorded since the last call."""
     def tfrc_advance(self, flow: int, npkts: int) -> None:
         """Hands a TFRC sender ``npkts`` more packets now (-1: endless)."""
     def tfrc_vars(self, flow: int) -> tuple[float, float, float, float, float] | None:

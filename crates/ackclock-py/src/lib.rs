@@ -161,6 +161,19 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Starts recording link `link`'s queue variable changes (RED's curq_ and ave_); False
+    /// if its discipline has none.
+    fn trace_queue_vars(&mut self, link: usize) -> PyResult<bool> {
+        self.sim
+            .trace_queue_vars(link)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// The (time s, curq, ave) changes recorded on link `link` since the last call.
+    fn take_queue_vars(&mut self, link: usize) -> Vec<(f64, f64, f64)> {
+        self.sim.take_queue_vars(link)
+    }
+
     /// Hands flow `flow`'s TFRC sender `npkts` more packets now, -1 endless (ns-2's FTP
     /// produce / producemore / start on an Agent/TFRC with SndrType_ 1).
     fn tfrc_advance(&mut self, flow: usize, npkts: i64) -> PyResult<()> {

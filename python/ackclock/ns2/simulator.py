@@ -586,6 +586,9 @@ class Simulator(TclObject):
         except ValueError as e:
             raise Ns2Error(f"the engine rejected the network: {e}") from None
         self.started = True
+        for link in self.links:
+            if link.queue.traced and not self.engine.trace_queue_vars(link.index):
+                raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))
         for call in self.pending:
             call()
 
@@ -629,6 +632,7 @@ class Simulator(TclObject):
         channels."""
         if self.engine is None:
             return
+        self._write_queue_vars()
         self._copy_packet_trace()
         rows = self.engine.take_tcp_trace()
         if not rows.get("time_s"):
@@ -690,6 +694,21 @@ class Simulator(TclObject):
             out.append((t, flow, "ssthresh", 2.0))
             out.extend(rest[at + 1:])
         return out
+
+    def _write_queue_vars(self) -> None:
+        """Queue variable traces (RED's curq_, ave_: Queue.cmd_trace) up to the engine's
+        present, written to their channels."""
+        for link in self.links:
+            q = link.queue
+            if not q.traced:
+                continue
+            text = q.write_vars(self.engine.take_queue_vars(link.index))
+            if text and q.trace_channel is not None:
+                try:
+                    self.ctx.write_channel(q.trace_channel, text)
+                except Exception:
+                    raise Ns2Error(f"cannot write {q.cls}'s variable trace to channel"
+                                   f" {q.trace_channel!r} (closed?)") from None
 
     def _copy_packet_trace(self) -> None:
         """The engine writes each packet trace to a file of its own; the lines are copied to

@@ -82,9 +82,48 @@ class Queue(TclObject):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.kind = QUEUE_KINDS.get(cls.split("/", 1)[-1], "")
+        # `$q trace curq_` / `trace ave_` and `$q attach $chan` (RED): see write_vars.
+        self.traced: list[str] = []
+        self.trace_channel: str | None = None
+        self.last_vars = (0.0, 0.0)  # curq_, ave_ as last written
 
     def live_var(self, var: str) -> str | None:
         return None
+
+    def cmd_trace(self, var: str) -> None:
+        """RED's traced variables (ns-2.35 queue/red.cc): `curq_`, the backlog an arrival
+        finds, and `ave_`, the average after it, written to the attached channel whenever an
+        arrival changes them (REDQueue::enque assigns them, REDQueue::trace writes
+        `Q <time> <curq_>` and `a <time> <ave_>`)."""
+        if self.kind != "red":
+            raise Ns2Error(unsupported(f"{self.cls} trace {var} (variable traces: Queue/RED's"
+                                       " curq_ and ave_)"))
+        if var not in ("curq_", "ave_"):
+            raise Ns2Error(unsupported(f"{self.cls} trace {var} (only curq_ and ave_)"))
+        if self.ctx.simulator is not None and self.ctx.simulator.started:
+            raise Ns2Error(unsupported(f"{self.cls} trace {var} once the run has started"))
+        if var not in self.traced:
+            self.traced.append(var)
+
+    def cmd_attach(self, channel: str) -> None:
+        """REDQueue::command "attach": where traced variables are written."""
+        if self.kind != "red":
+            raise Ns2Error(unsupported(f"{self.cls} attach (variable traces: Queue/RED's)"))
+        self.trace_channel = channel
+
+    def write_vars(self, rows: list[tuple[float, float, float]]) -> str:
+        """The trace lines of the engine's recorded changes (time s, curq_, ave_), each
+        variable's line when it changed, ave_ first as REDQueue::enque assigns it first."""
+        out: list[str] = []
+        last_q, last_a = self.last_vars
+        for t, curq, ave in rows:
+            if ave != last_a and "ave_" in self.traced:
+                out.append(f"a {t:g} {ave:g}\n")
+            if curq != last_q and "curq_" in self.traced:
+                out.append(f"Q {t:g} {int(curq)}\n")
+            last_q, last_a = curq, ave
+        self.last_vars = (last_q, last_a)
+        return "".join(out)
 
     def write_var(self, var: str, value: str) -> None:
         if self.ctx.simulator is not None and self.ctx.simulator.started:

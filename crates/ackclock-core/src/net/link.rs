@@ -193,6 +193,11 @@ pub struct HeldOutcome {
 }
 
 impl Link {
+    /// Where its discipline's traced variables go, if it has any (`queue::VarTrace`).
+    pub fn var_trace(&mut self) -> Option<&mut Option<Box<crate::queue::VarTrace>>> {
+        self.queue.var_trace()
+    }
+
     pub fn new(from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: AnyQueue) -> Link {
         Link {
             from,

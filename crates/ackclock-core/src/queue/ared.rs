@@ -186,6 +186,10 @@ impl QueueDiscipline for AdaptiveRed {
         self.0.admit(a)
     }
 
+    fn var_trace(&mut self) -> Option<&mut Option<Box<super::VarTrace>>> {
+        <Red as QueueDiscipline>::var_trace(&mut self.0)
+    }
+
     fn state(&self) -> AqmState {
         self.0.state()
     }

@@ -37,6 +37,28 @@ pub use crate::params::{Described, Param, Params, Range, Unit};
 use crate::rng::RandomStream;
 use crate::time::{SimDuration, SimTime};
 
+/// The changes of a queue's traced variables, recorded only when asked for (ns-2's
+/// `$queue trace curq_` / `trace ave_` with `attach`; ns-2.35 queue/red.cc,
+/// `REDQueue::enque` assigns them on each arrival and `REDQueue::trace` writes a line when
+/// one changes). Each row: the time, the backlog the arrival found (`curq_`: packets, or
+/// bytes with `queue_in_bytes`) and the average after it (`ave_`), kept when either changed.
+#[derive(Clone, Debug, Default)]
+pub struct VarTrace {
+    pub rows: Vec<(SimTime, f64, f64)>,
+    last: (f64, f64),
+}
+
+impl VarTrace {
+    /// Records an arrival's (curq, ave) if either differs from the last recorded.
+    #[inline]
+    pub fn record(&mut self, now: SimTime, curq: f64, ave: f64) {
+        if (curq, ave) != self.last {
+            self.last = (curq, ave);
+            self.rows.push((now, curq, ave));
+        }
+    }
+}
+
 /// The waiting backlog a discipline decides on.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Backlog {
@@ -262,6 +284,11 @@ pub trait QueueDiscipline: Sized {
     fn limits(&self) -> (Option<u64>, Option<u64>) {
         (None, None)
     }
+
+    /// Where its traced variables' changes go, if it has any ([`VarTrace`]; RED's).
+    fn var_trace(&mut self) -> Option<&mut Option<Box<VarTrace>>> {
+        None
+    }
 }
 
 /// Declares the disciplines: each line `module::Type`, the module a file in this directory
@@ -385,6 +412,11 @@ macro_rules! disciplines {
             /// [`QueueDiscipline::limits`].
             pub fn limits(&self) -> (Option<u64>, Option<u64>) {
                 match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::limits(q),)* AnyQueue::External(q) => q.limits() }
+            }
+
+            /// [`QueueDiscipline::var_trace`].
+            pub fn var_trace(&mut self) -> Option<&mut Option<Box<VarTrace>>> {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::var_trace(q),)* AnyQueue::External(_) => None }
             }
         }
     };

@@ -27,7 +27,7 @@
 use super::ared::Ared;
 use super::{
     AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
-    Verdict,
+    VarTrace, Verdict,
 };
 use crate::rng::RandomStream;
 
@@ -78,6 +78,8 @@ pub struct Red {
     pub marks: u64,
     pub early_drops: u64,
     pub forced_drops: u64,
+    /// `curq_`/`ave_` changes, when traced ([`VarTrace`]).
+    var_trace: Option<Box<VarTrace>>,
 }
 
 impl Red {
@@ -122,6 +124,7 @@ impl Red {
             ared: None,
             nonlinear: false,
             rng,
+            var_trace: None,
             marks: 0,
             early_drops: 0,
             forced_drops: 0,
@@ -220,6 +223,10 @@ impl Red {
         self.avg = (1.0 - self.q_w) * self.avg + self.q_w * q;
         if let Some(ared) = self.ared.as_mut() {
             self.cur_max_p = ared.adapt(a.now, self.avg, self.th_min, self.th_max, self.cur_max_p);
+        }
+        // REDQueue::enque: ave_ then curq_ (the backlog the arrival found), traced if asked.
+        if let Some(t) = self.var_trace.as_deref_mut() {
+            t.record(a.now, q, self.avg);
         }
 
         self.count += 1;
@@ -368,6 +375,10 @@ impl QueueDiscipline for Red {
         Red::admit(self, a)
     }
 
+    fn var_trace(&mut self) -> Option<&mut Option<Box<VarTrace>>> {
+        Some(&mut self.var_trace)
+    }
+
     fn state(&self) -> AqmState {
         Red::state(self)
     }
@@ -420,6 +431,26 @@ mod tests {
             idle_since: idle_since.map(ps),
             busy_until: ps(now_s),
         }
+    }
+
+    /// ns-2's `trace curq_` / `trace ave_`: a row per arrival that changed either, the
+    /// backlog it found and the average after it; nothing unless asked for.
+    #[test]
+    fn traced_variables_record_their_changes() {
+        let mut r = red(params());
+        r.admit(&arrival(0.0, 0, None));
+        assert!(r.var_trace.is_none());
+        *<Red as QueueDiscipline>::var_trace(&mut r).unwrap() = Some(Box::default());
+        // An arrival to an empty queue with a zero average changes nothing.
+        r.admit(&arrival(0.001, 0, None));
+        r.admit(&arrival(0.002, 2, None));
+        r.admit(&arrival(0.003, 2, None));
+        let rows = &r.var_trace.as_ref().unwrap().rows;
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].0, rows[0].1), (SimTime(2_000_000_000), 2.0));
+        assert!((rows[0].2 - 0.002 * 2.0).abs() < 1e-15);
+        assert_eq!(rows[1].1, 2.0);
+        assert!((rows[1].2 - r.avg()).abs() < 1e-15 && rows[1].2 > rows[0].2);
     }
 
     #[test]

@@ -78,6 +78,34 @@ impl Simulator {
         Some(super::traceable_values(sender))
     }
 
+    /// Starts recording the changes of link direction `l`'s queue variables (RED's `curq_`
+    /// and `ave_`, `queue::VarTrace`); false if its discipline has none.
+    pub fn trace_queue_vars(&mut self, l: usize) -> Result<bool, String> {
+        let link = self
+            .links
+            .get_mut(l)
+            .ok_or_else(|| format!("no link {l}"))?;
+        Ok(match link.var_trace() {
+            Some(slot) => {
+                slot.get_or_insert_with(Default::default);
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// The changes recorded on link direction `l` since the last call: (time in seconds,
+    /// curq, ave).
+    pub fn take_queue_vars(&mut self, l: usize) -> Vec<(f64, f64, f64)> {
+        let Some(Some(t)) = self.links.get_mut(l).and_then(|x| x.var_trace()) else {
+            return Vec::new();
+        };
+        t.rows
+            .drain(..)
+            .map(|(at, q, ave)| (at.as_secs_f64(), q, ave))
+            .collect()
+    }
+
     /// Link direction `l`'s queue counters since the start of the run, brought up to now.
     pub fn queue_counters(&mut self, l: usize) -> Option<QueueCounters> {
         let now = self.now;
