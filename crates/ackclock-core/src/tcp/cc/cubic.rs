@@ -20,6 +20,18 @@
 //!   HyStart may end it before a loss (`hystart.rs`), as in Linux and as RFC 9438 4.10 allows.
 //!
 //! `beta` and `c` are settable, so seed 003's ns-2 values (beta 0.8, C 0.4) can be used.
+//!
+//! `linux_arith` = 1 follows Linux's `tcp_cubic.c` (`bictcp_update`, `bictcp_recalc_ssthresh`,
+//! `cubictcp_acked`) with its integer arithmetic instead, in whole segments: the cubic target
+//! at t + the minimum RTT (`delay_min`) gives `cnt` = cwnd / (target - cwnd) segments
+//! acknowledged per segment of growth (100 cwnd at or above the target, at most 20 without a
+//! W_max), recomputed at most once per jiffy (HZ 250) and after 1/32 s for an unchanged cwnd;
+//! the Reno estimate `tcp_cwnd` grows by one per floor(cwnd x beta_scale / 8) segments
+//! acknowledged (beta_scale = 15: 8 (1024 + 717) / 3 / (1024 - 717) in integers), and while
+//! it leads cwnd, cnt <= cwnd / (tcp_cwnd - cwnd); cnt >= 2; growth by `tcp_cong_avoid_ai`;
+//! ssthresh max(cwnd x 717 / 1024, 2), W_max (1024 + 717) cwnd / 2048 with fast convergence;
+//! delay samples within a second of an epoch's start are skipped. Off by default: an
+//! experiment against Linux (docs/validation.md), not yet the `linux` profile's.
 
 use super::hystart::HyStart;
 use super::{
@@ -40,6 +52,78 @@ pub struct Cubic {
     w_est: f64,
     srtt: f64,
     hystart: Option<HyStart>,
+    /// Linux's integer `bictcp_update` (`linux_arith`); None: RFC 9438 as above.
+    linux: Option<LinuxArith>,
+}
+
+/// Linux's `struct bictcp` and `snd_cwnd_cnt`, in whole segments and jiffies.
+#[derive(Clone, Debug, Default)]
+struct LinuxArith {
+    cnt: u64,
+    last_max_cwnd: u64,
+    last_cwnd: u64,
+    last_time: u64,
+    /// The epoch's first jiffy + 1 (0: no epoch).
+    epoch: u64,
+    origin: u64,
+    k: f64,
+    ack_cnt: u64,
+    tcp_cwnd: u64,
+    delay_min: f64,
+    cwnd_cnt: u64,
+}
+
+/// Linux's HZ on the machine compared against (docs/validation.md).
+const HZ: f64 = 250.0;
+/// `beta` 717/1024 and `beta_scale` as `tcp_cubic.c` computes them.
+const LINUX_BETA: u64 = 717;
+const LINUX_BETA_SCALE: u64 = 8 * (1024 + LINUX_BETA) / 3 / (1024 - LINUX_BETA);
+
+impl LinuxArith {
+    /// `bictcp_update`: sets `cnt` for a whole window `cwnd` after `acked` segments.
+    fn update(&mut self, cwnd: u64, acked: u64, now: u64, c: f64) {
+        self.ack_cnt += acked;
+        if self.last_cwnd == cwnd && now.saturating_sub(self.last_time) <= (HZ as u64) / 32 {
+            return;
+        }
+        if !(self.epoch != 0 && now == self.last_time) {
+            self.last_cwnd = cwnd;
+            self.last_time = now;
+            if self.epoch == 0 {
+                self.epoch = now + 1;
+                self.ack_cnt = acked;
+                self.tcp_cwnd = cwnd;
+                if self.last_max_cwnd <= cwnd {
+                    self.k = 0.0;
+                    self.origin = cwnd;
+                } else {
+                    self.k = ((self.last_max_cwnd - cwnd) as f64 / c).cbrt();
+                    self.origin = self.last_max_cwnd;
+                }
+            }
+            let t = (now + 1 - self.epoch) as f64 / HZ + self.delay_min;
+            let target = (self.origin as f64 + c * (t - self.k).powi(3)).max(0.0) as u64;
+            self.cnt = if target > cwnd {
+                cwnd / (target - cwnd)
+            } else {
+                100 * cwnd
+            };
+            if self.last_max_cwnd == 0 && self.cnt > 20 {
+                self.cnt = 20;
+            }
+        }
+        // tcp_friendliness
+        let delta = (cwnd * LINUX_BETA_SCALE) >> 3;
+        while delta > 0 && self.ack_cnt > delta {
+            self.ack_cnt -= delta;
+            self.tcp_cwnd += 1;
+        }
+        if self.tcp_cwnd > cwnd {
+            let max_cnt = cwnd / (self.tcp_cwnd - cwnd);
+            self.cnt = self.cnt.min(max_cnt);
+        }
+        self.cnt = self.cnt.max(2);
+    }
 }
 
 impl CongestionOps for Cubic {
@@ -59,6 +143,7 @@ impl CongestionOps for Cubic {
                 .ns3("FastConvergence"),
             Param::new("reno_friendly", 1.0, Range::Flag, "the Reno-friendly region (4.3)")
                 .ns3("TcpFriendliness"),
+            Param::new("linux_arith", 0.0, Range::Flag, "Linux's bictcp_update in integers"),
         ],
     };
 
@@ -75,10 +160,15 @@ impl CongestionOps for Cubic {
             w_est: 0.0,
             srtt: 0.0,
             hystart: setup.hystart.map(HyStart::new),
+            linux: (p.get("linux_arith") != 0.0).then(LinuxArith::default),
         }
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if self.linux.is_some() {
+            self.linux_cong_avoid(w, ev);
+            return;
+        }
         if let Some(sample) = ev.delay.or(ev.rtt) {
             let r = sample.as_secs_f64();
             self.srtt = if self.srtt == 0.0 {
@@ -126,6 +216,19 @@ impl CongestionOps for Cubic {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if let Some(la) = self.linux.as_mut() {
+            // bictcp_recalc_ssthresh
+            let cwnd = w.cwnd.min(w.rwnd).max(0.0) as u64;
+            la.epoch = 0;
+            la.cwnd_cnt = 0; // tcp_init_cwnd_reduction
+            la.last_max_cwnd = if self.fast_convergence && cwnd < la.last_max_cwnd {
+                cwnd * (1024 + LINUX_BETA) / 2048
+            } else {
+                cwnd
+            };
+            self.w_max = la.last_max_cwnd as f64;
+            return (cwnd * LINUX_BETA / 1024).max(2) as f64;
+        }
         let cwnd = w.cwnd.min(w.rwnd);
         self.w_max = if self.fast_convergence && cwnd < self.w_max {
             cwnd * (1.0 + self.beta) / 2.0
@@ -153,7 +256,66 @@ impl Cubic {
         self.c * (t - self.k).powi(3) + self.w_max
     }
 
+    /// Linux's `tcp_cubic.c` (`linux_arith`): `cubictcp_acked`'s minimum delay, slow start
+    /// (`tcp_slow_start`: up to ssthresh, the rest of the ACK in congestion avoidance),
+    /// `bictcp_update` and `tcp_cong_avoid_ai`, in whole segments.
+    fn linux_cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        let c = self.c;
+        let now = (ev.now.0 as f64 * 1e-12 * HZ) as u64;
+        let Some(la) = self.linux.as_mut() else {
+            return;
+        };
+        if let Some(d) = ev.delay {
+            let d = d.as_secs_f64();
+            let settling = la.epoch != 0 && now + 1 < la.epoch + HZ as u64;
+            if d > 0.0 && !settling && (la.delay_min == 0.0 || d < la.delay_min) {
+                la.delay_min = d;
+            }
+        }
+        if w.cwnd < w.ssthresh {
+            if let Some(h) = self.hystart.as_mut() {
+                if let Some(sample) = ev.delay.or(ev.rtt) {
+                    h.on_sample(w, &ev, sample);
+                }
+            }
+        }
+        let mut cwnd = w.cwnd.max(1.0) as u64;
+        let mut acked = ev.acked;
+        if (cwnd as f64) < w.ssthresh {
+            let cap = if w.ssthresh.is_finite() {
+                w.ssthresh as u64
+            } else {
+                u64::MAX
+            };
+            let grown = (cwnd + acked).min(cap.max(cwnd));
+            acked -= grown - cwnd;
+            cwnd = grown;
+            w.cwnd = cwnd as f64;
+            if acked == 0 {
+                return;
+            }
+        }
+        la.update(cwnd, acked, now, c);
+        let cnt = la.cnt.max(1);
+        if la.cwnd_cnt >= cnt {
+            la.cwnd_cnt = 0;
+            cwnd += 1;
+        }
+        la.cwnd_cnt += acked;
+        if la.cwnd_cnt >= cnt {
+            let d = la.cwnd_cnt / cnt;
+            la.cwnd_cnt -= d * cnt;
+            cwnd += d;
+        }
+        w.cwnd = cwnd as f64;
+    }
+
     pub fn on_timeout(&mut self) {
+        if let Some(la) = self.linux.as_mut() {
+            // cubictcp_state(TCP_CA_Loss): bictcp_reset (delay_min too); tcp_enter_loss
+            // clears snd_cwnd_cnt.
+            *la = LinuxArith::default();
+        }
         self.epoch = None;
         self.w_max = 0.0;
         if let Some(h) = self.hystart.as_mut() {
@@ -281,5 +443,40 @@ mod tests {
             }
             assert_eq!(w.ssthresh.is_finite(), on, "hystart {on}");
         }
+    }
+
+    #[test]
+    fn linux_arith_follows_bictcp_update_in_integers() {
+        // bictcp_update: a new epoch without W_max has K = 0 and its target at cwnd, so cnt is
+        // 100 cwnd capped at 20. With cwnd unchanged, ACKs within 1/32 s (8 jiffies) only
+        // count; after it, the Reno estimate gains one segment per floor(4 x 15 / 8) = 7
+        // acknowledged (8 counted so far pass it), and cnt <= cwnd / (tcp_cwnd - cwnd) = 4.
+        let mut la = LinuxArith::default();
+        assert_eq!(LINUX_BETA_SCALE, 15);
+        for j in 0..8u64 {
+            la.update(4, 1, 10 + j, 0.4);
+        }
+        assert_eq!((la.cnt, la.tcp_cwnd, la.ack_cnt), (20, 4, 8));
+        la.update(4, 1, 18, 0.4);
+        assert_eq!((la.cnt, la.tcp_cwnd), (4, 5));
+        // cnt is at least 2: at most one segment of growth per two acknowledged.
+        la.tcp_cwnd = 10;
+        la.update(4, 1, 30, 0.4);
+        assert_eq!(la.cnt, 2);
+    }
+
+    #[test]
+    fn linux_arith_reduces_in_whole_segments() {
+        // bictcp_recalc_ssthresh: max(cwnd x 717 / 1024, 2); W_max (1024 + 717) cwnd / 2048
+        // below the previous W_max (fast convergence).
+        let given = BTreeMap::from([("linux_arith".to_string(), 1.0)]);
+        let p = Params::new(&Cubic::INFO, &given).unwrap();
+        let mut c = Cubic::new(&p, &CcSetup::default());
+        let mut w = Window::new(5.0, f64::INFINITY, 1e9);
+        assert_eq!(c.ssthresh(&w, SimTime::ZERO), 3.0);
+        assert_eq!(c.linux.as_ref().unwrap().last_max_cwnd, 5);
+        w.cwnd = 4.0;
+        assert_eq!(c.ssthresh(&w, SimTime::ZERO), 2.0);
+        assert_eq!(c.linux.as_ref().unwrap().last_max_cwnd, 4 * 1741 / 2048);
     }
 }
