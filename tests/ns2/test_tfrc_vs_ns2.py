@@ -125,3 +125,44 @@ def test_what_is_not_modelled_is_refused_in_one_line(tmp_path: Path, line: str,
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0] and "s.tcl:" in lines[0], done.stderr
+
+
+@live
+def test_an_errormodule_drops_a_tfrc_flows_packets_as_ns2(tmp_path: Path) -> None:
+    """test-suite-friendly.tcl's twoDrops: an ErrorModule bound to the flow's fid drops its
+    packets 2 and 3 (ErrorModel/List), the first loss ends slow start."""
+    trace = same_as_ns2(tmp_path, DUMBBELL.replace("$ns at 0.0 \"$tf start\"", """
+        set em [new ErrorModule Fid]
+        set lossy [$ns link $n1 $n2]
+        $lossy errormodule $em
+        $em default pass
+        set errmodel [new ErrorModel/List]
+        $errmodel unit pkt
+        $errmodel droplist {2 3}
+        [$lossy errormodule] insert $errmodel
+        [$lossy errormodule] bind $errmodel 1
+        $ns at 0.0 "$tf start"
+    """))
+    first = [x.split() for x in trace.splitlines() if x.startswith("d ")][:2]
+    assert [f[10] for f in first] == ["2", "3"], first  # the module's drops, by number
+
+
+@live
+def test_a_udp_agent_receives_as_a_null_agent(tmp_path: Path) -> None:
+    """`create-connection UDP $a UDP $b` (test-suite-friendly.tcl's HighLoss): ns-2's
+    UdpAgent::recv frees what arrives."""
+    same_as_ns2(tmp_path, """
+        set ns [new Simulator]
+        set tr [open out.tr w]
+        $ns trace-all $tr
+        set n0 [$ns node]
+        set n1 [$ns node]
+        $ns duplex-link $n0 $n1 1Mb 10ms DropTail
+        set udp [$ns create-connection UDP $n0 UDP $n1 1]
+        set cbr [$udp attach-app Traffic/CBR]
+        $cbr set rate_ 800Kb
+        $ns at 0.1 "$cbr start"
+        $ns at 9.0 "$cbr stop"
+        $ns at 10.0 "flush $tr; exit 0"
+        $ns run
+    """)

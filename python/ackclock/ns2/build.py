@@ -17,7 +17,17 @@ from ..scenario import (
     Scenario,
     loss_from_table,
 )
-from .agents import Cbr, Ftp, FullTcpAgent, NullAgent, OnOff, TcpAgent, TcpSink, UdpAgent
+from .agents import (
+    Agent,
+    Cbr,
+    Ftp,
+    FullTcpAgent,
+    NullAgent,
+    OnOff,
+    TcpAgent,
+    TcpSink,
+    UdpAgent,
+)
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
 from .tfrc import TfrcAgent, TfrcSinkAgent
@@ -71,7 +81,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
     if modules:
         fids: dict[int, list[str]] = {}
         for agent in sim.agents:
-            if isinstance(agent, (TcpAgent, UdpAgent)) and agent.flow is not None:
+            if isinstance(agent, (TcpAgent, UdpAgent, TfrcAgent)) and agent.flow is not None:
                 names = fids.setdefault(_fid(agent), [])
                 # Both ends of a FullTcp connection are one flow.
                 if flows[agent.flow].name not in names:
@@ -178,9 +188,10 @@ def _udp_flow(agent: UdpAgent) -> Flow | None:
     ends = _endpoints(agent)
     if ends is None or agent.app is None:
         return None
-    if not isinstance(agent.peer, NullAgent):
-        raise Ns2Error(f"UDP agent {agent.handle} must be connected to an Agent/Null or"
-                       " Agent/LossMonitor", agent.created_at)
+    # ns-2's UdpAgent::recv frees what arrives: a UDP agent receives as an Agent/Null does.
+    if not isinstance(agent.peer, (NullAgent, UdpAgent)):
+        raise Ns2Error(f"UDP agent {agent.handle} must be connected to an Agent/Null,"
+                       " Agent/LossMonitor or Agent/UDP", agent.created_at)
     if not isinstance(agent.app, (Cbr, OnOff)):
         raise Ns2Error(unsupported(f"{agent.app.cls} over UDP"), agent.app.created_at)
     params = agent.app.app_params()
@@ -209,7 +220,7 @@ def _tfrc_flow(agent: TfrcAgent) -> Flow | None:
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 
-def _fid(agent: TcpAgent | UdpAgent) -> int:
+def _fid(agent: Agent) -> int:
     """The agent's fid_, which labels its packets in traces."""
     try:
         return int(float(agent.read_var("fid_")))
