@@ -69,6 +69,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ns3_newreno_growth": "bool",
         "ns3_cc_defaults": "bool",  # cc_params not given take ns-3.44's attribute defaults
         "ns3_cwnd_limited": "bool",  # ns-3.44's m_isCwndLimited (TcpCubic, TcpLinuxReno)
+        "ns3_srtt_samples": "bool",  # congestion control sees srtt (ns-3.44's PktsAcked)
+        "ns3_ts_ms": "bool",  # RTT samples from ns-3.44's whole-millisecond timestamps
         # growth once per ACK however many segments it covers (IKRSimLib's TCP_Sender::HandleACK)
         "growth_per_ack": "bool",
     }
@@ -201,6 +203,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
                     "ns3_cwnd_limited": False,
+                    "ns3_srtt_samples": False,
+                    "ns3_ts_ms": False,
                     "growth_per_ack": False,
                 }
             ),
@@ -265,6 +269,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
                     "ns3_cwnd_limited": False,
+                    "ns3_srtt_samples": False,
+                    "ns3_ts_ms": False,
                     "growth_per_ack": False,
                 }
             ),
@@ -328,6 +334,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # TcpSocketBase::SendDataPacket's m_isCwndLimited, which TcpCubic and
                     # TcpLinuxReno::IncreaseWindow require
                     "ns3_cwnd_limited": True,
+                    # TcpSocketBase::ProcessAck passes m_tcb->m_srtt to every PktsAcked
+                    "ns3_srtt_samples": True,
+                    # TcpOptionTS::NowToTsValue counts whole ms; CalculateRttSample
+                    "ns3_ts_ms": True,
                     "growth_per_ack": False,  # ns3_newreno_growth decides, per class
                 }
             ),
@@ -398,6 +408,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
                     "ns3_cwnd_limited": False,
+                    "ns3_srtt_samples": False,
+                    "ns3_ts_ms": False,
                     # HandleACK: slow start fCWnd += MSS, congestion avoidance
                     # fCWnd += max(MSS * MSS / fCWnd, 1) per new ACK
                     "growth_per_ack": True,

@@ -206,6 +206,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ns3_cc_defaults": False,
             "growth_per_ack": False,
             "ns3_cwnd_limited": False,
+            "ns3_srtt_samples": False,
+            "ns3_ts_ms": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None,
                 "size_bytes": None},

@@ -67,6 +67,8 @@ pub fn ns2_tcp() -> TcpConfig {
         growth_per_ack: false,
         ns3_cc_defaults: false,
         ns3_cwnd_limited: false,
+        ns3_srtt_samples: false,
+        ns3_ts_ms: false,
     }
 }
 

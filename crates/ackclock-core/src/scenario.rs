@@ -602,6 +602,20 @@ pub struct TcpConfig {
     /// profile.
     #[serde(default)]
     pub ns3_cwnd_limited: bool,
+    /// ns-3.44's `TcpSocketBase::ProcessAck` passes the smoothed RTT (`m_tcb->m_srtt`), not
+    /// the ACK's own sample, to `PktsAcked` (src/internet/model/tcp-socket-base.cc): every
+    /// congestion control's per-ACK RTT and delay signal is then the smoothed RTT (Vegas's
+    /// BaseRTT, CUBIC's HyStart delay, Westwood's and Hybla's minimum RTT, ...). On in the
+    /// `ns3` profile.
+    #[serde(default)]
+    pub ns3_srtt_samples: bool,
+    /// RTT samples as ns-3.44 takes them: with timestamps, whose values are whole
+    /// milliseconds (`TcpOptionTS::NowToTsValue`), the difference of the two clock readings
+    /// (`ElapsedTimeFromTsValue`; zero becomes 1 us), without them the exact time; never
+    /// rounded to `timer_granularity` (src/internet/model/tcp-option-ts.cc,
+    /// tcp-socket-base.cc `CalculateRttSample`). On in the `ns3` profile.
+    #[serde(default)]
+    pub ns3_ts_ms: bool,
 }
 
 impl TcpConfig {

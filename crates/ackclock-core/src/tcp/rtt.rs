@@ -34,7 +34,7 @@
 //! RTTVAR). The two differ only while SRTT + 4 RTTVAR is below the floor and the timer has
 //! backed off.
 
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 
 /// The RTO rule (`rto_rule`): `rfc6298`, RTO = max(min_rto, SRTT + 4 RTTVAR); `linux`,
 /// SRTT + max(4 RTTVAR, min_rto); `ikr`, SRTT + 4 RTTVAR rounded up to the granularity,
@@ -111,6 +111,25 @@ impl RttEstimator {
     /// Feeds one RTT measurement (equations 2.2 / 2.3) and recomputes the RTO.
     pub fn sample(&mut self, raw: SimDuration) {
         let r = self.quantize(raw);
+        self.feed(r);
+    }
+
+    /// ns-3.44's RTT sample (the TCP parameter `ns3_ts_ms`): with timestamps the difference
+    /// of two whole-millisecond clock readings, the echoed send time's and now's
+    /// (`TcpOptionTS::NowToTsValue`, `ElapsedTimeFromTsValue`; a zero difference becomes
+    /// 1 us, `TcpSocketBase::CalculateRttSample`), without them the exact elapsed time;
+    /// never rounded to the timer granularity. Fed as [`RttEstimator::sample`] feeds.
+    pub fn sample_ns3(&mut self, now: SimTime, sent: SimTime, timestamps: bool) {
+        const MS: u64 = 1_000_000_000;
+        let r = if timestamps {
+            (now.0 / MS).saturating_sub(sent.0 / MS) * MS
+        } else {
+            now.since(sent).0
+        };
+        self.feed(if r == 0 { 1_000_000 } else { r });
+    }
+
+    fn feed(&mut self, r: u64) {
         self.last_sample = r;
         if !self.has_sample {
             self.srtt = r;
@@ -195,6 +214,26 @@ mod tests {
             SimDuration(60_000 * MS),
             SimDuration(g_ms * MS),
         )
+    }
+
+    /// ns-3.44's timestamps count whole milliseconds: a 90.577 ms handshake sent at 0 is a
+    /// 90 ms sample; 0.9 ms that crosses a millisecond boundary is 1 ms, one that does not is
+    /// 1 us; without timestamps the sample is exact, never rounded to the granularity.
+    #[test]
+    fn ns3_samples_difference_whole_millisecond_clocks() {
+        let us = MS / 1000;
+        let mut e = est(1);
+        e.sample_ns3(SimTime(90_577 * us), SimTime(0), true);
+        assert_eq!(e.last_sample, 90 * MS);
+        e.sample_ns3(SimTime(5_100 * us), SimTime(4_200 * us), true);
+        assert_eq!(e.last_sample, MS);
+        e.sample_ns3(SimTime(4_900 * us), SimTime(4_100 * us), true);
+        assert_eq!(e.last_sample, us);
+        e.sample_ns3(SimTime(93_456 * us), SimTime(1_000 * us), false);
+        assert_eq!(e.last_sample, 92_456 * us);
+        // The usual rule rounds to the nearest tick.
+        e.sample(SimDuration(90_577 * us));
+        assert_eq!(e.last_sample, 91 * MS);
     }
 
     #[test]

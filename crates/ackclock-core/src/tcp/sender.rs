@@ -219,6 +219,10 @@ pub struct TcpSender {
     /// `ns3_cwnd_limited` with a class that honours it: whether the last data segment sent
     /// left less than one segment of cwnd unused (ns-3.44's `m_isCwndLimited`); None: off.
     ns3_limited: Option<bool>,
+    /// `ns3_srtt_samples`: congestion control's per-ACK RTT is the smoothed RTT.
+    srtt_samples: bool,
+    /// `ns3_ts_ms`: RTT samples as ns-3.44 takes them (`RttEstimator::sample_ns3`).
+    ns3_ts_ms: bool,
     /// Delivery-rate samples for BBR (draft-cheng-iccrg-delivery-rate-estimation).
     rate: Option<Box<DeliveryRate>>,
     /// Pacing: segments per second (0: none), when the next may leave, and the deadline
@@ -320,6 +324,8 @@ impl TcpSender {
             cong_action_pending: false,
             skip_growth: false,
             ns3_limited: cfg.ns3_cwnd_limited().then_some(false),
+            srtt_samples: cfg.ns3_srtt_samples,
+            ns3_ts_ms: cfg.ns3_ts_ms,
             rate: cc
                 .has_cong_control()
                 .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),
@@ -744,24 +750,39 @@ impl TcpSender {
     }
 
     /// Takes an RTT sample if `ack` covers the timed segment or, with timestamps (RFC 7323
-    /// section 4), from the echoed timestamp of every ACK for new data.
+    /// section 4), from the echoed timestamp of every ACK for new data, and returns the RTT
+    /// congestion control sees with this ACK: that sample or, under `ns3_srtt_samples`, the
+    /// smoothed RTT once there is one, whether or not this ACK gave a sample (ns-3.44's
+    /// `TcpSocketBase::ProcessAck` passes `m_tcb->m_srtt` to every `PktsAcked`).
     fn sample_rtt(&mut self, now: SimTime, ack: u64, c: &mut FlowCounters) -> Option<SimDuration> {
         let sent = if self.timestamps {
             self.ts_echo
         } else {
-            let (seq, sent) = self.timed?;
-            if ack <= seq {
-                return None;
+            match self.timed {
+                Some((seq, sent)) if ack > seq => sent,
+                _ => return self.srtt_for_cc(),
             }
-            sent
         };
-        self.rtt.sample(now.since(sent));
+        if self.ns3_ts_ms {
+            self.rtt.sample_ns3(now, sent, self.timestamps);
+        } else {
+            self.rtt.sample(now.since(sent));
+        }
         self.rtt.reset_backoff();
         self.timed = None;
         let r = SimDuration(self.rtt.last_sample);
         c.rtt_samples += 1;
         c.rtt_sum_ps += r.0 as u128;
+        if self.srtt_samples {
+            return self.srtt_for_cc();
+        }
         Some(r)
+    }
+
+    /// Under `ns3_srtt_samples`, the smoothed RTT once there is one; else none.
+    #[cold]
+    fn srtt_for_cc(&self) -> Option<SimDuration> {
+        (self.srtt_samples && self.rtt.srtt > 0).then_some(SimDuration(self.rtt.srtt))
     }
 
     fn on_new_ack(
@@ -951,7 +972,13 @@ impl TcpSender {
         let credit = if self.bytes { acked as f64 } else { 1.0 };
         // The segment this ACK answers was sent at the echoed time (ns-2's sink echoes the
         // latest arrival, RFC 7323's the left edge: both a delay sample per ACK).
-        let delay = (self.ts_echo > SimTime::ZERO).then(|| now.since(self.ts_echo));
+        // Under `ns3_srtt_samples` the delay signal too is the smoothed RTT (ns-3.44's
+        // TcpVegas, TcpCubic's HyStart and the others read only `PktsAcked`'s srtt).
+        let delay = if self.srtt_samples {
+            rtt
+        } else {
+            (self.ts_echo > SimTime::ZERO).then(|| now.since(self.ts_echo))
+        };
         self.cc.cong_avoid(
             &mut self.w,
             AckEvent {

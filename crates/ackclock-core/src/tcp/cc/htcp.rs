@@ -18,10 +18,27 @@
 //! Throughput is measured as Linux's `tcp_htcp` does: segments acknowledged per RTT_min-long
 //! interval, smoothed 3/4 old + 1/4 new; its maximum over the epoch is compared at the next
 //! loss. Below ssthresh the window grows as Reno's slow start.
+//!
+//! `ns3_model` = 1 (the `ns3` profile's default) follows ns-3.44's `TcpHtcp` instead
+//! (src/internet/model/tcp-htcp.cc), which differs from the draft in units and rules:
+//! - `CongestionAvoidance`: each ACK adds max(1, (MSS^2 + cwnd alpha) / cwnd) bytes, cwnd in
+//!   bytes: Reno's MSS^2 / cwnd plus alpha *bytes* (the draft's alpha is segments per RTT),
+//!   truncated to whole bytes; no RTT scaling;
+//! - `UpdateAlpha` (every `PktsAcked` and every loss): alpha = max(1, 2 (1 - beta) alpha(Δ)),
+//!   Δ from the last loss or from the start of the simulation, beta 0 before the first loss;
+//! - `PktsAcked`: RTT_min and RTT_max of the epoch from every ACK's RTT (the smoothed RTT
+//!   under `ns3_srtt_samples`), throughput = bytes acknowledged in the open state since the
+//!   last loss / the time since it, in whole bytes per second;
+//! - `GetSsThresh` (every loss): beta = RTT_min / RTT_max, unclamped, if the throughput rose
+//!   since the last loss and the rise divided by the old throughput, in integer arithmetic,
+//!   is at most `throughput_ratio` (so any rise smaller than the old throughput), else
+//!   `default_backoff`; ssthresh = max(2, beta x flight) segments (flight here: the window,
+//!   as the other algorithms take it); then the epoch's RTTs and throughput restart.
 
 use super::{
-    slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range,
-    Window, NO_TRACE, Ns3Class};
+    slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, Conn, CongestionOps, Ns3Class,
+    Param, Params, Range, Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 const BETA_MIN: f64 = 0.5;
@@ -48,6 +65,24 @@ pub struct Htcp {
     count_since: Option<SimTime>,
     /// Throughput samples since the last congestion event.
     samples: u32,
+    /// ns-3.44's `TcpHtcp` (`ns3_model`), its attributes and state: `m_defaultBackoff`,
+    /// `m_throughputRatio`, `m_alpha` (bytes per ACK), `m_lastCon` (s), `m_throughput` and
+    /// `m_lastThroughput` (bytes/s), `m_dataSent` (bytes), whether the state is open.
+    ns3: Option<Ns3Htcp>,
+    /// The segment size in bytes (ns-3's `m_segmentSize`).
+    mss: f64,
+}
+
+#[derive(Clone, Debug)]
+struct Ns3Htcp {
+    default_backoff: f64,
+    throughput_ratio: f64,
+    alpha: f64,
+    last_con: f64,
+    throughput: u32,
+    last_throughput: u32,
+    data_sent: f64,
+    open: bool,
 }
 
 /// α(Δ) of the draft's equation (1), before scaling.
@@ -71,10 +106,18 @@ impl CongestionOps for Htcp {
             Param::new("rtt_scaling", 1.0, Range::Flag, "scale the increase with the RTT"),
             Param::new("adaptive_backoff", 1.0, Range::Flag, "beta from RTT_min / RTT_max"),
             Param::new("bandwidth_switch", 1.0, Range::Flag, "beta 0.5 on a throughput change"),
+            Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpHtcp rules (module notes)")
+                .profile_defaults(&[("ns3", 1.0)]),
+            Param::new("default_backoff", 0.5, Range::Between(0.0, 1.0), "ns3_model: beta otherwise")
+                .ns3("DefaultBackoff"),
+            Param::new("throughput_ratio", 0.2, Range::NonNegative, "ns3_model: beta's threshold")
+                .ns3("ThroughputRatio"),
         ],
     };
+    const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Htcp {
+    fn new(p: &Params, setup: &CcSetup) -> Htcp {
+        let ns3 = p.get("ns3_model") != 0.0;
         Htcp {
             delta_l: p.get("delta_l"),
             rtt_ref: p.get("rtt_ref"),
@@ -82,7 +125,8 @@ impl CongestionOps for Htcp {
             adaptive_backoff: p.get("adaptive_backoff") != 0.0,
             bandwidth_switch: p.get("bandwidth_switch") != 0.0,
             last_congestion: None,
-            beta: BETA_MIN,
+            // ns-3's m_beta starts at 0.
+            beta: if ns3 { 0.0 } else { BETA_MIN },
             rtt_min: f64::INFINITY,
             rtt_max: 0.0,
             b_i: 0.0,
@@ -91,10 +135,52 @@ impl CongestionOps for Htcp {
             count: 0.0,
             count_since: None,
             samples: 0,
+            mss: setup.mss.max(1.0),
+            ns3: ns3.then(|| Ns3Htcp {
+                default_backoff: p.get("default_backoff"),
+                throughput_ratio: p.get("throughput_ratio"),
+                alpha: 0.0,
+                last_con: 0.0,
+                throughput: 0,
+                last_throughput: 0,
+                data_sent: 0.0,
+                open: true,
+            }),
+        }
+    }
+
+    fn pkts_acked(&mut self, _w: &mut Window, sample: &AckSample) {
+        // ns-3's `TcpHtcp::PktsAcked` (the draft's model samples in `cong_avoid`).
+        let mss = self.mss;
+        let Some(n) = self.ns3.as_mut() else {
+            return;
+        };
+        let now = sample.now.as_secs_f64();
+        if n.open {
+            n.data_sent += sample.acked as f64 * mss;
+        }
+        n.throughput = (n.data_sent / (now - n.last_con)) as u32;
+        self.ns3_update_alpha(now);
+        if let Some(r) = sample.rtt {
+            let r = r.as_secs_f64();
+            self.rtt_min = self.rtt_min.min(r);
+            self.rtt_max = self.rtt_max.max(r);
         }
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if let Some(n) = self.ns3.as_mut() {
+            // `TcpNewReno::IncreaseWindow` with `TcpHtcp::CongestionAvoidance`.
+            n.open = true;
+            if w.cwnd < w.ssthresh {
+                slow_start(w, &ev);
+            } else {
+                let cwnd = w.cwnd * self.mss;
+                let adder = ((self.mss * self.mss + cwnd * n.alpha) / cwnd).max(1.0);
+                w.cwnd += adder.trunc() / self.mss;
+            }
+            return;
+        }
         self.last_congestion.get_or_insert(ev.now);
         if let Some(r) = ev.delay.or(ev.rtt) {
             let r = r.as_secs_f64();
@@ -110,6 +196,9 @@ impl CongestionOps for Htcp {
     }
 
     fn ssthresh(&mut self, w: &Window, now: SimTime) -> f64 {
+        if self.ns3.is_some() {
+            return self.ns3_ssthresh(w, now);
+        }
         self.update_beta();
         self.last_congestion = Some(now);
         self.rtt_max = self.rtt_min;
@@ -120,6 +209,11 @@ impl CongestionOps for Htcp {
     }
 
     fn set_state(&mut self, _w: &mut Window, state: CaState, _conn: &Conn) {
+        if let Some(n) = self.ns3.as_mut() {
+            // ns-3 counts data only in the open state; `cong_avoid` reopens it.
+            n.open = state == CaState::Open;
+            return;
+        }
         if state == CaState::Loss {
             self.on_timeout();
         }
@@ -136,6 +230,35 @@ impl CongestionOps for Htcp {
 }
 
 impl Htcp {
+    /// ns-3's `TcpHtcp::UpdateAlpha` at `now` (s).
+    fn ns3_update_alpha(&mut self, now: f64) {
+        let Some(n) = self.ns3.as_mut() else {
+            return;
+        };
+        let a = alpha_of(now - n.last_con, self.delta_l);
+        n.alpha = (2.0 * (1.0 - self.beta) * a).max(1.0);
+    }
+
+    /// ns-3's `TcpHtcp::GetSsThresh` and `UpdateBeta`.
+    fn ns3_ssthresh(&mut self, w: &Window, now: SimTime) -> f64 {
+        let n = self.ns3.as_mut().expect("ns3_model");
+        n.last_con = now.as_secs_f64();
+        self.beta = n.default_backoff;
+        if n.throughput > n.last_throughput && n.last_throughput > 0 {
+            let rise = (n.throughput - n.last_throughput) / n.last_throughput;
+            if f64::from(rise) <= n.throughput_ratio && self.rtt_max > 0.0 {
+                self.beta = self.rtt_min / self.rtt_max;
+            }
+        }
+        n.last_throughput = n.throughput;
+        n.throughput = 0;
+        n.data_sent = 0.0;
+        self.ns3_update_alpha(now.as_secs_f64());
+        self.rtt_min = f64::INFINITY;
+        self.rtt_max = 0.0;
+        (self.beta * w.cwnd.min(w.rwnd)).max(2.0)
+    }
+
     /// The increase per RTT now: α(Δ), RTT-scaled, times 2 (1 - β).
     pub fn alpha(&self, now: SimTime) -> f64 {
         let since = self.last_congestion.unwrap_or(now);
@@ -302,5 +425,47 @@ mod tests {
             h.cong_avoid(&mut w, ack(3.0 + i as f64 * 1e-6, 0.1));
         }
         assert!((w.cwnd - start - 22.0).abs() < 0.3, "{}", w.cwnd - start);
+    }
+
+    /// ns-3.44's `TcpHtcp::CongestionAvoidance`: max(1, (MSS^2 + cwnd alpha) / cwnd) bytes
+    /// per ACK, alpha = max(1, 2 (1 - beta) alpha(Δ)) bytes, no RTT scaling.
+    #[test]
+    fn ns3_model_adds_alpha_bytes_per_ack() {
+        let setup = CcSetup {
+            mss: 1000.0,
+            ..CcSetup::default()
+        };
+        let given: BTreeMap<String, f64> = [("ns3_model".to_string(), 1.0)].into();
+        let mut h = Htcp::new(&Params::new(&Htcp::INFO, &given).unwrap(), &setup);
+        let mut w = Window::new(100.0, 50.0, 1e9);
+        let sample = |t: f64, rtt: f64| AckSample {
+            now: SimTime((t * S as f64) as u64),
+            acked: 1,
+            rtt: Some(SimDuration((rtt * S as f64) as u64)),
+            owd: None,
+        };
+        // 3 s into the run with beta 0: alpha = 2 x (1 + 20 + 1) = 44 bytes.
+        h.pkts_acked(&mut w, &sample(3.0, 0.1));
+        h.cong_avoid(&mut w, ack(3.0, 0.1));
+        // (1000^2 + 100 000 x 44) / 100 000 = 54 bytes.
+        assert!((w.cwnd - 100.054).abs() < 1e-9, "{}", w.cwnd);
+        // A loss at 4 s: no throughput history, so beta = DefaultBackoff 0.5 of the window;
+        // then alpha = max(1, 2 x 0.5 x alpha(0)) = 1 byte: Reno's MSS^2 / cwnd + 1 byte.
+        h.pkts_acked(&mut w, &sample(3.5, 0.12));
+        assert!((h.ssthresh(&w, SimTime(4 * S)) - 0.5 * w.cwnd).abs() < 1e-9);
+        w.cwnd = 50.0;
+        w.ssthresh = 50.0;
+        h.pkts_acked(&mut w, &sample(4.1, 0.1));
+        h.cong_avoid(&mut w, ack(4.1, 0.1));
+        assert!((w.cwnd - 50.021).abs() < 1e-9, "{}", w.cwnd);
+        // The throughput rose by less than it was: beta = RTT_min / RTT_max, unclamped.
+        h.pkts_acked(&mut w, &sample(4.5, 0.3));
+        let n = h.ns3.as_mut().unwrap();
+        n.last_throughput = 1000;
+        n.throughput = 1500;
+        n.data_sent = 1.0;
+        let before = w.cwnd;
+        let r = h.ssthresh(&w, SimTime(5 * S));
+        assert!((h.beta - 0.1 / 0.3).abs() < 1e-9 && (r - before / 3.0).abs() < 1e-9, "{r}");
     }
 }
