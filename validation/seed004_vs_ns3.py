@@ -21,6 +21,14 @@ layer when the device queue is stopped).
 
     python validation/seed004_vs_ns3.py        # about 2 minutes; compiles the ns-3 program once
 
+`--two-flows` runs instead examples/seed004_two_flows.py's "Reno vs Westwood" case (part 2 Q2):
+a TcpLinuxReno flow n1 -> n5 and a TcpWestwoodPlus flow n2 -> n6, each fed by the study's MyApp
+at 0.5, 1 and 1.5 Mb/s from 1 s (ns-3: `--cc2`, `--appRate` of `validation/ns3/seed004.cc`;
+ackclock: the example's own network), 300 s, goodput of each flow after 10 s and the packets
+dropped at n3:
+
+    python validation/seed004_vs_ns3.py --two-flows     # about a minute
+
 ns-3 comes from the PyPI wheel that benchmarks/compare.py installs into its own virtual
 environment (~/.cache/ackclock-bench).
 """
@@ -114,7 +122,35 @@ def ackclock_stack(droptail: bool, seed: int) -> tuple[float, float, float]:
     return float(f.loc["tcp", "goodput_mbps"]), float(f.loc["cbr", "goodput_mbps"]), drops
 
 
+def two_flows() -> None:
+    """Reno vs Westwood+ (examples/seed004_two_flows.py) in ns-3 and in ackclock."""
+    sys.path.insert(0, str(ROOT / "examples"))
+    from seed004_two_flows import network
+
+    exe = ns3_program()
+    print("| app rate | Reno Mb/s ns-3 / ackclock | Westwood+ Mb/s ns-3 / ackclock |"
+          " drops at n3 ns-3 / ackclock |")
+    print("|---|---|---|---|")
+    for rate in (0.5, 1.0, 1.5):
+        out = subprocess.run([str(exe), "--cc=ns3::TcpLinuxReno", "--cc2=ns3::TcpWestwoodPlus",
+                              f"--appRate={rate * 1e6:g}", "--time=300", "--warmup=10",
+                              "--qdisc=none"], capture_output=True, text=True, check=True).stdout
+        v = {k: float(x) for k, x in re.findall(r"(\w+) ([\d.]+)", out)}
+        n = (v["goodput_mbps_window"], v["flow2_goodput_mbps_window"],
+             v["bneck_qdisc_drops"] + v["n3_tc_drops"] + v["bneck_dev_drops"])
+        r = network("Reno vs Westwood", f"{rate:g}Mb/s").run("300s", warmup="10s")
+        f = r.flows.set_index("flow")
+        drops = float(r.queues.set_index("link").loc[["n3->n4", "n3->n1", "n3->n2"],
+                                                     "dropped_packets"].sum())
+        a = (float(f.loc["flow1", "goodput_mbps"]), float(f.loc["flow2", "goodput_mbps"]), drops)
+        print(f"| {rate:g} Mb/s | {n[0]:.3f} / {a[0]:.3f} | {n[1]:.3f} / {a[1]:.3f} |"
+              f" {n[2]:.0f} / {a[2]:.0f} |", flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--two-flows"]:
+        two_flows()
+        return
     exe = ns3_program()
     cases = [(q, 0.0, "reno") for q in (10, 100, 1000)]
     cases += [(100, e, "reno") for e in (1e-3, 1e-2)]

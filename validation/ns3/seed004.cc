@@ -17,6 +17,10 @@
 //   --cbr: a UDP flow n2 -> n6 of --cbrSize-byte payloads at this rate (b/s, 0 = none), each gap
 //   jittered uniformly by up to half the interval either way (examples/seed004.toml's CBR flow,
 //   ns-2's random_ 1; ns-3's OnOffApplication has no such jitter, so the program has its own).
+//   --cc2: a second TCP flow n2 -> n6 with this congestion control (node n2's TcpL4Protocol
+//   SocketType), examples/seed004_two_flows.py's "Reno vs Westwood" case; --appRate: each TCP
+//   flow is fed by the study's MyApp (ns-3's tutorial fifth.cc): from --appStart, a --seg-byte
+//   write every seg x 8 / rate seconds, dropped by the socket when its send buffer is full.
 // Output: a summary on stdout; with --prefix, P.cwnd/P.rtt/P.srtt/P.rto/P.ssth traces (time value).
 //
 //   seed004 --time=60 --q=100 --err=0 --cc=ns3::TcpLinuxReno --sack=1 --recovery=ns3::TcpPrrRecovery
@@ -93,14 +97,16 @@ Connect()
     Config::ConnectWithoutContext(base + "RTO", MakeCallback(&RtoTr));
 }
 
-static uint64_t gRxAtWarmup = 0, gCbrRxAtWarmup = 0;
-static Ptr<PacketSink> gCbrSink;
+static uint64_t gRxAtWarmup = 0, gCbrRxAtWarmup = 0, gRx2AtWarmup = 0;
+static Ptr<PacketSink> gCbrSink, gSink2;
 static void
 Mark(Ptr<PacketSink> s)
 {
     gRxAtWarmup = s->GetTotalRx();
     if (gCbrSink)
         gCbrRxAtWarmup = gCbrSink->GetTotalRx();
+    if (gSink2)
+        gRx2AtWarmup = gSink2->GetTotalRx();
 }
 
 // A constant-bit-rate UDP sender whose gaps are interval x (1 + U(-0.5, 0.5)).
@@ -146,6 +152,45 @@ class JitterCbr : public Application
     EventId m_event;
 };
 
+// The study's MyApp: a fixed-size write into a TCP socket at a constant rate; a write the
+// socket refuses (send buffer full) is lost, as MyApp ignores Send's result.
+class Writer : public Application
+{
+  public:
+    Writer(Address to, uint32_t size, double rate)
+        : m_to(to),
+          m_size(size),
+          m_interval(size * 8.0 / rate)
+    {
+    }
+
+  private:
+    void StartApplication() override
+    {
+        m_socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+        m_socket->Bind();
+        m_socket->Connect(m_to);
+        Send();
+    }
+
+    void StopApplication() override
+    {
+        m_event.Cancel();
+    }
+
+    void Send()
+    {
+        m_socket->Send(Create<Packet>(m_size));
+        m_event = Simulator::Schedule(Seconds(m_interval), &Writer::Send, this);
+    }
+
+    Address m_to;
+    uint32_t m_size;
+    double m_interval;
+    Ptr<Socket> m_socket;
+    EventId m_event;
+};
+
 int
 main(int argc, char** argv)
 {
@@ -175,6 +220,11 @@ main(int argc, char** argv)
     cmd.AddValue("cbr", "CBR rate n2 -> n6 (b/s, 0 = none)", cbr);
     cmd.AddValue("cbrSize", "CBR payload bytes", cbrSize);
     cmd.AddValue("prefix", "trace file prefix", gPrefix);
+    std::string cc2;
+    double appRate = 0, appStart = 1;
+    cmd.AddValue("cc2", "second TCP flow n2 -> n6 with this TypeId (empty: none)", cc2);
+    cmd.AddValue("appRate", "TCP flows fed by MyApp at this rate (b/s; 0: BulkSend)", appRate);
+    cmd.AddValue("appStart", "MyApp's start (s)", appStart);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TypeId::LookupByName(cc)));
@@ -242,11 +292,49 @@ main(int argc, char** argv)
     PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     auto sinkApp = sinkHelper.Install(n.Get(4));
     sinkApp.Start(Seconds(0));
-    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(i45.GetAddress(1), port));
-    bulk.SetAttribute("MaxBytes", UintegerValue(0));
-    bulk.SetAttribute("SendSize", UintegerValue(gSeg));
-    bulk.Install(n.Get(0)).Start(Seconds(0));
-    Simulator::Schedule(Seconds(0) + NanoSeconds(1), &Connect);
+    double tcpStart = 0;
+    if (appRate > 0)
+    {
+        auto app = Create<Writer>(InetSocketAddress(i45.GetAddress(1), port), gSeg, appRate);
+        n.Get(0)->AddApplication(app);
+        app->SetStartTime(Seconds(appStart));
+        tcpStart = appStart;
+    }
+    else
+    {
+        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(i45.GetAddress(1), port));
+        bulk.SetAttribute("MaxBytes", UintegerValue(0));
+        bulk.SetAttribute("SendSize", UintegerValue(gSeg));
+        bulk.Install(n.Get(0)).Start(Seconds(0));
+    }
+    Simulator::Schedule(Seconds(tcpStart) + NanoSeconds(1), &Connect);
+    Ptr<PacketSink> sink2;
+    if (!cc2.empty())
+    {
+        n.Get(1)->GetObject<TcpL4Protocol>()->SetAttribute(
+            "SocketType",
+            TypeIdValue(TypeId::LookupByName(cc2)));
+        PacketSinkHelper s2("ns3::TcpSocketFactory",
+                            InetSocketAddress(Ipv4Address::GetAny(), port + 2));
+        auto k2 = s2.Install(n.Get(5));
+        k2.Start(Seconds(0));
+        sink2 = DynamicCast<PacketSink>(k2.Get(0));
+        Address to = InetSocketAddress(i46.GetAddress(1), port + 2);
+        if (appRate > 0)
+        {
+            auto app = Create<Writer>(to, gSeg, appRate);
+            n.Get(1)->AddApplication(app);
+            app->SetStartTime(Seconds(appStart));
+        }
+        else
+        {
+            BulkSendHelper bulk("ns3::TcpSocketFactory", to);
+            bulk.SetAttribute("MaxBytes", UintegerValue(0));
+            bulk.SetAttribute("SendSize", UintegerValue(gSeg));
+            bulk.Install(n.Get(1)).Start(Seconds(0));
+        }
+        gSink2 = sink2;
+    }
     Config::ConnectWithoutContext("/NodeList/2/$ns3::TrafficControlLayer/TcDrop",
                                   MakeCallback(&TcDropTr));
     auto sink = DynamicCast<PacketSink>(sinkApp.Get(0));
@@ -272,6 +360,9 @@ main(int argc, char** argv)
     if (gCbrSink)
         std::printf("cbr_goodput_mbps_window %.4f\n",
                     (gCbrSink->GetTotalRx() - gCbrRxAtWarmup) * 8.0 / (t - warm) / 1e6);
+    if (gSink2)
+        std::printf("flow2_goodput_mbps_window %.4f\n",
+                    (gSink2->GetTotalRx() - gRx2AtWarmup) * 8.0 / (t - warm) / 1e6);
     uint64_t qdDrops = 0;
     if (auto qd = d34.Get(0)->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(d34.Get(0)))
         qdDrops = qd->GetStats().nTotalDroppedPackets;
