@@ -62,6 +62,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "cwnd_validation": "bool",  # cwnd grows only while it limits the sender (RFC 7661)
         "rto_rule": "name",  # rfc6298, linux, ikr, pre_rfc2988: where min_rto bounds the RTO
         "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
+        "snd_buffer": "size_or_none",  # what a stopped bulk sender still sends (ns-3 SndBufSize)
         "read_rate": "rate_or_none",  # how fast the receiving application reads
         "cc_params": "table",  # the congestion-control algorithm's own parameters
         # ns-3.44's TcpNewReno growth: one segment per ACK in slow start, 1/cwnd per ACK after
@@ -99,6 +100,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "interval_": "ack_delay",
         "ecn_": "ecn",
         "RcvBufSize": "rcv_buffer",
+        "SndBufSize": "snd_buffer",
     }
 )
 
@@ -199,6 +201,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cwnd_validation": False,
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
                     "read_rate": None,
+                    "snd_buffer": None,
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
@@ -265,6 +268,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cwnd_validation": True,  # tcp_is_cwnd_limited
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
                     "read_rate": None,
+                    "snd_buffer": None,
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,
@@ -328,6 +332,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cwnd_validation": False,  # ns-3 grows cwnd however little it is used
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
                     "read_rate": None,
+                    "snd_buffer": 131072,  # TcpSocket::SndBufSize
                     "cc_params": {},
                     "ns3_newreno_growth": True,  # TcpNewReno::SlowStart, CongestionAvoidance
                     "ns3_cc_defaults": True,  # each class's attribute defaults
@@ -404,6 +409,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cwnd_validation": False,
                     "rcv_buffer": None,  # MaxCWnd limits first (receiver BufferSize 65636 B)
                     "read_rate": None,
+                    "snd_buffer": None,
                     "cc_params": {},
                     "ns3_newreno_growth": False,
                     "ns3_cc_defaults": False,

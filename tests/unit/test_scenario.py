@@ -200,6 +200,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "rack": False,
             "cwnd_validation": False,
             "rcv_buffer_bytes": None,
+            "snd_buffer_bytes": None,
             "app_read_rate_bps": None,
             "cc_params": {},
             "ns3_newreno_growth": False,

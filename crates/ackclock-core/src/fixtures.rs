@@ -45,6 +45,7 @@ pub fn ns2_tcp() -> TcpConfig {
         window_unit: WindowUnit::Packets,
         ecn: false,
         rcv_buffer_bytes: None,
+        snd_buffer_bytes: None,
         app_read_rate_bps: None,
         pacing: false,
         hystart: HyStartRule::Off,

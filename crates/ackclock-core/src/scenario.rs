@@ -547,6 +547,13 @@ pub struct TcpConfig {
     /// (see `tcp::flow_control`); None: the window is `window`.
     #[serde(default)]
     pub rcv_buffer_bytes: Option<u64>,
+    /// The sender's buffer in bytes (ns-3's `SndBufSize`): a bulk application keeps it full,
+    /// so when it stops, the data the buffer holds, up to this many bytes past the first
+    /// unacknowledged one, still go out (ns-3's `BulkSendApplication::StopApplication`
+    /// closes the socket, and `TcpSocketBase::Close` sends what its buffer holds before the
+    /// FIN). None: the sender sends nothing new after the stop.
+    #[serde(default)]
+    pub snd_buffer_bytes: Option<u64>,
     /// The rate the receiving application reads at; None: as fast as data arrives.
     #[serde(default)]
     pub app_read_rate_bps: Option<f64>,

@@ -223,6 +223,8 @@ pub struct TcpSender {
     srtt_samples: bool,
     /// `ns3_ts_ms`: RTT samples as ns-3.44 takes them (`RttEstimator::sample_ns3`).
     ns3_ts_ms: bool,
+    /// `snd_buffer`: the whole segments the send buffer holds (see `stop`).
+    snd_buffer_segs: Option<u64>,
     /// Delivery-rate samples for BBR (draft-cheng-iccrg-delivery-rate-estimation).
     rate: Option<Box<DeliveryRate>>,
     /// Pacing: segments per second (0: none), when the next may leave, and the deadline
@@ -326,6 +328,9 @@ impl TcpSender {
             ns3_limited: cfg.ns3_cwnd_limited().then_some(false),
             srtt_samples: cfg.ns3_srtt_samples,
             ns3_ts_ms: cfg.ns3_ts_ms,
+            snd_buffer_segs: cfg
+                .snd_buffer_bytes
+                .map(|b| b / cfg.packet_size.max(1) as u64),
             rate: cc
                 .has_cong_control()
                 .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),

@@ -151,8 +151,14 @@ impl TcpSender {
         }
     }
 
-    /// The application stops: no new data, but what was sent is still recovered.
+    /// The application stops: no new data, but what was sent is still recovered. With a send
+    /// buffer (`snd_buffer`, ns-3's `SndBufSize`) the data it holds still go out: a bulk
+    /// application keeps it full, so it holds everything up to the buffer's size past the
+    /// first unacknowledged segment (ns-3: `BulkSendApplication::StopApplication` closes the
+    /// socket, and `TcpSocketBase::Close` sends the buffer before the FIN), in whole
+    /// segments.
     pub fn stop(&mut self) {
-        self.app_limit = self.maxseq;
+        let buffered = self.snd_buffer_segs.map_or(0, |b| self.una + b);
+        self.app_limit = self.maxseq.max(buffered.min(self.app_limit));
     }
 }

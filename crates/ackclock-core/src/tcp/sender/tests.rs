@@ -376,3 +376,30 @@ fn max_burst_caps_what_one_ack_releases() {
     s.on_ack(SimTime(1), &ackp(4), &mut out, &mut c);
     assert_eq!(out.len(), 4);
 }
+
+/// ns-3's `SndBufSize` (`snd_buffer`): a bulk sender that stops still sends what its full
+/// buffer holds, up to the buffer past the first unacknowledged segment; without it, nothing
+/// new after the stop.
+#[test]
+fn a_stopped_bulk_sender_drains_its_send_buffer() {
+    // The ACK of 3 segments lets 3 more out before the stop (maxseq 13).
+    for (buffer, last) in [(None, 13u64), (Some(30 * 1000u64), 3 + 30)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 10;
+        cfg.packet_size = 1000;
+        cfg.snd_buffer_bytes = buffer;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::NewReno);
+        s.w.cwnd = 10.0;
+        s.start(SimTime(0), &mut out, &mut c);
+        assert_eq!(s.maxseq, 10, "the window's 10 segments");
+        s.on_ack(SimTime(1), &ackp(3), &mut out, &mut c);
+        s.stop();
+        // Acknowledge everything, segment by segment, and see how far the sender goes.
+        let mut t = 2;
+        while s.una < s.maxseq {
+            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+            t += 1;
+        }
+        assert_eq!(s.maxseq, last, "{buffer:?}");
+    }
+}
