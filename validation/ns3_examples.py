@@ -27,7 +27,19 @@ tcp-pacing: the `ns3` profile's default stack (FqCoDel above 100-packet device q
 link, as ns-3 has it there, TcpCubic with pacing and ECN, the two flows starting when ns-3's
 uniform draw starts them (the program prints those times).
 
-Not yet: tcp-validation and the traffic-control examples.
+Then ns-3.44's tcp-validation, each of the four cases it validates (`tcp_examples.cc
+--example=validation --validation=CASE`):
+
+    python validation/ns3_examples.py --example validation-cubic-50ms-no-ecn   # also
+    # validation-cubic-50ms-ecn, validation-dctcp-10ms, validation-dctcp-80ms; about 30 s each
+
+in ackclock: server -1 Gb/s- WR -50 Mb/s- LR -1 Gb/s- client, a 3-packet device queue with BQL
+below CoDel (1500 packets) on WR's side of the bottleneck and FqCoDel (10240) everywhere else,
+ECN on the queues per case, a 1 ms CE threshold with DCTCP, TcpCubic without its Reno-friendly
+region (`reno_friendly = 0`, the example's TcpFriendliness false) or TcpDctcp, 1448-byte
+segments, 32768000-byte buffers, the flow from 5 s to a second before the end; goodput from 5 s.
+
+Not yet: the traffic-control examples.
 ns-3 comes from the PyPI wheel benchmarks/compare.py installs (~/.cache/ackclock-bench).
 """
 
@@ -106,9 +118,9 @@ def ackclock_run(cls: str) -> dict[str, float]:
     }
 
 
-def ns3_example(exe: Path, example: str) -> dict[str, float]:
-    out = subprocess.run([str(exe), f"--example={example}"], capture_output=True, text=True,
-                         check=True).stdout
+def ns3_example(exe: Path, example: str, *args: str) -> dict[str, float]:
+    out = subprocess.run([str(exe), f"--example={example}", *args], capture_output=True,
+                         text=True, check=True).stdout
     return {k: float(v) for k, v in re.findall(r"^(\w+) ([\d.eE+-]+)$", out, re.M)}
 
 
@@ -121,6 +133,7 @@ def time_average(times: np.ndarray, values: np.ndarray, end: float) -> float:
 def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
     """The example's scenario in ackclock's ns3 profile, measured as tcp_examples.cc does."""
     net = ac.Network(f"ns3-{example}", profile="ns3")
+    warmup = 0.0
     if example == "bbr":
         seg, stop, bottleneck = 1448, 100.0, "r1->r2"
         fifo = {"queue": "pfifo_fast", "queue_limit": 100, "device_limit": 1, "bql": True}
@@ -129,7 +142,31 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         net.link("r1", "r2", rate="10Mb/s", delay="10ms", **fifo)
         net.link("r2", "d", rate="1000Mb/s", delay="5ms", **fifo)
         net.tcp("f0", "s", "d", cc="TcpBbr", packet_size=seg, header_size=54, ack_size=54,
-                rcv_buffer=6291456, start=f"{starts[0]}s", trace=["cwnd", "srtt"])
+                rcv_buffer=6291456, snd_buffer=4194304, start=f"{starts[0]}s",
+                trace=["cwnd", "srtt"])
+    elif example.startswith("validation-"):
+        # tcp-validation.cc's case: TcpCubic or TcpDctcp through a 50 Mb/s CoDel bottleneck.
+        case = example.removeprefix("validation-")
+        dctcp = case.startswith("dctcp")
+        rtt_ms = {"dctcp-10ms": 10, "dctcp-80ms": 80}.get(case, 50)
+        stop = {"dctcp-10ms": 15.0, "dctcp-80ms": 40.0}.get(case, 20.0)
+        seg, bottleneck, warmup = 1448, "wr->lr", 5.0
+        mark = {"ecn": case != "cubic-50ms-no-ecn"}
+        ce = {"ce_threshold": "1ms"} if dctcp else {}
+        # ns-3's MaxSize defaults: FqCoDelQueueDisc 10240 packets, CoDelQueueDisc 1500.
+        fq = {"queue": "fq_codel", "queue_limit": 10240, "device_limit": 3, "bql": True, **ce,
+              **mark}
+        net.nodes("srv", "wr", "lr", "cli")
+        net.link("srv", "wr", rate="1000Mb/s", delay="1us", **fq)
+        net.link("wr", "lr", rate="50Mb/s", delay=f"{rtt_ms / 2}ms", duplex=False,
+                 queue="codel", queue_limit=1500, device_limit=3, bql=True, **ce, **mark)
+        net.link("lr", "wr", rate="1000Mb/s", delay=f"{rtt_ms / 2}ms", duplex=False, **fq)
+        net.link("lr", "cli", rate="1000Mb/s", delay="1us", **fq)
+        cc = "TcpDctcp" if dctcp else "TcpCubic"
+        net.tcp("f0", "srv", "cli", cc=cc, packet_size=seg, header_size=54, ack_size=54,
+                rcv_buffer=32768000, snd_buffer=32768000, ecn=True, start="5s",
+                stop=f"{stop - 1}s",
+                cc_params={} if dctcp else {"reno_friendly": 0}, trace=["cwnd", "srtt"])
     else:
         seg, stop, bottleneck = 536, 5.0, "n2->n3"
         net.nodes(*(f"n{i}" for i in range(6)))
@@ -139,7 +176,7 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         for i, (a, b) in enumerate((("n0", "n4"), ("n1", "n5"))):
             net.tcp(f"f{i}", a, b, cc="TcpCubic", header_size=54, ack_size=54, pacing=True,
                     ecn=True, start=f"{starts[i]}s", trace=["cwnd", "srtt"])
-    r = net.run(duration=f"{stop}s", sample_interval="10ms")
+    r = net.run(duration=f"{stop}s", sample_interval="10ms", warmup=f"{warmup}s")
     q = r.queues.set_index("link").loc[bottleneck]
     out = {"mean_queue": float(q.mean_queue_packets), "peak_queue": float(q.max_queue_packets),
            "drops": float(q.dropped_packets), "marks": float(q.marked_packets)}
@@ -152,6 +189,7 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         out[f"flow{i}_mean_cwnd"] = time_average(cw.time_s.to_numpy(),
                                                  cw.value.to_numpy() / seg, stop)
         out[f"flow{i}_peak_cwnd"] = float(cw.value.max() / seg)
+        out[f"flow{i}_peak_cwnd_time_s"] = float(cw.time_s.loc[cw.value.idxmax()])
         out[f"flow{i}_mean_srtt_s"] = time_average(sr.time_s.to_numpy(), sr.value.to_numpy(),
                                                    stop)
     return out
@@ -159,7 +197,10 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
 
 def example_main(example: str) -> None:
     exe = ns3_program("tcp_examples")
-    n = ns3_example(exe, example)
+    if example.startswith("validation-"):
+        n = ns3_example(exe, "validation", f"--validation={example.removeprefix('validation-')}")
+    else:
+        n = ns3_example(exe, example)
     starts = [n.get("flow0_start_s", 0.1)] + ([n["flow1_start_s"]] if "flow1_start_s" in n
                                               else [])
     a = ackclock_example(example, starts)

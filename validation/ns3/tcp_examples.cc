@@ -12,6 +12,16 @@
 //     TcpCubic, InitialCwnd 10, pacing on (PaceInitialWindow, MaxPacingRate 4 Gb/s), ECN on;
 //     FqCoDel on every device (the bottleneck's installed explicitly, the others by Assign); two
 //     BulkSends n0 -> n4, n1 -> n5 starting at U(0, 1000) us (stream 0), 5 s.
+//   --example=validation --validation=CASE: examples/tcp/tcp-validation.cc, one of its four
+//     validation cases (cubic-50ms-no-ecn, cubic-50ms-ecn, dctcp-10ms, dctcp-80ms: TcpCubic or
+//     TcpDctcp, 50 or 10 or 80 ms base RTT, ECN on the queues or not, 20 / 20 / 15 / 40 s): server
+//     --1000 Mb/s, 1 us-- WR --50 Mb/s (WR's side; 1000 Mb/s back), RTT/2-- LR --1000 Mb/s, 1 us--
+//     client; every device queue 3 packets with BQL (DynamicQueueLimits, HoldTime 1 ms), CoDel
+//     as WR's bottleneck root queue disc and FqCoDel on every other device (CeThreshold 1 ms
+//     on both with DCTCP), 1448-byte segments, 32768000-byte buffers, InitialCwnd 10, PRR,
+//     TcpCubic's TcpFriendliness off, UseEcn On; one BulkSend from 5 s to the stop time - 1 s.
+//     The example's ping flow (one small echo every 100 ms) and its idle second server are
+//     left out.
 //
 // Output, per flow i: flow<i>_goodput_mbps (sink bytes from --warmup to the end), flow<i>_mean_cwnd
 // and flow<i>_peak_cwnd (segments, time-averaged from the flow's start), flow<i>_mean_srtt_s
@@ -33,7 +43,7 @@ using namespace ns3;
 // A value's time average and peak from its changes.
 struct TimeAvg
 {
-    double start = -1, last = 0, lastT = 0, area = 0, peak = 0;
+    double start = -1, last = 0, lastT = 0, area = 0, peak = 0, peakT = 0;
 
     void Set(double v)
     {
@@ -48,7 +58,11 @@ struct TimeAvg
         }
         last = v;
         lastT = now;
-        peak = std::max(peak, v);
+        if (v > peak)
+        {
+            peak = v;
+            peakT = now;
+        }
     }
 
     double Mean(double end) const
@@ -117,13 +131,14 @@ Mark(std::vector<Ptr<PacketSink>> sinks)
 int
 main(int argc, char** argv)
 {
-    std::string example = "bbr", cc;
+    std::string example = "bbr", cc, validation = "cubic-50ms-no-ecn";
     double warmup = 0, stop = 0;
     CommandLine cmd;
     cmd.AddValue("example", "bbr | pacing", example);
     cmd.AddValue("cc", "congestion control TypeId (default: the example's)", cc);
     cmd.AddValue("warmup", "goodput from this time (s)", warmup);
     cmd.AddValue("stop", "end of the run (s; default: the example's)", stop);
+    cmd.AddValue("validation", "tcp-validation's case", validation);
     cmd.Parse(argc, argv);
 
     Ptr<NetDevice> bottleneck;
@@ -244,6 +259,84 @@ main(int argc, char** argv)
         bottleneck = d23.Get(0);
         qd = qds.Get(0);
     }
+    else if (example == "validation")
+    {
+        bool dctcp = validation.rfind("dctcp", 0) == 0;
+        bool queueEcn = validation != "cubic-50ms-no-ecn";
+        double rttMs = validation == "dctcp-10ms" ? 10 : validation == "dctcp-80ms" ? 80 : 50;
+        NS_ABORT_MSG_UNLESS(dctcp || validation.rfind("cubic-50ms", 0) == 0,
+                            "unknown --validation " << validation);
+        gSeg = 1448;
+        stop = stop > 0 ? stop
+                        : (validation == "dctcp-10ms" ? 15 : validation == "dctcp-80ms" ? 40 : 20);
+        warmup = 5;
+        std::string tcp = cc.empty() ? (dctcp ? "ns3::TcpDctcp" : "ns3::TcpCubic") : cc;
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(gSeg));
+        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(32768000));
+        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(32768000));
+        Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                           TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
+        Config::SetDefault("ns3::TcpCubic::TcpFriendliness", BooleanValue(false));
+        if (dctcp)
+        {
+            Config::SetDefault("ns3::CoDelQueueDisc::CeThreshold", TimeValue(MilliSeconds(1)));
+            Config::SetDefault("ns3::FqCoDelQueueDisc::CeThreshold", TimeValue(MilliSeconds(1)));
+        }
+        if (queueEcn)
+        {
+            Config::SetDefault("ns3::CoDelQueueDisc::UseEcn", BooleanValue(true));
+            Config::SetDefault("ns3::FqCoDelQueueDisc::UseEcn", BooleanValue(true));
+        }
+        Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+        c.Create(4); // server 0, WR 1, LR 2, client 3
+        PointToPointHelper p2p;
+        p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("3p")));
+        p2p.SetDeviceAttribute("DataRate", StringValue("1000Mbps"));
+        p2p.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        auto sd = p2p.Install(c.Get(1), c.Get(0));
+        p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(rttMs / 2)));
+        auto wl = p2p.Install(c.Get(1), c.Get(2));
+        p2p.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        auto cd = p2p.Install(c.Get(2), c.Get(3));
+        wl.Get(0)->SetAttribute("DataRate", StringValue("50Mbps"));
+        InternetStackHelper stack;
+        stack.Install(c);
+        for (uint32_t node : {0u, 3u})
+            c.Get(node)->GetObject<TcpL4Protocol>()->SetAttribute(
+                "SocketType",
+                TypeIdValue(TypeId::LookupByName(tcp)));
+        TrafficControlHelper fq;
+        fq.SetRootQueueDisc("ns3::FqCoDelQueueDisc");
+        fq.SetQueueLimits("ns3::DynamicQueueLimits", "HoldTime", StringValue("1ms"));
+        fq.Install(sd);
+        fq.Install(wl.Get(1));
+        fq.Install(cd);
+        TrafficControlHelper codel;
+        codel.SetRootQueueDisc("ns3::CoDelQueueDisc");
+        codel.SetQueueLimits("ns3::DynamicQueueLimits", "HoldTime", StringValue("1ms"));
+        qd = codel.Install(wl.Get(0)).Get(0);
+        Ipv4AddressHelper ipv4;
+        ipv4.SetBase("10.1.2.0", "255.255.255.0");
+        ipv4.Assign(sd);
+        ipv4.SetBase("172.16.1.0", "255.255.255.0");
+        ipv4.Assign(wl);
+        ipv4.SetBase("192.168.2.0", "255.255.255.0");
+        auto ci = ipv4.Assign(cd);
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(ci.GetAddress(1), 5000));
+        bulk.SetAttribute("MaxBytes", UintegerValue(7500000000));
+        auto apps = bulk.Install(c.Get(0));
+        apps.Start(Seconds(5));
+        apps.Stop(Seconds(stop - 1));
+        senders.emplace_back(0, 5.0);
+        PacketSinkHelper sink("ns3::TcpSocketFactory",
+                              InetSocketAddress(Ipv4Address::GetAny(), 5000));
+        auto sa = sink.Install(c.Get(3));
+        sa.Start(Seconds(5));
+        sinks.push_back(DynamicCast<PacketSink>(sa.Get(0)));
+        bottleneck = wl.Get(0);
+    }
     else
     {
         NS_FATAL_ERROR("unknown --example " << example);
@@ -270,6 +363,7 @@ main(int argc, char** argv)
         std::printf("flow%zu_mean_cwnd %.6f\nflow%zu_peak_cwnd %.6f\n", i, gCwnd[i].Mean(stop), i,
                     gCwnd[i].peak);
         std::printf("flow%zu_mean_srtt_s %.6f\n", i, gSrtt[i].Mean(stop));
+        std::printf("flow%zu_peak_cwnd_time_s %.6f\n", i, gCwnd[i].peakT);
     }
     auto st = qd->GetStats();
     std::printf("mean_queue %.6f\npeak_queue %.0f\n", gQueue.Mean(stop), gQueue.peak);
