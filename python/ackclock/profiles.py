@@ -42,6 +42,10 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "precision_reduce": "bool",  # a fractional half on window cuts (ns-2 precisionReduce_)
         "partial_deflation": "bool",  # NewReno partial ACKs deflate the window (RFC 6582 3.2)
         "slow_but_steady": "bool",  # NewReno restarts the timer on each partial ACK (RFC 6582 4)
+        # the retransmission timer in ns-2.35's fixed-point ticks (TcpAgent::rtt_update) and
+        # the offset of its tick grid (ns-2's boot_time_)
+        "ns2_rtt_timer": "bool",
+        "ns2_boot_time": "time",
         "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
@@ -178,6 +182,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,  # Agent/TCP precisionReduce_ true
                     "partial_deflation": True,  # Agent/TCP/Newreno partial_window_deflation_ 1
                     "slow_but_steady": False,
+                    "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
+                    "ns2_boot_time": 0,
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
@@ -246,6 +252,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,
                     "partial_deflation": True,
                     "slow_but_steady": False,
+                    "ns2_rtt_timer": False,
+                    "ns2_boot_time": 0,
                     "syn": True,  # the three-way handshake's round trip
                     "max_burst": 0,
                     "max_ssthresh": 0,
@@ -311,6 +319,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,
                     "partial_deflation": True,
                     "slow_but_steady": False,
+                    "ns2_rtt_timer": False,
+                    "ns2_boot_time": 0,
                     "syn": True,
                     "max_burst": 0,
                     "max_ssthresh": 0,
@@ -388,6 +398,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,
                     "partial_deflation": True,
                     "slow_but_steady": False,
+                    "ns2_rtt_timer": False,
+                    "ns2_boot_time": 0,
                     "syn": False,  # no connection set-up
                     "max_burst": 0,
                     "max_ssthresh": 0,

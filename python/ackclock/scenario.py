@@ -1207,7 +1207,7 @@ def _tcp(
                 )
         else:
             ps = parse_time(value, path)
-            if ps == 0 and key not in ("min_rto", "ack_delay"):
+            if ps == 0 and key not in ("min_rto", "ack_delay", "ns2_boot_time"):
                 raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
             out[f"{key}_ps"] = ps
     if merged["initial_ssthresh"][0] == "window":

@@ -758,3 +758,103 @@ def test_newreno_partial_ack_variants_match_ns2(tmp_path, changes1, deflation, p
     ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, NEWRENO, changes1, deflation)
     assert ac_out == ns_out == printed
     assert (ac_dir / "tv.tr").read_text() == (ns_dir / "tv.tr").read_text()
+
+
+# ns-2.35's retransmission timer (tcp/tcp.cc TcpAgent::rtt_update, rtt_timeout, rtt_backoff;
+# crates/ackclock-core/src/tcp/rtt.rs): samples are the tcpTick_ boundaries crossed on a grid
+# offset by each agent's boot_time_, drawn from $defaultRNG when the agent is made and when
+# `$ns run` resets it; srtt and rttvar in fixed point; past a backoff of 8 srtt is cleared.
+# Flow 2 (made first: its draws come first) loses a long run of segments and backs off to 32.
+RTO_TIMER = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    set n3 [$ns node]
+    set n4 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 5ms DropTail
+    $ns duplex-link $n1 $n2 1Mb 37ms DropTail
+    $ns duplex-link $n3 $n4 2Mb 23ms DropTail
+    $ns queue-limit $n1 $n2 6
+    set em [new ErrorModule Fid]
+    set lm [new ErrorModel/List]
+    $lm droplist {30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 60 61 62 140}
+    $em insert $lm
+    $em bind $lm 2
+    $ns lossmodel $em $n3 $n4
+    set tcp2 [$ns create-connection TCP/[lindex $argv 0] $n3 TCPSink $n4 2]
+    set tcp [$ns create-connection TCP/[lindex $argv 0] $n0 TCPSink $n2 1]
+    $tcp set window_ 40
+    $tcp2 set window_ 12
+    set tf [open tcp.tr w]
+    foreach t [list $tcp $tcp2] {
+        $t attach $tf
+        foreach v {rtt_ srtt_ rttvar_ backoff_} { $t trace $v }
+    }
+    $ns at 0.1 "[$tcp attach-app FTP] start"
+    $ns at 0.2 "[$tcp2 attach-app FTP] start"
+    $ns at 12.0 {
+        puts "[$tcp set nrexmit_] [$tcp set ack_] [$tcp set srtt_] [$tcp set rttvar_]\\
+ [$tcp2 set nrexmit_] [$tcp2 set ack_] [$tcp2 set srtt_] [$tcp2 set rttvar_]"
+        $ns flush-trace; close $f; close $tf; exit 0
+    }
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("cls", ["Reno", "Newreno"])
+def test_retransmission_timer_matches_ns2(tmp_path, cls):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, RTO_TIMER, cls)
+    assert ac_out == ns_out
+    timer = (ns_dir / "tcp.tr").read_text()
+    assert (ac_dir / "tcp.tr").read_text() == timer
+    assert (ac_dir / "out.tr").read_text() == (ns_dir / "out.tr").read_text()
+    # Samples of 8, 9 and 10 ticks: t_srtt_ 64, 65, 67 (x8), still 8 whole ticks (the exact
+    # estimator would have 83.6 ms).
+    assert "0.37171  0  0  2  0  rtt_ 0.100 \n0.37171  0  0  2  0  srtt_ 0.080 \n" in timer
+    # Flow 2 backs off to 32, clearing srtt_ past 8 (its rttvar_ takes srtt in).
+    assert "3.50624  3  0  4  0  backoff_ 16\n3.50624  3  0  4  0  rttvar_ 0.028 \n" \
+        "3.50624  3  0  4  0  srtt_ 0.000 \n" in timer
+    assert "6.70624  3  0  4  0  backoff_ 32\n" in timer
+
+
+# $defaultRNG, `new RNG` streams and substreams and random variables: ns-2.35's MRG32k3a
+# (tools/rng.cc, tools/ranvar.cc, tcl/lib/ns-random.tcl), value for value.
+RNG = """
+    puts "u [$defaultRNG uniform 0 1] [$defaultRNG uniform 2 5] [ns-random]"
+    puts "i [$defaultRNG integer 100] e [$defaultRNG exponential 2] [$defaultRNG exponential]"
+    puts "nr [$defaultRNG next-random] seed [$defaultRNG seed]"
+    puts "n [$defaultRNG normal 1 2] [$defaultRNG normal 1 2] ln [$defaultRNG lognormal 0 1]"
+    set r [new RNG]
+    puts "r [$r uniform 0 1] [$r next-random]"
+    $r next-substream
+    puts "sub [$r uniform 0 1]"
+    $r reset-start-substream
+    puts "start [$r uniform 0 1]"
+    set r2 [new RNG]
+    $r2 seed 7
+    puts "r2 [$r2 uniform 0 1] [$r2 seed]"
+    set r3 [new RNG]
+    puts "r3 [$r3 uniform 0 1]"
+    set rv [new RandomVariable/Uniform]
+    $rv set min_ 1
+    $rv set max_ 3
+    puts "rv [$rv value]"
+    set ex [new RandomVariable/Exponential]
+    $ex set avg_ 0.5
+    $ex use-rng $r
+    puts "ex [$ex value]"
+    set p [new RandomVariable/Pareto]
+    puts "p [$p value]"
+    set nn [new RandomVariable/Normal]
+    puts "nn [$nn value] [$nn value]"
+"""
+
+
+def test_random_numbers_match_ns2(tmp_path):
+    _, ns_out, _, ac_out = both(tmp_path, RNG)
+    assert ac_out == ns_out
+    assert ns_out.startswith("u 0.0003395769746692744 3.6676421475911711 ")
+

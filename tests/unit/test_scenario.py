@@ -180,6 +180,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "precision_reduce": True,  # ns-2 precisionReduce_ true
             "partial_deflation": True,  # ns-2 partial_window_deflation_ 1
             "slow_but_steady": False,  # ns-2 newreno_changes1_ 1
+            "ns2_rtt_timer": True,  # ns-2's fixed-point TcpAgent::rtt_update
+            "ns2_boot_time_ps": 0,
             "syn": True,  # ns-2 syn_ true
             "max_burst": 0,
             "max_ssthresh": 0,

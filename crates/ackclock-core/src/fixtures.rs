@@ -59,6 +59,8 @@ pub fn ns2_tcp() -> TcpConfig {
         precision_reduce: true,
         partial_deflation: true,
         slow_but_steady: false,
+        ns2_rtt_timer: false,
+        ns2_boot_time_ps: 0,
         quick_acks: 0,
         adaptive_ack_delay: false,
         integer_cwnd: false,

@@ -506,6 +506,16 @@ pub struct TcpConfig {
     /// the Impatient variant (`newreno_changes1_ 1`, `partialnewack_helper`).
     #[serde(default)]
     pub slow_but_steady: bool,
+    /// The retransmission timer in ns-2.35's fixed-point arithmetic (`tcp::rtt`'s module
+    /// docs: `TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff`) and its timing of one
+    /// segment at a time (`rtt_active_`: a retransmission does not stop the measurement, a
+    /// timeout or a fast retransmit does, a NewReno partial ACK ends it without a sample).
+    #[serde(default)]
+    pub ns2_rtt_timer: bool,
+    /// ns-2's `boot_time_` (with `ns2_rtt_timer`): where in a tick of `timer_granularity`
+    /// the agent's clock started; samples count the tick boundaries crossed on that grid.
+    #[serde(default)]
+    pub ns2_boot_time_ps: u64,
     /// A delaying sink acknowledges this many first data segments at once (Linux's quick
     /// ACKs at the start of a connection).
     #[serde(default)]

@@ -102,7 +102,9 @@ def _run(script: str, argv: Sequence[str], int32_counters: bool = False,
     ctx.register(FACTORIES)
     procs.install(ctx)
     try:
+        # tcl/lib/ns-random.tcl: `set defaultRNG [new RNG]; $defaultRNG seed 1`.
         ctx.tcl.setvar("::defaultRNG", ctx.new_object("RNG", []).handle)
+        ctx.default_rng().reseed(1)
         ctx.eval_global(f"source {{{script}}}" if "}" not in script else
                         "source " + ctx.tcl.call("list", script))
         code = 0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from ..profiles import CC_ALIASES, TCP_ALIASES
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
+from .rng import draw_boot_time
 from .values import (
     BadValue,
     fmt_double,
@@ -169,6 +170,9 @@ class TcpAgent(Agent):
         self.initial_window = to_int(self.vars["window_"])
         self.traced: list[str] = []
         self.trace_channel: str | None = None
+        # boot_time_ / tcpTick_: TcpAgent::reset draws it when the agent is made, when the
+        # script resets it and when `$ns run` does (rng.py); the last draw is the run's.
+        self.boot = draw_boot_time(ctx)
 
     # --- finite transfers: ns-2's TcpAgent::command "advance" / "advanceby", sendmsg ------
 
@@ -277,6 +281,11 @@ class TcpAgent(Agent):
     def cmd_reset(self) -> None:
         if self.sim_started():
             raise Ns2Error(unsupported("resetting a TCP agent during the run"))
+        self.reset()
+
+    def reset(self) -> None:
+        """TcpAgent::reset's draw of boot_time_ (its other variables are set at the run)."""
+        self.boot = draw_boot_time(self.ctx)
 
     def sim_started(self) -> bool:
         return self.ctx.simulator is not None and self.ctx.simulator.started
@@ -316,7 +325,7 @@ class TcpAgent(Agent):
             return fmt_double(v["window"])
         if var == "backoff_":
             return str(int(v["backoff"]))
-        if var == "rttvar_" and v["srtt"] == 0:
+        if var == "rttvar_" and v["srtt"] == 0 and v["rttvar"] == 0:
             # Before the first RTT sample ns-2 holds rtxcur_init_ in ticks, scaled by 16.
             return str(round(to_float(self.vars["rtxcur_init_"]) / tick) * 16)
         scale = {"rtt_": 1, "srtt_": 8, "rttvar_": 4}.get(var)
@@ -369,6 +378,8 @@ class TcpAgent(Agent):
             # NewRenoTcpAgent::partialnewack_helper: 0 restarts the timer on every partial ACK.
             out["slow_but_steady"] = to_int(self.vars["newreno_changes1_"]) == 0
             mapped.add("newreno_changes1_")
+        # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
+        out["ns2_boot_time"] = self.boot * to_float(self.vars["tcpTick_"])
         if isinstance(self, FullTcpAgent):
             mapped.add("useHeaders_")  # FullTcpAgent's segments always carry headersize()
         elif not self.uses_headers():
@@ -438,6 +449,8 @@ class FullTcpAgent(TcpAgent):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.listening = False
+        # FullTcpAgent::delay_bind_init_all resets the agent once more (tcp-full.cc).
+        self.reset()
 
     def cmd_listen(self) -> None:
         self.listening = True

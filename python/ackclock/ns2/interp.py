@@ -81,6 +81,10 @@ class Context:
         # ns-2's C int counters wrap (`ackclock ns2 --int32-counters`).
         self.int32_counters = False
         self.factories: dict[str, Factory] = {}
+        # ns-2's random-number package: the next stream a `new RNG` takes (rng.py).
+        from .rng import Streams
+
+        self.rng_streams = Streams()
         self.tcl.createcommand("::__ac_py", self._dispatch)
         self.tcl.eval(_GLUE)
         self.tcl.eval(OTCL)
@@ -220,7 +224,7 @@ class Context:
             rng = self.default_rng()
             if args:
                 return str(rng.cmd_seed(args[0]))
-            return str(rng.gen.randrange(2**31 - 1))
+            return str(rng.cmd_next_random())  # Random::random()
         if target == "__exit":
             try:
                 code = int(args[0]) if args else 0

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclObject
-from .values import fmt_double, int_arg, to_float, to_int
+from .values import fmt_double, int_arg, to_bool, to_float, to_int
 
 if TYPE_CHECKING:
     from .agents import TcpAgent
@@ -135,8 +135,38 @@ TRACE_ORDER = {"rtt": 0, "srtt": 1, "rttvar": 2, "backoff": 3, "rto": 4, "ssthre
                "cwnd": 6, "window": 7}
 
 
+def trace_rank(agent: TcpAgent | None, var: str, value: float, clobber: bool) -> float:
+    """Where a traced change goes among those of its instant, as ns-2.35's TcpAgent makes
+    them: `newack` ends the backoff (to 1) before `rtt_update` unless the sample came from
+    a timestamp (then after it); a timeout cuts the window (`slowdown`) and then backs off
+    (`reset_rtx_timer`); `rtt_backoff` doubles the backoff, then moves srtt into rttvar,
+    then clears srtt (`clobber`: this agent's srtt fell to 0 at this instant)."""
+    if var == "backoff" and value > 1:
+        return 6.5
+    if clobber and var in ("rttvar", "srtt"):
+        return 6.6 if var == "rttvar" else 6.7
+    if var == "backoff" and agent is not None \
+            and not to_bool(agent.vars.get("timestamps_", "false")):
+        return -1
+    return TRACE_ORDER.get(var, 9)
+
+
+def ns2_rtt_shown(agent: TcpAgent, var: str, value: float) -> float:
+    """rtt_, srtt_ or rttvar_ (seconds, from the engine's ns-2 timer) as TcpAgent::traceVar
+    prints them: ``t_rtt_ * tcp_tick_``, ``(t_srtt_ >> T_SRTT_BITS) * tcp_tick_`` and
+    ``t_rttvar_ * tcp_tick_ / 4.0``, from the fixed-point integers, in ns-2's doubles."""
+    tick = to_float(agent.vars["tcpTick_"])
+    if var == "rtt":
+        return round(value / tick) * tick
+    if var == "srtt":
+        return (round(value / tick * 8) >> 3) * tick
+    return round(value / tick * 4) * tick / 4.0
+
+
 def trace_line(agent: TcpAgent, t: float, var: str, value: float) -> str:
     """One line of a traced variable, as ``$tcp trace cwnd_`` + ``$tcp attach $f`` write it."""
+    if var in ("rtt", "srtt", "rttvar"):
+        value = ns2_rtt_shown(agent, var, value)
     shown = f"{int(value)}" if var in _INT_VARS else f"{value:<6.3f}"
     peer = agent.peer
     daddr = peer.cmd_addr() if peer else -1

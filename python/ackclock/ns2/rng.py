@@ -1,62 +1,198 @@
-"""``$defaultRNG`` and ``RandomVariable/*``: random numbers for the script's own use.
+"""``$defaultRNG``, ``new RNG`` and ``RandomVariable/*``: ns-2.35's random numbers.
 
-ns-2 draws from MRG32k3a streams; ackclock draws from Python's Mersenne Twister seeded from
-the run seed and the object's creation order, so values are reproducible but not ns-2's.
+ns-2.35 draws from L'Ecuyer's MRG32k3a combined multiple-recursive generator, split into
+streams and substreams (P. L'Ecuyer, R. Simard, E. J. Chen, W. D. Kelton, "An Object-Oriented
+Random-Number Package with Many Long Streams and Substreams", Operations Research 50(6),
+2002; ns-2.35's tools/rng.cc, `RNG::U01`, `RNG::init`, `RNG::reset_next_substream`). Each
+``new RNG`` takes the package's next stream (the previous one advanced by 2^127 steps);
+tcl/lib/ns-random.tcl makes ``$defaultRNG`` at start-up and seeds it with 1 (every component
+of its state 1). The methods are ns-2's: ``uniform``, ``integer`` and ``exponential`` are
+its Tcl instprocs on ``next-random`` (`RNG::rand_int` over [0, 2^31 - 1]), ``normal`` and
+``lognormal`` its C++ polar method (`RNG::normal`, whose saved second value is shared by all
+generators, as in ns-2), and a random variable's ``value`` its `tools/ranvar.cc` formula on
+the generator it uses (``$defaultRNG`` unless ``use-rng``).
+
+ns-2's own agents draw from ``$defaultRNG`` too: each TCP agent takes ``boot_time_`` =
+uniform(0, ``tcpTick_``) when it is made and again when ``$ns run`` resets it
+(`TcpAgent::reset`), which offsets the tick grid its RTT samples are read on
+(`TcpAgent::rtt_update`); the front end draws these in ns-2's order (`draw_boot_time`).
+``seed 0`` seeds from the clock in ns-2; here from the object's name (reproducible, and
+as arbitrary as ns-2's).
 """
 
 from __future__ import annotations
 
-import random
+import hashlib
+import math
 from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
-from .values import fmt_double, to_float, to_int
+from .values import fmt_tcl_double, to_float, to_int
 
 if TYPE_CHECKING:
     from .interp import Context
+
+# MRG32k3a (tools/rng.cc): moduli, multipliers and the jump matrices A^(2^76) (next
+# substream) and A^(2^127) (next stream) of its two components.
+M1 = 4294967087
+M2 = 4294944443
+NORM = 1.0 / (M1 + 1.0)
+A12, A13N, A21, A23N = 1403580, 810728, 527612, 1370589
+A1P76 = ((82758667, 1871391091, 4127413238), (3672831523, 69195019, 1871391091),
+         (3672091415, 3528743235, 69195019))
+A2P76 = ((1511326704, 3759209742, 1610795712), (4292754251, 1511326704, 3889917532),
+         (3859662829, 4292754251, 3708466080))
+A1P127 = ((2427906178, 3580155704, 949770784), (226153695, 1230515664, 3580155704),
+          (1988835001, 986791581, 1230515664))
+A2P127 = ((1464411153, 277697599, 1610723613), (32183930, 1464411153, 1022607788),
+          (2824425944, 32183930, 2093834863))
+MAXINT = 2147483647  # ns-2's MAXINT (2^31 - 1)
+
+
+def _jump(state: list[int], a1: tuple[tuple[int, ...], ...],
+          a2: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The state advanced by the jump matrices (exact integers: ns-2's MultModM is exact)."""
+    s1, s2 = state[:3], state[3:]
+    return ([sum(a * s for a, s in zip(row, s1, strict=True)) % M1 for row in a1]
+            + [sum(a * s for a, s in zip(row, s2, strict=True)) % M2 for row in a2])
+
+
+class Mrg32k3a:
+    """One MRG32k3a stream: its current state, and the start of its current substream."""
+
+    def __init__(self, seed: list[int]):
+        self.start = list(seed)
+        self.state = list(seed)
+
+    def u01(self) -> float:
+        """`RNG::U01`, in ns-2's double arithmetic (every intermediate is an exact integer
+        below 2^53, so integer arithmetic gives the same values)."""
+        s = self.state
+        p1 = (A12 * s[1] - A13N * s[0]) % M1
+        p2 = (A21 * s[5] - A23N * s[3]) % M2
+        self.state = [s[1], s[2], p1, s[4], s[5], p2]
+        return ((p1 - p2) * NORM) if p1 > p2 else ((p1 - p2 + M1) * NORM)
+
+    def next_random(self) -> int:
+        """`RNG::next` = rand_int(0, MAXINT): a uniform integer in [0, 2^31 - 1]."""
+        return int((MAXINT + 1) * self.u01())
+
+    def next_substream(self) -> None:
+        self.start = _jump(self.start, A1P76, A2P76)
+        self.state = list(self.start)
+
+
+class Streams:
+    """The package's next stream seed (`RNG::next_seed_`), per script run; and the saved
+    second value of `RNG::normal` (a static in ns-2, shared by every generator)."""
+
+    def __init__(self) -> None:
+        self.next_seed = [12345] * 6
+        self.normal_saved: float | None = None
+
+    def take(self) -> list[int]:
+        """`RNG::init`: the next stream, and the package's seed advanced past it."""
+        seed = self.next_seed
+        self.next_seed = _jump(seed, A1P127, A2P127)
+        return list(seed)
 
 
 class Rng(TclObject):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
-        self.seed_value = 12345  # ns-2's default seed
-        self.substream = 0
-        self.gen = random.Random(self._key())
+        self.stream = Mrg32k3a(ctx.rng_streams.take())
+        # The seed the script gave (ns-2.35's start-up `seed 1` aside): the engine's own
+        # random numbers (loss models, RED) are seeded from it.
+        self.seed_value = 12345
 
-    def _key(self) -> str:
-        return f"{self.handle}:{self.seed_value}:{self.substream}"
+    def reseed(self, value: int) -> None:
+        """`RNG::set_seed(long)`: the package seed becomes (value x 6), this generator takes
+        it as its stream (`init`), and the package moves on past it."""
+        streams = self.ctx.rng_streams
+        streams.next_seed = [value] * 6
+        self.stream = Mrg32k3a(streams.take())
 
-    def cmd_seed(self, value: str = "") -> int:
-        if value:
-            try:
-                self.seed_value = to_int(value, "a seed")
-            except ValueError as e:
-                raise TclError(str(e)) from None
-            if self.seed_value < 0:
-                raise TclError(f"expected a non-negative seed, got {value}")
-            self.gen = random.Random(self._key())
-        return self.seed_value
+    def cmd_seed(self, *args: str) -> int:
+        if not args:
+            return self.stream.state[0]
+        if len(args) == 2:
+            # `seed raw N` is `seed N`; `seed heuristic x` is `seed 0`.
+            if args[0] not in ("raw", "heuristic"):
+                raise Ns2Error(unsupported(f"RNG seed {args[0]}"))
+            args = ("0",) if args[0] == "heuristic" else args[1:]
+        try:
+            value = to_int(args[0], "a seed")
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        if value < 0 or value >= MAXINT:
+            raise TclError("Setting random number seed to known bad value.")
+        self.seed_value = value
+        if value == 0:
+            # ns-2 seeds from the time of day and discards 128 values (HEURISTIC_SEED_SOURCE).
+            digest = hashlib.sha256(f"{self.handle}:heuristic".encode()).digest()
+            self.reseed(int.from_bytes(digest[:4], "big") & 0x7FFFFFFF or 1)
+            for _ in range(128):
+                self.stream.next_random()
+        else:
+            self.reseed(value)
+        return value
+
+    def cmd_next_random(self) -> int:
+        return self.stream.next_random()
 
     def cmd_next_substream(self) -> None:
-        self.substream += 1
-        self.gen = random.Random(self._key())
+        self.stream.next_substream()
 
     def cmd_reset_start_substream(self) -> None:
-        self.substream = 0
-        self.gen = random.Random(self._key())
+        self.stream.state = list(self.stream.start)
 
     def cmd_uniform(self, a: str, b: str) -> str:
-        return fmt_double(self.gen.uniform(to_float(a), to_float(b)))
+        # RNG instproc uniform: a + (b - a) * (next-random * 1.0 / 0x7fffffff)
+        lo, hi = to_float(a), to_float(b)
+        return fmt_tcl_double(lo + ((hi - lo) * (self.stream.next_random() * 1.0 / MAXINT)))
 
-    def cmd_exponential(self, mean: str = "1") -> str:
-        return fmt_double(self.gen.expovariate(1 / to_float(mean)))
+    def cmd_exponential(self, mean: str = "1.0") -> str:
+        # RNG instproc exponential: -mu * log((next-random + 1.0) / (0x7fffffff + 1.0))
+        mu = to_float(mean)
+        return fmt_tcl_double(-mu * math.log((self.stream.next_random() + 1.0) / (MAXINT + 1.0)))
 
     def cmd_integer(self, n: str) -> int:
-        return self.gen.randrange(to_int(n))
+        return self.stream.next_random() % abs(to_int(n))
+
+    def uniform(self) -> float:
+        """`RNG::uniform()` (C++): one U01 draw."""
+        return self.stream.u01()
+
+    def normal(self, avg: float, std: float) -> float:
+        """`RNG::normal`: the polar method, its second value saved for the next call."""
+        if std == 0:
+            return avg
+        streams = self.ctx.rng_streams
+        if streams.normal_saved is None:
+            while True:
+                s1 = 2 * self.uniform() - 1
+                s2 = 2 * self.uniform() - 1
+                rad = s1 * s1 + s2 * s2
+                if rad < 1:
+                    break
+            rad = math.sqrt((-2 * math.log(rad)) / rad)
+            streams.normal_saved = s2 * rad
+            return s1 * rad * std + avg
+        saved, streams.normal_saved = streams.normal_saved, None
+        return saved * std + avg
 
     def cmd_normal(self, mean: str, std: str) -> str:
-        return fmt_double(self.gen.gauss(to_float(mean), to_float(std)))
+        return f"{self.normal(to_float(mean), to_float(std)):g}"
+
+    def cmd_lognormal(self, mean: str, std: str) -> str:
+        return f"{math.exp(self.normal(to_float(mean), to_float(std))):g}"
+
+
+def draw_boot_time(ctx: Context) -> float:
+    """A TCP agent's ``boot_time_`` as a fraction of ``tcpTick_`` (`TcpAgent::reset`:
+    ``Random::uniform(tcp_tick_)``), drawn from the default generator."""
+    return ctx.default_rng().uniform()
 
 
 class RandomVariable(TclObject):
@@ -64,36 +200,30 @@ class RandomVariable(TclObject):
         super().__init__(ctx, cls, handle, where, args)
         self.rng: Rng | None = None
 
-    def _gen(self) -> random.Random:
-        if self.rng is None:
-            rng = self.ctx.default_rng()
-            # Each variable has its own stream, keyed by its creation order.
-            self._own = random.Random(f"{rng._key()}:{self.handle}")
-            self.rng = rng
-        return self._own
-
     def cmd_use_rng(self, rng: str) -> None:
         r = self.ctx.lookup(rng, Rng, "an RNG")
         assert isinstance(r, Rng)
         self.rng = r
-        self._own = random.Random(f"{r._key()}:{self.handle}")
 
     def cmd_value(self) -> str:
-        g = self._gen()
+        # RandomVariable::command "value": resultf("%6e", value()), tools/ranvar.cc's
+        # formulas on the generator's C++ methods.
+        g = self.rng if self.rng is not None else self.ctx.default_rng()
         v = self.vars
         kind = self.cls.split("/", 1)[1]
         if kind == "Uniform":
-            x = g.uniform(to_float(v["min_"]), to_float(v["max_"]))
+            lo, hi = to_float(v["min_"]), to_float(v["max_"])
+            x = lo + (hi - lo) * g.uniform()
         elif kind == "Exponential":
-            x = g.expovariate(1 / to_float(v["avg_"]))
+            x = to_float(v["avg_"]) * -math.log(g.uniform())
         elif kind == "Constant":
             x = to_float(v["val_"])
         elif kind == "Normal":
-            x = g.gauss(to_float(v["avg_"]), to_float(v["std_"]))
+            x = g.normal(to_float(v["avg_"]), to_float(v["std_"]))
         elif kind == "Pareto":
             shape = to_float(v["shape_"])
             scale = to_float(v["avg_"]) * (shape - 1) / shape
-            x = scale * g.paretovariate(shape)
+            x = scale * (1.0 / math.pow(g.uniform(), 1.0 / shape))
         else:
             raise Ns2Error(unsupported(self.cls))
-        return fmt_double(x)
+        return f"{x:6e}"

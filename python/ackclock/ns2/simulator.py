@@ -21,7 +21,7 @@ from .agents import Agent, Application, FullTcpAgent, NullAgent, TcpAgent, UdpAg
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
-from .monitors import TRACE_ORDER, FidClassifier, FlowMonitor, QueueMonitor, trace_line
+from .monitors import FidClassifier, FlowMonitor, QueueMonitor, trace_line, trace_rank
 from .objects import TclError, TclObject
 from .topology import (
     ErrorModel,
@@ -541,7 +541,24 @@ class Simulator(TclObject):
             progress.update(now / 1e12)
         self.engine.run_until_before(t_ps, t2)
 
+    def _reset_for_run(self) -> None:
+        """``Simulator instproc run`` resets every node's agents, the nodes in the order
+        ``array names Node_`` lists them (Tcl's hash order, asked of this interpreter, filled
+        as ns-2 fills Node_), each node's in the order they were attached: each TCP agent
+        draws its boot_time_ again (rng.py)."""
+        tcl = self.ctx.tcl
+        tcl.eval("array unset ::__ac_nodes")
+        for node in self.nodes:
+            tcl.eval(f"set ::__ac_nodes({node.id}) 1")
+        order = [int(x) for x in tcl.splitlist(tcl.eval("array names ::__ac_nodes"))]
+        tcl.eval("array unset ::__ac_nodes")
+        for i in order:
+            for a in self.nodes[i].agents:
+                if isinstance(a, TcpAgent):
+                    a.reset()
+
     def _start(self) -> None:
+        self._reset_for_run()
         scenario = build_scenario(self, self.ctx.script)
         # Loss-model drops go where the model's drop target points: the link's trace-all
         # trace unless the script pointed it elsewhere after installing it.
@@ -639,8 +656,11 @@ class Simulator(TclObject):
             return
         by_flow = {a.handle: a for a in self.agents if isinstance(a, TcpAgent)}
         out: dict[str, list[str]] = {}
-        records = sorted(zip(rows["time_s"], rows["flow"], rows["variable"], rows["value"],
-                             strict=True), key=lambda r: (r[0], TRACE_ORDER.get(r[2], 9)))
+        rows_in = list(zip(rows["time_s"], rows["flow"], rows["variable"], rows["value"],
+                           strict=True))
+        clobbered = {(t, flow) for t, flow, var, value in rows_in if var == "srtt" and value == 0}
+        records = sorted(rows_in, key=lambda r: (r[0], trace_rank(
+            by_flow.get(r[1]), r[2], r[3], (r[0], r[1]) in clobbered)))
         for t, flow, var, value in self._slowdown_steps(records, by_flow):
             agent = by_flow.get(flow)
             if (flow, var) not in self._trace_started:

@@ -33,6 +33,21 @@
 //! 6298 (and `rfc2988_` true) back off the floored RTO, backoff x max(`min_rto`, SRTT + 4
 //! RTTVAR). The two differ only while SRTT + 4 RTTVAR is below the floor and the timer has
 //! backed off.
+//!
+//! With `ns2_rtt_timer` the estimator is ns-2.35's own arithmetic (tcp/tcp.cc), not RFC 6298's
+//! exact one: `TcpAgent::rtt_update` counts a sample as the whole ticks of `tcpTick_` crossed
+//! between the segment's send time and the ACK, on a tick grid offset by the agent's
+//! `boot_time_` (a uniform draw in [0, tick), `TcpAgent::reset`; with timestamps, the sample
+//! rounded to the nearest tick), at least one; keeps `t_srtt_` in ticks scaled by 8
+//! (`T_SRTT_BITS` 3) and `t_rttvar_` scaled by 4 (`T_RTTVAR_BITS` 2) as integers, updated
+//! by shifts that truncate (srtt += m - srtt / 8, rttvar += |m - srtt| - rttvar / 4, each kept
+//! at least 1); and `t_rtxcur_` = (srtt + 4 rttvar) in whole ticks (`rttvar_exp_` 2).
+//! `TcpAgent::rtt_timeout` then floors it at `minrto_` before the backoff (`rfc2988_` true,
+//! the `rfc6298` rule) or after it (`pre_rfc2988`), caps it at `maxrto_` and raises it to two
+//! ticks; `TcpAgent::rtt_backoff` doubles the backoff below 64, and past 64 while the
+//! timeout is below `maxrto_` (`rfc2988_` true), and past a backoff of 8 moves srtt into
+//! rttvar and clears srtt, so that the next sample starts the estimate afresh. Before the
+//! first sample the timeout is `rtxcur_init_` (`initial_rto`), not floored.
 
 use crate::time::{SimDuration, SimTime};
 
@@ -68,6 +83,23 @@ pub struct RttEstimator {
     granularity: u64,
     /// Where the floor and the granularity enter (`rto_rule`).
     rule: RtoRule,
+    /// ns-2.35's fixed-point timer (`ns2_rtt_timer`, module docs); boxed: most flows do not
+    /// use it.
+    ns2: Option<Box<Ns2Timer>>,
+}
+
+/// ns-2.35's timer state (`TcpAgent`'s `t_srtt_`, `t_rttvar_`, `t_rtxcur_`, `boot_time_`).
+#[derive(Clone, Debug)]
+struct Ns2Timer {
+    /// `tcpTick_` and `boot_time_`, in picoseconds.
+    tick: u64,
+    boot: u64,
+    /// `t_srtt_`: ticks x 8; 0 before the first sample and after a clobbering backoff.
+    t_srtt: i64,
+    /// `t_rttvar_`: ticks x 4.
+    t_rttvar: i64,
+    /// `t_rtxcur_`, in picoseconds.
+    rtxcur: u64,
 }
 
 impl RttEstimator {
@@ -88,7 +120,98 @@ impl RttEstimator {
             max_rto: max_rto.0,
             granularity: granularity.0,
             rule: RtoRule::Rfc6298,
+            ns2: None,
         }
+    }
+
+    /// ns-2.35's fixed-point timer (module docs): ticks of the granularity, the sample grid
+    /// offset by `boot_time`; the timeout before the first sample is `initial_rto`.
+    pub fn with_ns2_timer(mut self, initial_rto: SimDuration, boot_time: SimDuration) -> Self {
+        let tick = self.granularity.max(1);
+        self.rto = initial_rto.0;
+        self.ns2 = Some(Box::new(Ns2Timer {
+            tick,
+            boot: boot_time.0 % tick,
+            t_srtt: 0,
+            t_rttvar: 0,
+            rtxcur: initial_rto.0,
+        }));
+        self
+    }
+
+    /// Whether this is ns-2's fixed-point timer (`with_ns2_timer`).
+    pub fn is_ns2(&self) -> bool {
+        self.ns2.is_some()
+    }
+
+    /// ns-2.35's `TcpAgent::rtt_update` for a segment sent at `sent` and acknowledged at
+    /// `now` (`timestamps`: the echoed timestamp's, rounded to the nearest tick; otherwise
+    /// the tick boundaries crossed, offset by `boot_time_`). Without the ns-2 timer, the
+    /// RFC 6298 sample of `now - sent`.
+    pub fn sample_between(&mut self, sent: SimTime, now: SimTime, timestamps: bool) {
+        let Some(n) = self.ns2.as_deref_mut() else {
+            self.sample(now.since(sent));
+            return;
+        };
+        let tao = now.since(sent).0;
+        let tick = n.tick;
+        let t_rtt = if timestamps {
+            // int(tao / tcp_tick_ + 0.5)
+            (tao + tick / 2) / tick
+        } else {
+            // int((tao + fmod(sendtime + boot_time_, tcp_tick_)) / tcp_tick_)
+            let tickoff = (sent.0 + n.boot) % tick;
+            (tao + tickoff) / tick
+        }
+        .max(1) as i64;
+        if n.t_srtt != 0 {
+            let mut delta = t_rtt - (n.t_srtt >> 3);
+            n.t_srtt += delta;
+            if n.t_srtt <= 0 {
+                n.t_srtt = 1;
+            }
+            delta = delta.abs() - (n.t_rttvar >> 2);
+            n.t_rttvar += delta;
+            if n.t_rttvar <= 0 {
+                n.t_rttvar = 1;
+            }
+        } else {
+            n.t_srtt = t_rtt << 3;
+            n.t_rttvar = t_rtt << 1;
+        }
+        // t_rtxcur_ = ((t_rttvar_ << (rttvar_exp_ + T_SRTT_BITS - T_RTTVAR_BITS)) + t_srtt_)
+        //             >> T_SRTT_BITS, in ticks
+        n.rtxcur = (((n.t_rttvar << 3) + n.t_srtt) >> 3) as u64 * tick;
+        self.last_sample = t_rtt as u64 * tick;
+        self.has_sample = true;
+        self.publish();
+    }
+
+    /// srtt, rttvar and the RTO before backoff as ns-2 holds them (t_srtt_ / 8 and
+    /// t_rttvar_ / 4 ticks, exactly; t_rtxcur_).
+    fn publish(&mut self) {
+        if let Some(n) = self.ns2.as_deref() {
+            self.srtt = n.t_srtt as u64 * n.tick / 8;
+            self.rttvar = n.t_rttvar as u64 * n.tick / 4;
+            self.rto = n.rtxcur;
+        }
+    }
+
+    /// ns-2.35's `TcpAgent::rtt_timeout`.
+    fn ns2_timeout(&self, n: &Ns2Timer) -> u64 {
+        self.ns2_timeout_at(n, self.backoff as u64)
+    }
+
+    /// `TcpAgent::rtt_timeout` with a backoff of `b`.
+    fn ns2_timeout_at(&self, n: &Ns2Timer, b: u64) -> u64 {
+        let timeout = if self.rule == RtoRule::PreRfc2988 {
+            n.rtxcur.saturating_mul(b).max(self.min_rto)
+        } else if n.rtxcur < self.min_rto {
+            self.min_rto.saturating_mul(b)
+        } else {
+            n.rtxcur.saturating_mul(b)
+        };
+        timeout.min(self.max_rto).max(2 * n.tick)
     }
 
     /// The RTO rule (module docs): Linux's RTO = SRTT + max(K RTTVAR, min_rto), IKRSimLib's
@@ -172,6 +295,9 @@ impl RttEstimator {
 
     /// The timeout to arm now: the RTO times the backoff, capped at `max_rto`.
     pub fn rto(&self) -> SimDuration {
+        if let Some(n) = self.ns2.as_deref() {
+            return SimDuration(self.ns2_timeout(n));
+        }
         let backed_off = self.rto.saturating_mul(self.backoff as u64);
         let floored = if self.rule == RtoRule::PreRfc2988 {
             backed_off.max(self.min_rto)
@@ -181,9 +307,18 @@ impl RttEstimator {
         SimDuration(floored.min(self.max_rto))
     }
 
-    /// The RTO before backoff.
+    /// The RTO before backoff (with the ns-2 timer: what it waits at a backoff of 1,
+    /// `t_rtxcur_` floored; [`RttEstimator::ns2_rtxcur`] is `t_rtxcur_` itself).
     pub fn base_rto(&self) -> SimDuration {
-        SimDuration(self.rto)
+        match self.ns2.as_deref() {
+            Some(n) => SimDuration(self.ns2_timeout_at(n, 1)),
+            None => SimDuration(self.rto),
+        }
+    }
+
+    /// ns-2's `t_rtxcur_` (srtt + 4 rttvar in whole ticks, not floored) with the ns-2 timer.
+    pub fn ns2_rtxcur(&self) -> Option<SimDuration> {
+        self.ns2.as_deref().map(|n| SimDuration(n.rtxcur))
     }
 
     pub fn has_sample(&self) -> bool {
@@ -192,7 +327,32 @@ impl RttEstimator {
 
     /// (5.5) the timer expired: back off.
     pub fn on_timeout(&mut self) {
+        if self.ns2.is_some() {
+            self.ns2_backoff();
+            return;
+        }
         self.backoff = (self.backoff * 2).min(MAX_BACKOFF);
+    }
+
+    /// ns-2.35's `TcpAgent::rtt_backoff`: doubles below 64, and beyond while the timeout is
+    /// below `maxrto_` with `rfc2988_` (the `rfc6298` rule); past 8, srtt moves into rttvar
+    /// and is cleared.
+    #[inline(never)]
+    fn ns2_backoff(&mut self) {
+        let Some(n) = self.ns2.as_deref() else {
+            return;
+        };
+        if self.backoff < MAX_BACKOFF
+            || (self.rule != RtoRule::PreRfc2988 && self.ns2_timeout(n) < self.max_rto)
+        {
+            self.backoff = self.backoff.saturating_mul(2);
+        }
+        if self.backoff > 8 {
+            let n = self.ns2.as_deref_mut().expect("ns-2 timer");
+            n.t_rttvar += n.t_srtt >> 3;
+            n.t_srtt = 0;
+            self.publish();
+        }
     }
 
     /// A valid sample after a backoff ends it (RFC 6298 section 5, note on 5.7).
@@ -382,6 +542,122 @@ mod tests {
                 (6400, 960)
             ]
         );
+    }
+
+    fn ns2_timer(boot_us: u64) -> RttEstimator {
+        // ns-2.35's defaults: tcpTick_ 0.01, minrto_ 0.2, maxrto_ 60, rtxcur_init_ 3.
+        est(10).with_ns2_timer(SimDuration(3000 * MS), SimDuration(boot_us * MS / 1000))
+    }
+
+    fn at_us(us: u64) -> SimTime {
+        SimTime(us * MS / 1000)
+    }
+
+    #[test]
+    fn the_ns2_timer_counts_tick_boundaries_from_boot_time() {
+        // TcpAgent::rtt_update without timestamps: int((tao + fmod(sent + boot, tick)) / tick).
+        let mut e = ns2_timer(5559);
+        assert_eq!(e.rto().0, 3000 * MS, "rtxcur_init_ before a sample");
+        // 84.7 ms sent at 0.1 s: 5.559 ms into a tick, so the ACK is 9 boundaries later.
+        e.sample_between(at_us(100_000), at_us(184_700), false);
+        assert_eq!(e.last_sample, 90 * MS);
+        // t_srtt_ = 9 << 3, t_rttvar_ = 9 << 1: srtt 90 ms, rttvar 45 ms; t_rtxcur_ =
+        // ((18 << 3) + 72) >> 3 = 27 ticks.
+        assert_eq!(
+            (e.srtt, e.rttvar, e.ns2_rtxcur().unwrap().0),
+            (90 * MS, 45 * MS, 270 * MS)
+        );
+        // The same round trip from a tick's start crosses 8 boundaries.
+        let mut f = ns2_timer(0);
+        f.sample_between(at_us(100_000), at_us(184_700), false);
+        assert_eq!(f.last_sample, 80 * MS);
+        // With timestamps: rounded to the nearest tick, the boot time not involved.
+        let mut g = ns2_timer(5559);
+        g.sample_between(at_us(100_000), at_us(184_700), true);
+        assert_eq!(g.last_sample, 80 * MS);
+        // At least one tick.
+        let mut h = ns2_timer(0);
+        h.sample_between(at_us(100_000), at_us(100_500), false);
+        assert_eq!(h.last_sample, 10 * MS);
+    }
+
+    #[test]
+    fn the_ns2_timer_truncates_in_fixed_point() {
+        // srtt += m - srtt >> 3; rttvar += |m - srtt >> 3| - rttvar >> 2 (each shift
+        // truncating); the exact estimator would decay rttvar 45 -> 33.75 -> 25.3 ms.
+        let mut e = ns2_timer(5559);
+        e.sample_between(at_us(100_000), at_us(184_700), false);
+        let mut seen = Vec::new();
+        for k in 1..=3u64 {
+            let sent = 184_700 + (k - 1) * 93_500;
+            e.sample_between(at_us(sent), at_us(sent + 93_500), false);
+            seen.push((
+                e.last_sample / MS,
+                e.srtt * 8 / (10 * MS),
+                e.rttvar * 4 / (10 * MS),
+            ));
+        }
+        // (ticks x 8, ticks x 4): 72/18 -> 72/14 -> 72/11, then a sample of 10 ticks:
+        // srtt 72 + (10 - 9) = 73, rttvar 11 + (1 - 2) = 10.
+        assert_eq!(seen, [(90, 72, 14), (90, 72, 11), (100, 73, 10)]);
+        // t_rtxcur_ = ((10 << 3) + 73) >> 3 = 19 ticks: below minrto_, so the floor.
+        assert_eq!(e.ns2_rtxcur().unwrap().0, 190 * MS);
+        assert_eq!((e.base_rto().0, e.rto().0), (200 * MS, 200 * MS));
+    }
+
+    #[test]
+    fn the_ns2_timer_backs_off_and_clobbers_srtt_past_eight() {
+        // TcpAgent::rtt_timeout (rfc2988_ true: max(minrto_, t_rtxcur_) x backoff, at most
+        // maxrto_) and rtt_backoff (past 8, srtt moves into rttvar; the next sample starts
+        // the estimate afresh).
+        let mut e = ns2_timer(0);
+        e.sample_between(at_us(0), at_us(300_000), false);
+        // 30 ticks: t_srtt_ 240, t_rttvar_ 60, t_rtxcur_ 90 ticks.
+        assert_eq!(e.rto().0, 900 * MS);
+        let mut seen = Vec::new();
+        for _ in 0..8 {
+            e.on_timeout();
+            seen.push((
+                e.backoff,
+                e.rto().0 / MS,
+                e.srtt / MS,
+                e.rttvar * 4 / (10 * MS),
+            ));
+        }
+        assert_eq!(
+            seen,
+            [
+                (2, 1800, 300, 60),
+                (4, 3600, 300, 60),
+                (8, 7200, 300, 60),
+                (16, 14400, 0, 90),
+                (32, 28800, 0, 90),
+                (64, 57600, 0, 90),
+                (128, 60000, 0, 90),
+                (128, 60000, 0, 90)
+            ]
+        );
+        // After the clobber a sample restarts the estimate.
+        e.reset_backoff();
+        e.sample_between(at_us(0), at_us(100_000), false);
+        assert_eq!(
+            (e.srtt, e.rttvar, e.base_rto().0),
+            (100 * MS, 50 * MS, 300 * MS)
+        );
+        // rfc2988_ false: the floor after the backoff, and no doubling past 64.
+        let mut old = est(10)
+            .with_rule(RtoRule::PreRfc2988)
+            .with_ns2_timer(SimDuration(3000 * MS), SimDuration(0));
+        old.sample_between(at_us(0), at_us(20_000), false);
+        // 2 ticks: t_rtxcur_ = ((4 << 3) + 16) >> 3 = 6 ticks = 60 ms.
+        assert_eq!(old.rto().0, 200 * MS);
+        old.on_timeout();
+        old.on_timeout();
+        assert_eq!(old.rto().0, 240 * MS);
+        for _ in 0..10 {
+            old.on_timeout();
+        }
+        assert_eq!(old.backoff, 64);
     }
 
     #[test]

@@ -299,13 +299,23 @@ impl TcpSender {
             recover: None,
             dupacks: 0,
             in_recovery: false,
-            rtt: RttEstimator::new(
-                SimDuration(cfg.initial_rto_ps),
-                SimDuration(cfg.min_rto_ps),
-                SimDuration(cfg.max_rto_ps),
-                SimDuration(cfg.timer_granularity_ps),
-            )
-            .with_rule(cfg.rto_rule),
+            rtt: {
+                let rtt = RttEstimator::new(
+                    SimDuration(cfg.initial_rto_ps),
+                    SimDuration(cfg.min_rto_ps),
+                    SimDuration(cfg.max_rto_ps),
+                    SimDuration(cfg.timer_granularity_ps),
+                )
+                .with_rule(cfg.rto_rule);
+                if cfg.ns2_rtt_timer {
+                    rtt.with_ns2_timer(
+                        SimDuration(cfg.initial_rto_ps),
+                        SimDuration(cfg.ns2_boot_time_ps),
+                    )
+                } else {
+                    rtt
+                }
+            },
             timed: None,
             rto_deadline: None,
             app_limit: 0,
@@ -568,8 +578,12 @@ impl TcpSender {
         }
         if retransmit {
             c.packets_retransmitted += 1;
-            // Karn: the measurement in progress may now be ambiguous.
-            self.timed = None;
+            // Karn: the measurement in progress may now be ambiguous. ns-2's timer keeps it
+            // (`TcpAgent::output` leaves `rtt_active_`; the timed segment is a new one, and
+            // a timeout or fast retransmit ends the measurement).
+            if !self.rtt.is_ns2() {
+                self.timed = None;
+            }
         } else {
             self.maxseq = seq + 1;
             if self.timed.is_none() {
@@ -760,6 +774,9 @@ impl TcpSender {
     /// smoothed RTT once there is one, whether or not this ACK gave a sample (ns-3.44's
     /// `TcpSocketBase::ProcessAck` passes `m_tcb->m_srtt` to every `PktsAcked`).
     fn sample_rtt(&mut self, now: SimTime, ack: u64, c: &mut FlowCounters) -> Option<SimDuration> {
+        if self.rtt.is_ns2() {
+            return self.sample_rtt_ns2(now, ack, c);
+        }
         let sent = if self.timestamps {
             self.ts_echo
         } else {
@@ -788,6 +805,41 @@ impl TcpSender {
     #[cold]
     fn srtt_for_cc(&self) -> Option<SimDuration> {
         (self.srtt_samples && self.rtt.srtt > 0).then_some(SimDuration(self.rtt.srtt))
+    }
+
+    /// ns-2.35's measurement (`TcpAgent::newack`): with timestamps a sample from every new
+    /// ACK's echo, otherwise from the ACK covering the timed segment; the backoff ends only
+    /// when the timed segment is covered (`rtt_active_`, `ts_resetRTO_` false). A NewReno
+    /// partial ACK takes no sample and ends the measurement it covers
+    /// (`NewRenoTcpAgent::partialnewack`).
+    #[inline(never)]
+    fn sample_rtt_ns2(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        c: &mut FlowCounters,
+    ) -> Option<SimDuration> {
+        let partial = self.in_recovery
+            && self.recovery == Recovery::NewReno
+            && self.recover.is_some_and(|r| ack < r);
+        let timed = self.timed.filter(|&(seq, _)| ack > seq);
+        if timed.is_some() {
+            self.rtt.reset_backoff();
+            self.timed = None;
+        }
+        if partial {
+            return None;
+        }
+        let sent = if self.timestamps {
+            self.ts_echo
+        } else {
+            timed?.1
+        };
+        self.rtt.sample_between(sent, now, self.timestamps);
+        let r = SimDuration(self.rtt.last_sample);
+        c.rtt_samples += 1;
+        c.rtt_sum_ps += r.0 as u128;
+        Some(r)
     }
 
     fn on_new_ack(
@@ -905,6 +957,10 @@ impl TcpSender {
         let reduced = self.reduce_window();
         self.recover = Some(self.maxseq);
         c.fast_retransmits += 1;
+        if self.rtt.is_ns2() {
+            // ns-2's reset_rtx_timer: no timing across the fast retransmit.
+            self.timed = None;
+        }
         if self.recovery == Recovery::Tahoe {
             // Fast retransmit, then slow start from one segment, going back N.
             self.w.cwnd = 1.0;
