@@ -858,3 +858,36 @@ def test_random_numbers_match_ns2(tmp_path):
     assert ac_out == ns_out
     assert ns_out.startswith("u 0.0003395769746692744 3.6676421475911711 ")
 
+
+# A second link between two nodes replaces the first (ns-2.35's simplex-link sets
+# link_($sid:$did) anew; the first stays in memory and carries nothing): the red and
+# adaptive-red suites' net3 makes `duplex-link r1 r2` and then `duplex-link r2 r1`. Here the
+# second has another rate, delay and queue limit than the first, and only its values act.
+REPLACED_LINK = """
+    set ns [new Simulator]
+    set f [open out.tr w]
+    $ns trace-all $f
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 2ms DropTail
+    $ns duplex-link $n1 $n2 1Mb 10ms DropTail
+    $ns queue-limit $n1 $n2 3
+    $ns duplex-link $n2 $n1 2Mb 30ms DropTail
+    $ns queue-limit $n1 $n2 7
+    set tcp [$ns create-connection TCP/Reno $n0 TCPSink $n2 1]
+    $tcp set window_ 30
+    $ns at 0.1 "[$tcp attach-app FTP] start"
+    $ns at 3.0 {puts "[$tcp set ack_] [$tcp set nrexmit_]"; $ns flush-trace; close $f; exit 0}
+    $ns run
+"""
+
+
+def test_a_second_link_replaces_the_first_as_in_ns2(tmp_path):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, REPLACED_LINK)
+    assert ac_out == ns_out == "432 1\n"
+    trace = (ns_dir / "out.tr").read_text()
+    assert (ac_dir / "out.tr").read_text() == trace
+    # 2 Mb/s and 30 ms (a 1040-byte segment takes 4.16 ms), the queue holding 7.
+    assert "- 0.171376 1 2 tcp 1040 ------- 1 0.0 2.0 2 3\nr 0.201376 1 2 tcp 1040" in trace
+    assert len([x for x in trace.splitlines() if x.startswith("d ")]) == 11

@@ -116,8 +116,14 @@ class Simulator(TclObject):
         src, dst = self._node(a), self._node(b)
         if src is dst:
             raise TclError("a link needs two different nodes")
-        if (src.id, dst.id) in self.by_ends:
-            raise Ns2Error(unsupported(f"a second link from node {src.id} to node {dst.id}"))
+        # ns-2.35's `Simulator instproc simplex-link` sets link_($sid:$did) anew: a second link
+        # between the same nodes replaces the first, which stays in memory but carries nothing
+        # (routes are computed from link_ at `$ns run`). What was set on the first (its queue's
+        # limit, a loss model, its delay) stays with it.
+        old = self.by_ends.get((src.id, dst.id))
+        if old is not None and old.exposed:
+            raise Ns2Error(unsupported(f"a second link from node {src.id} to node {dst.id} once"
+                                       " the first was handed out, monitored or traced"))
         check_queue_kind(qtype)
         try:
             rate, d = bandwidth_bps(bw), time_ps(delay)
@@ -125,8 +131,12 @@ class Simulator(TclObject):
             raise TclError(str(e)) from None
         queue = self.ctx.new_object(f"Queue/{qtype}", [])
         assert isinstance(queue, Queue)
-        link = SimplexLink(src, dst, rate, d, queue, self.ctx.where(), len(self.links))
-        self.links.append(link)
+        if old is not None:
+            link = SimplexLink(src, dst, rate, d, queue, self.ctx.where(), old.index)
+            self.links[old.index] = link
+        else:
+            link = SimplexLink(src, dst, rate, d, queue, self.ctx.where(), len(self.links))
+            self.links.append(link)
         self.by_ends[(src.id, dst.id)] = link
         return ""
 
@@ -168,6 +178,7 @@ class Simulator(TclObject):
 
     def cmd_link(self, a: str, b: str) -> str:
         link = self._link(a, b)
+        link.exposed = True
         obj = self.ctx.new_object("SimpleLink", [])
         assert isinstance(obj, Link)
         obj.link = link
@@ -334,6 +345,7 @@ class Simulator(TclObject):
     def cmd_monitor_queue(self, a: str, b: str, trace: str = "", interval: str = "") -> str:
         self._before_run("monitor-queue")
         link = self._link(a, b)
+        link.exposed = True
         qm = self.ctx.new_object("QueueMonitor", [])
         assert isinstance(qm, QueueMonitor)
         qm.link = link
@@ -409,6 +421,7 @@ class Simulator(TclObject):
         """``$ns trace-queue $n0 $n1 $file``: ns-2's packet trace of the n0 -> n1 queue."""
         self._before_run("trace-queue")
         link = self._link(a, b)
+        link.exposed = True
         channel = channel or self.trace_all or ""
         if not channel:
             raise TclError("trace-queue: no file given and no trace-all file")

@@ -252,6 +252,9 @@ class SimplexLink:
     # head (before the queue); `$ns link-lossmodel` inserts it after the delay element.
     loss_at_entry: bool = False
     monitor_flows: bool = False  # a flow monitor (attach-fmon) watches it
+    # Handed out as an object ([$ns link]), monitored or traced by name: a second link between
+    # the same nodes cannot replace it then (Simulator.cmd_simplex_link).
+    exposed: bool = False
 
     @property
     def name(self) -> str:
