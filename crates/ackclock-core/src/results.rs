@@ -45,6 +45,37 @@ impl Table {
         self
     }
 
+    /// A column of one value per row of `rows`, given by `f`: a table is then written as a
+    /// name and a getter per column (`sim/report.rs`).
+    pub fn u64_of<R>(
+        &mut self,
+        name: &'static str,
+        rows: &[R],
+        f: impl Fn(&R) -> u64,
+    ) -> &mut Self {
+        self.u64(name, rows.iter().map(f).collect())
+    }
+
+    /// [`Table::u64_of`] for a column of floats.
+    pub fn f64_of<R>(
+        &mut self,
+        name: &'static str,
+        rows: &[R],
+        f: impl Fn(&R) -> f64,
+    ) -> &mut Self {
+        self.f64(name, rows.iter().map(f).collect())
+    }
+
+    /// [`Table::u64_of`] for a column of strings.
+    pub fn str_of<R>(
+        &mut self,
+        name: &'static str,
+        rows: &[R],
+        f: impl Fn(&R) -> String,
+    ) -> &mut Self {
+        self.str(name, rows.iter().map(f).collect())
+    }
+
     pub fn column(&self, name: &str) -> Option<&ColumnData> {
         self.columns
             .iter()

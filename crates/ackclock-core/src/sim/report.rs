@@ -30,121 +30,61 @@ impl Simulator {
             }
         }
         cols.truncate(self.scenario_flows);
-        let get = |f: fn(&FlowCounters) -> u64| cols.iter().map(f).collect::<Vec<u64>>();
+        let flow_cfg = &sc.flows[..];
+        let agents = &self.flows[..self.scenario_flows];
         let tcp_str = |f: fn(&crate::scenario::TcpConfig) -> &str| {
-            sc.flows
-                .iter()
-                .map(|x| x.tcp.as_ref().map_or(String::new(), |t| f(t).to_string()))
-                .collect()
+            move |x: &crate::scenario::FlowConfig| {
+                x.tcp.as_ref().map_or(String::new(), |t| f(t).to_string())
+            }
         };
         flows
-            .str("flow", sc.flows.iter().map(|f| f.name.clone()).collect())
-            .str(
-                "kind",
-                sc.flows
-                    .iter()
-                    .map(|f| match f.kind {
-                        FlowKind::Tcp => "tcp".to_string(),
-                        FlowKind::Udp => "udp".to_string(),
-                        FlowKind::Tfrc => "tfrc".to_string(),
-                    })
-                    .collect(),
-            )
-            .str("variant", tcp_str(|t| t.variant.name()))
-            .str("cc", tcp_str(|t| t.cc.as_str()))
-            .str(
-                "from",
-                sc.flows
-                    .iter()
-                    .map(|f| sc.nodes[f.from as usize].clone())
-                    .collect(),
-            )
-            .str(
-                "to",
-                sc.flows
-                    .iter()
-                    .map(|f| sc.nodes[f.to as usize].clone())
-                    .collect(),
-            )
-            .f64(
-                "start_s",
-                self.flows[..self.scenario_flows]
-                    .iter()
-                    // A connection's acceptor that never saw a SYN never started.
-                    .map(|f| match f.start {
-                        SimTime(u64::MAX) => f64::NAN,
-                        t => t.as_secs_f64(),
-                    })
-                    .collect(),
-            )
-            .u64("packets_sent", get(|c| c.packets_sent))
-            .u64("bytes_sent", get(|c| c.bytes_sent))
-            .u64("packets_retransmitted", get(|c| c.packets_retransmitted))
-            .u64("packets_dropped", get(|c| c.packets_dropped))
-            .u64("packets_delivered", get(|c| c.packets_received))
-            .u64("bytes_delivered", get(|c| c.bytes_delivered))
-            .f64(
-                "throughput_mbps",
-                cols.iter().map(|c| mbps(c.bytes_received)).collect(),
-            )
-            .f64(
-                "goodput_mbps",
-                cols.iter().map(|c| mbps(c.bytes_delivered)).collect(),
-            )
-            .f64(
-                "loss_rate",
-                cols.iter()
-                    .map(|c| {
-                        if c.packets_sent == 0 {
-                            0.0
-                        } else {
-                            c.packets_dropped as f64 / c.packets_sent as f64
-                        }
-                    })
-                    .collect(),
-            )
-            .f64(
-                "mean_rtt_s",
-                cols.iter()
-                    .map(|c| {
-                        if c.rtt_samples == 0 {
-                            f64::NAN
-                        } else {
-                            c.rtt_sum_ps as f64 / c.rtt_samples as f64 / PS_PER_S as f64
-                        }
-                    })
-                    .collect(),
-            )
-            .u64("timeouts", get(|c| c.timeouts))
-            .u64("fast_retransmits", get(|c| c.fast_retransmits))
-            .u64("acks_sent", get(|c| c.acks_sent))
-            .u64("acks_dropped", get(|c| c.acks_dropped))
-            .u64("rtt_samples", get(|c| c.rtt_samples))
-            .u64("ecn_reductions", get(|c| c.ecn_reductions))
-            .f64(
-                "mean_rto_s",
-                cols.iter()
-                    .map(|c| {
-                        if c.rto_time_ps == 0 {
-                            f64::NAN
-                        } else {
-                            c.rto_area as f64 / c.rto_time_ps as f64 / PS_PER_S as f64
-                        }
-                    })
-                    .collect(),
-            )
-            .f64(
-                "completion_s",
-                self.flows[..self.scenario_flows]
-                    .iter()
-                    .map(|f| match &f.agent {
-                        Agent::Tcp { sender, .. } => {
-                            sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
-                        }
-                        Agent::Udp { .. } | Agent::Tfrc(_) | Agent::Tmix | Agent::Idle => f64::NAN,
-                    })
-                    .collect(),
-            );
+            .str_of("flow", flow_cfg, |f| f.name.clone())
+            .str_of("kind", flow_cfg, |f| {
+                match f.kind {
+                    FlowKind::Tcp => "tcp",
+                    FlowKind::Udp => "udp",
+                    FlowKind::Tfrc => "tfrc",
+                }
+                .to_string()
+            })
+            .str_of("variant", flow_cfg, tcp_str(|t| t.variant.name()))
+            .str_of("cc", flow_cfg, tcp_str(|t| t.cc.as_str()))
+            .str_of("from", flow_cfg, |f| sc.nodes[f.from as usize].clone())
+            .str_of("to", flow_cfg, |f| sc.nodes[f.to as usize].clone())
+            // A connection's acceptor that never saw a SYN never started.
+            .f64_of("start_s", agents, |f| match f.start {
+                SimTime(u64::MAX) => f64::NAN,
+                t => t.as_secs_f64(),
+            })
+            .u64_of("packets_sent", &cols, |c| c.packets_sent)
+            .u64_of("bytes_sent", &cols, |c| c.bytes_sent)
+            .u64_of("packets_retransmitted", &cols, |c| c.packets_retransmitted)
+            .u64_of("packets_dropped", &cols, |c| c.packets_dropped)
+            .u64_of("packets_delivered", &cols, |c| c.packets_received)
+            .u64_of("bytes_delivered", &cols, |c| c.bytes_delivered)
+            .f64_of("throughput_mbps", &cols, |c| mbps(c.bytes_received))
+            .f64_of("goodput_mbps", &cols, |c| mbps(c.bytes_delivered))
+            .f64_of("loss_rate", &cols, |c| {
+                if c.packets_sent == 0 {
+                    0.0
+                } else {
+                    c.packets_dropped as f64 / c.packets_sent as f64
+                }
+            })
+            .f64_of("mean_rtt_s", &cols, |c| mean_s(c.rtt_sum_ps, c.rtt_samples))
+            .u64_of("timeouts", &cols, |c| c.timeouts)
+            .u64_of("fast_retransmits", &cols, |c| c.fast_retransmits)
+            .u64_of("acks_sent", &cols, |c| c.acks_sent)
+            .u64_of("acks_dropped", &cols, |c| c.acks_dropped)
+            .u64_of("rtt_samples", &cols, |c| c.rtt_samples)
+            .u64_of("ecn_reductions", &cols, |c| c.ecn_reductions)
+            .f64_of("mean_rto_s", &cols, |c| mean_s(c.rto_area, c.rto_time_ps))
+            .f64_of("completion_s", agents, |f| match &f.agent {
+                Agent::Tcp { sender, .. } => {
+                    sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
+                }
+                Agent::Udp { .. } | Agent::Tfrc(_) | Agent::Tmix | Agent::Idle => f64::NAN,
+            });
 
         let mut queues = Table::default();
         let qs: Vec<QueueCounters> = self
@@ -164,62 +104,36 @@ impl Simulator {
                     .since(self.warm_sojourn.get(i).unwrap_or(&empty))
             })
             .collect();
-        let sojourn_quantiles = |q: f64| -> Vec<f64> {
-            hists
-                .iter()
-                .map(|h| h.quantile(q).map_or(f64::NAN, |v| v / PS_PER_S as f64))
-                .collect()
-        };
-        let qget = |f: fn(&QueueCounters) -> u64| qs.iter().map(f).collect::<Vec<u64>>();
+        let quantile_s =
+            |q: f64| move |h: &Histogram| h.quantile(q).map_or(f64::NAN, |v| v / PS_PER_S as f64);
+        let links: Vec<(&QueueCounters, &Link)> = qs.iter().zip(&self.links).collect();
         queues
             .str("link", self.link_names.clone())
-            .u64("arrived_packets", qget(|q| q.arrived_packets))
-            .u64("arrived_bytes", qget(|q| q.arrived_bytes))
-            .u64("departed_packets", qget(|q| q.departed_packets))
-            .u64("departed_bytes", qget(|q| q.departed_bytes))
-            .u64("dropped_packets", qget(|q| q.dropped_packets))
-            .u64("dropped_bytes", qget(|q| q.dropped_bytes))
-            .f64(
-                "mean_queue_packets",
-                qs.iter()
-                    .map(|q| q.area_packets as f64 / window_ps)
-                    .collect(),
-            )
-            .f64(
-                "mean_queue_bytes",
-                qs.iter().map(|q| q.area_bytes as f64 / window_ps).collect(),
-            )
-            .u64("max_queue_packets", qget(|q| q.max_queue_packets))
-            .f64(
-                "utilization",
-                qs.iter()
-                    .zip(&self.links)
-                    .map(|(q, l)| q.departed_bytes as f64 * 8.0 / (l.rate.bps() as f64 * window_s))
-                    .collect(),
-            )
-            .u64("lost_packets", qget(|q| q.lost_packets))
-            .u64("lost_bytes", qget(|q| q.lost_bytes))
-            .u64("marked_packets", qget(|q| q.marked_packets))
-            .f64(
-                "mean_sojourn_s",
-                qs.iter()
-                    .map(|q| {
-                        if q.departed_packets == 0 {
-                            f64::NAN
-                        } else {
-                            q.sojourn_sum_ps as f64 / q.departed_packets as f64 / PS_PER_S as f64
-                        }
-                    })
-                    .collect(),
-            )
-            .f64("p50_sojourn_s", sojourn_quantiles(0.5))
-            .f64("p95_sojourn_s", sojourn_quantiles(0.95))
-            .f64(
-                "max_sojourn_s",
-                qs.iter()
-                    .map(|q| q.max_sojourn_ps as f64 / PS_PER_S as f64)
-                    .collect(),
-            );
+            .u64_of("arrived_packets", &qs, |q| q.arrived_packets)
+            .u64_of("arrived_bytes", &qs, |q| q.arrived_bytes)
+            .u64_of("departed_packets", &qs, |q| q.departed_packets)
+            .u64_of("departed_bytes", &qs, |q| q.departed_bytes)
+            .u64_of("dropped_packets", &qs, |q| q.dropped_packets)
+            .u64_of("dropped_bytes", &qs, |q| q.dropped_bytes)
+            .f64_of("mean_queue_packets", &qs, |q| {
+                q.area_packets as f64 / window_ps
+            })
+            .f64_of("mean_queue_bytes", &qs, |q| q.area_bytes as f64 / window_ps)
+            .u64_of("max_queue_packets", &qs, |q| q.max_queue_packets)
+            .f64_of("utilization", &links, |(q, l)| {
+                q.departed_bytes as f64 * 8.0 / (l.rate.bps() as f64 * window_s)
+            })
+            .u64_of("lost_packets", &qs, |q| q.lost_packets)
+            .u64_of("lost_bytes", &qs, |q| q.lost_bytes)
+            .u64_of("marked_packets", &qs, |q| q.marked_packets)
+            .f64_of("mean_sojourn_s", &qs, |q| {
+                mean_s(q.sojourn_sum_ps, q.departed_packets)
+            })
+            .f64_of("p50_sojourn_s", &hists, quantile_s(0.5))
+            .f64_of("p95_sojourn_s", &hists, quantile_s(0.95))
+            .f64_of("max_sojourn_s", &qs, |q| {
+                q.max_sojourn_ps as f64 / PS_PER_S as f64
+            });
 
         let (timeseries, queue_timeseries) = self
             .sampler
@@ -289,30 +203,23 @@ impl Simulator {
                 }
             }
         }
-        let u = |g: fn(&FlowQueueCounters) -> u64| rows.iter().map(|r| g(&r.2)).collect();
         let mut t = Table::default();
-        t.str("link", rows.iter().map(|r| r.0.clone()).collect())
-            .str("flow", rows.iter().map(|r| r.1.clone()).collect())
-            .u64("arrived_packets", u(|c| c.arrived_packets))
-            .u64("arrived_bytes", u(|c| c.arrived_bytes))
-            .u64("departed_packets", u(|c| c.departed_packets))
-            .u64("departed_bytes", u(|c| c.departed_bytes))
-            .u64("dropped_packets", u(|c| c.dropped_packets))
-            .u64("dropped_bytes", u(|c| c.dropped_bytes))
-            .u64("lost_packets", u(|c| c.lost_packets))
-            .u64("lost_bytes", u(|c| c.lost_bytes))
-            .f64(
-                "mean_queue_packets",
-                rows.iter()
-                    .map(|r| r.2.area_packets as f64 / window)
-                    .collect(),
-            )
-            .f64(
-                "mean_queue_bytes",
-                rows.iter()
-                    .map(|r| r.2.area_bytes as f64 / window)
-                    .collect(),
-            );
+        t.str_of("link", &rows, |r| r.0.clone())
+            .str_of("flow", &rows, |r| r.1.clone())
+            .u64_of("arrived_packets", &rows, |r| r.2.arrived_packets)
+            .u64_of("arrived_bytes", &rows, |r| r.2.arrived_bytes)
+            .u64_of("departed_packets", &rows, |r| r.2.departed_packets)
+            .u64_of("departed_bytes", &rows, |r| r.2.departed_bytes)
+            .u64_of("dropped_packets", &rows, |r| r.2.dropped_packets)
+            .u64_of("dropped_bytes", &rows, |r| r.2.dropped_bytes)
+            .u64_of("lost_packets", &rows, |r| r.2.lost_packets)
+            .u64_of("lost_bytes", &rows, |r| r.2.lost_bytes)
+            .f64_of("mean_queue_packets", &rows, |r| {
+                r.2.area_packets as f64 / window
+            })
+            .f64_of("mean_queue_bytes", &rows, |r| {
+                r.2.area_bytes as f64 / window
+            });
         t
     }
 
@@ -340,9 +247,6 @@ impl Simulator {
                 rows.push((f.name.clone(), "ack", merged[i][1]));
             }
         }
-        let col_u = |g: fn(&FlowMonitor) -> u64| rows.iter().map(|r| g(&r.2)).collect::<Vec<_>>();
-        let col_f =
-            |g: &dyn Fn(&FlowMonitor) -> f64| rows.iter().map(|r| g(&r.2)).collect::<Vec<_>>();
         let mean = |sum: u128, n: u64| {
             if n == 0 {
                 f64::NAN
@@ -351,90 +255,84 @@ impl Simulator {
             }
         };
         let mut t = Table::default();
-        t.str("flow", rows.iter().map(|r| r.0.clone()).collect())
-            .str("direction", rows.iter().map(|r| r.1.to_string()).collect())
-            .u64("tx_packets", col_u(|m| m.tx_packets))
-            .u64("tx_bytes", col_u(|m| m.tx_bytes))
-            .u64("rx_packets", col_u(|m| m.rx_packets))
-            .u64("rx_bytes", col_u(|m| m.rx_bytes))
-            .u64("lost_packets", col_u(|m| m.lost))
-            .f64("delay_sum_s", col_f(&|m| s128(m.delay_sum_ps)))
-            .f64(
-                "mean_delay_s",
-                col_f(&|m| mean(m.delay_sum_ps, m.rx_packets)),
-            )
-            .f64(
-                "max_delay_s",
-                col_f(&|m| {
-                    if m.rx_packets == 0 {
-                        f64::NAN
-                    } else {
-                        s(m.delay_max_ps)
-                    }
-                }),
-            )
-            .f64("jitter_sum_s", col_f(&|m| s128(m.jitter_sum_ps)))
-            .f64(
-                "mean_jitter_s",
-                col_f(&|m| mean(m.jitter_sum_ps, m.rx_packets.saturating_sub(1))),
-            )
-            .f64("first_tx_s", col_f(&|m| m.first_tx().map_or(f64::NAN, s)))
-            .f64(
-                "last_tx_s",
-                col_f(&|m| m.first_tx().map_or(f64::NAN, |_| s(m.last_tx))),
-            )
-            .f64("first_rx_s", col_f(&|m| m.first_rx().map_or(f64::NAN, s)))
-            .f64(
-                "last_rx_s",
-                col_f(&|m| m.first_rx().map_or(f64::NAN, |_| s(m.last_rx))),
-            );
+        t.str_of("flow", &rows, |r| r.0.clone())
+            .str_of("direction", &rows, |r| r.1.to_string())
+            .u64_of("tx_packets", &rows, |r| r.2.tx_packets)
+            .u64_of("tx_bytes", &rows, |r| r.2.tx_bytes)
+            .u64_of("rx_packets", &rows, |r| r.2.rx_packets)
+            .u64_of("rx_bytes", &rows, |r| r.2.rx_bytes)
+            .u64_of("lost_packets", &rows, |r| r.2.lost)
+            .f64_of("delay_sum_s", &rows, |r| s128(r.2.delay_sum_ps))
+            .f64_of("mean_delay_s", &rows, |r| {
+                mean(r.2.delay_sum_ps, r.2.rx_packets)
+            })
+            .f64_of("max_delay_s", &rows, |r| {
+                if r.2.rx_packets == 0 {
+                    f64::NAN
+                } else {
+                    s(r.2.delay_max_ps)
+                }
+            })
+            .f64_of("jitter_sum_s", &rows, |r| s128(r.2.jitter_sum_ps))
+            .f64_of("mean_jitter_s", &rows, |r| {
+                mean(r.2.jitter_sum_ps, r.2.rx_packets.saturating_sub(1))
+            })
+            .f64_of("first_tx_s", &rows, |r| r.2.first_tx().map_or(f64::NAN, s))
+            .f64_of("last_tx_s", &rows, |r| {
+                r.2.first_tx().map_or(f64::NAN, |_| s(r.2.last_tx))
+            })
+            .f64_of("first_rx_s", &rows, |r| r.2.first_rx().map_or(f64::NAN, s))
+            .f64_of("last_rx_s", &rows, |r| {
+                r.2.first_rx().map_or(f64::NAN, |_| s(r.2.last_rx))
+            });
         t
     }
 
-    /// One row per Tmix connection.
+    /// One row per Tmix connection, then one per two-way TCP connection
+    /// (`Simulator::full_connection_rows`); the last three columns only with two-way ones.
     fn connections_table(&self) -> Table {
         let secs = |t: Option<SimTime>| t.map_or(f64::NAN, |t| t.as_secs_f64());
         let mut index = vec![0u64; self.scenario_flows];
-        let mut numbers = Vec::with_capacity(self.tmix.len());
+        let mut rows = Vec::with_capacity(self.tmix.len() + self.full.len());
         for c in &self.tmix {
-            numbers.push(index[c.parent.idx()]);
+            let connection = index[c.parent.idx()];
             index[c.parent.idx()] += 1;
+            rows.push(ConnRow {
+                flow: self.scenario.flows[c.parent.idx()].name.clone(),
+                connection,
+                kind: if c.cfg.concurrent { "conc" } else { "seq" },
+                start_s: secs(c.started_at),
+                finish_s: secs(c.finished_at),
+                duration_s: span_s(c.started_at, c.finished_at),
+                min_rtt_s: c.cfg.rtt_ps as f64 / PS_PER_S as f64,
+                adus: c.cfg.adus.len() as u64,
+                adus_delivered: c.adus_delivered as u64,
+                bytes: c.total_bytes(),
+                delivered: c.delivered,
+                setup_s: f64::NAN,
+                states: ["", ""],
+            });
         }
-        let col = |f: &dyn Fn(&TmixConn) -> f64| self.tmix.iter().map(f).collect::<Vec<f64>>();
-        let ucol = |f: &dyn Fn(&TmixConn) -> u64| self.tmix.iter().map(f).collect::<Vec<u64>>();
+        rows.extend(self.full_connection_rows());
         let mut t = Table::default();
-        t.str(
-            "flow",
-            self.tmix
-                .iter()
-                .map(|c| self.scenario.flows[c.parent.idx()].name.clone())
-                .collect(),
-        )
-        .u64("connection", numbers)
-        .str(
-            "kind",
-            self.tmix
-                .iter()
-                .map(|c| if c.cfg.concurrent { "conc" } else { "seq" }.to_string())
-                .collect(),
-        )
-        .f64("start_s", col(&|c| secs(c.started_at)))
-        .f64("finish_s", col(&|c| secs(c.finished_at)))
-        .f64(
-            "duration_s",
-            col(&|c| match (c.started_at, c.finished_at) {
-                (Some(a), Some(b)) => (b.0 - a.0) as f64 / PS_PER_S as f64,
-                _ => f64::NAN,
-            }),
-        )
-        .f64("min_rtt_s", col(&|c| c.cfg.rtt_ps as f64 / PS_PER_S as f64))
-        .u64("adus", ucol(&|c| c.cfg.adus.len() as u64))
-        .u64("adus_delivered", ucol(&|c| c.adus_delivered as u64))
-        .u64("bytes_initiator", ucol(&|c| c.total_bytes()[0]))
-        .u64("bytes_acceptor", ucol(&|c| c.total_bytes()[1]))
-        .u64("delivered_initiator", ucol(&|c| c.delivered[0]))
-        .u64("delivered_acceptor", ucol(&|c| c.delivered[1]));
-        self.full_connection_rows(&mut t);
+        t.str_of("flow", &rows, |r| r.flow.clone())
+            .u64_of("connection", &rows, |r| r.connection)
+            .str_of("kind", &rows, |r| r.kind.to_string())
+            .f64_of("start_s", &rows, |r| r.start_s)
+            .f64_of("finish_s", &rows, |r| r.finish_s)
+            .f64_of("duration_s", &rows, |r| r.duration_s)
+            .f64_of("min_rtt_s", &rows, |r| r.min_rtt_s)
+            .u64_of("adus", &rows, |r| r.adus)
+            .u64_of("adus_delivered", &rows, |r| r.adus_delivered)
+            .u64_of("bytes_initiator", &rows, |r| r.bytes[0])
+            .u64_of("bytes_acceptor", &rows, |r| r.bytes[1])
+            .u64_of("delivered_initiator", &rows, |r| r.delivered[0])
+            .u64_of("delivered_acceptor", &rows, |r| r.delivered[1]);
+        if !self.full.is_empty() {
+            t.f64_of("setup_s", &rows, |r| r.setup_s)
+                .str_of("state_initiator", &rows, |r| r.states[0].to_string())
+                .str_of("state_acceptor", &rows, |r| r.states[1].to_string());
+        }
         t
     }
 
@@ -532,4 +430,41 @@ impl Simulator {
             self.queue.push_timer(next, Event::Sample);
         }
     }
+}
+
+/// The mean of a sum of picoseconds over `n` (in seconds), NaN without any.
+fn mean_s(sum_ps: u128, n: u64) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        sum_ps as f64 / n as f64 / PS_PER_S as f64
+    }
+}
+
+/// The time from `a` to `b` in seconds, NaN unless both happened.
+pub(super) fn span_s(a: Option<SimTime>, b: Option<SimTime>) -> f64 {
+    match (a, b) {
+        (Some(a), Some(b)) => (b.0 - a.0) as f64 / PS_PER_S as f64,
+        _ => f64::NAN,
+    }
+}
+
+/// A row of the connections table: a Tmix connection or a two-way TCP connection (whose
+/// `connection` is 0, `min_rtt_s` NaN; a Tmix connection's `setup_s` is NaN, its states
+/// empty).
+pub(super) struct ConnRow {
+    pub flow: String,
+    pub connection: u64,
+    pub kind: &'static str,
+    pub start_s: f64,
+    pub finish_s: f64,
+    pub duration_s: f64,
+    pub min_rtt_s: f64,
+    pub adus: u64,
+    pub adus_delivered: u64,
+    /// Initiator's, acceptor's.
+    pub bytes: [u64; 2],
+    pub delivered: [u64; 2],
+    pub setup_s: f64,
+    pub states: [&'static str; 2],
 }

@@ -10,15 +10,15 @@
 //! This file is a child module of `sim`, so it reads the simulator's private state without
 //! widening its interface.
 
+use super::report::{span_s, ConnRow};
 use super::{Agent, Flow, Role, Simulator};
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
 use crate::packet::{Packet, PacketKind};
 use crate::packet_trace::{FullSeq, SeqBytes};
-use crate::results::{ColumnData, Table};
 use crate::scenario::{AppConfig, Scenario};
 use crate::tcp::full::{Endpoint, Exchange, FullConn, ACCEPTOR, INITIATOR};
-use crate::time::{SimTime, PS_PER_S};
+use crate::time::SimTime;
 
 /// The connections of the scenario's two-way flows; marks their flows (the acceptor's
 /// starts only when the SYN arrives).
@@ -190,80 +190,31 @@ impl Simulator {
         }
     }
 
-    /// Appends a row per two-way connection to the connections table (after the Tmix rows),
-    /// with the columns only connections have: `setup_s` and each side's final state.
-    pub(super) fn full_connection_rows(&self, t: &mut Table) {
-        if self.full.is_empty() {
-            return;
-        }
-        let before = t.columns.first().map_or(0, |c| match &c.data {
-            ColumnData::F64(v) => v.len(),
-            ColumnData::U64(v) => v.len(),
-            ColumnData::Str(v) => v.len(),
-        });
+    /// The two-way connections' rows of the connections table (`sim/report.rs`).
+    pub(super) fn full_connection_rows(&self) -> impl Iterator<Item = ConnRow> + '_ {
         let secs = |t: Option<SimTime>| t.map_or(f64::NAN, |t| t.as_secs_f64());
-        let span = |a: Option<SimTime>, b: Option<SimTime>| match (a, b) {
-            (Some(a), Some(b)) => (b.0 - a.0) as f64 / PS_PER_S as f64,
-            _ => f64::NAN,
-        };
         let delivered = |c: &FullConn, s: usize| self.counters[c.flows[s].idx()].bytes_delivered;
-        for col in &mut t.columns {
-            let name = col.name.clone();
-            let name = name.as_ref();
-            match &mut col.data {
-                ColumnData::Str(v) => v.extend(self.full.iter().map(|c| match name {
-                    "flow" => self.scenario.flows[c.flows[0].idx()].name.clone(),
-                    "kind" => match c.exchange {
-                        Exchange::RequestResponse => "seq".to_string(),
-                        Exchange::Concurrent => "conc".to_string(),
-                        Exchange::Open => "open".to_string(),
-                    },
-                    _ => String::new(),
-                })),
-                ColumnData::F64(v) => v.extend(self.full.iter().map(|c| match name {
-                    "start_s" => secs(c.opened_at),
-                    "finish_s" => secs(c.closed_at),
-                    "duration_s" => span(c.opened_at, c.closed_at),
-                    _ => f64::NAN,
-                })),
-                ColumnData::U64(v) => v.extend(self.full.iter().map(|c| {
-                    match name {
-                        "adus" => c.sizes.iter().filter(|s| **s != Some(0)).count() as u64,
-                        "adus_delivered" => (0..2)
-                            .filter(|&s| c.sizes[s].is_some_and(|b| b > 0 && delivered(c, s) == b))
-                            .count() as u64,
-                        "bytes_initiator" => c.sizes[0].unwrap_or(0),
-                        "bytes_acceptor" => c.sizes[1].unwrap_or(0),
-                        "delivered_initiator" => delivered(c, 0),
-                        "delivered_acceptor" => delivered(c, 1),
-                        _ => 0,
-                    }
-                })),
-            }
-        }
-        let nan = std::iter::repeat_n(f64::NAN, before);
-        let blank = || std::iter::repeat_n(String::new(), before);
-        t.f64(
-            "setup_s",
-            nan.chain(
-                self.full
-                    .iter()
-                    .map(|c| span(c.opened_at, c.established_at)),
-            )
-            .collect(),
-        )
-        .str(
-            "state_initiator",
-            blank()
-                .chain(self.full.iter().map(|c| c.state_names()[0].to_string()))
-                .collect(),
-        )
-        .str(
-            "state_acceptor",
-            blank()
-                .chain(self.full.iter().map(|c| c.state_names()[1].to_string()))
-                .collect(),
-        );
+        self.full.iter().map(move |c| ConnRow {
+            flow: self.scenario.flows[c.flows[0].idx()].name.clone(),
+            connection: 0,
+            kind: match c.exchange {
+                Exchange::RequestResponse => "seq",
+                Exchange::Concurrent => "conc",
+                Exchange::Open => "open",
+            },
+            start_s: secs(c.opened_at),
+            finish_s: secs(c.closed_at),
+            duration_s: span_s(c.opened_at, c.closed_at),
+            min_rtt_s: f64::NAN,
+            adus: c.sizes.iter().filter(|s| **s != Some(0)).count() as u64,
+            adus_delivered: (0..2)
+                .filter(|&s| c.sizes[s].is_some_and(|b| b > 0 && delivered(c, s) == b))
+                .count() as u64,
+            bytes: [c.sizes[0].unwrap_or(0), c.sizes[1].unwrap_or(0)],
+            delivered: [delivered(c, 0), delivered(c, 1)],
+            setup_s: span_s(c.opened_at, c.established_at),
+            states: c.state_names(),
+        })
     }
 
     /// The highest segment of flow `f`'s reverse direction ever sent, if `f` is a
