@@ -552,9 +552,12 @@ def _called_unguarded() -> bool:
     if not isinstance(path, str) or (spec is not None and spec.name.endswith("__main__")):
         return False  # workers do not run a package's __main__ again (`python -m ackclock`)
     frame: Any = sys._getframe(1)
-    while frame is not None and frame.f_globals is not getattr(main, "__dict__", None):
+    # The script's own top-level frame, wherever the call came from (a function of the
+    # script called at its top level runs again in each worker just the same).
+    while frame is not None and not (frame.f_globals is getattr(main, "__dict__", None)
+                                     and frame.f_code.co_name == "<module>"):
         frame = frame.f_back
-    if frame is None or frame.f_code.co_name != "<module>":
+    if frame is None:
         return False
     try:
         tree = ast.parse(Path(path).read_text(encoding="utf-8"))
