@@ -608,10 +608,10 @@ mod tests {
         }
     }
 
-    /// Packets every 10 ms with an RTT of 100 ms; every 100th lost, each a loss event: the
-    /// average loss interval is 100 packets, the loss event rate 1/100.
-    #[test]
-    fn periodic_losses_give_their_rate() {
+    /// The last feedback of a receiver without smoothing, discounting or the history's
+    /// adjustment after slow start, given packets every 10 ms (RTT 100 ms, one round per 10
+    /// packets) of which `lost(seq)` are missing.
+    fn last_feedback(lost: impl Fn(u64) -> bool) -> Feedback {
         let mut s = TfrcSink::new(&TfrcConfig {
             smooth: false,
             discount: false,
@@ -619,10 +619,7 @@ mod tests {
             ..TfrcConfig::default()
         });
         let mut last = None;
-        for seq in 0..2000u64 {
-            if seq % 100 == 50 {
-                continue;
-            }
+        for seq in (0..2000u64).filter(|&q| !lost(q)) {
             let t = seq as f64 * 0.01;
             let h = DataHeader {
                 timestamp: t,
@@ -632,7 +629,14 @@ mod tests {
                 last = Some(r.fb);
             }
         }
-        let fb = last.expect("reports");
+        last.expect("reports")
+    }
+
+    /// Packets every 10 ms with an RTT of 100 ms; every 100th lost, each a loss event: the
+    /// average loss interval is 100 packets, the loss event rate 1/100.
+    #[test]
+    fn periodic_losses_give_their_rate() {
+        let fb = last_feedback(|seq| seq % 100 == 50);
         assert!((fb.flost - 0.01).abs() < 1e-4, "{}", fb.flost);
         // One report per RTT carries the receive rate: 99 of 100 packets per second x 100.
         assert!(
@@ -642,31 +646,11 @@ mod tests {
         );
     }
 
-    /// Losses closer than an RTT are one loss event (RFC 5348 section 5.2).
+    /// Losses closer than an RTT are one loss event (RFC 5348 section 5.2): two losses 20 ms
+    /// apart every 100 packets.
     #[test]
     fn losses_within_an_rtt_are_one_event() {
-        let mut s = TfrcSink::new(&TfrcConfig {
-            smooth: false,
-            discount: false,
-            adjust_history_after_ss: false,
-            ..TfrcConfig::default()
-        });
-        let mut last = None;
-        for seq in 0..2000u64 {
-            // Two losses 20 ms apart every 100 packets.
-            if seq % 100 == 50 || seq % 100 == 52 {
-                continue;
-            }
-            let t = seq as f64 * 0.01;
-            let h = DataHeader {
-                timestamp: t,
-                ..hdr(seq, 0.1, seq as i64 / 10)
-            };
-            if let Some(r) = s.on_data(t + 0.05, &data(seq, t), Some(&h)) {
-                last = Some(r.fb);
-            }
-        }
-        let fb = last.expect("reports");
+        let fb = last_feedback(|seq| seq % 100 == 50 || seq % 100 == 52);
         assert!((fb.flost - 0.01).abs() < 1e-4, "{}", fb.flost);
     }
 }

@@ -809,16 +809,7 @@ mod tests {
     fn the_target_has_the_quantization_budget_and_pacing_its_margin() {
         // BDP 100 segments at 1000 segments/s and 100 ms; 1.45 MB/s pacing: a TSO goal of
         // 2 segments, so 2 BDP + 6, even; pacing at 99% of gain x bandwidth.
-        let (mut b, mut w) = linux_bbr();
-        let mut t = 0u64;
-        let mut delivered = 0;
-        for _ in 0..60 {
-            t += 110_000_000_000;
-            delivered += 10;
-            let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
-            b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 100, 0.1);
-        }
-        assert_eq!(b.mode, Mode::ProbeBw);
+        let (b, w, _, _) = probing_bbr();
         let extra = if b.cycle_index == 0 { 2.0 } else { 0.0 };
         let aggr = b.aggregation_cwnd(b.linux.as_ref().unwrap());
         let target = (((200.0 + aggr + 6.0) as u64 + 1) & !1) as f64 + extra;
