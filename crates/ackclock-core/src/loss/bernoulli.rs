@@ -58,27 +58,12 @@ fn per_byte_probability(p: f64, size: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{FlowId, NodeId};
-    use crate::packet::{PacketKind, SackBlocks};
-    use crate::time::SimTime;
 
     #[test]
     fn loss_fraction_matches_p() {
         let pkt = Packet {
-            id: 0,
-            flow: FlowId(0),
-            kind: PacketKind::Udp,
-            src: NodeId(0),
-            dst: NodeId(1),
-            size: 1000,
-            seq: 0,
-            ack: 0,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
             nth: 1,
-            ecn: 0,
+            ..Packet::TEST
         };
         let mut m = Bernoulli::new(0.01, RandomStream::named(1, "link.a->b.loss"));
         let n = 1_000_000;
@@ -94,20 +79,8 @@ mod tests {
     #[test]
     fn byte_mode_loses_a_packet_if_any_byte_is_corrupted() {
         let mut pkt = Packet {
-            id: 0,
-            flow: FlowId(0),
-            kind: PacketKind::Udp,
-            src: NodeId(0),
-            dst: NodeId(1),
-            size: 1000,
-            seq: 0,
-            ack: 0,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
             nth: 1,
-            ecn: 0,
+            ..Packet::TEST
         };
         let mut m = Bernoulli::per_byte(1e-5, RandomStream::named(1, "b"));
         // Computed at run time, as the model does: a constant-folded power rounds differently.

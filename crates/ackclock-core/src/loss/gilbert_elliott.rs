@@ -68,26 +68,11 @@ impl GilbertElliott {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{FlowId, NodeId};
-    use crate::packet::{PacketKind, SackBlocks};
-    use crate::time::SimTime;
 
     fn pkt() -> Packet {
         Packet {
-            id: 0,
-            flow: FlowId(0),
-            kind: PacketKind::Udp,
-            src: NodeId(0),
-            dst: NodeId(1),
-            size: 1000,
-            seq: 0,
-            ack: 0,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
             nth: 1,
-            ecn: 0,
+            ..Packet::TEST
         }
     }
 

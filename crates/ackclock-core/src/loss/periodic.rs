@@ -34,27 +34,12 @@ impl Periodic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{FlowId, NodeId};
-    use crate::packet::{PacketKind, SackBlocks};
-    use crate::time::SimTime;
 
     #[test]
     fn drops_the_burst_at_the_offset_of_every_period() {
         let pkt = Packet {
-            id: 0,
-            flow: FlowId(0),
-            kind: PacketKind::Udp,
-            src: NodeId(0),
-            dst: NodeId(1),
-            size: 1000,
-            seq: 0,
-            ack: 0,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
             nth: 1,
-            ecn: 0,
+            ..Packet::TEST
         };
         let mut m = Periodic::new(10, 3, 2);
         let lost: Vec<usize> = (0..30).filter(|_| m.drops(&pkt)).collect();
