@@ -34,9 +34,10 @@ Then ns-3.44's tcp-validation, each of the four cases it validates (`tcp_example
     # validation-cubic-50ms-ecn, validation-dctcp-10ms, validation-dctcp-80ms; about 30 s each
 
 in ackclock: server -1 Gb/s- WR -50 Mb/s- LR -1 Gb/s- client, a 3-packet device queue with BQL
-below CoDel (1500 packets) on WR's side of the bottleneck and FqCoDel (10240) everywhere else,
-ECN on the queues per case, a 1 ms CE threshold with DCTCP, TcpCubic without its Reno-friendly
-region (`reno_friendly = 0`, the example's TcpFriendliness false) or TcpDctcp, 1448-byte
+(1 ms hold time, as the example sets DynamicQueueLimits' HoldTime) below CoDel (1500 packets)
+on WR's side of the bottleneck and FqCoDel (10240) everywhere else, ECN on the queues per case,
+a 1 ms CE threshold with DCTCP, TcpCubic without its Reno-friendly region (`reno_friendly = 0`,
+the example's TcpFriendliness false) or TcpDctcp, 1448-byte
 segments, 32768000-byte buffers, the flow from 5 s to a second before the end; goodput from 5 s.
 
 Not yet: the traffic-control examples.
@@ -154,12 +155,14 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         mark = {"ecn": case != "cubic-50ms-no-ecn"}
         ce = {"ce_threshold": "1ms"} if dctcp else {}
         # ns-3's MaxSize defaults: FqCoDelQueueDisc 10240 packets, CoDelQueueDisc 1500.
-        fq = {"queue": "fq_codel", "queue_limit": 10240, "device_limit": 3, "bql": True, **ce,
+        fq = {"queue": "fq_codel", "queue_limit": 10240, "device_limit": 3, "bql": True,
+              "bql_hold_time": "1ms", **ce,
               **mark}
         net.nodes("srv", "wr", "lr", "cli")
         net.link("srv", "wr", rate="1000Mb/s", delay="1us", **fq)
         net.link("wr", "lr", rate="50Mb/s", delay=f"{rtt_ms / 2}ms", duplex=False,
-                 queue="codel", queue_limit=1500, device_limit=3, bql=True, **ce, **mark)
+                 queue="codel", queue_limit=1500, device_limit=3, bql=True,
+                 bql_hold_time="1ms", **ce, **mark)
         net.link("lr", "wr", rate="1000Mb/s", delay=f"{rtt_ms / 2}ms", duplex=False, **fq)
         net.link("lr", "cli", rate="1000Mb/s", delay="1us", **fq)
         cc = "TcpDctcp" if dctcp else "TcpCubic"

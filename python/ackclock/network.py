@@ -72,6 +72,7 @@ class Network:
         monitor_flows: bool = False,
         device_limit: int | None = None,
         bql: bool | None = None,
+        bql_hold_time: str | float | None = None,
         **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
@@ -90,8 +91,8 @@ class Network:
         mark ECN-capable packets instead of dropping them early. ``device_limit`` puts a device
         queue of that many packets below a discipline that holds its packets (ns-3's
         traffic-control layer: the discipline is the root queue disc, feeding the device while
-        its queue has room), ``bql=True`` byte queue limits on it
-        (docs/models/queue-disciplines.md). ``monitor_flows=True`` keeps
+        its queue has room), ``bql=True`` byte queue limits on it, ``bql_hold_time`` their hold
+        time (default 1 s; docs/models/traffic-control.md). ``monitor_flows=True`` keeps
         per-flow queue counters on both directions (``Results.queue_flows``, like ns-2's
         ``makeflowmon Fid``)."""
         path = f"link[{len(self._links)}]"
@@ -102,7 +103,8 @@ class Network:
             delay=delay,
             queue=QueueConfig(kind=queue, limit=queue_limit, limit_bytes=queue_limit_bytes,
                               ns2=ns2_queue, ecn=ecn, params=dict(queue_params),
-                              device_limit=device_limit, bql=bql),
+                              device_limit=device_limit, bql=bql,
+                              bql_hold_time=bql_hold_time),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
             reverse_loss=(None if reverse_loss is None

@@ -131,6 +131,8 @@ class QueueConfig:
     # None: the discipline feeds the line.
     device_limit: int | None = None
     bql: bool | None = None  # byte queue limits on the device queue (needs device_limit)
+    # BQL's hold time (ns-3's DynamicQueueLimits::HoldTime); None: 1 s, ns-3's and Linux's.
+    bql_hold_time: Time | None = None
     # The discipline's own keys (queues.SPECS), as given: { max_thresh = 20 }.
     params: dict[str, Any] = field(default_factory=dict)
 
@@ -822,6 +824,9 @@ def _device(q: QueueConfig, path: str) -> dict[str, Any] | None:
             raise ScenarioError("byte queue limits need a device queue: give device_limit",
                                 path=f"{path}.bql")
         return None
+    if q.bql_hold_time is not None and not q.bql:
+        raise ScenarioError("a hold time for byte queue limits needs bql = true",
+                            path=f"{path}.bql_hold_time")
     if not queues.holds(q.kind):
         holding = ", ".join(k for k in queues.KINDS if queues.holds(k))
         raise ScenarioError(
@@ -829,7 +834,10 @@ def _device(q: QueueConfig, path: str) -> dict[str, Any] | None:
             f" below {q.kind}, which is a FIFO at the line", path=f"{path}.device_limit")
     n = _below(parse_int(q.device_limit, f"{path}.device_limit", minimum=1,
                          what="a number of packets"), _U64, f"{path}.device_limit")
-    return {"limit_packets": n, "bql": bool(q.bql)}
+    device: dict[str, Any] = {"limit_packets": n, "bql": bool(q.bql)}
+    if q.bql_hold_time is not None:
+        device["bql_hold_time_ps"] = parse_time(q.bql_hold_time, f"{path}.bql_hold_time")
+    return device
 
 
 def _custom_queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
@@ -839,7 +847,7 @@ def _custom_queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]
     from .custom import QueueDiscipline, as_name
 
     name, params = as_name(q.kind, f"{path}.kind", QueueDiscipline)
-    if q.device_limit is not None or q.bql:
+    if q.device_limit is not None or q.bql or q.bql_hold_time is not None:
         raise ScenarioError("a device queue goes below a built-in discipline that holds its"
                             " packets; not below one written in Python (not supported yet)",
                             path=f"{path}.device_limit")

@@ -298,6 +298,8 @@ QUEUE_COMMON: Mapping[str, Key] = {
     "device_limit": Key("count1", "a device queue of this many packets below the discipline"
                         " (ns-3's traffic-control layer; docs/models/traffic-control.md)"),
     "bql": Key("bool", "byte queue limits on the device queue; default false"),
+    "bql_hold_time": Key("time", "how long byte queue limits wait before lowering the limit"
+                         " (ns-3's DynamicQueueLimits HoldTime); default 1 s"),
 }
 
 TRACE: Mapping[str, Key] = {

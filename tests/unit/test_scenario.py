@@ -332,6 +332,11 @@ def test_ns3_profile_puts_fq_codel_above_the_device_queue() -> None:
     q = doc(limited)["links"][0]["queue"]
     assert (q["kind"], q["limit_packets"], q["ecn"]) == ("fq_codel", 10240, False)
     assert q["device"] == {"limit_packets": 7, "bql": True}
+    # BQL's hold time (ns-3's DynamicQueueLimits HoldTime, 1 s by default), in picoseconds.
+    held = limited.replace("bql = true,", 'bql = true, bql_hold_time = "1ms",')
+    assert doc(held)["links"][0]["queue"]["device"] == {"limit_packets": 7, "bql": True,
+                                                        "bql_hold_time_ps": 1 * MS}
+    assert "needs bql = true" in error(held.replace("bql = true,", "bql = false,"))
     # A named kind overrides the stack, droptail included: no device queue.
     for kind in ("droptail", "red", "fq_codel"):
         q = doc(NS3.replace('delay = "1ms"', f'delay = "1ms"\nqueue = {{ kind = "{kind}" }}')

@@ -26,7 +26,8 @@
 // Output, per flow i: flow<i>_goodput_mbps (sink bytes from --warmup to the end), flow<i>_mean_cwnd
 // and flow<i>_peak_cwnd (segments, time-averaged from the flow's start), flow<i>_mean_srtt_s
 // (time-averaged srtt once measured); and the bottleneck's mean_queue (packets in its queue disc
-// and device queue, time-averaged), drops (queue disc, traffic-control layer and device) and marks.
+// and device queue, time-averaged from --warmup), drops (queue disc, traffic-control layer and
+// device) and marks.
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -121,11 +122,14 @@ ConnectSocket(uint32_t node, uint32_t i)
 
 static std::vector<uint64_t> gRxAtWarmup(2, 0);
 
+// At the warm-up's end: goodput and the queue's time average count from here.
 static void
 Mark(std::vector<Ptr<PacketSink>> sinks)
 {
     for (size_t i = 0; i < sinks.size(); ++i)
         gRxAtWarmup[i] = sinks[i]->GetTotalRx();
+    gQueue = TimeAvg();
+    gQueue.Set(gQdisc + gDevice);
 }
 
 int

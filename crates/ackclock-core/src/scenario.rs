@@ -303,6 +303,10 @@ pub struct DeviceConfig {
     /// Byte queue limits on it (Linux's dynamic queue limits; ns-3's `SetQueueLimits`).
     #[serde(default)]
     pub bql: bool,
+    /// BQL's hold time (ns-3's `DynamicQueueLimits::HoldTime`, Linux's `slack_hold_time`);
+    /// None: 1 s, both systems' default.
+    #[serde(default)]
+    pub bql_hold_time_ps: Option<u64>,
 }
 
 impl QueueConfig {

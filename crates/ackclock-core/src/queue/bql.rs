@@ -213,4 +213,28 @@ mod tests {
         assert_eq!(limits[999], 30_000, "within the first second");
         assert_eq!(limits[1000], 2_000, "{:?}", &limits[995..1005]);
     }
+
+    /// ns-3's tcp-validation example sets `DynamicQueueLimits::HoldTime` to 1 ms: the same
+    /// busy queue then gives up its slack at the first completion more than 1 ms after the
+    /// slack's start, not a second later.
+    #[test]
+    fn a_short_hold_time_lowers_the_limit_sooner() {
+        let mut d = Dql::new(DqlParams {
+            hold_time: SimDuration::from_millis(1),
+            ..DqlParams::default()
+        });
+        d.limit = 30_000;
+        d = d.adjusted();
+        for _ in 0..20 {
+            d.queued(1000);
+        }
+        // One completion every 0.4 ms: the third (1.2 ms) is the first after the hold time.
+        let mut limits = Vec::new();
+        for t in 1..=3u64 {
+            d.completed(1000, SimTime(t * 400_000_000));
+            d.queued(1000);
+            limits.push(d.limit());
+        }
+        assert_eq!(limits, [30_000, 30_000, 2_000]);
+    }
 }

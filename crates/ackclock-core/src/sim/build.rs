@@ -364,7 +364,15 @@ fn build_link(
     if let Some(d) = &q.device {
         link.set_device(crate::net::device::DeviceParams {
             limit_packets: d.limit_packets,
-            bql: d.bql.then(crate::queue::bql::DqlParams::default),
+            bql: d.bql.then(|| {
+                let dql = crate::queue::bql::DqlParams::default();
+                crate::queue::bql::DqlParams {
+                    hold_time: d
+                        .bql_hold_time_ps
+                        .map_or(dql.hold_time, crate::time::SimDuration),
+                    ..dql
+                }
+            }),
         });
     }
     match &l.loss {

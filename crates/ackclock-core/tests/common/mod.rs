@@ -95,6 +95,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
             q.device = Some(ackclock_core::scenario::DeviceConfig {
                 limit_packets: 5,
                 bql: true,
+                bql_hold_time_ps: None,
             });
         }
         17 => {
@@ -104,6 +105,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
             q.device = Some(ackclock_core::scenario::DeviceConfig {
                 limit_packets: 1,
                 bql: false,
+                bql_hold_time_ps: None,
             });
         }
         _ => {
