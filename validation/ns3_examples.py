@@ -40,7 +40,21 @@ a 1 ms CE threshold with DCTCP, TcpCubic without its Reno-friendly region (`reno
 the example's TcpFriendliness false) or TcpDctcp, 1448-byte
 segments, 32768000-byte buffers, the flow from 5 s to a second before the end; goodput from 5 s.
 
-Not yet: the traffic-control examples.
+Then two of ns-3.44's examples/traffic-control programs (`validation/ns3/tc_examples.cc`, whose
+header says what each sets): traffic-control-example (one CUBIC flow through RED's defaults
+above a 1-packet device queue, 10 Mb/s, 2 ms) and queue-discs-benchmark (a CUBIC flow each way
+through a 10 Mb/s, 5 ms bottleneck, a queue disc above 50-packet device queues, with or without
+BQL), each flow's goodput, cwnd and srtt, the watched queue's mean, drops and marks:
+
+    python validation/ns3_examples.py --example tc-red                  # 15 s, seconds
+    python validation/ns3_examples.py --example tc-benchmark-CoDel-bql  # 60 s, about 20 s
+    # also tc-benchmark-PfifoFast (the example's default), -CoDel, -FqCoDel, each with -bql
+
+in ackclock: RED at the line with ns-3's RedQueueDisc defaults given as keys (ackclock puts no
+device queue below a discipline that decides at arrival); the benchmark's queue discs with
+`device_limit` 50 (and `bql`), pfifo_fast (1000) above 100-packet device queues on the access
+link; ns-3's always-on OnOff applications as bulk transfers (their rate is above the link's,
+so the socket's buffer stays full).
 ns-3 comes from the PyPI wheel benchmarks/compare.py installs (~/.cache/ackclock-bench).
 """
 
@@ -80,7 +94,9 @@ def ns3_program(name: str = "tcp_variants") -> Path:
     prefix = ns3.prefix()
     assert prefix is not None
     src = ROOT / "validation" / "ns3" / f"{name}.cc"
-    key = hashlib.sha256(src.read_bytes() + " ".join(NS3_FLAGS).encode()).hexdigest()[:12]
+    common = (ROOT / "validation" / "ns3" / "common.h").read_bytes()
+    key = hashlib.sha256(common + src.read_bytes() + " ".join(NS3_FLAGS).encode()
+                         ).hexdigest()[:12]
     exe = CACHE / "ns3-bin" / f"validation-{name.replace('_', '-')}-{key}"
     if not exe.is_file():
         cxx = shutil.which("g++") or "g++"
@@ -170,6 +186,28 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
                 rcv_buffer=32768000, snd_buffer=32768000, ecn=True, start="5s",
                 stop=f"{stop - 1}s",
                 cc_params={} if dctcp else {"reno_friendly": 0}, trace=["cwnd", "srtt"])
+    elif example == "tc-red":
+        # traffic-control-example: RedQueueDisc's defaults, given as ackclock's red keys.
+        seg, stop, bottleneck, warmup = 1448, 15.0, "n1->n0", 1.0
+        net.nodes("n0", "n1")
+        net.link("n0", "n1", rate="10Mb/s", delay="2ms", queue="red", queue_limit=25,
+                 min_thresh=5, max_thresh=15, q_weight=0.002, max_p=1 / 50, mean_pktsize=500,
+                 gentle=True, wait=True)
+        net.tcp("f0", "n1", "n0", cc="TcpCubic", packet_size=seg, header_size=54, ack_size=54,
+                start="1s", stop="10.1s", trace=["cwnd", "srtt"])
+    elif example.startswith("tc-benchmark-"):
+        # queue-discs-benchmark: --queueDiscType (and -bql) on both bottleneck devices.
+        kind, _, bql = example.removeprefix("tc-benchmark-").partition("-")
+        seg, stop, bottleneck, warmup = 1000, 60.1, "n2->n3", 5.0
+        qdisc = {"PfifoFast": "pfifo_fast", "CoDel": "codel", "FqCoDel": "fq_codel"}[kind]
+        net.nodes("n1", "n2", "n3")
+        net.link("n1", "n2", rate="100Mb/s", delay="0.1ms", queue="pfifo_fast",
+                 queue_limit=1000, device_limit=100)
+        net.link("n2", "n3", rate="10Mb/s", delay="5ms", queue=qdisc, queue_limit=1000,
+                 device_limit=50, bql=bql == "bql")
+        for i, (a, b) in enumerate((("n1", "n3"), ("n3", "n1"))):
+            net.tcp(f"f{i}", a, b, cc="TcpCubic", packet_size=seg, header_size=54,
+                    ack_size=54, start="0.1s", stop=f"{stop - 0.1:g}s", trace=["cwnd", "srtt"])
     else:
         seg, stop, bottleneck = 536, 5.0, "n2->n3"
         net.nodes(*(f"n{i}" for i in range(6)))
@@ -199,13 +237,19 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
 
 
 def example_main(example: str) -> None:
-    exe = ns3_program("tcp_examples")
-    if example.startswith("validation-"):
+    exe = ns3_program("tc_examples" if example.startswith("tc-") else "tcp_examples")
+    if example == "tc-red":
+        n = ns3_example(exe, "red")
+    elif example.startswith("tc-benchmark-"):
+        kind, _, bql = example.removeprefix("tc-benchmark-").partition("-")
+        n = ns3_example(exe, "benchmark", f"--queueDiscType={kind}",
+                        f"--bql={int(bql == 'bql')}")
+    elif example.startswith("validation-"):
         n = ns3_example(exe, "validation", f"--validation={example.removeprefix('validation-')}")
     else:
         n = ns3_example(exe, example)
-    starts = [n.get("flow0_start_s", 0.1)] + ([n["flow1_start_s"]] if "flow1_start_s" in n
-                                              else [])
+    flows = 2 if "flow1_goodput_mbps" in n else 1
+    starts = [n.get(f"flow{i}_start_s", 0.1) for i in range(flows)]
     a = ackclock_example(example, starts)
     print(f"| {example} | ns-3 | ackclock | difference |")
     print("|---|---|---|---|")
