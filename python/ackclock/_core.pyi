@@ -2,7 +2,7 @@
 
 from typing import Any, final
 
-__all__ = ["Simulation", "version", "read_tmix_vectors", "cc_registry", "queue_registry",
+__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "cc_registry", "queue_registry",
            "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView", "UserFacing", "cbrt"]
 
 @final
@@ -73,8 +73,23 @@ class Simulation:
     def take_tcp_trace(self) -> dict[str, list[Any]]:
         """Traced-variable rows recorded since the last call (time_s, flow, variable, value)."""
     def results(self) -> dict[str, Any]:
-        """The result tables (see docs/engine-contract.md); RuntimeError before the run has
-        reached its duration."""
+        """``summary`` (a dict) and the result tables, each a :class:`Table` (see
+        docs/engine-contract.md); RuntimeError before the run has reached its duration."""
+
+@final
+class Table:
+    """One result table of a run: its columns as Arrow (the PyCapsule protocol:
+    ``pyarrow.record_batch(table)``) or as Python lists (:meth:`to_dict`)."""
+
+    @property
+    def column_names(self) -> list[str]: ...
+    @property
+    def num_rows(self) -> int: ...
+    def to_dict(self) -> dict[str, list[Any]]:
+        """The columns as Python lists (float, int, str), keyed by name, in order."""
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]:
+        """The table as an Arrow struct array, one child per column: float64, int64 (uint64
+        for a column with a value above 2^63 - 1) and utf8; (schema capsule, array capsule)."""
 
 def cc_registry() -> list[dict[str, Any]]:
     """The engine's congestion-control registry: per algorithm ``name`` and ``params``, each

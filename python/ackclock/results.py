@@ -45,9 +45,11 @@ _TEXT_COLUMNS = ("flow", "kind", "variant", "cc", "from", "to", "link", "variabl
 
 class Results:
     """A run's results: ``summary`` (a dict) and one pandas DataFrame per table of
-    ``TABLES`` (``flows``, ``queues``, ...). Tables come from the engine as plain columns and
-    become DataFrames when first read, so a command-line run that only writes its CSV files
-    never imports pandas (which takes longer to import than a small run takes to simulate)."""
+    ``TABLES`` (``flows``, ``queues``, ...). Tables come from the engine as Arrow tables
+    (``ackclock._core.Table``: its float and integer columns are the engine's own buffers)
+    and become DataFrames when first read, through pyarrow; a command-line run that only
+    writes its CSV files takes their columns as Python lists instead and never imports pandas
+    or pyarrow (which take longer to import than a small run takes to simulate)."""
 
     def __init__(self, summary: dict[str, Any], *tables: Any, **named: Any) -> None:
         if len(tables) > len(TABLES):
@@ -57,17 +59,27 @@ class Results:
         unknown = set(given) - set(TABLES)
         if unknown:
             raise TypeError(f"unknown tables: {', '.join(sorted(unknown))}")
-        # Each table: a DataFrame, or a dict of columns (lists) not converted yet.
+        # Each table: a DataFrame, or not converted yet: the engine's Arrow table or a dict
+        # of columns (lists).
         self._tables: dict[str, Any] = {t: given.get(t) for t in TABLES}
         # Packet trace files the run wrote (absolute paths), kept by save().
         self.trace_paths: list[str] = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The engine's tables do not pickle: their columns as lists do (sweeps, copies).
+        from ._core import Table
+
+        state = dict(self.__dict__)
+        state["_tables"] = {k: v.to_dict() if isinstance(v, Table) else v
+                            for k, v in self._tables.items()}
+        return state
 
     def _frame(self, name: str) -> pd.DataFrame:
         import pandas as pd
 
         t = self._tables[name]
         if not isinstance(t, pd.DataFrame):
-            t = pd.DataFrame(dict(t or {}))
+            t = _frame_of(t)
             self._tables[name] = t
         return t
 
@@ -98,17 +110,20 @@ class Results:
                            lambda self, v: self._set("queue_flows", v))
 
     def columns(self, name: str) -> dict[str, list[Any]] | None:
-        """Table ``name`` as the engine gave it (a dict of columns), if it has not become a
-        DataFrame yet."""
+        """Table ``name``'s columns as Python lists, if it has not become a DataFrame yet."""
         t = self._tables[name]
-        return t if isinstance(t, dict) else None
+        if t is None or isinstance(t, dict):
+            return t
+        from ._core import Table
+
+        return t.to_dict() if isinstance(t, Table) else None
 
     @classmethod
     def from_engine(cls, raw: Mapping[str, Any], **summary: Any) -> Results:
         """From the dict ``ackclock._core.Simulation.results()`` returns; ``summary`` adds keys
         (``wall_s``...) to the engine's summary."""
         merged = {**raw["summary"], **summary}
-        return cls(_ordered_summary(merged), *(dict(raw.get(t, {})) for t in TABLES))
+        return cls(_ordered_summary(merged), *(raw.get(t, {}) for t in TABLES))
 
     def __repr__(self) -> str:
         s = self.summary
@@ -310,6 +325,24 @@ def summary_text(summary: Mapping[str, Any]) -> str:
                                      for k, v in conns.items())
         text = text.replace(marker, f"{{\n{indent}  {rows}\n{indent}}}" if conns else "{}", 1)
     return text + "\n"
+
+
+def _frame_of(table: Any) -> pd.DataFrame:
+    """A table not converted yet as a DataFrame: the engine's Arrow table through pyarrow,
+    a dict of columns directly. A table without rows is built from its (empty) lists, as
+    before tables crossed as Arrow: pandas types empty columns by its own rule (float64), not
+    by the engine's column types."""
+    import pandas as pd
+
+    from ._core import Table
+
+    if isinstance(table, Table):
+        if table.num_rows == 0:
+            return pd.DataFrame(table.to_dict())
+        import pyarrow as pa
+
+        return pa.record_batch(table).to_pandas()
+    return pd.DataFrame(dict(table or {}))
 
 
 def _write_columns(columns: Mapping[str, list[Any]], path: Path) -> None:

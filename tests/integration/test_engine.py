@@ -122,7 +122,7 @@ def test_summary_records_the_resolved_scenario_and_reruns_identically(tmp_path: 
 
     sim = _core.Simulation(json.dumps(saved))
     sim.run_until(sim.duration_ps)
-    again = sim.results()["flows"]
+    again = sim.results()["flows"].to_dict()
     assert list(again["throughput_mbps"]) == list(first.flows.throughput_mbps)
 
 

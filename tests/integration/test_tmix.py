@@ -233,5 +233,5 @@ def test_closed_connections_give_back_their_endpoints() -> None:
     assert sim.tcp_vars(3) is None and sim.tcp_vars(5) is None
     sim.run_until(sim.duration_ps)
     res = sim.results()
-    assert all(f is not None for f in res["connections"]["finish_s"])
+    assert all(f is not None for f in res["connections"].to_dict()["finish_s"])
     assert all(sim.tcp_vars(h) is None for h in halves)

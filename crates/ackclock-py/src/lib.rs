@@ -1,15 +1,16 @@
 //! PyO3 bindings: a thin wrapper that hands a resolved scenario to the engine, advances it
-//! with the GIL released, and returns result tables as dicts of Python lists.
+//! with the GIL released, and returns result tables as Arrow (`arrow.rs`).
 //! No simulation logic lives here.
 
-use ackclock_core::results::{ColumnData, Results, Table};
+use ackclock_core::results::Results;
 use ackclock_core::sim::StopReason;
 use ackclock_core::time::SimTime;
 use ackclock_core::Simulator;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFloat, PyList, PyString};
+use pyo3::types::PyDict;
 
+mod arrow;
 mod custom;
 mod custom_queue;
 
@@ -276,7 +277,7 @@ impl Simulation {
 
     /// The traced-variable rows recorded since the last call, as a table dict.
     fn take_tcp_trace<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        table_to_dict(py, &self.sim.take_tcp_trace())
+        arrow::table_to_dict(py, &self.sim.take_tcp_trace())
     }
 
     /// The result tables; raises RuntimeError before the run has reached its duration.
@@ -291,7 +292,7 @@ impl Simulation {
         if let Some(e) = self.sim.trace_error() {
             return Err(PyOSError::new_err(e.to_string()));
         }
-        results_to_dict(py, &r)
+        results_to_dict(py, r)
     }
 }
 
@@ -336,61 +337,7 @@ fn counters_dict<'py>(
     Ok(d)
 }
 
-fn table_to_dict<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for c in &t.columns {
-        match &c.data {
-            ColumnData::F64(v) => d.set_item(
-                c.name.as_ref(),
-                shared_list(
-                    py,
-                    v,
-                    |x| x.to_bits(),
-                    |x| Ok(PyFloat::new(py, *x).into_any()),
-                )?,
-            )?,
-            ColumnData::U64(v) => d.set_item(
-                c.name.as_ref(),
-                shared_list(py, v, |x| *x, |x| Ok(x.into_pyobject(py)?.into_any()))?,
-            )?,
-            ColumnData::Str(v) => d.set_item(
-                c.name.as_ref(),
-                shared_list(
-                    py,
-                    v,
-                    |x| x.as_str(),
-                    |x| Ok(PyString::new(py, x).into_any()),
-                )?,
-            )?,
-        }
-    }
-    Ok(d)
-}
-
-/// A column as a Python list in which equal values are one Python object (floats and ints
-/// are immutable: nothing can tell). A 10 000-flow dumbbell's queues table has 720 000
-/// cells but some 40 000 distinct values; a float or int object each was 30 MB.
-fn shared_list<'py, 'a, T, K: Eq + std::hash::Hash>(
-    py: Python<'py>,
-    values: &'a [T],
-    key: impl Fn(&'a T) -> K,
-    make: impl Fn(&'a T) -> PyResult<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyList>> {
-    use std::collections::hash_map::Entry;
-    let mut seen: std::collections::HashMap<K, Bound<'py, PyAny>> =
-        std::collections::HashMap::new();
-    let mut items = Vec::with_capacity(values.len());
-    for v in values {
-        let obj = match seen.entry(key(v)) {
-            Entry::Occupied(e) => e.get().clone(),
-            Entry::Vacant(e) => e.insert(make(v)?).clone(),
-        };
-        items.push(obj);
-    }
-    PyList::new(py, items)
-}
-
-fn results_to_dict<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyDict>> {
+fn results_to_dict<'py>(py: Python<'py>, r: Results) -> PyResult<Bound<'py, PyDict>> {
     let s = PyDict::new(py);
     let m = &r.summary;
     s.set_item("name", &m.name)?;
@@ -404,15 +351,15 @@ fn results_to_dict<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyD
     s.set_item("version", &m.version)?;
     let d = PyDict::new(py);
     d.set_item("summary", s)?;
-    d.set_item("flows", table_to_dict(py, &r.flows)?)?;
-    d.set_item("queues", table_to_dict(py, &r.queues)?)?;
-    d.set_item("timeseries", table_to_dict(py, &r.timeseries)?)?;
-    d.set_item("queue_timeseries", table_to_dict(py, &r.queue_timeseries)?)?;
-    d.set_item("tcp_trace", table_to_dict(py, &r.tcp_trace)?)?;
-    d.set_item("connections", table_to_dict(py, &r.connections)?)?;
-    d.set_item("flows_detail", table_to_dict(py, &r.flows_detail)?)?;
-    d.set_item("cc_state", table_to_dict(py, &r.cc_state)?)?;
-    d.set_item("queue_flows", table_to_dict(py, &r.queue_flows)?)?;
+    d.set_item("flows", arrow::Table::new(r.flows))?;
+    d.set_item("queues", arrow::Table::new(r.queues))?;
+    d.set_item("timeseries", arrow::Table::new(r.timeseries))?;
+    d.set_item("queue_timeseries", arrow::Table::new(r.queue_timeseries))?;
+    d.set_item("tcp_trace", arrow::Table::new(r.tcp_trace))?;
+    d.set_item("connections", arrow::Table::new(r.connections))?;
+    d.set_item("flows_detail", arrow::Table::new(r.flows_detail))?;
+    d.set_item("cc_state", arrow::Table::new(r.cc_state))?;
+    d.set_item("queue_flows", arrow::Table::new(r.queue_flows))?;
     Ok(d)
 }
 
@@ -532,6 +479,7 @@ fn version() -> &'static str {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
+    m.add_class::<arrow::Table>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
