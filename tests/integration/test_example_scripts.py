@@ -6,7 +6,8 @@ moves a published number fails here until the page is brought up to date. Script
 print no table are checked for the mechanisms the pages describe. The other example scripts
 are run elsewhere: python_api.py and seed002_model.py in test_engine.py, seed001_scenario1.py,
 seed001_tables.py, the seed runners examples/seeds/NNN/run.py and seed003.py (shortened) in
-test_seed_runners.py.
+test_seed_runners.py (seed 003's runner, too long for the suite, is checked here for the
+arguments it hands seed003.py). test_every_example_script_is_run_by_a_test keeps it so.
 """
 
 from __future__ import annotations
@@ -142,3 +143,57 @@ def test_seed004_fair_share_example_finds_the_published_share(tmp_path: Path,
     assert found is not None
     assert found.group(1) == published.group(1)
     assert (tmp_path / "out" / "seed004_fair_share.png").stat().st_size > 10_000
+
+
+# Scripts that are not examples of their own: _wrap.py is the seed runners' shared helper.
+_HELPERS = {"seeds/_wrap.py"}
+
+
+def test_every_example_script_is_run_by_a_test() -> None:
+    """Every script of examples/ (and the tutorial notebook) is run by some test: named by a
+    test file, or a step of a seed runner (examples/seeds/NNN/run.py) that a test runs. A new
+    example without a test fails here."""
+    tests = "\n".join(p.read_text(encoding="utf-8")
+                      for p in (ROOT / "tests").rglob("*.py"))
+    runners = {p.parent.name: p.read_text(encoding="utf-8")
+               for p in (EXAMPLES / "seeds").glob("*/run.py")}
+    run_by_a_test = {seed for seed in runners if f'main_of("{seed}")' in tests}
+    missing = []
+    for path in sorted([*EXAMPLES.rglob("*.py"), *EXAMPLES.rglob("*.ipynb")]):
+        rel = path.relative_to(EXAMPLES).as_posix()
+        if rel in _HELPERS or f'"{rel}"' in tests:  # as script("NAME"), EXAMPLES / "NAME"
+            continue
+        if path.name == "run.py" and path.parent.name in run_by_a_test:
+            continue
+        if any(f'"{rel}"' in text for seed, text in runners.items() if seed in run_by_a_test):
+            continue
+        missing.append(rel)
+    assert missing == [], f"example scripts no test runs: {missing}"
+
+
+def test_seed003_runner_hands_its_script_the_documented_arguments(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/seeds/003/run.py: its --quick run (150 s at 622 Mb/s, too long for the suite;
+    the script itself runs shortened in test_seed_runners.py) calls examples/seed003.py with
+    the arguments its docstring gives, into OUT/seed003, and reports the script's failure."""
+    import subprocess
+    import sys
+
+    calls: list[list[str]] = []
+    rc = 0
+
+    def fake_run(cmd: list[str], *args: Any, **kwargs: Any) -> Any:
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, rc)
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    main = runpy.run_path(str(EXAMPLES / "seeds/003/run.py"))["main"]
+    assert main(["--quick", "--out", str(tmp_path)]) == 0
+    assert calls == [[sys.executable, str(EXAMPLES / "seed003.py"), "--seconds", "150",
+                      "--start", "50", "--seconds-without", "100",
+                      "--out", str(tmp_path / "seed003")]]
+    doc = (EXAMPLES / "seeds/003/run.py").read_text(encoding="utf-8")
+    assert "the same pairs over 150 s (flow 1 from 50 s) and 100 s without background" in doc
+    rc = 1
+    assert main(["--out", str(tmp_path)]) == 1
+    assert calls[-1][2:] == ["--out", str(tmp_path / "seed003")]
