@@ -2,8 +2,9 @@
 
 from typing import Any, final
 
-__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "cc_registry", "queue_registry",
-           "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView", "UserFacing", "cbrt"]
+__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario", "cc_registry",
+           "queue_registry", "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView",
+           "UserFacing", "cbrt"]
 
 @final
 class Simulation:
@@ -112,6 +113,11 @@ def read_tmix_vectors(text: str) -> dict[str, list[Any]] | None:
     concurrent, rtt_ps, loss_initiator, loss_acceptor, adus, adu_side, adu_bytes,
     adu_wait_ps), or None when it
     is not a plain well-formed file (the front end then reads it itself and says why)."""
+
+def read_scenario(scenario_json: str) -> str:
+    """The resolved document as the engine reads it: parsed and checked as
+    :class:`Simulation` does (ValueError with the same one-line message), written back as JSON
+    with every value the engine would use, the defaults it fills in included."""
 
 def version() -> str:
     """The engine's version."""

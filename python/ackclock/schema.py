@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 # Value types, each a JSON Schema (see _TYPES) and the words docs use.
@@ -154,76 +154,67 @@ FLOW: Mapping[str, Key] = {
     "tfrc": Key("tfrc", "a tfrc flow's parameters (docs/tfrc.md); defaults ns-2.35's"),
 }
 
-# A TFRC flow's parameters (crates/ackclock-core/src/tfrc/mod.rs, TfrcConfig), each with
-# ns-2.35's default and its ns-2 name (Agent/TFRC, or Agent/TFRCSink for the receiver's).
+# A TFRC flow's parameters (crates/ackclock-core/src/tfrc/mod.rs, TfrcConfig), each with its
+# ns-2 name (Agent/TFRC, or Agent/TFRCSink for the receiver's). Their defaults (ns-2.35's,
+# whatever the profile) have one owner, the engine's TfrcConfig: the front end passes on only
+# what a flow gives, and the schema's descriptions read the rest from the engine
+# (tfrc_defaults).
 TFRC: Mapping[str, Key] = {
-    "packet_size": Key("count1", "payload bytes per packet, the equation's s (packetSize_);"
-                       " default 1000"),
-    "header_size": Key("count", "header bytes added on the wire (headersize_ with useHeaders_);"
-                       " default 32"),
-    "feedback_size": Key("count1", "bytes of a feedback packet (TFRCSink packetSize_);"
-                         " default 40"),
-    "init_rate": Key("number", "bytes/s before the first feedback (InitRate_); default 300"),
-    "df": Key("number", "weight of the old RTT in its moving average (df_); default 0.95"),
-    "ssmult": Key("number", "slow start's rate multiplier per RTT (ssmult_); default 2"),
-    "bval": Key("count1", "packets per ACK in the equation (bval_); default 1"),
-    "ca": Key("bool", "spacing scaled by sqrt(average RTT / current RTT) (ca_); default true"),
-    "min_rto_s": Key("number", "lower bound of the equation's t_RTO, seconds (minrto_);"
-                     " default 0"),
-    "tcp_tick_s": Key("number", "clock tick of the t_RTO estimate, seconds (tcp_tick_);"
-                      " default 0.1"),
-    "srtt_init": Key("integer", "initial srtt in ticks (srtt_init_); default 0"),
-    "rttvar_init": Key("integer", "initial rttvar in ticks (rttvar_init_); default 12"),
-    "rtxcur_init_s": Key("number", "initial t_RTO, seconds (rtxcur_init_); default 6"),
-    "rttvar_exp": Key("integer", "t_RTO = srtt + 2^rttvar_exp rttvar (rttvar_exp_); default 2"),
-    "srtt_bits": Key("integer", "fixed-point bits of srtt (T_SRTT_BITS); default 3"),
-    "rttvar_bits": Key("integer", "fixed-point bits of rttvar (T_RTTVAR_BITS); default 2"),
+    "packet_size": Key("count1", "payload bytes per packet, the equation's s (packetSize_)"),
+    "header_size": Key("count", "header bytes added on the wire (headersize_ with useHeaders_)"),
+    "feedback_size": Key("count1", "bytes of a feedback packet (TFRCSink packetSize_)"),
+    "init_rate": Key("number", "bytes/s before the first feedback (InitRate_)"),
+    "df": Key("number", "weight of the old RTT in its moving average (df_)"),
+    "ssmult": Key("number", "slow start's rate multiplier per RTT (ssmult_)"),
+    "bval": Key("count1", "packets per ACK in the equation (bval_)"),
+    "ca": Key("bool", "spacing scaled by sqrt(average RTT / current RTT) (ca_)"),
+    "min_rto_s": Key("number", "lower bound of the equation's t_RTO, seconds (minrto_)"),
+    "tcp_tick_s": Key("number", "clock tick of the t_RTO estimate, seconds (tcp_tick_)"),
+    "srtt_init": Key("integer", "initial srtt in ticks (srtt_init_)"),
+    "rttvar_init": Key("integer", "initial rttvar in ticks (rttvar_init_)"),
+    "rtxcur_init_s": Key("number", "initial t_RTO, seconds (rtxcur_init_)"),
+    "rttvar_exp": Key("integer", "t_RTO = srtt + 2^rttvar_exp rttvar (rttvar_exp_)"),
+    "srtt_bits": Key("integer", "fixed-point bits of srtt (T_SRTT_BITS)"),
+    "rttvar_bits": Key("integer", "fixed-point bits of rttvar (T_RTTVAR_BITS)"),
     "rate_init": Key("number", "packets per RTT after the first feedback with"
-                     " rate_init_option 1 (rate_init_); default 2"),
+                     " rate_init_option 1 (rate_init_)"),
     "rate_init_option": Key("count1", "1: rate_init; 2: RFC 3390's 4, 3 or 2 packets"
-                            " (rate_init_option_); default 2"),
+                            " (rate_init_option_)"),
     "slow_increase": Key("bool", "raise the rate packet by packet in slow start"
-                         " (slow_increase_); default true"),
+                         " (slow_increase_)"),
     "max_heavy_rounds": Key("count", "rounds the rate may stay above twice the receive rate"
-                            " (maxHeavyRounds_); default 0"),
+                            " (maxHeavyRounds_)"),
     "conservative": Key("bool", "the receive rate after a loss, scmult x it otherwise"
-                        " (conservative_); default false"),
-    "scmult": Key("number", "see conservative (scmult_); default 1.5"),
+                        " (conservative_)"),
+    "scmult": Key("number", "see conservative (scmult_)"),
     "overhead": Key("number", "each gap scaled by a uniform factor in [1 - o, 1 + o]"
-                    " (overhead_); default 0"),
-    "ecn": Key("bool", "ECN-capable; marks count as losses (ecn_); default false"),
-    "idle_fix": Key("bool", "keep the initial rate after idle periods (idleFix_);"
-                    " default true"),
-    "old_code": Key("bool", "ns-2's older idle behaviour (oldCode_); default false"),
-    "voip": Key("bool", "VoIP mode, RFC 4828 (voip_); default false"),
-    "fsize": Key("count1", "VoIP mode: the equation's packet size (fsize_); default 1460"),
+                    " (overhead_)"),
+    "ecn": Key("bool", "ECN-capable; marks count as losses (ecn_)"),
+    "idle_fix": Key("bool", "keep the initial rate after idle periods (idleFix_)"),
+    "old_code": Key("bool", "ns-2's older idle behaviour (oldCode_)"),
+    "voip": Key("bool", "VoIP mode, RFC 4828 (voip_)"),
+    "fsize": Key("count1", "VoIP mode: the equation's packet size (fsize_)"),
     "voip_max_pkt_rate": Key("number", "VoIP mode: packets per second at most"
-                             " (voip_max_pkt_rate_); default 100"),
+                             " (voip_max_pkt_rate_)"),
     "app_limited": Key("bool", "sends only what its application gave it, idle otherwise"
-                       " (ns-2 SndrType_ 1; a finite ftp always is); default false"),
-    "num_feedback": Key("number", "feedback packets per RTT (NumFeedback_); default 1"),
-    "history_size": Key("count1", "packets of loss history (InitHistorySize_);"
-                        " default 100000"),
+                       " (ns-2 SndrType_ 1; a finite ftp always is)"),
+    "num_feedback": Key("number", "feedback packets per RTT (NumFeedback_)"),
+    "history_size": Key("count1", "packets of loss history (InitHistorySize_)"),
     "algo": Key("count1", "1: average loss interval method; 2: EWMA of loss intervals"
-                " (algo_); default 1"),
-    "history": Key("number", "EWMA weight of the old average (history_); default 0.75"),
+                " (algo_)"),
+    "history": Key("number", "EWMA weight of the old average (history_)"),
     "adjust_history_after_ss": Key("bool", "make up the first loss interval from the receive"
-                                   " rate (AdjustHistoryAfterSS_); default true"),
+                                   " rate (AdjustHistoryAfterSS_)"),
     "precise_loss": Key("bool", "a new loss event also needs a new sender round"
-                        " (PreciseLoss_); default true"),
-    "num_pkts": Key("count1", "packets after a gap before it counts as lost (numPkts_);"
-                    " default 1"),
-    "num_samples": Key("integer", "loss intervals averaged; negative: 8 (NumSamples_);"
-                       " default -1"),
-    "discount": Key("bool", "history discounting, RFC 5348 section 5.5 (discount_);"
-                    " default true"),
-    "min_discount_ratio": Key("number", "smallest discount factor (minDiscountRatio_);"
-                              " default 0.5"),
-    "smooth": Key("bool", "shift the weights when a new interval opens (smooth_);"
-                  " default true"),
+                        " (PreciseLoss_)"),
+    "num_pkts": Key("count1", "packets after a gap before it counts as lost (numPkts_)"),
+    "num_samples": Key("integer", "loss intervals averaged; negative: 8 (NumSamples_)"),
+    "discount": Key("bool", "history discounting, RFC 5348 section 5.5 (discount_)"),
+    "min_discount_ratio": Key("number", "smallest discount factor (minDiscountRatio_)"),
+    "smooth": Key("bool", "shift the weights when a new interval opens (smooth_)"),
     "short_intervals": Key("count", "count the losses of short intervals: 0, 1, 3, 10, 11,"
-                           " 13 (ShortIntervals_); default 0"),
-    "short_rtts": Key("count", "RTTs of a short interval (ShortRtts_); default 2"),
+                           " 13 (ShortIntervals_)"),
+    "short_rtts": Key("count", "RTTs of a short interval (ShortRtts_)"),
 }
 
 APP_COMMON: Mapping[str, Key] = {
@@ -438,6 +429,31 @@ def _tcp_properties() -> dict[str, Any]:
     return props
 
 
+def tfrc_defaults() -> dict[str, Any]:
+    """A tfrc flow's parameters as the engine fills them in for a flow that gives none
+    (``ackclock._core.read_scenario``): ns-2.35's defaults, held by the engine's TfrcConfig."""
+    from ._core import read_scenario
+    from .scenario import Flow, Link, Node, RunConfig, Scenario, resolve
+
+    sc = Scenario(name="tfrc", profile="ns2", run=RunConfig(duration="1s"),
+                  nodes=[Node("a"), Node("b")],
+                  links=[Link(from_="a", to="b", rate="10Mb/s", delay="1ms")],
+                  flows=[Flow(name="t", kind="tfrc", from_="a", to="b")])
+    tfrc: dict[str, Any] = json.loads(read_scenario(json.dumps(resolve(sc))))["flows"][0]["tfrc"]
+    return tfrc
+
+
+def _tfrc_table() -> dict[str, Key]:
+    """schema.TFRC with each key's default from the engine."""
+    defaults = tfrc_defaults()
+
+    def shown(v: Any) -> str:
+        return json.dumps(v) if isinstance(v, bool) else f"{v:g}"
+
+    return {name: replace(key, doc=f"{key.doc}; default {shown(defaults[name])}")
+            for name, key in TFRC.items()}
+
+
 def _shown(value: Any) -> str:
     return "none" if value is None else json.dumps(value)
 
@@ -472,7 +488,7 @@ def json_schema() -> dict[str, Any]:
                                  choices=LOSS_KINDS)},
                     {k: {n: _value(v) for n, v in own.items()} for k, own in LOSS.items()})
     flow = _object(FLOW, {**tcp, **udp_header, "app": {"$ref": "#/definitions/app"},
-                          "tfrc": {**_object(TFRC), "description": FLOW["tfrc"].doc}})
+                          "tfrc": {**_object(_tfrc_table()), "description": FLOW["tfrc"].doc}})
     link = _object(LINK, {"queue": {"$ref": "#/definitions/queue"},
                           "loss": {"$ref": "#/definitions/loss"},
                           "reverse_loss": {"$ref": "#/definitions/loss"}})

@@ -278,6 +278,105 @@ def test_resource_guards_are_the_engines() -> None:
         assert getattr(scenario, f"_{name}") == int(m.group(1).replace("_", "")), name
 
 
+def _engine_reading(document: dict[str, Any]) -> dict[str, Any]:
+    from ackclock._core import read_scenario
+
+    reading: dict[str, Any] = json.loads(read_scenario(json.dumps(document)))
+    return reading
+
+
+def _differences(front: Any, engine: Any, path: str = "") -> Iterator[tuple[str, str, Any]]:
+    """(place, what, value): keys the engine fills in that the front end did not write
+    ("added"), keys it did not read back ("dropped") and values that differ."""
+    if isinstance(front, dict) and isinstance(engine, dict):
+        for k, v in engine.items():
+            if k in front:
+                yield from _differences(front[k], v, f"{path}.{k}")
+            else:
+                yield f"{path}.{k}", "added", v
+        for k in front.keys() - engine.keys():
+            yield f"{path}.{k}", "dropped", front[k]
+    elif isinstance(front, list) and isinstance(engine, list) and len(front) == len(engine):
+        for i, (a, b) in enumerate(zip(front, engine, strict=True)):
+            yield from _differences(a, b, f"{path}[{i}]")
+    elif front != engine:
+        yield path, "differs", (front, engine)
+
+
+# Keys the engine may fill in with false or 0 (nothing asked): a UDP flow's header bytes on a
+# TCP flow, ns-2's entry-side loss model (the ns-2 front end's), per-flow queue monitors.
+_EMPTY_BY_DEFAULT = {"header_size", "loss_at_entry", "monitor_flows"}
+
+
+def _profile_networks() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Per profile: TCP one way (and two way), UDP and TFRC flows, resolved."""
+    import ackclock as ac
+
+    for profile in ("ns2", "linux", "ns3", "ikr"):
+        net = ac.Network(f"every-{profile}", profile=profile)
+        net.nodes("a", "b")
+        net.link("a", "b", rate="10Mb/s", delay="1ms")
+        net.tcp("one", "a", "b")
+        if profile in ("ns2", "ikr"):  # the others' receive buffers are one-way only yet
+            net.tcp("two", "a", "b", two_way=True, size="10KB", reply_size="20KB")
+        net.udp("u", "a", "b", rate="1Mb/s", packet_size=500)
+        net.tfrc("t", "a", "b", packet_size=500, ca=False)
+        yield profile, ac.resolve(net.scenario("1s"))
+
+
+def _documents() -> Iterator[tuple[str, dict[str, Any]]]:
+    for path in MUTATE:
+        yield path.name, resolved_from_raw(_raw(path), str(path))[1]
+    yield from _profile_networks()
+
+
+def test_the_engine_reads_what_the_front_end_wrote_and_decides_no_default() -> None:
+    """The resolved document, read by the engine (``_core.read_scenario``: its serde types and
+    checks) and written back, is the front end's for every example file and every profile:
+    each value read as written, none dropped, and no value the engine fills in on its own but
+    absent options, empty lists and nothing-asked flags. So the profiles
+    (python/ackclock/profiles.py) decide every default, never the engine's serde defaults.
+    The one exception is a TFRC flow's parameters: their defaults (ns-2.35's, whatever the
+    profile) are the engine's TfrcConfig, which the schema's descriptions read
+    (schema.tfrc_defaults); the front end passes on what a flow gives."""
+    problems = []
+    for name, document in _documents():
+        for place, what, value in _differences(document, _engine_reading(document)):
+            key = place.rsplit(".", 1)[-1]
+            if what == "added" and (value in (None, [], {}) or (
+                    key in _EMPTY_BY_DEFAULT and value in (False, 0))):
+                continue
+            if what == "added" and re.search(r"\.tfrc\.[a-z_]+$", place):
+                continue
+            problems.append(f"{name}{place}: {what} {value!r}")
+    assert problems == []
+
+
+def test_tfrc_defaults_are_the_engines_and_ns2s() -> None:
+    """A TFRC flow's defaults are the engine's (schema.tfrc_defaults reads them back from
+    it), the published schema gives those, and they are ns-2.35's Agent/TFRC and
+    Agent/TFRCSink defaults as the ns-2 front end lists them (ns2/defaults.py)."""
+    from ackclock.ns2.defaults import DEFAULTS
+    from ackclock.ns2.tfrc import SENDER_PARAMS, SINK_PARAMS
+
+    engine = schema.tfrc_defaults()
+    assert set(engine) == set(schema.TFRC)
+    published = json.loads((ROOT / "docs/scenario.schema.json").read_text(encoding="utf-8"))
+    tfrc = published["properties"]["flow"]["items"]["properties"]["tfrc"]["properties"]
+    for key, value in engine.items():
+        shown = json.dumps(value) if isinstance(value, bool) else f"{value:g}"
+        assert tfrc[key]["description"].endswith(f"; default {shown}"), key
+    seen = set()
+    for cls, params in (("Agent/TFRC", SENDER_PARAMS), ("Agent/TFRCSink", SINK_PARAMS)):
+        for var, (key, kind) in params.items():
+            text = DEFAULTS[cls][var][0]
+            ns2 = {"int": int, "float": float}.get(kind, lambda t: t in ("1", "true"))(text)
+            assert ns2 == engine[key], f"{cls} {var} {text}: the engine's {key} is {engine[key]}"
+            seen.add(key)
+    # Those without an ns-2 variable of their own: SndrType_ 1 (app_limited), useHeaders_.
+    assert set(engine) - seen <= {"app_limited"}, set(engine) - seen
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
 

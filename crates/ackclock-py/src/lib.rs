@@ -363,6 +363,16 @@ fn results_to_dict<'py>(py: Python<'py>, r: Results) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
+/// The resolved scenario document as the engine reads it: parsed and checked as `Simulation`
+/// does (a ValueError with the same one-line message), then written back as JSON with every
+/// value the engine would use, the defaults it fills in included.
+#[pyfunction]
+fn read_scenario(scenario_json: &str) -> PyResult<String> {
+    let sc = ackclock_core::scenario::Scenario::from_json(scenario_json)
+        .map_err(PyValueError::new_err)?;
+    serde_json::to_string(&sc).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// A Tmix connection-vector file's text as the resolved document's columns, or None when it
 /// is not a plain well-formed file (the front end then reads it itself and reports why).
 #[pyfunction]
@@ -482,6 +492,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arrow::Table>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
+    m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
     m.add_function(wrap_pyfunction!(queue_registry, m)?)?;
     custom::register(m)?;
