@@ -12,10 +12,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import apps, schema
-from .apps import AnyApp, App
+from .apps import AnyApp, App, Rate, Size, Time, When
 from .errors import ScenarioError, quote
 from .profiles import normalize_tcp_params
 from .results import Results
@@ -24,6 +24,7 @@ from .scenario import (
     APP_KINDS,
     Flow,
     Link,
+    Names,
     Node,
     PacketTrace,
     QueueConfig,
@@ -33,6 +34,11 @@ from .scenario import (
     resolve,
 )
 from .toml_loader import loss_model
+
+if TYPE_CHECKING:
+    import os
+
+    from .custom import QueueDiscipline
 
 
 class Network:
@@ -59,11 +65,11 @@ class Network:
         a: str,
         b: str,
         *,
-        rate: str | float,
-        delay: str | float,
+        rate: Rate,
+        delay: Time,
         queue_limit: int | None = None,
-        queue_limit_bytes: int | str | None = None,
-        queue: Any = None,
+        queue_limit_bytes: Size | None = None,
+        queue: str | type[QueueDiscipline] | QueueDiscipline | None = None,
         ns2_queue: bool | None = None,
         duplex: bool = True,
         loss: Mapping[str, Any] | None = None,
@@ -120,25 +126,25 @@ class Network:
         src: str,
         dst: str,
         *,
-        start: Any = "0s",
-        stop: Any = None,
+        start: When = "0s",
+        stop: Time | None = None,
         variant: str | None = None,
         cc: str | None = None,
         sink: str | None = None,
-        trace: Any = None,
-        size: int | str | None = None,
+        trace: bool | Names | None = None,
+        size: Size | None = None,
         tmix: str | None = None,
         tmix_delay_box: bool | None = None,
         tmix_losses: bool | None = None,
         app: str | App = "ftp",
-        rate: str | float | None = None,
-        interval: str | float | None = None,
-        write_size: int | str | None = None,
+        rate: Rate | None = None,
+        interval: Time | None = None,
+        write_size: Size | None = None,
         random: bool | None = None,
-        on: Any = None,
-        off: Any = None,
+        on: When | None = None,
+        off: When | None = None,
         two_way: bool | None = None,
-        reply_size: int | str | None = None,
+        reply_size: Size | None = None,
         exchange: str | None = None,
         priority: int | None = None,
         **params: Any,
@@ -196,16 +202,16 @@ class Network:
         src: str,
         dst: str,
         *,
-        packet_size: int | str | None = None,
-        rate: str | float | None = None,
-        interval: str | float | None = None,
-        start: Any = "0s",
-        stop: Any = None,
-        header_size: int | str | None = None,
+        packet_size: Size | None = None,
+        rate: Rate | None = None,
+        interval: Time | None = None,
+        start: When = "0s",
+        stop: Time | None = None,
+        header_size: Size | None = None,
         app: str | App = "cbr",
         random: bool | None = None,
-        on: Any = None,
-        off: Any = None,
+        on: When | None = None,
+        off: When | None = None,
         file: str | None = None,
         priority: int | None = None,
     ) -> Flow:
@@ -238,9 +244,9 @@ class Network:
         src: str,
         dst: str,
         *,
-        size: int | str | None = None,
-        start: Any = "0s",
-        stop: Any = None,
+        size: Size | None = None,
+        start: When = "0s",
+        stop: Time | None = None,
         priority: int | None = None,
         **params: Any,
     ) -> Flow:
@@ -261,8 +267,9 @@ class Network:
         self._flows.append(flow)
         return flow
 
-    def trace(self, format: str, file: str, *, links: Any = None, nodes: Any = None,
-              events: Any = None, tcp_header: bool | None = None) -> None:
+    def trace(self, format: str, file: str, *, links: Names | None = None,
+              nodes: Names | None = None, events: Names | None = None,
+              tcp_header: bool | None = None) -> None:
         """Writes a packet trace while the run goes (docs/traces.md): ``format="ns2"``, ns-2's
         ``+ - r d`` lines on ``links`` (directions ``"a->b"``; default every link), only the
         ``events`` listed if given (``"+"``, ``"-"``, ``"r"``, ``"d"`` for queue drops,
@@ -279,16 +286,16 @@ class Network:
 
     def scenario(
         self,
-        duration: Any,
-        warmup: Any = "0s",
+        duration: Time,
+        warmup: Time = "0s",
         seed: int = 1,
-        sample_interval: Any = None,
+        sample_interval: Time | None = None,
     ) -> Scenario:
         """The scenario described so far, checked; later calls do not change it."""
         return self._resolved(duration, warmup, seed, sample_interval)[0]
 
-    def _resolved(self, duration: Any, warmup: Any, seed: int,
-                  sample_interval: Any) -> tuple[Scenario, dict[str, Any]]:
+    def _resolved(self, duration: Time, warmup: Time, seed: int,
+                  sample_interval: Time | None) -> tuple[Scenario, dict[str, Any]]:
         """The scenario and its resolved document (checking it is resolving it)."""
         sc = Scenario(
             name=self.name,
@@ -306,12 +313,12 @@ class Network:
     @user_facing
     def run(
         self,
-        duration: Any,
-        warmup: Any = "0s",
+        duration: Time,
+        warmup: Time = "0s",
         seed: int = 1,
-        sample_interval: Any = None,
+        sample_interval: Time | None = None,
         progress: bool | None = None,
-        out: Any = None,
+        out: str | os.PathLike[str] | None = None,
     ) -> Results:
         """Runs the network for ``duration``; see :func:`ackclock.run_scenario`. Packet traces
         are written into ``out`` (default: the current folder); results are saved there too
@@ -342,12 +349,12 @@ class Network:
         cls,
         n: int,
         *,
-        rate: str | float = "10Mb/s",
-        delay: str | float = "20ms",
+        rate: Rate = "10Mb/s",
+        delay: Time = "20ms",
         queue_limit: int | None = 100,
-        access_rate: str | float = "100Mb/s",
-        access_delay: str | float = "1ms",
-        start: Any = "0s",
+        access_rate: Rate = "100Mb/s",
+        access_delay: Time = "1ms",
+        start: When = "0s",
         name: str = "dumbbell",
         profile: str = "ns2",
         **tcp: Any,
