@@ -244,6 +244,16 @@ def test_dctcp_holds_the_queue_near_the_marking_threshold_at_full_utilisation() 
     u, mean, _, _ = got["cubic + ECN, K = 65"]
     assert mean < 0.8 * 65, got
     assert got["cubic, DropTail 1000"][1] > 300, got
+    # The numbers docs/validation.md prints, at the precision it prints them.
+    import re
+
+    text = (Path(__file__).parents[2] / "docs" / "validation.md").read_text(encoding="utf-8")
+    m = re.search(r"the queue averages ([\d.]+) packets \(at most (\d+)\) at utilisation\s+"
+                  r"([\d.]+), where CUBIC with the same marking averages (\d+)", text)
+    assert m is not None, "docs/validation.md's DCTCP sentence"
+    u, mean, mx, _ = got["dctcp, K = 65"]
+    cubic_mean = got["cubic + ECN, K = 65"][1]
+    assert (f"{mean:.1f}", f"{mx:.0f}", f"{u:.3f}", f"{cubic_mean:.0f}") == m.groups(), got
 
 
 def dumbbell(*ccs: str, rate: str = "10Mb/s", delay: str = "20ms", buffer: int = 100,
