@@ -7,6 +7,9 @@
   the loader, and both name the same place.
 - The rules written both in scenario.py and in the engine's scenario.rs (a document the engine
   re-validates) reject the same mistakes, naming the same key.
+- The engine reads every resolved document as the front end wrote it and decides no default of
+  its own (but a TFRC flow's, which it owns); the scenario model's dataclasses have the
+  schema's keys.
 """
 
 from __future__ import annotations
@@ -375,6 +378,49 @@ def test_tfrc_defaults_are_the_engines_and_ns2s() -> None:
             seen.add(key)
     # Those without an ns-2 variable of their own: SndrType_ 1 (app_limited), useHeaders_.
     assert set(engine) - seen <= {"app_limited"}, set(engine) - seen
+
+
+# The scenario model (scenario.py's dataclasses) against the schema's tables: a field that is
+# not a key of its table, and a key that is not a field, each with the reason.
+_FIELDS_NOT_KEYS = {
+    "origin": "where in the file the table came from, for error messages",
+    "loss_at_entry": "the ns-2 front end's: ns-2's lossmodel sits at a link's entry",
+    "lost_untraced": "the ns-2 front end's: loss-model drops of links made before trace-all",
+    "ports": "the ns-2 front end's: its agents' port numbers in packet traces",
+    "tcp": "the flow's other TCP parameters, given among its keys (profiles.TCP_PARAMS)",
+    "params": "the discipline's own keys (queues.SPECS), given among the queue's keys",
+    "source": "the file the scenario came from, for error messages",
+}
+_KEYS_NOT_FIELDS = {
+    "count": "copies made by the loader, {i} replaced",
+    "fid_": "ns-2's name for fid",
+    "setbit_": "ns-2's name for ecn",
+}
+
+
+def test_the_scenario_model_has_the_schemas_keys() -> None:
+    """Each dataclass of the scenario model (Scenario, RunConfig, Node, Link, QueueConfig,
+    Flow, PacketTrace) has a field for each key of its schema table and no other, but those
+    named above with their reasons (apps and loss models: test_apps.py, test_scenario.py)."""
+    from dataclasses import fields
+
+    from ackclock import scenario as sc
+    from ackclock.profiles import TCP_PARAMS
+
+    top = {"defaults": "defaults_tcp", "node": "nodes", "link": "links", "flow": "flows",
+           "trace": "traces"}
+    for cls, table, extra in (
+            (sc.Scenario, {top.get(k, k): v for k, v in schema.TOP.items()}, {}),
+            (sc.RunConfig, schema.RUN, {}),
+            (sc.Node, schema.NODE, {}),
+            (sc.Link, schema.LINK, {}),
+            (sc.QueueConfig, schema.QUEUE_COMMON, {}),
+            # A flow's TCP parameters and a UDP flow's header bytes stand among its keys.
+            (sc.Flow, schema.FLOW, {**TCP_PARAMS, "header_size": "size"}),
+            (sc.PacketTrace, schema.TRACE, {})):
+        names = {f.name.rstrip("_") if f.name == "from_" else f.name for f in fields(cls)}
+        assert names - set(table) - set(extra) - set(_FIELDS_NOT_KEYS) == set(), cls.__name__
+        assert set(table) - names - set(_KEYS_NOT_FIELDS) == set(), cls.__name__
 
 
 if __name__ == "__main__":  # pragma: no cover
