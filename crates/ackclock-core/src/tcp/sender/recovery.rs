@@ -1,0 +1,232 @@
+//! The ns-2 senders' loss recovery (see `sender.rs` for the rules): new and partial ACKs,
+//! duplicate ACKs with limited transmit (RFC 3042), fast retransmit and fast recovery for
+//! Tahoe, Reno (RFC 5681 section 3.2) and NewReno (RFC 6582), the window reduction shared by
+//! every loss and ECN-Echo (RFC 3168 section 6.1.2), and the retransmission timeout (RFC 6298,
+//! RFC 5681 section 3.1). ns-2.35: tcp/tcp.cc (`TcpAgent::newack`, `dupack_action`,
+//! `slowdown`, `timeout`), tcp/tcp-reno.cc, tcp/tcp-newreno.cc.
+
+use super::*;
+
+impl TcpSender {
+    /// RFC 3168 6.1.2: an ECN-Echo halves the window as a loss would (ssthresh from
+    /// congestion control, cwnd = ssthresh), at most once per window of data and not during
+    /// loss recovery, and the ACK that carried it does not open the window.
+    pub(super) fn on_ecn_echo(&mut self, ack: u64, c: &mut FlowCounters) {
+        if self.in_recovery || self.ecn_recover.is_some_and(|r| ack <= r) {
+            return;
+        }
+        self.w.cwnd = self.reduce_window();
+        self.ecn_recover = Some(self.maxseq);
+        self.cwr_pending = true;
+        self.skip_growth = true;
+        c.ecn_reductions += 1;
+    }
+
+    pub(super) fn on_new_ack(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let rtt = self.sample_rtt(now, ack, c);
+        let acked = ack - self.una;
+        self.pkts_acked(now, acked, rtt);
+        self.una = ack;
+        self.note_completion(now);
+        self.dupacks = 0;
+        if self.nxt < self.una {
+            self.nxt = self.una;
+        }
+        let mut restart_timer = true;
+        if self.in_recovery {
+            let full = self.recover.is_none_or(|r| ack >= r);
+            if self.recovery == Recovery::NewReno && !full {
+                // RFC 6582 3.2 step 5: retransmit the next hole, deflate, add one back.
+                self.emit(self.una, now, out, c);
+                // Without deflation (ns-2's partial_window_deflation_ 0, NewRenoTcpAgent::recv)
+                // fast recovery's extra window is dropped: the window is cwnd (= ssthresh).
+                self.dupwnd = if self.partial_deflation {
+                    (self.dupwnd - acked as f64).max(0.0) + 1.0
+                } else {
+                    0.0
+                };
+                // RFC 6582 section 4: Impatient restarts the timer on the first partial ACK
+                // only, Slow-but-Steady on each (ns-2's newreno_changes1_ 1 and 0,
+                // NewRenoTcpAgent::partialnewack_helper).
+                restart_timer = self.first_partial || self.slow_but_steady;
+                self.first_partial = false;
+            } else {
+                // RFC 5681 3.2 step 6 / RFC 6582 step 3: deflate the window (cwnd already
+                // holds the reduced window) and leave recovery. As ns-2 does, this ACK
+                // then opens cwnd like any other new ACK.
+                self.dupwnd = 0.0;
+                self.in_recovery = false;
+                self.open_cwnd(now, acked, rtt);
+            }
+        } else if self.syn_pending {
+            // The SYN is acknowledged: the connection is open, with the initial window.
+            self.syn_pending = false;
+            self.w.cwnd = self.window_init;
+        } else {
+            self.open_cwnd(now, acked, rtt);
+        }
+        // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
+        if self.una >= self.maxseq {
+            self.rto_deadline = None;
+        } else if restart_timer || self.rto_deadline.is_none() {
+            self.arm_timer(now);
+        }
+        self.send_much(now, out, c);
+    }
+
+    /// RFC 3042: one new segment on each of the first duplicate ACKs.
+    pub(super) fn limited_transmit(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        if !self.limited_transmit {
+            return;
+        }
+        let allowed = (self.w.cwnd as u64 + self.dupacks as u64).min(self.w.rwnd as u64);
+        if self.nxt < self.una + allowed && self.nxt < self.app_limit {
+            self.emit(self.nxt, now, out, c);
+            self.nxt += 1;
+        }
+    }
+
+    pub(super) fn on_dupack(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            // RFC 5681 3.2 step 4: each further duplicate means a segment has left the network.
+            self.dupwnd += 1.0;
+            self.send_much(now, out, c);
+            return;
+        }
+        if self.dupacks < self.dupack_threshold {
+            self.limited_transmit(now, out, c);
+            return;
+        }
+        if self.dupacks != self.dupack_threshold {
+            return;
+        }
+        let recovered = !self.careful || self.recover.is_none_or(|r| self.una > r);
+        if !recovered {
+            return;
+        }
+        let reduced = self.reduce_window();
+        self.recover = Some(self.maxseq);
+        c.fast_retransmits += 1;
+        if self.rtt.is_ns2() {
+            // ns-2's reset_rtx_timer: no timing across the fast retransmit.
+            self.timed = None;
+        }
+        if self.recovery == Recovery::Tahoe {
+            // Fast retransmit, then slow start from one segment, going back N.
+            self.w.cwnd = 1.0;
+            self.timed = None;
+            self.nxt = self.una;
+            self.arm_timer(now);
+            self.send_much(now, out, c);
+            return;
+        }
+        self.w.cwnd = reduced;
+        self.dupwnd = self.dupack_threshold as f64;
+        self.in_recovery = true;
+        self.first_partial = true;
+        self.emit(self.una, now, out, c);
+        self.arm_timer(now);
+        self.send_much(now, out, c);
+    }
+
+    /// Sets ssthresh after a loss and returns the reduced window fast recovery continues
+    /// with. Congestion control gives the reduced window W' (Reno: W/2); as in RFC 5681
+    /// equation 4 ssthresh is at least two segments, and with packet-counted windows it is
+    /// truncated to whole segments while cwnd keeps W' exactly (ns-2's `slowdown()` with
+    /// `precisionReduce_`: `ssthresh_ = (int) halfwin`, `cwnd_ = halfwin`).
+    ///
+    /// With `integer_cwnd` the window is Linux's `snd_cwnd`, whole segments (its fraction
+    /// lives in `snd_cwnd_cnt`, `tcp_cong_avoid_ai`): the algorithm reduces the whole
+    /// segments and its result is truncated (`tcp_reno_ssthresh`: max(cwnd >> 1, 2);
+    /// `bictcp_recalc_ssthresh`: max(cwnd * beta >> 10, 2)), and the reduced window is that
+    /// ssthresh (`tcp_end_cwnd_reduction`).
+    pub(super) fn reduce_window(&mut self) -> f64 {
+        if self.integer_cwnd {
+            self.w.cwnd = self.w.cwnd.floor().max(1.0);
+        }
+        let mut reduced = self.cc.ssthresh(&self.w, self.clock);
+        if self.whole_reduce {
+            // ns-2's slowdown without precision_reduce_: (int)(window() / 2), window() the
+            // whole segments of min(cwnd, rwnd); floor(floor(w) / 2) = floor(w / 2).
+            reduced = reduced.floor();
+        }
+        // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
+        let whole = if self.bytes && !self.integer_cwnd {
+            reduced
+        } else {
+            reduced.floor()
+        };
+        self.w.ssthresh = whole.max(2.0);
+        self.cong_action_pending = true;
+        if self.integer_cwnd {
+            self.w.ssthresh
+        } else {
+            reduced.max(1.0)
+        }
+    }
+
+    /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
+    pub fn on_timeout(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.rto_deadline = None;
+        if self.una >= self.maxseq {
+            if self.advertised && self.w.rwnd < 1.0 && self.nxt < self.app_limit {
+                // A window probe: the next segment, sent past the zero window; the receiver
+                // answers with its window whether or not it keeps the segment.
+                self.emit(self.nxt, now, out, c);
+                self.nxt += 1;
+                self.rtt.on_timeout();
+                self.arm_timer(now);
+            }
+            return;
+        }
+        if self.linux.is_some() {
+            self.on_linux_timeout(now, out, c);
+            return;
+        }
+        c.timeouts += 1;
+        self.clock = now;
+        if self.hooks.cwnd_event {
+            self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
+        }
+        // Linux (`tcp_enter_loss`) keeps the ssthresh that fast recovery set for this window
+        // when the timeout comes during that recovery; RFC 5681 and ns-2 recompute it.
+        if !(self.linux_timeouts && self.in_recovery) {
+            self.reduce_window();
+        }
+        self.set_ca_state(now, CaState::Loss);
+        self.w.cwnd = 1.0;
+        self.dupwnd = 0.0;
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.recover = Some(self.maxseq);
+        self.rtt.on_timeout();
+        self.timed = None;
+        if let Some(sb) = self.scoreboard.as_mut() {
+            sb.clear(self.una);
+        }
+        self.nxt = self.una;
+        self.send_much(now, out, c);
+        if self.advertised && self.nxt == self.una {
+            // The receiver's window is closed: the retransmission goes anyway, as a probe.
+            self.emit(self.una, now, out, c);
+            self.nxt = self.una + 1;
+        }
+    }
+}
