@@ -75,7 +75,7 @@ impl Simulator {
         let Agent::Tcp { sender, .. } = &self.flows.get(f)?.agent else {
             return None;
         };
-        Some(super::traceable_values(sender))
+        Some(traceable_values(sender))
     }
 
     /// Starts recording the changes of link direction `l`'s queue variables (RED's `curq_`

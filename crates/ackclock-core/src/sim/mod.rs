@@ -11,7 +11,7 @@ use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
 use crate::net::{Carried, Enqueued, Link, Routes};
 use crate::packet::{Packet, PacketKind};
-use crate::packet_pool::{Outgoing, PacketPool, PacketRef, PoolOut};
+use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
 use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
 use crate::queue::{AnyQueue, Params, QueueSetup};
 use crate::results::{Results, Summary, Table};
@@ -22,15 +22,17 @@ use crate::sched::{EventQueue, Source};
 use crate::tcp::sink::SinkKind;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
-use crate::tmix::{Action as TmixAction, DelayLine, TmixConn};
+use crate::tmix::{Action as TmixAction, TmixConn};
 use crate::tracer::{TraceMask, Tracer};
 use crate::traffic::{
     null_sink_receive, Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, UdpSource,
 };
 
-// The loop is this file; each child extends `Simulator` with one concern and reads its state.
+// The loop is this file; `flow.rs` holds what a flow is; each other child extends `Simulator`
+// with one concern and reads its state.
 mod apps;
 mod build;
+mod flow;
 mod host;
 mod invariants;
 mod ns2_clock;
@@ -38,6 +40,7 @@ mod report;
 mod tfrc;
 mod tmix;
 mod two_way;
+use flow::{flush_rto, integrate_rto, tick_agent, traceable_values, Agent, Flow, LazyTimer, Role};
 pub use invariants::{StopReason, Violation};
 use tmix::TmixApp;
 
@@ -71,116 +74,6 @@ enum Event {
     /// ns-2's `Queue::resume` on a link with ns-2's clock while packets wait (the ns2
     /// profile: `net::link::Ns2Clock`).
     Resume(LinkId),
-}
-
-#[derive(Debug)]
-enum Agent {
-    Tcp {
-        sender: Box<TcpSender>,
-        sink: Box<TcpSink>,
-    },
-    /// Boxed so that the enum, and the line of `Flow` it opens, stays small.
-    Udp { source: Box<UdpSource> },
-    /// A TFRC sender and its receiver (`sim/tfrc.rs`).
-    Tfrc(Box<crate::tfrc::TfrcConn>),
-    /// A Tmix application: its connections run on internal half-connection flows.
-    Tmix,
-    /// A Tmix half-connection without endpoints: before its connection starts, and after it
-    /// has closed (`sim/tmix.rs`).
-    Idle,
-}
-
-// Laid out by hand, the fields every packet of the flow reads in the first cache line and its
-// timers in the second (checked by `flow_layout_tests`): with many flows a flow has left the
-// first-level cache between two of its packets, and Rust's own order spread them over four.
-#[derive(Debug)]
-#[repr(C, align(64))]
-struct Flow {
-    agent: Agent,
-    /// Pending events of the sender's RTO timer and the sink's delayed-ACK timer.
-    rto_event: LazyTimer,
-    /// What kind of agent the flow's packets come from and go to, beyond `agent`.
-    role: Role,
-    delack_event: LazyTimer,
-    pace_event: LazyTimer,
-    /// Variables traced on every change (their last recorded values are `traced`).
-    trace: TraceMask,
-    /// The RTO in force since `rto_since` (None before the flow's first event), for its
-    /// time average.
-    rto_held: Option<(SimTime, u64)>,
-    start: SimTime,
-    /// Tmix_DelayBox in front of the network (Tmix half-connections only).
-    delay: Option<Box<DelayLine>>,
-    /// A paced application writing into this TCP flow (CBR, on-off or Poisson over TCP).
-    writer: Option<Box<StreamWriter>>,
-    traced: [f64; 10],
-}
-
-/// How the simulator glues a flow's agent to the network: the kinds of agent whose packets
-/// need more than the agent's own handling. The per-packet glue (`receive`, `send_pooled`,
-/// `count_drop`) matches on it once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    /// The agent (TCP sender and sink, UDP source, a Tmix application) is the whole story.
-    Own,
-    /// A Tmix half-connection: its connection and the side whose data it carries; its
-    /// packets are counted while in the network and may pass a delay line (`sim/tmix.rs`).
-    TmixHalf(u32, u8),
-    /// A direction of a two-way connection: the connection and the side whose data it
-    /// carries (`sim/two_way.rs`).
-    TwoWay(u32, u8),
-}
-
-impl Flow {
-    /// The Tmix connection and side of a half-connection.
-    #[inline]
-    fn tmix(&self) -> Option<(u32, u8)> {
-        match self.role {
-            Role::TmixHalf(c, s) => Some((c, s)),
-            _ => None,
-        }
-    }
-
-    /// The two-way connection and side of a direction of one.
-    #[inline]
-    fn full(&self) -> Option<(u32, u8)> {
-        match self.role {
-            Role::TwoWay(c, s) => Some((c, s)),
-            _ => None,
-        }
-    }
-}
-
-/// The pending event behind a deadline-based timer. At most one tracked event exists; a
-/// deadline that moves later costs nothing (the event re-arms when it fires), one that moves
-/// earlier pushes a new event and leaves the old one to fire as stale.
-#[derive(Clone, Copy, Debug, Default)]
-struct LazyTimer {
-    event_at: Option<SimTime>,
-}
-
-impl LazyTimer {
-    /// Whether an event must be pushed at `deadline`; records it if so.
-    #[inline]
-    fn needs_event(&mut self, deadline: Option<SimTime>) -> Option<SimTime> {
-        let d = deadline?;
-        if self.event_at.is_none_or(|t| d < t) {
-            self.event_at = Some(d);
-            return Some(d);
-        }
-        None
-    }
-
-    /// An event fired at `now`: whether it is the tracked one (then it is consumed).
-    #[inline]
-    fn fired(&mut self, now: SimTime) -> bool {
-        if self.event_at == Some(now) {
-            self.event_at = None;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 pub struct Simulator {
@@ -732,113 +625,8 @@ impl Simulator {
     }
 }
 
-/// Adds the RTO held since the last call to the flow's integral and holds `rto` from `now`.
-#[inline]
-fn integrate_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, rto: u64, c: &mut FlowCounters) {
-    match *held {
-        // Unchanged: the running segment goes on and is added when it ends (a flush or the
-        // next change), which gives the same integer sums with less work per event.
-        Some((_, value)) if value == rto => {}
-        _ => {
-            flush_rto(held, now, c);
-            *held = Some((now, rto));
-        }
-    }
-}
-
-/// Adds the running RTO segment up to `now` to the counters and starts a new one there.
-fn flush_rto(held: &mut Option<(SimTime, u64)>, now: SimTime, c: &mut FlowCounters) {
-    if let Some((since, value)) = held {
-        let dt = now.0 - since.0;
-        c.rto_area += dt as u128 * *value as u128;
-        c.rto_time_ps += dt;
-        *since = now;
-    }
-}
-
-/// A UDP source's tick, or a paced application's write into its TCP flow; the next tick.
-#[inline(always)]
-fn tick_agent(
-    flow: &mut Flow,
-    now: SimTime,
-    out: &mut impl Outgoing,
-    c: &mut FlowCounters,
-) -> Option<SimTime> {
-    match (&mut flow.agent, flow.writer.as_mut()) {
-        (Agent::Udp { source }, _) => source.tick(now, out, c),
-        (Agent::Tcp { sender, .. }, Some(w)) => {
-            let (bytes, next) = w.next(now);
-            if bytes > 0 {
-                sender.write(now, bytes as u64, out, c);
-            }
-            next
-        }
-        _ => None,
-    }
-}
-
 /// The flow-monitor slot of a packet: its flow's data or ACK direction.
 #[inline(always)]
 fn monitor_index(p: &Packet) -> usize {
     2 * p.flow.idx() + usize::from(p.kind == PacketKind::TcpAck)
-}
-
-/// A TCP sender's variables in [`crate::tracer::TRACEABLE`] order (windows in bytes with
-/// byte-counted windows, times in seconds, the pacing rate in b/s).
-pub(crate) fn traceable_values(sender: &crate::tcp::TcpSender) -> [f64; 10] {
-    let k = sender.window_scale();
-    [
-        sender.w.cwnd * k,
-        sender.w.ssthresh * k,
-        SimDuration(sender.rtt.last_sample).as_secs_f64(),
-        SimDuration(sender.rtt.srtt).as_secs_f64(),
-        SimDuration(sender.rtt.rttvar).as_secs_f64(),
-        sender.rtt.rto().as_secs_f64(),
-        sender.rtt.backoff as f64,
-        (sender.w.cwnd + sender.dupwnd).min(sender.w.rwnd) * k,
-        sender.flight() as f64 * k,
-        sender.pacing_bps(),
-    ]
-}
-
-#[cfg(test)]
-mod flow_layout_tests {
-    use super::*;
-    use std::mem::{align_of, offset_of, size_of};
-
-    /// What every packet of a flow reads shares the first cache line, its timers the second.
-    #[test]
-    fn a_packet_reads_the_first_line() {
-        assert_eq!(align_of::<Flow>(), 64);
-        let end = |at: usize, size: usize| at + size;
-        for (name, end) in [
-            ("agent", end(offset_of!(Flow, agent), size_of::<Agent>())),
-            (
-                "rto_event",
-                end(offset_of!(Flow, rto_event), size_of::<LazyTimer>()),
-            ),
-            ("role", end(offset_of!(Flow, role), size_of::<Role>())),
-        ] {
-            assert!(end <= 64, "{name} ends at {end}");
-        }
-        for (name, end) in [
-            (
-                "delack_event",
-                end(offset_of!(Flow, delack_event), size_of::<LazyTimer>()),
-            ),
-            (
-                "trace",
-                end(offset_of!(Flow, trace), size_of::<TraceMask>()),
-            ),
-            (
-                "rto_held",
-                end(
-                    offset_of!(Flow, rto_held),
-                    size_of::<Option<(SimTime, u64)>>(),
-                ),
-            ),
-        ] {
-            assert!(end <= 128, "{name} ends at {end}");
-        }
-    }
 }
