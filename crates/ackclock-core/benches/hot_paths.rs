@@ -161,11 +161,11 @@ fn tcp_endpoints(c: &mut Criterion) {
                 FlowId(0),
                 NodeId(0),
                 NodeId(1),
-                &cfg,
+                &cfg.params(),
                 recovery,
                 cfg.congestion_control().expect("known cc"),
             );
-            let mut sink = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+            let mut sink = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
             let mut counters = FlowCounters::default();
             let mut now = SimTime::ZERO;
             let step = SimDuration(10_000_000);

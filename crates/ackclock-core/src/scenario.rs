@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::tcp::sender::Recovery;
 use crate::tcp::sink::SinkKind;
 
+mod tcp;
 mod validate;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -637,39 +638,6 @@ pub struct TcpConfig {
     /// tcp-socket-base.cc `CalculateRttSample`). On in the `ns3` profile.
     #[serde(default)]
     pub ns3_ts_ms: bool,
-}
-
-impl TcpConfig {
-    /// The congestion control `cc` names, with `cc_params` checked against its registry entry;
-    /// an error names what is wrong.
-    pub fn congestion_control(&self) -> Result<crate::tcp::cc::AnyCc, String> {
-        let setup = crate::tcp::cc::CcSetup {
-            initial_window: self.window_init as f64,
-            hystart: self.hystart.rules(),
-            linux: self.rack && self.variant == Recovery::Sack,
-            mss: self.packet_size as f64,
-            ns3_defaults: self.ns3_cc_defaults,
-        };
-        crate::tcp::cc::AnyCc::new(&self.cc, &self.cc_params, &setup)
-    }
-
-    /// The congestion control needs the receiver to echo every segment's CE mark (DCTCP,
-    /// RFC 8257 3.2), and so turns ECN on whatever `ecn` says.
-    pub fn ecn_per_segment(&self) -> bool {
-        crate::tcp::cc::info(&self.cc).is_some_and(|i| i.ecn_per_segment)
-    }
-
-    /// cwnd grows only while ns-3's `m_isCwndLimited` holds (`ns3_cwnd_limited` with a class
-    /// whose `IncreaseWindow` checks it).
-    pub fn ns3_cwnd_limited(&self) -> bool {
-        self.ns3_cwnd_limited && crate::tcp::cc::ns3_cwnd_gated(&self.cc)
-    }
-
-    /// Growth counts ACKs, not segments (`growth_per_ack`, or `ns3_newreno_growth` with a
-    /// class derived from ns-3's `TcpNewReno`).
-    pub fn growth_per_ack(&self) -> bool {
-        self.growth_per_ack || (self.ns3_newreno_growth && crate::tcp::cc::ns3_per_ack(&self.cc))
-    }
 }
 
 fn default_true() -> bool {

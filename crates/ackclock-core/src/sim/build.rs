@@ -71,9 +71,9 @@ impl Simulator {
                         .congestion_control()
                         .map_err(|e| format!("flow[{i}].{e}"))?;
                     cc.set_random(RandomStream::named(seed, &format!("flow.{}.cc", f.name)));
-                    let recovery = t.variant;
-                    let mut sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
-                    let mut sink = Box::new(TcpSink::new(id, dst, src, t));
+                    let (recovery, params) = (t.variant, t.params());
+                    let mut sender = Box::new(TcpSender::new(id, src, dst, &params, recovery, cc));
+                    let mut sink = Box::new(TcpSink::new(id, dst, src, &params));
                     if let Some(size) = size_bytes {
                         sender.set_transfer(*size);
                         sink.set_transfer(*size);
@@ -123,9 +123,9 @@ impl Simulator {
                         .congestion_control()
                         .map_err(|e| format!("flow[{i}].{e}"))?;
                     cc.set_random(RandomStream::named(seed, &format!("flow.{}.cc", f.name)));
-                    let recovery = t.variant;
-                    let sender = Box::new(TcpSender::new(id, src, dst, t, recovery, cc));
-                    let sink = Box::new(TcpSink::new(id, dst, src, t));
+                    let (recovery, params) = (t.variant, t.params());
+                    let sender = Box::new(TcpSender::new(id, src, dst, &params, recovery, cc));
+                    let sink = Box::new(TcpSink::new(id, dst, src, &params));
                     let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
                     writer = Some(Box::new(StreamWriter::new(generator, rng)));
                     Agent::Tcp { sender, sink }

@@ -18,7 +18,9 @@ use super::*;
 use crate::ids::NodeId;
 use crate::rng::RandomStream;
 use crate::scenario::TcpConfig;
-use crate::tcp::{TcpSender, TcpSink};
+use crate::tcp::cc::AnyCc;
+use crate::tcp::sender::Recovery;
+use crate::tcp::{TcpParams, TcpSender, TcpSink};
 use crate::time::SimDuration;
 use crate::tmix::DelayLine;
 
@@ -29,8 +31,12 @@ pub(super) struct TmixApp {
     pub name: String,
     pub initiator: NodeId,
     pub acceptor: NodeId,
-    /// The flow's TCP configuration for each half: the initiator's opens with the SYN.
-    pub cfg: [TcpConfig; 2],
+    /// The flow's TCP parameters for each half (the initiator's opens with the SYN), its
+    /// loss recovery, and its congestion control as built for the application: each
+    /// endpoint starts from a copy.
+    pub params: [TcpParams; 2],
+    pub recovery: Recovery,
+    pub cc: AnyCc,
     pub path_rtt: SimDuration,
     /// Index of the application's first connection in `Simulator::tmix`.
     pub first: u32,
@@ -53,16 +59,17 @@ impl TmixApp {
             cfg.bare_first_segment = false;
             cfg
         };
-        let cfg = [half(0), half(1)];
-        for c in &cfg {
-            c.congestion_control()
-                .map_err(|e| format!("flow[{i}].{e}"))?;
-        }
+        // The halves differ in nothing congestion control reads.
+        let cc = t
+            .congestion_control()
+            .map_err(|e| format!("flow[{i}].{e}"))?;
         Ok(TmixApp {
             name: name.to_string(),
             initiator: nodes.0,
             acceptor: nodes.1,
-            cfg,
+            params: [half(0).params(), half(1).params()],
+            recovery: t.variant,
+            cc,
             path_rtt,
             first,
         })
@@ -87,13 +94,10 @@ impl Simulator {
         for side in 0..2 {
             let id = conn.halves[side];
             let (a, b) = app.ends(side);
-            let cfg = &app.cfg[side];
-            let cc = cfg
-                .congestion_control()
-                .expect("checked when the application was built");
-            let recovery = cfg.variant;
-            let sender = Box::new(TcpSender::new(id, a, b, cfg, recovery, cc));
-            let mut sink = Box::new(TcpSink::new(id, b, a, cfg));
+            let params = &app.params[side];
+            let cc = app.cc.clone();
+            let sender = Box::new(TcpSender::new(id, a, b, params, app.recovery, cc));
+            let mut sink = Box::new(TcpSink::new(id, b, a, params));
             sink.set_transfer(0); // the connection counts ADU bytes itself
             let extra = conn.cfg.rtt_ps.saturating_sub(app.path_rtt.0) / 2;
             let loss = conn.cfg.loss;

@@ -403,8 +403,8 @@ mod tests {
                 let (a, b) = (NodeId(i), NodeId(1 - i));
                 let f = FlowId(i);
                 let cc = cfg.congestion_control().unwrap();
-                let mut s = TcpSender::new(f, a, b, &cfg, Recovery::NewReno, cc);
-                let mut k = TcpSink::new(f, b, a, &cfg);
+                let mut s = TcpSender::new(f, a, b, &cfg.params(), Recovery::NewReno, cc);
+                let mut k = TcpSink::new(f, b, a, &cfg.params());
                 if let Some(n) = sizes[i as usize] {
                     s.set_transfer(n);
                     k.set_transfer(n);

@@ -11,6 +11,7 @@ pub mod flow_control;
 pub mod full;
 pub mod linux_acks;
 pub mod pacing;
+pub mod params;
 pub mod rack;
 pub mod rtt;
 pub mod scoreboard;
@@ -18,6 +19,7 @@ pub mod sender;
 pub mod seqmap;
 pub mod sink;
 
+pub use params::TcpParams;
 pub use rtt::RttEstimator;
 
 /// Implements `FromStr` for scenario enums by their serde names (for tests and tools that

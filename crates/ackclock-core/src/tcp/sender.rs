@@ -55,7 +55,6 @@ use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
-use crate::scenario::TcpConfig;
 use crate::tcp::cc::{
     AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, CcHooks, Conn, Window,
 };
@@ -63,7 +62,7 @@ use crate::tcp::delivery_rate::DeliveryRate;
 use crate::tcp::pacing;
 use crate::tcp::rtt::{RtoRule, RttEstimator};
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::WindowUnit;
+use crate::tcp::{TcpParams, WindowUnit};
 use crate::time::{SimDuration, SimTime};
 
 mod app;
@@ -139,7 +138,7 @@ pub struct TcpSender {
     /// The one-way delay the ACK being processed tells (its send time less the echoed
     /// timestamp), with timestamps.
     ack_owd: Option<SimDuration>,
-    /// Growth counts ACKs, not segments (`TcpConfig::growth_per_ack`).
+    /// Growth counts ACKs, not segments (`TcpParams::growth_per_ack`).
     per_ack: bool,
     /// Segment 0 is a SYN still waiting for its ACK.
     syn_pending: bool,
@@ -147,9 +146,9 @@ pub struct TcpSender {
     bare_first: bool,
     /// Window reductions to a whole number of segments (ns-2 `precisionReduce_ false`).
     whole_reduce: bool,
-    /// NewReno partial ACKs deflate the window (`TcpConfig::partial_deflation`).
+    /// NewReno partial ACKs deflate the window (`TcpParams::partial_deflation`).
     partial_deflation: bool,
-    /// NewReno restarts the timer on every partial ACK (`TcpConfig::slow_but_steady`).
+    /// NewReno restarts the timer on every partial ACK (`TcpParams::slow_but_steady`).
     slow_but_steady: bool,
     header_size: u32,
     window_init: f64,
@@ -245,7 +244,7 @@ impl TcpSender {
         flow: FlowId,
         src: NodeId,
         dst: NodeId,
-        cfg: &TcpConfig,
+        cfg: &TcpParams,
         recovery: Recovery,
         mut cc: AnyCc,
     ) -> TcpSender {
@@ -261,7 +260,7 @@ impl TcpSender {
             integer_cwnd: cfg.integer_cwnd,
             ts_echo: SimTime::ZERO,
             ack_owd: None,
-            per_ack: cfg.growth_per_ack(),
+            per_ack: cfg.growth_per_ack,
             syn_pending: cfg.syn,
             bare_first: cfg.bare_first_segment && !cfg.syn,
             whole_reduce: !cfg.precision_reduce,
@@ -302,17 +301,14 @@ impl TcpSender {
             in_recovery: false,
             rtt: {
                 let rtt = RttEstimator::new(
-                    SimDuration(cfg.initial_rto_ps),
-                    SimDuration(cfg.min_rto_ps),
-                    SimDuration(cfg.max_rto_ps),
-                    SimDuration(cfg.timer_granularity_ps),
+                    cfg.initial_rto,
+                    cfg.min_rto,
+                    cfg.max_rto,
+                    cfg.timer_granularity,
                 )
                 .with_rule(cfg.rto_rule);
                 if cfg.ns2_rtt_timer {
-                    rtt.with_ns2_timer(
-                        SimDuration(cfg.initial_rto_ps),
-                        SimDuration(cfg.ns2_boot_time_ps),
-                    )
+                    rtt.with_ns2_timer(cfg.initial_rto, cfg.ns2_boot_time)
                 } else {
                     rtt
                 }
@@ -331,12 +327,12 @@ impl TcpSender {
                 .rcv_buffer_bytes
                 .is_some_and(|b| b < cfg.packet_size as u64),
             max_window: cfg.window as f64,
-            ecn: cfg.ecn || cfg.ecn_per_segment(),
+            ecn: cfg.ecn || cfg.ecn_per_segment,
             ecn_recover: None,
             cwr_pending: false,
             cong_action_pending: false,
             skip_growth: false,
-            ns3_limited: cfg.ns3_cwnd_limited().then_some(false),
+            ns3_limited: cfg.ns3_cwnd_limited.then_some(false),
             srtt_samples: cfg.ns3_srtt_samples,
             ns3_ts_ms: cfg.ns3_ts_ms,
             snd_buffer_segs: cfg

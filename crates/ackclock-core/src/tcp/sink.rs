@@ -26,10 +26,10 @@ use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
-use crate::scenario::TcpConfig;
 use crate::tcp::flow_control::FlowControl;
 use crate::tcp::linux_acks::{LinuxAcks, SACK_BLOCKS_EXPECTED, TCP_NUM_SACKS};
 use crate::tcp::seqmap::SeqMap;
+use crate::tcp::TcpParams;
 use crate::time::{SimDuration, SimTime};
 
 /// The out-of-order range holding segment `x`, if any.
@@ -145,12 +145,12 @@ impl TcpSink {
         false
     }
 
-    pub fn new(flow: FlowId, node: NodeId, peer: NodeId, cfg: &TcpConfig) -> TcpSink {
+    pub fn new(flow: FlowId, node: NodeId, peer: NodeId, cfg: &TcpParams) -> TcpSink {
         let delays =
             cfg.sink == SinkKind::Delack || (cfg.sink == SinkKind::Sack && cfg.delayed_ack);
         let delack = delays.then_some(DelAck {
             segs_per_ack: cfg.segs_per_ack,
-            delay: SimDuration(cfg.ack_delay_ps),
+            delay: cfg.ack_delay,
         });
         TcpSink {
             flow,
@@ -178,7 +178,7 @@ impl TcpSink {
             pending: 0,
             deadline: None,
             ece: false,
-            dctcp_echo: cfg.ecn_per_segment(),
+            dctcp_echo: cfg.ecn_per_segment,
             undelivered: u64::MAX,
             fc: cfg
                 .rcv_buffer_bytes
@@ -188,7 +188,7 @@ impl TcpSink {
                 Box::new(LinuxAcks::new(
                     cfg.adaptive_ack_delay,
                     cfg.sack_compression && cfg.sink == SinkKind::Sack,
-                    SimDuration(cfg.ack_delay_ps),
+                    cfg.ack_delay,
                     cfg.quick_acks.clamp(1, u16::MAX as u32) as u16,
                 ))
             }),
@@ -612,7 +612,7 @@ mod tests {
         cfg.sink = SinkKind::Delack;
         cfg.window = 32;
         cfg.ack_delay_ps = 100;
-        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg)
+        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params())
     }
 
     #[test]
@@ -632,7 +632,7 @@ mod tests {
     fn rfc7323_echo_follows_the_segments_at_the_acknowledged_edge() {
         let mut cfg = crate::fixtures::ns2_tcp();
         cfg.ts_echo_rfc7323 = true;
-        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
         for seq in 0..100u64 {
             let mut d = data(seq);
@@ -677,7 +677,7 @@ mod tests {
         let mut cfg = crate::fixtures::ns2_tcp();
         cfg.sink = SinkKind::Sack;
         cfg.window = 64;
-        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
         for seq in [0, 1, 3, 4, 7, 9, 10] {
             s.on_data(SimTime(seq), &data(seq), &mut out, &mut c);
@@ -702,7 +702,7 @@ mod tests {
             cfg.window = 32;
             cfg.syn = true;
             cfg.delack_syn = delack_syn;
-            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
             let (mut out, mut c) = (Vec::new(), FlowCounters::default());
             s.on_data(SimTime(0), &data(0), &mut out, &mut c);
             assert_eq!(out.is_empty(), waits, "delack_syn {delack_syn}");
@@ -722,7 +722,7 @@ mod tests {
         cfg.syn = true;
         cfg.delack_syn = false;
         cfg.quick_acks = 4;
-        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
         for seq in 0..9u64 {
             s.on_data(SimTime(seq * 10), &data(seq), &mut out, &mut c);
@@ -750,7 +750,7 @@ mod linux_tests {
         cfg.ack_delay_ps = 40 * MS;
         cfg.adaptive_ack_delay = true;
         cfg.sack_compression = true;
-        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg)
+        TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params())
     }
 
     #[test]
@@ -818,7 +818,7 @@ mod linux_list_tests {
         cfg.delack_syn = false;
         cfg.ack_delay_ps = 40 * MS;
         cfg.sack_compression = true;
-        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg);
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
         let (mut out, mut c) = (Vec::new(), FlowCounters::default());
         s.on_data(SimTime(0), &data(0), &mut out, &mut c);
         s.on_data(SimTime(100 * MS), &data(1), &mut out, &mut c);

@@ -1,5 +1,6 @@
 use super::*;
 use crate::fixtures::ns2_tcp;
+use crate::scenario::TcpConfig;
 
 fn ackp(ack: u64) -> Packet {
     Packet {
@@ -29,7 +30,7 @@ fn sender(variant: Recovery, window: u32) -> (TcpSender, Vec<Packet>, FlowCounte
 
 fn sender_with(cfg: &TcpConfig, variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
     let cc = cfg.congestion_control().unwrap();
-    let s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), cfg, variant, cc);
+    let s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg.params(), variant, cc);
     (s, Vec::new(), FlowCounters::default())
 }
 
@@ -366,7 +367,14 @@ fn max_burst_caps_what_one_ack_releases() {
     cfg.window = 100;
     cfg.max_burst = 4;
     let cc = cfg.congestion_control().unwrap();
-    let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Reno, cc);
+    let mut s = TcpSender::new(
+        FlowId(0),
+        NodeId(0),
+        NodeId(1),
+        &cfg.params(),
+        Recovery::Reno,
+        cc,
+    );
     let (mut out, mut c) = (Vec::new(), FlowCounters::default());
     s.w.cwnd = 40.0;
     s.start(SimTime(0), &mut out, &mut c);

@@ -21,7 +21,14 @@ fn sender(rack: bool, init: u32) -> (TcpSender, Vec<Packet>, FlowCounters) {
     cfg.rto_rule = "linux".parse().unwrap();
     cfg.initial_rto_ps = 1000 * MS;
     let cc = cfg.congestion_control().unwrap();
-    let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Sack, cc);
+    let mut s = TcpSender::new(
+        FlowId(0),
+        NodeId(0),
+        NodeId(1),
+        &cfg.params(),
+        Recovery::Sack,
+        cc,
+    );
     let (mut out, mut c) = (Vec::new(), FlowCounters::default());
     s.start(SimTime::ZERO, &mut out, &mut c);
     (s, out, c)
@@ -65,7 +72,14 @@ fn integer_sender(integer: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
     cfg.window_unit = "bytes".parse().unwrap();
     cfg.integer_cwnd = integer;
     let cc = cfg.congestion_control().unwrap();
-    let mut s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg, Recovery::Sack, cc);
+    let mut s = TcpSender::new(
+        FlowId(0),
+        NodeId(0),
+        NodeId(1),
+        &cfg.params(),
+        Recovery::Sack,
+        cc,
+    );
     let (mut out, mut c) = (Vec::new(), FlowCounters::default());
     s.start(SimTime::ZERO, &mut out, &mut c);
     (s, out, c)

@@ -1,0 +1,75 @@
+//! A TCP connection's parameters as the sender and the sink take them: typed, with what
+//! depends on the congestion control's name (its registry entry) already resolved. Built once
+//! from the scenario's `TcpConfig` (`scenario::TcpConfig::params`, which documents each
+//! rule); TCP code never reads the scenario.
+
+use crate::tcp::rtt::RtoRule;
+use crate::tcp::sink::SinkKind;
+use crate::tcp::WindowUnit;
+use crate::time::SimDuration;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpParams {
+    /// Payload bytes per segment, header bytes on each, and an ACK's wire size.
+    pub packet_size: u32,
+    pub header_size: u32,
+    pub ack_size: u32,
+    /// Receiver's advertised window, in segments; the initial window and ssthresh.
+    pub window: u32,
+    pub window_init: u32,
+    pub initial_ssthresh: Option<u32>,
+    /// RFC 3742 limited slow start above this many segments (0 = off).
+    pub max_ssthresh: u32,
+    pub dupack_threshold: u32,
+    /// The retransmission timer's bounds, initial value and clock granularity.
+    pub min_rto: SimDuration,
+    pub max_rto: SimDuration,
+    pub initial_rto: SimDuration,
+    pub timer_granularity: SimDuration,
+    pub rto_rule: RtoRule,
+    /// ns-2.35's fixed-point retransmission timer, and its `boot_time_`.
+    pub ns2_rtt_timer: bool,
+    pub ns2_boot_time: SimDuration,
+    pub limited_transmit: bool,
+    pub syn: bool,
+    pub max_burst: u32,
+    pub bug_fix: bool,
+    pub bare_first_segment: bool,
+    pub precision_reduce: bool,
+    pub partial_deflation: bool,
+    pub slow_but_steady: bool,
+    pub timestamps: bool,
+    pub window_unit: WindowUnit,
+    pub integer_cwnd: bool,
+    /// RFC 3168 ECN asked for (`ecn`), and the congestion control's need of every segment's
+    /// CE mark echoed (DCTCP, RFC 8257 3.2), which turns ECN on too.
+    pub ecn: bool,
+    pub ecn_per_segment: bool,
+    /// Congestion control grows once per ACK (`growth_per_ack`, or ns-3's `TcpNewReno`
+    /// family under `ns3_newreno_growth`).
+    pub growth_per_ack: bool,
+    /// cwnd grows only while ns-3's `m_isCwndLimited` holds (`ns3_cwnd_limited` with a class
+    /// whose `IncreaseWindow` checks it).
+    pub ns3_cwnd_limited: bool,
+    pub ns3_srtt_samples: bool,
+    pub ns3_ts_ms: bool,
+    pub rcv_buffer_bytes: Option<u64>,
+    pub snd_buffer_bytes: Option<u64>,
+    pub app_read_rate_bps: Option<f64>,
+    pub pacing: bool,
+    pub cwnd_validation: bool,
+    pub prr: bool,
+    pub rack: bool,
+    /// The sink: its kind, delayed ACKs for `sack`, every `segs_per_ack` segments or after
+    /// `ack_delay`, whether the SYN's ACK may be delayed, quick ACKs at the start, Linux's
+    /// adaptive delay and SACK compression, RFC 7323's TS.Recent echo.
+    pub sink: SinkKind,
+    pub delayed_ack: bool,
+    pub segs_per_ack: u32,
+    pub ack_delay: SimDuration,
+    pub delack_syn: bool,
+    pub quick_acks: u32,
+    pub adaptive_ack_delay: bool,
+    pub sack_compression: bool,
+    pub ts_echo_rfc7323: bool,
+}
