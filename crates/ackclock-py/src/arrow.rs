@@ -2,8 +2,9 @@
 //! and its PyCapsule protocol (<https://arrow.apache.org/docs/format/CDataInterface.html>,
 //! <https://arrow.apache.org/docs/format/CDataInterface/PyCapsuleInterface.html>).
 //!
-//! A `Table` holds the engine's columns; `__arrow_c_array__` hands them to any Arrow consumer
-//! (`pyarrow.record_batch(table)`, polars, DuckDB) as a struct array, one child per column:
+//! A `Table` holds the engine's columns; `__arrow_c_array__` hands them to an Arrow consumer
+//! of the protocol's array form (`pyarrow.record_batch(table)`) as a struct array, one child
+//! per column:
 //! float64 and int64 columns point into the engine's own vectors (no copy; a `u64` column is
 //! exported as int64 unless a value needs the 64th bit, as pandas reads a list of ints), text
 //! columns as utf8 built once per export. `to_dict` gives the same columns as Python lists,
