@@ -16,6 +16,12 @@
 //!   `tcp_friendliness` module parameter 0.
 //! - A timeout (4.8) ends the epoch and forgets W_max, so that the first congestion
 //!   avoidance after it starts with K = 0 from the window it has then (as Linux does).
+//! - `cnt_clamp` N > 0 (ns-3.44's `TcpCubic` attribute `CntClamp`, 20, on under
+//!   `ns3_cc_defaults`; Linux's `bictcp_update` hard-codes it): until the first congestion
+//!   event (no W_max yet, or none since a timeout forgot it) cwnd grows by at least 1/N segment
+//!   per segment acknowledged, so a window that HyStart stopped below the path's capacity still
+//!   grows by about 1/N of itself a round trip (`TcpCubic::Update` caps its `cnt` at
+//!   `m_cntClamp` while `m_lastMaxCwnd` is 0); RFC 9438 has no such floor (0: none).
 //! - Slow start is Reno's; with `hystart` (the TCP parameter, on in the `linux` profile)
 //!   HyStart may end it before a loss (`hystart.rs`), as in Linux and as RFC 9438 4.10 allows.
 //!
@@ -45,6 +51,9 @@ pub struct Cubic {
     c: f64,
     fast_convergence: bool,
     reno_friendly: bool,
+    cnt_clamp: f64,
+    /// A congestion event set W_max (and no timeout forgot it since): `cnt_clamp` is off.
+    reduced: bool,
     pub w_max: f64,
     pub k: f64,
     epoch: Option<SimTime>,
@@ -144,6 +153,9 @@ impl CongestionOps for Cubic {
             Param::new("reno_friendly", 1.0, Range::Flag, "the Reno-friendly region (4.3)")
                 .ns3("TcpFriendliness"),
             Param::new("linux_arith", 0.0, Range::Flag, "Linux's bictcp_update in integers"),
+            Param::new("cnt_clamp", 0.0, Range::NonNegative, "before a loss, grow 1/N per segment at least; 0: off")
+                .ns3("CntClamp")
+                .profile_defaults(&[("ns3", 20.0)]),
         ],
     };
 
@@ -153,6 +165,8 @@ impl CongestionOps for Cubic {
             c: p.get("c"),
             fast_convergence: p.get("fast_convergence") != 0.0,
             reno_friendly: p.get("reno_friendly") != 0.0,
+            cnt_clamp: p.get("cnt_clamp"),
+            reduced: false,
             w_max: 0.0,
             k: 0.0,
             epoch: None,
@@ -204,14 +218,20 @@ impl CongestionOps for Cubic {
         let target = self.w_cubic(t + self.srtt);
         let alpha = 3.0 * (1.0 - self.beta) / (1.0 + self.beta);
         self.w_est += alpha * ev.credit / w.cwnd;
+        // ns-3's `CntClamp` before any congestion event (0 with the clamp off).
+        let floor = if self.cnt_clamp > 0.0 && !self.reduced {
+            ev.credit / self.cnt_clamp
+        } else {
+            0.0
+        };
         if self.reno_friendly && self.w_cubic(t) < self.w_est {
             // Reno-friendly region.
-            w.cwnd = w.cwnd.max(self.w_est);
+            w.cwnd = (w.cwnd + floor).max(self.w_est);
         } else if target > w.cwnd {
-            w.cwnd += (target - w.cwnd) / w.cwnd * ev.credit;
+            w.cwnd += ((target - w.cwnd) / w.cwnd * ev.credit).max(floor);
         } else {
             // At or above the target: grow very slowly (RFC 9438 4.4 allows up to 1/(100 cwnd)).
-            w.cwnd += 0.01 * ev.credit / w.cwnd;
+            w.cwnd += (0.01 * ev.credit / w.cwnd).max(floor);
         }
     }
 
@@ -230,6 +250,7 @@ impl CongestionOps for Cubic {
             return (cwnd * LINUX_BETA / 1024).max(2) as f64;
         }
         let cwnd = w.cwnd.min(w.rwnd);
+        self.reduced = true;
         self.w_max = if self.fast_convergence && cwnd < self.w_max {
             cwnd * (1.0 + self.beta) / 2.0
         } else {
@@ -318,6 +339,7 @@ impl Cubic {
         }
         self.epoch = None;
         self.w_max = 0.0;
+        self.reduced = false;
         if let Some(h) = self.hystart.as_mut() {
             h.reset();
         }
@@ -360,6 +382,37 @@ mod tests {
         assert!((on - w_est).abs() < 1e-9, "{on} vs W_est {w_est}");
         assert!(off < on - 0.3, "{off} vs {on}");
         assert!(off <= cubic + 1e-9, "{off} above W_cubic {cubic}");
+    }
+
+    /// ns-3's `CntClamp` (20): after slow start ended without a loss (HyStart), cwnd grows
+    /// by 1/20 segment per segment acknowledged, one segment per 20: 56 segments of ACKs move
+    /// a 56-segment window to 58.8. The cubic alone (K = 0 from that window, one 100 ms round)
+    /// adds C x 0.2^3 segments in all; once a loss set W_max the floor is gone.
+    #[test]
+    fn cnt_clamp_grows_the_window_before_the_first_loss() {
+        let run = |clamp: f64, lost: bool| {
+            let given = BTreeMap::from([
+                ("cnt_clamp".to_string(), clamp),
+                ("reno_friendly".to_string(), 0.0),
+            ]);
+            let mut c =
+                Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+            let mut w = Window::new(56.0, 56.0, 1e9);
+            if lost {
+                // A loss at 56 segments: W_max 56, K = 0, the same cubic as without one.
+                c.ssthresh(&Window::new(56.0, 1e9, 1e9), SimTime::ZERO);
+            }
+            let mut now = SimTime::ZERO;
+            for _ in 0..56 {
+                now += SimDuration(100_000_000_000 / 56);
+                c.cong_avoid(&mut w, ack(now));
+            }
+            w.cwnd
+        };
+        assert!((run(20.0, false) - 58.8).abs() < 1e-9, "{}", run(20.0, false));
+        let off = run(0.0, false);
+        assert!(off > 56.0 && off < 56.1, "{off}");
+        assert!(run(20.0, true) < 56.1, "{}", run(20.0, true));
     }
 
     #[test]
