@@ -48,6 +48,11 @@ class Simulation:
         """Records link ``link``'s queue variable changes (RED's curq_, ave_); False: none."""
     def take_queue_vars(self, link: int) -> list[tuple[float, float, float]]:
         """The (time s, curq, ave) changes recorded since the last call."""
+    def use_ns2_rng(self, state: list[int]) -> None:
+        """Draws RED's early drops and TFRC's send gaps from ns-2's default generator, in
+        MRG32k3a state ``state`` (six integers) now."""
+    def ns2_rng_state(self) -> list[int] | None:
+        """ns-2's default generator's state now; None unless ``use_ns2_rng`` was called."""
     def tfrc_advance(self, flow: int, npkts: int) -> None:
         """Hands a TFRC sender ``npkts`` more packets now (-1: endless)."""
     def tfrc_vars(self, flow: int) -> tuple[float, float, float, float, float] | None:

@@ -5,6 +5,11 @@
 //! xoshiro256++ (Blackman & Vigna, "Scrambled linear pseudorandom number generators",
 //! ACM TOMS 2021), seeded through SplitMix64 as its authors recommend; the name is hashed
 //! with 64-bit FNV-1a, which is stable across platforms and Rust versions.
+//!
+//! An ns-2 script's components that draw from ns-2's one default generator take ns-2's
+//! numbers instead ([`ns2`], through [`Uniform`]).
+
+pub mod ns2;
 
 #[derive(Clone, Debug)]
 pub struct RandomStream {
@@ -84,6 +89,29 @@ impl RandomStream {
         }
         let span = (hi - lo) as u128 + 1;
         lo + ((self.next_u64() as u128 * span) >> 64) as u64
+    }
+}
+
+/// Where a component's uniform numbers come from: its own stream, or ns-2's default
+/// generator shared with the run's other ns-2 components ([`ns2::Ns2Default`]).
+#[derive(Clone, Debug)]
+pub enum Uniform {
+    Own(RandomStream),
+    Ns2(ns2::Ns2Default),
+}
+
+impl Uniform {
+    /// Uniform on [0, 1) (ns-2's: on (0, 1)).
+    #[inline]
+    pub fn next_f64(&mut self) -> f64 {
+        match self {
+            Uniform::Own(r) => r.next_f64(),
+            Uniform::Ns2(g) => g.u01(),
+        }
+    }
+
+    pub fn is_ns2(&self) -> bool {
+        matches!(self, Uniform::Ns2(_))
     }
 }
 

@@ -170,6 +170,17 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Draws what ns-2 draws from its default generator (RED's early drops, TFRC's send
+    /// gaps) from ns-2's MRG32k3a generator, in state `state` now.
+    fn use_ns2_rng(&mut self, state: [u64; 6]) -> PyResult<()> {
+        self.sim.use_ns2_rng(state).map_err(PyValueError::new_err)
+    }
+
+    /// ns-2's default generator's state now; None unless `use_ns2_rng` was called.
+    fn ns2_rng_state(&self) -> Option<[u64; 6]> {
+        self.sim.ns2_rng_state()
+    }
+
     /// The (time s, curq, ave) changes recorded on link `link` since the last call.
     fn take_queue_vars(&mut self, link: usize) -> Vec<(f64, f64, f64)> {
         self.sim.take_queue_vars(link)

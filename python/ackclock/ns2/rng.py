@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
@@ -59,11 +59,32 @@ def _jump(state: list[int], a1: tuple[tuple[int, ...], ...],
 
 
 class Mrg32k3a:
-    """One MRG32k3a stream: its current state, and the start of its current substream."""
+    """One MRG32k3a stream: its current state, and the start of its current substream.
+    Once the run starts, ``$defaultRNG``'s state lives in the engine, which draws from it too
+    (RED's early drops, TFRC's send gaps: ``attach``)."""
 
     def __init__(self, seed: list[int]):
         self.start = list(seed)
-        self.state = list(seed)
+        self._state = list(seed)
+        self.engine: Any = None
+
+    @property
+    def state(self) -> list[int]:
+        if self.engine is not None:
+            return list(self.engine.ns2_rng_state())
+        return self._state
+
+    @state.setter
+    def state(self, value: list[int]) -> None:
+        if self.engine is not None:
+            self.engine.use_ns2_rng(value)
+        else:
+            self._state = list(value)
+
+    def attach(self, engine: Any) -> None:
+        """The engine draws from this stream from now on; its state is kept there."""
+        engine.use_ns2_rng(self._state)
+        self.engine = engine
 
     def u01(self) -> float:
         """`RNG::U01`, in ns-2's double arithmetic (every intermediate is an exact integer
@@ -111,7 +132,10 @@ class Rng(TclObject):
         it as its stream (`init`), and the package moves on past it."""
         streams = self.ctx.rng_streams
         streams.next_seed = [value] * 6
+        engine = self.stream.engine
         self.stream = Mrg32k3a(streams.take())
+        if engine is not None:
+            self.stream.attach(engine)
 
     def cmd_seed(self, *args: str) -> int:
         if not args:

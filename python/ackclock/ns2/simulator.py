@@ -616,6 +616,9 @@ class Simulator(TclObject):
         except ValueError as e:
             raise Ns2Error(f"the engine rejected the network: {e}") from None
         self.started = True
+        # ns-2's default generator: the script's draws and the engine's (RED's early drops,
+        # TFRC's send gaps) from one stream, in the order they happen (rng.py).
+        self.ctx.default_rng().stream.attach(self.engine)
         for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))

@@ -198,6 +198,11 @@ impl Link {
         self.queue.var_trace()
     }
 
+    /// Where its discipline's random decisions draw from, if it makes any (`queue::random`).
+    pub fn random(&mut self) -> Option<&mut crate::rng::Uniform> {
+        self.queue.random()
+    }
+
     pub fn new(from: NodeId, to: NodeId, rate: Rate, delay: SimDuration, queue: AnyQueue) -> Link {
         Link {
             from,
@@ -569,6 +574,10 @@ impl Link {
                 pkt: pool.get(c.r),
                 idle_since: (self.busy_until <= now).then_some(self.busy_until),
                 busy_until: self.busy_until,
+                idle_ns2: match &self.ns2 {
+                    Some(n) if self.busy_until <= now => Some(pool.ns2_now.0 - n.busy),
+                    _ => None,
+                },
             }),
         };
         match verdict {

@@ -190,6 +190,10 @@ impl QueueDiscipline for AdaptiveRed {
         <Red as QueueDiscipline>::var_trace(&mut self.0)
     }
 
+    fn random(&mut self) -> Option<&mut crate::rng::Uniform> {
+        <Red as QueueDiscipline>::random(&mut self.0)
+    }
+
     fn state(&self) -> AqmState {
         self.0.state()
     }

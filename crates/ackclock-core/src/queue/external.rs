@@ -286,6 +286,7 @@ impl External {
                 pkt: &pkt,
                 idle_since: None,
                 busy_until: now,
+                idle_ns2: None,
             };
             self.admit(&a)
         } else if self.limit_packets.is_some_and(|l| backlog.packets >= l)
@@ -441,6 +442,7 @@ mod tests {
             pkt,
             idle_since: None,
             busy_until: SimTime(0),
+            idle_ns2: None,
         }
     }
 

@@ -34,7 +34,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::packet::Packet;
 pub use crate::params::{Described, Param, Params, Range, Unit};
-use crate::rng::RandomStream;
+use crate::rng::{RandomStream, Uniform};
 use crate::time::{SimDuration, SimTime};
 
 /// The changes of a queue's traced variables, recorded only when asked for (ns-2's
@@ -80,6 +80,10 @@ pub struct Arrival<'a> {
     /// When the line will have sent everything already accepted: an arrival now waits
     /// until then.
     pub busy_until: SimTime,
+    /// On a link with ns-2's clock, how long the line has been idle (as `idle_since`) in
+    /// ns-2's doubles: the arrival's time less the end of the last transmission, each as
+    /// ns-2 computed it (RED's idle decay counts virtual arrivals from it).
+    pub idle_ns2: Option<f64>,
 }
 
 impl Arrival<'_> {
@@ -289,6 +293,13 @@ pub trait QueueDiscipline: Sized {
     fn var_trace(&mut self) -> Option<&mut Option<Box<VarTrace>>> {
         None
     }
+
+    /// Where its random decisions draw from, if it makes any that ns-2 draws from its default
+    /// generator (RED's early drops: `REDQueue::drop_early`'s `Random::uniform()`); an ns-2
+    /// script's run points it at ns-2's generator (`crate::rng::ns2`).
+    fn random(&mut self) -> Option<&mut Uniform> {
+        None
+    }
 }
 
 /// Declares the disciplines: each line `module::Type`, the module a file in this directory
@@ -417,6 +428,11 @@ macro_rules! disciplines {
             /// [`QueueDiscipline::var_trace`].
             pub fn var_trace(&mut self) -> Option<&mut Option<Box<VarTrace>>> {
                 match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::var_trace(q),)* AnyQueue::External(_) => None }
+            }
+
+            /// [`QueueDiscipline::random`].
+            pub fn random(&mut self) -> Option<&mut Uniform> {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::random(q),)* AnyQueue::External(_) => None }
             }
         }
     };

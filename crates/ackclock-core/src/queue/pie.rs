@@ -310,6 +310,7 @@ mod tests {
             pkt: &crate::packet::Packet::TEST,
             idle_since: None,
             busy_until: SimTime::ZERO,
+            idle_ns2: None,
         };
         assert_eq!(q.admit(&a), Verdict::Admit, "burst allowance");
         for _ in 0..10 {

@@ -23,13 +23,17 @@
 //!   target_delay ptc / 2) packets, max_th = 3 min_th; w_q = 1 - exp(-1 / (10 RTT ptc)) with
 //!   RTT = max(0.1 s, 3 (delay + 1 / ptc)) (q_weight = -1), or 1 - exp(-1/ptc) (q_weight = 0)
 //!   or 1 - exp(-10/ptc) (q_weight = -2).
+//! - In an ns-2 script's run, the early-drop draw is ns-2's `Random::uniform()` from its
+//!   default generator (`REDQueue::drop_early`; `crate::rng::ns2`), and the idle period's m
+//!   is computed from ns-2's double times (`REDQueue::enque`: `int(ptc * (now -
+//!   idletime_))`, [`super::Arrival::idle_ns2`]), where the exact clock can give one more.
 
 use super::ared::Ared;
 use super::{
     AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
     VarTrace, Verdict,
 };
-use crate::rng::RandomStream;
+use crate::rng::{RandomStream, Uniform};
 
 /// RED's parameters as the scenario gives them; zeros and negative weights ask for ns-2's
 /// automatic values.
@@ -74,7 +78,7 @@ pub struct Red {
     ared: Option<Ared>,
     /// Nonlinear RED's quadratic p_b (`nlred.rs`).
     nonlinear: bool,
-    rng: RandomStream,
+    rng: Uniform,
     pub marks: u64,
     pub early_drops: u64,
     pub forced_drops: u64,
@@ -123,7 +127,7 @@ impl Red {
             cur_max_p: p.max_p,
             ared: None,
             nonlinear: false,
-            rng,
+            rng: Uniform::Own(rng),
             var_trace: None,
             marks: 0,
             early_drops: 0,
@@ -211,7 +215,10 @@ impl Red {
             a.backlog.packets as f64
         };
         let mut decay = 0i64;
-        if let Some(since) = a.idle_since {
+        if let Some(idle) = a.idle_ns2 {
+            // REDQueue::enque: m = int(ptc * (now - idletime_)), in ns-2's doubles.
+            decay = (self.ptc * idle) as i64;
+        } else if let Some(since) = a.idle_since {
             // ns-2 truncates the number of virtual arrivals toward zero.
             decay = (self.ptc * (a.now.0.saturating_sub(since.0)) as f64 / 1e12) as i64;
         }
@@ -379,6 +386,10 @@ impl QueueDiscipline for Red {
         Some(&mut self.var_trace)
     }
 
+    fn random(&mut self) -> Option<&mut Uniform> {
+        Some(&mut self.rng)
+    }
+
     fn state(&self) -> AqmState {
         Red::state(self)
     }
@@ -430,6 +441,7 @@ mod tests {
             pkt: &crate::packet::Packet::TEST,
             idle_since: idle_since.map(ps),
             busy_until: ps(now_s),
+            idle_ns2: None,
         }
     }
 

@@ -266,6 +266,7 @@ impl Simulator {
         Ok(Simulator {
             ns2_clock,
             ns2_script_uid: 0,
+            ns2_rng: None,
             external,
             scenario,
             now: SimTime::ZERO,

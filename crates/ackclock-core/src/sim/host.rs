@@ -52,6 +52,39 @@ impl Simulator {
         Ok(())
     }
 
+    /// Draws the random numbers ns-2 draws from its default generator from ns-2's generator,
+    /// in state `state` now (`crate::rng::ns2`): RED's early drops (`REDQueue::drop_early`)
+    /// and TFRC's send gaps (`TfrcAgent::nextpkt`). The ns-2 front end calls it before the
+    /// run with `$defaultRNG`'s state, and again whenever the script drew in between.
+    pub fn use_ns2_rng(&mut self, state: [u64; 6]) -> Result<(), String> {
+        use crate::rng::ns2::{Mrg32k3a, Ns2Default};
+        use crate::rng::Uniform;
+        let g = Mrg32k3a::from_state(state)
+            .ok_or_else(|| format!("not an MRG32k3a state: {state:?}"))?;
+        if let Some(d) = &self.ns2_rng {
+            d.set_state(g);
+            return Ok(());
+        }
+        let d = Ns2Default::new(g);
+        for link in &mut self.links {
+            if let Some(r) = link.random() {
+                *r = Uniform::Ns2(d.clone());
+            }
+        }
+        for flow in &mut self.flows {
+            if let Agent::Tfrc(conn) = &mut flow.agent {
+                conn.sender.use_random(Uniform::Ns2(d.clone()));
+            }
+        }
+        self.ns2_rng = Some(d);
+        Ok(())
+    }
+
+    /// ns-2's default generator's state now, if the run draws from it ([`Self::use_ns2_rng`]).
+    pub fn ns2_rng_state(&self) -> Option<[u64; 6]> {
+        self.ns2_rng.as_ref().map(|d| d.state())
+    }
+
     /// Flow `f`'s TCP sender's first unacknowledged segment, next segment to send and one
     /// past the highest sent (ns-2's `ack_` + 1, `t_seqno_`, `maxseq_` + 1); `None` for a
     /// flow without one.

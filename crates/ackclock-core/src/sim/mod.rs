@@ -145,6 +145,9 @@ pub struct Simulator {
     /// scheduling orders given to what the front end's scripts start.
     ns2_clock: bool,
     ns2_script_uid: u64,
+    /// ns-2's default random-number generator, once the front end hands it over
+    /// (`host.rs`, `crate::rng::ns2`).
+    ns2_rng: Option<crate::rng::ns2::Ns2Default>,
 }
 
 impl Simulator {

@@ -116,18 +116,21 @@ impl Simulator {
         let sink_op = conn.sink.timer_op.take().map(TimerOp::In);
         for (k, op) in [ops[0], ops[1], sink_op].into_iter().enumerate() {
             match op {
-                Some(TimerOp::In(s)) => {
-                    let at = now + SimDuration::from_secs_f64(s);
-                    if conn.deadlines[k] != Some(at) {
-                        conn.deadlines[k] = Some(at);
-                        timers[k] = Some((at, t + s));
-                    }
-                }
+                Some(TimerOp::In(s)) => arm(&mut conn.deadlines[k], &mut timers[k], now, t, s),
                 Some(TimerOp::Cancel) => conn.deadlines[k] = None,
-                None => {}
+                // After the packet is sent (below).
+                Some(TimerOp::Spread(_)) | None => {}
             }
         }
         self.send_scratch(out);
+        if let Some(TimerOp::Spread(s)) = ops[0] {
+            // TfrcAgent::nextpkt draws its random factor once sendpkt has handed the packet
+            // on: a queue the packet met on the way drew first.
+            if let Agent::Tfrc(conn) = &mut self.flows[i].agent {
+                let s = conn.sender.spread(s);
+                arm(&mut conn.deadlines[0], &mut timers[0], now, t, s);
+            }
+        }
         for (k, at) in timers.into_iter().enumerate() {
             if let Some((at, at2)) = at {
                 if self.ns2_clock {
@@ -168,5 +171,21 @@ impl Simulator {
             s.true_loss_rate,
             s.seqno() as f64,
         ])
+    }
+}
+
+/// A timer set `s` seconds from `now` (`t` in ns-2's clock): its new deadline, and the event
+/// to push unless it was already due then.
+fn arm(
+    deadline: &mut Option<SimTime>,
+    timer: &mut Option<(SimTime, f64)>,
+    now: SimTime,
+    t: f64,
+    s: f64,
+) {
+    let at = now + SimDuration::from_secs_f64(s);
+    if *deadline != Some(at) {
+        *deadline = Some(at);
+        *timer = Some((at, t + s));
     }
 }

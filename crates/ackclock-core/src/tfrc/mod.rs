@@ -345,7 +345,7 @@ impl TfrcConn {
     ) -> TfrcConn {
         TfrcConn {
             sink: TfrcSink::new(&cfg),
-            sender: TfrcSender::new(cfg, rng, flow, src, dst),
+            sender: TfrcSender::new(cfg, crate::rng::Uniform::Own(rng), flow, src, dst),
             data: InFlight::default(),
             feedback: InFlight::default(),
             deadlines: [None; 3],

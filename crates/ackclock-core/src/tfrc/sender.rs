@@ -6,7 +6,7 @@ use super::equation::rate_bps;
 use super::{DataHeader, Feedback, TfrcConfig};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
-use crate::rng::RandomStream;
+use crate::rng::Uniform;
 use crate::time::SimTime;
 
 const SMALL: f64 = 0.0000001;
@@ -26,13 +26,16 @@ enum Phase {
 pub enum TimerOp {
     /// Fire this many seconds from now (replacing a pending expiry).
     In(f64),
+    /// `In` after the gap is scaled by ns-2's random factor ([`TfrcSender::spread`]), drawn
+    /// once the packet just sent has been handed to the network.
+    Spread(f64),
     Cancel,
 }
 
 #[derive(Debug)]
 pub struct TfrcSender {
     pub cfg: TfrcConfig,
-    rng: RandomStream,
+    rng: Uniform,
     pub flow: FlowId,
     pub src: NodeId,
     pub dst: NodeId,
@@ -74,7 +77,7 @@ pub struct TfrcSender {
 }
 
 impl TfrcSender {
-    pub fn new(cfg: TfrcConfig, rng: RandomStream, flow: FlowId, src: NodeId, dst: NodeId) -> Self {
+    pub fn new(cfg: TfrcConfig, rng: Uniform, flow: FlowId, src: NodeId, dst: NodeId) -> Self {
         let fsize = cfg.fsize as f64;
         TfrcSender {
             cfg,
@@ -242,6 +245,12 @@ impl TfrcSender {
             if self.cfg.voip {
                 next = next.max(1.0 / self.cfg.voip_max_pkt_rate);
             }
+            if self.rng.is_ns2() {
+                // ns-2 draws the factor for every packet, overhead_ 0 or not, after sendpkt
+                // has passed the packet on (a RED queue it meets at once draws first).
+                self.timer_ops[0] = Some(TimerOp::Spread(next));
+                return out;
+            }
             if self.cfg.overhead > 0.0 {
                 let o = self.cfg.overhead;
                 next *= 2.0 * o * self.rng.next_f64() - o + 1.0;
@@ -249,6 +258,18 @@ impl TfrcSender {
             self.timer_ops[0] = Some(TimerOp::In(next.max(SMALL)));
         }
         out
+    }
+
+    /// `TfrcAgent::nextpkt`'s randomised gap: `next` (1 + overhead (2u - 1)) for u uniform,
+    /// at least SMALLFLOAT.
+    pub fn spread(&mut self, next: f64) -> f64 {
+        let o = self.cfg.overhead;
+        (next * (2.0 * o * self.rng.next_f64() - o + 1.0)).max(SMALL)
+    }
+
+    /// Draws the gap factors from ns-2's default generator from now on (`crate::rng::ns2`).
+    pub fn use_random(&mut self, rng: Uniform) {
+        self.rng = rng;
     }
 
     /// The equation's estimates from a feedback's echoed timestamp (`TfrcAgent::update_rtt`):
@@ -544,7 +565,7 @@ mod tests {
     fn sender(cfg: TfrcConfig) -> TfrcSender {
         TfrcSender::new(
             cfg,
-            RandomStream::named(1, "t"),
+            Uniform::Own(crate::rng::RandomStream::named(1, "t")),
             FlowId(0),
             NodeId(0),
             NodeId(1),
@@ -560,6 +581,35 @@ mod tests {
             rate_since_last_report: recv_pps,
             losses: 0,
             true_loss: 0.0,
+        }
+    }
+
+    #[test]
+    fn with_ns2s_generator_every_gap_takes_one_draw_after_the_send() {
+        use crate::rng::ns2::{Mrg32k3a, Ns2Default};
+        let g = Mrg32k3a::from_state([12345; 6]).unwrap();
+        let shared = Ns2Default::new(g);
+        let mut alone = g;
+        for overhead in [0.0, 0.5] {
+            let mut s = sender(TfrcConfig {
+                overhead,
+                ..TfrcConfig::default()
+            });
+            s.use_random(Uniform::Ns2(shared.clone()));
+            s.start(0.0);
+            assert!(s.nextpkt(1.0).is_some());
+            // TfrcAgent::nextpkt: the gap waits for its draw until the packet is sent.
+            let Some(TimerOp::Spread(gap)) = s.timer_ops[0] else {
+                panic!("{:?}", s.timer_ops[0]);
+            };
+            let u = alone.u01();
+            let want = gap * (2.0 * overhead * u - overhead + 1.0);
+            assert_eq!(s.spread(gap), want);
+            assert_eq!(
+                shared.state(),
+                alone.state(),
+                "one draw, overhead_ 0 or not"
+            );
         }
     }
 
