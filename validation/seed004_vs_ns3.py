@@ -35,9 +35,7 @@ environment (~/.cache/ackclock-bench).
 
 from __future__ import annotations
 
-import hashlib
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -46,28 +44,14 @@ from pathlib import Path
 import ackclock as ac
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from sims import NS3_FLAGS, NS3_MODULES, Ns3  # noqa: E402
-
-CACHE = Path.home() / ".cache" / "ackclock-bench"
+sys.path.insert(0, str(ROOT / "validation"))
+from ns3_examples import ns3_program as compile_program  # noqa: E402
 
 
 def ns3_program() -> Path:
-    ns3 = Ns3(CACHE, install=True)
-    ns3.setup()
-    if ns3.available():
-        raise SystemExit(f"ns-3 unavailable: {ns3.available()}")
-    prefix = ns3.prefix()
-    assert prefix is not None
-    src = ROOT / "validation" / "ns3" / "seed004.cc"
-    key = hashlib.sha256(src.read_bytes() + " ".join(NS3_FLAGS).encode()).hexdigest()[:12]
-    exe = CACHE / "ns3-bin" / f"validation-seed004-{key}"
-    if not exe.is_file():
-        cxx = shutil.which("g++") or "g++"
-        subprocess.run([cxx, *NS3_FLAGS, f"-I{prefix / 'include'}", str(src), "-o", str(exe),
-                        f"-L{prefix / 'lib64'}", f"-Wl,-rpath,{prefix / 'lib64'}",
-                        *(f"-lns3.44-{m}" for m in NS3_MODULES)], check=True)
-    return exe
+    """validation/ns3/seed004.cc, compiled (with validation/ns3/common.h) as ns3_examples.py
+    compiles the other validation programs."""
+    return compile_program("seed004")
 
 
 def ns3_goodput(exe: Path, q: int, err: float, seed: int, cc: str, rcvbuf: int = 0,

@@ -84,13 +84,13 @@ SetTcpDefaults(const TcpSetup& s)
                            TypeIdValue(TypeId::LookupByName(s.recoveryType)));
 }
 
-// A TCP sink on `dst` listening on `port` from time 0.
+// A TCP sink on `dst` listening on `port` from `start`.
 inline Ptr<PacketSink>
-TcpSink(Ptr<Node> dst, uint16_t port)
+TcpSink(Ptr<Node> dst, uint16_t port, double start = 0)
 {
     PacketSinkHelper h("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer a = h.Install(dst);
-    a.Start(Seconds(0));
+    a.Start(Seconds(start));
     return DynamicCast<PacketSink>(a.Get(0));
 }
 

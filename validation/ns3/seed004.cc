@@ -24,19 +24,12 @@
 // Output: a summary on stdout; with --prefix, P.cwnd/P.rtt/P.srtt/P.rto/P.ssth traces (time value).
 //
 //   seed004 --time=60 --q=100 --err=0 --cc=ns3::TcpLinuxReno --sack=1 --recovery=ns3::TcpPrrRecovery
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
+#include "common.h"
 
-#include <cstdio>
 #include <fstream>
-#include <memory>
-#include <string>
 
 using namespace ns3;
+using namespace validation;
 
 static std::string gPrefix;
 static std::ofstream fCwnd, fRtt, fSrtt, fRto, fSsth;
@@ -75,13 +68,8 @@ RetxTr(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<
 }
 
 // Without a root queue disc, the traffic-control layer drops a packet whose device queue is
-// stopped (full): the device queue itself never overflows. Its Drop trace on n3 counts these.
+// stopped (full): the device queue itself never overflows. Its TcDrop trace on n3 counts these.
 static uint64_t gTcDrops = 0;
-static void
-TcDropTr(Ptr<const Packet>)
-{
-    ++gTcDrops;
-}
 
 static void
 Connect()
@@ -97,17 +85,6 @@ Connect()
     Config::ConnectWithoutContext(base + "RTO", MakeCallback(&RtoTr));
 }
 
-static uint64_t gRxAtWarmup = 0, gCbrRxAtWarmup = 0, gRx2AtWarmup = 0;
-static Ptr<PacketSink> gCbrSink, gSink2;
-static void
-Mark(Ptr<PacketSink> s)
-{
-    gRxAtWarmup = s->GetTotalRx();
-    if (gCbrSink)
-        gCbrRxAtWarmup = gCbrSink->GetTotalRx();
-    if (gSink2)
-        gRx2AtWarmup = gSink2->GetTotalRx();
-}
 
 // A constant-bit-rate UDP sender whose gaps are interval x (1 + U(-0.5, 0.5)).
 class JitterCbr : public Application
@@ -227,15 +204,16 @@ main(int argc, char** argv)
     cmd.AddValue("appStart", "MyApp's start (s)", appStart);
     cmd.Parse(argc, argv);
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TypeId::LookupByName(cc)));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                       TypeIdValue(TypeId::LookupByName(recovery)));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(gSeg));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buf));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvbuf ? rcvbuf : buf));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    TcpSetup setup;
+    setup.socketType = cc;
+    setup.recoveryType = recovery;
+    setup.segment = gSeg;
+    setup.sndBuf = buf;
+    setup.rcvBuf = rcvbuf ? rcvbuf : buf;
+    setup.delAckCount = delAck;
+    setup.initialCwnd = iw;
+    SetTcpDefaults(setup);
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(Seconds(delAckTimeout)));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(iw));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(minRto)));
 
@@ -289,9 +267,10 @@ main(int argc, char** argv)
         fSsth.open(gPrefix + ".ssth");
     }
     uint16_t port = 5000;
-    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-    auto sinkApp = sinkHelper.Install(n.Get(4));
-    sinkApp.Start(Seconds(0));
+    // Sinks: the TCP flow's, then the CBR's and the second TCP flow's when there are.
+    Goodput goodput;
+    auto sink = TcpSink(n.Get(4), port);
+    goodput.Add(sink);
     double tcpStart = 0;
     if (appRate > 0)
     {
@@ -301,12 +280,7 @@ main(int argc, char** argv)
         tcpStart = appStart;
     }
     else
-    {
-        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(i45.GetAddress(1), port));
-        bulk.SetAttribute("MaxBytes", UintegerValue(0));
-        bulk.SetAttribute("SendSize", UintegerValue(gSeg));
-        bulk.Install(n.Get(0)).Start(Seconds(0));
-    }
+        BulkSend(n.Get(0), InetSocketAddress(i45.GetAddress(1), port), 0, 0, 0, gSeg);
     Simulator::Schedule(Seconds(tcpStart) + NanoSeconds(1), &Connect);
     Ptr<PacketSink> sink2;
     if (!cc2.empty())
@@ -314,11 +288,7 @@ main(int argc, char** argv)
         n.Get(1)->GetObject<TcpL4Protocol>()->SetAttribute(
             "SocketType",
             TypeIdValue(TypeId::LookupByName(cc2)));
-        PacketSinkHelper s2("ns3::TcpSocketFactory",
-                            InetSocketAddress(Ipv4Address::GetAny(), port + 2));
-        auto k2 = s2.Install(n.Get(5));
-        k2.Start(Seconds(0));
-        sink2 = DynamicCast<PacketSink>(k2.Get(0));
+        sink2 = TcpSink(n.Get(5), port + 2);
         Address to = InetSocketAddress(i46.GetAddress(1), port + 2);
         if (appRate > 0)
         {
@@ -327,42 +297,37 @@ main(int argc, char** argv)
             app->SetStartTime(Seconds(appStart));
         }
         else
-        {
-            BulkSendHelper bulk("ns3::TcpSocketFactory", to);
-            bulk.SetAttribute("MaxBytes", UintegerValue(0));
-            bulk.SetAttribute("SendSize", UintegerValue(gSeg));
-            bulk.Install(n.Get(1)).Start(Seconds(0));
-        }
-        gSink2 = sink2;
+            BulkSend(n.Get(1), to, 0, 0, 0, gSeg);
     }
-    Config::ConnectWithoutContext("/NodeList/2/$ns3::TrafficControlLayer/TcDrop",
-                                  MakeCallback(&TcDropTr));
-    auto sink = DynamicCast<PacketSink>(sinkApp.Get(0));
+    CountTcDrops(n.Get(2), &gTcDrops);
+    Ptr<PacketSink> cbrSink;
     if (cbr > 0)
     {
         PacketSinkHelper udpSink("ns3::UdpSocketFactory",
                                  InetSocketAddress(Ipv4Address::GetAny(), port + 1));
         auto us = udpSink.Install(n.Get(5));
         us.Start(Seconds(0));
-        gCbrSink = DynamicCast<PacketSink>(us.Get(0));
+        cbrSink = DynamicCast<PacketSink>(us.Get(0));
         auto app = Create<JitterCbr>(InetSocketAddress(i46.GetAddress(1), port + 1), cbrSize, cbr);
         n.Get(1)->AddApplication(app);
         app->SetStartTime(Seconds(0));
     }
-    Simulator::Schedule(Seconds(warm), &Mark, sink);
+    if (cbrSink)
+        goodput.Add(cbrSink);
+    if (sink2)
+        goodput.Add(sink2);
+    Simulator::Schedule(Seconds(warm), [&]() { goodput.Mark(); });
 
     Simulator::Stop(Seconds(t));
     Simulator::Run();
     auto bq = DynamicCast<PointToPointNetDevice>(d34.Get(0))->GetQueue();
     uint64_t rx = sink->GetTotalRx();
-    std::printf("goodput_mbps_window %.4f\n", (rx - gRxAtWarmup) * 8.0 / (t - warm) / 1e6);
+    std::printf("goodput_mbps_window %.4f\n", goodput.Mbps(0, warm, t));
     std::printf("goodput_mbps_all %.4f\n", rx * 8.0 / t / 1e6);
-    if (gCbrSink)
-        std::printf("cbr_goodput_mbps_window %.4f\n",
-                    (gCbrSink->GetTotalRx() - gCbrRxAtWarmup) * 8.0 / (t - warm) / 1e6);
-    if (gSink2)
-        std::printf("flow2_goodput_mbps_window %.4f\n",
-                    (gSink2->GetTotalRx() - gRx2AtWarmup) * 8.0 / (t - warm) / 1e6);
+    if (cbrSink)
+        std::printf("cbr_goodput_mbps_window %.4f\n", goodput.Mbps(1, warm, t));
+    if (sink2)
+        std::printf("flow2_goodput_mbps_window %.4f\n", goodput.Mbps(cbrSink ? 2 : 1, warm, t));
     uint64_t qdDrops = 0;
     if (auto qd = d34.Get(0)->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(d34.Get(0)))
         qdDrops = qd->GetStats().nTotalDroppedPackets;

@@ -28,109 +28,10 @@
 // (time-averaged srtt once measured); and the bottleneck's mean_queue (packets in its queue disc
 // and device queue, time-averaged from --warmup), drops (queue disc, traffic-control layer and
 // device) and marks.
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
-
-#include <cstdio>
-#include <string>
-#include <vector>
+#include "common.h"
 
 using namespace ns3;
-
-// A value's time average and peak from its changes.
-struct TimeAvg
-{
-    double start = -1, last = 0, lastT = 0, area = 0, peak = 0, peakT = 0;
-
-    void Set(double v)
-    {
-        double now = Simulator::Now().GetSeconds();
-        if (start < 0)
-        {
-            start = now;
-        }
-        else
-        {
-            area += last * (now - lastT);
-        }
-        last = v;
-        lastT = now;
-        if (v > peak)
-        {
-            peak = v;
-            peakT = now;
-        }
-    }
-
-    double Mean(double end) const
-    {
-        if (start < 0 || end <= start)
-            return 0;
-        return (area + last * (end - lastT)) / (end - start);
-    }
-};
-
-static uint32_t gSeg = 536;
-static std::vector<TimeAvg> gCwnd(2), gSrtt(2);
-static TimeAvg gQueue;
-static uint32_t gQdisc = 0, gDevice = 0;
-static uint64_t gTcDrops = 0;
-
-static void
-CwndTr(uint32_t i, uint32_t, uint32_t v)
-{
-    gCwnd[i].Set(double(v) / gSeg);
-}
-
-static void
-SrttTr(uint32_t i, Time, Time v)
-{
-    gSrtt[i].Set(v.GetSeconds());
-}
-
-static void
-QdiscTr(uint32_t, uint32_t v)
-{
-    gQdisc = v;
-    gQueue.Set(gQdisc + gDevice);
-}
-
-static void
-DeviceTr(uint32_t, uint32_t v)
-{
-    gDevice = v;
-    gQueue.Set(gQdisc + gDevice);
-}
-
-static void
-TcDropTr(Ptr<const Packet>)
-{
-    ++gTcDrops;
-}
-
-static void
-ConnectSocket(uint32_t node, uint32_t i)
-{
-    std::string base = "/NodeList/" + std::to_string(node) + "/$ns3::TcpL4Protocol/SocketList/0/";
-    Config::ConnectWithoutContext(base + "CongestionWindow", MakeBoundCallback(&CwndTr, i));
-    Config::ConnectWithoutContext(base + "RTT", MakeBoundCallback(&SrttTr, i));
-}
-
-static std::vector<uint64_t> gRxAtWarmup(2, 0);
-
-// At the warm-up's end: goodput and the queue's time average count from here.
-static void
-Mark(std::vector<Ptr<PacketSink>> sinks)
-{
-    for (size_t i = 0; i < sinks.size(); ++i)
-        gRxAtWarmup[i] = sinks[i]->GetTotalRx();
-    gQueue = TimeAvg();
-    gQueue.Set(gQdisc + gDevice);
-}
+using namespace validation;
 
 int
 main(int argc, char** argv)
@@ -146,13 +47,13 @@ main(int argc, char** argv)
     cmd.Parse(argc, argv);
 
     Ptr<NetDevice> bottleneck;
-    Ptr<QueueDisc> qd;
-    std::vector<Ptr<PacketSink>> sinks;
-    std::vector<std::pair<uint32_t, double>> senders; // node id, start time
+    Goodput goodput;
+    FlowTraces flows;
+    DeviceQueueMeter meter;
     NodeContainer c;
     if (example == "bbr")
     {
-        gSeg = 1448;
+        flows.segment = 1448;
         stop = stop > 0 ? stop : 100;
         Config::SetDefault("ns3::TcpL4Protocol::SocketType",
                            StringValue(cc.empty() ? "ns3::TcpBbr" : cc));
@@ -160,7 +61,7 @@ main(int argc, char** argv)
         Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(6291456));
         Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
         Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
-        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(gSeg));
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(flows.segment));
         Config::SetDefault("ns3::DropTailQueue<Packet>::MaxSize", QueueSizeValue(QueueSize("1p")));
         Config::SetDefault("ns3::FifoQueueDisc::MaxSize", QueueSizeValue(QueueSize("100p")));
         c.Create(4); // sender 0, receiver 1, R1 2, R2 3
@@ -186,20 +87,12 @@ main(int argc, char** argv)
         ipv4.NewNetwork();
         auto ir = ipv4.Assign(re);
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(ir.GetAddress(1), 50001));
-        source.SetAttribute("MaxBytes", UintegerValue(0));
-        auto apps = source.Install(c.Get(0));
-        apps.Start(Seconds(0.1));
-        apps.Stop(Seconds(stop));
-        senders.emplace_back(0, 0.1);
-        PacketSinkHelper sink("ns3::TcpSocketFactory",
-                              InetSocketAddress(Ipv4Address::GetAny(), 50001));
-        auto sa = sink.Install(c.Get(1));
-        sa.Start(Seconds(0));
-        sinks.push_back(DynamicCast<PacketSink>(sa.Get(0)));
+        BulkSend(c.Get(0), InetSocketAddress(ir.GetAddress(1), 50001), 0.1, stop);
+        flows.Watch(0, 0.1);
+        goodput.Add(TcpSink(c.Get(1), 50001));
         bottleneck = r12.Get(0);
         tch.Uninstall(bottleneck);
-        qd = tch.Install(bottleneck).Get(0);
+        tch.Install(bottleneck);
     }
     else if (example == "pacing")
     {
@@ -226,7 +119,7 @@ main(int argc, char** argv)
         stack.Install(c);
         TrafficControlHelper tch;
         tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc");
-        auto qds = tch.Install(d23);
+        tch.Install(d23);
         Ipv4AddressHelper ipv4;
         ipv4.SetBase("10.1.1.0", "255.255.255.0");
         ipv4.Assign(d02);
@@ -239,29 +132,17 @@ main(int argc, char** argv)
         ipv4.SetBase("10.1.5.0", "255.255.255.0");
         auto i5 = ipv4.Assign(d35);
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 8080));
-        auto s4 = sink.Install(c.Get(4));
-        auto s5 = sink.Install(c.Get(5));
-        sinks.push_back(DynamicCast<PacketSink>(s4.Get(0)));
-        sinks.push_back(DynamicCast<PacketSink>(s5.Get(0)));
+        goodput.Add(TcpSink(c.Get(4), 8080));
+        goodput.Add(TcpSink(c.Get(5), 8080));
         Ptr<UniformRandomVariable> rv = CreateObject<UniformRandomVariable>();
         rv->SetStream(0);
-        BulkSendHelper b0("ns3::TcpSocketFactory", InetSocketAddress(i4.GetAddress(1), 8080));
-        BulkSendHelper b1("ns3::TcpSocketFactory", InetSocketAddress(i5.GetAddress(1), 8080));
-        b0.SetAttribute("MaxBytes", UintegerValue(0));
-        b1.SetAttribute("MaxBytes", UintegerValue(0));
-        auto a0 = b0.Install(c.Get(0));
-        auto a1 = b1.Install(c.Get(1));
         double t0 = rv->GetInteger(0, 1000) * 1e-6, t1 = rv->GetInteger(0, 1000) * 1e-6;
-        a0.Start(Seconds(t0));
-        a1.Start(Seconds(t1));
-        a0.Stop(Seconds(stop));
-        a1.Stop(Seconds(stop));
-        senders.emplace_back(0, t0);
-        senders.emplace_back(1, t1);
+        BulkSend(c.Get(0), InetSocketAddress(i4.GetAddress(1), 8080), t0, stop);
+        BulkSend(c.Get(1), InetSocketAddress(i5.GetAddress(1), 8080), t1, stop);
+        flows.Watch(0, t0);
+        flows.Watch(1, t1);
         std::printf("flow0_start_s %.6f\nflow1_start_s %.6f\n", t0, t1);
         bottleneck = d23.Get(0);
-        qd = qds.Get(0);
     }
     else if (example == "validation")
     {
@@ -270,17 +151,17 @@ main(int argc, char** argv)
         double rttMs = validation == "dctcp-10ms" ? 10 : validation == "dctcp-80ms" ? 80 : 50;
         NS_ABORT_MSG_UNLESS(dctcp || validation.rfind("cubic-50ms", 0) == 0,
                             "unknown --validation " << validation);
-        gSeg = 1448;
+        flows.segment = 1448;
         stop = stop > 0 ? stop
                         : (validation == "dctcp-10ms" ? 15 : validation == "dctcp-80ms" ? 40 : 20);
         warmup = 5;
         std::string tcp = cc.empty() ? (dctcp ? "ns3::TcpDctcp" : "ns3::TcpCubic") : cc;
-        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(gSeg));
-        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(32768000));
-        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(32768000));
-        Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
-        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                           TypeIdValue(TypeId::LookupByName("ns3::TcpPrrRecovery")));
+        TcpSetup setup;
+        setup.segment = flows.segment;
+        setup.sndBuf = setup.rcvBuf = 32768000;
+        setup.initialCwnd = 10;
+        setup.recoveryType = "ns3::TcpPrrRecovery";
+        SetTcpDefaults(setup);
         Config::SetDefault("ns3::TcpCubic::TcpFriendliness", BooleanValue(false));
         if (dctcp)
         {
@@ -319,7 +200,7 @@ main(int argc, char** argv)
         TrafficControlHelper codel;
         codel.SetRootQueueDisc("ns3::CoDelQueueDisc");
         codel.SetQueueLimits("ns3::DynamicQueueLimits", "HoldTime", StringValue("1ms"));
-        qd = codel.Install(wl.Get(0)).Get(0);
+        codel.Install(wl.Get(0));
         Ipv4AddressHelper ipv4;
         ipv4.SetBase("10.1.2.0", "255.255.255.0");
         ipv4.Assign(sd);
@@ -328,17 +209,9 @@ main(int argc, char** argv)
         ipv4.SetBase("192.168.2.0", "255.255.255.0");
         auto ci = ipv4.Assign(cd);
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(ci.GetAddress(1), 5000));
-        bulk.SetAttribute("MaxBytes", UintegerValue(7500000000));
-        auto apps = bulk.Install(c.Get(0));
-        apps.Start(Seconds(5));
-        apps.Stop(Seconds(stop - 1));
-        senders.emplace_back(0, 5.0);
-        PacketSinkHelper sink("ns3::TcpSocketFactory",
-                              InetSocketAddress(Ipv4Address::GetAny(), 5000));
-        auto sa = sink.Install(c.Get(3));
-        sa.Start(Seconds(5));
-        sinks.push_back(DynamicCast<PacketSink>(sa.Get(0)));
+        BulkSend(c.Get(0), InetSocketAddress(ci.GetAddress(1), 5000), 5, stop - 1, 7500000000);
+        flows.Watch(0, 5.0);
+        goodput.Add(TcpSink(c.Get(3), 5000, 5));
         bottleneck = wl.Get(0);
     }
     else
@@ -346,35 +219,14 @@ main(int argc, char** argv)
         NS_FATAL_ERROR("unknown --example " << example);
     }
 
-    for (size_t i = 0; i < senders.size(); ++i)
-        Simulator::Schedule(Seconds(senders[i].second) + NanoSeconds(1), &ConnectSocket,
-                            senders[i].first, uint32_t(i));
-    qd->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&QdiscTr));
-    auto devq = DynamicCast<PointToPointNetDevice>(bottleneck)->GetQueue();
-    devq->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&DeviceTr));
-    bottleneck->GetNode()->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
-        "TcDrop",
-        MakeCallback(&TcDropTr));
-    gQueue.Set(0);
-    Simulator::Schedule(Seconds(warmup), &Mark, sinks);
-
+    meter.Watch(bottleneck);
+    Simulator::Schedule(Seconds(warmup), [&]() {
+        goodput.Mark();
+        meter.Reset();
+    });
     Simulator::Stop(Seconds(stop));
     Simulator::Run();
-    for (size_t i = 0; i < sinks.size(); ++i)
-    {
-        std::printf("flow%zu_goodput_mbps %.6f\n", i,
-                    (sinks[i]->GetTotalRx() - gRxAtWarmup[i]) * 8.0 / (stop - warmup) / 1e6);
-        std::printf("flow%zu_mean_cwnd %.6f\nflow%zu_peak_cwnd %.6f\n", i, gCwnd[i].Mean(stop), i,
-                    gCwnd[i].peak);
-        std::printf("flow%zu_mean_srtt_s %.6f\n", i, gSrtt[i].Mean(stop));
-        std::printf("flow%zu_peak_cwnd_time_s %.6f\n", i, gCwnd[i].peakT);
-    }
-    auto st = qd->GetStats();
-    std::printf("mean_queue %.6f\npeak_queue %.0f\n", gQueue.Mean(stop), gQueue.peak);
-    std::printf("drops %llu\nmarks %llu\n",
-                (unsigned long long)(st.nTotalDroppedPackets + gTcDrops +
-                                     devq->GetTotalDroppedPackets()),
-                (unsigned long long)st.nTotalMarkedPackets);
+    Report(goodput, flows, meter, warmup, stop);
     Simulator::Destroy();
     return 0;
 }
