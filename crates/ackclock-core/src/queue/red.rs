@@ -65,6 +65,14 @@ pub struct Red {
     /// Thresholds and limit in the unit the queue is measured in.
     th_min: f64,
     th_max: f64,
+    /// p_b = (v_a avg + v_b) max_p between the thresholds and v_c avg + v_d above max_th
+    /// with gentle, in ns-2's arithmetic (`REDQueue::calculate_p_new`); v_c and v_d are set
+    /// once from the initial max_p (`REDQueue::reset`), so Adaptive RED moves only the lower
+    /// line, as in ns-2 and ns-3.
+    v_a: f64,
+    v_b: f64,
+    v_c: f64,
+    v_d: f64,
     limit: f64,
     avg: f64,
     /// Packets (or bytes) admitted since the last early drop.
@@ -112,12 +120,23 @@ impl Red {
         } else {
             1.0
         };
+        let (th_min, th_max) = (min_pkts * unit, max_pkts * unit);
+        // REDQueue::reset: p_b's lines as ns-2 computes them (a span of 0 counts as 1).
+        let span = if th_max == th_min {
+            1.0
+        } else {
+            th_max - th_min
+        };
         Red {
             p,
             ptc,
             q_w,
-            th_min: min_pkts * unit,
-            th_max: max_pkts * unit,
+            th_min,
+            th_max,
+            v_a: 1.0 / span,
+            v_b: -th_min / span,
+            v_c: (1.0 - p.max_p) / th_max,
+            v_d: 2.0 * p.max_p - 1.0,
             limit: p.limit_packets as f64 * unit,
             avg: 0.0,
             count: 0,
@@ -165,17 +184,17 @@ impl Red {
         let p = if avg >= self.th_max {
             if self.p.gentle {
                 // Linear from max_p at max_th to 1 at 2 max_th.
-                max_p + (1.0 - max_p) * (avg - self.th_max) / self.th_max
+                self.v_c * avg + self.v_d
             } else {
                 1.0
             }
         } else {
-            let span = self.th_max - self.th_min;
-            let span = if span == 0.0 { 1.0 } else { span };
+            // (avg - min_th) / (max_th - min_th)
+            let lin = self.v_a * avg + self.v_b;
             if self.nonlinear {
-                super::nlred::base_probability((avg - self.th_min) / span, max_p)
+                super::nlred::base_probability(lin, max_p)
             } else {
-                max_p * (avg - self.th_min) / span
+                lin * max_p
             }
         };
         p.min(1.0)
