@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import queues
 from .apps import APPS, AnyApp, Cbr, Ftp, OnOff, Replay, Tmix
@@ -61,6 +61,9 @@ from .schema import (
     TRACEABLE as TRACEABLE,
 )
 from .units import PS_PER_S, parse_int, parse_rate, parse_size, parse_time
+
+if TYPE_CHECKING:
+    from .custom import QueueDiscipline
 
 # What each key takes as the user writes it (schema.py describes each; resolve() checks them):
 # a time "29ms" or seconds, a rate "10Mb/s" or bit/s, a size "64KB" or bytes, a time or a
@@ -122,7 +125,7 @@ class QueueConfig:
     # A registry name, or a discipline written in Python: "module:Class", a QueueDiscipline
     # subclass or instance; None (not given): the profile's default stack (a DropTail of
     # `limit` packets, or under the ns3 profile FqCoDel above a device queue of `limit`).
-    kind: Any = None
+    kind: str | type[QueueDiscipline] | QueueDiscipline | None = None
     limit: int | None = None  # packets; None with limit_bytes None: unlimited
     limit_bytes: Size | None = None
     ns2: bool | None = None  # ns-2 DropTail accounting; None: the profile decides
@@ -780,7 +783,7 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
 
         if is_custom_queue(q.kind):
             return _custom_queue(q, path, profile)
-    check_kind(q.kind, QUEUE_KINDS, f"{path}.kind")
+    kind = check_kind(q.kind, QUEUE_KINDS, f"{path}.kind")
     if q.limit is not None and q.limit_bytes is not None:
         raise ScenarioError("give limit or limit_bytes, not both", path=path)
     limit = None if q.limit is None else parse_int(
@@ -789,9 +792,9 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     limit_bytes = None if q.limit_bytes is None else parse_size(q.limit_bytes,
                                                                 f"{path}.limit_bytes")
     if limit is None and limit_bytes is None:
-        limit = queues.default_limit(q.kind) or profile.queue_limit
-    if not queues.takes_bytes(q.kind) and limit_bytes is not None:
-        raise ScenarioError(f"a {q.kind} queue takes its limit in packets (limit)",
+        limit = queues.default_limit(kind) or profile.queue_limit
+    if not queues.takes_bytes(kind) and limit_bytes is not None:
+        raise ScenarioError(f"a {kind} queue takes its limit in packets (limit)",
                             path=f"{path}.limit_bytes")
     ns2 = profile.queue_ns2 if q.ns2 is None else q.ns2
     if not isinstance(ns2, bool):
@@ -799,23 +802,23 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     ecn = False if q.ecn is None else q.ecn
     if not isinstance(ecn, bool):
         raise ScenarioError(f"expected true or false, got {quote(ecn)}", path=f"{path}.ecn")
-    if ecn and not queues.marks(q.kind):
+    if ecn and not queues.marks(kind):
         marking = ", ".join(k for k in queues.KINDS if queues.marks(k))
-        name = "DropTail" if q.kind == "droptail" else f"a {q.kind} queue"
+        name = "DropTail" if kind == "droptail" else f"a {kind} queue"
         raise ScenarioError(f"{name} never marks; ECN needs {marking}", path=f"{path}.ecn")
     for key, value in (("limit", limit), ("limit_bytes", limit_bytes)):
         if value is not None and value >= _U64:
             raise ScenarioError(f"too large: {quote(value)}", path=f"{path}.{key}")
-    doc: dict[str, Any] = {"kind": q.kind, "limit_packets": limit, "limit_bytes": limit_bytes,
+    doc: dict[str, Any] = {"kind": kind, "limit_packets": limit, "limit_bytes": limit_bytes,
                            "ns2": ns2, "ecn": ecn}
-    doc.update(queues.resolve_params(q.kind, q.params, profile.name, path))
-    device = _device(q, path)
+    doc.update(queues.resolve_params(kind, q.params, profile.name, path))
+    device = _device(q, kind, path)
     if device is not None:
         doc["device"] = device
     return doc
 
 
-def _device(q: QueueConfig, path: str) -> dict[str, Any] | None:
+def _device(q: QueueConfig, kind: str, path: str) -> dict[str, Any] | None:
     """The device queue below a discipline (``device_limit``, ``bql``), or None."""
     if q.bql is not None and not isinstance(q.bql, bool):
         raise ScenarioError(f"expected true or false, got {quote(q.bql)}", path=f"{path}.bql")
@@ -827,11 +830,11 @@ def _device(q: QueueConfig, path: str) -> dict[str, Any] | None:
     if q.bql_hold_time is not None and not q.bql:
         raise ScenarioError("a hold time for byte queue limits needs bql = true",
                             path=f"{path}.bql_hold_time")
-    if not queues.holds(q.kind):
+    if not queues.holds(kind):
         holding = ", ".join(k for k in queues.KINDS if queues.holds(k))
         raise ScenarioError(
             f"a device queue goes below a discipline that holds its packets ({holding}), not"
-            f" below {q.kind}, which is a FIFO at the line", path=f"{path}.device_limit")
+            f" below {kind}, which is a FIFO at the line", path=f"{path}.device_limit")
     n = _below(parse_int(q.device_limit, f"{path}.device_limit", minimum=1,
                          what="a number of packets"), _U64, f"{path}.device_limit")
     device: dict[str, Any] = {"limit_packets": n, "bql": bool(q.bql)}
