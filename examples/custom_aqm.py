@@ -74,15 +74,20 @@ class PyRed(ac.QueueDiscipline):
         self.prob = 0.0  # and prob (p_b)
         self.count = 0  # arrivals since the last drop
         self.old = False  # the last arrival already found avg above min_th
+        # p_b's two lines in ns-2's arithmetic (REDQueue::reset, calculate_p_new), so that
+        # every value is the built-in's to the last bit.
+        span = max_thresh - min_thresh
+        span = span if span != 0.0 else 1.0
+        self.v_a, self.v_b = 1.0 / span, -min_thresh / span
+        self.v_c, self.v_d = (1.0 - max_p) / max_thresh, 2.0 * max_p - 1.0
 
     def p_b(self, avg: float) -> float:
         if avg >= self.max_th:
             if not self.gentle:
                 return 1.0
-            p = self.max_p + (1.0 - self.max_p) * (avg - self.max_th) / self.max_th
+            p = self.v_c * avg + self.v_d  # max_p at max_th, 1 at twice max_th
         else:
-            span = self.max_th - self.min_th
-            p = self.max_p * (avg - self.min_th) / (span if span != 0.0 else 1.0)
+            p = (self.v_a * avg + self.v_b) * self.max_p
         return min(p, 1.0)
 
     def p_a(self, pb: float) -> float:
