@@ -2,6 +2,11 @@
 Hypothesis property tests: any input is either a scenario or a one-line ScenarioError, and the
 engine either rejects a resolved scenario with a one-line ValueError or runs it without
 panicking (bounded by run.max_events, so no input can hang or exhaust memory).
+
+The engine may reject only what it finds in building the network (no route between a flow's
+ends: the front end does not route): a document the front end resolves must pass the engine's
+own checks (crates/ackclock-core/src/scenario/validate.rs, through ``_core.read_scenario``),
+as the two sets of rules must agree; one that does not is a finding, as a panic is.
 """
 
 from __future__ import annotations
@@ -65,6 +70,11 @@ def check(text: str, source: str = "fuzz.toml", engine: bool = True) -> str:
         except ValueError as e:
             message = str(e)
             assert message and "\n" not in message, f"not one line: {message!r}"
+            try:
+                _core.read_scenario(json.dumps(document))
+            except ValueError as checks:
+                raise AssertionError("the front end accepted a document the engine's checks"
+                                     f" reject: {checks}") from None
             return "engine-rejected"
         sim.run_until(sim.duration_ps)
         reason = sim.stop_reason
