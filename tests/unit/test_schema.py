@@ -474,6 +474,60 @@ def test_documented_profile_defaults_are_the_profiles() -> None:
     assert seen == list(TCP_PARAMS)
 
 
+def test_profiles_page_table_is_the_profiles() -> None:
+    """docs/profiles.md's table of the profiles gives the numbers profiles.py (their one
+    owner) has: segment, window or receive buffer, initial window, delayed-ACK count and
+    delay, the RTO's floor, first value and cap, the congestion control and DropTail's
+    default buffer, each in the words of its cell."""
+    from ackclock.profiles import PROFILES
+    from ackclock.units import parse_size, parse_time
+
+    text = (ROOT / "docs/profiles.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in text[text.index("| | `ns2`"):].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows[cells[0]] = dict(zip(PROFILES, cells[1:], strict=True))
+
+    def num(n: float) -> str:  # 10 000, 131 072: the page's thousands
+        return f"{n:,.0f}".replace(",", " ")
+
+    for name, prof in PROFILES.items():
+        tcp = prof.tcp
+        where = f"docs/profiles.md, {name}"
+        seg = rows["segment, window"][name]
+        assert seg.startswith(f"{parse_size(tcp['packet_size'])} B"), (where, seg)
+        if tcp.get("rcv_buffer") is not None:
+            assert f"{num(parse_size(tcp['rcv_buffer']))}-byte receive buffer" in seg, where
+        else:
+            assert f"{num(tcp['window'])} segments" in seg, (where, seg)
+        assert rows["initial window"][name] == str(tcp["window_init"]), where
+        receiver = rows["receiver"][name]
+        if tcp["sink"] == "ack-every" and not tcp["delayed_ack"]:
+            assert receiver == "an ACK per segment", (where, receiver)
+        else:
+            ms = parse_time(tcp["ack_delay"]) / 10**9
+            assert f"delayed ACKs ({tcp['segs_per_ack']} segments / {ms:g} ms)" in receiver, (
+                where, receiver)
+        rto = rows["RTO"][name]
+        floor_s = parse_time(tcp["min_rto"]) / 10**12
+        assert f"max({floor_s:g} s, " in rto or f"max(4 RTTVAR, {floor_s:g} s)" in rto or (
+            f"rounded up to {parse_time(tcp['timer_granularity']) / 10**9:g} ms" in rto), (
+                where, rto)
+        first_s = parse_time(tcp["initial_rto"]) / 10**12
+        assert f"{first_s:g} s before a sample" in rto or f"max({first_s:g} s" in rto, (
+            where, rto)
+        if "at most" in rto:
+            assert f"at most {parse_time(tcp['max_rto']) / 10**12:g} s" in rto, (where, rto)
+        cc = rows["congestion control"][name]
+        assert cc.lower().startswith(tcp["cc"]), (where, cc)
+        droptail = rows["DropTail"][name]
+        limit = "unlimited" if prof.queue_limit >= 1_000_000 else str(prof.queue_limit)
+        assert re.search(rf"(^|, ){limit}( packets|$| \()", droptail), (where, droptail)
+        assert ("ns-2's" in droptail) == prof.queue_ns2, (where, droptail)
+
+
 def test_engine_fixture_profile_file_is_current() -> None:
     """crates/ackclock-core/tests/data/ns2_tcp.json is the TCP document the ns2 profile
     resolves to; the engine's tests/profile_defaults.rs holds fixtures::ns2_tcp() to it, so
