@@ -76,6 +76,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ns3_cwnd_limited": "bool",  # ns-3.44's m_isCwndLimited (TcpCubic, TcpLinuxReno)
         "ns3_srtt_samples": "bool",  # congestion control sees srtt (ns-3.44's PktsAcked)
         "ns3_ts_ms": "bool",  # RTT samples from ns-3.44's whole-millisecond timestamps
+        "ns3_rate_sample": "bool",  # ns-3.44's TcpRateLinux: one rate sample kept across ACKs
         # growth once per ACK however many segments it covers (IKRSimLib's TCP_Sender::HandleACK)
         "growth_per_ack": "bool",
     }
@@ -214,6 +215,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns3_cwnd_limited": False,
                     "ns3_srtt_samples": False,
                     "ns3_ts_ms": False,
+                    "ns3_rate_sample": False,
                     "growth_per_ack": False,
                 }
             ),
@@ -283,6 +285,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns3_cwnd_limited": False,
                     "ns3_srtt_samples": False,
                     "ns3_ts_ms": False,
+                    "ns3_rate_sample": False,
                     "growth_per_ack": False,
                 }
             ),
@@ -353,6 +356,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns3_srtt_samples": True,
                     # TcpOptionTS::NowToTsValue counts whole ms; CalculateRttSample
                     "ns3_ts_ms": True,
+                    "ns3_rate_sample": True,
                     "growth_per_ack": False,  # ns3_newreno_growth decides, per class
                 }
             ),
@@ -428,6 +432,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns3_cwnd_limited": False,
                     "ns3_srtt_samples": False,
                     "ns3_ts_ms": False,
+                    "ns3_rate_sample": False,
                     # HandleACK: slow start fCWnd += MSS, congestion avoidance
                     # fCWnd += max(MSS * MSS / fCWnd, 1) per new ACK
                     "growth_per_ack": True,

@@ -211,6 +211,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ns3_cwnd_limited": False,
             "ns3_srtt_samples": False,
             "ns3_ts_ms": False,
+            "ns3_rate_sample": False,
         },
         "app": {"kind": "ftp", "start": {"constant": 0}, "stop_ps": None,
                 "size_bytes": None},

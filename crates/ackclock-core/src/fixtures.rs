@@ -72,6 +72,7 @@ pub fn ns2_tcp() -> TcpConfig {
         ns3_cwnd_limited: false,
         ns3_srtt_samples: false,
         ns3_ts_ms: false,
+        ns3_rate_sample: false,
     }
 }
 

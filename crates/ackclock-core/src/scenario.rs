@@ -638,6 +638,12 @@ pub struct TcpConfig {
     /// tcp-socket-base.cc `CalculateRttSample`). On in the `ns3` profile.
     #[serde(default)]
     pub ns3_ts_ms: bool,
+    /// Delivery-rate samples as ns-3.44's `TcpRateLinux` takes them (src/internet/model/
+    /// tcp-rate-ops.cc): one sample kept across ACKs, whose prior a delivered segment replaces
+    /// only if it was sent with more delivered than that prior, the ACK phase measured then
+    /// (`tcp::delivery_rate`). On in the `ns3` profile.
+    #[serde(default)]
+    pub ns3_rate_sample: bool,
 }
 
 fn default_true() -> bool {

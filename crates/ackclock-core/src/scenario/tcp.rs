@@ -74,6 +74,7 @@ impl TcpConfig {
             ns3_cwnd_limited: self.ns3_cwnd_limited(),
             ns3_srtt_samples: self.ns3_srtt_samples,
             ns3_ts_ms: self.ns3_ts_ms,
+            ns3_rate_sample: self.ns3_rate_sample,
             rcv_buffer_bytes: self.rcv_buffer_bytes,
             snd_buffer_bytes: self.snd_buffer_bytes,
             app_read_rate_bps: self.app_read_rate_bps,

@@ -14,6 +14,20 @@
 //! segment is not offered again when the cumulative ACK covers it), and `generate` (Linux
 //! `tcp_rate_gen`) makes the sample, rejected when its interval is shorter than the minimum
 //! RTT. Its RTT is the caller's, taken by Karn's rule.
+//!
+//! With `ns3_rate_sample` (the TCP parameter, on in the `ns3` profile) the other senders sample
+//! as ns-3.44's `TcpRateLinux` does (src/internet/model/tcp-rate-ops.cc, `SkbDelivered`,
+//! `GenerateSample`; called from `TcpSocketBase::ReceivedAck`): its sample is one object kept
+//! from ACK to ACK, never cleared, so a segment an ACK delivers replaces the sample's prior
+//! only if it was sent with more delivered than the prior it holds (`skbInfo.m_delivered >
+//! m_rateSample.m_priorDelivered`), the first of equals winning, and the ACK phase is measured
+//! when the prior is replaced (`m_ackElapsed = Now - m_deliveredTime`), not when the sample is
+//! made. An ACK whose segments were all sent before another ACK arrived (a paced sender sends
+//! several between two ACKs) thus keeps the previous ACK's prior and phases while its delivered
+//! count grows by what it acknowledges: samples up to an ACK's worth of segments high. A sample
+//! whose interval is below the minimum RTT (here the smallest sample RTT seen) is invalid, and
+//! so is every later one until a segment replaces the prior (`m_priorTime` zeroed). Linux
+//! (draft section 3.2) starts every ACK's sample afresh.
 
 use crate::time::SimTime;
 
@@ -58,6 +72,21 @@ pub struct DeliveryRate {
     dup_credit: u64,
     /// The sample being built from one ACK's deliveries (`rack` senders).
     pending: Option<Pending>,
+    /// ns-3's sample kept across ACKs (`ns3_rate_sample`); None: the draft's.
+    ns3: Option<Ns3Sample>,
+}
+
+/// ns-3.44's `TcpRateLinux::m_rateSample`, the part that outlives an ACK.
+#[derive(Clone, Copy, Debug)]
+struct Ns3Sample {
+    prior_delivered: u64,
+    /// `m_priorTime`; None where ns-3's is zero (the sample is invalid).
+    prior_time: Option<SimTime>,
+    send_elapsed: u64,
+    ack_elapsed: u64,
+    app_limited: bool,
+    /// The smallest sample RTT seen (ns-3 passes `m_tcb->m_minRtt`).
+    min_rtt: u64,
 }
 
 /// What `tcp_rate_skb_delivered` keeps of the segment a sample is taken from.
@@ -83,7 +112,21 @@ impl DeliveryRate {
             app_limited_until: 0,
             dup_credit: 0,
             pending: None,
+            ns3: None,
         }
+    }
+
+    /// Samples as ns-3.44's `TcpRateLinux` (`ns3_rate_sample`).
+    pub fn ns3_rate_sample(mut self) -> DeliveryRate {
+        self.ns3 = Some(Ns3Sample {
+            prior_delivered: 0,
+            prior_time: None,
+            send_elapsed: 0,
+            ack_elapsed: 0,
+            app_limited: false,
+            min_rtt: u64::MAX,
+        });
+        self
     }
 
     /// Linux's `tcp_rate_skb_delivered`: segment `seq` is delivered (SACKed or cumulatively
@@ -205,6 +248,9 @@ impl DeliveryRate {
                 ..RateSample::default()
             };
         }
+        if self.ns3.is_some() {
+            return self.ns3_sample(now, una, ack, newly);
+        }
         // The most recently sent segment among those just delivered.
         let mask = self.ring.len() - 1;
         let mut best: Option<SentState> = None;
@@ -240,6 +286,53 @@ impl DeliveryRate {
             ..RateSample::default()
         }
     }
+
+    /// ns-3.44's `SkbDelivered` for each segment the ACK covers, in order, then
+    /// `GenerateSample` (`ns3_rate_sample`).
+    fn ns3_sample(&mut self, now: SimTime, una: u64, ack: u64, newly: u64) -> RateSample {
+        let mask = self.ring.len() - 1;
+        let ns3 = self.ns3.as_mut().expect("ns-3's sample");
+        let mut newest: Option<SimTime> = None;
+        for s in una..ack {
+            let st = self.ring[s as usize & mask];
+            if st.seq != s {
+                continue;
+            }
+            if ns3.prior_delivered == 0 || st.delivered > ns3.prior_delivered {
+                ns3.ack_elapsed = now.0.saturating_sub(st.delivered_time.0);
+                ns3.prior_delivered = st.delivered;
+                ns3.prior_time = Some(st.delivered_time);
+                ns3.app_limited = st.app_limited;
+                ns3.send_elapsed = st.sent.0.saturating_sub(st.first_sent_time.0);
+                self.first_sent_time = st.sent;
+            }
+            newest = Some(newest.map_or(st.sent, |t| t.max(st.sent)));
+        }
+        let rtt = newest.map_or(0, |t| now.0.saturating_sub(t.0));
+        if newest.is_some() {
+            ns3.min_rtt = ns3.min_rtt.min(rtt);
+        }
+        let invalid = RateSample {
+            delivered: newly,
+            rtt_s: rtt as f64 * 1e-12,
+            ..RateSample::default()
+        };
+        if ns3.prior_time.is_none() {
+            return invalid;
+        }
+        let interval = ns3.send_elapsed.max(ns3.ack_elapsed);
+        if interval < ns3.min_rtt || interval == 0 {
+            ns3.prior_time = None;
+            return invalid;
+        }
+        RateSample {
+            delivery_rate: (self.delivered - ns3.prior_delivered) as f64
+                / (interval as f64 * 1e-12),
+            is_app_limited: ns3.app_limited,
+            prior_delivered: ns3.prior_delivered,
+            ..invalid
+        }
+    }
 }
 
 #[cfg(test)]
@@ -247,6 +340,61 @@ mod tests {
     use super::*;
 
     const MS: u64 = 1_000_000_000;
+
+    /// Bursts of four segments every 4 ms (1000 segments/s) into an 800-segment/s
+    /// bottleneck: segment s is acknowledged alone at 50 + 1.25 s ms, so the queue and the RTT
+    /// grow and the ACK phase is the longer. The four segments of a burst were sent with the
+    /// same delivered count. Linux starts each ACK's sample afresh: its interval grows 1.25 ms
+    /// per ACK within a burst. ns-3's sample keeps the prior of the burst's first ACK (a later
+    /// segment was not sent with more delivered) and the ACK phase measured then, while the
+    /// delivered count grows: the same interval for all four, and higher rates.
+    #[test]
+    fn ns3_keeps_its_sample_across_acks_of_one_burst() {
+        const Q: u64 = MS / 4;
+        let run = |ns3: bool| {
+            let mut d = DeliveryRate::new(512);
+            if ns3 {
+                d = d.ns3_rate_sample();
+            }
+            let (mut una, mut next) = (0u64, 0u64);
+            let mut out = Vec::new();
+            for q in 0..4000u64 {
+                let now = SimTime(q * Q);
+                // ACKs first, then the burst sent at the same instant.
+                while una < next && 200 + 5 * una == q {
+                    let rs = d.on_ack(now, una, una + 1, false);
+                    una += 1;
+                    let interval = (d.delivered - rs.prior_delivered) as f64 / rs.delivery_rate;
+                    out.push((una, rs.delivery_rate, interval));
+                }
+                if q % 16 == 0 {
+                    for _ in 0..4 {
+                        d.on_send(next, now, next - una);
+                        next += 1;
+                    }
+                }
+            }
+            out
+        };
+        let (linux, ns3) = (run(false), run(true));
+        // A burst well after the start: the ACKs of segments 400 to 403.
+        let at = |v: &Vec<(u64, f64, f64)>, n: u64| v.iter().find(|x| x.0 == n).copied().unwrap();
+        for k in 1..4 {
+            let (l0, lk) = (at(&linux, 401), at(&linux, 401 + k));
+            assert!(
+                (lk.2 - l0.2 - k as f64 * 1.25e-3).abs() < 1e-9,
+                "{l0:?} {lk:?}"
+            );
+            let (n0, nk) = (at(&ns3, 401), at(&ns3, 401 + k));
+            assert!((nk.2 - n0.2).abs() < 1e-9, "{n0:?} {nk:?}");
+            assert!(nk.1 > lk.1, "ns-3's sample {} above Linux's {}", nk.1, lk.1);
+        }
+        assert!(
+            (at(&linux, 404).1 - 800.0).abs() < 50.0,
+            "{:?}",
+            at(&linux, 404)
+        );
+    }
 
     #[test]
     fn a_paced_flow_measures_its_sending_rate() {

@@ -53,6 +53,8 @@ pub struct TcpParams {
     pub ns3_cwnd_limited: bool,
     pub ns3_srtt_samples: bool,
     pub ns3_ts_ms: bool,
+    /// Delivery-rate samples as ns-3.44's `TcpRateLinux` (`ns3_rate_sample`).
+    pub ns3_rate_sample: bool,
     pub rcv_buffer_bytes: Option<u64>,
     pub snd_buffer_bytes: Option<u64>,
     pub app_read_rate_bps: Option<f64>,

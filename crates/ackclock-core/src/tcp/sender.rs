@@ -338,9 +338,14 @@ impl TcpSender {
             snd_buffer_segs: cfg
                 .snd_buffer_bytes
                 .map(|b| b / cfg.packet_size.max(1) as u64),
-            rate: cc
-                .has_cong_control()
-                .then(|| Box::new(DeliveryRate::new(cfg.window.max(cfg.window_init)))),
+            rate: cc.has_cong_control().then(|| {
+                let r = DeliveryRate::new(cfg.window.max(cfg.window_init));
+                Box::new(if cfg.ns3_rate_sample {
+                    r.ns3_rate_sample()
+                } else {
+                    r
+                })
+            }),
             hooks: cc.hooks(),
             cc,
             pacing_rate: 0.0,
