@@ -1227,6 +1227,16 @@ def _tcp(
         raise ScenarioError(
             f"larger than max_rto ({quote(merged['max_rto'][0])})", path=merged["min_rto"][1]
         )
+    # As the engine's TcpConfig checks (scenario/validate.rs), named where they were given.
+    if out["rcv_buffer_bytes"] == 0:
+        raise ScenarioError("must be at least one byte", path=merged["rcv_buffer"][1])
+    read_rate = out["app_read_rate_bps"]
+    if read_rate is not None:
+        if not (read_rate > 0 and read_rate != float("inf")):
+            raise ScenarioError(f"expected a positive rate, got {quote(merged['read_rate'][0])}",
+                                path=merged["read_rate"][1])
+        if out["rcv_buffer_bytes"] is None:
+            raise ScenarioError("needs a rcv_buffer to fill", path=merged["read_rate"][1])
     return out
 
 

@@ -237,6 +237,22 @@ CASES = [
                       "loss_good": 0.0, "loss_bad": 1.0}, "link[0].loss.p_bad_good"),
     ("link.1.queue", {"limit": 10, "limit_bytes": 1000}, "links.1.queue.limit_bytes", 1000,
      "link[1].queue"),
+    # A flow's TCP parameters (scenario.py's _tcp checks, validate.rs's TcpConfig::validate).
+    ("flow.0.segs_per_ack", 0, "flows.0.tcp.segs_per_ack", 0, "flow[0].segs_per_ack"),
+    ("flow.0.packet_size", 0, "flows.0.tcp.packet_size", 0, "flow[0].packet_size"),
+    ("flow.0.window_init", 0, "flows.0.tcp.window_init", 0, "flow[0].window_init"),
+    ("flow.0.dupack_threshold", 0, "flows.0.tcp.dupack_threshold", 0,
+     "flow[0].dupack_threshold"),
+    ("flow.0.min_rto", "70s", "flows.0.tcp.min_rto_ps", 70 * 10**12, "flow[0].min_rto"),
+    ("flow.0.rcv_buffer", 0, "flows.0.tcp.rcv_buffer_bytes", 0, "flow[0].rcv_buffer"),
+    ("flow.0.read_rate", "1Mb/s", "flows.0.tcp.app_read_rate_bps", 1e6, "flow[0].read_rate"),
+    # Loss models and applications.
+    ("link.0.loss", {"kind": "periodic", "period": 10, "offset": 10}, "links.0.loss.offset", 10,
+     "link[0].loss.offset"),
+    ("link.0.loss", {"kind": "periodic", "period": 10, "burst": 11}, "links.0.loss.burst", 11,
+     "link[0].loss.burst"),
+    # A rate so high that no picosecond separates two packets: the engine's interval of 0.
+    ("flow.1.app.rate", "1e30Gb/s", "flows.1.app.interval_ps", 0, "flow[1].app.rate"),
 ]
 
 
