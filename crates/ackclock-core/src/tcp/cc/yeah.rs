@@ -20,9 +20,10 @@
 //!   passes the highest segment sent at its start; it counts only with more than two RTT
 //!   samples. YeAH is off outside the Open state (`CongestionStateSet`).
 //!
-//! ns-3 tests L against `1 / m_phy` in integer arithmetic, which is 0: any queueing puts its
-//! YeAH in slow mode. Here, as in the paper and Linux (`rtt - baseRTT > baseRTT / phy`), the
-//! threshold is 1/phi.
+//! ns-3 tests L against `1 / m_phy` in integer arithmetic (`m_phy` is a `uint32_t`), which is
+//! 0 for phy > 1: any queueing puts its YeAH in slow mode. `integer_phy` = 1 does the same (on
+//! under `ns3_cc_defaults`, so in the `ns3` profile); 0 (the default) takes the paper's and
+//! Linux's threshold, 1/phi (`rtt - baseRTT > baseRTT / phy`).
 
 use super::{
     reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps,
@@ -36,10 +37,12 @@ pub struct Yeah {
     gamma: f64,
     delta: u32,
     epsilon: u32,
-    phy: f64,
     rho: u32,
     zeta: u32,
     stcp_ai: f64,
+    /// The congestion level above which a round is slow: 1/phy, or ns-3's `1 / m_phy` in
+    /// integers (`integer_phy`).
+    level_max: f64,
     base_rtt: f64,
     round_min: f64,
     round_samples: u32,
@@ -67,6 +70,8 @@ impl CongestionOps for Yeah {
             Param::new("rho", 16.0, Range::Whole(0, 1_000_000), "slow rounds after which a loss means competing with Reno").ns3("Rho"),
             Param::new("zeta", 50.0, Range::Whole(0, 1_000_000), "fast rounds after which reno_count resets").ns3("Zeta"),
             Param::new("stcp_ai", 100.0, Range::Segments, "Scalable's increase: 1 per min(cwnd, this) segments").ns3("StcpAiFactor"),
+            Param::new("integer_phy", 0.0, Range::Flag, "the level threshold 1/phy in integers, as ns-3")
+                .profile_defaults(&[("ns3", 1.0)]),
         ],
     };
     const PKTS_ACKED: bool = true;
@@ -77,10 +82,15 @@ impl CongestionOps for Yeah {
             gamma: p.get("gamma"),
             delta: p.get("delta") as u32,
             epsilon: p.get("epsilon") as u32,
-            phy: p.get("phy"),
             rho: p.get("rho") as u32,
             zeta: p.get("zeta") as u32,
             stcp_ai: p.get("stcp_ai"),
+            level_max: if p.get("integer_phy") != 0.0 {
+                // TcpYeah::IncreaseWindow: `L > (1 / m_phy)`, m_phy a uint32_t.
+                (1 / (p.get("phy") as u32).max(1)) as f64
+            } else {
+                1.0 / p.get("phy")
+            },
             base_rtt: f64::INFINITY,
             round_min: f64::INFINITY,
             round_samples: 0,
@@ -129,7 +139,7 @@ impl CongestionOps for Yeah {
             let rtt_queue = self.round_min - self.base_rtt;
             let queue = (seg_cwnd * rtt_queue / self.round_min).floor();
             let level = rtt_queue / self.base_rtt;
-            if queue > self.alpha || level > 1.0 / self.phy {
+            if queue > self.alpha || level > self.level_max {
                 if queue > self.alpha && seg_cwnd > self.reno_count {
                     // Precautionary decongestion.
                     let reduction =
@@ -231,6 +241,22 @@ mod tests {
         // The Scalable step of this ACK came first (400.01 -> floor 400), then 400 - 133.
         assert_eq!(w.cwnd, 267.0);
         assert_eq!(w.ssthresh, 267.0);
+    }
+
+    /// A round with a small queue, Q = floor(100 x 5 / 105) = 4 < alpha and L = 5 / 100 < 1/8:
+    /// fast for the paper and Linux; slow for ns-3, whose threshold `1 / m_phy` is 0 in
+    /// integers (`integer_phy`).
+    #[test]
+    fn integer_phy_makes_any_queue_slow() {
+        for (integer, slow) in [(0.0, 0), (1.0, 1)] {
+            let given = std::collections::BTreeMap::from([("integer_phy".to_string(), integer)]);
+            let mut y = Yeah::new(&Params::new(&Yeah::INFO, &given).unwrap(), &CcSetup::default());
+            let mut w = Window::new(100.0, 10.0, 1e9);
+            round(&mut y, &mut w, 100, 0);
+            assert_eq!(y.slow_rounds, 0);
+            round(&mut y, &mut w, 105, 1000);
+            assert_eq!((y.last_q, y.slow_rounds), (4.0, slow), "integer_phy {integer}");
+        }
     }
 
     /// Not competing with Reno: a loss takes max(Q, cwnd / 8) off, at most half.
