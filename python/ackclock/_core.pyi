@@ -103,7 +103,8 @@ def cc_registry() -> list[dict[str, Any]]:
     (its kind's name), expected (the words an error uses), unit ("number", "time" in
     picoseconds, "bytes", "packets"), ns2 and ns3 (alias or None), aliases and
     inverse_aliases (lists of other names; the latter give the reciprocal),
-    profile_defaults (profile -> default where it differs; "ns3": ns-3.44's attribute default)
+    profile_defaults (profile -> default where it differs; "ns3": ns-3.44's attribute default,
+    taken under ``ns3_cc_defaults``; "linux": Linux's, taken by a ``rack`` sender)
     and doc; ``ns3_classes`` (ns-3 class names that select it too) and ``ecn_per_segment``
     (it turns ECN on, its receiver echoing each CE mark)."""
 

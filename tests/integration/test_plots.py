@@ -47,8 +47,14 @@ def test_rtt_and_rto_on_their_own_axes(run: ac.Results) -> None:
 
 def test_queue_has_its_buffer_limit_and_leaves_idle_links_out(run: ac.Results) -> None:
     ax = queue_figure([("mixed", run)]).axes[0]
-    assert labels(ax) == ["r1->r2", "r1->r2 buffer limit"]
+    # The bottleneck first (the busiest), with its buffer limit; a link whose queue was empty
+    # at every sample is left out (an access link may show a burst caught at a sample).
+    assert labels(ax)[:2] == ["r1->r2", "r1->r2 buffer limit"]
     assert 40 in [line.get_ydata()[0] for line in ax.lines]
+    peak = run.queue_timeseries.groupby("link")["queue_packets"].max()
+    idle = set(peak[peak == 0].index)
+    assert idle and not idle & set(labels(ax)), (idle, labels(ax))
+    assert {"r2->d", "r2->r1"} <= idle
 
 
 def test_throughput_is_smoothed_and_two_runs_overlay(run: ac.Results) -> None:

@@ -36,8 +36,9 @@
 //! acknowledged (beta_scale = 15: 8 (1024 + 717) / 3 / (1024 - 717) in integers), and while
 //! it leads cwnd, cnt <= cwnd / (tcp_cwnd - cwnd); cnt >= 2; growth by `tcp_cong_avoid_ai`;
 //! ssthresh max(cwnd x 717 / 1024, 2), W_max (1024 + 717) cwnd / 2048 with fast convergence;
-//! delay samples within a second of an epoch's start are skipped. Off by default: an
-//! experiment against Linux (docs/validation.md), not yet the `linux` profile's.
+//! delay samples within a second of an epoch's start are skipped. On by default for a sender
+//! that recovers as Linux does (`rack`, the `linux` profile: `CcSetup::profile`), off
+//! otherwise; `linux_arith` = 0 or 1 given in `cc_params` decides either way.
 
 use super::hystart::HyStart;
 use super::{
@@ -152,7 +153,8 @@ impl CongestionOps for Cubic {
                 .ns3("FastConvergence"),
             Param::new("reno_friendly", 1.0, Range::Flag, "the Reno-friendly region (4.3)")
                 .ns3("TcpFriendliness"),
-            Param::new("linux_arith", 0.0, Range::Flag, "Linux's bictcp_update in integers"),
+            Param::new("linux_arith", 0.0, Range::Flag, "Linux's bictcp_update in integers")
+                .profile_defaults(&[("linux", 1.0)]),
             Param::new("cnt_clamp", 0.0, Range::NonNegative, "before a loss, grow 1/N per segment at least; 0: off")
                 .ns3("CntClamp")
                 .profile_defaults(&[("ns3", 20.0)]),
@@ -516,6 +518,40 @@ mod tests {
         la.tcp_cwnd = 10;
         la.update(4, 1, 30, 0.4);
         assert_eq!(la.cnt, 2);
+    }
+
+    #[test]
+    fn linux_arith_is_the_linux_senders_default() {
+        // Linux's CUBIC is tcp_cubic.c's integer bictcp_update: a sender that recovers as
+        // Linux does (`rack`, the `linux` profile; CcSetup::linux) runs it unless
+        // cc_params.linux_arith = 0 turns it off; every other sender runs RFC 9438's form
+        // unless linux_arith = 1 asks for Linux's.
+        let arith = |linux: bool, given: &[(&str, f64)]| {
+            let given: BTreeMap<String, f64> =
+                given.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+            let setup = CcSetup {
+                linux,
+                ..CcSetup::default()
+            };
+            match super::super::AnyCc::new("cubic", &given, &setup).unwrap() {
+                super::super::AnyCc::Cubic(c) => c.linux.is_some(),
+                other => panic!("{}", other.name()),
+            }
+        };
+        assert!(arith(true, &[]));
+        assert!(!arith(true, &[("linux_arith", 0.0)]));
+        assert!(!arith(false, &[]));
+        assert!(arith(false, &[("linux_arith", 1.0)]));
+        // ns-3's attribute defaults win where both are asked for (the ns3 profile has no rack).
+        let ns3 = CcSetup {
+            linux: true,
+            ns3_defaults: true,
+            ..CcSetup::default()
+        };
+        match super::super::AnyCc::new("cubic", &BTreeMap::new(), &ns3).unwrap() {
+            super::super::AnyCc::Cubic(c) => assert!(c.linux.is_none()),
+            other => panic!("{}", other.name()),
+        }
     }
 
     #[test]

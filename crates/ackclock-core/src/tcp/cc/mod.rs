@@ -231,7 +231,8 @@ impl Ns3Class {
 
 /// An algorithm's registry entry: the name `cc` selects it by, its parameters (their
 /// `profile_defaults` for `"ns3"` are ns-3.44's attribute defaults, taken with the TCP
-/// parameter `ns3_cc_defaults`), the ns-3 classes that name it too (the first is the one a
+/// parameter `ns3_cc_defaults`; for `"linux"` Linux's, taken by a sender that recovers as
+/// Linux does, `rack`: [`CcSetup::profile`]), the ns-3 classes that name it too (the first is the one a
 /// canonical name stands for under `ns3_newreno_growth`), and whether it needs ECN with the
 /// receiver echoing every segment's CE mark (RFC 8257 section 3.2): such an algorithm turns
 /// ECN on by itself, as ns-3's `TcpDctcp::Init` does.
@@ -266,12 +267,28 @@ pub struct CcSetup {
     /// HyStart's rules for algorithms that may use it (CUBIC), None for off.
     pub hystart: Option<hystart::Rules>,
     /// The sender recovers as Linux does (`rack`): algorithms with a Linux-specific model
-    /// (BBR, `bbr/linux.rs`) run it.
+    /// (BBR, `bbr/linux.rs`) run it, and parameters not given take their `"linux"` profile
+    /// defaults (CUBIC's `linux_arith`).
     pub linux: bool,
     /// The segment size in bytes.
     pub mss: f64,
     /// Missing parameters take ns-3.44's defaults (the TCP parameter `ns3_cc_defaults`).
     pub ns3_defaults: bool,
+}
+
+impl CcSetup {
+    /// Whose defaults the parameters not given take (their `profile_defaults`): ns-3.44's
+    /// attribute defaults under `ns3_cc_defaults`, else Linux's for a sender that recovers as
+    /// Linux does (`linux`: CUBIC's `linux_arith`), else the definition's.
+    pub fn profile(&self) -> Option<&'static str> {
+        if self.ns3_defaults {
+            Some("ns3")
+        } else if self.linux {
+            Some("linux")
+        } else {
+            None
+        }
+    }
 }
 
 /// An empty trace slot.
@@ -386,7 +403,7 @@ macro_rules! algorithms {
                         || <$module::$ty as CongestionOps>::INFO.ns3.iter().any(|c| c.name == name)
                     {
                         return Some(Params::new(&<$module::$ty as CongestionOps>::INFO, given)
-                            .map(|p| p.profile(setup.ns3_defaults.then_some("ns3")))
+                            .map(|p| p.profile(setup.profile()))
                             .map(|p| AnyCc::$ty(store!(<$module::$ty as CongestionOps>::new(&p, setup) $(, $boxed)?))));
                     }
                 )*
