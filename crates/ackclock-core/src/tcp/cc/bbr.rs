@@ -69,6 +69,8 @@ pub struct Bbr {
     /// Rounds the bandwidth filter spans, the `rt_prop` window, ProbeRTT's length.
     bw_window_rounds: u64,
     rt_prop_window_s: f64,
+    /// A sample equal to `rt_prop` restarts its window (`min_rtt_equal_renews`).
+    equal_renews: bool,
     probe_rtt_s: f64,
     initial_cwnd: f64,
     /// Segments per second to pace at (0 before the first estimate).
@@ -99,6 +101,13 @@ impl CongestionOps for Bbr {
             Param::new("probe_rtt_time", 0.2, Range::Positive, "s ProbeRTT lasts at least")
                 .ns3("ProbeRttDuration"),
             Param::new("start_phase", 2.0, Range::Whole(0, 7), "gain-cycle phase ProbeBW starts"),
+            Param::new(
+                "min_rtt_equal_renews",
+                1.0,
+                Range::Flag,
+                "an RTT sample equal to rt_prop restarts its window (0: only a lower one)",
+            )
+            .profile_defaults(&[("linux", 0.0)]),
         ],
     };
     const CONG_CONTROL: bool = true;
@@ -200,6 +209,7 @@ impl Bbr {
             recovery_round: 0,
             bw_window_rounds: p.get("bw_window_rounds").max(1.0) as u64,
             rt_prop_window_s: p.get("min_rtt_window"),
+            equal_renews: p.flag("min_rtt_equal_renews"),
             probe_rtt_s: p.get("probe_rtt_time"),
             initial_cwnd: initial_cwnd.max(1.0),
             pacing_rate: 0.0,
@@ -346,10 +356,20 @@ impl Bbr {
         self.cycle_stamp = now;
     }
 
+    /// An RTT sample `rtt` (s) restarts the `rt_prop` window: one below `rt_prop`, or equal
+    /// to it (the draft's and Linux's `bbr_update_min_rtt`: `<=`) unless
+    /// `min_rtt_equal_renews` = 0. A real host never measures its minimum twice to the
+    /// microsecond (its own latency varies), so its filter expires 10 s after the first
+    /// minimum; a simulated path repeats it exactly whenever the queue empties.
+    #[inline]
+    fn renews_rt_prop(&self, rtt: f64) -> bool {
+        rtt < self.rt_prop || (self.equal_renews && rtt == self.rt_prop)
+    }
+
     fn update_rt_prop(&mut self, now: SimTime, rs: &RateSample, in_flight: u64, delivered: u64) {
         let expired =
             now.0.saturating_sub(self.rt_prop_stamp.0) as f64 * 1e-12 > self.rt_prop_window_s;
-        if rs.rtt_s > 0.0 && (rs.rtt_s <= self.rt_prop || expired) {
+        if rs.rtt_s > 0.0 && (self.renews_rt_prop(rs.rtt_s) || expired) {
             self.rt_prop = rs.rtt_s;
             self.rt_prop_stamp = now;
         }

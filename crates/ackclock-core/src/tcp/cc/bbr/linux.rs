@@ -23,6 +23,14 @@
 //! - The min-RTT filter is stamped when the flow starts (`bbr_init`), not at time 0, so a
 //!   flow starting late does not enter ProbeRTT at once; ProbeRTT's end restores cwnd
 //!   (`bbr_check_probe_rtt_done`).
+//! - Only a sample below the minimum renews the filter (`bbr_update_min_rtt` renews with one
+//!   equal to it too; the parameter `min_rtt_equal_renews`, 0 under the `linux` profile): a
+//!   host's own latency varies, so Linux never measures its first minimum again to the
+//!   microsecond and enters ProbeRTT 10 s after a flow starts and about every 10.3 s after
+//!   (every Linux BBR run on the testbed: first at 9.7-10.6 s), where a simulated path
+//!   repeats its minimum exactly each time the queue empties and renewed it for 20 s or
+//!   more. Two flows whose second starts 10 s after the first then meet as Linux's do: the
+//!   first flow's ProbeRTT empties the queue as the second starts (docs/validation.md).
 //! - A timeout (`bbr_set_state(TCP_CA_Loss)`) forgets the full-bandwidth count and keeps the
 //!   saved cwnd.
 //! - Each entry into ProbeBW starts the gain cycle in a random phase, one of the seven other
@@ -489,7 +497,7 @@ impl Bbr {
     ) {
         let expired =
             now.0.saturating_sub(self.rt_prop_stamp.0) as f64 * 1e-12 > self.rt_prop_window_s;
-        if rs.rtt_s > 0.0 && (rs.rtt_s <= self.rt_prop || expired) {
+        if rs.rtt_s > 0.0 && (self.renews_rt_prop(rs.rtt_s) || expired) {
             self.rt_prop = rs.rtt_s;
             self.rt_prop_stamp = now;
         }
@@ -577,7 +585,8 @@ impl Bbr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcp::cc::{CongestionOps, Params};
+    use crate::tcp::cc::{CcSetup, CongestionOps, Params};
+    use std::collections::BTreeMap;
 
     fn linux_bbr() -> (Bbr, Window) {
         let mut b = Bbr::with(&Params::defaults(&Bbr::INFO), 10.0);
@@ -678,6 +687,52 @@ mod tests {
             Mode::ProbeRtt,
             "the draft model's stamp at 0 s expires"
         );
+    }
+
+    #[test]
+    fn an_equal_rtt_does_not_renew_the_linux_profiles_min_rtt() {
+        // bbr_update_min_rtt renews the 10-s min_rtt window with a sample <= min_rtt_us. On
+        // a real host no later sample equals the first minimum to the microsecond: every
+        // Linux BBR flow on the testbed (27 runs, validation/linux) first entered ProbeRTT
+        // 9.7-10.6 s after it started (12.9 s on one path), and every 10.2-10.4 s after. Here
+        // the path repeats its minimum exactly; under the linux profile's default
+        // (min_rtt_equal_renews 0) only a lower sample renews, so ProbeRTT comes 10 s after
+        // the first sample; with the literal rule (1, the draft's and other profiles') it
+        // never comes on a path whose RTT never changes.
+        let first_probe_rtt = |given: &[(&str, f64)]| {
+            let given: BTreeMap<String, f64> =
+                given.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+            let setup = CcSetup {
+                initial_window: 10.0,
+                linux: true,
+                mss: 1448.0,
+                ..CcSetup::default()
+            };
+            let p = Params::new(&Bbr::INFO, &given).unwrap().profile(setup.profile());
+            let mut b = Bbr::new(&p, &setup);
+            let mut w = Window::new(10.0, f64::INFINITY, 1e9);
+            let (mut t, mut delivered) = (0u64, 0);
+            while t < 25_000_000_000_000 {
+                t += 110_000_000_000;
+                delivered += 10;
+                let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+                b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 100, 0.1);
+                if b.mode == Mode::ProbeRtt {
+                    return Some(t as f64 * 1e-12);
+                }
+            }
+            None
+        };
+        let at = first_probe_rtt(&[]).expect("ProbeRTT");
+        assert!((10.0..10.25).contains(&at), "{at}");
+        assert_eq!(first_probe_rtt(&[("min_rtt_equal_renews", 1.0)]), None);
+        // A lower sample still renews: the draft's rule and Linux's agree there.
+        let (mut b, mut w) = linux_bbr();
+        b.equal_renews = false;
+        b.linux_on_ack(&mut w, SimTime(1), &sample(100.0, 0, 2, 0.1), 2, 10, 0.1);
+        let later = SimTime(5_000_000_000_000);
+        b.linux_on_ack(&mut w, later, &sample(100.0, 0, 2, 0.099), 4, 10, 0.1);
+        assert_eq!((b.rt_prop, b.rt_prop_stamp), (0.099, later));
     }
 
     #[test]
