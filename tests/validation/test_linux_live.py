@@ -2,8 +2,11 @@
 
 Needs root, network namespaces, iperf3, ethtool and gcc; skipped without them. One short case
 (cubic, 20 Mb/s, 20 ms, 40-packet buffer, 4 s) runs live: goodput within 5% of Linux's and
-mean smoothed RTT within 10%, the issue's bars. The emulator is timing-sensitive: a run it
-served late (more than 1% of its packets over 1 ms late) is run once more.
+mean smoothed RTT within 10%, the issue's bars. The emulator is timing-sensitive: on a loaded
+machine it wakes up late, and one stall of a few milliseconds costs Linux's 4-s flow several
+percent (measured under load 28: 17.41 and 17.94 Mb/s with 25 and 57 packets over 1 ms late,
+up to 18.7 ms; 18.70 Mb/s with none). So a run with any packet over 1 ms late is no reference:
+it is run again, up to three times, and the test is skipped if every run was late.
 """
 
 from __future__ import annotations
@@ -55,14 +58,24 @@ def testbed():  # type: ignore[no-untyped-def]
     cmp.teardown_namespaces()
 
 
+# Linux runs of the short case tried before giving up on a quiet one.
+ATTEMPTS = 3
+
+
 def test_a_short_cubic_flow_matches_linux(testbed: None, tmp_path: Path) -> None:
     case = cmp.quick_case()
-    for attempt in range(2):
+    late = []
+    for attempt in range(ATTEMPTS):
         out = tmp_path / f"run{attempt}"
         cmp.run_linux(case, out)
         lx = cmp.linux_metrics(case, out)
-        if lx["late"] <= 0.01:
+        if lx["late"] == 0:
             break
+        late.append(f"{lx['late'] * 100:.2f}%")
+    else:
+        pytest.skip(f"the link emulator served packets over 1 ms late in each of {ATTEMPTS} "
+                    f"runs ({', '.join(late)} of them): the machine is too loaded for a "
+                    "reference")
     ak = cmp.run_ackclock(case)
     rows = cmp.table_rows(case, lx, ak)
     print("\n".join([cmp.HEADER, *rows]))
