@@ -52,6 +52,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
         "delack_syn": "bool",  # a delaying sink may delay segment 0's ACK too (SYN or not)
         "quick_acks": "count_or_zero",  # first data segments a delaying sink ACKs at once
+        "sack_block_bytes": "count_or_zero",  # bytes a SACK block adds to an ACK (ns-2: 8)
         "adaptive_ack_delay": "bool",  # the delayed-ACK timeout follows Linux's ato
         "sack_compression": "bool",  # Linux's compressed duplicate ACKs (tcp_comp_sack_*)
         "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
@@ -193,6 +194,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # segment) at once: Agent/TCPSink SYN_immediate_ack_ true.
                     "delack_syn": False,
                     "quick_acks": 0,
+                    # Sacker::append_ack: each SACK block adds 2 words to the ACK's size.
+                    "sack_block_bytes": 8,
                     "adaptive_ack_delay": False,
                     "sack_compression": False,
                     "timestamps": False,  # Agent/TCP timestamps_ false
@@ -262,6 +265,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
                     "delack_syn": False,  # the handshake is acknowledged at once
                     "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
+                    "sack_block_bytes": 0,  # SACK option bytes not modelled
                     # tcp_event_data_recv / tcp_delack_timer_handler / tcp_send_delayed_ack
                     "adaptive_ack_delay": True,
                     "sack_compression": True,  # __tcp_ack_snd_check, tcp_comp_sack_nr 44
@@ -330,6 +334,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": True,
                     "delack_syn": False,
                     "quick_acks": 0,  # ns-3 has no quick-ACK mode
+                    "sack_block_bytes": 0,  # SACK option bytes not modelled
                     "adaptive_ack_delay": False,  # TcpSocket::DelAckTimeout, fixed
                     "sack_compression": False,
                     "timestamps": True,  # TcpSocketBase::Timestamp
@@ -410,6 +415,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": False,
                     "delack_syn": False,
                     "quick_acks": 0,
+                    "sack_block_bytes": 0,
                     "adaptive_ack_delay": False,
                     "sack_compression": False,
                     "timestamps": False,  # TCP_TIMESTAMPS false

@@ -62,6 +62,7 @@ pub fn ns2_tcp() -> TcpConfig {
         ns2_rtt_timer: false,
         ns2_boot_time_ps: 0,
         quick_acks: 0,
+        sack_block_bytes: 8,
         adaptive_ack_delay: false,
         integer_cwnd: false,
         sack_compression: false,

@@ -525,6 +525,10 @@ pub struct TcpConfig {
     /// ACKs at the start of a connection).
     #[serde(default)]
     pub quick_acks: u32,
+    /// A `sack` sink's ACK grows by this many bytes per SACK block it carries (ns-2.35's
+    /// `Sacker::append_ack`: 2 four-byte words per block; 0: the ACK keeps `ack_size`).
+    #[serde(default)]
+    pub sack_block_bytes: u32,
     /// A delaying sink times its delayed ACKs as Linux's receiver does (`tcp::sink`'s
     /// `LinuxAcks`): the timeout follows the segments' inter-arrival time and doubles when it
     /// expires, bounded by the handshake's RTT and 200 ms; a long gap or a duplicate segment

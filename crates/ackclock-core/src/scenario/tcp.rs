@@ -88,6 +88,7 @@ impl TcpConfig {
             ack_delay: SimDuration(self.ack_delay_ps),
             delack_syn: self.delack_syn,
             quick_acks: self.quick_acks,
+            sack_block_bytes: self.sack_block_bytes,
             adaptive_ack_delay: self.adaptive_ack_delay,
             sack_compression: self.sack_compression,
             ts_echo_rfc7323: self.ts_echo_rfc7323,

@@ -71,6 +71,8 @@ pub struct TcpParams {
     pub ack_delay: SimDuration,
     pub delack_syn: bool,
     pub quick_acks: u32,
+    /// Bytes an ACK grows by per SACK block it carries (ns-2's Sacker::append_ack: 8).
+    pub sack_block_bytes: u32,
     pub adaptive_ack_delay: bool,
     pub sack_compression: bool,
     pub ts_echo_rfc7323: bool,

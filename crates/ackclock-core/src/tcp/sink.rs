@@ -113,7 +113,9 @@ pub struct TcpSink {
     ranges: Vec<(u64, u64)>,
     /// The blocks the last ACK reported, most recent first.
     recent: [(u64, u64); SackBlocks::MAX],
-    recent_len: usize,
+    recent_len: u8,
+    /// Bytes per SACK block added to an ACK's size (`sack_block_bytes`, at most 255).
+    sack_block_bytes: u8,
     /// Linux's ACK timing (`adaptive_ack_delay`, `sack_compression`); None: the fixed delay.
     linux: Option<Box<LinuxAcks>>,
 }
@@ -163,6 +165,7 @@ impl TcpSink {
             syn: cfg.syn,
             syn_ack_at_once: (cfg.syn || cfg.bare_first_segment) && !cfg.delack_syn,
             quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
+            sack_block_bytes: cfg.sack_block_bytes.min(u8::MAX as u32) as u8,
             sack: cfg.sink == SinkKind::Sack,
             // Grown at the first out-of-order arrival: most of a Tmix replay's hundreds of
             // thousands of short connections never see one.
@@ -278,12 +281,12 @@ impl TcpSink {
             SackBlocks::MAX + 1
         };
         let mut candidates = [self.last_seq; N];
-        let mut len = self.recent_len + 1;
+        let mut len = self.recent_len as usize + 1;
         if let Some(l) = self.linux.as_deref().filter(|l| l.order_len > 0) {
             candidates[..l.order_len].copy_from_slice(&l.order[..l.order_len]);
             len = l.order_len;
         } else {
-            for (k, r) in self.recent[..self.recent_len].iter().enumerate() {
+            for (k, r) in self.recent[..self.recent_len as usize].iter().enumerate() {
                 candidates[k + 1] = r.0;
             }
         }
@@ -300,7 +303,7 @@ impl TcpSink {
             }
         }
         self.recent = chosen;
-        self.recent_len = n;
+        self.recent_len = n as u8;
         blocks
     }
 
@@ -344,7 +347,7 @@ impl TcpSink {
             kind: PacketKind::TcpAck,
             src: self.node,
             dst: self.peer,
-            size: self.ack_size,
+            size: self.ack_size + self.sack_block_bytes as u32 * sack.len() as u32,
             seq,
             ack: self.rcv_nxt,
             sent_at: now,
