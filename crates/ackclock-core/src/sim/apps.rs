@@ -1,20 +1,33 @@
 //! Applications starting, ticking and stopping: the events that open and close a flow's
-//! sending (FTP, paced writers over TCP, UDP sources, Tmix applications).
+//! sending (FTP, paced writers over TCP, UDP sources, Tmix applications). A flow's kind
+//! (`Kind::start`, `Kind::stop`) decides what its application's start and stop do; one-way
+//! flows' are here.
 
 use super::*;
 
 impl Simulator {
     pub(super) fn on_app_start(&mut self, f: FlowId) {
-        if self.flows[f.idx()].full().is_some() {
-            self.full_app_start(f);
-            return;
-        }
+        let role = self.flows[f.idx()].role;
+        role.start(self, f);
+    }
+
+    pub(super) fn on_app_stop(&mut self, f: FlowId) {
+        let role = self.flows[f.idx()].role;
+        role.stop(self, f);
+    }
+
+    /// A one-way flow's application starts.
+    pub(super) fn one_way_start(&mut self, f: FlowId) {
         if let Agent::Tfrc(_) = self.flows[f.idx()].agent {
             self.on_tfrc(f, super::tfrc::Action::Start);
             return;
         }
         let now = self.now;
-        let mut out = std::mem::take(&mut self.scratch);
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
+        };
         let c = &mut self.counters[f.idx()];
         let mut next_tick = None;
         let flow = &mut self.flows[f.idx()];
@@ -64,7 +77,7 @@ impl Simulator {
                 };
             }
         }
-        self.send_scratch(out);
+        self.send_pooled(sent);
         self.sync_timers(f);
         if let Some(t) = next_tick {
             self.push_udp_tick(t, f);
@@ -86,21 +99,13 @@ impl Simulator {
         let now = self.now;
         let c = &mut self.counters[f.idx()];
         let flow = &mut self.flows[f.idx()];
-        let next = if flow.full().is_none() {
-            let mut sent = std::mem::take(&mut self.sent_refs);
-            let mut out = PoolOut {
-                pool: &mut self.pool,
-                sent: &mut sent,
-            };
-            let next = tick_agent(flow, now, &mut out, c);
-            self.send_pooled(sent);
-            next
-        } else {
-            let mut out = std::mem::take(&mut self.scratch);
-            let next = tick_agent(flow, now, &mut out, c);
-            self.send_scratch(out);
-            next
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
         };
+        let next = tick_agent(flow, now, &mut out, c);
+        self.send_pooled(sent);
         if self.flows[f.idx()].writer.is_some() {
             self.sync_timers(f);
         }
@@ -109,11 +114,8 @@ impl Simulator {
         }
     }
 
-    pub(super) fn on_app_stop(&mut self, f: FlowId) {
-        if self.flows[f.idx()].full().is_some() {
-            self.full_app_stop(f);
-            return;
-        }
+    /// A one-way flow's application stops.
+    pub(super) fn one_way_stop(&mut self, f: FlowId) {
         if let Agent::Tfrc(_) = self.flows[f.idx()].agent {
             self.on_tfrc(f, super::tfrc::Action::Stop);
             return;

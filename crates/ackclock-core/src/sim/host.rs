@@ -45,9 +45,13 @@ impl Simulator {
         if flow.start > now {
             flow.start = now;
         }
-        let mut out = std::mem::take(&mut self.scratch);
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
+        };
         sender.advance_to(limit, now, &mut out, &mut self.counters[f]);
-        self.send_scratch(out);
+        self.send_pooled(sent);
         self.sync_timers(FlowId(f as u32));
         Ok(())
     }

@@ -24,9 +24,7 @@ use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
 use crate::tmix::{Action as TmixAction, TmixConn};
 use crate::tracer::{TraceMask, Tracer};
-use crate::traffic::{
-    null_sink_receive, Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, UdpSource,
-};
+use crate::traffic::{Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, UdpSource};
 
 // The loop is this file; `flow.rs` holds what a flow is; each other child extends `Simulator`
 // with one concern and reads its state.
@@ -36,11 +34,14 @@ mod flow;
 mod host;
 mod invariants;
 mod ns2_clock;
+mod one_way;
 mod report;
 mod tfrc;
 mod tmix;
 mod two_way;
-use flow::{flush_rto, integrate_rto, tick_agent, traceable_values, Agent, Flow, LazyTimer, Role};
+use flow::{
+    flush_rto, integrate_rto, tick_agent, traceable_values, Agent, Flow, Kind, LazyTimer, Role,
+};
 pub use invariants::{StopReason, Violation};
 use tmix::TmixApp;
 
@@ -94,6 +95,8 @@ pub struct Simulator {
     warm_sojourn: Vec<Histogram>,
     packets_delivered: u64,
     next_packet_id: u64,
+    /// A two-way connection's packets before they enter the pool (`tcp/full.rs` takes back
+    /// the pure ACKs an arrival makes redundant).
     scratch: Vec<Packet>,
     /// Handles of the packets an agent has just written into the pool (`PoolOut`).
     sent_refs: Vec<PacketRef>,
@@ -396,6 +399,7 @@ impl Simulator {
         }
     }
 
+    /// A packet dropped or lost in the network: counted, then its flow's kind is told.
     fn count_drop(&mut self, pkt: &Packet) {
         self.monitor[monitor_index(pkt)].lost += 1;
         let c = &mut self.counters[pkt.flow.idx()];
@@ -403,99 +407,46 @@ impl Simulator {
             PacketKind::TcpAck => c.acks_dropped += 1,
             PacketKind::TcpData | PacketKind::Udp => c.packets_dropped += 1,
         }
-        if let Role::TmixHalf(conn, _) = self.flows[pkt.flow.idx()].role {
-            self.tmix_in_flight[pkt.flow.idx()] -= 1;
-            self.close_tmix_endpoints_if_quiet(conn);
-        }
+        let role = self.flows[pkt.flow.idx()].role;
+        role.dropped(self, pkt);
     }
 
-    /// Hands the packets an agent just emitted to the network.
-    fn send_scratch(&mut self, mut out: Vec<Packet>) {
-        if !self.full.is_empty() {
-            self.full_stamp(&mut out);
-        }
-        let mut sent = std::mem::take(&mut self.sent_refs);
-        sent.extend(out.drain(..).map(|p| self.pool.put(p)));
-        self.scratch = out;
-        self.send_pooled(sent);
-    }
-
-    /// Sends the packets an agent wrote into the pool (handles in `sent`, in order): numbers
-    /// them, counts them in the flow monitor and hands them to the network (or a Tmix delay
-    /// line).
+    /// Sends the packets an agent wrote into the pool (handles in `sent`, in order), each as
+    /// its flow's kind sends it ([`Kind::send`]). Every agent's packets leave through here.
     fn send_pooled(&mut self, mut sent: Vec<PacketRef>) {
-        for &r in &sent {
-            let p = self.pool.get_mut(r);
-            p.id = self.next_packet_id;
-            self.next_packet_id += 1;
-            let (flow, src, size) = (p.flow, p.src, p.size);
-            let c = Carried {
-                r,
-                dst: p.dst,
-                flow,
-                size,
-            };
-            self.monitor[monitor_index(p)].sent(self.now, size);
-            // Only Tmix half-connections have delay lines, and their packets are counted.
-            if let Role::TmixHalf(..) = self.flows[flow.idx()].role {
-                self.tmix_in_flight[flow.idx()] += 1;
-                if self.flows[flow.idx()].delay.is_some() {
-                    let p = self.pool.take(r);
-                    self.delay_packet(p);
-                    continue;
-                }
-            }
-            self.forward_carried(src, c);
+        for k in 0..sent.len() {
+            let r = sent[k];
+            let role = self.flows[self.pool.get(r).flow.idx()].role;
+            role.send(self, r, &sent[k + 1..]);
         }
         sent.clear();
         self.sent_refs = sent;
     }
 
+    /// The pool's packet `r` enters the network: numbered and counted in the flow monitor.
+    /// Returns the node it leaves from and its handle on links.
+    #[inline(always)]
+    fn enter(&mut self, r: PacketRef) -> (NodeId, Carried) {
+        let p = self.pool.get_mut(r);
+        p.id = self.next_packet_id;
+        self.next_packet_id += 1;
+        let c = Carried {
+            r,
+            dst: p.dst,
+            flow: p.flow,
+            size: p.size,
+        };
+        self.monitor[monitor_index(p)].sent(self.now, p.size);
+        (p.src, c)
+    }
+
     /// A packet reaches its destination: counted in the flow monitor, then handed to its
-    /// flow's kind of agent (`Role`): a two-way connection's endpoint, or the flow's own
-    /// TCP or UDP agent, followed for a Tmix half-connection by its connection's
-    /// bookkeeping. The one-way agents' code is written (and inlined) once, here.
+    /// flow's kind ([`Kind::receive`]).
     #[inline(always)]
     fn receive(&mut self, pkt: Packet) {
-        let f = pkt.flow.idx();
         self.monitor[monitor_index(&pkt)].received(self.now, pkt.sent_at, pkt.size);
-        let role = self.flows[f].role;
-        if let Role::TwoWay(..) = role {
-            self.full_receive(pkt);
-            return;
-        }
-        let mut sent = std::mem::take(&mut self.sent_refs);
-        let mut out = PoolOut {
-            pool: &mut self.pool,
-            sent: &mut sent,
-        };
-        let c = &mut self.counters[f];
-        match (&mut self.flows[f].agent, pkt.kind) {
-            (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
-                self.packets_delivered += 1;
-                sink.on_data(self.now, &pkt, &mut out, c);
-            }
-            (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
-                sender.on_ack(self.now, &pkt, &mut out, c);
-            }
-            (Agent::Udp { source }, PacketKind::Udp) => {
-                self.packets_delivered += 1;
-                null_sink_receive(&pkt, source.header(), c);
-            }
-            (Agent::Tfrc(_), _) => {
-                self.sent_refs = sent;
-                self.on_tfrc(pkt.flow, tfrc::Action::Packet(&pkt));
-                return;
-            }
-            _ => unreachable!("packet kind does not match its flow"),
-        }
-        self.send_pooled(sent);
-        if pkt.kind != PacketKind::Udp {
-            self.sync_timers(pkt.flow);
-        }
-        if let Role::TmixHalf(c, side) = role {
-            self.tmix_receive(&pkt, f, c, side);
-        }
+        let role = self.flows[pkt.flow.idx()].role;
+        role.receive(self, &pkt);
     }
 
     /// Makes sure a pending event exists no later than each of the flow's TCP deadlines, and
@@ -542,9 +493,13 @@ impl Simulator {
         let Agent::Tcp { sender, .. } = &mut flow.agent else {
             return;
         };
-        let mut out = std::mem::take(&mut self.scratch);
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
+        };
         sender.on_pace(now, &mut out, &mut self.counters[f.idx()]);
-        self.send_scratch(out);
+        self.send_pooled(sent);
         self.sync_timers(f);
     }
 
@@ -558,9 +513,13 @@ impl Simulator {
             return;
         };
         if sender.rto_deadline().is_some_and(|d| d <= now) {
-            let mut out = std::mem::take(&mut self.scratch);
+            let mut sent = std::mem::take(&mut self.sent_refs);
+            let mut out = PoolOut {
+                pool: &mut self.pool,
+                sent: &mut sent,
+            };
             sender.on_timeout(now, &mut out, &mut self.counters[f.idx()]);
-            self.send_scratch(out);
+            self.send_pooled(sent);
         }
         self.sync_timers(f);
     }
@@ -575,9 +534,13 @@ impl Simulator {
             return;
         };
         if sink.deadline().is_some_and(|d| d <= now) {
-            let mut out = std::mem::take(&mut self.scratch);
+            let mut sent = std::mem::take(&mut self.sent_refs);
+            let mut out = PoolOut {
+                pool: &mut self.pool,
+                sent: &mut sent,
+            };
             sink.on_timer(now, &mut out, &mut self.counters[f.idx()]);
-            self.send_scratch(out);
+            self.send_pooled(sent);
         }
         self.sync_timers(f);
     }

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::packet::SackBlocks;
+use crate::packet_pool::Outgoing;
 use crate::tfrc::sender::{DataOut, TimerOp};
 use crate::tfrc::sink::Report;
 use crate::tfrc::TfrcTimer;
@@ -79,7 +80,11 @@ impl Simulator {
                 }
             }
         }
-        let mut out = std::mem::take(&mut self.scratch);
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
+        };
         if let Some(mut d) = data {
             d.pkt.sent_at = now;
             c.packets_sent += 1;
@@ -122,7 +127,7 @@ impl Simulator {
                 Some(TimerOp::Spread(_)) | None => {}
             }
         }
-        self.send_scratch(out);
+        self.send_pooled(sent);
         if let Some(TimerOp::Spread(s)) = ops[0] {
             // TfrcAgent::nextpkt draws its random factor once sendpkt has handed the packet
             // on: a queue the packet met on the way drew first.

@@ -10,10 +10,12 @@
 //! act again, so freeing it changes no result (the stale timer events it may leave behind
 //! find no endpoint and do nothing, as they did nothing before).
 //!
-//! Half-connections have `Role::TmixHalf`: `receive`, `send_pooled` and `count_drop` count
-//! their packets in the network (`tmix_in_flight`) by it. This file is a child module of
-//! `sim`.
+//! Half-connections have `Role::TmixHalf`: their kind ([`TmixHalf`]'s `Kind`) counts their
+//! packets in the network (`tmix_in_flight`) as they are sent, received and dropped, and
+//! sends them through the connection's delay line if it has one. This file is a child module
+//! of `sim`.
 
+use super::flow::TmixHalf;
 use super::*;
 use crate::ids::NodeId;
 use crate::rng::RandomStream;
@@ -83,6 +85,43 @@ impl TmixApp {
             (self.acceptor, self.initiator)
         }
     }
+}
+
+impl Kind for TmixHalf {
+    /// Counted in the network from now on; through the connection's delay line if it has one.
+    #[inline(never)]
+    fn send(self, sim: &mut Simulator, r: PacketRef, _later: &[PacketRef]) {
+        let (src, c) = sim.enter(r);
+        let f = c.flow.idx();
+        sim.tmix_in_flight[f] += 1;
+        if sim.flows[f].delay.is_some() {
+            let p = sim.pool.take(r);
+            sim.delay_packet(p);
+        } else {
+            sim.forward_carried(src, c);
+        }
+    }
+
+    /// The half's TCP agent takes it as a one-way flow's would; then the connection's
+    /// bookkeeping.
+    #[inline(never)]
+    fn receive(self, sim: &mut Simulator, pkt: &Packet) {
+        sim.deliver(pkt);
+        sim.tmix_receive(pkt, pkt.flow.idx(), self.conn, self.side);
+    }
+
+    /// Out of the network: the connection's endpoints may be freed.
+    #[inline(never)]
+    fn dropped(self, sim: &mut Simulator, pkt: &Packet) {
+        sim.tmix_in_flight[pkt.flow.idx()] -= 1;
+        sim.close_tmix_endpoints_if_quiet(self.conn);
+    }
+
+    /// A half-connection has no application of its own: its connection writes into it
+    /// (`tmix_act`), started by its Tmix application's flow.
+    fn start(self, _sim: &mut Simulator, _f: FlowId) {}
+
+    fn stop(self, _sim: &mut Simulator, _f: FlowId) {}
 }
 
 impl Simulator {
@@ -205,14 +244,18 @@ impl Simulator {
                 }
                 TmixAction::Write { side, bytes, tag } => {
                     let half = self.tmix[c as usize].halves[side];
-                    let mut out = std::mem::take(&mut self.scratch);
+                    let mut sent = std::mem::take(&mut self.sent_refs);
+                    let mut out = PoolOut {
+                        pool: &mut self.pool,
+                        sent: &mut sent,
+                    };
                     let Agent::Tcp { sender, .. } = &mut self.flows[half.idx()].agent else {
                         unreachable!("a Tmix half-connection is TCP");
                     };
                     let end = sender.push_adu(bytes);
                     sender.resume(now, &mut out, &mut self.counters[half.idx()]);
                     self.tmix[c as usize].wrote(side, end, tag);
-                    self.send_scratch(out);
+                    self.send_pooled(sent);
                     self.sync_timers(half);
                 }
             }
@@ -222,8 +265,7 @@ impl Simulator {
 
     /// A packet of half-connection `f` (connection `c`, side `side`) has reached its agent:
     /// it has left the network, and the data it delivered may let the connection move on.
-    #[inline(never)]
-    pub(super) fn tmix_receive(&mut self, pkt: &Packet, f: usize, c: u32, side: u8) {
+    fn tmix_receive(&mut self, pkt: &Packet, f: usize, c: u32, side: u8) {
         self.tmix_in_flight[f] -= 1;
         if pkt.kind == PacketKind::TcpData {
             let parent = self.tmix[c as usize].parent.idx();

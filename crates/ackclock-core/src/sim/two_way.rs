@@ -3,18 +3,19 @@
 //! acknowledgements on packets as they leave, and reports the connections.
 //!
 //! A connection is two scenario flows (one per direction of data); an endpoint is the
-//! sender of one and the sink of the other; their flows have `Role::TwoWay`. One-way flows
-//! never reach this file: `receive` matches the flow's role once per packet, and
-//! `send_scratch` checks one `Vec` length per batch of sent packets.
+//! sender of one and the sink of the other; their flows have `Role::TwoWay`, whose kind
+//! ([`TwoWay`]'s `Kind`) is all the per-packet glue knows of them.
 //!
 //! This file is a child module of `sim`, so it reads the simulator's private state without
 //! widening its interface.
 
+use super::flow::{Kind, TwoWay};
 use super::report::{span_s, ConnRow};
 use super::{Agent, Flow, Role, Simulator};
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
 use crate::packet::{Packet, PacketKind};
+use crate::packet_pool::PacketRef;
 use crate::packet_trace::{FullSeq, SeqBytes};
 use crate::scenario::{AppConfig, Scenario};
 use crate::tcp::full::{Endpoint, Exchange, FullConn, ACCEPTOR, INITIATOR};
@@ -98,13 +99,38 @@ fn endpoint<'a>(
     }
 }
 
+impl Kind for TwoWay {
+    /// The connection's flags and piggy-backed acknowledgement first.
+    #[inline(never)]
+    fn send(self, sim: &mut Simulator, r: PacketRef, later: &[PacketRef]) {
+        sim.full_stamp(self, r, later);
+        let (src, c) = sim.enter(r);
+        sim.forward_carried(src, c);
+    }
+
+    /// To the connection's endpoint.
+    #[inline(never)]
+    fn receive(self, sim: &mut Simulator, pkt: &Packet) {
+        sim.full_receive(self, pkt);
+    }
+
+    #[inline(always)]
+    fn dropped(self, _sim: &mut Simulator, _pkt: &Packet) {}
+
+    fn start(self, sim: &mut Simulator, _f: FlowId) {
+        sim.full_app_start(self);
+    }
+
+    fn stop(self, sim: &mut Simulator, _f: FlowId) {
+        sim.full_app_stop(self);
+    }
+}
+
 impl Simulator {
     /// A packet of a two-way connection reaches its destination.
-    #[inline(never)]
-    pub(super) fn full_receive(&mut self, pkt: Packet) {
+    fn full_receive(&mut self, k: TwoWay, pkt: &Packet) {
         let f = pkt.flow.idx();
-        let (c, s) = self.flows[f].full().expect("a connection's flow");
-        let (c, s) = (c as usize, s as usize);
+        let (c, s) = (k.conn as usize, k.side as usize);
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
         let conn = &mut self.full[c];
@@ -116,7 +142,7 @@ impl Simulator {
                 let own = conn.flows[side].idx();
                 let accepted = conn.accepted_at.is_some();
                 let ep = endpoint(&mut self.flows, &mut self.counters, own, f);
-                conn.on_segment(side, now, &pkt, ep, &mut out);
+                conn.on_segment(side, now, pkt, ep, &mut out);
                 if !accepted && conn.accepted_at.is_some() {
                     self.flows[own].start = now;
                 }
@@ -125,39 +151,45 @@ impl Simulator {
                 let Agent::Tcp { sender, .. } = &mut self.flows[f].agent else {
                     unreachable!("a connection's flows are TCP");
                 };
-                conn.on_ack(s, now, &pkt, sender, &mut self.counters[f], &mut out);
+                conn.on_ack(s, now, pkt, sender, &mut self.counters[f], &mut out);
             }
             PacketKind::Udp => unreachable!("a connection's flows are TCP"),
         }
         let flows = conn.flows;
-        self.send_scratch(out);
+        self.send_full(out);
         self.sync_timers(flows[0]);
         self.sync_timers(flows[1]);
     }
 
-    /// Sets flags and piggy-backed acknowledgements on the connections' packets about to
-    /// leave (see `FullConn::stamp`).
-    #[inline(never)]
-    pub(super) fn full_stamp(&mut self, out: &mut [Packet]) {
-        for k in 0..out.len() {
-            let p = &mut out[k];
-            let Some((c, s)) = self.flows[p.flow.idx()].full() else {
-                continue;
-            };
-            let conn = &self.full[c as usize];
-            let reverse = conn.flows[1 - s as usize];
-            if let Agent::Tcp { sender, sink } = &mut self.flows[reverse.idx()].agent {
-                conn.stamp(s as usize, p, sender, sink);
-            }
-            if p.kind == PacketKind::TcpAck {
-                // A pure ACK left before the new segments that follow it in the batch: its
-                // sequence number is the first of them (SND.NXT when it was sent).
-                let later = out[k + 1..]
-                    .iter()
-                    .find(|q| q.flow == reverse && q.kind == PacketKind::TcpData && !q.retransmit);
-                if let Some(q) = later {
-                    out[k].seq = q.seq;
-                }
+    /// Sends the packets a connection's endpoints wrote into `out`, and keeps the vector.
+    fn send_full(&mut self, mut out: Vec<Packet>) {
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        sent.extend(out.drain(..).map(|p| self.pool.put(p)));
+        self.scratch = out;
+        self.send_pooled(sent);
+    }
+
+    /// Sets flags and piggy-backed acknowledgements on the pool's packet `r` of connection
+    /// `k` about to leave (see `FullConn::stamp`); `later`: the packets of the same batch
+    /// still to go.
+    fn full_stamp(&mut self, k: TwoWay, r: PacketRef, later: &[PacketRef]) {
+        let (c, s) = (k.conn as usize, k.side as usize);
+        let conn = &self.full[c];
+        let reverse = conn.flows[1 - s];
+        let p = self.pool.get_mut(r);
+        if let Agent::Tcp { sender, sink } = &mut self.flows[reverse.idx()].agent {
+            conn.stamp(s, p, sender, sink);
+        }
+        if p.kind == PacketKind::TcpAck {
+            // A pure ACK left before the new segments that follow it in the batch: its
+            // sequence number is the first of them (SND.NXT when it was sent).
+            let pool = &self.pool;
+            let later = later
+                .iter()
+                .map(|&q| pool.get(q))
+                .find(|q| q.flow == reverse && q.kind == PacketKind::TcpData && !q.retransmit);
+            if let Some(seq) = later.map(|q| q.seq) {
+                self.pool.get_mut(r).seq = seq;
             }
         }
     }
@@ -165,8 +197,8 @@ impl Simulator {
     /// The application of a two-way flow starts: the initiator opens the connection (the
     /// acceptor starts when the SYN arrives).
     #[inline(never)]
-    pub(super) fn full_app_start(&mut self, f: FlowId) {
-        let (c, s) = self.flows[f.idx()].full().expect("a connection's flow");
+    fn full_app_start(&mut self, k: TwoWay) {
+        let (c, s) = (k.conn, k.side);
         if s as usize != INITIATOR {
             return;
         }
@@ -175,14 +207,14 @@ impl Simulator {
         let mut out = std::mem::take(&mut self.scratch);
         let ep = endpoint(&mut self.flows, &mut self.counters, i.idx(), j.idx());
         conn.open(self.now, ep, &mut out);
-        self.send_scratch(out);
+        self.send_full(out);
         self.sync_timers(i);
         self.sync_timers(j);
     }
 
     /// The application stops: neither side writes new data (what was sent is recovered).
-    pub(super) fn full_app_stop(&mut self, f: FlowId) {
-        let (c, _) = self.flows[f.idx()].full().expect("a connection's flow");
+    fn full_app_stop(&mut self, k: TwoWay) {
+        let c = k.conn;
         for g in self.full[c as usize].flows {
             if let Agent::Tcp { sender, .. } = &mut self.flows[g.idx()].agent {
                 sender.stop();

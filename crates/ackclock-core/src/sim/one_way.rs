@@ -1,0 +1,74 @@
+//! One-way flows: the agent (TCP sender and sink, UDP source and null sink, TFRC, a Tmix
+//! application) is the whole story. Their packets enter the network as they are and reach
+//! their agent as they are; the one-way agents' code is written (and inlined) once, in
+//! [`Simulator::deliver`], which a Tmix half-connection uses too. This file is a child module
+//! of `sim`.
+
+use super::flow::{Kind, OneWay};
+use super::{tfrc, Agent, Simulator};
+use crate::ids::FlowId;
+use crate::packet::{Packet, PacketKind};
+use crate::packet_pool::{PacketRef, PoolOut};
+use crate::traffic::null_sink_receive;
+
+impl Kind for OneWay {
+    #[inline(always)]
+    fn send(self, sim: &mut Simulator, r: PacketRef, _later: &[PacketRef]) {
+        let (src, c) = sim.enter(r);
+        sim.forward_carried(src, c);
+    }
+
+    #[inline(always)]
+    fn receive(self, sim: &mut Simulator, pkt: &Packet) {
+        sim.deliver(pkt);
+    }
+
+    #[inline(always)]
+    fn dropped(self, _sim: &mut Simulator, _pkt: &Packet) {}
+
+    fn start(self, sim: &mut Simulator, f: FlowId) {
+        sim.one_way_start(f);
+    }
+
+    fn stop(self, sim: &mut Simulator, f: FlowId) {
+        sim.one_way_stop(f);
+    }
+}
+
+impl Simulator {
+    /// Hands an arriving packet to its flow's own agent, sends what the agent answers and
+    /// brings the flow's timers up to date.
+    #[inline(always)]
+    pub(super) fn deliver(&mut self, pkt: &Packet) {
+        let f = pkt.flow.idx();
+        let mut sent = std::mem::take(&mut self.sent_refs);
+        let mut out = PoolOut {
+            pool: &mut self.pool,
+            sent: &mut sent,
+        };
+        let c = &mut self.counters[f];
+        match (&mut self.flows[f].agent, pkt.kind) {
+            (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
+                self.packets_delivered += 1;
+                sink.on_data(self.now, pkt, &mut out, c);
+            }
+            (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
+                sender.on_ack(self.now, pkt, &mut out, c);
+            }
+            (Agent::Udp { source }, PacketKind::Udp) => {
+                self.packets_delivered += 1;
+                null_sink_receive(pkt, source.header(), c);
+            }
+            (Agent::Tfrc(_), _) => {
+                self.sent_refs = sent;
+                self.on_tfrc(pkt.flow, tfrc::Action::Packet(pkt));
+                return;
+            }
+            _ => unreachable!("packet kind does not match its flow"),
+        }
+        self.send_pooled(sent);
+        if pkt.kind != PacketKind::Udp {
+            self.sync_timers(pkt.flow);
+        }
+    }
+}
