@@ -29,8 +29,8 @@
 //! fraction of the run). A violation stops the run: [`crate::Simulator::stop_reason`]
 //! then describes it.
 //!
-//! This file is a child module of `sim` (see the `#[path]` there), so it reads the
-//! simulator's private state without widening its interface.
+//! This file is a child module of `sim`, so it reads the simulator's private state without
+//! widening its interface.
 
 use std::fmt;
 
