@@ -28,6 +28,10 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ack_size": "size",
         "window": "count",
         "window_init": "count",
+        # the initial window from the segment size (RFC 3390's table; ns-2's windowInitOption_ 2)
+        "window_init_by_size": "bool",
+        # a loss among the first segments: off, or ns-2.35's rules with or without bugfix_ss_
+        "ns2_first_loss": "name",
         "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
         "dupack_threshold": "count",
         "min_rto": "time",
@@ -120,6 +124,7 @@ class _Choices(Mapping[str, tuple[str, ...]]):
         "window_unit": ("packets", "bytes"),
         "rto_rule": ("rfc6298", "linux", "ikr", "pre_rfc2988"),
         "hystart": ("off", "linux", "ns3"),
+        "ns2_first_loss": ("off", "bugfix_ss", "plain"),
     })
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
@@ -170,6 +175,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_size": 40,
                     "window": 20,
                     "window_init": 2,
+                    "window_init_by_size": False,  # Agent/TCP windowInitOption_ 1
+                    # TcpAgent::timeout and dupack_action with bugfix_ss_ 1 (its default)
+                    "ns2_first_loss": "bugfix_ss",
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
@@ -243,6 +251,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_size": 66,
                     "window": 10000,
                     "window_init": 10,  # RFC 6928
+                    "window_init_by_size": False,
+                    "ns2_first_loss": "off",
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
                     "min_rto": "200ms",  # TCP_RTO_MIN
@@ -312,6 +322,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_size": 52,
                     "window": 10000,  # window scaling on: the receive buffer limits it
                     "window_init": 10,  # TcpSocket::InitialCwnd
+                    "window_init_by_size": False,
+                    "ns2_first_loss": "off",
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
                     "min_rto": "1s",  # TcpSocketBase::MinRto
@@ -389,6 +401,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_size": 40,
                     "window": 32,  # MaxCWnd = 46720 B (32 segments)
                     "window_init": 2,  # InitialCWnd = 2920 B
+                    "window_init_by_size": False,
+                    "ns2_first_loss": "off",
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold
                     # CalcRTOValue: no floor besides the rounding up to TimerGranularity

@@ -760,6 +760,74 @@ def test_newreno_partial_ack_variants_match_ns2(tmp_path, changes1, deflation, p
     assert (ac_dir / "tv.tr").read_text() == (ns_dir / "tv.tr").read_text()
 
 
+# ns-2.35's initial window rules (tcp/tcp.cc TcpAgent::initial_window, TcpAgent::timeout and
+# the agents' dupack_action, as the tcp-init-win suite sets them): windowInitOption_ 2 takes
+# the window from packetSize_ (RFC 3390's table) until a timeout before any ACK; bugfix_ss_
+# makes a larger windowInit_ one segment after a lost SYN and lets the first data segment be
+# fast-retransmitted.
+INIT_WINDOW = """
+    set ns [new Simulator]
+    Agent/TCP set windowInitOption_ [lindex $argv 0]
+    Agent/TCP set bugfix_ss_ [lindex $argv 1]
+    Agent/TCP set windowInit_ 4
+    set tr [open out.tr w]
+    $ns trace-all $tr
+    set n0 [$ns node]
+    set n1 [$ns node]
+    set n2 [$ns node]
+    $ns duplex-link $n0 $n1 10Mb 2ms DropTail
+    $ns duplex-link $n1 $n2 1.5Mb 20ms DropTail
+    set em [new ErrorModule Fid]
+    set lm [new ErrorModel/List]
+    $lm droplist [lindex $argv 3]
+    $em insert $lm
+    $em bind $lm 1
+    $ns link-lossmodel $em $n1 $n2
+    set tcp [new Agent/TCP/[lindex $argv 4]]
+    $tcp set window_ 30
+    $tcp set fid_ 1
+    $tcp set packetSize_ [lindex $argv 2]
+    $ns attach-agent $n0 $tcp
+    set sink [new Agent/TCPSink]
+    $ns attach-agent $n2 $sink
+    $ns connect $tcp $sink
+    set ftp [$tcp attach-app FTP]
+    puts "before: [$tcp set cwnd_]"
+    set tf [open tv.tr w]
+    $tcp attach $tf
+    $tcp tracevar cwnd_
+    $ns at 0.1 "$ftp start"
+    $ns at 4.0 {
+        close $tf
+        $ns flush-trace
+        close $tr
+        puts "[$tcp set nrexmitpack_] [$tcp set nrexmit_] [$sink set bytes_]"
+        exit 0
+    }
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("option,bugfix,size,drops,cls", [
+    ("2", "1", "1000", "30", "Reno"),  # 4 segments of 1000 bytes
+    ("2", "1", "1500", "30", "Newreno"),  # 3 of 1500
+    ("2", "1", "2500", "30", "Reno"),  # 2 of 2500
+    ("2", "1", "1000", "0", "Reno"),  # the SYN lost: windowInit_ after all
+    ("1", "1", "1000", "0", "Newreno"),  # the SYN lost: one segment
+    ("1", "0", "1000", "0", "Newreno"),  # without bugfix_ss_: windowInit_
+    ("1", "1", "1000", "1", "Reno"),  # the first data segment: fast retransmit
+    ("1", "0", "1000", "1", "Reno"),  # without bugfix_ss_: the timer
+    ("1", "0", "1000", "1", "Newreno"),
+])
+def test_initial_window_options_and_bugfix_ss_match_ns2(tmp_path, option, bugfix, size, drops,
+                                                         cls):
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, INIT_WINDOW, option, bugfix, size, drops,
+                                          cls)
+    assert ac_out == ns_out
+    assert (ac_dir / "tv.tr").read_text() == (ns_dir / "tv.tr").read_text()
+    assert (ac_dir / "out.tr").read_text() == (ns_dir / "out.tr").read_text()
+
+
 # ns-2.35's retransmission timer (tcp/tcp.cc TcpAgent::rtt_update, rtt_timeout, rtt_backoff;
 # crates/ackclock-core/src/tcp/rtt.rs): samples are the tcpTick_ boundaries crossed on a grid
 # offset by each agent's boot_time_, drawn from $defaultRNG when the agent is made and when

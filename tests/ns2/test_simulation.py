@@ -611,7 +611,8 @@ def test_a_malformed_number_in_a_command_is_the_scripts_error(ns2, line, what):
 @pytest.mark.parametrize("setting,runs", [
     ("Agent/TCP/Reno set lessCareful_ true", False),
     ("Agent/TCP set useHeaders_ false", True),  # packetSize_ on the wire
-    ("Agent/TCP set windowInitOption_ 2", False),
+    ("Agent/TCP set windowInitOption_ 2", True),  # the window from packetSize_
+    ("Agent/TCP set windowInitOption_ 2; Agent/TCP set useHeaders_ false", False),
     ("Agent/TCP set control_increase_ 1", False),
     ("Agent/TCP/Newreno set newreno_changes_ 1", True),  # the agent is Reno: not its class
     ("Agent/TCP set old_ecn_ 1", True),  # no ecn_: ECN-Echo never arrives

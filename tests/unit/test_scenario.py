@@ -166,6 +166,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ack_size": 40,
             "window": 100,  # [defaults.tcp]
             "window_init": 2,
+            "window_init_by_size": False,  # ns-2 windowInitOption_ 1
+            "ns2_first_loss": "bugfix_ss",  # ns-2 bugfix_ss_ 1
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,
             "min_rto_ps": 200 * MS,

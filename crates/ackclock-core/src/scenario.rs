@@ -451,6 +451,15 @@ pub struct TcpConfig {
     /// Receiver's advertised window, in segments.
     pub window: u32,
     pub window_init: u32,
+    /// The initial window follows the segment size (`tcp::sender::window_init_for_size`:
+    /// RFC 3390's table, ns-2.35's `windowInitOption_ 2`) instead of `window_init`, which it
+    /// falls back to after a timeout before any ACK (ns-2's `TcpAgent::timeout`).
+    #[serde(default)]
+    pub window_init_by_size: bool,
+    /// How a loss among the first segments is handled (`tcp::sender::FirstLoss`): `off`,
+    /// `bugfix_ss` (ns-2.35 with `bugfix_ss_`, its default) or `plain` (without).
+    #[serde(default)]
+    pub ns2_first_loss: crate::tcp::sender::FirstLoss,
     #[serde(default)]
     pub initial_ssthresh: Option<u32>,
     pub dupack_threshold: u32,

@@ -378,6 +378,7 @@ class TcpAgent(Agent):
             # NewRenoTcpAgent::partialnewack_helper: 0 restarts the timer on every partial ACK.
             out["slow_but_steady"] = to_int(self.vars["newreno_changes1_"]) == 0
             mapped.add("newreno_changes1_")
+        self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
         out["ns2_boot_time"] = self.boot * to_float(self.vars["tcpTick_"])
         if isinstance(self, FullTcpAgent):
@@ -415,6 +416,38 @@ class TcpAgent(Agent):
             return to_bool(self.vars["useHeaders_"])
         except ValueError as e:
             raise Ns2Error(f"useHeaders_: {e}", self.var_where("useHeaders_")) from None
+
+    def map_first_window(self, out: dict[str, object], mapped: set[str]) -> None:
+        """windowInitOption_ and bugfix_ss_ (ns-2.35 tcp/tcp.cc): `TcpAgent::initial_window`
+        takes windowInit_ with option 1 and a window from packetSize_ with option 2 (the
+        engine's `window_init_by_size`); `TcpAgent::timeout` and the agents' `dupack_action`
+        treat a loss among the first segments by bugfix_ss_ (`ns2_first_loss`)."""
+        if "windowInitOption_" in self.vars and not self.var_is_default("windowInitOption_"):
+            where = self.var_where("windowInitOption_")
+            try:
+                option = to_int(self.vars["windowInitOption_"])
+            except ValueError as e:
+                raise Ns2Error(f"windowInitOption_: {e}", where) from None
+            if option == 2:
+                if isinstance(self, FullTcpAgent) or not self.uses_headers():
+                    raise Ns2Error(unsupported(f"{self.cls} windowInitOption_ 2"
+                                               + ("" if self.uses_headers() else
+                                                  " with useHeaders_ false")), where)
+                out["window_init_by_size"] = True
+            elif option != 1:  # ns-2 aborts: "Wrong number of wnd_init_option_"
+                raise Ns2Error(f"windowInitOption_ must be 1 or 2, got {option}", where)
+            mapped.add("windowInitOption_")
+        if "bugfix_ss_" in self.vars:
+            if isinstance(self, FullTcpAgent):
+                # FullTcpAgent's own timeout and duplicate-ACK rules never read it.
+                out["ns2_first_loss"] = "off"
+            elif not self.var_is_default("bugfix_ss_"):
+                try:
+                    on = to_bool(self.vars["bugfix_ss_"])
+                except ValueError as e:
+                    raise Ns2Error(f"bugfix_ss_: {e}", self.var_where("bugfix_ss_")) from None
+                out["ns2_first_loss"] = "bugfix_ss" if on else "plain"
+            mapped.add("bugfix_ss_")
 
     def map_delay_growth(self) -> None:
         """ns-2.35 tcp/tcp.cc, TcpAgent::set_initial_window: with syn_ and delay_growth_ the
@@ -503,6 +536,15 @@ class FullTcpAgent(TcpAgent):
                                self.var_where(var))
 
 
+def _initial_window(agent: TcpAgent) -> int:
+    """TcpAgent::initial_window: windowInit_, or with windowInitOption_ 2 RFC 3390's window
+    for packetSize_ (the engine's window_init_for_size)."""
+    if to_int(agent.vars.get("windowInitOption_", "1")) == 2:
+        size = to_int(agent.vars["packetSize_"])
+        return 4 if size <= 1095 else 3 if size < 2190 else 2
+    return to_int(agent.vars["windowInit_"])
+
+
 def _rttvar_init(agent: TcpAgent) -> float:
     """rttvar_ before the first RTT sample: rtxcur_init_ in ticks, scaled by 16 (ns-2)."""
     return round(to_float(agent.vars["rtxcur_init_"]) / to_float(agent.vars["tcpTick_"])) * 16
@@ -510,9 +552,10 @@ def _rttvar_init(agent: TcpAgent) -> float:
 
 # What a TCP agent's state variables hold before the run, as ns-2's TcpAgent holds them.
 PRE_RUN: dict[str, Callable[[TcpAgent], float]] = {
-    # TcpAgent::set_initial_window: one segment with syn_ and delay_growth_, else windowInit_.
+    # TcpAgent::set_initial_window: one segment with syn_ and delay_growth_, else
+    # initial_window() (windowInit_, or with windowInitOption_ 2 the one packetSize_ gives).
     "cwnd_": lambda a: 1.0 if to_bool(a.vars["syn_"])
-    and to_bool(a.vars["delay_growth_"]) else float(to_int(a.vars["windowInit_"])),
+    and to_bool(a.vars["delay_growth_"]) else float(_initial_window(a)),
     "ssthresh_": lambda a: float(a.initial_window),
     "rtt_": lambda a: 0.0,
     "srtt_": lambda a: 0.0,

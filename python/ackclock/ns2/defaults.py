@@ -159,7 +159,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         # FullTcp sends segsize_-byte segments (packetSize_ means nothing to it).
         "Agent/TCP/FullTcp": {
             "segsize_": ("536", "int"), "segsperack_": ("1", "int"),
-            "interval_": ("0.1", "double"), "nodelay_": ("false", "bool"),
+            "interval_": ("0.1", "time"), "nodelay_": ("false", "bool"),
             "data_on_syn_": ("false", "bool"), "iss_": ("0", "int"),
             "close_on_empty_": ("false", "bool"), "signal_on_empty_": ("false", "bool"),
             "tcprexmtthresh_": ("3", "int"), "dupseg_fix_": ("true", "bool"),

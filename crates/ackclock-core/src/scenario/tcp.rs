@@ -7,11 +7,21 @@ use super::{Recovery, TcpConfig};
 use crate::time::SimDuration;
 
 impl TcpConfig {
+    /// The initial window in segments: `window_init`, or with `window_init_by_size` the one
+    /// the segment size gives (`tcp::sender::window_init_for_size`).
+    pub fn initial_window(&self) -> u32 {
+        if self.window_init_by_size {
+            crate::tcp::sender::window_init_for_size(self.packet_size)
+        } else {
+            self.window_init
+        }
+    }
+
     /// The congestion control `cc` names, with `cc_params` checked against its registry entry;
     /// an error names what is wrong.
     pub fn congestion_control(&self) -> Result<crate::tcp::cc::AnyCc, String> {
         let setup = crate::tcp::cc::CcSetup {
-            initial_window: self.window_init as f64,
+            initial_window: self.initial_window() as f64,
             hystart: self.hystart.rules(),
             linux: self.rack && self.variant == Recovery::Sack,
             mss: self.packet_size as f64,
@@ -46,7 +56,10 @@ impl TcpConfig {
             header_size: self.header_size,
             ack_size: self.ack_size,
             window: self.window,
-            window_init: self.window_init,
+            window_init: self.initial_window(),
+            window_init_by_size: self.window_init_by_size,
+            window_init_fixed: self.window_init,
+            first_loss: self.ns2_first_loss,
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,

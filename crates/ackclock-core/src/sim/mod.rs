@@ -454,16 +454,24 @@ impl Simulator {
     #[inline]
     fn sync_timers(&mut self, f: FlowId) {
         let flow = &mut self.flows[f.idx()];
+        if !flow.trace.is_empty() {
+            if let Agent::Tcp { sender, .. } = &mut flow.agent {
+                let name = &self.scenario.flows[f.idx()].name;
+                let t = self.now.as_secs_f64();
+                if let Some(step) = sender.take_cwnd_step() {
+                    let mut then = traceable_values(sender);
+                    then[0] = step * sender.window_scale();
+                    self.tracer
+                        .record(t, name, flow.trace, &mut flow.traced, then);
+                }
+                let now = traceable_values(sender);
+                self.tracer
+                    .record(t, name, flow.trace, &mut flow.traced, now);
+            }
+        }
         let Agent::Tcp { sender, sink } = &flow.agent else {
             return;
         };
-        if !flow.trace.is_empty() {
-            let now = traceable_values(sender);
-            let name = &self.scenario.flows[f.idx()].name;
-            let t = self.now.as_secs_f64();
-            self.tracer
-                .record(t, name, flow.trace, &mut flow.traced, now);
-        }
         // Before backoff: T_0 of PFTK (the model applies the backoff itself), ns-2's t_rtxcur_.
         let rto = sender.rtt.base_rto().0;
         integrate_rto(

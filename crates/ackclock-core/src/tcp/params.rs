@@ -17,6 +17,12 @@ pub struct TcpParams {
     /// Receiver's advertised window, in segments; the initial window and ssthresh.
     pub window: u32,
     pub window_init: u32,
+    /// `window_init` came from the segment size (ns-2's `windowInitOption_ 2`); a timeout
+    /// before any ACK then falls back to `window_init_fixed`.
+    pub window_init_by_size: bool,
+    pub window_init_fixed: u32,
+    /// ns-2.35's rules for a loss among the first segments (`tcp::sender::FirstLoss`).
+    pub first_loss: crate::tcp::sender::FirstLoss,
     pub initial_ssthresh: Option<u32>,
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,

@@ -92,6 +92,39 @@ impl Recovery {
     }
 }
 
+/// How a loss among a connection's first segments is handled (`ns2_first_loss`), as
+/// ns-2.35 handles it (tcp/tcp.cc `TcpAgent::reset`, `TcpAgent::timeout`, and the
+/// `dupack_action` of `TcpAgent`, `RenoTcpAgent`, `NewRenoTcpAgent` and `Sack1TcpAgent`):
+/// with `bugfix_ss` or `plain`, the careful check of fast retransmit (`bug_fix`) starts
+/// from ns-2's `recover_ = 0`, so no fast retransmit until segment 1 is acknowledged;
+/// `bugfix_ss` (ns-2's `bugfix_ss_` 1, its default, from Mark Allman's bug report) allows
+/// one for segment 1, the first data segment after a SYN, and a timeout before any ACK makes
+/// an initial window above one segment one segment (RFC 3390 section 2: after a lost SYN
+/// the initial window is one segment). `off`: neither rule, fast retransmit whenever no
+/// recovery is pending. With either ns-2 value a traced cwnd shows `TcpAgent::recv`'s step
+/// on the SYN's ACK (`take_cwnd_step`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstLoss {
+    #[default]
+    Off,
+    BugfixSs,
+    Plain,
+}
+
+/// The initial window ns-2.35 takes from the segment size with `windowInitOption_ 2`
+/// (tcp/tcp.cc `TcpAgent::initial_window`): RFC 3390 section 1's table in whole segments,
+/// 4 up to 1095 payload bytes, 3 below 2190 (the table's 4380 bytes), else 2.
+pub fn window_init_for_size(packet_size: u32) -> u32 {
+    if packet_size <= 1095 {
+        4
+    } else if packet_size < 2190 {
+        3
+    } else {
+        2
+    }
+}
+
 /// How fully the sender used its window lately (RFC 7661 section 4; Linux's
 /// `tcp_cwnd_validate`): a window that was not used is not grown.
 #[derive(Clone, Copy, Debug, Default)]
@@ -152,6 +185,14 @@ pub struct TcpSender {
     slow_but_steady: bool,
     header_size: u32,
     window_init: f64,
+    /// `window_init_by_size` still holds: a timeout before any ACK ends it, and the
+    /// initial window becomes `window_init_fixed` (`TcpAgent::timeout`).
+    window_init_by_size: bool,
+    window_init_fixed: f64,
+    first_loss: FirstLoss,
+    /// A value cwnd took within the last event, before its final one, that a trace shows
+    /// (`take_cwnd_step`).
+    cwnd_step: Option<f64>,
     recovery: Recovery,
     /// NewReno: no partial ACK seen yet in this recovery.
     first_partial: bool,
@@ -268,6 +309,10 @@ impl TcpSender {
             slow_but_steady: cfg.slow_but_steady,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
+            window_init_by_size: cfg.window_init_by_size,
+            window_init_fixed: cfg.window_init_fixed as f64,
+            first_loss: cfg.first_loss,
+            cwnd_step: None,
             recovery,
             first_partial: false,
             prr: (cfg.prr && recovery == Recovery::Sack).then_some(Prr::default()),
@@ -296,7 +341,8 @@ impl TcpSender {
             una: 0,
             nxt: 0,
             maxseq: 0,
-            recover: None,
+            // ns-2's recover_ = 0 (TcpAgent::reset): segment 0 is the highest "sent".
+            recover: (cfg.first_loss != FirstLoss::Off).then_some(1),
             dupacks: 0,
             in_recovery: false,
             rtt: {
@@ -406,6 +452,12 @@ impl TcpSender {
 
     /// When the retransmission timer expires, if it is running.
     #[inline]
+    /// The value cwnd took within the last event before its final one, if it took one a
+    /// trace shows (ns-2's `TcpAgent::recv` on the SYN's ACK, see `ns2_first_loss`).
+    pub fn take_cwnd_step(&mut self) -> Option<f64> {
+        self.cwnd_step.take()
+    }
+
     pub fn rto_deadline(&self) -> Option<SimTime> {
         self.rto_deadline
     }

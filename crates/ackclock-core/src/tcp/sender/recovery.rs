@@ -67,6 +67,11 @@ impl TcpSender {
         } else if self.syn_pending {
             // The SYN is acknowledged: the connection is open, with the initial window.
             self.syn_pending = false;
+            if self.first_loss != FirstLoss::Off && self.window_init != self.w.cwnd + 1.0 {
+                // ns-2's TcpAgent::recv opens cwnd_ by one segment first (opencwnd), then sets
+                // it to initial_window(): a traced cwnd_ shows both.
+                self.cwnd_step = Some(self.w.cwnd + 1.0);
+            }
             self.w.cwnd = self.window_init;
         } else {
             self.open_cwnd(now, acked, rtt);
@@ -117,8 +122,7 @@ impl TcpSender {
         if self.dupacks != self.dupack_threshold {
             return;
         }
-        let recovered = !self.careful || self.recover.is_none_or(|r| self.una > r);
-        if !recovered {
+        if !self.may_fast_retransmit() {
             return;
         }
         let reduced = self.reduce_window();
@@ -144,6 +148,16 @@ impl TcpSender {
         self.emit(self.una, now, out, c);
         self.arm_timer(now);
         self.send_much(now, out, c);
+    }
+
+    /// Whether a third duplicate ACK starts fast retransmit: always without `bug_fix` (and
+    /// `ecn`), else only once the last recovery's data are acknowledged (RFC 6582 section
+    /// 3.2 step 2; ns-2's `highest_ack_ > recover_`), or for segment 1 with ns-2's
+    /// `bugfix_ss_` (`(bugfix_ss_ && highest_ack_ == 0)` in ns-2.35's `dupack_action`s).
+    pub(super) fn may_fast_retransmit(&self) -> bool {
+        !self.careful
+            || self.recover.is_none_or(|r| self.una > r)
+            || (self.first_loss == FirstLoss::BugfixSs && self.una == 1)
     }
 
     /// Sets ssthresh after a loss and returns the reduced window fast recovery continues
@@ -201,6 +215,17 @@ impl TcpSender {
             return;
         }
         c.timeouts += 1;
+        if self.una == 0 {
+            // Nothing acknowledged yet (ns-2's highest_ack_ == -1, TcpAgent::timeout): the
+            // segment-size rule gives way to the fixed initial window, or with bugfix_ss_ a
+            // fixed one above one segment becomes one (RFC 3390 section 2).
+            if self.window_init_by_size {
+                self.window_init_by_size = false;
+                self.window_init = self.window_init_fixed;
+            } else if self.first_loss == FirstLoss::BugfixSs && self.window_init > 1.0 {
+                self.window_init = 1.0;
+            }
+        }
         self.clock = now;
         if self.hooks.cwnd_event {
             self.cc.cwnd_event(&mut self.w, CaEvent::Loss);

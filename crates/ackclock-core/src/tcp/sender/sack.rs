@@ -24,9 +24,7 @@ impl TcpSender {
                 self.dupacks += 1;
                 if self.dupacks < self.dupack_threshold {
                     self.limited_transmit(now, out, c);
-                } else if self.dupacks == self.dupack_threshold
-                    && (!self.careful || self.recover.is_none_or(|r| self.una > r))
-                {
+                } else if self.dupacks == self.dupack_threshold && self.may_fast_retransmit() {
                     self.w.cwnd = self.reduce_window();
                     self.recover = Some(self.maxseq);
                     self.pipe = (self.maxseq - self.una) as i64 - self.dupack_threshold as i64;

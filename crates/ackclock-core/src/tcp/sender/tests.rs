@@ -411,3 +411,97 @@ fn a_stopped_bulk_sender_drains_its_send_buffer() {
         assert_eq!(s.maxseq, last, "{buffer:?}");
     }
 }
+
+/// RFC 3390 section 1's table (4 segments up to 1095 bytes, 4380 bytes below 2190, else 2
+/// segments), as ns-2.35's `TcpAgent::initial_window` reads it with windowInitOption_ 2:
+/// the middle row as 3 segments.
+#[test]
+fn window_init_for_size_follows_rfc_3390() {
+    for (size, iw) in [
+        (536, 4),
+        (1000, 4),
+        (1095, 4),
+        (1096, 3),
+        (1500, 3),
+        (2189, 3),
+    ] {
+        assert_eq!(window_init_for_size(size), iw, "{size} bytes");
+    }
+    assert_eq!(window_init_for_size(2190), 2);
+    assert_eq!(window_init_for_size(9000), 2);
+}
+
+/// A SYN lost, then acknowledged after the timeout: the window the connection opens with
+/// (ns-2.35's `TcpAgent::timeout` with nothing acknowledged, then `recv` setting cwnd_ to
+/// `initial_window()` on the SYN's ACK).
+#[test]
+fn a_lost_syn_changes_the_initial_window_as_ns2_does() {
+    // (by size, window_init, first_loss, packet_size) -> the window after the SYN's ACK,
+    // without and with the loss.
+    for (by_size, init, first_loss, size, fresh, after_loss) in [
+        (false, 4, FirstLoss::BugfixSs, 1000, 4.0, 1.0),
+        (false, 4, FirstLoss::Plain, 1000, 4.0, 4.0),
+        (false, 4, FirstLoss::Off, 1000, 4.0, 4.0),
+        (false, 1, FirstLoss::BugfixSs, 1000, 1.0, 1.0),
+        (true, 2, FirstLoss::BugfixSs, 1000, 4.0, 2.0),
+        (true, 2, FirstLoss::BugfixSs, 1500, 3.0, 2.0),
+        (true, 6, FirstLoss::Plain, 2500, 2.0, 6.0),
+    ] {
+        for lose in [false, true] {
+            let mut cfg = ns2_tcp();
+            cfg.syn = true;
+            cfg.window_init = init;
+            cfg.window_init_by_size = by_size;
+            cfg.ns2_first_loss = first_loss;
+            cfg.packet_size = size;
+            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+            s.start(SimTime(0), &mut out, &mut c);
+            assert_eq!(s.w.cwnd, 1.0);
+            if lose {
+                s.on_timeout(s.rto_deadline().unwrap(), &mut out, &mut c);
+            }
+            s.on_ack(SimTime(5_000_000_000_000), &ackp(1), &mut out, &mut c);
+            let want = if lose { after_loss } else { fresh };
+            assert_eq!(
+                s.w.cwnd, want,
+                "{by_size} {init} {first_loss:?} {size} lost {lose}"
+            );
+        }
+    }
+}
+
+/// ns-2.35's `dupack_action`s with bug_fix_: `recover_` starts at 0, so three duplicate
+/// ACKs for the first data segment after the SYN start fast retransmit only with
+/// bugfix_ss_; the engine's `off` always allows it; without a SYN, segment 0's loss waits
+/// for the timer under ns-2's rules.
+#[test]
+fn first_segment_fast_retransmit_follows_bugfix_ss() {
+    for (syn, first_loss, expected) in [
+        (true, FirstLoss::BugfixSs, 1),
+        (true, FirstLoss::Plain, 0),
+        (true, FirstLoss::Off, 1),
+        (false, FirstLoss::BugfixSs, 0),
+        (false, FirstLoss::Plain, 0),
+        (false, FirstLoss::Off, 1),
+    ] {
+        let mut cfg = ns2_tcp();
+        cfg.syn = syn;
+        cfg.window = 100;
+        cfg.window_init = 6;
+        cfg.limited_transmit = false;
+        cfg.ns2_first_loss = first_loss;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.start(SimTime(0), &mut out, &mut c);
+        let first = if syn {
+            s.on_ack(SimTime(1), &ackp(1), &mut out, &mut c); // the SYN's ACK
+            1
+        } else {
+            0
+        };
+        assert!(s.maxseq >= first + 4);
+        for _ in 0..3 {
+            s.on_ack(SimTime(2), &ackp(first), &mut out, &mut c);
+        }
+        assert_eq!(c.fast_retransmits, expected, "syn {syn} {first_loss:?}");
+    }
+}
