@@ -73,7 +73,7 @@ enum Event {
     /// A TFRC flow's timer ([`crate::tfrc::TfrcTimer`] as u8) may have expired.
     Tfrc(FlowId, u8),
     /// ns-2's `Queue::resume` on a link with ns-2's clock while packets wait (the ns2
-    /// profile: `net::link::Ns2Clock`).
+    /// profile: `net::link::ns2_clock`).
     Resume(LinkId),
 }
 

@@ -9,7 +9,7 @@
 //! reaching a switch, come a rounding error apart, in an order set by the paths that summed
 //! them. Under the ns2 profile the scheduler orders events of one exact time by their ns-2
 //! time and then by ns-2's scheduling order (`sched::ns2_key`); links compute those times
-//! with ns-2's arithmetic (`net::link::Ns2Clock`). Reported times stay the exact ones.
+//! with ns-2's arithmetic (`net::link::ns2_clock`). Reported times stay the exact ones.
 //!
 //! Events without an ns-2 time of their own (timers, samples, application starts) count as
 //! at their exact time's double, scheduled when ackclock schedules them.

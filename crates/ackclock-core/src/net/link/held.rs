@@ -1,0 +1,220 @@
+//! The dequeue-time service of a link (`Service::Dequeue`: CoDel, FQ-CoDel, the schedulers):
+//! the discipline holds the waiting packets and is asked for the next one whenever the line
+//! frees up, which takes a transmission-done event while packets wait; below it, optionally,
+//! a device queue (`net::device`, the traffic-control layer), whose packets wait in the
+//! link's FIFO rings as a FIFO link's do.
+
+use super::super::device::{DeviceParams, DeviceQueue};
+use super::{Carried, Link};
+use crate::packet::Packet;
+use crate::packet_pool::PacketPool;
+use crate::queue::Backlog;
+use crate::time::SimTime;
+
+/// What a dequeue-time discipline's link needs from the simulator after a call.
+#[derive(Debug, Default)]
+pub struct HeldOutcome {
+    pub head: Option<SimTime>,
+    pub tx_done: Option<SimTime>,
+}
+
+impl Link {
+    /// Puts a device queue below the link's dequeue-time discipline (the traffic-control
+    /// layer: `net::device`).
+    pub fn set_device(&mut self, p: DeviceParams) {
+        self.device = Some(Box::new(DeviceQueue::new(p)));
+    }
+
+    /// The device queue's byte queue limit, if the link has one with BQL.
+    pub fn bql_limit(&self) -> Option<u32> {
+        self.device.as_ref().and_then(|d| d.bql_limit())
+    }
+
+    #[inline]
+    pub(super) fn held_backlog(&self) -> Backlog {
+        let b = self.queue.backlog();
+        if self.device.is_none() {
+            return b;
+        }
+        Backlog {
+            packets: b.packets + self.waiting.len() as u64,
+            bytes: b.bytes + self.waiting_bytes,
+        }
+    }
+
+    pub(super) fn enqueue_held(&mut self, now: SimTime, pkt: Packet, pool: &mut PacketPool) {
+        let before = self.dropped.len();
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[pkt.flow.idx()].arrive(now.0, pkt.size, true);
+        }
+        self.queue.enqueue(now, pkt, &mut self.dropped);
+        self.count_held_drops(before, now);
+        let q = self.backlog().packets;
+        if q > self.counters.max_queue_packets {
+            self.counters.max_queue_packets = q;
+        }
+        if self.device.is_some() {
+            self.fill_device(now, pool);
+            return;
+        }
+        if !self.tx_event_pending {
+            if self.busy_until <= now {
+                self.start_next(now, pool);
+            } else {
+                self.tx_event_pending = true;
+                self.schedule_tx_done = Some(self.busy_until);
+            }
+        }
+    }
+
+    fn count_held_drops(&mut self, from: usize, now: SimTime) {
+        for p in &self.dropped[from..] {
+            self.counters.dropped_packets += 1;
+            self.counters.dropped_bytes += p.size as u64;
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[p.flow.idx()].drop(now.0, p.size, true);
+            }
+        }
+    }
+
+    /// The line is free at `now`: asks the dequeue-time discipline for the next packet.
+    fn start_next(&mut self, now: SimTime, pool: &mut PacketPool) {
+        let held = &mut self.queue;
+        let marks = held.marks();
+        let before = self.dropped.len();
+        let next = held.dequeue(now, &mut self.dropped);
+        let marked = held.marks() - marks;
+        let more = held.backlog().packets > 0;
+        self.count_held_drops(before, now);
+        self.counters.marked_packets += marked;
+        let Some((at, pkt)) = next else {
+            // A shaper holding its packets until it has the tokens: ask again then.
+            if more {
+                if let Some(t) = self.queue.wake_at() {
+                    self.tx_event_pending = true;
+                    self.schedule_tx_done = Some(t);
+                }
+            }
+            return;
+        };
+        self.record_sojourn(now.0 - at.0);
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[pkt.flow.idx()].depart(now.0, pkt.size, true);
+        }
+        self.counters.departed_packets += 1;
+        self.counters.departed_bytes += pkt.size as u64;
+        self.busy_until = now + self.rate.tx_time(pkt.size);
+        let arrival = self.busy_until + self.delay;
+        if let Some(v) = self.started.as_mut() {
+            v.push((now, pkt));
+        }
+        self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
+        if self.in_flight.len() == 1 {
+            self.schedule_head = Some(arrival);
+        }
+        if more {
+            self.tx_event_pending = true;
+            self.schedule_tx_done = Some(self.busy_until);
+        }
+    }
+
+    /// The transmission-done event of a dequeue-time discipline's link.
+    pub fn on_tx_done(&mut self, now: SimTime, pool: &mut PacketPool) {
+        self.tx_event_pending = false;
+        if self.device.is_some() {
+            self.fill_device(now, pool);
+            return;
+        }
+        self.integrate_to(now);
+        self.start_next(now, pool);
+    }
+
+    /// The device queue takes the packets that started transmission by `now` (a departure
+    /// from the link's backlog), each counted as completed by BQL at its start.
+    pub(super) fn pop_device(&mut self, now: SimTime) {
+        while let Some(&(start, size, flow)) = self.waiting.front() {
+            if start > now {
+                break;
+            }
+            self.integrate_to(start);
+            self.waiting.pop_front();
+            self.waiting_bytes -= size as u64;
+            self.counters.departed_packets += 1;
+            self.counters.departed_bytes += size as u64;
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[flow as usize].depart(start.0, size, true);
+            }
+            self.device
+                .as_mut()
+                .expect("a device queue")
+                .taken(size, start);
+        }
+    }
+
+    /// The traffic-control layer's transmit loop (ns-3's `QueueDisc::Run`): while the device
+    /// queue is not stopped, the discipline hands it its next packet, which leaves at line
+    /// rate behind those already there. Then the link needs an event when the device next
+    /// takes a packet (and may wake), or when a shaper will have tokens.
+    fn fill_device(&mut self, now: SimTime, pool: &mut PacketPool) {
+        loop {
+            self.pop_device(now);
+            self.integrate_to(now);
+            if !self.device.as_ref().expect("a device queue").open() {
+                break;
+            }
+            let marks = self.queue.marks();
+            let before = self.dropped.len();
+            let next = self.queue.dequeue(now, &mut self.dropped);
+            self.counters.marked_packets += self.queue.marks() - marks;
+            self.count_held_drops(before, now);
+            let Some((at, pkt)) = next else {
+                break;
+            };
+            let start = now.max(self.busy_until);
+            self.record_sojourn(start.0 - at.0);
+            self.busy_until = start + self.rate.tx_time(pkt.size);
+            let arrival = self.busy_until + self.delay;
+            // Traced when it leaves the discipline (in time order), not at its start.
+            if let Some(v) = self.started.as_mut() {
+                v.push((now, pkt));
+            }
+            self.waiting.push_back((start, pkt.size, pkt.flow.0));
+            self.waiting_bytes += pkt.size as u64;
+            self.device
+                .as_mut()
+                .expect("a device queue")
+                .queued(pkt.size);
+            self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
+            if self.in_flight.len() == 1 {
+                self.schedule_head = Some(arrival);
+            }
+        }
+        let q = self.held_backlog().packets;
+        if q > self.counters.max_queue_packets {
+            self.counters.max_queue_packets = q;
+        }
+        if self.tx_event_pending || self.queue.backlog().packets == 0 {
+            return;
+        }
+        let next_start = self.waiting.front().map(|&(t, _, _)| t);
+        let wake = if self.device.as_ref().expect("a device queue").open() {
+            self.queue.wake_at()
+        } else {
+            next_start
+        };
+        if let Some(t) = wake {
+            self.tx_event_pending = true;
+            self.schedule_tx_done = Some(t);
+        }
+    }
+
+    /// Drops and events left by the last call on a dequeue-time discipline's link; the
+    /// dropped packets are appended to `dropped`.
+    pub fn take_held_outcome(&mut self, dropped: &mut Vec<Packet>) -> HeldOutcome {
+        dropped.append(&mut self.dropped);
+        HeldOutcome {
+            head: self.schedule_head.take(),
+            tx_done: self.schedule_tx_done.take(),
+        }
+    }
+}

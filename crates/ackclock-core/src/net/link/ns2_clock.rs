@@ -1,0 +1,242 @@
+//! A FIFO link's second clock under `run.ties = "ns2"` (the ns-2 front end): the ns-2 times
+//! and scheduling orders of its packets' arrivals and of its queue's resume events, so that
+//! the scheduler orders simultaneous events as ns-2.35 does (`sim/ns2_clock.rs`).
+
+use super::super::ring::Ring;
+use super::{Carried, Enqueued, Link};
+use crate::packet_pool::PacketPool;
+use crate::time::SimTime;
+
+/// A FIFO link's ns-2 clock (the ns2 profile): each accepted packet's ns-2 times, computed
+/// with ns-2.35's own arithmetic, and the link's `Queue::resume` events.
+///
+/// ns-2's `LinkDelay::recv` schedules a packet's arrival at the far node at `now + (txt +
+/// delay_)`, with `txt = 8 * size / bandwidth_`, and the queue's resume at `now + txt`, in
+/// that order (two uids), at the instant its transmission starts: the packet's own arrival at
+/// the link when the line was free, else the resume that ended the previous transmission
+/// (`Queue::resume` dequeues the next packet; with none waiting the line goes idle,
+/// `blocked_ = 0`). Those doubles differ from the exact times by the rounding of each sum,
+/// which decides the order of events ackclock's exact clock sees as simultaneous; the
+/// scheduler orders such ties by them, then by ns-2's scheduling order (`sched::ns2_key`).
+/// A resume becomes an event here only while packets wait (it starts the next one).
+#[derive(Debug)]
+pub(super) struct Ns2Clock {
+    /// ns-2's `bandwidth_` (bit/s) and `delay_` (s).
+    bw: f64,
+    delay: f64,
+    /// Beside `in_flight`: each packet's arrival time at the far node in ns-2's double, and
+    /// its ns-2 scheduling order (the sequence number reserved at its transmission start;
+    /// `UNSTARTED` while it waits).
+    keys: Ring<(f64, u64)>,
+    /// When the last accepted packet's transmission ends, in ns-2's double.
+    pub(super) busy: f64,
+    /// The resume that ends the current transmission: its ns-2 time and scheduling order
+    /// (before the first transmission: before everything).
+    resume: (f64, u64),
+    /// The resume is an event in the queue (packets wait).
+    resume_pending: bool,
+    /// Scheduling orders are due for the packet that started last (the simulator reserves
+    /// them: `take_ns2_outcome`).
+    started: bool,
+    /// The ring was empty when the last packet was accepted: its arrival is the next head
+    /// event.
+    schedule_head: bool,
+    /// A resume event to schedule (the first packet has just started to wait).
+    schedule_resume: bool,
+}
+
+/// A packet waiting for the line (its scheduling order is reserved when it starts).
+const UNSTARTED: u64 = u64::MAX;
+
+/// Whether the event of ns-2 time and scheduling order `a` runs before `b` (of the same
+/// exact time).
+#[inline]
+fn ns2_before(a: (f64, u64), b: (f64, u64)) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+impl Link {
+    /// Keeps ns-2's clock beside the exact one (the ns2 profile, [`Ns2Clock`]), with
+    /// `bandwidth_bps` as ns-2 holds it (`LinkConfig::rate_bps`). Only a FIFO link without a
+    /// periodic discipline or a device queue keeps it: the others order their events as
+    /// before.
+    pub fn keep_ns2_clock(&mut self, bandwidth_bps: f64) {
+        if self.holds || self.periodic || self.device.is_some() {
+            return;
+        }
+        self.periodic = true;
+        self.ns2 = Some(Box::new(Ns2Clock {
+            bw: bandwidth_bps,
+            delay: crate::sched::ns2_seconds(SimTime(self.delay.0)),
+            keys: Ring::with_capacity(8),
+            busy: 0.0,
+            resume: (-1.0, 0),
+            resume_pending: false,
+            started: false,
+            schedule_head: false,
+            schedule_resume: false,
+        }));
+    }
+
+    /// Stops keeping ns-2's clock (before the run: another link cannot keep it).
+    pub fn drop_ns2_clock(&mut self) {
+        if self.ns2.take().is_some() {
+            self.periodic = self.queue.periodic();
+        }
+    }
+
+    /// Whether the link keeps ns-2's clock.
+    #[inline(always)]
+    pub fn has_ns2_clock(&self) -> bool {
+        self.ns2.is_some()
+    }
+
+    /// [`Link::enqueue`] on a link with ns-2's clock: the arrival and the resume that ends the
+    /// current transmission are ordered as ns-2 orders them (by exact time, then by their
+    /// ns-2 times and scheduling orders; the arrival's are `pool.ns2_now`), so a packet that
+    /// reaches the line at the instant it frees up waits only if ns-2's resume comes after
+    /// it. The outcome is the simulator's to collect ([`Link::take_ns2_outcome`]).
+    #[inline(never)]
+    pub(super) fn enqueue_ns2(
+        &mut self,
+        now: SimTime,
+        c: Carried,
+        pool: &mut PacketPool,
+    ) -> Enqueued {
+        let (now2, uid) = pool.ns2_now;
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let line_free = self.busy_until < now
+            || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid)));
+        self.integrate_to(now);
+        if !self.admit(now, c, pool) {
+            return Enqueued::Dropped;
+        }
+        let (size, flow) = (c.size, c.flow);
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let waits = !line_free;
+        // ns-2's `LinkDelay::txtime`: 8 * size / bandwidth_, in that order.
+        let txt = 8.0 * size as f64 / ns2.bw;
+        let (start, start2) = if waits {
+            (self.busy_until, ns2.busy)
+        } else {
+            (now, now2)
+        };
+        self.busy_until = start + self.rate.tx_time(size);
+        ns2.busy = start2 + txt;
+        let arrival = self.busy_until + self.delay;
+        let arrival2 = start2 + (txt + ns2.delay);
+        if let Some(m) = self.flow_monitor.as_mut() {
+            let f = &mut m[flow.idx()];
+            f.arrive(now.0, size, waits);
+            if !waits {
+                f.depart(now.0, size, false);
+            }
+        }
+        ns2.keys.push_back((arrival2, UNSTARTED));
+        if waits {
+            if !ns2.resume_pending {
+                ns2.resume_pending = true;
+                ns2.schedule_resume = true;
+            }
+            self.record_sojourn(start.0 - now.0);
+            self.waiting.push_back((start, size, flow.0));
+            self.waiting_bytes += size as u64;
+            let q = self.waiting.len() as u64;
+            if q > self.counters.max_queue_packets {
+                self.counters.max_queue_packets = q;
+            }
+        } else {
+            ns2.resume = (ns2.busy, UNSTARTED);
+            ns2.started = true;
+            self.zero_sojourns += 1;
+            self.counters.departed_packets += 1;
+            self.counters.departed_bytes += size as u64;
+            if let Some(v) = self.started.as_mut() {
+                v.push((now, *pool.get(c.r)));
+            }
+        }
+        self.in_flight.push_back((arrival, c));
+        let first = self.in_flight.len() == 1;
+        self.ns2.as_mut().expect("an ns-2 clock").schedule_head = first;
+        Enqueued::Held
+    }
+
+    /// The sequence number the simulator reserved for the packet that started last (its
+    /// arrival at the far node; the next, `seq + 1`, is the resume that ends it), as ns-2's
+    /// `LinkDelay::recv` schedules them.
+    pub fn ns2_started(&mut self, seq: u64) {
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let started = self.in_flight.len() - self.waiting.len() - 1;
+        ns2.keys.get_mut(started).1 = seq;
+        ns2.resume.1 = seq + 1;
+    }
+
+    /// What the simulator must do after an enqueue or a resume on a link with ns-2's clock:
+    /// reserve sequence numbers (then call [`Link::ns2_started`] before scheduling), and
+    /// schedule the head and resume events.
+    pub fn take_ns2_outcome(&mut self) -> (bool, bool, bool) {
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let o = (ns2.started, ns2.schedule_head, ns2.schedule_resume);
+        ns2.started = false;
+        ns2.schedule_head = false;
+        ns2.schedule_resume = false;
+        o
+    }
+
+    /// The head event's time, ns-2 time and sequence number (one is reserved by `reserve` if
+    /// the head has not started: only on a link without propagation delay).
+    pub fn ns2_head(&mut self, reserve: impl FnOnce() -> u64) -> Option<(SimTime, f64, u64)> {
+        let &(t, _) = self.in_flight.front()?;
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let k = ns2.keys.get_mut(0);
+        if k.1 == UNSTARTED {
+            k.1 = reserve();
+        }
+        Some((t, k.0, k.1))
+    }
+
+    /// The pending resume event's time, ns-2 time and sequence number.
+    pub fn ns2_resume(&self) -> (SimTime, f64, u64) {
+        let ns2 = self.ns2.as_ref().expect("an ns-2 clock");
+        let &(start, _, _) = self.waiting.front().expect("a resume with packets waiting");
+        (start, ns2.resume.0, ns2.resume.1)
+    }
+
+    /// ns-2's `Queue::resume` at `now` (an event only while packets wait): the next waiting
+    /// packet starts. The simulator then collects [`Link::take_ns2_outcome`].
+    pub fn on_ns2_resume(&mut self, now: SimTime, pool: &PacketPool) {
+        self.integrate_to(now);
+        let (start, size, flow) = self
+            .waiting
+            .pop_front()
+            .expect("a resume with packets waiting");
+        debug_assert_eq!(start, now);
+        self.waiting_bytes -= size as u64;
+        self.counters.departed_packets += 1;
+        self.counters.departed_bytes += size as u64;
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[flow as usize].depart(start.0, size, true);
+        }
+        let started = self.in_flight.len() - self.waiting.len() - 1;
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let txt = 8.0 * size as f64 / ns2.bw;
+        ns2.resume = (ns2.resume.0 + txt, UNSTARTED);
+        ns2.started = true;
+        ns2.resume_pending = !self.waiting.is_empty();
+        ns2.schedule_resume = ns2.resume_pending;
+        if let Some(v) = self.started.as_mut() {
+            let &(_, c) = self.in_flight.get(started);
+            v.push((now, *pool.get(c.r)));
+        }
+    }
+
+    /// [`Link::deliver_head`] on a link with ns-2's clock, with the delivered packet's ns-2
+    /// time and sequence number (those of the event now running).
+    #[inline]
+    pub fn deliver_head_ns2(&mut self) -> (Carried, (f64, u64)) {
+        let (c, _) = self.deliver_head();
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let k = ns2.keys.pop_front().expect("a key per packet");
+        (c, k)
+    }
+}

@@ -1,0 +1,241 @@
+//! Unit tests of `net::link`: the FIFO service, the ns-2 clock, a device queue, and the
+//! layout a hop relies on.
+
+use super::*;
+use crate::net::device::DeviceParams;
+use crate::queue::DropTail;
+
+fn pkt(size: u32) -> Packet {
+    Packet::test_udp(0, 0, size)
+}
+
+fn link(limit: u64) -> Link {
+    let q = AnyQueue::DropTail(DropTail {
+        limit_packets: Some(limit),
+        limit_bytes: None,
+        ns2: false,
+    });
+    Link::new(
+        NodeId(0),
+        NodeId(1),
+        Rate::from_bps_f64(8e6).unwrap(),
+        SimDuration(5_000),
+        q,
+    )
+}
+
+/// ns-2's times of a packet: arrival at `start + (txt + delay)`, resume at `start + txt`,
+/// `txt = 8 * size / bandwidth_` (`LinkDelay::recv`); a waiting packet starts at the
+/// resume, which assigns its scheduling order.
+#[test]
+fn the_ns2_clock_sums_doubles_as_ns2_does() {
+    let mut l = link(10);
+    l.keep_ns2_clock(8e6);
+    let mut pool = PacketPool::default();
+    let now2 = 0.1f64; // an arrival at 0.1 s
+    pool.ns2_now = (now2, 5);
+    let now = SimTime(100_000_000_000);
+    for _ in 0..2 {
+        let c = Carried::put(&mut pool, pkt(1000));
+        assert_eq!(l.enqueue(now, c, &mut pool), Enqueued::Held);
+    }
+    // The first started at once (seq 10 for its arrival, 11 for its resume), the second
+    // waits behind it; its resume is the first's.
+    assert_eq!(l.take_ns2_outcome(), (true, false, true));
+    l.ns2_started(10);
+    let txt = 8.0 * 1000.0 / 8e6;
+    let delay = 5_000.0 / 1e12;
+    let (t, t2, seq) = l.ns2_head(|| unreachable!()).unwrap();
+    assert_eq!(
+        (t, t2, seq),
+        (SimTime(101_000_005_000), now2 + (txt + delay), 10)
+    );
+    let (t, t2, seq) = l.ns2_resume();
+    assert_eq!((t, t2, seq), (SimTime(101_000_000_000), now2 + txt, 11));
+    l.on_ns2_resume(t, &pool);
+    assert_eq!(l.take_ns2_outcome(), (true, false, false));
+    l.ns2_started(12);
+    let (c, key) = l.deliver_head_ns2();
+    assert_eq!(pool.get(c.r).size, 1000);
+    assert_eq!(key, (now2 + (txt + delay), 10));
+    let (_, t2, seq) = l.ns2_head(|| unreachable!()).unwrap();
+    assert_eq!((t2, seq), ((now2 + txt) + (txt + delay), 12));
+}
+
+/// A packet reaching the line at the exact instant it frees up waits only if ns-2's
+/// resume comes after the arrival: by ns-2 time, then by scheduling order.
+#[test]
+fn a_tie_with_the_resume_goes_by_ns2s_order() {
+    for (arrival2, arrival_seq, waits) in [
+        (f64::from_bits(0.001f64.to_bits() - 1), 99, true), // an ulp before the resume
+        (0.001, 99, false),                                 // same double, scheduled later
+        (0.001, 3, true),                                   // same double, scheduled first
+        (f64::from_bits(0.001f64.to_bits() + 1), 3, false), // an ulp after
+    ] {
+        let mut l = link(10);
+        l.keep_ns2_clock(8e6);
+        let mut pool = PacketPool::default();
+        pool.ns2_now = (0.0, 1);
+        let c = Carried::put(&mut pool, pkt(1000));
+        l.enqueue(SimTime(0), c, &mut pool);
+        l.take_ns2_outcome();
+        l.ns2_started(4); // its resume: seq 5 at 0.001 s
+        pool.ns2_now = (arrival2, arrival_seq);
+        let c = Carried::put(&mut pool, pkt(1000));
+        l.enqueue(SimTime(1_000_000_000), c, &mut pool);
+        let (started, _, resume) = l.take_ns2_outcome();
+        assert_eq!(
+            (started, resume),
+            (!waits, waits),
+            "{arrival2} {arrival_seq}"
+        );
+        assert_eq!(l.backlog().packets, waits as u64);
+    }
+}
+
+#[test]
+fn arrival_is_transmission_plus_propagation() {
+    let mut l = link(10);
+    let mut pool = PacketPool::default();
+    // 1000 B at 8 Mb/s = 1 ms = 1e9 ps.
+    let first = Carried::put(&mut pool, pkt(1000));
+    assert_eq!(
+        l.enqueue(SimTime(0), first, &mut pool),
+        Enqueued::ScheduleHead(SimTime(1_000_005_000))
+    );
+    let second = Carried::put(&mut pool, pkt(1000));
+    assert_eq!(l.enqueue(SimTime(0), second, &mut pool), Enqueued::Queued);
+    let (head, next) = l.deliver_head();
+    assert_eq!(head, first);
+    assert_eq!(next, Some(SimTime(2_000_005_000)));
+    assert_eq!(l.in_flight(), 1);
+}
+
+#[test]
+fn backlog_drains_at_line_rate_and_integrates() {
+    let mut l = link(2);
+    let mut pool = PacketPool::default();
+    for _ in 0..4 {
+        let c = Carried::put(&mut pool, pkt(1000));
+        l.enqueue(SimTime(0), c, &mut pool);
+    }
+    // One on the wire, two waiting, one dropped.
+    assert_eq!(l.counters.dropped_packets, 1);
+    assert_eq!(l.backlog().packets, 2);
+    l.advance(SimTime(1_000_000_000));
+    assert_eq!(l.backlog().packets, 1);
+    l.advance(SimTime(3_000_000_000));
+    assert_eq!(l.backlog().packets, 0);
+    let c = l.counters;
+    assert_eq!(c.arrived_packets, c.departed_packets + c.dropped_packets);
+    // Two packets waited 1 ms and 2 ms: 3 packet-ms.
+    assert_eq!(c.area_packets, 3_000_000_000);
+}
+
+/// Below a holding discipline, a device-queue packet leaves the backlog when its
+/// transmission starts, even when the link has no event then: the next arrival counts
+/// the time since with the packet gone (Little's law: area = sum of the waits).
+#[test]
+fn device_queue_packets_leave_the_backlog_at_their_start() {
+    use crate::params::Params;
+    use crate::queue::{QueueKind, QueueSetup};
+    use crate::rng::RandomStream;
+    let kind = QueueKind::by_name("codel").unwrap();
+    let setup = QueueSetup {
+        limit_packets: Some(100),
+        limit_bytes: None,
+        ns2: false,
+        ecn: false,
+        rate_bps: 8e6,
+        delay: SimDuration(5_000),
+        rng: RandomStream::named(1, "test"),
+        flow_priority: vec![].into(),
+    };
+    let q = AnyQueue::new(kind, &Params::defaults(kind.info()), &setup);
+    let mut l = Link::new(
+        NodeId(0),
+        NodeId(1),
+        Rate::from_bps_f64(8e6).unwrap(),
+        SimDuration(5_000),
+        q,
+    );
+    l.set_device(DeviceParams {
+        limit_packets: 100,
+        bql: None,
+    });
+    let mut pool = PacketPool::default();
+    // Two 1 ms packets at 0: the second waits 1 ms in the device queue.
+    for _ in 0..2 {
+        let c = Carried::put(&mut pool, pkt(1000));
+        l.enqueue(SimTime(0), c, &mut pool);
+    }
+    assert_eq!(l.backlog().packets, 1);
+    // The next arrival, 10 ms later, finds the device queue empty since 1 ms.
+    let c = Carried::put(&mut pool, pkt(1000));
+    l.enqueue(SimTime(10_000_000_000), c, &mut pool);
+    assert_eq!(l.counters.area_packets, 1_000_000_000);
+    assert_eq!(l.counters.departed_packets, 3);
+}
+
+mod layout_tests {
+    use super::*;
+    use std::mem::{align_of, offset_of, size_of};
+
+    fn line(offset: usize) -> usize {
+        offset / 64
+    }
+
+    /// What every hop reads sits in the lines the comment on [`Link`] promises.
+    #[test]
+    fn a_hop_touches_the_first_lines() {
+        assert_eq!(align_of::<Link>(), 64);
+        for (name, at) in [
+            ("in_flight", offset_of!(Link, in_flight)),
+            ("busy_until", offset_of!(Link, busy_until)),
+            ("delay", offset_of!(Link, delay)),
+            ("to", offset_of!(Link, to)),
+        ] {
+            assert_eq!(line(at), 0, "{name} at {at}");
+        }
+        for (name, at) in [
+            ("waiting", offset_of!(Link, waiting)),
+            ("waiting_bytes", offset_of!(Link, waiting_bytes)),
+            ("counted_until", offset_of!(Link, counted_until)),
+            ("zero_sojourns", offset_of!(Link, zero_sojourns)),
+        ] {
+            assert_eq!(line(at), 1, "{name} at {at}");
+        }
+        for (name, at) in [
+            ("queue", offset_of!(Link, queue)),
+            ("rate", offset_of!(Link, rate) + size_of::<Rate>() - 1),
+            ("loss", offset_of!(Link, loss)),
+        ] {
+            assert_eq!(line(at), 2, "{name} at {at}");
+        }
+        for (name, at) in [
+            ("holds", offset_of!(Link, holds)),
+            ("periodic", offset_of!(Link, periodic)),
+            ("flow_monitor", offset_of!(Link, flow_monitor)),
+        ] {
+            assert_eq!(line(at), 3, "{name} at {at}");
+        }
+        let c = offset_of!(Link, counters);
+        for (name, at) in [
+            (
+                "arrived_packets",
+                offset_of!(QueueCounters, arrived_packets),
+            ),
+            ("departed_bytes", offset_of!(QueueCounters, departed_bytes)),
+            (
+                "delivered_packets",
+                offset_of!(QueueCounters, delivered_packets),
+            ),
+            (
+                "max_queue_packets",
+                offset_of!(QueueCounters, max_queue_packets),
+            ),
+        ] {
+            assert_eq!(line(c + at), 4, "counters.{name} at {}", c + at);
+        }
+    }
+}
