@@ -71,9 +71,10 @@ class Simulation:
         the engine's QueueCounters (monitor.rs), and the areas as floats (area_*_ps)."""
     def queue_flow_counters(self, link: int) -> dict[int, dict[str, Any]]:
         """Link direction ``link``'s per-flow queue counters (``monitor_flows``), brought up
-        to now: per engine flow that has offered the link a packet, keyed by flow index, its
-        queue counters with first_arrival_ps and data (whether the flow's data crosses it);
-        ValueError for a link without a flow monitor."""
+        to now: per engine flow that has offered the link a packet, keyed by flow index, every
+        count of the engine's FlowQueueCounters (monitor.rs), the areas as floats (area_*_ps),
+        first_arrival_ps and data (whether the flow's data crosses it); ValueError for a link
+        without a flow monitor."""
     def flush_traces(self) -> None:
         """Writes the packet-trace lines due by now to their files (the ns-2 front end)."""
     def take_tcp_trace(self) -> dict[str, list[Any]]:

@@ -179,13 +179,15 @@ def test_parameters_of_other_disciplines_go_in_params() -> None:
 
 def test_the_binding_exports_every_counter() -> None:
     """The engine's counters are defined once (monitor.rs's `counters!`) and the binding
-    hands out every one of them, mid-run."""
+    hands out every one of them (a flow's, a queue's, a flow's share of a queue), mid-run."""
     import json
 
     from ackclock import _core
 
     text = BASE.replace("QUEUE", 'queue = { kind = "red", limit = 100, ecn = true }')
-    sim = _core.Simulation(json.dumps(resolve(loads_scenario(text, source="q.toml"))))
+    doc = resolve(loads_scenario(text, source="q.toml"))
+    doc["links"][0]["monitor_flows"] = True
+    sim = _core.Simulation(json.dumps(doc))
     sim.run_until(500 * MS)
     flow = sim.flow_counters(0)
     assert {"packets_sent", "acks_dropped", "rtt_samples", "rtt_sum_ps", "ecn_reductions",
@@ -195,3 +197,9 @@ def test_the_binding_exports_every_counter() -> None:
     assert {"delivered_packets", "max_queue_packets", "sojourn_sum_ps", "max_sojourn_ps",
             "marked_packets", "area_packets_ps"} <= queue.keys()
     assert queue["delivered_packets"] > 0
+    per_flow = sim.queue_flow_counters(0)[0]
+    counts = {f"{what}_{unit}" for what in ("arrived", "departed", "dropped", "lost", "area",
+                                            "backlog") for unit in ("packets", "bytes")}
+    assert per_flow.keys() == counts | {"area_packets_ps", "area_bytes_ps", "first_arrival_ps",
+                                        "data"}
+    assert per_flow["arrived_packets"] > 0 and per_flow["data"] is True

@@ -6,10 +6,21 @@
 
 use std::ops::{Add, Sub};
 
-/// Declares a counters struct once: its fields (each a running count `sum`, or a running
-/// maximum `max` that a difference keeps from the later snapshot), and from them `Sub` (the
-/// measurement window's difference), `Add` (summing flows), `NAMES` and `each`, which hand
-/// every field to the binding and the report in one list.
+/// Declares a counters struct once: its fields, each with how a difference of two snapshots
+/// (`Sub`, the measurement window) and a sum (`Add`, flows summed) treat it, and from them
+/// `NAMES` and `each`, which hand every count to the binding in one list:
+/// - `sum`: a running count; the difference subtracts, the sum adds;
+/// - `max`: a running maximum; the difference keeps the later snapshot's, the sum the larger;
+/// - `level`: a current level (a backlog); the difference keeps the later snapshot's, the sum
+///   adds;
+/// - `first`: when something first happened (`Option<u64>`, ps); the difference keeps the
+///   later snapshot's, the sum the earlier; not in `each` (the binding names its unit);
+/// - `clock`: the time up to which integrals are counted (ps); the difference keeps the later
+///   snapshot's, the sum the later; not in `each`.
+///
+/// The result tables name their columns themselves (some are derived: rates, means); the
+/// test `every_counter_reaches_a_result_table` (tests/scenarios.rs) holds every counter to a
+/// column.
 macro_rules! counters {
     (
         $(#[$meta:meta])*
@@ -40,16 +51,29 @@ macro_rules! counters {
             /// Every field's name, in declaration order.
             pub const NAMES: &'static [&'static str] = &[$(stringify!($field),)*];
 
-            /// Calls `f` with every field's name and value, in declaration order.
+            /// Calls `f` with every count's name and value, in declaration order (`first`
+            /// and `clock` fields left out).
             pub fn each(&self, mut f: impl FnMut(&'static str, u128)) {
-                $(f(stringify!($field), self.$field as u128);)*
+                $(counters!(@each $how, f, stringify!($field), self.$field);)*
             }
         }
     };
     (@sub sum, $a:expr, $b:expr) => { $a - $b };
-    (@sub max, $a:expr, $b:expr) => { $a };
+    (@sub $other:ident, $a:expr, $b:expr) => { $a };
     (@add sum, $a:expr, $b:expr) => { $a + $b };
+    (@add level, $a:expr, $b:expr) => { $a + $b };
     (@add max, $a:expr, $b:expr) => { $a.max($b) };
+    (@add clock, $a:expr, $b:expr) => { $a.max($b) };
+    // `None` is not below a time: the earlier of two that are set, else the one set.
+    (@add first, $a:expr, $b:expr) => {
+        match ($a, $b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        }
+    };
+    (@each first, $f:ident, $name:expr, $v:expr) => {};
+    (@each clock, $f:ident, $name:expr, $v:expr) => {};
+    (@each $how:ident, $f:ident, $name:expr, $v:expr) => { $f($name, $v as u128) };
 }
 
 counters! {
@@ -392,28 +416,32 @@ impl FlowMonitor {
     }
 }
 
-/// One flow's share of a link direction's queue (ns-2 `makeflowmon Fid` attached to a
-/// link): what it offered, what left, what was dropped, and the time integrals of its
-/// waiting packets and bytes. Integrals advance only when this flow's backlog changes, so
-/// each event costs O(1) whatever the number of flows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FlowQueueCounters {
-    pub arrived_packets: u64,
-    pub arrived_bytes: u64,
-    pub departed_packets: u64,
-    pub departed_bytes: u64,
-    pub dropped_packets: u64,
-    pub dropped_bytes: u64,
-    /// Taken by the link's loss model after crossing it (ns-2's link-lossmodel drops).
-    pub lost_packets: u64,
-    pub lost_bytes: u64,
-    pub area_packets: u128,
-    pub area_bytes: u128,
-    pub backlog_packets: u64,
-    pub backlog_bytes: u64,
-    /// When the flow's first packet arrived (ps), if one has.
-    pub first_arrival: Option<u64>,
-    since: u64,
+counters! {
+    /// One flow's share of a link direction's queue (ns-2 `makeflowmon Fid` attached to a
+    /// link): what it offered, what left, what was dropped, and the time integrals of its
+    /// waiting packets and bytes. Integrals advance only when this flow's backlog changes, so
+    /// each event costs O(1) whatever the number of flows. A difference of two snapshots
+    /// (the measurement window) keeps the later one's backlog.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct FlowQueueCounters {
+        arrived_packets: u64 => sum,
+        arrived_bytes: u64 => sum,
+        departed_packets: u64 => sum,
+        departed_bytes: u64 => sum,
+        dropped_packets: u64 => sum,
+        dropped_bytes: u64 => sum,
+        /// Taken by the link's loss model after crossing it (ns-2's link-lossmodel drops).
+        lost_packets: u64 => sum,
+        lost_bytes: u64 => sum,
+        area_packets: u128 => sum,
+        area_bytes: u128 => sum,
+        backlog_packets: u64 => level,
+        backlog_bytes: u64 => level,
+        /// When the flow's first packet arrived (ps), if one has.
+        first_arrival: Option<u64> => first,
+        /// The integrals are counted up to this time (ps).
+        since: u64 => clock,
+    }
 }
 
 impl FlowQueueCounters {
@@ -467,22 +495,41 @@ impl FlowQueueCounters {
         self.lost_packets += 1;
         self.lost_bytes += size as u64;
     }
+}
 
-    /// The counts since `earlier` (integrals included); the backlog stays this one's.
-    pub fn since(&self, earlier: &FlowQueueCounters) -> FlowQueueCounters {
-        FlowQueueCounters {
-            arrived_packets: self.arrived_packets - earlier.arrived_packets,
-            arrived_bytes: self.arrived_bytes - earlier.arrived_bytes,
-            departed_packets: self.departed_packets - earlier.departed_packets,
-            departed_bytes: self.departed_bytes - earlier.departed_bytes,
-            dropped_packets: self.dropped_packets - earlier.dropped_packets,
-            dropped_bytes: self.dropped_bytes - earlier.dropped_bytes,
-            lost_packets: self.lost_packets - earlier.lost_packets,
-            lost_bytes: self.lost_bytes - earlier.lost_bytes,
-            area_packets: self.area_packets - earlier.area_packets,
-            area_bytes: self.area_bytes - earlier.area_bytes,
-            ..*self
-        }
+#[cfg(test)]
+mod flow_queue_tests {
+    use super::*;
+
+    /// The measurement window's difference keeps the later snapshot's backlog, first arrival
+    /// and clock; a sum adds backlogs and keeps the earliest first arrival.
+    #[test]
+    fn differences_and_sums_of_a_flows_queue_counters() {
+        let mut a = FlowQueueCounters::default();
+        a.arrive(10, 100, true);
+        let early = a;
+        a.arrive(20, 100, true);
+        a.depart(30, 100, true);
+        let d = a - early;
+        assert_eq!((d.arrived_packets, d.departed_packets), (1, 1));
+        assert_eq!(
+            (d.backlog_packets, d.first_arrival, d.since),
+            (1, Some(10), 30)
+        );
+        // One packet waiting from 10 to 20, two from 20 to 30.
+        assert_eq!(d.area_packets, 30);
+        let mut b = FlowQueueCounters::default();
+        b.arrive(5, 50, false);
+        let s = a + b;
+        assert_eq!(
+            (s.arrived_packets, s.first_arrival, s.backlog_packets),
+            (3, Some(5), 1)
+        );
+        assert_eq!((FlowQueueCounters::default() + a).first_arrival, Some(10));
+        let mut names = Vec::new();
+        a.each(|n, _| names.push(n));
+        assert_eq!(names.len(), FlowQueueCounters::NAMES.len() - 2);
+        assert!(!names.contains(&"first_arrival") && !names.contains(&"since"));
     }
 }
 

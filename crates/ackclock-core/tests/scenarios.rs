@@ -370,3 +370,51 @@ fn traced_cwnd_changes_on_every_ack_and_drops_once_per_loss_event() {
     assert_eq!(drops, losses);
     assert!(var.iter().any(|v| v == "ssthresh"));
 }
+
+/// Every counter reaches the result tables: the counters are declared once
+/// (`monitor::counters!`), the tables name their columns themselves, so each count is either
+/// a column of its own name or listed here with the columns derived from it. A counter added
+/// without a place in the tables fails here.
+#[test]
+fn every_counter_reaches_a_result_table() {
+    use ackclock_core::monitor::{FlowCounters, QueueCounters};
+    let mut tcp = ns2_tcp();
+    tcp.window = 20;
+    let r = run(dumbbell(1, 100e6, 1, 10e6, 10, 20, tcp, 1));
+    let flow_derived: &[(&str, &[&str])] = &[
+        ("packets_received", &["packets_delivered"]),
+        ("bytes_received", &["throughput_mbps"]),
+        ("bytes_delivered", &["goodput_mbps"]),
+        ("packets_dropped", &["loss_rate"]),
+        ("rtt_sum_ps", &["mean_rtt_s"]),
+        ("rto_area", &["mean_rto_s"]),
+        ("rto_time_ps", &["mean_rto_s"]),
+    ];
+    // `delivered_packets` is summed into summary.json's `packet_hops` instead.
+    let queue_derived: &[(&str, &[&str])] = &[
+        ("delivered_packets", &[]),
+        ("area_packets", &["mean_queue_packets"]),
+        ("area_bytes", &["mean_queue_bytes"]),
+        ("sojourn_sum_ps", &["mean_sojourn_s"]),
+        ("max_sojourn_ps", &["max_sojourn_s"]),
+    ];
+    for (table, names, derived) in [
+        (&r.flows, FlowCounters::NAMES, flow_derived),
+        (&r.queues, QueueCounters::NAMES, queue_derived),
+    ] {
+        for name in names {
+            let from = derived.iter().find(|(n, _)| n == name);
+            assert!(
+                table.column(name).is_some() || from.is_some(),
+                "counter {name} is in no result table"
+            );
+            for col in from.map_or(&[][..], |(_, cols)| cols) {
+                assert!(table.column(col).is_some(), "{name}: no column {col}");
+            }
+        }
+        for (n, _) in derived {
+            assert!(names.contains(n), "{n} is not a counter");
+        }
+    }
+    assert!(r.summary.packet_hops > 0);
+}

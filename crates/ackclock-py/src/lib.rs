@@ -14,25 +14,17 @@ mod arrow;
 mod custom;
 mod custom_queue;
 
-/// `counters_dict` of a link's totals or of one flow's share of them: the two counter
-/// structs have the same fields but no common type.
+/// A link's queue counters or one flow's share of them as a dict: every count the struct
+/// declares (`monitor::counters!`), and the time integrals again as floats in packet- and
+/// byte-picoseconds (`area_*_ps`: u128 does not cross into Python cheaply).
 macro_rules! queue_dict {
-    ($py:expr, $q:expr) => {
-        counters_dict(
-            $py,
-            [
-                $q.arrived_packets,
-                $q.arrived_bytes,
-                $q.departed_packets,
-                $q.departed_bytes,
-                $q.dropped_packets,
-                $q.dropped_bytes,
-                $q.lost_packets,
-                $q.lost_bytes,
-            ],
-            [$q.area_packets, $q.area_bytes],
-        )
-    };
+    ($py:expr, $q:expr) => {{
+        let d = PyDict::new($py);
+        set_all(&d, |f| $q.each(f))?;
+        d.set_item("area_packets_ps", $q.area_packets as f64)?;
+        d.set_item("area_bytes_ps", $q.area_bytes as f64)?;
+        d
+    }};
 }
 
 /// One simulation run, built from a resolved scenario document (JSON).
@@ -252,9 +244,7 @@ impl Simulation {
             .sim
             .queue_counters(link)
             .ok_or_else(|| PyValueError::new_err(format!("no link {link}")))?;
-        let d = queue_dict!(py, q)?;
-        set_all(&d, |f| q.each(f))?;
-        Ok(d)
+        Ok(queue_dict!(py, q))
     }
 
     /// Link direction `link`'s per-flow queue counters (`monitor_flows`), brought up to
@@ -273,7 +263,7 @@ impl Simulation {
             let Some(first) = q.first_arrival else {
                 continue;
             };
-            let d = queue_dict!(py, q)?;
+            let d = queue_dict!(py, q);
             d.set_item("first_arrival_ps", first)?;
             d.set_item("data", self.sim.flow_crosses(f, link))?;
             out.set_item(f, d)?;
@@ -307,9 +297,6 @@ impl Simulation {
     }
 }
 
-/// A queue's counters (arrived, departed, dropped, lost; packets and bytes) and its time
-/// integrals as a dict, the integrals in packet- and byte-picoseconds as floats (u128 does not
-/// cross into Python cheaply).
 /// Sets every counter `each` hands out (`monitor::counters!`) in `d`.
 fn set_all(
     d: &Bound<'_, PyDict>,
@@ -322,30 +309,6 @@ fn set_all(
         }
     });
     result
-}
-
-fn counters_dict<'py>(
-    py: Python<'py>,
-    counts: [u64; 8],
-    areas: [u128; 2],
-) -> PyResult<Bound<'py, PyDict>> {
-    const NAMES: [&str; 8] = [
-        "arrived_packets",
-        "arrived_bytes",
-        "departed_packets",
-        "departed_bytes",
-        "dropped_packets",
-        "dropped_bytes",
-        "lost_packets",
-        "lost_bytes",
-    ];
-    let d = PyDict::new(py);
-    for (name, v) in NAMES.iter().zip(counts) {
-        d.set_item(name, v)?;
-    }
-    d.set_item("area_packets_ps", areas[0] as f64)?;
-    d.set_item("area_bytes_ps", areas[1] as f64)?;
-    Ok(d)
 }
 
 fn results_to_dict<'py>(py: Python<'py>, r: Results) -> PyResult<Bound<'py, PyDict>> {

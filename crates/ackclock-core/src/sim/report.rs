@@ -182,20 +182,11 @@ impl Simulator {
             let mut per_flow = vec![FlowQueueCounters::default(); sc.flows.len()];
             for (i, c) in m.iter().enumerate() {
                 let d = match warm {
-                    Some(w) => c.since(&w[i]),
+                    Some(w) => *c - w[i],
                     None => *c,
                 };
                 let o = &mut per_flow[owner(i)];
-                o.arrived_packets += d.arrived_packets;
-                o.arrived_bytes += d.arrived_bytes;
-                o.departed_packets += d.departed_packets;
-                o.departed_bytes += d.departed_bytes;
-                o.dropped_packets += d.dropped_packets;
-                o.dropped_bytes += d.dropped_bytes;
-                o.lost_packets += d.lost_packets;
-                o.lost_bytes += d.lost_bytes;
-                o.area_packets += d.area_packets;
-                o.area_bytes += d.area_bytes;
+                *o = *o + d;
             }
             for (i, c) in per_flow.into_iter().enumerate() {
                 if c.arrived_packets > 0 {
