@@ -88,7 +88,7 @@ impl Simulator {
     /// CBR's timer: now + interval_, in doubles).
     fn push_udp_tick(&mut self, t: SimTime, f: FlowId) {
         if self.ns2_clock {
-            let seq = self.ns2_scheduled(t, false);
+            let (t, seq) = self.ns2_scheduled(t, false);
             self.queue.push_keyed(t, seq, Event::UdpTick(f));
         } else {
             self.queue.push(t, Event::UdpTick(f));

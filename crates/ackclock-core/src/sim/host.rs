@@ -14,17 +14,22 @@ impl Simulator {
             return Err(format!("time {} ps is in the past", at.0));
         }
         let id = FlowId(f as u32);
+        let (at, seq) = if self.ns2_clock {
+            let script = at == self.now;
+            let (at, seq) = self.ns2_scheduled(at, script);
+            (at, Some(seq))
+        } else {
+            (at, None)
+        };
         let ev = if start {
             self.flows[f].start = at;
             Event::AppStart(id)
         } else {
             Event::AppStop(id)
         };
-        if self.ns2_clock {
-            let seq = self.ns2_scheduled(at, at == self.now);
-            self.queue.push_keyed(at, seq, ev);
-        } else {
-            self.queue.push_timer(at, ev);
+        match seq {
+            Some(seq) => self.queue.push_keyed(at, seq, ev),
+            None => self.queue.push_timer(at, ev),
         }
         Ok(())
     }

@@ -151,6 +151,9 @@ pub struct Simulator {
     /// ns-2's default random-number generator, once the front end hands it over
     /// (`host.rs`, `crate::rng::ns2`).
     ns2_rng: Option<crate::rng::ns2::Ns2Default>,
+    /// Under the ns2 profile, each flow's retransmission timer as ns-2 last set it
+    /// (`sim/ns2_clock.rs`, `Simulator::ns2_sync_timers`); empty otherwise.
+    ns2_rto: Vec<ns2_clock::Ns2Timer>,
 }
 
 impl Simulator {
@@ -480,6 +483,10 @@ impl Simulator {
             rto,
             &mut self.counters[f.idx()],
         );
+        if self.ns2_clock {
+            self.ns2_sync_timers(f);
+            return;
+        }
         if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
             self.queue.push_timer(t, Event::Rto(f));
         }

@@ -9,15 +9,63 @@
 //! reaching a switch, come a rounding error apart, in an order set by the paths that summed
 //! them. Under the ns2 profile the scheduler orders events of one exact time by their ns-2
 //! time and then by ns-2's scheduling order (`sched::ns2_key`); links compute those times
-//! with ns-2's arithmetic (`net::link::ns2_clock`). Reported times stay the exact ones.
+//! with ns-2's arithmetic (`net::link::ns2_clock`), and the engine's clock follows those
+//! doubles to the picosecond (`sched::ns2_ps`): ns-2's sums drift from the exact times by
+//! tens of nanoseconds over a long run, so its order of events is that of its doubles, not
+//! of exact time with ties broken by them. Reported times are ns-2's, to the picosecond.
 //!
-//! Events without an ns-2 time of their own (timers, samples, application starts) count as
-//! at their exact time's double, scheduled when ackclock schedules them.
+//! Events without an ns-2 time of their own (TCP timers, samples) count as at their
+//! picosecond's double, scheduled when ackclock schedules them.
 
 use super::*;
-use crate::sched::{ns2_key, ns2_seconds, ns2_unkey, NS2_FIRST_UID};
+use crate::sched::{ns2_key, ns2_ps, ns2_seconds, ns2_unkey, NS2_FIRST_UID};
+
+/// A TCP sender's retransmission timer as ns-2 last set it (`TimerHandler::resched`: a new
+/// event at clock + delay in doubles, with a new uid): the deadline it was set for, its ns-2
+/// time and its scheduling order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Ns2Timer {
+    deadline: Option<SimTime>,
+    t2: f64,
+    uid: u64,
+}
 
 impl Simulator {
+    /// [`Simulator::sync_timers`] under the ns2 profile: a retransmission deadline the
+    /// sender has just set gets ns-2's time for it (the running event's double plus the
+    /// timeout) and the next scheduling order, and its event carries them, so the timeout's
+    /// retransmission starts from ns-2's clock as ns-2's does (`TcpAgent::set_rtx_timer`,
+    /// `rtx_timer_.resched(rtt_timeout())`); the other timers as in `sync_timers`. Out of
+    /// line: the other profiles' hot path only tests the flag.
+    #[inline(never)]
+    pub(super) fn ns2_sync_timers(&mut self, f: FlowId) {
+        let Agent::Tcp { sender, sink } = &self.flows[f.idx()].agent else {
+            return;
+        };
+        let (delack, pace) = (sink.deadline(), sender.pace_deadline());
+        let deadline = sender.rto_deadline();
+        let armed = &mut self.ns2_rto[f.idx()];
+        if armed.deadline != deadline {
+            armed.deadline = deadline;
+            if let Some(d) = deadline {
+                armed.t2 = self.pool.ns2_now.0 + ns2_seconds(SimTime(d.0 - self.now.0));
+                armed.uid = self.queue.reserve(1);
+            }
+        }
+        let armed = *armed;
+        let flow = &mut self.flows[f.idx()];
+        if let Some(t) = flow.rto_event.needs_event(deadline) {
+            let seq = ns2_key(t, armed.t2, armed.uid);
+            self.queue.push_keyed(t, seq, Event::Rto(f));
+        }
+        if let Some(t) = flow.delack_event.needs_event(delack) {
+            self.queue.push_timer(t, Event::DelAck(f));
+        }
+        if let Some(t) = flow.pace_event.needs_event(pace) {
+            self.queue.push(t, Event::Pace(f));
+        }
+    }
+
     /// [`Simulator::run_until`] under the ns2 profile: the events due by `until`, and of
     /// those at `until` only the ones whose ns-2 time lies before `until2`, and those of
     /// `until2` that earlier scripts of that time started (the front end's `$ns at` script
@@ -156,7 +204,9 @@ impl Simulator {
     /// `script` by the front end's running `$ns at` script: what ns-2 does inside that script
     /// (an application it starts sends at once) goes before the simulation's events of the
     /// same time, in the order the scripts did it.
-    pub(super) fn ns2_scheduled(&mut self, t: SimTime, script: bool) -> u64 {
+    /// Returns the event's time on the engine's clock, which under the ns2 profile is
+    /// ns-2's double to the picosecond (`sched::ns2_ps`), and its sequence number.
+    pub(super) fn ns2_scheduled(&mut self, t: SimTime, script: bool) -> (SimTime, u64) {
         let (now2, _) = self.pool.ns2_now;
         let t2 = now2 + ns2_seconds(SimTime(t.0 - self.now.0));
         let uid = if script {
@@ -166,6 +216,7 @@ impl Simulator {
         } else {
             self.queue.reserve(1)
         };
-        ns2_key(t, t2, uid)
+        let at = ns2_ps(t2).max(self.now);
+        (at, ns2_key(at, t2, uid))
     }
 }

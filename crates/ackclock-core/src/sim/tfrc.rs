@@ -28,7 +28,9 @@ impl Simulator {
         let now = self.now;
         // ns-2's own double clock under the ns2 profile: the TFRC rules compare times and
         // RTTs in doubles, and ties between them fall as ns-2's arithmetic makes them.
-        let t = if self.ns2_clock {
+        let ns2 = self.ns2_clock;
+        let uid = self.pool.ns2_now.1;
+        let t = if ns2 {
             self.pool.ns2_now.0
         } else {
             now.as_secs_f64()
@@ -53,7 +55,7 @@ impl Simulator {
             Action::Advance(n) => data = conn.sender.advance(t, n),
             Action::Timer(k) => {
                 let k = k as usize;
-                if conn.deadlines[k] != Some(now) {
+                if conn.deadlines[k] != Some(now) || (ns2 && conn.ns2_uids[k] != uid) {
                     return; // cancelled or moved
                 }
                 conn.deadlines[k] = None;
@@ -121,7 +123,7 @@ impl Simulator {
         let sink_op = conn.sink.timer_op.take().map(TimerOp::In);
         for (k, op) in [ops[0], ops[1], sink_op].into_iter().enumerate() {
             match op {
-                Some(TimerOp::In(s)) => arm(&mut conn.deadlines[k], &mut timers[k], now, t, s),
+                Some(TimerOp::In(s)) => arm(&mut conn.deadlines[k], &mut timers[k], now, t, s, ns2),
                 Some(TimerOp::Cancel) => conn.deadlines[k] = None,
                 // After the packet is sent (below).
                 Some(TimerOp::Spread(_)) | None => {}
@@ -133,7 +135,7 @@ impl Simulator {
             // on: a queue the packet met on the way drew first.
             if let Agent::Tfrc(conn) = &mut self.flows[i].agent {
                 let s = conn.sender.spread(s);
-                arm(&mut conn.deadlines[0], &mut timers[0], now, t, s);
+                arm(&mut conn.deadlines[0], &mut timers[0], now, t, s, ns2);
             }
         }
         for (k, at) in timers.into_iter().enumerate() {
@@ -141,6 +143,10 @@ impl Simulator {
                 if self.ns2_clock {
                     // TimerHandler::resched: ns-2's time for it is clock + delay in doubles.
                     let uid = self.queue.reserve(1);
+                    if let Agent::Tfrc(conn) = &mut self.flows[f.idx()].agent {
+                        // As `sched::ns2_unkey` gives it back when the event runs.
+                        conn.ns2_uids[k] = uid & ((1 << crate::sched::NS2_UID_BITS) - 1);
+                    }
                     let seq = crate::sched::ns2_key(at, at2, uid);
                     self.queue.push_keyed(at, seq, Event::Tfrc(f, k as u8));
                 } else {
@@ -180,16 +186,23 @@ impl Simulator {
 }
 
 /// A timer set `s` seconds from `now` (`t` in ns-2's clock): its new deadline, and the event
-/// to push unless it was already due then.
+/// to push unless it was already due then. Under the ns2 profile (`ns2`) the engine's clock
+/// is ns-2's (`sched::ns2_ps`), and a timer set again is a new event even within the same
+/// picosecond (`TimerHandler::resched`; only the latest fires, `ns2_uids`).
 fn arm(
     deadline: &mut Option<SimTime>,
     timer: &mut Option<(SimTime, f64)>,
     now: SimTime,
     t: f64,
     s: f64,
+    ns2: bool,
 ) {
-    let at = now + SimDuration::from_secs_f64(s);
-    if *deadline != Some(at) {
+    let at = if ns2 {
+        crate::sched::ns2_ps(t + s).max(now)
+    } else {
+        now + SimDuration::from_secs_f64(s)
+    };
+    if ns2 || *deadline != Some(at) {
         *deadline = Some(at);
         *timer = Some((at, t + s));
     }

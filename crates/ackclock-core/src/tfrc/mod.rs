@@ -328,6 +328,10 @@ pub struct TfrcConn {
     pub feedback: InFlight<Feedback>,
     /// When each timer ([`TfrcTimer`] order) expires, if it is set.
     pub deadlines: [Option<SimTime>; 3],
+    /// Under the ns2 profile, each timer's ns-2 scheduling order: ns-2 reschedules a timer
+    /// as a new event (`TimerHandler::resched`), so only the latest may fire, even when an
+    /// earlier one falls in the same picosecond.
+    pub ns2_uids: [u64; 3],
     /// Bytes the application writes at its start (None: endless).
     pub limit: Option<i64>,
 }
@@ -349,6 +353,7 @@ impl TfrcConn {
             data: InFlight::default(),
             feedback: InFlight::default(),
             deadlines: [None; 3],
+            ns2_uids: [0; 3],
             limit,
         }
     }

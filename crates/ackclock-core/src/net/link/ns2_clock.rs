@@ -15,9 +15,10 @@ use crate::time::SimTime;
 /// that order (two uids), at the instant its transmission starts: the packet's own arrival at
 /// the link when the line was free, else the resume that ended the previous transmission
 /// (`Queue::resume` dequeues the next packet; with none waiting the line goes idle,
-/// `blocked_ = 0`). Those doubles differ from the exact times by the rounding of each sum,
-/// which decides the order of events ackclock's exact clock sees as simultaneous; the
-/// scheduler orders such ties by them, then by ns-2's scheduling order (`sched::ns2_key`).
+/// `blocked_ = 0`). Those doubles drift from the exact times (each sum rounds), so the link's
+/// times are the doubles' own, to the picosecond (`sched::ns2_ps`), and the scheduler orders
+/// events of one picosecond by the doubles, then by ns-2's scheduling order
+/// (`sched::ns2_key`): ns-2's order of events throughout.
 /// A resume becomes an event here only while packets wait (it starts the next one).
 #[derive(Debug)]
 pub(super) struct Ns2Clock {
@@ -121,10 +122,12 @@ impl Link {
         } else {
             (now, now2)
         };
-        self.busy_until = start + self.rate.tx_time(size);
         ns2.busy = start2 + txt;
-        let arrival = self.busy_until + self.delay;
         let arrival2 = start2 + (txt + ns2.delay);
+        // The engine's clock follows ns-2's doubles to the picosecond (`sched::ns2_ps`): its
+        // sums drift from the exact times by far more than a rounding error.
+        self.busy_until = crate::sched::ns2_ps(ns2.busy);
+        let arrival = crate::sched::ns2_ps(arrival2);
         if let Some(m) = self.flow_monitor.as_mut() {
             let f = &mut m[flow.idx()];
             f.arrive(now.0, size, waits);
