@@ -97,6 +97,25 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
     return out
 
 
+def markdown(table: pd.DataFrame) -> str:
+    """The study's Table 1 and Appendix B beside ackclock's: asymmetry without and with
+    background, the difference (ackclock minus the study), and the bottleneck's loss rate."""
+    def num(x: float, fmt: str) -> str:
+        return "" if x != x else format(x, fmt)
+
+    lines = ["| flow 1 - flow 2 | A without | study | difference | A with | study | difference"
+             " | loss without (%) | study | loss with (%) | study |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for _, r in table.iterrows():
+        lines.append(
+            f"| {r['flow1-flow2']} | {r['A without']:.3f} | {num(r['study without'], '.3f')} | "
+            f"{num(r['A without - study'], '+.3f')} | {r['A with']:.3f} | "
+            f"{num(r['study with'], '.3f')} | {num(r['A with - study'], '+.3f')} | "
+            f"{r['loss without (%)']:.4f} | {num(r['study loss without (%)'], '.3f')} | "
+            f"{r['loss with (%)']:.4f} | {num(r['study loss with (%)'], '.3f')} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", default="highlighted",
@@ -149,7 +168,10 @@ def main() -> None:
                      "queue without (pkts)": without["queue_packets"],
                      "queue with (pkts)": with_bg["queue_packets"]})
     table = pd.DataFrame(rows)
+    table["A without - study"] = table["A without"] - table["study without"]
+    table["A with - study"] = table["A with"] - table["study with"]
     table.to_csv(args.out / "asymmetry.csv", index=False)
+    (args.out / "asymmetry.md").write_text(markdown(table))
     with pd.option_context("display.width", 160, "display.precision", 3):
         print(table.to_string(index=False))
 
