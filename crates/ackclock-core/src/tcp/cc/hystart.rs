@@ -28,8 +28,10 @@
 //! compares the minimum of the round's first 8 samples (later ones are not looked at) with the
 //! minimum delay plus the minimum delay itself clamped to 4 ms-1 s (so, between 4 ms and 1 s,
 //! a doubled delay), not an eighth of it clamped to 4-16 ms; and rounds restart whenever slow
-//! start sees a sample, whatever the window. (The owner skips samples for 10 ms after a
-//! reduction under these rules, ns-3's `CubicDelta`, instead of Linux's second.)
+//! start sees a sample, whatever the window, after the tests have judged that sample with the
+//! old round (`PktsAcked`'s `HystartUpdate` runs before `IncreaseWindow`'s `HystartReset`).
+//! (The owner skips samples for 10 ms after a reduction under these rules, ns-3's
+//! `CubicDelta`, instead of Linux's second.)
 
 use super::{AckEvent, Window};
 use crate::time::{SimDuration, SimTime};
@@ -117,19 +119,33 @@ impl HyStart {
         if self.delay_min.is_none_or(|m| delay < m) {
             self.delay_min = Some(delay);
         }
-        let ns3 = self.rules == Rules::Ns3;
-        if ns3 && w.cwnd < w.ssthresh {
-            self.new_round(ev);
-        }
-        // Linux (hystart_update, since the 2025 fix "tcp_cubic: ... hystart_low_window")
-        // counts rounds from the start of slow start, below the low window too, so a round
-        // begins with the flight it measures; the tests wait for the low window.
-        if !ns3 && !self.found && w.cwnd < w.ssthresh {
-            self.new_round(ev);
-        }
-        if self.found || w.cwnd >= w.ssthresh || w.cwnd < LOW_WINDOW {
+        if self.rules == Rules::Linux {
+            // Linux (hystart_update, since the 2025 fix "tcp_cubic: ... hystart_low_window")
+            // counts rounds from the start of slow start, below the low window too, so a round
+            // begins with the flight it measures; the tests wait for the low window.
+            if !self.found && w.cwnd < w.ssthresh {
+                self.new_round(ev);
+            }
+            if !self.found && w.cwnd < w.ssthresh && w.cwnd >= LOW_WINDOW {
+                self.test(w, ev, delay);
+            }
             return;
         }
+        // ns-3.44's TcpSocketBase::ProcessAck calls PktsAcked, whose HystartUpdate runs the
+        // tests (at cwnd <= ssthresh), before IncreaseWindow, whose HystartReset starts the
+        // next round (at cwnd < ssthresh): the ACK that ends a round is judged with that
+        // round's samples, and the new round's first sample is the next ACK's.
+        if !self.found && w.cwnd <= w.ssthresh && w.cwnd >= LOW_WINDOW {
+            self.test(w, ev, delay);
+        }
+        if w.cwnd < w.ssthresh {
+            self.new_round(ev);
+        }
+    }
+
+    /// Both tests on one delay sample (`hystart_update`, ns-3's `HystartUpdate`).
+    fn test(&mut self, w: &mut Window, ev: &AckEvent, delay: SimDuration) {
+        let ns3 = self.rules == Rules::Ns3;
         let delay_min = self.delay_min.unwrap_or(delay);
         let span = if ns3 {
             delay_min
@@ -385,6 +401,28 @@ mod tests {
             round(&mut h, &mut w, r(1_040_000, 108, 8, 5000, 100, 150)),
             None
         );
+    }
+
+    #[test]
+    fn ns3_judges_the_ack_that_ends_a_round_with_that_rounds_samples() {
+        // TcpCubic::PktsAcked (HystartUpdate) comes before IncreaseWindow (HystartReset): a
+        // round of eight samples, each 150 ms over a 100 ms minimum, is judged on the ACK
+        // that ends it, which then starts the next round.
+        let mut h = HyStart::new(Rules::Ns3);
+        let mut w = window(20.0);
+        let (base, queued) = (SimDuration::from_millis(100), SimDuration::from_millis(250));
+        h.on_sample(&mut w, &ev(0, 1, 10), base);
+        assert_eq!(h.end_seq, Some(10));
+        for i in 0..8 {
+            h.on_sample(&mut w, &ev(5_000 * (i + 1), 2 + i, 10), queued);
+        }
+        assert!(w.ssthresh.is_infinite(), "eight samples: no test yet");
+        h.on_sample(&mut w, &ev(50_000, 11, 30), base);
+        assert_eq!(
+            w.ssthresh, 20.0,
+            "the round's eight samples, judged on its last ACK"
+        );
+        assert_eq!(h.end_seq, Some(10), "no new round once slow start is over");
     }
 
     #[test]
