@@ -34,6 +34,8 @@ class Param:
     convert: Mapping[str, Callable[[float], float]] | None = None
     # A range check on the (converted) value: the registry's range name.
     check: str | None = None
+    # ns-2's name of the variable, where ns-2 has one (``thresh_``).
+    ns2: str | None = None
 
 
 def _inverse(x: float) -> float:
@@ -54,7 +56,8 @@ def _param(p: Mapping[str, Any]) -> Param:
     names = [a for a in (p["ns2"], *p["aliases"], p["ns3"]) if a]
     inverse = tuple(p["inverse_aliases"])
     return Param(kind, default, (*names, *inverse),
-                 convert={a: _inverse for a in inverse} or None, check=p["range"])
+                 convert={a: _inverse for a in inverse} or None, check=p["range"],
+                 ns2=p["ns2"] or None)
 
 
 class _Registry:

@@ -243,6 +243,10 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                       "mean_pktsize_": ("500", "int"), "setbit_": ("false", "bool"),
                       "targetdelay_": ("0.005", "double"), "use_mark_p_": ("true", "bool"),
                       "mark_p_": ("0.1", "double"), "adaptive_": ("0", "int"),
+                      "alpha_": ("0.01", "double"), "beta_": ("0.9", "double"),
+                      "interval_": ("0.5", "double"), "top_": ("0.5", "double"),
+                      "bottom_": ("0", "double"), "feng_adaptive_": ("0", "int"),
+                      "cautious_": ("0", "int"), "idle_pktsize_": ("100", "int"),
                       "drop_tail_": ("true", "bool")},
         # Not in ns-2.35 (later ns-2 versions and ns-3 have them): ackclock's own defaults.
         "Queue/CoDel": {"target_": ("0.005", "double"), "interval_": ("0.1", "double")},

@@ -161,6 +161,11 @@ class Queue(TclObject):
             if var in ("limit_", "setbit_", "maxqueue_") or not self.was_set(var):
                 continue
             param = by_alias.get(var)
+            if (param is not None and param.ns2 and var != param.ns2
+                    and var not in (param.convert or {}) and self.var_kind(var) is None):
+                # Another name of a parameter ns-2 calls otherwise (`thresh` for `thresh_`):
+                # ns-2 binds no such variable, and setting it changes nothing.
+                continue
             if param is None:
                 if self.var_kind(var) is not None and not self.var_is_default(var):
                     raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),

@@ -18,6 +18,16 @@
 //!   (these are RED's own automatic values, filled in by `red.rs` when given as zero).
 //!
 //! Between adaptations max_p is RED's max_p: `Red::base_probability` reads the current value.
+//!
+//! ns-2.35's `Queue/RED` with `adaptive_ 1` (`red.rs` with `adaptive`) runs the same rule
+//! (`REDQueue::updateMaxP`, called from `REDQueue::estimator` after the new average when
+//! `now > lastset + interval_`) with its own automatic bottom, min(0.01, 80000 / bandwidth)
+//! (`REDQueue::initialize_params`: 1/W for 1000-byte packets and a 100 ms RTT; [`Ared::ns2`]),
+//! and, with `feng_adaptive_ 1`, Feng et al.'s variant instead (W. Feng, D. Kandlur, D. Saha,
+//! K. Shin, "A Self-Configuring RED Gateway", INFOCOM 1999; `REDQueue::updateMaxPFeng`): at
+//! every arrival, when the average first falls below min_th max_p <- max_p / alpha, when it
+//! first rises above max_th max_p <- max_p beta (ns-2's suites use alpha 3, beta 2); no
+//! interval.
 
 use super::red::{Red, RedParams};
 use super::{
@@ -52,12 +62,23 @@ impl Default for AredParams {
     }
 }
 
+/// Where Feng's variant last saw the average (`edv::Status` in ns-2.35's red.h).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Band {
+    Above,
+    Below,
+    Between,
+}
+
 /// The adaptation state.
 #[derive(Clone, Copy, Debug)]
 pub struct Ared {
     p: AredParams,
     bottom: f64,
     last_set: SimTime,
+    /// Feng et al.'s rule instead of the AIMD one.
+    feng: bool,
+    band: Band,
 }
 
 impl Ared {
@@ -73,6 +94,28 @@ impl Ared {
             p,
             bottom,
             last_set: SimTime::ZERO,
+            feng: false,
+            band: Band::Above,
+        }
+    }
+
+    /// As ns-2.35's `Queue/RED` adapts: the automatic bottom (`bottom` 0) is
+    /// `REDQueue::initialize_params`'s min(0.01, 80000 / bandwidth), and `feng` selects
+    /// `REDQueue::updateMaxPFeng`. ns-2 never initialises Feng's band (`edv_.status`); a new
+    /// queue's zeroed memory holds the first value, `Above`, which the live test against ns-2.35
+    /// confirms (tests/ns2/test_adaptive_red_vs_ns2.py).
+    pub fn ns2(p: AredParams, rate_bps: f64, feng: bool) -> Ared {
+        let bottom = if p.bottom == 0.0 {
+            (80000.0 / rate_bps).min(0.01)
+        } else {
+            p.bottom
+        };
+        Ared {
+            p,
+            bottom,
+            last_set: SimTime::ZERO,
+            feng,
+            band: Band::Above,
         }
     }
 
@@ -82,6 +125,9 @@ impl Ared {
 
     /// max_p after an arrival at `now` that made the average `avg`, with RED's thresholds.
     pub fn adapt(&mut self, now: SimTime, avg: f64, th_min: f64, th_max: f64, max_p: f64) -> f64 {
+        if self.feng {
+            return self.adapt_feng(avg, th_min, th_max, max_p);
+        }
         if now <= self.last_set + self.p.interval {
             return max_p;
         }
@@ -95,6 +141,24 @@ impl Ared {
         } else {
             max_p
         }
+    }
+
+    /// `REDQueue::updateMaxPFeng`: max_p / alpha on entering the band below min_th, max_p beta
+    /// on entering the one above max_th (the thresholds themselves belong to neither).
+    fn adapt_feng(&mut self, avg: f64, th_min: f64, th_max: f64, max_p: f64) -> f64 {
+        let mut max_p = max_p;
+        if th_min < avg && avg < th_max {
+            self.band = Band::Between;
+        }
+        if avg < th_min && self.band != Band::Below {
+            self.band = Band::Below;
+            max_p /= self.p.alpha;
+        }
+        if avg > th_max && self.band != Band::Above {
+            self.band = Band::Above;
+            max_p *= self.p.beta;
+        }
+        max_p
     }
 }
 
@@ -149,6 +213,8 @@ pub(super) fn red_params(p: &Params, setup: &QueueSetup) -> RedParams {
         // ns-3 marks every early decision on an ECN-capable packet, and drops above max_th.
         use_mark_p: false,
         mark_p: 1.0,
+        cautious: 0,
+        idle_pktsize: 100,
     }
 }
 
@@ -246,5 +312,39 @@ mod tests {
         // Never above top, never below bottom.
         assert_eq!(a.adapt(s(9.0), 14.0, 5.0, 15.0, 0.5), 0.5);
         assert_eq!(a.adapt(s(19.0), 6.0, 5.0, 15.0, 0.008), 0.008);
+    }
+
+    #[test]
+    fn ns2_bottom_is_80000_over_the_bandwidth() {
+        // REDQueue::initialize_params: 1.5 Mb/s gives 0.0533.. > 0.01, 15 Mb/s 0.00533...
+        let a = Ared::ns2(AredParams::default(), 1.5e6, false);
+        assert_eq!(a.bottom(), 0.01);
+        let a = Ared::ns2(AredParams::default(), 15e6, false);
+        assert_eq!(a.bottom(), 80000.0 / 15e6);
+        let given = AredParams {
+            bottom: 0.1,
+            ..AredParams::default()
+        };
+        assert_eq!(Ared::ns2(given, 15e6, false).bottom(), 0.1);
+    }
+
+    #[test]
+    fn feng_divides_below_and_multiplies_above_once_per_crossing() {
+        let p = AredParams {
+            alpha: 3.0,
+            beta: 2.0,
+            ..AredParams::default()
+        };
+        let mut a = Ared::ns2(p, 1.5e6, true);
+        let t = s(0.001);
+        // Starts "above": a first average above max_th changes nothing.
+        assert_eq!(a.adapt(t, 16.0, 5.0, 15.0, 0.1), 0.1);
+        // Below min_th: / alpha once, however long it stays there; no interval.
+        let q = a.adapt(t, 4.0, 5.0, 15.0, 0.1);
+        assert!((q - 0.1 / 3.0).abs() < 1e-15);
+        assert_eq!(a.adapt(t, 3.0, 5.0, 15.0, q), q);
+        // Through the band and above: x beta.
+        assert_eq!(a.adapt(t, 10.0, 5.0, 15.0, q), q);
+        assert!((a.adapt(t, 15.5, 5.0, 15.0, q) - 2.0 * q).abs() < 1e-15);
     }
 }

@@ -585,7 +585,8 @@ mod registry_tests {
             red.check(Some(10), None, false, &given("gamma", 1.0))
                 .unwrap_err(),
             "gamma: not a parameter of red; expected min_thresh, max_thresh, q_weight, max_p, \
-             gentle, wait, bytes, queue_in_bytes, mean_pktsize, target_delay, use_mark_p, mark_p"
+             gentle, wait, bytes, queue_in_bytes, mean_pktsize, target_delay, use_mark_p, mark_p, \
+             adaptive, alpha, beta, interval, top, bottom, feng_adaptive, cautious, idle_pktsize"
         );
         assert_eq!(
             red.check(Some(10), None, false, &given("max_p", 1.5))

@@ -27,8 +27,16 @@
 //!   default generator (`REDQueue::drop_early`; `crate::rng::ns2`), and the idle period's m
 //!   is computed from ns-2's double times (`REDQueue::enque`: `int(ptc * (now -
 //!   idletime_))`, [`super::Arrival::idle_ns2`]), where the exact clock can give one more.
+//! - `adaptive` (ns-2's `adaptive_ 1`): max_p moves as Adaptive RED's (`ared.rs`, with
+//!   ns-2's automatic bottom and, with `feng_adaptive`, Feng et al.'s rule).
+//! - `cautious` (ns-2's experimental `cautious_`, `REDQueue::drop_early` and
+//!   `REDQueue::enque`): with the instantaneous backlog q below f avg, f = (1 - w_q)^(ptc
+//!   0.05) (what the average keeps after 50 ms of arrivals to an empty queue), 1 skips the
+//!   early decision (no random number is drawn) and 2 divides the drop probability by q / (f
+//!   avg) (the draw is scaled); 3 decays the average over an idle period with
+//!   `idle_pktsize` in place of `mean_pktsize` (more virtual arrivals for smaller packets).
 
-use super::ared::Ared;
+use super::ared::{Ared, AredParams};
 use super::{
     AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
     VarTrace, Verdict,
@@ -54,6 +62,10 @@ pub struct RedParams {
     pub ecn: bool,
     pub use_mark_p: bool,
     pub mark_p: f64,
+    /// ns-2's `cautious_` (0: off; 1, 2, 3: the module notes' variants).
+    pub cautious: u8,
+    /// ns-2's `idle_pktsize_`, the packet size of `cautious` 3's idle decay.
+    pub idle_pktsize: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -61,6 +73,8 @@ pub struct Red {
     p: RedParams,
     /// Packet time constant: mean-size packets per second the line carries.
     ptc: f64,
+    /// The rate of an idle period's virtual arrivals (ptc, or `cautious` 3's).
+    idle_ptc: f64,
     q_w: f64,
     /// Thresholds and limit in the unit the queue is measured in.
     th_min: f64,
@@ -97,6 +111,12 @@ pub struct Red {
 impl Red {
     pub fn new(p: RedParams, rate_bps: f64, delay_s: f64, rng: RandomStream) -> Red {
         let ptc = rate_bps / (8.0 * p.mean_pktsize as f64);
+        // REDQueue::enque, cautious_ 3: ptc * mean_pktsize / idle_pktsize, left to right.
+        let idle_ptc = if p.cautious == 3 {
+            ptc * p.mean_pktsize as f64 / p.idle_pktsize as f64
+        } else {
+            ptc
+        };
         let q_w = if p.q_weight == 0.0 {
             1.0 - (-1.0 / ptc).exp()
         } else if p.q_weight == -1.0 {
@@ -130,6 +150,7 @@ impl Red {
         Red {
             p,
             ptc,
+            idle_ptc,
             q_w,
             th_min,
             th_max,
@@ -236,10 +257,10 @@ impl Red {
         let mut decay = 0i64;
         if let Some(idle) = a.idle_ns2 {
             // REDQueue::enque: m = int(ptc * (now - idletime_)), in ns-2's doubles.
-            decay = (self.ptc * idle) as i64;
+            decay = (self.idle_ptc * idle) as i64;
         } else if let Some(since) = a.idle_since {
             // ns-2 truncates the number of virtual arrivals toward zero.
-            decay = (self.ptc * (a.now.0.saturating_sub(since.0)) as f64 / 1e12) as i64;
+            decay = (self.idle_ptc * (a.now.0.saturating_sub(since.0)) as f64 / 1e12) as i64;
         }
         // One multiplication per virtual arrival, as ns-2 does, so the rounding matches.
         while decay > 0 && self.avg != 0.0 {
@@ -273,7 +294,23 @@ impl Red {
             } else {
                 self.prob_b = self.base_probability(self.avg);
                 let pa = self.actual_probability(self.prob_b, a.size);
-                if self.rng.next_f64() <= pa {
+                // REDQueue::drop_early's cautious_ 1 and 2: the backlog against what the
+                // average keeps after 50 ms of arrivals to an empty queue.
+                let kept = if self.p.cautious == 1 || self.p.cautious == 2 {
+                    (1.0 - self.q_w).powf(self.ptc * 0.05) * self.avg
+                } else {
+                    0.0
+                };
+                let early = if self.p.cautious == 1 && q < kept {
+                    false
+                } else {
+                    let mut u = self.rng.next_f64();
+                    if self.p.cautious == 2 && q < kept {
+                        u *= 1.0 / (q / kept);
+                    }
+                    u <= pa
+                };
+                if early {
                     self.count = 0;
                     self.count_bytes = 0;
                     let markable = !self.p.use_mark_p || self.prob_b <= self.p.mark_p;
@@ -347,6 +384,25 @@ const RED_PARAMS: &[Param] = &[
     Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b <= mark_p")
         .ns2("use_mark_p_"),
     Param::new("mark_p", 0.1, Range::Fraction, "the highest p_b that marks").ns2("mark_p_"),
+    Param::new("adaptive", 0.0, Range::Flag, "Adaptive RED: max_p follows the average")
+        .ns2("adaptive_"),
+    Param::new("alpha", 0.01, Range::Positive, "adaptive: max_p's additive increase")
+        .ns2("alpha_"),
+    Param::new("beta", 0.9, Range::Positive, "adaptive: max_p's multiplicative decrease")
+        .ns2("beta_"),
+    Param::new("interval", 0.5e12, Range::Positive, "adaptive: time between max_p changes")
+        .unit(Unit::Time)
+        .ns2("interval_"),
+    Param::new("top", 0.5, Range::Fraction, "adaptive: max_p's upper bound").ns2("top_"),
+    Param::new("bottom", 0.0, Range::NonNegative, "adaptive: max_p's lower bound (0: auto)")
+        .ns2("bottom_"),
+    Param::new("feng_adaptive", 0.0, Range::Flag, "adaptive: Feng et al.'s rule for max_p")
+        .ns2("feng_adaptive_"),
+    Param::new("cautious", 0.0, Range::Whole(0, 3), "ns-2's experimental cautious_ (0-3)")
+        .ns2("cautious_"),
+    Param::new("idle_pktsize", 100.0, Range::Count, "packet size of cautious 3's idle decay")
+        .unit(Unit::Bytes)
+        .ns2("idle_pktsize_"),
 ];
 
 impl QueueDiscipline for Red {
@@ -361,7 +417,7 @@ impl QueueDiscipline for Red {
     };
 
     fn new(p: &Params, setup: &QueueSetup) -> Red {
-        Red::new(
+        let mut red = Red::new(
             RedParams {
                 limit_packets: setup.packets(),
                 min_thresh: p.get("min_thresh"),
@@ -377,11 +433,28 @@ impl QueueDiscipline for Red {
                 ecn: setup.ecn,
                 use_mark_p: p.flag("use_mark_p"),
                 mark_p: p.get("mark_p"),
+                cautious: p.get("cautious") as u8,
+                idle_pktsize: p.count("idle_pktsize"),
             },
             setup.rate_bps,
             setup.delay.as_secs_f64(),
             setup.rng.clone(),
-        )
+        );
+        if p.flag("adaptive") {
+            red.set_adaptive(Ared::ns2(
+                AredParams {
+                    interval: p.time("interval"),
+                    alpha: p.get("alpha"),
+                    beta: p.get("beta"),
+                    top: p.get("top"),
+                    bottom: p.get("bottom"),
+                    ..AredParams::default()
+                },
+                setup.rate_bps,
+                p.flag("feng_adaptive"),
+            ));
+        }
+        red
     }
 
     fn check(p: &Params) -> Result<(), String> {
@@ -441,6 +514,8 @@ mod tests {
             ecn: false,
             use_mark_p: true,
             mark_p: 0.1,
+            cautious: 0,
+            idle_pktsize: 100,
         }
     }
 
