@@ -4,7 +4,7 @@ from typing import Any, final
 
 __all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario", "cc_registry",
            "queue_registry", "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView",
-           "UserFacing", "cbrt"]
+           "UserFacing", "cbrt", "json_dumps", "json_dump"]
 
 @final
 class Simulation:
@@ -125,6 +125,14 @@ def read_scenario(scenario_json: str) -> str:
     """The resolved document as the engine reads it: parsed and checked as
     :class:`Simulation` does (ValueError with the same one-line message), written back as JSON
     with every value the engine would use, the defaults it fills in included."""
+
+def json_dumps(value: object, indent: int | None = None) -> str | None:
+    """``json.dumps(value, indent=indent)``, or None when ``value`` holds something other
+    than exact dicts with string keys, lists, tuples, strings, numbers, booleans and None."""
+
+def json_dump(value: object, fp: Any, indent: int | None = None, end: str = "") -> bool:
+    """Writes ``json.dumps(value, indent=indent)`` and ``end`` to the text file ``fp``;
+    False when ``value`` is not covered (as json_dumps; some text may have been written)."""
 
 def version() -> str:
     """The engine's version."""

@@ -481,13 +481,15 @@ def _unclaimed(out: Path, document: dict[str, Any], explicit: bool) -> tuple[Pat
     a note for stderr when either happens (nothing is ever replaced silently)."""
     import json
 
+    from .indented_json import dumps
+
     def other(folder: Path) -> bool:
         try:
             earlier = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return False  # not a results folder: the run's own checks decide
         recorded = earlier.get("scenario") if isinstance(earlier, dict) else None
-        return bool(json.loads(json.dumps(document)) != recorded)
+        return bool(json.loads(dumps(document)) != recorded)
 
     if not other(out):
         return out, ""

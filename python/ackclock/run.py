@@ -104,6 +104,7 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         # Every run under the invariant checker (e.g. a whole test suite); the checker does
         # not change results, so the recorded scenario stays as given.
         engine_input = {**engine_input, "run": {**resolved["run"], "check": True}}
+    from .indented_json import dumps
     from .limits import check_memory
 
     try:  # again here: a replayed document was not resolved by this process
@@ -114,7 +115,7 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         pass  # a malformed document: the engine's checks below name what is wrong
     core = engine()
     try:
-        sim = core.Simulation(json.dumps(engine_input))
+        sim = core.Simulation(dumps(engine_input))  # json.dumps, from the binding
     except ValueError as e:
         # The front end checks everything it knows; what is left (e.g. unreachable
         # destinations) comes from the engine's own checks.

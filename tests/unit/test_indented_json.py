@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 from collections import OrderedDict
 from typing import Any
@@ -66,3 +67,78 @@ def test_unencodable_value_raises_as_json_does() -> None:
         dumps_indented({"a": {1, 2}})
     with pytest.raises(TypeError):
         dumps_indented({"a": [{"b": object()}]})
+
+
+# The binding's encoder (crates/ackclock-py/src/json_text.rs), which the functions above try
+# first: the same bytes as json.dumps with and without indentation, and None (so that the
+# caller falls back) on anything it does not cover.
+_core = pytest.importorskip("ackclock._core")
+
+STRINGS = ["", "a", " ~", '"', "\\", "\n\r\t\b\f", "\x00\x1f\x7f\x80", "é\u2028\uffff",
+           "\U0001f600", "/{i}", "x" * 100]
+FLOATS = [0.0, -0.0, 0.1, 1e15, 1e16, 1.5e16, 1e-4, 1e-5, 5e-324, 1.7976931348623157e308,
+          123456789012345678.0, 1e22, float("nan"), float("inf"), float("-inf"), 2.5, -3.75]
+INTS = [0, -1, 2**63 - 1, -2**63, 2**63, 2**64, -2**64 - 5, 10**40]
+
+
+@pytest.mark.parametrize("indent", [None, 0, 2, 4])
+def test_binding_writes_what_json_dumps_writes(indent: int | None) -> None:
+    values: list[Any] = [*CASES[:19], *STRINGS, *FLOATS, *INTS, {s: s for s in STRINGS},
+                         [*FLOATS, *INTS, True, False, None], ([1, (2, {"a": ()})],)]
+    for value in values:
+        if any(isinstance(v, dict) and any(type(k) is not str for k in v)
+               for v in (value, *(value.values() if isinstance(value, dict) else ()))):
+            continue
+        assert _core.json_dumps(value, indent) == json.dumps(value, indent=indent), value
+    rng = random.Random(11)
+    for _ in range(300):
+        value = _random_value(rng, 0)
+        assert _core.json_dumps(value, indent) == json.dumps(value, indent=indent)
+    for _ in range(20000):
+        x = rng.choice([math.ldexp(rng.random(), rng.randrange(-1080, 1024)), rng.getrandbits(64),
+                        float(rng.getrandbits(60)), -rng.random()])
+        assert _core.json_dumps(x, indent) == json.dumps(x, indent=indent)
+
+
+def test_binding_shares_nothing_between_depths() -> None:
+    """A table met at two depths is written at each one's indentation."""
+    shared = {"a": [1, {"b": 2}]}
+    value = {"x": shared, "y": [shared, {"z": shared}], "w": [[shared]]}
+    assert _core.json_dumps(value, 2) == json.dumps(value, indent=2)
+    assert _core.json_dumps(value) == json.dumps(value)
+
+
+class _Dict(dict[str, Any]):
+    pass
+
+
+@pytest.mark.parametrize("value", [
+    _Dict(a=1), {"a": _Dict()}, [OrderedDict()], {1: 2}, {None: 1}, {"a": {1, 2}},
+    "\ud800", {"x": ["\udfff"]}, {"x": object()}, True.__class__.__mro__, [1.5, _Dict()],
+])
+def test_binding_gives_up_on_what_it_does_not_cover(value: Any) -> None:
+    assert _core.json_dumps(value) is None
+    assert _core.json_dumps(value, 2) is None
+
+
+def test_binding_gives_up_on_cycles_and_deep_nesting() -> None:
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    assert _core.json_dumps(cycle) is None
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(1000):
+        inner.append([])
+        inner = inner[0]
+    assert _core.json_dumps(deep) is None
+
+
+def test_a_file_written_past_what_the_binding_covers_starts_again() -> None:
+    """The binding writes 128 kB at a time; meeting a subclass after that, it stops and
+    the Python writer writes the whole text again from where the binding started."""
+    value = {"big": ["x" * 1000] * 3000, "late": _Dict(a=[1, 2])}
+    f = io.StringIO()
+    f.write("head\n")
+    dump_indented(value, f)
+    assert f.getvalue() == "head\n" + json.dumps(value, indent=2)
+    assert _core.json_dump({"a": 1}, f, 2, "\n") is True

@@ -13,6 +13,7 @@ use pyo3::types::PyDict;
 mod arrow;
 mod custom;
 mod custom_queue;
+mod json_text;
 
 /// A link's queue counters or one flow's share of them as a dict: every count the struct
 /// declares (`monitor::counters!`), and the time integrals again as floats in packet- and
@@ -469,6 +470,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
     m.add_function(wrap_pyfunction!(queue_registry, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text::json_dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(json_text::json_dump, m)?)?;
     custom::register(m)?;
     custom_queue::register(m)?;
     Ok(())
