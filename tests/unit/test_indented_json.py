@@ -142,3 +142,16 @@ def test_a_file_written_past_what_the_binding_covers_starts_again() -> None:
     dump_indented(value, f)
     assert f.getvalue() == "head\n" + json.dumps(value, indent=2)
     assert _core.json_dump({"a": 1}, f, 2, "\n") is True
+
+
+def test_shared_tables_across_the_binding_s_pieces() -> None:
+    """Tables met again that are larger than the binding keeps (64 kB), or that a piece
+    written to the file cut (128 kB pieces), are written again in full each time."""
+    small = {"k": list(range(50))}
+    big = {"k": ["y" * 100] * 1000}
+    value = {"a": [small, big] * 40, "b": {"c": [big, small]}, "d": [[small]] * 3}
+    for indent in (None, 2):
+        f = io.StringIO()
+        assert _core.json_dump(value, f, indent, "\n") is True
+        assert f.getvalue() == json.dumps(value, indent=indent) + "\n"
+        assert _core.json_dumps(value, indent) == json.dumps(value, indent=indent)

@@ -20,6 +20,8 @@ use std::io::Write;
 const MAX_DEPTH: usize = 256;
 /// Bytes gathered before they are handed to the file being written.
 const CHUNK: usize = 1 << 17;
+/// The largest text of a shared table or list kept to be copied where it is met again.
+const KEEP: usize = 1 << 16;
 
 /// Why encoding stopped: the value is not covered (the caller falls back), or writing to the
 /// file raised.
@@ -35,8 +37,8 @@ struct Encoder<'a, 'py> {
     shared: HashMap<(usize, usize), Vec<u8>>,
     /// Addresses of the tables and lists being encoded (json.dumps refuses a cycle).
     open: Vec<usize>,
-    /// Shared tables and lists being encoded, whose text must stay in `out` to be kept.
-    recording: usize,
+    /// Bytes already handed to the file (`out` holds what follows them).
+    flushed: usize,
     sink: Option<&'a Bound<'py, PyAny>>,
 }
 
@@ -47,6 +49,7 @@ impl<'py> Encoder<'_, 'py> {
                 // The text is ASCII (ensure_ascii): any cut is a valid str.
                 let text = std::str::from_utf8(&self.out).map_err(|_| Stop::Unsupported)?;
                 fp.call_method1("write", (text,)).map_err(Stop::Raised)?;
+                self.flushed += self.out.len();
                 self.out.clear();
             }
         }
@@ -101,7 +104,7 @@ impl<'py> Encoder<'_, 'py> {
         } else {
             return Err(Stop::Unsupported);
         }
-        if self.out.len() >= CHUNK && self.recording == 0 {
+        if self.out.len() >= CHUNK {
             self.flush()?;
         }
         Ok(())
@@ -122,10 +125,7 @@ impl<'py> Encoder<'_, 'py> {
             return Err(Stop::Unsupported);
         }
         self.open.push(address);
-        if shared {
-            self.recording += 1;
-        }
-        let start = self.out.len();
+        let start = self.flushed + self.out.len();
         if let Ok(d) = v.cast::<PyDict>() {
             if d.is_empty() {
                 self.out.extend_from_slice(b"{}");
@@ -167,9 +167,10 @@ impl<'py> Encoder<'_, 'py> {
             }
         }
         self.open.pop();
-        if shared {
-            self.recording -= 1;
-            let text = self.out[start..].to_vec();
+        // Kept if whole in `out` (no piece of it went to the file meanwhile) and small: the
+        // tables flows share, not the lists of all links or flows that two documents share.
+        if shared && start >= self.flushed && self.flushed + self.out.len() - start <= KEEP {
+            let text = self.out[start - self.flushed..].to_vec();
             self.shared.insert((address, depth), text);
         }
         Ok(())
@@ -230,7 +231,7 @@ fn encoder<'a, 'py>(
         indent,
         shared: HashMap::new(),
         open: Vec::new(),
-        recording: 0,
+        flushed: 0,
         sink,
     }
 }
