@@ -11,7 +11,7 @@ line's ``--max-memory`` sets it), by default the memory available now (``MemAvai
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import ScenarioError
@@ -82,8 +82,6 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
         dests.add(dest if isinstance(dest, (int, str)) else id(f))
         if f.get("kind") == "tcp":
             dests.add(src if isinstance(src, (int, str)) else -id(f))
-    # A destination whose incoming links all come from one node shares that node's tree
-    # (net/routing.rs): one table column per tree.
     upstream: dict[Any, Any] = {}
     # ("topology": the links of a scenario not resolved yet, checked before it is resolved.)
     directions = len(links)
@@ -99,14 +97,28 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
                 directions += 2 if both else 1
             for x, y in ((a, b), (b, a)) if both else ((a, b),):
                 upstream[y] = x if upstream.get(y, x) == x else _SEVERAL
+    return [*_parts(nodes, dests, upstream, len(flows), directions), *_extras(doc)]
+
+
+def _parts(nodes: int, dests: set[Any], upstream: Mapping[Any, Any], flows: int,
+           directions: int) -> list[tuple[int, str, str]]:
+    """The routing tables, the flows and the link directions. A destination whose incoming
+    links all come from one node shares that node's tree (net/routing.rs): one table column
+    per tree."""
     trees = {upstream.get(d, d) if upstream.get(d, _SEVERAL) is not _SEVERAL else d
              for d in dests}
-    parts = [
+    return [
         (ROUTE_ENTRY * nodes * len(trees), "node",
          f"routing tables ({nodes:,} nodes x {len(trees):,} trees)"),
-        (FLOW * len(flows), "flow", f"{len(flows):,} flows"),
+        (FLOW * flows, "flow", f"{flows:,} flows"),
         (LINK_DIRECTION * directions, "link", f"{directions:,} link directions"),
     ]
+
+
+def _extras(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+    """Tmix connection vectors, trace records to replay, time-series rows."""
+    flows = doc.get("flows", [])
+    parts = []
     tmix = records = 0
     for f in flows:
         app = f.get("app") or {}
@@ -123,19 +135,101 @@ def estimate(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     run = doc.get("run", {})
     interval = run.get("sample_interval_ps")
     if interval:
+        links = doc.get("links", [])
         rows = (run["duration_ps"] // interval + 1) * (len(flows) + 2 * len(links))
         parts.append((SAMPLE_ROW * rows, "run.sample_interval", f"{rows:,} time-series rows"))
     return parts
 
 
+def check_topology(nodes: int, flows: Iterable[Any], links: Iterable[Any]
+                   ) -> tuple[int, str, str] | None:
+    """The check of :func:`check_memory` from a scenario's names alone, before it is
+    resolved (a large network's routing tables are refused before they are built):
+    ``flows`` and ``links`` are its Flow and Link models. Returns the routing tables' part
+    for :func:`check_resolved` (None for a malformed scenario: its own checks follow)."""
+    try:
+        flows = list(flows)
+        dests = set()
+        for f in flows:
+            dest, src = f.to, f.from_
+            dests.add(dest if isinstance(dest, (int, str)) else id(f))
+            if f.kind == "tcp":
+                dests.add(src if isinstance(src, (int, str)) else -id(f))
+        upstream: dict[Any, Any] = {}
+        directions = 0
+        for link in links:
+            a, b = link.from_, link.to
+            if not isinstance(a, (int, str)) or not isinstance(b, (int, str)):
+                continue  # reported when the links are resolved
+            both = link.duplex is not False
+            directions += 2 if both else 1
+            for x, y in ((a, b), (b, a)) if both else ((a, b),):
+                upstream[y] = x if upstream.get(y, x) == x else _SEVERAL
+        parts = _parts(nodes, dests, upstream, len(flows), directions)
+    except (TypeError, ValueError, AttributeError, KeyError):
+        return None
+    _check(parts)
+    return parts[0]
+
+
+# The last document checked and its parts, so that a run of the document just resolved does
+# not estimate it again (run_document checks too, for a document replayed or built by hand).
+_checked: tuple[tuple[Any, ...], list[tuple[int, str, str]]] | None = None
+
+
+def _identity(doc: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a document's estimate depends on, by identity and length (the objects themselves
+    are held, so that their ids stay theirs)."""
+    lists = tuple(doc.get(k) for k in ("nodes", "links", "flows"))
+    run = doc.get("run")
+    return (*lists, *(len(x) if isinstance(x, list) else -1 for x in lists), run,
+            run.get("duration_ps") if isinstance(run, dict) else None,
+            run.get("sample_interval_ps") if isinstance(run, dict) else None)
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y or (type(x) is int and x == y)
+                                    for x, y in zip(a, b, strict=True))
+
+
+def check_resolved(doc: Mapping[str, Any], routes: tuple[int, str, str] | None) -> None:
+    """:func:`check_memory` of a document just resolved, whose routing tables'
+    :func:`check_topology` estimated from the names (the same graph): only the flows (two-way
+    connections add their reply's), link directions and what the applications and sampling
+    hold are counted again."""
+    global _checked
+    if routes is None:
+        check_memory(doc)
+        return
+    try:
+        flows, links = len(doc["flows"]), len(doc["links"])
+        parts = [routes, (FLOW * flows, "flow", f"{flows:,} flows"),
+                 (LINK_DIRECTION * links, "link", f"{links:,} link directions"),
+                 *_extras(doc)]
+    except (TypeError, ValueError, AttributeError, KeyError):
+        return
+    _check(parts)
+    _checked = (_identity(doc), parts)
+
+
 def check_memory(doc: Mapping[str, Any]) -> None:
     """Raises ScenarioError when the estimate exceeds the limit, naming the largest part."""
+    global _checked
     try:
-        parts = estimate(doc)
+        key = _identity(doc)
+        if _checked is not None and _same(key, _checked[0]):
+            parts = _checked[1]  # the document just resolved: its lists as they were
+        else:
+            parts = estimate(doc)
+            _checked = (key, parts)
     except (TypeError, ValueError, AttributeError, KeyError):
         # A malformed document (names that are lists...): the checks after this one name
         # what is wrong; an estimate must not fail first with a traceback.
         return
+    _check(parts)
+
+
+def _check(parts: list[tuple[int, str, str]]) -> None:
     total = BASE + sum(p[0] for p in parts)
     limit, source = memory_limit()
     if total <= limit:

@@ -320,14 +320,11 @@ def _resolve(sc: Scenario, share: bool) -> dict[str, Any]:
             raise ScenarioError(f"{len(entries)} entries, more than {MAX_ENTRIES}", path=what)
     profile = get_profile(sc.profile)
     run = _run(sc.run)
-    from .limits import check_memory
+    from .limits import check_resolved, check_topology
 
     # The routing tables first, from the names alone: before a large network is resolved.
-    check_memory({"nodes": sc.nodes, "links": [], "run": {},
-                  "topology": [{"from": x.from_, "to": x.to, "duplex": x.duplex}
-                               for x in sc.links if isinstance(x, Link)],
-                  "flows": [{"from": f.from_, "to": f.to, "kind": f.kind} for f in sc.flows
-                            if isinstance(f, Flow)]})
+    routes = check_topology(len(sc.nodes), (f for f in sc.flows if isinstance(f, Flow)),
+                            (x for x in sc.links if isinstance(x, Link)))
     nodes = _nodes(sc.nodes)
     links = _links(sc.links, nodes, profile, flow_names(sc.flows), share)
     defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
@@ -346,7 +343,7 @@ def _resolve(sc: Scenario, share: bool) -> dict[str, Any]:
     }
     if sc.traces:
         doc["traces"] = _traces(sc.traces, nodes, links)
-    check_memory(doc)
+    check_resolved(doc, routes)
     return doc
 
 

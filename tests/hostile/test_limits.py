@@ -129,3 +129,23 @@ def test_the_default_limit_is_the_memory_available(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("ACKCLOCK_MAX_MEMORY", raising=False)
     limit, source = memory_limit()
     assert source == "the memory available" and limit > 0
+
+
+@pytest.mark.parametrize("example", ["many_flows.toml", "full_tcp.toml", "tmix.toml",
+                                     "reno_vs_cbr.toml"])
+def test_the_estimate_of_a_scenario_being_resolved_is_the_document_s(example: str) -> None:
+    """Resolving estimates the routing tables from the names (limits.check_topology) and,
+    once resolved, only what the flows' applications and sampling add (check_resolved): the
+    same parts as estimating the resolved document from scratch (two-way connections add
+    their reply flows, Tmix its vectors). A run of that document reuses them; a document
+    whose lists changed since is estimated again."""
+    from ackclock import limits
+    from ackclock.toml_loader import load_resolved
+
+    _, doc = load_resolved(Path(__file__).parents[2] / "examples" / example, share=True)
+    assert limits._checked is not None
+    assert limits._checked[1] == estimate(doc)
+    doc["flows"].append(dict(doc["flows"][0], name="another"))
+    limits.check_memory(doc)
+    assert limits._checked[1] == estimate(doc)
+    assert any(what == f"{len(doc['flows']):,} flows" for _, _, what in limits._checked[1])
