@@ -8,6 +8,9 @@
 
 #[derive(Clone, Debug)]
 pub struct Ring<T> {
+    /// Its length is a power of two (at least one) at all times: `with_capacity` and `grow`
+    /// are the only places that set it. Every index below is masked by `buf.len() - 1`, so
+    /// it is always in bounds, which is what lets the accessors skip the bounds check.
     buf: Vec<T>,
     head: usize,
     len: usize,
@@ -28,6 +31,25 @@ impl<T: Copy + Default> Ring<T> {
         self.buf.len() - 1
     }
 
+    /// The value at `i & mask`, without a bounds check.
+    #[inline(always)]
+    fn at(&self, i: usize) -> &T {
+        let i = i & self.mask();
+        debug_assert!(i < self.buf.len());
+        // SAFETY: `buf.len()` is a power of two (see `buf`), so `mask` is `buf.len() - 1`
+        // and `i & mask <= mask < buf.len()`: the index is in bounds.
+        unsafe { self.buf.get_unchecked(i) }
+    }
+
+    /// The value at `i & mask`, to change, without a bounds check.
+    #[inline(always)]
+    fn at_mut(&mut self, i: usize) -> &mut T {
+        let i = i & self.mask();
+        debug_assert!(i < self.buf.len());
+        // SAFETY: as in `at`: `i & mask < buf.len()`.
+        unsafe { self.buf.get_unchecked_mut(i) }
+    }
+
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
@@ -43,34 +65,32 @@ impl<T: Copy + Default> Ring<T> {
         if self.len == self.buf.len() {
             self.grow();
         }
-        let i = (self.head + self.len) & self.mask();
-        self.buf[i] = v;
+        *self.at_mut(self.head + self.len) = v;
         self.len += 1;
     }
 
     #[inline]
     pub fn front(&self) -> Option<&T> {
-        (self.len > 0).then(|| &self.buf[self.head])
+        (self.len > 0).then(|| self.at(self.head))
     }
 
     #[inline]
     pub fn back(&self) -> Option<&T> {
-        (self.len > 0).then(|| &self.buf[(self.head + self.len - 1) & self.mask()])
+        (self.len > 0).then(|| self.at(self.head + self.len - 1))
     }
 
     /// The `k`-th value from the front (`k < len`).
     #[inline]
     pub fn get(&self, k: usize) -> &T {
         assert!(k < self.len, "ring index out of range");
-        &self.buf[(self.head + k) & self.mask()]
+        self.at(self.head + k)
     }
 
     /// The `k`-th value from the front (`k < len`), to change.
     #[inline]
     pub fn get_mut(&mut self, k: usize) -> &mut T {
         assert!(k < self.len, "ring index out of range");
-        let i = (self.head + k) & self.mask();
-        &mut self.buf[i]
+        self.at_mut(self.head + k)
     }
 
     #[inline]
@@ -78,18 +98,16 @@ impl<T: Copy + Default> Ring<T> {
         if self.len == 0 {
             return None;
         }
-        let v = self.buf[self.head];
+        let v = *self.at(self.head);
         self.len -= 1;
-        self.head = if self.len == 0 {
-            0
-        } else {
-            (self.head + 1) & self.mask()
-        };
+        // The next slot, or slot 0 once the ring is empty (a select, not a branch).
+        let keep = if self.len == 0 { 0 } else { usize::MAX };
+        self.head = (self.head + 1) & self.mask() & keep;
         Some(v)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
-        (0..self.len).map(move |k| &self.buf[(self.head + k) & self.mask()])
+        (0..self.len).map(move |k| self.at(self.head + k))
     }
 
     /// Doubles the buffer, moving the values to its start in order.
