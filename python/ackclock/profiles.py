@@ -65,6 +65,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "integer_cwnd": "bool",  # losses reduce cwnd in whole segments (Linux's snd_cwnd)
         "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
         "pacing": "bool",  # Linux's tcp_update_pacing_rate (tcp/pacing.rs); BBR always paces
+        "psh": "bool",  # PSH per TSO piece, a Linux sink's immediate ACK (tcp/sender/psh.rs)
         "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
         "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
         "rack": "bool",  # the sack variant recovers as Linux: RACK-TLP (RFC 8985), its states
@@ -212,6 +213,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "integer_cwnd": False,  # packet windows truncate ssthresh anyway
                     "ecn": False,  # Agent/TCP ecn_ 0
                     "pacing": False,
+                    "psh": False,
                     "hystart": "off",  # ns-2.35's CUBIC predates HyStart
                     "rto_rule": "rfc6298",  # with min_rto as the floor of the RTO
                     "prr": False,  # Sack1's pipe rule
@@ -285,6 +287,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "integer_cwnd": True,  # snd_cwnd in segments: tcp_reno_ssthresh's cwnd >> 1
                     "ecn": False,  # net.ipv4.tcp_ecn = 2: ECN only when the peer asks
                     "pacing": False,  # no fq, default cc not bbr; BBR paces regardless
+                    "psh": True,  # PSH per TSO piece; tcp_measure_rcv_mss, tcp_cleanup_rbuf
                     "hystart": "linux",  # tcp_cubic module parameter hystart=1
                     "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
                     "prr": True,  # since Linux 3.2
@@ -355,6 +358,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "integer_cwnd": False,  # ns-3 keeps cWnd and ssThresh in bytes
                     "ecn": False,  # UseEcn Off
                     "pacing": False,
+                    "psh": False,
                     "hystart": "ns3",  # TcpCubic::HyStart, with ns-3's thresholds
                     "rto_rule": "rfc6298",  # TcpSocketBase: max(MinRto, srtt + 4 rttvar)
                     "prr": True,  # TcpL4Protocol::RecoveryType TcpPrrRecovery
@@ -438,6 +442,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "integer_cwnd": False,
                     "ecn": False,
                     "pacing": False,
+                    "psh": False,
                     "hystart": "off",
                     "rto_rule": "ikr",  # UpdateRTTVariables, CalcRTOValue (tcp/rtt.rs)
                     "prr": False,

@@ -199,6 +199,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "integer_cwnd": False,
             "ecn": False,
             "pacing": False,
+            "psh": False,
             "hystart": "off",  # ns-2.35's CUBIC has no HyStart
             "rto_rule": "rfc6298",
             "prr": False,

@@ -25,6 +25,7 @@ fn data_packet(dst: u32) -> Packet {
         id: 0,
         flow: FlowId(0),
         kind: PacketKind::TcpData,
+        flags: 0,
         src: NodeId(0),
         dst: NodeId(dst),
         size: 1500,

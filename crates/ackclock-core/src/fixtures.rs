@@ -48,6 +48,7 @@ pub fn ns2_tcp() -> TcpConfig {
         snd_buffer_bytes: None,
         app_read_rate_bps: None,
         pacing: false,
+        psh: false,
         hystart: HyStartRule::Off,
         rto_rule: RtoRule::Rfc6298,
         prr: false,

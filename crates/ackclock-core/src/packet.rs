@@ -3,11 +3,12 @@
 use crate::ids::{FlowId, NodeId};
 use crate::time::SimTime;
 
-// Two bytes, and a `u32` SACK count below, so that `Packet` has no padding bytes: a packet
-// with padding was copied field by field on one side of a move and in 16-byte chunks on the
-// other, and the chunk loads stalled on the piecewise stores (x86 store forwarding).
+// One byte, beside `Packet::flags`, and a `u32` SACK count below, so that `Packet` has no
+// padding bytes: a packet with padding was copied field by field on one side of a move and in
+// 16-byte chunks on the other, and the chunk loads stalled on the piecewise stores (x86 store
+// forwarding).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u16)]
+#[repr(u8)]
 pub enum PacketKind {
     /// TCP data segment; `seq` is the segment number (ns-2 packet-counted sequence space).
     TcpData,
@@ -23,6 +24,9 @@ pub struct Packet {
     pub id: u64,
     pub flow: FlowId,
     pub kind: PacketKind,
+    /// Header flags of one-way TCP segments ([`seg_flags`]: PSH); 0 otherwise. (The control
+    /// flags of two-way connections are in `ecn`'s spare bits, [`tcp_flags`].)
+    pub flags: u8,
     pub src: NodeId,
     pub dst: NodeId,
     /// Size on the wire in bytes, headers included.
@@ -46,6 +50,10 @@ pub struct Packet {
     pub ecn: u8,
 }
 
+// Copied whole through the pool, the sinks and the traces: 96 bytes without padding (see
+// `PacketKind`).
+const _: () = assert!(std::mem::size_of::<Packet>() == 96);
+
 #[cfg(test)]
 impl Packet {
     /// A 1000-byte UDP datagram of flow 0, not ECN-capable, every other field zero.
@@ -53,6 +61,7 @@ impl Packet {
         id: 0,
         flow: FlowId(0),
         kind: PacketKind::Udp,
+        flags: 0,
         src: NodeId(0),
         dst: NodeId(1),
         size: 1000,
@@ -78,6 +87,7 @@ impl Packet {
             id,
             flow: FlowId(flow),
             kind: PacketKind::Udp,
+            flags: 0,
             src: NodeId(0),
             dst: NodeId(1),
             size,
@@ -120,6 +130,14 @@ pub mod tcp_flags {
     /// `ack`, `sack` and `ts_echo` describe the reverse direction's receiver, as a pure
     /// ACK's would (piggy-backing).
     pub const ACK: u8 = 128;
+}
+
+/// The header flags of [`Packet::flags`].
+pub mod seg_flags {
+    /// PSH (RFC 9293 3.1): the sender pushed the data up to here (the `linux` profile's
+    /// `psh`, `tcp::sender`); a Linux receiver acknowledges such a segment at once
+    /// (`tcp::sink`).
+    pub const PSH: u8 = 1;
 }
 
 /// Up to three SACK blocks (RFC 2018 section 3: three fit beside the timestamp option),

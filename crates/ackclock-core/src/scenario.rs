@@ -589,6 +589,13 @@ pub struct TcpConfig {
     /// qdisc; BBR always paces at its own rate.
     #[serde(default)]
     pub pacing: bool,
+    /// PSH as Linux's sender sets it and a Linux receiver honours it (`tcp::sender::psh`):
+    /// the last segment of each whole TSO piece (`tcp_tso_autosize`: the segments of about
+    /// 1 ms at the pacing rate, at least 2) sent at one instant carries PSH, and a sink
+    /// timing its ACKs as Linux does (`adaptive_ack_delay`) acknowledges an in-order PSH
+    /// segment at once instead of delaying it.
+    #[serde(default)]
+    pub psh: bool,
     /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`): `off`, `linux` (Linux's
     /// `tcp_cubic`) or `ns3` (ns-3's `TcpCubic`).
     #[serde(default)]

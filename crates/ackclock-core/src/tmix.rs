@@ -449,6 +449,7 @@ mod tests {
             id: seq,
             flow: FlowId(0),
             kind: PacketKind::TcpData,
+            flags: 0,
             src: crate::ids::NodeId(0),
             dst: crate::ids::NodeId(1),
             size: 100,

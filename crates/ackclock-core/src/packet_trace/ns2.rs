@@ -241,6 +241,7 @@ mod tests {
             id: 21,
             flow: FlowId(0),
             kind: PacketKind::TcpData,
+            flags: 0,
             src: NodeId(0),
             dst: NodeId(2),
             size: 1040,

@@ -15,7 +15,7 @@
 //! Node n has address 10.0.0.0 + n + 1 and MAC 02:00:00:00:00:00 + n + 1.
 
 use super::FullSeq;
-use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
+use crate::packet::{ecn, seg_flags, tcp_flags, Packet, PacketKind};
 use crate::time::SimTime;
 
 /// What a flow's frames need beyond the packet itself.
@@ -137,6 +137,7 @@ fn checksum(b: &[u8]) -> u16 {
 fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize, u32) {
     const FIN: u8 = 0x01;
     const SYN: u8 = 0x02;
+    const PSH: u8 = 0x08;
     const ACK: u8 = 0x10;
     const ECE: u8 = 0x40;
     const CWR: u8 = 0x80;
@@ -172,6 +173,9 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
         if data && pkt.ecn & tcp_flags::FIN != 0 {
             flags |= FIN;
         }
+        if data && pkt.flags & seg_flags::PSH != 0 {
+            flags |= PSH;
+        }
         if data && pkt.ecn & ecn::CWR != 0 {
             flags |= CWR;
         }
@@ -206,6 +210,9 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
         }
         if pkt.ecn & ecn::CWR != 0 {
             flags |= CWR;
+        }
+        if pkt.flags & seg_flags::PSH != 0 {
+            flags |= PSH;
         }
         put16(b, 14, 0xffff);
     } else {
@@ -299,6 +306,7 @@ mod tests {
             id: 7,
             flow: FlowId(0),
             kind: PacketKind::TcpData,
+            flags: 0,
             src: NodeId(0),
             dst: NodeId(3),
             size: if seq == 0 { 40 } else { 1040 },

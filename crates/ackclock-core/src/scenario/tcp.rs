@@ -92,6 +92,7 @@ impl TcpConfig {
             snd_buffer_bytes: self.snd_buffer_bytes,
             app_read_rate_bps: self.app_read_rate_bps,
             pacing: self.pacing,
+            psh: self.psh,
             cwnd_validation: self.cwnd_validation,
             prr: self.prr,
             rack: self.rack,

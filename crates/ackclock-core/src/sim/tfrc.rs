@@ -102,6 +102,7 @@ impl Simulator {
                 id: 0,
                 flow: f,
                 kind: PacketKind::TcpAck,
+                flags: 0,
                 src: s.dst,
                 dst: s.src,
                 size: s.cfg.feedback_size,

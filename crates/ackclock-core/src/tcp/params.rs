@@ -65,6 +65,9 @@ pub struct TcpParams {
     pub snd_buffer_bytes: Option<u64>,
     pub app_read_rate_bps: Option<f64>,
     pub pacing: bool,
+    /// PSH on the segments as Linux's sender sets it, and a Linux sink's immediate ACK of
+    /// one (`psh`, `tcp::sender::psh`).
+    pub psh: bool,
     pub cwnd_validation: bool,
     pub prr: bool,
     pub rack: bool,

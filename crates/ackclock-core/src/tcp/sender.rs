@@ -67,6 +67,7 @@ use crate::time::{SimDuration, SimTime};
 
 mod app;
 mod linux;
+mod psh;
 mod recovery;
 mod sack;
 
@@ -276,6 +277,9 @@ pub struct TcpSender {
     next_send: SimTime,
     pace_deadline: Option<SimTime>,
     linux_pacing: bool,
+    /// `psh`: new segments sent in the current TSO piece (`psh` module), and when the piece
+    /// began; None: no PSH.
+    psh: Option<(u32, SimTime)>,
     /// `rack`: Linux's loss recovery (`sender/linux.rs`) instead of the ns-2 rules.
     linux: Option<Box<linux::Linux>>,
 }
@@ -398,6 +402,7 @@ impl TcpSender {
             next_send: SimTime::ZERO,
             pace_deadline: None,
             linux_pacing: cfg.pacing,
+            psh: cfg.psh.then_some((0, SimTime::ZERO)),
             linux: (cfg.rack && recovery == Recovery::Sack)
                 .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
         }
@@ -630,6 +635,11 @@ impl TcpSender {
         if let Some(l) = self.linux.as_mut() {
             l.board.on_send(seq, now, retransmit);
         }
+        let flags = if self.psh.is_some() && !retransmit {
+            self.psh_flag(now)
+        } else {
+            0
+        };
         if retransmit {
             c.packets_retransmitted += 1;
             // Karn: the measurement in progress may now be ambiguous. ns-2's timer keeps it
@@ -651,6 +661,7 @@ impl TcpSender {
             id: 0,
             flow: self.flow,
             kind: PacketKind::TcpData,
+            flags,
             src: self.src,
             dst: self.dst,
             size,

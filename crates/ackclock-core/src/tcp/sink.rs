@@ -24,7 +24,7 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
+use crate::packet::{ecn, seg_flags, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::tcp::flow_control::FlowControl;
 use crate::tcp::linux_acks::{LinuxAcks, SACK_BLOCKS_EXPECTED, TCP_NUM_SACKS};
@@ -345,6 +345,7 @@ impl TcpSink {
             id: 0,
             flow: self.flow,
             kind: PacketKind::TcpAck,
+            flags: 0,
             src: self.node,
             dst: self.peer,
             size: self.ack_size + self.sack_block_bytes as u32 * sack.len() as u32,
@@ -486,7 +487,12 @@ impl TcpSink {
         }
         if let Some(d) = self.delack {
             // Asked only of a segment that would wait: the SYN and quick ACKs are rare.
+            // A Linux receiver acknowledges a pushed segment as soon as the application has
+            // read it (`tcp_measure_rcv_mss` marks it ICSK_ACK_PUSHED, `tcp_cleanup_rbuf`
+            // sends the ACK; the application here reads at once): PSH, `tcp::sender::psh`.
+            let pushed = pkt.flags & seg_flags::PSH != 0 && self.linux.is_some();
             if in_sequence
+                && !pushed
                 && self.pending + 1 < d.segs_per_ack
                 && !((seq == 0 || self.quick_left > 0) && self.ack_at_once(seq))
             {
@@ -590,6 +596,7 @@ mod tests_support {
             id: 0,
             flow: FlowId(0),
             kind: PacketKind::TcpData,
+            flags: 0,
             src: NodeId(0),
             dst: NodeId(1),
             size: 1040,
@@ -772,6 +779,29 @@ mod linux_tests {
             s.on_timer(d, &mut out, &mut c);
         }
         assert_eq!(waits, vec![40, 80, 100, 100, 100]);
+    }
+
+    #[test]
+    fn a_lone_pushed_segment_is_acknowledged_at_once() {
+        // tcp_measure_rcv_mss marks a segment with PSH ICSK_ACK_PUSHED and tcp_cleanup_rbuf
+        // acknowledges it once the application has read it: no delayed-ACK wait. The same
+        // lone segment without PSH waits for the timer.
+        for (flags, at_once) in [(seg_flags::PSH, true), (0, false)] {
+            let mut s = linux_sink();
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            s.on_data(SimTime(0), &data(0), &mut out, &mut c); // the SYN
+                                                               // Forty segments 0.1 ms apart use up the quick ACKs; none is left waiting.
+            for k in 1..41u64 {
+                s.on_data(SimTime(100 * MS + k * MS / 10), &data(k), &mut out, &mut c);
+            }
+            assert_eq!((s.quick_left, s.deadline()), (0, None));
+            out.clear();
+            let mut seg = data(41);
+            seg.flags = flags;
+            s.on_data(SimTime(150 * MS), &seg, &mut out, &mut c);
+            assert_eq!(out.len(), usize::from(at_once), "flags {flags}");
+            assert_eq!(s.deadline().is_some(), !at_once);
+        }
     }
 
     #[test]

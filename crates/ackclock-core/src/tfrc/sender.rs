@@ -530,6 +530,7 @@ impl TfrcSender {
             id: 0,
             flow: self.flow,
             kind: PacketKind::Udp,
+            flags: 0,
             src: self.src,
             dst: self.dst,
             size: self.cfg.data_bytes(),

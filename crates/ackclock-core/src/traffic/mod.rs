@@ -145,6 +145,7 @@ impl UdpSource {
             id: 0,
             flow: self.flow,
             kind: PacketKind::Udp,
+            flags: 0,
             src: self.src,
             dst: self.dst,
             size,

@@ -7,6 +7,7 @@ fn ackp(ack: u64) -> Packet {
         id: 0,
         flow: FlowId(0),
         kind: PacketKind::TcpAck,
+        flags: 0,
         src: NodeId(1),
         dst: NodeId(0),
         size: 40,

@@ -43,6 +43,7 @@ fn ack(una: u64, sacks: &[(u64, u64)]) -> Packet {
         id: 0,
         flow: FlowId(0),
         kind: PacketKind::TcpAck,
+        flags: 0,
         src: NodeId(1),
         dst: NodeId(0),
         size: 40,
