@@ -11,7 +11,9 @@ line's ``--max-memory`` sets it), by default the memory available now (``MemAvai
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Mapping
+from operator import methodcaller
 from typing import Any
 
 from .errors import ScenarioError
@@ -120,14 +122,18 @@ def _extras(doc: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     flows = doc.get("flows", [])
     parts = []
     tmix = records = 0
-    for f in flows:
-        app = f.get("app") or {}
+    # Each distinct application table once, times the flows that share it.
+    apps = list(map(methodcaller("get", "app"), flows))
+    ids = list(map(id, apps))
+    tables = dict(zip(ids, apps, strict=True))
+    for key, n in Counter(ids).items():
+        app = tables[key] or {}
         conns = app.get("connections")
         if isinstance(conns, Mapping):
-            tmix += (TMIX_CONNECTION * len(conns.get("start_ps", ()))
-                     + TMIX_ADU * len(conns.get("adu_bytes", ())))
+            tmix += n * (TMIX_CONNECTION * len(conns.get("start_ps", ()))
+                         + TMIX_ADU * len(conns.get("adu_bytes", ())))
         if isinstance(app.get("records"), list):
-            records += TRACE_RECORD * len(app["records"])
+            records += n * TRACE_RECORD * len(app["records"])
     if tmix:
         parts.append((tmix, "flow.app.file", "Tmix connection vectors"))
     if records:
@@ -161,10 +167,13 @@ def check_topology(nodes: int, flows: Iterable[Any], links: Iterable[Any]
             a, b = link.from_, link.to
             if not isinstance(a, (int, str)) or not isinstance(b, (int, str)):
                 continue  # reported when the links are resolved
-            both = link.duplex is not False
-            directions += 2 if both else 1
-            for x, y in ((a, b), (b, a)) if both else ((a, b),):
-                upstream[y] = x if upstream.get(y, x) == x else _SEVERAL
+            # As estimate's loop over each direction (x, y): y's upstream is x, or several.
+            upstream[b] = a if upstream.get(b, a) == a else _SEVERAL
+            if link.duplex is not False:
+                upstream[a] = b if upstream.get(a, b) == b else _SEVERAL
+                directions += 2
+            else:
+                directions += 1
         parts = _parts(nodes, dests, upstream, len(flows), directions)
     except (TypeError, ValueError, AttributeError, KeyError):
         return None

@@ -555,10 +555,18 @@ def _unique_name(name: object, p: str, first: dict[str, str], what: str) -> None
 
 def _nodes(nodes: list[Node]) -> dict[str, int]:
     index: dict[str, int] = {}
-    first: dict[str, str] = {}
+    first: dict[str, str] | None = None  # name -> where it was given, once needed
     for i, node in enumerate(nodes):
-        _unique_name(node.name, node.origin or f"node[{i}]", first, "node")
-        index[node.name] = i
+        name = node.name
+        if first is None and type(name) is str and name and name not in index:
+            index[name] = i
+            continue
+        # Not a plain name, or taken: _unique_name decides (and names where it was first
+        # given), for this node and the ones after it.
+        if first is None:
+            first = {n: nodes[j].origin or f"node[{j}]" for n, j in index.items()}
+        _unique_name(name, node.origin or f"node[{i}]", first, "node")
+        index[name] = i
     return index
 
 
@@ -583,17 +591,22 @@ def _listing(names: Iterable[str], limit: int = 12) -> str:
     return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 
+_NOTHING = object()
+
+
 def _links(
     links: list[Link], nodes: Mapping[str, int], profile: Profile, flow_names: list[str],
     share: bool = False,
 ) -> list[dict[str, Any]]:
     names = list(nodes)
+    n = len(names)
     out: list[dict[str, Any]] = []
-    seen: dict[tuple[int, int], str] = {}
+    seen: dict[int, str] = {}  # from * n + to -> the link that gave that direction
     queues_done: dict[Any, dict[str, Any]] = {}
     # (rate, delay, queue) as given -> as resolved: the links of a `count = N` table have
     # the same ones (the queue by identity: every link's model is alive meanwhile).
     line_done: dict[Any, tuple[float, int, dict[str, Any]]] = {}
+    last: tuple[Any, ...] = (_NOTHING, _NOTHING, _NOTHING, None)
     for i, link in enumerate(links):
         p = link.origin or f"link[{i}]"
         a = nodes.get(link.from_) if type(link.from_) is str else None
@@ -607,17 +620,22 @@ def _links(
                 f"a link must join two different nodes, got from = to = {quote(link.from_)}",
                 path=p,
             )
-        line_key: tuple[Any, ...] | None = (type(link.rate), link.rate, type(link.delay),
-                                             link.delay, id(link.queue))
-        try:
-            line = line_done.get(line_key)
-        except TypeError:  # a rate or delay that is no scalar: named by its parser below
-            line, line_key = None, None
-        if line is None:
-            line = (float(parse_rate(link.rate, f"{p}.rate")), parse_time(link.delay, f"{p}.delay"),
-                    _queue_cached(link.queue, f"{p}.queue", profile, queues_done))
-            if line_key is not None:
-                line_done[line_key] = line
+        if link.rate is last[0] and link.delay is last[1] and link.queue is last[2]:
+            line = last[3]  # the same objects as the link before (the copies of one table)
+        else:
+            line_key: tuple[Any, ...] | None = (type(link.rate), link.rate, type(link.delay),
+                                                 link.delay, id(link.queue))
+            try:
+                line = line_done.get(line_key)
+            except TypeError:  # a rate or delay that is no scalar: named by its parser below
+                line, line_key = None, None
+            if line is None:
+                line = (float(parse_rate(link.rate, f"{p}.rate")),
+                        parse_time(link.delay, f"{p}.delay"),
+                        _queue_cached(link.queue, f"{p}.queue", profile, queues_done))
+                if line_key is not None:
+                    line_done[line_key] = line
+            last = (link.rate, link.delay, link.queue, line)
         rate_bps, delay_ps, queue = line
         if not isinstance(link.duplex, bool):
             raise ScenarioError(f"expected true or false, got {quote(link.duplex)}",
@@ -635,18 +653,20 @@ def _links(
         # from -> to) (docs/scenario-files.md).
         directions = [(a, b, loss), (b, a, reverse)] if link.duplex else [(a, b, loss)]
         for x, y, direction_loss in directions:
-            if (x, y) in seen:
+            key = x * n + y
+            if key in seen:
                 raise ScenarioError(
-                    f"duplicate link {names[x]}->{names[y]} (already given by {seen[(x, y)]})",
+                    f"duplicate link {names[x]}->{names[y]} (already given by {seen[key]})",
                     path=p,
                 )
-            seen[(x, y)] = p
-            out.append(
-                {"from": x, "to": y, "rate_bps": rate_bps, "delay_ps": delay_ps,
-                 "queue": queue if share else dict(queue), "loss": direction_loss,
-                 **({"monitor_flows": True} if link.monitor_flows else {}),
-                 **({"loss_at_entry": True} if link.loss_at_entry and x == a else {})}
-            )
+            seen[key] = p
+            direction = {"from": x, "to": y, "rate_bps": rate_bps, "delay_ps": delay_ps,
+                         "queue": queue if share else dict(queue), "loss": direction_loss}
+            if link.monitor_flows:
+                direction["monitor_flows"] = True
+            if link.loss_at_entry and x == a:
+                direction["loss_at_entry"] = True
+            out.append(direction)
     return out
 
 
@@ -913,19 +933,26 @@ def _flows(
     app_done: dict[Any, dict[str, Any]] = {}
     for i, flow in enumerate(flows):
         p = flow.origin or f"flow[{i}]"
-        _unique_name(flow.name, p, first, "flow")
+        if type(flow.name) is str and flow.name and flow.name not in first:
+            first[flow.name] = p
+        else:
+            _unique_name(flow.name, p, first, "flow")
         if flow.kind not in FLOW_KINDS:
             kinds = ", ".join(quote(k) for k in FLOW_KINDS)
             raise ScenarioError(f"expected one of {kinds}, got {quote(flow.kind)}",
                                 path=f"{p}.kind")
-        src = _node_ref(flow.from_, nodes, f"{p}.from")
-        dst = _node_ref(flow.to, nodes, f"{p}.to")
+        src = nodes.get(flow.from_) if type(flow.from_) is str else None
+        if src is None:
+            src = _node_ref(flow.from_, nodes, f"{p}.from")
+        dst = nodes.get(flow.to) if type(flow.to) is str else None
+        if dst is None:
+            dst = _node_ref(flow.to, nodes, f"{p}.to")
         if src == dst:
             raise ScenarioError(
                 f"from and to are the same node {quote(flow.from_)}", path=p
             )
         entry: dict[str, Any] = {"name": flow.name, "kind": flow.kind, "from": src, "to": dst}
-        entry["trace"] = _trace(flow, p)
+        entry["trace"] = [] if flow.trace is None or flow.trace is False else _trace(flow, p)
         if flow.fid is not None:
             fid = parse_int(flow.fid, f"{p}.fid", what="a non-negative flow id")
             entry["fid"] = _below(fid, 2**32, f"{p}.fid")
