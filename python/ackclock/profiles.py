@@ -42,6 +42,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ack_delay": "time",  # delack sink only
         "limited_transmit": "bool",  # RFC 3042
         "bug_fix": "bool",  # one fast retransmit per window of data (ns-2 bugFix_)
+        "ns2_full_tcp": "bool",  # ns-2.35's FullTcpAgent rules (the ns-2 front end's FullTcp)
         "bare_first_segment": "bool",  # no SYN: segment 0 without headers (ns-2's output())
         "precision_reduce": "bool",  # a fractional half on window cuts (ns-2 precisionReduce_)
         "partial_deflation": "bool",  # NewReno partial ACKs deflate the window (RFC 6582 3.2)
@@ -189,6 +190,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_delay": "100ms",  # Agent/TCPSink/DelAck interval_
                     "limited_transmit": True,  # Agent/TCP singledup_ 1
                     "bug_fix": True,  # Agent/TCP bugFix_ true
+                    "ns2_full_tcp": False,
                     "bare_first_segment": True,  # TcpAgent::output, with syn_ false
                     "precision_reduce": True,  # Agent/TCP precisionReduce_ true
                     "partial_deflation": True,  # Agent/TCP/Newreno partial_window_deflation_ 1
@@ -265,6 +267,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_delay": "40ms",  # TCP_DELACK_MIN
                     "limited_transmit": True,  # RFC 3042, always on in Linux
                     "bug_fix": True,  # RFC 6582 section 4.1's check (Linux's high_seq)
+                    "ns2_full_tcp": False,
                     "bare_first_segment": False,
                     "precision_reduce": True,
                     "partial_deflation": True,
@@ -337,6 +340,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ack_delay": "200ms",  # TcpSocket::DelAckTimeout
                     "limited_transmit": True,  # LimitedTransmit
                     "bug_fix": True,  # RFC 6582's recover check (TcpSocketBase m_recover)
+                    "ns2_full_tcp": False,
                     "bare_first_segment": False,
                     "precision_reduce": True,
                     "partial_deflation": True,
@@ -421,6 +425,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # IgnoreDupACKOnTORecovery with CarefulMulFastRtxAvoidance; IKR applies it
                     # after timeouts only, not after a fast retransmit
                     "bug_fix": True,
+                    "ns2_full_tcp": False,
                     "bare_first_segment": False,
                     "precision_reduce": True,
                     "partial_deflation": True,

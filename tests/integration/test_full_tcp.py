@@ -132,7 +132,7 @@ def test_the_example_runs_and_every_connection_closes(tmp_path: Path) -> None:
     assert flows["sync"]["bytes_delivered"] == flows["sync.reply"]["bytes_delivered"] == 4_000_000
     assert (tmp_path / "client.pcap").stat().st_size > 0
     header = (tmp_path / "bottleneck.tr").read_text().splitlines()[0].split()
-    assert header[4] == "tcp" and header[13] == "0x2", "the first SYN with its flags"
+    assert header[4] == "tcp" and header[13] == "0xa", "the first SYN with its flags (SYN, PUSH)"
 
 
 BASE = """

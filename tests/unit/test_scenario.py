@@ -178,6 +178,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ack_delay_ps": 100 * MS,
             "limited_transmit": True,  # ns-2 singledup_ 1
             "bug_fix": True,  # ns-2 bugFix_ true
+            "ns2_full_tcp": False,  # one-way agents (FullTcp: true)
             "bare_first_segment": True,  # ns-2's TcpAgent::output (no effect with syn)
             "precision_reduce": True,  # ns-2 precisionReduce_ true
             "partial_deflation": True,  # ns-2 partial_window_deflation_ 1

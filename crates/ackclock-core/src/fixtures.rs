@@ -56,6 +56,7 @@ pub fn ns2_tcp() -> TcpConfig {
         cwnd_validation: false,
         delack_syn: false,
         bug_fix: true,
+        ns2_full_tcp: false,
         bare_first_segment: false,
         precision_reduce: true,
         partial_deflation: true,

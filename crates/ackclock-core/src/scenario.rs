@@ -500,6 +500,15 @@ pub struct TcpConfig {
     /// (!bug_fix_ && !ecn_)`; with `ecn` on, the check holds whatever this says).
     #[serde(default = "default_true")]
     pub bug_fix: bool,
+    /// The sender follows ns-2.35's FullTcpAgent (tcp/tcp-full.cc) where it departs from the
+    /// one-way TcpAgent: with Reno or NewReno recovery a third duplicate ACK starts fast
+    /// retransmit, recovered or not, when the last window cut was a fast retransmit's
+    /// (`FullTcpAgent::dupack_action`: `last_cwnd_action_ == CWND_ACTION_DUPACK`); leaving
+    /// Reno's recovery sets cwnd to ssthresh (`pack_action` with `reno_fastrecov_`); the
+    /// congestion-action mark waits for new data, a retransmission does not carry it unless
+    /// ECN-capable (`foutput`). Set by the ns-2 front end on FullTcp agents.
+    #[serde(default)]
+    pub ns2_full_tcp: bool,
     /// Without a SYN, segment 0 goes out without headers (`packet_size` bytes on the wire):
     /// ns-2.35 tcp/tcp.cc `TcpAgent::output` adds `headersize()` to every segment but
     /// seqno 0, which it treats apart as the SYN whether `syn_` is on or not.

@@ -311,20 +311,24 @@ fn handshake_and_fins_show_in_ns2_and_pcap_traces() {
         })
         .collect();
     let row = |t: &str, s: &str, a: &str, f: &str| (t.into(), s.into(), a.into(), f.into());
-    assert_eq!(rows[0], row("tcp", "0", "0", "0x2"), "SYN");
-    assert_eq!(rows[1], row("tcp", "0", "1", "0x12"), "SYN-ACK");
+    // As ns-2.35's FullTcpAgent::foutput writes them: the SYN's ackno is rcv_nxt_ (-1
+    // before the peer's SYN), PUSH (0x08) on a dataless SYN and on each segment reaching
+    // the last byte given to send (the last data segment, the FIN, and every pure ACK once
+    // all is sent).
+    assert_eq!(rows[0], row("tcp", "0", "-1", "0xa"), "SYN");
+    assert_eq!(rows[1], row("tcp", "0", "1", "0x1a"), "SYN-ACK");
     assert_eq!(rows[2], row("ack", "1", "1", "0x10"), "the handshake's ACK");
     assert_eq!(rows[3], row("tcp", "1", "1", "0x10"), "the request");
     // Byte numbers: 2500 request bytes, 1200 reply bytes, each FIN one more.
     assert!(
-        rows.contains(&row("tcp", "1201", "2501", "0x11")),
+        rows.contains(&row("tcp", "1201", "2501", "0x19")),
         "the server's FIN"
     );
     assert!(
-        rows.contains(&row("tcp", "2501", "1202", "0x11")),
+        rows.contains(&row("tcp", "2501", "1202", "0x19")),
         "the client's FIN"
     );
-    assert_eq!(rows.last().unwrap(), &row("ack", "1202", "2502", "0x10"));
+    assert_eq!(rows.last().unwrap(), &row("ack", "1202", "2502", "0x18"));
     assert!(std::fs::metadata(&pcap).unwrap().len() > 24);
     std::fs::remove_dir_all(&dir).ok();
 }

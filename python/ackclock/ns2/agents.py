@@ -508,6 +508,11 @@ class FullTcpAgent(TcpAgent):
         # syn_ is TcpAgent::output's; FullTcpAgent always opens with the three-way handshake
         # (tcp-full.cc), whatever `Agent/TCP set syn_ false` said for one-way agents.
         out.pop("syn", None)
+        # FullTcpAgent's own rules (tcp-full.cc; the engine's ns2_full_tcp): dupack_action,
+        # pack_action, foutput's cong_action_; and no limited transmit (FullTcpAgent never
+        # reads singledup_).
+        out["ns2_full_tcp"] = True
+        out["limited_transmit"] = False
         return out
 
     def uses_headers(self) -> bool:

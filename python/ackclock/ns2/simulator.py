@@ -354,7 +354,7 @@ class Simulator(TclObject):
     def cmd_trace_all(self, channel: str) -> None:
         self._before_run("trace-all")
         self.trace_all = channel
-        self.packet_traces.append(_PacketTrace(channel, None))
+        self.packet_traces.append(_PacketTrace(channel, None, tcp_header=self._show_tcphdr()))
 
     def cmd_namtrace_all(self, channel: str) -> None:
         """``$ns namtrace-all $file``: nam's animation trace (see nam.py)."""
@@ -425,7 +425,24 @@ class Simulator(TclObject):
         channel = channel or self.trace_all or ""
         if not channel:
             raise TclError("trace-queue: no file given and no trace-all file")
-        self.packet_traces.append(_PacketTrace(channel, [f"{link.src.name}->{link.dst.name}"]))
+        name = f"{link.src.name}->{link.dst.name}"
+        tcp_header = self._show_tcphdr()
+        # Several queues traced into one file: ns-2's trace objects write to the channel as
+        # their events happen, so the lines of the links interleave in time; one engine trace
+        # of those links writes them in that order.
+        for t in self.packet_traces:
+            if (t.channel == channel and t.links is not None and t.events is None
+                    and t.convert is None and t.tcp_header == tcp_header):
+                if name not in t.links:
+                    t.links.append(name)
+                return
+        self.packet_traces.append(_PacketTrace(channel, [name], tcp_header=tcp_header))
+
+    def _show_tcphdr(self) -> bool:
+        """``Trace set show_tcphdr_ 1``: ns-2.35's Trace::Trace binds it when the trace object
+        is made (trace-all, trace-queue), so a trace keeps the value of that moment."""
+        value = self.ctx.classes.get("Trace", "show_tcphdr_")
+        return value is not None and to_int(value) != 0
 
     def cmd_create_trace(self, kind: str, channel: str, src: str, dst: str,
                          op: str = "") -> str:
@@ -600,7 +617,8 @@ class Simulator(TclObject):
                 t.file = tmp / f"trace{i}.tr"
                 scenario.traces.append(PacketTrace(format="ns2", file=f"trace{i}.tr",
                                                    links=t.links, events=t.events,
-                                                   lost_untraced=t.lost_untraced))
+                                                   lost_untraced=t.lost_untraced,
+                                                   tcp_header=t.tcp_header or None))
         try:
             resolved = resolve(scenario)
         except ScenarioError as e:
@@ -786,8 +804,9 @@ class _PacketTrace:
 
     def __init__(self, channel: str, links: list[str] | None,
                  events: list[str] | None = None,
-                 convert: Callable[[str], str] | None = None) -> None:
+                 convert: Callable[[str], str] | None = None, tcp_header: bool = False) -> None:
         self.channel = channel
+        self.tcp_header = tcp_header
         self.convert = convert  # nam: rewrites the lines into nam's form
         self.links = links
         self.events = events

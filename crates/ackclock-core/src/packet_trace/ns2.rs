@@ -15,7 +15,10 @@
 //! are: the SYN is byte 0, data start at byte 1, pure ACKs carry their sender's next
 //! sequence number. With `tcp_header` (ns-2's `Trace set show_tcphdr_ 1`) each line ends
 //! with `ackno 0xflags hlen sa_length`: the acknowledgement number, the TCP flags (FIN 0x01,
-//! SYN 0x02, ACK 0x10, ECE 0x40, CWR 0x80), the header bytes and the number of SACK blocks.
+//! SYN 0x02, PUSH 0x08, ACK 0x10, ECE 0x40, CWR 0x80), the header bytes and the number of
+//! SACK blocks; on two-way connections as ns-2.35's FullTcpAgent::foutput and ::sendpacket
+//! set them (ackno -1 before the peer's SYN, PUSH on a dataless SYN and on segments that
+//! empty the send buffer, CWR with the congestion-action mark).
 
 use std::io::{self, Write};
 
@@ -152,10 +155,11 @@ pub fn write_line(
         } else {
             fs.peer.byte(pkt.seq)
         } as i64;
+        // ns-2.35's FullTcpAgent::foutput sends rcv_nxt_, -1 until the peer's SYN arrived.
         ackno = match (data, acking) {
             (false, _) => fs.own.byte(pkt.ack) as i64,
             (true, true) => fs.peer.byte(pkt.ack) as i64,
-            (true, false) => 0,
+            (true, false) => -1,
         };
         for (bit, th) in [(tcp_flags::FIN, 0x01), (tcp_flags::SYN, 0x02)] {
             if pkt.ecn & bit != 0 {
@@ -164,6 +168,25 @@ pub fn write_line(
         }
         if acking {
             th_flags |= 0x10;
+        }
+        // PUSH, as FullTcpAgent::foutput sets it: on a SYN without data, and on a segment
+        // (pure ACKs and the FIN included) that empties the send buffer, i.e. reaches past
+        // the last byte the application gave (curseq_); never while the application's
+        // supply is endless (infinite_send_, an FTP started without a size).
+        let sender = if data { fs.own } else { fs.peer };
+        let syn = pkt.ecn & tcp_flags::SYN != 0;
+        let payload = if data && !syn {
+            pkt.size.saturating_sub(label.header) as i64
+        } else {
+            0
+        };
+        let empties = sender.bytes.is_some_and(|b| seq + payload > b as i64);
+        if (syn && payload == 0) || empties {
+            th_flags |= 0x08;
+        }
+        // The congestion-action mark goes with TH_CWR (FullTcpAgent::sendpacket).
+        if pkt.ecn & ecn::CONG_ACTION != 0 {
+            th_flags |= 0x80;
         }
     }
     let flag = |bit: u8, c: u8| if pkt.ecn & bit != 0 { c } else { b'-' };

@@ -74,6 +74,7 @@ impl TcpConfig {
             syn: self.syn,
             max_burst: self.max_burst,
             bug_fix: self.bug_fix,
+            ns2_full_tcp: self.ns2_full_tcp,
             bare_first_segment: self.bare_first_segment,
             precision_reduce: self.precision_reduce,
             partial_deflation: self.partial_deflation,

@@ -261,7 +261,7 @@ pub(super) fn tick_agent(
 pub(super) fn traceable_values(sender: &crate::tcp::TcpSender) -> [f64; 10] {
     let k = sender.window_scale();
     [
-        sender.w.cwnd * k,
+        sender.traced_cwnd() * k,
         sender.w.ssthresh * k,
         SimDuration(sender.rtt.last_sample).as_secs_f64(),
         SimDuration(sender.rtt.srtt).as_secs_f64(),

@@ -40,6 +40,8 @@ pub struct TcpParams {
     pub syn: bool,
     pub max_burst: u32,
     pub bug_fix: bool,
+    /// `TcpConfig::ns2_full_tcp`: ns-2.35's FullTcpAgent rules.
+    pub ns2_full_tcp: bool,
     pub bare_first_segment: bool,
     pub precision_reduce: bool,
     pub partial_deflation: bool,

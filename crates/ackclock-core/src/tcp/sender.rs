@@ -93,6 +93,10 @@ impl Recovery {
     }
 }
 
+/// ns-2.35's `recov_maxburst_` default (tcl/lib/ns-default.tcl, `Agent/TCP/FullTcp/Newreno`):
+/// the segments one ACK may release while a NewReno FullTcp agent recovers.
+const NS2_RECOV_MAXBURST: u32 = 2;
+
 /// How a loss among a connection's first segments is handled (`ns2_first_loss`), as
 /// ns-2.35 handles it (tcp/tcp.cc `TcpAgent::reset`, `TcpAgent::timeout`, and the
 /// `dupack_action` of `TcpAgent`, `RenoTcpAgent`, `NewRenoTcpAgent` and `Sack1TcpAgent`):
@@ -257,6 +261,13 @@ pub struct TcpSender {
     cwr_pending: bool,
     /// A window reduction happened since the last segment went out (ns-2's `cong_action_`).
     cong_action_pending: bool,
+    /// `ns2_full_tcp` (ns-2.35's FullTcpAgent rules, see `TcpConfig`), and whether the last
+    /// window cut was a fast retransmit's (`last_cwnd_action_ == CWND_ACTION_DUPACK`).
+    full_tcp: bool,
+    last_cut_dupack: bool,
+    /// `ns2_full_tcp` with NewReno: `max_burst` as it was before recovery's partial ACKs
+    /// lowered it to ns-2's `recov_maxburst_`.
+    recovery_burst: Option<u32>,
     skip_growth: bool,
     /// `ns3_cwnd_limited` with a class that honours it: whether the last data segment sent
     /// left less than one segment of cwnd unused (ns-3.44's `m_isCwndLimited`); None: off.
@@ -299,6 +310,9 @@ impl TcpSender {
         TcpSender {
             limited_transmit: cfg.limited_transmit,
             careful: cfg.bug_fix || cfg.ecn,
+            full_tcp: cfg.ns2_full_tcp,
+            last_cut_dupack: false,
+            recovery_burst: None,
             max_burst: cfg.max_burst,
             timestamps: cfg.timestamps,
             bytes: cfg.window_unit == WindowUnit::Bytes,
@@ -459,6 +473,17 @@ impl TcpSender {
     #[inline]
     /// The value cwnd took within the last event before its final one, if it took one a
     /// trace shows (ns-2's `TcpAgent::recv` on the SYN's ACK, see `ns2_first_loss`).
+    /// cwnd as a trace shows it: with `ns2_full_tcp` inflated by fast recovery's duplicates,
+    /// as FullTcpAgent keeps cwnd_ (`cwnd_ = ssthresh_ + dupacks_`, `extra_ack`; not
+    /// SackFullTcpAgent, whose `reno_fastrecov_` is false).
+    pub fn traced_cwnd(&self) -> f64 {
+        if self.full_tcp && self.recovery != Recovery::Sack {
+            self.w.cwnd + self.dupwnd
+        } else {
+            self.w.cwnd
+        }
+    }
+
     pub fn take_cwnd_step(&mut self) -> Option<f64> {
         self.cwnd_step.take()
     }
@@ -629,7 +654,10 @@ impl TcpSender {
                 ecn_bits |= ecn::CWR;
             }
         }
-        if std::mem::take(&mut self.cong_action_pending) {
+        // ns-2.35's TcpAgent::output marks the next segment, whatever it is; FullTcpAgent's
+        // foutput only new data (with ECN any segment, SetCWRonRetransmit_ being true).
+        if self.cong_action_pending && !(self.full_tcp && retransmit && !self.ecn) {
+            self.cong_action_pending = false;
             ecn_bits |= ecn::CONG_ACTION;
         }
         if let Some(l) = self.linux.as_mut() {

@@ -116,6 +116,10 @@ pub struct TcpSink {
     recent_len: u8,
     /// Bytes per SACK block added to an ACK's size (`sack_block_bytes`, at most 255).
     sack_block_bytes: u8,
+    /// Bytes added once to an ACK that carries SACK blocks: the option's own kind and length
+    /// under `ns2_full_tcp` (ns-2.35 tcp/tcp-full.cc `SackFullTcpAgent::build_options`:
+    /// `sack_option_size_` 2), none otherwise.
+    sack_option_bytes: u8,
     /// Linux's ACK timing (`adaptive_ack_delay`, `sack_compression`); None: the fixed delay.
     linux: Option<Box<LinuxAcks>>,
 }
@@ -166,6 +170,7 @@ impl TcpSink {
             syn_ack_at_once: (cfg.syn || cfg.bare_first_segment) && !cfg.delack_syn,
             quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
             sack_block_bytes: cfg.sack_block_bytes.min(u8::MAX as u32) as u8,
+            sack_option_bytes: if cfg.ns2_full_tcp { 2 } else { 0 },
             sack: cfg.sink == SinkKind::Sack,
             // Grown at the first out-of-order arrival: most of a Tmix replay's hundreds of
             // thousands of short connections never see one.
@@ -348,7 +353,12 @@ impl TcpSink {
             flags: 0,
             src: self.node,
             dst: self.peer,
-            size: self.ack_size + self.sack_block_bytes as u32 * sack.len() as u32,
+            size: self.ack_size
+                + if sack.is_empty() {
+                    0
+                } else {
+                    self.sack_option_bytes as u32 + self.sack_block_bytes as u32 * sack.len() as u32
+                },
             seq,
             ack: self.rcv_nxt,
             sent_at: now,

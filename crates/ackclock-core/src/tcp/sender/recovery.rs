@@ -16,6 +16,7 @@ impl TcpSender {
             return;
         }
         self.w.cwnd = self.reduce_window();
+        self.last_cut_dupack = false; // ns-2's CWND_ACTION_ECN
         self.ecn_recover = Some(self.maxseq);
         self.cwr_pending = true;
         self.skip_growth = true;
@@ -39,9 +40,27 @@ impl TcpSender {
             self.nxt = self.una;
         }
         let mut restart_timer = true;
+        let mut partial_full_tcp = false;
         if self.in_recovery {
             let full = self.recover.is_none_or(|r| ack >= r);
-            if self.recovery == Recovery::NewReno && !full {
+            if self.recovery == Recovery::NewReno && !full && self.full_tcp {
+                // ns-2.35's NewRenoFullTcpAgent::pack_action: fast_retransmit(highest_ack_),
+                // which moves recover_ to maxseq_, cwnd_ = ssthresh_, and at most
+                // recov_maxburst_ (2) segments per ACK until recovery ends (ack_action);
+                // FullTcpAgent::newack restarts the timer on every new ACK; recv does not open
+                // cwnd_ on it (tcl/lib/ns-default.tcl: open_cwnd_on_pack_ false for Newreno).
+                self.emit(self.una, now, out, c);
+                self.recover = Some(self.maxseq);
+                self.last_cut_dupack = true;
+                self.w.cwnd = self.w.ssthresh;
+                self.cwnd_step = Some(self.w.ssthresh);
+                self.dupwnd = 0.0;
+                if self.recovery_burst.is_none() {
+                    self.recovery_burst = Some(self.max_burst);
+                    self.max_burst = NS2_RECOV_MAXBURST;
+                }
+                partial_full_tcp = true;
+            } else if self.recovery == Recovery::NewReno && !full {
                 // RFC 6582 3.2 step 5: retransmit the next hole, deflate, add one back.
                 self.emit(self.una, now, out, c);
                 // Without deflation (ns-2's partial_window_deflation_ 0, NewRenoTcpAgent::recv)
@@ -60,6 +79,13 @@ impl TcpSender {
                 // RFC 5681 3.2 step 6 / RFC 6582 step 3: deflate the window (cwnd already
                 // holds the reduced window) and leave recovery. As ns-2 does, this ACK
                 // then opens cwnd like any other new ACK.
+                // ns-2's FullTcpAgent::pack_action (reno_fastrecov_): cwnd_, inflated by the
+                // duplicates, falls back to ssthresh_ (a whole number of segments).
+                if self.full_tcp && self.w.cwnd + self.dupwnd > self.w.ssthresh {
+                    self.w.cwnd = self.w.ssthresh;
+                    self.cwnd_step = Some(self.w.ssthresh);
+                }
+
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
                 self.open_cwnd(now, acked, rtt);
@@ -75,6 +101,11 @@ impl TcpSender {
             self.w.cwnd = self.window_init;
         } else {
             self.open_cwnd(now, acked, rtt);
+        }
+        if !partial_full_tcp {
+            if let Some(burst) = self.recovery_burst.take() {
+                self.max_burst = burst; // NewRenoFullTcpAgent::ack_action
+            }
         }
         // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
         if self.una >= self.maxseq {
@@ -123,10 +154,18 @@ impl TcpSender {
             return;
         }
         if !self.may_fast_retransmit() {
+            if self.full_tcp && matches!(self.recovery, Recovery::Reno | Recovery::NewReno) {
+                // ns-2.35's FullTcpAgent::dupack_action sets fastrecov_ before its bug_fix_
+                // check returns: later duplicates inflate cwnd_ (extra_ack) and the next
+                // new ACK deflates it to ssthresh_ (pack_action), with nothing retransmitted.
+                self.in_recovery = true;
+                self.dupwnd = 0.0;
+            }
             return;
         }
         let reduced = self.reduce_window();
         self.recover = Some(self.maxseq);
+        self.last_cut_dupack = true; // FullTcpAgent::fast_retransmit: CWND_ACTION_DUPACK
         c.fast_retransmits += 1;
         if self.rtt.is_ns2() {
             // ns-2's reset_rtx_timer: no timing across the fast retransmit.
@@ -142,6 +181,12 @@ impl TcpSender {
             return;
         }
         self.w.cwnd = reduced;
+        if self.full_tcp && self.recovery != Recovery::Sack {
+            // FullTcpAgent::dupack_action: slowdown halves cwnd_, then cwnd_ = ssthresh_ +
+            // dupacks_ (a traced cwnd_ shows both); the window sent by is the same.
+            self.cwnd_step = Some(reduced);
+            self.w.cwnd = self.w.ssthresh;
+        }
         self.dupwnd = self.dupack_threshold as f64;
         self.in_recovery = true;
         self.first_partial = true;
@@ -154,10 +199,16 @@ impl TcpSender {
     /// `ecn`), else only once the last recovery's data are acknowledged (RFC 6582 section
     /// 3.2 step 2; ns-2's `highest_ack_ > recover_`), or for segment 1 with ns-2's
     /// `bugfix_ss_` (`(bugfix_ss_ && highest_ack_ == 0)` in ns-2.35's `dupack_action`s).
+    /// With `ns2_full_tcp` and Reno or NewReno recovery also whenever the last window cut was
+    /// a fast retransmit's (ns-2.35 tcp/tcp-full.cc `FullTcpAgent::dupack_action`, which
+    /// Tahoe's and Sack's FullTcp replace: `last_cwnd_action_ == CWND_ACTION_DUPACK`).
     pub(super) fn may_fast_retransmit(&self) -> bool {
         !self.careful
             || self.recover.is_none_or(|r| self.una > r)
             || (self.first_loss == FirstLoss::BugfixSs && self.una == 1)
+            || (self.full_tcp
+                && self.last_cut_dupack
+                && matches!(self.recovery, Recovery::Reno | Recovery::NewReno))
     }
 
     /// Sets ssthresh after a loss and returns the reduced window fast recovery continues
@@ -241,6 +292,7 @@ impl TcpSender {
         self.in_recovery = false;
         self.dupacks = 0;
         self.recover = Some(self.maxseq);
+        self.last_cut_dupack = false; // CWND_ACTION_TIMEOUT
         self.rtt.on_timeout();
         self.timed = None;
         if let Some(sb) = self.scoreboard.as_mut() {

@@ -1,0 +1,66 @@
+"""ns-2's FullTcp agents as ns-2.35 runs them (tcp/tcp-full.cc), live against ns-2.35 (skipped
+without `ns`): the test-suite-full topology (8 Mb/s access links, an 800 kb/s bottleneck with a
+6-packet queue) with a 100-segment window, so that slow start overflows the queue, fast
+retransmit and a timeout follow; both queues of the router traced into one file with ns-2's TCP
+header columns (`Trace set show_tcphdr_ 1`), cwnd_ and ssthresh_ traced.
+
+What it holds to ns-2: two `trace-queue`s into one channel interleave in time; the header
+columns (ackno -1 on the first SYN, PUSH on a dataless SYN and on each segment that empties the
+send buffer, CWR with the congestion-action mark, which waits for new data: `foutput`,
+`sendpacket`); FullTcp's own loss rules (no limited transmit; another fast retransmit after three
+more duplicates while the last cut was a fast retransmit's, `dupack_action`; cwnd_ back to
+ssthresh_ when recovery ends, `pack_action`; Newreno's partial ACKs, `NewRenoFullTcpAgent::
+pack_action`), and cwnd_ as FullTcp keeps it (inflated by the duplicates)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+SCRIPT = """
+    Agent/TCP set tcpTick_ 0.1
+    Agent/TCP set rfc2988_ false
+    Agent/TCP set windowInit_ 1
+    Trace set show_tcphdr_ 1
+    set ns [new Simulator]
+    set s1 [$ns node]
+    set s2 [$ns node]
+    set r1 [$ns node]
+    set k1 [$ns node]
+    $ns duplex-link $s1 $r1 8Mb 5ms DropTail
+    $ns duplex-link $s2 $r1 8Mb 5ms DropTail
+    $ns duplex-link $r1 $k1 800Kb 100ms DropTail
+    $ns queue-limit $r1 $k1 6
+    $ns queue-limit $k1 $r1 6
+    set src [new Agent/TCP/CLASS]
+    set sink [new Agent/TCP/CLASS]
+    $ns attach-agent $s1 $src
+    $ns attach-agent $k1 $sink
+    $ns connect $src $sink
+    $sink listen
+    $src set window_ 100
+    set ftp [$src attach-app FTP]
+    set tf [open out.tr w]
+    $ns trace-queue $r1 $k1 $tf
+    $ns trace-queue $r1 $s1 $tf
+    set cf [open cwnd.tr w]
+    $src trace cwnd_
+    $src trace ssthresh_
+    $src attach $cf
+    $ns at 0.0 "$ftp start"
+    $ns at 6.0 "close $tf; close $cf; exit 0"
+    $ns run
+"""
+
+
+@pytest.mark.parametrize("cls", ["FullTcp", "FullTcp/Newreno", "FullTcp/Tahoe"])
+def test_full_tcp_traces_are_ns2s(vs_ns2: Any, cls: str) -> None:
+    got = vs_ns2(SCRIPT.replace("CLASS", cls)).same("out.tr", "cwnd.tr")
+    lines = [line.split() for line in got["out.tr"].splitlines()]
+    assert lines[0][12:14] == ["-1", "0xa"]  # the SYN: no ackno yet, SYN + PUSH
+    assert {f[3] for f in lines} == {"3", "0"}  # both queues, in one file
+    assert any(f[6] == "---A---" and f[13] == "0x90" for f in lines)  # CWR on new data
+    if cls != "FullTcp/Tahoe":
+        # fast recovery's inflated cwnd_ (ssthresh_ + duplicates), as FullTcp traces it
+        assert "cwnd_ 16.000" in got["cwnd.tr"]
