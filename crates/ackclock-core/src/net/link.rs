@@ -37,6 +37,7 @@ mod tests;
 
 pub use held::HeldOutcome;
 use ns2_clock::Ns2Clock;
+pub use ns2_clock::Ns2Outcome;
 
 // The fields are laid out by hand, in the order a packet-hop touches them (checked by
 // `layout_tests`): with 50 or 100 flows a hop's link has left the first-level cache since its
@@ -70,32 +71,29 @@ pub struct Link {
     /// `lossmodel`), not as they leave it.
     loss_at_entry: bool,
     // Line 3: what is checked for on every hop but rarely there.
-    /// `queue.holds()` and `queue.periodic()`, kept here so that a hop tests a flag rather
-    /// than decoding the discipline's variant.
-    holds: bool,
-    periodic: bool,
+    /// What a packet entering the link meets beyond a plain FIFO, as bits: [`HOLDS`]
+    /// (`queue.holds()`), [`PERIODIC`] (`queue.periodic()`), [`NS2`] (the link keeps ns-2's
+    /// clock), [`LOSS_AT_ENTRY`] (a loss model at its entry). Kept here so that a hop tests
+    /// one byte rather than decoding the discipline's variant and the loss model: 0 on a
+    /// plain FIFO link without a loss model at its entry.
+    service: u8,
     /// Per-flow queue monitor (ns-2 `makeflowmon Fid`), indexed by flow.
     pub flow_monitor: Option<Vec<FlowQueueCounters>>,
     /// Queueing delays of departed packets that waited (see `sojourn_histogram`); those that
     /// did not wait are `zero_sojourns`.
     sojourn: Histogram,
-    /// Dequeue-time disciplines: the head event to schedule (fills the line).
-    schedule_head: Option<SimTime>,
     // Lines 4 to 6, the hop's counters first (see `QueueCounters`).
     /// Counters and time integrals of the waiting backlog, up to `counted_until`.
     pub counters: QueueCounters,
-    /// Dequeue-time disciplines: packets dropped by the last call, for the simulator to
-    /// count per flow; events it must schedule.
-    dropped: Vec<Packet>,
+    /// Dequeue-time disciplines: a transmission-done event is in the queue.
     tx_event_pending: bool,
-    schedule_tx_done: Option<SimTime>,
     /// Dequeue-time disciplines on a traced link: transmissions started by the last call.
     started: Option<Vec<(SimTime, Packet)>>,
     /// A device queue below a dequeue-time discipline (the traffic-control layer,
     /// `net::device`): its packets wait in `waiting` and `in_flight` as a FIFO link's do.
     device: Option<Box<DeviceQueue>>,
-    /// The ns2 profile's clock (`Link::keep_ns2_clock`); `periodic` is set with it, so that a
-    /// hop of another profile tests no further flag.
+    /// ns-2's clock (`Link::keep_ns2_clock`, under `run.ties = "ns2"`); the [`NS2`] bit of
+    /// `service` is set with it, so that a hop of another link tests no further flag.
     ns2: Option<Box<Ns2Clock>>,
 }
 
@@ -112,6 +110,18 @@ pub struct Carried {
 }
 
 impl Carried {
+    /// The pool's packet `r`, as a link carries it.
+    #[inline]
+    pub fn of(pool: &PacketPool, r: PacketRef) -> Carried {
+        let p = pool.get(r);
+        Carried {
+            r,
+            dst: p.dst,
+            flow: p.flow,
+            size: p.size,
+        }
+    }
+
     /// Stores `pkt` in `pool`.
     #[inline]
     pub fn put(pool: &mut PacketPool, pkt: Packet) -> Carried {
@@ -144,12 +154,36 @@ pub enum Enqueued {
     /// Taken by the loss model at the link's entry, before the queue saw it (ns-2
     /// `lossmodel`); it stays in the pool for the caller to count and free.
     Lost,
-    /// Handed to a dequeue-time discipline: the caller collects drops and events with
-    /// [`Link::take_held_outcome`].
+    /// Not taken: the link's service is not the FIFO one. The packet, still in the pool,
+    /// goes to [`Link::enqueue_held`] (a dequeue-time discipline) or, on a link that keeps
+    /// ns-2's clock, to [`Link::enqueue_ns2`]; each returns what the caller must do. (As
+    /// payloads of this enum those outcomes cost the FIFO hop 12 instructions:
+    /// benchmarks/instructions.py.)
     Held,
 }
 
+/// [`Link::service`] bits: the discipline holds its packets (a dequeue-time discipline,
+/// `link/held.rs`).
+const HOLDS: u8 = 1;
+/// The discipline has periodic work (`AnyQueue::periodic`: PIE's drop-probability updates).
+const PERIODIC: u8 = 2;
+/// The link keeps ns-2's clock (`link/ns2_clock.rs`; only a FIFO link without periodic work).
+const NS2: u8 = 4;
+/// The link has a loss model and it is at its entry (`loss_at_entry`), before the queue: kept
+/// by [`Link::set_loss`] and [`Link::set_loss_at_entry`].
+const LOSS_AT_ENTRY: u8 = 8;
+
 impl Link {
+    /// The [`Link::service`] bits of a link with discipline `queue`.
+    fn service_of(queue: &AnyQueue) -> u8 {
+        (if queue.holds() { HOLDS } else { 0 }) | (if queue.periodic() { PERIODIC } else { 0 })
+    }
+
+    /// Whether the discipline holds its packets (the dequeue-time service).
+    #[inline(always)]
+    fn holds(&self) -> bool {
+        self.service & HOLDS != 0
+    }
     /// Where its discipline's traced variables go, if it has any (`queue::VarTrace`).
     pub fn var_trace(&mut self) -> Option<&mut Option<Box<crate::queue::VarTrace>>> {
         self.queue.var_trace()
@@ -166,8 +200,7 @@ impl Link {
             to,
             rate,
             delay,
-            holds: queue.holds(),
-            periodic: queue.periodic(),
+            service: Link::service_of(&queue),
             queue,
             loss: None,
             loss_at_entry: false,
@@ -182,10 +215,7 @@ impl Link {
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),
             zero_sojourns: 0,
-            dropped: Vec::new(),
             tx_event_pending: false,
-            schedule_head: None,
-            schedule_tx_done: None,
             started: None,
             flow_monitor: None,
             device: None,
@@ -233,7 +263,7 @@ impl Link {
     /// Packets waiting for the line at the last `advance`: in the discipline, and in the
     /// device queue below it if any.
     pub fn backlog(&self) -> Backlog {
-        if self.holds {
+        if self.holds() {
             self.held_backlog()
         } else {
             self.backlog_fifo()
@@ -282,20 +312,23 @@ impl Link {
     /// started by then leave the queue (a departure, as ns-2's queue monitor counts it).
     #[inline(always)]
     pub fn advance(&mut self, now: SimTime) {
-        if !self.holds {
-            if self.periodic {
-                if self.ns2.is_some() {
-                    // Resume events start the waiting packets.
-                    self.integrate_to(now);
-                    return;
-                }
-                self.advance_periodic(now);
+        if self.holds() {
+            if self.device.is_some() {
+                self.pop_device(now);
             }
-            self.pop_started(now);
-        } else if self.device.is_some() {
-            self.pop_device(now);
+            self.integrate_to(now);
+            return;
         }
-        self.integrate_to(now);
+        if self.service & (PERIODIC | NS2) != 0 {
+            if self.service & NS2 != 0 {
+                // Resume events start the waiting packets.
+                self.integrate_fifo_to(now);
+                return;
+            }
+            self.advance_periodic(now);
+        }
+        self.pop_started(now);
+        self.integrate_fifo_to(now);
     }
 
     /// A periodic discipline's updates up to `now` (`AnyQueue::periodic`), each seeing the backlog of its
@@ -326,7 +359,7 @@ impl Link {
             if start > now || (!inclusive && start == now) {
                 break;
             }
-            self.integrate_to(start);
+            self.integrate_fifo_to(start);
             self.waiting.pop_front();
             self.waiting_bytes -= size as u64;
             self.counters.departed_packets += 1;
@@ -337,15 +370,30 @@ impl Link {
         }
     }
 
+    /// Brings the backlog's time integrals up to `t`, with the backlog of the link's service.
     #[inline]
     fn integrate_to(&mut self, t: SimTime) {
+        self.integrate_by(t, |l| {
+            if l.holds() {
+                l.held_backlog()
+            } else {
+                l.backlog_fifo()
+            }
+        });
+    }
+
+    /// [`Link::integrate_to`] where the service is known to be the FIFO one: no test of the
+    /// service on the hop's path.
+    #[inline]
+    fn integrate_fifo_to(&mut self, t: SimTime) {
+        self.integrate_by(t, Link::backlog_fifo);
+    }
+
+    #[inline(always)]
+    fn integrate_by(&mut self, t: SimTime, backlog: impl Fn(&Link) -> Backlog) {
         if t > self.counted_until {
             let dt = (t.0 - self.counted_until.0) as u128;
-            let b = if self.holds {
-                self.held_backlog()
-            } else {
-                self.backlog_fifo()
-            };
+            let b = backlog(self);
             // Most links are empty most of the time: skip the wide arithmetic then.
             if b.packets != 0 {
                 self.counters.area_packets += dt * b.packets as u128;
@@ -372,30 +420,21 @@ impl Link {
     /// and is the one dropped.
     #[inline(always)]
     pub fn enqueue(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
-        if self.loses_at_entry(pool.get(c.r)) {
-            return Enqueued::Lost;
-        }
-        let holds = self.holds;
-        if !holds {
-            if self.periodic {
-                if self.ns2.is_some() {
-                    return self.enqueue_ns2(now, c, pool);
-                }
+        // One test on a plain FIFO link without a loss model at its entry.
+        if self.service != 0 {
+            if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get(c.r)) {
+                return Enqueued::Lost;
+            }
+            if self.service & (HOLDS | NS2) != 0 {
+                // The discipline holds its packets, or the link keeps ns-2's clock.
+                return Enqueued::Held;
+            }
+            if self.service & PERIODIC != 0 {
                 self.advance_periodic(now);
             }
-            self.pop_started_until(now, false);
-        } else if self.device.is_some() {
-            // Packets the device started sending while the link had no event leave its queue
-            // at their start, before the time since is integrated.
-            self.pop_device(now);
         }
-        self.integrate_to(now);
-        if holds {
-            self.count_arrival(c.size);
-            let pkt = pool.take(c.r);
-            self.enqueue_held(now, pkt, pool);
-            return Enqueued::Held;
-        }
+        self.pop_started_until(now, false);
+        self.integrate_fifo_to(now);
         if !self.admit(now, c, pool) {
             return Enqueued::Dropped;
         }
@@ -521,19 +560,16 @@ impl Link {
 
     pub fn set_loss(&mut self, loss: AnyLoss) {
         self.loss = Some(Box::new(loss));
+        self.set_loss_at_entry(self.loss_at_entry);
     }
 
     /// Puts the loss model at the link's entry (see `LinkConfig::loss_at_entry`).
     pub fn set_loss_at_entry(&mut self, at_entry: bool) {
         self.loss_at_entry = at_entry;
-    }
-
-    /// Whether the loss model at the link's entry takes the packet offered to it (asked by
-    /// `enqueue`). Most links have no loss model: the hop then tests one pointer, and the
-    /// model's call stays out of line.
-    #[inline(always)]
-    fn loses_at_entry(&mut self, pkt: &Packet) -> bool {
-        self.loss.is_some() && self.loss_at_entry && self.loses(pkt)
+        self.service &= !LOSS_AT_ENTRY;
+        if at_entry && self.loss.is_some() {
+            self.service |= LOSS_AT_ENTRY;
+        }
     }
 
     /// Whether the loss model after the link takes the packet that has just crossed it.
@@ -573,7 +609,7 @@ impl Link {
     /// The waiting backlog and the packets on the line (for the invariant checker).
     pub fn account(&self) -> LinkAccount {
         let backlog = self.backlog();
-        let on_line = if self.holds {
+        let on_line = if self.holds() {
             // The ring holds the device queue's packets too.
             self.in_flight.len() as u64 - self.device.as_ref().map_or(0, |d| d.len())
         } else {

@@ -5,5 +5,5 @@ pub mod link;
 pub mod ring;
 pub mod routing;
 
-pub use link::{Carried, Enqueued, Link};
+pub use link::{Carried, Enqueued, HeldOutcome, Link, Ns2Outcome};
 pub use routing::Routes;

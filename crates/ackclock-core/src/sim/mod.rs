@@ -9,7 +9,7 @@
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
-use crate::net::{Carried, Enqueued, Link, Routes};
+use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
 use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
@@ -229,10 +229,7 @@ impl Simulator {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkHead(_) => unreachable!("handled by run_until"),
-            Event::TxDone(l) => {
-                self.links[l.idx()].on_tx_done(self.now, &mut self.pool);
-                self.collect_held(l);
-            }
+            Event::TxDone(l) => self.on_tx_done(l),
             Event::Rto(f) => self.on_rto_event(f),
             Event::DelAck(f) => self.on_delack_event(f),
             Event::Pace(f) => self.on_pace_event(f),
@@ -319,7 +316,7 @@ impl Simulator {
                 let pkt = self.pool.take(c.r);
                 self.count_drop(&pkt);
             }
-            Enqueued::Held => self.collect_held(l),
+            Enqueued::Held => self.enqueue_held(l, c.r),
         }
     }
 
@@ -348,7 +345,7 @@ impl Simulator {
                 };
                 self.trace(l, ev, &pkt);
             }
-            Enqueued::Held => self.collect_held(l),
+            Enqueued::Held => self.enqueue_held(l, c.r),
         }
     }
 
@@ -370,14 +367,42 @@ impl Simulator {
         }
     }
 
-    /// Counts the drops of a dequeue-time discipline and schedules the events it needs.
-    fn collect_held(&mut self, l: LinkId) {
-        if self.links[l.idx()].has_ns2_clock() {
-            self.collect_ns2(l);
+    /// The pool's packet `r` enters link `l`, whose service is not the FIFO one
+    /// ([`Enqueued::Held`]): a dequeue-time discipline's, or a FIFO link's under ns-2's
+    /// clock (`sim/ns2_clock.rs`).
+    #[inline(never)]
+    fn enqueue_held(&mut self, l: LinkId, r: PacketRef) {
+        let link = &mut self.links[l.idx()];
+        if link.has_ns2_clock() {
+            match link.enqueue_ns2(self.now, r, &mut self.pool) {
+                Some(out) => self.collect_ns2(l, out),
+                None => {
+                    let pkt = self.pool.take(r);
+                    self.count_drop(&pkt);
+                    if self.tracing {
+                        self.trace(l, TraceEvent::Drop, &pkt);
+                    }
+                }
+            }
             return;
         }
-        let mut dropped = std::mem::take(&mut self.held_drops);
-        let out = self.links[l.idx()].take_held_outcome(&mut dropped);
+        let mut drops = std::mem::take(&mut self.held_drops);
+        let out = link.enqueue_held(self.now, r, &mut self.pool, &mut drops);
+        self.collect_held(l, out, drops);
+    }
+
+    /// The transmission-done event of link `l` (a dequeue-time discipline's).
+    #[inline(never)]
+    fn on_tx_done(&mut self, l: LinkId) {
+        let mut drops = std::mem::take(&mut self.held_drops);
+        let out = self.links[l.idx()].on_tx_done(self.now, &mut self.pool, &mut drops);
+        self.collect_held(l, out, drops);
+    }
+
+    /// After a call on a dequeue-time discipline's link `l`: counts the packets it dropped
+    /// (`dropped`, whose memory is kept for the next call), traces the transmissions it
+    /// started, and schedules the events it needs (`out`).
+    fn collect_held(&mut self, l: LinkId, out: HeldOutcome, mut dropped: Vec<Packet>) {
         for p in dropped.drain(..) {
             self.count_drop(&p);
             if self.tracing {

@@ -18,6 +18,7 @@
 //! picosecond's double, scheduled when ackclock schedules them.
 
 use super::*;
+use crate::net::Ns2Outcome;
 use crate::sched::{ns2_key, ns2_ps, ns2_seconds, ns2_unkey, NS2_FIRST_UID};
 
 /// A TCP sender's retransmission timer as ns-2 last set it (`TimerHandler::resched`: a new
@@ -162,16 +163,20 @@ impl Simulator {
         let link = &mut self.links[l.idx()];
         let (_, t2, seq) = link.ns2_resume();
         self.pool.ns2_now = (t2, seq);
-        link.on_ns2_resume(self.now, &self.pool);
-        self.collect_ns2(l);
+        let out = link.on_ns2_resume(self.now, &self.pool);
+        self.collect_ns2(l, out);
     }
 
     /// After a packet reached link `l` or its resume ran: the scheduling orders of a packet
     /// that started (its arrival, then the next resume, as `LinkDelay::recv` schedules them),
     /// its `-` trace line, and the head and resume events the link needs.
-    pub(super) fn collect_ns2(&mut self, l: LinkId) {
+    pub(super) fn collect_ns2(&mut self, l: LinkId, out: Ns2Outcome) {
+        let Ns2Outcome {
+            started,
+            head,
+            resume,
+        } = out;
         let link = &mut self.links[l.idx()];
-        let (started, head, resume) = link.take_ns2_outcome();
         if started {
             let seq = self.queue.reserve(2);
             link.ns2_started(seq);

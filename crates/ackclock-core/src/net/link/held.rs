@@ -7,12 +7,17 @@
 use super::super::device::{DeviceParams, DeviceQueue};
 use super::{Carried, Link};
 use crate::packet::Packet;
-use crate::packet_pool::PacketPool;
+use crate::packet_pool::{PacketPool, PacketRef};
 use crate::queue::Backlog;
 use crate::time::SimTime;
 
-/// What a dequeue-time discipline's link needs from the simulator after a call.
-#[derive(Debug, Default)]
+/// What the simulator must do after a call on a dequeue-time discipline's link
+/// ([`Link::enqueue_held`], [`Link::on_tx_done`]): schedule the link's head event at `head`
+/// (its ring was empty and a packet started), and its transmission-done event at `tx_done`
+/// (packets wait). The packets the discipline dropped meanwhile were appended to the vector
+/// the caller passed, for it to count.
+#[must_use]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HeldOutcome {
     pub head: Option<SimTime>,
     pub tx_done: Option<SimTime>,
@@ -42,33 +47,53 @@ impl Link {
         }
     }
 
-    pub(super) fn enqueue_held(&mut self, now: SimTime, pkt: Packet, pool: &mut PacketPool) {
-        let before = self.dropped.len();
+    /// Offers the pool's packet `r` to the link's dequeue-time discipline at `now` (after
+    /// [`Link::enqueue`] answered [`Enqueued::Held`](super::Enqueued::Held)); the packet leaves
+    /// the pool. Returns the events the link needs; the packets the discipline dropped (this
+    /// one or others) are appended to `drops`.
+    pub fn enqueue_held(
+        &mut self,
+        now: SimTime,
+        r: PacketRef,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+    ) -> HeldOutcome {
+        if self.device.is_some() {
+            // Packets the device started sending while the link had no event leave its queue
+            // at their start, before the time since is integrated.
+            self.pop_device(now);
+        }
+        self.integrate_to(now);
+        let pkt = pool.take(r);
+        self.count_arrival(pkt.size);
+        let mut out = HeldOutcome::default();
+        let before = drops.len();
         if let Some(m) = self.flow_monitor.as_mut() {
             m[pkt.flow.idx()].arrive(now.0, pkt.size, true);
         }
-        self.queue.enqueue(now, pkt, &mut self.dropped);
-        self.count_held_drops(before, now);
+        self.queue.enqueue(now, pkt, drops);
+        self.count_held_drops(&drops[before..], now);
         let q = self.backlog().packets;
         if q > self.counters.max_queue_packets {
             self.counters.max_queue_packets = q;
         }
         if self.device.is_some() {
-            self.fill_device(now, pool);
-            return;
+            self.fill_device(now, pool, drops, &mut out);
+            return out;
         }
         if !self.tx_event_pending {
             if self.busy_until <= now {
-                self.start_next(now, pool);
+                self.start_next(now, pool, drops, &mut out);
             } else {
                 self.tx_event_pending = true;
-                self.schedule_tx_done = Some(self.busy_until);
+                out.tx_done = Some(self.busy_until);
             }
         }
+        out
     }
 
-    fn count_held_drops(&mut self, from: usize, now: SimTime) {
-        for p in &self.dropped[from..] {
+    fn count_held_drops(&mut self, dropped: &[Packet], now: SimTime) {
+        for p in dropped {
             self.counters.dropped_packets += 1;
             self.counters.dropped_bytes += p.size as u64;
             if let Some(m) = self.flow_monitor.as_mut() {
@@ -78,21 +103,27 @@ impl Link {
     }
 
     /// The line is free at `now`: asks the dequeue-time discipline for the next packet.
-    fn start_next(&mut self, now: SimTime, pool: &mut PacketPool) {
+    fn start_next(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+        out: &mut HeldOutcome,
+    ) {
         let held = &mut self.queue;
         let marks = held.marks();
-        let before = self.dropped.len();
-        let next = held.dequeue(now, &mut self.dropped);
+        let before = drops.len();
+        let next = held.dequeue(now, drops);
         let marked = held.marks() - marks;
         let more = held.backlog().packets > 0;
-        self.count_held_drops(before, now);
+        self.count_held_drops(&drops[before..], now);
         self.counters.marked_packets += marked;
         let Some((at, pkt)) = next else {
             // A shaper holding its packets until it has the tokens: ask again then.
             if more {
                 if let Some(t) = self.queue.wake_at() {
                     self.tx_event_pending = true;
-                    self.schedule_tx_done = Some(t);
+                    out.tx_done = Some(t);
                 }
             }
             return;
@@ -110,23 +141,31 @@ impl Link {
         }
         self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
         if self.in_flight.len() == 1 {
-            self.schedule_head = Some(arrival);
+            out.head = Some(arrival);
         }
         if more {
             self.tx_event_pending = true;
-            self.schedule_tx_done = Some(self.busy_until);
+            out.tx_done = Some(self.busy_until);
         }
     }
 
-    /// The transmission-done event of a dequeue-time discipline's link.
-    pub fn on_tx_done(&mut self, now: SimTime, pool: &mut PacketPool) {
+    /// The transmission-done event of a dequeue-time discipline's link: returns the events
+    /// the link needs next; the discipline's drops are appended to `drops`.
+    pub fn on_tx_done(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+    ) -> HeldOutcome {
         self.tx_event_pending = false;
+        let mut out = HeldOutcome::default();
         if self.device.is_some() {
-            self.fill_device(now, pool);
-            return;
+            self.fill_device(now, pool, drops, &mut out);
+        } else {
+            self.integrate_to(now);
+            self.start_next(now, pool, drops, &mut out);
         }
-        self.integrate_to(now);
-        self.start_next(now, pool);
+        out
     }
 
     /// The device queue takes the packets that started transmission by `now` (a departure
@@ -155,7 +194,13 @@ impl Link {
     /// queue is not stopped, the discipline hands it its next packet, which leaves at line
     /// rate behind those already there. Then the link needs an event when the device next
     /// takes a packet (and may wake), or when a shaper will have tokens.
-    fn fill_device(&mut self, now: SimTime, pool: &mut PacketPool) {
+    fn fill_device(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+        out: &mut HeldOutcome,
+    ) {
         loop {
             self.pop_device(now);
             self.integrate_to(now);
@@ -163,10 +208,10 @@ impl Link {
                 break;
             }
             let marks = self.queue.marks();
-            let before = self.dropped.len();
-            let next = self.queue.dequeue(now, &mut self.dropped);
+            let before = drops.len();
+            let next = self.queue.dequeue(now, drops);
             self.counters.marked_packets += self.queue.marks() - marks;
-            self.count_held_drops(before, now);
+            self.count_held_drops(&drops[before..], now);
             let Some((at, pkt)) = next else {
                 break;
             };
@@ -186,7 +231,7 @@ impl Link {
                 .queued(pkt.size);
             self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
             if self.in_flight.len() == 1 {
-                self.schedule_head = Some(arrival);
+                out.head = Some(arrival);
             }
         }
         let q = self.held_backlog().packets;
@@ -204,17 +249,7 @@ impl Link {
         };
         if let Some(t) = wake {
             self.tx_event_pending = true;
-            self.schedule_tx_done = Some(t);
-        }
-    }
-
-    /// Drops and events left by the last call on a dequeue-time discipline's link; the
-    /// dropped packets are appended to `dropped`.
-    pub fn take_held_outcome(&mut self, dropped: &mut Vec<Packet>) -> HeldOutcome {
-        dropped.append(&mut self.dropped);
-        HeldOutcome {
-            head: self.schedule_head.take(),
-            tx_done: self.schedule_tx_done.take(),
+            out.tx_done = Some(t);
         }
     }
 }

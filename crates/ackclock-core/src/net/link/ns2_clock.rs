@@ -3,8 +3,8 @@
 //! the scheduler orders simultaneous events as ns-2.35 does (`sim/ns2_clock.rs`).
 
 use super::super::ring::Ring;
-use super::{Carried, Enqueued, Link};
-use crate::packet_pool::PacketPool;
+use super::{Carried, Link};
+use crate::packet_pool::{PacketPool, PacketRef};
 use crate::time::SimTime;
 
 /// A FIFO link's ns-2 clock (the ns2 profile): each accepted packet's ns-2 times, computed
@@ -36,14 +36,18 @@ pub(super) struct Ns2Clock {
     resume: (f64, u64),
     /// The resume is an event in the queue (packets wait).
     resume_pending: bool,
-    /// Scheduling orders are due for the packet that started last (the simulator reserves
-    /// them: `take_ns2_outcome`).
-    started: bool,
-    /// The ring was empty when the last packet was accepted: its arrival is the next head
-    /// event.
-    schedule_head: bool,
-    /// A resume event to schedule (the first packet has just started to wait).
-    schedule_resume: bool,
+}
+
+/// What the simulator must do after a packet entered a link that keeps ns-2's clock
+/// ([`Link::enqueue_ns2`]) or its resume ran ([`Link::on_ns2_resume`]): reserve the
+/// scheduling orders of the packet that `started` (then call [`Link::ns2_started`] before
+/// scheduling), and schedule the link's `head` and `resume` events.
+#[must_use]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ns2Outcome {
+    pub started: bool,
+    pub head: bool,
+    pub resume: bool,
 }
 
 /// A packet waiting for the line (its scheduling order is reserved when it starts).
@@ -62,10 +66,10 @@ impl Link {
     /// periodic discipline or a device queue keeps it: the others order their events as
     /// before.
     pub fn keep_ns2_clock(&mut self, bandwidth_bps: f64) {
-        if self.holds || self.periodic || self.device.is_some() {
+        if self.service & (super::HOLDS | super::PERIODIC) != 0 || self.device.is_some() {
             return;
         }
-        self.periodic = true;
+        self.service |= super::NS2;
         self.ns2 = Some(Box::new(Ns2Clock {
             bw: bandwidth_bps,
             delay: crate::sched::ns2_seconds(SimTime(self.delay.0)),
@@ -73,16 +77,13 @@ impl Link {
             busy: 0.0,
             resume: (-1.0, 0),
             resume_pending: false,
-            started: false,
-            schedule_head: false,
-            schedule_resume: false,
         }));
     }
 
     /// Stops keeping ns-2's clock (before the run: another link cannot keep it).
     pub fn drop_ns2_clock(&mut self) {
         if self.ns2.take().is_some() {
-            self.periodic = self.queue.periodic();
+            self.service &= !super::NS2;
         }
     }
 
@@ -96,21 +97,23 @@ impl Link {
     /// current transmission are ordered as ns-2 orders them (by exact time, then by their
     /// ns-2 times and scheduling orders; the arrival's are `pool.ns2_now`), so a packet that
     /// reaches the line at the instant it frees up waits only if ns-2's resume comes after
-    /// it. The outcome is the simulator's to collect ([`Link::take_ns2_outcome`]).
-    #[inline(never)]
-    pub(super) fn enqueue_ns2(
+    /// it. Called with the pool's packet `r` after [`Link::enqueue`] answered
+    /// [`Enqueued::Held`]; returns what the simulator must do, or None if the packet was
+    /// dropped (it stays in the pool for the caller to count and free).
+    pub fn enqueue_ns2(
         &mut self,
         now: SimTime,
-        c: Carried,
+        r: PacketRef,
         pool: &mut PacketPool,
-    ) -> Enqueued {
+    ) -> Option<Ns2Outcome> {
+        let c = Carried::of(pool, r);
         let (now2, uid) = pool.ns2_now;
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
         let line_free = self.busy_until < now
             || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid)));
         self.integrate_to(now);
         if !self.admit(now, c, pool) {
-            return Enqueued::Dropped;
+            return None;
         }
         let (size, flow) = (c.size, c.flow);
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
@@ -136,10 +139,11 @@ impl Link {
             }
         }
         ns2.keys.push_back((arrival2, UNSTARTED));
+        let mut resume = false;
         if waits {
             if !ns2.resume_pending {
                 ns2.resume_pending = true;
-                ns2.schedule_resume = true;
+                resume = true;
             }
             self.record_sojourn(start.0 - now.0);
             self.waiting.push_back((start, size, flow.0));
@@ -150,7 +154,6 @@ impl Link {
             }
         } else {
             ns2.resume = (ns2.busy, UNSTARTED);
-            ns2.started = true;
             self.zero_sojourns += 1;
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
@@ -159,9 +162,11 @@ impl Link {
             }
         }
         self.in_flight.push_back((arrival, c));
-        let first = self.in_flight.len() == 1;
-        self.ns2.as_mut().expect("an ns-2 clock").schedule_head = first;
-        Enqueued::Held
+        Some(Ns2Outcome {
+            started: !waits,
+            head: self.in_flight.len() == 1,
+            resume,
+        })
     }
 
     /// The sequence number the simulator reserved for the packet that started last (its
@@ -172,18 +177,6 @@ impl Link {
         let started = self.in_flight.len() - self.waiting.len() - 1;
         ns2.keys.get_mut(started).1 = seq;
         ns2.resume.1 = seq + 1;
-    }
-
-    /// What the simulator must do after an enqueue or a resume on a link with ns-2's clock:
-    /// reserve sequence numbers (then call [`Link::ns2_started`] before scheduling), and
-    /// schedule the head and resume events.
-    pub fn take_ns2_outcome(&mut self) -> (bool, bool, bool) {
-        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
-        let o = (ns2.started, ns2.schedule_head, ns2.schedule_resume);
-        ns2.started = false;
-        ns2.schedule_head = false;
-        ns2.schedule_resume = false;
-        o
     }
 
     /// The head event's time, ns-2 time and sequence number (one is reserved by `reserve` if
@@ -206,8 +199,8 @@ impl Link {
     }
 
     /// ns-2's `Queue::resume` at `now` (an event only while packets wait): the next waiting
-    /// packet starts. The simulator then collects [`Link::take_ns2_outcome`].
-    pub fn on_ns2_resume(&mut self, now: SimTime, pool: &PacketPool) {
+    /// packet starts. Returns what the simulator must do.
+    pub fn on_ns2_resume(&mut self, now: SimTime, pool: &PacketPool) -> Ns2Outcome {
         self.integrate_to(now);
         let (start, size, flow) = self
             .waiting
@@ -224,12 +217,16 @@ impl Link {
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
         let txt = 8.0 * size as f64 / ns2.bw;
         ns2.resume = (ns2.resume.0 + txt, UNSTARTED);
-        ns2.started = true;
         ns2.resume_pending = !self.waiting.is_empty();
-        ns2.schedule_resume = ns2.resume_pending;
+        let resume = ns2.resume_pending;
         if let Some(v) = self.started.as_mut() {
             let &(_, c) = self.in_flight.get(started);
             v.push((now, *pool.get(c.r)));
+        }
+        Ns2Outcome {
+            started: true,
+            head: false,
+            resume,
         }
     }
 

@@ -24,6 +24,49 @@ fn link(limit: u64) -> Link {
     )
 }
 
+/// The loss model at the link's entry is one bit of the service byte, whichever of
+/// `set_loss` and `set_loss_at_entry` comes first: it takes the packets it drops before the
+/// queue (also on a link that keeps ns-2's clock), and a model after the link does not.
+#[test]
+fn a_loss_model_at_the_entry_takes_packets_before_the_queue() {
+    use crate::loss::{AnyLoss, Periodic};
+    let now = SimTime(1_000);
+    for (order, ns2) in [(0, false), (1, false), (0, true)] {
+        let mut l = link(10);
+        if order == 0 {
+            l.set_loss_at_entry(true);
+            l.set_loss(AnyLoss::Periodic(Periodic::new(2, 0, 1)));
+        } else {
+            l.set_loss(AnyLoss::Periodic(Periodic::new(2, 0, 1)));
+            l.set_loss_at_entry(true);
+        }
+        if ns2 {
+            l.keep_ns2_clock(8e6);
+            assert!(l.has_ns2_clock());
+        }
+        let mut pool = PacketPool::default();
+        let c = Carried::put(&mut pool, pkt(1000));
+        assert_eq!(l.enqueue(now, c, &mut pool), Enqueued::Lost);
+        let c = Carried::put(&mut pool, pkt(1000));
+        let want = if ns2 {
+            Enqueued::Held
+        } else {
+            Enqueued::ScheduleHead(SimTime(1_000 + 1_000_000_000 + 5_000))
+        };
+        assert_eq!(l.enqueue(now, c, &mut pool), want);
+        assert_eq!(l.counters.arrived_packets, u64::from(!ns2));
+    }
+    let mut l = link(10);
+    l.set_loss(AnyLoss::Periodic(Periodic::new(1, 0, 1)));
+    let mut pool = PacketPool::default();
+    let c = Carried::put(&mut pool, pkt(1000));
+    assert!(matches!(
+        l.enqueue(SimTime(0), c, &mut pool),
+        Enqueued::ScheduleHead(_)
+    ));
+    assert!(l.loses_on_arrival(pool.get(c.r)));
+}
+
 /// ns-2's times of a packet: arrival at `start + (txt + delay)`, resume at `start + txt`,
 /// `txt = 8 * size / bandwidth_` (`LinkDelay::recv`); a waiting packet starts at the
 /// resume, which assigns its scheduling order.
@@ -35,14 +78,26 @@ fn the_ns2_clock_sums_doubles_as_ns2_does() {
     let now2 = 0.1f64; // an arrival at 0.1 s
     pool.ns2_now = (now2, 5);
     let now = SimTime(100_000_000_000);
-    for _ in 0..2 {
-        let c = Carried::put(&mut pool, pkt(1000));
-        assert_eq!(l.enqueue(now, c, &mut pool), Enqueued::Held);
-    }
-    // The first started at once (seq 10 for its arrival, 11 for its resume), the second
-    // waits behind it; its resume is the first's.
-    assert_eq!(l.take_ns2_outcome(), (true, false, true));
+    let outcome = |started, head, resume| Ns2Outcome {
+        started,
+        head,
+        resume,
+    };
+    // The first starts at once (seq 10 for its arrival, 11 for its resume) and heads the
+    // ring; the second waits behind it, its resume the first's.
+    let c = Carried::put(&mut pool, pkt(1000));
+    assert_eq!(l.enqueue(now, c, &mut pool), Enqueued::Held);
+    assert_eq!(
+        l.enqueue_ns2(now, c.r, &mut pool),
+        Some(outcome(true, true, false))
+    );
     l.ns2_started(10);
+    let c = Carried::put(&mut pool, pkt(1000));
+    assert_eq!(l.enqueue(now, c, &mut pool), Enqueued::Held);
+    assert_eq!(
+        l.enqueue_ns2(now, c.r, &mut pool),
+        Some(outcome(false, false, true))
+    );
     let txt = 8.0 * 1000.0 / 8e6;
     let delay = 5_000.0 / 1e12;
     let (t, t2, seq) = l.ns2_head(|| unreachable!()).unwrap();
@@ -52,8 +107,7 @@ fn the_ns2_clock_sums_doubles_as_ns2_does() {
     );
     let (t, t2, seq) = l.ns2_resume();
     assert_eq!((t, t2, seq), (SimTime(101_000_000_000), now2 + txt, 11));
-    l.on_ns2_resume(t, &pool);
-    assert_eq!(l.take_ns2_outcome(), (true, false, false));
+    assert_eq!(l.on_ns2_resume(t, &pool), outcome(true, false, false));
     l.ns2_started(12);
     let (c, key) = l.deliver_head_ns2();
     assert_eq!(pool.get(c.r).size, 1000);
@@ -77,13 +131,16 @@ fn a_tie_with_the_resume_goes_by_ns2s_order() {
         let mut pool = PacketPool::default();
         pool.ns2_now = (0.0, 1);
         let c = Carried::put(&mut pool, pkt(1000));
-        l.enqueue(SimTime(0), c, &mut pool);
-        l.take_ns2_outcome();
+        let _ = l.enqueue_ns2(SimTime(0), c.r, &mut pool);
         l.ns2_started(4); // its resume: seq 5 at 0.001 s
         pool.ns2_now = (arrival2, arrival_seq);
         let c = Carried::put(&mut pool, pkt(1000));
-        l.enqueue(SimTime(1_000_000_000), c, &mut pool);
-        let (started, _, resume) = l.take_ns2_outcome();
+        let Some(Ns2Outcome {
+            started, resume, ..
+        }) = l.enqueue_ns2(SimTime(1_000_000_000), c.r, &mut pool)
+        else {
+            panic!("the packet was dropped");
+        };
         assert_eq!(
             (started, resume),
             (!waits, waits),
@@ -164,15 +221,28 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
         bql: None,
     });
     let mut pool = PacketPool::default();
-    // Two 1 ms packets at 0: the second waits 1 ms in the device queue.
-    for _ in 0..2 {
-        let c = Carried::put(&mut pool, pkt(1000));
-        l.enqueue(SimTime(0), c, &mut pool);
-    }
+    let mut drops = Vec::new();
+    // Two 1 ms packets at 0: the second waits 1 ms in the device queue. The first starts at
+    // once and heads the ring; nothing waits in the discipline, so no transmission-done
+    // event is needed.
+    let c = Carried::put(&mut pool, pkt(1000));
+    assert_eq!(l.enqueue(SimTime(0), c, &mut pool), Enqueued::Held);
+    let out = l.enqueue_held(SimTime(0), c.r, &mut pool, &mut drops);
+    assert_eq!(
+        out,
+        HeldOutcome {
+            head: Some(SimTime(1_000_005_000)),
+            tx_done: None
+        }
+    );
+    let c = Carried::put(&mut pool, pkt(1000));
+    let out = l.enqueue_held(SimTime(0), c.r, &mut pool, &mut drops);
+    assert_eq!(out, HeldOutcome::default());
     assert_eq!(l.backlog().packets, 1);
     // The next arrival, 10 ms later, finds the device queue empty since 1 ms.
     let c = Carried::put(&mut pool, pkt(1000));
-    l.enqueue(SimTime(10_000_000_000), c, &mut pool);
+    let _ = l.enqueue_held(SimTime(10_000_000_000), c.r, &mut pool, &mut drops);
+    assert!(drops.is_empty());
     assert_eq!(l.counters.area_packets, 1_000_000_000);
     assert_eq!(l.counters.departed_packets, 3);
 }
@@ -213,8 +283,7 @@ mod layout_tests {
             assert_eq!(line(at), 2, "{name} at {at}");
         }
         for (name, at) in [
-            ("holds", offset_of!(Link, holds)),
-            ("periodic", offset_of!(Link, periodic)),
+            ("service", offset_of!(Link, service)),
             ("flow_monitor", offset_of!(Link, flow_monitor)),
         ] {
             assert_eq!(line(at), 3, "{name} at {at}");
