@@ -67,8 +67,25 @@ impl Simulator {
             _ => unreachable!("packet kind does not match its flow"),
         }
         self.send_pooled(sent);
-        if pkt.kind != PacketKind::Udp {
-            self.sync_timers(pkt.flow);
+        match pkt.kind {
+            PacketKind::TcpAck => self.sync_timers(pkt.flow),
+            PacketKind::TcpData => self.sync_delack(pkt.flow),
+            PacketKind::Udp => {}
+        }
+    }
+
+    /// [`Simulator::sync_timers`] after a data segment reached its sink: only the sink has
+    /// acted, so of the flow's timers only the delayed ACK can have moved (the sender's
+    /// retransmission and pacing deadlines, its RTO and its traced variables are as the last
+    /// `sync_timers` left them: every event that changes the sender syncs it).
+    #[inline(always)]
+    fn sync_delack(&mut self, f: FlowId) {
+        let flow = &mut self.flows[f.idx()];
+        let Agent::Tcp { sink, .. } = &flow.agent else {
+            return;
+        };
+        if let Some(t) = flow.delack_event.needs_event(sink.deadline()) {
+            self.queue.push_timer(t, super::Event::DelAck(f));
         }
     }
 }
