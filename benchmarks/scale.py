@@ -3,11 +3,15 @@
 
     python benchmarks/scale.py [--only dumbbell_10000,fattree_16] [--duration 1s]
                                [--instructions] [--csv scale.csv]
+                               [--beside ns-2,ns-3,htsim] [--beside-max-flows 100]
 
 For each case it writes the scenario (TOML) into a temporary folder and prints:
 - `cmd_s`, `peak_MB`: wall time and peak resident memory of the whole command
   (`ackclock run CASE.toml --quiet`, measured by the kernel for the child process);
 - `resolve_s`: the front end resolving the TOML into the engine's document (in this process);
+- `front_s`: the front end's whole share of a run (in this process): resolving, the engine's
+  JSON text and summary.json, as `ackclock run` makes them (issue 31's bar: 0.3 s at 10 000
+  flows);
 - `setup_s`: the engine building the run from that document (`Simulation(...)`);
 - `run_s`, `Mhops/s`: the engine's run loop and packet-hops (one packet crossing one link) per
   second of it (these three in CPU seconds of this process, `time.process_time`);
@@ -29,6 +33,17 @@ Cases:
   random pairs of hosts in different pods (10 000 for k = 16, 4 per host below);
 - `chain_R`: R routers in a line, 10 flows from one end to the other, 1 Gb/s, 1 ms per link.
 
+With `--beside`, each dumbbell case of at most `--beside-max-flows` flows (default 100: ns-2
+takes minutes per 100 flows and second, ns-3 longer) also runs, right after ackclock, in ns-2.35
+(benchmarks/ns2/dumbbell.tcl), ns-3.44 (benchmarks/ns3/dumbbell.cc against the ns3 wheel, as
+benchmarks/compare.py builds it under --ns3-cache) and htsim (benchmarks/htsim/dumbbell.cpp
+against a csg-htsim checkout given by --htsim-source, as benchmarks/htsim.py builds it): the
+same network for the same simulated time, each its own TCP with ns-2's parameters where it
+has them. Printed beside ackclock's row: the whole command's CPU seconds and peak memory,
+its packet-hops (3 per data packet sent and per ACK received: each crosses three links) per
+CPU second, and ackclock's whole command's packet-hops per CPU second over it. The fat-trees,
+the chain and the 100 Gb/s dumbbells have no script in the other simulators.
+
 Wall times on a shared machine swing by tens of percent: compare runs taken side by side.
 `--csv` also writes the rows to a file, which benchmarks/plot_scale.py plots
 (docs/performance.md, "Speed at scale").
@@ -37,7 +52,6 @@ Wall times on a shared machine swing by tens of percent: compare runs taken side
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import shutil
@@ -46,6 +60,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "ackclock"
@@ -150,13 +165,20 @@ def whole_command(toml: Path, duration: str, out: Path) -> tuple[float, float, f
 
 
 def in_process(toml: Path, duration: str) -> dict[str, float]:
+    from ackclock.indented_json import dumps
+    from ackclock.limits import check_memory
+    from ackclock.results import write_summary
     from ackclock.run import engine
     from ackclock.toml_loader import load_resolved
 
     t = time.process_time()
     _, doc = load_resolved(toml, [f"run.duration={duration}"], share=True)  # as `ackclock run`
     resolve = time.process_time() - t
-    text = json.dumps(doc)
+    check_memory(doc)  # as run_document
+    text = dumps(doc)
+    with tempfile.TemporaryDirectory() as d:
+        write_summary({"name": doc["name"], "scenario": doc}, Path(d) / "summary.json")
+    front = time.process_time() - t
     t = time.process_time()
     sim = engine().Simulation(text)
     setup = time.process_time() - t
@@ -164,7 +186,66 @@ def in_process(toml: Path, duration: str) -> dict[str, float]:
     sim.run_until(sim.duration_ps)
     run = time.process_time() - t
     hops = sim.results()["summary"]["packet_hops"]
-    return {"resolve_s": resolve, "setup_s": setup, "run_s": run, "hops": hops}
+    return {"resolve_s": resolve, "front_s": front, "setup_s": setup, "run_s": run,
+            "hops": hops}
+
+
+def beside(names: list[str], ns3_cache: Path, htsim_source: Path | None,
+           work: Path) -> dict[str, Any]:
+    """The other simulators that can run here, ready to run (or why not, printed)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import sims
+
+    ready: dict[str, Any] = {}
+    for name in names:
+        if name == "ns-2":
+            sim: Any = sims.Ns2()
+        elif name == "ns-3":
+            sim = sims.Ns3(ns3_cache, install=True)
+            sim.setup()
+        elif name == "htsim":
+            if htsim_source is None:
+                print("htsim: not run (give --htsim-source, a csg-htsim checkout)")
+                continue
+            import htsim
+
+            sim = htsim.build(htsim_source.resolve(), work)
+        else:
+            raise SystemExit(f"--beside: expected ns-2, ns-3 or htsim, got {name!r}")
+        why = None if name == "htsim" else sim.available()
+        if why:
+            print(f"{name}: not run ({why})")
+            continue
+        ready[name] = sim
+    return ready
+
+
+def run_beside(name: str, sim: Any, flows: int, duration: str, work: Path
+               ) -> dict[str, float]:
+    """One run of the dumbbell with ``flows`` flows in another simulator: CPU seconds, peak
+    MB and packet-hops of the whole command."""
+    import sims
+
+    seconds = float(duration.rstrip("s"))
+    folder = work / f"{name}-{flows}"
+    folder.mkdir(exist_ok=True)
+    if name == "htsim":
+        cmd = [str(sim), str(flows), f"{seconds:g}"]
+    else:
+        case = sims.Case(id=f"dumbbell_{flows}", scenario="", label="", kind="dumbbell",
+                         n=flows, seconds=seconds)
+        cmd = sim.command(case, folder)
+    done = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", *cmd], cwd=folder,
+                          capture_output=True, text=True, check=True)
+    wall, kb, user, system = done.stderr.strip().splitlines()[-1].split()
+    if name == "htsim":  # its own TCP prints lines of its own
+        pairs = (line.split() for line in done.stdout.splitlines())
+        hops = float({p[0]: p[1] for p in pairs if len(p) == 2}["packet_hops"])
+    else:
+        counters = sims.parse_counters(done.stdout)
+        hops = float(3 * (counters.data_sent + counters.acks_received))
+    return {"cpu_s": float(user) + float(system), "peak_MB": int(kb) / 1024, "hops": hops,
+            "wall_s": float(wall)}
 
 
 def instructions(summary: Path) -> float | None:
@@ -186,16 +267,24 @@ def main() -> None:
     ap.add_argument("--duration", help="simulated time of every case (default: per case)")
     ap.add_argument("--instructions", action="store_true")
     ap.add_argument("--csv", type=Path, help="also write the rows to this file")
+    ap.add_argument("--beside", help="also run the dumbbells in these: ns-2, ns-3, htsim")
+    ap.add_argument("--beside-max-flows", type=int, default=100)
+    ap.add_argument("--ns3-cache", type=Path,
+                    default=Path.home() / ".cache" / "ackclock-bench",
+                    help="where benchmarks/compare.py keeps the ns3 wheel and programs")
+    ap.add_argument("--htsim-source", type=Path, help="a checkout of Broadcom/csg-htsim")
     args = ap.parse_args()
     all_cases = cases()
     names = args.only.split(",") if args.only else list(all_cases)
-    columns = ["case", "duration", "cmd_s", "cpu_s", "peak_MB", "resolve_s", "setup_s",
-               "run_s", "hops", "Mhops_s", "instr_per_hop"]
+    columns = ["case", "sim", "duration", "cmd_s", "cpu_s", "peak_MB", "resolve_s", "front_s",
+               "setup_s", "run_s", "hops", "Mhops_s", "cmd_Mhops_cpu_s", "instr_per_hop"]
     if args.csv:
         args.csv.write_text(",".join(columns) + "\n")
     print(f"{'case':18} {'cmd_s':>7} {'cpu_s':>7} {'peak_MB':>8} {'resolve_s':>9} "
-          f"{'setup_s':>8} {'run_s':>7} {'Mhops/s':>8} {'instr/hop':>9}")
+          f"{'front_s':>8} {'setup_s':>8} {'run_s':>7} {'Mhops/s':>8} {'instr/hop':>9}")
     with tempfile.TemporaryDirectory() as d:
+        others = (beside(args.beside.split(","), args.ns3_cache, args.htsim_source, Path(d))
+                  if args.beside else {})
         for name in names:
             text, duration, small = all_cases[name]
             duration = args.duration or duration
@@ -208,14 +297,31 @@ def main() -> None:
             if args.instructions and small:
                 ipp = instructions(out / "summary.json")
             print(f"{name:18} {cmd_s:7.2f} {cpu_s:7.2f} {peak:8.0f} {r['resolve_s']:9.2f} "
-                  f"{r['setup_s']:8.3f} {r['run_s']:7.2f} {r['hops'] / r['run_s'] / 1e6:8.2f} "
+                  f"{r['front_s']:8.3f} {r['setup_s']:8.3f} {r['run_s']:7.2f} "
+                  f"{r['hops'] / r['run_s'] / 1e6:8.2f} "
                   f"{'' if ipp is None else f'{ipp:9.1f}'}", flush=True)
+            ours = r["hops"] / cpu_s / 1e6  # the whole command's, as the others' are
+            rows = [[name, "ackclock", duration, cmd_s, cpu_s, peak, r["resolve_s"],
+                     r["front_s"], r["setup_s"], r["run_s"], r["hops"],
+                     r["hops"] / r["run_s"] / 1e6, ours, "" if ipp is None else ipp]]
+            flows = int(name.split("_")[1]) if name.startswith("dumbbell_") else 0
+            for other, sim in others.items():
+                if not flows:
+                    continue
+                if flows > args.beside_max_flows:
+                    print(f"  {other:8} not run (over --beside-max-flows)")
+                    continue
+                o = run_beside(other, sim, flows, duration, Path(d))
+                theirs = o["hops"] / o["cpu_s"] / 1e6
+                print(f"  {other:8} cpu_s {o['cpu_s']:7.2f}  peak_MB {o['peak_MB']:6.0f}  "
+                      f"Mhops/cpu_s {theirs:6.2f}  (ackclock's whole command {ours:6.2f}:"
+                      f" {ours / theirs:.1f}x)", flush=True)
+                rows.append([name, other, duration, o["wall_s"], o["cpu_s"], o["peak_MB"],
+                             "", "", "", "", o["hops"], "", theirs, ""])
             if args.csv:
-                row = [name, duration, cmd_s, cpu_s, peak, r["resolve_s"], r["setup_s"],
-                       r["run_s"], r["hops"], r["hops"] / r["run_s"] / 1e6,
-                       "" if ipp is None else ipp]
                 with args.csv.open("a") as f:
-                    f.write(",".join(str(v) for v in row) + "\n")
+                    for row in rows:
+                        f.write(",".join(str(v) for v in row) + "\n")
 
 
 if __name__ == "__main__":
