@@ -94,6 +94,9 @@ class Table:
     def num_rows(self) -> int: ...
     def to_dict(self) -> dict[str, list[Any]]:
         """The columns as Python lists (float, int, str), keyed by name, in order."""
+    def write_csv(self, path: str) -> bool:
+        """Writes the table as CSV into ``path`` as results.py's Python writer would; False
+        (nothing written) for a text field that needs quoting or a table of one column."""
     def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]:
         """The table as an Arrow struct array, one child per column: float64, int64 (uint64
         for a column with a value above 2^63 - 1) and utf8; (schema capsule, array capsule)."""

@@ -225,6 +225,8 @@ class Results:
         write_summary(self.summary, directory / "summary.json")
         for table in TABLES:
             fault_point("write", directory / f"{table}.csv")
+            if _write_engine_table(self._tables[table], directory / f"{table}.csv"):
+                continue
             raw = self.columns(table)
             if raw is not None:
                 _write_columns(raw, directory / f"{table}.csv")
@@ -343,6 +345,20 @@ def _frame_of(table: Any) -> pd.DataFrame:
 
         return pa.record_batch(table).to_pandas()
     return pd.DataFrame(dict(table or {}))
+
+
+def _write_engine_table(table: Any, path: Path) -> bool:
+    """Writes an engine table (``ackclock._core.Table``) straight from its columns, as
+    :func:`_write_columns` would (crates/ackclock-py/src/csv_text.rs: a sampled run's time
+    series are millions of cells); False for anything else, or a table the binding leaves to
+    Python (a text field that needs quoting)."""
+    write = getattr(table, "write_csv", None)
+    if write is None:
+        return False
+    try:
+        return bool(write(str(path)))
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None
 
 
 def _write_columns(columns: Mapping[str, list[Any]], path: Path) -> None:

@@ -124,3 +124,34 @@ def test_results_pickle_with_their_columns(raw: dict[str, Any]) -> None:
     back = pickle.loads(pickle.dumps(res))
     pd.testing.assert_frame_equal(back.flows, res.flows)
     assert back.columns("queues") == raw["queues"].to_dict()
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_the_binding_writes_the_csv_python_writes(raw: dict[str, Any], name: str,
+                                                  tmp_path: Path) -> None:
+    """Table.write_csv (crates/ackclock-py/src/csv_text.rs) writes the bytes results.py's
+    Python writer writes from the same columns (floats as Python's repr, NaN empty)."""
+    from ackclock.results import _write_columns
+
+    table = raw[name]
+    _write_columns(table.to_dict(), tmp_path / "python.csv")
+    assert table.write_csv(str(tmp_path / "binding.csv")) is (len(table.column_names) != 1)
+    if len(table.column_names) != 1:
+        assert ((tmp_path / "binding.csv").read_bytes()
+                == (tmp_path / "python.csv").read_bytes())
+
+
+def test_a_text_field_to_quote_is_left_to_python(tmp_path: Path) -> None:
+    """A flow named with a comma needs csv's quoting: the binding writes nothing for its
+    tables and the command's files are what Python's csv module writes."""
+    sc = ac.load_scenario(ROOT / "examples/reno_vs_cbr.toml",
+                          ["run.duration=2s", "run.warmup=0s", 'flow.tcp1.name="a,\\"b\\""'])
+    sim = _core.Simulation(json.dumps(ac.resolve(sc)))
+    sim.run_until(sim.duration_ps)
+    flows = sim.results()["flows"]
+    assert flows.write_csv(str(tmp_path / "flows.csv")) is False
+    assert not (tmp_path / "flows.csv").exists()
+    res = ac.run_scenario(sc)
+    res.save(tmp_path / "out")
+    assert '"a,""b"""' in (tmp_path / "out" / "flows.csv").read_text()
+

@@ -274,6 +274,15 @@ impl Table {
         table_to_dict(py, &self.table)
     }
 
+    /// Writes the table as CSV into `path`, as results.py's Python writer would
+    /// (`csv_text.rs`); False, having written nothing, for a table with a text field that
+    /// needs quoting or with one column (the caller writes those).
+    fn write_csv(&self, py: Python<'_>, path: &str) -> PyResult<bool> {
+        let table = &self.table;
+        py.detach(|| crate::csv_text::write(table, path))
+            .map_err(PyErr::from)
+    }
+
     /// The Arrow PyCapsule protocol: the table as a struct array, one child per column.
     /// ``requested_schema`` is ignored (the protocol allows it): the types are the table's.
     #[pyo3(signature = (requested_schema=None))]

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod arrow;
+mod csv_text;
 mod custom;
 mod custom_queue;
 mod json_text;
