@@ -32,6 +32,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "window_init_by_size": "bool",
         # a loss among the first segments: off, or ns-2.35's rules with or without bugfix_ss_
         "ns2_first_loss": "name",
+        # ECN-Echo by RFC 3168 (off) or as ns-2.35's one-way agents (ns2; old_ecn: old_ecn_ 1)
+        "ns2_ecn": "name",
         "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
         "dupack_threshold": "count",
         "min_rto": "time",
@@ -127,6 +129,7 @@ class _Choices(Mapping[str, tuple[str, ...]]):
         "rto_rule": ("rfc6298", "linux", "ikr", "pre_rfc2988"),
         "hystart": ("off", "linux", "ns3"),
         "ns2_first_loss": ("off", "bugfix_ss", "plain"),
+        "ns2_ecn": ("off", "ns2", "old_ecn"),
     })
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
@@ -180,6 +183,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_init_by_size": False,  # Agent/TCP windowInitOption_ 1
                     # TcpAgent::timeout and dupack_action with bugfix_ss_ 1 (its default)
                     "ns2_first_loss": "bugfix_ss",
+                    # TcpAgent::ecn and recv_newack_helper (old_ecn_ 0, its default)
+                    "ns2_ecn": "ns2",
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
@@ -257,6 +262,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_init": 10,  # RFC 6928
                     "window_init_by_size": False,
                     "ns2_first_loss": "off",
+                    "ns2_ecn": "off",
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
                     "min_rto": "200ms",  # TCP_RTO_MIN
@@ -330,6 +336,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_init": 10,  # TcpSocket::InitialCwnd
                     "window_init_by_size": False,
                     "ns2_first_loss": "off",
+                    "ns2_ecn": "off",
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
                     "min_rto": "1s",  # TcpSocketBase::MinRto
@@ -411,6 +418,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_init": 2,  # InitialCWnd = 2920 B
                     "window_init_by_size": False,
                     "ns2_first_loss": "off",
+                    "ns2_ecn": "off",
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold
                     # CalcRTOValue: no floor besides the rounding up to TimerGranularity

@@ -460,6 +460,10 @@ pub struct TcpConfig {
     /// `bugfix_ss` (ns-2.35 with `bugfix_ss_`, its default) or `plain` (without).
     #[serde(default)]
     pub ns2_first_loss: crate::tcp::sender::FirstLoss,
+    /// ECN-Echo handled by RFC 3168 (`off`) or by ns-2.35's one-way agents (`ns2`, or
+    /// `old_ecn` for ns-2's `old_ecn_ 1`; `tcp::sender::Ns2Ecn`).
+    #[serde(default)]
+    pub ns2_ecn: crate::tcp::sender::Ns2Ecn,
     #[serde(default)]
     pub initial_ssthresh: Option<u32>,
     pub dupack_threshold: u32,

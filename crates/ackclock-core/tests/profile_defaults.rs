@@ -33,6 +33,11 @@ const DEPARTURES: &[(&str, &str)] = &[
          ones against ns-2.35",
     ),
     (
+        "ns2_ecn",
+        "the engine tests' ECN flows follow RFC 3168; ns-2.35's ECN rules have their own tests \
+         (tcp/sender/tests.rs) and live ones against ns-2.35 (tests/ns2/test_ecn_vs_ns2.py)",
+    ),
+    (
         "initial_ssthresh",
         "no ssthresh at the start, where ns-2 starts ssthresh_ at window_ (20): slow start is \
          capped by the window either way",

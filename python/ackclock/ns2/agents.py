@@ -396,10 +396,19 @@ class TcpAgent(Agent):
             out["packet_size"] = size - header
             out["bare_first_segment"] = False
             mapped.add("useHeaders_")
-        if isinstance(self, FullTcpAgent) or to_int(self.vars["ecn_"]) == 0:
+        if isinstance(self, FullTcpAgent):
+            # FullTcpAgent keeps its own ECN rules (not TcpAgent::recv_newack_helper's).
+            out["ns2_ecn"] = "off"
+            mapped.add("old_ecn_")
+        elif to_int(self.vars["ecn_"]) == 0:
             # old_ecn_ only changes how ACKs carrying ECN-Echo open the window in
-            # TcpAgent::recv_newack_helper, which FullTcp does not call and a sender without
-            # ecn_ never reaches with one.
+            # TcpAgent::recv_newack_helper, which a sender without ecn_ never reaches with one.
+            mapped.add("old_ecn_")
+        elif "old_ecn_" in self.vars and not self.var_is_default("old_ecn_"):
+            # TcpAgent::recv_newack_helper with old_ecn_: ACKs within a burst of ECN-Echoes
+            # open the window.
+            if to_int(self.vars["old_ecn_"]):
+                out["ns2_ecn"] = "old_ecn"
             mapped.add("old_ecn_")
         self.check_vars(mapped)
         return out

@@ -60,6 +60,7 @@ impl TcpConfig {
             window_init_by_size: self.window_init_by_size,
             window_init_fixed: self.window_init,
             first_loss: self.ns2_first_loss,
+            ns2_ecn: self.ns2_ecn,
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,

@@ -23,6 +23,8 @@ pub struct TcpParams {
     pub window_init_fixed: u32,
     /// ns-2.35's rules for a loss among the first segments (`tcp::sender::FirstLoss`).
     pub first_loss: crate::tcp::sender::FirstLoss,
+    /// ns-2.35's ECN rules for one-way agents (`tcp::sender::Ns2Ecn`).
+    pub ns2_ecn: crate::tcp::sender::Ns2Ecn,
     pub initial_ssthresh: Option<u32>,
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,

@@ -117,6 +117,44 @@ pub enum FirstLoss {
     Plain,
 }
 
+/// ns-2.35's own ECN rules for one-way agents (`ns2_ecn`; tcp/tcp.cc `TcpAgent::ecn`,
+/// `TcpAgent::recv_newack_helper`, `TcpAgent::timeout` and the `dupack_action` of
+/// `TcpAgent`, `RenoTcpAgent`, `NewRenoTcpAgent` and `Sack1TcpAgent`), where `off` is RFC
+/// 3168 section 6.1.2 as the engine reads it:
+///
+/// - An ECN-Echo reduces the window when its ACK is beyond `recover_`, which loss recovery
+///   and timeouts set too (one variable for both), or when the last window action was a
+///   timeout; the reduction sets `recover_` to the highest segment sent.
+/// - A new ACK carrying ECN-Echo opens no window (RFC 3168: "SHOULD NOT increase"), except
+///   the first one the agent ever sees (`ect_` is set after the window decision) and, with
+///   `old_ecn` (ns-2's `old_ecn_ 1`), one that follows another (`ecn_burst_`).
+/// - A third duplicate ACK after an ECN reduction, before recovery could start again,
+///   retransmits without a second reduction: Tahoe with the window closed to one segment
+///   (go-back-N), the others entering fast recovery with the window the ECN left.
+/// - A timeout while the last action was an ECN reduction not yet recovered closes the
+///   window to one segment without halving ssthresh again.
+///
+/// Not modelled: `ecn_backoff_` (an ECN-Echo at a window of one segment backs the timer
+/// off).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ns2Ecn {
+    #[default]
+    Off,
+    Ns2,
+    OldEcn,
+}
+
+/// ns-2's `last_cwnd_action_`: what last changed the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum LastAction {
+    #[default]
+    None,
+    Ecn,
+    Dupack,
+    Timeout,
+}
+
 /// The initial window ns-2.35 takes from the segment size with `windowInitOption_ 2`
 /// (tcp/tcp.cc `TcpAgent::initial_window`): RFC 3390 section 1's table in whole segments,
 /// 4 up to 1095 payload bytes, 3 below 2190 (the table's 4380 bytes), else 2.
@@ -259,6 +297,12 @@ pub struct TcpSender {
     ecn: bool,
     ecn_recover: Option<u64>,
     cwr_pending: bool,
+    /// ns-2.35's ECN rules ([`Ns2Ecn`]): its `ect_` (an ACK with ECN-Echo was seen),
+    /// `ecn_burst_` (the last new ACK carried one) and `last_cwnd_action_`.
+    ns2_ecn: Ns2Ecn,
+    ect_seen: bool,
+    ecn_burst: bool,
+    last_action: LastAction,
     /// A window reduction happened since the last segment went out (ns-2's `cong_action_`).
     cong_action_pending: bool,
     /// `ns2_full_tcp` (ns-2.35's FullTcpAgent rules, see `TcpConfig`), and whether the last
@@ -394,6 +438,10 @@ impl TcpSender {
             ecn: cfg.ecn || cfg.ecn_per_segment,
             ecn_recover: None,
             cwr_pending: false,
+            ns2_ecn: cfg.ns2_ecn,
+            ect_seen: false,
+            ecn_burst: false,
+            last_action: LastAction::None,
             cong_action_pending: false,
             skip_growth: false,
             ns3_limited: cfg.ns3_cwnd_limited.then_some(false),
@@ -831,6 +879,16 @@ impl TcpSender {
         }
         if ece {
             self.on_ecn_echo(ack, c);
+        } else if self.ecn && self.ns2_ecn != Ns2Ecn::Off && ack > self.una && ack <= self.maxseq {
+            if self.una == 0 {
+                // ns-2.35's agents send segment 0 with ECN-Echo and without ECT (the ECN
+                // negotiation, TcpAgent::output) and its sink echoes it (TcpSink::ack): that
+                // ACK sets `ect_` (after opening the window as usual).
+                self.ect_seen = true;
+            } else if self.ect_seen {
+                // TcpAgent::recv_newack_helper: a new ACK without ECN-Echo ends a burst.
+                self.ecn_burst = false;
+            }
         }
         if self.linux.is_some() {
             self.on_linux_ack(now, pkt, out, c);

@@ -12,6 +12,10 @@ impl TcpSender {
     /// congestion control, cwnd = ssthresh), at most once per window of data and not during
     /// loss recovery, and the ACK that carried it does not open the window.
     pub(super) fn on_ecn_echo(&mut self, ack: u64, c: &mut FlowCounters) {
+        if self.ns2_ecn != Ns2Ecn::Off {
+            self.on_ecn_echo_ns2(ack, c);
+            return;
+        }
         if self.in_recovery || self.ecn_recover.is_some_and(|r| ack <= r) {
             return;
         }
@@ -21,6 +25,62 @@ impl TcpSender {
         self.cwr_pending = true;
         self.skip_growth = true;
         c.ecn_reductions += 1;
+    }
+
+    /// ns-2.35's ECN-Echo ([`Ns2Ecn`]): `TcpAgent::ecn` (a reduction beyond `recover_` or
+    /// after a timeout) and the window decision of `TcpAgent::recv_newack_helper`.
+    fn on_ecn_echo_ns2(&mut self, ack: u64, c: &mut FlowCounters) {
+        if self.recover.is_none_or(|r| ack > r) || self.last_action == LastAction::Timeout {
+            self.w.cwnd = self.reduce_window();
+            self.recover = Some(self.maxseq);
+            self.last_action = LastAction::Ecn;
+            self.cwr_pending = true;
+            c.ecn_reductions += 1;
+        }
+        if ack > self.una && ack <= self.maxseq {
+            // The window opens only before the first ECN-Echo (`ect_` still 0) or, with
+            // old_ecn_, within a burst of them.
+            let opens = !self.ect_seen || (self.ns2_ecn == Ns2Ecn::OldEcn && self.ecn_burst);
+            self.skip_growth = !opens;
+            if self.ect_seen {
+                self.ecn_burst = true;
+            }
+            self.ect_seen = true;
+        }
+    }
+
+    /// A third duplicate ACK that may not start fast retransmit: after an ECN reduction
+    /// ns-2.35 retransmits anyway, without reducing the window again ([`Ns2Ecn`]; the ECN
+    /// branch of the agents' `dupack_action`). True if it did.
+    pub(super) fn ecn_then_dupack(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) -> bool {
+        if self.ns2_ecn == Ns2Ecn::Off || self.last_action != LastAction::Ecn {
+            return false;
+        }
+        self.last_action = LastAction::Dupack;
+        c.fast_retransmits += 1;
+        self.timed = None;
+        if self.recovery == Recovery::Tahoe {
+            // TcpAgent::dupack_action: slowdown(CLOSE_CWND_ONE), reset_rtx_timer(0, 0).
+            self.w.cwnd = 1.0;
+            self.cong_action_pending = true;
+            self.nxt = self.una;
+            self.arm_timer(now);
+            self.send_much(now, out, c);
+            return true;
+        }
+        // Reno, NewReno: reset_rtx_timer(1, 0), output(last_ack_ + 1), dupwnd_ = numdupacks_.
+        self.dupwnd = self.dupack_threshold as f64;
+        self.in_recovery = true;
+        self.first_partial = true;
+        self.emit(self.una, now, out, c);
+        self.arm_timer(now);
+        self.send_much(now, out, c);
+        true
     }
 
     pub(super) fn on_new_ack(
@@ -161,11 +221,13 @@ impl TcpSender {
                 self.in_recovery = true;
                 self.dupwnd = 0.0;
             }
+            self.ecn_then_dupack(now, out, c);
             return;
         }
         let reduced = self.reduce_window();
         self.recover = Some(self.maxseq);
         self.last_cut_dupack = true; // FullTcpAgent::fast_retransmit: CWND_ACTION_DUPACK
+        self.last_action = LastAction::Dupack;
         c.fast_retransmits += 1;
         if self.rtt.is_ns2() {
             // ns-2's reset_rtx_timer: no timing across the fast retransmit.
@@ -283,8 +345,16 @@ impl TcpSender {
         }
         // Linux (`tcp_enter_loss`) keeps the ssthresh that fast recovery set for this window
         // when the timeout comes during that recovery; RFC 5681 and ns-2 recompute it.
-        if !(self.linux_timeouts && self.in_recovery) {
+        // ns-2.35's TcpAgent::timeout during an unrecovered ECN reduction closes the window
+        // without halving ssthresh again (`Ns2Ecn`).
+        let after_ecn =
+            self.last_action == LastAction::Ecn && self.recover.is_some_and(|r| self.una < r);
+        let keeps_ssthresh = after_ecn || (self.linux_timeouts && self.in_recovery);
+        if !keeps_ssthresh {
             self.reduce_window();
+        }
+        if self.ns2_ecn != Ns2Ecn::Off {
+            self.last_action = LastAction::Timeout;
         }
         self.set_ca_state(now, CaState::Loss);
         self.w.cwnd = 1.0;

@@ -24,9 +24,26 @@ impl TcpSender {
                 self.dupacks += 1;
                 if self.dupacks < self.dupack_threshold {
                     self.limited_transmit(now, out, c);
+                } else if self.dupacks == self.dupack_threshold
+                    && self.prr.is_none()
+                    && !self.may_fast_retransmit()
+                    && self.ns2_ecn != Ns2Ecn::Off
+                    && self.last_action == LastAction::Ecn
+                {
+                    // Sack1TcpAgent::dupack_action after an ECN reduction (`Ns2Ecn`): fast
+                    // recovery with the window the ECN left, `recover_` kept.
+                    self.last_action = LastAction::Dupack;
+                    self.pipe = (self.maxseq - self.una) as i64 - self.dupack_threshold as i64;
+                    self.in_recovery = true;
+                    self.timed = None;
+                    c.fast_retransmits += 1;
+                    sb.mark_retransmitted(self.una);
+                    self.emit(self.una, now, out, c);
+                    self.arm_timer(now);
                 } else if self.dupacks == self.dupack_threshold && self.may_fast_retransmit() {
                     self.w.cwnd = self.reduce_window();
                     self.recover = Some(self.maxseq);
+                    self.last_action = LastAction::Dupack;
                     self.pipe = (self.maxseq - self.una) as i64 - self.dupack_threshold as i64;
                     self.in_recovery = true;
                     c.fast_retransmits += 1;
