@@ -243,10 +243,12 @@ def test_a_failure_mid_save_leaves_the_earlier_results_intact(
     assert not second.flows.equals(first.flows)
 
     # Tables are written by pandas once read as DataFrames (flows, above), straight from the
-    # engine's columns otherwise: the third table written fails either way.
+    # engine's columns otherwise (by the binding, or in Python when it declines one): the
+    # third table written fails either way.
     calls = []
     real = pd.DataFrame.to_csv
     real_columns = results_module._write_columns
+    real_engine = results_module._write_engine_table
 
     def count() -> None:
         calls.append(1)
@@ -261,8 +263,15 @@ def test_a_failure_mid_save_leaves_the_earlier_results_intact(
         count()
         real_columns(*args)
 
+    def failing_engine(*args: Any) -> bool:
+        written = bool(real_engine(*args))
+        if written:  # else _write_columns writes it, and counts it
+            count()
+        return written
+
     monkeypatch.setattr(pd.DataFrame, "to_csv", failing)
     monkeypatch.setattr(results_module, "_write_columns", failing_columns)
+    monkeypatch.setattr(results_module, "_write_engine_table", failing_engine)
     with pytest.raises(OSError, match="No space left"):
         second.save(out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
