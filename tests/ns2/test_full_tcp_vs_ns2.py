@@ -14,6 +14,9 @@ pack_action`), and cwnd_ as FullTcp keeps it (inflated by the duplicates)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from typing import Any
 
 import pytest
@@ -64,3 +67,63 @@ def test_full_tcp_traces_are_ns2s(vs_ns2: Any, cls: str) -> None:
     if cls != "FullTcp/Tahoe":
         # fast recovery's inflated cwnd_ (ssthresh_ + duplicates), as FullTcp traces it
         assert "cwnd_ 16.000" in got["cwnd.tr"]
+
+
+# Data given as the run goes, from both ends: FTP produce on a closed FullTcp agent opens the
+# connection (FullTcpAgent::advance_bytes in CLOSED: connect), produce on the listener after
+# the SYN queues its data (SYN_RECEIVED / ESTABLISHED), producemore and advance-bytes add
+# more, and the listener's FTP start sends without end (sendmsg(-1)). The listener labels all
+# it sends `ack` (FullTcpAgent::listen); PUSH marks each segment that empties the buffer; the
+# listener, idle longer than its RTO, restarts from the initial window (foutput's
+# slow_start_restart_, idle_restart) and marks that with CWR.
+BOTH_ENDS = """
+    Agent/TCP set tcpTick_ 0.1
+    Agent/TCP set windowInit_ 1
+    Trace set show_tcphdr_ 1
+    set ns [new Simulator]
+    set s1 [$ns node]
+    set r1 [$ns node]
+    set k1 [$ns node]
+    $ns duplex-link $s1 $r1 8Mb 5ms DropTail
+    $ns duplex-link $r1 $k1 800Kb 100ms DropTail
+    $ns queue-limit $r1 $k1 6
+    $ns queue-limit $k1 $r1 6
+    set src [new Agent/TCP/FullTcp]
+    set sink [new Agent/TCP/FullTcp]
+    $ns attach-agent $s1 $src
+    $ns attach-agent $k1 $sink
+    $ns connect $src $sink
+    $sink listen
+    $src set window_ 20
+    $sink set window_ 20
+    set ftp1 [$src attach-app FTP]
+    set ftp2 [$sink attach-app FTP]
+    set tf [open out.tr w]
+    $ns trace-queue $r1 $k1 $tf
+    $ns trace-queue $r1 $s1 $tf
+    $ns at 0.5 "$ftp1 produce 30"
+    $ns at 1.0 "$ftp2 produce 10"
+    $ns at 2.0 "$ftp1 producemore 15"
+    $ns at 2.5 "$src advance-bytes 5360"
+    $ns at 3.0 "$ftp2 start"
+    $ns at 5.0 "close $tf; exit 0"
+    $ns run
+"""
+
+
+def test_full_tcp_data_from_both_ends_as_the_run_goes(vs_ns2: Any) -> None:
+    trace = vs_ns2(BOTH_ENDS).same("out.tr")["out.tr"]
+    lines = [line.split() for line in trace.splitlines()]
+    assert lines[0][1] == "0.50504"  # the first produce opened the connection
+    listener_data = [f for f in lines if f[2] == "1" and f[3] == "0" and f[5] == "576"]
+    assert listener_data and {f[4] for f in listener_data} == {"ack"}
+    assert any(f[6] == "---A---" for f in listener_data)  # the restart after idling
+
+
+def test_full_tcp_simultaneous_open_is_refused(tmp_path: Any) -> None:
+    script = BOTH_ENDS.replace("    $sink listen\n", "")
+    (tmp_path / "s.tcl").write_text(textwrap.dedent(script).lstrip("\n"), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "ackclock", "ns2", "s.tcl"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 2
+    assert "simultaneous open" in done.stderr and "not supported" in done.stderr

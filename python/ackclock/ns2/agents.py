@@ -203,9 +203,6 @@ class TcpAgent(Agent):
             raise TclError(f"{what}: expected an integer, got {n!r}") from None
 
     def _transfer(self, what: str, call: Callable[[], None]) -> None:
-        if isinstance(self, FullTcpAgent):
-            raise Ns2Error(unsupported(f"{what} on a FullTcp agent (FTP produce/send over"
-                                       " FullTcp)"))
         if self.app is not None and (self.app.running or self.app.stopped):
             raise Ns2Error(unsupported(f"{what} once the FTP on {self.handle} has been started"
                                        " or stopped"))
@@ -496,6 +493,65 @@ class FullTcpAgent(TcpAgent):
 
     def cmd_listen(self) -> None:
         self.listening = True
+
+    # --- data from the application: ns-2.35 tcp-full.cc FullTcpAgent::advanceby,
+    # advance_bytes, sendmsg. curseq_ counts bytes here; the engine is told segments (the SYN
+    # is segment 0), so only whole segments of segsize_ are modelled.
+
+    def cmd_advance(self, n: str) -> None:
+        """TcpAgent's `advance n` (FTP produce): advanceby(n - curseq_) while nothing was
+        given, n segments. Later ones mix ns-2's byte curseq_ with a packet count."""
+        count = self._count(n, "advance")
+        if self.curseq != 0:
+            raise Ns2Error(unsupported(f"a second advance (FTP produce) on {self.cls}"
+                                       " (ns-2 subtracts its byte count from the packets)"))
+        self._give(count, "advance")
+
+    def cmd_advanceby(self, n: str) -> None:
+        """FullTcpAgent::advanceby: n segments of segsize_ more (FTP producemore)."""
+        self._give(self._count(n, "advanceby"), "advanceby")
+
+    def cmd_advance_bytes(self, nbytes: str) -> None:
+        """FullTcpAgent::advance_bytes: nbytes more."""
+        self._give_bytes(self._count(nbytes, "advance-bytes"), "advance-bytes")
+
+    def cmd_send(self, nbytes: str) -> None:
+        """FullTcpAgent::sendmsg (FTP send): nbytes more; -1: without end (FTP start)."""
+        n = self._count(nbytes, "send")
+        if n == -1:
+            self.send_forever()
+            return
+        self._give_bytes(n, "send")
+
+    def _give_bytes(self, n: int, what: str) -> None:
+        size = to_int(self.vars["segsize_"])
+        if n < 0 or n % size:
+            raise Ns2Error(unsupported(f"{self.cls} {what} {n}: a part of a segment"
+                                       f" (segsize_ {size})"))
+        self._give(n // size, what)
+
+    def _give(self, segments: int, what: str) -> None:
+        if segments < 0:
+            raise TclError(f"{what}: expected a count >= 0, got {segments}")
+        self.curseq += segments
+        limit = 1 + self.curseq  # the SYN, then the data
+
+        def go() -> None:
+            self._full_advance(limit)
+
+        self.sim().when_running(go)
+
+    def send_forever(self) -> None:
+        """FTP start on this agent: infinite_send_ (sendmsg(-1))."""
+        self.sim().when_running(lambda: self._full_advance(2**64 - 1))
+
+    def _full_advance(self, limit: int) -> None:
+        if self.flow is None:
+            raise Ns2Error(f"{self.cls} {self.handle}: not connected to a FullTcp agent")
+        try:
+            self.sim().engine.advance_app(self.flow, limit)
+        except ValueError as e:
+            raise Ns2Error(unsupported(str(e))) from None
 
     def cmd_close(self) -> None:
         if self.sim_started():

@@ -167,18 +167,27 @@ def _full_flow(agent: FullTcpAgent) -> Flow | None:
     if not isinstance(peer, FullTcpAgent):
         raise Ns2Error(f"{agent.cls} {agent.handle} is connected to a"
                        f" {peer.cls if peer else '?'}, not a FullTcp agent", agent.created_at)
-    if peer.app is not None:
-        raise Ns2Error(unsupported("FullTcp applications on both ends of a connection"),
+    if agent.app is not None and peer.app is not None and not (agent.listening
+                                                              or peer.listening):
+        # Both ends would connect (FullTcpAgent::advance_bytes in CLOSED): a simultaneous
+        # open, SYNs crossing.
+        raise Ns2Error(unsupported("FullTcp applications on both ends of a connection that"
+                                   " neither end listens on (a simultaneous open)"),
                        peer.app.created_at)
-    if agent.app is not None and not isinstance(agent.app, Ftp):
-        raise Ns2Error(unsupported(f"{agent.app.cls} over FullTcp (only Application/FTP)"),
-                       agent.app.created_at)
+    for a in (agent, peer):
+        if a.app is not None and not isinstance(a.app, Ftp):
+            raise Ns2Error(unsupported(f"{a.app.cls} over FullTcp (only Application/FTP)"),
+                           a.app.created_at)
     params = agent.tcp_params()
     peer.tcp_params()  # its own variables must be ones ackclock runs, too
     variant = agent.variant
     return Flow(name=agent.handle, kind="tcp", from_=ends[0], to=ends[1], variant=variant,
                 cc=agent.cc, sink="sack" if variant == "sack" else "ack-every", tcp=params,
-                two_way=True, app=apps.Ftp(start=NEVER, exchange="open"),
+                two_way=True,
+                # The listener sends what its own FTP gives it as the run goes (engine
+                # advance_app): its direction has no size known in advance.
+                app=apps.Ftp(start=NEVER, exchange="open",
+                             reply_size="endless" if peer.app is not None else None),
                 trace=[v.rstrip("_") for v in agent.traced] or None,
                 fid=_fid(agent), ports=_ports(agent),
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")

@@ -676,6 +676,12 @@ class Simulator(TclObject):
             agent = app.agent.handle if app.agent is not None else "?"
             raise Ns2Error(f"{app.cls} {app.handle}: its agent {agent} is not connected"
                            " to a receiver", app.created_at)
+        full = app.agent
+        if start and isinstance(full, FullTcpAgent) and not full.initiator():
+            # The listening end's FTP: FullTcpAgent::sendmsg(-1), an endless supply from now
+            # on its own direction (the connection is opened by the other end).
+            full.send_forever()
+            return
         self.engine.schedule_app(flow, sim_seconds_to_ps(self.now_s), start)
 
     def write_traces(self) -> None:

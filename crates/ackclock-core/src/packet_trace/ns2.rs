@@ -23,7 +23,7 @@
 use std::io::{self, Write};
 
 use super::FullSeq;
-use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
+use crate::packet::{ecn, seg_flags, tcp_flags, Packet, PacketKind};
 use crate::time::SimTime;
 
 /// What a line reports.
@@ -172,7 +172,9 @@ pub fn write_line(
         // PUSH, as FullTcpAgent::foutput sets it: on a SYN without data, and on a segment
         // (pure ACKs and the FIN included) that empties the send buffer, i.e. reaches past
         // the last byte the application gave (curseq_); never while the application's
-        // supply is endless (infinite_send_, an FTP started without a size).
+        // supply is endless (infinite_send_, an FTP started without a size). A direction
+        // whose data the application gives as it runs (no size known) carries the sender's
+        // own mark (`seg_flags::PSH`, set by sim/two_way.rs under `ns2_full_tcp`).
         let sender = if data { fs.own } else { fs.peer };
         let syn = pkt.ecn & tcp_flags::SYN != 0;
         let payload = if data && !syn {
@@ -180,7 +182,10 @@ pub fn write_line(
         } else {
             0
         };
-        let empties = sender.bytes.is_some_and(|b| seq + payload > b as i64);
+        let empties = match sender.bytes {
+            Some(b) => seq + payload > b as i64,
+            None => pkt.flags & seg_flags::PSH != 0,
+        };
         if (syn && payload == 0) || empties {
             th_flags |= 0x08;
         }

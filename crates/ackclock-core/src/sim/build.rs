@@ -502,15 +502,17 @@ fn open_traces(
             FlowKind::Tfrc => "tcpFriend",
         };
         let full = two_way::trace_seq(sc, i);
-        // The reply direction of a connection whose acceptor only listens (sends no data).
+        // The reply direction of a connection whose acceptor only listens (sends no data),
+        // or whose acceptor is ns-2's listening FullTcp agent (`ns2_full_tcp`), which labels
+        // all it sends `ack` (FullTcpAgent::listen: type_ = PT_ACK), its data too.
         let listener = f.connection.as_ref().is_some_and(|c| !c.initiator)
-            && matches!(
+            && (matches!(
                 f.app,
                 AppConfig::Ftp {
                     size_bytes: Some(0),
                     ..
                 }
-            );
+            ) || f.tcp.as_ref().is_some_and(|t| t.ns2_full_tcp));
         let (data_type, ack_type) = if listener {
             ("ack", "tcp")
         } else {

@@ -41,6 +41,9 @@ impl Simulator {
         let Some(flow) = self.flows.get_mut(f) else {
             return Err(format!("no flow {f}"));
         };
+        if let Role::TwoWay(conn, side) = flow.role {
+            return self.full_advance(super::flow::TwoWay { conn, side }, limit);
+        }
         let now = self.now;
         let (Agent::Tcp { sender, .. }, Role::Own, None) =
             (&mut flow.agent, flow.role, &flow.writer)

@@ -14,7 +14,7 @@ use super::report::{span_s, ConnRow};
 use super::{Agent, Flow, Role, Simulator};
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{seg_flags, Packet, PacketKind};
 use crate::packet_pool::PacketRef;
 use crate::packet_trace::{FullSeq, SeqBytes};
 use crate::scenario::{AppConfig, Scenario};
@@ -180,6 +180,19 @@ impl Simulator {
         if let Agent::Tcp { sender, sink } = &mut self.flows[reverse.idx()].agent {
             conn.stamp(s, p, sender, sink);
         }
+        // ns-2.35's FullTcpAgent::foutput sets PUSH on the segment that empties the send
+        // buffer (seqno + datalen > curseq_), a pure ACK included once all is sent; the ns-2
+        // trace shows it (packet_trace/ns2.rs).
+        let data = p.kind == PacketKind::TcpData;
+        let own = if data { p.flow } else { reverse };
+        if let Agent::Tcp { sender, .. } = &self.flows[own.idx()].agent {
+            if sender.is_ns2_full_tcp() {
+                let edge = if data { p.seq + 1 } else { sender.nxt };
+                if edge >= sender.app_limit() {
+                    p.flags |= seg_flags::PSH;
+                }
+            }
+        }
         if p.kind == PacketKind::TcpAck {
             // A pure ACK left before the new segments that follow it in the batch: its
             // sequence number is the first of them (SND.NXT when it was sent).
@@ -210,6 +223,40 @@ impl Simulator {
         self.send_full(out);
         self.sync_timers(i);
         self.sync_timers(j);
+    }
+
+    /// Side `k.side`'s application gives data up to segment `limit` (not included; the SYN is
+    /// segment 0): ns-2.35's `FullTcpAgent::advance_bytes` (FTP `produce`, `producemore`,
+    /// `advance-bytes`). A closed initiator opens the connection first (CLOSED: `connect`);
+    /// a side that has seen the peer's SYN queues the data, sent once the window allows
+    /// (`send_much` when ESTABLISHED). Data for a side still listening would make it open the
+    /// connection itself (a simultaneous open), not modelled.
+    pub(super) fn full_advance(&mut self, k: TwoWay, limit: u64) -> Result<(), String> {
+        let (c, s) = (k.conn as usize, k.side as usize);
+        let now = self.now;
+        let conn = &mut self.full[c];
+        if s == ACCEPTOR && conn.accepted_at.is_none() {
+            return Err(
+                "data for a listening side before the peer's SYN arrived (ns-2 then \
+                        opens from both sides at once)"
+                    .into(),
+            );
+        }
+        let (own, other) = (conn.flows[s], conn.flows[1 - s]);
+        let mut out = std::mem::take(&mut self.scratch);
+        if s == INITIATOR && conn.state[INITIATOR] == crate::tcp::full::State::Closed {
+            if self.flows[own.idx()].start > now {
+                self.flows[own.idx()].start = now;
+            }
+            let ep = endpoint(&mut self.flows, &mut self.counters, own.idx(), other.idx());
+            conn.open(now, ep, &mut out);
+        }
+        let ep = endpoint(&mut self.flows, &mut self.counters, own.idx(), other.idx());
+        ep.sender.advance_to(limit, now, &mut out, ep.sent);
+        self.send_full(out);
+        self.sync_timers(own);
+        self.sync_timers(other);
+        Ok(())
     }
 
     /// The application stops: neither side writes new data (what was sent is recovered).

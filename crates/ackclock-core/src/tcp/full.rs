@@ -32,7 +32,10 @@
 //!   its FIN) once the initiator's request has arrived in full; the initiator writes its FIN
 //!   when the acceptor's FIN arrives (an HTTP/1.0-style exchange, the server closing first).
 //!   `open`: as `concurrent`, but neither side ever closes (ns-2's FullTcp agents, which send
-//!   a FIN only when the script calls `close`; `close_on_empty_` is false by default).
+//!   a FIN only when the script calls `close`; `close_on_empty_` is false by default). Under
+//!   `ns2_full_tcp` the acceptor sends only its SYN-ACK until its application gives data
+//!   (`Simulator::advance_app`, ns-2's `FullTcpAgent::advance_bytes` in SYN_RECEIVED or
+//!   ESTABLISHED).
 //! - Closing: a FIN is a header-only segment taking one sequence number after the data
 //!   (RFC 9293 3.6); its arrival is acknowledged at once. The connection is complete when
 //!   both FINs are acknowledged; TIME-WAIT's 2 MSL are not simulated.
@@ -242,7 +245,10 @@ impl FullConn {
                 if self.exchange == Exchange::Concurrent {
                     self.close(ACCEPTOR, ep.sender);
                     ep.sender.resume(now, out, ep.sent);
-                } else if self.exchange == Exchange::Open && self.sizes[ACCEPTOR] != Some(0) {
+                } else if self.exchange == Exchange::Open
+                    && self.sizes[ACCEPTOR] != Some(0)
+                    && !ep.sender.is_ns2_full_tcp()
+                {
                     ep.sender.resume(now, out, ep.sent);
                 } else {
                     ep.sender.open(now, out, ep.sent);

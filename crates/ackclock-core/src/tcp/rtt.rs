@@ -321,6 +321,21 @@ impl RttEstimator {
         self.ns2.as_deref().map(|n| SimDuration(n.rtxcur))
     }
 
+    /// How long ns-2.35's `FullTcpAgent::idle_restart` counts the time since `last` (a data
+    /// segment's send time) at `now`: whole ticks of `tcpTick_` on the grid offset by
+    /// `boot_time_`, `int((tao + fmod(last + boot_time_, tick)) / tick) * tick`; the exact
+    /// time without the ns-2 timer.
+    pub fn ns2_idle(&self, last: SimTime, now: SimTime) -> SimDuration {
+        let tao = now.0.saturating_sub(last.0);
+        match self.ns2.as_deref() {
+            Some(n) => {
+                let off = (last.0 + n.boot) % n.tick;
+                SimDuration((tao + off) / n.tick * n.tick)
+            }
+            None => SimDuration(tao),
+        }
+    }
+
     pub fn has_sample(&self) -> bool {
         self.has_sample
     }

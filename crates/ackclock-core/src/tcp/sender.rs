@@ -312,6 +312,8 @@ pub struct TcpSender {
     /// `ns2_full_tcp` with NewReno: `max_burst` as it was before recovery's partial ACKs
     /// lowered it to ns-2's `recov_maxburst_`.
     recovery_burst: Option<u32>,
+    /// `ns2_full_tcp`: when the last data segment left (`FullTcpAgent`'s `last_send_time_`).
+    last_data_sent: Option<SimTime>,
     skip_growth: bool,
     /// `ns3_cwnd_limited` with a class that honours it: whether the last data segment sent
     /// left less than one segment of cwnd unused (ns-3.44's `m_isCwndLimited`); None: off.
@@ -357,6 +359,7 @@ impl TcpSender {
             full_tcp: cfg.ns2_full_tcp,
             last_cut_dupack: false,
             recovery_burst: None,
+            last_data_sent: None,
             max_burst: cfg.max_burst,
             timestamps: cfg.timestamps,
             bytes: cfg.window_unit == WindowUnit::Bytes,
@@ -579,8 +582,8 @@ impl TcpSender {
     /// What `send_much` does for the ns-2 senders: new segments within the window.
     #[inline(always)]
     fn send_window(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
-        let window_end = self.una + self.window();
-        let limit = window_end.min(self.app_limit);
+        let mut window_end = self.una + self.window();
+        let mut limit = window_end.min(self.app_limit);
         let mut burst = 0;
         self.pace_deadline = None;
         while self.nxt < limit && (self.max_burst == 0 || burst < self.max_burst) {
@@ -591,6 +594,11 @@ impl TcpSender {
             self.emit(self.nxt, now, out, c);
             self.nxt += 1;
             burst += 1;
+            if self.full_tcp {
+                // ns2_idle_restart may have closed the window under the loop.
+                window_end = self.una + self.window();
+                limit = window_end.min(self.app_limit);
+            }
         }
         if self.cwnd_use.is_some() {
             self.note_cwnd_use(burst > 0);
@@ -663,6 +671,9 @@ impl TcpSender {
 
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let retransmit = seq < self.maxseq;
+        if self.full_tcp && seq > 0 {
+            self.ns2_idle_restart(now, retransmit);
+        }
         if self.hooks.cwnd_event && !retransmit && self.una >= self.maxseq {
             // Linux's tcp_event_data_sent: new data leaves with nothing in flight.
             self.cc.cwnd_event(&mut self.w, CaEvent::TxStart);
@@ -750,6 +761,23 @@ impl TcpSender {
             nth: c.packets_sent,
             ecn: ecn_bits,
         });
+    }
+
+    /// ns-2.35's `FullTcpAgent::foutput` with `slow_start_restart_` (its default): a data
+    /// segment leaving with all data acknowledged (`quiet`) after an idle time longer than
+    /// `t_rtxcur_` (`idle_restart`, counted in ticks) first closes cwnd to the initial window
+    /// (`slowdown(CLOSE_CWND_INIT)`, ssthresh kept), which marks the congestion action.
+    #[inline(never)]
+    fn ns2_idle_restart(&mut self, now: SimTime, retransmit: bool) {
+        let quiet = self.una >= self.maxseq && !retransmit;
+        if let (true, Some(last)) = (quiet, self.last_data_sent) {
+            let rtxcur = self.rtt.ns2_rtxcur().unwrap_or_else(|| self.rtt.base_rto());
+            if self.rtt.ns2_idle(last, now) > rtxcur {
+                self.w.cwnd = self.window_init;
+                self.cong_action_pending = true;
+            }
+        }
+        self.last_data_sent = Some(now);
     }
 
     fn arm_timer(&mut self, now: SimTime) {

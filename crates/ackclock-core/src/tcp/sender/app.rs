@@ -118,6 +118,16 @@ impl TcpSender {
         }
     }
 
+    /// One past the last segment the application has given (`u64::MAX`: endless).
+    pub fn app_limit(&self) -> u64 {
+        self.app_limit
+    }
+
+    /// Whether this sender follows ns-2.35's FullTcpAgent (`ns2_full_tcp`).
+    pub fn is_ns2_full_tcp(&self) -> bool {
+        self.full_tcp
+    }
+
     /// The first unacknowledged segment, the next to send and one past the highest sent:
     /// ns-2's `highest_ack_` + 1, `t_seqno_` and `maxseq_` + 1.
     pub fn seqs(&self) -> (u64, u64, u64) {
