@@ -71,6 +71,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "psh": "bool",  # PSH per TSO piece, a Linux sink's immediate ACK (tcp/sender/psh.rs)
         "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
         "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
+        # RFC 6675's IsLost (dupack_threshold SACKed above) and SetPipe, ns-3.44's TcpTxBuffer
+        "rfc6675_recovery": "bool",
         "rack": "bool",  # the sack variant recovers as Linux: RACK-TLP (RFC 8985), its states
         "cwnd_validation": "bool",  # cwnd grows only while it limits the sender (RFC 7661)
         "rto_rule": "name",  # rfc6298, linux, ikr, pre_rfc2988: where min_rto bounds the RTO
@@ -224,6 +226,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "off",  # ns-2.35's CUBIC predates HyStart
                     "rto_rule": "rfc6298",  # with min_rto as the floor of the RTO
                     "prr": False,  # Sack1's pipe rule
+                    "rfc6675_recovery": False,  # ScoreBoard: every hole below the top lost
                     "rack": False,
                     "cwnd_validation": False,
                     "rcv_buffer": None,  # ns-2's window_ is a fixed advertised window
@@ -300,6 +303,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "linux",  # tcp_cubic module parameter hystart=1
                     "rto_rule": "linux",  # RTO = srtt + max(4 rttvar, 200 ms)
                     "prr": True,  # since Linux 3.2
+                    "rfc6675_recovery": False,  # rack decides Linux's losses
                     "rack": True,  # RACK-TLP, Linux's default since 4.18 (tcp_recovery = 1)
                     "cwnd_validation": True,  # tcp_is_cwnd_limited
                     "rcv_buffer": None,  # autotuned in Linux; set it to model a small buffer
@@ -359,7 +363,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_ssthresh": 0,
                     "delayed_ack": True,
                     "delack_syn": False,
-                    "quick_acks": 0,  # ns-3 has no quick-ACK mode
+                    # TcpSocketBase::ProcessSynRcvd: "Always respond to first data packet"
+                    "quick_acks": 1,
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
                     "adaptive_ack_delay": False,  # TcpSocket::DelAckTimeout, fixed
                     "sack_compression": False,
@@ -373,6 +378,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "ns3",  # TcpCubic::HyStart, with ns-3's thresholds
                     "rto_rule": "rfc6298",  # TcpSocketBase: max(MinRto, srtt + 4 rttvar)
                     "prr": True,  # TcpL4Protocol::RecoveryType TcpPrrRecovery
+                    # TcpTxBuffer::UpdateLostCount, BytesInFlight; TcpClassicRecovery
+                    "rfc6675_recovery": True,
                     "rack": False,  # ns-3.44 has no RACK
                     "cwnd_validation": False,  # ns-3 grows cwnd however little it is used
                     "rcv_buffer": 131072,  # TcpSocket::RcvBufSize
@@ -459,6 +466,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "hystart": "off",
                     "rto_rule": "ikr",  # UpdateRTTVariables, CalcRTOValue (tcp/rtt.rs)
                     "prr": False,
+                    "rfc6675_recovery": False,
                     "rack": False,
                     "cwnd_validation": False,
                     "rcv_buffer": None,  # MaxCWnd limits first (receiver BufferSize 65636 B)

@@ -9,6 +9,7 @@ import pytest
 import ackclock as ac
 from ackclock.errors import ScenarioError
 from ackclock.metrics import jain
+from ackclock.profiles import get_profile
 
 
 def path(rate: str, delay: str, buffer: int, *ccs: str, seconds: int = 60,
@@ -321,3 +322,28 @@ def test_hybla_grows_faster_than_reno_over_a_long_rtt() -> None:
     got = {cc: dumbbell(cc, delay="300ms", buffer=500, seconds=120, loss=1e-3)
            .flows.iloc[0].goodput_mbps for cc in ("hybla", "reno")}
     assert got["hybla"] > 3 * got["reno"], got
+
+
+def burst_recovery(rfc6675: bool) -> tuple[int, int, float]:
+    """A NewReno flow with SACK and no PRR whose transmissions 101-180 lose two of every four."""
+    net = ac.Network("burst", profile="ns3")
+    net.nodes("a", "b")
+    drops = [p for p in range(101, 181) if p % 4 in (1, 2)]
+    net.link("a", "b", rate="10Mb/s", delay="20ms", queue_limit=1000,
+             loss={"kind": "drop_list", "flow": "f", "packets": drops})
+    net.tcp("f", "a", "b", cc="TcpNewReno", prr=False, rfc6675_recovery=rfc6675)
+    f = net.run(duration="5s").flows.iloc[0]
+    return int(f.timeouts), int(f.packets_retransmitted), float(f.goodput_mbps)
+
+
+def test_rfc6675_recovery_resends_a_burst_of_losses_where_ns2s_pipe_stalls() -> None:
+    """ns-2's Sack1 takes one from its pipe per ACK: with half the window lost the pipe never
+    falls below cwnd and the sender waits for timeouts. RFC 6675's SetPipe (ns-3.44's
+    TcpTxBuffer::BytesInFlight, rfc6675_recovery, the ns3 profile's) counts the lost holes
+    out of the pipe and resends them within the recovery."""
+    assert get_profile("ns3").tcp["rfc6675_recovery"] is True
+    timeouts, resent, goodput = burst_recovery(False)
+    assert timeouts >= 2 and resent < 20, (timeouts, resent)
+    timeouts6675, resent6675, goodput6675 = burst_recovery(True)
+    assert timeouts6675 < timeouts and resent6675 >= 40, (timeouts6675, resent6675)
+    assert goodput6675 > 10 * goodput

@@ -205,6 +205,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "hystart": "off",  # ns-2.35's CUBIC has no HyStart
             "rto_rule": "rfc6298",
             "prr": False,
+            "rfc6675_recovery": False,
             "rack": False,
             "cwnd_validation": False,
             "rcv_buffer_bytes": None,

@@ -52,6 +52,7 @@ pub fn ns2_tcp() -> TcpConfig {
         hystart: HyStartRule::Off,
         rto_rule: RtoRule::Rfc6298,
         prr: false,
+        rfc6675_recovery: false,
         rack: false,
         cwnd_validation: false,
         delack_syn: false,

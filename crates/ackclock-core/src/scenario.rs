@@ -624,6 +624,13 @@ pub struct TcpConfig {
     /// (RFC 6937), as Linux and ns-3 do, instead of ns-2's pipe rule.
     #[serde(default)]
     pub prr: bool,
+    /// The `sack` variant's losses and pipe as RFC 6675 (section 4's IsLost and SetPipe, as
+    /// ns-3.44's `TcpTxBuffer` keeps them): a hole is lost once `dupack_threshold` SACKed
+    /// segments lie above it, and without `prr` the sender sends while that pipe is below
+    /// cwnd (ns-3's `TcpClassicRecovery`), instead of ns-2's Sack1 (every hole below the
+    /// highest SACK lost, the pipe decremented per ACK). On in the `ns3` profile.
+    #[serde(default)]
+    pub rfc6675_recovery: bool,
     /// The `sack` variant detects losses and recovers as Linux does (`tcp::rack` and the
     /// sender's `linux` module): RACK-TLP (RFC 8985), SACK tags kept across recovery and
     /// timeouts, Linux's recovery states, paced retransmissions, delivery-rate samples from

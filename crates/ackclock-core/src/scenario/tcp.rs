@@ -97,6 +97,7 @@ impl TcpConfig {
             psh: self.psh,
             cwnd_validation: self.cwnd_validation,
             prr: self.prr,
+            rfc6675_recovery: self.rfc6675_recovery,
             rack: self.rack,
             sink: self.sink,
             delayed_ack: self.delayed_ack,

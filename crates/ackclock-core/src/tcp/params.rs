@@ -74,6 +74,8 @@ pub struct TcpParams {
     pub psh: bool,
     pub cwnd_validation: bool,
     pub prr: bool,
+    /// RFC 6675's IsLost and SetPipe in SACK recovery (`rfc6675_recovery`).
+    pub rfc6675_recovery: bool,
     pub rack: bool,
     /// The sink: its kind, delayed ACKs for `sack`, every `segs_per_ack` segments or after
     /// `ack_delay`, whether the SYN's ACK may be delayed, quick ACKs at the start, Linux's

@@ -3,6 +3,14 @@
 //!
 //! Outstanding segments always lie in [una, una + window), so two ring bitmaps sized to the
 //! receiver window hold the state without allocation after start-up.
+//!
+//! Which holes are lost: by default every hole below the highest SACKed segment, as ns-2's
+//! `ScoreBoard::GetNextRetran` takes them. With [`Scoreboard::lost_after`] N (the TCP
+//! parameter `rfc6675_recovery`), a hole is lost only once N SACKed segments lie above it:
+//! RFC 6675 section 4's IsLost (DupThresh discontiguous SACKed segments above, all segments
+//! one size) as ns-3.44's `TcpTxBuffer::UpdateLostCount` marks it. A hole not lost yet is not
+//! resent (NextSeg rule 1) and counts in the pipe (SetPipe (a)); resent, it counts twice
+//! (SetPipe (a) and (b)).
 
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
@@ -20,6 +28,8 @@ pub struct Scoreboard {
     /// Segments SACKed, and retransmitted segments not SACKed, in [low, low + window).
     sacked_count: u64,
     retrans_out: u64,
+    /// SACKed segments above a hole that make it lost; 0: any (ns-2's rule).
+    lost_after: u64,
 }
 
 impl Scoreboard {
@@ -35,7 +45,36 @@ impl Scoreboard {
             marks_end: 0,
             sacked_count: 0,
             retrans_out: 0,
+            lost_after: 0,
         }
+    }
+
+    /// RFC 6675's IsLost: a hole is lost once `n` SACKed segments lie above it (ns-3.44's
+    /// `TcpTxBuffer::UpdateLostCount` with `m_dupAckThresh` = n).
+    pub fn lost_after(mut self, n: u32) -> Scoreboard {
+        self.lost_after = n as u64;
+        self
+    }
+
+    /// Holes below this segment are lost: the highest SACKed segment's end under ns-2's rule,
+    /// else the `lost_after`-th SACKed segment counted down from the highest (`low` if there
+    /// are fewer).
+    fn lost_edge(&self) -> u64 {
+        if self.lost_after == 0 {
+            return self.high;
+        }
+        let mut found = 0;
+        let mut s = self.high;
+        while s > self.low {
+            s -= 1;
+            if self.sacked[self.slot(s)] {
+                found += 1;
+                if found == self.lost_after {
+                    return s;
+                }
+            }
+        }
+        self.low
     }
 
     #[inline]
@@ -137,19 +176,26 @@ impl Scoreboard {
         self.sacked_count
     }
 
-    /// RFC 6675's pipe (SetPipe), with every hole below the highest SACKed segment taken as
-    /// lost (as `next_retransmission` takes it): the segments sent above the highest SACKed
-    /// one, plus the retransmissions not yet SACKed.
+    /// RFC 6675's pipe (SetPipe): the segments sent above the highest SACKed one, the
+    /// retransmissions not yet SACKed, and the holes not lost yet (none under ns-2's rule,
+    /// which takes every hole below the highest SACKed segment as lost).
     pub fn pipe(&self, una: u64, maxseq: u64) -> u64 {
-        maxseq.saturating_sub(self.high.max(una)) + self.retrans_out
+        let mut pipe = maxseq.saturating_sub(self.high.max(una)) + self.retrans_out;
+        if self.lost_after > 0 {
+            let from = self.lost_edge().max(una);
+            pipe += (from..self.high)
+                .filter(|&s| !self.sacked[self.slot(s)])
+                .count() as u64;
+        }
+        pipe
     }
 
-    /// The lowest hole below the highest SACKed segment not yet retransmitted (ns-2's
-    /// `GetNextRetran`; RFC 6675 NextSeg rule 1 with a segment taken as lost once any
-    /// later segment is SACKed, as ns-2 does).
+    /// The lowest lost hole not yet retransmitted (RFC 6675 NextSeg rule 1; ns-2's
+    /// `GetNextRetran` takes every hole below the highest SACKed segment as lost).
     pub fn next_retransmission(&mut self) -> Option<u64> {
         let mut s = self.scan_from.max(self.low);
-        while s < self.high {
+        let edge = self.lost_edge();
+        while s < edge {
             let i = self.slot(s);
             if !self.sacked[i] && !self.retransmitted[i] {
                 self.scan_from = s;
@@ -206,6 +252,37 @@ mod tests {
         assert_eq!((sb.sacked(), sb.pipe(14, 30)), (5, 10));
         sb.clear(30);
         assert_eq!((sb.sacked(), sb.pipe(30, 30)), (0, 0));
+    }
+
+    #[test]
+    fn rfc6675_holes_are_lost_only_below_three_sacked_segments() {
+        // 10..30 outstanding; 11, 13, 15-16 and 18 SACKed: holes 10, 12, 14, 17, 19.
+        let blocks = [(11, 12), (13, 14), (15, 17), (18, 19)];
+        let mut ns2 = Scoreboard::new(32);
+        ns2.update(10, blocks.into_iter());
+        // ns-2: every hole below 19 lost; pipe = 11 segments above 18.
+        assert_eq!(ns2.pipe(10, 30), 11);
+        let mut sb = Scoreboard::new(32).lost_after(3);
+        sb.update(10, blocks.into_iter());
+        // Three SACKed above hole 14 (15, 16, 18), two above 17: 10, 12 and 14 lost; 17 is
+        // in the pipe with the 11 segments above 18.
+        assert_eq!(sb.pipe(10, 30), 12);
+        let resent: Vec<u64> = std::iter::from_fn(|| {
+            let s = sb.next_retransmission()?;
+            sb.mark_retransmitted(s);
+            Some(s)
+        })
+        .collect();
+        assert_eq!(resent, [10, 12, 14]);
+        // Each lost hole resent counts once, as in ns-2's pipe.
+        assert_eq!(sb.pipe(10, 30), 15);
+        // 20 and 21 SACKed: 17 now has 18, 20 and 21 above it and is lost; 19 is not.
+        sb.update(10, [(20, 22)].into_iter());
+        assert_eq!(sb.next_retransmission(), Some(17));
+        sb.mark_retransmitted(17);
+        // 8 above 21, 3 resent holes, 17 resent, 19 still in flight.
+        assert_eq!(sb.pipe(10, 30), 8 + 3 + 1 + 1);
+        assert_eq!(sb.next_retransmission(), None);
     }
 
     #[test]

@@ -31,6 +31,15 @@
 //!   pipe (RFC 6675 SetPipe, every hole below the highest SACK counted lost) exceeds ssthresh,
 //!   and min(ssthresh - pipe, max(prr_delivered - prr_out, DeliveredData) + 1) below it;
 //!   recovery ends with cwnd = ssthresh.
+//! - `sack` with `rfc6675_recovery` (RFC 6675 section 4 and 5, as ns-3.44's `TcpTxBuffer` and
+//!   `TcpClassicRecovery`): a hole is lost only once `dupack_threshold` SACKed segments lie
+//!   above it (IsLost, `TcpTxBuffer::UpdateLostCount`), so only such holes are resent and the
+//!   others count in the pipe; without `prr` the pipe is recomputed from the scoreboard on
+//!   each ACK (SetPipe, `TcpTxBuffer::BytesInFlight`) and the sender sends while it is below
+//!   cwnd, which stays at ssthresh; with `prr` the same pipe and NextSeg feed its steps. The
+//!   fast retransmission leaves a running timer as it is (RFC 6298 5.1), and only the first
+//!   partial ACK restarts it unless `slow_but_steady` (ns-3's `ProcessAck` calls
+//!   `NewAck(ack, m_isFirstPartialAck)`): a recovery longer than the RTO ends in a timeout.
 //! - Only one fast retransmit per window of data: a new fast retransmit needs the cumulative
 //!   ACK to have passed `recover`, the highest segment sent when the last loss was detected
 //!   (RFC 6582 section 3.2 step 2's check, which ns-2 applies to Reno as `bug_fix_`). So
@@ -239,6 +248,10 @@ pub struct TcpSender {
     recovery: Recovery,
     /// NewReno: no partial ACK seen yet in this recovery.
     first_partial: bool,
+    /// SACK recovery as RFC 6675 and ns-3.44 (`rfc6675_recovery`): without PRR the pipe is
+    /// the scoreboard's (SetPipe), not ns-2's count, and a running timer is restarted only by
+    /// the first partial ACK.
+    rfc6675: bool,
     /// SACK with proportional rate reduction (RFC 6937) instead of ns-2's pipe rule.
     prr: Option<Prr>,
     /// Linux's timeout rules (`rto_rule = "linux"`): a timeout during fast recovery keeps its
@@ -383,7 +396,15 @@ impl TcpSender {
             prr: (cfg.prr && recovery == Recovery::Sack).then_some(Prr::default()),
             linux_timeouts: cfg.rto_rule == RtoRule::Linux,
             cwnd_use: cfg.cwnd_validation.then_some(CwndUse::default()),
-            scoreboard: (recovery == Recovery::Sack).then(|| Box::new(Scoreboard::new(cfg.window))),
+            scoreboard: (recovery == Recovery::Sack).then(|| {
+                let sb = Scoreboard::new(cfg.window);
+                Box::new(if cfg.rfc6675_recovery {
+                    sb.lost_after(cfg.dupack_threshold)
+                } else {
+                    sb
+                })
+            }),
+            rfc6675: cfg.rfc6675_recovery,
             pipe: 0,
             flow,
             src,

@@ -599,3 +599,46 @@ fn ns2_ecn_then_loss_reduces_once() {
     s.on_timeout(SimTime(200), &mut out, &mut c);
     assert_eq!((s.w.cwnd, s.w.ssthresh), (1.0, ssthresh));
 }
+
+#[test]
+fn rfc6675_recovery_restarts_the_timer_on_the_first_partial_ack_only() {
+    // ns-3.44: the fast retransmission goes out through SendDataPacket, which leaves a running
+    // timer alone, and ProcessAck calls NewAck(ack, m_isFirstPartialAck); ns-2's Sack1
+    // restarts it on entry and on every partial ACK.
+    for rfc in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.rfc6675_recovery = rfc;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        grow(&mut s, &mut out, &mut c, 20.0);
+        let una = s.una;
+        assert!(s.maxseq > una + 10);
+        let before = s.rto_deadline();
+        // Segments una and una + 1 lost; the duplicates SACK una + 2 onward.
+        for i in 0..3 {
+            let mut a = ackp(una);
+            a.sack.push(una, una + 2, una + 3 + i);
+            s.on_ack(SimTime(10_000 + i), &a, &mut out, &mut c);
+        }
+        assert!(s.in_recovery);
+        assert_eq!(s.rto_deadline() == before, rfc, "rfc6675 {rfc}: entry");
+        // The resent una arrives: the first partial ACK.
+        let mut a = ackp(una + 1);
+        a.sack.push(una + 1, una + 2, una + 6);
+        s.on_ack(SimTime(20_000), &a, &mut out, &mut c);
+        let first = s.rto_deadline();
+        assert_ne!(
+            first, before,
+            "rfc6675 {rfc}: the first partial ACK restarts it"
+        );
+        // The resent una + 1 arrives: a second partial ACK, up to the SACKed segments.
+        s.on_ack(SimTime(30_000), &ackp(una + 6), &mut out, &mut c);
+        assert!(s.in_recovery);
+        assert_eq!(
+            s.rto_deadline() == first,
+            rfc,
+            "rfc6675 {rfc}: second partial ACK"
+        );
+    }
+}
