@@ -734,7 +734,7 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
         )
     packets = [
         _below(parse_int(n, f"{path}.packets[{i}]", minimum=1, what="a transmission number"),
-               _U64, f"{path}.packets[{i}]")
+               _U32, f"{path}.packets[{i}]")  # the engine counts them in 32 bits
         for i, n in enumerate(loss.packets)
     ]
     return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets}

@@ -794,6 +794,8 @@ def test_reverse_loss_sits_on_the_ack_direction() -> None:
         ('{ kind = "drop_list", packets = [1] }', "link[0].loss.flow: missing"),
         ('{ kind = "drop_list", flow = "f", packets = [0] }',
          "link[0].loss.packets[0]: expected a transmission number >= 1, got 0"),
+        ('{ kind = "drop_list", flow = "f", packets = [4294967296] }',
+         "link[0].loss.packets[0]: too large: 4294967296"),
         ('{ kind = "drop_list", flow = "f", packets = 3 }',
          "link[0].loss.packets: expected a list of transmission numbers like [30, 32], got 3"),
         ('{ p = 0.1 }', "link[0].loss.kind: missing required key"),

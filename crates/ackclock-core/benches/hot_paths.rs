@@ -36,6 +36,7 @@ fn data_packet(dst: u32) -> Packet {
         ts_echo: SimTime::ZERO,
         sack: SackBlocks::NONE,
         nth: 1,
+        rwnd: 0,
         ecn: 0,
     }
 }

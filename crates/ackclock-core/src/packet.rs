@@ -3,7 +3,7 @@
 use crate::ids::{FlowId, NodeId};
 use crate::time::SimTime;
 
-// One byte, beside `Packet::flags`, and a `u32` SACK count below, so that `Packet` has no
+// One byte beside `Packet::flags`, and a `u32` SACK count below, so that `Packet` has no
 // padding bytes: a packet with padding was copied field by field on one side of a move and in
 // 16-byte chunks on the other, and the chunk loads stalled on the piecewise stores (x86 store
 // forwarding).
@@ -24,8 +24,9 @@ pub struct Packet {
     pub id: u64,
     pub flow: FlowId,
     pub kind: PacketKind,
-    /// Header flags of one-way TCP segments ([`seg_flags`]: PSH); 0 otherwise. (The control
-    /// flags of two-way connections are in `ecn`'s spare bits, [`tcp_flags`].)
+    /// TCP header flags ([`tcp_flags`], RFC 9293's bits): SYN, FIN and ACK on the segments of
+    /// two-way connections (`tcp/full.rs`), PSH where the sender pushes (`psh`,
+    /// `tcp/sender/psh.rs`; FullTcp under `ns2_full_tcp`, `sim/two_way.rs`); 0 otherwise.
     pub flags: u8,
     pub src: NodeId,
     pub dst: NodeId,
@@ -42,16 +43,21 @@ pub struct Packet {
     /// SACK blocks carried by an ACK (RFC 2018); empty otherwise.
     pub sack: SackBlocks,
     /// For data packets: the flow's transmission count, from 1 (retransmissions included),
-    /// which `drop_list` loss models address. 0 for ACKs.
-    pub nth: u64,
+    /// which `drop_list` loss models address; 0 for ACKs. 32 bits, so that the packet keeps
+    /// its 96 bytes beside `rwnd`: the count wraps after 4 294 967 295 transmissions of one
+    /// flow (a 10 Gb/s flow of 1500-byte packets sends that many in 5 154 s), and the
+    /// scenario refuses a `drop_list` entry above it.
+    pub nth: u32,
+    /// ACKs of a receiver with flow control (`tcp.rcv_buffer`): the window it advertises, in
+    /// segments (RFC 9293 SEG.WND); 0 otherwise (no window advertised).
+    pub rwnd: u32,
     /// ECN bits (RFC 3168): `ecn::ECT`, `ecn::CE` on data, `ecn::ECE` on ACKs, `ecn::CWR`
-    /// on data; on the segments of two-way connections also the control flags of
-    /// [`tcp_flags`].
+    /// on data, and ns-2's `ecn::CONG_ACTION`.
     pub ecn: u8,
 }
 
-// Copied whole through the pool, the sinks and the traces: 96 bytes without padding (see
-// `PacketKind`).
+// Packets are copied whole through the pool, the sinks and the traces: 96 bytes without
+// padding (see `PacketKind`). A new field must fit in the spare bits or say why not.
 const _: () = assert!(std::mem::size_of::<Packet>() == 96);
 
 #[cfg(test)]
@@ -72,6 +78,7 @@ impl Packet {
         ts_echo: SimTime::ZERO,
         sack: SackBlocks::NONE,
         nth: 0,
+        rwnd: 0,
         ecn: 0,
     };
     /// [`Packet::TEST`], ECN-capable.
@@ -98,6 +105,7 @@ impl Packet {
             ts_echo: SimTime::ZERO,
             sack: SackBlocks::NONE,
             nth: 0,
+            rwnd: 0,
             ecn: 0,
         }
     }
@@ -118,26 +126,23 @@ pub mod ecn {
     pub const CONG_ACTION: u8 = 16;
 }
 
-/// TCP control flags of two-way connections (`tcp/full.rs`), kept in the spare bits of
-/// [`Packet::ecn`] so that the packet stays small. One-way flows never set them.
+/// The TCP header flags of [`Packet::flags`], at their bits in the TCP header (RFC 9293
+/// section 3.1), so that a pcap trace writes them as they are.
 pub mod tcp_flags {
-    /// The segment opens its direction (RFC 9293 SYN); it is segment 0.
-    pub const SYN: u8 = 32;
-    /// The segment closes its direction (RFC 9293 FIN); it carries no payload and takes one
-    /// sequence number.
-    pub const FIN: u8 = 64;
-    /// A data segment that also acknowledges the reverse direction (RFC 9293 ACK): its
-    /// `ack`, `sack` and `ts_echo` describe the reverse direction's receiver, as a pure
-    /// ACK's would (piggy-backing).
-    pub const ACK: u8 = 128;
-}
-
-/// The header flags of [`Packet::flags`].
-pub mod seg_flags {
-    /// PSH (RFC 9293 3.1): the sender pushed the data up to here (the `linux` profile's
-    /// `psh`, `tcp::sender`); a Linux receiver acknowledges such a segment at once
-    /// (`tcp::sink`).
-    pub const PSH: u8 = 1;
+    /// The segment closes its direction (FIN); it carries no payload and takes one sequence
+    /// number. Two-way connections only.
+    pub const FIN: u8 = 0x01;
+    /// The segment opens its direction (SYN); it is segment 0. Two-way connections only.
+    pub const SYN: u8 = 0x02;
+    /// PSH: the sender pushed the data up to here (the `linux` profile's `psh`,
+    /// `tcp::sender`; ns-2's FullTcp, `sim/two_way.rs`); a Linux receiver acknowledges such a
+    /// segment at once (`tcp::sink`).
+    pub const PSH: u8 = 0x08;
+    /// A data segment of a two-way connection that also acknowledges the reverse direction
+    /// (ACK): its `ack`, `sack` and `ts_echo` describe the reverse direction's receiver, as a
+    /// pure ACK's would (piggy-backing). (One-way flows' pure ACKs are `PacketKind::TcpAck`
+    /// and do not set it.)
+    pub const ACK: u8 = 0x10;
 }
 
 /// Up to three SACK blocks (RFC 2018 section 3: three fit beside the timestamp option),

@@ -460,6 +460,7 @@ mod tests {
             retransmit: false,
             sack: crate::packet::SackBlocks::NONE,
             nth: 0,
+            rwnd: 0,
             ecn: 0,
         };
         assert_eq!(d.push(SimTime(0), p(0)).unwrap(), Some(SimTime(10)));

@@ -23,6 +23,6 @@ impl DropList {
     pub fn drops(&mut self, pkt: &Packet) -> bool {
         pkt.flow == self.flow
             && pkt.kind != PacketKind::TcpAck
-            && self.packets.binary_search(&pkt.nth).is_ok()
+            && self.packets.binary_search(&(pkt.nth as u64)).is_ok()
     }
 }

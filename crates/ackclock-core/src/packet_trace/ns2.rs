@@ -23,7 +23,7 @@
 use std::io::{self, Write};
 
 use super::FullSeq;
-use crate::packet::{ecn, seg_flags, tcp_flags, Packet, PacketKind};
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
 use crate::time::SimTime;
 
 /// What a line reports.
@@ -149,7 +149,7 @@ pub fn write_line(
         _ => (0, 0),
     };
     if let Some(fs) = label.full {
-        let acking = !data || pkt.ecn & tcp_flags::ACK != 0;
+        let acking = !data || pkt.flags & tcp_flags::ACK != 0;
         seq = if data {
             fs.own.byte(pkt.seq)
         } else {
@@ -162,7 +162,7 @@ pub fn write_line(
             (true, false) => -1,
         };
         for (bit, th) in [(tcp_flags::FIN, 0x01), (tcp_flags::SYN, 0x02)] {
-            if pkt.ecn & bit != 0 {
+            if pkt.flags & bit != 0 {
                 th_flags |= th;
             }
         }
@@ -174,9 +174,9 @@ pub fn write_line(
         // the last byte the application gave (curseq_); never while the application's
         // supply is endless (infinite_send_, an FTP started without a size). A direction
         // whose data the application gives as it runs (no size known) carries the sender's
-        // own mark (`seg_flags::PSH`, set by sim/two_way.rs under `ns2_full_tcp`).
+        // own mark (`tcp_flags::PSH`, set by sim/two_way.rs under `ns2_full_tcp`).
         let sender = if data { fs.own } else { fs.peer };
-        let syn = pkt.ecn & tcp_flags::SYN != 0;
+        let syn = pkt.flags & tcp_flags::SYN != 0;
         let payload = if data && !syn {
             pkt.size.saturating_sub(label.header) as i64
         } else {
@@ -184,7 +184,7 @@ pub fn write_line(
         };
         let empties = match sender.bytes {
             Some(b) => seq + payload > b as i64,
-            None => pkt.flags & seg_flags::PSH != 0,
+            None => pkt.flags & tcp_flags::PSH != 0,
         };
         if (syn && payload == 0) || empties {
             th_flags |= 0x08;
@@ -280,6 +280,7 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 1,
+            rwnd: 0,
             ecn: ecn::ECT,
         };
         let mut out = Vec::new();

@@ -15,7 +15,7 @@
 //! Node n has address 10.0.0.0 + n + 1 and MAC 02:00:00:00:00:00 + n + 1.
 
 use super::FullSeq;
-use crate::packet::{ecn, seg_flags, tcp_flags, Packet, PacketKind};
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
 use crate::time::SimTime;
 
 /// What a flow's frames need beyond the packet itself.
@@ -164,16 +164,16 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
     let mut full_options = None;
     if let Some(fs) = f.full {
         // A two-way connection: every segment after the first SYN acknowledges.
-        let acking = !data || pkt.ecn & tcp_flags::ACK != 0;
-        let syn = data && pkt.ecn & tcp_flags::SYN != 0;
+        let acking = !data || pkt.flags & tcp_flags::ACK != 0;
+        let syn = data && pkt.flags & tcp_flags::SYN != 0;
         flags = if acking { ACK } else { 0 };
         if syn {
             flags |= SYN;
         }
-        if data && pkt.ecn & tcp_flags::FIN != 0 {
+        if data && pkt.flags & tcp_flags::FIN != 0 {
             flags |= FIN;
         }
-        if data && pkt.flags & seg_flags::PSH != 0 {
+        if data && pkt.flags & tcp_flags::PSH != 0 {
             flags |= PSH;
         }
         if data && pkt.ecn & ecn::CWR != 0 {
@@ -211,7 +211,7 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
         if pkt.ecn & ecn::CWR != 0 {
             flags |= CWR;
         }
-        if pkt.flags & seg_flags::PSH != 0 {
+        if pkt.flags & tcp_flags::PSH != 0 {
             flags |= PSH;
         }
         put16(b, 14, 0xffff);
@@ -224,8 +224,8 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
         if pkt.ecn & ecn::ECE != 0 {
             flags |= ECE;
         }
-        let segs = if pkt.nth > 0 {
-            pkt.nth
+        let segs = if pkt.rwnd > 0 {
+            pkt.rwnd as u64
         } else {
             f.window_segments as u64
         };
@@ -317,6 +317,7 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 1,
+            rwnd: 0,
             ecn: ecn::ECT,
         }
     }
@@ -347,7 +348,7 @@ mod tests {
         p.dst = NodeId(0);
         p.size = 40;
         p.ack = 5;
-        p.nth = 0;
+        p.rwnd = 0;
         p.sack.push(5, 7, 9);
         let mut b = [0u8; MAX_HEADERS];
         let (cap, len) = frame(&mut b, &p, &info(), SimTime::ZERO);

@@ -308,9 +308,16 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
         LossConfig::Bernoulli { p: x } | LossConfig::ByteBernoulli { p: x } => {
             probability(p, "p", *x)
         }
-        LossConfig::DropList { flow, .. } => {
+        LossConfig::DropList { flow, packets } => {
             if *flow as usize >= flows {
                 return Err(format!("{p}.flow: flow index out of range"));
+            }
+            // `Packet::nth` counts a flow's transmissions in 32 bits.
+            if let Some(n) = packets.iter().find(|&&n| n > u32::MAX as u64) {
+                return Err(format!(
+                    "{p}.packets: {n} is above the largest transmission number, {}",
+                    u32::MAX
+                ));
             }
             Ok(())
         }

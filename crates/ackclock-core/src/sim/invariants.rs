@@ -521,7 +521,7 @@ impl Simulator {
                         _ => {}
                     }
                 }
-                if p.kind == PacketKind::TcpData && p.ecn & tcp_flags::ACK != 0 {
+                if p.kind == PacketKind::TcpData && p.flags & tcp_flags::ACK != 0 {
                     let max = sim.full_reverse_maxseq(f).unwrap_or(u64::MAX);
                     if p.ack > max && bad.is_none() {
                         bad = Some((

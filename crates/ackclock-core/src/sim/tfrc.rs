@@ -91,7 +91,7 @@ impl Simulator {
             d.pkt.sent_at = now;
             c.packets_sent += 1;
             c.bytes_sent += d.pkt.size as u64;
-            d.pkt.nth = c.packets_sent;
+            d.pkt.nth = c.packets_sent as u32;
             conn.data.push(d.hdr);
             out.push(d.pkt);
         }
@@ -114,6 +114,7 @@ impl Simulator {
                 retransmit: false,
                 sack: SackBlocks::NONE,
                 nth: 0,
+                rwnd: 0,
                 ecn: 0,
             });
             conn.feedback.push(r.fb);

@@ -14,7 +14,7 @@ use super::report::{span_s, ConnRow};
 use super::{Agent, Flow, Role, Simulator};
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
-use crate::packet::{seg_flags, Packet, PacketKind};
+use crate::packet::{tcp_flags, Packet, PacketKind};
 use crate::packet_pool::PacketRef;
 use crate::packet_trace::{FullSeq, SeqBytes};
 use crate::scenario::{AppConfig, Scenario};
@@ -189,7 +189,7 @@ impl Simulator {
             if sender.is_ns2_full_tcp() {
                 let edge = if data { p.seq + 1 } else { sender.nxt };
                 if edge >= sender.app_limit() {
-                    p.flags |= seg_flags::PSH;
+                    p.flags |= tcp_flags::PSH;
                 }
             }
         }

@@ -69,9 +69,11 @@ impl FlowControl {
     }
 
     /// The window to advertise now, in segments; remembered for window updates.
-    pub fn advertise(&mut self, now: SimTime) -> u64 {
-        let w = (self.free(now) / self.payload).floor() as u64;
-        self.last_adv = w;
+    pub fn advertise(&mut self, now: SimTime) -> u32 {
+        // A float's cast saturates: a window of more than 2^32 - 1 segments is advertised
+        // as that many.
+        let w = (self.free(now) / self.payload).floor() as u32;
+        self.last_adv = w as u64;
         w
     }
 

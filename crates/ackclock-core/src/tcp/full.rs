@@ -271,7 +271,7 @@ impl FullConn {
             }
         }
         // The acknowledgement it carries, for this side's direction.
-        if pkt.ecn & tcp_flags::ACK != 0 {
+        if pkt.flags & tcp_flags::ACK != 0 {
             ep.sender.on_piggyback(now, pkt, out, ep.sent);
         }
         // The peer's FIN: acknowledged at once (BSD, ns-2 FullTcp: TF_ACKNOW).
@@ -362,12 +362,12 @@ impl FullConn {
         match pkt.kind {
             PacketKind::TcpData => {
                 if pkt.seq == 0 {
-                    pkt.ecn |= tcp_flags::SYN;
+                    pkt.flags |= tcp_flags::SYN;
                 } else if self.is_fin(s, pkt.seq) {
-                    pkt.ecn |= tcp_flags::FIN;
+                    pkt.flags |= tcp_flags::FIN;
                 }
                 if sink.has_received() {
-                    pkt.ecn |= tcp_flags::ACK;
+                    pkt.flags |= tcp_flags::ACK;
                     sink.piggyback(pkt);
                 }
             }
@@ -492,7 +492,7 @@ mod tests {
     }
 
     fn flags(p: &Packet) -> u8 {
-        p.ecn & (tcp_flags::SYN | tcp_flags::FIN | tcp_flags::ACK)
+        p.flags
     }
 
     #[test]
@@ -541,7 +541,7 @@ mod tests {
         while let Some(pkt) = p.step(SimTime(t)) {
             if pkt.kind == PacketKind::TcpData {
                 data += 1;
-                piggy += u32::from(pkt.ecn & tcp_flags::ACK != 0);
+                piggy += u32::from(pkt.flags & tcp_flags::ACK != 0);
             }
             t += 1;
         }
@@ -573,7 +573,7 @@ mod tests {
         let mut t = 1;
         let mut fins = 0;
         while let Some(pkt) = p.step(SimTime(t)) {
-            fins += u32::from(pkt.ecn & tcp_flags::FIN != 0);
+            fins += u32::from(pkt.flags & tcp_flags::FIN != 0);
             t += 1;
             assert!(t < 1000, "the exchange does not settle");
         }

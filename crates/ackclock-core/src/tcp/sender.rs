@@ -779,7 +779,8 @@ impl TcpSender {
             ts_echo: SimTime::ZERO,
             retransmit,
             sack: SackBlocks::NONE,
-            nth: c.packets_sent,
+            nth: c.packets_sent as u32,
+            rwnd: 0,
             ecn: ecn_bits,
         });
     }
@@ -817,7 +818,7 @@ impl TcpSender {
         c: &mut FlowCounters,
     ) {
         if self.advertised {
-            self.w.rwnd = (pkt.nth as f64).min(self.max_window);
+            self.w.rwnd = (pkt.rwnd as f64).min(self.max_window);
         }
         if self.rate.is_some() && self.linux.is_none() {
             self.model_ack(now, pkt);

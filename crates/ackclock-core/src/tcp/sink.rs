@@ -24,7 +24,7 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{ecn, seg_flags, Packet, PacketKind, SackBlocks};
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::tcp::flow_control::FlowControl;
 use crate::tcp::linux_acks::{LinuxAcks, SACK_BLOCKS_EXPECTED, TCP_NUM_SACKS};
@@ -340,7 +340,7 @@ impl TcpSink {
     fn ack(&mut self, now: SimTime, seq: u64, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let sack = self.acknowledged();
         c.acks_sent += 1;
-        // With flow control the ACK's `nth` carries the advertised window in segments.
+        // With flow control the ACK carries the advertised window in segments.
         let mut window = 0;
         if let Some(fc) = self.fc.as_mut() {
             window = fc.advertise(now);
@@ -365,7 +365,8 @@ impl TcpSink {
             ts_echo: self.ts_recent,
             retransmit: false,
             sack,
-            nth: window,
+            nth: 0,
+            rwnd: window,
             ecn: if self.ece { ecn::ECE } else { 0 },
         });
     }
@@ -500,7 +501,7 @@ impl TcpSink {
             // A Linux receiver acknowledges a pushed segment as soon as the application has
             // read it (`tcp_measure_rcv_mss` marks it ICSK_ACK_PUSHED, `tcp_cleanup_rbuf`
             // sends the ACK; the application here reads at once): PSH, `tcp::sender::psh`.
-            let pushed = pkt.flags & seg_flags::PSH != 0 && self.linux.is_some();
+            let pushed = pkt.flags & tcp_flags::PSH != 0 && self.linux.is_some();
             if in_sequence
                 && !pushed
                 && self.pending + 1 < d.segs_per_ack
@@ -616,7 +617,8 @@ mod tests_support {
             ts_echo: SimTime::ZERO,
             retransmit: false,
             sack: SackBlocks::NONE,
-            nth: seq + 1,
+            nth: seq as u32 + 1,
+            rwnd: 0,
             ecn: 0,
         }
     }
@@ -796,7 +798,7 @@ mod linux_tests {
         // tcp_measure_rcv_mss marks a segment with PSH ICSK_ACK_PUSHED and tcp_cleanup_rbuf
         // acknowledges it once the application has read it: no delayed-ACK wait. The same
         // lone segment without PSH waits for the timer.
-        for (flags, at_once) in [(seg_flags::PSH, true), (0, false)] {
+        for (flags, at_once) in [(tcp_flags::PSH, true), (0, false)] {
             let mut s = linux_sink();
             let (mut out, mut c) = (Vec::new(), FlowCounters::default());
             s.on_data(SimTime(0), &data(0), &mut out, &mut c); // the SYN

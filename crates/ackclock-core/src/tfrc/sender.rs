@@ -541,6 +541,7 @@ impl TfrcSender {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 0,
+            rwnd: 0,
             ecn: if self.cfg.ecn { ecn::ECT } else { 0 },
         };
         Some(DataOut { pkt, hdr })

@@ -155,7 +155,8 @@ impl UdpSource {
             ts_echo: SimTime::ZERO,
             retransmit: false,
             sack: SackBlocks::NONE,
-            nth: c.packets_sent,
+            nth: c.packets_sent as u32,
+            rwnd: 0,
             ecn: 0,
         });
         self.next_seq += 1;

@@ -26,7 +26,7 @@
 //! new one carries PSH), and BBR's `bbr_min_tso_segs` (1 below 1.2 Mb/s).
 
 use super::TcpSender;
-use crate::packet::seg_flags;
+use crate::packet::tcp_flags;
 use crate::tcp::pacing;
 use crate::time::{SimDuration, SimTime};
 
@@ -41,7 +41,7 @@ pub(crate) fn tso_segs(rate: f64) -> u32 {
 }
 
 impl TcpSender {
-    /// The flags of the new segment leaving now (`seg_flags::PSH` or 0). Out of line: only
+    /// The flags of the new segment leaving now (`tcp_flags::PSH` or 0). Out of line: only
     /// the `linux` profile sets PSH.
     #[inline(never)]
     pub(super) fn psh_flag(&mut self, now: SimTime) -> u8 {
@@ -56,7 +56,7 @@ impl TcpSender {
         let goal = tso_segs(self.tso_rate());
         let flag = if n >= goal {
             n = 0;
-            seg_flags::PSH
+            tcp_flags::PSH
         } else {
             0
         };
@@ -125,13 +125,14 @@ mod tests {
             retransmit: false,
             sack: SackBlocks::NONE,
             nth: 0,
+            rwnd: 0,
             ecn: 0,
         }
     }
 
     fn pushed(out: &[Packet]) -> Vec<(u64, bool)> {
         out.iter()
-            .map(|p| (p.seq, p.flags & seg_flags::PSH != 0))
+            .map(|p| (p.seq, p.flags & tcp_flags::PSH != 0))
             .collect()
     }
 

@@ -18,6 +18,7 @@ fn ackp(ack: u64) -> Packet {
         retransmit: false,
         sack: SackBlocks::NONE,
         nth: 0,
+        rwnd: 0,
         ecn: 0,
     }
 }

@@ -54,6 +54,7 @@ fn ack(una: u64, sacks: &[(u64, u64)]) -> Packet {
         retransmit: false,
         sack,
         nth: 0,
+        rwnd: 0,
         ecn: 0,
     }
 }
