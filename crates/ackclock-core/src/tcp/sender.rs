@@ -79,6 +79,7 @@ mod linux;
 mod psh;
 mod recovery;
 mod sack;
+mod samples;
 
 /// The loss-recovery variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -955,95 +956,6 @@ impl TcpSender {
         }
     }
 
-    /// Takes an RTT sample if `ack` covers the timed segment or, with timestamps (RFC 7323
-    /// section 4), from the echoed timestamp of every ACK for new data, and returns the RTT
-    /// congestion control sees with this ACK: that sample or, under `ns3_srtt_samples`, the
-    /// smoothed RTT once there is one, whether or not this ACK gave a sample (ns-3.44's
-    /// `TcpSocketBase::ProcessAck` passes `m_tcb->m_srtt` to every `PktsAcked`).
-    fn sample_rtt(&mut self, now: SimTime, ack: u64, c: &mut FlowCounters) -> Option<SimDuration> {
-        if self.rtt.is_ns2() {
-            return self.sample_rtt_ns2(now, ack, c);
-        }
-        let sent = if self.timestamps {
-            self.ts_echo
-        } else {
-            match self.timed {
-                Some((seq, sent)) if ack > seq => sent,
-                _ => return self.srtt_for_cc(),
-            }
-        };
-        if self.ns3_ts_ms {
-            self.rtt.sample_ns3(now, sent, self.timestamps);
-        } else {
-            self.rtt.sample(now.since(sent));
-        }
-        self.rtt.reset_backoff();
-        self.timed = None;
-        let r = SimDuration(self.rtt.last_sample);
-        c.rtt_samples += 1;
-        c.rtt_sum_ps += r.0 as u128;
-        if self.srtt_samples {
-            return self.srtt_for_cc();
-        }
-        Some(r)
-    }
-
-    /// Under `ns3_srtt_samples`, the smoothed RTT once there is one; else none.
-    #[cold]
-    fn srtt_for_cc(&self) -> Option<SimDuration> {
-        (self.srtt_samples && self.rtt.srtt > 0).then_some(SimDuration(self.rtt.srtt))
-    }
-
-    /// ns-2.35's measurement (`TcpAgent::newack`): with timestamps a sample from every new
-    /// ACK's echo, otherwise from the ACK covering the timed segment; the backoff ends only
-    /// when the timed segment is covered (`rtt_active_`, `ts_resetRTO_` false). A NewReno
-    /// partial ACK takes no sample and ends the measurement it covers
-    /// (`NewRenoTcpAgent::partialnewack`).
-    #[inline(never)]
-    fn sample_rtt_ns2(
-        &mut self,
-        now: SimTime,
-        ack: u64,
-        c: &mut FlowCounters,
-    ) -> Option<SimDuration> {
-        let partial = self.in_recovery
-            && self.recovery == Recovery::NewReno
-            && self.recover.is_some_and(|r| ack < r);
-        let timed = self.timed.filter(|&(seq, _)| ack > seq);
-        if timed.is_some() {
-            self.rtt.reset_backoff();
-            self.timed = None;
-        }
-        if partial {
-            return None;
-        }
-        let sent = if self.timestamps {
-            self.ts_echo
-        } else {
-            timed?.1
-        };
-        self.rtt.sample_between(sent, now, self.timestamps);
-        let r = SimDuration(self.rtt.last_sample);
-        c.rtt_samples += 1;
-        c.rtt_sum_ps += r.0 as u128;
-        Some(r)
-    }
-
-    /// `pkts_acked`, if congestion control implements it: `acked` segments newly
-    /// acknowledged, with the ACK's RTT sample and one-way delay.
-    #[inline(always)]
-    fn pkts_acked(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
-        if self.hooks.pkts_acked {
-            let sample = AckSample {
-                now,
-                acked,
-                rtt,
-                owd: self.ack_owd,
-            };
-            self.cc.pkts_acked(&mut self.w, &sample);
-        }
-    }
-
     /// Records when a finite transfer's last payload byte is acknowledged.
     #[inline]
     fn note_completion(&mut self, now: SimTime) {
@@ -1059,37 +971,6 @@ impl TcpSender {
         } else {
             1.0
         }
-    }
-
-    /// Lets congestion control open the window for a new ACK of `acked` segments: one unit
-    /// of credit per ACK with packet-counted windows, one per segment with byte-counted ones.
-    fn open_cwnd(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
-        if std::mem::take(&mut self.skip_growth) || !self.cwnd_limited() {
-            return;
-        }
-        let credit = if self.bytes { acked as f64 } else { 1.0 };
-        // The segment this ACK answers was sent at the echoed time (ns-2's sink echoes the
-        // latest arrival, RFC 7323's the left edge: both a delay sample per ACK).
-        // Under `ns3_srtt_samples` the delay signal too is the smoothed RTT (ns-3.44's
-        // TcpVegas, TcpCubic's HyStart and the others read only `PktsAcked`'s srtt).
-        let delay = if self.srtt_samples {
-            rtt
-        } else {
-            (self.ts_echo > SimTime::ZERO).then(|| now.since(self.ts_echo))
-        };
-        self.cc.cong_avoid(
-            &mut self.w,
-            AckEvent {
-                now,
-                acked,
-                credit,
-                rtt,
-                delay,
-                una: self.una,
-                sent: self.maxseq,
-                per_ack: self.per_ack,
-            },
-        );
     }
 }
 
