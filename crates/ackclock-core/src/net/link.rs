@@ -165,7 +165,7 @@ pub enum Enqueued {
 /// [`Link::service`] bits: the discipline holds its packets (a dequeue-time discipline,
 /// `link/held.rs`).
 const HOLDS: u8 = 1;
-/// The discipline has periodic work (`AnyQueue::periodic`: PIE's drop-probability updates).
+/// The discipline has periodic work (`AnyQueue::periodic`: updates of its own state on a timer).
 const PERIODIC: u8 = 2;
 /// The link keeps ns-2's clock (`link/ns2_clock.rs`; only a FIFO link without periodic work).
 const NS2: u8 = 4;
