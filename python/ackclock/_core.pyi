@@ -51,6 +51,8 @@ class Simulation:
     def use_ns2_rng(self, state: list[int]) -> None:
         """Draws RED's early drops and TFRC's send gaps from ns-2's default generator, in
         MRG32k3a state ``state`` (six integers) now."""
+    def ns2_rng_loss(self, link: int) -> bool:
+        """Link ``link``'s loss model draws from ns-2's default generator too; False: none."""
     def ns2_rng_state(self) -> list[int] | None:
         """ns-2's default generator's state now; None unless ``use_ns2_rng`` was called."""
     def tfrc_advance(self, flow: int, npkts: int) -> None:

@@ -170,6 +170,12 @@ impl Simulation {
         self.sim.use_ns2_rng(state).map_err(PyValueError::new_err)
     }
 
+    /// Link direction `link`'s loss model draws from ns-2's default generator as well (an
+    /// ns-2 ErrorModel without its own random variable); false if it has no random one.
+    fn ns2_rng_loss(&mut self, link: usize) -> PyResult<bool> {
+        self.sim.ns2_rng_loss(link).map_err(PyValueError::new_err)
+    }
+
     /// ns-2's default generator's state now; None unless `use_ns2_rng` was called.
     fn ns2_rng_state(&self) -> Option<[u64; 6]> {
         self.sim.ns2_rng_state()

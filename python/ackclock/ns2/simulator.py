@@ -638,6 +638,11 @@ class Simulator(TclObject):
         # TFRC's send gaps) from one stream, in the order they happen (rng.py).
         self.ctx.default_rng().stream.attach(self.engine)
         for link in self.links:
+            # An ErrorModel's per-packet draws come from it as well; an ErrorModule's bound
+            # models (List, Periodic) draw nothing, one with its own RNG keeps its own stream.
+            if type(link.loss) is ErrorModel and link.loss.draws_default_rng():
+                self.engine.ns2_rng_loss(link.index)
+        for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))
         for call in self.pending:

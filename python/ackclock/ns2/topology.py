@@ -239,6 +239,21 @@ class ErrorModel(TclObject):
             return 0.0
         return p
 
+    def draws_default_rng(self) -> bool:
+        """Whether ns-2 draws this model's numbers from ``$defaultRNG``, one per packet
+        (`ErrorModel::CorruptPkt`: ``Random::uniform()`` without a ranvar, or a
+        RandomVariable/Uniform on (0, 1) of the default generator; nothing while disabled)."""
+        from .rng import RandomVariable
+
+        if self.vars["enable_"] in ("0",):
+            return False
+        if self.ranvar is None:
+            return True
+        rv = self.ctx.objects.get(self.ranvar)
+        return (isinstance(rv, RandomVariable) and rv.cls == "RandomVariable/Uniform"
+                and rv.rng in (None, self.ctx.default_rng())
+                and to_float(rv.vars["min_"]) == 0.0 and to_float(rv.vars["max_"]) == 1.0)
+
 
 @dataclass
 class SimplexLink:

@@ -3,15 +3,21 @@
 //!   `unit pkt` and a uniform random variable, or ns-3's `RateErrorModel` in packet mode;
 //! - per byte: each byte is corrupted with probability p, so a packet of n bytes is lost with
 //!   probability 1 - (1 - p)^n (ns-2 `unit byte`, ns-3 `RateErrorModel` in byte mode).
+//!
+//! An ns-2 script's `ErrorModel` draws from ns-2's default generator instead ([`Self::random`],
+//! set by the ns-2 front end): ns-2.35's `ErrorModel::CorruptPkt` (queue/errmodel.cc) takes
+//! `ranvar_->value()`, or `Random::uniform()` without one, for every packet it sees while
+//! `enable_` is set, whatever its `rate_` (0 included), and drops the packet if that is below
+//! `rate_`; its draws fall between the script's and the other components' in event order.
 
 use crate::packet::Packet;
-use crate::rng::RandomStream;
+use crate::rng::{RandomStream, Uniform};
 
 #[derive(Clone, Debug)]
 pub struct Bernoulli {
     p: f64,
     per_byte: bool,
-    rng: RandomStream,
+    rng: Uniform,
 }
 
 impl Bernoulli {
@@ -19,7 +25,7 @@ impl Bernoulli {
         Bernoulli {
             p,
             per_byte: false,
-            rng,
+            rng: Uniform::Own(rng),
         }
     }
 
@@ -27,7 +33,7 @@ impl Bernoulli {
         Bernoulli {
             p,
             per_byte: true,
-            rng,
+            rng: Uniform::Own(rng),
         }
     }
 
@@ -43,8 +49,14 @@ impl Bernoulli {
 
     #[inline]
     pub fn drops(&mut self, pkt: &Packet) -> bool {
-        // ns-2 draws u ~ U(0,1) and drops when u < rate.
-        self.p > 0.0 && self.rng.next_f64() < self.packet_probability(pkt)
+        // ns-2 draws u ~ U(0,1) and drops when u < rate; from its default generator it draws
+        // even at rate 0 (`ErrorModel::CorruptPkt`), which moves every later draw.
+        (self.p > 0.0 || self.rng.is_ns2()) && self.rng.next_f64() < self.packet_probability(pkt)
+    }
+
+    /// Where the model's numbers come from (its own stream unless replaced).
+    pub fn random(&mut self) -> &mut Uniform {
+        &mut self.rng
     }
 }
 

@@ -36,4 +36,13 @@ impl AnyLoss {
             AnyLoss::Periodic(m) => m.drops(pkt),
         }
     }
+
+    /// Where a random model's uniform numbers come from (Bernoulli's; the others draw
+    /// nothing ns-2 draws from its default generator).
+    pub fn random(&mut self) -> Option<&mut crate::rng::Uniform> {
+        match self {
+            AnyLoss::Bernoulli(m) => Some(m.random()),
+            _ => None,
+        }
+    }
 }

@@ -563,6 +563,11 @@ impl Link {
         self.set_loss_at_entry(self.loss_at_entry);
     }
 
+    /// Where its loss model's random decisions draw from, if it has a random one.
+    pub fn loss_random(&mut self) -> Option<&mut crate::rng::Uniform> {
+        self.loss.as_mut().and_then(|m| m.random())
+    }
+
     /// Puts the loss model at the link's entry (see `LinkConfig::loss_at_entry`).
     pub fn set_loss_at_entry(&mut self, at_entry: bool) {
         self.loss_at_entry = at_entry;

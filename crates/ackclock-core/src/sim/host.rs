@@ -92,6 +92,28 @@ impl Simulator {
         Ok(())
     }
 
+    /// Link direction `l`'s loss model draws from ns-2's default generator too, as an ns-2
+    /// `ErrorModel` without a random variable of its own does (`loss::bernoulli`); false if the
+    /// link has no random loss model. [`Self::use_ns2_rng`] must have been called.
+    pub fn ns2_rng_loss(&mut self, l: usize) -> Result<bool, String> {
+        use crate::rng::Uniform;
+        let d = self
+            .ns2_rng
+            .clone()
+            .ok_or("ns-2's generator is not in use (use_ns2_rng first)")?;
+        let link = self
+            .links
+            .get_mut(l)
+            .ok_or_else(|| format!("no link {l}"))?;
+        Ok(match link.loss_random() {
+            Some(r) => {
+                *r = Uniform::Ns2(d);
+                true
+            }
+            None => false,
+        })
+    }
+
     /// ns-2's default generator's state now, if the run draws from it ([`Self::use_ns2_rng`]).
     pub fn ns2_rng_state(&self) -> Option<[u64; 6]> {
         self.ns2_rng.as_ref().map(|d| d.state())
