@@ -267,8 +267,8 @@ impl Simulator {
             ns2_clock,
             ns2_script_uid: 0,
             ns2_rng: None,
-            ns2_rto: if ns2_clock {
-                vec![ns2_clock::Ns2Timer::default(); nf]
+            ns2_timers: if ns2_clock {
+                vec![ns2_clock::Ns2Timers::default(); nf]
             } else {
                 Vec::new()
             },

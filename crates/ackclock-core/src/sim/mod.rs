@@ -151,9 +151,9 @@ pub struct Simulator {
     /// ns-2's default random-number generator, once the front end hands it over
     /// (`host.rs`, `crate::rng::ns2`).
     ns2_rng: Option<crate::rng::ns2::Ns2Default>,
-    /// Under the ns2 profile, each flow's retransmission timer as ns-2 last set it
-    /// (`sim/ns2_clock.rs`, `Simulator::ns2_sync_timers`); empty otherwise.
-    ns2_rto: Vec<ns2_clock::Ns2Timer>,
+    /// Under the ns2 profile, each flow's retransmission and delayed-ACK timers as ns-2
+    /// last set them (`sim/ns2_clock.rs`, `Simulator::ns2_sync_timers`); empty otherwise.
+    ns2_timers: Vec<ns2_clock::Ns2Timers>,
 }
 
 impl Simulator {

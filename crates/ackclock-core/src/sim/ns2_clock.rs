@@ -21,9 +21,9 @@ use super::*;
 use crate::net::Ns2Outcome;
 use crate::sched::{ns2_key, ns2_ps, ns2_seconds, ns2_unkey, NS2_FIRST_UID};
 
-/// A TCP sender's retransmission timer as ns-2 last set it (`TimerHandler::resched`: a new
-/// event at clock + delay in doubles, with a new uid): the deadline it was set for, its ns-2
-/// time and its scheduling order.
+/// A TCP timer as ns-2 last set it (`TimerHandler::resched`: a new event at clock + delay in
+/// doubles, with a new uid): the deadline it was set for, its ns-2 time and its scheduling
+/// order.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Ns2Timer {
     deadline: Option<SimTime>,
@@ -31,12 +31,41 @@ pub(super) struct Ns2Timer {
     uid: u64,
 }
 
+/// A TCP flow's two timers under the ns2 profile: the sender's retransmission timer and the
+/// sink's delayed-ACK timer.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Ns2Timers {
+    rto: Ns2Timer,
+    delack: Ns2Timer,
+}
+
+impl Ns2Timer {
+    /// Records `deadline` if it is new: ns-2's time for it is the running event's double
+    /// `now2` plus the delay, and it takes the next scheduling order from `q`.
+    fn arm(
+        &mut self,
+        deadline: Option<SimTime>,
+        now: SimTime,
+        now2: f64,
+        q: &mut EventQueue<Event>,
+    ) {
+        if self.deadline != deadline {
+            self.deadline = deadline;
+            if let Some(d) = deadline {
+                self.t2 = now2 + ns2_seconds(SimTime(d.0 - now.0));
+                self.uid = q.reserve(1);
+            }
+        }
+    }
+}
+
 impl Simulator {
-    /// [`Simulator::sync_timers`] under the ns2 profile: a retransmission deadline the
-    /// sender has just set gets ns-2's time for it (the running event's double plus the
-    /// timeout) and the next scheduling order, and its event carries them, so the timeout's
-    /// retransmission starts from ns-2's clock as ns-2's does (`TcpAgent::set_rtx_timer`,
-    /// `rtx_timer_.resched(rtt_timeout())`); the other timers as in `sync_timers`. Out of
+    /// [`Simulator::sync_timers`] under the ns2 profile: a retransmission or delayed-ACK
+    /// deadline just set gets ns-2's time for it (the running event's double plus the
+    /// delay) and the next scheduling order, and its event carries them, so the timeout and
+    /// what it sends run at ns-2's time and in ns-2's order: `TcpAgent::set_rtx_timer`
+    /// (`rtx_timer_.resched(rtt_timeout())`) and `DelAckSink::recv`
+    /// (`delay_timer_.resched(interval_)`, tcp-sink.cc). Pacing as in `sync_timers`. Out of
     /// line: the other profiles' hot path only tests the flag.
     #[inline(never)]
     pub(super) fn ns2_sync_timers(&mut self, f: FlowId) {
@@ -45,22 +74,19 @@ impl Simulator {
         };
         let (delack, pace) = (sink.deadline(), sender.pace_deadline());
         let deadline = sender.rto_deadline();
-        let armed = &mut self.ns2_rto[f.idx()];
-        if armed.deadline != deadline {
-            armed.deadline = deadline;
-            if let Some(d) = deadline {
-                armed.t2 = self.pool.ns2_now.0 + ns2_seconds(SimTime(d.0 - self.now.0));
-                armed.uid = self.queue.reserve(1);
-            }
-        }
+        let (now, now2) = (self.now, self.pool.ns2_now.0);
+        let armed = &mut self.ns2_timers[f.idx()];
+        armed.rto.arm(deadline, now, now2, &mut self.queue);
+        armed.delack.arm(delack, now, now2, &mut self.queue);
         let armed = *armed;
         let flow = &mut self.flows[f.idx()];
         if let Some(t) = flow.rto_event.needs_event(deadline) {
-            let seq = ns2_key(t, armed.t2, armed.uid);
+            let seq = ns2_key(t, armed.rto.t2, armed.rto.uid);
             self.queue.push_keyed(t, seq, Event::Rto(f));
         }
         if let Some(t) = flow.delack_event.needs_event(delack) {
-            self.queue.push_timer(t, Event::DelAck(f));
+            let seq = ns2_key(t, armed.delack.t2, armed.delack.uid);
+            self.queue.push_keyed(t, seq, Event::DelAck(f));
         }
         if let Some(t) = flow.pace_event.needs_event(pace) {
             self.queue.push(t, Event::Pace(f));

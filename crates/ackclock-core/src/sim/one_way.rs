@@ -80,6 +80,11 @@ impl Simulator {
     /// `sync_timers` left them: every event that changes the sender syncs it).
     #[inline(always)]
     fn sync_delack(&mut self, f: FlowId) {
+        if self.ns2_clock {
+            // ns-2's time and order for the delayed-ACK timer (`sim/ns2_clock.rs`).
+            self.ns2_sync_timers(f);
+            return;
+        }
         let flow = &mut self.flows[f.idx()];
         let Agent::Tcp { sink, .. } = &flow.agent else {
             return;
