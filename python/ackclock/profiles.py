@@ -58,6 +58,7 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
         "delack_syn": "bool",  # a delaying sink may delay segment 0's ACK too (SYN or not)
+        "delack_repeat": "bool",  # a repeat of the last in-order segment waits like a new one
         "quick_acks": "count_or_zero",  # first data segments a delaying sink ACKs at once
         "sack_block_bytes": "count_or_zero",  # bytes a SACK block adds to an ACK (ns-2: 8)
         "adaptive_ack_delay": "bool",  # the delayed-ACK timeout follows Linux's ato
@@ -211,6 +212,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # DelAckSink::recv acknowledges segment 0 (the SYN, or the bare first
                     # segment) at once: Agent/TCPSink SYN_immediate_ack_ true.
                     "delack_syn": False,
+                    # DelAckSink::recv delays any segment that leaves the cumulative ACK at
+                    # itself with none seen above, a retransmitted repeat included.
+                    "delack_repeat": True,
                     "quick_acks": 0,
                     # Sacker::append_ack: each SACK block adds 2 words to the ACK's size.
                     "sack_block_bytes": 8,
@@ -288,6 +292,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_ssthresh": 0,
                     "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
                     "delack_syn": False,  # the handshake is acknowledged at once
+                    "delack_repeat": False,  # tcp_send_dupack: a repeat is ACKed at once
                     "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
                     # tcp_event_data_recv / tcp_delack_timer_handler / tcp_send_delayed_ack
@@ -363,6 +368,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_ssthresh": 0,
                     "delayed_ack": True,
                     "delack_syn": False,
+                    "delack_repeat": False,
                     # TcpSocketBase::ProcessSynRcvd: "Always respond to first data packet"
                     "quick_acks": 1,
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
@@ -452,6 +458,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_ssthresh": 0,
                     "delayed_ack": False,
                     "delack_syn": False,
+                    "delack_repeat": False,
                     "quick_acks": 0,
                     "sack_block_bytes": 0,
                     "adaptive_ack_delay": False,

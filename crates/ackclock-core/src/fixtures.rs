@@ -56,6 +56,7 @@ pub fn ns2_tcp() -> TcpConfig {
         rack: false,
         cwnd_validation: false,
         delack_syn: false,
+        delack_repeat: true,
         bug_fix: true,
         ns2_full_tcp: false,
         bare_first_segment: false,

@@ -497,6 +497,10 @@ pub struct TcpConfig {
     /// acknowledges the SYN at once (Linux, ns-3).
     #[serde(default = "default_true")]
     pub delack_syn: bool,
+    /// A delaying sink delays the ACK of a repeat of its last in-order segment (nothing held
+    /// above it) as it would a new one (ns-2.35's `DelAckSink::recv`); false: at once.
+    #[serde(default)]
+    pub delack_repeat: bool,
     /// ns-2 `bugFix_` (Floyd's "bugfix", RFC 6582's careful variant): a third duplicate ACK
     /// starts fast retransmit only for data sent after the last one (`recover`); false: every
     /// third duplicate ACK does, several times in one window (ns-2.35 tcp/tcp.cc

@@ -104,6 +104,7 @@ impl TcpConfig {
             segs_per_ack: self.segs_per_ack,
             ack_delay: SimDuration(self.ack_delay_ps),
             delack_syn: self.delack_syn,
+            delack_repeat: self.delack_repeat,
             quick_acks: self.quick_acks,
             sack_block_bytes: self.sack_block_bytes,
             adaptive_ack_delay: self.adaptive_ack_delay,

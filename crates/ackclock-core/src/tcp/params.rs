@@ -85,6 +85,8 @@ pub struct TcpParams {
     pub segs_per_ack: u32,
     pub ack_delay: SimDuration,
     pub delack_syn: bool,
+    /// A repeat of the last in-order segment waits like a new one (ns-2's DelAckSink).
+    pub delack_repeat: bool,
     pub quick_acks: u32,
     /// Bytes an ACK grows by per SACK block it carries (ns-2's Sacker::append_ack: 8).
     pub sack_block_bytes: u32,

@@ -120,6 +120,12 @@ pub struct TcpSink {
     /// under `ns2_full_tcp` (ns-2.35 tcp/tcp-full.cc `SackFullTcpAgent::build_options`:
     /// `sack_option_size_` 2), none otherwise.
     sack_option_bytes: u8,
+    /// A repeat of the last in-order segment, nothing held above it, waits like a new one
+    /// (`delack_repeat`): ns-2.35's `DelAckSink::recv` delays any segment that leaves the
+    /// cumulative ACK at itself with none seen beyond (`seqno() == acker_->Seqno()`, not
+    /// below `Maxseen()`), a retransmitted one included.
+    /// (Read only for a repeat: out of the hot lines.)
+    delack_repeat: bool,
     /// Linux's ACK timing (`adaptive_ack_delay`, `sack_compression`); None: the fixed delay.
     linux: Option<Box<LinuxAcks>>,
 }
@@ -168,6 +174,7 @@ impl TcpSink {
             ack_size: cfg.ack_size,
             syn: cfg.syn,
             syn_ack_at_once: (cfg.syn || cfg.bare_first_segment) && !cfg.delack_syn,
+            delack_repeat: cfg.delack_repeat,
             quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
             sack_block_bytes: cfg.sack_block_bytes.min(u8::MAX as u32) as u8,
             sack_option_bytes: if cfg.ns2_full_tcp { 2 } else { 0 },
@@ -488,7 +495,10 @@ impl TcpSink {
         if self.sack {
             self.track_ranges(seq);
         }
-        let in_sequence = self.rcv_nxt == seq + 1 && seq >= self.maxseen;
+        // In order with nothing seen above it; with `delack_repeat` also the repeat of the
+        // last in-order segment (ns-2's test, made after the segment is recorded).
+        let in_sequence = self.rcv_nxt == seq + 1
+            && (seq >= self.maxseen || (self.delack_repeat && seq + 1 == self.maxseen));
         self.maxseen = self.maxseen.max(seq + 1);
         if self.linux.is_some() {
             self.linux_arrival(now, seq, rcv_before);
@@ -733,6 +743,44 @@ mod tests {
             s.on_data(SimTime(10), &data(1), &mut out, &mut c);
             s.on_data(SimTime(20), &data(2), &mut out, &mut c);
             assert_eq!(out.len(), 1, "delack_syn {delack_syn}");
+        }
+    }
+
+    /// ns-2.35's DelAckSink::recv delays a segment when, once recorded, it is the cumulative
+    /// ACK point and the highest seen (`seqno() == acker_->Seqno()`, not below `Maxseen()`):
+    /// a repeat of the last in-order segment waits too. Without `delack_repeat` it is
+    /// acknowledged at once; a hole-filler or a repeat below others is, either way.
+    #[test]
+    fn a_repeat_of_the_last_in_order_segment_waits_only_with_delack_repeat() {
+        for (repeat, waits) in [(true, true), (false, false)] {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.sink = SinkKind::Delack;
+            cfg.window = 32;
+            cfg.delack_repeat = repeat;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            for k in 0..4 {
+                s.on_data(SimTime(10 * k), &data(k), &mut out, &mut c);
+            }
+            if let Some(d) = s.deadline() {
+                s.on_timer(d, &mut out, &mut c);
+            }
+            assert_eq!(out.last().map(|p| p.ack), Some(4));
+            out.clear();
+            let t = SimTime(1_000_000_000_000);
+            s.on_data(t, &data(3), &mut out, &mut c);
+            assert_eq!(out.is_empty(), waits, "delack_repeat {repeat}");
+            assert_eq!(s.deadline().is_some(), waits);
+            // With the rule the next new segment leaves with it: one ACK, of segment 4.
+            s.on_data(t + SimDuration(10), &data(4), &mut out, &mut c);
+            // Without the rule the repeat left alone, and segment 4 waits in turn.
+            assert_eq!(out.len(), 1);
+            assert_eq!(out[0].ack, if waits { 5 } else { 4 });
+            // A repeat below a segment held above a hole is acknowledged at once.
+            out.clear();
+            s.on_data(t + SimDuration(20), &data(6), &mut out, &mut c);
+            s.on_data(t + SimDuration(30), &data(4), &mut out, &mut c);
+            assert_eq!(out.len(), 2, "delack_repeat {repeat}");
         }
     }
 
