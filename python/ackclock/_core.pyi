@@ -53,6 +53,8 @@ class Simulation:
         MRG32k3a state ``state`` (six integers) now."""
     def ns2_rng_loss(self, link: int) -> bool:
         """Link ``link``'s loss model draws from ns-2's default generator too; False: none."""
+    def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:
+        """A CBR's interval as ns-2's double, on ns-2's clock; False: no CBR without jitter."""
     def ns2_rng_state(self) -> list[int] | None:
         """ns-2's default generator's state now; None unless ``use_ns2_rng`` was called."""
     def tfrc_advance(self, flow: int, npkts: int) -> None:

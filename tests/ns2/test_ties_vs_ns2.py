@@ -83,3 +83,18 @@ def test_a_full_queue_fed_at_its_resume_instants(tmp_path: Path) -> None:
     ns, ac = traces(tmp_path, SCRIPT.replace("RATE", "1Mb").replace("END", "6.0"))
     assert sum(x.startswith("d ") for x in ns.splitlines()) > 200
     assert ac == ns
+
+
+@live
+def test_two_cbrs_at_unrelated_rates_meet_in_ns2s_order(tmp_path: Path) -> None:
+    """500-byte packets at 1 Mb/s and 730 kb/s: ns-2's `CBR_Traffic::next_interval` gives
+    interval_ = (size_ << 3) / rate_ = 0.005479452054794521 s, no whole picosecond, and each
+    send is at clock + interval_ in doubles. Source 1's 73rd send (0.5 s + 73 intervals) is
+    at 0.8999999999999984 s in ns-2, source 0's 225th (225 x 4 ms) at 0.9000000000000007 s:
+    source 1's goes first. With the interval rounded to the picosecond (5 479 452 055 ps)
+    source 1's came 15 ps after source 0's."""
+    ns, ac = traces(tmp_path, SCRIPT.replace("RATE", "730Kb").replace("END", "3.0"))
+    lines = ns.splitlines()
+    i = lines.index("+ 0.9 0 1 cbr 500 ------- 0 0.1 2.1 73 298")
+    assert lines[i + 2] == "+ 0.9 0 1 cbr 500 ------- 0 0.0 2.0 225 299"
+    assert ac == ns

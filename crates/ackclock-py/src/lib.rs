@@ -176,6 +176,14 @@ impl Simulation {
         self.sim.ns2_rng_loss(link).map_err(PyValueError::new_err)
     }
 
+    /// Flow `flow`'s CBR sends every `seconds` (ns-2's interval_ as its double) on ns-2's
+    /// clock; false if it is no CBR without jitter.
+    fn ns2_cbr_interval(&mut self, flow: usize, seconds: f64) -> PyResult<bool> {
+        self.sim
+            .ns2_cbr_interval(flow, seconds)
+            .map_err(PyValueError::new_err)
+    }
+
     /// ns-2's default generator's state now; None unless `use_ns2_rng` was called.
     fn ns2_rng_state(&self) -> Option<[u64; 6]> {
         self.sim.ns2_rng_state()

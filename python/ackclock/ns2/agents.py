@@ -900,6 +900,15 @@ class Cbr(TrafficApp):
             self.vars.pop("interval_", None)
         super().write_var(var, value)
 
+    def ns2_interval(self) -> float | None:
+        """``interval_`` as ns-2's ``CBR_Traffic::next_interval`` computes it for each send,
+        ``(size_ << 3) / rate_`` in doubles; None with ``random_`` (its jitter comes from
+        ns-2's generator, not modelled here) or no rate."""
+        if to_bool(self.vars["random_"]):
+            return None
+        bps = float(ns2_bandwidth(self.vars["rate_"]))
+        return self._bits() / bps if bps > 0 else None
+
     def app_params(self) -> dict[str, object]:
         self.check()
         out: dict[str, object] = {"kind": "cbr", "packet_size": to_int(self.vars["packetSize_"])}

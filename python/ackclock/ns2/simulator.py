@@ -17,7 +17,7 @@ from ..errors import ScenarioError
 from ..run import engine as load_engine
 from ..scenario import REPLY_SUFFIX, PacketTrace, resolve
 from . import nam
-from .agents import Agent, Application, FullTcpAgent, NullAgent, TcpAgent, UdpAgent
+from .agents import Agent, Application, Cbr, FullTcpAgent, NullAgent, TcpAgent, UdpAgent
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
@@ -642,6 +642,12 @@ class Simulator(TclObject):
             # models (List, Periodic) draw nothing, one with its own RNG keeps its own stream.
             if type(link.loss) is ErrorModel and link.loss.draws_default_rng():
                 self.engine.ns2_rng_loss(link.index)
+        for a in self.agents:
+            # A CBR's sends follow ns-2's clock with ns-2's own interval_, a double.
+            if isinstance(a, UdpAgent) and a.flow is not None and isinstance(a.app, Cbr):
+                interval = a.app.ns2_interval()
+                if interval is not None:
+                    self.engine.ns2_cbr_interval(a.flow, interval)
         for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))

@@ -85,10 +85,18 @@ impl Simulator {
     }
 
     /// Schedules a UDP source's next send: under the ns2 profile at ns-2's time for it (the
-    /// CBR's timer: now + interval_, in doubles).
+    /// CBR's timer: now + interval_, in doubles, with ns-2's own interval where the front
+    /// end gave it, `UdpSource::ns2_interval`).
     fn push_udp_tick(&mut self, t: SimTime, f: FlowId) {
         if self.ns2_clock {
-            let (t, seq) = self.ns2_scheduled(t, false);
+            let iv = match &self.flows[f.idx()].agent {
+                Agent::Udp { source } => source.ns2_interval(),
+                _ => None,
+            };
+            let (t, seq) = match iv {
+                Some(iv) => self.ns2_scheduled_at(self.pool.ns2_now.0 + iv, false),
+                None => self.ns2_scheduled(t, false),
+            };
             self.queue.push_keyed(t, seq, Event::UdpTick(f));
         } else {
             self.queue.push(t, Event::UdpTick(f));

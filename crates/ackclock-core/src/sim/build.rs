@@ -634,6 +634,7 @@ fn generator_for(app: &AppConfig) -> Option<Generator> {
             interval_ps: *interval_ps,
             payload: *packet_size,
             random: *random,
+            ns2_interval: None,
         }),
         AppConfig::Onoff {
             interval_ps,

@@ -114,6 +114,19 @@ impl Simulator {
         })
     }
 
+    /// Flow `f`'s CBR sends every `seconds`, ns-2's `interval_` as its double, on ns-2's
+    /// clock (`traffic::cbr`); false if the flow is no CBR without jitter.
+    pub fn ns2_cbr_interval(&mut self, f: usize, seconds: f64) -> Result<bool, String> {
+        let flow = self
+            .flows
+            .get_mut(f)
+            .ok_or_else(|| format!("no flow {f}"))?;
+        Ok(match &mut flow.agent {
+            Agent::Udp { source } => source.set_ns2_interval(seconds),
+            _ => false,
+        })
+    }
+
     /// ns-2's default generator's state now, if the run draws from it ([`Self::use_ns2_rng`]).
     pub fn ns2_rng_state(&self) -> Option<[u64; 6]> {
         self.ns2_rng.as_ref().map(|d| d.state())

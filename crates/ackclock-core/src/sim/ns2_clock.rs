@@ -239,7 +239,11 @@ impl Simulator {
     /// ns-2's double to the picosecond (`sched::ns2_ps`), and its sequence number.
     pub(super) fn ns2_scheduled(&mut self, t: SimTime, script: bool) -> (SimTime, u64) {
         let (now2, _) = self.pool.ns2_now;
-        let t2 = now2 + ns2_seconds(SimTime(t.0 - self.now.0));
+        self.ns2_scheduled_at(now2 + ns2_seconds(SimTime(t.0 - self.now.0)), script)
+    }
+
+    /// [`Simulator::ns2_scheduled`] for an event whose ns-2 time `t2` is known.
+    pub(super) fn ns2_scheduled_at(&mut self, t2: f64, script: bool) -> (SimTime, u64) {
         let uid = if script {
             self.ns2_script_uid += 1;
             debug_assert!(self.ns2_script_uid < NS2_FIRST_UID);

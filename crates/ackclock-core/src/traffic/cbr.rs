@@ -2,6 +2,12 @@
 //! (interval = packet_size x 8 / rate). With `random` (ns-2 `random_`) each gap is the
 //! interval plus a uniform jitter in [-interval/2, interval/2), so the mean rate is unchanged
 //! while phase effects with other periodic traffic disappear.
+//!
+//! Under the ns2 profile's clock a CBR without jitter may also carry ns-2's interval as its
+//! double (`ns2_interval`: `CBR_Traffic::next_interval`, `interval_ = (size_ << 3) / rate_`
+//! in doubles), which the next send's time adds to ns-2's clock (`timer_.resched`); the
+//! whole-picosecond interval is that double's nearest, and two CBRs at unrelated rates would
+//! otherwise meet in another order than in ns-2.
 
 use crate::rng::RandomStream;
 
@@ -10,6 +16,8 @@ pub struct Cbr {
     pub interval_ps: u64,
     pub payload: u32,
     pub random: bool,
+    /// ns-2's `interval_` (seconds, its double), set by the ns-2 front end.
+    pub ns2_interval: Option<f64>,
 }
 
 impl Cbr {
@@ -36,6 +44,7 @@ mod tests {
             interval_ps: 1_000_000,
             payload: 1000,
             random: true,
+            ns2_interval: None,
         };
         let n = 100_000;
         let gaps: Vec<u64> = (0..n)

@@ -127,6 +127,28 @@ impl UdpSource {
         SimTime(now.0.saturating_add(self.generator.first_delay()))
     }
 
+    /// ns-2's interval between two sends as its double, if the source is a CBR without
+    /// jitter that was given one (`cbr::Cbr::ns2_interval`).
+    #[inline]
+    pub fn ns2_interval(&self) -> Option<f64> {
+        match &self.generator {
+            Generator::Cbr(g) if !g.random => g.ns2_interval,
+            _ => None,
+        }
+    }
+
+    /// Gives a CBR without jitter ns-2's interval `seconds` (its double); false for other
+    /// sources.
+    pub fn set_ns2_interval(&mut self, seconds: f64) -> bool {
+        match &mut self.generator {
+            Generator::Cbr(g) if !g.random && seconds > 0.0 => {
+                g.ns2_interval = Some(seconds);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Sends one datagram and returns when the next one is due, unless stopped or done.
     pub fn tick(
         &mut self,
