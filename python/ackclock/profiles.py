@@ -34,6 +34,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ns2_first_loss": "name",
         # ECN-Echo by RFC 3168 (off) or as ns-2.35's one-way agents (ns2; old_ecn: old_ecn_ 1)
         "ns2_ecn": "name",
+        # the retransmission timer restarted before the RTT sample (ns-2's timerfix_ false)
+        "rtx_timer_before_sample": "bool",
         "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
         "dupack_threshold": "count",
         "min_rto": "time",
@@ -188,6 +190,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_first_loss": "bugfix_ss",
                     # TcpAgent::ecn and recv_newack_helper (old_ecn_ 0, its default)
                     "ns2_ecn": "ns2",
+                    "rtx_timer_before_sample": False,  # Agent/TCP timerfix_ true
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
@@ -270,6 +273,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_init_by_size": False,
                     "ns2_first_loss": "off",
                     "ns2_ecn": "off",
+                    "rtx_timer_before_sample": False,
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
                     "min_rto": "200ms",  # TCP_RTO_MIN
@@ -346,6 +350,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_init_by_size": False,
                     "ns2_first_loss": "off",
                     "ns2_ecn": "off",
+                    "rtx_timer_before_sample": False,
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
                     "min_rto": "1s",  # TcpSocketBase::MinRto
@@ -432,6 +437,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "window_init_by_size": False,
                     "ns2_first_loss": "off",
                     "ns2_ecn": "off",
+                    "rtx_timer_before_sample": False,
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold
                     # CalcRTOValue: no floor besides the rounding up to TimerGranularity

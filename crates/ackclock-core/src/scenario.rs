@@ -464,6 +464,10 @@ pub struct TcpConfig {
     /// `old_ecn` for ns-2's `old_ecn_ 1`; `tcp::sender::Ns2Ecn`).
     #[serde(default)]
     pub ns2_ecn: crate::tcp::sender::Ns2Ecn,
+    /// A new ACK restarts the retransmission timer with the timeout from before its RTT
+    /// sample and backoff reset (ns-2.35's `timerfix_ false`, `TcpAgent::newack`).
+    #[serde(default)]
+    pub rtx_timer_before_sample: bool,
     #[serde(default)]
     pub initial_ssthresh: Option<u32>,
     pub dupack_threshold: u32,

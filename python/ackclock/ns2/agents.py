@@ -371,6 +371,17 @@ class TcpAgent(Agent):
             # TcpAgent::rtt_timeout without rfc2988_: the minrto_ floor after the backoff.
             out["rto_rule"] = "pre_rfc2988"
             mapped.add("rfc2988_")
+        if "timerfix_" in self.vars and not self.var_is_default("timerfix_"):
+            # TcpAgent::newack without timerfix_: newtimer() before rtt_update(), so the
+            # timer restarts with the timeout from before the ACK (FullTcpAgent never reads
+            # timerfix_).
+            try:
+                fixed = to_bool(self.vars["timerfix_"])
+            except ValueError as e:
+                raise Ns2Error(f"timerfix_: {e}", self.var_where("timerfix_")) from None
+            if not isinstance(self, FullTcpAgent):
+                out["rtx_timer_before_sample"] = not fixed
+            mapped.add("timerfix_")
         if "newreno_changes1_" in self.vars and not self.var_is_default("newreno_changes1_"):
             # NewRenoTcpAgent::partialnewack_helper: 0 restarts the timer on every partial ACK.
             out["slow_but_steady"] = to_int(self.vars["newreno_changes1_"]) == 0

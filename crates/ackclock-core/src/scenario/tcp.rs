@@ -61,6 +61,7 @@ impl TcpConfig {
             window_init_fixed: self.window_init,
             first_loss: self.ns2_first_loss,
             ns2_ecn: self.ns2_ecn,
+            rtx_timer_before_sample: self.rtx_timer_before_sample,
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,

@@ -25,6 +25,9 @@ pub struct TcpParams {
     pub first_loss: crate::tcp::sender::FirstLoss,
     /// ns-2.35's ECN rules for one-way agents (`tcp::sender::Ns2Ecn`).
     pub ns2_ecn: crate::tcp::sender::Ns2Ecn,
+    /// A new ACK restarts the retransmission timer with the timeout from before its RTT
+    /// sample and backoff reset (ns-2.35's `timerfix_ false`, `TcpAgent::newack`).
+    pub rtx_timer_before_sample: bool,
     pub initial_ssthresh: Option<u32>,
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,

@@ -314,6 +314,8 @@ pub struct TcpSender {
     /// ns-2.35's ECN rules ([`Ns2Ecn`]): its `ect_` (an ACK with ECN-Echo was seen),
     /// `ecn_burst_` (the last new ACK carried one) and `last_cwnd_action_`.
     ns2_ecn: Ns2Ecn,
+    /// `TcpParams::rtx_timer_before_sample` (ns-2's `timerfix_ false`).
+    rtx_timer_before_sample: bool,
     ect_seen: bool,
     ecn_burst: bool,
     last_action: LastAction,
@@ -464,6 +466,7 @@ impl TcpSender {
             ecn_recover: None,
             cwr_pending: false,
             ns2_ecn: cfg.ns2_ecn,
+            rtx_timer_before_sample: cfg.rtx_timer_before_sample,
             ect_seen: false,
             ecn_burst: false,
             last_action: LastAction::None,

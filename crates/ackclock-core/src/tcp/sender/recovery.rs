@@ -90,6 +90,9 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        // ns-2.35's TcpAgent::newack with timerfix_ false calls newtimer() before rtt_update()
+        // and the backoff reset: the timer restarts with the timeout from before this ACK.
+        let early_rto = self.rtx_timer_before_sample.then(|| self.rtt.rto());
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.pkts_acked(now, acked, rtt);
@@ -171,7 +174,10 @@ impl TcpSender {
         if self.una >= self.maxseq {
             self.rto_deadline = None;
         } else if restart_timer || self.rto_deadline.is_none() {
-            self.arm_timer(now);
+            match early_rto {
+                Some(rto) => self.rto_deadline = Some(now + rto),
+                None => self.arm_timer(now),
+            }
         }
         self.send_much(now, out, c);
     }

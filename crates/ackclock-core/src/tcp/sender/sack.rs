@@ -242,6 +242,8 @@ impl TcpSender {
         sb: &mut Scoreboard,
         c: &mut FlowCounters,
     ) -> bool {
+        // timerfix_ false (`on_new_ack`): the timeout from before this ACK's sample.
+        let early_rto = self.rtx_timer_before_sample.then(|| self.rtt.rto());
         let rtt = self.sample_rtt(now, ack, c);
         self.pkts_acked(now, ack - self.una, rtt);
         self.una = ack;
@@ -254,7 +256,10 @@ impl TcpSender {
         self.in_recovery = false;
         sb.clear(self.una);
         if self.una < self.maxseq {
-            self.arm_timer(now);
+            match early_rto {
+                Some(rto) => self.rto_deadline = Some(now + rto),
+                None => self.arm_timer(now),
+            }
         } else {
             self.rto_deadline = None;
         }
