@@ -82,11 +82,11 @@ impl TcpSender {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{ackp as ack, sender_with};
     use super::super::Recovery;
     use super::*;
-    use crate::ids::{FlowId, NodeId};
     use crate::monitor::FlowCounters;
-    use crate::packet::{Packet, PacketKind, SackBlocks};
+    use crate::packet::Packet;
 
     const MS: u64 = 1_000_000_000;
 
@@ -95,39 +95,9 @@ mod tests {
         cfg.window = 100;
         cfg.window_init = 3;
         cfg.psh = psh;
-        let cc = cfg.congestion_control().unwrap();
-        let mut s = TcpSender::new(
-            FlowId(0),
-            NodeId(0),
-            NodeId(1),
-            &cfg.params(),
-            Recovery::Sack,
-            cc,
-        );
-        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
         s.start(SimTime::ZERO, &mut out, &mut c);
         (s, out, c)
-    }
-
-    fn ack(una: u64) -> Packet {
-        Packet {
-            id: 0,
-            flow: FlowId(0),
-            kind: PacketKind::TcpAck,
-            flags: 0,
-            src: NodeId(1),
-            dst: NodeId(0),
-            size: 40,
-            seq: 0,
-            ack: una,
-            sent_at: SimTime::ZERO,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
-            nth: 0,
-            rwnd: 0,
-            ecn: 0,
-        }
     }
 
     fn pushed(out: &[Packet]) -> Vec<(u64, bool)> {

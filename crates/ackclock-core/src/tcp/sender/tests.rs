@@ -2,7 +2,7 @@ use super::*;
 use crate::fixtures::ns2_tcp;
 use crate::scenario::TcpConfig;
 
-fn ackp(ack: u64) -> Packet {
+pub(super) fn ackp(ack: u64) -> Packet {
     Packet {
         id: 0,
         flow: FlowId(0),
@@ -30,7 +30,10 @@ fn sender(variant: Recovery, window: u32) -> (TcpSender, Vec<Packet>, FlowCounte
     sender_with(&cfg, variant)
 }
 
-fn sender_with(cfg: &TcpConfig, variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+pub(super) fn sender_with(
+    cfg: &TcpConfig,
+    variant: Recovery,
+) -> (TcpSender, Vec<Packet>, FlowCounters) {
     let cc = cfg.congestion_control().unwrap();
     let s = TcpSender::new(FlowId(0), NodeId(0), NodeId(1), &cfg.params(), variant, cc);
     (s, Vec::new(), FlowCounters::default())
