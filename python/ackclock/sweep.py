@@ -16,6 +16,7 @@ import json
 import math
 import os
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -677,6 +678,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # killed. (The attribute is private but has been there since Python 3.2; shutdown()
     # clears it, so it is read first.)
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         try:
@@ -688,6 +690,13 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
             p.join(timeout=1)
         except (OSError, ValueError, AssertionError):
             pass
+    # The pool's manager thread sees its workers die and closes its wake-up pipe. If the
+    # interpreter exits before it has, CPython's exit hook for the pool
+    # (concurrent.futures.process._python_exit) writes to that pipe while the thread closes
+    # it, and prints "OSError: [Errno 9] Bad file descriptor" after our one-line message.
+    # Waiting for the thread ends the race: a closed wake-up is never written to.
+    if isinstance(manager, threading.Thread) and manager.is_alive():
+        manager.join(timeout=5)
 
 
 def _warm_up() -> None:
