@@ -24,7 +24,7 @@ ENV = "ACKCLOCK_MAX_MEMORY"
 # the routing table (a next-hop link id of 4 bytes per node and destination tree:
 # net/routing.rs), a flow's sender, receiver, scoreboard and counters,
 # a link direction's queue, line and counters, a Tmix connection and each of its ADUs, a
-# trace record, a time-series row (sampler.rs), and the engine and interpreter themselves.
+# trace record, a time-series row (trace/sampler.rs), and the engine and interpreter themselves.
 # A flow and a link direction as benchmarks/memory_costs.py measures them (the whole
 # command's peak memory per extra entry, engine, document and result tables; 2026-11-26):
 # 5.4 kB per flow, 1.8 kB per link direction (3.7 kB per router of a chain, two directions

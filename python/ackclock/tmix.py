@@ -64,7 +64,7 @@ def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
 
 
 def _fast_reader() -> Any:
-    """The engine's reader of plain well-formed vector files (``tmix_vectors.rs``): it gives
+    """The engine's reader of plain well-formed vector files (``traffic/tmix/vectors.rs``): it gives
     up (None) at anything unusual, and this module's reader then reports the mistake."""
     try:
         from . import _core

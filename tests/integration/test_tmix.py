@@ -194,7 +194,7 @@ def test_engine_rejects_vector_columns_of_unequal_length() -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_engine_reader_and_python_reader_agree(tmp_path: Path, seed: int) -> None:
-    # read_vectors takes the engine's reader (tmix_vectors.rs) for plain files and its own
+    # read_vectors takes the engine's reader (traffic/tmix/vectors.rs) for plain files and its own
     # otherwise: both must give the same columns, to the last picosecond.
     from ackclock import _core
     from ackclock.tmix import _parse_vectors

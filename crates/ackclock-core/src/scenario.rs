@@ -24,7 +24,7 @@ pub struct Scenario {
     pub nodes: Vec<String>,
     pub links: Vec<LinkConfig>,
     pub flows: Vec<FlowConfig>,
-    /// Packet traces written while the run goes (see `packet_trace`).
+    /// Packet traces written while the run goes (see `trace::packets`).
     #[serde(default)]
     pub traces: Vec<TraceConfig>,
 }
@@ -402,7 +402,7 @@ pub struct FlowConfig {
     /// numbers agents per node in the order it attaches them); None: numbered flow by flow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<[u32; 2]>,
-    /// TCP variables to trace on every change (see `tracer::TRACEABLE`).
+    /// TCP variables to trace on every change (see `trace::tracer::TRACEABLE`).
     #[serde(default)]
     pub trace: Vec<String>,
     pub app: AppConfig,
@@ -757,7 +757,7 @@ pub enum AppConfig {
         records: Vec<(u64, u32)>,
     },
     /// Tmix connection vectors replayed between the flow's `from` (initiator) and `to`
-    /// (acceptor), each connection a pair of TCP half-connections (see `tmix.rs`).
+    /// (acceptor), each connection a pair of TCP half-connections (see `traffic/tmix/`).
     Tmix {
         start: Distribution,
         #[serde(default)]
@@ -789,7 +789,7 @@ pub struct TmixConnection {
 }
 
 /// One application data unit: `bytes` written by one side `wait_ps` after the event it
-/// waits for (see `tmix.rs`).
+/// waits for (see `traffic/tmix/`).
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TmixAdu {

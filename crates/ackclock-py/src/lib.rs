@@ -243,7 +243,7 @@ impl Simulation {
             return Ok(None);
         };
         let d = PyDict::new(py);
-        for (name, x) in ackclock_core::tracer::TRACEABLE.iter().zip(v) {
+        for (name, x) in ackclock_core::trace::tracer::TRACEABLE.iter().zip(v) {
             d.set_item(*name, x)?;
         }
         Ok(Some(d))
@@ -367,7 +367,7 @@ fn read_scenario(scenario_json: &str) -> PyResult<String> {
 /// is not a plain well-formed file (the front end then reads it itself and reports why).
 #[pyfunction]
 fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(v) = ackclock_core::tmix_vectors::read(text) else {
+    let Some(v) = ackclock_core::traffic::tmix::vectors::read(text) else {
         return Ok(None);
     };
     let d = PyDict::new(py);

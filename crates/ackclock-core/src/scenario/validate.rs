@@ -113,10 +113,10 @@ impl Scenario {
                 on.check(&format!("flow[{i}].app.on"))?;
                 off.check(&format!("flow[{i}].app.off"))?;
             }
-            if let Err(name) = crate::tracer::TraceMask::from_names(&f.trace) {
+            if let Err(name) = crate::trace::tracer::TraceMask::from_names(&f.trace) {
                 return Err(format!(
                     "flow[{i}].trace: unknown variable {name:?}; expected some of {}",
-                    crate::tracer::TRACEABLE.join(", ")
+                    crate::trace::tracer::TRACEABLE.join(", ")
                 ));
             }
             if !f.trace.is_empty() && f.kind != FlowKind::Tcp {

@@ -498,7 +498,7 @@ fn open_traces(
         let (sp, dp) = ports[i].expect("assigned");
         let data_type = match f.kind {
             FlowKind::Tcp => "tcp",
-            FlowKind::Udp => crate::packet_trace::udp_type(&f.app),
+            FlowKind::Udp => crate::trace::packets::udp_type(&f.app),
             FlowKind::Tfrc => "tcpFriend",
         };
         let full = two_way::trace_seq(sc, i);

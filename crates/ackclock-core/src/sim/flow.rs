@@ -8,8 +8,8 @@ use crate::packet::Packet;
 use crate::packet_pool::{Outgoing, PacketRef};
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{SimDuration, SimTime};
-use crate::tmix::DelayLine;
-use crate::tracer::TraceMask;
+use crate::trace::tracer::TraceMask;
+use crate::traffic::tmix::DelayLine;
 use crate::traffic::{StreamWriter, UdpSource};
 
 #[derive(Debug)]
@@ -256,7 +256,7 @@ pub(super) fn tick_agent(
     }
 }
 
-/// A TCP sender's variables in [`crate::tracer::TRACEABLE`] order (windows in bytes with
+/// A TCP sender's variables in [`crate::trace::tracer::TRACEABLE`] order (windows in bytes with
 /// byte-counted windows, times in seconds, the pacing rate in b/s).
 pub(super) fn traceable_values(sender: &crate::tcp::TcpSender) -> [f64; 10] {
     let k = sender.window_scale();

@@ -150,7 +150,7 @@ impl Simulator {
         Some(c)
     }
 
-    /// Flow `f`'s TCP variables now, in [`crate::tracer::TRACEABLE`] order; `None` for UDP.
+    /// Flow `f`'s TCP variables now, in [`crate::trace::tracer::TRACEABLE`] order; `None` for UDP.
     pub fn tcp_vars(&self, f: usize) -> Option<[f64; 10]> {
         let Agent::Tcp { sender, .. } = &self.flows.get(f)?.agent else {
             return None;

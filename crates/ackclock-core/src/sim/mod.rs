@@ -12,18 +12,18 @@ use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, Qu
 use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
-use crate::packet_trace::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
 use crate::queue::{AnyQueue, Params, QueueSetup};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
-use crate::sampler::{FlowSample, Sampler};
 use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario, TraceFormat};
 use crate::sched::{EventQueue, Source};
 use crate::tcp::sink::SinkKind;
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::{Rate, SimDuration, SimTime, PS_PER_S};
-use crate::tmix::{Action as TmixAction, TmixConn};
-use crate::tracer::{TraceMask, Tracer};
+use crate::trace::packets::{FlowLabel, FrameInfo, PacketTraces, TraceEvent, TraceSpec};
+use crate::trace::sampler::{FlowSample, Sampler};
+use crate::trace::tracer::{TraceMask, Tracer};
+use crate::traffic::tmix::{Action as TmixAction, TmixConn};
 use crate::traffic::{Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, UdpSource};
 
 // The loop is this file; `flow.rs` holds what a flow is; each other child extends `Simulator`

@@ -1,4 +1,4 @@
-//! The simulator's side of Tmix connections' endpoints (`tmix.rs` drives the connections):
+//! The simulator's side of Tmix connections' endpoints (`traffic/tmix/` drives the connections):
 //! a connection's two TCP half-connections get their sender, sink and delay line when the
 //! connection starts, and give them back once it is closed and quiet.
 //!
@@ -24,7 +24,7 @@ use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpParams, TcpSender, TcpSink};
 use crate::time::SimDuration;
-use crate::tmix::DelayLine;
+use crate::traffic::tmix::DelayLine;
 
 /// What building a Tmix application's endpoints needs, kept from the scenario.
 #[derive(Debug)]

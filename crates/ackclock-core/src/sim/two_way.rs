@@ -16,10 +16,10 @@ use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
 use crate::packet::{tcp_flags, Packet, PacketKind};
 use crate::packet_pool::PacketRef;
-use crate::packet_trace::{FullSeq, SeqBytes};
 use crate::scenario::{AppConfig, Scenario};
 use crate::tcp::full::{Endpoint, Exchange, FullConn, ACCEPTOR, INITIATOR};
 use crate::time::SimTime;
+use crate::trace::packets::{FullSeq, SeqBytes};
 
 /// The connections of the scenario's two-way flows; marks their flows (the acceptor's
 /// starts only when the SYN arrives).
@@ -182,7 +182,7 @@ impl Simulator {
         }
         // ns-2.35's FullTcpAgent::foutput sets PUSH on the segment that empties the send
         // buffer (seqno + datalen > curseq_), a pure ACK included once all is sent; the ns-2
-        // trace shows it (packet_trace/ns2.rs).
+        // trace shows it (trace/packets/ns2.rs).
         let data = p.kind == PacketKind::TcpData;
         let own = if data { p.flow } else { reverse };
         if let Agent::Tcp { sender, .. } = &self.flows[own.idx()].agent {

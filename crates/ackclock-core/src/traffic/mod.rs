@@ -4,10 +4,14 @@
 //! decides when the next datagram leaves and how large it is: constant bit rate, on-off,
 //! Poisson or a replayed trace, each in its own file. Random generators draw from the flow's
 //! own stream (`flow.<name>.app`), so changing one flow never changes another's randomness.
+//!
+//! `tmix/` replays Tmix connection vectors over TCP half-connections (the TCP workload
+//! generator; its endpoints live in `sim/tmix.rs`).
 
 pub mod cbr;
 pub mod onoff;
 pub mod poisson;
+pub mod tmix;
 pub mod trace_replay;
 
 use crate::ids::{FlowId, NodeId};

@@ -19,6 +19,10 @@
 //! - Tmix_DelayBox: each connection's packets wait `(rtt - path RTT) / 2` extra in each
 //!   direction, so that the connection's base RTT is its vector's minimum RTT, and are lost
 //!   with the sending side's loss rate (see `DelayLine`).
+//!
+//! `vectors.rs` reads connection-vector files fast for the front end.
+
+pub mod vectors;
 
 use std::collections::VecDeque;
 
