@@ -10,7 +10,15 @@
 //! RFC 6675 section 4's IsLost (DupThresh discontiguous SACKed segments above, all segments
 //! one size) as ns-3.44's `TcpTxBuffer::UpdateLostCount` marks it. A hole not lost yet is not
 //! resent (NextSeg rule 1) and counts in the pipe (SetPipe (a)); resent, it counts twice
-//! (SetPipe (a) and (b)).
+//! (SetPipe (a) and (b)). Under that rule holes may also be marked lost outright: the head on
+//! entering recovery with fewer SACKed segments above it (`TcpTxBuffer::MarkHeadAsLost`) and,
+//! after a timeout, every segment not SACKed (`TcpTxBuffer::SetSentListLost`, which keeps the
+//! SACK information, RFC 6675 section 5.1 with [Errata1610]); such a hole above the highest
+//! SACKed segment is lost but not resent by NextSeg rule 1 ((1.b)), as in ns-3. And as ns-3's
+//! buffer counts it, a retransmission stays in the pipe once SACKed, until the cumulative ACK
+//! passes it (`TcpTxBuffer::Update` marks the item SACKed and no longer lost but leaves its
+//! `m_retrans`, which only `RemoveFromCounts` takes back at `DiscardUpTo`), where RFC 6675's
+//! SetPipe counts no SACKed octet.
 
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
@@ -25,11 +33,16 @@ pub struct Scoreboard {
     scan_from: u64,
     /// One past the highest segment marked retransmitted: marks may lie above `high`.
     marks_end: u64,
-    /// Segments SACKed, and retransmitted segments not SACKed, in [low, low + window).
+    /// Segments SACKed, and retransmitted segments not SACKed (with `sacked_rtx_in_pipe`,
+    /// SACKed or not), in [low, low + window).
     sacked_count: u64,
     retrans_out: u64,
     /// SACKed segments above a hole that make it lost; 0: any (ns-2's rule).
     lost_after: u64,
+    /// Under `lost_after`, every hole below this is lost whatever lies above it.
+    lost_below: u64,
+    /// A retransmission SACKed stays in the pipe until the cumulative ACK passes it.
+    sacked_rtx_in_pipe: bool,
 }
 
 impl Scoreboard {
@@ -46,7 +59,16 @@ impl Scoreboard {
             sacked_count: 0,
             retrans_out: 0,
             lost_after: 0,
+            lost_below: 0,
+            sacked_rtx_in_pipe: false,
         }
+    }
+
+    /// ns-3.44's count of retransmissions: one SACKed stays in the pipe until the cumulative
+    /// ACK passes it (see the module's notes).
+    pub fn sacked_retransmissions_in_pipe(mut self) -> Scoreboard {
+        self.sacked_rtx_in_pipe = true;
+        self
     }
 
     /// RFC 6675's IsLost: a hole is lost once `n` SACKed segments lie above it (ns-3.44's
@@ -58,7 +80,7 @@ impl Scoreboard {
 
     /// Holes below this segment are lost: the highest SACKed segment's end under ns-2's rule,
     /// else the `lost_after`-th SACKed segment counted down from the highest (`low` if there
-    /// are fewer).
+    /// are fewer), or the segment holes were marked lost below if higher.
     fn lost_edge(&self) -> u64 {
         if self.lost_after == 0 {
             return self.high;
@@ -70,11 +92,51 @@ impl Scoreboard {
             if self.sacked[self.slot(s)] {
                 found += 1;
                 if found == self.lost_after {
-                    return s;
+                    return s.max(self.lost_below);
                 }
             }
         }
-        self.low
+        self.low.max(self.lost_below)
+    }
+
+    /// Marks every hole below `seq` lost (under `lost_after`): the head on entering recovery
+    /// (ns-3.44's `TcpTxBuffer::MarkHeadAsLost`).
+    pub fn mark_lost_below(&mut self, seq: u64) {
+        self.lost_below = self.lost_below.max(seq);
+    }
+
+    /// A retransmission timeout that keeps the SACK information (ns-3.44's
+    /// `TcpTxBuffer::SetSentListLost` with SACK on): every segment below `maxseq` not SACKed is
+    /// lost and none counts as retransmitted any more.
+    pub fn timeout_keeping_sacks(&mut self, maxseq: u64) {
+        for s in self.low..self.marked_end() {
+            let i = self.slot(s);
+            self.retransmitted[i] = false;
+        }
+        self.retrans_out = 0;
+        self.marks_end = self.low;
+        self.scan_from = self.low;
+        self.lost_below = maxseq;
+    }
+
+    /// RFC 6675's IsLost for one segment: not SACKed, below the highest SACKed segment, and
+    /// lost by the rule in force (ns-3.44's `TcpTxBuffer::IsLost`).
+    pub fn is_lost(&self, seq: u64) -> bool {
+        seq >= self.low && seq < self.high && seq < self.lost_edge() && !self.sacked[self.slot(seq)]
+    }
+
+    /// Whether `seq` was retransmitted and is not SACKed.
+    pub fn is_retransmitted(&self, seq: u64) -> bool {
+        seq >= self.low
+            && seq < self.low + self.mask + 1
+            && self.retransmitted[self.slot(seq)]
+            && !self.sacked[self.slot(seq)]
+    }
+
+    /// Whether the scoreboard holds anything for the segments above `low`: a SACKed segment,
+    /// a retransmission in flight or a hole marked lost.
+    pub fn holds_anything(&self) -> bool {
+        self.high > self.low || self.retrans_out > 0 || self.lost_below > self.low
     }
 
     #[inline]
@@ -94,7 +156,8 @@ impl Scoreboard {
             let i = self.slot(s);
             if self.sacked[i] {
                 self.sacked_count -= 1;
-            } else if self.retransmitted[i] {
+            }
+            if self.retransmitted[i] && (!self.sacked[i] || self.sacked_rtx_in_pipe) {
                 self.retrans_out -= 1;
             }
             self.sacked[i] = false;
@@ -120,6 +183,7 @@ impl Scoreboard {
         self.scan_from = self.low;
         self.sacked_count = 0;
         self.retrans_out = 0;
+        self.lost_below = 0;
     }
 
     /// Whether `blocks` report a segment not SACKed yet, with the cumulative ACK at `una`
@@ -143,7 +207,7 @@ impl Scoreboard {
                 if !self.sacked[i] {
                     self.sacked[i] = true;
                     self.sacked_count += 1;
-                    if self.retransmitted[i] {
+                    if self.retransmitted[i] && !self.sacked_rtx_in_pipe {
                         self.retrans_out -= 1;
                     }
                     changed = true;
@@ -180,21 +244,28 @@ impl Scoreboard {
     /// retransmissions not yet SACKed, and the holes not lost yet (none under ns-2's rule,
     /// which takes every hole below the highest SACKed segment as lost).
     pub fn pipe(&self, una: u64, maxseq: u64) -> u64 {
-        let mut pipe = maxseq.saturating_sub(self.high.max(una)) + self.retrans_out;
-        if self.lost_after > 0 {
-            let from = self.lost_edge().max(una);
-            pipe += (from..self.high)
-                .filter(|&s| !self.sacked[self.slot(s)])
-                .count() as u64;
+        if self.lost_after == 0 {
+            return maxseq.saturating_sub(self.high.max(una)) + self.retrans_out;
         }
-        pipe
+        // Holes marked lost above the highest SACKed segment leave the pipe too.
+        let from = self.lost_edge().max(una);
+        maxseq.saturating_sub(self.high.max(from))
+            + self.retrans_out
+            + (from..self.high)
+                .filter(|&s| !self.sacked[self.slot(s)])
+                .count() as u64
     }
 
     /// The lowest lost hole not yet retransmitted (RFC 6675 NextSeg rule 1; ns-2's
     /// `GetNextRetran` takes every hole below the highest SACKed segment as lost).
     pub fn next_retransmission(&mut self) -> Option<u64> {
         let mut s = self.scan_from.max(self.low);
-        let edge = self.lost_edge();
+        // NextSeg (1.b): below the highest SACKed segment, once one is SACKed.
+        let edge = if self.high > self.low {
+            self.lost_edge().min(self.high)
+        } else {
+            self.lost_edge()
+        };
         while s < edge {
             let i = self.slot(s);
             if !self.sacked[i] && !self.retransmitted[i] {
@@ -283,6 +354,66 @@ mod tests {
         // 8 above 21, 3 resent holes, 17 resent, 19 still in flight.
         assert_eq!(sb.pipe(10, 30), 8 + 3 + 1 + 1);
         assert_eq!(sb.next_retransmission(), None);
+    }
+
+    #[test]
+    fn ns3_keeps_a_sacked_retransmission_in_the_pipe_until_the_cumulative_ack() {
+        // 10..20 outstanding, 10 and 11 lost, 12..15 SACKed: both holes lost (RFC 6675 IsLost).
+        for ns3 in [false, true] {
+            let sb = Scoreboard::new(32).lost_after(3);
+            let mut sb = if ns3 {
+                sb.sacked_retransmissions_in_pipe()
+            } else {
+                sb
+            };
+            sb.update(10, [(12, 16)].into_iter());
+            assert!(sb.is_lost(10) && sb.is_lost(11) && !sb.is_lost(12));
+            assert_eq!(sb.pipe(10, 20), 4); // 16..20
+            sb.mark_retransmitted(10);
+            sb.mark_retransmitted(11);
+            assert!(sb.is_retransmitted(11));
+            assert_eq!(sb.pipe(10, 20), 6);
+            // The resent 11 is SACKed: RFC 6675's SetPipe drops it; ns-3.44's TcpTxBuffer keeps
+            // its m_retrans (Update clears only m_lost) until DiscardUpTo.
+            sb.update(10, [(11, 16)].into_iter());
+            assert!(!sb.is_retransmitted(11));
+            assert_eq!(sb.pipe(10, 20), if ns3 { 6 } else { 5 });
+            // The cumulative ACK passes both: 16..20 are left.
+            sb.update(16, [].into_iter());
+            assert_eq!(sb.pipe(16, 20), 4);
+        }
+    }
+
+    #[test]
+    fn a_timeout_keeps_the_sacks_and_takes_every_other_segment_as_lost() {
+        let mut sb = Scoreboard::new(32)
+            .lost_after(3)
+            .sacked_retransmissions_in_pipe();
+        // 10..30 outstanding; 12..16 and 20 SACKed; 10 resent.
+        sb.update(10, [(12, 16), (20, 21)].into_iter());
+        sb.mark_retransmitted(10);
+        assert!(sb.holds_anything());
+        // ns-3.44's SetSentListLost(false): nothing in the pipe, every hole lost, the resent
+        // 10 due again; NextSeg (1.b) resends only holes below the highest SACK (21).
+        sb.timeout_keeping_sacks(30);
+        assert_eq!(sb.pipe(10, 30), 0);
+        let resent: Vec<u64> = std::iter::from_fn(|| {
+            let s = sb.next_retransmission()?;
+            sb.mark_retransmitted(s);
+            Some(s)
+        })
+        .collect();
+        assert_eq!(resent, [10, 11, 16, 17, 18, 19]);
+        assert_eq!(sb.pipe(10, 30), 6);
+        // Marking the head lost (EnterRecovery's MarkHeadAsLost) with one SACK above it.
+        let mut sb = Scoreboard::new(32).lost_after(3);
+        sb.update(10, [(11, 12)].into_iter());
+        assert!(!sb.is_lost(10));
+        assert_eq!(sb.pipe(10, 20), 9);
+        sb.mark_lost_below(11);
+        assert!(sb.is_lost(10));
+        assert_eq!(sb.pipe(10, 20), 8);
+        assert_eq!(sb.next_retransmission(), Some(10));
     }
 
     #[test]

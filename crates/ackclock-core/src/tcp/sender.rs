@@ -40,6 +40,8 @@
 //!   fast retransmission leaves a running timer as it is (RFC 6298 5.1), and only the first
 //!   partial ACK restarts it unless `slow_but_steady` (ns-3's `ProcessAck` calls
 //!   `NewAck(ack, m_isFirstPartialAck)`): a recovery longer than the RTO ends in a timeout.
+//!   Without `prr` the whole ACK processing is ns-3.44's (`sender/rfc6675.rs`): a scoreboard
+//!   kept across recoveries and timeouts, sending by NextSeg under the pipe in every state.
 //! - Only one fast retransmit per window of data: a new fast retransmit needs the cumulative
 //!   ACK to have passed `recover`, the highest segment sent when the last loss was detected
 //!   (RFC 6582 section 3.2 step 2's check, which ns-2 applies to Reno as `bug_fix_`). So
@@ -78,6 +80,7 @@ mod app;
 mod linux;
 mod psh;
 mod recovery;
+mod rfc6675;
 mod sack;
 mod samples;
 
@@ -253,6 +256,11 @@ pub struct TcpSender {
     /// the scoreboard's (SetPipe), not ns-2's count, and a running timer is restarted only by
     /// the first partial ACK.
     rfc6675: bool,
+    /// `rfc6675_recovery` without PRR: after a timeout until the ACK passes its recovery
+    /// point (ns-3's `CA_LOSS`), and whether the scoreboard holds anything above the
+    /// cumulative ACK (then the pipe is the flight and NextSeg chooses what to send).
+    rfc_loss: bool,
+    sack_info: bool,
     /// SACK with proportional rate reduction (RFC 6937) instead of ns-2's pipe rule.
     prr: Option<Prr>,
     /// Linux's timeout rules (`rto_rule = "linux"`): a timeout during fast recovery keeps its
@@ -401,13 +409,17 @@ impl TcpSender {
             cwnd_use: cfg.cwnd_validation.then_some(CwndUse::default()),
             scoreboard: (recovery == Recovery::Sack).then(|| {
                 let sb = Scoreboard::new(cfg.window);
-                Box::new(if cfg.rfc6675_recovery {
-                    sb.lost_after(cfg.dupack_threshold)
-                } else {
-                    sb
+                Box::new(match (cfg.rfc6675_recovery, cfg.prr) {
+                    (true, false) => sb
+                        .lost_after(cfg.dupack_threshold)
+                        .sacked_retransmissions_in_pipe(),
+                    (true, true) => sb.lost_after(cfg.dupack_threshold),
+                    _ => sb,
                 })
             }),
             rfc6675: cfg.rfc6675_recovery,
+            rfc_loss: false,
+            sack_info: false,
             pipe: 0,
             flow,
             src,
@@ -538,7 +550,7 @@ impl TcpSender {
         if self.linux.is_some() {
             return self.linux_in_flight();
         }
-        if self.in_recovery && self.scoreboard.is_some() {
+        if self.sack_info || (self.in_recovery && self.scoreboard.is_some()) {
             self.pipe.max(0) as u64
         } else {
             self.nxt.saturating_sub(self.una)
@@ -583,6 +595,13 @@ impl TcpSender {
         if self.linux.is_some() {
             self.linux_send(now, out, c);
             return;
+        }
+        if self.sack_info {
+            if let Some(mut sb) = self.scoreboard.take() {
+                self.rfc6675_send(now, &mut sb, out, c);
+                self.scoreboard = Some(sb);
+                return;
+            }
         }
         self.send_window(now, out, c);
     }

@@ -15,6 +15,8 @@
 //!   leaves cwnd (1 - alpha / 2) (step 9). ns-3 and Linux take ssthresh the same way on a
 //!   loss too (`GetSsThresh`, `dctcp_ssthresh`); RFC 8257 section 3.5 asks for Reno's
 //!   halving on loss, which `loss_halves` = 1 gives (0 under `ns3_cc_defaults`).
+//! - ns-3 measures from the first ACK of data (`PktsAcked`, which the SYN's ACK does not
+//!   reach), Linux from the SYN's ACK (`count_syn_ack`, 0 under `ns3_cc_defaults`).
 //! - growth is Reno's (ns-3's `TcpLinuxReno`, counting segments acknowledged).
 //!
 //! The receiver echoes each segment's CE mark instead of latching it until CWR (section 3.2:
@@ -43,6 +45,9 @@ pub struct Dctcp {
     window_end: Option<u64>,
     /// The ACK being handled carries ECN-Echo (its reduction, if any, is the ECN one).
     ece_now: bool,
+    /// The SYN's ACK ends the first observation window (Linux); else the first window
+    /// starts with the first ACK of data (ns-3).
+    count_syn_ack: bool,
 }
 
 impl CongestionOps for Dctcp {
@@ -57,6 +62,8 @@ impl CongestionOps for Dctcp {
                 .ns3("DctcpAlphaOnInit"),
             Param::new("loss_halves", 1.0, Range::Flag, "a loss halves the window (RFC 8257 3.5); 0: (1 - alpha/2)")
                 .profile_defaults(&[("ns3", 0.0)]),
+            Param::new("count_syn_ack", 1.0, Range::Flag, "the SYN's ACK ends the first window of alpha (Linux); 0: the first ACK of data starts it (ns-3)")
+                .profile_defaults(&[("ns3", 0.0)]),
         ],
     };
     const IN_ACK_EVENT: bool = true;
@@ -70,10 +77,16 @@ impl CongestionOps for Dctcp {
             marked: 0,
             window_end: None,
             ece_now: false,
+            count_syn_ack: p.get("count_syn_ack") == 1.0,
         }
     }
 
     fn in_ack_event(&mut self, _w: &mut Window, ack: &AckFlags) {
+        if !self.count_syn_ack && ack.sent <= 1 {
+            // ns-3.44's TcpDctcp::PktsAcked runs for ACKs of data only (ProcessAck); its
+            // first call sets the window's end (m_nextSeqFlag).
+            return;
+        }
         self.ece_now = ack.ece;
         self.acked += ack.acked;
         if ack.ece {

@@ -349,6 +349,12 @@ impl TcpSender {
         if self.hooks.cwnd_event {
             self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
         }
+        if self.rfc6675 && self.prr.is_none() {
+            if let Some(sb) = self.scoreboard.take() {
+                self.rfc6675_timeout(now, sb, out, c);
+                return;
+            }
+        }
         // Linux (`tcp_enter_loss`) keeps the ssthresh that fast recovery set for this window
         // when the timeout comes during that recovery; RFC 5681 and ns-2 recompute it.
         // ns-2.35's TcpAgent::timeout during an unrecovered ECN reduction closes the window

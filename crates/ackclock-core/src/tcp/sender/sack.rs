@@ -13,6 +13,10 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        if self.rfc6675 && self.prr.is_none() {
+            self.on_rfc6675_ack(now, ack, blocks, sb, out, c);
+            return;
+        }
         if !self.in_recovery {
             let sacked_before = sb.sacked();
             if ack > self.una && ack <= self.maxseq {
