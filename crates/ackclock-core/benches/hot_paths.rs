@@ -154,7 +154,7 @@ fn tcp_endpoints(c: &mut Criterion) {
     ] {
         g.bench_function(format!("segment_and_ack_{name}"), |b| {
             let mut cfg = ns2_tcp();
-            cfg.cc = cc.into();
+            cfg.cc = cc.parse().expect("a registered congestion control");
             cfg.variant = variant.parse().unwrap();
             cfg.sink = sink.parse().unwrap();
             cfg.window = 64;

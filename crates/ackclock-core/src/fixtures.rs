@@ -20,7 +20,7 @@ const S: u64 = 1_000_000_000_000;
 pub fn ns2_tcp() -> TcpConfig {
     TcpConfig {
         variant: Recovery::Reno,
-        cc: "reno".into(),
+        cc: "reno".parse().expect("a registered congestion control"),
         sink: SinkKind::AckEvery,
         packet_size: 1000,
         header_size: 40,
@@ -74,7 +74,6 @@ pub fn ns2_tcp() -> TcpConfig {
         adaptive_ack_delay: false,
         integer_cwnd: false,
         sack_compression: false,
-        cc_params: Default::default(),
         ns3_newreno_growth: false,
         growth_per_ack: false,
         ns3_cc_defaults: false,

@@ -223,23 +223,7 @@ impl<'a> Params<'a> {
         given: &'a BTreeMap<String, f64>,
     ) -> Result<Params<'a>, String> {
         let (name, params, key) = (info.name(), info.params(), info.key());
-        for (k, &v) in given {
-            let Some(p) = params.iter().find(|p| p.name == k) else {
-                let known = if params.is_empty() {
-                    "it has none".to_string()
-                } else {
-                    let names: Vec<&str> = params.iter().map(|p| p.name).collect();
-                    format!("expected {}", names.join(", "))
-                };
-                return Err(format!("{key}.{k}: not a parameter of {name}; {known}"));
-            };
-            if !p.range.contains(v) {
-                return Err(format!(
-                    "{key}.{k}: expected {}, got {v}",
-                    p.range.expected()
-                ));
-            }
-        }
+        check_given(name, key, params, given)?;
         Ok(Params {
             name,
             params,
@@ -292,5 +276,263 @@ impl<'a> Params<'a> {
     /// A [`Range::Count`] parameter.
     pub fn count(&self, name: &str) -> u32 {
         self.get(name) as u32
+    }
+}
+
+impl Param {
+    /// Its default under `profile` (`profile_defaults`), else the definition's.
+    pub fn default_for(&self, profile: Option<&str>) -> f64 {
+        profile
+            .and_then(|prof| self.profile_defaults.iter().find(|(q, _)| *q == prof))
+            .map_or(self.default, |&(_, d)| d)
+    }
+}
+
+/// Checks `given` values against a model's declaration (`params`): the first unknown or
+/// out-of-range one comes back as `{key}.{name}: ...` (`key`: the scenario key they sit
+/// under, `cc_params` or `queue`; `owner`: the model's name).
+pub fn check_given(
+    owner: &str,
+    key: &str,
+    params: &[Param],
+    given: &BTreeMap<String, f64>,
+) -> Result<(), String> {
+    for (k, &v) in given {
+        let Some(p) = params.iter().find(|p| p.name == k) else {
+            let known = if params.is_empty() {
+                "it has none".to_string()
+            } else {
+                let names: Vec<&str> = params.iter().map(|p| p.name).collect();
+                format!("expected {}", names.join(", "))
+            };
+            return Err(format!("{key}.{k}: not a parameter of {owner}; {known}"));
+        };
+        if !p.range.contains(v) {
+            return Err(format!(
+                "{key}.{k}: expected {}, got {v}",
+                p.range.expected()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A typed parameter's value, read from the document's number and written back as one
+/// (a [`Range::Flag`] parameter is a `bool`).
+pub trait ParamValue: Copy {
+    fn from_number(x: f64) -> Self;
+    fn to_number(self) -> f64;
+}
+
+impl ParamValue for f64 {
+    #[inline]
+    fn from_number(x: f64) -> f64 {
+        x
+    }
+    #[inline]
+    fn to_number(self) -> f64 {
+        self
+    }
+}
+
+impl ParamValue for bool {
+    #[inline]
+    fn from_number(x: f64) -> bool {
+        x != 0.0
+    }
+    #[inline]
+    fn to_number(self) -> f64 {
+        if self {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+impl ParamValue for u32 {
+    #[inline]
+    fn from_number(x: f64) -> u32 {
+        x as u32
+    }
+    #[inline]
+    fn to_number(self) -> f64 {
+        self as f64
+    }
+}
+
+/// One model's parameters as a typed struct, made by [`params!`](crate::params!) from their
+/// declaration: a field per [`Param`], in its order, named as the scenario names it.
+pub trait ParamSet: Copy + std::fmt::Debug + PartialEq + 'static {
+    /// The declaration: name, default, range, unit, ns-2/ns-3 names, doc.
+    const PARAMS: &'static [Param];
+    /// The struct's field names, in the declaration's order (held equal to the names by
+    /// a test of each registry).
+    const FIELDS: &'static [&'static str];
+    /// The struct from one number per parameter, in the declaration's order.
+    fn from_numbers(v: &[f64]) -> Self;
+    /// Parameter `i` as the document's number.
+    fn number(&self, i: usize) -> f64;
+
+    /// Every parameter at its default under `profile` ([`Param::default_for`]).
+    fn for_profile(profile: Option<&str>) -> Self {
+        let v: Vec<f64> = Self::PARAMS
+            .iter()
+            .map(|p| p.default_for(profile))
+            .collect();
+        Self::from_numbers(&v)
+    }
+
+    /// The values `given` (checked against the declaration), the definition's defaults for
+    /// the rest (tests and tools; a scenario goes through [`Given`]).
+    fn given(given: &BTreeMap<String, f64>) -> Result<Self, String> {
+        Ok(Given::<Self>::check("model", "params", given)?.resolve(None))
+    }
+}
+
+/// Makes a model's typed parameter struct and its declaration from one list: each line
+/// `field: type = Param::new("field", default, range, doc)...`, the type `f64`, `bool` (a
+/// [`Range::Flag`]) or `u32`. The struct implements [`ParamSet`] and `Default` (the
+/// definition's defaults).
+#[macro_export]
+macro_rules! params {
+    ($(#[$m:meta])* pub struct $name:ident { $($field:ident : $ty:ty = $param:expr),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name {
+            $(pub $field: $ty,)*
+        }
+
+        impl $crate::params::ParamSet for $name {
+            const PARAMS: &'static [$crate::params::Param] = $name::PARAMS;
+            const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            #[allow(unused_variables, unused_mut, unused_assignments)]
+            fn from_numbers(v: &[f64]) -> $name {
+                let mut i = 0;
+                $name {
+                    $($field: {
+                        let x = <$ty as $crate::params::ParamValue>::from_number(v[i]);
+                        i += 1;
+                        x
+                    },)*
+                }
+            }
+
+            #[allow(unused_variables, unused_mut)]
+            fn number(&self, i: usize) -> f64 {
+                let mut k = 0;
+                $(
+                    if k == i {
+                        return <$ty as $crate::params::ParamValue>::to_number(self.$field);
+                    }
+                    k += 1;
+                )*
+                panic!("{}: no parameter {i} of {k}", stringify!($name))
+            }
+        }
+
+        impl $name {
+            /// The declaration (as [`ParamSet::PARAMS`](crate::params::ParamSet::PARAMS)).
+            pub const PARAMS: &'static [$crate::params::Param] = &[$($param),*];
+
+            /// Every parameter at its default under `profile`.
+            #[allow(dead_code)]
+            pub fn for_profile(profile: Option<&str>) -> $name {
+                <$name as $crate::params::ParamSet>::for_profile(profile)
+            }
+
+            /// The values `given` (checked), the definition's defaults for the rest.
+            #[allow(dead_code)]
+            pub fn given(
+                given: &std::collections::BTreeMap<String, f64>,
+            ) -> Result<$name, String> {
+                <$name as $crate::params::ParamSet>::given(given)
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> $name {
+                <$name as $crate::params::ParamSet>::for_profile(None)
+            }
+        }
+    };
+}
+
+/// A model's parameters as a scenario gives them: the values given (checked against the
+/// declaration when the document is read), the rest to take their defaults when the model
+/// is built ([`Given::resolve`], under the profile its flow or link asks for).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Given<P> {
+    /// Bit i: parameter i was given.
+    mask: u64,
+    /// Given values where given, the definition's defaults elsewhere.
+    values: P,
+}
+
+impl<P: ParamSet> Default for Given<P> {
+    fn default() -> Given<P> {
+        Given {
+            mask: 0,
+            values: P::for_profile(None),
+        }
+    }
+}
+
+impl<P: ParamSet> Given<P> {
+    /// The values `given` for the model `owner`, checked against its declaration; an error
+    /// names the first wrong one as `{key}.{name}: ...`.
+    pub fn check(
+        owner: &str,
+        key: &str,
+        given: &BTreeMap<String, f64>,
+    ) -> Result<Given<P>, String> {
+        check_given(owner, key, P::PARAMS, given)?;
+        let mut mask = 0u64;
+        let v: Vec<f64> = P::PARAMS
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match given.get(p.name) {
+                Some(&x) => {
+                    mask |= 1 << i;
+                    x
+                }
+                None => p.default,
+            })
+            .collect();
+        Ok(Given {
+            mask,
+            values: P::from_numbers(&v),
+        })
+    }
+
+    /// The parameters the model is built with: those given, and `profile`'s defaults
+    /// ([`Param::default_for`]) for the rest.
+    pub fn resolve(&self, profile: Option<&str>) -> P {
+        if profile.is_none() {
+            return self.values;
+        }
+        let v: Vec<f64> = P::PARAMS
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                if self.mask & (1 << i) != 0 {
+                    self.values.number(i)
+                } else {
+                    p.default_for(profile)
+                }
+            })
+            .collect();
+        P::from_numbers(&v)
+    }
+
+    /// The values given, by name, as the document carries them.
+    pub fn to_map(&self) -> BTreeMap<String, f64> {
+        P::PARAMS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.mask & (1 << i) != 0)
+            .map(|(i, p)| (p.name.to_string(), self.values.number(i)))
+            .collect()
     }
 }

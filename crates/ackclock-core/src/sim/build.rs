@@ -256,10 +256,11 @@ impl Simulator {
         }
         let (guards, checker) = invariants::setup(&scenario.run);
         let external = external
-            || scenario
-                .flows
-                .iter()
-                .any(|f| f.tcp.as_ref().is_some_and(|t| t.cc.contains(':')));
+            || scenario.flows.iter().any(|f| {
+                f.tcp
+                    .as_ref()
+                    .is_some_and(|t| matches!(t.cc, crate::tcp::cc::CcConfig::External(_)))
+            });
         // A failure recorded by an earlier simulation of this thread is not this one's.
         let _ = crate::tcp::cc::external::take_failure();
         let _ = crate::queue::external::take_failure();

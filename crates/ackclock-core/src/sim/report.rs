@@ -48,7 +48,7 @@ impl Simulator {
                 .to_string()
             })
             .str_of("variant", flow_cfg, tcp_str(|t| t.variant.name()))
-            .str_of("cc", flow_cfg, tcp_str(|t| t.cc.as_str()))
+            .str_of("cc", flow_cfg, tcp_str(|t| t.cc.name()))
             .str_of("from", flow_cfg, |f| sc.nodes[f.from as usize].clone())
             .str_of("to", flow_cfg, |f| sc.nodes[f.to as usize].clone())
             // A connection's acceptor that never saw a SYN never started.

@@ -223,7 +223,7 @@ pub fn build(net: &Net) -> Scenario {
                 Some((v, c)) => {
                     let mut tcp = ns2_tcp();
                     tcp.variant = VARIANTS[*v as usize % VARIANTS.len()];
-                    tcp.cc = CCS[*c as usize % CCS.len()].into();
+                    tcp.cc = CCS[*c as usize % CCS.len()].parse().unwrap();
                     tcp.sink = if tcp.variant == Recovery::Sack {
                         SinkKind::Sack
                     } else {

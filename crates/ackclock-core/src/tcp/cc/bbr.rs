@@ -22,7 +22,7 @@
 //! rates in segments per second; at least 4 segments of cwnd.
 
 use super::{
-    AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range, Window, Ns3Class};
+    AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Range, Window, Ns3Class};
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::SimTime;
 
@@ -87,32 +87,39 @@ pub struct Bbr {
     rng: Option<Box<crate::rng::RandomStream>>,
 }
 
+crate::params! {
+    /// BBR's parameters (`cc_params`), each with its declaration.
+    pub struct BbrParams {
+        bw_window_rounds: f64 = Param::new("bw_window_rounds", 10.0, Range::Segments, "rounds of the btl_bw filter")
+            .ns3("BwWindowLength"),
+        min_rtt_window: f64 = Param::new("min_rtt_window", 10.0, Range::Positive, "s the rt_prop estimate lasts")
+            .ns3("RttWindowLength"),
+        probe_rtt_time: f64 = Param::new("probe_rtt_time", 0.2, Range::Positive, "s ProbeRTT lasts at least")
+            .ns3("ProbeRttDuration"),
+        start_phase: f64 = Param::new("start_phase", 2.0, Range::Whole(0, 7), "gain-cycle phase ProbeBW starts"),
+        min_rtt_equal_renews: bool = Param::new(
+            "min_rtt_equal_renews",
+            1.0,
+            Range::Flag,
+            "an RTT sample equal to rt_prop restarts its window (0: only a lower one)",
+            )
+            .profile_defaults(&[("linux", 0.0)]),
+    }
+}
+
 /// BBR owns cwnd and pacing: the sender's hooks map onto the model's updates.
 impl CongestionOps for Bbr {
     const INFO: CcInfo = CcInfo {
         name: "bbr",
         ns3: &[Ns3Class::segments("TcpBbr")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("bw_window_rounds", 10.0, Range::Segments, "rounds of the btl_bw filter")
-                .ns3("BwWindowLength"),
-            Param::new("min_rtt_window", 10.0, Range::Positive, "s the rt_prop estimate lasts")
-                .ns3("RttWindowLength"),
-            Param::new("probe_rtt_time", 0.2, Range::Positive, "s ProbeRTT lasts at least")
-                .ns3("ProbeRttDuration"),
-            Param::new("start_phase", 2.0, Range::Whole(0, 7), "gain-cycle phase ProbeBW starts"),
-            Param::new(
-                "min_rtt_equal_renews",
-                1.0,
-                Range::Flag,
-                "an RTT sample equal to rt_prop restarts its window (0: only a lower one)",
-            )
-            .profile_defaults(&[("linux", 0.0)]),
-        ],
+        params: BbrParams::PARAMS,
     };
+
+    type Params = BbrParams;
     const CONG_CONTROL: bool = true;
 
-    fn new(p: &Params, setup: &CcSetup) -> Bbr {
+    fn new(p: &BbrParams, setup: &CcSetup) -> Bbr {
         let mut b = Bbr::with(p, setup.initial_window);
         if setup.linux {
             b.set_linux(setup.mss);
@@ -184,7 +191,7 @@ impl CongestionOps for Bbr {
 
 impl Bbr {
     /// BBR with parameters `p` and the initial window `initial_cwnd` in segments.
-    pub fn with(p: &Params, initial_cwnd: f64) -> Bbr {
+    pub fn with(p: &BbrParams, initial_cwnd: f64) -> Bbr {
         Bbr {
             mode: Mode::Startup,
             bw_samples: [(0, 0.0); 3],
@@ -207,13 +214,13 @@ impl Bbr {
             in_recovery: false,
             packet_conservation: false,
             recovery_round: 0,
-            bw_window_rounds: p.get("bw_window_rounds").max(1.0) as u64,
-            rt_prop_window_s: p.get("min_rtt_window"),
-            equal_renews: p.flag("min_rtt_equal_renews"),
-            probe_rtt_s: p.get("probe_rtt_time"),
+            bw_window_rounds: p.bw_window_rounds.max(1.0) as u64,
+            rt_prop_window_s: p.min_rtt_window,
+            equal_renews: p.min_rtt_equal_renews,
+            probe_rtt_s: p.probe_rtt_time,
             initial_cwnd: initial_cwnd.max(1.0),
             pacing_rate: 0.0,
-            start_phase: p.get("start_phase") as usize % CYCLE.len(),
+            start_phase: p.start_phase as usize % CYCLE.len(),
             save_cwnd_later: false,
             restore_after_probe_rtt: false,
             linux: None,
@@ -486,7 +493,7 @@ mod tests {
     use super::*;
 
     fn bbr() -> (Bbr, Window) {
-        let b = Bbr::with(&Params::defaults(&Bbr::INFO), 10.0);
+        let b = Bbr::with(&BbrParams::default(), 10.0);
         let w = Window::new(10.0, f64::INFINITY, 1e9);
         (b, w)
     }

@@ -13,7 +13,7 @@
 //! (`fc_wmax` 0.8 under `ns3_cc_defaults`).
 
 use super::{
-    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
     Window, NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
@@ -30,39 +30,46 @@ pub struct Bic {
 
 const B: f64 = 4.0;
 
+crate::params! {
+    /// BIC's parameters (`cc_params`), each with its declaration.
+    pub struct BicParams {
+        beta: f64 = Param::new("beta", 0.8, Range::Between(0.0, 1.0), "window kept on a loss")
+            .ns2("bic_beta_")
+            .ns3("Beta"),
+        low_window: f64 = Param::new("low_window", 14.0, Range::Segments, "Reno at or below")
+            .ns2("low_window_")
+            .ns3("LowWnd"),
+        max_increment: f64 = Param::new("max_increment", 16.0, Range::Positive, "most segments added per RTT")
+            .ns2("bic_max_increment_")
+            .ns3("MaxIncr"),
+        smooth_part: f64 = Param::new("smooth_part", 20.0, Range::Positive, "RTTs per segment near W_max")
+            .ns3("SmoothPart"),
+        fast_convergence: bool = Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
+            .ns2("bic_fast_convergence_")
+            .ns3("FastConvergence"),
+        fc_wmax: f64 = Param::new("fc_wmax", 0.0, Range::NonNegative, "W_max / cwnd on fast convergence; 0: (1 + beta) / 2")
+            .profile_defaults(&[("ns3", 0.8)]),
+    }
+}
+
 impl CongestionOps for Bic {
     const INFO: CcInfo = CcInfo {
         name: "bic",
         ns3: &[Ns3Class::newreno("TcpBic")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("beta", 0.8, Range::Between(0.0, 1.0), "window kept on a loss")
-                .ns2("bic_beta_")
-                .ns3("Beta"),
-            Param::new("low_window", 14.0, Range::Segments, "Reno at or below")
-                .ns2("low_window_")
-                .ns3("LowWnd"),
-            Param::new("max_increment", 16.0, Range::Positive, "most segments added per RTT")
-                .ns2("bic_max_increment_")
-                .ns3("MaxIncr"),
-            Param::new("smooth_part", 20.0, Range::Positive, "RTTs per segment near W_max")
-                .ns3("SmoothPart"),
-            Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
-                .ns2("bic_fast_convergence_")
-                .ns3("FastConvergence"),
-            Param::new("fc_wmax", 0.0, Range::NonNegative, "W_max / cwnd on fast convergence; 0: (1 + beta) / 2")
-                .profile_defaults(&[("ns3", 0.8)]),
-        ],
+        params: BicParams::PARAMS,
     };
 
-    fn new(p: &Params, _setup: &CcSetup) -> Bic {
+    type Params = BicParams;
+
+    fn new(p: &BicParams, _setup: &CcSetup) -> Bic {
         Bic {
-            beta: p.get("beta"),
-            low_window: p.get("low_window"),
-            max_increment: p.get("max_increment"),
-            smooth_part: p.get("smooth_part"),
-            fast_convergence: p.get("fast_convergence") != 0.0,
-            fc_wmax: p.get("fc_wmax"),
+            beta: p.beta,
+            low_window: p.low_window,
+            max_increment: p.max_increment,
+            smooth_part: p.smooth_part,
+            fast_convergence: p.fast_convergence,
+            fc_wmax: p.fc_wmax,
             last_max: 0.0,
         }
     }
@@ -134,7 +141,7 @@ mod tests {
 
     #[test]
     fn binary_search_then_max_probing() {
-        let mut b = Bic::new(&Params::defaults(&Bic::INFO), &CcSetup::default());
+        let mut b = Bic::new(&BicParams::default(), &CcSetup::default());
         let w = Window::new(1000.0, 1.0, 1e9);
         assert_eq!(b.ssthresh(&w, SimTime::ZERO), 800.0);
         assert_eq!(b.last_max, 1000.0);
@@ -156,11 +163,11 @@ mod tests {
     /// (Linux), or 0.8 cwnd as ns-3's TcpBic does.
     #[test]
     fn fast_convergence_lowers_w_max() {
-        let mut b = Bic::new(&Params::defaults(&Bic::INFO), &CcSetup::default());
+        let mut b = Bic::new(&BicParams::default(), &CcSetup::default());
         b.last_max = 200.0;
         b.ssthresh(&Window::new(100.0, 1.0, 1e9), SimTime::ZERO);
         assert!((b.last_max - 90.0).abs() < 1e-12);
-        let mut n = Bic::new(&Params::defaults(&Bic::INFO).profile(Some("ns3")), &CcSetup::default());
+        let mut n = Bic::new(&BicParams::for_profile(Some("ns3")), &CcSetup::default());
         n.last_max = 200.0;
         n.ssthresh(&Window::new(100.0, 1.0, 1e9), SimTime::ZERO);
         assert!((n.last_max - 80.0).abs() < 1e-12);

@@ -42,7 +42,7 @@
 
 use super::hystart::HyStart;
 use super::{
-    slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Params, Range,
+    slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Range,
     Window, NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
@@ -136,38 +136,45 @@ impl LinuxArith {
     }
 }
 
+crate::params! {
+    /// CUBIC's parameters (`cc_params`), each with its declaration.
+    pub struct CubicParams {
+        beta: f64 = Param::new("beta", 0.7, Range::Between(0.0, 1.0), "beta_cubic: window kept on a loss")
+            .ns2("cubic_beta_")
+            .ns3("Beta"),
+        c: f64 = Param::new("c", 0.4, Range::Positive, "C, the cubic's scale")
+            .ns2("cubic_scale_")
+            .ns3("C"),
+        fast_convergence: bool = Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
+            .ns2("cubic_fast_convergence_")
+            .ns3("FastConvergence"),
+        reno_friendly: bool = Param::new("reno_friendly", 1.0, Range::Flag, "the Reno-friendly region (4.3)")
+            .ns3("TcpFriendliness"),
+        linux_arith: bool = Param::new("linux_arith", 0.0, Range::Flag, "Linux's bictcp_update in integers")
+            .profile_defaults(&[("linux", 1.0)]),
+        cnt_clamp: f64 = Param::new("cnt_clamp", 0.0, Range::NonNegative, "before a loss, grow 1/N per segment at least; 0: off")
+            .ns3("CntClamp")
+            .profile_defaults(&[("ns3", 20.0)]),
+    }
+}
+
 impl CongestionOps for Cubic {
     const INFO: CcInfo = CcInfo {
         name: "cubic",
         ns3: &[Ns3Class::segments("TcpCubic").cwnd_gated()],
         ecn_per_segment: false,
-        params: &[
-            Param::new("beta", 0.7, Range::Between(0.0, 1.0), "beta_cubic: window kept on a loss")
-                .ns2("cubic_beta_")
-                .ns3("Beta"),
-            Param::new("c", 0.4, Range::Positive, "C, the cubic's scale")
-                .ns2("cubic_scale_")
-                .ns3("C"),
-            Param::new("fast_convergence", 1.0, Range::Flag, "lower W_max after a shrink")
-                .ns2("cubic_fast_convergence_")
-                .ns3("FastConvergence"),
-            Param::new("reno_friendly", 1.0, Range::Flag, "the Reno-friendly region (4.3)")
-                .ns3("TcpFriendliness"),
-            Param::new("linux_arith", 0.0, Range::Flag, "Linux's bictcp_update in integers")
-                .profile_defaults(&[("linux", 1.0)]),
-            Param::new("cnt_clamp", 0.0, Range::NonNegative, "before a loss, grow 1/N per segment at least; 0: off")
-                .ns3("CntClamp")
-                .profile_defaults(&[("ns3", 20.0)]),
-        ],
+        params: CubicParams::PARAMS,
     };
 
-    fn new(p: &Params, setup: &CcSetup) -> Cubic {
+    type Params = CubicParams;
+
+    fn new(p: &CubicParams, setup: &CcSetup) -> Cubic {
         Cubic {
-            beta: p.get("beta"),
-            c: p.get("c"),
-            fast_convergence: p.get("fast_convergence") != 0.0,
-            reno_friendly: p.get("reno_friendly") != 0.0,
-            cnt_clamp: p.get("cnt_clamp"),
+            beta: p.beta,
+            c: p.c,
+            fast_convergence: p.fast_convergence,
+            reno_friendly: p.reno_friendly,
+            cnt_clamp: p.cnt_clamp,
             reduced: false,
             w_max: 0.0,
             k: 0.0,
@@ -176,7 +183,7 @@ impl CongestionOps for Cubic {
             w_est: 0.0,
             srtt: 0.0,
             hystart: setup.hystart.map(HyStart::new),
-            linux: (p.get("linux_arith") != 0.0).then(LinuxArith::default),
+            linux: (p.linux_arith).then(LinuxArith::default),
         }
     }
 
@@ -366,7 +373,7 @@ mod tests {
         let grown = |friendly: f64| {
             let given = BTreeMap::from([("reno_friendly".to_string(), friendly)]);
             let mut c =
-                Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+                Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
             let mut w = Window::new(20.0, 1e9, 1e9);
             let reduced = c.ssthresh(&w, SimTime::ZERO);
             w.cwnd = reduced;
@@ -398,7 +405,7 @@ mod tests {
                 ("reno_friendly".to_string(), 0.0),
             ]);
             let mut c =
-                Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+                Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
             let mut w = Window::new(56.0, 56.0, 1e9);
             if lost {
                 // A loss at 56 segments: W_max 56, K = 0, the same cubic as without one.
@@ -420,7 +427,7 @@ mod tests {
     #[test]
     fn window_follows_the_cubic_function_after_a_loss() {
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+        let mut c = Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
         let mut w = Window::new(1000.0, 1e9, 1e9);
         let reduced = c.ssthresh(&w, SimTime::ZERO);
         assert!((reduced - 700.0).abs() < 1e-9);
@@ -452,7 +459,7 @@ mod tests {
     #[test]
     fn fast_convergence_lowers_w_max_when_the_window_shrank() {
         let given = BTreeMap::from([("beta".to_string(), 0.8)]);
-        let mut c = Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+        let mut c = Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
         let w = |cwnd| Window::new(cwnd, 1.0, 1e9);
         c.ssthresh(&w(1000.0), SimTime::ZERO);
         assert_eq!(c.w_max, 1000.0);
@@ -465,7 +472,7 @@ mod tests {
     fn after_a_timeout_the_cubic_function_starts_at_the_current_window() {
         // RFC 9438 4.8: K = 0 and W_max the window at the start of congestion avoidance.
         let given = BTreeMap::new();
-        let mut c = Cubic::new(&Params::new(&Cubic::INFO, &given).unwrap(), &CcSetup::default());
+        let mut c = Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
         let mut w = Window::new(1000.0, 1e9, 1e9);
         w.ssthresh = c.ssthresh(&w, SimTime::ZERO);
         c.on_timeout();
@@ -481,7 +488,7 @@ mod tests {
         for on in [false, true] {
             let given = BTreeMap::new();
             let mut c = Cubic::new(
-                &Params::new(&Cubic::INFO, &given).unwrap(),
+                &CubicParams::given(&given).unwrap(),
                 &CcSetup {
                     hystart: on.then_some(super::super::hystart::Rules::Linux),
                     ..CcSetup::default()
@@ -533,7 +540,7 @@ mod tests {
                 linux,
                 ..CcSetup::default()
             };
-            match super::super::AnyCc::new("cubic", &given, &setup).unwrap() {
+            match super::super::CcConfig::parse("cubic", &given).unwrap().build(&setup).unwrap() {
                 super::super::AnyCc::Cubic(c) => c.linux.is_some(),
                 other => panic!("{}", other.name()),
             }
@@ -548,7 +555,7 @@ mod tests {
             ns3_defaults: true,
             ..CcSetup::default()
         };
-        match super::super::AnyCc::new("cubic", &BTreeMap::new(), &ns3).unwrap() {
+        match "cubic".parse::<super::super::CcConfig>().unwrap().build(&ns3).unwrap() {
             super::super::AnyCc::Cubic(c) => assert!(c.linux.is_none()),
             other => panic!("{}", other.name()),
         }
@@ -559,7 +566,7 @@ mod tests {
         // bictcp_recalc_ssthresh: max(cwnd x 717 / 1024, 2); W_max (1024 + 717) cwnd / 2048
         // below the previous W_max (fast convergence).
         let given = BTreeMap::from([("linux_arith".to_string(), 1.0)]);
-        let p = Params::new(&Cubic::INFO, &given).unwrap();
+        let p = CubicParams::given(&given).unwrap();
         let mut c = Cubic::new(&p, &CcSetup::default());
         let mut w = Window::new(5.0, f64::INFINITY, 1e9);
         assert_eq!(c.ssthresh(&w, SimTime::ZERO), 3.0);

@@ -29,7 +29,7 @@
 
 use super::{
     reno_increase, slow_start, AckEvent, AckFlags, CcInfo, CcSetup, CongestionOps, Ns3Class,
-    Param, Params, Range, Window, NO_TRACE,
+    Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -50,34 +50,41 @@ pub struct Dctcp {
     count_syn_ack: bool,
 }
 
+crate::params! {
+    /// DCTCP's parameters (`cc_params`), each with its declaration.
+    pub struct DctcpParams {
+        g: f64 = Param::new("g", 0.0625, Range::Fraction, "weight of the newest window in alpha")
+            .ns3("DctcpShiftG"),
+        alpha_init: f64 = Param::new("alpha_init", 1.0, Range::Fraction, "alpha before any measurement (0 < alpha <= 1)")
+            .ns3("DctcpAlphaOnInit"),
+        loss_halves: bool = Param::new("loss_halves", 1.0, Range::Flag, "a loss halves the window (RFC 8257 3.5); 0: (1 - alpha/2)")
+            .profile_defaults(&[("ns3", 0.0)]),
+        count_syn_ack: bool = Param::new("count_syn_ack", 1.0, Range::Flag, "the SYN's ACK ends the first window of alpha (Linux); 0: the first ACK of data starts it (ns-3)")
+            .profile_defaults(&[("ns3", 0.0)]),
+    }
+}
+
 impl CongestionOps for Dctcp {
     const INFO: CcInfo = CcInfo {
         name: "dctcp",
         ns3: &[Ns3Class::segments("TcpDctcp")],
         ecn_per_segment: true,
-        params: &[
-            Param::new("g", 0.0625, Range::Fraction, "weight of the newest window in alpha")
-                .ns3("DctcpShiftG"),
-            Param::new("alpha_init", 1.0, Range::Fraction, "alpha before any measurement (0 < alpha <= 1)")
-                .ns3("DctcpAlphaOnInit"),
-            Param::new("loss_halves", 1.0, Range::Flag, "a loss halves the window (RFC 8257 3.5); 0: (1 - alpha/2)")
-                .profile_defaults(&[("ns3", 0.0)]),
-            Param::new("count_syn_ack", 1.0, Range::Flag, "the SYN's ACK ends the first window of alpha (Linux); 0: the first ACK of data starts it (ns-3)")
-                .profile_defaults(&[("ns3", 0.0)]),
-        ],
+        params: DctcpParams::PARAMS,
     };
+
+    type Params = DctcpParams;
     const IN_ACK_EVENT: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Dctcp {
+    fn new(p: &DctcpParams, _setup: &CcSetup) -> Dctcp {
         Dctcp {
-            g: p.get("g"),
-            loss_halves: p.get("loss_halves") == 1.0,
-            alpha: p.get("alpha_init"),
+            g: p.g,
+            loss_halves: p.loss_halves,
+            alpha: p.alpha_init,
             acked: 0,
             marked: 0,
             window_end: None,
             ece_now: false,
-            count_syn_ack: p.get("count_syn_ack") == 1.0,
+            count_syn_ack: p.count_syn_ack,
         }
     }
 
@@ -146,7 +153,7 @@ mod tests {
     /// acknowledged with ECN-Echo; an ECN-Echo leaves cwnd (1 - alpha / 2).
     #[test]
     fn alpha_follows_the_marked_fraction() {
-        let mut d = Dctcp::new(&Params::defaults(&Dctcp::INFO), &CcSetup::default());
+        let mut d = Dctcp::new(&DctcpParams::default(), &CcSetup::default());
         let mut w = Window::new(40.0, 20.0, 1e9);
         assert_eq!(d.alpha, 1.0);
         d.in_ack_event(&mut w, &flags(0, false, 0, 10)); // the first window ends at 10
@@ -168,7 +175,7 @@ mod tests {
         assert_eq!(d.ssthresh(&w, SimTime::ZERO), 20.0);
         // ns-3's TcpDctcp::GetSsThresh takes (1 - alpha / 2) on a loss too.
         let mut ns3 = Dctcp::new(
-            &Params::defaults(&Dctcp::INFO).profile(Some("ns3")),
+            &DctcpParams::for_profile(Some("ns3")),
             &CcSetup::default(),
         );
         assert_eq!(ns3.ssthresh(&w, SimTime::ZERO), 20.0); // alpha 1: half

@@ -142,6 +142,14 @@ fn check(w: &Window, name: &str, hook: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// An algorithm written in Python as a scenario names it (`cc = "module:Class"`) with its
+/// `cc_params`, which its class checks when the front end makes it (`External::new`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalConfig {
+    pub name: String,
+    pub params: BTreeMap<String, f64>,
+}
+
 impl External {
     /// The algorithm `name` (a name with a colon) with parameters `given`, made by the
     /// installed factory.

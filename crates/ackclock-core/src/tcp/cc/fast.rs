@@ -11,7 +11,7 @@
 //! paper's experiments). The min(2w, ...) term makes the start a slow start. A loss halves
 //! the window, as in the paper's loss recovery.
 
-use super::{AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range, Window, NO_TRACE};
+use super::{AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range, Window, NO_TRACE};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -25,25 +25,32 @@ pub struct Fast {
     last_update: Option<SimTime>,
 }
 
+crate::params! {
+    /// FAST's parameters (`cc_params`), each with its declaration.
+    pub struct FastParams {
+        alpha: f64 = Param::new("alpha", 200.0, Range::Positive, "segments kept in queues")
+            .ns2("alpha_"),
+        gamma: f64 = Param::new("gamma", 0.5, Range::Fraction, "step toward the target per update")
+            .ns2("gamma_"),
+        interval: f64 = Param::new("interval", 0.0, Range::NonNegative, "update period in s (0: one RTT)"),
+    }
+}
+
 impl CongestionOps for Fast {
     const INFO: CcInfo = CcInfo {
         name: "fast",
         ns3: &[],
         ecn_per_segment: false,
-        params: &[
-            Param::new("alpha", 200.0, Range::Positive, "segments kept in queues")
-                .ns2("alpha_"),
-            Param::new("gamma", 0.5, Range::Fraction, "step toward the target per update")
-                .ns2("gamma_"),
-            Param::new("interval", 0.0, Range::NonNegative, "update period in s (0: one RTT)"),
-        ],
+        params: FastParams::PARAMS,
     };
 
-    fn new(p: &Params, _setup: &CcSetup) -> Fast {
+    type Params = FastParams;
+
+    fn new(p: &FastParams, _setup: &CcSetup) -> Fast {
         Fast {
-            alpha: p.get("alpha"),
-            gamma: p.get("gamma"),
-            interval: p.get("interval"),
+            alpha: p.alpha,
+            gamma: p.gamma,
+            interval: p.interval,
             base_rtt: f64::INFINITY,
             avg_rtt: 0.0,
             last_update: None,
@@ -109,7 +116,7 @@ mod tests {
     #[test]
     fn equilibrium_keeps_alpha_segments_queued() {
         let given = BTreeMap::from([("alpha".to_string(), 20.0)]);
-        let mut f = Fast::new(&Params::new(&Fast::INFO, &given).unwrap(), &CcSetup::default());
+        let mut f = Fast::new(&FastParams::given(&given).unwrap(), &CcSetup::default());
         f.base_rtt = 0.1;
         // A bottleneck of 1000 segments/s: RTT = base + queue / rate, queue = w - 100.
         let mut w = 10.0f64;

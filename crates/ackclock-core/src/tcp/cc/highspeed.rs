@@ -14,7 +14,7 @@
 //! `high_window_`, `high_p_`, `high_decrease_`).
 
 use super::{
-    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
     Window, Ns3Class};
 use crate::time::SimTime;
 
@@ -27,28 +27,35 @@ pub struct HighSpeed {
     log_high_p: f64,
 }
 
+crate::params! {
+    /// HighSpeed's parameters (`cc_params`), each with its declaration.
+    pub struct HighSpeedParams {
+        low_window: f64 = Param::new("low_window", 38.0, Range::Segments, "Low_Window: Reno at or below")
+            .ns2("low_window_"),
+        high_window: f64 = Param::new("high_window", 83000.0, Range::Segments, "High_Window")
+            .ns2("high_window_"),
+        high_p: f64 = Param::new("high_p", 1e-7, Range::Between(0.0, 1.0), "High_P: loss rate at High_Window")
+            .ns2("high_p_"),
+        high_decrease: f64 = Param::new("high_decrease", 0.1, Range::Between(0.0, 1.0), "b(High_Window)")
+            .ns2("high_decrease_"),
+    }
+}
+
 impl CongestionOps for HighSpeed {
     const INFO: CcInfo = CcInfo {
         name: "highspeed",
         ns3: &[Ns3Class::newreno("TcpHighSpeed")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("low_window", 38.0, Range::Segments, "Low_Window: Reno at or below")
-                .ns2("low_window_"),
-            Param::new("high_window", 83000.0, Range::Segments, "High_Window")
-                .ns2("high_window_"),
-            Param::new("high_p", 1e-7, Range::Between(0.0, 1.0), "High_P: loss rate at High_Window")
-                .ns2("high_p_"),
-            Param::new("high_decrease", 0.1, Range::Between(0.0, 1.0), "b(High_Window)")
-                .ns2("high_decrease_"),
-        ],
+        params: HighSpeedParams::PARAMS,
     };
 
-    fn new(p: &Params, _setup: &CcSetup) -> HighSpeed {
-        let low_window = p.get("low_window");
-        let high_window = p.get("high_window");
-        let high_p = p.get("high_p");
-        let high_decrease = p.get("high_decrease");
+    type Params = HighSpeedParams;
+
+    fn new(p: &HighSpeedParams, _setup: &CcSetup) -> HighSpeed {
+        let low_window = p.low_window;
+        let high_window = p.high_window;
+        let high_p = p.high_p;
+        let high_decrease = p.high_decrease;
         HighSpeed {
             low_window,
             high_window,
@@ -104,7 +111,7 @@ mod tests {
     use super::*;
 
     fn hs() -> HighSpeed {
-        HighSpeed::new(&Params::defaults(&HighSpeed::INFO), &CcSetup::default())
+        HighSpeed::new(&HighSpeedParams::default(), &CcSetup::default())
     }
 
     #[test]

@@ -37,7 +37,7 @@
 
 use super::{
     slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, Conn, CongestionOps, Ns3Class,
-    Param, Params, Range, Window, NO_TRACE,
+    Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -94,36 +94,43 @@ pub fn alpha_of(delta: f64, delta_l: f64) -> f64 {
     1.0 + 10.0 * d + (d / 2.0).powi(2)
 }
 
+crate::params! {
+    /// H-TCP's parameters (`cc_params`), each with its declaration.
+    pub struct HtcpParams {
+        delta_l: f64 = Param::new("delta_l", 1.0, Range::Positive, "s after a loss before high-speed mode")
+            .ns3("DeltaL"),
+        rtt_ref: f64 = Param::new("rtt_ref", 0.1, Range::Positive, "reference RTT in s of RTT scaling"),
+        rtt_scaling: bool = Param::new("rtt_scaling", 1.0, Range::Flag, "scale the increase with the RTT"),
+        adaptive_backoff: bool = Param::new("adaptive_backoff", 1.0, Range::Flag, "beta from RTT_min / RTT_max"),
+        bandwidth_switch: bool = Param::new("bandwidth_switch", 1.0, Range::Flag, "beta 0.5 on a throughput change"),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpHtcp rules (module notes)")
+            .profile_defaults(&[("ns3", 1.0)]),
+        default_backoff: f64 = Param::new("default_backoff", 0.5, Range::Between(0.0, 1.0), "ns3_model: beta otherwise")
+            .ns3("DefaultBackoff"),
+        throughput_ratio: f64 = Param::new("throughput_ratio", 0.2, Range::NonNegative, "ns3_model: beta's threshold")
+            .ns3("ThroughputRatio"),
+    }
+}
+
 impl CongestionOps for Htcp {
     const INFO: CcInfo = CcInfo {
         name: "htcp",
         ns3: &[Ns3Class::newreno("TcpHtcp")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("delta_l", 1.0, Range::Positive, "s after a loss before high-speed mode")
-                .ns3("DeltaL"),
-            Param::new("rtt_ref", 0.1, Range::Positive, "reference RTT in s of RTT scaling"),
-            Param::new("rtt_scaling", 1.0, Range::Flag, "scale the increase with the RTT"),
-            Param::new("adaptive_backoff", 1.0, Range::Flag, "beta from RTT_min / RTT_max"),
-            Param::new("bandwidth_switch", 1.0, Range::Flag, "beta 0.5 on a throughput change"),
-            Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpHtcp rules (module notes)")
-                .profile_defaults(&[("ns3", 1.0)]),
-            Param::new("default_backoff", 0.5, Range::Between(0.0, 1.0), "ns3_model: beta otherwise")
-                .ns3("DefaultBackoff"),
-            Param::new("throughput_ratio", 0.2, Range::NonNegative, "ns3_model: beta's threshold")
-                .ns3("ThroughputRatio"),
-        ],
+        params: HtcpParams::PARAMS,
     };
+
+    type Params = HtcpParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, setup: &CcSetup) -> Htcp {
-        let ns3 = p.get("ns3_model") != 0.0;
+    fn new(p: &HtcpParams, setup: &CcSetup) -> Htcp {
+        let ns3 = p.ns3_model;
         Htcp {
-            delta_l: p.get("delta_l"),
-            rtt_ref: p.get("rtt_ref"),
-            rtt_scaling: p.get("rtt_scaling") != 0.0,
-            adaptive_backoff: p.get("adaptive_backoff") != 0.0,
-            bandwidth_switch: p.get("bandwidth_switch") != 0.0,
+            delta_l: p.delta_l,
+            rtt_ref: p.rtt_ref,
+            rtt_scaling: p.rtt_scaling,
+            adaptive_backoff: p.adaptive_backoff,
+            bandwidth_switch: p.bandwidth_switch,
             last_congestion: None,
             // ns-3's m_beta starts at 0.
             beta: if ns3 { 0.0 } else { BETA_MIN },
@@ -136,9 +143,9 @@ impl CongestionOps for Htcp {
             count_since: None,
             samples: 0,
             mss: setup.mss.max(1.0),
-            ns3: ns3.then(|| Ns3Htcp {
-                default_backoff: p.get("default_backoff"),
-                throughput_ratio: p.get("throughput_ratio"),
+            ns3: ns3.then_some(Ns3Htcp {
+                default_backoff: p.default_backoff,
+                throughput_ratio: p.throughput_ratio,
                 alpha: 0.0,
                 last_con: 0.0,
                 throughput: 0,
@@ -323,7 +330,7 @@ mod tests {
     fn htcp(params: &[(&str, f64)]) -> Htcp {
         let given: BTreeMap<String, f64> =
             params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        Htcp::new(&Params::new(&Htcp::INFO, &given).unwrap(), &CcSetup::default())
+        Htcp::new(&HtcpParams::given(&given).unwrap(), &CcSetup::default())
     }
 
     fn ack(t: f64, rtt: f64) -> AckEvent {
@@ -436,7 +443,7 @@ mod tests {
             ..CcSetup::default()
         };
         let given: BTreeMap<String, f64> = [("ns3_model".to_string(), 1.0)].into();
-        let mut h = Htcp::new(&Params::new(&Htcp::INFO, &given).unwrap(), &setup);
+        let mut h = Htcp::new(&HtcpParams::given(&given).unwrap(), &setup);
         let mut w = Window::new(100.0, 50.0, 1e9);
         let sample = |t: f64, rtt: f64| AckSample {
             now: SimTime((t * S as f64) as u64),

@@ -18,7 +18,7 @@
 //! fractions add at once.
 
 use super::{
-    AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Params, Range, Window,
+    AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window,
     NO_TRACE,
 };
 use crate::time::SimTime;
@@ -39,20 +39,29 @@ impl Hybla {
     }
 }
 
+crate::params! {
+    /// Hybla's parameters (`cc_params`), each with its declaration.
+    pub struct HyblaParams {
+        rtt0: f64 = Param::new("rtt0", 0.025, Range::Positive, "reference RTT RTT0, seconds")
+            .ns3("RRTT")
+            .profile_defaults(&[("ns3", 0.05)]),
+    }
+}
+
 impl CongestionOps for Hybla {
     const INFO: CcInfo = CcInfo {
         name: "hybla",
         ns3: &[Ns3Class::newreno("TcpHybla")],
         ecn_per_segment: false,
-        params: &[Param::new("rtt0", 0.025, Range::Positive, "reference RTT RTT0, seconds")
-            .ns3("RRTT")
-            .profile_defaults(&[("ns3", 0.05)])],
+        params: HyblaParams::PARAMS,
     };
+
+    type Params = HyblaParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Hybla {
+    fn new(p: &HyblaParams, _setup: &CcSetup) -> Hybla {
         Hybla {
-            rtt0: p.get("rtt0"),
+            rtt0: p.rtt0,
             min_rtt: f64::INFINITY,
             rho: 1.0,
         }
@@ -91,7 +100,7 @@ mod tests {
     use crate::time::SimDuration;
 
     fn hybla(rtt_ms: u64) -> Hybla {
-        let mut h = Hybla::new(&Params::defaults(&Hybla::INFO), &CcSetup::default());
+        let mut h = Hybla::new(&HyblaParams::default(), &CcSetup::default());
         let mut w = Window::new(1.0, 1.0, 1e9);
         h.pkts_acked(
             &mut w,

@@ -21,7 +21,7 @@
 
 use super::{
     slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class,
-    Param, Params, Range, Window, NO_TRACE,
+    Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -80,36 +80,43 @@ impl Illinois {
     }
 }
 
+crate::params! {
+    /// Illinois's parameters (`cc_params`), each with its declaration.
+    pub struct IllinoisParams {
+        alpha_min: f64 = Param::new("alpha_min", 0.3, Range::Positive, "smallest increase per round trip").ns3("AlphaMin"),
+        alpha_max: f64 = Param::new("alpha_max", 10.0, Range::Positive, "largest increase per round trip").ns3("AlphaMax"),
+        alpha_base: f64 = Param::new("alpha_base", 1.0, Range::Positive, "increase below win_thresh").ns3("AlphaBase"),
+        beta_min: f64 = Param::new("beta_min", 0.125, Range::Between(0.0, 1.0), "smallest decrease").ns3("BetaMin"),
+        beta_max: f64 = Param::new("beta_max", 0.5, Range::Between(0.0, 1.0), "largest decrease").ns3("BetaMax"),
+        beta_base: f64 = Param::new("beta_base", 0.5, Range::Between(0.0, 1.0), "decrease below win_thresh").ns3("BetaBase"),
+        win_thresh: f64 = Param::new("win_thresh", 15.0, Range::Segments, "Reno below this window").ns3("WinThresh"),
+        theta: f64 = Param::new("theta", 5.0, Range::Whole(1, 1_000_000), "rounds of low delay before alpha_max again").ns3("Theta"),
+    }
+}
+
 impl CongestionOps for Illinois {
     const INFO: CcInfo = CcInfo {
         name: "illinois",
         ns3: &[Ns3Class::newreno("TcpIllinois")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("alpha_min", 0.3, Range::Positive, "smallest increase per round trip").ns3("AlphaMin"),
-            Param::new("alpha_max", 10.0, Range::Positive, "largest increase per round trip").ns3("AlphaMax"),
-            Param::new("alpha_base", 1.0, Range::Positive, "increase below win_thresh").ns3("AlphaBase"),
-            Param::new("beta_min", 0.125, Range::Between(0.0, 1.0), "smallest decrease").ns3("BetaMin"),
-            Param::new("beta_max", 0.5, Range::Between(0.0, 1.0), "largest decrease").ns3("BetaMax"),
-            Param::new("beta_base", 0.5, Range::Between(0.0, 1.0), "decrease below win_thresh").ns3("BetaBase"),
-            Param::new("win_thresh", 15.0, Range::Segments, "Reno below this window").ns3("WinThresh"),
-            Param::new("theta", 5.0, Range::Whole(1, 1_000_000), "rounds of low delay before alpha_max again").ns3("Theta"),
-        ],
+        params: IllinoisParams::PARAMS,
     };
+
+    type Params = IllinoisParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Illinois {
+    fn new(p: &IllinoisParams, _setup: &CcSetup) -> Illinois {
         Illinois {
-            alpha_min: p.get("alpha_min"),
-            alpha_max: p.get("alpha_max"),
-            alpha_base: p.get("alpha_base"),
-            beta_min: p.get("beta_min"),
-            beta_max: p.get("beta_max"),
-            beta_base: p.get("beta_base"),
-            win_thresh: p.get("win_thresh"),
-            theta: p.get("theta") as u32,
-            alpha: p.get("alpha_max"),
-            beta: p.get("beta_base"),
+            alpha_min: p.alpha_min,
+            alpha_max: p.alpha_max,
+            alpha_base: p.alpha_base,
+            beta_min: p.beta_min,
+            beta_max: p.beta_max,
+            beta_base: p.beta_base,
+            win_thresh: p.win_thresh,
+            theta: p.theta as u32,
+            alpha: p.alpha_max,
+            beta: p.beta_base,
             base_rtt: f64::INFINITY,
             max_rtt: 0.0,
             sum_rtt: 0.0,
@@ -183,7 +190,7 @@ mod tests {
     use super::*;
 
     fn illinois() -> Illinois {
-        Illinois::new(&Params::defaults(&Illinois::INFO), &CcSetup::default())
+        Illinois::new(&IllinoisParams::default(), &CcSetup::default())
     }
 
     /// alpha falls from alpha_max at d1 = dm/100 to alpha_min at dm; beta rises from beta_min

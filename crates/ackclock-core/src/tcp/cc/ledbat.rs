@@ -23,8 +23,7 @@
 //! `allowed_increase` 0 and `cap_adds_acked` 1 under `ns3_cc_defaults`.
 
 use super::{
-    slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Params,
-    Range, Window, NO_TRACE,
+    slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::{SimDuration, SimTime};
 
@@ -87,34 +86,41 @@ impl Ledbat {
     }
 }
 
+crate::params! {
+    /// LEDBAT's parameters (`cc_params`), each with its declaration.
+    pub struct LedbatParams {
+        target: f64 = Param::new("target", 0.1, Range::Positive, "TARGET queueing delay, seconds").ns3("TargetDelay"),
+        gain: f64 = Param::new("gain", 1.0, Range::Positive, "GAIN").ns3("Gain"),
+        base_history_len: f64 = Param::new("base_history_len", 10.0, Range::Whole(1, 32), "BASE_HISTORY: per-minute minima kept").ns3("BaseHistoryLen"),
+        noise_filter_len: f64 = Param::new("noise_filter_len", 4.0, Range::Whole(1, 32), "CURRENT_FILTER: samples of the current delay").ns3("NoiseFilterLen"),
+        min_cwnd: f64 = Param::new("min_cwnd", 2.0, Range::Segments, "MIN_CWND").ns3("MinCwnd"),
+        allowed_increase: f64 = Param::new("allowed_increase", 1.0, Range::NonNegative, "ALLOWED_INCREASE over the flight, segments").profile_defaults(&[("ns3", 0.0)]),
+        cap_adds_acked: bool = Param::new("cap_adds_acked", 0.0, Range::Flag, "the cap adds the segments this ACK acknowledges (ns-3)").profile_defaults(&[("ns3", 1.0)]),
+        slow_start: bool = Param::new("slow_start", 1.0, Range::Flag, "slow-start until the first increase by delay").ns3("SSParam"),
+    }
+}
+
 impl CongestionOps for Ledbat {
     const INFO: CcInfo = CcInfo {
         name: "ledbat",
         ns3: &[Ns3Class::newreno("TcpLedbat")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("target", 0.1, Range::Positive, "TARGET queueing delay, seconds").ns3("TargetDelay"),
-            Param::new("gain", 1.0, Range::Positive, "GAIN").ns3("Gain"),
-            Param::new("base_history_len", 10.0, Range::Whole(1, 32), "BASE_HISTORY: per-minute minima kept").ns3("BaseHistoryLen"),
-            Param::new("noise_filter_len", 4.0, Range::Whole(1, 32), "CURRENT_FILTER: samples of the current delay").ns3("NoiseFilterLen"),
-            Param::new("min_cwnd", 2.0, Range::Segments, "MIN_CWND").ns3("MinCwnd"),
-            Param::new("allowed_increase", 1.0, Range::NonNegative, "ALLOWED_INCREASE over the flight, segments").profile_defaults(&[("ns3", 0.0)]),
-            Param::new("cap_adds_acked", 0.0, Range::Flag, "the cap adds the segments this ACK acknowledges (ns-3)").profile_defaults(&[("ns3", 1.0)]),
-            Param::new("slow_start", 1.0, Range::Flag, "slow-start until the first increase by delay").ns3("SSParam"),
-        ],
+        params: LedbatParams::PARAMS,
     };
+
+    type Params = LedbatParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Ledbat {
+    fn new(p: &LedbatParams, _setup: &CcSetup) -> Ledbat {
         Ledbat {
-            target: p.get("target"),
-            gain: p.get("gain"),
-            min_cwnd: p.get("min_cwnd"),
-            allowed_increase: p.get("allowed_increase"),
-            cap_adds_acked: p.get("cap_adds_acked") == 1.0,
-            slow_start: p.get("slow_start") == 1.0,
-            base_len: p.get("base_history_len") as usize,
-            noise_len: p.get("noise_filter_len") as usize,
+            target: p.target,
+            gain: p.gain,
+            min_cwnd: p.min_cwnd,
+            allowed_increase: p.allowed_increase,
+            cap_adds_acked: p.cap_adds_acked,
+            slow_start: p.slow_start,
+            base_len: p.base_history_len as usize,
+            noise_len: p.noise_filter_len as usize,
             base: [0.0; MAX_HISTORY],
             base_n: 0,
             last_rollover: None,
@@ -177,7 +183,7 @@ mod tests {
     use super::*;
 
     fn ledbat() -> Ledbat {
-        Ledbat::new(&Params::defaults(&Ledbat::INFO), &CcSetup::default())
+        Ledbat::new(&LedbatParams::default(), &CcSetup::default())
     }
 
     fn owd(l: &mut Ledbat, t_s: u64, ms: u64) {
@@ -223,7 +229,7 @@ mod tests {
         l.cong_avoid(&mut w, ack(95, 100)); // 5 in flight + 1 acknowledged
         assert_eq!(w.cwnd, 7.0);
         // ns-3 caps at the flight plus what the ACK acknowledges.
-        let mut ns3 = Ledbat::new(&Params::defaults(&Ledbat::INFO).profile(Some("ns3")), &CcSetup::default());
+        let mut ns3 = Ledbat::new(&LedbatParams::for_profile(Some("ns3")), &CcSetup::default());
         ns3.can_ss = false;
         owd(&mut ns3, 0, 20);
         let mut w = Window::new(10.0, 5.0, 1e9);

@@ -19,7 +19,7 @@
 
 use super::{
     reno_increase, slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class,
-    Param, Params, Range, Window, NO_TRACE,
+    Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -62,18 +62,27 @@ impl Lp {
     }
 }
 
+crate::params! {
+    /// TCP-LP's parameters (`cc_params`), each with its declaration.
+    pub struct LpParams {
+        delta: f64 = Param::new("delta", 0.15, Range::Fraction, "threshold: d_min + delta (d_max - d_min)"),
+    }
+}
+
 impl CongestionOps for Lp {
     const INFO: CcInfo = CcInfo {
         name: "lp",
         ns3: &[Ns3Class::newreno("TcpLp")],
         ecn_per_segment: false,
-        params: &[Param::new("delta", 0.15, Range::Fraction, "threshold: d_min + delta (d_max - d_min)")],
+        params: LpParams::PARAMS,
     };
+
+    type Params = LpParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Lp {
+    fn new(p: &LpParams, _setup: &CcSetup) -> Lp {
         Lp {
-            delta: p.get("delta"),
+            delta: p.delta,
             sowd: 0.0,
             owd_min: f64::INFINITY,
             owd_max: 0.0,
@@ -156,7 +165,7 @@ mod tests {
     /// one within the inference time (3 RTT) drops it to one segment.
     #[test]
     fn early_indications_halve_then_collapse_the_window() {
-        let mut l = Lp::new(&Params::defaults(&Lp::INFO), &CcSetup::default());
+        let mut l = Lp::new(&LpParams::default(), &CcSetup::default());
         let mut w = Window::new(40.0, 10.0, 1e9);
         sample(&mut l, &mut w, 0, 50); // s = d_min = d_max = 50 ms: no indication
         assert_eq!(w.cwnd, 40.0);

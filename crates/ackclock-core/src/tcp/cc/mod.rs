@@ -19,15 +19,19 @@
 //! keeps a delivery-rate sampler for it and hands it each ACK's [`RateSample`]; it never names
 //! the algorithm. State lives inside the algorithm's value, inline in the sender.
 //!
-//! Adding an algorithm: one file in this directory that implements [`CongestionOps`] (with its
-//! [`CcInfo`]: name and parameters) and one line in the `algorithms!` list below. The list
-//! makes the `AnyCc` enum, its dispatch (no hand-written arms) and [`REGISTRY`], which the
-//! Python front end reads through the binding (`ackclock._core.cc_registry()`) to check and
-//! document parameters.
+//! Adding an algorithm: one file in this directory with its parameters as a typed struct
+//! (one `crate::params!` block: a field per parameter, with its declaration) and a type that
+//! implements [`CongestionOps`] (its [`CcInfo`]: name, ns-3 classes, the struct's `PARAMS`;
+//! `type Params`), and one line in the `algorithms!` list below. The list makes the `AnyCc`
+//! enum and its dispatch (no hand-written arms), `CcConfig` (a flow's congestion control as
+//! the scenario gives it, typed: a variant per algorithm with the parameters given, read from
+//! `cc` and `cc_params` once, when the document is) and [`REGISTRY`], which the Python front
+//! end reads through the binding (`ackclock._core.cc_registry()`) to check and document
+//! parameters.
 
 use std::collections::BTreeMap;
 
-pub use crate::params::{Bounds, Described, Param, Params, Range};
+pub use crate::params::{Bounds, Described, Given, Param, ParamSet, Range};
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::{SimDuration, SimTime};
 
@@ -316,8 +320,13 @@ pub trait CongestionOps: Sized {
     /// Whether the algorithm implements [`CongestionOps::cwnd_event`] (as `PKTS_ACKED`).
     const CWND_EVENT: bool = false;
 
-    /// The algorithm with parameters `p` (checked against [`CongestionOps::INFO`]).
-    fn new(p: &Params, setup: &CcSetup) -> Self;
+    /// Its parameters as one typed struct (made by [`crate::params!`] in its file; an empty
+    /// one for an algorithm without any), whose declaration is `INFO.params`.
+    type Params: ParamSet;
+
+    /// The algorithm with parameters `p` (each checked against its range when the scenario
+    /// was read, defaults filled in for its profile).
+    fn new(p: &Self::Params, setup: &CcSetup) -> Self;
 
     /// Required. A loss was detected at `now`: the reduced window W' the sender takes
     /// ssthresh from (it keeps at least 2 segments and, with packet-counted windows, whole
@@ -396,20 +405,100 @@ macro_rules! algorithms {
         /// Every algorithm's name and parameters, in the order of the list.
         pub const REGISTRY: &[CcInfo] = &[$(<$module::$ty as CongestionOps>::INFO,)*];
 
-        impl AnyCc {
-            fn build(name: &str, given: &BTreeMap<String, f64>, setup: &CcSetup) -> Option<Result<AnyCc, String>> {
+        /// Each algorithm's typed parameters: their fields and declaration.
+        #[cfg(test)]
+        const PARAM_SETS: &[(&[&str], &[Param])] = &[$((
+            < <$module::$ty as CongestionOps>::Params as ParamSet>::FIELDS,
+            < <$module::$ty as CongestionOps>::Params as ParamSet>::PARAMS,
+        ),)*];
+
+        /// A flow's congestion control as its scenario gives it (`cc` and `cc_params`),
+        /// typed: one variant per algorithm with its own parameters ([`Chosen`]: those
+        /// given, checked against the algorithm's declaration when the document is read),
+        /// or one written in Python (`module:Class`, [`external::ExternalConfig`]). Read
+        /// from the document's two keys by [`CcConfig::parse`]; [`CcConfig::build`] makes
+        /// the algorithm without looking anything up by name.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum CcConfig {
+            $($ty(Chosen< <$module::$ty as CongestionOps>::Params >),)*
+            External(Box<external::ExternalConfig>),
+        }
+
+        impl CcConfig {
+            /// The algorithm `name` (its own or one of its ns-3 classes', or `module:Class`
+            /// for one written in Python) with the parameters `given` (`cc_params`); an
+            /// error names the key and what was expected.
+            pub fn parse(name: &str, given: &BTreeMap<String, f64>) -> Result<CcConfig, String> {
+                if name.contains(':') {
+                    return Ok(CcConfig::External(Box::new(external::ExternalConfig {
+                        name: name.to_string(),
+                        params: given.clone(),
+                    })));
+                }
                 $(
-                    if name == <$module::$ty as CongestionOps>::INFO.name
-                        || <$module::$ty as CongestionOps>::INFO.ns3.iter().any(|c| c.name == name)
-                    {
-                        return Some(Params::new(&<$module::$ty as CongestionOps>::INFO, given)
-                            .map(|p| p.profile(setup.profile()))
-                            .map(|p| AnyCc::$ty(store!(<$module::$ty as CongestionOps>::new(&p, setup) $(, $boxed)?))));
+                    let info = &<$module::$ty as CongestionOps>::INFO;
+                    let alias = if name == info.name {
+                        Some(0)
+                    } else {
+                        info.ns3.iter().position(|c| c.name == name).map(|k| k as u8 + 1)
+                    };
+                    if let Some(alias) = alias {
+                        let params = Given::check(info.name, "cc_params", given)?;
+                        return Ok(CcConfig::$ty(Chosen { alias, params }));
                     }
                 )*
-                None
+                let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+                Err(format!(
+                    "cc: unsupported congestion control {name:?}; expected one of {}",
+                    names.join(", ")
+                ))
             }
 
+            /// Its registry entry (None: written in Python).
+            pub fn info(&self) -> Option<&'static CcInfo> {
+                match self {
+                    $(CcConfig::$ty(_) => Some(&<$module::$ty as CongestionOps>::INFO),)*
+                    CcConfig::External(_) => None,
+                }
+            }
+
+            /// Which of its names chose it ([`Chosen::alias`]; 0 for one written in Python).
+            fn alias(&self) -> u8 {
+                match self {
+                    $(CcConfig::$ty(c) => c.alias,)*
+                    CcConfig::External(_) => 0,
+                }
+            }
+
+            /// The name the scenario chose it by: the algorithm's, one of its ns-3
+            /// classes', or `module:Class`.
+            pub fn name(&self) -> &str {
+                match self {
+                    $(CcConfig::$ty(c) => c.name(&<$module::$ty as CongestionOps>::INFO),)*
+                    CcConfig::External(e) => &e.name,
+                }
+            }
+
+            /// The parameters given, as the document's `cc_params`.
+            pub fn given(&self) -> BTreeMap<String, f64> {
+                match self {
+                    $(CcConfig::$ty(c) => c.params.to_map(),)*
+                    CcConfig::External(e) => e.params.clone(),
+                }
+            }
+
+            /// The algorithm, its parameters given or at their defaults for `setup`'s
+            /// profile ([`CcSetup::profile`]). Only one written in Python may fail (its
+            /// module or class cannot be loaded, or it refuses its parameters).
+            pub fn build(&self, setup: &CcSetup) -> Result<AnyCc, String> {
+                Ok(match self {
+                    $(CcConfig::$ty(c) => AnyCc::$ty(store!(<$module::$ty as CongestionOps>::new(&c.params.resolve(setup.profile()), setup) $(, $boxed)?)),)*
+                    CcConfig::External(e) => AnyCc::External(Box::new(external::External::new(&e.name, &e.params, setup)?)),
+                })
+            }
+        }
+
+        impl AnyCc {
             /// Whether this algorithm owns cwnd and pacing (`cong_control`).
             #[inline]
             pub fn has_cong_control(&self) -> bool {
@@ -569,64 +658,63 @@ impl AnyCc {
         }
     }
 
-    /// The algorithm named `name` with the parameters `given` (checked against its registry
-    /// entry); an error names what is wrong.
-    pub fn new(
-        name: &str,
-        given: &BTreeMap<String, f64>,
-        setup: &CcSetup,
-    ) -> Result<AnyCc, String> {
-        if name.contains(':') {
-            // module:Class, an algorithm written in Python (`external.rs`).
-            return external::External::new(name, given, setup)
-                .map(|e| AnyCc::External(Box::new(e)));
-        }
-        match AnyCc::build(name, given, setup) {
-            Some(cc) => cc,
-            None => {
-                let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
-                Err(format!(
-                    "cc: unsupported congestion control {name:?}; expected one of {}",
-                    names.join(", ")
-                ))
-            }
-        }
-    }
-
     /// The algorithm named `name` with its default parameters, for tests.
     pub fn by_name(name: &str) -> AnyCc {
-        AnyCc::new(name, &BTreeMap::new(), &CcSetup::default()).expect("a registered name")
+        let cc: CcConfig = name.parse().expect("a registered name");
+        cc.build(&CcSetup::default()).expect("a built-in algorithm")
     }
 }
 
-/// The registry entry of the algorithm named `name` or by one of its ns-3 class names.
-pub fn info(name: &str) -> Option<&'static CcInfo> {
-    REGISTRY
-        .iter()
-        .find(|i| i.name == name || i.ns3.iter().any(|c| c.name == name))
-}
+impl std::str::FromStr for CcConfig {
+    type Err = String;
 
-/// Whether `name` (an algorithm or an ns-3 class) grows only while ns-3's `m_isCwndLimited`
-/// holds ([`Ns3Class::cwnd_gated`]); a canonical name stands for its first ns-3 class.
-pub fn ns3_cwnd_gated(name: &str) -> bool {
-    let Some(i) = info(name) else {
-        return false;
-    };
-    match i.ns3.iter().find(|c| c.name == name) {
-        Some(c) => c.cwnd_gated,
-        None => i.ns3.first().is_some_and(|c| c.cwnd_gated),
+    /// The algorithm `name` with no parameters given.
+    fn from_str(name: &str) -> Result<CcConfig, String> {
+        CcConfig::parse(name, &BTreeMap::new())
     }
 }
 
-/// Whether `name` (an algorithm or an ns-3 class) grows per ACK in ns-3 (derived from
-/// `TcpNewReno`); a canonical name stands for its first ns-3 class.
-pub fn ns3_per_ack(name: &str) -> bool {
-    let Some(i) = info(name) else {
-        return false;
-    };
-    match i.ns3.iter().find(|c| c.name == name) {
-        Some(c) => c.per_ack,
-        None => i.ns3.first().is_some_and(|c| c.per_ack),
+/// One algorithm's configuration: the parameters given, and which of its names chose it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chosen<P> {
+    /// 0: its own name; k: its k-th ns-3 class (`CcInfo::ns3[k - 1]`).
+    pub alias: u8,
+    pub params: Given<P>,
+}
+
+impl<P> Chosen<P> {
+    fn name(&self, info: &'static CcInfo) -> &'static str {
+        match self.alias {
+            0 => info.name,
+            k => info.ns3[k as usize - 1].name,
+        }
+    }
+}
+
+impl CcConfig {
+    /// The ns-3 class it stands for: the one named, or for its own name its first.
+    fn ns3_class(&self) -> Option<&'static Ns3Class> {
+        let info = self.info()?;
+        match self.alias() {
+            0 => info.ns3.first(),
+            k => info.ns3.get(k as usize - 1),
+        }
+    }
+
+    /// Whether the algorithm needs ECN with every segment's CE mark echoed
+    /// ([`CcInfo::ecn_per_segment`]).
+    pub fn ecn_per_segment(&self) -> bool {
+        self.info().is_some_and(|i| i.ecn_per_segment)
+    }
+
+    /// Whether it grows only while ns-3's `m_isCwndLimited` holds ([`Ns3Class::cwnd_gated`]).
+    pub fn ns3_cwnd_gated(&self) -> bool {
+        self.ns3_class().is_some_and(|c| c.cwnd_gated)
+    }
+
+    /// Whether it grows per ACK in ns-3 (a class derived from `TcpNewReno`).
+    pub fn ns3_per_ack(&self) -> bool {
+        self.ns3_class().is_some_and(|c| c.per_ack)
     }
 }
 
@@ -720,6 +808,12 @@ mod tests {
                 assert!(info.params[..j].iter().all(|o| o.name != p.name));
             }
             assert_eq!(AnyCc::by_name(info.name).name(), info.name);
+            // Its typed parameters are its declaration, a field per parameter by its name.
+            let (fields, params) = PARAM_SETS[i];
+            let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+            assert_eq!(fields, names, "{}", info.name);
+            assert_eq!(params.len(), names.len(), "{}", info.name);
+            assert!(names.len() <= 64, "{}: Given's mask holds 64", info.name);
         }
         assert!(AnyCc::by_name("bbr").has_cong_control());
         assert!(!AnyCc::by_name("cubic").has_cong_control());
@@ -788,7 +882,7 @@ mod tests {
     fn parameters_are_checked_against_the_registry() {
         let setup = CcSetup::default();
         let given = |k: &str, v: f64| BTreeMap::from([(k.to_string(), v)]);
-        let err = |name: &str, k: &str, v: f64| AnyCc::new(name, &given(k, v), &setup).unwrap_err();
+        let err = |name: &str, k: &str, v: f64| CcConfig::parse(name, &given(k, v)).unwrap_err();
         assert_eq!(
             err("cubic", "gamma", 1.0),
             "cc_params.gamma: not a parameter of cubic; expected beta, c, fast_convergence, \
@@ -806,18 +900,26 @@ mod tests {
             err("bbr", "start_phase", 2.5),
             "cc_params.start_phase: expected a whole number from 0 to 7, got 2.5"
         );
-        assert!(AnyCc::new("cubic", &given("beta", 0.8), &setup).is_ok());
-        // ns-3 class names are aliases.
-        assert_eq!(
-            AnyCc::new("TcpCubic", &BTreeMap::new(), &setup)
-                .unwrap()
-                .name(),
-            "cubic"
-        );
+        assert!(CcConfig::parse("cubic", &given("beta", 0.8)).is_ok());
+        // ns-3 class names are aliases: the algorithm's, written back as given.
+        let cc: CcConfig = "TcpCubic".parse().unwrap();
+        assert_eq!(cc.build(&setup).unwrap().name(), "cubic");
+        assert_eq!((cc.name(), cc.info().unwrap().name), ("TcpCubic", "cubic"));
         // reno stands for TcpLinuxReno (its first class), which counts segments.
-        assert!(ns3_per_ack("TcpNewReno") && ns3_per_ack("westwood"));
-        assert!(!ns3_per_ack("TcpLinuxReno") && !ns3_per_ack("reno") && !ns3_per_ack("cubic"));
-        let unknown = AnyCc::new("tahoe", &BTreeMap::new(), &setup).unwrap_err();
+        let per_ack = |name: &str| name.parse::<CcConfig>().unwrap().ns3_per_ack();
+        assert!(per_ack("TcpNewReno") && per_ack("westwood"));
+        assert!(!per_ack("TcpLinuxReno") && !per_ack("reno") && !per_ack("cubic"));
+        let gated = |name: &str| name.parse::<CcConfig>().unwrap().ns3_cwnd_gated();
+        assert!(gated("reno") && gated("TcpLinuxReno") && !gated("TcpNewReno") && gated("cubic"));
+        // Parameters given are kept as given and written back alone; the rest take the
+        // defaults of the flow's profile when the algorithm is built.
+        let cc = CcConfig::parse("scalable", &given("b", 0.25)).unwrap();
+        assert_eq!(cc.given(), given("b", 0.25));
+        let CcConfig::Scalable(c) = &cc else { panic!() };
+        let ns3 = c.params.resolve(Some("ns3"));
+        assert_eq!((ns3.a, ns3.b, ns3.legacy_window), (0.02, 0.25, 50.0));
+        assert_eq!(c.params.resolve(None).legacy_window, 16.0);
+        let unknown = "tahoe".parse::<CcConfig>().unwrap_err();
         assert!(unknown
             .starts_with("cc: unsupported congestion control \"tahoe\"; expected one of reno,"));
     }

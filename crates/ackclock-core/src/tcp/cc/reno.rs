@@ -24,21 +24,29 @@
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
 
-use super::{reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window, Ns3Class};
+use super::{reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Window, Ns3Class};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reno;
+
+crate::params! {
+    /// Reno has no parameters.
+    pub struct RenoParams {
+    }
+}
 
 impl CongestionOps for Reno {
     const INFO: CcInfo = CcInfo {
         name: "reno",
         ns3: &[Ns3Class::segments("TcpLinuxReno").cwnd_gated(), Ns3Class::newreno("TcpNewReno")],
         ecn_per_segment: false,
-        params: &[],
+        params: RenoParams::PARAMS,
     };
 
-    fn new(_p: &Params, _setup: &CcSetup) -> Reno {
+    type Params = RenoParams;
+
+    fn new(_p: &RenoParams, _setup: &CcSetup) -> Reno {
         Reno
     }
 

@@ -13,7 +13,7 @@
 //! halve at or below the legacy window, as here.
 
 use super::{
-    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
     Window, Ns3Class};
 use crate::time::SimTime;
 
@@ -24,27 +24,34 @@ pub struct Scalable {
     legacy: f64,
 }
 
+crate::params! {
+    /// Scalable's parameters (`cc_params`), each with its declaration.
+    pub struct ScalableParams {
+        a: f64 = Param::new("a", 0.01, Range::Fraction, "segments added per ACK above the legacy window")
+            .profile_defaults(&[("ns3", 0.02)]),
+        b: f64 = Param::new("b", 0.125, Range::Between(0.0, 1.0), "fraction of cwnd taken off on a loss")
+            .ns3("MDFactor"),
+        legacy_window: f64 = Param::new("legacy_window", 16.0, Range::Segments, "Reno at or below")
+            .profile_defaults(&[("ns3", 50.0)])
+            .ns2("scalable_lwnd_"),
+    }
+}
+
 impl CongestionOps for Scalable {
     const INFO: CcInfo = CcInfo {
         name: "scalable",
         ns3: &[Ns3Class::newreno("TcpScalable")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("a", 0.01, Range::Fraction, "segments added per ACK above the legacy window")
-                .profile_defaults(&[("ns3", 0.02)]),
-            Param::new("b", 0.125, Range::Between(0.0, 1.0), "fraction of cwnd taken off on a loss")
-                .ns3("MDFactor"),
-            Param::new("legacy_window", 16.0, Range::Segments, "Reno at or below")
-                .profile_defaults(&[("ns3", 50.0)])
-                .ns2("scalable_lwnd_"),
-        ],
+        params: ScalableParams::PARAMS,
     };
 
-    fn new(p: &Params, _setup: &CcSetup) -> Scalable {
+    type Params = ScalableParams;
+
+    fn new(p: &ScalableParams, _setup: &CcSetup) -> Scalable {
         Scalable {
-            a: p.get("a"),
-            b: p.get("b"),
-            legacy: p.get("legacy_window"),
+            a: p.a,
+            b: p.b,
+            legacy: p.legacy_window,
         }
     }
 
@@ -75,7 +82,7 @@ mod tests {
 
     #[test]
     fn one_percent_per_round_trip_and_an_eighth_off() {
-        let mut s = Scalable::new(&Params::defaults(&Scalable::INFO), &CcSetup::default());
+        let mut s = Scalable::new(&ScalableParams::default(), &CcSetup::default());
         let mut w = Window::new(1000.0, 10.0, 1e9);
         let ack = AckEvent {
             now: SimTime::ZERO,

@@ -35,7 +35,7 @@
 
 use super::{
     reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, Conn,
-    CongestionOps, Ns3Class, Param, Params, Range, Window, NO_TRACE,
+    CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -115,39 +115,46 @@ impl Vegas {
     }
 }
 
+crate::params! {
+    /// Vegas's parameters (`cc_params`), each with its declaration.
+    pub struct VegasParams {
+        alpha: f64 = Param::new("alpha", 1.0, Range::NonNegative, "grow below this many queued segments")
+            .ns2("v_alpha_")
+            .ns3("Alpha")
+            .profile_defaults(&[("ns3", 2.0)]),
+        beta: f64 = Param::new("beta", 3.0, Range::NonNegative, "shrink above this many queued segments")
+            .ns2("v_beta_")
+            .ns3("Beta")
+            .profile_defaults(&[("ns3", 4.0)]),
+        gamma: f64 = Param::new("gamma", 1.0, Range::NonNegative, "leave slow start above this many")
+            .ns2("v_gamma_")
+            .ns3("Gamma"),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpVegas rules (module notes)")
+            .profile_defaults(&[("ns3", 1.0)]),
+    }
+}
+
 impl CongestionOps for Vegas {
     const INFO: CcInfo = CcInfo {
         name: "vegas",
         ns3: &[Ns3Class::newreno("TcpVegas")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("alpha", 1.0, Range::NonNegative, "grow below this many queued segments")
-                .ns2("v_alpha_")
-                .ns3("Alpha")
-                .profile_defaults(&[("ns3", 2.0)]),
-            Param::new("beta", 3.0, Range::NonNegative, "shrink above this many queued segments")
-                .ns2("v_beta_")
-                .ns3("Beta")
-                .profile_defaults(&[("ns3", 4.0)]),
-            Param::new("gamma", 1.0, Range::NonNegative, "leave slow start above this many")
-                .ns2("v_gamma_")
-                .ns3("Gamma"),
-            Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpVegas rules (module notes)")
-                .profile_defaults(&[("ns3", 1.0)]),
-        ],
+        params: VegasParams::PARAMS,
     };
+
+    type Params = VegasParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Vegas {
+    fn new(p: &VegasParams, _setup: &CcSetup) -> Vegas {
         Vegas {
-            alpha: p.get("alpha"),
-            beta: p.get("beta"),
-            gamma: p.get("gamma"),
+            alpha: p.alpha,
+            beta: p.beta,
+            gamma: p.gamma,
             base_rtt: f64::INFINITY,
             round_min: f64::INFINITY,
             round_start: None,
             diff: f64::NAN,
-            ns3: p.get("ns3_model") != 0.0,
+            ns3: p.ns3_model,
             cnt_rtt: 0,
             beg_snd_nxt: 0,
             doing: true,
@@ -262,7 +269,7 @@ mod tests {
     #[test]
     fn holds_between_alpha_and_beta_segments_queued() {
         let given = BTreeMap::new();
-        let mut v = Vegas::new(&Params::new(&Vegas::INFO, &given).unwrap(), &CcSetup::default());
+        let mut v = Vegas::new(&VegasParams::given(&given).unwrap(), &CcSetup::default());
         let mut w = Window::new(20.0, 10.0, 1e9);
         let mut t = run_round(&mut v, &mut w, 0, 100); // base RTT 100 ms, nothing queued
         assert!(w.cwnd > 20.0, "grows while diff < alpha: {}", w.cwnd);
@@ -281,7 +288,7 @@ mod tests {
         given.insert("ns3_model".to_string(), 1.0);
         given.insert("alpha".to_string(), 2.0);
         given.insert("beta".to_string(), 4.0);
-        Vegas::new(&Params::new(&Vegas::INFO, &given).unwrap(), &CcSetup::default())
+        Vegas::new(&VegasParams::given(&given).unwrap(), &CcSetup::default())
     }
 
     /// One ns-3 round: `n` ACKs each with the smoothed RTT `rtt_ms`, the last reaching the

@@ -20,7 +20,7 @@
 
 use super::{
     reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps,
-    Conn, Ns3Class, Param, Params, Range, Window, NO_TRACE,
+    Conn, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -41,19 +41,28 @@ pub struct Veno {
     doing_veno: bool,
 }
 
+crate::params! {
+    /// Veno's parameters (`cc_params`), each with its declaration.
+    pub struct VenoParams {
+        beta: f64 = Param::new("beta", 3.0, Range::NonNegative, "segments queued above which a loss is congestion")
+            .ns3("Beta"),
+    }
+}
+
 impl CongestionOps for Veno {
     const INFO: CcInfo = CcInfo {
         name: "veno",
         ns3: &[Ns3Class::newreno("TcpVeno")],
         ecn_per_segment: false,
-        params: &[Param::new("beta", 3.0, Range::NonNegative, "segments queued above which a loss is congestion")
-            .ns3("Beta")],
+        params: VenoParams::PARAMS,
     };
+
+    type Params = VenoParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Veno {
+    fn new(p: &VenoParams, _setup: &CcSetup) -> Veno {
         Veno {
-            beta: p.get("beta"),
+            beta: p.beta,
             base_rtt: f64::INFINITY,
             round_min: f64::INFINITY,
             round_samples: 0,
@@ -152,7 +161,7 @@ mod tests {
     /// N = cwnd (1 - BaseRTT / RTT); below beta a loss takes a fifth off, at or above half.
     #[test]
     fn a_loss_with_few_segments_queued_is_random() {
-        let mut v = Veno::new(&Params::defaults(&Veno::INFO), &CcSetup::default());
+        let mut v = Veno::new(&VenoParams::default(), &CcSetup::default());
         let mut w = Window::new(20.0, 10.0, 1e9);
         for _ in 0..3 {
             sample(&mut v, &mut w, 100);
@@ -174,7 +183,7 @@ mod tests {
     /// At or above beta, congestion avoidance adds one segment every other round trip.
     #[test]
     fn above_beta_one_segment_per_two_round_trips() {
-        let mut v = Veno::new(&Params::defaults(&Veno::INFO), &CcSetup::default());
+        let mut v = Veno::new(&VenoParams::default(), &CcSetup::default());
         v.diff = 5.0;
         v.round_end = u64::MAX;
         let mut w = Window::new(10.0, 5.0, 1e9);

@@ -9,7 +9,7 @@
 //! so random losses do not halve it. Growth is Reno's.
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Params, Window,
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Window,
     NO_TRACE, Ns3Class};
 use crate::time::SimTime;
 
@@ -24,15 +24,23 @@ pub struct Westwood {
     srtt: f64,
 }
 
+crate::params! {
+    /// Westwood has no parameters.
+    pub struct WestwoodParams {
+    }
+}
+
 impl CongestionOps for Westwood {
     const INFO: CcInfo = CcInfo {
         name: "westwood",
         ns3: &[Ns3Class::newreno("TcpWestwoodPlus")],
         ecn_per_segment: false,
-        params: &[],
+        params: WestwoodParams::PARAMS,
     };
 
-    fn new(_p: &Params, _setup: &CcSetup) -> Westwood {
+    type Params = WestwoodParams;
+
+    fn new(_p: &WestwoodParams, _setup: &CcSetup) -> Westwood {
         Westwood {
             bwe: 0.0,
             rtt_min: f64::INFINITY,
@@ -106,7 +114,7 @@ mod tests {
     #[test]
     fn loss_sets_the_window_to_the_estimated_bdp() {
         let given = BTreeMap::new();
-        let mut ww = Westwood::new(&Params::new(&Westwood::INFO, &given).unwrap(), &CcSetup::default());
+        let mut ww = Westwood::new(&WestwoodParams::given(&given).unwrap(), &CcSetup::default());
         let mut w = Window::new(50.0, 10.0, 1e9);
         // 1000 segments/s acknowledged, RTT 100 ms (min 80 ms) for 5 s.
         let mut now = SimTime::ZERO;

@@ -16,7 +16,7 @@
 //! sample far above the link's rate, so the original overestimates the bandwidth.
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Params, Range,
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
     Window, NO_TRACE,
 };
 use crate::time::SimTime;
@@ -33,22 +33,31 @@ pub struct WestwoodOriginal {
     last_ack: SimTime,
 }
 
+crate::params! {
+    /// Westwood (original)'s parameters (`cc_params`), each with its declaration.
+    pub struct WestwoodOriginalParams {
+        alpha: f64 = Param::new(
+            "alpha",
+            0.9,
+            Range::Between(0.0, 1.0),
+            "the Tustin filter's gain (ns-3 fixes it at 0.9)",
+            ),
+    }
+}
+
 impl CongestionOps for WestwoodOriginal {
     const INFO: CcInfo = CcInfo {
         name: "westwood_original",
         ns3: &[],
         ecn_per_segment: false,
-        params: &[Param::new(
-            "alpha",
-            0.9,
-            Range::Between(0.0, 1.0),
-            "the Tustin filter's gain (ns-3 fixes it at 0.9)",
-        )],
+        params: WestwoodOriginalParams::PARAMS,
     };
 
-    fn new(p: &Params, _setup: &CcSetup) -> WestwoodOriginal {
+    type Params = WestwoodOriginalParams;
+
+    fn new(p: &WestwoodOriginalParams, _setup: &CcSetup) -> WestwoodOriginal {
         WestwoodOriginal {
-            alpha: p.get("alpha"),
+            alpha: p.alpha,
             bwe: 0.0,
             last_sample: 0.0,
             rtt_min: f64::INFINITY,
@@ -127,14 +136,14 @@ mod tests {
     #[test]
     fn per_ack_samples_and_their_overestimate_under_ack_compression() {
         let mut w = Window::new(500.0, 10.0, 1e9);
-        let mut ww = WestwoodOriginal::new(&Params::defaults(&WestwoodOriginal::INFO), &CcSetup::default());
+        let mut ww = WestwoodOriginal::new(&WestwoodOriginalParams::default(), &CcSetup::default());
         for i in 1..=2000 {
             ww.cong_avoid(&mut w, ack(i, 1));
         }
         assert!((ww.bwe - 1000.0).abs() < 1.0, "{}", ww.bwe);
         assert!((ww.ssthresh(&w, SimTime::ZERO) - 100.0).abs() < 0.1);
 
-        let mut ww = WestwoodOriginal::new(&Params::defaults(&WestwoodOriginal::INFO), &CcSetup::default());
+        let mut ww = WestwoodOriginal::new(&WestwoodOriginalParams::default(), &CcSetup::default());
         for i in 1..=1000u64 {
             let t = i * 2_000;
             for dt in [0, 100] {

@@ -27,7 +27,7 @@
 
 use super::{
     reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps,
-    Conn, Ns3Class, Param, Params, Range, Window, NO_TRACE,
+    Conn, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -56,40 +56,47 @@ pub struct Yeah {
     pub last_q: f64,
 }
 
+crate::params! {
+    /// YeAH's parameters (`cc_params`), each with its declaration.
+    pub struct YeahParams {
+        alpha: f64 = Param::new("alpha", 80.0, Range::NonNegative, "segments queued above which YeAH decongests").ns3("Alpha"),
+        gamma: f64 = Param::new("gamma", 1.0, Range::Positive, "fraction of the queue removed per round (Q / gamma)").ns3("Gamma"),
+        delta: f64 = Param::new("delta", 3.0, Range::Whole(0, 31), "log2 of the smallest fraction of cwnd a loss removes").ns3("Delta"),
+        epsilon: f64 = Param::new("epsilon", 1.0, Range::Whole(0, 31), "log2 of the largest fraction decongestion removes").ns3("Epsilon"),
+        phy: f64 = Param::new("phy", 8.0, Range::Positive, "slow mode above a congestion level of 1/phy").ns3("Phy"),
+        rho: f64 = Param::new("rho", 16.0, Range::Whole(0, 1_000_000), "slow rounds after which a loss means competing with Reno").ns3("Rho"),
+        zeta: f64 = Param::new("zeta", 50.0, Range::Whole(0, 1_000_000), "fast rounds after which reno_count resets").ns3("Zeta"),
+        stcp_ai: f64 = Param::new("stcp_ai", 100.0, Range::Segments, "Scalable's increase: 1 per min(cwnd, this) segments").ns3("StcpAiFactor"),
+        integer_phy: bool = Param::new("integer_phy", 0.0, Range::Flag, "the level threshold 1/phy in integers, as ns-3")
+            .profile_defaults(&[("ns3", 1.0)]),
+    }
+}
+
 impl CongestionOps for Yeah {
     const INFO: CcInfo = CcInfo {
         name: "yeah",
         ns3: &[Ns3Class::newreno("TcpYeah")],
         ecn_per_segment: false,
-        params: &[
-            Param::new("alpha", 80.0, Range::NonNegative, "segments queued above which YeAH decongests").ns3("Alpha"),
-            Param::new("gamma", 1.0, Range::Positive, "fraction of the queue removed per round (Q / gamma)").ns3("Gamma"),
-            Param::new("delta", 3.0, Range::Whole(0, 31), "log2 of the smallest fraction of cwnd a loss removes").ns3("Delta"),
-            Param::new("epsilon", 1.0, Range::Whole(0, 31), "log2 of the largest fraction decongestion removes").ns3("Epsilon"),
-            Param::new("phy", 8.0, Range::Positive, "slow mode above a congestion level of 1/phy").ns3("Phy"),
-            Param::new("rho", 16.0, Range::Whole(0, 1_000_000), "slow rounds after which a loss means competing with Reno").ns3("Rho"),
-            Param::new("zeta", 50.0, Range::Whole(0, 1_000_000), "fast rounds after which reno_count resets").ns3("Zeta"),
-            Param::new("stcp_ai", 100.0, Range::Segments, "Scalable's increase: 1 per min(cwnd, this) segments").ns3("StcpAiFactor"),
-            Param::new("integer_phy", 0.0, Range::Flag, "the level threshold 1/phy in integers, as ns-3")
-                .profile_defaults(&[("ns3", 1.0)]),
-        ],
+        params: YeahParams::PARAMS,
     };
+
+    type Params = YeahParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &Params, _setup: &CcSetup) -> Yeah {
+    fn new(p: &YeahParams, _setup: &CcSetup) -> Yeah {
         Yeah {
-            alpha: p.get("alpha"),
-            gamma: p.get("gamma"),
-            delta: p.get("delta") as u32,
-            epsilon: p.get("epsilon") as u32,
-            rho: p.get("rho") as u32,
-            zeta: p.get("zeta") as u32,
-            stcp_ai: p.get("stcp_ai"),
-            level_max: if p.get("integer_phy") != 0.0 {
+            alpha: p.alpha,
+            gamma: p.gamma,
+            delta: p.delta as u32,
+            epsilon: p.epsilon as u32,
+            rho: p.rho as u32,
+            zeta: p.zeta as u32,
+            stcp_ai: p.stcp_ai,
+            level_max: if p.integer_phy {
                 // TcpYeah::IncreaseWindow: `L > (1 / m_phy)`, m_phy a uint32_t.
-                (1 / (p.get("phy") as u32).max(1)) as f64
+                (1 / (p.phy as u32).max(1)) as f64
             } else {
-                1.0 / p.get("phy")
+                1.0 / p.phy
             },
             base_rtt: f64::INFINITY,
             round_min: f64::INFINITY,
@@ -199,7 +206,7 @@ mod tests {
     use crate::time::SimDuration;
 
     fn yeah() -> Yeah {
-        Yeah::new(&Params::defaults(&Yeah::INFO), &CcSetup::default())
+        Yeah::new(&YeahParams::default(), &CcSetup::default())
     }
 
     fn round(y: &mut Yeah, w: &mut Window, rtt_ms: u64, end: u64) {
@@ -250,7 +257,7 @@ mod tests {
     fn integer_phy_makes_any_queue_slow() {
         for (integer, slow) in [(0.0, 0), (1.0, 1)] {
             let given = std::collections::BTreeMap::from([("integer_phy".to_string(), integer)]);
-            let mut y = Yeah::new(&Params::new(&Yeah::INFO, &given).unwrap(), &CcSetup::default());
+            let mut y = Yeah::new(&YeahParams::given(&given).unwrap(), &CcSetup::default());
             let mut w = Window::new(100.0, 10.0, 1e9);
             round(&mut y, &mut w, 100, 0);
             assert_eq!(y.slow_rounds, 0);

@@ -278,7 +278,7 @@ fn ns3_cwnd_limited_stops_growth_once_a_segment_of_cwnd_is_unused() {
         cfg.window_init = 2;
         cfg.initial_ssthresh = Some(1000);
         cfg.limited_transmit = false;
-        cfg.cc = cc.to_string();
+        cfg.cc = cc.parse().unwrap();
         cfg.ns3_cwnd_limited = on;
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
         s.start(SimTime(0), &mut out, &mut c);

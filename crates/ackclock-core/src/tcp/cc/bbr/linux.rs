@@ -585,11 +585,11 @@ impl Bbr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcp::cc::{CcSetup, CongestionOps, Params};
+    use crate::tcp::cc::{bbr::BbrParams, CcSetup, CongestionOps, Given};
     use std::collections::BTreeMap;
 
     fn linux_bbr() -> (Bbr, Window) {
-        let mut b = Bbr::with(&Params::defaults(&Bbr::INFO), 10.0);
+        let mut b = Bbr::with(&BbrParams::default(), 10.0);
         b.set_linux(1448.0);
         let w = Window::new(10.0, f64::INFINITY, 1e9);
         (b, w)
@@ -611,7 +611,7 @@ mod tests {
             assert!((850..1150).contains(n), "phase {phase}: {seen:?}");
         }
         // The draft's model (not Linux's) keeps its fixed phase.
-        let mut draft = Bbr::with(&Params::defaults(&Bbr::INFO), 10.0);
+        let mut draft = Bbr::with(&BbrParams::default(), 10.0);
         draft.set_random(RandomStream::named(7, "flow.f1.cc"));
         assert_eq!(draft.probe_bw_start_phase(), 2);
     }
@@ -708,7 +708,9 @@ mod tests {
                 mss: 1448.0,
                 ..CcSetup::default()
             };
-            let p = Params::new(&Bbr::INFO, &given).unwrap().profile(setup.profile());
+            let p = Given::<BbrParams>::check("bbr", "cc_params", &given)
+                .unwrap()
+                .resolve(setup.profile());
             let mut b = Bbr::new(&p, &setup);
             let mut w = Window::new(10.0, f64::INFINITY, 1e9);
             let (mut t, mut delivered) = (0u64, 0);
