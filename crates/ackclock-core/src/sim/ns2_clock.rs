@@ -14,8 +14,9 @@
 //! tens of nanoseconds over a long run, so its order of events is that of its doubles, not
 //! of exact time with ties broken by them. Reported times are ns-2's, to the picosecond.
 //!
-//! Events without an ns-2 time of their own (TCP timers, samples) count as at their
-//! picosecond's double, scheduled when ackclock schedules them.
+//! A TCP timer takes ns-2's sum for its time (the running event's double plus the delay)
+//! and runs at that double's picosecond. Events without an ns-2 time of their own (pacing,
+//! samples) count as at their picosecond's double, scheduled when ackclock schedules them.
 
 use super::*;
 use crate::net::Ns2Outcome;
@@ -41,21 +42,32 @@ pub(super) struct Ns2Timers {
 
 impl Ns2Timer {
     /// Records `deadline` if it is new: ns-2's time for it is the running event's double
-    /// `now2` plus the delay, and it takes the next scheduling order from `q`.
+    /// `now2` plus the delay, and it takes the next scheduling order from `q`. Returns the
+    /// picosecond of that double where it is not the deadline's own (the deadline is exact
+    /// time plus the delay, ns-2's sum rounds: one picosecond either way in a few percent of
+    /// timers); the caller moves the agent's deadline there ([`Ns2Timer::moved`]), so that
+    /// the timer runs among the events of its ns-2 time and not a picosecond off them.
     fn arm(
         &mut self,
         deadline: Option<SimTime>,
         now: SimTime,
         now2: f64,
         q: &mut EventQueue<Event>,
-    ) {
-        if self.deadline != deadline {
-            self.deadline = deadline;
-            if let Some(d) = deadline {
-                self.t2 = now2 + ns2_seconds(SimTime(d.0 - now.0));
-                self.uid = q.reserve(1);
-            }
+    ) -> Option<(SimTime, SimTime)> {
+        if self.deadline == deadline {
+            return None;
         }
+        self.deadline = deadline;
+        let d = deadline?;
+        self.t2 = now2 + ns2_seconds(SimTime(d.0 - now.0));
+        self.uid = q.reserve(1);
+        let t = ns2_ps(self.t2).max(now);
+        (t != d).then_some((d, t))
+    }
+
+    /// The agent's deadline now stands at `t`, its ns-2 time's picosecond.
+    fn moved(&mut self, t: SimTime) {
+        self.deadline = Some(t);
     }
 }
 
@@ -69,15 +81,33 @@ impl Simulator {
     /// line: the other profiles' hot path only tests the flag.
     #[inline(never)]
     pub(super) fn ns2_sync_timers(&mut self, f: FlowId) {
-        let Agent::Tcp { sender, sink } = &self.flows[f.idx()].agent else {
+        let Agent::Tcp { sender, sink } = &mut self.flows[f.idx()].agent else {
             return;
         };
-        let (delack, pace) = (sink.deadline(), sender.pace_deadline());
-        let deadline = sender.rto_deadline();
         let (now, now2) = (self.now, self.pool.ns2_now.0);
         let armed = &mut self.ns2_timers[f.idx()];
-        armed.rto.arm(deadline, now, now2, &mut self.queue);
-        armed.delack.arm(delack, now, now2, &mut self.queue);
+        // A timer runs at its ns-2 time's picosecond: where exact time plus the delay rounds
+        // to another, its deadline moves there (a delayed ACK due with a data segment's
+        // arrival at one ns-2 time ran a picosecond after it: seed 002's model, N = 5,
+        // p = 0.1, 154.048179 s).
+        if let Some((d, t)) = armed
+            .rto
+            .arm(sender.rto_deadline(), now, now2, &mut self.queue)
+        {
+            if sender.retime_rto(d, t) {
+                armed.rto.moved(t);
+            }
+        }
+        if let Some((d, t)) = armed
+            .delack
+            .arm(sink.deadline(), now, now2, &mut self.queue)
+        {
+            if sink.retime_delack(d, t) {
+                armed.delack.moved(t);
+            }
+        }
+        let (delack, pace) = (sink.deadline(), sender.pace_deadline());
+        let deadline = sender.rto_deadline();
         let armed = *armed;
         let flow = &mut self.flows[f.idx()];
         if let Some(t) = flow.rto_event.needs_event(deadline) {
@@ -253,5 +283,35 @@ impl Simulator {
         };
         let at = ns2_ps(t2).max(self.now);
         (at, ns2_key(at, t2, uid))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `TimerHandler::resched(delay)` sets the timer at clock + delay in doubles: a clock of
+    /// 34.0089795000005 s is 34 008 979 500 000.4997 ps, so exact time plus 100 ms is
+    /// ...500 000 ps where ns-2's sum is 34.10897950000050116 s, ...500 001 ps. The timer
+    /// moves to the sum's picosecond, and stays there until the deadline changes.
+    #[test]
+    fn a_timer_moves_to_its_ns2_sums_picosecond() {
+        let mut q: EventQueue<Event> = EventQueue::new();
+        q.order_as_ns2();
+        let now2 = 34.008_979_500_000_5;
+        let now = ns2_ps(now2);
+        assert_eq!(now, SimTime(34_008_979_500_000));
+        let d = SimTime(now.0 + 100_000_000_000);
+        let mut timer = Ns2Timer::default();
+        let moved = timer.arm(Some(d), now, now2, &mut q);
+        assert_eq!(moved, Some((d, SimTime(d.0 + 1))));
+        assert_eq!(timer.t2, now2 + 0.1);
+        timer.moved(SimTime(d.0 + 1));
+        assert_eq!(timer.arm(Some(SimTime(d.0 + 1)), now, now2, &mut q), None);
+        // Where the sum's picosecond is the deadline's, nothing moves.
+        let now2 = 34.008_979_500_000_49;
+        let now = ns2_ps(now2);
+        let d = SimTime(now.0 + 100_000_000_000);
+        assert_eq!(Ns2Timer::default().arm(Some(d), now, now2, &mut q), None);
     }
 }

@@ -580,6 +580,16 @@ impl TcpSender {
         self.rto_deadline
     }
 
+    /// Moves a retransmission deadline at `from` to `to` (the ns2 profile's clock: the
+    /// picosecond of ns-2's double for it, `sim/ns2_clock.rs`); false if it is not at `from`.
+    pub fn retime_rto(&mut self, from: SimTime, to: SimTime) -> bool {
+        let at = self.rto_deadline == Some(from);
+        if at {
+            self.rto_deadline = Some(to);
+        }
+        at
+    }
+
     pub fn payload(&self) -> u32 {
         self.payload
     }

@@ -226,6 +226,17 @@ impl TcpSink {
         }
     }
 
+    /// Moves a delayed-ACK deadline at `from` to `to` (the ns2 profile's clock: the
+    /// picosecond of ns-2's double for it, `sim/ns2_clock.rs`); false if `from` is not the
+    /// delayed ACK's (a window update or Linux's compressed ACK stays where it is).
+    pub fn retime_delack(&mut self, from: SimTime, to: SimTime) -> bool {
+        let at = self.deadline == Some(from) && self.deadline() == Some(from);
+        if at {
+            self.deadline = Some(to);
+        }
+        at
+    }
+
     /// The delayed-ACK timer or the window-update time came at `now`.
     pub fn on_timer(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let update = self.update_at.is_some_and(|t| t <= now);
