@@ -8,7 +8,9 @@ delivered to the sinks, headers included (ns-2's TCPSink `bytes_`), over the who
     python validation/seed002_vs_ns2.py [--quick] [--out validation/seed002_results.md]
 
 Needs `ns` (Debian package ns2) on PATH. The Tcl script is generated here; it is ours, written
-for this comparison from the seed's description and its appendix.
+for this comparison from the seed's description and its appendix. ackclock runs the model twice:
+built with the Python API (its own random streams: the agreement is statistical) and from the
+same Tcl through `ackclock ns2` (ns-2's random streams and order of events: the same bytes).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -98,6 +101,20 @@ def run_ns2(c: Case) -> tuple[float, float]:
     return int(m.group(1)) * 8 / c.seconds / 1e6, wall
 
 
+def run_ackclock_ns2(c: Case) -> float:
+    """Throughput in Mb/s of the same Tcl script through `ackclock ns2`."""
+    script = TCL.format(segment=SEGMENT, window=WINDOW, delay=BOTTLENECK_DELAY_MS, bs=c.bs,
+                        p=c.p, n=c.n, seconds=c.seconds)
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "model.tcl").write_text(script, encoding="utf-8")
+        out = subprocess.run([sys.executable, "-m", "ackclock", "ns2", "model.tcl"], cwd=d,
+                             capture_output=True, text=True, check=True).stdout
+    m = re.search(r"bytes (\d+)", out)
+    if not m:
+        raise RuntimeError(f"ackclock ns2 printed no byte count: {out!r}")
+    return int(m.group(1)) * 8 / c.seconds / 1e6
+
+
 def run_ackclock(c: Case) -> tuple[float, float]:
     net = ac.Network(f"seed002-n{c.n}-p{c.p}-bs{c.bs}", profile="ns2")
     net.nodes("entry", "exit")
@@ -130,15 +147,18 @@ def main() -> None:
     args = ap.parse_args()
     if shutil.which("ns") is None:
         raise SystemExit("ns (ns-2) is not on PATH: apt-get install ns2")
-    rows = ["| N | p | bs | ns-2 Mb/s | ackclock Mb/s | diff | ns-2 wall s | ackclock wall s |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| N | p | bs | ns-2 Mb/s | ackclock Mb/s | diff | ackclock ns2, same Tcl | diff |"
+            " ns-2 wall s | ackclock wall s |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     print(rows[0])
     for c in cases(args.quick):
         ns_t, ns_w = run_ns2(c)
         ac_t, ac_w = run_ackclock(c)
+        same = run_ackclock_ns2(c)
         diff = (ac_t - ns_t) / ns_t * 100 if ns_t else float("nan")
-        row = (f"| {c.n} | {c.p} | {c.bs} | {ns_t:.3f} | {ac_t:.3f} | {diff:+.1f}% | {ns_w:.2f} |"
-               f" {ac_w:.3f} |")
+        diff_same = (same - ns_t) / ns_t * 100 if ns_t else float("nan")
+        row = (f"| {c.n} | {c.p} | {c.bs} | {ns_t:.3f} | {ac_t:.3f} | {diff:+.1f}% | {same:.3f} |"
+               f" {diff_same:+.4f}% | {ns_w:.2f} | {ac_w:.3f} |")
         rows.append(row)
         print(row, flush=True)
     if args.out:

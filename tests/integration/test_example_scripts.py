@@ -112,6 +112,24 @@ def test_seed004_two_flows_example_gives_its_table_at_the_highest_rate() -> None
     check_rows("examples/seed004_two_flows.md", rows, got)
 
 
+def test_seed002_model_example_gives_both_tables_of_its_page() -> None:
+    """examples/seed002_model.py: 25 cases of 1500 s in each window accounting (about 12 s of
+    CPU); docs/examples/seed002.md prints the packet-counted table, then the byte-counted one."""
+    mod = script("seed002_model.py")
+    ns, ps = [1, 2, 5, 10, 50], [0.0001, 0.001, 0.01, 0.05, 0.1]
+    table = mod["sweep"](ns, ps, 200, 1500, ("packets", "bytes"))
+    text = (ROOT / "docs/examples/seed002.md").read_text(encoding="utf-8")
+    header = "| p \\ N | 1 | 2 | 5 | 10 | 50 |"
+    second = text.index(header, text.index(header) + 1)
+    for unit, at in (("packets", text.index(header)), ("bytes", second)):
+        lines = text[at:].splitlines()[2:2 + len(ps)]
+        rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+        pivot = table[table.window_unit == unit].pivot(index="p", columns="N",
+                                                       values="throughput_mbps")
+        got = [[str(p), *pivot.loc[p, ns].tolist()] for p in ps]
+        check_rows("examples/seed002.md", rows, got)
+
+
 def test_seed001_scenario1_example_follows_the_loss_models() -> None:
     """examples/seed001_scenario1.py (its page prints no table): more CBR, more loss and less
     TCP throughput, and the simulated throughput within the models' range where losses are
