@@ -20,7 +20,7 @@
 //! same fraction of the cores), as data-centre switches do (RFC 2992's hash-threshold
 //! method, with the hash taken modulo the group size). A flow's packets all take one path.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::Link;
@@ -125,6 +125,9 @@ impl Routes {
         let mut order = Vec::with_capacity(n);
         let mut frontier = VecDeque::new();
         let mut group = Vec::new();
+        // Each distinct group once: a fat-tree switch has the same uplinks toward every tree
+        // outside its own pod (k = 16: 2.4 MB of copies, read at random, against some 20 kB).
+        let mut group_at: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut outgoing: Vec<Vec<u32>> = vec![Vec::new(); if ecmp { n } else { 0 }];
         if ecmp {
             for (i, l) in links.iter().enumerate() {
@@ -165,9 +168,17 @@ impl Routes {
                         .filter(|&l| dist[links[l as usize].to.idx()].wrapping_add(1) == dist[u]),
                 );
                 if group.len() > 1 {
-                    next[u * trees + t] = GROUP | groups.len() as u32;
-                    groups.push(group.len() as u32);
-                    groups.extend_from_slice(&group);
+                    let at = match group_at.get(group.as_slice()) {
+                        Some(&at) => at,
+                        None => {
+                            let at = groups.len() as u32;
+                            groups.push(group.len() as u32);
+                            groups.extend_from_slice(&group);
+                            group_at.insert(group.clone(), at);
+                            at
+                        }
+                    };
+                    next[u * trees + t] = GROUP | at;
                 }
             }
         }
@@ -406,5 +417,37 @@ mod tests {
             ecmp.path_delay(NodeId(0), NodeId(5), FlowId(7), &links),
             SimDuration(1 + (1 + a) + 5)
         );
+    }
+
+    /// A switch's group of uplinks is stored once, however many trees route over it: two
+    /// pods of two edge switches, a host under each of pod B's, so that pod A's edge switches
+    /// reach two trees over the same two aggregation switches.
+    #[test]
+    fn equal_groups_are_stored_once() {
+        // 0, 1: pod A's edge switches; 2, 3: aggregation; 4, 7: pod B's edge switches, with
+        // hosts 5 (under 4) and 6 (under 7).
+        let mut links = Vec::new();
+        for e in [0, 1, 4, 7] {
+            for a in [2, 3] {
+                links.push(link(e, a));
+                links.push(link(a, e));
+            }
+        }
+        for (e, h) in [(4, 5), (7, 6)] {
+            links.push(link(e, h));
+            links.push(link(h, e));
+        }
+        let dests = [NodeId(5), NodeId(6)];
+        let routes = Routes::build(8, &links, &dests, true).expect("tables");
+        assert_eq!(routes.trees, 2);
+        // Edge switches 0 and 1 each have one group of two uplinks (length and two links),
+        // shared by both trees; 4 and 7 each reach the other's host over both aggregation
+        // switches: four groups in all, not eight.
+        assert_eq!(routes.groups.len(), 4 * 3);
+        for f in 0..100 {
+            let to5 = routes.next_hop(NodeId(0), NodeId(5), FlowId(f));
+            assert_eq!(to5, routes.next_hop(NodeId(0), NodeId(6), FlowId(f)));
+            assert_eq!(links[to5.expect("route").idx()].from, NodeId(0));
+        }
     }
 }
