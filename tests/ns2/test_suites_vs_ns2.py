@@ -68,7 +68,10 @@ MATCHING: dict[str, set[str]] = {
     # ns-2's fixed-point timer (ns2_rtt_timer, tcp/rtt.rs): all 9 give ns-2's output now.
     "rfc2001": {"reno", "newreno", "reno1", "newreno1", "newreno1_A", "reno2", "reno2_bugfix",
                 "newreno2_A", "newreno2_A_bugfix"},
-    "red": set(),
+    # Early drops counted apart by the flow monitor (attach-fmon's edrop: the flows_ tests)
+    # and mark_p_ above 1 (congested_mark_p).
+    "red": {"red1", "ecn", "red2", "flows_unforced", "flows_forced", "flows_combined",
+            "q_weight", "q_weight_auto", "congested_mark_p"},
     "monitor": set(),
 }
 

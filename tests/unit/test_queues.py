@@ -198,8 +198,9 @@ def test_the_binding_exports_every_counter() -> None:
             "marked_packets", "area_packets_ps"} <= queue.keys()
     assert queue["delivered_packets"] > 0
     per_flow = sim.queue_flow_counters(0)[0]
-    counts = {f"{what}_{unit}" for what in ("arrived", "departed", "dropped", "lost", "area",
-                                            "backlog") for unit in ("packets", "bytes")}
+    counts = {f"{what}_{unit}" for what in ("arrived", "departed", "dropped", "lost",
+                                            "early_dropped", "area", "backlog")
+              for unit in ("packets", "bytes")}
     assert per_flow.keys() == counts | {"area_packets_ps", "area_bytes_ps", "first_arrival_ps",
                                         "data"}
     assert per_flow["arrived_packets"] > 0 and per_flow["data"] is True

@@ -433,6 +433,11 @@ counters! {
         /// Taken by the link's loss model after crossing it (ns-2's link-lossmodel drops).
         lost_packets: u64 => sum,
         lost_bytes: u64 => sum,
+        /// Of the dropped, the early drops a discipline sent to their own target (RED's
+        /// `early_drop_target`, ns-2's `epdrops_`/`ebdrops_` of a flow monitor attached with
+        /// early-drop support); 0 on other links.
+        early_dropped_packets: u64 => sum,
+        early_dropped_bytes: u64 => sum,
         area_packets: u128 => sum,
         area_bytes: u128 => sum,
         backlog_packets: u64 => level,

@@ -24,8 +24,18 @@ _COUNTERS = {
 }
 
 
+# A flow monitor's early drops (QueueMonitor/ED: EDQueueMonitor::edrop), counted where the
+# link's RED queue sends its early drops to their own target (attach-fmon's edrop argument).
+_ED_COUNTERS = {
+    "epdrops_": ("early_dropped_packets",),
+    "ebdrops_": ("early_dropped_bytes",),
+}
+
+
 class QueueMonitor(TclObject):
     """``$ns monitor-queue $a $b ...``: counters of the a->b queue since the monitor began."""
+
+    COUNTERS = _COUNTERS
 
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
@@ -45,15 +55,15 @@ class QueueMonitor(TclObject):
         c = self.counters()
         if c is None:
             return None
-        if var in _COUNTERS:
-            return int(sum(c[k] for k in _COUNTERS[var]))
+        if var in self.COUNTERS:
+            return int(sum(c[k] for k in self.COUNTERS[var]))
         if var in ("pkts_", "size_"):
             unit = "packets" if var == "pkts_" else "bytes"
             return int(c[f"arrived_{unit}"] - c[f"departed_{unit}"] - c[f"dropped_{unit}"])
         return None
 
     def live_var(self, var: str) -> str | None:
-        if var not in _COUNTERS and var not in ("pkts_", "size_"):
+        if var not in self.COUNTERS and var not in ("pkts_", "size_"):
             return None
         value = self.raw(var)
         base = to_int(self.vars.get(var, "0")) if value is None else value
@@ -61,13 +71,13 @@ class QueueMonitor(TclObject):
 
     def on_write(self, var: str, value: str) -> None:
         raw = self.raw(var)
-        if raw is not None and var in _COUNTERS:
+        if raw is not None and var in self.COUNTERS:
             self.offsets[var] = raw - to_int(value)
-        elif var in _COUNTERS:
+        elif var in self.COUNTERS:
             self.offsets[var] = -to_int(value)
 
     def cmd_reset(self) -> None:
-        for var in _COUNTERS:
+        for var in self.COUNTERS:
             self.on_write(var, "0")
         for integ in (self.pkts_int, self.bytes_int):
             if integ is not None:
@@ -184,6 +194,8 @@ class FlowMonitor(QueueMonitor):
     monitor of the link (its own counters are the aggregate's) and a flow object per flow
     id seen there, found through its classifier."""
 
+    COUNTERS = {**_COUNTERS, **_ED_COUNTERS}
+
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.classifier: FidClassifier | None = None
@@ -198,6 +210,17 @@ class FlowMonitor(QueueMonitor):
 
     def cmd_attach(self, channel: str) -> None:
         self.channel = channel
+
+    def counters(self) -> dict[str, float] | None:
+        """The link's queue counters, with the early drops of every flow summed (the
+        monitor's early-drop snoop sees them all)."""
+        c = super().counters()
+        if c is None:
+            return None
+        flows = [f for _, f in self.per_fid()]
+        for k in ("early_dropped_packets", "early_dropped_bytes"):
+            c[k] = float(sum(int(str(f[k])) for f in flows))
+        return c
 
     def per_fid(self) -> list[tuple[int, dict[str, object]]]:
         """Each flow id's counters on the link (the engine flows sharing it summed), in the
@@ -238,14 +261,20 @@ class FlowMonitor(QueueMonitor):
             return
         sim = self.ctx.simulator
         now = sim.now_s if sim is not None else 0.0
-        total = {v: self.read_var(v) for v in ("parrivals_", "barrivals_", "pdrops_", "bdrops_")}
+        total = {v: self.read_var(v) for v in ("parrivals_", "barrivals_", "epdrops_",
+                                               "ebdrops_", "pdrops_", "bdrops_")}
         lines = []
+        # FlowMon::dumpflow's fields: time, flow id, category, type, flow id, src, dst; the
+        # flow's arrivals and early drops (packets, bytes); the monitor's arrivals, early
+        # drops and drops; the flow's drops (early ones included); three unused here.
         for fid, c in self.per_fid():
             f = self.flow_object(fid)
             lines.append(
                 f"{now:8.3f} {fid} 0 {c['ptype']} {fid} {c['src']} {c['dst']}"
-                f" {f.read_var('parrivals_')} {f.read_var('barrivals_')} 0 0"
-                f" {total['parrivals_']} {total['barrivals_']} 0 0"
+                f" {f.read_var('parrivals_')} {f.read_var('barrivals_')}"
+                f" {f.read_var('epdrops_')} {f.read_var('ebdrops_')}"
+                f" {total['parrivals_']} {total['barrivals_']}"
+                f" {total['epdrops_']} {total['ebdrops_']}"
                 f" {total['pdrops_']} {total['bdrops_']}"
                 f" {f.read_var('pdrops_')} {f.read_var('bdrops_')} 0 0 0\n")
         self.ctx.write_channel(self.channel, "".join(lines))
@@ -253,7 +282,10 @@ class FlowMonitor(QueueMonitor):
 
 class FlowStats(QueueMonitor):
     """One flow id's counters on a flow monitor's link (``QueueMonitor/ED/Flow``): the same
-    variables as a queue monitor, writable, plus ``flowid_``, ``src_``, ``dst_``."""
+    variables as a queue monitor, writable, plus ``epdrops_``, ``ebdrops_``, ``flowid_``,
+    ``src_``, ``dst_``."""
+
+    COUNTERS = {**_COUNTERS, **_ED_COUNTERS}
 
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)

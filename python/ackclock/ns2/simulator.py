@@ -477,13 +477,23 @@ class Simulator(TclObject):
         return fm.handle
 
     def cmd_attach_fmon(self, link: str, fmon: str, edrop: str = "0") -> None:
-        """``$ns attach-fmon $link $fmon``: the monitor watches that link direction's queue."""
+        """``$ns attach-fmon $link $fmon ?edrop?``: the monitor watches that link direction's
+        queue. With ``edrop`` not 0 (ns-2.35's Simulator instproc attach-fmon), RED's early
+        drops go to their own target (`early-drop-target`): the monitor counts them as drops
+        and apart (``epdrops_``, ``ebdrops_``, dump fields 10, 11, 14, 15). A traced link
+        still shows them as drops: trace-queue gives RED an early-drop trace of type Drop
+        (Queue/RED instproc attach-traces, REDQueue::enque's EDTrace)."""
         self._before_run("attach-fmon")
         lk = self.ctx.lookup(link, Link, "a link (from $ns link)")
         fm = self.ctx.lookup(fmon, FlowMonitor, "a flow monitor (from $ns makeflowmon)")
         assert isinstance(lk, Link) and isinstance(fm, FlowMonitor) and lk.link is not None
         if int_arg(edrop):
-            raise Ns2Error(unsupported("attach-fmon with early drops counted apart"))
+            queue = lk.link.queue
+            if queue.kind != "red":
+                # Only REDQueue::command knows early-drop-target.
+                raise Ns2Error(unsupported(f"attach-fmon with early drops on a {queue.cls}"
+                                           " (early drops: Queue/RED's)"))
+            queue.early_drop_target = True
         lk.link.monitor_flows = True
         fm.link = lk.link
 

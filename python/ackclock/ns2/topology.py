@@ -86,6 +86,9 @@ class Queue(TclObject):
         self.traced: list[str] = []
         self.trace_channel: str | None = None
         self.last_vars = (0.0, 0.0)  # curq_, ave_ as last written
+        # RED's early drops go to their own target (attach-fmon's edrop argument: ns-2's
+        # `early-drop-target`), where a flow monitor counts them apart.
+        self.early_drop_target = False
 
     def live_var(self, var: str) -> str | None:
         return None
@@ -183,6 +186,8 @@ class Queue(TclObject):
                     out[var] = to_float(text)
             except ValueError as e:
                 raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        if self.early_drop_target:
+            out["early_drop_target"] = True
         return out
 
     def ecn(self) -> bool | None:

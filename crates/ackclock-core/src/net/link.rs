@@ -533,14 +533,30 @@ impl Link {
                 if self.counters.dropped_packets == 2 {
                     return false;
                 }
-                self.counters.dropped_packets += 1;
-                self.counters.dropped_bytes += size as u64;
-                if let Some(m) = self.flow_monitor.as_mut() {
-                    let f = &mut m[flow.idx()];
-                    f.arrive(now.0, size, false);
-                    f.drop(now.0, size, false);
-                }
+                self.count_refused(now, flow, size, false);
                 false
+            }
+            Verdict::EarlyDrop => {
+                self.count_refused(now, flow, size, true);
+                false
+            }
+        }
+    }
+
+    /// Counts a packet of `flow` the discipline refused at `now`; `early`: an early drop
+    /// sent to its own target, which a flow monitor counts apart too (ns-2's
+    /// `EDQueueMonitor::edrop`: a drop, and an early one).
+    #[inline]
+    fn count_refused(&mut self, now: SimTime, flow: FlowId, size: u32, early: bool) {
+        self.counters.dropped_packets += 1;
+        self.counters.dropped_bytes += size as u64;
+        if let Some(m) = self.flow_monitor.as_mut() {
+            let f = &mut m[flow.idx()];
+            f.arrive(now.0, size, false);
+            f.drop(now.0, size, false);
+            if early {
+                f.early_dropped_packets += 1;
+                f.early_dropped_bytes += size as u64;
             }
         }
     }

@@ -215,6 +215,7 @@ pub(super) fn red_params(p: &Params, setup: &QueueSetup) -> RedParams {
         mark_p: 1.0,
         cautious: 0,
         idle_pktsize: 100,
+        early_drop_target: false,
     }
 }
 

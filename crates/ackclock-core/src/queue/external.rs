@@ -299,7 +299,7 @@ impl External {
             Verdict::Admit
         };
         match verdict {
-            Verdict::Drop => dropped.push(pkt),
+            Verdict::Drop | Verdict::EarlyDrop => dropped.push(pkt),
             Verdict::Mark => {
                 pkt.ecn |= ecn::CE;
                 self.marks += 1;
@@ -334,7 +334,7 @@ impl External {
                     self.marks += 1;
                     return Some((at, pkt));
                 }
-                Ok(Verdict::Drop) => dropped.push(pkt),
+                Ok(Verdict::Drop | Verdict::EarlyDrop) => dropped.push(pkt),
                 Err(e) => {
                     self.fail(e);
                     return Some((at, pkt));

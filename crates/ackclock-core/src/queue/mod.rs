@@ -101,6 +101,11 @@ pub enum Verdict {
     /// Admit with Congestion Experienced set (RFC 3168).
     Mark,
     Drop,
+    /// Drop, chosen at random before the queue was full (RED's unforced drop,
+    /// `REDQueue::drop_early`), by a discipline whose early drops go to their own target
+    /// (ns-2's `early-drop-target`, RED's `early_drop_target`): a drop the link's flow
+    /// monitor counts apart too.
+    EarlyDrop,
 }
 
 /// AQM state for the queue time series; NaN where a discipline has no such notion.
@@ -586,7 +591,8 @@ mod registry_tests {
                 .unwrap_err(),
             "gamma: not a parameter of red; expected min_thresh, max_thresh, q_weight, max_p, \
              gentle, wait, bytes, queue_in_bytes, mean_pktsize, target_delay, use_mark_p, mark_p, \
-             adaptive, alpha, beta, interval, top, bottom, feng_adaptive, cautious, idle_pktsize"
+             adaptive, alpha, beta, interval, top, bottom, feng_adaptive, cautious, idle_pktsize, \
+             early_drop_target"
         );
         assert_eq!(
             red.check(Some(10), None, false, &given("max_p", 1.5))

@@ -18,7 +18,9 @@
 //! - A backlog at the limit is a forced drop. ns-2 checks the backlog before the arrival, so
 //!   RED's limit of n holds n waiting packets (DropTail's ns-2 accounting holds n - 1).
 //! - ECN (RFC 3168): an early drop of an ECN-capable packet becomes a CE mark, while p_b is
-//!   at most `mark_p` if `use_mark_p` (ns-2's default), so heavy congestion still drops.
+//!   below `mark_p` if `use_mark_p` (ns-2's default; `REDQueue::drop_early` compares with <,
+//!   and a `mark_p` above 1 marks them all), so heavy congestion still drops. A full queue
+//!   drops the arrival whatever the early decision was (`REDQueue::enque`).
 //! - Defaults left at 0 are filled in from the link as ns-2 does: min_th = max(5,
 //!   target_delay ptc / 2) packets, max_th = 3 min_th; w_q = 1 - exp(-1 / (10 RTT ptc)) with
 //!   RTT = max(0.1 s, 3 (delay + 1 / ptc)) (q_weight = -1), or 1 - exp(-1/ptc) (q_weight = 0)
@@ -66,6 +68,9 @@ pub struct RedParams {
     pub cautious: u8,
     /// ns-2's `idle_pktsize_`, the packet size of `cautious` 3's idle decay.
     pub idle_pktsize: u32,
+    /// Early drops go to their own target (ns-2's `early-drop-target`): reported as
+    /// [`Verdict::EarlyDrop`].
+    pub early_drop_target: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -313,19 +318,35 @@ impl Red {
                 if early {
                     self.count = 0;
                     self.count_bytes = 0;
-                    let markable = !self.p.use_mark_p || self.prob_b <= self.p.mark_p;
-                    if self.p.ecn && a.ect() && markable {
-                        self.marks += 1;
-                        return Verdict::Mark;
+                    // REDQueue::drop_early marks while p_b < mark_p (ns-2.35; a DCTCP
+                    // patch of ns-2 made it <=).
+                    let markable = !self.p.use_mark_p || self.prob_b < self.p.mark_p;
+                    verdict = if self.p.ecn && a.ect() && markable {
+                        Verdict::Mark
+                    } else if self.p.early_drop_target {
+                        // REDQueue::enque hands a DTYPE_UNFORCED drop to de_drop_ when the
+                        // script gave one (`early-drop-target`), to the queue's drop target
+                        // otherwise.
+                        Verdict::EarlyDrop
+                    } else {
+                        Verdict::Drop
+                    };
+                    if q < self.limit {
+                        if verdict == Verdict::Mark {
+                            self.marks += 1;
+                        } else {
+                            self.early_drops += 1;
+                        }
+                        return verdict;
                     }
-                    self.early_drops += 1;
-                    return Verdict::Drop;
                 }
             }
         } else {
             self.prob_b = 0.0;
             self.old = false;
         }
+        // REDQueue::enque: a full queue makes the arrival a forced drop whatever the early
+        // decision was, a mark included.
         if q >= self.limit {
             verdict = Verdict::Drop;
         }
@@ -381,9 +402,10 @@ const RED_PARAMS: &[Param] = &[
     Param::new("target_delay", 5e9, Range::NonNegative, "automatic min_th's delay")
         .unit(Unit::Time)
         .ns2("targetdelay_"),
-    Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b <= mark_p")
+    Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b < mark_p")
         .ns2("use_mark_p_"),
-    Param::new("mark_p", 0.1, Range::Fraction, "the highest p_b that marks").ns2("mark_p_"),
+    Param::new("mark_p", 0.1, Range::Positive, "early decisions mark below this p_b (> 1: all)")
+        .ns2("mark_p_"),
     Param::new("adaptive", 0.0, Range::Flag, "Adaptive RED: max_p follows the average")
         .ns2("adaptive_"),
     Param::new("alpha", 0.01, Range::Positive, "adaptive: max_p's additive increase")
@@ -403,6 +425,12 @@ const RED_PARAMS: &[Param] = &[
     Param::new("idle_pktsize", 100.0, Range::Count, "packet size of cautious 3's idle decay")
         .unit(Unit::Bytes)
         .ns2("idle_pktsize_"),
+    Param::new(
+        "early_drop_target",
+        0.0,
+        Range::Flag,
+        "early drops to their own target (ns-2 attach-fmon's edrop), counted apart",
+    ),
 ];
 
 impl QueueDiscipline for Red {
@@ -435,6 +463,7 @@ impl QueueDiscipline for Red {
                 mark_p: p.get("mark_p"),
                 cautious: p.get("cautious") as u8,
                 idle_pktsize: p.count("idle_pktsize"),
+                early_drop_target: p.flag("early_drop_target"),
             },
             setup.rate_bps,
             setup.delay.as_secs_f64(),
@@ -516,6 +545,7 @@ mod tests {
             mark_p: 0.1,
             cautious: 0,
             idle_pktsize: 100,
+            early_drop_target: false,
         }
     }
 
@@ -661,6 +691,29 @@ mod tests {
     }
 
     #[test]
+    fn early_drops_to_their_own_target_are_told_apart() {
+        // REDQueue::enque: a DTYPE_UNFORCED drop goes to de_drop_, a forced one (the limit)
+        // to the drop target as ever.
+        let mut r = red(RedParams {
+            q_weight: 1.0,
+            wait: false,
+            limit_packets: 12,
+            early_drop_target: true,
+            ..params()
+        });
+        let (mut early, mut forced) = (0, 0);
+        for i in 0..2000 {
+            match r.admit(&arrival(i as f64 * 1e-4, if i % 2 == 0 { 10 } else { 12 }, None)) {
+                Verdict::EarlyDrop => early += 1,
+                Verdict::Drop => forced += 1,
+                _ => {}
+            }
+        }
+        assert_eq!((early, forced), (r.early_drops, r.forced_drops));
+        assert!(early > 10 && forced == 1000, "{early} {forced}");
+    }
+
+    #[test]
     fn forced_drop_at_the_limit_and_marks_with_ecn() {
         let mut r = red(RedParams {
             limit_packets: 20,
@@ -682,7 +735,7 @@ mod tests {
         for _ in 0..1000 {
             match e.admit(&a) {
                 Verdict::Mark => marks += 1,
-                Verdict::Drop => {
+                Verdict::Drop | Verdict::EarlyDrop => {
                     panic!("an ECN-capable packet below mark_p is marked, not dropped")
                 }
                 Verdict::Admit => {}
