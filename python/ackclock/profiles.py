@@ -36,6 +36,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "ns2_ecn": "name",
         # the retransmission timer restarted before the RTT sample (ns-2's timerfix_ false)
         "rtx_timer_before_sample": "bool",
+        # SACK recovery's end forgets its recovery point (ns-2's Sack1: recover_ = 0)
+        "sack_exit_clears_recover": "bool",
         "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
         "dupack_threshold": "count",
         "min_rto": "time",
@@ -191,6 +193,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # TcpAgent::ecn and recv_newack_helper (old_ecn_ 0, its default)
                     "ns2_ecn": "ns2",
                     "rtx_timer_before_sample": False,  # Agent/TCP timerfix_ true
+                    "sack_exit_clears_recover": True,  # Sack1TcpAgent::recv
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
@@ -274,6 +277,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_first_loss": "off",
                     "ns2_ecn": "off",
                     "rtx_timer_before_sample": False,
+                    "sack_exit_clears_recover": False,
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
                     "min_rto": "200ms",  # TCP_RTO_MIN
@@ -351,6 +355,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_first_loss": "off",
                     "ns2_ecn": "off",
                     "rtx_timer_before_sample": False,
+                    "sack_exit_clears_recover": False,
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
                     "min_rto": "1s",  # TcpSocketBase::MinRto
@@ -438,6 +443,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_first_loss": "off",
                     "ns2_ecn": "off",
                     "rtx_timer_before_sample": False,
+                    "sack_exit_clears_recover": False,
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold
                     # CalcRTOValue: no floor besides the rounding up to TimerGranularity

@@ -170,6 +170,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ns2_first_loss": "bugfix_ss",  # ns-2 bugfix_ss_ 1
             "ns2_ecn": "ns2",  # ns-2 old_ecn_ 0
             "rtx_timer_before_sample": False,  # ns-2 timerfix_ true
+            "sack_exit_clears_recover": True,  # ns-2 Sack1TcpAgent::recv
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,
             "min_rto_ps": 200 * MS,

@@ -67,6 +67,7 @@ pub fn ns2_tcp() -> TcpConfig {
         ns2_first_loss: crate::tcp::sender::FirstLoss::Off,
         ns2_ecn: crate::tcp::sender::Ns2Ecn::Off,
         rtx_timer_before_sample: false,
+        sack_exit_clears_recover: true,
         ns2_rtt_timer: false,
         ns2_boot_time_ps: 0,
         quick_acks: 0,

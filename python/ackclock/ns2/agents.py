@@ -405,8 +405,10 @@ class TcpAgent(Agent):
             out["bare_first_segment"] = False
             mapped.add("useHeaders_")
         if isinstance(self, FullTcpAgent):
-            # FullTcpAgent keeps its own ECN rules (not TcpAgent::recv_newack_helper's).
+            # FullTcpAgent keeps its own ECN rules (not TcpAgent::recv_newack_helper's), and
+            # keeps recover_ when fast recovery ends (only Sack1TcpAgent::recv clears it).
             out["ns2_ecn"] = "off"
+            out["sack_exit_clears_recover"] = False
             mapped.add("old_ecn_")
         elif to_int(self.vars["ecn_"]) == 0:
             # old_ecn_ only changes how ACKs carrying ECN-Echo open the window in

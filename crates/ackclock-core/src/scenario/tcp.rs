@@ -93,6 +93,11 @@ tcp_config! {
     /// sample and backoff reset (ns-2.35's `timerfix_ false`, `TcpAgent::newack`).
     #[serde(default)]
     pub rtx_timer_before_sample: bool,
+    /// SACK recovery's end forgets its recovery point (ns-2.35's `Sack1TcpAgent::recv`
+    /// sets `recover_` to 0): duplicate ACKs may start a fast retransmit at once, and an
+    /// ECN-Echo reduce the window at once.
+    #[serde(default)]
+    pub sack_exit_clears_recover: bool,
     #[serde(default)]
     pub initial_ssthresh: Option<u32>,
     pub dupack_threshold: u32,
@@ -383,6 +388,7 @@ impl TcpConfig {
             first_loss: self.ns2_first_loss,
             ns2_ecn: self.ns2_ecn,
             rtx_timer_before_sample: self.rtx_timer_before_sample,
+            sack_exit_clears_recover: self.sack_exit_clears_recover,
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,

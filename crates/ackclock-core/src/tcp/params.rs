@@ -28,6 +28,10 @@ pub struct TcpParams {
     /// A new ACK restarts the retransmission timer with the timeout from before its RTT
     /// sample and backoff reset (ns-2.35's `timerfix_ false`, `TcpAgent::newack`).
     pub rtx_timer_before_sample: bool,
+    /// SACK recovery's end forgets its recovery point (ns-2.35's `Sack1TcpAgent::recv`
+    /// sets `recover_` to 0): duplicate ACKs may start a fast retransmit at once, and an
+    /// ECN-Echo reduce the window at once.
+    pub sack_exit_clears_recover: bool,
     pub initial_ssthresh: Option<u32>,
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,

@@ -324,6 +324,8 @@ pub struct TcpSender {
     ns2_ecn: Ns2Ecn,
     /// `TcpParams::rtx_timer_before_sample` (ns-2's `timerfix_ false`).
     rtx_timer_before_sample: bool,
+    /// `TcpParams::sack_exit_clears_recover` (ns-2's Sack1).
+    sack_exit_clears_recover: bool,
     ect_seen: bool,
     ecn_burst: bool,
     last_action: LastAction,
@@ -479,6 +481,7 @@ impl TcpSender {
             cwr_pending: false,
             ns2_ecn: cfg.ns2_ecn,
             rtx_timer_before_sample: cfg.rtx_timer_before_sample,
+            sack_exit_clears_recover: cfg.sack_exit_clears_recover,
             ect_seen: false,
             ecn_burst: false,
             last_action: LastAction::None,

@@ -258,6 +258,12 @@ impl TcpSender {
             return false;
         }
         self.in_recovery = false;
+        if self.sack_exit_clears_recover {
+            // Sack1TcpAgent::recv: `recover_ = 0` on the ACK that ends fast recovery, so
+            // `dupack_action`'s `highest_ack_ > recover_` and `TcpAgent::ecn`'s `seqno >
+            // recover_` hold from then on.
+            self.recover = None;
+        }
         sb.clear(self.una);
         if self.una < self.maxseq {
             match early_rto {

@@ -604,6 +604,41 @@ fn ns2_ecn_then_loss_reduces_once() {
     assert_eq!((s.w.cwnd, s.w.ssthresh), (1.0, ssthresh));
 }
 
+/// ns-2.35's Sack1TcpAgent::recv sets `recover_ = 0` on the ACK that ends fast recovery:
+/// three duplicates of that very ACK start another fast retransmit (`dupack_action`'s
+/// `highest_ack_ > recover_`), where a sender that keeps its recovery point waits for an
+/// ACK beyond it (RFC 6582's careful variant, ns-2's `bugFix_`).
+#[test]
+fn sack1_forgets_its_recovery_point_when_recovery_ends() {
+    for clears in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.sack_exit_clears_recover = clears;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        grow(&mut s, &mut out, &mut c, 20.0);
+        let dupacks = |s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters, t| {
+            let una = s.una;
+            for i in 0..3 {
+                let mut a = ackp(una);
+                a.sack.push(una, una + 1, una + 2 + i);
+                s.on_ack(SimTime(t + i), &a, out, c);
+            }
+        };
+        dupacks(&mut s, &mut out, &mut c, 10_000);
+        assert!(s.in_recovery);
+        let recover = s.recover.unwrap();
+        // Everything sent before recovery is acknowledged: recovery ends.
+        s.on_ack(SimTime(20_000), &ackp(recover), &mut out, &mut c);
+        assert!(!s.in_recovery && s.maxseq > s.una);
+        assert_eq!(s.recover, if clears { None } else { Some(recover) });
+        // The first segment after it is lost too.
+        dupacks(&mut s, &mut out, &mut c, 30_000);
+        assert_eq!(c.fast_retransmits, if clears { 2 } else { 1 }, "{clears}");
+        assert_eq!(s.in_recovery, clears);
+    }
+}
+
 #[test]
 fn rfc6675_recovery_restarts_the_timer_on_the_first_partial_ack_only() {
     // ns-3.44: the fast retransmission goes out through SendDataPacket, which leaves a running
