@@ -213,6 +213,7 @@ pub(super) fn red_params(p: &Params, setup: &QueueSetup) -> RedParams {
         // ns-3 marks every early decision on an ECN-capable packet, and drops above max_th.
         use_mark_p: false,
         mark_p: 1.0,
+        mark_p_strict: false,
         cautious: 0,
         idle_pktsize: 100,
         early_drop_target: false,

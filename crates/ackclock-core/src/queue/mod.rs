@@ -591,6 +591,7 @@ mod registry_tests {
                 .unwrap_err(),
             "gamma: not a parameter of red; expected min_thresh, max_thresh, q_weight, max_p, \
              gentle, wait, bytes, queue_in_bytes, mean_pktsize, target_delay, use_mark_p, mark_p, \
+             mark_p_strict, \
              adaptive, alpha, beta, interval, top, bottom, feng_adaptive, cautious, idle_pktsize, \
              early_drop_target"
         );

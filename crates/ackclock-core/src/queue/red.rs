@@ -18,9 +18,10 @@
 //! - A backlog at the limit is a forced drop. ns-2 checks the backlog before the arrival, so
 //!   RED's limit of n holds n waiting packets (DropTail's ns-2 accounting holds n - 1).
 //! - ECN (RFC 3168): an early drop of an ECN-capable packet becomes a CE mark, while p_b is
-//!   below `mark_p` if `use_mark_p` (ns-2's default; `REDQueue::drop_early` compares with <,
-//!   and a `mark_p` above 1 marks them all), so heavy congestion still drops. A full queue
-//!   drops the arrival whatever the early decision was (`REDQueue::enque`).
+//!   at most `mark_p` if `use_mark_p` (ns-2's default; below it with `mark_p_strict`, the
+//!   ns2 profile's, as ns-2.35's `REDQueue::drop_early` compares with <, where a DCTCP patch
+//!   of ns-2 has <=; a `mark_p` above 1 marks them all), so heavy congestion still drops. A
+//!   full queue drops the arrival whatever the early decision was (`REDQueue::enque`).
 //! - Defaults left at 0 are filled in from the link as ns-2 does: min_th = max(5,
 //!   target_delay ptc / 2) packets, max_th = 3 min_th; w_q = 1 - exp(-1 / (10 RTT ptc)) with
 //!   RTT = max(0.1 s, 3 (delay + 1 / ptc)) (q_weight = -1), or 1 - exp(-1/ptc) (q_weight = 0)
@@ -64,6 +65,8 @@ pub struct RedParams {
     pub ecn: bool,
     pub use_mark_p: bool,
     pub mark_p: f64,
+    /// Marks only while p_b < mark_p (ns-2.35); else while p_b <= mark_p.
+    pub mark_p_strict: bool,
     /// ns-2's `cautious_` (0: off; 1, 2, 3: the module notes' variants).
     pub cautious: u8,
     /// ns-2's `idle_pktsize_`, the packet size of `cautious` 3's idle decay.
@@ -318,9 +321,11 @@ impl Red {
                 if early {
                     self.count = 0;
                     self.count_bytes = 0;
-                    // REDQueue::drop_early marks while p_b < mark_p (ns-2.35; a DCTCP
-                    // patch of ns-2 made it <=).
-                    let markable = !self.p.use_mark_p || self.prob_b < self.p.mark_p;
+                    // REDQueue::drop_early marks while p_b < mark_p in ns-2.35; a DCTCP patch
+                    // of ns-2 made it <=, so that max_p = mark_p = 1 marks at the threshold.
+                    let markable = !self.p.use_mark_p
+                        || self.prob_b < self.p.mark_p
+                        || (!self.p.mark_p_strict && self.prob_b == self.p.mark_p);
                     verdict = if self.p.ecn && a.ect() && markable {
                         Verdict::Mark
                     } else if self.p.early_drop_target {
@@ -402,10 +407,12 @@ const RED_PARAMS: &[Param] = &[
     Param::new("target_delay", 5e9, Range::NonNegative, "automatic min_th's delay")
         .unit(Unit::Time)
         .ns2("targetdelay_"),
-    Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b < mark_p")
+    Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b <= mark_p")
         .ns2("use_mark_p_"),
     Param::new("mark_p", 0.1, Range::Positive, "early decisions mark below this p_b (> 1: all)")
         .ns2("mark_p_"),
+    Param::new("mark_p_strict", 0.0, Range::Flag, "use_mark_p: p_b < mark_p, not <=")
+        .profile_defaults(&[("ns2", 1.0)]),
     Param::new("adaptive", 0.0, Range::Flag, "Adaptive RED: max_p follows the average")
         .ns2("adaptive_"),
     Param::new("alpha", 0.01, Range::Positive, "adaptive: max_p's additive increase")
@@ -461,6 +468,7 @@ impl QueueDiscipline for Red {
                 ecn: setup.ecn,
                 use_mark_p: p.flag("use_mark_p"),
                 mark_p: p.get("mark_p"),
+                mark_p_strict: p.flag("mark_p_strict"),
                 cautious: p.get("cautious") as u8,
                 idle_pktsize: p.count("idle_pktsize"),
                 early_drop_target: p.flag("early_drop_target"),
@@ -543,6 +551,7 @@ mod tests {
             ecn: false,
             use_mark_p: true,
             mark_p: 0.1,
+            mark_p_strict: false,
             cautious: 0,
             idle_pktsize: 100,
             early_drop_target: false,
