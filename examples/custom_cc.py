@@ -118,8 +118,9 @@ class PyCubic(ac.CongestionControl):
 # (case, scenario file, overrides, flow, built-in cc and its parameters, Python twin)
 CASES = [
     ("reno", "single_reno.toml", [], "tcp1", "reno", {}, PyReno),
-    ("cubic_ns2", "single_reno.toml", ["flow.tcp1.cc_params.beta=0.8"], "tcp1", "cubic",
-     {"beta": 0.8}, PyCubic(beta=0.8)),
+    # The file's flow is Reno, which takes no beta: the override makes it CUBIC first.
+    ("cubic_ns2", "single_reno.toml", ["flow.tcp1.cc=cubic", "flow.tcp1.cc_params.beta=0.8"],
+     "tcp1", "cubic", {"beta": 0.8}, PyCubic(beta=0.8)),
     # The linux profile's CUBIC runs Linux's integer bictcp_update (linux_arith); PyCubic is
     # RFC 9438's form, so the built-in twin turns it off.
     ("cubic_vs_bbr", "dumbbell.toml", ["defaults.tcp.hystart=off"], "cubic", "cubic",

@@ -2,9 +2,9 @@
 
 from typing import Any, final
 
-__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario", "cc_registry",
-           "queue_registry", "Clock", "Ack", "RateSample", "QueuedPacket", "QueueView",
-           "UserFacing", "cbrt", "json_dumps", "json_dump"]
+__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario",
+           "check_scenario", "cc_registry", "queue_registry", "Clock", "Ack", "RateSample",
+           "QueuedPacket", "QueueView", "UserFacing", "cbrt", "json_dumps", "json_dump"]
 
 @final
 class Simulation:
@@ -132,6 +132,11 @@ def read_scenario(scenario_json: str) -> str:
     """The resolved document as the engine reads it: parsed and checked as
     :class:`Simulation` does (ValueError with the same one-line message), written back as JSON
     with every value the engine would use, the defaults it fills in included."""
+
+def check_scenario(scenario_json: str) -> None:
+    """Checks a resolved document with the engine's rules (scenario/validate.rs), as
+    :class:`Simulation` does, building nothing: ValueError with one line, ``place: what``, the
+    place in the document's indices (``flow[3].window``)."""
 
 def json_dumps(value: object, indent: int | None = None) -> str | None:
     """``json.dumps(value, indent=indent)``, or None when ``value`` holds something other

@@ -78,12 +78,9 @@ Names = str | list[str]
 # from here).
 _U32 = 2**32
 _U64 = 2**64
-# Resource guard: samples per time series (the engine holds them all in memory).
-_MAX_SAMPLES = 50_000_000
-# ... and rows over all series, one per sample and flow or link direction.
-_MAX_SAMPLE_ROWS = 20_000_000
-# ... and packets one UDP application may send over the run (an event per packet and hop).
-_MAX_APP_PACKETS = 10_000_000_000
+# The rules a resolved scenario follows (resource guards included) are the engine's
+# (scenario/validate.rs): resolve() asks them through rules.check, after the user's words are
+# read into the document here.
 # At most this many nodes, links, flows or traces (the same bound as `count = N` copies).
 MAX_ENTRIES = 1_000_000
 
@@ -331,8 +328,6 @@ def _resolve(sc: Scenario, share: bool) -> dict[str, Any]:
     # Files a scenario names (traces) are relative to the scenario file.
     base_dir = Path(sc.source).parent if sc.source else None
     flows = _flows(sc.flows, nodes, profile, defaults, base_dir, share)
-    _check_sample_rows(run, len(flows), len(links))
-    _check_app_packets(run, flows)
     doc = {
         "name": sc.name,
         "profile": profile.name,
@@ -343,6 +338,9 @@ def _resolve(sc: Scenario, share: bool) -> dict[str, Any]:
     }
     if sc.traces:
         doc["traces"] = _traces(sc.traces, nodes, links)
+    from .rules import check
+
+    check(doc, sc)  # the engine's rules, named back in the scenario's words
     check_resolved(doc, routes)
     return doc
 
@@ -378,9 +376,6 @@ def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
             link_ids.append(by_name[key])
         node_ids = [_node_ref(n, nodes, f"{p}.nodes[{j}]")
                     for j, n in enumerate(_name_list(t.nodes, f"{p}.nodes"))]
-        if node_ids and t.format != "pcap":
-            raise ScenarioError("an ns2 trace records link directions: use links, not nodes",
-                                path=f"{p}.nodes")
         events = _name_list(t.events, f"{p}.events")
         for j, e in enumerate(events):
             if e not in TRACE_EVENTS:
@@ -449,15 +444,7 @@ def _name_list(value: Any, path: str) -> list[str]:
 
 def _run(run: RunConfig) -> dict[str, Any]:
     duration = parse_time(run.duration, "run.duration")
-    if duration == 0:
-        raise ScenarioError(f"expected a positive time, got {quote(run.duration)}",
-                            path="run.duration")
     warmup = parse_time(run.warmup, "run.warmup")
-    if warmup >= duration:
-        raise ScenarioError(
-            f"must be shorter than run.duration ({quote(run.duration)}), got {quote(run.warmup)}",
-            path="run.warmup",
-        )
     if duration >= _U64:
         raise ScenarioError(f"expected a time below 2^64 ps (213 days), got {quote(run.duration)}",
                             path="run.duration")
@@ -467,17 +454,6 @@ def _run(run: RunConfig) -> dict[str, Any]:
     interval = None
     if run.sample_interval is not None:
         interval = parse_time(run.sample_interval, "run.sample_interval")
-        if interval == 0:
-            raise ScenarioError(
-                f"expected a positive time, got {quote(run.sample_interval)}",
-                path="run.sample_interval",
-            )
-    if interval is not None and (duration // interval + 1) > _MAX_SAMPLES:
-        raise ScenarioError(
-            f"{duration // interval + 1:,} samples per series over run.duration is more than"
-            f" {_MAX_SAMPLES:,}; choose a longer interval",
-            path="run.sample_interval",
-        )
     document: dict[str, Any] = {
         "duration_ps": duration,
         "warmup_ps": warmup,
@@ -509,38 +485,6 @@ def _run(run: RunConfig) -> dict[str, Any]:
     if run.ties == "ns2":
         document["ties"] = "ns2"
     return document
-
-
-def _check_sample_rows(run: dict[str, Any], flows: int, links: int) -> None:
-    interval = run["sample_interval_ps"]
-    if interval is None:
-        return
-    samples = run["duration_ps"] // interval + 1
-    rows = samples * (flows + links)
-    if rows > _MAX_SAMPLE_ROWS:
-        raise ScenarioError(
-            f"{samples:,} samples x ({flows} flows + {links} link directions) = {rows:,}"
-            f" time-series rows, more than {_MAX_SAMPLE_ROWS:,}; choose a longer interval",
-            path="run.sample_interval",
-        )
-
-
-def _check_app_packets(run: dict[str, Any], flows: list[dict[str, Any]]) -> None:
-    for flow in flows:
-        app = flow["app"]
-        interval = app.get("interval_ps", app.get("mean_interval_ps"))
-        if not interval:
-            continue
-        start = app.get("start", {}).get("constant", 0)
-        if start >= run["duration_ps"]:
-            continue  # it never starts within the run (the ns-2 front end starts it later)
-        packets = run["duration_ps"] // interval
-        if packets > _MAX_APP_PACKETS:
-            raise ScenarioError(
-                f"one packet every {interval:,} ps is {packets:,} packets over run.duration,"
-                f" more than {_MAX_APP_PACKETS:,}; lower the rate",
-                path=f"flow.{flow['name']}.app",
-            )
 
 
 def _unique_name(name: object, p: str, first: dict[str, str], what: str) -> None:
@@ -598,10 +542,7 @@ def _links(
     links: list[Link], nodes: Mapping[str, int], profile: Profile, flow_names: list[str],
     share: bool = False,
 ) -> list[dict[str, Any]]:
-    names = list(nodes)
-    n = len(names)
     out: list[dict[str, Any]] = []
-    seen: dict[int, str] = {}  # from * n + to -> the link that gave that direction
     queues_done: dict[Any, dict[str, Any]] = {}
     # (rate, delay, queue) as given -> as resolved: the links of a `count = N` table have
     # the same ones (the queue by identity: every link's model is alive meanwhile).
@@ -615,11 +556,6 @@ def _links(
         b = nodes.get(link.to) if type(link.to) is str else None
         if b is None:
             b = _node_ref(link.to, nodes, f"{p}.to")
-        if a == b:
-            raise ScenarioError(
-                f"a link must join two different nodes, got from = to = {quote(link.from_)}",
-                path=p,
-            )
         if link.rate is last[0] and link.delay is last[1] and link.queue is last[2]:
             line = last[3]  # the same objects as the link before (the copies of one table)
         else:
@@ -653,13 +589,6 @@ def _links(
         # from -> to) (docs/scenario-files.md).
         directions = [(a, b, loss), (b, a, reverse)] if link.duplex else [(a, b, loss)]
         for x, y, direction_loss in directions:
-            key = x * n + y
-            if key in seen:
-                raise ScenarioError(
-                    f"duplicate link {names[x]}->{names[y]} (already given by {seen[key]})",
-                    path=p,
-                )
-            seen[key] = p
             direction = {"from": x, "to": y, "rate_bps": rate_bps, "delay_ps": delay_ps,
                          "queue": queue if share else dict(queue), "loss": direction_loss}
             if link.monitor_flows:
@@ -671,7 +600,8 @@ def _links(
 
 
 def _probability(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+    """A number; the engine checks that it lies in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ScenarioError(f"expected a probability in [0, 1], got {quote(value)}", path=path)
     return float(value)
 
@@ -711,13 +641,8 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
                                                          what="a packet position")
         burst = 1 if loss.burst is None else parse_int(loss.burst, f"{path}.burst", minimum=1,
                                                        what="a number of packets")
-        if offset >= period:
-            raise ScenarioError(
-                f"must be smaller than period ({quote(period)}), got {quote(offset)}",
-                path=f"{path}.offset")
-        if offset + burst > period:
-            raise ScenarioError(f"offset + burst must not exceed period ({period})",
-                                path=f"{path}.burst")
+        offset, burst = (_below(x, _U64, f"{path}.{key}")
+                         for x, key in ((offset, "offset"), (burst, "burst")))
         return {"kind": "periodic", "period": period, "offset": offset, "burst": burst}
     if loss.flow is None:
         raise ScenarioError("missing: the name of the flow whose packets to drop",
@@ -734,7 +659,7 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
         )
     packets = [
         _below(parse_int(n, f"{path}.packets[{i}]", minimum=1, what="a transmission number"),
-               _U32, f"{path}.packets[{i}]")  # the engine counts them in 32 bits
+               _U64, f"{path}.packets[{i}]")
         for i, n in enumerate(loss.packets)
     ]
     return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets}
@@ -801,8 +726,6 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
         if is_custom_queue(q.kind):
             return _custom_queue(q, path, profile)
     kind = check_kind(q.kind, QUEUE_KINDS, f"{path}.kind")
-    if q.limit is not None and q.limit_bytes is not None:
-        raise ScenarioError("give limit or limit_bytes, not both", path=path)
     limit = None if q.limit is None else parse_int(
         q.limit, f"{path}.limit", what="a number of packets"
     )
@@ -810,9 +733,6 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
                                                                 f"{path}.limit_bytes")
     if limit is None and limit_bytes is None:
         limit = queues.default_limit(kind) or profile.queue_limit
-    if not queues.takes_bytes(kind) and limit_bytes is not None:
-        raise ScenarioError(f"a {kind} queue takes its limit in packets (limit)",
-                            path=f"{path}.limit_bytes")
     ns2 = profile.queue_ns2 if q.ns2 is None else q.ns2
     if not isinstance(ns2, bool):
         raise ScenarioError(f"expected true or false, got {quote(ns2)}", path=f"{path}.ns2")
@@ -847,11 +767,6 @@ def _device(q: QueueConfig, kind: str, path: str) -> dict[str, Any] | None:
     if q.bql_hold_time is not None and not q.bql:
         raise ScenarioError("a hold time for byte queue limits needs bql = true",
                             path=f"{path}.bql_hold_time")
-    if not queues.holds(kind):
-        holding = ", ".join(k for k in queues.KINDS if queues.holds(k))
-        raise ScenarioError(
-            f"a device queue goes below a discipline that holds its packets ({holding}), not"
-            f" below {kind}, which is a FIFO at the line", path=f"{path}.device_limit")
     n = _below(parse_int(q.device_limit, f"{path}.device_limit", minimum=1,
                          what="a number of packets"), _U64, f"{path}.device_limit")
     device: dict[str, Any] = {"limit_packets": n, "bql": bool(q.bql)}
@@ -878,8 +793,6 @@ def _custom_queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]
             raise ScenarioError("given twice (in the instance and the table)",
                                 path=f"{path}.{key}")
         params[key] = float(value)
-    if q.limit is not None and q.limit_bytes is not None:
-        raise ScenarioError("give limit or limit_bytes, not both", path=path)
     limit = None if q.limit is None else parse_int(q.limit, f"{path}.limit",
                                                    what="a number of packets")
     limit_bytes = None if q.limit_bytes is None else parse_size(q.limit_bytes,
@@ -947,10 +860,6 @@ def _flows(
         dst = nodes.get(flow.to) if type(flow.to) is str else None
         if dst is None:
             dst = _node_ref(flow.to, nodes, f"{p}.to")
-        if src == dst:
-            raise ScenarioError(
-                f"from and to are the same node {quote(flow.from_)}", path=p
-            )
         entry: dict[str, Any] = {"name": flow.name, "kind": flow.kind, "from": src, "to": dst}
         entry["trace"] = [] if flow.trace is None or flow.trace is False else _trace(flow, p)
         if flow.fid is not None:
@@ -965,8 +874,6 @@ def _flows(
                                      f"{p}.ports") for x in flow.ports]
             if len(entry["ports"]) != 2:
                 raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
-        if flow.tfrc is not None and flow.kind != "tfrc":
-            raise ScenarioError("only a tfrc flow takes tfrc parameters", path=f"{p}.tfrc")
         if flow.kind == "tcp":
             entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share)
         elif flow.kind == "tfrc":
@@ -1038,9 +945,7 @@ def _check_two_way(flow: Flow, entry: dict[str, Any], p: str) -> None:
     if "syn" in flow.tcp and tcp["syn"] is False:
         raise ScenarioError("a two-way connection always opens with a handshake; remove syn",
                             path=f"{p}.syn")
-    entry["tcp"] = tcp = {**tcp, "syn": True}  # a copy: other flows may share the table
-    if tcp.get("rcv_buffer_bytes") is not None:
-        raise ScenarioError("not supported on two-way connections yet", path=f"{p}.rcv_buffer")
+    entry["tcp"] = {**tcp, "syn": True}  # a copy: other flows may share the table
 
 
 def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
@@ -1068,9 +973,6 @@ def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
     if exchange not in EXCHANGES:
         raise ScenarioError(f"expected one of {', '.join(quote(e) for e in EXCHANGES)},"
                             f" got {quote(exchange)}", path=f"{ap}.exchange")
-    if exchange == "request-response" and size is None:
-        raise ScenarioError("a request-response exchange needs a finite request: give size,"
-                            ' or exchange = "concurrent"', path=f"{ap}.size")
     entry["connection"] = {"peer": j, "initiator": True, "exchange": exchange}
     back = {"name": name, "kind": "tcp", "from": entry["to"], "to": entry["from"],
             "trace": list(entry["trace"]), "tcp": dict(entry["tcp"]),
@@ -1085,22 +987,16 @@ def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
 
 
 def _trace(flow: Flow, p: str) -> list[str]:
+    """The variables to trace; the engine checks their names (and that the flow is TCP)."""
     if flow.trace is None or flow.trace is False:
         return []
-    if flow.kind != "tcp":
-        raise ScenarioError("only TCP flows have variables to trace", path=f"{p}.trace")
     if flow.trace is True:
         return list(TRACEABLE)
     names = [flow.trace] if isinstance(flow.trace, str) else flow.trace
-    if not isinstance(names, list):
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise ScenarioError(f"expected true or a list of variable names, got {quote(names)}",
                             path=f"{p}.trace")
-    for name in names:
-        # ns-2 names (cwnd_, srtt_) are accepted too.
-        if not isinstance(name, str) or name.rstrip("_") not in TRACEABLE:
-            expected = ", ".join(quote(t) for t in TRACEABLE)
-            raise ScenarioError(f"expected some of {expected}, got {quote(name)}",
-                                path=f"{p}.trace")
+    # ns-2 names (cwnd_, srtt_) are accepted too.
     return [name.rstrip("_") for name in names]
 
 
@@ -1151,11 +1047,6 @@ def _tcp(
     if merged["variant"][0] == "sack" and merged["sink"][1].startswith("profile "):
         # SACK recovery needs a receiver that sends SACK blocks; the profile's sink does not.
         merged["sink"] = ("sack", merged["variant"][1])
-    if merged["variant"][0] == "sack" and merged["sink"][0] != "sack":
-        raise ScenarioError(
-            f"the sack variant needs sink = \"sack\", got {quote(merged['sink'][0])}",
-            path=merged["sink"][1],
-        )
 
     custom_params: dict[str, float] | None = None
     cc_value, cc_path = merged["cc"]
@@ -1247,20 +1138,6 @@ def _tcp(
             out[f"{key}_ps"] = ps
     if merged["initial_ssthresh"][0] == "window":
         out["initial_ssthresh"] = out["window"]
-    if out["min_rto_ps"] > out["max_rto_ps"]:
-        raise ScenarioError(
-            f"larger than max_rto ({quote(merged['max_rto'][0])})", path=merged["min_rto"][1]
-        )
-    # As the engine's TcpConfig checks (scenario/validate.rs), named where they were given.
-    if out["rcv_buffer_bytes"] == 0:
-        raise ScenarioError("must be at least one byte", path=merged["rcv_buffer"][1])
-    read_rate = out["app_read_rate_bps"]
-    if read_rate is not None:
-        if not (read_rate > 0 and read_rate != float("inf")):
-            raise ScenarioError(f"expected a positive rate, got {quote(merged['read_rate'][0])}",
-                                path=merged["read_rate"][1])
-        if out["rcv_buffer_bytes"] is None:
-            raise ScenarioError("needs a rcv_buffer to fill", path=merged["read_rate"][1])
     return out
 
 
@@ -1293,14 +1170,10 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
                             f" (ackclock.apps), got {quote(app)}", path=ap)
     kind = app.kind
     if flow.kind == "tfrc" and kind != "ftp":
-        raise ScenarioError(f'a TFRC flow sends what an "ftp" application gives it, got'
+        # The engine's rule too; said here first, before the application's own keys, which a
+        # TFRC flow's application does not have (no segment size to write in).
+        raise ScenarioError(f'a tfrc flow sends what an "ftp" application gives it, got'
                             f" {quote(kind)}", path=f"{ap}.kind")
-    if kind in ("ftp", "tmix") and flow.kind not in ("tcp", "tfrc"):
-        wanted = '"cbr", "onoff", "poisson" or "trace"'
-        raise ScenarioError(
-            f"a {flow.kind.upper()} flow needs an {wanted} application, got {quote(kind)}",
-            path=f"{ap}.kind",
-        )
     start = _distribution(app.start, f"{ap}.start")
     stop = None if app.stop is None else parse_time(app.stop, f"{ap}.stop")
     if stop is not None and "constant" in start and stop < start["constant"]:
@@ -1348,9 +1221,6 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
     # Over TCP the bytes of each write; by default one segment's payload.
     packet_size = parse_size(given_size, f"{ap}.packet_size") if mss is None or (
         given_size is not None) else mss
-    if packet_size == 0:
-        raise ScenarioError(f"expected a positive size, got {quote(given_size)}",
-                            path=f"{ap}.packet_size")
     _below(packet_size, _U32, f"{ap}.packet_size")
     if (rate is None) == (given_interval is None):
         raise ScenarioError("give exactly one of rate and interval", path=ap)
@@ -1359,7 +1229,7 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         from fractions import Fraction  # imported here: it pulls in decimal (start-up time)
 
         interval = round(Fraction(packet_size * 8 * PS_PER_S) / parse_rate(rate, f"{ap}.rate"))
-        if interval == 0:
+        if interval == 0 and packet_size > 0:  # a packet size of 0: the engine names it
             raise ScenarioError(
                 f"too high for {packet_size}-byte packets: less than 1 ps between packets",
                 path=f"{ap}.rate",

@@ -6,7 +6,9 @@ panicking (bounded by run.max_events, so no input can hang or exhaust memory).
 The engine may reject only what it finds in building the network (no route between a flow's
 ends: the front end does not route): a document the front end resolves must pass the engine's
 own checks (crates/ackclock-core/src/scenario/validate.rs, through ``_core.read_scenario``),
-as the two sets of rules must agree; one that does not is a finding, as a panic is.
+which the front end asked in resolving (python/ackclock/rules.py); one that does not is a
+finding (the front end changed the document after asking, or the engine's reading of it
+differs), as a panic is.
 """
 
 from __future__ import annotations

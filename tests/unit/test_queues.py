@@ -159,7 +159,13 @@ def test_every_registered_discipline_resolves_and_runs_with_its_defaults() -> No
                 if alias:
                     value = {"flag": "true", "fraction": "0.5", "weight": "0.5"}.get(
                         p["range"], '"1ms"' if p["unit"] == "time" else "2")
-                    queue(f'queue = {{ kind = "{e["name"]}", limit = 100, {alias} = {value} }}')
+                    table = f'queue = {{ kind = "{e["name"]}", limit = 100, {alias} = {value} }}'
+                    try:
+                        queue(table)
+                    except ScenarioError as err:
+                        # The key is known; the value may break a rule between parameters
+                        # (tbf: a peak_rate above token_rate), which the engine checks.
+                        assert err.path == f"link[0].queue.{p['name']}", (table, str(err))
         text = BASE.replace("QUEUE", f'queue = {{ kind = "{e["name"]}", limit = 100 }}')
         result = run_document(resolve(loads_scenario(text, source="q.toml")))
         assert result.flows["packets_delivered"].sum() > 0, e["name"]

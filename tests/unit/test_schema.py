@@ -5,8 +5,9 @@
 - Structural mistakes made in every example (an unknown key in each table, a kind that does not
   exist, a value of the wrong type, a required key left out) are rejected by both the schema and
   the loader, and both name the same place.
-- The rules written both in scenario.py and in the engine's scenario.rs (a document the engine
-  re-validates) reject the same mistakes, naming the same key.
+- The engine's rules (scenario/validate.rs), which the front end asks through rules.py, name
+  the same key for a mistake in the file as for the same mistake in the resolved document
+  (tests/unit/test_rules.py holds the JSON Schema and the engine to the same corpus).
 - The engine reads every resolved document as the front end wrote it and decides no default of
   its own (but a TFRC flow's, which it owns); the scenario model's dataclasses have the
   schema's keys.
@@ -171,7 +172,7 @@ def test_schema_and_loader_reject_the_same_mistakes_at_the_same_place(path: Path
     assert cases >= 10
 
 
-# Rules both scenario.py (for the file) and the engine's scenario.rs (for the document) check.
+# Rules the engine checks, for the file (through the front end) and for the document.
 _BOTH = """
 name = "both"
 [run]
@@ -282,19 +283,26 @@ def test_front_end_and_engine_reject_the_same_mistake_at_the_same_place(
 
 
 def test_resource_guards_are_the_engines() -> None:
-    """The front end checks the engine's resource guards first, for the scenario's own words
-    (scenario.py's _check_sample_rows and _check_app_packets); the numbers are the engine's
-    (crates/ackclock-core/src, today scenario.rs), which refuses the same documents itself."""
-    import re
-
+    """The engine's resource guards (scenario/validate.rs: samples per series, time-series rows,
+    packets of one application) have no copy in the front end, which asks the engine's checks
+    (rules.py) and names the place in the scenario's words."""
     from ackclock import scenario
 
-    text = "".join(f.read_text(encoding="utf-8")
-                   for f in sorted((ROOT / "crates/ackclock-core/src").rglob("*.rs")))
     for name in ("MAX_SAMPLES", "MAX_SAMPLE_ROWS", "MAX_APP_PACKETS"):
-        m = re.search(rf"pub(?:\(crate\))? const {name}: u64 = ([0-9_]+);", text)
-        assert m is not None, name
-        assert getattr(scenario, f"_{name}") == int(m.group(1).replace("_", "")), name
+        assert not hasattr(scenario, f"_{name}"), name
+    raw = parse_toml(_BOTH)
+    raw["run"]["sample_interval"] = "100ns"  # 10 s / 100 ns = 1e8 samples per series
+    with pytest.raises(ScenarioError) as e:
+        resolved_from_raw(raw, "both.toml")
+    assert str(e.value) == ("both.toml: run.sample_interval: 100,000,001 samples per series,"
+                            " more than 50,000,000; choose a longer interval")
+    raw = parse_toml(_BOTH)
+    raw["flow"][1]["app"]["rate"] = "1000Tb/s"  # 4 ps between packets: 2.5e12 packets
+    with pytest.raises(ScenarioError) as e:
+        resolved_from_raw(raw, "both.toml")
+    assert str(e.value) == ("both.toml: flow[1].app.rate: one packet every 4 ps is"
+                            " 2,500,000,000,000 packets over run.duration, more than"
+                            " 10,000,000,000; lower the rate")
 
 
 def _engine_reading(document: dict[str, Any]) -> dict[str, Any]:

@@ -363,6 +363,17 @@ fn read_scenario(scenario_json: &str) -> PyResult<String> {
     serde_json::to_string(&sc).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Checks a resolved scenario document as `Simulation` does, without building anything: the
+/// engine's rules (`Scenario::validate`, scenario/validate.rs) are the front end's, which
+/// calls this where it checks a scenario. A ValueError with one line, `place: what`, the
+/// place in the document's own indices (`flow[3].window`, `link[1].queue.limit`).
+#[pyfunction]
+fn check_scenario(scenario_json: &str) -> PyResult<()> {
+    ackclock_core::scenario::Scenario::from_json(scenario_json)
+        .map(drop)
+        .map_err(PyValueError::new_err)
+}
+
 /// A Tmix connection-vector file's text as the resolved document's columns, or None when it
 /// is not a plain well-formed file (the front end then reads it itself and reports why).
 #[pyfunction]
@@ -483,6 +494,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
     m.add_function(wrap_pyfunction!(queue_registry, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::json_dumps, m)?)?;

@@ -1,5 +1,11 @@
 //! [`Scenario::validate`]: what the engine relies on in a resolved scenario, each problem
 //! reported with its key path.
+//!
+//! These are the scenario's rules, written once: the Python front end reads the user's words
+//! into the document (names to indices, units to integers, profile defaults) and asks these
+//! checks through the binding (`ackclock._core.check_scenario`, `python/ackclock/rules.py`),
+//! which names the place back in the scenario's words. A message is one line,
+//! `place: what was expected` (with what was given where the document still knows it).
 
 use super::*;
 
@@ -15,32 +21,40 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), String> {
         let n = self.nodes.len() as u32;
         if self.run.duration_ps == 0 {
-            return Err("run.duration: must be positive".into());
+            return Err("run.duration: expected a positive time".into());
         }
         if self.run.warmup_ps >= self.run.duration_ps {
-            return Err("run.warmup: must be shorter than run.duration".into());
+            return Err(format!(
+                "run.warmup: must be shorter than run.duration ({}), got {}",
+                seconds(self.run.duration_ps),
+                seconds(self.run.warmup_ps)
+            ));
         }
         if self.run.sample_interval_ps == Some(0) {
-            return Err("run.sample_interval: must be positive".into());
+            return Err("run.sample_interval: expected a positive time".into());
         }
         if let Some(iv) = self.run.sample_interval_ps {
             // Guard against time series that would not fit in memory.
             let samples = self.run.duration_ps / iv + 1;
             if samples > MAX_SAMPLES {
                 return Err(format!(
-                    "run.sample_interval: {samples} samples per series, more than \
-                     {MAX_SAMPLES}; choose a longer interval"
+                    "run.sample_interval: {} samples per series, more than {}; choose a \
+                     longer interval",
+                    grouped(samples),
+                    grouped(MAX_SAMPLES)
                 ));
             }
             let per_sample = (self.flows.len() + self.links.len()) as u64;
             let rows = samples.saturating_mul(per_sample);
             if rows > MAX_SAMPLE_ROWS {
                 return Err(format!(
-                    "run.sample_interval: {samples} samples x ({} flows + {} link \
-                     directions) = {rows} time-series rows, more than {MAX_SAMPLE_ROWS}; \
-                     choose a longer interval",
+                    "run.sample_interval: {} samples x ({} flows + {} link directions) = {} \
+                     time-series rows, more than {}; choose a longer interval",
+                    grouped(samples),
                     self.flows.len(),
-                    self.links.len()
+                    self.links.len(),
+                    grouped(rows),
+                    grouped(MAX_SAMPLE_ROWS)
                 ));
             }
         }
@@ -66,17 +80,20 @@ impl Scenario {
                 return Err(format!("node[{i}].name: duplicate node name {name:?}"));
             }
         }
-        let mut dirs = std::collections::HashSet::new();
+        let mut dirs = std::collections::HashMap::new();
         for (i, l) in self.links.iter().enumerate() {
             if l.from >= n || l.to >= n {
                 return Err(format!("link[{i}]: node index out of range"));
             }
             if l.from == l.to {
-                return Err(format!("link[{i}]: a link must join two different nodes"));
-            }
-            if !dirs.insert((l.from, l.to)) {
                 return Err(format!(
-                    "link[{i}]: duplicate link {}->{}",
+                    "link[{i}]: a link must join two different nodes, got from = to = {:?}",
+                    self.nodes[l.from as usize]
+                ));
+            }
+            if let Some(first) = dirs.insert((l.from, l.to), i) {
+                return Err(format!(
+                    "link[{i}]: duplicate link {}->{} (already given by link[{first}])",
                     self.nodes[l.from as usize], self.nodes[l.to as usize]
                 ));
             }
@@ -85,14 +102,14 @@ impl Scenario {
                     "link[{i}].rate: must be a positive number of bit/s"
                 ));
             }
-            validate_queue(&format!("link[{i}].queue"), &l.queue)?;
-            if let Some(loss) = &l.loss {
-                validate_loss(&format!("link[{i}].loss"), loss, self.flows.len())?;
-            }
             if l.queue.limit_packets.is_some() && l.queue.limit_bytes.is_some() {
                 return Err(format!(
                     "link[{i}].queue: give limit or limit_bytes, not both"
                 ));
+            }
+            validate_queue(&format!("link[{i}].queue"), &l.queue)?;
+            if let Some(loss) = &l.loss {
+                validate_loss(&format!("link[{i}].loss"), loss, self.flows.len())?;
             }
         }
         let mut names = std::collections::HashSet::new();
@@ -105,7 +122,8 @@ impl Scenario {
             }
             if f.from == f.to {
                 return Err(format!(
-                    "flow[{i}]: source and destination are the same node"
+                    "flow[{i}]: from and to are the same node {:?}",
+                    self.nodes[f.from as usize]
                 ));
             }
             f.app.start().check(&format!("flow[{i}].app.start"))?;
@@ -114,9 +132,13 @@ impl Scenario {
                 off.check(&format!("flow[{i}].app.off"))?;
             }
             if let Err(name) = crate::trace::tracer::TraceMask::from_names(&f.trace) {
+                let names: Vec<String> = crate::trace::tracer::TRACEABLE
+                    .iter()
+                    .map(|n| format!("{n:?}"))
+                    .collect();
                 return Err(format!(
-                    "flow[{i}].trace: unknown variable {name:?}; expected some of {}",
-                    crate::trace::tracer::TRACEABLE.join(", ")
+                    "flow[{i}].trace: expected some of {}, got {name:?}",
+                    names.join(", ")
                 ));
             }
             if !f.trace.is_empty() && f.kind != FlowKind::Tcp {
@@ -145,7 +167,7 @@ impl Scenario {
                 }
                 (FlowKind::Tfrc, _, None) => {
                     return Err(format!(
-                        "flow[{i}].app.kind: a tfrc flow sends what an ftp app gives it"
+                        "flow[{i}].app.kind: a tfrc flow sends what an \"ftp\" application gives it"
                     ))
                 }
                 (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,
@@ -166,7 +188,11 @@ impl Scenario {
                 }
                 (FlowKind::Tcp, _, None) => return Err(format!("flow[{i}].tcp: missing")),
                 // A paced application writing into the connection (CBR over TCP).
-                (FlowKind::Tcp, _, Some(t)) => validate_tcp(i, t)?,
+                (FlowKind::Tcp, AppConfig::Trace { .. }, Some(t)) => validate_tcp(i, t)?,
+                (FlowKind::Tcp, _, Some(t)) => {
+                    validate_tcp(i, t)?;
+                    self.validate_paced(i, f)?;
+                }
                 (FlowKind::Udp, AppConfig::Ftp { .. } | AppConfig::Tmix { .. }, _) => {
                     return Err(format!(
                         "flow[{i}].app.kind: a UDP flow needs a cbr, onoff, poisson or trace app"
@@ -183,43 +209,7 @@ impl Scenario {
                         return Err(format!("flow[{i}].app.file: a record has size 0"));
                     }
                 }
-                (
-                    FlowKind::Udp,
-                    AppConfig::Cbr {
-                        interval_ps: iv,
-                        packet_size: size,
-                        ..
-                    }
-                    | AppConfig::Onoff {
-                        interval_ps: iv,
-                        packet_size: size,
-                        ..
-                    }
-                    | AppConfig::Poisson {
-                        mean_interval_ps: iv,
-                        packet_size: size,
-                        ..
-                    },
-                    _,
-                ) => {
-                    if *iv == 0 {
-                        return Err(format!("flow[{i}].app.rate: must be positive and finite"));
-                    }
-                    // An application that starts after the run (the ns-2 front end starts
-                    // it from the script, at a time of its own) is bounded there, not here.
-                    let never = matches!(f.app.start(), Distribution::Constant(s)
-                        if *s >= self.run.duration_ps);
-                    let packets = self.run.duration_ps / *iv;
-                    if packets > MAX_APP_PACKETS && !never {
-                        return Err(format!(
-                            "flow[{i}].app.rate: one packet every {iv} ps is {packets} packets \
-                             over run.duration, more than {MAX_APP_PACKETS}; lower the rate"
-                        ));
-                    }
-                    if *size == 0 {
-                        return Err(format!("flow[{i}].app.packet_size: must be positive"));
-                    }
-                }
+                (FlowKind::Udp, _, _) => self.validate_paced(i, f)?,
             }
         }
         Ok(())
@@ -227,6 +217,53 @@ impl Scenario {
 }
 
 impl Scenario {
+    /// Checks flow `i`'s paced application (cbr, onoff, poisson: on a UDP flow, or writing
+    /// into a TCP connection): a positive interval and packet size, and no more packets over
+    /// the run than the engine's guard allows.
+    fn validate_paced(&self, i: usize, f: &FlowConfig) -> Result<(), String> {
+        let (iv, size) = match &f.app {
+            AppConfig::Cbr {
+                interval_ps,
+                packet_size,
+                ..
+            }
+            | AppConfig::Onoff {
+                interval_ps,
+                packet_size,
+                ..
+            } => (*interval_ps, *packet_size),
+            AppConfig::Poisson {
+                mean_interval_ps,
+                packet_size,
+                ..
+            } => (*mean_interval_ps, *packet_size),
+            _ => return Ok(()),
+        };
+        if size == 0 {
+            return Err(format!(
+                "flow[{i}].app.packet_size: expected a positive size, got 0"
+            ));
+        }
+        if iv == 0 {
+            return Err(format!("flow[{i}].app.rate: must be positive and finite"));
+        }
+        // An application that starts after the run (the ns-2 front end starts it from the
+        // script, at a time of its own) is bounded there, not here.
+        let never =
+            matches!(f.app.start(), Distribution::Constant(s) if *s >= self.run.duration_ps);
+        let packets = self.run.duration_ps / iv;
+        if packets > MAX_APP_PACKETS && !never {
+            return Err(format!(
+                "flow[{i}].app.rate: one packet every {} ps is {} packets over run.duration, \
+                 more than {}; lower the rate",
+                grouped(iv),
+                grouped(packets),
+                grouped(MAX_APP_PACKETS)
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks that flow `i` and its peer form one two-way connection.
     fn validate_connection(
         &self,
@@ -267,7 +304,8 @@ impl Scenario {
             } = f.app
             {
                 return Err(format!(
-                    "flow[{i}].app.size: a request-response exchange needs a finite request"
+                    "flow[{i}].app.size: a request-response exchange needs a finite request: \
+                     give size, or exchange = \"concurrent\""
                 ));
             }
         }
@@ -293,12 +331,30 @@ impl Scenario {
     }
 }
 
+/// A count with its thousands grouped, for messages: `50,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A time in picoseconds as seconds, for messages: `10s`, `0.5s`.
+fn seconds(ps: u64) -> String {
+    format!("{}s", ps as f64 / 1e12)
+}
+
 fn probability(path: &str, key: &str, x: f64) -> Result<(), String> {
     if (0.0..=1.0).contains(&x) {
         Ok(())
     } else {
         Err(format!(
-            "{path}.{key}: must be a probability in [0, 1], got {x}"
+            "{path}.{key}: expected a probability in [0, 1], got {x}"
         ))
     }
 }
@@ -343,8 +399,13 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
             if offset >= period {
                 return Err(format!("{p}.offset: must be smaller than period"));
             }
-            if *burst == 0 || *burst > *period {
-                return Err(format!("{p}.burst: must be between 1 and period"));
+            if *burst == 0 {
+                return Err(format!("{p}.burst: must be at least 1"));
+            }
+            if offset.saturating_add(*burst) > *period {
+                return Err(format!(
+                    "{p}.burst: offset + burst must not exceed period ({period})"
+                ));
             }
             Ok(())
         }
@@ -392,7 +453,10 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
         return Err(format!("{p}.{e}"));
     }
     if t.variant == Recovery::Sack && t.sink != SinkKind::Sack {
-        return Err(format!("{p}.sink: the sack variant needs sink = \"sack\""));
+        return Err(format!(
+            "{p}.sink: the sack variant needs sink = \"sack\", got {:?}",
+            t.sink.name()
+        ));
     }
     if t.rcv_buffer_bytes == Some(0) {
         return Err(format!("{p}.rcv_buffer: must be at least one byte"));
@@ -423,10 +487,29 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
         return Err(format!("{p}.dupack_threshold: must be positive"));
     }
     if t.min_rto_ps > t.max_rto_ps {
-        return Err(format!("{p}.min_rto: larger than max_rto"));
+        return Err(format!(
+            "{p}.min_rto: larger than max_rto ({}), got {}",
+            seconds(t.max_rto_ps),
+            seconds(t.min_rto_ps)
+        ));
     }
     if t.max_rto_ps == 0 || t.initial_rto_ps == 0 {
         return Err(format!("{p}: max_rto and initial_rto must be positive"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{grouped, seconds};
+
+    #[test]
+    fn messages_write_counts_grouped_and_times_in_seconds() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(10_000_000_000), "10,000,000,000");
+        assert_eq!(seconds(10_000_000_000_000), "10s");
+        assert_eq!(seconds(500_000_000_000), "0.5s");
+    }
 }
