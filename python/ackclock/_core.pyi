@@ -55,6 +55,9 @@ class Simulation:
         """Link ``link``'s loss model draws from ns-2's default generator too; False: none."""
     def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:
         """A CBR's interval as ns-2's double, on ns-2's clock; False: no CBR without jitter."""
+    def ns2_onoff(self, flow: int, interval: float, burst: float, idle: float,
+                  shape: float) -> bool:
+        """An on-off source drawn as ns-2's Exponential (shape 0) or Pareto, on its clock."""
     def ns2_rng_state(self) -> list[int] | None:
         """ns-2's default generator's state now; None unless ``use_ns2_rng`` was called."""
     def tfrc_advance(self, flow: int, npkts: int) -> None:

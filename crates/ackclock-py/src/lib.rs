@@ -184,6 +184,36 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Flow `flow`'s on-off source draws as ns-2's Exponential (`shape` 0: `burst` packets
+    /// and `idle` seconds are the means) or Pareto (`shape` > 0: `burst` and `idle` are
+    /// ns-2's scales p1 and p2) from ns-2's generator, `interval` seconds apart in a burst,
+    /// on ns-2's clock; false if it has no on-off source.
+    fn ns2_onoff(
+        &mut self,
+        flow: usize,
+        interval: f64,
+        burst: f64,
+        idle: f64,
+        shape: f64,
+    ) -> PyResult<bool> {
+        use ackclock_core::traffic::Ns2Bursts;
+        let bursts = if shape > 0.0 {
+            Ns2Bursts::Pareto {
+                p1: burst,
+                p2: idle,
+                shape,
+            }
+        } else {
+            Ns2Bursts::Exponential {
+                burst_pkts: burst,
+                idle_s: idle,
+            }
+        };
+        self.sim
+            .ns2_onoff(flow, interval, bursts)
+            .map_err(PyValueError::new_err)
+    }
+
     /// ns-2's default generator's state now; None unless `use_ns2_rng` was called.
     fn ns2_rng_state(&self) -> Option<[u64; 6]> {
         self.sim.ns2_rng_state()

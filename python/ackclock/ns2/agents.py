@@ -20,6 +20,7 @@ from .values import (
     fmt_tcl_double,
     fmt_traced_double,
     ns2_bandwidth,
+    ns2_time_double,
     rate_text,
     time_text,
     to_bool,
@@ -140,6 +141,17 @@ class Agent(TclObject):
         app.cmd_attach_agent(self.handle)
         return app.handle
 
+    def cmd_attach_source(self, s_type: str) -> str:
+        """The obsolete ``attach-source FTP`` (ns-2.35 tcl/lib/ns-agent.tcl ``Agent instproc
+        attach-source``): a new ``Source/FTP`` attached to this agent (``type_`` it also sets
+        is an instance variable nothing reads)."""
+        if s_type != "FTP":
+            raise Ns2Error(unsupported(f"attach-source {s_type} (Source/{s_type})"))
+        source = self.ctx.new_object("Source/FTP", [])
+        assert isinstance(source, SourceFtp)
+        source.cmd_attach(self.handle)
+        return source.handle
+
     def cmd_attach_traffic(self, app: str) -> None:
         a = self.ctx.lookup(app, Application, "an application")
         assert isinstance(a, Application)
@@ -223,7 +235,7 @@ class TcpAgent(Agent):
         # to curseq_, so the SYN does not take the place of a data segment.
         if not self.syn_counted and self.curseq > 0 and self._maxseq() == -1:
             self.syn_counted = True
-            if to_bool(self.vars["syn_"]):
+            if self.sends_syn():
                 self.curseq += 1
         una, _, next_new = self.sim().engine.tcp_seqs(self.flow)
         if 0 < next_new <= una and self.curseq > next_new:
@@ -404,6 +416,9 @@ class TcpAgent(Agent):
             out["packet_size"] = size - header
             out["bare_first_segment"] = False
             mapped.add("useHeaders_")
+            if not self.sends_syn():
+                out["syn"] = False
+                mapped.add("syn_")
         if isinstance(self, FullTcpAgent):
             # FullTcpAgent keeps its own ECN rules (not TcpAgent::recv_newack_helper's), and
             # keeps recover_ when fast recovery ends (only Sack1TcpAgent::recv clears it).
@@ -423,13 +438,21 @@ class TcpAgent(Agent):
         self.check_vars(mapped)
         return out
 
+    def sends_syn(self) -> bool:
+        """Whether segment 0 goes as a 40-byte SYN that adds one to curseq_ (TcpAgent::output
+        with syn_); VegasTcpAgent::output (tcp-vegas.cc) never does: its segment 0 is data."""
+        return self.cls != "Agent/TCP/Vegas" and to_bool(self.vars["syn_"])
+
     def uses_headers(self) -> bool:
         """Whether data segments carry tcpip_base_hdr_size_ on top of packetSize_: ns-2's
-        useHeaders_, read by TcpAgent::output (FullTcp never reads it; Vegas's and Fast's
-        own output stay not supported with it)."""
+        useHeaders_, read by TcpAgent::output (FullTcp never reads it; Fast's own output
+        stays not supported with it). VegasTcpAgent::output never adds headersize(): its
+        segments are packetSize_ on the wire, whatever useHeaders_ says."""
+        if self.cls == "Agent/TCP/Vegas":
+            return False
         if "useHeaders_" not in self.vars or self.var_is_default("useHeaders_"):
             return True
-        if isinstance(self, FullTcpAgent) or self.cls in ("Agent/TCP/Vegas", "Agent/TCP/Fast"):
+        if isinstance(self, FullTcpAgent) or self.cls == "Agent/TCP/Fast":
             return True
         try:
             return to_bool(self.vars["useHeaders_"])
@@ -692,7 +715,7 @@ class TcpSink(Agent):
         # The engine's payload per segment (useHeaders_ false: the header is inside packetSize_).
         payload = size if headers else size - header
         total: int = c["bytes_delivered"] // payload * (size + header if headers else size)
-        if c["packets_received"] and to_bool(sender.vars["syn_"]):
+        if c["packets_received"] and sender.sends_syn():
             total += header  # ns-2 counts the 40-byte SYN in bytes_ too
         elif total and headers:
             total -= header  # without a SYN, ns-2 sends segment 0 without headers
@@ -844,6 +867,21 @@ class Ftp(Application):
         self._tcp("send").cmd_send(n)
 
 
+class SourceFtp(Ftp):
+    """``Source/FTP``, the obsolete FTP source (ns-2.35 tcl/lib/ns-source.tcl): ``start`` is
+    its agent's ``advance maxpkts_`` (268435456 packets unless set), ``stop`` its ``advance
+    0``; ``attach agent`` attaches it."""
+
+    def cmd_attach(self, agent: str) -> None:
+        self.cmd_attach_agent(agent)
+
+    def cmd_start(self) -> None:
+        self._tcp("start").cmd_advance(self.vars["maxpkts_"])
+
+    def cmd_stop(self) -> None:
+        self._tcp("stop").cmd_advance("0")
+
+
 class TrafficApp(Application):
     """An ``Application/Traffic/*`` source; ``own`` are the variables it maps. ns-2's CBR also
     answers to ``packet_size_`` (its Tcl ``set`` reads it as ``packetSize_``)."""
@@ -939,6 +977,25 @@ class OnOff(TrafficApp):
     ``burst_time_`` on average, silences of ``idle_time_``."""
 
     own = ("rate_", "packetSize_", "burst_time_", "idle_time_", "shape_")
+
+    def ns2_draws(self) -> tuple[float, float, float, float] | None:
+        """What ns-2's ``init`` derives, in its doubles, for the engine to draw bursts and
+        silences as ns-2 does (``traffic::ns2_onoff``): ``interval_ = (packetSize_ << 3) /
+        rate_``, then for Exponential (tools/expoo.cc) the mean burst in packets
+        ``burst_time_ / interval_`` and the mean idle time, shape 0; for Pareto
+        (tools/pareto.cc) the scales ``p1 = burstlen * (shape - 1) / shape`` and ``p2 =
+        idle_time_ * (shape - 1) / shape``, and the shape. None without a positive rate."""
+        bps = float(ns2_bandwidth(self.vars["rate_"]))
+        if bps <= 0:
+            return None
+        interval = (to_int(self.vars["packetSize_"]) * 8) / bps
+        burstlen = ns2_time_double(self.vars["burst_time_"]) / interval
+        idle = ns2_time_double(self.vars["idle_time_"])
+        if self.cls.endswith("/Pareto"):
+            shape = to_float(self.vars["shape_"])
+            return (interval, burstlen * (shape - 1.0) / shape, idle * (shape - 1.0) / shape,
+                    shape)
+        return (interval, burstlen, idle, 0.0)
 
     def app_params(self) -> dict[str, object]:
         self.check()

@@ -17,7 +17,7 @@ from ..errors import ScenarioError
 from ..run import engine as load_engine
 from ..scenario import REPLY_SUFFIX, PacketTrace, resolve
 from . import nam
-from .agents import Agent, Application, Cbr, FullTcpAgent, NullAgent, TcpAgent, UdpAgent
+from .agents import Agent, Application, Cbr, FullTcpAgent, NullAgent, OnOff, TcpAgent, UdpAgent
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
@@ -658,6 +658,12 @@ class Simulator(TclObject):
                 interval = a.app.ns2_interval()
                 if interval is not None:
                     self.engine.ns2_cbr_interval(a.flow, interval)
+            # An Exponential or Pareto source draws its bursts and silences from ns-2's
+            # default generator when ns-2 would, and sends on ns-2's clock.
+            if isinstance(a, UdpAgent) and a.flow is not None and isinstance(a.app, OnOff):
+                draws = a.app.ns2_draws()
+                if draws is not None:
+                    self.engine.ns2_onoff(a.flow, *draws)
         for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))

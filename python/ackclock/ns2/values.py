@@ -115,6 +115,20 @@ def ns2_time(text: str) -> Fraction:
     return Fraction(m.group().strip()) * _TIME_UNIT[unit]
 
 
+_TIME_UNIT_DOUBLE = {"": 1.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12}
+
+
+def ns2_time_double(text: str) -> float:
+    """A time as the double an ns-2 object's bound time variable holds (tclcl
+    ``InstVar::time_atof``: the number, then times 1e-3, 1e-6, ... for its unit, in doubles),
+    which may be one unit in the last place from the exact time."""
+    t = ns2_time(text)  # checks the text
+    m = _NUMBER.match(text)
+    assert m is not None
+    return float(t) if t == 0 else float(m.group().strip()) * _TIME_UNIT_DOUBLE[
+        text[m.end():].strip()]
+
+
 def bandwidth_bps(text: str) -> float:
     """``10Mb``, ``1e25Mb``, ``448Kb``, ``100k``, ``1mb``, ``2.5e6`` -> bit/s (ns-2's rules)."""
     bps = ns2_bandwidth(text)

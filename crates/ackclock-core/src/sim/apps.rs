@@ -33,7 +33,7 @@ impl Simulator {
         let flow = &mut self.flows[f.idx()];
         match &mut flow.agent {
             Agent::Tcp { .. } if flow.writer.is_some() => {
-                let w = flow.writer.as_ref().expect("checked");
+                let w = flow.writer.as_mut().expect("checked");
                 next_tick = Some(w.first_tick(now));
             }
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),

@@ -127,6 +127,30 @@ impl Simulator {
         })
     }
 
+    /// Flow `f`'s on-off source becomes ns-2's (`traffic::ns2_onoff`): `interval` seconds
+    /// between sends in a burst (ns-2's `interval_`), bursts and silences drawn from ns-2's
+    /// default generator, sends on ns-2's clock; false if the flow has no on-off source.
+    /// [`Self::use_ns2_rng`] must have been called.
+    pub fn ns2_onoff(
+        &mut self,
+        f: usize,
+        interval: f64,
+        bursts: crate::traffic::Ns2Bursts,
+    ) -> Result<bool, String> {
+        let d = self
+            .ns2_rng
+            .clone()
+            .ok_or("ns-2's generator is not in use (use_ns2_rng first)")?;
+        let flow = self
+            .flows
+            .get_mut(f)
+            .ok_or_else(|| format!("no flow {f}"))?;
+        Ok(match &mut flow.agent {
+            Agent::Udp { source } => source.set_ns2_onoff(interval, bursts, d),
+            _ => false,
+        })
+    }
+
     /// ns-2's default generator's state now, if the run draws from it ([`Self::use_ns2_rng`]).
     pub fn ns2_rng_state(&self) -> Option<[u64; 6]> {
         self.ns2_rng.as_ref().map(|d| d.state())

@@ -9,6 +9,7 @@
 //! generator; its endpoints live in `sim/tmix.rs`).
 
 pub mod cbr;
+pub mod ns2_onoff;
 pub mod onoff;
 pub mod poisson;
 pub mod tmix;
@@ -22,6 +23,7 @@ use crate::rng::RandomStream;
 use crate::time::SimTime;
 
 pub use cbr::Cbr;
+pub use ns2_onoff::{Ns2Bursts, Ns2OnOff};
 pub use onoff::OnOff;
 pub use poisson::Poisson;
 pub use trace_replay::TraceReplay;
@@ -31,6 +33,7 @@ pub use trace_replay::TraceReplay;
 pub enum Generator {
     Cbr(Cbr),
     OnOff(OnOff),
+    Ns2OnOff(Ns2OnOff),
     Poisson(Poisson),
     Trace(TraceReplay),
 }
@@ -42,15 +45,17 @@ impl Generator {
         match self {
             Generator::Cbr(g) => g.next_datagram(rng),
             Generator::OnOff(g) => g.next_datagram(rng),
+            Generator::Ns2OnOff(g) => g.next_datagram(),
             Generator::Poisson(g) => g.next_datagram(rng),
             Generator::Trace(g) => g.next_datagram(),
         }
     }
 
     /// Delay from the start to the first datagram (a trace may start late).
-    fn first_delay(&self) -> u64 {
+    fn first_delay(&mut self) -> u64 {
         match self {
             Generator::Trace(g) => g.first_delay(),
+            Generator::Ns2OnOff(g) => g.start(),
             _ => 0,
         }
     }
@@ -75,7 +80,7 @@ impl StreamWriter {
         }
     }
 
-    pub fn first_tick(&self, now: SimTime) -> SimTime {
+    pub fn first_tick(&mut self, now: SimTime) -> SimTime {
         SimTime(now.0.saturating_add(self.generator.first_delay()))
     }
 
@@ -127,7 +132,7 @@ impl UdpSource {
     }
 
     /// When the application starts at `now`: the time of its first datagram.
-    pub fn first_tick(&self, now: SimTime) -> SimTime {
+    pub fn first_tick(&mut self, now: SimTime) -> SimTime {
         SimTime(now.0.saturating_add(self.generator.first_delay()))
     }
 
@@ -137,7 +142,27 @@ impl UdpSource {
     pub fn ns2_interval(&self) -> Option<f64> {
         match &self.generator {
             Generator::Cbr(g) if !g.random => g.ns2_interval,
+            Generator::Ns2OnOff(g) => Some(g.gap()),
             _ => None,
+        }
+    }
+
+    /// Makes an on-off source ns-2's (`ns2_onoff`): `interval` seconds between sends in a
+    /// burst, bursts and silences drawn from ns-2's default generator `rng`; false for other
+    /// sources.
+    pub fn set_ns2_onoff(
+        &mut self,
+        interval: f64,
+        bursts: Ns2Bursts,
+        rng: crate::rng::ns2::Ns2Default,
+    ) -> bool {
+        match &self.generator {
+            Generator::OnOff(g) if interval > 0.0 => {
+                self.generator =
+                    Generator::Ns2OnOff(Ns2OnOff::new(g.payload, interval, bursts, rng));
+                true
+            }
+            _ => false,
         }
     }
 
