@@ -4,6 +4,7 @@
     python benchmarks/scale.py [--only dumbbell_10000,fattree_16] [--duration 1s]
                                [--instructions] [--csv scale.csv]
                                [--beside ns-2,ns-3,htsim] [--beside-max-flows 100]
+                               [--timeout 1800]
 
 For each case it writes the scenario (TOML) into a temporary folder and prints:
 - `cmd_s`, `peak_MB`: wall time and peak resident memory of the whole command
@@ -143,7 +144,9 @@ def cases() -> dict[str, tuple[str, str, bool]]:
         out[f"dumbbell_{n}"] = (dumbbell(n), d, n <= 1000)
     for n in (10, 1000):
         out[f"dumbbell100g_{n}"] = (dumbbell(n, "100Gb/s", "400Gb/s"), "1s", n <= 10)
-    for k, flows, d in [(4, None, "0.2s"), (8, None, "0.1s"), (16, 10_000, "0.05s")]:
+    # k = 16 carries some 6 G packet-hops per simulated second once its flows have started
+    # (6 144 link directions at 10 Gb/s, nearly all busy): 10 ms is 52 M hops.
+    for k, flows, d in [(4, None, "0.2s"), (8, None, "0.1s"), (16, 10_000, "0.01s")]:
         out[f"fattree_{k}"] = (fattree(k, flows), d, k <= 8)
     out["chain_50"] = (chain(50), "10s", True)
     return out
@@ -154,12 +157,13 @@ def ackclock() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "ackclock"]
 
 
-def whole_command(toml: Path, duration: str, out: Path) -> tuple[float, float, float]:
+def whole_command(toml: Path, duration: str, out: Path, timeout: float | None
+                  ) -> tuple[float, float, float]:
     """Wall seconds, peak resident MB and CPU seconds of `ackclock run`."""
     timer = ["/usr/bin/time", "-f", "%e %M %U %S"]
     done = subprocess.run([*timer, *ackclock(), "run", str(toml), "--set",
                            f"run.duration={duration}", "--out", str(out), "--quiet"],
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=True, timeout=timeout)
     wall, kb, user, system = done.stderr.strip().splitlines()[-1].split()
     return float(wall), int(kb) / 1024, float(user) + float(system)
 
@@ -273,6 +277,9 @@ def main() -> None:
                     default=Path.home() / ".cache" / "ackclock-bench",
                     help="where benchmarks/compare.py keeps the ns3 wheel and programs")
     ap.add_argument("--htsim-source", type=Path, help="a checkout of Broadcom/csg-htsim")
+    ap.add_argument("--timeout", type=float, default=1800,
+                    help="wall seconds the whole command may take per case (default 1800);"
+                         " a case that takes longer or fails prints why and the next runs")
     args = ap.parse_args()
     all_cases = cases()
     names = args.only.split(",") if args.only else list(all_cases)
@@ -291,7 +298,17 @@ def main() -> None:
             toml = Path(d) / f"{name}.toml"
             toml.write_text(text)
             out = Path(d) / name
-            cmd_s, peak, cpu_s = whole_command(toml, duration, out)
+            try:
+                cmd_s, peak, cpu_s = whole_command(toml, duration, out, args.timeout)
+            except subprocess.TimeoutExpired:
+                print(f"{name:18} not finished in {args.timeout:g} s of wall time"
+                      f" ({duration} simulated)", flush=True)
+                continue
+            except subprocess.CalledProcessError as e:
+                why = (e.stderr or "").strip().splitlines()
+                print(f"{name:18} failed (exit {e.returncode}): {why[-2] if len(why) > 1 else ''}",
+                      flush=True)
+                continue
             r = in_process(toml, duration)
             ipp = None
             if args.instructions and small:
