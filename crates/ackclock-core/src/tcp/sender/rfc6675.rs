@@ -26,9 +26,11 @@
 //!   `IsRetransmittedDataAcked` and `DoRetransmit`), and restarts the timer only if it is the
 //!   recovery's first (`NewAck(ack, m_isFirstPartialAck)`).
 //! - The ACK reaching the recovery point ends recovery with cwnd = ssthresh, then grows the
-//!   window as in the open state; growth counts the segments this ACK delivered (cumulatively
-//!   or by SACK, `currentDelivered`), and an ACK that is also a duplicate grows nothing
-//!   (`IncreaseWindow` only in `CA_OPEN`).
+//!   window by every segment it covers, those SACKed before included (`ProcessAck` recomputes
+//!   `segsAcked` from the cumulative ACK there), where RFC 6675 and RFC 6937 end at ssthresh;
+//!   elsewhere growth counts the segments an ACK delivered (cumulatively or by SACK,
+//!   `currentDelivered`), and an ACK that is also a duplicate grows nothing (`IncreaseWindow`
+//!   only in `CA_OPEN`).
 //! - A timeout keeps the SACK information and takes every other outstanding segment as lost
 //!   (RFC 6675 section 5.1 with its errata 1610, `ReTxTimeout`'s `SetSentListLost`): cwnd one
 //!   segment, NextSeg resends the holes below the highest SACKed segment, then new data; a
@@ -109,11 +111,14 @@ impl TcpSender {
             } else {
                 let mut grow = delivered;
                 if self.in_recovery {
-                    // RFC 6675 (A): recovery is over; cwnd = ssthresh (TcpClassicRecovery).
+                    // RFC 6675 (A): recovery is over; cwnd = ssthresh, then ns-3 grows it by
+                    // every segment this ACK covers, those SACKed before included
+                    // (`segsAcked = (ackNumber - oldHeadSequence) / segmentSize`).
                     self.in_recovery = false;
                     self.first_partial = true;
                     self.dupacks = 0;
-                    self.pkts_acked(now, ack - old_una, rtt);
+                    grow = ack - old_una;
+                    self.pkts_acked(now, grow, rtt);
                     self.w.cwnd = self.w.ssthresh;
                 } else if self.rfc_loss {
                     self.rfc_loss = false;
