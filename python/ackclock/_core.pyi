@@ -66,6 +66,8 @@ class Simulation:
         """A TFRC sender's rate (bytes/s), RTT (s), loss event rate, true loss rate, seqno."""
     def advance_app(self, flow: int, limit: int) -> None:
         """Lets a one-way TCP flow send up to segment ``limit`` (not included), now."""
+    def select_cc(self, flow: int, name: str) -> None:
+        """Gives a one-way TCP flow that has not sent yet another congestion control."""
     def tcp_seqs(self, flow: int) -> tuple[int, int, int] | None:
         """The TCP sender's first unacknowledged, next and one past the highest sent segments."""
     def flow_counters(self, flow: int) -> dict[str, int]:

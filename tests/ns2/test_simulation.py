@@ -578,7 +578,8 @@ def test_detach_agent_during_the_run_stops_its_application(ns2, one_flow):
     assert 0 < a == b
 
 
-def test_select_ca_after_the_run_started_is_refused(ns2):
+def test_select_ca_after_the_agent_sent_is_refused(ns2):
+    # Before its first segment the flow takes the algorithm (tests/ns2/test_tcp_linux_vs_ns2.py).
     r = ns2("""
         set ns [new Simulator]
         set n0 [$ns node]; set n1 [$ns node]
@@ -586,11 +587,14 @@ def test_select_ca_after_the_run_started_is_refused(ns2):
         set tcp [new Agent/TCP/Linux]
         set sink [new Agent/TCPSink/Sack1]
         $ns attach-agent $n0 $tcp; $ns attach-agent $n1 $sink; $ns connect $tcp $sink
-        $ns at 0 "$tcp select_ca cubic"
+        set ftp [$tcp attach-app FTP]
+        $ns at 0 "$ftp start"
+        $ns at 0.5 "$tcp select_ca cubic"
         $ns at 1 "exit 0"
         $ns run
     """)
-    assert r.code == 2 and "select_ca after $ns run has started" in r.err
+    assert r.code == 2 and r.err.count("\n") == 1
+    assert "select_ca on _o" in r.err and "after it started sending" in r.err
 
 
 @pytest.mark.parametrize(("line", "what"), [

@@ -248,6 +248,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Gives flow `flow`'s one-way TCP sender, which must not have sent yet, the congestion
+    /// control `name` with its default parameters (ns-2's `select_ca` during the run).
+    fn select_cc(&mut self, flow: usize, name: &str) -> PyResult<()> {
+        self.sim
+            .select_cc(flow, name)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Flow `flow`'s TCP sender's (first unacknowledged, next to send, one past the highest
     /// sent) segments; None without one.
     fn tcp_seqs(&self, flow: usize) -> Option<(u64, u64, u64)> {

@@ -48,9 +48,16 @@ TCP_CLASSES = {
     "Agent/TCP/FullTcp/Newreno": ("newreno", "reno"),
     "Agent/TCP/FullTcp/Sack": ("sack", "reno"),
 }
-# Agent/TCP/Linux `select_ca` names -> congestion control.
-LINUX_CA = {"reno": "reno", "cubic": "cubic", "bic": "bic", "highspeed": "highspeed",
-            "scalable": "scalable", "htcp": "htcp", "vegas": "vegas", "westwood": "westwood"}
+# Agent/TCP/Linux `select_ca` names (the `.name` of ns-2.35's tcp/linux/src/tcp_*.c modules
+# and tcp/linux/tcp_naivereno.c) -> the engine's congestion control of the same algorithm
+# (docs/ns2-scripts.md says how each differs from ns-2's LinuxTcpAgent). naive_reno is ns-2's
+# example module: Reno's halving and one segment per window of ACKs, as the engine's reno.
+LINUX_CA = {"reno": "reno", "naive_reno": "reno", "cubic": "cubic", "bic": "bic",
+            "highspeed": "highspeed", "scalable": "scalable", "htcp": "htcp", "vegas": "vegas",
+            "westwood": "westwood", "hybla": "hybla", "lp": "lp", "veno": "veno",
+            "yeah": "yeah", "illinois": "illinois"}
+# Modules ns-2.35's TCP-Linux has and the engine does not.
+LINUX_CA_MISSING = {"compound"}
 # windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control: 1 and 8 as in ns-2.35;
 # 9, 12, 13 and -10 as in the patched ns-2 of seed 003's script (stock ns-2.35 exits on them).
 WINDOW_OPTIONS = {1: "reno", 8: "highspeed", 9: "scalable", 12: "bic", 13: "cubic",
@@ -247,18 +254,38 @@ class TcpAgent(Agent):
                 " restart of an idle connection, slow_start_restart_)"))
         self.sim().engine.advance_app(self.flow, max(self.curseq, 0))
 
-    def cmd_select_ca(self, name: str) -> None:
+    def cmd_select_ca(self, name: str, *_rest: str) -> None:
+        """LinuxTcpAgent::command (tcp/tcp-linux.cc) "select_ca": prints the command and
+        installs the named module, before the run or during it (the engine's flow takes it
+        until it has sent its first segment)."""
         if self.cls != "Agent/TCP/Linux":
             raise TclError("select_ca is a command of Agent/TCP/Linux")
+        if name in LINUX_CA_MISSING:
+            raise Ns2Error(unsupported(f"TCP-Linux congestion control {name!r}"))
         if name not in LINUX_CA:
             raise Ns2Error(f"unknown congestion control {name!r} for select_ca"
                            f" (known: {', '.join(LINUX_CA)})")
-        sim = self.ctx.simulator
-        if sim is not None and sim.started:
-            raise Ns2Error(unsupported("select_ca after $ns run has started (the engine's"
-                                       " flows are built by then)"))
-        self.cc = LINUX_CA[name]
+        self.ctx.write_channel("stdout", f"cmd select_ca {name}\n")
+        cc = LINUX_CA[name]
+        if self.sim_started() and self.flow is not None:
+            try:
+                self.sim().engine.select_cc(self.flow, cc)
+            except ValueError as e:
+                raise Ns2Error(unsupported(
+                    f"select_ca on {self.handle} after it started sending ({e})")) from None
+        self.cc = cc
         self.cc_where = self.ctx.where()
+
+    def cmd_set_ca_default_param(self, proto: str, param: str, value: str,
+                                 *_rest: str) -> None:
+        """LinuxTcpAgent::command "set_ca_default_param": a module parameter's default for
+        every agent. Only TCP-Linux's own debug_level (what ns-2 prints while it runs, no
+        effect on the simulation) is accepted."""
+        if self.cls != "Agent/TCP/Linux":
+            raise TclError("set_ca_default_param is a command of Agent/TCP/Linux")
+        if (proto, param) != ("linux", "debug_level"):
+            raise Ns2Error(unsupported(f"set_ca_default_param {proto} {param}"))
+        self.ctx.write_channel("stdout", f"cmd set_ca_default_param {proto} {param} {value}\n")
 
     def cmd_trace(self, var: str, *rest: str) -> None:
         from ..scenario import TRACEABLE

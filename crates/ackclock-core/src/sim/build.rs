@@ -4,6 +4,28 @@
 use super::*;
 use crate::queue::external::External;
 
+/// A one-way TCP flow's sender and sink as `t` configures them, its congestion control drawing
+/// from the flow's own random stream; an FTP of `size` bytes when given.
+pub(super) fn tcp_agents(
+    id: FlowId,
+    (src, dst): (NodeId, NodeId),
+    t: &crate::scenario::TcpConfig,
+    seed: u64,
+    name: &str,
+    size: Option<u64>,
+) -> Result<(Box<TcpSender>, Box<TcpSink>), String> {
+    let mut cc = t.congestion_control()?;
+    cc.set_random(RandomStream::named(seed, &format!("flow.{name}.cc")));
+    let (recovery, params) = (t.variant, t.params());
+    let mut sender = Box::new(TcpSender::new(id, src, dst, &params, recovery, cc));
+    let mut sink = Box::new(TcpSink::new(id, dst, src, &params));
+    if let Some(size) = size {
+        sender.set_transfer(size);
+        sink.set_transfer(size);
+    }
+    Ok((sender, sink))
+}
+
 impl Simulator {
     /// Builds a run from a resolved scenario; errors name the offending key.
     pub fn new(mut scenario: Scenario) -> Result<Simulator, String> {
@@ -67,17 +89,8 @@ impl Simulator {
                     if !routes.reaches(dst, src) {
                         return Err(unreachable(dst, src));
                     }
-                    let mut cc = t
-                        .congestion_control()
+                    let (sender, sink) = tcp_agents(id, (src, dst), t, seed, &f.name, *size_bytes)
                         .map_err(|e| format!("flow[{i}].{e}"))?;
-                    cc.set_random(RandomStream::named(seed, &format!("flow.{}.cc", f.name)));
-                    let (recovery, params) = (t.variant, t.params());
-                    let mut sender = Box::new(TcpSender::new(id, src, dst, &params, recovery, cc));
-                    let mut sink = Box::new(TcpSink::new(id, dst, src, &params));
-                    if let Some(size) = size_bytes {
-                        sender.set_transfer(*size);
-                        sink.set_transfer(*size);
-                    }
                     Agent::Tcp { sender, sink }
                 }
                 (AppConfig::Ftp { size_bytes, .. }, None) if f.kind == FlowKind::Tfrc => {
@@ -119,13 +132,8 @@ impl Simulator {
                     let Some(generator) = generator_for(app) else {
                         return Err(format!("flow[{i}]: app and flow kind do not match"));
                     };
-                    let mut cc = t
-                        .congestion_control()
+                    let (sender, sink) = tcp_agents(id, (src, dst), t, seed, &f.name, None)
                         .map_err(|e| format!("flow[{i}].{e}"))?;
-                    cc.set_random(RandomStream::named(seed, &format!("flow.{}.cc", f.name)));
-                    let (recovery, params) = (t.variant, t.params());
-                    let sender = Box::new(TcpSender::new(id, src, dst, &params, recovery, cc));
-                    let sink = Box::new(TcpSink::new(id, dst, src, &params));
                     let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
                     writer = Some(Box::new(StreamWriter::new(generator, rng)));
                     Agent::Tcp { sender, sink }

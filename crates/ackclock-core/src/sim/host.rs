@@ -34,6 +34,43 @@ impl Simulator {
         Ok(())
     }
 
+    /// Gives flow `f`'s one-way TCP sender the congestion control `name` with its default
+    /// parameters, before the flow has sent anything: ns-2's `select_ca` on an Agent/TCP/Linux
+    /// from a `$ns at` script (tcp/tcp-linux.cc, `LinuxTcpAgent::command` installs the named
+    /// `tcp_congestion_ops` whenever it is called). The sender and sink are built anew, as the
+    /// run's start built them, with the new algorithm; once the flow has sent a segment the
+    /// change is refused (its state would have to be carried over).
+    pub fn select_cc(&mut self, f: usize, name: &str) -> Result<(), String> {
+        let Some(flow) = self.flows.get(f) else {
+            return Err(format!("no flow {f}"));
+        };
+        let (Agent::Tcp { sender, .. }, Role::Own, None) = (&flow.agent, flow.role, &flow.writer)
+        else {
+            return Err(format!("flow {f} is not a one-way TCP flow driven by FTP"));
+        };
+        if sender.seqs().2 > 0 {
+            return Err(format!("flow {f} has sent data already"));
+        }
+        let spec = &self.scenario.flows[f];
+        let (Some(tcp), AppConfig::Ftp { size_bytes, .. }) = (&spec.tcp, &spec.app) else {
+            return Err(format!("flow {f} is not a one-way TCP flow driven by FTP"));
+        };
+        let mut t = tcp.clone();
+        t.cc = crate::tcp::cc::CcConfig::parse(name, &Default::default())?;
+        let (src, dst) = (NodeId(spec.from), NodeId(spec.to));
+        let (sender, sink) = super::build::tcp_agents(
+            FlowId(f as u32),
+            (src, dst),
+            &t,
+            self.scenario.run.seed,
+            &spec.name,
+            *size_bytes,
+        )?;
+        self.scenario.flows[f].tcp = Some(t);
+        self.flows[f].agent = Agent::Tcp { sender, sink };
+        Ok(())
+    }
+
     /// Lets flow `f`'s one-way TCP sender send up to segment `limit` (not included; a SYN is
     /// segment 0) and sends what its window allows now: ns-2's FTP `produce`, `producemore`
     /// and `send`, which move the agent's `curseq_` (tcp.cc, `TcpAgent::advanceby`).
