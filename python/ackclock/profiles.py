@@ -38,6 +38,10 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "rtx_timer_before_sample": "bool",
         # SACK recovery's end forgets its recovery point (ns-2's Sack1: recover_ = 0)
         "sack_exit_clears_recover": "bool",
+        # the retransmission timer running on an idle connection (ns-2's one-way agents)
+        "idle_rtx_timer": "bool",
+        # cwnd grown only while window-limited (ns-2's control_increase_)
+        "control_increase": "bool",
         "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
         "dupack_threshold": "count",
         "min_rto": "time",
@@ -194,6 +198,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_ecn": "ns2",
                     "rtx_timer_before_sample": False,  # Agent/TCP timerfix_ true
                     "sack_exit_clears_recover": True,  # Sack1TcpAgent::recv
+                    "idle_rtx_timer": False,
+                    "control_increase": False,  # Agent/TCP control_increase_ 0
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
@@ -278,6 +284,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_ecn": "off",
                     "rtx_timer_before_sample": False,
                     "sack_exit_clears_recover": False,
+                    "idle_rtx_timer": False,
+                    "control_increase": False,
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
                     "min_rto": "200ms",  # TCP_RTO_MIN
@@ -356,6 +364,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_ecn": "off",
                     "rtx_timer_before_sample": False,
                     "sack_exit_clears_recover": False,
+                    "idle_rtx_timer": False,
+                    "control_increase": False,
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
                     "min_rto": "1s",  # TcpSocketBase::MinRto
@@ -444,6 +454,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_ecn": "off",
                     "rtx_timer_before_sample": False,
                     "sack_exit_clears_recover": False,
+                    "idle_rtx_timer": False,
+                    "control_increase": False,
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold
                     # CalcRTOValue: no floor besides the rounding up to TimerGranularity

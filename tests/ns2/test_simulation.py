@@ -618,7 +618,8 @@ def test_a_malformed_number_in_a_command_is_the_scripts_error(ns2, line, what):
     ("Agent/TCP set useHeaders_ false", True),  # packetSize_ on the wire
     ("Agent/TCP set windowInitOption_ 2", True),  # the window from packetSize_
     ("Agent/TCP set windowInitOption_ 2; Agent/TCP set useHeaders_ false", False),
-    ("Agent/TCP set control_increase_ 1", False),
+    ("Agent/TCP set control_increase_ 1", True),  # control_increase (test_telnet_vs_ns2.py)
+    ("Agent/TCP set QOption_ 1", False),
     ("Agent/TCP/Newreno set newreno_changes_ 1", True),  # the agent is Reno: not its class
     ("Agent/TCP set old_ecn_ 1", True),  # no ecn_: ECN-Echo never arrives
     ("Agent/TCPSink set SYN_immediate_ack_ false", True),  # read by DelAck sinks only

@@ -171,6 +171,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ns2_ecn": "ns2",  # ns-2 old_ecn_ 0
             "rtx_timer_before_sample": False,  # ns-2 timerfix_ true
             "sack_exit_clears_recover": True,  # ns-2 Sack1TcpAgent::recv
+            "idle_rtx_timer": False,
+            "control_increase": False,  # ns-2 control_increase_ 0
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,
             "min_rto_ps": 200 * MS,

@@ -68,6 +68,8 @@ pub fn ns2_tcp() -> TcpConfig {
         ns2_ecn: crate::tcp::sender::Ns2Ecn::Off,
         rtx_timer_before_sample: false,
         sack_exit_clears_recover: true,
+        idle_rtx_timer: false,
+        control_increase: false,
         ns2_rtt_timer: false,
         ns2_boot_time_ps: 0,
         quick_acks: 0,

@@ -32,6 +32,7 @@ from .interrupt import CtrlC
 from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
+from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
 from .topology import DelayLink, ErrorModel, Link, Node, Queue, TraceObject
@@ -69,6 +70,7 @@ FACTORIES: dict[str, Factory] = {
     "Agent/LossMonitor": NullAgent,
     "Application/FTP": Ftp,
     "Source/FTP": SourceFtp,
+    "Application/Telnet": Telnet,
     "Application/Traffic/CBR": Cbr,
     "Application/Traffic/Exponential": OnOff,
     "Application/Traffic/Pareto": OnOff,

@@ -245,13 +245,13 @@ class TcpAgent(Agent):
             if self.sends_syn():
                 self.curseq += 1
         una, _, next_new = self.sim().engine.tcp_seqs(self.flow)
-        if 0 < next_new <= una and self.curseq > next_new:
-            # ns-2 keeps the retransmission timer running on an idle connection and each expiry
-            # closes cwnd_ to 1 (TcpAgent::newtimer, timeout with slow_start_restart_): what
-            # the engine's sender does not model yet.
+        if 0 < next_new <= una and self.curseq > next_new and self.cls == "Agent/TCP/Linux":
+            # LinuxTcpAgent::timeout on an idle connection closes the window to the initial
+            # window (slowdown(CLOSE_CWND_INIT)), which the engine does not model (one-way
+            # agents: `idle_rtx_timer`).
             raise Ns2Error(unsupported(
                 f"more data for {self.handle} after all it sent was acknowledged (ns-2's"
-                " restart of an idle connection, slow_start_restart_)"))
+                " LinuxTcpAgent restarting an idle connection)"))
         self.sim().engine.advance_app(self.flow, max(self.curseq, 0))
 
     def cmd_select_ca(self, name: str, *_rest: str) -> None:
@@ -421,6 +421,18 @@ class TcpAgent(Agent):
             if not isinstance(self, FullTcpAgent):
                 out["rtx_timer_before_sample"] = not fixed
             mapped.add("timerfix_")
+        if not isinstance(self, FullTcpAgent) and self.cls != "Agent/TCP/Linux":
+            # TcpAgent::newtimer restarts the timer on every new ACK and TcpAgent::timeout
+            # on an idle connection closes cwnd_ to one segment (restart_bugfix_ and
+            # slow_start_restart_ at their defaults; either false stays not supported).
+            out["idle_rtx_timer"] = True
+        if "control_increase_" in self.vars and not self.var_is_default("control_increase_"):
+            # TcpAgent::recv_newack_helper: opencwnd() only while network_limited().
+            if isinstance(self, FullTcpAgent):
+                raise Ns2Error(unsupported(f"{self.cls} variable control_increase_"),
+                               self.var_where("control_increase_"))
+            out["control_increase"] = to_int(self.vars["control_increase_"]) != 0
+            mapped.add("control_increase_")
         if "newreno_changes1_" in self.vars and not self.var_is_default("newreno_changes1_"):
             # NewRenoTcpAgent::partialnewack_helper: 0 restarts the timer on every partial ACK.
             out["slow_but_steady"] = to_int(self.vars["newreno_changes1_"]) == 0

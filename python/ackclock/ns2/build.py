@@ -30,6 +30,7 @@ from .agents import (
 )
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
+from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
 
@@ -129,9 +130,9 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
     if not isinstance(sink, TcpSink):
         raise Ns2Error(f"TCP agent {agent.handle} is connected to a {sink.cls if sink else '?'}"
                        ", not a TCPSink", agent.created_at)
-    if agent.app is not None and not isinstance(agent.app, Ftp):
-        raise Ns2Error(unsupported(f"{agent.app.cls} over TCP (only Application/FTP)"),
-                       agent.app.created_at)
+    if agent.app is not None and not isinstance(agent.app, Ftp | Telnet):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over TCP (only Application/FTP and"
+                                   " Telnet)"), agent.app.created_at)
     params = agent.tcp_params()
     params.update(sink.sink_params())
     variant, cc = agent.variant, agent.cc

@@ -82,6 +82,8 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Application": "",
         "Application/FTP": "Application",
         "Source/FTP": "Application",
+        "Application/Telnet": "Application",
+        "Source/Telnet": "Application/Telnet",
         "Application/Traffic": "Application",
         "Application/Traffic/CBR": "Application/Traffic",
         "Application/Traffic/Exponential": "Application/Traffic",
@@ -170,6 +172,9 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
             "halfclose_": ("false", "bool"), "nopredict_": ("false", "bool"),
             "ecn_syn_": ("false", "bool"), "ecn_syn_wait_": ("0", "int"),
         },
+        # tcl/lib/ns-default.tcl; Source/Telnet's in tcl/lib/ns-source.tcl.
+        "Application/Telnet": {"interval_": ("1.0", "time")},
+        "Source/Telnet": {"maxpkts_": ("268435456", "int")},
         "Agent/TCP/Vegas": {"v_alpha_": ("1", "int"), "v_beta_": ("3", "int"),
                             "v_gamma_": ("1", "int")},
         "Agent/TCPSink": {"bytes_": ("0", "int"), "packetSize_": ("40", "int"),

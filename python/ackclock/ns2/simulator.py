@@ -62,7 +62,7 @@ class Simulator(TclObject):
         self.by_ends: dict[tuple[int, int], SimplexLink] = {}
         self.agents: list[Agent] = []
         self.tmix: list[TmixEnd] = []
-        self.events: list[tuple[float, int, str, Location]] = []
+        self.events: list[tuple[float, int, str | Callable[[], None], Location]] = []
         self._seq = 0
         self.now_s = 0.0
         self.started = False
@@ -527,6 +527,15 @@ class Simulator(TclObject):
         heapq.heappush(self.events, (when, self._seq, script, self.ctx.where()))
         return str(self._seq)
 
+    def call_after(self, delay: float, call: Callable[[], None]) -> None:
+        """Calls ``call`` ``delay`` seconds from now, among the scripts of ``$ns at`` in
+        ns-2's order (a C++ timer of an agent or application, `TimerHandler::sched`)."""
+        when = self.now_s + delay
+        if when > HORIZON_S:
+            return  # beyond the end of ackclock's clock: it never comes
+        self._seq += 1
+        heapq.heappush(self.events, (when, self._seq, call, self.ctx.where()))
+
     def cmd_after(self, delay: str, script: str) -> str:
         return self.cmd_at(fmt_double(self.now_s + to_float(delay, "a delay")), script)
 
@@ -552,7 +561,10 @@ class Simulator(TclObject):
             self.ctx.event_where = where
             progress.done()
             try:
-                self.ctx.eval_global(script)
+                if isinstance(script, str):
+                    self.ctx.eval_global(script)
+                else:
+                    script()
             finally:
                 self.ctx.event_where = None
         progress.done()

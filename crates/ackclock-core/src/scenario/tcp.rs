@@ -98,6 +98,16 @@ tcp_config! {
     /// ECN-Echo reduce the window at once.
     #[serde(default)]
     pub sack_exit_clears_recover: bool,
+    /// The retransmission timer keeps running once all is acknowledged, and its expiry on an
+    /// idle connection closes cwnd to one segment, ssthresh kept, without backing the timer
+    /// off (ns-2.35's one-way agents: `TcpAgent::newtimer`, `TcpAgent::timeout` with
+    /// `restart_bugfix_`).
+    #[serde(default)]
+    pub idle_rtx_timer: bool,
+    /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
+    /// `control_increase_`, `TcpAgent::network_limited`).
+    #[serde(default)]
+    pub control_increase: bool,
     #[serde(default)]
     pub initial_ssthresh: Option<u32>,
     pub dupack_threshold: u32,
@@ -389,6 +399,8 @@ impl TcpConfig {
             ns2_ecn: self.ns2_ecn,
             rtx_timer_before_sample: self.rtx_timer_before_sample,
             sack_exit_clears_recover: self.sack_exit_clears_recover,
+            idle_rtx_timer: self.idle_rtx_timer,
+            control_increase: self.control_increase,
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,

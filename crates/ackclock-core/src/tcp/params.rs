@@ -32,6 +32,12 @@ pub struct TcpParams {
     /// sets `recover_` to 0): duplicate ACKs may start a fast retransmit at once, and an
     /// ECN-Echo reduce the window at once.
     pub sack_exit_clears_recover: bool,
+    /// The retransmission timer runs on while all is acknowledged; its expiry then closes
+    /// cwnd to one segment (ns-2.35's `TcpAgent::newtimer` and `timeout`).
+    pub idle_rtx_timer: bool,
+    /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
+    /// `control_increase_`).
+    pub control_increase: bool,
     pub initial_ssthresh: Option<u32>,
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,

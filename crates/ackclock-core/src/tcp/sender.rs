@@ -326,6 +326,10 @@ pub struct TcpSender {
     rtx_timer_before_sample: bool,
     /// `TcpParams::sack_exit_clears_recover` (ns-2's Sack1).
     sack_exit_clears_recover: bool,
+    /// `TcpParams::idle_rtx_timer` (ns-2's one-way agents).
+    idle_rtx_timer: bool,
+    /// `TcpParams::control_increase` (ns-2's `control_increase_`).
+    control_increase: bool,
     ect_seen: bool,
     ecn_burst: bool,
     last_action: LastAction,
@@ -482,6 +486,8 @@ impl TcpSender {
             ns2_ecn: cfg.ns2_ecn,
             rtx_timer_before_sample: cfg.rtx_timer_before_sample,
             sack_exit_clears_recover: cfg.sack_exit_clears_recover,
+            idle_rtx_timer: cfg.idle_rtx_timer,
+            control_increase: cfg.control_increase,
             ect_seen: false,
             ecn_burst: false,
             last_action: LastAction::None,

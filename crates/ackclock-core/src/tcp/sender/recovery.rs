@@ -96,12 +96,18 @@ impl TcpSender {
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.pkts_acked(now, acked, rtt);
+        let prev_una = self.una;
         self.una = ack;
         self.note_completion(now);
         self.dupacks = 0;
         if self.nxt < self.una {
             self.nxt = self.una;
         }
+        // ns-2.35's control_increase_ (TcpAgent::recv_newack_helper): the window opens only
+        // if the sender was window-limited, `network_limited`: t_seqno_ beyond
+        // prev_highest_ack_ + window(), window() = min(cwnd_, wnd_) in whole segments.
+        let grow = !self.control_increase
+            || self.nxt >= prev_una + self.w.cwnd.min(self.w.rwnd).max(0.0) as u64;
         let mut restart_timer = true;
         let mut partial_full_tcp = false;
         if self.in_recovery {
@@ -151,7 +157,9 @@ impl TcpSender {
 
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
-                self.open_cwnd(now, acked, rtt);
+                if grow {
+                    self.open_cwnd(now, acked, rtt);
+                }
             }
         } else if self.syn_pending {
             // The SYN is acknowledged: the connection is open, with the initial window.
@@ -162,7 +170,7 @@ impl TcpSender {
                 self.cwnd_step = Some(self.w.cwnd + 1.0);
             }
             self.w.cwnd = self.window_init;
-        } else {
+        } else if grow {
             self.open_cwnd(now, acked, rtt);
         }
         if !partial_full_tcp {
@@ -171,7 +179,9 @@ impl TcpSender {
             }
         }
         // RFC 6298 5.2 / 5.3: stop the timer when all is acknowledged, else restart it.
-        if self.una >= self.maxseq {
+        // ns-2.35's one-way agents restart it on every new ACK (`TcpAgent::newtimer`:
+        // t_seqno_ is always beyond the ACK), all acknowledged or not (`idle_rtx_timer`).
+        if self.una >= self.maxseq && !self.idle_rtx_timer {
             self.rto_deadline = None;
         } else if restart_timer || self.rto_deadline.is_none() {
             match early_rto {
@@ -318,6 +328,24 @@ impl TcpSender {
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
     pub fn on_timeout(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.rto_deadline = None;
+        if self.idle_rtx_timer && self.una >= self.maxseq {
+            // ns-2.35's TcpAgent::timeout with nothing outstanding (restart_bugfix_):
+            // slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA), cwnd_ to one segment, ssthresh_
+            // kept, the congestion action marked; recover_ = maxseq_; reset_rtx_timer(0, 0),
+            // the timer again without backoff, no RTT measurement running; the last action
+            // a timeout's. Not counted as a timeout (nrexmit_ stays).
+            self.w.cwnd = 1.0;
+            self.cong_action_pending = true;
+            self.recover = Some(self.maxseq);
+            if self.ns2_ecn != Ns2Ecn::Off {
+                self.last_action = LastAction::Timeout;
+            }
+            self.last_cut_dupack = false;
+            self.timed = None;
+            self.arm_timer(now);
+            self.send_much(now, out, c);
+            return;
+        }
         if self.una >= self.maxseq {
             if self.advertised && self.w.rwnd < 1.0 && self.nxt < self.app_limit {
                 // A window probe: the next segment, sent past the zero window; the receiver

@@ -265,7 +265,7 @@ impl TcpSender {
             self.recover = None;
         }
         sb.clear(self.una);
-        if self.una < self.maxseq {
+        if self.una < self.maxseq || self.idle_rtx_timer {
             match early_rto {
                 Some(rto) => self.rto_deadline = Some(now + rto),
                 None => self.arm_timer(now),

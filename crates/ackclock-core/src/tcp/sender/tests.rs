@@ -681,3 +681,76 @@ fn rfc6675_recovery_restarts_the_timer_on_the_first_partial_ack_only() {
         );
     }
 }
+
+fn at_ms(ms: u64) -> SimTime {
+    SimTime::ZERO + SimDuration::from_millis(ms)
+}
+
+#[test]
+fn ns2_idle_timer_runs_on_and_closes_cwnd_to_one_without_backoff() {
+    // ns-2.35's TcpAgent::newtimer restarts the timer on every new ACK, all acknowledged or
+    // not; TcpAgent::timeout with nothing outstanding (restart_bugfix_) closes cwnd_ to one
+    // segment, keeps ssthresh_ and restarts the timer without backing it off.
+    for idle in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.idle_rtx_timer = idle;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.advance_to(2, SimTime(0), &mut out, &mut c);
+        assert_eq!(out.len(), 2);
+        s.on_ack(at_ms(50), &ackp(1), &mut out, &mut c);
+        let t = at_ms(60);
+        s.on_ack(t, &ackp(2), &mut out, &mut c);
+        assert_eq!(s.seqs(), (2, 2, 2));
+        let (cwnd, ssthresh) = (s.w.cwnd, s.w.ssthresh);
+        assert!(cwnd > 2.0);
+        if !idle {
+            assert_eq!(
+                s.rto_deadline(),
+                None,
+                "RFC 6298 5.2: all acknowledged, timer off"
+            );
+            continue;
+        }
+        let rto = s.rtt.rto();
+        let deadline = s.rto_deadline().expect("the timer runs on");
+        assert_eq!(deadline, t + rto);
+        s.on_timeout(deadline, &mut out, &mut c);
+        assert_eq!((s.w.cwnd, s.w.ssthresh), (1.0, ssthresh));
+        assert_eq!(c.timeouts, 0, "ns-2's nrexmit_ counts no idle expiry");
+        assert_eq!(s.rtt.rto(), rto, "no backoff");
+        assert_eq!(s.rto_deadline(), Some(deadline + rto));
+        // New data goes out at the closed window; the pending timer is left as it is
+        // (TcpAgent::output sets it only when none is pending).
+        out.clear();
+        s.advance_to(
+            4,
+            deadline + SimDuration::from_millis(100),
+            &mut out,
+            &mut c,
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(s.rto_deadline(), Some(deadline + rto));
+    }
+}
+
+#[test]
+fn control_increase_opens_cwnd_only_while_window_limited() {
+    // ns-2.35's TcpAgent::recv_newack_helper with control_increase_: opencwnd() only if
+    // network_limited(), t_seqno_ > prev_highest_ack_ + window().
+    for control in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.control_increase = control;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        // One segment outstanding at a time, with a window of two: not window-limited.
+        s.advance_to(1, SimTime(0), &mut out, &mut c);
+        s.on_ack(at_ms(50), &ackp(1), &mut out, &mut c);
+        assert_eq!(s.w.cwnd, if control { 2.0 } else { 3.0 });
+        // A full window outstanding: the ACK opens it.
+        let w = s.w.cwnd as u64;
+        s.advance_to(1 + w, at_ms(60), &mut out, &mut c);
+        assert_eq!(s.seqs().1, 1 + w);
+        let before = s.w.cwnd;
+        s.on_ack(at_ms(100), &ackp(2), &mut out, &mut c);
+        assert_eq!(s.w.cwnd, before + 1.0);
+    }
+}
