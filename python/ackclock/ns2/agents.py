@@ -655,19 +655,6 @@ class FullTcpAgent(TcpAgent):
         out["limited_transmit"] = False
         return out
 
-    def uses_headers(self) -> bool:
-        """Whether data segments carry tcpip_base_hdr_size_ on top of packetSize_: ns-2's
-        useHeaders_, read by TcpAgent::output (FullTcp never reads it; Vegas's and Fast's
-        own output stay not supported with it)."""
-        if "useHeaders_" not in self.vars or self.var_is_default("useHeaders_"):
-            return True
-        if isinstance(self, FullTcpAgent) or self.cls in ("Agent/TCP/Vegas", "Agent/TCP/Fast"):
-            return True
-        try:
-            return to_bool(self.vars["useHeaders_"])
-        except ValueError as e:
-            raise Ns2Error(f"useHeaders_: {e}", self.var_where("useHeaders_")) from None
-
     def map_delay_growth(self) -> None:
         """ns-2.35 tcp/tcp-full.cc, FullTcpAgent::recv: delay_growth_ holds the window only
         while `rcv_nxt_` is 0, and the handshake sets rcv_nxt_ to the peer's iss_ + 1

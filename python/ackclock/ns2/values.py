@@ -122,11 +122,10 @@ def ns2_time_double(text: str) -> float:
     """A time as the double an ns-2 object's bound time variable holds (tclcl
     ``InstVar::time_atof``: the number, then times 1e-3, 1e-6, ... for its unit, in doubles),
     which may be one unit in the last place from the exact time."""
-    t = ns2_time(text)  # checks the text
+    ns2_time(text)  # checks the text
     m = _NUMBER.match(text)
     assert m is not None
-    return float(t) if t == 0 else float(m.group().strip()) * _TIME_UNIT_DOUBLE[
-        text[m.end():].strip()]
+    return float(m.group().strip()) * _TIME_UNIT_DOUBLE[text[m.end():].strip()]
 
 
 def bandwidth_bps(text: str) -> float:
