@@ -176,7 +176,8 @@ def in_process(toml: Path, duration: str) -> dict[str, float]:
     from ackclock.toml_loader import load_resolved
 
     t = time.process_time()
-    _, doc = load_resolved(toml, [f"run.duration={duration}"], share=True)  # as `ackclock run`
+    _, doc = load_resolved(toml, [f"run.duration={duration}"], share=True,  # as `ackclock run`
+                           engine_rules=False)
     resolve = time.process_time() - t
     check_memory(doc)  # as run_document
     text = dumps(doc)

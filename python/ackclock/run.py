@@ -83,14 +83,17 @@ def run_scenario(scenario: Scenario, progress: bool | None = None,
 @user_facing
 def run_document(document: Mapping[str, Any], progress: bool | None = None,
                  source: str | None = None,
-                 trace_dir: str | os.PathLike[str] | None = None) -> Results:
+                 trace_dir: str | os.PathLike[str] | None = None,
+                 explain: Callable[[str], ScenarioError] | None = None) -> Results:
     """Runs a resolved scenario document (what :func:`ackclock.scenario.resolve` returns, and
     what summary.json records under ``scenario``) to its duration.
 
     Raises ScenarioError when the engine rejects the document or a resource guard
     (``run.max_events``, ``run.max_packets``) stops the run, and InvariantViolation when the
     invariant checker finds a broken rule. KeyboardInterrupt (Ctrl-C) is honoured between
-    slices of about 0.1 s.
+    slices of about 0.1 s. ``explain`` turns the engine's rejection of the document into the
+    error to raise (the command line's, whose document was resolved without the engine's
+    rules, names it in the scenario's words).
     """
     if not isinstance(document, Mapping):
         raise ScenarioError(f"expected a resolved scenario (a dict), got"
@@ -117,6 +120,8 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
     try:
         sim = core.Simulation(dumps(engine_input))  # json.dumps, from the binding
     except ValueError as e:
+        if explain is not None:
+            raise explain(str(e)) from None
         # The front end checks everything it knows; what is left (e.g. unreachable
         # destinations) comes from the engine's own checks.
         raise ScenarioError(f"the engine rejected the scenario: {e}", file=source) from None

@@ -103,7 +103,8 @@ def loads_scenario(
 
 
 def load_resolved(
-    path: str | Path, overrides: Sequence[str] = (), share: bool = False
+    path: str | Path, overrides: Sequence[str] = (), share: bool = False,
+    engine_rules: bool = True,
 ) -> tuple[Scenario, dict[str, Any]]:
     """Like :func:`load_scenario`, with the resolved document its check produced (the
     command line runs it instead of resolving the scenario a second time)."""
@@ -112,7 +113,7 @@ def load_resolved(
     path = check_path_argument(path, "scenario file")
     text = _read(path)
     return loads_resolved(text, source=str(path), overrides=overrides, name=path.stem,
-                          share=share)
+                          share=share, engine_rules=engine_rules)
 
 
 def loads_resolved(
@@ -121,13 +122,14 @@ def loads_resolved(
     overrides: Sequence[str] = (),
     name: str | None = None,
     share: bool = False,
+    engine_rules: bool = True,
 ) -> tuple[Scenario, dict[str, Any]]:
     """Like :func:`loads_scenario`, with the resolved document."""
     try:
         raw = parse_toml(text)
     except ScenarioError as e:
         raise e.in_file(source) from None
-    return resolved_from_raw(raw, source, overrides, name, share)
+    return resolved_from_raw(raw, source, overrides, name, share, engine_rules)
 
 
 def resolved_from_raw(
@@ -136,26 +138,29 @@ def resolved_from_raw(
     overrides: Sequence[str] = (),
     name: str | None = None,
     share: bool = False,
+    engine_rules: bool = True,
 ) -> tuple[Scenario, dict[str, Any]]:
     """The scenario and its resolved document from a parsed scenario file (or what
     :func:`scenario_to_raw` made of a scenario), with ``--set`` overrides applied.
     ``share``: the document shares the tables that come out the same
     (:func:`ackclock.scenario.resolve_shared`), for a document that is run and recorded
-    unchanged (the command line's)."""
+    unchanged (the command line's); with it, ``engine_rules=False`` leaves the engine's rules
+    to the engine building the run (:func:`ackclock.scenario.resolve_shared`)."""
     # Resolving makes hundreds of thousands of tables and none of them cyclic: the cyclic
     # garbage collector, which would pass over all of them again and again, waits (10 000
     # flows: about a fifth of the time).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _resolved_from_raw(raw, source, overrides, name, share)
+        return _resolved_from_raw(raw, source, overrides, name, share, engine_rules)
     finally:
         if enabled:
             gc.enable()
 
 
 def _resolved_from_raw(raw: Mapping[str, Any], source: str | None, overrides: Sequence[str],
-                       name: str | None, share: bool) -> tuple[Scenario, dict[str, Any]]:
+                       name: str | None, share: bool, engine_rules: bool
+                       ) -> tuple[Scenario, dict[str, Any]]:
     try:
         raw, overrides, counted = _count_overrides(raw, overrides)
         doc = expand_counts(raw, share)
@@ -166,7 +171,7 @@ def _resolved_from_raw(raw: Mapping[str, Any], source: str | None, overrides: Se
     try:
         scenario = build_scenario(doc, source=source, default_name=name, share=share)
         del doc  # the expanded tables: not held while the document is built
-        document = resolve_shared(scenario) if share else resolve(scenario)
+        document = resolve_shared(scenario, engine_rules) if share else resolve(scenario)
     except ScenarioError as e:
         for key, override in set_by.items():
             if e.path and (e.path == key or e.path.startswith((key + ".", key + "[", key + "{"))

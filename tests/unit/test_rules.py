@@ -247,3 +247,62 @@ def test_engine_places_are_named_in_the_scenarios_words() -> None:
         resolved_from_raw(raw, "corpus.toml")
     assert str(e.value) == ("corpus.toml: link[1]{i=1}: duplicate link b->c (already given by"
                             " link[1]{i=0})")
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float, str)):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return "{" + ", ".join(f"{json.dumps(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
+
+
+def _toml(raw: dict[str, Any]) -> str:
+    """``raw`` as a scenario file: tables and arrays of tables, their values inline."""
+    lines = [f"{k} = {_toml_value(v)}" for k, v in raw.items() if not isinstance(v, (dict, list))]
+    for k, v in raw.items():
+        for table in ([v] if isinstance(v, dict) else v if isinstance(v, list) else []):
+            lines.append(f"[{k}]" if isinstance(v, dict) else f"[[{k}]]")
+            lines += [f"{key} = {_toml_value(x)}" for key, x in table.items()]
+    return "\n".join(lines) + "\n"
+
+
+RUN_CASES = [(k, v, p) for k, v, p in BAD + ENGINE_ONLY if p is not None]
+
+
+@pytest.mark.parametrize("key,value,place", RUN_CASES, ids=[p for _, _, p in RUN_CASES])
+def test_a_run_names_the_engines_rejection_in_the_scenarios_words(
+        key: str, value: Any, place: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`ackclock run` resolves without the engine's rules (building the run checks them
+    anyway); a document the engine then refuses is named as resolving with them names it."""
+    from ackclock.cli import main
+
+    path = tmp_path / "corpus.toml"
+    raw = _set(_base(), key, value)
+    path.write_text(_toml(raw))
+    assert parse_toml(path.read_text()) == raw
+    with pytest.raises(ScenarioError) as e:
+        resolved_from_raw(parse_toml(path.read_text()), str(path))
+    assert e.value.path == place
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    assert capsys.readouterr().err == f"ackclock: error: {e.value}\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_command_lines_resolving_leaves_the_engines_rules_to_the_run() -> None:
+    """The premise of the test above: without the engine's rules most of the corpus's
+    mistakes resolve, so the run's naming of the engine's refusal is what names them."""
+    through = [place for key, value, place in RUN_CASES
+               if _resolves(_set(_base(), key, value))]
+    assert len(through) >= 12, through
+
+
+def _resolves(raw: dict[str, Any]) -> bool:
+    try:
+        resolved_from_raw(raw, "corpus.toml", share=True, engine_rules=False)
+    except ScenarioError:
+        return False
+    return True
