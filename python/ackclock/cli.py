@@ -328,6 +328,7 @@ def _run(args: argparse.Namespace) -> int:
     _set_max_memory(args)
     note = ""
     explain: Callable[[str], ScenarioError] | None = None
+    recheck: Callable[[], object] | None = None
     if args.replay is not None:
         from .run import load_replay
 
@@ -350,28 +351,32 @@ def _run(args: argparse.Namespace) -> int:
             overrides.append("run.check=true")
         # Resolved without the engine's rules: building the run checks them anyway (10 000
         # flows: 0.1 s less). A document the engine rejects is resolved again with them,
-        # which names the mistake in the scenario's words, as `ackclock check` does.
+        # which names the mistake in the scenario's words as the Python API and sweeps do.
         if args.scenario is None:
             from importlib import resources
 
             text = resources.files("ackclock").joinpath("demo.toml").read_text(encoding="utf-8")
             scenario, document = loads_resolved(text, source="demo.toml", overrides=overrides,
                                                 share=True, engine_rules=False)
-            explain = partial(_explain_rejection,
-                              lambda: loads_resolved(text, "demo.toml", overrides), "demo.toml")
+            recheck = partial(loads_resolved, text, "demo.toml", overrides)
         else:
             scenario, document = load_resolved(args.scenario, overrides, share=True,
                                                engine_rules=False)
-            path = args.scenario
-            explain = partial(_explain_rejection, lambda: load_resolved(path, overrides),
-                              scenario.source)
+            recheck = partial(load_resolved, args.scenario, overrides)
+        explain = partial(_explain_rejection, recheck, scenario.source)
         out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
         source = scenario.source
         del scenario  # the model of every entry: not held through the run (10 000 flows: 30 MB)
         out, note = _unclaimed(out, document, explicit=args.out is not None)
     # The folder is built beside `out` (traces included) and swapped in whole at the end;
     # a failure or Ctrl-C before leaves `out` as it was.
-    with StagedFolder(out, is_results_folder) as staged:
+    try:
+        folder = StagedFolder(out, is_results_folder)
+    except OSError:
+        if recheck is not None:
+            recheck()  # a mistake in the scenario is named before a problem with the folder
+        raise
+    with folder as staged:
         results = run_document(document, progress=progress, source=source,
                                trace_dir=staged.path, explain=explain)
         written = results.write_into(staged.path, plot=args.plot, keep_from=out)
