@@ -3,7 +3,10 @@
 //! unit and the names ns-2 and ns-3 give them; the engine checks a scenario's values against
 //! that declaration and the Python front end reads it through the binding
 //! (`ackclock._core.cc_registry()`, `ackclock._core.queue_registry()`) to check, alias and
-//! document them.
+//! document them. A model declares them in one [`params!`](crate::params!) block, which makes
+//! its typed parameter struct ([`ParamSet`]: a field per parameter) from the declaration; the
+//! values a scenario gives are kept as [`Given`] and built into that struct with the defaults
+//! of the flow's or link's profile.
 
 use std::collections::BTreeMap;
 
@@ -205,80 +208,6 @@ pub trait Described: 'static {
     fn key(&self) -> &'static str;
 }
 
-/// The parameters one model is built with: the given values, checked against its
-/// declaration, and the defaults for the rest.
-pub struct Params<'a> {
-    name: &'static str,
-    params: &'static [Param],
-    given: &'a BTreeMap<String, f64>,
-    /// Missing parameters take this profile's `profile_defaults` where given.
-    profile: Option<&'static str>,
-}
-
-impl<'a> Params<'a> {
-    /// The given values for `info`'s model; an error names the first unknown or
-    /// out-of-range one.
-    pub fn new<D: Described>(
-        info: &'static D,
-        given: &'a BTreeMap<String, f64>,
-    ) -> Result<Params<'a>, String> {
-        let (name, params, key) = (info.name(), info.params(), info.key());
-        check_given(name, key, params, given)?;
-        Ok(Params {
-            name,
-            params,
-            given,
-            profile: None,
-        })
-    }
-
-    /// Missing parameters take `profile`'s defaults (`Param::profile_defaults`) where given
-    /// (congestion control under the TCP parameter `ns3_cc_defaults`).
-    pub fn profile(self, profile: Option<&'static str>) -> Params<'a> {
-        Params { profile, ..self }
-    }
-
-    /// The defaults of `info`'s model.
-    pub fn defaults<D: Described>(info: &'static D) -> Params<'static> {
-        static EMPTY: BTreeMap<String, f64> = BTreeMap::new();
-        Params {
-            name: info.name(),
-            params: info.params(),
-            given: &EMPTY,
-            profile: None,
-        }
-    }
-
-    /// Parameter `name`, given or its default. `name` must be in the model's declaration.
-    pub fn get(&self, name: &str) -> f64 {
-        if let Some(&v) = self.given.get(name) {
-            return v;
-        }
-        match self.params.iter().find(|p| p.name == name) {
-            Some(p) => self
-                .profile
-                .and_then(|prof| p.profile_defaults.iter().find(|(q, _)| *q == prof))
-                .map_or(p.default, |&(_, d)| d),
-            None => panic!("{}: parameter {name} is not in its declaration", self.name),
-        }
-    }
-
-    /// A [`Range::Flag`] parameter as a switch.
-    pub fn flag(&self, name: &str) -> bool {
-        self.get(name) != 0.0
-    }
-
-    /// A [`Unit::Time`] parameter.
-    pub fn time(&self, name: &str) -> crate::time::SimDuration {
-        crate::time::SimDuration(self.get(name) as u64)
-    }
-
-    /// A [`Range::Count`] parameter.
-    pub fn count(&self, name: &str) -> u32 {
-        self.get(name) as u32
-    }
-}
-
 impl Param {
     /// Its default under `profile` (`profile_defaults`), else the definition's.
     pub fn default_for(&self, profile: Option<&str>) -> f64 {
@@ -358,6 +287,18 @@ impl ParamValue for u32 {
     #[inline]
     fn to_number(self) -> f64 {
         self as f64
+    }
+}
+
+impl ParamValue for crate::time::SimDuration {
+    /// A [`Unit::Time`] parameter: picoseconds.
+    #[inline]
+    fn from_number(x: f64) -> crate::time::SimDuration {
+        crate::time::SimDuration(x as u64)
+    }
+    #[inline]
+    fn to_number(self) -> f64 {
+        self.0 as f64
     }
 }
 

@@ -29,9 +29,9 @@
 //! first rises above max_th max_p <- max_p beta (ns-2's suites use alpha 3, beta 2); no
 //! interval.
 
-use super::red::{Red, RedParams};
+use super::red::Red;
 use super::{
-    AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
     Verdict,
 };
 use crate::time::{SimDuration, SimTime};
@@ -166,59 +166,69 @@ impl Ared {
 #[derive(Clone, Debug)]
 pub struct AdaptiveRed(pub Red);
 
-const ARED_PARAMS: &[Param] = &[
-    Param::new("min_thresh", 0.0, Range::NonNegative, "min_th in packets (0: automatic)")
-        .unit(Unit::Packets)
-        .ns3("MinTh"),
-    Param::new("max_thresh", 0.0, Range::NonNegative, "max_th in packets (0: automatic)")
-        .unit(Unit::Packets)
-        .ns3("MaxTh"),
-    Param::new("q_weight", 0.0, Range::Weight, "EWMA weight (0, -1, -2: automatic)").ns3("QW"),
-    Param::new("max_p", 0.02, Range::Fraction, "initial max_p")
-        .ns3("LInterm")
-        .inverse_aliases(&["linterm"]),
-    Param::new("gentle", 1.0, Range::Flag, "p_b from max_p to 1 between max_th and 2 max_th")
-        .ns3("Gentle"),
-    Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns3("Wait"),
-    Param::new("mean_pktsize", 500.0, Range::Count, "mean packet size for idle decay")
-        .unit(Unit::Bytes)
-        .ns3("MeanPktSize"),
-    Param::new("target_delay", 5e9, Range::Positive, "target delay of automatic thresholds")
-        .unit(Unit::Time)
-        .ns3("TargetDelay"),
-    Param::new("interval", 0.5e12, Range::Positive, "time between max_p changes")
-        .unit(Unit::Time)
-        .ns3("Interval"),
-    Param::new("alpha", 0.01, Range::Fraction, "max_p's additive increase").ns3("Alpha"),
-    Param::new("beta", 0.9, Range::Fraction, "max_p's multiplicative decrease").ns3("Beta"),
-    Param::new("top", 0.5, Range::Fraction, "max_p's upper bound").ns3("Top"),
-    Param::new("bottom", 0.0, Range::NonNegative, "max_p's lower bound (0: automatic)")
-        .ns3("Bottom"),
-];
-
-pub(super) fn red_params(p: &Params, setup: &QueueSetup) -> RedParams {
-    RedParams {
-        limit_packets: setup.packets(),
-        min_thresh: p.get("min_thresh"),
-        max_thresh: p.get("max_thresh"),
-        q_weight: p.get("q_weight"),
-        max_p: p.get("max_p"),
-        gentle: p.flag("gentle"),
-        wait: p.flag("wait"),
-        bytes: false,
-        queue_in_bytes: false,
-        mean_pktsize: p.count("mean_pktsize"),
-        target_delay_s: p.time("target_delay").as_secs_f64(),
-        ecn: setup.ecn,
-        // ns-3 marks every early decision on an ECN-capable packet, and drops above max_th.
-        use_mark_p: false,
-        mark_p: 1.0,
-        mark_p_strict: false,
-        cautious: 0,
-        idle_pktsize: 100,
-        early_drop_target: false,
+crate::params! {
+    /// The `AdaptiveRed` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct AdaptiveRedSettings {
+        min_thresh: f64 = Param::new("min_thresh", 0.0, Range::NonNegative, "min_th in packets (0: automatic)")
+            .unit(Unit::Packets)
+            .ns3("MinTh"),
+        max_thresh: f64 = Param::new("max_thresh", 0.0, Range::NonNegative, "max_th in packets (0: automatic)")
+            .unit(Unit::Packets)
+            .ns3("MaxTh"),
+        q_weight: f64 = Param::new("q_weight", 0.0, Range::Weight, "EWMA weight (0, -1, -2: automatic)").ns3("QW"),
+        max_p: f64 = Param::new("max_p", 0.02, Range::Fraction, "initial max_p")
+            .ns3("LInterm")
+            .inverse_aliases(&["linterm"]),
+        gentle: bool = Param::new("gentle", 1.0, Range::Flag, "p_b from max_p to 1 between max_th and 2 max_th")
+            .ns3("Gentle"),
+        wait: bool = Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns3("Wait"),
+        mean_pktsize: u32 = Param::new("mean_pktsize", 500.0, Range::Count, "mean packet size for idle decay")
+            .unit(Unit::Bytes)
+            .ns3("MeanPktSize"),
+        target_delay: crate::time::SimDuration = Param::new("target_delay", 5e9, Range::Positive, "target delay of automatic thresholds")
+            .unit(Unit::Time)
+            .ns3("TargetDelay"),
+        interval: crate::time::SimDuration = Param::new("interval", 0.5e12, Range::Positive, "time between max_p changes")
+            .unit(Unit::Time)
+            .ns3("Interval"),
+        alpha: f64 = Param::new("alpha", 0.01, Range::Fraction, "max_p's additive increase").ns3("Alpha"),
+        beta: f64 = Param::new("beta", 0.9, Range::Fraction, "max_p's multiplicative decrease").ns3("Beta"),
+        top: f64 = Param::new("top", 0.5, Range::Fraction, "max_p's upper bound").ns3("Top"),
+        bottom: f64 = Param::new("bottom", 0.0, Range::NonNegative, "max_p's lower bound (0: automatic)")
+            .ns3("Bottom"),
     }
 }
+
+const ARED_PARAMS: &[Param] = AdaptiveRedSettings::PARAMS;
+
+/// RED's parameters from the settings ARED and NLRED share with RED (a macro: their settings
+/// are two types with the same fields).
+macro_rules! red_params {
+    ($p:expr, $setup:expr) => {
+        $crate::queue::red::RedParams {
+            limit_packets: $setup.packets(),
+            min_thresh: $p.min_thresh,
+            max_thresh: $p.max_thresh,
+            q_weight: $p.q_weight,
+            max_p: $p.max_p,
+            gentle: $p.gentle,
+            wait: $p.wait,
+            bytes: false,
+            queue_in_bytes: false,
+            mean_pktsize: $p.mean_pktsize,
+            target_delay_s: $p.target_delay.as_secs_f64(),
+            ecn: $setup.ecn,
+            // ns-3 marks every early decision on an ECN-capable packet, and drops above max_th.
+            use_mark_p: false,
+            mark_p: 1.0,
+            mark_p_strict: false,
+            cautious: 0,
+            idle_pktsize: 100,
+            early_drop_target: false,
+        }
+    };
+}
+pub(super) use red_params;
 
 impl QueueDiscipline for AdaptiveRed {
     const INFO: QdiscInfo = QdiscInfo {
@@ -231,16 +241,18 @@ impl QueueDiscipline for AdaptiveRed {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> AdaptiveRed {
-        let rp = red_params(p, setup);
+    type Params = AdaptiveRedSettings;
+
+    fn new(p: &AdaptiveRedSettings, setup: &QueueSetup) -> AdaptiveRed {
+        let rp = red_params!(p, setup);
         let mut red = Red::new(rp, setup.rate_bps, setup.delay.as_secs_f64(), setup.rng.clone());
         red.set_adaptive(Ared::new(
             AredParams {
-                interval: p.time("interval"),
-                alpha: p.get("alpha"),
-                beta: p.get("beta"),
-                top: p.get("top"),
-                bottom: p.get("bottom"),
+                interval: p.interval,
+                alpha: p.alpha,
+                beta: p.beta,
+                top: p.top,
+                bottom: p.bottom,
                 rtt: SimDuration::from_millis(100),
             },
             setup.rate_bps,

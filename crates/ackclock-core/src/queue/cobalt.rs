@@ -30,7 +30,7 @@
 
 use super::codel::TimedFifo;
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
 };
 use crate::packet::{ecn, Packet};
 use crate::rng::RandomStream;
@@ -251,35 +251,40 @@ impl Cobalt {
     }
 }
 
-const COBALT_PARAMS: &[Param] = &[
-    Param::new("target", 5e9, Range::Positive, "CoDel's acceptable standing queue delay")
-        .unit(Unit::Time)
-        .ns3("Target"),
-    Param::new("interval", 100e9, Range::Positive, "CoDel's interval")
-        .unit(Unit::Time)
-        .ns3("Interval"),
-    Param::new(
-        "ce_threshold",
-        0.0,
-        Range::NonNegative,
-        "with ecn, mark ECN-capable packets whose sojourn exceeds this (0: off)",
-    )
-    .unit(Unit::Time)
-    .ns3("CeThreshold"),
-    Param::new("increment", 1.0 / 256.0, Range::Fraction, "BLUE's step up of p_drop")
-        .ns3("Increment"),
-    Param::new("decrement", 1.0 / 4096.0, Range::Fraction, "BLUE's step down of p_drop")
-        .ns3("Decrement"),
-    Param::new(
-        "blue_threshold",
-        400e9,
-        Range::Positive,
-        "a sojourn above this raises BLUE's p_drop",
-    )
-    .unit(Unit::Time)
-    .ns3("BlueThreshold"),
-    Param::new("p_drop", 0.0, Range::NonNegative, "BLUE's initial drop probability").ns3("Pdrop"),
-];
+crate::params! {
+    /// The `Cobalt` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct CobaltSettings {
+        target: crate::time::SimDuration = Param::new("target", 5e9, Range::Positive, "CoDel's acceptable standing queue delay")
+            .unit(Unit::Time)
+            .ns3("Target"),
+        interval: crate::time::SimDuration = Param::new("interval", 100e9, Range::Positive, "CoDel's interval")
+            .unit(Unit::Time)
+            .ns3("Interval"),
+        ce_threshold: crate::time::SimDuration = Param::new(
+            "ce_threshold",
+            0.0,
+            Range::NonNegative,
+            "with ecn, mark ECN-capable packets whose sojourn exceeds this (0: off)",
+            )
+            .unit(Unit::Time)
+            .ns3("CeThreshold"),
+        increment: f64 = Param::new("increment", 1.0 / 256.0, Range::Fraction, "BLUE's step up of p_drop")
+            .ns3("Increment"),
+        decrement: f64 = Param::new("decrement", 1.0 / 4096.0, Range::Fraction, "BLUE's step down of p_drop")
+            .ns3("Decrement"),
+        blue_threshold: crate::time::SimDuration = Param::new(
+            "blue_threshold",
+            400e9,
+            Range::Positive,
+            "a sojourn above this raises BLUE's p_drop",
+            )
+            .unit(Unit::Time)
+            .ns3("BlueThreshold"),
+        p_drop: f64 = Param::new("p_drop", 0.0, Range::NonNegative, "BLUE's initial drop probability").ns3("Pdrop"),
+    }
+}
+
+const COBALT_PARAMS: &[Param] = CobaltSettings::PARAMS;
 
 impl QueueDiscipline for Cobalt {
     const INFO: QdiscInfo = QdiscInfo {
@@ -293,19 +298,21 @@ impl QueueDiscipline for Cobalt {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> Cobalt {
+    type Params = CobaltSettings;
+
+    fn new(p: &CobaltSettings, setup: &QueueSetup) -> Cobalt {
         Cobalt::new(
             CobaltParams {
                 limit_packets: setup.limit_packets,
                 limit_bytes: None,
-                target: p.time("target"),
-                interval: p.time("interval"),
+                target: p.target,
+                interval: p.interval,
                 ecn: setup.ecn,
-                ce_threshold: Some(p.time("ce_threshold")).filter(|t| t.0 > 0),
-                increment: p.get("increment"),
-                decrement: p.get("decrement"),
-                blue_threshold: p.time("blue_threshold"),
-                p_drop: p.get("p_drop").min(1.0),
+                ce_threshold: Some(p.ce_threshold).filter(|t| t.0 > 0),
+                increment: p.increment,
+                decrement: p.decrement,
+                blue_threshold: p.blue_threshold,
+                p_drop: p.p_drop.min(1.0),
             },
             setup.rng.clone(),
         )

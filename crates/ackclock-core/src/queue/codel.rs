@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
 };
 use crate::packet::{ecn, Packet};
 use crate::time::{SimDuration, SimTime};
@@ -254,19 +254,31 @@ pub(super) const CODEL_PARAMS: [Param; 4] = [
         .ns3("CeThreshold"),
 ];
 
-impl CoDelParams {
-    /// CoDel's parameters from the registry's values and the link.
-    pub fn from_params(p: &Params, setup: &QueueSetup) -> CoDelParams {
-        CoDelParams {
-            limit_packets: setup.packets(),
-            target: p.time("target"),
-            interval: p.time("interval"),
-            mtu: p.count("mtu"),
-            ecn: setup.ecn,
-            ce_threshold: Some(p.time("ce_threshold")).filter(|t| t.0 > 0),
-        }
+crate::params! {
+    /// The `CoDel` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct CoDelSettings {
+        target: crate::time::SimDuration = CODEL_PARAMS[0],
+        interval: crate::time::SimDuration = CODEL_PARAMS[1],
+        mtu: u32 = CODEL_PARAMS[2],
+        ce_threshold: crate::time::SimDuration = CODEL_PARAMS[3],
     }
 }
+
+/// CoDel's parameters from the settings CoDel and FQ-CoDel share and the link (a macro: their
+/// settings are two types with the same fields).
+macro_rules! codel_params {
+    ($p:expr, $setup:expr) => {
+        $crate::queue::codel::CoDelParams {
+            limit_packets: $setup.packets(),
+            target: $p.target,
+            interval: $p.interval,
+            mtu: $p.mtu,
+            ecn: $setup.ecn,
+            ce_threshold: Some($p.ce_threshold).filter(|t| t.0 > 0),
+        }
+    };
+}
+pub(super) use codel_params;
 
 impl QueueDiscipline for CoDel {
     const INFO: QdiscInfo = QdiscInfo {
@@ -275,8 +287,10 @@ impl QueueDiscipline for CoDel {
         ..QdiscInfo::new("codel", Service::Dequeue, "Controlled Delay, RFC 8289")
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> CoDel {
-        CoDel::new(CoDelParams::from_params(p, setup))
+    type Params = CoDelSettings;
+
+    fn new(p: &CoDelSettings, setup: &QueueSetup) -> CoDel {
+        CoDel::new(codel_params!(p, setup))
     }
 
     #[inline]

@@ -6,13 +6,18 @@
 //! `length + 1 >= limit` (or `bytes + size >= limit * mean_pktsize` in byte mode): a limit
 //! of n holds n-1 waiting packets, as seed 002 observes.
 
-use super::{Arrival, Backlog, Params, QdiscInfo, QueueDiscipline, QueueSetup, Service, Verdict};
+use super::{Arrival, Backlog, QdiscInfo, QueueDiscipline, QueueSetup, Service, Verdict};
 
 #[derive(Clone, Debug)]
 pub struct DropTail {
     pub limit_packets: Option<u64>,
     pub limit_bytes: Option<u64>,
     pub ns2: bool,
+}
+
+crate::params! {
+    /// The `DropTail` discipline has no parameters.
+    pub struct DropTailSettings {}
 }
 
 impl QueueDiscipline for DropTail {
@@ -25,7 +30,9 @@ impl QueueDiscipline for DropTail {
         )
     };
 
-    fn new(_p: &Params, setup: &QueueSetup) -> DropTail {
+    type Params = DropTailSettings;
+
+    fn new(_p: &DropTailSettings, setup: &QueueSetup) -> DropTail {
         DropTail {
             limit_packets: setup.limit_packets,
             limit_bytes: setup.limit_bytes,

@@ -18,7 +18,7 @@ use std::collections::VecDeque;
 
 use super::codel::TimedFifo;
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
 };
 use crate::packet::Packet;
 use crate::time::SimTime;
@@ -152,17 +152,22 @@ impl Drr {
     }
 }
 
-const DRR_PARAMS: &[Param] = &[
-    Param::new("buckets", 10.0, Range::Count, "hash buckets").ns2("buckets_"),
-    Param::new("blimit", 25_000.0, Range::Count, "buffer over all buckets")
-        .unit(Unit::Bytes)
-        .ns2("blimit_"),
-    Param::new("quantum", 250.0, Range::Count, "bytes a bucket may send per round")
-        .unit(Unit::Bytes)
-        .ns2("quantum_"),
-    Param::new("mask", 0.0, Range::Flag, "hash the source address without its low 4 bits")
-        .ns2("mask_"),
-];
+crate::params! {
+    /// The `Drr` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct DrrSettings {
+        buckets: u32 = Param::new("buckets", 10.0, Range::Count, "hash buckets").ns2("buckets_"),
+        blimit: f64 = Param::new("blimit", 25_000.0, Range::Count, "buffer over all buckets")
+            .unit(Unit::Bytes)
+            .ns2("blimit_"),
+        quantum: u32 = Param::new("quantum", 250.0, Range::Count, "bytes a bucket may send per round")
+            .unit(Unit::Bytes)
+            .ns2("quantum_"),
+        mask: bool = Param::new("mask", 0.0, Range::Flag, "hash the source address without its low 4 bits")
+            .ns2("mask_"),
+    }
+}
+
+const DRR_PARAMS: &[Param] = DrrSettings::PARAMS;
 
 impl QueueDiscipline for Drr {
     const INFO: QdiscInfo = QdiscInfo {
@@ -175,12 +180,14 @@ impl QueueDiscipline for Drr {
         )
     };
 
-    fn new(p: &Params, _setup: &QueueSetup) -> Drr {
+    type Params = DrrSettings;
+
+    fn new(p: &DrrSettings, _setup: &QueueSetup) -> Drr {
         Drr::new(DrrParams {
-            buckets: p.count("buckets"),
-            blimit: p.get("blimit") as u64,
-            quantum: p.count("quantum"),
-            mask: p.flag("mask"),
+            buckets: p.buckets,
+            blimit: p.blimit as u64,
+            quantum: p.quantum,
+            mask: p.mask,
         })
     }
 

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use super::codel::{CoDelParams, CoDelVars, TimedFifo};
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
 };
 use crate::packet::Packet;
 use crate::time::SimTime;
@@ -181,18 +181,24 @@ impl FqCoDel {
     }
 }
 
-const FQ_CODEL_PARAMS: &[Param] = &[
-    super::codel::CODEL_PARAMS[0],
-    super::codel::CODEL_PARAMS[1],
-    super::codel::CODEL_PARAMS[2],
-    super::codel::CODEL_PARAMS[3],
-    Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into").ns3("Flows"),
-    // ns-3's FqCoDelQueueDisc takes the device's MTU (1500 on a point-to-point device) when no
-    // quantum is set (FqCoDelQueueDisc::CheckConfig); Linux's default is 1514.
-    Param::new("quantum", 1514.0, Range::Count, "bytes a queue may send per round")
-        .unit(Unit::Bytes)
-        .profile_defaults(&[("ns3", 1500.0)]),
-];
+crate::params! {
+    /// The `FqCoDel` discipline's parameters (`queue.params`): CoDel's, then its own.
+    pub struct FqCoDelSettings {
+        target: crate::time::SimDuration = super::codel::CODEL_PARAMS[0],
+        interval: crate::time::SimDuration = super::codel::CODEL_PARAMS[1],
+        mtu: u32 = super::codel::CODEL_PARAMS[2],
+        ce_threshold: crate::time::SimDuration = super::codel::CODEL_PARAMS[3],
+        flows: u32 = Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into")
+            .ns3("Flows"),
+        // ns-3's FqCoDelQueueDisc takes the device's MTU (1500 on a point-to-point device)
+        // when no quantum is set (FqCoDelQueueDisc::CheckConfig); Linux's default is 1514.
+        quantum: u32 = Param::new("quantum", 1514.0, Range::Count, "bytes a queue may send per round")
+            .unit(Unit::Bytes)
+            .profile_defaults(&[("ns3", 1500.0)]),
+    }
+}
+
+const FQ_CODEL_PARAMS: &[Param] = FqCoDelSettings::PARAMS;
 
 impl QueueDiscipline for FqCoDel {
     const INFO: QdiscInfo = QdiscInfo {
@@ -202,13 +208,15 @@ impl QueueDiscipline for FqCoDel {
         ..QdiscInfo::new("fq_codel", Service::Dequeue, "Flow Queue CoDel, RFC 8290")
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> FqCoDel {
+    type Params = FqCoDelSettings;
+
+    fn new(p: &FqCoDelSettings, setup: &QueueSetup) -> FqCoDel {
         let perturbation = setup.rng.clone().next_u64();
         FqCoDel::new(
             FqCoDelParams {
-                codel: CoDelParams::from_params(p, setup),
-                flows: p.count("flows"),
-                quantum: p.count("quantum"),
+                codel: super::codel::codel_params!(p, setup),
+                flows: p.flows,
+                quantum: p.quantum,
             },
             perturbation,
         )

@@ -32,7 +32,7 @@ use std::collections::VecDeque;
 use super::codel::TimedFifo;
 use super::pie::probability_step;
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
 };
 use crate::packet::{ecn, Packet};
 use crate::rng::RandomStream;
@@ -370,36 +370,41 @@ impl FqPie {
     }
 }
 
-const FQ_PIE_PARAMS: &[Param] = &[
-    Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into").ns3("Flows"),
-    Param::new("quantum", 1500.0, Range::Count, "bytes a queue may send per round (the MTU)")
-        .unit(Unit::Bytes)
-        .ns3("Quantum"),
-    Param::new("target", 15e9, Range::Positive, "PIE's reference queue delay")
-        .unit(Unit::Time)
-        .ns3("QueueDelayReference")
-        .aliases(&["qdelay_ref"]),
-    Param::new("t_update", 15e9, Range::Positive, "period of each queue's probability update")
-        .unit(Unit::Time)
-        .ns3("Tupdate")
-        .aliases(&["tupdate"]),
-    Param::new("alpha", 0.125, Range::NonNegative, "PIE's proportional gain (per second)")
-        .ns3("A"),
-    Param::new("beta", 1.25, Range::NonNegative, "PIE's integral gain (per second)").ns3("B"),
-    Param::new("max_burst", 150e9, Range::NonNegative, "burst allowance")
-        .unit(Unit::Time)
-        .ns3("MaxBurstAllowance"),
-    Param::new(
-        "mark_ecn_threshold",
-        0.1,
-        Range::Fraction,
-        "with ecn, mark instead of dropping while drop_prob is below this",
-    )
-    .ns3("MarkEcnThreshold"),
-    Param::new("drop_batch", 64.0, Range::Count, "most packets one overflow drops")
-        .unit(Unit::Packets)
-        .ns3("DropBatchSize"),
-];
+crate::params! {
+    /// The `FqPie` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct FqPieSettings {
+        flows: u32 = Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into").ns3("Flows"),
+        quantum: u32 = Param::new("quantum", 1500.0, Range::Count, "bytes a queue may send per round (the MTU)")
+            .unit(Unit::Bytes)
+            .ns3("Quantum"),
+        target: crate::time::SimDuration = Param::new("target", 15e9, Range::Positive, "PIE's reference queue delay")
+            .unit(Unit::Time)
+            .ns3("QueueDelayReference")
+            .aliases(&["qdelay_ref"]),
+        t_update: crate::time::SimDuration = Param::new("t_update", 15e9, Range::Positive, "period of each queue's probability update")
+            .unit(Unit::Time)
+            .ns3("Tupdate")
+            .aliases(&["tupdate"]),
+        alpha: f64 = Param::new("alpha", 0.125, Range::NonNegative, "PIE's proportional gain (per second)")
+            .ns3("A"),
+        beta: f64 = Param::new("beta", 1.25, Range::NonNegative, "PIE's integral gain (per second)").ns3("B"),
+        max_burst: crate::time::SimDuration = Param::new("max_burst", 150e9, Range::NonNegative, "burst allowance")
+            .unit(Unit::Time)
+            .ns3("MaxBurstAllowance"),
+        mark_ecn_threshold: f64 = Param::new(
+            "mark_ecn_threshold",
+            0.1,
+            Range::Fraction,
+            "with ecn, mark instead of dropping while drop_prob is below this",
+            )
+            .ns3("MarkEcnThreshold"),
+        drop_batch: u32 = Param::new("drop_batch", 64.0, Range::Count, "most packets one overflow drops")
+            .unit(Unit::Packets)
+            .ns3("DropBatchSize"),
+    }
+}
+
+const FQ_PIE_PARAMS: &[Param] = FqPieSettings::PARAMS;
 
 impl QueueDiscipline for FqPie {
     const INFO: QdiscInfo = QdiscInfo {
@@ -414,22 +419,24 @@ impl QueueDiscipline for FqPie {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> FqPie {
+    type Params = FqPieSettings;
+
+    fn new(p: &FqPieSettings, setup: &QueueSetup) -> FqPie {
         let mut rng = setup.rng.clone();
         let perturbation = rng.next_u64();
         FqPie::new(
             FqPieParams {
                 limit_packets: setup.packets(),
-                flows: p.count("flows"),
-                quantum: p.count("quantum"),
-                target: p.time("target"),
-                t_update: p.time("t_update"),
-                alpha: p.get("alpha"),
-                beta: p.get("beta"),
-                max_burst: p.time("max_burst"),
+                flows: p.flows,
+                quantum: p.quantum,
+                target: p.target,
+                t_update: p.t_update,
+                alpha: p.alpha,
+                beta: p.beta,
+                max_burst: p.max_burst,
                 ecn: setup.ecn,
-                mark_ecn_threshold: p.get("mark_ecn_threshold"),
-                drop_batch: p.count("drop_batch"),
+                mark_ecn_threshold: p.mark_ecn_threshold,
+                drop_batch: p.drop_batch,
             },
             perturbation,
             rng,

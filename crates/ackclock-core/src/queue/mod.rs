@@ -13,12 +13,14 @@
 //!   ([`QueueDiscipline::dequeue`]); a link running one schedules an event whenever the line
 //!   frees up with packets waiting (see `net::link`).
 //!
-//! Adding a discipline (Linux: a file and `register_qdisc`): one file in this directory whose
-//! type implements [`QueueDiscipline`] (its [`QdiscInfo`]: name, service, parameters with
-//! default, range, unit and ns-2/ns-3 names; `new`; the hooks of its service), and one line
-//! `module::Type,` in the `disciplines!` list below. The list makes the module, the
-//! [`AnyQueue`] enum and its dispatch (enum dispatch: no virtual call per packet), the
-//! [`QueueKind`] a scenario names it by, and [`REGISTRY`], which the Python front end reads
+//! Adding a discipline (Linux: a file and `register_qdisc`): one file in this directory with
+//! its parameters as a typed struct (one `crate::params!` block: a field per parameter, with
+//! default, range, unit and ns-2/ns-3 names) and a type that implements [`QueueDiscipline`]
+//! (its [`QdiscInfo`]: name, service, the struct's `PARAMS`; `type Params`; `new`; the hooks
+//! of its service), and one line `module::Type,` in the `disciplines!` list below. The list
+//! makes the module, the [`AnyQueue`] enum and its dispatch (enum dispatch: no virtual call per
+//! packet), the [`QueueKind`] a scenario names it by, `QdiscConfig` (its configuration typed,
+//! a variant per kind with the parameters given) and [`REGISTRY`], which the Python front end reads
 //! through the binding (`ackclock._core.queue_registry()`) to check, alias, default and
 //! document its parameters. A scenario passes them in `queue.params` (name -> number; times in
 //! picoseconds, switches 0 or 1).
@@ -33,7 +35,7 @@ pub mod bql;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::packet::Packet;
-pub use crate::params::{Described, Param, Params, Range, Unit};
+pub use crate::params::{Described, Given, Param, ParamSet, Range, Unit};
 use crate::rng::{RandomStream, Uniform};
 use crate::time::{SimDuration, SimTime};
 
@@ -221,13 +223,17 @@ pub trait QueueDiscipline: Sized {
     /// [`QueueDiscipline::update`] at each [`QueueDiscipline::update_due`] instant.
     const PERIODIC: bool = false;
 
-    /// The discipline with parameters `p` (checked against [`QueueDiscipline::INFO`] and
+    /// Its parameters as one typed struct (made by [`crate::params!`] in its file), whose
+    /// declaration is `INFO.params`.
+    type Params: ParamSet;
+
+    /// The discipline with parameters `p` (checked against their ranges and
     /// [`QueueDiscipline::check`]).
-    fn new(p: &Params, setup: &QueueSetup) -> Self;
+    fn new(p: &Self::Params, setup: &QueueSetup) -> Self;
 
     /// Checks across parameters, after each was checked against its range: the first
     /// problem, starting with the parameter's name.
-    fn check(_p: &Params) -> Result<(), String> {
+    fn check(_p: &Self::Params) -> Result<(), String> {
         Ok(())
     }
 
@@ -336,19 +342,56 @@ macro_rules! disciplines {
 
         impl QueueKind {
             pub const ALL: &'static [QueueKind] = &[$(QueueKind::$ty,)*];
+        }
 
-            fn check_params(self, p: &Params) -> Result<(), String> {
-                match self { $(QueueKind::$ty => <$module::$ty as QueueDiscipline>::check(p),)* }
+        /// A built-in discipline's configuration, typed: one variant per kind with its own
+        /// parameters as given ([`Given`]: checked against the discipline's declaration and
+        /// its [`QueueDiscipline::check`], the rest at their defaults when it is built).
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum QdiscConfig {
+            $($ty(Given< <$module::$ty as QueueDiscipline>::Params >),)*
+        }
+
+        /// Each discipline's typed parameters: their fields and declaration.
+        #[cfg(test)]
+        const PARAM_SETS: &[(&[&str], &[Param])] = &[$((
+            < <$module::$ty as QueueDiscipline>::Params as ParamSet>::FIELDS,
+            < <$module::$ty as QueueDiscipline>::Params as ParamSet>::PARAMS,
+        ),)*];
+
+        impl QdiscConfig {
+            /// The discipline `kind` with the parameters `given` (by their registry names);
+            /// an error names the first wrong one (`name: ...`).
+            pub fn parse(kind: QueueKind, given: &BTreeMap<String, f64>) -> Result<QdiscConfig, String> {
+                let strip = |e: String| e["queue.".len()..].to_string();
+                match kind {
+                    $(QueueKind::$ty => {
+                        let g = Given::check(kind.name(), "queue", given).map_err(strip)?;
+                        <$module::$ty as QueueDiscipline>::check(&g.resolve(None))?;
+                        Ok(QdiscConfig::$ty(g))
+                    })*
+                }
+            }
+
+            /// Its kind.
+            pub fn kind(&self) -> QueueKind {
+                match self { $(QdiscConfig::$ty(_) => QueueKind::$ty,)* }
+            }
+
+            /// The parameters given, by their registry names.
+            pub fn given(&self) -> BTreeMap<String, f64> {
+                match self { $(QdiscConfig::$ty(g) => g.to_map(),)* }
+            }
+
+            /// The discipline, for a link described by `setup`.
+            pub fn build(&self, setup: &QueueSetup) -> AnyQueue {
+                match self {
+                    $(QdiscConfig::$ty(g) => AnyQueue::$ty(store!(<$module::$ty as QueueDiscipline>::new(&g.resolve(None), setup) $(, $boxed)?)),)*
+                }
             }
         }
 
         impl AnyQueue {
-            /// The discipline `kind` with parameters `p` (checked with [`check`]).
-            pub fn new(kind: QueueKind, p: &Params, setup: &QueueSetup) -> AnyQueue {
-                match kind {
-                    $(QueueKind::$ty => AnyQueue::$ty(store!(<$module::$ty as QueueDiscipline>::new(p, setup) $(, $boxed)?)),)*
-                }
-            }
 
             /// Its registry kind (None: written outside the engine).
             pub fn kind(&self) -> Option<QueueKind> {
@@ -510,8 +553,7 @@ impl QueueKind {
         if ecn && !info.ecn {
             return Err(format!("ecn: a {} queue never marks", info.name));
         }
-        let p = Params::new(info, given).map_err(|e| e["queue.".len()..].to_string())?;
-        self.check_params(&p)
+        QdiscConfig::parse(self, given).map(|_| ())
     }
 }
 
@@ -574,7 +616,15 @@ mod registry_tests {
             assert_eq!(kind.info().name, info.name);
             kind.check(Some(100), None, info.ecn, &BTreeMap::new())
                 .unwrap();
-            let q = AnyQueue::new(kind, &Params::defaults(info), &setup());
+            let q = QdiscConfig::parse(kind, &BTreeMap::new())
+                .unwrap()
+                .build(&setup());
+            // Its typed parameters are its declaration, a field per parameter by its name.
+            let (fields, params) = PARAM_SETS[i];
+            let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+            assert_eq!(fields, names, "{}", info.name);
+            assert_eq!(params.len(), names.len(), "{}", info.name);
+            assert!(names.len() <= 64, "{}: Given's mask holds 64", info.name);
             assert_eq!(q.kind(), Some(kind));
             assert_eq!(q.holds(), info.service == Service::Dequeue);
             assert_eq!(q.backlog().packets, 0);

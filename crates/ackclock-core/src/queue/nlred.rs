@@ -10,7 +10,7 @@
 use super::ared::red_params;
 use super::red::Red;
 use super::{
-    AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
     Verdict,
 };
 
@@ -24,27 +24,32 @@ pub fn base_probability(lin: f64, max_p: f64) -> f64 {
 #[derive(Clone, Debug)]
 pub struct NonlinearRed(pub Red);
 
-const NLRED_PARAMS: &[Param] = &[
-    Param::new("min_thresh", 5.0, Range::NonNegative, "min_th in packets (0: automatic)")
-        .unit(Unit::Packets)
-        .ns3("MinTh"),
-    Param::new("max_thresh", 15.0, Range::NonNegative, "max_th in packets (0: automatic)")
-        .unit(Unit::Packets)
-        .ns3("MaxTh"),
-    Param::new("q_weight", 0.002, Range::Weight, "EWMA weight (0, -1, -2: automatic)").ns3("QW"),
-    Param::new("max_p", 0.02, Range::Fraction, "max_p (p_b at max_th is 1.5 max_p)")
-        .ns3("LInterm")
-        .inverse_aliases(&["linterm"]),
-    Param::new("gentle", 1.0, Range::Flag, "p_b from max_p to 1 between max_th and 2 max_th")
-        .ns3("Gentle"),
-    Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns3("Wait"),
-    Param::new("mean_pktsize", 500.0, Range::Count, "mean packet size for idle decay")
-        .unit(Unit::Bytes)
-        .ns3("MeanPktSize"),
-    Param::new("target_delay", 5e9, Range::Positive, "target delay of automatic thresholds")
-        .unit(Unit::Time)
-        .ns3("TargetDelay"),
-];
+crate::params! {
+    /// The `NonlinearRed` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct NonlinearRedSettings {
+        min_thresh: f64 = Param::new("min_thresh", 5.0, Range::NonNegative, "min_th in packets (0: automatic)")
+            .unit(Unit::Packets)
+            .ns3("MinTh"),
+        max_thresh: f64 = Param::new("max_thresh", 15.0, Range::NonNegative, "max_th in packets (0: automatic)")
+            .unit(Unit::Packets)
+            .ns3("MaxTh"),
+        q_weight: f64 = Param::new("q_weight", 0.002, Range::Weight, "EWMA weight (0, -1, -2: automatic)").ns3("QW"),
+        max_p: f64 = Param::new("max_p", 0.02, Range::Fraction, "max_p (p_b at max_th is 1.5 max_p)")
+            .ns3("LInterm")
+            .inverse_aliases(&["linterm"]),
+        gentle: bool = Param::new("gentle", 1.0, Range::Flag, "p_b from max_p to 1 between max_th and 2 max_th")
+            .ns3("Gentle"),
+        wait: bool = Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns3("Wait"),
+        mean_pktsize: u32 = Param::new("mean_pktsize", 500.0, Range::Count, "mean packet size for idle decay")
+            .unit(Unit::Bytes)
+            .ns3("MeanPktSize"),
+        target_delay: crate::time::SimDuration = Param::new("target_delay", 5e9, Range::Positive, "target delay of automatic thresholds")
+            .unit(Unit::Time)
+            .ns3("TargetDelay"),
+    }
+}
+
+const NLRED_PARAMS: &[Param] = NonlinearRedSettings::PARAMS;
 
 impl QueueDiscipline for NonlinearRed {
     const INFO: QdiscInfo = QdiscInfo {
@@ -57,9 +62,11 @@ impl QueueDiscipline for NonlinearRed {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> NonlinearRed {
+    type Params = NonlinearRedSettings;
+
+    fn new(p: &NonlinearRedSettings, setup: &QueueSetup) -> NonlinearRed {
         let mut red = Red::new(
-            red_params(p, setup),
+            red_params!(p, setup),
             setup.rate_bps,
             setup.delay.as_secs_f64(),
             setup.rng.clone(),

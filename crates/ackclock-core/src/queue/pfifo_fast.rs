@@ -6,13 +6,18 @@
 //! three: an arrival finding it reached is dropped. The bands are `prio.rs`'s.
 
 use super::prio::{Prio, PrioParams, DEFAULT_PRIOMAP};
-use super::{Backlog, Params, QdiscInfo, QueueDiscipline, QueueSetup, Service};
+use super::{Backlog, QdiscInfo, QueueDiscipline, QueueSetup, Service};
 use crate::packet::Packet;
 use crate::time::SimTime;
 
 /// pfifo_fast: three bands sharing one limit.
 #[derive(Clone, Debug)]
 pub struct PfifoFast(pub Prio);
+
+crate::params! {
+    /// The `PfifoFast` discipline has no parameters.
+    pub struct PfifoFastSettings {}
+}
 
 impl QueueDiscipline for PfifoFast {
     const INFO: QdiscInfo = QdiscInfo {
@@ -25,7 +30,9 @@ impl QueueDiscipline for PfifoFast {
         )
     };
 
-    fn new(_p: &Params, setup: &QueueSetup) -> PfifoFast {
+    type Params = PfifoFastSettings;
+
+    fn new(_p: &PfifoFastSettings, setup: &QueueSetup) -> PfifoFast {
         PfifoFast(Prio::new(PrioParams {
             bands: 3,
             priomap: DEFAULT_PRIOMAP,
@@ -78,8 +85,7 @@ mod tests {
             rng: RandomStream::named(1, "t"),
             flow_priority: vec![0, 7].into(),
         };
-        let info = &<PfifoFast as QueueDiscipline>::INFO;
-        let mut q = <PfifoFast as QueueDiscipline>::new(&Params::defaults(info), &setup);
+        let mut q = <PfifoFast as QueueDiscipline>::new(&PfifoFastSettings::default(), &setup);
         let mut dropped = Vec::new();
         q.enqueue(SimTime::ZERO, Packet::test_udp(0, 0, 100), &mut dropped);
         q.enqueue(SimTime::ZERO, Packet::test_udp(1, 1, 100), &mut dropped);

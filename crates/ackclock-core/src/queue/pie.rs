@@ -20,7 +20,7 @@
 //! adds no events of its own (the backlog between events is known).
 
 use super::{
-    AqmState, Arrival, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range,
+    AqmState, Arrival, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range,
     Service, Unit, Verdict,
 };
 use crate::rng::RandomStream;
@@ -131,27 +131,32 @@ impl Pie {
     }
 }
 
-const PIE_PARAMS: &[Param] = &[
-    Param::new("target", 15e9, Range::NonNegative, "target queueing delay (QDELAY_REF)")
-        .unit(Unit::Time)
-        .ns3("QueueDelayReference")
-        .aliases(&["qdelay_ref"]),
-    Param::new("t_update", 15e9, Range::Positive, "probability update period (T_UPDATE)")
-        .unit(Unit::Time)
-        .ns3("Tupdate")
-        .aliases(&["tupdate"]),
-    Param::new("alpha", 0.125, Range::NonNegative, "weight of the delay's distance from target")
-        .ns3("A"),
-    Param::new("beta", 1.25, Range::NonNegative, "weight of the delay's change").ns3("B"),
-    Param::new("max_burst", 150e9, Range::NonNegative, "burst allowance (MAX_BURST)")
-        .unit(Unit::Time)
-        .ns3("MaxBurstAllowance"),
-    Param::new("mean_pktsize", 1500.0, Range::Count, "no drops with two of these queued")
-        .unit(Unit::Bytes)
-        .ns3("MeanPktSize"),
-    Param::new("mark_ecn_threshold", 0.1, Range::Fraction, "mark only while drop_prob <= this")
-        .ns3("MarkEcnThreshold"),
-];
+crate::params! {
+    /// The `Pie` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct PieSettings {
+        target: crate::time::SimDuration = Param::new("target", 15e9, Range::NonNegative, "target queueing delay (QDELAY_REF)")
+            .unit(Unit::Time)
+            .ns3("QueueDelayReference")
+            .aliases(&["qdelay_ref"]),
+        t_update: crate::time::SimDuration = Param::new("t_update", 15e9, Range::Positive, "probability update period (T_UPDATE)")
+            .unit(Unit::Time)
+            .ns3("Tupdate")
+            .aliases(&["tupdate"]),
+        alpha: f64 = Param::new("alpha", 0.125, Range::NonNegative, "weight of the delay's distance from target")
+            .ns3("A"),
+        beta: f64 = Param::new("beta", 1.25, Range::NonNegative, "weight of the delay's change").ns3("B"),
+        max_burst: crate::time::SimDuration = Param::new("max_burst", 150e9, Range::NonNegative, "burst allowance (MAX_BURST)")
+            .unit(Unit::Time)
+            .ns3("MaxBurstAllowance"),
+        mean_pktsize: u32 = Param::new("mean_pktsize", 1500.0, Range::Count, "no drops with two of these queued")
+            .unit(Unit::Bytes)
+            .ns3("MeanPktSize"),
+        mark_ecn_threshold: f64 = Param::new("mark_ecn_threshold", 0.1, Range::Fraction, "mark only while drop_prob <= this")
+            .ns3("MarkEcnThreshold"),
+    }
+}
+
+const PIE_PARAMS: &[Param] = PieSettings::PARAMS;
 
 impl QueueDiscipline for Pie {
     const INFO: QdiscInfo = QdiscInfo {
@@ -160,20 +165,22 @@ impl QueueDiscipline for Pie {
         ..QdiscInfo::new("pie", Service::Enqueue, "Proportional Integral controller Enhanced, RFC 8033")
     };
 
+    type Params = PieSettings;
+
     const PERIODIC: bool = true;
 
-    fn new(p: &Params, setup: &QueueSetup) -> Pie {
+    fn new(p: &PieSettings, setup: &QueueSetup) -> Pie {
         Pie::new(
             PieParams {
                 limit_packets: setup.packets(),
-                target: p.time("target"),
-                t_update: p.time("t_update"),
-                alpha: p.get("alpha"),
-                beta: p.get("beta"),
-                max_burst: p.time("max_burst"),
-                mean_pktsize: p.count("mean_pktsize"),
+                target: p.target,
+                t_update: p.t_update,
+                alpha: p.alpha,
+                beta: p.beta,
+                max_burst: p.max_burst,
+                mean_pktsize: p.mean_pktsize,
                 ecn: setup.ecn,
-                mark_ecn_threshold: p.get("mark_ecn_threshold"),
+                mark_ecn_threshold: p.mark_ecn_threshold,
             },
             setup.rate_bps,
             setup.rng.clone(),

@@ -20,7 +20,7 @@
 
 use super::codel::TimedFifo;
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
 };
 use crate::packet::Packet;
 use crate::time::SimTime;
@@ -127,8 +127,15 @@ impl Prio {
     }
 }
 
-const PRIO_PARAMS: &[Param] = &[Param::new("bands", 3.0, Range::Whole(2, 16), "bands")
-    .ns3("Bands")];
+crate::params! {
+    /// The `Prio` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct PrioSettings {
+        bands: u32 = Param::new("bands", 3.0, Range::Whole(2, 16), "bands")
+            .ns3("Bands"),
+    }
+}
+
+const PRIO_PARAMS: &[Param] = PrioSettings::PARAMS;
 
 impl QueueDiscipline for Prio {
     const INFO: QdiscInfo = QdiscInfo {
@@ -142,9 +149,11 @@ impl QueueDiscipline for Prio {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> Prio {
+    type Params = PrioSettings;
+
+    fn new(p: &PrioSettings, setup: &QueueSetup) -> Prio {
         Prio::new(PrioParams {
-            bands: p.count("bands") as usize,
+            bands: p.bands as usize,
             priomap: DEFAULT_PRIOMAP,
             shared_limit: false,
             limit_packets: setup.packets(),

@@ -41,7 +41,7 @@
 
 use super::ared::{Ared, AredParams};
 use super::{
-    AqmState, Arrival, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
     VarTrace, Verdict,
 };
 use crate::rng::{RandomStream, Uniform};
@@ -372,73 +372,78 @@ impl Red {
     }
 }
 
-const RED_PARAMS: &[Param] = &[
-    Param::new("min_thresh", 0.0, Range::NonNegative, "min_th in packets (0: automatic)")
-        .unit(Unit::Packets)
-        .ns2("thresh_")
-        .ns3("MinTh")
-        .aliases(&["thresh", "min_th"]),
-    Param::new("max_thresh", 0.0, Range::NonNegative, "max_th in packets (0: 3 min_th)")
-        .unit(Unit::Packets)
-        .ns2("maxthresh_")
-        .ns3("MaxTh")
-        .aliases(&["maxthresh", "max_th"]),
-    Param::new("q_weight", -1.0, Range::Weight, "EWMA weight w_q of the average queue")
-        .ns2("q_weight_")
-        .ns3("QW")
-        .aliases(&["w_q"]),
-    Param::new("max_p", 0.1, Range::Fraction, "p_b at max_th")
-        .inverse_aliases(&["linterm_", "linterm"]),
-    Param::new("gentle", 1.0, Range::Flag, "p_b rises to 1 at 2 max_th")
-        .ns2("gentle_")
-        .ns3("Gentle"),
-    Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns2("wait_").ns3("Wait"),
-    Param::new("bytes", 0.0, Range::Flag, "drop probability scaled by packet size")
-        .ns2("bytes_")
-        .profile_defaults(&[("ns2", 1.0)]),
-    Param::new("queue_in_bytes", 0.0, Range::Flag, "average queue measured in bytes")
-        .ns2("queue_in_bytes_")
-        .profile_defaults(&[("ns2", 1.0)]),
-    Param::new("mean_pktsize", 1500.0, Range::Count, "mean packet size of ptc")
-        .unit(Unit::Bytes)
-        .ns2("mean_pktsize_")
-        .ns3("MeanPktSize")
-        .profile_defaults(&[("ns2", 500.0)]),
-    Param::new("target_delay", 5e9, Range::NonNegative, "automatic min_th's delay")
-        .unit(Unit::Time)
-        .ns2("targetdelay_"),
-    Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b <= mark_p")
-        .ns2("use_mark_p_"),
-    Param::new("mark_p", 0.1, Range::Positive, "early decisions mark below this p_b (> 1: all)")
-        .ns2("mark_p_"),
-    Param::new("mark_p_strict", 0.0, Range::Flag, "use_mark_p: p_b < mark_p, not <=")
-        .profile_defaults(&[("ns2", 1.0)]),
-    Param::new("adaptive", 0.0, Range::Flag, "Adaptive RED: max_p follows the average")
-        .ns2("adaptive_"),
-    Param::new("alpha", 0.01, Range::Positive, "adaptive: max_p's additive increase")
-        .ns2("alpha_"),
-    Param::new("beta", 0.9, Range::Positive, "adaptive: max_p's multiplicative decrease")
-        .ns2("beta_"),
-    Param::new("interval", 0.5e12, Range::Positive, "adaptive: time between max_p changes")
-        .unit(Unit::Time)
-        .ns2("interval_"),
-    Param::new("top", 0.5, Range::Fraction, "adaptive: max_p's upper bound").ns2("top_"),
-    Param::new("bottom", 0.0, Range::NonNegative, "adaptive: max_p's lower bound (0: auto)")
-        .ns2("bottom_"),
-    Param::new("feng_adaptive", 0.0, Range::Flag, "adaptive: Feng et al.'s rule for max_p")
-        .ns2("feng_adaptive_"),
-    Param::new("cautious", 0.0, Range::Whole(0, 3), "ns-2's experimental cautious_ (0-3)")
-        .ns2("cautious_"),
-    Param::new("idle_pktsize", 100.0, Range::Count, "packet size of cautious 3's idle decay")
-        .unit(Unit::Bytes)
-        .ns2("idle_pktsize_"),
-    Param::new(
-        "early_drop_target",
-        0.0,
-        Range::Flag,
-        "early drops to their own target (ns-2 attach-fmon's edrop), counted apart",
-    ),
-];
+crate::params! {
+    /// The `Red` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct RedSettings {
+        min_thresh: f64 = Param::new("min_thresh", 0.0, Range::NonNegative, "min_th in packets (0: automatic)")
+            .unit(Unit::Packets)
+            .ns2("thresh_")
+            .ns3("MinTh")
+            .aliases(&["thresh", "min_th"]),
+        max_thresh: f64 = Param::new("max_thresh", 0.0, Range::NonNegative, "max_th in packets (0: 3 min_th)")
+            .unit(Unit::Packets)
+            .ns2("maxthresh_")
+            .ns3("MaxTh")
+            .aliases(&["maxthresh", "max_th"]),
+        q_weight: f64 = Param::new("q_weight", -1.0, Range::Weight, "EWMA weight w_q of the average queue")
+            .ns2("q_weight_")
+            .ns3("QW")
+            .aliases(&["w_q"]),
+        max_p: f64 = Param::new("max_p", 0.1, Range::Fraction, "p_b at max_th")
+            .inverse_aliases(&["linterm_", "linterm"]),
+        gentle: bool = Param::new("gentle", 1.0, Range::Flag, "p_b rises to 1 at 2 max_th")
+            .ns2("gentle_")
+            .ns3("Gentle"),
+        wait: bool = Param::new("wait", 1.0, Range::Flag, "wait between early drops").ns2("wait_").ns3("Wait"),
+        bytes: bool = Param::new("bytes", 0.0, Range::Flag, "drop probability scaled by packet size")
+            .ns2("bytes_")
+            .profile_defaults(&[("ns2", 1.0)]),
+        queue_in_bytes: bool = Param::new("queue_in_bytes", 0.0, Range::Flag, "average queue measured in bytes")
+            .ns2("queue_in_bytes_")
+            .profile_defaults(&[("ns2", 1.0)]),
+        mean_pktsize: u32 = Param::new("mean_pktsize", 1500.0, Range::Count, "mean packet size of ptc")
+            .unit(Unit::Bytes)
+            .ns2("mean_pktsize_")
+            .ns3("MeanPktSize")
+            .profile_defaults(&[("ns2", 500.0)]),
+        target_delay: crate::time::SimDuration = Param::new("target_delay", 5e9, Range::NonNegative, "automatic min_th's delay")
+            .unit(Unit::Time)
+            .ns2("targetdelay_"),
+        use_mark_p: bool = Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b <= mark_p")
+            .ns2("use_mark_p_"),
+        mark_p: f64 = Param::new("mark_p", 0.1, Range::Positive, "early decisions mark below this p_b (> 1: all)")
+            .ns2("mark_p_"),
+        mark_p_strict: bool = Param::new("mark_p_strict", 0.0, Range::Flag, "use_mark_p: p_b < mark_p, not <=")
+            .profile_defaults(&[("ns2", 1.0)]),
+        adaptive: bool = Param::new("adaptive", 0.0, Range::Flag, "Adaptive RED: max_p follows the average")
+            .ns2("adaptive_"),
+        alpha: f64 = Param::new("alpha", 0.01, Range::Positive, "adaptive: max_p's additive increase")
+            .ns2("alpha_"),
+        beta: f64 = Param::new("beta", 0.9, Range::Positive, "adaptive: max_p's multiplicative decrease")
+            .ns2("beta_"),
+        interval: crate::time::SimDuration = Param::new("interval", 0.5e12, Range::Positive, "adaptive: time between max_p changes")
+            .unit(Unit::Time)
+            .ns2("interval_"),
+        top: f64 = Param::new("top", 0.5, Range::Fraction, "adaptive: max_p's upper bound").ns2("top_"),
+        bottom: f64 = Param::new("bottom", 0.0, Range::NonNegative, "adaptive: max_p's lower bound (0: auto)")
+            .ns2("bottom_"),
+        feng_adaptive: bool = Param::new("feng_adaptive", 0.0, Range::Flag, "adaptive: Feng et al.'s rule for max_p")
+            .ns2("feng_adaptive_"),
+        cautious: f64 = Param::new("cautious", 0.0, Range::Whole(0, 3), "ns-2's experimental cautious_ (0-3)")
+            .ns2("cautious_"),
+        idle_pktsize: u32 = Param::new("idle_pktsize", 100.0, Range::Count, "packet size of cautious 3's idle decay")
+            .unit(Unit::Bytes)
+            .ns2("idle_pktsize_"),
+        early_drop_target: bool = Param::new(
+            "early_drop_target",
+            0.0,
+            Range::Flag,
+            "early drops to their own target (ns-2 attach-fmon's edrop), counted apart",
+        ),
+    }
+}
+
+const RED_PARAMS: &[Param] = RedSettings::PARAMS;
 
 impl QueueDiscipline for Red {
     const INFO: QdiscInfo = QdiscInfo {
@@ -451,51 +456,53 @@ impl QueueDiscipline for Red {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> Red {
+    type Params = RedSettings;
+
+    fn new(p: &RedSettings, setup: &QueueSetup) -> Red {
         let mut red = Red::new(
             RedParams {
                 limit_packets: setup.packets(),
-                min_thresh: p.get("min_thresh"),
-                max_thresh: p.get("max_thresh"),
-                q_weight: p.get("q_weight"),
-                max_p: p.get("max_p"),
-                gentle: p.flag("gentle"),
-                wait: p.flag("wait"),
-                bytes: p.flag("bytes"),
-                queue_in_bytes: p.flag("queue_in_bytes"),
-                mean_pktsize: p.count("mean_pktsize"),
-                target_delay_s: p.time("target_delay").as_secs_f64(),
+                min_thresh: p.min_thresh,
+                max_thresh: p.max_thresh,
+                q_weight: p.q_weight,
+                max_p: p.max_p,
+                gentle: p.gentle,
+                wait: p.wait,
+                bytes: p.bytes,
+                queue_in_bytes: p.queue_in_bytes,
+                mean_pktsize: p.mean_pktsize,
+                target_delay_s: p.target_delay.as_secs_f64(),
                 ecn: setup.ecn,
-                use_mark_p: p.flag("use_mark_p"),
-                mark_p: p.get("mark_p"),
-                mark_p_strict: p.flag("mark_p_strict"),
-                cautious: p.get("cautious") as u8,
-                idle_pktsize: p.count("idle_pktsize"),
-                early_drop_target: p.flag("early_drop_target"),
+                use_mark_p: p.use_mark_p,
+                mark_p: p.mark_p,
+                mark_p_strict: p.mark_p_strict,
+                cautious: p.cautious as u8,
+                idle_pktsize: p.idle_pktsize,
+                early_drop_target: p.early_drop_target,
             },
             setup.rate_bps,
             setup.delay.as_secs_f64(),
             setup.rng.clone(),
         );
-        if p.flag("adaptive") {
+        if p.adaptive {
             red.set_adaptive(Ared::ns2(
                 AredParams {
-                    interval: p.time("interval"),
-                    alpha: p.get("alpha"),
-                    beta: p.get("beta"),
-                    top: p.get("top"),
-                    bottom: p.get("bottom"),
+                    interval: p.interval,
+                    alpha: p.alpha,
+                    beta: p.beta,
+                    top: p.top,
+                    bottom: p.bottom,
                     ..AredParams::default()
                 },
                 setup.rate_bps,
-                p.flag("feng_adaptive"),
+                p.feng_adaptive,
             ));
         }
         red
     }
 
-    fn check(p: &Params) -> Result<(), String> {
-        let (min, max) = (p.get("min_thresh"), p.get("max_thresh"));
+    fn check(p: &RedSettings) -> Result<(), String> {
+        let (min, max) = (p.min_thresh, p.max_thresh);
         // min_th = max_th is a step at K: every packet that finds K queued is marked or
         // dropped (DCTCP's marking, Alizadeh et al. 2010 section 3.1).
         if min > 0.0 && max > 0.0 && min > max {

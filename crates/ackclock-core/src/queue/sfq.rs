@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 
 use super::codel::TimedFifo;
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
 };
 use crate::packet::Packet;
 use crate::time::SimTime;
@@ -110,8 +110,15 @@ impl Sfq {
     }
 }
 
-const SFQ_PARAMS: &[Param] = &[Param::new("buckets", 16.0, Range::Count, "hash buckets")
-    .ns2("buckets_")];
+crate::params! {
+    /// The `Sfq` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct SfqSettings {
+        buckets: u32 = Param::new("buckets", 16.0, Range::Count, "hash buckets")
+            .ns2("buckets_"),
+    }
+}
+
+const SFQ_PARAMS: &[Param] = SfqSettings::PARAMS;
 
 impl QueueDiscipline for Sfq {
     const INFO: QdiscInfo = QdiscInfo {
@@ -124,10 +131,12 @@ impl QueueDiscipline for Sfq {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> Sfq {
+    type Params = SfqSettings;
+
+    fn new(p: &SfqSettings, setup: &QueueSetup) -> Sfq {
         Sfq::new(SfqParams {
             maxqueue: setup.packets(),
-            buckets: p.count("buckets"),
+            buckets: p.buckets,
         })
     }
 

@@ -18,7 +18,7 @@
 
 use super::codel::TimedFifo;
 use super::{
-    AqmState, Backlog, Param, Params, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
+    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
 };
 use crate::packet::Packet;
 use crate::time::{SimDuration, SimTime};
@@ -138,19 +138,24 @@ impl Tbf {
     }
 }
 
-const TBF_PARAMS: &[Param] = &[
-    Param::new("token_rate", 1e6, Range::Positive, "token rate, bits per second")
-        .ns3("Rate")
-        .aliases(&["rate"]),
-    Param::new("burst", 125_000.0, Range::Count, "size of the first bucket")
-        .unit(Unit::Bytes)
-        .ns3("Burst"),
-    Param::new("peak_rate", 0.0, Range::NonNegative, "peak rate, bits per second (0: none)")
-        .ns3("PeakRate"),
-    Param::new("mtu", 1500.0, Range::Count, "size of the second (peak) bucket")
-        .unit(Unit::Bytes)
-        .ns3("Mtu"),
-];
+crate::params! {
+    /// The `Tbf` discipline's parameters (`queue.params`), each with its declaration.
+    pub struct TbfSettings {
+        token_rate: f64 = Param::new("token_rate", 1e6, Range::Positive, "token rate, bits per second")
+            .ns3("Rate")
+            .aliases(&["rate"]),
+        burst: f64 = Param::new("burst", 125_000.0, Range::Count, "size of the first bucket")
+            .unit(Unit::Bytes)
+            .ns3("Burst"),
+        peak_rate: f64 = Param::new("peak_rate", 0.0, Range::NonNegative, "peak rate, bits per second (0: none)")
+            .ns3("PeakRate"),
+        mtu: f64 = Param::new("mtu", 1500.0, Range::Count, "size of the second (peak) bucket")
+            .unit(Unit::Bytes)
+            .ns3("Mtu"),
+    }
+}
+
+const TBF_PARAMS: &[Param] = TbfSettings::PARAMS;
 
 impl QueueDiscipline for Tbf {
     const INFO: QdiscInfo = QdiscInfo {
@@ -163,18 +168,20 @@ impl QueueDiscipline for Tbf {
         )
     };
 
-    fn new(p: &Params, setup: &QueueSetup) -> Tbf {
+    type Params = TbfSettings;
+
+    fn new(p: &TbfSettings, setup: &QueueSetup) -> Tbf {
         Tbf::new(TbfParams {
             limit_packets: setup.packets(),
-            rate_bps: p.get("token_rate"),
-            burst: p.get("burst") as u64,
-            peak_rate_bps: p.get("peak_rate"),
-            mtu: p.get("mtu") as u64,
+            rate_bps: p.token_rate,
+            burst: p.burst as u64,
+            peak_rate_bps: p.peak_rate,
+            mtu: p.mtu as u64,
         })
     }
 
-    fn check(p: &Params) -> Result<(), String> {
-        if p.get("peak_rate") > 0.0 && p.get("peak_rate") <= p.get("token_rate") {
+    fn check(p: &TbfSettings) -> Result<(), String> {
+        if p.peak_rate > 0.0 && p.peak_rate <= p.token_rate {
             return Err("peak_rate: must be above token_rate, or 0 for none".into());
         }
         Ok(())

@@ -371,8 +371,9 @@ fn build_link(
         }
         None => {
             let given = q.given_params().expect("validated");
-            let params = Params::new(q.kind.info(), &given).expect("validated");
-            AnyQueue::new(q.kind, &params, &setup)
+            QdiscConfig::parse(q.kind, &given)
+                .expect("validated")
+                .build(&setup)
         }
     };
     let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, queue);

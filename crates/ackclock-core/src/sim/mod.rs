@@ -12,7 +12,7 @@ use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, Qu
 use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
-use crate::queue::{AnyQueue, Params, QueueSetup};
+use crate::queue::{AnyQueue, QdiscConfig, QueueSetup};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
 use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario, TraceFormat};

@@ -194,7 +194,6 @@ fn backlog_drains_at_line_rate_and_integrates() {
 /// the time since with the packet gone (Little's law: area = sum of the waits).
 #[test]
 fn device_queue_packets_leave_the_backlog_at_their_start() {
-    use crate::params::Params;
     use crate::queue::{QueueKind, QueueSetup};
     use crate::rng::RandomStream;
     let kind = QueueKind::by_name("codel").unwrap();
@@ -208,7 +207,9 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
         rng: RandomStream::named(1, "test"),
         flow_priority: vec![].into(),
     };
-    let q = AnyQueue::new(kind, &Params::defaults(kind.info()), &setup);
+    let q = crate::queue::QdiscConfig::parse(kind, &Default::default())
+        .unwrap()
+        .build(&setup);
     let mut l = Link::new(
         NodeId(0),
         NodeId(1),
