@@ -443,6 +443,7 @@ impl TcpSender {
                 }),
                 max_ssthresh: cfg.max_ssthresh as f64,
                 pacing_rate: 0.0,
+                app_limited: false,
             },
             dupwnd: 0.0,
             una: 0,

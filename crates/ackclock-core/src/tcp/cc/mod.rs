@@ -49,6 +49,10 @@ pub struct Window {
     /// Segments per second to pace at, set by `cong_control` (0: no pacing from congestion
     /// control).
     pub pacing_rate: f64,
+    /// Set by `cong_control` to mark what is in flight application-limited, so that rate
+    /// samples until it is delivered say so (Linux's BBR writes `tp->app_limited` in
+    /// ProbeRTT, `bbr_update_min_rtt`); the sender clears it.
+    pub app_limited: bool,
 }
 
 impl Window {
@@ -61,6 +65,7 @@ impl Window {
             rwnd,
             max_ssthresh: 0.0,
             pacing_rate: 0.0,
+            app_limited: false,
         }
     }
 }

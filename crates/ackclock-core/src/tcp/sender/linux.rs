@@ -513,6 +513,10 @@ impl TcpSender {
         }
         self.cc.cong_control(&mut self.w, &rs, &conn);
         self.pacing_rate = self.w.pacing_rate;
+        if std::mem::take(&mut self.w.app_limited) {
+            // Congestion control set tp->app_limited (BBR in ProbeRTT).
+            r.on_app_limited(in_flight);
+        }
     }
 
     /// Sends what cwnd, the receiver's window and pacing allow: lost segments first

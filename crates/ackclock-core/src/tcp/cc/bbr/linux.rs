@@ -31,6 +31,11 @@
 //!   repeats its minimum exactly each time the queue empties and renewed it for 20 s or
 //!   more. Two flows whose second starts 10 s after the first then meet as Linux's do: the
 //!   first flow's ProbeRTT empties the queue as the second starts (docs/validation.md).
+//! - Every ACK in ProbeRTT, the one that ends it included, marks what is in flight
+//!   application-limited (`bbr_update_min_rtt`: `tp->app_limited = tp->delivered +
+//!   tcp_packets_in_flight`; `Window::app_limited`, which the sender hands to its rate
+//!   sampler): until that is delivered, about a round after ProbeRTT, samples lower no
+//!   bandwidth estimate and start the long-term sampler over.
 //! - A timeout (`bbr_set_state(TCP_CA_Loss)`) forgets the full-bandwidth count and keeps the
 //!   saved cwnd.
 //! - Each entry into ProbeBW starts the gain cycle in a random phase, one of the seven other
@@ -44,7 +49,8 @@
 //!   rate over it; two such intervals within 1/8 (or 4 kb/s) of each other make BBR use their
 //!   mean as its bandwidth (`bbr_bw`: pacing, cwnd target, ACK aggregation) with a pacing gain
 //!   of 1 for 48 rounds of ProbeBW, after which the gain cycle restarts in a random phase
-//!   (`bbr_reset_probe_bw_mode`). An application-limited sample or an interval of more than
+//!   (`bbr_reset_probe_bw_mode`); taken in Startup, it keeps Startup's high gain
+//!   (`bbr_update_gains` sets each mode's gains on every ACK). An application-limited sample or an interval of more than
 //!   16 rounds starts over; a timeout counts as a round's end with a loss (`bbr_set_state`).
 //!   Linux's own runs on the testbed show it: two flows sharing a DropTail queue pace at two
 //!   constant rates for 48 rounds after the second one starts (validation/linux, docs).
@@ -116,8 +122,6 @@ pub struct LtBw {
     last_delivered: u64,
     last_lost: u64,
     last_stamp_ms: u64,
-    /// The estimate took over in Startup, where Linux's pacing gain stays 1 until Drain.
-    pinned_in_startup: bool,
 }
 
 impl Bbr {
@@ -228,7 +232,6 @@ impl Bbr {
         l.lt.bw = 0.0;
         l.lt.use_bw = false;
         l.lt.sampling = false;
-        l.lt.pinned_in_startup = false;
         Self::lt_reset_interval(l, delivered);
     }
 
@@ -297,7 +300,6 @@ impl Bbr {
                 l.lt.bw = (bw + l.lt.bw) / 2.0;
                 l.lt.use_bw = true;
                 l.lt.rtt_cnt = 0;
-                l.lt.pinned_in_startup = self.mode == Mode::Startup;
                 self.pacing_gain = 1.0;
                 return;
             }
@@ -364,14 +366,9 @@ impl Bbr {
             self.cycle_stamp = now;
         }
         self.linux_update_min_rtt(w, now, rs, in_flight, delivered);
-        // The gains each mode sets (bbr_reset_startup_mode, bbr_check_drain,
-        // bbr_advance_cycle_phase, bbr_update_min_rtt); with the long-term estimate in use,
-        // gain cycling paces at 1 (and a Startup in which it took over stays at 1).
-        if self.mode != Mode::Startup {
-            l.lt.pinned_in_startup = false;
-        }
+        // bbr_update_gains, on every ACK: each mode's gains; with the long-term estimate in
+        // use ProbeBW paces at 1 (Startup keeps its high gain, on lt_bw then).
         (self.pacing_gain, self.cwnd_gain) = match self.mode {
-            Mode::Startup if l.lt.pinned_in_startup => (1.0, HIGH_GAIN),
             Mode::Startup => (HIGH_GAIN, HIGH_GAIN),
             Mode::Drain => (DRAIN_GAIN, HIGH_GAIN),
             Mode::ProbeBw if l.lt.use_bw => (1.0, 2.0),
@@ -509,6 +506,10 @@ impl Bbr {
         if self.mode != Mode::ProbeRtt {
             return;
         }
+        // Samples of what is in flight now measure ProbeRTT's small window, not the path:
+        // marked application-limited (tp->app_limited), so that they neither lower the
+        // bandwidth filter nor feed the long-term sampler, which starts over on them.
+        w.app_limited = true;
         match self.probe_rtt_done {
             None if in_flight as f64 <= MIN_CWND => {
                 self.probe_rtt_done = Some(SimTime(now.0 + (self.probe_rtt_s * 1e12) as u64));
@@ -808,6 +809,63 @@ mod tests {
             b.set_lost(*lost_total);
             b.linux_on_ack(w, SimTime(*t), &rs, *delivered, 100, 0.1);
         }
+    }
+
+    #[test]
+    fn probe_rtt_marks_what_is_in_flight_application_limited() {
+        // bbr_update_min_rtt: on every ACK in ProbeRTT, tp->app_limited = tp->delivered +
+        // what is in flight ("ignore low rate samples during this mode"), also on the ACK that
+        // ends it; outside ProbeRTT BBR leaves it alone.
+        let (mut b, mut w, mut t, mut delivered) = probing_bbr();
+        b.equal_renews = false;
+        assert!(!w.app_limited);
+        let mut entered = false;
+        while t < 25_000_000_000_000 {
+            t += 110_000_000_000;
+            delivered += 10;
+            let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+            w.app_limited = false;
+            b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 3, 0.1);
+            if b.mode == Mode::ProbeRtt {
+                entered = true;
+                assert!(w.app_limited, "in ProbeRTT at {t}");
+            } else if entered {
+                assert!(w.app_limited, "the ACK that ends ProbeRTT at {t}");
+                break;
+            } else {
+                assert!(!w.app_limited, "outside ProbeRTT at {t}");
+            }
+        }
+        assert!(entered && b.mode == Mode::ProbeBw);
+        w.app_limited = false;
+        let rs = sample(1000.0, b.next_round_delivered, 10, 0.1);
+        b.linux_on_ack(&mut w, SimTime(t + 1), &rs, delivered + 10, 3, 0.1);
+        assert!(!w.app_limited);
+    }
+
+    #[test]
+    fn a_long_term_estimate_taken_in_startup_keeps_startups_gains() {
+        // bbr_lt_bw_interval_done sets pacing_gain = BBR_UNIT, but bbr_update_gains, later in
+        // the same bbr_update_model, sets Startup's high gain again on every ACK: only
+        // ProbeBW paces at 1 while lt_bw is in use. A Startup whose bandwidth keeps growing
+        // (25% a round) while 3 of 10 segments are lost takes lt_bw after two intervals.
+        let (mut b, mut w) = linux_bbr();
+        let (mut t, mut delivered, mut lost) = (0u64, 0u64, 0u64);
+        let mut rate = 1000.0;
+        for _ in 0..12 {
+            t += 100_000_000_000;
+            delivered += 10;
+            lost += 3;
+            rate *= 1.3;
+            let mut rs = sample(rate, b.next_round_delivered, 10, 0.1);
+            rs.losses = 3;
+            b.set_lost(lost);
+            b.linux_on_ack(&mut w, SimTime(t), &rs, delivered, 100, 0.1);
+        }
+        let lt = b.linux.as_ref().unwrap().lt;
+        assert!(lt.use_bw && b.mode == Mode::Startup, "{lt:?} {:?}", b.mode);
+        assert_eq!(b.pacing_gain, HIGH_GAIN);
+        assert_eq!(b.cwnd_gain, HIGH_GAIN);
     }
 
     #[test]
