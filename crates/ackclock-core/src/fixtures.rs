@@ -3,8 +3,8 @@
 //! library.
 
 use crate::scenario::{
-    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, QueueKind, RunConfig,
-    Scenario, TcpConfig,
+    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, RunConfig, Scenario,
+    TcpConfig,
 };
 
 use crate::tcp::cc::hystart::HyStartRule;
@@ -108,17 +108,8 @@ pub fn dumbbell(
         nodes.push(format!("d{i}"));
     }
     let q = |limit: u64| QueueConfig {
-        kind: QueueKind::DropTail,
         limit_packets: Some(limit),
-        limit_bytes: None,
-        ns2: false,
-        ecn: false,
-        red: None,
-        codel: None,
-        pie: None,
-        params: Default::default(),
-        device: None,
-        custom: None,
+        ..QueueConfig::default()
     };
     let duplex = |a: u32, b: u32, bps: f64, ms: u64, limit: u64| {
         [

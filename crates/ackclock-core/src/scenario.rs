@@ -4,16 +4,18 @@
 //! filled in. See `docs/engine-contract.md`. [`Scenario::validate`] checks what the engine
 //! relies on and reports the first problem with its key path.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::tcp::sender::Recovery;
 use crate::tcp::sink::SinkKind;
 
+mod queue;
 mod tcp;
 mod validate;
 
+pub use queue::{
+    CoDelConfig, DeviceConfig, Discipline, PieConfig, QueueConfig, QueueDocument, RedConfig,
+};
 pub use tcp::{TcpConfig, TcpDocument};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -78,17 +80,21 @@ mod numbered {
             Some(k) if msg[k..].contains(" column ") => &msg[..k],
             _ => msg,
         };
-        let keyed = msg.split_once(": ").is_some_and(|(key, _)| {
-            !key.is_empty()
-                && key
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c))
-        });
-        if keyed {
+        if keyed(msg) {
             format!("{what}[{i}].{msg}")
         } else {
             format!("{what}[{i}]: {msg}")
         }
+    }
+
+    /// The message starts with a key path and a colon (`cc_params.beta: ...`).
+    pub(super) fn keyed(msg: &str) -> bool {
+        msg.split_once(": ").is_some_and(|(key, _)| {
+            !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c))
+        })
     }
 }
 
@@ -262,181 +268,6 @@ pub enum LossConfig {
         offset: u64,
         burst: u64,
     },
-}
-
-/// RED parameters (see `queue::red`); zero thresholds and q_weight 0, -1 or -2 ask for
-/// ns-2's automatic values.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RedConfig {
-    pub min_thresh: f64,
-    pub max_thresh: f64,
-    pub q_weight: f64,
-    pub max_p: f64,
-    pub gentle: bool,
-    pub wait: bool,
-    pub bytes: bool,
-    pub queue_in_bytes: bool,
-    pub mean_pktsize: u32,
-    pub target_delay_ps: u64,
-    pub use_mark_p: bool,
-    pub mark_p: f64,
-}
-
-/// CoDel (RFC 8289) and FQ-CoDel (RFC 8290) parameters; `flows` and `quantum` are
-/// FQ-CoDel's.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CoDelConfig {
-    pub target_ps: u64,
-    pub interval_ps: u64,
-    pub mtu: u32,
-    #[serde(default = "default_fq_flows")]
-    pub flows: u32,
-    #[serde(default = "default_quantum")]
-    pub quantum: u32,
-    /// Mark ECN-capable packets whose sojourn exceeds this (needs `ecn`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ce_threshold_ps: Option<u64>,
-}
-
-fn default_fq_flows() -> u32 {
-    1024
-}
-
-fn default_quantum() -> u32 {
-    1514
-}
-
-/// PIE (RFC 8033) parameters.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PieConfig {
-    pub target_ps: u64,
-    pub t_update_ps: u64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub max_burst_ps: u64,
-    pub mean_pktsize: u32,
-    pub mark_ecn_threshold: f64,
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct QueueConfig {
-    #[serde(default)]
-    pub kind: QueueKind,
-    #[serde(default)]
-    pub limit_packets: Option<u64>,
-    #[serde(default)]
-    pub limit_bytes: Option<u64>,
-    /// ns-2 DropTail accounting: a limit of n holds n-1 waiting packets.
-    #[serde(default)]
-    pub ns2: bool,
-    /// Mark ECN-capable packets instead of dropping them early (RFC 3168; ns-2 `setbit_`).
-    #[serde(default)]
-    pub ecn: bool,
-    #[serde(default)]
-    pub red: Option<RedConfig>,
-    /// For `codel` and `fq_codel`.
-    #[serde(default)]
-    pub codel: Option<CoDelConfig>,
-    #[serde(default)]
-    pub pie: Option<PieConfig>,
-    /// The discipline's parameters by their registry names (`queue::REGISTRY`; times in
-    /// picoseconds, switches 0 or 1); any not given take the registry's defaults. The `red`,
-    /// `codel` and `pie` tables above give the same for those disciplines.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub params: BTreeMap<String, f64>,
-    /// A device queue below this discipline, which becomes the root queue discipline of a
-    /// traffic-control layer (ns-3's; `net::device`); None: the discipline feeds the line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub device: Option<DeviceConfig>,
-    /// A discipline written in Python (`module:Class`, `queue::external`) instead of `kind`;
-    /// `params` are its constructor's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub custom: Option<String>,
-}
-
-/// The device queue of a traffic-control layer.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DeviceConfig {
-    /// Packets it holds (ns-3's point-to-point device: 100).
-    pub limit_packets: u64,
-    /// Byte queue limits on it (Linux's dynamic queue limits; ns-3's `SetQueueLimits`).
-    #[serde(default)]
-    pub bql: bool,
-    /// BQL's hold time (ns-3's `DynamicQueueLimits::HoldTime`, Linux's `slack_hold_time`);
-    /// None: 1 s, both systems' default.
-    #[serde(default)]
-    pub bql_hold_time_ps: Option<u64>,
-}
-
-impl QueueConfig {
-    /// The discipline's parameters by their registry names: `params`, and the table of the
-    /// discipline's own (`red`, `codel` or `pie`) when it has one; a name given in both is an
-    /// error.
-    pub fn given_params(&self) -> Result<BTreeMap<String, f64>, String> {
-        let flag = |b: bool| if b { 1.0 } else { 0.0 };
-        let mut out: Vec<(&str, f64)> = Vec::new();
-        match self.kind {
-            QueueKind::Red => {
-                if let Some(r) = &self.red {
-                    out.extend([
-                        ("min_thresh", r.min_thresh),
-                        ("max_thresh", r.max_thresh),
-                        ("q_weight", r.q_weight),
-                        ("max_p", r.max_p),
-                        ("gentle", flag(r.gentle)),
-                        ("wait", flag(r.wait)),
-                        ("bytes", flag(r.bytes)),
-                        ("queue_in_bytes", flag(r.queue_in_bytes)),
-                        ("mean_pktsize", r.mean_pktsize as f64),
-                        ("target_delay", r.target_delay_ps as f64),
-                        ("use_mark_p", flag(r.use_mark_p)),
-                        ("mark_p", r.mark_p),
-                    ]);
-                }
-            }
-            QueueKind::CoDel | QueueKind::FqCoDel => {
-                if let Some(c) = &self.codel {
-                    out.extend([
-                        ("target", c.target_ps as f64),
-                        ("interval", c.interval_ps as f64),
-                        ("mtu", c.mtu as f64),
-                    ]);
-                    if let Some(t) = c.ce_threshold_ps {
-                        out.push(("ce_threshold", t as f64));
-                    }
-                    if self.kind == QueueKind::FqCoDel {
-                        out.extend([("flows", c.flows as f64), ("quantum", c.quantum as f64)]);
-                    }
-                }
-            }
-            QueueKind::Pie => {
-                if let Some(x) = &self.pie {
-                    out.extend([
-                        ("target", x.target_ps as f64),
-                        ("t_update", x.t_update_ps as f64),
-                        ("alpha", x.alpha),
-                        ("beta", x.beta),
-                        ("max_burst", x.max_burst_ps as f64),
-                        ("mean_pktsize", x.mean_pktsize as f64),
-                        ("mark_ecn_threshold", x.mark_ecn_threshold),
-                    ]);
-                }
-            }
-            _ => {}
-        }
-        let mut given = self.params.clone();
-        for (k, v) in out {
-            if given.insert(k.to_string(), v).is_some() {
-                return Err(format!("params.{k}: given twice"));
-            }
-        }
-        Ok(given)
-    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -5,7 +5,7 @@ use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::results::{ColumnData, Results};
 use ackclock_core::scenario::{
     AppConfig, ConnectionConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig,
-    QueueConfig, QueueKind, RunConfig, Scenario, TcpConfig,
+    QueueConfig, RunConfig, Scenario, TcpConfig,
 };
 use ackclock_core::Simulator;
 
@@ -36,7 +36,6 @@ fn setup(sizes: [Option<u64>; 2], exchange: &'static str) -> Setup {
 
 fn scenario(s: &Setup) -> Scenario {
     let q = QueueConfig {
-        kind: QueueKind::DropTail,
         limit_packets: Some(50),
         ..Default::default()
     };

@@ -6,8 +6,8 @@
 use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::results::Results;
 use ackclock_core::scenario::{
-    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, QueueConfig, QueueKind,
-    RunConfig, Scenario,
+    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, QueueConfig, RunConfig,
+    Scenario,
 };
 use ackclock_core::tcp::sender::Recovery;
 use ackclock_core::tcp::sink::SinkKind;
@@ -18,7 +18,6 @@ const S: u64 = 1_000_000_000_000;
 
 fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
     let q = QueueConfig {
-        kind: QueueKind::DropTail,
         limit_packets: Some(100),
         limit_bytes: None,
         ns2: true,

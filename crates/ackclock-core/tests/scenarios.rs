@@ -3,8 +3,7 @@
 use ackclock_core::fixtures::{dumbbell, ns2_tcp};
 use ackclock_core::results::Results;
 use ackclock_core::scenario::{
-    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, QueueKind, RunConfig,
-    Scenario,
+    AppConfig, Distribution, FlowConfig, FlowKind, LinkConfig, QueueConfig, RunConfig, Scenario,
 };
 use ackclock_core::Simulator;
 
@@ -180,7 +179,6 @@ fn same_seed_same_results_bit_for_bit() {
 fn cbr_gets_its_rate_and_ftp_stops() {
     let nodes = vec!["a".to_string(), "b".to_string()];
     let q = QueueConfig {
-        kind: QueueKind::DropTail,
         limit_packets: Some(100),
         limit_bytes: None,
         ns2: true,

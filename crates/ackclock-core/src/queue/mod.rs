@@ -535,6 +535,18 @@ impl QueueKind {
         ecn: bool,
         given: &BTreeMap<String, f64>,
     ) -> Result<(), String> {
+        self.check_link(limit_packets, limit_bytes, ecn)?;
+        QdiscConfig::parse(self, given).map(|_| ())
+    }
+
+    /// Checks what a link gives the discipline: its limit and ECN; an error names the key,
+    /// under the link's queue table.
+    pub fn check_link(
+        self,
+        limit_packets: Option<u64>,
+        limit_bytes: Option<u64>,
+        ecn: bool,
+    ) -> Result<(), String> {
         let info = self.info();
         if !info.limit_bytes {
             if limit_bytes.is_some() {
@@ -553,7 +565,7 @@ impl QueueKind {
         if ecn && !info.ecn {
             return Err(format!("ecn: a {} queue never marks", info.name));
         }
-        QdiscConfig::parse(self, given).map(|_| ())
+        Ok(())
     }
 }
 

@@ -11,8 +11,16 @@ use super::*;
 
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario =
-            serde_json::from_str(text).map_err(|e| format!("resolved scenario: {e}"))?;
+        let s: Scenario = serde_json::from_str(text).map_err(|e| {
+            // A mistake in a value names its place (`link[2].queue.max_p: ...`): serde_json's
+            // position in the one-line document would only repeat it. A syntax error keeps it.
+            let msg = e.to_string();
+            let msg = match msg.rfind(" at line ") {
+                Some(k) if e.is_data() && super::numbered::keyed(&msg[..k]) => &msg[..k],
+                _ => &msg,
+            };
+            format!("resolved scenario: {msg}")
+        })?;
         s.validate()?;
         Ok(s)
     }
@@ -412,36 +420,40 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
     }
 }
 
+/// The queue's own rules; its discipline's parameters were checked when the document was
+/// read (`QueueConfig`: scenario/queue.rs).
 fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
-    if let Some(name) = &q.custom {
-        if !name.contains(':') {
-            return Err(format!(
-                "{p}.custom: expected \"module:Class\", got {name:?}"
-            ));
+    let kind = match &q.discipline {
+        Discipline::Custom { class, .. } => {
+            if !class.contains(':') {
+                return Err(format!(
+                    "{p}.custom: expected \"module:Class\", got {class:?}"
+                ));
+            }
+            if q.device.is_some() {
+                return Err(format!(
+                    "{p}.device_limit: a device queue goes below a built-in queue discipline \
+                     that holds its packets; not below {class}, written in Python (not \
+                     supported yet)"
+                ));
+            }
+            return Ok(());
         }
-        if q.device.is_some() {
-            return Err(format!(
-                "{p}.device_limit: a device queue goes below a built-in queue discipline that \
-                 holds its packets; not below {name}, written in Python (not supported yet)"
-            ));
-        }
-        return Ok(());
-    }
+        Discipline::Builtin(c) => c.kind(),
+    };
     if let Some(d) = &q.device {
-        if q.kind.info().service != crate::queue::Service::Dequeue {
+        if kind.info().service != crate::queue::Service::Dequeue {
             return Err(format!(
                 "{p}.device_limit: a device queue goes below a queue discipline that holds its \
                  packets, not below {} (a FIFO at the line)",
-                q.kind.name()
+                kind.name()
             ));
         }
         if d.limit_packets == 0 {
             return Err(format!("{p}.device_limit: must be at least 1 packet"));
         }
     }
-    let given = q.given_params().map_err(|e| format!("{p}.{e}"))?;
-    q.kind
-        .check(q.limit_packets, q.limit_bytes, q.ecn, &given)
+    kind.check_link(q.limit_packets, q.limit_bytes, q.ecn)
         .map_err(|e| format!("{p}.{e}"))
 }
 

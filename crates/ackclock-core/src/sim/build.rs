@@ -53,7 +53,7 @@ impl Simulator {
             if l.monitor_flows {
                 monitored.push(links.len());
             }
-            external |= l.queue.custom.is_some();
+            external |= matches!(l.queue.discipline, Discipline::Custom { .. });
             links.push(link);
             link_names.push(name);
         }
@@ -361,20 +361,15 @@ fn build_link(
         rng: stream("queue"),
         flow_priority: flow_priority.clone(),
     };
-    let queue = match &q.custom {
-        Some(custom) => {
+    let queue = match &q.discipline {
+        Discipline::Custom { class, params } => {
             let flows: Vec<String> = scenario.flows.iter().map(|f| f.name.clone()).collect();
-            let mut ext = External::new(custom, &q.params, &setup, &flows)
+            let mut ext = External::new(class, params, &setup, &flows)
                 .map_err(|e| format!("link {name}: {e}"))?;
             ext.set_link(index);
             AnyQueue::External(Box::new(ext))
         }
-        None => {
-            let given = q.given_params().expect("validated");
-            QdiscConfig::parse(q.kind, &given)
-                .expect("validated")
-                .build(&setup)
-        }
+        Discipline::Builtin(c) => c.build(&setup),
     };
     let mut link = Link::new(NodeId(l.from), NodeId(l.to), rate, delay, queue);
     if let Some(d) = &q.device {

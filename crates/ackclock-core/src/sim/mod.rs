@@ -12,10 +12,12 @@ use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, Qu
 use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
-use crate::queue::{AnyQueue, QdiscConfig, QueueSetup};
+use crate::queue::{AnyQueue, QueueSetup};
 use crate::results::{Results, Summary, Table};
 use crate::rng::RandomStream;
-use crate::scenario::{AppConfig, FlowKind, LinkConfig, LossConfig, Scenario, TraceFormat};
+use crate::scenario::{
+    AppConfig, Discipline, FlowKind, LinkConfig, LossConfig, Scenario, TraceFormat,
+};
 use crate::sched::{EventQueue, Source};
 use crate::tcp::sink::SinkKind;
 use crate::tcp::{TcpSender, TcpSink};

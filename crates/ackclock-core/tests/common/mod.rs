@@ -5,7 +5,7 @@
 use ackclock_core::fixtures::ns2_tcp;
 use ackclock_core::scenario::{
     AppConfig, CoDelConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig, PieConfig,
-    QueueConfig, QueueKind, RedConfig, RunConfig, Scenario,
+    QueueConfig, QueueDocument, QueueKind, RedConfig, RunConfig, Scenario,
 };
 use ackclock_core::tcp::sender::Recovery;
 use ackclock_core::tcp::sink::SinkKind;
@@ -20,7 +20,7 @@ pub const S: u64 = 1_000_000_000_000;
 pub const QUEUE_KINDS: u8 = 18;
 
 pub fn queue(kind: u8, limit: u64) -> QueueConfig {
-    let mut q = QueueConfig {
+    let mut q = QueueDocument {
         kind: QueueKind::DropTail,
         limit_packets: Some(limit),
         limit_bytes: None,
@@ -121,7 +121,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
             });
         }
     }
-    q
+    QueueConfig::try_from(q).unwrap()
 }
 
 /// What varies between generated networks.
