@@ -31,8 +31,7 @@
 
 use super::red::Red;
 use super::{
-    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
-    Verdict,
+    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit, Verdict,
 };
 use crate::time::{SimDuration, SimTime};
 
@@ -245,7 +244,12 @@ impl QueueDiscipline for AdaptiveRed {
 
     fn new(p: &AdaptiveRedSettings, setup: &QueueSetup) -> AdaptiveRed {
         let rp = red_params!(p, setup);
-        let mut red = Red::new(rp, setup.rate_bps, setup.delay.as_secs_f64(), setup.rng.clone());
+        let mut red = Red::new(
+            rp,
+            setup.rate_bps,
+            setup.delay.as_secs_f64(),
+            setup.rng.clone(),
+        );
         red.set_adaptive(Ared::new(
             AredParams {
                 interval: p.interval,

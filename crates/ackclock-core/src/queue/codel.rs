@@ -238,20 +238,40 @@ impl CoDel {
 
 /// CoDel's parameters, FQ-CoDel's first.
 pub(super) const CODEL_PARAMS: [Param; 4] = [
-    Param::new("target", 5e9, Range::Positive, "acceptable standing queue delay")
-        .unit(Unit::Time)
-        .ns2("target_")
-        .ns3("Target"),
-    Param::new("interval", 100e9, Range::Positive, "window the delay must stay above target")
-        .unit(Unit::Time)
-        .ns2("interval_")
-        .ns3("Interval"),
-    Param::new("mtu", 1500.0, Range::Count, "dropping needs more than this queued")
-        .unit(Unit::Bytes)
-        .ns3("MinBytes"),
-    Param::new("ce_threshold", 0.0, Range::NonNegative, "with ecn, mark above this sojourn (0: off)")
-        .unit(Unit::Time)
-        .ns3("CeThreshold"),
+    Param::new(
+        "target",
+        5e9,
+        Range::Positive,
+        "acceptable standing queue delay",
+    )
+    .unit(Unit::Time)
+    .ns2("target_")
+    .ns3("Target"),
+    Param::new(
+        "interval",
+        100e9,
+        Range::Positive,
+        "window the delay must stay above target",
+    )
+    .unit(Unit::Time)
+    .ns2("interval_")
+    .ns3("Interval"),
+    Param::new(
+        "mtu",
+        1500.0,
+        Range::Count,
+        "dropping needs more than this queued",
+    )
+    .unit(Unit::Bytes)
+    .ns3("MinBytes"),
+    Param::new(
+        "ce_threshold",
+        0.0,
+        Range::NonNegative,
+        "with ecn, mark above this sojourn (0: off)",
+    )
+    .unit(Unit::Time)
+    .ns3("CeThreshold"),
 ];
 
 crate::params! {

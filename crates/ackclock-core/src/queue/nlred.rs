@@ -10,8 +10,7 @@
 use super::ared::red_params;
 use super::red::Red;
 use super::{
-    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
-    Verdict,
+    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit, Verdict,
 };
 
 /// p_b between the thresholds: `lin` is (avg - min_th) / (max_th - min_th).

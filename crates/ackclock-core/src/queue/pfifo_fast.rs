@@ -66,7 +66,6 @@ impl QueueDiscipline for PfifoFast {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

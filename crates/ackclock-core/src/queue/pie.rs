@@ -20,8 +20,8 @@
 //! adds no events of its own (the backlog between events is known).
 
 use super::{
-    AqmState, Arrival, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range,
-    Service, Unit, Verdict,
+    AqmState, Arrival, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
+    Unit, Verdict,
 };
 use crate::rng::RandomStream;
 use crate::time::{SimDuration, SimTime};
@@ -162,7 +162,11 @@ impl QueueDiscipline for Pie {
     const INFO: QdiscInfo = QdiscInfo {
         params: PIE_PARAMS,
         ecn: true,
-        ..QdiscInfo::new("pie", Service::Enqueue, "Proportional Integral controller Enhanced, RFC 8033")
+        ..QdiscInfo::new(
+            "pie",
+            Service::Enqueue,
+            "Proportional Integral controller Enhanced, RFC 8033",
+        )
     };
 
     type Params = PieSettings;

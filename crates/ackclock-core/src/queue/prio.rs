@@ -19,9 +19,7 @@
 //!   that is full drops its own arrivals.
 
 use super::codel::TimedFifo;
-use super::{
-    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
-};
+use super::{AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service};
 use crate::packet::Packet;
 use crate::time::SimTime;
 

@@ -532,7 +532,10 @@ impl QueueDiscipline for Red {
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {
         // Measured in bytes, RED's limit is in mean-size packets' bytes.
-        ((!self.p.queue_in_bytes).then_some(self.p.limit_packets), None)
+        (
+            (!self.p.queue_in_bytes).then_some(self.p.limit_packets),
+            None,
+        )
     }
 }
 
@@ -719,7 +722,11 @@ mod tests {
         });
         let (mut early, mut forced) = (0, 0);
         for i in 0..2000 {
-            match r.admit(&arrival(i as f64 * 1e-4, if i % 2 == 0 { 10 } else { 12 }, None)) {
+            match r.admit(&arrival(
+                i as f64 * 1e-4,
+                if i % 2 == 0 { 10 } else { 12 },
+                None,
+            )) {
                 Verdict::EarlyDrop => early += 1,
                 Verdict::Drop => forced += 1,
                 _ => {}

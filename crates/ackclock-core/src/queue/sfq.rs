@@ -16,9 +16,7 @@
 use std::collections::VecDeque;
 
 use super::codel::TimedFifo;
-use super::{
-    AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
-};
+use super::{AqmState, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service};
 use crate::packet::Packet;
 use crate::time::SimTime;
 

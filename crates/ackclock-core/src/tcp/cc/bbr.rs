@@ -22,7 +22,8 @@
 //! rates in segments per second; at least 4 segments of cwnd.
 
 use super::{
-    AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Range, Window, Ns3Class};
+    AckEvent, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class, Param, Range, Window,
+};
 use crate::tcp::delivery_rate::RateSample;
 use crate::time::SimTime;
 

@@ -13,8 +13,8 @@
 //! (`fc_wmax` 0.8 under `ns3_cc_defaults`).
 
 use super::{
-    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
-    Window, NO_TRACE, Ns3Class};
+    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -132,7 +132,6 @@ impl Bic {
             cwnd / self.max_increment
         }
     }
-
 }
 
 #[cfg(test)]

@@ -42,8 +42,9 @@
 
 use super::hystart::HyStart;
 use super::{
-    slow_start, AckEvent, CaState, CcInfo, CcSetup, Conn, CongestionOps, Param, Range,
-    Window, NO_TRACE, Ns3Class};
+    slow_start, AckEvent, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class, Param, Range,
+    Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -276,7 +277,12 @@ impl CongestionOps for Cubic {
     }
 
     fn trace(&self) -> [(&'static str, f64); 4] {
-        [("cubic_wmax", self.w_max), ("cubic_k", self.k), NO_TRACE, NO_TRACE]
+        [
+            ("cubic_wmax", self.w_max),
+            ("cubic_k", self.k),
+            NO_TRACE,
+            NO_TRACE,
+        ]
     }
 }
 
@@ -372,8 +378,7 @@ mod tests {
     fn reno_friendly_region_can_be_turned_off() {
         let grown = |friendly: f64| {
             let given = BTreeMap::from([("reno_friendly".to_string(), friendly)]);
-            let mut c =
-                Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
+            let mut c = Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
             let mut w = Window::new(20.0, 1e9, 1e9);
             let reduced = c.ssthresh(&w, SimTime::ZERO);
             w.cwnd = reduced;
@@ -404,8 +409,7 @@ mod tests {
                 ("cnt_clamp".to_string(), clamp),
                 ("reno_friendly".to_string(), 0.0),
             ]);
-            let mut c =
-                Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
+            let mut c = Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
             let mut w = Window::new(56.0, 56.0, 1e9);
             if lost {
                 // A loss at 56 segments: W_max 56, K = 0, the same cubic as without one.
@@ -418,7 +422,11 @@ mod tests {
             }
             w.cwnd
         };
-        assert!((run(20.0, false) - 58.8).abs() < 1e-9, "{}", run(20.0, false));
+        assert!(
+            (run(20.0, false) - 58.8).abs() < 1e-9,
+            "{}",
+            run(20.0, false)
+        );
         let off = run(0.0, false);
         assert!(off > 56.0 && off < 56.1, "{off}");
         assert!(run(20.0, true) < 56.1, "{}", run(20.0, true));
@@ -540,7 +548,11 @@ mod tests {
                 linux,
                 ..CcSetup::default()
             };
-            match super::super::CcConfig::parse("cubic", &given).unwrap().build(&setup).unwrap() {
+            match super::super::CcConfig::parse("cubic", &given)
+                .unwrap()
+                .build(&setup)
+                .unwrap()
+            {
                 super::super::AnyCc::Cubic(c) => c.linux.is_some(),
                 other => panic!("{}", other.name()),
             }
@@ -555,7 +567,12 @@ mod tests {
             ns3_defaults: true,
             ..CcSetup::default()
         };
-        match "cubic".parse::<super::super::CcConfig>().unwrap().build(&ns3).unwrap() {
+        match "cubic"
+            .parse::<super::super::CcConfig>()
+            .unwrap()
+            .build(&ns3)
+            .unwrap()
+        {
             super::super::AnyCc::Cubic(c) => assert!(c.linux.is_none()),
             other => panic!("{}", other.name()),
         }

@@ -28,8 +28,8 @@
 //! tcp-validation example and the DCTCP paper configure it.
 
 use super::{
-    reno_increase, slow_start, AckEvent, AckFlags, CcInfo, CcSetup, CongestionOps, Ns3Class,
-    Param, Range, Window, NO_TRACE,
+    reno_increase, slow_start, AckEvent, AckFlags, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
+    Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -157,7 +157,7 @@ mod tests {
         let mut w = Window::new(40.0, 20.0, 1e9);
         assert_eq!(d.alpha, 1.0);
         d.in_ack_event(&mut w, &flags(0, false, 0, 10)); // the first window ends at 10
-        // A window of 10 segments, 4 of them marked.
+                                                         // A window of 10 segments, 4 of them marked.
         for i in 1..=10 {
             d.in_ack_event(&mut w, &flags(1, i <= 4, i, 20));
         }
@@ -174,10 +174,7 @@ mod tests {
         assert!((d.ssthresh(&w, SimTime::ZERO) - 40.0 * (1.0 - a / 2.0)).abs() < 1e-12);
         assert_eq!(d.ssthresh(&w, SimTime::ZERO), 20.0);
         // ns-3's TcpDctcp::GetSsThresh takes (1 - alpha / 2) on a loss too.
-        let mut ns3 = Dctcp::new(
-            &DctcpParams::for_profile(Some("ns3")),
-            &CcSetup::default(),
-        );
+        let mut ns3 = Dctcp::new(&DctcpParams::for_profile(Some("ns3")), &CcSetup::default());
         assert_eq!(ns3.ssthresh(&w, SimTime::ZERO), 20.0); // alpha 1: half
         ns3.alpha = 0.5;
         assert_eq!(ns3.ssthresh(&w, SimTime::ZERO), 30.0);

@@ -105,7 +105,6 @@ impl Fast {
             (1.0 - self.gamma) * w + self.gamma * (self.base_rtt / self.avg_rtt * w + self.alpha),
         )
     }
-
 }
 
 #[cfg(test)]

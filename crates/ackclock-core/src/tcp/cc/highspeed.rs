@@ -13,9 +13,7 @@
 //! 38, High_Window 83000, High_P 1e-7, High_Decrease 0.1 (ns-2's `low_window_`,
 //! `high_window_`, `high_p_`, `high_decrease_`).
 
-use super::{
-    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
-    Window, Ns3Class};
+use super::{slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]

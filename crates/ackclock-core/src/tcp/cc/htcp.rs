@@ -36,7 +36,7 @@
 //!   as the other algorithms take it); then the epoch's RTTs and throughput restart.
 
 use super::{
-    slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, Conn, CongestionOps, Ns3Class,
+    slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class,
     Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
@@ -385,18 +385,10 @@ mod tests {
         assert!((r - w.cwnd * 0.1 / 0.14).abs() < 1e-6, "{r}");
         h.cong_avoid(&mut w, ack(1.1, 0.1));
         h.cong_avoid(&mut w, ack(1.2, 0.5));
-        assert_eq!(
-            h.ssthresh(&w, SimTime(2 * S)),
-            0.5 * w.cwnd,
-            "at least 0.5"
-        );
+        assert_eq!(h.ssthresh(&w, SimTime(2 * S)), 0.5 * w.cwnd, "at least 0.5");
         h.cong_avoid(&mut w, ack(2.1, 0.1));
         h.cong_avoid(&mut w, ack(2.2, 0.105));
-        assert_eq!(
-            h.ssthresh(&w, SimTime(3 * S)),
-            0.8 * w.cwnd,
-            "at most 0.8"
-        );
+        assert_eq!(h.ssthresh(&w, SimTime(3 * S)), 0.8 * w.cwnd, "at most 0.8");
     }
 
     #[test]
@@ -473,6 +465,9 @@ mod tests {
         n.data_sent = 1.0;
         let before = w.cwnd;
         let r = h.ssthresh(&w, SimTime(5 * S));
-        assert!((h.beta - 0.1 / 0.3).abs() < 1e-9 && (r - before / 3.0).abs() < 1e-9, "{r}");
+        assert!(
+            (h.beta - 0.1 / 0.3).abs() < 1e-9 && (r - before / 3.0).abs() < 1e-9,
+            "{r}"
+        );
     }
 }

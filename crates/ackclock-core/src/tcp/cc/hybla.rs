@@ -18,8 +18,7 @@
 //! fractions add at once.
 
 use super::{
-    AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window,
-    NO_TRACE,
+    AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 

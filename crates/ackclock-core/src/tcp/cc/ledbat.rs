@@ -23,7 +23,8 @@
 //! `allowed_increase` 0 and `cap_adds_acked` 1 under `ns3_cc_defaults`.
 
 use super::{
-    slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
+    slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range,
+    Window, NO_TRACE,
 };
 use crate::time::{SimDuration, SimTime};
 
@@ -57,11 +58,17 @@ pub struct Ledbat {
 
 impl Ledbat {
     fn base_delay(&self) -> f64 {
-        self.base[..self.base_n].iter().copied().fold(f64::INFINITY, f64::min)
+        self.base[..self.base_n]
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
     }
 
     fn current_delay(&self) -> f64 {
-        self.noise[..self.noise_n].iter().copied().fold(f64::INFINITY, f64::min)
+        self.noise[..self.noise_n]
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
     }
 
     fn add_sample(&mut self, now: SimTime, owd: f64) {
@@ -157,8 +164,15 @@ impl CongestionOps for Ledbat {
         w.cwnd += self.gain * off_target * ev.credit / w.cwnd;
         // The flight before this ACK.
         let flight = ev.sent.saturating_sub(ev.una) as f64 + ev.acked as f64;
-        let extra = if self.cap_adds_acked { ev.acked as f64 } else { 0.0 };
-        w.cwnd = w.cwnd.min(flight + self.allowed_increase + extra).max(self.min_cwnd);
+        let extra = if self.cap_adds_acked {
+            ev.acked as f64
+        } else {
+            0.0
+        };
+        w.cwnd = w
+            .cwnd
+            .min(flight + self.allowed_increase + extra)
+            .max(self.min_cwnd);
         if w.cwnd <= w.ssthresh {
             w.ssthresh = w.cwnd - 1.0 / 1024.0;
         }
@@ -222,7 +236,11 @@ mod tests {
         }
         let mut w = Window::new(10.0, 5.0, 1e9);
         l.cong_avoid(&mut w, ack(0, 100));
-        assert!((l.queuing_delay - 0.15).abs() < 1e-12, "{}", l.queuing_delay);
+        assert!(
+            (l.queuing_delay - 0.15).abs() < 1e-12,
+            "{}",
+            l.queuing_delay
+        );
         assert!((w.cwnd - 9.95).abs() < 1e-12, "{}", w.cwnd);
         // At most the flight plus ALLOWED_INCREASE; at least MIN_CWND.
         let mut w = Window::new(10.0, 5.0, 1e9);

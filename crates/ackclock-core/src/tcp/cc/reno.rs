@@ -24,7 +24,9 @@
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
 
-use super::{reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Window, Ns3Class};
+use super::{
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Window,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,7 +41,10 @@ crate::params! {
 impl CongestionOps for Reno {
     const INFO: CcInfo = CcInfo {
         name: "reno",
-        ns3: &[Ns3Class::segments("TcpLinuxReno").cwnd_gated(), Ns3Class::newreno("TcpNewReno")],
+        ns3: &[
+            Ns3Class::segments("TcpLinuxReno").cwnd_gated(),
+            Ns3Class::newreno("TcpNewReno"),
+        ],
         ecn_per_segment: false,
         params: RenoParams::PARAMS,
     };

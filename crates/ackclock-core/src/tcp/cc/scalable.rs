@@ -12,9 +12,7 @@
 //! `GetSsThresh` keeps (1 - MDFactor) of the flight at any window, where Kelly's and Linux's
 //! halve at or below the legacy window, as here.
 
-use super::{
-    slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
-    Window, Ns3Class};
+use super::{slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]

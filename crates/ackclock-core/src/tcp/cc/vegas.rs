@@ -34,8 +34,8 @@
 //!   that opens the window).
 
 use super::{
-    reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, Conn,
-    CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
+    reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn,
+    Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 

@@ -19,8 +19,8 @@
 //! increase is always NewReno's, and only its loss response is Veno's.
 
 use super::{
-    reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps,
-    Conn, Ns3Class, Param, Range, Window, NO_TRACE,
+    reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn,
+    Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 

@@ -9,8 +9,8 @@
 //! so random losses do not halve it. Growth is Reno's.
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Window,
-    NO_TRACE, Ns3Class};
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Window, NO_TRACE,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -102,7 +102,6 @@ impl Westwood {
             self.sample_start = Some(ev.now);
         }
     }
-
 }
 
 #[cfg(test)]

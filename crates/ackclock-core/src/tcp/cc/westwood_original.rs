@@ -16,8 +16,8 @@
 //! sample far above the link's rate, so the original overestimates the bandwidth.
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range,
-    Window, NO_TRACE,
+    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Param, Range, Window,
+    NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -108,7 +108,6 @@ impl WestwoodOriginal {
         self.bwe = self.alpha * self.bwe + (1.0 - self.alpha) * 0.5 * (sample + self.last_sample);
         self.last_sample = sample;
     }
-
 }
 
 #[cfg(test)]

@@ -26,8 +26,8 @@
 //! Linux's threshold, 1/phi (`rtt - baseRTT > baseRTT / phy`).
 
 use super::{
-    reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps,
-    Conn, Ns3Class, Param, Range, Window, NO_TRACE,
+    reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn,
+    Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -149,8 +149,9 @@ impl CongestionOps for Yeah {
             if queue > self.alpha || level > self.level_max {
                 if queue > self.alpha && seg_cwnd > self.reno_count {
                     // Precautionary decongestion.
-                    let reduction =
-                        (queue / self.gamma).floor().min((seg_cwnd / 2f64.powi(self.epsilon as i32)).floor());
+                    let reduction = (queue / self.gamma)
+                        .floor()
+                        .min((seg_cwnd / 2f64.powi(self.epsilon as i32)).floor());
                     w.cwnd = (seg_cwnd - reduction).max(self.reno_count);
                     w.ssthresh = w.cwnd;
                 }
@@ -238,8 +239,19 @@ mod tests {
         round(&mut y, &mut w, 100, 0); // base 100 ms, no queue: fast
         assert_eq!(y.slow_rounds, 0);
         let before = w.cwnd;
-        y.cong_avoid(&mut w, AckEvent { una: 1, sent: 1, ..AckEvent::one_segment(SimTime::ZERO, None) });
-        assert!((w.cwnd - before - 0.01).abs() < 1e-12, "{}", w.cwnd - before);
+        y.cong_avoid(
+            &mut w,
+            AckEvent {
+                una: 1,
+                sent: 1,
+                ..AckEvent::one_segment(SimTime::ZERO, None)
+            },
+        );
+        assert!(
+            (w.cwnd - before - 0.01).abs() < 1e-12,
+            "{}",
+            w.cwnd - before
+        );
         // RTT 150 ms at cwnd 400: Q = floor(400 x 50 / 150) = 133 > 80: decongest by 133.
         w.cwnd = 400.0;
         round(&mut y, &mut w, 150, 1000);
@@ -262,7 +274,11 @@ mod tests {
             round(&mut y, &mut w, 100, 0);
             assert_eq!(y.slow_rounds, 0);
             round(&mut y, &mut w, 105, 1000);
-            assert_eq!((y.last_q, y.slow_rounds), (4.0, slow), "integer_phy {integer}");
+            assert_eq!(
+                (y.last_q, y.slow_rounds),
+                (4.0, slow),
+                "integer_phy {integer}"
+            );
         }
     }
 

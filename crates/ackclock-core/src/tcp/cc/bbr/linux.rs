@@ -877,24 +877,81 @@ mod tests {
         let mut lost = 0;
         // The first lossy ACK starts sampling (its round is the interval's first): its
         // fourth round ends the interval, four more the second.
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 4, 10, 3, 1000.0);
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            4,
+            10,
+            3,
+            1000.0,
+        );
         let lt = b.linux.as_ref().unwrap().lt;
-        assert!(!lt.use_bw && (lt.bw - 100.0).abs() < 1e-9, "one interval: {lt:?}");
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 3, 10, 3, 1000.0);
+        assert!(
+            !lt.use_bw && (lt.bw - 100.0).abs() < 1e-9,
+            "one interval: {lt:?}"
+        );
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            3,
+            10,
+            3,
+            1000.0,
+        );
         assert!(!b.linux.as_ref().unwrap().lt.use_bw);
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 1, 10, 3, 1000.0);
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            1,
+            10,
+            3,
+            1000.0,
+        );
         let lt = b.linux.as_ref().unwrap().lt;
         assert!(lt.use_bw, "{lt:?}");
         assert!((lt.bw - 100.0).abs() < 1e-9, "{lt:?}");
         assert_eq!(b.pacing_gain, 1.0);
-        assert!((b.pacing_rate - 0.99 * 100.0).abs() < 1e-9, "{}", b.pacing_rate);
+        assert!(
+            (b.pacing_rate - 0.99 * 100.0).abs() < 1e-9,
+            "{}",
+            b.pacing_rate
+        );
         // The window's target follows lt_bw (2 x 100/s x 0.1 s, + the budget), far below the
         // 1000/s of the max filter: cwnd comes down to it.
         assert!(w.cwnd <= 40.0, "{}", w.cwnd);
         // 48 rounds of ProbeBW later the estimate is dropped and gain cycling restarts.
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 47, 10, 0, 1000.0);
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            47,
+            10,
+            0,
+            1000.0,
+        );
         assert!(b.linux.as_ref().unwrap().lt.use_bw);
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 1, 10, 0, 1000.0);
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            1,
+            10,
+            0,
+            1000.0,
+        );
         let lt = b.linux.as_ref().unwrap().lt;
         assert!(!lt.use_bw && !lt.sampling && lt.bw == 0.0, "{lt:?}");
     }
@@ -905,11 +962,41 @@ mod tests {
         // 1/8 of each other, so the second becomes the first of a new pair.
         let (mut b, mut w, mut t, mut delivered) = probing_bbr();
         let mut lost = 0;
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 40, 10, 1, 1000.0);
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            40,
+            10,
+            1,
+            1000.0,
+        );
         assert!(!b.linux.as_ref().unwrap().lt.use_bw);
         let (mut b, mut w, mut t, mut delivered) = probing_bbr();
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 4, 10, 3, 1000.0);
-        lossy_rounds(&mut b, &mut w, &mut t, &mut delivered, &mut lost, 4, 20, 6, 1000.0);
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            4,
+            10,
+            3,
+            1000.0,
+        );
+        lossy_rounds(
+            &mut b,
+            &mut w,
+            &mut t,
+            &mut delivered,
+            &mut lost,
+            4,
+            20,
+            6,
+            1000.0,
+        );
         let lt = b.linux.as_ref().unwrap().lt;
         assert!(!lt.use_bw && (lt.bw - 200.0).abs() < 1e-9, "{lt:?}");
         // An application-limited sample starts sampling over.
