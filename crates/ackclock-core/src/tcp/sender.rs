@@ -83,80 +83,13 @@ mod recovery;
 mod rfc6675;
 mod sack;
 mod samples;
+mod setup;
 
-/// The loss-recovery variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Recovery {
-    Tahoe,
-    Reno,
-    NewReno,
-    Sack,
-}
-
-impl Recovery {
-    /// The name scenarios use (`variant`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Recovery::Tahoe => "tahoe",
-            Recovery::Reno => "reno",
-            Recovery::NewReno => "newreno",
-            Recovery::Sack => "sack",
-        }
-    }
-}
+pub use setup::{window_init_for_size, FirstLoss, Ns2Ecn, Recovery};
 
 /// ns-2.35's `recov_maxburst_` default (tcl/lib/ns-default.tcl, `Agent/TCP/FullTcp/Newreno`):
 /// the segments one ACK may release while a NewReno FullTcp agent recovers.
 const NS2_RECOV_MAXBURST: u32 = 2;
-
-/// How a loss among a connection's first segments is handled (`ns2_first_loss`), as
-/// ns-2.35 handles it (tcp/tcp.cc `TcpAgent::reset`, `TcpAgent::timeout`, and the
-/// `dupack_action` of `TcpAgent`, `RenoTcpAgent`, `NewRenoTcpAgent` and `Sack1TcpAgent`):
-/// with `bugfix_ss` or `plain`, the careful check of fast retransmit (`bug_fix`) starts
-/// from ns-2's `recover_ = 0`, so no fast retransmit until segment 1 is acknowledged;
-/// `bugfix_ss` (ns-2's `bugfix_ss_` 1, its default, from Mark Allman's bug report) allows
-/// one for segment 1, the first data segment after a SYN, and a timeout before any ACK makes
-/// an initial window above one segment one segment (RFC 3390 section 2: after a lost SYN
-/// the initial window is one segment). `off`: neither rule, fast retransmit whenever no
-/// recovery is pending. With either ns-2 value a traced cwnd shows `TcpAgent::recv`'s step
-/// on the SYN's ACK (`take_cwnd_step`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FirstLoss {
-    #[default]
-    Off,
-    BugfixSs,
-    Plain,
-}
-
-/// ns-2.35's own ECN rules for one-way agents (`ns2_ecn`; tcp/tcp.cc `TcpAgent::ecn`,
-/// `TcpAgent::recv_newack_helper`, `TcpAgent::timeout` and the `dupack_action` of
-/// `TcpAgent`, `RenoTcpAgent`, `NewRenoTcpAgent` and `Sack1TcpAgent`), where `off` is RFC
-/// 3168 section 6.1.2 as the engine reads it:
-///
-/// - An ECN-Echo reduces the window when its ACK is beyond `recover_`, which loss recovery
-///   and timeouts set too (one variable for both), or when the last window action was a
-///   timeout; the reduction sets `recover_` to the highest segment sent.
-/// - A new ACK carrying ECN-Echo opens no window (RFC 3168: "SHOULD NOT increase"), except
-///   the first one the agent ever sees (`ect_` is set after the window decision) and, with
-///   `old_ecn` (ns-2's `old_ecn_ 1`), one that follows another (`ecn_burst_`).
-/// - A third duplicate ACK after an ECN reduction, before recovery could start again,
-///   retransmits without a second reduction: Tahoe with the window closed to one segment
-///   (go-back-N), the others entering fast recovery with the window the ECN left.
-/// - A timeout while the last action was an ECN reduction not yet recovered closes the
-///   window to one segment without halving ssthresh again.
-///
-/// Not modelled: `ecn_backoff_` (an ECN-Echo at a window of one segment backs the timer
-/// off).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ns2Ecn {
-    #[default]
-    Off,
-    Ns2,
-    OldEcn,
-}
 
 /// ns-2's `last_cwnd_action_`: what last changed the window.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -166,19 +99,6 @@ enum LastAction {
     Ecn,
     Dupack,
     Timeout,
-}
-
-/// The initial window ns-2.35 takes from the segment size with `windowInitOption_ 2`
-/// (tcp/tcp.cc `TcpAgent::initial_window`): RFC 3390 section 1's table in whole segments,
-/// 4 up to 1095 payload bytes, 3 below 2190 (the table's 4380 bytes), else 2.
-pub fn window_init_for_size(packet_size: u32) -> u32 {
-    if packet_size <= 1095 {
-        4
-    } else if packet_size < 2190 {
-        3
-    } else {
-        2
-    }
 }
 
 /// How fully the sender used its window lately (RFC 7661 section 4; Linux's
@@ -372,154 +292,6 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    pub fn new(
-        flow: FlowId,
-        src: NodeId,
-        dst: NodeId,
-        cfg: &TcpParams,
-        recovery: Recovery,
-        mut cc: AnyCc,
-    ) -> TcpSender {
-        if let AnyCc::External(e) = &mut cc {
-            e.set_flow(flow.0);
-        }
-        TcpSender {
-            limited_transmit: cfg.limited_transmit,
-            careful: cfg.bug_fix || cfg.ecn,
-            full_tcp: cfg.ns2_full_tcp,
-            last_cut_dupack: false,
-            recovery_burst: None,
-            last_data_sent: None,
-            max_burst: cfg.max_burst,
-            timestamps: cfg.timestamps,
-            bytes: cfg.window_unit == WindowUnit::Bytes,
-            integer_cwnd: cfg.integer_cwnd,
-            ts_echo: SimTime::ZERO,
-            ack_owd: None,
-            per_ack: cfg.growth_per_ack,
-            syn_pending: cfg.syn,
-            bare_first: cfg.bare_first_segment && !cfg.syn,
-            whole_reduce: !cfg.precision_reduce,
-            partial_deflation: cfg.partial_deflation,
-            slow_but_steady: cfg.slow_but_steady,
-            header_size: cfg.header_size,
-            window_init: cfg.window_init as f64,
-            window_init_by_size: cfg.window_init_by_size,
-            window_init_fixed: cfg.window_init_fixed as f64,
-            first_loss: cfg.first_loss,
-            cwnd_step: None,
-            recovery,
-            first_partial: false,
-            prr: (cfg.prr && recovery == Recovery::Sack).then_some(Prr::default()),
-            linux_timeouts: cfg.rto_rule == RtoRule::Linux,
-            cwnd_use: cfg.cwnd_validation.then_some(CwndUse::default()),
-            scoreboard: (recovery == Recovery::Sack).then(|| {
-                let sb = Scoreboard::new(cfg.window);
-                Box::new(match (cfg.rfc6675_recovery, cfg.prr) {
-                    (true, false) => sb
-                        .lost_after(cfg.dupack_threshold)
-                        .sacked_retransmissions_in_pipe(),
-                    (true, true) => sb.lost_after(cfg.dupack_threshold),
-                    _ => sb,
-                })
-            }),
-            rfc6675: cfg.rfc6675_recovery,
-            rfc_loss: false,
-            sack_info: false,
-            pipe: 0,
-            flow,
-            src,
-            dst,
-            payload: cfg.packet_size,
-            wire_size: cfg.packet_size + cfg.header_size,
-            dupack_threshold: cfg.dupack_threshold,
-            w: Window {
-                cwnd: if cfg.syn { 1.0 } else { cfg.window_init as f64 },
-                ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),
-                // With flow control, the window the receiver's empty buffer offers (what the
-                // handshake would tell the sender).
-                rwnd: cfg.rcv_buffer_bytes.map_or(cfg.window as f64, |b| {
-                    ((b / cfg.packet_size as u64) as f64).min(cfg.window as f64)
-                }),
-                max_ssthresh: cfg.max_ssthresh as f64,
-                pacing_rate: 0.0,
-                app_limited: false,
-            },
-            dupwnd: 0.0,
-            una: 0,
-            nxt: 0,
-            maxseq: 0,
-            // ns-2's recover_ = 0 (TcpAgent::reset): segment 0 is the highest "sent".
-            recover: (cfg.first_loss != FirstLoss::Off).then_some(1),
-            dupacks: 0,
-            in_recovery: false,
-            rtt: {
-                let rtt = RttEstimator::new(
-                    cfg.initial_rto,
-                    cfg.min_rto,
-                    cfg.max_rto,
-                    cfg.timer_granularity,
-                )
-                .with_rule(cfg.rto_rule);
-                if cfg.ns2_rtt_timer {
-                    rtt.with_ns2_timer(cfg.initial_rto, cfg.ns2_boot_time)
-                } else {
-                    rtt
-                }
-            },
-            timed: None,
-            rto_deadline: None,
-            app_limit: 0,
-            stream_bytes: None,
-            syn: cfg.syn,
-            adus: Vec::new(),
-            data_end: 0,
-            completed_at: None,
-            clock: SimTime::ZERO,
-            advertised: cfg.rcv_buffer_bytes.is_some(),
-            window_below_segment: cfg
-                .rcv_buffer_bytes
-                .is_some_and(|b| b < cfg.packet_size as u64),
-            max_window: cfg.window as f64,
-            ecn: cfg.ecn || cfg.ecn_per_segment,
-            ecn_recover: None,
-            cwr_pending: false,
-            ns2_ecn: cfg.ns2_ecn,
-            rtx_timer_before_sample: cfg.rtx_timer_before_sample,
-            sack_exit_clears_recover: cfg.sack_exit_clears_recover,
-            idle_rtx_timer: cfg.idle_rtx_timer,
-            control_increase: cfg.control_increase,
-            ect_seen: false,
-            ecn_burst: false,
-            last_action: LastAction::None,
-            cong_action_pending: false,
-            skip_growth: false,
-            ns3_limited: cfg.ns3_cwnd_limited.then_some(false),
-            srtt_samples: cfg.ns3_srtt_samples,
-            ns3_ts_ms: cfg.ns3_ts_ms,
-            snd_buffer_segs: cfg
-                .snd_buffer_bytes
-                .map(|b| b / cfg.packet_size.max(1) as u64),
-            rate: cc.has_cong_control().then(|| {
-                let r = DeliveryRate::new(cfg.window.max(cfg.window_init));
-                Box::new(if cfg.ns3_rate_sample {
-                    r.ns3_rate_sample()
-                } else {
-                    r
-                })
-            }),
-            hooks: cc.hooks(),
-            cc,
-            pacing_rate: 0.0,
-            next_send: SimTime::ZERO,
-            pace_deadline: None,
-            linux_pacing: cfg.pacing,
-            psh: cfg.psh.then_some((0, SimTime::ZERO)),
-            linux: (cfg.rack && recovery == Recovery::Sack)
-                .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
-        }
-    }
-
     /// Congestion control, for its state in traces.
     pub fn cc(&self) -> &AnyCc {
         &self.cc
