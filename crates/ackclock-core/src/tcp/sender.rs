@@ -76,6 +76,11 @@ use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::{TcpParams, WindowUnit};
 use crate::time::{SimDuration, SimTime};
 
+/// ns-3.44's CA_CWR with PRR for ECN-Echo under `rfc6675_recovery` (sender/rfc6675.rs): off
+/// until measured against every ns-3 example (with it tcp-pacing's goodput was -26.6%,
+/// tcp-validation dctcp-10ms's marks +95%; branch h34-prr's notes).
+const NS3_CWR: bool = false;
+
 mod app;
 mod linux;
 mod psh;
@@ -181,6 +186,12 @@ pub struct TcpSender {
     /// cumulative ACK (then the pipe is the flight and NextSeg chooses what to send).
     rfc_loss: bool,
     sack_info: bool,
+    /// `rfc6675_recovery`: ns-3's `CA_CWR` (an ECN-Echo's reduction until the ACK passes the
+    /// recovery point), the ACK being handled carries ECN-Echo, and the highest ACK that
+    /// carried one (`m_ecnEchoSeq`).
+    cwr: bool,
+    ns3_ece: bool,
+    ecn_echo_seq: u64,
     /// SACK with proportional rate reduction (RFC 6937) instead of ns-2's pipe rule.
     prr: Option<Prr>,
     /// Linux's timeout rules (`rto_rule = "linux"`): a timeout during fast recovery keeps its
@@ -743,7 +754,12 @@ impl TcpSender {
             self.cc.in_ack_event(&mut self.w, &flags);
         }
         if ece {
-            self.on_ecn_echo(ack, c);
+            if NS3_CWR && self.rfc6675 && self.scoreboard.is_some() {
+                // ns-3.44's CA_CWR, in `on_rfc6675_ack`.
+                self.ns3_ece = true;
+            } else {
+                self.on_ecn_echo(ack, c);
+            }
         } else if self.ecn && self.ns2_ecn != Ns2Ecn::Off && ack > self.una && ack <= self.maxseq {
             if self.una == 0 {
                 // ns-2.35's agents send segment 0 with ECN-Echo and without ECT (the ECN

@@ -377,7 +377,7 @@ impl TcpSender {
         if self.hooks.cwnd_event {
             self.cc.cwnd_event(&mut self.w, CaEvent::Loss);
         }
-        if self.rfc6675 && self.prr.is_none() {
+        if self.rfc6675 {
             if let Some(sb) = self.scoreboard.take() {
                 self.rfc6675_timeout(now, sb, out, c);
                 return;

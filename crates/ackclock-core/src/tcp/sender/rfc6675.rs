@@ -1,7 +1,8 @@
-//! The `sack` variant's loss recovery under `rfc6675_recovery` without `prr`: RFC 6675
-//! (sections 2, 4, 5 and 5.1) as ns-3.44's `TcpSocketBase` runs it on `TcpTxBuffer`'s
-//! scoreboard (src/internet/model/tcp-socket-base.cc, tcp-tx-buffer.cc), with
-//! `TcpClassicRecovery` (cwnd = ssthresh through recovery).
+//! The `sack` variant's loss recovery under `rfc6675_recovery`: RFC 6675 (sections 2, 4, 5
+//! and 5.1) as ns-3.44's `TcpSocketBase` runs it on `TcpTxBuffer`'s scoreboard
+//! (src/internet/model/tcp-socket-base.cc, tcp-tx-buffer.cc), with `TcpClassicRecovery`
+//! (cwnd = ssthresh through recovery) or, with `prr`, `TcpPrrRecovery`
+//! (tcp-prr-recovery.cc; RFC 6937), ns-3.44's default.
 //!
 //! - The scoreboard lives as long as the connection: every ACK's SACK blocks update it
 //!   (RFC 6675 section 5, `ReceivedAck`'s `ReadOptions` before `DiscardUpTo`), a cumulative
@@ -31,6 +32,26 @@
 //!   elsewhere growth counts the segments an ACK delivered (cumulatively or by SACK,
 //!   `currentDelivered`), and an ACK that is also a duplicate grows nothing (`IncreaseWindow`
 //!   only in `CA_OPEN`).
+//! - With `prr`, ns-3's `TcpPrrRecovery` sets cwnd on entry, on each duplicate and on each
+//!   partial ACK (RFC 6937 section 3.1, in ns-3's terms): RecoverFS is the pipe on entry (after
+//!   the head is marked lost); `DoRecovery` adds what the ACK delivered to prr_delivered, plus
+//!   one segment on a duplicate while prr_delivered < RecoverFS; while the pipe exceeds
+//!   ssthresh, sndcnt = ceil(prr_delivered x ssthresh / RecoverFS) - prr_out (in bytes),
+//!   otherwise min(ssthresh - pipe, max(prr_delivered - prr_out, delivered)), one segment
+//!   more (PRR-SSRB) only when the ACK cumulatively acknowledged a retransmission (ns-3's
+//!   `m_isRetransDataAcked`); sndcnt at least zero, and one segment while prr_out is 0;
+//!   cwnd = pipe + sndcnt. All in ns-3's 32-bit unsigned bytes: prr_delivered x ssthresh
+//!   wraps past 2^32, and the PRR-CRB limit is taken unsigned and read back as an `int`
+//!   (`ns3_prr_send_count`).
+//!   Every segment sent in recovery, the fast retransmission and a partial ACK's resend
+//!   included, counts in prr_out (`UpdateBytesSent`). An ACK that is both a duplicate and a
+//!   partial ACK runs `DoRecovery` twice, as ns-3's `DupAck` and `ProcessAck` each do.
+//! - ECN (`ReceivedAck`, `EnterCwr`; written, not yet switched on: `NS3_CWR` in sender.rs):
+//!   an ACK of new data carrying ECN-Echo above the last one that did enters ns-3's `CA_CWR`
+//!   from any other state: ssthresh from congestion
+//!   control, the recovery point set, cwnd = ssthresh (classic) or PRR's entry step; in
+//!   `CA_CWR` cwnd does not grow, each ACK of new data runs PRR's `DoRecovery`, duplicates
+//!   start no recovery; the ACK passing the recovery point ends it with cwnd = ssthresh.
 //! - A timeout keeps the SACK information and takes every other outstanding segment as lost
 //!   (RFC 6675 section 5.1 with its errata 1610, `ReTxTimeout`'s `SetSentListLost`): cwnd one
 //!   segment, NextSeg resends the holes below the highest SACKed segment, then new data; a
@@ -64,25 +85,47 @@ impl TcpSender {
         let old_una = self.una;
         let old_dupacks = self.dupacks;
         let sacked_before = sb.sacked();
+        // ns-3's m_isRetransDataAcked: a partial ACK covers a retransmission not SACKed
+        // (`IsRetransmittedDataAcked` on each segment it covers).
+        let rtx_acked = self.prr.is_some()
+            && self.in_recovery
+            && ack > old_una
+            && self.recover.is_some_and(|r| ack < r)
+            && (old_una..ack).any(|s| sb.is_retransmitted(s) && !sb.is_sacked(s));
         // RFC 6675 section 5: Update() with every ACK's SACK information.
         let dup = sb.update(ack, blocks.iter(ack));
         // DeliveredData: the cumulative ACK's advance plus the change in SACKed segments.
         let delivered = (ack - old_una + sb.sacked()).saturating_sub(sacked_before);
         let mut rtt = None;
         if ack > old_una {
-            // timerfix_ false (`on_new_ack`): the timeout from before this ACK's sample.
             rtt = self.sample_rtt(now, ack, c);
             self.una = ack;
             self.note_completion(now);
             self.nxt = self.nxt.max(self.una);
         }
+        // `ReceivedAck`'s ECN: CA_CWR ends once the ACK passes the recovery point, and a new
+        // ECN-Echo on an ACK of new data enters it (RFC 3168 6.1.2, once per window).
+        let ece = std::mem::take(&mut self.ns3_ece);
+        if self.cwr && self.recover.is_some_and(|r| ack > r) {
+            self.cwr = false;
+            self.w.cwnd = self.w.ssthresh;
+        }
+        if ece && ack > old_una && self.ecn_echo_seq < ack {
+            self.ecn_echo_seq = ack;
+            if !self.cwr {
+                self.ns3_enter_cwr(&sb, delivered, c);
+            }
+        }
         if dup && !self.rfc_loss && !self.in_recovery {
-            // `DupAck`, RFC 6675 section 5 steps (1) and (2).
+            // `DupAck`, RFC 6675 section 5 steps (1) and (2); none from CA_CWR.
             self.dupacks += 1;
             let passed = self.recover.is_none_or(|r| ack >= r);
-            if (self.dupacks == self.dupack_threshold && passed) || sb.is_lost(ack) {
-                self.rfc6675_enter_recovery(now, &mut sb, out, c);
+            if !self.cwr && ((self.dupacks == self.dupack_threshold && passed) || sb.is_lost(ack)) {
+                self.rfc6675_enter_recovery(now, &mut sb, delivered, out, c);
             }
+        } else if dup && self.in_recovery && self.prr.is_some() {
+            // `DupAck` in recovery: `DoRecovery(currentDelivered, true)`.
+            self.ns3_prr(&sb, delivered, true, false);
         }
         if ack > old_una {
             if !dup {
@@ -90,10 +133,17 @@ impl TcpSender {
             }
             let below_recover = self.recover.is_some_and(|r| ack < r);
             if self.in_recovery && below_recover {
-                // A partial ACK (RFC 6675 (B); ns-3's DoRetransmit of the next segment).
-                if !sb.is_retransmitted(ack) && !self.rfc6675_send_one(now, &mut sb, out, c) {
-                    sb.mark_retransmitted(self.una);
-                    self.emit(self.una, now, out, c);
+                // A partial ACK (RFC 6675 (B)): `DoRecovery`, then ns-3's DoRetransmit of the
+                // next segment.
+                if self.prr.is_some() && delivered > 0 {
+                    self.ns3_prr(&sb, delivered, false, rtx_acked);
+                }
+                if !sb.is_retransmitted(ack) {
+                    if !self.rfc6675_send_one(now, &mut sb, out, c) {
+                        sb.mark_retransmitted(self.una);
+                        self.emit(self.una, now, out, c);
+                    }
+                    self.prr_sent(1);
                 }
                 self.pkts_acked(now, 1, rtt);
                 if self.first_partial {
@@ -101,6 +151,13 @@ impl TcpSender {
                     self.arm_timer(now);
                 }
                 self.first_partial = false;
+            } else if self.cwr {
+                // CA_CWR: no growth; with PRR `DoRecovery(currentDelivered, false)`.
+                self.pkts_acked(now, delivered, rtt);
+                if delivered > 0 {
+                    self.ns3_prr(&sb, delivered, false, false);
+                }
+                self.new_ack_timer(now);
             } else if self.rfc_loss && below_recover {
                 // After a timeout, below its recovery point: slow start goes on.
                 self.pkts_acked(now, delivered, rtt);
@@ -160,6 +217,7 @@ impl TcpSender {
         &mut self,
         now: SimTime,
         sb: &mut Scoreboard,
+        delivered: u64,
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
@@ -171,10 +229,88 @@ impl TcpSender {
         self.in_recovery = true;
         self.first_partial = true;
         self.reduce_window();
-        self.w.cwnd = self.w.ssthresh;
+        if self.prr.is_some() {
+            // TcpPrrRecovery::EnterRecovery: RecoverFS is the pipe now, then DoRecovery.
+            self.prr = Some(Prr {
+                recover_fs: sb.pipe(self.una, self.maxseq),
+                ..Prr::default()
+            });
+            self.ns3_prr(sb, delivered, true, false);
+        } else {
+            self.w.cwnd = self.w.ssthresh;
+        }
         c.fast_retransmits += 1;
         sb.mark_retransmitted(self.una);
         self.emit(self.una, now, out, c);
+        self.prr_sent(1);
+    }
+
+    /// `EnterCwr`: ssthresh from congestion control, the recovery point, and the recovery
+    /// algorithm's entry (classic: cwnd = ssthresh; PRR: RecoverFS and a first step).
+    fn ns3_enter_cwr(&mut self, sb: &Scoreboard, delivered: u64, c: &mut FlowCounters) {
+        self.reduce_window();
+        c.ecn_reductions += 1;
+        self.cwr = true;
+        self.in_recovery = false;
+        self.rfc_loss = false;
+        self.recover = Some(self.maxseq);
+        self.cwr_pending = true;
+        if self.prr.is_some() {
+            self.prr = Some(Prr {
+                recover_fs: sb.pipe(self.una, self.maxseq),
+                ..Prr::default()
+            });
+            self.ns3_prr(sb, delivered, true, false);
+        } else {
+            self.w.cwnd = self.w.ssthresh;
+        }
+    }
+
+    /// ns-3.44's `TcpPrrRecovery::DoRecovery` (RFC 6937 section 3.1 with PRR-CRB, and
+    /// PRR-SSRB's extra segment only after a retransmission was cumulatively acknowledged):
+    /// cwnd = pipe + sndcnt, sndcnt never below zero (one segment while prr_out is 0).
+    /// ns-3 counts in 32-bit unsigned bytes, and so does this: prr_delivered x ssthresh is a
+    /// `uint32_t` product that wraps past 2^32 (from about 65 kB each) before the division by
+    /// RecoverFS, and max(prr_delivered - prr_out, DeliveredData) is taken unsigned and read
+    /// back as an `int`, so it is prr_delivered - prr_out (below zero) once prr_out is ahead.
+    fn ns3_prr(&mut self, sb: &Scoreboard, delivered: u64, dup: bool, rtx_acked: bool) {
+        let Some(mut prr) = self.prr else {
+            return;
+        };
+        let mut delivered = delivered;
+        if dup && prr.delivered < prr.recover_fs {
+            delivered += 1;
+        }
+        if delivered == 0 {
+            return;
+        }
+        prr.delivered += delivered;
+        let mss = self.payload.max(1);
+        let bytes = |segs: u64| (segs as u32).wrapping_mul(mss);
+        let pipe = bytes(sb.pipe(self.una, self.maxseq));
+        let ssthresh = (self.w.ssthresh * f64::from(mss)).round() as u32;
+        let send = ns3_prr_send_count(NsPrrBytes {
+            pipe,
+            ssthresh,
+            prr_delivered: bytes(prr.delivered),
+            prr_out: bytes(prr.out),
+            recover_fs: bytes(prr.recover_fs),
+            delivered: bytes(delivered),
+            rtx_acked,
+            mss,
+        });
+        self.w.cwnd = (f64::from(pipe) + send as f64) / f64::from(mss);
+        self.prr = Some(prr);
+    }
+
+    /// `TcpPrrRecovery::UpdateBytesSent`: segments sent in recovery count in prr_out.
+    #[inline]
+    fn prr_sent(&mut self, n: u64) {
+        if self.in_recovery || self.cwr {
+            if let Some(p) = self.prr.as_mut() {
+                p.out += n;
+            }
+        }
     }
 
     /// RFC 6675 step (C): while the pipe is below min(cwnd, rwnd), NextSeg's segment.
@@ -200,6 +336,7 @@ impl TcpSender {
                 break;
             }
             self.pipe += 1;
+            self.prr_sent(1);
         }
         self.sack_info = sb.holds_anything();
     }
@@ -237,6 +374,7 @@ impl TcpSender {
         self.dupwnd = 0.0;
         self.in_recovery = false;
         self.rfc_loss = true;
+        self.cwr = false;
         self.dupacks = 0;
         self.recover = Some(self.maxseq);
         self.rtt.on_timeout();
@@ -247,6 +385,39 @@ impl TcpSender {
     }
 }
 
+/// `TcpPrrRecovery::DoRecovery`'s operands, in ns-3's 32-bit unsigned bytes.
+struct NsPrrBytes {
+    pipe: u32,
+    ssthresh: u32,
+    prr_delivered: u32,
+    prr_out: u32,
+    recover_fs: u32,
+    delivered: u32,
+    rtx_acked: bool,
+    mss: u32,
+}
+
+/// ns-3.44's sendCount (tcp-prr-recovery.cc), with its C++ arithmetic: while pipe > ssthresh,
+/// ceil(prr_delivered x ssthresh / RecoverFS) - prr_out with the product a `uint32_t` that
+/// wraps; otherwise min(limit, ssthresh - pipe) with limit = max(prr_delivered - prr_out,
+/// DeliveredData) taken unsigned then read as an `int` (+ one segment with PRR-SSRB); never
+/// below zero, nor below one segment while prr_out is 0.
+fn ns3_prr_send_count(b: NsPrrBytes) -> i64 {
+    let send = if b.pipe > b.ssthresh {
+        let share =
+            f64::from(b.prr_delivered.wrapping_mul(b.ssthresh)) / f64::from(b.recover_fs.max(1));
+        share.ceil() as i64 - i64::from(b.prr_out)
+    } else {
+        let unsigned = b.prr_delivered.wrapping_sub(b.prr_out).max(b.delivered);
+        let mut limit = i64::from(unsigned as i32);
+        if b.rtx_acked {
+            limit += i64::from(b.mss);
+        }
+        limit.min(i64::from(b.ssthresh - b.pipe))
+    };
+    send.max(if b.prr_out > 0 { 0 } else { i64::from(b.mss) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{ackp, sender_with};
@@ -254,10 +425,15 @@ mod tests {
     use crate::fixtures::ns2_tcp;
 
     fn rfc_sender(rfc: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
+        prr_sender(rfc, false)
+    }
+
+    fn prr_sender(rfc: bool, prr: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
         let mut cfg = ns2_tcp();
         cfg.window = 100;
         cfg.limited_transmit = false;
         cfg.rfc6675_recovery = rfc;
+        cfg.prr = prr;
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
         s.start(SimTime(0), &mut out, &mut c);
         let mut t = 1;
@@ -366,5 +542,109 @@ mod tests {
                 assert_eq!(sent, [una + 2, una + 3]);
             }
         }
+    }
+
+    #[test]
+    fn ns3_prr_sets_cwnd_from_the_pipe_and_the_proportional_share() {
+        // ns-3.44's TcpPrrRecovery::DoRecovery: on entry RecoverFS = pipe (head marked lost),
+        // prr_delivered = delivered + one segment for a duplicate; while pipe > ssthresh,
+        // sndcnt = ceil(prr_delivered x ssthresh / RecoverFS) (in bytes) - prr_out, at least
+        // one segment while prr_out is 0; cwnd = pipe + sndcnt.
+        let (mut s, mut out, mut c) = prr_sender(true, true);
+        let (una, mss) = (s.una, f64::from(s.payload));
+        for i in 0..3 {
+            if i == 2 {
+                // The first two duplicates sent new data while the pipe allowed (ns-3's
+                // SendPendingData in CA_DISORDER).
+                assert_eq!(out.len(), 2);
+                out.clear();
+            }
+            s.on_ack(
+                SimTime(1000 + i),
+                &sacking(una, &[(una + 1, una + 2 + i)]),
+                &mut out,
+                &mut c,
+            );
+        }
+        assert!(s.in_recovery);
+        let ssthresh = s.w.ssthresh;
+        let fs = (s.maxseq - una - 3 - 1) as f64; // three SACKed, the head lost
+        let share =
+            |delivered: f64, prr_out: f64| (delivered * ssthresh * mss / fs).ceil() / mss - prr_out;
+        // The third duplicate SACKed one new segment: delivered 1 + 1.
+        let sndcnt = share(2.0, 0.0).max(1.0);
+        assert!(
+            (s.w.cwnd - (fs + sndcnt)).abs() < 1e-9,
+            "{} {}",
+            s.w.cwnd,
+            fs + sndcnt
+        );
+        // Only the head went: the pipe (fs + 1) reached floor(cwnd).
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [una]);
+        out.clear();
+        // The next duplicate: prr_delivered 4, prr_out 1, the pipe fs - 1 + 1.
+        s.on_ack(
+            SimTime(2000),
+            &sacking(una, &[(una + 1, una + 5)]),
+            &mut out,
+            &mut c,
+        );
+        let pipe = fs;
+        assert!(
+            (s.w.cwnd - (pipe + share(4.0, 1.0))).abs() < 1e-9,
+            "{}",
+            s.w.cwnd
+        );
+        assert_eq!(out.len() as f64, (pipe + share(4.0, 1.0)).floor() - pipe);
+    }
+    #[test]
+    fn ns3_prr_send_count_keeps_ns3s_unsigned_arithmetic() {
+        let b = |prr_delivered, ssthresh, prr_out, recover_fs, pipe, delivered| NsPrrBytes {
+            pipe,
+            ssthresh,
+            prr_delivered,
+            prr_out,
+            recover_fs,
+            delivered,
+            rtx_acked: false,
+            mss: 1200,
+        };
+        // Proportional part without a wrap: ceil(12000 x 60000 / 120000) - 2400.
+        assert_eq!(
+            ns3_prr_send_count(b(12_000, 60_000, 2_400, 120_000, 100_000, 1_200)),
+            3_600
+        );
+        // 138000 x 69000 wraps past 2^32 to 932 065 408: ceil(that / 138000) - 1200 = 5555
+        // (what ns-3.44's expression gives compiled against its headers), where exact
+        // arithmetic gives 69000 - 1200.
+        assert_eq!(
+            ns3_prr_send_count(b(138_000, 69_000, 1_200, 138_000, 100_000, 1_200)),
+            5_555
+        );
+        // Below zero: sendCount is held at zero once something was sent.
+        assert_eq!(
+            ns3_prr_send_count(b(1_200, 60_000, 9_600, 120_000, 100_000, 1_200)),
+            0
+        );
+        // Nothing sent yet: at least one segment.
+        assert_eq!(
+            ns3_prr_send_count(b(1_200, 60_000, 0, 120_000, 100_000, 1_200)),
+            1_200
+        );
+        // pipe <= ssthresh, prr_out ahead of prr_delivered: the unsigned max keeps the
+        // wrapped difference, read back as -1200, so nothing to send (RFC 6937: DeliveredData).
+        assert_eq!(
+            ns3_prr_send_count(b(2_400, 60_000, 3_600, 120_000, 50_000, 1_200)),
+            0
+        );
+        // prr_delivered ahead: min(max(6000 - 2400, 1200), 60000 - 50000).
+        assert_eq!(
+            ns3_prr_send_count(b(6_000, 60_000, 2_400, 120_000, 50_000, 1_200)),
+            3_600
+        );
+        // ... and PRR-SSRB's extra segment after a retransmission was acknowledged.
+        let mut ssrb = b(6_000, 60_000, 2_400, 120_000, 50_000, 1_200);
+        ssrb.rtx_acked = true;
+        assert_eq!(ns3_prr_send_count(ssrb), 4_800);
     }
 }

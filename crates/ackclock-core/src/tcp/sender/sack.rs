@@ -13,7 +13,7 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
-        if self.rfc6675 && self.prr.is_none() {
+        if self.rfc6675 {
             self.on_rfc6675_ack(now, ack, blocks, sb, out, c);
             return;
         }
@@ -64,19 +64,8 @@ impl TcpSender {
                     } else {
                         sb.mark_retransmitted(self.una);
                         self.emit(self.una, now, out, c);
-                        if self.rfc6675 {
-                            // RFC 6675 section 5 step (4.3) then (C): after the fast
-                            // retransmission, whatever the pipe leaves of cwnd (ns-3's
-                            // TcpSocketBase::EnterRecovery, then SendPendingData).
-                            self.pipe = sb.pipe(self.una, self.maxseq) as i64;
-                            self.sack_send(now, &mut sb, out, c);
-                        }
                     }
-                    // RFC 6298 5.1 under rfc6675 (ns-3's EnterRecovery sends through
-                    // SendDataPacket, which starts the timer only if it is not running).
-                    if !self.rfc6675 || self.rto_deadline.is_none() {
-                        self.arm_timer(now);
-                    }
+                    self.arm_timer(now);
                 }
             }
             self.scoreboard = Some(sb);
@@ -97,15 +86,10 @@ impl TcpSender {
             // A partial ACK: the retransmission and the original have both left.
             sb.update(ack, blocks.iter(ack));
             self.pipe -= 1;
-            self.partial_ack_timer(now);
+            self.arm_timer(now);
             self.rtt.reset_backoff();
         } else if ack == self.una {
             sb.update(ack, blocks.iter(ack));
-        }
-        if self.rfc6675 {
-            // RFC 6675 (B.2): SetPipe from the scoreboard (ns-3.44's TcpTxBuffer::BytesInFlight;
-            // TcpClassicRecovery keeps cwnd at ssthresh, AvailableWindow = cwnd - pipe).
-            self.pipe = sb.pipe(self.una, self.maxseq) as i64;
         }
         self.sack_send(now, &mut sb, out, c);
         self.scoreboard = Some(sb);
@@ -138,7 +122,7 @@ impl TcpSender {
                 return;
             }
             sb.update(ack, blocks.iter(ack));
-            self.partial_ack_timer(now);
+            self.arm_timer(now);
             self.rtt.reset_backoff();
         } else if ack == self.una {
             sb.update(ack, blocks.iter(ack));
@@ -188,16 +172,6 @@ impl TcpSender {
         self.prr = Some(prr);
         self.pipe = sb.pipe(self.una, self.maxseq) as i64;
         self.w.cwnd = (pipe + sndcnt) as f64;
-    }
-
-    /// A partial ACK restarts the retransmission timer; under `rfc6675_recovery` only the
-    /// first of a recovery, unless `slow_but_steady` (RFC 6582 section 4's Impatient variant,
-    /// as ns-3.44's `TcpSocketBase::ProcessAck` calls `NewAck(ack, m_isFirstPartialAck)`).
-    fn partial_ack_timer(&mut self, now: SimTime) {
-        if !self.rfc6675 || self.first_partial || self.slow_but_steady {
-            self.arm_timer(now);
-        }
-        self.first_partial = false;
     }
 
     /// Sends during SACK recovery while the pipe has room: holes first, then new data.

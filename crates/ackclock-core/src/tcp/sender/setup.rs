@@ -134,17 +134,19 @@ impl TcpSender {
             cwnd_use: cfg.cwnd_validation.then_some(CwndUse::default()),
             scoreboard: (recovery == Recovery::Sack).then(|| {
                 let sb = Scoreboard::new(cfg.window);
-                Box::new(match (cfg.rfc6675_recovery, cfg.prr) {
-                    (true, false) => sb
-                        .lost_after(cfg.dupack_threshold)
-                        .sacked_retransmissions_in_pipe(),
-                    (true, true) => sb.lost_after(cfg.dupack_threshold),
-                    _ => sb,
+                Box::new(if cfg.rfc6675_recovery {
+                    sb.lost_after(cfg.dupack_threshold)
+                        .sacked_retransmissions_in_pipe()
+                } else {
+                    sb
                 })
             }),
             rfc6675: cfg.rfc6675_recovery,
             rfc_loss: false,
             sack_info: false,
+            cwr: false,
+            ns3_ece: false,
+            ecn_echo_seq: 0,
             pipe: 0,
             flow,
             src,
