@@ -53,6 +53,17 @@ class Simulation:
         MRG32k3a state ``state`` (six integers) now."""
     def ns2_rng_loss(self, link: int) -> bool:
         """Link ``link``'s loss model draws from ns-2's default generator too; False: none."""
+    def ns2_loss_monitor(self, flows: list[int], expected: int) -> int:
+        """A new ns-2 Agent/LossMonitor reached by the UDP flows ``flows``, its expected_ at
+        ``expected``; its index."""
+    def loss_monitor(self, monitor: int) -> tuple[int, int, float]:
+        """A loss monitor's (nlost_, expected_, lastPktTime_ in seconds)."""
+    def loss_monitor_clear(self, monitor: int) -> None:
+        """ns-2's ``$monitor clear``: the next datagram counts no loss."""
+    def ns2_set_link(self, link: int, up: bool) -> None:
+        """Link direction ``link`` goes up or down now (ns-2's rtmodel)."""
+    def ns2_nam_times(self, trace: int) -> bool:
+        """Packet trace ``trace`` writes nam's times (%.15g of ns-2's clock)."""
     def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:
         """A CBR's interval as ns-2's double, on ns-2's clock; False: no CBR without jitter."""
     def ns2_onoff(self, flow: int, interval: float, burst: float, idle: float,

@@ -85,7 +85,7 @@ def test_no_horizon_events_far_in_simulated_time_run(ns2):
 @pytest.mark.parametrize(("line", "named"), [
     ("$ns node-config -adhocRouting AODV", "wireless nodes ($ns node-config)"),
     ("set ns2 [new Simulator -multicast on]", "multicast"),
-    ("$ns rtmodel-at 1.0 down $n0 $n1", "links going down and up ($ns rtmodel-at)"),
+    ("$ns rtmodel Exponential {0.8 1.0} $n0 $n1", "links going down and up ($ns rtmodel)"),
     ("create-god 5", "wireless networks (God)"),
     ("$ns rtproto LS", "dynamic routing (rtproto LS)"),
     ("$ns duplex-link $n0 [$ns node] 1Mb 10ms FQ", "ns-2's queue type FQ"),

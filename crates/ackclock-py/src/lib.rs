@@ -176,6 +176,44 @@ impl Simulation {
         self.sim.ns2_rng_loss(link).map_err(PyValueError::new_err)
     }
 
+    /// A new ns-2 Agent/LossMonitor that the UDP flows `flows` reach, its expected_ at
+    /// `expected`; returns its index.
+    fn ns2_loss_monitor(&mut self, flows: Vec<usize>, expected: i64) -> PyResult<usize> {
+        self.sim
+            .ns2_loss_monitor(&flows, expected)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Loss monitor `monitor`'s (nlost_, expected_, lastPktTime_ in seconds).
+    fn loss_monitor(&self, monitor: usize) -> PyResult<(i64, i64, f64)> {
+        self.sim
+            .loss_monitor(monitor)
+            .ok_or_else(|| PyValueError::new_err(format!("no loss monitor {monitor}")))
+    }
+
+    /// ns-2's `$monitor clear`: the next datagram counts no loss.
+    fn loss_monitor_clear(&mut self, monitor: usize) -> PyResult<()> {
+        if self.sim.loss_monitor_clear(monitor) {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!("no loss monitor {monitor}")))
+        }
+    }
+
+    /// Link direction `link` goes up or down now, as ns-2's rtmodel takes it: going down,
+    /// the packets it holds are dropped (traced), and what reaches it later is dropped.
+    fn ns2_set_link(&mut self, link: usize, up: bool) -> PyResult<()> {
+        self.sim
+            .ns2_set_link(link, up)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Packet trace `trace` writes its times as ns-2's nam trace does (%.15g of ns-2's
+    /// clock); false if it is not an ns-2 trace.
+    fn ns2_nam_times(&mut self, trace: usize) -> bool {
+        self.sim.ns2_nam_times(trace)
+    }
+
     /// Flow `flow`'s CBR sends every `seconds` (ns-2's interval_ as its double) on ns-2's
     /// clock; false if it is no CBR without jitter.
     fn ns2_cbr_interval(&mut self, flow: usize, seconds: f64) -> PyResult<bool> {

@@ -822,6 +822,60 @@ class NullAgent(Agent):
             self.offsets[var] = self.received(var) - to_int(value)
 
 
+class LossMonitorAgent(NullAgent):
+    """``Agent/LossMonitor`` (ns-2.35 tools/loss-monitor.cc): besides ``bytes_`` and
+    ``npkts_``, ``nlost_`` (the gaps in the sequence numbers of what arrives, counted as
+    ``LossMonitor::recv`` counts them: by the engine, in arrival order, across all sources),
+    ``expected_`` (the last number plus one; 0 before the first, as ns-default.tcl sets it)
+    and ``lastPktTime_`` (ns-2's clock at the last arrival). ``$mon set nlost_ 0`` restarts
+    that count; ``$mon clear`` makes the next arrival count no loss."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.monitor: int | None = None
+        self.lost_offset = 0
+
+    def start_monitor(self) -> None:
+        """Called once the engine runs: its loss monitor for this agent's sources."""
+        sim = self.ctx.simulator
+        flows = [a.flow for a in self.sources if a.flow is not None]
+        if sim is not None and flows:
+            self.monitor = sim.engine.ns2_loss_monitor(flows, to_int(self.vars["expected_"]))
+
+    def _monitor(self) -> tuple[int, int, float] | None:
+        sim = self.ctx.simulator
+        if self.monitor is None or sim is None or not sim.started:
+            return None
+        nlost, expected, last = sim.engine.loss_monitor(self.monitor)
+        return int(nlost), int(expected), float(last)
+
+    def live_var(self, var: str) -> str | None:
+        if var in ("nlost_", "expected_", "lastPktTime_"):
+            m = self._monitor()
+            if m is None:
+                return None
+            nlost, expected, last = m
+            if var == "nlost_":
+                return str(nlost - self.lost_offset)
+            return str(expected) if var == "expected_" else fmt_double(last)
+        return super().live_var(var)
+
+    def on_write(self, var: str, value: str) -> None:
+        if var == "nlost_":
+            m = self._monitor()
+            self.lost_offset = (m[0] if m is not None else 0) - to_int(value)
+        elif var in ("expected_", "lastPktTime_") and self.ctx.simulator is not None \
+                and self.ctx.simulator.started:
+            raise Ns2Error(unsupported(f"setting {var} of a loss monitor during the run"))
+        else:
+            super().on_write(var, value)
+
+    def cmd_clear(self) -> None:
+        sim = self.ctx.simulator
+        if self.monitor is not None and sim is not None and sim.started:
+            sim.engine.loss_monitor_clear(self.monitor)
+
+
 class Application(TclObject):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)

@@ -9,8 +9,10 @@ trace (``+ - r d``) plus a hop line ``h`` after each ``-``::
     + -t 0.1 -s 1 -d 2 -p cbr -e 1000 -c 2 -i 0 -a 2 -x {1.0 3.1 0 ------- null}
     h -t 0.1 -s 1 -d 2 -p cbr -e 1000 -c 2 -i 0 -a 2 -x {1.0 3.1 -1 ------- null}
 
-ackclock derives the packet lines from the engine's ns-2 packet trace, so their times are
-rounded to the microsecond as that trace's are (ns-2 writes nam times with 15 digits).
+ackclock derives the packet lines from an engine packet trace in ns-2's format whose times are
+ns-2's double clock printed ``%.15g`` (``Simulation.ns2_nam_times``), as ns-2 prints nam's
+(the packet trace rounds them to the microsecond); a link's ``-r`` and ``-D`` are the doubles
+ns-2's parsers make of the script's rate and delay (values.py).
 ``$ns trace-annotate`` lines (``v``) and node and link labels (``DLABEL``) are written when
 the script gives them, as in ns-2.
 """
@@ -72,7 +74,7 @@ def header(sim: Simulator) -> str:
         look = layout.links.get((a, b)) or layout.links.get((b, a)) or LinkLook()
         orient = f" -o {look.orient}" if look.orient else ""
         out.append(f"l -t * -s {a} -d {b} -S UP -r {fmt_double(link.rate_bps)}"
-                   f" -D {fmt_double(link.delay_ps / 1e12)} -c {look.color or 'black'}"
+                   f" -D {fmt_double(link.delay2)} -c {look.color or 'black'}"
                    f"{orient}\n")
         if look.queue_pos is not None:
             queues.append(f"q -t * -s {b} -d {a} -a {look.queue_pos}\n")

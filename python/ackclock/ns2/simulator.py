@@ -16,8 +16,18 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ScenarioError
 from ..run import engine as load_engine
 from ..scenario import REPLY_SUFFIX, PacketTrace, resolve
-from . import nam
-from .agents import Agent, Application, Cbr, FullTcpAgent, NullAgent, OnOff, TcpAgent, UdpAgent
+from . import dynamics, nam
+from .agents import (
+    Agent,
+    Application,
+    Cbr,
+    FullTcpAgent,
+    LossMonitorAgent,
+    NullAgent,
+    OnOff,
+    TcpAgent,
+    UdpAgent,
+)
 from .build import HORIZON_S, build_scenario, explain
 from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
@@ -34,6 +44,7 @@ from .topology import (
 )
 from .values import (
     bandwidth_bps,
+    delay_double,
     fmt_double,
     int_arg,
     sim_seconds_to_ps,
@@ -79,6 +90,7 @@ class Simulator(TclObject):
         # ("a->b" by node name; None: every link), the engine's own file, and how much of it
         # the channel has received.
         self.packet_traces: list[_PacketTrace] = []
+        self.rtmodels: list[dynamics.Model] = []  # $ns rtmodel-at (dynamics.py)
         # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
         self._trace_started: set[tuple[str, str]] = set()
         self._last_cwnd: dict[str, float] = {}
@@ -137,6 +149,7 @@ class Simulator(TclObject):
         else:
             link = SimplexLink(src, dst, rate, d, queue, self.ctx.where(), len(self.links))
             self.links.append(link)
+        link.delay2 = delay_double(delay)
         self.by_ends[(src.id, dst.id)] = link
         return ""
 
@@ -161,7 +174,8 @@ class Simulator(TclObject):
         except ValueError as e:
             raise TclError(str(e)) from None
         for x, y in ((a, b), (b, a)) if kind == "duplex" else ((a, b),):
-            self._link(x, y).delay_ps = d
+            link = self._link(x, y)
+            link.delay_ps, link.delay2 = d, delay_double(delay)
 
     def cmd_bandwidth(self, a: str, b: str, bw: str, kind: str = "simplex") -> None:
         """ns-2's ``$ns bandwidth $a $b 10Mb ?duplex?``: a link's rate."""
@@ -247,8 +261,10 @@ class Simulator(TclObject):
     def cmd_rtmodel(self, *args: str) -> None:
         raise Ns2Error(unsupported("links going down and up ($ns rtmodel)"))
 
-    def cmd_rtmodel_at(self, *args: str) -> None:
-        raise Ns2Error(unsupported("links going down and up ($ns rtmodel-at)"))
+    def cmd_rtmodel_at(self, at: str, op: str, *nodes: str) -> None:
+        """``$ns rtmodel-at <time> up|down $n0 [$n1]`` (dynamics.py)."""
+        self._before_run("rtmodel-at")
+        dynamics.rtmodel_at(self, at, op, [self._node(n) for n in nodes])
 
     def cmd_lanlink(self, *args: str) -> None:
         raise Ns2Error(unsupported("LANs ($ns make-lan)"))
@@ -552,6 +568,7 @@ class Simulator(TclObject):
         if self.started:
             raise Ns2Error(unsupported("a second $ns run"))
         self._start()
+        dynamics.configure(self)
         progress = Progress()
         while self.events and not self.halted:
             when, _, script, where = heapq.heappop(self.events)
@@ -665,6 +682,8 @@ class Simulator(TclObject):
             if type(link.loss) is ErrorModel and link.loss.draws_default_rng():
                 self.engine.ns2_rng_loss(link.index)
         for a in self.agents:
+            if isinstance(a, LossMonitorAgent):
+                a.start_monitor()
             # A CBR's sends follow ns-2's clock with ns-2's own interval_, a double.
             if isinstance(a, UdpAgent) and a.flow is not None and isinstance(a.app, Cbr):
                 interval = a.app.ns2_interval()
@@ -676,6 +695,10 @@ class Simulator(TclObject):
                 draws = a.app.ns2_draws()
                 if draws is not None:
                     self.engine.ns2_onoff(a.flow, *draws)
+        for i, t in enumerate(self.packet_traces):
+            # nam's times are ns-2's double clock printed %.15g (nam.py).
+            if t.convert is not None:
+                self.engine.ns2_nam_times(i)
         for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
-from .values import bandwidth_bps, fmt_double, time_ps, to_bool, to_float, to_int
+from .values import (
+    bandwidth_bps,
+    delay_double,
+    fmt_double,
+    time_ps,
+    to_bool,
+    to_float,
+    to_int,
+)
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -280,6 +288,14 @@ class SimplexLink:
     # Handed out as an object ([$ns link]), monitored or traced by name: a second link between
     # the same nodes cannot replace it then (Simulator.cmd_simplex_link).
     exposed: bool = False
+    # ns-2's double for delay_ (tclcl's parser, values.py), which the nam trace prints: 3ns
+    # is 3.0000000000000004e-09 there.
+    delay2: float = 0.0
+    # rtmodel made it dynamic (dynamics.py): its models' traces in the trace-all and the nam
+    # trace (one set of link-up/down lines each), and whether it is up.
+    dynamic_traces: int = 0
+    dynamic_nam_traces: int = 0
+    is_up: bool = True
 
     @property
     def name(self) -> str:
@@ -339,7 +355,7 @@ class Link(TclObject):
         return 1
 
     def cmd_up_(self) -> str:
-        return "up"
+        return "up" if self._l().is_up else "down"
 
     def cmd_errormodule(self, em: str = "") -> str:
         if not em:
@@ -375,6 +391,7 @@ class DelayLink(TclObject):
                     self.link.rate_bps = bandwidth_bps(value)
                 else:
                     self.link.delay_ps = time_ps(value)
+                    self.link.delay2 = delay_double(value)
             except ValueError as e:
                 raise TclError(str(e)) from None
             return

@@ -128,12 +128,39 @@ def ns2_time_double(text: str) -> float:
     return float(m.group().strip()) * _TIME_UNIT_DOUBLE[text[m.end():].strip()]
 
 
+def ns2_bandwidth_double(text: str) -> float:
+    """A bandwidth as the double an ns-2 object's bound bandwidth variable holds (tclcl's
+    parser: the number, times 1e3, 1e6, 1e9 or 1e12 for its multiplier, then times 8 for
+    bytes, in doubles): ``1.1Mb`` is 1100000.0000000002 where the exact value is 1100000."""
+    m = _NUMBER.match(text)
+    if m is None:
+        return 0.0
+    value = float(m.group().strip())
+    rest = text[m.end():]
+    mult = _BW_MULT.get(rest[:1].lower())
+    if mult is not None:
+        value *= float(mult)
+        if rest[1:2] == "B":
+            value *= 8.0
+    return value
+
+
+def delay_double(text: str) -> float:
+    """A link's ``delay_`` as ns-2 holds it (``ns2_time_double``), for a time it reads."""
+    try:
+        return ns2_time_double(text)
+    except ValueError:
+        return time_ps(text) / PS_PER_S
+
+
 def bandwidth_bps(text: str) -> float:
-    """``10Mb``, ``1e25Mb``, ``448Kb``, ``100k``, ``1mb``, ``2.5e6`` -> bit/s (ns-2's rules)."""
+    """A link's bandwidth: ``10Mb``, ``1e25Mb``, ``448Kb``, ``100k``, ``1mb``, ``2.5e6`` ->
+    bit/s, the double ns-2's link holds (``ns2_bandwidth_double``: its transmission times
+    and the nam trace use it)."""
     bps = ns2_bandwidth(text)
     if bps <= 0:
         raise ValueError(f"expected a positive bandwidth like 10Mb, got {text!r}")
-    return float(bps)
+    return ns2_bandwidth_double(text)
 
 
 def rate_text(text: str) -> str:

@@ -172,6 +172,10 @@ const NS2: u8 = 4;
 /// The link has a loss model and it is at its entry (`loss_at_entry`), before the queue: kept
 /// by [`Link::set_loss`] and [`Link::set_loss_at_entry`].
 const LOSS_AT_ENTRY: u8 = 8;
+/// The link is down (ns-2's `rtmodel`, `link/ns2_clock.rs`): what reaches it is dropped before
+/// its queue, untraced. While it is down its loss model's entry bit is off, so that the
+/// packet goes straight to [`Enqueued::Held`] and the simulator's out-of-line path.
+const DOWN: u8 = 16;
 
 impl Link {
     /// The [`Link::service`] bits of a link with discipline `queue`.
@@ -425,8 +429,8 @@ impl Link {
             if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get(c.r)) {
                 return Enqueued::Lost;
             }
-            if self.service & (HOLDS | NS2) != 0 {
-                // The discipline holds its packets, or the link keeps ns-2's clock.
+            if self.service & (HOLDS | NS2 | DOWN) != 0 {
+                // The discipline holds its packets, the link keeps ns-2's clock or is down.
                 return Enqueued::Held;
             }
             if self.service & PERIODIC != 0 {
@@ -588,7 +592,7 @@ impl Link {
     pub fn set_loss_at_entry(&mut self, at_entry: bool) {
         self.loss_at_entry = at_entry;
         self.service &= !LOSS_AT_ENTRY;
-        if at_entry && self.loss.is_some() {
+        if at_entry && self.loss.is_some() && self.service & DOWN == 0 {
             self.service |= LOSS_AT_ENTRY;
         }
     }

@@ -276,6 +276,8 @@ impl Simulator {
             ns2_clock,
             ns2_script_uid: 0,
             ns2_rng: None,
+            loss_monitors: Vec::new(),
+            loss_monitor_of: Vec::new(),
             ns2_timers: if ns2_clock {
                 vec![ns2_clock::Ns2Timers::default(); nf]
             } else {

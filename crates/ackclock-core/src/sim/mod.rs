@@ -36,6 +36,7 @@ mod flow;
 mod host;
 mod invariants;
 mod ns2_clock;
+mod ns2_front;
 mod one_way;
 mod report;
 mod tfrc;
@@ -156,6 +157,10 @@ pub struct Simulator {
     /// Under the ns2 profile, each flow's retransmission and delayed-ACK timers as ns-2
     /// last set them (`sim/ns2_clock.rs`, `Simulator::ns2_sync_timers`); empty otherwise.
     ns2_timers: Vec<ns2_clock::Ns2Timers>,
+    /// The ns-2 front end's loss monitors, and each flow's (`ns2_front::NO_MONITOR`: none;
+    /// empty while there are none).
+    loss_monitors: Vec<ns2_front::LossMonitor>,
+    loss_monitor_of: Vec<u32>,
 }
 
 impl Simulator {
@@ -328,7 +333,11 @@ impl Simulator {
     fn forward_traced(&mut self, l: LinkId, c: Carried) {
         let offered = *self.pool.get(c.r);
         let outcome = self.links[l.idx()].enqueue(self.now, c, &mut self.pool);
-        if outcome != Enqueued::Lost {
+        // Neither a loss model at the link's entry nor a link that is down lets the packet
+        // reach the enqueue trace.
+        if outcome != Enqueued::Lost
+            && !(outcome == Enqueued::Held && self.links[l.idx()].is_down())
+        {
             self.trace(l, TraceEvent::Enqueue, &offered);
         }
         match outcome {
@@ -353,19 +362,32 @@ impl Simulator {
 
     #[inline(never)]
     fn trace(&mut self, l: LinkId, ev: TraceEvent, pkt: &Packet) {
+        let now2 = self.now2();
         if let Some(t) = self.traces.as_mut() {
-            t.record(self.now, l.idx(), ev, pkt);
+            t.record(self.now, now2, l.idx(), ev, pkt);
         }
     }
 
     /// Traces the transmission start of the packet a FIFO link just accepted.
     #[inline(never)]
     fn trace_start(&mut self, l: LinkId) {
+        let now2 = self.now2();
         if let (Some(t), Some((at, pkt))) = (
             self.traces.as_mut(),
             self.links[l.idx()].last_accepted(&self.pool),
         ) {
-            t.dequeue(self.now, at, l.idx(), pkt);
+            t.dequeue(self.now, now2, at, l.idx(), pkt);
+        }
+    }
+
+    /// The current time on ns-2's double clock: the running event's under the ns2 profile
+    /// (`sim/ns2_clock.rs`), else the exact time's double.
+    #[inline]
+    fn now2(&self) -> f64 {
+        if self.ns2_clock {
+            self.pool.ns2_now.0
+        } else {
+            crate::sched::ns2_seconds(self.now)
         }
     }
 
@@ -375,6 +397,12 @@ impl Simulator {
     #[inline(never)]
     fn enqueue_held(&mut self, l: LinkId, r: PacketRef) {
         let link = &mut self.links[l.idx()];
+        if link.is_down() {
+            // ns-2's DynamicLink at the head of a link that is down drops it, untraced.
+            let pkt = self.pool.take(r);
+            self.count_drop(&pkt);
+            return;
+        }
         if link.has_ns2_clock() {
             match link.enqueue_ns2(self.now, r, &mut self.pool) {
                 Some(out) => self.collect_ns2(l, out),
@@ -414,9 +442,10 @@ impl Simulator {
         self.held_drops = dropped;
         if self.tracing {
             let started = self.links[l.idx()].take_started();
+            let now2 = self.now2();
             if let Some(t) = self.traces.as_mut() {
                 for (at, p) in &started {
-                    t.dequeue(self.now, *at, l.idx(), p);
+                    t.dequeue(self.now, now2, *at, l.idx(), p);
                 }
             }
             self.links[l.idx()].return_started(started);

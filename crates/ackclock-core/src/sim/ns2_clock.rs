@@ -197,6 +197,11 @@ impl Simulator {
     /// scheduling order become the running event's, and the next head is keyed by its own.
     fn on_link_head_ns2(&mut self, l: LinkId, src: Source) {
         let link = &mut self.links[l.idx()];
+        if link.ns2_stale_head(self.now) {
+            // Its packet was dropped when the link went down (`sim/ns2_front.rs`).
+            self.queue.remove(src);
+            return;
+        }
         let at = link.to;
         let (c, key) = link.deliver_head_ns2();
         self.pool.ns2_now = key;
@@ -217,6 +222,9 @@ impl Simulator {
     /// ns-2's `Queue::resume` on link `l`: the next waiting packet starts.
     pub(super) fn on_ns2_resume(&mut self, l: LinkId) {
         let link = &mut self.links[l.idx()];
+        if link.ns2_resume_finds_nothing() {
+            return; // the link went down while packets waited (`sim/ns2_front.rs`)
+        }
         let (_, t2, seq) = link.ns2_resume();
         self.pool.ns2_now = (t2, seq);
         let out = link.on_ns2_resume(self.now, &self.pool);
@@ -239,9 +247,10 @@ impl Simulator {
         }
         if self.tracing {
             let started = self.links[l.idx()].take_started();
+            let now2 = self.pool.ns2_now.0;
             if let Some(t) = self.traces.as_mut() {
                 for (at, p) in &started {
-                    t.dequeue(self.now, *at, l.idx(), p);
+                    t.dequeue(self.now, now2, *at, l.idx(), p);
                 }
             }
             self.links[l.idx()].return_started(started);

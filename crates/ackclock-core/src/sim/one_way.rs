@@ -58,6 +58,7 @@ impl Simulator {
             (Agent::Udp { source }, PacketKind::Udp) => {
                 self.packets_delivered += 1;
                 null_sink_receive(pkt, source.header(), c);
+                self.loss_monitor_recv(f, pkt.seq);
             }
             (Agent::Tfrc(_), _) => {
                 self.sent_refs = sent;

@@ -4,6 +4,7 @@
 
 use super::super::ring::Ring;
 use super::{Carried, Link};
+use crate::packet::Packet;
 use crate::packet_pool::{PacketPool, PacketRef};
 use crate::time::SimTime;
 
@@ -238,5 +239,80 @@ impl Link {
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
         let k = ns2.keys.pop_front().expect("a key per packet");
         (c, k)
+    }
+
+    /// Whether the link is down ([`Link::ns2_set_down`]).
+    #[inline(always)]
+    pub fn is_down(&self) -> bool {
+        self.service & super::DOWN != 0
+    }
+
+    /// ns-2.35's `Link instproc down` on a link `rtmodel` made dynamic (tcl/lib/ns-link.tcl,
+    /// link/dynalink.cc, link/delay.cc): from now on what reaches the link is dropped at its
+    /// head (`DynamicLink::recv`, whose drop target is untraced), and `all-connectors reset`
+    /// drops the packets it holds: first the queue's (`Queue::reset`, in queue order), then
+    /// those on the line (`LinkDelay::reset`, its in-transit queue, in order), each appended
+    /// to `dropped`. ns-2 cancels the events of the packets on the line but not the queue's
+    /// pending resume: the line stays busy until the current transmission would have ended,
+    /// and the resume then finds the queue empty ([`Link::ns2_resume_finds_nothing`]). Here the link's
+    /// head event stays in the event queue and finds its packet gone
+    /// ([`Link::ns2_stale_head`]). Only a link that keeps ns-2's clock can go down.
+    pub fn ns2_set_down(&mut self, now: SimTime, pool: &mut PacketPool, dropped: &mut Vec<Packet>) {
+        debug_assert!(self.has_ns2_clock());
+        self.integrate_to(now);
+        let started = self.in_flight.len() - self.waiting.len();
+        let mut on_line = Vec::with_capacity(started);
+        for k in 0..self.in_flight.len() {
+            let (_, c) = self.in_flight.pop_front().expect("counted");
+            let pkt = pool.take(c.r);
+            if k < started {
+                on_line.push(pkt);
+            } else {
+                let (_, size, flow) = self.waiting.pop_front().expect("a waiting packet");
+                self.waiting_bytes -= size as u64;
+                if let Some(m) = self.flow_monitor.as_mut() {
+                    m[flow as usize].drop(now.0, size, true);
+                }
+                dropped.push(pkt);
+            }
+        }
+        for pkt in &on_line {
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[pkt.flow.idx()].drop(now.0, pkt.size, false);
+            }
+        }
+        dropped.extend(on_line);
+        for pkt in dropped.iter() {
+            self.counters.dropped_packets += 1;
+            self.counters.dropped_bytes += pkt.size as u64;
+        }
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        while ns2.keys.pop_front().is_some() {}
+        self.service = (self.service & !super::LOSS_AT_ENTRY) | super::DOWN;
+    }
+
+    /// Whether the link's resume event finds no packet waiting: the link went down while
+    /// packets waited ([`Link::ns2_set_down`]); as ns-2's `Queue::resume` on an empty queue,
+    /// the line goes idle.
+    pub fn ns2_resume_finds_nothing(&mut self) -> bool {
+        if !self.waiting.is_empty() {
+            return false;
+        }
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        ns2.resume_pending = false;
+        true
+    }
+
+    /// ns-2.35's `Link instproc up`: the link takes packets again.
+    pub fn ns2_set_up(&mut self) {
+        self.service &= !super::DOWN;
+        self.set_loss_at_entry(self.loss_at_entry);
+    }
+
+    /// Whether a head event at `now` on this link is one a [`Link::ns2_set_down`] left
+    /// behind: its packet is gone (the link is empty, or its head arrives at another time).
+    #[inline]
+    pub fn ns2_stale_head(&self, now: SimTime) -> bool {
+        self.in_flight.front().is_none_or(|&(t, _)| t != now)
     }
 }

@@ -71,6 +71,9 @@ enum Sink {
         line: Vec<u8>,
         /// ns-2's `Trace set show_tcphdr_ 1`: ackno, flags, hlen, SACK blocks appended.
         tcp_header: bool,
+        /// Times as ns-2 writes them into a nam trace: `%.15g` of its double clock
+        /// ([`PacketTraces::use_ns2_double_times`]), not rounded to the microsecond.
+        double_times: bool,
     },
     Pcap {
         out: PcapWriter<BufWriter<File>>,
@@ -87,6 +90,8 @@ struct Writer {
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     at: SimTime,
+    /// `at` on ns-2's double clock.
+    at2: f64,
     order: u64,
     link: u32,
     pkt: Packet,
@@ -172,6 +177,7 @@ impl PacketTraces {
                     out,
                     line: Vec::with_capacity(128),
                     tcp_header: s.tcp_header,
+                    double_times: false,
                 }
             };
             for &(l, events) in &s.taps {
@@ -204,33 +210,48 @@ impl PacketTraces {
         !self.taps[l].is_empty()
     }
 
-    /// Records `ev` of `pkt` on link `l` at `t`, after the transmission starts due before
-    /// then. Starts at `t` itself come after the events of `t`, as in ns-2, where the
-    /// arrival that triggers a tie was usually scheduled first.
-    pub fn record(&mut self, t: SimTime, l: usize, ev: TraceEvent, pkt: &Packet) {
+    /// Records `ev` of `pkt` on link `l` at `t` (`t2` on ns-2's double clock), after the
+    /// transmission starts due before then. Starts at `t` itself come after the events of
+    /// `t`, as in ns-2, where the arrival that triggers a tie was usually scheduled first.
+    pub fn record(&mut self, t: SimTime, t2: f64, l: usize, ev: TraceEvent, pkt: &Packet) {
         if self.taps[l].is_empty() {
             return;
         }
         self.flush_before(t);
-        self.write(t, l, ev, pkt);
+        self.write(t, t2, l, ev, pkt);
     }
 
-    /// A transmission start on link `l` at `at` (not before the current time).
-    pub fn dequeue(&mut self, now: SimTime, at: SimTime, l: usize, pkt: &Packet) {
+    /// A transmission start on link `l` at `at` (not before the current time `now`, which is
+    /// `now2` on ns-2's double clock).
+    pub fn dequeue(&mut self, now: SimTime, now2: f64, at: SimTime, l: usize, pkt: &Packet) {
         if self.taps[l].is_empty() {
             return;
         }
         if at <= now {
-            self.record(now, l, TraceEvent::Dequeue, pkt);
+            self.record(now, now2, l, TraceEvent::Dequeue, pkt);
             return;
         }
         self.order += 1;
         self.pending.push(Reverse(Pending {
             at,
+            at2: crate::sched::ns2_seconds(at),
             order: self.order,
             link: l as u32,
             pkt: *pkt,
         }));
+    }
+
+    /// Writes trace `w`'s times as ns-2 writes a nam trace's (`%.15g` of its double clock,
+    /// trace/trace.cc `Trace::format` with a nam channel) instead of rounded to the
+    /// microsecond as in its packet trace.
+    pub fn use_ns2_double_times(&mut self, w: usize) -> bool {
+        match self.writers.get_mut(w).map(|x| &mut x.sink) {
+            Some(Sink::Ns2 { double_times, .. }) => {
+                *double_times = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     fn flush_before(&mut self, t: SimTime) {
@@ -239,7 +260,7 @@ impl PacketTraces {
                 break;
             }
             let Reverse(p) = self.pending.pop().expect("peeked");
-            self.write(p.at, p.link as usize, TraceEvent::Dequeue, &p.pkt);
+            self.write(p.at, p.at2, p.link as usize, TraceEvent::Dequeue, &p.pkt);
         }
     }
 
@@ -249,11 +270,11 @@ impl PacketTraces {
                 break;
             }
             let Reverse(p) = self.pending.pop().expect("peeked");
-            self.write(p.at, p.link as usize, TraceEvent::Dequeue, &p.pkt);
+            self.write(p.at, p.at2, p.link as usize, TraceEvent::Dequeue, &p.pkt);
         }
     }
 
-    fn write(&mut self, t: SimTime, l: usize, ev: TraceEvent, pkt: &Packet) {
+    fn write(&mut self, t: SimTime, t2: f64, l: usize, ev: TraceEvent, pkt: &Packet) {
         let (from, to) = self.ends[l];
         let f = pkt.flow.idx();
         for tap in &self.taps[l] {
@@ -266,9 +287,15 @@ impl PacketTraces {
                     out,
                     line,
                     tcp_header,
+                    double_times,
                 } => {
                     line.clear();
-                    ns2::write_line(line, ev, t, from, to, pkt, &self.labels[f], *tcp_header)
+                    let time = if *double_times {
+                        ns2::Time::Double(t2)
+                    } else {
+                        ns2::Time::Exact(t)
+                    };
+                    ns2::write_line(line, ev, time, from, to, pkt, &self.labels[f], *tcp_header)
                         .and_then(|_| out.write_all(line))
                         .map_err(|e| e.to_string())
                 }

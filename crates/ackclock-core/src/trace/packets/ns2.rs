@@ -122,12 +122,47 @@ pub fn write_time(out: &mut Vec<u8>, t: SimTime) {
     }
 }
 
+/// A line's time: exact (printed rounded to the microsecond, as ns-2.35's packet trace) or
+/// ns-2's double clock (printed `%.15g`, as its nam trace).
+#[derive(Clone, Copy, Debug)]
+pub enum Time {
+    Exact(SimTime),
+    Double(f64),
+}
+
+/// Appends `x` as C's `printf("%.15g", x)` prints it (ns-2's `TIME_FORMAT`, trace/
+/// basetrace.h): 15 significant digits, the exponent form below 1e-4 or from 1e15 on,
+/// trailing zeros removed. Rust's `{:e}` rounds exactly as glibc does (correctly).
+pub fn write_g15(out: &mut Vec<u8>, x: f64) {
+    if x == 0.0 {
+        out.push(b'0');
+        return;
+    }
+    let e = format!("{x:.14e}");
+    let (mant, exp) = e.split_once('e').expect("an exponent");
+    let exp: i32 = exp.parse().expect("a number");
+    let trim = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !(-4..15).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        let _ = write!(out, "{}e{sign}{:02}", trim(mant), exp.abs());
+    } else {
+        let fixed = format!("{x:.*}", (14 - exp) as usize);
+        out.extend_from_slice(trim(&fixed).as_bytes());
+    }
+}
+
 /// Appends one trace line (with its newline) for `pkt` crossing the link `from -> to`.
 #[allow(clippy::too_many_arguments)]
 pub fn write_line(
     out: &mut Vec<u8>,
     ev: TraceEvent,
-    t: SimTime,
+    t: Time,
     from: u32,
     to: u32,
     pkt: &Packet,
@@ -136,7 +171,10 @@ pub fn write_line(
 ) -> io::Result<()> {
     out.push(ev.symbol());
     out.push(b' ');
-    write_time(out, t);
+    match t {
+        Time::Exact(t) => write_time(out, t),
+        Time::Double(t2) => write_g15(out, t2),
+    }
     let (ty, mut seq, sport, dport) = match pkt.kind {
         PacketKind::TcpData => (label.data_type, pkt.seq as i64, label.sport, label.dport),
         PacketKind::TcpAck => (label.ack_type, pkt.ack as i64 - 1, label.dport, label.sport),
@@ -254,6 +292,29 @@ mod tests {
         assert_eq!(time(1_500_000_000_000_000), "1500");
     }
 
+    fn g15(x: f64) -> String {
+        let mut v = Vec::new();
+        write_g15(&mut v, x);
+        String::from_utf8(v).unwrap()
+    }
+
+    #[test]
+    fn double_times_print_like_c_g15() {
+        // Against C's printf("%.15g") (glibc), values from ns-2.35 nam traces.
+        assert_eq!(g15(0.1), "0.1");
+        assert_eq!(g15(1.0), "1");
+        assert_eq!(g15(0.0), "0");
+        assert_eq!(g15(1.0 + 0.0747058823529412), "1.07470588235294");
+        assert_eq!(g15(0.1 + 0.59 + 1e-15), "0.690000000000001");
+        assert_eq!(g15(0.138705882352941), "0.138705882352941");
+        assert_eq!(g15(3.2e-5), "3.2e-05");
+        assert_eq!(g15(1e-4), "0.0001");
+        assert_eq!(g15(123456789012345.0), "123456789012345");
+        assert_eq!(g15(1234567890123456.0), "1.23456789012346e+15");
+        assert_eq!(g15(9.999999999999999), "10");
+        assert_eq!(g15(4.5), "4.5");
+    }
+
     #[test]
     fn lines_follow_the_ns2_layout() {
         let label = FlowLabel {
@@ -285,7 +346,17 @@ mod tests {
         };
         let mut out = Vec::new();
         let t = SimTime(160_704_000_000);
-        write_line(&mut out, TraceEvent::Enqueue, t, 0, 1, &pkt, &label, false).unwrap();
+        write_line(
+            &mut out,
+            TraceEvent::Enqueue,
+            Time::Exact(t),
+            0,
+            1,
+            &pkt,
+            &label,
+            false,
+        )
+        .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "+ 0.160704 0 1 tcp 1040 ------N 1 0.0 2.0 1 21\n"
@@ -300,7 +371,17 @@ mod tests {
         pkt.id = 34;
         let mut out = Vec::new();
         let t = SimTime(200_648_000_000);
-        write_line(&mut out, TraceEvent::Receive, t, 2, 1, &pkt, &label, false).unwrap();
+        write_line(
+            &mut out,
+            TraceEvent::Receive,
+            Time::Exact(t),
+            2,
+            1,
+            &pkt,
+            &label,
+            false,
+        )
+        .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "r 0.200648 2 1 ack 40 C------ 1 2.0 0.0 1 34\n"

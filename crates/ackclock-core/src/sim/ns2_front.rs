@@ -1,0 +1,154 @@
+//! What the ns-2 front end asks of a run beyond its scenario: ns-2's loss monitors, links
+//! going down and up (`rtmodel`), and nam's trace times.
+//!
+//! - `Agent/LossMonitor` (ns-2.35 tools/loss-monitor.cc, `LossMonitor::recv`): each datagram
+//!   that reaches the monitor carries its source's sequence number (`UdpAgent::sendmsg`
+//!   numbers them 0, 1, 2...); with `expected_` the last one's plus one (before the first,
+//!   the script's value, 0 by default in tcl/lib/ns-default.tcl; -1 after `clear`: no loss
+//!   counted at the next), a datagram numbered above `expected_` adds the difference to
+//!   `nlost_`. `lastPktTime_` is ns-2's clock at the last arrival. One monitor takes the
+//!   datagrams of every source connected to it, in the order they arrive, as ns-2's does.
+//! - `rtmodel-at`: see [`crate::net::Link::ns2_set_down`].
+//! - `namtrace-all`: see [`crate::trace::packets::PacketTraces::use_ns2_double_times`].
+
+use super::*;
+
+/// One `Agent/LossMonitor`'s state beside the counters its flows keep.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LossMonitor {
+    expected: i64,
+    nlost: i64,
+    last_time: f64,
+}
+
+impl LossMonitor {
+    /// `LossMonitor::recv` for a datagram numbered `seq` arriving at ns-2 time `t2`.
+    #[inline]
+    pub(super) fn recv(&mut self, seq: u64, t2: f64) {
+        let seq = seq as i64;
+        if self.expected >= 0 && seq > self.expected {
+            self.nlost += seq - self.expected;
+        }
+        self.last_time = t2;
+        self.expected = seq + 1;
+    }
+}
+
+/// No loss monitor (in [`Simulator::loss_monitor_of`]).
+pub(super) const NO_MONITOR: u32 = u32::MAX;
+
+impl Simulator {
+    /// A new `Agent/LossMonitor` that the UDP flows `flows` reach, its `expected_` at
+    /// `expected`; returns its index.
+    pub fn ns2_loss_monitor(&mut self, flows: &[usize], expected: i64) -> Result<usize, String> {
+        for &f in flows {
+            match self.flows.get(f).map(|x| &x.agent) {
+                Some(Agent::Udp { .. }) => {}
+                _ => return Err(format!("flow {f} is not a UDP flow")),
+            }
+        }
+        if self.loss_monitor_of.is_empty() {
+            self.loss_monitor_of = vec![NO_MONITOR; self.flows.len()];
+        }
+        let m = self.loss_monitors.len();
+        self.loss_monitors.push(LossMonitor {
+            expected,
+            nlost: 0,
+            last_time: 0.0,
+        });
+        for &f in flows {
+            self.loss_monitor_of[f] = m as u32;
+        }
+        Ok(m)
+    }
+
+    /// Loss monitor `m`'s `nlost_`, `expected_` and `lastPktTime_` (seconds).
+    pub fn loss_monitor(&self, m: usize) -> Option<(i64, i64, f64)> {
+        let x = self.loss_monitors.get(m)?;
+        Some((x.nlost, x.expected, x.last_time))
+    }
+
+    /// `$monitor clear`: forgets the next expected sequence number.
+    pub fn loss_monitor_clear(&mut self, m: usize) -> bool {
+        match self.loss_monitors.get_mut(m) {
+            Some(x) => {
+                x.expected = -1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A datagram of flow `f` reached its sink: its loss monitor, if any, sees it.
+    #[inline]
+    pub(super) fn loss_monitor_recv(&mut self, f: usize, seq: u64) {
+        if let Some(&m) = self.loss_monitor_of.get(f) {
+            if m != NO_MONITOR {
+                let t2 = self.now2();
+                self.loss_monitors[m as usize].recv(seq, t2);
+            }
+        }
+    }
+
+    /// Link direction `l` goes down (`up` false) or up now, as ns-2's `rtmodel` takes it
+    /// (`net::Link::ns2_set_down`): the packets it held are dropped and traced (`d`), in
+    /// ns-2's order. Only a link that keeps ns-2's clock (a FIFO link under `run.ties =
+    /// "ns2"`) can go down.
+    pub fn ns2_set_link(&mut self, l: usize, up: bool) -> Result<(), String> {
+        let link = self
+            .links
+            .get_mut(l)
+            .ok_or_else(|| format!("no link {l}"))?;
+        if up {
+            link.ns2_set_up();
+            return Ok(());
+        }
+        if !link.has_ns2_clock() {
+            return Err(format!(
+                "link {} cannot go down: only a FIFO link on ns-2's clock can",
+                self.link_names[l]
+            ));
+        }
+        if link.is_down() {
+            return Ok(());
+        }
+        let mut dropped = Vec::new();
+        link.ns2_set_down(self.now, &mut self.pool, &mut dropped);
+        for pkt in &dropped {
+            if self.tracing {
+                self.trace(LinkId(l as u32), TraceEvent::Drop, pkt);
+            }
+            self.count_drop(pkt);
+        }
+        Ok(())
+    }
+
+    /// Packet trace `w` writes its times as a nam trace does (`%.15g` of ns-2's clock);
+    /// false if there is no such ns-2 trace.
+    pub fn ns2_nam_times(&mut self, w: usize) -> bool {
+        self.traces
+            .as_mut()
+            .is_some_and(|t| t.use_ns2_double_times(w))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ns-2.35's LossMonitor counts the gaps in the sequence numbers it sees, and ignores a
+    /// number below the expected one (a late datagram, or another source's).
+    #[test]
+    fn a_loss_monitor_counts_gaps() {
+        let mut m = LossMonitor {
+            expected: -1,
+            nlost: 0,
+            last_time: 0.0,
+        };
+        for (seq, t) in [(5, 0.1), (6, 0.2), (9, 0.3), (8, 0.4), (12, 0.5)] {
+            m.recv(seq, t);
+        }
+        // 7 and 8 missed at 9; 8 sets expected back to 9; 9..11 missed at 12.
+        assert_eq!((m.nlost, m.expected, m.last_time), (5, 13, 0.5));
+    }
+}
