@@ -693,6 +693,9 @@ PRE_RUN: dict[str, Callable[[TcpAgent], float]] = {
     "srtt_": lambda a: 0.0,
     "rttvar_": _rttvar_init,
     "backoff_": lambda a: 1.0,
+    # TcpAgent::reset, which the agent runs when it is made: highest_ack_ and maxseq_ -1.
+    "ack_": lambda a: -1.0,
+    "maxseq_": lambda a: -1.0,
 }
 
 
