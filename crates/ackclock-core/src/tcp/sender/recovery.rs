@@ -400,7 +400,13 @@ impl TcpSender {
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;
-        self.dupacks = 0;
+        // ns-2.35's one-way Tahoe (TcpAgent::timeout) keeps its count of duplicate ACKs
+        // across a timeout: the next duplicate is the count's next, not a first one that
+        // limited transmit (singledup_) answers with new data; RenoTcpAgent::timeout,
+        // Sack1TcpAgent::timeout and FullTcpAgent's timeout clear it.
+        if self.recovery != Recovery::Tahoe || self.full_tcp {
+            self.dupacks = 0;
+        }
         self.recover = Some(self.maxseq);
         self.last_cut_dupack = false; // CWND_ACTION_TIMEOUT
         self.rtt.on_timeout();
