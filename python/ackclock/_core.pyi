@@ -3,8 +3,9 @@
 from typing import Any, final
 
 __all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario",
-           "check_scenario", "cc_registry", "queue_registry", "Clock", "Ack", "RateSample",
-           "QueuedPacket", "QueueView", "UserFacing", "cbrt", "json_dumps", "json_dump"]
+           "check_scenario", "scenario_schema", "cc_registry", "queue_registry", "Clock", "Ack",
+           "RateSample", "QueuedPacket", "QueueView", "UserFacing", "cbrt", "json_dumps",
+           "json_dump"]
 
 @final
 class Simulation:
@@ -143,6 +144,10 @@ def read_tmix_vectors(text: str) -> dict[str, list[Any]] | None:
     concurrent, rtt_ps, loss_initiator, loss_acceptor, adus, adu_side, adu_bytes,
     adu_wait_ps), or None when it
     is not a plain well-formed file (the front end then reads it itself and says why)."""
+
+def scenario_schema() -> str:
+    """The resolved document's JSON Schema, made from the engine's own types (the types
+    :class:`Simulation` reads it into), as indented JSON (docs/engine.schema.json)."""
 
 def read_scenario(scenario_json: str) -> str:
     """The resolved document as the engine reads it: parsed and checked as

@@ -527,10 +527,17 @@ def profile_tcp(profile: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Prints the JSON Schema (``python -m ackclock.schema > docs/scenario.schema.json``), or
-    with ``--profile-tcp NAME`` a profile's resolved TCP document (``python -m ackclock.schema
+    """Prints the JSON Schema (``python -m ackclock.schema > docs/scenario.schema.json``), with
+    ``--engine`` the resolved document's, made by the engine from its own types
+    (``python -m ackclock.schema --engine > docs/engine.schema.json``), or with
+    ``--profile-tcp NAME`` a profile's resolved TCP document (``python -m ackclock.schema
     --profile-tcp ns2 > crates/ackclock-core/tests/data/ns2_tcp.json``)."""
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--engine"]:
+        from ._core import scenario_schema
+
+        sys.stdout.write(scenario_schema() + "\n")
+        return
     if args[:1] == ["--profile-tcp"] and len(args) == 2:
         sys.stdout.write(json.dumps(profile_tcp(args[1]), indent=2) + "\n")
         return

@@ -18,7 +18,7 @@ pub use queue::{
 };
 pub use tcp::{TcpConfig, TcpDocument};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
@@ -27,12 +27,25 @@ pub struct Scenario {
     pub run: RunConfig,
     pub nodes: Vec<String>,
     #[serde(deserialize_with = "numbered::links")]
+    #[schemars(with = "Vec<LinkConfig>")]
     pub links: Vec<LinkConfig>,
     #[serde(deserialize_with = "numbered::flows")]
+    #[schemars(with = "Vec<FlowConfig>")]
     pub flows: Vec<FlowConfig>,
     /// Packet traces written while the run goes (see `trace::packets`).
     #[serde(default)]
     pub traces: Vec<TraceConfig>,
+}
+
+impl Scenario {
+    /// The resolved document's JSON Schema (draft 2020-12), made from the types serde reads it
+    /// into (schemars), so that it says what this engine reads: the front ends' documents
+    /// validate against it (tests/unit/test_engine_schema.py), and docs/engine.schema.json is
+    /// it as published. What a schema cannot say (indices in range, one of two limits, ...)
+    /// [`Scenario::validate`] checks.
+    pub fn json_schema() -> serde_json::Value {
+        serde_json::to_value(schemars::schema_for!(Scenario)).expect("a schema is JSON")
+    }
 }
 
 /// Lists whose elements a reading error names by their index (`flow[3].cc_params.beta: ...`),
@@ -99,7 +112,7 @@ mod numbered {
 }
 
 /// A packet trace's format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TraceFormat {
     /// ns-2's trace lines.
@@ -112,7 +125,7 @@ pub enum TraceFormat {
 pub use crate::queue::QueueKind;
 
 /// A packet trace: ns-2 lines or pcap frames, on link directions or at nodes.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceConfig {
     pub format: TraceFormat,
@@ -145,7 +158,7 @@ fn default_profile() -> String {
     "ns2".to_string()
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
     pub duration_ps: u64,
@@ -176,7 +189,9 @@ pub struct RunConfig {
 /// `run.ties`: events of one exact instant in the order they were scheduled, or as ns-2.35
 /// orders them (by its double-valued event times, then its scheduling order), which makes an
 /// ns-2 script's output ns-2's where simultaneous events meet (`ackclock ns2` sets it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Ties {
     #[default]
@@ -192,7 +207,9 @@ impl Ties {
 
 /// `run.routing`: one shortest path per destination, ties to the first declared link
 /// (ns-2's static routing), or every shortest path, chosen per flow by a hash (ECMP).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Routing {
     #[default]
@@ -218,7 +235,7 @@ fn default_seed() -> u64 {
 }
 
 /// One simplex link direction.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkConfig {
     pub from: u32,
@@ -242,7 +259,7 @@ pub struct LinkConfig {
 }
 
 /// A loss model on a link direction.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum LossConfig {
     /// Each packet lost with probability `p`.
@@ -270,7 +287,7 @@ pub enum LossConfig {
     },
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
     pub name: String,
@@ -309,7 +326,7 @@ pub struct FlowConfig {
 /// flow carries its data from `from` to `to`, the acceptor's flow (`peer`) the data back.
 /// Both are FTP applications (`size_bytes`: that side's bytes, None: endless) with the same
 /// TCP parameters; the acceptor's `start` is ignored (it starts when the SYN arrives).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectionConfig {
     /// The index of the flow carrying the other direction.
@@ -323,7 +340,7 @@ pub struct ConnectionConfig {
     pub exchange: crate::tcp::full::Exchange,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FlowKind {
     Tcp,
@@ -332,7 +349,7 @@ pub enum FlowKind {
     Tfrc,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum AppConfig {
     /// Infinite bulk transfer (ns-2 Application/FTP).
@@ -392,12 +409,13 @@ pub enum AppConfig {
             deserialize_with = "tmix_columns::deserialize",
             serialize_with = "tmix_columns::serialize"
         )]
+        #[schemars(with = "tmix_columns::Columns")]
         connections: Vec<TmixConnection>,
     },
 }
 
 /// One Tmix connection vector (Weigle et al. 2006).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TmixConnection {
     /// Start, after the application's start.
@@ -416,7 +434,7 @@ pub struct TmixConnection {
 
 /// One application data unit: `bytes` written by one side `wait_ps` after the event it
 /// waits for (see `traffic/tmix/`).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TmixAdu {
     pub from_acceptor: bool,
@@ -433,9 +451,9 @@ mod tmix_columns {
     use super::{TmixAdu, TmixConnection};
     use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
 
-    #[derive(Default, Serialize, Deserialize)]
+    #[derive(Default, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
-    struct Columns {
+    pub(super) struct Columns {
         start_ps: Vec<u64>,
         concurrent: Vec<bool>,
         rtt_ps: Vec<u64>,
@@ -548,7 +566,7 @@ impl AppConfig {
 }
 
 /// A random or fixed value in picoseconds, drawn once from the component's own stream.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum Distribution {
     Constant(u64),

@@ -450,6 +450,15 @@ fn check_scenario(scenario_json: &str) -> PyResult<()> {
         .map_err(PyValueError::new_err)
 }
 
+/// The resolved document's JSON Schema, made from the engine's own types (schemars: the types
+/// `Simulation` reads the document into), as indented JSON. docs/engine.schema.json is it as
+/// published (`python -m ackclock.schema --engine`).
+#[pyfunction]
+fn scenario_schema() -> String {
+    let schema = ackclock_core::scenario::Scenario::json_schema();
+    serde_json::to_string_pretty(&schema).expect("a schema is JSON")
+}
+
 /// A Tmix connection-vector file's text as the resolved document's columns, or None when it
 /// is not a plain well-formed file (the front end then reads it itself and reports why).
 #[pyfunction]
@@ -571,6 +580,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(cc_registry, m)?)?;
     m.add_function(wrap_pyfunction!(queue_registry, m)?)?;
     m.add_function(wrap_pyfunction!(json_text::json_dumps, m)?)?;

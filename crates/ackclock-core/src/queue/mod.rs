@@ -575,6 +575,22 @@ impl Serialize for QueueKind {
     }
 }
 
+impl schemars::JsonSchema for QueueKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "QueueKind".into()
+    }
+
+    /// A name of the registry.
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+        schemars::json_schema!({
+            "description": "A queue discipline of the registry (queue::REGISTRY), by name.",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for QueueKind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<QueueKind, D::Error> {
         let name = String::deserialize(d)?;

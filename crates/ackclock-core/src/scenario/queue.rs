@@ -15,7 +15,7 @@ use crate::queue::QdiscConfig;
 
 /// RED parameters (see `queue::red`); zero thresholds and q_weight 0, -1 or -2 ask for
 /// ns-2's automatic values.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RedConfig {
     pub min_thresh: f64,
@@ -34,7 +34,7 @@ pub struct RedConfig {
 
 /// CoDel (RFC 8289) and FQ-CoDel (RFC 8290) parameters; `flows` and `quantum` are
 /// FQ-CoDel's.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CoDelConfig {
     pub target_ps: u64,
@@ -58,7 +58,7 @@ fn default_quantum() -> u32 {
 }
 
 /// PIE (RFC 8033) parameters.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PieConfig {
     pub target_ps: u64,
@@ -74,10 +74,11 @@ pub struct PieConfig {
 /// takes): the discipline by name (`kind`), its parameters by their registry names
 /// (`params`) and, for the disciplines that had them before the registry, in their own table
 /// (`red`, `codel` or `pie`), or a discipline written in Python (`custom`).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QueueDocument {
     #[serde(default, deserialize_with = "read_kind")]
+    #[schemars(with = "QueueKind")]
     pub kind: QueueKind,
     #[serde(default)]
     pub limit_packets: Option<u64>,
@@ -112,7 +113,7 @@ pub struct QueueDocument {
 }
 
 /// The device queue of a traffic-control layer.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeviceConfig {
     /// Packets it holds (ns-3's point-to-point device: 100).
@@ -259,6 +260,17 @@ impl QueueConfig {
             Discipline::Builtin(q) => Some(q.kind()),
             Discipline::Custom { .. } => None,
         }
+    }
+}
+
+impl schemars::JsonSchema for QueueConfig {
+    /// The document's form: [`QueueDocument`]'s.
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        QueueDocument::schema_name()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        QueueDocument::json_schema(g)
     }
 }
 

@@ -21,7 +21,7 @@ use crate::time::SimDuration;
 macro_rules! tcp_config {
     ($($(#[$m:meta])* pub $f:ident : $t:ty,)*) => {
         /// A flow's TCP configuration as the document gives it (see [`TcpConfig`]).
-        #[derive(Clone, Debug, Serialize, Deserialize)]
+        #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
         pub struct TcpDocument {
             /// The congestion control: a name of the registry (`tcp::cc::REGISTRY`, or one
@@ -41,6 +41,17 @@ macro_rules! tcp_config {
         pub struct TcpConfig {
             pub cc: CcConfig,
             $($(#[$m])* pub $f: $t,)*
+        }
+
+        impl schemars::JsonSchema for TcpConfig {
+            /// The document's form: [`TcpDocument`]'s.
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                TcpDocument::schema_name()
+            }
+
+            fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                TcpDocument::json_schema(g)
+            }
         }
 
         impl TryFrom<TcpDocument> for TcpConfig {

@@ -54,7 +54,17 @@ pub const INITIATOR: usize = 0;
 pub const ACCEPTOR: usize = 1;
 
 /// When each side writes its data (see the module documentation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Exchange {
     #[default]

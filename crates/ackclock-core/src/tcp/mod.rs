@@ -47,7 +47,17 @@ from_str_by_serde!(
 /// Window accounting (`window_unit`): `packets` as ns-2 (growth per ACK, ssthresh in whole
 /// segments) or `bytes` (growth per segment acknowledged, ssthresh exact, windows reported in
 /// bytes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum WindowUnit {
     #[default]

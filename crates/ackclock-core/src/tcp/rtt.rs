@@ -54,7 +54,17 @@ use crate::time::{SimDuration, SimTime};
 /// The RTO rule (`rto_rule`): `rfc6298`, RTO = max(min_rto, SRTT + 4 RTTVAR); `linux`,
 /// SRTT + max(4 RTTVAR, min_rto); `ikr`, SRTT + 4 RTTVAR rounded up to the granularity,
 /// IKRSimLib's (module docs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum RtoRule {
     #[default]

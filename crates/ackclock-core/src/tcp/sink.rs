@@ -43,7 +43,9 @@ fn block_holding(ranges: &[(u64, u64)], x: u64) -> Option<(u64, u64)> {
 /// The receiver (`sink`): `ack-every` (an ACK per segment, ns-2's `TCPSink`), `delack`
 /// (delayed ACKs, ns-2's `DelAckSink`), `sack` (SACK blocks, ns-2's `Sack1` sink; delays its
 /// ACKs with `delayed_ack`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SinkKind {
     AckEvery,

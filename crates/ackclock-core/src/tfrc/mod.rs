@@ -32,7 +32,7 @@ pub use sender::TfrcSender;
 pub use sink::TfrcSink;
 
 /// A TFRC flow's parameters, with ns-2.35's defaults (`tcl/lib/ns-default.tcl`).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TfrcConfig {
     /// Payload bytes per data packet (ns-2 `packetSize_`), the `s` of the equation.

@@ -48,7 +48,17 @@ const DELAY_THRESH_MAX: SimDuration = SimDuration::from_millis(16);
 const NS3_DELAY_THRESH_MAX: SimDuration = SimDuration::from_millis(1000);
 
 /// The `hystart` parameter: off, Linux's rules or ns-3's.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum HyStartRule {
     #[default]

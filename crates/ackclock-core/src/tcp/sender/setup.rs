@@ -8,7 +8,7 @@
 use super::*;
 
 /// The loss-recovery variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Recovery {
     Tahoe,
@@ -40,7 +40,9 @@ impl Recovery {
 /// the initial window is one segment). `off`: neither rule, fast retransmit whenever no
 /// recovery is pending. With either ns-2 value a traced cwnd shows `TcpAgent::recv`'s step
 /// on the SYN's ACK (`take_cwnd_step`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum FirstLoss {
     #[default]
@@ -68,7 +70,9 @@ pub enum FirstLoss {
 ///
 /// Not modelled: `ecn_backoff_` (an ECN-Echo at a window of one segment backs the timer
 /// off).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Ns2Ecn {
     #[default]
