@@ -49,6 +49,14 @@ class Simulation:
         """Records link ``link``'s queue variable changes (RED's curq_, ave_); False: none."""
     def take_queue_vars(self, link: int) -> list[tuple[float, float, float]]:
         """The (time s, curq, ave) changes recorded since the last call."""
+    def keep_queue_integrals(self, link: int) -> bool:
+        """Keeps a queue monitor's integrals of the link's waiting bytes and packets as ns-2's
+        Integrator does; False if the link keeps no ns-2 clock."""
+    def queue_integrals(self, link: int) -> tuple[list[float], list[float]] | None:
+        """(sum_, lastx_, lasty_) of the bytes and of the packets; None if not kept."""
+    def set_queue_integral(self, link: int, bytes: bool,
+                           value: tuple[float, float, float]) -> bool:
+        """Sets the bytes' (or packets') (sum_, lastx_, lasty_); False if not kept."""
     def use_ns2_rng(self, state: list[int]) -> None:
         """Draws RED's early drops and TFRC's send gaps from ns-2's default generator, in
         MRG32k3a state ``state`` (six integers) now."""
@@ -89,7 +97,8 @@ class Simulation:
         """cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff, window now; None for UDP."""
     def queue_counters(self, link: int) -> dict[str, float]:
         """A link direction's queue counters since the start, brought up to now: every field of
-        the engine's QueueCounters (monitor.rs), and the areas as floats (area_*_ps)."""
+        the engine's QueueCounters (monitor.rs), the areas as floats (area_*_ps), and the
+        instant of the backlog's last change (changed_ps)."""
     def queue_flow_counters(self, link: int) -> dict[int, dict[str, Any]]:
         """Link direction ``link``'s per-flow queue counters (``monitor_flows``), brought up
         to now: per engine flow that has offered the link a packet, keyed by flow index, every

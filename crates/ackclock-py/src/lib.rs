@@ -2,6 +2,7 @@
 //! with the GIL released, and returns result tables as Arrow (`arrow.rs`).
 //! No simulation logic lives here.
 
+use ackclock_core::net::link::Ns2Integral;
 use ackclock_core::results::Results;
 use ackclock_core::sim::StopReason;
 use ackclock_core::time::SimTime;
@@ -162,6 +163,42 @@ impl Simulation {
         self.sim
             .trace_queue_vars(link)
             .map_err(PyValueError::new_err)
+    }
+
+    /// Starts keeping a queue monitor's integrals of link `link`'s waiting bytes and packets
+    /// as ns-2's Integrator does (in its doubles, a point at each arrival, departure and
+    /// drop); False if the link keeps no ns-2 clock.
+    fn keep_queue_integrals(&mut self, link: usize) -> PyResult<bool> {
+        self.sim
+            .keep_ns2_integrals(link)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Link `link`'s queue monitor integrals as (sum_, lastx_, lasty_) of the bytes and of
+    /// the packets; None if not kept.
+    fn queue_integrals(&self, link: usize) -> Option<([f64; 3], [f64; 3])> {
+        let i = self.sim.ns2_integrals(link)?;
+        let t = |x: Ns2Integral| [x.sum, x.lastx, x.lasty];
+        Some((t(i.bytes), t(i.packets)))
+    }
+
+    /// Sets link `link`'s queue monitor integral of the bytes (or the packets) to
+    /// (sum_, lastx_, lasty_); False if not kept.
+    fn set_queue_integral(&mut self, link: usize, bytes: bool, value: [f64; 3]) -> bool {
+        let Some(mut i) = self.sim.ns2_integrals(link) else {
+            return false;
+        };
+        let x = Ns2Integral {
+            sum: value[0],
+            lastx: value[1],
+            lasty: value[2],
+        };
+        if bytes {
+            i.bytes = x;
+        } else {
+            i.packets = x;
+        }
+        self.sim.set_ns2_integrals(link, i)
     }
 
     /// Draws what ns-2 draws from its default generator (RED's early drops, TFRC's send
@@ -326,17 +363,20 @@ impl Simulation {
     }
 
     /// Link direction `link`'s queue counters since the start of the run, brought up to now:
-    /// every field of `monitor::QueueCounters`, and the areas in float (`area_*_ps`).
+    /// every field of `monitor::QueueCounters`, the areas in float (`area_*_ps`), and the
+    /// instant of the backlog's last change (`changed_ps`).
     fn queue_counters<'py>(
         &mut self,
         py: Python<'py>,
         link: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let q = self
+        let (q, changed) = self
             .sim
             .queue_counters(link)
             .ok_or_else(|| PyValueError::new_err(format!("no link {link}")))?;
-        Ok(queue_dict!(py, q))
+        let d = queue_dict!(py, q);
+        d.set_item("changed_ps", changed.0)?;
+        Ok(d)
     }
 
     /// Link direction `link`'s per-flow queue counters (`monitor_flows`), brought up to

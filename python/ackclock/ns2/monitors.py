@@ -83,6 +83,12 @@ class QueueMonitor(TclObject):
             if integ is not None:
                 integ.cmd_reset()
 
+    def integrate(self) -> None:
+        """Integrators of the bytes and packets from now on (from the start of the run if
+        made before it)."""
+        self.cmd_get_bytes_integrator()
+        self.cmd_get_pkts_integrator()
+
     def cmd_get_pkts_integrator(self) -> str:
         if self.pkts_int is None:
             self.pkts_int = self._integrator("packets")
@@ -96,8 +102,7 @@ class QueueMonitor(TclObject):
     def _integrator(self, unit: str) -> Integrator:
         obj = self.ctx.new_object("Integrator", [])
         assert isinstance(obj, Integrator)
-        obj.monitor = self
-        obj.unit = unit
+        obj.watch(self, unit)
         return obj
 
     def cmd_trace(self, *args: str) -> None:
@@ -105,23 +110,77 @@ class QueueMonitor(TclObject):
 
 
 class Integrator(TclObject):
-    """The time integral of a monitored queue's length: ``sum_`` in packet- (or byte-) seconds."""
+    """A queue monitor's ``Integrator`` of the waiting packets (or bytes): ``sum_`` in packet-
+    (or byte-) seconds, with ``lastx_`` and ``lasty_``, as ns-2.35's tools/integrator.cc keeps
+    them. On a link that keeps ns-2's clock the engine keeps them the same way, in ns-2's
+    doubles (``keep_queue_integrals``); elsewhere ``sum_`` is the engine's exact area up to the
+    queue's last change."""
+
+    _VARS = ("sum_", "lastx_", "lasty_")
 
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.monitor: QueueMonitor | None = None
         self.unit = "packets"
         self.offset = 0.0
+        self.kept = False
+
+    def watch(self, monitor: QueueMonitor, unit: str) -> None:
+        """Integrates ``monitor``'s queue from now on (from the start of the run if made
+        before it)."""
+        self.monitor, self.unit = monitor, unit
+        sim = self.ctx.simulator
+        if sim is None:
+            return
+        if sim.started:
+            self._keep()
+        else:
+            sim.pending.append(self._keep)
+
+    def _keep(self) -> None:
+        sim = self.ctx.simulator
+        if sim is None or self.monitor is None or self.monitor.link is None:
+            return
+        self.kept = bool(sim.engine.keep_queue_integrals(self.monitor.link.index))
+        if self.kept:  # what the script set before (the constructor's zeros otherwise)
+            self._set([to_float(self.vars.get(v, "0")) for v in self._VARS])
+
+    def _values(self) -> list[float] | None:
+        sim = self.ctx.simulator
+        if not self.kept or sim is None or self.monitor is None or self.monitor.link is None:
+            return None
+        both = sim.engine.queue_integrals(self.monitor.link.index)
+        if both is None:
+            return None
+        return list(both[0] if self.unit == "bytes" else both[1])
+
+    def _set(self, values: list[float]) -> None:
+        sim = self.ctx.simulator
+        assert sim is not None and self.monitor is not None and self.monitor.link is not None
+        sim.engine.set_queue_integral(self.monitor.link.index, self.unit == "bytes",
+                                      (values[0], values[1], values[2]))
 
     def area(self) -> float | None:
+        """Without ns-2's doubles: the exact integral up to the queue's last change (ns-2's
+        QueueMonitor adds to it only at an arrival, a departure or a drop, so a read in
+        between does not see the time since)."""
         if self.monitor is None:
             return None
         c = self.monitor.counters()
-        if c is None:
+        sim = self.ctx.simulator
+        if c is None or sim is None:
             return None
-        return c[f"area_{self.unit}_ps"] / 1e12
+        u = self.unit
+        backlog = c[f"arrived_{u}"] - c[f"departed_{u}"] - c[f"dropped_{u}"]
+        since = float(sim.engine.now_ps - c["changed_ps"])
+        return (c[f"area_{u}_ps"] - backlog * since) / 1e12
 
     def live_var(self, var: str) -> str | None:
+        if var not in self._VARS:
+            return None
+        values = self._values()
+        if values is not None:
+            return fmt_double(values[self._VARS.index(var)])
         if var != "sum_":
             return None
         a = self.area()
@@ -129,12 +188,29 @@ class Integrator(TclObject):
         return fmt_double(base - self.offset)
 
     def on_write(self, var: str, value: str) -> None:
-        if var == "sum_":
+        values = self._values()
+        if values is not None and var in self._VARS:
+            values[self._VARS.index(var)] = to_float(value)
+            self._set(values)
+        elif var == "sum_":
             a = self.area()
             self.offset = (a if a is not None else 0.0) - to_float(value)
 
+    def cmd_newpoint(self, x: str, y: str) -> None:
+        """``Integrator::newPoint``: a point the script adds (ns-2's queue-sample-timeout)."""
+        values = self._values()
+        if values is None:
+            raise Ns2Error(unsupported("Integrator newpoint on a link without ns-2's clock"))
+        s, lastx, lasty = values
+        self._set([s + (to_float(x) - lastx) * lasty, to_float(x), to_float(y)])
+
     def cmd_reset(self) -> None:
-        self.on_write("sum_", "0")
+        """``Integrator::set(0, 0)``: all three back to zero."""
+        values = self._values()
+        if values is not None:
+            self._set([0.0, 0.0, 0.0])
+        else:
+            self.on_write("sum_", "0")
 
 
 # ns-2's TcpAgent::traceVar: "%-8.5f %-2d %-2d %-2d %-2d %s %-6.3f" (ints: %d); rtt_, srtt_

@@ -365,6 +365,7 @@ class Simulator(TclObject):
         qm = self.ctx.new_object("QueueMonitor", [])
         assert isinstance(qm, QueueMonitor)
         qm.link = link
+        qm.integrate()  # SimpleLink instproc init-monitor gives it both integrators
         return qm.handle
 
     def cmd_trace_all(self, channel: str) -> None:

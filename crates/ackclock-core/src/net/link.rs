@@ -37,7 +37,7 @@ mod tests;
 
 pub use held::HeldOutcome;
 use ns2_clock::Ns2Clock;
-pub use ns2_clock::Ns2Outcome;
+pub use ns2_clock::{Ns2Integral, Ns2Integrals, Ns2Outcome};
 
 // The fields are laid out by hand, in the order a packet-hop touches them (checked by
 // `layout_tests`): with 50 or 100 flows a hop's link has left the first-level cache since its
@@ -316,23 +316,47 @@ impl Link {
     /// started by then leave the queue (a departure, as ns-2's queue monitor counts it).
     #[inline(always)]
     pub fn advance(&mut self, now: SimTime) {
+        self.settle(now);
+        self.integrate_to(now);
+    }
+
+    /// The changes of the backlog up to `now` (packets that started on the line, a periodic
+    /// discipline's updates), each integrated at its own instant; the integrals then reach
+    /// the last change, not `now` (see [`Link::counters_at`]).
+    pub fn settle(&mut self, now: SimTime) {
         if self.holds() {
             if self.device.is_some() {
                 self.pop_device(now);
             }
-            self.integrate_to(now);
             return;
         }
-        if self.service & (PERIODIC | NS2) != 0 {
-            if self.service & NS2 != 0 {
-                // Resume events start the waiting packets.
-                self.integrate_fifo_to(now);
-                return;
-            }
+        if self.service & NS2 != 0 {
+            return; // resume events start the waiting packets
+        }
+        if self.service & PERIODIC != 0 {
             self.advance_periodic(now);
         }
         self.pop_started(now);
-        self.integrate_fifo_to(now);
+    }
+
+    /// The counters with the backlog's integrals brought up to `t`, leaving the link's own
+    /// at its last change (`counted_until`): what an ns-2 Integrator read between two
+    /// changes holds (`Integrator::newPoint` adds only at a change).
+    pub fn counters_at(&self, t: SimTime) -> QueueCounters {
+        let mut c = self.counters;
+        if t > self.counted_until {
+            let dt = (t.0 - self.counted_until.0) as u128;
+            let b = self.backlog();
+            c.area_packets += dt * b.packets as u128;
+            c.area_bytes += dt * b.bytes as u128;
+        }
+        c
+    }
+
+    /// The instant the backlog's integrals have reached: its last change after
+    /// [`Link::settle`].
+    pub fn counted_until(&self) -> SimTime {
+        self.counted_until
     }
 
     /// A periodic discipline's updates up to `now` (`AnyQueue::periodic`), each seeing the backlog of its

@@ -219,6 +219,28 @@ impl Simulator {
         Some(traceable_values(sender))
     }
 
+    /// Starts keeping a queue monitor's integrals of link direction `l`'s backlog in ns-2's
+    /// doubles (`Link::keep_ns2_integrals`); false if the link keeps no ns-2 clock.
+    pub fn keep_ns2_integrals(&mut self, l: usize) -> Result<bool, String> {
+        let link = self
+            .links
+            .get_mut(l)
+            .ok_or_else(|| format!("no link {l}"))?;
+        Ok(link.keep_ns2_integrals())
+    }
+
+    /// Link direction `l`'s queue monitor integrals, if kept.
+    pub fn ns2_integrals(&self, l: usize) -> Option<Ns2Integrals> {
+        self.links.get(l)?.ns2_integrals()
+    }
+
+    /// Sets link direction `l`'s queue monitor integrals; false if they are not kept.
+    pub fn set_ns2_integrals(&mut self, l: usize, integrals: Ns2Integrals) -> bool {
+        self.links
+            .get_mut(l)
+            .is_some_and(|link| link.set_ns2_integrals(integrals))
+    }
+
     /// Starts recording the changes of link direction `l`'s queue variables (RED's `curq_`
     /// and `ave_`, `queue::VarTrace`); false if its discipline has none.
     pub fn trace_queue_vars(&mut self, l: usize) -> Result<bool, String> {
@@ -247,12 +269,13 @@ impl Simulator {
             .collect()
     }
 
-    /// Link direction `l`'s queue counters since the start of the run, brought up to now.
-    pub fn queue_counters(&mut self, l: usize) -> Option<QueueCounters> {
+    /// Link direction `l`'s queue counters since the start of the run, brought up to now,
+    /// and the instant of the backlog's last change (what an ns-2 Integrator has reached).
+    pub fn queue_counters(&mut self, l: usize) -> Option<(QueueCounters, SimTime)> {
         let now = self.now;
         let link = self.links.get_mut(l)?;
-        link.advance(now);
-        Some(link.counters)
+        link.settle(now);
+        Some((link.counters_at(now), link.counted_until()))
     }
 
     /// Link direction `l`'s per-flow queue counters since the start of the run, brought up
@@ -260,7 +283,7 @@ impl Simulator {
     pub fn queue_flow_counters(&mut self, l: usize) -> Option<Vec<FlowQueueCounters>> {
         let now = self.now;
         let link = self.links.get_mut(l)?;
-        link.advance(now);
+        link.settle(now);
         let m = link.flow_monitor.as_mut()?;
         for c in m.iter_mut() {
             c.integrate(now.0);

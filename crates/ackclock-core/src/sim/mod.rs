@@ -9,6 +9,7 @@
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
+use crate::net::link::Ns2Integrals;
 use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};

@@ -37,6 +37,37 @@ pub(super) struct Ns2Clock {
     resume: (f64, u64),
     /// The resume is an event in the queue (packets wait).
     resume_pending: bool,
+    /// A queue monitor's integrals of the waiting bytes and packets, once the front end asks
+    /// for them ([`Link::keep_ns2_integrals`]).
+    integrals: Option<Ns2Integrals>,
+}
+
+/// ns-2.35's `Integrator` of a queue monitor's `size_` (bytes) and `pkts_`: `newPoint(x, y)`
+/// adds `(x - lastx_) * lasty_` to `sum_` at each arrival, departure and drop the monitor sees
+/// (`QueueMonitor::in`, `out`, `drop`), at ns-2's double time. The sum rounds at each of
+/// those points, so it is kept the same way rather than derived from the exact area.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ns2Integral {
+    pub sum: f64,
+    pub lastx: f64,
+    pub lasty: f64,
+}
+
+impl Ns2Integral {
+    /// ns-2's `Integrator::newPoint`.
+    #[inline]
+    fn new_point(&mut self, x: f64, y: f64) {
+        self.sum += (x - self.lastx) * self.lasty;
+        self.lastx = x;
+        self.lasty = y;
+    }
+}
+
+/// The bytes' and the packets' integrals of one link.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ns2Integrals {
+    pub bytes: Ns2Integral,
+    pub packets: Ns2Integral,
 }
 
 /// What the simulator must do after a packet entered a link that keeps ns-2's clock
@@ -78,7 +109,47 @@ impl Link {
             busy: 0.0,
             resume: (-1.0, 0),
             resume_pending: false,
+            integrals: None,
         }));
+    }
+
+    /// Starts keeping a queue monitor's integrals in ns-2's doubles (`Integrator`'s
+    /// constructor: all zero); false if the link keeps no ns-2 clock.
+    pub fn keep_ns2_integrals(&mut self) -> bool {
+        match self.ns2.as_mut() {
+            Some(ns2) => {
+                ns2.integrals.get_or_insert_with(Ns2Integrals::default);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The queue monitor's integrals, if kept.
+    pub fn ns2_integrals(&self) -> Option<Ns2Integrals> {
+        self.ns2.as_ref()?.integrals
+    }
+
+    /// Sets the queue monitor's integrals (a script's `reset` or `set sum_`); false if they
+    /// are not kept.
+    pub fn set_ns2_integrals(&mut self, integrals: Ns2Integrals) -> bool {
+        match self.ns2.as_mut().and_then(|n| n.integrals.as_mut()) {
+            Some(i) => {
+                *i = integrals;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A point of the queue monitor's integrals at ns-2 time `x`, with the backlog now.
+    #[inline]
+    fn ns2_point(&mut self, x: f64) {
+        let (bytes, packets) = (self.waiting_bytes as f64, self.waiting.len() as f64);
+        if let Some(i) = self.ns2.as_mut().and_then(|n| n.integrals.as_mut()) {
+            i.bytes.new_point(x, bytes);
+            i.packets.new_point(x, packets);
+        }
     }
 
     /// Stops keeping ns-2's clock (before the run: another link cannot keep it).
@@ -114,6 +185,7 @@ impl Link {
             || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid)));
         self.integrate_to(now);
         if !self.admit(now, c, pool) {
+            self.ns2_point(now2); // QueueMonitor::in, then drop
             return None;
         }
         let (size, flow) = (c.size, c.flow);
@@ -163,6 +235,7 @@ impl Link {
             }
         }
         self.in_flight.push_back((arrival, c));
+        self.ns2_point(now2); // QueueMonitor::in (and out, when the line was free)
         Some(Ns2Outcome {
             started: !waits,
             head: self.in_flight.len() == 1,
@@ -215,6 +288,8 @@ impl Link {
             m[flow as usize].depart(start.0, size, true);
         }
         let started = self.in_flight.len() - self.waiting.len() - 1;
+        let x = self.ns2.as_ref().expect("an ns-2 clock").resume.0;
+        self.ns2_point(x); // QueueMonitor::out
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
         let txt = 8.0 * size as f64 / ns2.bw;
         ns2.resume = (ns2.resume.0 + txt, UNSTARTED);

@@ -189,6 +189,27 @@ fn backlog_drains_at_line_rate_and_integrates() {
     assert_eq!(c.area_packets, 3_000_000_000);
 }
 
+/// `settle` integrates each change at its own instant and stops at the last one;
+/// `counters_at` extends a copy to the reading's instant (ns-2's Integrator does not).
+#[test]
+fn settling_stops_the_integrals_at_the_last_change() {
+    let mut l = link(4);
+    let mut pool = PacketPool::default();
+    for _ in 0..3 {
+        let c = Carried::put(&mut pool, pkt(1000));
+        l.enqueue(SimTime(0), c, &mut pool);
+    }
+    // Two wait; the first starts at 1 ms, the second at 2 ms.
+    l.settle(SimTime(1_500_000_000));
+    assert_eq!(l.counted_until(), SimTime(1_000_000_000));
+    assert_eq!(l.counters.area_packets, 2_000_000_000);
+    let read = l.counters_at(SimTime(1_500_000_000));
+    assert_eq!(read.area_packets, 2_500_000_000);
+    assert_eq!(l.counted_until(), SimTime(1_000_000_000));
+    l.advance(SimTime(3_000_000_000));
+    assert_eq!(l.counters.area_packets, 3_000_000_000);
+}
+
 /// Below a holding discipline, a device-queue packet leaves the backlog when its
 /// transmission starts, even when the link has no event then: the next arrival counts
 /// the time since with the packet gone (Little's law: area = sum of the waits).
