@@ -49,6 +49,9 @@ class Simulation:
         """Records link ``link``'s queue variable changes (RED's curq_, ave_); False: none."""
     def take_queue_vars(self, link: int) -> list[tuple[float, float, float]]:
         """The (time s, curq, ave) changes recorded since the last call."""
+    def detach_endpoint(self, flow: int, sender: bool) -> None:
+        """Detaches one-way flow ``flow``'s sender (or receiver) from its node from now on;
+        ValueError for another kind of flow."""
     def keep_queue_integrals(self, link: int) -> bool:
         """Keeps a queue monitor's integrals of the link's waiting bytes and packets as ns-2's
         Integrator does; False if the link keeps no ns-2 clock."""

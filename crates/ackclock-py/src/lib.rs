@@ -165,6 +165,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Detaches one-way flow `flow`'s sender (or receiver) from its node from now on (ns-2's
+    /// `$ns detach-agent`): what it sends goes nowhere, what reaches it is dropped there.
+    fn detach_endpoint(&mut self, flow: usize, sender: bool) -> PyResult<()> {
+        self.sim
+            .detach_endpoint(flow, sender)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Starts keeping a queue monitor's integrals of link `link`'s waiting bytes and packets
     /// as ns-2's Integrator does (in its doubles, a point at each arrival, departure and
     /// drop); False if the link keeps no ns-2 clock.

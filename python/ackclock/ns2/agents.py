@@ -111,13 +111,31 @@ class Agent(TclObject):
     def detach(self) -> None:
         sim = self.ctx.simulator
         if sim is not None and sim.started:
-            # ns-2 drops what arrives afterwards; the flow's application stops sending.
-            if self.app is not None:
-                self.app.cmd_stop()
+            # ns-2's Node instproc detach: the agent's port and its target become the null
+            # agent, so what it sends goes nowhere and what reaches it is dropped there,
+            # untraced; the agent and its application run on.
+            if not self._detach_in_engine(sim):
+                if self.app is not None:  # a two-way or TFRC agent: its sending stops
+                    self.app.cmd_stop()
             return
         if self.node is not None:
             self.node.agents.remove(self)
         self.node = None
+
+    def _detach_in_engine(self, sim: Simulator) -> bool:
+        """Detaches this agent's end of its engine flows; False where the engine cannot."""
+        if isinstance(self, NullAgent):  # the receiver of every source sending to it
+            ends = [(p.flow, False) for p in self.sources if p.flow is not None]
+        elif self.flow is not None:  # a sink shares its sender's flow
+            ends = [(self.flow, not isinstance(self, TcpSink))]
+        else:
+            ends = []
+        try:
+            for flow, sender in ends:
+                sim.engine.detach_endpoint(flow, sender)
+        except ValueError:
+            return False
+        return bool(ends)
 
     def sim(self) -> Simulator:
         assert self.ctx.simulator is not None

@@ -32,6 +32,14 @@ _ED_COUNTERS = {
 }
 
 
+def monitor_count(c: dict[str, float], unit: str) -> float:
+    """A queue monitor's ``pkts_`` (or ``size_``): its arrivals less its departures and drops,
+    a loss model's drops included (they reach the link's drop target, which the monitor
+    counts: below zero under a loss model after the link, as in ns-2's QueueMonitor)."""
+    return (c[f"arrived_{unit}"] - c[f"departed_{unit}"] - c[f"dropped_{unit}"]
+            - c[f"lost_{unit}"])
+
+
 class QueueMonitor(TclObject):
     """``$ns monitor-queue $a $b ...``: counters of the a->b queue since the monitor began."""
 
@@ -58,8 +66,7 @@ class QueueMonitor(TclObject):
         if var in self.COUNTERS:
             return int(sum(c[k] for k in self.COUNTERS[var]))
         if var in ("pkts_", "size_"):
-            unit = "packets" if var == "pkts_" else "bytes"
-            return int(c[f"arrived_{unit}"] - c[f"departed_{unit}"] - c[f"dropped_{unit}"])
+            return int(monitor_count(c, "packets" if var == "pkts_" else "bytes"))
         return None
 
     def live_var(self, var: str) -> str | None:
@@ -174,6 +181,7 @@ class Integrator(TclObject):
         backlog = c[f"arrived_{u}"] - c[f"departed_{u}"] - c[f"dropped_{u}"]
         since = float(sim.engine.now_ps - c["changed_ps"])
         return (c[f"area_{u}_ps"] - backlog * since) / 1e12
+
 
     def live_var(self, var: str) -> str | None:
         if var not in self._VARS:

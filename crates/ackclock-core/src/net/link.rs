@@ -451,6 +451,7 @@ impl Link {
         // One test on a plain FIFO link without a loss model at its entry.
         if self.service != 0 {
             if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get(c.r)) {
+                self.ns2_point(pool.ns2_now.0); // a queue monitor's drop
                 return Enqueued::Lost;
             }
             if self.service & (HOLDS | NS2 | DOWN) != 0 {

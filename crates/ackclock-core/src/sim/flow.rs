@@ -1,6 +1,7 @@
 //! A flow as the simulator holds it: its agent, its role in the per-packet glue, its lazy
 //! timers, and what is traced and integrated about it.
 
+use super::one_way::Detached;
 use super::Simulator;
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
@@ -71,6 +72,9 @@ pub(super) enum Role {
     /// A direction of a two-way TCP connection: its connection and side ([`TwoWay`],
     /// `sim/two_way.rs`).
     TwoWay(u32, u8),
+    /// A one-way flow with an endpoint taken off its node during the run: which ones
+    /// ([`Detached`], `sim/one_way.rs`).
+    Detached(u8),
 }
 
 /// One-way flows.
@@ -117,6 +121,7 @@ impl Kind for Role {
             Role::Own => OneWay.send(sim, r, later),
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.send(sim, r, later),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.send(sim, r, later),
+            Role::Detached(ends) => Detached { ends }.send(sim, r, later),
         }
     }
 
@@ -126,6 +131,7 @@ impl Kind for Role {
             Role::Own => OneWay.receive(sim, pkt),
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.receive(sim, pkt),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.receive(sim, pkt),
+            Role::Detached(ends) => Detached { ends }.receive(sim, pkt),
         }
     }
 
@@ -135,6 +141,7 @@ impl Kind for Role {
             Role::Own => OneWay.dropped(sim, pkt),
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.dropped(sim, pkt),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.dropped(sim, pkt),
+            Role::Detached(ends) => Detached { ends }.dropped(sim, pkt),
         }
     }
 
@@ -143,6 +150,7 @@ impl Kind for Role {
             Role::Own => OneWay.start(sim, f),
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.start(sim, f),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.start(sim, f),
+            Role::Detached(ends) => Detached { ends }.start(sim, f),
         }
     }
 
@@ -151,6 +159,7 @@ impl Kind for Role {
             Role::Own => OneWay.stop(sim, f),
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.stop(sim, f),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.stop(sim, f),
+            Role::Detached(ends) => Detached { ends }.stop(sim, f),
         }
     }
 }

@@ -292,6 +292,7 @@ impl Simulator {
             self.trace(l, ev, &pkt);
         }
         if lost {
+            self.links[l.idx()].ns2_lost(self.pool.ns2_now.0);
             let pkt = self.pool.take(c.r);
             self.count_drop(&pkt);
         } else if at == c.dst {

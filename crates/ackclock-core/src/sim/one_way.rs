@@ -4,7 +4,7 @@
 //! [`Simulator::deliver`], which a Tmix half-connection uses too. This file is a child module
 //! of `sim`.
 
-use super::flow::{Kind, OneWay};
+use super::flow::{Kind, OneWay, Role};
 use super::{tfrc, Agent, Simulator};
 use crate::ids::FlowId;
 use crate::packet::{Packet, PacketKind};
@@ -35,7 +35,81 @@ impl Kind for OneWay {
     }
 }
 
+/// A one-way flow with an endpoint detached from its node during the run (ns-2's `$ns
+/// detach-agent`, Node instproc detach in tcl/lib/ns-node.tcl): the endpoint's port and its
+/// target become the null agent, so what it sends goes nowhere and what reaches it is dropped
+/// there, untraced, while the endpoint itself (its timers, its application) runs on. The
+/// other endpoint and the packets already in the network are untouched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Detached {
+    /// [`Detached::SENDER`] and/or [`Detached::RECEIVER`].
+    pub(super) ends: u8,
+}
+
+impl Detached {
+    pub(super) const SENDER: u8 = 1;
+    pub(super) const RECEIVER: u8 = 2;
+
+    /// The endpoint that sends packets of `kind`: the sender its data, the receiver its ACKs.
+    fn from_end(kind: PacketKind) -> u8 {
+        match kind {
+            PacketKind::TcpAck => Detached::RECEIVER,
+            PacketKind::TcpData | PacketKind::Udp => Detached::SENDER,
+        }
+    }
+}
+
+impl Kind for Detached {
+    fn send(self, sim: &mut Simulator, r: PacketRef, later: &[PacketRef]) {
+        if self.ends & Detached::from_end(sim.pool.get(r).kind) != 0 {
+            // To the null agent, with the uid ns-2's Agent::allocpkt gave it.
+            sim.next_packet_id += 1;
+            sim.pool.take(r);
+        } else {
+            OneWay.send(sim, r, later);
+        }
+    }
+
+    fn receive(self, sim: &mut Simulator, pkt: &Packet) {
+        // The packet's destination is the end that did not send it.
+        let to = Detached::SENDER | Detached::RECEIVER;
+        if self.ends & (to & !Detached::from_end(pkt.kind)) == 0 {
+            OneWay.receive(sim, pkt);
+        }
+    }
+
+    fn dropped(self, _sim: &mut Simulator, _pkt: &Packet) {}
+
+    fn start(self, sim: &mut Simulator, f: FlowId) {
+        sim.one_way_start(f);
+    }
+
+    fn stop(self, sim: &mut Simulator, f: FlowId) {
+        sim.one_way_stop(f);
+    }
+}
+
 impl Simulator {
+    /// Detaches the sender (or the receiver) of one-way flow `f` from its node from now on
+    /// ([`Detached`]).
+    pub fn detach_endpoint(&mut self, f: usize, sender: bool) -> Result<(), String> {
+        let flow = self
+            .flows
+            .get_mut(f)
+            .ok_or_else(|| format!("no flow {f}"))?;
+        let end = if sender {
+            Detached::SENDER
+        } else {
+            Detached::RECEIVER
+        };
+        flow.role = match flow.role {
+            Role::Own if !matches!(flow.agent, Agent::Tfrc(_)) => Role::Detached(end),
+            Role::Detached(ends) => Role::Detached(ends | end),
+            _ => return Err(format!("flow {f} is not a one-way TCP or UDP flow")),
+        };
+        Ok(())
+    }
+
     /// Hands an arriving packet to its flow's own agent, sends what the agent answers and
     /// brings the flow's timers up to date.
     #[inline(always)]

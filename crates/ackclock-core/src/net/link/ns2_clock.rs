@@ -142,14 +142,43 @@ impl Link {
         }
     }
 
-    /// A point of the queue monitor's integrals at ns-2 time `x`, with the backlog now.
+    /// A point of the queue monitor's integrals at ns-2 time `x`, with the monitor's count
+    /// now: arrivals less departures and drops, the loss model's drops included (they go to
+    /// the link's drop target, which the monitor counts: below zero under a loss model after
+    /// the link, as in ns-2).
     #[inline]
-    fn ns2_point(&mut self, x: f64) {
-        let (bytes, packets) = (self.waiting_bytes as f64, self.waiting.len() as f64);
-        if let Some(i) = self.ns2.as_mut().and_then(|n| n.integrals.as_mut()) {
-            i.bytes.new_point(x, bytes);
-            i.packets.new_point(x, packets);
-        }
+    pub(super) fn ns2_point(&mut self, x: f64) {
+        let Some(i) = self.ns2.as_mut().and_then(|n| n.integrals.as_mut()) else {
+            return;
+        };
+        let c = &self.counters;
+        let count = |arrived: u64, departed: u64, dropped: u64, lost: u64| {
+            arrived as f64 - departed as f64 - dropped as f64 - lost as f64
+        };
+        i.bytes.new_point(
+            x,
+            count(
+                c.arrived_bytes,
+                c.departed_bytes,
+                c.dropped_bytes,
+                c.lost_bytes,
+            ),
+        );
+        i.packets.new_point(
+            x,
+            count(
+                c.arrived_packets,
+                c.departed_packets,
+                c.dropped_packets,
+                c.lost_packets,
+            ),
+        );
+    }
+
+    /// The loss model after the link took the packet that has just crossed it, at ns-2 time
+    /// `x`: a point of the queue monitor's integrals (its drop).
+    pub fn ns2_lost(&mut self, x: f64) {
+        self.ns2_point(x);
     }
 
     /// Stops keeping ns-2's clock (before the run: another link cannot keep it).
