@@ -185,3 +185,49 @@ def test_nam_trace_is_ns2s_to_the_digit(vs_ns2: Callable[..., Both]) -> None:
     nam = vs_ns2(NAM).same("out.nam")["out.nam"]
     assert "-D 3.0000000000000004e-09" in nam
     assert any(len(x.split()[2]) > 12 for x in nam.splitlines() if x.startswith("r -t"))
+
+
+SIMULATOR_ARRAYS = """
+set ns [new Simulator]
+set tf [open out.tr w]
+$ns trace-all $tf
+set n0 [$ns node]
+set n1 [$ns node]
+set n2 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 2ms DropTail
+$ns duplex-link $n1 $n2 1Mb 10ms DropTail
+Simulator instproc get-link { a b } {
+    $self instvar link_
+    return $link_([$a id]:[$b id])
+}
+Simulator instproc node-count {} {
+    $self instvar Node_
+    return [llength [array names Node_]]
+}
+set l [$ns get-link $n1 $n2]
+[$l queue] set limit_ 4
+puts "nodes [$ns node-count] same [expr {$l eq [$ns link $n1 $n2]}]\
+ bw [[$l link] set bandwidth_]"
+set udp [new Agent/UDP]
+$ns attach-agent $n0 $udp
+set null [new Agent/Null]
+$ns attach-agent $n2 $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr set rate_ 2Mb
+$cbr attach-agent $udp
+$ns at 0.1 "$cbr start"
+$ns at 0.5 "$ns flush-trace; close $tf; exit 0"
+$ns run
+"""
+
+
+def test_a_simulator_instproc_reads_link_and_node_arrays(vs_ns2: Callable[..., Both]) -> None:
+    """Scripts add Simulator instprocs that read ns-2's own arrays (``$self instvar link_``,
+    ``link_($sid:$did)``, as ns-2.35's tcl/ex/test-drr.tcl does; ``Node_``): the link's
+    object is the one ``$ns link`` returns, and its queue limit set through it holds."""
+    both = vs_ns2(SIMULATOR_ARRAYS)
+    both.same("out.tr")
+    assert both.ns.out.split()[:4] == ["nodes", "3", "same", "1"]
+    # Drops at the limit of 4 set through the link's object (its default is 50).
+    assert any(x.startswith("d ") for x in both.ns.file("out.tr").splitlines())

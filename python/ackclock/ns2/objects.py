@@ -182,6 +182,11 @@ class TclObject:
             raise TclError(str(e)) from None
         return "" if result is None else str(result)
 
+    def cmd___ac_array(self, var: str) -> str:
+        """An array variable the object keeps in Python, as ``name value ...`` (otcl.py's
+        pylink asks it at ``$self instvar``); a Tcl error for none."""
+        raise TclError(f"{self.handle}: no array {var}")
+
     def cmd_info(self, what: str = "", *args: str) -> str:
         if what == "class":
             return self.cls

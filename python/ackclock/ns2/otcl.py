@@ -314,6 +314,12 @@ proc ::otcl::m_instvar {obj args} {
 # A Python object's variable seen from Tcl: read and written through Python.
 proc ::otcl::pylink {obj var full} {
     if {[trace info variable $full] ne ""} { return }
+    if {![catch {::__ac_dispatch $obj __ac_array $var} pairs]} {
+        # An array the Python object keeps (the Simulator's link_, Node_): as it is now.
+        array unset $full
+        array set $full $pairs
+        return
+    }
     if {![catch {::__ac_dispatch $obj set $var} value]} { set $full $value }
     trace add variable $full {read write} [list ::otcl::pytrace $obj $var $full]
 }

@@ -71,6 +71,7 @@ class Simulator(TclObject):
         self.nodes: list[Node] = []
         self.links: list[SimplexLink] = []
         self.by_ends: dict[tuple[int, int], SimplexLink] = {}
+        self._link_objects: dict[int, str] = {}  # id(SimplexLink) -> its SimpleLink object
         self.agents: list[Agent] = []
         self.tmix: list[TmixEnd] = []
         self.events: list[tuple[float, int, str | Callable[[], None], Location]] = []
@@ -191,12 +192,30 @@ class Simulator(TclObject):
         self._link(a, b).queue.write_var("limit_", limit)
 
     def cmd_link(self, a: str, b: str) -> str:
-        link = self._link(a, b)
+        return self._link_object(self._link(a, b))
+
+    def _link_object(self, link: SimplexLink) -> str:
+        """The link's object, one per link as ns-2's link_ array holds it."""
         link.exposed = True
-        obj = self.ctx.new_object("SimpleLink", [])
-        assert isinstance(obj, Link)
-        obj.link = link
-        return obj.handle
+        handle = self._link_objects.get(id(link))
+        if handle is None:
+            obj = self.ctx.new_object("SimpleLink", [])
+            assert isinstance(obj, Link)
+            obj.link = link
+            handle = self._link_objects[id(link)] = obj.handle
+        return handle
+
+    def cmd___ac_array(self, var: str) -> str:
+        """The Simulator's arrays a script reads through ``$self instvar`` (in a ``Simulator
+        instproc`` of its own): ``link_`` (``link_($sid:$did)``, each link's object) and
+        ``Node_`` (``Node_($id)``, each node), as they are now (otcl.py's pylink)."""
+        if var == "link_":
+            pairs = [(f"{s}:{d}", self._link_object(lk)) for (s, d), lk in self.by_ends.items()]
+        elif var == "Node_":
+            pairs = [(str(n.id), n.handle) for n in self.nodes]
+        else:
+            raise TclError(f"no array {var}")
+        return " ".join(f"{k} {v}" for k, v in pairs)
 
     def cmd_duplex_link_op(self, a: str, b: str, op: str = "", *value: str) -> None:
         """nam's layout of a link: ``orient``, ``color``, ``queuePos`` and ``label`` are
