@@ -740,7 +740,16 @@ impl TcpSender {
         if self.hooks.pkts_acked {
             self.ack_owd =
                 (self.timestamps && pkt.ts_echo > SimTime::ZERO && pkt.sent_at >= pkt.ts_echo)
-                    .then(|| pkt.sent_at.since(pkt.ts_echo));
+                    .then(|| {
+                        if self.ns3_ts_ms {
+                            // ns-3's TSval and TSecr are whole milliseconds of each end's clock
+                            // (`TcpOptionTS::NowToTsValue`).
+                            const MS: u64 = crate::time::PS_PER_S / 1000;
+                            SimDuration((pkt.sent_at.0 / MS - pkt.ts_echo.0 / MS) * MS)
+                        } else {
+                            pkt.sent_at.since(pkt.ts_echo)
+                        }
+                    });
         }
         if self.hooks.in_ack_event && ack >= self.una && ack <= self.maxseq {
             // Linux's tcp_in_ack_event: before the sender reacts to the ACK's ECN-Echo.

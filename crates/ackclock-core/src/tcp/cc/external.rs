@@ -385,6 +385,7 @@ mod tests {
                 acked: 1,
                 rtt: None,
                 owd: None,
+                echo: None,
             },
         );
         e.cwnd_event(&mut w, CaEvent::TxStart);

@@ -108,6 +108,7 @@ mod tests {
                 acked: 1,
                 rtt: Some(SimDuration::from_millis(rtt_ms)),
                 owd: None,
+                echo: None,
             },
         );
         h

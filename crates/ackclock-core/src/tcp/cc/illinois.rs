@@ -17,7 +17,17 @@
 //!
 //! Congestion avoidance adds alpha / cwnd per segment acknowledged; a loss leaves (1 - beta)
 //! cwnd; a timeout resets alpha and beta to 1 and 1/2. Slow start is Reno's. ns-3 and Linux
-//! take delays in whole milliseconds (ns-3) or microseconds (Linux); here they are exact.
+//! take delays in whole milliseconds (ns-3) or microseconds (Linux); here they are exact,
+//! but under `ns3_model`.
+//!
+//! `ns3_model` = 1 (the `ns3` profile's default) follows ns-3.44's `TcpIllinois` in its own
+//! types: d_a and d_m are whole milliseconds (`Time::GetMilliSeconds`); congestion avoidance
+//! keeps a `uint32_t` counter, `m_ackCnt += segmentsAcked x alpha` (the fraction dropped at
+//! each ACK), and grows cwnd by whole segments while the counter reaches cwnd in segments
+//! (`IncreaseWindow`); `RecalcParam`'s Reno rule compares cwnd in *bytes* with `WinThresh`
+//! (15), so it never applies to a window of more than 15 bytes; the round's sums restart at a
+//! loss (`CongestionStateSet`'s `Reset`); ssthresh is (1 - beta) x whole segments, truncated
+//! (`GetSsThresh`; ns-3 takes the bytes in flight where this takes cwnd).
 
 use super::{
     slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class,
@@ -44,6 +54,8 @@ pub struct Illinois {
     round_end: u64,
     rtt_above: bool,
     rtt_low: u32,
+    /// `ns3_model`: ns-3's `m_ackCnt`.
+    ns3: Option<u32>,
 }
 
 impl Illinois {
@@ -80,6 +92,43 @@ impl Illinois {
     }
 }
 
+impl Illinois {
+    /// ns-3.44's `TcpIllinois::IncreaseWindow` (with `RecalcParam` and `Reset`).
+    fn ns3_cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if ev.una >= self.round_end {
+            // `RecalcParam(m_cWnd)`: the window in bytes against `WinThresh` in segments.
+            if self.cnt_rtt > 0 {
+                let ms = |d: f64| (d * 1000.0).floor() / 1000.0;
+                let da = ms(self.sum_rtt / self.cnt_rtt as f64 - self.base_rtt);
+                let dm = ms(self.max_rtt - self.base_rtt);
+                self.update(da, dm);
+            }
+            self.round_end = ev.sent;
+            self.cnt_rtt = 0;
+            self.sum_rtt = 0.0;
+        }
+        if w.cwnd < w.ssthresh {
+            slow_start(w, &ev);
+            return;
+        }
+        let Some(ack_cnt) = self.ns3.as_mut() else {
+            return;
+        };
+        let mut seg_cwnd = (w.cwnd.floor() as u32).max(1);
+        let old = seg_cwnd;
+        if ev.acked > 0 {
+            *ack_cnt = (f64::from(*ack_cnt) + ev.acked as f64 * self.alpha) as u32;
+        }
+        while *ack_cnt >= seg_cwnd {
+            *ack_cnt -= seg_cwnd;
+            seg_cwnd += 1;
+        }
+        if seg_cwnd != old {
+            w.cwnd = f64::from(seg_cwnd);
+        }
+    }
+}
+
 crate::params! {
     /// Illinois's parameters (`cc_params`), each with its declaration.
     pub struct IllinoisParams {
@@ -91,6 +140,8 @@ crate::params! {
         beta_base: f64 = Param::new("beta_base", 0.5, Range::Between(0.0, 1.0), "decrease below win_thresh").ns3("BetaBase"),
         win_thresh: f64 = Param::new("win_thresh", 15.0, Range::Segments, "Reno below this window").ns3("WinThresh"),
         theta: f64 = Param::new("theta", 5.0, Range::Whole(1, 1_000_000), "rounds of low delay before alpha_max again").ns3("Theta"),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpIllinois arithmetic (module notes)")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -124,6 +175,7 @@ impl CongestionOps for Illinois {
             round_end: 0,
             rtt_above: false,
             rtt_low: 0,
+            ns3: p.ns3_model.then_some(0),
         }
     }
 
@@ -151,6 +203,10 @@ impl CongestionOps for Illinois {
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if self.ns3.is_some() {
+            self.ns3_cong_avoid(w, ev);
+            return;
+        }
         if ev.una >= self.round_end {
             if w.cwnd < self.win_thresh {
                 self.alpha = self.alpha_base;
@@ -172,6 +228,12 @@ impl CongestionOps for Illinois {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if self.ns3.is_some() {
+            // `GetSsThresh`: whole segments, truncated.
+            return ((1.0 - self.beta) * w.cwnd.min(w.rwnd).floor())
+                .max(2.0)
+                .floor();
+        }
         ((1.0 - self.beta) * w.cwnd.min(w.rwnd)).max(2.0)
     }
 
@@ -229,5 +291,58 @@ mod tests {
         assert!((w.cwnd - 100.02).abs() < 1e-12);
         let w = Window::new(100.0, 50.0, 1e9);
         assert_eq!(i.ssthresh(&w, SimTime::ZERO), 75.0);
+    }
+
+    /// ns-3.44's `IncreaseWindow`: a `uint32_t` counter takes segments x alpha, its fraction
+    /// dropped, and cwnd grows by whole segments; d_a and d_m in whole milliseconds.
+    #[test]
+    fn ns3_model_counts_in_whole_segments_and_milliseconds() {
+        let p = IllinoisParams {
+            ns3_model: true,
+            ..IllinoisParams::default()
+        };
+        let mut i = Illinois::new(&p, &CcSetup::default());
+        let mut w = Window::new(20.0, 10.0, 1e9);
+        let ack = |i: &mut Illinois, w: &mut Window, acked: u64| {
+            let mut ev = AckEvent::one_segment(SimTime::ZERO, None);
+            ev.acked = acked;
+            ev.una = 0;
+            ev.sent = 0;
+            i.cong_avoid(w, ev);
+        };
+        // alpha_max 10: two segments add 20 = cwnd, one whole segment.
+        ack(&mut i, &mut w, 2);
+        assert_eq!((w.cwnd, i.ns3), (21.0, Some(0)));
+        // alpha 0.3: 2 x 0.3 = 0.6 is truncated away on every ACK, so cwnd never grows.
+        i.alpha = 0.3;
+        for _ in 0..100 {
+            ack(&mut i, &mut w, 2);
+        }
+        assert_eq!((w.cwnd, i.ns3), (21.0, Some(0)));
+        // alpha 1.7: 3.4 -> 3 per ACK; seven ACKs make 21, one segment.
+        i.alpha = 1.7;
+        for _ in 0..7 {
+            ack(&mut i, &mut w, 2);
+        }
+        assert_eq!((w.cwnd, i.ns3), (22.0, Some(0)));
+        // RecalcParam: 10.6 ms of average and 40.9 ms of largest queueing delay are 10 and
+        // 40 ms: alpha from k1 / (k2 + da) with those.
+        i.base_rtt = 0.100;
+        i.max_rtt = 0.1409;
+        i.sum_rtt = 2.0 * 0.1106;
+        i.cnt_rtt = 2;
+        i.round_end = 0;
+        let mut ev = AckEvent::one_segment(SimTime::ZERO, None);
+        ev.acked = 0;
+        ev.una = 5;
+        ev.sent = 9;
+        i.cong_avoid(&mut w, ev);
+        let (dm, da) = (0.040 - 0.0004, 0.010 - 0.0004);
+        let alpha = dm * 10.0 / (dm + da * (10.0 - 0.3) / 0.3);
+        assert!((i.alpha - alpha).abs() < 1e-9, "{} {alpha}", i.alpha);
+        // ssthresh: (1 - beta) x whole segments, truncated.
+        i.beta = 0.3;
+        let w = Window::new(22.7, 10.0, 1e9);
+        assert_eq!(i.ssthresh(&w, SimTime::ZERO), (0.7f64 * 22.0).floor());
     }
 }

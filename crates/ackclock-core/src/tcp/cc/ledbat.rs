@@ -209,6 +209,7 @@ mod tests {
                 acked: 1,
                 rtt: None,
                 owd: Some(SimDuration::from_millis(ms)),
+                echo: None,
             },
         );
     }

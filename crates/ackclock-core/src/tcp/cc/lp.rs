@@ -16,12 +16,21 @@
 //!   echoed segment was sent, `m_inference`), and d_min / d_max restart from s;
 //! - within the inference time after a reduction, congestion avoidance does not grow
 //!   (`LP_WITHIN_INF`); otherwise it is Reno's, as are slow start and the loss response.
+//!
+//! `ns3_model` = 1 (the `ns3` profile's default) follows ns-3.44's `TcpLp` to the bit: the
+//! delays are whole milliseconds (`OwdCalculator`: TSval - TSecr, each a millisecond count,
+//! with `ns3_ts_ms`; a zero delay is no sample), s is kept eight times over in a `uint32_t`
+//! (`m_sOwd += owd - (m_sOwd >> 3)`), the threshold is d_min + 15 (d_max - d_min) / 100 in
+//! integer milliseconds (so with d_max - d_min under 7 ms any s above d_min is an
+//! indication), a reduction restarts d_min from s and d_max from 2 s (`m_sOwd >> 2`), halves
+//! cwnd in bytes (`m_cWnd >> 1`, at least one segment), and the inference time is 3 x (now -
+//! TSecr), the echoed timestamp in whole milliseconds (`PktsAcked`).
 
 use super::{
     reno_increase, slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class,
     Param, Range, Window, NO_TRACE,
 };
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
 pub struct Lp {
@@ -37,6 +46,60 @@ pub struct Lp {
     within_inference: bool,
     /// Early congestion indications so far.
     pub indications: u64,
+    /// `ns3_model`: ns-3.44's integer state.
+    ns3: Option<Ns3Lp>,
+    mss: f64,
+}
+
+/// ns-3.44's `TcpLp` state, in its types: milliseconds as `uint32_t`, s eight times over.
+#[derive(Clone, Copy, Debug)]
+struct Ns3Lp {
+    s_owd8: u32,
+    owd_min: u32,
+    owd_max: u32,
+    owd_max_rsv: u32,
+    last_drop: Option<SimTime>,
+    inference: SimDuration,
+}
+
+impl Ns3Lp {
+    const NEW: Ns3Lp = Ns3Lp {
+        s_owd8: 0,
+        owd_min: u32::MAX,
+        owd_max: 0,
+        owd_max_rsv: 0,
+        last_drop: None,
+        inference: SimDuration(0),
+    };
+
+    /// `RttSample` with a delay of `owd` whole milliseconds (not zero).
+    fn sample(&mut self, owd: u32) {
+        self.owd_min = self.owd_min.min(owd);
+        if owd > self.owd_max {
+            if owd > self.owd_max_rsv {
+                self.owd_max = if self.owd_max_rsv == 0 {
+                    owd
+                } else {
+                    self.owd_max_rsv
+                };
+                self.owd_max_rsv = owd;
+            } else {
+                self.owd_max = owd;
+            }
+        }
+        self.s_owd8 = if self.s_owd8 != 0 {
+            self.s_owd8.wrapping_add(owd.wrapping_sub(self.s_owd8 >> 3))
+        } else {
+            owd << 3
+        };
+    }
+
+    /// `PktsAcked`'s threshold test: s within d_min + 15 (d_max - d_min) / 100, in unsigned
+    /// 32-bit milliseconds as ns-3 computes it.
+    fn within_threshold(&self) -> bool {
+        let spread = self.owd_max.wrapping_sub(self.owd_min);
+        self.s_owd8 >> 3 <= self.owd_min.wrapping_add(15u32.wrapping_mul(spread) / 100)
+    }
 }
 
 impl Lp {
@@ -66,6 +129,8 @@ crate::params! {
     /// TCP-LP's parameters (`cc_params`), each with its declaration.
     pub struct LpParams {
         delta: f64 = Param::new("delta", 0.15, Range::Fraction, "threshold: d_min + delta (d_max - d_min)"),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLp arithmetic (module notes)")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -80,7 +145,7 @@ impl CongestionOps for Lp {
     type Params = LpParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &LpParams, _setup: &CcSetup) -> Lp {
+    fn new(p: &LpParams, setup: &CcSetup) -> Lp {
         Lp {
             delta: p.delta,
             sowd: 0.0,
@@ -91,10 +156,16 @@ impl CongestionOps for Lp {
             inference: 0.0,
             within_inference: false,
             indications: 0,
+            ns3: p.ns3_model.then_some(Ns3Lp::NEW),
+            mss: setup.mss.max(1.0),
         }
     }
 
     fn pkts_acked(&mut self, w: &mut Window, sample: &AckSample) {
+        if self.ns3.is_some() {
+            self.ns3_pkts_acked(w, sample);
+            return;
+        }
         let Some(owd) = sample.owd else {
             return;
         };
@@ -144,6 +215,48 @@ impl CongestionOps for Lp {
     }
 }
 
+impl Lp {
+    /// ns-3.44's `TcpLp::PktsAcked` (with `RttSample` and `OwdCalculator`).
+    fn ns3_pkts_acked(&mut self, w: &mut Window, sample: &AckSample) {
+        const MS: u64 = crate::time::PS_PER_S / 1000;
+        let Some(n) = self.ns3.as_mut() else {
+            return;
+        };
+        // `OwdCalculator`: |TSval - TSecr| in milliseconds; zero is no valid sample.
+        if let Some(owd) = sample.owd {
+            let ms = (owd.0 / MS) as u32;
+            if ms > 0 {
+                n.sample(ms);
+            }
+        }
+        self.sowd = f64::from(n.s_owd8 >> 3) / 1000.0;
+        let now = sample.now;
+        if let Some(echo) = sample.echo {
+            let echo_ms = echo.0 / MS;
+            if now.0 / MS > echo_ms {
+                n.inference = SimDuration(3 * (now.0 - echo_ms * MS));
+            }
+        }
+        self.within_inference = n.last_drop.is_some_and(|t| now.since(t) < n.inference);
+        if n.within_threshold() {
+            return;
+        }
+        n.owd_min = n.s_owd8 >> 3;
+        n.owd_max = n.s_owd8 >> 2;
+        n.owd_max_rsv = n.s_owd8 >> 2;
+        let mss = self.mss;
+        w.cwnd = if self.within_inference {
+            1.0
+        } else {
+            // `m_cWnd >> 1` in bytes, at least one segment.
+            let bytes = (w.cwnd * mss).round() as u64;
+            ((bytes >> 1) as f64 / mss).max(1.0)
+        };
+        n.last_drop = Some(now);
+        self.indications += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +270,7 @@ mod tests {
                 acked: 1,
                 rtt: Some(SimDuration::from_millis(100)),
                 owd: Some(SimDuration::from_millis(owd_ms)),
+                echo: None,
             },
         );
     }
@@ -183,5 +297,62 @@ mod tests {
         let mut ca = Window::new(20.0, 10.0, 1e9);
         l.cong_avoid(&mut ca, AckEvent::one_segment(SimTime::ZERO, None));
         assert_eq!(ca.cwnd, 20.0);
+    }
+
+    /// ns-3.44's `TcpLp` in its integers: s kept eight times over, the threshold
+    /// d_min + 15 (d_max - d_min) / 100 in whole milliseconds, cwnd halved in bytes, the
+    /// inference time 3 x (now - TSecr in whole milliseconds).
+    #[test]
+    fn ns3_model_keeps_ns3s_integer_milliseconds() {
+        let p = LpParams {
+            ns3_model: true,
+            ..LpParams::default()
+        };
+        let setup = CcSetup {
+            mss: 340.0,
+            ..CcSetup::default()
+        };
+        let mut l = Lp::new(&p, &setup);
+        let mut w = Window::new(41.0, 10.0, 1e9);
+        let at = |l: &mut Lp, w: &mut Window, t_us: u64, owd_ms: u64, echo_us: u64| {
+            l.pkts_acked(
+                w,
+                &AckSample {
+                    now: SimTime(t_us * 1_000_000),
+                    acked: 1,
+                    rtt: Some(SimDuration::from_millis(100)),
+                    owd: Some(SimDuration::from_millis(owd_ms)),
+                    echo: Some(SimTime(echo_us * 1_000_000)),
+                },
+            )
+        };
+        // 45 ms: s8 = 360, d_min = d_max = 45 (the reserve 45).
+        at(&mut l, &mut w, 1_000_000, 45, 900_500);
+        let n = l.ns3.unwrap();
+        assert_eq!(
+            (n.s_owd8, n.owd_min, n.owd_max, n.owd_max_rsv),
+            (360, 45, 45, 45)
+        );
+        // 47 ms: the reserve takes 47, d_max the old reserve; s8 = 360 + 47 - 45 = 362.
+        at(&mut l, &mut w, 1_010_000, 47, 910_000);
+        let n = l.ns3.unwrap();
+        assert_eq!((n.s_owd8, n.owd_max, n.owd_max_rsv), (362, 45, 47));
+        assert_eq!(w.cwnd, 41.0);
+        // 53 ms: d_max 47, s8 = 362 + 53 - 45 = 370, s = 46 > 45 + 15 x 2 / 100 = 45 (the
+        // real-valued threshold 45.3 too): an indication halves 13940 bytes to 6970.
+        at(&mut l, &mut w, 1_020_000, 53, 920_000);
+        let n = l.ns3.unwrap();
+        assert_eq!(n.s_owd8, 370);
+        assert_eq!(l.indications, 1);
+        assert_eq!(w.cwnd, 6970.0 / 340.0);
+        // d_min from s (46), d_max and the reserve from 2 s (370 >> 2 = 92).
+        assert_eq!((n.owd_min, n.owd_max, n.owd_max_rsv), (46, 92, 92));
+        // The inference time: 3 x (1.020 s - 0.920 s) = 300 ms.
+        assert_eq!(n.inference, SimDuration::from_millis(300));
+        // A zero delay is no sample; s stays, and a second indication comes only above
+        // 46 + 15 x 46 / 100 = 52 ms.
+        at(&mut l, &mut w, 1_030_000, 0, 930_000);
+        assert_eq!(l.ns3.unwrap().s_owd8, 370);
+        assert_eq!(l.indications, 1);
     }
 }

@@ -124,8 +124,12 @@ pub struct AckSample {
     pub rtt: Option<SimDuration>,
     /// The one-way delay the ACK's timestamps tell (its TSval, when the receiver sent it,
     /// less its TSecr, when the segment it echoes was sent: RFC 6817's and ns-3's
-    /// `m_rcvTimestampValue - m_rcvTimestampEchoReply`); None without timestamps.
+    /// `m_rcvTimestampValue - m_rcvTimestampEchoReply`); None without timestamps. Under
+    /// `ns3_ts_ms`, in whole milliseconds of the two timestamps, as ns-3's are.
     pub owd: Option<SimDuration>,
+    /// When the segment the ACK's TSecr echoes was sent (ns-3's `m_rcvTimestampEchoReply`);
+    /// None without timestamps.
+    pub echo: Option<SimTime>,
 }
 
 /// The optional hooks on the sender's per-segment and per-ACK paths that an algorithm
@@ -841,6 +845,7 @@ mod tests {
                     acked: i % 3 + 1,
                     rtt: ms(40 + 7 * i),
                     owd: ms(20 + 5 * i),
+                    echo: None,
                 };
                 a.pkts_acked(&mut w, &sample);
             }

@@ -300,6 +300,7 @@ mod tests {
                 acked: 1,
                 rtt: Some(SimDuration::from_millis(rtt_ms)),
                 owd: None,
+                echo: None,
             };
             v.pkts_acked(w, &sample);
             let mut ev = AckEvent::one_segment(SimTime(0), sample.rtt);

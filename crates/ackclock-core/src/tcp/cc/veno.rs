@@ -146,6 +146,7 @@ mod tests {
                 acked: 1,
                 rtt: Some(SimDuration::from_millis(ms)),
                 owd: None,
+                echo: None,
             },
         );
     }

@@ -52,6 +52,9 @@
 //!   control, the recovery point set, cwnd = ssthresh (classic) or PRR's entry step; in
 //!   `CA_CWR` cwnd does not grow, each ACK of new data runs PRR's `DoRecovery`, duplicates
 //!   start no recovery; the ACK passing the recovery point ends it with cwnd = ssthresh.
+//! - An ACK that moves nothing while data is outstanding calls congestion control's
+//!   `pkts_acked` with one segment and the smoothed RTT (`ProcessAck`'s `PktsAcked(m_tcb, 1,
+//!   m_srtt)` on a duplicate).
 //! - A timeout keeps the SACK information and takes every other outstanding segment as lost
 //!   (RFC 6675 section 5.1 with its errata 1610, `ReTxTimeout`'s `SetSentListLost`): cwnd one
 //!   segment, NextSeg resends the holes below the highest SACKed segment, then new data; a
@@ -195,6 +198,12 @@ impl TcpSender {
                     self.new_ack_timer(now);
                 }
             }
+        } else if ack == old_una && ack < self.maxseq {
+            // `ProcessAck` on an ACK that moves nothing with data outstanding (a duplicate):
+            // congestion control's `PktsAcked` with one segment and the smoothed RTT, as if
+            // that segment had been acknowledged.
+            let srtt = self.srtt_for_cc();
+            self.pkts_acked(now, 1, srtt);
         }
         self.rfc6675_send(now, &mut sb, out, c);
         self.scoreboard = Some(sb);

@@ -96,6 +96,7 @@ impl TcpSender {
                 acked,
                 rtt,
                 owd: self.ack_owd,
+                echo: (self.timestamps && self.ts_echo > SimTime::ZERO).then_some(self.ts_echo),
             };
             self.cc.pkts_acked(&mut self.w, &sample);
         }
