@@ -358,15 +358,17 @@ impl Simulation {
     }
 
     /// Flow `flow`'s TCP variables now (cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff,
-    /// window, inflight, pacing_rate; times in seconds), or None for a UDP flow.
+    /// window, inflight, pacing_rate; times in seconds; and ns2_awnd, ns-2's average window
+    /// `awnd_` in segments), or None for a UDP flow.
     fn tcp_vars<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(v) = self.sim.tcp_vars(flow) else {
+        let (Some(v), Some(awnd)) = (self.sim.tcp_vars(flow), self.sim.tcp_ns2_awnd(flow)) else {
             return Ok(None);
         };
         let d = PyDict::new(py);
         for (name, x) in ackclock_core::trace::tracer::TRACEABLE.iter().zip(v) {
             d.set_item(*name, x)?;
         }
+        d.set_item("ns2_awnd", awnd)?;
         Ok(Some(d))
     }
 

@@ -375,8 +375,8 @@ class TcpAgent(Agent):
             s = v["ssthresh"]
             return str(int(s) if s == s and s < 2**31 else window)
         if var == "awnd_":
-            # ns-2's awnd_ is a moving average of the window; ackclock reports the window.
-            return fmt_double(v["window"])
+            # ns-2.35's average window (TcpAgent::newack; TcpSender::ns2_awnd).
+            return fmt_double(v["ns2_awnd"])
         if var == "backoff_":
             return str(int(v["backoff"]))
         if var == "rttvar_" and v["srtt"] == 0 and v["rttvar"] == 0:

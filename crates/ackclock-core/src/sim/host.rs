@@ -241,6 +241,14 @@ impl Simulator {
             .is_some_and(|link| link.set_ns2_integrals(integrals))
     }
 
+    /// Flow `f`'s ns-2 average window `awnd_` (`TcpSender::ns2_awnd`); `None` for UDP.
+    pub fn tcp_ns2_awnd(&self, f: usize) -> Option<f64> {
+        match &self.flows.get(f)?.agent {
+            Agent::Tcp { sender, .. } => Some(sender.ns2_awnd()),
+            _ => None,
+        }
+    }
+
     /// Starts recording the changes of link direction `l`'s queue variables (RED's `curq_`
     /// and `ave_`, `queue::VarTrace`); false if its discipline has none.
     pub fn trace_queue_vars(&mut self, l: usize) -> Result<bool, String> {

@@ -205,6 +205,8 @@ pub struct TcpSender {
     pub w: Window,
     /// Fast-recovery window inflation, in segments (ns-2 `dupwnd_`).
     pub dupwnd: f64,
+    /// ns-2.35's average window `awnd_` (see [`TcpSender::ns2_awnd`]).
+    awnd: f64,
     cc: AnyCc,
     /// The optional per-segment and per-ACK hooks `cc` implements: the others are not
     /// called.
@@ -363,6 +365,26 @@ impl TcpSender {
         } else {
             self.w.cwnd
         }
+    }
+
+    /// ns-2.35's average window `awnd_`, in segments: `windowInit_` / 2 at the start
+    /// (`TcpAgent::reset`), then on each ACK that reaches `TcpAgent::newack` awnd_ = (1 -
+    /// windowThresh_) awnd_ + windowThresh_ cwnd_, with cwnd_ before the ACK opens it
+    /// (`recv_newack_helper` calls newack first) and ns-2's default windowThresh_ 0.002.
+    /// newack runs on every new ACK of Tahoe, Reno and NewReno agents and on a Sack1 agent's
+    /// new ACKs outside fast recovery and on the one that ends it; not on partial ACKs
+    /// (NewReno's `partialnewack`, Sack1 within recovery) nor in FullTcp agents
+    /// (`FullTcpAgent::newack` keeps no average). Read by the ns-2 front end's `awnd_`.
+    pub fn ns2_awnd(&self) -> f64 {
+        self.awnd
+    }
+
+    /// One step of [`TcpSender::ns2_awnd`]'s average (ns-2.35 `TcpAgent::newack`: the same
+    /// two roundings, `awnd_ *= 1.0 - wnd_th_; awnd_ += wnd_th_ * cwnd_`).
+    #[inline]
+    pub(super) fn note_ns2_newack(&mut self) {
+        const WINDOW_THRESH: f64 = 0.002; // tcl/lib/ns-default.tcl: windowThresh_
+        self.awnd = self.awnd * (1.0 - WINDOW_THRESH) + WINDOW_THRESH * self.w.cwnd;
     }
 
     pub fn take_cwnd_step(&mut self) -> Option<f64> {

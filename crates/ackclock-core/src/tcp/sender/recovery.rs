@@ -93,6 +93,12 @@ impl TcpSender {
         // ns-2.35's TcpAgent::newack with timerfix_ false calls newtimer() before rtt_update()
         // and the backoff reset: the timer restarts with the timeout from before this ACK.
         let early_rto = self.rtx_timer_before_sample.then(|| self.rtt.rto());
+        let newreno_partial = self.in_recovery
+            && self.recovery == Recovery::NewReno
+            && self.recover.is_some_and(|r| ack < r);
+        if !self.full_tcp && !newreno_partial {
+            self.note_ns2_newack(); // ns2_awnd: not on NewReno's partial ACKs
+        }
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
         self.pkts_acked(now, acked, rtt);

@@ -232,6 +232,7 @@ impl TcpSender {
             return false;
         }
         self.in_recovery = false;
+        self.note_ns2_newack(); // Sack1TcpAgent::recv: newack on the ACK that ends recovery
         if self.sack_exit_clears_recover {
             // Sack1TcpAgent::recv: `recover_ = 0` on the ACK that ends fast recovery, so
             // `dupack_action`'s `highest_ack_ > recover_` and `TcpAgent::ecn`'s `seqno >

@@ -171,6 +171,7 @@ impl TcpSender {
                 app_limited: false,
             },
             dupwnd: 0.0,
+            awnd: cfg.window_init_fixed as f64 / 2.0,
             una: 0,
             nxt: 0,
             maxseq: 0,

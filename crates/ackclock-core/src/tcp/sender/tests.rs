@@ -754,3 +754,35 @@ fn control_increase_opens_cwnd_only_while_window_limited() {
         assert_eq!(s.w.cwnd, before + 1.0);
     }
 }
+
+/// ns-2.35's `awnd_` (TcpAgent::reset, TcpAgent::newack): windowInit_ / 2, then on each new
+/// ACK awnd = (1 - 0.002) awnd + 0.002 cwnd, cwnd as it was before the ACK; duplicates and
+/// NewReno's partial ACKs (`partialnewack`) leave it.
+#[test]
+fn ns2_awnd_averages_cwnd_before_each_new_ack() {
+    let mut cfg = ns2_tcp();
+    cfg.limited_transmit = false;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::NewReno);
+    let mut want = cfg.window_init as f64 / 2.0;
+    assert_eq!(s.ns2_awnd(), want);
+    s.start(SimTime(0), &mut out, &mut c);
+    for t in 1..40 {
+        let cwnd = s.w.cwnd;
+        s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+        want = want * (1.0 - 0.002) + 0.002 * cwnd;
+        assert_eq!(s.ns2_awnd(), want, "ACK {t}");
+    }
+    for _ in 0..3 {
+        s.on_ack(SimTime(100), &ackp(s.una), &mut out, &mut c);
+    }
+    assert!(s.in_recovery);
+    assert_eq!(s.ns2_awnd(), want);
+    let recover = s.recover.unwrap();
+    s.on_ack(SimTime(101), &ackp(s.una + 1), &mut out, &mut c);
+    assert!(s.in_recovery, "a partial ACK");
+    assert_eq!(s.ns2_awnd(), want);
+    let cwnd = s.w.cwnd;
+    s.on_ack(SimTime(102), &ackp(recover), &mut out, &mut c);
+    assert!(!s.in_recovery);
+    assert_eq!(s.ns2_awnd(), want * (1.0 - 0.002) + 0.002 * cwnd);
+}
