@@ -27,6 +27,14 @@
 //!
 //! `beta` and `c` are settable, so seed 003's ns-2 values (beta 0.8, C 0.4) can be used.
 //!
+//! `max_increment` S_max > 0 is the growth cap of CUBIC's first versions (Linux 2.6.18's
+//! `tcp_cubic.c` 2.0, `bictcp_update`: `min_cnt` = cwnd HZ 8 / (10 max_increment delay_min),
+//! "max increment = Smax * rtt / 0.1"; module parameter `max_increment` 16; removed in later
+//! kernels, absent from RFC 9438), which the ns-2 CUBIC of seed 003's study sets with
+//! `cubic_max_increment_ 16`: in the cubic region cwnd grows by at most S_max segments per
+//! window for each 100 ms of the minimum RTT seen (16 a round trip on a 100 ms path); the
+//! Reno-friendly region is not capped (the friendliness step follows the cap there too).
+//!
 //! `linux_arith` = 1 follows Linux's `tcp_cubic.c` (`bictcp_update`, `bictcp_recalc_ssthresh`,
 //! `cubictcp_acked`) with its integer arithmetic instead, in whole segments: the cubic target
 //! at t + the minimum RTT (`delay_min`) gives `cnt` = cwnd / (target - cwnd) segments
@@ -54,6 +62,10 @@ pub struct Cubic {
     fast_convergence: bool,
     reno_friendly: bool,
     cnt_clamp: f64,
+    /// `max_increment` (S_max, segments per window per 100 ms of `delay_min`; 0: no cap).
+    max_increment: f64,
+    /// The smallest RTT sample seen (s; 0 before the first), for `max_increment`.
+    delay_min: f64,
     /// A congestion event set W_max (and no timeout forgot it since): `cnt_clamp` is off.
     reduced: bool,
     pub w_max: f64,
@@ -156,6 +168,8 @@ crate::params! {
         cnt_clamp: f64 = Param::new("cnt_clamp", 0.0, Range::NonNegative, "before a loss, grow 1/N per segment at least; 0: off")
             .ns3("CntClamp")
             .profile_defaults(&[("ns3", 20.0)]),
+        max_increment: f64 = Param::new("max_increment", 0.0, Range::NonNegative, "S_max: grow at most this many segments a window per 100 ms of minimum RTT; 0: off")
+            .ns2("cubic_max_increment_"),
     }
 }
 
@@ -176,6 +190,8 @@ impl CongestionOps for Cubic {
             fast_convergence: p.fast_convergence,
             reno_friendly: p.reno_friendly,
             cnt_clamp: p.cnt_clamp,
+            max_increment: p.max_increment,
+            delay_min: 0.0,
             reduced: false,
             w_max: 0.0,
             k: 0.0,
@@ -195,6 +211,9 @@ impl CongestionOps for Cubic {
         }
         if let Some(sample) = ev.delay.or(ev.rtt) {
             let r = sample.as_secs_f64();
+            if r > 0.0 && (self.delay_min == 0.0 || r < self.delay_min) {
+                self.delay_min = r;
+            }
             self.srtt = if self.srtt == 0.0 {
                 r
             } else {
@@ -238,7 +257,12 @@ impl CongestionOps for Cubic {
             // Reno-friendly region.
             w.cwnd = (w.cwnd + floor).max(self.w_est);
         } else if target > w.cwnd {
-            w.cwnd += ((target - w.cwnd) / w.cwnd * ev.credit).max(floor);
+            let mut grow = (target - w.cwnd) / w.cwnd;
+            if self.max_increment > 0.0 && self.delay_min > 0.0 {
+                // CUBIC 2.0's min_cnt: at most S_max x delay_min / 0.1 s segments a window.
+                grow = grow.min(self.max_increment * self.delay_min / 0.1 / w.cwnd);
+            }
+            w.cwnd += (grow * ev.credit).max(floor);
         } else {
             // At or above the target: grow very slowly (RFC 9438 4.4 allows up to 1/(100 cwnd)).
             w.cwnd += (0.01 * ev.credit / w.cwnd).max(floor);
@@ -396,6 +420,35 @@ mod tests {
         assert!((on - w_est).abs() < 1e-9, "{on} vs W_est {w_est}");
         assert!(off < on - 0.3, "{off} vs {on}");
         assert!(off <= cubic + 1e-9, "{off} above W_cubic {cubic}");
+    }
+
+    /// CUBIC 2.0's S_max (`max_increment`): far below W_max after a loss the cubic would
+    /// grow cwnd by hundreds of segments a round trip; with S_max 16 and 100 ms samples it
+    /// grows 16 a window (one window of ACKs: cwnd ACKs of one segment each).
+    #[test]
+    fn max_increment_caps_growth_per_window() {
+        let grown = |smax: f64| {
+            let given = BTreeMap::from([
+                ("max_increment".to_string(), smax),
+                ("reno_friendly".to_string(), 0.0),
+                ("c".to_string(), 40.0), // K = cbrt(3000 / 40) = 4.2 s: a steep start
+            ]);
+            let mut c = Cubic::new(&CubicParams::given(&given).unwrap(), &CcSetup::default());
+            let mut w = Window::new(10_000.0, 1e9, 1e9);
+            w.cwnd = c.ssthresh(&w, SimTime::ZERO);
+            w.ssthresh = w.cwnd;
+            let mut now = SimTime::ZERO;
+            c.cong_avoid(&mut w, ack(now)); // the epoch starts
+            let before = w.cwnd;
+            for _ in 0..before as usize {
+                now += SimDuration((0.1 / before * 1e12) as u64);
+                c.cong_avoid(&mut w, ack(now));
+            }
+            w.cwnd - before
+        };
+        let capped = grown(16.0);
+        assert!(capped > 15.9 && capped <= 16.0 + 1e-9, "{capped}");
+        assert!(grown(0.0) > 100.0, "{}", grown(0.0));
     }
 
     /// ns-3's `CntClamp` (20): after slow start ended without a loss (HyStart), cwnd grows

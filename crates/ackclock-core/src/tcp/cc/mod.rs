@@ -896,7 +896,7 @@ mod tests {
         assert_eq!(
             err("cubic", "gamma", 1.0),
             "cc_params.gamma: not a parameter of cubic; expected beta, c, fast_convergence, \
-             reno_friendly, linux_arith, cnt_clamp"
+             reno_friendly, linux_arith, cnt_clamp, max_increment"
         );
         assert_eq!(
             err("reno", "beta", 0.5),
