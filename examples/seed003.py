@@ -2,16 +2,17 @@
 
 Two high-speed flows share a 622 Mb/s, 100 ms RTT bottleneck (R0-R1, 48 ms, a 1555-packet buffer,
 20% of the BDP; 1 Gb/s, 1 ms access links), with ns-2 settings of the study's script (SACK,
-timestamps, window 67000, 1000-byte packets, max_ssthresh 100, maxburst 2, CUBIC beta 0.8 and
-C 0.4). Background: two Tmix flows, inbound (n0 -> n1) and outbound (n3 -> n2), replaying
-synthetic connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md)
-from time 0; flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until
---seconds. Without background, as in the earlier study the seed quotes: flow 1 at 0 s, flow 2 at
-50 s, 500 s in all. For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two
-flows' mean throughputs from flow 2's start to the end, without and with background traffic (the
-study's Table 1), and the background's throughput over time with and without the high-speed
-flows (its Figs. 8 and 9), and the loss rate of each run (its Appendix B): the bottleneck
-queue's drops over its arrivals, and the two high-speed flows' own, from flow 2's start on.
+timestamps, window 67000, 1000-byte packets, max_ssthresh 100, maxburst 2, CUBIC beta 0.8, C 0.4;
+its `cubic_max_increment_` 16, the early CUBIC's growth cap, with --cubic-max-increment 16).
+Background: two Tmix flows, inbound (n0 -> n1) and outbound (n3 -> n2), replaying synthetic
+connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md) from time 0;
+flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until --seconds. Without
+background, as in the earlier study the seed quotes: flow 1 at 0 s, flow 2 at 50 s, 500 s in all.
+For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two flows' mean throughputs
+from flow 2's start to the end, without and with background traffic (the study's Table 1), and the
+background's throughput over time with and without the high-speed flows (its Figs. 8 and 9), and
+the loss rate of each run (its Appendix B): the bottleneck queue's drops over its arrivals, and the
+two high-speed flows' own, from flow 2's start on.
 
     python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 1000] [--start 400]
                                [--rate 150]
@@ -65,7 +66,8 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
         net.tcp("inbound", "n0", "n1", tmix=str(vectors[0]), window=64, delayed_ack=True)
         net.tcp("outbound", "n3", "n2", tmix=str(vectors[1]), window=64, delayed_ack=True)
     if cc:
-        params = {"cubic": {"beta": 0.8, "c": 0.4}, "fast": {"alpha": args.fast_alpha}}
+        params = {"cubic": {"beta": 0.8, "c": 0.4, "max_increment": args.cubic_max_increment},
+                  "fast": {"alpha": args.fast_alpha}}
         for i, (src, dst) in enumerate((("n6", "n7"), ("n8", "n9"))):
             name = PROTOCOLS[cc[i]]
             net.tcp(f"flow{i + 1}", src, dst, cc=name, cc_params=params.get(name, {}),
@@ -128,6 +130,9 @@ def main() -> None:
                     help="length of the runs without background traffic (s)")
     ap.add_argument("--rate", type=float, default=150.0, help="Tmix connections per second")
     ap.add_argument("--fast-alpha", type=float, default=200.0)
+    ap.add_argument("--cubic-max-increment", type=float, default=0.0,
+                    help="CUBIC's S_max (0: RFC 9438's uncapped growth; the study's script sets"
+                         " cubic_max_increment_ 16)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("results/seed003"))
     args = ap.parse_args()
