@@ -42,6 +42,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "idle_rtx_timer": "bool",
         # cwnd grown only while window-limited (ns-2's control_increase_)
         "control_increase": "bool",
+        # ns-2's slowdown: the first reduction halves whatever Reno's decrease (decrease_num_)
+        "ns2_first_decrease": "bool",
         "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
         "dupack_threshold": "count",
         "min_rto": "time",
@@ -200,6 +202,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": True,  # Sack1TcpAgent::recv
                     "idle_rtx_timer": False,
                     "control_increase": False,  # Agent/TCP control_increase_ 0
+                    # the ns-2 front end sets it where decrease_num_ is not 0.5
+                    "ns2_first_decrease": False,
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
@@ -286,6 +290,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "control_increase": False,
+                    "ns2_first_decrease": False,
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
                     "min_rto": "200ms",  # TCP_RTO_MIN
@@ -366,6 +371,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "control_increase": False,
+                    "ns2_first_decrease": False,
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
                     "min_rto": "1s",  # TcpSocketBase::MinRto
@@ -456,6 +462,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "control_increase": False,
+                    "ns2_first_decrease": False,
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold
                     # CalcRTOValue: no floor besides the rounding up to TimerGranularity

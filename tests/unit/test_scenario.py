@@ -173,6 +173,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "sack_exit_clears_recover": True,  # ns-2 Sack1TcpAgent::recv
             "idle_rtx_timer": False,
             "control_increase": False,  # ns-2 control_increase_ 0
+            "ns2_first_decrease": False,
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,
             "min_rto_ps": 200 * MS,

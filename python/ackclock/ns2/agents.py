@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from ..profiles import CC_ALIASES, TCP_ALIASES
+from ..profiles import CC_ALIASES, CC_DEFAULTS, TCP_ALIASES
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
 from .rng import draw_boot_time
@@ -415,12 +415,19 @@ class TcpAgent(Agent):
                 if var not in self.vars or var in mapped:
                     continue
                 if cc == self.cc:
-                    cc_params[param] = _cc_value(self, var)
+                    value = _cc_value(self, var)
+                    # A variable at ns-2's default that is the algorithm's own default too
+                    # (Reno's increase_num_ 1.0, decrease_num_ 0.5) need not be given.
+                    if not (self.var_is_default(var) and value == CC_DEFAULTS[cc][param]):
+                        cc_params[param] = value
                     mapped.add(var)
                 elif var not in CC_ALIASES.get(self.cc, {}):
                     mapped.add(var)
         if cc_params:
             out["cc_params"] = cc_params
+        if cc_params.get("decrease", 0.5) != 0.5:
+            # TcpAgent::slowdown: the first decrease halves whatever decrease_num_ says.
+            out["ns2_first_decrease"] = True
         if "delay_growth_" in self.vars:
             self.map_delay_growth()
             mapped.add("delay_growth_")

@@ -119,6 +119,11 @@ tcp_config! {
     /// `control_increase_`, `TcpAgent::network_limited`).
     #[serde(default)]
     pub control_increase: bool,
+    /// ns-2.35's `TcpAgent::slowdown` with a `decrease` other than one half (Reno's AIMD b,
+    /// ns-2's decrease_num_): the connection's first window reduction, one in slow start and
+    /// the ssthresh of one after a timeout take half the window instead.
+    #[serde(default)]
+    pub ns2_first_decrease: bool,
     #[serde(default)]
     pub initial_ssthresh: Option<u32>,
     pub dupack_threshold: u32,
@@ -412,6 +417,7 @@ impl TcpConfig {
             sack_exit_clears_recover: self.sack_exit_clears_recover,
             idle_rtx_timer: self.idle_rtx_timer,
             control_increase: self.control_increase,
+            ns2_first_decrease: self.ns2_first_decrease,
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,

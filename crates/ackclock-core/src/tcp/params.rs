@@ -38,6 +38,10 @@ pub struct TcpParams {
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`).
     pub control_increase: bool,
+    /// ns-2.35's `TcpAgent::slowdown` rule for a congestion control that keeps other than
+    /// half the window (Reno's `decrease`, ns-2's decrease_num_): the first reduction, one in
+    /// slow start and one after a timeout halve the window anyway.
+    pub ns2_first_decrease: bool,
     pub initial_ssthresh: Option<u32>,
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,

@@ -263,6 +263,9 @@ pub struct TcpSender {
     idle_rtx_timer: bool,
     /// `TcpParams::control_increase` (ns-2's `control_increase_`).
     control_increase: bool,
+    /// `TcpParams::ns2_first_decrease`; `first_decrease` is ns-2's `first_decrease_`.
+    ns2_first_decrease: bool,
+    first_decrease: bool,
     ect_seen: bool,
     ecn_burst: bool,
     last_action: LastAction,

@@ -899,8 +899,12 @@ mod tests {
              reno_friendly, linux_arith, cnt_clamp, max_increment"
         );
         assert_eq!(
+            err("westwood", "beta", 0.5),
+            "cc_params.beta: not a parameter of westwood; it has none"
+        );
+        assert_eq!(
             err("reno", "beta", 0.5),
-            "cc_params.beta: not a parameter of reno; it has none"
+            "cc_params.beta: not a parameter of reno; expected increase, decrease"
         );
         assert_eq!(
             err("cubic", "beta", 1.5),

@@ -12,6 +12,13 @@
 //!   start adds 1/K per ACK with K = floor(cwnd / (max_ssthresh / 2)), at most
 //!   max_ssthresh/2 segments per round trip.
 //!
+//! - AIMD(a, b) (Floyd, Handley, Padhye, "A Comparison of Equation-Based and AIMD Congestion
+//!   Control", 2000): `increase` a segments per round trip in congestion avoidance (a/cwnd
+//!   per ACK) and `decrease` b of the window kept at a loss; Reno is a = 1, b = 0.5. ns-2.35
+//!   names them increase_num_ (`TcpAgent::opencwnd`, windowOption_ 1) and decrease_num_
+//!   (`TcpAgent::slowdown`, whose rule that the first reduction halves anyway is the TCP
+//!   parameter `ns2_first_decrease`, `tcp/sender/recovery.rs`).
+//!
 //! With packet-counted windows growth is per ACK, as in ns-2, RFC 5681's default and ns-3's
 //! `TcpNewReno` (one segment per ACK in slow start, one increment per ACK in congestion
 //! avoidance, however many segments the ACK covers). With byte-counted windows it is per
@@ -27,14 +34,28 @@
 use super::{
     reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Window,
 };
+use crate::params::{Param, Range};
 use crate::time::SimTime;
 
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Reno;
+#[derive(Clone, Copy, Debug)]
+pub struct Reno {
+    increase: f64,
+    decrease: f64,
+}
+
+impl Default for Reno {
+    fn default() -> Reno {
+        Reno { increase: 1.0, decrease: 0.5 }
+    }
+}
 
 crate::params! {
-    /// Reno has no parameters.
+    /// Reno's parameters (`cc_params`): AIMD's a and b, each with its declaration.
     pub struct RenoParams {
+        increase: f64 = Param::new("increase", 1.0, Range::Positive, "segments added per round trip in congestion avoidance (AIMD a)")
+            .ns2("increase_num_"),
+        decrease: f64 = Param::new("decrease", 0.5, Range::Between(0.0, 1.0), "fraction of the window kept on a loss (AIMD b)")
+            .ns2("decrease_num_"),
     }
 }
 
@@ -51,21 +72,30 @@ impl CongestionOps for Reno {
 
     type Params = RenoParams;
 
-    fn new(_p: &RenoParams, _setup: &CcSetup) -> Reno {
-        Reno
+    fn new(p: &RenoParams, _setup: &CcSetup) -> Reno {
+        Reno { increase: p.increase, decrease: p.decrease }
     }
 
     #[inline]
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
-        } else {
+        } else if self.increase == 1.0 {
             reno_increase(w, &ev);
+        } else {
+            // ns-2.35 TcpAgent::opencwnd, windowOption_ 1: increase_num_ / cwnd_ per ACK.
+            let credit = if ev.per_ack { 1.0 } else { ev.credit };
+            w.cwnd += self.increase * credit / w.cwnd;
         }
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
-        w.cwnd.min(w.rwnd) / 2.0
+        if self.decrease == 0.5 {
+            w.cwnd.min(w.rwnd) / 2.0
+        } else {
+            // ns-2.35 TcpAgent::slowdown: decreasewin = decrease_num_ * windowd().
+            self.decrease * w.cwnd.min(w.rwnd)
+        }
     }
 }
 
@@ -80,7 +110,7 @@ mod tests {
     #[test]
     fn slow_start_adds_one_per_ack() {
         let mut w = Window::new(2.0, 10.0, 100.0);
-        Reno.cong_avoid(&mut w, ack());
+        Reno::default().cong_avoid(&mut w, ack());
         assert_eq!(w.cwnd, 3.0);
     }
 
@@ -88,7 +118,7 @@ mod tests {
     fn congestion_avoidance_adds_one_per_window() {
         let mut w = Window::new(10.0, 5.0, 100.0);
         for _ in 0..10 {
-            Reno.cong_avoid(&mut w, ack());
+            Reno::default().cong_avoid(&mut w, ack());
         }
         // Ten ACKs of 1/cwnd each grow a 10-segment window by just under one segment.
         assert!(w.cwnd > 10.95 && w.cwnd < 11.0, "{}", w.cwnd);
@@ -97,14 +127,29 @@ mod tests {
     #[test]
     fn loss_halves_the_usable_window() {
         let w = Window::new(17.6, 0.0, 100.0);
-        assert_eq!(Reno.ssthresh(&w, SimTime::ZERO), 8.8);
+        assert_eq!(Reno::default().ssthresh(&w, SimTime::ZERO), 8.8);
         let limited = Window::new(60.0, 0.0, 20.0);
-        assert_eq!(Reno.ssthresh(&limited, SimTime::ZERO), 10.0);
+        assert_eq!(Reno::default().ssthresh(&limited, SimTime::ZERO), 10.0);
+    }
+
+    #[test]
+    fn aimd_parameters_scale_growth_and_reduction() {
+        // AIMD(a, b): a/cwnd per ACK in congestion avoidance, b of min(cwnd, rwnd) kept.
+        let p = RenoParams { increase: 0.41, decrease: 0.75 };
+        let mut reno = Reno::new(&p, &CcSetup::default());
+        let mut w = Window::new(10.0, 5.0, 100.0);
+        reno.cong_avoid(&mut w, ack());
+        assert_eq!(w.cwnd, 10.0 + 0.41 / 10.0);
+        let mut ss = Window::new(3.0, 5.0, 100.0);
+        reno.cong_avoid(&mut ss, ack());
+        assert_eq!(ss.cwnd, 4.0, "slow start is Reno's");
+        assert_eq!(reno.ssthresh(&Window::new(20.0, 0.0, 100.0), SimTime::ZERO), 15.0);
+        assert_eq!(reno.ssthresh(&Window::new(60.0, 0.0, 20.0), SimTime::ZERO), 15.0);
     }
 
     #[test]
     fn limited_slow_start_adds_at_most_half_max_ssthresh_per_round_trip() {
-        let mut reno = Reno;
+        let mut reno = Reno::default();
         let mut w = Window::new(400.0, f64::INFINITY, 1e9);
         w.max_ssthresh = 100.0;
         // One round trip: one ACK per segment of the window.
@@ -135,16 +180,16 @@ mod tests {
             per_ack: true,
         };
         let mut ca = Window::new(10.0, 5.0, 100.0);
-        Reno.cong_avoid(&mut ca, two);
+        Reno::default().cong_avoid(&mut ca, two);
         assert_eq!(ca.cwnd, 10.1);
         let mut ss = Window::new(4.0, 50.0, 100.0);
-        Reno.cong_avoid(&mut ss, two);
+        Reno::default().cong_avoid(&mut ss, two);
         assert_eq!(ss.cwnd, 5.0);
     }
 
     #[test]
     fn byte_counting_credits_every_segment_acknowledged() {
-        let mut reno = Reno;
+        let mut reno = Reno::default();
         let two = AckEvent {
             now: SimTime::ZERO,
             acked: 2,

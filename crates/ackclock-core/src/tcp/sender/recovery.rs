@@ -316,6 +316,9 @@ impl TcpSender {
             // whole segments of min(cwnd, rwnd); floor(floor(w) / 2) = floor(w / 2).
             reduced = reduced.floor();
         }
+        if self.ns2_first_decrease {
+            reduced = self.ns2_slowdown();
+        }
         // Byte-counted windows keep the exact half (RFC 5681 eq. 4 in bytes).
         let whole = if self.bytes && !self.integer_cwnd {
             reduced
@@ -331,6 +334,42 @@ impl TcpSender {
         }
     }
 
+    /// ns-2.35's `TcpAgent::slowdown` for a congestion control that keeps other than half the
+    /// window (`ns2_first_decrease`): the reduced window (ssthresh before truncation). It is
+    /// windowd() = min(cwnd, rwnd), or its whole segments window() without precision_reduce_;
+    /// decreasewin is what congestion control keeps of it (Reno: decrease_num_ * window),
+    /// halfwin its half, both truncated without precision_reduce_. "For the first decrease,
+    /// decrease by half even for non-standard values of decrease_num_": ssthresh_ and cwnd_
+    /// (CLOSE_CWND_HALF) take halfwin on the first reduction (first_decrease_) and in slow
+    /// start (cwnd_ < ssthresh_); ssthresh_ also on a timeout's (`on_timeout` marks it as a
+    /// first: its last_cwnd_action_ is CWND_ACTION_TIMEOUT; the agents' dupack_action and
+    /// ecn() set theirs before slowdown() too, so an earlier timeout does not count).
+    fn ns2_slowdown(&mut self) -> f64 {
+        let mut win = self.w.cwnd.min(self.w.rwnd);
+        if self.whole_reduce {
+            win = win.floor();
+        }
+        let mut half = win / 2.0;
+        let mut decreased = self.cc.ssthresh(
+            &Window {
+                cwnd: win,
+                ..self.w
+            },
+            self.clock,
+        );
+        if self.whole_reduce {
+            half = half.floor();
+            decreased = decreased.floor();
+        }
+        let halve =
+            std::mem::replace(&mut self.first_decrease, false) || self.w.cwnd < self.w.ssthresh;
+        if halve {
+            half
+        } else {
+            decreased
+        }
+    }
+
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
     pub fn on_timeout(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.rto_deadline = None;
@@ -342,6 +381,7 @@ impl TcpSender {
             // a timeout's. Not counted as a timeout (nrexmit_ stays).
             self.w.cwnd = 1.0;
             self.cong_action_pending = true;
+            self.first_decrease = false; // every slowdown() clears first_decrease_
             self.recover = Some(self.maxseq);
             if self.ns2_ecn != Ns2Ecn::Off {
                 self.last_action = LastAction::Timeout;
@@ -396,6 +436,13 @@ impl TcpSender {
         let after_ecn =
             self.last_action == LastAction::Ecn && self.recover.is_some_and(|r| self.una < r);
         let keeps_ssthresh = after_ecn || (self.linux_timeouts && self.in_recovery);
+        if self.ns2_first_decrease {
+            // TcpAgent::timeout sets last_cwnd_action_ = CWND_ACTION_TIMEOUT before its
+            // slowdown(), whose ssthresh_ then takes half the window as on a first decrease
+            // (and clears first_decrease_); slowdown(CLOSE_CWND_ONE) after an ECN reduction
+            // clears it too.
+            self.first_decrease = !keeps_ssthresh;
+        }
         if !keeps_ssthresh {
             self.reduce_window();
         }

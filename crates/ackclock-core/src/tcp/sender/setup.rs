@@ -215,6 +215,8 @@ impl TcpSender {
             sack_exit_clears_recover: cfg.sack_exit_clears_recover,
             idle_rtx_timer: cfg.idle_rtx_timer,
             control_increase: cfg.control_increase,
+            ns2_first_decrease: cfg.ns2_first_decrease,
+            first_decrease: true,
             ect_seen: false,
             ecn_burst: false,
             last_action: LastAction::None,

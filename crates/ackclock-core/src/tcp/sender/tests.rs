@@ -786,3 +786,50 @@ fn ns2_awnd_averages_cwnd_before_each_new_ack() {
     assert!(!s.in_recovery);
     assert_eq!(s.ns2_awnd(), want * (1.0 - 0.002) + 0.002 * cwnd);
 }
+
+#[test]
+fn ns2_first_decrease_halves_first_then_keeps_decrease_of_the_window() {
+    // ns-2.35's TcpAgent::slowdown with decrease_num_ 0.75: the first reduction (and one
+    // in slow start, and a timeout's ssthresh) take half the window, later ones 0.75 of it;
+    // without the rule every reduction keeps 0.75.
+    for rule in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.cc = crate::tcp::cc::CcConfig::parse(
+            "reno",
+            &[("decrease".to_string(), 0.75)].into_iter().collect(),
+        )
+        .unwrap();
+        cfg.ns2_first_decrease = rule;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.w.ssthresh = 5.0;
+        grow(&mut s, &mut out, &mut c, 12.3);
+        let fast_retransmit = |s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters| {
+            let w = s.w.cwnd;
+            for _ in 0..3 {
+                s.on_ack(SimTime(10_000), &ackp(s.una), out, c);
+            }
+            s.on_ack(SimTime(10_001), &ackp(s.maxseq), out, c);
+            w
+        };
+        let w = fast_retransmit(&mut s, &mut out, &mut c);
+        let first = if rule { w / 2.0 } else { 0.75 * w };
+        assert_eq!(s.w.ssthresh, first.floor());
+        // Congestion avoidance again, then a second loss: 0.75 of the window either way.
+        while s.w.cwnd < 12.0 {
+            let next = s.una + 1;
+            s.advance_to(next + 20, SimTime(20_000), &mut out, &mut c);
+            s.on_ack(SimTime(20_000), &ackp(next), &mut out, &mut c);
+        }
+        assert!(s.w.cwnd >= s.w.ssthresh);
+        let w = fast_retransmit(&mut s, &mut out, &mut c);
+        assert_eq!(s.w.ssthresh, (0.75 * w).floor());
+        // A timeout's ssthresh is half the window under the rule.
+        let (w, una) = (s.w.cwnd.min(s.w.rwnd), s.una);
+        s.advance_to(una + 30, SimTime(30_000), &mut out, &mut c);
+        s.on_timeout(SimTime(40_000), &mut out, &mut c);
+        let kept = if rule { w / 2.0 } else { 0.75 * w };
+        assert_eq!(s.w.ssthresh, kept.floor().max(2.0));
+    }
+}
