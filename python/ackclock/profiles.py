@@ -59,6 +59,10 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "precision_reduce": "bool",  # a fractional half on window cuts (ns-2 precisionReduce_)
         "partial_deflation": "bool",  # NewReno partial ACKs deflate the window (RFC 6582 3.2)
         "slow_but_steady": "bool",  # NewReno restarts the timer on each partial ACK (RFC 6582 4)
+        # NewReno's full ACK: cwnd = min(ssthresh, flight + 1) (RFC 6582 3.2 step 3 option 1)
+        "exit_recovery_fix": "bool",
+        # NewReno: fast retransmit also at exactly the recovery point (RFC 2582's Less Careful)
+        "less_careful": "bool",
         # the retransmission timer in ns-2.35's fixed-point ticks (TcpAgent::rtt_update) and
         # the offset of its tick grid (ns-2's boot_time_)
         "ns2_rtt_timer": "bool",
@@ -66,6 +70,8 @@ TCP_PARAMS: Mapping[str, str] = MappingProxyType(
         "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
         "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
         "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
+        # SACK recovery's duplicate-ACK threshold at least cwnd / N (ns-2's numdupacksFrac_)
+        "dupack_cwnd_fraction": "count_or_zero",
         "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
         "delack_syn": "bool",  # a delaying sink may delay segment 0's ACK too (SYN or not)
         "delack_repeat": "bool",  # a repeat of the last in-order segment waits like a new one
@@ -219,11 +225,14 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,  # Agent/TCP precisionReduce_ true
                     "partial_deflation": True,  # Agent/TCP/Newreno partial_window_deflation_ 1
                     "slow_but_steady": False,
+                    "exit_recovery_fix": False,
+                    "less_careful": False,
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
                     "ns2_boot_time": 0,
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
+                    "dupack_cwnd_fraction": 0,
                     "delayed_ack": False,
                     # DelAckSink::recv acknowledges segment 0 (the SYN, or the bare first
                     # segment) at once: Agent/TCPSink SYN_immediate_ack_ true.
@@ -306,11 +315,14 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,
                     "partial_deflation": True,
                     "slow_but_steady": False,
+                    "exit_recovery_fix": False,
+                    "less_careful": False,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,  # the three-way handshake's round trip
                     "max_burst": 0,
                     "max_ssthresh": 0,
+                    "dupack_cwnd_fraction": 0,
                     "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
                     "delack_syn": False,  # the handshake is acknowledged at once
                     "delack_repeat": False,  # tcp_send_dupack: a repeat is ACKed at once
@@ -387,11 +399,14 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,
                     "partial_deflation": True,
                     "slow_but_steady": False,
+                    "exit_recovery_fix": False,
+                    "less_careful": False,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,
                     "max_burst": 0,
                     "max_ssthresh": 0,
+                    "dupack_cwnd_fraction": 0,
                     "delayed_ack": True,
                     "delack_syn": False,
                     "delack_repeat": False,
@@ -482,11 +497,14 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "precision_reduce": True,
                     "partial_deflation": True,
                     "slow_but_steady": False,
+                    "exit_recovery_fix": False,
+                    "less_careful": False,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": False,  # no connection set-up
                     "max_burst": 0,
                     "max_ssthresh": 0,
+                    "dupack_cwnd_fraction": 0,
                     "delayed_ack": False,
                     "delack_syn": False,
                     "delack_repeat": False,

@@ -174,6 +174,9 @@ def test_example_resolves_to_the_contract_document() -> None:
             "idle_rtx_timer": False,
             "control_increase": False,  # ns-2 control_increase_ 0
             "ns2_first_decrease": False,
+            "exit_recovery_fix": False,
+            "less_careful": False,
+            "dupack_cwnd_fraction": 0,
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,
             "min_rto_ps": 200 * MS,

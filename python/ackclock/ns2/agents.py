@@ -462,6 +462,7 @@ class TcpAgent(Agent):
             # NewRenoTcpAgent::partialnewack_helper: 0 restarts the timer on every partial ACK.
             out["slow_but_steady"] = to_int(self.vars["newreno_changes1_"]) == 0
             mapped.add("newreno_changes1_")
+        self.map_newreno(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
         out["ns2_boot_time"] = self.boot * to_float(self.vars["tcpTick_"])
@@ -501,6 +502,38 @@ class TcpAgent(Agent):
             mapped.add("old_ecn_")
         self.check_vars(mapped)
         return out
+
+    def map_newreno(self, out: dict[str, object], mapped: set[str]) -> None:
+        """NewReno's `exit_recovery_fix_` and `lessCareful_` (ns-2.35 tcp/tcp-newreno.cc,
+        only `NewRenoTcpAgent` reads them) and `numdupacksFrac_` (`TcpAgent::numdupacks`,
+        read by `Sack1TcpAgent`; `FastTcpAgent` stays not supported with it)."""
+        newreno = self.cls == "Agent/TCP/Newreno"
+        for var in ("exit_recovery_fix_", "lessCareful_", "numdupacksFrac_"):
+            if var not in self.vars or self.var_is_default(var):
+                continue
+            where = self.var_where(var)
+            try:
+                if var == "exit_recovery_fix_":
+                    # NewRenoTcpAgent::recv: the full ACK ending fast recovery sets cwnd_ to
+                    # min(ssthresh_, maxseq_ - ack + 1).
+                    out["exit_recovery_fix"] = to_int(self.vars[var]) != 0
+                elif var == "lessCareful_":
+                    # NewRenoTcpAgent::dupack_action: with bug_fix_, a fast retransmit also
+                    # when highest_ack_ == recover_.
+                    if newreno:
+                        out["less_careful"] = to_bool(self.vars[var])
+                else:
+                    fraction = to_int(self.vars[var])
+                    if fraction == 0:  # ns-2 divides by it
+                        raise Ns2Error("numdupacksFrac_ must not be 0", where)
+                    if self.cls == "Agent/TCP/Fast" and fraction > 0:
+                        raise Ns2Error(unsupported(f"{self.cls} variable numdupacksFrac_"),
+                                       where)
+                    if self.cls == "Agent/TCP/Sack1":
+                        out["dupack_cwnd_fraction"] = max(fraction, 0)
+            except ValueError as e:
+                raise Ns2Error(f"{var}: {e}", where) from None
+            mapped.add(var)
 
     def sends_syn(self) -> bool:
         """Whether segment 0 goes as a 40-byte SYN that adds one to curseq_ (TcpAgent::output

@@ -803,7 +803,8 @@ class Simulator(TclObject):
         """ns-2.35 tcp/tcp.cc TcpAgent::slowdown sets ssthresh_ to half the window, then
         cwnd_, then raises ssthresh_ to 2 if it is below: a traced ssthresh_ shows each step
         (`ssthresh_ 1`, `cwnd_ 1.000`, `ssthresh_ 2`) where the engine has only the end.
-        A cut is a fall of cwnd; the half is of min(cwnd, window_) before it."""
+        A cut is a fall of cwnd to at most half of min(cwnd, window_) before it (or to one
+        segment); the half is of that window."""
         out: list[tuple[float, str, str, float]] = []
         i = 0
         while i < len(records):
@@ -825,7 +826,9 @@ class Simulator(TclObject):
                 continue
             window = to_int(agent.vars["window_"])
             half = int(min(prev, float(window)) / 2)
-            if half >= 2:
+            # Not a cut: cwnd_ falling to more than half the window (NewReno's
+            # exit_recovery_fix_ setting it to ssthresh_ at the end of recovery).
+            if half >= 2 or cut[3] > max(min(prev, float(window)) / 2, 1.0):
                 out.extend(group)
                 continue
             rest = [r for r in group if r[2] != "ssthresh"]

@@ -127,6 +127,10 @@ tcp_config! {
     #[serde(default)]
     pub initial_ssthresh: Option<u32>,
     pub dupack_threshold: u32,
+    /// SACK recovery: with N > 0 the duplicate-ACK threshold is at least floor(cwnd) / N
+    /// (ns-2.35's `numdupacksFrac_`, `TcpAgent::numdupacks`, read by `Sack1TcpAgent`); 0: off.
+    #[serde(default)]
+    pub dupack_cwnd_fraction: u32,
     pub min_rto_ps: u64,
     pub max_rto_ps: u64,
     pub initial_rto_ps: u64,
@@ -197,6 +201,16 @@ tcp_config! {
     /// the Impatient variant (`newreno_changes1_ 1`, `partialnewack_helper`).
     #[serde(default)]
     pub slow_but_steady: bool,
+    /// NewReno: the full ACK that ends fast recovery sets cwnd to min(ssthresh, FlightSize +
+    /// one segment), RFC 6582 3.2 step 3's first option (ns-2.35's `exit_recovery_fix_ 1`,
+    /// `NewRenoTcpAgent::recv`); false: cwnd stays ssthresh, the second option.
+    #[serde(default)]
+    pub exit_recovery_fix: bool,
+    /// NewReno with `bug_fix`: three duplicate ACKs of exactly the last recovery point also
+    /// start a fast retransmit, RFC 2582 section 6's Less Careful variant (ns-2.35's
+    /// `lessCareful_`, `NewRenoTcpAgent::dupack_action`).
+    #[serde(default)]
+    pub less_careful: bool,
     /// The retransmission timer in ns-2.35's fixed-point arithmetic (`tcp::rtt`'s module
     /// docs: `TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff`) and its timing of one
     /// segment at a time (`rtt_active_`: a retransmission does not stop the measurement, a
@@ -421,6 +435,7 @@ impl TcpConfig {
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,
+            dupack_cwnd_fraction: self.dupack_cwnd_fraction,
             min_rto: SimDuration(self.min_rto_ps),
             max_rto: SimDuration(self.max_rto_ps),
             initial_rto: SimDuration(self.initial_rto_ps),
@@ -437,6 +452,8 @@ impl TcpConfig {
             precision_reduce: self.precision_reduce,
             partial_deflation: self.partial_deflation,
             slow_but_steady: self.slow_but_steady,
+            exit_recovery_fix: self.exit_recovery_fix,
+            less_careful: self.less_careful,
             timestamps: self.timestamps,
             window_unit: self.window_unit,
             integer_cwnd: self.integer_cwnd,

@@ -46,6 +46,8 @@ pub struct TcpParams {
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,
     pub dupack_threshold: u32,
+    /// `TcpConfig::dupack_cwnd_fraction` (ns-2's `numdupacksFrac_`).
+    pub dupack_cwnd_fraction: u32,
     /// The retransmission timer's bounds, initial value and clock granularity.
     pub min_rto: SimDuration,
     pub max_rto: SimDuration,
@@ -65,6 +67,8 @@ pub struct TcpParams {
     pub precision_reduce: bool,
     pub partial_deflation: bool,
     pub slow_but_steady: bool,
+    pub exit_recovery_fix: bool,
+    pub less_careful: bool,
     pub timestamps: bool,
     pub window_unit: WindowUnit,
     pub integer_cwnd: bool,

@@ -93,7 +93,8 @@ mod setup;
 pub use setup::{window_init_for_size, FirstLoss, Ns2Ecn, Recovery};
 
 /// ns-2.35's `recov_maxburst_` default (tcl/lib/ns-default.tcl, `Agent/TCP/FullTcp/Newreno`):
-/// the segments one ACK may release while a NewReno FullTcp agent recovers.
+/// the segments one ACK may release while a NewReno FullTcp agent recovers; the one-way
+/// `NewRenoTcpAgent::recv` sends as many after a partial ACK (`send_much(0, 0, 2)`).
 const NS2_RECOV_MAXBURST: u32 = 2;
 
 /// ns-2's `last_cwnd_action_`: what last changed the window.
@@ -137,6 +138,7 @@ pub struct TcpSender {
     payload: u32,
     wire_size: u32,
     dupack_threshold: u32,
+    dupack_cwnd_fraction: u32,
     limited_transmit: bool,
     /// A third duplicate ACK for data sent before the last fast retransmission starts none
     /// (ns-2 `bugFix_`, the default; with ECN ns-2 keeps this check whatever `bugFix_` says).
@@ -164,6 +166,9 @@ pub struct TcpSender {
     partial_deflation: bool,
     /// NewReno restarts the timer on every partial ACK (`TcpParams::slow_but_steady`).
     slow_but_steady: bool,
+    /// `TcpParams::exit_recovery_fix` and `less_careful` (ns-2's NewReno).
+    exit_recovery_fix: bool,
+    less_careful: bool,
     header_size: u32,
     window_init: f64,
     /// `window_init_by_size` still holds: a timeout before any ACK ends it, and the
@@ -275,7 +280,7 @@ pub struct TcpSender {
     /// window cut was a fast retransmit's (`last_cwnd_action_ == CWND_ACTION_DUPACK`).
     full_tcp: bool,
     last_cut_dupack: bool,
-    /// `ns2_full_tcp` with NewReno: `max_burst` as it was before recovery's partial ACKs
+    /// NewReno under ns-2's rules: `max_burst` as it was before recovery's partial ACKs
     /// lowered it to ns-2's `recov_maxburst_`.
     recovery_burst: Option<u32>,
     /// `ns2_full_tcp`: when the last data segment left (`FullTcpAgent`'s `last_send_time_`).

@@ -115,7 +115,7 @@ impl TcpSender {
         let grow = !self.control_increase
             || self.nxt >= prev_una + self.w.cwnd.min(self.w.rwnd).max(0.0) as u64;
         let mut restart_timer = true;
-        let mut partial_full_tcp = false;
+        let mut partial_capped = false;
         if self.in_recovery {
             let full = self.recover.is_none_or(|r| ack >= r);
             if self.recovery == Recovery::NewReno && !full && self.full_tcp {
@@ -134,17 +134,34 @@ impl TcpSender {
                     self.recovery_burst = Some(self.max_burst);
                     self.max_burst = NS2_RECOV_MAXBURST;
                 }
-                partial_full_tcp = true;
+                partial_capped = true;
             } else if self.recovery == Recovery::NewReno && !full {
                 // RFC 6582 3.2 step 5: retransmit the next hole, deflate, add one back.
                 self.emit(self.una, now, out, c);
                 // Without deflation (ns-2's partial_window_deflation_ 0, NewRenoTcpAgent::recv)
                 // fast recovery's extra window is dropped: the window is cwnd (= ssthresh).
-                self.dupwnd = if self.partial_deflation {
-                    (self.dupwnd - acked as f64).max(0.0) + 1.0
+                if !self.partial_deflation {
+                    self.dupwnd = 0.0;
+                } else if self.dupwnd > acked as f64 {
+                    self.dupwnd -= acked as f64 - 1.0;
                 } else {
-                    0.0
-                };
+                    // Deflating by more than the inflation takes the rest off cwnd itself
+                    // (RFC 6582 3.2 step 5 deflates the whole window; ns-2.35's
+                    // NewRenoTcpAgent::partialnewack: cwnd_ -= deflate - dupwnd_, at least
+                    // one segment, dupwnd_ = 1 to flag fast recovery).
+                    self.w.cwnd = (self.w.cwnd - (acked as f64 - self.dupwnd)).max(1.0);
+                    self.dupwnd = 1.0;
+                }
+                if self.rtt.is_ns2() {
+                    // NewRenoTcpAgent::recv: a partial ACK leaves dupacks_ as it was, so this
+                    // and the ACKs after it until recovery ends send with send_much(0, 0, 2):
+                    // at most two segments each (newreno_changes_ 0, its default).
+                    if self.recovery_burst.is_none() {
+                        self.recovery_burst = Some(self.max_burst);
+                        self.max_burst = NS2_RECOV_MAXBURST;
+                    }
+                    partial_capped = true;
+                }
                 // RFC 6582 section 4: Impatient restarts the timer on the first partial ACK
                 // only, Slow-but-Steady on each (ns-2's newreno_changes1_ 1 and 0,
                 // NewRenoTcpAgent::partialnewack_helper).
@@ -161,6 +178,18 @@ impl TcpSender {
                     self.cwnd_step = Some(self.w.ssthresh);
                 }
 
+                if self.exit_recovery_fix
+                    && self.recovery == Recovery::NewReno
+                    && !self.full_tcp
+                    && self.dupwnd > 0.0
+                {
+                    // RFC 6582 3.2 step 3, option 1 (NewRenoTcpAgent::recv with
+                    // exit_recovery_fix_, while dupwnd_ > 0): cwnd_ = min(ssthresh_,
+                    // maxseq_ - ack + 1), the data outstanding plus one segment.
+                    let outstanding = (self.maxseq - ack + 1) as f64;
+                    self.w.cwnd = self.w.ssthresh.min(outstanding);
+                    self.cwnd_step = Some(self.w.cwnd); // a traced cwnd_ shows it
+                }
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
                 if grow {
@@ -179,7 +208,7 @@ impl TcpSender {
         } else if grow {
             self.open_cwnd(now, acked, rtt);
         }
-        if !partial_full_tcp {
+        if !partial_capped {
             if let Some(burst) = self.recovery_burst.take() {
                 self.max_burst = burst; // NewRenoFullTcpAgent::ack_action
             }
@@ -286,9 +315,14 @@ impl TcpSender {
     /// With `ns2_full_tcp` and Reno or NewReno recovery also whenever the last window cut was
     /// a fast retransmit's (ns-2.35 tcp/tcp-full.cc `FullTcpAgent::dupack_action`, which
     /// Tahoe's and Sack's FullTcp replace: `last_cwnd_action_ == CWND_ACTION_DUPACK`).
+    /// NewReno with `less_careful` also when exactly the recovery point is acknowledged
+    /// (`NewRenoTcpAgent::dupack_action`: `highest_ack_ == recover_`).
     pub(super) fn may_fast_retransmit(&self) -> bool {
         !self.careful
             || self.recover.is_none_or(|r| self.una > r)
+            || (self.less_careful
+                && self.recovery == Recovery::NewReno
+                && self.recover == Some(self.una))
             || (self.first_loss == FirstLoss::BugfixSs && self.una == 1)
             || (self.full_tcp
                 && self.last_cut_dupack

@@ -26,9 +26,10 @@ impl TcpSender {
             {
                 // Only a duplicate that reports new SACKed data counts.
                 self.dupacks += 1;
-                if self.dupacks < self.dupack_threshold {
+                let thresh = self.sack_dupack_threshold();
+                if self.dupacks < thresh {
                     self.limited_transmit(now, out, c);
-                } else if self.dupacks == self.dupack_threshold
+                } else if self.dupacks == thresh
                     && self.prr.is_none()
                     && !self.may_fast_retransmit()
                     && self.ns2_ecn != Ns2Ecn::Off
@@ -37,18 +38,18 @@ impl TcpSender {
                     // Sack1TcpAgent::dupack_action after an ECN reduction (`Ns2Ecn`): fast
                     // recovery with the window the ECN left, `recover_` kept.
                     self.last_action = LastAction::Dupack;
-                    self.pipe = (self.maxseq - self.una) as i64 - self.dupack_threshold as i64;
+                    self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
                     self.in_recovery = true;
                     self.timed = None;
                     c.fast_retransmits += 1;
                     sb.mark_retransmitted(self.una);
                     self.emit(self.una, now, out, c);
                     self.arm_timer(now);
-                } else if self.dupacks == self.dupack_threshold && self.may_fast_retransmit() {
+                } else if self.dupacks == thresh && self.may_fast_retransmit() {
                     self.w.cwnd = self.reduce_window();
                     self.recover = Some(self.maxseq);
                     self.last_action = LastAction::Dupack;
-                    self.pipe = (self.maxseq - self.una) as i64 - self.dupack_threshold as i64;
+                    self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
                     self.in_recovery = true;
                     self.first_partial = true;
                     c.fast_retransmits += 1;
@@ -93,6 +94,17 @@ impl TcpSender {
         }
         self.sack_send(now, &mut sb, out, c);
         self.scoreboard = Some(sb);
+    }
+
+    /// The duplicate ACKs that start SACK recovery: `dupack_threshold`, or with
+    /// `dupack_cwnd_fraction` N at least floor(cwnd) / N (ns-2.35's `numdupacksFrac_`,
+    /// `TcpAgent::numdupacks(cwnd_)` as `Sack1TcpAgent::recv` and `dupack_action` read it:
+    /// `(int) cwnd / numdupacksFrac_` in integers, for windows of hundreds of segments).
+    fn sack_dupack_threshold(&self) -> u32 {
+        match self.dupack_cwnd_fraction {
+            0 => self.dupack_threshold,
+            n => self.dupack_threshold.max(self.w.cwnd as u32 / n),
+        }
     }
 
     /// An ACK during SACK recovery with proportional rate reduction (RFC 6937 section 3.1,

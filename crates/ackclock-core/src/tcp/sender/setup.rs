@@ -125,6 +125,8 @@ impl TcpSender {
             whole_reduce: !cfg.precision_reduce,
             partial_deflation: cfg.partial_deflation,
             slow_but_steady: cfg.slow_but_steady,
+            exit_recovery_fix: cfg.exit_recovery_fix,
+            less_careful: cfg.less_careful,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
             window_init_by_size: cfg.window_init_by_size,
@@ -158,6 +160,7 @@ impl TcpSender {
             payload: cfg.packet_size,
             wire_size: cfg.packet_size + cfg.header_size,
             dupack_threshold: cfg.dupack_threshold,
+            dupack_cwnd_fraction: cfg.dupack_cwnd_fraction,
             w: Window {
                 cwnd: if cfg.syn { 1.0 } else { cfg.window_init as f64 },
                 ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),

@@ -833,3 +833,84 @@ fn ns2_first_decrease_halves_first_then_keeps_decrease_of_the_window() {
         assert_eq!(s.w.ssthresh, kept.floor().max(2.0));
     }
 }
+
+#[test]
+fn newreno_exit_recovery_fix_takes_the_flight_plus_one_when_smaller() {
+    // RFC 6582 3.2 step 3 option 1 (ns-2.35's exit_recovery_fix_): the full ACK sets cwnd to
+    // min(ssthresh, outstanding + 1); without it cwnd stays at ssthresh (then opens as on
+    // any new ACK).
+    for fix in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.exit_recovery_fix = fix;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::NewReno);
+        grow(&mut s, &mut out, &mut c, 20.0);
+        for _ in 0..3 {
+            s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+        }
+        assert!(s.in_recovery);
+        let (recover, ssthresh) = (s.recover.unwrap(), s.w.ssthresh);
+        // Twelve more duplicates inflate the window to 25: five new segments go out.
+        for _ in 0..12 {
+            s.on_ack(SimTime(1001), &ackp(s.una), &mut out, &mut c);
+        }
+        assert_eq!(s.maxseq, recover + 5);
+        s.on_ack(SimTime(1002), &ackp(recover), &mut out, &mut c);
+        assert!(!s.in_recovery);
+        // With the fix: min(10, 5 + 1) = 6, below ssthresh: slow start adds one.
+        assert_eq!(ssthresh, 10.0);
+        let want = if fix { 7.0 } else { 10.0 + 1.0 / 10.0 };
+        assert_eq!(s.w.cwnd, want, "fix {fix}");
+    }
+}
+
+#[test]
+fn newreno_less_careful_retransmits_at_exactly_the_recovery_point() {
+    // RFC 2582 section 6's Less Careful variant (ns-2.35's lessCareful_ with bugFix_):
+    // three duplicates of exactly the last recovery point start a fast retransmit.
+    for less in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.less_careful = less;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::NewReno);
+        grow(&mut s, &mut out, &mut c, 12.0);
+        for _ in 0..3 {
+            s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+        }
+        let recover = s.recover.unwrap();
+        s.on_ack(SimTime(1001), &ackp(recover), &mut out, &mut c);
+        assert!(!s.in_recovery);
+        for _ in 0..3 {
+            s.on_ack(SimTime(1002), &ackp(recover), &mut out, &mut c);
+        }
+        assert_eq!(
+            c.fast_retransmits,
+            if less { 2 } else { 1 },
+            "less careful {less}"
+        );
+    }
+}
+
+#[test]
+fn sack_dupack_threshold_grows_with_cwnd_by_numdupacks_frac() {
+    // ns-2.35's TcpAgent::numdupacks: max(numdupacks_, (int) cwnd_ / numdupacksFrac_).
+    for (fraction, cwnd, want) in [(0, 40.0, 3), (10, 40.0, 4), (10, 25.9, 3), (5, 40.0, 8)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.dupack_cwnd_fraction = fraction;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        grow(&mut s, &mut out, &mut c, cwnd);
+        let una = s.una;
+        let mut n = 0;
+        while c.fast_retransmits == 0 {
+            n += 1;
+            let mut a = ackp(una);
+            a.sack.push(una, una + 1, una + 1 + n);
+            s.on_ack(SimTime(10_000 + n), &a, &mut out, &mut c);
+        }
+        assert_eq!(n, want, "fraction {fraction} cwnd {cwnd}");
+    }
+}
