@@ -167,6 +167,7 @@ class Periodic:
     period: int | None = None
     offset: int | None = None
     burst: int | None = None
+    mark_ecn: bool | None = None
     kind: ClassVar[str] = "periodic"
 
 
@@ -176,6 +177,8 @@ class DropList:
 
     flow: str | None = None
     packets: list[int] | None = None
+    # Mark the packets CE and let them pass instead of dropping them (ns-2's markecn_).
+    mark_ecn: bool | None = None
     kind: ClassVar[str] = "drop_list"
 
 
@@ -648,7 +651,8 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
                                                        what="a number of packets")
         offset, burst = (_below(x, _U64, f"{path}.{key}")
                          for x, key in ((offset, "offset"), (burst, "burst")))
-        return {"kind": "periodic", "period": period, "offset": offset, "burst": burst}
+        return {"kind": "periodic", "period": period, "offset": offset, "burst": burst,
+                **_mark_ecn(loss.mark_ecn, path)}
     if loss.flow is None:
         raise ScenarioError("missing: the name of the flow whose packets to drop",
                             path=f"{path}.flow")
@@ -667,7 +671,17 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
                _U64, f"{path}.packets[{i}]")
         for i, n in enumerate(loss.packets)
     ]
-    return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets}
+    return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets,
+            **_mark_ecn(loss.mark_ecn, path)}
+
+
+def _mark_ecn(value: Any, path: str) -> dict[str, bool]:
+    """A loss model's ``mark_ecn`` for the engine (given only when true)."""
+    if value is None:
+        return {}
+    if not isinstance(value, bool):
+        raise ScenarioError(f"expected true or false, got {quote(value)}", path=f"{path}.mark_ecn")
+    return {"mark_ecn": True} if value else {}
 
 
 def _queue_cached(q: QueueConfig, path: str, profile: Profile,

@@ -268,11 +268,15 @@ LOSS: Mapping[str, Mapping[str, Key]] = {
         "period": Key("count1", "every this many packets", required=True),
         "offset": Key("count", "the first lost packet's position in the period; default 0"),
         "burst": Key("count1", "packets lost in a row; default 1"),
+        "mark_ecn": Key("bool", "mark them Congestion Experienced and let them pass instead"
+                        " (ns-2's markecn_); default false"),
     },
     "drop_list": {
         "flow": Key("string", "the flow's name", required=True),
         "packets": Key("counts", "its data transmissions to drop, numbered from 1",
                        required=True),
+        "mark_ecn": Key("bool", "mark them Congestion Experienced and let them pass instead"
+                        " (ns-2's markecn_); default false"),
     },
 }
 

@@ -264,8 +264,15 @@ pub struct LinkConfig {
 pub enum LossConfig {
     /// Each packet lost with probability `p`.
     Bernoulli { p: f64 },
-    /// Drop these transmissions (numbered from 1) of the flow with index `flow`.
-    DropList { flow: u32, packets: Vec<u64> },
+    /// Drop these transmissions (numbered from 1) of the flow with index `flow`; with
+    /// `mark_ecn`, mark them Congestion Experienced and let them pass instead (ns-2.35's
+    /// `ErrorModel` with `markecn_`, `ErrorModel::recv`: `ce() = 1`, ECT or not).
+    DropList {
+        flow: u32,
+        packets: Vec<u64>,
+        #[serde(default)]
+        mark_ecn: bool,
+    },
     /// Each byte corrupted with probability `p`: a packet of n bytes is lost with
     /// probability 1 - (1 - p)^n (ns-2 `ErrorModel` unit byte, ns-3 `RateErrorModel` bytes).
     ByteBernoulli { p: f64 },
@@ -280,10 +287,13 @@ pub enum LossConfig {
     },
     /// Deterministic: of every `period` packets, numbered from 0, those at `offset` ..
     /// `offset + burst` are lost (ns-2 `ErrorModel/Periodic`).
+    /// With `mark_ecn` as `DropList`'s.
     Periodic {
         period: u64,
         offset: u64,
         burst: u64,
+        #[serde(default)]
+        mark_ecn: bool,
     },
 }
 

@@ -260,6 +260,7 @@ fn a_lost_syn_ack_is_answered_again() {
     sc.links[3].loss = Some(LossConfig::DropList {
         flow: 1,
         packets: vec![1],
+        mark_ecn: false,
     });
     let mut sim = Simulator::new(sc).unwrap();
     sim.run();

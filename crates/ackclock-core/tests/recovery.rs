@@ -36,6 +36,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
     let loss = Some(LossConfig::DropList {
         flow: 0,
         packets: drops.to_vec(),
+        mark_ecn: false,
     });
     let mut tcp = ns2_tcp();
     tcp.variant = serde_json::from_value(serde_json::Value::from(variant)).expect("a variant");

@@ -33,6 +33,7 @@ from .errors import Location, Ns2Error, unsupported
 from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
+from .values import to_bool
 
 if TYPE_CHECKING:
     from .simulator import Simulator
@@ -56,6 +57,11 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             raise Ns2Error(unsupported(f"{link.loss.cls} as a link's loss model (only in an"
                                        " ErrorModule bound to a flow id)"), link.loss_where)
         elif link.loss is not None:
+            for var in ("markecn_", "delay_pkt_"):
+                if to_bool(link.loss.vars.get(var, "false")):
+                    raise Ns2Error(unsupported(f"{link.loss.cls} {var} true as a link's loss"
+                                               " model (only in an ErrorModule)"),
+                                   link.loss_where)
             unit = "byte" if link.loss.unit == "byte" else None
             loss = Bernoulli(p=link.loss.probability(), unit=unit)
         links.append(Link(

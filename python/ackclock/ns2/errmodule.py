@@ -13,6 +13,9 @@
 - ``ErrorModel/Periodic`` (``period_``, ``offset_``, ``burstlen_``), bound in an
   ErrorModule: ``PeriodicErrorModel::corrupt`` counts the packets it sees from 1 and drops the
   first whose count reaches ``offset_``, then ``max(1, burstlen_)`` packets every ``period_``.
+- ``markecn_ true`` on either: ``ErrorModel::recv`` marks the packets it takes Congestion
+  Experienced and lets them pass (the engine's ``mark_ecn``); ``delay_pkt_ true`` (delaying
+  them) is not supported.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError
 from .topology import ErrorModel
-from .values import to_float, to_int
+from .values import to_bool, to_float, to_int
 
 if TYPE_CHECKING:
     from .interp import Context
@@ -133,4 +136,20 @@ class ErrorModule(ErrorModel):
                 raise Ns2Error(unsupported(f"an {model.cls} dropping a FullTcp handshake"
                                            " packet"), self.created_at)
             packets = [n - 1 for n in packets]
-        return {"kind": "drop_list", "flow": flows[0], "packets": packets}
+        out: dict[str, object] = {"kind": "drop_list", "flow": flows[0], "packets": packets}
+        if _flag(model, "delay_pkt_"):
+            raise Ns2Error(unsupported(f"an {model.cls} delaying the packets it takes"
+                                       " (delay_pkt_)"), self.created_at)
+        if _flag(model, "markecn_"):
+            # ErrorModel::recv with markecn_: the packet is marked CE (ECT or not) and
+            # goes on to the link.
+            out["mark_ecn"] = True
+        return out
+
+
+def _flag(model: ErrorModel, var: str) -> bool:
+    """An ErrorModel's boolean variable as the run starts."""
+    try:
+        return to_bool(model.vars.get(var, "false"))
+    except ValueError as e:
+        raise Ns2Error(f"{var}: {e}", model.created_at) from None

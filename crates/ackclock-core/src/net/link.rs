@@ -70,6 +70,10 @@ pub struct Link {
     /// The loss model takes packets as they enter the link, before the queue (ns-2
     /// `lossmodel`), not as they leave it.
     loss_at_entry: bool,
+    /// The loss model marks CE instead of dropping (`set_loss_marks_ecn`), and it has just
+    /// marked a packet (`take_loss_mark`).
+    loss_marks_ecn: bool,
+    loss_marked: bool,
     // Line 3: what is checked for on every hop but rarely there.
     /// What a packet entering the link meets beyond a plain FIFO, as bits: [`HOLDS`]
     /// (`queue.holds()`), [`PERIODIC`] (`queue.periodic()`), [`NS2`] (the link keeps ns-2's
@@ -208,6 +212,8 @@ impl Link {
             queue,
             loss: None,
             loss_at_entry: false,
+            loss_marks_ecn: false,
+            loss_marked: false,
             busy_until: SimTime::ZERO,
             // One slot at first (rings grow by doubling, then keep their size): most links of
             // a large topology never hold more than a few packets, and 400 000 link
@@ -450,7 +456,7 @@ impl Link {
     pub fn enqueue(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
         // One test on a plain FIFO link without a loss model at its entry.
         if self.service != 0 {
-            if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get(c.r)) {
+            if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get_mut(c.r)) {
                 self.ns2_point(pool.ns2_now.0); // a queue monitor's drop
                 return Enqueued::Lost;
             }
@@ -603,6 +609,18 @@ impl Link {
         (pkt, next)
     }
 
+    /// The loss model marks the packets it takes Congestion Experienced and lets them pass
+    /// (`LossConfig::DropList`'s `mark_ecn`; ns-2.35's `ErrorModel::recv` with `markecn_`).
+    pub fn set_loss_marks_ecn(&mut self, marks: bool) {
+        self.loss_marks_ecn = marks;
+    }
+
+    /// Whether the loss model marked the packet last offered (cleared by asking): a trace
+    /// shows the mark from the link's entry on, as ns-2's module sits before its `+` trace.
+    pub fn take_loss_mark(&mut self) -> bool {
+        std::mem::take(&mut self.loss_marked)
+    }
+
     pub fn set_loss(&mut self, loss: AnyLoss) {
         self.loss = Some(Box::new(loss));
         self.set_loss_at_entry(self.loss_at_entry);
@@ -624,18 +642,23 @@ impl Link {
 
     /// Whether the loss model after the link takes the packet that has just crossed it.
     #[inline(always)]
-    pub fn loses_on_arrival(&mut self, pkt: &Packet) -> bool {
+    pub fn loses_on_arrival(&mut self, pkt: &mut Packet) -> bool {
         self.loss.is_some() && !self.loss_at_entry && self.loses(pkt)
     }
 
     /// Whether the loss model takes the packet (out of line: asked only where a link has
     /// one).
     #[inline(never)]
-    fn loses(&mut self, pkt: &Packet) -> bool {
+    fn loses(&mut self, pkt: &mut Packet) -> bool {
         let Some(m) = self.loss.as_mut() else {
             return false;
         };
         let lost = m.drops(pkt);
+        if lost && self.loss_marks_ecn {
+            pkt.ecn |= crate::packet::ecn::CE;
+            self.loss_marked = true;
+            return false;
+        }
         if lost {
             self.counters.lost_packets += 1;
             self.counters.lost_bytes += pkt.size as u64;

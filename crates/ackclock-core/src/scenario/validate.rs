@@ -372,7 +372,7 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
         LossConfig::Bernoulli { p: x } | LossConfig::ByteBernoulli { p: x } => {
             probability(p, "p", *x)
         }
-        LossConfig::DropList { flow, packets } => {
+        LossConfig::DropList { flow, packets, .. } => {
             if *flow as usize >= flows {
                 return Err(format!("{p}.flow: flow index out of range"));
             }
@@ -400,6 +400,7 @@ fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String>
             period,
             offset,
             burst,
+            ..
         } => {
             if *period == 0 {
                 return Err(format!("{p}.period: must be positive"));

@@ -413,14 +413,21 @@ fn build_link(
             period,
             offset,
             burst,
+            mark_ecn,
         }) => {
             link.set_loss(AnyLoss::Periodic(Periodic::new(*period, *offset, *burst)));
+            link.set_loss_marks_ecn(*mark_ecn);
         }
-        Some(LossConfig::DropList { flow, packets }) => {
+        Some(LossConfig::DropList {
+            flow,
+            packets,
+            mark_ecn,
+        }) => {
             link.set_loss(AnyLoss::DropList(DropList::new(
                 FlowId(*flow),
                 packets.clone(),
             )));
+            link.set_loss_marks_ecn(*mark_ecn);
         }
         None => {}
     }

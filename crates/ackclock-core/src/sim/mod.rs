@@ -281,7 +281,7 @@ impl Simulator {
     /// The packet `c` has crossed link `l` and reaches node `at`.
     #[inline(always)]
     fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried) {
-        let lost = self.links[l.idx()].loses_on_arrival(self.pool.get(c.r));
+        let lost = self.links[l.idx()].loses_on_arrival(self.pool.get_mut(c.r));
         if self.tracing {
             let pkt = *self.pool.get(c.r);
             let ev = if lost {
@@ -333,8 +333,11 @@ impl Simulator {
     /// traced entering the link (`+`) unless the loss model at the link's entry took it.
     #[inline(never)]
     fn forward_traced(&mut self, l: LinkId, c: Carried) {
-        let offered = *self.pool.get(c.r);
+        let mut offered = *self.pool.get(c.r);
         let outcome = self.links[l.idx()].enqueue(self.now, c, &mut self.pool);
+        if self.links[l.idx()].take_loss_mark() {
+            offered.ecn |= crate::packet::ecn::CE; // a marking loss model at the entry
+        }
         // Neither a loss model at the link's entry nor a link that is down lets the packet
         // reach the enqueue trace.
         if outcome != Enqueued::Lost

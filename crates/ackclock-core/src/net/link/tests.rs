@@ -64,7 +64,42 @@ fn a_loss_model_at_the_entry_takes_packets_before_the_queue() {
         l.enqueue(SimTime(0), c, &mut pool),
         Enqueued::ScheduleHead(_)
     ));
-    assert!(l.loses_on_arrival(pool.get(c.r)));
+    assert!(l.loses_on_arrival(pool.get_mut(c.r)));
+}
+
+/// ns-2.35's `ErrorModel::recv` with `markecn_`: a packet the model takes is marked CE (ECT or
+/// not) and goes on, at the entry and after the link alike; it is not counted lost.
+#[test]
+fn a_marking_loss_model_marks_ce_and_lets_the_packet_pass() {
+    use crate::loss::{AnyLoss, Periodic};
+    use crate::packet::ecn;
+    for at_entry in [true, false] {
+        let mut l = link(10);
+        l.set_loss(AnyLoss::Periodic(Periodic::new(2, 0, 1)));
+        l.set_loss_at_entry(at_entry);
+        l.set_loss_marks_ecn(true);
+        let mut pool = PacketPool::default();
+        let c = Carried::put(&mut pool, pkt(1000));
+        assert!(matches!(
+            l.enqueue(SimTime(0), c, &mut pool),
+            Enqueued::ScheduleHead(_)
+        ));
+        if !at_entry {
+            assert!(!l.loses_on_arrival(pool.get_mut(c.r)));
+        }
+        assert_eq!(pool.get(c.r).ecn & ecn::CE, ecn::CE, "at entry {at_entry}");
+        let d = Carried::put(&mut pool, pkt(1000));
+        l.enqueue(SimTime(0), d, &mut pool);
+        if !at_entry {
+            assert!(!l.loses_on_arrival(pool.get_mut(d.r)));
+        }
+        assert_eq!(
+            pool.get(d.r).ecn & ecn::CE,
+            0,
+            "the model's second packet passes as is"
+        );
+        assert_eq!(l.counters.lost_packets, 0);
+    }
 }
 
 /// ns-2's times of a packet: arrival at `start + (txt + delay)`, resume at `start + txt`,
