@@ -45,7 +45,10 @@ pub struct Reno {
 
 impl Default for Reno {
     fn default() -> Reno {
-        Reno { increase: 1.0, decrease: 0.5 }
+        Reno {
+            increase: 1.0,
+            decrease: 0.5,
+        }
     }
 }
 
@@ -73,7 +76,10 @@ impl CongestionOps for Reno {
     type Params = RenoParams;
 
     fn new(p: &RenoParams, _setup: &CcSetup) -> Reno {
-        Reno { increase: p.increase, decrease: p.decrease }
+        Reno {
+            increase: p.increase,
+            decrease: p.decrease,
+        }
     }
 
     #[inline]
@@ -135,7 +141,10 @@ mod tests {
     #[test]
     fn aimd_parameters_scale_growth_and_reduction() {
         // AIMD(a, b): a/cwnd per ACK in congestion avoidance, b of min(cwnd, rwnd) kept.
-        let p = RenoParams { increase: 0.41, decrease: 0.75 };
+        let p = RenoParams {
+            increase: 0.41,
+            decrease: 0.75,
+        };
         let mut reno = Reno::new(&p, &CcSetup::default());
         let mut w = Window::new(10.0, 5.0, 100.0);
         reno.cong_avoid(&mut w, ack());
@@ -143,8 +152,14 @@ mod tests {
         let mut ss = Window::new(3.0, 5.0, 100.0);
         reno.cong_avoid(&mut ss, ack());
         assert_eq!(ss.cwnd, 4.0, "slow start is Reno's");
-        assert_eq!(reno.ssthresh(&Window::new(20.0, 0.0, 100.0), SimTime::ZERO), 15.0);
-        assert_eq!(reno.ssthresh(&Window::new(60.0, 0.0, 20.0), SimTime::ZERO), 15.0);
+        assert_eq!(
+            reno.ssthresh(&Window::new(20.0, 0.0, 100.0), SimTime::ZERO),
+            15.0
+        );
+        assert_eq!(
+            reno.ssthresh(&Window::new(60.0, 0.0, 20.0), SimTime::ZERO),
+            15.0
+        );
     }
 
     #[test]
