@@ -231,3 +231,19 @@ def test_a_simulator_instproc_reads_link_and_node_arrays(vs_ns2: Callable[..., B
     assert both.ns.out.split()[:4] == ["nodes", "3", "same", "1"]
     # Drops at the limit of 4 set through the link's object (its default is 50).
     assert any(x.startswith("d ") for x in both.ns.file("out.tr").splitlines())
+
+
+PARSERS = """
+set ns [new Simulator]
+foreach s {100ms 3ms 2 1.5 10us 7ns 2sec} { puts "$s [time_parse $s] [delay_parse $s]" }
+foreach s {1.5Mb 10Mb 64kb 1MB 100b 2Gbps 8kBps 3} { puts "$s [bw_parse $s]" }
+puts "[$ns delay_parse 100ms] [$ns bw_parse 1.5Mb]"
+"""
+
+
+def test_time_and_bandwidth_parsers_as_ns2(vs_ns2: Callable[..., Both]) -> None:
+    """tcl/lib/ns-lib.tcl's time_parse, delay_parse, bw_parse and the Simulator's delay_parse
+    and bw_parse (ns-2.35's tcl/ex/redlight.tcl calls `$ns delay_parse 100ms`)."""
+    both = vs_ns2(PARSERS)
+    both.same()
+    assert both.ns.out.splitlines()[0] == "100ms 0.10000000000000001 0.10000000000000001"

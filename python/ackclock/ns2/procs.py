@@ -3,6 +3,9 @@
 - ``remove-all-packet-headers``, ``remove-packet-header``, ``add-packet-header``: in ns-2 they
   only choose which headers packets carry, to save memory; results do not change, so they
   are accepted and do nothing.
+- ``time_parse``, ``delay_parse``, ``bw_parse`` (and the Simulator's ``delay_parse``,
+  ``bw_parse``): a time or bandwidth with its unit, as ns-2.35's tcl/lib/ns-lib.tcl computes
+  it in Tcl doubles (``100ms`` is 0.10000000000000001 at ns-2's tcl_precision 17).
 - Commands of what ackclock does not model (wireless, multicast, satellite, ...) stop the
   script with one line naming the command; see ``UNSUPPORTED``.
 """
@@ -26,6 +29,40 @@ _PROCS = r"""
 proc remove-all-packet-headers {} {}
 proc remove-packet-header {args} {}
 proc add-packet-header {args} {}
+# ns-2's global parsers of a time or a bandwidth with its unit (tcl/lib/ns-lib.tcl's
+# time_parse, delay_parse, bw_parse), computed as ns-2 computes them: the number scanned as
+# a double, times the unit's factor in a Tcl expr; an unknown unit ends the script as there.
+namespace eval ::__ac_parse {
+    variable time_units {s 1 ms 1e-3 us 1e-6 ns 1e-9 ps 1e-12}
+    variable bw_units {b 1 kb 1000 Mb 1000000 Gb 1000000000}
+}
+proc time_parse {spec} {
+    set n [scan $spec "%f%s" value unit]
+    if {$n == 1} { set unit s }
+    regsub {sec$} $unit s unit
+    if {![dict exists $::__ac_parse::time_units $unit]} {
+        puts "error: time_parse: unknown unit `$unit'"
+        exit 1
+    }
+    if {$unit eq "s"} { return $value }
+    return [expr {$value * [dict get $::__ac_parse::time_units $unit]}]
+}
+proc delay_parse {spec} { return [time_parse $spec] }
+proc bw_parse {spec} {
+    set n [scan $spec "%f%s" value unit]
+    if {$n == 1} { set unit bps }
+    regsub {[/p]s(ec)?$} $unit {} unit
+    if {[string index $unit end] eq "B"} {
+        set value [expr {$value * 8}]
+        set unit "[string range $unit 0 end-1]b"
+    }
+    if {![dict exists $::__ac_parse::bw_units $unit]} {
+        puts "error: bw_parse: unknown unit `$unit'"
+        exit 1
+    }
+    if {$unit eq "b"} { return $value }
+    return [expr {$value * [dict get $::__ac_parse::bw_units $unit]}]
+}
 """
 
 

@@ -251,6 +251,16 @@ class Simulator(TclObject):
         self.ctx.write_channel(self.nam_channel, f"v -t {now} -e sim_annotation {now}"
                                f" {self.nam_layout.annotations} {' '.join(args)}\n")
 
+    def cmd_delay_parse(self, spec: str) -> str:
+        """``$ns delay_parse 10ms``: the global ``delay_parse`` (procs.py)."""
+        self.ctx.tcl.setvar("::__ac_spec", spec)
+        return str(self.ctx.tcl.eval("delay_parse $::__ac_spec"))  # Tcl's own text of the double
+
+    def cmd_bw_parse(self, spec: str) -> str:
+        """``$ns bw_parse 1.5Mb``: the global ``bw_parse`` (procs.py)."""
+        self.ctx.tcl.setvar("::__ac_spec", spec)
+        return str(self.ctx.tcl.eval("bw_parse $::__ac_spec"))  # Tcl's own text of the double
+
     def cmd_set_animation_rate(self, *args: str) -> None:
         return None
 
