@@ -139,3 +139,44 @@ def test_syn_and_delay_growth_apart_stop_in_one_line(ns2):
     assert r.err.strip() == (
         "ackclock: error: script.tcl:6: Agent/TCP/Reno with syn_ true and delay_growth_ false"
         " (only both true or both false) is not supported by ackclock yet")
+
+
+def test_the_invariant_checker_runs_under_ackclock_check(ns2, monkeypatch):
+    """ACKCLOCK_CHECK=1 runs a script's network under the engine's invariant checker, as it
+    does `ackclock run`'s (the whole tests/ns2 suite passes under it)."""
+    import json
+
+    from ackclock.ns2 import simulator
+
+    documents: list[dict[str, object]] = []
+    real = simulator.load_engine
+
+    class Engine:
+        def Simulation(self, document: str) -> object:  # noqa: N802 - the binding's name
+            documents.append(json.loads(document))
+            return real().Simulation(document)
+
+    monkeypatch.setattr(simulator, "load_engine", Engine)
+    script = """
+        set ns [new Simulator]
+        set n0 [$ns node]
+        set n1 [$ns node]
+        $ns duplex-link $n0 $n1 1Mb 10ms DropTail
+        set tcp [new Agent/TCP]
+        $ns attach-agent $n0 $tcp
+        set sink [new Agent/TCPSink]
+        $ns attach-agent $n1 $sink
+        $ns connect $tcp $sink
+        set ftp [new Application/FTP]
+        $ftp attach-agent $tcp
+        $ns at 0.1 "$ftp start"
+        $ns at 2 {puts [$tcp set ack_]; exit 0}
+        $ns run
+    """
+    monkeypatch.setenv("ACKCLOCK_CHECK", "1")
+    checked = ns2(script)
+    monkeypatch.delenv("ACKCLOCK_CHECK")
+    plain = ns2(script)
+    assert checked.code == plain.code == 0, checked.err + plain.err
+    assert checked.out == plain.out and int(plain.out) > 100
+    assert [d["run"].get("check") for d in documents] == [True, None]
