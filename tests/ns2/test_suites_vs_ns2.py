@@ -69,9 +69,11 @@ MATCHING: dict[str, set[str]] = {
     "rfc2001": {"reno", "newreno", "reno1", "newreno1", "newreno1_A", "reno2", "reno2_bugfix",
                 "newreno2_A", "newreno2_A_bugfix"},
     # Early drops counted apart by the flow monitor (attach-fmon's edrop: the flows_ tests)
-    # and mark_p_ above 1 (congested_mark_p).
+    # and mark_p_ above 1 (congested_mark_p); ECN at a window of one segment as ns-2's one-way
+    # agents and TCPSink answer it (congested, congested1_mark_p, congested2_mark_p, gentleEcn).
     "red": {"red1", "ecn", "red2", "flows_unforced", "flows_forced", "flows_combined",
-            "q_weight", "q_weight_auto", "congested_mark_p"},
+            "q_weight", "q_weight_auto", "congested_mark_p", "congested", "congested1_mark_p",
+            "congested2_mark_p", "gentleEcn"},
     "monitor": set(),
 }
 

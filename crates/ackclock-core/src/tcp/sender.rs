@@ -273,6 +273,10 @@ pub struct TcpSender {
     first_decrease: bool,
     ect_seen: bool,
     ecn_burst: bool,
+    /// ns-2's `ecn_backoff_`, and whether the ACK at hand keeps the timer's backoff
+    /// ([`Ns2Ecn`]).
+    ecn_backoff: bool,
+    ecn_hold_backoff: bool,
     last_action: LastAction,
     /// A window reduction happened since the last segment went out (ns-2's `cong_action_`).
     cong_action_pending: bool,
@@ -799,15 +803,19 @@ impl TcpSender {
             } else {
                 self.on_ecn_echo(ack, c);
             }
-        } else if self.ecn && self.ns2_ecn != Ns2Ecn::Off && ack > self.una && ack <= self.maxseq {
-            if self.una == 0 {
+        } else if self.ecn && self.ns2_ecn != Ns2Ecn::Off {
+            self.ecn_hold_backoff = false;
+            let new = ack > self.una && ack <= self.maxseq;
+            if new && self.una == 0 {
                 // ns-2.35's agents send segment 0 with ECN-Echo and without ECT (the ECN
                 // negotiation, TcpAgent::output) and its sink echoes it (TcpSink::ack): that
                 // ACK sets `ect_` (after opening the window as usual).
                 self.ect_seen = true;
-            } else if self.ect_seen {
-                // TcpAgent::recv_newack_helper: a new ACK without ECN-Echo ends a burst.
+            } else if new && self.ect_seen {
+                // TcpAgent::recv_newack_helper: a new ACK without ECN-Echo ends a burst and
+                // `ecn_backoff_`.
                 self.ecn_burst = false;
+                self.ecn_backoff = false;
             }
         }
         if self.linux.is_some() {

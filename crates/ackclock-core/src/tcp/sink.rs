@@ -128,6 +128,11 @@ pub struct TcpSink {
     /// below `Maxseen()`), a retransmitted one included.
     /// (Read only for a repeat: out of the hot lines.)
     delack_repeat: bool,
+    /// The marks that end an ECN-Echo: CWR, and under ns-2.35's one-way ECN rules
+    /// (`ns2_ecn`) any congestion action, as `TcpSink::ack` clears `ecn_unacked_` on a
+    /// segment with `cong_action()` (set after every window reduction, a timeout's too).
+    /// (Read only for a segment with either mark: out of the hot lines.)
+    ece_clear: u8,
     /// Linux's ACK timing (`adaptive_ack_delay`, `sack_compression`); None: the fixed delay.
     linux: Option<Box<LinuxAcks>>,
 }
@@ -196,6 +201,11 @@ impl TcpSink {
             deadline: None,
             ece: false,
             dctcp_echo: cfg.ecn_per_segment,
+            ece_clear: if cfg.ns2_ecn == crate::tcp::sender::Ns2Ecn::Off {
+                ecn::CWR
+            } else {
+                ecn::CWR | ecn::CONG_ACTION
+            },
             undelivered: u64::MAX,
             fc: cfg
                 .rcv_buffer_bytes
@@ -446,7 +456,7 @@ impl TcpSink {
                 self.ece = ce;
             }
         } else {
-            if pkt.ecn & ecn::CWR != 0 {
+            if pkt.ecn & (ecn::CWR | ecn::CONG_ACTION) != 0 && pkt.ecn & self.ece_clear != 0 {
                 self.ece = false;
             }
             if pkt.ecn & ecn::CE != 0 {
@@ -658,6 +668,33 @@ mod tests {
         cfg.window = 32;
         cfg.ack_delay_ps = 100;
         TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params())
+    }
+
+    /// RFC 3168 6.1.3: ECN-Echo until a CWR segment; ns-2.35's `TcpSink::ack` (`ns2_ecn`)
+    /// stops on any segment with the congestion-action mark (a timeout's reduction too).
+    #[test]
+    fn ecn_echo_ends_on_cwr_or_under_ns2_on_a_congestion_action() {
+        use crate::packet::ecn;
+        for rule in [
+            crate::tcp::sender::Ns2Ecn::Off,
+            crate::tcp::sender::Ns2Ecn::Ns2,
+        ] {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.ecn = true;
+            cfg.ns2_ecn = rule;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            let seg = |seq, bits| Packet {
+                ecn: ecn::ECT | bits,
+                ..data(seq)
+            };
+            s.on_data(SimTime(0), &seg(0, ecn::CE), &mut out, &mut c);
+            s.on_data(SimTime(1), &seg(1, ecn::CONG_ACTION), &mut out, &mut c);
+            s.on_data(SimTime(2), &seg(2, ecn::CWR), &mut out, &mut c);
+            let echoes: Vec<bool> = out.iter().map(|a| a.ecn & ecn::ECE != 0).collect();
+            let ns2 = rule != crate::tcp::sender::Ns2Ecn::Off;
+            assert_eq!(echoes, [true, !ns2, false], "{rule:?}");
+        }
     }
 
     #[test]

@@ -31,12 +31,35 @@ impl TcpSender {
     /// after a timeout) and the window decision of `TcpAgent::recv_newack_helper`.
     fn on_ecn_echo_ns2(&mut self, ack: u64, c: &mut FlowCounters) {
         if self.recover.is_none_or(|r| ack > r) || self.last_action == LastAction::Timeout {
-            self.w.cwnd = self.reduce_window();
+            // TcpAgent::ecn: a reduction at a window of one segment sets `ecn_backoff_`, the
+            // next one in a row backs the timer off (`rtt_backoff`); a larger window clears it.
+            if self.w.cwnd > 1.0 {
+                self.ecn_backoff = false;
+            } else if self.ecn_backoff {
+                self.rtt.on_timeout();
+            } else {
+                self.ecn_backoff = true;
+            }
+            // slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF): a window of one segment
+            // becomes half a segment (none with whole_reduce), sending nothing until the
+            // timer fires.
+            if self.dupwnd > 0.0
+                && !self.full_tcp
+                && matches!(self.recovery, Recovery::Reno | Recovery::NewReno)
+            {
+                // RenoTcpAgent::windowd, the window slowdown() halves: cwnd_ + dupwnd_ (ecn()
+                // runs before the ACK ends fast recovery's inflation).
+                self.w.cwnd += self.dupwnd;
+            }
+            self.w.cwnd = self.reduced_window();
             self.recover = Some(self.maxseq);
             self.last_action = LastAction::Ecn;
             self.cwr_pending = true;
             c.ecn_reductions += 1;
         }
+        // TcpAgent::newack: this ACK's RTT sample ends no backoff while `ect_` (as before this
+        // ACK) and `ecn_backoff_` hold ("still in ECN-Echo with a congestion window of 1").
+        self.ecn_hold_backoff = self.ect_seen && self.ecn_backoff;
         if ack > self.una && ack <= self.maxseq {
             // The window opens only before the first ECN-Echo (`ect_` still 0) or, with
             // old_ecn_, within a burst of them.
@@ -341,6 +364,14 @@ impl TcpSender {
     /// `bictcp_recalc_ssthresh`: max(cwnd * beta >> 10, 2)), and the reduced window is that
     /// ssthresh (`tcp_end_cwnd_reduction`).
     pub(super) fn reduce_window(&mut self) -> f64 {
+        self.reduced_window().max(1.0)
+    }
+
+    /// [`Self::reduce_window`] without its floor of one segment: ns-2.35's `slowdown()`
+    /// (CLOSE_CWND_HALF) leaves `cwnd_ = halfwin` even below one (its `window()`, the whole
+    /// segments, is then 0 and the agent sends nothing until its timer fires:
+    /// `TcpAgent::timeout` raises `cwnd_` to one).
+    pub(super) fn reduced_window(&mut self) -> f64 {
         if self.integer_cwnd {
             self.w.cwnd = self.w.cwnd.floor().max(1.0);
         }
@@ -364,7 +395,7 @@ impl TcpSender {
         if self.integer_cwnd {
             self.w.ssthresh
         } else {
-            reduced.max(1.0)
+            reduced
         }
     }
 

@@ -68,7 +68,10 @@ impl TcpSender {
             && self.recover.is_some_and(|r| ack < r);
         let timed = self.timed.filter(|&(seq, _)| ack > seq);
         if timed.is_some() {
-            self.rtt.reset_backoff();
+            if !self.ecn_hold_backoff {
+                self.rtt.reset_backoff();
+                self.ecn_backoff = false;
+            }
             self.timed = None;
         }
         if partial {

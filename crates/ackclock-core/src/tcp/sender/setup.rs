@@ -67,9 +67,15 @@ pub enum FirstLoss {
 ///   (go-back-N), the others entering fast recovery with the window the ECN left.
 /// - A timeout while the last action was an ECN reduction not yet recovered closes the
 ///   window to one segment without halving ssthresh again.
-///
-/// Not modelled: `ecn_backoff_` (an ECN-Echo at a window of one segment backs the timer
-/// off).
+/// - A window of one segment is halved to half a segment (`TcpAgent::slowdown` has no floor
+///   of one): nothing is sent until the timer fires (`TcpAgent::timeout` raises cwnd to one).
+/// - `ecn_backoff_`: from the second reduction of a window of one segment in a row on, the
+///   timer is backed off (`TcpAgent::ecn`), and no RTT sample ends that backoff while ACKs
+///   still carry ECN-Echo (`TcpAgent::newack`); a new ACK without one clears it
+///   (`TcpAgent::recv_newack_helper`).
+/// - Reno and NewReno halve cwnd + their fast-recovery inflation (`RenoTcpAgent::windowd`).
+/// - The sink stops echoing on any segment with the congestion-action mark, which every
+///   window reduction sets, not only on CWR (`TcpSink::ack`).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
 )]
@@ -222,6 +228,8 @@ impl TcpSender {
             first_decrease: true,
             ect_seen: false,
             ecn_burst: false,
+            ecn_backoff: false,
+            ecn_hold_backoff: false,
             last_action: LastAction::None,
             cong_action_pending: false,
             skip_growth: false,

@@ -604,6 +604,83 @@ fn ns2_ecn_then_loss_reduces_once() {
     assert_eq!((s.w.cwnd, s.w.ssthresh), (1.0, ssthresh));
 }
 
+/// ns-2.35 at a window of one segment (`Ns2Ecn`): `TcpAgent::slowdown` halves cwnd_ with no
+/// floor (half a segment: nothing is sent until the timer fires and `TcpAgent::timeout` raises
+/// it to one); the second such ECN reduction in a row backs the timer off (`TcpAgent::ecn`'s
+/// `ecn_backoff_`), and the ACK's RTT sample does not end that backoff while it carries
+/// ECN-Echo (`TcpAgent::newack`); an ACK without ECN-Echo clears `ecn_backoff_`.
+#[test]
+fn ns2_ecn_at_a_window_of_one_waits_for_the_timer_and_backs_it_off() {
+    let mut cfg = ns2_tcp();
+    cfg.ecn = true;
+    cfg.window = 100;
+    cfg.ns2_ecn = Ns2Ecn::Ns2;
+    cfg.idle_rtx_timer = true;
+    cfg.ns2_rtt_timer = true;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Tahoe);
+    s.start(SimTime(0), &mut out, &mut c);
+    s.on_ack(SimTime(1), &ackp(1), &mut out, &mut c); // segment 0's ACK (`ect_` set)
+    s.w.cwnd = 1.0;
+    out.clear();
+    let sent = s.maxseq;
+    s.on_ack(SimTime(4), &ece(sent), &mut out, &mut c); // 1 -> 0.5, ecn_backoff_ set
+    assert_eq!((s.w.cwnd, s.rtt.backoff), (0.5, 1));
+    assert!(out.is_empty(), "a window of half a segment sends nothing");
+    let at = s
+        .rto_deadline()
+        .expect("the timer runs with nothing outstanding");
+    s.on_timeout(at, &mut out, &mut c);
+    assert_eq!((s.w.cwnd, out.len()), (1.0, 1));
+    // The second reduction at a window of one backs the timer off; the sample of the same
+    // ACK does not end the backoff (it carries ECN-Echo).
+    let sent = s.maxseq;
+    s.on_ack(SimTime(at.0 + 10), &ece(sent), &mut out, &mut c);
+    assert_eq!((s.w.cwnd, s.rtt.backoff), (0.5, 2));
+    // An ACK without ECN-Echo ends it all: the next reduction at one sets it again only.
+    let at = s.rto_deadline().unwrap();
+    s.on_timeout(at, &mut out, &mut c);
+    let sent = s.maxseq;
+    s.on_ack(SimTime(at.0 + 10), &ackp(sent), &mut out, &mut c);
+    assert_eq!(s.rtt.backoff, 1);
+    let sent = s.maxseq;
+    s.on_ack(SimTime(at.0 + 20), &ece(sent), &mut out, &mut c);
+    assert_eq!(
+        s.rtt.backoff, 1,
+        "the first reduction at one after a clean ACK"
+    );
+    // Under `off` (RFC 3168) the window stays at one segment.
+    cfg.ns2_ecn = Ns2Ecn::Off;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Tahoe);
+    s.start(SimTime(0), &mut out, &mut c);
+    s.on_ack(SimTime(1), &ackp(1), &mut out, &mut c);
+    s.w.cwnd = 1.0;
+    let sent = s.maxseq;
+    s.on_ack(SimTime(4), &ece(sent), &mut out, &mut c);
+    assert_eq!(s.w.cwnd, 1.0);
+}
+
+/// `RenoTcpAgent::windowd`: an ECN-Echo during fast recovery halves cwnd_ + dupwnd_ (ns-2.35
+/// calls `ecn()` before the ACK ends the inflation).
+#[test]
+fn ns2_reno_ecn_in_recovery_halves_the_inflated_window() {
+    let mut cfg = ns2_tcp();
+    cfg.ecn = true;
+    cfg.window = 100;
+    cfg.limited_transmit = false;
+    cfg.ns2_ecn = Ns2Ecn::Ns2;
+    cfg.ns2_first_loss = FirstLoss::BugfixSs;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    grow(&mut s, &mut out, &mut c, 8.0);
+    let una = s.una;
+    for t in 0..3 {
+        s.on_ack(SimTime(100 + t), &ackp(una), &mut out, &mut c);
+    }
+    assert_eq!((s.w.cwnd, s.dupwnd), (4.0, 3.0));
+    let recover = s.recover.unwrap();
+    s.on_ack(SimTime(200), &ece(recover + 1), &mut out, &mut c);
+    assert_eq!(s.w.cwnd, 3.5, "(4 + 3) / 2");
+}
+
 /// ns-2.35's Sack1TcpAgent::recv sets `recover_ = 0` on the ACK that ends fast recovery:
 /// three duplicates of that very ACK start another fast retransmit (`dupack_action`'s
 /// `highest_ack_ > recover_`), where a sender that keeps its recovery point waits for an
