@@ -210,6 +210,10 @@ class TcpAgent(Agent):
         # boot_time_ / tcpTick_: TcpAgent::reset draws it when the agent is made, when the
         # script resets it and when `$ns run` does (rng.py); the last draw is the run's.
         self.boot = draw_boot_time(ctx)
+        if cls == "Agent/TCP/Vegas":
+            # VegasTcpAgent::delay_bind_init_all calls reset() after
+            # TcpAgent::delay_bind_init_all has: two draws when the agent is made.
+            self.boot = draw_boot_time(ctx)
 
     # --- finite transfers: ns-2's TcpAgent::command "advance" / "advanceby", sendmsg ------
 
@@ -423,6 +427,8 @@ class TcpAgent(Agent):
                     mapped.add(var)
                 elif var not in CC_ALIASES.get(self.cc, {}):
                     mapped.add(var)
+        if self.cls == "Agent/TCP/Vegas":
+            self.map_vegas(cc_params)
         if cc_params:
             out["cc_params"] = cc_params
         if cc_params.get("decrease", 0.5) != 0.5:
@@ -534,6 +540,25 @@ class TcpAgent(Agent):
             except ValueError as e:
                 raise Ns2Error(f"{var}: {e}", where) from None
             mapped.add(var)
+
+    def map_vegas(self, cc_params: dict[str, object]) -> None:
+        """ns-2.35's VegasTcpAgent (tcp/tcp-vegas.cc) is its own algorithm, recovery and
+        timeout included: the engine's Vegas under `ns2_model` (tcp/sender/ns2_vegas.rs),
+        starting at one segment with syn_ and delay_growth_ (TcpAgent::set_initial_window).
+        Its recv never reads windowOption_; TcpAgent::ecn, which it calls, and maxcwnd_ are
+        not modelled."""
+        if self.cc != "vegas":
+            raise Ns2Error(unsupported(f"{self.cls} with windowOption_ other than 1"),
+                           self.cc_where)
+        cc_params["ns2_model"] = 1
+        try:
+            growth = to_bool(self.vars["syn_"]) and to_bool(self.vars["delay_growth_"])
+        except ValueError as e:
+            raise Ns2Error(f"delay_growth_: {e}", self.var_where("delay_growth_")) from None
+        cc_params["ns2_delay_growth"] = int(growth)
+        for var in ("ecn_", "maxcwnd_"):
+            if var in self.vars and not self.var_is_default(var) and to_float(self.vars[var]):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var}"), self.var_where(var))
 
     def sends_syn(self) -> bool:
         """Whether segment 0 goes as a 40-byte SYN that adds one to curseq_ (TcpAgent::output

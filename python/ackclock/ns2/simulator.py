@@ -795,9 +795,12 @@ class Simulator(TclObject):
         out: dict[str, list[str]] = {}
         rows_in = list(zip(rows["time_s"], rows["flow"], rows["variable"], rows["value"],
                            strict=True))
+        rows_in = _label_steps(rows_in)
         clobbered = {(t, flow) for t, flow, var, value in rows_in if var == "srtt" and value == 0}
         records = sorted(rows_in, key=lambda r: (r[0], trace_rank(
-            by_flow.get(r[1]), r[2], r[3], (r[0], r[1]) in clobbered)))
+            by_flow.get(r[1]), "cwnd" if r[2] == STEP else r[2], r[3],
+            (r[0], r[1]) in clobbered)))
+        records = _vegas_order(records, by_flow)
         for t, flow, var, value in self._slowdown_steps(records, by_flow):
             agent = by_flow.get(flow)
             if (flow, var) not in self._trace_started:
@@ -919,3 +922,60 @@ class _PacketTrace:
         self.lost_untraced: list[str] = []
         self.file: Path | None = None
         self.offset = 0
+
+
+def _vegas_order(records: list[tuple[float, str, str, float]],
+                 by_flow: dict[str, TcpAgent]) -> list[tuple[float, str, str, float]]:
+    """The order of one instant's traced changes of an `Agent/TCP/Vegas` where cwnd_ took two
+    values (tcp/tcp-vegas.cc): `VegasTcpAgent::recv` sets cwnd_ (windowInit_ at the second
+    new ACK, or the window before inflation with ssthresh_ 2 after a recovery) before
+    `newack`'s RTT sample and its own growth; `VegasTcpAgent::timeout` backs the timer off
+    (`reset_rtx_timer`) before `slowdown` sets ssthresh_ and cwnd_ (wnd_restart_, then
+    v_slowstart_)."""
+    out: list[tuple[float, str, str, float]] = []
+    i = 0
+    while i < len(records):
+        j = i
+        while j < len(records) and records[j][:2] == records[i][:2]:
+            j += 1
+        group = records[i:j]
+        i = j
+        agent = by_flow.get(group[0][1])
+        step = [r for r in group if r[2] == STEP]
+        group = [(r[0], r[1], "cwnd", r[3]) if r[2] == STEP else r for r in group]
+        if agent is None or agent.cls != "Agent/TCP/Vegas" or not step:
+            out.extend(group)
+            continue
+        if any(r[2] == "backoff" and r[3] > 1 for r in group):
+            first = [r for r in group if r[2] in ("backoff", "rttvar", "srtt")]
+        else:
+            first = [(step[0][0], step[0][1], "cwnd", step[0][3])]
+        ss = [r for r in group if r[2] == "ssthresh"]
+        out.extend(first + [r for r in ss if r not in first]
+                   + [r for r in group if r not in first and r not in ss])
+    return out
+
+
+STEP = "cwnd@step"
+
+
+def _label_steps(rows: list[tuple[float, str, str, float]]
+                 ) -> list[tuple[float, str, str, float]]:
+    """The engine marks a Vegas agent's intermediate cwnd_ value with a `cwnd_step` row
+    before the snapshot that holds it: that cwnd change becomes `STEP` (`_vegas_order`
+    places it), the marker goes."""
+    if not any(r[2] == "cwnd_step" for r in rows):
+        return rows
+    out: list[tuple[float, str, str, float]] = []
+    pending: tuple[float, str, float] | None = None
+    for t, flow, var, value in rows:
+        if var == "cwnd_step":
+            pending = (t, flow, value)
+            continue
+        if var == "cwnd" and pending is not None and pending[:2] == (t, flow):
+            if value == pending[2]:
+                var = STEP
+            pending = None
+        out.append((t, flow, var, value))
+    return out
+

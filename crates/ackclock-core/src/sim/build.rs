@@ -19,6 +19,11 @@ pub(super) fn tcp_agents(
     let (recovery, params) = (t.variant, t.params());
     let mut sender = Box::new(TcpSender::new(id, src, dst, &params, recovery, cc));
     let mut sink = Box::new(TcpSink::new(id, dst, src, &params));
+    if sender.is_ns2_vegas() {
+        // ns-2.35's DelAckSink::recv answers segment 0 at once (SYN_immediate_ack_), which
+        // VegasTcpAgent sends as data, not as a SYN.
+        sink.set_first_ack_at_once(!params.delack_syn);
+    }
     if let Some(size) = size {
         sender.set_transfer(size);
         sink.set_transfer(size);

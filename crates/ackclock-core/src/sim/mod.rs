@@ -523,6 +523,12 @@ impl Simulator {
                 let name = &self.scenario.flows[f.idx()].name;
                 let t = self.now.as_secs_f64();
                 if let Some(step) = sender.take_cwnd_step() {
+                    if sender.is_ns2_vegas() {
+                        // Marks the cwnd change that follows as the step: where ns-2.35's
+                        // VegasTcpAgent makes it among the instant's changes differs from
+                        // where its final value is made (the ns-2 front end orders them).
+                        self.tracer.push(t, name, "cwnd_step", step);
+                    }
                     let mut then = traceable_values(sender);
                     then[0] = step * sender.window_scale();
                     self.tracer

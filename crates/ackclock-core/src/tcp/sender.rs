@@ -83,6 +83,7 @@ const NS3_CWR: bool = false;
 
 mod app;
 mod linux;
+mod ns2_vegas;
 mod psh;
 mod recovery;
 mod rfc6675;
@@ -314,6 +315,9 @@ pub struct TcpSender {
     psh: Option<(u32, SimTime)>,
     /// `rack`: Linux's loss recovery (`sender/linux.rs`) instead of the ns-2 rules.
     linux: Option<Box<linux::Linux>>,
+    /// Vegas's `ns2_model`: ns-2.35's `VegasTcpAgent` (`sender/ns2_vegas.rs`) instead of the
+    /// ns-2 rules above.
+    ns2_vegas: Option<Box<ns2_vegas::Ns2Vegas>>,
 }
 
 impl TcpSender {
@@ -417,6 +421,11 @@ impl TcpSender {
         at
     }
 
+    /// Whether this is ns-2.35's `VegasTcpAgent` (Vegas's `ns2_model`).
+    pub fn is_ns2_vegas(&self) -> bool {
+        self.ns2_vegas.is_some()
+    }
+
     pub fn payload(&self) -> u32 {
         self.payload
     }
@@ -432,6 +441,11 @@ impl TcpSender {
         if self.linux.is_some() {
             self.linux_send(now, out, c);
             return;
+        }
+        if self.nxt == 0 {
+            if let Some(v) = self.ns2_vegas.as_deref_mut() {
+                v.note_send_much(now);
+            }
         }
         if self.sack_info {
             if let Some(mut sb) = self.scoreboard.take() {
@@ -602,6 +616,9 @@ impl TcpSender {
         }
         if let Some(l) = self.linux.as_mut() {
             l.board.on_send(seq, now, retransmit);
+        }
+        if let Some(v) = self.ns2_vegas.as_deref_mut() {
+            v.on_output(seq, now);
         }
         let flags = if self.psh.is_some() && !retransmit {
             self.psh_flag(now)
@@ -820,6 +837,10 @@ impl TcpSender {
         }
         if self.linux.is_some() {
             self.on_linux_ack(now, pkt, out, c);
+            return;
+        }
+        if self.ns2_vegas.is_some() {
+            self.on_ns2_vegas_ack(now, ack, out, c);
             return;
         }
         if let Some(sb) = self.scoreboard.take() {

@@ -144,6 +144,13 @@ pub struct DelAck {
 }
 
 impl TcpSink {
+    /// Whether a delaying sink acknowledges segment 0 at once when it is data, not a SYN
+    /// (ns-2.35's `DelAckSink::recv` with `SYN_immediate_ack_` for `VegasTcpAgent`'s data
+    /// segment 0).
+    pub fn set_first_ack_at_once(&mut self, at_once: bool) {
+        self.syn_ack_at_once = at_once;
+    }
+
     /// Whether segment `seq` is acknowledged at once although ACKs are delayed: the SYN
     /// without `delack_syn`, or one of the first `quick_acks` data segments.
     #[cold]

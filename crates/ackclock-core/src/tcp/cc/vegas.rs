@@ -32,6 +32,11 @@
 //!   first ACK back in it (ns-3 restarts on leaving recovery; after a timeout it grows as
 //!   `TcpNewReno` until the recovery point is acknowledged, here only until the first ACK
 //!   that opens the window).
+//!
+//! `ns2_model` = 1 (what `ackclock ns2` sets for `Agent/TCP/Vegas`) is ns-2.35's own
+//! `VegasTcpAgent` (tcp/tcp-vegas.cc), a different algorithm again, recovery and timeout
+//! included: it runs in the sender (`tcp/sender/ns2_vegas.rs`) and this module only holds
+//! its parameters.
 
 use super::{
     reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn,
@@ -53,12 +58,22 @@ pub struct Vegas {
     /// ns-3.44's `TcpVegas` (`ns3_model`): its samples this round (`m_cntRtt`), the round's
     /// right edge (`m_begSndNxt`), and whether Vegas is on (`m_doingVegasNow`).
     ns3: bool,
+    /// `ns2_model` and `ns2_delay_growth` (the sender reads them: `Vegas::ns2_model`).
+    ns2: bool,
+    ns2_delay_growth: bool,
     cnt_rtt: u32,
     beg_snd_nxt: u64,
     doing: bool,
 }
 
 impl Vegas {
+    /// Under `ns2_model`, ns-2.35's `VegasTcpAgent` runs in the sender (`sender/ns2_vegas.rs`),
+    /// with v_alpha_, v_beta_, v_gamma_ and whether the window starts at one segment.
+    pub fn ns2_model(&self) -> Option<(f64, f64, f64, bool)> {
+        self.ns2
+            .then_some((self.alpha, self.beta, self.gamma, self.ns2_delay_growth))
+    }
+
     /// ns-3's `TcpVegas::GetSsThresh`: one segment under cwnd, never above ssthresh, at
     /// least 2.
     fn ns3_ssthresh(w: &Window) -> f64 {
@@ -131,6 +146,8 @@ crate::params! {
             .ns3("Gamma"),
         ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpVegas rules (module notes)")
             .profile_defaults(&[("ns3", 1.0)]),
+        ns2_model: bool = Param::new("ns2_model", 0.0, Range::Flag, "ns-2.35's VegasTcpAgent, recovery and timeout included (tcp/sender/ns2_vegas.rs)"),
+        ns2_delay_growth: bool = Param::new("ns2_delay_growth", 0.0, Range::Flag, "ns2_model: one segment until segment 0 is acknowledged, window_init from the next ACK (ns-2's syn_ with delay_growth_)"),
     }
 }
 
@@ -155,6 +172,8 @@ impl CongestionOps for Vegas {
             round_start: None,
             diff: f64::NAN,
             ns3: p.ns3_model,
+            ns2: p.ns2_model,
+            ns2_delay_growth: p.ns2_delay_growth,
             cnt_rtt: 0,
             beg_snd_nxt: 0,
             doing: true,

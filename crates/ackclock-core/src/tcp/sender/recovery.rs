@@ -438,6 +438,10 @@ impl TcpSender {
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
     pub fn on_timeout(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.rto_deadline = None;
+        if self.ns2_vegas.is_some() {
+            self.on_ns2_vegas_timeout(now, out, c);
+            return;
+        }
         if self.idle_rtx_timer && self.una >= self.maxseq {
             // ns-2.35's TcpAgent::timeout with nothing outstanding (restart_bugfix_):
             // slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA), cwnd_ to one segment, ssthresh_

@@ -112,7 +112,19 @@ impl TcpSender {
         if let AnyCc::External(e) = &mut cc {
             e.set_flow(flow.0);
         }
-        TcpSender {
+        let ns2_vegas = match &cc {
+            AnyCc::Vegas(v) => v.ns2_model().map(|(alpha, beta, gamma, delay_growth)| {
+                Box::new(ns2_vegas::Ns2Vegas::new(
+                    alpha,
+                    beta,
+                    gamma,
+                    delay_growth,
+                    cfg.window,
+                ))
+            }),
+            _ => None,
+        };
+        let mut s = TcpSender {
             limited_transmit: cfg.limited_transmit,
             careful: cfg.bug_fix || cfg.ecn,
             full_tcp: cfg.ns2_full_tcp,
@@ -256,6 +268,13 @@ impl TcpSender {
             psh: cfg.psh.then_some((0, SimTime::ZERO)),
             linux: (cfg.rack && recovery == Recovery::Sack)
                 .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
+            ns2_vegas,
+        };
+        if let Some(v) = s.ns2_vegas.as_deref() {
+            // VegasTcpAgent::output sends no SYN: segment 0 is data.
+            s.syn_pending = false;
+            s.w.cwnd = v.first_window(s.window_init);
         }
+        s
     }
 }
