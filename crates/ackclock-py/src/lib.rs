@@ -5,7 +5,7 @@
 use ackclock_core::net::link::Ns2Integral;
 use ackclock_core::results::Results;
 use ackclock_core::sim::StopReason;
-use ackclock_core::time::SimTime;
+use ackclock_core::time::{SimDuration, SimTime};
 use ackclock_core::Simulator;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -328,6 +328,14 @@ impl Simulation {
     fn advance_app(&mut self, flow: usize, limit: u64) -> PyResult<()> {
         self.sim
             .advance_app(flow, limit)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Gives flow `flow`'s TCP sender, which must not have sent yet, ns-2's `boot_time_` of
+    /// `boot_ps` picoseconds (a FullTcp agent's connect draws it anew).
+    fn set_ns2_boot_time(&mut self, flow: usize, boot_ps: u64) -> PyResult<()> {
+        self.sim
+            .set_ns2_boot_time(flow, SimDuration(boot_ps))
             .map_err(PyValueError::new_err)
     }
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..profiles import CC_ALIASES, CC_DEFAULTS, TCP_ALIASES
+from ..units import parse_time
 from .errors import Location, Ns2Error, unsupported
 from .objects import TclError, TclObject
 from .rng import draw_boot_time
@@ -345,6 +346,14 @@ class TcpAgent(Agent):
         """TcpAgent::reset's draw of boot_time_ (its other variables are set at the run)."""
         self.boot = draw_boot_time(self.ctx)
 
+    def boot_seconds(self) -> float:
+        """boot_time_ in seconds (``Random::uniform(tcp_tick_)``)."""
+        return self.boot * to_float(self.vars["tcpTick_"])
+
+    def boot_ps(self) -> int:
+        """boot_time_ in picoseconds, as the scenario's ``ns2_boot_time`` reads it."""
+        return parse_time(self.boot_seconds())
+
     def sim_started(self) -> bool:
         return self.ctx.simulator is not None and self.ctx.simulator.started
 
@@ -471,7 +480,7 @@ class TcpAgent(Agent):
         self.map_newreno(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
-        out["ns2_boot_time"] = self.boot * to_float(self.vars["tcpTick_"])
+        out["ns2_boot_time"] = self.boot_seconds()
         if isinstance(self, FullTcpAgent):
             mapped.add("useHeaders_")  # FullTcpAgent's segments always carry headersize()
         elif not self.uses_headers():
@@ -496,14 +505,14 @@ class TcpAgent(Agent):
             out["ns2_ecn"] = "off"
             out["sack_exit_clears_recover"] = False
             mapped.add("old_ecn_")
-        elif to_int(self.vars["ecn_"]) == 0:
+        elif not to_bool(self.vars["ecn_"]):  # tcp.cc binds ecn_ with delay_bind_bool
             # old_ecn_ only changes how ACKs carrying ECN-Echo open the window in
             # TcpAgent::recv_newack_helper, which a sender without ecn_ never reaches with one.
             mapped.add("old_ecn_")
         elif "old_ecn_" in self.vars and not self.var_is_default("old_ecn_"):
             # TcpAgent::recv_newack_helper with old_ecn_: ACKs within a burst of ECN-Echoes
             # open the window.
-            if to_int(self.vars["old_ecn_"]):
+            if to_bool(self.vars["old_ecn_"]):
                 out["ns2_ecn"] = "old_ecn"
             mapped.add("old_ecn_")
         self.check_vars(mapped)
@@ -646,6 +655,7 @@ class FullTcpAgent(TcpAgent):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.listening = False
+        self.connected = False  # connect() called (FullTcpAgent::advance_bytes in CLOSED)
         # FullTcpAgent::delay_bind_init_all resets the agent once more (tcp-full.cc).
         self.reset()
 
@@ -703,9 +713,20 @@ class FullTcpAgent(TcpAgent):
         """FTP start on this agent: infinite_send_ (sendmsg(-1))."""
         self.sim().when_running(lambda: self._full_advance(2**64 - 1))
 
+    def connect(self) -> None:
+        """FullTcpAgent::advance_bytes in CLOSED (the initiator's first data, once the run
+        is on): `reset`, which draws a new boot_time_ from the default generator now (RED's
+        early drops draw after it), then `connect`."""
+        if self.connected or self.flow is None or not self.initiator():
+            return
+        self.connected = True
+        self.reset()
+        self.sim().engine.set_ns2_boot_time(self.flow, self.boot_ps())
+
     def _full_advance(self, limit: int) -> None:
         if self.flow is None:
             raise Ns2Error(f"{self.cls} {self.handle}: not connected to a FullTcp agent")
+        self.connect()
         try:
             self.sim().engine.advance_app(self.flow, limit)
         except ValueError as e:

@@ -779,6 +779,8 @@ class Simulator(TclObject):
             # on its own direction (the connection is opened by the other end).
             full.send_forever()
             return
+        if start and isinstance(full, FullTcpAgent):
+            full.connect()  # FTP start: FullTcpAgent::sendmsg(-1), advance_bytes(0)
         self.engine.schedule_app(flow, sim_seconds_to_ps(self.now_s), start)
 
     def write_traces(self) -> None:

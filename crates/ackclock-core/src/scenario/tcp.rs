@@ -178,7 +178,10 @@ tcp_config! {
     /// (`FullTcpAgent::dupack_action`: `last_cwnd_action_ == CWND_ACTION_DUPACK`); leaving
     /// Reno's recovery sets cwnd to ssthresh (`pack_action` with `reno_fastrecov_`); the
     /// congestion-action mark waits for new data, a retransmission does not carry it unless
-    /// ECN-capable (`foutput`). Set by the ns-2 front end on FullTcp agents.
+    /// ECN-capable (`foutput`); a pure ACK of new data while cwnd is at least `window` opens
+    /// no window (`recv`'s header prediction); no ACK with ECN-Echo opens it; the receiver
+    /// stops echoing ECN at the congestion-action mark; with `ecn` the SYN carries ECE and
+    /// CWR, the SYN-ACK ECE, neither ECT. Set by the ns-2 front end on FullTcp agents.
     #[serde(default)]
     pub ns2_full_tcp: bool,
     /// Without a SYN, segment 0 goes out without headers (`packet_size` bytes on the wire):

@@ -40,6 +40,20 @@ impl Simulator {
     /// `tcp_congestion_ops` whenever it is called). The sender and sink are built anew, as the
     /// run's start built them, with the new algorithm; once the flow has sent a segment the
     /// change is refused (its state would have to be carried over).
+    /// Gives flow `f`'s TCP sender, which must not have sent yet, ns-2's `boot_time_` `boot`
+    /// (the grid of its RTT samples' ticks): a FullTcp agent's connect draws it anew
+    /// (`FullTcpAgent::advance_bytes` in CLOSED calls `reset`).
+    pub fn set_ns2_boot_time(&mut self, f: usize, boot: SimDuration) -> Result<(), String> {
+        match self.flows.get_mut(f).map(|flow| &mut flow.agent) {
+            Some(Agent::Tcp { sender, .. }) if sender.seqs().2 == 0 => {
+                sender.rtt.set_ns2_boot_time(boot);
+                Ok(())
+            }
+            Some(Agent::Tcp { .. }) => Err(format!("flow {f} has sent already")),
+            _ => Err(format!("flow {f} is not a TCP flow")),
+        }
+    }
+
     pub fn select_cc(&mut self, f: usize, name: &str) -> Result<(), String> {
         let Some(flow) = self.flows.get(f) else {
             return Err(format!("no flow {f}"));

@@ -14,7 +14,7 @@ use super::report::{span_s, ConnRow};
 use super::{Agent, Flow, Role, Simulator};
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
-use crate::packet::{tcp_flags, Packet, PacketKind};
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
 use crate::packet_pool::PacketRef;
 use crate::scenario::{AppConfig, Scenario};
 use crate::tcp::full::{Endpoint, Exchange, FullConn, ACCEPTOR, INITIATOR};
@@ -148,10 +148,11 @@ impl Simulator {
                 }
             }
             PacketKind::TcpAck => {
-                let Agent::Tcp { sender, .. } = &mut self.flows[f].agent else {
-                    unreachable!("a connection's flows are TCP");
-                };
-                conn.on_ack(s, now, pkt, sender, &mut self.counters[f], &mut out);
+                // Side s's own direction is acknowledged: its sender and its sink (of the
+                // reverse flow).
+                let other = conn.flows[1 - s].idx();
+                let ep = endpoint(&mut self.flows, &mut self.counters, f, other);
+                conn.on_ack(s, now, pkt, ep, &mut out);
             }
             PacketKind::Udp => unreachable!("a connection's flows are TCP"),
         }
@@ -190,6 +191,17 @@ impl Simulator {
                 let edge = if data { p.seq + 1 } else { sender.nxt };
                 if edge >= sender.app_limit() {
                     p.flags |= tcp_flags::PSH;
+                }
+                // FullTcpAgent::foutput with ecn_: the SYN carries ECE and CWR, the SYN-ACK
+                // ECE alone (RFC 3168 6.1.1's ECN-setup segments), neither of them ECT
+                // (`ecn_syn_` false); the receiving end does not read that ECE as a
+                // congestion signal (`TcpSender::process_ack`).
+                if data && p.seq == 0 && p.ecn & ecn::ECT != 0 {
+                    p.ecn = if p.flags & tcp_flags::ACK != 0 {
+                        ecn::ECE
+                    } else {
+                        ecn::ECE | ecn::CWR
+                    };
                 }
             }
         }

@@ -328,18 +328,27 @@ impl FullConn {
         self.after_ack(side, now, ep.sender);
     }
 
-    /// A pure ACK for side `side`'s direction arrives at that side.
+    /// A pure ACK for side `side`'s direction arrives at that side (`ep`: that side's
+    /// endpoint).
     pub fn on_ack(
         &mut self,
         side: usize,
         now: SimTime,
         pkt: &Packet,
-        sender: &mut TcpSender,
-        c: &mut FlowCounters,
+        ep: Endpoint,
         out: &mut Vec<Packet>,
     ) {
-        sender.on_ack(now, pkt, out, c);
-        self.after_ack(side, now, sender);
+        // ns-2.35's FullTcpAgent::predict_ok, the connection's part: ESTABLISHED with no FIN
+        // to send (a side that has written its FIN is FIN-WAIT-1 here), SYN/FIN/ACK flags just
+        // ACK, and the segment's sequence number the next one expected (`rcv_nxt_`).
+        // Timestamps (`ts() >= recent_`) always hold here: a pure ACK echoes the newest.
+        ep.sender.set_header_prediction(
+            self.state[side] == State::Established
+                && pkt.flags & (tcp_flags::SYN | tcp_flags::FIN) == 0
+                && pkt.seq == ep.sink.rcv_nxt,
+        );
+        ep.sender.on_ack(now, pkt, out, ep.sent);
+        self.after_ack(side, now, ep.sender);
     }
 
     /// State changes after side `side`'s sender processed an acknowledgement.
@@ -411,10 +420,21 @@ mod tests {
 
     impl Pair {
         fn new(exchange: Exchange, sizes: [Option<u64>; 2], sink: &str) -> Pair {
+            Pair::with(exchange, sizes, sink, |_| {})
+        }
+
+        /// As `new`, with the configuration changed by `edit`.
+        fn with(
+            exchange: Exchange,
+            sizes: [Option<u64>; 2],
+            sink: &str,
+            edit: impl Fn(&mut crate::scenario::TcpConfig),
+        ) -> Pair {
             let mut cfg = ns2_tcp();
             cfg.syn = true;
             cfg.window = 64;
             cfg.sink = sink.parse().unwrap();
+            edit(&mut cfg);
             let mk = |i: u32| {
                 let (a, b) = (NodeId(i), NodeId(1 - i));
                 let f = FlowId(i);
@@ -486,14 +506,16 @@ mod tests {
                     self.conn.on_segment(side, now, &pkt, ep, &mut out);
                 }
                 _ => {
-                    self.conn.on_ack(
-                        f,
-                        now,
-                        &pkt,
-                        &mut self.senders[f],
-                        &mut self.counters[f],
-                        &mut out,
-                    );
+                    // Side f's sender, and its sink: the one receiving flow 1 - f's data.
+                    let [a, b] = &mut self.counters;
+                    let (cs, cr) = if f == 0 { (a, b) } else { (b, a) };
+                    let ep = Endpoint {
+                        sender: &mut self.senders[f],
+                        sink: &mut self.sinks[1 - f],
+                        sent: cs,
+                        received: cr,
+                    };
+                    self.conn.on_ack(f, now, &pkt, ep, &mut out);
                 }
             }
             self.stamp_all(out);
@@ -591,6 +613,39 @@ mod tests {
         assert_eq!(p.counters[0].bytes_delivered, 3000);
         assert_eq!(p.conn.state, [State::Established, State::Established]);
         assert!(p.conn.closed_at.is_none());
+    }
+
+    #[test]
+    fn ns2_full_tcp_cwnd_stops_at_the_window() {
+        // ns-2.35's FullTcpAgent::recv, header prediction: a pure ACK of new data, short of
+        // maxseq_, while cwnd_ >= wnd_ and nothing special (no retransmission under way, no
+        // ECN-Echo, no SACK blocks) only updates the timers and sends: cwnd_ stops at the
+        // first value at or above window_. Without ns2_full_tcp every new ACK opens cwnd.
+        for full in [false, true] {
+            let mut p = Pair::with(Exchange::Open, [Some(300_000), Some(0)], "ack-every", |c| {
+                c.window = 8;
+                c.ns2_full_tcp = full;
+            });
+            p.open(SimTime(0));
+            let mut t = 1;
+            // The largest cwnd while data are outstanding (the ACK of everything sent takes
+            // FullTcpAgent::recv's full path, which opens cwnd_ once more).
+            let mut peak: f64 = 0.0;
+            while p.step(SimTime(t)).is_some() {
+                t += 1;
+                assert!(t < 100_000, "the transfer does not end");
+                let s = &p.senders[0];
+                if s.una < s.maxseq {
+                    peak = peak.max(s.w.cwnd);
+                }
+            }
+            assert_eq!(p.counters[0].bytes_delivered, 300_000);
+            if full {
+                assert_eq!(peak, 8.0, "cwnd_ held at window_");
+            } else {
+                assert!(peak > 9.0, "cwnd {peak} kept opening");
+            }
+        }
     }
 
     #[test]

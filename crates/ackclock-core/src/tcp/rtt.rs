@@ -149,6 +149,14 @@ impl RttEstimator {
         self
     }
 
+    /// A new `boot_time_` for ns-2's timer (nothing without it): `TcpAgent::reset` draws one
+    /// when a FullTcp agent connects (`FullTcpAgent::advance_bytes` in CLOSED).
+    pub fn set_ns2_boot_time(&mut self, boot_time: SimDuration) {
+        if let Some(n) = self.ns2.as_mut() {
+            n.boot = boot_time.0 % n.tick;
+        }
+    }
+
     /// Whether this is ns-2's fixed-point timer (`with_ns2_timer`).
     pub fn is_ns2(&self) -> bool {
         self.ns2.is_some()

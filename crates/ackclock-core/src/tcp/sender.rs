@@ -64,7 +64,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
-use crate::packet::{ecn, Packet, PacketKind, SackBlocks};
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
 use crate::tcp::cc::{
     AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, CcHooks, Conn, Window,
@@ -290,6 +290,11 @@ pub struct TcpSender {
     recovery_burst: Option<u32>,
     /// `ns2_full_tcp`: when the last data segment left (`FullTcpAgent`'s `last_send_time_`).
     last_data_sent: Option<SimTime>,
+    /// `ns2_full_tcp`: the connection's part of `FullTcpAgent::predict_ok` holds for the pure
+    /// ACK being handed over (`set_header_prediction`), and whether that ACK then takes
+    /// `FullTcpAgent::recv`'s header-prediction path (see `on_new_ack`).
+    header_predicted: bool,
+    ns2_fast_ack: bool,
     skip_growth: bool,
     /// `ns3_cwnd_limited` with a class that honours it: whether the last data segment sent
     /// left less than one segment of cwnd unused (ns-3.44's `m_isCwndLimited`); None: off.
@@ -787,7 +792,20 @@ impl TcpSender {
         self.ts_echo = pkt.ts_echo;
         self.clock = now;
         self.skip_growth = false;
-        let ece = self.ecn && pkt.ecn & ecn::ECE != 0;
+        // An ECE on a SYN-ACK is ECN's set-up (RFC 3168 6.1.1; FullTcpAgent::recv reacts
+        // only to ACKs without SYN), not a congestion signal.
+        let ece = self.ecn && pkt.ecn & ecn::ECE != 0 && pkt.flags & tcp_flags::SYN == 0;
+        // ns-2.35's FullTcpAgent::recv, header prediction (`predict_ok`: not a retransmitting
+        // sender, `t_seqno_ == maxseq_`; no ECN-Echo; no SACK blocks) for a pure ACK of new
+        // data short of `maxseq_` while `cwnd_ >= wnd_` and not in fast recovery.
+        self.ns2_fast_ack = std::mem::take(&mut self.header_predicted)
+            && !ece
+            && pkt.sack.is_empty()
+            && self.nxt == self.maxseq
+            && !self.in_recovery
+            && ack > self.una
+            && ack < self.maxseq
+            && self.w.cwnd >= self.max_window;
         if self.hooks.pkts_acked {
             self.ack_owd =
                 (self.timestamps && pkt.ts_echo > SimTime::ZERO && pkt.sent_at >= pkt.ts_echo)

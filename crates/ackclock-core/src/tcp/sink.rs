@@ -208,7 +208,9 @@ impl TcpSink {
             deadline: None,
             ece: false,
             dctcp_echo: cfg.ecn_per_segment,
-            ece_clear: if cfg.ns2_ecn == crate::tcp::sender::Ns2Ecn::Off {
+            // FullTcp agents too (`ns2_full_tcp`, whose `ns2_ecn` is off): FullTcpAgent::recv
+            // clears `recent_ce_` on `cwr()`, which is ns-2's `cong_action_`.
+            ece_clear: if cfg.ns2_ecn == crate::tcp::sender::Ns2Ecn::Off && !cfg.ns2_full_tcp {
                 ecn::CWR
             } else {
                 ecn::CWR | ecn::CONG_ACTION

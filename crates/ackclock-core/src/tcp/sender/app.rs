@@ -123,6 +123,14 @@ impl TcpSender {
         self.app_limit
     }
 
+    /// `ns2_full_tcp`: whether the pure ACK about to be handed to `on_ack` passes the
+    /// connection's part of ns-2.35's `FullTcpAgent::predict_ok` (ESTABLISHED, no FIN to
+    /// send, only ACK among SYN/FIN/ACK, its sequence number the next one expected); the
+    /// sender checks the rest.
+    pub fn set_header_prediction(&mut self, ok: bool) {
+        self.header_predicted = ok && self.full_tcp;
+    }
+
     /// Whether this sender follows ns-2.35's FullTcpAgent (`ns2_full_tcp`).
     pub fn is_ns2_full_tcp(&self) -> bool {
         self.full_tcp

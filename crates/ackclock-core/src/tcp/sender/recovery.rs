@@ -16,6 +16,12 @@ impl TcpSender {
             self.on_ecn_echo_ns2(ack, c);
             return;
         }
+        if self.full_tcp {
+            // ns-2.35's FullTcpAgent::recv: `if (!ect_ || !ecnecho) opencwnd()`, with `ect_`
+            // set by the handshake (the SYN-ACK's ECE): no ACK carrying ECN-Echo opens the
+            // window, whether it reduces it or not.
+            self.skip_growth = true;
+        }
         if self.in_recovery || self.ecn_recover.is_some_and(|r| ack <= r) {
             return;
         }
@@ -116,6 +122,10 @@ impl TcpSender {
         // ns-2.35's TcpAgent::newack with timerfix_ false calls newtimer() before rtt_update()
         // and the backoff reset: the timer restarts with the timeout from before this ACK.
         let early_rto = self.rtx_timer_before_sample.then(|| self.rtt.rto());
+        // FullTcpAgent::recv's header prediction for a pure ACK (set in `process_ack`):
+        // `newack` and `send_much` only. cwnd_ does not open (so it stops at the first value
+        // at or above `window_`) and `dupacks_` is not reset (only `ack_action` resets it).
+        let fast_path = std::mem::take(&mut self.ns2_fast_ack);
         let newreno_partial = self.in_recovery
             && self.recovery == Recovery::NewReno
             && self.recover.is_some_and(|r| ack < r);
@@ -128,7 +138,9 @@ impl TcpSender {
         let prev_una = self.una;
         self.una = ack;
         self.note_completion(now);
-        self.dupacks = 0;
+        if !fast_path {
+            self.dupacks = 0;
+        }
         if self.nxt < self.una {
             self.nxt = self.una;
         }
@@ -228,7 +240,7 @@ impl TcpSender {
                 self.cwnd_step = Some(self.w.cwnd + 1.0);
             }
             self.w.cwnd = self.window_init;
-        } else if grow {
+        } else if grow && !fast_path {
             self.open_cwnd(now, acked, rtt);
         }
         if !partial_capped {

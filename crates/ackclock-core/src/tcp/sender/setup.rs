@@ -244,6 +244,8 @@ impl TcpSender {
             ecn_hold_backoff: false,
             last_action: LastAction::None,
             cong_action_pending: false,
+            header_predicted: false,
+            ns2_fast_ack: false,
             skip_growth: false,
             ns3_limited: cfg.ns3_cwnd_limited.then_some(false),
             srtt_samples: cfg.ns3_srtt_samples,

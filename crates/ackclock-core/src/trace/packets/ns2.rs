@@ -227,8 +227,12 @@ pub fn write_line(
         if (syn && payload == 0) || empties {
             th_flags |= 0x08;
         }
-        // The congestion-action mark goes with TH_CWR (FullTcpAgent::sendpacket).
-        if pkt.ecn & ecn::CONG_ACTION != 0 {
+        // TH_ECE and TH_CWR; the congestion-action mark goes with TH_CWR (ns-2's header
+        // holds them in one field, FullTcpAgent::sendpacket).
+        if pkt.ecn & ecn::ECE != 0 {
+            th_flags |= 0x40;
+        }
+        if pkt.ecn & (ecn::CWR | ecn::CONG_ACTION) != 0 {
             th_flags |= 0x80;
         }
     }
