@@ -267,6 +267,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Flow `flow`'s TCP window (ns-2's `window_` set during the run), at most the one it was
+    /// made with; false if it is no one-way TCP flow with a fixed window.
+    fn ns2_tcp_window(&mut self, flow: usize, window: f64) -> PyResult<bool> {
+        self.sim
+            .ns2_tcp_window(flow, window)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Flow `flow`'s on-off source draws as ns-2's Exponential (`shape` 0: `burst` packets
     /// and `idle` seconds are the means) or Pareto (`shape` > 0: `burst` and `idle` are
     /// ns-2's scales p1 and p2) from ns-2's generator, `interval` seconds apart in a burst,

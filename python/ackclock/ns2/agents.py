@@ -358,9 +358,29 @@ class TcpAgent(Agent):
         return self.ctx.simulator is not None and self.ctx.simulator.started
 
     def write_var(self, var: str, value: str) -> None:
-        if self.sim_started() and var not in IGNORED:
+        if self.sim_started() and var == "window_" and self.flow is not None \
+                and not isinstance(self, FullTcpAgent):
+            self._window_during_run(value)
+        elif self.sim_started() and var not in IGNORED:
             raise Ns2Error(unsupported(f"changing {self.cls} {var} during the run"))
         super().write_var(var, value)
+
+    def _window_during_run(self, value: str) -> None:
+        """`$tcp set window_ N` from a `$ns at` script: ns-2's wnd_, which TcpAgent::window()
+        and slowdown read each time, so it holds from the next segment sent on (raised
+        above the window the agent had when the run began: not supported)."""
+        assert self.flow is not None
+        try:
+            window = float(to_int(value))
+        except ValueError as e:
+            raise Ns2Error(f"window_: {e}", self.ctx.where()) from None
+        try:
+            ok = self.sim().engine.ns2_tcp_window(self.flow, window)
+        except ValueError as e:
+            raise Ns2Error(unsupported(f"{self.cls} window_ {value} during the run: {e}"))\
+                from None
+        if not ok:
+            raise Ns2Error(unsupported(f"changing {self.cls} window_ during the run"))
 
     def live_var(self, var: str) -> str | None:
         if not self.sim_started() and var in PRE_RUN:
@@ -499,6 +519,13 @@ class TcpAgent(Agent):
             if not self.sends_syn():
                 out["syn"] = False
                 mapped.add("syn_")
+        if not isinstance(self, FullTcpAgent) and self.uses_headers() \
+                and to_bool(self.vars.get("timestamps_", "false")):
+            # TcpAgent::headersize: with ts_option_ each data segment carries ts_option_size_
+            # more header (the SYN, tcpip_base_hdr_size_ alone, does not).
+            out["packet_size"] = int(float(str(out["packet_size"]))) \
+                + to_int(self.vars.get("ts_option_size_", "10"))
+            mapped.add("ts_option_size_")
         if isinstance(self, FullTcpAgent):
             # FullTcpAgent keeps its own ECN rules (not TcpAgent::recv_newack_helper's), and
             # keeps recover_ when fast recovery ends (only Sack1TcpAgent::recv clears it).

@@ -57,6 +57,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "RandomVariable/Pareto": "RandomVariable",
         "RandomVariable/Constant": "RandomVariable",
         "RandomVariable/Normal": "RandomVariable",
+        "RandomVariable/HyperExponential": "RandomVariable",
         "Agent": "",
         "Agent/Null": "Agent",
         "Agent/LossMonitor": "Agent",
@@ -269,6 +270,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         "RandomVariable/Pareto": {"avg_": ("1.0", "double"), "shape_": ("1.5", "double")},
         "RandomVariable/Constant": {"val_": ("1.0", "double")},
         "RandomVariable/Normal": {"avg_": ("0.0", "double"), "std_": ("1.0", "double")},
+        "RandomVariable/HyperExponential": {"avg_": ("1.0", "double"), "cov_": ("4.0", "double")},
         "Integrator": {"sum_": ("0.0", "double"), "lastx_": ("0.0", "double"),
                        "lasty_": ("0.0", "double")},
         "QueueMonitor": {v: ("0", "int") for v in (

@@ -248,6 +248,28 @@ class RandomVariable(TclObject):
             shape = to_float(v["shape_"])
             scale = to_float(v["avg_"]) * (shape - 1) / shape
             x = scale * (1.0 / math.pow(g.uniform(), 1.0 / shape))
+        elif kind == "HyperExponential":
+            x = self._hyperexponential(to_float(v["avg_"]), to_float(v["cov_"]))
         else:
             raise Ns2Error(unsupported(self.cls))
         return f"{x:6e}"
+
+    def _hyperexponential(self, avg: float, cov: float) -> float:
+        """HyperExponentialRandomVariable::value (tools/ranvar.cc): a mix, with alpha_ 0.95, of
+        two exponentials with the mean avg_ and coefficient of variation cov_, drawn from
+        ns-2's default generator (`Random::uniform`, `Random::exponential`), whatever
+        generator the variable was given."""
+        alpha = 0.95
+        g = self.ctx.default_rng()
+        temp = math.sqrt((cov * cov - 1.0) / (2.0 * alpha * (1.0 - alpha)))
+        if g.uniform() < alpha:
+            mean = avg - temp * (1.0 - alpha) * avg
+        else:
+            mean = avg + temp * alpha * avg
+        return (-mean) * math.log(g.uniform())
+
+    def cmd_test(self, count: str) -> None:
+        """``RandomVariable instproc test count`` (tcl/lib/ns-random.tcl): count values,
+        one per line on stdout."""
+        for _ in range(to_int(count)):
+            self.ctx.tcl.call("puts", "stdout", self.cmd_value())

@@ -245,12 +245,22 @@ class Simulator(TclObject):
         self.nam_layout.colors.append((fid, name))
 
     def cmd_trace_annotate(self, *args: str) -> None:
+        """``Simulator instproc trace-annotate`` (tcl/lib/ns-namsupp.tcl): a `v` line in the
+        trace-all file (`v <now> eval {set sim_annotation {<text>}}`, the time as `$ns now`
+        prints it) and one in the nam trace (`%.15g` times and the annotation's number)."""
+        text = " ".join(args)
+        now = fmt_double(self.now_s)
+        if self.trace_all is not None:
+            self.write_traces()
+            self.ctx.write_channel(self.trace_all,
+                                   f"v {now} eval {{set sim_annotation {{{text}}}}}\n")
+        self.nam_layout.annotations += 1
         if self.nam_channel is None:
             return
-        self.nam_layout.annotations += 1
-        now = fmt_double(self.now_s)
-        self.ctx.write_channel(self.nam_channel, f"v -t {now} -e sim_annotation {now}"
-                               f" {self.nam_layout.annotations} {' '.join(args)}\n")
+        self.write_traces()
+        t15 = f"{self.now_s:.15g}"
+        self.ctx.write_channel(self.nam_channel, f"v -t {t15} -e sim_annotation {t15}"
+                               f" {self.nam_layout.annotations} {text}\n")
 
     def cmd_delay_parse(self, spec: str) -> str:
         """``$ns delay_parse 10ms``: the global ``delay_parse`` (procs.py)."""
@@ -396,6 +406,9 @@ class Simulator(TclObject):
         assert isinstance(qm, QueueMonitor)
         qm.link = link
         qm.integrate()  # SimpleLink instproc init-monitor gives it both integrators
+        link.qmon = qm.handle
+        link.qtrace = trace or "0"
+        link.sample_interval = interval or "0.1"
         return qm.handle
 
     def cmd_trace_all(self, channel: str) -> None:
@@ -841,6 +854,10 @@ class Simulator(TclObject):
                 if r[2] == "cwnd":
                     self._last_cwnd[flow] = r[3]
             agent = by_flow.get(flow)
+            if cut is None and prev is not None and agent is not None \
+                    and "ssthresh_" in agent.traced and agent.cls != "Agent/TCP/Vegas":
+                out.extend(self._timeout_at_one(group, prev, agent))
+                continue
             if cut is None or prev is None or agent is None or "ssthresh_" not in agent.traced:
                 out.extend(group)
                 continue
@@ -859,6 +876,19 @@ class Simulator(TclObject):
             out.append((t, flow, "ssthresh", 2.0))
             out.extend(rest[at + 1:])
         return out
+
+    @staticmethod
+    def _timeout_at_one(group: list[tuple[float, str, str, float]], prev: float,
+                        agent: TcpAgent) -> list[tuple[float, str, str, float]]:
+        """A cut that leaves cwnd_ where it was (a timeout at one segment): ns-2's slowdown
+        still sets ssthresh_ to half the window, below 2, before raising it to 2; the engine
+        has only the 2."""
+        half = int(min(prev, float(to_int(agent.vars["window_"]))) / 2)
+        at = next((k for k, r in enumerate(group) if r[2] == "ssthresh" and r[3] == 2.0), None)
+        if at is None or half >= 2:
+            return group
+        t, flow = group[at][0], group[at][1]
+        return [*group[:at], (t, flow, "ssthresh", float(half)), *group[at:]]
 
     def _write_queue_vars(self) -> None:
         """Queue variable traces (RED's curq_, ave_: Queue.cmd_trace) up to the engine's

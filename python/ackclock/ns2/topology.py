@@ -296,10 +296,45 @@ class SimplexLink:
     dynamic_traces: int = 0
     dynamic_nam_traces: int = 0
     is_up: bool = True
+    # `$ns monitor-queue` (SimpleLink instproc init-monitor): its QueueMonitor, the channel
+    # and interval queue-sample-timeout writes with, and sample-queue-size's lastSample_.
+    qmon: str = ""
+    qtrace: str = "0"
+    sample_interval: str = "0.1"
+    last_sample: str = "0"
 
     @property
     def name(self) -> str:
         return f"{self.src.name}->{self.dst.name}"
+
+
+_COUNTS = "parrivals_ pdepartures_ pdrops_ barrivals_ bdepartures_ bdrops_"
+# sample-queue-size's arithmetic, run by Tcl `apply` with the monitor and lastSample_: returns
+# the time of the sample and the sample.
+_SAMPLE = """{qm last} {
+    set now [[Simulator instance] now]
+    set b [$qm get-bytes-integrator]
+    set p [$qm get-pkts-integrator]
+    $b newpoint $now [$b set lasty_]
+    set bsum [$b set sum_]
+    $p newpoint $now [$p set lasty_]
+    set psum [$p set sum_]
+    set dur [expr $now - $last]
+    if {$dur != 0} {
+        set mb [expr $bsum / $dur]
+        set mp [expr $psum / $dur]
+    } else {
+        set mb 0
+        set mp 0
+    }
+    $b set sum_ 0.0
+    $p set sum_ 0.0
+    set counts {}
+    foreach v {COUNTS} {
+        lappend counts [$qm set $v]
+    }
+    return [list $now "$mb $mp [join $counts]"]
+}""".replace("COUNTS", _COUNTS)
 
 
 class Link(TclObject):
@@ -346,6 +381,37 @@ class Link(TclObject):
 
     def cmd_toNode(self) -> str:  # noqa: N802 - ns-2's name
         return self._l().dst.handle
+
+    def cmd_sample_queue_size(self) -> str:
+        """``SimpleLink instproc sample-queue-size`` (tcl/lib/ns-link.tcl): the mean queue in
+        bytes and packets since the last sample (each integrator closed with a point at now,
+        its sum_ then cleared) and the monitor's counters, computed in Tcl as ns-2 does."""
+        lk = self._l()
+        if not lk.qmon:
+            raise TclError(f"{self.handle}: no queue monitor on this link ($ns monitor-queue)")
+        sim = self.ctx.simulator
+        tcl = self.ctx.tcl
+        if sim is None or not sim.started:
+            # Before the run the clock, the integrators and the counters are all zero: a
+            # sample of no duration.
+            lk.last_sample = "0"
+            counts = [str(tcl.eval(f"{lk.qmon} set {v}")) for v in _COUNTS.split()]
+            return " ".join(["0", "0", *counts])
+        now, text = tcl.splitlist(tcl.call("apply", _SAMPLE, lk.qmon, lk.last_sample))
+        lk.last_sample = str(now)
+        return str(text)
+
+    def cmd_queue_sample_timeout(self) -> None:
+        """``SimpleLink instproc queue-sample-timeout``: a sample written to the monitor's
+        channel as `now from to sample`, and the next one `sampleInterval_` later."""
+        lk = self._l()
+        qavg = self.cmd_sample_queue_size()
+        tcl = self.ctx.tcl
+        if lk.qtrace != "0":
+            now = tcl.eval("[Simulator instance] now")
+            tcl.call("puts", lk.qtrace, f"{now} {lk.src.id} {lk.dst.id} {qavg}")
+        tcl.eval(f"[Simulator instance] at [expr [[Simulator instance] now] +"
+                 f" {lk.sample_interval}] {{{self.handle} queue-sample-timeout}}")
 
     def cmd_cost(self, c: str) -> None:
         if to_float(c) != 1:

@@ -178,6 +178,21 @@ impl Simulator {
         })
     }
 
+    /// Flow `f`'s TCP window becomes `window` segments during the run (ns-2's `window_`,
+    /// `wnd_`, which `TcpAgent::window()` and `slowdown` read on every use): from the next
+    /// segment sent and the next reduction on. Not above the window the flow was made with
+    /// (its sink and scoreboard are sized by it). False if the flow is no one-way TCP flow.
+    pub fn ns2_tcp_window(&mut self, f: usize, window: f64) -> Result<bool, String> {
+        let flow = self
+            .flows
+            .get_mut(f)
+            .ok_or_else(|| format!("no flow {f}"))?;
+        Ok(match &mut flow.agent {
+            Agent::Tcp { sender, .. } => sender.set_ns2_window(window)?,
+            _ => false,
+        })
+    }
+
     /// Flow `f`'s on-off source becomes ns-2's (`traffic::ns2_onoff`): `interval` seconds
     /// between sends in a burst (ns-2's `interval_`), bursts and silences drawn from ns-2's
     /// default generator, sends on ns-2's clock; false if the flow has no on-off source.

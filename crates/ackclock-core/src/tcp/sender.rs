@@ -253,6 +253,8 @@ pub struct TcpSender {
     /// ns-3's `TcpSocketBase::SendPendingData` does) sends nothing and never probes.
     window_below_segment: bool,
     max_window: f64,
+    /// The window (`TcpParams::window`) the flow was made with.
+    built_window: f64,
     /// RFC 3168: ECN-capable; the highest segment sent at the last ECN reduction; CWR to
     /// be set on the next segment; the next ACK's window growth to be skipped.
     ecn: bool,
@@ -424,6 +426,23 @@ impl TcpSender {
             self.rto_deadline = Some(to);
         }
         at
+    }
+
+    /// ns-2's `window_` set during the run (`Simulator::ns2_tcp_window`): the window the
+    /// sender sends by, at most the one it was made with.
+    pub fn set_ns2_window(&mut self, window: f64) -> Result<bool, String> {
+        if self.advertised {
+            return Ok(false);
+        }
+        if !(window >= 0.0 && window <= self.built_window) {
+            return Err(format!(
+                "window {window} above the {} segments the flow was made with",
+                self.built_window
+            ));
+        }
+        self.max_window = window;
+        self.w.rwnd = window;
+        Ok(true)
     }
 
     /// Whether this is ns-2.35's `VegasTcpAgent` (Vegas's `ns2_model`).

@@ -228,6 +228,7 @@ impl TcpSender {
                 .rcv_buffer_bytes
                 .is_some_and(|b| b < cfg.packet_size as u64),
             max_window: cfg.window as f64,
+            built_window: cfg.window as f64,
             ecn: cfg.ecn || cfg.ecn_per_segment,
             ecn_recover: None,
             cwr_pending: false,
