@@ -91,3 +91,28 @@ def test_suite_against_ns2(suite):
     lost = [f"{t}: {by_state[t].state} {by_state[t].detail}" for t in sorted(MATCHING[suite])
             if by_state[t].state not in ("identical", "normalised")]
     assert not lost, "\n".join(lost)
+
+
+# FullTcp with ECN (tcp/tcp-full.cc, docs/ns2-scripts.md): a few tests of ns-2.35's ecn-full and
+# ecn-ack suites that are ns-2's today, one per mechanism, run alone (the whole ecn-full suite
+# is 84 tests): the ECN-setup SYN (noecn), the window held at window_ and no growth on ACKs
+# with ECN-Echo (nodrop), the receiver's echo ended by a retransmission's congestion-action mark
+# and Tahoe's dupack_action after an ECN cut (drop), /Reno's and /Newreno's (timeout1), the FTP
+# start's boot_time_ draw before RED's (twoecn), and ecn-ack's FullTcp cases.
+FULL_TCP_ECN: dict[str, set[str]] = {
+    "ecn-full": {"ecn_noecn_tahoe_full", "ecn_nodrop_reno_full", "ecn_drop_tahoe_full",
+                 "ecn_timeout1_reno_full", "ecn_timeout1_newreno_full",
+                 "ecn_twoecn_sack_full_delack"},
+    "ecn-ack": {"ecn_ack_fulltcp", "synack_fulltcp", "synack0_fulltcp"},
+}
+
+
+@pytest.mark.parametrize("suite", sorted(FULL_TCP_ECN))
+def test_full_tcp_ecn_suite_tests_against_ns2(suite):
+    [result] = suites.run_suites([suite], suites.NS2_TREE, "ns",
+                                 [sys.executable, "-m", "ackclock", "ns2"], timeout=120.0,
+                                 only=FULL_TCP_ECN[suite], progress=False)
+    got = {o.test: f"{o.state} {o.detail}" for o in result.outcomes}
+    assert set(got) == FULL_TCP_ECN[suite]
+    lost = [f"{t}: {s}" for t, s in sorted(got.items()) if not s.startswith("identical")]
+    assert not lost, "\n".join(lost)

@@ -527,9 +527,11 @@ class TcpAgent(Agent):
                 + to_int(self.vars.get("ts_option_size_", "10"))
             mapped.add("ts_option_size_")
         if isinstance(self, FullTcpAgent):
-            # FullTcpAgent keeps its own ECN rules (not TcpAgent::recv_newack_helper's), and
-            # keeps recover_ when fast recovery ends (only Sack1TcpAgent::recv clears it).
-            out["ns2_ecn"] = "off"
+            # FullTcpAgent reacts to ECN-Echo with TcpAgent::ecn (one recover_ for ECN and loss
+            # recovery, ecn_backoff_), takes ect_ from the handshake (so no ACK carrying
+            # ECN-Echo opens the window), never reads old_ecn_, and has its own ECN branch in
+            # dupack_action (the engine's ns2_ecn under ns2_full_tcp); it keeps recover_ when
+            # fast recovery ends (only Sack1TcpAgent::recv clears it).
             out["sack_exit_clears_recover"] = False
             mapped.add("old_ecn_")
         elif not to_bool(self.vars["ecn_"]):  # tcp.cc binds ecn_ with delay_bind_bool

@@ -93,6 +93,34 @@ impl TcpSender {
         self.last_action = LastAction::Dupack;
         c.fast_retransmits += 1;
         self.timed = None;
+        if self.full_tcp && self.recovery == Recovery::Tahoe {
+            // TahoeFullTcpAgent::dupack_action's ECN branch: slowdown(CLOSE_CWND_ONE),
+            // set_rtx_timer, t_seqno_ = highest_ack_, and nothing sent now (recv drops the
+            // segment): the next duplicate's send_much retransmits (`on_dupack`).
+            self.w.cwnd = 1.0;
+            self.cong_action_pending = true;
+            self.nxt = self.una;
+            self.arm_timer(now);
+            return true;
+        }
+        if self.full_tcp && self.recovery != Recovery::Sack {
+            // FullTcpAgent::dupack_action's ECN branch (/Newreno's too): slowdown(
+            // CLOSE_CWND_HALF) halves cwnd_ again and keeps ssthresh_, fast_retransmit moves
+            // recover_ to maxseq_, fastrecov_: later duplicates inflate cwnd_ (extra_ack), the
+            // ACK that ends recovery leaves it at most ssthresh_ (pack_action).
+            let ssthresh = self.w.ssthresh;
+            let half = self.reduced_window();
+            self.w.ssthresh = ssthresh;
+            self.w.cwnd = half;
+            self.dupwnd = 0.0;
+            self.in_recovery = true;
+            self.first_partial = true;
+            self.recover = Some(self.maxseq);
+            self.last_cut_dupack = true;
+            self.emit(self.una, now, out, c);
+            self.arm_timer(now);
+            return true;
+        }
         if self.recovery == Recovery::Tahoe {
             // TcpAgent::dupack_action: slowdown(CLOSE_CWND_ONE), reset_rtx_timer(0, 0).
             self.w.cwnd = 1.0;
@@ -211,6 +239,10 @@ impl TcpSender {
                 if self.full_tcp && self.w.cwnd + self.dupwnd > self.w.ssthresh {
                     self.w.cwnd = self.w.ssthresh;
                     self.cwnd_step = Some(self.w.ssthresh);
+                } else if self.full_tcp && self.recovery != Recovery::Sack {
+                    // Below ssthresh_ (the recovery an ECN cut began): cwnd_ keeps the
+                    // duplicates' inflation.
+                    self.w.cwnd += self.dupwnd;
                 }
 
                 if self.exit_recovery_fix
@@ -297,6 +329,10 @@ impl TcpSender {
             return;
         }
         if self.dupacks != self.dupack_threshold {
+            if self.full_tcp {
+                // FullTcpAgent::recv: each duplicate past the threshold ends in send_much.
+                self.send_much(now, out, c);
+            }
             return;
         }
         if !self.may_fast_retransmit() {
