@@ -16,99 +16,64 @@ from typing import Any
 
 from .errors import ScenarioError, quote
 
-# Every TCP parameter a flow or [defaults.tcp] may set, with its unit kind for conversion.
-# variant/cc/sink choose algorithms; the rest are numbers.
-TCP_PARAMS: Mapping[str, str] = MappingProxyType(
-    {
-        "variant": "name",
-        "cc": "name",
-        "sink": "name",
-        "packet_size": "size",
-        "header_size": "size",
-        "ack_size": "size",
-        "window": "count",
-        "window_init": "count",
-        # the initial window from the segment size (RFC 3390's table; ns-2's windowInitOption_ 2)
-        "window_init_by_size": "bool",
-        # a loss among the first segments: off, or ns-2.35's rules with or without bugfix_ss_
-        "ns2_first_loss": "name",
-        # ECN-Echo by RFC 3168 (off) or as ns-2.35's one-way agents (ns2; old_ecn: old_ecn_ 1)
-        "ns2_ecn": "name",
-        # the retransmission timer restarted before the RTT sample (ns-2's timerfix_ false)
-        "rtx_timer_before_sample": "bool",
-        # SACK recovery's end forgets its recovery point (ns-2's Sack1: recover_ = 0)
-        "sack_exit_clears_recover": "bool",
-        # the retransmission timer running on an idle connection (ns-2's one-way agents)
-        "idle_rtx_timer": "bool",
-        # cwnd grown only while window-limited (ns-2's control_increase_)
-        "control_increase": "bool",
-        # ns-2's slowdown: the first reduction halves whatever Reno's decrease (decrease_num_)
-        "ns2_first_decrease": "bool",
-        "initial_ssthresh": "count_or_unbounded",  # or "window": the receiver window
-        "dupack_threshold": "count",
-        "min_rto": "time",
-        "max_rto": "time",
-        "initial_rto": "time",
-        "timer_granularity": "time",
-        "segs_per_ack": "count",  # delack sink only
-        "ack_delay": "time",  # delack sink only
-        "limited_transmit": "bool",  # RFC 3042
-        "bug_fix": "bool",  # one fast retransmit per window of data (ns-2 bugFix_)
-        "ns2_full_tcp": "bool",  # ns-2.35's FullTcpAgent rules (the ns-2 front end's FullTcp)
-        "bare_first_segment": "bool",  # no SYN: segment 0 without headers (ns-2's output())
-        "precision_reduce": "bool",  # a fractional half on window cuts (ns-2 precisionReduce_)
-        "partial_deflation": "bool",  # NewReno partial ACKs deflate the window (RFC 6582 3.2)
-        "slow_but_steady": "bool",  # NewReno restarts the timer on each partial ACK (RFC 6582 4)
-        # NewReno's full ACK: cwnd = min(ssthresh, flight + 1) (RFC 6582 3.2 step 3 option 1)
-        "exit_recovery_fix": "bool",
-        # NewReno: fast retransmit also at exactly the recovery point (RFC 2582's Less Careful)
-        "less_careful": "bool",
-        # the retransmission timer in ns-2.35's fixed-point ticks (TcpAgent::rtt_update) and
-        # the offset of its tick grid (ns-2's boot_time_)
-        "ns2_rtt_timer": "bool",
-        "ns2_boot_time": "time",
-        "syn": "bool",  # a SYN round trip before data (ns-2 syn_)
-        "max_burst": "count_or_zero",  # segments per ACK, 0 = no limit (ns-2 maxburst_)
-        "max_ssthresh": "count_or_zero",  # RFC 3742 limited slow start, 0 = off
-        # SACK recovery's duplicate-ACK threshold at least cwnd / N (ns-2's numdupacksFrac_)
-        "dupack_cwnd_fraction": "count_or_zero",
-        "delayed_ack": "bool",  # a sack sink delays its ACKs as delack does
-        "delack_syn": "bool",  # a delaying sink may delay segment 0's ACK too (SYN or not)
-        "delack_repeat": "bool",  # a repeat of the last in-order segment waits like a new one
-        "quick_acks": "count_or_zero",  # first data segments a delaying sink ACKs at once
-        "sack_block_bytes": "count_or_zero",  # bytes a SACK block adds to an ACK (ns-2: 8)
-        "adaptive_ack_delay": "bool",  # the delayed-ACK timeout follows Linux's ato
-        "sack_compression": "bool",  # Linux's compressed duplicate ACKs (tcp_comp_sack_*)
-        "timestamps": "bool",  # RFC 7323 RTT measurement (ns-2 timestamps_)
-        "ts_echo_rfc7323": "bool",  # echo TS.Recent, not the latest arrival
-        "window_unit": "name",  # packets (ns-2) or bytes (byte counting, reports in bytes)
-        "integer_cwnd": "bool",  # losses reduce cwnd in whole segments (Linux's snd_cwnd)
-        "ecn": "bool",  # RFC 3168: ECN-capable, halves the window on ECN-Echo (ns-2 ecn_)
-        "pacing": "bool",  # Linux's tcp_update_pacing_rate (tcp/pacing.rs); BBR always paces
-        "psh": "bool",  # PSH per TSO piece, a Linux sink's immediate ACK (tcp/sender/psh.rs)
-        "hystart": "name",  # CUBIC's HyStart: off, linux or ns3 (true means linux)
-        "prr": "bool",  # the sack variant's recovery by proportional rate reduction, RFC 6937
-        # RFC 6675's IsLost (dupack_threshold SACKed above) and SetPipe, ns-3.44's TcpTxBuffer
-        "rfc6675_recovery": "bool",
-        "rack": "bool",  # the sack variant recovers as Linux: RACK-TLP (RFC 8985), its states
-        "cwnd_validation": "bool",  # cwnd grows only while it limits the sender (RFC 7661)
-        "rto_rule": "name",  # rfc6298, linux, ikr, pre_rfc2988: where min_rto bounds the RTO
-        "rcv_buffer": "size_or_none",  # receiver flow control: buffer bytes (ns-3 RcvBufSize)
-        "snd_buffer": "size_or_none",  # what a stopped bulk sender still sends (ns-3 SndBufSize)
-        "read_rate": "rate_or_none",  # how fast the receiving application reads
-        "cc_params": "table",  # the congestion-control algorithm's own parameters
-        # ns-3.44's TcpNewReno growth: one segment per ACK in slow start, 1/cwnd per ACK after
-        # (for classes derived from TcpNewReno; docs/models/congestion-control.md)
-        "ns3_newreno_growth": "bool",
-        "ns3_cc_defaults": "bool",  # cc_params not given take ns-3.44's attribute defaults
-        "ns3_cwnd_limited": "bool",  # ns-3.44's m_isCwndLimited (TcpCubic, TcpLinuxReno)
-        "ns3_srtt_samples": "bool",  # congestion control sees srtt (ns-3.44's PktsAcked)
-        "ns3_ts_ms": "bool",  # RTT samples from ns-3.44's whole-millisecond timestamps
-        "ns3_rate_sample": "bool",  # ns-3.44's TcpRateLinux: one rate sample kept across ACKs
-        # growth once per ACK however many segments it covers (IKRSimLib's TCP_Sender::HandleACK)
-        "growth_per_ack": "bool",
-    }
-)
+
+class _TcpKeys(Mapping[str, str]):
+    """Every TCP parameter a flow or [defaults.tcp] may set, with its unit kind for conversion
+    (``size``, ``count``, ``count_or_zero``, ``count_or_unbounded``, ``time``, ``bool``,
+    ``name``, ``size_or_none``, ``rate_or_none``, ``table``), in the resolved document's order.
+
+    The engine owns the list (crates/ackclock-core/src/scenario/tcp.rs, ``tcp_config!``: one
+    line per parameter with its kind and, where it differs, the scenario file's name for it);
+    it reaches the front end through the engine's JSON Schema (``x-ackclock-keys`` on
+    ``TcpDocument``), read on first use. ``cc`` and ``cc_params`` are the document's own
+    (congestion control, docs/models/congestion-control.md), at their places in it."""
+
+    _table: dict[str, tuple[str, str]] | None = None
+    _choices: dict[str, tuple[str, ...]] | None = None
+
+    def _get(self) -> dict[str, tuple[str, str]]:
+        if self._table is None:
+            import json
+
+            from .run import engine
+
+            schema = json.loads(engine().scenario_schema())
+            defs = schema["$defs"]
+            table: dict[str, tuple[str, str]] = {}
+            choices: dict[str, tuple[str, ...]] = {}
+            for key, field, kind in defs["TcpDocument"]["x-ackclock-keys"]:
+                table[key] = (field, kind)
+                if kind == "name":
+                    ref = defs["TcpDocument"]["properties"][field]["$ref"]
+                    choices[key] = tuple(defs[ref.rsplit("/", 1)[1]]["enum"])
+                if key == "variant":
+                    table["cc"] = ("cc", "name")
+                elif key == "read_rate":
+                    table["cc_params"] = ("cc_params", "table")
+            self._table, self._choices = table, choices
+        return self._table
+
+    def __getitem__(self, key: str) -> str:
+        return self._get()[key][1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def field(self, key: str) -> str:
+        """The resolved document's name for ``key`` (``min_rto`` -> ``min_rto_ps``)."""
+        return self._get()[key][0]
+
+    def choices(self, key: str) -> tuple[str, ...]:
+        """The names a ``name`` parameter other than ``cc`` takes (its engine enum's)."""
+        self._get()
+        assert self._choices is not None
+        return self._choices[key]
+
+
+TCP_PARAMS: _TcpKeys = _TcpKeys()
 
 # ns-2 instance-variable names, so that parameters copied from an ns-2 script keep working.
 TCP_ALIASES: Mapping[str, str] = MappingProxyType(
@@ -138,29 +103,22 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
 )
 
 class _Choices(Mapping[str, tuple[str, ...]]):
-    """The names each choosing TCP parameter takes (docs/scenario-files.md). Congestion
-    controls are the engine registry's (read on first use)."""
-
-    _FIXED: Mapping[str, tuple[str, ...]] = MappingProxyType({
-        "variant": ("tahoe", "reno", "newreno", "sack"),
-        "sink": ("ack-every", "delack", "sack"),
-        "window_unit": ("packets", "bytes"),
-        "rto_rule": ("rfc6298", "linux", "ikr", "pre_rfc2988"),
-        "hystart": ("off", "linux", "ns3"),
-        "ns2_first_loss": ("off", "bugfix_ss", "plain"),
-        "ns2_ecn": ("off", "ns2", "old_ecn"),
-    })
+    """The names each choosing TCP parameter takes (docs/scenario-files.md): congestion
+    controls are the engine registry's, the others their engine enum's (``TCP_PARAMS``), read
+    on first use."""
 
     def __getitem__(self, key: str) -> tuple[str, ...]:
         if key == "cc":
             return (*CC_PARAMS, *CC_CLASSES)
-        return self._FIXED[key]
+        if TCP_PARAMS.get(key) != "name":
+            raise KeyError(key)
+        return TCP_PARAMS.choices(key)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(("variant", "cc", *list(self._FIXED)[1:]))
+        return (k for k, kind in TCP_PARAMS.items() if kind == "name")
 
     def __len__(self) -> int:
-        return len(self._FIXED) + 1
+        return sum(1 for _ in self)
 
 
 TCP_CHOICES: Mapping[str, tuple[str, ...]] = _Choices()

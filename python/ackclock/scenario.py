@@ -1135,10 +1135,10 @@ def _tcp(
                 params[canonical] = float(number)
             out[key] = params
         elif kind == "size_or_none":
-            out[f"{key}_bytes"] = None if value is None else _below(
+            out[TCP_PARAMS.field(key)] = None if value is None else _below(
                 parse_size(value, path), _U64, path)
         elif kind == "rate_or_none":
-            out["app_read_rate_bps" if key == "read_rate" else f"{key}_bps"] = (
+            out[TCP_PARAMS.field(key)] = (
                 None if value is None else float(parse_rate(value, path)))
         elif kind == "count_or_unbounded":
             if value is None or value == "unbounded":
@@ -1154,7 +1154,7 @@ def _tcp(
             ps = parse_time(value, path)
             if ps == 0 and key not in ("min_rto", "ack_delay", "ns2_boot_time"):
                 raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
-            out[f"{key}_ps"] = ps
+            out[TCP_PARAMS.field(key)] = ps
     if merged["initial_ssthresh"][0] == "window":
         out["initial_ssthresh"] = out["window"]
     return out

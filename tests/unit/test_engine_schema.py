@@ -180,3 +180,35 @@ def test_the_engines_names_are_the_scenario_files() -> None:
     differ = {what: (sorted(map(str, a)), sorted(map(str, b)))
               for what, (a, b) in pairs.items() if a != b or not a}
     assert differ == {}
+
+
+def test_tcps_keys_are_the_engines() -> None:
+    """TCP's parameters have one owner, the engine's field list (``tcp_config!`` in
+    crates/ackclock-core/src/scenario/tcp.rs): each field says its scenario-file key and kind,
+    published as ``x-ackclock-keys`` on the engine schema's ``TcpDocument``. The front end's
+    ``TCP_PARAMS`` is that list (with the document's own ``cc`` and ``cc_params``), the scenario
+    file's schema has exactly those TCP properties (and the ns-2 aliases), each ``name`` key
+    takes its engine enum's names, and a resolved flow's TCP document has exactly the engine's
+    fields, in the list's order."""
+    from ackclock.profiles import PROFILES, TCP_ALIASES, TCP_CHOICES, TCP_PARAMS
+    from ackclock.schema import profile_tcp
+
+    engine = _engine_schema()
+    doc = _def(engine, "TcpDocument")
+    listed = doc["x-ackclock-keys"]
+    fields = [field for _, field, _ in listed]
+    assert set(doc["properties"]) == {*fields, "cc", "cc_params"}
+    assert [k for k in TCP_PARAMS if k not in ("cc", "cc_params")] == [k for k, _, _ in listed]
+    assert {k: TCP_PARAMS[k] for k, _, _ in listed} == {k: kind for k, _, kind in listed}
+    for key, field, kind in listed:
+        if kind == "name":
+            assert set(TCP_CHOICES[key]) == _enum_at(engine, doc["properties"][field]), key
+        if kind == "time":
+            assert field == f"{key}_ps", key
+    toml = json.loads((ROOT / "docs/scenario.schema.json").read_text(encoding="utf-8"))
+    tcp_file = toml["properties"]["defaults"]["properties"]["tcp"]["properties"]
+    assert list(tcp_file) == [*TCP_PARAMS, *TCP_ALIASES]
+    resolved_order = [TCP_PARAMS.field(k) for k in TCP_PARAMS]
+    for profile in PROFILES:
+        assert list(profile_tcp(profile)) == resolved_order, profile
+        assert set(PROFILES[profile].tcp) == set(TCP_PARAMS), profile

@@ -18,11 +18,30 @@ use crate::time::SimDuration;
 /// serde reads and writes, and [`TcpConfig`], what the engine takes, with the congestion
 /// control typed ([`CcConfig`]: an unknown name or parameter fails when the document is
 /// read, naming the flow and key). A new TCP key is one field in the list.
+///
+/// Each field also says how a scenario file writes it (`as KIND`, and `(KEY)` where the
+/// file's key is not the field's name): the list is the one owner of TCP's keys, their order
+/// and their kinds. It reaches the front end as the JSON Schema's `x-ackclock-keys` on
+/// `TcpDocument` (`[key, field, kind]` in order), from which python/ackclock/profiles.py
+/// makes `TCP_PARAMS` and the scenario file's schema its TCP properties (the names a `name`
+/// field takes are its enum's, in the same schema). KIND is the front end's unit
+/// conversion: `size` (bytes, "1KB"), `count` (a whole number >= 1), `count_or_zero`,
+/// `count_or_unbounded` (or "unbounded" / "window"), `time` (to ps), `bool` (or 0/1),
+/// `name` (an enum's), `size_or_none`, `rate_or_none` (to bit/s).
 macro_rules! tcp_config {
-    ($($(#[$m:meta])* pub $f:ident : $t:ty,)*) => {
+    (@key $f:ident) => { stringify!($f) };
+    (@key $f:ident $k:ident) => { stringify!($k) };
+    ($($(#[$m:meta])* pub $f:ident : $t:ty as $kind:ident $(($key:ident))?,)*) => {
+        /// TCP's keys as a scenario file writes them, in order: `[key, field, kind]` (see
+        /// `tcp_config!`); `cc` and `cc_params` are the document's own.
+        pub const TCP_KEYS: &[[&str; 3]] = &[
+            $([tcp_config!(@key $f $($key)?), stringify!($f), stringify!($kind)],)*
+        ];
+
         /// A flow's TCP configuration as the document gives it (see [`TcpConfig`]).
         #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
+        #[schemars(extend("x-ackclock-keys" = TCP_KEYS))]
         pub struct TcpDocument {
             /// The congestion control: a name of the registry (`tcp::cc::REGISTRY`, or one
             /// of an algorithm's ns-3 classes), or `module:Class` for one written in Python.
@@ -78,100 +97,74 @@ macro_rules! tcp_config {
 }
 
 tcp_config! {
-    pub variant: Recovery,
-    pub sink: SinkKind,
+    pub variant: Recovery as name,
+    pub sink: SinkKind as name,
     /// Payload bytes per segment.
-    pub packet_size: u32,
-    pub header_size: u32,
-    pub ack_size: u32,
+    pub packet_size: u32 as size,
+    pub header_size: u32 as size,
+    pub ack_size: u32 as size,
     /// Receiver's advertised window, in segments.
-    pub window: u32,
-    pub window_init: u32,
+    pub window: u32 as count,
+    pub window_init: u32 as count,
     /// The initial window follows the segment size (`tcp::sender::window_init_for_size`:
     /// RFC 3390's table, ns-2.35's `windowInitOption_ 2`) instead of `window_init`, which it
     /// falls back to after a timeout before any ACK (ns-2's `TcpAgent::timeout`).
     #[serde(default)]
-    pub window_init_by_size: bool,
+    pub window_init_by_size: bool as bool,
     /// How a loss among the first segments is handled (`tcp::sender::FirstLoss`): `off`,
     /// `bugfix_ss` (ns-2.35 with `bugfix_ss_`, its default) or `plain` (without).
     #[serde(default)]
-    pub ns2_first_loss: crate::tcp::sender::FirstLoss,
+    pub ns2_first_loss: crate::tcp::sender::FirstLoss as name,
     /// ECN-Echo handled by RFC 3168 (`off`) or by ns-2.35's one-way agents (`ns2`, or
     /// `old_ecn` for ns-2's `old_ecn_ 1`; `tcp::sender::Ns2Ecn`).
     #[serde(default)]
-    pub ns2_ecn: crate::tcp::sender::Ns2Ecn,
+    pub ns2_ecn: crate::tcp::sender::Ns2Ecn as name,
     /// A new ACK restarts the retransmission timer with the timeout from before its RTT
     /// sample and backoff reset (ns-2.35's `timerfix_ false`, `TcpAgent::newack`).
     #[serde(default)]
-    pub rtx_timer_before_sample: bool,
+    pub rtx_timer_before_sample: bool as bool,
     /// SACK recovery's end forgets its recovery point (ns-2.35's `Sack1TcpAgent::recv`
     /// sets `recover_` to 0): duplicate ACKs may start a fast retransmit at once, and an
     /// ECN-Echo reduce the window at once.
     #[serde(default)]
-    pub sack_exit_clears_recover: bool,
+    pub sack_exit_clears_recover: bool as bool,
     /// The retransmission timer keeps running once all is acknowledged, and its expiry on an
     /// idle connection closes cwnd to one segment, ssthresh kept, without backing the timer
     /// off (ns-2.35's one-way agents: `TcpAgent::newtimer`, `TcpAgent::timeout` with
     /// `restart_bugfix_`).
     #[serde(default)]
-    pub idle_rtx_timer: bool,
+    pub idle_rtx_timer: bool as bool,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`, `TcpAgent::network_limited`).
     #[serde(default)]
-    pub control_increase: bool,
+    pub control_increase: bool as bool,
     /// ns-2.35's `TcpAgent::slowdown` with a `decrease` other than one half (Reno's AIMD b,
     /// ns-2's decrease_num_): the connection's first window reduction, one in slow start and
     /// the ssthresh of one after a timeout take half the window instead.
     #[serde(default)]
-    pub ns2_first_decrease: bool,
+    pub ns2_first_decrease: bool as bool,
     #[serde(default)]
-    pub initial_ssthresh: Option<u32>,
-    pub dupack_threshold: u32,
-    /// SACK recovery: with N > 0 the duplicate-ACK threshold is at least floor(cwnd) / N
-    /// (ns-2.35's `numdupacksFrac_`, `TcpAgent::numdupacks`, read by `Sack1TcpAgent`); 0: off.
-    #[serde(default)]
-    pub dupack_cwnd_fraction: u32,
-    pub min_rto_ps: u64,
-    pub max_rto_ps: u64,
-    pub initial_rto_ps: u64,
-    pub timer_granularity_ps: u64,
+    pub initial_ssthresh: Option<u32> as count_or_unbounded,
+    pub dupack_threshold: u32 as count,
+    pub min_rto_ps: u64 as time(min_rto),
+    pub max_rto_ps: u64 as time(max_rto),
+    pub initial_rto_ps: u64 as time(initial_rto),
+    pub timer_granularity_ps: u64 as time(timer_granularity),
     /// Delayed-ACK sink: ACK every `segs_per_ack` in-order segments or after `ack_delay_ps`.
     #[serde(default = "default_segs_per_ack")]
-    pub segs_per_ack: u32,
+    pub segs_per_ack: u32 as count,
     #[serde(default = "default_ack_delay")]
-    pub ack_delay_ps: u64,
+    pub ack_delay_ps: u64 as time(ack_delay),
     /// RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs.
     #[serde(default)]
-    pub limited_transmit: bool,
-    /// ns-2 `syn_`: segment 0 is a SYN (headers only) and cwnd stays at one segment until it
-    /// is acknowledged, then starts at `window_init` (ns-2 `delay_growth_`): the one-RTT
-    /// connection set-up of a real TCP.
-    #[serde(default)]
-    pub syn: bool,
-    /// At most this many segments sent in reply to one ACK (ns-2 `maxburst_`; 0 = no limit).
-    #[serde(default)]
-    pub max_burst: u32,
-    /// RFC 3742 limited slow start above this many segments (ns-2 `max_ssthresh_`; 0 = off).
-    #[serde(default)]
-    pub max_ssthresh: u32,
-    /// A `sack` sink delays its ACKs as `delack` does.
-    #[serde(default)]
-    pub delayed_ack: bool,
-    /// A delaying sink may delay the SYN's acknowledgement too (ns-2's DelAck); false: it
-    /// acknowledges the SYN at once (Linux, ns-3).
-    #[serde(default = "default_true")]
-    pub delack_syn: bool,
-    /// A delaying sink delays the ACK of a repeat of its last in-order segment (nothing held
-    /// above it) as it would a new one (ns-2.35's `DelAckSink::recv`); false: at once.
-    #[serde(default)]
-    pub delack_repeat: bool,
+    pub limited_transmit: bool as bool,
     /// ns-2 `bugFix_` (Floyd's "bugfix", RFC 6582's careful variant): a third duplicate ACK
     /// starts fast retransmit only for data sent after the last one (`recover`); false: every
     /// third duplicate ACK does, several times in one window (ns-2.35 tcp/tcp.cc
     /// `TcpAgent::dupack_action`, and the Reno, NewReno and Sack1 versions: `recovered ||
     /// (!bug_fix_ && !ecn_)`; with `ecn` on, the check holds whatever this says).
     #[serde(default = "default_true")]
-    pub bug_fix: bool,
+    pub bug_fix: bool as bool,
     /// The sender follows ns-2.35's FullTcpAgent (tcp/tcp-full.cc) where it departs from the
     /// one-way TcpAgent: with Reno or NewReno recovery a third duplicate ACK starts fast
     /// retransmit, recovered or not, when the last window cut was a fast retransmit's
@@ -183,184 +176,210 @@ tcp_config! {
     /// stops echoing ECN at the congestion-action mark; with `ecn` the SYN carries ECE and
     /// CWR, the SYN-ACK ECE, neither ECT. Set by the ns-2 front end on FullTcp agents.
     #[serde(default)]
-    pub ns2_full_tcp: bool,
+    pub ns2_full_tcp: bool as bool,
     /// Without a SYN, segment 0 goes out without headers (`packet_size` bytes on the wire):
     /// ns-2.35 tcp/tcp.cc `TcpAgent::output` adds `headersize()` to every segment but
     /// seqno 0, which it treats apart as the SYN whether `syn_` is on or not.
     #[serde(default)]
-    pub bare_first_segment: bool,
+    pub bare_first_segment: bool as bool,
     /// A window reduction keeps the fractional half (ns-2 `precisionReduce_`, true since
     /// 2006); false: cwnd becomes a whole number of segments, ns-2.35 tcp/tcp.cc
     /// `TcpAgent::slowdown` without precision_reduce_ (`(int)(window() / 2)`).
     #[serde(default = "default_true")]
-    pub precision_reduce: bool,
+    pub precision_reduce: bool as bool,
     /// NewReno: a partial ACK deflates the window by the data it acknowledged and adds one
     /// segment back (RFC 6582 3.2 step 5); false: fast recovery's extra window is dropped at
     /// once, ns-2.35's `partial_window_deflation_ 0` (`NewRenoTcpAgent::recv`).
     #[serde(default = "default_true")]
-    pub partial_deflation: bool,
+    pub partial_deflation: bool as bool,
     /// NewReno: restart the retransmission timer on every partial ACK, RFC 6582 section 4's
     /// Slow-but-Steady variant (ns-2.35's `newreno_changes1_ 0`); false: on the first only,
     /// the Impatient variant (`newreno_changes1_ 1`, `partialnewack_helper`).
     #[serde(default)]
-    pub slow_but_steady: bool,
+    pub slow_but_steady: bool as bool,
     /// NewReno: the full ACK that ends fast recovery sets cwnd to min(ssthresh, FlightSize +
     /// one segment), RFC 6582 3.2 step 3's first option (ns-2.35's `exit_recovery_fix_ 1`,
     /// `NewRenoTcpAgent::recv`); false: cwnd stays ssthresh, the second option.
     #[serde(default)]
-    pub exit_recovery_fix: bool,
+    pub exit_recovery_fix: bool as bool,
     /// NewReno with `bug_fix`: three duplicate ACKs of exactly the last recovery point also
     /// start a fast retransmit, RFC 2582 section 6's Less Careful variant (ns-2.35's
     /// `lessCareful_`, `NewRenoTcpAgent::dupack_action`).
     #[serde(default)]
-    pub less_careful: bool,
+    pub less_careful: bool as bool,
     /// The retransmission timer in ns-2.35's fixed-point arithmetic (`tcp::rtt`'s module
     /// docs: `TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff`) and its timing of one
     /// segment at a time (`rtt_active_`: a retransmission does not stop the measurement, a
     /// timeout or a fast retransmit does, a NewReno partial ACK ends it without a sample).
     #[serde(default)]
-    pub ns2_rtt_timer: bool,
+    pub ns2_rtt_timer: bool as bool,
     /// ns-2's `boot_time_` (with `ns2_rtt_timer`): where in a tick of `timer_granularity`
     /// the agent's clock started; samples count the tick boundaries crossed on that grid.
     #[serde(default)]
-    pub ns2_boot_time_ps: u64,
+    pub ns2_boot_time_ps: u64 as time(ns2_boot_time),
+    /// ns-2 `syn_`: segment 0 is a SYN (headers only) and cwnd stays at one segment until it
+    /// is acknowledged, then starts at `window_init` (ns-2 `delay_growth_`): the one-RTT
+    /// connection set-up of a real TCP.
+    #[serde(default)]
+    pub syn: bool as bool,
+    /// At most this many segments sent in reply to one ACK (ns-2 `maxburst_`; 0 = no limit).
+    #[serde(default)]
+    pub max_burst: u32 as count_or_zero,
+    /// RFC 3742 limited slow start above this many segments (ns-2 `max_ssthresh_`; 0 = off).
+    #[serde(default)]
+    pub max_ssthresh: u32 as count_or_zero,
+    /// SACK recovery: with N > 0 the duplicate-ACK threshold is at least floor(cwnd) / N
+    /// (ns-2.35's `numdupacksFrac_`, `TcpAgent::numdupacks`, read by `Sack1TcpAgent`); 0: off.
+    #[serde(default)]
+    pub dupack_cwnd_fraction: u32 as count_or_zero,
+    /// A `sack` sink delays its ACKs as `delack` does.
+    #[serde(default)]
+    pub delayed_ack: bool as bool,
+    /// A delaying sink may delay the SYN's acknowledgement too (ns-2's DelAck); false: it
+    /// acknowledges the SYN at once (Linux, ns-3).
+    #[serde(default = "default_true")]
+    pub delack_syn: bool as bool,
+    /// A delaying sink delays the ACK of a repeat of its last in-order segment (nothing held
+    /// above it) as it would a new one (ns-2.35's `DelAckSink::recv`); false: at once.
+    #[serde(default)]
+    pub delack_repeat: bool as bool,
     /// A delaying sink acknowledges this many first data segments at once (Linux's quick
     /// ACKs at the start of a connection).
     #[serde(default)]
-    pub quick_acks: u32,
+    pub quick_acks: u32 as count_or_zero,
     /// A `sack` sink's ACK grows by this many bytes per SACK block it carries (ns-2.35's
     /// `Sacker::append_ack`: 2 four-byte words per block; 0: the ACK keeps `ack_size`).
     #[serde(default)]
-    pub sack_block_bytes: u32,
+    pub sack_block_bytes: u32 as count_or_zero,
     /// A delaying sink times its delayed ACKs as Linux's receiver does (`tcp::sink`'s
     /// `LinuxAcks`): the timeout follows the segments' inter-arrival time and doubles when it
     /// expires, bounded by the handshake's RTT and 200 ms; a long gap or a duplicate segment
     /// re-enters quick-ACK mode.
     #[serde(default)]
-    pub adaptive_ack_delay: bool,
+    pub adaptive_ack_delay: bool as bool,
     /// A `sack` sink holding out-of-order data sends the first three duplicate ACKs for each
     /// cumulative ACK at once and compresses later ones into one per min(1 ms, RTT/20), as
     /// Linux's `__tcp_ack_snd_check` does.
     #[serde(default)]
-    pub sack_compression: bool,
+    pub sack_compression: bool as bool,
     /// RFC 7323 timestamps: RTT measured on every new ACK from the echoed timestamp, instead
     /// of one timed segment per round trip (ns-2 `timestamps_`).
     #[serde(default)]
-    pub timestamps: bool,
+    pub timestamps: bool as bool,
     /// The sink echoes RFC 7323's TS.Recent (the segment at the edge last acknowledged);
     /// otherwise the timestamp of the latest arrival, as ns-2's sink does by default
     /// (`ts_echo_rfc1323_ false`).
     #[serde(default)]
-    pub ts_echo_rfc7323: bool,
+    pub ts_echo_rfc7323: bool as bool,
     /// `packets` (ns-2: windows in segments, growth per ACK, ssthresh in whole segments) or
     /// `bytes` (growth per byte acknowledged, ssthresh exact; windows reported in bytes).
     #[serde(default)]
-    pub window_unit: crate::tcp::WindowUnit,
+    pub window_unit: crate::tcp::WindowUnit as name,
     /// A loss reduces cwnd and ssthresh in whole segments, as Linux's `snd_cwnd` counts them
     /// (`tcp_reno_ssthresh`: max(cwnd >> 1, 2); CUBIC's cwnd * beta >> 10): cwnd 5 leaves
     /// ssthresh 2, not 2.5.
     #[serde(default)]
-    pub integer_cwnd: bool,
+    pub integer_cwnd: bool as bool,
     /// RFC 3168 ECN: segments are ECN-capable and the sender halves its window on ECN-Echo
     /// (ns-2 `ecn_`).
     #[serde(default)]
-    pub ecn: bool,
-    /// Receiver flow control: a receive buffer of this many bytes, advertised as the window
-    /// (see `tcp::flow_control`); None: the window is `window`.
-    #[serde(default)]
-    pub rcv_buffer_bytes: Option<u64>,
-    /// The sender's buffer in bytes (ns-3's `SndBufSize`): a bulk application keeps it full,
-    /// so when it stops, the data the buffer holds, up to this many bytes past the first
-    /// unacknowledged one, still go out (ns-3's `BulkSendApplication::StopApplication`
-    /// closes the socket, and `TcpSocketBase::Close` sends what its buffer holds before the
-    /// FIN). None: the sender sends nothing new after the stop.
-    #[serde(default)]
-    pub snd_buffer_bytes: Option<u64>,
-    /// The rate the receiving application reads at; None: as fast as data arrives.
-    #[serde(default)]
-    pub app_read_rate_bps: Option<f64>,
+    pub ecn: bool as bool,
     /// Pace segments at 2x (slow start) or 1.2x cwnd / srtt, as Linux does with the fq
     /// qdisc; BBR always paces at its own rate.
     #[serde(default)]
-    pub pacing: bool,
+    pub pacing: bool as bool,
     /// PSH as Linux's sender sets it and a Linux receiver honours it (`tcp::sender::psh`):
     /// the last segment of each whole TSO piece (`tcp_tso_autosize`: the segments of about
     /// 1 ms at the pacing rate, at least 2) sent at one instant carries PSH, and a sink
     /// timing its ACKs as Linux does (`adaptive_ack_delay`) acknowledges an in-order PSH
     /// segment at once instead of delaying it.
     #[serde(default)]
-    pub psh: bool,
+    pub psh: bool as bool,
     /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`): `off`, `linux` (Linux's
     /// `tcp_cubic`) or `ns3` (ns-3's `TcpCubic`).
     #[serde(default)]
-    pub hystart: crate::tcp::cc::hystart::HyStartRule,
-    /// `rfc6298` (RTO = max(min_rto, SRTT + 4 RTTVAR)) or `linux` (SRTT + max(4 RTTVAR,
-    /// min_rto)); see `tcp::rtt`.
-    #[serde(default)]
-    pub rto_rule: crate::tcp::rtt::RtoRule,
-    /// cwnd grows only while it limits the sender (RFC 7661; Linux's `tcp_is_cwnd_limited`).
-    #[serde(default)]
-    pub cwnd_validation: bool,
+    pub hystart: crate::tcp::cc::hystart::HyStartRule as name,
     /// The `sack` variant reduces its window in recovery by proportional rate reduction
     /// (RFC 6937), as Linux and ns-3 do, instead of ns-2's pipe rule.
     #[serde(default)]
-    pub prr: bool,
+    pub prr: bool as bool,
     /// The `sack` variant's losses and pipe as RFC 6675 (section 4's IsLost and SetPipe, as
     /// ns-3.44's `TcpTxBuffer` keeps them): a hole is lost once `dupack_threshold` SACKed
     /// segments lie above it, and without `prr` the sender sends while that pipe is below
     /// cwnd (ns-3's `TcpClassicRecovery`), instead of ns-2's Sack1 (every hole below the
     /// highest SACK lost, the pipe decremented per ACK). On in the `ns3` profile.
     #[serde(default)]
-    pub rfc6675_recovery: bool,
+    pub rfc6675_recovery: bool as bool,
     /// The `sack` variant detects losses and recovers as Linux does (`tcp::rack` and the
     /// sender's `linux` module): RACK-TLP (RFC 8985), SACK tags kept across recovery and
     /// timeouts, Linux's recovery states, paced retransmissions, delivery-rate samples from
     /// SACKs.
     #[serde(default)]
-    pub rack: bool,
+    pub rack: bool as bool,
+    /// cwnd grows only while it limits the sender (RFC 7661; Linux's `tcp_is_cwnd_limited`).
+    #[serde(default)]
+    pub cwnd_validation: bool as bool,
+    /// `rfc6298` (RTO = max(min_rto, SRTT + 4 RTTVAR)) or `linux` (SRTT + max(4 RTTVAR,
+    /// min_rto)); see `tcp::rtt`.
+    #[serde(default)]
+    pub rto_rule: crate::tcp::rtt::RtoRule as name,
+    /// Receiver flow control: a receive buffer of this many bytes, advertised as the window
+    /// (see `tcp::flow_control`); None: the window is `window`.
+    #[serde(default)]
+    pub rcv_buffer_bytes: Option<u64> as size_or_none(rcv_buffer),
+    /// The sender's buffer in bytes (ns-3's `SndBufSize`): a bulk application keeps it full,
+    /// so when it stops, the data the buffer holds, up to this many bytes past the first
+    /// unacknowledged one, still go out (ns-3's `BulkSendApplication::StopApplication`
+    /// closes the socket, and `TcpSocketBase::Close` sends what its buffer holds before the
+    /// FIN). None: the sender sends nothing new after the stop.
+    #[serde(default)]
+    pub snd_buffer_bytes: Option<u64> as size_or_none(snd_buffer),
+    /// The rate the receiving application reads at; None: as fast as data arrives.
+    #[serde(default)]
+    pub app_read_rate_bps: Option<f64> as rate_or_none(read_rate),
     /// ns-3.44's `TcpNewReno::SlowStart` and `TcpNewReno::CongestionAvoidance` (src/internet/
     /// model/tcp-congestion-ops.cc): with an ns-3 class derived from `TcpNewReno`, slow start
     /// adds one segment per ACK and congestion avoidance 1/cwnd per ACK, however many
     /// segments the ACK acknowledges (byte-counted windows otherwise count segments). On in
     /// the `ns3` profile.
     #[serde(default)]
-    pub ns3_newreno_growth: bool,
-    /// Congestion control grows once per ACK, however many segments the ACK covers: slow
-    /// start one segment, congestion avoidance 1/cwnd (IKRSimLib's `TCP_Sender::HandleACK`;
-    /// packet-counted windows always grow so). On in the `ikr` profile.
-    #[serde(default)]
-    pub growth_per_ack: bool,
+    pub ns3_newreno_growth: bool as bool,
     /// Congestion-control parameters not given take ns-3.44's attribute defaults where they
     /// differ from the definition's (their `profile_defaults` for `"ns3"`). On in the `ns3`
     /// profile.
     #[serde(default)]
-    pub ns3_cc_defaults: bool,
+    pub ns3_cc_defaults: bool as bool,
     /// ns-3.44's `m_isCwndLimited` (src/internet/model/tcp-socket-base.cc, SendDataPacket):
     /// with a class that honours it (`TcpCubic`, `TcpLinuxReno`), cwnd grows only while the
     /// last data segment sent left less than one segment of it unused. On in the `ns3`
     /// profile.
     #[serde(default)]
-    pub ns3_cwnd_limited: bool,
+    pub ns3_cwnd_limited: bool as bool,
     /// ns-3.44's `TcpSocketBase::ProcessAck` passes the smoothed RTT (`m_tcb->m_srtt`), not
     /// the ACK's own sample, to `PktsAcked` (src/internet/model/tcp-socket-base.cc): every
     /// congestion control's per-ACK RTT and delay signal is then the smoothed RTT (Vegas's
     /// BaseRTT, CUBIC's HyStart delay, Westwood's and Hybla's minimum RTT, ...). On in the
     /// `ns3` profile.
     #[serde(default)]
-    pub ns3_srtt_samples: bool,
+    pub ns3_srtt_samples: bool as bool,
     /// RTT samples as ns-3.44 takes them: with timestamps, whose values are whole
     /// milliseconds (`TcpOptionTS::NowToTsValue`), the difference of the two clock readings
     /// (`ElapsedTimeFromTsValue`; zero becomes 1 us), without them the exact time; never
     /// rounded to `timer_granularity` (src/internet/model/tcp-option-ts.cc,
     /// tcp-socket-base.cc `CalculateRttSample`). On in the `ns3` profile.
     #[serde(default)]
-    pub ns3_ts_ms: bool,
+    pub ns3_ts_ms: bool as bool,
     /// Delivery-rate samples as ns-3.44's `TcpRateLinux` takes them (src/internet/model/
     /// tcp-rate-ops.cc): one sample kept across ACKs, whose prior a delivered segment replaces
     /// only if it was sent with more delivered than that prior, the ACK phase measured then
     /// (`tcp::delivery_rate`). On in the `ns3` profile.
     #[serde(default)]
-    pub ns3_rate_sample: bool,
+    pub ns3_rate_sample: bool as bool,
+    /// Congestion control grows once per ACK, however many segments the ACK covers: slow
+    /// start one segment, congestion avoidance 1/cwnd (IKRSimLib's `TCP_Sender::HandleACK`;
+    /// packet-counted windows always grow so). On in the `ikr` profile.
+    #[serde(default)]
+    pub growth_per_ack: bool as bool,
 }
 
 fn default_true() -> bool {
