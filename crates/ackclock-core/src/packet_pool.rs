@@ -59,7 +59,7 @@ pub struct PacketPool {
 
 impl PacketPool {
     /// Stores `pkt` and returns its handle.
-    #[inline]
+    #[inline(always)]
     pub fn put(&mut self, pkt: Packet) -> PacketRef {
         match self.free.pop() {
             Some(i) => {

@@ -640,6 +640,13 @@ impl Link {
         }
     }
 
+    /// Whether the link has a loss model after it (ns-2's `link-lossmodel`, at its entry,
+    /// does not count).
+    #[inline(always)]
+    pub fn loses_after(&self) -> bool {
+        self.loss.is_some() && !self.loss_at_entry
+    }
+
     /// Whether the loss model after the link takes the packet that has just crossed it.
     #[inline(always)]
     pub fn loses_on_arrival(&mut self, pkt: &mut Packet) -> bool {

@@ -281,7 +281,23 @@ impl Simulator {
     /// The packet `c` has crossed link `l` and reaches node `at`.
     #[inline(always)]
     fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried) {
-        let lost = self.links[l.idx()].loses_on_arrival(self.pool.get_mut(c.r));
+        // A traced run, or a link with a loss model after it, takes the path out of line.
+        if self.tracing || self.links[l.idx()].loses_after() {
+            self.arrive_checked(l, at, c);
+        } else if at == c.dst {
+            let pkt = self.pool.take(c.r);
+            self.receive(pkt);
+        } else {
+            self.forward_carried(at, c);
+        }
+    }
+
+    /// [`Simulator::arrive`] on a traced run or a link with a loss model after it: the model
+    /// may take the packet (`d`, or `lost` in ns-2's trace) or mark it.
+    #[inline(never)]
+    fn arrive_checked(&mut self, l: LinkId, at: NodeId, c: Carried) {
+        let link = &mut self.links[l.idx()];
+        let lost = link.loses_after() && link.loses_on_arrival(self.pool.get_mut(c.r));
         if self.tracing {
             let pkt = *self.pool.get(c.r);
             let ev = if lost {
