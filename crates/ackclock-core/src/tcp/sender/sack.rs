@@ -234,7 +234,15 @@ impl TcpSender {
     ) -> bool {
         // timerfix_ false (`on_new_ack`): the timeout from before this ACK's sample.
         let early_rto = self.rtx_timer_before_sample.then(|| self.rtt.rto());
-        let rtt = self.sample_rtt(now, ack, c);
+        // ns-2.35's Sack1TcpAgent::recv calls newack (and so rtt_update) only on the ACK that
+        // ends recovery: a partial ACK takes no RTT sample, timestamps or not, and leaves the
+        // timed segment timed.
+        let partial = self.recover.is_some_and(|r| ack < r);
+        let rtt = if partial && self.rtt.is_ns2() {
+            None
+        } else {
+            self.sample_rtt(now, ack, c)
+        };
         self.pkts_acked(now, ack - self.una, rtt);
         self.una = ack;
         self.note_completion(now);
