@@ -62,6 +62,18 @@ class Node(TclObject):
         assert isinstance(a, Agent)
         a.attach_to(self)
 
+    def cmd_agent(self, port: str) -> str:
+        """The agent attached to this node at ``port``, or "" (ns-2.35 tcl/lib/ns-node.tcl,
+        ``Node instproc agent``: the first of its ``agents_`` whose ``agent_port_`` it is)."""
+        try:
+            p = to_int(port)
+        except ValueError as e:
+            raise TclError(str(e)) from None
+        for a in self.agents:
+            if a.node is self and a.port == p:
+                return a.handle
+        return ""
+
     def cmd_detach(self, agent: str, nullagent: str = "") -> None:
         from .agents import Agent
 
