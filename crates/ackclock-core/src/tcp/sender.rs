@@ -320,6 +320,9 @@ pub struct TcpSender {
     /// `psh`: new segments sent in the current TSO piece (`psh` module), and when the piece
     /// began; None: no PSH.
     psh: Option<(u32, SimTime)>,
+    /// Linux's paced TSO piece (`psh`, the `linux` profile): segments sent at this instant
+    /// since the pacing gate last opened (see `pace_after_send`).
+    piece: u32,
     /// `rack`: Linux's loss recovery (`sender/linux.rs`) instead of the ns-2 rules.
     linux: Option<Box<linux::Linux>>,
     /// Vegas's `ns2_model`: ns-2.35's `VegasTcpAgent` (`sender/ns2_vegas.rs`) instead of the
@@ -578,13 +581,37 @@ impl TcpSender {
     /// A paced segment left at `now`: the next may leave 1 / rate later. Linux's sender
     /// (`rack`) paces from the connection's eleventh data segment on
     /// (tcp_update_skb_after_send; data_segs_out: the segments sent before this one, less the
-    /// SYN), whatever sets the rate. Out of line: most flows do not pace.
+    /// SYN), whatever sets the rate. With `psh` (Linux's TSO pieces, `sender/psh.rs`) it
+    /// paces pieces, not segments: `tcp_write_xmit` sends up to `tcp_tso_autosize` segments
+    /// (at least 2) at one instant as one buffer and `tcp_update_skb_after_send` holds the
+    /// next buffer back by this one's length at the pacing rate; a piece that cwnd, the
+    /// data or the receiver's window cut short ends when the sending does (`close_piece`).
+    /// So the second segment of a piece waits behind the first at a bottleneck, as Linux's
+    /// do (the RTT BBR's min-RTT filter sees, docs/validation.md). Out of line: most flows
+    /// do not pace.
     #[inline(never)]
     fn pace_after_send(&mut self, now: SimTime, packets_sent: u64) {
         let before = (packets_sent - 1).saturating_sub(self.syn as u64);
         if self.linux.is_none() || before >= pacing::UNPACED_SEGMENTS {
+            if self.linux.is_some() && self.psh.is_some() {
+                self.piece += 1;
+                if self.piece >= psh::tso_segs(self.pacing_rate) {
+                    self.close_piece(now);
+                }
+                return;
+            }
             let gap = (1e12 / self.pacing_rate) as u64;
             self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
+        }
+    }
+
+    /// Ends the paced TSO piece sent at `now`: the next may leave its segments / rate later
+    /// (`tcp_update_skb_after_send`).
+    pub(super) fn close_piece(&mut self, now: SimTime) {
+        if self.piece > 0 && self.pacing_rate > 0.0 {
+            let gap = (1e12 * self.piece as f64 / self.pacing_rate) as u64;
+            self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
+            self.piece = 0;
         }
     }
 

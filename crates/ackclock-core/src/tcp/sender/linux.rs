@@ -579,6 +579,9 @@ impl TcpSender {
         if let Some(l) = self.linux.as_mut() {
             l.new_only = false;
         }
+        if self.piece > 0 {
+            self.close_piece(now);
+        }
         if let Some(p) = self.prr.as_mut() {
             if self.in_recovery {
                 p.out += sent;

@@ -19,11 +19,14 @@
 //! rule here: new segments sent at one instant are counted in pieces of the TSO size, the
 //! last of each whole piece carries PSH. Retransmissions carry none.
 //!
+//! A paced flow (BBR under the `linux` profile) sends each piece at one instant and the next
+//! a piece's length at the pacing rate later (`TcpSender::pace_after_send`); every
+//! TSO-size-th new segment carries PSH.
+//!
 //! Not modelled: why each buffer is marked (the per-buffer `forced_push` was not traced), the
 //! longer spacing seen in the first seconds (one PSH per 17-25 segments while the first
-//! writes' buffers of half the peer's window, `tcp_bound_to_half_wnd`, were sent), a paced
-//! flow's pieces (the sender here releases paced segments one at a time: every TSO-size-th
-//! new one carries PSH), and BBR's `bbr_min_tso_segs` (1 below 1.2 Mb/s).
+//! writes' buffers of half the peer's window, `tcp_bound_to_half_wnd`, were sent), and BBR's
+//! `bbr_min_tso_segs` (1 below 1.2 Mb/s).
 
 use super::TcpSender;
 use crate::packet::tcp_flags;

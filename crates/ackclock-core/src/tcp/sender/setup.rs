@@ -269,6 +269,7 @@ impl TcpSender {
             pace_deadline: None,
             linux_pacing: cfg.pacing,
             psh: cfg.psh.then_some((0, SimTime::ZERO)),
+            piece: 0,
             linux: (cfg.rack && recovery == Recovery::Sack)
                 .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
             ns2_vegas,

@@ -349,6 +349,41 @@ fn linux_pacing_spares_the_first_ten_data_segments() {
 }
 
 #[test]
+fn linux_paced_segments_leave_in_tso_pieces() {
+    // tcp_write_xmit sends a TSO piece of tcp_tso_autosize segments (at least 2) at once and
+    // tcp_update_skb_after_send holds the next one back by the piece's length at the pacing
+    // rate: after the first ten (unpaced) segments, an ACK in slow start (cwnd 11, srtt
+    // 0.1 s: 2 x 11 / 0.1 = 220 segments/s) sends two segments at one instant and the next
+    // may leave 2 / 220 s later. Without `psh` (no TSO pieces) one leaves, the next 1 / 220 s
+    // later.
+    for psh in [true, false] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.window_init = 10;
+        cfg.pacing = true;
+        cfg.timestamps = true;
+        cfg.prr = true;
+        cfg.rack = true;
+        cfg.psh = psh;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        s.start(SimTime(0), &mut out, &mut c);
+        assert_eq!(out.len(), 10);
+        out.clear();
+        let t = SimTime(100_000_000_000);
+        let mut a = ackp(1);
+        a.ts_echo = SimTime(0);
+        s.on_ack(t, &a, &mut out, &mut c);
+        let n = if psh { 2 } else { 1 };
+        assert_eq!(out.len(), n, "psh {psh}");
+        let gap = s.pace_deadline().unwrap().0 - t.0;
+        assert!(
+            (gap as f64 - n as f64 * 1e12 / 220.0).abs() < 2.0,
+            "psh {psh}: {gap}"
+        );
+    }
+}
+
+#[test]
 fn tahoe_and_timeouts_restart_from_one_segment() {
     let (mut s, mut out, mut c) = sender(Recovery::Tahoe, 100);
     grow(&mut s, &mut out, &mut c, 12.0);
