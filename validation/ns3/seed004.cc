@@ -21,7 +21,8 @@
 //   SocketType), examples/seed004_two_flows.py's "Reno vs Westwood" case; --appRate: each TCP
 //   flow is fed by the study's MyApp (ns-3's tutorial fifth.cc): from --appStart, a --seg-byte
 //   write every seg x 8 / rate seconds, dropped by the socket when its send buffer is full.
-// Output: a summary on stdout; with --prefix, P.cwnd/P.rtt/P.srtt/P.rto/P.ssth traces (time value).
+// Output: a summary on stdout; with --prefix, P.cwnd/P.rtt/P.srtt/P.rto/P.ssth traces (time value)
+// of flow 1 and P.tcp (time flow variable value) of both TCP flows.
 //
 //   seed004 --time=60 --q=100 --err=0 --cc=ns3::TcpLinuxReno --sack=1 --recovery=ns3::TcpPrrRecovery
 #include "common.h"
@@ -71,6 +72,24 @@ RetxTr(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<
 // stopped (full): the device queue itself never overflows. Its TcDrop trace on n3 counts these.
 static uint64_t gTcDrops = 0;
 
+// P.tcp: "time flow variable value" on every change of each flow's cwnd, ssthresh, bytes in
+// flight (segments) and congestion state (TcpSocketState::TcpCongState_t), flow 1 and 2.
+static std::ofstream fTcp;
+
+static void
+FlowTr(std::string ctx, uint32_t, uint32_t v)
+{
+    auto sp = ctx.find(' ');
+    fTcp << Simulator::Now().GetSeconds() << " " << ctx.substr(0, sp) << " "
+         << ctx.substr(sp + 1) << " " << double(v) / gSeg << "\n";
+}
+
+static void
+StateTr(std::string ctx, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v)
+{
+    fTcp << Simulator::Now().GetSeconds() << " " << ctx << " state " << int(v) << "\n";
+}
+
 static void
 Connect()
 {
@@ -83,6 +102,25 @@ Connect()
     Config::ConnectWithoutContext(base + "LastRTT", MakeCallback(&RttTr));
     Config::ConnectWithoutContext(base + "RTT", MakeCallback(&SrttTr));
     Config::ConnectWithoutContext(base + "RTO", MakeCallback(&RtoTr));
+    fTcp.open(gPrefix + ".tcp");
+    for (int node : {0, 1})
+    {
+        std::string b =
+            "/NodeList/" + std::to_string(node) + "/$ns3::TcpL4Protocol/SocketList/0/";
+        std::string f = "flow" + std::to_string(node + 1);
+        for (auto [src, name] : {std::pair{"CongestionWindow", "cwnd"},
+                                 {"SlowStartThreshold", "ssthresh"},
+                                 {"BytesInFlight", "inflight"}})
+        {
+            Config::MatchContainer m = Config::LookupMatches(b);
+            if (m.GetN() == 0)
+                continue;
+            m.Get(0)->TraceConnect(src, f + " " + name, MakeCallback(&FlowTr));
+        }
+        Config::MatchContainer m = Config::LookupMatches(b);
+        if (m.GetN())
+            m.Get(0)->TraceConnect("CongState", f, MakeCallback(&StateTr));
+    }
 }
 
 

@@ -430,6 +430,12 @@ impl TcpConfig {
         self.ns3_cwnd_limited && self.cc.ns3_cwnd_gated()
     }
 
+    /// With [`Self::ns3_cwnd_limited`], whether slow start is held back too (`TcpCubic`; not
+    /// `TcpLinuxReno`, whose `SlowStart` does not check `m_isCwndLimited`).
+    pub fn ns3_cwnd_limited_slow_start(&self) -> bool {
+        self.ns3_cwnd_limited() && self.cc.ns3_gates_slow_start()
+    }
+
     /// Growth counts ACKs, not segments (`growth_per_ack`, or `ns3_newreno_growth` with a
     /// class derived from ns-3's `TcpNewReno`).
     pub fn growth_per_ack(&self) -> bool {
@@ -483,6 +489,7 @@ impl TcpConfig {
             ecn_per_segment: self.ecn_per_segment(),
             growth_per_ack: self.growth_per_ack(),
             ns3_cwnd_limited: self.ns3_cwnd_limited(),
+            ns3_cwnd_limited_slow_start: self.ns3_cwnd_limited_slow_start(),
             ns3_srtt_samples: self.ns3_srtt_samples,
             ns3_ts_ms: self.ns3_ts_ms,
             ns3_rate_sample: self.ns3_rate_sample,

@@ -82,6 +82,8 @@ pub struct TcpParams {
     /// cwnd grows only while ns-3's `m_isCwndLimited` holds (`ns3_cwnd_limited` with a class
     /// whose `IncreaseWindow` checks it).
     pub ns3_cwnd_limited: bool,
+    /// With `ns3_cwnd_limited`: slow start is held back too (`TcpCubic`, not `TcpLinuxReno`).
+    pub ns3_cwnd_limited_slow_start: bool,
     pub ns3_srtt_samples: bool,
     pub ns3_ts_ms: bool,
     /// Delivery-rate samples as ns-3.44's `TcpRateLinux` (`ns3_rate_sample`).

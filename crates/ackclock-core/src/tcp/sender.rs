@@ -301,8 +301,14 @@ pub struct TcpSender {
     /// `ns3_cwnd_limited` with a class that honours it: whether the last data segment sent
     /// left less than one segment of cwnd unused (ns-3.44's `m_isCwndLimited`); None: off.
     ns3_limited: Option<bool>,
+    /// With `ns3_limited`: slow start grows whatever it says (`TcpLinuxReno::SlowStart` does
+    /// not read `m_isCwndLimited`; only its `CongestionAvoidance` does).
+    ns3_slow_start_free: bool,
     /// `ns3_srtt_samples`: congestion control's per-ACK RTT is the smoothed RTT.
     srtt_samples: bool,
+    /// Under `ns3_srtt_samples`, the smallest smoothed RTT yet (ns-3's `m_minRtt`, ps;
+    /// u64::MAX before the first sample).
+    min_srtt: u64,
     /// `ns3_ts_ms`: RTT samples as ns-3.44 takes them (`RttEstimator::sample_ns3`).
     ns3_ts_ms: bool,
     /// `snd_buffer`: the whole segments the send buffer holds (see `stop`).
@@ -558,9 +564,11 @@ impl TcpSender {
 
     /// Whether cwnd may grow: it limited the sender in this window of data, or, in slow
     /// start, it is still under twice the largest flight (Linux's `tcp_is_cwnd_limited`); and,
-    /// under `ns3_cwnd_limited`, the last data segment sent left less than a segment of it.
+    /// under `ns3_cwnd_limited`, the last data segment sent left less than a segment of it
+    /// (in slow start only for a class whose slow start checks it).
     fn cwnd_limited(&self) -> bool {
-        self.ns3_limited != Some(false)
+        (self.ns3_limited != Some(false)
+            || (self.ns3_slow_start_free && self.w.cwnd < self.w.ssthresh))
             && self.cwnd_use.is_none_or(|u| {
                 u.limited || (self.w.cwnd < self.w.ssthresh && self.w.cwnd < 2.0 * u.max_out as f64)
             })

@@ -386,6 +386,7 @@ mod tests {
                 rtt: None,
                 owd: None,
                 echo: None,
+                min_rtt: None,
             },
         );
         e.cwnd_event(&mut w, CaEvent::TxStart);

@@ -443,6 +443,7 @@ mod tests {
             rtt: Some(SimDuration((rtt * S as f64) as u64)),
             owd: None,
             echo: None,
+            min_rtt: None,
         };
         // 3 s into the run with beta 0: alpha = 2 x (1 + 20 + 1) = 44 bytes.
         h.pkts_acked(&mut w, &sample(3.0, 0.1));

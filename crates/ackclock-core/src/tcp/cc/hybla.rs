@@ -109,6 +109,7 @@ mod tests {
                 rtt: Some(SimDuration::from_millis(rtt_ms)),
                 owd: None,
                 echo: None,
+                min_rtt: None,
             },
         );
         h

@@ -210,6 +210,7 @@ mod tests {
                 rtt: None,
                 owd: Some(SimDuration::from_millis(ms)),
                 echo: None,
+                min_rtt: None,
             },
         );
     }

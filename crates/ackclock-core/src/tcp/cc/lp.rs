@@ -271,6 +271,7 @@ mod tests {
                 rtt: Some(SimDuration::from_millis(100)),
                 owd: Some(SimDuration::from_millis(owd_ms)),
                 echo: None,
+                min_rtt: None,
             },
         );
     }
@@ -323,6 +324,7 @@ mod tests {
                     rtt: Some(SimDuration::from_millis(100)),
                     owd: Some(SimDuration::from_millis(owd_ms)),
                     echo: Some(SimTime(echo_us * 1_000_000)),
+                    min_rtt: None,
                 },
             )
         };

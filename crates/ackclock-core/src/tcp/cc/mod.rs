@@ -130,6 +130,10 @@ pub struct AckSample {
     /// When the segment the ACK's TSecr echoes was sent (ns-3's `m_rcvTimestampEchoReply`);
     /// None without timestamps.
     pub echo: Option<SimTime>,
+    /// Under `ns3_srtt_samples`, ns-3.44's `tcb->m_minRtt`: the smallest smoothed RTT since
+    /// the handshake's sample (`TcpSocketBase::EstimateRtt`), which `rtt` (the smoothed RTT)
+    /// then equals only when it is the smallest yet; else None.
+    pub min_rtt: Option<SimDuration>,
 }
 
 /// The optional hooks on the sender's per-segment and per-ACK paths that an algorithm
@@ -212,6 +216,11 @@ pub struct Ns3Class {
     /// `TcpCubic`, and `TcpLinuxReno` with its default `m_suppressIncreaseIfCwndLimited`;
     /// `TcpDctcp` turns it off): the TCP parameter `ns3_cwnd_limited`.
     pub cwnd_gated: bool,
+    /// With `cwnd_gated`: whether slow start is held back too. `TcpCubic::IncreaseWindow`
+    /// checks `m_isCwndLimited` before anything; `TcpLinuxReno` only in its
+    /// `CongestionAvoidance`, so its `SlowStart` grows a window the receiver's window or the
+    /// application keeps unused.
+    pub gates_slow_start: bool,
 }
 
 impl Ns3Class {
@@ -221,6 +230,7 @@ impl Ns3Class {
             name,
             per_ack: true,
             cwnd_gated: false,
+            gates_slow_start: false,
         }
     }
 
@@ -230,6 +240,7 @@ impl Ns3Class {
             name,
             per_ack: false,
             cwnd_gated: false,
+            gates_slow_start: false,
         }
     }
 
@@ -237,6 +248,17 @@ impl Ns3Class {
     pub const fn cwnd_gated(self) -> Ns3Class {
         Ns3Class {
             cwnd_gated: true,
+            gates_slow_start: true,
+            ..self
+        }
+    }
+
+    /// The same class, growing in congestion avoidance only while `m_isCwndLimited`, in
+    /// slow start always (see `gates_slow_start`).
+    pub const fn ca_gated(self) -> Ns3Class {
+        Ns3Class {
+            cwnd_gated: true,
+            gates_slow_start: false,
             ..self
         }
     }
@@ -721,6 +743,12 @@ impl CcConfig {
         self.ns3_class().is_some_and(|c| c.cwnd_gated)
     }
 
+    /// Whether its slow start is held back too ([`Ns3Class::gates_slow_start`]).
+    pub fn ns3_gates_slow_start(&self) -> bool {
+        self.ns3_class()
+            .is_some_and(|c| c.cwnd_gated && c.gates_slow_start)
+    }
+
     /// Whether it grows per ACK in ns-3 (a class derived from `TcpNewReno`).
     pub fn ns3_per_ack(&self) -> bool {
         self.ns3_class().is_some_and(|c| c.per_ack)
@@ -846,6 +874,7 @@ mod tests {
                     rtt: ms(40 + 7 * i),
                     owd: ms(20 + 5 * i),
                     echo: None,
+                    min_rtt: None,
                 };
                 a.pkts_acked(&mut w, &sample);
             }
@@ -900,11 +929,11 @@ mod tests {
         );
         assert_eq!(
             err("westwood", "beta", 0.5),
-            "cc_params.beta: not a parameter of westwood; it has none"
+            "cc_params.beta: not a parameter of westwood; expected ns3_model"
         );
         assert_eq!(
             err("reno", "beta", 0.5),
-            "cc_params.beta: not a parameter of reno; expected increase, decrease"
+            "cc_params.beta: not a parameter of reno; expected increase, decrease, ns3_model"
         );
         assert_eq!(
             err("cubic", "beta", 1.5),
@@ -925,6 +954,8 @@ mod tests {
         assert!(!per_ack("TcpLinuxReno") && !per_ack("reno") && !per_ack("cubic"));
         let gated = |name: &str| name.parse::<CcConfig>().unwrap().ns3_cwnd_gated();
         assert!(gated("reno") && gated("TcpLinuxReno") && !gated("TcpNewReno") && gated("cubic"));
+        let ss = |name: &str| name.parse::<CcConfig>().unwrap().ns3_gates_slow_start();
+        assert!(!ss("reno") && !ss("TcpLinuxReno") && !ss("TcpNewReno") && ss("cubic"));
         // Parameters given are kept as given and written back alone; the rest take the
         // defaults of the flow's profile when the algorithm is built.
         let cc = CcConfig::parse("scalable", &given("b", 0.25)).unwrap();

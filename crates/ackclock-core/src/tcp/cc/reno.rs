@@ -30,6 +30,14 @@
 //! (fCWnd += MSS; fCWnd += max(MSS * MSS / fCWnd, 1)) and ns-3's `TcpNewReno` do. Linux applies no limit L and stops slow start exactly at ssthresh, crediting the
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
+//!
+//! `ns3_model` = 1 (the `ns3` profile's default): ssthresh after a loss is ns-3.44's
+//! `TcpLinuxReno::GetSsThresh` (src/internet/model/tcp-linux-reno.cc), max(2, cwnd / 2)
+//! segments, the receiver's window not read (as Linux's `tcp_reno_ssthresh`): under ns-3 a
+//! flow the receiver's window holds keeps growing cwnd in slow start (`TcpLinuxReno::SlowStart`
+//! does not check `m_isCwndLimited`), and halves that cwnd. ns-3's `TcpNewReno::GetSsThresh`
+//! halves the bytes in flight instead; the `TcpNewReno` alias takes cwnd / 2 too (the two
+//! differ by the segments SACKed at the third duplicate ACK).
 
 use super::{
     reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Window,
@@ -41,6 +49,7 @@ use crate::time::SimTime;
 pub struct Reno {
     increase: f64,
     decrease: f64,
+    ns3: bool,
 }
 
 impl Default for Reno {
@@ -48,6 +57,7 @@ impl Default for Reno {
         Reno {
             increase: 1.0,
             decrease: 0.5,
+            ns3: false,
         }
     }
 }
@@ -59,6 +69,8 @@ crate::params! {
             .ns2("increase_num_"),
         decrease: f64 = Param::new("decrease", 0.5, Range::Between(0.0, 1.0), "fraction of the window kept on a loss (AIMD b)")
             .ns2("decrease_num_"),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno::GetSsThresh: cwnd / 2, the receiver's window not read")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -66,7 +78,7 @@ impl CongestionOps for Reno {
     const INFO: CcInfo = CcInfo {
         name: "reno",
         ns3: &[
-            Ns3Class::segments("TcpLinuxReno").cwnd_gated(),
+            Ns3Class::segments("TcpLinuxReno").ca_gated(),
             Ns3Class::newreno("TcpNewReno"),
         ],
         ecn_per_segment: false,
@@ -79,6 +91,7 @@ impl CongestionOps for Reno {
         Reno {
             increase: p.increase,
             decrease: p.decrease,
+            ns3: p.ns3_model,
         }
     }
 
@@ -96,7 +109,10 @@ impl CongestionOps for Reno {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
-        if self.decrease == 0.5 {
+        if self.ns3 {
+            // TcpLinuxReno::GetSsThresh: max(2 segments, cwnd / 2).
+            (self.decrease * w.cwnd).max(2.0)
+        } else if self.decrease == 0.5 {
             w.cwnd.min(w.rwnd) / 2.0
         } else {
             // ns-2.35 TcpAgent::slowdown: decreasewin = decrease_num_ * windowd().
@@ -136,6 +152,16 @@ mod tests {
         assert_eq!(Reno::default().ssthresh(&w, SimTime::ZERO), 8.8);
         let limited = Window::new(60.0, 0.0, 20.0);
         assert_eq!(Reno::default().ssthresh(&limited, SimTime::ZERO), 10.0);
+        // ns-3's TcpLinuxReno halves cwnd whatever the receiver's window, at least 2.
+        let mut ns3 = Reno {
+            ns3: true,
+            ..Reno::default()
+        };
+        assert_eq!(ns3.ssthresh(&limited, SimTime::ZERO), 30.0);
+        assert_eq!(
+            ns3.ssthresh(&Window::new(3.0, 0.0, 20.0), SimTime::ZERO),
+            2.0
+        );
     }
 
     #[test]
@@ -144,6 +170,7 @@ mod tests {
         let p = RenoParams {
             increase: 0.41,
             decrease: 0.75,
+            ns3_model: false,
         };
         let mut reno = Reno::new(&p, &CcSetup::default());
         let mut w = Window::new(10.0, 5.0, 100.0);

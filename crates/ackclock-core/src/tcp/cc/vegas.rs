@@ -320,6 +320,7 @@ mod tests {
                 rtt: Some(SimDuration::from_millis(rtt_ms)),
                 owd: None,
                 echo: None,
+                min_rtt: None,
             };
             v.pkts_acked(w, &sample);
             let mut ev = AckEvent::one_segment(SimTime(0), sample.rtt);

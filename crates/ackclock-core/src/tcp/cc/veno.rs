@@ -147,6 +147,7 @@ mod tests {
                 rtt: Some(SimDuration::from_millis(ms)),
                 owd: None,
                 echo: None,
+                min_rtt: None,
             },
         );
     }

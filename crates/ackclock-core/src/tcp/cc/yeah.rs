@@ -220,6 +220,7 @@ mod tests {
                     rtt: Some(SimDuration::from_millis(rtt_ms)),
                     owd: None,
                     echo: None,
+                    min_rtt: None,
                 },
             );
         }

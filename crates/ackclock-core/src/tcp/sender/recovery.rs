@@ -162,7 +162,12 @@ impl TcpSender {
         }
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
-        self.pkts_acked(now, acked, rtt);
+        // ns-3.44's ProcessSynSent takes the handshake's RTT sample (EstimateRtt) but calls no
+        // PktsAcked: under `rfc6675_recovery` (ns-3's ACK processing) the SYN's ACK gives
+        // congestion control nothing.
+        if !(self.syn_pending && self.rfc6675) {
+            self.pkts_acked(now, acked, rtt);
+        }
         let prev_una = self.una;
         self.una = ack;
         self.note_completion(now);

@@ -40,6 +40,8 @@ impl TcpSender {
         c.rtt_samples += 1;
         c.rtt_sum_ps += r.0 as u128;
         if self.srtt_samples {
+            // ns-3's EstimateRtt: m_minRtt = min(m_srtt, m_minRtt), the handshake's included.
+            self.min_srtt = self.min_srtt.min(self.rtt.srtt);
             return self.srtt_for_cc();
         }
         Some(r)
@@ -100,6 +102,7 @@ impl TcpSender {
                 rtt,
                 owd: self.ack_owd,
                 echo: (self.timestamps && self.ts_echo > SimTime::ZERO).then_some(self.ts_echo),
+                min_rtt: (self.min_srtt < u64::MAX).then_some(SimDuration(self.min_srtt)),
             };
             self.cc.pkts_acked(&mut self.w, &sample);
         }

@@ -249,7 +249,9 @@ impl TcpSender {
             ns2_fast_ack: false,
             skip_growth: false,
             ns3_limited: cfg.ns3_cwnd_limited.then_some(false),
+            ns3_slow_start_free: cfg.ns3_cwnd_limited && !cfg.ns3_cwnd_limited_slow_start,
             srtt_samples: cfg.ns3_srtt_samples,
+            min_srtt: u64::MAX,
             ns3_ts_ms: cfg.ns3_ts_ms,
             snd_buffer_segs: cfg
                 .snd_buffer_bytes

@@ -262,21 +262,24 @@ fn with_cwnd_validation_a_window_the_receiver_limits_stops_growing() {
 
 /// ns-3.44's m_isCwndLimited (TcpSocketBase::SendDataPacket): after each data segment,
 /// limited = cwnd < flight + 1 segment; TcpLinuxReno (and TcpCubic) grow only while it holds.
-/// With a 10-segment receive window, slow start grows cwnd while the sender fills it (cwnd
-/// <= 10: each send leaves no segment unused) and stops at 11, the first window that leaves
-/// one; TcpNewReno, which ns-3 does not gate, and the parameter off grow on every ACK.
+/// With a 10-segment receive window, cwnd grows while the sender fills it (cwnd <= 10: each
+/// send leaves no segment unused) and stops at 11, the first window that leaves one: in slow
+/// start for TcpCubic, whose `IncreaseWindow` checks `m_isCwndLimited` first, in congestion
+/// avoidance only for TcpLinuxReno (its `SlowStart` does not check it, so it grows on);
+/// TcpNewReno, which ns-3 does not gate, and the parameter off grow on every ACK.
 #[test]
 fn ns3_cwnd_limited_stops_growth_once_a_segment_of_cwnd_is_unused() {
-    for (cc, on, stops) in [
-        ("TcpLinuxReno", true, true),
-        ("cubic", true, true),
-        ("TcpNewReno", true, false),
-        ("TcpLinuxReno", false, false),
+    for (cc, on, ssthresh, stops) in [
+        ("TcpLinuxReno", true, 2, true),
+        ("TcpLinuxReno", true, 1000, false),
+        ("cubic", true, 1000, true),
+        ("TcpNewReno", true, 2, false),
+        ("TcpLinuxReno", false, 2, false),
     ] {
         let mut cfg = ns2_tcp();
         cfg.window = 10;
         cfg.window_init = 2;
-        cfg.initial_ssthresh = Some(1000);
+        cfg.initial_ssthresh = Some(ssthresh);
         cfg.limited_transmit = false;
         cfg.cc = cc.parse().unwrap();
         cfg.ns3_cwnd_limited = on;
@@ -287,9 +290,9 @@ fn ns3_cwnd_limited_stops_growth_once_a_segment_of_cwnd_is_unused() {
         }
         assert!(s.maxseq - s.una <= 10);
         if stops {
-            assert_eq!(s.w.cwnd, 11.0, "{cc}");
+            assert!(s.w.cwnd >= 11.0 && s.w.cwnd < 11.1, "{cc}: {}", s.w.cwnd);
         } else {
-            assert!(s.w.cwnd > 30.0, "{cc} {on}: {}", s.w.cwnd);
+            assert!(s.w.cwnd > 20.0, "{cc} {on} {ssthresh}: {}", s.w.cwnd);
         }
     }
 }
