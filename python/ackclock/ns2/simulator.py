@@ -6,7 +6,6 @@ from __future__ import annotations
 import atexit
 import heapq
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ScenarioError
 from ..run import engine as load_engine
+from ..run import under_checker
 from ..scenario import REPLY_SUFFIX, PacketTrace, resolve
 from . import dynamics, nam
 from .agents import (
@@ -711,11 +711,7 @@ class Simulator(TclObject):
         # temporary files, copied to the script's channels as simulated time reaches them.
         for entry, t in zip(resolved.get("traces", []), self.packet_traces, strict=True):
             entry["path"] = str(t.file)
-        if os.environ.get("ACKCLOCK_CHECK") == "1":
-            # Under the invariant checker, as `ackclock run` (run.run_document): it does not
-            # change results.
-            resolved["run"] = {**resolved["run"], "check": True}
-        document = json.dumps(resolved)
+        document = json.dumps(under_checker(resolved))
         try:
             self.engine = load_engine().Simulation(document)
         except ValueError as e:
