@@ -103,23 +103,6 @@ impl Cobalt {
         self.count
     }
 
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        let full = self
-            .p
-            .limit_packets
-            .is_some_and(|l| self.q.packets.len() as u64 + 1 > l)
-            || self
-                .p
-                .limit_bytes
-                .is_some_and(|l| self.q.bytes + pkt.size as u64 > l);
-        if full {
-            self.queue_full(now.0 as i128);
-            dropped.push(pkt);
-            return;
-        }
-        self.q.push(now, pkt);
-    }
-
     /// `cobalt_queue_full`: the queue overflowed.
     fn queue_full(&mut self, now: i128) {
         if now - self.last_update_blue > self.p.target.0 as i128 {
@@ -211,44 +194,10 @@ impl Cobalt {
         drop
     }
 
-    pub fn dequeue(
-        &mut self,
-        now: SimTime,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        let t = now.0 as i128;
-        loop {
-            let Some((at, mut pkt)) = self.q.pop() else {
-                self.dropping = false;
-                self.queue_empty(t);
-                return None;
-            };
-            if self.should_drop(t, at, &mut pkt) {
-                dropped.push(pkt);
-            } else {
-                return Some((at, pkt));
-            }
-        }
-    }
-
-    pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.q.packets.len() as u64,
-            bytes: self.q.bytes,
-        }
-    }
-
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.q.packets.iter().map(|(_, p)| p)
     }
 
-    pub fn state(&self) -> AqmState {
-        AqmState {
-            avg: f64::NAN,
-            prob: self.p_drop,
-            dropping: if self.dropping { 1.0 } else { 0.0 },
-        }
-    }
 }
 
 crate::params! {
@@ -320,17 +269,46 @@ impl QueueDiscipline for Cobalt {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        Cobalt::enqueue(self, now, pkt, dropped)
+        let full = self
+            .p
+            .limit_packets
+            .is_some_and(|l| self.q.packets.len() as u64 + 1 > l)
+            || self
+                .p
+                .limit_bytes
+                .is_some_and(|l| self.q.bytes + pkt.size as u64 > l);
+        if full {
+            self.queue_full(now.0 as i128);
+            dropped.push(pkt);
+            return;
+        }
+        self.q.push(now, pkt);
     }
 
     #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        Cobalt::dequeue(self, now, dropped)
+    fn dequeue(
+        &mut self,
+        now: SimTime,
+        dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        let t = now.0 as i128;
+        loop {
+            let Some((at, mut pkt)) = self.q.pop() else {
+                self.dropping = false;
+                self.queue_empty(t);
+                return None;
+            };
+            if self.should_drop(t, at, &mut pkt) {
+                dropped.push(pkt);
+            } else {
+                return Some((at, pkt));
+            }
+        }
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        Cobalt::backlog(self)
+        self.q.backlog()
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -343,7 +321,11 @@ impl QueueDiscipline for Cobalt {
     }
 
     fn state(&self) -> AqmState {
-        Cobalt::state(self)
+        AqmState {
+            avg: f64::NAN,
+            prob: self.p_drop,
+            dropping: if self.dropping { 1.0 } else { 0.0 },
+        }
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {

@@ -52,6 +52,14 @@ impl TimedFifo {
         self.bytes -= head.1.size as u64;
         Some(head)
     }
+
+    #[inline]
+    pub fn backlog(&self) -> Backlog {
+        Backlog {
+            packets: self.packets.len() as u64,
+            bytes: self.bytes,
+        }
+    }
 }
 
 /// The CoDel controller of one queue.
@@ -197,43 +205,11 @@ impl CoDel {
         }
     }
 
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        if self.q.packets.len() as u64 >= self.p.limit_packets {
-            dropped.push(pkt);
-            return;
-        }
-        self.q.push(now, pkt);
-    }
-
-    pub fn dequeue(
-        &mut self,
-        now: SimTime,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        let (head, marks) = self.vars.dequeue(now, &mut self.q, &self.p, dropped);
-        self.marks += marks;
-        head
-    }
-
-    pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.q.packets.len() as u64,
-            bytes: self.q.bytes,
-        }
-    }
-
     /// Every packet waiting (for the invariant checker).
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.q.packets.iter().map(|(_, p)| p)
     }
 
-    pub fn state(&self) -> AqmState {
-        AqmState {
-            avg: f64::NAN,
-            prob: f64::NAN,
-            dropping: if self.vars.dropping { 1.0 } else { 0.0 },
-        }
-    }
 }
 
 /// CoDel's parameters, FQ-CoDel's first.
@@ -315,17 +291,27 @@ impl QueueDiscipline for CoDel {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        CoDel::enqueue(self, now, pkt, dropped)
+        if self.q.packets.len() as u64 >= self.p.limit_packets {
+            dropped.push(pkt);
+            return;
+        }
+        self.q.push(now, pkt);
     }
 
     #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        CoDel::dequeue(self, now, dropped)
+    fn dequeue(
+        &mut self,
+        now: SimTime,
+        dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        let (head, marks) = self.vars.dequeue(now, &mut self.q, &self.p, dropped);
+        self.marks += marks;
+        head
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        CoDel::backlog(self)
+        self.q.backlog()
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -338,7 +324,11 @@ impl QueueDiscipline for CoDel {
     }
 
     fn state(&self) -> AqmState {
-        CoDel::state(self)
+        AqmState {
+            avg: f64::NAN,
+            prob: f64::NAN,
+            dropping: if self.vars.dropping { 1.0 } else { 0.0 },
+        }
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {

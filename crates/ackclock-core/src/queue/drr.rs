@@ -68,88 +68,12 @@ impl Drr {
         }
     }
 
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        let b = bucket(pkt.src.0, self.p.mask, self.p.buckets);
-        let q = &mut self.buckets[b as usize];
-        q.q.push(now, pkt);
-        self.packets += 1;
-        self.bytes += pkt.size as u64;
-        if q.q.packets.len() == 1 {
-            q.deficit = 0;
-            self.active.push_back(b);
-        }
-        while self.bytes > self.p.blimit {
-            // The fullest bucket, the first of equals going round from the current one.
-            let mut max_at = 0;
-            for (k, &i) in self.active.iter().enumerate() {
-                let cur = self.buckets[self.active[max_at] as usize].q.bytes;
-                if self.buckets[i as usize].q.bytes > cur {
-                    max_at = k;
-                }
-            }
-            let i = self.active[max_at];
-            let q = &mut self.buckets[i as usize];
-            let (_, victim) = q.q.pop().expect("an active bucket holds a packet");
-            self.packets -= 1;
-            self.bytes -= victim.size as u64;
-            dropped.push(victim);
-            if q.q.packets.is_empty() {
-                self.active.remove(max_at);
-            }
-        }
-    }
-
-    pub fn dequeue(
-        &mut self,
-        _now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        loop {
-            let &b = self.active.front()?;
-            let q = &mut self.buckets[b as usize];
-            if !q.turn {
-                q.deficit += self.p.quantum as i64;
-                q.turn = true;
-            }
-            let size =
-                q.q.packets
-                    .front()
-                    .expect("an active bucket holds a packet")
-                    .1
-                    .size;
-            if q.deficit >= size as i64 {
-                q.deficit -= size as i64;
-                let head = q.q.pop().expect("checked");
-                if q.q.packets.is_empty() {
-                    q.turn = false;
-                    q.deficit = 0;
-                    self.active.pop_front();
-                }
-                self.packets -= 1;
-                self.bytes -= size as u64;
-                return Some(head);
-            }
-            q.turn = false;
-            self.active.rotate_left(1);
-        }
-    }
-
-    pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.packets,
-            bytes: self.bytes,
-        }
-    }
-
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.buckets
             .iter()
             .flat_map(|b| b.q.packets.iter().map(|(_, p)| p))
     }
 
-    pub fn state(&self) -> AqmState {
-        AqmState::NONE
-    }
 }
 
 crate::params! {
@@ -193,17 +117,78 @@ impl QueueDiscipline for Drr {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        Drr::enqueue(self, now, pkt, dropped)
+        let b = bucket(pkt.src.0, self.p.mask, self.p.buckets);
+        let q = &mut self.buckets[b as usize];
+        q.q.push(now, pkt);
+        self.packets += 1;
+        self.bytes += pkt.size as u64;
+        if q.q.packets.len() == 1 {
+            q.deficit = 0;
+            self.active.push_back(b);
+        }
+        while self.bytes > self.p.blimit {
+            // The fullest bucket, the first of equals going round from the current one.
+            let mut max_at = 0;
+            for (k, &i) in self.active.iter().enumerate() {
+                let cur = self.buckets[self.active[max_at] as usize].q.bytes;
+                if self.buckets[i as usize].q.bytes > cur {
+                    max_at = k;
+                }
+            }
+            let i = self.active[max_at];
+            let q = &mut self.buckets[i as usize];
+            let (_, victim) = q.q.pop().expect("an active bucket holds a packet");
+            self.packets -= 1;
+            self.bytes -= victim.size as u64;
+            dropped.push(victim);
+            if q.q.packets.is_empty() {
+                self.active.remove(max_at);
+            }
+        }
     }
 
     #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        Drr::dequeue(self, now, dropped)
+    fn dequeue(
+        &mut self,
+        _now: SimTime,
+        _dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        loop {
+            let &b = self.active.front()?;
+            let q = &mut self.buckets[b as usize];
+            if !q.turn {
+                q.deficit += self.p.quantum as i64;
+                q.turn = true;
+            }
+            let size =
+                q.q.packets
+                    .front()
+                    .expect("an active bucket holds a packet")
+                    .1
+                    .size;
+            if q.deficit >= size as i64 {
+                q.deficit -= size as i64;
+                let head = q.q.pop().expect("checked");
+                if q.q.packets.is_empty() {
+                    q.turn = false;
+                    q.deficit = 0;
+                    self.active.pop_front();
+                }
+                self.packets -= 1;
+                self.bytes -= size as u64;
+                return Some(head);
+            }
+            q.turn = false;
+            self.active.rotate_left(1);
+        }
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        Drr::backlog(self)
+        Backlog {
+            packets: self.packets,
+            bytes: self.bytes,
+        }
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -216,7 +201,7 @@ impl QueueDiscipline for Drr {
     }
 
     fn state(&self) -> AqmState {
-        Drr::state(self)
+        AqmState::NONE
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {

@@ -79,7 +79,58 @@ impl FqCoDel {
         (z % self.p.flows as u64) as u32
     }
 
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+    /// Every packet waiting, queue by queue (for the invariant checker).
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.queues
+            .iter()
+            .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
+    }
+
+}
+
+crate::params! {
+    /// The `FqCoDel` discipline's parameters (`queue.params`): CoDel's, then its own.
+    pub struct FqCoDelSettings {
+        target: crate::time::SimDuration = super::codel::CODEL_PARAMS[0],
+        interval: crate::time::SimDuration = super::codel::CODEL_PARAMS[1],
+        mtu: u32 = super::codel::CODEL_PARAMS[2],
+        ce_threshold: crate::time::SimDuration = super::codel::CODEL_PARAMS[3],
+        flows: u32 = Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into")
+            .ns3("Flows"),
+        // ns-3's FqCoDelQueueDisc takes the device's MTU (1500 on a point-to-point device)
+        // when no quantum is set (FqCoDelQueueDisc::CheckConfig); Linux's default is 1514.
+        quantum: u32 = Param::new("quantum", 1514.0, Range::Count, "bytes a queue may send per round")
+            .unit(Unit::Bytes)
+            .profile_defaults(&[("ns3", 1500.0)]),
+    }
+}
+
+const FQ_CODEL_PARAMS: &[Param] = FqCoDelSettings::PARAMS;
+
+impl QueueDiscipline for FqCoDel {
+    const INFO: QdiscInfo = QdiscInfo {
+        params: FQ_CODEL_PARAMS,
+        ecn: true,
+        default_limit: Some(10240),
+        ..QdiscInfo::new("fq_codel", Service::Dequeue, "Flow Queue CoDel, RFC 8290")
+    };
+
+    type Params = FqCoDelSettings;
+
+    fn new(p: &FqCoDelSettings, setup: &QueueSetup) -> FqCoDel {
+        let perturbation = setup.rng.clone().next_u64();
+        FqCoDel::new(
+            FqCoDelParams {
+                codel: super::codel::codel_params!(p, setup),
+                flows: p.flows,
+                quantum: p.quantum,
+            },
+            perturbation,
+        )
+    }
+
+    #[inline]
+    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
         let b = self.bucket(pkt.flow.0);
         let fq = &mut self.queues[b as usize];
         fq.q.push(now, pkt);
@@ -103,7 +154,8 @@ impl FqCoDel {
         }
     }
 
-    pub fn dequeue(
+    #[inline]
+    fn dequeue(
         &mut self,
         now: SimTime,
         dropped: &mut Vec<Packet>,
@@ -157,84 +209,12 @@ impl FqCoDel {
         }
     }
 
-    /// Every packet waiting, queue by queue (for the invariant checker).
-    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
-        self.queues
-            .iter()
-            .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
-    }
-
-    pub fn backlog(&self) -> Backlog {
+    #[inline]
+    fn backlog(&self) -> Backlog {
         Backlog {
             packets: self.packets,
             bytes: self.bytes,
         }
-    }
-
-    pub fn state(&self) -> AqmState {
-        let dropping = self.queues.iter().filter(|q| q.vars.dropping).count();
-        AqmState {
-            avg: f64::NAN,
-            prob: f64::NAN,
-            dropping: dropping as f64,
-        }
-    }
-}
-
-crate::params! {
-    /// The `FqCoDel` discipline's parameters (`queue.params`): CoDel's, then its own.
-    pub struct FqCoDelSettings {
-        target: crate::time::SimDuration = super::codel::CODEL_PARAMS[0],
-        interval: crate::time::SimDuration = super::codel::CODEL_PARAMS[1],
-        mtu: u32 = super::codel::CODEL_PARAMS[2],
-        ce_threshold: crate::time::SimDuration = super::codel::CODEL_PARAMS[3],
-        flows: u32 = Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into")
-            .ns3("Flows"),
-        // ns-3's FqCoDelQueueDisc takes the device's MTU (1500 on a point-to-point device)
-        // when no quantum is set (FqCoDelQueueDisc::CheckConfig); Linux's default is 1514.
-        quantum: u32 = Param::new("quantum", 1514.0, Range::Count, "bytes a queue may send per round")
-            .unit(Unit::Bytes)
-            .profile_defaults(&[("ns3", 1500.0)]),
-    }
-}
-
-const FQ_CODEL_PARAMS: &[Param] = FqCoDelSettings::PARAMS;
-
-impl QueueDiscipline for FqCoDel {
-    const INFO: QdiscInfo = QdiscInfo {
-        params: FQ_CODEL_PARAMS,
-        ecn: true,
-        default_limit: Some(10240),
-        ..QdiscInfo::new("fq_codel", Service::Dequeue, "Flow Queue CoDel, RFC 8290")
-    };
-
-    type Params = FqCoDelSettings;
-
-    fn new(p: &FqCoDelSettings, setup: &QueueSetup) -> FqCoDel {
-        let perturbation = setup.rng.clone().next_u64();
-        FqCoDel::new(
-            FqCoDelParams {
-                codel: super::codel::codel_params!(p, setup),
-                flows: p.flows,
-                quantum: p.quantum,
-            },
-            perturbation,
-        )
-    }
-
-    #[inline]
-    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        FqCoDel::enqueue(self, now, pkt, dropped)
-    }
-
-    #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        FqCoDel::dequeue(self, now, dropped)
-    }
-
-    #[inline]
-    fn backlog(&self) -> Backlog {
-        FqCoDel::backlog(self)
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -247,7 +227,12 @@ impl QueueDiscipline for FqCoDel {
     }
 
     fn state(&self) -> AqmState {
-        FqCoDel::state(self)
+        let dropping = self.queues.iter().filter(|q| q.vars.dropping).count();
+        AqmState {
+            avg: f64::NAN,
+            prob: f64::NAN,
+            dropping: dropping as f64,
+        }
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {

@@ -217,47 +217,6 @@ impl FqPie {
         self.next_update = earliest;
     }
 
-    pub fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: &mut Vec<Packet>) {
-        self.catch_up(now);
-        let b = self.bucket(pkt.flow.0);
-        let fq = &mut self.queues[b as usize];
-        if !fq.created {
-            // ns-3 creates the flow's PIE at its first packet; its first update runs at once.
-            fq.created = true;
-            fq.pie.next_update = now;
-            self.created.push(b);
-            fq.pie.update(&self.p);
-            fq.pie.next_update = now + self.p.t_update;
-            self.next_update = self.next_update.min(fq.pie.next_update);
-        }
-        let queued = fq.q.packets.len() as u64;
-        if queued + 1 > self.p.limit_packets {
-            dropped.push(pkt);
-            return;
-        }
-        if fq.pie.drop_early(&self.p, queued, &mut self.rng) {
-            let ect = pkt.ecn & ecn::ECT != 0;
-            if self.p.ecn && fq.pie.drop_prob < self.p.mark_ecn_threshold && ect {
-                pkt.ecn |= ecn::CE;
-                self.marks += 1;
-            } else {
-                dropped.push(pkt);
-                return;
-            }
-        }
-        fq.q.push(now, pkt);
-        self.packets += 1;
-        self.bytes += pkt.size as u64;
-        if fq.listed == List::None {
-            fq.listed = List::New;
-            fq.deficit = self.p.quantum as i64;
-            self.new_flows.push_back(b);
-        }
-        if self.packets > self.p.limit_packets {
-            self.drop_from_fattest(dropped);
-        }
-    }
-
     /// `FqPieDrop`: from the queue with the most bytes, up to half of them or a batch.
     fn drop_from_fattest(&mut self, dropped: &mut Vec<Packet>) {
         let mut fattest = 0;
@@ -284,69 +243,9 @@ impl FqPie {
         }
     }
 
-    pub fn dequeue(
-        &mut self,
-        now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        self.catch_up(now);
-        loop {
-            let (b, from_new) = if let Some(&b) = self.new_flows.front() {
-                (b, true)
-            } else if let Some(&b) = self.old_flows.front() {
-                (b, false)
-            } else {
-                return None;
-            };
-            let fq = &mut self.queues[b as usize];
-            if fq.deficit <= 0 {
-                fq.deficit += self.p.quantum as i64;
-                fq.listed = List::Old;
-                if from_new {
-                    self.new_flows.pop_front();
-                } else {
-                    self.old_flows.pop_front();
-                }
-                self.old_flows.push_back(b);
-                continue;
-            }
-            let Some((at, pkt)) = fq.q.pop() else {
-                if from_new {
-                    self.new_flows.pop_front();
-                    if self.old_flows.is_empty() {
-                        fq.listed = List::None;
-                    } else {
-                        fq.listed = List::Old;
-                        self.old_flows.push_back(b);
-                    }
-                } else {
-                    self.old_flows.pop_front();
-                    fq.listed = List::None;
-                }
-                continue;
-            };
-            fq.pie.qdelay = if fq.q.packets.is_empty() {
-                0.0
-            } else {
-                (now.0 - at.0) as f64 * 1e-12
-            };
-            fq.deficit -= pkt.size as i64;
-            self.packets -= 1;
-            self.bytes -= pkt.size as u64;
-            return Some((at, pkt));
-        }
-    }
-
     /// The PIE state of the queue flow `flow` hashes to.
     pub fn pie_of(&self, flow: u32) -> PieVars {
         self.queues[self.bucket(flow) as usize].pie
-    }
-
-    pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.packets,
-            bytes: self.bytes,
-        }
     }
 
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
@@ -355,19 +254,6 @@ impl FqPie {
             .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
     }
 
-    pub fn state(&self) -> AqmState {
-        let max = self
-            .created
-            .iter()
-            .map(|&b| self.queues[b as usize].pie.drop_prob)
-            .fold(0.0, f64::max);
-        AqmState {
-            avg: f64::NAN,
-            // The largest drop probability of any queue.
-            prob: max,
-            dropping: f64::NAN,
-        }
-    }
 }
 
 crate::params! {
@@ -444,18 +330,107 @@ impl QueueDiscipline for FqPie {
     }
 
     #[inline]
-    fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        FqPie::enqueue(self, now, pkt, dropped)
+    fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: &mut Vec<Packet>) {
+        self.catch_up(now);
+        let b = self.bucket(pkt.flow.0);
+        let fq = &mut self.queues[b as usize];
+        if !fq.created {
+            // ns-3 creates the flow's PIE at its first packet; its first update runs at once.
+            fq.created = true;
+            fq.pie.next_update = now;
+            self.created.push(b);
+            fq.pie.update(&self.p);
+            fq.pie.next_update = now + self.p.t_update;
+            self.next_update = self.next_update.min(fq.pie.next_update);
+        }
+        let queued = fq.q.packets.len() as u64;
+        if queued + 1 > self.p.limit_packets {
+            dropped.push(pkt);
+            return;
+        }
+        if fq.pie.drop_early(&self.p, queued, &mut self.rng) {
+            let ect = pkt.ecn & ecn::ECT != 0;
+            if self.p.ecn && fq.pie.drop_prob < self.p.mark_ecn_threshold && ect {
+                pkt.ecn |= ecn::CE;
+                self.marks += 1;
+            } else {
+                dropped.push(pkt);
+                return;
+            }
+        }
+        fq.q.push(now, pkt);
+        self.packets += 1;
+        self.bytes += pkt.size as u64;
+        if fq.listed == List::None {
+            fq.listed = List::New;
+            fq.deficit = self.p.quantum as i64;
+            self.new_flows.push_back(b);
+        }
+        if self.packets > self.p.limit_packets {
+            self.drop_from_fattest(dropped);
+        }
     }
 
     #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        FqPie::dequeue(self, now, dropped)
+    fn dequeue(
+        &mut self,
+        now: SimTime,
+        _dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        self.catch_up(now);
+        loop {
+            let (b, from_new) = if let Some(&b) = self.new_flows.front() {
+                (b, true)
+            } else if let Some(&b) = self.old_flows.front() {
+                (b, false)
+            } else {
+                return None;
+            };
+            let fq = &mut self.queues[b as usize];
+            if fq.deficit <= 0 {
+                fq.deficit += self.p.quantum as i64;
+                fq.listed = List::Old;
+                if from_new {
+                    self.new_flows.pop_front();
+                } else {
+                    self.old_flows.pop_front();
+                }
+                self.old_flows.push_back(b);
+                continue;
+            }
+            let Some((at, pkt)) = fq.q.pop() else {
+                if from_new {
+                    self.new_flows.pop_front();
+                    if self.old_flows.is_empty() {
+                        fq.listed = List::None;
+                    } else {
+                        fq.listed = List::Old;
+                        self.old_flows.push_back(b);
+                    }
+                } else {
+                    self.old_flows.pop_front();
+                    fq.listed = List::None;
+                }
+                continue;
+            };
+            fq.pie.qdelay = if fq.q.packets.is_empty() {
+                0.0
+            } else {
+                (now.0 - at.0) as f64 * 1e-12
+            };
+            fq.deficit -= pkt.size as i64;
+            self.packets -= 1;
+            self.bytes -= pkt.size as u64;
+            return Some((at, pkt));
+        }
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        FqPie::backlog(self)
+        Backlog {
+            packets: self.packets,
+            bytes: self.bytes,
+        }
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -468,7 +443,17 @@ impl QueueDiscipline for FqPie {
     }
 
     fn state(&self) -> AqmState {
-        FqPie::state(self)
+        let max = self
+            .created
+            .iter()
+            .map(|&b| self.queues[b as usize].pie.drop_prob)
+            .fold(0.0, f64::max);
+        AqmState {
+            avg: f64::NAN,
+            // The largest drop probability of any queue.
+            prob: max,
+            dropping: f64::NAN,
+        }
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {

@@ -71,44 +71,6 @@ impl Prio {
         band.min(self.p.bands - 1)
     }
 
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        let b = self.band(pkt.flow.0);
-        let full = if self.p.shared_limit {
-            self.packets >= self.p.limit_packets
-        } else {
-            self.bands[b].packets.len() as u64 >= self.p.limit_packets
-        };
-        if full {
-            dropped.push(pkt);
-            return;
-        }
-        self.packets += 1;
-        self.bytes += pkt.size as u64;
-        self.bands[b].push(now, pkt);
-    }
-
-    pub fn dequeue(
-        &mut self,
-        _now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        for band in &mut self.bands {
-            if let Some((at, pkt)) = band.pop() {
-                self.packets -= 1;
-                self.bytes -= pkt.size as u64;
-                return Some((at, pkt));
-            }
-        }
-        None
-    }
-
-    pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.packets,
-            bytes: self.bytes,
-        }
-    }
-
     /// Packets waiting in band `b`.
     pub fn band_len(&self, b: usize) -> usize {
         self.bands[b].packets.len()
@@ -120,9 +82,6 @@ impl Prio {
             .flat_map(|b| b.packets.iter().map(|(_, p)| p))
     }
 
-    pub fn state(&self) -> AqmState {
-        AqmState::NONE
-    }
 }
 
 crate::params! {
@@ -161,17 +120,43 @@ impl QueueDiscipline for Prio {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        Prio::enqueue(self, now, pkt, dropped)
+        let b = self.band(pkt.flow.0);
+        let full = if self.p.shared_limit {
+            self.packets >= self.p.limit_packets
+        } else {
+            self.bands[b].packets.len() as u64 >= self.p.limit_packets
+        };
+        if full {
+            dropped.push(pkt);
+            return;
+        }
+        self.packets += 1;
+        self.bytes += pkt.size as u64;
+        self.bands[b].push(now, pkt);
     }
 
     #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        Prio::dequeue(self, now, dropped)
+    fn dequeue(
+        &mut self,
+        _now: SimTime,
+        _dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        for band in &mut self.bands {
+            if let Some((at, pkt)) = band.pop() {
+                self.packets -= 1;
+                self.bytes -= pkt.size as u64;
+                return Some((at, pkt));
+            }
+        }
+        None
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        Prio::backlog(self)
+        Backlog {
+            packets: self.packets,
+            bytes: self.bytes,
+        }
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -184,7 +169,7 @@ impl QueueDiscipline for Prio {
     }
 
     fn state(&self) -> AqmState {
-        Prio::state(self)
+        AqmState::NONE
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {

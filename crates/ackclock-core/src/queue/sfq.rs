@@ -56,56 +56,12 @@ impl Sfq {
         }
     }
 
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        let b = bucket(pkt.src.0, pkt.dst.0, self.p.buckets);
-        let q = &mut self.buckets[b as usize];
-        let used = q.packets.len() as i64;
-        let left = self.p.maxqueue as i64 - self.occupied as i64;
-        let fairshare = (self.p.maxqueue / self.p.buckets as u64) as i64;
-        if used >= (left >> 1) || (left < self.p.buckets as i64 && used > fairshare) || left <= 0 {
-            dropped.push(pkt);
-            return;
-        }
-        q.push(now, pkt);
-        self.occupied += 1;
-        self.bytes += pkt.size as u64;
-        if q.packets.len() == 1 {
-            self.active.push_back(b);
-        }
-    }
-
-    pub fn dequeue(
-        &mut self,
-        _now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        let b = self.active.pop_front()?;
-        let q = &mut self.buckets[b as usize];
-        let head = q.pop().expect("an active bucket holds a packet");
-        if !q.packets.is_empty() {
-            self.active.push_back(b);
-        }
-        self.occupied -= 1;
-        self.bytes -= head.1.size as u64;
-        Some(head)
-    }
-
-    pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.occupied,
-            bytes: self.bytes,
-        }
-    }
-
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.buckets
             .iter()
             .flat_map(|b| b.packets.iter().map(|(_, p)| p))
     }
 
-    pub fn state(&self) -> AqmState {
-        AqmState::NONE
-    }
 }
 
 crate::params! {
@@ -140,17 +96,46 @@ impl QueueDiscipline for Sfq {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        Sfq::enqueue(self, now, pkt, dropped)
+        let b = bucket(pkt.src.0, pkt.dst.0, self.p.buckets);
+        let q = &mut self.buckets[b as usize];
+        let used = q.packets.len() as i64;
+        let left = self.p.maxqueue as i64 - self.occupied as i64;
+        let fairshare = (self.p.maxqueue / self.p.buckets as u64) as i64;
+        if used >= (left >> 1) || (left < self.p.buckets as i64 && used > fairshare) || left <= 0 {
+            dropped.push(pkt);
+            return;
+        }
+        q.push(now, pkt);
+        self.occupied += 1;
+        self.bytes += pkt.size as u64;
+        if q.packets.len() == 1 {
+            self.active.push_back(b);
+        }
     }
 
     #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        Sfq::dequeue(self, now, dropped)
+    fn dequeue(
+        &mut self,
+        _now: SimTime,
+        _dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        let b = self.active.pop_front()?;
+        let q = &mut self.buckets[b as usize];
+        let head = q.pop().expect("an active bucket holds a packet");
+        if !q.packets.is_empty() {
+            self.active.push_back(b);
+        }
+        self.occupied -= 1;
+        self.bytes -= head.1.size as u64;
+        Some(head)
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        Sfq::backlog(self)
+        Backlog {
+            packets: self.occupied,
+            bytes: self.bytes,
+        }
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -163,7 +148,7 @@ impl QueueDiscipline for Sfq {
     }
 
     fn state(&self) -> AqmState {
-        Sfq::state(self)
+        AqmState::NONE
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {

@@ -71,71 +71,10 @@ impl Tbf {
         }
     }
 
-    pub fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        if self.q.packets.len() as u64 >= self.p.limit_packets {
-            dropped.push(pkt);
-            return;
-        }
-        self.q.push(now, pkt);
-    }
-
-    pub fn dequeue(
-        &mut self,
-        now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
-        self.wake = None;
-        let size = self.q.packets.front()?.1.size as i64;
-        let delta = now.0.saturating_sub(self.checkpoint.0);
-        let peak = self.p.peak_rate_bps > 0.0;
-        let mut ptoks = 0;
-        if peak {
-            ptoks = (self.ptokens + tokens(self.p.peak_rate_bps, delta)).min(self.p.mtu as i64);
-            ptoks -= size;
-        }
-        let mut btoks = (self.btokens + tokens(self.p.rate_bps, delta)).min(self.p.burst as i64);
-        btoks -= size;
-        if btoks >= 0 && ptoks >= 0 {
-            self.checkpoint = now;
-            self.btokens = btoks;
-            self.ptokens = ptoks;
-            return self.q.pop();
-        }
-        let mut wait = SimDuration::ZERO;
-        if btoks < 0 {
-            wait = time_for(self.p.rate_bps, -btoks);
-        }
-        if peak && ptoks < 0 {
-            wait = wait.max(time_for(self.p.peak_rate_bps, -ptoks));
-        }
-        self.wake = Some(now + wait);
-        None
-    }
-
-    /// After a dequeue that returned nothing with packets waiting: when to ask again.
-    pub fn wake_at(&self) -> Option<SimTime> {
-        self.wake
-    }
-
-    pub fn backlog(&self) -> Backlog {
-        Backlog {
-            packets: self.q.packets.len() as u64,
-            bytes: self.q.bytes,
-        }
-    }
-
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.q.packets.iter().map(|(_, p)| p)
     }
 
-    pub fn state(&self) -> AqmState {
-        AqmState {
-            avg: f64::NAN,
-            // The first bucket's tokens, in the `prob` column's place.
-            prob: self.btokens as f64,
-            dropping: f64::NAN,
-        }
-    }
 }
 
 crate::params! {
@@ -189,17 +128,50 @@ impl QueueDiscipline for Tbf {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        Tbf::enqueue(self, now, pkt, dropped)
+        if self.q.packets.len() as u64 >= self.p.limit_packets {
+            dropped.push(pkt);
+            return;
+        }
+        self.q.push(now, pkt);
     }
 
     #[inline]
-    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        Tbf::dequeue(self, now, dropped)
+    fn dequeue(
+        &mut self,
+        now: SimTime,
+        _dropped: &mut Vec<Packet>,
+    ) -> Option<(SimTime, Packet)> {
+        self.wake = None;
+        let size = self.q.packets.front()?.1.size as i64;
+        let delta = now.0.saturating_sub(self.checkpoint.0);
+        let peak = self.p.peak_rate_bps > 0.0;
+        let mut ptoks = 0;
+        if peak {
+            ptoks = (self.ptokens + tokens(self.p.peak_rate_bps, delta)).min(self.p.mtu as i64);
+            ptoks -= size;
+        }
+        let mut btoks = (self.btokens + tokens(self.p.rate_bps, delta)).min(self.p.burst as i64);
+        btoks -= size;
+        if btoks >= 0 && ptoks >= 0 {
+            self.checkpoint = now;
+            self.btokens = btoks;
+            self.ptokens = ptoks;
+            return self.q.pop();
+        }
+        let mut wait = SimDuration::ZERO;
+        if btoks < 0 {
+            wait = time_for(self.p.rate_bps, -btoks);
+        }
+        if peak && ptoks < 0 {
+            wait = wait.max(time_for(self.p.peak_rate_bps, -ptoks));
+        }
+        self.wake = Some(now + wait);
+        None
     }
 
     #[inline]
     fn backlog(&self) -> Backlog {
-        Tbf::backlog(self)
+        self.q.backlog()
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
@@ -212,12 +184,18 @@ impl QueueDiscipline for Tbf {
     }
 
     fn state(&self) -> AqmState {
-        Tbf::state(self)
+        AqmState {
+            avg: f64::NAN,
+            // The first bucket's tokens, in the `prob` column's place.
+            prob: self.btokens as f64,
+            dropping: f64::NAN,
+        }
     }
 
+    /// After a dequeue that returned nothing with packets waiting: when to ask again.
     #[inline]
     fn wake_at(&self) -> Option<SimTime> {
-        Tbf::wake_at(self)
+        self.wake
     }
 
     fn limits(&self) -> (Option<u64>, Option<u64>) {
