@@ -174,7 +174,10 @@ tcp_config! {
     /// ECN-capable (`foutput`); a pure ACK of new data while cwnd is at least `window` opens
     /// no window (`recv`'s header prediction); no ACK with ECN-Echo opens it; the receiver
     /// stops echoing ECN at the congestion-action mark; with `ecn` the SYN carries ECE and
-    /// CWR, the SYN-ACK ECE, neither ECT. Set by the ns-2 front end on FullTcp agents.
+    /// CWR, the SYN-ACK ECE, neither ECT; with `ns2_ecn`, a third duplicate ACK after an ECN
+    /// cut takes FullTcp's own branch (`dupack_action`'s `ecn_` case: Tahoe closes cwnd to one
+    /// and sends at the next duplicate, Reno and NewReno halve cwnd again, ssthresh kept, and
+    /// retransmit). Set by the ns-2 front end on FullTcp agents.
     #[serde(default)]
     pub ns2_full_tcp: bool as bool,
     /// Without a SYN, segment 0 goes out without headers (`packet_size` bytes on the wire):
@@ -292,7 +295,10 @@ tcp_config! {
     /// the last segment of each whole TSO piece (`tcp_tso_autosize`: the segments of about
     /// 1 ms at the pacing rate, at least 2) sent at one instant carries PSH, and a sink
     /// timing its ACKs as Linux does (`adaptive_ack_delay`) acknowledges an in-order PSH
-    /// segment at once instead of delaying it.
+    /// segment at once instead of delaying it. A paced sender releases each piece whole, at
+    /// one instant, and holds the next back by the piece's length at the pacing rate
+    /// (`tcp_write_xmit`, `tcp_update_skb_after_send`); a piece cut short by cwnd, data or the
+    /// receiver's window ends with what was sent.
     #[serde(default)]
     pub psh: bool as bool,
     /// CUBIC leaves slow start by HyStart (`tcp::cc::hystart`): `off`, `linux` (Linux's
