@@ -98,11 +98,14 @@ def test_suite_against_ns2(suite):
 # is 84 tests): the ECN-setup SYN (noecn), the window held at window_ and no growth on ACKs
 # with ECN-Echo (nodrop), the receiver's echo ended by a retransmission's congestion-action mark
 # and Tahoe's dupack_action after an ECN cut (drop), /Reno's and /Newreno's (timeout1), the FTP
-# start's boot_time_ draw before RED's (twoecn), and ecn-ack's FullTcp cases.
+# start's boot_time_ draw before RED's (twoecn), FullTcpAgent::newack's backoff reset and the
+# timer after a cut below one segment (smallwin, smallwin1Ecn, secondpktEcn), and ecn-ack's
+# FullTcp cases.
 FULL_TCP_ECN: dict[str, set[str]] = {
     "ecn-full": {"ecn_noecn_tahoe_full", "ecn_nodrop_reno_full", "ecn_drop_tahoe_full",
                  "ecn_timeout1_reno_full", "ecn_timeout1_newreno_full",
-                 "ecn_twoecn_sack_full_delack"},
+                 "ecn_twoecn_sack_full_delack", "ecn_smallwin_tahoe_full",
+                 "ecn_smallwin1Ecn_tahoe_full", "ecn_secondpktEcn_reno_full"},
     "ecn-ack": {"ecn_ack_fulltcp", "synack_fulltcp", "synack0_fulltcp"},
 }
 

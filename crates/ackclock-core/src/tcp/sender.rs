@@ -280,6 +280,9 @@ pub struct TcpSender {
     /// ([`Ns2Ecn`]).
     ecn_backoff: bool,
     ecn_hold_backoff: bool,
+    /// `ns2_full_tcp`: the timeout `FullTcpAgent::newack` restarts the timer with on the new
+    /// ACK at hand, taken before its RTT sample and backoff reset.
+    full_ack_rto: Option<SimDuration>,
     last_action: LastAction,
     /// A window reduction happened since the last segment went out (ns-2's `cong_action_`).
     cong_action_pending: bool,
@@ -846,6 +849,7 @@ impl TcpSender {
         self.ts_echo = pkt.ts_echo;
         self.clock = now;
         self.skip_growth = false;
+        self.full_ack_rto = None;
         // An ECE on a SYN-ACK is ECN's set-up (RFC 3168 6.1.1; FullTcpAgent::recv reacts
         // only to ACKs without SYN), not a congestion signal.
         let ece = self.ecn && pkt.ecn & ecn::ECE != 0 && pkt.flags & tcp_flags::SYN == 0;
@@ -885,6 +889,9 @@ impl TcpSender {
             };
             self.cc.in_ack_event(&mut self.w, &flags);
         }
+        if self.full_tcp && self.rtt.is_ns2() && ack > self.una && ack <= self.maxseq {
+            self.full_newack_backoff(ece);
+        }
         if ece {
             if NS3_CWR && self.rfc6675 && self.scoreboard.is_some() {
                 // ns-3.44's CA_CWR, in `on_rfc6675_ack`.
@@ -915,14 +922,34 @@ impl TcpSender {
             self.on_ns2_vegas_ack(now, ack, out, c);
             return;
         }
+        let new = ack > self.una && ack <= self.maxseq;
         if let Some(sb) = self.scoreboard.take() {
             self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
-            return;
-        }
-        if ack > self.una && ack <= self.maxseq {
+        } else if new {
             self.on_new_ack(now, ack, out, c);
         } else if ack == self.una && self.una < self.maxseq {
             self.on_dupack(now, out, c);
+        }
+        if self.full_tcp && new && ece && self.w.cwnd < 1.0 {
+            // FullTcpAgent::recv after ecn() on a new ACK ("set_rtx_timer();" from T.
+            // Kelly): a window cut below one segment sends nothing, so the timer is set even
+            // when this ACK acknowledged everything; its expiry sends the next segment.
+            self.arm_timer(now);
+        }
+    }
+
+    /// ns-2.35's `FullTcpAgent::newack`, which `recv` calls before `ecn()`: the timer restarts
+    /// with the timeout as it stands (the backoff and the RTT estimate from before this ACK),
+    /// then every new ACK ends the backoff, not only one that yields an RTT sample as in
+    /// `TcpAgent::newack` (T. Kelly's fix, "t_backoff_ = 1" outside the timed-segment test);
+    /// except while `ect_` and `ecn_backoff_` hold and the ACK carries ECN-Echo ("don't end
+    /// backoff if still in ECN-Echo with a congestion window of 1 packet").
+    #[cold]
+    fn full_newack_backoff(&mut self, ece: bool) {
+        self.full_ack_rto = Some(self.rtt.rto());
+        if !(self.ect_seen && self.ecn_backoff && ece) {
+            self.rtt.reset_backoff();
+            self.ecn_backoff = false;
         }
     }
 

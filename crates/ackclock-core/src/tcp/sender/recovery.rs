@@ -149,7 +149,11 @@ impl TcpSender {
     ) {
         // ns-2.35's TcpAgent::newack with timerfix_ false calls newtimer() before rtt_update()
         // and the backoff reset: the timer restarts with the timeout from before this ACK.
-        let early_rto = self.rtx_timer_before_sample.then(|| self.rtt.rto());
+        // FullTcpAgent::newack does the same (`full_newack_backoff`).
+        let early_rto = match self.full_ack_rto.take() {
+            Some(rto) => Some(rto),
+            None => self.rtx_timer_before_sample.then(|| self.rtt.rto()),
+        };
         // FullTcpAgent::recv's header prediction for a pure ACK (set in `process_ack`):
         // `newack` and `send_much` only. cwnd_ does not open (so it stops at the first value
         // at or above `window_`) and `dupacks_` is not reset (only `ack_action` resets it).
@@ -514,7 +518,11 @@ impl TcpSender {
             self.send_much(now, out, c);
             return;
         }
-        if self.una >= self.maxseq {
+        // FullTcpAgent::timeout with nothing outstanding (the timer `recv` set after a window
+        // cut below one segment): timeout_action as for a loss, without backoff
+        // (reset_rtx_timer: `highest_ack_ == maxseq_` with restart_bugfix_).
+        let idle_full = self.full_tcp && self.una >= self.maxseq;
+        if self.una >= self.maxseq && !idle_full {
             if self.advertised && self.w.rwnd < 1.0 && self.nxt < self.app_limit {
                 // A window probe: the next segment, sent past the zero window; the receiver
                 // answers with its window whether or not it keeps the segment.
@@ -555,8 +563,10 @@ impl TcpSender {
         // when the timeout comes during that recovery; RFC 5681 and ns-2 recompute it.
         // ns-2.35's TcpAgent::timeout during an unrecovered ECN reduction closes the window
         // without halving ssthresh again (`Ns2Ecn`).
-        let after_ecn =
-            self.last_action == LastAction::Ecn && self.recover.is_some_and(|r| self.una < r);
+        // FullTcpAgent::timeout_action keeps ssthresh_ whenever the last window cut was an
+        // ECN reduction (slowdown(CLOSE_CWND_ONE), last_cwnd_action_ left as it was).
+        let after_ecn = self.last_action == LastAction::Ecn
+            && (self.full_tcp || self.recover.is_some_and(|r| self.una < r));
         let keeps_ssthresh = after_ecn || (self.linux_timeouts && self.in_recovery);
         if self.ns2_first_decrease {
             // TcpAgent::timeout sets last_cwnd_action_ = CWND_ACTION_TIMEOUT before its
@@ -568,7 +578,7 @@ impl TcpSender {
         if !keeps_ssthresh {
             self.reduce_window();
         }
-        if self.ns2_ecn != Ns2Ecn::Off {
+        if self.ns2_ecn != Ns2Ecn::Off && !(self.full_tcp && after_ecn) {
             self.last_action = LastAction::Timeout;
         }
         self.set_ca_state(now, CaState::Loss);
@@ -584,7 +594,9 @@ impl TcpSender {
         }
         self.recover = Some(self.maxseq);
         self.last_cut_dupack = false; // CWND_ACTION_TIMEOUT
-        self.rtt.on_timeout();
+        if !idle_full {
+            self.rtt.on_timeout();
+        }
         self.timed = None;
         if let Some(sb) = self.scoreboard.as_mut() {
             sb.clear(self.una);

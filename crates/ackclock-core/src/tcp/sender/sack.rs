@@ -233,7 +233,11 @@ impl TcpSender {
         c: &mut FlowCounters,
     ) -> bool {
         // timerfix_ false (`on_new_ack`): the timeout from before this ACK's sample.
-        let early_rto = self.rtx_timer_before_sample.then(|| self.rtt.rto());
+        // FullTcp agents: FullTcpAgent::newack's (`full_newack_backoff`).
+        let early_rto = match self.full_ack_rto.take() {
+            Some(rto) => Some(rto),
+            None => self.rtx_timer_before_sample.then(|| self.rtt.rto()),
+        };
         // ns-2.35's Sack1TcpAgent::recv calls newack (and so rtt_update) only on the ACK that
         // ends recovery: a partial ACK takes no RTT sample, timestamps or not, and leaves the
         // timed segment timed.

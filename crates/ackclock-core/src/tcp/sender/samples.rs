@@ -70,7 +70,8 @@ impl TcpSender {
             && self.recover.is_some_and(|r| ack < r);
         let timed = self.timed.filter(|&(seq, _)| ack > seq);
         if timed.is_some() {
-            if !self.ecn_hold_backoff {
+            // (FullTcp agents: `full_newack_backoff` already did `FullTcpAgent::newack`'s.)
+            if !self.ecn_hold_backoff && !self.full_tcp {
                 self.rtt.reset_backoff();
                 self.ecn_backoff = false;
             }

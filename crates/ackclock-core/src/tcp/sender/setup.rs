@@ -243,6 +243,7 @@ impl TcpSender {
             ecn_burst: false,
             ecn_backoff: false,
             ecn_hold_backoff: false,
+            full_ack_rto: None,
             last_action: LastAction::None,
             cong_action_pending: false,
             header_predicted: false,
