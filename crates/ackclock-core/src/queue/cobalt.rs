@@ -197,7 +197,6 @@ impl Cobalt {
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.q.packets.iter().map(|(_, p)| p)
     }
-
 }
 
 crate::params! {
@@ -286,11 +285,7 @@ impl QueueDiscipline for Cobalt {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        now: SimTime,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         let t = now.0 as i128;
         loop {
             let Some((at, mut pkt)) = self.q.pop() else {

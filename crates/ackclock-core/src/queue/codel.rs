@@ -209,7 +209,6 @@ impl CoDel {
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.q.packets.iter().map(|(_, p)| p)
     }
-
 }
 
 /// CoDel's parameters, FQ-CoDel's first.
@@ -299,11 +298,7 @@ impl QueueDiscipline for CoDel {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        now: SimTime,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         let (head, marks) = self.vars.dequeue(now, &mut self.q, &self.p, dropped);
         self.marks += marks;
         head

@@ -73,7 +73,6 @@ impl Drr {
             .iter()
             .flat_map(|b| b.q.packets.iter().map(|(_, p)| p))
     }
-
 }
 
 crate::params! {
@@ -148,11 +147,7 @@ impl QueueDiscipline for Drr {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        _now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, _now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         loop {
             let &b = self.active.front()?;
             let q = &mut self.buckets[b as usize];

@@ -85,7 +85,6 @@ impl FqCoDel {
             .iter()
             .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
     }
-
 }
 
 crate::params! {
@@ -155,11 +154,7 @@ impl QueueDiscipline for FqCoDel {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        now: SimTime,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         loop {
             let (b, from_new) = if let Some(&b) = self.new_flows.front() {
                 (b, true)

@@ -253,7 +253,6 @@ impl FqPie {
             .iter()
             .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
     }
-
 }
 
 crate::params! {
@@ -372,11 +371,7 @@ impl QueueDiscipline for FqPie {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         self.catch_up(now);
         loop {
             let (b, from_new) = if let Some(&b) = self.new_flows.front() {

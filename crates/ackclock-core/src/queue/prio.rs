@@ -81,7 +81,6 @@ impl Prio {
             .iter()
             .flat_map(|b| b.packets.iter().map(|(_, p)| p))
     }
-
 }
 
 crate::params! {
@@ -136,11 +135,7 @@ impl QueueDiscipline for Prio {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        _now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, _now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         for band in &mut self.bands {
             if let Some((at, pkt)) = band.pop() {
                 self.packets -= 1;

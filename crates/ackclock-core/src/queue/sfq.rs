@@ -61,7 +61,6 @@ impl Sfq {
             .iter()
             .flat_map(|b| b.packets.iter().map(|(_, p)| p))
     }
-
 }
 
 crate::params! {
@@ -114,11 +113,7 @@ impl QueueDiscipline for Sfq {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        _now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, _now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         let b = self.active.pop_front()?;
         let q = &mut self.buckets[b as usize];
         let head = q.pop().expect("an active bucket holds a packet");

@@ -74,7 +74,6 @@ impl Tbf {
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.q.packets.iter().map(|(_, p)| p)
     }
-
 }
 
 crate::params! {
@@ -136,11 +135,7 @@ impl QueueDiscipline for Tbf {
     }
 
     #[inline]
-    fn dequeue(
-        &mut self,
-        now: SimTime,
-        _dropped: &mut Vec<Packet>,
-    ) -> Option<(SimTime, Packet)> {
+    fn dequeue(&mut self, now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         self.wake = None;
         let size = self.q.packets.front()?.1.size as i64;
         let delta = now.0.saturating_sub(self.checkpoint.0);
