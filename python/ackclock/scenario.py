@@ -259,6 +259,9 @@ class PacketTrace:
     events: Names | None = None
     # ns2 front end only: link directions whose loss-model drops this trace leaves out.
     lost_untraced: list[str] | None = None
+    # ns2 front end only: link directions where this trace's "+" comes before the loss model
+    # at the link's entry (ns-2: trace-queue after the link's errormodule).
+    ahead_of_loss: list[str] | None = None
     # ns2 only: append ackno, flags, hlen and SACK blocks (ns-2's show_tcphdr_).
     tcp_header: bool | None = None
     origin: str | None = field(default=None, compare=False, repr=False)
@@ -397,6 +400,8 @@ def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
             entry["events"] = events
         if t.lost_untraced:
             entry["lost_untraced"] = [by_name[n] for n in t.lost_untraced]
+        if t.ahead_of_loss:
+            entry["ahead_of_loss"] = [by_name[n] for n in t.ahead_of_loss]
         if _flag(t.tcp_header, False, f"{p}.tcp_header"):
             if t.format != "ns2":
                 raise ScenarioError("only an ns2 trace adds TCP header columns",

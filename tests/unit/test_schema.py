@@ -410,6 +410,7 @@ _FIELDS_NOT_KEYS = {
     "origin": "where in the file the table came from, for error messages",
     "loss_at_entry": "the ns-2 front end's: ns-2's lossmodel sits at a link's entry",
     "lost_untraced": "the ns-2 front end's: loss-model drops of links made before trace-all",
+    "ahead_of_loss": "the ns-2 front end's: a trace-queue made after the link's errormodule",
     "ports": "the ns-2 front end's: its agents' port numbers in packet traces",
     "tcp": "the flow's other TCP parameters, given among its keys (profiles.TCP_PARAMS)",
     "params": "the discipline's own keys (queues.SPECS), given among the queue's keys",

@@ -144,6 +144,11 @@ pub struct TraceConfig {
     /// loss model's drop target was pointed elsewhere).
     #[serde(default)]
     pub lost_untraced: Vec<u32>,
+    /// ns-2 only: links on which this trace's `+` comes before the loss model at the link's
+    /// entry: every packet offered, as it was before the model marked or took it (in an ns-2
+    /// script, trace-queue after the link's errormodule).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ahead_of_loss: Vec<u32>,
     /// ns-2 only: append the TCP header fields to each TCP line (ns-2's `Trace set
     /// show_tcphdr_ 1`: ackno, flags, hlen, SACK blocks).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -290,6 +290,7 @@ fn handshake_and_fins_show_in_ns2_and_pcap_traces() {
             nodes,
             events: vec!["-".into()],
             lost_untraced: vec![],
+            ahead_of_loss: vec![],
             tcp_header: format == "ns2",
         }
     };

@@ -487,6 +487,10 @@ class Simulator(TclObject):
             raise TclError("trace-queue: no file given and no trace-all file")
         name = f"{link.src.name}->{link.dst.name}"
         tcp_header = self._show_tcphdr()
+        # ns-link.tcl: SimpleLink instproc trace and errormodule both add their object to the
+        # link's head (add-to-head), so the later one comes first: a trace made after the
+        # errormodule writes "+" for every packet offered, before the module marks or drops.
+        ahead = link.loss is not None and link.loss_at_entry
         # Several queues traced into one file: ns-2's trace objects write to the channel as
         # their events happen, so the lines of the links interleave in time; one engine trace
         # of those links writes them in that order.
@@ -495,8 +499,13 @@ class Simulator(TclObject):
                     and t.convert is None and t.tcp_header == tcp_header):
                 if name not in t.links:
                     t.links.append(name)
+                    if ahead:
+                        t.ahead_of_loss.append(name)
                 return
-        self.packet_traces.append(_PacketTrace(channel, [name], tcp_header=tcp_header))
+        t = _PacketTrace(channel, [name], tcp_header=tcp_header)
+        if ahead:
+            t.ahead_of_loss.append(name)
+        self.packet_traces.append(t)
 
     def _show_tcphdr(self) -> bool:
         """``Trace set show_tcphdr_ 1``: ns-2.35's Trace::Trace binds it when the trace object
@@ -701,6 +710,7 @@ class Simulator(TclObject):
                 scenario.traces.append(PacketTrace(format="ns2", file=f"trace{i}.tr",
                                                    links=t.links, events=t.events,
                                                    lost_untraced=t.lost_untraced,
+                                                   ahead_of_loss=t.ahead_of_loss or None,
                                                    tcp_header=t.tcp_header or None))
         try:
             resolved = resolve(scenario)
@@ -948,6 +958,7 @@ class _PacketTrace:
         self.links = links
         self.events = events
         self.lost_untraced: list[str] = []
+        self.ahead_of_loss: list[str] = []  # trace-queue after the link's errormodule
         self.file: Path | None = None
         self.offset = 0
 

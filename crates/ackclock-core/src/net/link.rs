@@ -640,6 +640,13 @@ impl Link {
         }
     }
 
+    /// Whether the link has a loss model at its entry, in service (a packet trace may sit
+    /// ahead of it, [`crate::trace::packets::TraceEvent::EnqueueAhead`]).
+    #[inline(always)]
+    pub fn loses_at_entry(&self) -> bool {
+        self.service & LOSS_AT_ENTRY != 0
+    }
+
     /// Whether the link has a loss model after it (ns-2's `link-lossmodel`, at its entry,
     /// does not count).
     #[inline(always)]

@@ -609,6 +609,9 @@ fn open_traces(
             if t.lost_untraced.contains(&(tap.0 as u32)) {
                 tap.1 &= !TraceEvent::Lost.bit();
             }
+            if t.ahead_of_loss.contains(&(tap.0 as u32)) && tap.1 & TraceEvent::Enqueue.bit() != 0 {
+                tap.1 = tap.1 & !TraceEvent::Enqueue.bit() | TraceEvent::EnqueueAhead.bit();
+            }
         }
         for &n in &t.nodes {
             for (l, &(from, to)) in ends.iter().enumerate() {

@@ -350,6 +350,10 @@ impl Simulator {
     #[inline(never)]
     fn forward_traced(&mut self, l: LinkId, c: Carried) {
         let mut offered = *self.pool.get(c.r);
+        if self.links[l.idx()].loses_at_entry() {
+            // Traces ahead of the loss model see the packet before it is marked or taken.
+            self.trace(l, TraceEvent::EnqueueAhead, &offered);
+        }
         let outcome = self.links[l.idx()].enqueue(self.now, c, &mut self.pool);
         if self.links[l.idx()].take_loss_mark() {
             offered.ecn |= crate::packet::ecn::CE; // a marking loss model at the entry

@@ -36,6 +36,12 @@ pub enum TraceEvent {
     /// Taken by the link's loss model after crossing it: a `d` line, as ns-2 writes it when
     /// the loss model's drop target is a trace, selectable apart from queue drops.
     Lost,
+    /// Entering the link ahead of the loss model at its entry: a `+` line of every packet
+    /// offered, as it was before the model marked or took it. A trace has it instead of
+    /// [`TraceEvent::Enqueue`] on the links `TraceConfig::ahead_of_loss` names (in ns-2, a
+    /// trace-queue made after the link's `errormodule`: both go to the link's head, the later
+    /// first, ns-link.tcl's `add-to-head`).
+    EnqueueAhead,
 }
 
 impl TraceEvent {
@@ -53,7 +59,7 @@ impl TraceEvent {
 
     pub fn symbol(self) -> u8 {
         match self {
-            TraceEvent::Enqueue => b'+',
+            TraceEvent::Enqueue | TraceEvent::EnqueueAhead => b'+',
             TraceEvent::Dequeue => b'-',
             TraceEvent::Receive => b'r',
             TraceEvent::Drop | TraceEvent::Lost => b'd',
@@ -68,6 +74,7 @@ impl TraceEvent {
             TraceEvent::Receive => 4,
             TraceEvent::Drop => 8,
             TraceEvent::Lost => 16,
+            TraceEvent::EnqueueAhead => 32,
         }
     }
 }
