@@ -10,7 +10,7 @@
 //! dropped (section 4.1). The hash is of the flow id, perturbed per link, as Linux perturbs
 //! its 5-tuple hash, so distinct flows can collide as they do in a real router.
 
-use std::collections::VecDeque;
+use super::fq_lists::{FlowLists, Slot};
 
 use super::codel::{CoDelParams, CoDelVars, TimedFifo};
 use super::{
@@ -30,25 +30,14 @@ pub struct FqCoDelParams {
 struct FlowQueue {
     q: TimedFifo,
     vars: CoDelVars,
-    deficit: i64,
-    /// Which list the queue is on.
-    listed: List,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum List {
-    #[default]
-    None,
-    New,
-    Old,
+    slot: Slot,
 }
 
 #[derive(Clone, Debug)]
 pub struct FqCoDel {
     p: FqCoDelParams,
     queues: Vec<FlowQueue>,
-    new_flows: VecDeque<u32>,
-    old_flows: VecDeque<u32>,
+    lists: FlowLists,
     packets: u64,
     bytes: u64,
     perturbation: u64,
@@ -60,8 +49,7 @@ impl FqCoDel {
         FqCoDel {
             p,
             queues: vec![FlowQueue::default(); p.flows as usize],
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
+            lists: FlowLists::new(p.quantum),
             packets: 0,
             bytes: 0,
             perturbation,
@@ -135,11 +123,7 @@ impl QueueDiscipline for FqCoDel {
         fq.q.push(now, pkt);
         self.packets += 1;
         self.bytes += pkt.size as u64;
-        if fq.listed == List::None {
-            fq.listed = List::New;
-            fq.deficit = self.p.quantum as i64;
-            self.new_flows.push_back(b);
-        }
+        self.lists.activate(b, &mut fq.slot);
         if self.packets > self.p.codel.limit_packets {
             let fattest = (0..self.queues.len())
                 .max_by_key(|&i| (self.queues[i].q.bytes, std::cmp::Reverse(i)))
@@ -156,25 +140,8 @@ impl QueueDiscipline for FqCoDel {
     #[inline]
     fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         loop {
-            let (b, from_new) = if let Some(&b) = self.new_flows.front() {
-                (b, true)
-            } else if let Some(&b) = self.old_flows.front() {
-                (b, false)
-            } else {
-                return None;
-            };
+            let (b, from_new) = self.lists.next(&mut self.queues, |q| &mut q.slot)?;
             let fq = &mut self.queues[b as usize];
-            if fq.deficit <= 0 {
-                fq.deficit += self.p.quantum as i64;
-                fq.listed = List::Old;
-                if from_new {
-                    self.new_flows.pop_front();
-                } else {
-                    self.old_flows.pop_front();
-                }
-                self.old_flows.push_back(b);
-                continue;
-            }
             let before = dropped.len();
             let (head, marks) = fq.vars.dequeue(now, &mut fq.q, &self.p.codel, dropped);
             self.marks += marks;
@@ -183,21 +150,10 @@ impl QueueDiscipline for FqCoDel {
                 self.bytes -= d.size as u64;
             }
             let Some((at, pkt)) = head else {
-                if from_new {
-                    self.new_flows.pop_front();
-                    if self.old_flows.is_empty() {
-                        fq.listed = List::None;
-                    } else {
-                        fq.listed = List::Old;
-                        self.old_flows.push_back(b);
-                    }
-                } else {
-                    self.old_flows.pop_front();
-                    fq.listed = List::None;
-                }
+                self.lists.emptied(b, from_new, &mut fq.slot);
                 continue;
             };
-            fq.deficit -= pkt.size as i64;
+            fq.slot.spend(pkt.size);
             self.packets -= 1;
             self.bytes -= pkt.size as u64;
             return Some((at, pkt));

@@ -27,7 +27,7 @@
 //!   hold more than `limit`, packets are dropped from the head of the queue with the most
 //!   bytes until half its bytes are gone or 64 packets were dropped (`FqPieDrop`).
 
-use std::collections::VecDeque;
+use super::fq_lists::{FlowLists, Slot};
 
 use super::codel::TimedFifo;
 use super::pie::probability_step;
@@ -140,20 +140,11 @@ impl PieVars {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum List {
-    #[default]
-    None,
-    New,
-    Old,
-}
-
 #[derive(Clone, Debug, Default)]
 struct FlowQueue {
     q: TimedFifo,
     pie: PieVars,
-    deficit: i64,
-    listed: List,
+    slot: Slot,
     created: bool,
 }
 
@@ -164,8 +155,7 @@ pub struct FqPie {
     /// Queues created so far (their PIE updates run from then on).
     created: Vec<u32>,
     next_update: SimTime,
-    new_flows: VecDeque<u32>,
-    old_flows: VecDeque<u32>,
+    lists: FlowLists,
     packets: u64,
     bytes: u64,
     perturbation: u64,
@@ -180,8 +170,7 @@ impl FqPie {
             queues: vec![FlowQueue::default(); p.flows as usize],
             created: Vec::new(),
             next_update: SimTime::MAX,
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
+            lists: FlowLists::new(p.quantum),
             packets: 0,
             bytes: 0,
             perturbation,
@@ -360,11 +349,7 @@ impl QueueDiscipline for FqPie {
         fq.q.push(now, pkt);
         self.packets += 1;
         self.bytes += pkt.size as u64;
-        if fq.listed == List::None {
-            fq.listed = List::New;
-            fq.deficit = self.p.quantum as i64;
-            self.new_flows.push_back(b);
-        }
+        self.lists.activate(b, &mut fq.slot);
         if self.packets > self.p.limit_packets {
             self.drop_from_fattest(dropped);
         }
@@ -374,38 +359,10 @@ impl QueueDiscipline for FqPie {
     fn dequeue(&mut self, now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         self.catch_up(now);
         loop {
-            let (b, from_new) = if let Some(&b) = self.new_flows.front() {
-                (b, true)
-            } else if let Some(&b) = self.old_flows.front() {
-                (b, false)
-            } else {
-                return None;
-            };
+            let (b, from_new) = self.lists.next(&mut self.queues, |q| &mut q.slot)?;
             let fq = &mut self.queues[b as usize];
-            if fq.deficit <= 0 {
-                fq.deficit += self.p.quantum as i64;
-                fq.listed = List::Old;
-                if from_new {
-                    self.new_flows.pop_front();
-                } else {
-                    self.old_flows.pop_front();
-                }
-                self.old_flows.push_back(b);
-                continue;
-            }
             let Some((at, pkt)) = fq.q.pop() else {
-                if from_new {
-                    self.new_flows.pop_front();
-                    if self.old_flows.is_empty() {
-                        fq.listed = List::None;
-                    } else {
-                        fq.listed = List::Old;
-                        self.old_flows.push_back(b);
-                    }
-                } else {
-                    self.old_flows.pop_front();
-                    fq.listed = List::None;
-                }
+                self.lists.emptied(b, from_new, &mut fq.slot);
                 continue;
             };
             fq.pie.qdelay = if fq.q.packets.is_empty() {
@@ -413,7 +370,7 @@ impl QueueDiscipline for FqPie {
             } else {
                 (now.0 - at.0) as f64 * 1e-12
             };
-            fq.deficit -= pkt.size as i64;
+            fq.slot.spend(pkt.size);
             self.packets -= 1;
             self.bytes -= pkt.size as u64;
             return Some((at, pkt));

@@ -31,6 +31,8 @@ use std::collections::BTreeMap;
 
 /// Byte queue limits, for the device queue below a discipline (`net::device`).
 pub mod bql;
+/// The new/old lists of FQ-CoDel and FQ-PIE (RFC 8290's deficit round robin).
+pub mod fq_lists;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -1,0 +1,178 @@
+//! The flow-queue scheduler of FQ-CoDel and FQ-PIE: RFC 8290, sections 4.1-4.2.
+//!
+//! A deficit round robin over two lists of queue indices: queues that just became active
+//! ("new") are served ahead of the others ("old"). A queue that has spent its deficit gets
+//! another quantum and moves to the tail of the old list; a new queue found empty moves to
+//! the old list (so that a flow cannot stay new by sending in bursts) unless that list is
+//! empty, and an old queue found empty leaves. What each queue holds, and how it decides to
+//! drop or mark, is its discipline's (`fq_codel.rs`, `fq_pie.rs`).
+
+use std::collections::VecDeque;
+
+/// Which list a queue is on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum List {
+    #[default]
+    None,
+    New,
+    Old,
+}
+
+/// A queue's place in the scheduler: its deficit and its list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Slot {
+    deficit: i64,
+    listed: List,
+}
+
+impl Slot {
+    /// The queue has sent a packet of `size` bytes.
+    #[inline]
+    pub fn spend(&mut self, size: u32) {
+        self.deficit -= size as i64;
+    }
+}
+
+/// The new and old lists, with the quantum each turn adds.
+#[derive(Clone, Debug)]
+pub struct FlowLists {
+    new_flows: VecDeque<u32>,
+    old_flows: VecDeque<u32>,
+    quantum: i64,
+}
+
+impl FlowLists {
+    pub fn new(quantum: u32) -> FlowLists {
+        FlowLists {
+            new_flows: VecDeque::new(),
+            old_flows: VecDeque::new(),
+            quantum: quantum as i64,
+        }
+    }
+
+    /// A packet joined queue `b` (section 4.1): an idle queue becomes new, with a quantum.
+    #[inline]
+    pub fn activate(&mut self, b: u32, slot: &mut Slot) {
+        if slot.listed == List::None {
+            slot.listed = List::New;
+            slot.deficit = self.quantum;
+            self.new_flows.push_back(b);
+        }
+    }
+
+    /// The queue to serve (section 4.2), and whether it is on the new list: the head of the
+    /// new list, else of the old list, passing over (to the old list's tail, with another
+    /// quantum) every queue whose deficit is spent. None: no queue is active.
+    #[inline]
+    pub fn next<Q>(
+        &mut self,
+        queues: &mut [Q],
+        slot: impl Fn(&mut Q) -> &mut Slot,
+    ) -> Option<(u32, bool)> {
+        loop {
+            let (b, from_new) = if let Some(&b) = self.new_flows.front() {
+                (b, true)
+            } else if let Some(&b) = self.old_flows.front() {
+                (b, false)
+            } else {
+                return None;
+            };
+            let s = slot(&mut queues[b as usize]);
+            if s.deficit > 0 {
+                return Some((b, from_new));
+            }
+            s.deficit += self.quantum;
+            s.listed = List::Old;
+            self.pop(from_new);
+            self.old_flows.push_back(b);
+        }
+    }
+
+    /// Queue `b`, served from the list `next` named, turned out empty: a new queue moves to
+    /// the old list unless that is empty, an old one leaves.
+    #[inline]
+    pub fn emptied(&mut self, b: u32, from_new: bool, slot: &mut Slot) {
+        self.pop(from_new);
+        if from_new && !self.old_flows.is_empty() {
+            slot.listed = List::Old;
+            self.old_flows.push_back(b);
+        } else {
+            slot.listed = List::None;
+        }
+    }
+
+    fn pop(&mut self, from_new: bool) {
+        if from_new {
+            self.new_flows.pop_front();
+        } else {
+            self.old_flows.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serves `queues` (packet sizes each holds, front first) until all are empty, activating
+    /// them in index order; returns the order of (queue, size) sent.
+    fn serve(mut queues: Vec<VecDeque<u32>>, quantum: u32) -> Vec<(u32, u32)> {
+        let mut lists = FlowLists::new(quantum);
+        let mut slots = vec![Slot::default(); queues.len()];
+        for b in 0..queues.len() as u32 {
+            lists.activate(b, &mut slots[b as usize]);
+        }
+        let mut out = Vec::new();
+        while let Some((b, from_new)) = lists.next(&mut slots, |s| s) {
+            match queues[b as usize].pop_front() {
+                Some(size) => {
+                    slots[b as usize].spend(size);
+                    out.push((b, size));
+                }
+                None => lists.emptied(b, from_new, &mut slots[b as usize]),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn deficit_round_robin_shares_bytes_by_quantum() {
+        // Queue 0 sends 1000-byte packets, queue 1 500-byte ones, quantum 1000: each turn
+        // queue 0 sends one packet and queue 1 two (section 4.2's byte fairness).
+        let q0 = VecDeque::from(vec![1000; 3]);
+        let q1 = VecDeque::from(vec![500; 6]);
+        let order = serve(vec![q0, q1], 1000);
+        let who: Vec<u32> = order.iter().map(|&(b, _)| b).collect();
+        assert_eq!(who, [0, 1, 1, 0, 1, 1, 0, 1, 1]);
+    }
+
+    #[test]
+    fn a_new_queue_found_empty_moves_to_the_old_list_and_an_old_one_leaves() {
+        let mut lists = FlowLists::new(1500);
+        let mut slots = vec![Slot::default(); 2];
+        lists.activate(0, &mut slots[0]);
+        lists.activate(1, &mut slots[1]);
+        // Queue 0 is new and found empty while queue 1 is still new: the old list is empty,
+        // so queue 0 leaves at once.
+        assert_eq!(lists.next(&mut slots, |s| s), Some((0, true)));
+        lists.emptied(0, true, &mut slots[0]);
+        assert_eq!(slots[0].listed, List::None);
+        // Queue 1 spends its deficit and goes to the old list with another quantum.
+        assert_eq!(lists.next(&mut slots, |s| s), Some((1, true)));
+        slots[1].spend(1500);
+        assert_eq!(lists.next(&mut slots, |s| s), Some((1, false)));
+        assert_eq!(slots[1].deficit, 1500);
+        // A queue that becomes active again is new and served ahead of the old one.
+        lists.activate(0, &mut slots[0]);
+        assert_eq!(lists.next(&mut slots, |s| s), Some((0, true)));
+        // Found empty while queue 1 is on the old list: it moves there behind it.
+        lists.emptied(0, true, &mut slots[0]);
+        assert_eq!(slots[0].listed, List::Old);
+        assert_eq!(lists.next(&mut slots, |s| s), Some((1, false)));
+        lists.emptied(1, false, &mut slots[1]);
+        assert_eq!(slots[1].listed, List::None);
+        assert_eq!(lists.next(&mut slots, |s| s), Some((0, false)));
+        lists.emptied(0, false, &mut slots[0]);
+        assert_eq!(lists.next(&mut slots, |s| s), None);
+    }
+}
