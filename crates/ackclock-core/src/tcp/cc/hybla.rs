@@ -13,9 +13,23 @@
 //! - a loss halves the window as Reno does.
 //!
 //! RTT0 (`rtt0`) is 25 ms in the paper and in Linux, 50 ms in ns-3 (`RRTT`, taken under
-//! `ns3_cc_defaults`). ns-3 takes rho from whole milliseconds (`GetMilliSeconds`); here it is
-//! exact. ns-3 adds the increase in whole segments once they accumulate (`m_cWndCnt`); here
-//! fractions add at once.
+//! `ns3_cc_defaults`). Here rho follows every new minimum RTT, exactly, and the increases add
+//! at once, fractions included.
+//!
+//! `ns3_model` = 1 (the `ns3` profile's default) follows ns-3.44's `TcpHybla` arithmetic:
+//! - `TcpHybla::PktsAcked` recomputes rho only when the RTT it is given equals
+//!   `tcb->m_minRtt`. ns-3 passes the smoothed RTT, and `m_minRtt` is the smallest smoothed RTT
+//!   since the handshake (`TcpSocketBase::EstimateRtt`), so rho is recomputed only on an ACK
+//!   whose srtt is the smallest yet: a flow whose srtt has grown since the handshake keeps
+//!   rho = 1 (Reno's growth) until its srtt comes back down to that minimum. With the TCP
+//!   parameter `ns3_srtt_samples` the sample carries ns-3's minimum ([`AckSample::min_rtt`]);
+//!   without it the smallest sample this algorithm saw stands in.
+//! - `TcpHybla::RecalcParam`: rho = max(minRtt / RRTT, 1) with both in whole milliseconds
+//!   (`Time::GetMilliSeconds` truncates).
+//! - `TcpHybla::SlowStart` adds (2^rho - 1) segments truncated to whole bytes.
+//! - `TcpHybla::CongestionAvoidance` adds rho^2 / W per segment acknowledged to a counter
+//!   (`m_cWndCnt`), W the window in whole segments (`GetCwndInSegments`), and moves the
+//!   counter's whole segments into cwnd.
 
 use super::{
     AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
@@ -30,11 +44,21 @@ pub struct Hybla {
     min_rtt: f64,
     /// rho = max(min_rtt / rtt0, 1).
     pub rho: f64,
+    /// `ns3_model`: the segment size in bytes (ns-3's increases are whole bytes).
+    ns3_mss: Option<f64>,
+    /// `ns3_model`: ns-3's `m_cWndCnt`, congestion avoidance's increase not yet in cwnd.
+    cwnd_cnt: f64,
 }
 
 impl Hybla {
     fn recalc(&mut self) {
-        self.rho = (self.min_rtt / self.rtt0).max(1.0);
+        self.rho = if self.ns3_mss.is_some() {
+            // TcpHybla::RecalcParam: both times in whole milliseconds.
+            let ms = |s: f64| (s * 1e3 + 1e-9).floor();
+            (ms(self.min_rtt) / ms(self.rtt0)).max(1.0)
+        } else {
+            (self.min_rtt / self.rtt0).max(1.0)
+        };
     }
 }
 
@@ -44,6 +68,8 @@ crate::params! {
         rtt0: f64 = Param::new("rtt0", 0.025, Range::Positive, "reference RTT RTT0, seconds")
             .ns3("RRTT")
             .profile_defaults(&[("ns3", 0.05)]),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpHybla arithmetic (module notes)")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -58,29 +84,58 @@ impl CongestionOps for Hybla {
     type Params = HyblaParams;
     const PKTS_ACKED: bool = true;
 
-    fn new(p: &HyblaParams, _setup: &CcSetup) -> Hybla {
+    fn new(p: &HyblaParams, setup: &CcSetup) -> Hybla {
         Hybla {
             rtt0: p.rtt0,
             min_rtt: f64::INFINITY,
             rho: 1.0,
+            ns3_mss: p.ns3_model.then_some(setup.mss.max(1.0)),
+            cwnd_cnt: 0.0,
         }
     }
 
     fn pkts_acked(&mut self, _w: &mut Window, sample: &AckSample) {
-        if let Some(r) = sample.rtt {
-            let r = r.as_secs_f64();
-            if r > 0.0 && r <= self.min_rtt {
-                self.min_rtt = r;
-                self.recalc();
+        let Some(r) = sample.rtt else { return };
+        match (self.ns3_mss, sample.min_rtt) {
+            (Some(_), Some(min)) => {
+                // TcpHybla::PktsAcked: `if (rtt == tcb->m_minRtt) RecalcParam(tcb)`.
+                if r == min {
+                    self.min_rtt = min.as_secs_f64();
+                    self.recalc();
+                }
+            }
+            _ => {
+                let r = r.as_secs_f64();
+                if r > 0.0 && r <= self.min_rtt {
+                    self.min_rtt = r;
+                    self.recalc();
+                }
             }
         }
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
-        if w.cwnd < w.ssthresh {
-            w.cwnd = (w.cwnd + 2f64.powf(self.rho) - 1.0).min(w.ssthresh);
-        } else {
-            w.cwnd += self.rho * self.rho * ev.credit / w.cwnd;
+        let inc = 2f64.powf(self.rho) - 1.0;
+        match self.ns3_mss {
+            None if w.cwnd < w.ssthresh => w.cwnd = (w.cwnd + inc).min(w.ssthresh),
+            None => w.cwnd += self.rho * self.rho * ev.credit / w.cwnd,
+            Some(mss) if w.cwnd < w.ssthresh => {
+                // TcpHybla::SlowStart: the increase as a uint32_t of bytes.
+                w.cwnd = (w.cwnd + (inc * mss).floor() / mss).min(w.ssthresh);
+            }
+            Some(_) => {
+                // TcpHybla::CongestionAvoidance: rho^2 / W per segment into m_cWndCnt, W in
+                // whole segments; its whole segments go into cwnd.
+                let segs = (w.cwnd + 1e-9).floor().max(1.0);
+                for _ in 0..ev.acked.max(1) {
+                    self.cwnd_cnt += self.rho * self.rho / segs;
+                }
+                if self.cwnd_cnt >= 1.0 {
+                    let whole = self.cwnd_cnt.floor();
+                    self.cwnd_cnt -= whole;
+                    w.cwnd += whole;
+                }
+            }
         }
     }
 
@@ -98,21 +153,31 @@ mod tests {
     use super::*;
     use crate::time::SimDuration;
 
+    const US: u64 = 1_000_000;
+
+    fn sample(rtt_us: u64, min_rtt_us: Option<u64>) -> AckSample {
+        AckSample {
+            now: SimTime::ZERO,
+            acked: 1,
+            rtt: Some(SimDuration(rtt_us * US)),
+            owd: None,
+            echo: None,
+            min_rtt: min_rtt_us.map(|m| SimDuration(m * US)),
+        }
+    }
+
     fn hybla(rtt_ms: u64) -> Hybla {
         let mut h = Hybla::new(&HyblaParams::default(), &CcSetup::default());
-        let mut w = Window::new(1.0, 1.0, 1e9);
-        h.pkts_acked(
-            &mut w,
-            &AckSample {
-                now: SimTime::ZERO,
-                acked: 1,
-                rtt: Some(SimDuration::from_millis(rtt_ms)),
-                owd: None,
-                echo: None,
-                min_rtt: None,
-            },
-        );
+        h.pkts_acked(&mut Window::new(1.0, 1.0, 1e9), &sample(rtt_ms * 1000, None));
         h
+    }
+
+    fn ack(acked: u64) -> AckEvent {
+        AckEvent {
+            acked,
+            credit: acked as f64,
+            ..AckEvent::one_segment(SimTime::ZERO, None)
+        }
     }
 
     /// Eq. 7-8: rho = RTT / RTT0; slow start adds 2^rho - 1 per ACK, congestion avoidance
@@ -139,5 +204,67 @@ mod tests {
         r.cong_avoid(&mut w, AckEvent::one_segment(SimTime::ZERO, None));
         assert_eq!(w.cwnd, 11.0);
         assert_eq!(r.ssthresh(&w, SimTime::ZERO), 5.5);
+    }
+
+    fn ns3(mss: f64) -> Hybla {
+        let p = HyblaParams {
+            rtt0: 0.05,
+            ns3_model: true,
+        };
+        Hybla::new(
+            &p,
+            &CcSetup {
+                mss,
+                ..CcSetup::default()
+            },
+        )
+    }
+
+    /// ns-3.44's TcpHybla::PktsAcked recomputes rho only when the (smoothed) RTT it is given
+    /// equals tcb->m_minRtt, and RecalcParam takes both times in whole milliseconds.
+    #[test]
+    fn ns3_model_takes_rho_only_at_the_minimum_in_whole_milliseconds() {
+        let mut h = ns3(340.0);
+        let mut w = Window::new(10.0, 1e9, 1e9);
+        // The handshake's srtt, 90 ms, is the minimum; the first data ACKs' srtt is above it.
+        h.pkts_acked(&mut w, &sample(90_400, Some(90_000)));
+        h.pkts_acked(&mut w, &sample(91_200, Some(90_000)));
+        assert_eq!(h.rho, 1.0, "srtt above m_minRtt: no RecalcParam");
+        // An srtt equal to the minimum: rho = 90 / 50 from whole milliseconds (90.7 -> 90).
+        h.pkts_acked(&mut w, &sample(90_700, Some(90_700)));
+        assert_eq!(h.rho, 1.8);
+        // Without ns-3's model the smallest sample counts, exactly: 90.4 / 50.
+        let mut exact = Hybla::new(
+            &HyblaParams {
+                rtt0: 0.05,
+                ns3_model: false,
+            },
+            &CcSetup::default(),
+        );
+        exact.pkts_acked(&mut w, &sample(90_400, Some(90_000)));
+        assert!((exact.rho - 1.808).abs() < 1e-12, "{}", exact.rho);
+    }
+
+    /// TcpHybla::SlowStart adds (2^rho - 1) x MSS as a uint32_t; CongestionAvoidance adds
+    /// rho^2 / W per segment acknowledged (W in whole segments) to m_cWndCnt and moves its
+    /// whole segments into cwnd.
+    #[test]
+    fn ns3_model_grows_in_whole_bytes_and_whole_segments() {
+        let mut h = ns3(340.0);
+        h.rho = 1.8;
+        let mut w = Window::new(10.0, 1e9, 1e9);
+        h.cong_avoid(&mut w, ack(2));
+        // 2^1.8 - 1 = 2.4822 segments = 843.9 bytes -> 843 bytes.
+        assert!((w.cwnd - (10.0 + 843.0 / 340.0)).abs() < 1e-12, "{}", w.cwnd);
+        h.rho = 1.0;
+        let mut w = Window::new(20.5, 10.0, 1e9);
+        // W = 20 whole segments: each ACK of two segments adds 2/20 to the counter.
+        for _ in 0..9 {
+            h.cong_avoid(&mut w, ack(2));
+        }
+        assert_eq!(w.cwnd, 20.5, "0.9 of a segment waits in m_cWndCnt");
+        h.cong_avoid(&mut w, ack(2));
+        assert_eq!(w.cwnd, 21.5);
+        assert!(h.cwnd_cnt.abs() < 1e-9, "{}", h.cwnd_cnt);
     }
 }
