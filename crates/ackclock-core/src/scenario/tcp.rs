@@ -346,8 +346,9 @@ tcp_config! {
     /// ns-3.44's `TcpNewReno::SlowStart` and `TcpNewReno::CongestionAvoidance` (src/internet/
     /// model/tcp-congestion-ops.cc): with an ns-3 class derived from `TcpNewReno`, slow start
     /// adds one segment per ACK and congestion avoidance 1/cwnd per ACK, however many
-    /// segments the ACK acknowledges (byte-counted windows otherwise count segments). On in
-    /// the `ns3` profile.
+    /// segments the ACK acknowledges (byte-counted windows otherwise count segments); with
+    /// byte-counted windows that 1/cwnd is max(1, MSS^2 / cwnd) whole bytes, as ns-3's
+    /// `uint32_t` cwnd takes it. On in the `ns3` profile.
     #[serde(default)]
     pub ns3_newreno_growth: bool as bool,
     /// Congestion-control parameters not given take ns-3.44's attribute defaults where they
@@ -494,6 +495,9 @@ impl TcpConfig {
             ecn: self.ecn,
             ecn_per_segment: self.ecn_per_segment(),
             growth_per_ack: self.growth_per_ack(),
+            ns3_newreno_bytes: self.ns3_newreno_growth
+                && self.cc.ns3_per_ack()
+                && self.window_unit == crate::tcp::WindowUnit::Bytes,
             ns3_cwnd_limited: self.ns3_cwnd_limited(),
             ns3_cwnd_limited_slow_start: self.ns3_cwnd_limited_slow_start(),
             ns3_srtt_samples: self.ns3_srtt_samples,
@@ -569,5 +573,32 @@ mod tests {
             err.starts_with("resolved scenario: flow[1]: unknown field `windw`"),
             "{err}"
         );
+    }
+
+    /// ns-3's whole-byte growth (`TcpNewReno::CongestionAvoidance`) belongs to the classes
+    /// derived from `TcpNewReno` under `ns3_newreno_growth` with byte-counted windows; the
+    /// per-ACK growth of `growth_per_ack` (IKRSimLib) stays exact.
+    #[test]
+    fn whole_byte_growth_is_ns3s_newreno_family_only() {
+        use crate::tcp::WindowUnit;
+        let mut t = crate::fixtures::ns2_tcp();
+        t.window_unit = WindowUnit::Bytes;
+        t.ns3_newreno_growth = true;
+        for (cc, whole) in [
+            ("TcpNewReno", true),
+            ("TcpVeno", true),
+            ("TcpLinuxReno", false),
+        ] {
+            t.cc = cc.parse().unwrap();
+            assert_eq!(t.params().ns3_newreno_bytes, whole, "{cc}");
+            assert!(t.params().growth_per_ack == whole, "{cc}");
+        }
+        t.cc = "TcpNewReno".parse().unwrap();
+        t.window_unit = WindowUnit::Packets;
+        assert!(!t.params().ns3_newreno_bytes);
+        t.window_unit = WindowUnit::Bytes;
+        t.ns3_newreno_growth = false;
+        t.growth_per_ack = true;
+        assert!(t.params().growth_per_ack && !t.params().ns3_newreno_bytes);
     }
 }

@@ -79,6 +79,9 @@ pub struct TcpParams {
     /// Congestion control grows once per ACK (`growth_per_ack`, or ns-3's `TcpNewReno`
     /// family under `ns3_newreno_growth`).
     pub growth_per_ack: bool,
+    /// That growth is ns-3's `TcpNewReno::CongestionAvoidance`, in whole bytes
+    /// (`ns3_newreno_growth` with a `TcpNewReno` class and byte-counted windows).
+    pub ns3_newreno_bytes: bool,
     /// cwnd grows only while ns-3's `m_isCwndLimited` holds (`ns3_cwnd_limited` with a class
     /// whose `IncreaseWindow` checks it).
     pub ns3_cwnd_limited: bool,

@@ -53,6 +53,10 @@ pub struct Window {
     /// samples until it is delivered say so (Linux's BBR writes `tp->app_limited` in
     /// ProbeRTT, `bbr_update_min_rtt`); the sender clears it.
     pub app_limited: bool,
+    /// The segment size in bytes when per-ACK growth is ns-3's `TcpNewReno`'s in whole bytes
+    /// (the TCP parameter `ns3_newreno_growth` with a class derived from `TcpNewReno`: ns-3's
+    /// cwnd is a `uint32_t` of bytes, and [`reno_increase`] adds whole bytes); 0 otherwise.
+    pub ns3_mss: f64,
 }
 
 impl Window {
@@ -66,6 +70,7 @@ impl Window {
             max_ssthresh: 0.0,
             pacing_rate: 0.0,
             app_limited: false,
+            ns3_mss: 0.0,
         }
     }
 }
@@ -778,9 +783,24 @@ pub fn slow_start(w: &mut Window, ev: &AckEvent) {
 /// Reno's congestion avoidance, 1/cwnd per segment acknowledged.
 #[inline]
 pub fn reno_increase(w: &mut Window, ev: &AckEvent) {
-    // ns-3's TcpNewReno::CongestionAvoidance: 1/cwnd per ACK, whatever it covers.
-    let credit = if ev.per_ack { 1.0 } else { ev.credit };
-    w.cwnd += credit / w.cwnd;
+    if !ev.per_ack {
+        w.cwnd += ev.credit / w.cwnd;
+    } else if w.ns3_mss > 0.0 {
+        ns3_newreno_increase(w);
+    } else {
+        // Per ACK, whatever it covers (IKRSimLib's TCP_Sender::HandleACK).
+        w.cwnd += 1.0 / w.cwnd;
+    }
+}
+
+/// ns-3.44's `TcpNewReno::CongestionAvoidance` (src/internet/model/tcp-congestion-ops.cc):
+/// once per ACK, max(1, MSS^2 / cwnd) bytes, cwnd in bytes, the sum cast to a `uint32_t`: whole
+/// bytes, so from a window of MSS segments on one byte per ACK (1/MSS of a segment, not 1/cwnd).
+#[cold]
+fn ns3_newreno_increase(w: &mut Window) {
+    let mss = w.ns3_mss;
+    let cwnd_bytes = (w.cwnd * mss + 1e-6).floor().max(1.0);
+    w.cwnd += (mss * mss / cwnd_bytes).max(1.0).floor() / mss;
 }
 
 #[cfg(test)]

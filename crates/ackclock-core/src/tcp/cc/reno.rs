@@ -229,6 +229,36 @@ mod tests {
         assert_eq!(ss.cwnd, 5.0);
     }
 
+    /// ns-3.44's TcpNewReno::CongestionAvoidance adds max(1, MSS^2 / cwnd) bytes per ACK as a
+    /// uint32_t: whole bytes, one from a window of MSS segments on.
+    #[test]
+    fn ns3_newreno_grows_in_whole_bytes() {
+        let two = AckEvent {
+            acked: 2,
+            credit: 2.0,
+            per_ack: true,
+            ..ack()
+        };
+        let grow = |cwnd_bytes: f64| {
+            let mut w = Window::new(cwnd_bytes / 340.0, 1.0, 1e9);
+            w.ns3_mss = 340.0;
+            Reno::default().cong_avoid(&mut w, two);
+            (w.cwnd * 340.0 - cwnd_bytes).round()
+        };
+        // 340^2 / 40 800 = 2.83 -> 2 bytes; 340^2 / 68 000 = 1.7 -> 1 byte; 340^2 / 200 000
+        // = 0.58 -> at least 1 byte.
+        assert_eq!(grow(40_800.0), 2.0);
+        assert_eq!(grow(68_000.0), 1.0);
+        assert_eq!(grow(200_000.0), 1.0);
+        // Exactly 340 segments: 340 bytes^2 / 115 600 bytes = 1 byte.
+        assert_eq!(grow(115_600.0), 1.0);
+        // Slow start still adds one whole segment per ACK.
+        let mut ss = Window::new(4.0, 50.0, 100.0);
+        ss.ns3_mss = 340.0;
+        Reno::default().cong_avoid(&mut ss, two);
+        assert_eq!(ss.cwnd, 5.0);
+    }
+
     #[test]
     fn byte_counting_credits_every_segment_acknowledged() {
         let mut reno = Reno::default();

@@ -190,6 +190,11 @@ impl TcpSender {
                 max_ssthresh: cfg.max_ssthresh as f64,
                 pacing_rate: 0.0,
                 app_limited: false,
+                ns3_mss: if cfg.ns3_newreno_bytes {
+                    cfg.packet_size as f64
+                } else {
+                    0.0
+                },
             },
             dupwnd: 0.0,
             awnd: cfg.window_init_fixed as f64 / 2.0,
