@@ -303,11 +303,26 @@ def test_loss_based_newcomers_fill_the_link(cc: str) -> None:
 def test_ledbat_keeps_its_queueing_delay_near_the_target(profile: str) -> None:
     """RFC 6817: a lone LEDBAT flow holds about TARGET (100 ms) of queueing delay, from the
     one-way delays its ACKs' timestamps tell. Without slow start (ns-3's SSParam "no"): with
-    it, the overshoot's queue drains by one segment per round trip at most."""
+    it, the overshoot's queue drains by one segment per round trip at most. RFC 6817's cap
+    of the flight plus ALLOWED_INCREASE (1) in both profiles (the ns3 profile's is ns-3's 0,
+    next test)."""
     q = dumbbell("ledbat", rate="2Mb/s", delay="10ms", buffer=1000, seconds=40,
-                 profile=profile, cc_params={"slow_start": 0}).queues.set_index("link")
-    q = q.loc["r0->r1"]
+                 profile=profile, cc_params={"slow_start": 0, "allowed_increase": 1})
+    q = q.queues.set_index("link").loc["r0->r1"]
     assert 0.08 < q.mean_sojourn_s < 0.11 and q.utilization > 0.95, q.to_dict()
+
+
+def test_ns3_ledbat_never_grows_a_full_window() -> None:
+    """ns-3.44's TcpLedbat::CongestionAvoidance caps cwnd at the flight before the ACK
+    (m_highTxMark - m_lastAckedSeq + segmentsAcked, ProcessAck having set m_lastAckedSeq to
+    this ACK): a bulk flow without slow start keeps its initial window of 10 segments however
+    far below TARGET its delay is, as ns-3.44 does (tcp-variants-comparison's path with
+    SSParam "no": peak 10 segments, 0.2891 Mb/s in both)."""
+    r = dumbbell("ledbat", rate="2Mb/s", delay="10ms", buffer=1000, seconds=40,
+                 cc_params={"slow_start": 0}, trace=["cwnd"])
+    cwnd = r.tcp_trace[r.tcp_trace.variable == "cwnd"].value
+    assert cwnd.max() == 10 * 536 and cwnd.iloc[-1] == 10 * 536, cwnd.describe()
+    assert r.queues.set_index("link").loc["r0->r1"].mean_sojourn_s < 0.02
 
 
 def test_tcp_lp_yields_to_reno() -> None:

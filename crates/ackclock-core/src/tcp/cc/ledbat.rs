@@ -18,9 +18,12 @@
 //! Without timestamps LEDBAT grows as Reno (ns-3: `LEDBAT_VALID_OWD` unset). TARGET is 100
 //! ms (RFC 6817's upper bound; ns-3's `TargetDelay`). The flight is the one before this ACK
 //! and ALLOWED_INCREASE is `allowed_increase` (1, RFC 6817's SHOULD). ns-3 counts delays in
-//! whole milliseconds and caps cwnd at the flight plus the bytes this ACK acknowledges
-//! (`max_cwnd = m_highTxMark - m_lastAckedSeq + segmentsAcked x segmentSize`):
-//! `allowed_increase` 0 and `cap_adds_acked` 1 under `ns3_cc_defaults`.
+//! whole milliseconds and caps cwnd at that flight alone (`max_cwnd = m_highTxMark -
+//! m_lastAckedSeq + segmentsAcked x segmentSize`, where `TcpSocketBase::ProcessAck` has set
+//! `m_lastAckedSeq` to this ACK before `IncreaseWindow`): `allowed_increase` 0 under
+//! `ns3_cc_defaults`. A sender that keeps its window full then never grows in congestion
+//! avoidance under ns-3's LEDBAT (the cap is the window it already has); it only shrinks while
+//! the queueing delay is above TARGET, and so settles below it.
 
 use super::{
     slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range,
@@ -39,7 +42,6 @@ pub struct Ledbat {
     gain: f64,
     min_cwnd: f64,
     allowed_increase: f64,
-    cap_adds_acked: bool,
     slow_start: bool,
     base_len: usize,
     noise_len: usize,
@@ -102,7 +104,6 @@ crate::params! {
         noise_filter_len: f64 = Param::new("noise_filter_len", 4.0, Range::Whole(1, 32), "CURRENT_FILTER: samples of the current delay").ns3("NoiseFilterLen"),
         min_cwnd: f64 = Param::new("min_cwnd", 2.0, Range::Segments, "MIN_CWND").ns3("MinCwnd"),
         allowed_increase: f64 = Param::new("allowed_increase", 1.0, Range::NonNegative, "ALLOWED_INCREASE over the flight, segments").profile_defaults(&[("ns3", 0.0)]),
-        cap_adds_acked: bool = Param::new("cap_adds_acked", 0.0, Range::Flag, "the cap adds the segments this ACK acknowledges (ns-3)").profile_defaults(&[("ns3", 1.0)]),
         slow_start: bool = Param::new("slow_start", 1.0, Range::Flag, "slow-start until the first increase by delay").ns3("SSParam"),
     }
 }
@@ -124,7 +125,6 @@ impl CongestionOps for Ledbat {
             gain: p.gain,
             min_cwnd: p.min_cwnd,
             allowed_increase: p.allowed_increase,
-            cap_adds_acked: p.cap_adds_acked,
             slow_start: p.slow_start,
             base_len: p.base_history_len as usize,
             noise_len: p.noise_filter_len as usize,
@@ -162,16 +162,11 @@ impl CongestionOps for Ledbat {
         self.queuing_delay = self.current_delay() - self.base_delay();
         let off_target = (self.target - self.queuing_delay) / self.target;
         w.cwnd += self.gain * off_target * ev.credit / w.cwnd;
-        // The flight before this ACK.
+        // The flight before this ACK (ns-3: m_highTxMark - m_lastAckedSeq + segmentsAcked).
         let flight = ev.sent.saturating_sub(ev.una) as f64 + ev.acked as f64;
-        let extra = if self.cap_adds_acked {
-            ev.acked as f64
-        } else {
-            0.0
-        };
         w.cwnd = w
             .cwnd
-            .min(flight + self.allowed_increase + extra)
+            .min(flight + self.allowed_increase)
             .max(self.min_cwnd);
         if w.cwnd <= w.ssthresh {
             w.ssthresh = w.cwnd - 1.0 / 1024.0;
@@ -248,13 +243,18 @@ mod tests {
         let mut w = Window::new(10.0, 5.0, 1e9);
         l.cong_avoid(&mut w, ack(95, 100)); // 5 in flight + 1 acknowledged
         assert_eq!(w.cwnd, 7.0);
-        // ns-3 caps at the flight plus what the ACK acknowledges.
+        // ns-3's TcpLedbat::CongestionAvoidance caps at the flight before the ACK alone
+        // (m_highTxMark - m_lastAckedSeq + segmentsAcked, m_lastAckedSeq already this ACK's),
+        // so a full window does not grow however far below TARGET the delay is.
         let mut ns3 = Ledbat::new(&LedbatParams::for_profile(Some("ns3")), &CcSetup::default());
         ns3.can_ss = false;
         owd(&mut ns3, 0, 20);
         let mut w = Window::new(10.0, 5.0, 1e9);
         ns3.cong_avoid(&mut w, ack(95, 100));
-        assert_eq!(w.cwnd, 7.0);
+        assert_eq!(w.cwnd, 6.0);
+        let mut full = Window::new(10.0, 5.0, 1e9);
+        ns3.cong_avoid(&mut full, ack(91, 100)); // 9 in flight + 1 acknowledged = cwnd
+        assert_eq!(full.cwnd, 10.0);
         assert_eq!(l.ssthresh(&Window::new(3.0, 5.0, 1e9), SimTime::ZERO), 2.0);
     }
 
