@@ -168,7 +168,10 @@ mod tests {
 
     fn hybla(rtt_ms: u64) -> Hybla {
         let mut h = Hybla::new(&HyblaParams::default(), &CcSetup::default());
-        h.pkts_acked(&mut Window::new(1.0, 1.0, 1e9), &sample(rtt_ms * 1000, None));
+        h.pkts_acked(
+            &mut Window::new(1.0, 1.0, 1e9),
+            &sample(rtt_ms * 1000, None),
+        );
         h
     }
 
@@ -255,7 +258,11 @@ mod tests {
         let mut w = Window::new(10.0, 1e9, 1e9);
         h.cong_avoid(&mut w, ack(2));
         // 2^1.8 - 1 = 2.4822 segments = 843.9 bytes -> 843 bytes.
-        assert!((w.cwnd - (10.0 + 843.0 / 340.0)).abs() < 1e-12, "{}", w.cwnd);
+        assert!(
+            (w.cwnd - (10.0 + 843.0 / 340.0)).abs() < 1e-12,
+            "{}",
+            w.cwnd
+        );
         h.rho = 1.0;
         let mut w = Window::new(20.5, 10.0, 1e9);
         // W = 20 whole segments: each ACK of two segments adds 2/20 to the counter.
