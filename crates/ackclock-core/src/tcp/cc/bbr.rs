@@ -20,6 +20,19 @@
 //! then growth by what is delivered up to the target; the window before recovery is restored
 //! when it ends (Linux `bbr_set_cwnd_to_recover_or_restore`). Windows are in segments and
 //! rates in segments per second; at least 4 segments of cwnd.
+//!
+//! `ns3_model` = 1 (the `ns3` profile's default) adds what ns-3.44's `TcpBbr`
+//! (src/internet/model/tcp-bbr.cc) puts on top of the draft:
+//! - `InFlight`: the target and the ProbeBW and Drain comparisons take gain x BDP plus three
+//!   segments (`3 * m_sendQuantum`), two more in ProbeBW's 5/4 phase (`m_cycleIndex == 0`);
+//! - `UpdateTargetCwnd` adds `AckAggregationCwnd` once the pipe is full: the larger of the
+//!   last two windows' (`ExtraAckedRttWindowLength`, 5 rounds each) largest `extraAck`,
+//!   at most 0.1 s of the bandwidth estimate. `UpdateAckAggregation` measures its epoch in
+//!   whole seconds (`uint32_t epochProp`), so the bytes expected in it are 0 for the first
+//!   second, and restarts it once its bytes would reach `AckEpochAckedResetThresh` (4096):
+//!   `extraAck` is then the bytes acknowledged since the last restart, up to 4095, whatever
+//!   the ACKs' timing (12 segments of 340 bytes, 2 of 1448 with delayed ACKs);
+//! - `SetPacingRate` paces 1% below gain x the estimate (`m_pacingMargin`).
 
 use super::{
     AckEvent, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class, Param, Range, Window,
@@ -86,7 +99,28 @@ pub struct Bbr {
     /// Linux's BBR: the flow's stream for ProbeBW's random start phase
     /// (`bbr_reset_probe_bw_mode`); None: the fixed `start_phase`.
     rng: Option<Box<crate::rng::RandomStream>>,
+    /// `ns3_model`: ns-3.44's `TcpBbr` terms (module notes); None: the draft's.
+    ns3: Option<Ns3Terms>,
 }
+
+/// ns-3.44's `TcpBbr` ACK-aggregation state, in bytes as ns-3 keeps it.
+#[derive(Clone, Copy, Debug)]
+struct Ns3Terms {
+    mss: f64,
+    /// `m_ackEpochTime`, `m_ackEpochAcked`.
+    epoch_time: SimTime,
+    epoch_acked: u64,
+    /// `m_extraAcked`, `m_extraAckedIdx`, `m_extraAckedWinRtt`.
+    extra_acked: [u64; 2],
+    idx: usize,
+    win_rtt: u32,
+}
+
+/// ns-3.44's `ExtraAckedRttWindowLength` and `AckEpochAckedResetThresh` defaults.
+const NS3_EXTRA_ACKED_ROUNDS: u32 = 5;
+const NS3_ACK_EPOCH_RESET_BYTES: u64 = 1 << 12;
+/// ns-3.44's `m_pacingMargin`.
+const NS3_PACING_MARGIN: f64 = 0.01;
 
 crate::params! {
     /// BBR's parameters (`cc_params`), each with its declaration.
@@ -105,6 +139,8 @@ crate::params! {
             "an RTT sample equal to rt_prop restarts its window (0: only a lower one)",
             )
             .profile_defaults(&[("linux", 0.0)]),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpBbr terms: InFlight's quanta, ACK aggregation, the 1% pacing margin (module notes)")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -124,6 +160,15 @@ impl CongestionOps for Bbr {
         let mut b = Bbr::with(p, setup.initial_window);
         if setup.linux {
             b.set_linux(setup.mss);
+        } else if p.ns3_model {
+            b.ns3 = Some(Ns3Terms {
+                mss: setup.mss.max(1.0),
+                epoch_time: SimTime::ZERO,
+                epoch_acked: 0,
+                extra_acked: [0; 2],
+                idx: 0,
+                win_rtt: 0,
+            });
         }
         b
     }
@@ -226,6 +271,59 @@ impl Bbr {
             restore_after_probe_rtt: false,
             linux: None,
             rng: None,
+            ns3: None,
+        }
+    }
+
+    /// What is in flight at `gain`: the BDP, and under `ns3_model` ns-3's `TcpBbr::InFlight`
+    /// (three segments of quanta, two more in ProbeBW's 5/4 phase).
+    fn ns3_inflight(&self, gain: f64) -> f64 {
+        let bdp = self.bdp(gain);
+        if self.ns3.is_none() || self.btl_bw == 0.0 || !self.rt_prop.is_finite() {
+            return bdp;
+        }
+        let phase0 = self.mode == Mode::ProbeBw && self.cycle_index == 0;
+        bdp + 3.0 + if phase0 { 2.0 } else { 0.0 }
+    }
+
+    /// ns-3.44's `TcpBbr::UpdateAckAggregation`, after the round count of this ACK.
+    fn ns3_update_ack_aggregation(&mut self, w: &Window, now: SimTime, rs: &RateSample) {
+        let round_start = self.round_start;
+        let bw_bps = (self.btl_bw * self.ns3.map_or(0.0, |t| t.mss) * 8.0) as u64;
+        let Some(t) = self.ns3.as_mut() else { return };
+        if rs.delivered == 0 {
+            return;
+        }
+        if round_start {
+            t.win_rtt = (t.win_rtt + 1).min(31);
+            if t.win_rtt >= NS3_EXTRA_ACKED_ROUNDS {
+                t.win_rtt = 0;
+                t.idx ^= 1;
+                t.extra_acked[t.idx] = 0;
+            }
+        }
+        // `uint32_t epochProp`: the epoch in whole seconds.
+        let epoch_prop = now.0.saturating_sub(t.epoch_time.0) / 1_000_000_000_000;
+        let mut expected = bw_bps * epoch_prop / 8;
+        let acked = (rs.delivered as f64 * t.mss).round() as u64;
+        if t.epoch_acked <= expected || t.epoch_acked + acked >= NS3_ACK_EPOCH_RESET_BYTES {
+            t.epoch_acked = 0;
+            t.epoch_time = now;
+            expected = 0;
+        }
+        t.epoch_acked += acked;
+        let extra = (t.epoch_acked - expected).min((w.cwnd * t.mss) as u64);
+        t.extra_acked[t.idx] = t.extra_acked[t.idx].max(extra);
+    }
+
+    /// ns-3.44's `TcpBbr::AckAggregationCwnd`, in segments.
+    fn ns3_ack_aggregation_cwnd(&self) -> f64 {
+        match self.ns3 {
+            Some(t) if self.filled_pipe => {
+                let max_bytes = ((self.btl_bw * t.mss * 8.0) as u64 / 80) as f64;
+                (t.extra_acked[0].max(t.extra_acked[1]) as f64).min(max_bytes) / t.mss
+            }
+            _ => 0.0,
         }
     }
 
@@ -251,6 +349,9 @@ impl Bbr {
     ) {
         self.update_round(rs, delivered);
         self.update_btl_bw(rs);
+        if self.ns3.is_some() {
+            self.ns3_update_ack_aggregation(w, now, rs);
+        }
         self.update_cycle_phase(now, in_flight);
         self.check_full_pipe(rs);
         self.check_drain(now, in_flight);
@@ -317,9 +418,9 @@ impl Bbr {
         let inflight = in_flight as f64;
         let gain = self.pacing_gain;
         let next = if gain > 1.0 {
-            elapsed && inflight >= self.bdp(gain)
+            elapsed && inflight >= self.ns3_inflight(gain)
         } else if gain < 1.0 {
-            elapsed || inflight <= self.bdp(1.0)
+            elapsed || inflight <= self.ns3_inflight(1.0)
         } else {
             elapsed
         };
@@ -351,7 +452,7 @@ impl Bbr {
             self.pacing_gain = DRAIN_GAIN;
             self.cwnd_gain = HIGH_GAIN;
         }
-        if self.mode == Mode::Drain && in_flight as f64 <= self.bdp(1.0) {
+        if self.mode == Mode::Drain && in_flight as f64 <= self.ns3_inflight(1.0) {
             self.enter_probe_bw(now);
         }
     }
@@ -423,7 +524,11 @@ impl Bbr {
             self.pacing_rate = self.pacing_gain * self.initial_cwnd / rtt;
             return;
         }
-        let rate = self.pacing_gain * self.btl_bw;
+        let mut rate = self.pacing_gain * self.btl_bw;
+        if self.ns3.is_some() {
+            // TcpBbr::SetPacingRate: `rate *= (1.f - m_pacingMargin)`.
+            rate *= 1.0 - NS3_PACING_MARGIN;
+        }
         // Startup never slows the rate down.
         if self.filled_pipe || rate > self.pacing_rate {
             self.pacing_rate = rate;
@@ -436,7 +541,12 @@ impl Bbr {
             self.save_cwnd_later = false;
         }
         let acked = rs.delivered as f64;
-        let target = self.bdp(self.cwnd_gain) + 3.0;
+        let target = if self.ns3.is_some() {
+            // TcpBbr::UpdateTargetCwnd: InFlight(cwnd gain) + AckAggregationCwnd().
+            self.ns3_inflight(self.cwnd_gain) + self.ns3_ack_aggregation_cwnd()
+        } else {
+            self.bdp(self.cwnd_gain) + 3.0
+        };
         let mut cwnd = w.cwnd;
         if self.packet_conservation {
             cwnd = cwnd.max(in_flight as f64 + acked);
@@ -598,5 +708,79 @@ mod tests {
         assert_eq!(w.cwnd, 51.0);
         b.on_exit_recovery(&mut w);
         assert_eq!(w.cwnd, before);
+    }
+
+    fn ns3_bbr(mss: f64) -> Bbr {
+        let p = BbrParams {
+            ns3_model: true,
+            ..BbrParams::default()
+        };
+        Bbr::new(
+            &p,
+            &CcSetup {
+                initial_window: 10.0,
+                mss,
+                ..CcSetup::default()
+            },
+        )
+    }
+
+    /// ns-3.44's TcpBbr::UpdateAckAggregation: with the epoch in whole seconds nothing is
+    /// expected within its first second, and the epoch restarts once its bytes would reach
+    /// 4096, so extraAck is the bytes acknowledged since that restart: with 340-byte segments
+    /// and two per ACK at most 4080 (12 segments), which AckAggregationCwnd adds to the target
+    /// once the pipe is full (at most 0.1 s of the estimate).
+    #[test]
+    fn ns3_model_adds_the_ack_aggregation_of_its_4096_byte_epochs() {
+        let mut b = ns3_bbr(340.0);
+        let w = Window::new(100.0, f64::INFINITY, 1e9);
+        b.btl_bw = 2e6 / 8.0 / 340.0; // 2 Mb/s
+        let two = RateSample {
+            delivered: 2,
+            ..RateSample::default()
+        };
+        for i in 0..20u64 {
+            b.ns3_update_ack_aggregation(&w, SimTime(i * 1_000_000_000), &two);
+        }
+        assert_eq!(b.ns3.unwrap().extra_acked[0], 4080);
+        assert_eq!(
+            b.ns3_ack_aggregation_cwnd(),
+            0.0,
+            "not before the pipe is full"
+        );
+        b.filled_pipe = true;
+        assert_eq!(b.ns3_ack_aggregation_cwnd(), 12.0);
+        // Capped at 0.1 s of the estimate: 2 Mb/s -> 25 000 bytes; 200 kb/s -> 2 500.
+        b.btl_bw = 2e5 / 8.0 / 340.0;
+        assert!((b.ns3_ack_aggregation_cwnd() - 2500.0 / 340.0).abs() < 1e-9);
+        // 1448-byte segments: 2896 bytes, then 5792 >= 4096 restarts: 2 segments.
+        let mut big = ns3_bbr(1448.0);
+        big.btl_bw = 1e7 / 8.0 / 1448.0;
+        big.filled_pipe = true;
+        for i in 0..20u64 {
+            big.ns3_update_ack_aggregation(&w, SimTime(i * 1_000_000_000), &two);
+        }
+        assert_eq!(big.ns3_ack_aggregation_cwnd(), 2.0);
+    }
+
+    /// ns-3.44's TcpBbr::InFlight adds three segments of quanta, two more in ProbeBW's 5/4
+    /// phase; SetPacingRate paces 1% below gain x the estimate.
+    #[test]
+    fn ns3_model_takes_ns3s_quanta_and_pacing_margin() {
+        let mut b = ns3_bbr(1000.0);
+        b.btl_bw = 1000.0;
+        b.rt_prop = 0.1;
+        assert_eq!(b.ns3_inflight(2.0), 203.0);
+        b.mode = Mode::ProbeBw;
+        b.cycle_index = 0;
+        assert_eq!(b.ns3_inflight(1.25), 130.0);
+        b.pacing_gain = 1.25;
+        b.filled_pipe = true;
+        b.set_pacing_rate(0.1);
+        assert!((b.pacing_rate - 1.25 * 0.99 * 1000.0).abs() < 1e-9);
+        let (mut draft, _) = bbr();
+        draft.btl_bw = 1000.0;
+        draft.rt_prop = 0.1;
+        assert_eq!(draft.ns3_inflight(2.0), 200.0);
     }
 }
