@@ -127,3 +127,80 @@ def test_full_tcp_simultaneous_open_is_refused(tmp_path: Any) -> None:
                           capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 2
     assert "simultaneous open" in done.stderr and "not supported" in done.stderr
+
+
+# One segment dropped early by a loss model at the bottleneck's head (fid 0), so that slow
+# start's window is still open when the third duplicate ACK arrives: FullTcpAgent::recv calls
+# dupack_action and drops the ACK (`goto drop`), and FullTcpAgent::dupack_action's
+# fast_retransmit sends only the lost segment; the inflated window sends new data from the
+# next duplicate on (ns-2's one-way Reno sends at once). test-suite-full-fixes' ecn-rexmt.
+ONE_DROP = """
+    Trace set show_tcphdr_ 1
+    set ns [new Simulator]
+    set s1 [$ns node]
+    set r1 [$ns node]
+    set k1 [$ns node]
+    $ns duplex-link $s1 $r1 8Mb 5ms DropTail
+    $ns duplex-link $r1 $k1 800Kb 100ms DropTail
+    $ns queue-limit $r1 $k1 6
+    set tf [open out.tr w]
+    $ns trace-queue $r1 $k1 $tf
+    $ns trace-queue $k1 $r1 $tf
+    set em [new ErrorModule Fid]
+    set el [new ErrorModel/List]
+    $el droplist {DROPS}
+    [$ns link $r1 $k1] errormodule $em
+    $em insert $el
+    $em bind $el 0
+    $em default pass
+    set src [new Agent/TCP/CLASS]
+    set sink [new Agent/TCP/CLASS]
+    $ns attach-agent $s1 $src
+    $ns attach-agent $k1 $sink
+    $ns connect $src $sink
+    $sink listen
+    $src set window_ 100
+    set ftp [$src attach-app FTP]
+    set cf [open cwnd.tr w]
+    $src trace cwnd_
+    $src attach $cf
+    $ns at 0.0 "$ftp start"
+    $ns at END "close $tf; close $cf; exit 0"
+    $ns run
+"""
+
+
+def one_drop(cls: str, drops: str, end: str) -> str:
+    return ONE_DROP.replace("CLASS", cls).replace("DROPS", drops).replace("END", end)
+
+
+@pytest.mark.parametrize("cls", ["FullTcp", "FullTcp/Newreno", "FullTcp/Tahoe"])
+def test_full_tcp_fast_retransmit_sends_one_segment(vs_ns2: Any, cls: str) -> None:
+    got = vs_ns2(one_drop(cls, "4", "1.0")).same("out.tr", "cwnd.tr")
+    lines = [line.split() for line in got["out.tr"].splitlines()]
+    [drop] = [f for f in lines if f[0] == "d"]
+    seq = drop[10]
+    resent = next(i for i, f in enumerate(lines)
+                  if f[0] == "+" and f[4] == "tcp" and f[10] == seq and i > lines.index(drop))
+    after = lines[resent + 1]
+    if cls != "FullTcp/Tahoe":  # Reno and Newreno: no new data at the same instant
+        assert not (after[0] == "+" and after[4] == "tcp" and after[1] == lines[resent][1])
+
+
+def test_full_tcp_lost_syn_is_sent_again(vs_ns2: Any) -> None:
+    """The loss model's first packet on the initiator's side is the SYN (test-suite-full's
+    droppedsyn): FullTcpAgent::timeout resends it after the initial timeout."""
+    got = vs_ns2(one_drop("FullTcp", "0", "8.0")).same("out.tr", "cwnd.tr")
+    lines = [line.split() for line in got["out.tr"].splitlines()]
+    assert lines[0][0] == "d" and lines[0][13] == "0xa"  # the SYN, dropped
+    syns = [f for f in lines if f[0] == "+" and f[13] == "0xa"]
+    assert len(syns) == 1 and float(syns[0][1]) > 1.0  # resent on the timer
+
+
+def test_full_tcp_lost_syn_ack_stays_refused(ns2: Any) -> None:
+    """The module on the acceptor's side: its first packet would be the SYN-ACK, which the
+    engine's drop list does not reach; refused in one line rather than run wrong."""
+    script = one_drop("FullTcp", "0", "8.0").replace(
+        "[$ns link $r1 $k1] errormodule", "[$ns link $k1 $r1] errormodule")
+    r = ns2(textwrap.dedent(script))
+    assert r.code == 2 and "handshake packet other than the SYN" in r.err

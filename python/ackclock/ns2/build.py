@@ -37,6 +37,7 @@ from .values import to_bool
 
 if TYPE_CHECKING:
     from .simulator import Simulator
+    from .topology import SimplexLink
 
 # The engine's clock counts picoseconds in 64 bits, so it ends after about 213 days; the run
 # is given (nearly) all of it: ns-2 has no end time, a script ends where its events end.
@@ -95,13 +96,35 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                     names.append(flows[agent.flow].name)
         two_way = {f.name for f in flows if f.two_way}
         for i, em in modules:
-            d = em.loss_for(fids, two_way)
+            d = em.loss_for(fids, two_way, _initiator_side(sim, sim.links[i], flows))
             if d is not None:
                 links[i].loss = loss_from_table(str(d["kind"]), d)
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
                                   max_packets=2**63, ties="ns2"),
                     nodes=nodes, links=links, flows=flows, source=sim.ctx.script)
+
+
+def _initiator_side(sim: Simulator, link: SimplexLink, flows: list[Flow]) -> set[str]:
+    """The two-way connections whose initiator's packets cross `link` (static routing by
+    hop count: the link leads away from the initiator's node)."""
+    out = set()
+    for f in flows:
+        if not f.two_way:
+            continue
+        hops = {f.from_: 0}
+        frontier = [f.from_]
+        while frontier:
+            nxt = []
+            for n in frontier:
+                for lk in sim.links:
+                    if lk.src.name == n and lk.dst.name not in hops:
+                        hops[lk.dst.name] = hops[n] + 1
+                        nxt.append(lk.dst.name)
+            frontier = nxt
+        if hops.get(link.src.name, -1) + 1 == hops.get(link.dst.name):
+            out.add(f.name)
+    return out
 
 
 def _flow(agent: object) -> Flow | None:

@@ -100,9 +100,12 @@ class ErrorModule(ErrorModel):
         return " ".join(m.handle for m in self.models)
 
     def loss_for(self, fids: dict[int, list[str]],
-                 two_way: set[str] | frozenset[str] = frozenset()) -> dict[str, object] | None:
+                 two_way: set[str] | frozenset[str] = frozenset(),
+                 initiator_side: set[str] | frozenset[str] = frozenset()
+                 ) -> dict[str, object] | None:
         """The engine's loss model for this module (``fids``: flow id -> the flows' names;
-        ``two_way``: the names of FullTcp connections)."""
+        ``two_way``: the names of FullTcp connections; ``initiator_side``: those whose
+        initiator's packets cross the module's link)."""
         if self.default_model is not None:
             raise Ns2Error(unsupported("an ErrorModule default model"), self.created_at)
         # A model bound to a flow id no flow carries never sees a packet.
@@ -131,11 +134,13 @@ class ErrorModule(ErrorModel):
         if flows[0] in two_way:
             # A FullTcp initiator's first two packets are the handshake's (SYN, then the ACK
             # of the SYN-ACK: FullTcpAgent::recv in SYN_SENT), where the engine numbers the
-            # SYN 1 and the first data segment 2: the model's packet n + 1 is the engine's n.
-            if 1 in packets or 2 in packets:
+            # SYN 1 and the first data segment 2: the model's SYN is the engine's, its packet
+            # n + 1 beyond the handshake the engine's n. The engine's list does not count the
+            # handshake's pure ACK.
+            if 2 in packets or (1 in packets and flows[0] not in initiator_side):
                 raise Ns2Error(unsupported(f"an {model.cls} dropping a FullTcp handshake"
-                                           " packet"), self.created_at)
-            packets = [n - 1 for n in packets]
+                                           " packet other than the SYN"), self.created_at)
+            packets = [n if n == 1 else n - 1 for n in packets]
         out: dict[str, object] = {"kind": "drop_list", "flow": flows[0], "packets": packets}
         if _flag(model, "delay_pkt_"):
             raise Ns2Error(unsupported(f"an {model.cls} delaying the packets it takes"

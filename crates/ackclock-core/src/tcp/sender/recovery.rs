@@ -385,6 +385,12 @@ impl TcpSender {
         self.first_partial = true;
         self.emit(self.una, now, out, c);
         self.arm_timer(now);
+        if self.full_tcp && self.recovery != Recovery::Sack {
+            // FullTcpAgent::recv: `dupack_action(); goto drop;` on the third duplicate, and
+            // dupack_action's fast_retransmit sends the one segment (foutput): new data waits
+            // for the next duplicate's send_much, whatever the inflated window allows now.
+            return;
+        }
         self.send_much(now, out, c);
     }
 
