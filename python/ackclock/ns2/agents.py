@@ -1138,6 +1138,97 @@ class Cbr(TrafficApp):
         # The interval the script wrote, while it still decides the rate (a later rate_ or
         # packetSize_ takes over): the engine gets it as written.
         self.interval_text: str | None = None
+        # On a one-way TCP or a TFRC agent the front end runs the source (below): the
+        # packets sent so far (CBR_Traffic::seqno_) and the generation of its timer, moved
+        # by each start and stop so that a timer they replaced does nothing.
+        self.seqno = 0
+        self.timer_gen = 0
+
+    # --- on a one-way TCP or TFRC agent: CBR_Traffic's timer run by the front end ----------
+    #
+    # ns-2.35 tools/cbr_traffic.cc and trafgen.cc: `CBR_Traffic::start` sends at once
+    # (`timeout()`); each `TrafficGenerator::timeout`, while running, hands the agent
+    # packetSize_ bytes (`Application::send` -> the agent's `sendmsg`) and reschedules itself
+    # `next_interval()` later: (packetSize_ << 3) / rate_ recomputed at each packet (so an
+    # `interval_` or `rate_` set during the run holds from the next one), jittered by
+    # `Random::uniform(-0.5, 0.5)` of itself with `random_`, and none after maxpkts_
+    # packets. `stop` cancels the timer.
+
+    def drives_agent(self) -> bool:
+        """Whether the source runs here: its agent is a one-way TCP or a TFRC agent (a UDP
+        agent's CBR is the engine's own source)."""
+        from .tfrc import TfrcAgent
+
+        agent = self.agent
+        return isinstance(agent, TfrcAgent) or (
+            isinstance(agent, TcpAgent) and not isinstance(agent, FullTcpAgent))
+
+    def cmd_start(self) -> None:
+        if not self.drives_agent():
+            super().cmd_start()
+            return
+        sim = self.ctx.simulator
+        if sim is None:
+            raise TclError(f"{self.handle}: no simulator")
+        self.running, self.stopped = True, False
+        self.timer_gen += 1
+        gen = self.timer_gen
+        sim.when_running(lambda: self._timeout(gen))
+
+    def cmd_stop(self) -> None:
+        if not self.drives_agent():
+            super().cmd_stop()
+            return
+        self.running, self.stopped = False, True
+        self.timer_gen += 1
+
+    def _timeout(self, gen: int) -> None:
+        if gen != self.timer_gen or not self.running:
+            return
+        self._sendmsg(to_int(self.vars["packetSize_"]))
+        nxt = self._next_interval()
+        if nxt > 0:
+            sim = self.ctx.simulator
+            assert sim is not None
+            sim.call_after(nxt, lambda: self._timeout(gen))
+        else:
+            self.running = False
+
+    def _next_interval(self) -> float:
+        """CBR_Traffic::next_interval, -1 once maxpkts_ packets are sent."""
+        bps = float(ns2_bandwidth(self.vars["rate_"]))
+        if bps <= 0:
+            raise Ns2Error(f"{self.handle}: rate_ {self.vars['rate_']} is not positive",
+                           self.var_where("rate_"))
+        interval = self._bits() / bps
+        t = interval
+        if to_float(self.vars["random_"]) != 0:
+            t += interval * (-0.5 + self.ctx.default_rng().uniform())
+        self.seqno += 1
+        return t if self.seqno < to_int(self.vars["maxpkts_"]) else -1.0
+
+    def _sendmsg(self, nbytes: int) -> None:
+        """The agent's sendmsg: TcpAgent::sendmsg and TfrcAgent::sendmsg both count whole
+        packets of the agent's size_ (packetSize_), a part rounded up."""
+        from .tfrc import TfrcAgent
+
+        agent = self.agent
+        assert agent is not None
+        size = to_int(agent.vars["packetSize_"])
+        npkts = -(-nbytes // size) if size > 0 else 0
+        if isinstance(agent, TfrcAgent):
+            if agent.vars["maxqueue_"].strip() != "MAXSEQ":
+                raise Ns2Error(unsupported(f"{self.cls} over TFRC with maxqueue_"),
+                               agent.var_where("maxqueue_"))
+            if agent.app_driven():
+                agent._advanceby(npkts)
+            elif not agent.started:
+                # TfrcAgent::advanceby starts an agent that has sent nothing; with
+                # SndrType_ 0 it sends at its own rate from then on, whatever it is given.
+                agent._control(True)
+            return
+        assert isinstance(agent, TcpAgent)
+        agent._advanceby(npkts)
 
     def _bits(self) -> int:
         return to_int(self.vars["packetSize_"]) * 8

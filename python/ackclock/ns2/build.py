@@ -159,9 +159,9 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
     if not isinstance(sink, TcpSink):
         raise Ns2Error(f"TCP agent {agent.handle} is connected to a {sink.cls if sink else '?'}"
                        ", not a TCPSink", agent.created_at)
-    if agent.app is not None and not isinstance(agent.app, Ftp | Telnet):
-        raise Ns2Error(unsupported(f"{agent.app.cls} over TCP (only Application/FTP and"
-                                   " Telnet)"), agent.app.created_at)
+    if agent.app is not None and not isinstance(agent.app, Ftp | Telnet | Cbr):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over TCP (only Application/FTP,"
+                                   " Telnet and Traffic/CBR)"), agent.app.created_at)
     params = agent.tcp_params()
     params.update(sink.sink_params())
     variant, cc = agent.variant, agent.cc
@@ -250,8 +250,9 @@ def _tfrc_flow(agent: TfrcAgent) -> Flow | None:
     if not isinstance(sink, TfrcSinkAgent):
         raise Ns2Error(f"TFRC agent {agent.handle} is connected to a"
                        f" {sink.cls if sink else '?'}, not an Agent/TFRCSink", agent.created_at)
-    if agent.app is not None and not isinstance(agent.app, Ftp):
-        raise Ns2Error(unsupported(f"{agent.app.cls} over TFRC (only Application/FTP)"),
+    if agent.app is not None and not isinstance(agent.app, Ftp | Cbr):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over TFRC (only Application/FTP and"
+                                   " Traffic/CBR)"),
                        agent.app.created_at)
     return Flow(name=agent.handle, kind="tfrc", from_=ends[0], to=ends[1],
                 tfrc=agent.tfrc_params(sink), app=apps.Ftp(start=NEVER),
