@@ -9,11 +9,14 @@
 //! as the original `sch_fq`). The sender applies the rate (`sender.rs`: a segment leaves no
 //! sooner than 1 / rate after the previous one); the rate is in segments per second.
 //!
-//! ns-3's `TcpSocketBase::UpdatePacingRate` has the same ratios and threshold but takes cwnd
-//! alone, and what it leaves unpaced is the initial window (`PaceInitialWindow` false), not
-//! ten segments: the sender applies packets_out and the ten segments only with Linux's
-//! recovery (`rack`, the `linux` profile), to whatever rate paces the flow (BBR's too, as
-//! Linux does). Before the first RTT sample no flow is paced.
+//! ns-3.44's `TcpSocketBase::UpdatePacingRate` has the same ratios and threshold and takes
+//! max(cWnd, m_bytesInFlight), and what it leaves unpaced is the initial window
+//! (`PaceInitialWindow` false), not ten segments: the sender applies packets_out and the ten
+//! segments only with Linux's recovery (`rack`, the `linux` profile), to whatever rate paces
+//! the flow (BBR's too, as Linux does); other senders take cwnd alone, which differs from
+//! ns-3's only while the flight exceeds cwnd, when a window-limited sender sends nothing
+//! (tried on tcp-pacing: every measure unchanged, docs/validation.md). Before the first RTT
+//! sample no flow is paced.
 //!
 //! Not modelled: the credit Linux gives back when a segment leaves late
 //! (`tcp_update_skb_after_send` shortens the next gap by up to half), and the ratios as
