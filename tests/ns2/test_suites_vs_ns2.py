@@ -75,6 +75,8 @@ MATCHING: dict[str, set[str]] = {
             "q_weight", "q_weight_auto", "congested_mark_p", "congested", "congested1_mark_p",
             "congested2_mark_p", "gentleEcn"},
     "monitor": set(),
+    # CBR on TFRC agents (CBR_Traffic driving TfrcAgent::sendmsg) and TFRC's on-off sources.
+    "quiescent": {"tfrc_onoff", "tfrc_onoff_oldcode", "tfrc_cbr", "tfrc_cbr_conservative"},
 }
 
 
