@@ -786,6 +786,7 @@ impl TcpSender {
             srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
             ca_state: self.ca_state(),
             lost: 0,
+            min_rtt_s: 0.0,
         };
         self.cc.set_state(&mut self.w, state, &conn);
     }
@@ -819,6 +820,7 @@ impl TcpSender {
                 srtt_s,
                 ca_state: self.ca_state(),
                 lost: 0,
+                min_rtt_s: 0.0,
             };
             self.cc.cong_control(&mut self.w, &rs, &conn);
             self.pacing_rate = self.w.pacing_rate;

@@ -215,6 +215,7 @@ impl CongestionOps for Bbr {
         if self.is_linux() {
             self.set_ca_state(conn.ca_state);
             self.set_lost(conn.lost);
+            self.linux_init_min_rtt(conn.min_rtt_s);
             self.linux_on_ack(w, conn.now, rs, conn.delivered, conn.in_flight, conn.srtt_s);
             w.pacing_rate = self.pacing_rate;
             return;

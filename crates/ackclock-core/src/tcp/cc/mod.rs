@@ -182,6 +182,9 @@ pub struct Conn {
     /// Segments marked lost so far (`tp->lost`: each segment marked, and each retransmission
     /// marked again; `rack` senders only, else 0).
     pub lost: u64,
+    /// The connection's minimum RTT in seconds (`tcp_min_rtt`: every clean sample since the
+    /// handshake's, the SYN's included; `rack` senders only, else 0).
+    pub min_rtt_s: f64,
 }
 
 /// Linux's congestion-avoidance states (`enum tcp_ca_state`), in its order.

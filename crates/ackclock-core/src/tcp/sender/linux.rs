@@ -505,6 +505,7 @@ impl TcpSender {
             srtt_s,
             ca_state: state,
             lost,
+            min_rtt_s: min_rtt as f64 * 1e-12,
         };
         if self.in_recovery && !was_in_recovery {
             self.cc.set_state(&mut self.w, CaState::Recovery, &conn);
@@ -827,6 +828,11 @@ impl TcpSender {
             srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
             ca_state: l.state,
             lost: l.lost,
+            min_rtt_s: if l.min_rtt == u64::MAX {
+                0.0
+            } else {
+                l.min_rtt as f64 * 1e-12
+            },
         };
         self.cc.set_state(&mut self.w, CaState::Loss, &conn);
         self.w.cwnd = (l.board.in_flight(self.maxseq - self.una) + 1) as f64;

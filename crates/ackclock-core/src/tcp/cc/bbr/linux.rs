@@ -308,6 +308,18 @@ impl Bbr {
         Self::lt_reset_interval(l, delivered);
     }
 
+    /// `bbr_init`: the min-RTT filter starts from the connection's minimum RTT so far
+    /// (`bbr->min_rtt_us = tcp_min_rtt(tp)`), which after the handshake is the SYN's round
+    /// trip: small frames, so below any full segment's. Until a lower sample or the window's
+    /// end (ProbeRTT, 10 s on), BDP and cwnd follow that RTT. `min_rtt_s` 0 (no sample,
+    /// no handshake): the first sample sets it, as before. Called before the first ACK's
+    /// `linux_on_ack`; a no-op once the flow has started.
+    pub fn linux_init_min_rtt(&mut self, min_rtt_s: f64) {
+        if self.linux.as_ref().is_some_and(|l| !l.started) && min_rtt_s > 0.0 {
+            self.rt_prop = min_rtt_s;
+        }
+    }
+
     /// `bbr_main`: one ACK's rate sample; `delivered` is the connection's total,
     /// `in_flight` what is in flight after the ACK, `srtt_s` the smoothed RTT.
     pub fn linux_on_ack(
