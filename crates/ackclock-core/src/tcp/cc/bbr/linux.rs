@@ -22,7 +22,9 @@
 //! - Rounds and bandwidth only from valid samples (`bbr_update_bw`).
 //! - The min-RTT filter is stamped when the flow starts (`bbr_init`), not at time 0, so a
 //!   flow starting late does not enter ProbeRTT at once; ProbeRTT's end restores cwnd
-//!   (`bbr_check_probe_rtt_done`).
+//!   (`bbr_check_probe_rtt_done`). Its first value is the connection's minimum RTT, the
+//!   handshake's (`bbr->min_rtt_us = tcp_min_rtt(tp)`), below any full segment's; the stamp
+//!   is taken at the first ACK, a round trip after Linux's (docs/validation.md, tenth pass).
 //! - Only a sample below the minimum renews the filter (`bbr_update_min_rtt` renews with one
 //!   equal to it too; the parameter `min_rtt_equal_renews`, 0 under the `linux` profile): a
 //!   host's own latency varies, so Linux never measures its first minimum again to the
