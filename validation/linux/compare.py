@@ -6,7 +6,8 @@ userspace link emulator (`linkem.c`) giving each direction a rate, a propagation
 DropTail FIFO of N waiting packets and Bernoulli loss on data segments. ackclock runs the same
 path: two nodes, one duplex link with that rate, delay and queue limit (the `linux` profile's
 plain DropTail accounting: N waiting, one on the line, as linkem) and the Bernoulli loss on the
-data direction, the flows started and stopped as iperf3's.
+data direction at the link's entry, before the queue, as linkem's, the flows started and stopped
+as iperf3's.
 
 For each case it prints goodput, retransmissions, mean smoothed RTT, mean cwnd, queue drops and
 (two flows) Jain's index of the flows' goodputs while both run, Linux beside ackclock, and draws
@@ -412,8 +413,13 @@ def _run_ackclock(case: Case, seed: int, tcp: dict[str, Any] | None) -> dict[str
         net.defaults(**tcp)
     net.nodes("a", "b")
     loss = {"kind": "bernoulli", "p": case.p} if case.p > 0 else None
-    net.link("a", "b", rate=f"{case.rate_mbps:g}Mb/s", delay=f"{case.rtt_ms / 2:g}ms",
-             queue_limit=case.qlim, loss=loss)
+    link = net.link("a", "b", rate=f"{case.rate_mbps:g}Mb/s", delay=f"{case.rtt_ms / 2:g}ms",
+                    queue_limit=case.qlim, loss=loss)
+    # linkem draws its loss as a frame arrives, before the queue (linkem.c `arrive`): a lost
+    # segment never takes the link's time. ackclock's loss model by default takes packets as
+    # they leave the link, so at p = 10% a tenth of the link carried segments that were then
+    # lost (BBR, which keeps the link busy, lost 4.4% of goodput to it on 5 Mb/s).
+    link.loss_at_entry = True
     for i in range(1, case.flows + 1):
         start = 0.001 + (i - 1) * case.stagger
         net.tcp(f"f{i}", "a", "b", cc=case.cc, start=f"{start:g}s",
@@ -444,9 +450,10 @@ def _run_ackclock(case: Case, seed: int, tcp: dict[str, Any] | None) -> dict[str
         shares = [_delivered_between(series[i], case.stagger + 1, case.duration) for i in (1, 2)]
         jain = _jain(shares)
     ab = queues.loc["a->b"]
-    # ackclock's loss model takes packets after they cross the link (linkem's, before the
-    # queue): the rate is over what crossed it.
-    loss = float(ab.lost_packets) / max(float(ab.departed_packets), 1.0)
+    # The loss rate over the data direction's arrivals, as linkem's drop_loss / data_rx: the
+    # loss model takes them at the entry, the queue drops some of the rest, the others depart.
+    arrived = float(ab.lost_packets) + float(ab.dropped_packets) + float(ab.departed_packets)
+    loss = float(ab.lost_packets) / max(arrived, 1.0)
     return {"flows": flows, "drops": int(ab.dropped_packets), "jain": jain,
             "series": series, "loss": loss}
 
