@@ -107,11 +107,15 @@ class Replay(App):
 class Tmix(App):
     """Replays a file of Tmix connection vectors between the flow's ends (TCP only):
     ``delay_box=False`` ignores the vectors' minimum RTTs, ``losses=False`` their loss rates
-    (ns-2's ``set-lossless``); results in ``Results.connections``."""
+    (ns-2's ``set-lossless``); ``rtt_added=True`` adds each vector's RTT to the path's (ns-2.35's
+    Tmix_DelayBox), ``windows=True`` caps each side at its ``w`` line's window (ns-2.35's
+    Tmix); results in ``Results.connections``."""
 
     file: str
     delay_box: bool | None = None
     losses: bool | None = None
+    rtt_added: bool | None = None
+    windows: bool | None = None
     start: When = "0s"
     stop: Time | None = None
     kind: ClassVar[str] = "tmix"

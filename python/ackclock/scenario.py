@@ -1225,12 +1225,18 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         conns = read_vectors(_relative(app.file, f"{ap}.file", base_dir), f"{ap}.file")
         delay_box = _flag(app.delay_box, True, f"{ap}.delay_box")
         losses = _flag(app.losses, True, f"{ap}.losses") and delay_box
+        rtt_added = _flag(app.rtt_added, False, f"{ap}.rtt_added")
+        windows = _flag(app.windows, False, f"{ap}.windows")
         n = len(conns["start_ps"])
         if not delay_box:
             conns["rtt_ps"] = [0] * n
         if not losses:
             conns["loss_initiator"], conns["loss_acceptor"] = [0.0] * n, [0.0] * n
-        return base | {"connections": conns}
+        windows_i = conns.pop("window_initiator")
+        windows_a = conns.pop("window_acceptor")
+        if windows and (any(windows_i) or any(windows_a)):
+            conns["window_initiator"], conns["window_acceptor"] = windows_i, windows_a
+        return base | {"connections": conns} | ({"rtt_added": True} if rtt_added else {})
     if isinstance(app, Replay):
         if app.file is None:
             raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")

@@ -250,6 +250,11 @@ APP: Mapping[str, Mapping[str, Key]] = {
         "delay_box": Key("bool", "each connection's own minimum RTT (Tmix_DelayBox); default"
                          " true"),
         "losses": Key("bool", "the vectors' loss rates; default true"),
+        "rtt_added": Key("bool", "the delay box adds each vector's RTT to the path's, as"
+                         " ns-2.35's Tmix_DelayBox; default false (the vector's RTT where"
+                         " longer than the path's)"),
+        "windows": Key("bool", "each side's window is its vector's w line over the segment"
+                       " size, as ns-2.35's Tmix; default false (the flow's window)"),
     },
 }
 

@@ -35,7 +35,8 @@ US = 1_000_000  # picoseconds per microsecond
 def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
     """The connections of a vector file, as the engine's ``app.connections``: one list per
     field (see :func:`as_connections` for one dict per connection). Per connection:
-    ``start_ps``, ``concurrent``, ``rtt_ps``, ``loss_initiator``, ``loss_acceptor`` and
+    ``start_ps``, ``concurrent``, ``rtt_ps``, ``loss_initiator``, ``loss_acceptor``,
+    ``window_initiator`` and ``window_acceptor`` (the ``w`` line's bytes, 0 without one) and
     ``adus`` (how many ADUs it has); per ADU, all connections' in order: ``adu_side`` (0 the
     initiator writes it, 1 the acceptor), ``adu_bytes`` and ``adu_wait_ps`` (the wait before
     it: after the peer's previous ADU arrived, or the writer's own previous ADU, see
@@ -83,6 +84,7 @@ def as_connections(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
             "start_ps": columns["start_ps"][i], "concurrent": columns["concurrent"][i],
             "rtt_ps": columns["rtt_ps"][i],
             "loss": [columns["loss_initiator"][i], columns["loss_acceptor"][i]],
+            "window": [columns["window_initiator"][i], columns["window_acceptor"][i]],
             "adus": [{"side": columns["adu_side"][a], "bytes": columns["adu_bytes"][a],
                       "wait_ps": columns["adu_wait_ps"][a]} for a in range(j, j + k)],
         })
@@ -96,6 +98,8 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
     rtt_ps: list[int] = []
     loss_i: list[float] = []
     loss_a: list[float] = []
+    win_i: list[int] = []
+    win_a: list[int] = []
     counts: list[int] = []
     sides: list[int] = []
     sizes: list[int] = []
@@ -129,6 +133,8 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
             rtt_ps.append(0)
             loss_i.append(0.0)
             loss_a.append(0.0)
+            win_i.append(0)
+            win_a.append(0)
             counts.append(0)
             seq_wait = 0
             conc_wait = [0, 0]
@@ -136,7 +142,12 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
         if not started:
             raise fail(n, f"{quote(key)} before the first SEQ or CONC header")
         if key == "w":
-            _numbers(words, line, n, fail)
+            numbers = _numbers(words, line, n, fail)
+            if len(numbers) == 2:
+                # ns-2.35 reads the two windows with %d: whole bytes.
+                if not all(0 <= x <= 2**32 - 1 for x in numbers):
+                    raise fail(n, "w needs two windows of 0 to 4294967295 bytes")
+                win_i[-1], win_a[-1] = (int(x) for x in numbers)
         elif key == "r":
             rtt_ps[-1] = round(_one(_numbers(words, line, n, fail), n, fail) * US)
         elif key == "l":
@@ -173,7 +184,8 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
         raise ScenarioError(f"a connection starting at {empty / US:g} us has no ADUs",
                             path=f"{where} ({path.name})")
     return {"start_ps": start_ps, "concurrent": concurrent_of, "rtt_ps": rtt_ps,
-            "loss_initiator": loss_i, "loss_acceptor": loss_a, "adus": counts,
+            "loss_initiator": loss_i, "loss_acceptor": loss_a, "window_initiator": win_i,
+            "window_acceptor": win_a, "adus": counts,
             "adu_side": sides, "adu_bytes": sizes, "adu_wait_ps": waits}
 
 

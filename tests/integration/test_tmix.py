@@ -101,6 +101,7 @@ def test_synthetic_vectors_replay_completely(tmp_path: Path) -> None:
         ("SEQ 0 1\n> 10\nt nan\n< 10\n", "expected one non-negative number"),
         ("SEQ 0 1\n> 10\nt inf\n< 10\n", "expected one non-negative number"),
         ("SEQ nan 1\n> 10\n", "SEQ needs a start time in microseconds"),
+        ("SEQ 0 1\nw -1 5\n> 10\n", "w needs two windows"),
         ("CONC inf 1 0\nc> 10\n", "CONC needs a start time in microseconds"),
     ],
 )
@@ -235,3 +236,72 @@ def test_closed_connections_give_back_their_endpoints() -> None:
     res = sim.results()
     assert all(f is not None for f in res["connections"].to_dict()["finish_s"])
     assert all(sim.tcp_vars(h) is None for h in halves)
+
+
+def _second_connection_duration(tmp_path: Path, vector_text: str, **app: bool) -> float:
+    """Connection 2 of a vector file (a 200 B request, a 1.5 MB response) on a 100 ms path
+    (2 x 25 ms each way) with ample queues."""
+    from ackclock.apps import Tmix
+
+    vec = tmp_path / "v.vec"
+    vec.write_text(vector_text)
+    net = ac.Network("tmix")
+    net.nodes("i", "r", "a")
+    net.link("i", "r", rate="1Gb/s", delay="25ms", queue_limit=10_000)
+    net.link("r", "a", rate="1Gb/s", delay="25ms", queue_limit=10_000)
+    net.tcp("bg", "i", "a", app=Tmix(file=str(vec), **app), window=1000, packet_size=1460)
+    return float(net.run(duration="30s").connections.iloc[1].duration_s)
+
+
+def test_rtt_added_holds_each_packet_half_the_vector_rtt_on_top_of_the_path(
+        tmp_path: Path) -> None:
+    # ns-2.35's Tmix_DelayBoxClassifier (create_flow_table, recv) holds every packet r / 2 in
+    # each direction whatever the path's delay. Connection 2's r is 120 ms: by default its
+    # base RTT is max(100 ms path, 120 ms) = 120 ms; with rtt_added 220 ms. Its handshake,
+    # request and about ten window-growing rounds of the response scale with that RTT.
+    text = SAMPLE.read_text()
+    base = _second_connection_duration(tmp_path, text)
+    added = _second_connection_duration(tmp_path, text, rtt_added=True)
+    assert 1.6 < added / base < 2.0, (base, added)
+    # With r below the path's RTT the default adds nothing, rtt_added still r.
+    short = text.replace("r 120000", "r 60000")
+    assert _second_connection_duration(tmp_path, short) == pytest.approx(
+        _second_connection_duration(tmp_path, short, delay_box=False), rel=0.01)
+    assert _second_connection_duration(tmp_path, short, rtt_added=True) > 1.4 * (
+        _second_connection_duration(tmp_path, short))
+
+
+def test_windows_cap_each_side_at_its_w_line(tmp_path: Path) -> None:
+    # ns-2.35's Tmix sets each FullTcp agent's window_ to its side's w over the MSS
+    # (ConnVector::set_init_win, Tmix instproc setup-tcp). The acceptor's w of 14 600 bytes
+    # is 10 segments of 1460: its 1.5 MB response (1028 segments) then takes at least 103
+    # round trips of 120 ms; with the flow's window of 1000 it takes about ten.
+    text = SAMPLE.read_text().replace("SEQ 250000 2 0 2\nw 65535 65535",
+                                      "SEQ 250000 2 0 2\nw 65535 14600")
+    [_, conn, _] = as_connections(read_vectors(_write(tmp_path, text), "app.file"))
+    assert conn["window"] == [65535, 14600]
+    free = _second_connection_duration(tmp_path, text)
+    capped = _second_connection_duration(tmp_path, text, windows=True)
+    assert free < 3.0
+    assert capped > 103 * 0.12, (free, capped)
+
+
+def test_windows_travel_to_the_engine_only_when_asked(tmp_path: Path) -> None:
+    from ackclock.apps import Tmix
+    from ackclock.scenario import resolve
+
+    def columns(**app: bool) -> dict[str, list[object]]:
+        net = ac.Network("tmix")
+        net.nodes("i", "a")
+        net.link("i", "a", rate="1Gb/s", delay="1ms")
+        net.tcp("bg", "i", "a", app=Tmix(file=str(SAMPLE), **app))
+        return resolve(net.scenario("1s"))["flows"][0]["app"]["connections"]
+
+    assert "window_initiator" not in columns()
+    assert columns(windows=True)["window_acceptor"] == [65535, 65535, 65535]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "w.vec"
+    p.write_text(text)
+    return p

@@ -159,6 +159,10 @@ fn is_zero_u8(x: &u8) -> bool {
     *x == 0
 }
 
+fn is_false(x: &bool) -> bool {
+    !*x
+}
+
 fn default_profile() -> String {
     "ns2".to_string()
 }
@@ -426,6 +430,12 @@ pub enum AppConfig {
         )]
         #[schemars(with = "tmix_columns::Columns")]
         connections: Vec<TmixConnection>,
+        /// Tmix_DelayBox as ns-2.35's `Tmix_DelayBoxClassifier` (`create_flow_table`,
+        /// `recv`): every packet of a connection waits half its vector's `r` in each
+        /// direction on top of the path's own delay, so its base RTT is the path's plus
+        /// `r`; false: `r` replaces the path's RTT where it is longer (see `traffic/tmix/`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        rtt_added: bool,
     },
 }
 
@@ -444,6 +454,11 @@ pub struct TmixConnection {
     /// Loss rates of the packets the initiator and the acceptor send.
     #[serde(default)]
     pub loss: [f64; 2],
+    /// The initiator's and the acceptor's window in bytes (the vector's `w` line), each
+    /// capping its own side's sending as ns-2.35's Tmix sets each FullTcp agent's
+    /// `window_` (`ConnVector::set_init_win`, `Tmix instproc setup-tcp`); 0: the flow's.
+    #[serde(default)]
+    pub window: [u32; 2],
     pub adus: Vec<TmixAdu>,
 }
 
@@ -474,6 +489,11 @@ mod tmix_columns {
         rtt_ps: Vec<u64>,
         loss_initiator: Vec<f64>,
         loss_acceptor: Vec<f64>,
+        /// Each side's window in bytes (0: the flow's); absent: none has one.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        window_initiator: Vec<u32>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        window_acceptor: Vec<u32>,
         adus: Vec<u32>,
         /// 0: written by the initiator, 1: by the acceptor.
         adu_side: Vec<u8>,
@@ -497,6 +517,17 @@ mod tmix_columns {
                 )));
             }
         }
+        for (name, len) in [
+            ("window_initiator", c.window_initiator.len()),
+            ("window_acceptor", c.window_acceptor.len()),
+        ] {
+            if len != 0 && len != n {
+                return Err(D::Error::custom(format!(
+                    "connections.{name}: {len} values for {n} connections"
+                )));
+            }
+        }
+        let win = |w: &[u32], i: usize| w.get(i).copied().unwrap_or(0);
         let total: u64 = c.adus.iter().map(|&k| k as u64).sum();
         for (name, len) in [
             ("adu_side", c.adu_side.len()),
@@ -531,6 +562,7 @@ mod tmix_columns {
                     concurrent: c.concurrent[i],
                     rtt_ps: c.rtt_ps[i],
                     loss: [c.loss_initiator[i], c.loss_acceptor[i]],
+                    window: [win(&c.window_initiator, i), win(&c.window_acceptor, i)],
                     adus,
                 }
             })
@@ -540,7 +572,12 @@ mod tmix_columns {
 
     pub fn serialize<S: Serializer>(conns: &[TmixConnection], s: S) -> Result<S::Ok, S::Error> {
         let mut c = Columns::default();
+        let windows = conns.iter().any(|conn| conn.window != [0, 0]);
         for conn in conns {
+            if windows {
+                c.window_initiator.push(conn.window[0]);
+                c.window_acceptor.push(conn.window[1]);
+            }
             c.start_ps.push(conn.start_ps);
             c.concurrent.push(conn.concurrent);
             c.rtt_ps.push(conn.rtt_ps);

@@ -538,6 +538,8 @@ fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<
     d.set_item("rtt_ps", v.rtt_ps)?;
     d.set_item("loss_initiator", v.loss_initiator)?;
     d.set_item("loss_acceptor", v.loss_acceptor)?;
+    d.set_item("window_initiator", v.window_initiator)?;
+    d.set_item("window_acceptor", v.window_acceptor)?;
     d.set_item("adus", v.adus)?;
     // As a list of numbers: a Vec<u8> would become Python bytes.
     let sides: Vec<u32> = v.adu_side.iter().map(|&s| s.into()).collect();

@@ -27,6 +27,7 @@ from .agents import (
     TcpAgent,
     TcpSink,
     UdpAgent,
+    _param,
 )
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
@@ -303,11 +304,31 @@ def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
         sim.ctx.delete(sink)
     sink_kind = params.pop("sink")
     params["packet_size"] = t.packet_size
+    # Each side of a Tmix connection is a FullTcp agent (Tmix instproc alloc-tcp), which
+    # acknowledges every segsperack_ segments or when its delayed-ACK timer of interval_
+    # expires (FullTcpAgent::need_send, delack_timer_): its class's values, as the script set
+    # them, make the halves' sinks delaying ones. Its ACKs ride on reverse data; here they
+    # travel alone (docs/traffic.md#tmix).
+    full = sim.ctx.new_object("Agent/TCP/FullTcp", [])
+    try:
+        per_ack = _param(full, "segsperack_")
+        interval = _param(full, "interval_")
+    finally:
+        sim.ctx.delete(full)
+    if isinstance(per_ack, int) and per_ack > 1 and sink_kind == "ack-every":
+        sink_kind = "delack"
+        params["segs_per_ack"] = per_ack
+        params["ack_delay"] = interval
     boxes = [(box, f) for box in sim.nodes if isinstance(box, DelayBox) for f in box.files]
     mine = [box for box, (path, i, a) in boxes
             if path == t.cvfile and i == t.init.id and a == t.acc.id]
+    # ns-2.35's delay box holds each packet r / 2 on top of the path
+    # (Tmix_DelayBoxClassifier::create_flow_table, recv), and its Tmix sets each FullTcp
+    # agent's window_ to its side's w over the MSS (ConnVector::set_init_win, Tmix
+    # instproc setup-tcp).
     app = apps.Tmix(start=NEVER, file=str(t.cvfile), delay_box=bool(mine),
-                    losses=bool(mine) and not any(b.lossless for b in mine))
+                    losses=bool(mine) and not any(b.lossless for b in mine),
+                    rtt_added=bool(mine), windows=True)
     return Flow(name=t.handle, kind="tcp", from_=t.init.name, to=t.acc.name,
                 variant=t.variant, cc=agent.cc, sink=str(sink_kind), tcp=params, app=app,
                 fid=t.ident, origin=f"{t.created_at}|{t.cls} {t.handle}")

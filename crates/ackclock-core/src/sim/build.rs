@@ -167,17 +167,31 @@ impl Simulator {
         let mut tmix_apps = Vec::new();
         let mut tmix_app_of = vec![u32::MAX; scenario_flows];
         for (i, f) in scenario.flows.iter().enumerate() {
-            let (AppConfig::Tmix { connections, .. }, Some(t)) = (&f.app, &f.tcp) else {
+            let (
+                AppConfig::Tmix {
+                    connections,
+                    rtt_added,
+                    ..
+                },
+                Some(t),
+            ) = (&f.app, &f.tcp)
+            else {
                 continue;
             };
             let (src, dst) = (node(f.from), node(f.to));
             if !routes.reaches(dst, src) {
                 return Err(format!("flow[{i}] ({}): no route back", f.name));
             }
-            let path_rtt = SimDuration(
-                routes.path_delay(src, dst, FlowId(i as u32), &links).0
-                    + routes.path_delay(dst, src, FlowId(i as u32), &links).0,
-            );
+            // With `rtt_added` (ns-2.35's delay box) a delay line holds r / 2 whatever the
+            // path's delay: as if the path took nothing of r.
+            let path_rtt = if *rtt_added {
+                SimDuration(0)
+            } else {
+                SimDuration(
+                    routes.path_delay(src, dst, FlowId(i as u32), &links).0
+                        + routes.path_delay(dst, src, FlowId(i as u32), &links).0,
+                )
+            };
             tmix_app_of[i] = tmix_apps.len() as u32;
             tmix_apps.push(TmixApp::new(
                 i,

@@ -133,8 +133,20 @@ impl Simulator {
         for side in 0..2 {
             let id = conn.halves[side];
             let (a, b) = app.ends(side);
-            let params = &app.params[side];
             let cc = app.cc.clone();
+            // The vector's window for this side, in whole segments as ns-2.35's
+            // `ConnVector::set_init_win` divides it (at least one: a window of none would
+            // never send, where ns-2's FullTcp would hang).
+            let sized;
+            let params = match conn.cfg.window[side] {
+                0 => &app.params[side],
+                w => {
+                    let mut p = app.params[side].clone();
+                    p.window = (w / p.packet_size.max(1)).max(1);
+                    sized = p;
+                    &sized
+                }
+            };
             let sender = Box::new(TcpSender::new(id, a, b, params, app.recovery, cc));
             let mut sink = Box::new(TcpSink::new(id, b, a, params));
             sink.set_transfer(0); // the connection counts ADU bytes itself

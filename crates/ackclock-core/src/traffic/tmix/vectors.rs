@@ -18,6 +18,9 @@ pub struct VectorColumns {
     pub rtt_ps: Vec<u64>,
     pub loss_initiator: Vec<f64>,
     pub loss_acceptor: Vec<f64>,
+    /// The `w` line's two windows in bytes (0 without one).
+    pub window_initiator: Vec<u32>,
+    pub window_acceptor: Vec<u32>,
     pub adus: Vec<u32>,
     pub adu_side: Vec<u8>,
     pub adu_bytes: Vec<u64>,
@@ -48,6 +51,12 @@ fn bytes(args: &[&str]) -> Option<u64> {
     }
     let x: f64 = a.parse().ok()?;
     (x.is_finite() && x >= 0.0 && x == x.trunc() && x < 1.8e19).then_some(x as u64)
+}
+
+/// A `w` line's window: ns-2.35 reads it with `%d` (whole bytes); a value past `u32`, a
+/// negative or a non-finite one is left to the careful reader.
+fn window_bytes(x: f64) -> Option<u32> {
+    (x.is_finite() && (0.0..=u32::MAX as f64).contains(&x)).then_some(x.trunc() as u32)
 }
 
 /// The vectors of `text`, or `None` when it is not a plain well-formed file.
@@ -89,15 +98,23 @@ pub fn read(text: &str) -> Option<VectorColumns> {
                 v.rtt_ps.push(0);
                 v.loss_initiator.push(0.0);
                 v.loss_acceptor.push(0.0);
+                v.window_initiator.push(0);
+                v.window_acceptor.push(0);
                 v.adus.push(0);
                 seq_wait = 0;
                 conc_wait = [0, 0];
             }
             _ if !started => return None,
             "w" => {
-                for a in args {
-                    a.parse::<f64>().ok()?;
+                let mut w = [0u32; 2];
+                for (k, a) in args.iter().enumerate() {
+                    let x = a.parse::<f64>().ok()?;
+                    if args.len() == 2 {
+                        w[k] = window_bytes(x)?;
+                    }
                 }
+                *v.window_initiator.last_mut()? = w[0];
+                *v.window_acceptor.last_mut()? = w[1];
             }
             "r" => *v.rtt_ps.last_mut()? = one_time(args)?,
             "l" => {
@@ -150,6 +167,8 @@ mod tests {
         assert_eq!(v.concurrent, vec![false, true]);
         assert_eq!(v.rtt_ps, vec![50_000_000_000, 0]);
         assert_eq!((v.loss_initiator[0], v.loss_acceptor[0]), (0.1, 0.2));
+        assert_eq!(v.window_initiator, vec![65535, 0]);
+        assert_eq!(v.window_acceptor, vec![65535, 0]);
         assert_eq!(v.adus, vec![2, 3]);
         assert_eq!(v.adu_side, vec![0, 1, 0, 0, 1]);
         assert_eq!(v.adu_bytes, vec![350, 12000, 5000, 7000, 64000]);
@@ -175,6 +194,7 @@ mod tests {
             "SEQ 0 1\n> 1\rt 5\n",
             "SEQ 0 1\n> 1 \u{a0}\n",
             "SEQ 0 0\nSEQ 5 1\n> 1\n",
+            "SEQ 0 1\nw -1 5\n> 1\n",
         ] {
             assert_eq!(read(text), None, "{text:?}");
         }
