@@ -305,6 +305,7 @@ mod tests {
                 concurrent,
                 rtt_ps: 0,
                 loss: [0.0; 2],
+                window: [0; 2],
                 adus,
             },
         )
