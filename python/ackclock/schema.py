@@ -10,6 +10,12 @@ schema describes it in words. tests/unit/test_schema.py proves the loader, the p
 and the engine's own checks (crates/ackclock-core/src/scenario.rs) accept and reject the same
 documents, naming the same place.
 
+The other half of the schema is the engine's: the types it reads the resolved document into
+publish their own JSON Schema (``python -m ackclock.schema --engine``, docs/engine.schema.json).
+TCP's keys are the engine's field list (``tcp_config!``, read through ``profiles.TCP_PARAMS``);
+every other table here says in :data:`RESOLVED` which engine type's fields its keys become, and
+tests/unit/test_engine_schema.py fails when a key is on one side only.
+
 Queue-discipline parameters come from ``queues.SPECS``, TCP parameters and their ns-2 aliases
 from ``profiles.TCP_PARAMS``, and profile defaults from ``profiles.PROFILES`` (their one owner:
 the schema's descriptions quote them).
@@ -23,6 +29,7 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from typing import Any
 
 # Value types, each a JSON Schema (see _TYPES) and the words docs use.
@@ -311,6 +318,87 @@ TRACE: Mapping[str, Key] = {
     "events": Key("names", 'ns2 only: events to record ("+", "-", "r", "d", "lost")'),
     "tcp_header": Key("bool", "ns2 only: append ackno, flags, hlen and SACK blocks"),
 }
+
+
+# How each table's keys reach the engine's resolved document, whose types (crates/ackclock-core/
+# src/scenario.rs and scenario/) are the schema's other half, published by the engine itself as
+# docs/engine.schema.json. A key of type time becomes ``<key>_ps`` there, a rate ``<key>_bps``,
+# any other keeps its name, unless ``renamed`` says otherwise (None: the front end resolves the
+# key away, as the comment says); ``made`` lists the engine's fields the front end fills from
+# elsewhere. tests/unit/test_engine_schema.py::test_every_tables_keys_are_the_engines holds
+# each table to its engine type's fields, so a key added on one side only fails it.
+@dataclass(frozen=True)
+class Resolved:
+    """Where one table of the file goes in the engine's document: its type (a ``$defs`` name
+    of the engine's schema, ``Type.kind`` for one variant of a tagged enum, "" for the
+    document itself)."""
+
+    engine: str
+    renamed: Mapping[str, str | None] = dataclass_field(default_factory=dict)
+    made: Mapping[str, str] = dataclass_field(default_factory=dict)
+
+
+def _interval(kind: str) -> str:
+    return "mean_interval_ps" if kind == "poisson" else "interval_ps"
+
+
+_APP_RENAMED: Mapping[str, str | None] = {
+    "reply_size": None, "exchange": None,  # ftp: the two-way connection's
+    "random_": "random", "size": "size_bytes",
+    "rate": None,  # cbr, onoff, poisson: the interval
+    "file": None,  # trace, tmix: read by the front end
+    "delay_box": None, "losses": None,  # tmix: into each connection
+}
+RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
+    "top": (TOP, Resolved(
+        "", renamed={"node": "nodes", "link": "links", "flow": "flows", "trace": "traces",
+                     "defaults": None})),  # [defaults.tcp]: into each TCP flow
+    "run": (RUN, Resolved("RunConfig")),
+    "link": (LINK, Resolved(
+        "LinkConfig",
+        renamed={"count": None,  # copies of the table (docs/scenario-files.md)
+                 "duplex": None,  # two engine links, from -> to and to -> from
+                 "reverse_loss": None},  # the to -> from link's loss
+        made={"loss_at_entry": "ns-2's lossmodel (python/ackclock/ns2/)"})),
+    "flow": (FLOW, Resolved(
+        "FlowConfig",
+        renamed={"count": None, "fid_": "fid",
+                 "two_way": None},  # two engine flows, each with its connection
+        made={"connection": "two_way", "ports": "the ns-2 front end's agents",
+              "tcp": "the TCP keys (profiles.TCP_PARAMS)",
+              "header_size": "UDP: the TCP key header_size"})),
+    "trace": (TRACE, Resolved(
+        "TraceConfig", renamed={"file": "path"},
+        made={"lost_untraced": "the ns-2 front end's trace-all"})),
+    "queue": (QUEUE_COMMON, Resolved(
+        "QueueDocument",
+        renamed={"limit": "limit_packets", "setbit_": "ecn",
+                 "device_limit": "device.limit_packets", "bql": "device.bql",
+                 "bql_hold_time": "device.bql_hold_time_ps"},
+        made={"params": "the discipline's keys (queues.SPECS)",
+              "red": "red's keys", "pie": "pie's keys", "codel": "codel's keys",
+              "custom": "a discipline written in Python (queues.register)"})),
+    "tfrc": (TFRC, Resolved("TfrcConfig")),
+    **{f"app.{kind}": ({**APP_COMMON, **own}, Resolved(
+        f"AppConfig.{kind}",
+        renamed={k: v for k, v in {**_APP_RENAMED, "interval": _interval(kind)}.items()
+                 if k in own},
+        made={"trace": {"records": "the file's records"},
+              "tmix": {"connections": "the file's connection vectors"}}.get(kind, {})))
+       for kind, own in APP.items()},
+    **{f"loss.{kind}": ({"kind": Key("choice", "the loss model"), **own}, Resolved(
+        f"LossConfig.{kind}",
+        # bernoulli: unit = "byte" is the engine's byte_bernoulli
+        renamed={"unit": None} if "unit" in own else {}))
+       for kind, own in LOSS.items()},
+}
+
+
+def engine_field(name: str, key: Key, resolved: Resolved) -> str | None:
+    """The engine's field a file key becomes (dotted: a field of a nested table), or None."""
+    if name in resolved.renamed:
+        return resolved.renamed[name]
+    return {"time": f"{name}_ps", "rate": f"{name}_bps"}.get(key.type, name)
 
 
 def keys(table: Mapping[str, Key]) -> tuple[str, ...]:

@@ -212,3 +212,91 @@ def test_tcps_keys_are_the_engines() -> None:
     for profile in PROFILES:
         assert list(profile_tcp(profile)) == resolved_order, profile
         assert set(PROFILES[profile].tcp) == set(TCP_PARAMS), profile
+
+
+def _engine_props(engine: dict[str, Any], name: str) -> dict[str, Any]:
+    """The properties of the engine's type ``name`` (schema.Resolved.engine)."""
+    if not name:
+        props: dict[str, Any] = engine["properties"]
+        return props
+    defn, _, kind = name.partition(".")
+    node = _def(engine, defn)
+    if kind:
+        [node] = [v for v in node["oneOf"] if v["properties"]["kind"].get("const") == kind]
+    props = node["properties"]
+    return props
+
+
+def _nested(engine: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
+    """The properties of the table a property holds (through ``$ref`` and ``anyOf`` null)."""
+    for branch in [prop, *prop.get("anyOf", [])]:
+        if "$ref" in branch:
+            return _engine_props(engine, branch["$ref"].rsplit("/", 1)[1])
+    raise AssertionError(f"not a table: {prop}")
+
+
+def test_every_tables_keys_are_the_engines() -> None:
+    """The scenario file's other tables (the top level, run, link, flow, trace, queue, each
+    application and loss model, tfrc) against the engine's types: each file key becomes one
+    field of the engine's type (by schema.RESOLVED's rule) or is declared the front end's
+    alone, and each field of the engine's type is reached by a key or declared made by the
+    front end, so a key added on one side only fails here. TFRC's keys take the engine's
+    value types (booleans, numbers, integers; unsigned where the engine's are)."""
+    from ackclock.schema import RESOLVED, TFRC, engine_field
+
+    engine = _engine_schema()
+    problems: list[str] = []
+    for table, (keys, resolved) in RESOLVED.items():
+        props = _engine_props(engine, resolved.engine)
+        reached: dict[str, set[str]] = {}
+        for name in resolved.renamed:
+            if name not in keys:
+                problems.append(f"{table}: renamed key {name} is not the file's")
+        for name, key in keys.items():
+            field = engine_field(name, key, resolved)
+            if field is None:
+                continue
+            top, _, inner = field.partition(".")
+            if top not in props:
+                problems.append(f"{table}.{name}: the engine's {resolved.engine or 'document'}"
+                                f" has no field {top}")
+            elif inner:
+                reached.setdefault(top, set()).add(inner)
+            else:
+                reached.setdefault(top, set())
+        for top, inner_fields in reached.items():
+            if inner_fields:
+                nested = set(_nested(engine, props[top]))
+                if nested != inner_fields:
+                    problems.append(f"{table}.{top}: file keys reach {sorted(inner_fields)},"
+                                    f" the engine has {sorted(nested)}")
+        for field in resolved.made:
+            if field not in props:
+                problems.append(f"{table}: made field {field} is not the engine's")
+            elif field in reached:
+                problems.append(f"{table}: made field {field} is also a file key's")
+        missing = set(props) - set(reached) - set(resolved.made)
+        if missing:
+            problems.append(f"{table}: the engine's fields {sorted(missing)} have no key")
+    tfrc = _def(engine, "TfrcConfig")["properties"]
+    types = {"bool": ("boolean", True), "number": ("number", None), "count": ("integer", True),
+             "count1": ("integer", True), "integer": ("integer", False)}
+    for name, key in TFRC.items():
+        want, unsigned = types[key.type]
+        got = tfrc[name]
+        if got["type"] != want or (unsigned is not None and want == "integer"
+                                   and ("minimum" in got) != unsigned):
+            problems.append(f"tfrc.{name}: the file's {key.type}, the engine's {got}")
+    assert problems == []
+
+
+def test_a_key_on_one_side_only_fails_the_agreement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test above can fail: a key added to the file's link table alone is caught."""
+    from ackclock import schema
+
+    table, resolved = schema.RESOLVED["link"]
+    extended = {**schema.RESOLVED, "link": ({**table, "jitter": schema.Key("time", "x")},
+                                             resolved)}
+    monkeypatch.setattr(schema, "RESOLVED", extended)
+    with pytest.raises(AssertionError, match="link.jitter"):
+        test_every_tables_keys_are_the_engines()
