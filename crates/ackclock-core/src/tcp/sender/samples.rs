@@ -120,23 +120,22 @@ impl TcpSender {
         // latest arrival, RFC 7323's the left edge: both a delay sample per ACK).
         // Under `ns3_srtt_samples` the delay signal too is the smoothed RTT (ns-3.44's
         // TcpVegas, TcpCubic's HyStart and the others read only `PktsAcked`'s srtt).
-        let delay = if self.srtt_samples {
-            rtt
-        } else {
-            (self.ts_echo > SimTime::ZERO).then(|| now.since(self.ts_echo))
-        };
-        self.cc.cong_avoid(
-            &mut self.w,
-            AckEvent {
-                now,
-                acked,
-                credit,
-                rtt,
-                delay,
-                una: self.una,
-                sent: self.maxseq,
-                per_ack: self.per_ack,
+        // Built in the algorithm's arm (`cong_avoid_with`): Reno reads none of the delay.
+        let (srtt_samples, ts_echo) = (self.srtt_samples, self.ts_echo);
+        let (una, sent, per_ack) = (self.una, self.maxseq, self.per_ack);
+        self.cc.cong_avoid_with(&mut self.w, || AckEvent {
+            now,
+            acked,
+            credit,
+            rtt,
+            delay: if srtt_samples {
+                rtt
+            } else {
+                (ts_echo > SimTime::ZERO).then(|| now.since(ts_echo))
             },
-        );
+            una,
+            sent,
+            per_ack,
+        });
     }
 }
