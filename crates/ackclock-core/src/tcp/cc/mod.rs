@@ -587,11 +587,9 @@ macro_rules! algorithms {
                 self.cong_avoid_with(w, || ev)
             }
 
-            /// [`CongestionOps::cong_avoid`] with the event built in the algorithm's arm: the
-            /// sender's ACK path calls this, inlined, so that the default algorithm (Reno,
-            /// inlined into its arm) builds only what it reads (cwnd's credit), not the
-            /// whole [`AckEvent`] on the stack with its delay sample; the others get it as
-            /// before. 4 instructions per packet-hop on scenario 2 (docs/performance.md).
+            /// [`CongestionOps::cong_avoid`], the event built in the algorithm's arm: inlined into
+            /// the sender's ACK, Reno (inlined in its arm) builds only cwnd's credit, not the
+            /// whole [`AckEvent`] on the stack (4 instructions per hop, docs/performance.md).
             #[inline(always)]
             pub fn cong_avoid_with(&mut self, w: &mut Window, ev: impl FnOnce() -> AckEvent) {
                 match self {
