@@ -369,7 +369,8 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
               "header_size": "UDP: the TCP key header_size"})),
     "trace": (TRACE, Resolved(
         "TraceConfig", renamed={"file": "path"},
-        made={"lost_untraced": "the ns-2 front end's trace-all"})),
+        made={"lost_untraced": "the ns-2 front end's trace-all",
+              "ahead_of_loss": "the ns-2 front end's trace-queue after an errormodule"})),
     "queue": (QUEUE_COMMON, Resolved(
         "QueueDocument",
         renamed={"limit": "limit_packets", "setbit_": "ecn",
