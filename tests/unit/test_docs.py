@@ -127,7 +127,7 @@ def test_architecture_page_names_every_engine_module() -> None:
         elif entry.is_file() and not names & cited:
             unnamed.append(rel)
     assert unnamed == [], f"docs/architecture.md's module table lacks {unnamed}"
-    files = [p.relative_to(ROOT).as_posix() for top in ("crates", "python", "tests")
+    files = [p.relative_to(ROOT).as_posix() for top in ("crates", "python", "tests", "benchmarks")
              for p in (ROOT / top).rglob("*.*") if p.suffix in (".rs", ".py", ".pyi")]
     missing = [c for c in cited if re.fullmatch(r"[\w/.-]+\.(rs|py|pyi)", c)
                and not any(f == c or f.endswith("/" + c) for f in files)]
