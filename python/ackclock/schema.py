@@ -347,7 +347,8 @@ _APP_RENAMED: Mapping[str, str | None] = {
     "random_": "random", "size": "size_bytes",
     "rate": None,  # cbr, onoff, poisson: the interval
     "file": None,  # trace, tmix: read by the front end
-    "delay_box": None, "losses": None,  # tmix: into each connection
+    # tmix: into each connection
+    "delay_box": None, "losses": None, "windows": None,
 }
 RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
     "top": (TOP, Resolved(

@@ -586,10 +586,8 @@ macro_rules! algorithms {
             pub fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
                 self.cong_avoid_with(w, || ev)
             }
-
-            /// [`CongestionOps::cong_avoid`], the event built in the algorithm's arm: inlined into
-            /// the sender's ACK, Reno (inlined in its arm) builds only cwnd's credit, not the
-            /// whole [`AckEvent`] on the stack (4 instructions per hop, docs/performance.md).
+            /// The same, the event built in the algorithm's arm: Reno (inlined) reads only
+            /// cwnd's credit (4 instructions per hop fewer, docs/performance.md).
             #[inline(always)]
             pub fn cong_avoid_with(&mut self, w: &mut Window, ev: impl FnOnce() -> AckEvent) {
                 match self {
