@@ -928,7 +928,7 @@ impl TcpSender {
         if let Some(sb) = self.scoreboard.take() {
             self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
         } else if new {
-            self.on_new_ack(now, ack, out, c);
+            self.new_ack(now, ack, out, c);
         } else if ack == self.una && self.una < self.maxseq {
             self.on_dupack(now, out, c);
         }

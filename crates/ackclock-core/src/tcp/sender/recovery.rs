@@ -140,7 +140,21 @@ impl TcpSender {
         true
     }
 
+    /// [`Self::new_ack`], out of line: the SACK senders' paths.
     pub(super) fn on_new_ack(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        self.new_ack(now, ack, out, c);
+    }
+
+    /// A new ACK. Inlined into `on_ack`'s own call (the one-way senders without SACK, most
+    /// ACKs of most runs), where the call's register saves cost 20 instructions per ACK.
+    #[inline(always)]
+    pub(super) fn new_ack(
         &mut self,
         now: SimTime,
         ack: u64,
