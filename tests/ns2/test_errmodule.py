@@ -52,6 +52,21 @@ def test_a_periodic_model_in_a_module_drops_from_its_offset(ns2):
     assert dropped(r.file("out.tr")) == [3, 1002]
 
 
+def test_a_model_bound_to_a_range_of_flow_ids_takes_each(ns2):
+    # `$em bind $m first last` (ns-errmodel.tcl's ErrorModule bind): flow id 1 is in 0..5.
+    r = ns2(ONE_FLOW + (DROPS % ("List", "$m droplist {3 5}")).replace(
+        "$em bind $m 1", "$em bind $m 0 5"))
+    assert r.code == 0, r.err
+    assert dropped(r.file("out.tr")) == [3, 5]
+
+
+def test_a_model_bound_to_a_range_outside_the_flows_id_drops_nothing(ns2):
+    r = ns2(ONE_FLOW + (DROPS % ("List", "$m droplist {3 5}")).replace(
+        "$em bind $m 1", "$em bind $m 2 5"))
+    assert r.code == 0, r.err
+    assert dropped(r.file("out.tr")) == []
+
+
 def test_a_droplist_on_a_fid_several_flows_share_is_refused(ns2):
     r = ns2(ONE_FLOW + """
         set tcp2 [new Agent/TCP/Reno]

@@ -83,12 +83,17 @@ class ErrorModule(ErrorModel):
     def cmd_insert(self, em: str) -> None:
         self.models.append(self._model(em))
 
-    def cmd_bind(self, em: str, fid: str) -> None:
+    def cmd_bind(self, em: str, fid: str, last: str | None = None) -> None:
+        """``$em bind $model $fid`` or ``$em bind $model $first $last``: the model takes the
+        flow ids first..last, both included (ns-2.35 ns-errmodel.tcl, ErrorModule bind)."""
         model = self._model(em)
         try:
-            self.bound[to_int(fid)] = model
+            first = to_int(fid)
+            end = first if last is None else to_int(last)
         except ValueError as e:
             raise TclError(str(e)) from None
+        for f in range(first, end + 1):
+            self.bound[f] = model
 
     def cmd_default(self, em: str) -> None:
         self.default_model = None if em == "pass" else self._model(em)
