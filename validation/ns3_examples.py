@@ -55,6 +55,13 @@ device queue below a discipline that decides at arrival); the benchmark's queue 
 `device_limit` 50 (and `bql`), pfifo_fast (1000) above 100-packet device queues on the access
 link; ns-3's always-on OnOff applications as bulk transfers (their rate is above the link's,
 so the socket's buffer stays full).
+
+And issue 34's DCTCP bar, examples/dctcp.py's scenario in both (two TcpDctcp flows through a
+10 Gb/s, 100 us-RTT path whose bottleneck marks at K = 65 packets on the instantaneous queue:
+RedQueueDisc with MinTh = MaxTh = 65 and QW 1 above a 1-packet device queue in ns-3, RED at the
+line in ackclock), 0.3 s measured from 0.1 s, about 1.5 minutes:
+
+    python validation/ns3_examples.py --example dctcp
 ns-3 comes from the PyPI wheel benchmarks/compare.py installs (~/.cache/ackclock-bench).
 """
 
@@ -208,6 +215,18 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         for i, (a, b) in enumerate((("n1", "n3"), ("n3", "n1"))):
             net.tcp(f"f{i}", a, b, cc="TcpCubic", packet_size=seg, header_size=54,
                     ack_size=54, start="0.1s", stop=f"{stop - 0.1:g}s", trace=["cwnd", "srtt"])
+    elif example == "dctcp":
+        # examples/dctcp.py's scenario (the DCTCP paper's result), with the flows traced.
+        seg, stop, bottleneck, warmup = 1448, 0.3, "r1->r2", 0.1
+        net.nodes("s", "r1", "r2", "d")
+        net.link("s", "r1", rate="40Gb/s", delay="10us", queue="droptail", queue_limit=10_000)
+        net.link("r1", "r2", rate="10Gb/s", delay="20us", queue="red", queue_limit=1000,
+                 min_thresh=65, max_thresh=65, q_weight=1.0, gentle=False, mark_p=1.0,
+                 ecn=True)
+        net.link("r2", "d", rate="40Gb/s", delay="20us", queue="droptail", queue_limit=10_000)
+        for i in range(2):
+            net.tcp(f"f{i}", "s", "d", cc="TcpDctcp", ecn=True, packet_size=seg,
+                    header_size=54, ack_size=54, rcv_buffer="16MB", trace=["cwnd", "srtt"])
     else:
         seg, stop, bottleneck = 536, 5.0, "n2->n3"
         net.nodes(*(f"n{i}" for i in range(6)))
@@ -251,6 +270,8 @@ def example_main(example: str) -> None:
     flows = 2 if "flow1_goodput_mbps" in n else 1
     starts = [n.get(f"flow{i}_start_s", 0.1) for i in range(flows)]
     a = ackclock_example(example, starts)
+    for d in (n, a):
+        d["goodput_total_mbps"] = sum(d[f"flow{i}_goodput_mbps"] for i in range(flows))
     print(f"| {example} | ns-3 | ackclock | difference |")
     print("|---|---|---|---|")
     for key in a:

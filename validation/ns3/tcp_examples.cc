@@ -22,6 +22,12 @@
 //     TcpCubic's TcpFriendliness off, UseEcn On; one BulkSend from 5 s to the stop time - 1 s.
 //     The example's ping flow (one small echo every 100 ms) and its idle second server are
 //     left out.
+//   --example=dctcp: examples/dctcp.py's scenario (the DCTCP paper's result): s --40 Gb/s,
+//     10 us-- r1 --10 Gb/s, 20 us-- r2 --40 Gb/s, 20 us-- d; two TcpDctcp flows (--cc) s -> d
+//     from 0 s, 1448-byte segments, 16 MB receive buffers, ECN on; r1's bottleneck device a
+//     1-packet device queue below RedQueueDisc marking at K = 65 packets on the instantaneous
+//     queue (MinTh = MaxTh = 65, QW 1, not gentle, UseHardDrop off, 1000 packets); the other
+//     devices a 10000-packet FIFO; 0.3 s, measured from 0.1 s.
 //
 // Output, per flow i: flow<i>_goodput_mbps (sink bytes from --warmup to the end), flow<i>_mean_cwnd
 // and flow<i>_peak_cwnd (segments, time-averaged from the flow's start), flow<i>_mean_srtt_s
@@ -213,6 +219,64 @@ main(int argc, char** argv)
         flows.Watch(0, 5.0);
         goodput.Add(TcpSink(c.Get(3), 5000, 5));
         bottleneck = wl.Get(0);
+    }
+    else if (example == "dctcp")
+    {
+        // examples/dctcp.py's scenario: the DCTCP paper's 10 Gb/s, K = 65 result.
+        flows.segment = 1448;
+        stop = stop > 0 ? stop : 0.3;
+        warmup = stop / 3;
+        TcpSetup setup;
+        setup.segment = flows.segment;
+        setup.rcvBuf = 16 << 20;
+        setup.socketType = cc.empty() ? "ns3::TcpDctcp" : cc;
+        SetTcpDefaults(setup);
+        Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+        c.Create(4); // s 0, r1 1, r2 2, d 3
+        PointToPointHelper fast, slow;
+        fast.SetDeviceAttribute("DataRate", StringValue("40Gbps"));
+        fast.SetChannelAttribute("Delay", StringValue("10us"));
+        fast.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("10000p")));
+        auto d01 = fast.Install(c.Get(0), c.Get(1));
+        fast.SetChannelAttribute("Delay", StringValue("20us"));
+        auto d23 = fast.Install(c.Get(2), c.Get(3));
+        slow.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        slow.SetChannelAttribute("Delay", StringValue("20us"));
+        slow.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1p")));
+        auto d12 = slow.Install(c.Get(1), c.Get(2));
+        InternetStackHelper stack;
+        stack.Install(c);
+        // Step marking on the instantaneous queue (QW 1, MinTh = MaxTh = K, not gentle, ECN
+        // marks instead of drops): RedQueueDisc::DoEnqueue's forced mark at qAvg >= MaxTh.
+        TrafficControlHelper red;
+        red.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", QueueSizeValue(QueueSize("1000p")),
+                             "MinTh", DoubleValue(65), "MaxTh", DoubleValue(65), "QW",
+                             DoubleValue(1), "Gentle", BooleanValue(false), "UseEcn",
+                             BooleanValue(true), "UseHardDrop", BooleanValue(false),
+                             "MeanPktSize", UintegerValue(1502), "LinkBandwidth",
+                             DataRateValue(DataRate("10Gbps")), "LinkDelay",
+                             TimeValue(MicroSeconds(20)));
+        red.Install(d12.Get(0));
+        TrafficControlHelper fifo;
+        fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
+                              QueueSizeValue(QueueSize("10000p")));
+        fifo.Install(d01);
+        fifo.Install(d23);
+        fifo.Install(d12.Get(1));
+        Ipv4AddressHelper ipv4("10.0.0.0", "255.255.255.0");
+        ipv4.Assign(d01);
+        ipv4.NewNetwork();
+        ipv4.Assign(d12);
+        ipv4.NewNetwork();
+        auto i23 = ipv4.Assign(d23);
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        for (uint16_t i = 0; i < 2; ++i)
+        {
+            BulkSend(c.Get(0), InetSocketAddress(i23.GetAddress(1), 5000 + i), 0, stop);
+            goodput.Add(TcpSink(c.Get(3), 5000 + i));
+            flows.Watch(0, 0.0, i);
+        }
+        bottleneck = d12.Get(0);
     }
     else
     {
