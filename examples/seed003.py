@@ -5,7 +5,10 @@ Two high-speed flows share a 622 Mb/s, 100 ms RTT bottleneck (R0-R1, 48 ms, a 15
 timestamps, window 67000, 1000-byte packets, max_ssthresh 100, maxburst 2, CUBIC beta 0.8, C 0.4;
 its `cubic_max_increment_` 16, the early CUBIC's growth cap, with --cubic-max-increment 16).
 Background: two Tmix flows, inbound (n0 -> n1) and outbound (n3 -> n2), replaying synthetic
-connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md) from time 0;
+connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md) from time 0,
+as ns-2.35's Tmix runs them (1460-byte segments, each side's window from its vector, the delay
+box's RTT on top of the path's, FullTcp's delayed ACKs: the study's background script through
+`ackclock ns2` builds the same);
 flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until --seconds. Without
 background, as in the earlier study the seed quotes: flow 1 at 0 s, flow 2 at 50 s, 500 s in all.
 For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two flows' mean throughputs
@@ -32,6 +35,8 @@ import ackclock as ac
 from ackclock.tmix import synthesize
 
 PROTOCOLS = {"Scalable": "scalable", "HS": "highspeed", "CUBIC": "cubic", "FAST": "fast"}
+# Tmix's segment size (ns-2.35 tmix.cc, pkt_size_ 1460), the background's MSS.
+TMIX_MSS = 1460
 # The study's highlighted cases (its sections 4.1-4.4).
 HIGHLIGHTED = [("Scalable", "HS"), ("Scalable", "Scalable"), ("HS", "CUBIC"), ("CUBIC", "FAST")]
 # The study's Table 1: asymmetry without / with background traffic (ns-2.27, Abilene-I vectors).
@@ -62,9 +67,18 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
     net.defaults(variant="sack", timestamps=True, window=67000, packet_size=1000,
                  max_ssthresh=100, max_burst=2, sink="sack")
     if vectors:
-        # Tmix's FullTcp: 1000-byte segments, delayed ACKs; a 64-segment window per side.
-        net.tcp("inbound", "n0", "n1", tmix=str(vectors[0]), window=64, delayed_ack=True)
-        net.tcp("outbound", "n3", "n2", tmix=str(vectors[1]), window=64, delayed_ack=True)
+        # The background as ns-2.35's Tmix runs it (docs/examples/seed003.md): each side a
+        # FullTcp agent with Tmix's pkt_size_ 1460 (which overrides the script's segsize_
+        # 1000) and its vector's window w over that MSS (ConnVector::set_init_win, Tmix
+        # instproc setup-tcp); ACKs every second segment or after the 100 ms interval_
+        # (FullTcpAgent::need_send, the script's segsperack_ 2); the delay box holds each
+        # packet r / 2 each way on top of the path (Tmix_DelayBoxClassifier::recv).
+        for name, (src, dst), vec in (("inbound", ("n0", "n1"), vectors[0]),
+                                      ("outbound", ("n3", "n2"), vectors[1])):
+            net.tcp(name, src, dst, app=ac.Tmix(file=str(vec), rtt_added=True,
+                                                windows=True),
+                    packet_size=TMIX_MSS, delayed_ack=True, segs_per_ack=2,
+                    ack_delay="100ms")
     if cc:
         params = {"cubic": {"beta": 0.8, "c": 0.4, "max_increment": args.cubic_max_increment},
                   "fast": {"alpha": args.fast_alpha}}

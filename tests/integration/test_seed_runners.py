@@ -107,3 +107,27 @@ def test_seed003_script_short(tmp_path: Path) -> None:
     assert set(s["run"]) == {"background alone", "with CUBIC-FAST"}
     for direction in ("inbound", "outbound"):
         assert (tmp_path / f"background_{direction}.png").stat().st_size > 10_000
+
+
+def test_seed003_background_is_tmix_as_ns2_35_runs_it(tmp_path: Path) -> None:
+    """examples/seed003.py's background is ns-2.35's Tmix as `ackclock ns2` builds it from the
+    study's script (examples/ns2/seed003_background.tcl, python/ackclock/ns2/build.py
+    _tmix_flow): Tmix's 1460-byte MSS, each side's window from its vector's w line, the delay
+    box's RTT added to the path's, FullTcp's ACK every second segment or after 100 ms."""
+    import argparse
+
+    from ackclock.apps import Tmix
+    from ackclock.tmix import synthesize
+
+    m = runpy.run_path(str(SEEDS.parent / "seed003.py"), run_name="seed003")
+    vectors = (tmp_path / "in.vec", tmp_path / "out.vec")
+    for i, v in enumerate(vectors):
+        synthesize(v, 10, seed=i + 1)
+    args = argparse.Namespace(cubic_max_increment=0.0, fast_alpha=200.0)
+    flows = {f.name: f for f in m["network"](None, vectors, args, 400.0).scenario("10s").flows}
+    assert set(flows) == {"inbound", "outbound"}
+    for f in flows.values():
+        assert isinstance(f.app, Tmix) and f.app.rtt_added and f.app.windows
+        assert f.tcp["packet_size"] == 1460
+        assert (f.tcp["delayed_ack"], f.tcp["segs_per_ack"], f.tcp["ack_delay"]) == (
+            True, 2, "100ms")
