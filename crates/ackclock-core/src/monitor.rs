@@ -438,6 +438,9 @@ counters! {
         /// early-drop support); 0 on other links.
         early_dropped_packets: u64 => sum,
         early_dropped_bytes: u64 => sum,
+        /// Of the departed, those carrying CE on an ECN-capable packet (ns-2's `pmarks_`),
+        /// counted on links that keep ns-2's clock only (`net::link::ns2_clock`).
+        departed_ce_packets: u64 => sum,
         area_packets: u128 => sum,
         area_bytes: u128 => sum,
         backlog_packets: u64 => level,

@@ -389,8 +389,9 @@ impl Simulation {
     }
 
     /// Link direction `link`'s queue counters since the start of the run, brought up to now:
-    /// every field of `monitor::QueueCounters`, the areas in float (`area_*_ps`), and the
-    /// instant of the backlog's last change (`changed_ps`).
+    /// every field of `monitor::QueueCounters`, the areas in float (`area_*_ps`), the
+    /// instant of the backlog's last change (`changed_ps`) and, on a link that keeps ns-2's
+    /// clock, the departures that carried CE (`departed_ce_packets`, ns-2's `pmarks_`).
     fn queue_counters<'py>(
         &mut self,
         py: Python<'py>,
@@ -402,6 +403,9 @@ impl Simulation {
             .ok_or_else(|| PyValueError::new_err(format!("no link {link}")))?;
         let d = queue_dict!(py, q);
         d.set_item("changed_ps", changed.0)?;
+        if let Some(n) = self.sim.ns2_ce_departures(link) {
+            d.set_item("departed_ce_packets", n)?;
+        }
         Ok(d)
     }
 

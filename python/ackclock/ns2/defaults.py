@@ -275,7 +275,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                        "lasty_": ("0.0", "double")},
         "QueueMonitor": {v: ("0", "int") for v in (
             "size_", "pkts_", "parrivals_", "barrivals_", "pdepartures_", "bdepartures_",
-            "pdrops_", "bdrops_")},
+            "pdrops_", "bdrops_", "pmarks_")},
         "QueueMonitor/ED": {"epdrops_": ("0", "int"), "ebdrops_": ("0", "int")},
         "QueueMonitor/ED/Flowmon": {"enable_in_": ("true", "bool"),
                                     "enable_out_": ("true", "bool"),

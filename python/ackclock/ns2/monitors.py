@@ -21,6 +21,9 @@ _COUNTERS = {
     # Packets a loss model discards go to the link's drop target, which the monitor counts.
     "pdrops_": ("dropped_packets", "lost_packets"),
     "bdrops_": ("dropped_bytes", "lost_bytes"),
+    # QueueMonitor::out's count of departures carrying CE (queue-monitor.cc): kept by the
+    # engine on links with ns-2's clock only (see `marks_kept`).
+    "pmarks_": ("departed_ce_packets",),
 }
 
 
@@ -63,11 +66,22 @@ class QueueMonitor(TclObject):
         c = self.counters()
         if c is None:
             return None
+        if var == "pmarks_" and not self.marks_kept():
+            raise Ns2Error(unsupported("a queue monitor's pmarks_ on a link whose queue"
+                                       " holds its packets (SFQ, DRR, CoDel, ...)"))
         if var in self.COUNTERS:
             return int(sum(c[k] for k in self.COUNTERS[var]))
         if var in ("pkts_", "size_"):
             return int(monitor_count(c, "packets" if var == "pkts_" else "bytes"))
         return None
+
+    def marks_kept(self) -> bool:
+        """Whether the engine counts the link's departures carrying CE (a link that keeps
+        ns-2's clock: a FIFO queue, DropTail or RED)."""
+        sim = self.ctx.simulator
+        if self.link is None or sim is None or not sim.started:
+            return True
+        return "departed_ce_packets" in sim.engine.queue_counters(self.link.index)
 
     def live_var(self, var: str) -> str | None:
         if var not in self.COUNTERS and var not in ("pkts_", "size_"):
@@ -270,7 +284,10 @@ def trace_line(agent: TcpAgent, t: float, var: str, value: float) -> str:
 
 
 # ns-2's packet types (packet.h) as a flow monitor's dump prints them.
-PTYPES = {"tcp": 0, "ack": 5, "cbr": 2, "exp": 28, "pareto": 29, "udp": 1}
+# ns-2.35's packet types (common/packet.h: PT_TCP, PT_ACK, PT_CBR, PT_PARETO, PT_EXP, PT_UDP,
+# PT_TFRC and PT_TFRC_ACK), as a flow monitor's dump prints them.
+PTYPES = {"tcp": 0, "ack": 5, "cbr": 2, "pareto": 28, "exp": 29, "udp": 1, "tfrc": 42,
+          "tfrc_ack": 43}
 
 
 class FlowMonitor(QueueMonitor):
@@ -384,6 +401,9 @@ class FlowStats(QueueMonitor):
                 return c  # type: ignore[return-value]
         return None
 
+    def marks_kept(self) -> bool:
+        return self.monitor is None or self.monitor.marks_kept()
+
     def live_var(self, var: str) -> str | None:
         if var in ("src_", "dst_"):
             c = self.counters()
@@ -419,12 +439,15 @@ def _describe(agent: object, data: bool) -> tuple[int, int, int]:
     """(packet type, source address, destination address) of an agent's packets on a link:
     its data, or the ACKs coming back."""
     from .agents import Cbr, OnOff, TcpAgent
+    from .tfrc import TfrcAgent
 
     peer = getattr(agent, "peer", None)
     here = agent.cmd_addr() if agent is not None else -1  # type: ignore[attr-defined]
     there = peer.cmd_addr() if peer is not None else -1
     if isinstance(agent, TcpAgent):
         kind = "tcp" if data else "ack"
+    elif isinstance(agent, TfrcAgent):
+        kind = "tfrc" if data else "tfrc_ack"
     else:
         app = getattr(agent, "app", None)
         if isinstance(app, OnOff):

@@ -34,6 +34,7 @@ from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
 from .monitors import FidClassifier, FlowMonitor, QueueMonitor, trace_line, trace_rank
 from .objects import TclError, TclObject
+from .tfrc import TfrcAgent
 from .topology import (
     ErrorModel,
     Link,
@@ -569,7 +570,7 @@ class Simulator(TclObject):
     def agent_of_flow(self, flow: int) -> Agent | None:
         """The sending agent of engine flow ``flow``."""
         for a in self.agents:
-            if a.flow == flow and isinstance(a, (TcpAgent, UdpAgent)):
+            if a.flow == flow and isinstance(a, (TcpAgent, UdpAgent, TfrcAgent)):
                 return a
         return None
 

@@ -315,6 +315,12 @@ impl Simulator {
         Some((link.counters_at(now), link.counted_until()))
     }
 
+    /// Link direction `l`'s departures that carried CE on an ECN-capable packet (ns-2's
+    /// `pmarks_`), if the link keeps ns-2's clock.
+    pub fn ns2_ce_departures(&self, l: usize) -> Option<u64> {
+        self.links.get(l)?.ns2_ce_departures()
+    }
+
     /// Link direction `l`'s per-flow queue counters since the start of the run, brought up
     /// to now, indexed by engine flow (`None`: the link keeps none).
     pub fn queue_flow_counters(&mut self, l: usize) -> Option<Vec<FlowQueueCounters>> {

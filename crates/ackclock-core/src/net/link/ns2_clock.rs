@@ -4,7 +4,7 @@
 
 use super::super::ring::Ring;
 use super::{Carried, Link};
-use crate::packet::Packet;
+use crate::packet::{ecn, Packet};
 use crate::packet_pool::{PacketPool, PacketRef};
 use crate::time::SimTime;
 
@@ -37,6 +37,9 @@ pub(super) struct Ns2Clock {
     resume: (f64, u64),
     /// The resume is an event in the queue (packets wait).
     resume_pending: bool,
+    /// Departures carrying CE on an ECN-capable packet: ns-2.35's `QueueMonitor::out`
+    /// counts them in `pmarks_`, wherever the mark was made.
+    ce_departed: u64,
     /// A queue monitor's integrals of the waiting bytes and packets, once the front end asks
     /// for them ([`Link::keep_ns2_integrals`]).
     integrals: Option<Ns2Integrals>,
@@ -109,6 +112,7 @@ impl Link {
             busy: 0.0,
             resume: (-1.0, 0),
             resume_pending: false,
+            ce_departed: 0,
             integrals: None,
         }));
     }
@@ -194,6 +198,27 @@ impl Link {
         self.ns2.is_some()
     }
 
+    /// Departures so far that carried CE on an ECN-capable packet (ns-2's `pmarks_`), if
+    /// the link keeps ns-2's clock.
+    pub fn ns2_ce_departures(&self) -> Option<u64> {
+        Some(self.ns2.as_ref()?.ce_departed)
+    }
+
+    /// ns-2.35's `QueueMonitor::out` (queue-monitor.cc) counts a departing packet in
+    /// `pmarks_` when it carries both CE and ECT: here for the link and the packet's flow.
+    #[inline]
+    fn count_ce_departure(&mut self, p: &Packet, flow: usize) {
+        if p.ecn & (ecn::CE | ecn::ECT) != ecn::CE | ecn::ECT {
+            return;
+        }
+        if let Some(ns2) = self.ns2.as_mut() {
+            ns2.ce_departed += 1;
+        }
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[flow].departed_ce_packets += 1;
+        }
+    }
+
     /// [`Link::enqueue`] on a link with ns-2's clock: the arrival and the resume that ends the
     /// current transmission are ordered as ns-2 orders them (by exact time, then by their
     /// ns-2 times and scheduling orders; the arrival's are `pool.ns2_now`), so a packet that
@@ -259,6 +284,7 @@ impl Link {
             self.zero_sojourns += 1;
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
+            self.count_ce_departure(pool.get(c.r), flow.idx());
             if let Some(v) = self.started.as_mut() {
                 v.push((now, *pool.get(c.r)));
             }
@@ -324,8 +350,9 @@ impl Link {
         ns2.resume = (ns2.resume.0 + txt, UNSTARTED);
         ns2.resume_pending = !self.waiting.is_empty();
         let resume = ns2.resume_pending;
+        let &(_, c) = self.in_flight.get(started);
+        self.count_ce_departure(pool.get(c.r), flow as usize);
         if let Some(v) = self.started.as_mut() {
-            let &(_, c) = self.in_flight.get(started);
             v.push((now, *pool.get(c.r)));
         }
         Ns2Outcome {
