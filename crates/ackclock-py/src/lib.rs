@@ -267,6 +267,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Flow `flow`'s CBR with jitter sends every `seconds` plus a jitter drawn from ns-2's
+    /// default generator, on ns-2's clock; false if it is no CBR with jitter.
+    fn ns2_cbr_jitter(&mut self, flow: usize, seconds: f64) -> PyResult<bool> {
+        self.sim
+            .ns2_cbr_jitter(flow, seconds)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Flow `flow`'s TCP window (ns-2's `window_` set during the run), at most the one it was
     /// made with; false if it is no one-way TCP flow with a fixed window.
     fn ns2_tcp_window(&mut self, flow: usize, window: f64) -> PyResult<bool> {

@@ -1246,7 +1246,11 @@ class Cbr(TrafficApp):
     def write_var(self, var: str, value: str) -> None:
         var = self.ALIASES.get(var, var)
         if var == "interval_":
-            t = to_float(value, "an interval in seconds")
+            # ns-source.tcl's `Application/Traffic/CBR instproc set` takes interval_ through
+            # delay_parse (`20ms` is 0.02) and sets rate_ to packetSize_ * 8.0 / interval_.
+            self.ctx.tcl.setvar("::__ac_spec", value)
+            t = to_float(str(self.ctx.tcl.eval("delay_parse $::__ac_spec")),
+                         "an interval in seconds")
             if t <= 0:
                 raise BadValue(f"expected a positive interval, got {value!r}")
             super().write_var("rate_", fmt_double(self._bits() / t))
@@ -1260,12 +1264,13 @@ class Cbr(TrafficApp):
 
     def ns2_interval(self) -> float | None:
         """``interval_`` as ns-2's ``CBR_Traffic::next_interval`` computes it for each send,
-        ``(size_ << 3) / rate_`` in doubles; None with ``random_`` (its jitter comes from
-        ns-2's generator, not modelled here) or no rate."""
-        if to_bool(self.vars["random_"]):
-            return None
+        ``(size_ << 3) / rate_`` in doubles (with ``random_`` the engine adds the jitter,
+        drawn from ns-2's generator: ``jittered``); None without a rate."""
         bps = float(ns2_bandwidth(self.vars["rate_"]))
         return self._bits() / bps if bps > 0 else None
+
+    def jittered(self) -> bool:
+        return to_bool(self.vars["random_"])
 
     def app_params(self) -> dict[str, object]:
         self.check()

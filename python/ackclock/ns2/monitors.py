@@ -67,8 +67,9 @@ class QueueMonitor(TclObject):
         if c is None:
             return None
         if var == "pmarks_" and not self.marks_kept():
-            raise Ns2Error(unsupported("a queue monitor's pmarks_ on a link whose queue"
-                                       " holds its packets (SFQ, DRR, CoDel, ...)"))
+            raise Ns2Error(unsupported("a queue monitor's pmarks_ in a run with a queue that"
+                                       " holds its packets (SFQ, DRR, CoDel, ...): its"
+                                       " links do not keep ns-2's clock"))
         if var in self.COUNTERS:
             return int(sum(c[k] for k in self.COUNTERS[var]))
         if var in ("pkts_", "size_"):

@@ -739,10 +739,13 @@ class Simulator(TclObject):
         for a in self.agents:
             if isinstance(a, LossMonitorAgent):
                 a.start_monitor()
-            # A CBR's sends follow ns-2's clock with ns-2's own interval_, a double.
+            # A CBR's sends follow ns-2's clock with ns-2's own interval_, a double; with
+            # random_ each gap's jitter is drawn from ns-2's default generator.
             if isinstance(a, UdpAgent) and a.flow is not None and isinstance(a.app, Cbr):
                 interval = a.app.ns2_interval()
-                if interval is not None:
+                if interval is not None and a.app.jittered():
+                    self.engine.ns2_cbr_jitter(a.flow, interval)
+                elif interval is not None:
                     self.engine.ns2_cbr_interval(a.flow, interval)
             # An Exponential or Pareto source draws its bursts and silences from ns-2's
             # default generator when ns-2 would, and sends on ns-2's clock.

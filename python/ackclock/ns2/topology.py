@@ -166,9 +166,23 @@ class Queue(TclObject):
 
     def cmd_blimit(self, n: str) -> None:
         """DRR::command "blimit": sets blimit_ (ns-2.35 queue/drr.cc)."""
+        self._drr_command("blimit", n)
+
+    def cmd_quantum(self, n: str) -> None:
+        self._drr_command("quantum", n)
+
+    def cmd_buckets(self, n: str) -> None:
+        self._drr_command("buckets", n)
+
+    def cmd_mask(self, n: str) -> None:
+        self._drr_command("mask", n)
+
+    def _drr_command(self, name: str, n: str) -> None:
+        """DRR::command's "blimit", "quantum", "buckets" and "mask" set the variable of that
+        name and a trailing underscore (ns-2.35 queue/drr.cc)."""
         if self.kind != "drr":
-            raise TclError(f"{self.cls}: blimit is a command of Queue/DRR")
-        self.write_var("blimit_", n)
+            raise TclError(f"{self.cls}: {name} is a command of Queue/DRR")
+        self.write_var(f"{name}_", n)
 
     def was_set(self, var: str) -> bool:
         return var in self.set_at or self.ctx.classes.where(self.cls, var) is not None
@@ -375,6 +389,18 @@ class Link(TclObject):
 
     def cmd_dst(self) -> str:
         return self._l().dst.handle
+
+    def cmd_trace(self, ns: str, channel: str, op: str = "") -> None:
+        """``$link trace $ns $file`` (ns-link.tcl, SimpleLink instproc trace): the link's
+        enqueue, dequeue, drop and receive traces into the file, what ``$ns trace-queue``
+        makes (it calls this)."""
+        if op:
+            raise Ns2Error(unsupported(f"a link's trace with op {op!r} (a nam trace of one"
+                                       " link)"))
+        sim = self.ctx.simulator
+        assert sim is not None
+        lk = self._l()
+        sim.cmd_trace_queue(lk.src.handle, lk.dst.handle, channel)
 
     def cmd_trace_dynamics(self, *args: str) -> None:
         """ns-2 traces the link's up/down changes; ackclock's links never change."""

@@ -671,6 +671,7 @@ fn generator_for(app: &AppConfig) -> Option<Generator> {
             payload: *packet_size,
             random: *random,
             ns2_interval: None,
+            ns2_jitter: None,
         }),
         AppConfig::Onoff {
             interval_ps,

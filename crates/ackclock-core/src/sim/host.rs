@@ -178,6 +178,24 @@ impl Simulator {
         })
     }
 
+    /// Flow `f`'s CBR with jitter sends every `seconds` (ns-2's `interval_`, its double)
+    /// plus a jitter drawn from ns-2's default generator, on ns-2's clock (`traffic::cbr`);
+    /// false if the flow is no CBR with jitter. [`Self::use_ns2_rng`] must have been called.
+    pub fn ns2_cbr_jitter(&mut self, f: usize, seconds: f64) -> Result<bool, String> {
+        let d = self
+            .ns2_rng
+            .clone()
+            .ok_or("ns-2's generator is not in use (use_ns2_rng first)")?;
+        let flow = self
+            .flows
+            .get_mut(f)
+            .ok_or_else(|| format!("no flow {f}"))?;
+        Ok(match &mut flow.agent {
+            Agent::Udp { source } => source.set_ns2_jitter(seconds, d),
+            _ => false,
+        })
+    }
+
     /// Flow `f`'s TCP window becomes `window` segments during the run (ns-2's `window_`,
     /// `wnd_`, which `TcpAgent::window()` and `slowdown` read on every use): from the next
     /// segment sent and the next reduction on. Not above the window the flow was made with

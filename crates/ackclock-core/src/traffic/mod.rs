@@ -136,12 +136,16 @@ impl UdpSource {
         SimTime(now.0.saturating_add(self.generator.first_delay()))
     }
 
-    /// ns-2's interval between two sends as its double, if the source is a CBR without
-    /// jitter that was given one (`cbr::Cbr::ns2_interval`).
+    /// ns-2's interval between two sends as its double, if the source is a CBR that was
+    /// given one (`cbr::Cbr::ns2_interval`; with jitter, the gap last drawn).
     #[inline]
     pub fn ns2_interval(&self) -> Option<f64> {
         match &self.generator {
-            Generator::Cbr(g) if !g.random => g.ns2_interval,
+            Generator::Cbr(g) => match &g.ns2_jitter {
+                Some((_, gap)) => Some(*gap),
+                None if !g.random => g.ns2_interval,
+                None => None,
+            },
             Generator::Ns2OnOff(g) => Some(g.gap()),
             _ => None,
         }
@@ -172,6 +176,20 @@ impl UdpSource {
         match &mut self.generator {
             Generator::Cbr(g) if !g.random && seconds > 0.0 => {
                 g.ns2_interval = Some(seconds);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Gives a CBR with jitter ns-2's interval `seconds` (its double) and ns-2's default
+    /// generator `rng` to draw the jitter from (`cbr::Cbr::ns2_jitter`); false for other
+    /// sources.
+    pub fn set_ns2_jitter(&mut self, seconds: f64, rng: crate::rng::ns2::Ns2Default) -> bool {
+        match &mut self.generator {
+            Generator::Cbr(g) if g.random && seconds > 0.0 => {
+                g.ns2_interval = Some(seconds);
+                g.ns2_jitter = Some((rng, seconds));
                 true
             }
             _ => false,
