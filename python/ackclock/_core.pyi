@@ -79,8 +79,10 @@ class Simulation:
     def ns2_tcp_window(self, flow: int, window: float) -> bool:
         """A one-way TCP flow's window during the run (ns-2's window_), at most its first."""
     def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:
-    def ns2_cbr_jitter(self, flow: int, seconds: float) -> bool: ...
         """A CBR's interval as ns-2's double, on ns-2's clock; False: no CBR without jitter."""
+    def ns2_cbr_jitter(self, flow: int, seconds: float) -> bool:
+        """A CBR with jitter: ns-2's interval, the jitter from ns-2's generator; False: no
+        CBR with jitter."""
     def ns2_onoff(self, flow: int, interval: float, burst: float, idle: float,
                   shape: float) -> bool:
         """An on-off source drawn as ns-2's Exponential (shape 0) or Pareto, on its clock."""
