@@ -44,15 +44,32 @@ class LinkLook:
 
 @dataclass
 class NamLayout:
-    """The layout the script describes for nam, whether or not it writes a nam trace."""
+    """The layout the script describes for nam, whether or not it writes a nam trace: each
+    simplex link's look, and the links nam draws, in ns-2's order (``order``)."""
 
     colors: list[tuple[str, str]] = field(default_factory=list)
     links: dict[tuple[int, int], LinkLook] = field(default_factory=dict)
     annotations: int = 0
+    order: list[tuple[int, int]] = field(default_factory=list)
 
     def look(self, a: int, b: int) -> LinkLook:
-        key = (a, b) if (b, a) not in self.links else (b, a)
-        return self.links.setdefault(key, LinkLook())
+        return self.links.setdefault((a, b), LinkLook())
+
+    def register(self, a: int, b: int) -> None:
+        """``Simulator instproc register-nam-linkconfig`` (tcl/lib/ns-lib.tcl), called for
+        each simplex link made and each ``orient``: nam draws one line per node pair, the
+        direction registered first, unless the other direction is given an orientation while
+        the first has none; a link registered again moves to the end."""
+        if (b, a) in self.order:
+            mine = self.links.get((a, b), LinkLook()).orient
+            theirs = self.links.get((b, a), LinkLook()).orient
+            if theirs is None and mine is not None:
+                self.order.remove((b, a))
+            else:
+                return
+        if (a, b) in self.order:
+            self.order.remove((a, b))
+        self.order.append((a, b))
 
 
 def header(sim: Simulator) -> str:
@@ -64,22 +81,25 @@ def header(sim: Simulator) -> str:
         color = node.nam_color or "black"
         out.append(f"n -t * -a {node.id} -s {node.id} -S UP -v {node.nam_shape or 'circle'}"
                    f" -c {color} -i {color}\n")
-    shown: set[tuple[int, int]] = set()
+    # SimpleLink instproc dump-namconfig (tcl/lib/ns-namsupp.tcl) for each registered link.
+    for a, b in layout.order:
+        link = sim.by_ends[(a, b)]
+        look = layout.links.get((a, b)) or LinkLook()
+        orient = f" -o {look.orient}" if look.orient else ""
+        out.append(f"l -t * -s {a} -d {b} -S UP -r {fmt_double(link.rate_bps)}"
+                   f" -D {fmt_double(link.delay2)} -c {look.color or 'black'}"
+                   f"{orient}\n")
     queues: list[str] = []
+    shown: set[tuple[int, int]] = set()
     for link in sim.links:
         a, b = link.src.id, link.dst.id
         if (b, a) in shown:
             continue
         shown.add((a, b))
-        look = layout.links.get((a, b)) or layout.links.get((b, a)) or LinkLook()
-        orient = f" -o {look.orient}" if look.orient else ""
-        out.append(f"l -t * -s {a} -d {b} -S UP -r {fmt_double(link.rate_bps)}"
-                   f" -D {fmt_double(link.delay2)} -c {look.color or 'black'}"
-                   f"{orient}\n")
-        if look.queue_pos is not None:
-            queues.append(f"q -t * -s {b} -d {a} -a {look.queue_pos}\n")
-            if (b, a) in sim.by_ends:
-                queues.append(f"q -t * -s {a} -d {b} -a {look.queue_pos}\n")
+        for x, y in ((b, a), (a, b)):
+            pos = layout.links.get((x, y), LinkLook()).queue_pos
+            if pos is not None and (x, y) in sim.by_ends:
+                queues.append(f"q -t * -s {x} -d {y} -a {pos}\n")
     return "".join(out + queues)
 
 

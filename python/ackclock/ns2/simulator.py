@@ -154,6 +154,7 @@ class Simulator(TclObject):
             self.links.append(link)
         link.delay2 = delay_double(delay)
         self.by_ends[(src.id, dst.id)] = link
+        self.nam_layout.register(src.id, dst.id)
         return ""
 
     def cmd_duplex_link(self, a: str, b: str, bw: str, delay: str, qtype: str,
@@ -228,16 +229,22 @@ class Simulator(TclObject):
         self._link_op(a, b, op, value, duplex=False)
 
     def _link_op(self, a: str, b: str, op: str, value: tuple[str, ...], duplex: bool) -> None:
+        # `Simulator instproc duplex-link-op` runs the op on link_(a:b), then on link_(b:a).
         link = self._link(a, b)
         text = " ".join(value)
-        look = self.nam_layout.look(link.src.id, link.dst.id)
-        if op == "orient":
-            look.orient = text
-        elif op == "color":
-            look.color = text
-        elif op == "queuePos":
-            look.queue_pos = text
-        elif op == "label" and self.nam_channel is not None:
+        ends = [(link.src.id, link.dst.id)]
+        if duplex and (link.dst.id, link.src.id) in self.by_ends:
+            ends.append((link.dst.id, link.src.id))
+        for x, y in ends:
+            look = self.nam_layout.look(x, y)
+            if op == "orient":
+                look.orient = text
+                self.nam_layout.register(x, y)  # Link instproc orient
+            elif op == "color":
+                look.color = text
+            elif op == "queuePos":
+                look.queue_pos = text
+        if op == "label" and self.nam_channel is not None:
             back = self.by_ends.get((link.dst.id, link.src.id)) if duplex else None
             lines = [nam.link_label(x, text) for x in (link, back) if x is not None]
             self.ctx.write_channel(self.nam_channel, "".join(lines))
