@@ -106,7 +106,16 @@ proc ::otcl::defclass {name superclasses isbuiltin} {
 proc ::otcl::setsupers {class superclasses} {
     variable supers; variable subs; variable order; variable isclass
     foreach s $superclasses {
-        if {![info exists isclass($s)]} { error "expected a class but got $s" }
+        if {![info exists isclass($s)]} {
+            # A subclass of an ns-2 class ackclock does not have (Agent/MessagePassing): the
+            # class is not supported, the script is not wrong.
+            set root [lindex [split $s /] 0]
+            if {[string first / $s] > 0 && $root in $::otcl::ns2_roots
+                    && [regexp {^[A-Za-z0-9_/]+$} $s]} {
+                return [::__ac_dispatch __unsupported_class $s]
+            }
+            error "expected a class but got $s"
+        }
     }
     if {[info exists supers($class)]} {
         foreach s $supers($class) {
