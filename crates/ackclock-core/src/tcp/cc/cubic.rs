@@ -22,7 +22,8 @@
 //!   per segment acknowledged, so a window that HyStart stopped below the path's capacity still
 //!   grows by about 1/N of itself a round trip (`TcpCubic::Update` caps its `cnt` at
 //!   `m_cntClamp` while `m_lastMaxCwnd` is 0); RFC 9438 has no such floor (0: none).
-//! - Slow start is Reno's; with `hystart` (the TCP parameter, on in the `linux` profile)
+//! - Slow start is Reno's (`ns3_model`, 1 in the `ns3` profile: `TcpCubic::IncreaseWindow`'s,
+//!   every segment acknowledged, no limit L, past ssthresh); with `hystart` (the TCP parameter, on in the `linux` profile)
 //!   HyStart may end it before a loss (`hystart.rs`), as in Linux and as RFC 9438 4.10 allows.
 //!
 //! `beta` and `c` are settable, so seed 003's ns-2 values (beta 0.8, C 0.4) can be used.
@@ -49,6 +50,7 @@
 //! otherwise; `linux_arith` = 0 or 1 given in `cc_params` decides either way.
 
 use super::hystart::HyStart;
+use super::reno::ns3_slow_start;
 use super::{
     slow_start, AckEvent, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class, Param, Range,
     Window, NO_TRACE,
@@ -64,6 +66,8 @@ pub struct Cubic {
     cnt_clamp: f64,
     /// `max_increment` (S_max, segments per window per 100 ms of `delay_min`; 0: no cap).
     max_increment: f64,
+    /// `ns3_model`: `TcpCubic::IncreaseWindow`'s slow start ([`ns3_slow_start`]).
+    ns3: bool,
     /// The smallest RTT sample seen (s; 0 before the first), for `max_increment`.
     delay_min: f64,
     /// A congestion event set W_max (and no timeout forgot it since): `cnt_clamp` is off.
@@ -170,6 +174,8 @@ crate::params! {
             .profile_defaults(&[("ns3", 20.0)]),
         max_increment: f64 = Param::new("max_increment", 0.0, Range::NonNegative, "S_max: grow at most this many segments a window per 100 ms of minimum RTT; 0: off")
             .ns2("cubic_max_increment_"),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "slow start as ns-3.44's TcpCubic::IncreaseWindow: every segment acknowledged, past ssthresh")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -191,6 +197,7 @@ impl CongestionOps for Cubic {
             reno_friendly: p.reno_friendly,
             cnt_clamp: p.cnt_clamp,
             max_increment: p.max_increment,
+            ns3: p.ns3_model,
             delay_min: 0.0,
             reduced: false,
             w_max: 0.0,
@@ -229,7 +236,11 @@ impl CongestionOps for Cubic {
             }
         }
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            if self.ns3 {
+                ns3_slow_start(w, &ev, false);
+            } else {
+                slow_start(w, &ev);
+            }
             return;
         }
         let start = *self.epoch.get_or_insert_with(|| {

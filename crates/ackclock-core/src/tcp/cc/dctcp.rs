@@ -17,7 +17,9 @@
 //!   halving on loss, which `loss_halves` = 1 gives (0 under `ns3_cc_defaults`).
 //! - ns-3 measures from the first ACK of data (`PktsAcked`, which the SYN's ACK does not
 //!   reach), Linux from the SYN's ACK (`count_syn_ack`, 0 under `ns3_cc_defaults`).
-//! - growth is Reno's (ns-3's `TcpLinuxReno`, counting segments acknowledged).
+//! - growth is Reno's (ns-3's `TcpLinuxReno`, counting segments acknowledged); `ns3_model`
+//!   (1 in the `ns3` profile) slow-starts as `TcpLinuxReno::SlowStart`: every segment
+//!   acknowledged, no limit L, up to ssthresh.
 //!
 //! The receiver echoes each segment's CE mark instead of latching it until CWR (section 3.2:
 //! a change of CE state first acknowledges at once what a delayed ACK holds, with the old
@@ -27,6 +29,7 @@
 //! (weight 1) marks every ECN-capable packet that finds K or more waiting, as ns-3's
 //! tcp-validation example and the DCTCP paper configure it.
 
+use super::reno::ns3_slow_start;
 use super::{
     reno_increase, slow_start, AckEvent, AckFlags, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
     Range, Window, NO_TRACE,
@@ -48,6 +51,8 @@ pub struct Dctcp {
     /// The SYN's ACK ends the first observation window (Linux); else the first window
     /// starts with the first ACK of data (ns-3).
     count_syn_ack: bool,
+    /// `ns3_model`: `TcpLinuxReno::SlowStart`'s growth ([`ns3_slow_start`]).
+    ns3: bool,
 }
 
 crate::params! {
@@ -61,6 +66,8 @@ crate::params! {
             .profile_defaults(&[("ns3", 0.0)]),
         count_syn_ack: bool = Param::new("count_syn_ack", 1.0, Range::Flag, "the SYN's ACK ends the first window of alpha (Linux); 0: the first ACK of data starts it (ns-3)")
             .profile_defaults(&[("ns3", 0.0)]),
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "slow start as ns-3.44's TcpLinuxReno::SlowStart: every segment acknowledged, up to ssthresh")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -85,6 +92,7 @@ impl CongestionOps for Dctcp {
             window_end: None,
             ece_now: false,
             count_syn_ack: p.count_syn_ack,
+            ns3: p.ns3_model,
         }
     }
 
@@ -115,7 +123,11 @@ impl CongestionOps for Dctcp {
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            if self.ns3 {
+                ns3_slow_start(w, &ev, true);
+            } else {
+                slow_start(w, &ev);
+            }
         } else {
             reno_increase(w, &ev);
         }

@@ -37,7 +37,10 @@
 //! flow the receiver's window holds keeps growing cwnd in slow start (`TcpLinuxReno::SlowStart`
 //! does not check `m_isCwndLimited`), and halves that cwnd. ns-3's `TcpNewReno::GetSsThresh`
 //! halves the bytes in flight instead; the `TcpNewReno` alias takes cwnd / 2 too (the two
-//! differ by the segments SACKed at the third duplicate ACK).
+//! differ by the segments SACKed at the third duplicate ACK). Slow start is then
+//! `TcpLinuxReno::SlowStart`'s ([`ns3_slow_start`]): every segment the ACK acknowledges, with
+//! no limit L (a stretch ACK after a timeout's retransmission fills a hole opens the window by
+//! all it covers), up to ssthresh and no further.
 
 use super::{
     reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Window,
@@ -69,7 +72,7 @@ crate::params! {
             .ns2("increase_num_"),
         decrease: f64 = Param::new("decrease", 0.5, Range::Between(0.0, 1.0), "fraction of the window kept on a loss (AIMD b)")
             .ns2("decrease_num_"),
-        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno::GetSsThresh: cwnd / 2, the receiver's window not read")
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno: GetSsThresh cwnd / 2, the receiver's window not read; SlowStart every segment acknowledged, up to ssthresh")
             .profile_defaults(&[("ns3", 1.0)]),
     }
 }
@@ -100,7 +103,11 @@ impl CongestionOps for Reno {
     #[inline(always)]
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
+            if self.ns3 {
+                ns3_slow_start(w, &ev, true);
+            } else {
+                slow_start(w, &ev);
+            }
         } else if self.increase == 1.0 {
             reno_increase(w, &ev);
         } else {
@@ -120,6 +127,24 @@ impl CongestionOps for Reno {
             // ns-2.35 TcpAgent::slowdown: decreasewin = decrease_num_ * windowd().
             self.decrease * w.cwnd.min(w.rwnd)
         }
+    }
+}
+
+/// Slow start as ns-3.44's segment-counting classes have it: every segment the ACK
+/// acknowledges (`segmentsAcked`, no limit L), `capped` at ssthresh as
+/// `TcpLinuxReno::SlowStart` (src/internet/model/tcp-linux-reno.cc; `TcpDctcp` inherits it),
+/// whose `IncreaseWindow` credits nothing of the ACK to congestion avoidance; uncapped as
+/// `TcpCubic::IncreaseWindow`'s slow start (tcp-cubic.cc: m_cWnd += segmentsAcked x segment
+/// size, then segmentsAcked = 0). A class growing per ACK (`TcpNewReno`'s), or RFC 3742's
+/// limited slow start, takes [`slow_start`].
+#[inline]
+pub fn ns3_slow_start(w: &mut Window, ev: &AckEvent, capped: bool) {
+    if ev.per_ack || w.max_ssthresh > 0.0 {
+        slow_start(w, ev);
+    } else if capped {
+        w.cwnd = (w.cwnd + ev.credit).min(w.ssthresh);
+    } else {
+        w.cwnd += ev.credit;
     }
 }
 
@@ -293,5 +318,31 @@ mod tests {
             ss.cwnd, 6.0,
             "slow start takes at most two segments per ACK"
         );
+        // ns-3.44's TcpLinuxReno::SlowStart: min(cwnd + segmentsAcked, ssthresh), no L.
+        let mut ns3 = Reno {
+            ns3: true,
+            ..Reno::default()
+        };
+        let mut ss = Window::new(4.0, 50.0, 100.0);
+        ns3.cong_avoid(&mut ss, stretch);
+        assert_eq!(ss.cwnd, 9.0, "every segment acknowledged");
+        let mut near = Window::new(47.0, 50.0, 100.0);
+        ns3.cong_avoid(&mut near, stretch);
+        assert_eq!(near.cwnd, 50.0, "not past ssthresh, the rest not credited");
+        // TcpCubic's slow start: every segment acknowledged, past ssthresh.
+        let mut cubic = Window::new(47.0, 50.0, 100.0);
+        ns3_slow_start(&mut cubic, &stretch, false);
+        assert_eq!(cubic.cwnd, 52.0);
+        // Per ACK (TcpNewReno's classes) stays one segment.
+        let mut per_ack = Window::new(4.0, 50.0, 100.0);
+        ns3_slow_start(
+            &mut per_ack,
+            &AckEvent {
+                per_ack: true,
+                ..stretch
+            },
+            true,
+        );
+        assert_eq!(per_ack.cwnd, 5.0);
     }
 }
