@@ -151,7 +151,7 @@ def test_the_front_end_reads_the_engines_registry() -> None:
             assert what == p["expected"]
     assert CC_DEFAULTS["cubic"] == {"beta": 0.7, "c": 0.4, "fast_convergence": 1.0,
                                    "reno_friendly": 1.0, "linux_arith": 0.0, "cnt_clamp": 0.0,
-                                   "max_increment": 0.0}
+                                   "max_increment": 0.0, "ns3_model": 0.0}
 
 
 def test_the_linux_profiles_cubic_takes_linuxs_integer_steps() -> None:
