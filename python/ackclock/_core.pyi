@@ -94,6 +94,8 @@ class Simulation:
         """A TFRC sender's rate (bytes/s), RTT (s), loss event rate, true loss rate, seqno."""
     def advance_app(self, flow: int, limit: int) -> None:
         """Lets a one-way TCP flow send up to segment ``limit`` (not included), now."""
+    def close_app(self, flow: int) -> None:
+        """Closes a two-way connection from the side whose data ``flow`` carries, now."""
     def set_ns2_boot_time(self, flow: int, boot_ps: int) -> None:
         """Gives a TCP flow that has not sent yet ns-2's boot_time_ (picoseconds)."""
     def select_cc(self, flow: int, name: str) -> None:

@@ -347,6 +347,11 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Closes flow `flow`'s two-way connection from its side now (ns-2's FullTcp `close`).
+    fn close_app(&mut self, flow: usize) -> PyResult<()> {
+        self.sim.close_app(flow).map_err(PyValueError::new_err)
+    }
+
     /// Gives flow `flow`'s TCP sender, which must not have sent yet, ns-2's `boot_time_` of
     /// `boot_ps` picoseconds (a FullTcp agent's connect draws it anew).
     fn set_ns2_boot_time(&mut self, flow: usize, boot_ps: u64) -> PyResult<()> {

@@ -685,6 +685,7 @@ class FullTcpAgent(TcpAgent):
         super().__init__(ctx, cls, handle, where, args)
         self.listening = False
         self.connected = False  # connect() called (FullTcpAgent::advance_bytes in CLOSED)
+        self.closed = False  # close called during the run (FullTcpAgent::usrclosed)
         # FullTcpAgent::delay_bind_init_all resets the agent once more (tcp-full.cc).
         self.reset()
 
@@ -755,6 +756,8 @@ class FullTcpAgent(TcpAgent):
     def _full_advance(self, limit: int) -> None:
         if self.flow is None:
             raise Ns2Error(f"{self.cls} {self.handle}: not connected to a FullTcp agent")
+        if self.closed:
+            raise Ns2Error(unsupported(f"data for {self.cls} after its close"))
         self.connect()
         try:
             self.sim().engine.advance_app(self.flow, limit)
@@ -762,8 +765,18 @@ class FullTcpAgent(TcpAgent):
             raise Ns2Error(unsupported(str(e))) from None
 
     def cmd_close(self) -> None:
-        if self.sim_started():
-            raise Ns2Error(unsupported("closing a FullTcp connection during the run"))
+        """FullTcpAgent::usrclosed during the run: the FIN follows the data sent so far
+        (data given but not sent are dropped, an FTP's endless send stops); the peer, once
+        its own data are acknowledged, closes too (`halfclose_` false)."""
+        if not self.sim_started():
+            return
+        if self.flow is None:
+            raise Ns2Error(f"{self.cls} {self.handle}: not connected to a FullTcp agent")
+        self.closed = True
+        try:
+            self.sim().engine.close_app(self.flow)
+        except ValueError as e:
+            raise Ns2Error(unsupported(str(e))) from None
 
     def initiator(self) -> bool:
         """Whether this end opens the connection (the other listens, or has no application)."""

@@ -85,6 +85,18 @@ impl Simulator {
         Ok(())
     }
 
+    /// Flow `f`'s application closes its two-way connection now (ns-2's FullTcp `close`,
+    /// `FullTcpAgent::usrclosed`): its FIN follows the data it has sent (`tcp/full.rs`).
+    pub fn close_app(&mut self, f: usize) -> Result<(), String> {
+        match self.flows.get(f).map(|flow| flow.role) {
+            Some(Role::TwoWay(conn, side)) => self.full_close(super::flow::TwoWay { conn, side }),
+            Some(_) => Err(format!(
+                "flow {f} is not a direction of a two-way connection"
+            )),
+            None => Err(format!("no flow {f}")),
+        }
+    }
+
     /// Lets flow `f`'s one-way TCP sender send up to segment `limit` (not included; a SYN is
     /// segment 0) and sends what its window allows now: ns-2's FTP `produce`, `producemore`
     /// and `send`, which move the agent's `curseq_` (tcp.cc, `TcpAgent::advanceby`).

@@ -134,6 +134,7 @@ impl Simulator {
         let now = self.now;
         let mut out = std::mem::take(&mut self.scratch);
         let conn = &mut self.full[c];
+        let sizes = conn.sizes;
         match pkt.kind {
             PacketKind::TcpData => {
                 // Side 1 - s receives side s's data.
@@ -157,9 +158,47 @@ impl Simulator {
             PacketKind::Udp => unreachable!("a connection's flows are TCP"),
         }
         let flows = conn.flows;
+        if conn.sizes != sizes {
+            self.full_sizes_known(c, sizes);
+        }
         self.send_full(out);
         self.sync_timers(flows[0]);
         self.sync_timers(flows[1]);
+    }
+
+    /// A side of connection `c` closed during the run and so has a size now (it had
+    /// `before`): the packet traces number its FIN and the ACKs of it.
+    #[cold]
+    fn full_sizes_known(&mut self, c: usize, before: [Option<u64>; 2]) {
+        let conn = &self.full[c];
+        for (s, was) in before.into_iter().enumerate() {
+            if let (Some(bytes), true) = (conn.sizes[s], conn.sizes[s] != was) {
+                let (own, peer) = (conn.flows[s].idx(), conn.flows[1 - s].idx());
+                if let Some(t) = self.traces.as_mut() {
+                    t.set_full_bytes(own, peer, bytes);
+                }
+            }
+        }
+    }
+
+    /// Side `k.side`'s application closes the connection (ns-2's `$agent close`,
+    /// `FullTcpAgent::usrclosed`): its FIN follows the data it has sent.
+    pub(super) fn full_close(&mut self, k: TwoWay) -> Result<(), String> {
+        let (c, s) = (k.conn as usize, k.side as usize);
+        let now = self.now;
+        let conn = &mut self.full[c];
+        let sizes = conn.sizes;
+        let (own, other) = (conn.flows[s], conn.flows[1 - s]);
+        let mut out = std::mem::take(&mut self.scratch);
+        let ep = endpoint(&mut self.flows, &mut self.counters, own.idx(), other.idx());
+        let done = conn.app_close(s, now, ep, &mut out);
+        if self.full[c].sizes != sizes {
+            self.full_sizes_known(c, sizes);
+        }
+        self.send_full(out);
+        self.sync_timers(own);
+        self.sync_timers(other);
+        done
     }
 
     /// Sends the packets a connection's endpoints wrote into `out`, and keeps the vector.
@@ -191,6 +230,9 @@ impl Simulator {
                 let edge = if data { p.seq + 1 } else { sender.nxt };
                 if edge >= sender.app_limit() {
                     p.flags |= tcp_flags::PSH;
+                }
+                if data && p.retransmit && conn.fin_rides_on(s, p.seq) {
+                    p.flags |= tcp_flags::FIN;
                 }
                 // FullTcpAgent::foutput with ecn_: the SYN carries ECE and CWR, the SYN-ACK
                 // ECE alone (RFC 3168 6.1.1's ECN-setup segments), neither of them ECT
@@ -253,6 +295,9 @@ impl Simulator {
                         opens from both sides at once)"
                     .into(),
             );
+        }
+        if conn.has_closed(s) {
+            return Err("data for a FullTcp agent after its close".into());
         }
         let (own, other) = (conn.flows[s], conn.flows[1 - s]);
         let mut out = std::mem::take(&mut self.scratch);

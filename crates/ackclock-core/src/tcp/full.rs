@@ -31,8 +31,9 @@
 //!   an endless side never closes. `request-response`: the acceptor writes its reply (and
 //!   its FIN) once the initiator's request has arrived in full; the initiator writes its FIN
 //!   when the acceptor's FIN arrives (an HTTP/1.0-style exchange, the server closing first).
-//!   `open`: as `concurrent`, but neither side ever closes (ns-2's FullTcp agents, which send
-//!   a FIN only when the script calls `close`; `close_on_empty_` is false by default). Under
+//!   `open`: as `concurrent`, but neither side closes by itself (ns-2's FullTcp agents, which
+//!   send a FIN only when the script calls `close`, `app_close`; the peer then closes once its
+//!   own data are acknowledged; `close_on_empty_` is false by default). Under
 //!   `ns2_full_tcp` the acceptor sends only its SYN-ACK until its application gives data
 //!   (`Simulator::advance_app`, ns-2's `FullTcpAgent::advance_bytes` in SYN_RECEIVED or
 //!   ESTABLISHED).
@@ -206,6 +207,23 @@ impl FullConn {
         self.fin_seq[s] == Some(seq)
     }
 
+    /// Whether a retransmission of segment `seq` of side `s` empties the send buffer while
+    /// side s's FIN is unacknowledged: ns-2.35's `FullTcpAgent::foutput` then sends it with
+    /// FIN set too (`outflags` has FIN in FIN-WAIT-1, CLOSING and LAST-ACK, and a segment
+    /// reaching `curseq_` keeps it), as BSD's `tcp_output` does.
+    pub fn fin_rides_on(&self, s: usize, seq: u64) -> bool {
+        self.fin_seq[s] == Some(seq + 1)
+            && matches!(
+                self.state[s],
+                State::FinWait1 | State::Closing | State::LastAck
+            )
+    }
+
+    /// Whether side `s` has written its FIN.
+    pub fn has_closed(&self, s: usize) -> bool {
+        self.fin_seq[s].is_some()
+    }
+
     /// Writes side `s`'s FIN behind its data, if its data are finite.
     fn close(&mut self, s: usize, sender: &mut TcpSender) {
         if self.fin_seq[s].is_some() || self.sizes[s].is_none() {
@@ -215,6 +233,80 @@ impl FullConn {
         debug_assert_eq!(Some(end - 1), self.fin_of(s));
         self.fin_seq[s] = Some(end - 1);
         self.state[s] = self.state[s].on_close();
+    }
+
+    /// Writes side `s`'s FIN right after the data it has sent so far, forgetting any data
+    /// given but not sent: ns-2.35's `FullTcpAgent::usrclosed` sets `curseq_` to `maxseq_ - 1`
+    /// ("no more data") and stops an endless send. The data sent were whole segments (the
+    /// ns-2 front end gives FullTcp agents whole segments only), so side `s` now has a size.
+    fn close_at_sent(&mut self, s: usize, sender: &mut TcpSender) {
+        if self.fin_seq[s].is_some() {
+            return;
+        }
+        // Segments 1.. after the SYN (segment 0) carry the data sent.
+        let segments = sender.seqs().2.saturating_sub(1);
+        let bytes = segments * self.mss as u64;
+        sender.clear_transfer();
+        if bytes > 0 {
+            sender.push_adu(bytes);
+        }
+        let end = sender.push_adu(0);
+        self.sizes[s] = Some(bytes);
+        self.fin_seq[s] = Some(end - 1);
+        self.state[s] = self.state[s].on_close();
+        sender.set_past_established();
+    }
+
+    /// Side `s`'s application closes the connection during the run (ns-2's `$agent close`,
+    /// `FullTcpAgent::usrclosed`): from SYN-RECEIVED, ESTABLISHED or CLOSE-WAIT its FIN
+    /// leaves after the data sent (FIN-WAIT-1 or LAST-ACK); a side that has closed already
+    /// ignores it (usrclosed's "close in bad state"). Before the handshake ns-2 drops the
+    /// connection or sends a FIN from CLOSED: not modelled.
+    pub fn app_close(
+        &mut self,
+        s: usize,
+        now: SimTime,
+        ep: Endpoint,
+        out: &mut Vec<Packet>,
+    ) -> Result<(), String> {
+        if self.fin_seq[s].is_some() {
+            return Ok(());
+        }
+        match self.state[s] {
+            State::SynReceived | State::Established | State::CloseWait => {}
+            st => {
+                return Err(format!(
+                    "closing a FullTcp connection in state {} (before its handshake)",
+                    st.name()
+                ))
+            }
+        }
+        self.close_at_sent(s, ep.sender);
+        ep.sender.resume_forced(now, out, ep.sent);
+        Ok(())
+    }
+
+    /// ns-2.35's `FullTcpAgent::recv`, at its end: without `halfclose_`, a side in
+    /// CLOSE-WAIT whose data are all acknowledged closes as its application would
+    /// (usrclosed): its FIN follows the ACK of the peer's FIN. Open exchanges only (the
+    /// others close by their own rules).
+    fn close_when_acked(
+        &mut self,
+        side: usize,
+        now: SimTime,
+        sender: &mut TcpSender,
+        sent: &mut FlowCounters,
+        out: &mut Vec<Packet>,
+    ) {
+        let (una, _, maxseq) = sender.seqs();
+        if self.exchange == Exchange::Open
+            && self.state[side] == State::CloseWait
+            && self.fin_seq[side].is_none()
+            && una >= maxseq
+        {
+            self.close_at_sent(side, sender);
+            sender.resume_forced(now, out, sent);
+        }
     }
 
     /// The initiator's application starts at `now`: the SYN leaves, with the data written
@@ -289,6 +381,7 @@ impl FullConn {
             if ep.sink.rcv_nxt > fin && !self.fin_received[side] {
                 self.fin_received[side] = true;
                 self.state[side] = self.state[side].on_fin();
+                ep.sender.set_past_established();
                 ep.sink.ack_now(now, out, ep.received);
                 if side == INITIATOR && self.exchange == Exchange::RequestResponse {
                     self.close(INITIATOR, ep.sender);
@@ -326,6 +419,7 @@ impl FullConn {
             ep.received.acks_sent -= removed;
         }
         self.after_ack(side, now, ep.sender);
+        self.close_when_acked(side, now, ep.sender, ep.sent, out);
     }
 
     /// A pure ACK for side `side`'s direction arrives at that side (`ep`: that side's
@@ -349,6 +443,7 @@ impl FullConn {
         );
         ep.sender.on_ack(now, pkt, out, ep.sent);
         self.after_ack(side, now, ep.sender);
+        self.close_when_acked(side, now, ep.sender, ep.sent, out);
     }
 
     /// State changes after side `side`'s sender processed an acknowledgement.
@@ -613,6 +708,46 @@ mod tests {
         assert_eq!(p.counters[0].bytes_delivered, 3000);
         assert_eq!(p.conn.state, [State::Established, State::Established]);
         assert!(p.conn.closed_at.is_none());
+    }
+
+    #[test]
+    fn a_close_in_an_open_exchange_closes_both_sides() {
+        // ns-2's FullTcp `close` (usrclosed): the FIN after the data sent, the peer's FIN once
+        // its own data are acknowledged (halfclose_ false).
+        let mut p = Pair::new(Exchange::Open, [Some(3000), Some(0)], "ack-every");
+        p.open(SimTime(0));
+        let mut t = 1;
+        while p.step(SimTime(t)).is_some() {
+            t += 1;
+        }
+        let mut out = Vec::new();
+        let [c0, _] = &mut p.counters;
+        let ep = Endpoint {
+            sender: &mut p.senders[0],
+            sink: &mut p.sinks[1],
+            sent: c0,
+            received: &mut FlowCounters::default(),
+        };
+        p.conn
+            .app_close(INITIATOR, SimTime(t), ep, &mut out)
+            .unwrap();
+        assert_eq!(out.len(), 1, "the FIN alone");
+        p.stamp_all(out);
+        let mut fins = Vec::new();
+        while let Some(pkt) = p.step(SimTime(t)) {
+            if pkt.flags & tcp_flags::FIN != 0 {
+                fins.push((pkt.flow.idx(), pkt.seq, pkt.size));
+            }
+            t += 1;
+            assert!(t < 1000, "the close does not settle");
+        }
+        // 3000 bytes are 3 segments of 1000 after the SYN: the initiator's FIN is segment 4,
+        // the listener's (it sent only its SYN-ACK) segment 1.
+        let header = ns2_tcp().header_size;
+        assert_eq!(fins, [(0, 4, header), (1, 1, header)]);
+        assert_eq!(p.conn.sizes, [Some(3000), Some(0)]);
+        assert_eq!(p.conn.state, [State::TimeWait, State::Closed]);
+        assert!(p.conn.closed_at.is_some());
     }
 
     #[test]

@@ -299,6 +299,10 @@ pub struct TcpSender {
     /// ACK being handed over (`set_header_prediction`), and whether that ACK then takes
     /// `FullTcpAgent::recv`'s header-prediction path (see `on_new_ack`).
     header_predicted: bool,
+    /// `ns2_full_tcp`: the connection has left ESTABLISHED (this side closed or the peer's
+    /// FIN arrived): `FullTcpAgent::recv` opens cwnd only while `last_state_` is
+    /// ESTABLISHED.
+    full_past_established: bool,
     ns2_fast_ack: bool,
     skip_growth: bool,
     /// `ns3_cwnd_limited` with a class that honours it: whether the last data segment sent
@@ -671,8 +675,10 @@ impl TcpSender {
             }
         }
         // ns-2.35's TcpAgent::output marks the next segment, whatever it is; FullTcpAgent's
-        // foutput only new data (with ECN any segment, SetCWRonRetransmit_ being true).
-        if self.cong_action_pending && !(self.full_tcp && retransmit && !self.ecn) {
+        // foutput only new data, a FIN without data not (`datalen > 0`; with ECN any
+        // segment, SetCWRonRetransmit_ being true).
+        let bare = size <= self.header_size;
+        if self.cong_action_pending && !(self.full_tcp && (retransmit || bare) && !self.ecn) {
             self.cong_action_pending = false;
             ecn_bits |= ecn::CONG_ACTION;
         }

@@ -99,6 +99,19 @@ impl TcpSender {
         }
     }
 
+    /// As `resume`, but the next new segment leaves first whatever the window: ns-2.35's
+    /// `FullTcpAgent::send_much` with `force` set, as `usrclosed` calls it, so that a FIN
+    /// leaves at the close even when the window is full (`send_allowed` would never let it
+    /// go: `curseq_` stops below it).
+    pub fn resume_forced(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.app_limit = self.adus.last().map_or(u64::MAX, |&(end, _)| end);
+        if self.nxt == self.maxseq && self.nxt < self.app_limit {
+            self.emit(self.nxt, now, out, c);
+            self.nxt += 1;
+        }
+        self.resume(now, out, c);
+    }
+
     /// Lets the application's data go up to segment `limit` (not included), segments counted
     /// as the sender numbers them (a SYN is segment 0), and sends what the window allows now:
     /// ns-2's one-way `TcpAgent` (tcp.cc), whose `advanceby`, `advance` and `sendmsg` (FTP
@@ -129,6 +142,13 @@ impl TcpSender {
     /// sender checks the rest.
     pub fn set_header_prediction(&mut self, ok: bool) {
         self.header_predicted = ok && self.full_tcp;
+    }
+
+    /// `ns2_full_tcp`: the connection has left ESTABLISHED (FIN-WAIT-1, CLOSE-WAIT and
+    /// later), so new ACKs open no window: ns-2.35's `FullTcpAgent::recv` calls `opencwnd`
+    /// only when the state at the segment's arrival (`last_state_`) was ESTABLISHED.
+    pub fn set_past_established(&mut self) {
+        self.full_past_established = self.full_tcp;
     }
 
     /// Whether this sender follows ns-2.35's FullTcpAgent (`ns2_full_tcp`).

@@ -112,7 +112,10 @@ impl TcpSender {
     /// Lets congestion control open the window for a new ACK of `acked` segments: one unit
     /// of credit per ACK with packet-counted windows, one per segment with byte-counted ones.
     pub(super) fn open_cwnd(&mut self, now: SimTime, acked: u64, rtt: Option<SimDuration>) {
-        if std::mem::take(&mut self.skip_growth) || !self.cwnd_limited() {
+        if std::mem::take(&mut self.skip_growth)
+            || !self.cwnd_limited()
+            || self.full_past_established
+        {
             return;
         }
         let credit = if self.bytes { acked as f64 } else { 1.0 };

@@ -252,6 +252,7 @@ impl TcpSender {
             last_action: LastAction::None,
             cong_action_pending: false,
             header_predicted: false,
+            full_past_established: false,
             ns2_fast_ack: false,
             skip_growth: false,
             ns3_limited: cfg.ns3_cwnd_limited.then_some(false),

@@ -145,6 +145,24 @@ pub struct PacketTraces {
 }
 
 impl PacketTraces {
+    /// A direction of a two-way connection learns its size in the run (its application
+    /// closed it: `tcp/full.rs`, `FullConn::app_close`): flow `flow` carries `bytes`
+    /// payload bytes and then its FIN, which its own packets and the acknowledgements of
+    /// flow `peer` (the reverse direction) number from now on.
+    pub fn set_full_bytes(&mut self, flow: usize, peer: usize, bytes: u64) {
+        for (f, own) in [(flow, true), (peer, false)] {
+            let label = self.labels.get_mut(f).and_then(|l| l.full.as_mut());
+            let frame = self.frames.get_mut(f).and_then(|l| l.full.as_mut());
+            for fs in label.into_iter().chain(frame) {
+                if own {
+                    fs.own.bytes = Some(bytes);
+                } else {
+                    fs.peer.bytes = Some(bytes);
+                }
+            }
+        }
+    }
+
     /// Opens every trace's temporary file.
     pub fn open(
         specs: &[TraceSpec],
