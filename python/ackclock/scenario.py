@@ -168,6 +168,9 @@ class Periodic:
     offset: int | None = None
     burst: int | None = None
     mark_ecn: bool | None = None
+    # Delay the packets this long instead of dropping them (ns-2's delay_pkt_; the ns-2 front
+    # end, at a link's entry only).
+    delay: Time | None = None
     kind: ClassVar[str] = "periodic"
 
 
@@ -179,6 +182,8 @@ class DropList:
     packets: list[int] | None = None
     # Mark the packets CE and let them pass instead of dropping them (ns-2's markecn_).
     mark_ecn: bool | None = None
+    # As Periodic's.
+    delay: Time | None = None
     kind: ClassVar[str] = "drop_list"
 
 
@@ -657,7 +662,7 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
         offset, burst = (_below(x, _U64, f"{path}.{key}")
                          for x, key in ((offset, "offset"), (burst, "burst")))
         return {"kind": "periodic", "period": period, "offset": offset, "burst": burst,
-                **_mark_ecn(loss.mark_ecn, path)}
+                **_mark_ecn(loss.mark_ecn, path), **_delay(loss.delay, path)}
     if loss.flow is None:
         raise ScenarioError("missing: the name of the flow whose packets to drop",
                             path=f"{path}.flow")
@@ -677,7 +682,15 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
         for i, n in enumerate(loss.packets)
     ]
     return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets,
-            **_mark_ecn(loss.mark_ecn, path)}
+            **_mark_ecn(loss.mark_ecn, path), **_delay(loss.delay, path)}
+
+
+def _delay(value: Any, path: str) -> dict[str, int]:
+    """A loss model's ``delay`` for the engine (given only when not zero)."""
+    if value is None:
+        return {}
+    ps = parse_time(value, f"{path}.delay")
+    return {"delay_ps": ps} if ps else {}
 
 
 def _mark_ecn(value: Any, path: str) -> dict[str, bool]:

@@ -282,6 +282,8 @@ LOSS: Mapping[str, Mapping[str, Key]] = {
         "burst": Key("count1", "packets lost in a row; default 1"),
         "mark_ecn": Key("bool", "mark them Congestion Experienced and let them pass instead"
                         " (ns-2's markecn_); default false"),
+        "delay": Key("time", "delay them this long instead of dropping them (ns-2's"
+                     " delay_pkt_; the ns-2 front end, at a link's entry only); default 0s"),
     },
     "drop_list": {
         "flow": Key("string", "the flow's name", required=True),
@@ -289,6 +291,8 @@ LOSS: Mapping[str, Mapping[str, Key]] = {
                        required=True),
         "mark_ecn": Key("bool", "mark them Congestion Experienced and let them pass instead"
                         " (ns-2's markecn_); default false"),
+        "delay": Key("time", "delay them this long instead of dropping them (ns-2's"
+                     " delay_pkt_; the ns-2 front end, at a link's entry only); default 0s"),
     },
 }
 

@@ -4,11 +4,10 @@ model `mark_ecn`). Live against ns-2.35: an ECN Reno flow whose chosen packets a
 ErrorModel/List or /Periodic in an ErrorModule marks; the packet trace (the marked packets
 `----E-N` from their `+` on: ns-2's module sits before the link's enqueue trace) and the
 traced cwnd_ must be identical, but for the flags of segment 0 and its ACK, where ns-2 writes
-the ECN negotiation (test_ecn_vs_ns2.py). `delay_pkt_ true` stays not supported."""
+the ECN negotiation (test_ecn_vs_ns2.py). `delay_pkt_ true`: test_delay_pkt_vs_ns2.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -68,11 +67,3 @@ def test_markecn_marks_instead_of_dropping_as_ns2(vs_ns2: Any, sender: str, mode
 def negotiation_apart(trace: str) -> list[list[str]]:
     """The trace's fields, without the flags of segment 0 and its ACK."""
     return [f[:6] + f[7:] if f[10] == "0" else f for f in map(str.split, trace.splitlines())]
-
-
-def test_delay_pkt_is_not_supported(ns2: Callable[..., Any]) -> None:
-    r = ns2(SCRIPT.format(sender="Reno", model=LIST).replace(
-        "$m set markecn_ true", "$m set delay_pkt_ true; $m set delay_ 0.1"))
-    assert r.code == 2
-    assert "delay_pkt_" in r.err and "not supported" in r.err
-    assert len(r.err.strip().splitlines()) == 1

@@ -159,6 +159,10 @@ fn is_zero_u8(x: &u8) -> bool {
     *x == 0
 }
 
+fn is_zero_u64(x: &u64) -> bool {
+    *x == 0
+}
+
 fn is_false(x: &bool) -> bool {
     !*x
 }
@@ -281,6 +285,11 @@ pub enum LossConfig {
         packets: Vec<u64>,
         #[serde(default)]
         mark_ecn: bool,
+        /// Non-zero: delay the packets it takes by this many picoseconds instead of dropping
+        /// them, then offer them to the link's queue (ns-2.35's `ErrorModel::recv` with
+        /// `delay_pkt_`: `schedule(target_, p, delay_)`); only at the link's entry.
+        #[serde(default, skip_serializing_if = "is_zero_u64")]
+        delay_ps: u64,
     },
     /// Each byte corrupted with probability `p`: a packet of n bytes is lost with
     /// probability 1 - (1 - p)^n (ns-2 `ErrorModel` unit byte, ns-3 `RateErrorModel` bytes).
@@ -296,13 +305,16 @@ pub enum LossConfig {
     },
     /// Deterministic: of every `period` packets, numbered from 0, those at `offset` ..
     /// `offset + burst` are lost (ns-2 `ErrorModel/Periodic`).
-    /// With `mark_ecn` as `DropList`'s.
+    /// With `mark_ecn` and `delay_ps` as `DropList`'s.
     Periodic {
         period: u64,
         offset: u64,
         burst: u64,
         #[serde(default)]
         mark_ecn: bool,
+        /// As `DropList`'s.
+        #[serde(default, skip_serializing_if = "is_zero_u64")]
+        delay_ps: u64,
     },
 }
 

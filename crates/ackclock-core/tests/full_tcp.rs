@@ -261,6 +261,7 @@ fn a_lost_syn_ack_is_answered_again() {
         flow: 1,
         packets: vec![1],
         mark_ecn: false,
+        delay_ps: 0,
     });
     let mut sim = Simulator::new(sc).unwrap();
     sim.run();

@@ -98,6 +98,10 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         two_way = {f.name for f in flows if f.two_way}
         for i, em in modules:
             d = em.loss_for(fids, two_way, _initiator_side(sim, sim.links[i], flows))
+            if d is not None and "delay" in d and not sim.links[i].loss_at_entry:
+                raise Ns2Error(unsupported("a loss model delaying the packets it takes"
+                                           " (delay_pkt_) after the link ($ns link-lossmodel)"),
+                               sim.links[i].loss_where)
             if d is not None:
                 links[i].loss = loss_from_table(str(d["kind"]), d)
     return Scenario(name=name, profile="ns2",

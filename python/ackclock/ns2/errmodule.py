@@ -14,8 +14,10 @@
   ErrorModule: ``PeriodicErrorModel::corrupt`` counts the packets it sees from 1 and drops the
   first whose count reaches ``offset_``, then ``max(1, burstlen_)`` packets every ``period_``.
 - ``markecn_ true`` on either: ``ErrorModel::recv`` marks the packets it takes Congestion
-  Experienced and lets them pass (the engine's ``mark_ecn``); ``delay_pkt_ true`` (delaying
-  them) is not supported.
+  Experienced and lets them pass (the engine's ``mark_ecn``); ``delay_pkt_ true`` delays
+  them by ``delay_`` seconds instead of dropping them (the engine's ``delay``: they enter the
+  link's queue that much later, ``schedule(target_, p, delay_)``), on a module at the link's
+  entry (``$link errormodule``, ``$ns lossmodel``).
 """
 
 from __future__ import annotations
@@ -147,13 +149,25 @@ class ErrorModule(ErrorModel):
                                            " packet other than the SYN"), self.created_at)
             packets = [n if n == 1 else n - 1 for n in packets]
         out: dict[str, object] = {"kind": "drop_list", "flow": flows[0], "packets": packets}
-        if _flag(model, "delay_pkt_"):
-            raise Ns2Error(unsupported(f"an {model.cls} delaying the packets it takes"
-                                       " (delay_pkt_)"), self.created_at)
         if _flag(model, "markecn_"):
             # ErrorModel::recv with markecn_: the packet is marked CE (ECT or not) and
             # goes on to the link.
             out["mark_ecn"] = True
+        elif _flag(model, "delay_pkt_"):
+            # ErrorModel::recv with delay_pkt_ (and not markecn_, which it tests first): the
+            # packet goes on to the model's target delay_ seconds later.
+            try:
+                delay = to_float(model.vars.get("delay_", "0"))
+            except ValueError as e:
+                raise Ns2Error(f"delay_: {e}", model.created_at) from None
+            if delay < 0:
+                raise Ns2Error(f"delay_: expected a delay of 0 s or more, got {delay}",
+                               model.created_at)
+            if delay == 0:
+                # ns-2 schedules the packet at once, behind the events of that time.
+                raise Ns2Error(unsupported(f"an {model.cls} delaying the packets it takes"
+                                           " (delay_pkt_) by delay_ 0"), self.created_at)
+            out["delay"] = f"{delay!r}s"
         return out
 
 

@@ -99,6 +99,14 @@ pub struct Link {
     /// ns-2's clock (`Link::keep_ns2_clock`, under `run.ties = "ns2"`); the [`NS2`] bit of
     /// `service` is set with it, so that a hop of another link tests no further flag.
     ns2: Option<Box<Ns2Clock>>,
+    // Last, as nothing on a hop's path reads them: a loss model at the link's entry that
+    // delays what it takes instead of dropping it (ns-2.35's `ErrorModel::recv` with
+    // `delay_pkt_`), by `loss_delay`; it has just taken a packet to delay
+    // (`take_loss_delay`); the next packet offered is one it delayed, which goes past it
+    // (`pass_loss_once`: ns-2 schedules the packet to the model's target, not to the model).
+    loss_delay: SimDuration,
+    loss_delayed: bool,
+    loss_passes: bool,
 }
 
 /// What a link and the routers need of a packet it carries, kept beside its handle so that
@@ -214,6 +222,9 @@ impl Link {
             loss_at_entry: false,
             loss_marks_ecn: false,
             loss_marked: false,
+            loss_delay: SimDuration::ZERO,
+            loss_delayed: false,
+            loss_passes: false,
             busy_until: SimTime::ZERO,
             // One slot at first (rings grow by doubling, then keep their size): most links of
             // a large topology never hold more than a few packets, and 400 000 link
@@ -457,7 +468,9 @@ impl Link {
         // One test on a plain FIFO link without a loss model at its entry.
         if self.service != 0 {
             if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get_mut(c.r)) {
-                self.ns2_point(pool.ns2_now.0); // a queue monitor's drop
+                if !self.loss_delayed {
+                    self.ns2_point(pool.ns2_now.0); // a queue monitor's drop
+                }
                 return Enqueued::Lost;
             }
             if self.service & (HOLDS | NS2 | DOWN) != 0 {
@@ -621,6 +634,41 @@ impl Link {
         std::mem::take(&mut self.loss_marked)
     }
 
+    /// The loss model delays the packets it takes by `delay` instead of dropping them (zero:
+    /// it drops them): `LossConfig::DropList`'s `delay_ps`.
+    pub fn set_loss_delay(&mut self, delay: SimDuration) {
+        self.loss_delay = delay;
+    }
+
+    /// After [`Enqueued::Lost`]: how long the packet is to be delayed before it is offered
+    /// again (with [`Link::pass_loss_once`]), if the model took it to delay it; cleared by
+    /// asking.
+    pub fn take_loss_delay(&mut self) -> Option<SimDuration> {
+        std::mem::take(&mut self.loss_delayed).then_some(self.loss_delay)
+    }
+
+    /// Whether the loss model has just taken a packet to delay it (see `take_loss_delay`).
+    pub fn took_to_delay(&self) -> bool {
+        self.loss_delayed
+    }
+
+    /// The next packet offered goes past the loss model at the entry: it is one the model
+    /// delayed, which ns-2 schedules to the model's target (`ErrorModel::recv`).
+    pub fn pass_loss_once(&mut self) {
+        self.loss_passes = true;
+    }
+
+    /// Whether the next packet offered goes past the loss model ([`Link::pass_loss_once`]).
+    pub fn passes_loss(&self) -> bool {
+        self.loss_passes
+    }
+
+    /// After offering a packet the model delayed: a link that is down did not ask its model,
+    /// and the next packet must not go past it.
+    pub fn end_pass(&mut self) {
+        self.loss_passes = false;
+    }
+
     pub fn set_loss(&mut self, loss: AnyLoss) {
         self.loss = Some(Box::new(loss));
         self.set_loss_at_entry(self.loss_at_entry);
@@ -664,10 +712,18 @@ impl Link {
     /// one).
     #[inline(never)]
     fn loses(&mut self, pkt: &mut Packet) -> bool {
+        if std::mem::take(&mut self.loss_passes) {
+            return false;
+        }
         let Some(m) = self.loss.as_mut() else {
             return false;
         };
         let lost = m.drops(pkt);
+        if lost && self.loss_delay > SimDuration::ZERO {
+            // Neither lost nor marked: it comes back `loss_delay` later.
+            self.loss_delayed = true;
+            return true;
+        }
         if lost && self.loss_marks_ecn {
             pkt.ecn |= crate::packet::ecn::CE;
             self.loss_marked = true;

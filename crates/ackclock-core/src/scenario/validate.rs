@@ -118,6 +118,20 @@ impl Scenario {
             validate_queue(&format!("link[{i}].queue"), &l.queue)?;
             if let Some(loss) = &l.loss {
                 validate_loss(&format!("link[{i}].loss"), loss, self.flows.len())?;
+                if let LossConfig::DropList {
+                    delay_ps, mark_ecn, ..
+                }
+                | LossConfig::Periodic {
+                    delay_ps, mark_ecn, ..
+                } = loss
+                {
+                    if *delay_ps > 0 && (*mark_ecn || !l.loss_at_entry) {
+                        return Err(format!(
+                            "link[{i}].loss.delay_ps: a delaying loss model must sit at the \
+                             link's entry (loss_at_entry) and not mark ECN"
+                        ));
+                    }
+                }
             }
         }
         let mut names = std::collections::HashSet::new();

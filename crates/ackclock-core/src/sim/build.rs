@@ -297,6 +297,7 @@ impl Simulator {
             ns2_rng: None,
             loss_monitors: Vec::new(),
             loss_monitor_of: Vec::new(),
+            loss_delayed: Vec::new(),
             ns2_timers: if ns2_clock {
                 vec![ns2_clock::Ns2Timers::default(); nf]
             } else {
@@ -433,20 +434,24 @@ fn build_link(
             offset,
             burst,
             mark_ecn,
+            delay_ps,
         }) => {
             link.set_loss(AnyLoss::Periodic(Periodic::new(*period, *offset, *burst)));
             link.set_loss_marks_ecn(*mark_ecn);
+            link.set_loss_delay(SimDuration(*delay_ps));
         }
         Some(LossConfig::DropList {
             flow,
             packets,
             mark_ecn,
+            delay_ps,
         }) => {
             link.set_loss(AnyLoss::DropList(DropList::new(
                 FlowId(*flow),
                 packets.clone(),
             )));
             link.set_loss_marks_ecn(*mark_ecn);
+            link.set_loss_delay(SimDuration(*delay_ps));
         }
         None => {}
     }

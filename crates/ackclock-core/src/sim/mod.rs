@@ -79,6 +79,9 @@ enum Event {
     /// ns-2's `Queue::resume` on a link with ns-2's clock while packets wait (the ns2
     /// profile: `net::link::ns2_clock`).
     Resume(LinkId),
+    /// The loss model at a link's entry lets the oldest packet it delayed go on into the
+    /// link's queue (`Simulator::loss_delayed`).
+    LossDelayed(LinkId),
 }
 
 pub struct Simulator {
@@ -162,6 +165,10 @@ pub struct Simulator {
     /// empty while there are none).
     loss_monitors: Vec<ns2_front::LossMonitor>,
     loss_monitor_of: Vec<u32>,
+    /// Per link (empty until a loss model delays a packet), the packets its loss model at the
+    /// entry delays, oldest first: one model, one delay, so they leave in the order they came
+    /// (ns-2.35 `ErrorModel::recv`, `delay_pkt_`).
+    loss_delayed: Vec<std::collections::VecDeque<Packet>>,
 }
 
 impl Simulator {
@@ -250,6 +257,7 @@ impl Simulator {
             Event::Sample => self.on_sample(),
             Event::Warmup => self.on_warmup(),
             Event::Resume(l) => self.on_ns2_resume(l),
+            Event::LossDelayed(l) => self.on_loss_delayed(l),
             Event::Tfrc(f, k) => self.on_tfrc(f, tfrc::Action::Timer(k)),
         }
     }
@@ -337,12 +345,67 @@ impl Simulator {
         match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
             Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
             Enqueued::Queued => {}
-            Enqueued::Dropped | Enqueued::Lost => {
+            Enqueued::Dropped => {
                 let pkt = self.pool.take(c.r);
                 self.count_drop(&pkt);
             }
+            Enqueued::Lost => self.lost_at_entry(l, c),
             Enqueued::Held => self.enqueue_held(l, c.r),
         }
+    }
+
+    /// The loss model at link `l`'s entry took the pool's packet `c`: it is dropped, or
+    /// delayed if the model delays what it takes.
+    #[inline(never)]
+    fn lost_at_entry(&mut self, l: LinkId, c: Carried) {
+        let pkt = self.pool.take(c.r);
+        match self.links[l.idx()].take_loss_delay() {
+            Some(d) => self.delay_at_entry(l, pkt, d),
+            None => self.count_drop(&pkt),
+        }
+    }
+
+    /// ns-2.35's `ErrorModel::recv` with `delay_pkt_`: `schedule(target_, p, delay_)`, an
+    /// event `delay_` after the running one (in ns-2's doubles and scheduling order under the
+    /// ns2 profile), at which the packet enters the link's queue past the model.
+    fn delay_at_entry(&mut self, l: LinkId, pkt: Packet, d: SimDuration) {
+        if self.loss_delayed.len() < self.links.len() {
+            self.loss_delayed
+                .resize_with(self.links.len(), Default::default);
+        }
+        self.loss_delayed[l.idx()].push_back(pkt);
+        let t = self.now + d;
+        if self.ns2_clock {
+            let (at, key) = self.ns2_scheduled(t, false);
+            self.queue.push_keyed(at, key, Event::LossDelayed(l));
+        } else {
+            self.queue.push(t, Event::LossDelayed(l));
+        }
+    }
+
+    /// The oldest packet delayed at link `l`'s entry goes on into the link (its `+` trace
+    /// line now), past the loss model.
+    #[inline(never)]
+    fn on_loss_delayed(&mut self, l: LinkId) {
+        let Some(pkt) = self.loss_delayed[l.idx()].pop_front() else {
+            return;
+        };
+        let c = Carried::put(&mut self.pool, pkt);
+        self.links[l.idx()].pass_loss_once();
+        if self.tracing {
+            self.forward_traced(l, c);
+        } else {
+            match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
+                Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
+                Enqueued::Queued => {}
+                Enqueued::Dropped | Enqueued::Lost => {
+                    let pkt = self.pool.take(c.r);
+                    self.count_drop(&pkt);
+                }
+                Enqueued::Held => self.enqueue_held(l, c.r),
+            }
+        }
+        self.links[l.idx()].end_pass();
     }
 
     /// [`Simulator::forward_carried`] on a traced run: the packet as it was offered is
@@ -350,7 +413,7 @@ impl Simulator {
     #[inline(never)]
     fn forward_traced(&mut self, l: LinkId, c: Carried) {
         let mut offered = *self.pool.get(c.r);
-        if self.links[l.idx()].loses_at_entry() {
+        if self.links[l.idx()].loses_at_entry() && !self.links[l.idx()].passes_loss() {
             // Traces ahead of the loss model see the packet before it is marked or taken.
             self.trace(l, TraceEvent::EnqueueAhead, &offered);
         }
@@ -371,6 +434,12 @@ impl Simulator {
                 self.trace_start(l);
             }
             Enqueued::Queued => self.trace_start(l),
+            Enqueued::Lost if self.links[l.idx()].took_to_delay() => {
+                let pkt = self.pool.take(c.r);
+                if let Some(d) = self.links[l.idx()].take_loss_delay() {
+                    self.delay_at_entry(l, pkt, d);
+                }
+            }
             Enqueued::Dropped | Enqueued::Lost => {
                 let pkt = self.pool.take(c.r);
                 self.count_drop(&pkt);
