@@ -460,8 +460,9 @@ class TcpAgent(Agent):
             self.map_vegas(cc_params)
         if cc_params:
             out["cc_params"] = cc_params
-        if cc_params.get("decrease", 0.5) != 0.5:
-            # TcpAgent::slowdown: the first decrease halves whatever decrease_num_ says.
+        if cc_params.get("decrease", 0.5) != 0.5 or option == 8:
+            # TcpAgent::slowdown: the first decrease, and one in slow start, halve whatever
+            # decrease_num_ (or HighSpeed's decrease_param(), windowOption_ 8) says.
             out["ns2_first_decrease"] = True
         if "delay_growth_" in self.vars:
             self.map_delay_growth()

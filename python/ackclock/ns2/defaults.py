@@ -256,6 +256,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                       "interval_": ("0.5", "double"), "top_": ("0.5", "double"),
                       "bottom_": ("0", "double"), "feng_adaptive_": ("0", "int"),
                       "cautious_": ("0", "int"), "idle_pktsize_": ("100", "int"),
+                      "ns1_compat_": ("false", "bool"),
                       "drop_tail_": ("true", "bool")},
         # Not in ns-2.35 (later ns-2 versions and ns-3 have them): ackclock's own defaults.
         "Queue/CoDel": {"target_": ("0.005", "double"), "interval_": ("0.1", "double")},

@@ -223,6 +223,7 @@ macro_rules! red_params {
             mark_p_strict: false,
             cautious: 0,
             idle_pktsize: 100,
+            ns1_compat: false,
             early_drop_target: false,
         }
     };

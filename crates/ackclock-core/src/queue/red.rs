@@ -71,6 +71,9 @@ pub struct RedParams {
     pub cautious: u8,
     /// ns-2's `idle_pktsize_`, the packet size of `cautious` 3's idle decay.
     pub idle_pktsize: u32,
+    /// ns-2's `ns1_compat_`: a forced drop leaves the count since the last early drop as it
+    /// is (`REDQueue::enque` restarts it only without ns-1 compatibility).
+    pub ns1_compat: bool,
     /// Early drops go to their own target (ns-2's `early-drop-target`): reported as
     /// [`Verdict::EarlyDrop`].
     pub early_drop_target: bool,
@@ -357,8 +360,12 @@ impl Red {
         }
         if verdict == Verdict::Drop {
             self.forced_drops += 1;
-            self.count = 0;
-            self.count_bytes = 0;
+            // REDQueue::enque, DTYPE_FORCED: the count restarts (Philip Liu's fix) unless
+            // ns1_compat_ asks for ns-1's behaviour, where the next early drop comes sooner.
+            if !self.p.ns1_compat {
+                self.count = 0;
+                self.count_bytes = 0;
+            }
         }
         verdict
     }
@@ -434,6 +441,8 @@ crate::params! {
         idle_pktsize: u32 = Param::new("idle_pktsize", 100.0, Range::Count, "packet size of cautious 3's idle decay")
             .unit(Unit::Bytes)
             .ns2("idle_pktsize_"),
+        ns1_compat: bool = Param::new("ns1_compat", 0.0, Range::Flag, "ns-2's ns1_compat_: a forced drop keeps the count since the last early drop")
+            .ns2("ns1_compat_"),
         early_drop_target: bool = Param::new(
             "early_drop_target",
             0.0,
@@ -478,6 +487,7 @@ impl QueueDiscipline for Red {
                 mark_p_strict: p.mark_p_strict,
                 cautious: p.cautious as u8,
                 idle_pktsize: p.idle_pktsize,
+                ns1_compat: p.ns1_compat,
                 early_drop_target: p.early_drop_target,
             },
             setup.rate_bps,
@@ -564,6 +574,7 @@ mod tests {
             mark_p_strict: false,
             cautious: 0,
             idle_pktsize: 100,
+            ns1_compat: false,
             early_drop_target: false,
         }
     }

@@ -487,14 +487,23 @@ impl TcpSender {
     /// first: its last_cwnd_action_ is CWND_ACTION_TIMEOUT; the agents' dupack_action and
     /// ecn() set theirs before slowdown() too, so an earlier timeout does not count).
     fn ns2_slowdown(&mut self) -> f64 {
-        let mut win = self.w.cwnd.min(self.w.rwnd);
+        let exact = self.w.cwnd.min(self.w.rwnd);
+        let mut win = exact;
         if self.whole_reduce {
             win = win.floor();
         }
         let mut half = win / 2.0;
+        // Without precision_reduce_ Reno keeps decrease_num_ * window(), of the whole
+        // segments, but HighSpeed (windowOption_ 8) windowd() - decrease_param() windowd(),
+        // of the exact window; both truncated.
+        let base = if self.cc.name() == "highspeed" {
+            exact
+        } else {
+            win
+        };
         let mut decreased = self.cc.ssthresh(
             &Window {
-                cwnd: win,
+                cwnd: base,
                 ..self.w
             },
             self.clock,
