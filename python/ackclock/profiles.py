@@ -91,6 +91,7 @@ TCP_ALIASES: Mapping[str, str] = MappingProxyType(
         "syn_": "syn",
         "maxburst_": "max_burst",
         "max_ssthresh_": "max_ssthresh",
+        "maxcwnd_": "max_cwnd",
         "timestamps_": "timestamps",
         "numdupacks_": "dupack_threshold",
         "rtxcur_init_": "initial_rto",
@@ -166,6 +167,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": True,  # Sack1TcpAgent::recv
                     "idle_rtx_timer": False,
                     "control_increase": False,  # Agent/TCP control_increase_ 0
+                    "max_cwnd": 0,  # Agent/TCP maxcwnd_ 0
                     # the ns-2 front end sets it where decrease_num_ is not 0.5
                     "ns2_first_decrease": False,
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
@@ -257,6 +259,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "control_increase": False,
+                    "max_cwnd": 0,
                     "ns2_first_decrease": False,
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
@@ -341,6 +344,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "control_increase": False,
+                    "max_cwnd": 0,
                     "ns2_first_decrease": False,
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
@@ -435,6 +439,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "control_increase": False,
+                    "max_cwnd": 0,
                     "ns2_first_decrease": False,
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold

@@ -73,6 +73,7 @@ pub fn ns2_tcp() -> TcpConfig {
         sack_exit_clears_recover: true,
         idle_rtx_timer: false,
         control_increase: false,
+        max_cwnd: 0,
         ns2_first_decrease: false,
         ns2_rtt_timer: false,
         ns2_boot_time_ps: 0,

@@ -432,6 +432,10 @@ class TcpAgent(Agent):
                 continue
             out[key] = _param(self, var)
             mapped.add(var)
+        if self.cls == "Agent/TCP/Linux":
+            # maxcwnd_ limits TcpAgent::opencwnd; LinuxTcpAgent's own window growth
+            # (tcp-linux.cc) never reads it.
+            out.pop("max_cwnd", None)
         option = to_int(self.vars["windowOption_"])
         if option not in WINDOW_OPTIONS:
             raise Ns2Error(unsupported(f"windowOption_ {option}"), self.var_where("windowOption_"))

@@ -138,6 +138,10 @@ tcp_config! {
     /// `control_increase_`, `TcpAgent::network_limited`).
     #[serde(default)]
     pub control_increase: bool as bool,
+    /// cwnd never grows past this many segments: the growth on a new ACK stops at it
+    /// (ns-2.35's `maxcwnd_`, `TcpAgent::opencwnd`; 0 = no limit).
+    #[serde(default)]
+    pub max_cwnd: u32 as count_or_zero,
     /// ns-2.35's `TcpAgent::slowdown` with a `decrease` other than one half (Reno's AIMD b,
     /// ns-2's decrease_num_): the connection's first window reduction, one in slow start and
     /// the ssthresh of one after a timeout take half the window instead.
@@ -466,6 +470,7 @@ impl TcpConfig {
             sack_exit_clears_recover: self.sack_exit_clears_recover,
             idle_rtx_timer: self.idle_rtx_timer,
             control_increase: self.control_increase,
+            max_cwnd: self.max_cwnd,
             ns2_first_decrease: self.ns2_first_decrease,
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,

@@ -38,6 +38,8 @@ pub struct TcpParams {
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`).
     pub control_increase: bool,
+    /// cwnd's growth stops at this many segments (ns-2.35's `maxcwnd_`; 0 = no limit).
+    pub max_cwnd: u32,
     /// ns-2.35's `TcpAgent::slowdown` rule for a congestion control that keeps other than
     /// half the window (Reno's `decrease`, ns-2's decrease_num_): the first reduction, one in
     /// slow start and one after a timeout halve the window anyway.

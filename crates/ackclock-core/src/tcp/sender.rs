@@ -271,6 +271,8 @@ pub struct TcpSender {
     idle_rtx_timer: bool,
     /// `TcpParams::control_increase` (ns-2's `control_increase_`).
     control_increase: bool,
+    /// `TcpParams::max_cwnd` (ns-2's `maxcwnd_`), 0 = no limit.
+    max_cwnd: u32,
     /// `TcpParams::ns2_first_decrease`; `first_decrease` is ns-2's `first_decrease_`.
     ns2_first_decrease: bool,
     first_decrease: bool,

@@ -140,5 +140,11 @@ impl TcpSender {
             sent,
             per_ack,
         });
+        // ns-2.35's TcpAgent::opencwnd ends with the maxcwnd_ limit: a window whose whole
+        // part is above it is set to it (a fraction below it stays).
+        let cap = f64::from(self.max_cwnd);
+        if self.max_cwnd > 0 && self.w.cwnd.trunc() > cap {
+            self.w.cwnd = cap;
+        }
     }
 }

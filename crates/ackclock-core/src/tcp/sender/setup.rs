@@ -242,6 +242,7 @@ impl TcpSender {
             sack_exit_clears_recover: cfg.sack_exit_clears_recover,
             idle_rtx_timer: cfg.idle_rtx_timer,
             control_increase: cfg.control_increase,
+            max_cwnd: cfg.max_cwnd,
             ns2_first_decrease: cfg.ns2_first_decrease,
             first_decrease: true,
             ect_seen: false,

@@ -861,3 +861,24 @@ fn sack_dupack_threshold_grows_with_cwnd_by_numdupacks_frac() {
 }
 
 mod ecn;
+
+#[test]
+fn max_cwnd_stops_the_window_growth() {
+    // ns-2.35's TcpAgent::opencwnd: once its whole part is above maxcwnd_, cwnd_ is set to
+    // maxcwnd_ (a fraction below the limit stays); 0 is no limit.
+    for (limit, top) in [(0u32, 31.0), (6, 6.0)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 50;
+        cfg.max_cwnd = limit;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        let mut peak: f64 = 0.0;
+        for ack in 1..30u64 {
+            // Always window-limited: a full window outstanding before each ACK.
+            let w = s.w.cwnd as u64;
+            s.advance_to(ack + w, at_ms(10 * ack), &mut out, &mut c);
+            s.on_ack(at_ms(10 * ack + 5), &ackp(ack), &mut out, &mut c);
+            peak = peak.max(s.w.cwnd);
+        }
+        assert_eq!(peak, top, "maxcwnd {limit}");
+    }
+}
