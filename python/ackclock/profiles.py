@@ -166,6 +166,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "rtx_timer_before_sample": False,  # Agent/TCP timerfix_ true
                     "sack_exit_clears_recover": True,  # Sack1TcpAgent::recv
                     "idle_rtx_timer": False,
+                    "idle_timeout_keeps_window": False,
                     "control_increase": False,  # Agent/TCP control_increase_ 0
                     "max_cwnd": 0,  # Agent/TCP maxcwnd_ 0
                     # the ns-2 front end sets it where decrease_num_ is not 0.5
@@ -258,6 +259,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "rtx_timer_before_sample": False,
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
+                    "idle_timeout_keeps_window": False,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -343,6 +345,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "rtx_timer_before_sample": False,
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
+                    "idle_timeout_keeps_window": False,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -438,6 +441,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "rtx_timer_before_sample": False,
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
+                    "idle_timeout_keeps_window": False,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,

@@ -72,6 +72,7 @@ pub fn ns2_tcp() -> TcpConfig {
         rtx_timer_before_sample: false,
         sack_exit_clears_recover: true,
         idle_rtx_timer: false,
+        idle_timeout_keeps_window: false,
         control_increase: false,
         max_cwnd: 0,
         ns2_first_decrease: false,

@@ -489,8 +489,10 @@ class TcpAgent(Agent):
         if not isinstance(self, FullTcpAgent) and self.cls != "Agent/TCP/Linux":
             # TcpAgent::newtimer restarts the timer on every new ACK and TcpAgent::timeout
             # on an idle connection closes cwnd_ to one segment (restart_bugfix_ and
-            # slow_start_restart_ at their defaults; either false stays not supported).
+            # slow_start_restart_ at their defaults; restart_bugfix_ false stays not
+            # supported).
             out["idle_rtx_timer"] = True
+            self.map_slow_start_restart(out, mapped)
         if "control_increase_" in self.vars and not self.var_is_default("control_increase_"):
             # TcpAgent::recv_newack_helper: opencwnd() only while network_limited().
             if isinstance(self, FullTcpAgent):
@@ -551,6 +553,28 @@ class TcpAgent(Agent):
             mapped.add("old_ecn_")
         self.check_vars(mapped)
         return out
+
+    def map_slow_start_restart(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`slow_start_restart_ false` (ns-2.35 `TcpAgent::timeout`): the retransmission
+        timer's expiry with nothing outstanding leaves cwnd_ and ssthresh_ (the engine's
+        `idle_timeout_keeps_window`). Tahoe, Reno, Newreno and Sack1 only (Fack, SackRH, Fast,
+        Vegas and Linux have their own timeout); Reno and Newreno with `bugFix_ false`, whose
+        RenoTcpAgent::timeout then keeps recover_, stay not supported."""
+        var = "slow_start_restart_"
+        if var not in self.vars or self.var_is_default(var):
+            return
+        where = self.var_where(var)
+        try:
+            restart = to_bool(self.vars[var])
+        except ValueError as e:
+            raise Ns2Error(f"{var}: {e}", where) from None
+        if not restart:
+            agents = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1")
+            if self.cls not in agents or (self.cls in agents[1:3]
+                                          and not to_bool(self.vars.get("bugFix_", "true"))):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} = false"), where)
+            out["idle_timeout_keeps_window"] = True
+        mapped.add(var)
 
     def map_newreno(self, out: dict[str, object], mapped: set[str]) -> None:
         """NewReno's `exit_recovery_fix_` and `lessCareful_` (ns-2.35 tcp/tcp-newreno.cc,

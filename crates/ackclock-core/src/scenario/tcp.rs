@@ -134,6 +134,11 @@ tcp_config! {
     /// `restart_bugfix_`).
     #[serde(default)]
     pub idle_rtx_timer: bool as bool,
+    /// With `idle_rtx_timer`, the timer's expiry on an idle connection leaves cwnd (at least
+    /// one segment) and ssthresh as they are (ns-2.35's `slow_start_restart_ false`,
+    /// `TcpAgent::timeout`).
+    #[serde(default)]
+    pub idle_timeout_keeps_window: bool as bool,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`, `TcpAgent::network_limited`).
     #[serde(default)]
@@ -469,6 +474,7 @@ impl TcpConfig {
             rtx_timer_before_sample: self.rtx_timer_before_sample,
             sack_exit_clears_recover: self.sack_exit_clears_recover,
             idle_rtx_timer: self.idle_rtx_timer,
+            idle_timeout_keeps_window: self.idle_timeout_keeps_window,
             control_increase: self.control_increase,
             max_cwnd: self.max_cwnd,
             ns2_first_decrease: self.ns2_first_decrease,

@@ -35,6 +35,9 @@ pub struct TcpParams {
     /// The retransmission timer runs on while all is acknowledged; its expiry then closes
     /// cwnd to one segment (ns-2.35's `TcpAgent::newtimer` and `timeout`).
     pub idle_rtx_timer: bool,
+    /// With `idle_rtx_timer`, that expiry leaves the window (ns-2.35's
+    /// `slow_start_restart_ false`).
+    pub idle_timeout_keeps_window: bool,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`).
     pub control_increase: bool,

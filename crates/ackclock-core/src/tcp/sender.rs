@@ -269,6 +269,8 @@ pub struct TcpSender {
     sack_exit_clears_recover: bool,
     /// `TcpParams::idle_rtx_timer` (ns-2's one-way agents).
     idle_rtx_timer: bool,
+    /// `TcpParams::idle_timeout_keeps_window` (ns-2's `slow_start_restart_ false`).
+    idle_timeout_keeps_window: bool,
     /// `TcpParams::control_increase` (ns-2's `control_increase_`).
     control_increase: bool,
     /// `TcpParams::max_cwnd` (ns-2's `maxcwnd_`), 0 = no limit.

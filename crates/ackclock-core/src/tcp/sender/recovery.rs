@@ -534,10 +534,21 @@ impl TcpSender {
             // kept, the congestion action marked; recover_ = maxseq_; reset_rtx_timer(0, 0),
             // the timer again without backoff, no RTT measurement running; the last action
             // a timeout's. Not counted as a timeout (nrexmit_ stays).
-            self.w.cwnd = 1.0;
-            self.cong_action_pending = true;
-            self.first_decrease = false; // every slowdown() clears first_decrease_
-            self.recover = Some(self.maxseq);
+            if self.idle_timeout_keeps_window {
+                // With slow_start_restart_ false TcpAgent::timeout calls no slowdown() and
+                // keeps recover_ (only cwnd_ below one is raised to one);
+                // RenoTcpAgent::timeout (bug_fix_, the front end's only case) and
+                // Sack1TcpAgent::timeout set recover_ = maxseq_ before it, Tahoe does not.
+                self.w.cwnd = self.w.cwnd.max(1.0);
+                if self.recovery != Recovery::Tahoe {
+                    self.recover = Some(self.maxseq);
+                }
+            } else {
+                self.w.cwnd = 1.0;
+                self.cong_action_pending = true;
+                self.first_decrease = false; // every slowdown() clears first_decrease_
+                self.recover = Some(self.maxseq);
+            }
             if self.ns2_ecn != Ns2Ecn::Off {
                 self.last_action = LastAction::Timeout;
             }

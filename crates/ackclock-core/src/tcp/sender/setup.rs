@@ -241,6 +241,7 @@ impl TcpSender {
             rtx_timer_before_sample: cfg.rtx_timer_before_sample,
             sack_exit_clears_recover: cfg.sack_exit_clears_recover,
             idle_rtx_timer: cfg.idle_rtx_timer,
+            idle_timeout_keeps_window: cfg.idle_timeout_keeps_window,
             control_increase: cfg.control_increase,
             max_cwnd: cfg.max_cwnd,
             ns2_first_decrease: cfg.ns2_first_decrease,

@@ -882,3 +882,34 @@ fn max_cwnd_stops_the_window_growth() {
         assert_eq!(peak, top, "maxcwnd {limit}");
     }
 }
+
+#[test]
+fn ns2_idle_timeout_without_slow_start_restart_keeps_the_window() {
+    // ns-2.35's TcpAgent::timeout with slow_start_restart_ false and nothing outstanding: no
+    // slowdown(), cwnd_ and ssthresh_ kept, the timer restarted without backoff.
+    let mut cfg = ns2_tcp();
+    cfg.idle_rtx_timer = true;
+    cfg.idle_timeout_keeps_window = true;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    s.advance_to(2, SimTime(0), &mut out, &mut c);
+    s.on_ack(at_ms(50), &ackp(1), &mut out, &mut c);
+    let t = at_ms(60);
+    s.on_ack(t, &ackp(2), &mut out, &mut c);
+    let (cwnd, ssthresh) = (s.w.cwnd, s.w.ssthresh);
+    assert!(cwnd > 2.0);
+    let rto = s.rtt.rto();
+    let deadline = s.rto_deadline().expect("the timer runs on");
+    s.on_timeout(deadline, &mut out, &mut c);
+    assert_eq!((s.w.cwnd, s.w.ssthresh), (cwnd, ssthresh));
+    assert_eq!(c.timeouts, 0);
+    assert_eq!(s.rto_deadline(), Some(deadline + rto));
+    // The next data goes out at the kept window.
+    out.clear();
+    s.advance_to(
+        10,
+        deadline + SimDuration::from_millis(100),
+        &mut out,
+        &mut c,
+    );
+    assert_eq!(out.len(), cwnd as usize);
+}
