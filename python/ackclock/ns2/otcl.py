@@ -109,9 +109,7 @@ proc ::otcl::setsupers {class superclasses} {
         if {![info exists isclass($s)]} {
             # A subclass of an ns-2 class ackclock does not have (Agent/MessagePassing): the
             # class is not supported, the script is not wrong.
-            set root [lindex [split $s /] 0]
-            if {[string first / $s] > 0 && $root in $::otcl::ns2_roots
-                    && [regexp {^[A-Za-z0-9_/]+$} $s]} {
+            if {[::otcl::ns2_class_path $s]} {
                 return [::__ac_dispatch __unsupported_class $s]
             }
             error "expected a class but got $s"
@@ -608,11 +606,15 @@ if {[llength [info commands ::unknown]]} {
 set ::otcl::ns2_roots {Agent Application Queue Mac Phy LL Classifier Trace ErrorModel
     RandomVariable Routing RtModule Connector QueueMonitor DelayLink Module Filter Process Node
     Link PacketHeader}
+# Whether a name reads as a class of ns-2's (Agent/Ping): a path under one of its roots.
+proc ::otcl::ns2_class_path {name} {
+    set root [lindex [split $name /] 0]
+    return [expr {[string first / $name] > 0 && $root in $::otcl::ns2_roots
+                  && [regexp {^[A-Za-z0-9_/]+$} $name]}]
+}
 proc ::unknown {args} {
     set name [lindex $args 0]
-    set root [lindex [split $name /] 0]
-    if {[string first / $name] > 0 && $root in $::otcl::ns2_roots
-        && [regexp {^[A-Za-z0-9_/]+$} $name]} {
+    if {[::otcl::ns2_class_path $name]} {
         return [::__ac_dispatch __unsupported_class $name]
     }
     tailcall ::otcl::tcl_unknown {*}$args
