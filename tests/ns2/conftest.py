@@ -1,8 +1,10 @@
 """Helpers for the ns-2 front end tests: write a Tcl script, run it, capture what it printed;
-and run one script under ns-2.35 (`ns`) and `ackclock ns2` side by side (`vs_ns2`)."""
+run one script under ns-2.35 (`ns`) and `ackclock ns2` side by side (`vs_ns2`); run chosen tests
+of ns-2.35's own suites through validation/ns2_test_suites.py (`suite_states`)."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -10,10 +12,13 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ackclock.ns2 import run_script
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -115,5 +120,36 @@ def vs_ns2(tmp_path: Path) -> Callable[..., Both]:
         return Both(side(["ns"], tmp_path / f"ns{count}", text, args),
                     side([sys.executable, "-m", "ackclock", "ns2"], tmp_path / f"ac{count}",
                          text, args))
+
+    return go
+
+
+def _suites_module() -> object:
+    """validation/ns2_test_suites.py, loaded once (it is a script, not a package module)."""
+    if "ns2_test_suites" in sys.modules:
+        return sys.modules["ns2_test_suites"]
+    spec = importlib.util.spec_from_file_location("ns2_test_suites",
+                                                  ROOT / "validation" / "ns2_test_suites.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ns2_test_suites"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def suite_states() -> Callable[[str, set[str]], dict[str, tuple[str, str]]]:
+    """Runs `tests` of ns-2.35's suite `suite` (../shared/ns2-2.35/tcl/test) under ns-2.35 and
+    `ackclock ns2` and gives each test's (state, detail), e.g. ("identical", ""); skips the test
+    where ns-2 or the suites are missing."""
+    suites: Any = _suites_module()
+    if shutil.which("ns") is None or not suites.NS2_TREE.is_dir():
+        pytest.skip("needs ns-2.35 (`ns`, Debian package ns2) and ../shared/ns2-2.35")
+
+    def go(suite: str, tests: set[str]) -> dict[str, tuple[str, str]]:
+        [result] = suites.run_suites([suite], suites.NS2_TREE, "ns",
+                                     [sys.executable, "-m", "ackclock", "ns2"], timeout=120.0,
+                                     only=tests, progress=False)
+        return {o.test: (o.state, o.detail) for o in result.outcomes}
 
     return go

@@ -7,10 +7,6 @@ keeps."""
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,21 +68,6 @@ def test_maxcwnd_as_ns2(vs_ns2: Any, agent: str, sink: str, maxcwnd: int, limit:
     assert max(ac_cwnd) == maxcwnd
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.mark.skipif(shutil.which("ns") is None,
-                    reason="needs ns-2.35 (`ns`, Debian package ns2)")
-def test_simple_reno_as_ns2() -> None:
-    spec = importlib.util.spec_from_file_location("ns2_test_suites",
-                                                  ROOT / "validation" / "ns2_test_suites.py")
-    assert spec is not None and spec.loader is not None
-    suites = importlib.util.module_from_spec(spec)
-    sys.modules["ns2_test_suites"] = suites
-    spec.loader.exec_module(suites)
-    if not suites.NS2_TREE.is_dir():
-        pytest.skip("needs ../shared/ns2-2.35")
-    [result] = suites.run_suites(["simple"], suites.NS2_TREE, "ns",
-                                 [sys.executable, "-m", "ackclock", "ns2"], timeout=120.0,
-                                 only={"reno"}, progress=False)
-    assert {o.test: o.state for o in result.outcomes} == {"reno": "identical"}
+def test_simple_reno_as_ns2(suite_states: Any) -> None:
+    tests = {"reno"}
+    assert suite_states("simple", tests) == dict.fromkeys(tests, ("identical", ""))

@@ -6,27 +6,9 @@ same early drops and window, give different outputs under ns-2.35 and must both 
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
-import sys
-from pathlib import Path
-
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("ns2_test_suites",
-                                              ROOT / "validation" / "ns2_test_suites.py")
-assert spec is not None and spec.loader is not None
-suites = importlib.util.module_from_spec(spec)
-sys.modules["ns2_test_suites"] = suites
-spec.loader.exec_module(suites)
+from typing import Any
 
 
-@pytest.mark.skipif(shutil.which("ns") is None or not suites.NS2_TREE.is_dir(),
-                    reason="needs ns-2.35 (`ns`, Debian package ns2) and ../shared/ns2-2.35")
-def test_timerfix_as_ns2() -> None:
-    [result] = suites.run_suites(["tcp"], suites.NS2_TREE, "ns",
-                                 [sys.executable, "-m", "ackclock", "ns2"], timeout=120.0,
-                                 only={"timersA", "timersAfix"}, progress=False)
-    states = {o.test: (o.state, o.detail) for o in result.outcomes}
-    assert states == {"timersA": ("identical", ""), "timersAfix": ("identical", "")}, states
+def test_timerfix_as_ns2(suite_states: Any) -> None:
+    tests = {"timersA", "timersAfix"}
+    assert suite_states("tcp", tests) == dict.fromkeys(tests, ("identical", ""))
