@@ -10,6 +10,19 @@ fn ece(ack: u64) -> Packet {
     }
 }
 
+/// An ns-2 Reno sender under ECN rule `rule`, without limited transmit, grown to a window of 8.
+fn ns2_reno_at_eight(rule: Ns2Ecn) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    let mut cfg = ns2_tcp();
+    cfg.ecn = true;
+    cfg.window = 100;
+    cfg.limited_transmit = false;
+    cfg.ns2_ecn = rule;
+    cfg.ns2_first_loss = FirstLoss::BugfixSs;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    grow(&mut s, &mut out, &mut c, 8.0);
+    (s, out, c)
+}
+
 /// ns-2.35's ECN rules (`Ns2Ecn`) against RFC 3168 as the engine reads it (`off`): after the
 /// ECN negotiation's ACK, no ACK carrying ECN-Echo opens the window (`ns2`), except one that
 /// follows another with `old_ecn` (`old_ecn_ && ecn_burst_`); under `off` only the reducing
@@ -53,14 +66,7 @@ fn ns2_ecn_echo_acks_open_no_window() {
 /// reduction is recovered closes the window without halving ssthresh again.
 #[test]
 fn ns2_ecn_then_loss_reduces_once() {
-    let mut cfg = ns2_tcp();
-    cfg.ecn = true;
-    cfg.window = 100;
-    cfg.limited_transmit = false;
-    cfg.ns2_ecn = Ns2Ecn::Ns2;
-    cfg.ns2_first_loss = FirstLoss::BugfixSs;
-    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-    grow(&mut s, &mut out, &mut c, 8.0);
+    let (mut s, mut out, mut c) = ns2_reno_at_eight(Ns2Ecn::Ns2);
     let una = s.una;
     s.on_ack(SimTime(100), &ece(una + 1), &mut out, &mut c);
     let ssthresh = s.w.ssthresh;
@@ -76,9 +82,7 @@ fn ns2_ecn_then_loss_reduces_once() {
         "no second reduction"
     );
     // Under `off` the loss is a new fast retransmit that halves the window again.
-    cfg.ns2_ecn = Ns2Ecn::Off;
-    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-    grow(&mut s, &mut out, &mut c, 8.0);
+    let (mut s, mut out, mut c) = ns2_reno_at_eight(Ns2Ecn::Off);
     let una = s.una;
     s.on_ack(SimTime(100), &ece(una + 1), &mut out, &mut c);
     for t in 0..3 {
@@ -86,9 +90,7 @@ fn ns2_ecn_then_loss_reduces_once() {
     }
     assert_eq!((c.fast_retransmits, s.w.cwnd), (1, 2.0));
     // A timeout after an ECN reduction: ssthresh kept under ns-2's rule.
-    cfg.ns2_ecn = Ns2Ecn::Ns2;
-    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-    grow(&mut s, &mut out, &mut c, 8.0);
+    let (mut s, mut out, mut c) = ns2_reno_at_eight(Ns2Ecn::Ns2);
     let una = s.una;
     s.on_ack(SimTime(100), &ece(una + 1), &mut out, &mut c);
     let ssthresh = s.w.ssthresh;
@@ -155,14 +157,7 @@ fn ns2_ecn_at_a_window_of_one_waits_for_the_timer_and_backs_it_off() {
 /// calls `ecn()` before the ACK ends the inflation).
 #[test]
 fn ns2_reno_ecn_in_recovery_halves_the_inflated_window() {
-    let mut cfg = ns2_tcp();
-    cfg.ecn = true;
-    cfg.window = 100;
-    cfg.limited_transmit = false;
-    cfg.ns2_ecn = Ns2Ecn::Ns2;
-    cfg.ns2_first_loss = FirstLoss::BugfixSs;
-    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-    grow(&mut s, &mut out, &mut c, 8.0);
+    let (mut s, mut out, mut c) = ns2_reno_at_eight(Ns2Ecn::Ns2);
     let una = s.una;
     for t in 0..3 {
         s.on_ack(SimTime(100 + t), &ackp(una), &mut out, &mut c);
