@@ -201,6 +201,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # DelAckSink::recv delays any segment that leaves the cumulative ACK at
                     # itself with none seen above, a retransmitted repeat included.
                     "delack_repeat": True,
+                    "delack_gap_fill": False,  # ns-2 RFC2581_immediate_ack_ true
                     "quick_acks": 0,
                     # Sacker::append_ack: each SACK block adds 2 words to the ACK's size.
                     "sack_block_bytes": 8,
@@ -289,6 +290,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": True,  # the sack sink delays ACKs (segs_per_ack, ack_delay)
                     "delack_syn": False,  # the handshake is acknowledged at once
                     "delack_repeat": False,  # tcp_send_dupack: a repeat is ACKed at once
+                    "delack_gap_fill": False,
                     "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
                     # tcp_event_data_recv / tcp_delack_timer_handler / tcp_send_delayed_ack
@@ -375,6 +377,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": True,
                     "delack_syn": False,
                     "delack_repeat": False,
+                    "delack_gap_fill": False,
                     # TcpSocketBase::ProcessSynRcvd: "Always respond to first data packet"
                     "quick_acks": 1,
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
@@ -475,6 +478,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": False,
                     "delack_syn": False,
                     "delack_repeat": False,
+                    "delack_gap_fill": False,
                     "quick_acks": 0,
                     "sack_block_bytes": 0,
                     "adaptive_ack_delay": False,

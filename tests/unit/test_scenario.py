@@ -202,6 +202,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "delayed_ack": False,
             "delack_syn": False,  # ns-2's DelAck: SYN_immediate_ack_ true
             "delack_repeat": True,  # ns-2's DelAckSink::recv
+            "delack_gap_fill": False,  # ns-2's RFC2581_immediate_ack_ true
             "quick_acks": 0,
             "sack_block_bytes": 8,
             "adaptive_ack_delay": False,

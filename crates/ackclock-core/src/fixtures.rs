@@ -58,6 +58,7 @@ pub fn ns2_tcp() -> TcpConfig {
         cwnd_validation: false,
         delack_syn: false,
         delack_repeat: true,
+        delack_gap_fill: false,
         bug_fix: true,
         ns2_full_tcp: false,
         bare_first_segment: false,

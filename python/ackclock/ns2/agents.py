@@ -950,15 +950,16 @@ class TcpSink(Agent):
                 out[key] = _param(self, var)
                 mapped.add(var)
         # SYN_immediate_ack_ and RFC2581_immediate_ack_ are read only by ns-2's DelAckSink::recv
-        # (DelAck and Sack1/DelAck): segment 0, SYN or not, and a segment filling a gap are
-        # acknowledged without delay. The engine's delaying sink fills gaps at once always.
+        # (DelAck and Sack1/DelAck): segment 0, SYN or not, and (RFC2581_immediate_ack_) a
+        # segment filling part of a gap are acknowledged without delay.
         if self.kind == "delack" or self.delayed:
-            try:
-                out["delack_syn"] = not to_bool(self.vars["SYN_immediate_ack_"])
-            except ValueError as e:
-                raise Ns2Error(f"SYN_immediate_ack_: {e}",
-                               self.var_where("SYN_immediate_ack_")) from None
-            mapped.add("SYN_immediate_ack_")
+            for var, key in (("SYN_immediate_ack_", "delack_syn"),
+                             ("RFC2581_immediate_ack_", "delack_gap_fill")):
+                try:
+                    out[key] = not to_bool(self.vars[var])
+                except ValueError as e:
+                    raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+                mapped.add(var)
         else:
             mapped |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_"}
         self.check_vars(mapped | {"packetSize_"})

@@ -255,6 +255,11 @@ tcp_config! {
     /// above it) as it would a new one (ns-2.35's `DelAckSink::recv`); false: at once.
     #[serde(default)]
     pub delack_repeat: bool as bool,
+    /// A delaying sink delays the ACK of an in-order segment that fills part of a hole (more is
+    /// held above it) as it would a new one (ns-2.35's `DelAckSink::recv` with
+    /// `RFC2581_immediate_ack_` false); false: at once (RFC 5681 4.2).
+    #[serde(default)]
+    pub delack_gap_fill: bool as bool,
     /// A delaying sink acknowledges this many first data segments at once (Linux's quick
     /// ACKs at the start of a connection).
     #[serde(default)]
@@ -529,6 +534,7 @@ impl TcpConfig {
             ack_delay: SimDuration(self.ack_delay_ps),
             delack_syn: self.delack_syn,
             delack_repeat: self.delack_repeat,
+            delack_gap_fill: self.delack_gap_fill,
             quick_acks: self.quick_acks,
             sack_block_bytes: self.sack_block_bytes,
             adaptive_ack_delay: self.adaptive_ack_delay,

@@ -118,6 +118,9 @@ pub struct TcpParams {
     pub delack_syn: bool,
     /// A repeat of the last in-order segment waits like a new one (ns-2's DelAckSink).
     pub delack_repeat: bool,
+    /// An in-order segment filling part of a hole waits like a new one (ns-2's
+    /// `RFC2581_immediate_ack_` false).
+    pub delack_gap_fill: bool,
     pub quick_acks: u32,
     /// Bytes an ACK grows by per SACK block it carries (ns-2's Sacker::append_ack: 8).
     pub sack_block_bytes: u32,

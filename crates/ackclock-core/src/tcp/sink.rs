@@ -128,6 +128,11 @@ pub struct TcpSink {
     /// below `Maxseen()`), a retransmitted one included.
     /// (Read only for a repeat: out of the hot lines.)
     delack_repeat: bool,
+    /// An in-order segment with more held above it (it filled part of a hole) waits like a
+    /// new one (`delack_gap_fill`): ns-2.35's `DelAckSink::recv` with `RFC2581_immediate_ack_`
+    /// false drops its `seqno() < Maxseen()` exception and delays whatever leaves the
+    /// cumulative ACK at itself. RFC 5681 4.2 (the default) acknowledges it at once.
+    delack_gap_fill: bool,
     /// The marks that end an ECN-Echo: CWR, and under ns-2.35's one-way ECN rules
     /// (`ns2_ecn`) any congestion action, as `TcpSink::ack` clears `ecn_unacked_` on a
     /// segment with `cong_action()` (set after every window reduction, a timeout's too).
@@ -189,6 +194,7 @@ impl TcpSink {
             syn: cfg.syn,
             syn_ack_at_once: (cfg.syn || cfg.bare_first_segment) && !cfg.delack_syn,
             delack_repeat: cfg.delack_repeat,
+            delack_gap_fill: cfg.delack_gap_fill,
             quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
             sack_block_bytes: cfg.sack_block_bytes.min(u8::MAX as u32) as u8,
             sack_option_bytes: if cfg.ns2_full_tcp { 2 } else { 0 },
@@ -528,9 +534,12 @@ impl TcpSink {
             self.track_ranges(seq);
         }
         // In order with nothing seen above it; with `delack_repeat` also the repeat of the
-        // last in-order segment (ns-2's test, made after the segment is recorded).
+        // last in-order segment (ns-2's test, made after the segment is recorded); with
+        // `delack_gap_fill` any segment the cumulative ACK stops at.
         let in_sequence = self.rcv_nxt == seq + 1
-            && (seq >= self.maxseen || (self.delack_repeat && seq + 1 == self.maxseen));
+            && (seq >= self.maxseen
+                || (self.delack_repeat && seq + 1 == self.maxseen)
+                || self.delack_gap_fill);
         self.maxseen = self.maxseen.max(seq + 1);
         if self.linux.is_some() {
             self.linux_arrival(now, seq, rcv_before);

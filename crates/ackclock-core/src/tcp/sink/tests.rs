@@ -202,6 +202,38 @@ mod ns2_and_rfc {
         }
     }
 
+    /// RFC 5681 4.2 acknowledges at once a segment that fills part of a hole; ns-2.35's
+    /// DelAckSink::recv does so only with `RFC2581_immediate_ack_` (its default): false, the
+    /// segment that leaves the cumulative ACK at itself waits for the timer even with more held
+    /// above it (`delack_gap_fill`).
+    #[test]
+    fn a_segment_filling_part_of_a_hole_waits_only_with_delack_gap_fill() {
+        for (gap_fill, waits) in [(true, true), (false, false)] {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.sink = SinkKind::Delack;
+            cfg.window = 32;
+            cfg.delack_gap_fill = gap_fill;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            for k in 0..2 {
+                s.on_data(SimTime(10 * k), &data(k), &mut out, &mut c);
+            }
+            assert_eq!(out.last().map(|p| p.ack), Some(2));
+            out.clear();
+            // Segment 5 above a hole: a duplicate ACK at once, under both rules.
+            s.on_data(SimTime(100), &data(5), &mut out, &mut c);
+            assert_eq!(out.len(), 1);
+            out.clear();
+            // Segment 2 moves the cumulative ACK to itself; 3 and 4 are still missing.
+            s.on_data(SimTime(110), &data(2), &mut out, &mut c);
+            assert_eq!(out.is_empty(), waits, "delack_gap_fill {gap_fill}");
+            if let Some(d) = s.deadline() {
+                s.on_timer(d, &mut out, &mut c);
+            }
+            assert_eq!(out.last().map(|p| p.ack), Some(3));
+        }
+    }
+
     #[test]
     fn the_first_quick_acks_data_segments_are_acknowledged_at_once() {
         let mut cfg = crate::fixtures::ns2_tcp();
