@@ -163,7 +163,9 @@ def _resolved_from_raw(raw: Mapping[str, Any], source: str | None, overrides: Se
                        ) -> tuple[Scenario, dict[str, Any]]:
     try:
         raw, overrides, counted = _count_overrides(raw, overrides)
-        doc = expand_counts(raw, share)
+        # With `share` and no override addressing a node, link or flow, a `count = N` table
+        # whose copies differ only in their names may stay one table (`_Repeat`).
+        doc = expand_counts(raw, share, lazy=share and not _addresses_entries(overrides))
     except ScenarioError as e:
         raise e.in_file(source) from None
     # Override errors are about the command line, not the file, so they name no file.
@@ -180,6 +182,19 @@ def _resolved_from_raw(raw: Mapping[str, Any], source: str | None, overrides: Se
                 break
         raise e.in_file(source) from None
     return scenario, document
+
+
+def _addresses_entries(overrides: Any) -> bool:
+    """Whether ``overrides`` may change a [[node]], [[link]] or [[flow]] entry (anything not
+    a list of strings counts as may: `_apply_overrides` names the mistake)."""
+    if not isinstance(overrides, (list, tuple)):
+        return True
+    for override in overrides:
+        if not isinstance(override, str):
+            return True
+        if override.partition("=")[0].strip().partition(".")[0] in _REPEATED:
+            return True
+    return False
 
 
 def _count_overrides(raw: Mapping[str, Any], overrides: Any
@@ -314,10 +329,14 @@ def _toml_error(e: Exception) -> ScenarioError:
     return ScenarioError(f"invalid TOML: {msg}", path=where)
 
 
-def expand_counts(raw: Mapping[str, Any], share: bool = False) -> dict[str, Any]:
+def expand_counts(raw: Mapping[str, Any], share: bool = False, lazy: bool = False
+                  ) -> dict[str, Any]:
     """A copy of ``raw`` with every ``count = N`` table replaced by N copies, ``{i}`` in their
     strings replaced by 0..N-1. Entries remember their table (``flow[2]``, ``flow[2]{i=5}``).
-    ``share``: the copies share the tables and lists inside them that hold no ``{i}``."""
+    ``share``: the copies share the tables and lists inside them that hold no ``{i}``.
+    ``lazy`` (with ``share``): a table whose copies differ only in the strings of their names
+    (`_Repeat`) stays one `_Repeat` in the list, which :func:`build_scenario` builds into its
+    copies' models directly (10 000 flows: 70 000 entries not made)."""
     doc = dict(raw)
     for key in _REPEATED:
         if key not in raw:
@@ -337,7 +356,10 @@ def expand_counts(raw: Mapping[str, Any], share: bool = False) -> dict[str, Any]
                         f"{n} copies make more than {MAX_ENTRIES} [[{key}]] entries in all",
                         path=f"{origin}.count")
                 body = {k: v for k, v in table.items() if k != "count"}
-                if share:
+                repeat = _Repeat.of(key, body, n, origin) if lazy and share else None
+                if repeat is not None:
+                    entries.append(repeat)  # type: ignore[arg-type]  # build_scenario's
+                elif share:
                     entries.extend(_copies(body, n, origin))
                 else:
                     entries.extend(_entry(_substitute_all(body, str(c)), f"{origin}{{i={c}}}")
@@ -362,6 +384,78 @@ def _copies(body: dict[str, Any], n: int, origin: str) -> Iterator[_Entry]:
                 # A string (a name with {i}) without a call: most of what varies.
                 entry[k] = v.replace("{i}", i) if type(v) is str else _substitute(v, i)
         yield entry
+
+
+# The keys whose strings may vary between the copies of a table that stays a `_Repeat`: the
+# ones every copy takes as they are, with no check that depends on their value before
+# resolving (which checks each copy's names as it would the entries').
+_REPEAT_VARYING = {"node": frozenset({"name"}), "link": frozenset({"from", "to"}),
+                   "flow": frozenset({"name", "from", "to"})}
+
+
+class _Repeat:
+    """A ``count = N`` table of nodes, links or flows whose copies differ only in the strings
+    of their names (``name = "s{i}"``, ``from = "s{i}"``). :func:`build_scenario` checks its
+    first copy as any entry (so that a mistake names ``link[2]{i=0}`` as before) and gives
+    the others the first one's model with their own names and origin: every other check the
+    first passed, the others pass alike. The models are the ones the copies would make."""
+
+    __slots__ = ("kind", "body", "n", "origin", "varying")
+
+    def __init__(self, kind: str, body: dict[str, Any], n: int, origin: str,
+                 varying: list[tuple[str, str]]) -> None:
+        self.kind, self.body, self.n, self.origin, self.varying = (kind, body, n, origin,
+                                                                    varying)
+
+    @staticmethod
+    def of(kind: str, body: dict[str, Any], n: int, origin: str) -> _Repeat | None:
+        """The table as a `_Repeat`, or None if its copies differ in more than their names
+        (or hold a loss model: each link's own object) or there are none."""
+        if n < 1 or (kind == "link" and ("loss" in body or "reverse_loss" in body)):
+            return None
+        allowed = _REPEAT_VARYING[kind]
+        varying = []
+        for k, v in body.items():
+            if _holds_i(v):
+                if k not in allowed or type(v) is not str:
+                    return None
+                varying.append((k, v))
+        return _Repeat(kind, body, n, origin, varying)
+
+    def first(self) -> _Entry:
+        entry = _Entry(self.body)
+        entry.origin = f"{self.origin}{{i=0}}"
+        for k, v in self.varying:
+            entry[k] = v.replace("{i}", "0")
+        return entry
+
+    def models(self, out: list[Any], first: Any) -> None:
+        """Appends the models of copies 1..N-1 to ``out``, given copy 0's (``first``)."""
+        origin, varying = self.origin, dict(self.varying)
+        name, a, b = varying.get("name"), varying.get("from"), varying.get("to")
+        append = out.append
+        if self.kind == "node":
+            for c in range(1, self.n):
+                i = str(c)
+                append(Node(first.name if name is None else name.replace("{i}", i),
+                            f"{origin}{{i={c}}}"))
+        elif self.kind == "link":
+            f = first
+            for c in range(1, self.n):
+                i = str(c)
+                append(Link(f.from_ if a is None else a.replace("{i}", i),
+                            f.to if b is None else b.replace("{i}", i), f.rate, f.delay,
+                            f.queue, f.duplex, None, None, f.monitor_flows, False,
+                            f"{origin}{{i={c}}}"))
+        else:
+            f = first
+            for c in range(1, self.n):
+                i = str(c)
+                append(Flow(f.name if name is None else name.replace("{i}", i), f.kind,
+                            f.from_ if a is None else a.replace("{i}", i),
+                            f.to if b is None else b.replace("{i}", i), f.variant, f.cc,
+                            f.sink, dict(f.tcp), f.header_size, f.app, f.trace, f.fid,
+                            f.priority, f.ports, f.two_way, f.tfrc, f"{origin}{{i={c}}}"))
 
 
 def _holds_i(value: Any) -> bool:
@@ -558,16 +652,32 @@ def build_scenario(
             ties=run.get("ties", "insertion"),
         ),
         defaults_tcp=defaults_tcp,
-        nodes=[_node(e, e.origin if type(e) is _Entry else _origin(e, "node", i))
-               for i, e in enumerate(doc.get("node", []))],
-        links=[_link(e, e.origin if type(e) is _Entry else _origin(e, "link", i), queues)
-               for i, e in enumerate(doc.get("link", []))],
-        flows=[_flow(e, e.origin if type(e) is _Entry else _origin(e, "flow", i), apps)
-               for i, e in enumerate(doc.get("flow", []))],
+        nodes=_models(doc, "node", lambda e, p: _node(e, p)),
+        links=_models(doc, "link", lambda e, p: _link(e, p, queues)),
+        flows=_models(doc, "flow", lambda e, p: _flow(e, p, apps)),
         traces=[_packet_trace(e, _origin(e, "trace", i))
                 for i, e in enumerate(_tables(doc, "trace"))],
         source=source,
     )
+
+
+def _models(doc: Mapping[str, Any], kind: str, make: Any) -> list[Any]:
+    """The model of each [[kind]] entry (``make(entry, origin)``), a `_Repeat`'s copies
+    among them."""
+    entries = doc.get(kind, [])
+    if not any(type(e) is _Repeat for e in entries):
+        return [make(e, e.origin if type(e) is _Entry else _origin(e, kind, i))
+                for i, e in enumerate(entries)]
+    out: list[Any] = []
+    for e in entries:  # all `_Entry`s or `_Repeat`s (expand_counts with lazy)
+        if type(e) is _Repeat:
+            first = e.first()
+            model = make(first, first.origin)
+            out.append(model)
+            e.models(out, model)
+        else:
+            out.append(make(e, e.origin))
+    return out
 
 
 def _tables(doc: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
@@ -624,9 +734,13 @@ def _link(t: Mapping[str, Any], p: str,
 
 _LINK_FIELDS = ("from_", "to", "rate", "delay", "queue", "duplex", "loss", "reverse_loss",
                 "monitor_flows", "loss_at_entry", "origin")
+_FLOW_FIELDS = ("name", "kind", "from_", "to", "variant", "cc", "sink", "tcp", "header_size",
+                "app", "trace", "fid", "priority", "ports", "two_way", "tfrc", "origin")
 if tuple(f.name for f in fields(Link)) != _LINK_FIELDS or [f.name for f in fields(Node)] != [
-        "name", "origin"]:  # pragma: no cover - a field added to the model
-    raise ImportError("toml_loader builds Link and Node by position: update _link and _node")
+        "name", "origin"] or tuple(f.name for f in fields(Flow)) != _FLOW_FIELDS:
+    raise ImportError(  # pragma: no cover - a field added to the model
+        "toml_loader builds Link, Node and Flow by position: update _link, _node and"
+        " _Repeat.models")
 
 
 def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:

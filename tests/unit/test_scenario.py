@@ -947,6 +947,42 @@ def test_a_set_on_one_copy_of_a_counted_table_changes_that_copy_alone(share: boo
         assert doc["flows"][1]["tcp"] is not doc["flows"][2]["tcp"]
 
 
+def _loaded(text: str, share: bool, overrides: list[str] | None = None) -> Any:
+    """The scenario model (origins included) and document, or the error's line."""
+    from ackclock.toml_loader import loads_resolved
+
+    try:
+        sc, d = loads_resolved(text, "s.toml", overrides=overrides or [], share=share)
+    except ScenarioError as e:
+        return str(e)
+    origins = [x.origin for x in (*sc.nodes, *sc.links, *sc.flows)]
+    return sc, origins, d
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("", ""),
+    ('name = "f{i}"', 'name = "f"'),  # a duplicate name, named at its copy
+    ('from = "s{i}"\nto = "left"\nrate', 'from = "s{i}"\nto = "x"\nrate'),  # unknown node
+    ("limit = 20", "limt = 20"),  # the first copy's queue, named at copy 0
+    ('delay = "1ms"', 'delay = "1ms"\nbogus = 1'),
+    ('window = 30', 'window = 30\nfid = 4\nheader_size = 40\ntrace = ["cwnd"]'),
+    ('kind = "tcp"', 'kind = "udp"'),  # the first copy's missing app... none: ftp is given
+    ('kind = "tcp"\n', 'kind = "udp"\nheader_size = 20\n'),
+    ('delay = "1ms"', 'delay = "1ms"\nloss = { kind = "bernoulli", p = 0.1 }'),
+    ('start = { uniform = ["0s", "10ms"] }', 'start = "{i}ms"'),  # varies: copies as before
+    ('count = 3\nname = "s{i}"', 'count = 0\nname = "s{i}"'),
+])
+def test_counted_tables_built_without_their_copies_are_the_copies(old: str, new: str) -> None:
+    """The command line (``share``, no override on an entry) builds a `count = N` table whose
+    copies differ only in their names from its first copy's model (`_Repeat`): the same
+    models with the same origins, the same document, or the same error as copy by copy."""
+    text = SHARED_COPIES.replace(old, new)
+    assert _loaded(text, True) == _loaded(text, False)
+    # An override on an entry makes the copies first, as before.
+    assert (_loaded(text, True, ["flow.f1.window=9"])
+            == _loaded(text, False, ["flow.f1.window=9"]))
+
+
 @pytest.mark.parametrize("share", [False, True])
 def test_shared_tables_are_still_checked_per_entry(share: bool) -> None:
     """Loaded with ``share``, entries with one app or queue table are checked once: a flow
