@@ -177,7 +177,7 @@ def in_process(toml: Path, duration: str) -> dict[str, float]:
 
     t = time.process_time()
     _, doc = load_resolved(toml, [f"run.duration={duration}"], share=True,  # as `ackclock run`
-                           engine_rules=False)
+                           engine_rules=False, freeze=True)
     resolve = time.process_time() - t
     check_memory(doc)  # as run_document
     text = dumps(doc)

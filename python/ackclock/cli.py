@@ -319,6 +319,17 @@ def _add_ns2(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    try:
+        return _run_frozen(args)
+    finally:
+        # The objects resolving froze (load_resolved's freeze) are the garbage collector's
+        # again: `main` may be called again in this process (tests, a notebook).
+        import gc
+
+        gc.unfreeze()
+
+
+def _run_frozen(args: argparse.Namespace) -> int:
     from .atomic import StagedFolder
     from .results import is_results_folder
     from .run import run_document
@@ -357,11 +368,11 @@ def _run(args: argparse.Namespace) -> int:
 
             text = resources.files("ackclock").joinpath("demo.toml").read_text(encoding="utf-8")
             scenario, document = loads_resolved(text, source="demo.toml", overrides=overrides,
-                                                share=True, engine_rules=False)
+                                                share=True, engine_rules=False, freeze=True)
             recheck = partial(loads_resolved, text, "demo.toml", overrides)
         else:
             scenario, document = load_resolved(args.scenario, overrides, share=True,
-                                               engine_rules=False)
+                                               engine_rules=False, freeze=True)
             recheck = partial(load_resolved, args.scenario, overrides)
         explain = partial(_explain_rejection, recheck, scenario.source)
         out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
