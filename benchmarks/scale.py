@@ -10,10 +10,10 @@ For each case it writes the scenario (TOML) into a temporary folder and prints:
 - `cmd_s`, `peak_MB`: wall time and peak resident memory of the whole command
   (`ackclock run CASE.toml --quiet`, measured by the kernel for the child process);
 - `resolve_s`: the front end resolving the TOML into the engine's document (in this process);
-- `front_s`: the front end's whole share of a run (in this process): resolving, the engine's
-  JSON text and summary.json, as `ackclock run` makes them (issue 31's bar: 0.3 s at 10 000
-  flows);
-- `setup_s`: the engine building the run from that document (`Simulation(...)`);
+- `front_s`: the front end's whole share of a run (in this process): resolving and
+  summary.json, as `ackclock run` makes them (issue 31's bar: 0.3 s at 10 000 flows);
+- `setup_s`: the engine building the run from that document (`Simulation(document)`: the
+  binding writes the document's JSON text and the engine reads it);
 - `run_s`, `Mhops/s`: the engine's run loop and packet-hops (one packet crossing one link) per
   second of it (these three in CPU seconds of this process, `time.process_time`);
 - `cpu_s`: user and system CPU seconds of the whole command (the firmer measure on a shared
@@ -169,7 +169,6 @@ def whole_command(toml: Path, duration: str, out: Path, timeout: float | None
 
 
 def in_process(toml: Path, duration: str) -> dict[str, float]:
-    from ackclock.indented_json import dumps
     from ackclock.limits import check_memory
     from ackclock.results import write_summary
     from ackclock.run import engine
@@ -180,12 +179,11 @@ def in_process(toml: Path, duration: str) -> dict[str, float]:
                            engine_rules=False, freeze=True)
     resolve = time.process_time() - t
     check_memory(doc)  # as run_document
-    text = dumps(doc)
     with tempfile.TemporaryDirectory() as d:
         write_summary({"name": doc["name"], "scenario": doc}, Path(d) / "summary.json")
     front = time.process_time() - t
     t = time.process_time()
-    sim = engine().Simulation(text)
+    sim = engine().Simulation(doc)  # as run_document: the binding writes the text
     setup = time.process_time() - t
     t = time.process_time()
     sim.run_until(sim.duration_ps)

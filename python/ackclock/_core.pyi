@@ -1,5 +1,6 @@
 """The compiled engine (crates/ackclock-py). See docs/engine-contract.md."""
 
+from collections.abc import Mapping
 from typing import Any, final
 
 __all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario",
@@ -11,8 +12,10 @@ __all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario
 class Simulation:
     """One simulation run, built from a resolved scenario document (JSON)."""
 
-    def __new__(cls, scenario_json: str) -> Simulation:
-        """Raises ValueError with a one-line message for a document the engine rejects."""
+    def __new__(cls, scenario: str | Mapping[str, Any]) -> Simulation:
+        """``scenario``: the resolved document's JSON text, or the document itself (encoded
+        by the binding as ``json.dumps`` writes it). Raises ValueError with a one-line
+        message for a document the engine rejects."""
 
     def run_until(self, t_ps: int) -> None:
         """Runs every event up to and including ``t_ps`` (capped at the duration); releases

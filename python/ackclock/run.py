@@ -115,7 +115,6 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         raise e.in_file(source) from None
     # The recorded scenario stays as given: the checker does not change results.
     engine_input = under_checker(engine_input)
-    from .indented_json import dumps
     from .limits import check_memory
 
     try:  # again here: a replayed document was not resolved by this process
@@ -126,7 +125,8 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         pass  # a malformed document: the engine's checks below name what is wrong
     core = engine()
     try:
-        sim = core.Simulation(dumps(engine_input))  # json.dumps, from the binding
+        # The binding writes the document's text (json.dumps's) itself: no Python str of it.
+        sim = core.Simulation(engine_input)
     except ValueError as e:
         if explain is not None:
             raise explain(str(e)) from None

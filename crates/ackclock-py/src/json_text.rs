@@ -236,6 +236,19 @@ fn encoder<'a, 'py>(
     }
 }
 
+/// `json.dumps(value)`: the binding's encoder, or the standard library's for what it does
+/// not cover (which writes it, or raises what `json.dumps` raises).
+pub fn compact_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let mut enc = encoder(None, None);
+    if enc.value(value, 0).is_ok() {
+        if let Ok(text) = String::from_utf8(enc.out) {
+            return Ok(text);
+        }
+    }
+    let json = value.py().import("json")?;
+    json.call_method1("dumps", (value,))?.extract()
+}
+
 /// `json.dumps(value, indent=indent)`, or None when `value` holds something not covered.
 #[pyfunction]
 #[pyo3(signature = (value, indent=None))]
