@@ -77,6 +77,12 @@ class Simulation:
         """ns-2's ``$monitor clear``: the next datagram counts no loss."""
     def ns2_set_link(self, link: int, up: bool) -> None:
         """Link direction ``link`` goes up or down now (ns-2's rtmodel)."""
+    def ns2_set_queue_limit(self, link: int, limit: int | None, shrink: bool) -> None:
+        """Link direction ``link``'s DropTail queue takes ``limit_`` now; with ``shrink``
+        (ns-2's ``shrink-queue``) what waits beyond it is dropped from the tail."""
+    def ns2_set_link_params(self, link: int, bw: float, delay_ps: int) -> None:
+        """Link direction ``link`` takes rate ``bw`` (bit/s) and delay ``delay_ps`` now, for
+        the packets that start from now on (ns-2's ``$ns bandwidth`` / ``$ns delay``)."""
     def ns2_nam_times(self, trace: int) -> bool:
         """Packet trace ``trace`` writes nam's times (%.15g of ns-2's clock)."""
     def ns2_tcp_window(self, flow: int, window: float) -> bool:

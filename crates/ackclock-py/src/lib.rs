@@ -264,6 +264,29 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Link direction `link` takes rate `bw` bit/s and propagation delay `delay_ps` now, as
+    /// ns-2's `$ns bandwidth` / `$ns delay` during the run: for the packets that start from
+    /// now on (those on the line keep their times).
+    fn ns2_set_link_params(&mut self, link: usize, bw: f64, delay_ps: u64) -> PyResult<()> {
+        self.sim
+            .ns2_set_link_params(link, bw, delay_ps)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Link direction `link`'s DropTail queue takes `limit_` `limit` (packets) now, and with
+    /// `shrink` drops what waits beyond it from the tail (ns-2's `shrink-queue`).
+    #[pyo3(signature = (link, limit, shrink))]
+    fn ns2_set_queue_limit(
+        &mut self,
+        link: usize,
+        limit: Option<u64>,
+        shrink: bool,
+    ) -> PyResult<()> {
+        self.sim
+            .ns2_set_queue_limit(link, limit, shrink)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Packet trace `trace` writes its times as ns-2's nam trace does (%.15g of ns-2's
     /// clock); false if it is not an ns-2 trace.
     fn ns2_nam_times(&mut self, trace: usize) -> bool {

@@ -47,11 +47,21 @@ HORIZON_S = 18_000_000
 NEVER = f"{HORIZON_S + 1}s"
 
 
+def _check_delay_link(sim: Simulator, link: SimplexLink) -> None:
+    """ns-2.35's ``DelayLink`` ``avoidReordering_`` (link/delay.cc ``LinkDelay::recv``: a
+    packet never arrives before one sent earlier after a bandwidth or delay change) is not
+    modelled: a script that sets it stops rather than run differently."""
+    value = sim.ctx.classes.get("DelayLink", "avoidReordering_")
+    if value is not None and to_bool(value):
+        raise Ns2Error(unsupported("DelayLink avoidReordering_ true"), link.where)
+
+
 def build_scenario(sim: Simulator, name: str) -> Scenario:
     nodes = [Node(n.name) for n in sim.nodes]
     links: list[Link] = []
     modules = []  # (link index, ErrorModule): their loss needs the flows' names
     for link in sim.links:
+        _check_delay_link(sim, link)
         loss = None
         if isinstance(link.loss, ErrorModule):
             modules.append((len(links), link.loss))

@@ -172,24 +172,39 @@ class Simulator(TclObject):
 
     def cmd_delay(self, a: str, b: str, delay: str, kind: str = "simplex") -> None:
         """ns-2's ``$ns delay $a $b 10ms ?duplex?``: a link's propagation delay."""
-        self._before_run("$ns delay")
         try:
             d = time_ps(delay)
         except ValueError as e:
             raise TclError(str(e)) from None
         for x, y in ((a, b), (b, a)) if kind == "duplex" else ((a, b),):
             link = self._link(x, y)
-            link.delay_ps, link.delay2 = d, delay_double(delay)
+            self.change_link(link, link.rate_bps, d, delay_double(delay))
 
     def cmd_bandwidth(self, a: str, b: str, bw: str, kind: str = "simplex") -> None:
         """ns-2's ``$ns bandwidth $a $b 10Mb ?duplex?``: a link's rate."""
-        self._before_run("$ns bandwidth")
         try:
             rate = bandwidth_bps(bw)
         except ValueError as e:
             raise TclError(str(e)) from None
         for x, y in ((a, b), (b, a)) if kind == "duplex" else ((a, b),):
-            self._link(x, y).rate_bps = rate
+            link = self._link(x, y)
+            self.change_link(link, rate, link.delay_ps, link.delay2)
+
+    def change_link(self, link: SimplexLink, rate: float, delay_ps: int, delay2: float) -> None:
+        """A link's ``bandwidth_`` and ``delay_`` (ns-2.35 ``$ns bandwidth`` / ``$ns delay``,
+        or ``[$link link] set``). Before the run they make the link; during it the engine
+        takes them at once, as ns-2's ``LinkDelay`` does (link/delay.cc ``LinkDelay::recv``
+        reads both as each packet starts: the packets on the line keep their times, the
+        waiting ones and those to come take the new values)."""
+        if self.started:
+            if rate <= 0:
+                raise Ns2Error(f"link {link.name}: expected a positive bandwidth, got {rate}")
+            try:
+                self.engine.ns2_set_link_params(link.index, rate, delay_ps)
+            except ValueError as e:
+                raise Ns2Error(unsupported(f"changing link {link.name} during the run: {e}")
+                               ) from None
+        link.rate_bps, link.delay_ps, link.delay2 = rate, delay_ps, delay2
 
     def cmd_queue_limit(self, a: str, b: str, limit: str) -> None:
         self._link(a, b).queue.write_var("limit_", limit)

@@ -20,6 +20,7 @@ from .values import (
 if TYPE_CHECKING:
     from .agents import Agent
     from .interp import Context
+    from .simulator import Simulator
 
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
@@ -149,9 +150,40 @@ class Queue(TclObject):
         return "".join(out)
 
     def write_var(self, var: str, value: str) -> None:
-        if self.ctx.simulator is not None and self.ctx.simulator.started:
-            raise Ns2Error(unsupported(f"changing a queue's {var} during the run"))
+        sim = self.ctx.simulator
+        if sim is not None and sim.started:
+            if var != "limit_" or self.kind != "droptail":
+                raise Ns2Error(unsupported(f"changing a queue's {var} during the run"
+                                           " (only a DropTail queue's limit_)"))
+            # DropTail::enque reads qlim_ at each arrival; the packets waiting stay.
+            limit = to_int(value, "a queue limit")
+            self._set_live(sim, limit, shrink=False)
         super().write_var(var, value)
+
+    def cmd_shrink_queue(self) -> None:
+        """``$queue shrink-queue`` (ns-2.35 ``DropTail::shrink_queue``): the packets waiting
+        beyond ``limit_`` are dropped, the last first (with ``drop_front_`` false)."""
+        if self.kind != "droptail":
+            raise Ns2Error(unsupported(f"{self.cls} shrink-queue (only DropTail's)"))
+        if to_bool(self.vars.get("drop_front_", "false")):
+            raise Ns2Error(unsupported("shrink-queue with drop_front_ true"))
+        sim = self.ctx.simulator
+        if sim is None or not sim.started:
+            return  # nothing waits before the run
+        self._set_live(sim, None, shrink=True)
+
+    def _set_live(self, sim: Simulator, limit: int | None, shrink: bool) -> None:
+        link = next((lk for lk in sim.links if lk.queue is self), None)
+        if link is None:
+            return  # a queue on no link
+        if limit is not None and limit < 0:
+            raise Ns2Error(f"limit_: expected a queue limit of 0 or more, got {limit}")
+        sim.write_traces()
+        try:
+            sim.engine.ns2_set_queue_limit(link.index, limit, shrink)
+        except ValueError as e:
+            raise Ns2Error(unsupported(f"changing a queue during the run: {e}")) from None
+        sim.write_traces()
 
     def limit(self) -> int:
         if self.kind == "sfq":
@@ -486,18 +518,23 @@ class DelayLink(TclObject):
         return super().read_var(var)
 
     def write_var(self, var: str, value: str) -> None:
+        if var == "avoidReordering_" and value not in ("0", "false"):
+            # LinkDelay::recv's reordering guard (link/delay.cc) is not modelled.
+            raise Ns2Error(unsupported("DelayLink avoidReordering_ true"))
         if self.link is not None and var in ("bandwidth_", "delay_"):
-            sim = self.ctx.simulator
-            if sim is not None and sim.started:
-                raise Ns2Error(unsupported(f"changing a link's {var} during the run"))
+            link = self.link
             try:
                 if var == "bandwidth_":
-                    self.link.rate_bps = bandwidth_bps(value)
+                    params = (bandwidth_bps(value), link.delay_ps, link.delay2)
                 else:
-                    self.link.delay_ps = time_ps(value)
-                    self.link.delay2 = delay_double(value)
+                    params = (link.rate_bps, time_ps(value), delay_double(value))
             except ValueError as e:
                 raise TclError(str(e)) from None
+            sim = self.ctx.simulator
+            if sim is not None:
+                sim.change_link(link, *params)  # during the run too (ns-lib.tcl's way)
+            else:
+                link.rate_bps, link.delay_ps, link.delay2 = params
             return
         super().write_var(var, value)
 

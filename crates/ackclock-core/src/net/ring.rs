@@ -106,6 +106,19 @@ impl<T: Copy + Default> Ring<T> {
         Some(v)
     }
 
+    /// Removes the last value (rare: a queue shrunk during the run).
+    pub fn pop_back(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        let v = *self.at(self.head + self.len - 1);
+        self.len -= 1;
+        if self.len == 0 {
+            self.head = 0;
+        }
+        Some(v)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         (0..self.len).map(move |k| self.at(self.head + k))
     }

@@ -82,6 +82,9 @@ enum Event {
     /// The loss model at a link's entry lets the oldest packet it delayed go on into the
     /// link's queue (`Simulator::loss_delayed`).
     LossDelayed(LinkId),
+    /// A packet that was on a link's line when its delay was shortened reaches the far node
+    /// (`Simulator::ns2_lingering`).
+    Linger(LinkId),
 }
 
 pub struct Simulator {
@@ -169,6 +172,10 @@ pub struct Simulator {
     /// entry delays, oldest first: one model, one delay, so they leave in the order they came
     /// (ns-2.35 `ErrorModel::recv`, `delay_pkt_`).
     loss_delayed: Vec<std::collections::VecDeque<Packet>>,
+    /// Per link (empty until `$ns delay` shortens a link's delay during the run), the packets
+    /// that were on its line then, each with its arrival time, ns-2 time and scheduling
+    /// order (`sim/ns2_front.rs`, [`crate::net::Link::ns2_set_params`]).
+    ns2_lingering: Vec<Vec<(SimTime, f64, u64, Carried)>>,
 }
 
 impl Simulator {
@@ -258,6 +265,7 @@ impl Simulator {
             Event::Warmup => self.on_warmup(),
             Event::Resume(l) => self.on_ns2_resume(l),
             Event::LossDelayed(l) => self.on_loss_delayed(l),
+            Event::Linger(l) => self.on_ns2_linger(l),
             Event::Tfrc(f, k) => self.on_tfrc(f, tfrc::Action::Timer(k)),
         }
     }

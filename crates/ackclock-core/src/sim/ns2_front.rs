@@ -123,6 +123,107 @@ impl Simulator {
         Ok(())
     }
 
+    /// ns-2.35's `$ns bandwidth` / `$ns delay` on link direction `l` during the run: its rate
+    /// becomes `bw` bit/s (ns-2's double) and its propagation delay `delay_ps`, for the
+    /// packets that start from now on ([`crate::net::Link::ns2_set_params`]). Packets on the
+    /// line that a shorter delay lets later ones overtake get an event each. Only a link that
+    /// keeps ns-2's clock (a FIFO link under `run.ties = "ns2"`) can change.
+    pub fn ns2_set_link_params(&mut self, l: usize, bw: f64, delay_ps: u64) -> Result<(), String> {
+        let name = self.link_names.get(l).cloned().unwrap_or_default();
+        let link = self
+            .links
+            .get_mut(l)
+            .ok_or_else(|| format!("no link {l}"))?;
+        if !link.has_ns2_clock() {
+            return Err(format!(
+                "link {name} cannot change during the run: only a FIFO link on ns-2's clock can"
+            ));
+        }
+        let rate = Rate::from_bps_f64(bw)
+            .ok_or_else(|| format!("link {name}: expected a positive rate, got {bw}"))?;
+        let mut lingering = Vec::new();
+        let head = link.ns2_set_params(rate, bw, SimDuration(delay_ps), &mut lingering);
+        let id = LinkId(l as u32);
+        if head {
+            let q = &mut self.queue;
+            if let Some((t, t2, seq)) = link.ns2_head(|| q.reserve(1)) {
+                q.push_keyed(t, crate::sched::ns2_key(t, t2, seq), Event::LinkHead(id));
+            }
+        }
+        if lingering.is_empty() {
+            return Ok(());
+        }
+        if self.ns2_lingering.len() < self.links.len() {
+            self.ns2_lingering.resize_with(self.links.len(), Vec::new);
+        }
+        for &(t, t2, seq, _) in &lingering {
+            self.queue
+                .push_keyed(t, crate::sched::ns2_key(t, t2, seq), Event::Linger(id));
+        }
+        self.ns2_lingering[l].extend(lingering);
+        Ok(())
+    }
+
+    /// A DropTail queue's `limit_` on link direction `l` during the run (ns-2.35 `$ns
+    /// queue-limit`), and with `shrink` its `shrink-queue`: the packets waiting beyond the
+    /// limit are dropped from the tail, traced (`d`) in that order
+    /// ([`crate::net::Link::ns2_shrink_queue`]).
+    pub fn ns2_set_queue_limit(
+        &mut self,
+        l: usize,
+        limit: Option<u64>,
+        shrink: bool,
+    ) -> Result<(), String> {
+        let name = self.link_names.get(l).cloned().unwrap_or_default();
+        let link = self
+            .links
+            .get_mut(l)
+            .ok_or_else(|| format!("no link {l}"))?;
+        if !link.has_ns2_clock() {
+            return Err(format!(
+                "link {name}'s queue cannot change during the run: only a FIFO link on ns-2's clock can"
+            ));
+        }
+        if let Some(n) = limit {
+            if !link.ns2_set_queue_limit(n) {
+                return Err(format!("link {name}'s queue is not DropTail"));
+            }
+        }
+        if !shrink {
+            return Ok(());
+        }
+        let mut dropped = Vec::new();
+        if !link.ns2_shrink_queue(self.now, &mut self.pool, &mut dropped) {
+            return Err(format!("link {name}'s queue is not DropTail"));
+        }
+        for pkt in &dropped {
+            if self.tracing {
+                self.trace(LinkId(l as u32), TraceEvent::Drop, pkt);
+            }
+            self.count_drop(pkt);
+        }
+        Ok(())
+    }
+
+    /// A packet that was on link `l`'s line when its delay was shortened reaches the far
+    /// node: the first of them by ns-2's order of events (the event running is its own).
+    pub(super) fn on_ns2_linger(&mut self, l: LinkId) {
+        let v = &mut self.ns2_lingering[l.idx()];
+        let first = (0..v.len())
+            .min_by(|&a, &b| {
+                let (x, y) = (&v[a], &v[b]);
+                (x.0, x.1, x.2)
+                    .partial_cmp(&(y.0, y.1, y.2))
+                    .expect("ns-2 times are numbers")
+            })
+            .expect("a lingering packet per event");
+        let (_, _, _, c) = v.swap_remove(first);
+        let link = &mut self.links[l.idx()];
+        link.ns2_linger_delivered();
+        let at = link.to;
+        self.arrive(l, at, c);
+    }
+
     /// Packet trace `w` writes its times as a nam trace does (`%.15g` of ns-2's clock);
     /// false if there is no such ns-2 trace.
     pub fn ns2_nam_times(&mut self, w: usize) -> bool {

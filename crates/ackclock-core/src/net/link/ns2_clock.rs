@@ -6,7 +6,7 @@ use super::super::ring::Ring;
 use super::{Carried, Link};
 use crate::packet::{ecn, Packet};
 use crate::packet_pool::{PacketPool, PacketRef};
-use crate::time::SimTime;
+use crate::time::{Rate, SimDuration, SimTime};
 
 /// A FIFO link's ns-2 clock (the ns2 profile): each accepted packet's ns-2 times, computed
 /// with ns-2.35's own arithmetic, and the link's `Queue::resume` events.
@@ -438,6 +438,125 @@ impl Link {
     pub fn ns2_set_up(&mut self) {
         self.service &= !super::DOWN;
         self.set_loss_at_entry(self.loss_at_entry);
+    }
+
+    /// ns-2.35's `$ns bandwidth` and `$ns delay` during the run (tcl/lib/ns-lib.tcl: both set
+    /// the link's `DelayLink` variable at once, `bandwidth_` in bit/s as `bw`, `delay_` here
+    /// `delay` exact and in ns-2's double). `LinkDelay::recv` (link/delay.cc) reads both when a
+    /// packet's transmission starts (`txtime`, then `schedule(target_, p, txt + delay_)` and
+    /// the queue's resume at `txt`): the packets on the line keep their times, and those
+    /// waiting take the new values as each starts, one after the other from the end of the
+    /// current transmission; their times are computed again here, as `enqueue_ns2` computed
+    /// them. A shorter delay lets a packet that starts later arrive before those already on
+    /// the line (ns-2 reorders them): those leave the in-order ring for `lingering` (arrival
+    /// time, ns-2 time, scheduling order, packet), each to be delivered by an event of its own
+    /// ([`Link::ns2_linger_delivered`]). Returns whether the ring's new head needs its
+    /// event (packets on the line went to `lingering`, packets wait).
+    pub fn ns2_set_params(
+        &mut self,
+        rate: Rate,
+        bw: f64,
+        delay: SimDuration,
+        lingering: &mut Vec<(SimTime, f64, u64, Carried)>,
+    ) -> bool {
+        let delay2 = crate::sched::ns2_seconds(SimTime(delay.0));
+        let started = self.in_flight.len() - self.waiting.len();
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let mut moved = false;
+        if delay2 < ns2.delay && started > 0 {
+            for _ in 0..started {
+                let (at, c) = self.in_flight.pop_front().expect("counted");
+                let (t2, seq) = ns2.keys.pop_front().expect("a key per packet");
+                lingering.push((at, t2, seq, c));
+            }
+            moved = true;
+        }
+        ns2.bw = bw;
+        ns2.delay = delay2;
+        self.rate = rate;
+        self.delay = delay;
+        if !self.waiting.is_empty() {
+            // The first waiting packet starts when the current transmission ends (the pending
+            // resume), each next one when the one before it ends.
+            let mut start2 = ns2.resume.0;
+            let first = self.in_flight.len() - self.waiting.len();
+            for k in 0..self.waiting.len() {
+                let w = self.waiting.get_mut(k);
+                let txt = 8.0 * w.1 as f64 / ns2.bw;
+                w.0 = crate::sched::ns2_ps(start2);
+                let arrival2 = start2 + (txt + ns2.delay);
+                ns2.keys.get_mut(first + k).0 = arrival2;
+                self.in_flight.get_mut(first + k).0 = crate::sched::ns2_ps(arrival2);
+                start2 += txt;
+            }
+            ns2.busy = start2;
+            self.busy_until = crate::sched::ns2_ps(start2);
+        }
+        moved && !self.in_flight.is_empty()
+    }
+
+    /// Sets a DropTail queue's `limit_` (packets) during the run (ns-2.35 `$ns queue-limit`,
+    /// `$queue set limit_`): `DropTail::enque` compares each arrival with it from now on; the
+    /// packets already waiting stay, however many (test-suite-links.tcl change_queue).
+    /// False if the discipline is not DropTail.
+    pub fn ns2_set_queue_limit(&mut self, limit: u64) -> bool {
+        match &mut self.queue {
+            crate::queue::AnyQueue::DropTail(q) => {
+                q.limit_packets = Some(limit);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// ns-2.35's `DropTail::shrink_queue` (`$queue shrink-queue`, drop_front_ false): while
+    /// more packets wait than `limit_`, the last one is dropped (`q_->tail()`, then
+    /// `drop`), each appended to `dropped`. The line's end moves back to the last packet
+    /// kept (its times are unchanged: each waiting packet's start is the sum of those
+    /// before it). False if the discipline is not DropTail.
+    pub fn ns2_shrink_queue(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+        dropped: &mut Vec<Packet>,
+    ) -> bool {
+        let limit = match &self.queue {
+            crate::queue::AnyQueue::DropTail(q) => q.limit_packets,
+            _ => return false,
+        };
+        let Some(limit) = limit else {
+            return true;
+        };
+        if self.waiting.len() as u64 <= limit {
+            return true;
+        }
+        self.integrate_to(now);
+        while self.waiting.len() as u64 > limit {
+            let (_, size, flow) = self.waiting.pop_back().expect("a waiting packet");
+            let (_, c) = self.in_flight.pop_back().expect("a packet per waiting one");
+            self.waiting_bytes -= size as u64;
+            self.counters.dropped_packets += 1;
+            self.counters.dropped_bytes += size as u64;
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[flow as usize].drop(now.0, size, true);
+            }
+            let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+            ns2.keys.pop_back();
+            dropped.push(pool.take(c.r));
+        }
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let mut end2 = ns2.resume.0;
+        for k in 0..self.waiting.len() {
+            end2 += 8.0 * self.waiting.get(k).1 as f64 / ns2.bw;
+        }
+        ns2.busy = end2;
+        self.busy_until = crate::sched::ns2_ps(end2);
+        true
+    }
+
+    /// A packet [`Link::ns2_set_params`] took off the ring has reached the far node.
+    pub fn ns2_linger_delivered(&mut self) {
+        self.counters.delivered_packets += 1;
     }
 
     /// Whether a head event at `now` on this link is one a [`Link::ns2_set_down`] left

@@ -151,6 +151,90 @@ fn the_ns2_clock_sums_doubles_as_ns2_does() {
     assert_eq!((t2, seq), ((now2 + txt) + (txt + delay), 12));
 }
 
+/// `$ns bandwidth` / `$ns delay` during the run (`Link::ns2_set_params`): the packet on the
+/// line keeps its times; the waiting ones start one after the other from the current
+/// transmission's end, at the new rate and with the new delay (`LinkDelay::recv` reads
+/// both at each start). A shorter delay takes the packets on the line off the ring, each to
+/// arrive by an event of its own, and the ring's new head needs one.
+#[test]
+fn a_change_of_rate_and_delay_reaches_the_waiting_packets_only() {
+    let mut l = link(10);
+    l.keep_ns2_clock(8e6);
+    let mut pool = PacketPool::default();
+    pool.ns2_now = (0.0, 1);
+    let now = SimTime(0);
+    for seq in [10, 12] {
+        let c = Carried::put(&mut pool, pkt(1000));
+        assert_eq!(l.enqueue(now, c, &mut pool), Enqueued::Held);
+        let out = l.enqueue_ns2(now, c.r, &mut pool).unwrap();
+        if out.started {
+            l.ns2_started(seq);
+        }
+    }
+    let txt = 8.0 * 1000.0 / 8e6; // 1 ms at 8 Mb/s
+    let mut lingering = Vec::new();
+    // Longer delay, half the rate: nothing leaves the ring.
+    let head = l.ns2_set_params(
+        Rate::from_bps_f64(4e6).unwrap(),
+        4e6,
+        SimDuration(100_000_000_000),
+        &mut lingering,
+    );
+    assert!(!head && lingering.is_empty());
+    let (t, t2, seq) = l.ns2_head(|| unreachable!()).unwrap();
+    assert_eq!((t, t2, seq), (SimTime(1_000_005_000), txt + 5e-9, 10));
+    let (t, t2, _) = l.ns2_resume();
+    assert_eq!((t, t2), (SimTime(1_000_000_000), txt));
+    assert_eq!(
+        l.in_flight.get_mut(1).0,
+        crate::sched::ns2_ps(txt + (0.002 + 0.1))
+    );
+    assert_eq!(l.busy_until, crate::sched::ns2_ps(txt + 0.002));
+    // Shorter delay: the packet on the line lingers, the waiting one heads the ring.
+    let head = l.ns2_set_params(
+        Rate::from_bps_f64(4e6).unwrap(),
+        4e6,
+        SimDuration(1_000_000),
+        &mut lingering,
+    );
+    assert!(head);
+    assert_eq!(lingering.len(), 1);
+    assert_eq!(lingering[0].1, txt + 5e-9);
+    assert_eq!(lingering[0].2, 10);
+    assert_eq!(l.in_flight(), 1);
+    let (_, t2, _) = l.ns2_head(|| 20).unwrap();
+    assert_eq!(t2, txt + (0.002 + 1e-6));
+}
+
+/// A DropTail `limit_` lowered during the run leaves the waiting packets; `shrink-queue`
+/// drops those beyond it from the tail, and the line's end moves back to the last one kept.
+#[test]
+fn shrinking_a_queue_drops_from_the_tail() {
+    let mut l = link(10);
+    l.keep_ns2_clock(8e6);
+    let mut pool = PacketPool::default();
+    pool.ns2_now = (0.0, 1);
+    for (k, size) in [1000u32, 500, 600, 700].into_iter().enumerate() {
+        let c = Carried::put(&mut pool, pkt(size));
+        assert_eq!(l.enqueue(SimTime(0), c, &mut pool), Enqueued::Held);
+        let out = l.enqueue_ns2(SimTime(0), c.r, &mut pool).unwrap();
+        if out.started {
+            l.ns2_started(10 + 2 * k as u64);
+        }
+    }
+    assert!(l.ns2_set_queue_limit(1));
+    assert_eq!(l.backlog().packets, 3);
+    let mut dropped = Vec::new();
+    assert!(l.ns2_shrink_queue(SimTime(0), &mut pool, &mut dropped));
+    let sizes: Vec<u32> = dropped.iter().map(|p| p.size).collect();
+    assert_eq!(sizes, vec![700, 600]);
+    assert_eq!(l.backlog().packets, 1);
+    assert_eq!(l.in_flight(), 2);
+    assert_eq!(l.counters.dropped_packets, 2);
+    let end2 = 8.0 * 1000.0 / 8e6 + 8.0 * 500.0 / 8e6;
+    assert_eq!(l.busy_until, crate::sched::ns2_ps(end2));
+}
+
 /// A packet reaching the line at the exact instant it frees up waits only if ns-2's
 /// resume comes after the arrival: by ns-2 time, then by scheduling order.
 #[test]
