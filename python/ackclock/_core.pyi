@@ -107,8 +107,9 @@ class Simulation:
         """Closes a two-way connection from the side whose data ``flow`` carries, now."""
     def set_ns2_boot_time(self, flow: int, boot_ps: int) -> None:
         """Gives a TCP flow that has not sent yet ns-2's boot_time_ (picoseconds)."""
-    def select_cc(self, flow: int, name: str) -> None:
-        """Gives a one-way TCP flow that has not sent yet another congestion control."""
+    def select_cc(self, flow: int, name: str, params: dict[str, float] | None = None) -> None:
+        """Gives a one-way TCP flow that has not sent yet another congestion control
+        (``params``: its parameters, default its defaults)."""
     def tcp_seqs(self, flow: int) -> tuple[int, int, int] | None:
         """The TCP sender's first unacknowledged, next and one past the highest sent segments."""
     def flow_counters(self, flow: int) -> dict[str, int]:

@@ -395,10 +395,17 @@ impl Simulation {
     }
 
     /// Gives flow `flow`'s one-way TCP sender, which must not have sent yet, the congestion
-    /// control `name` with its default parameters (ns-2's `select_ca` during the run).
-    fn select_cc(&mut self, flow: usize, name: &str) -> PyResult<()> {
+    /// control `name` with `params` (default: its defaults; ns-2's `select_ca` during the
+    /// run).
+    #[pyo3(signature = (flow, name, params=None))]
+    fn select_cc(
+        &mut self,
+        flow: usize,
+        name: &str,
+        params: Option<std::collections::BTreeMap<String, f64>>,
+    ) -> PyResult<()> {
         self.sim
-            .select_cc(flow, name)
+            .select_cc(flow, name, &params.unwrap_or_default())
             .map_err(PyValueError::new_err)
     }
 

@@ -59,6 +59,13 @@ LINUX_CA = {"reno": "reno", "naive_reno": "reno", "cubic": "cubic", "bic": "bic"
             "yeah": "yeah", "illinois": "illinois"}
 # Modules ns-2.35's TCP-Linux has and the engine does not.
 LINUX_CA_MISSING = {"compound"}
+# Modules the engine runs under ns-2.35's own LinuxTcpAgent (Reno's `ns2_linux`,
+# tcp/sender/ns2_linux.rs: its ACK processing, ScoreBoard1 recovery, timeout and Linux-unit
+# window), with their cc_params; the others keep the engine's SACK sender.
+LINUX_NS2_AGENT: dict[str, dict[str, float]] = {
+    "reno": {"ns2_linux": 1.0},
+    "naive_reno": {"ns2_linux": 1.0, "ns2_naive": 1.0},
+}
 # windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control: 1 and 8 as in ns-2.35;
 # 9, 12, 13 and -10 as in the patched ns-2 of seed 003's script (stock ns-2.35 exits on them).
 WINDOW_OPTIONS = {1: "reno", 8: "highspeed", 9: "scalable", 12: "bic", 13: "cubic",
@@ -204,6 +211,8 @@ class TcpAgent(Agent):
         if not self.variant:
             raise Ns2Error(unsupported(f"TCP agent class {cls}"))
         self.cc_where = where
+        # select_ca of a module in LINUX_NS2_AGENT: its cc_params.
+        self.linux_params: dict[str, float] = {}
         # ns-2 sets ssthresh_ from window_ when it makes the agent (a later window_ leaves it).
         self.initial_window = to_int(self.vars["window_"])
         self.traced: list[str] = []
@@ -268,7 +277,8 @@ class TcpAgent(Agent):
             if self.sends_syn():
                 self.curseq += 1
         una, _, next_new = self.sim().engine.tcp_seqs(self.flow)
-        if 0 < next_new <= una and self.curseq > next_new and self.cls == "Agent/TCP/Linux":
+        if 0 < next_new <= una and self.curseq > next_new and self.cls == "Agent/TCP/Linux" \
+                and not self.linux_params:
             # LinuxTcpAgent::timeout on an idle connection closes the window to the initial
             # window (slowdown(CLOSE_CWND_INIT)), which the engine does not model (one-way
             # agents: `idle_rtx_timer`).
@@ -290,14 +300,30 @@ class TcpAgent(Agent):
                            f" (known: {', '.join(LINUX_CA)})")
         self.ctx.write_channel("stdout", f"cmd select_ca {name}\n")
         cc = LINUX_CA[name]
+        params = LINUX_NS2_AGENT.get(name, {})
+        if params:
+            self.check_ns2_linux(name)
         if self.sim_started() and self.flow is not None:
             try:
-                self.sim().engine.select_cc(self.flow, cc)
+                self.sim().engine.select_cc(self.flow, cc, params)
             except ValueError as e:
                 raise Ns2Error(unsupported(
                     f"select_ca on {self.handle} after it started sending ({e})")) from None
         self.cc = cc
         self.cc_where = self.ctx.where()
+        self.linux_params = dict(params)
+
+    def check_ns2_linux(self, name: str) -> None:
+        """What the engine's LinuxTcpAgent (tcp/sender/ns2_linux.rs) does not model: ECN
+        (`ecn_`), timestamps (`timestamps_`), `overhead_` and `slow_start_restart_ false`."""
+        for var in ("ecn_", "timestamps_", "overhead_"):
+            if var in self.vars and to_float(self.vars[var]):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} with select_ca {name}"),
+                               self.var_where(var))
+        if "slow_start_restart_" in self.vars and not to_bool(self.vars["slow_start_restart_"]):
+            raise Ns2Error(unsupported(f"{self.cls} variable slow_start_restart_ false"
+                                       f" with select_ca {name}"),
+                           self.var_where("slow_start_restart_"))
 
     def cmd_set_ca_default_param(self, proto: str, param: str, value: str,
                                  *_rest: str) -> None:
@@ -462,6 +488,8 @@ class TcpAgent(Agent):
                     mapped.add(var)
         if self.cls == "Agent/TCP/Vegas":
             self.map_vegas(cc_params)
+        if self.linux_params and self.cc == "reno":
+            cc_params.update(self.linux_params)
         if cc_params:
             out["cc_params"] = cc_params
         if cc_params.get("decrease", 0.5) != 0.5 or option == 8:
@@ -691,7 +719,10 @@ class TcpAgent(Agent):
             growth = to_bool(self.vars["delay_growth_"])
         except ValueError as e:
             raise Ns2Error(f"delay_growth_: {e}", self.var_where("delay_growth_")) from None
-        if growth != syn:
+        if growth != syn and self.cls != "Agent/TCP/Linux":
+            # LinuxTcpAgent (delay_growth_ false by default) starts at windowInit_ with its
+            # SYN as segment 0: the engine's ns2_linux sender does (tcp/sender/ns2_linux.rs);
+            # the SACK sender the other modules run on starts at one segment.
             raise Ns2Error(unsupported(
                 f"{self.cls} with syn_ {str(syn).lower()} and delay_growth_"
                 f" {str(growth).lower()} (only both true or both false)"),

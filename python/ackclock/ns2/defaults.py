@@ -178,6 +178,12 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         "Source/Telnet": {"maxpkts_": ("268435456", "int")},
         "Agent/TCP/Vegas": {"v_alpha_": ("1", "int"), "v_beta_": ("3", "int"),
                             "v_gamma_": ("1", "int")},
+        # tcl/lib/ns-default.tcl's own values for Agent/TCP/Linux (a script's `Agent/TCP set
+        # minrto_ 1` does not reach them: OTcl looks the class itself up first).
+        "Agent/TCP/Linux": {"rtxcur_init_": ("3", "double"), "maxrto_": ("120", "double"),
+                            "minrto_": ("0.2", "double"), "ts_resetRTO_": ("true", "bool"),
+                            "next_pkts_in_flight_": ("0", "int"),
+                            "delay_growth_": ("false", "bool")},
         "Agent/TCPSink": {"bytes_": ("0", "int"), "packetSize_": ("40", "int"),
                           "ts_echo_rfc1323_": ("false", "bool"),
                           "generateDSacks_": ("false", "bool"),

@@ -54,7 +54,12 @@ impl Simulator {
         }
     }
 
-    pub fn select_cc(&mut self, f: usize, name: &str) -> Result<(), String> {
+    pub fn select_cc(
+        &mut self,
+        f: usize,
+        name: &str,
+        params: &std::collections::BTreeMap<String, f64>,
+    ) -> Result<(), String> {
         let Some(flow) = self.flows.get(f) else {
             return Err(format!("no flow {f}"));
         };
@@ -70,7 +75,7 @@ impl Simulator {
             return Err(format!("flow {f} is not a one-way TCP flow driven by FTP"));
         };
         let mut t = tcp.clone();
-        t.cc = crate::tcp::cc::CcConfig::parse(name, &Default::default())?;
+        t.cc = crate::tcp::cc::CcConfig::parse(name, params)?;
         let (src, dst) = (NodeId(spec.from), NodeId(spec.to));
         let (sender, sink) = super::build::tcp_agents(
             FlowId(f as u32),

@@ -83,6 +83,7 @@ const NS3_CWR: bool = false;
 
 mod app;
 mod linux;
+mod ns2_linux;
 mod ns2_vegas;
 mod psh;
 mod recovery;
@@ -345,6 +346,9 @@ pub struct TcpSender {
     /// Vegas's `ns2_model`: ns-2.35's `VegasTcpAgent` (`sender/ns2_vegas.rs`) instead of the
     /// ns-2 rules above.
     ns2_vegas: Option<Box<ns2_vegas::Ns2Vegas>>,
+    /// Reno's `ns2_linux`: ns-2.35's `LinuxTcpAgent` (`sender/ns2_linux.rs`) instead of the
+    /// ns-2 rules above.
+    ns2_linux: Option<Box<ns2_linux::Ns2Linux>>,
 }
 
 impl TcpSender {
@@ -484,6 +488,10 @@ impl TcpSender {
         }
         if self.linux.is_some() {
             self.linux_send(now, out, c);
+            return;
+        }
+        if self.ns2_linux.is_some() {
+            self.nl_send_much(now, out, c);
             return;
         }
         if self.nxt == 0 {
@@ -932,6 +940,10 @@ impl TcpSender {
         }
         if self.ns2_vegas.is_some() {
             self.on_ns2_vegas_ack(now, ack, out, c);
+            return;
+        }
+        if self.ns2_linux.is_some() {
+            self.on_ns2_linux_ack(now, pkt, out, c);
             return;
         }
         let new = ack > self.una && ack <= self.maxseq;

@@ -53,6 +53,15 @@ pub struct Reno {
     increase: f64,
     decrease: f64,
     ns3: bool,
+    ns2_linux: Option<bool>,
+}
+
+impl Reno {
+    /// Under `ns2_linux`, ns-2.35's `LinuxTcpAgent` runs in the sender
+    /// (`sender/ns2_linux.rs`); true: its naive_reno module, false: its reno.
+    pub fn ns2_linux(&self) -> Option<bool> {
+        self.ns2_linux
+    }
 }
 
 impl Default for Reno {
@@ -61,6 +70,7 @@ impl Default for Reno {
             increase: 1.0,
             decrease: 0.5,
             ns3: false,
+            ns2_linux: None,
         }
     }
 }
@@ -74,6 +84,8 @@ crate::params! {
             .ns2("decrease_num_"),
         ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno: GetSsThresh cwnd / 2, the receiver's window not read; SlowStart every segment acknowledged, up to ssthresh")
             .profile_defaults(&[("ns3", 1.0)]),
+        ns2_linux: bool = Param::new("ns2_linux", 0.0, Range::Flag, "ns-2.35's LinuxTcpAgent (Agent/TCP/Linux) with its reno module: its own ACK processing, ScoreBoard1 recovery and timeout (tcp/sender/ns2_linux.rs)"),
+        ns2_naive: bool = Param::new("ns2_naive", 0.0, Range::Flag, "ns2_linux: ns-2.35's naive_reno example module (tcp/linux/tcp_naivereno.c) instead of reno"),
     }
 }
 
@@ -95,6 +107,7 @@ impl CongestionOps for Reno {
             increase: p.increase,
             decrease: p.decrease,
             ns3: p.ns3_model,
+            ns2_linux: p.ns2_linux.then_some(p.ns2_naive),
         }
     }
 
@@ -198,6 +211,8 @@ mod tests {
             increase: 0.41,
             decrease: 0.75,
             ns3_model: false,
+            ns2_linux: false,
+            ns2_naive: false,
         };
         let mut reno = Reno::new(&p, &CcSetup::default());
         let mut w = Window::new(10.0, 5.0, 100.0);

@@ -528,6 +528,10 @@ impl TcpSender {
             self.on_ns2_vegas_timeout(now, out, c);
             return;
         }
+        if self.ns2_linux.is_some() {
+            self.on_ns2_linux_timeout(now, out, c);
+            return;
+        }
         if self.idle_rtx_timer && self.una >= self.maxseq {
             // ns-2.35's TcpAgent::timeout with nothing outstanding (restart_bugfix_):
             // slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA), cwnd_ to one segment, ssthresh_

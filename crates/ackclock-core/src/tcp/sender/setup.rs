@@ -124,6 +124,12 @@ impl TcpSender {
             }),
             _ => None,
         };
+        let ns2_linux = match &cc {
+            AnyCc::Reno(r) => r
+                .ns2_linux()
+                .map(|naive| Box::new(ns2_linux::Ns2Linux::new(naive, cfg))),
+            _ => None,
+        };
         let mut s = TcpSender {
             limited_transmit: cfg.limited_transmit,
             careful: cfg.bug_fix || cfg.ecn,
@@ -284,7 +290,12 @@ impl TcpSender {
             linux: (cfg.rack && recovery == Recovery::Sack)
                 .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
             ns2_vegas,
+            ns2_linux,
         };
+        if s.ns2_linux.is_some() {
+            // LinuxTcpAgent after select_ca: cwnd_ windowInit_, ssthresh_ window_.
+            s.nl_save();
+        }
         if let Some(v) = s.ns2_vegas.as_deref() {
             // VegasTcpAgent::output sends no SYN: segment 0 is data.
             s.syn_pending = false;

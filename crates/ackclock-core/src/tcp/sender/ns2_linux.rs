@@ -1,0 +1,560 @@
+//! ns-2.35's TCP-Linux sender, `Agent/TCP/Linux` (tcp/tcp-linux.cc, `LinuxTcpAgent`, David
+//! Wei's port of Linux 2.6's congestion-control interface), with its `reno` module (Linux
+//! 2.6's tcp/linux/src/tcp_cong.c) or its `naive_reno` example (tcp/linux/tcp_naivereno.c),
+//! under Reno's `ns2_linux`. It replaces `TcpAgent::recv` and `timeout` whole and keeps its
+//! own window in Linux's units (`struct tcp_sock`: `snd_cwnd`, `snd_cwnd_cnt`,
+//! `snd_ssthresh`, `snd_cwnd_clamp`, `bytes_acked`), copied to ns-2's `cwnd_` and
+//! `ssthresh_` after every ACK (`save_from_linux`). Rule by rule:
+//!
+//! - `LinuxTcpAgent::recv` (Linux's `tcp_ack`): an ACK beyond `t_seqno_` or below the
+//!   cumulative ACK is ignored. `bytes_acked` grows by the segments newly acknowledged
+//!   (`FLAG_DATA_ACKED`); the SACK blocks go to the scoreboard (`ScoreBoard1`,
+//!   `ns2_linux/scoreboard1.rs`), which flags new SACKs and new losses (a segment
+//!   `dupack_threshold` + 1 below the highest SACK). `time_processing`: the timed segment's
+//!   sample (`rtt_active_`) ends a backoff and feeds `rtt_update`; then every ACK restarts
+//!   the retransmission timer (`renew_timer`: `t_seqno_ > highest_ack_` holds while anything
+//!   is unsent or unacknowledged).
+//! - The ACK is "dubious" (`tcp_ack_is_dubious`) when it acknowledges nothing new, carries
+//!   new SACK information or arrives outside the Open state: it grows the window only when it
+//!   acknowledges data outside Recovery (`tcp_may_raise_cwnd`), then goes to
+//!   `tcp_fastretrans_alert`; other ACKs grow the window (`cong_avoid` with the segments in
+//!   flight before the ACK).
+//! - `tcp_fastretrans_alert`: outside Open, the ACK that reaches `recover_` clears the
+//!   scoreboard, raises cwnd to ssthresh if below it (then `tcp_moderate_cwnd`: at most the
+//!   flight plus `tcp_max_burst` 3) and returns to Open. In Open or Loss, a new loss sets
+//!   `recover_` = `maxseq_`, ssthresh from the module, cwnd = the module's `min_cwnd` (or
+//!   ssthresh), and starts ns-2's rate halving: `next_pkts_in_flight_` = the old cwnd.
+//! - `send_much`: while the flight (sent, less acknowledged, SACKed and lost:
+//!   `ScoreBoard1::packets_in_flight`) is below max(cwnd, `next_pkts_in_flight_`), the next
+//!   lost segment is resent (`GetNextRetran`, `MarkRetran`) or else a new one sent; after
+//!   each, `next_pkts_in_flight_` falls to the flight less one (at least 1). ns-2's traced
+//!   `cwnd_` is `next_pkts_in_flight_` while that is above cwnd.
+//! - `LinuxTcpAgent::timeout`: with data outstanding (`enter_loss`) ssthresh from the module,
+//!   cwnd 1, `recover_` = `maxseq_`, the Loss state, and every segment not SACKed marked lost
+//!   (`MarkLoss`); `t_seqno_` stays (the scoreboard resends). The timer backs off
+//!   (`rtt_backoff`) and restarts. With nothing outstanding (`restart_bugfix_`) cwnd_ becomes
+//!   the initial window (`slowdown(CLOSE_CWND_INIT)`) and the timer restarts unbacked.
+//! - The timer (`LinuxTcpAgent::rtt_update`, `TcpAgent::rtt_timeout`, `rtt_backoff`):
+//!   `tcp_tick_` is one jiffy (1 ms, set by `install_congestion_control`); the sample in
+//!   whole ticks crossed on the grid offset by `boot_time_`, at least 1; srtt x 8 and rttvar
+//!   x 4 as Linux's `tcp_rtt_estimator` (a sample below srtt moves rttvar by an eighth of its
+//!   excess only), unclamped; `t_rtxcur_` = (srtt + 4 rttvar) in whole ticks; the timeout is
+//!   max(`minrto_`, `t_rtxcur_`) x backoff, at most `maxrto_`.
+//! - Modules: `reno` (`tcp_reno_cong_avoid` with `sysctl_tcp_abc` 1: only while the flight
+//!   fills cwnd; slow start +1 per ACK acknowledging at least a segment (`tcp_slow_start`),
+//!   congestion avoidance +1 per cwnd segments acknowledged; `tcp_reno_ssthresh` max(cwnd /
+//!   2, 2); `tcp_reno_min_cwnd` ssthresh / 2); `naive_reno` (+1 per ACK below ssthresh, else
+//!   +1 per cwnd + 1 ACKs; ssthresh max(cwnd - cwnd / 2, 2); min_cwnd = ssthresh).
+//!
+//! Not modelled (the front end refuses them): ECN, timestamps, other modules.
+
+mod scoreboard1;
+
+use super::*;
+use scoreboard1::{ScoreBoard1, FLAG_DATA_LOST, FLAG_DATA_SACKED, FLAG_UNSURE_TSTAMP};
+
+/// `FLAG_DATA_ACKED` (tcp/linux/ns-linux-util.h).
+const FLAG_DATA_ACKED: u8 = 4;
+/// `tcp_max_burst` (tcp/linux/ns-linux-param.c).
+const TCP_MAX_BURST: i64 = 3;
+/// `tcp_tick_` once a module is installed: `1.0 / JIFFY_RATIO`.
+const TICK: f64 = 0.001;
+
+/// `icsk_ca_state` as `LinuxTcpAgent` uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Open,
+    Recovery,
+    Loss,
+}
+
+/// `LinuxTcpAgent`'s state: Linux's window (`linux_`), the scoreboard, and the parts of
+/// `TcpAgent` it reads (timer, `recover_`, `next_pkts_in_flight_`).
+#[derive(Clone, Debug)]
+pub(super) struct Ns2Linux {
+    naive: bool,
+    sb: ScoreBoard1,
+    snd_cwnd: i64,
+    snd_ssthresh: i64,
+    snd_cwnd_cnt: i64,
+    snd_cwnd_clamp: i64,
+    /// Segments acknowledged (Linux's `bytes_acked` / `mss_cache`).
+    bytes_acked: i64,
+    state: State,
+    next_pkts: i64,
+    recover: i64,
+    window_init: f64,
+    /// `t_srtt_` (ticks x 8), `t_rttvar_` (ticks x 4), `t_backoff_`, `t_rtxcur_` (s).
+    srtt: i32,
+    rttvar: i32,
+    backoff: i32,
+    rtxcur: f64,
+    rtt_active: bool,
+    rtt_seq: i64,
+    rtt_ts: f64,
+    boot: f64,
+    min_rto: f64,
+    max_rto: f64,
+}
+
+impl Ns2Linux {
+    /// The agent after `select_ca` at time 0 (`install_congestion_control`:
+    /// `load_to_linux_once`, `load_to_linux`): cwnd `windowInit_`, ssthresh and clamp
+    /// `window_`.
+    pub(super) fn new(naive: bool, cfg: &TcpParams) -> Self {
+        let wnd = cfg.window as i64;
+        Ns2Linux {
+            naive,
+            sb: ScoreBoard1::new(),
+            snd_cwnd: cfg.window_init as i64,
+            snd_ssthresh: wnd,
+            snd_cwnd_cnt: 0,
+            snd_cwnd_clamp: wnd,
+            bytes_acked: 0,
+            state: State::Open,
+            next_pkts: 0,
+            recover: 0,
+            window_init: cfg.window_init as f64,
+            srtt: 0,
+            rttvar: 0,
+            backoff: 1,
+            rtxcur: cfg.initial_rto.as_secs_f64(),
+            rtt_active: false,
+            rtt_seq: -1,
+            rtt_ts: 0.0,
+            boot: cfg.ns2_boot_time.as_secs_f64(),
+            min_rto: cfg.min_rto.as_secs_f64(),
+            max_rto: cfg.max_rto.as_secs_f64(),
+        }
+    }
+
+    /// ns-2's `cwnd_` after `save_from_linux`.
+    fn cwnd(&self) -> f64 {
+        self.next_pkts.max(self.snd_cwnd) as f64
+    }
+
+    /// The module's `ssthresh` (`tcp_reno_ssthresh`, `tcp_naive_reno_ssthresh`).
+    fn module_ssthresh(&self) -> i64 {
+        if self.naive {
+            (self.snd_cwnd - self.snd_cwnd / 2).max(2)
+        } else {
+            (self.snd_cwnd >> 1).max(2)
+        }
+    }
+
+    /// The module's `min_cwnd` (`tcp_reno_min_cwnd`, `tcp_naive_reno_min_cwnd`).
+    fn module_min_cwnd(&self) -> i64 {
+        if self.naive {
+            self.snd_ssthresh
+        } else {
+            self.snd_ssthresh / 2
+        }
+    }
+
+    /// The module's `cong_avoid` for an ACK with `in_flight` segments out before it.
+    fn cong_avoid(&mut self, in_flight: i64) {
+        if self.naive {
+            // tcp_naive_reno_cong_avoid.
+            if self.snd_cwnd < self.snd_ssthresh {
+                self.snd_cwnd += 1;
+            } else if self.snd_cwnd_cnt >= self.snd_cwnd {
+                self.snd_cwnd = (self.snd_cwnd + 1).min(self.snd_cwnd_clamp);
+                self.snd_cwnd_cnt = 0;
+            } else {
+                self.snd_cwnd_cnt += 1;
+            }
+            return;
+        }
+        // tcp_reno_cong_avoid with sysctl_tcp_abc 1.
+        if in_flight < self.snd_cwnd {
+            return;
+        }
+        if self.snd_cwnd <= self.snd_ssthresh {
+            // tcp_slow_start.
+            if self.bytes_acked < 1 {
+                return;
+            }
+            self.bytes_acked = 0;
+            self.snd_cwnd_cnt += self.snd_cwnd;
+            while self.snd_cwnd_cnt >= self.snd_cwnd {
+                self.snd_cwnd_cnt -= self.snd_cwnd;
+                if self.snd_cwnd < self.snd_cwnd_clamp {
+                    self.snd_cwnd += 1;
+                }
+            }
+        } else if self.bytes_acked >= self.snd_cwnd {
+            self.bytes_acked -= self.snd_cwnd;
+            if self.snd_cwnd < self.snd_cwnd_clamp {
+                self.snd_cwnd += 1;
+            }
+        }
+    }
+
+    /// `LinuxTcpAgent::rtt_update` without timestamps: `tao` seconds for the timed segment.
+    fn rtt_update(&mut self, now: f64, tao: f64) {
+        let sendtime = now - tao + self.boot;
+        let tickoff = sendtime % TICK;
+        let t_rtt = (((tao + tickoff) / TICK) as i32).max(1);
+        if self.srtt != 0 {
+            // `register short delta`.
+            let mut delta = (t_rtt - (self.srtt >> 3)) as i16 as i32;
+            self.srtt += delta;
+            if self.srtt <= 0 {
+                self.srtt = 1;
+            }
+            if delta < 0 {
+                delta = (-delta - (self.rttvar >> 2)) as i16 as i32;
+                if delta > 0 {
+                    delta >>= 3;
+                }
+            } else {
+                delta = (delta - (self.rttvar >> 2)) as i16 as i32;
+            }
+            self.rttvar += delta;
+        } else {
+            self.srtt = t_rtt << 3;
+            self.rttvar = t_rtt << 1;
+        }
+        self.rtxcur = (((self.rttvar << 3) + self.srtt) >> 3) as f64 * TICK;
+    }
+
+    /// `TcpAgent::rtt_timeout` with `rfc2988_`.
+    fn rtt_timeout(&self) -> f64 {
+        let backoff = self.backoff as f64;
+        let mut t = if self.rtxcur < self.min_rto {
+            self.min_rto * backoff
+        } else {
+            self.rtxcur * backoff
+        };
+        if t > self.max_rto {
+            t = self.max_rto;
+        }
+        if t < 2.0 * TICK {
+            t = 2.0 * TICK;
+        }
+        t
+    }
+
+    /// `TcpAgent::rtt_backoff`.
+    fn rtt_backoff(&mut self) {
+        if self.backoff < 64 || self.rtt_timeout() < self.max_rto {
+            self.backoff <<= 1;
+        }
+        if self.backoff > 8 {
+            self.rttvar += self.srtt >> 3;
+            self.srtt = 0;
+        }
+    }
+}
+
+impl TcpSender {
+    fn nl(&mut self) -> &mut Ns2Linux {
+        self.ns2_linux.as_deref_mut().expect("ns2 linux")
+    }
+
+    /// `LinuxTcpAgent::packets_in_flight`.
+    fn nl_in_flight(&self) -> i64 {
+        let l = self.ns2_linux.as_deref().expect("ns2 linux");
+        l.sb.packets_in_flight(self.una as i64, self.nxt as i64)
+    }
+
+    /// `set_rtx_timer`: `rtx_timer_.resched(rtt_timeout())`.
+    fn nl_set_timer(&mut self, now: SimTime) {
+        let t = self.nl().rtt_timeout();
+        self.rto_deadline = Some(now + SimDuration::from_secs_f64(t));
+    }
+
+    /// `save_from_linux`: ns-2's `cwnd_` and `ssthresh_`, which traces show.
+    pub(super) fn nl_save(&mut self) {
+        let l = self.ns2_linux.as_deref().expect("ns2 linux");
+        self.w.cwnd = l.cwnd();
+        self.w.ssthresh = l.snd_ssthresh as f64;
+    }
+
+    /// `LinuxTcpAgent::recv` for one ACK.
+    #[inline(never)]
+    pub(super) fn on_ns2_linux_ack(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let ack = pkt.ack as i64;
+        let prior_una = self.una as i64;
+        if ack > self.nxt as i64 || ack < prior_una {
+            return;
+        }
+        let mut flag = 0u8;
+        let prior_in_flight = self.nl_in_flight();
+        if ack > prior_una {
+            self.nl().bytes_acked += ack - prior_una;
+            flag |= FLAG_DATA_ACKED;
+            // ack_processing.
+            self.una = ack as u64;
+            self.syn_pending = false;
+            if self.nxt < self.una {
+                self.nxt = self.una;
+            }
+        } else {
+            flag |= FLAG_UNSURE_TSTAMP;
+        }
+        let threshold = self.dupack_threshold as i64;
+        let l = self.ns2_linux.as_deref_mut().expect("ns2 linux");
+        if !pkt.sack.is_empty() || !l.sb.is_empty() {
+            flag |= l.sb.update(ack - 1, pkt.sack.iter(pkt.ack), threshold);
+        }
+        // time_processing (timerfix_: the timer after the sample).
+        if l.rtt_active && ack > l.rtt_seq {
+            l.backoff = 1;
+            l.rtt_active = false;
+            let tao = now.as_secs_f64() - l.rtt_ts;
+            l.rtt_update(now.as_secs_f64(), tao);
+        }
+        let renew = self.nxt as i64 > ack - 1 || self.una < self.maxseq || l.snd_cwnd < 1;
+        if renew {
+            self.nl_set_timer(now);
+        } else {
+            self.rto_deadline = None;
+        }
+        self.note_ns2_newack();
+        self.note_completion(now);
+        let l = self.ns2_linux.as_deref_mut().expect("ns2 linux");
+        let dubious =
+            flag & FLAG_DATA_ACKED == 0 || flag & FLAG_DATA_SACKED != 0 || l.state != State::Open;
+        if dubious {
+            if flag & FLAG_DATA_ACKED != 0 && l.state != State::Recovery {
+                l.cong_avoid(prior_in_flight);
+            }
+            self.nl_fastretrans_alert(flag, c);
+        } else if flag & FLAG_DATA_ACKED != 0 {
+            l.cong_avoid(prior_in_flight);
+        }
+        self.nl_save();
+        self.nl_send_much(now, out, c);
+    }
+
+    /// `LinuxTcpAgent::tcp_fastretrans_alert`.
+    fn nl_fastretrans_alert(&mut self, flag: u8, c: &mut FlowCounters) {
+        let highest_ack = self.una as i64 - 1;
+        let maxseq = self.maxseq as i64 - 1;
+        let l = self.nl();
+        if l.state != State::Open && highest_ack >= l.recover {
+            l.sb.clear();
+            if l.snd_cwnd < l.snd_ssthresh {
+                l.snd_cwnd = l.snd_ssthresh;
+                // tcp_moderate_cwnd.
+                let flight = self.nl_in_flight();
+                let l = self.nl();
+                l.snd_cwnd = l.snd_cwnd.min(flight + TCP_MAX_BURST);
+            }
+            let l = self.nl();
+            l.state = State::Open;
+            l.next_pkts = 0;
+            self.in_recovery = false;
+            return;
+        }
+        if l.state != State::Recovery && flag & FLAG_DATA_LOST != 0 {
+            l.recover = maxseq;
+            l.next_pkts = l.snd_cwnd;
+            l.snd_ssthresh = l.module_ssthresh();
+            l.snd_cwnd_cnt = 0;
+            l.bytes_acked = 0;
+            l.snd_cwnd = l.module_min_cwnd();
+            l.state = State::Recovery;
+            self.in_recovery = true;
+            // cong_action_: TcpAgent::output marks the next segment (the "A" flag).
+            self.cong_action_pending = true;
+            c.fast_retransmits += 1;
+        }
+    }
+
+    /// `LinuxTcpAgent::send_much(0, reason, maxburst_)`.
+    pub(super) fn nl_send_much(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let mut win = self.nl().snd_cwnd;
+        let flight = self.nl_in_flight();
+        let l = self.nl();
+        l.next_pkts = l.next_pkts.min(flight + 1);
+        let mut burst = 0;
+        while self.nl_in_flight() < win.max(self.nl().next_pkts) {
+            let nxt = self.nxt;
+            let l = self.nl();
+            let seq = match l.sb.next_retransmission() {
+                Some(s) => {
+                    l.sb.mark_retransmitted(nxt as i64);
+                    win = l.snd_cwnd;
+                    s as u64
+                }
+                None => {
+                    if self.nxt >= self.app_limit {
+                        return;
+                    }
+                    self.nxt += 1;
+                    nxt
+                }
+            };
+            self.nl_output(seq, now, out, c);
+            let flight = self.nl_in_flight();
+            let l = self.nl();
+            l.next_pkts = l.next_pkts.min((flight - 1).max(1));
+            burst += 1;
+            if self.max_burst > 0 && burst >= self.max_burst {
+                break;
+            }
+        }
+    }
+
+    /// `TcpAgent::output(seqno)`: the segment leaves; a new one is timed if none is; the
+    /// timer starts if it was not running or nothing was outstanding.
+    fn nl_output(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        let force = self.una >= self.maxseq;
+        let running = self.rto_deadline.is_some();
+        let new = seq >= self.maxseq;
+        self.emit(seq, now, out, c);
+        let l = self.nl();
+        if new && !l.rtt_active {
+            l.rtt_active = true;
+            if seq as i64 > l.rtt_seq {
+                l.rtt_seq = seq as i64;
+                l.rtt_ts = now.as_secs_f64();
+            }
+        }
+        if !running || force {
+            self.nl_set_timer(now);
+        }
+    }
+
+    /// `LinuxTcpAgent::timeout(TCP_TIMER_RTX)` (`slow_start_restart_`, `restart_bugfix_`).
+    #[inline(never)]
+    pub(super) fn on_ns2_linux_timeout(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let idle = self.una >= self.maxseq;
+        let (una, nxt) = (self.una as i64, self.nxt as i64);
+        let maxseq = self.maxseq as i64 - 1;
+        let l = self.nl();
+        if idle {
+            // slowdown(CLOSE_CWND_INIT) on cwnd_ = save_from_linux's, then load_to_linux.
+            let cwnd = l.window_init;
+            if l.next_pkts > l.snd_cwnd && cwnd >= l.snd_cwnd as f64 {
+                l.next_pkts = cwnd.trunc() as i64;
+            } else {
+                l.snd_cwnd = cwnd.trunc() as i64;
+            }
+            l.snd_ssthresh = l.snd_ssthresh.max(2);
+            // slowdown() sets cong_action_ too.
+            self.cong_action_pending = true;
+        } else {
+            // enter_loss.
+            l.snd_ssthresh = l.module_ssthresh();
+            l.snd_cwnd = 1;
+            l.snd_cwnd_cnt = 0;
+            l.bytes_acked = 0;
+            l.recover = maxseq;
+            l.state = State::Loss;
+            l.sb.mark_loss(una, nxt);
+            l.rtt_backoff();
+            c.timeouts += 1;
+            self.cong_action_pending = true;
+            self.in_recovery = false;
+        }
+        // reset_rtx_timer(TCP_REASON_TIMEOUT, backoff): "mild", t_seqno_ stays.
+        self.nl_set_timer(now);
+        let l = self.nl();
+        l.rtt_active = false;
+        l.next_pkts = 0;
+        l.bytes_acked = 0;
+        self.nl_save();
+        self.nl_send_much(now, out, c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(naive: bool, cwnd: i64, ssthresh: i64) -> Ns2Linux {
+        let cfg = TcpParams {
+            window: 1000,
+            window_init: 2,
+            ..crate::fixtures::ns2_tcp().params()
+        };
+        let mut l = Ns2Linux::new(naive, &cfg);
+        l.snd_cwnd = cwnd;
+        l.snd_ssthresh = ssthresh;
+        l
+    }
+
+    /// tcp_reno_cong_avoid (sysctl_tcp_abc 1): +1 per ACK in slow start however much it
+    /// acknowledges; in congestion avoidance +1 once cwnd segments are acknowledged; nothing
+    /// while the flight does not fill cwnd.
+    #[test]
+    fn reno_module_grows_as_ns2() {
+        let mut l = agent(false, 4, 100);
+        l.bytes_acked = 2;
+        l.cong_avoid(4);
+        assert_eq!(l.snd_cwnd, 5);
+        l.bytes_acked = 2;
+        l.cong_avoid(3); // not cwnd-limited
+        assert_eq!(l.snd_cwnd, 5);
+        let mut l = agent(false, 10, 5);
+        l.bytes_acked = 9;
+        l.cong_avoid(10);
+        assert_eq!(l.snd_cwnd, 10);
+        l.bytes_acked += 2;
+        l.cong_avoid(10);
+        assert_eq!((l.snd_cwnd, l.bytes_acked), (11, 1));
+        // tcp_reno_ssthresh, tcp_reno_min_cwnd.
+        let mut l = agent(false, 11, 5);
+        assert_eq!(l.module_ssthresh(), 5);
+        l.snd_ssthresh = 5;
+        assert_eq!(l.module_min_cwnd(), 2);
+    }
+
+    /// tcp_naive_reno: +1 per ACK below ssthresh, +1 after cwnd + 1 ACKs above it;
+    /// ssthresh max(cwnd - cwnd / 2, 2), cwnd after a loss = ssthresh.
+    #[test]
+    fn naive_reno_module_grows_as_ns2() {
+        let mut l = agent(true, 3, 10);
+        l.cong_avoid(0);
+        assert_eq!(l.snd_cwnd, 4);
+        let mut l = agent(true, 4, 4);
+        for _ in 0..4 {
+            l.cong_avoid(0);
+        }
+        assert_eq!(l.snd_cwnd, 4);
+        l.cong_avoid(0);
+        assert_eq!((l.snd_cwnd, l.snd_cwnd_cnt), (5, 0));
+        let mut l = agent(true, 11, 4);
+        assert_eq!(l.module_ssthresh(), 6);
+        l.snd_ssthresh = 6;
+        assert_eq!(l.module_min_cwnd(), 6);
+    }
+
+    /// LinuxTcpAgent::rtt_update: the first sample sets srtt and rttvar = sample / 2; a
+    /// smaller sample moves rttvar by an eighth of its excess only; the timeout is at least
+    /// minrto_ and backs off by doubling.
+    #[test]
+    fn timer_as_ns2() {
+        let mut l = agent(false, 2, 10);
+        l.boot = 0.0;
+        l.rtt_update(1.0005, 0.0722);
+        // 72 whole ticks crossed (0.9283 s to 1.0005 s): srtt 72 x 8, rttvar 36 x 4.
+        assert_eq!((l.srtt, l.rttvar), (576, 144));
+        assert!((l.rtxcur - 0.216).abs() < 1e-12);
+        l.rtt_update(2.0005, 0.0402);
+        // delta = 40 - 72 = -32: srtt 544; |delta| - rttvar/4 = -4, not positive: rttvar 140.
+        assert_eq!((l.srtt, l.rttvar), (544, 140));
+        assert!((l.rtt_timeout() - 0.208).abs() < 1e-12);
+        l.rtt_backoff();
+        assert!((l.rtt_timeout() - 0.416).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,58 @@
+"""ns-2.35's own TCP-Linux sender (`Agent/TCP/Linux`, tcp/tcp-linux.cc `LinuxTcpAgent`) with
+its `naive_reno` and `reno` modules: the engine's Reno under `ns2_linux`
+(tcp/sender/ns2_linux.rs). Live against ns-2.35: the packet trace and traced cwnd_ of a flow
+through a short DropTail queue (losses, ScoreBoard1's SACK recovery with its rate halving,
+timeouts), both modules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+SCRIPT = """
+set ns [new Simulator]
+set tr [open out.tr w]
+$ns trace-all $tr
+set n0 [$ns node]
+set n1 [$ns node]
+set n2 [$ns node]
+$ns duplex-link $n0 $n1 10Mb 2ms DropTail
+$ns duplex-link $n1 $n2 1.5Mb 20ms DropTail
+$ns queue-limit $n1 $n2 {limit}
+set tcp [new Agent/TCP/Linux]
+$tcp set window_ 100
+$ns attach-agent $n0 $tcp
+set sink [new Agent/TCPSink/Sack1/DelAck]
+$ns attach-agent $n2 $sink
+$ns connect $tcp $sink
+set cw [open cwnd.tr w]
+$tcp attach $cw
+$tcp trace cwnd_
+set ftp [$tcp attach-app FTP]
+$ns at 0.0 "$tcp select_ca {module}"
+$ns at 0.1 "$ftp start"
+$ns at 8.0 "$ns flush-trace; close $tr; close $cw; exit 0"
+$ns run
+"""
+
+
+def _changes(text: str) -> list[tuple[str, str]]:
+    """(time, cwnd_) at each change of the traced window."""
+    out: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        f = line.split()
+        if not out or out[-1][1] != f[-1]:
+            out.append((f[0], f[-1]))
+    return out
+
+
+@pytest.mark.parametrize("module", ["naive_reno", "reno"])
+@pytest.mark.parametrize("limit", [6, 15])
+def test_linux_agent_as_ns2(vs_ns2: Any, module: str, limit: int) -> None:
+    both = vs_ns2(SCRIPT.format(module=module, limit=limit))
+    want = both.same("out.tr")
+    lines = want["out.tr"].splitlines()
+    assert len(lines) > 3000
+    assert any(line.startswith("d ") for line in lines)
+    assert _changes(both.ns.file("cwnd.tr")) == _changes(both.ac.file("cwnd.tr"))
