@@ -2,7 +2,10 @@
 its `naive_reno` and `reno` modules: the engine's Reno under `ns2_linux`
 (tcp/sender/ns2_linux.rs). Live against ns-2.35: the packet trace and traced cwnd_ of a flow
 through a short DropTail queue (losses, ScoreBoard1's SACK recovery with its rate halving,
-timeouts), both modules."""
+timeouts), both modules, with TCP-Linux's globals as ns-2.35 has them and as
+`set_ca_default_param linux debug_level 2` leaves them (ns-2.35 writes an int over three
+unsigned chars: tcp_max_burst and sysctl_tcp_abc become 0); and three tests of ns-2.35's
+tcpLinux suite."""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ $tcp attach $cw
 $tcp trace cwnd_
 set ftp [$tcp attach-app FTP]
 $ns at 0.0 "$tcp select_ca {module}"
+{extra}
 $ns at 0.1 "$ftp start"
 $ns at 8.0 "$ns flush-trace; close $tr; close $cw; exit 0"
 $ns run
@@ -47,12 +51,23 @@ def _changes(text: str) -> list[tuple[str, str]]:
     return out
 
 
+DEBUG2 = '$ns at 0.0 "$tcp set_ca_default_param linux debug_level 2"'
+
+
 @pytest.mark.parametrize("module", ["naive_reno", "reno"])
 @pytest.mark.parametrize("limit", [6, 15])
-def test_linux_agent_as_ns2(vs_ns2: Any, module: str, limit: int) -> None:
-    both = vs_ns2(SCRIPT.format(module=module, limit=limit))
+@pytest.mark.parametrize("extra", ["", DEBUG2])
+def test_linux_agent_as_ns2(vs_ns2: Any, module: str, limit: int, extra: str) -> None:
+    both = vs_ns2(SCRIPT.format(module=module, limit=limit, extra=extra))
     want = both.same("out.tr")
     lines = want["out.tr"].splitlines()
     assert len(lines) > 3000
     assert any(line.startswith("d ") for line in lines)
     assert _changes(both.ns.file("cwnd.tr")) == _changes(both.ac.file("cwnd.tr"))
+
+
+
+def test_tcp_linux_suite_reno_as_ns2(suite_states: Any) -> None:
+    tests = {"tcpLinuxBase", "tcpLinuxDropTail_reno", "tcpLinuxRED_reno"}
+    states = suite_states("tcpLinux", tests)
+    assert {t: s for t, (s, _) in states.items()} == dict.fromkeys(tests, "identical")

@@ -59,6 +59,9 @@ LINUX_CA = {"reno": "reno", "naive_reno": "reno", "cubic": "cubic", "bic": "bic"
             "yeah": "yeah", "illinois": "illinois"}
 # Modules ns-2.35's TCP-Linux has and the engine does not.
 LINUX_CA_MISSING = {"compound"}
+# TCP-Linux's own globals (tcp/linux/ns-linux-param.c, "linux" in set_ca_default_param), in
+# the order of their addresses in ns-2.35's binary.
+LINUX_GLOBALS = ["debug_level", "tcp_max_burst", "sysctl_tcp_abc"]
 # Modules the engine runs under ns-2.35's own LinuxTcpAgent (Reno's `ns2_linux`,
 # tcp/sender/ns2_linux.rs: its ACK processing, ScoreBoard1 recovery, timeout and Linux-unit
 # window), with their cc_params; the others keep the engine's SACK sender.
@@ -300,9 +303,10 @@ class TcpAgent(Agent):
                            f" (known: {', '.join(LINUX_CA)})")
         self.ctx.write_channel("stdout", f"cmd select_ca {name}\n")
         cc = LINUX_CA[name]
-        params = LINUX_NS2_AGENT.get(name, {})
+        params = dict(LINUX_NS2_AGENT.get(name, {}))
         if params:
             self.check_ns2_linux(name)
+            params.update(self.ctx.linux_globals)
         if self.sim_started() and self.flow is not None:
             try:
                 self.sim().engine.select_cc(self.flow, cc, params)
@@ -328,13 +332,48 @@ class TcpAgent(Agent):
     def cmd_set_ca_default_param(self, proto: str, param: str, value: str,
                                  *_rest: str) -> None:
         """LinuxTcpAgent::command "set_ca_default_param": a module parameter's default for
-        every agent. Only TCP-Linux's own debug_level (what ns-2 prints while it runs, no
-        effect on the simulation) is accepted."""
+        every agent. Only TCP-Linux's own globals (proto "linux": debug_level,
+        tcp_max_burst, sysctl_tcp_abc) are accepted; the last two, and the bytes a
+        debug_level above 255 spills into them, reach the agents running ns-2's
+        LinuxTcpAgent (the reno and naive_reno modules, tcp/sender/ns2_linux.rs)."""
         if self.cls != "Agent/TCP/Linux":
             raise TclError("set_ca_default_param is a command of Agent/TCP/Linux")
-        if (proto, param) != ("linux", "debug_level"):
+        if proto != "linux" or param not in LINUX_GLOBALS:
             raise Ns2Error(unsupported(f"set_ca_default_param {proto} {param}"))
         self.ctx.write_channel("stdout", f"cmd set_ca_default_param {proto} {param} {value}\n")
+        try:
+            number = int(value)
+        except ValueError:
+            number = 0  # atoi
+        # LinuxParamManager::set_default_param writes an int at the parameter's address,
+        # and ns-2.35's three unsigned char globals lie in a row (Debian's ns: debug_level,
+        # tcp_max_burst, sysctl_tcp_abc): the value's low byte goes to the parameter, its
+        # next bytes to the globals after it.
+        raw = number & 0xFFFFFFFF
+        for i, name in enumerate(LINUX_GLOBALS[LINUX_GLOBALS.index(param):]):
+            if name in ("tcp_max_burst", "sysctl_tcp_abc"):
+                key = "ns2_max_burst" if name == "tcp_max_burst" else "ns2_abc"
+                self.ctx.linux_globals[key] = float((raw >> (8 * i)) & 0xFF)
+        self.reselect_linux_agents()
+
+    def reselect_linux_agents(self) -> None:
+        """Gives every Agent/TCP/Linux running ns-2's LinuxTcpAgent the globals anew (only
+        before it has sent: a later change stays not supported)."""
+        if not self.sim_started():
+            return
+        for obj in list(self.ctx.objects.values()):
+            if isinstance(obj, TcpAgent) and obj.linux_params and obj.flow is not None:
+                params = dict(obj.linux_params)
+                params.update(self.ctx.linux_globals)
+                if params == obj.linux_params:
+                    continue
+                try:
+                    obj.sim().engine.select_cc(obj.flow, obj.cc, params)
+                except ValueError as e:
+                    raise Ns2Error(unsupported(
+                        f"set_ca_default_param after {obj.handle} started sending ({e})"
+                    )) from None
+                obj.linux_params = params
 
     def cmd_trace(self, var: str, *rest: str) -> None:
         from ..scenario import TRACEABLE
@@ -389,7 +428,26 @@ class TcpAgent(Agent):
             self._window_during_run(value)
         elif self.sim_started() and var not in IGNORED:
             raise Ns2Error(unsupported(f"changing {self.cls} {var} during the run"))
+        elif self.sim_started() and var == "cwnd_" and self.linux_params:
+            self._linux_cwnd_during_run(value)
         super().write_var(var, value)
+
+    def _linux_cwnd_during_run(self, value: str) -> None:
+        """`$tcp set cwnd_ N` during the run on ns-2's LinuxTcpAgent with a module: ns-2's
+        traced cwnd_ takes N (a trace line), and the agent's own window (Linux's snd_cwnd)
+        stays: `save_from_linux` writes cwnd_ anew on the next ACK or timeout, `send_much`
+        never reads it (tcp/tcp-linux.cc)."""
+        if "cwnd_" not in self.traced or self.trace_channel is None:
+            return
+        from .monitors import trace_line
+
+        try:
+            number = to_float(value)
+        except ValueError as e:
+            raise Ns2Error(f"cwnd_: {e}") from None
+        sim = self.sim()
+        sim.write_traces()  # the engine's changes up to now come first
+        self.ctx.write_channel(self.trace_channel, trace_line(self, sim.now_s, "cwnd", number))
 
     def _window_during_run(self, value: str) -> None:
         """`$tcp set window_ N` from a `$ns at` script: ns-2's wnd_, which TcpAgent::window()
@@ -490,6 +548,7 @@ class TcpAgent(Agent):
             self.map_vegas(cc_params)
         if self.linux_params and self.cc == "reno":
             cc_params.update(self.linux_params)
+            cc_params.update(self.ctx.linux_globals)
         if cc_params:
             out["cc_params"] = cc_params
         if cc_params.get("decrease", 0.5) != 0.5 or option == 8:

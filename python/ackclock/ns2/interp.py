@@ -80,6 +80,9 @@ class Context:
         self.simulator: Simulator | None = None
         # ns-2's C int counters wrap (`ackclock ns2 --int32-counters`).
         self.int32_counters = False
+        # TCP-Linux's sysctl_tcp_abc and tcp_max_burst, global to every Agent/TCP/Linux
+        # (`set_ca_default_param linux ...`, agents.py), as Reno's ns2_abc / ns2_max_burst.
+        self.linux_globals: dict[str, float] = {"ns2_abc": 1.0, "ns2_max_burst": 3.0}
         self.factories: dict[str, Factory] = {}
         # ns-2's random-number package: the next stream a `new RNG` takes (rng.py).
         from .rng import Streams

@@ -40,11 +40,19 @@
 //!   x 4 as Linux's `tcp_rtt_estimator` (a sample below srtt moves rttvar by an eighth of its
 //!   excess only), unclamped; `t_rtxcur_` = (srtt + 4 rttvar) in whole ticks; the timeout is
 //!   max(`minrto_`, `t_rtxcur_`) x backoff, at most `maxrto_`.
-//! - Modules: `reno` (`tcp_reno_cong_avoid` with `sysctl_tcp_abc` 1: only while the flight
-//!   fills cwnd; slow start +1 per ACK acknowledging at least a segment (`tcp_slow_start`),
-//!   congestion avoidance +1 per cwnd segments acknowledged; `tcp_reno_ssthresh` max(cwnd /
+//! - Modules: `reno` (`tcp_reno_cong_avoid`: only while the flight fills cwnd; with
+//!   `sysctl_tcp_abc` 1 slow start +1 per ACK acknowledging at least a segment
+//!   (`tcp_slow_start`), congestion avoidance +1 per cwnd segments acknowledged; with 0 +1
+//!   per ACK and +1 per cwnd + 1 ACKs; `tcp_reno_ssthresh` max(cwnd /
 //!   2, 2); `tcp_reno_min_cwnd` ssthresh / 2); `naive_reno` (+1 per ACK below ssthresh, else
 //!   +1 per cwnd + 1 ACKs; ssthresh max(cwnd - cwnd / 2, 2); min_cwnd = ssthresh).
+//!
+//! - `sysctl_tcp_abc` and `tcp_max_burst` are `unsigned char` globals next to TCP-Linux's
+//!   `debug_level` in ns-2.35's binary (Debian's ns 2.35: debug_level, tcp_max_burst and
+//!   sysctl_tcp_abc at three consecutive addresses), and `LinuxParamManager::
+//!   set_default_param` writes an `int` at the parameter's address: `set_ca_default_param
+//!   linux debug_level 2` (test-suite-tcpLinux.tcl) sets both to 0. The front end passes
+//!   them on as Reno's `ns2_abc` and `ns2_max_burst`.
 //!
 //! Not modelled (the front end refuses them): ECN, timestamps, other modules.
 
@@ -55,8 +63,6 @@ use scoreboard1::{ScoreBoard1, FLAG_DATA_LOST, FLAG_DATA_SACKED, FLAG_UNSURE_TST
 
 /// `FLAG_DATA_ACKED` (tcp/linux/ns-linux-util.h).
 const FLAG_DATA_ACKED: u8 = 4;
-/// `tcp_max_burst` (tcp/linux/ns-linux-param.c).
-const TCP_MAX_BURST: i64 = 3;
 /// `tcp_tick_` once a module is installed: `1.0 / JIFFY_RATIO`.
 const TICK: f64 = 0.001;
 
@@ -73,6 +79,10 @@ enum State {
 #[derive(Clone, Debug)]
 pub(super) struct Ns2Linux {
     naive: bool,
+    /// `sysctl_tcp_abc` and `tcp_max_burst` (tcp/linux/ns-linux-param.c; 1 and 3 unless a
+    /// script's `set_ca_default_param linux ...` changed them).
+    abc: u8,
+    max_burst: i64,
     sb: ScoreBoard1,
     snd_cwnd: i64,
     snd_ssthresh: i64,
@@ -101,10 +111,12 @@ impl Ns2Linux {
     /// The agent after `select_ca` at time 0 (`install_congestion_control`:
     /// `load_to_linux_once`, `load_to_linux`): cwnd `windowInit_`, ssthresh and clamp
     /// `window_`.
-    pub(super) fn new(naive: bool, cfg: &TcpParams) -> Self {
+    pub(super) fn new(naive: bool, abc: u8, max_burst: u8, cfg: &TcpParams) -> Self {
         let wnd = cfg.window as i64;
         Ns2Linux {
             naive,
+            abc,
+            max_burst: max_burst as i64,
             sb: ScoreBoard1::new(),
             snd_cwnd: cfg.window_init as i64,
             snd_ssthresh: wnd,
@@ -165,28 +177,43 @@ impl Ns2Linux {
             }
             return;
         }
-        // tcp_reno_cong_avoid with sysctl_tcp_abc 1.
+        // tcp_reno_cong_avoid.
         if in_flight < self.snd_cwnd {
             return;
         }
         if self.snd_cwnd <= self.snd_ssthresh {
-            // tcp_slow_start.
-            if self.bytes_acked < 1 {
+            // tcp_slow_start (sysctl_tcp_max_ssthresh 0).
+            if self.abc > 0 && self.bytes_acked < 1 {
                 return;
             }
+            let mut cnt = self.snd_cwnd;
+            if self.abc > 1 && self.bytes_acked >= 2 {
+                cnt <<= 1;
+            }
             self.bytes_acked = 0;
-            self.snd_cwnd_cnt += self.snd_cwnd;
+            self.snd_cwnd_cnt += cnt;
             while self.snd_cwnd_cnt >= self.snd_cwnd {
                 self.snd_cwnd_cnt -= self.snd_cwnd;
                 if self.snd_cwnd < self.snd_cwnd_clamp {
                     self.snd_cwnd += 1;
                 }
             }
-        } else if self.bytes_acked >= self.snd_cwnd {
-            self.bytes_acked -= self.snd_cwnd;
+        } else if self.abc > 0 {
+            // RFC 3465: one segment per window of segments acknowledged.
+            if self.bytes_acked >= self.snd_cwnd {
+                self.bytes_acked -= self.snd_cwnd;
+                if self.snd_cwnd < self.snd_cwnd_clamp {
+                    self.snd_cwnd += 1;
+                }
+            }
+        } else if self.snd_cwnd_cnt >= self.snd_cwnd {
+            // One segment per cwnd + 1 ACKs.
             if self.snd_cwnd < self.snd_cwnd_clamp {
                 self.snd_cwnd += 1;
             }
+            self.snd_cwnd_cnt = 0;
+        } else {
+            self.snd_cwnd_cnt += 1;
         }
     }
 
@@ -346,7 +373,7 @@ impl TcpSender {
                 // tcp_moderate_cwnd.
                 let flight = self.nl_in_flight();
                 let l = self.nl();
-                l.snd_cwnd = l.snd_cwnd.min(flight + TCP_MAX_BURST);
+                l.snd_cwnd = l.snd_cwnd.min(flight + l.max_burst);
             }
             let l = self.nl();
             l.state = State::Open;
@@ -487,7 +514,7 @@ mod tests {
             window_init: 2,
             ..crate::fixtures::ns2_tcp().params()
         };
-        let mut l = Ns2Linux::new(naive, &cfg);
+        let mut l = Ns2Linux::new(naive, 1, 3, &cfg);
         l.snd_cwnd = cwnd;
         l.snd_ssthresh = ssthresh;
         l

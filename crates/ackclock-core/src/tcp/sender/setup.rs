@@ -125,9 +125,9 @@ impl TcpSender {
             _ => None,
         };
         let ns2_linux = match &cc {
-            AnyCc::Reno(r) => r
-                .ns2_linux()
-                .map(|naive| Box::new(ns2_linux::Ns2Linux::new(naive, cfg))),
+            AnyCc::Reno(r) => r.ns2_linux().map(|(naive, abc, burst)| {
+                Box::new(ns2_linux::Ns2Linux::new(naive, abc, burst, cfg))
+            }),
             _ => None,
         };
         let mut s = TcpSender {
