@@ -10,7 +10,8 @@ send buffer, CWR with the congestion-action mark, which waits for new data: `fou
 `sendpacket`); FullTcp's own loss rules (no limited transmit; another fast retransmit after three
 more duplicates while the last cut was a fast retransmit's, `dupack_action`; cwnd_ back to
 ssthresh_ when recovery ends, `pack_action`; Newreno's partial ACKs, `NewRenoFullTcpAgent::
-pack_action`), and cwnd_ as FullTcp keeps it (inflated by the duplicates)."""
+pack_action`; /Sack's pipe control, `SackFullTcpAgent`), and cwnd_ as FullTcp keeps it (inflated
+by the duplicates but for /Sack's and /Tahoe's)."""
 
 from __future__ import annotations
 
@@ -57,14 +58,14 @@ SCRIPT = """
 """
 
 
-@pytest.mark.parametrize("cls", ["FullTcp", "FullTcp/Newreno", "FullTcp/Tahoe"])
+@pytest.mark.parametrize("cls", ["FullTcp", "FullTcp/Newreno", "FullTcp/Tahoe", "FullTcp/Sack"])
 def test_full_tcp_traces_are_ns2s(vs_ns2: Any, cls: str) -> None:
     got = vs_ns2(SCRIPT.replace("CLASS", cls)).same("out.tr", "cwnd.tr")
     lines = [line.split() for line in got["out.tr"].splitlines()]
     assert lines[0][12:14] == ["-1", "0xa"]  # the SYN: no ackno yet, SYN + PUSH
     assert {f[3] for f in lines} == {"3", "0"}  # both queues, in one file
     assert any(f[6] == "---A---" and f[13] == "0x90" for f in lines)  # CWR on new data
-    if cls != "FullTcp/Tahoe":
+    if cls in ("FullTcp", "FullTcp/Newreno"):
         # fast recovery's inflated cwnd_ (ssthresh_ + duplicates), as FullTcp traces it
         assert "cwnd_ 16.000" in got["cwnd.tr"]
 
@@ -183,7 +184,7 @@ def test_full_tcp_fast_retransmit_sends_one_segment(vs_ns2: Any, cls: str) -> No
     resent = next(i for i, f in enumerate(lines)
                   if f[0] == "+" and f[4] == "tcp" and f[10] == seq and i > lines.index(drop))
     after = lines[resent + 1]
-    if cls != "FullTcp/Tahoe":  # Reno and Newreno: no new data at the same instant
+    if cls in ("FullTcp", "FullTcp/Newreno"):  # Reno and Newreno: no new data at the same instant
         assert not (after[0] == "+" and after[4] == "tcp" and after[1] == lines[resent][1])
 
 

@@ -235,6 +235,13 @@ impl Scoreboard {
         }
     }
 
+    /// The first segment at or above `from` not SACKed with a SACKed one above it (ns-2.35's
+    /// `ReassemblyQueue::nexthole` as `SackFullTcpAgent::nxt_tseq` reads it: a hole only
+    /// while a block follows).
+    pub fn hole_from(&self, from: u64) -> Option<u64> {
+        (from.max(self.low)..self.high).find(|&s| !self.sacked[self.slot(s)])
+    }
+
     /// Segments the receiver has reported holding above the cumulative ACK.
     pub fn sacked(&self) -> u64 {
         self.sacked_count

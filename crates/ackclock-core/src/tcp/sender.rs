@@ -89,6 +89,7 @@ mod psh;
 mod recovery;
 mod rfc6675;
 mod sack;
+mod sack_full;
 mod samples;
 mod setup;
 
@@ -208,6 +209,8 @@ pub struct TcpSender {
     cwnd_use: Option<CwndUse>,
     /// SACK: the scoreboard and the estimate of segments in the network.
     scoreboard: Option<Box<Scoreboard>>,
+    /// `ns2_full_tcp` with SACK recovery: ns-2.35's `SackFullTcpAgent` (`sack_full.rs`).
+    full_sack: Option<Box<sack_full::FullSack>>,
     pub pipe: i64,
     pub w: Window,
     /// Fast-recovery window inflation, in segments (ns-2 `dupwnd_`).
@@ -505,6 +508,10 @@ impl TcpSender {
                 self.scoreboard = Some(sb);
                 return;
             }
+        }
+        if self.full_sack.is_some() {
+            self.full_sack_send(now, false, out, c);
+            return;
         }
         self.send_window(now, out, c);
     }
@@ -948,7 +955,11 @@ impl TcpSender {
         }
         let new = ack > self.una && ack <= self.maxseq;
         if let Some(sb) = self.scoreboard.take() {
-            self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
+            if self.full_sack.is_some() {
+                self.on_full_sack_ack(now, pkt, sb, out, c);
+            } else {
+                self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
+            }
         } else if new {
             self.new_ack(now, ack, out, c);
         } else if ack == self.una && self.una < self.maxseq {

@@ -646,6 +646,12 @@ impl TcpSender {
             sb.clear(self.una);
         }
         self.nxt = self.una;
+        if self.full_sack.is_some() {
+            // FullTcpAgent::timeout: send_much(1, ...), the first segment forced; pipe
+            // control, if on, stays on (SackFullTcpAgent::timeout_action leaves pipectrl_).
+            self.full_sack_send(now, true, out, c);
+            return;
+        }
         self.send_much(now, out, c);
         if self.advertised && self.nxt == self.una {
             // The receiver's window is closed: the retransmission goes anyway, as a probe.

@@ -171,6 +171,11 @@ impl TcpSender {
                     sb
                 })
             }),
+            full_sack: (cfg.ns2_full_tcp
+                && recovery == Recovery::Sack
+                && !cfg.rfc6675_recovery
+                && !cfg.prr)
+                .then(Box::default),
             rfc6675: cfg.rfc6675_recovery,
             rfc_loss: false,
             sack_info: false,

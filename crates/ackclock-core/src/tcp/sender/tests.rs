@@ -861,6 +861,7 @@ fn sack_dupack_threshold_grows_with_cwnd_by_numdupacks_frac() {
 }
 
 mod ecn;
+mod sack_full;
 
 #[test]
 fn max_cwnd_stops_the_window_growth() {
