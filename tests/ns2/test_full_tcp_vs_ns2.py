@@ -205,3 +205,23 @@ def test_full_tcp_lost_syn_ack_stays_refused(ns2: Any) -> None:
         "[$ns link $r1 $k1] errormodule", "[$ns link $k1 $r1] errormodule")
     r = ns2(textwrap.dedent(script))
     assert r.code == 2 and "handshake packet other than the SYN" in r.err
+
+
+@pytest.mark.parametrize("cls", ["FullTcp", "FullTcp/Newreno", "FullTcp/Tahoe", "FullTcp/Sack"])
+def test_full_tcp_dupack_threshold_is_tcprexmtthresh(vs_ns2: Any, cls: str) -> None:
+    """FullTcpAgent::recv starts fast retransmit at the `tcprexmtthresh_`-th duplicate and
+    never reads TcpAgent's `numdupacks_` (tcpOptions' onedrop_numdup4_*_full)."""
+    script = one_drop(cls, "4", "1.0").replace(
+        "set src [new", "Agent/TCP/FullTcp set tcprexmtthresh_ 4\n"
+        "    Agent/TCP set numdupacks_ 2\n    set src [new")
+    got = vs_ns2(script).same("out.tr")
+    lines = [line.split() for line in got["out.tr"].splitlines()]
+    [drop] = [f for f in lines if f[0] == "d"]
+    later = lines[lines.index(drop):]
+    resent = next(i for i, f in enumerate(later) if f[0] == "+" and f[4] == "tcp"
+                  and f[10] == drop[10])
+    # Three segments follow the loss: three duplicates, one below tcprexmtthresh_ (the default
+    # 3, or numdupacks_ 2, would start fast retransmit): the retransmission timer resends.
+    dups = [f for f in later[:resent] if f[0] == "r" and f[4] == "ack" and f[12] == drop[10]]
+    assert len(dups) == 3
+    assert float(later[resent][1]) - float(dups[-1][1]) > 0.2

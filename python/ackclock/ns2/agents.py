@@ -796,7 +796,7 @@ class FullTcpAgent(TcpAgent):
 
     # ns-2 FullTcp variables that keep their meaning here at their defaults only.
     OWN = {"segsize_", "segsperack_", "interval_", "nodelay_", "data_on_syn_", "iss_",
-           "close_on_empty_", "signal_on_empty_", "tcprexmtthresh_", "dupseg_fix_",
+           "close_on_empty_", "signal_on_empty_", "dupseg_fix_",
            "dupack_reset_", "spa_thresh_", "ts_option_size_", "reno_fastrecov_", "pipectrl_",
            "open_cwnd_on_pack_", "halfclose_", "nopredict_"}
 
@@ -918,6 +918,17 @@ class FullTcpAgent(TcpAgent):
         # reads singledup_).
         out["ns2_full_tcp"] = True
         out["limited_transmit"] = False
+        # FullTcpAgent::recv counts duplicates against its own tcprexmtthresh_ (3 by
+        # default, tcl/lib/ns-default.tcl) and never reads TcpAgent's numdupacks_.
+        try:
+            thresh = to_int(self.vars["tcprexmtthresh_"])
+        except ValueError as e:
+            raise Ns2Error(f"tcprexmtthresh_: {e}", self.var_where("tcprexmtthresh_")) from None
+        if thresh < 1:
+            raise Ns2Error(unsupported(f"{self.cls} variable tcprexmtthresh_ = {thresh}"
+                                       " (no fast retransmit)"),
+                           self.var_where("tcprexmtthresh_"))
+        out["dupack_threshold"] = thresh
         return out
 
     def map_delay_growth(self) -> None:
@@ -926,7 +937,7 @@ class FullTcpAgent(TcpAgent):
         (rcvseqinit) before any data is acknowledged: it changes nothing here."""
 
     def check_vars(self, mapped: set[str]) -> None:
-        super().check_vars(mapped | self.OWN | {"packetSize_"})
+        super().check_vars(mapped | self.OWN | {"packetSize_", "tcprexmtthresh_"})
         for var in self.OWN:
             if var in self.vars and var != "segsize_" and not self.var_is_default(var):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
