@@ -188,6 +188,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
                     "less_careful": False,
+                    "dupacks_always_inflate": False,
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
                     "ns2_boot_time": 0,
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
@@ -281,6 +282,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
                     "less_careful": False,
+                    "dupacks_always_inflate": False,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,  # the three-way handshake's round trip
@@ -368,6 +370,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
                     "less_careful": False,
+                    "dupacks_always_inflate": False,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,
@@ -469,6 +472,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
                     "less_careful": False,
+                    "dupacks_always_inflate": False,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": False,  # no connection set-up

@@ -67,6 +67,7 @@ pub fn ns2_tcp() -> TcpConfig {
         slow_but_steady: false,
         exit_recovery_fix: false,
         less_careful: false,
+        dupacks_always_inflate: false,
         window_init_by_size: false,
         ns2_first_loss: crate::tcp::sender::FirstLoss::Off,
         ns2_ecn: crate::tcp::sender::Ns2Ecn::Off,

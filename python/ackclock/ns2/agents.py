@@ -592,6 +592,7 @@ class TcpAgent(Agent):
             out["slow_but_steady"] = to_int(self.vars["newreno_changes1_"]) == 0
             mapped.add("newreno_changes1_")
         self.map_newreno(out, mapped)
+        self.map_exit_fast_retrans(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
         out["ns2_boot_time"] = self.boot_seconds()
@@ -694,6 +695,23 @@ class TcpAgent(Agent):
             except ValueError as e:
                 raise Ns2Error(f"{var}: {e}", where) from None
             mapped.add(var)
+
+    def map_exit_fast_retrans(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`exitFastRetrans_ false` (ns-2.35 tcp/tcp-reno.cc, tcp/tcp-newreno.cc, the only
+        readers): RenoTcpAgent::recv and NewRenoTcpAgent::recv set dupwnd_ = numdupacks_
+        after the threshold's dupack_action and inflate by one on each later duplicate, in
+        fast recovery or not (the engine's `dupacks_always_inflate`). The other agents'
+        receive paths never read it: accepted without effect there."""
+        var = "exitFastRetrans_"
+        if var not in self.vars or self.var_is_default(var):
+            return
+        try:
+            exit_fast = to_bool(self.vars[var])
+        except ValueError as e:
+            raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        if self.cls in ("Agent/TCP/Reno", "Agent/TCP/Newreno"):
+            out["dupacks_always_inflate"] = not exit_fast
+        mapped.add(var)
 
     def map_vegas(self, cc_params: dict[str, object]) -> None:
         """ns-2.35's VegasTcpAgent (tcp/tcp-vegas.cc) is its own algorithm, recovery and

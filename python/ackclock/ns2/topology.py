@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
-               "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr"}
-# (ns-2.35 has DropTail, RED, SFQ and DRR; CoDel, PIE and FQ_CoDel follow later ns-2 versions'
+               "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi"}
+# (ns-2.35 has DropTail, RED, SFQ, DRR and PI; CoDel, PIE and FQ_CoDel follow later ns-2 versions'
 # names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n` sets it, the
 # Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes (queue/drr.cc).
 
@@ -118,10 +118,14 @@ class Queue(TclObject):
         """RED's traced variables (ns-2.35 queue/red.cc): `curq_`, the backlog an arrival
         finds, and `ave_`, the average after it, written to the attached channel whenever an
         arrival changes them (REDQueue::enque assigns them, REDQueue::trace writes
-        `Q <time> <curq_>` and `a <time> <ave_>`)."""
-        if self.kind != "red":
+        `Q <time> <curq_>` and `a <time> <ave_>`). PI's `curq_` (queue/pi.cc): the backlog an
+        arrival finds (PIQueue::enque) and the one a departure leaves (PIQueue::deque),
+        written by PIQueue::trace as RED's."""
+        if self.kind not in ("red", "pi"):
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (variable traces: Queue/RED's"
-                                       " curq_ and ave_)"))
+                                       " curq_ and ave_, Queue/PI's curq_)"))
+        if self.kind == "pi" and var != "curq_":
+            raise Ns2Error(unsupported(f"{self.cls} trace {var} (only curq_)"))
         if var not in ("curq_", "ave_"):
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (only curq_ and ave_)"))
         if self.ctx.simulator is not None and self.ctx.simulator.started:
@@ -130,9 +134,11 @@ class Queue(TclObject):
             self.traced.append(var)
 
     def cmd_attach(self, channel: str) -> None:
-        """REDQueue::command "attach": where traced variables are written."""
-        if self.kind != "red":
-            raise Ns2Error(unsupported(f"{self.cls} attach (variable traces: Queue/RED's)"))
+        """REDQueue::command / PIQueue::command "attach": where traced variables are
+        written."""
+        if self.kind not in ("red", "pi"):
+            raise Ns2Error(unsupported(f"{self.cls} attach (variable traces: Queue/RED's and"
+                                       " Queue/PI's)"))
         self.trace_channel = channel
 
     def write_vars(self, rows: list[tuple[float, float, float]]) -> str:
@@ -540,7 +546,7 @@ class DelayLink(TclObject):
 
 
 # Queue disciplines of ns-2.35 that ackclock does not have (yet).
-NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "REM", "PI", "Vq", "GK", "SRR",
+NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "REM", "Vq", "GK", "SRR",
               "dsRED", "XCP", "DropTail/PriQueue", "RedPDQueue", "JoBS", "Marker", "Demarker")
 
 

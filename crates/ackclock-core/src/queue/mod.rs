@@ -307,6 +307,12 @@ pub trait QueueDiscipline: Sized {
         None
     }
 
+    /// Enqueue-time: a packet left the waiting backlog for the line at `now`, leaving
+    /// `waiting` (a discipline that traces the backlog at departures too: PI's `curq_`,
+    /// `PIQueue::deque`). Called on a link that keeps ns-2's clock.
+    #[inline]
+    fn departed(&mut self, _now: SimTime, _waiting: Backlog) {}
+
     /// Where its random decisions draw from, if it makes any that ns-2 draws from its default
     /// generator (RED's early drops: `REDQueue::drop_early`'s `Random::uniform()`); an ns-2
     /// script's run points it at ns-2's generator (`crate::rng::ns2`).
@@ -480,6 +486,12 @@ macro_rules! disciplines {
                 match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::var_trace(q),)* AnyQueue::External(_) => None }
             }
 
+            /// [`QueueDiscipline::departed`].
+            #[inline]
+            pub fn departed(&mut self, now: SimTime, waiting: Backlog) {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::departed(q, now, waiting),)* AnyQueue::External(_) => {} }
+            }
+
             /// [`QueueDiscipline::random`].
             pub fn random(&mut self) -> Option<&mut Uniform> {
                 match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::random(q),)* AnyQueue::External(_) => None }
@@ -504,6 +516,7 @@ disciplines! {
     prio::Prio [boxed],
     sfq::Sfq [boxed],
     drr::Drr [boxed],
+    pi::Pi [boxed],
 }
 
 impl Default for QueueKind {

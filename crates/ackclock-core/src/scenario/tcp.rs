@@ -219,6 +219,13 @@ tcp_config! {
     /// `lessCareful_`, `NewRenoTcpAgent::dupack_action`).
     #[serde(default)]
     pub less_careful: bool as bool,
+    /// Reno, NewReno (one-way agents): duplicate ACKs inflate the window from the threshold
+    /// on even when no fast retransmit began (the `bug_fix` check held it back), the
+    /// threshold's by the threshold and each later one by one segment, and the next new ACK
+    /// takes the inflation back: ns-2.35's `exitFastRetrans_ false` (`RenoTcpAgent::recv`,
+    /// `NewRenoTcpAgent::recv`); false: only in fast recovery.
+    #[serde(default)]
+    pub dupacks_always_inflate: bool as bool,
     /// The retransmission timer in ns-2.35's fixed-point arithmetic (`tcp::rtt`'s module
     /// docs: `TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff`) and its timing of one
     /// segment at a time (`rtt_active_`: a retransmission does not stop the measurement, a
@@ -505,6 +512,7 @@ impl TcpConfig {
             slow_but_steady: self.slow_but_steady,
             exit_recovery_fix: self.exit_recovery_fix,
             less_careful: self.less_careful,
+            dupacks_always_inflate: self.dupacks_always_inflate,
             timestamps: self.timestamps,
             window_unit: self.window_unit,
             integer_cwnd: self.integer_cwnd,

@@ -74,6 +74,8 @@ pub struct TcpParams {
     pub slow_but_steady: bool,
     pub exit_recovery_fix: bool,
     pub less_careful: bool,
+    /// `TcpConfig::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
+    pub dupacks_always_inflate: bool,
     pub timestamps: bool,
     pub window_unit: WindowUnit,
     pub integer_cwnd: bool,

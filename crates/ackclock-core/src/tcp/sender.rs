@@ -172,6 +172,8 @@ pub struct TcpSender {
     /// `TcpParams::exit_recovery_fix` and `less_careful` (ns-2's NewReno).
     exit_recovery_fix: bool,
     less_careful: bool,
+    /// `TcpParams::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
+    dupacks_always_inflate: bool,
     header_size: u32,
     window_init: f64,
     /// `window_init_by_size` still holds: a timeout before any ACK ends it, and the

@@ -98,10 +98,11 @@ fn ns2_before(a: (f64, u64), b: (f64, u64)) -> bool {
 impl Link {
     /// Keeps ns-2's clock beside the exact one (the ns2 profile, [`Ns2Clock`]), with
     /// `bandwidth_bps` as ns-2 holds it (`LinkConfig::rate_bps`). Only a FIFO link without a
-    /// periodic discipline or a device queue keeps it: the others order their events as
-    /// before.
+    /// device queue keeps it: the others order their events as before. A periodic
+    /// discipline's updates ([`Link::advance_periodic_ns2`]) then run before each change of
+    /// the backlog.
     pub fn keep_ns2_clock(&mut self, bandwidth_bps: f64) {
-        if self.service & (super::HOLDS | super::PERIODIC) != 0 || self.device.is_some() {
+        if self.service & super::HOLDS != 0 || self.device.is_some() {
             return;
         }
         self.service |= super::NS2;
@@ -234,6 +235,7 @@ impl Link {
     ) -> Option<Ns2Outcome> {
         let c = Carried::of(pool, r);
         let (now2, uid) = pool.ns2_now;
+        self.advance_periodic_ns2(now);
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
         let line_free = self.busy_until < now
             || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid)));
@@ -298,6 +300,22 @@ impl Link {
         })
     }
 
+    /// A periodic discipline's updates due by `now` (`AnyQueue::periodic`; PI's
+    /// `PICalcTimer::expire`), each with the backlog waiting at its instant: called before
+    /// each change of the backlog (an arrival, a resume, the link going down), so the backlog
+    /// now is the one every update since the last change saw. An update due at the very
+    /// instant of a change runs before it.
+    #[inline]
+    fn advance_periodic_ns2(&mut self, now: SimTime) {
+        if self.service & super::PERIODIC == 0 {
+            return;
+        }
+        let waiting = self.backlog_fifo();
+        while self.queue.update_due() <= now {
+            self.queue.update(waiting);
+        }
+    }
+
     /// The sequence number the simulator reserved for the packet that started last (its
     /// arrival at the far node; the next, `seq + 1`, is the resume that ends it), as ns-2's
     /// `LinkDelay::recv` schedules them.
@@ -330,6 +348,7 @@ impl Link {
     /// ns-2's `Queue::resume` at `now` (an event only while packets wait): the next waiting
     /// packet starts. Returns what the simulator must do.
     pub fn on_ns2_resume(&mut self, now: SimTime, pool: &PacketPool) -> Ns2Outcome {
+        self.advance_periodic_ns2(now);
         self.integrate_to(now);
         let (start, size, flow) = self
             .waiting
@@ -342,6 +361,8 @@ impl Link {
         if let Some(m) = self.flow_monitor.as_mut() {
             m[flow as usize].depart(start.0, size, true);
         }
+        let waiting = self.backlog_fifo();
+        self.queue.departed(now, waiting);
         let started = self.in_flight.len() - self.waiting.len() - 1;
         let x = self.ns2.as_ref().expect("an ns-2 clock").resume.0;
         self.ns2_point(x); // QueueMonitor::out
@@ -390,6 +411,7 @@ impl Link {
     /// ([`Link::ns2_stale_head`]). Only a link that keeps ns-2's clock can go down.
     pub fn ns2_set_down(&mut self, now: SimTime, pool: &mut PacketPool, dropped: &mut Vec<Packet>) {
         debug_assert!(self.has_ns2_clock());
+        self.advance_periodic_ns2(now);
         self.integrate_to(now);
         let started = self.in_flight.len() - self.waiting.len();
         let mut on_line = Vec::with_capacity(started);

@@ -202,6 +202,11 @@ impl TcpSender {
             || self.nxt >= prev_una + self.w.cwnd.min(self.w.rwnd).max(0.0) as u64;
         let mut restart_timer = true;
         let mut partial_capped = false;
+        if self.dupacks_always_inflate && !self.in_recovery {
+            // RenoTcpAgent::recv: dupwnd_ = 0 on a new ACK (NewRenoTcpAgent::recv too, outside
+            // fast recovery): duplicates' inflation outside recovery is taken back.
+            self.dupwnd = 0.0;
+        }
         if self.in_recovery {
             let full = self.recover.is_none_or(|r| ack >= r);
             if self.recovery == Recovery::NewReno && !full && self.full_tcp {
@@ -355,6 +360,12 @@ impl TcpSender {
             if self.full_tcp {
                 // FullTcpAgent::recv: each duplicate past the threshold ends in send_much.
                 self.send_much(now, out, c);
+            } else if self.dupacks_always_inflate {
+                // RenoTcpAgent::recv / NewRenoTcpAgent::recv with exitFastRetrans_ false:
+                // ++dupwnd_ on every duplicate past numdupacks_, in fast recovery or not,
+                // then send_much.
+                self.dupwnd += 1.0;
+                self.send_much(now, out, c);
             }
             return;
         }
@@ -366,7 +377,14 @@ impl TcpSender {
                 self.in_recovery = true;
                 self.dupwnd = 0.0;
             }
-            self.ecn_then_dupack(now, out, c);
+            let retransmitted = self.ecn_then_dupack(now, out, c);
+            if self.dupacks_always_inflate && !self.full_tcp && !retransmitted {
+                // RenoTcpAgent::recv / NewRenoTcpAgent::recv with exitFastRetrans_ false:
+                // dupwnd_ = numdupacks_ after dupack_action, whose bug_fix_ check returned
+                // without a fast retransmit; send_much follows.
+                self.dupwnd = self.dupack_threshold as f64;
+                self.send_much(now, out, c);
+            }
             return;
         }
         let reduced = self.reduce_window();

@@ -914,3 +914,38 @@ fn ns2_idle_timeout_without_slow_start_restart_keeps_the_window() {
     );
     assert_eq!(out.len(), cwnd as usize);
 }
+
+#[test]
+fn reno_dupacks_always_inflate_after_a_blocked_fast_retransmit() {
+    // ns-2.35's exitFastRetrans_ false (RenoTcpAgent::recv): three duplicates of exactly the
+    // last recovery point start no fast retransmit (bug_fix), yet dupwnd_ = numdupacks_ and
+    // each later duplicate adds one, sending new data; the next new ACK takes it back.
+    for always in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.dupacks_always_inflate = always;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        grow(&mut s, &mut out, &mut c, 12.0);
+        for _ in 0..3 {
+            s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
+        }
+        let recover = s.recover.unwrap();
+        s.on_ack(SimTime(1001), &ackp(recover), &mut out, &mut c);
+        assert!(!s.in_recovery);
+        let nxt = s.nxt;
+        for _ in 0..4 {
+            s.on_ack(SimTime(1002), &ackp(recover), &mut out, &mut c);
+        }
+        assert_eq!(c.fast_retransmits, 1, "no second fast retransmit");
+        assert!(!s.in_recovery);
+        assert_eq!(s.dupwnd, if always { 4.0 } else { 0.0 }, "always {always}");
+        if always {
+            assert!(s.nxt > nxt, "the inflated window sends new data");
+        } else {
+            assert_eq!(s.nxt, nxt);
+        }
+        s.on_ack(SimTime(1003), &ackp(recover + 1), &mut out, &mut c);
+        assert_eq!(s.dupwnd, 0.0);
+    }
+}
