@@ -58,6 +58,9 @@ class Simulation:
     def keep_queue_integrals(self, link: int) -> bool:
         """Keeps a queue monitor's integrals of the link's waiting bytes and packets as ns-2's
         Integrator does; False if the link keeps no ns-2 clock."""
+    def queue_line_busy(self, link: int) -> float | None:
+        """When the link's last accepted transmission ends (or ended), in ns-2's double; None
+        if the link keeps no ns-2 clock."""
     def queue_integrals(self, link: int) -> tuple[list[float], list[float]] | None:
         """(sum_, lastx_, lasty_) of the bytes and of the packets; None if not kept."""
     def set_queue_integral(self, link: int, bytes: bool,

@@ -193,6 +193,12 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// When link `link`'s last accepted transmission ends (or ended), in ns-2's double; None if
+    /// the link keeps no ns-2 clock.
+    fn queue_line_busy(&self, link: usize) -> Option<f64> {
+        self.sim.ns2_line_busy(link)
+    }
+
     /// Link `link`'s queue monitor integrals as (sum_, lastx_, lasty_) of the bytes and of
     /// the packets; None if not kept.
     fn queue_integrals(&self, link: usize) -> Option<([f64; 3], [f64; 3])> {

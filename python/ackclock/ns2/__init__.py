@@ -132,4 +132,8 @@ def _run(script: str, argv: Sequence[str], int32_counters: bool = False,
             except Ns2Error:
                 pass
         ctx.close_all()
+        try:
+            ctx.flush_c_stdout()
+        except (BrokenPipeError, OSError):
+            pass
     return code

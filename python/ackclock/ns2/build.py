@@ -80,6 +80,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             from_=link.src.name, to=link.dst.name, rate=link.rate_bps,
             delay=f"{link.delay_ps}ps",
             queue=QueueConfig(kind=link.queue.kind, limit=link.queue.limit(),
+                              limit_bytes=link.queue.limit_bytes(),
                               ecn=link.queue.ecn(), params=link.queue.params()),
             duplex=False, loss=loss, monitor_flows=link.monitor_flows,
             loss_at_entry=link.loss_at_entry,

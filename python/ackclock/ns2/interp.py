@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tkinter
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -83,6 +84,9 @@ class Context:
         # TCP-Linux's sysctl_tcp_abc and tcp_max_burst, global to every Agent/TCP/Linux
         # (`set_ca_default_param linux ...`, agents.py), as Reno's ns2_abc / ns2_max_burst.
         self.linux_globals: dict[str, float] = {"ns2_abc": 1.0, "ns2_max_burst": 3.0}
+        # What ns-2's C++ prints with printf (a queue's printstats): C's stdout buffer, which
+        # a pipe or file gets only at exit, after Tcl's own output (see c_print).
+        self.c_stdout: list[str] = []
         self.factories: dict[str, Factory] = {}
         # ns-2's random-number package: the next stream a `new RNG` takes (rng.py).
         from .rng import Streams
@@ -301,6 +305,25 @@ class Context:
 
     def close_all(self) -> None:
         self.tcl.call("::__ac_close_all")
+
+    def c_print(self, text: str) -> None:
+        """Text ns-2's C++ writes with printf: on a terminal at once (line-buffered), else
+        held until the script ends and written after Tcl's output (C's fully buffered stdout
+        is flushed at exit), as ns-2's output reads when piped or redirected."""
+        if sys.stdout.isatty():
+            self.tcl.eval("catch {flush stdout}")
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            self.c_stdout.append(text)
+
+    def flush_c_stdout(self) -> None:
+        """Writes what `c_print` held, after Tcl's stdout."""
+        if self.c_stdout:
+            self.tcl.eval("catch {flush stdout}")
+            sys.stdout.write("".join(self.c_stdout))
+            sys.stdout.flush()
+            self.c_stdout.clear()
 
     def write_channel(self, channel: str, text: str) -> None:
         self.tcl.call("puts", "-nonewline", channel, text)

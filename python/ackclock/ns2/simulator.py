@@ -782,6 +782,9 @@ class Simulator(TclObject):
         for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))
+            if link.queue.summarystats():
+                # printstats reads the waiting backlog's integral in ns-2's doubles.
+                self.engine.keep_queue_integrals(link.index)
         for call in self.pending:
             call()
 

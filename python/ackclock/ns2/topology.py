@@ -158,7 +158,7 @@ class Queue(TclObject):
     def write_var(self, var: str, value: str) -> None:
         sim = self.ctx.simulator
         if sim is not None and sim.started:
-            if var != "limit_" or self.kind != "droptail":
+            if var != "limit_" or self.kind != "droptail" or self.in_bytes():
                 raise Ns2Error(unsupported(f"changing a queue's {var} during the run"
                                            " (only a DropTail queue's limit_)"))
             # DropTail::enque reads qlim_ at each arrival; the packets waiting stay.
@@ -191,10 +191,61 @@ class Queue(TclObject):
             raise Ns2Error(unsupported(f"changing a queue during the run: {e}")) from None
         sim.write_traces()
 
-    def limit(self) -> int:
+    def limit(self) -> int | None:
         if self.kind == "sfq":
             return to_int(self.vars["maxqueue_"], "a queue limit")
+        if self.in_bytes():
+            return None
         return to_int(self.vars["limit_"], "a queue limit")
+
+    def in_bytes(self) -> bool:
+        """A DropTail queue measured in bytes (`queue_in_bytes_`): DropTail::enque drops an
+        arrival when the bytes waiting plus its own reach `limit_ * mean_pktsize_`."""
+        return self.kind == "droptail" and to_bool(self.vars.get("queue_in_bytes_", "false"))
+
+    def limit_bytes(self) -> int | None:
+        if not self.in_bytes():
+            return None
+        return (to_int(self.vars["limit_"], "a queue limit")
+                * to_int(self.vars["mean_pktsize_"], "a mean packet size"))
+
+    def summarystats(self) -> bool:
+        """`summarystats_` (Queue/DropTail, Queue/RED): the true average queue printstats
+        prints."""
+        return self.kind in ("droptail", "red") and to_bool(self.vars.get("summarystats_",
+                                                                          "false"))
+
+    def cmd_printstats(self) -> None:
+        """DropTail::print_summarystats / REDQueue::print_summarystats (ns-2.35
+        queue/drop-tail.cc, queue/red.cc), with `summarystats_` true: `True average queue:
+        %5.3f[ (in bytes)] time: %5.3f`, the time average of the waiting packets (or bytes)
+        from 0 to the queue's last enque or deque call and that time (Queue::updateStats,
+        called by each; a deque also at the resume that finds the queue empty, when a
+        transmission ends). Printed with C's printf (`Context.c_print`)."""
+        if self.kind not in ("droptail", "red"):
+            raise TclError(f"{self.cls}: printstats is a command of Queue/DropTail and"
+                           " Queue/RED")
+        ave, when = 0.0, 0.0
+        sim = self.ctx.simulator
+        if self.summarystats() and sim is not None and sim.started:
+            link = next((lk for lk in sim.links if lk.queue is self), None)
+            if link is None:
+                raise Ns2Error(unsupported(f"{self.cls} printstats on a queue of no link"))
+            both = sim.engine.queue_integrals(link.index)
+            busy = sim.engine.queue_line_busy(link.index)
+            if both is None or busy is None or link.qmon or link.loss is not None:
+                raise Ns2Error(unsupported(
+                    f"{self.cls} printstats on {link.name} (summary statistics need the"
+                    " link to keep ns-2's clock, without a queue monitor or a loss model)"))
+            total, lastx, _ = both[0] if self.queue_in_bytes() else both[1]
+            # Queue::resume's deque() at the end of a busy period is a call too.
+            when = max(lastx, busy) if busy <= sim.now_s else lastx
+            ave = total / when if when > 0 else 0.0
+        unit = " (in bytes)" if self.queue_in_bytes() else ""
+        self.ctx.c_print(f"True average queue: {ave:5.3f}{unit} time: {when:5.3f}\n")
+
+    def queue_in_bytes(self) -> bool:
+        return to_bool(self.vars.get("queue_in_bytes_", "false"))
 
     def cmd_limit(self, n: str) -> None:
         """SFQ::command "limit": sets maxqueue_ (ns-2.35 queue/sfq.cc)."""
@@ -233,8 +284,11 @@ class Queue(TclObject):
         by_alias = {a: p for name, p in spec.items() for a in (name, *p.aliases)}
         out: dict[str, object] = {}
         for var in self.vars:
-            if var in ("limit_", "setbit_", "maxqueue_") or not self.was_set(var):
+            if var in ("limit_", "setbit_", "maxqueue_", "summarystats_") \
+                    or not self.was_set(var):
                 continue
+            if self.kind == "droptail" and var in ("queue_in_bytes_", "mean_pktsize_"):
+                continue  # the byte limit (limit_bytes)
             param = by_alias.get(var)
             if (param is not None and param.ns2 and var != param.ns2
                     and var not in (param.convert or {}) and self.var_kind(var) is None):

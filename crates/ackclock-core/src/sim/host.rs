@@ -298,6 +298,12 @@ impl Simulator {
         self.links.get(l)?.ns2_integrals()
     }
 
+    /// When link direction `l`'s last accepted transmission ends, in ns-2's double, if the
+    /// link keeps ns-2's clock (`Link::ns2_busy`).
+    pub fn ns2_line_busy(&self, l: usize) -> Option<f64> {
+        self.links.get(l)?.ns2_busy()
+    }
+
     /// Sets link direction `l`'s queue monitor integrals; false if they are not kept.
     pub fn set_ns2_integrals(&mut self, l: usize, integrals: Ns2Integrals) -> bool {
         self.links

@@ -135,6 +135,13 @@ impl Link {
         self.ns2.as_ref()?.integrals
     }
 
+    /// When the last accepted packet's transmission ends (or ended), in ns-2's double: the
+    /// time of the resume that finds the queue empty at the end of a busy period
+    /// (`Queue::resume` calls `deque()` then too); None without ns-2's clock.
+    pub fn ns2_busy(&self) -> Option<f64> {
+        Some(self.ns2.as_ref()?.busy)
+    }
+
     /// Sets the queue monitor's integrals (a script's `reset` or `set sum_`); false if they
     /// are not kept.
     pub fn set_ns2_integrals(&mut self, integrals: Ns2Integrals) -> bool {
