@@ -167,6 +167,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": True,  # Sack1TcpAgent::recv
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
+                    "ns2_qoption": "off",  # Agent/TCP QOption_ 0
                     "control_increase": False,  # Agent/TCP control_increase_ 0
                     "max_cwnd": 0,  # Agent/TCP maxcwnd_ 0
                     # the ns-2 front end sets it where decrease_num_ is not 0.5
@@ -262,6 +263,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
+                    "ns2_qoption": "off",
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -350,6 +352,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
+                    "ns2_qoption": "off",
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -448,6 +451,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "sack_exit_clears_recover": False,
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
+                    "ns2_qoption": "off",
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,

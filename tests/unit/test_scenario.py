@@ -173,6 +173,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "sack_exit_clears_recover": True,  # ns-2 Sack1TcpAgent::recv
             "idle_rtx_timer": False,
             "idle_timeout_keeps_window": False,
+            "ns2_qoption": "off",  # ns-2 QOption_ 0
             "control_increase": False,  # ns-2 control_increase_ 0
             "max_cwnd": 0,  # ns-2 maxcwnd_ 0
             "ns2_first_decrease": False,

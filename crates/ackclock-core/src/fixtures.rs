@@ -75,6 +75,7 @@ pub fn ns2_tcp() -> TcpConfig {
         sack_exit_clears_recover: true,
         idle_rtx_timer: false,
         idle_timeout_keeps_window: false,
+        ns2_qoption: Default::default(),
         control_increase: false,
         max_cwnd: 0,
         ns2_first_decrease: false,

@@ -403,9 +403,22 @@ class TcpAgent(Agent):
         self.trace_channel = channel
 
     def cmd_reset(self) -> None:
-        if self.sim_started():
-            raise Ns2Error(unsupported("resetting a TCP agent during the run"))
+        """TcpAgent::reset (the Tcl `reset`, TcpAgent::command): before the run only its
+        boot_time_ draw matters. During the run ns-2 restarts the connection (sequence
+        numbers, RTT estimate, window, timers; ACKs of the earlier incarnation dropped by
+        `lastreset_`); on an agent that has sent nothing and been given no data (adaptive-red's
+        `newtraffic`: `produce 0`, then `reset` and `producemore`) all of that is as it was,
+        and only the new boot_time_ draw from the default generator remains (RED's early
+        drops draw after it), which the engine's flow takes (`set_ns2_boot_time`)."""
+        if not self.sim_started():
+            self.reset()
+            return
+        if isinstance(self, FullTcpAgent) or self.flow is None or self.curseq != 0 \
+                or self._maxseq() != -1 or not self.var_is_default("QOption_"):
+            raise Ns2Error(unsupported("resetting a TCP agent during the run (once it was"
+                                       " given data)"))
         self.reset()
+        self.sim().engine.set_ns2_boot_time(self.flow, self.boot_ps())
 
     def reset(self) -> None:
         """TcpAgent::reset's draw of boot_time_ (its other variables are set at the run)."""
@@ -580,6 +593,7 @@ class TcpAgent(Agent):
             # supported).
             out["idle_rtx_timer"] = True
             self.map_slow_start_restart(out, mapped)
+        self.map_qoption(out, mapped)
         if "control_increase_" in self.vars and not self.var_is_default("control_increase_"):
             # TcpAgent::recv_newack_helper: opencwnd() only while network_limited().
             if isinstance(self, FullTcpAgent):
@@ -663,6 +677,30 @@ class TcpAgent(Agent):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} = false"), where)
             out["idle_timeout_keeps_window"] = True
         mapped.add(var)
+
+    def map_qoption(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`QOption_ 1` (ns-2.35 `TcpAgent::process_qoption_after_send`, the engine's
+        `ns2_qoption`: an idle or application-limited sender lowers its window), with
+        `EnblRTTCtr_ 1` counting round trips (`rtt_counting`, `process_qoption_after_ack`,
+        which only Tahoe's `TcpAgent::recv` calls). On Agent/TCP (Tahoe) at `decrease_num_`
+        0.5 and `windowOption_ 1` (slowdown's reductions for other windows are not modelled
+        with it); the other agents stay not supported with it. `EnblRTTCtr_` alone does
+        nothing, as in ns-2."""
+        if self.var_is_default("QOption_"):
+            mapped.add("EnblRTTCtr_")
+            return
+        where = self.var_where("QOption_")
+        if to_int(self.vars["QOption_"]) == 0:
+            mapped |= {"QOption_", "EnblRTTCtr_"}
+            return
+        if self.cls != "Agent/TCP" or not self.var_is_default("decrease_num_") \
+                or not self.var_is_default("windowOption_"):
+            raise Ns2Error(unsupported(f"{self.cls} variable QOption_ = {self.vars['QOption_']}"
+                                       " (only on Agent/TCP with decrease_num_ 0.5 and"
+                                       " windowOption_ 1)"), where)
+        counting = to_int(self.vars.get("EnblRTTCtr_", "0")) != 0
+        out["ns2_qoption"] = "rtt_count" if counting else "rto"
+        mapped |= {"QOption_", "EnblRTTCtr_"}
 
     def map_newreno(self, out: dict[str, object], mapped: set[str]) -> None:
         """NewReno's `exit_recovery_fix_` and `lessCareful_` (ns-2.35 tcp/tcp-newreno.cc,
@@ -1048,6 +1086,16 @@ class TcpSink(Agent):
         if var == "bytes_":
             return str(self.ctx.counter(self.wire_bytes() - self.bytes_offset))
         return None
+
+    def cmd_reset(self) -> None:
+        """TcpSink::reset (Acker::reset, Sacker::reset, DelAckSink::reset): forgets what it
+        received and cancels a delayed ACK. Before the run, and during it on a sink that has
+        received nothing, that changes nothing; a sink that received data stays refused."""
+        if self.ctx.simulator is not None and self.ctx.simulator.started and (
+                self.flow is None
+                or self.sim().engine.flow_counters(self.flow)["packets_received"]):
+            raise Ns2Error(unsupported("resetting a TCP sink during the run (once it"
+                                       " received data)"))
 
     def on_write(self, var: str, value: str) -> None:
         if var == "bytes_":

@@ -896,6 +896,12 @@ class Simulator(TclObject):
             if cut is None or prev is None or agent is None or "ssthresh_" not in agent.traced:
                 out.extend(group)
                 continue
+            if not agent.var_is_default("QOption_") \
+                    and not any(r[2] == "ssthresh" for r in group):
+                # QOption_'s cuts after an idle or application-limited time
+                # (process_qoption_after_send) leave ssthresh_ unless it is below 3/4 cwnd_.
+                out.extend(group)
+                continue
             window = to_int(agent.vars["window_"])
             half = int(min(prev, float(window)) / 2)
             # Not a cut: cwnd_ falling to more than half the window (NewReno's

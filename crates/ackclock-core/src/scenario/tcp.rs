@@ -139,6 +139,12 @@ tcp_config! {
     /// `TcpAgent::timeout`).
     #[serde(default)]
     pub idle_timeout_keeps_window: bool as bool,
+    /// ns-2.35's `QOption_` (`tcp::sender::Ns2Qoption`): after each data segment sent, a
+    /// sender idle or application-limited for an RTO lowers its window
+    /// (`TcpAgent::process_qoption_after_send`); `rtt_count` counts round trips instead
+    /// (`EnblRTTCtr_`); `off` (the default) neither.
+    #[serde(default)]
+    pub ns2_qoption: crate::tcp::sender::Ns2Qoption as name,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`, `TcpAgent::network_limited`).
     #[serde(default)]
@@ -487,6 +493,7 @@ impl TcpConfig {
             sack_exit_clears_recover: self.sack_exit_clears_recover,
             idle_rtx_timer: self.idle_rtx_timer,
             idle_timeout_keeps_window: self.idle_timeout_keeps_window,
+            ns2_qoption: self.ns2_qoption,
             control_increase: self.control_increase,
             max_cwnd: self.max_cwnd,
             ns2_first_decrease: self.ns2_first_decrease,

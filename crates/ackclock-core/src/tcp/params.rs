@@ -38,6 +38,8 @@ pub struct TcpParams {
     /// With `idle_rtx_timer`, that expiry leaves the window (ns-2.35's
     /// `slow_start_restart_ false`).
     pub idle_timeout_keeps_window: bool,
+    /// ns-2.35's `QOption_` (with `EnblRTTCtr_`: `rtt_count`), `sender/qoption.rs`.
+    pub ns2_qoption: crate::tcp::sender::Ns2Qoption,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`).
     pub control_increase: bool,

@@ -339,6 +339,24 @@ impl RttEstimator {
         self.ns2.as_deref().map(|n| SimDuration(n.rtxcur))
     }
 
+    /// ns-2.35's `QOption_` clock (`TcpAgent::process_qoption_after_send`): the tick
+    /// `now` is in, `int(now / tcp_tick_ + 0.5)`; the RTO in whole ticks,
+    /// `int(t_rtxcur_ / tcp_tick_)`, with t_rtxcur_ the double ns-2 holds (`rtxcur_init_`
+    /// before the first sample, whole ticks times `tcp_tick_` after); and `t_srtt_ >>
+    /// T_SRTT_BITS` (`TcpAgent::rtt_counting`). All in double arithmetic as ns-2's, whose
+    /// truncations they repeat (0.3 / 0.1 is 2.999...: 2 ticks). None without the ns-2 timer.
+    pub fn ns2_qoption_clock(&self, now: SimTime) -> Option<(i64, i64, i64)> {
+        let n = self.ns2.as_deref()?;
+        let tick_s = n.tick as f64 / 1e12;
+        let tcp_now = (now.0 as f64 / 1e12 / tick_s + 0.5) as i64;
+        let rtxcur_s = if self.has_sample {
+            (n.rtxcur / n.tick) as f64 * tick_s
+        } else {
+            n.rtxcur as f64 / 1e12
+        };
+        Some((tcp_now, (rtxcur_s / tick_s) as i64, n.t_srtt >> 3))
+    }
+
     /// How long ns-2.35's `FullTcpAgent::idle_restart` counts the time since `last` (a data
     /// segment's send time) at `now`: whole ticks of `tcpTick_` on the grid offset by
     /// `boot_time_`, `int((tao + fmod(last + boot_time_, tick)) / tick) * tick`; the exact

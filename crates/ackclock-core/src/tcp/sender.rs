@@ -86,6 +86,7 @@ mod linux;
 mod ns2_linux;
 mod ns2_vegas;
 mod psh;
+mod qoption;
 mod recovery;
 mod rfc6675;
 mod sack;
@@ -93,6 +94,7 @@ mod sack_full;
 mod samples;
 mod setup;
 
+pub use qoption::Ns2Qoption;
 pub use setup::{window_init_for_size, FirstLoss, Ns2Ecn, Recovery};
 
 /// ns-2.35's `recov_maxburst_` default (tcl/lib/ns-default.tcl, `Agent/TCP/FullTcp/Newreno`):
@@ -273,6 +275,11 @@ pub struct TcpSender {
     rtx_timer_before_sample: bool,
     /// `TcpParams::sack_exit_clears_recover` (ns-2's Sack1).
     sack_exit_clears_recover: bool,
+    /// ns-2's one-way Sack1 under its timer: a timeout came and no new ACK since
+    /// (`Sack1TcpAgent`'s `timeout_`); duplicate ACKs meanwhile count for nothing.
+    sack_rto_wait: bool,
+    /// ns-2's `QOption_` (`sender/qoption.rs`); None: off.
+    qoption: Option<Box<qoption::Qoption>>,
     /// `TcpParams::idle_rtx_timer` (ns-2's one-way agents).
     idle_rtx_timer: bool,
     /// `TcpParams::idle_timeout_keeps_window` (ns-2's `slow_start_restart_ false`).
@@ -550,6 +557,13 @@ impl TcpSender {
             self.emit(self.nxt, now, out, c);
             self.nxt += 1;
             burst += 1;
+            if self.qoption.is_some() {
+                // TcpAgent::send_much: process_qoption_after_send, then `win = window()`
+                // again for the next segment.
+                self.qoption_after_send(now, self.nxt - 1);
+                window_end = self.una + self.window();
+                limit = window_end.min(self.app_limit);
+            }
             if self.full_tcp {
                 // ns2_idle_restart may have closed the window under the loop.
                 window_end = self.una + self.window();
@@ -956,6 +970,17 @@ impl TcpSender {
             return;
         }
         let new = ack > self.una && ack <= self.maxseq;
+        if self.qoption.is_some() {
+            // TcpAgent::recv counts the duplicate (or resets the count on a new ACK) first.
+            let dupacks = if new {
+                0
+            } else if ack == self.una && self.una < self.maxseq {
+                self.dupacks + 1
+            } else {
+                self.dupacks
+            };
+            self.qoption_after_ack(ack, dupacks);
+        }
         if let Some(sb) = self.scoreboard.take() {
             if self.full_sack.is_some() {
                 self.on_full_sack_ack(now, pkt, sb, out, c);

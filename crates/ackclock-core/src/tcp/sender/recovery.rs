@@ -319,6 +319,11 @@ impl TcpSender {
                 None => self.arm_timer(now),
             }
         }
+        if self.qoption.is_some() && self.una == self.app_limit {
+            // TcpAgent::recv_newack_helper with QOption_: all the application gave is
+            // acknowledged (`curseq_ == highest_ack_ + 1`), cancel_rtx_timer().
+            self.rto_deadline = None;
+        }
         self.send_much(now, out, c);
     }
 
@@ -335,6 +340,9 @@ impl TcpSender {
         let allowed = (self.w.cwnd as u64 + self.dupacks as u64).min(self.w.rwnd as u64);
         if self.nxt < self.una + allowed && self.nxt < self.app_limit {
             self.emit(self.nxt, now, out, c);
+            if self.qoption.is_some() {
+                self.qoption_after_send(now, self.nxt); // TcpAgent::send_one
+            }
             self.nxt += 1;
         }
     }
@@ -549,6 +557,15 @@ impl TcpSender {
         if self.ns2_linux.is_some() {
             self.on_ns2_linux_timeout(now, out, c);
             return;
+        }
+        if self.recovery == Recovery::Sack
+            && self.rtt.is_ns2()
+            && !self.full_tcp
+            && self.prr.is_none()
+            && !self.rfc6675
+        {
+            // Sack1TcpAgent::timeout sets timeout_ on every expiry of the timer.
+            self.sack_rto_wait = true;
         }
         if self.idle_rtx_timer && self.una >= self.maxseq {
             // ns-2.35's TcpAgent::timeout with nothing outstanding (restart_bugfix_):

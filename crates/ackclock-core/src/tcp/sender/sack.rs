@@ -20,10 +20,17 @@ impl TcpSender {
         if !self.in_recovery {
             let sacked_before = sb.sacked();
             if ack > self.una && ack <= self.maxseq {
+                self.sack_rto_wait = false; // Sack1TcpAgent::recv: `timeout_ = FALSE`
                 self.on_new_ack(now, ack, out, c);
                 sb.clear(self.una);
-            } else if ack == self.una && self.una < self.maxseq && sb.update(ack, blocks.iter(ack))
+            } else if ack == self.una
+                && self.una < self.maxseq
+                && !self.sack_rto_wait
+                && sb.update(ack, blocks.iter(ack))
             {
+                // Sack1TcpAgent::recv reads a duplicate's SACK blocks only while `timeout_`
+                // is false: after a timeout, duplicates neither count nor fill the
+                // scoreboard until a new ACK comes.
                 // Only a duplicate that reports new SACKed data counts.
                 self.dupacks += 1;
                 let thresh = self.sack_dupack_threshold();
@@ -52,6 +59,9 @@ impl TcpSender {
                     self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
                     self.in_recovery = true;
                     self.first_partial = true;
+                    // Sack1TcpAgent::dupack_action's reset_rtx_timer(1, 0) clears rtt_active_:
+                    // the measurement in progress ends, and the next new segment starts one.
+                    self.timed = None;
                     c.fast_retransmits += 1;
                     if self.prr.is_some() {
                         // RFC 6937 3.1: the step runs on the ACK that starts recovery too, with

@@ -252,6 +252,8 @@ impl TcpSender {
             ns2_ecn: cfg.ns2_ecn,
             rtx_timer_before_sample: cfg.rtx_timer_before_sample,
             sack_exit_clears_recover: cfg.sack_exit_clears_recover,
+            sack_rto_wait: false,
+            qoption: super::qoption::Qoption::new(cfg.ns2_qoption),
             idle_rtx_timer: cfg.idle_rtx_timer,
             idle_timeout_keeps_window: cfg.idle_timeout_keeps_window,
             control_increase: cfg.control_increase,
