@@ -80,6 +80,9 @@ class Simulation:
         """ns-2's ``$monitor clear``: the next datagram counts no loss."""
     def ns2_set_link(self, link: int, up: bool) -> None:
         """Link direction ``link`` goes up or down now (ns-2's rtmodel)."""
+    def ns2_block_link(self, link: int, blocked: bool) -> None:
+        """An ns-2 Delayer on link direction ``link`` blocks its line now, or lets the
+        waiting packets go."""
     def ns2_set_queue_limit(self, link: int, limit: int | None, shrink: bool) -> None:
         """Link direction ``link``'s DropTail queue takes ``limit_`` now; with ``shrink``
         (ns-2's ``shrink-queue``) what waits beyond it is dropped from the tail."""

@@ -293,6 +293,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// An ns-2 Delayer on link direction `link` blocks its line now (`blocked`) or lets
+    /// the waiting packets go.
+    fn ns2_block_link(&mut self, link: usize, blocked: bool) -> PyResult<()> {
+        self.sim
+            .ns2_block_link(link, blocked)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Packet trace `trace` writes its times as ns-2's nam trace does (%.15g of ns-2's
     /// clock); false if it is not an ns-2 trace.
     fn ns2_nam_times(&mut self, trace: usize) -> bool {

@@ -26,6 +26,7 @@ from .agents import (
     UdpAgent,
     unsupported_app,
 )
+from .delayer import Delayer
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
@@ -48,6 +49,7 @@ FACTORIES: dict[str, Factory] = {
     "Tmix_End": TmixEnd,
     "Link": Link,
     "DelayLink": DelayLink,
+    "Delayer": Delayer,
     "Queue": Queue,
     "ErrorModel": ErrorModel,
     "ErrorModel/List": ListErrorModel,

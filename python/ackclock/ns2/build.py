@@ -79,7 +79,8 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         links.append(Link(
             from_=link.src.name, to=link.dst.name, rate=link.rate_bps,
             delay=f"{link.delay_ps}ps",
-            queue=QueueConfig(kind=link.queue.kind, limit=link.queue.limit(),
+            queue=QueueConfig(kind=link.queue.kind,
+                              limit=link.queue.limit() + (link.delayer is not None),
                               limit_bytes=link.queue.limit_bytes(),
                               ecn=link.queue.ecn(), params=link.queue.params()),
             duplex=False, loss=loss, monitor_flows=link.monitor_flows,

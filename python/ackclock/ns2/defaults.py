@@ -21,6 +21,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Link": "",
         "SimpleLink": "Link",
         "DelayLink": "",
+        "Delayer": "",
         "RNG": "",
         "Integrator": "",
         "QueueMonitor": "",

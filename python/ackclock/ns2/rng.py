@@ -230,8 +230,12 @@ class RandomVariable(TclObject):
         self.rng = r
 
     def cmd_value(self) -> str:
-        # RandomVariable::command "value": resultf("%6e", value()), tools/ranvar.cc's
-        # formulas on the generator's C++ methods.
+        # RandomVariable::command "value": resultf("%6e", value()).
+        return f"{self.value():6e}"
+
+    def value(self) -> float:
+        """``RandomVariable::value()``: tools/ranvar.cc's formulas on the generator's C++
+        methods (what C++ objects draw, unrounded)."""
         g = self.rng if self.rng is not None else self.ctx.default_rng()
         v = self.vars
         kind = self.cls.split("/", 1)[1]
@@ -252,7 +256,7 @@ class RandomVariable(TclObject):
             x = self._hyperexponential(to_float(v["avg_"]), to_float(v["cov_"]))
         else:
             raise Ns2Error(unsupported(self.cls))
-        return f"{x:6e}"
+        return x
 
     def _hyperexponential(self, avg: float, cov: float) -> float:
         """HyperExponentialRandomVariable::value (tools/ranvar.cc): a mix, with alpha_ 0.95, of

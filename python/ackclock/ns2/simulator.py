@@ -30,6 +30,7 @@ from .agents import (
     UdpAgent,
 )
 from .build import HORIZON_S, build_scenario, explain
+from .delayer import Delayer
 from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
 from .monitors import FidClassifier, FlowMonitor, QueueMonitor, trace_line, trace_rank
@@ -334,6 +335,22 @@ class Simulator(TclObject):
 
     def cmd_make_lan(self, *args: str) -> None:
         raise Ns2Error(unsupported("LANs ($ns make-lan)"))
+
+    def cmd_insert_delayer(self, a: str, b: str, delayer: str) -> None:
+        """``$ns insert-delayer $a $b $delayer`` (tcl/lib/ns-queue.tcl, SimpleLink instproc
+        insert-delayer): the Delayer between the link's queue and its line (delayer.py)."""
+        self._before_run("insert-delayer")
+        link = self._link(a, b)
+        d = self.ctx.lookup(delayer, Delayer, "a Delayer")
+        assert isinstance(d, Delayer)
+        if link.delayer is not None:
+            self.ctx.tcl.call("puts", "stderr", "Delayer already inserted")
+            return
+        if link.queue.kind != "droptail":
+            raise Ns2Error(unsupported(f"a Delayer on link {link.name}, whose queue is"
+                                       f" {link.queue.cls} (only DropTail)"))
+        link.delayer = d
+        d.link = link
 
     def cmd_link_lossmodel(self, em: str, a: str, b: str) -> None:
         self.set_loss(self._link(a, b), em, at_entry=False)

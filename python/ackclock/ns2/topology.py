@@ -19,6 +19,7 @@ from .values import (
 
 if TYPE_CHECKING:
     from .agents import Agent
+    from .delayer import Delayer
     from .interp import Context
     from .simulator import Simulator
 
@@ -184,6 +185,8 @@ class Queue(TclObject):
             return  # a queue on no link
         if limit is not None and limit < 0:
             raise Ns2Error(f"limit_: expected a queue limit of 0 or more, got {limit}")
+        if limit is not None and link.delayer is not None:
+            limit += 1  # the Delayer's own slot (delayer.py)
         sim.write_traces()
         try:
             sim.engine.ns2_set_queue_limit(link.index, limit, shrink)
@@ -414,6 +417,8 @@ class SimplexLink:
     dynamic_traces: int = 0
     dynamic_nam_traces: int = 0
     is_up: bool = True
+    # `$ns insert-delayer` (delayer.py): the Delayer between its queue and its line.
+    delayer: Delayer | None = None
     # `$ns monitor-queue` (SimpleLink instproc init-monitor): its QueueMonitor, the channel
     # and interval queue-sample-timeout writes with, and sample-queue-size's lastSample_.
     qmon: str = ""

@@ -222,7 +222,7 @@ impl Simulator {
     /// ns-2's `Queue::resume` on link `l`: the next waiting packet starts.
     pub(super) fn on_ns2_resume(&mut self, l: LinkId) {
         let link = &mut self.links[l.idx()];
-        if link.ns2_resume_finds_nothing() {
+        if link.ns2_resume_finds_nothing(self.now) {
             return; // the link went down while packets waited (`sim/ns2_front.rs`)
         }
         let (_, t2, seq) = link.ns2_resume();

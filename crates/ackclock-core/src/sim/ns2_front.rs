@@ -205,6 +205,32 @@ impl Simulator {
         Ok(())
     }
 
+    /// An ns-2 `Delayer` on link direction `l` (between its queue and its line) blocks it
+    /// (`blocked`) or lets it go now ([`crate::net::Link::ns2_block`],
+    /// [`crate::net::Link::ns2_unblock`]): `$delayer block` / `unblock`, or the end of a
+    /// delay spike.
+    pub fn ns2_block_link(&mut self, l: usize, blocked: bool) -> Result<(), String> {
+        let name = self.link_names.get(l).cloned().unwrap_or_default();
+        let link = self
+            .links
+            .get_mut(l)
+            .ok_or_else(|| format!("no link {l}"))?;
+        if !link.has_ns2_clock() {
+            return Err(format!(
+                "link {name} cannot be blocked: only a FIFO link on ns-2's clock can"
+            ));
+        }
+        if blocked {
+            link.ns2_block();
+            return Ok(());
+        }
+        let now2 = self.pool.ns2_now.0;
+        if let Some(out) = link.ns2_unblock(self.now, now2, &self.pool) {
+            self.collect_ns2(LinkId(l as u32), out);
+        }
+        Ok(())
+    }
+
     /// A packet that was on link `l`'s line when its delay was shortened reaches the far
     /// node: the first of them by ns-2's order of events (the event running is its own).
     pub(super) fn on_ns2_linger(&mut self, l: LinkId) {

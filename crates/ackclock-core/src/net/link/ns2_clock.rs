@@ -37,6 +37,9 @@ pub(super) struct Ns2Clock {
     resume: (f64, u64),
     /// The resume is an event in the queue (packets wait).
     resume_pending: bool,
+    /// A `Delayer` holds the line ([`Link::ns2_block`]): the waiting packets stand at
+    /// [`BLOCKED_UNTIL`].
+    blocked: bool,
     /// Departures carrying CE on an ECN-capable packet: ns-2.35's `QueueMonitor::out`
     /// counts them in `pmarks_`, wherever the mark was made.
     ce_departed: u64,
@@ -88,6 +91,12 @@ pub struct Ns2Outcome {
 /// A packet waiting for the line (its scheduling order is reserved when it starts).
 const UNSTARTED: u64 = u64::MAX;
 
+/// Where a blocked link's waiting packets stand, in ns-2 seconds ([`Link::ns2_block`]):
+/// past the end of any run (the ns-2 front end's horizon is 1.8e7 s) and within the
+/// engine's clock (2^64 ps, 1.8446e7 s), so that the events made for them never come and
+/// the packets arriving meanwhile wait behind them on the hop's own path, with no test.
+const BLOCKED_UNTIL: f64 = 1.84e7;
+
 /// Whether the event of ns-2 time and scheduling order `a` runs before `b` (of the same
 /// exact time).
 #[inline]
@@ -113,6 +122,7 @@ impl Link {
             busy: 0.0,
             resume: (-1.0, 0),
             resume_pending: false,
+            blocked: false,
             ce_departed: 0,
             integrals: None,
         }));
@@ -454,13 +464,17 @@ impl Link {
     /// Whether the link's resume event finds no packet waiting: the link went down while
     /// packets waited ([`Link::ns2_set_down`]); as ns-2's `Queue::resume` on an empty queue,
     /// the line goes idle.
-    pub fn ns2_resume_finds_nothing(&mut self) -> bool {
-        if !self.waiting.is_empty() {
-            return false;
+    pub fn ns2_resume_finds_nothing(&mut self, now: SimTime) -> bool {
+        match self.waiting.front() {
+            // Not this resume's packet: a Delayer blocks the line ([`Link::ns2_block`]), or
+            // the line was unblocked and another event stands for the same resume.
+            Some(&(start, _, _)) => start != now,
+            None => {
+                let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+                ns2.resume_pending = false;
+                true
+            }
         }
-        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
-        ns2.resume_pending = false;
-        true
     }
 
     /// ns-2.35's `Link instproc up`: the link takes packets again.
@@ -504,24 +518,94 @@ impl Link {
         ns2.delay = delay2;
         self.rate = rate;
         self.delay = delay;
-        if !self.waiting.is_empty() {
+        if !self.waiting.is_empty() && !ns2.blocked {
             // The first waiting packet starts when the current transmission ends (the pending
             // resume), each next one when the one before it ends.
-            let mut start2 = ns2.resume.0;
-            let first = self.in_flight.len() - self.waiting.len();
-            for k in 0..self.waiting.len() {
-                let w = self.waiting.get_mut(k);
-                let txt = 8.0 * w.1 as f64 / ns2.bw;
-                w.0 = crate::sched::ns2_ps(start2);
-                let arrival2 = start2 + (txt + ns2.delay);
-                ns2.keys.get_mut(first + k).0 = arrival2;
-                self.in_flight.get_mut(first + k).0 = crate::sched::ns2_ps(arrival2);
-                start2 += txt;
-            }
-            ns2.busy = start2;
-            self.busy_until = crate::sched::ns2_ps(start2);
+            let start2 = ns2.resume.0;
+            self.ns2_chain_waiting(start2);
         }
         moved && !self.in_flight.is_empty()
+    }
+
+    /// The waiting packets' times again, the first starting at ns-2 time `start2` and each
+    /// next one when the one before it ends (the sums `enqueue_ns2` makes); the line's end
+    /// after the last.
+    fn ns2_chain_waiting(&mut self, mut start2: f64) {
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        let first = self.in_flight.len() - self.waiting.len();
+        for k in 0..self.waiting.len() {
+            let w = self.waiting.get_mut(k);
+            let txt = 8.0 * w.1 as f64 / ns2.bw;
+            w.0 = crate::sched::ns2_ps(start2);
+            let arrival2 = start2 + (txt + ns2.delay);
+            ns2.keys.get_mut(first + k).0 = arrival2;
+            self.in_flight.get_mut(first + k).0 = crate::sched::ns2_ps(arrival2);
+            start2 += txt;
+        }
+        ns2.busy = start2;
+        self.busy_until = crate::sched::ns2_ps(start2);
+    }
+
+    /// ns-2.35's `Delayer` `block` (queue/delayer.cc; `insert-delayer`, tcl/lib/ns-queue.tcl,
+    /// puts it between the link's queue and its line): `try_send` sends nothing while
+    /// `spike_free` is 0, so the packet on the line finishes and the next ones wait, the
+    /// Delayer holding one of them and the queue the rest. Here the waiting packets stand at
+    /// [`BLOCKED_UNTIL`] (and those arriving meanwhile behind them): the pending resume then
+    /// finds no packet of its own ([`Link::ns2_resume_finds_nothing`]). The Delayer's own
+    /// slot (one packet more than the queue's `limit_` waits) is the front end's to add.
+    pub fn ns2_block(&mut self) {
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        if ns2.blocked {
+            return;
+        }
+        ns2.blocked = true;
+        self.ns2_chain_waiting(BLOCKED_UNTIL);
+    }
+
+    /// `Delayer` `unblock` at `now` (ns-2 time `now2`): `try_send` sends the packet it holds
+    /// at once if the line is free, else when the line's transmission ends (`TargetHandler`,
+    /// the resume), and each next one as before. Returns what the simulator must do: as
+    /// after a resume if a packet started now (with `head` if nothing was on the line), or a
+    /// resume event to schedule for the transmission that ends the wait; None if nothing
+    /// waits or the line was not blocked.
+    pub fn ns2_unblock(
+        &mut self,
+        now: SimTime,
+        now2: f64,
+        pool: &PacketPool,
+    ) -> Option<Ns2Outcome> {
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        if !ns2.blocked {
+            return None;
+        }
+        ns2.blocked = false;
+        let end2 = ns2.resume.0;
+        if self.waiting.is_empty() {
+            ns2.busy = end2;
+            self.busy_until = crate::sched::ns2_ps(end2);
+            return None;
+        }
+        if end2 > now2 {
+            // The line is busy: the resume at its end starts the first (ns-2's pending
+            // `TargetHandler`; the event the simulator adds for it duplicates it, and the
+            // later of the two finds no packet of its own).
+            self.ns2_chain_waiting(end2);
+            let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+            ns2.resume_pending = true;
+            return Some(Ns2Outcome {
+                started: false,
+                head: false,
+                resume: true,
+            });
+        }
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        ns2.resume.0 = now2;
+        self.ns2_chain_waiting(now2);
+        self.waiting.get_mut(0).0 = now; // the resume that runs now
+        let nothing_on_line = self.in_flight.len() == self.waiting.len();
+        let mut out = self.on_ns2_resume(now, pool);
+        out.head = nothing_on_line;
+        Some(out)
     }
 
     /// Sets a DropTail queue's `limit_` (packets) during the run (ns-2.35 `$ns queue-limit`,

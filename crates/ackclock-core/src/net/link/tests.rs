@@ -235,6 +235,55 @@ fn shrinking_a_queue_drops_from_the_tail() {
     assert_eq!(l.busy_until, crate::sched::ns2_ps(end2));
 }
 
+/// A Delayer's `block`: the packet on the line finishes, the waiting ones stay, and so do
+/// those arriving meanwhile; the pending resume finds no packet of its own. `unblock` on a
+/// free line starts the first at once (the ring's head then needs its event), the next one
+/// when it ends.
+#[test]
+fn a_blocked_line_sends_nothing_until_unblocked() {
+    let mut l = link(10);
+    l.keep_ns2_clock(8e6);
+    let mut pool = PacketPool::default();
+    pool.ns2_now = (0.0, 1);
+    let offer = |l: &mut Link, pool: &mut PacketPool, now: SimTime| {
+        let c = Carried::put(pool, pkt(1000));
+        assert_eq!(l.enqueue(now, c, pool), Enqueued::Held);
+        l.enqueue_ns2(now, c.r, pool).unwrap()
+    };
+    assert!(offer(&mut l, &mut pool, SimTime(0)).started);
+    l.ns2_started(10);
+    assert!(offer(&mut l, &mut pool, SimTime(0)).resume);
+    l.ns2_block();
+    let ms = SimTime(1_000_000_000);
+    pool.ns2_now = (0.0005, 20);
+    let out = offer(&mut l, &mut pool, SimTime(ms.0 / 2));
+    assert!(!out.started && !out.resume); // the pending resume stands for it
+    assert!(l.ns2_resume_finds_nothing(ms));
+    let (c, _) = l.deliver_head_ns2();
+    assert_eq!(pool.get(c.r).size, 1000);
+    assert_eq!(l.backlog().packets, 2);
+    let two_ms = SimTime(2 * ms.0);
+    let out = l.ns2_unblock(two_ms, 0.002, &pool).unwrap();
+    assert_eq!(
+        out,
+        Ns2Outcome {
+            started: true,
+            head: true,
+            resume: true,
+        }
+    );
+    l.ns2_started(30);
+    let txt = 8.0 * 1000.0 / 8e6;
+    let (t, t2, seq) = l.ns2_head(|| unreachable!()).unwrap();
+    assert_eq!((t2, seq), (0.002 + (txt + 5e-9), 30));
+    assert_eq!(t, crate::sched::ns2_ps(0.002 + (txt + 5e-9)));
+    let (t, t2, _) = l.ns2_resume();
+    assert_eq!((t, t2), (crate::sched::ns2_ps(0.002 + txt), 0.002 + txt));
+    assert_eq!(l.backlog().packets, 1);
+    // Unblocking a line that is not blocked does nothing.
+    assert_eq!(l.ns2_unblock(two_ms, 0.002, &pool), None);
+}
+
 /// A packet reaching the line at the exact instant it frees up waits only if ns-2's
 /// resume comes after the arrival: by ns-2 time, then by scheduling order.
 #[test]
