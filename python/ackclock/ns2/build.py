@@ -80,7 +80,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             from_=link.src.name, to=link.dst.name, rate=link.rate_bps,
             delay=f"{link.delay_ps}ps",
             queue=QueueConfig(kind=link.queue.kind,
-                              limit=link.queue.limit() + (link.delayer is not None),
+                              limit=_with_delayer_slot(link),
                               limit_bytes=link.queue.limit_bytes(),
                               ecn=link.queue.ecn(), params=link.queue.params()),
             duplex=False, loss=loss, monitor_flows=link.monitor_flows,
@@ -349,3 +349,9 @@ def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
                 variant=t.variant, cc=agent.cc, sink=str(sink_kind), tcp=params, app=app,
                 fid=t.ident, origin=f"{t.created_at}|{t.cls} {t.handle}")
 
+
+def _with_delayer_slot(link: SimplexLink) -> int | None:
+    """The queue's packet limit, one more with a Delayer on the link (the packet it holds
+    beyond `limit_` while the line is busy, `Delayer::recv`)."""
+    limit = link.queue.limit()
+    return limit + 1 if limit is not None and link.delayer is not None else limit
