@@ -1,11 +1,11 @@
 """ns-2.35's own TCP-Linux sender (`Agent/TCP/Linux`, tcp/tcp-linux.cc `LinuxTcpAgent`) with
-its `naive_reno` and `reno` modules: the engine's Reno under `ns2_linux`
-(tcp/sender/ns2_linux.rs). Live against ns-2.35: the packet trace and traced cwnd_ of a flow
-through a short DropTail queue (losses, ScoreBoard1's SACK recovery with its rate halving,
-timeouts), both modules, with TCP-Linux's globals as ns-2.35 has them and as
-`set_ca_default_param linux debug_level 2` leaves them (ns-2.35 writes an int over three
-unsigned chars: tcp_max_burst and sysctl_tcp_abc become 0); and three tests of ns-2.35's
-tcpLinux suite."""
+its `naive_reno`, `reno`, `scalable`, `highspeed` and `bic` modules: the engine's Reno under
+`ns2_linux` (tcp/sender/ns2_linux.rs, modules in ns2_linux/modules.rs). Live against
+ns-2.35: the packet trace and traced cwnd_ of a flow through a short DropTail queue (losses,
+ScoreBoard1's SACK recovery with its rate halving, timeouts), every module, with TCP-Linux's
+globals as ns-2.35 has them and as `set_ca_default_param linux debug_level 2` leaves them
+(ns-2.35 writes an int over three unsigned chars: tcp_max_burst and sysctl_tcp_abc become 0);
+and nine tests of ns-2.35's tcpLinux suite."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _changes(text: str) -> list[tuple[str, str]]:
 DEBUG2 = '$ns at 0.0 "$tcp set_ca_default_param linux debug_level 2"'
 
 
-@pytest.mark.parametrize("module", ["naive_reno", "reno"])
+@pytest.mark.parametrize("module", ["naive_reno", "reno", "scalable", "highspeed", "bic"])
 @pytest.mark.parametrize("limit", [6, 15])
 @pytest.mark.parametrize("extra", ["", DEBUG2])
 def test_linux_agent_as_ns2(vs_ns2: Any, module: str, limit: int, extra: str) -> None:
@@ -68,6 +68,7 @@ def test_linux_agent_as_ns2(vs_ns2: Any, module: str, limit: int, extra: str) ->
 
 
 def test_tcp_linux_suite_reno_as_ns2(suite_states: Any) -> None:
-    tests = {"tcpLinuxBase", "tcpLinuxDropTail_reno", "tcpLinuxRED_reno"}
+    tests = {"tcpLinuxBase"} | {f"tcpLinux{q}_{m}" for q in ("DropTail", "RED")
+                                for m in ("reno", "scalable", "highspeed", "bic")}
     states = suite_states("tcpLinux", tests)
     assert {t: s for t, (s, _) in states.items()} == dict.fromkeys(tests, "identical")

@@ -64,10 +64,14 @@ LINUX_CA_MISSING = {"compound"}
 LINUX_GLOBALS = ["debug_level", "tcp_max_burst", "sysctl_tcp_abc"]
 # Modules the engine runs under ns-2.35's own LinuxTcpAgent (Reno's `ns2_linux`,
 # tcp/sender/ns2_linux.rs: its ACK processing, ScoreBoard1 recovery, timeout and Linux-unit
-# window), with their cc_params; the others keep the engine's SACK sender.
+# window; the module by `ns2_module`, tcp/sender/ns2_linux/modules.rs), with their cc_params;
+# the others keep the engine's SACK sender.
 LINUX_NS2_AGENT: dict[str, dict[str, float]] = {
     "reno": {"ns2_linux": 1.0},
-    "naive_reno": {"ns2_linux": 1.0, "ns2_naive": 1.0},
+    "naive_reno": {"ns2_linux": 1.0, "ns2_module": 1.0},
+    "scalable": {"ns2_linux": 1.0, "ns2_module": 2.0},
+    "highspeed": {"ns2_linux": 1.0, "ns2_module": 3.0},
+    "bic": {"ns2_linux": 1.0, "ns2_module": 4.0},
 }
 # windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control: 1 and 8 as in ns-2.35;
 # 9, 12, 13 and -10 as in the patched ns-2 of seed 003's script (stock ns-2.35 exits on them).
@@ -302,8 +306,9 @@ class TcpAgent(Agent):
             raise Ns2Error(f"unknown congestion control {name!r} for select_ca"
                            f" (known: {', '.join(LINUX_CA)})")
         self.ctx.write_channel("stdout", f"cmd select_ca {name}\n")
-        cc = LINUX_CA[name]
         params = dict(LINUX_NS2_AGENT.get(name, {}))
+        # Under ns2_linux the module runs in the sender: the engine's cc is Reno's shell.
+        cc = "reno" if params else LINUX_CA[name]
         if params:
             self.check_ns2_linux(name)
             params.update(self.ctx.linux_globals)

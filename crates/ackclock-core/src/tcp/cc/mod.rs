@@ -963,7 +963,7 @@ mod tests {
         assert_eq!(
             err("reno", "beta", 0.5),
             "cc_params.beta: not a parameter of reno; expected increase, decrease, ns3_model, \
-             ns2_linux, ns2_naive, ns2_abc, ns2_max_burst"
+             ns2_linux, ns2_module, ns2_abc, ns2_max_burst"
         );
         assert_eq!(
             err("cubic", "beta", 1.5),

@@ -53,14 +53,14 @@ pub struct Reno {
     increase: f64,
     decrease: f64,
     ns3: bool,
-    ns2_linux: Option<(bool, u8, u8)>,
+    ns2_linux: Option<(u8, u8, u8)>,
 }
 
 impl Reno {
     /// Under `ns2_linux`, ns-2.35's `LinuxTcpAgent` runs in the sender
-    /// (`sender/ns2_linux.rs`): whether with its naive_reno module (else its reno), its
-    /// `sysctl_tcp_abc` and its `tcp_max_burst`.
-    pub fn ns2_linux(&self) -> Option<(bool, u8, u8)> {
+    /// (`sender/ns2_linux.rs`): its module (`ns2_module`), its `sysctl_tcp_abc` and its
+    /// `tcp_max_burst`.
+    pub fn ns2_linux(&self) -> Option<(u8, u8, u8)> {
         self.ns2_linux
     }
 }
@@ -85,8 +85,8 @@ crate::params! {
             .ns2("decrease_num_"),
         ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno: GetSsThresh cwnd / 2, the receiver's window not read; SlowStart every segment acknowledged, up to ssthresh")
             .profile_defaults(&[("ns3", 1.0)]),
-        ns2_linux: bool = Param::new("ns2_linux", 0.0, Range::Flag, "ns-2.35's LinuxTcpAgent (Agent/TCP/Linux) with its reno module: its own ACK processing, ScoreBoard1 recovery and timeout (tcp/sender/ns2_linux.rs)"),
-        ns2_naive: bool = Param::new("ns2_naive", 0.0, Range::Flag, "ns2_linux: ns-2.35's naive_reno example module (tcp/linux/tcp_naivereno.c) instead of reno"),
+        ns2_linux: bool = Param::new("ns2_linux", 0.0, Range::Flag, "ns-2.35's LinuxTcpAgent (Agent/TCP/Linux): its own ACK processing, ScoreBoard1 recovery and timeout (tcp/sender/ns2_linux.rs), with the module ns2_module names"),
+        ns2_module: f64 = Param::new("ns2_module", 0.0, Range::Whole(0, 4), "ns2_linux: TCP-Linux's module, 0 reno, 1 naive_reno (tcp/linux/tcp_naivereno.c), 2 scalable, 3 highspeed, 4 bic (tcp/linux/src/tcp_*.c; tcp/sender/ns2_linux/modules.rs)"),
         ns2_abc: f64 = Param::new("ns2_abc", 1.0, Range::Whole(0, 255), "ns2_linux: TCP-Linux's sysctl_tcp_abc (tcp/linux/ns-linux-param.c): 0 no byte counting, 1 growth only on an ACK of a whole segment and in congestion avoidance per cwnd segments acknowledged, 2 also two segments in slow start for an ACK of two"),
         ns2_max_burst: f64 = Param::new("ns2_max_burst", 3.0, Range::Whole(0, 255), "ns2_linux: TCP-Linux's tcp_max_burst, the segments above the flight cwnd may keep when recovery ends (tcp_moderate_cwnd)"),
     }
@@ -110,9 +110,11 @@ impl CongestionOps for Reno {
             increase: p.increase,
             decrease: p.decrease,
             ns3: p.ns3_model,
-            ns2_linux: p
-                .ns2_linux
-                .then_some((p.ns2_naive, p.ns2_abc as u8, p.ns2_max_burst as u8)),
+            ns2_linux: p.ns2_linux.then_some((
+                p.ns2_module as u8,
+                p.ns2_abc as u8,
+                p.ns2_max_burst as u8,
+            )),
         }
     }
 
@@ -217,7 +219,7 @@ mod tests {
             decrease: 0.75,
             ns3_model: false,
             ns2_linux: false,
-            ns2_naive: false,
+            ns2_module: 0.0,
             ns2_abc: 1.0,
             ns2_max_burst: 3.0,
         };

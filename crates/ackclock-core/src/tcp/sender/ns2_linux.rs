@@ -1,7 +1,6 @@
 //! ns-2.35's TCP-Linux sender, `Agent/TCP/Linux` (tcp/tcp-linux.cc, `LinuxTcpAgent`, David
-//! Wei's port of Linux 2.6's congestion-control interface), with its `reno` module (Linux
-//! 2.6's tcp/linux/src/tcp_cong.c) or its `naive_reno` example (tcp/linux/tcp_naivereno.c),
-//! under Reno's `ns2_linux`. It replaces `TcpAgent::recv` and `timeout` whole and keeps its
+//! Wei's port of Linux 2.6's congestion-control interface), with the modules of
+//! `ns2_linux/modules.rs`, under Reno's `ns2_linux` (`ns2_module` names the module). It replaces `TcpAgent::recv` and `timeout` whole and keeps its
 //! own window in Linux's units (`struct tcp_sock`: `snd_cwnd`, `snd_cwnd_cnt`,
 //! `snd_ssthresh`, `snd_cwnd_clamp`, `bytes_acked`), copied to ns-2's `cwnd_` and
 //! `ssthresh_` after every ACK (`save_from_linux`). Rule by rule:
@@ -40,13 +39,8 @@
 //!   x 4 as Linux's `tcp_rtt_estimator` (a sample below srtt moves rttvar by an eighth of its
 //!   excess only), unclamped; `t_rtxcur_` = (srtt + 4 rttvar) in whole ticks; the timeout is
 //!   max(`minrto_`, `t_rtxcur_`) x backoff, at most `maxrto_`.
-//! - Modules: `reno` (`tcp_reno_cong_avoid`: only while the flight fills cwnd; with
-//!   `sysctl_tcp_abc` 1 slow start +1 per ACK acknowledging at least a segment
-//!   (`tcp_slow_start`), congestion avoidance +1 per cwnd segments acknowledged; with 0 +1
-//!   per ACK and +1 per cwnd + 1 ACKs; `tcp_reno_ssthresh` max(cwnd /
-//!   2, 2); `tcp_reno_min_cwnd` ssthresh / 2); `naive_reno` (+1 per ACK below ssthresh, else
-//!   +1 per cwnd + 1 ACKs; ssthresh max(cwnd - cwnd / 2, 2); min_cwnd = ssthresh).
-//!
+//! - Modules (`ns2_linux/modules.rs`): `reno`, `naive_reno`, `scalable`, `highspeed`, each
+//!   with its `init` on the first ACK, `ssthresh`, `min_cwnd` and `cong_avoid`.
 //! - `sysctl_tcp_abc` and `tcp_max_burst` are `unsigned char` globals next to TCP-Linux's
 //!   `debug_level` in ns-2.35's binary (Debian's ns 2.35: debug_level, tcp_max_burst and
 //!   sysctl_tcp_abc at three consecutive addresses), and `LinuxParamManager::
@@ -56,9 +50,11 @@
 //!
 //! Not modelled (the front end refuses them): ECN, timestamps, other modules.
 
+mod modules;
 mod scoreboard1;
 
 use super::*;
+use modules::{Module, Tp};
 use scoreboard1::{ScoreBoard1, FLAG_DATA_LOST, FLAG_DATA_SACKED, FLAG_UNSURE_TSTAMP};
 
 /// `FLAG_DATA_ACKED` (tcp/linux/ns-linux-util.h).
@@ -78,18 +74,15 @@ enum State {
 /// `TcpAgent` it reads (timer, `recover_`, `next_pkts_in_flight_`).
 #[derive(Clone, Debug)]
 pub(super) struct Ns2Linux {
-    naive: bool,
-    /// `sysctl_tcp_abc` and `tcp_max_burst` (tcp/linux/ns-linux-param.c; 1 and 3 unless a
-    /// script's `set_ca_default_param linux ...` changed them).
-    abc: u8,
+    module: Module,
+    /// `initialized_`: the module's `init` has run (on the first ACK).
+    initialized: bool,
+    /// Linux's window, with `sysctl_tcp_abc`.
+    tp: Tp,
+    /// `tcp_max_burst` (tcp/linux/ns-linux-param.c; 3 unless a script's
+    /// `set_ca_default_param linux ...` changed it, as `sysctl_tcp_abc`).
     max_burst: i64,
     sb: ScoreBoard1,
-    snd_cwnd: i64,
-    snd_ssthresh: i64,
-    snd_cwnd_cnt: i64,
-    snd_cwnd_clamp: i64,
-    /// Segments acknowledged (Linux's `bytes_acked` / `mss_cache`).
-    bytes_acked: i64,
     state: State,
     next_pkts: i64,
     recover: i64,
@@ -111,18 +104,21 @@ impl Ns2Linux {
     /// The agent after `select_ca` at time 0 (`install_congestion_control`:
     /// `load_to_linux_once`, `load_to_linux`): cwnd `windowInit_`, ssthresh and clamp
     /// `window_`.
-    pub(super) fn new(naive: bool, abc: u8, max_burst: u8, cfg: &TcpParams) -> Self {
+    pub(super) fn new(module: u8, abc: u8, max_burst: u8, cfg: &TcpParams) -> Self {
         let wnd = cfg.window as i64;
         Ns2Linux {
-            naive,
-            abc,
+            module: Module::from_number(module),
+            initialized: false,
+            tp: Tp {
+                snd_cwnd: cfg.window_init as i64,
+                snd_ssthresh: wnd,
+                snd_cwnd_cnt: 0,
+                snd_cwnd_clamp: wnd,
+                bytes_acked: 0,
+                abc,
+            },
             max_burst: max_burst as i64,
             sb: ScoreBoard1::new(),
-            snd_cwnd: cfg.window_init as i64,
-            snd_ssthresh: wnd,
-            snd_cwnd_cnt: 0,
-            snd_cwnd_clamp: wnd,
-            bytes_acked: 0,
             state: State::Open,
             next_pkts: 0,
             recover: 0,
@@ -142,79 +138,7 @@ impl Ns2Linux {
 
     /// ns-2's `cwnd_` after `save_from_linux`.
     fn cwnd(&self) -> f64 {
-        self.next_pkts.max(self.snd_cwnd) as f64
-    }
-
-    /// The module's `ssthresh` (`tcp_reno_ssthresh`, `tcp_naive_reno_ssthresh`).
-    fn module_ssthresh(&self) -> i64 {
-        if self.naive {
-            (self.snd_cwnd - self.snd_cwnd / 2).max(2)
-        } else {
-            (self.snd_cwnd >> 1).max(2)
-        }
-    }
-
-    /// The module's `min_cwnd` (`tcp_reno_min_cwnd`, `tcp_naive_reno_min_cwnd`).
-    fn module_min_cwnd(&self) -> i64 {
-        if self.naive {
-            self.snd_ssthresh
-        } else {
-            self.snd_ssthresh / 2
-        }
-    }
-
-    /// The module's `cong_avoid` for an ACK with `in_flight` segments out before it.
-    fn cong_avoid(&mut self, in_flight: i64) {
-        if self.naive {
-            // tcp_naive_reno_cong_avoid.
-            if self.snd_cwnd < self.snd_ssthresh {
-                self.snd_cwnd += 1;
-            } else if self.snd_cwnd_cnt >= self.snd_cwnd {
-                self.snd_cwnd = (self.snd_cwnd + 1).min(self.snd_cwnd_clamp);
-                self.snd_cwnd_cnt = 0;
-            } else {
-                self.snd_cwnd_cnt += 1;
-            }
-            return;
-        }
-        // tcp_reno_cong_avoid.
-        if in_flight < self.snd_cwnd {
-            return;
-        }
-        if self.snd_cwnd <= self.snd_ssthresh {
-            // tcp_slow_start (sysctl_tcp_max_ssthresh 0).
-            if self.abc > 0 && self.bytes_acked < 1 {
-                return;
-            }
-            let mut cnt = self.snd_cwnd;
-            if self.abc > 1 && self.bytes_acked >= 2 {
-                cnt <<= 1;
-            }
-            self.bytes_acked = 0;
-            self.snd_cwnd_cnt += cnt;
-            while self.snd_cwnd_cnt >= self.snd_cwnd {
-                self.snd_cwnd_cnt -= self.snd_cwnd;
-                if self.snd_cwnd < self.snd_cwnd_clamp {
-                    self.snd_cwnd += 1;
-                }
-            }
-        } else if self.abc > 0 {
-            // RFC 3465: one segment per window of segments acknowledged.
-            if self.bytes_acked >= self.snd_cwnd {
-                self.bytes_acked -= self.snd_cwnd;
-                if self.snd_cwnd < self.snd_cwnd_clamp {
-                    self.snd_cwnd += 1;
-                }
-            }
-        } else if self.snd_cwnd_cnt >= self.snd_cwnd {
-            // One segment per cwnd + 1 ACKs.
-            if self.snd_cwnd < self.snd_cwnd_clamp {
-                self.snd_cwnd += 1;
-            }
-            self.snd_cwnd_cnt = 0;
-        } else {
-            self.snd_cwnd_cnt += 1;
-        }
+        self.next_pkts.max(self.tp.snd_cwnd) as f64
     }
 
     /// `LinuxTcpAgent::rtt_update` without timestamps: `tao` seconds for the timed segment.
@@ -295,7 +219,7 @@ impl TcpSender {
     pub(super) fn nl_save(&mut self) {
         let l = self.ns2_linux.as_deref().expect("ns2 linux");
         self.w.cwnd = l.cwnd();
-        self.w.ssthresh = l.snd_ssthresh as f64;
+        self.w.ssthresh = l.tp.snd_ssthresh as f64;
     }
 
     /// `LinuxTcpAgent::recv` for one ACK.
@@ -315,7 +239,7 @@ impl TcpSender {
         let mut flag = 0u8;
         let prior_in_flight = self.nl_in_flight();
         if ack > prior_una {
-            self.nl().bytes_acked += ack - prior_una;
+            self.nl().tp.bytes_acked += ack - prior_una;
             flag |= FLAG_DATA_ACKED;
             // ack_processing.
             self.una = ack as u64;
@@ -338,7 +262,7 @@ impl TcpSender {
             let tao = now.as_secs_f64() - l.rtt_ts;
             l.rtt_update(now.as_secs_f64(), tao);
         }
-        let renew = self.nxt as i64 > ack - 1 || self.una < self.maxseq || l.snd_cwnd < 1;
+        let renew = self.nxt as i64 > ack - 1 || self.una < self.maxseq || l.tp.snd_cwnd < 1;
         if renew {
             self.nl_set_timer(now);
         } else {
@@ -347,15 +271,25 @@ impl TcpSender {
         self.note_ns2_newack();
         self.note_completion(now);
         let l = self.ns2_linux.as_deref_mut().expect("ns2 linux");
+        if !l.initialized {
+            l.module.init(&mut l.tp);
+            l.initialized = true;
+        }
+        if flag & FLAG_DATA_ACKED != 0 {
+            l.module
+                .pkts_acked((ack - prior_una) as u32, l.state == State::Open);
+        }
+        // tcp_time_stamp: jiffies of this ACK.
+        let jiffies = (now.as_secs_f64() * 1000.0).trunc() as u32;
         let dubious =
             flag & FLAG_DATA_ACKED == 0 || flag & FLAG_DATA_SACKED != 0 || l.state != State::Open;
         if dubious {
             if flag & FLAG_DATA_ACKED != 0 && l.state != State::Recovery {
-                l.cong_avoid(prior_in_flight);
+                l.module.cong_avoid(&mut l.tp, prior_in_flight, jiffies);
             }
             self.nl_fastretrans_alert(flag, c);
         } else if flag & FLAG_DATA_ACKED != 0 {
-            l.cong_avoid(prior_in_flight);
+            l.module.cong_avoid(&mut l.tp, prior_in_flight, jiffies);
         }
         self.nl_save();
         self.nl_send_much(now, out, c);
@@ -368,12 +302,12 @@ impl TcpSender {
         let l = self.nl();
         if l.state != State::Open && highest_ack >= l.recover {
             l.sb.clear();
-            if l.snd_cwnd < l.snd_ssthresh {
-                l.snd_cwnd = l.snd_ssthresh;
+            if l.tp.snd_cwnd < l.tp.snd_ssthresh {
+                l.tp.snd_cwnd = l.tp.snd_ssthresh;
                 // tcp_moderate_cwnd.
                 let flight = self.nl_in_flight();
                 let l = self.nl();
-                l.snd_cwnd = l.snd_cwnd.min(flight + l.max_burst);
+                l.tp.snd_cwnd = l.tp.snd_cwnd.min(flight + l.max_burst);
             }
             let l = self.nl();
             l.state = State::Open;
@@ -383,11 +317,11 @@ impl TcpSender {
         }
         if l.state != State::Recovery && flag & FLAG_DATA_LOST != 0 {
             l.recover = maxseq;
-            l.next_pkts = l.snd_cwnd;
-            l.snd_ssthresh = l.module_ssthresh();
-            l.snd_cwnd_cnt = 0;
-            l.bytes_acked = 0;
-            l.snd_cwnd = l.module_min_cwnd();
+            l.next_pkts = l.tp.snd_cwnd;
+            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp);
+            l.tp.snd_cwnd_cnt = 0;
+            l.tp.bytes_acked = 0;
+            l.tp.snd_cwnd = l.module.min_cwnd(&l.tp);
             l.state = State::Recovery;
             self.in_recovery = true;
             // cong_action_: TcpAgent::output marks the next segment (the "A" flag).
@@ -403,7 +337,7 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
-        let mut win = self.nl().snd_cwnd;
+        let mut win = self.nl().tp.snd_cwnd;
         let flight = self.nl_in_flight();
         let l = self.nl();
         l.next_pkts = l.next_pkts.min(flight + 1);
@@ -414,7 +348,7 @@ impl TcpSender {
             let seq = match l.sb.next_retransmission() {
                 Some(s) => {
                     l.sb.mark_retransmitted(nxt as i64);
-                    win = l.snd_cwnd;
+                    win = l.tp.snd_cwnd;
                     s as u64
                 }
                 None => {
@@ -471,21 +405,23 @@ impl TcpSender {
         if idle {
             // slowdown(CLOSE_CWND_INIT) on cwnd_ = save_from_linux's, then load_to_linux.
             let cwnd = l.window_init;
-            if l.next_pkts > l.snd_cwnd && cwnd >= l.snd_cwnd as f64 {
+            if l.next_pkts > l.tp.snd_cwnd && cwnd >= l.tp.snd_cwnd as f64 {
                 l.next_pkts = cwnd.trunc() as i64;
             } else {
-                l.snd_cwnd = cwnd.trunc() as i64;
+                l.tp.snd_cwnd = cwnd.trunc() as i64;
             }
-            l.snd_ssthresh = l.snd_ssthresh.max(2);
+            l.tp.snd_ssthresh = l.tp.snd_ssthresh.max(2);
             // slowdown() sets cong_action_ too.
             self.cong_action_pending = true;
         } else {
             // enter_loss.
-            l.snd_ssthresh = l.module_ssthresh();
-            l.snd_cwnd = 1;
-            l.snd_cwnd_cnt = 0;
-            l.bytes_acked = 0;
+            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp);
+            l.tp.snd_cwnd = 1;
+            l.tp.snd_cwnd_cnt = 0;
+            l.tp.bytes_acked = 0;
             l.recover = maxseq;
+            // tcp_set_ca_state(TCP_CA_Loss): the module's set_state first.
+            l.module.enter_loss_state();
             l.state = State::Loss;
             l.sb.mark_loss(una, nxt);
             l.rtt_backoff();
@@ -498,7 +434,7 @@ impl TcpSender {
         let l = self.nl();
         l.rtt_active = false;
         l.next_pkts = 0;
-        l.bytes_acked = 0;
+        l.tp.bytes_acked = 0;
         self.nl_save();
         self.nl_send_much(now, out, c);
     }
@@ -508,62 +444,16 @@ impl TcpSender {
 mod tests {
     use super::*;
 
-    fn agent(naive: bool, cwnd: i64, ssthresh: i64) -> Ns2Linux {
+    fn agent(cwnd: i64, ssthresh: i64) -> Ns2Linux {
         let cfg = TcpParams {
             window: 1000,
             window_init: 2,
             ..crate::fixtures::ns2_tcp().params()
         };
-        let mut l = Ns2Linux::new(naive, 1, 3, &cfg);
-        l.snd_cwnd = cwnd;
-        l.snd_ssthresh = ssthresh;
+        let mut l = Ns2Linux::new(0, 1, 3, &cfg);
+        l.tp.snd_cwnd = cwnd;
+        l.tp.snd_ssthresh = ssthresh;
         l
-    }
-
-    /// tcp_reno_cong_avoid (sysctl_tcp_abc 1): +1 per ACK in slow start however much it
-    /// acknowledges; in congestion avoidance +1 once cwnd segments are acknowledged; nothing
-    /// while the flight does not fill cwnd.
-    #[test]
-    fn reno_module_grows_as_ns2() {
-        let mut l = agent(false, 4, 100);
-        l.bytes_acked = 2;
-        l.cong_avoid(4);
-        assert_eq!(l.snd_cwnd, 5);
-        l.bytes_acked = 2;
-        l.cong_avoid(3); // not cwnd-limited
-        assert_eq!(l.snd_cwnd, 5);
-        let mut l = agent(false, 10, 5);
-        l.bytes_acked = 9;
-        l.cong_avoid(10);
-        assert_eq!(l.snd_cwnd, 10);
-        l.bytes_acked += 2;
-        l.cong_avoid(10);
-        assert_eq!((l.snd_cwnd, l.bytes_acked), (11, 1));
-        // tcp_reno_ssthresh, tcp_reno_min_cwnd.
-        let mut l = agent(false, 11, 5);
-        assert_eq!(l.module_ssthresh(), 5);
-        l.snd_ssthresh = 5;
-        assert_eq!(l.module_min_cwnd(), 2);
-    }
-
-    /// tcp_naive_reno: +1 per ACK below ssthresh, +1 after cwnd + 1 ACKs above it;
-    /// ssthresh max(cwnd - cwnd / 2, 2), cwnd after a loss = ssthresh.
-    #[test]
-    fn naive_reno_module_grows_as_ns2() {
-        let mut l = agent(true, 3, 10);
-        l.cong_avoid(0);
-        assert_eq!(l.snd_cwnd, 4);
-        let mut l = agent(true, 4, 4);
-        for _ in 0..4 {
-            l.cong_avoid(0);
-        }
-        assert_eq!(l.snd_cwnd, 4);
-        l.cong_avoid(0);
-        assert_eq!((l.snd_cwnd, l.snd_cwnd_cnt), (5, 0));
-        let mut l = agent(true, 11, 4);
-        assert_eq!(l.module_ssthresh(), 6);
-        l.snd_ssthresh = 6;
-        assert_eq!(l.module_min_cwnd(), 6);
     }
 
     /// LinuxTcpAgent::rtt_update: the first sample sets srtt and rttvar = sample / 2; a
@@ -571,7 +461,7 @@ mod tests {
     /// minrto_ and backs off by doubling.
     #[test]
     fn timer_as_ns2() {
-        let mut l = agent(false, 2, 10);
+        let mut l = agent(2, 10);
         l.boot = 0.0;
         l.rtt_update(1.0005, 0.0722);
         // 72 whole ticks crossed (0.9283 s to 1.0005 s): srtt 72 x 8, rttvar 36 x 4.

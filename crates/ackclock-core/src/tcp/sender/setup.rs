@@ -125,8 +125,8 @@ impl TcpSender {
             _ => None,
         };
         let ns2_linux = match &cc {
-            AnyCc::Reno(r) => r.ns2_linux().map(|(naive, abc, burst)| {
-                Box::new(ns2_linux::Ns2Linux::new(naive, abc, burst, cfg))
+            AnyCc::Reno(r) => r.ns2_linux().map(|(module, abc, burst)| {
+                Box::new(ns2_linux::Ns2Linux::new(module, abc, burst, cfg))
             }),
             _ => None,
         };
