@@ -513,7 +513,7 @@ mod tests {
         assert_eq!(t.snd_cwnd, 100);
         m.cong_avoid(&mut t, 100, 0);
         assert_eq!((t.snd_cwnd, t.snd_cwnd_cnt), (101, 0));
-        assert_eq!(m.ssthresh(&t), 101 - (101 * 112 >> 8));
+        assert_eq!(m.ssthresh(&t), 101 - ((101 * 112) >> 8));
     }
 
     /// bictcp: cwnd 100 with no maximum yet is max probing's linear cwnd / 16 = 6 ACKs per
