@@ -172,6 +172,12 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_cwnd": 0,  # Agent/TCP maxcwnd_ 0
                     # the ns-2 front end sets it where decrease_num_ is not 0.5
                     "ns2_first_decrease": False,
+                    # The rfc793 variant's additions (RFC793eduTcpAgent's add793*_).
+                    "rfc793_fast_retransmit": False,
+                    "rfc793_slow_start": False,
+                    "rfc793_jacobson_rto": False,
+                    "rfc793_karn": True,
+                    "rfc793_backoff": True,
                     "initial_ssthresh": "window",  # ns-2 starts ssthresh_ at window_
                     "dupack_threshold": 3,
                     "min_rto": "200ms",
@@ -193,6 +199,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
                     "ns2_boot_time": 0,
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
+                    "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
                     "max_ssthresh": 0,  # Agent/TCP max_ssthresh_ 0
                     "dupack_cwnd_fraction": 0,
@@ -267,6 +274,12 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
+                    # The rfc793 variant's additions (RFC793eduTcpAgent's add793*_).
+                    "rfc793_fast_retransmit": False,
+                    "rfc793_slow_start": False,
+                    "rfc793_jacobson_rto": False,
+                    "rfc793_karn": True,
+                    "rfc793_backoff": True,
                     "initial_ssthresh": None,
                     "dupack_threshold": 3,
                     "min_rto": "200ms",  # TCP_RTO_MIN
@@ -288,6 +301,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,  # the three-way handshake's round trip
+                    "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,
                     "max_ssthresh": 0,
                     "dupack_cwnd_fraction": 0,
@@ -356,6 +370,12 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
+                    # The rfc793 variant's additions (RFC793eduTcpAgent's add793*_).
+                    "rfc793_fast_retransmit": False,
+                    "rfc793_slow_start": False,
+                    "rfc793_jacobson_rto": False,
+                    "rfc793_karn": True,
+                    "rfc793_backoff": True,
                     "initial_ssthresh": None,  # InitialSlowStartThreshold UINT32_MAX
                     "dupack_threshold": 3,  # ReTxThreshold
                     "min_rto": "1s",  # TcpSocketBase::MinRto
@@ -377,6 +397,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,
+                    "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,
                     "max_ssthresh": 0,
                     "dupack_cwnd_fraction": 0,
@@ -455,6 +476,12 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
+                    # The rfc793 variant's additions (RFC793eduTcpAgent's add793*_).
+                    "rfc793_fast_retransmit": False,
+                    "rfc793_slow_start": False,
+                    "rfc793_jacobson_rto": False,
+                    "rfc793_karn": True,
+                    "rfc793_backoff": True,
                     "initial_ssthresh": "window",  # InitialSSThresh = MaxCWnd
                     "dupack_threshold": 3,  # DupACKThreshold
                     # CalcRTOValue: no floor besides the rounding up to TimerGranularity
@@ -480,6 +507,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": False,  # no connection set-up
+                    "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,
                     "max_ssthresh": 0,
                     "dupack_cwnd_fraction": 0,

@@ -119,15 +119,16 @@ def test_an_unknown_command_with_a_script_body_is_quoted_by_its_first_line(ns2):
     assert "puts one" not in r.err and "no-such-command" in r.err
 
 
-def test_syn_and_delay_growth_apart_stop_in_one_line(ns2):
-    """ns-2's syn_ without delay_growth_ (or the reverse) is not modelled: said, not run."""
+def test_delay_growth_without_syn_stops_in_one_line(ns2):
+    """ns-2's delay_growth_ without syn_ is not modelled: said, not run (syn_ without
+    delay_growth_ is, tests/ns2/test_rfc793edu_vs_ns2.py)."""
     r = ns2("""
         set ns [new Simulator]
         set n0 [$ns node]
         set n1 [$ns node]
         $ns duplex-link $n0 $n1 1Mb 10ms DropTail
         set tcp [new Agent/TCP/Reno]
-        $tcp set delay_growth_ false
+        $tcp set syn_ false
         $ns attach-agent $n0 $tcp
         set sink [new Agent/TCPSink]
         $ns attach-agent $n1 $sink
@@ -137,8 +138,8 @@ def test_syn_and_delay_growth_apart_stop_in_one_line(ns2):
     """)
     assert r.code == 2
     assert r.err.strip() == (
-        "ackclock: error: script.tcl:6: Agent/TCP/Reno with syn_ true and delay_growth_ false"
-        " (only both true or both false) is not supported by ackclock yet")
+        "ackclock: error: script.tcl:6: Agent/TCP/Reno with syn_ false and delay_growth_ true"
+        " (delay_growth_ only with syn_) is not supported by ackclock yet")
 
 
 def test_the_invariant_checker_runs_under_ackclock_check(ns2, monkeypatch):

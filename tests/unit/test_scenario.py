@@ -177,6 +177,11 @@ def test_example_resolves_to_the_contract_document() -> None:
             "control_increase": False,  # ns-2 control_increase_ 0
             "max_cwnd": 0,  # ns-2 maxcwnd_ 0
             "ns2_first_decrease": False,
+            "rfc793_fast_retransmit": False,
+            "rfc793_slow_start": False,
+            "rfc793_jacobson_rto": False,
+            "rfc793_karn": True,
+            "rfc793_backoff": True,
             "exit_recovery_fix": False,
             "less_careful": False,
             "dupacks_always_inflate": False,
@@ -199,6 +204,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ns2_rtt_timer": True,  # ns-2's fixed-point TcpAgent::rtt_update
             "ns2_boot_time_ps": 0,
             "syn": True,  # ns-2 syn_ true
+            "delay_growth": True,
             "max_burst": 0,
             "max_ssthresh": 0,
             "delayed_ack": False,
@@ -669,7 +675,10 @@ def test_flow_between_one_node() -> None:
     ("extra", "message"),
     [
         ('variant = "vegas"', 'flow[0].variant: expected one of "tahoe", "reno", "newreno",'
-                                ' "sack", got "vegas"'),
+                                ' "sack", "rfc793", got "vegas"'),
+        ('rfc793_karn = false', 'flow[0]: rfc793_fast_retransmit, rfc793_slow_start,'
+                                ' rfc793_jacobson_rto, rfc793_karn and rfc793_backoff are the'
+                                ' rfc793 variant\'s (variant = "reno")'),
         ('variant = "sack"\nsink = "delack"',
          'flow[0].sink: the sack variant needs sink = "sack", got "delack"'),
         ('cc = "bbr3"', 'flow[0].cc: expected one of "reno", "highspeed"'),

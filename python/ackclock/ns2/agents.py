@@ -43,6 +43,8 @@ TCP_CLASSES = {
     "Agent/TCP/Vegas": ("reno", "vegas"),
     "Agent/TCP/Fast": ("reno", "fast"),
     "Agent/TCP/Linux": ("sack", "reno"),
+    # ns-2.35's RFC793eduTcpAgent (tcp/tcp-rfc793edu.cc): Tahoe with RFC 793's rules.
+    "Agent/TCP/RFC793edu": ("rfc793", "reno"),
     # Two-way connections (docs/full-tcp.md): ns-2's FullTcp is Reno, its subclasses as named.
     "Agent/TCP/FullTcp": ("reno", "reno"),
     "Agent/TCP/FullTcp/Tahoe": ("tahoe", "reno"),
@@ -227,9 +229,10 @@ class TcpAgent(Agent):
         # boot_time_ / tcpTick_: TcpAgent::reset draws it when the agent is made, when the
         # script resets it and when `$ns run` does (rng.py); the last draw is the run's.
         self.boot = draw_boot_time(ctx)
-        if cls == "Agent/TCP/Vegas":
-            # VegasTcpAgent::delay_bind_init_all calls reset() after
-            # TcpAgent::delay_bind_init_all has: two draws when the agent is made.
+        if cls in ("Agent/TCP/Vegas", "Agent/TCP/RFC793edu"):
+            # VegasTcpAgent::delay_bind_init_all and RFC793eduTcpAgent::delay_bind_init_all
+            # call reset() after TcpAgent::delay_bind_init_all has: two draws when the agent
+            # is made.
             self.boot = draw_boot_time(ctx)
 
     # --- finite transfers: ns-2's TcpAgent::command "advance" / "advanceby", sendmsg ------
@@ -281,7 +284,8 @@ class TcpAgent(Agent):
         # to curseq_, so the SYN does not take the place of a data segment.
         if not self.syn_counted and self.curseq > 0 and self._maxseq() == -1:
             self.syn_counted = True
-            if self.sends_syn():
+            if self.sends_syn() and self.cls != "Agent/TCP/RFC793edu":
+                # (RFC793eduTcpAgent::output sends the SYN as segment 0 of the data.)
                 self.curseq += 1
         una, _, next_new = self.sim().engine.tcp_seqs(self.flow)
         if 0 < next_new <= una and self.curseq > next_new and self.cls == "Agent/TCP/Linux" \
@@ -514,6 +518,10 @@ class TcpAgent(Agent):
             return fmt_double(v["ns2_awnd"])
         if var == "backoff_":
             return str(int(v["backoff"]))
+        if var == "rto_" and self.cls == "Agent/TCP/RFC793edu":
+            # RFC793eduTcpAgent's rto_: the timeout in ticks before the backoff (t_rtxcur_ /
+            # tcp_tick_; the engine's is floored at minrto_ and two ticks).
+            return fmt_double(v["rto"] / max(v["backoff"], 1.0) / tick)
         if var == "rttvar_" and v["srtt"] == 0 and v["rttvar"] == 0:
             # Before the first RTT sample ns-2 holds rtxcur_init_ in ticks, scaled by 16.
             return str(round(to_float(self.vars["rtxcur_init_"]) / tick) * 16)
@@ -567,6 +575,8 @@ class TcpAgent(Agent):
         if self.linux_params and self.cc == "reno":
             cc_params.update(self.linux_params)
             cc_params.update(self.ctx.linux_globals)
+        if self.cls == "Agent/TCP/RFC793edu":
+            self.map_rfc793(out, mapped)
         if cc_params:
             out["cc_params"] = cc_params
         if cc_params.get("decrease", 0.5) != 0.5 or option == 8:
@@ -574,7 +584,8 @@ class TcpAgent(Agent):
             # decrease_num_ (or HighSpeed's decrease_param(), windowOption_ 8) says.
             out["ns2_first_decrease"] = True
         if "delay_growth_" in self.vars:
-            self.map_delay_growth()
+            if not self.map_delay_growth():
+                out["delay_growth"] = False
             mapped.add("delay_growth_")
         if "rfc2988_" in self.vars and not self.var_is_default("rfc2988_"):
             # TcpAgent::rtt_timeout without rfc2988_: the minrto_ floor after the backoff.
@@ -775,6 +786,31 @@ class TcpAgent(Agent):
             if var in self.vars and not self.var_is_default(var) and to_float(self.vars[var]):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var}"), self.var_where(var))
 
+    def map_rfc793(self, out: dict[str, object], mapped: set[str]) -> None:
+        """ns-2.35's RFC793eduTcpAgent (tcp/tcp-rfc793edu.cc): its add793*_ flags are the
+        engine's rfc793_* additions (tcp/sender/rfc793.rs). Multiplicative and additive
+        increase without slow start (add793exponinc_, add793additiveinc_) are not modelled;
+        rto_ is what the agent reports (read from the engine during the run), never what it
+        waits."""
+        for var, key in (("add793fastrtx_", "rfc793_fast_retransmit"),
+                         ("add793slowstart_", "rfc793_slow_start"),
+                         ("add793jacobsonrtt_", "rfc793_jacobson_rto"),
+                         ("add793karnrtt_", "rfc793_karn"),
+                         ("add793expbackoff_", "rfc793_backoff"),
+                         ("add793exponinc_", ""), ("add793additiveinc_", "")):
+            try:
+                on = to_bool(self.vars[var])
+            except ValueError as e:
+                raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+            if not key:
+                if on:
+                    raise Ns2Error(unsupported(f"{self.cls} variable {var} = true"),
+                                   self.var_where(var))
+            else:
+                out[key] = on
+            mapped.add(var)
+        mapped.add("rto_")
+
     def sends_syn(self) -> bool:
         """Whether segment 0 goes as a 40-byte SYN that adds one to curseq_ (TcpAgent::output
         with syn_); VegasTcpAgent::output (tcp-vegas.cc) never does: its segment 0 is data."""
@@ -785,7 +821,9 @@ class TcpAgent(Agent):
         useHeaders_, read by TcpAgent::output (FullTcp never reads it; Fast's own output
         stays not supported with it). VegasTcpAgent::output never adds headersize(): its
         segments are packetSize_ on the wire, whatever useHeaders_ says."""
-        if self.cls == "Agent/TCP/Vegas":
+        if self.cls in ("Agent/TCP/Vegas", "Agent/TCP/RFC793edu"):
+            # RFC793eduTcpAgent::output, like Vegas's, sends packetSize_ bytes (its SYN
+            # tcpip_base_hdr_size_).
             return False
         if "useHeaders_" not in self.vars or self.var_is_default("useHeaders_"):
             return True
@@ -828,25 +866,30 @@ class TcpAgent(Agent):
                 out["ns2_first_loss"] = "bugfix_ss" if on else "plain"
             mapped.add("bugfix_ss_")
 
-    def map_delay_growth(self) -> None:
+    def map_delay_growth(self) -> bool:
         """ns-2.35 tcp/tcp.cc, TcpAgent::set_initial_window: with syn_ and delay_growth_ the
         window is one segment (the SYN) and TcpAgent::recv sets it to windowInit_ on the ACK
         of segment 0 (`last_ack_ == 0 && delay_growth_`); with neither, it starts at
         windowInit_ and every new ACK opens it. The engine's `syn` is the first, `syn` off
-        the second; the two mixed are not modelled."""
+        the second; syn_ without delay_growth_ (the window starts at windowInit_, the SYN
+        within it, its ACK opening the window as any) is `syn` with `delay_growth` false,
+        which this returns false for; delay_growth_ without syn_ is not modelled."""
         try:
             syn = to_bool(self.vars["syn_"])
             growth = to_bool(self.vars["delay_growth_"])
         except ValueError as e:
             raise Ns2Error(f"delay_growth_: {e}", self.var_where("delay_growth_")) from None
-        if growth != syn and self.cls != "Agent/TCP/Linux":
+        if self.cls == "Agent/TCP/Linux":
             # LinuxTcpAgent (delay_growth_ false by default) starts at windowInit_ with its
             # SYN as segment 0: the engine's ns2_linux sender does (tcp/sender/ns2_linux.rs);
             # the SACK sender the other modules run on starts at one segment.
+            return True
+        if growth and not syn:
+            var = "syn_" if self.var_is_default("delay_growth_") else "delay_growth_"
             raise Ns2Error(unsupported(
-                f"{self.cls} with syn_ {str(syn).lower()} and delay_growth_"
-                f" {str(growth).lower()} (only both true or both false)"),
-                self.var_where("delay_growth_"))
+                f"{self.cls} with syn_ false and delay_growth_ true (delay_growth_ only with"
+                " syn_)"), self.var_where(var))
+        return growth or not syn
 
 
 class FullTcpAgent(TcpAgent):
@@ -992,10 +1035,11 @@ class FullTcpAgent(TcpAgent):
         out["dupack_threshold"] = thresh
         return out
 
-    def map_delay_growth(self) -> None:
+    def map_delay_growth(self) -> bool:
         """ns-2.35 tcp/tcp-full.cc, FullTcpAgent::recv: delay_growth_ holds the window only
         while `rcv_nxt_` is 0, and the handshake sets rcv_nxt_ to the peer's iss_ + 1
         (rcvseqinit) before any data is acknowledged: it changes nothing here."""
+        return True
 
     def check_vars(self, mapped: set[str]) -> None:
         super().check_vars(mapped | self.OWN | {"packetSize_", "tcprexmtthresh_"})

@@ -69,6 +69,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Agent/TCP/Newreno": "Agent/TCP",
         "Agent/TCP/Sack1": "Agent/TCP",
         "Agent/TCP/Fack": "Agent/TCP",
+        "Agent/TCP/RFC793edu": "Agent/TCP",
         "Agent/TCP/Vegas": "Agent/TCP",
         "Agent/TCP/Linux": "Agent/TCP",
         "Agent/TCP/Fast": "Agent/TCP",
@@ -178,6 +179,14 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         # tcl/lib/ns-default.tcl; Source/Telnet's in tcl/lib/ns-source.tcl.
         "Application/Telnet": {"interval_": ("1.0", "time")},
         "Source/Telnet": {"maxpkts_": ("268435456", "int")},
+        # tcl/lib/ns-default.tcl's RFC793edu block (tcp/tcp-rfc793edu.cc binds rto_ too).
+        "Agent/TCP/RFC793edu": {
+            "add793expbackoff_": ("true", "bool"), "add793jacobsonrtt_": ("false", "bool"),
+            "add793fastrtx_": ("false", "bool"), "add793slowstart_": ("false", "bool"),
+            "add793additiveinc_": ("false", "bool"), "add793karnrtt_": ("true", "bool"),
+            "add793exponinc_": ("false", "bool"), "rto_": ("60", "double"),
+            "syn_": ("true", "bool"),
+        },
         "Agent/TCP/Vegas": {"v_alpha_": ("1", "int"), "v_beta_": ("3", "int"),
                             "v_gamma_": ("1", "int")},
         # tcl/lib/ns-default.tcl's own values for Agent/TCP/Linux (a script's `Agent/TCP set

@@ -158,6 +158,24 @@ tcp_config! {
     /// the ssthresh of one after a timeout take half the window instead.
     #[serde(default)]
     pub ns2_first_decrease: bool as bool,
+    /// The `rfc793` variant's additions to RFC 793's TCP (ns-2.35's `RFC793eduTcpAgent`,
+    /// tcp/tcp-rfc793edu.cc, `add793fastrtx_` and the rest; `tcp::sender::rfc793`), each only
+    /// with that variant: the third duplicate ACK starts Tahoe's fast retransmit
+    /// (`rfc793_fast_retransmit`); new ACKs open cwnd by slow start and congestion avoidance,
+    /// instead of to the whole `window` at once (`rfc793_slow_start`); the RTO is Jacobson's
+    /// SRTT + 4 RTTVAR instead of RFC 793 section 3.7's 2 x SRTT (`rfc793_jacobson_rto`); a
+    /// retransmitted segment is never timed (Karn's rule, `rfc793_karn`); the timer backs
+    /// off exponentially on each expiry (`rfc793_backoff`).
+    #[serde(default)]
+    pub rfc793_fast_retransmit: bool as bool,
+    #[serde(default)]
+    pub rfc793_slow_start: bool as bool,
+    #[serde(default)]
+    pub rfc793_jacobson_rto: bool as bool,
+    #[serde(default = "default_true")]
+    pub rfc793_karn: bool as bool,
+    #[serde(default = "default_true")]
+    pub rfc793_backoff: bool as bool,
     #[serde(default)]
     pub initial_ssthresh: Option<u32> as count_or_unbounded,
     pub dupack_threshold: u32 as count,
@@ -247,6 +265,13 @@ tcp_config! {
     /// connection set-up of a real TCP.
     #[serde(default)]
     pub syn: bool as bool,
+    /// With `syn`: cwnd is one segment until the SYN's ACK, which sets it to `window_init`
+    /// (ns-2's `delay_growth_`, its default); false: cwnd starts at `window_init`, the SYN
+    /// is only a header-only segment 0 within it, and its ACK opens the window as any new
+    /// ACK does (ns-2.35 `TcpAgent::set_initial_window` and `TcpAgent::recv` with
+    /// `delay_growth_ false`).
+    #[serde(default = "default_true")]
+    pub delay_growth: bool as bool,
     /// At most this many segments sent in reply to one ACK (ns-2 `maxburst_`; 0 = no limit).
     #[serde(default)]
     pub max_burst: u32 as count_or_zero,
@@ -497,6 +522,13 @@ impl TcpConfig {
             control_increase: self.control_increase,
             max_cwnd: self.max_cwnd,
             ns2_first_decrease: self.ns2_first_decrease,
+            rfc793: crate::tcp::sender::Rfc793 {
+                fast_retransmit: self.rfc793_fast_retransmit,
+                slow_start: self.rfc793_slow_start,
+                jacobson_rto: self.rfc793_jacobson_rto,
+                karn: self.rfc793_karn,
+                backoff: self.rfc793_backoff,
+            },
             initial_ssthresh: self.initial_ssthresh,
             max_ssthresh: self.max_ssthresh,
             dupack_threshold: self.dupack_threshold,
@@ -510,6 +542,7 @@ impl TcpConfig {
             ns2_boot_time: SimDuration(self.ns2_boot_time_ps),
             limited_transmit: self.limited_transmit,
             syn: self.syn,
+            delay_growth: self.delay_growth,
             max_burst: self.max_burst,
             bug_fix: self.bug_fix,
             ns2_full_tcp: self.ns2_full_tcp,

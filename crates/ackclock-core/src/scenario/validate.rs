@@ -485,6 +485,18 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
             t.sink.name()
         ));
     }
+    let rfc793_adds = t.rfc793_fast_retransmit
+        || t.rfc793_slow_start
+        || t.rfc793_jacobson_rto
+        || !t.rfc793_karn
+        || !t.rfc793_backoff;
+    if rfc793_adds && t.variant != Recovery::Rfc793 {
+        return Err(format!(
+            "{p}: rfc793_fast_retransmit, rfc793_slow_start, rfc793_jacobson_rto, rfc793_karn \
+             and rfc793_backoff are the rfc793 variant's (variant = \"{}\")",
+            t.variant.name()
+        ));
+    }
     if t.rcv_buffer_bytes == Some(0) {
         return Err(format!("{p}.rcv_buffer: must be at least one byte"));
     }

@@ -49,6 +49,8 @@ pub struct TcpParams {
     /// half the window (Reno's `decrease`, ns-2's decrease_num_): the first reduction, one in
     /// slow start and one after a timeout halve the window anyway.
     pub ns2_first_decrease: bool,
+    /// The `rfc793` variant's additions (`tcp::sender::Rfc793`).
+    pub rfc793: crate::tcp::sender::Rfc793,
     pub initial_ssthresh: Option<u32>,
     /// RFC 3742 limited slow start above this many segments (0 = off).
     pub max_ssthresh: u32,
@@ -66,6 +68,8 @@ pub struct TcpParams {
     pub ns2_boot_time: SimDuration,
     pub limited_transmit: bool,
     pub syn: bool,
+    /// `TcpConfig::delay_growth` (ns-2's `delay_growth_`), read with `syn`.
+    pub delay_growth: bool,
     pub max_burst: u32,
     pub bug_fix: bool,
     /// `TcpConfig::ns2_full_tcp`: ns-2.35's FullTcpAgent rules.

@@ -96,6 +96,15 @@ pub struct RttEstimator {
     /// ns-2.35's fixed-point timer (`ns2_rtt_timer`, module docs); boxed: most flows do not
     /// use it.
     ns2: Option<Box<Ns2Timer>>,
+    /// RFC 793's rules (`with_rfc793`): RTO = 2 SRTT, and whether the timer backs off.
+    rfc793: Option<Rfc793Timer>,
+}
+
+/// The `rfc793` variant's timer (`RttEstimator::with_rfc793`).
+#[derive(Clone, Copy, Debug)]
+struct Rfc793Timer {
+    two_srtt: bool,
+    backoff: bool,
 }
 
 /// ns-2.35's timer state (`TcpAgent`'s `t_srtt_`, `t_rttvar_`, `t_rtxcur_`, `boot_time_`).
@@ -131,7 +140,19 @@ impl RttEstimator {
             granularity: granularity.0,
             rule: RtoRule::Rfc6298,
             ns2: None,
+            rfc793: None,
         }
+    }
+
+    /// ns-2.35's `RFC793eduTcpAgent` timer (`tcp::sender::rfc793`): with `two_srtt` the RTO
+    /// is RFC 793 section 3.7's BETA x SRTT, BETA 2 (`rtt_update`: `t_srtt_ >>
+    /// (T_SRTT_BITS - 1)` whole ticks under the ns-2 timer), else SRTT + 4 RTTVAR; with
+    /// `backoff` each expiry doubles the timeout while the backoff is below 64 (and past 8
+    /// the ns-2 timer moves SRTT into RTTVAR), whatever `rto_rule` says (`rtt_backoff`, which
+    /// has no `rfc2988_` branch); without it the backoff stays 1.
+    pub fn with_rfc793(mut self, two_srtt: bool, backoff: bool) -> Self {
+        self.rfc793 = Some(Rfc793Timer { two_srtt, backoff });
+        self
     }
 
     /// ns-2.35's fixed-point timer (module docs): ticks of the granularity, the sample grid
@@ -199,7 +220,12 @@ impl RttEstimator {
         }
         // t_rtxcur_ = ((t_rttvar_ << (rttvar_exp_ + T_SRTT_BITS - T_RTTVAR_BITS)) + t_srtt_)
         //             >> T_SRTT_BITS, in ticks
-        n.rtxcur = (((n.t_rttvar << 3) + n.t_srtt) >> 3) as u64 * tick;
+        n.rtxcur = if self.rfc793.is_some_and(|r| r.two_srtt) {
+            // RFC793eduTcpAgent::rtt_update: rto_ = t_srtt_ >> (T_SRTT_BITS - 1).
+            (n.t_srtt >> 2) as u64 * tick
+        } else {
+            (((n.t_rttvar << 3) + n.t_srtt) >> 3) as u64 * tick
+        };
         self.last_sample = t_rtt as u64 * tick;
         self.has_sample = true;
         self.publish();
@@ -285,6 +311,11 @@ impl RttEstimator {
             let err = self.srtt.abs_diff(r);
             self.rttvar = (3 * self.rttvar + err) / 4;
             self.srtt = (7 * self.srtt + r) / 8;
+        }
+        if self.rfc793.is_some_and(|r| r.two_srtt) {
+            // RFC 793 section 3.7: RTO = min(UBOUND, max(LBOUND, BETA x SRTT)), BETA 2.
+            self.rto = (2 * self.srtt).clamp(self.min_rto, self.max_rto);
+            return;
         }
         self.rto = match self.rule {
             RtoRule::Linux => {
@@ -378,6 +409,10 @@ impl RttEstimator {
 
     /// (5.5) the timer expired: back off.
     pub fn on_timeout(&mut self) {
+        if let Some(r) = self.rfc793 {
+            self.rfc793_backoff(r);
+            return;
+        }
         if self.ns2.is_some() {
             self.ns2_backoff();
             return;
@@ -403,6 +438,25 @@ impl RttEstimator {
             n.t_rttvar += n.t_srtt >> 3;
             n.t_srtt = 0;
             self.publish();
+        }
+    }
+
+    /// `RFC793eduTcpAgent::rtt_backoff` (`with_rfc793`).
+    #[cold]
+    fn rfc793_backoff(&mut self, r: Rfc793Timer) {
+        if !r.backoff {
+            self.backoff = 1;
+            return;
+        }
+        if self.backoff < MAX_BACKOFF {
+            self.backoff *= 2;
+        }
+        if self.backoff > 8 {
+            if let Some(n) = self.ns2.as_deref_mut() {
+                n.t_rttvar += n.t_srtt >> 3;
+                n.t_srtt = 0;
+                self.publish();
+            }
         }
     }
 
@@ -709,6 +763,68 @@ mod tests {
             old.on_timeout();
         }
         assert_eq!(old.backoff, 64);
+    }
+
+    #[test]
+    fn the_rfc793_timer_waits_twice_srtt_and_may_not_back_off() {
+        // RFC793eduTcpAgent::rtt_update: rto_ = t_srtt_ >> 2 ticks (2 x SRTT), no RTTVAR
+        // term; rtt_backoff without add793expbackoff_ keeps the backoff at 1. tcpTick_
+        // 100 ms, no floor (the suite's minrto_ 0), rfc2988_ false.
+        let new = |backoff| {
+            RttEstimator::new(
+                SimDuration(6000 * MS),
+                SimDuration(0),
+                SimDuration(60_000 * MS),
+                SimDuration(100 * MS),
+            )
+            .with_rule(RtoRule::PreRfc2988)
+            .with_rfc793(true, backoff)
+            .with_ns2_timer(SimDuration(6000 * MS), SimDuration(0))
+        };
+        let mut e = new(true);
+        assert_eq!(e.rto().0, 6000 * MS);
+        // A 4-tick sample: t_srtt_ 32, t_rttvar_ 8; Jacobson's t_rtxcur_ would be 12 ticks.
+        e.sample_between(at_us(0), at_us(400_000), false);
+        assert_eq!(e.rto().0, 800 * MS);
+        // A 12-tick sample: t_srtt_ 32 + 12 - 4 = 40, rto_ 10 ticks.
+        e.sample_between(at_us(400_000), at_us(1_600_000), false);
+        assert_eq!(e.rto().0, 1000 * MS);
+        let mut seen = Vec::new();
+        for _ in 0..8 {
+            e.on_timeout();
+            seen.push((e.backoff, e.srtt / MS));
+        }
+        // Doubles below 64 only, and past 8 SRTT moves into RTTVAR (t_srtt_ 0).
+        assert_eq!(
+            seen,
+            [
+                (2, 500),
+                (4, 500),
+                (8, 500),
+                (16, 0),
+                (32, 0),
+                (64, 0),
+                (64, 0),
+                (64, 0)
+            ]
+        );
+        let mut f = new(false);
+        f.sample_between(at_us(0), at_us(400_000), false);
+        for _ in 0..3 {
+            f.on_timeout();
+        }
+        assert_eq!((f.backoff, f.rto().0), (1, 800 * MS));
+        // Jacobson's RTO with the same timer: (t_srtt_ + 4 t_rttvar_ ... ) = 12 ticks.
+        let mut g = RttEstimator::new(
+            SimDuration(6000 * MS),
+            SimDuration(0),
+            SimDuration(60_000 * MS),
+            SimDuration(100 * MS),
+        )
+        .with_rfc793(false, true)
+        .with_ns2_timer(SimDuration(6000 * MS), SimDuration(0));
+        g.sample_between(at_us(0), at_us(400_000), false);
+        assert_eq!(g.rto().0, 1200 * MS);
     }
 
     #[test]

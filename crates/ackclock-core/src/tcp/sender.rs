@@ -89,12 +89,14 @@ mod psh;
 mod qoption;
 mod recovery;
 mod rfc6675;
+mod rfc793;
 mod sack;
 mod sack_full;
 mod samples;
 mod setup;
 
 pub use qoption::Ns2Qoption;
+pub use rfc793::Rfc793;
 pub use setup::{window_init_for_size, FirstLoss, Ns2Ecn, Recovery};
 
 /// ns-2.35's `recov_maxburst_` default (tcl/lib/ns-default.tcl, `Agent/TCP/FullTcp/Newreno`):
@@ -163,6 +165,9 @@ pub struct TcpSender {
     per_ack: bool,
     /// Segment 0 is a SYN still waiting for its ACK.
     syn_pending: bool,
+    /// `TcpParams::delay_growth`: the SYN's ACK sets cwnd to the initial window; false: it
+    /// opens it as any new ACK.
+    delay_growth: bool,
     /// Segment 0, not a SYN, carries no headers (ns-2's `TcpAgent::output`).
     bare_first: bool,
     /// Window reductions to a whole number of segments (ns-2 `precisionReduce_ false`).
@@ -187,6 +192,8 @@ pub struct TcpSender {
     /// (`take_cwnd_step`).
     cwnd_step: Option<f64>,
     recovery: Recovery,
+    /// The `rfc793` variant's additions (all on for the other variants).
+    rfc793: Rfc793,
     /// NewReno: no partial ACK seen yet in this recovery.
     first_partial: bool,
     /// SACK recovery as RFC 6675 and ns-3.44 (`rfc6675_recovery`): without PRR the pipe is
@@ -736,13 +743,22 @@ impl TcpSender {
             if !self.rtt.is_ns2() {
                 self.timed = None;
             }
+            if !self.rfc793.karn {
+                // RFC793eduTcpAgent::output without add793karnrtt_: the retransmission is
+                // timed (rtt_active_, rtt_seq_ = seqno, rtt_ts_ = now).
+                self.timed = Some((seq, now));
+            }
         } else {
             self.maxseq = seq + 1;
             if self.timed.is_none() {
                 self.timed = Some((seq, now));
             }
         }
-        if self.rto_deadline.is_none() {
+        // TcpAgent::output (and RFC793eduTcpAgent's) sets the timer again for a segment sent
+        // with nothing outstanding (`force_set_rtx_timer`): a timer `newtimer` restarted
+        // before the RTT sample (`rtx_timer_before_sample`) takes the new timeout then.
+        let idle = self.rtx_timer_before_sample && !retransmit && self.una + 1 >= self.maxseq;
+        if self.rto_deadline.is_none() || idle {
             self.arm_timer(now);
         }
         out.push(Packet {
@@ -990,7 +1006,11 @@ impl TcpSender {
         } else if new {
             self.new_ack(now, ack, out, c);
         } else if ack == self.una && self.una < self.maxseq {
-            self.on_dupack(now, out, c);
+            if self.recovery == Recovery::Rfc793 {
+                self.on_rfc793_dupack(now, out, c);
+            } else {
+                self.on_dupack(now, out, c);
+            }
         }
         if self.full_tcp && new && ece && self.w.cwnd < 1.0 {
             // FullTcpAgent::recv after ecn() on a new ACK ("set_rtx_timer();" from T.

@@ -93,7 +93,7 @@ impl TcpSender {
         self.last_action = LastAction::Dupack;
         c.fast_retransmits += 1;
         self.timed = None;
-        if self.full_tcp && self.recovery == Recovery::Tahoe {
+        if self.full_tcp && self.recovery.is_tahoe() {
             // TahoeFullTcpAgent::dupack_action's ECN branch: slowdown(CLOSE_CWND_ONE),
             // set_rtx_timer, t_seqno_ = highest_ack_, and nothing sent now (recv drops the
             // segment): the next duplicate's send_much retransmits (`on_dupack`).
@@ -121,7 +121,7 @@ impl TcpSender {
             self.arm_timer(now);
             return true;
         }
-        if self.recovery == Recovery::Tahoe {
+        if self.recovery.is_tahoe() {
             // TcpAgent::dupack_action: slowdown(CLOSE_CWND_ONE), reset_rtx_timer(0, 0).
             self.w.cwnd = 1.0;
             self.cong_action_pending = true;
@@ -291,6 +291,12 @@ impl TcpSender {
                     self.open_cwnd(now, acked, rtt);
                 }
             }
+        } else if self.syn_pending && !self.delay_growth {
+            // TcpAgent::recv with delay_growth_ false: the SYN's ACK is a new ACK like any.
+            self.syn_pending = false;
+            if grow && !fast_path {
+                self.open_cwnd(now, acked, rtt);
+            }
         } else if self.syn_pending {
             // The SYN is acknowledged: the connection is open, with the initial window.
             self.syn_pending = false;
@@ -404,7 +410,7 @@ impl TcpSender {
             // ns-2's reset_rtx_timer: no timing across the fast retransmit.
             self.timed = None;
         }
-        if self.recovery == Recovery::Tahoe {
+        if self.recovery.is_tahoe() {
             // Fast retransmit, then slow start from one segment, going back N.
             self.w.cwnd = 1.0;
             self.timed = None;
@@ -579,7 +585,7 @@ impl TcpSender {
                 // RenoTcpAgent::timeout (bug_fix_, the front end's only case) and
                 // Sack1TcpAgent::timeout set recover_ = maxseq_ before it, Tahoe does not.
                 self.w.cwnd = self.w.cwnd.max(1.0);
-                if self.recovery != Recovery::Tahoe {
+                if !self.recovery.is_tahoe() {
                     self.recover = Some(self.maxseq);
                 }
             } else {
@@ -668,7 +674,7 @@ impl TcpSender {
         // across a timeout: the next duplicate is the count's next, not a first one that
         // limited transmit (singledup_) answers with new data; RenoTcpAgent::timeout,
         // Sack1TcpAgent::timeout and FullTcpAgent's timeout clear it.
-        if self.recovery != Recovery::Tahoe || self.full_tcp {
+        if !self.recovery.is_tahoe() || self.full_tcp {
             self.dupacks = 0;
         }
         self.recover = Some(self.maxseq);

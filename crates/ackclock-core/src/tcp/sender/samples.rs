@@ -118,6 +118,10 @@ impl TcpSender {
         {
             return;
         }
+        if !self.rfc793.slow_start {
+            self.rfc793_open_to_window();
+            return;
+        }
         let credit = if self.bytes { acked as f64 } else { 1.0 };
         // The segment this ACK answers was sent at the echoed time (ns-2's sink echoes the
         // latest arrival, RFC 7323's the left edge: both a delay sample per ACK).

@@ -7,7 +7,8 @@
 
 use super::*;
 
-/// The loss-recovery variant.
+/// The loss-recovery variant; `rfc793` is RFC 793's TCP as ns-2.35's `RFC793eduTcpAgent`
+/// (`sender/rfc793.rs`): Tahoe's rules less what the `rfc793_*` additions leave off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Recovery {
@@ -15,6 +16,7 @@ pub enum Recovery {
     Reno,
     NewReno,
     Sack,
+    Rfc793,
 }
 
 impl Recovery {
@@ -25,7 +27,15 @@ impl Recovery {
             Recovery::Reno => "reno",
             Recovery::NewReno => "newreno",
             Recovery::Sack => "sack",
+            Recovery::Rfc793 => "rfc793",
         }
+    }
+
+    /// Tahoe's recovery: go back N from one segment, no fast recovery (`tahoe`, and
+    /// `rfc793`, built on ns-2's Tahoe agent).
+    #[inline]
+    pub fn is_tahoe(self) -> bool {
+        matches!(self, Recovery::Tahoe | Recovery::Rfc793)
     }
 }
 
@@ -131,7 +141,13 @@ impl TcpSender {
             _ => None,
         };
         let mut s = TcpSender {
-            limited_transmit: cfg.limited_transmit,
+            // RFC793eduTcpAgent::recv never calls send_one.
+            limited_transmit: cfg.limited_transmit && recovery != Recovery::Rfc793,
+            rfc793: if recovery == Recovery::Rfc793 {
+                cfg.rfc793
+            } else {
+                Rfc793::default()
+            },
             careful: cfg.bug_fix || cfg.ecn,
             full_tcp: cfg.ns2_full_tcp,
             last_cut_dupack: false,
@@ -145,6 +161,7 @@ impl TcpSender {
             ack_owd: None,
             per_ack: cfg.growth_per_ack,
             syn_pending: cfg.syn,
+            delay_growth: cfg.delay_growth,
             bare_first: cfg.bare_first_segment && !cfg.syn,
             whole_reduce: !cfg.precision_reduce,
             partial_deflation: cfg.partial_deflation,
@@ -192,7 +209,11 @@ impl TcpSender {
             dupack_threshold: cfg.dupack_threshold,
             dupack_cwnd_fraction: cfg.dupack_cwnd_fraction,
             w: Window {
-                cwnd: if cfg.syn { 1.0 } else { cfg.window_init as f64 },
+                cwnd: if cfg.syn && cfg.delay_growth {
+                    1.0
+                } else {
+                    cfg.window_init as f64
+                },
                 ssthresh: cfg.initial_ssthresh.map_or(f64::INFINITY, |s| s as f64),
                 // With flow control, the window the receiver's empty buffer offers (what the
                 // handshake would tell the sender).
@@ -225,6 +246,11 @@ impl TcpSender {
                     cfg.timer_granularity,
                 )
                 .with_rule(cfg.rto_rule);
+                let rtt = if recovery == Recovery::Rfc793 {
+                    rtt.with_rfc793(!cfg.rfc793.jacobson_rto, cfg.rfc793.backoff)
+                } else {
+                    rtt
+                };
                 if cfg.ns2_rtt_timer {
                     rtt.with_ns2_timer(cfg.initial_rto, cfg.ns2_boot_time)
                 } else {
@@ -250,7 +276,9 @@ impl TcpSender {
             ecn_recover: None,
             cwr_pending: false,
             ns2_ecn: cfg.ns2_ecn,
-            rtx_timer_before_sample: cfg.rtx_timer_before_sample,
+            // RFC793eduTcpAgent::newack calls newtimer() before rtt_update(), whatever
+            // timerfix_ says.
+            rtx_timer_before_sample: cfg.rtx_timer_before_sample || recovery == Recovery::Rfc793,
             sack_exit_clears_recover: cfg.sack_exit_clears_recover,
             sack_rto_wait: false,
             qoption: super::qoption::Qoption::new(cfg.ns2_qoption),
