@@ -2,8 +2,8 @@
 tcp/sender/rfc793.rs): live against ns-2.35, a packet trace and the agent's rtt_, srtt_ and
 backoff_ read every 100 ms, over a path whose queue overflows, for the textbook agent and
 each of its additions (add793fastrtx_, add793slowstart_, add793jacobsonrtt_, add793karnrtt_,
-add793expbackoff_); and the rfc793edu suite's tests that run here (their outputs are
-graphs of the traces and of rtt_)."""
+add793expbackoff_); and the rfc793edu suite's eight tests (their outputs are graphs of
+the traces and of rtt_)."""
 
 from __future__ import annotations
 
@@ -68,8 +68,8 @@ def test_rfc793edu_as_ns2(vs_ns2: Any, case: str) -> None:
 
 
 def test_the_rfc793edu_suite_as_ns2(suite_states: Any) -> None:
-    tests = {"rtt-jacobson", "rtt-rfc793", "rto-karn", "rto-nokarn", "jacobson88-noss",
-             "jacobson88-ss"}
+    tests = {"rtt-jacobson", "rtt-rfc793", "seqno-nofastrtx", "seqno-fastrtx", "rto-karn",
+             "rto-nokarn", "jacobson88-noss", "jacobson88-ss"}
     assert suite_states("rfc793edu", tests) == dict.fromkeys(tests, ("identical", ""))
 
 

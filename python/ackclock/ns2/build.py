@@ -60,12 +60,15 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
     nodes = [Node(n.name) for n in sim.nodes]
     links: list[Link] = []
     modules = []  # (link index, ErrorModule): their loss needs the flows' names
+    bare = []  # (link index, ErrorModel/List): likewise
     for link in sim.links:
         _check_delay_link(sim, link)
         loss = None
         if isinstance(link.loss, ErrorModule):
             modules.append((len(links), link.loss))
-        elif isinstance(link.loss, (ListErrorModel, PeriodicErrorModel)):
+        elif isinstance(link.loss, ListErrorModel):
+            bare.append((len(links), link.loss))
+        elif isinstance(link.loss, PeriodicErrorModel):
             raise Ns2Error(unsupported(f"{link.loss.cls} as a link's loss model (only in an"
                                        " ErrorModule bound to a flow id)"), link.loss_where)
         elif link.loss is not None:
@@ -116,10 +119,58 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                                sim.links[i].loss_where)
             if d is not None:
                 links[i].loss = loss_from_table(str(d["kind"]), d)
+    for i, model in bare:
+        d = _bare_list_loss(sim, sim.links[i], model, flows)
+        if d is not None:
+            links[i].loss = loss_from_table("drop_list", d)
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
                                   max_packets=2**63, ties="ns2"),
                     nodes=nodes, links=links, flows=flows, source=sim.ctx.script)
+
+
+def _hops(sim: Simulator, start: str) -> dict[str, int]:
+    """Hop counts from node `start` over the simplex links (ns-2's static routing)."""
+    hops = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for n in frontier:
+            for lk in sim.links:
+                if lk.src.name == n and lk.dst.name not in hops:
+                    hops[lk.dst.name] = hops[n] + 1
+                    nxt.append(lk.dst.name)
+        frontier = nxt
+    return hops
+
+
+def _bare_list_loss(sim: Simulator, link: SimplexLink, model: ListErrorModel,
+                    flows: list[Flow]) -> dict[str, object] | None:
+    """An ErrorModel/List placed on a link by itself (`$ns lossmodel`, `link-lossmodel`):
+    ns-2.35's `ListErrorModel::corrupt` numbers every packet that crosses the link (from 0).
+    When the data of exactly one flow and nothing else cross it (static routing by hop
+    count; its ACKs go the other way), that numbering is the flow's: the engine's
+    `drop_list` on that flow, as for a List bound in an ErrorModule (errmodule.py)."""
+    if not model.drops:
+        return None
+    a, b = link.src.name, link.dst.name
+
+    def crosses(src: str, dst: str) -> bool:
+        d = _hops(sim, src)
+        back = _hops(sim, b)
+        return dst in d and a in d and dst in back and d[a] + 1 + back[dst] == d[dst]
+
+    data = [f for f in flows if crosses(f.from_, f.to)]
+    acks = [f for f in flows if f.kind != "udp" and crosses(f.to, f.from_)]
+    if len(data) != 1 or acks or data[0].two_way:
+        raise Ns2Error(unsupported(f"{model.cls} as a link's loss model, crossed by"
+                                   f" {len(data)} flows' data and {len(acks)} flows' ACKs"
+                                   " (only one one-way flow's data)"), link.loss_where)
+    for var in ("markecn_", "delay_pkt_"):
+        if to_bool(model.vars.get(var, "false")):
+            raise Ns2Error(unsupported(f"{model.cls} {var} true as a link's loss model (only"
+                                       " in an ErrorModule)"), link.loss_where)
+    return {"kind": "drop_list", "flow": data[0].name, "packets": [n + 1 for n in model.drops]}
 
 
 def _initiator_side(sim: Simulator, link: SimplexLink, flows: list[Flow]) -> set[str]:

@@ -10,6 +10,9 @@
   numbers the flow's data transmissions from 1 as the sender sends them, so the two agree
   when all of the flow's packets reach the model (no queue drop of that flow upstream of it,
   the usual case in the suites, which drop chosen packets to force a loss pattern).
+  On a link by itself (``$ns lossmodel``, ``link-lossmodel``) it numbers every packet
+  crossing the link: the same drop list when one flow's data alone cross it (build.py,
+  ``_bare_list_loss``).
 - ``ErrorModel/Periodic`` (``period_``, ``offset_``, ``burstlen_``), bound in an
   ErrorModule: ``PeriodicErrorModel::corrupt`` counts the packets it sees from 1 and drops the
   first whose count reaches ``offset_``, then ``max(1, burstlen_)`` packets every ``period_``.
