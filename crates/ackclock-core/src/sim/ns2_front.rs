@@ -37,6 +37,24 @@ impl LossMonitor {
 /// No loss monitor (in [`Simulator::loss_monitor_of`]).
 pub(super) const NO_MONITOR: u32 = u32::MAX;
 
+/// Link direction `l`, if it keeps ns-2's clock (a FIFO link under `run.ties = "ns2"`): only
+/// such a link can change during the run. `what` ends the error: "cannot go down", ...
+fn ns2_clock_link<'a>(
+    links: &'a mut [Link],
+    names: &[String],
+    l: usize,
+    what: &str,
+) -> Result<&'a mut Link, String> {
+    let link = links.get_mut(l).ok_or_else(|| format!("no link {l}"))?;
+    if !link.has_ns2_clock() {
+        let name = names.get(l).map_or("", String::as_str);
+        return Err(format!(
+            "link {name}{what}: only a FIFO link on ns-2's clock can"
+        ));
+    }
+    Ok(link)
+}
+
 impl Simulator {
     /// A new `Agent/LossMonitor` that the UDP flows `flows` reach, its `expected_` at
     /// `expected`; returns its index.
@@ -95,20 +113,15 @@ impl Simulator {
     /// ns-2's order. Only a link that keeps ns-2's clock (a FIFO link under `run.ties =
     /// "ns2"`) can go down.
     pub fn ns2_set_link(&mut self, l: usize, up: bool) -> Result<(), String> {
-        let link = self
-            .links
-            .get_mut(l)
-            .ok_or_else(|| format!("no link {l}"))?;
         if up {
+            let link = self
+                .links
+                .get_mut(l)
+                .ok_or_else(|| format!("no link {l}"))?;
             link.ns2_set_up();
             return Ok(());
         }
-        if !link.has_ns2_clock() {
-            return Err(format!(
-                "link {} cannot go down: only a FIFO link on ns-2's clock can",
-                self.link_names[l]
-            ));
-        }
+        let link = ns2_clock_link(&mut self.links, &self.link_names, l, " cannot go down")?;
         if link.is_down() {
             return Ok(());
         }
@@ -129,16 +142,13 @@ impl Simulator {
     /// line that a shorter delay lets later ones overtake get an event each. Only a link that
     /// keeps ns-2's clock (a FIFO link under `run.ties = "ns2"`) can change.
     pub fn ns2_set_link_params(&mut self, l: usize, bw: f64, delay_ps: u64) -> Result<(), String> {
-        let name = self.link_names.get(l).cloned().unwrap_or_default();
-        let link = self
-            .links
-            .get_mut(l)
-            .ok_or_else(|| format!("no link {l}"))?;
-        if !link.has_ns2_clock() {
-            return Err(format!(
-                "link {name} cannot change during the run: only a FIFO link on ns-2's clock can"
-            ));
-        }
+        let link = ns2_clock_link(
+            &mut self.links,
+            &self.link_names,
+            l,
+            " cannot change during the run",
+        )?;
+        let name = &self.link_names[l];
         let rate = Rate::from_bps_f64(bw)
             .ok_or_else(|| format!("link {name}: expected a positive rate, got {bw}"))?;
         let mut lingering = Vec::new();
@@ -174,16 +184,13 @@ impl Simulator {
         limit: Option<u64>,
         shrink: bool,
     ) -> Result<(), String> {
-        let name = self.link_names.get(l).cloned().unwrap_or_default();
-        let link = self
-            .links
-            .get_mut(l)
-            .ok_or_else(|| format!("no link {l}"))?;
-        if !link.has_ns2_clock() {
-            return Err(format!(
-                "link {name}'s queue cannot change during the run: only a FIFO link on ns-2's clock can"
-            ));
-        }
+        let link = ns2_clock_link(
+            &mut self.links,
+            &self.link_names,
+            l,
+            "'s queue cannot change during the run",
+        )?;
+        let name = &self.link_names[l];
         if let Some(n) = limit {
             if !link.ns2_set_queue_limit(n) {
                 return Err(format!("link {name}'s queue is not DropTail"));
@@ -210,16 +217,7 @@ impl Simulator {
     /// [`crate::net::Link::ns2_unblock`]): `$delayer block` / `unblock`, or the end of a
     /// delay spike.
     pub fn ns2_block_link(&mut self, l: usize, blocked: bool) -> Result<(), String> {
-        let name = self.link_names.get(l).cloned().unwrap_or_default();
-        let link = self
-            .links
-            .get_mut(l)
-            .ok_or_else(|| format!("no link {l}"))?;
-        if !link.has_ns2_clock() {
-            return Err(format!(
-                "link {name} cannot be blocked: only a FIFO link on ns-2's clock can"
-            ));
-        }
+        let link = ns2_clock_link(&mut self.links, &self.link_names, l, " cannot be blocked")?;
         if blocked {
             link.ns2_block();
             return Ok(());
