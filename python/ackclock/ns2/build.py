@@ -118,6 +118,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                                            " (delay_pkt_) after the link ($ns link-lossmodel)"),
                                sim.links[i].loss_where)
             if d is not None:
+                _check_module_path(sim, sim.links[i], d, flows)
                 links[i].loss = loss_from_table(str(d["kind"]), d)
     for i, model in bare:
         d = _bare_list_loss(sim, sim.links[i], model, flows)
@@ -144,6 +145,36 @@ def _hops(sim: Simulator, start: str) -> dict[str, int]:
     return hops
 
 
+def _crosses(sim: Simulator, link: SimplexLink, src: str, dst: str) -> bool:
+    """Whether packets from node `src` to node `dst` cross `link` (static routing by hop
+    count: the link lies on a shortest path)."""
+    d = _hops(sim, src)
+    back = _hops(sim, link.dst.name)
+    a = link.src.name
+    return dst in d and a in d and dst in back and d[a] + 1 + back[dst] == d[dst]
+
+
+def _check_module_path(sim: Simulator, link: SimplexLink, d: dict[str, object],
+                       flows: list[Flow]) -> None:
+    """ns-2.35's ErrorModule classifies by `fid_`, which a TCP sink copies into its ACKs
+    (`TcpSink::ack`), so a model on the ACKs' path counts and drops ACKs; the engine's
+    `drop_list` numbers a flow's data packets only. Such a model is refused rather than
+    silently dropping nothing."""
+    flow = next((f for f in flows if f.name == d.get("flow")), None)
+    if flow is None or flow.two_way or flow.kind == "udp":
+        return
+    if not _crosses(sim, link, flow.from_, flow.to) and _crosses(sim, link, flow.to, flow.from_):
+        raise Ns2Error(unsupported(f"a loss model bound to flow id {_fid_of(sim, flow, flows)} on"
+                                   f" link {link.src.name}->{link.dst.name}, which only its"
+                                   " ACKs cross (only a flow's data packets)"),
+                       link.loss_where)
+
+
+def _fid_of(sim: Simulator, flow: Flow, flows: list[Flow]) -> int:
+    index = flows.index(flow)
+    return next((_fid(a) for a in sim.agents if a.flow == index and isinstance(a, TcpAgent)), -1)
+
+
 def _bare_list_loss(sim: Simulator, link: SimplexLink, model: ListErrorModel,
                     flows: list[Flow]) -> dict[str, object] | None:
     """An ErrorModel/List placed on a link by itself (`$ns lossmodel`, `link-lossmodel`):
@@ -153,15 +184,8 @@ def _bare_list_loss(sim: Simulator, link: SimplexLink, model: ListErrorModel,
     `drop_list` on that flow, as for a List bound in an ErrorModule (errmodule.py)."""
     if not model.drops:
         return None
-    a, b = link.src.name, link.dst.name
-
-    def crosses(src: str, dst: str) -> bool:
-        d = _hops(sim, src)
-        back = _hops(sim, b)
-        return dst in d and a in d and dst in back and d[a] + 1 + back[dst] == d[dst]
-
-    data = [f for f in flows if crosses(f.from_, f.to)]
-    acks = [f for f in flows if f.kind != "udp" and crosses(f.to, f.from_)]
+    data = [f for f in flows if _crosses(sim, link, f.from_, f.to)]
+    acks = [f for f in flows if f.kind != "udp" and _crosses(sim, link, f.to, f.from_)]
     if len(data) != 1 or acks or data[0].two_way:
         raise Ns2Error(unsupported(f"{model.cls} as a link's loss model, crossed by"
                                    f" {len(data)} flows' data and {len(acks)} flows' ACKs"
