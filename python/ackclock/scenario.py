@@ -184,6 +184,9 @@ class DropList:
     mark_ecn: bool | None = None
     # As Periodic's.
     delay: Time | None = None
+    # Take the flow's ACKs crossing the link (numbered from 1 as they reach the model)
+    # instead of its data: ns-2's ErrorModule on the ACKs' path.
+    acks: bool | None = None
     kind: ClassVar[str] = "drop_list"
 
 
@@ -681,8 +684,15 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
                _U64, f"{path}.packets[{i}]")
         for i, n in enumerate(loss.packets)
     ]
+    acks: dict[str, bool] = {}
+    if loss.acks is not None:
+        if not isinstance(loss.acks, bool):
+            raise ScenarioError(f"expected true or false, got {quote(loss.acks)}",
+                                path=f"{path}.acks")
+        if loss.acks:
+            acks = {"acks": True}
     return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets,
-            **_mark_ecn(loss.mark_ecn, path), **_delay(loss.delay, path)}
+            **_mark_ecn(loss.mark_ecn, path), **_delay(loss.delay, path), **acks}
 
 
 def _delay(value: Any, path: str) -> dict[str, int]:

@@ -289,6 +289,9 @@ LOSS: Mapping[str, Mapping[str, Key]] = {
         "flow": Key("string", "the flow's name", required=True),
         "packets": Key("counts", "its data transmissions to drop, numbered from 1",
                        required=True),
+        "acks": Key("bool", "take the flow's ACKs crossing this direction instead, numbered"
+                    " from 1 as they reach it (ns-2's ErrorModule on the ACKs' path); default"
+                    " false"),
         "mark_ecn": Key("bool", "mark them Congestion Experienced and let them pass instead"
                         " (ns-2's markecn_); default false"),
         "delay": Key("time", "delay them this long instead of dropping them (ns-2's"

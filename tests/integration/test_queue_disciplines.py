@@ -22,6 +22,24 @@ def test_reverse_loss_loses_acks_not_data() -> None:
     assert res.flows.goodput_mbps.iloc[0] > 1.0
 
 
+def test_a_drop_list_of_acks_loses_exactly_those_acks() -> None:
+    net = ac.Network("acklist", profile="ns2")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="10ms",
+             reverse_loss={"kind": "drop_list", "flow": "f", "packets": [1, 5, 9],
+                           "acks": True})
+    net.tcp("f", "a", "b")
+    res = net.run(duration="6s")
+    q = res.queues.set_index("link")
+    assert q.loc["a->b", "lost_packets"] == 0
+    assert q.loc["b->a", "lost_packets"] == 3
+    f = res.flows.iloc[0]
+    assert f.acks_dropped == 3
+    # The first ACK lost: the first segment times out (ns-2's 3 s initial RTO) and is sent
+    # again; the later two are covered by the next cumulative ACKs.
+    assert (f.timeouts, f.packets_retransmitted) == (1, 1)
+
+
 def dumbbell(queue: str, *, flows: int = 4, delay: str = "20ms", profile: str = "ns2",
              tcp: dict[str, object] | None = None, **link: object) -> ac.Network:
     net = ac.Network(f"q-{queue}", profile=profile)

@@ -1,7 +1,8 @@
 """An `ErrorModel/List` placed on a link by itself (`$ns lossmodel`, `$ns link-lossmodel`),
 not in an ErrorModule, as ns-2.35's rfc793edu suite places one: `ListErrorModel::corrupt`
 numbers every packet crossing the link. Live against ns-2.35 where one flow's data alone
-cross it (the engine's `drop_list` on that flow); refused in one line otherwise."""
+cross it (the engine's `drop_list` on that flow) or its ACKs alone (the list with `acks`);
+refused in one line otherwise."""
 
 from __future__ import annotations
 
@@ -67,5 +68,20 @@ def test_a_bare_list_crossed_by_two_flows_is_refused(ns2: Any) -> None:
     assert r.code == 2
     assert r.err.strip() == (
         "ackclock: error: script.tcl:12: ErrorModel/List as a link's loss model, crossed by 2"
-        " flows' data and 0 flows' ACKs (only one one-way flow's data) is not supported by"
+        " flows' data and 0 flows' ACKs (only one one-way flow's data or ACKs) is not supported by"
         " ackclock yet")
+
+
+@pytest.mark.parametrize(("agent", "sink", "drops"), [
+    ("TCP/Reno", "TCPSink", "0"),
+    ("TCP/Newreno", "TCPSink/DelAck", "5 6 7"),
+    ("TCP/Sack1", "TCPSink/Sack1", "12 30"),
+])
+def test_a_bare_list_on_the_acks_path_drops_those_acks_as_ns2(vs_ns2: Any, agent: str,
+                                                               sink: str, drops: str) -> None:
+    script = SCRIPT.format(agent=agent, sink=sink, how="lossmodel", drops=drops, second="")
+    both = vs_ns2(script.replace("$ns lossmodel $lm $n1 $n2", "$ns lossmodel $lm $n2 $n1"))
+    lines = both.same("out.tr")["out.tr"].splitlines()
+    dropped = [line.split() for line in lines if line.startswith("d ")]
+    # the listed ACKs, counted from 0, lost on n2 -> n1
+    assert [(d[2], d[3], d[4]) for d in dropped] == [("2", "1", "ack")] * len(drops.split())

@@ -159,13 +159,3 @@ def test_a_fulltcp_connection_ignores_syn_false(ns2):
     r = ns2("Agent/TCP set syn_ false\n" + FULL % "16")
     assert r.code == 0, r.err
     assert dropped(r.file("out.tr")) == [1 + 14 * 536]
-
-
-def test_a_model_on_the_acks_path_of_a_one_way_tcp_is_refused(ns2):
-    # ns-2's ErrorModule would count and drop the sink's ACKs (they carry the data's fid_);
-    # the engine's drop list numbers data packets: refused, not silently ignored.
-    r = ns2(ONE_FLOW + (DROPS % ("List", "$m droplist {3 5}")).replace(
-        "[$ns link $n0 $n1] errormodule", "[$ns link $n1 $n0] errormodule"))
-    assert r.code == 2
-    assert "which only its ACKs cross" in r.err
-    assert "flow id 1 on link" in r.err

@@ -290,6 +290,10 @@ pub enum LossConfig {
         /// `delay_pkt_`: `schedule(target_, p, delay_)`); only at the link's entry.
         #[serde(default, skip_serializing_if = "is_zero_u64")]
         delay_ps: u64,
+        /// Take the flow's ACKs that cross this link direction, numbered from 1 as they
+        /// reach the model, instead of its data (ns-2.35's `ErrorModule` on the ACKs' path).
+        #[serde(default, skip_serializing_if = "is_false")]
+        acks: bool,
     },
     /// Each byte corrupted with probability `p`: a packet of n bytes is lost with
     /// probability 1 - (1 - p)^n (ns-2 `ErrorModel` unit byte, ns-3 `RateErrorModel` bytes).

@@ -262,6 +262,7 @@ fn a_lost_syn_ack_is_answered_again() {
         packets: vec![1],
         mark_ecn: false,
         delay_ps: 0,
+        acks: false,
     });
     let mut sim = Simulator::new(sc).unwrap();
     sim.run();

@@ -38,6 +38,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         packets: drops.to_vec(),
         mark_ecn: false,
         delay_ps: 0,
+        acks: false,
     });
     let mut tcp = ns2_tcp();
     tcp.variant = serde_json::from_value(serde_json::Value::from(variant)).expect("a variant");

@@ -118,7 +118,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                                            " (delay_pkt_) after the link ($ns link-lossmodel)"),
                                sim.links[i].loss_where)
             if d is not None:
-                _check_module_path(sim, sim.links[i], d, flows)
+                _on_acks_path(sim, sim.links[i], d, flows)
                 links[i].loss = loss_from_table(str(d["kind"]), d)
     for i, model in bare:
         d = _bare_list_loss(sim, sim.links[i], model, flows)
@@ -154,20 +154,22 @@ def _crosses(sim: Simulator, link: SimplexLink, src: str, dst: str) -> bool:
     return dst in d and a in d and dst in back and d[a] + 1 + back[dst] == d[dst]
 
 
-def _check_module_path(sim: Simulator, link: SimplexLink, d: dict[str, object],
-                       flows: list[Flow]) -> None:
+def _on_acks_path(sim: Simulator, link: SimplexLink, d: dict[str, object],
+                  flows: list[Flow]) -> None:
     """ns-2.35's ErrorModule classifies by `fid_`, which a TCP sink copies into its ACKs
-    (`TcpSink::ack`), so a model on the ACKs' path counts and drops ACKs; the engine's
-    `drop_list` numbers a flow's data packets only. Such a model is refused rather than
-    silently dropping nothing."""
+    (`TcpSink::ack`), so on a link that only a one-way flow's ACKs cross, its model counts and
+    takes ACKs: the engine's `drop_list` with `acks` (set in `d`). Marking or delaying ACKs
+    is refused."""
     flow = next((f for f in flows if f.name == d.get("flow")), None)
     if flow is None or flow.two_way or flow.kind == "udp":
         return
-    if not _crosses(sim, link, flow.from_, flow.to) and _crosses(sim, link, flow.to, flow.from_):
-        raise Ns2Error(unsupported(f"a loss model bound to flow id {_fid_of(sim, flow, flows)} on"
-                                   f" link {link.src.name}->{link.dst.name}, which only its"
-                                   " ACKs cross (only a flow's data packets)"),
-                       link.loss_where)
+    if _crosses(sim, link, flow.from_, flow.to) or not _crosses(sim, link, flow.to, flow.from_):
+        return
+    if d.get("mark_ecn") or d.get("delay"):
+        raise Ns2Error(unsupported(f"a loss model marking or delaying flow id"
+                                   f" {_fid_of(sim, flow, flows)}'s ACKs on link"
+                                   f" {link.src.name}->{link.dst.name}"), link.loss_where)
+    d["acks"] = True
 
 
 def _fid_of(sim: Simulator, flow: Flow, flows: list[Flow]) -> int:
@@ -181,20 +183,30 @@ def _bare_list_loss(sim: Simulator, link: SimplexLink, model: ListErrorModel,
     ns-2.35's `ListErrorModel::corrupt` numbers every packet that crosses the link (from 0).
     When the data of exactly one flow and nothing else cross it (static routing by hop
     count; its ACKs go the other way), that numbering is the flow's: the engine's
-    `drop_list` on that flow, as for a List bound in an ErrorModule (errmodule.py)."""
+    `drop_list` on that flow, as for a List bound in an ErrorModule (errmodule.py); when only
+    one one-way flow's ACKs cross it, the list numbers those ACKs (`acks`)."""
     if not model.drops:
         return None
     data = [f for f in flows if _crosses(sim, link, f.from_, f.to)]
     acks = [f for f in flows if f.kind != "udp" and _crosses(sim, link, f.to, f.from_)]
+    if not data and len(acks) == 1 and not acks[0].two_way:
+        # Only one one-way flow's ACKs cross: the model numbers them.
+        data, acks, on_acks = acks, [], True
+    else:
+        on_acks = False
     if len(data) != 1 or acks or data[0].two_way:
         raise Ns2Error(unsupported(f"{model.cls} as a link's loss model, crossed by"
                                    f" {len(data)} flows' data and {len(acks)} flows' ACKs"
-                                   " (only one one-way flow's data)"), link.loss_where)
+                                   " (only one one-way flow's data or ACKs)"), link.loss_where)
     for var in ("markecn_", "delay_pkt_"):
         if to_bool(model.vars.get(var, "false")):
             raise Ns2Error(unsupported(f"{model.cls} {var} true as a link's loss model (only"
                                        " in an ErrorModule)"), link.loss_where)
-    return {"kind": "drop_list", "flow": data[0].name, "packets": [n + 1 for n in model.drops]}
+    out: dict[str, object] = {"kind": "drop_list", "flow": data[0].name,
+                              "packets": [n + 1 for n in model.drops]}
+    if on_acks:
+        out["acks"] = True
+    return out
 
 
 def _initiator_side(sim: Simulator, link: SimplexLink, flows: list[Flow]) -> set[str]:

@@ -1,6 +1,9 @@
 //! Deterministic drops of chosen packets of one flow, for forcing the classic loss patterns
-//! (Fall & Floyd 1996: one to four drops in a window). Packets are numbered from 1 in the
-//! order the flow sends its data packets, retransmissions included.
+//! (Fall & Floyd 1996: one to four drops in a window). Data packets are numbered from 1 in
+//! the order the flow sends them, retransmissions included. With `acks`, the model takes the
+//! flow's acknowledgements instead, numbered from 1 in the order they reach this model: ns-2's
+//! `ErrorModule` classifies by `fid_`, which a sink copies into its ACKs (ns-2.35
+//! `TcpSink::ack`), and `ListErrorModel::corrupt` counts the packets it is offered.
 
 use crate::ids::FlowId;
 use crate::packet::{Packet, PacketKind};
@@ -10,19 +13,75 @@ pub struct DropList {
     flow: FlowId,
     /// Sorted, deduplicated transmission numbers to drop.
     packets: Vec<u64>,
+    /// Take the flow's ACKs (counted in `acks_seen`) instead of its data.
+    acks: bool,
+    acks_seen: u64,
 }
 
 impl DropList {
-    pub fn new(flow: FlowId, mut packets: Vec<u64>) -> DropList {
+    pub fn new(flow: FlowId, packets: Vec<u64>) -> DropList {
+        DropList::with_acks(flow, packets, false)
+    }
+
+    /// A list of the flow's ACKs (`acks`) or of its data transmissions.
+    pub fn with_acks(flow: FlowId, mut packets: Vec<u64>, acks: bool) -> DropList {
         packets.sort_unstable();
         packets.dedup();
-        DropList { flow, packets }
+        DropList {
+            flow,
+            packets,
+            acks,
+            acks_seen: 0,
+        }
     }
 
     #[inline]
     pub fn drops(&mut self, pkt: &Packet) -> bool {
-        pkt.flow == self.flow
-            && pkt.kind != PacketKind::TcpAck
-            && self.packets.binary_search(&(pkt.nth as u64)).is_ok()
+        if pkt.flow != self.flow {
+            return false;
+        }
+        if self.acks {
+            if pkt.kind != PacketKind::TcpAck {
+                return false;
+            }
+            self.acks_seen += 1;
+            return self.packets.binary_search(&self.acks_seen).is_ok();
+        }
+        pkt.kind != PacketKind::TcpAck && self.packets.binary_search(&(pkt.nth as u64)).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packet(flow: FlowId, kind: PacketKind) -> Packet {
+        Packet {
+            kind,
+            ..Packet::test_udp(0, flow.0, 40)
+        }
+    }
+
+    #[test]
+    fn an_ack_list_counts_the_flows_acks_it_is_offered() {
+        let mut m = DropList::with_acks(FlowId(0), vec![2, 3], true);
+        let ack = packet(FlowId(0), PacketKind::TcpAck);
+        let data = packet(FlowId(0), PacketKind::TcpData);
+        let other = packet(FlowId(1), PacketKind::TcpAck);
+        // data and other flows' ACKs neither count nor drop
+        assert!(!m.drops(&data));
+        assert!(!m.drops(&other));
+        let got: Vec<bool> = (0..4).map(|_| m.drops(&ack)).collect();
+        assert_eq!(got, [false, true, true, false]);
+    }
+
+    #[test]
+    fn a_data_list_takes_transmission_numbers_and_never_acks() {
+        let mut m = DropList::new(FlowId(0), vec![2]);
+        let mut data = packet(FlowId(0), PacketKind::TcpData);
+        data.nth = 2;
+        assert!(m.drops(&data));
+        let ack = packet(FlowId(0), PacketKind::TcpAck);
+        assert!(!m.drops(&ack));
     }
 }

@@ -446,10 +446,12 @@ fn build_link(
             packets,
             mark_ecn,
             delay_ps,
+            acks,
         }) => {
-            link.set_loss(AnyLoss::DropList(DropList::new(
+            link.set_loss(AnyLoss::DropList(DropList::with_acks(
                 FlowId(*flow),
                 packets.clone(),
+                *acks,
             )));
             link.set_loss_marks_ecn(*mark_ecn);
             link.set_loss_delay(SimDuration(*delay_ps));
