@@ -91,6 +91,9 @@ class Simulation:
         the packets that start from now on (ns-2's ``$ns bandwidth`` / ``$ns delay``)."""
     def ns2_nam_times(self, trace: int) -> bool:
         """Packet trace ``trace`` writes nam's times (%.15g of ns-2's clock)."""
+    def ns2_event_trace(self, flow: int, trace: int, node: int, peer: int) -> bool:
+        """Flow ``flow``'s TCP agent (at node ``node``, its peer at ``peer``) writes its
+        congestion events (ns-2's ``E`` lines) into packet trace ``trace``."""
     def ns2_tcp_window(self, flow: int, window: float) -> bool:
         """A one-way TCP flow's window during the run (ns-2's window_), at most its first."""
     def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:

@@ -225,3 +225,33 @@ def test_full_tcp_dupack_threshold_is_tcprexmtthresh(vs_ns2: Any, cls: str) -> N
     dups = [f for f in later[:resent] if f[0] == "r" and f[4] == "ack" and f[12] == drop[10]]
     assert len(dups) == 3
     assert float(later[resent][1]) - float(dups[-1][1]) > 0.2
+
+
+# `$ns eventtrace-all` after `trace-all` (ns-2.35 tcl/lib/ns-lib.tcl): each TCP agent made after
+# it writes its congestion events into trace-all's file (`Agent/TCP instproc init`,
+# create-eventtrace), `E time addr daddr TCP type fid t_seqno_ int(cwnd_)`
+# (TcpAgent::trace_event), between the arrival that caused them and what they send:
+# FullTcpAgent's FAST_RETX (fast_retransmit; Tahoe's before its slowdown), SackFullTcpAgent's
+# FAST_RECOVERY, slowdown's SLOW_START (a cut to one segment or within slow start: timeouts,
+# Tahoe). The SCRIPT run, whole trace-all with its events.
+@pytest.mark.parametrize("cls", ["FullTcp", "FullTcp/Newreno", "FullTcp/Tahoe", "FullTcp/Sack"])
+def test_full_tcp_events_are_ns2s(vs_ns2: Any, cls: str) -> None:
+    queues = ("    set tf [open out.tr w]\n    $ns trace-queue $r1 $k1 $tf\n"
+              "    $ns trace-queue $r1 $s1 $tf\n")
+    assert queues in SCRIPT
+    script = SCRIPT.replace(queues, "").replace("CLASS", cls).replace(
+        "set ns [new Simulator]\n", "set ns [new Simulator]\n    set tf [open out.tr w]\n"
+        "    $ns trace-all $tf\n    $ns eventtrace-all\n")
+    got = vs_ns2(script).same("out.tr")
+    events = [line.split() for line in got["out.tr"].splitlines() if line.startswith("E ")]
+    kinds = {f[5] for f in events}
+    assert {"FAST_RETX", "SLOW_START"} <= kinds
+    assert ("FAST_RECOVERY" in kinds) == (cls == "FullTcp/Sack")
+    assert {tuple(f[2:5]) for f in events} == {("0", "3", "TCP")}  # addr, daddr
+
+
+def test_testreno_full_suite_events(suite_states: Any) -> None:
+    """ns-2.35's test-suite-testReno-full: its FullTcp tests' traces with their E lines."""
+    tests = {"Tahoe_FullTCP", "Reno_FullTCP", "NewReno_FullTCP", "Tahoe_FullTCP2",
+             "Reno_FullTCP2", "NewReno_FullTCP2"}
+    assert suite_states("testReno-full", tests) == dict.fromkeys(tests, ("identical", ""))

@@ -358,7 +358,7 @@ def test_fulltcp_connection_matches_ns2(tmp_path, variant):
     assert "+ 0.125352 2 1 ack 40 ------- 1 2.0 0.0 0 1" in ns_trace  # the SYN-ACK
 
 
-# tracevar, add-agent-trace, monitor-agent-trace and eventtrace-all (empty for wired agents),
+# tracevar, add-agent-trace, monitor-agent-trace and eventtrace-all (empty: no congestion event),
 # and what a TCP agent's state variables hold before the run.
 AGENT_TRACES = """
     set ns [new Simulator]

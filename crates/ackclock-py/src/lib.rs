@@ -307,6 +307,13 @@ impl Simulation {
         self.sim.ns2_nam_times(trace)
     }
 
+    /// `$ns eventtrace-all`: flow `flow`'s TCP agent (at node `node`, its peer at `peer`)
+    /// writes its congestion events (ns-2's `E` lines) into packet trace `trace`; false if
+    /// that is no ns-2 trace or the flow no TCP flow.
+    fn ns2_event_trace(&mut self, flow: usize, trace: usize, node: u32, peer: u32) -> bool {
+        self.sim.ns2_event_trace(flow, trace, node, peer)
+    }
+
     /// Flow `flow`'s CBR sends every `seconds` (ns-2's interval_ as its double) on ns-2's
     /// clock; false if it is no CBR without jitter.
     fn ns2_cbr_interval(&mut self, flow: usize, seconds: f64) -> PyResult<bool> {

@@ -87,6 +87,7 @@ class Simulator(TclObject):
         # engine is built: starts and stops, FTP produce.
         self.pending: list[Callable[[], None]] = []
         self.trace_all: str | None = None
+        self.event_trace: str | None = None  # eventtrace-all's channel
         self.nam_channel: str | None = None
         self.agent_lines: list[tuple[Agent, Callable[[], str]]] = []
         self.nam_layout = nam.NamLayout()
@@ -463,10 +464,18 @@ class Simulator(TclObject):
         self.packet_traces.append(_PacketTrace(channel, None, convert=nam.Converter()))
 
     def cmd_eventtrace_all(self, channel: str = "") -> None:
-        """``$ns eventtrace-all $file``: ns-2 writes event lines only for agents that report
-        events (wireless and some routing agents); for wired TCP and UDP agents the file stays
-        empty, as here."""
+        """``$ns eventtrace-all [$file]`` (ns-2.35 tcl/lib/ns-lib.tcl): the TCP agents made
+        from now on get an event trace (``Agent/TCP instproc init``, ``create-eventtrace``)
+        into ``$file``, or without one into trace-all's file. FullTcp agents write their
+        congestion events there (``E`` lines, ``TcpAgent::trace_event``: see FullTcpAgent);
+        one-way TCP agents' events are not written yet. UDP agents report none."""
         self._before_run("eventtrace-all")
+        if not channel:
+            if self.trace_all is None:
+                # ns-lib.tcl reads traceAllFile_, which only trace-all sets.
+                raise TclError('can\'t read "traceAllFile_": no such variable')
+            channel = self.trace_all
+        self.event_trace = channel
 
     def cmd_add_agent_trace(self, agent: str, name: str, channel: str = "") -> None:
         """``$ns add-agent-trace $tcp tcp``: names the agent in its trace file (``a`` line)."""
@@ -796,6 +805,7 @@ class Simulator(TclObject):
             # nam's times are ns-2's double clock printed %.15g (nam.py).
             if t.convert is not None:
                 self.engine.ns2_nam_times(i)
+        self._event_traces()
         for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))
@@ -804,6 +814,23 @@ class Simulator(TclObject):
                 self.engine.keep_queue_integrals(link.index)
         for call in self.pending:
             call()
+
+    def _event_traces(self) -> None:
+        """The FullTcp agents made after ``eventtrace-all`` write their ``E`` lines into
+        its file, which must be trace-all's (the packet trace the engine writes them into
+        in order with the packet lines)."""
+        for a in self.agents:
+            channel = getattr(a, "event_channel", None)
+            if channel is None or a.flow is None or not isinstance(a, FullTcpAgent):
+                continue
+            index = next((i for i, t in enumerate(self.packet_traces)
+                          if t.channel == channel and t.links is None and t.convert is None),
+                         None)
+            if index is None:
+                raise Ns2Error(unsupported("eventtrace-all into a file other than trace-all's"
+                                           f" with {a.cls} agents"), a.created_at)
+            if not self.engine.ns2_event_trace(a.flow, index, a.cmd_addr(), a.cmd_dst_addr()):
+                raise Ns2Error(f"{a.cls} {a.handle}: no event trace")
 
     def _engine_flow_indices(self, flows: list[Any], engine_flows: list[dict[str, Any]]) -> None:
         """The engine's index of each agent's flow: a two-way connection (FullTcp) is two

@@ -698,6 +698,7 @@ impl Simulator {
                 sent: &mut sent,
             };
             sender.on_timeout(now, &mut out, &mut self.counters[f.idx()]);
+            self.agent_events(f);
             self.send_pooled(sent);
         }
         self.sync_timers(f);

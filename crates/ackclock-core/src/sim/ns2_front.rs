@@ -248,6 +248,46 @@ impl Simulator {
         self.arrive(l, at, c);
     }
 
+    /// `$ns eventtrace-all` (ns-2.35 `Simulator create-eventtrace`, `TcpAgent::trace_event`):
+    /// flow `f`'s agent, at node `node` and connected to one at `peer`, writes its congestion
+    /// events into ns-2 packet trace `w` (`tcp/sender/events.rs`). False if `w` is no ns-2
+    /// trace or `f` no TCP flow.
+    pub fn ns2_event_trace(&mut self, f: usize, w: usize, node: u32, peer: u32) -> bool {
+        let Some(Agent::Tcp { sender, .. }) = self.flows.get_mut(f).map(|x| &mut x.agent) else {
+            return false;
+        };
+        let Some(t) = self.traces.as_mut() else {
+            return false;
+        };
+        if !t.trace_agent_events(f, w, node, peer) {
+            return false;
+        }
+        sender.trace_events(true);
+        true
+    }
+
+    /// Writes the events flow `f`'s sender collected, at the current time.
+    #[inline]
+    pub(super) fn agent_events(&mut self, f: FlowId) {
+        let Agent::Tcp { sender, .. } = &mut self.flows[f.idx()].agent else {
+            return;
+        };
+        if sender.has_events() {
+            self.write_agent_events(f);
+        }
+    }
+
+    #[cold]
+    fn write_agent_events(&mut self, f: FlowId) {
+        let mut events = Vec::new();
+        if let Agent::Tcp { sender, .. } = &mut self.flows[f.idx()].agent {
+            sender.take_events(&mut events);
+        }
+        if let Some(t) = self.traces.as_mut() {
+            t.agent_events(self.now, f.idx(), &events);
+        }
+    }
+
     /// Packet trace `w` writes its times as a nam trace does (`%.15g` of ns-2's clock);
     /// false if there is no such ns-2 trace.
     pub fn ns2_nam_times(&mut self, w: usize) -> bool {

@@ -161,6 +161,7 @@ impl Simulator {
         if conn.sizes != sizes {
             self.full_sizes_known(c, sizes);
         }
+        self.full_events(c);
         self.send_full(out);
         self.sync_timers(flows[0]);
         self.sync_timers(flows[1]);
@@ -195,10 +196,20 @@ impl Simulator {
         if self.full[c].sizes != sizes {
             self.full_sizes_known(c, sizes);
         }
+        self.full_events(c);
         self.send_full(out);
         self.sync_timers(own);
         self.sync_timers(other);
         done
+    }
+
+    /// The congestion events connection `c`'s senders traced (ns-2's `E` lines), written
+    /// before the packets the same event sends.
+    #[inline]
+    fn full_events(&mut self, c: usize) {
+        for f in self.full[c].flows {
+            self.agent_events(f);
+        }
     }
 
     /// Sends the packets a connection's endpoints wrote into `out`, and keeps the vector.
@@ -274,6 +285,7 @@ impl Simulator {
         let mut out = std::mem::take(&mut self.scratch);
         let ep = endpoint(&mut self.flows, &mut self.counters, i.idx(), j.idx());
         conn.open(self.now, ep, &mut out);
+        self.full_events(c as usize);
         self.send_full(out);
         self.sync_timers(i);
         self.sync_timers(j);
@@ -310,6 +322,7 @@ impl Simulator {
         }
         let ep = endpoint(&mut self.flows, &mut self.counters, own.idx(), other.idx());
         ep.sender.advance_to(limit, now, &mut out, ep.sent);
+        self.full_events(c);
         self.send_full(out);
         self.sync_timers(own);
         self.sync_timers(other);

@@ -82,6 +82,7 @@ use crate::time::{SimDuration, SimTime};
 const NS3_CWR: bool = false;
 
 mod app;
+pub mod events;
 mod linux;
 mod ns2_linux;
 mod ns2_vegas;
@@ -319,6 +320,9 @@ pub struct TcpSender {
     recovery_burst: Option<u32>,
     /// `ns2_full_tcp`: when the last data segment left (`FullTcpAgent`'s `last_send_time_`).
     last_data_sent: Option<SimTime>,
+    /// ns-2's event trace (`sender/events.rs`): whether to collect, and what was collected.
+    event_trace: bool,
+    events: Vec<events::AgentEvent>,
     /// `ns2_full_tcp`: the connection's part of `FullTcpAgent::predict_ok` holds for the pure
     /// ACK being handed over (`set_header_prediction`), and whether that ACK then takes
     /// `FullTcpAgent::recv`'s header-prediction path (see `on_new_ack`).
@@ -791,6 +795,8 @@ impl TcpSender {
         if let (true, Some(last)) = (quiet, self.last_data_sent) {
             let rtxcur = self.rtt.ns2_rtxcur().unwrap_or_else(|| self.rtt.base_rto());
             if self.rtt.ns2_idle(last, now) > rtxcur {
+                let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);
+                self.slowdown_event(before, ssthresh, self.window_init);
                 self.w.cwnd = self.window_init;
                 self.cong_action_pending = true;
             }

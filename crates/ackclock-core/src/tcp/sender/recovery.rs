@@ -5,6 +5,7 @@
 //! RFC 5681 section 3.1). ns-2.35: tcp/tcp.cc (`TcpAgent::newack`, `dupack_action`,
 //! `slowdown`, `timeout`), tcp/tcp-reno.cc, tcp/tcp-newreno.cc.
 
+use super::events::AgentEventKind;
 use super::*;
 
 impl TcpSender {
@@ -25,7 +26,11 @@ impl TcpSender {
         if self.in_recovery || self.ecn_recover.is_some_and(|r| ack <= r) {
             return;
         }
+        let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);
         self.w.cwnd = self.reduce_window();
+        if self.full_tcp {
+            self.slowdown_event(before, ssthresh, self.w.cwnd);
+        }
         self.last_cut_dupack = false; // ns-2's CWND_ACTION_ECN
         self.ecn_recover = Some(self.maxseq);
         self.cwr_pending = true;
@@ -57,7 +62,11 @@ impl TcpSender {
                 // runs before the ACK ends fast recovery's inflation).
                 self.w.cwnd += self.dupwnd;
             }
+            let (before, ssthresh) = (self.traced_cwnd(), self.w.ssthresh);
             self.w.cwnd = self.reduced_window();
+            if self.full_tcp {
+                self.slowdown_event(before, ssthresh, self.w.cwnd);
+            }
             self.recover = Some(self.maxseq);
             self.last_action = LastAction::Ecn;
             self.cwr_pending = true;
@@ -93,7 +102,9 @@ impl TcpSender {
         self.last_action = LastAction::Dupack;
         c.fast_retransmits += 1;
         self.timed = None;
+        let (before, ssthresh_before) = (self.traced_cwnd(), self.w.ssthresh);
         if self.full_tcp && self.recovery.is_tahoe() {
+            self.slowdown_event(before, ssthresh_before, 1.0);
             // TahoeFullTcpAgent::dupack_action's ECN branch: slowdown(CLOSE_CWND_ONE),
             // set_rtx_timer, t_seqno_ = highest_ack_, and nothing sent now (recv drops the
             // segment): the next duplicate's send_much retransmits (`on_dupack`).
@@ -112,6 +123,8 @@ impl TcpSender {
             let half = self.reduced_window();
             self.w.ssthresh = ssthresh;
             self.w.cwnd = half;
+            self.slowdown_event(before, ssthresh_before, half);
+            self.event_at(AgentEventKind::FastRetx, half);
             self.dupwnd = 0.0;
             self.in_recovery = true;
             self.first_partial = true;
@@ -215,6 +228,7 @@ impl TcpSender {
                 // recov_maxburst_ (2) segments per ACK until recovery ends (ack_action);
                 // FullTcpAgent::newack restarts the timer on every new ACK; recv does not open
                 // cwnd_ on it (tcl/lib/ns-default.tcl: open_cwnd_on_pack_ false for Newreno).
+                self.event(AgentEventKind::FastRetx);
                 self.emit(self.una, now, out, c);
                 self.recover = Some(self.maxseq);
                 self.last_cut_dupack = true;
@@ -401,6 +415,11 @@ impl TcpSender {
             }
             return;
         }
+        let (before, ssthresh_before) = (self.traced_cwnd(), self.w.ssthresh);
+        if self.full_tcp && self.recovery.is_tahoe() {
+            // TahoeFullTcpAgent::dupack_action traces FAST_RETX before its slowdown.
+            self.event(AgentEventKind::FastRetx);
+        }
         let reduced = self.reduce_window();
         self.recover = Some(self.maxseq);
         self.last_cut_dupack = true; // FullTcpAgent::fast_retransmit: CWND_ACTION_DUPACK
@@ -412,6 +431,9 @@ impl TcpSender {
         }
         if self.recovery.is_tahoe() {
             // Fast retransmit, then slow start from one segment, going back N.
+            if self.full_tcp {
+                self.slowdown_event(before, ssthresh_before, 1.0);
+            }
             self.w.cwnd = 1.0;
             self.timed = None;
             self.nxt = self.una;
@@ -423,6 +445,9 @@ impl TcpSender {
         if self.full_tcp && self.recovery != Recovery::Sack {
             // FullTcpAgent::dupack_action: slowdown halves cwnd_, then cwnd_ = ssthresh_ +
             // dupacks_ (a traced cwnd_ shows both); the window sent by is the same.
+            // slowdown's SLOW_START, then fast_retransmit's FAST_RETX with the halved cwnd_.
+            self.slowdown_event(before, ssthresh_before, reduced);
+            self.event_at(AgentEventKind::FastRetx, reduced);
             self.cwnd_step = Some(reduced);
             self.w.cwnd = self.w.ssthresh;
         }
@@ -667,6 +692,11 @@ impl TcpSender {
             self.last_action = LastAction::Timeout;
         }
         self.set_ca_state(now, CaState::Loss);
+        if self.full_tcp {
+            // FullTcpAgent::timeout_action: slowdown(...CLOSE_CWND_RESTART or _ONE) leaves
+            // cwnd_ at one segment, SLOW_START with t_seqno_ before it goes back.
+            self.slowdown_event(f64::INFINITY, 0.0, 1.0);
+        }
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;

@@ -25,6 +25,7 @@
 //!   `pipectrl_`: its `send_much` is forced for the first segment, and pipe control, with a
 //!   `pipe_` no longer counted down, holds the rest until the next new ACK ends it.
 
+use super::events::AgentEventKind;
 use super::*;
 
 /// `SackFullTcpAgent`'s state beside the sender's own.
@@ -132,7 +133,11 @@ impl TcpSender {
                 return; // bug_fix_: no second fast retransmit for one window of data
             }
         }
+        // FAST_RECOVERY is traced before the slowdown, FAST_RETX after it (fast_retransmit).
+        self.event(AgentEventKind::FastRecovery);
+        let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);
         self.w.cwnd = self.reduce_window(); // slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)
+        self.slowdown_event(before, ssthresh, self.w.cwnd);
         self.recover = Some(self.maxseq);
         self.last_cut_dupack = true;
         self.last_action = LastAction::Dupack;
@@ -147,6 +152,7 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        self.event(AgentEventKind::FastRetx);
         self.rto_deadline = None; // cancel_rtx_timer; output sets it again
         self.timed = None; // rtt_active_ = FALSE
         self.recover = Some(self.maxseq);

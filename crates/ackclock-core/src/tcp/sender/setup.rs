@@ -153,6 +153,8 @@ impl TcpSender {
             last_cut_dupack: false,
             recovery_burst: None,
             last_data_sent: None,
+            event_trace: false,
+            events: Vec::new(),
             max_burst: cfg.max_burst,
             timestamps: cfg.timestamps,
             bytes: cfg.window_unit == WindowUnit::Bytes,

@@ -22,6 +22,7 @@ use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
 use pcap_file::{DataLink, TsResolution};
 
 use crate::packet::Packet;
+use crate::tcp::sender::events::AgentEvent;
 use crate::time::SimTime;
 pub use ns2::{FlowLabel, TraceEvent};
 pub use pcap::FrameInfo;
@@ -114,6 +115,15 @@ impl Ord for Pending {
     }
 }
 
+/// Where a TCP agent writes its `E` lines (ns-2.35 `TcpAgent::trace_event`): the trace,
+/// the agent's node (`addr()`) and its peer's (`daddr()`).
+#[derive(Clone, Copy, Debug)]
+struct AgentEventTap {
+    writer: u16,
+    node: u32,
+    peer: u32,
+}
+
 /// One trace's wish on a link: which events it records there.
 #[derive(Clone, Copy, Debug)]
 struct Tap {
@@ -140,6 +150,8 @@ pub struct PacketTraces {
     frames: Vec<FrameInfo>,
     pending: BinaryHeap<Reverse<Pending>>,
     order: u64,
+    /// Per flow: the ns-2 trace its agent's events go to (`$ns eventtrace-all`).
+    agent_events: Vec<Option<AgentEventTap>>,
     /// The first write error; the run goes on and reports it at the end.
     error: Option<String>,
 }
@@ -218,6 +230,7 @@ impl PacketTraces {
             frames,
             pending: BinaryHeap::new(),
             order: 0,
+            agent_events: Vec::new(),
             error: None,
         })
     }
@@ -269,6 +282,66 @@ impl PacketTraces {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Flow `flow`'s agent (at node `node`, its peer at `peer`) writes its events into ns-2
+    /// trace `writer`. False if that trace is not an ns-2 trace.
+    pub fn trace_agent_events(&mut self, flow: usize, writer: usize, node: u32, peer: u32) -> bool {
+        if !matches!(
+            self.writers.get(writer).map(|w| &w.sink),
+            Some(Sink::Ns2 { .. })
+        ) {
+            return false;
+        }
+        if self.agent_events.len() <= flow {
+            self.agent_events.resize(flow + 1, None);
+        }
+        self.agent_events[flow] = Some(AgentEventTap {
+            writer: writer as u16,
+            node,
+            peer,
+        });
+        true
+    }
+
+    /// Writes flow `flow`'s agent events of time `t` (ns-2.35 `TcpAgent::trace_event`:
+    /// `E time addr daddr TCP type fid t_seqno_ int(cwnd_)`), after the transmission starts
+    /// due before then.
+    pub fn agent_events(&mut self, t: SimTime, flow: usize, events: &[AgentEvent]) {
+        let Some(Some(tap)) = self.agent_events.get(flow).copied() else {
+            return;
+        };
+        self.flush_before(t);
+        let label = &self.labels[flow];
+        let w = &mut self.writers[tap.writer as usize];
+        let Sink::Ns2 { out, line, .. } = &mut w.sink else {
+            return;
+        };
+        for e in events {
+            line.clear();
+            // A two-way connection's t_seqno_ counts bytes (FullTcpAgent).
+            let seqno = match label.full {
+                Some(fs) => fs.own.byte(e.next_seg) as i64,
+                None => e.next_seg as i64,
+            };
+            line.extend_from_slice(b"E ");
+            ns2::write_time(line, t);
+            let rest = format!(
+                " {} {} TCP {} {} {} {}\n",
+                tap.node,
+                tap.peer,
+                e.kind.name(),
+                label.fid,
+                seqno,
+                e.cwnd
+            );
+            line.extend_from_slice(rest.as_bytes());
+            if let Err(e) = out.write_all(line) {
+                self.error
+                    .get_or_insert(format!("{}: {e}", w.path.display()));
+                return;
+            }
         }
     }
 

@@ -1,0 +1,81 @@
+//! ns-2.35's event trace of FullTcp agents (`sender/events.rs`): which `trace_event` calls a
+//! fast retransmit and a timeout make, in which order, with which t_seqno_ and cwnd_.
+
+use super::*;
+use crate::tcp::sender::events::{AgentEvent, AgentEventKind};
+
+/// A FullTcp sender of `variant` opened to a 10-segment cwnd in congestion avoidance, with
+/// its events collected.
+fn full_at_10(variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.limited_transmit = false;
+    cfg.ns2_full_tcp = true;
+    let (mut s, mut out, mut c) = sender_with(&cfg, variant);
+    s.w.ssthresh = 8.0;
+    grow(&mut s, &mut out, &mut c, 10.0);
+    s.trace_events(true);
+    (s, out, c)
+}
+
+fn taken(s: &mut TcpSender) -> Vec<(AgentEventKind, u64, i64)> {
+    let mut events: Vec<AgentEvent> = Vec::new();
+    s.take_events(&mut events);
+    events
+        .iter()
+        .map(|e| (e.kind, e.next_seg, e.cwnd))
+        .collect()
+}
+
+fn three_dups(s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters) {
+    let una = s.una;
+    for i in 0..3 {
+        s.on_ack(SimTime(10_000 + i), &ackp(una), out, c);
+    }
+}
+
+#[test]
+fn reno_traces_fast_retx_after_its_slowdown() {
+    let (mut s, mut out, mut c) = full_at_10(Recovery::Reno);
+    let nxt = s.nxt;
+    assert!(!s.has_events());
+    three_dups(&mut s, &mut out, &mut c);
+    // FullTcpAgent::dupack_action: slowdown halves cwnd_ (not in slow start: no SLOW_START),
+    // then fast_retransmit traces FAST_RETX with the halved window.
+    let cwnd = (s.w.ssthresh) as i64;
+    assert_eq!(taken(&mut s), vec![(AgentEventKind::FastRetx, nxt, cwnd)]);
+}
+
+#[test]
+fn tahoe_traces_fast_retx_then_slow_start() {
+    let (mut s, mut out, mut c) = full_at_10(Recovery::Tahoe);
+    let (nxt, cwnd) = (s.nxt, s.w.cwnd as i64);
+    three_dups(&mut s, &mut out, &mut c);
+    // TahoeFullTcpAgent::dupack_action: FAST_RETX with cwnd_ before the cut, then slowdown's
+    // SLOW_START at one segment, t_seqno_ not yet moved back.
+    assert_eq!(
+        taken(&mut s),
+        vec![
+            (AgentEventKind::FastRetx, nxt, cwnd),
+            (AgentEventKind::SlowStart, nxt, 1)
+        ]
+    );
+}
+
+#[test]
+fn a_timeout_traces_slow_start_before_going_back() {
+    let (mut s, mut out, mut c) = full_at_10(Recovery::Reno);
+    let nxt = s.nxt;
+    let at = s.rto_deadline().unwrap();
+    s.on_timeout(at, &mut out, &mut c);
+    assert_eq!(taken(&mut s), vec![(AgentEventKind::SlowStart, nxt, 1)]);
+    assert_eq!(s.nxt, s.una + 1);
+}
+
+#[test]
+fn nothing_is_collected_without_the_trace() {
+    let (mut s, mut out, mut c) = full_at_10(Recovery::Tahoe);
+    s.trace_events(false);
+    three_dups(&mut s, &mut out, &mut c);
+    assert!(!s.has_events());
+}
