@@ -37,6 +37,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Queue/CoDel": "Queue",
         "Queue/PIE": "Queue",
         "Queue/PI": "Queue",
+        "Queue/REM": "Queue",
         "Queue/FQ_CoDel": "Queue",
         "Queue/SFQ": "Queue",
         "Queue/FQ": "Queue",
@@ -284,6 +285,13 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                      "w_": ("170", "double"), "qref_": ("50", "double"),
                      "mean_pktsize_": ("500", "int"), "setbit_": ("false", "bool"),
                      "prob_": ("0", "tdouble"), "curq_": ("0", "int")},
+        # markpkts_ true (marking at dequeue, REMQueue::deque) is not modelled: refused.
+        "Queue/REM": {"gamma_": ("0.001", "double"), "phi_": ("1.001", "double"),
+                      "inw_": ("1", "double"), "mean_pktsize_": ("1000", "double"),
+                      "pupdtime_": ("0.002", "double"), "pbo_": ("20.0", "double"),
+                      "prob_": ("0.0", "tdouble"), "curq_": ("0.0", "int"),
+                      "pmark_": ("0.0", "double"), "markpkts_": ("false", "bool"),
+                      "qib_": ("false", "bool")},
         # Not in ns-2.35 (later ns-2 versions and ns-3 have them): ackclock's own defaults.
         "Queue/CoDel": {"target_": ("0.005", "double"), "interval_": ("0.1", "double")},
         "Queue/PIE": {},

@@ -25,10 +25,11 @@ if TYPE_CHECKING:
 
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
-               "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi"}
-# (ns-2.35 has DropTail, RED, SFQ, DRR and PI; CoDel, PIE and FQ_CoDel follow later ns-2 versions'
-# names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n` sets it, the
-# Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes (queue/drr.cc).
+               "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi", "REM": "rem"}
+# (ns-2.35 has DropTail, RED, SFQ, DRR, PI and REM; CoDel, PIE and FQ_CoDel follow later ns-2
+# versions' names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n`
+# sets it, the Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes
+# (queue/drr.cc).
 
 
 class Node(TclObject):
@@ -121,11 +122,12 @@ class Queue(TclObject):
         arrival changes them (REDQueue::enque assigns them, REDQueue::trace writes
         `Q <time> <curq_>` and `a <time> <ave_>`). PI's `curq_` (queue/pi.cc): the backlog an
         arrival finds (PIQueue::enque) and the one a departure leaves (PIQueue::deque),
-        written by PIQueue::trace as RED's."""
-        if self.kind not in ("red", "pi"):
+        written by PIQueue::trace as RED's; REM's `curq_` (queue/rem.cc): the backlog after an
+        arrival was queued or dropped (REMQueue::enque) and after a departure."""
+        if self.kind not in ("red", "pi", "rem"):
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (variable traces: Queue/RED's"
-                                       " curq_ and ave_, Queue/PI's curq_)"))
-        if self.kind == "pi" and var != "curq_":
+                                       " curq_ and ave_, Queue/PI's and Queue/REM's curq_)"))
+        if self.kind in ("pi", "rem") and var != "curq_":
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (only curq_)"))
         if var not in ("curq_", "ave_"):
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (only curq_ and ave_)"))
@@ -137,9 +139,9 @@ class Queue(TclObject):
     def cmd_attach(self, channel: str) -> None:
         """REDQueue::command / PIQueue::command "attach": where traced variables are
         written."""
-        if self.kind not in ("red", "pi"):
-            raise Ns2Error(unsupported(f"{self.cls} attach (variable traces: Queue/RED's and"
-                                       " Queue/PI's)"))
+        if self.kind not in ("red", "pi", "rem"):
+            raise Ns2Error(unsupported(f"{self.cls} attach (variable traces: Queue/RED's,"
+                                       " Queue/PI's and Queue/REM's)"))
         self.trace_channel = channel
 
     def write_vars(self, rows: list[tuple[float, float, float]]) -> str:
@@ -605,7 +607,7 @@ class DelayLink(TclObject):
 
 
 # Queue disciplines of ns-2.35 that ackclock does not have (yet).
-NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "REM", "Vq", "GK", "SRR",
+NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "Vq", "GK", "SRR",
               "dsRED", "XCP", "DropTail/PriQueue", "RedPDQueue", "JoBS", "Marker", "Demarker")
 
 

@@ -517,6 +517,7 @@ disciplines! {
     sfq::Sfq [boxed],
     drr::Drr [boxed],
     pi::Pi [boxed],
+    rem::Rem [boxed],
 }
 
 impl Default for QueueKind {

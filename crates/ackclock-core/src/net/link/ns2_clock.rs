@@ -300,6 +300,8 @@ impl Link {
             }
         } else {
             ns2.resume = (ns2.busy, UNSTARTED);
+            // Queue::recv: enque, then deque at once on a free line (REM's curq_ traces both).
+            self.queue.departed(now, self.backlog_fifo());
             self.zero_sojourns += 1;
             self.counters.departed_packets += 1;
             self.counters.departed_bytes += size as u64;
