@@ -168,7 +168,7 @@ class TclObject:
         if name == "set":
             if len(rest) == 1:
                 return self.read_var(rest[0])
-            if len(rest) == 2:
+            if len(rest) >= 2:  # tclcl's SplitObject set: the words after the value ignored
                 self.write_var(rest[0], rest[1])
                 return rest[1]
             raise TclError(f"wrong # args: should be \"{self.handle} set var ?value?\"")
