@@ -127,9 +127,11 @@ def tables(replications: int, seconds: float) -> pd.DataFrame:
             for seed in range(1, replications + 1)])
         for metric in (*STUDY[case], "t0_s", "formula6_floored_mbps"):
             study = STUDY[case].get(metric, (float("nan"), float("nan")))
-            rows.append({"case": case, "metric": metric, "mean": runs[metric].mean(),
+            mean = runs[metric].mean()
+            rows.append({"case": case, "metric": metric, "mean": mean,
                          "std": runs[metric].std(ddof=1),
-                         "study_mean": study[0], "study_std": study[1]})
+                         "study_mean": study[0], "study_std": study[1],
+                         "diff_vs_study": mean / study[0] - 1.0})
     return pd.DataFrame(rows)
 
 

@@ -1,8 +1,10 @@
-"""Runs a seed study's example scripts as one command (used by examples/seeds/NNN/run.py)."""
+"""Runs a seed study's example scripts as one command (used by examples/seeds/NNN/run.py), and
+writes the study's report: its tables and figures on one page (report.md)."""
 
 from __future__ import annotations
 
 import argparse
+import csv
 import subprocess
 import sys
 from pathlib import Path
@@ -26,4 +28,62 @@ def run_all(doc: str, steps: list[tuple[str, list[str], list[str]]],
         if subprocess.run(cmd).returncode != 0:
             print(f"{script} failed", file=sys.stderr)
             return 1
+    write_report(args.out, doc.splitlines()[0] + (QUICK_NOTE if args.quick else ""))
     return 0
+
+
+# The title's note on a --quick run's report.
+QUICK_NOTE = " (--quick: shortened runs, the shapes, not the study's numbers)"
+# A CSV table longer than this is linked from the report, not copied into it (time series,
+# sweeps of hundreds of runs).
+REPORT_ROWS = 60
+
+
+def _cell(text: str) -> str:
+    """A CSV cell for the report: numbers to four significant digits, the rest as written."""
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return text if text.lstrip("-").isdigit() or value != value else f"{value:.4g}"
+
+
+def _csv_markdown(path: Path) -> list[str]:
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        return []
+    width = len(rows[0])
+    return ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width,
+            *("| " + " | ".join(_cell(c) for c in r + [""] * (width - len(r))) + " |"
+              for r in rows[1:])]
+
+
+def write_report(out: Path, title: str) -> Path:
+    """``out``/report.md: every table a run wrote into ``out`` or one folder below it (its
+    Markdown tables whole; a CSV without a Markdown twin whole up to REPORT_ROWS rows, linked
+    beyond) and every figure (PNG), so that one page shows the study's tables and figures
+    beside ackclock's. Deeper folders (a seed 000 section's script outputs) are left out."""
+    files = sorted(p for p in [*out.glob("*"), *out.glob("*/*")]
+                   if p.is_file() and p.name != "report.md")
+    lines = [f"# {title}", ""]
+    for p in files:
+        rel = p.relative_to(out).as_posix()
+        if p.suffix == ".md":
+            lines += [f"## {rel}", "", p.read_text(encoding="utf-8").rstrip(), ""]
+        elif p.suffix == ".csv" and not p.with_suffix(".md").exists():
+            with p.open(encoding="utf-8") as f:
+                n = sum(1 for _ in f) - 1
+            if n <= REPORT_ROWS:
+                lines += [f"## {rel}", "", *_csv_markdown(p), ""]
+            else:
+                lines += [f"## {rel}", "", f"[{rel}]({rel}): {n} rows.", ""]
+    pngs = [p for p in files if p.suffix == ".png"]
+    if pngs:
+        lines += ["## Figures", ""]
+        lines += [f"![{p.relative_to(out).as_posix()}]({p.relative_to(out).as_posix()})\n"
+                  for p in pngs]
+    report = out / "report.md"
+    report.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    print(f"wrote {report}")
+    return report

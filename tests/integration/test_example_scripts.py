@@ -193,7 +193,8 @@ def test_seed003_runner_hands_its_script_the_documented_arguments(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """examples/seeds/003/run.py: its --quick run (150 s at 622 Mb/s, too long for the suite;
     the script itself runs shortened in test_seed_runners.py) calls examples/seed003.py with
-    the arguments its docstring gives, into OUT/seed003, and reports the script's failure."""
+    the arguments its docstring gives, into OUT/seed003, and reports the script's failure; the
+    full run asks for all 16 pairs."""
     import subprocess
     import sys
 
@@ -211,7 +212,11 @@ def test_seed003_runner_hands_its_script_the_documented_arguments(
                       "--start", "50", "--seconds-without", "100",
                       "--out", str(tmp_path / "seed003")]]
     doc = (EXAMPLES / "seeds/003/run.py").read_text(encoding="utf-8")
-    assert "the same pairs over 150 s (flow 1 from 50 s) and 100 s without background" in doc
+    assert ("the four pairs the study highlights (its sections 4.1-4.4) over 150 s (flow 1 from\n"
+            "50 s) and 100 s without background") in doc
+    # Its report: whatever the script wrote, on one page.
+    assert (tmp_path / "report.md").read_text(encoding="utf-8").startswith("# Seed 003")
     rc = 1
+    # The full run: every pair of the study's Table 1.
     assert main(["--out", str(tmp_path)]) == 1
-    assert calls[-1][2:] == ["--out", str(tmp_path / "seed003")]
+    assert calls[-1][2:] == ["--pairs", "all", "--out", str(tmp_path / "seed003")]

@@ -29,6 +29,10 @@ def test_seed000_runner_quick(tmp_path: Path) -> None:
     assert spread["7.1"] < 0.001 and spread["7.5"] < 0.001
     assert spread["7.3"] > 0.01
     assert "| 7.3 | 4 | average |" in (tmp_path / "tables.md").read_text()
+    # The report: the tables and every figure on one page.
+    report = (tmp_path / "report.md").read_text()
+    assert "| 7.3 | 4 | average |" in report and "--quick" in report.splitlines()[0]
+    assert all(f"![figure_{n}.png](figure_{n}.png)" in report for n in range(3, 9))
 
 
 def test_seed004_runner_quick(tmp_path: Path) -> None:
@@ -46,6 +50,8 @@ def test_seed004_runner_quick(tmp_path: Path) -> None:
     q4 = t[t["question"] == "P2 Q4"]
     assert set(q4["westwood"]) == {"westwood", "westwood_original"}
     assert (tmp_path / "reno_vs_westwood.png").stat().st_size > 10_000
+    report = (tmp_path / "report.md").read_text()
+    assert "Part 1 Q2" in report and "![reno_vs_westwood.png](reno_vs_westwood.png)" in report
 
 
 def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
@@ -53,6 +59,8 @@ def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
     t = pd.read_csv(tmp_path / "1" / "seed001_tables" / "seed001_tables.csv")
     extra = t["metric"].isin(["t0_s", "formula6_floored_mbps"])
     assert {"study_mean", "study_std"} <= set(t.columns) and t[~extra]["study_mean"].notna().all()
+    assert (t[~extra]["diff_vs_study"] - (t[~extra]["mean"] / t[~extra]["study_mean"] - 1)).abs(
+    ).max() < 1e-12
     # T_0 is ns-2's unfloored t_rtxcur_ (SRTT + 4 RTTVAR on the ~67 ms path), not the 200 ms floor.
     t0 = t[t["metric"] == "t0_s"]["mean"]
     assert len(t0) == 4 and ((t0 > 0.06) & (t0 < 0.15)).all()
@@ -81,6 +89,15 @@ def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
             < 0.02).all()
     rt = pd.read_csv(figs / "runtime.csv")
     assert {"ackclock, ns2 profile", "ackclock, ikr profile"} <= set(rt["simulator"])
+    # Each runner's report: its tables and every figure it drew, on one page.
+    for run in ("1", "2"):
+        out = tmp_path / run
+        report = (out / "report.md").read_text()
+        pngs = list(out.glob("*/*.png"))
+        assert len(pngs) >= 8 and all(f"]({p.relative_to(out).as_posix()})" in report
+                                      for p in pngs)
+    assert "| scenario 3, small loss | throughput_mbps |" in (tmp_path / "1" / "report.md"
+                                                            ).read_text()
 
 
 def test_seed003_script_short(tmp_path: Path) -> None:

@@ -23,7 +23,8 @@ does the same); the packet count does not wrap.
 Writes, into --out: one folder per section with the script and its output files, tables.csv
 and tables.md (every sink: ackclock, the study, the difference; with --ns2 also ns-2.35, and
 how far the two throughputs.csv agree line for line), and figure_3.png ... figure_8.png
-(throughput at the sinks against time, as the study plots them).
+(throughput at the sinks against time, as the study plots them), and report.md: the tables
+and figures on one page.
 
     python examples/seeds/000/run.py [--quick] [--ns2] [--ns2-seconds T] [--out results/seeds/000]
 
@@ -47,6 +48,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _wrap import QUICK_NOTE, write_report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = ROOT / "examples" / "ns2"
@@ -235,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
                   "|---|---|---|---|---|", *checks]
     (args.out / "tables.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+    write_report(args.out, __doc__.splitlines()[0] + (QUICK_NOTE if args.quick else ""))
     print(f"wrote {args.out}/")
     return 0
 

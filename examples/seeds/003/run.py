@@ -1,12 +1,13 @@
-"""Seed 003 (competing high-speed TCPs with background traffic), one command: the highlighted
-pairs with and without Tmix background, the asymmetry A beside the study's Table 1, and the
+"""Seed 003 (competing high-speed TCPs with background traffic), one command: the 16 pairs of
+the study's Table 1 with and without Tmix background, the asymmetry A beside the study's, and the
 background's throughput over time (Figs. 8-9), each pair's loss rate beside the study's
 Appendix B (docs/examples/seed003.md). The background is lighter than the study's (its Abilene-I
 vectors are not public; `examples/seed003.py --rate` scales ours).
 
     python examples/seeds/003/run.py [--quick] [--out results/seeds/003]
 
---quick: the same pairs over 150 s (flow 1 from 50 s) and 100 s without background.
+--quick: the four pairs the study highlights (its sections 4.1-4.4) over 150 s (flow 1 from
+50 s) and 100 s without background.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--out" not in argv:
         argv += ["--out", "results/seeds/003"]
-    return run_all(__doc__, [("seed003.py", [], ["--seconds", "150", "--start", "50",
-                                                  "--seconds-without", "100"])], argv)
+    return run_all(__doc__, [("seed003.py", ["--pairs", "all"],
+                              ["--seconds", "150", "--start", "50", "--seconds-without", "100"])],
+                   argv)
 
 
 if __name__ == "__main__":

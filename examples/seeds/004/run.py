@@ -23,7 +23,8 @@ end counts as lost, as in FlowMonitor), and wire bytes delivered over the run.
   beside Westwood+ (`westwood`); 60 s, throughput after 10 s, and the figure of both flows'
   throughput against time.
 
-Writes tables.csv, tables.md and reno_vs_westwood.png into --out.
+Writes tables.csv, tables.md, reno_vs_westwood.png and report.md (the tables and the figure on
+one page) into --out.
 
     python examples/seeds/004/run.py [--quick] [--out results/seeds/004]
 
@@ -33,12 +34,16 @@ Writes tables.csv, tables.md and reno_vs_westwood.png into --out.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 import ackclock as ac
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _wrap import QUICK_NOTE, write_report  # noqa: E402
 
 SEGMENT = 1200
 
@@ -164,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
               for r in q4.itertuples()]
     (args.out / "tables.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+    write_report(args.out, __doc__.splitlines()[0] + (QUICK_NOTE if args.quick else ""))
     print(f"wrote {args.out}/")
     return 0
 
