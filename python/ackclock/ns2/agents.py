@@ -52,28 +52,39 @@ TCP_CLASSES = {
     "Agent/TCP/FullTcp/Sack": ("sack", "reno"),
 }
 # Agent/TCP/Linux `select_ca` names (the `.name` of ns-2.35's tcp/linux/src/tcp_*.c modules
-# and tcp/linux/tcp_naivereno.c) -> the engine's congestion control of the same algorithm
-# (docs/ns2-scripts.md says how each differs from ns-2's LinuxTcpAgent). naive_reno is ns-2's
-# example module: Reno's halving and one segment per window of ACKs, as the engine's reno.
+# and tcp/linux/tcp_naivereno.c) -> the engine's congestion control of the same algorithm, for
+# a name not in LINUX_NS2_AGENT (today none: every module runs under ns-2's LinuxTcpAgent).
+# naive_reno is ns-2's example module: Reno's halving and one segment per window of ACKs;
+# compound (Compound TCP) has no engine algorithm of its own.
 LINUX_CA = {"reno": "reno", "naive_reno": "reno", "cubic": "cubic", "bic": "bic",
             "highspeed": "highspeed", "scalable": "scalable", "htcp": "htcp", "vegas": "vegas",
             "westwood": "westwood", "hybla": "hybla", "lp": "lp", "veno": "veno",
-            "yeah": "yeah", "illinois": "illinois"}
-# Modules ns-2.35's TCP-Linux has and the engine does not.
-LINUX_CA_MISSING = {"compound"}
+            "yeah": "yeah", "illinois": "illinois", "compound": "reno"}
+# Modules ns-2.35's TCP-Linux has and the engine does not (none since compound).
+LINUX_CA_MISSING: set[str] = set()
 # TCP-Linux's own globals (tcp/linux/ns-linux-param.c, "linux" in set_ca_default_param), in
 # the order of their addresses in ns-2.35's binary.
 LINUX_GLOBALS = ["debug_level", "tcp_max_burst", "sysctl_tcp_abc"]
 # Modules the engine runs under ns-2.35's own LinuxTcpAgent (Reno's `ns2_linux`,
 # tcp/sender/ns2_linux.rs: its ACK processing, ScoreBoard1 recovery, timeout and Linux-unit
-# window; the module by `ns2_module`, tcp/sender/ns2_linux/modules.rs), with their cc_params;
-# the others keep the engine's SACK sender.
+# window; the module by `ns2_module`, tcp/sender/ns2_linux/modules.rs and a file each beside
+# it), with their cc_params; a name not here would keep the engine's SACK sender.
 LINUX_NS2_AGENT: dict[str, dict[str, float]] = {
     "reno": {"ns2_linux": 1.0},
     "naive_reno": {"ns2_linux": 1.0, "ns2_module": 1.0},
     "scalable": {"ns2_linux": 1.0, "ns2_module": 2.0},
     "highspeed": {"ns2_linux": 1.0, "ns2_module": 3.0},
     "bic": {"ns2_linux": 1.0, "ns2_module": 4.0},
+    "vegas": {"ns2_linux": 1.0, "ns2_module": 5.0},
+    "veno": {"ns2_linux": 1.0, "ns2_module": 6.0},
+    "yeah": {"ns2_linux": 1.0, "ns2_module": 7.0},
+    "cubic": {"ns2_linux": 1.0, "ns2_module": 8.0},
+    "htcp": {"ns2_linux": 1.0, "ns2_module": 9.0},
+    "hybla": {"ns2_linux": 1.0, "ns2_module": 10.0},
+    "westwood": {"ns2_linux": 1.0, "ns2_module": 11.0},
+    "illinois": {"ns2_linux": 1.0, "ns2_module": 12.0},
+    "lp": {"ns2_linux": 1.0, "ns2_module": 13.0},
+    "compound": {"ns2_linux": 1.0, "ns2_module": 14.0},
 }
 # windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control: 1 and 8 as in ns-2.35;
 # 9, 12, 13 and -10 as in the patched ns-2 of seed 003's script (stock ns-2.35 exits on them).
@@ -325,6 +336,8 @@ class TcpAgent(Agent):
         self.cc = cc
         self.cc_where = self.ctx.where()
         self.linux_params = dict(params)
+        if name == "lp" and self not in self.ctx.lp_agents:
+            self.ctx.lp_agents.append(self)
 
     def check_ns2_linux(self, name: str) -> None:
         """What the engine's LinuxTcpAgent (tcp/sender/ns2_linux.rs) does not model: ECN
@@ -360,10 +373,20 @@ class TcpAgent(Agent):
         # next bytes to the globals after it.
         raw = number & 0xFFFFFFFF
         for i, name in enumerate(LINUX_GLOBALS[LINUX_GLOBALS.index(param):]):
+            if name == "debug_level":
+                self.ctx.linux_debug_level = (raw >> (8 * i)) & 0xFF
             if name in ("tcp_max_burst", "sysctl_tcp_abc"):
                 key = "ns2_max_burst" if name == "tcp_max_burst" else "ns2_abc"
                 self.ctx.linux_globals[key] = float((raw >> (8 * i)) & 0xFF)
         self.reselect_linux_agents()
+
+    def sends_lp_debug(self) -> bool:
+        """ns-2.35's `lp` module prints a line per ACK (`tcp_lp_pkts_acked`'s `pr_debug`)
+        while TCP-Linux's debug_level is at most 1, its default: this agent runs `lp` with
+        data to send under such a debug_level."""
+        if self.ctx.linux_debug_level > 1 or self.linux_params.get("ns2_module") != 13.0:
+            return False
+        return self.curseq > 0 or (self.app is not None and self.app.running)
 
     def reselect_linux_agents(self) -> None:
         """Gives every Agent/TCP/Linux running ns-2's LinuxTcpAgent the globals anew (only

@@ -21,6 +21,7 @@ from .objects import ClassDefaults, TclError, TclObject
 from .otcl import OTCL
 
 if TYPE_CHECKING:
+    from .agents import TcpAgent
     from .rng import Rng
     from .simulator import Simulator
 
@@ -84,6 +85,10 @@ class Context:
         # TCP-Linux's sysctl_tcp_abc and tcp_max_burst, global to every Agent/TCP/Linux
         # (`set_ca_default_param linux ...`, agents.py), as Reno's ns2_abc / ns2_max_burst.
         self.linux_globals: dict[str, float] = {"ns2_abc": 1.0, "ns2_max_burst": 3.0}
+        # TCP-Linux's debug_level (1 unless set), and the agents running its `lp` module,
+        # which prints a line per ACK while debug_level is at most 1 (agents.py).
+        self.linux_debug_level = 1
+        self.lp_agents: list[TcpAgent] = []
         # What ns-2's C++ prints with printf (a queue's printstats): C's stdout buffer, which
         # a pipe or file gets only at exit, after Tcl's own output (see c_print).
         self.c_stdout: list[str] = []

@@ -674,6 +674,7 @@ class Simulator(TclObject):
         progress = Progress()
         while self.events and not self.halted:
             when, _, script, where = heapq.heappop(self.events)
+            self._check_lp_debug()
             self._advance(sim_seconds_to_ps(when), progress, when)
             self.now_s = when
             self.write_traces()
@@ -688,6 +689,17 @@ class Simulator(TclObject):
                 self.ctx.event_where = None
         progress.done()
         self.write_traces()
+
+    def _check_lp_debug(self) -> None:
+        """Before the simulation moves on: an `lp` agent that would print ns-2.35's TCP-LP
+        debugging lines (one per ACK under TCP-Linux's debug_level 1) is not supported."""
+        for a in self.ctx.lp_agents:
+            if a.sends_lp_debug():
+                raise Ns2Error(unsupported(
+                    f"select_ca lp on {a.handle} with TCP-Linux's debug_level"
+                    f" {self.ctx.linux_debug_level} (ns-2.35 prints a TCP-LP debugging line"
+                    " per ACK below debug_level 2: `set_ca_default_param linux debug_level"
+                    " 2`)"), a.cc_where)
 
     def _advance(self, t_ps: int, progress: Progress, t2: float) -> None:
         """Runs the engine up to instant ``t_ps``, the script's time ``t2`` in ns-2's double:

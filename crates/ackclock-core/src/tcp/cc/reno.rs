@@ -86,7 +86,7 @@ crate::params! {
         ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno: GetSsThresh cwnd / 2, the receiver's window not read; SlowStart every segment acknowledged, up to ssthresh")
             .profile_defaults(&[("ns3", 1.0)]),
         ns2_linux: bool = Param::new("ns2_linux", 0.0, Range::Flag, "ns-2.35's LinuxTcpAgent (Agent/TCP/Linux): its own ACK processing, ScoreBoard1 recovery and timeout (tcp/sender/ns2_linux.rs), with the module ns2_module names"),
-        ns2_module: f64 = Param::new("ns2_module", 0.0, Range::Whole(0, 4), "ns2_linux: TCP-Linux's module, 0 reno, 1 naive_reno (tcp/linux/tcp_naivereno.c), 2 scalable, 3 highspeed, 4 bic (tcp/linux/src/tcp_*.c; tcp/sender/ns2_linux/modules.rs)"),
+        ns2_module: f64 = Param::new("ns2_module", 0.0, Range::Whole(0, 14), "ns2_linux: TCP-Linux's module, 0 reno, 1 naive_reno (tcp/linux/tcp_naivereno.c), 2 scalable, 3 highspeed, 4 bic, 5 vegas, 6 veno, 7 yeah, 8 cubic, 9 htcp, 10 hybla, 11 westwood, 12 illinois, 13 lp, 14 compound (tcp/linux/src/tcp_*.c; tcp/sender/ns2_linux/modules.rs and a file per module beside it)"),
         ns2_abc: f64 = Param::new("ns2_abc", 1.0, Range::Whole(0, 255), "ns2_linux: TCP-Linux's sysctl_tcp_abc (tcp/linux/ns-linux-param.c): 0 no byte counting, 1 growth only on an ACK of a whole segment and in congestion avoidance per cwnd segments acknowledged, 2 also two segments in slow start for an ACK of two"),
         ns2_max_burst: f64 = Param::new("ns2_max_burst", 3.0, Range::Whole(0, 255), "ns2_linux: TCP-Linux's tcp_max_burst, the segments above the flight cwnd may keep when recovery ends (tcp_moderate_cwnd)"),
     }

@@ -39,8 +39,17 @@
 //!   x 4 as Linux's `tcp_rtt_estimator` (a sample below srtt moves rttvar by an eighth of its
 //!   excess only), unclamped; `t_rtxcur_` = (srtt + 4 rttvar) in whole ticks; the timeout is
 //!   max(`minrto_`, `t_rtxcur_`) x backoff, at most `maxrto_`.
-//! - Modules (`ns2_linux/modules.rs`): `reno`, `naive_reno`, `scalable`, `highspeed`, each
-//!   with its `init` on the first ACK, `ssthresh`, `min_cwnd` and `cong_avoid`.
+//! - Modules (`ns2_linux/modules.rs`, a file each for the newer ones): the hooks as
+//!   `LinuxTcpAgent::recv` calls them on each ACK: `init` on the first, `pkts_acked` (new
+//!   data: the segments and `last_ackt`, the send time of the segment the ACK names from
+//!   ns-2's `tss` when the module has `TCP_CONG_RTT_STAMP`, 0 when the scoreboard is unsure),
+//!   `cwnd_event` (`CA_EVENT_FAST_ACK` in Open for new data without SACK news, else
+//!   `CA_EVENT_SLOW_ACK`), then `cong_avoid` (the ACK in bytes); `ssthresh`, `min_cwnd` and
+//!   `set_state` at each CA state change (`tcp_set_ca_state`: Recovery, Open, Loss); on a
+//!   timeout `ssthresh`, `CA_EVENT_LOSS`, `set_state(Loss)`; `rtt_sample` from `rtt_update`
+//!   with round(tao x 10^6) us. What Linux's socket shows them (`modules::Env`):
+//!   `tcp_time_stamp` and `ktime_get_real` of the ACK (a timeout keeps the last ACK's),
+//!   `snd_una` / `snd_nxt` in bytes of `size_`, `srtt` = `t_srtt_`.
 //! - `sysctl_tcp_abc` and `tcp_max_burst` are `unsigned char` globals next to TCP-Linux's
 //!   `debug_level` in ns-2.35's binary (Debian's ns 2.35: debug_level, tcp_max_burst and
 //!   sysctl_tcp_abc at three consecutive addresses), and `LinuxParamManager::
@@ -48,13 +57,23 @@
 //!   linux debug_level 2` (test-suite-tcpLinux.tcl) sets both to 0. The front end passes
 //!   them on as Reno's `ns2_abc` and `ns2_max_burst`.
 //!
-//! Not modelled (the front end refuses them): ECN, timestamps, other modules.
+//! Not modelled (the front end refuses them): ECN, timestamps.
 
+mod compound;
+mod cubic;
+mod htcp;
+mod hybla;
+mod illinois;
+mod lp;
 mod modules;
 mod scoreboard1;
+mod vegas;
+mod veno;
+mod westwood;
+mod yeah;
 
 use super::*;
-use modules::{Module, Tp};
+use modules::{CaEvent, Env, Module, State, Tp};
 use scoreboard1::{ScoreBoard1, FLAG_DATA_LOST, FLAG_DATA_SACKED, FLAG_UNSURE_TSTAMP};
 
 /// `FLAG_DATA_ACKED` (tcp/linux/ns-linux-util.h).
@@ -62,12 +81,37 @@ const FLAG_DATA_ACKED: u8 = 4;
 /// `tcp_tick_` once a module is installed: `1.0 / JIFFY_RATIO`.
 const TICK: f64 = 0.001;
 
-/// `icsk_ca_state` as `LinuxTcpAgent` uses it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
-    Open,
-    Recovery,
-    Loss,
+/// ns-2's send-time table (`TcpAgent::output` with `bugfix_ts_`, "from Andrei Gurtov"):
+/// `tss[seqno % tss_size_]`, 100 entries doubled (the entries from `highest_ack_` on kept)
+/// once a segment more than 90% of its size beyond `highest_ack_` is sent.
+#[derive(Clone, Debug)]
+struct Tss {
+    t: Vec<f64>,
+}
+
+impl Tss {
+    fn new() -> Self {
+        Tss { t: vec![0.0; 100] }
+    }
+
+    /// `TcpAgent::output`: `seq` leaves at `now` with the ACKs up to `highest_ack`.
+    fn record(&mut self, seq: i64, highest_ack: i64, now: f64) {
+        let size = self.t.len() as i64;
+        if (seq - highest_ack) as f64 > size as f64 * 0.9 {
+            let mut n = vec![0.0; 2 * self.t.len()];
+            for i in 0..size {
+                n[(highest_ack + i).rem_euclid(2 * size) as usize] =
+                    self.t[(highest_ack + i).rem_euclid(size) as usize];
+            }
+            self.t = n;
+        }
+        let size = self.t.len() as i64;
+        self.t[seq.rem_euclid(size) as usize] = now;
+    }
+
+    fn get(&self, seq: i64) -> f64 {
+        self.t[seq.rem_euclid(self.t.len() as i64) as usize]
+    }
 }
 
 /// `LinuxTcpAgent`'s state: Linux's window (`linux_`), the scoreboard, and the parts of
@@ -95,6 +139,16 @@ pub(super) struct Ns2Linux {
     rtt_active: bool,
     rtt_seq: i64,
     rtt_ts: f64,
+    /// `linux_.srtt`: `t_srtt_` as `rtt_update` last left it (a backoff's reset of
+    /// `t_srtt_` does not reach it).
+    linux_srtt: i32,
+    /// `mss_cache` (`size_`).
+    mss: u64,
+    /// Send times, kept when the module asks for them (`bugfix_ts_`).
+    tss: Option<Tss>,
+    /// `tcp_time_stamp` and `ktime_get_real` as the last ACK set them: TCP-Linux's globals,
+    /// which a timeout does not move.
+    stamp: (u64, i64),
     boot: f64,
     min_rto: f64,
     max_rto: f64,
@@ -106,8 +160,9 @@ impl Ns2Linux {
     /// `window_`.
     pub(super) fn new(module: u8, abc: u8, max_burst: u8, cfg: &TcpParams) -> Self {
         let wnd = cfg.window as i64;
+        let module = Module::from_number(module);
         Ns2Linux {
-            module: Module::from_number(module),
+            module,
             initialized: false,
             tp: Tp {
                 snd_cwnd: cfg.window_init as i64,
@@ -130,6 +185,10 @@ impl Ns2Linux {
             rtt_active: false,
             rtt_seq: -1,
             rtt_ts: 0.0,
+            linux_srtt: 0,
+            mss: cfg.packet_size as u64,
+            tss: module.rtt_stamp().then(Tss::new),
+            stamp: (0, 0),
             boot: cfg.ns2_boot_time.as_secs_f64(),
             min_rto: cfg.min_rto.as_secs_f64(),
             max_rto: cfg.max_rto.as_secs_f64(),
@@ -143,6 +202,9 @@ impl Ns2Linux {
 
     /// `LinuxTcpAgent::rtt_update` without timestamps: `tao` seconds for the timed segment.
     fn rtt_update(&mut self, now: f64, tao: f64) {
+        // The module's rtt_sample (compound's): without timestamps the approximation
+        // round(tao x US_RATIO).
+        self.module.rtt_sample((tao * 1e6).round() as u64);
         let sendtime = now - tao + self.boot;
         let tickoff = sendtime % TICK;
         let t_rtt = (((tao + tickoff) / TICK) as i32).max(1);
@@ -167,6 +229,7 @@ impl Ns2Linux {
             self.rttvar = t_rtt << 1;
         }
         self.rtxcur = (((self.rttvar << 3) + self.srtt) >> 3) as f64 * TICK;
+        self.linux_srtt = self.srtt;
     }
 
     /// `TcpAgent::rtt_timeout` with `rfc2988_`.
@@ -270,33 +333,66 @@ impl TcpSender {
         }
         self.note_ns2_newack();
         self.note_completion(now);
+        let env = self.nl_env(now);
         let l = self.ns2_linux.as_deref_mut().expect("ns2 linux");
+        l.stamp = (env.jiffies, env.ktime);
         if !l.initialized {
-            l.module.init(&mut l.tp);
+            l.module.init(&mut l.tp, &env);
             l.initialized = true;
         }
         if flag & FLAG_DATA_ACKED != 0 {
-            l.module
-                .pkts_acked((ack - prior_una) as u32, l.state == State::Open);
+            // last_ackt: the send time of the segment the ACK names (bugfix_ts_), unless
+            // the scoreboard is unsure which transmission it answers.
+            let last = match &l.tss {
+                Some(t) if flag & FLAG_UNSURE_TSTAMP == 0 => (t.get(ack - 1) * 1e9).trunc() as i64,
+                _ => 0,
+            };
+            let cnt = (ack - prior_una) as u32;
+            l.module.pkts_acked(&mut l.tp, cnt, last, l.state, &env);
         }
-        // tcp_time_stamp: jiffies of this ACK.
-        let jiffies = (now.as_secs_f64() * 1000.0).trunc() as u32;
+        // tcp_ca_event: FAST_ACK in Open for new data without SACK news (FLAG_CA_ALERT).
+        let fast =
+            l.state == State::Open && flag & FLAG_DATA_SACKED == 0 && flag & FLAG_DATA_ACKED != 0;
+        let event = if fast {
+            CaEvent::FastAck
+        } else {
+            CaEvent::SlowAck
+        };
+        l.module.cwnd_event(&mut l.tp, event, &env);
+        let ack_bytes = (ack as u64).wrapping_mul(l.mss);
         let dubious =
             flag & FLAG_DATA_ACKED == 0 || flag & FLAG_DATA_SACKED != 0 || l.state != State::Open;
         if dubious {
             if flag & FLAG_DATA_ACKED != 0 && l.state != State::Recovery {
-                l.module.cong_avoid(&mut l.tp, prior_in_flight, jiffies);
+                l.module
+                    .cong_avoid(&mut l.tp, ack_bytes, prior_in_flight, l.state, &env);
             }
-            self.nl_fastretrans_alert(flag, c);
+            self.nl_fastretrans_alert(flag, &env, c);
         } else if flag & FLAG_DATA_ACKED != 0 {
-            l.module.cong_avoid(&mut l.tp, prior_in_flight, jiffies);
+            l.module
+                .cong_avoid(&mut l.tp, ack_bytes, prior_in_flight, l.state, &env);
         }
         self.nl_save();
         self.nl_send_much(now, out, c);
     }
 
+    /// What `linux_` shows a module at `now` (`tcp_time_stamp` and `ktime_get_real` as
+    /// `LinuxTcpAgent::recv` sets them).
+    fn nl_env(&self, now: SimTime) -> Env {
+        let l = self.ns2_linux.as_deref().expect("ns2 linux");
+        let t = now.as_secs_f64();
+        Env {
+            jiffies: (t * 1000.0).trunc() as u64,
+            ktime: (t * 1e9).trunc() as i64,
+            snd_una: self.una.wrapping_mul(l.mss),
+            snd_nxt: self.nxt.wrapping_mul(l.mss),
+            srtt: l.linux_srtt as u64,
+            mss: l.mss,
+        }
+    }
+
     /// `LinuxTcpAgent::tcp_fastretrans_alert`.
-    fn nl_fastretrans_alert(&mut self, flag: u8, c: &mut FlowCounters) {
+    fn nl_fastretrans_alert(&mut self, flag: u8, env: &Env, c: &mut FlowCounters) {
         let highest_ack = self.una as i64 - 1;
         let maxseq = self.maxseq as i64 - 1;
         let l = self.nl();
@@ -310,6 +406,7 @@ impl TcpSender {
                 l.tp.snd_cwnd = l.tp.snd_cwnd.min(flight + l.max_burst);
             }
             let l = self.nl();
+            l.module.set_state(State::Open, env);
             l.state = State::Open;
             l.next_pkts = 0;
             self.in_recovery = false;
@@ -318,10 +415,11 @@ impl TcpSender {
         if l.state != State::Recovery && flag & FLAG_DATA_LOST != 0 {
             l.recover = maxseq;
             l.next_pkts = l.tp.snd_cwnd;
-            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp);
+            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp, env);
             l.tp.snd_cwnd_cnt = 0;
             l.tp.bytes_acked = 0;
-            l.tp.snd_cwnd = l.module.min_cwnd(&l.tp);
+            l.tp.snd_cwnd = l.module.min_cwnd(&l.tp, env);
+            l.module.set_state(State::Recovery, env);
             l.state = State::Recovery;
             self.in_recovery = true;
             // cong_action_: TcpAgent::output marks the next segment (the "A" flag).
@@ -376,8 +474,12 @@ impl TcpSender {
         let force = self.una >= self.maxseq;
         let running = self.rto_deadline.is_some();
         let new = seq >= self.maxseq;
+        let highest_ack = self.una as i64 - 1;
         self.emit(seq, now, out, c);
         let l = self.nl();
+        if let Some(t) = &mut l.tss {
+            t.record(seq as i64, highest_ack, now.as_secs_f64());
+        }
         if new && !l.rtt_active {
             l.rtt_active = true;
             if seq as i64 > l.rtt_seq {
@@ -400,6 +502,14 @@ impl TcpSender {
     ) {
         let idle = self.una >= self.maxseq;
         let (una, nxt) = (self.una as i64, self.nxt as i64);
+        // LinuxTcpAgent::timeout leaves tcp_time_stamp where the last ACK set it (ns-2.35
+        // shares it among all agents; here it is this agent's last ACK).
+        let stamp = self.nl().stamp;
+        let env = Env {
+            jiffies: stamp.0,
+            ktime: stamp.1,
+            ..self.nl_env(now)
+        };
         let maxseq = self.maxseq as i64 - 1;
         let l = self.nl();
         if idle {
@@ -415,13 +525,14 @@ impl TcpSender {
             self.cong_action_pending = true;
         } else {
             // enter_loss.
-            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp);
+            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp, &env);
+            l.module.cwnd_event(&mut l.tp, CaEvent::Loss, &env);
             l.tp.snd_cwnd = 1;
             l.tp.snd_cwnd_cnt = 0;
             l.tp.bytes_acked = 0;
             l.recover = maxseq;
             // tcp_set_ca_state(TCP_CA_Loss): the module's set_state first.
-            l.module.enter_loss_state();
+            l.module.set_state(State::Loss, &env);
             l.state = State::Loss;
             l.sb.mark_loss(una, nxt);
             l.rtt_backoff();

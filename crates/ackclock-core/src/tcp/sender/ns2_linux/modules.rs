@@ -29,6 +29,65 @@
 //!   `bictcp_recalc_ssthresh` sets the last maximum (fast convergence) and returns half the
 //!   window up to `low_window`, else beta of it; the Loss state resets it all
 //!   (`bictcp_state`); no `min_cwnd`: a loss leaves cwnd at ssthresh.
+//! - `vegas`, `veno`, `yeah`, `cubic`, `htcp`, `hybla`, `westwood`, `illinois`, `lp`,
+//!   `compound`: one
+//!   file each beside this one (vegas.rs, ...), driven through the hooks below with what
+//!   the agent hands Linux (`Env`: `tcp_time_stamp`, `ktime_get_real`, `snd_una`,
+//!   `snd_nxt`, `srtt`, `mss_cache`).
+//!
+//! `u32` is `unsigned long` in ns-2.35's TCP-Linux (ns-linux-util.h): 64 bits in its x86-64
+//! build, so the newer modules compute in u64 with C's wrapping, not in a kernel's 32 bits.
+
+use super::compound::Compound;
+use super::cubic::Cubic;
+use super::htcp::Htcp;
+use super::hybla::Hybla;
+use super::illinois::Illinois;
+use super::lp::Lp;
+use super::vegas::Vegas;
+use super::veno::Veno;
+use super::westwood::Westwood;
+use super::yeah::Yeah;
+
+/// `icsk_ca_state` as `LinuxTcpAgent` sets it (`tcp_set_ca_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    Open,
+    Recovery,
+    Loss,
+}
+
+/// The `tcp_ca_event`s `LinuxTcpAgent` raises: `CA_EVENT_FAST_ACK` and `CA_EVENT_SLOW_ACK`
+/// on each ACK (`LinuxTcpAgent::recv`), `CA_EVENT_LOSS` on a timeout (`enter_loss`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CaEvent {
+    FastAck,
+    SlowAck,
+    Loss,
+}
+
+/// What the agent hands Linux besides the window, at a hook.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Env {
+    /// `tcp_time_stamp` (= `jiffies`): trunc(now x 1000).
+    pub(crate) jiffies: u64,
+    /// `ktime_get_real`: trunc(now x 10^9) ns.
+    pub(crate) ktime: i64,
+    /// `snd_una`, `snd_nxt` (bytes: segments x `mss_cache`).
+    pub(crate) snd_una: u64,
+    pub(crate) snd_nxt: u64,
+    /// `srtt`: the agent's `t_srtt_` (jiffies x 8), as `rtt_update` last set it.
+    pub(crate) srtt: u64,
+    /// `mss_cache`: ns-2's `size_`.
+    pub(crate) mss: u64,
+}
+
+impl Env {
+    /// `ktime_to_us(net_timedelta(last))`.
+    pub(crate) fn usecs_since(&self, last: i64) -> i64 {
+        (self.ktime - last) / 1000
+    }
+}
 
 /// Linux's window as `struct tcp_sock` holds it, and TCP-Linux's `sysctl_tcp_abc`.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +103,7 @@ pub(crate) struct Tp {
 
 impl Tp {
     /// `tcp_slow_start`.
-    fn slow_start(&mut self) {
+    pub(crate) fn slow_start(&mut self) {
         if self.abc > 0 && self.bytes_acked < 1 {
             return;
         }
@@ -63,7 +122,7 @@ impl Tp {
     }
 
     /// `tcp_reno_cong_avoid`.
-    fn reno_cong_avoid(&mut self, in_flight: i64) {
+    pub(crate) fn reno_cong_avoid(&mut self, in_flight: i64) {
         if in_flight < self.snd_cwnd {
             return;
         }
@@ -250,6 +309,16 @@ pub(crate) enum Module {
         ai: usize,
     },
     Bic(Bic),
+    Vegas(Vegas),
+    Veno(Veno),
+    Yeah(Yeah),
+    Cubic(Cubic),
+    Htcp(Htcp),
+    Hybla(Hybla),
+    Westwood(Westwood),
+    Illinois(Illinois),
+    Lp(Lp),
+    Compound(Compound),
 }
 
 impl Module {
@@ -260,12 +329,44 @@ impl Module {
             2 => Module::Scalable,
             3 => Module::HighSpeed { ai: 0 },
             4 => Module::Bic(Bic::default()),
+            5 => Module::Vegas(Vegas::default()),
+            6 => Module::Veno(Veno::default()),
+            7 => Module::Yeah(Yeah::default()),
+            8 => Module::Cubic(Cubic::default()),
+            9 => Module::Htcp(Htcp::default()),
+            10 => Module::Hybla(Hybla::default()),
+            11 => Module::Westwood(Westwood::default()),
+            12 => Module::Illinois(Illinois::default()),
+            13 => Module::Lp(Lp::default()),
+            14 => Module::Compound(Compound::default()),
             _ => Module::Reno,
         }
     }
 
+    /// The module's `flags` carry `TCP_CONG_RTT_STAMP`: `install_congestion_control` turns
+    /// on ns-2's `bugfix_ts_`, so `TcpAgent::output` keeps each segment's send time (`tss`)
+    /// and `pkts_acked` gets the acknowledged segment's (`last_ackt`); otherwise 0.
+    pub(crate) fn rtt_stamp(&self) -> bool {
+        matches!(
+            self,
+            Module::Vegas(_)
+                | Module::Veno(_)
+                | Module::Yeah(_)
+                | Module::Illinois(_)
+                | Module::Lp(_)
+                | Module::Compound(_)
+        )
+    }
+
+    /// `rtt_sample` (`LinuxTcpAgent::rtt_update`): `usrtt` microseconds; only compound's.
+    pub(crate) fn rtt_sample(&mut self, usrtt: u64) {
+        if let Module::Compound(c) = self {
+            c.rtt_sample(usrtt);
+        }
+    }
+
     /// `init`, on the first ACK (`LinuxTcpAgent::recv`, `initialized_`).
-    pub(crate) fn init(&mut self, tp: &mut Tp) {
+    pub(crate) fn init(&mut self, tp: &mut Tp, env: &Env) {
         match self {
             Module::HighSpeed { ai } => {
                 // hstcp_init.
@@ -274,33 +375,72 @@ impl Module {
             }
             // bictcp_init (initial_ssthresh 0).
             Module::Bic(b) => b.reset(),
+            Module::Vegas(v) => v.init(env),
+            Module::Veno(v) => v.init(),
+            Module::Yeah(y) => y.init(tp, env),
+            Module::Cubic(c) => c.init(),
+            Module::Htcp(h) => h.init(env),
+            Module::Hybla(h) => h.init(tp, env),
+            Module::Westwood(w) => w.init(env),
+            Module::Illinois(i) => i.init(env),
+            Module::Lp(l) => l.init(),
+            Module::Compound(c) => c.init(tp, env),
+            Module::Reno | Module::NaiveReno | Module::Scalable => {}
+        }
+    }
+
+    /// `pkts_acked`: `cnt` segments newly acknowledged in `state`; `last` the send time in
+    /// ns of the segment the ACK names (`last_ackt`), 0 when unknown.
+    pub(crate) fn pkts_acked(&mut self, tp: &mut Tp, cnt: u32, last: i64, state: State, env: &Env) {
+        let open = state == State::Open;
+        match self {
+            // bictcp_acked.
+            Module::Bic(b) if cnt > 0 && open => {
+                let cnt = cnt.wrapping_sub(b.delayed_ack >> ACK_RATIO_SHIFT);
+                b.delayed_ack = b.delayed_ack.wrapping_add(cnt);
+            }
+            Module::Vegas(v) => v.pkts_acked(last, env),
+            Module::Veno(v) => v.pkts_acked(last, env),
+            Module::Yeah(y) => y.pkts_acked(cnt, last, state, env),
+            Module::Cubic(c) if open => c.pkts_acked(cnt),
+            Module::Htcp(h) => h.pkts_acked(tp, cnt, state, env),
+            Module::Westwood(w) => w.pkts_acked(cnt, env),
+            Module::Illinois(i) => i.pkts_acked(cnt, last, env),
+            Module::Lp(l) => l.pkts_acked(tp, last, env),
             _ => {}
         }
     }
 
-    /// `pkts_acked`: `cnt` segments newly acknowledged, in the Open state or not.
-    pub(crate) fn pkts_acked(&mut self, cnt: u32, open: bool) {
-        if let Module::Bic(b) = self {
-            // bictcp_acked.
-            if cnt > 0 && open {
-                let cnt = cnt.wrapping_sub(b.delayed_ack >> ACK_RATIO_SHIFT);
-                b.delayed_ack = b.delayed_ack.wrapping_add(cnt);
-            }
+    /// `cwnd_event`.
+    pub(crate) fn cwnd_event(&mut self, tp: &mut Tp, event: CaEvent, env: &Env) {
+        // Vegas', Veno's and YeAH's react only to CA_EVENT_CWND_RESTART and TX_START, which
+        // the agent never raises.
+        if let Module::Westwood(w) = self {
+            w.cwnd_event(tp, event, env);
         }
     }
 
-    /// `set_state` to the Loss state (`bictcp_state`); the others change nothing.
-    pub(crate) fn enter_loss_state(&mut self) {
-        if let Module::Bic(b) = self {
-            b.reset();
+    /// `set_state` (`tcp_set_ca_state`), before the agent's state changes.
+    pub(crate) fn set_state(&mut self, state: State, env: &Env) {
+        match self {
+            // bictcp_state.
+            Module::Bic(b) if state == State::Loss => b.reset(),
+            Module::Vegas(v) => v.set_state(state, env),
+            Module::Veno(v) => v.set_state(state),
+            Module::Yeah(y) => y.vegas.set_state(state, env),
+            Module::Cubic(c) if state == State::Loss => c.enter_loss(),
+            Module::Htcp(h) => h.set_state(state, env),
+            Module::Hybla(h) => h.set_state(state),
+            Module::Illinois(i) => i.set_state(state, env),
+            Module::Compound(c) => c.set_state(state, env),
+            _ => {}
         }
     }
 
     /// `ssthresh`.
-    pub(crate) fn ssthresh(&mut self, tp: &Tp) -> i64 {
+    pub(crate) fn ssthresh(&mut self, tp: &Tp, env: &Env) -> i64 {
         let w = tp.snd_cwnd;
         match self {
-            Module::Reno => (w >> 1).max(2),
             Module::NaiveReno => (w - w / 2).max(2),
             Module::Scalable => (w - (w >> 3)).max(2),
             Module::HighSpeed { ai } => (w - ((w * HSTCP_AIMD[*ai].1) >> 8)).max(2),
@@ -321,22 +461,43 @@ impl Module {
                 };
                 s.max(2) as i64
             }
+            Module::Veno(v) => v.ssthresh(tp),
+            Module::Yeah(y) => y.ssthresh(tp),
+            Module::Cubic(c) => c.ssthresh(w),
+            Module::Htcp(h) => h.ssthresh(tp, env),
+            Module::Illinois(i) => i.ssthresh(tp),
+            // tcp_reno_ssthresh: reno, vegas, hybla, westwood, lp, compound.
+            _ => (w >> 1).max(2),
         }
     }
 
     /// `min_cwnd`: the window a loss leaves (`tcp_fastretrans_alert`); without one, ssthresh.
-    pub(crate) fn min_cwnd(&self, tp: &Tp) -> i64 {
+    pub(crate) fn min_cwnd(&self, tp: &Tp, env: &Env) -> i64 {
         match self {
-            Module::NaiveReno | Module::Bic(_) => tp.snd_ssthresh,
+            Module::NaiveReno
+            | Module::Bic(_)
+            | Module::Veno(_)
+            | Module::Cubic(_)
+            | Module::Htcp(_) => tp.snd_ssthresh,
+            Module::Westwood(w) => w.bw_rttmin(env),
+            // tcp_reno_min_cwnd.
             _ => tp.snd_ssthresh / 2,
         }
     }
 
-    /// `cong_avoid` for an ACK with `in_flight` segments out before it, at jiffy `now`
-    /// (`tcp_time_stamp`).
-    pub(crate) fn cong_avoid(&mut self, tp: &mut Tp, in_flight: i64, now: u32) {
+    /// `cong_avoid` for an ACK up to `ack` (bytes) with `in_flight` segments out before it,
+    /// in `state`.
+    pub(crate) fn cong_avoid(
+        &mut self,
+        tp: &mut Tp,
+        ack: u64,
+        in_flight: i64,
+        state: State,
+        env: &Env,
+    ) {
+        let now = env.jiffies as u32;
         match self {
-            Module::Reno => tp.reno_cong_avoid(in_flight),
+            Module::Reno | Module::Westwood(_) => tp.reno_cong_avoid(in_flight),
             Module::NaiveReno => {
                 // tcp_naive_reno_cong_avoid.
                 if tp.snd_cwnd < tp.snd_ssthresh {
@@ -411,15 +572,24 @@ impl Module {
                     tp.snd_cwnd_cnt += 1;
                 }
             }
+            Module::Vegas(v) => v.cong_avoid(tp, ack, in_flight, env),
+            Module::Veno(v) => v.cong_avoid(tp, in_flight),
+            Module::Yeah(y) => y.cong_avoid(tp, ack, in_flight, env),
+            Module::Cubic(c) => c.cong_avoid(tp, in_flight, env.jiffies),
+            Module::Htcp(h) => h.cong_avoid(tp, in_flight, state, env),
+            Module::Hybla(h) => h.cong_avoid(tp, in_flight, env),
+            Module::Illinois(i) => i.cong_avoid(tp, ack, in_flight, env),
+            Module::Lp(l) => l.cong_avoid(tp, in_flight),
+            Module::Compound(c) => c.cong_avoid(tp, ack, in_flight, env),
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn tp(cwnd: i64, ssthresh: i64) -> Tp {
+    pub(crate) fn tp(cwnd: i64, ssthresh: i64) -> Tp {
         Tp {
             snd_cwnd: cwnd,
             snd_ssthresh: ssthresh,
@@ -427,6 +597,25 @@ mod tests {
             snd_cwnd_clamp: 1000,
             bytes_acked: 0,
             abc: 1,
+        }
+    }
+
+    /// What the agent hands a hook at 1 s (jiffy 1000), with 1000-byte segments.
+    pub(crate) fn env(snd_una: u64, snd_nxt: u64) -> Env {
+        Env {
+            jiffies: 1000,
+            ktime: 1_000_000_000,
+            snd_una,
+            snd_nxt,
+            srtt: 0,
+            mss: 1000,
+        }
+    }
+
+    fn jenv(jiffies: u64) -> Env {
+        Env {
+            jiffies,
+            ..env(0, 0)
         }
     }
 
@@ -438,30 +627,30 @@ mod tests {
         let mut m = Module::Reno;
         let mut t = tp(4, 100);
         t.bytes_acked = 2;
-        m.cong_avoid(&mut t, 4, 0);
+        m.cong_avoid(&mut t, 0, 4, State::Open, &jenv(0));
         assert_eq!(t.snd_cwnd, 5);
         t.bytes_acked = 2;
-        m.cong_avoid(&mut t, 3, 0);
+        m.cong_avoid(&mut t, 0, 3, State::Open, &jenv(0));
         assert_eq!(t.snd_cwnd, 5);
         let mut t = tp(10, 5);
         t.bytes_acked = 9;
-        m.cong_avoid(&mut t, 10, 0);
+        m.cong_avoid(&mut t, 0, 10, State::Open, &jenv(0));
         assert_eq!(t.snd_cwnd, 10);
         t.bytes_acked += 2;
-        m.cong_avoid(&mut t, 10, 0);
+        m.cong_avoid(&mut t, 0, 10, State::Open, &jenv(0));
         assert_eq!((t.snd_cwnd, t.bytes_acked), (11, 1));
         let mut t = tp(3, 2);
         t.abc = 0;
         for _ in 0..3 {
-            m.cong_avoid(&mut t, 3, 0);
+            m.cong_avoid(&mut t, 0, 3, State::Open, &jenv(0));
         }
         assert_eq!(t.snd_cwnd, 3);
-        m.cong_avoid(&mut t, 3, 0);
+        m.cong_avoid(&mut t, 0, 3, State::Open, &jenv(0));
         assert_eq!((t.snd_cwnd, t.snd_cwnd_cnt), (4, 0));
         let mut t = tp(11, 5);
-        assert_eq!(m.ssthresh(&t), 5);
+        assert_eq!(m.ssthresh(&t, &env(0, 0)), 5);
         t.snd_ssthresh = 5;
-        assert_eq!(m.min_cwnd(&t), 2);
+        assert_eq!(m.min_cwnd(&t, &env(0, 0)), 2);
     }
 
     /// tcp_naive_reno: +1 per ACK below ssthresh, +1 after cwnd + 1 ACKs above it;
@@ -470,19 +659,19 @@ mod tests {
     fn naive_reno_grows_as_ns2() {
         let mut m = Module::NaiveReno;
         let mut t = tp(3, 10);
-        m.cong_avoid(&mut t, 0, 0);
+        m.cong_avoid(&mut t, 0, 0, State::Open, &jenv(0));
         assert_eq!(t.snd_cwnd, 4);
         let mut t = tp(4, 4);
         for _ in 0..4 {
-            m.cong_avoid(&mut t, 0, 0);
+            m.cong_avoid(&mut t, 0, 0, State::Open, &jenv(0));
         }
         assert_eq!(t.snd_cwnd, 4);
-        m.cong_avoid(&mut t, 0, 0);
+        m.cong_avoid(&mut t, 0, 0, State::Open, &jenv(0));
         assert_eq!((t.snd_cwnd, t.snd_cwnd_cnt), (5, 0));
         let mut t = tp(11, 4);
-        assert_eq!(m.ssthresh(&t), 6);
+        assert_eq!(m.ssthresh(&t, &env(0, 0)), 6);
         t.snd_ssthresh = 6;
-        assert_eq!(m.min_cwnd(&t), 6);
+        assert_eq!(m.min_cwnd(&t, &env(0, 0)), 6);
     }
 
     /// tcp_scalable: +1 per min(cwnd, 50) + 1 ACKs above ssthresh; a loss keeps 7/8.
@@ -491,12 +680,12 @@ mod tests {
         let mut m = Module::Scalable;
         let mut t = tp(100, 10);
         for _ in 0..50 {
-            m.cong_avoid(&mut t, 100, 0);
+            m.cong_avoid(&mut t, 0, 100, State::Open, &jenv(0));
         }
         assert_eq!(t.snd_cwnd, 100);
-        m.cong_avoid(&mut t, 100, 0);
+        m.cong_avoid(&mut t, 0, 100, State::Open, &jenv(0));
         assert_eq!((t.snd_cwnd, t.snd_cwnd_cnt), (101, 0));
-        assert_eq!(m.ssthresh(&tp(100, 10)), 88);
+        assert_eq!(m.ssthresh(&tp(100, 10), &env(0, 0)), 88);
     }
 
     /// hstcp: at w 100 (row 1: a 2 segments per window), cwnd + 1 after cwnd / 2 ACKs; a loss
@@ -505,15 +694,15 @@ mod tests {
     fn highspeed_as_linux_2_6() {
         let mut m = Module::HighSpeed { ai: 0 };
         let mut t = tp(100, 10);
-        m.init(&mut t);
+        m.init(&mut t, &env(0, 0));
         for _ in 0..49 {
-            m.cong_avoid(&mut t, 100, 0);
+            m.cong_avoid(&mut t, 0, 100, State::Open, &jenv(0));
         }
         assert_eq!(m, Module::HighSpeed { ai: 1 });
         assert_eq!(t.snd_cwnd, 100);
-        m.cong_avoid(&mut t, 100, 0);
+        m.cong_avoid(&mut t, 0, 100, State::Open, &jenv(0));
         assert_eq!((t.snd_cwnd, t.snd_cwnd_cnt), (101, 0));
-        assert_eq!(m.ssthresh(&t), 101 - ((101 * 112) >> 8));
+        assert_eq!(m.ssthresh(&t, &env(0, 0)), 101 - ((101 * 112) >> 8));
     }
 
     /// bictcp: cwnd 100 with no maximum yet is max probing's linear cwnd / 16 = 6 ACKs per
@@ -524,11 +713,11 @@ mod tests {
     fn bic_as_linux_2_6() {
         let mut m = Module::Bic(Bic::default());
         let mut t = tp(100, 10);
-        m.init(&mut t);
-        m.cong_avoid(&mut t, 100, 5);
+        m.init(&mut t, &env(0, 0));
+        m.cong_avoid(&mut t, 0, 100, State::Open, &jenv(5));
         let Module::Bic(b) = m else { unreachable!() };
         assert_eq!((b.cnt, b.epoch_start), (3, 5));
-        assert_eq!(m.ssthresh(&t), 79);
+        assert_eq!(m.ssthresh(&t, &env(0, 0)), 79);
         let Module::Bic(b) = m else { unreachable!() };
         assert_eq!((b.last_max_cwnd, b.loss_cwnd), (100, 100));
         let Module::Bic(mut b) = m else {
@@ -539,11 +728,11 @@ mod tests {
         assert_eq!(b.cnt, 3);
         // bictcp_acked: 2 segments acknowledged keep the ratio 2.
         let mut m = Module::Bic(Bic::default());
-        m.init(&mut t);
-        m.pkts_acked(2, true);
+        m.init(&mut t, &env(0, 0));
+        m.pkts_acked(&mut t, 2, 0, State::Open, &env(0, 0));
         let Module::Bic(b) = m else { unreachable!() };
         assert_eq!(b.delayed_ack, 32);
-        m.pkts_acked(1, true);
+        m.pkts_acked(&mut t, 1, 0, State::Open, &env(0, 0));
         let Module::Bic(b) = m else { unreachable!() };
         assert_eq!(b.delayed_ack, 31);
     }
