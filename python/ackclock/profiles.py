@@ -168,6 +168,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",  # Agent/TCP QOption_ 0
+                    "ns2_frto": "off",  # Agent/TCP frto_enabled_ / sfrto_enabled_ 0
+                    "sack_partial_ack": False,  # Agent/TCP partial_ack_ false
                     "control_increase": False,  # Agent/TCP control_increase_ 0
                     "max_cwnd": 0,  # Agent/TCP maxcwnd_ 0
                     # the ns-2 front end sets it where decrease_num_ is not 0.5
@@ -271,6 +273,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",
+                    "ns2_frto": "off",
+                    "sack_partial_ack": False,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -367,6 +371,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",
+                    "ns2_frto": "off",
+                    "sack_partial_ack": False,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -473,6 +479,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",
+                    "ns2_frto": "off",
+                    "sack_partial_ack": False,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,

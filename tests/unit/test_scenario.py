@@ -174,6 +174,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "idle_rtx_timer": False,
             "idle_timeout_keeps_window": False,
             "ns2_qoption": "off",  # ns-2 QOption_ 0
+            "ns2_frto": "off",  # ns-2 frto_enabled_ 0
+            "sack_partial_ack": False,  # ns-2 partial_ack_ false
             "control_increase": False,  # ns-2 control_increase_ 0
             "max_cwnd": 0,  # ns-2 maxcwnd_ 0
             "ns2_first_decrease": False,

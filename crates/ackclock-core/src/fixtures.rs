@@ -77,6 +77,8 @@ pub fn ns2_tcp() -> TcpConfig {
         idle_rtx_timer: false,
         idle_timeout_keeps_window: false,
         ns2_qoption: Default::default(),
+        ns2_frto: Default::default(),
+        sack_partial_ack: false,
         control_increase: false,
         max_cwnd: 0,
         ns2_first_decrease: false,

@@ -646,6 +646,7 @@ class TcpAgent(Agent):
             mapped.add("newreno_changes1_")
         self.map_newreno(out, mapped)
         self.map_exit_fast_retrans(out, mapped)
+        self.map_frto(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
         out["ns2_boot_time"] = self.boot_seconds()
@@ -789,6 +790,43 @@ class TcpAgent(Agent):
         if self.cls in ("Agent/TCP/Reno", "Agent/TCP/Newreno"):
             out["dupacks_always_inflate"] = not exit_fast
         mapped.add(var)
+
+    # The one-way agents whose receive and timeout paths ns-2.35 runs F-RTO in (TcpAgent's,
+    # RenoTcpAgent's, NewRenoTcpAgent's, Sack1TcpAgent's).
+    FRTO_AGENTS = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1")
+
+    def map_frto(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`frto_enabled_`, `sfrto_enabled_` (ns-2.35 tcp/tcp.cc's F-RTO, the engine's
+        `ns2_frto`, sender/frto.rs) on Tahoe, Reno, Newreno and Sack1; `sfrto_enabled_` adds
+        Sack1TcpAgent::recv's reading of SACK duplicates, and on the other three means what
+        `frto_enabled_` does (TcpAgent::timeout reads either). FullTcp agents never read them
+        (FullTcpAgent has its own timeout and recv); Vegas, Linux and the others stay not
+        supported with them. And `partial_ack_`, which only Sack1TcpAgent (and FastTcpAgent,
+        not supported with it) binds: the engine's `sack_partial_ack`; the other agents never
+        read it."""
+        frto: dict[str, bool] = {}
+        for var in ("frto_enabled_", "sfrto_enabled_", "partial_ack_"):
+            if var not in self.vars or self.var_is_default(var):
+                continue
+            try:
+                frto[var] = to_bool(self.vars[var])
+            except ValueError as e:
+                raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        full = isinstance(self, FullTcpAgent)
+        if frto.get("partial_ack_") is not None and self.cls != "Agent/TCP/Fast":
+            if self.cls == "Agent/TCP/Sack1":
+                out["sack_partial_ack"] = frto["partial_ack_"]
+            mapped.add("partial_ack_")
+        on = frto.get("frto_enabled_", False) or frto.get("sfrto_enabled_", False)
+        if full or not on:
+            mapped |= {"frto_enabled_", "sfrto_enabled_"} & frto.keys()
+            return
+        if self.cls not in self.FRTO_AGENTS:
+            var = "sfrto_enabled_" if frto.get("sfrto_enabled_") else "frto_enabled_"
+            raise Ns2Error(unsupported(f"{self.cls} variable {var} = true"), self.var_where(var))
+        sack = self.cls == "Agent/TCP/Sack1" and frto.get("sfrto_enabled_", False)
+        out["ns2_frto"] = "sfrto" if sack else "frto"
+        mapped |= {"frto_enabled_", "sfrto_enabled_"}
 
     def map_vegas(self, cc_params: dict[str, object]) -> None:
         """ns-2.35's VegasTcpAgent (tcp/tcp-vegas.cc) is its own algorithm, recovery and

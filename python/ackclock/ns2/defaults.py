@@ -123,7 +123,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
             "increase_num_": ("1.0", "double"), "delay_growth_": ("true", "bool"),
             "slow_start_restart_": ("true", "bool"), "bugFix_": ("true", "bool"),
             "precisionReduce_": ("true", "bool"),
-            "noFastRetrans_": ("false", "bool"), "frto_enabled_": ("0", "int"),
+            "noFastRetrans_": ("false", "bool"), "frto_enabled_": ("0", "bool"),
             "timerfix_": ("true", "bool"), "QOption_": ("0", "int"),
             # The rest of ns-2.35's Agent/TCP variables (`Agent/TCP info vars`), so that a
             # script setting one away from its default hears that ackclock does not model it.
@@ -143,7 +143,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
             "qs_rtt_": ("50", "int"), "qs_thresh_": ("4", "int"), "rate_request_": ("0", "int"),
             "restart_bugfix_": ("true", "bool"), "rfc2988_": ("true", "bool"),
             "rttvar_exp_": ("2", "int"), "rttvar_init_": ("12", "int"),
-            "sfrto_enabled_": ("0", "int"), "spurious_response_": ("1", "int"),
+            "sfrto_enabled_": ("0", "bool"), "spurious_response_": ("1", "int"),
             "srtt_init_": ("0", "int"), "tcp_qs_recovery_": ("true", "bool"),
             "trace_all_oneline_": ("false", "bool"), "ts_option_size_": ("10", "int"),
             "ts_resetRTO_": ("false", "bool"), "updated_rttvar_": ("true", "bool"),

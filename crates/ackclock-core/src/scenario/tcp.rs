@@ -145,6 +145,20 @@ tcp_config! {
     /// (`EnblRTTCtr_`); `off` (the default) neither.
     #[serde(default)]
     pub ns2_qoption: crate::tcp::sender::Ns2Qoption as name,
+    /// ns-2.35's F-RTO (`tcp::sender::Ns2Frto`, Sarolahti's detection of spurious
+    /// retransmission timeouts, RFC 5682, as `TcpAgent::timeout`, `recv_newack_helper`,
+    /// `recv_frto_helper` and `spurious_timeout` run it): after a timeout the first new ACK
+    /// sends two new segments instead of going back, and a second new ACK declares the
+    /// timeout spurious and restores the window; `sfrto` also reads the SACK blocks of a
+    /// duplicate ACK (`Sack1TcpAgent::recv`, `sfrto_enabled_`); `off` (the default) neither.
+    #[serde(default)]
+    pub ns2_frto: crate::tcp::sender::Ns2Frto as name,
+    /// ns-2.35's SACK recovery answers each partial ACK with two segments, the holes first
+    /// (`Sack1TcpAgent::partial_ack_action`, `partial_ack_`), and restarts the timer only on
+    /// the first partial ACK of a series; false: one segment leaves the pipe estimate and
+    /// every partial ACK restarts the timer.
+    #[serde(default)]
+    pub sack_partial_ack: bool as bool,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`, `TcpAgent::network_limited`).
     #[serde(default)]
@@ -519,6 +533,8 @@ impl TcpConfig {
             idle_rtx_timer: self.idle_rtx_timer,
             idle_timeout_keeps_window: self.idle_timeout_keeps_window,
             ns2_qoption: self.ns2_qoption,
+            ns2_frto: self.ns2_frto,
+            sack_partial_ack: self.sack_partial_ack,
             control_increase: self.control_increase,
             max_cwnd: self.max_cwnd,
             ns2_first_decrease: self.ns2_first_decrease,

@@ -40,6 +40,10 @@ pub struct TcpParams {
     pub idle_timeout_keeps_window: bool,
     /// ns-2.35's `QOption_` (with `EnblRTTCtr_`: `rtt_count`), `sender/qoption.rs`.
     pub ns2_qoption: crate::tcp::sender::Ns2Qoption,
+    /// ns-2.35's F-RTO (`sender/frto.rs`).
+    pub ns2_frto: crate::tcp::sender::Ns2Frto,
+    /// ns-2.35's Sack1 `partial_ack_` (`Sack1TcpAgent::partial_ack_action`).
+    pub sack_partial_ack: bool,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`).
     pub control_increase: bool,

@@ -242,6 +242,31 @@ impl Scoreboard {
         (from.max(self.low)..self.high).find(|&s| !self.sacked[self.slot(s)])
     }
 
+    /// ns-2.35's `ScoreBoardRQ::GetNextUnacked(seq)` (`ReassemblyQueue::nexthole`): None
+    /// with nothing SACKed or `seq` above every SACKed block; else `seq` itself if it is not
+    /// SACKed, or the end of the SACKed block holding it.
+    pub fn next_unacked(&self, seq: u64) -> Option<u64> {
+        if self.sacked_count == 0 || seq > self.high {
+            return None;
+        }
+        let from = seq.max(self.low);
+        Some(
+            (from..self.high)
+                .find(|&s| !self.sacked[self.slot(s)])
+                .unwrap_or(self.high),
+        )
+    }
+
+    /// ns-2.35's `ScoreBoardRQ::MarkRetran` as `Sack1TcpAgent::partial_ack_action` calls it:
+    /// `seq` is marked resent and, at or above the next retransmission's start (`h_seqno_`),
+    /// that start moves past it, so the holes below it are not resent.
+    pub fn mark_retransmitted_past(&mut self, seq: u64) {
+        self.mark_retransmitted(seq);
+        if seq >= self.scan_from {
+            self.scan_from = seq + 1;
+        }
+    }
+
     /// Segments the receiver has reported holding above the cumulative ACK.
     pub fn sacked(&self) -> u64 {
         self.sacked_count

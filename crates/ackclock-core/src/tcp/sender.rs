@@ -83,6 +83,7 @@ const NS3_CWR: bool = false;
 
 mod app;
 pub mod events;
+mod frto;
 mod linux;
 mod ns2_linux;
 mod ns2_vegas;
@@ -96,6 +97,7 @@ mod sack_full;
 mod samples;
 mod setup;
 
+pub use frto::Ns2Frto;
 pub use qoption::Ns2Qoption;
 pub use rfc793::Rfc793;
 pub use setup::{window_init_for_size, FirstLoss, Ns2Ecn, Recovery};
@@ -288,6 +290,14 @@ pub struct TcpSender {
     sack_rto_wait: bool,
     /// ns-2's `QOption_` (`sender/qoption.rs`); None: off.
     qoption: Option<Box<qoption::Qoption>>,
+    /// ns-2's F-RTO (`sender/frto.rs`).
+    frto: frto::Frto,
+    /// ns-2's Sack1 `partial_ack_` (`Sack1TcpAgent::partial_ack_action`), its
+    /// `firstpartial_` (a partial ACK of this series has restarted the timer) and
+    /// `next_pkt_` (the next segment a partial ACK sends).
+    sack_partial_ack: bool,
+    sack_partial_seen: bool,
+    sack_next_pkt: u64,
     /// `TcpParams::idle_rtx_timer` (ns-2's one-way agents).
     idle_rtx_timer: bool,
     /// `TcpParams::idle_timeout_keeps_window` (ns-2's `slow_start_restart_ false`).
@@ -502,6 +512,9 @@ impl TcpSender {
     }
 
     fn window(&self) -> u64 {
+        if self.frto.state == 2 {
+            return self.frto_window();
+        }
         (self.w.cwnd + self.dupwnd).min(self.w.rwnd).max(0.0) as u64
     }
 

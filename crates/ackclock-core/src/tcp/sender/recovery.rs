@@ -344,6 +344,10 @@ impl TcpSender {
             // acknowledged (`curseq_ == highest_ack_ + 1`), cancel_rtx_timer().
             self.rto_deadline = None;
         }
+        if self.frto.state != 0 && !newreno_partial {
+            // The end of TcpAgent::recv_newack_helper (not NewReno's partial ACKs).
+            self.frto_on_new_ack(prev_una);
+        }
         self.send_much(now, out, c);
     }
 
@@ -373,6 +377,13 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        if self.frto.state != 0 && self.frto_on_dupack() {
+            // TcpAgent::recv (Reno's, NewReno's) after recv_frto_helper: the count is 0,
+            // singledup_'s send_one, then send_much.
+            self.limited_transmit(now, out, c);
+            self.send_much(now, out, c);
+            return;
+        }
         self.dupacks += 1;
         if self.in_recovery {
             // RFC 5681 3.2 step 4: each further duplicate means a segment has left the network.
@@ -581,6 +592,9 @@ impl TcpSender {
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
     pub fn on_timeout(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.rto_deadline = None;
+        // Sack1TcpAgent::timeout: no F-RTO after a timeout during SACK recovery.
+        let sack_recovery = self.in_recovery && self.recovery == Recovery::Sack;
+        self.frto_on_timeout_start();
         if self.ns2_vegas.is_some() {
             self.on_ns2_vegas_timeout(now, out, c);
             return;
@@ -700,6 +714,7 @@ impl TcpSender {
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;
+        self.frto_on_timeout_cut(sack_recovery);
         // ns-2.35's one-way Tahoe (TcpAgent::timeout) keeps its count of duplicate ACKs
         // across a timeout: the next duplicate is the count's next, not a first one that
         // limited transmit (singledup_) answers with new data; RenoTcpAgent::timeout,

@@ -21,62 +21,23 @@ impl TcpSender {
             let sacked_before = sb.sacked();
             if ack > self.una && ack <= self.maxseq {
                 self.sack_rto_wait = false; // Sack1TcpAgent::recv: `timeout_ = FALSE`
+                self.sack_partial_seen = false; // and `firstpartial_ = 0`
                 self.on_new_ack(now, ack, out, c);
                 sb.clear(self.una);
-            } else if ack == self.una
-                && self.una < self.maxseq
-                && !self.sack_rto_wait
-                && sb.update(ack, blocks.iter(ack))
-            {
-                // Sack1TcpAgent::recv reads a duplicate's SACK blocks only while `timeout_`
-                // is false: after a timeout, duplicates neither count nor fill the
-                // scoreboard until a new ACK comes.
-                // Only a duplicate that reports new SACKed data counts.
-                self.dupacks += 1;
-                let thresh = self.sack_dupack_threshold();
-                if self.dupacks < thresh {
-                    self.limited_transmit(now, out, c);
-                } else if self.dupacks == thresh
-                    && self.prr.is_none()
-                    && !self.may_fast_retransmit()
-                    && self.ns2_ecn != Ns2Ecn::Off
-                    && self.last_action == LastAction::Ecn
-                {
-                    // Sack1TcpAgent::dupack_action after an ECN reduction (`Ns2Ecn`): fast
-                    // recovery with the window the ECN left, `recover_` kept.
-                    self.last_action = LastAction::Dupack;
-                    self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
-                    self.in_recovery = true;
-                    self.timed = None;
-                    c.fast_retransmits += 1;
-                    sb.mark_retransmitted(self.una);
-                    self.emit(self.una, now, out, c);
-                    self.arm_timer(now);
-                } else if self.dupacks == thresh && self.may_fast_retransmit() {
-                    self.w.cwnd = self.reduce_window();
-                    self.recover = Some(self.maxseq);
-                    self.last_action = LastAction::Dupack;
-                    self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
-                    self.in_recovery = true;
-                    self.first_partial = true;
-                    // Sack1TcpAgent::dupack_action's reset_rtx_timer(1, 0) clears rtt_active_:
-                    // the measurement in progress ends, and the next new segment starts one.
-                    self.timed = None;
-                    c.fast_retransmits += 1;
-                    if self.prr.is_some() {
-                        // RFC 6937 3.1: the step runs on the ACK that starts recovery too, with
-                        // what it delivered; its first segment is the fast retransmission.
-                        self.prr = Some(Prr {
-                            recover_fs: self.maxseq - self.una,
-                            ..Prr::default()
-                        });
-                        let delivered = sb.sacked() - sacked_before;
-                        self.prr_step(now, &mut sb, delivered, true, out, c);
-                    } else {
-                        sb.mark_retransmitted(self.una);
-                        self.emit(self.una, now, out, c);
+            } else if ack == self.una && self.una < self.maxseq && !self.sack_rto_wait {
+                let changed = sb.update(ack, blocks.iter(ack));
+                if changed {
+                    self.sack_dupack(now, sacked_before, &mut sb, out, c);
+                }
+                if self.frto.state == 2 {
+                    // Sack1TcpAgent::recv's SACK-based F-RTO, after the duplicate counted;
+                    // send_much follows when dupacks_ is 0.
+                    self.sfrto_on_dupack(changed, blocks, ack);
+                    if self.dupacks == 0 {
+                        self.scoreboard = Some(sb);
+                        self.send_much(now, out, c);
+                        return;
                     }
-                    self.arm_timer(now);
                 }
             }
             self.scoreboard = Some(sb);
@@ -94,16 +55,114 @@ impl TcpSender {
                 self.send_much(now, out, c);
                 return;
             }
-            // A partial ACK: the retransmission and the original have both left.
             sb.update(ack, blocks.iter(ack));
-            self.pipe -= 1;
-            self.arm_timer(now);
-            self.rtt.reset_backoff();
+            if self.sack_partial_ack {
+                // Sack1TcpAgent::recv with partial_ack_: two segments go at once
+                // (partial_ack_action) and the pipe estimate keeps this ACK's segment; only
+                // the first partial ACK of a series restarts the timer (`firstpartial_`).
+                self.sack1_partial_ack_action(now, &mut sb, out, c);
+                self.pipe += 1;
+                if !self.sack_partial_seen {
+                    self.arm_timer(now);
+                    self.rtt.reset_backoff();
+                    self.sack_partial_seen = true;
+                }
+            } else {
+                // A partial ACK: the retransmission and the original have both left.
+                self.pipe -= 1;
+                self.arm_timer(now);
+                self.rtt.reset_backoff();
+            }
         } else if ack == self.una {
             sb.update(ack, blocks.iter(ack));
         }
         self.sack_send(now, &mut sb, out, c);
         self.scoreboard = Some(sb);
+    }
+
+    /// `Sack1TcpAgent::partial_ack_action`: two segments in reply to a partial ACK, each the
+    /// next not SACKed from `next_pkt_` on (`GetNextUnacked`), whether or not it was resent
+    /// before or is new; `t_seqno_` is raised to it (not past it).
+    #[cold]
+    fn sack1_partial_ack_action(
+        &mut self,
+        now: SimTime,
+        sb: &mut Scoreboard,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        self.sack_next_pkt = self.sack_next_pkt.max(self.una);
+        for _ in 0..2 {
+            if let Some(next) = sb.next_unacked(self.sack_next_pkt) {
+                self.sack_next_pkt = self.sack_next_pkt.max(next);
+            }
+            self.nxt = self.nxt.max(self.sack_next_pkt);
+            self.emit(self.sack_next_pkt, now, out, c);
+            sb.mark_retransmitted_past(self.sack_next_pkt);
+            self.sack_next_pkt += 1;
+        }
+    }
+
+    /// A duplicate ACK with new SACK information outside SACK recovery
+    /// (`Sack1TcpAgent::recv`'s count, then `dupack_action` at the threshold).
+    fn sack_dupack(
+        &mut self,
+        now: SimTime,
+        sacked_before: u64,
+        sb: &mut Scoreboard,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        // Sack1TcpAgent::recv reads a duplicate's SACK blocks only while `timeout_`
+        // is false: after a timeout, duplicates neither count nor fill the
+        // scoreboard until a new ACK comes.
+        // Only a duplicate that reports new SACKed data counts.
+        self.dupacks += 1;
+        let thresh = self.sack_dupack_threshold();
+        if self.dupacks < thresh {
+            self.limited_transmit(now, out, c);
+        } else if self.dupacks == thresh
+            && self.prr.is_none()
+            && !self.may_fast_retransmit()
+            && self.ns2_ecn != Ns2Ecn::Off
+            && self.last_action == LastAction::Ecn
+        {
+            // Sack1TcpAgent::dupack_action after an ECN reduction (`Ns2Ecn`): fast
+            // recovery with the window the ECN left, `recover_` kept.
+            self.last_action = LastAction::Dupack;
+            self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
+            self.in_recovery = true;
+            self.timed = None;
+            c.fast_retransmits += 1;
+            sb.mark_retransmitted(self.una);
+            self.emit(self.una, now, out, c);
+            self.arm_timer(now);
+        } else if self.dupacks == thresh && self.may_fast_retransmit() {
+            self.w.cwnd = self.reduce_window();
+            self.recover = Some(self.maxseq);
+            self.last_action = LastAction::Dupack;
+            self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
+            self.in_recovery = true;
+            self.first_partial = true;
+            // Sack1TcpAgent::dupack_action's reset_rtx_timer(1, 0) clears rtt_active_:
+            // the measurement in progress ends, and the next new segment starts one.
+            self.timed = None;
+            c.fast_retransmits += 1;
+            if self.prr.is_some() {
+                // RFC 6937 3.1: the step runs on the ACK that starts recovery too, with
+                // what it delivered; its first segment is the fast retransmission.
+                self.prr = Some(Prr {
+                    recover_fs: self.maxseq - self.una,
+                    ..Prr::default()
+                });
+                let delivered = sb.sacked() - sacked_before;
+                self.prr_step(now, sb, delivered, true, out, c);
+            } else {
+                sb.mark_retransmitted(self.una);
+                self.emit(self.una, now, out, c);
+            }
+            self.arm_timer(now);
+        }
     }
 
     /// The duplicate ACKs that start SACK recovery: `dupack_threshold`, or with

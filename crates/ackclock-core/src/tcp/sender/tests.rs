@@ -862,6 +862,7 @@ fn sack_dupack_threshold_grows_with_cwnd_by_numdupacks_frac() {
 
 mod ecn;
 mod events;
+mod frto;
 mod qoption;
 mod sack1;
 mod sack_full;

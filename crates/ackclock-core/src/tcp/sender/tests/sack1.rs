@@ -59,3 +59,51 @@ fn sack1_ignores_duplicates_after_a_timeout_until_a_new_ack() {
     sacked_dupacks(&mut s, &mut out, &mut c, t + 20);
     assert_eq!(s.dupacks, 3);
 }
+
+#[test]
+fn sack1_partial_ack_sends_two_segments_and_restarts_the_timer_once() {
+    // Sack1TcpAgent::recv with partial_ack_: partial_ack_action sends the next two segments
+    // not SACKed (GetNextUnacked from next_pkt_), the pipe estimate unchanged; only the first
+    // partial ACK of the series restarts the timer (firstpartial_).
+    for partial in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.ns2_rtt_timer = true;
+        cfg.sack_partial_ack = partial;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        grow(&mut s, &mut out, &mut c, 20.0);
+        // Segments una, una + 2 and una + 4 lost; the rest SACKed.
+        let una = s.una;
+        for i in 0..3 {
+            let mut a = ackp(una);
+            a.sack.push(una, una + 1, una + 2);
+            a.sack.push(una, una + 3, una + 4 + i);
+            s.on_ack(SimTime(10_000 + i), &a, &mut out, &mut c);
+        }
+        assert!(s.in_recovery);
+        out.clear();
+        let pipe = s.pipe;
+        let mut a = ackp(una + 2);
+        a.sack.push(una + 2, una + 3, una + 7);
+        s.on_ack(SimTime(20_000), &a, &mut out, &mut c);
+        let deadline = s.rto_deadline();
+        let seqs: Vec<u64> = out.iter().map(|p| p.seq).collect();
+        if partial {
+            assert_eq!(&seqs[..2], &[una + 2, una + 7], "holes first");
+            assert_eq!(s.pipe - seqs.len() as i64 + 2, pipe);
+        } else {
+            assert_eq!(s.pipe - seqs.len() as i64, pipe - 2);
+        }
+        // A second partial ACK restarts the timer only without partial_ack_.
+        out.clear();
+        let mut a = ackp(una + 3);
+        a.sack.push(una + 3, una + 4, una + 7);
+        s.on_ack(SimTime(30_000), &a, &mut out, &mut c);
+        assert_eq!(
+            s.rto_deadline() == deadline,
+            partial,
+            "partial_ack_ {partial}"
+        );
+    }
+}
