@@ -170,6 +170,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_qoption": "off",  # Agent/TCP QOption_ 0
                     "ns2_frto": "off",  # Agent/TCP frto_enabled_ / sfrto_enabled_ 0
                     "sack_partial_ack": False,  # Agent/TCP partial_ack_ false
+                    "ts_reset_rto": False,  # Agent/TCP ts_resetRTO_ false
+                    "syn_max_sends": 0,  # Agent/TCP max_connects_ -1
                     "control_increase": False,  # Agent/TCP control_increase_ 0
                     "max_cwnd": 0,  # Agent/TCP maxcwnd_ 0
                     # the ns-2 front end sets it where decrease_num_ is not 0.5
@@ -275,6 +277,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_qoption": "off",
                     "ns2_frto": "off",
                     "sack_partial_ack": False,
+                    "ts_reset_rto": False,
+                    "syn_max_sends": 0,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -373,6 +377,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_qoption": "off",
                     "ns2_frto": "off",
                     "sack_partial_ack": False,
+                    "ts_reset_rto": False,
+                    "syn_max_sends": 0,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,
@@ -481,6 +487,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "ns2_qoption": "off",
                     "ns2_frto": "off",
                     "sack_partial_ack": False,
+                    "ts_reset_rto": False,
+                    "syn_max_sends": 0,
                     "control_increase": False,
                     "max_cwnd": 0,
                     "ns2_first_decrease": False,

@@ -176,6 +176,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "ns2_qoption": "off",  # ns-2 QOption_ 0
             "ns2_frto": "off",  # ns-2 frto_enabled_ 0
             "sack_partial_ack": False,  # ns-2 partial_ack_ false
+            "ts_reset_rto": False,  # ns-2 ts_resetRTO_ false
+            "syn_max_sends": 0,  # ns-2 max_connects_ -1
             "control_increase": False,  # ns-2 control_increase_ 0
             "max_cwnd": 0,  # ns-2 maxcwnd_ 0
             "ns2_first_decrease": False,

@@ -79,6 +79,8 @@ pub fn ns2_tcp() -> TcpConfig {
         ns2_qoption: Default::default(),
         ns2_frto: Default::default(),
         sack_partial_ack: false,
+        ts_reset_rto: false,
+        syn_max_sends: 0,
         control_increase: false,
         max_cwnd: 0,
         ns2_first_decrease: false,

@@ -647,6 +647,7 @@ class TcpAgent(Agent):
         self.map_newreno(out, mapped)
         self.map_exit_fast_retrans(out, mapped)
         self.map_frto(out, mapped)
+        self.map_ts_reset_and_connects(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
         out["ns2_boot_time"] = self.boot_seconds()
@@ -827,6 +828,36 @@ class TcpAgent(Agent):
         sack = self.cls == "Agent/TCP/Sack1" and frto.get("sfrto_enabled_", False)
         out["ns2_frto"] = "sfrto" if sack else "frto"
         mapped |= {"frto_enabled_", "sfrto_enabled_"}
+
+    def map_ts_reset_and_connects(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`ts_resetRTO_` (TcpAgent::newack: with timestamps every sample ends the backoff,
+        the engine's `ts_reset_rto`) on Tahoe, Reno, Newreno and Sack1; FullTcpAgent::newack
+        ends the backoff on every new ACK anyway, under the same ECN-Echo condition, so on
+        FullTcp agents it changes nothing. `max_connects_` (TcpAgent::output: the SYN sent at
+        most that many times, then the connection abandoned; the engine's `syn_max_sends`) on
+        the agents that send a SYN through TcpAgent::output; FullTcp agents (their own
+        output) and Vegas (no SYN) never read it."""
+        agents = self.FRTO_AGENTS
+        full = isinstance(self, FullTcpAgent)
+        for var in ("ts_resetRTO_", "max_connects_"):
+            if var not in self.vars or self.var_is_default(var):
+                continue
+            where = self.var_where(var)
+            try:
+                if var == "ts_resetRTO_":
+                    value: object = to_bool(self.vars[var])
+                else:
+                    value = max(to_int(self.vars[var]), 0)
+            except ValueError as e:
+                raise Ns2Error(f"{var}: {e}", where) from None
+            if full or (var == "max_connects_" and self.cls == "Agent/TCP/Vegas"):
+                mapped.add(var)
+                continue
+            if self.cls not in agents:
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                               where)
+            out["ts_reset_rto" if var == "ts_resetRTO_" else "syn_max_sends"] = value
+            mapped.add(var)
 
     def map_vegas(self, cc_params: dict[str, object]) -> None:
         """ns-2.35's VegasTcpAgent (tcp/tcp-vegas.cc) is its own algorithm, recovery and

@@ -335,6 +335,17 @@ tcp_config! {
     /// of one timed segment per round trip (ns-2 `timestamps_`).
     #[serde(default)]
     pub timestamps: bool as bool,
+    /// With `timestamps` under ns-2's timer: every new ACK's timestamp sample ends the
+    /// timer's backoff, not only the timed segment's ACK (ns-2.35's `ts_resetRTO_`,
+    /// `TcpAgent::newack`, Andrei Gurtov's rule); while an ECN-Echo burst holds the window
+    /// at one segment it does not.
+    #[serde(default)]
+    pub ts_reset_rto: bool as bool,
+    /// With `syn`: the SYN goes at most this many times; the next time it would go the
+    /// connection is abandoned (nothing more to send, the timer put 10000 s away), as
+    /// ns-2.35's `max_connects_` (`TcpAgent::output`); 0: no limit.
+    #[serde(default)]
+    pub syn_max_sends: u32 as count_or_zero,
     /// The sink echoes RFC 7323's TS.Recent (the segment at the edge last acknowledged);
     /// otherwise the timestamp of the latest arrival, as ns-2's sink does by default
     /// (`ts_echo_rfc1323_ false`).
@@ -570,6 +581,8 @@ impl TcpConfig {
             less_careful: self.less_careful,
             dupacks_always_inflate: self.dupacks_always_inflate,
             timestamps: self.timestamps,
+            ts_reset_rto: self.ts_reset_rto,
+            syn_max_sends: self.syn_max_sends,
             window_unit: self.window_unit,
             integer_cwnd: self.integer_cwnd,
             ecn: self.ecn,

@@ -44,6 +44,10 @@ pub struct TcpParams {
     pub ns2_frto: crate::tcp::sender::Ns2Frto,
     /// ns-2.35's Sack1 `partial_ack_` (`Sack1TcpAgent::partial_ack_action`).
     pub sack_partial_ack: bool,
+    /// ns-2.35's `ts_resetRTO_` (`TcpConfig::ts_reset_rto`).
+    pub ts_reset_rto: bool,
+    /// ns-2.35's `max_connects_` (`TcpConfig::syn_max_sends`), 0: no limit.
+    pub syn_max_sends: u32,
     /// cwnd grows only on ACKs that come while the sender is window-limited (ns-2.35's
     /// `control_increase_`).
     pub control_increase: bool,

@@ -296,6 +296,11 @@ pub struct TcpSender {
     /// `firstpartial_` (a partial ACK of this series has restarted the timer) and
     /// `next_pkt_` (the next segment a partial ACK sends).
     sack_partial_ack: bool,
+    /// ns-2's `ts_resetRTO_` with timestamps (`TcpParams::ts_reset_rto`).
+    ts_reset_rto: bool,
+    /// ns-2's `max_connects_` (`TcpParams::syn_max_sends`) and `syn_connects_`.
+    syn_max_sends: u32,
+    syn_sends: u32,
     sack_partial_seen: bool,
     sack_next_pkt: u64,
     /// `TcpParams::idle_rtx_timer` (ns-2's one-way agents).
@@ -690,6 +695,9 @@ impl TcpSender {
     }
 
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        if seq == 0 && self.syn_pending && self.syn_max_sends > 0 && self.syn_abandoned(now) {
+            return;
+        }
         let retransmit = seq < self.maxseq;
         if self.full_tcp && seq > 0 {
             self.ns2_idle_restart(now, retransmit);
@@ -796,6 +804,20 @@ impl TcpSender {
             rwnd: 0,
             ecn: ecn_bits,
         });
+    }
+
+    /// ns-2.35's `max_connects_` (`TcpAgent::output`): one more SYN (`syn_connects_`); past
+    /// the limit the connection is abandoned instead (`curseq_ = 0`, the timer rescheduled
+    /// 10000 s on), and nothing is sent. True if abandoned.
+    #[cold]
+    fn syn_abandoned(&mut self, now: SimTime) -> bool {
+        self.syn_sends += 1;
+        if self.syn_sends <= self.syn_max_sends {
+            return false;
+        }
+        self.app_limit = 0;
+        self.rto_deadline = Some(now + SimDuration::from_secs_f64(10_000.0));
+        true
     }
 
     /// ns-2.35's `FullTcpAgent::foutput` with `slow_start_restart_` (its default): a data
@@ -980,7 +1002,13 @@ impl TcpSender {
         } else if self.ecn && self.ns2_ecn != Ns2Ecn::Off {
             self.ecn_hold_backoff = false;
             let new = ack > self.una && ack <= self.maxseq;
-            if new && self.una == 0 {
+            if new && self.una == 0 && self.last_action == LastAction::Timeout && !self.full_tcp {
+                // That ACK carries ECN-Echo, so TcpAgent::recv calls ecn() for it, which reacts
+                // only after a timeout of segment 0 (`last_cwnd_action_ == CWND_ACTION_TIMEOUT`;
+                // `seqno > recover_` never holds for it): the window cut marks the next
+                // segment (cong_action_), and `ect_` is set as below.
+                self.on_ecn_echo_ns2(ack, c);
+            } else if new && self.una == 0 {
                 // ns-2.35's agents send segment 0 with ECN-Echo and without ECT (the ECN
                 // negotiation, TcpAgent::output) and its sink echoes it (TcpSink::ack): that
                 // ACK sets `ect_` (after opening the window as usual).

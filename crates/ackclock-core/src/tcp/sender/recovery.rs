@@ -40,7 +40,7 @@ impl TcpSender {
 
     /// ns-2.35's ECN-Echo ([`Ns2Ecn`]): `TcpAgent::ecn` (a reduction beyond `recover_` or
     /// after a timeout) and the window decision of `TcpAgent::recv_newack_helper`.
-    fn on_ecn_echo_ns2(&mut self, ack: u64, c: &mut FlowCounters) {
+    pub(super) fn on_ecn_echo_ns2(&mut self, ack: u64, c: &mut FlowCounters) {
         if self.recover.is_none_or(|r| ack > r) || self.last_action == LastAction::Timeout {
             // TcpAgent::ecn: a reduction at a window of one segment sets `ecn_backoff_`, the
             // next one in a row backs the timer off (`rtt_backoff`); a larger window clears it.

@@ -55,7 +55,8 @@ impl TcpSender {
 
     /// ns-2.35's measurement (`TcpAgent::newack`): with timestamps a sample from every new
     /// ACK's echo, otherwise from the ACK covering the timed segment; the backoff ends only
-    /// when the timed segment is covered (`rtt_active_`, `ts_resetRTO_` false). A NewReno
+    /// when the timed segment is covered (`rtt_active_`), or with `ts_resetRTO_` (and
+    /// timestamps) on every sample. A NewReno
     /// partial ACK takes no sample and ends the measurement it covers
     /// (`NewRenoTcpAgent::partialnewack`).
     #[inline(never)]
@@ -86,6 +87,12 @@ impl TcpSender {
             timed?.1
         };
         self.rtt.sample_between(sent, now, self.timestamps);
+        if self.ts_reset_rto && !self.ecn_hold_backoff {
+            // TcpAgent::newack with ts_resetRTO_: `t_backoff_ = 1` after the timestamp's
+            // rtt_update, unless `ect_ && ecn_backoff_` and the ACK carries ECN-Echo.
+            self.rtt.reset_backoff();
+            self.ecn_backoff = false;
+        }
         let r = SimDuration(self.rtt.last_sample);
         c.rtt_samples += 1;
         c.rtt_sum_ps += r.0 as u128;

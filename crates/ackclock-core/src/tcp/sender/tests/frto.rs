@@ -93,3 +93,47 @@ fn off_goes_back_n_after_a_timeout() {
     let seqs: Vec<u64> = out.iter().map(|p| p.seq).collect();
     assert_eq!(seqs, vec![una + 1, una + 2]);
 }
+
+#[test]
+fn ts_reset_rto_ends_the_backoff_on_every_timestamp_sample() {
+    // TcpAgent::newack: with timestamps the ACK of the timeout's retransmission gives a
+    // sample; only ts_resetRTO_ ends the backoff then (the timed segment, sent after the
+    // retransmission, is not yet covered).
+    for (reset, backoff) in [(false, 2), (true, 1)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.ns2_rtt_timer = true;
+        cfg.timestamps = true;
+        cfg.ts_reset_rto = reset;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        grow(&mut s, &mut out, &mut c, 6.0);
+        let deadline = s.rto_deadline().expect("data outstanding");
+        s.on_timeout(deadline, &mut out, &mut c);
+        assert_eq!(s.rtt.backoff, 2);
+        let mut a = ackp(s.una + 1);
+        a.ts_echo = deadline;
+        s.on_ack(SimTime(deadline.0 + 50_000_000_000), &a, &mut out, &mut c);
+        assert_eq!(s.rtt.backoff, backoff, "ts_reset_rto {reset}");
+    }
+}
+
+#[test]
+fn syn_max_sends_abandons_the_connection_after_the_last_syn() {
+    // TcpAgent::output with max_connects_ 2: the SYN goes twice; the third time curseq_ = 0
+    // and the timer is set 10000 s on, nothing sent.
+    let mut cfg = ns2_tcp();
+    cfg.syn = true;
+    cfg.ns2_rtt_timer = true;
+    cfg.syn_max_sends = 2;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    s.start(SimTime(0), &mut out, &mut c);
+    assert_eq!(out.len(), 1);
+    for sent in [2, 2] {
+        let deadline = s.rto_deadline().expect("SYN outstanding");
+        s.on_timeout(deadline, &mut out, &mut c);
+        assert_eq!(out.len(), sent);
+    }
+    let last = s.rto_deadline().expect("timer set");
+    assert!(last.0 > 10_000 * crate::time::PS_PER_S);
+    assert_eq!(s.app_limit, 0);
+}
