@@ -614,7 +614,8 @@ def test_a_malformed_number_in_a_command_is_the_scripts_error(ns2, line, what):
 # Every ns-2.35 Agent/TCP variable is known (defaults.py): one set away from its default that
 # ackclock does not model stops the script with one line; one that cannot matter here runs.
 @pytest.mark.parametrize("setting,runs", [
-    ("Agent/TCP set ts_resetRTO_ true", False),
+    ("Agent/TCP set ts_resetRTO_ true", True),
+    ("Agent/TCP set bugFix_ack_ true", False),
     ("Agent/TCP/Reno set lessCareful_ true", True),  # NewRenoTcpAgent alone reads it
     ("Agent/TCP set useHeaders_ false", True),  # packetSize_ on the wire
     ("Agent/TCP set windowInitOption_ 2", True),  # the window from packetSize_
