@@ -94,6 +94,8 @@ class Simulation:
     def ns2_event_trace(self, flow: int, trace: int, node: int, peer: int) -> bool:
         """Flow ``flow``'s TCP agent (at node ``node``, its peer at ``peer``) writes its
         congestion events (ns-2's ``E`` lines) into packet trace ``trace``."""
+    def ns2_full_iss(self, flow: int, iss: int) -> bool:
+        """ns-2's ``iss_`` of the FullTcp agent sending ``flow``: traces number it from there."""
     def ns2_tcp_window(self, flow: int, window: float) -> bool:
         """A one-way TCP flow's window during the run (ns-2's window_), at most its first."""
     def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:

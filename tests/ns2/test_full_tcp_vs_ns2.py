@@ -255,3 +255,12 @@ def test_testreno_full_suite_events(suite_states: Any) -> None:
     tests = {"Tahoe_FullTCP", "Reno_FullTCP", "NewReno_FullTCP", "Tahoe_FullTCP2",
              "Reno_FullTCP2", "NewReno_FullTCP2"}
     assert suite_states("testReno-full", tests) == dict.fromkeys(tests, ("identical", ""))
+
+
+def test_full_suite_delack_and_iss(suite_states: Any) -> None:
+    """ns-2.35's test-suite-full: `segsperack_ 2` on the listener (delack: an ACK every second
+    segment, else at the next tick of FullTcpAgent's delayed-ACK timer, every interval_ from
+    time 0), and the listener's `iss_ 2144` (twoway1, twowayrandom: its direction numbered from
+    2144, data both ways)."""
+    tests = {"delack", "twoway1", "twowayrandom"}
+    assert suite_states("full", tests) == dict.fromkeys(tests, ("identical", ""))

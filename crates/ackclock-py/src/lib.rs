@@ -314,6 +314,12 @@ impl Simulation {
         self.sim.ns2_event_trace(flow, trace, node, peer)
     }
 
+    /// ns-2's `iss_` of the FullTcp agent sending flow `flow`: packet traces number that
+    /// direction from it; false if the flow is no direction of a two-way connection.
+    fn ns2_full_iss(&mut self, flow: usize, iss: u32) -> bool {
+        self.sim.ns2_full_iss(flow, iss)
+    }
+
     /// Flow `flow`'s CBR sends every `seconds` (ns-2's interval_ as its double) on ns-2's
     /// clock; false if it is no CBR without jitter.
     fn ns2_cbr_interval(&mut self, flow: usize, seconds: f64) -> PyResult<bool> {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from ..errors import ScenarioError
 from ..profiles import CC_ALIASES, CC_DEFAULTS, TCP_ALIASES
 from ..units import parse_time
 from .errors import Location, Ns2Error, unsupported
@@ -1141,10 +1142,48 @@ class FullTcpAgent(TcpAgent):
         (rcvseqinit) before any data is acknowledged: it changes nothing here."""
         return True
 
+    def acks(self) -> tuple[int, int]:
+        """This agent's receiver rule (FullTcpAgent::need_send): an ACK once segsperack_
+        segments of segsize_ are unacknowledged, else at the next tick of its delayed-ACK
+        timer, every interval_ (FullTcpAgent::timeout, TCP_TIMER_DELACK). Returns segsperack_
+        and interval_ in picoseconds."""
+        try:
+            per_ack = to_int(self.vars["segsperack_"])
+        except ValueError as e:
+            raise Ns2Error(f"segsperack_: {e}", self.var_where("segsperack_")) from None
+        if per_ack < 1:
+            raise Ns2Error(unsupported(f"{self.cls} variable segsperack_ = {per_ack}"),
+                           self.var_where("segsperack_"))
+        try:
+            interval = parse_time(self.vars["interval_"].strip())
+        except ScenarioError as e:
+            raise Ns2Error(f"interval_: {e.message}", self.var_where("interval_")) from None
+        if per_ack > 1 and interval <= 0:
+            # need_send alone then: an ACK held below segsperack_ never leaves.
+            raise Ns2Error(unsupported(f"{self.cls} segsperack_ {per_ack} without a"
+                                       " delayed-ACK timer (interval_ 0)"),
+                           self.var_where("interval_"))
+        return per_ack, interval
+
+    # FullTcp variables mapped by the connection (build.py `_full_flow`), not refused here.
+    CONNECTION = {"segsize_", "segsperack_", "interval_", "iss_"}
+
+    def iss(self) -> int:
+        """iss_: the sequence number of this agent's SYN (FullTcpAgent::reset, t_seqno_ =
+        iss_); its data follow from iss_ + 1. It changes only the numbers the traces show."""
+        try:
+            iss = to_int(self.vars["iss_"])
+        except ValueError as e:
+            raise Ns2Error(f"iss_: {e}", self.var_where("iss_")) from None
+        if not 0 <= iss < 2**31:
+            raise Ns2Error(unsupported(f"{self.cls} variable iss_ = {iss} (0 to 2^31 - 1)"),
+                           self.var_where("iss_"))
+        return iss
+
     def check_vars(self, mapped: set[str]) -> None:
         super().check_vars(mapped | self.OWN | {"packetSize_", "tcprexmtthresh_"})
         for var in self.OWN:
-            if var in self.vars and var != "segsize_" and not self.var_is_default(var):
+            if var in self.vars and var not in self.CONNECTION and not self.var_is_default(var):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
                                self.var_where(var))
 

@@ -315,8 +315,27 @@ def _full_flow(agent: FullTcpAgent) -> Flow | None:
     params = agent.tcp_params()
     peer.tcp_params()  # its own variables must be ones ackclock runs, too
     variant = agent.variant
+    sink = "sack" if variant == "sack" else "ack-every"
+    # The connection's receivers acknowledge as the listener (the receiver of the opening
+    # side's data) does, FullTcpAgent::need_send: every segsperack_ full segments, else at
+    # the next tick of its delayed-ACK timer (interval_; the engine's delayed ACK under
+    # ns2_full_tcp). The engine has one rule for both directions: the opening side's must be
+    # the same where the listener sends data too.
+    per_ack, interval = peer.acks()
+    if peer.app is not None and agent.acks() != (per_ack, interval) \
+            and max(per_ack, agent.acks()[0]) > 1:
+        raise Ns2Error(unsupported("FullTcp agents of one connection acknowledging"
+                                   " differently (segsperack_, interval_) with data both"
+                                   " ways"), agent.created_at)
+    if per_ack > 1:
+        params["segs_per_ack"] = per_ack
+        params["ack_delay"] = f"{interval}ps"
+        if sink == "sack":
+            params["delayed_ack"] = True
+        else:
+            sink = "delack"
     return Flow(name=agent.handle, kind="tcp", from_=ends[0], to=ends[1], variant=variant,
-                cc=agent.cc, sink="sack" if variant == "sack" else "ack-every", tcp=params,
+                cc=agent.cc, sink=sink, tcp=params,
                 two_way=True,
                 # The listener sends what its own FTP gives it as the run goes (engine
                 # advance_app): its direction has no size known in advance.

@@ -818,6 +818,7 @@ class Simulator(TclObject):
             if t.convert is not None:
                 self.engine.ns2_nam_times(i)
         self._event_traces()
+        self._full_iss()
         for link in self.links:
             if link.queue.traced and not self.engine.trace_queue_vars(link.index):
                 raise Ns2Error(unsupported(f"{link.queue.cls} variable traces on {link.name}"))
@@ -826,6 +827,12 @@ class Simulator(TclObject):
                 self.engine.keep_queue_integrals(link.index)
         for call in self.pending:
             call()
+
+    def _full_iss(self) -> None:
+        """FullTcp agents with an iss_ of their own: their direction's numbers start there."""
+        for a in self.agents:
+            if isinstance(a, FullTcpAgent) and a.flow is not None and a.iss() != 0:
+                self.engine.ns2_full_iss(a.flow, a.iss())
 
     def _event_traces(self) -> None:
         """The FullTcp agents made after ``eventtrace-all`` write their ``E`` lines into

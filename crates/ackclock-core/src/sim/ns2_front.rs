@@ -266,6 +266,24 @@ impl Simulator {
         true
     }
 
+    /// ns-2's `iss_` of the FullTcp agent that sends flow `f` (a direction of a two-way
+    /// connection): its packet traces number that direction from `iss` (the SYN's), the
+    /// reverse direction's acknowledgements too. False if `f` is no such direction.
+    pub fn ns2_full_iss(&mut self, f: usize, iss: u32) -> bool {
+        let Some(peer) = self.full.iter().find_map(|c| {
+            let [a, b] = c.flows;
+            (a.idx() == f)
+                .then_some(b.idx())
+                .or((b.idx() == f).then_some(a.idx()))
+        }) else {
+            return false;
+        };
+        if let Some(t) = self.traces.as_mut() {
+            t.set_full_iss(f, peer, iss);
+        }
+        true
+    }
+
     /// Writes the events flow `f`'s sender collected, at the current time.
     #[inline]
     pub(super) fn agent_events(&mut self, f: FlowId) {

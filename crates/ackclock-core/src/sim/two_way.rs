@@ -66,6 +66,7 @@ pub(super) fn trace_seq(sc: &Scenario, i: usize) -> Option<FullSeq> {
                 AppConfig::Ftp { size_bytes, .. } => *size_bytes,
                 _ => None,
             },
+            iss: 0,
         }
     };
     Some(FullSeq {

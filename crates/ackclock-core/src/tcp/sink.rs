@@ -146,6 +146,24 @@ pub struct TcpSink {
 pub struct DelAck {
     pub segs_per_ack: u32,
     pub delay: SimDuration,
+    /// ns-2.35's FullTcpAgent (`ns2_full_tcp`): the held ACK leaves at the next tick of a
+    /// timer that fires at every multiple of the delay (`interval_`) from time 0 on
+    /// (`FullTcpAgent::recv` starts `delack_timer_` at `interval_ * (int(now / interval_) +
+    /// 1)`, `FullTcpAgent::timeout(TCP_TIMER_DELACK)` sends a held ACK and reschedules it
+    /// `interval_` later), not the delay after the segment.
+    pub heartbeat: bool,
+}
+
+impl DelAck {
+    /// When an ACK held at `now` leaves.
+    #[inline]
+    fn due(&self, now: SimTime) -> SimTime {
+        if self.heartbeat && self.delay.0 > 0 {
+            SimTime((now.0 / self.delay.0 + 1) * self.delay.0)
+        } else {
+            now + self.delay
+        }
+    }
 }
 
 impl TcpSink {
@@ -182,6 +200,7 @@ impl TcpSink {
         let delack = delays.then_some(DelAck {
             segs_per_ack: cfg.segs_per_ack,
             delay: cfg.ack_delay,
+            heartbeat: cfg.ns2_full_tcp,
         });
         TcpSink {
             flow,
@@ -560,8 +579,10 @@ impl TcpSink {
             {
                 self.pending += 1;
                 if self.deadline.is_none() {
-                    let delay = self.linux.as_deref().map_or(d.delay, |l| l.delay(d.delay));
-                    self.deadline = Some(now + delay);
+                    self.deadline = Some(match self.linux.as_deref() {
+                        Some(l) => now + l.delay(d.delay),
+                        None => d.due(now),
+                    });
                 }
                 return;
             }

@@ -65,6 +65,30 @@ mod ns2_and_rfc {
         }
     }
 
+    /// ns-2.35's FullTcpAgent (`ns2_full_tcp`): a held ACK leaves at the next multiple of
+    /// `interval_` (its delayed-ACK timer ticks from time 0 on), not `interval_` after the
+    /// segment; `segsperack_` in-order segments still send it at once.
+    #[test]
+    fn full_tcp_holds_an_ack_until_the_next_tick() {
+        let mut cfg = crate::fixtures::ns2_tcp();
+        cfg.sink = SinkKind::Delack;
+        cfg.window = 32;
+        cfg.ack_delay_ps = 100;
+        cfg.ns2_full_tcp = true;
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(230), &data(0), &mut out, &mut c);
+        assert!(out.is_empty());
+        assert_eq!(s.deadline(), Some(SimTime(300)));
+        s.on_timer(SimTime(300), &mut out, &mut c);
+        assert_eq!(out.len(), 1);
+        s.on_data(SimTime(400), &data(1), &mut out, &mut c); // on a tick: the next one
+        assert_eq!(s.deadline(), Some(SimTime(500)));
+        s.on_data(SimTime(410), &data(2), &mut out, &mut c);
+        assert_eq!((out.len(), out[1].ack), (2, 3));
+        assert_eq!(s.deadline(), None);
+    }
+
     #[test]
     fn acks_every_second_in_order_segment() {
         let mut s = delack_sink();

@@ -31,17 +31,19 @@ pub use pcap::FrameInfo;
 /// whose segments the simulation numbers 0, 1, 2...: segment 0 is the SYN at byte 0,
 /// segments 1..=n carry `bytes` payload bytes (all full but the last), the FIN follows and
 /// takes one sequence number too (RFC 9293 section 3.4). `bytes` None: endless, all full.
+/// `iss`: the initial sequence number, the SYN's (0 unless ns-2's `iss_` says otherwise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeqBytes {
     pub mss: u32,
     pub bytes: Option<u64>,
+    pub iss: u32,
 }
 
 impl SeqBytes {
     /// The sequence number of segment `n`'s first byte (modulo 2^32, as on the wire).
     pub fn byte(&self, n: u64) -> u32 {
         if n == 0 {
-            return 0;
+            return self.iss;
         }
         let mss = self.mss as u64;
         let b = match self.bytes {
@@ -51,7 +53,7 @@ impl SeqBytes {
                 1 + ((n - 1) * mss).min(total) + u64::from(n > fin)
             }
         };
-        b as u32
+        (b as u32).wrapping_add(self.iss)
     }
 }
 
@@ -170,6 +172,23 @@ impl PacketTraces {
                     fs.own.bytes = Some(bytes);
                 } else {
                     fs.peer.bytes = Some(bytes);
+                }
+            }
+        }
+    }
+
+    /// A direction of a two-way connection starts its numbering at `iss` (ns-2's `iss_` of
+    /// the agent that sends flow `flow`): its own packets and the acknowledgements of flow
+    /// `peer` (the reverse direction) count from there.
+    pub fn set_full_iss(&mut self, flow: usize, peer: usize, iss: u32) {
+        for (f, own) in [(flow, true), (peer, false)] {
+            let label = self.labels.get_mut(f).and_then(|l| l.full.as_mut());
+            let frame = self.frames.get_mut(f).and_then(|l| l.full.as_mut());
+            for fs in label.into_iter().chain(frame) {
+                if own {
+                    fs.own.iss = iss;
+                } else {
+                    fs.peer.iss = iss;
                 }
             }
         }

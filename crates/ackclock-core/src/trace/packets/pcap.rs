@@ -239,6 +239,7 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
         super::SeqBytes {
             mss: f.mss,
             bytes: None,
+            iss: 0,
         },
     ));
     b[13] = flags;
