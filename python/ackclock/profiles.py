@@ -200,6 +200,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "exit_recovery_fix": False,
                     "less_careful": False,
                     "dupacks_always_inflate": False,
+                    "send_overhead": 0,  # Agent/TCP overhead_ 0
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
                     "ns2_boot_time": 0,
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
@@ -306,6 +307,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "exit_recovery_fix": False,
                     "less_careful": False,
                     "dupacks_always_inflate": False,
+                    "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,  # the three-way handshake's round trip
@@ -406,6 +408,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "exit_recovery_fix": False,
                     "less_careful": False,
                     "dupacks_always_inflate": False,
+                    "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": True,
@@ -520,6 +523,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "exit_recovery_fix": False,
                     "less_careful": False,
                     "dupacks_always_inflate": False,
+                    "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "syn": False,  # no connection set-up

@@ -1180,7 +1180,8 @@ def _tcp(
                 )
         else:
             ps = parse_time(value, path)
-            if ps == 0 and key not in ("min_rto", "ack_delay", "ns2_boot_time"):
+            if ps == 0 and key not in ("min_rto", "ack_delay", "ns2_boot_time",
+                                       "send_overhead"):
                 raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
             out[TCP_PARAMS.field(key)] = ps
     if merged["initial_ssthresh"][0] == "window":

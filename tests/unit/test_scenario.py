@@ -189,6 +189,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "exit_recovery_fix": False,
             "less_careful": False,
             "dupacks_always_inflate": False,
+            "send_overhead_ps": 0,
             "dupack_cwnd_fraction": 0,
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,

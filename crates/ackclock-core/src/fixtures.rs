@@ -69,6 +69,7 @@ pub fn ns2_tcp() -> TcpConfig {
         exit_recovery_fix: false,
         less_careful: false,
         dupacks_always_inflate: false,
+        send_overhead_ps: 0,
         window_init_by_size: false,
         ns2_first_loss: crate::tcp::sender::FirstLoss::Off,
         ns2_ecn: crate::tcp::sender::Ns2Ecn::Off,

@@ -649,6 +649,7 @@ class TcpAgent(Agent):
         self.map_exit_fast_retrans(out, mapped)
         self.map_frto(out, mapped)
         self.map_ts_reset_and_connects(out, mapped)
+        self.map_overhead(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
         out["ns2_boot_time"] = self.boot_seconds()
@@ -859,6 +860,30 @@ class TcpAgent(Agent):
                                where)
             out["ts_reset_rto" if var == "ts_resetRTO_" else "syn_max_sends"] = value
             mapped.add(var)
+    def map_overhead(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`overhead_` on the one-way agents whose `send_much` the engine models with it
+        (tcp/tcp.cc `TcpAgent::send_much`, tcp/tcp-sack1.cc `Sack1TcpAgent::send_much`):
+        each burst of new sending waits `Random::uniform(overhead_)`, drawn from the default
+        generator (the engine's `send_overhead`, tcp/sender/overhead.rs). FullTcp, Vegas,
+        TCP-Linux, RFC793edu and QOption_ with it stay not supported."""
+        var = "overhead_"
+        if var not in self.vars:
+            return
+        try:
+            seconds = to_float(self.vars[var])
+        except ValueError as e:
+            raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        if seconds == 0:
+            mapped.add(var)
+            return
+        if (self.cls not in ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno",
+                             "Agent/TCP/Sack1") or self.cc != "reno"
+                or ("QOption_" in self.vars and to_int(self.vars["QOption_"]) != 0)):
+            return  # left unmapped: refused by name
+        if seconds < 0:
+            raise Ns2Error(f"{var} {self.vars[var]}: not a delay", self.var_where(var))
+        out["send_overhead"] = seconds
+        mapped.add(var)
 
     def map_vegas(self, cc_params: dict[str, object]) -> None:
         """ns-2.35's VegasTcpAgent (tcp/tcp-vegas.cc) is its own algorithm, recovery and

@@ -38,6 +38,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Queue/PIE": "Queue",
         "Queue/PI": "Queue",
         "Queue/REM": "Queue",
+        "Queue/Vq": "Queue",
         "Queue/FQ_CoDel": "Queue",
         "Queue/SFQ": "Queue",
         "Queue/FQ": "Queue",
@@ -285,6 +286,13 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                      "w_": ("170", "double"), "qref_": ("50", "double"),
                      "mean_pktsize_": ("500", "int"), "setbit_": ("false", "bool"),
                      "prob_": ("0", "tdouble"), "curq_": ("0", "int")},
+        # drop_front_ and markfront_ true (Vq::enque's drop- and mark-front) are not
+        # modelled: refused.
+        "Queue/Vq": {"ecnlim_": ("0.8", "double"), "buflim_": ("1.0", "double"),
+                     "gamma_": ("0.98", "double"), "markpkts_": ("false", "bool"),
+                     "markfront_": ("0", "bool"), "drop_front_": ("0", "bool"),
+                     "queue_in_bytes_": ("true", "bool"), "mean_pktsize_": ("1000", "int"),
+                     "curq_": ("0", "int")},
         # markpkts_ true (marking at dequeue, REMQueue::deque) is not modelled: refused.
         "Queue/REM": {"gamma_": ("0.001", "double"), "phi_": ("1.001", "double"),
                       "inw_": ("1", "double"), "mean_pktsize_": ("1000", "double"),

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
-               "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi", "REM": "rem"}
-# (ns-2.35 has DropTail, RED, SFQ, DRR, PI and REM; CoDel, PIE and FQ_CoDel follow later ns-2
+               "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi", "REM": "rem",
+               "Vq": "vq"}
+# (ns-2.35 has DropTail, RED, SFQ, DRR, PI, REM and Vq; CoDel, PIE and FQ_CoDel follow later ns-2
 # versions' names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n`
 # sets it, the Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes
 # (queue/drr.cc).
@@ -124,10 +125,10 @@ class Queue(TclObject):
         arrival finds (PIQueue::enque) and the one a departure leaves (PIQueue::deque),
         written by PIQueue::trace as RED's; REM's `curq_` (queue/rem.cc): the backlog after an
         arrival was queued or dropped (REMQueue::enque) and after a departure."""
-        if self.kind not in ("red", "pi", "rem"):
+        if self.kind not in ("red", "pi", "rem", "vq"):
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (variable traces: Queue/RED's"
                                        " curq_ and ave_, Queue/PI's and Queue/REM's curq_)"))
-        if self.kind in ("pi", "rem") and var != "curq_":
+        if self.kind in ("pi", "rem", "vq") and var != "curq_":
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (only curq_)"))
         if var not in ("curq_", "ave_"):
             raise Ns2Error(unsupported(f"{self.cls} trace {var} (only curq_ and ave_)"))
@@ -139,7 +140,7 @@ class Queue(TclObject):
     def cmd_attach(self, channel: str) -> None:
         """REDQueue::command / PIQueue::command "attach": where traced variables are
         written."""
-        if self.kind not in ("red", "pi", "rem"):
+        if self.kind not in ("red", "pi", "rem", "vq"):
             raise Ns2Error(unsupported(f"{self.cls} attach (variable traces: Queue/RED's,"
                                        " Queue/PI's and Queue/REM's)"))
         self.trace_channel = channel
@@ -322,6 +323,8 @@ class Queue(TclObject):
         return out
 
     def ecn(self) -> bool | None:
+        if self.kind == "vq":
+            return None  # queue/vq.cc marks by markpkts_ and binds no setbit_
         if "setbit_" not in self.vars or not self.was_set("setbit_"):
             return None
         return to_bool(self.vars["setbit_"])
@@ -607,7 +610,7 @@ class DelayLink(TclObject):
 
 
 # Queue disciplines of ns-2.35 that ackclock does not have (yet).
-NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "Vq", "GK", "SRR",
+NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "GK", "SRR",
               "dsRED", "XCP", "DropTail/PriQueue", "RedPDQueue", "JoBS", "Marker", "Demarker")
 
 

@@ -518,6 +518,7 @@ disciplines! {
     drr::Drr [boxed],
     pi::Pi [boxed],
     rem::Rem [boxed],
+    vq::Vq [boxed],
 }
 
 impl Default for QueueKind {

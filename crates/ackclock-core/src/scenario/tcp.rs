@@ -264,6 +264,12 @@ tcp_config! {
     /// `NewRenoTcpAgent::recv`); false: only in fast recovery.
     #[serde(default)]
     pub dupacks_always_inflate: bool as bool,
+    /// ns-2's one-way agents (Tahoe, Reno, NewReno, Sack1): each burst of new sending waits
+    /// a random delay, uniform on [0, `send_overhead`), drawn when the window first allows
+    /// it: ns-2.35's `overhead_` (`TcpAgent::send_much`'s delayed-send timer, against phase
+    /// effects). Fast retransmissions go at once. Zero: none.
+    #[serde(default)]
+    pub send_overhead_ps: u64 as time(send_overhead),
     /// The retransmission timer in ns-2.35's fixed-point arithmetic (`tcp::rtt`'s module
     /// docs: `TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff`) and its timing of one
     /// segment at a time (`rtt_active_`: a retransmission does not stop the measurement, a
@@ -580,6 +586,7 @@ impl TcpConfig {
             exit_recovery_fix: self.exit_recovery_fix,
             less_careful: self.less_careful,
             dupacks_always_inflate: self.dupacks_always_inflate,
+            send_overhead: SimDuration(self.send_overhead_ps),
             timestamps: self.timestamps,
             ts_reset_rto: self.ts_reset_rto,
             syn_max_sends: self.syn_max_sends,

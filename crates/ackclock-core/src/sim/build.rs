@@ -24,6 +24,11 @@ pub(super) fn tcp_agents(
         // VegasTcpAgent sends as data, not as a SYN.
         sink.set_first_ack_at_once(!params.delack_syn);
     }
+    // ns-2's overhead_ outside an ns-2 script's run: the flow's own stream.
+    sender.use_overhead_random(crate::rng::Uniform::Own(RandomStream::named(
+        seed,
+        &format!("flow.{name}.overhead"),
+    )));
     if let Some(size) = size {
         sender.set_transfer(size);
         sink.set_transfer(size);

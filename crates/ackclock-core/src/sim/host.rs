@@ -152,8 +152,11 @@ impl Simulator {
             }
         }
         for flow in &mut self.flows {
-            if let Agent::Tfrc(conn) = &mut flow.agent {
-                conn.sender.use_random(Uniform::Ns2(d.clone()));
+            match &mut flow.agent {
+                Agent::Tfrc(conn) => conn.sender.use_random(Uniform::Ns2(d.clone())),
+                // TcpAgent::send_much's Random::uniform(overhead_).
+                Agent::Tcp { sender, .. } => sender.use_overhead_random(Uniform::Ns2(d.clone())),
+                _ => {}
             }
         }
         self.ns2_rng = Some(d);

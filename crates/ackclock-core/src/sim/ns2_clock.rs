@@ -32,12 +32,13 @@ pub(super) struct Ns2Timer {
     uid: u64,
 }
 
-/// A TCP flow's two timers under the ns2 profile: the sender's retransmission timer and the
-/// sink's delayed-ACK timer.
+/// A TCP flow's timers under the ns2 profile: the sender's retransmission timer, the sink's
+/// delayed-ACK timer and the sender's delayed-send timer (`overhead_`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Ns2Timers {
     rto: Ns2Timer,
     delack: Ns2Timer,
+    delsnd: Ns2Timer,
 }
 
 impl Ns2Timer {
@@ -63,6 +64,27 @@ impl Ns2Timer {
         self.uid = q.reserve(1);
         let t = ns2_ps(self.t2).max(now);
         (t != d).then_some((d, t))
+    }
+
+    /// Records the timer just set for `delay` seconds (a double as ns-2 computed it, not a
+    /// picosecond count), if `deadline` is new: its ns-2 time is `now2 + delay` and it takes
+    /// the next scheduling order. Returns that time's picosecond, where the timer runs.
+    fn arm_delay(
+        &mut self,
+        deadline: Option<SimTime>,
+        delay: f64,
+        now: SimTime,
+        now2: f64,
+        q: &mut EventQueue<Event>,
+    ) -> Option<SimTime> {
+        if deadline.is_none() || self.deadline == deadline {
+            return None;
+        }
+        self.t2 = now2 + delay;
+        self.uid = q.reserve(1);
+        let t = ns2_ps(self.t2).max(now);
+        self.deadline = Some(t);
+        Some(t)
     }
 
     /// The agent's deadline now stands at `t`, its ns-2 time's picosecond.
@@ -106,6 +128,17 @@ impl Simulator {
                 armed.delack.moved(t);
             }
         }
+        // TcpAgent::send_much's `delsnd_timer_.resched(Random::uniform(overhead_))`.
+        let delsnd = sender.delsnd_delay();
+        if let Some(delay) = delsnd {
+            if let Some(t) =
+                armed
+                    .delsnd
+                    .arm_delay(sender.pace_deadline(), delay, now, now2, &mut self.queue)
+            {
+                sender.retime_delsnd(t);
+            }
+        }
         let (delack, pace) = (sink.deadline(), sender.pace_deadline());
         let deadline = sender.rto_deadline();
         let armed = *armed;
@@ -119,7 +152,12 @@ impl Simulator {
             self.queue.push_keyed(t, seq, Event::DelAck(f));
         }
         if let Some(t) = flow.pace_event.needs_event(pace) {
-            self.queue.push(t, Event::Pace(f));
+            if delsnd.is_some() {
+                let seq = ns2_key(t, armed.delsnd.t2, armed.delsnd.uid);
+                self.queue.push_keyed(t, seq, Event::Pace(f));
+            } else {
+                self.queue.push(t, Event::Pace(f));
+            }
         }
     }
 

@@ -90,6 +90,8 @@ pub struct TcpParams {
     pub less_careful: bool,
     /// `TcpConfig::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
     pub dupacks_always_inflate: bool,
+    /// `TcpConfig::send_overhead` (ns-2's `overhead_`); zero: none.
+    pub send_overhead: SimDuration,
     pub timestamps: bool,
     pub window_unit: WindowUnit,
     pub integer_cwnd: bool,

@@ -87,6 +87,7 @@ mod frto;
 mod linux;
 mod ns2_linux;
 mod ns2_vegas;
+mod overhead;
 mod psh;
 mod qoption;
 mod recovery;
@@ -387,6 +388,9 @@ pub struct TcpSender {
     /// Reno's `ns2_linux`: ns-2.35's `LinuxTcpAgent` (`sender/ns2_linux.rs`) instead of the
     /// ns-2 rules above.
     ns2_linux: Option<Box<ns2_linux::Ns2Linux>>,
+    /// `send_overhead`: ns-2's `overhead_`, the delayed-send timer (`sender/overhead.rs`);
+    /// its deadline is `pace_deadline`.
+    overhead: Option<Box<overhead::Overhead>>,
 }
 
 impl TcpSender {
@@ -405,7 +409,11 @@ impl TcpSender {
     pub fn on_pace(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.pace_deadline.is_some_and(|d| d <= now) {
             self.pace_deadline = None;
-            self.send_much(now, out, c);
+            if self.overhead.is_some() {
+                self.on_delsnd(now, out, c);
+            } else {
+                self.send_much(now, out, c);
+            }
             if self.rto_deadline.is_none() && self.una < self.maxseq {
                 self.arm_timer(now);
             }
@@ -576,6 +584,9 @@ impl TcpSender {
     fn send_window(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let mut window_end = self.una + self.window();
         let mut limit = window_end.min(self.app_limit);
+        if self.overhead.is_some() && self.delsnd_holds(now, self.nxt < limit) {
+            return; // TcpAgent::send_much with overhead_: the delayed-send timer sends
+        }
         let mut burst = 0;
         self.pace_deadline = None;
         while self.nxt < limit && (self.max_burst == 0 || burst < self.max_burst) {

@@ -263,6 +263,14 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        if self.overhead.is_some()
+            && self.delsnd_holds(
+                now,
+                self.pipe < self.w.cwnd as i64 && self.una < self.app_limit,
+            )
+        {
+            return; // Sack1TcpAgent::send_much with overhead_ (`sender/overhead.rs`)
+        }
         while self.pipe < self.w.cwnd as i64 && self.sack_send_one(now, sb, out, c) {
             self.pipe += 1;
         }

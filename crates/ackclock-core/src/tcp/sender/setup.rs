@@ -6,6 +6,7 @@
 //! leaves it and what an ACK does.
 
 use super::*;
+use crate::rng::{RandomStream, Uniform};
 
 /// The loss-recovery variant; `rfc793` is RFC 793's TCP as ns-2.35's `RFC793eduTcpAgent`
 /// (`sender/rfc793.rs`): Tahoe's rules less what the `rfc793_*` additions leave off.
@@ -336,6 +337,12 @@ impl TcpSender {
                 .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
             ns2_vegas,
             ns2_linux,
+            overhead: (cfg.send_overhead > SimDuration::ZERO).then(|| {
+                Box::new(overhead::Overhead::new(
+                    cfg.send_overhead.as_secs_f64(),
+                    Uniform::Own(RandomStream::named(0, "tcp.overhead")),
+                ))
+            }),
         };
         if s.ns2_linux.is_some() {
             // LinuxTcpAgent after select_ca: cwnd_ windowInit_, ssthresh_ window_.
