@@ -290,18 +290,26 @@ class Network:
         warmup: Time = "0s",
         seed: int = 1,
         sample_interval: Time | None = None,
+        **run: Any,
     ) -> Scenario:
-        """The scenario described so far, checked; later calls do not change it."""
-        return self._resolved(duration, warmup, seed, sample_interval)[0]
+        """The scenario described so far, checked; later calls do not change it. ``run`` takes
+        the other keys of a scenario file's ``[run]`` table (docs/scenario-files.md):
+        ``routing``, ``ties``, ``check``, ``max_events``, ``max_packets``."""
+        return self._resolved(duration, warmup, seed, sample_interval, run)[0]
 
     def _resolved(self, duration: Time, warmup: Time, seed: int,
-                  sample_interval: Time | None) -> tuple[Scenario, dict[str, Any]]:
+                  sample_interval: Time | None,
+                  run: Mapping[str, Any]) -> tuple[Scenario, dict[str, Any]]:
         """The scenario and its resolved document (checking it is resolving it)."""
+        for key in run:
+            if key not in _RUN_KEYWORDS:
+                raise ScenarioError(f"unknown key {quote(key)} (expected one of"
+                                    f" {', '.join(_RUN_KEYWORDS)})", path=f"run.{key}")
         sc = Scenario(
             name=self.name,
             profile=self.profile,
             run=RunConfig(duration=duration, warmup=warmup, seed=seed,
-                          sample_interval=sample_interval),
+                          sample_interval=sample_interval, **run),
             defaults_tcp=dict(self._defaults),
             nodes=copy.deepcopy(self._nodes),
             links=copy.deepcopy(self._links),
@@ -319,14 +327,15 @@ class Network:
         sample_interval: Time | None = None,
         progress: bool | None = None,
         out: str | os.PathLike[str] | None = None,
+        **run: Any,
     ) -> Results:
         """Runs the network for ``duration``; see :func:`ackclock.run_scenario`. Packet traces
         are written into ``out`` (default: the current folder); results are saved there too
-        when ``out`` is given."""
+        when ``out`` is given. ``run``: the other ``[run]`` keys, as for :meth:`scenario`."""
         from .run import run_document
 
         # Resolved once: a Tmix application's vector files are read while resolving.
-        sc, document = self._resolved(duration, warmup, seed, sample_interval)
+        sc, document = self._resolved(duration, warmup, seed, sample_interval, run)
         if out is None:
             return run_document(document, progress=progress, source=sc.source)
         from .atomic import StagedFolder
@@ -383,6 +392,9 @@ class Network:
             net.tcp(f"tcp{i}", f"s{i}", f"d{i}", start=start)
         return net
 
+
+# The [run] keys Network.scenario and Network.run take as keywords beside their own arguments.
+_RUN_KEYWORDS = ("routing", "ties", "check", "max_events", "max_packets")
 
 # The keyword form's names for the keys of a scenario file's `app = { ... }` table
 # (schema.APP), where they differ: Network.tcp's own packet_size is the TCP segment's payload.

@@ -874,6 +874,32 @@ def test_network_api_matches_the_toml_example() -> None:
     assert resolve(sc) == doc(EXAMPLE)
 
 
+def test_network_api_takes_the_other_run_keys() -> None:
+    """routing, ties, check, max_events and max_packets: the same document as a scenario
+    file's [run] table with them; a misspelt key is named, not ignored."""
+    text = EXAMPLE.replace(
+        "[run]\n", '[run]\nrouting = "ecmp"\nties = "ns2"\ncheck = true\nmax_events = 7\n'
+        "max_packets = 9\n", 1)
+    assert "max_packets = 9" in text
+    net = Network("reno-vs-cbr", profile="ns2")
+    net.nodes("s1", "r1", "r2", "d1")
+    net.link("s1", "r1", rate="100Mb/s", delay="1ms", queue_limit=100)
+    net.link("r1", "r2", rate="10Mb/s", delay="29ms", queue_limit=100,
+             loss={"kind": "bernoulli", "p": 0.001})
+    net.link("r2", "d1", rate="100Mb/s", delay="1ms")
+    net.defaults(packet_size=1460, window=100)
+    net.tcp("tcp1", "s1", "d1", variant="reno", cc="reno", sink="ack-every")
+    net.udp("cbr", "s1", "d1", rate="8Mb/s", packet_size=1000)
+    sc = net.scenario(duration="250s", warmup="50s", seed=1, sample_interval="0.1s",
+                      routing="ecmp", ties="ns2", check=True, max_events=7, max_packets=9)
+    assert resolve(sc) == resolve(loads_scenario(text))
+    assert resolve(sc)["run"]["ties"] == "ns2" and resolve(sc)["run"]["max_events"] == 7
+    with pytest.raises(ScenarioError, match=r"^run\.tie: unknown key \"tie\""):
+        net.scenario(duration="1s", tie="ns2")
+    with pytest.raises(ScenarioError, match=r"^run\.ties: expected \"insertion\" or \"ns2\""):
+        net.run(duration="1s", ties="ns-2")
+
+
 def test_network_api_errors_name_the_entry() -> None:
     net = Network("x")
     net.nodes("a", "b")
