@@ -238,6 +238,14 @@ class TcpAgent(Agent):
         self.initial_window = to_int(self.vars["window_"])
         self.traced: list[str] = []
         self.trace_channel: str | None = None
+        # ns-2.35 tcl/lib/ns-agent.tcl, Agent/TCP instproc init: `create-eventtrace` gives
+        # the agent an event trace if eventtrace-all came before (ns-lib.tcl); with nam's
+        # trace on as well, the events would go there too (`namattach`), not modelled.
+        sim = ctx.simulator
+        self.event_channel = sim.event_trace if sim is not None else None
+        if self.event_channel is not None and sim is not None and sim.nam_channel is not None:
+            raise Ns2Error(unsupported(f"{cls} agents' events in a nam trace (eventtrace-all"
+                                       " with namtrace-all)"), where)
         # boot_time_ / tcpTick_: TcpAgent::reset draws it when the agent is made, when the
         # script resets it and when `$ns run` does (rng.py); the last draw is the run's.
         self.boot = draw_boot_time(ctx)
@@ -1027,14 +1035,6 @@ class FullTcpAgent(TcpAgent):
         self.listening = False
         self.connected = False  # connect() called (FullTcpAgent::advance_bytes in CLOSED)
         self.closed = False  # close called during the run (FullTcpAgent::usrclosed)
-        # ns-2.35 tcl/lib/ns-agent.tcl, Agent/TCP instproc init: `create-eventtrace` gives
-        # the agent an event trace if eventtrace-all came before (ns-lib.tcl); with nam's
-        # trace on as well, the events would go there too (`namattach`), not modelled.
-        sim = ctx.simulator
-        self.event_channel = sim.event_trace if sim is not None else None
-        if self.event_channel is not None and sim is not None and sim.nam_channel is not None:
-            raise Ns2Error(unsupported(f"{cls} agents' events in a nam trace (eventtrace-all"
-                                       " with namtrace-all)"), where)
         # FullTcpAgent::delay_bind_init_all resets the agent once more (tcp-full.cc).
         self.reset()
 

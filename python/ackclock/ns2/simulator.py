@@ -60,6 +60,9 @@ if TYPE_CHECKING:
     from .interp import Context
     from .tmix import TmixEnd
 
+# One-way agents whose eventtrace E lines the engine writes (tcp/sender/events.rs).
+EVENT_TRACED = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1")
+
 
 class Simulator(TclObject):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
@@ -466,9 +469,9 @@ class Simulator(TclObject):
     def cmd_eventtrace_all(self, channel: str = "") -> None:
         """``$ns eventtrace-all [$file]`` (ns-2.35 tcl/lib/ns-lib.tcl): the TCP agents made
         from now on get an event trace (``Agent/TCP instproc init``, ``create-eventtrace``)
-        into ``$file``, or without one into trace-all's file. FullTcp agents write their
-        congestion events there (``E`` lines, ``TcpAgent::trace_event``: see FullTcpAgent);
-        one-way TCP agents' events are not written yet. UDP agents report none."""
+        into ``$file``, or without one into trace-all's file. FullTcp agents and the one-way
+        Tahoe, Reno, NewReno and Sack1 agents write their congestion events there (``E``
+        lines, ``TcpAgent::trace_event``: tcp/sender/events.rs). UDP agents report none."""
         self._before_run("eventtrace-all")
         if not channel:
             if self.trace_all is None:
@@ -761,6 +764,7 @@ class Simulator(TclObject):
                                            f" {link.dst.id})"), tr.created_at)
             self.packet_traces.append(_PacketTrace(tr.channel, [link.name], ["lost"]))
         self._reset_agents()
+        self._event_only_traces()
         if self.nam_channel is not None:
             self.ctx.write_channel(self.nam_channel, nam.header(self))
         if self.packet_traces:
@@ -834,17 +838,33 @@ class Simulator(TclObject):
             if isinstance(a, FullTcpAgent) and a.flow is not None and a.iss() != 0:
                 self.engine.ns2_full_iss(a.flow, a.iss())
 
+    def _event_only_traces(self) -> None:
+        """An ``eventtrace-all`` file that is not trace-all's: an ns-2 trace of no link, into
+        which the engine writes only the agents' ``E`` lines."""
+        channels = {getattr(a, "event_channel", None) for a in self.agents
+                    if isinstance(a, TcpAgent) and a.flow is not None}
+        for channel in sorted(c for c in channels if c is not None):
+            if not any(t.channel == channel and t.takes_events() for t in self.packet_traces):
+                # A trace records every link unless given some; this one records only the
+                # loss-model drops of one link, and those go untraced: no packet line.
+                first = self.links[0].name
+                t = _PacketTrace(channel, [first], ["lost"], event_only=True)
+                t.lost_untraced = [first]
+                self.packet_traces.append(t)
+
     def _event_traces(self) -> None:
-        """The FullTcp agents made after ``eventtrace-all`` write their ``E`` lines into
-        its file, which must be trace-all's (the packet trace the engine writes them into
-        in order with the packet lines)."""
+        """The TCP agents made after ``eventtrace-all`` write their ``E`` lines into its
+        file: trace-all's (in order with the packet lines) or one of its own. The engine
+        knows the events of FullTcp and of the one-way Tahoe, Reno, NewReno and Sack1
+        agents (tcp/sender/events.rs)."""
         for a in self.agents:
             channel = getattr(a, "event_channel", None)
-            if channel is None or a.flow is None or not isinstance(a, FullTcpAgent):
+            if channel is None or a.flow is None or not isinstance(a, TcpAgent):
                 continue
+            if not isinstance(a, FullTcpAgent) and a.cls not in EVENT_TRACED:
+                raise Ns2Error(unsupported(f"eventtrace-all with {a.cls} agents"), a.created_at)
             index = next((i for i, t in enumerate(self.packet_traces)
-                          if t.channel == channel and t.links is None and t.convert is None),
-                         None)
+                          if t.channel == channel and t.takes_events()), None)
             if index is None:
                 raise Ns2Error(unsupported("eventtrace-all into a file other than trace-all's"
                                            f" with {a.cls} agents"), a.created_at)
@@ -1049,8 +1069,10 @@ class _PacketTrace:
 
     def __init__(self, channel: str, links: list[str] | None,
                  events: list[str] | None = None,
-                 convert: Callable[[str], str] | None = None, tcp_header: bool = False) -> None:
+                 convert: Callable[[str], str] | None = None, tcp_header: bool = False,
+                 event_only: bool = False) -> None:
         self.channel = channel
+        self.event_only = event_only  # eventtrace-all's own file: E lines, no packets
         self.tcp_header = tcp_header
         self.convert = convert  # nam: rewrites the lines into nam's form
         self.links = links
@@ -1059,6 +1081,10 @@ class _PacketTrace:
         self.ahead_of_loss: list[str] = []  # trace-queue after the link's errormodule
         self.file: Path | None = None
         self.offset = 0
+
+    def takes_events(self) -> bool:
+        """Whether the agents' E lines may go here: trace-all's trace or an event-only one."""
+        return self.event_only or (self.links is None and self.convert is None)
 
 
 def _vegas_order(records: list[tuple[float, str, str, float]],

@@ -121,6 +121,7 @@ impl Simulator {
             sent: &mut sent,
         };
         let c = &mut self.counters[f];
+        let mut events = false;
         match (&mut self.flows[f].agent, pkt.kind) {
             (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
                 self.packets_delivered += 1;
@@ -128,6 +129,7 @@ impl Simulator {
             }
             (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
                 sender.on_ack(self.now, pkt, &mut out, c);
+                events = sender.has_events();
             }
             (Agent::Udp { source }, PacketKind::Udp) => {
                 self.packets_delivered += 1;
@@ -140,6 +142,10 @@ impl Simulator {
                 return;
             }
             _ => unreachable!("packet kind does not match its flow"),
+        }
+        if events {
+            // ns-2's E lines (`$ns eventtrace-all`), before the packets the ACK sends.
+            self.agent_events(pkt.flow);
         }
         self.send_pooled(sent);
         match pkt.kind {

@@ -10,18 +10,33 @@
 //!   start (`cwnd_ < ssthresh_` before it): timeouts (`timeout_action`), Tahoe's cuts to one
 //!   segment, an idle restart (`foutput`'s `slowdown(CLOSE_CWND_INIT)`), ECN's halving.
 //!
+//! The one-way agents (tcp/tcp.cc and its subclasses) write:
+//!
+//! - `TIMEOUT` first in `TcpAgent::timeout` (Reno's, NewReno's and Sack1's call it);
+//! - `FAST_RETX` in `TcpAgent::dupack_action` (Tahoe), `RENO_FAST_RETX` in
+//!   `RenoTcpAgent::dupack_action`, `NEWRENO_FAST_RETX` in `NewRenoTcpAgent::dupack_action`
+//!   and `FAST_RECOVERY` in `Sack1TcpAgent::dupack_action`, each before its `slowdown`;
+//! - `NEWRENO_FAST_RECOVERY` in `NewRenoTcpAgent::recv` on each duplicate past `numdupacks_`
+//!   that inflates `dupwnd_`;
+//! - `SLOW_START` in `TcpAgent::slowdown` as above (their `cwnd_` is never inflated: Reno's
+//!   duplicates count in `dupwnd_`).
+//!
 //! The sender only collects them (when its flow's agent has an event trace); the simulator
 //! writes them into the packet trace before the packets the same event sends
 //! (`trace/packets`).
 
-use super::TcpSender;
+use super::{Recovery, TcpSender};
 
-/// The event types of `trace_event`'s calls in FullTcpAgent.
+/// The event types of `trace_event`'s calls in FullTcpAgent and the one-way agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentEventKind {
     FastRetx,
     FastRecovery,
     SlowStart,
+    Timeout,
+    RenoFastRetx,
+    NewRenoFastRetx,
+    NewRenoFastRecovery,
 }
 
 impl AgentEventKind {
@@ -31,6 +46,10 @@ impl AgentEventKind {
             AgentEventKind::FastRetx => "FAST_RETX",
             AgentEventKind::FastRecovery => "FAST_RECOVERY",
             AgentEventKind::SlowStart => "SLOW_START",
+            AgentEventKind::Timeout => "TIMEOUT",
+            AgentEventKind::RenoFastRetx => "RENO_FAST_RETX",
+            AgentEventKind::NewRenoFastRetx => "NEWRENO_FAST_RETX",
+            AgentEventKind::NewRenoFastRecovery => "NEWRENO_FAST_RECOVERY",
         }
     }
 }
@@ -80,6 +99,19 @@ impl TcpSender {
             next_seg: self.nxt,
             cwnd: cwnd as i64,
         });
+    }
+
+    /// The event a one-way agent's `dupack_action` traces before its fast retransmit's
+    /// `slowdown`: its class's name for it.
+    #[cold]
+    pub(super) fn one_way_fast_retx_event(&mut self) {
+        let kind = match self.recovery {
+            Recovery::Tahoe | Recovery::Rfc793 => AgentEventKind::FastRetx,
+            Recovery::Reno => AgentEventKind::RenoFastRetx,
+            Recovery::NewReno => AgentEventKind::NewRenoFastRetx,
+            Recovery::Sack => AgentEventKind::FastRecovery,
+        };
+        self.event(kind);
     }
 
     /// `TcpAgent::slowdown`'s `SLOW_START`: the cut from `before` (cwnd_, with ssthresh_

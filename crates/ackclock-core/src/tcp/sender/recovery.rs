@@ -28,9 +28,8 @@ impl TcpSender {
         }
         let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);
         self.w.cwnd = self.reduce_window();
-        if self.full_tcp {
-            self.slowdown_event(before, ssthresh, self.w.cwnd);
-        }
+        // TcpAgent::ecn's slowdown (FullTcp's and the one-way agents').
+        self.slowdown_event(before, ssthresh, self.w.cwnd);
         self.last_cut_dupack = false; // ns-2's CWND_ACTION_ECN
         self.ecn_recover = Some(self.maxseq);
         self.cwr_pending = true;
@@ -64,9 +63,7 @@ impl TcpSender {
             }
             let (before, ssthresh) = (self.traced_cwnd(), self.w.ssthresh);
             self.w.cwnd = self.reduced_window();
-            if self.full_tcp {
-                self.slowdown_event(before, ssthresh, self.w.cwnd);
-            }
+            self.slowdown_event(before, ssthresh, self.w.cwnd);
             self.recover = Some(self.maxseq);
             self.last_action = LastAction::Ecn;
             self.cwr_pending = true;
@@ -136,6 +133,7 @@ impl TcpSender {
         }
         if self.recovery.is_tahoe() {
             // TcpAgent::dupack_action: slowdown(CLOSE_CWND_ONE), reset_rtx_timer(0, 0).
+            self.slowdown_event(before, ssthresh_before, 1.0);
             self.w.cwnd = 1.0;
             self.cong_action_pending = true;
             self.nxt = self.una;
@@ -386,6 +384,9 @@ impl TcpSender {
         }
         self.dupacks += 1;
         if self.in_recovery {
+            if !self.full_tcp && self.recovery == Recovery::NewReno {
+                self.event(AgentEventKind::NewRenoFastRecovery);
+            }
             // RFC 5681 3.2 step 4: each further duplicate means a segment has left the network.
             self.dupwnd += 1.0;
             self.send_much(now, out, c);
@@ -403,6 +404,9 @@ impl TcpSender {
                 // RenoTcpAgent::recv / NewRenoTcpAgent::recv with exitFastRetrans_ false:
                 // ++dupwnd_ on every duplicate past numdupacks_, in fast recovery or not,
                 // then send_much.
+                if self.recovery == Recovery::NewReno {
+                    self.event(AgentEventKind::NewRenoFastRecovery);
+                }
                 self.dupwnd += 1.0;
                 self.send_much(now, out, c);
             }
@@ -430,6 +434,8 @@ impl TcpSender {
         if self.full_tcp && self.recovery.is_tahoe() {
             // TahoeFullTcpAgent::dupack_action traces FAST_RETX before its slowdown.
             self.event(AgentEventKind::FastRetx);
+        } else if !self.full_tcp {
+            self.one_way_fast_retx_event();
         }
         let reduced = self.reduce_window();
         self.recover = Some(self.maxseq);
@@ -442,9 +448,7 @@ impl TcpSender {
         }
         if self.recovery.is_tahoe() {
             // Fast retransmit, then slow start from one segment, going back N.
-            if self.full_tcp {
-                self.slowdown_event(before, ssthresh_before, 1.0);
-            }
+            self.slowdown_event(before, ssthresh_before, 1.0);
             self.w.cwnd = 1.0;
             self.timed = None;
             self.nxt = self.una;
@@ -453,6 +457,9 @@ impl TcpSender {
             return;
         }
         self.w.cwnd = reduced;
+        if !self.full_tcp {
+            self.slowdown_event(before, ssthresh_before, reduced);
+        }
         if self.full_tcp && self.recovery != Recovery::Sack {
             // FullTcpAgent::dupack_action: slowdown halves cwnd_, then cwnd_ = ssthresh_ +
             // dupacks_ (a traced cwnd_ shows both); the window sent by is the same.
@@ -603,6 +610,10 @@ impl TcpSender {
             self.on_ns2_linux_timeout(now, out, c);
             return;
         }
+        if !self.full_tcp {
+            // TcpAgent::timeout traces TIMEOUT before anything changes.
+            self.event(AgentEventKind::Timeout);
+        }
         if self.recovery == Recovery::Sack
             && self.rtt.is_ns2()
             && !self.full_tcp
@@ -628,6 +639,8 @@ impl TcpSender {
                     self.recover = Some(self.maxseq);
                 }
             } else {
+                let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);
+                self.slowdown_event(before, ssthresh, 1.0);
                 self.w.cwnd = 1.0;
                 self.cong_action_pending = true;
                 self.first_decrease = false; // every slowdown() clears first_decrease_
@@ -706,11 +719,9 @@ impl TcpSender {
             self.last_action = LastAction::Timeout;
         }
         self.set_ca_state(now, CaState::Loss);
-        if self.full_tcp {
-            // FullTcpAgent::timeout_action: slowdown(...CLOSE_CWND_RESTART or _ONE) leaves
-            // cwnd_ at one segment, SLOW_START with t_seqno_ before it goes back.
-            self.slowdown_event(f64::INFINITY, 0.0, 1.0);
-        }
+        // FullTcpAgent::timeout_action and TcpAgent::timeout: slowdown(...CLOSE_CWND_RESTART
+        // or _ONE) leaves cwnd_ at one segment, SLOW_START with t_seqno_ before it goes back.
+        self.slowdown_event(f64::INFINITY, 0.0, 1.0);
         self.w.cwnd = 1.0;
         self.dupwnd = 0.0;
         self.in_recovery = false;

@@ -1,6 +1,7 @@
 //! The sender's SACK loss recovery (see `sender.rs` for the rules): ns-2's `Sack1` with RFC
 //! 6675's NextSeg rules, and with `prr` RFC 6937's proportional rate reduction.
 
+use super::events::AgentEventKind;
 use super::*;
 
 impl TcpSender {
@@ -138,7 +139,11 @@ impl TcpSender {
             self.emit(self.una, now, out, c);
             self.arm_timer(now);
         } else if self.dupacks == thresh && self.may_fast_retransmit() {
+            // Sack1TcpAgent::dupack_action traces FAST_RECOVERY before its slowdown.
+            let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);
+            self.event(AgentEventKind::FastRecovery);
             self.w.cwnd = self.reduce_window();
+            self.slowdown_event(before, ssthresh, self.w.cwnd);
             self.recover = Some(self.maxseq);
             self.last_action = LastAction::Dupack;
             self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;

@@ -79,3 +79,97 @@ fn nothing_is_collected_without_the_trace() {
     three_dups(&mut s, &mut out, &mut c);
     assert!(!s.has_events());
 }
+
+// --- the one-way agents (TcpAgent and its subclasses, tcp/tcp.cc) -------------------------
+
+/// A one-way sender of `variant` opened to a 10-segment cwnd in congestion avoidance.
+fn one_way_at_10(variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.limited_transmit = false;
+    let (mut s, mut out, mut c) = sender_with(&cfg, variant);
+    s.w.ssthresh = 8.0;
+    grow(&mut s, &mut out, &mut c, 10.0);
+    s.trace_events(true);
+    (s, out, c)
+}
+
+#[test]
+fn one_way_agents_name_their_fast_retransmit_before_the_cut() {
+    // TcpAgent::dupack_action (Tahoe): FAST_RETX, then slowdown's SLOW_START at one segment;
+    // RenoTcpAgent's RENO_FAST_RETX and NewRenoTcpAgent's NEWRENO_FAST_RETX with cwnd_ before
+    // the halving, which out of slow start traces nothing more.
+    for (variant, kind) in [
+        (Recovery::Reno, AgentEventKind::RenoFastRetx),
+        (Recovery::NewReno, AgentEventKind::NewRenoFastRetx),
+    ] {
+        let (mut s, mut out, mut c) = one_way_at_10(variant);
+        let (nxt, cwnd) = (s.nxt, s.w.cwnd as i64);
+        three_dups(&mut s, &mut out, &mut c);
+        assert_eq!(taken(&mut s), vec![(kind, nxt, cwnd)], "{variant:?}");
+    }
+    let (mut s, mut out, mut c) = one_way_at_10(Recovery::Tahoe);
+    let (nxt, cwnd) = (s.nxt, s.w.cwnd as i64);
+    three_dups(&mut s, &mut out, &mut c);
+    assert_eq!(
+        taken(&mut s),
+        vec![
+            (AgentEventKind::FastRetx, nxt, cwnd),
+            (AgentEventKind::SlowStart, nxt, 1)
+        ]
+    );
+}
+
+#[test]
+fn newreno_traces_each_duplicate_of_fast_recovery() {
+    // NewRenoTcpAgent::recv: NEWRENO_FAST_RECOVERY on each duplicate past numdupacks_ that
+    // inflates dupwnd_; cwnd_ itself stays halved.
+    let (mut s, mut out, mut c) = one_way_at_10(Recovery::NewReno);
+    three_dups(&mut s, &mut out, &mut c);
+    taken(&mut s);
+    let una = s.una;
+    s.on_ack(SimTime(20_000), &ackp(una), &mut out, &mut c);
+    let events = taken(&mut s);
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].0, AgentEventKind::NewRenoFastRecovery);
+    assert_eq!(events[0].2, s.w.cwnd as i64);
+}
+
+#[test]
+fn a_one_way_timeout_traces_timeout_then_slow_start() {
+    // TcpAgent::timeout: TIMEOUT before anything changes, then slowdown's SLOW_START at one
+    // segment, both with t_seqno_ before reset_rtx_timer moves it back.
+    let (mut s, mut out, mut c) = one_way_at_10(Recovery::Reno);
+    let (nxt, cwnd) = (s.nxt, s.w.cwnd as i64);
+    let at = s.rto_deadline().unwrap();
+    s.on_timeout(at, &mut out, &mut c);
+    assert_eq!(
+        taken(&mut s),
+        vec![
+            (AgentEventKind::Timeout, nxt, cwnd),
+            (AgentEventKind::SlowStart, nxt, 1)
+        ]
+    );
+}
+
+#[test]
+fn sack1_traces_fast_recovery_before_the_cut() {
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.limited_transmit = false;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+    s.w.ssthresh = 8.0;
+    grow(&mut s, &mut out, &mut c, 10.0);
+    s.trace_events(true);
+    let (una, nxt, cwnd) = (s.una, s.nxt, s.w.cwnd as i64);
+    // Three duplicates, each SACKing one more segment above the hole.
+    for i in 0..3u64 {
+        let mut a = ackp(una);
+        a.sack.push(una, una + 1, una + 2 + i);
+        s.on_ack(SimTime(10_000 + i), &a, &mut out, &mut c);
+    }
+    assert_eq!(
+        taken(&mut s),
+        vec![(AgentEventKind::FastRecovery, nxt, cwnd)]
+    );
+}
