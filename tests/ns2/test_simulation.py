@@ -615,7 +615,7 @@ def test_a_malformed_number_in_a_command_is_the_scripts_error(ns2, line, what):
 # ackclock does not model stops the script with one line; one that cannot matter here runs.
 @pytest.mark.parametrize("setting,runs", [
     ("Agent/TCP set ts_resetRTO_ true", True),
-    ("Agent/TCP set bugFix_ack_ true", False),
+    ("Agent/TCP set bugFix_ack_ true", True),  # NewRenoTcpAgent alone reads it
     ("Agent/TCP/Reno set lessCareful_ true", True),  # NewRenoTcpAgent alone reads it
     ("Agent/TCP set useHeaders_ false", True),  # packetSize_ on the wire
     ("Agent/TCP set windowInitOption_ 2", True),  # the window from packetSize_

@@ -188,6 +188,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "rfc793_backoff": True,
             "exit_recovery_fix": False,
             "less_careful": False,
+            "bugfix_ack": False,
+            "bugfix_ts": False,
             "dupacks_always_inflate": False,
             "send_overhead_ps": 0,
             "dupack_cwnd_fraction": 0,

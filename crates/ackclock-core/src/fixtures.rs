@@ -68,6 +68,8 @@ pub fn ns2_tcp() -> TcpConfig {
         slow_but_steady: false,
         exit_recovery_fix: false,
         less_careful: false,
+        bugfix_ack: false,
+        bugfix_ts: false,
         dupacks_always_inflate: false,
         send_overhead_ps: 0,
         window_init_by_size: false,

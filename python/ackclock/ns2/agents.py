@@ -754,11 +754,13 @@ class TcpAgent(Agent):
         mapped |= {"QOption_", "EnblRTTCtr_"}
 
     def map_newreno(self, out: dict[str, object], mapped: set[str]) -> None:
-        """NewReno's `exit_recovery_fix_` and `lessCareful_` (ns-2.35 tcp/tcp-newreno.cc,
-        only `NewRenoTcpAgent` reads them) and `numdupacksFrac_` (`TcpAgent::numdupacks`,
-        read by `Sack1TcpAgent`; `FastTcpAgent` stays not supported with it)."""
+        """NewReno's `exit_recovery_fix_`, `lessCareful_`, `bugFix_ack_` and `bugFix_ts_`
+        (ns-2.35 tcp/tcp-newreno.cc, only `NewRenoTcpAgent` reads them: elsewhere accepted
+        without effect) and `numdupacksFrac_` (`TcpAgent::numdupacks`, read by
+        `Sack1TcpAgent`; `FastTcpAgent` stays not supported with it)."""
         newreno = self.cls == "Agent/TCP/Newreno"
-        for var in ("exit_recovery_fix_", "lessCareful_", "numdupacksFrac_"):
+        for var in ("exit_recovery_fix_", "lessCareful_", "bugFix_ack_", "bugFix_ts_",
+                    "numdupacksFrac_"):
             if var not in self.vars or self.var_is_default(var):
                 continue
             where = self.var_where(var)
@@ -772,6 +774,12 @@ class TcpAgent(Agent):
                     # when highest_ack_ == recover_.
                     if newreno:
                         out["less_careful"] = to_bool(self.vars[var])
+                elif var in ("bugFix_ack_", "bugFix_ts_"):
+                    # NewRenoTcpAgent::dupack_action: the ACK and timestamp heuristics that
+                    # let a fast retransmit through bug_fix_'s check (RFC 6582 4.2).
+                    value = to_bool(self.vars[var])
+                    if newreno:
+                        out["bugfix_ack" if var == "bugFix_ack_" else "bugfix_ts"] = value
                 else:
                     fraction = to_int(self.vars[var])
                     if fraction == 0:  # ns-2 divides by it

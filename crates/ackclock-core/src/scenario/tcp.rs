@@ -257,6 +257,19 @@ tcp_config! {
     /// `lessCareful_`, `NewRenoTcpAgent::dupack_action`).
     #[serde(default)]
     pub less_careful: bool as bool,
+    /// NewReno with `bug_fix`, after a timeout: three duplicates of data sent before the
+    /// last recovery point still start a fast retransmit when the last new ACK (not a
+    /// partial one) advanced the cumulative ACK by at most `dupack_threshold` segments and
+    /// cwnd is above one segment, the ACK heuristic of RFC 6582 section 4.2 (ns-2.35's
+    /// `bugFix_ack_`, `NewRenoTcpAgent::dupack_action`).
+    #[serde(default)]
+    pub bugfix_ack: bool as bool,
+    /// NewReno with `bug_fix` and `timestamps`: the same when the last new ACK echoed the
+    /// timestamp of the latest transmission of the segment just below the cumulative ACK,
+    /// the timestamp heuristic of RFC 6582 section 4.2 (ns-2.35's `bugFix_ts_`,
+    /// `NewRenoTcpAgent::dupack_action`).
+    #[serde(default)]
+    pub bugfix_ts: bool as bool,
     /// Reno, NewReno (one-way agents): duplicate ACKs inflate the window from the threshold
     /// on even when no fast retransmit began (the `bug_fix` check held it back), the
     /// threshold's by the threshold and each later one by one segment, and the next new ACK
@@ -585,6 +598,8 @@ impl TcpConfig {
             slow_but_steady: self.slow_but_steady,
             exit_recovery_fix: self.exit_recovery_fix,
             less_careful: self.less_careful,
+            bugfix_ack: self.bugfix_ack,
+            bugfix_ts: self.bugfix_ts,
             dupacks_always_inflate: self.dupacks_always_inflate,
             send_overhead: SimDuration(self.send_overhead_ps),
             timestamps: self.timestamps,

@@ -88,6 +88,9 @@ pub struct TcpParams {
     pub slow_but_steady: bool,
     pub exit_recovery_fix: bool,
     pub less_careful: bool,
+    /// `TcpConfig::bugfix_ack` and `bugfix_ts` (ns-2's `bugFix_ack_`, `bugFix_ts_`).
+    pub bugfix_ack: bool,
+    pub bugfix_ts: bool,
     /// `TcpConfig::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
     pub dupacks_always_inflate: bool,
     /// `TcpConfig::send_overhead` (ns-2's `overhead_`); zero: none.

@@ -82,6 +82,7 @@ use crate::time::{SimDuration, SimTime};
 const NS3_CWR: bool = false;
 
 mod app;
+mod bugfix;
 pub mod events;
 mod frto;
 mod linux;
@@ -183,6 +184,8 @@ pub struct TcpSender {
     /// `TcpParams::exit_recovery_fix` and `less_careful` (ns-2's NewReno).
     exit_recovery_fix: bool,
     less_careful: bool,
+    /// NewReno's `bugfix_ack` / `bugfix_ts` heuristics (`sender/bugfix.rs`); None: off.
+    bugfix: Option<Box<bugfix::Bugfix>>,
     /// `TcpParams::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
     dupacks_always_inflate: bool,
     header_size: u32,
@@ -731,6 +734,9 @@ impl TcpSender {
                 size
             }
         };
+        if let Some(b) = self.bugfix.as_deref_mut() {
+            b.on_send(seq, now, self.una); // TcpAgent::output's `tss`
+        }
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
         if self.ns3_limited.is_some() {

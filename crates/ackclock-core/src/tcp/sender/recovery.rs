@@ -188,6 +188,10 @@ impl TcpSender {
             && self.recover.is_some_and(|r| ack < r);
         if !self.full_tcp && !newreno_partial {
             self.note_ns2_newack(); // ns2_awnd: not on NewReno's partial ACKs
+            if let Some(b) = self.bugfix.as_deref_mut() {
+                // TcpAgent::newack: prev_highest_ack_, and ts_echo_ with timestamps.
+                b.on_newack(self.una, self.timestamps.then_some(self.ts_echo));
+            }
         }
         let rtt = self.sample_rtt(now, ack, c);
         let acked = ack - self.una;
@@ -412,7 +416,7 @@ impl TcpSender {
             }
             return;
         }
-        if !self.may_fast_retransmit() {
+        if !self.may_fast_retransmit() && !self.bugfix_allows() {
             if self.full_tcp && matches!(self.recovery, Recovery::Reno | Recovery::NewReno) {
                 // ns-2.35's FullTcpAgent::dupack_action sets fastrecov_ before its bug_fix_
                 // check returns: later duplicates inflate cwnd_ (extra_ack) and the next

@@ -171,6 +171,7 @@ impl TcpSender {
             slow_but_steady: cfg.slow_but_steady,
             exit_recovery_fix: cfg.exit_recovery_fix,
             less_careful: cfg.less_careful,
+            bugfix: bugfix::Bugfix::new(cfg.bugfix_ack, cfg.bugfix_ts),
             dupacks_always_inflate: cfg.dupacks_always_inflate,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
