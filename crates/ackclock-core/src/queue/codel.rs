@@ -30,6 +30,10 @@ pub struct CoDelParams {
     /// Mark an ECN-capable packet whose sojourn exceeds this (Linux's and ns-3's
     /// `ce_threshold`/`CeThreshold`, for DCTCP-style marking); None: never.
     pub ce_threshold: Option<SimDuration>,
+    /// ns-3.44's `CoDelQueueDisc` arithmetic (see [`CoDelVars`]): 1024 ns ticks, the
+    /// fixed-point Newton step for 1/sqrt(count), and an ECN mark in the dropping state
+    /// scheduling the next from now.
+    pub ns3: bool,
 }
 
 /// A FIFO of packets with their enqueue times and its byte count.
@@ -62,24 +66,62 @@ impl TimedFifo {
     }
 }
 
-/// The CoDel controller of one queue.
+/// One tick of ns-3.44's CoDel clock in picoseconds: 1024 ns (`CoDelGetTime` and
+/// `CoDelQueueDisc::Time2CoDel` shift nanoseconds right by `CODEL_SHIFT`, 10).
+const NS3_TICK: u64 = 1_024_000;
+
+/// ns-3.44's `CoDelQueueDisc::NewtonStep` (Linux's `codel_Newton_step`): one Newton
+/// iteration, y (3 - count y^2) / 2, of 1/sqrt(count) in 16-bit fixed point, from the value
+/// the previous count left (so the first steps from 1 undershoot: 0.5 for count 2).
+fn newton_step(rec_inv_sqrt: u16, count: u32) -> u16 {
+    let invsqrt = (rec_inv_sqrt as u64) << 16;
+    let invsqrt2 = (invsqrt * invsqrt) >> 32;
+    let val = (3u64 << 32).wrapping_sub(count as u64 * invsqrt2) >> 2;
+    (val.wrapping_mul(invsqrt) >> (32 - 2 + 1) >> 16) as u16
+}
+
+/// The CoDel controller of one queue. Its times are in the clock's unit: picoseconds, or
+/// with `ns3` ns-3.44's 1024 ns ticks.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CoDelVars {
     /// When the sojourn time will have been above target for a whole interval; None while
     /// it is below.
-    first_above_time: Option<SimTime>,
-    drop_next: SimTime,
+    first_above_time: Option<u64>,
+    drop_next: u64,
     count: u32,
     lastcount: u32,
+    /// 1/sqrt(count) in 16-bit fixed point (`ns3` only).
+    rec_inv_sqrt: u16,
     pub dropping: bool,
 }
 
 impl CoDelVars {
-    fn control_law(t: SimTime, interval: SimDuration, count: u32) -> SimTime {
-        t + SimDuration((interval.0 as f64 / (count as f64).sqrt()) as u64)
+    /// A time or duration in the clock's unit (ns-3 truncates to whole ticks).
+    #[inline]
+    fn clock(ps: u64, p: &CoDelParams) -> u64 {
+        if p.ns3 {
+            ps / NS3_TICK
+        } else {
+            ps
+        }
     }
 
-    /// Pops the head and says whether it may be dropped (RFC 8289 `dodequeue`).
+    /// RFC 8289's control law, t + interval / sqrt(count); with `ns3`, ns-3.44's
+    /// `CoDelQueueDisc::ControlLaw`: t + interval x rec_inv_sqrt in fixed point
+    /// (`ReciprocalDivide`).
+    fn control_law(&self, t: u64, p: &CoDelParams) -> u64 {
+        let interval = Self::clock(p.interval.0, p);
+        if p.ns3 {
+            t + ((interval * ((self.rec_inv_sqrt as u64) << 16)) >> 32)
+        } else {
+            t + (interval as f64 / (self.count as f64).sqrt()) as u64
+        }
+    }
+
+    /// Pops the head and says whether it may be dropped (RFC 8289 `dodequeue`). With `ns3`,
+    /// ns-3.44's `CoDelQueueDisc::OkToDrop`: sojourn and target in whole ticks, a backlog
+    /// below `mtu` (`MinBytes`) rather than at most one MTU, and a drop only strictly after
+    /// first_above_time.
     fn dodequeue(
         &mut self,
         now: SimTime,
@@ -90,14 +132,20 @@ impl CoDelVars {
             self.first_above_time = None;
             return (None, false);
         };
-        let sojourn = SimDuration(now.0 - at.0);
+        let sojourn = Self::clock(now.0 - at.0, p);
+        let little = if p.ns3 {
+            q.bytes < p.mtu as u64
+        } else {
+            q.bytes <= p.mtu as u64
+        };
         let mut ok_to_drop = false;
-        if sojourn < p.target || q.bytes <= p.mtu as u64 {
+        if sojourn < Self::clock(p.target.0, p) || little {
             self.first_above_time = None;
         } else {
+            let now = Self::clock(now.0, p);
             match self.first_above_time {
-                None => self.first_above_time = Some(now + p.interval),
-                Some(t) if now >= t => ok_to_drop = true,
+                None => self.first_above_time = Some(now + Self::clock(p.interval.0, p)),
+                Some(t) if now > t || (now == t && !p.ns3) => ok_to_drop = true,
                 Some(_) => {}
             }
         }
@@ -109,7 +157,8 @@ impl CoDelVars {
     ///
     /// With a CE threshold, the packet sent is also marked if it is ECN-capable, the control
     /// law did not mark it already and its sojourn exceeds the threshold (ns-3.44's
-    /// `CoDelQueueDisc::DoDequeue`, which needs `UseEcn` for it; Linux's `codel_dequeue`).
+    /// `CoDelQueueDisc::DoDequeue`, which needs `UseEcn` for it and compares whole ticks;
+    /// Linux's `codel_dequeue`).
     #[inline]
     pub fn dequeue(
         &mut self,
@@ -120,7 +169,11 @@ impl CoDelVars {
     ) -> (Option<(SimTime, Packet)>, u64) {
         let (mut head, mut marks) = self.dequeue_law(now, q, p, dropped);
         if let (Some(ce), Some((at, pkt))) = (p.ce_threshold, head.as_mut()) {
-            if marks == 0 && p.ecn && pkt.ecn & ecn::ECT != 0 && now.0 - at.0 > ce.0 {
+            if marks == 0
+                && p.ecn
+                && pkt.ecn & ecn::ECT != 0
+                && Self::clock(now.0 - at.0, p) > Self::clock(ce.0, p)
+            {
                 pkt.ecn |= ecn::CE;
                 marks = 1;
             }
@@ -128,37 +181,45 @@ impl CoDelVars {
         (head, marks)
     }
 
-    /// RFC 8289's `dequeue`.
+    /// RFC 8289's `dequeue`; with `ns3`, ns-3.44's `CoDelQueueDisc::DoDequeue`.
     fn dequeue_law(
         &mut self,
-        now: SimTime,
+        now_time: SimTime,
         q: &mut TimedFifo,
         p: &CoDelParams,
         dropped: &mut Vec<Packet>,
     ) -> (Option<(SimTime, Packet)>, u64) {
-        let (mut head, mut ok_to_drop) = self.dodequeue(now, q, p);
+        let (mut head, mut ok_to_drop) = self.dodequeue(now_time, q, p);
         let Some(_) = head else {
             self.dropping = false;
             return (None, 0);
         };
+        let now = Self::clock(now_time.0, p);
         if self.dropping {
             if !ok_to_drop {
                 self.dropping = false;
             } else {
                 while now >= self.drop_next && self.dropping {
                     self.count += 1;
+                    if p.ns3 {
+                        self.rec_inv_sqrt = newton_step(self.rec_inv_sqrt, self.count);
+                    }
                     let (at, mut pkt) = head.expect("a packet is in hand here");
                     if p.ecn && pkt.ecn & ecn::ECT != 0 {
                         pkt.ecn |= ecn::CE;
-                        self.drop_next = Self::control_law(self.drop_next, p.interval, self.count);
+                        // RFC 8289 (and Linux's codel_dequeue) schedules the next mark from
+                        // drop_next; ns-3.44's DoDequeue from now, which spaces marks out
+                        // by however late this dequeue came.
+                        let from = if p.ns3 { now } else { self.drop_next };
+                        self.drop_next = self.control_law(from, p);
                         return (Some((at, pkt)), 1);
                     }
                     dropped.push(pkt);
-                    (head, ok_to_drop) = self.dodequeue(now, q, p);
+                    (head, ok_to_drop) = self.dodequeue(now_time, q, p);
                     if head.is_none() || !ok_to_drop {
                         self.dropping = false;
                     } else {
-                        self.drop_next = Self::control_law(self.drop_next, p.interval, self.count);
+                        self.drop_next = self.control_law(self.drop_next, p);
                     }
                 }
             }
@@ -171,15 +232,28 @@ impl CoDelVars {
                 marks = 1;
             } else {
                 dropped.push(pkt);
-                (head, _) = self.dodequeue(now, q, p);
+                (head, _) = self.dodequeue(now_time, q, p);
             }
             self.dropping = true;
             let delta = self.count.saturating_sub(self.lastcount);
-            self.count = 1;
-            if delta > 1 && now.0.saturating_sub(self.drop_next.0) < 16 * p.interval.0 {
+            // "now - drop_next" within 16 intervals: ns-3 subtracts in uint32_t and compares
+            // as int64_t, so a drop_next still ahead counts as long ago.
+            let recent = if p.ns3 {
+                now >= self.drop_next && now - self.drop_next < 16 * Self::clock(p.interval.0, p)
+            } else {
+                now.saturating_sub(self.drop_next) < 16 * p.interval.0
+            };
+            if delta > 1 && recent {
                 self.count = delta;
+                if p.ns3 {
+                    // One Newton step from the last episode's value, as ns-3 and Linux do.
+                    self.rec_inv_sqrt = newton_step(self.rec_inv_sqrt, self.count);
+                }
+            } else {
+                self.count = 1;
+                self.rec_inv_sqrt = u16::MAX; // ~0U >> REC_INV_SQRT_SHIFT
             }
-            self.drop_next = Self::control_law(now, p.interval, self.count);
+            self.drop_next = self.control_law(now, p);
             self.lastcount = self.count;
             return (head, marks);
         }
@@ -212,7 +286,7 @@ impl CoDel {
 }
 
 /// CoDel's parameters, FQ-CoDel's first.
-pub(super) const CODEL_PARAMS: [Param; 4] = [
+pub(super) const CODEL_PARAMS: [Param; 5] = [
     Param::new(
         "target",
         5e9,
@@ -247,6 +321,15 @@ pub(super) const CODEL_PARAMS: [Param; 4] = [
     )
     .unit(Unit::Time)
     .ns3("CeThreshold"),
+    // On in the ns3 profile only: Linux has the same fixed-point law (codel_Newton_step), but
+    // the linux profile keeps RFC 8289's exact square root it has always had.
+    Param::new(
+        "ns3_model",
+        0.0,
+        Range::Flag,
+        "ns-3.44's CoDelQueueDisc arithmetic",
+    )
+    .profile_defaults(&[("ns3", 1.0)]),
 ];
 
 crate::params! {
@@ -256,6 +339,7 @@ crate::params! {
         interval: crate::time::SimDuration = CODEL_PARAMS[1],
         mtu: u32 = CODEL_PARAMS[2],
         ce_threshold: crate::time::SimDuration = CODEL_PARAMS[3],
+        ns3_model: bool = CODEL_PARAMS[4],
     }
 }
 
@@ -270,6 +354,7 @@ macro_rules! codel_params {
             mtu: $p.mtu,
             ecn: $setup.ecn,
             ce_threshold: Some($p.ce_threshold).filter(|t| t.0 > 0),
+            ns3: $p.ns3_model,
         }
     };
 }
@@ -351,6 +436,7 @@ mod tests {
             mtu: 1500,
             ecn: false,
             ce_threshold: None,
+            ns3: false,
         })
     }
 
@@ -455,5 +541,107 @@ mod tests {
         let (_, p) = c.dequeue(ms(4.0), &mut dropped).unwrap();
         assert_eq!(p.ecn & ecn::CE, 0);
         assert!(dropped.is_empty());
+    }
+    fn ns3_codel(ecn: bool) -> CoDel {
+        CoDel::new(CoDelParams {
+            ecn,
+            ns3: true,
+            ..codel().p
+        })
+    }
+
+    /// ns-3.44's `CoDelQueueDisc::NewtonStep` is one step of y (3 - count y^2) / 2 from the
+    /// previous count's value, starting from 1 (~0U >> 16) at count 1: 0.5 at count 2, not
+    /// 1/sqrt(2), converging on 1/sqrt(count) after a few counts.
+    #[test]
+    fn ns3_newton_step_is_one_iteration_per_count() {
+        let mut fixed = u16::MAX;
+        let mut y = 1.0f64;
+        for count in 2..200u32 {
+            fixed = newton_step(fixed, count);
+            y = y * (3.0 - count as f64 * y * y) / 2.0;
+            assert!((fixed as f64 / 65536.0 - y).abs() < 1e-3, "count {count}");
+        }
+        assert!((newton_step(u16::MAX, 2) as f64 / 65536.0 - 0.5).abs() < 1e-3);
+        assert!((fixed as f64 / 65536.0 - 1.0 / 199f64.sqrt()).abs() < 1e-3);
+    }
+
+    /// The standing queue of `drops_follow_interval_over_sqrt_count` under ns-3's arithmetic:
+    /// the gaps follow interval x the Newton iterate (100, 50, 56.25, 48.77, ... ms), not
+    /// interval / sqrt(count) (100, 70.7, 57.7, 50, ...).
+    #[test]
+    fn ns3_drops_follow_the_newton_iterate() {
+        let mut c = ns3_codel(false);
+        let mut dropped = Vec::new();
+        let mut id = 0;
+        let mut drop_times = Vec::new();
+        for step in 0..1000u64 {
+            let now = ms(20.0 + step as f64);
+            while c.backlog().packets < 50 {
+                c.enqueue(ms(step as f64), pkt(id), &mut dropped);
+                id += 1;
+            }
+            let before = dropped.len();
+            c.dequeue(now, &mut dropped);
+            for _ in before..dropped.len() {
+                drop_times.push(now);
+            }
+        }
+        // First drop strictly after one interval (in 1024 ns ticks) from the first dequeue.
+        assert_eq!(drop_times[0], ms(121.0));
+        let mut y = 1.0f64;
+        for k in 1..drop_times.len().min(12) {
+            let gap = (drop_times[k].0 - drop_times[k - 1].0) as f64 / 1e9;
+            // Drop k - 1 left count k and the iterate for k (1 for the entering drop).
+            if k > 1 {
+                y = y * (3.0 - k as f64 * y * y) / 2.0;
+            }
+            assert!(
+                (gap - 100.0 * y).abs() <= 1.0 + 1e-9,
+                "drop {k}: gap {gap} ms, ns-3's law {} ms",
+                100.0 * y
+            );
+        }
+        let first_gaps: Vec<f64> = drop_times[..3]
+            .windows(2)
+            .map(|w| (w[1].0 - w[0].0) as f64 / 1e9)
+            .collect();
+        assert_eq!(first_gaps, [100.0, 50.0]);
+    }
+
+    /// A mark in the dropping state: RFC 8289 (and Linux) schedule the next one from the
+    /// mark's scheduled time, ns-3.44's `DoDequeue` from the dequeue that marked.
+    #[test]
+    fn ns3_schedules_the_next_mark_from_now() {
+        for ns3 in [false, true] {
+            let mut c = CoDel::new(CoDelParams {
+                ecn: true,
+                ns3,
+                ..codel().p
+            });
+            let mut dropped = Vec::new();
+            let mut marked_at = Vec::new();
+            // Every packet waited 20 ms; dequeues at 20 ms (above target from here), 121
+            // (enter: mark, next at 221), 251 (30 ms late: mark, count 2), then 292.
+            for (i, t) in [20.0, 121.0, 251.0, 292.0].into_iter().enumerate() {
+                for j in 0..3 {
+                    let mut p = pkt(10 * i as u64 + j);
+                    p.ecn = ecn::ECT;
+                    c.enqueue(ms(t - 20.0), p, &mut dropped);
+                }
+                let (_, p) = c.dequeue(ms(t), &mut dropped).unwrap();
+                if p.ecn & ecn::CE != 0 {
+                    marked_at.push(t);
+                }
+            }
+            // RFC: next after 251 is 221 + 70.7 = 291.7 (292 marks); ns-3: 251 + 50 = 301.
+            let expect: &[f64] = if ns3 {
+                &[121.0, 251.0]
+            } else {
+                &[121.0, 251.0, 292.0]
+            };
+            assert_eq!(marked_at, expect, "ns3 {ns3}");
+            assert!(dropped.is_empty());
+        }
     }
 }

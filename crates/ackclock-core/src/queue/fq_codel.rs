@@ -82,6 +82,7 @@ crate::params! {
         interval: crate::time::SimDuration = super::codel::CODEL_PARAMS[1],
         mtu: u32 = super::codel::CODEL_PARAMS[2],
         ce_threshold: crate::time::SimDuration = super::codel::CODEL_PARAMS[3],
+        ns3_model: bool = super::codel::CODEL_PARAMS[4],
         flows: u32 = Param::new("flows", 1024.0, Range::Count, "flow queues packets are hashed into")
             .ns3("Flows"),
         // ns-3's FqCoDelQueueDisc takes the device's MTU (1500 on a point-to-point device)
@@ -210,6 +211,7 @@ mod tests {
                     mtu: 1514,
                     ecn: false,
                     ce_threshold: None,
+                    ns3: false,
                 },
                 flows: 1024,
                 quantum: 1514,
