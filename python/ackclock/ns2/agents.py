@@ -1078,8 +1078,24 @@ class FullTcpAgent(TcpAgent):
             return
         self._give_bytes(n, "send")
 
-    def _give_bytes(self, n: int, what: str) -> None:
+    def segsize(self) -> int:
+        """FullTcpAgent::foutput's maxseg_: segsize_, or where that is 0, packetSize_ less
+        headersize() (tcpip_base_hdr_size_, with timestamps_ ts_option_size_ more)."""
         size = to_int(self.vars["segsize_"])
+        if size != 0:
+            return size
+        header = to_int(self.vars["tcpip_base_hdr_size_"])
+        if to_bool(self.vars.get("timestamps_", "false")):
+            header += to_int(self.vars.get("ts_option_size_", "10"))
+        size = to_int(self.vars["packetSize_"]) - header
+        if size < 1:
+            raise Ns2Error(f"{self.cls} {self.handle}: segsize_ 0 takes the segment from"
+                           f" packetSize_ {self.vars['packetSize_']}, which is not above the"
+                           f" header's {header} bytes", self.var_where("packetSize_"))
+        return size
+
+    def _give_bytes(self, n: int, what: str) -> None:
+        size = self.segsize()
         if n < 0 or n % size:
             raise Ns2Error(unsupported(f"{self.cls} {what} {n}: a part of a segment"
                                        f" (segsize_ {size})"))
@@ -1147,7 +1163,7 @@ class FullTcpAgent(TcpAgent):
 
     def tcp_params(self) -> dict[str, object]:
         out = super().tcp_params()
-        out["packet_size"] = to_int(self.vars["segsize_"])
+        out["packet_size"] = self.segsize()
         # syn_ is TcpAgent::output's; FullTcpAgent always opens with the three-way handshake
         # (tcp-full.cc), whatever `Agent/TCP set syn_ false` said for one-way agents.
         out.pop("syn", None)
