@@ -96,6 +96,12 @@ class Simulation:
         congestion events (ns-2's ``E`` lines) into packet trace ``trace``."""
     def ns2_full_iss(self, flow: int, iss: int) -> bool:
         """ns-2's ``iss_`` of the FullTcp agent sending ``flow``: traces number it from there."""
+    def ns2_full_ecn_syn(self, flow: int, on: bool, wait: int) -> bool:
+        """ns-2's ``ecn_syn_`` (``on``) and ``ecn_syn_wait_`` ``wait`` on the FullTcp agent sending
+        ``flow``; False: no direction of a two-way connection."""
+    def ns2_sink_ecn_syn(self, flow: int) -> bool:
+        """ns-2's TCPSink ``ecn_syn_`` on one-way TCP flow ``flow``: the ACK of segment 0 is
+        ECT when the sender is ECN-capable; False: no one-way TCP flow."""
     def ns2_tcp_window(self, flow: int, window: float) -> bool:
         """A one-way TCP flow's window during the run (ns-2's window_), at most its first."""
     def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:

@@ -187,6 +187,9 @@ class DropList:
     # Take the flow's ACKs crossing the link (numbered from 1 as they reach the model)
     # instead of its data: ns-2's ErrorModule on the ACKs' path.
     acks: bool | None = None
+    # Number every packet of the flow's two-way connection crossing the link (both
+    # directions' data and ACKs), from 1: ns-2's ErrorModule bound to a FullTcp fid_.
+    connection: bool | None = None
     kind: ClassVar[str] = "drop_list"
 
 
@@ -691,6 +694,12 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
                                 path=f"{path}.acks")
         if loss.acks:
             acks = {"acks": True}
+    if loss.connection is not None:
+        if not isinstance(loss.connection, bool):
+            raise ScenarioError(f"expected true or false, got {quote(loss.connection)}",
+                                path=f"{path}.connection")
+        if loss.connection:
+            acks["connection"] = True
     return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets,
             **_mark_ecn(loss.mark_ecn, path), **_delay(loss.delay, path), **acks}
 

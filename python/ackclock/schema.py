@@ -292,6 +292,9 @@ LOSS: Mapping[str, Mapping[str, Key]] = {
         "acks": Key("bool", "take the flow's ACKs crossing this direction instead, numbered"
                     " from 1 as they reach it (ns-2's ErrorModule on the ACKs' path); default"
                     " false"),
+        "connection": Key("bool", "the flow is a two-way connection's: number all its packets"
+                          " crossing this direction, both directions' data and ACKs, from 1"
+                          " (ns-2's ErrorModule bound to a FullTcp fid_); default false"),
         "mark_ecn": Key("bool", "mark them Congestion Experienced and let them pass instead"
                         " (ns-2's markecn_); default false"),
         "delay": Key("time", "delay them this long instead of dropping them (ns-2's"

@@ -198,13 +198,20 @@ def test_full_tcp_lost_syn_is_sent_again(vs_ns2: Any) -> None:
     assert len(syns) == 1 and float(syns[0][1]) > 1.0  # resent on the timer
 
 
-def test_full_tcp_lost_syn_ack_stays_refused(ns2: Any) -> None:
-    """The module on the acceptor's side: its first packet would be the SYN-ACK, which the
-    engine's drop list does not reach; refused in one line rather than run wrong."""
+def test_full_tcp_lost_syn_ack_is_sent_again(vs_ns2: Any) -> None:
+    """The module on the acceptor's side numbers the connection's packets there, the SYN-ACK
+    first (the engine's drop list with `connection`): dropped, it is resent by the
+    acceptor's own timer, the initiator's resent SYN being ignored in SYN_RECEIVED
+    (FullTcpAgent::recv)."""
     script = one_drop("FullTcp", "0", "8.0").replace(
         "[$ns link $r1 $k1] errormodule", "[$ns link $k1 $r1] errormodule")
-    r = ns2(textwrap.dedent(script))
-    assert r.code == 2 and "handshake packet other than the SYN" in r.err
+    got = vs_ns2(script).same("out.tr", "cwnd.tr")
+    lines = [line.split() for line in got["out.tr"].splitlines()]
+    drops = [f for f in lines if f[0] == "d"]
+    assert len(drops) == 1 and drops[0][13] == "0x1a"  # the SYN-ACK (SYN, ACK, PUSH)
+    syn_acks = [f for f in lines if f[0] == "+" and f[13] == "0x1a" and f[2] == drops[0][2]]
+    # the module sits at the link's entry, ahead of its `+`: only the resent one enters
+    assert len(syn_acks) == 1 and float(syn_acks[0][1]) > 1.0  # resent on its timer
 
 
 @pytest.mark.parametrize("cls", ["FullTcp", "FullTcp/Newreno", "FullTcp/Tahoe", "FullTcp/Sack"])
@@ -264,3 +271,23 @@ def test_full_suite_delack_and_iss(suite_states: Any) -> None:
     2144, data both ways)."""
     tests = {"delack", "twoway1", "twowayrandom"}
     assert suite_states("full", tests) == dict.fromkeys(tests, ("identical", ""))
+
+
+def test_ecn_ack_suite_ecn_syn_and_syn_ack_drops(suite_states: Any) -> None:
+    """ns-2.35's test-suite-ecn-ack: `ecn_syn_` (RFC 5562's ECN-capable SYN-ACK as
+    FullTcpAgent has it) with the SYN-ACK marked (`ecn_syn_wait_` 0: a window of two, halved;
+    2: the SYN-ACK again, a window of one) or not, or dropped (the acceptor's own timer
+    resends it; a duplicate SYN in SYN_RECEIVED is ignored), a drop list numbering the
+    connection's packets on the acceptor's path, and TCPSink's `ecn_syn_` (synack2)."""
+    tests = {"synack1_fulltcp", "synack2", "synack2_fulltcp", "synack2b_fulltcp",
+             "synack3_fulltcp", "synack3b_fulltcp", "synack3c_fulltcp", "synack3d_fulltcp",
+             "synack3f_fulltcp", "synack3g_fulltcp", "synack3h_fulltcp",
+             "synack_many_fulltcp"}
+    assert suite_states("ecn-ack", tests) == dict.fromkeys(tests, ("identical", ""))
+
+
+def test_full_fixes_suite_dropped_syn_ack(suite_states: Any) -> None:
+    """ns-2.35's test-suite-full-fixes: the SYN-ACK dropped (reno-drop-synack,
+    ecn-drop-synack): resent by the acceptor's retransmission timer."""
+    tests = {"reno-drop-synack", "ecn-drop-synack"}
+    assert suite_states("full-fixes", tests) == dict.fromkeys(tests, ("identical", ""))

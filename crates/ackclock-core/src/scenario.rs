@@ -294,6 +294,12 @@ pub enum LossConfig {
         /// reach the model, instead of its data (ns-2.35's `ErrorModule` on the ACKs' path).
         #[serde(default, skip_serializing_if = "is_false")]
         acks: bool,
+        /// `flow` is a two-way connection's: number every packet of the connection that
+        /// crosses this link direction (both directions' flows, data and pure ACKs alike),
+        /// from 1, as ns-2.35's `ErrorModule` numbers the packets of the connection's `fid_`
+        /// that reach it. Not with `acks`.
+        #[serde(default, skip_serializing_if = "is_false")]
+        connection: bool,
     },
     /// Each byte corrupted with probability `p`: a packet of n bytes is lost with
     /// probability 1 - (1 - p)^n (ns-2 `ErrorModel` unit byte, ns-3 `RateErrorModel` bytes).

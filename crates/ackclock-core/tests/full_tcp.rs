@@ -263,6 +263,7 @@ fn a_lost_syn_ack_is_answered_again() {
         mark_ecn: false,
         delay_ps: 0,
         acks: false,
+        connection: false,
     });
     let mut sim = Simulator::new(sc).unwrap();
     sim.run();

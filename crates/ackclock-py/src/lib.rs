@@ -320,6 +320,17 @@ impl Simulation {
         self.sim.ns2_full_iss(flow, iss)
     }
 
+    /// ns-2's `ecn_syn_` (`on`) and `ecn_syn_wait_` `wait` on the FullTcp agent sending flow
+    /// `flow`; false if it is no direction of a two-way connection.
+    fn ns2_full_ecn_syn(&mut self, flow: usize, on: bool, wait: u8) -> bool {
+        self.sim.ns2_full_ecn_syn(flow, on, wait)
+    }
+
+    /// ns-2's TCPSink `ecn_syn_` true on one-way TCP flow `flow`; false if it is none.
+    fn ns2_sink_ecn_syn(&mut self, flow: usize) -> bool {
+        self.sim.ns2_sink_ecn_syn(flow)
+    }
+
     /// Flow `flow`'s CBR sends every `seconds` (ns-2's interval_ as its double) on ns-2's
     /// clock; false if it is no CBR without jitter.
     fn ns2_cbr_interval(&mut self, flow: usize, seconds: f64) -> PyResult<bool> {

@@ -1036,7 +1036,7 @@ class FullTcpAgent(TcpAgent):
     OWN = {"segsize_", "segsperack_", "interval_", "nodelay_", "data_on_syn_", "iss_",
            "close_on_empty_", "signal_on_empty_", "dupseg_fix_",
            "dupack_reset_", "spa_thresh_", "ts_option_size_", "reno_fastrecov_", "pipectrl_",
-           "open_cwnd_on_pack_", "halfclose_", "nopredict_"}
+           "open_cwnd_on_pack_", "halfclose_", "nopredict_", "ecn_syn_", "ecn_syn_wait_"}
 
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
@@ -1215,7 +1215,7 @@ class FullTcpAgent(TcpAgent):
         return per_ack, interval
 
     # FullTcp variables mapped by the connection (build.py `_full_flow`), not refused here.
-    CONNECTION = {"segsize_", "segsperack_", "interval_", "iss_"}
+    CONNECTION = {"segsize_", "segsperack_", "interval_", "iss_", "ecn_syn_", "ecn_syn_wait_"}
 
     def iss(self) -> int:
         """iss_: the sequence number of this agent's SYN (FullTcpAgent::reset, t_seqno_ =
@@ -1228,6 +1228,27 @@ class FullTcpAgent(TcpAgent):
             raise Ns2Error(unsupported(f"{self.cls} variable iss_ = {iss} (0 to 2^31 - 1)"),
                            self.var_where("iss_"))
         return iss
+
+    def ecn_syn(self) -> tuple[bool, int]:
+        """ecn_syn_ (RFC 5562's ECN-capable SYN-ACK as FullTcpAgent has it) and ecn_syn_wait_:
+        what an acceptor does when its SYN-ACK comes back marked (FullTcpAgent::recv in
+        SYN_RECEIVED: 0 a window of two, halved; 2 the SYN-ACK again), and what an
+        initiator does with a marked SYN-ACK (2: drops it, answers with ECE; in SYN_SENT,
+        whatever its ecn_syn_). Wait 1 (a window of one and a timer) is refused with
+        ecn_syn_, and any value but 0, 1 and 2."""
+        try:
+            on = to_bool(self.vars["ecn_syn_"])
+        except ValueError as e:
+            raise Ns2Error(f"ecn_syn_: {e}", self.var_where("ecn_syn_")) from None
+        try:
+            wait = to_int(self.vars["ecn_syn_wait_"])
+        except ValueError as e:
+            raise Ns2Error(f"ecn_syn_wait_: {e}", self.var_where("ecn_syn_wait_")) from None
+        if wait not in (0, 1, 2) or (on and wait == 1):
+            raise Ns2Error(unsupported(f"{self.cls} variable ecn_syn_wait_ = {wait}"
+                                       + (" with ecn_syn_" if on else "")),
+                           self.var_where("ecn_syn_wait_"))
+        return on, 0 if wait == 1 else wait
 
     def check_vars(self, mapped: set[str]) -> None:
         super().check_vars(mapped | self.OWN | {"packetSize_", "tcprexmtthresh_"})
@@ -1366,8 +1387,16 @@ class TcpSink(Agent):
                 mapped.add(var)
         else:
             mapped |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_"}
-        self.check_vars(mapped | {"packetSize_"})
+        # ecn_syn_: the ACK of an ECN-capable sender's segment 0 is ECT (TcpSink::ack); the
+        # simulator sets it on the engine's sink (Simulator._full_iss, ns2_sink_ecn_syn).
+        self.check_vars(mapped | {"packetSize_", "ecn_syn_"})
         return out
+
+    def ecn_syn(self) -> bool:
+        try:
+            return to_bool(self.vars["ecn_syn_"])
+        except ValueError as e:
+            raise Ns2Error(f"ecn_syn_: {e}", self.var_where("ecn_syn_")) from None
 
 
 class UdpAgent(Agent):

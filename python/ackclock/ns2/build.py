@@ -158,15 +158,16 @@ def _on_acks_path(sim: Simulator, link: SimplexLink, d: dict[str, object],
                   flows: list[Flow]) -> None:
     """ns-2.35's ErrorModule classifies by `fid_`, which a TCP sink copies into its ACKs
     (`TcpSink::ack`), so on a link that only a one-way flow's ACKs cross, its model counts and
-    takes ACKs: the engine's `drop_list` with `acks` (set in `d`). Marking or delaying ACKs
-    is refused."""
+    takes ACKs: the engine's `drop_list` with `acks` (set in `d`), marking them CE with
+    `markecn_` (ErrorModel::recv; the sender reads no CE on ACKs). Delaying ACKs is
+    refused."""
     flow = next((f for f in flows if f.name == d.get("flow")), None)
     if flow is None or flow.two_way or flow.kind == "udp":
         return
     if _crosses(sim, link, flow.from_, flow.to) or not _crosses(sim, link, flow.to, flow.from_):
         return
-    if d.get("mark_ecn") or d.get("delay"):
-        raise Ns2Error(unsupported(f"a loss model marking or delaying flow id"
+    if d.get("delay"):
+        raise Ns2Error(unsupported(f"a loss model delaying flow id"
                                    f" {_fid_of(sim, flow, flows)}'s ACKs on link"
                                    f" {link.src.name}->{link.dst.name}"), link.loss_where)
     d["acks"] = True

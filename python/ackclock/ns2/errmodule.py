@@ -141,17 +141,25 @@ class ErrorModule(ErrorModel):
         if len(flows) != 1:
             raise Ns2Error(unsupported(f"an {model.cls} on flow id {fid}, carried by"
                                        f" {len(flows)} flows (only one)"), self.created_at)
-        if flows[0] in two_way:
+        connection = flows[0] in two_way and flows[0] not in initiator_side
+        if connection:
+            # The acceptor's side of a FullTcp connection: the module numbers every packet
+            # of the fid_ (SYN-ACK, the acceptor's data and its pure ACKs) as they reach it,
+            # which the engine's `connection` list does.
+            pass
+        elif flows[0] in two_way:
             # A FullTcp initiator's first two packets are the handshake's (SYN, then the ACK
             # of the SYN-ACK: FullTcpAgent::recv in SYN_SENT), where the engine numbers the
             # SYN 1 and the first data segment 2: the model's SYN is the engine's, its packet
             # n + 1 beyond the handshake the engine's n. The engine's list does not count the
             # handshake's pure ACK.
-            if 2 in packets or (1 in packets and flows[0] not in initiator_side):
+            if 2 in packets:
                 raise Ns2Error(unsupported(f"an {model.cls} dropping a FullTcp handshake"
                                            " packet other than the SYN"), self.created_at)
             packets = [n if n == 1 else n - 1 for n in packets]
         out: dict[str, object] = {"kind": "drop_list", "flow": flows[0], "packets": packets}
+        if connection:
+            out["connection"] = True
         if _flag(model, "markecn_"):
             # ErrorModel::recv with markecn_: the packet is marked CE (ECT or not) and
             # goes on to the link.

@@ -27,6 +27,7 @@ from .agents import (
     NullAgent,
     OnOff,
     TcpAgent,
+    TcpSink,
     UdpAgent,
 )
 from .build import HORIZON_S, build_scenario, explain
@@ -833,10 +834,18 @@ class Simulator(TclObject):
             call()
 
     def _full_iss(self) -> None:
-        """FullTcp agents with an iss_ of their own: their direction's numbers start there."""
+        """FullTcp agents with an iss_ of their own: their direction's numbers start there;
+        those with ecn_syn_ (or ecn_syn_wait_): their SYN-ACK (FullConn::set_ecn_syn); TCP
+        sinks with ecn_syn_: the ACK of segment 0 (ns2_sink_ecn_syn)."""
         for a in self.agents:
             if isinstance(a, FullTcpAgent) and a.flow is not None and a.iss() != 0:
                 self.engine.ns2_full_iss(a.flow, a.iss())
+            if isinstance(a, FullTcpAgent) and a.flow is not None:
+                on, wait = a.ecn_syn()
+                if on or wait:
+                    self.engine.ns2_full_ecn_syn(a.flow, on, wait)
+            if isinstance(a, TcpSink) and a.flow is not None and a.ecn_syn():
+                self.engine.ns2_sink_ecn_syn(a.flow)
 
     def _event_only_traces(self) -> None:
         """An ``eventtrace-all`` file that is not trace-all's: an ns-2 trace of no link, into

@@ -16,6 +16,9 @@ pub struct DropList {
     /// Take the flow's ACKs (counted in `acks_seen`) instead of its data.
     acks: bool,
     acks_seen: u64,
+    /// With `of_connection`: the connection's other flow; every packet of either flow is
+    /// counted (in `acks_seen`) and numbered.
+    peer: Option<FlowId>,
 }
 
 impl DropList {
@@ -32,11 +35,27 @@ impl DropList {
             packets,
             acks,
             acks_seen: 0,
+            peer: None,
         }
+    }
+
+    /// Numbers every packet of a two-way connection, `peer` being its other direction's
+    /// flow: data and pure ACKs of both flows, in the order they reach the model (ns-2.35's
+    /// `ErrorModule` classifies by `fid_`, which both ends of a FullTcp connection share).
+    pub fn of_connection(mut self, peer: FlowId) -> DropList {
+        self.peer = Some(peer);
+        self
     }
 
     #[inline]
     pub fn drops(&mut self, pkt: &Packet) -> bool {
+        if let Some(peer) = self.peer {
+            if pkt.flow != self.flow && pkt.flow != peer {
+                return false;
+            }
+            self.acks_seen += 1;
+            return self.packets.binary_search(&self.acks_seen).is_ok();
+        }
         if pkt.flow != self.flow {
             return false;
         }
@@ -73,6 +92,19 @@ mod tests {
         assert!(!m.drops(&other));
         let got: Vec<bool> = (0..4).map(|_| m.drops(&ack)).collect();
         assert_eq!(got, [false, true, true, false]);
+    }
+
+    #[test]
+    fn a_connection_list_numbers_both_flows_data_and_acks() {
+        let mut m = DropList::new(FlowId(0), vec![1, 3]).of_connection(FlowId(1));
+        let syn_ack = packet(FlowId(1), PacketKind::TcpData);
+        let ack = packet(FlowId(0), PacketKind::TcpAck);
+        let other = packet(FlowId(2), PacketKind::TcpData);
+        assert!(m.drops(&syn_ack)); // 1
+        assert!(!m.drops(&other)); // not counted
+        assert!(!m.drops(&ack)); // 2
+        assert!(m.drops(&syn_ack)); // 3
+        assert!(!m.drops(&ack)); // 4
     }
 
     #[test]

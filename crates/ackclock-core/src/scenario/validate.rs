@@ -117,7 +117,7 @@ impl Scenario {
             }
             validate_queue(&format!("link[{i}].queue"), &l.queue)?;
             if let Some(loss) = &l.loss {
-                validate_loss(&format!("link[{i}].loss"), loss, self.flows.len())?;
+                validate_loss(&format!("link[{i}].loss"), loss, &self.flows)?;
                 if let LossConfig::DropList {
                     delay_ps, mark_ecn, ..
                 }
@@ -381,14 +381,25 @@ fn probability(path: &str, key: &str, x: f64) -> Result<(), String> {
     }
 }
 
-fn validate_loss(p: &str, loss: &LossConfig, flows: usize) -> Result<(), String> {
+fn validate_loss(p: &str, loss: &LossConfig, flows: &[FlowConfig]) -> Result<(), String> {
     match loss {
         LossConfig::Bernoulli { p: x } | LossConfig::ByteBernoulli { p: x } => {
             probability(p, "p", *x)
         }
-        LossConfig::DropList { flow, packets, .. } => {
-            if *flow as usize >= flows {
+        LossConfig::DropList {
+            flow,
+            packets,
+            acks,
+            connection,
+            ..
+        } => {
+            if *flow as usize >= flows.len() {
                 return Err(format!("{p}.flow: flow index out of range"));
+            }
+            if *connection && (*acks || flows[*flow as usize].connection.is_none()) {
+                return Err(format!(
+                    "{p}.connection: needs a two-way connection's flow, and not acks"
+                ));
             }
             // `Packet::nth` counts a flow's transmissions in 32 bits.
             if let Some(n) = packets.iter().find(|&&n| n > u32::MAX as u64) {

@@ -452,12 +452,18 @@ fn build_link(
             mark_ecn,
             delay_ps,
             acks,
+            connection,
         }) => {
-            link.set_loss(AnyLoss::DropList(DropList::with_acks(
-                FlowId(*flow),
-                packets.clone(),
-                *acks,
-            )));
+            let mut m = DropList::with_acks(FlowId(*flow), packets.clone(), *acks);
+            if *connection {
+                // validated: the flow is a two-way connection's
+                let peer = scenario.flows[*flow as usize]
+                    .connection
+                    .as_ref()
+                    .map_or(*flow, |c| c.peer);
+                m = m.of_connection(FlowId(peer));
+            }
+            link.set_loss(AnyLoss::DropList(m));
             link.set_loss_marks_ecn(*mark_ecn);
             link.set_loss_delay(SimDuration(*delay_ps));
         }

@@ -284,6 +284,39 @@ impl Simulator {
         true
     }
 
+    /// ns-2's `ecn_syn_` (`on`) and `ecn_syn_wait_` (`wait`, 0 to 2) of the FullTcp agent
+    /// that sends flow `f` (`tcp/full.rs`, `FullConn::set_ecn_syn`). False if `f` is no
+    /// direction of a two-way connection.
+    pub fn ns2_full_ecn_syn(&mut self, f: usize, on: bool, wait: u8) -> bool {
+        for c in self.full.iter_mut() {
+            if let Some(s) = c.flows.iter().position(|x| x.idx() == f) {
+                c.set_ecn_syn(s, on, wait);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// ns-2's TCPSink `ecn_syn_` on one-way flow `f` (`TcpSink::set_ecn_syn`), when its
+    /// sender is ECN-capable (the only case in which ns-2's sink sees an ECN-setup packet).
+    /// False if `f` is no one-way TCP flow.
+    pub fn ns2_sink_ecn_syn(&mut self, f: usize) -> bool {
+        if self
+            .full
+            .iter()
+            .any(|c| c.flows.iter().any(|x| x.idx() == f))
+        {
+            return false;
+        }
+        let Some(Agent::Tcp { sender, sink }) = self.flows.get_mut(f).map(|x| &mut x.agent) else {
+            return false;
+        };
+        if sender.is_ecn() {
+            sink.set_ecn_syn();
+        }
+        true
+    }
+
     /// Writes the events flow `f`'s sender collected, at the current time.
     #[inline]
     pub(super) fn agent_events(&mut self, f: FlowId) {

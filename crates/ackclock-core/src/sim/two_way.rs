@@ -229,8 +229,10 @@ impl Simulator {
         let conn = &self.full[c];
         let reverse = conn.flows[1 - s];
         let p = self.pool.get_mut(r);
+        let mut peer_ecn = false;
         if let Agent::Tcp { sender, sink } = &mut self.flows[reverse.idx()].agent {
             conn.stamp(s, p, sender, sink);
+            peer_ecn = sender.is_ecn();
         }
         // ns-2.35's FullTcpAgent::foutput sets PUSH on the segment that empties the send
         // buffer (seqno + datalen > curseq_), a pure ACK included once all is sent; the ns-2
@@ -251,10 +253,14 @@ impl Simulator {
                 // (`ecn_syn_` false); the receiving end does not read that ECE as a
                 // congestion signal (`TcpSender::process_ack`).
                 if data && p.seq == 0 && p.ecn & ecn::ECT != 0 {
-                    p.ecn = if p.flags & tcp_flags::ACK != 0 {
-                        ecn::ECE
-                    } else {
+                    p.ecn = if p.flags & tcp_flags::ACK == 0 {
                         ecn::ECE | ecn::CWR
+                    } else if peer_ecn && conn.syn_ack_ect(s) {
+                        // `ecn_syn_` (RFC 5562): the SYN-ACK answering an ECN-setup SYN is
+                        // ECT (FullTcpAgent::sendpacket).
+                        ecn::ECE | ecn::ECT
+                    } else {
+                        ecn::ECE
                     };
                 }
             }

@@ -46,7 +46,7 @@
 
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
-use crate::packet::{tcp_flags, Packet, PacketKind};
+use crate::packet::{ecn, tcp_flags, Packet, PacketKind};
 use crate::tcp::{TcpSender, TcpSink};
 use crate::time::SimTime;
 
@@ -174,6 +174,14 @@ pub struct FullConn {
     pub fin_acked_at: [Option<SimTime>; 2],
     /// Both FINs acknowledged.
     pub closed_at: Option<SimTime>,
+    /// ns-2.35's `ecn_syn_` of each side, and its `ecn_syn_wait_` (see `set_ecn_syn`).
+    ecn_syn: [bool; 2],
+    ecn_syn_wait: [u8; 2],
+    /// ns-2.35's `ecn_syn_next_`: the next SYN-ACK of that side is ECN-capable.
+    ecn_syn_next: [bool; 2],
+    /// ns-2.35's `TF_ACKNOW` left set by a duplicate SYN that side ignored in SYN_RECEIVED:
+    /// the next segment that side sends acknowledges, a pure ACK if it has no data to send.
+    acknow: [bool; 2],
 }
 
 impl FullConn {
@@ -192,7 +200,109 @@ impl FullConn {
             accepted_at: None,
             fin_acked_at: [None; 2],
             closed_at: None,
+            ecn_syn: [false; 2],
+            ecn_syn_wait: [0; 2],
+            ecn_syn_next: [false; 2],
+            acknow: [false; 2],
         }
+    }
+
+    /// ns-2.35's `ecn_syn_` on side `s` (RFC 5562, ECN-capable SYN-ACK, as FullTcpAgent
+    /// has it), with `ecn_syn_wait_` `wait`: side s, accepting an ECN-setup SYN, sends its
+    /// SYN-ACK ECT (`FullTcpAgent::sendpacket`, while `ecn_syn_next_`). If that SYN-ACK
+    /// arrives marked CE, the initiator echoes ECE on its ACK; the acceptor then, on that ACK
+    /// in SYN-RECEIVED (`FullTcpAgent::recv`): wait 0 starts from a window of 2 that the ECN
+    /// response halves; wait 2 sends its SYN-ACK again, not ECT, and starts from a window of
+    /// one once that is acknowledged. With wait 2 the initiator also drops the marked SYN-ACK
+    /// and answers it with a pure ACK carrying ECE, staying in SYN-SENT (`recv` in SYN_SENT).
+    /// The initiator's `ecn_syn_wait_` counts whether or not its `ecn_syn_` is on.
+    pub fn set_ecn_syn(&mut self, s: usize, on: bool, wait: u8) {
+        self.ecn_syn[s] = on;
+        self.ecn_syn_wait[s] = wait;
+        self.ecn_syn_next[s] = on;
+    }
+
+    /// Whether side `s`'s SYN-ACK leaving now is ECN-capable (`FullTcpAgent::sendpacket`:
+    /// `ecn_ && ecn_syn_ && ecn_syn_next_`, with `ect_` from the ECN-setup SYN).
+    #[inline]
+    pub fn syn_ack_ect(&self, s: usize) -> bool {
+        self.ecn_syn[s] && self.ecn_syn_next[s]
+    }
+
+    /// ns-2.35's `FullTcpAgent::recv` in SYN_SENT with `ecn_syn_wait_` 2: a SYN-ACK that
+    /// arrives CE-marked (an ECN-setup one: ECE, not CWR) is dropped and answered by a pure
+    /// ACK carrying ECE, acknowledging nothing (`rcv_nxt_` unset, traced -1); the SYN's timer
+    /// restarts and the side stays in SYN-SENT. Returns whether it took the segment.
+    fn ecn_syn_refused(
+        &mut self,
+        side: usize,
+        now: SimTime,
+        pkt: &Packet,
+        ep: &mut Endpoint,
+        out: &mut Vec<Packet>,
+    ) -> bool {
+        let setup = ecn::ECE | ecn::CE;
+        if side != INITIATOR
+            || self.state[side] != State::SynSent
+            || self.ecn_syn_wait[side] != 2
+            || !ep.sender.is_ecn()
+            || pkt.ecn & (setup | ecn::CWR) != setup
+            || pkt.flags & tcp_flags::ACK == 0
+        {
+            return false;
+        }
+        ep.sender.restart_syn_timer(now);
+        ep.received.acks_sent += 1;
+        out.push(Packet {
+            flow: pkt.flow,
+            kind: PacketKind::TcpAck,
+            flags: 0,
+            src: pkt.dst,
+            dst: pkt.src,
+            size: pkt.size,
+            seq: 0,
+            ack: 0,
+            sent_at: now,
+            ts_echo: pkt.sent_at,
+            retransmit: false,
+            sack: Default::default(),
+            nth: 0,
+            rwnd: 0,
+            ecn: ecn::ECE,
+            id: 0,
+        });
+        true
+    }
+
+    /// ns-2.35's `FullTcpAgent::recv` in SYN_RECEIVED with `ecn_syn_`: the ACK of its SYN-ACK
+    /// carries ECE (the SYN-ACK was marked). With `ecn_syn_wait_` 2 the ACK is dropped and
+    /// the SYN-ACK sent again at once, no longer ECT (`ecn_syn_next_` 0), the window to start
+    /// from one segment (`wnd_init_` 1); otherwise the window starts from two and the ACK's
+    /// ECN-Echo halves it (`ecn()`). Returns whether it took the ACK.
+    fn ecn_syn_marked(
+        &mut self,
+        side: usize,
+        now: SimTime,
+        pkt: &Packet,
+        ep: &mut Endpoint,
+        out: &mut Vec<Packet>,
+    ) -> bool {
+        if side != ACCEPTOR
+            || self.state[side] != State::SynReceived
+            || !self.ecn_syn[side]
+            || !ep.sender.is_ecn()
+            || pkt.ecn & ecn::ECE == 0
+        {
+            return false;
+        }
+        if self.ecn_syn_wait[side] == 2 {
+            self.ecn_syn_next[side] = false;
+            ep.sender.resend_syn_now(now, out, ep.sent);
+            ep.sender.set_syn_window(1.0, false);
+            return true;
+        }
+        ep.sender.set_syn_window(2.0, true);
+        false
     }
 
     /// The FIN segment number of side `s` (known in advance for a finite side): the SYN is
@@ -334,6 +444,10 @@ impl FullConn {
         out: &mut Vec<Packet>,
     ) {
         let peer = 1 - side;
+        let mut ep = ep;
+        if pkt.seq == 0 && self.ecn_syn_refused(side, now, pkt, &mut ep, out) {
+            return;
+        }
         let first_syn = pkt.seq == 0 && !ep.sink.has_received();
         let acks_before = ep.received.acks_sent;
         let start = out.len();
@@ -355,6 +469,15 @@ impl FullConn {
                 } else {
                     ep.sender.open(now, out, ep.sent);
                 }
+            } else if self.state[ACCEPTOR] == State::SynReceived && ep.sender.is_ns2_full_tcp() {
+                // ns-2.35's FullTcpAgent::recv ignores a duplicate SYN in SYN_RECEIVED (it
+                // trims the SYN, sets TF_ACKNOW, then drops a segment without ACK, sending
+                // nothing): its own timer resends the SYN-ACK; its next output acknowledges.
+                let before = out.len();
+                out.truncate(start);
+                ep.received.acks_sent -= (before - start) as u64;
+                self.acknow[ACCEPTOR] = true;
+                return;
             } else if self.state[ACCEPTOR] == State::SynReceived {
                 ep.sender.resend_syn(now, out, ep.sent);
             }
@@ -420,6 +543,30 @@ impl FullConn {
         }
         self.after_ack(side, now, ep.sender);
         self.close_when_acked(side, now, ep.sender, ep.sent, out);
+        self.flush_acknow(side, start, now, &mut ep, out);
+    }
+
+    /// `TF_ACKNOW` left by an ignored duplicate SYN (`acknow`): if side `side` sent nothing
+    /// since `out[start]`, a pure ACK now (FullTcpAgent::send_much, `foutput`).
+    fn flush_acknow(
+        &mut self,
+        side: usize,
+        start: usize,
+        now: SimTime,
+        ep: &mut Endpoint,
+        out: &mut Vec<Packet>,
+    ) {
+        if !std::mem::take(&mut self.acknow[side]) {
+            return;
+        }
+        let (own, peer) = (self.flows[side], self.flows[1 - side]);
+        let sent = out[start..].iter().any(|p| {
+            (p.kind == PacketKind::TcpData && p.flow == own)
+                || (p.kind == PacketKind::TcpAck && p.flow == peer)
+        });
+        if !sent {
+            ep.sink.ack_force(now, out, ep.received);
+        }
     }
 
     /// A pure ACK for side `side`'s direction arrives at that side (`ep`: that side's
@@ -436,6 +583,11 @@ impl FullConn {
         // to send (a side that has written its FIN is FIN-WAIT-1 here), SYN/FIN/ACK flags just
         // ACK, and the segment's sequence number the next one expected (`rcv_nxt_`).
         // Timestamps (`ts() >= recent_`) always hold here: a pure ACK echoes the newest.
+        let mut ep = ep;
+        let start = out.len();
+        if self.ecn_syn_marked(side, now, pkt, &mut ep, out) {
+            return;
+        }
         ep.sender.set_header_prediction(
             self.state[side] == State::Established
                 && pkt.flags & (tcp_flags::SYN | tcp_flags::FIN) == 0
@@ -444,6 +596,7 @@ impl FullConn {
         ep.sender.on_ack(now, pkt, out, ep.sent);
         self.after_ack(side, now, ep.sender);
         self.close_when_acked(side, now, ep.sender, ep.sent, out);
+        self.flush_acknow(side, start, now, &mut ep, out);
     }
 
     /// State changes after side `side`'s sender processed an acknowledgement.
@@ -620,6 +773,67 @@ mod tests {
 
     fn flags(p: &Packet) -> u8 {
         p.flags
+    }
+
+    /// ns-2's FullTcp with ECN (`ecn_ 1`) on both sides and `ecn_syn_` with `wait`: the
+    /// pair after the SYN reached the acceptor, its SYN-ACK on the wire marked CE (as
+    /// `sim/two_way.rs` stamps it, ECE and ECT, and a loss model marks it).
+    fn marked_syn_ack(wait: u8) -> Pair {
+        let mut p = Pair::with(Exchange::Open, [None, None], "ack-every", |c| {
+            c.ns2_full_tcp = true;
+            c.ecn = true;
+        });
+        p.conn.set_ecn_syn(INITIATOR, true, wait);
+        p.conn.set_ecn_syn(ACCEPTOR, true, wait);
+        p.open(SimTime(0));
+        p.step(SimTime(1)).expect("the SYN");
+        let syn_ack = p.wire.first_mut().expect("the SYN-ACK");
+        assert_eq!((syn_ack.flow, syn_ack.seq), (FlowId(1), 0));
+        syn_ack.ecn = ecn::ECE | ecn::ECT | ecn::CE;
+        p
+    }
+
+    #[test]
+    fn ecn_syn_wait_2_refuses_a_marked_syn_ack_and_starts_from_one_segment() {
+        let mut p = marked_syn_ack(2);
+        // The initiator drops the SYN-ACK and answers with ECE, acknowledging nothing.
+        p.step(SimTime(2));
+        assert_eq!(p.conn.state[INITIATOR], State::SynSent);
+        let ack = *p.wire.first().expect("the ACK with ECE");
+        assert_eq!(
+            (ack.kind, ack.ack, ack.ecn),
+            (PacketKind::TcpAck, 0, ecn::ECE)
+        );
+        // The acceptor drops that ACK and sends its SYN-ACK again, no longer ECT.
+        p.step(SimTime(3));
+        assert_eq!(p.conn.state[ACCEPTOR], State::SynReceived);
+        assert!(!p.conn.syn_ack_ect(ACCEPTOR));
+        let again = p.wire.first().expect("the SYN-ACK again");
+        assert_eq!((again.flow, again.seq), (FlowId(1), 0));
+        // Unmarked, it opens the connection; the acceptor starts from one segment.
+        p.wire[0].ecn = ecn::ECE;
+        let mut t = 4;
+        while p.conn.state[ACCEPTOR] != State::Established {
+            p.step(SimTime(t)).expect("the handshake ends");
+            t += 1;
+        }
+        assert_eq!(p.senders[ACCEPTOR].w.cwnd, 1.0);
+    }
+
+    #[test]
+    fn ecn_syn_wait_0_takes_a_marked_syn_ack_and_halves_a_window_of_two() {
+        let mut p = marked_syn_ack(0);
+        p.step(SimTime(2));
+        assert_eq!(p.conn.state[INITIATOR], State::Established);
+        // The handshake's ACK echoes the mark (ns-2's recent_ce_).
+        let ack = p.wire.first().expect("the handshake's ACK");
+        assert_eq!(ack.kind, PacketKind::TcpAck);
+        assert_ne!(ack.ecn & ecn::ECE, 0);
+        p.step(SimTime(3));
+        assert_eq!(p.conn.state[ACCEPTOR], State::Established);
+        // cwnd_ = 2, then ecn(): slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF).
+        assert_eq!(p.senders[ACCEPTOR].w.cwnd, 1.0);
+        assert_eq!(p.counters[ACCEPTOR].ecn_reductions, 1);
     }
 
     #[test]

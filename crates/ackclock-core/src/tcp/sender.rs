@@ -170,6 +170,10 @@ pub struct TcpSender {
     per_ack: bool,
     /// Segment 0 is a SYN still waiting for its ACK.
     syn_pending: bool,
+    /// ns-2.35's `ecn_syn_` on a FullTcp acceptor (`tcp/full.rs`, `set_syn_window`): the
+    /// window the ACK of its SYN-ACK sets instead of the initial one, and whether that ACK's
+    /// ECN-Echo then cuts it (`FullTcpAgent::recv` in SYN_RECEIVED, then `ecn()`).
+    syn_window: Option<(f64, bool)>,
     /// `TcpParams::delay_growth`: the SYN's ACK sets cwnd to the initial window; false: it
     /// opens it as any new ACK.
     delay_growth: bool,
@@ -762,7 +766,11 @@ impl TcpSender {
         // foutput only new data, a FIN without data not (`datalen > 0`; with ECN any
         // segment, SetCWRonRetransmit_ being true).
         let bare = size <= self.header_size;
-        if self.cong_action_pending && !(self.full_tcp && (retransmit || bare) && !self.ecn) {
+        // FullTcpAgent::foutput: a SYN or SYN-ACK takes its own ECN flags and leaves
+        // cong_action_ set (a retransmitted SYN after its timeout's slowdown included).
+        let syn = self.full_tcp && seq == 0;
+        if self.cong_action_pending && !syn && !(self.full_tcp && (retransmit || bare) && !self.ecn)
+        {
             self.cong_action_pending = false;
             ecn_bits |= ecn::CONG_ACTION;
         }
@@ -1009,6 +1017,8 @@ impl TcpSender {
         if self.full_tcp && self.rtt.is_ns2() && ack > self.una && ack <= self.maxseq {
             self.full_newack_backoff(ece);
         }
+        // The ECN-Echo of a marked SYN-ACK's ACK acts once the window is set (`on_new_ack`).
+        let ece = ece && !(self.syn_pending && self.syn_window.is_some_and(|(_, cut)| cut));
         if ece {
             if NS3_CWR && self.rfc6675 && self.scoreboard.is_some() {
                 // ns-3.44's CA_CWR, in `on_rfc6675_ack`.

@@ -106,6 +106,10 @@ pub struct TcpSink {
     /// RFC 3168 6.1.3: CE was seen; every ACK carries ECE until a CWR segment arrives.
     /// With `dctcp_echo`, the CE mark of the last segment received.
     ece: bool,
+    /// ns-2.35's TCPSink `ecn_syn_` with an ECN-capable sender: the ACK of segment 0 (the
+    /// sender's ECN-setup packet, ECE without ECT, `TcpAgent::output`) is ECT
+    /// (`TcpSink::ack`); set by `set_ecn_syn`.
+    ect_syn_ack: bool,
     /// RFC 8257 3.2: ECE echoes each segment's CE mark (DCTCP's receiver); a change of CE
     /// state first acknowledges at once what a delayed ACK holds, with the old state
     /// (ns-3's `TcpDctcp::CeState0to1` / `CeState1to0`).
@@ -232,6 +236,7 @@ impl TcpSink {
             pending: 0,
             deadline: None,
             ece: false,
+            ect_syn_ack: false,
             dctcp_echo: cfg.ecn_per_segment,
             // FullTcp agents too (`ns2_full_tcp`, whose `ns2_ecn` is off): FullTcpAgent::recv
             // clears `recent_ce_` on `cwr()`, which is ns-2's `cong_action_`.
@@ -431,8 +436,19 @@ impl TcpSink {
             sack,
             nth: 0,
             rwnd: window,
-            ecn: if self.ece { ecn::ECE } else { 0 },
+            ecn: if self.ece { ecn::ECE } else { 0 }
+                | if seq == 0 && self.ect_syn_ack {
+                    ecn::ECT
+                } else {
+                    0
+                },
         });
+    }
+
+    /// ns-2.35's TCPSink `ecn_syn_` (RFC 5562 as `TcpSink::ack` has it): the ACK of segment
+    /// 0, the ECN-setup packet of an ECN-capable sender, is itself ECN-capable (ECT).
+    pub fn set_ecn_syn(&mut self) {
+        self.ect_syn_ack = true;
     }
 
     /// Acknowledges at once the in-order segments a delayed ACK is holding (a two-way
@@ -442,6 +458,12 @@ impl TcpSink {
         if self.pending > 0 {
             self.ack_cold(now, self.rcv_nxt.saturating_sub(1), out, c);
         }
+    }
+
+    /// Acknowledges now whatever it holds, a delayed ACK pending or not (ns-2.35's FullTcp
+    /// with `TF_ACKNOW` set, `tcp/full.rs`).
+    pub fn ack_force(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        self.ack_cold(now, self.rcv_nxt.saturating_sub(1), out, c);
     }
 
     /// Whether any segment has arrived (a two-way connection's endpoint acknowledges the

@@ -56,6 +56,23 @@ impl TcpSender {
         }
     }
 
+    /// Restarts the timer of the SYN still unacknowledged (ns-2.35's `set_rtx_timer` in
+    /// `FullTcpAgent::recv`, SYN_SENT, on a CE-marked SYN-ACK with `ecn_syn_wait_` 2).
+    pub fn restart_syn_timer(&mut self, now: SimTime) {
+        if self.syn_pending && self.una == 0 && self.maxseq > 0 {
+            self.arm_timer(now);
+        }
+    }
+
+    /// Sends the SYN-ACK again now, its timer restarted (ns-2.35's `FullTcpAgent::recv` in
+    /// SYN_RECEIVED with `ecn_syn_wait_` 2: `cancel_rtx_timer`, then `foutput(iss_)`).
+    pub fn resend_syn_now(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        if self.syn_pending && self.una == 0 && self.maxseq > 0 {
+            self.emit(0, now, out, c);
+            self.arm_timer(now);
+        }
+    }
+
     /// An acknowledgement carried by a data segment of the reverse direction (a two-way
     /// connection, `tcp/full.rs`). When it acknowledges new data it is an ACK like any
     /// other. Otherwise it is no duplicate ACK: RFC 5681 section 2 counts only segments that
@@ -149,6 +166,19 @@ impl TcpSender {
     /// only when the state at the segment's arrival (`last_state_`) was ESTABLISHED.
     pub fn set_past_established(&mut self) {
         self.full_past_established = self.full_tcp;
+    }
+
+    /// The ACK of this FullTcp acceptor's SYN-ACK sets cwnd to `window` segments instead of
+    /// the initial window, and with `cut` its ECN-Echo then halves it (ns-2.35's
+    /// `FullTcpAgent::recv` in SYN_RECEIVED with `ecn_syn_`, `tcp/full.rs`).
+    pub fn set_syn_window(&mut self, window: f64, cut: bool) {
+        self.syn_window = Some((window, cut));
+    }
+
+    /// Whether the sender is ECN-capable (`TcpConfig::ecn`).
+    #[inline]
+    pub fn is_ecn(&self) -> bool {
+        self.ecn
     }
 
     /// Whether this sender follows ns-2.35's FullTcpAgent (`ns2_full_tcp`).

@@ -322,6 +322,13 @@ impl TcpSender {
                 self.cwnd_step = Some(self.w.cwnd + 1.0);
             }
             self.w.cwnd = self.window_init;
+            if let Some((window, cut)) = self.syn_window.take() {
+                // FullTcpAgent::recv in SYN_RECEIVED with `ecn_syn_` (tcp/full.rs).
+                self.w.cwnd = window;
+                if cut {
+                    self.on_ecn_echo(ack, c);
+                }
+            }
         } else if grow && !fast_path {
             self.open_cwnd(now, acked, rtt);
         }

@@ -164,6 +164,7 @@ impl TcpSender {
             ack_owd: None,
             per_ack: cfg.growth_per_ack,
             syn_pending: cfg.syn,
+            syn_window: None,
             delay_growth: cfg.delay_growth,
             bare_first: cfg.bare_first_segment && !cfg.syn,
             whole_reduce: !cfg.precision_reduce,

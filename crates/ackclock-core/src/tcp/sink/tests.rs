@@ -38,6 +38,26 @@ mod ns2_and_rfc {
         TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params())
     }
 
+    /// ns-2.35's TCPSink `ecn_syn_` (`TcpSink::ack`): the ACK of segment 0 is ECT, later ACKs
+    /// are not; without it none is.
+    #[test]
+    fn ecn_syn_makes_the_ack_of_segment_0_ect() {
+        use crate::packet::ecn;
+        for on in [false, true] {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.ecn = true;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+            if on {
+                s.set_ecn_syn();
+            }
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            s.on_data(SimTime(0), &data(0), &mut out, &mut c);
+            s.on_data(SimTime(1), &data(1), &mut out, &mut c);
+            let ect: Vec<bool> = out.iter().map(|a| a.ecn & ecn::ECT != 0).collect();
+            assert_eq!(ect, [on, false]);
+        }
+    }
+
     /// RFC 3168 6.1.3: ECN-Echo until a CWR segment; ns-2.35's `TcpSink::ack` (`ns2_ecn`)
     /// stops on any segment with the congestion-action mark (a timeout's reduction too).
     #[test]
