@@ -224,6 +224,10 @@ class Link:
     # not as they leave it (`$ns link-lossmodel`); set by the ns-2 front end.
     loss_at_entry: bool = False
     origin: str | None = field(default=None, compare=False, repr=False)
+    # Further loss models at the entry, met after `loss` in this order (ns-2's second
+    # `$link errormodule`, placed ahead of the first: the ns-2 front end lists it first);
+    # drop_list and periodic only, each numbering what reaches it. Set by the ns-2 front end.
+    loss_behind: list[LossConfig] | None = None
 
 
 @dataclass(slots=True)
@@ -619,6 +623,10 @@ def _links(
                 direction["monitor_flows"] = True
             if link.loss_at_entry and x == a:
                 direction["loss_at_entry"] = True
+                if link.loss_behind:
+                    direction["loss_behind"] = [
+                        _loss(m, f"{p}.loss_behind[{k}]", flow_names)
+                        for k, m in enumerate(link.loss_behind)]
             out.append(direction)
     return out
 

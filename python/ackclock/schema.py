@@ -370,7 +370,8 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
         renamed={"count": None,  # copies of the table (docs/scenario-files.md)
                  "duplex": None,  # two engine links, from -> to and to -> from
                  "reverse_loss": None},  # the to -> from link's loss
-        made={"loss_at_entry": "ns-2's lossmodel (python/ackclock/ns2/)"})),
+        made={"loss_at_entry": "ns-2's lossmodel (python/ackclock/ns2/)",
+              "loss_behind": "ns-2's second errormodule on a link (python/ackclock/ns2/)"})),
     "flow": (FLOW, Resolved(
         "FlowConfig",
         renamed={"count": None, "fid_": "fid",

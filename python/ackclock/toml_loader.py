@@ -744,7 +744,7 @@ def _link(t: Mapping[str, Any], p: str,
 
 
 _LINK_FIELDS = ("from_", "to", "rate", "delay", "queue", "duplex", "loss", "reverse_loss",
-                "monitor_flows", "loss_at_entry", "origin")
+                "monitor_flows", "loss_at_entry", "origin", "loss_behind")
 _FLOW_FIELDS = ("name", "kind", "from_", "to", "variant", "cc", "sink", "tcp", "header_size",
                 "app", "trace", "fid", "priority", "ports", "two_way", "tfrc", "origin")
 if tuple(f.name for f in fields(Link)) != _LINK_FIELDS or [f.name for f in fields(Node)] != [

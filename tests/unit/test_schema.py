@@ -409,6 +409,7 @@ def test_tfrc_defaults_are_the_engines_and_ns2s() -> None:
 _FIELDS_NOT_KEYS = {
     "origin": "where in the file the table came from, for error messages",
     "loss_at_entry": "the ns-2 front end's: ns-2's lossmodel sits at a link's entry",
+    "loss_behind": "the ns-2 front end's: a link's further errormodules, met after the first",
     "lost_untraced": "the ns-2 front end's: loss-model drops of links made before trace-all",
     "ahead_of_loss": "the ns-2 front end's: a trace-queue made after the link's errormodule",
     "ports": "the ns-2 front end's: its agents' port numbers in packet traces",

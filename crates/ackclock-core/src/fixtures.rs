@@ -144,6 +144,7 @@ pub fn dumbbell(
                 loss: None,
                 monitor_flows: false,
                 loss_at_entry: false,
+                loss_behind: Vec::new(),
             },
             LinkConfig {
                 from: b,
@@ -154,6 +155,7 @@ pub fn dumbbell(
                 loss: None,
                 monitor_flows: false,
                 loss_at_entry: false,
+                loss_behind: Vec::new(),
             },
         ]
     };

@@ -269,6 +269,13 @@ pub struct LinkConfig {
     /// after the delay element).
     #[serde(default)]
     pub loss_at_entry: bool,
+    /// Further loss models at the link's entry, met in this order after `loss`, each with its
+    /// own counts (ns-2.35 tcl/lib/ns-link.tcl: every `$link errormodule` goes to the link's
+    /// head, `Link::add-to-head`, ahead of those placed before). Only `drop_list` (which numbers
+    /// the flow's packets as they reach it, from 1) and `periodic`; what a model delays goes on
+    /// to the next one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loss_behind: Vec<LossConfig>,
 }
 
 /// A loss model on a link direction.

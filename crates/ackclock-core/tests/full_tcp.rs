@@ -48,6 +48,7 @@ fn scenario(s: &Setup) -> Scenario {
         loss: (p > 0.0).then_some(LossConfig::Bernoulli { p }),
         monitor_flows: false,
         loss_at_entry: false,
+        loss_behind: Vec::new(),
     };
     let flow = |name: &str, from, to, size, connection| FlowConfig {
         tfrc: None,

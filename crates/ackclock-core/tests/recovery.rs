@@ -32,6 +32,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         loss,
         monitor_flows: false,
         loss_at_entry: false,
+        loss_behind: Vec::new(),
     };
     let loss = Some(LossConfig::DropList {
         flow: 0,

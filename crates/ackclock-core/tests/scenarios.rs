@@ -194,6 +194,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             loss: None,
             monitor_flows: false,
             loss_at_entry: false,
+            loss_behind: Vec::new(),
         },
         LinkConfig {
             from: 1,
@@ -204,6 +205,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             loss: None,
             monitor_flows: false,
             loss_at_entry: false,
+            loss_behind: Vec::new(),
         },
     ];
     let flows = vec![

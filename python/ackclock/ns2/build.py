@@ -59,13 +59,15 @@ def _check_delay_link(sim: Simulator, link: SimplexLink) -> None:
 def build_scenario(sim: Simulator, name: str) -> Scenario:
     nodes = [Node(n.name) for n in sim.nodes]
     links: list[Link] = []
-    modules = []  # (link index, ErrorModule): their loss needs the flows' names
+    # (link index, its ErrorModules in order): their loss needs the flows' names
+    modules: list[tuple[int, list[ErrorModule]]] = []
     bare = []  # (link index, ErrorModel/List): likewise
     for link in sim.links:
         _check_delay_link(sim, link)
         loss = None
         if isinstance(link.loss, ErrorModule):
-            modules.append((len(links), link.loss))
+            behind = [m for m in link.loss_behind if isinstance(m, ErrorModule)]
+            modules.append((len(links), [link.loss, *behind]))
         elif isinstance(link.loss, ListErrorModel):
             bare.append((len(links), link.loss))
         elif isinstance(link.loss, PeriodicErrorModel):
@@ -111,15 +113,28 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                 if flows[agent.flow].name not in names:
                     names.append(flows[agent.flow].name)
         two_way = {f.name for f in flows if f.two_way}
-        for i, em in modules:
-            d = em.loss_for(fids, two_way, _initiator_side(sim, sim.links[i], flows))
-            if d is not None and "delay" in d and not sim.links[i].loss_at_entry:
-                raise Ns2Error(unsupported("a loss model delaying the packets it takes"
-                                           " (delay_pkt_) after the link ($ns link-lossmodel)"),
-                               sim.links[i].loss_where)
-            if d is not None:
+        for i, chain in modules:
+            stages = []
+            for em in chain:
+                d = em.loss_for(fids, two_way, _initiator_side(sim, sim.links[i], flows))
+                if d is None:
+                    continue  # a module no flow's packets reach: as if absent
+                if "delay" in d and not sim.links[i].loss_at_entry:
+                    raise Ns2Error(unsupported("a loss model delaying the packets it takes"
+                                               " (delay_pkt_) after the link"
+                                               " ($ns link-lossmodel)"),
+                                   sim.links[i].loss_where)
+                if len(chain) > 1 and (d["flow"] in two_way or em.retargeted):
+                    raise Ns2Error(unsupported("a FullTcp connection's or a retargeted"
+                                               " module among several ErrorModules on link"
+                                               f" {sim.links[i].name}"), em.created_at)
                 _on_acks_path(sim, sim.links[i], d, flows)
-                links[i].loss = loss_from_table(str(d["kind"]), d)
+                stages.append(loss_from_table(str(d["kind"]), d))
+            if stages:
+                # The first met numbers the flow's packets as the engine's drop_list does;
+                # those behind it count what reaches them (ListErrorModel::corrupt's cnt_).
+                links[i].loss = stages[0]
+                links[i].loss_behind = stages[1:] or None
     for i, model in bare:
         d = _bare_list_loss(sim, sim.links[i], model, flows)
         if d is not None:
@@ -159,17 +174,13 @@ def _on_acks_path(sim: Simulator, link: SimplexLink, d: dict[str, object],
     """ns-2.35's ErrorModule classifies by `fid_`, which a TCP sink copies into its ACKs
     (`TcpSink::ack`), so on a link that only a one-way flow's ACKs cross, its model counts and
     takes ACKs: the engine's `drop_list` with `acks` (set in `d`), marking them CE with
-    `markecn_` (ErrorModel::recv; the sender reads no CE on ACKs). Delaying ACKs is
-    refused."""
+    `markecn_` (ErrorModel::recv; the sender reads no CE on ACKs) or delaying them
+    (`ErrorModel::recv` schedules them to its target)."""
     flow = next((f for f in flows if f.name == d.get("flow")), None)
     if flow is None or flow.two_way or flow.kind == "udp":
         return
     if _crosses(sim, link, flow.from_, flow.to) or not _crosses(sim, link, flow.to, flow.from_):
         return
-    if d.get("delay"):
-        raise Ns2Error(unsupported(f"a loss model delaying flow id"
-                                   f" {_fid_of(sim, flow, flows)}'s ACKs on link"
-                                   f" {link.src.name}->{link.dst.name}"), link.loss_where)
     d["acks"] = True
 
 

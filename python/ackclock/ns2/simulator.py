@@ -32,6 +32,7 @@ from .agents import (
 )
 from .build import HORIZON_S, build_scenario, explain
 from .delayer import Delayer
+from .errmodule import ErrorModule
 from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
 from .monitors import FidClassifier, FlowMonitor, QueueMonitor, trace_line, trace_rank
@@ -368,7 +369,15 @@ class Simulator(TclObject):
         model = self.ctx.lookup(em, ErrorModel, "an ErrorModel")
         assert isinstance(model, ErrorModel)
         if link.loss is not None:
-            raise Ns2Error(unsupported(f"a second loss model on link {link.name}"))
+            # ns-link.tcl, SimpleLink::errormodule: each module goes to the link's head
+            # (Link::add-to-head), ahead of the one placed before, which then takes what the
+            # new one lets pass (or has delayed). ErrorModules at the entry only.
+            if not (at_entry and link.loss_at_entry and isinstance(model, ErrorModule)
+                    and isinstance(link.loss, ErrorModule)):
+                raise Ns2Error(unsupported(f"a second loss model on link {link.name} (only"
+                                           " ErrorModules, $link errormodule or $ns"
+                                           " lossmodel)"))
+            link.loss_behind.insert(0, link.loss)
         link.loss = model
         link.loss_where = self.ctx.where()
         link.loss_at_entry = at_entry

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
@@ -410,6 +410,8 @@ class SimplexLink:
     # ns-2.35 ns-link.tcl: `$ns lossmodel` / `$link errormodule` add the module to the link's
     # head (before the queue); `$ns link-lossmodel` inserts it after the delay element.
     loss_at_entry: bool = False
+    # The ErrorModules placed on it before `loss`, which packets meet after it, in order.
+    loss_behind: list[ErrorModel] = field(default_factory=list)
     monitor_flows: bool = False  # a flow monitor (attach-fmon) watches it
     # Handed out as an object ([$ns link]), monitored or traced by name: a second link between
     # the same nodes cannot replace it then (Simulator.cmd_simplex_link).

@@ -3,7 +3,9 @@
 //! the order the flow sends them, retransmissions included. With `acks`, the model takes the
 //! flow's acknowledgements instead, numbered from 1 in the order they reach this model: ns-2's
 //! `ErrorModule` classifies by `fid_`, which a sink copies into its ACKs (ns-2.35
-//! `TcpSink::ack`), and `ListErrorModel::corrupt` counts the packets it is offered.
+//! `TcpSink::ack`), and `ListErrorModel::corrupt` counts the packets it is offered. A list
+//! built with `DropList::counting` numbers the flow's data the same way, as they reach it:
+//! ns-2's model sees neither what a model ahead of it dropped nor, until later, what it delayed.
 
 use crate::ids::FlowId;
 use crate::packet::{Packet, PacketKind};
@@ -19,6 +21,10 @@ pub struct DropList {
     /// With `of_connection`: the connection's other flow; every packet of either flow is
     /// counted (in `acks_seen`) and numbered.
     peer: Option<FlowId>,
+    /// Number the flow's data packets as they reach this model (in `data_seen`), not by the
+    /// sender's transmission number.
+    counting: bool,
+    data_seen: u64,
 }
 
 impl DropList {
@@ -36,6 +42,18 @@ impl DropList {
             acks,
             acks_seen: 0,
             peer: None,
+            counting: false,
+            data_seen: 0,
+        }
+    }
+
+    /// A list that numbers what it is offered of the flow (its data, or its ACKs with
+    /// `acks`) from 1 as it arrives: ns-2.35's `ListErrorModel::corrupt` counting `cnt_`
+    /// (a model behind another on the link, or `counted`).
+    pub fn counting(flow: FlowId, packets: Vec<u64>, acks: bool) -> DropList {
+        DropList {
+            counting: true,
+            ..DropList::with_acks(flow, packets, acks)
         }
     }
 
@@ -66,7 +84,16 @@ impl DropList {
             self.acks_seen += 1;
             return self.packets.binary_search(&self.acks_seen).is_ok();
         }
-        pkt.kind != PacketKind::TcpAck && self.packets.binary_search(&(pkt.nth as u64)).is_ok()
+        if pkt.kind == PacketKind::TcpAck {
+            return false;
+        }
+        let n = if self.counting {
+            self.data_seen += 1;
+            self.data_seen
+        } else {
+            pkt.nth as u64
+        };
+        self.packets.binary_search(&n).is_ok()
     }
 }
 
@@ -115,5 +142,21 @@ mod tests {
         assert!(m.drops(&data));
         let ack = packet(FlowId(0), PacketKind::TcpAck);
         assert!(!m.drops(&ack));
+    }
+
+    #[test]
+    fn a_counting_list_numbers_the_data_it_is_offered_not_the_senders_count() {
+        let mut m = DropList::counting(FlowId(0), vec![2], false);
+        let mut data = packet(FlowId(0), PacketKind::TcpData);
+        // The sender's 1st and 3rd transmissions reach it (the 2nd was dropped ahead of it):
+        // the 3rd is the second it sees.
+        data.nth = 1;
+        assert!(!m.drops(&data));
+        assert!(!m.drops(&packet(FlowId(0), PacketKind::TcpAck)));
+        assert!(!m.drops(&packet(FlowId(1), PacketKind::TcpData)));
+        data.nth = 3;
+        assert!(m.drops(&data));
+        data.nth = 2;
+        assert!(!m.drops(&data));
     }
 }

@@ -103,10 +103,55 @@ pub struct Link {
     // delays what it takes instead of dropping it (ns-2.35's `ErrorModel::recv` with
     // `delay_pkt_`), by `loss_delay`; it has just taken a packet to delay
     // (`take_loss_delay`); the next packet offered is one it delayed, which goes past it
-    // (`pass_loss_once`: ns-2 schedules the packet to the model's target, not to the model).
+    // (`resume_loss_at`: ns-2 schedules the packet to the model's target, not to the model).
+    // Further models at the entry, met in order after `loss` (`add_loss_behind`).
     loss_delay: SimDuration,
-    loss_delayed: bool,
-    loss_passes: bool,
+    /// The stage that has just taken a packet to delay it, plus one: where the packet resumes.
+    loss_delayed: Option<u8>,
+    /// The stage the next packet offered starts at (0: `loss`, k: `loss_behind[k - 1]`).
+    loss_resume: u8,
+    loss_behind: Vec<LossStage>,
+}
+
+/// A loss model at a link's entry behind the first (ns-2.35 tcl/lib/ns-link.tcl: each
+/// `$link errormodule` goes to the link's head, `Link::add-to-head`, so the one placed last
+/// is met first and hands what it lets pass, or delays, to the one placed before it).
+#[derive(Clone, Debug)]
+struct LossStage {
+    model: AnyLoss,
+    marks_ecn: bool,
+    delay: SimDuration,
+}
+
+/// What one loss model does with a packet it is offered.
+enum StageVerdict {
+    Pass,
+    Drop,
+    Delay,
+}
+
+/// ns-2.35's `ErrorModel::recv`: a packet `corrupt` takes is marked CE with `markecn_` and goes
+/// on, is scheduled to the model's target `delay_` later with `delay_pkt_`, else dropped.
+#[inline]
+fn stage_verdict(
+    model: &mut AnyLoss,
+    marks_ecn: bool,
+    delay: SimDuration,
+    pkt: &mut Packet,
+    marked: &mut bool,
+) -> StageVerdict {
+    if !model.drops(pkt) {
+        return StageVerdict::Pass;
+    }
+    if delay > SimDuration::ZERO {
+        return StageVerdict::Delay;
+    }
+    if marks_ecn {
+        pkt.ecn |= crate::packet::ecn::CE;
+        *marked = true;
+        return StageVerdict::Pass;
+    }
+    StageVerdict::Drop
 }
 
 /// What a link and the routers need of a packet it carries, kept beside its handle so that
@@ -223,8 +268,9 @@ impl Link {
             loss_marks_ecn: false,
             loss_marked: false,
             loss_delay: SimDuration::ZERO,
-            loss_delayed: false,
-            loss_passes: false,
+            loss_delayed: None,
+            loss_resume: 0,
+            loss_behind: Vec::new(),
             busy_until: SimTime::ZERO,
             // One slot at first (rings grow by doubling, then keep their size): most links of
             // a large topology never hold more than a few packets, and 400 000 link
@@ -468,7 +514,7 @@ impl Link {
         // One test on a plain FIFO link without a loss model at its entry.
         if self.service != 0 {
             if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get_mut(c.r)) {
-                if !self.loss_delayed {
+                if self.loss_delayed.is_none() {
                     self.ns2_point(pool.ns2_now.0); // a queue monitor's drop
                 }
                 return Enqueued::Lost;
@@ -640,33 +686,49 @@ impl Link {
         self.loss_delay = delay;
     }
 
-    /// After [`Enqueued::Lost`]: how long the packet is to be delayed before it is offered
-    /// again (with [`Link::pass_loss_once`]), if the model took it to delay it; cleared by
-    /// asking.
-    pub fn take_loss_delay(&mut self) -> Option<SimDuration> {
-        std::mem::take(&mut self.loss_delayed).then_some(self.loss_delay)
+    /// After [`Enqueued::Lost`]: if a model took the packet to delay it, the stage it resumes
+    /// at (for [`Link::resume_loss_at`]) and how long it is to be delayed before it is offered
+    /// again; cleared by asking.
+    pub fn take_loss_delay(&mut self) -> Option<(u8, SimDuration)> {
+        let stage = self.loss_delayed.take()?;
+        let delay = match stage {
+            1 => self.loss_delay,
+            k => self.loss_behind[k as usize - 2].delay,
+        };
+        Some((stage, delay))
     }
 
-    /// Whether the loss model has just taken a packet to delay it (see `take_loss_delay`).
+    /// Whether a loss model has just taken a packet to delay it (see `take_loss_delay`).
     pub fn took_to_delay(&self) -> bool {
-        self.loss_delayed
+        self.loss_delayed.is_some()
     }
 
-    /// The next packet offered goes past the loss model at the entry: it is one the model
-    /// delayed, which ns-2 schedules to the model's target (`ErrorModel::recv`).
-    pub fn pass_loss_once(&mut self) {
-        self.loss_passes = true;
+    /// The next packet offered starts at loss model `stage` (0 the first) at the entry: it is
+    /// one the model before it delayed, which ns-2 schedules to that model's target
+    /// (`ErrorModel::recv`); past the last, it goes straight to the queue.
+    pub fn resume_loss_at(&mut self, stage: u8) {
+        self.loss_resume = stage;
     }
 
-    /// Whether the next packet offered goes past the loss model ([`Link::pass_loss_once`]).
+    /// Whether the next packet offered skips the first loss model ([`Link::resume_loss_at`]).
     pub fn passes_loss(&self) -> bool {
-        self.loss_passes
+        self.loss_resume != 0
     }
 
-    /// After offering a packet the model delayed: a link that is down did not ask its model,
-    /// and the next packet must not go past it.
+    /// After offering a packet a model delayed: a link that is down did not ask its models,
+    /// and the next packet must start at the first.
     pub fn end_pass(&mut self) {
-        self.loss_passes = false;
+        self.loss_resume = 0;
+    }
+
+    /// Another loss model at the link's entry, met after those already there (see
+    /// [`LossStage`]); the first is [`Link::set_loss`]'s.
+    pub fn add_loss_behind(&mut self, model: AnyLoss, marks_ecn: bool, delay: SimDuration) {
+        self.loss_behind.push(LossStage {
+            model,
+            marks_ecn,
+            delay,
+        });
     }
 
     pub fn set_loss(&mut self, loss: AnyLoss) {
@@ -712,31 +774,48 @@ impl Link {
     /// one).
     #[inline(never)]
     fn loses(&mut self, pkt: &mut Packet) -> bool {
-        if std::mem::take(&mut self.loss_passes) {
-            return false;
-        }
+        let from = std::mem::take(&mut self.loss_resume) as usize;
         let Some(m) = self.loss.as_mut() else {
             return false;
         };
-        let lost = m.drops(pkt);
-        if lost && self.loss_delay > SimDuration::ZERO {
-            // Neither lost nor marked: it comes back `loss_delay` later.
-            self.loss_delayed = true;
-            return true;
-        }
-        if lost && self.loss_marks_ecn {
-            pkt.ecn |= crate::packet::ecn::CE;
-            self.loss_marked = true;
-            return false;
-        }
-        if lost {
-            self.counters.lost_packets += 1;
-            self.counters.lost_bytes += pkt.size as u64;
-            if let Some(fm) = self.flow_monitor.as_mut() {
-                fm[pkt.flow.idx()].lose(pkt.size);
+        // The models in the order a packet meets them, from where it resumes.
+        for k in from..=self.loss_behind.len() {
+            let verdict = if k == 0 {
+                stage_verdict(
+                    m,
+                    self.loss_marks_ecn,
+                    self.loss_delay,
+                    pkt,
+                    &mut self.loss_marked,
+                )
+            } else {
+                let s = &mut self.loss_behind[k - 1];
+                stage_verdict(
+                    &mut s.model,
+                    s.marks_ecn,
+                    s.delay,
+                    pkt,
+                    &mut self.loss_marked,
+                )
+            };
+            match verdict {
+                StageVerdict::Pass => {}
+                StageVerdict::Delay => {
+                    // Neither lost nor marked: it comes back later, to the next model.
+                    self.loss_delayed = Some(k as u8 + 1);
+                    return true;
+                }
+                StageVerdict::Drop => {
+                    self.counters.lost_packets += 1;
+                    self.counters.lost_bytes += pkt.size as u64;
+                    if let Some(fm) = self.flow_monitor.as_mut() {
+                        fm[pkt.flow.idx()].lose(pkt.size);
+                    }
+                    return true;
+                }
             }
         }
-        lost
+        false
     }
 
     /// Packets accepted but not yet delivered (waiting, on the wire or propagating).

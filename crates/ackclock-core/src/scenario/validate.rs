@@ -116,6 +116,35 @@ impl Scenario {
                 ));
             }
             validate_queue(&format!("link[{i}].queue"), &l.queue)?;
+            for (k, m) in l.loss_behind.iter().enumerate() {
+                let p = format!("link[{i}].loss_behind[{k}]");
+                validate_loss(&p, m, &self.flows)?;
+                if !matches!(m, LossConfig::DropList { .. } | LossConfig::Periodic { .. }) {
+                    return Err(format!("{p}: only drop_list and periodic models"));
+                }
+                if l.loss.is_none() || !l.loss_at_entry {
+                    return Err(format!(
+                        "{p}: further loss models need a first one at the link's entry \
+                         (loss, loss_at_entry)"
+                    ));
+                }
+                if k >= 200 {
+                    return Err(format!("{p}: at most 200 further loss models"));
+                }
+                if let LossConfig::DropList {
+                    delay_ps, mark_ecn, ..
+                }
+                | LossConfig::Periodic {
+                    delay_ps, mark_ecn, ..
+                } = m
+                {
+                    if *delay_ps > 0 && *mark_ecn {
+                        return Err(format!(
+                            "{p}.delay_ps: a delaying loss model does not mark ECN"
+                        ));
+                    }
+                }
+            }
             if let Some(loss) = &l.loss {
                 validate_loss(&format!("link[{i}].loss"), loss, &self.flows)?;
                 if let LossConfig::DropList {

@@ -470,6 +470,35 @@ fn build_link(
         None => {}
     }
     link.set_loss_at_entry(l.loss_at_entry);
+    for m in &l.loss_behind {
+        // Validated: deterministic models only, so no random stream to name.
+        let (model, mark_ecn, delay_ps) = match m {
+            LossConfig::DropList {
+                flow,
+                packets,
+                mark_ecn,
+                delay_ps,
+                acks,
+            } => (
+                AnyLoss::DropList(DropList::counting(FlowId(*flow), packets.clone(), *acks)),
+                *mark_ecn,
+                *delay_ps,
+            ),
+            LossConfig::Periodic {
+                period,
+                offset,
+                burst,
+                mark_ecn,
+                delay_ps,
+            } => (
+                AnyLoss::Periodic(Periodic::new(*period, *offset, *burst)),
+                *mark_ecn,
+                *delay_ps,
+            ),
+            _ => return Err("loss_behind: only drop_list and periodic models".into()),
+        };
+        link.add_loss_behind(model, mark_ecn, SimDuration(delay_ps));
+    }
     Ok(link)
 }
 

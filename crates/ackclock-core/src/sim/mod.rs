@@ -79,9 +79,10 @@ enum Event {
     /// ns-2's `Queue::resume` on a link with ns-2's clock while packets wait (the ns2
     /// profile: `net::link::ns2_clock`).
     Resume(LinkId),
-    /// The loss model at a link's entry lets the oldest packet it delayed go on into the
-    /// link's queue (`Simulator::loss_delayed`).
-    LossDelayed(LinkId),
+    /// A loss model at a link's entry lets the oldest packet it delayed go on to the next
+    /// model there, or into the link's queue (`Simulator::loss_delayed`): the stage it
+    /// resumes at ([`crate::net::Link::resume_loss_at`]).
+    LossDelayed(LinkId, u8),
     /// A packet that was on a link's line when its delay was shortened reaches the far node
     /// (`Simulator::ns2_lingering`).
     Linger(LinkId),
@@ -168,10 +169,11 @@ pub struct Simulator {
     /// empty while there are none).
     loss_monitors: Vec<ns2_front::LossMonitor>,
     loss_monitor_of: Vec<u32>,
-    /// Per link (empty until a loss model delays a packet), the packets its loss model at the
-    /// entry delays, oldest first: one model, one delay, so they leave in the order they came
-    /// (ns-2.35 `ErrorModel::recv`, `delay_pkt_`).
-    loss_delayed: Vec<std::collections::VecDeque<Packet>>,
+    /// Per link (empty until a loss model delays a packet) and per loss model at its entry
+    /// (by the stage its packets resume at, minus one), the packets that model delays, oldest
+    /// first: one model, one delay, so they leave in the order they came (ns-2.35
+    /// `ErrorModel::recv`, `delay_pkt_`).
+    loss_delayed: Vec<Vec<std::collections::VecDeque<Packet>>>,
     /// Per link (empty until `$ns delay` shortens a link's delay during the run), the packets
     /// that were on its line then, each with its arrival time, ns-2 time and scheduling
     /// order (`sim/ns2_front.rs`, [`crate::net::Link::ns2_set_params`]).
@@ -264,7 +266,7 @@ impl Simulator {
             Event::Sample => self.on_sample(),
             Event::Warmup => self.on_warmup(),
             Event::Resume(l) => self.on_ns2_resume(l),
-            Event::LossDelayed(l) => self.on_loss_delayed(l),
+            Event::LossDelayed(l, stage) => self.on_loss_delayed(l, stage),
             Event::Linger(l) => self.on_ns2_linger(l),
             Event::Tfrc(f, k) => self.on_tfrc(f, tfrc::Action::Timer(k)),
         }
@@ -368,45 +370,51 @@ impl Simulator {
     fn lost_at_entry(&mut self, l: LinkId, c: Carried) {
         let pkt = self.pool.take(c.r);
         match self.links[l.idx()].take_loss_delay() {
-            Some(d) => self.delay_at_entry(l, pkt, d),
+            Some((stage, d)) => self.delay_at_entry(l, pkt, stage, d),
             None => self.count_drop(&pkt),
         }
     }
 
     /// ns-2.35's `ErrorModel::recv` with `delay_pkt_`: `schedule(target_, p, delay_)`, an
     /// event `delay_` after the running one (in ns-2's doubles and scheduling order under the
-    /// ns2 profile), at which the packet enters the link's queue past the model.
-    fn delay_at_entry(&mut self, l: LinkId, pkt: Packet, d: SimDuration) {
+    /// ns2 profile), at which the packet goes on to the model after it (`stage`), or into
+    /// the link's queue past the last.
+    fn delay_at_entry(&mut self, l: LinkId, pkt: Packet, stage: u8, d: SimDuration) {
         if self.loss_delayed.len() < self.links.len() {
             self.loss_delayed
                 .resize_with(self.links.len(), Default::default);
         }
-        self.loss_delayed[l.idx()].push_back(pkt);
+        let per_model = &mut self.loss_delayed[l.idx()];
+        if per_model.len() < stage as usize {
+            per_model.resize_with(stage as usize, Default::default);
+        }
+        per_model[stage as usize - 1].push_back(pkt);
         let t = self.now + d;
         if self.ns2_clock {
             let (at, key) = self.ns2_scheduled(t, false);
-            self.queue.push_keyed(at, key, Event::LossDelayed(l));
+            self.queue.push_keyed(at, key, Event::LossDelayed(l, stage));
         } else {
-            self.queue.push(t, Event::LossDelayed(l));
+            self.queue.push(t, Event::LossDelayed(l, stage));
         }
     }
 
-    /// The oldest packet delayed at link `l`'s entry goes on into the link (its `+` trace
-    /// line now), past the loss model.
+    /// The oldest packet the loss model before `stage` delayed at link `l`'s entry goes on
+    /// to the next model, or into the link (its `+` trace line now).
     #[inline(never)]
-    fn on_loss_delayed(&mut self, l: LinkId) {
-        let Some(pkt) = self.loss_delayed[l.idx()].pop_front() else {
+    fn on_loss_delayed(&mut self, l: LinkId, stage: u8) {
+        let Some(pkt) = self.loss_delayed[l.idx()][stage as usize - 1].pop_front() else {
             return;
         };
         let c = Carried::put(&mut self.pool, pkt);
-        self.links[l.idx()].pass_loss_once();
+        self.links[l.idx()].resume_loss_at(stage);
         if self.tracing {
             self.forward_traced(l, c);
         } else {
             match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
                 Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
                 Enqueued::Queued => {}
-                Enqueued::Dropped | Enqueued::Lost => {
+                Enqueued::Lost => self.lost_at_entry(l, c),
+                Enqueued::Dropped => {
                     let pkt = self.pool.take(c.r);
                     self.count_drop(&pkt);
                 }
@@ -444,8 +452,8 @@ impl Simulator {
             Enqueued::Queued => self.trace_start(l),
             Enqueued::Lost if self.links[l.idx()].took_to_delay() => {
                 let pkt = self.pool.take(c.r);
-                if let Some(d) = self.links[l.idx()].take_loss_delay() {
-                    self.delay_at_entry(l, pkt, d);
+                if let Some((stage, d)) = self.links[l.idx()].take_loss_delay() {
+                    self.delay_at_entry(l, pkt, stage, d);
                 }
             }
             Enqueued::Dropped | Enqueued::Lost => {

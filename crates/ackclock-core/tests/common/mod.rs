@@ -165,6 +165,7 @@ pub fn build(net: &Net) -> Scenario {
             loss: lossy,
             monitor_flows: false,
             loss_at_entry: false,
+            loss_behind: Vec::new(),
         });
         links.push(LinkConfig {
             from: b,
@@ -175,6 +176,7 @@ pub fn build(net: &Net) -> Scenario {
             loss: None,
             monitor_flows: false,
             loss_at_entry: false,
+            loss_behind: Vec::new(),
         });
     };
     let n = net.flows.len().max(1);

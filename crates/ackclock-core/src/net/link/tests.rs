@@ -102,6 +102,50 @@ fn a_marking_loss_model_marks_ce_and_lets_the_packet_pass() {
     }
 }
 
+/// Two models at the entry (ns-2.35 ns-link.tcl: a second `$link errormodule` goes ahead of
+/// the first): the first met drops or delays, the one behind numbers only what reaches it, and
+/// a packet the first delayed resumes at the one behind (`ErrorModel::recv` schedules it to
+/// its target), then goes to the queue past the last.
+#[test]
+fn loss_models_in_a_chain_each_count_what_reaches_them() {
+    use crate::ids::FlowId;
+    use crate::loss::{AnyLoss, DropList, Periodic};
+    let mut l = link(10);
+    l.set_loss_at_entry(true);
+    // First: delays its 2nd packet by 7 ps. Behind it: drops the 2nd packet it sees.
+    l.set_loss(AnyLoss::Periodic(Periodic::new(100, 1, 1)));
+    l.set_loss_delay(SimDuration(7));
+    l.add_loss_behind(
+        AnyLoss::DropList(DropList::counting(FlowId(0), vec![2], false)),
+        false,
+        SimDuration::ZERO,
+    );
+    let mut pool = PacketPool::default();
+    let offer = |l: &mut Link, pool: &mut PacketPool| {
+        let c = Carried::put(pool, pkt(1000));
+        let out = l.enqueue(SimTime(0), c, pool);
+        pool.take(c.r);
+        out
+    };
+    // 1st: passes both (the one behind has seen 1).
+    assert!(!matches!(offer(&mut l, &mut pool), Enqueued::Lost));
+    // 2nd: the first model takes it to delay it; it resumes at stage 1.
+    assert_eq!(offer(&mut l, &mut pool), Enqueued::Lost);
+    assert_eq!(l.take_loss_delay(), Some((1, SimDuration(7))));
+    // 3rd: the first passes it, the one behind sees its 2nd packet and drops it.
+    assert_eq!(offer(&mut l, &mut pool), Enqueued::Lost);
+    assert_eq!(l.take_loss_delay(), None);
+    assert_eq!(l.counters.lost_packets, 1);
+    // The delayed packet comes back past the first model, the one behind's 3rd: it passes.
+    l.resume_loss_at(1);
+    assert!(!matches!(offer(&mut l, &mut pool), Enqueued::Lost));
+    assert!(!l.passes_loss());
+    // A packet resuming past the last model goes straight to the queue.
+    l.resume_loss_at(2);
+    assert!(!matches!(offer(&mut l, &mut pool), Enqueued::Lost));
+    assert_eq!(l.counters.arrived_packets, 3);
+}
+
 /// ns-2's times of a packet: arrival at `start + (txt + delay)`, resume at `start + txt`,
 /// `txt = 8 * size / bandwidth_` (`LinkDelay::recv`); a waiting packet starts at the
 /// resume, which assigns its scheduling order.
