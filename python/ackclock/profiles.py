@@ -202,6 +202,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "old_ack_sends": True,  # Agent/TCP aggressive_maxburst_ 1
                     "send_overhead": 0,  # Agent/TCP overhead_ 0
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
                     "ns2_boot_time": 0,
@@ -311,6 +312,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "old_ack_sends": False,
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
@@ -414,6 +416,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "old_ack_sends": False,
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
@@ -531,6 +534,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "old_ack_sends": False,
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,

@@ -655,6 +655,7 @@ class TcpAgent(Agent):
             mapped.add("newreno_changes1_")
         self.map_newreno(out, mapped)
         self.map_exit_fast_retrans(out, mapped)
+        self.map_aggressive_maxburst(out, mapped)
         self.map_frto(out, mapped)
         self.map_ts_reset_and_connects(out, mapped)
         self.map_overhead(out, mapped)
@@ -808,6 +809,23 @@ class TcpAgent(Agent):
             raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
         if self.cls in ("Agent/TCP/Reno", "Agent/TCP/Newreno"):
             out["dupacks_always_inflate"] = not exit_fast
+        mapped.add(var)
+
+    def map_aggressive_maxburst(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`aggressive_maxburst_` (ns-2.35 tcp/tcp.cc, tcp-reno.cc, tcp-newreno.cc,
+        tcp-sack1.cc: `recv` calls send_much after an ACK below `last_ack_` only with it, `valid_ack
+        || aggressive_maxburst_`): the engine's `old_ack_sends`, on by default in the ns2
+        profile as in ns-2; only Tahoe, Reno, Newreno and Sack1 read it (FullTcp and the others
+        have their own `recv`), so elsewhere it is accepted without effect."""
+        var = "aggressive_maxburst_"
+        if var not in self.vars or self.var_is_default(var):
+            return
+        try:
+            value = to_bool(self.vars[var])
+        except ValueError as e:
+            raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        if self.cls in self.FRTO_AGENTS:
+            out["old_ack_sends"] = value
         mapped.add(var)
 
     # The one-way agents whose receive and timeout paths ns-2.35 runs F-RTO in (TcpAgent's,

@@ -277,6 +277,13 @@ tcp_config! {
     /// `NewRenoTcpAgent::recv`); false: only in fast recovery.
     #[serde(default)]
     pub dupacks_always_inflate: bool as bool,
+    /// ns-2's one-way agents (Tahoe, Reno, NewReno, Sack1 outside recovery): an ACK below the
+    /// highest one acknowledged (reordered) still lets the sender send, as a valid ACK does,
+    /// at most `max_burst` segments: ns-2.35's `aggressive_maxburst_` (`TcpAgent::recv`'s
+    /// `valid_ack || aggressive_maxburst_`; Reno while `dupacks_` is 0 or at the threshold,
+    /// NewReno and Sack1 while it is 0). False: such an ACK does nothing.
+    #[serde(default)]
+    pub old_ack_sends: bool as bool,
     /// ns-2's one-way agents (Tahoe, Reno, NewReno, Sack1): each burst of new sending waits
     /// a random delay, uniform on [0, `send_overhead`), drawn when the window first allows
     /// it: ns-2.35's `overhead_` (`TcpAgent::send_much`'s delayed-send timer, against phase
@@ -601,6 +608,7 @@ impl TcpConfig {
             bugfix_ack: self.bugfix_ack,
             bugfix_ts: self.bugfix_ts,
             dupacks_always_inflate: self.dupacks_always_inflate,
+            old_ack_sends: self.old_ack_sends,
             send_overhead: SimDuration(self.send_overhead_ps),
             timestamps: self.timestamps,
             ts_reset_rto: self.ts_reset_rto,

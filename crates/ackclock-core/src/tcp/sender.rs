@@ -192,6 +192,8 @@ pub struct TcpSender {
     bugfix: Option<Box<bugfix::Bugfix>>,
     /// `TcpParams::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
     dupacks_always_inflate: bool,
+    /// `TcpParams::old_ack_sends` (ns-2's `aggressive_maxburst_`).
+    old_ack_sends: bool,
     header_size: u32,
     window_init: f64,
     /// `window_init_by_size` still holds: a timeout before any ACK ends it, and the
@@ -1085,6 +1087,8 @@ impl TcpSender {
             } else {
                 self.on_dupack(now, out, c);
             }
+        } else if ack < self.una && self.old_ack_sends {
+            self.on_old_ack(now, out, c);
         }
         if self.full_tcp && new && ece && self.w.cwnd < 1.0 {
             // FullTcpAgent::recv after ecn() on a new ACK ("set_rtx_timer();" from T.

@@ -380,6 +380,41 @@ impl TcpSender {
         }
     }
 
+    /// An ACK below the highest acknowledged (reordered) with `old_ack_sends`: ns-2.35's
+    /// `recv` sends anyway with `aggressive_maxburst_` (`valid_ack || aggressive_maxburst_`),
+    /// under each agent's own condition: `TcpAgent::recv` always; `RenoTcpAgent::recv` while
+    /// `dupacks_` is 0 or at least `numdupacks_`; `NewRenoTcpAgent::recv` while it is 0, or
+    /// two segments at most from `numdupacks_` on (`send_much(0, 0, 2)`, `newreno_changes_`
+    /// 0). The ACK changes nothing else.
+    #[cold]
+    pub(super) fn on_old_ack(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        if self.full_tcp {
+            return; // FullTcpAgent::recv never reads aggressive_maxburst_
+        }
+        let in_dupacks = self.dupacks != 0;
+        let past_threshold = self.dupacks >= self.dupack_threshold;
+        match self.recovery {
+            Recovery::Tahoe => {}
+            Recovery::Reno if in_dupacks && !past_threshold => return,
+            Recovery::NewReno if in_dupacks => {
+                if past_threshold {
+                    let burst = std::mem::replace(&mut self.max_burst, 2);
+                    self.send_much(now, out, c);
+                    self.max_burst = burst;
+                }
+                return;
+            }
+            Recovery::Reno | Recovery::NewReno => {}
+            Recovery::Sack | Recovery::Rfc793 => return,
+        }
+        self.send_much(now, out, c);
+    }
+
     pub(super) fn on_dupack(
         &mut self,
         now: SimTime,

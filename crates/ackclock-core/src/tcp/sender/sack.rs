@@ -40,6 +40,12 @@ impl TcpSender {
                         return;
                     }
                 }
+            } else if ack < self.una && self.old_ack_sends && self.dupacks == 0 {
+                // Sack1TcpAgent::recv: an ACK below last_ack_ changes nothing, but with
+                // aggressive_maxburst_ send_much follows while dupacks_ is 0.
+                self.scoreboard = Some(sb);
+                self.send_much(now, out, c);
+                return;
             }
             self.scoreboard = Some(sb);
             return;

@@ -174,6 +174,7 @@ impl TcpSender {
             less_careful: cfg.less_careful,
             bugfix: bugfix::Bugfix::new(cfg.bugfix_ack, cfg.bugfix_ts),
             dupacks_always_inflate: cfg.dupacks_always_inflate,
+            old_ack_sends: cfg.old_ack_sends,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,
             window_init_by_size: cfg.window_init_by_size,

@@ -428,6 +428,35 @@ fn max_burst_caps_what_one_ack_releases() {
     assert_eq!(out.len(), 4);
 }
 
+/// ns-2.35's `aggressive_maxburst_` (`old_ack_sends`): an ACK below the highest acknowledged
+/// sends another burst of at most `maxburst_` (`TcpAgent::recv`'s `valid_ack ||
+/// aggressive_maxburst_`); without it, such an ACK sends nothing.
+#[test]
+fn an_old_ack_sends_another_burst_only_with_old_ack_sends() {
+    for (variant, on) in [
+        (Recovery::Tahoe, true),
+        (Recovery::Reno, true),
+        (Recovery::NewReno, true),
+        (Recovery::Reno, false),
+    ] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.max_burst = 3;
+        cfg.old_ack_sends = on;
+        let (mut s, mut out, mut c) = sender_with(&cfg, variant);
+        s.w.cwnd = 40.0;
+        s.start(SimTime(0), &mut out, &mut c);
+        s.on_ack(SimTime(1), &ackp(3), &mut out, &mut c);
+        s.on_ack(SimTime(2), &ackp(6), &mut out, &mut c);
+        out.clear();
+        let (cwnd, una) = (s.w.cwnd, s.una);
+        // ACK 3 again, below the 6 already acknowledged.
+        s.on_ack(SimTime(3), &ackp(3), &mut out, &mut c);
+        assert_eq!(out.len(), if on { 3 } else { 0 }, "{variant:?} {on}");
+        assert_eq!((s.w.cwnd, s.una, s.dupacks), (cwnd, una, 0));
+    }
+}
+
 /// ns-3's `SndBufSize` (`snd_buffer`): a bulk sender that stops still sends what its full
 /// buffer holds, up to the buffer past the first unacknowledged segment; without it, nothing
 /// new after the stop.
