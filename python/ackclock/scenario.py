@@ -190,6 +190,9 @@ class DropList:
     # Number every packet of the flow's two-way connection crossing the link (both
     # directions' data and ACKs), from 1: ns-2's ErrorModule bound to a FullTcp fid_.
     connection: bool | None = None
+    # Number the flow's packets as they reach the model rather than by the sender's count
+    # (ns-2's ListErrorModel counts what it is offered).
+    counted: bool | None = None
     kind: ClassVar[str] = "drop_list"
 
 
@@ -708,6 +711,12 @@ def _loss(loss: LossConfig, path: str, flow_names: list[str]) -> dict[str, Any]:
                                 path=f"{path}.connection")
         if loss.connection:
             acks["connection"] = True
+    if loss.counted is not None:
+        if not isinstance(loss.counted, bool):
+            raise ScenarioError(f"expected true or false, got {quote(loss.counted)}",
+                                path=f"{path}.counted")
+        if loss.counted:
+            acks["counted"] = True
     return {"kind": "drop_list", "flow": flow_names.index(loss.flow), "packets": packets,
             **_mark_ecn(loss.mark_ecn, path), **_delay(loss.delay, path), **acks}
 

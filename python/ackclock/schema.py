@@ -295,6 +295,9 @@ LOSS: Mapping[str, Mapping[str, Key]] = {
         "connection": Key("bool", "the flow is a two-way connection's: number all its packets"
                           " crossing this direction, both directions' data and ACKs, from 1"
                           " (ns-2's ErrorModule bound to a FullTcp fid_); default false"),
+        "counted": Key("bool", "number the flow's data packets as they reach this direction"
+                       " (those dropped before it not counted) instead of by the sender's"
+                       " transmission count (ns-2's ErrorModel/List); default false"),
         "mark_ecn": Key("bool", "mark them Congestion Experienced and let them pass instead"
                         " (ns-2's markecn_); default false"),
         "delay": Key("time", "delay them this long instead of dropping them (ns-2's"

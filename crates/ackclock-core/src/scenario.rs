@@ -307,6 +307,12 @@ pub enum LossConfig {
         /// that reach it. Not with `acks`.
         #[serde(default, skip_serializing_if = "is_false")]
         connection: bool,
+        /// Number the flow's data packets as they reach the model, from 1, rather than by the
+        /// sender's transmission number: packets dropped before this link are not counted
+        /// (ns-2.35's `ListErrorModel::corrupt` and `PeriodicErrorModel::corrupt` count what
+        /// they are offered). Models in `loss_behind` always count so.
+        #[serde(default, skip_serializing_if = "is_false")]
+        counted: bool,
     },
     /// Each byte corrupted with probability `p`: a packet of n bytes is lost with
     /// probability 1 - (1 - p)^n (ns-2 `ErrorModel` unit byte, ns-3 `RateErrorModel` bytes).

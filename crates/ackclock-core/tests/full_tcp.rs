@@ -265,6 +265,7 @@ fn a_lost_syn_ack_is_answered_again() {
         delay_ps: 0,
         acks: false,
         connection: false,
+        counted: false,
     });
     let mut sim = Simulator::new(sc).unwrap();
     sim.run();

@@ -41,6 +41,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         delay_ps: 0,
         acks: false,
         connection: false,
+        counted: false,
     });
     let mut tcp = ns2_tcp();
     tcp.variant = serde_json::from_value(serde_json::Value::from(variant)).expect("a variant");

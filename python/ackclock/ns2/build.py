@@ -34,6 +34,7 @@ from .errors import Location, Ns2Error, unsupported
 from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
+from .topology import ErrorModel
 from .values import to_bool
 
 if TYPE_CHECKING:
@@ -114,6 +115,11 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                     names.append(flows[agent.flow].name)
         two_way = {f.name for f in flows if f.two_way}
         for i, chain in modules:
+            rate_model = chain[0].sole_rate_model() if len(chain) == 1 else None
+            if rate_model is not None:
+                links[i].loss = _module_rate_loss(sim, sim.links[i], chain[0], rate_model,
+                                                  flows)
+                continue
             stages = []
             for em in chain:
                 d = em.loss_for(fids, two_way, _initiator_side(sim, sim.links[i], flows))
@@ -182,6 +188,37 @@ def _on_acks_path(sim: Simulator, link: SimplexLink, d: dict[str, object],
     if _crosses(sim, link, flow.from_, flow.to) or not _crosses(sim, link, flow.to, flow.from_):
         return
     d["acks"] = True
+
+
+def _module_rate_loss(sim: Simulator, link: SimplexLink, em: ErrorModule,
+                      model: ErrorModel, flows: list[Flow]) -> Bernoulli | None:
+    """An ErrorModel (`ErrorModel/Uniform`) bound in an ErrorModule to flow ids that every
+    packet crossing the link carries: `ErrorModule::recv` hands each to the model, which
+    draws for it as a model on the link by itself does (`ErrorModel::CorruptPkt`), so it is
+    the link's Bernoulli loss. A flow crossing the link with another flow id (which would pass
+    without a draw), or the ACKs of one crossing it, is not supported."""
+    for f in flows:
+        data = _crosses(sim, link, f.from_, f.to)
+        back = f.kind != "udp" and _crosses(sim, link, f.to, f.from_)
+        if not (data or back):
+            continue
+        index = flows.index(f)
+        fid = next((_fid(a) for a in sim.agents if a.flow == index
+                    and isinstance(a, (TcpAgent, UdpAgent, TfrcAgent))), -1)
+        if back or f.two_way or em.bound.get(fid) is not model:
+            raise Ns2Error(unsupported(f"an {model.cls} in an ErrorModule on link {link.name}"
+                                       f" that flow {f.name}'s packets cross"
+                                       f"{' in its reverse direction' if back else ''} without"
+                                       " a draw (only every crossing flow's data, bound)"),
+                           em.created_at)
+    for var in ("markecn_", "delay_pkt_"):
+        if to_bool(model.vars.get(var, "false")):
+            raise Ns2Error(unsupported(f"{model.cls} {var} true in an ErrorModule"),
+                           model.created_at)
+    p = model.probability()
+    if p == 0:
+        return None
+    return Bernoulli(p=p, unit="byte" if model.unit == "byte" else None)
 
 
 def _fid_of(sim: Simulator, flow: Flow, flows: list[Flow]) -> int:

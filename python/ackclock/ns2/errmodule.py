@@ -6,10 +6,11 @@
   ``ErrorModule::recv``). ackclock supports one model bound to a flow id carried by exactly
   one flow.
 - ``ErrorModel/List`` with ``droplist {n...}``: drops the packets numbered n (from 0) among
-  those the model sees (``ListErrorModel::corrupt``, unit pkt). The engine's ``drop_list``
-  numbers the flow's data transmissions from 1 as the sender sends them, so the two agree
-  when all of the flow's packets reach the model (no queue drop of that flow upstream of it,
-  the usual case in the suites, which drop chosen packets to force a loss pattern).
+  those the model sees (``ListErrorModel::corrupt``, unit pkt): the engine's ``drop_list``
+  with ``counted``,
+  numbering the flow's packets as they reach the model, so that those dropped upstream (a
+  queue's drops on an earlier link) are not counted, for one-way flows; a FullTcp connection's
+  list is numbered by the engine's transmission count (its handshake renumbered below).
   On a link by itself (``$ns lossmodel``, ``link-lossmodel``) it numbers every packet
   crossing the link: the same drop list when one flow's data alone cross it (build.py,
   ``_bare_list_loss``).
@@ -109,6 +110,15 @@ class ErrorModule(ErrorModel):
     def cmd_errormodels(self) -> str:
         return " ".join(m.handle for m in self.models)
 
+    def sole_rate_model(self) -> ErrorModel | None:
+        """The module's one bound model when it is a plain ErrorModel (a per-packet or
+        per-byte rate, `ErrorModel/Uniform`) and the module has no default model, else None."""
+        models = {id(m): m for m in self.bound.values()}
+        if len(models) != 1 or self.default_model is not None:
+            return None
+        model = next(iter(models.values()))
+        return model if type(model) is ErrorModel else None
+
     def loss_for(self, fids: dict[int, list[str]],
                  two_way: set[str] | frozenset[str] = frozenset(),
                  initiator_side: set[str] | frozenset[str] = frozenset()
@@ -160,6 +170,10 @@ class ErrorModule(ErrorModel):
         out: dict[str, object] = {"kind": "drop_list", "flow": flows[0], "packets": packets}
         if connection:
             out["connection"] = True
+        if flows[0] not in two_way:
+            # ListErrorModel::corrupt and PeriodicErrorModel::corrupt count the packets they
+            # are offered: those the flow lost on an earlier link are not counted.
+            out["counted"] = True
         if _flag(model, "markecn_"):
             # ErrorModel::recv with markecn_: the packet is marked CE (ECT or not) and
             # goes on to the link.

@@ -808,7 +808,10 @@ class Simulator(TclObject):
         for link in self.links:
             # An ErrorModel's per-packet draws come from it as well; an ErrorModule's bound
             # models (List, Periodic) draw nothing, one with its own RNG keeps its own stream.
-            if type(link.loss) is ErrorModel and link.loss.draws_default_rng():
+            model = link.loss
+            if isinstance(model, ErrorModule) and not link.loss_behind:
+                model = model.sole_rate_model()  # ErrorModel/Uniform bound in a module
+            if type(model) is ErrorModel and model.draws_default_rng():
                 self.engine.ns2_rng_loss(link.index)
         for a in self.agents:
             if isinstance(a, LossMonitorAgent):

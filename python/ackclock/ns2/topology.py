@@ -342,6 +342,11 @@ class ErrorModel(TclObject):
         # drop-target set afterwards takes its drops elsewhere.
         self.installed = False
         self.retargeted = False
+        if cls == "ErrorModel/Uniform" and args:
+            # ns-errmodel.tcl, `ErrorModel/Uniform instproc init {rate {unit "pkt"}}`: the
+            # loss rate and unit as arguments (ignored before: rate_ stayed 0).
+            self.vars["rate_"] = args[0]
+            self.cmd_unit(args[1] if len(args) > 1 else "pkt")
 
     def cmd_unit(self, unit: str = "") -> str:
         if unit:

@@ -453,8 +453,13 @@ fn build_link(
             delay_ps,
             acks,
             connection,
+            counted,
         }) => {
-            let mut m = DropList::with_acks(FlowId(*flow), packets.clone(), *acks);
+            let mut m = if *counted {
+                DropList::counting(FlowId(*flow), packets.clone(), *acks)
+            } else {
+                DropList::with_acks(FlowId(*flow), packets.clone(), *acks)
+            };
             if *connection {
                 // validated: the flow is a two-way connection's
                 let peer = scenario.flows[*flow as usize]
@@ -479,6 +484,7 @@ fn build_link(
                 mark_ecn,
                 delay_ps,
                 acks,
+                ..
             } => (
                 AnyLoss::DropList(DropList::counting(FlowId(*flow), packets.clone(), *acks)),
                 *mark_ecn,
