@@ -191,6 +191,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "bugfix_ack": False,
             "bugfix_ts": False,
             "dupacks_always_inflate": False,
+            "old_ack_sends": True,
             "send_overhead_ps": 0,
             "dupack_cwnd_fraction": 0,
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
