@@ -41,6 +41,8 @@ TCP_CLASSES = {
     "Agent/TCP/Reno": ("reno", "reno"),
     "Agent/TCP/Newreno": ("newreno", "reno"),
     "Agent/TCP/Sack1": ("sack", "reno"),
+    # ns-2.35's FackTcpAgent (tcp/tcp-fack.cc): the engine's `fack` variant.
+    "Agent/TCP/Fack": ("fack", "reno"),
     "Agent/TCP/Vegas": ("reno", "vegas"),
     "Agent/TCP/Fast": ("reno", "fast"),
     "Agent/TCP/Linux": ("sack", "reno"),
@@ -116,7 +118,7 @@ SENDER_COUNTERS = {"ndatapack_": "packets_sent", "nrexmitpack_": "packets_retran
 # tcp_seqs: first unacknowledged, next to send, one past the highest sent; offset).
 SEQ_VARS = {"ack_": (0, -1), "t_seqno_": (1, 0), "maxseq_": (2, -1)}
 EXTRA_TCP = {"tcpip_base_hdr_size_": "header_size"}
-SINK_VARS = {"interval_": "ack_delay", "ts_echo_rfc1323_": "ts_echo_rfc7323"}
+SINK_VARS = {"interval_": "ack_delay"}
 
 
 class Agent(TclObject):
@@ -609,6 +611,12 @@ class TcpAgent(Agent):
             cc_params.update(self.ctx.linux_globals)
         if self.cls == "Agent/TCP/RFC793edu":
             self.map_rfc793(out, mapped)
+        if self.cls == "Agent/TCP/Fack" and "ecn_" in self.vars \
+                and not self.var_is_default("ecn_") and to_bool(self.vars["ecn_"]):
+            # FackTcpAgent calls TcpAgent::ecn, whose interplay with its recovery ("FACK has
+            # not been updated to make sure the ECN works correctly", tcp-fack.cc) is not
+            # modelled.
+            raise Ns2Error(unsupported(f"{self.cls} variable ecn_"), self.var_where("ecn_"))
         if cc_params:
             out["cc_params"] = cc_params
         if cc_params.get("decrease", 0.5) != 0.5 or option == 8:
@@ -1392,6 +1400,17 @@ class TcpSink(Agent):
             if var in self.vars and self.var_kind(var) is not None:
                 out[key] = _param(self, var)
                 mapped.add(var)
+        # The timestamp an ACK echoes (TcpSink::ack, Acker::update_ts): with ts_echo_bugfix_
+        # (ns-2's default) the latest segment's that arrived at or below the ACK's edge, RFC
+        # 7323's TS.Recent (the engine's `ts_echo_rfc7323`; ts_echo_rfc1323_ adds only that the
+        # segment at the edge updates it whatever its timestamp, which on one path is never
+        # older); without it the timestamp of the segment that triggered the ACK.
+        try:
+            out["ts_echo_rfc7323"] = to_bool(self.vars.get("ts_echo_bugfix_", "true"))
+            to_bool(self.vars.get("ts_echo_rfc1323_", "false"))
+        except ValueError as e:
+            raise Ns2Error(f"ts_echo_bugfix_: {e}", self.var_where("ts_echo_bugfix_")) from None
+        mapped |= {"ts_echo_bugfix_", "ts_echo_rfc1323_"}
         # SYN_immediate_ack_ and RFC2581_immediate_ack_ are read only by ns-2's DelAckSink::recv
         # (DelAck and Sack1/DelAck): segment 0, SYN or not, and (RFC2581_immediate_ack_) a
         # segment filling part of a gap are acknowledged without delay.

@@ -161,6 +161,8 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
             "ncwndcuts_": ("0", "int"), "ncwndcuts1_": ("0", "int"),
             "necnresponses_": ("0", "int"), "seqno_": ("0", "int"),
         },
+        # FackTcpAgent's window trim in recovery (tcl/lib/ns-default.tcl).
+        "Agent/TCP/Fack": {"ss-div4_": ("false", "bool"), "rampdown_": ("false", "bool")},
         "Agent/TCP/Newreno": {
             "newreno_changes_": ("0", "int"), "newreno_changes1_": ("1", "int"),
             "partial_window_deflation_": ("1", "int"), "exit_recovery_fix_": ("0", "int"),

@@ -84,8 +84,10 @@ const NS3_CWR: bool = false;
 mod app;
 mod bugfix;
 pub mod events;
+mod fack;
 mod frto;
 mod linux;
+mod ns2_board;
 mod ns2_linux;
 mod ns2_vegas;
 mod overhead;
@@ -397,6 +399,9 @@ pub struct TcpSender {
     /// Reno's `ns2_linux`: ns-2.35's `LinuxTcpAgent` (`sender/ns2_linux.rs`) instead of the
     /// ns-2 rules above.
     ns2_linux: Option<Box<ns2_linux::Ns2Linux>>,
+    /// The `fack` variant: ns-2.35's `FackTcpAgent` (`sender/fack.rs`) instead of the ns-2
+    /// rules above.
+    fack: Option<Box<fack::Fack>>,
     /// `send_overhead`: ns-2's `overhead_`, the delayed-send timer (`sender/overhead.rs`);
     /// its deadline is `pace_deadline`.
     overhead: Option<Box<overhead::Overhead>>,
@@ -550,6 +555,10 @@ impl TcpSender {
         }
         if self.ns2_linux.is_some() {
             self.nl_send_much(now, out, c);
+            return;
+        }
+        if self.fack.is_some() {
+            self.fack_send(now, self.max_burst, out, c);
             return;
         }
         if self.nxt == 0 {
@@ -1059,6 +1068,10 @@ impl TcpSender {
         }
         if self.ns2_linux.is_some() {
             self.on_ns2_linux_ack(now, pkt, out, c);
+            return;
+        }
+        if self.fack.is_some() {
+            self.on_fack_ack(now, pkt, out, c);
             return;
         }
         let new = ack > self.una && ack <= self.maxseq;

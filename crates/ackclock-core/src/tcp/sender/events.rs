@@ -110,6 +110,8 @@ impl TcpSender {
             Recovery::Reno => AgentEventKind::RenoFastRetx,
             Recovery::NewReno => AgentEventKind::NewRenoFastRetx,
             Recovery::Sack => AgentEventKind::FastRecovery,
+            // FackTcpAgent traces no event (the front end refuses its event trace).
+            Recovery::Fack => return,
         };
         self.event(kind);
     }

@@ -656,6 +656,10 @@ impl TcpSender {
             self.on_ns2_linux_timeout(now, out, c);
             return;
         }
+        if self.fack.is_some() {
+            self.on_fack_timeout(now, out, c);
+            return;
+        }
         if !self.full_tcp {
             // TcpAgent::timeout traces TIMEOUT before anything changes.
             self.event(AgentEventKind::Timeout);

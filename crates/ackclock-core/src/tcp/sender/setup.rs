@@ -9,7 +9,8 @@ use super::*;
 use crate::rng::{RandomStream, Uniform};
 
 /// The loss-recovery variant; `rfc793` is RFC 793's TCP as ns-2.35's `RFC793eduTcpAgent`
-/// (`sender/rfc793.rs`): Tahoe's rules less what the `rfc793_*` additions leave off.
+/// (`sender/rfc793.rs`): Tahoe's rules less what the `rfc793_*` additions leave off; `fack`
+/// ns-2.35's Forward Acknowledgement TCP (`FackTcpAgent`, `sender/fack.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Recovery {
@@ -18,6 +19,7 @@ pub enum Recovery {
     NewReno,
     Sack,
     Rfc793,
+    Fack,
 }
 
 impl Recovery {
@@ -29,6 +31,7 @@ impl Recovery {
             Recovery::NewReno => "newreno",
             Recovery::Sack => "sack",
             Recovery::Rfc793 => "rfc793",
+            Recovery::Fack => "fack",
         }
     }
 
@@ -340,6 +343,7 @@ impl TcpSender {
                 .then(|| Box::new(linux::Linux::new(cfg.window.max(cfg.window_init)))),
             ns2_vegas,
             ns2_linux,
+            fack: (recovery == Recovery::Fack).then(fack::Fack::new),
             overhead: (cfg.send_overhead > SimDuration::ZERO).then(|| {
                 Box::new(overhead::Overhead::new(
                     cfg.send_overhead.as_secs_f64(),
