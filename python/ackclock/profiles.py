@@ -225,7 +225,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "adaptive_ack_delay": False,
                     "sack_compression": False,
                     "timestamps": False,  # Agent/TCP timestamps_ false
-                    "ts_echo_rfc7323": False,  # Agent/TCPSink ts_echo_rfc1323_ false
+                    "ts_echo_rfc7323": True,  # Agent/TCPSink ts_echo_bugfix_ true (update_ts)
                     "window_unit": "packets",  # ns-2 counts windows in segments
                     "integer_cwnd": False,  # packet windows truncate ssthresh anyway
                     "ecn": False,  # Agent/TCP ecn_ 0

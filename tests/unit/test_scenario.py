@@ -224,7 +224,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "adaptive_ack_delay": False,
             "sack_compression": False,
             "timestamps": False,
-            "ts_echo_rfc7323": False,
+            "ts_echo_rfc7323": True,
             "window_unit": "packets",
             "integer_cwnd": False,
             "ecn": False,
