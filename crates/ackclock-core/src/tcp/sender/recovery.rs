@@ -410,7 +410,8 @@ impl TcpSender {
                 return;
             }
             Recovery::Reno | Recovery::NewReno => {}
-            Recovery::Sack | Recovery::Rfc793 => return,
+            // Fack: FackTcpAgent::recv, its own (`on_fack_ack`), never comes here.
+            Recovery::Sack | Recovery::Rfc793 | Recovery::Fack => return,
         }
         self.send_much(now, out, c);
     }
