@@ -43,7 +43,7 @@ pub fn ns2_tcp() -> TcpConfig {
         max_ssthresh: 0,
         delayed_ack: false,
         timestamps: false,
-        ts_echo_rfc7323: false,
+        ts_echo_rfc7323: true,
         window_unit: WindowUnit::Packets,
         ecn: false,
         rcv_buffer_bytes: None,
