@@ -4,18 +4,26 @@
 use super::*;
 use crate::tcp::sender::events::{AgentEvent, AgentEventKind};
 
-/// A FullTcp sender of `variant` opened to a 10-segment cwnd in congestion avoidance, with
-/// its events collected.
-fn full_at_10(variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+/// A sender of `variant` (FullTcp's with `full`, else a one-way agent's) opened to a
+/// 10-segment cwnd in congestion avoidance, with its events collected.
+fn at_10(variant: Recovery, full: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
     let mut cfg = ns2_tcp();
     cfg.window = 100;
     cfg.limited_transmit = false;
-    cfg.ns2_full_tcp = true;
+    cfg.ns2_full_tcp = full;
     let (mut s, mut out, mut c) = sender_with(&cfg, variant);
     s.w.ssthresh = 8.0;
     grow(&mut s, &mut out, &mut c, 10.0);
     s.trace_events(true);
     (s, out, c)
+}
+
+fn full_at_10(variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    at_10(variant, true)
+}
+
+fn one_way_at_10(variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    at_10(variant, false)
 }
 
 fn taken(s: &mut TcpSender) -> Vec<(AgentEventKind, u64, i64)> {
@@ -82,18 +90,6 @@ fn nothing_is_collected_without_the_trace() {
 
 // --- the one-way agents (TcpAgent and its subclasses, tcp/tcp.cc) -------------------------
 
-/// A one-way sender of `variant` opened to a 10-segment cwnd in congestion avoidance.
-fn one_way_at_10(variant: Recovery) -> (TcpSender, Vec<Packet>, FlowCounters) {
-    let mut cfg = ns2_tcp();
-    cfg.window = 100;
-    cfg.limited_transmit = false;
-    let (mut s, mut out, mut c) = sender_with(&cfg, variant);
-    s.w.ssthresh = 8.0;
-    grow(&mut s, &mut out, &mut c, 10.0);
-    s.trace_events(true);
-    (s, out, c)
-}
-
 #[test]
 fn one_way_agents_name_their_fast_retransmit_before_the_cut() {
     // TcpAgent::dupack_action (Tahoe): FAST_RETX, then slowdown's SLOW_START at one segment;
@@ -154,13 +150,7 @@ fn a_one_way_timeout_traces_timeout_then_slow_start() {
 
 #[test]
 fn sack1_traces_fast_recovery_before_the_cut() {
-    let mut cfg = ns2_tcp();
-    cfg.window = 100;
-    cfg.limited_transmit = false;
-    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
-    s.w.ssthresh = 8.0;
-    grow(&mut s, &mut out, &mut c, 10.0);
-    s.trace_events(true);
+    let (mut s, mut out, mut c) = one_way_at_10(Recovery::Sack);
     let (una, nxt, cwnd) = (s.una, s.nxt, s.w.cwnd as i64);
     // Three duplicates, each SACKing one more segment above the hole.
     for i in 0..3u64 {
