@@ -121,6 +121,17 @@ def test_full_tcp_data_from_both_ends_as_the_run_goes(vs_ns2: Any) -> None:
     assert any(f[6] == "---A---" for f in listener_data)  # the restart after idling
 
 
+def test_full_tcp_without_slow_start_restart(vs_ns2: Any) -> None:
+    """`slow_start_restart_ false` on both agents: the listener, idle longer than its RTO,
+    sends on with the window it had (FullTcpAgent::foutput restarts only with
+    slow_start_restart_): a trace identical to ns-2's, and not the restarting one."""
+    script = BOTH_ENDS.replace("    $sink listen\n",
+                               "    $sink listen\n    $src set slow_start_restart_ false\n"
+                               "    $sink set slow_start_restart_ false\n")
+    trace = vs_ns2(script).same("out.tr")["out.tr"]
+    assert trace != vs_ns2(BOTH_ENDS).same("out.tr")["out.tr"]
+
+
 def test_full_tcp_simultaneous_open_is_refused(tmp_path: Any) -> None:
     script = BOTH_ENDS.replace("    $sink listen\n", "")
     (tmp_path / "s.tcl").write_text(textwrap.dedent(script).lstrip("\n"), encoding="utf-8")
@@ -291,3 +302,12 @@ def test_full_fixes_suite_dropped_syn_ack(suite_states: Any) -> None:
     ecn-drop-synack): resent by the acceptor's retransmission timer."""
     tests = {"reno-drop-synack", "ecn-drop-synack"}
     assert suite_states("full-fixes", tests) == dict.fromkeys(tests, ("identical", ""))
+
+
+def test_full_tcp_initial_window_by_size_and_no_slow_start_restart(suite_states: Any) -> None:
+    """windowInitOption_ 2 on FullTcp (RFC 3390's window from segsize_ plus headers, ecn-ack
+    synack4c_fulltcp) and slow_start_restart_ false (ecn-full's smallwin3Ecn_tahoe_full)."""
+    assert suite_states("ecn-ack", {"synack4c_fulltcp"}) == {
+        "synack4c_fulltcp": ("identical", "")}
+    assert suite_states("ecn-full", {"ecn_smallwin3Ecn_tahoe_full"}) == {
+        "ecn_smallwin3Ecn_tahoe_full": ("identical", "")}

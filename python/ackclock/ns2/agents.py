@@ -649,6 +649,18 @@ class TcpAgent(Agent):
             # supported).
             out["idle_rtx_timer"] = True
             self.map_slow_start_restart(out, mapped)
+        elif isinstance(self, FullTcpAgent) and "slow_start_restart_" in self.vars:
+            # FullTcpAgent::foutput restarts an idle connection from the initial window only
+            # with slow_start_restart_ (FullTcpAgent's timeout never reads it): false is the
+            # engine's idle_timeout_keeps_window under ns2_full_tcp.
+            try:
+                restart = to_bool(self.vars["slow_start_restart_"])
+            except ValueError as e:
+                raise Ns2Error(f"slow_start_restart_: {e}",
+                               self.var_where("slow_start_restart_")) from None
+            if not restart:
+                out["idle_timeout_keeps_window"] = True
+            mapped.add("slow_start_restart_")
         self.map_qoption(out, mapped)
         if "control_increase_" in self.vars and not self.var_is_default("control_increase_"):
             # TcpAgent::recv_newack_helper: opencwnd() only while network_limited().
@@ -1005,11 +1017,15 @@ class TcpAgent(Agent):
                 option = to_int(self.vars["windowInitOption_"])
             except ValueError as e:
                 raise Ns2Error(f"windowInitOption_: {e}", where) from None
-            if option == 2:
-                if isinstance(self, FullTcpAgent) or not self.uses_headers():
+            if option == 2 and isinstance(self, FullTcpAgent):
+                # TcpAgent::initial_window from FullTcp's size_ (segsize_ plus its headers):
+                # a fixed window here, as FullTcpAgent's own timeout never falls back to
+                # windowInit_ (TcpAgent::timeout does).
+                out["window_init"] = _full_initial_window(self)
+            elif option == 2:
+                if not self.uses_headers():
                     raise Ns2Error(unsupported(f"{self.cls} windowInitOption_ 2"
-                                               + ("" if self.uses_headers() else
-                                                  " with useHeaders_ false")), where)
+                                               " with useHeaders_ false"), where)
                 out["window_init_by_size"] = True
             elif option != 1:  # ns-2 aborts: "Wrong number of wnd_init_option_"
                 raise Ns2Error(f"windowInitOption_ must be 1 or 2, got {option}", where)
@@ -1291,6 +1307,17 @@ def _initial_window(agent: TcpAgent) -> int:
         size = to_int(agent.vars["packetSize_"])
         return 4 if size <= 1095 else 3 if size < 2190 else 2
     return to_int(agent.vars["windowInit_"])
+
+
+def _full_initial_window(agent: TcpAgent) -> int:
+    """TcpAgent::initial_window with windowInitOption_ 2 for a FullTcp agent: RFC 3390's
+    window for its size_, segsize_ plus tcpip_base_hdr_size_ (FullTcpAgent::foutput sets
+    size_ = maxseg_ + headersize())."""
+    try:
+        size = to_int(agent.vars["segsize_"]) + to_int(agent.vars["tcpip_base_hdr_size_"])
+    except ValueError as e:
+        raise Ns2Error(f"segsize_: {e}", agent.var_where("segsize_")) from None
+    return 4 if size <= 1095 else 3 if size < 2190 else 2
 
 
 def _rttvar_init(agent: TcpAgent) -> float:

@@ -136,7 +136,8 @@ tcp_config! {
     pub idle_rtx_timer: bool as bool,
     /// With `idle_rtx_timer`, the timer's expiry on an idle connection leaves cwnd (at least
     /// one segment) and ssthresh as they are (ns-2.35's `slow_start_restart_ false`,
-    /// `TcpAgent::timeout`).
+    /// `TcpAgent::timeout`); under `ns2_full_tcp`, no restart from the initial window after
+    /// an idle period (`FullTcpAgent::foutput` reads `slow_start_restart_`).
     #[serde(default)]
     pub idle_timeout_keeps_window: bool as bool,
     /// ns-2.35's `QOption_` (`tcp::sender::Ns2Qoption`): after each data segment sent, a

@@ -728,7 +728,9 @@ impl TcpSender {
             return;
         }
         let retransmit = seq < self.maxseq;
-        if self.full_tcp && seq > 0 {
+        // FullTcpAgent::foutput restarts an idle connection only with slow_start_restart_
+        // (`idle_timeout_keeps_window` is its `false`).
+        if self.full_tcp && seq > 0 && !self.idle_timeout_keeps_window {
             self.ns2_idle_restart(now, retransmit);
         }
         if self.hooks.cwnd_event && !retransmit && self.una >= self.maxseq {
