@@ -206,6 +206,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "send_overhead": 0,  # Agent/TCP overhead_ 0
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
                     "ns2_boot_time": 0,
+                    "ns2_srtt_bits": 3,
+                    "ns2_rttvar_bits": 2,
+                    "ns2_rttvar_exp": 2,
                     "syn": True,  # Agent/TCP syn_ true, delay_growth_ true
                     "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,  # Agent/TCP maxburst_ 0
@@ -316,6 +319,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
+                    "ns2_srtt_bits": 3,
+                    "ns2_rttvar_bits": 2,
+                    "ns2_rttvar_exp": 2,
                     "syn": True,  # the three-way handshake's round trip
                     "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,
@@ -420,6 +426,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
+                    "ns2_srtt_bits": 3,
+                    "ns2_rttvar_bits": 2,
+                    "ns2_rttvar_exp": 2,
                     "syn": True,
                     "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,
@@ -538,6 +547,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
+                    "ns2_srtt_bits": 3,
+                    "ns2_rttvar_bits": 2,
+                    "ns2_rttvar_exp": 2,
                     "syn": False,  # no connection set-up
                     "delay_growth": True,  # Agent/TCP delay_growth_ true
                     "max_burst": 0,

@@ -211,6 +211,9 @@ def test_example_resolves_to_the_contract_document() -> None:
             "slow_but_steady": False,  # ns-2 newreno_changes1_ 1
             "ns2_rtt_timer": True,  # ns-2's fixed-point TcpAgent::rtt_update
             "ns2_boot_time_ps": 0,
+            "ns2_srtt_bits": 3,
+            "ns2_rttvar_bits": 2,
+            "ns2_rttvar_exp": 2,
             "syn": True,  # ns-2 syn_ true
             "delay_growth": True,
             "max_burst": 0,

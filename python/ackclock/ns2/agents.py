@@ -231,6 +231,8 @@ class TcpAgent(Agent):
         self.curseq = 0
         self.syn_counted = False
         self.variant, self.cc = TCP_CLASSES.get(cls, ("", ""))
+        # T_SRTT_BITS and T_RTTVAR_BITS as the run has them (map_rtt_bits).
+        self.rtt_bits = (3, 2)
         if not self.variant:
             raise Ns2Error(unsupported(f"TCP agent class {cls}"))
         self.cc_where = where
@@ -559,9 +561,11 @@ class TcpAgent(Agent):
         if var == "rttvar_" and v["srtt"] == 0 and v["rttvar"] == 0:
             # Before the first RTT sample ns-2 holds rtxcur_init_ in ticks, scaled by 16.
             return str(round(to_float(self.vars["rtxcur_init_"]) / tick) * 16)
-        scale = {"rtt_": 1, "srtt_": 8, "rttvar_": 4}.get(var)
+        srtt_bits, rttvar_bits = self.rtt_bits
+        scale = {"rtt_": 1, "srtt_": 1 << srtt_bits, "rttvar_": 1 << rttvar_bits}.get(var)
         if scale is not None:
-            # ns-2 keeps these in ticks of tcpTick_, srtt_ scaled by 8 and rttvar_ by 4.
+            # ns-2 keeps these in ticks of tcpTick_, srtt_ scaled by 2^T_SRTT_BITS (8) and
+            # rttvar_ by 2^T_RTTVAR_BITS (4).
             return str(round(v[var.rstrip("_")] / tick * scale))
         return None
 
@@ -678,6 +682,7 @@ class TcpAgent(Agent):
         self.map_aggressive_maxburst(out, mapped)
         self.map_frto(out, mapped)
         self.map_ts_reset_and_connects(out, mapped)
+        self.map_rtt_bits(out, mapped)
         self.map_overhead(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
@@ -884,6 +889,40 @@ class TcpAgent(Agent):
         sack = self.cls == "Agent/TCP/Sack1" and frto.get("sfrto_enabled_", False)
         out["ns2_frto"] = "sfrto" if sack else "frto"
         mapped |= {"frto_enabled_", "sfrto_enabled_"}
+
+    # TcpAgent::rtt_update's fixed-point parameters -> the engine's.
+    RTT_BITS = {"T_SRTT_BITS": "ns2_srtt_bits", "T_RTTVAR_BITS": "ns2_rttvar_bits",
+                "rttvar_exp_": "ns2_rttvar_exp"}
+
+    def map_rtt_bits(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`T_SRTT_BITS`, `T_RTTVAR_BITS` and `rttvar_exp_` (TcpAgent::rtt_update: srtt and
+        rttvar scaled by 2^bits, the timeout srtt + 2^rttvar_exp_ rttvar; the engine's
+        `ns2_srtt_bits`, `ns2_rttvar_bits`, `ns2_rttvar_exp`) on the agents that keep
+        TcpAgent's estimator: Tahoe, Reno, Newreno, Sack1 and Fack (FullTcp, Vegas, Linux
+        and RFC793edu stay not supported with them). T_RTTVAR_BITS above T_SRTT_BITS (a
+        negative shift in ns-2) is refused too."""
+        set_vars = [v for v in self.RTT_BITS if v in self.vars and not self.var_is_default(v)]
+        if not set_vars:
+            return
+        where = self.var_where(set_vars[0])
+        if self.cls not in (*self.FRTO_AGENTS, "Agent/TCP/Fack") or self.cc != "reno":
+            raise Ns2Error(unsupported(f"{self.cls} variable {set_vars[0]}"), where)
+        try:
+            values = {v: to_int(self.vars[v]) for v in self.RTT_BITS}
+        except ValueError as e:
+            raise Ns2Error(f"{set_vars[0]}: {e}", where) from None
+        if min(values.values()) < 0 or values["T_RTTVAR_BITS"] > values["T_SRTT_BITS"] \
+                or values["T_SRTT_BITS"] > 16:
+            raise Ns2Error(unsupported("T_SRTT_BITS " + str(values["T_SRTT_BITS"]) +
+                                       " with T_RTTVAR_BITS " +
+                                       str(values["T_RTTVAR_BITS"])), where)
+        if any(v in self.traced for v in ("srtt_", "rttvar_")):
+            # TcpAgent::traceVar writes them from t_srtt_ >> T_SRTT_BITS and t_rttvar_ / 4.
+            raise Ns2Error(unsupported(f"tracing srtt_ or rttvar_ with {set_vars[0]}"), where)
+        for var, key in self.RTT_BITS.items():
+            out[key] = values[var]
+            mapped.add(var)
+        self.rtt_bits = (values["T_SRTT_BITS"], values["T_RTTVAR_BITS"])
 
     def map_ts_reset_and_connects(self, out: dict[str, object], mapped: set[str]) -> None:
         """`ts_resetRTO_` (TcpAgent::newack: with timestamps every sample ends the backoff,

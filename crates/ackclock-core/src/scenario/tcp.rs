@@ -301,6 +301,17 @@ tcp_config! {
     /// the agent's clock started; samples count the tick boundaries crossed on that grid.
     #[serde(default)]
     pub ns2_boot_time_ps: u64 as time(ns2_boot_time),
+    /// With `ns2_rtt_timer`: srtt and rttvar kept scaled by 2^`ns2_srtt_bits` and
+    /// 2^`ns2_rttvar_bits`, so each sample moves them by that fraction of the error (1/8 and
+    /// 1/4, RFC 6298's gains), and the timeout srtt + 2^`ns2_rttvar_exp` rttvar: ns-2.35's
+    /// `T_SRTT_BITS`, `T_RTTVAR_BITS` and `rttvar_exp_` (`TcpAgent::rtt_update`).
+    /// `ns2_rttvar_bits` at most `ns2_srtt_bits`.
+    #[serde(default = "ns2_srtt_bits")]
+    pub ns2_srtt_bits: u32 as count_or_zero,
+    #[serde(default = "ns2_rttvar_bits")]
+    pub ns2_rttvar_bits: u32 as count_or_zero,
+    #[serde(default = "ns2_rttvar_bits")]
+    pub ns2_rttvar_exp: u32 as count_or_zero,
     /// ns-2 `syn_`: segment 0 is a SYN (headers only) and cwnd stays at one segment until it
     /// is acknowledged, then starts at `window_init` (ns-2 `delay_growth_`): the one-RTT
     /// connection set-up of a real TCP.
@@ -594,6 +605,11 @@ impl TcpConfig {
             rto_rule: self.rto_rule,
             ns2_rtt_timer: self.ns2_rtt_timer,
             ns2_boot_time: SimDuration(self.ns2_boot_time_ps),
+            ns2_rtt_bits: (
+                self.ns2_srtt_bits,
+                self.ns2_rttvar_bits,
+                self.ns2_rttvar_exp,
+            ),
             limited_transmit: self.limited_transmit,
             syn: self.syn,
             delay_growth: self.delay_growth,
@@ -650,6 +666,17 @@ impl TcpConfig {
             ts_echo_rfc7323: self.ts_echo_rfc7323,
         }
     }
+}
+
+/// ns-2.35's `T_SRTT_BITS` (tcp.h), the `ns2_srtt_bits` default.
+fn ns2_srtt_bits() -> u32 {
+    3
+}
+
+/// ns-2.35's `T_RTTVAR_BITS` and `rttvar_exp_`, the `ns2_rttvar_bits` and `ns2_rttvar_exp`
+/// default.
+fn ns2_rttvar_bits() -> u32 {
+    2
 }
 
 #[cfg(test)]

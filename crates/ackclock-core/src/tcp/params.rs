@@ -74,6 +74,8 @@ pub struct TcpParams {
     /// ns-2.35's fixed-point retransmission timer, and its `boot_time_`.
     pub ns2_rtt_timer: bool,
     pub ns2_boot_time: SimDuration,
+    /// `TcpConfig::ns2_srtt_bits`, `ns2_rttvar_bits`, `ns2_rttvar_exp`.
+    pub ns2_rtt_bits: (u32, u32, u32),
     pub limited_transmit: bool,
     pub syn: bool,
     /// `TcpConfig::delay_growth` (ns-2's `delay_growth_`), read with `syn`.

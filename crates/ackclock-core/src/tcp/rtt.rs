@@ -113,10 +113,16 @@ struct Ns2Timer {
     /// `tcpTick_` and `boot_time_`, in picoseconds.
     tick: u64,
     boot: u64,
-    /// `t_srtt_`: ticks x 8; 0 before the first sample and after a clobbering backoff.
+    /// `t_srtt_`: ticks x 2^`srtt_bits` (8); 0 before the first sample and after a
+    /// clobbering backoff.
     t_srtt: i64,
-    /// `t_rttvar_`: ticks x 4.
+    /// `t_rttvar_`: ticks x 2^`rttvar_bits` (4).
     t_rttvar: i64,
+    /// `T_SRTT_BITS` (3), `T_RTTVAR_BITS` (2) and `rttvar_exp_` (2): the estimator's gains
+    /// 1/2^bits and the RTO's srtt + 2^rttvar_exp_ rttvar (`with_ns2_bits`).
+    srtt_bits: u32,
+    rttvar_bits: u32,
+    rttvar_exp: u32,
     /// `t_rtxcur_`, in picoseconds.
     rtxcur: u64,
 }
@@ -165,8 +171,25 @@ impl RttEstimator {
             boot: boot_time.0 % tick,
             t_srtt: 0,
             t_rttvar: 0,
+            srtt_bits: 3,
+            rttvar_bits: 2,
+            rttvar_exp: 2,
             rtxcur: initial_rto.0,
         }));
+        self
+    }
+
+    /// ns-2.35's `T_SRTT_BITS`, `T_RTTVAR_BITS` and `rttvar_exp_` for the fixed-point timer
+    /// (nothing without it): `TcpAgent::rtt_update` keeps srtt scaled by 2^srtt_bits and
+    /// rttvar by 2^rttvar_bits, so each sample moves them by 1/2^bits of the error, and the
+    /// timeout is srtt + 2^rttvar_exp rttvar. `srtt_bits` is at least `rttvar_bits` (ns-2
+    /// shifts by their difference).
+    pub fn with_ns2_bits(mut self, srtt_bits: u32, rttvar_bits: u32, rttvar_exp: u32) -> Self {
+        if let Some(n) = self.ns2.as_deref_mut() {
+            n.srtt_bits = srtt_bits;
+            n.rttvar_bits = rttvar_bits.min(srtt_bits);
+            n.rttvar_exp = rttvar_exp;
+        }
         self
     }
 
@@ -204,27 +227,28 @@ impl RttEstimator {
         }
         .max(1) as i64;
         if n.t_srtt != 0 {
-            let mut delta = t_rtt - (n.t_srtt >> 3);
+            let mut delta = t_rtt - (n.t_srtt >> n.srtt_bits);
             n.t_srtt += delta;
             if n.t_srtt <= 0 {
                 n.t_srtt = 1;
             }
-            delta = delta.abs() - (n.t_rttvar >> 2);
+            delta = delta.abs() - (n.t_rttvar >> n.rttvar_bits);
             n.t_rttvar += delta;
             if n.t_rttvar <= 0 {
                 n.t_rttvar = 1;
             }
         } else {
-            n.t_srtt = t_rtt << 3;
-            n.t_rttvar = t_rtt << 1;
+            n.t_srtt = t_rtt << n.srtt_bits;
+            n.t_rttvar = (t_rtt << n.rttvar_bits) >> 1; // t_rtt << (T_RTTVAR_BITS - 1)
         }
         // t_rtxcur_ = ((t_rttvar_ << (rttvar_exp_ + T_SRTT_BITS - T_RTTVAR_BITS)) + t_srtt_)
         //             >> T_SRTT_BITS, in ticks
         n.rtxcur = if self.rfc793.is_some_and(|r| r.two_srtt) {
             // RFC793eduTcpAgent::rtt_update: rto_ = t_srtt_ >> (T_SRTT_BITS - 1).
-            (n.t_srtt >> 2) as u64 * tick
+            (n.t_srtt >> n.srtt_bits.saturating_sub(1)) as u64 * tick
         } else {
-            (((n.t_rttvar << 3) + n.t_srtt) >> 3) as u64 * tick
+            let shift = n.rttvar_exp + n.srtt_bits - n.rttvar_bits;
+            (((n.t_rttvar << shift) + n.t_srtt) >> n.srtt_bits) as u64 * tick
         };
         self.last_sample = t_rtt as u64 * tick;
         self.has_sample = true;
@@ -235,8 +259,8 @@ impl RttEstimator {
     /// t_rttvar_ / 4 ticks, exactly; t_rtxcur_).
     fn publish(&mut self) {
         if let Some(n) = self.ns2.as_deref() {
-            self.srtt = n.t_srtt as u64 * n.tick / 8;
-            self.rttvar = n.t_rttvar as u64 * n.tick / 4;
+            self.srtt = (n.t_srtt as u64 * n.tick) >> n.srtt_bits;
+            self.rttvar = (n.t_rttvar as u64 * n.tick) >> n.rttvar_bits;
             self.rto = n.rtxcur;
         }
     }
@@ -385,7 +409,7 @@ impl RttEstimator {
         } else {
             n.rtxcur as f64 / 1e12
         };
-        Some((tcp_now, (rtxcur_s / tick_s) as i64, n.t_srtt >> 3))
+        Some((tcp_now, (rtxcur_s / tick_s) as i64, n.t_srtt >> n.srtt_bits))
     }
 
     /// How long ns-2.35's `FullTcpAgent::idle_restart` counts the time since `last` (a data
@@ -435,7 +459,7 @@ impl RttEstimator {
         }
         if self.backoff > 8 {
             let n = self.ns2.as_deref_mut().expect("ns-2 timer");
-            n.t_rttvar += n.t_srtt >> 3;
+            n.t_rttvar += n.t_srtt >> n.srtt_bits;
             n.t_srtt = 0;
             self.publish();
         }
@@ -453,7 +477,7 @@ impl RttEstimator {
         }
         if self.backoff > 8 {
             if let Some(n) = self.ns2.as_deref_mut() {
-                n.t_rttvar += n.t_srtt >> 3;
+                n.t_rttvar += n.t_srtt >> n.srtt_bits;
                 n.t_srtt = 0;
                 self.publish();
             }
@@ -656,6 +680,24 @@ mod tests {
 
     fn at_us(us: u64) -> SimTime {
         SimTime(us * MS / 1000)
+    }
+
+    #[test]
+    fn the_ns2_timer_bits_set_gains_and_timeout() {
+        // T_SRTT_BITS 5, T_RTTVAR_BITS 4, rttvar_exp_ 3 (test-suite-tcp.tcl timersA3's bits).
+        let mut e = ns2_timer(0).with_ns2_bits(5, 4, 3);
+        // A sample of 10 ticks: t_srtt_ = 10 << 5, t_rttvar_ = 10 << 3: srtt 100 ms, rttvar
+        // 50 ms; t_rtxcur_ = ((80 << (3 + 5 - 4)) + 320) >> 5 = 50 ticks.
+        e.sample_between(at_us(0), at_us(100_000), true);
+        assert_eq!(
+            (e.srtt, e.rttvar, e.ns2_rtxcur().unwrap().0),
+            (100 * MS, 50 * MS, 500 * MS)
+        );
+        // 20 ticks: delta = 20 - 10 = 10, t_srtt_ 330 (srtt + 10/32); t_rttvar_ += 10 - 80 >> 4
+        // = 85; t_rtxcur_ = ((85 << 4) + 330) >> 5 = 52 ticks.
+        e.sample_between(at_us(0), at_us(200_000), true);
+        assert_eq!(e.srtt, 330 * 10 * MS / 32);
+        assert_eq!(e.ns2_rtxcur().unwrap().0, 520 * MS);
     }
 
     #[test]

@@ -261,7 +261,9 @@ impl TcpSender {
                     rtt
                 };
                 if cfg.ns2_rtt_timer {
+                    let (srtt_bits, rttvar_bits, rttvar_exp) = cfg.ns2_rtt_bits;
                     rtt.with_ns2_timer(cfg.initial_rto, cfg.ns2_boot_time)
+                        .with_ns2_bits(srtt_bits, rttvar_bits, rttvar_exp)
                 } else {
                     rtt
                 }
