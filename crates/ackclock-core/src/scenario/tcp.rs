@@ -634,6 +634,7 @@ impl TcpConfig {
             integer_cwnd: self.integer_cwnd,
             ecn: self.ecn,
             ecn_per_segment: self.ecn_per_segment(),
+            ns3_dctcp_ack: self.ecn_per_segment() && self.ns3_cc_defaults,
             growth_per_ack: self.growth_per_ack(),
             ns3_newreno_bytes: self.ns3_newreno_growth
                 && self.cc.ns3_per_ack()

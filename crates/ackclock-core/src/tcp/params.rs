@@ -106,6 +106,10 @@ pub struct TcpParams {
     /// CE mark echoed (DCTCP, RFC 8257 3.2), which turns ECN on too.
     pub ecn: bool,
     pub ecn_per_segment: bool,
+    /// With `ecn_per_segment`, ns-3.44's `TcpDctcp` receiver (the `ns3` profile's
+    /// `ns3_cc_defaults`): a change of CE state acknowledges at once up to where the previous
+    /// segment began (`m_priorRcvNxt`), not what the delayed ACK holds (see `TcpSink`).
+    pub ns3_dctcp_ack: bool,
     /// Congestion control grows once per ACK (`growth_per_ack`, or ns-3's `TcpNewReno`
     /// family under `ns3_newreno_growth`).
     pub growth_per_ack: bool,

@@ -76,10 +76,10 @@ use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::{TcpParams, WindowUnit};
 use crate::time::{SimDuration, SimTime};
 
-/// ns-3.44's CA_CWR with PRR for ECN-Echo under `rfc6675_recovery` (sender/rfc6675.rs): off
-/// until measured against every ns-3 example (with it tcp-pacing's goodput was -26.6%,
-/// tcp-validation dctcp-10ms's marks +95%; branch h34-prr's notes).
-const NS3_CWR: bool = false;
+/// ns-3.44's CA_CWR with PRR for ECN-Echo under `rfc6675_recovery` (sender/rfc6675.rs). Off
+/// until 2026-11-27 (tcp-pacing's goodput was -26.6% with it, before CoDel's `ns3_model`);
+/// measured then against every ns-3 example with ECN marks (docs/validation.md).
+const NS3_CWR: bool = true;
 
 mod app;
 mod bugfix;

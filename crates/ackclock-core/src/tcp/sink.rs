@@ -142,6 +142,13 @@ pub struct TcpSink {
     /// segment with `cong_action()` (set after every window reduction, a timeout's too).
     /// (Read only for a segment with either mark: out of the hot lines.)
     ece_clear: u8,
+    /// ns-3.44's `TcpDctcp` receiver (`ns3_dctcp_ack`): the ACK a change of CE state sends
+    /// covers up to `prior_rcv`, rcv_nxt when the previous segment arrived (`m_priorRcvNxt`,
+    /// saved before `ReceivedData` handles that segment), so with delayed ACKs it repeats
+    /// the last ACK sent; u64::MAX until a segment has arrived (`m_priorRcvNxtFlag`).
+    /// (DCTCP only: out of the hot lines.)
+    ns3_dctcp_ack: bool,
+    prior_rcv: u64,
     /// Linux's ACK timing (`adaptive_ack_delay`, `sack_compression`); None: the fixed delay.
     linux: Option<Box<LinuxAcks>>,
 }
@@ -238,6 +245,8 @@ impl TcpSink {
             ece: false,
             ect_syn_ack: false,
             dctcp_echo: cfg.ecn_per_segment,
+            ns3_dctcp_ack: cfg.ecn_per_segment && cfg.ns3_dctcp_ack,
+            prior_rcv: u64::MAX,
             // FullTcp agents too (`ns2_full_tcp`, whose `ns2_ecn` is off): FullTcpAgent::recv
             // clears `recent_ce_` on `cwr()`, which is ns-2's `cong_action_`.
             ece_clear: if cfg.ns2_ecn == crate::tcp::sender::Ns2Ecn::Off && !cfg.ns2_full_tcp {
@@ -505,12 +514,21 @@ impl TcpSink {
         c.bytes_received += pkt.size as u64;
         if self.dctcp_echo {
             let ce = pkt.ecn & ecn::CE != 0;
-            if ce != self.ece {
-                if self.pending > 0 {
+            if ce != self.ece && self.pending > 0 {
+                if !self.ns3_dctcp_ack {
                     self.ack_cold(now, self.rcv_nxt.saturating_sub(1), out, c);
+                } else if self.prior_rcv != u64::MAX {
+                    let prior = self.prior_rcv;
+                    // TcpDctcp::CeState0to1 / CeState1to0: the receive buffer's next
+                    // sequence set back to m_priorRcvNxt for that ACK, then restored.
+                    let rcv = self.rcv_nxt;
+                    self.rcv_nxt = prior;
+                    self.ack_cold(now, prior.saturating_sub(1), out, c);
+                    self.rcv_nxt = rcv;
                 }
-                self.ece = ce;
             }
+            self.ece = ce;
+            self.prior_rcv = self.rcv_nxt;
         } else {
             if pkt.ecn & (ecn::CWR | ecn::CONG_ACTION) != 0 && pkt.ecn & self.ece_clear != 0 {
                 self.ece = false;

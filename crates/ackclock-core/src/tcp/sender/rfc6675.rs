@@ -46,10 +46,9 @@
 //!   Every segment sent in recovery, the fast retransmission and a partial ACK's resend
 //!   included, counts in prr_out (`UpdateBytesSent`). An ACK that is both a duplicate and a
 //!   partial ACK runs `DoRecovery` twice, as ns-3's `DupAck` and `ProcessAck` each do.
-//! - ECN (`ReceivedAck`, `EnterCwr`; written, not yet switched on: `NS3_CWR` in sender.rs):
-//!   an ACK of new data carrying ECN-Echo above the last one that did enters ns-3's `CA_CWR`
-//!   from any other state: ssthresh from congestion
-//!   control, the recovery point set, cwnd = ssthresh (classic) or PRR's entry step; in
+//! - ECN (`ReceivedAck`, `EnterCwr`; `NS3_CWR` in sender.rs): an ACK of new data carrying
+//!   ECN-Echo above the last one that did enters ns-3's `CA_CWR` from any other state:
+//!   ssthresh from congestion control, the recovery point set, cwnd = ssthresh (classic) or PRR's entry step; in
 //!   `CA_CWR` cwnd does not grow, each ACK of new data runs PRR's `DoRecovery`, duplicates
 //!   start no recovery; the ACK passing the recovery point ends it with cwnd = ssthresh.
 //! - An ACK that moves nothing while data is outstanding calls congestion control's
@@ -460,6 +459,65 @@ mod tests {
             a.sack.push(ack, l, r);
         }
         a
+    }
+
+    /// ns-3.44's CA_CWR (`ReceivedAck`, `EnterCwr`, `TcpPrrRecovery`): an ACK of new data
+    /// with ECN-Echo sets ssthresh and the recovery point; until an ACK passes that point cwnd
+    /// follows PRR (pipe + sndcnt) and never grows, further ECN-Echoes start nothing; the ACK
+    /// passing it sets cwnd = ssthresh, and its own ECN-Echo enters CA_CWR again.
+    #[test]
+    fn ns3_cwr_holds_the_window_for_a_round_then_sets_it_to_ssthresh() {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.rfc6675_recovery = true;
+        cfg.prr = true;
+        cfg.ecn = true;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        s.start(SimTime(0), &mut out, &mut c);
+        let mut t = 1;
+        while s.w.cwnd < 20.0 {
+            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+            t += 1;
+        }
+        let ece = |ack: u64| Packet {
+            ecn: ecn::ECE,
+            ..ackp(ack)
+        };
+        let before = s.w.cwnd;
+        s.on_ack(SimTime(t), &ece(s.una + 1), &mut out, &mut c);
+        assert!(s.cwr);
+        assert_eq!(c.ecn_reductions, 1);
+        let recover = s.recover.unwrap();
+        let ssthresh = s.w.ssthresh;
+        assert!(ssthresh < before);
+        // Every ACK up to the recovery point, ECN-Echo or not: no growth, no new reduction.
+        let mut peak = s.w.cwnd;
+        while s.una + 1 < recover {
+            t += 1;
+            let a = if t % 2 == 0 {
+                ece(s.una + 1)
+            } else {
+                ackp(s.una + 1)
+            };
+            s.on_ack(SimTime(t), &a, &mut out, &mut c);
+            assert!(s.cwr);
+            assert!(s.w.cwnd <= peak + 1e-9, "cwnd grew in CA_CWR");
+            peak = s.w.cwnd;
+        }
+        assert_eq!(c.ecn_reductions, 1);
+        // The ACK reaching the recovery point does not pass it; the next one does.
+        t += 1;
+        s.on_ack(SimTime(t), &ackp(recover), &mut out, &mut c);
+        assert!(s.cwr);
+        t += 1;
+        s.on_ack(SimTime(t), &ackp(recover + 1), &mut out, &mut c);
+        assert!(!s.cwr);
+        assert!(s.w.cwnd >= ssthresh - 1e-9 && s.w.cwnd < ssthresh + 1.0);
+        // An ECN-Echo after that starts the next reduction.
+        t += 1;
+        s.on_ack(SimTime(t), &ece(recover + 2), &mut out, &mut c);
+        assert!(s.cwr);
+        assert_eq!(c.ecn_reductions, 2);
     }
 
     #[test]

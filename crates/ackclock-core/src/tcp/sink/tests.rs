@@ -85,6 +85,42 @@ mod ns2_and_rfc {
         }
     }
 
+    /// DCTCP's receiver (RFC 8257 3.2): a change of CE state with an ACK held sends one at
+    /// once with the old state. Linux's (and the engine's) acknowledges everything before the
+    /// segment; ns-3.44's `TcpDctcp::CeState0to1` only up to where the previous segment began
+    /// (`m_priorRcvNxt`), which with delayed ACKs repeats the last ACK sent.
+    #[test]
+    fn dctcp_ce_change_acks_up_to_the_previous_segment_under_ns3() {
+        use crate::packet::ecn;
+        for ns3 in [false, true] {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.sink = SinkKind::Delack;
+            cfg.window = 32;
+            cfg.ack_delay_ps = 1000;
+            let mut p = cfg.params();
+            p.ecn_per_segment = true;
+            p.ns3_dctcp_ack = ns3;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &p);
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            let seg = |seq, bits| Packet {
+                ecn: ecn::ECT | bits,
+                ..data(seq)
+            };
+            s.on_data(SimTime(0), &seg(0, 0), &mut out, &mut c);
+            s.on_data(SimTime(1), &seg(1, 0), &mut out, &mut c); // ACK 2
+            s.on_data(SimTime(2), &seg(2, 0), &mut out, &mut c); // held
+            s.on_data(SimTime(3), &seg(3, ecn::CE), &mut out, &mut c); // CE: 0 -> 1
+            let acks: Vec<(u64, bool)> =
+                out.iter().map(|a| (a.ack, a.ecn & ecn::ECE != 0)).collect();
+            let prior = if ns3 { 2 } else { 3 };
+            assert_eq!(acks[..2], [(2, false), (prior, false)], "ns3 {ns3}");
+            // The held segment and the CE one: the next ACK covers both, with ECE.
+            s.on_data(SimTime(4), &seg(4, ecn::CE), &mut out, &mut c);
+            let last = out.last().unwrap();
+            assert_eq!((last.ack, last.ecn & ecn::ECE != 0), (5, true));
+        }
+    }
+
     /// ns-2.35's FullTcpAgent (`ns2_full_tcp`): a held ACK leaves at the next multiple of
     /// `interval_` (its delayed-ACK timer ticks from time 0 on), not `interval_` after the
     /// segment; `segsperack_` in-order segments still send it at once.
