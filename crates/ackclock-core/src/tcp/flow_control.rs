@@ -27,6 +27,8 @@ pub struct FlowControl {
     pub ooo: u64,
     /// The window last advertised, in segments.
     last_adv: u64,
+    /// When to send a window update (`update_due` after each ACK); None: none pending.
+    pub update_at: Option<SimTime>,
 }
 
 impl FlowControl {
@@ -39,6 +41,7 @@ impl FlowControl {
             unread_at: SimTime::ZERO,
             ooo: 0,
             last_adv: u64::MAX,
+            update_at: None,
         }
     }
 

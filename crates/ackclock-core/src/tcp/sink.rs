@@ -83,8 +83,6 @@ pub struct TcpSink {
     deadline: Option<SimTime>,
     /// Delayed ACKs: `None` acknowledges every segment.
     delack: Option<DelAck>,
-    /// When to send a window update (flow control only).
-    update_at: Option<SimTime>,
     /// A finite receive buffer and its reader; None: the window is the configured one.
     fc: Option<Box<FlowControl>>,
     flow: FlowId,
@@ -258,7 +256,6 @@ impl TcpSink {
             fc: cfg
                 .rcv_buffer_bytes
                 .map(|b| Box::new(FlowControl::new(b, cfg.app_read_rate_bps, cfg.packet_size))),
-            update_at: None,
             linux: (delays && (cfg.adaptive_ack_delay || cfg.sack_compression)).then(|| {
                 Box::new(LinuxAcks::new(
                     cfg.adaptive_ack_delay,
@@ -273,7 +270,8 @@ impl TcpSink {
     /// When the delayed-ACK timer (or a window update) is due, if either is pending.
     #[inline]
     pub fn deadline(&self) -> Option<SimTime> {
-        let d = match (self.deadline, self.update_at) {
+        let update_at = self.fc.as_deref().and_then(|f| f.update_at);
+        let d = match (self.deadline, update_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -299,10 +297,14 @@ impl TcpSink {
 
     /// The delayed-ACK timer or the window-update time came at `now`.
     pub fn on_timer(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
-        let update = self.update_at.is_some_and(|t| t <= now);
-        if update {
-            self.update_at = None;
-        }
+        let fc_update = self.fc.as_deref_mut().map(|f| &mut f.update_at);
+        let update = match fc_update {
+            Some(at) if at.is_some_and(|t| t <= now) => {
+                *at = None;
+                true
+            }
+            _ => false,
+        };
         if let Some(l) = self.linux.as_deref_mut() {
             if l.comp_at.is_some_and(|t| t <= now) {
                 // tcp_compressed_ack_kick: one ACK for the compressed ones.
@@ -422,7 +424,7 @@ impl TcpSink {
         let mut window = 0;
         if let Some(fc) = self.fc.as_mut() {
             window = fc.advertise(now);
-            self.update_at = fc.update_due(now);
+            fc.update_at = fc.update_due(now);
         }
         out.push(Packet {
             id: 0,
