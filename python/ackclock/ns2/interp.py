@@ -49,6 +49,10 @@ proc ::__ac_close_all {} {
 
 proc exit {{code 0}} { ::__ac_dispatch __exit $code }
 proc ns-random {args} { ::__ac_dispatch __ns_random {*}$args }
+proc ns-hasint64 {args} { return 1 }
+proc ns-add64 {args} { ::__ac_dispatch __ns_int64 add {*}$args }
+proc ns-mult64 {args} { ::__ac_dispatch __ns_int64 mult {*}$args }
+proc ns-int64todbl {args} { ::__ac_dispatch __ns_int64 todbl {*}$args }
 """
 
 Factory = Callable[["Context", str, str, Location, list[str]], TclObject]
@@ -237,6 +241,8 @@ class Context:
             if args:
                 return str(rng.cmd_seed(args[0]))
             return str(rng.cmd_next_random())  # Random::random()
+        if target == "__ns_int64":
+            return _int64_command(args)
         if target == "__exit":
             try:
                 code = int(args[0]) if args else 0
@@ -345,3 +351,39 @@ def _parents_first(parent: Mapping[str, str]) -> list[str]:
     for c in parent:
         visit(c)
     return out
+
+
+def _strtoi64(text: str) -> int:
+    """C's ``strtoll(text, NULL, 0)``: leading blanks, a sign, 0x for hex, 0 for octal; the
+    longest valid prefix (none: 0), saturated to 64 bits."""
+    t = text.lstrip(" \t\n\v\f\r")
+    sign = -1 if t[:1] == "-" else 1
+    t = t[1:] if t[:1] in "+-" else t
+    base, digits = 10, "0123456789"
+    if t[:2].lower() == "0x" and t[2:3].lower() in "0123456789abcdef" and t[2:3]:
+        base, digits, t = 16, "0123456789abcdef", t[2:]
+    elif t[:1] == "0":
+        base, digits = 8, "01234567"
+    n = 0
+    for ch in t:
+        if ch.lower() not in digits:
+            break
+        n = n * base + int(ch, 16)
+    return max(-(2**63), min(2**63 - 1, sign * n))
+
+
+def _int64_command(args: list[str]) -> str:
+    """ns-2.35's ns-add64, ns-mult64 and ns-int64todbl (common/misc.cc): 64-bit integer
+    arithmetic on counters that Tcl 8.4 could not hold; the sum or product wraps as C's
+    int64_t does on this machine, the double prints as ``%.1f``."""
+    op, rest = args[0], args[1:]
+    name = {"add": "ns-add64", "mult": "ns-mult64", "todbl": "ns-int64todbl"}[op]
+    if op == "todbl":
+        if len(rest) != 1:
+            raise TclError(f"{name} requires only one arguments.")
+        return f"{float(_strtoi64(rest[0])):.1f}"
+    if len(rest) != 2:
+        raise TclError(f"{name} requires two arguments.")
+    a, b = _strtoi64(rest[0]), _strtoi64(rest[1])
+    r = a + b if op == "add" else a * b
+    return str((r + 2**63) % 2**64 - 2**63)

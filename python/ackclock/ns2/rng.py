@@ -50,6 +50,28 @@ A2P127 = ((1464411153, 277697599, 1610723613), (32183930, 1464411153, 1022607788
 MAXINT = 2147483647  # ns-2's MAXINT (2^31 - 1)
 
 
+def _matmul(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...],
+            m: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) % m for j in range(3))
+                 for i in range(3))
+
+
+def _power(a: tuple[tuple[int, ...], ...], n: int, m: int) -> tuple[tuple[int, ...], ...]:
+    """a^n mod m by squaring (the jump of n steps, as `RNG::MatPowModM` makes A^(2^76))."""
+    result: tuple[tuple[int, ...], ...] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    while n:
+        if n & 1:
+            result = _matmul(result, a, m)
+        a = _matmul(a, a, m)
+        n >>= 1
+    return result
+
+
+# One step of each component as a matrix on its last three values (`RNG::U01`'s recurrences).
+A1 = ((0, 1, 0), (0, 0, 1), (M1 - A13N, A12, 0))
+A2 = ((0, 1, 0), (0, 0, 1), (M2 - A23N, 0, A21))
+
+
 def _jump(state: list[int], a1: tuple[tuple[int, ...], ...],
           a2: tuple[tuple[int, ...], ...]) -> list[int]:
     """The state advanced by the jump matrices (exact integers: ns-2's MultModM is exact)."""
@@ -211,6 +233,34 @@ class Rng(TclObject):
 
     def cmd_lognormal(self, mean: str, std: str) -> str:
         return f"{math.exp(self.normal(to_float(mean), to_float(std))):g}"
+
+    def cmd_test(self) -> None:
+        """`$rng test`: ns-2.35's `RNGTest::verbose_mil` (tools/rng.cc). Two generators made
+        as `RNG(source, seed)` makes them, from raw seed 188312339 and from predefined seed 1
+        (which is 188312339 in `RNG::set_seed`'s table; the table itself is not reproduced,
+        so `seed predef N` stays unsupported), each drawing 5 million values
+        (`uniform_positive_int`); the first 100 and every millionth go to temp.rands, each as
+        `%10lu `, one line per generator. The millions between are jumped over (A^n mod m),
+        which gives the states the draws would."""
+        lines = []
+        for label in ("default: ", "predef source  1: "):
+            streams = self.ctx.rng_streams
+            streams.next_seed = [188312339] * 6  # `RNG::set_seed(long)`: the package seed
+            gen = Mrg32k3a(streams.take())  # `RNG::init`: the stream, the package moves on
+            drawn = [gen.next_random() for _ in range(100)]
+            done = 100
+            for k in range(1, 5):
+                s = gen.state
+                j1, j2 = _power(A1, k * 1_000_000 - done, M1), _power(A2, k * 1_000_000 - done, M2)
+                gen.state = _jump(s, j1, j2)
+                drawn.append(gen.next_random())
+                done = k * 1_000_000 + 1
+            lines.append(label + "".join(f"{r:10d} " for r in drawn) + "\n")
+        # C's fopen/fprintf into temp.rands, through Tcl's open so that --safe's rules hold.
+        tcl = self.ctx.tcl
+        chan = tcl.call("open", "temp.rands", "w")
+        tcl.call("puts", "-nonewline", chan, "".join(lines))
+        tcl.call("close", chan)
 
 
 def draw_boot_time(ctx: Context) -> float:
