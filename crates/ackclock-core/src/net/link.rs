@@ -32,6 +32,7 @@ use crate::time::{Rate, SimDuration, SimTime};
 
 mod held;
 mod ns2_clock;
+mod ns2_held;
 #[cfg(test)]
 mod tests;
 
@@ -242,7 +243,7 @@ impl Link {
 
     /// Whether the discipline holds its packets (the dequeue-time service).
     #[inline(always)]
-    fn holds(&self) -> bool {
+    pub fn holds(&self) -> bool {
         self.service & HOLDS != 0
     }
     /// Where its discipline's traced variables go, if it has any (`queue::VarTrace`).

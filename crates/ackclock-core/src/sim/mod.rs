@@ -513,6 +513,13 @@ impl Simulator {
             self.count_drop(&pkt);
             return;
         }
+        if link.has_ns2_clock() && link.holds() {
+            let mut drops = std::mem::take(&mut self.held_drops);
+            let out = link.enqueue_ns2_held(self.now, r, &mut self.pool, &mut drops);
+            self.count_ns2_held_drops(l, drops);
+            self.collect_ns2(l, out);
+            return;
+        }
         if link.has_ns2_clock() {
             match link.enqueue_ns2(self.now, r, &mut self.pool) {
                 Some(out) => self.collect_ns2(l, out),

@@ -265,8 +265,27 @@ impl Simulator {
         }
         let (_, t2, seq) = link.ns2_resume();
         self.pool.ns2_now = (t2, seq);
+        if link.holds() {
+            let mut drops = std::mem::take(&mut self.held_drops);
+            let out = link.on_ns2_resume_held(self.now, &mut self.pool, &mut drops);
+            self.count_ns2_held_drops(l, drops);
+            self.collect_ns2(l, out);
+            return;
+        }
         let out = link.on_ns2_resume(self.now, &self.pool);
         self.collect_ns2(l, out);
+    }
+
+    /// The packets a holding discipline on link `l` dropped (`dropped`, whose memory is
+    /// kept for the next call): counted and traced (`d`), before what started is traced.
+    pub(super) fn count_ns2_held_drops(&mut self, l: LinkId, mut dropped: Vec<Packet>) {
+        for p in dropped.drain(..) {
+            self.count_drop(&p);
+            if self.tracing {
+                self.trace(l, TraceEvent::Drop, &p);
+            }
+        }
+        self.held_drops = dropped;
     }
 
     /// After a packet reached link `l` or its resume ran: the scheduling orders of a packet

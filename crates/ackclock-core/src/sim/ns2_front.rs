@@ -37,7 +37,7 @@ impl LossMonitor {
 /// No loss monitor (in [`Simulator::loss_monitor_of`]).
 pub(super) const NO_MONITOR: u32 = u32::MAX;
 
-/// Link direction `l`, if it keeps ns-2's clock (a FIFO link under `run.ties = "ns2"`): only
+/// Link direction `l`, if it keeps ns-2's clock (`run.ties = "ns2"`, not a shaper's): only
 /// such a link can change during the run. `what` ends the error: "cannot go down", ...
 fn ns2_clock_link<'a>(
     links: &'a mut [Link],
@@ -49,7 +49,7 @@ fn ns2_clock_link<'a>(
     if !link.has_ns2_clock() {
         let name = names.get(l).map_or("", String::as_str);
         return Err(format!(
-            "link {name}{what}: only a FIFO link on ns-2's clock can"
+            "link {name}{what}: only a link on ns-2's clock can"
         ));
     }
     Ok(link)
@@ -110,8 +110,8 @@ impl Simulator {
 
     /// Link direction `l` goes down (`up` false) or up now, as ns-2's `rtmodel` takes it
     /// (`net::Link::ns2_set_down`): the packets it held are dropped and traced (`d`), in
-    /// ns-2's order. Only a link that keeps ns-2's clock (a FIFO link under `run.ties =
-    /// "ns2"`) can go down.
+    /// ns-2's order. Only a link that keeps ns-2's clock (`run.ties = "ns2"`, not a
+    /// shaper's) can go down.
     pub fn ns2_set_link(&mut self, l: usize, up: bool) -> Result<(), String> {
         if up {
             let link = self
@@ -140,7 +140,7 @@ impl Simulator {
     /// becomes `bw` bit/s (ns-2's double) and its propagation delay `delay_ps`, for the
     /// packets that start from now on ([`crate::net::Link::ns2_set_params`]). Packets on the
     /// line that a shorter delay lets later ones overtake get an event each. Only a link that
-    /// keeps ns-2's clock (a FIFO link under `run.ties = "ns2"`) can change.
+    /// keeps ns-2's clock (`run.ties = "ns2"`, not a shaper's) can change.
     pub fn ns2_set_link_params(&mut self, l: usize, bw: f64, delay_ps: u64) -> Result<(), String> {
         let link = ns2_clock_link(
             &mut self.links,
@@ -218,6 +218,12 @@ impl Simulator {
     /// delay spike.
     pub fn ns2_block_link(&mut self, l: usize, blocked: bool) -> Result<(), String> {
         let link = ns2_clock_link(&mut self.links, &self.link_names, l, " cannot be blocked")?;
+        if link.holds() {
+            let name = self.link_names.get(l).map_or("", String::as_str);
+            return Err(format!(
+                "link {name} cannot be blocked: only a FIFO link on ns-2's clock can"
+            ));
+        }
         if blocked {
             link.ns2_block();
             return Ok(());

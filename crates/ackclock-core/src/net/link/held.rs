@@ -92,7 +92,7 @@ impl Link {
         out
     }
 
-    fn count_held_drops(&mut self, dropped: &[Packet], now: SimTime) {
+    pub(super) fn count_held_drops(&mut self, dropped: &[Packet], now: SimTime) {
         for p in dropped {
             self.counters.dropped_packets += 1;
             self.counters.dropped_bytes += p.size as u64;

@@ -24,19 +24,19 @@ use crate::time::{Rate, SimDuration, SimTime};
 #[derive(Debug)]
 pub(super) struct Ns2Clock {
     /// ns-2's `bandwidth_` (bit/s) and `delay_` (s).
-    bw: f64,
-    delay: f64,
+    pub(super) bw: f64,
+    pub(super) delay: f64,
     /// Beside `in_flight`: each packet's arrival time at the far node in ns-2's double, and
     /// its ns-2 scheduling order (the sequence number reserved at its transmission start;
     /// `UNSTARTED` while it waits).
-    keys: Ring<(f64, u64)>,
+    pub(super) keys: Ring<(f64, u64)>,
     /// When the last accepted packet's transmission ends, in ns-2's double.
     pub(super) busy: f64,
     /// The resume that ends the current transmission: its ns-2 time and scheduling order
     /// (before the first transmission: before everything).
-    resume: (f64, u64),
+    pub(super) resume: (f64, u64),
     /// The resume is an event in the queue (packets wait).
-    resume_pending: bool,
+    pub(super) resume_pending: bool,
     /// A `Delayer` holds the line ([`Link::ns2_block`]): the waiting packets stand at
     /// [`BLOCKED_UNTIL`].
     blocked: bool,
@@ -89,7 +89,7 @@ pub struct Ns2Outcome {
 }
 
 /// A packet waiting for the line (its scheduling order is reserved when it starts).
-const UNSTARTED: u64 = u64::MAX;
+pub(super) const UNSTARTED: u64 = u64::MAX;
 
 /// Where a blocked link's waiting packets stand, in ns-2 seconds ([`Link::ns2_block`]):
 /// past the end of any run (the ns-2 front end's horizon is 1.8e7 s) and within the
@@ -100,7 +100,7 @@ const BLOCKED_UNTIL: f64 = 1.84e7;
 /// Whether the event of ns-2 time and scheduling order `a` runs before `b` (of the same
 /// exact time).
 #[inline]
-fn ns2_before(a: (f64, u64), b: (f64, u64)) -> bool {
+pub(super) fn ns2_before(a: (f64, u64), b: (f64, u64)) -> bool {
     a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
@@ -111,7 +111,16 @@ impl Link {
     /// discipline's updates ([`Link::advance_periodic_ns2`]) then run before each change of
     /// the backlog.
     pub fn keep_ns2_clock(&mut self, bandwidth_bps: f64) {
-        if self.service & super::HOLDS != 0 || self.device.is_some() {
+        // A shaper may answer nothing while it holds packets (a wake-up ns-2 would schedule
+        // as an event of its own), and a device queue below the discipline is ns-3's: neither
+        // keeps ns-2's clock. Nor does a discipline written in Python.
+        let shaper = matches!(
+            self.queue,
+            crate::queue::AnyQueue::Tbf(_) | crate::queue::AnyQueue::External(_)
+        );
+        if self.device.is_some()
+            || (self.holds() && (shaper || self.service & super::PERIODIC != 0))
+        {
             return;
         }
         self.service |= super::NS2;
@@ -225,7 +234,7 @@ impl Link {
     /// ns-2.35's `QueueMonitor::out` (queue-monitor.cc) counts a departing packet in
     /// `pmarks_` when it carries both CE and ECT: here for the link and the packet's flow.
     #[inline]
-    fn count_ce_departure(&mut self, p: &Packet, flow: usize) {
+    pub(super) fn count_ce_departure(&mut self, p: &Packet, flow: usize) {
         if p.ecn & (ecn::CE | ecn::ECT) != ecn::CE | ecn::ECT {
             return;
         }
@@ -360,7 +369,14 @@ impl Link {
     /// The pending resume event's time, ns-2 time and sequence number.
     pub fn ns2_resume(&self) -> (SimTime, f64, u64) {
         let ns2 = self.ns2.as_ref().expect("an ns-2 clock");
-        let &(start, _, _) = self.waiting.front().expect("a resume with packets waiting");
+        let start = if self.holds() {
+            self.busy_until // the discipline's packets have no times until they start
+        } else {
+            self.waiting
+                .front()
+                .expect("a resume with packets waiting")
+                .0
+        };
         (start, ns2.resume.0, ns2.resume.1)
     }
 
@@ -454,6 +470,14 @@ impl Link {
             }
         }
         dropped.extend(on_line);
+        if self.holds() {
+            // `all-connectors reset` resets the queue first: its packets come before the
+            // line's in ns-2's order.
+            let mut queued = Vec::new();
+            self.ns2_drain_held(now, &mut queued);
+            queued.append(dropped);
+            *dropped = queued;
+        }
         for pkt in dropped.iter() {
             self.counters.dropped_packets += 1;
             self.counters.dropped_bytes += pkt.size as u64;
@@ -467,6 +491,9 @@ impl Link {
     /// packets waited ([`Link::ns2_set_down`]); as ns-2's `Queue::resume` on an empty queue,
     /// the line goes idle.
     pub fn ns2_resume_finds_nothing(&mut self, now: SimTime) -> bool {
+        if self.holds() {
+            return false; // the discipline answers (or frees the line: `on_ns2_resume_held`)
+        }
         match self.waiting.front() {
             // Not this resume's packet: a Delayer blocks the line ([`Link::ns2_block`]), or
             // the line was unblocked and another event stands for the same resume.

@@ -1,0 +1,158 @@
+//! ns-2's clock on a link whose discipline holds its packets and chooses the next one when
+//! the line frees up (SFQ, DRR, FQ-CoDel, ...: `Service::Dequeue`), under `run.ties = "ns2"`.
+//!
+//! ns-2.35's `Queue::recv` (queue/queue.cc) enqueues the arrival and, on a free line
+//! (`blocked_` 0), dequeues at once and hands that packet to `LinkDelay::recv`, which
+//! schedules its arrival at the far node at `now + (txt + delay_)` and the queue's resume at
+//! `now + txt`, in that order. `Queue::resume` dequeues the next packet and does the same, or
+//! with nothing to send frees the line. Unlike a FIFO link's (`ns2_clock.rs`), whose packets'
+//! times are known when they arrive, the packet that starts is known only when the
+//! discipline is asked, so its ns-2 times are computed then, from the time of the event
+//! that asked (the arrival on a free line, or the resume). A shaper (a discipline that may
+//! answer nothing while it holds packets) and a device queue below the discipline do not
+//! keep ns-2's clock.
+
+use super::ns2_clock::{ns2_before, UNSTARTED};
+use super::{Carried, Link};
+use crate::net::Ns2Outcome;
+use crate::packet::Packet;
+use crate::packet_pool::{PacketPool, PacketRef};
+use crate::time::SimTime;
+
+impl Link {
+    /// The arrival of the pool's packet `r` at `now` (ns-2 time and scheduling order
+    /// `pool.ns2_now`) on a link whose discipline holds its packets: the discipline takes it
+    /// (and may drop it or others, appended to `drops`), and if the line is free (by ns-2's
+    /// order of this arrival and the last resume) the packet the discipline chooses starts.
+    pub fn enqueue_ns2_held(
+        &mut self,
+        now: SimTime,
+        r: PacketRef,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+    ) -> Ns2Outcome {
+        let (now2, uid) = pool.ns2_now;
+        let ns2 = self.ns2.as_ref().expect("an ns-2 clock");
+        let line_free = !ns2.resume_pending
+            && (self.busy_until < now
+                || (self.busy_until == now && ns2_before(ns2.resume, (now2, uid))));
+        self.integrate_to(now);
+        let pkt = pool.take(r);
+        self.count_arrival(pkt.size);
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[pkt.flow.idx()].arrive(now.0, pkt.size, true);
+        }
+        let before = drops.len();
+        self.queue.enqueue(now, pkt, drops);
+        self.count_held_drops(&drops[before..], now);
+        let q = self.backlog().packets;
+        if q > self.counters.max_queue_packets {
+            self.counters.max_queue_packets = q;
+        }
+        let out = if line_free {
+            self.start_ns2_held(now, now2, pool, drops)
+        } else {
+            let more = self.queue.backlog().packets > 0;
+            let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+            let resume = more && !ns2.resume_pending;
+            ns2.resume_pending |= more;
+            Ns2Outcome {
+                started: false,
+                head: false,
+                resume,
+            }
+        };
+        self.ns2_point(now2); // QueueMonitor::in (drop, out)
+        out
+    }
+
+    /// ns-2's `Queue::resume` at `now` on a link whose discipline holds its packets: the
+    /// discipline's next packet starts (its drops appended to `drops`), or the line goes idle.
+    pub fn on_ns2_resume_held(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+    ) -> Ns2Outcome {
+        self.integrate_to(now);
+        let start2 = self.ns2.as_ref().expect("an ns-2 clock").resume.0;
+        let out = self.start_ns2_held(now, start2, pool, drops);
+        self.ns2_point(start2); // QueueMonitor::out
+        out
+    }
+
+    /// The line is free at `now` (ns-2 time `start2`): `deque()`, and the packet it gives
+    /// goes to `LinkDelay::recv` (its arrival at the far node, then the next resume).
+    fn start_ns2_held(
+        &mut self,
+        now: SimTime,
+        start2: f64,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+    ) -> Ns2Outcome {
+        let marks = self.queue.marks();
+        let before = drops.len();
+        let next = self.queue.dequeue(now, drops);
+        self.counters.marked_packets += self.queue.marks() - marks;
+        self.count_held_drops(&drops[before..], now);
+        let more = self.queue.backlog().packets > 0;
+        let Some((at, pkt)) = next else {
+            // Nothing to send: `blocked_ = 0`, the line is idle.
+            self.ns2.as_mut().expect("an ns-2 clock").resume_pending = false;
+            return Ns2Outcome::default();
+        };
+        self.record_sojourn(now.0 - at.0);
+        if let Some(m) = self.flow_monitor.as_mut() {
+            m[pkt.flow.idx()].depart(now.0, pkt.size, true);
+        }
+        self.counters.departed_packets += 1;
+        self.counters.departed_bytes += pkt.size as u64;
+        self.count_ce_departure(&pkt, pkt.flow.idx());
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        // ns-2's `LinkDelay::txtime`: 8 * size / bandwidth_, in that order.
+        let txt = 8.0 * pkt.size as f64 / ns2.bw;
+        ns2.busy = start2 + txt;
+        let arrival2 = start2 + (txt + ns2.delay);
+        ns2.resume = (ns2.busy, UNSTARTED);
+        ns2.resume_pending = more;
+        ns2.keys.push_back((arrival2, UNSTARTED));
+        self.busy_until = crate::sched::ns2_ps(ns2.busy);
+        let arrival = crate::sched::ns2_ps(arrival2);
+        if let Some(v) = self.started.as_mut() {
+            v.push((now, pkt));
+        }
+        self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
+        Ns2Outcome {
+            started: true,
+            head: self.in_flight.len() == 1,
+            resume: more,
+        }
+    }
+
+    /// ns-2.35's `Queue::reset` on a link going down: `while ((p = deque()) != 0) drop(p)`,
+    /// the discipline's packets in the order it would have sent them, appended to
+    /// `dropped`.
+    pub(super) fn ns2_drain_held(&mut self, now: SimTime, dropped: &mut Vec<Packet>) {
+        loop {
+            let before = dropped.len();
+            let next = self.queue.dequeue(now, dropped);
+            // What the discipline itself dropped on the way is dropped all the same.
+            let n = dropped.len() - before;
+            let Some((_, pkt)) = next else {
+                self.count_drained(&dropped[dropped.len() - n..], now);
+                break;
+            };
+            dropped.push(pkt);
+            let n = n + 1;
+            self.count_drained(&dropped[dropped.len() - n..], now);
+        }
+    }
+
+    fn count_drained(&mut self, dropped: &[Packet], now: SimTime) {
+        for p in dropped {
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[p.flow.idx()].drop(now.0, p.size, true);
+            }
+        }
+    }
+}
