@@ -320,7 +320,8 @@ impl Simulator {
             }
         }
         if resume {
-            let (t, t2, seq) = link.ns2_resume();
+            let q = &mut self.queue;
+            let (t, t2, seq) = link.ns2_resume_keyed(|| q.reserve(1));
             self.queue
                 .push_keyed(t, ns2_key(t, t2, seq), Event::Resume(l));
         }

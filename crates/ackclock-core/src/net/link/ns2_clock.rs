@@ -106,20 +106,18 @@ pub(super) fn ns2_before(a: (f64, u64), b: (f64, u64)) -> bool {
 
 impl Link {
     /// Keeps ns-2's clock beside the exact one (the ns2 profile, [`Ns2Clock`]), with
-    /// `bandwidth_bps` as ns-2 holds it (`LinkConfig::rate_bps`). Only a FIFO link without a
-    /// device queue keeps it: the others order their events as before. A periodic
+    /// `bandwidth_bps` as ns-2 holds it (`LinkConfig::rate_bps`). A FIFO link keeps it
+    /// (`ns2_clock.rs`), and a dequeue-time one (`ns2_held.rs`) but for the cases below: those
+    /// order their events as before. A periodic
     /// discipline's updates ([`Link::advance_periodic_ns2`]) then run before each change of
     /// the backlog.
     pub fn keep_ns2_clock(&mut self, bandwidth_bps: f64) {
-        // A shaper may answer nothing while it holds packets (a wake-up ns-2 would schedule
-        // as an event of its own), and a device queue below the discipline is ns-3's: neither
-        // keeps ns-2's clock. Nor does a discipline written in Python.
-        let shaper = matches!(
-            self.queue,
-            crate::queue::AnyQueue::Tbf(_) | crate::queue::AnyQueue::External(_)
-        );
+        // A device queue below the discipline is ns-3's, a discipline written in Python
+        // answers through Python, and a dequeue-time discipline's periodic updates have no
+        // ns-2 times: none of them keeps ns-2's clock.
+        let python = matches!(self.queue, crate::queue::AnyQueue::External(_));
         if self.device.is_some()
-            || (self.holds() && (shaper || self.service & super::PERIODIC != 0))
+            || (self.holds() && (python || self.service & super::PERIODIC != 0))
         {
             return;
         }

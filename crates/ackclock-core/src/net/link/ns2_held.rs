@@ -8,9 +8,10 @@
 //! with nothing to send frees the line. Unlike a FIFO link's (`ns2_clock.rs`), whose packets'
 //! times are known when they arrive, the packet that starts is known only when the
 //! discipline is asked, so its ns-2 times are computed then, from the time of the event
-//! that asked (the arrival on a free line, or the resume). A shaper (a discipline that may
-//! answer nothing while it holds packets) and a device queue below the discipline do not
-//! keep ns-2's clock.
+//! that asked (the arrival on a free line, or the resume). A discipline that answers nothing
+//! while it holds packets (TBF without tokens) is asked again at its wake-up (`wake_at`). A
+//! discipline written in Python, one with periodic updates and a device queue below the
+//! discipline do not keep ns-2's clock (`Link::keep_ns2_clock`).
 
 use super::ns2_clock::{ns2_before, UNSTARTED};
 use super::{Carried, Link};
@@ -20,6 +21,18 @@ use crate::packet_pool::{PacketPool, PacketRef};
 use crate::time::SimTime;
 
 impl Link {
+    /// The pending resume's time, ns-2 time and scheduling order, one reserved by `reserve`
+    /// for a discipline's wake-up (scheduled with no packet starting).
+    pub fn ns2_resume_keyed(&mut self, reserve: impl FnOnce() -> u64) -> (SimTime, f64, u64) {
+        if self.holds() {
+            let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+            if ns2.resume.1 == UNSTARTED {
+                ns2.resume.1 = reserve();
+            }
+        }
+        self.ns2_resume()
+    }
+
     /// The arrival of the pool's packet `r` at `now` (ns-2 time and scheduling order
     /// `pool.ns2_now`) on a link whose discipline holds its packets: the discipline takes it
     /// (and may drop it or others, appended to `drops`), and if the line is free (by ns-2's
@@ -97,9 +110,27 @@ impl Link {
         self.count_held_drops(&drops[before..], now);
         let more = self.queue.backlog().packets > 0;
         let Some((at, pkt)) = next else {
-            // Nothing to send: `blocked_ = 0`, the line is idle.
-            self.ns2.as_mut().expect("an ns-2 clock").resume_pending = false;
-            return Ns2Outcome::default();
+            let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+            return match self.queue.wake_at().filter(|_| more) {
+                // Packets it may not send yet (a class over its limit): the discipline is
+                // asked again at its wake-up, an event with no ns-2 time of its own, so at
+                // that picosecond's double and ordered when it is scheduled (`sim/ns2_clock.rs`).
+                Some(t) => {
+                    ns2.resume = (crate::sched::ns2_seconds(t), UNSTARTED);
+                    ns2.resume_pending = true;
+                    self.busy_until = t.max(now);
+                    Ns2Outcome {
+                        started: false,
+                        head: false,
+                        resume: true,
+                    }
+                }
+                None => {
+                    // Nothing to send: `blocked_ = 0`, the line is idle.
+                    ns2.resume_pending = false;
+                    Ns2Outcome::default()
+                }
+            };
         };
         self.record_sojourn(now.0 - at.0);
         if let Some(m) = self.flow_monitor.as_mut() {
