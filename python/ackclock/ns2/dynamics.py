@@ -19,9 +19,8 @@ As ns-2.35 does it (tcl/rtglib/dynamics.tcl, tcl/lib/ns-link.tcl, link/dynalink.
   lost until it comes up.
 
 ackclock asks the engine to take the link down or up at that instant
-(``Simulation.ns2_set_link``); only a link on ns-2's clock can go down (every link under the ns2 profile but a
-shaper's and one with a device queue; SFQ and DRR drop their packets in the order
-`Queue::reset` dequeues them).
+(``Simulation.ns2_set_link``); only a link on ns-2's clock can go down (every link of an ns-2
+script; SFQ and DRR drop their packets in the order `Queue::reset` dequeues them).
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ class QueueMonitor(TclObject):
 
     def marks_kept(self) -> bool:
         """Whether the engine counts the link's departures carrying CE (a link that keeps
-        ns-2's clock: every link of an ns-2 script but a shaper's)."""
+        ns-2's clock: every link of an ns-2 script)."""
         sim = self.ctx.simulator
         if self.link is None or sim is None or not sim.started:
             return True
