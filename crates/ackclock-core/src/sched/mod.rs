@@ -47,6 +47,24 @@ impl<E> Entry<E> {
     }
 }
 
+/// `heap[i]` without a bounds check; the caller shows `i < heap.len()`. The sifts below
+/// index only slots their loop conditions have bounded, but the compiler could not see it
+/// and checked each index again on every level.
+#[inline(always)]
+unsafe fn at<E>(heap: &[Entry<E>], i: usize) -> &Entry<E> {
+    debug_assert!(i < heap.len());
+    // SAFETY: the caller's: `i < heap.len()`.
+    unsafe { heap.get_unchecked(i) }
+}
+
+/// `&mut heap[i]` without a bounds check; the caller shows `i < heap.len()`.
+#[inline(always)]
+unsafe fn at_mut<E>(heap: &mut [Entry<E>], i: usize) -> &mut Entry<E> {
+    debug_assert!(i < heap.len());
+    // SAFETY: the caller's: `i < heap.len()`.
+    unsafe { heap.get_unchecked_mut(i) }
+}
+
 /// A binary min-heap of entries.
 #[derive(Debug)]
 #[cfg_attr(
@@ -92,34 +110,41 @@ impl<E: Copy> Heap<E> {
         if n == 0 {
             return Some(last);
         }
-        let heap = &mut self.entries;
+        let heap = self.entries.as_mut_slice();
         let top = heap[0];
         // Bottom-up: move the smaller child up until a leaf is reached...
         let mut i = 0;
         let mut child = 1;
         while child + 1 < n {
-            if heap[child + 1].before(&heap[child]) {
-                child += 1;
+            // SAFETY: `child + 1 < n == heap.len()` (the loop's condition), and `i < child`.
+            unsafe {
+                if at(heap, child + 1).before(at(heap, child)) {
+                    child += 1;
+                }
+                *at_mut(heap, i) = *at(heap, child);
             }
-            heap[i] = heap[child];
             i = child;
             child = 2 * i + 1;
         }
         if child < n {
-            heap[i] = heap[child];
+            // SAFETY: `i < child < n`.
+            unsafe { *at_mut(heap, i) = *at(heap, child) };
             i = child;
         }
         // ...then `last` climbs back from that leaf to its place.
         while i > 0 {
             let parent = (i - 1) / 2;
-            let p = heap[parent];
+            // SAFETY: `parent < i < n`: `i` is a slot reached above, in bounds.
+            let p = unsafe { *at(heap, parent) };
             if !last.before(&p) {
                 break;
             }
-            heap[i] = p;
+            // SAFETY: as above, `i < n`.
+            unsafe { *at_mut(heap, i) = p };
             i = parent;
         }
-        heap[i] = last;
+        // SAFETY: `i < n`, as above.
+        unsafe { *at_mut(heap, i) = last };
         Some(top)
     }
 
@@ -129,23 +154,28 @@ impl<E: Copy> Heap<E> {
     /// top.
     #[inline]
     fn replace_root(&mut self, e: Entry<E>) {
-        let heap = &mut self.entries;
+        let heap = self.entries.as_mut_slice();
         let n = heap.len();
         let mut i = 0;
         let mut child = 1;
         while child < n {
-            if child + 1 < n && heap[child + 1].before(&heap[child]) {
-                child += 1;
-            }
-            let c = heap[child];
+            // SAFETY: `child < n == heap.len()` (the loop's condition), `child + 1` is read
+            // only if it is below `n` too, and `i < child`.
+            let c = unsafe {
+                if child + 1 < n && at(heap, child + 1).before(at(heap, child)) {
+                    child += 1;
+                }
+                *at(heap, child)
+            };
             if !c.before(&e) {
                 break;
             }
-            heap[i] = c;
+            // SAFETY: `i < child < n`.
+            unsafe { *at_mut(heap, i) = c };
             i = child;
             child = 2 * i + 1;
         }
-        heap[i] = e;
+        heap[i] = e; // checked: `replace_root` on an empty heap must panic, not write
     }
 
     #[inline]
