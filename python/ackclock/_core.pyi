@@ -124,6 +124,9 @@ class Simulation:
         """Closes a two-way connection from the side whose data ``flow`` carries, now."""
     def set_ns2_boot_time(self, flow: int, boot_ps: int) -> None:
         """Gives a TCP flow that has not sent yet ns-2's boot_time_ (picoseconds)."""
+    def ns2_reset_tcp(self, flow: int, sender: bool, boot_ps: int) -> None:
+        """Resets a one-way TCP flow's sender (with its new boot_time_, picoseconds) or its
+        sink now (ns-2's ``reset`` during the run)."""
     def select_cc(self, flow: int, name: str, params: dict[str, float] | None = None) -> None:
         """Gives a one-way TCP flow that has not sent yet another congestion control
         (``params``: its parameters, default its defaults)."""

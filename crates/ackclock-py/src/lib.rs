@@ -432,6 +432,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Resets one-way TCP flow `flow`'s sender (`sender` true; `boot_ps`: its new `boot_time_`
+    /// in picoseconds) or its sink now: ns-2's `$tcp reset` / `$sink reset` during the run.
+    fn ns2_reset_tcp(&mut self, flow: usize, sender: bool, boot_ps: u64) -> PyResult<()> {
+        self.sim
+            .ns2_reset_tcp(flow, sender, SimDuration(boot_ps))
+            .map_err(PyValueError::new_err)
+    }
+
     /// Gives flow `flow`'s one-way TCP sender, which must not have sent yet, the congestion
     /// control `name` with `params` (default: its defaults; ns-2's `select_ca` during the
     /// run).

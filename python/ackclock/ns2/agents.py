@@ -242,6 +242,8 @@ class TcpAgent(Agent):
         self.initial_window = to_int(self.vars["window_"])
         self.traced: list[str] = []
         self.trace_channel: str | None = None
+        # Where the script last reset the agent during the run (`cmd_reset`).
+        self.reset_where: Location | None = None
         # ns-2.35 tcl/lib/ns-agent.tcl, Agent/TCP instproc init: `create-eventtrace` gives
         # the agent an event trace if eventtrace-all came before (ns-lib.tcl); with nam's
         # trace on as well, the events would go there too (`namattach`), not modelled.
@@ -448,22 +450,46 @@ class TcpAgent(Agent):
         self.trace_channel = channel
 
     def cmd_reset(self) -> None:
-        """TcpAgent::reset (the Tcl `reset`, TcpAgent::command): before the run only its
-        boot_time_ draw matters. During the run ns-2 restarts the connection (sequence
-        numbers, RTT estimate, window, timers; ACKs of the earlier incarnation dropped by
-        `lastreset_`); on an agent that has sent nothing and been given no data (adaptive-red's
-        `newtraffic`: `produce 0`, then `reset` and `producemore`) all of that is as it was,
-        and only the new boot_time_ draw from the default generator remains (RED's early
-        drops draw after it), which the engine's flow takes (`set_ns2_boot_time`)."""
+        """TcpAgent::reset (the Tcl `reset`, TcpAgent::command). Before the run only its
+        boot_time_ draw matters. During the run ns-2 starts the connection over: sequence
+        numbers, curseq_, RTT estimate, window, timers; both ends drop the packets of the
+        earlier connection by their timestamps (`lastreset_`); the engine's flow does the same
+        (`Simulator::ns2_reset_tcp`, tcp/sender/reset.rs, sim/reset.rs). On an agent that has
+        sent nothing and been given no data (adaptive-red's `newtraffic`: `produce 0`, then
+        `reset` and `producemore`) only the new boot_time_ draw from the default generator
+        matters (RED's early drops draw after it), which the engine's flow takes
+        (`set_ns2_boot_time`)."""
         if not self.sim_started():
             self.reset()
             return
-        if isinstance(self, FullTcpAgent) or self.flow is None or self.curseq != 0 \
-                or self._maxseq() != -1 or not self.var_is_default("QOption_"):
+        if isinstance(self, FullTcpAgent) or self.flow is None \
+                or not self.var_is_default("QOption_"):
             raise Ns2Error(unsupported("resetting a TCP agent during the run (once it was"
                                        " given data)"))
+        if self.curseq == 0 and self._maxseq() == -1:
+            self.reset()
+            self.sim().engine.set_ns2_boot_time(self.flow, self.boot_ps())
+            return
+        if self.traced:
+            raise Ns2Error(unsupported(f"resetting {self.cls} {self.handle} during the run"
+                                       f" with traced variables ({', '.join(self.traced)})"))
+        sim = self.sim()
+        sim.write_traces()  # what the old connection did up to now comes first
         self.reset()
-        self.sim().engine.set_ns2_boot_time(self.flow, self.boot_ps())
+        try:
+            sim.engine.ns2_reset_tcp(self.flow, True, self.boot_ps())
+        except ValueError as e:
+            raise Ns2Error(unsupported(f"{self.cls} reset: {e}")) from None
+        # curseq_ = 0; TcpAgent::output counts a SYN into curseq_ again (maxseq_ is -1).
+        self.curseq = 0
+        self.syn_counted = False
+        if self.app is not None and self.app.running:
+            # An endless FTP (`send -1`) gave curseq_ its maximum; reset set it to 0, so the
+            # agent sends nothing more until the FTP is given data or started again.
+            self.app.running = False
+        if self not in self.ctx.lone_resets:
+            self.ctx.lone_resets.append(self)
+        self.reset_where = self.ctx.where()
 
     def reset(self) -> None:
         """TcpAgent::reset's draw of boot_time_ (its other variables are set at the run)."""
@@ -1439,13 +1465,18 @@ class TcpSink(Agent):
 
     def cmd_reset(self) -> None:
         """TcpSink::reset (Acker::reset, Sacker::reset, DelAckSink::reset): forgets what it
-        received and cancels a delayed ACK. Before the run, and during it on a sink that has
-        received nothing, that changes nothing; a sink that received data stays refused."""
-        if self.ctx.simulator is not None and self.ctx.simulator.started and (
-                self.flow is None
-                or self.sim().engine.flow_counters(self.flow)["packets_received"]):
-            raise Ns2Error(unsupported("resetting a TCP sink during the run (once it"
-                                       " received data)"))
+        received, cancels a delayed ACK, and from now on drops the segments sent before now
+        (`lastreset_`); bytes_ goes on counting. Before the run it changes nothing."""
+        sim = self.ctx.simulator
+        if sim is None or not sim.started or self.flow is None:
+            return
+        sim.write_traces()
+        if self.peer in self.ctx.lone_resets:
+            self.ctx.lone_resets.remove(self.peer)
+        try:
+            self.sim().engine.ns2_reset_tcp(self.flow, False, 0)
+        except ValueError as e:
+            raise Ns2Error(unsupported(f"{self.cls} reset: {e}")) from None
 
     def on_write(self, var: str, value: str) -> None:
         if var == "bytes_":

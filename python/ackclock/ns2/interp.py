@@ -93,6 +93,9 @@ class Context:
         # which prints a line per ACK while debug_level is at most 1 (agents.py).
         self.linux_debug_level = 1
         self.lp_agents: list[TcpAgent] = []
+        # One-way TCP agents reset during the run whose sink has not been reset at the same
+        # instant (yet): the simulator refuses them before it moves on (agents.py, cmd_reset).
+        self.lone_resets: list[TcpAgent] = []
         # What ns-2's C++ prints with printf (a queue's printstats): C's stdout buffer, which
         # a pipe or file gets only at exit, after Tcl's own output (see c_print).
         self.c_stdout: list[str] = []

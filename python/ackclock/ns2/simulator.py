@@ -688,6 +688,8 @@ class Simulator(TclObject):
         while self.events and not self.halted:
             when, _, script, where = heapq.heappop(self.events)
             self._check_lp_debug()
+            if when > self.now_s:
+                self._check_lone_resets()
             self._advance(sim_seconds_to_ps(when), progress, when)
             self.now_s = when
             self.write_traces()
@@ -702,6 +704,19 @@ class Simulator(TclObject):
                 self.ctx.event_where = None
         progress.done()
         self.write_traces()
+
+    def _check_lone_resets(self) -> None:
+        """Before the simulation moves on: a one-way TCP agent reset during the run without
+        its sink at the same instant is not supported. ns-2 then takes the old sink's ACKs
+        of the old connection's segments, sent after the reset, as ACKs of the new one
+        (TcpAgent::recv has no upper bound on a new ACK), and the new connection goes on in
+        the old one's sequence numbers; the engine's sender does not model ACKs above what it
+        sent."""
+        for a in self.ctx.lone_resets:
+            sink = a.peer.handle if a.peer is not None else "its sink"
+            raise Ns2Error(unsupported(
+                f"resetting {a.cls} {a.handle} during the run without resetting {sink} at"
+                " the same time"), a.reset_where)
 
     def _check_lp_debug(self) -> None:
         """Before the simulation moves on: an `lp` agent that would print ns-2.35's TCP-LP

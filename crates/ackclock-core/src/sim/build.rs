@@ -304,6 +304,7 @@ impl Simulator {
             loss_monitor_of: Vec::new(),
             loss_delayed: Vec::new(),
             ns2_lingering: Vec::new(),
+            incarnations: Vec::new(),
             ns2_timers: if ns2_clock {
                 vec![ns2_clock::Ns2Timers::default(); nf]
             } else {

@@ -2,6 +2,7 @@
 //! timers, and what is traced and integrated about it.
 
 use super::one_way::Detached;
+use super::reset::Reincarnated;
 use super::Simulator;
 use crate::ids::FlowId;
 use crate::monitor::FlowCounters;
@@ -75,6 +76,9 @@ pub(super) enum Role {
     /// A one-way flow with an endpoint taken off its node during the run: which ones
     /// ([`Detached`], `sim/one_way.rs`).
     Detached(u8),
+    /// A one-way TCP flow whose sender or sink was reset during the run: its index in the
+    /// simulator's `incarnations` ([`Reincarnated`], `sim/reset.rs`).
+    Reset(u32),
 }
 
 /// One-way flows.
@@ -144,6 +148,7 @@ impl Kind for Role {
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.dropped(sim, pkt),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.dropped(sim, pkt),
             Role::Detached(ends) => Detached { ends }.dropped(sim, pkt),
+            Role::Reset(i) => Reincarnated(i).dropped(sim, pkt),
         }
     }
 
@@ -153,6 +158,7 @@ impl Kind for Role {
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.start(sim, f),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.start(sim, f),
             Role::Detached(ends) => Detached { ends }.start(sim, f),
+            Role::Reset(i) => Reincarnated(i).start(sim, f),
         }
     }
 
@@ -162,6 +168,7 @@ impl Kind for Role {
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.stop(sim, f),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.stop(sim, f),
             Role::Detached(ends) => Detached { ends }.stop(sim, f),
+            Role::Reset(i) => Reincarnated(i).stop(sim, f),
         }
     }
 }
@@ -175,6 +182,7 @@ impl Role {
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.send(sim, r, later),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.send(sim, r, later),
             Role::Detached(ends) => Detached { ends }.send(sim, r, later),
+            Role::Reset(i) => Reincarnated(i).send(sim, r, later),
         }
     }
 
@@ -186,6 +194,7 @@ impl Role {
             Role::TmixHalf(conn, side) => TmixHalf { conn, side }.receive(sim, pkt),
             Role::TwoWay(conn, side) => TwoWay { conn, side }.receive(sim, pkt),
             Role::Detached(ends) => Detached { ends }.receive(sim, pkt),
+            Role::Reset(i) => Reincarnated(i).receive(sim, pkt),
         }
     }
 }

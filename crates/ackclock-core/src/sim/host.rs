@@ -113,7 +113,7 @@ impl Simulator {
             return self.full_advance(super::flow::TwoWay { conn, side }, limit);
         }
         let now = self.now;
-        let (Agent::Tcp { sender, .. }, Role::Own, None) =
+        let (Agent::Tcp { sender, .. }, Role::Own | Role::Reset(_), None) =
             (&mut flow.agent, flow.role, &flow.writer)
         else {
             return Err(format!("flow {f} is not a one-way TCP flow driven by FTP"));

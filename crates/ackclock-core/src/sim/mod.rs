@@ -40,6 +40,7 @@ mod ns2_clock;
 mod ns2_front;
 mod one_way;
 mod report;
+mod reset;
 mod tfrc;
 mod tmix;
 mod two_way;
@@ -165,6 +166,9 @@ pub struct Simulator {
     /// Under the ns2 profile, each flow's retransmission and delayed-ACK timers as ns-2
     /// last set them (`sim/ns2_clock.rs`, `Simulator::ns2_sync_timers`); empty otherwise.
     ns2_timers: Vec<ns2_clock::Ns2Timers>,
+    /// The one-way TCP flows reset during the run, the times of their ends' last resets
+    /// (`sim/reset.rs`); empty while none is.
+    incarnations: Vec<reset::Incarnation>,
     /// The ns-2 front end's loss monitors, and each flow's (`ns2_front::NO_MONITOR`: none;
     /// empty while there are none).
     loss_monitors: Vec<ns2_front::LossMonitor>,

@@ -41,6 +41,20 @@ pub(super) struct Ns2Timers {
     delsnd: Ns2Timer,
 }
 
+impl Ns2Timers {
+    /// The sender's timers (`sender`: retransmission, delayed send) or the sink's delayed
+    /// ACK were cancelled (`TcpAgent::reset`'s `cancel_timers`, `DelAckSink::reset`): the
+    /// next deadline set is a new timer, whatever its time.
+    pub(super) fn cancel(&mut self, sender: bool) {
+        if sender {
+            self.rto = Ns2Timer::default();
+            self.delsnd = Ns2Timer::default();
+        } else {
+            self.delack = Ns2Timer::default();
+        }
+    }
+}
+
 impl Ns2Timer {
     /// Records `deadline` if it is new: ns-2's time for it is the running event's double
     /// `now2` plus the delay, and it takes the next scheduling order from `q`. Returns the

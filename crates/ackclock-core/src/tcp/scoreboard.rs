@@ -43,6 +43,12 @@ pub struct Scoreboard {
     lost_below: u64,
     /// A retransmission SACKed stays in the pipe until the cumulative ACK passes it.
     sacked_rtx_in_pipe: bool,
+    /// ns-2.35's `ScoreBoardRQ::sack_min`: the highest cumulative ACK `update` was given,
+    /// which `clear` leaves (`ClearScoreBoard` clears the queue and `h_seqno_` only) and
+    /// `GetNextRetran` starts from. Within a connection it never exceeds `low`; after a
+    /// reset (`Sack1TcpAgent::reset`, `sender/reset.rs`) it is the old connection's, and no
+    /// hole below it is retransmitted.
+    sack_min: u64,
 }
 
 impl Scoreboard {
@@ -61,7 +67,13 @@ impl Scoreboard {
             lost_after: 0,
             lost_below: 0,
             sacked_rtx_in_pipe: false,
+            sack_min: 0,
         }
+    }
+
+    /// ns-2's `sack_min` after `Sack1TcpAgent::reset`: the old connection's, kept.
+    pub fn keep_sack_min(&mut self, old: &Scoreboard) {
+        self.sack_min = self.sack_min.max(old.sack_min);
     }
 
     /// ns-3.44's count of retransmissions: one SACKed stays in the pipe until the cumulative
@@ -199,6 +211,7 @@ impl Scoreboard {
     /// Records SACKed ranges; returns whether any segment was newly reported.
     pub fn update(&mut self, una: u64, blocks: impl Iterator<Item = (u64, u64)>) -> bool {
         self.advance(una);
+        self.sack_min = self.sack_min.max(una);
         let limit = self.low + self.mask + 1;
         let mut changed = false;
         for (start, end) in blocks {
@@ -291,7 +304,7 @@ impl Scoreboard {
     /// The lowest lost hole not yet retransmitted (RFC 6675 NextSeg rule 1; ns-2's
     /// `GetNextRetran` takes every hole below the highest SACKed segment as lost).
     pub fn next_retransmission(&mut self) -> Option<u64> {
-        let mut s = self.scan_from.max(self.low);
+        let mut s = self.scan_from.max(self.low).max(self.sack_min);
         // NextSeg (1.b): below the highest SACKed segment, once one is SACKed.
         let edge = if self.high > self.low {
             self.lost_edge().min(self.high)
@@ -314,6 +327,26 @@ impl Scoreboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// ns-2.35's `ScoreBoardRQ::sack_min` survives `ClearScoreBoard` and
+    /// `Sack1TcpAgent::reset`: a new connection's holes below the old one's last cumulative
+    /// ACK in recovery are not retransmitted from the scoreboard.
+    #[test]
+    fn sack_min_kept_over_a_reset_hides_the_holes_below_it() {
+        let mut old = Scoreboard::new(64);
+        old.update(40, [(42, 45)].into_iter());
+        old.clear(45);
+        let mut new = Scoreboard::new(64);
+        new.keep_sack_min(&old);
+        assert!(
+            new.update(25, [(27, 30)].into_iter()),
+            "the blocks are recorded"
+        );
+        assert_eq!(new.next_retransmission(), None);
+        let mut plain = Scoreboard::new(64);
+        plain.update(25, [(27, 30)].into_iter());
+        assert_eq!(plain.next_retransmission(), Some(25));
+    }
 
     #[test]
     fn holes_below_the_highest_sack_are_retransmitted_in_order_once() {

@@ -94,6 +94,7 @@ mod overhead;
 mod psh;
 mod qoption;
 mod recovery;
+mod reset;
 mod rfc6675;
 mod rfc793;
 mod sack;

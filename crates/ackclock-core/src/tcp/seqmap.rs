@@ -81,6 +81,12 @@ impl SeqMap {
         was
     }
 
+    /// Forgets every member (a receiver starting over, ns-2's `Acker::reset`).
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+        self.emptied();
+    }
+
     /// The set is empty: back to one word if it had grown.
     #[inline]
     pub fn emptied(&mut self) {

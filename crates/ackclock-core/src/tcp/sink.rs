@@ -497,6 +497,27 @@ impl TcpSink {
         }
     }
 
+    /// `$sink reset` during the run: ns-2.35's `TcpSink::reset` (tcp/tcp-sink.cc) starts the
+    /// receiver over, `Acker::reset` forgetting what arrived (`next_`, `maxseen_`, `seen_`),
+    /// `Sacker::reset` its SACK blocks, `DelAckSink::reset` cancelling the delayed ACK and
+    /// the segment it held (`save_`). The timestamp to echo, the last ACK sent and the
+    /// ECN-Echo state (`ts_to_echo_`, `last_ack_sent_`, `ecn_unacked_`) stay. None: reset;
+    /// otherwise why this sink cannot be (flow control's buffer, Linux's ACK timing).
+    pub fn ns2_reset(&mut self) -> Option<&'static str> {
+        if self.fc.is_some() || self.linux.is_some() {
+            return Some("a sink with flow control or Linux's ACK timing");
+        }
+        self.rcv_nxt = 0;
+        self.seen.clear();
+        self.maxseen = 0;
+        self.last_seq = 0;
+        self.ranges.clear();
+        self.recent_len = 0;
+        self.deadline = None;
+        self.pending = 0;
+        None
+    }
+
     /// The sender transfers `bytes` payload bytes in all.
     pub fn set_transfer(&mut self, bytes: u64) {
         self.undelivered = bytes;

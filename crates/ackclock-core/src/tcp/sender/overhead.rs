@@ -41,6 +41,12 @@ impl Overhead {
             forced: false,
         }
     }
+
+    /// `cancel_timers` (`TcpAgent::reset`): the delayed-send timer stops; its generator stays.
+    pub(super) fn cancel(&mut self) {
+        self.pending = None;
+        self.forced = false;
+    }
 }
 
 impl TcpSender {

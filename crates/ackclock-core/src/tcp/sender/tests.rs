@@ -893,6 +893,7 @@ mod ecn;
 mod events;
 mod frto;
 mod qoption;
+mod reset;
 mod sack1;
 mod sack_full;
 

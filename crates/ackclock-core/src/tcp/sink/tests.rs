@@ -38,6 +38,27 @@ mod ns2_and_rfc {
         TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params())
     }
 
+    /// `TcpSink::reset` / `DelAckSink::reset` (ns2_reset): what arrived is forgotten, the
+    /// held ACK is cancelled, and the next segment 0 is in order again.
+    #[test]
+    fn a_reset_sink_starts_over_from_segment_0() {
+        let mut s = delack_sink();
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        for seq in [0, 1, 2, 4, 5] {
+            s.on_data(SimTime(seq), &data(seq), &mut out, &mut c);
+        }
+        assert_eq!(s.rcv_nxt, 3);
+        out.clear();
+        assert_eq!(s.ns2_reset(), None);
+        assert_eq!((s.rcv_nxt, s.deadline()), (0, None));
+        s.on_data(SimTime(10), &data(0), &mut out, &mut c);
+        s.on_data(SimTime(11), &data(1), &mut out, &mut c);
+        s.on_data(SimTime(12), &data(3), &mut out, &mut c);
+        // 4 and 5 of the old connection are no longer held: 3 leaves a hole at 2 only.
+        assert_eq!(s.rcv_nxt, 2);
+        assert_eq!(out.last().map(|a| a.ack), Some(2));
+    }
+
     /// ns-2.35's TCPSink `ecn_syn_` (`TcpSink::ack`): the ACK of segment 0 is ECT, later ACKs
     /// are not; without it none is.
     #[test]
