@@ -202,6 +202,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "no_fast_retransmit": False,
                     "old_ack_sends": True,  # Agent/TCP aggressive_maxburst_ 1
                     "send_overhead": 0,  # Agent/TCP overhead_ 0
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
@@ -315,6 +316,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "no_fast_retransmit": False,
                     "old_ack_sends": False,
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
@@ -422,6 +424,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "no_fast_retransmit": False,
                     "old_ack_sends": False,
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,
@@ -543,6 +546,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "bugfix_ack": False,
                     "bugfix_ts": False,
                     "dupacks_always_inflate": False,
+                    "no_fast_retransmit": False,
                     "old_ack_sends": False,
                     "send_overhead": 0,
                     "ns2_rtt_timer": False,

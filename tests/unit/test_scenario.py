@@ -191,6 +191,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "bugfix_ack": False,
             "bugfix_ts": False,
             "dupacks_always_inflate": False,
+            "no_fast_retransmit": False,
             "old_ack_sends": True,
             "send_overhead_ps": 0,
             "dupack_cwnd_fraction": 0,

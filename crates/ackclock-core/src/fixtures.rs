@@ -71,6 +71,7 @@ pub fn ns2_tcp() -> TcpConfig {
         bugfix_ack: false,
         bugfix_ts: false,
         dupacks_always_inflate: false,
+        no_fast_retransmit: false,
         old_ack_sends: true,
         send_overhead_ps: 0,
         window_init_by_size: false,

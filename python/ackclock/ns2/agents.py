@@ -706,6 +706,7 @@ class TcpAgent(Agent):
         self.map_newreno(out, mapped)
         self.map_exit_fast_retrans(out, mapped)
         self.map_aggressive_maxburst(out, mapped)
+        self.map_no_fast_retrans(out, mapped)
         self.map_frto(out, mapped)
         self.map_ts_reset_and_connects(out, mapped)
         self.map_rtt_bits(out, mapped)
@@ -877,6 +878,22 @@ class TcpAgent(Agent):
             raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
         if self.cls in self.FRTO_AGENTS:
             out["old_ack_sends"] = value
+        mapped.add(var)
+
+    def map_no_fast_retrans(self, out: dict[str, object], mapped: set[str]) -> None:
+        """`noFastRetrans_` (ns-2.35 tcp/tcp.cc): only `TcpAgent::recv`, Agent/TCP's (Tahoe),
+        reads it (`++dupacks_ == numdupacks_ && !noFastRetrans_`): the engine's
+        `no_fast_retransmit`. Reno, Newreno, Sack1, FullTcp and the others have their own
+        `recv` and never read it: accepted without effect there, as in ns-2."""
+        var = "noFastRetrans_"
+        if var not in self.vars or self.var_is_default(var):
+            return
+        try:
+            value = to_bool(self.vars[var])
+        except ValueError as e:
+            raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        if self.cls == "Agent/TCP":
+            out["no_fast_retransmit"] = value
         mapped.add(var)
 
     # The one-way agents whose receive and timeout paths ns-2.35 runs F-RTO in (TcpAgent's,

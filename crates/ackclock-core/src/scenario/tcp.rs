@@ -278,6 +278,12 @@ tcp_config! {
     /// `NewRenoTcpAgent::recv`); false: only in fast recovery.
     #[serde(default)]
     pub dupacks_always_inflate: bool as bool,
+    /// Tahoe (ns-2's one-way Agent/TCP): the `dupack_threshold`-th duplicate ACK starts no
+    /// fast retransmit, so only the retransmission timeout recovers a loss: ns-2.35's
+    /// `noFastRetrans_` (`TcpAgent::recv`: `++dupacks_ == numdupacks_ && !noFastRetrans_`).
+    /// The other variants have their own receive path and ignore it.
+    #[serde(default)]
+    pub no_fast_retransmit: bool as bool,
     /// ns-2's one-way agents (Tahoe, Reno, NewReno, Sack1 outside recovery): an ACK below the
     /// highest one acknowledged (reordered) still lets the sender send, as a valid ACK does,
     /// at most `max_burst` segments: ns-2.35's `aggressive_maxburst_` (`TcpAgent::recv`'s
@@ -625,6 +631,7 @@ impl TcpConfig {
             bugfix_ack: self.bugfix_ack,
             bugfix_ts: self.bugfix_ts,
             dupacks_always_inflate: self.dupacks_always_inflate,
+            no_fast_retransmit: self.no_fast_retransmit,
             old_ack_sends: self.old_ack_sends,
             send_overhead: SimDuration(self.send_overhead_ps),
             timestamps: self.timestamps,

@@ -95,6 +95,8 @@ pub struct TcpParams {
     pub bugfix_ts: bool,
     /// `TcpConfig::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
     pub dupacks_always_inflate: bool,
+    /// `TcpConfig::no_fast_retransmit` (ns-2's `noFastRetrans_`).
+    pub no_fast_retransmit: bool,
     /// `TcpConfig::old_ack_sends` (ns-2's `aggressive_maxburst_`).
     pub old_ack_sends: bool,
     /// `TcpConfig::send_overhead` (ns-2's `overhead_`); zero: none.

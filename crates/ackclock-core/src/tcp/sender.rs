@@ -195,6 +195,8 @@ pub struct TcpSender {
     bugfix: Option<Box<bugfix::Bugfix>>,
     /// `TcpParams::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).
     dupacks_always_inflate: bool,
+    /// `TcpParams::no_fast_retransmit` on a Tahoe sender (ns-2's `noFastRetrans_`).
+    no_fast_retransmit: bool,
     /// `TcpParams::old_ack_sends` (ns-2's `aggressive_maxburst_`).
     old_ack_sends: bool,
     header_size: u32,

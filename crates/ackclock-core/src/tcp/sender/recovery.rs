@@ -443,7 +443,9 @@ impl TcpSender {
             self.limited_transmit(now, out, c);
             return;
         }
-        if self.dupacks != self.dupack_threshold {
+        if self.dupacks != self.dupack_threshold || self.no_fast_retransmit {
+            // (no_fast_retransmit: TcpAgent::recv's `!noFastRetrans_` test; the threshold's
+            // duplicate does what a later one does.)
             if self.full_tcp {
                 // FullTcpAgent::recv: each duplicate past the threshold ends in send_much.
                 self.send_much(now, out, c);

@@ -177,6 +177,7 @@ impl TcpSender {
             less_careful: cfg.less_careful,
             bugfix: bugfix::Bugfix::new(cfg.bugfix_ack, cfg.bugfix_ts),
             dupacks_always_inflate: cfg.dupacks_always_inflate,
+            no_fast_retransmit: cfg.no_fast_retransmit && recovery == Recovery::Tahoe,
             old_ack_sends: cfg.old_ack_sends,
             header_size: cfg.header_size,
             window_init: cfg.window_init as f64,

@@ -77,6 +77,33 @@ fn fast_retransmit_halves_cwnd_exactly_and_truncates_ssthresh() {
     assert_eq!(s.dupwnd, 0.0);
 }
 
+/// ns-2's `noFastRetrans_` (`TcpAgent::recv`): Tahoe counts the duplicates but starts no
+/// fast retransmit at the threshold; the timeout recovers. Reno's `recv` never reads it.
+#[test]
+fn no_fast_retransmit_leaves_tahoe_to_its_timeout() {
+    for (variant, retransmits) in [(Recovery::Tahoe, 0), (Recovery::Reno, 1)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.limited_transmit = false;
+        cfg.no_fast_retransmit = true;
+        let (mut s, mut out, mut c) = sender_with(&cfg, variant);
+        grow(&mut s, &mut out, &mut c, 8.0);
+        let cwnd = s.w.cwnd;
+        for i in 0..5 {
+            s.on_ack(SimTime(1000 + i), &ackp(s.una), &mut out, &mut c);
+        }
+        assert_eq!(c.fast_retransmits, retransmits, "{variant:?}");
+        if variant == Recovery::Tahoe {
+            assert_eq!((s.dupacks, s.w.cwnd, s.in_recovery), (5, cwnd, false));
+            assert!(out.is_empty(), "nothing resent, nothing new");
+            let rto = s.rto_deadline().expect("the timer runs");
+            s.on_timeout(rto, &mut out, &mut c);
+            assert_eq!(out.first().map(|p| p.seq), Some(s.una));
+            assert_eq!(s.w.cwnd, 1.0);
+        }
+    }
+}
+
 /// ns-2 `bugFix_` (tcp.cc `TcpAgent::dupack_action`, tcp-reno.cc's): after a recovery
 /// ends, three duplicate ACKs for data sent before it start a second fast retransmit
 /// only with the check off, and with ECN the check holds whatever `bug_fix` says.
