@@ -16,7 +16,8 @@
   ``_bare_list_loss``).
 - ``ErrorModel/Periodic`` (``period_``, ``offset_``, ``burstlen_``), bound in an
   ErrorModule: ``PeriodicErrorModel::corrupt`` counts the packets it sees from 1 and drops the
-  first whose count reaches ``offset_``, then ``max(1, burstlen_)`` packets every ``period_``.
+  first whose count reaches ``int(offset_)``, then ``ceil(burstlen_)`` packets (at least
+  one) every ``int(period_)``.
 - ``markecn_ true`` on either: ``ErrorModel::recv`` marks the packets it takes Congestion
   Experienced and lets them pass (the engine's ``mark_ecn``); ``delay_pkt_ true`` delays
   them by ``delay_`` seconds instead of dropping them (the engine's ``delay``: they enter the
@@ -26,6 +27,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
@@ -58,11 +60,15 @@ class PeriodicErrorModel(ErrorModel):
     """``new ErrorModel/Periodic``."""
 
     def drops(self, limit: int = 100_000) -> list[int]:
-        """The packets it drops, numbered from 1 (up to ``limit``)."""
+        """The packets it drops, numbered from 1 (up to ``limit``): ns-2.35's
+        `PeriodicErrorModel::corrupt` in packet units counts each packet (`cnt_`), drops the
+        first whose count reaches `int(offset_)` (the first packet for offset_ 1 or less) and
+        restarts the count, then drops each whose count reaches `int(period_)` and those
+        whose count stays below `burstlen_` after it (ceil(burstlen_) packets in a row)."""
         try:
-            period = max(1, round(to_float(self.vars["period_"])))
-            first = max(1, round(to_float(self.vars["offset_"])))
-            burst = max(1, round(to_float(self.vars["burstlen_"])))
+            period = max(1, int(to_float(self.vars["period_"])))
+            first = max(1, int(to_float(self.vars["offset_"])))
+            burst = max(1, math.ceil(to_float(self.vars["burstlen_"])))
         except ValueError as e:
             raise TclError(str(e)) from None
         return [s + k for s in range(first, limit, period) for k in range(burst)

@@ -65,7 +65,7 @@ class ClassDefaults:
         return None
 
     def set(self, cls: str, var: str, value: str, where: Location) -> None:
-        self.values.setdefault(cls, {})[var] = value
+        self.values.setdefault(cls, {})[var] = bound_value(var_type(cls, var), value)
         self.set_at[(cls, var)] = where
 
     def for_instance(self, cls: str) -> dict[str, str]:
@@ -79,6 +79,21 @@ class ClassDefaults:
             if (c, var) in self.set_at:
                 return self.set_at[(c, var)]
         return None
+
+
+def bound_value(kind: str | None, text: str) -> str:
+    """What a C++-bound variable of this type holds when a script sets it to ``text``: the
+    text itself, or ``0`` where it has no number to read (`$errmodel set offset_ n`, a typo
+    in ns-2.35's test-suite-tcp-init-win-full). tclcl hands a bound variable's text to C's
+    strtod or atoi (ns-2.35's bind, bind_time, bind_bw and bind_bool read a number at its
+    start), which give 0 for such text; ns-2 runs on with it (`[$obj set var]` is 0)."""
+    if kind is None:
+        return text
+    try:
+        format_value(kind, text)
+    except TclError:
+        return "0"
+    return text
 
 
 def format_value(kind: str | None, text: str) -> str:
@@ -134,8 +149,7 @@ class TclObject:
         return format_value(self.var_kind(var), self.vars[var])
 
     def write_var(self, var: str, value: str) -> None:
-        if self.var_kind(var) is not None:
-            format_value(self.var_kind(var), value)  # reject e.g. "abc" for an int now
+        value = bound_value(self.var_kind(var), value)
         self.vars[var] = value
         self.set_at[var] = self.ctx.where()
         self.on_write(var, value)
