@@ -135,6 +135,8 @@ class Simulation:
     def flow_counters(self, flow: int) -> dict[str, int]:
         """The flow's counters since the start of the run: every field of the engine's
         FlowCounters (monitor.rs)."""
+    def quick_start_log(self, flow: int) -> list[tuple[Any, ...]]:
+        """A flow's Quick-Start requests and approvals since the last call (print_request_)."""
     def tcp_vars(self, flow: int) -> dict[str, float] | None:
         """cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff, window now; None for UDP."""
     def queue_counters(self, link: int) -> dict[str, float]:

@@ -205,6 +205,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "no_fast_retransmit": False,
                     "old_ack_sends": True,  # Agent/TCP aggressive_maxburst_ 1
                     "send_overhead": 0,  # Agent/TCP overhead_ 0
+                    "quick_start": 0,  # Agent/TCP qs_enabled_ false, rate_request_ 0
+                    "quick_start_rtt": "50ms",  # Agent/TCP qs_request_mode_ 1, qs_rtt_ 50
+                    "quick_start_thresh": 4,  # Agent/TCP qs_thresh_ 4
+                    "quick_start_recovery": True,  # Agent/TCP tcp_qs_recovery_ true
                     "ns2_rtt_timer": True,  # TcpAgent::rtt_update, rtt_timeout, rtt_backoff
                     "ns2_boot_time": 0,
                     "ns2_srtt_bits": 3,
@@ -319,6 +323,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "no_fast_retransmit": False,
                     "old_ack_sends": False,
                     "send_overhead": 0,
+                    "quick_start": 0,
+                    "quick_start_rtt": "50ms",
+                    "quick_start_thresh": 4,
+                    "quick_start_recovery": True,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "ns2_srtt_bits": 3,
@@ -427,6 +435,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "no_fast_retransmit": False,
                     "old_ack_sends": False,
                     "send_overhead": 0,
+                    "quick_start": 0,
+                    "quick_start_rtt": "50ms",
+                    "quick_start_thresh": 4,
+                    "quick_start_recovery": True,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "ns2_srtt_bits": 3,
@@ -549,6 +561,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "no_fast_retransmit": False,
                     "old_ack_sends": False,
                     "send_overhead": 0,
+                    "quick_start": 0,
+                    "quick_start_rtt": "50ms",
+                    "quick_start_thresh": 4,
+                    "quick_start_recovery": True,
                     "ns2_rtt_timer": False,
                     "ns2_boot_time": 0,
                     "ns2_srtt_bits": 3,

@@ -299,6 +299,9 @@ class Scenario:
     traces: list[PacketTrace] = field(default_factory=list)
     # The file the scenario came from, named in error messages; None for the Python API.
     source: str | None = field(default=None, compare=False)
+    # Quick-Start routers (RFC 4782; docs/quick-start.md): ``rate_function`` and ``routers``,
+    # each a table with ``node`` (a name) and the router's parameters.
+    quick_start: dict[str, Any] | None = None
 
 
 def resolve(scenario: Scenario) -> dict[str, Any]:
@@ -366,12 +369,59 @@ def _resolve(sc: Scenario, share: bool, engine_rules: bool = True) -> dict[str, 
     }
     if sc.traces:
         doc["traces"] = _traces(sc.traces, nodes, links)
+    if sc.quick_start is not None:
+        doc["quick_start"] = _quick_start(sc.quick_start, nodes)
     if engine_rules:
         from .rules import check
 
         check(doc, sc)  # the engine's rules, named back in the scenario's words
     check_resolved(doc, routes)
     return doc
+
+
+_QS_ROUTER_KEYS = ("node", "enabled", "algorithm", "alloc_rate", "threshold", "max_rate",
+                   "state_delay", "util_weight", "util_interval", "util_records")
+
+
+def _quick_start(qs: Mapping[str, Any], nodes: Mapping[str, int]) -> dict[str, Any]:
+    """The engine's ``quick_start`` (routers by node index, times in ps) from the scenario's
+    ``[quick_start]``: ``rate_function`` and ``[[quick_start.router]]`` tables."""
+    if not isinstance(qs, Mapping):
+        raise ScenarioError(f"expected a table, got {quote(qs)}", path="quick_start")
+    for k in qs:
+        if k not in ("rate_function", "router"):
+            raise ScenarioError(f"unknown key {quote(k)} (rate_function, router)",
+                                path="quick_start")
+    out: dict[str, Any] = {}
+    if "rate_function" in qs:
+        rf = qs["rate_function"]
+        if rf not in ("linear", "exponential"):
+            raise ScenarioError(f"expected \"linear\" or \"exponential\", got {quote(rf)}",
+                                path="quick_start.rate_function")
+        out["rate_function"] = rf
+    routers = []
+    for i, r in enumerate(qs.get("router", [])):
+        p = f"quick_start.router[{i}]"
+        if not isinstance(r, Mapping):
+            raise ScenarioError(f"expected a table, got {quote(r)}", path=p)
+        for k in r:
+            if k not in _QS_ROUTER_KEYS:
+                raise ScenarioError(f"unknown key {quote(k)} ({', '.join(_QS_ROUTER_KEYS)})",
+                                    path=p)
+        name = r.get("node")
+        if not isinstance(name, str) or name not in nodes:
+            raise ScenarioError(f"no node named {quote(name)}", path=f"{p}.node")
+        d: dict[str, Any] = {"node": nodes[name]}
+        for k in ("enabled", "algorithm", "alloc_rate", "threshold", "max_rate",
+                  "util_weight", "util_records"):
+            if k in r:
+                d[k] = r[k]
+        for k in ("state_delay", "util_interval"):
+            if k in r:
+                d[k + "_ps"] = parse_time(r[k], f"{p}.{k}")
+        routers.append(d)
+    out["routers"] = routers
+    return out
 
 
 def _traces(traces: list[PacketTrace], nodes: Mapping[str, int],
@@ -1208,7 +1258,7 @@ def _tcp(
         else:
             ps = parse_time(value, path)
             if ps == 0 and key not in ("min_rto", "ack_delay", "ns2_boot_time",
-                                       "send_overhead"):
+                                       "send_overhead", "quick_start_rtt"):
                 raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
             out[TCP_PARAMS.field(key)] = ps
     if merged["initial_ssthresh"][0] == "window":

@@ -101,6 +101,35 @@ TOP: Mapping[str, Key] = {
     "link": Key("tables", "a link between two nodes, both directions unless duplex = false"),
     "flow": Key("tables", "a TCP connection or a UDP stream"),
     "trace": Key("tables", "a packet trace file (docs/traces.md)"),
+    "quick_start": Key("table", "Quick-Start (RFC 4782) routers: [[quick_start.router]]"
+                       " (docs/quick-start.md)"),
+}
+
+QUICK_START: Mapping[str, Key] = {
+    "rate_function": Key("choice", 'how the option writes a rate: "exponential" (5000 B/s x'
+                         ' 2^N; ns-2\'s rate_function_ 2, default) or "linear" (N x 10 KB/s)',
+                         choices=("linear", "exponential")),
+    "router": Key("tables", "a node's Quick-Start agent (ns-2's Agent/QSAgent)"),
+}
+
+QS_ROUTER: Mapping[str, Key] = {
+    "node": Key("string", "the node", required=True),
+    "enabled": Key("bool", "false: requests pass untouched, which makes senders ignore the"
+                   " answer; default true"),
+    "algorithm": Key("count", "1: a share of the unused bandwidth; 2: a share of the"
+                     " bandwidth under a threshold; 3 (default): the allocation less the peak"
+                     " utilisation; 4: approves all; other: rejects all"),
+    "alloc_rate": Key("number", "the fraction of the link's bandwidth Quick-Start may give;"
+                      " default 0.85"),
+    "threshold": Key("number", "algorithms 2, 3: approve only under this fraction used;"
+                     " default 0.85"),
+    "max_rate": Key("count", "algorithm 1: KB/s at most per request; default 256"),
+    "state_delay": Key("time", "approvals count against requests this long and the interval"
+                       " before; default 0.2s"),
+    "util_weight": Key("number", "the decaying average utilisation's weight, per second;"
+                       " default 0.8"),
+    "util_interval": Key("time", "the interval of a peak-utilisation sample; default 0.2s"),
+    "util_records": Key("count", "how many of them the peak is taken over; default 5"),
 }
 
 RUN: Mapping[str, Key] = {
@@ -368,6 +397,8 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
         "", renamed={"node": "nodes", "link": "links", "flow": "flows", "trace": "traces",
                      "defaults": None})),  # [defaults.tcp]: into each TCP flow
     "run": (RUN, Resolved("RunConfig")),
+    "quick_start": (QUICK_START, Resolved("QuickStartConfig", renamed={"router": "routers"})),
+    "quick_start.router": (QS_ROUTER, Resolved("QuickStartRouter")),
     "link": (LINK, Resolved(
         "LinkConfig",
         renamed={"count": None,  # copies of the table (docs/scenario-files.md)
@@ -614,6 +645,8 @@ def json_schema() -> dict[str, Any]:
         "link": {"type": "array", "items": link},
         "flow": {"type": "array", "items": flow},
         "trace": {"type": "array", "items": _object(TRACE)},
+        "quick_start": _object(QUICK_START, {
+            "router": {"type": "array", "items": _object(QS_ROUTER)}}),
     })
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",

@@ -669,7 +669,27 @@ def build_scenario(
         traces=[_packet_trace(e, _origin(e, "trace", i))
                 for i, e in enumerate(_tables(doc, "trace"))],
         source=source,
+        quick_start=_quick_start(doc),
     )
+
+
+def _quick_start(doc: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``[quick_start]`` with its ``[[quick_start.router]]`` tables (resolved against the
+    nodes by scenario._quick_start)."""
+    if "quick_start" not in doc:
+        return None
+    qs = _table(doc, "quick_start", "quick_start")
+    _check_keys(qs, schema.keys(schema.QUICK_START), "quick_start")
+    routers = []
+    for i, r in enumerate(qs.get("router", [])):
+        if not isinstance(r, Mapping):
+            raise ScenarioError(f"expected a table, got {r!r}", path=f"quick_start.router[{i}]")
+        _check_keys(r, schema.keys(schema.QS_ROUTER), f"quick_start.router[{i}]")
+        routers.append(dict(r))
+    out: dict[str, Any] = {"router": routers}
+    if "rate_function" in qs:
+        out["rate_function"] = qs["rate_function"]
+    return out
 
 
 def _models(doc: Mapping[str, Any], kind: str, make: Any) -> list[Any]:

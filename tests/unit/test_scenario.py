@@ -194,6 +194,10 @@ def test_example_resolves_to_the_contract_document() -> None:
             "no_fast_retransmit": False,
             "old_ack_sends": True,
             "send_overhead_ps": 0,
+            "quick_start": 0,  # ns-2 qs_enabled_ false
+            "quick_start_rtt_ps": 50 * MS,  # ns-2 qs_rtt_ 50
+            "quick_start_thresh": 4,  # ns-2 qs_thresh_ 4
+            "quick_start_recovery": True,  # ns-2 tcp_qs_recovery_ true
             "dupack_cwnd_fraction": 0,
             "initial_ssthresh": 100,  # ns-2 starts ssthresh_ at window_
             "dupack_threshold": 3,

@@ -74,6 +74,10 @@ pub fn ns2_tcp() -> TcpConfig {
         no_fast_retransmit: false,
         old_ack_sends: true,
         send_overhead_ps: 0,
+        quick_start: 0,
+        quick_start_rtt_ps: 50_000_000_000,
+        quick_start_thresh: 4,
+        quick_start_recovery: true,
         window_init_by_size: false,
         ns2_first_loss: crate::tcp::sender::FirstLoss::Off,
         ns2_ecn: crate::tcp::sender::Ns2Ecn::Off,
@@ -221,5 +225,6 @@ pub fn dumbbell(
         links,
         flows,
         traces: Vec::new(),
+        quick_start: None,
     }
 }

@@ -441,6 +441,12 @@ counters! {
         /// Of the departed, those carrying CE on an ECN-capable packet (ns-2's `pmarks_`),
         /// counted on links that keep ns-2's clock only (`net::link::ns2_clock`).
         departed_ce_packets: u64 => sum,
+        /// Of the departed and the dropped, those sent at a Quick-Start rate (ns-2's
+        /// `qs_pkts_`, `qs_bytes_`, `qs_drops_`; `tcp/sender/quick_start.rs`), counted on
+        /// links that keep ns-2's clock only (departures) and at the queue (drops).
+        departed_qs_packets: u64 => sum,
+        departed_qs_bytes: u64 => sum,
+        dropped_qs_packets: u64 => sum,
         area_packets: u128 => sum,
         area_bytes: u128 => sum,
         backlog_packets: u64 => level,

@@ -56,6 +56,42 @@ pub struct Packet {
     pub ecn: u8,
 }
 
+impl Packet {
+    /// The Quick-Start option the packet carries ([`ecn::QS`]), if any. Its 32 bits live in a
+    /// field the packet's kind does not use otherwise, so that the packet keeps its size: a
+    /// data segment's `rwnd` (it advertises no window) and an ACK's `nth` (it has no
+    /// transmission count). Only one-way TCP flows use Quick-Start.
+    #[inline]
+    pub fn quick_start(&self) -> Option<crate::net::quick_start::QsOption> {
+        if self.ecn & ecn::QS == 0 {
+            return None;
+        }
+        let v = match self.kind {
+            PacketKind::TcpAck => self.nth,
+            _ => self.rwnd,
+        };
+        Some(crate::net::quick_start::QsOption::unpack(v))
+    }
+
+    /// Sets (or with None removes) the Quick-Start option ([`Packet::quick_start`]).
+    pub fn set_quick_start(&mut self, opt: Option<crate::net::quick_start::QsOption>) {
+        let v = match opt {
+            Some(o) => {
+                self.ecn |= ecn::QS;
+                o.pack()
+            }
+            None => {
+                self.ecn &= !ecn::QS;
+                0
+            }
+        };
+        match self.kind {
+            PacketKind::TcpAck => self.nth = v,
+            _ => self.rwnd = v,
+        }
+    }
+}
+
 // Packets are copied whole through the pool, the sinks and the traces: 96 bytes without
 // padding (see `PacketKind`). A new field must fit in the spare bits or say why not.
 const _: () = assert!(std::mem::size_of::<Packet>() == 96);
@@ -124,6 +160,13 @@ pub mod ecn {
     /// The first segment after any window reduction, ECN or not: ns-2 marks it in its
     /// header (`cong_action`) and prints `A` in its traces. No wire bit: pcap leaves it out.
     pub const CONG_ACTION: u8 = 16;
+    /// The packet carries a Quick-Start option (RFC 4782; `net/quick_start.rs`): a request on
+    /// a data segment, the receiver's report on an ACK. Its value is in
+    /// [`super::Packet::quick_start`]. No wire bit here: pcap leaves it out.
+    pub const QS: u8 = 32;
+    /// A data segment sent while the sender used an approved Quick-Start rate (ns-2's
+    /// `hdr_flags::qs_`, which its queue monitors count in `qs_pkts_`). No wire bit.
+    pub const QS_WINDOW: u8 = 64;
 }
 
 /// The TCP header flags of [`Packet::flags`], at their bits in the TCP header (RFC 9293

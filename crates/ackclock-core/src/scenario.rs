@@ -35,6 +35,107 @@ pub struct Scenario {
     /// Packet traces written while the run goes (see `trace::packets`).
     #[serde(default)]
     pub traces: Vec<TraceConfig>,
+    /// Quick-Start routers (RFC 4782; `net/quick_start.rs`); none: no node takes part, and a
+    /// flow's request (`tcp.quick_start`) is never approved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quick_start: Option<QuickStartConfig>,
+}
+
+/// `quick_start`: the nodes that act as Quick-Start routers (RFC 4782 section 3) and how the
+/// option writes a rate.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuickStartConfig {
+    /// How the option encodes a rate (ns-2.35's `Agent/QSAgent` `rate_function_`).
+    #[serde(default)]
+    pub rate_function: crate::net::quick_start::RateFunction,
+    #[serde(default)]
+    pub routers: Vec<QuickStartRouter>,
+}
+
+/// One node's Quick-Start agent (ns-2.35's `Agent/QSAgent`, qs/qsagent.cc): it checks each
+/// request leaving the node against the link it leaves by. The defaults are ns-2.35's
+/// (tcl/lib/ns-default.tcl).
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuickStartRouter {
+    pub node: u32,
+    /// false: the node forwards requests untouched, which makes the sender ignore the
+    /// answer (ns-2's `qs_enabled_ 0`; RFC 4782 section 4.3's QS TTL check).
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// ns-2's `algorithm_`: 1 a share of the unused bandwidth, 2 a share of the bandwidth
+    /// below a utilisation threshold, 3 (the default, RFC 4782 appendix E.2) the allocation
+    /// less the peak utilisation, 4 approves everything; others reject everything.
+    #[serde(default = "QuickStartRouter::default_algorithm")]
+    pub algorithm: u32,
+    /// `alloc_rate_`: the fraction of the link's bandwidth Quick-Start may give.
+    #[serde(default = "QuickStartRouter::default_share")]
+    pub alloc_rate: f64,
+    /// `threshold_`: algorithms 2 and 3 approve only while the utilisation plus the recent
+    /// approvals stay under this fraction of the bandwidth.
+    #[serde(default = "QuickStartRouter::default_share")]
+    pub threshold: f64,
+    /// `max_rate_`, KB/s (1024 bytes): the most algorithm 1 approves to one request.
+    #[serde(default = "QuickStartRouter::default_max_rate")]
+    pub max_rate: u32,
+    /// `state_delay_`: approvals count against new requests for this long and the one before.
+    #[serde(default = "QuickStartRouter::default_state_delay")]
+    pub state_delay_ps: u64,
+    /// The utilisation of the queues of the links out of the node (ns-2's `Queue`
+    /// `util_weight_`, `util_check_intv_`, `util_records_`): the weight of the decaying
+    /// average (per second), and how many intervals of `util_interval` the peak is taken over.
+    #[serde(default = "QuickStartRouter::default_util_weight")]
+    pub util_weight: f64,
+    #[serde(default = "QuickStartRouter::default_util_interval")]
+    pub util_interval_ps: u64,
+    #[serde(default = "QuickStartRouter::default_util_records")]
+    pub util_records: u32,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl QuickStartRouter {
+    fn default_algorithm() -> u32 {
+        3
+    }
+    fn default_share() -> f64 {
+        0.85
+    }
+    fn default_max_rate() -> u32 {
+        256
+    }
+    fn default_state_delay() -> u64 {
+        200_000_000_000
+    }
+    fn default_util_weight() -> f64 {
+        0.8
+    }
+    fn default_util_interval() -> u64 {
+        200_000_000_000
+    }
+    fn default_util_records() -> u32 {
+        5
+    }
+}
+
+impl Default for QuickStartRouter {
+    fn default() -> Self {
+        QuickStartRouter {
+            node: 0,
+            enabled: true,
+            algorithm: Self::default_algorithm(),
+            alloc_rate: Self::default_share(),
+            threshold: Self::default_share(),
+            max_rate: Self::default_max_rate(),
+            state_delay_ps: Self::default_state_delay(),
+            util_weight: Self::default_util_weight(),
+            util_interval_ps: Self::default_util_interval(),
+            util_records: Self::default_util_records(),
+        }
+    }
 }
 
 impl Scenario {

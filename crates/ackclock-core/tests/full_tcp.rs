@@ -102,6 +102,7 @@ fn scenario(s: &Setup) -> Scenario {
             flow("web.reply", 2, 0, s.sizes[1], conn(0, false)),
         ],
         traces: vec![],
+        quick_start: None,
     }
 }
 

@@ -91,6 +91,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             },
         }],
         traces: Vec::new(),
+        quick_start: None,
     };
     let mut sim = Simulator::new(sc).unwrap();
     sim.run();

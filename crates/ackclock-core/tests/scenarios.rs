@@ -269,6 +269,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
         links,
         flows,
         traces: Vec::new(),
+        quick_start: None,
     };
     let r = run(sc);
     let t = r.flows.f64_column("throughput_mbps").unwrap();

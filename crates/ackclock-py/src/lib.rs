@@ -9,7 +9,7 @@ use ackclock_core::time::{SimDuration, SimTime};
 use ackclock_core::Simulator;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 
 mod arrow;
 mod csv_text;
@@ -471,6 +471,44 @@ impl Simulation {
         let d = PyDict::new(py);
         set_all(&d, |f| c.each(f))?;
         Ok(d)
+    }
+
+    /// Flow `flow`'s Quick-Start requests and approvals since the last call, in order:
+    /// ("request", time s, KB/s) or ("approved", time s, bytes/s, encoded rate, window,
+    /// RTT s, segment bytes): what ns-2's `print_request_` prints.
+    fn quick_start_log<'py>(
+        &mut self,
+        py: Python<'py>,
+        flow: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        use ackclock_core::tcp::sender::QsLog;
+        let out = PyList::empty(py);
+        for e in self.sim.take_quick_start_log(flow) {
+            match e {
+                QsLog::Request { at, kbytes } => {
+                    out.append(("request", at.as_secs_f64(), kbytes))?;
+                }
+                QsLog::Approved {
+                    at,
+                    bytes_per_sec,
+                    encoded,
+                    window,
+                    rtt,
+                    segment,
+                } => {
+                    out.append((
+                        "approved",
+                        at.as_secs_f64(),
+                        bytes_per_sec,
+                        encoded,
+                        window,
+                        rtt,
+                        segment,
+                    ))?;
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Flow `flow`'s TCP variables now (cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff,

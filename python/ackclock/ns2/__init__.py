@@ -37,7 +37,7 @@ from .simulator import Simulator
 from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
-from .topology import DelayLink, ErrorModel, Link, Node, Queue, TraceObject
+from .topology import DelayLink, ErrorModel, Link, Node, QsAgent, Queue, TraceObject
 
 __all__ = ["Ns2Error", "run_script"]
 
@@ -66,6 +66,7 @@ FACTORIES: dict[str, Factory] = {
     "Agent/TCP": TcpAgent,
     "Agent/TCP/FullTcp": FullTcpAgent,
     "Agent/TCPSink": TcpSink,
+    "Agent/QSAgent": QsAgent,
     "Agent/UDP": UdpAgent,
     "Agent/TFRC": TfrcAgent,
     "Agent/TFRCSink": TfrcSinkAgent,

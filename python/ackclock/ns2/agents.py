@@ -711,6 +711,7 @@ class TcpAgent(Agent):
         self.map_ts_reset_and_connects(out, mapped)
         self.map_rtt_bits(out, mapped)
         self.map_overhead(out, mapped)
+        self.map_quick_start(out, mapped)
         self.map_first_window(out, mapped)
         # TcpAgent::rtt_update's tick grid starts at boot_time_ (the run's draw, rng.py).
         out["ns2_boot_time"] = self.boot_seconds()
@@ -996,6 +997,48 @@ class TcpAgent(Agent):
                                where)
             out["ts_reset_rto" if var == "ts_resetRTO_" else "syn_max_sends"] = value
             mapped.add(var)
+    QS_VARS = ("qs_enabled_", "rate_request_", "qs_request_mode_", "qs_rtt_", "qs_thresh_",
+               "tcp_qs_recovery_", "print_request_")
+
+    def map_quick_start(self, out: dict[str, object], mapped: set[str]) -> None:
+        """Quick-Start (RFC 4782) as ns-2.35's one-way agents do it (tcp/tcp.cc
+        `TcpAgent::output`'s request on segment 0, `processQuickStart`, `endQuickStart`,
+        `lossQuickStart`; the engine's `quick_start` keys, tcp/sender/quick_start.rs): with
+        `qs_enabled_`, a request of `rate_request_` KB/s, sized by the data waiting over
+        `qs_rtt_` ms with `qs_request_mode_ 1`. FullTcp never makes one (its output is its
+        own); other agents' recv never reads the answer: not supported. The sink must echo
+        (`Agent/TCPSink qs_enabled_`). `print_request_`'s lines: Simulator._print_quick_start."""
+        if not any(v in self.vars for v in self.QS_VARS):
+            return
+        if isinstance(self, FullTcpAgent):
+            mapped.update(self.QS_VARS)
+            return
+        where = self.var_where("qs_enabled_")
+        try:
+            enabled = to_bool(self.vars.get("qs_enabled_", "false"))
+            rate = to_int(self.vars.get("rate_request_", "0"))
+            mode = to_int(self.vars.get("qs_request_mode_", "1"))
+            rtt = to_int(self.vars.get("qs_rtt_", "50"))
+            thresh = to_int(self.vars.get("qs_thresh_", "4"))
+            recovery = to_bool(self.vars.get("tcp_qs_recovery_", "true"))
+            to_bool(self.vars.get("print_request_", "false"))
+        except ValueError as e:
+            raise Ns2Error(f"Quick-Start: {e}", where) from None
+        mapped.update(self.QS_VARS)
+        if not enabled or rate <= 0:
+            return
+        if self.cls not in ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno",
+                            "Agent/TCP/Sack1") or self.cc != "reno":
+            raise Ns2Error(unsupported(f"Quick-Start (qs_enabled_) on {self.cls}"), where)
+        sink = self.peer
+        if isinstance(sink, TcpSink) and not to_bool(sink.vars.get("qs_enabled_", "false")):
+            raise Ns2Error(unsupported("Quick-Start with a sink that does not echo it"
+                                       " (Agent/TCPSink qs_enabled_ false)"), where)
+        out["quick_start"] = rate
+        out["quick_start_rtt"] = (rtt if mode == 1 and rtt > 0 else 0) / 1000
+        out["quick_start_thresh"] = max(thresh, 0)
+        out["quick_start_recovery"] = recovery
+
     def map_overhead(self, out: dict[str, object], mapped: set[str]) -> None:
         """`overhead_` on the one-way agents whose `send_much` the engine models with it
         (tcp/tcp.cc `TcpAgent::send_much`, tcp/tcp-sack1.cc `Sack1TcpAgent::send_much`):
@@ -1540,7 +1583,9 @@ class TcpSink(Agent):
             mapped |= {"SYN_immediate_ack_", "RFC2581_immediate_ack_"}
         # ecn_syn_: the ACK of an ECN-capable sender's segment 0 is ECT (TcpSink::ack); the
         # simulator sets it on the engine's sink (Simulator._full_iss, ns2_sink_ecn_syn).
-        self.check_vars(mapped | {"packetSize_", "ecn_syn_"})
+        # qs_enabled_: the engine's sink echoes a Quick-Start request (TcpSink::ack); a sender
+        # requesting one checks that it is set (TcpAgent.map_quick_start).
+        self.check_vars(mapped | {"packetSize_", "ecn_syn_", "qs_enabled_"})
         return out
 
     def ecn_syn(self) -> bool:

@@ -35,7 +35,7 @@ from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
 from .topology import ErrorModel
-from .values import to_bool
+from .values import to_bool, to_float, to_int
 
 if TYPE_CHECKING:
     from .simulator import Simulator
@@ -148,7 +148,54 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
                                   max_packets=2**63, ties="ns2"),
-                    nodes=nodes, links=links, flows=flows, source=sim.ctx.script)
+                    nodes=nodes, links=links, flows=flows, source=sim.ctx.script,
+                    quick_start=_quick_start(sim))
+
+
+def _quick_start(sim: Simulator) -> dict[str, object] | None:
+    """The nodes' Quick-Start agents (`$ns node-config -QS ON`; qs/qsagent.cc) as the
+    engine's routers: each agent's variables, and the utilisation measure of the queues of
+    the links out of its node (queue/queue.cc: `util_weight_`, `util_check_intv_`,
+    `util_records_`, which those queues must share). ns-2's `rate_function_` is one static
+    variable, which each agent made sets from the class's value: the last one's."""
+    agents = [(n, n.qs_agent) for n in sim.nodes if n.qs_agent is not None]
+    if not agents:
+        return None
+    routers = []
+    for node, qa in agents:
+        try:
+            r: dict[str, object] = {
+                "node": node.name,
+                "enabled": to_int(qa.vars["qs_enabled_"]) != 0,
+                "algorithm": to_int(qa.vars["algorithm_"]),
+                "alloc_rate": to_float(qa.vars["alloc_rate_"]),
+                "threshold": to_float(qa.vars["threshold_"]),
+                "max_rate": to_int(qa.vars["max_rate_"]),
+                "state_delay": to_float(qa.vars["state_delay_"]),
+            }
+        except ValueError as e:
+            raise Ns2Error(f"{qa.cls}: {e}", qa.created_at) from None
+        util = None
+        for link in sim.links:
+            if link.src is not node:
+                continue
+            q = link.queue
+            try:
+                this = (to_float(q.vars["util_weight_"]), to_float(q.vars["util_check_intv_"]),
+                        to_int(q.vars["util_records_"]))
+            except ValueError as e:
+                raise Ns2Error(f"{q.cls}: {e}", q.created_at) from None
+            if util is not None and this != util:
+                raise Ns2Error(unsupported("queues out of one Quick-Start node with different"
+                                           " util_weight_, util_check_intv_ or util_records_"),
+                               q.created_at)
+            util = this
+        if util is not None:
+            r["util_weight"], r["util_interval"], r["util_records"] = util
+        routers.append(r)
+    rate_function = to_int(agents[-1][1].vars["rate_function_"])
+    return {"rate_function": "exponential" if rate_function == 2 else "linear",
+            "router": routers}
 
 
 def _hops(sim: Simulator, start: str) -> dict[str, int]:

@@ -80,6 +80,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Agent/TCP/FullTcp/Newreno": "Agent/TCP/FullTcp",
         "Agent/TCP/FullTcp/Sack": "Agent/TCP/FullTcp",
         "Agent/TCPSink": "Agent",
+        "Agent/QSAgent": "Agent",
         "Agent/TFRC": "Agent",
         "Agent/TFRCSink": "Agent",
         "Agent/TCPSink/DelAck": "Agent/TCPSink",
@@ -208,6 +209,13 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                           "qs_enabled_": ("false", "bool"), "ts_echo_bugfix_": ("true", "bool"),
                           "sport_": ("0", "int"), "dport_": ("0", "int")},
         "Agent/TCPSink/DelAck": {"interval_": ("100ms", "time")},
+        # A Quick-Start router (qs/qsagent.cc; tcl/lib/ns-default.tcl, mss_ from Agent/TCP's
+        # packetSize_).
+        "Agent/QSAgent": {"qs_enabled_": ("1", "int"), "old_classifier_": ("0", "int"),
+                          "state_delay_": ("0.2", "double"), "alloc_rate_": ("0.85", "double"),
+                          "threshold_": ("0.85", "double"), "max_rate_": ("256", "int"),
+                          "mss_": ("1000", "int"), "rate_function_": ("2", "int"),
+                          "algorithm_": ("3", "int")},
         "Agent/TCPSink/Sack1/DelAck": {"interval_": ("100ms", "time")},
         "Agent/UDP": {"packetSize_": ("1000", "int")},
         # ns-2.35's Agent/TFRC and Agent/TFRCSink (tcp/tfrc.cc, tcp/tfrc-sink.cc), as `ns`
@@ -321,7 +329,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                        "lasty_": ("0.0", "double")},
         "QueueMonitor": {v: ("0", "int") for v in (
             "size_", "pkts_", "parrivals_", "barrivals_", "pdepartures_", "bdepartures_",
-            "pdrops_", "bdrops_", "pmarks_")},
+            "pdrops_", "bdrops_", "pmarks_", "qs_pkts_", "qs_bytes_", "qs_drops_")},
         "QueueMonitor/ED": {"epdrops_": ("0", "int"), "ebdrops_": ("0", "int")},
         "QueueMonitor/ED/Flowmon": {"enable_in_": ("true", "bool"),
                                     "enable_out_": ("true", "bool"),

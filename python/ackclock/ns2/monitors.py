@@ -85,6 +85,10 @@ class QueueMonitor(TclObject):
         return "departed_ce_packets" in sim.engine.queue_counters(self.link.index)
 
     def live_var(self, var: str) -> str | None:
+        if var in ("qs_pkts_", "qs_bytes_", "qs_drops_") and var not in self.COUNTERS:
+            # Kept per flow only (FlowStats).
+            raise Ns2Error(unsupported(f"a queue monitor's {var} (a flow monitor's flow"
+                                       " has it)"))
         if var not in self.COUNTERS and var not in ("pkts_", "size_"):
             return None
         value = self.raw(var)
@@ -387,7 +391,10 @@ class FlowStats(QueueMonitor):
     variables as a queue monitor, writable, plus ``epdrops_``, ``ebdrops_``, ``flowid_``,
     ``src_``, ``dst_``."""
 
-    COUNTERS = {**_COUNTERS, **_ED_COUNTERS}
+    # QueueMonitor::out's and drop's counts of packets sent at a Quick-Start rate
+    # (queue-monitor.cc, hdr_flags::qs_): kept per flow on links with ns-2's clock.
+    COUNTERS = {**_COUNTERS, **_ED_COUNTERS, "qs_pkts_": ("departed_qs_packets",),
+                "qs_bytes_": ("departed_qs_bytes",), "qs_drops_": ("dropped_qs_packets",)}
 
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)

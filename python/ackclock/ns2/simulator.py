@@ -42,6 +42,7 @@ from .topology import (
     ErrorModel,
     Link,
     Node,
+    QsAgent,
     Queue,
     SimplexLink,
     TraceObject,
@@ -54,6 +55,7 @@ from .values import (
     int_arg,
     sim_seconds_to_ps,
     time_ps,
+    to_bool,
     to_float,
     to_int,
 )
@@ -101,6 +103,8 @@ class Simulator(TclObject):
         # the channel has received.
         self.packet_traces: list[_PacketTrace] = []
         self.rtmodels: list[dynamics.Model] = []  # $ns rtmodel-at (dynamics.py)
+        # `$ns node-config -QS ON`: new nodes get a Quick-Start agent (topology.QsAgent).
+        self.quick_start = False
         # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
         self._trace_started: set[tuple[str, str]] = set()
         self._last_cwnd: dict[str, float] = {}
@@ -123,6 +127,13 @@ class Simulator(TclObject):
         assert isinstance(node, Node)
         node.id = len(self.nodes)
         self.nodes.append(node)
+        if self.quick_start:
+            # RtModule/QS register (tcl/lib/ns-qsnode.tcl): an Agent/QSAgent in front of the
+            # node's classifier, with the class's variables as they stand now.
+            agent = self.ctx.new_object("Agent/QSAgent", [])
+            assert isinstance(agent, QsAgent)
+            node.qs_agent = agent
+            node.next_port += 1  # `$node attach` of the agent: it takes port 0
         return node.handle
 
     def _node(self, handle: str) -> Node:
@@ -312,9 +323,19 @@ class Simulator(TclObject):
         if proto != "Static":
             raise Ns2Error(unsupported(f"dynamic routing (rtproto {proto})"))
 
-    # What ackclock does not model: one line naming the command, status 2.
     def cmd_node_config(self, *args: str) -> None:
+        """``$ns node-config -QS ON|OFF`` (tcl/lib/ns-qsnode.tcl, ``Simulator instproc QS``):
+        the nodes made from now on have a Quick-Start agent, or not. Any other option
+        configures wireless nodes, which ackclock does not model."""
+        if len(args) == 2 and args[0] == "-QS":
+            self.cmd_QS(args[1])
+            return
+        # What ackclock does not model: one line naming the command, status 2.
         raise Ns2Error(unsupported("wireless nodes ($ns node-config)"))
+
+    def cmd_QS(self, val: str) -> None:
+        """``$ns QS ON``: `Node enable-module "QS"` (any other value disables it)."""
+        self.quick_start = val == "ON"
 
     def cmd_multicast(self, *args: str) -> None:
         raise Ns2Error(unsupported("multicast ($ns multicast)"))
@@ -739,6 +760,7 @@ class Simulator(TclObject):
         the progress line moves."""
         if not progress.enabled:
             self.engine.run_until_before(t_ps, t2)
+            self._print_quick_start()
             return
         step = 10**9  # 1 ms of simulated time, then what takes about half a second
         now = self.engine.now_ps
@@ -751,6 +773,34 @@ class Simulator(TclObject):
             now = target
             progress.update(now / 1e12)
         self.engine.run_until_before(t_ps, t2)
+        self._print_quick_start()
+
+    def _print_quick_start(self) -> None:
+        """What ns-2.35's TcpAgent prints with `print_request_` (tcp/tcp.cc, `output`'s request
+        and `processQuickStart`'s approval), in time order, as C's printf (Context.c_print)."""
+        lines: list[tuple[float, int, str]] = []
+        for a in self.agents:
+            if not isinstance(a, TcpAgent) or a.flow is None or isinstance(a, FullTcpAgent):
+                continue
+            try:
+                printing = to_bool(a.vars.get("print_request_", "false"))
+            except ValueError:
+                printing = False
+            log = self.engine.quick_start_log(a.flow)
+            if not printing:
+                continue
+            for e in log:
+                if e[0] == "request":
+                    lines.append((e[1], len(lines),
+                                  f"QS request (before encoding): {e[2]} KBps\n"))
+                else:
+                    _, t, bps, encoded, window, rtt, size = e
+                    lines.append((t, len(lines),
+                                  f"Quick Start request, rate: {bps:g} Bps, encoded rate:"
+                                  f" {encoded}\nQuick Start request, window {window} rtt:"
+                                  f" {rtt:4.2f} pktsize: {size}\n"))
+        for _, _, text in sorted(lines):
+            self.ctx.c_print(text)
 
     def _reset_for_run(self) -> None:
         """``Simulator instproc run`` resets every node's agents, the nodes in the order

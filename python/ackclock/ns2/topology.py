@@ -33,10 +33,25 @@ QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "p
 # (queue/drr.cc).
 
 
+# ns-2's Queue variables that only a Quick-Start router reads (queue/queue.cc's utilisation,
+# QSAgent::process): util_weight_, util_check_intv_, util_records_.
+QS_UTIL_VARS = ("util_weight_", "util_check_intv_", "util_records_")
+
+
+class QsAgent(TclObject):
+    """A node's Quick-Start agent (``Agent/QSAgent``, qs/qsagent.cc), which a node made while
+    ``$ns node-config -QS ON`` holds gets (tcl/lib/ns-qsnode.tcl, ``RtModule/QS``): its
+    variables become the engine's ``quick_start`` router for the node (build.py)."""
+
+    def cmd_attach(self, *args: str) -> None:
+        return None
+
+
 class Node(TclObject):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.id = -1  # set by the simulator
+        self.qs_agent: QsAgent | None = None
         self.agents: list[Agent] = []
         self.next_port = 0
         self.nam_color: str | None = None
@@ -48,6 +63,12 @@ class Node(TclObject):
 
     def cmd_id(self) -> int:
         return self.id
+
+    def cmd_qs_agent(self) -> str:
+        """``[$node qs-agent]`` (tcl/lib/ns-qsnode.tcl): the node's Quick-Start agent."""
+        if self.qs_agent is None:
+            raise TclError(f"{self.handle}: no Quick-Start agent (node-config -QS ON)")
+        return self.qs_agent.handle
 
     def cmd_node_addr(self) -> int:
         return self.id
@@ -293,6 +314,8 @@ class Queue(TclObject):
             if var in ("limit_", "setbit_", "maxqueue_", "summarystats_") \
                     or not self.was_set(var):
                 continue
+            if var in QS_UTIL_VARS:
+                continue  # read by Quick-Start routers only (Node.quick_start_router)
             if self.kind == "droptail" and var in ("queue_in_bytes_", "mean_pktsize_"):
                 continue  # the byte limit (limit_bytes)
             param = by_alias.get(var)

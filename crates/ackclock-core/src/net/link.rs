@@ -21,6 +21,7 @@
 //! `link/ns2_clock.rs`.
 
 use super::device::DeviceQueue;
+use super::quick_start::{LinkLoad, QsUtil};
 use super::ring::Ring;
 use crate::ids::{FlowId, NodeId};
 use crate::loss::AnyLoss;
@@ -112,6 +113,12 @@ pub struct Link {
     /// The stage the next packet offered starts at (0: `loss`, k: `loss_behind[k - 1]`).
     loss_resume: u8,
     loss_behind: Vec<LossStage>,
+    /// The utilisation of the link's queue for its node's Quick-Start agent
+    /// (`net/quick_start.rs`); the [`QUICK_START`] bit of `service` is set with it. A request
+    /// entering the link goes to the simulator first ([`Enqueued::QuickStart`]), then comes
+    /// back with `qs_passed` set.
+    qs: Option<Box<QsUtil>>,
+    qs_passed: bool,
 }
 
 /// A loss model at a link's entry behind the first (ns-2.35 tcl/lib/ns-link.tcl: each
@@ -218,6 +225,10 @@ pub enum Enqueued {
     /// payloads of this enum those outcomes cost the FIFO hop 12 instructions:
     /// benchmarks/instructions.py.)
     Held,
+    /// Not taken yet: a Quick-Start request enters a link whose node has a Quick-Start agent
+    /// ([`Link::keep_quick_start`]). The simulator lets the agent see it, then offers it
+    /// again ([`Link::pass_quick_start`]).
+    QuickStart,
 }
 
 /// [`Link::service`] bits: the discipline holds its packets (a dequeue-time discipline,
@@ -234,6 +245,9 @@ const LOSS_AT_ENTRY: u8 = 8;
 /// its queue, untraced. While it is down its loss model's entry bit is off, so that the
 /// packet goes straight to [`Enqueued::Held`] and the simulator's out-of-line path.
 const DOWN: u8 = 16;
+/// The link's node has a Quick-Start agent: requests stop at the simulator before entering,
+/// and the link keeps its queue's utilisation (`net/quick_start.rs`).
+const QUICK_START: u8 = 32;
 
 impl Link {
     /// The [`Link::service`] bits of a link with discipline `queue`.
@@ -288,6 +302,8 @@ impl Link {
             flow_monitor: None,
             device: None,
             ns2: None,
+            qs: None,
+            qs_passed: false,
         }
     }
 
@@ -514,6 +530,14 @@ impl Link {
     pub fn enqueue(&mut self, now: SimTime, c: Carried, pool: &mut PacketPool) -> Enqueued {
         // One test on a plain FIFO link without a loss model at its entry.
         if self.service != 0 {
+            if self.service & QUICK_START != 0 {
+                if !self.qs_passed && pool.get(c.r).ecn & ecn::QS != 0 {
+                    return Enqueued::QuickStart;
+                }
+                if self.ns2.is_none() {
+                    self.qs_note_arrival(now);
+                }
+            }
             if self.service & LOSS_AT_ENTRY != 0 && self.loses(pool.get_mut(c.r)) {
                 if self.loss_delayed.is_none() {
                     self.ns2_point(pool.ns2_now.0); // a queue monitor's drop
@@ -628,11 +652,13 @@ impl Link {
                 if self.counters.dropped_packets == 2 {
                     return false;
                 }
-                self.count_refused(now, flow, size, false);
+                let qs = self.flow_monitor.is_some() && pool.get(c.r).ecn & ecn::QS_WINDOW != 0;
+                self.count_refused(now, flow, size, false, qs);
                 false
             }
             Verdict::EarlyDrop => {
-                self.count_refused(now, flow, size, true);
+                let qs = self.flow_monitor.is_some() && pool.get(c.r).ecn & ecn::QS_WINDOW != 0;
+                self.count_refused(now, flow, size, true, qs);
                 false
             }
         }
@@ -640,15 +666,19 @@ impl Link {
 
     /// Counts a packet of `flow` the discipline refused at `now`; `early`: an early drop
     /// sent to its own target, which a flow monitor counts apart too (ns-2's
-    /// `EDQueueMonitor::edrop`: a drop, and an early one).
+    /// `EDQueueMonitor::edrop`: a drop, and an early one); `qs`: a packet sent at a
+    /// Quick-Start rate (`QueueMonitor::drop`'s `qs_drops_`).
     #[inline]
-    fn count_refused(&mut self, now: SimTime, flow: FlowId, size: u32, early: bool) {
+    fn count_refused(&mut self, now: SimTime, flow: FlowId, size: u32, early: bool, qs: bool) {
         self.counters.dropped_packets += 1;
         self.counters.dropped_bytes += size as u64;
         if let Some(m) = self.flow_monitor.as_mut() {
             let f = &mut m[flow.idx()];
             f.arrive(now.0, size, false);
             f.drop(now.0, size, false);
+            if qs {
+                f.dropped_qs_packets += 1;
+            }
             if early {
                 f.early_dropped_packets += 1;
                 f.early_dropped_bytes += size as u64;
@@ -740,6 +770,91 @@ impl Link {
     /// Where its loss model's random decisions draw from, if it has a random one.
     pub fn loss_random(&mut self) -> Option<&mut crate::rng::Uniform> {
         self.loss.as_mut().and_then(|m| m.random())
+    }
+
+    /// Keeps the queue's utilisation for the Quick-Start agent of the link's node
+    /// (`net/quick_start.rs`), which sees every request before it enters.
+    pub fn keep_quick_start(&mut self, util: Option<QsUtil>) {
+        self.qs = util.map(Box::new);
+        self.service |= QUICK_START;
+    }
+
+    /// Whether requests entering the link stop at its node's Quick-Start agent.
+    #[inline]
+    pub fn quick_starts(&self) -> bool {
+        self.service & QUICK_START != 0
+    }
+
+    /// Whether the packet offered next has passed the node's Quick-Start agent already.
+    pub fn quick_start_passed(&self) -> bool {
+        self.qs_passed
+    }
+
+    /// The packet offered next has passed the node's Quick-Start agent already (or not).
+    pub fn set_quick_start_passed(&mut self, passed: bool) {
+        self.qs_passed = passed;
+    }
+
+    /// Offers `c` again past the Quick-Start agent ([`Enqueued::QuickStart`]).
+    pub fn pass_quick_start(
+        &mut self,
+        now: SimTime,
+        c: Carried,
+        pool: &mut PacketPool,
+    ) -> Enqueued {
+        self.qs_passed = true;
+        let out = self.enqueue(now, c, pool);
+        self.qs_passed = false;
+        out
+    }
+
+    /// A packet arrives at `now` on a link without ns-2's clock: settles the transmission
+    /// the last arrival on a free line may have started, and notes this one's.
+    fn qs_note_arrival(&mut self, now: SimTime) {
+        let busy = crate::sched::ns2_seconds(self.busy_until);
+        let Some(u) = self.qs.as_deref_mut() else {
+            return;
+        };
+        if let Some((s, before)) = u.candidate.take() {
+            if busy != before {
+                u.on_start(s, before);
+            }
+        }
+        if self.busy_until <= now {
+            u.candidate = Some((crate::sched::ns2_seconds(now), busy));
+        }
+    }
+
+    /// What the node's Quick-Start agent reads of the link at `now` (`now2` on ns-2's
+    /// clock): its bandwidth, and with `util` its queue's utilisation, the peak one with
+    /// `peak` (queue/queue.cc: `utilization`, `peak_utilization`; the query moves the
+    /// queue's measurement to now, as ns-2's does).
+    pub fn quick_start_load(
+        &mut self,
+        now: SimTime,
+        now2: f64,
+        util: bool,
+        peak: bool,
+    ) -> LinkLoad {
+        if self.ns2.is_none() {
+            self.qs_note_arrival(now);
+            if let Some(u) = self.qs.as_deref_mut() {
+                u.candidate = None;
+            }
+        }
+        let (bandwidth, t, end) = match self.ns2.as_deref() {
+            Some(n) => (n.bw, now2, n.busy),
+            None => (
+                self.rate.bps() as f64,
+                crate::sched::ns2_seconds(now),
+                crate::sched::ns2_seconds(self.busy_until),
+            ),
+        };
+        let util = match self.qs.as_deref_mut() {
+            Some(u) if util => u.query(t, end, peak),
+            _ => 0.0,
+        };
+        LinkLoad { bandwidth, util }
     }
 
     /// Puts the loss model at the link's entry (see `LinkConfig::loss_at_entry`).

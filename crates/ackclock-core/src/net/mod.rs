@@ -2,6 +2,7 @@
 
 pub mod device;
 pub mod link;
+pub mod quick_start;
 pub mod ring;
 pub mod routing;
 

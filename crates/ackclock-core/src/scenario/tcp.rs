@@ -297,6 +297,26 @@ tcp_config! {
     /// effects). Fast retransmissions go at once. Zero: none.
     #[serde(default)]
     pub send_overhead_ps: u64 as time(send_overhead),
+    /// Quick-Start (RFC 4782; ns-2's one-way agents, `tcp/sender/quick_start.rs`): the rate
+    /// the sender asks the routers for in its first segment, KB/s (1024 bytes per second;
+    /// ns-2.35's `rate_request_` with `qs_enabled_`); the receiver echoes the answer and an
+    /// approved rate sets the initial window, the segments paced over one RTT. 0: none.
+    #[serde(default)]
+    pub quick_start: u32 as count_or_zero,
+    /// Quick-Start: the round-trip time the sender assumes to size its request by the data it
+    /// has (ns-2's `qs_request_mode_ 1`, `qs_rtt_`, whole ms): at most that data per this
+    /// time. Zero: the request is `quick_start` whatever the data (`qs_request_mode_ 0`).
+    #[serde(default)]
+    pub quick_start_rtt_ps: u64 as time(quick_start_rtt),
+    /// Quick-Start with `quick_start_rtt`: no request with fewer segments than this to send
+    /// (ns-2's `qs_thresh_`).
+    #[serde(default)]
+    pub quick_start_thresh: u32 as count_or_zero,
+    /// Quick-Start: a loss among the segments sent at the approved rate starts slow start from
+    /// the initial window instead of fast recovery (ns-2's `tcp_qs_recovery_`,
+    /// `TcpAgent::lossQuickStart`; RFC 4782 section 4.6.2).
+    #[serde(default)]
+    pub quick_start_recovery: bool as bool,
     /// The retransmission timer in ns-2.35's fixed-point arithmetic (`tcp::rtt`'s module
     /// docs: `TcpAgent::rtt_update`, `rtt_timeout`, `rtt_backoff`) and its timing of one
     /// segment at a time (`rtt_active_`: a retransmission does not stop the measurement, a
@@ -634,6 +654,12 @@ impl TcpConfig {
             no_fast_retransmit: self.no_fast_retransmit,
             old_ack_sends: self.old_ack_sends,
             send_overhead: SimDuration(self.send_overhead_ps),
+            quick_start: (self.quick_start > 0).then(|| crate::tcp::params::QuickStartParams {
+                rate_kbytes: self.quick_start,
+                rtt_ms: ((self.quick_start_rtt_ps + 500_000_000) / 1_000_000_000) as u32,
+                thresh: self.quick_start_thresh,
+                recovery: self.quick_start_recovery,
+            }),
             timestamps: self.timestamps,
             ts_reset_rto: self.ts_reset_rto,
             syn_max_sends: self.syn_max_sends,

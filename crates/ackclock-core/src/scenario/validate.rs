@@ -89,6 +89,33 @@ impl Scenario {
             }
         }
         let mut dirs = std::collections::HashMap::new();
+        if let Some(q) = &self.quick_start {
+            let mut seen = std::collections::HashSet::new();
+            for (i, r) in q.routers.iter().enumerate() {
+                let p = format!("quick_start.routers[{i}]");
+                if r.node as usize >= self.nodes.len() {
+                    return Err(format!("{p}.node: node index out of range"));
+                }
+                if !seen.insert(r.node) {
+                    return Err(format!("{p}.node: node {} has a router already", r.node));
+                }
+                let fraction = |x: f64| x.is_finite() && x >= 0.0;
+                if !fraction(r.alloc_rate) || !fraction(r.threshold) {
+                    return Err(format!(
+                        "{p}: alloc_rate and threshold must be finite and not negative"
+                    ));
+                }
+                if !(r.util_weight.is_finite() && r.util_weight >= 0.0) {
+                    return Err(format!("{p}.util_weight: must be finite and not negative"));
+                }
+                if r.util_records > 1000 {
+                    return Err(format!("{p}.util_records: at most 1000"));
+                }
+                if r.util_records > 0 && r.util_interval_ps == 0 {
+                    return Err(format!("{p}.util_interval: must be positive"));
+                }
+            }
+        }
         for (i, l) in self.links.iter().enumerate() {
             if l.from >= n || l.to >= n {
                 return Err(format!("link[{i}]: node index out of range"));

@@ -281,6 +281,14 @@ impl Simulator {
         }
         let nf = flows.len();
         let nl = links.len();
+        let quick_start = quick_start_routers(&scenario, &mut links);
+        if let Some(q) = scenario.quick_start.as_ref() {
+            for flow in flows.iter_mut() {
+                if let Agent::Tcp { sender, .. } = &mut flow.agent {
+                    sender.use_quick_start(q.rate_function, None);
+                }
+            }
+        }
         let traces = open_traces(&scenario, &flows, &tmix, &mut links)?;
         let has_monitor = !monitored.is_empty();
         for l in monitored {
@@ -305,6 +313,7 @@ impl Simulator {
             loss_delayed: Vec::new(),
             ns2_lingering: Vec::new(),
             incarnations: Vec::new(),
+            quick_start,
             ns2_timers: if ns2_clock {
                 vec![ns2_clock::Ns2Timers::default(); nf]
             } else {
@@ -751,4 +760,45 @@ fn generator_for(app: &AppConfig) -> Option<Generator> {
         AppConfig::Trace { records, .. } => Generator::Trace(TraceReplay::new(records.clone())),
         AppConfig::Ftp { .. } | AppConfig::Tmix { .. } => return None,
     })
+}
+
+/// The scenario's Quick-Start routers (`net/quick_start.rs`), one agent per node that has
+/// one; every link then stops requests for the simulator (a node without an agent breaks
+/// them), and those out of a router keep their queue's utilisation.
+fn quick_start_routers(
+    scenario: &Scenario,
+    links: &mut [Link],
+) -> Option<Box<super::QuickStartNet>> {
+    use crate::net::quick_start::{QsRouter, QsUtil};
+    // Without routers a flow's request still crosses nodes that do not take part, which
+    // break it: the links stop requests all the same.
+    let requests = scenario
+        .flows
+        .iter()
+        .any(|f| f.tcp.as_ref().is_some_and(|t| t.quick_start > 0));
+    let none = crate::scenario::QuickStartConfig::default();
+    let qs = match scenario.quick_start.as_ref() {
+        Some(q) => q,
+        None if requests => &none,
+        None => return None,
+    };
+    let mut routers: Vec<Option<QsRouter>> = vec![None; scenario.nodes.len()];
+    for r in &qs.routers {
+        routers[r.node as usize] = Some(QsRouter::new(r.clone()));
+    }
+    for link in links.iter_mut() {
+        let util = routers[link.from.idx()].as_ref().map(|r| {
+            let c = &r.cfg;
+            QsUtil::new(
+                c.util_weight,
+                crate::sched::ns2_seconds(SimTime(c.util_interval_ps)),
+                c.util_records,
+            )
+        });
+        link.keep_quick_start(util);
+    }
+    Some(Box::new(super::QuickStartNet {
+        rates: qs.rate_function,
+        routers,
+    }))
 }

@@ -315,6 +315,15 @@ impl Simulator {
     }
 
     /// Flow `f`'s ns-2 average window `awnd_` (`TcpSender::ns2_awnd`); `None` for UDP.
+    /// Flow `f`'s Quick-Start requests and approvals since the last call (what ns-2's
+    /// `print_request_` prints; `tcp/sender/quick_start.rs`); empty for others.
+    pub fn take_quick_start_log(&mut self, f: usize) -> Vec<crate::tcp::sender::QsLog> {
+        match self.flows.get_mut(f).map(|fl| &mut fl.agent) {
+            Some(Agent::Tcp { sender, .. }) => sender.take_quick_start_log(),
+            _ => Vec::new(),
+        }
+    }
+
     pub fn tcp_ns2_awnd(&self, f: usize) -> Option<f64> {
         match &self.flows.get(f)?.agent {
             Agent::Tcp { sender, .. } => Some(sender.ns2_awnd()),

@@ -182,6 +182,14 @@ pub struct Simulator {
     /// that were on its line then, each with its arrival time, ns-2 time and scheduling
     /// order (`sim/ns2_front.rs`, [`crate::net::Link::ns2_set_params`]).
     ns2_lingering: Vec<Vec<(SimTime, f64, u64, Carried)>>,
+    /// The Quick-Start routers (`scenario.quick_start`, `net/quick_start.rs`); None: none.
+    quick_start: Option<Box<QuickStartNet>>,
+}
+
+/// The nodes' Quick-Start agents, by node index (None: the node forwards requests untouched).
+pub(crate) struct QuickStartNet {
+    rates: crate::net::quick_start::RateFunction,
+    routers: Vec<Option<crate::net::quick_start::QsRouter>>,
 }
 
 impl Simulator {
@@ -365,7 +373,59 @@ impl Simulator {
             }
             Enqueued::Lost => self.lost_at_entry(l, c),
             Enqueued::Held => self.enqueue_held(l, c.r),
+            Enqueued::QuickStart => self.quick_start_hop(l, c),
         }
+    }
+
+    /// A Quick-Start request enters link `l` ([`Enqueued::QuickStart`]): the agent of the
+    /// link's node sees it, then the link takes it.
+    #[inline(never)]
+    fn quick_start_hop(&mut self, l: LinkId, c: Carried) {
+        self.quick_start_router(l, c);
+        match self.links[l.idx()].pass_quick_start(self.now, c, &mut self.pool) {
+            Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
+            Enqueued::Queued => {}
+            Enqueued::Dropped => {
+                let pkt = self.pool.take(c.r);
+                self.count_drop(&pkt);
+            }
+            Enqueued::Lost => self.lost_at_entry(l, c),
+            Enqueued::Held => self.enqueue_held(l, c.r),
+            Enqueued::QuickStart => unreachable!("passed"),
+        }
+    }
+
+    /// ns-2.35's `QSAgent::recv` at the node link `l` leaves from, for the pool's packet `c`
+    /// if it carries a Quick-Start request (`net/quick_start.rs`): a node without an agent
+    /// forwards it untouched, which breaks it (RFC 4782 section 4.3).
+    #[inline(never)]
+    fn quick_start_router(&mut self, l: LinkId, c: Carried) {
+        let now2 = self.now2();
+        let now = self.now;
+        let Some(qs) = self.quick_start.as_deref_mut() else {
+            return;
+        };
+        let pkt = self.pool.get_mut(c.r);
+        if pkt.kind != PacketKind::TcpData {
+            return;
+        }
+        let Some(opt) = pkt.quick_start() else {
+            return;
+        };
+        let link = &mut self.links[l.idx()];
+        let out = match qs.routers[link.from.idx()].as_mut() {
+            None => Some(crate::net::quick_start::QsOption {
+                intact: false,
+                ..opt
+            }),
+            Some(r) => r.on_request(
+                now2,
+                |r| link.quick_start_load(now, now2, r.reads_util(), r.reads_peak()),
+                opt,
+                qs.rates,
+            ),
+        };
+        pkt.set_quick_start(out);
     }
 
     /// The loss model at link `l`'s entry took the pool's packet `c`: it is dropped, or
@@ -411,6 +471,8 @@ impl Simulator {
         };
         let c = Carried::put(&mut self.pool, pkt);
         self.links[l.idx()].resume_loss_at(stage);
+        // A request the model delayed has passed the node's Quick-Start agent already.
+        self.links[l.idx()].set_quick_start_passed(true);
         if self.tracing {
             self.forward_traced(l, c);
         } else {
@@ -423,8 +485,10 @@ impl Simulator {
                     self.count_drop(&pkt);
                 }
                 Enqueued::Held => self.enqueue_held(l, c.r),
+                Enqueued::QuickStart => unreachable!("passed"),
             }
         }
+        self.links[l.idx()].set_quick_start_passed(false);
         self.links[l.idx()].end_pass();
     }
 
@@ -432,12 +496,21 @@ impl Simulator {
     /// traced entering the link (`+`) unless the loss model at the link's entry took it.
     #[inline(never)]
     fn forward_traced(&mut self, l: LinkId, c: Carried) {
+        let passed =
+            self.links[l.idx()].quick_starts() && !self.links[l.idx()].quick_start_passed();
+        if passed {
+            self.quick_start_router(l, c);
+            self.links[l.idx()].set_quick_start_passed(true);
+        }
         let mut offered = *self.pool.get(c.r);
         if self.links[l.idx()].loses_at_entry() && !self.links[l.idx()].passes_loss() {
             // Traces ahead of the loss model see the packet before it is marked or taken.
             self.trace(l, TraceEvent::EnqueueAhead, &offered);
         }
         let outcome = self.links[l.idx()].enqueue(self.now, c, &mut self.pool);
+        if passed {
+            self.links[l.idx()].set_quick_start_passed(false);
+        }
         if self.links[l.idx()].take_loss_mark() {
             offered.ecn |= crate::packet::ecn::CE; // a marking loss model at the entry
         }
@@ -471,6 +544,7 @@ impl Simulator {
                 self.trace(l, ev, &pkt);
             }
             Enqueued::Held => self.enqueue_held(l, c.r),
+            Enqueued::QuickStart => unreachable!("passed"),
         }
     }
 

@@ -101,6 +101,8 @@ pub struct TcpParams {
     pub old_ack_sends: bool,
     /// `TcpConfig::send_overhead` (ns-2's `overhead_`); zero: none.
     pub send_overhead: SimDuration,
+    /// `TcpConfig::quick_start` and its companions; None: no Quick-Start.
+    pub quick_start: Option<QuickStartParams>,
     pub timestamps: bool,
     pub window_unit: WindowUnit,
     pub integer_cwnd: bool,
@@ -158,4 +160,17 @@ pub struct TcpParams {
     pub adaptive_ack_delay: bool,
     pub sack_compression: bool,
     pub ts_echo_rfc7323: bool,
+}
+
+/// A sender's Quick-Start (`TcpConfig::quick_start`, `tcp/sender/quick_start.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuickStartParams {
+    /// ns-2's `rate_request_`, KB/s.
+    pub rate_kbytes: u32,
+    /// ns-2's `qs_rtt_`, ms; 0: `qs_request_mode_ 0`.
+    pub rtt_ms: u32,
+    /// ns-2's `qs_thresh_`.
+    pub thresh: u32,
+    /// ns-2's `tcp_qs_recovery_`.
+    pub recovery: bool,
 }

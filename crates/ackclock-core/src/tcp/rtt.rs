@@ -255,6 +255,15 @@ impl RttEstimator {
         self.publish();
     }
 
+    /// ns-2's `(double) t_rtt_ * tcp_tick_`: the last sample in seconds, its whole ticks times
+    /// the tick (the exact sample without the ns-2 timer).
+    pub fn ns2_t_rtt_secs(&self) -> f64 {
+        match self.ns2.as_deref() {
+            Some(n) => (self.last_sample / n.tick) as f64 * (n.tick as f64 / 1e12),
+            None => self.last_sample as f64 / 1e12,
+        }
+    }
+
     /// srtt, rttvar and the RTO before backoff as ns-2 holds them (t_srtt_ / 8 and
     /// t_rttvar_ / 4 ticks, exactly; t_rtxcur_).
     fn publish(&mut self) {

@@ -93,6 +93,7 @@ mod ns2_vegas;
 mod overhead;
 mod psh;
 mod qoption;
+mod quick_start;
 mod recovery;
 mod reset;
 mod rfc6675;
@@ -104,6 +105,7 @@ mod setup;
 
 pub use frto::Ns2Frto;
 pub use qoption::Ns2Qoption;
+pub use quick_start::QsLog;
 pub use rfc793::Rfc793;
 pub use setup::{window_init_for_size, FirstLoss, Ns2Ecn, Recovery};
 
@@ -408,6 +410,9 @@ pub struct TcpSender {
     /// `send_overhead`: ns-2's `overhead_`, the delayed-send timer (`sender/overhead.rs`);
     /// its deadline is `pace_deadline`.
     overhead: Option<Box<overhead::Overhead>>,
+    /// Quick-Start (RFC 4782, `sender/quick_start.rs`); its delayed-send timer's deadline is
+    /// `pace_deadline`.
+    quick_start: Option<Box<quick_start::QuickStart>>,
 }
 
 impl TcpSender {
@@ -426,7 +431,9 @@ impl TcpSender {
     pub fn on_pace(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         if self.pace_deadline.is_some_and(|d| d <= now) {
             self.pace_deadline = None;
-            if self.overhead.is_some() {
+            if self.qs_holds() {
+                self.qs_on_delsnd(now, out, c);
+            } else if self.overhead.is_some() {
                 self.on_delsnd(now, out, c);
             } else {
                 self.send_much(now, out, c);
@@ -603,10 +610,14 @@ impl TcpSender {
     /// What `send_much` does for the ns-2 senders: new segments within the window.
     #[inline(always)]
     fn send_window(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
-        let mut window_end = self.una + self.window();
+        let win = self.window();
+        let mut window_end = self.una + win;
         let mut limit = window_end.min(self.app_limit);
         if self.overhead.is_some() && self.delsnd_holds(now, self.nxt < limit) {
             return; // TcpAgent::send_much with overhead_: the delayed-send timer sends
+        }
+        if self.quick_start.is_some() && self.qs_holds() {
+            return; // the delayed-send timer paces a Quick-Start window
         }
         let mut burst = 0;
         self.pace_deadline = None;
@@ -618,6 +629,9 @@ impl TcpSender {
             self.emit(self.nxt, now, out, c);
             self.nxt += 1;
             burst += 1;
+            if self.quick_start.is_some() && self.qs_pace(now, win) {
+                return;
+            }
             if self.qoption.is_some() {
                 // TcpAgent::send_much: process_qoption_after_send, then `win = window()`
                 // again for the next segment.
@@ -827,7 +841,16 @@ impl TcpSender {
         if self.rto_deadline.is_none() || idle {
             self.arm_timer(now);
         }
-        out.push(Packet {
+        let mut qs = None;
+        if self.quick_start.is_some() {
+            if self.quick_start.as_deref().is_some_and(|q| q.approved) {
+                ecn_bits |= ecn::QS_WINDOW; // TcpAgent::output: hf->qs() = 1
+            }
+            if seq == 0 {
+                qs = self.qs_request(now);
+            }
+        }
+        let mut pkt = Packet {
             id: 0,
             flow: self.flow,
             kind: PacketKind::TcpData,
@@ -844,7 +867,11 @@ impl TcpSender {
             nth: c.packets_sent as u32,
             rwnd: 0,
             ecn: ecn_bits,
-        });
+        };
+        if qs.is_some() {
+            pkt.set_quick_start(qs);
+        }
+        out.push(pkt);
     }
 
     /// ns-2.35's `max_connects_` (`TcpAgent::output`): one more SYN (`syn_connects_`); past
@@ -987,6 +1014,9 @@ impl TcpSender {
         c: &mut FlowCounters,
     ) {
         let ack = pkt.ack;
+        if self.quick_start.is_some() {
+            self.qs_on_ack(now, pkt);
+        }
         self.ts_echo = pkt.ts_echo;
         self.clock = now;
         self.skip_growth = false;

@@ -149,6 +149,11 @@ pub struct TcpSink {
     prior_rcv: u64,
     /// Linux's ACK timing (`adaptive_ack_delay`, `sack_compression`); None: the fixed delay.
     linux: Option<Box<LinuxAcks>>,
+    /// The Quick-Start request segment 0 carried, packed (`QsOption::pack`; 0: none), to
+    /// echo in its ACK (RFC 4782 section 4.2; ns-2.35's `TcpSink::ack`: flag, rate and the
+    /// TTL difference of a request on segment 0; `net/quick_start.rs`). (Read only for
+    /// segment 0: out of the hot lines.)
+    qs_echo: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -242,6 +247,7 @@ impl TcpSink {
             deadline: None,
             ece: false,
             ect_syn_ack: false,
+            qs_echo: 0,
             dctcp_echo: cfg.ecn_per_segment,
             ns3_dctcp_ack: cfg.ecn_per_segment && cfg.ns3_dctcp_ack,
             prior_rcv: u64::MAX,
@@ -426,7 +432,7 @@ impl TcpSink {
             window = fc.advertise(now);
             fc.update_at = fc.update_due(now);
         }
-        out.push(Packet {
+        let mut ackp = Packet {
             id: 0,
             flow: self.flow,
             kind: PacketKind::TcpAck,
@@ -453,7 +459,12 @@ impl TcpSink {
                 } else {
                     0
                 },
-        });
+        };
+        if seq == 0 && self.qs_echo != 0 {
+            let echo = crate::net::quick_start::QsOption::unpack(std::mem::take(&mut self.qs_echo));
+            ackp.set_quick_start(Some(echo));
+        }
+        out.push(ackp);
     }
 
     /// ns-2.35's TCPSink `ecn_syn_` (RFC 5562 as `TcpSink::ack` has it): the ACK of segment
@@ -561,6 +572,9 @@ impl TcpSink {
             }
         }
         let seq = pkt.seq;
+        if pkt.ecn & ecn::QS != 0 && seq == 0 {
+            self.qs_echo = pkt.quick_start().map_or(0, |o| o.pack());
+        }
         let rcv_before = self.rcv_nxt;
         if let Some(fc) = self.fc.as_mut() {
             let new = seq >= self.rcv_nxt

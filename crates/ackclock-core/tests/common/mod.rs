@@ -298,6 +298,7 @@ pub fn build(net: &Net) -> Scenario {
         links,
         flows,
         traces: Vec::new(),
+        quick_start: None,
     }
 }
 

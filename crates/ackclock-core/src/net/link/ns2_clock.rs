@@ -230,9 +230,17 @@ impl Link {
     }
 
     /// ns-2.35's `QueueMonitor::out` (queue-monitor.cc) counts a departing packet in
-    /// `pmarks_` when it carries both CE and ECT: here for the link and the packet's flow.
+    /// `pmarks_` when it carries both CE and ECT: here for the link and the packet's flow;
+    /// and in `qs_pkts_` and `qs_bytes_` one sent at a Quick-Start rate (`hdr_flags::qs_`),
+    /// here for the flow.
     #[inline]
     pub(super) fn count_ce_departure(&mut self, p: &Packet, flow: usize) {
+        if p.ecn & ecn::QS_WINDOW != 0 {
+            if let Some(m) = self.flow_monitor.as_mut() {
+                m[flow].departed_qs_packets += 1;
+                m[flow].departed_qs_bytes += p.size as u64;
+            }
+        }
         if p.ecn & (ecn::CE | ecn::ECT) != ecn::CE | ecn::ECT {
             return;
         }
@@ -278,6 +286,12 @@ impl Link {
         } else {
             (now, now2)
         };
+        if !waits {
+            if let Some(u) = self.qs.as_deref_mut() {
+                // Queue::recv on an idle line (the busy period before ended at ns2.busy).
+                u.on_start(now2, ns2.busy);
+            }
+        }
         ns2.busy = start2 + txt;
         let arrival2 = start2 + (txt + ns2.delay);
         // The engine's clock follows ns-2's doubles to the picosecond (`sched::ns2_ps`): its

@@ -53,6 +53,15 @@ impl TcpSender {
     /// Draws the delayed-send jitter from `rng` from now on (ns-2's default generator in an
     /// ns-2 script's run); no effect without `send_overhead`.
     pub fn use_overhead_random(&mut self, rng: Uniform) {
+        if self.quick_start.is_some() {
+            // A Quick-Start request's draw (`Random::integer(256)`) is from the same one.
+            let rates = self
+                .quick_start
+                .as_deref()
+                .map(|q| q.rates)
+                .unwrap_or_default();
+            self.use_quick_start(rates, Some(rng.clone()));
+        }
         if let Some(o) = self.overhead.as_deref_mut() {
             o.rng = rng;
         }
@@ -61,6 +70,9 @@ impl TcpSender {
     /// The delay of the delayed-send timer now running (its deadline is the pace deadline),
     /// seconds as ns-2 drew it.
     pub fn delsnd_delay(&self) -> Option<f64> {
+        if let Some(d) = self.quick_start.as_deref().and_then(|q| q.pending) {
+            return Some(d); // Quick-Start's pacing (`sender/quick_start.rs`)
+        }
         self.overhead.as_deref().and_then(|o| o.pending)
     }
 
@@ -167,11 +179,17 @@ impl TcpSender {
                     sb.mark_retransmitted(seq);
                     self.emit(seq, now, out, c);
                     self.nxt = self.nxt.max(seq + 1);
+                    if self.quick_start.is_some() && self.qs_pace(now, 0) {
+                        return; // Sack1TcpAgent::send_much with qs_approved_
+                    }
                 }
                 Some(_) => break,
                 None if self.nxt < self.app_limit => {
                     self.emit(self.nxt, now, out, c);
                     self.nxt += 1;
+                    if self.quick_start.is_some() && self.qs_pace(now, 0) {
+                        return;
+                    }
                 }
                 None => break,
             }

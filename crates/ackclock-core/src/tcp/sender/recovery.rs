@@ -321,7 +321,11 @@ impl TcpSender {
                 // it to initial_window(): a traced cwnd_ shows both.
                 self.cwnd_step = Some(self.w.cwnd + 1.0);
             }
-            self.w.cwnd = self.window_init;
+            self.w.cwnd = if self.quick_start.is_some() {
+                self.qs_initial_window() // TcpAgent::initial_window: qs_cwnd_
+            } else {
+                self.window_init
+            };
             if let Some((window, cut)) = self.syn_window.take() {
                 // FullTcpAgent::recv in SYN_RECEIVED with `ecn_syn_` (tcp/full.rs).
                 self.w.cwnd = window;
@@ -331,6 +335,13 @@ impl TcpSender {
             }
         } else if grow && !fast_path {
             self.open_cwnd(now, acked, rtt);
+            if prev_una == 0 && self.delay_growth && self.quick_start.is_some() {
+                // TcpAgent::recv's `last_ack_ == 0 && delay_growth_` without syn_: the ACK of
+                // segment 0 sets cwnd_ to initial_window(), the approved Quick-Start window.
+                if let Some(w) = self.qs_approved_window() {
+                    self.w.cwnd = w;
+                }
+            }
         }
         if !partial_capped {
             if let Some(burst) = self.recovery_burst.take() {
@@ -352,6 +363,9 @@ impl TcpSender {
             // TcpAgent::recv_newack_helper with QOption_: all the application gave is
             // acknowledged (`curseq_ == highest_ack_ + 1`), cancel_rtx_timer().
             self.rto_deadline = None;
+        }
+        if self.quick_start.is_some() && !newreno_partial {
+            self.qs_on_newack(); // TcpAgent::recv_newack_helper
         }
         if self.frto.state != 0 && !newreno_partial {
             // The end of TcpAgent::recv_newack_helper (not NewReno's partial ACKs).
@@ -477,6 +491,14 @@ impl TcpSender {
                 self.dupwnd = self.dupack_threshold as f64;
                 self.send_much(now, out, c);
             }
+            return;
+        }
+        if !self.full_tcp
+            && self.quick_start.is_some()
+            && self.qs_loss_applies()
+            && matches!(self.recovery, Recovery::Tahoe | Recovery::NewReno)
+        {
+            self.qs_loss_dupack(now, out, c);
             return;
         }
         let (before, ssthresh_before) = (self.traced_cwnd(), self.w.ssthresh);
@@ -666,6 +688,9 @@ impl TcpSender {
         if !self.full_tcp {
             // TcpAgent::timeout traces TIMEOUT before anything changes.
             self.event(AgentEventKind::Timeout);
+        }
+        if self.quick_start.is_some() {
+            self.qs_on_timeout();
         }
         if self.recovery == Recovery::Sack
             && self.rtt.is_ns2()

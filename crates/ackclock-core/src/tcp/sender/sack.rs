@@ -144,6 +144,23 @@ impl TcpSender {
             sb.mark_retransmitted(self.una);
             self.emit(self.una, now, out, c);
             self.arm_timer(now);
+        } else if self.dupacks == thresh
+            && self.may_fast_retransmit()
+            && self.quick_start.is_some()
+            && self.prr.is_none()
+            && self.qs_loss_applies()
+        {
+            // Sack1TcpAgent::dupack_action with lossQuickStart: recovery as below (recover_,
+            // pipe_, fastrecov_, the segment marked), but from windowInit_, ssthresh_ kept.
+            self.recover = Some(self.maxseq);
+            self.pipe = (self.maxseq - self.una) as i64 - thresh as i64;
+            self.in_recovery = true;
+            self.first_partial = true;
+            self.timed = None;
+            c.fast_retransmits += 1;
+            sb.mark_retransmitted(self.una);
+            self.qs_loss(now, out, c);
+            self.arm_timer(now);
         } else if self.dupacks == thresh && self.may_fast_retransmit() {
             // Sack1TcpAgent::dupack_action traces FAST_RECOVERY before its slowdown.
             let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);

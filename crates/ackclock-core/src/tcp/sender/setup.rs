@@ -347,6 +347,9 @@ impl TcpSender {
             ns2_vegas,
             ns2_linux,
             fack: (recovery == Recovery::Fack).then(fack::Fack::new),
+            quick_start: cfg
+                .quick_start
+                .map(|p| Box::new(super::quick_start::QuickStart::new(p))),
             overhead: (cfg.send_overhead > SimDuration::ZERO).then(|| {
                 Box::new(overhead::Overhead::new(
                     cfg.send_overhead.as_secs_f64(),

@@ -921,6 +921,7 @@ mod events;
 mod frto;
 mod qoption;
 mod reset;
+mod quick_start;
 mod sack1;
 mod sack_full;
 
