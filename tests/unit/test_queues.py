@@ -208,5 +208,6 @@ def test_the_binding_exports_every_counter() -> None:
                                             "early_dropped", "area", "backlog")
               for unit in ("packets", "bytes")}
     assert per_flow.keys() == counts | {"area_packets_ps", "area_bytes_ps", "first_arrival_ps",
-                                        "data", "departed_ce_packets"}
+                                        "data", "departed_ce_packets", "departed_qs_packets",
+                                        "departed_qs_bytes", "dropped_qs_packets"}
     assert per_flow["arrived_packets"] > 0 and per_flow["data"] is True
