@@ -128,21 +128,29 @@ class ErrorModule(ErrorModel):
     def loss_for(self, fids: dict[int, list[str]],
                  two_way: set[str] | frozenset[str] = frozenset(),
                  initiator_side: set[str] | frozenset[str] = frozenset()
-                 ) -> dict[str, object] | None:
-        """The engine's loss model for this module (``fids``: flow id -> the flows' names;
-        ``two_way``: the names of FullTcp connections; ``initiator_side``: those whose
-        initiator's packets cross the module's link)."""
+                 ) -> list[dict[str, object]]:
+        """The engine's loss models for this module, one per flow id a model is bound to and
+        a flow carries (``fids``: flow id -> the flows' names; ``two_way``: the names of
+        FullTcp connections; ``initiator_side``: those whose initiator's packets cross the
+        module's link). `ErrorModule::recv` hands each packet to its flow id's model alone,
+        so one per flow id, each counting its own flow's packets, met one after the other,
+        take what the module takes."""
         if self.default_model is not None:
             raise Ns2Error(unsupported("an ErrorModule default model"), self.created_at)
         # A model bound to a flow id no flow carries never sees a packet.
         active = {fid: m for fid, m in self.bound.items()
                   if fids.get(fid) and not (isinstance(m, ListErrorModel) and not m.drops)}
-        if not active:
-            return None
-        if len(active) > 1:
+        if len(active) > 1 and any(f in two_way for fid in active for f in fids[fid]):
             raise Ns2Error(unsupported("loss models bound to several flow ids of one"
-                                       " ErrorModule"), self.created_at)
-        fid, model = next(iter(active.items()))
+                                       " ErrorModule, one of them a FullTcp connection's"),
+                           self.created_at)
+        return [self._loss_for_one(fid, model, fids, two_way, initiator_side)
+                for fid, model in active.items()]
+
+    def _loss_for_one(self, fid: int, model: ErrorModel, fids: dict[int, list[str]],
+                      two_way: set[str] | frozenset[str],
+                      initiator_side: set[str] | frozenset[str]) -> dict[str, object]:
+        """The engine's loss model of `model`, bound to flow id `fid`."""
         if isinstance(model, ListErrorModel):
             packets = [n + 1 for n in model.drops]
         elif (isinstance(model, PeriodicErrorModel) and model.unit == "pkt"
