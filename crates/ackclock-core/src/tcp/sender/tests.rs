@@ -920,8 +920,8 @@ mod ecn;
 mod events;
 mod frto;
 mod qoption;
-mod reset;
 mod quick_start;
+mod reset;
 mod sack1;
 mod sack_full;
 
