@@ -124,20 +124,20 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             for em in chain:
                 models = em.loss_for(fids, two_way, _initiator_side(sim, sim.links[i], flows))
                 # A module no flow's packets reach: as if absent.
-                for d in models:
-                    if "delay" in d and not sim.links[i].loss_at_entry:
+                for table in models:
+                    if "delay" in table and not sim.links[i].loss_at_entry:
                         raise Ns2Error(unsupported("a loss model delaying the packets it"
                                                    " takes (delay_pkt_) after the link"
                                                    " ($ns link-lossmodel)"),
                                        sim.links[i].loss_where)
                     if (len(chain) > 1 or len(models) > 1) \
-                            and (d["flow"] in two_way or em.retargeted):
+                            and (table["flow"] in two_way or em.retargeted):
                         raise Ns2Error(unsupported("a FullTcp connection's or a retargeted"
                                                    " module among several loss models on"
                                                    f" link {sim.links[i].name}"),
                                        em.created_at)
-                    _on_acks_path(sim, sim.links[i], d, flows)
-                    stages.append(loss_from_table(str(d["kind"]), d))
+                    _on_acks_path(sim, sim.links[i], table, flows)
+                    stages.append(loss_from_table(str(table["kind"]), table))
             if stages:
                 # The first met numbers the flow's packets as the engine's drop_list does;
                 # those behind it count what reaches them (ListErrorModel::corrupt's cnt_).
