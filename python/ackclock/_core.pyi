@@ -86,6 +86,9 @@ class Simulation:
     def ns2_set_queue_limit(self, link: int, limit: int | None, shrink: bool) -> None:
         """Link direction ``link``'s DropTail queue takes ``limit_`` now; with ``shrink``
         (ns-2's ``shrink-queue``) what waits beyond it is dropped from the tail."""
+    def cbq_newallot(self, link: int, cls: int, bw: float) -> None:
+        """Class ``cls`` (its index in the tree) of link direction ``link``'s cbq queue takes
+        the allotment ``bw`` now (ns-2's ``$class newallot``)."""
     def ns2_set_link_params(self, link: int, bw: float, delay_ps: int) -> None:
         """Link direction ``link`` takes rate ``bw`` (bit/s) and delay ``delay_ps`` now, for
         the packets that start from now on (ns-2's ``$ns bandwidth`` / ``$ns delay``)."""

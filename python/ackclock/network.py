@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +79,7 @@ class Network:
         device_limit: int | None = None,
         bql: bool | None = None,
         bql_hold_time: str | float | None = None,
+        classes: Sequence[Mapping[str, Any]] | None = None,
         **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
@@ -98,7 +99,8 @@ class Network:
         queue of that many packets below a discipline that holds its packets (ns-3's
         traffic-control layer: the discipline is the root queue disc, feeding the device while
         its queue has room), ``bql=True`` byte queue limits on it, ``bql_hold_time`` their hold
-        time (default 1 s; docs/models/traffic-control.md). ``monitor_flows=True`` keeps
+        time (default 1 s; docs/models/traffic-control.md). ``classes`` is a ``cbq`` queue's
+        class tree, one mapping per class (docs/models/cbq.md). ``monitor_flows=True`` keeps
         per-flow queue counters on both directions (``Results.queue_flows``, like ns-2's
         ``makeflowmon Fid``)."""
         path = f"link[{len(self._links)}]"
@@ -110,7 +112,8 @@ class Network:
             queue=QueueConfig(kind=queue, limit=queue_limit, limit_bytes=queue_limit_bytes,
                               ns2=ns2_queue, ecn=ecn, params=dict(queue_params),
                               device_limit=device_limit, bql=bql,
-                              bql_hold_time=bql_hold_time),
+                              bql_hold_time=bql_hold_time,
+                              classes=[dict(c) for c in classes or ()]),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
             reverse_loss=(None if reverse_loss is None

@@ -135,6 +135,9 @@ class QueueConfig:
     bql_hold_time: Time | None = None
     # The discipline's own keys (queues.SPECS), as given: { max_thresh = 20 }.
     params: dict[str, Any] = field(default_factory=dict)
+    # A cbq queue's class tree (docs/models/cbq.md): one table per class, in the order the
+    # scheduler's round robin follows.
+    classes: list[dict[str, Any]] = field(default_factory=list)
 
 
 # A loss model on one direction of a link: one class per `kind` with only its own keys
@@ -797,6 +800,8 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
     cached = done.get(id(q))
     if cached is not None:
         return cached
+    if q.classes:  # a class tree: built for its link alone
+        return _queue(q, path, profile)
     try:
         key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes),
                q.limit_bytes, q.ns2, q.ecn, type(q.device_limit), q.device_limit,
@@ -872,10 +877,57 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     doc: dict[str, Any] = {"kind": kind, "limit_packets": limit, "limit_bytes": limit_bytes,
                            "ns2": ns2, "ecn": ecn}
     doc.update(queues.resolve_params(kind, q.params, profile.name, path))
+    if kind == "cbq" or q.classes:
+        doc["classes"] = _cbq_classes(q.classes, kind, f"{path}.classes")
     device = _device(q, kind, path)
     if device is not None:
         doc["device"] = device
     return doc
+
+
+_CBQ_CLASS_KEYS = ("name", "parent", "allot", "borrow", "maxidle", "priority", "level",
+                   "extradelay", "limit", "flows")
+
+
+def _cbq_classes(classes: Any, kind: str, path: str) -> list[dict[str, Any]]:
+    """A cbq queue's ``classes`` as the engine takes them (crates/ackclock-core/src/queue/
+    cbq.rs checks the tree itself): maxidle and extradelay, times, in seconds (``maxidle_s``,
+    ``extradelay_s``; a number is seconds, kept exactly as ns-2's doubles)."""
+    if kind != "cbq":
+        raise ScenarioError("a class tree is for a cbq queue", path=path)
+    if not isinstance(classes, (list, tuple)) or not classes:
+        raise ScenarioError("a cbq queue needs its class tree: a list of tables like"
+                            ' { name = "root", allot = 1.0 }', path=path)
+    out = []
+    for i, c in enumerate(classes):
+        at = f"{path}[{i}]"
+        if not isinstance(c, Mapping):
+            raise ScenarioError(f"expected a table, got {quote(c)}", path=at)
+        for k in c:
+            if k not in _CBQ_CLASS_KEYS:
+                raise ScenarioError(f"unknown key (a class has: {', '.join(_CBQ_CLASS_KEYS)})",
+                                    path=f"{at}.{k}")
+        d: dict[str, Any] = {}
+        for k, v in c.items():
+            if k in ("maxidle", "extradelay"):
+                if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+                    raise ScenarioError(f"expected a time, got {quote(v)}", path=f"{at}.{k}")
+                d[f"{k}_s"] = (float(v) if not isinstance(v, str)
+                               else parse_time(v, f"{at}.{k}") / 1e12)
+            elif k == "flows":
+                if isinstance(v, str) or not isinstance(v, (list, tuple)) or not all(
+                        isinstance(x, str) for x in v):
+                    raise ScenarioError(f"expected a list of flow names, got {quote(v)}",
+                                        path=f"{at}.{k}")
+                d[k] = list(v)
+            else:
+                d[k] = v
+        # The engine's defaults, written out (it decides none itself).
+        d.setdefault("borrow", True)
+        d.setdefault("priority", 0)
+        d.setdefault("extradelay_s", 0.0)
+        out.append(d)
+    return out
 
 
 def _device(q: QueueConfig, kind: str, path: str) -> dict[str, Any] | None:

@@ -349,6 +349,9 @@ QUEUE_COMMON: Mapping[str, Key] = {
     "bql": Key("bool", "byte queue limits on the device queue; default false"),
     "bql_hold_time": Key("time", "how long byte queue limits wait before lowering the limit"
                          " (ns-3's DynamicQueueLimits HoldTime); default 1 s"),
+    "classes": Key("class_tree", "cbq only: its class tree, a table per class (name, parent,"
+                   " allot, borrow, maxidle, priority, level, extradelay, limit, flows;"
+                   " docs/models/cbq.md)"),
 }
 
 TRACE: Mapping[str, Key] = {
@@ -475,6 +478,16 @@ _TYPES: Mapping[str, dict[str, Any]] = {
     "count1": {"type": "integer", "minimum": 1},
     "integer": {"type": "integer"},
     "number": {"type": "number"},
+    "class_tree": {"type": "array", "minItems": 1, "items": {
+        "type": "object", "required": ["name", "allot"], "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string"}, "parent": {"type": "string"},
+            "allot": {"type": "number", "minimum": 0, "maximum": 1},
+            "borrow": {"type": "boolean"}, "maxidle": _NUMBER_OR_TEXT,
+            "priority": {"type": "integer", "minimum": 0, "maximum": 9},
+            "level": {"type": "integer", "minimum": 1, "maximum": 32},
+            "extradelay": _NUMBER_OR_TEXT, "limit": {"type": "integer", "minimum": 1},
+            "flows": {"type": "array", "items": {"type": "string"}}}}},
     "counts": {"type": "array", "items": {"type": "integer", "minimum": 1}},
     "time": _NUMBER_OR_TEXT,
     "rate": _NUMBER_OR_TEXT,

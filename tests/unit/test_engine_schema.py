@@ -63,7 +63,11 @@ def _documents() -> Iterator[tuple[str, dict[str, Any]]]:
         kind = entry["name"]
         net = ac.Network(f"queue-{kind}", profile="linux")
         net.nodes("a", "b")
-        params = {"token_rate": 2e6, "burst": 5000} if kind == "tbf" else {}
+        params: dict[str, Any] = {"token_rate": 2e6, "burst": 5000} if kind == "tbf" else {}
+        if kind == "cbq":
+            params = {"classes": [{"name": "root", "allot": 1.0},
+                                  {"name": "leaf", "parent": "root", "allot": 1.0, "limit": 20,
+                                   "flows": ["one"]}]}
         net.link("a", "b", rate="10Mb/s", delay="1ms", queue=kind, **params)
         net.tcp("one", "a", "b")
         yield f"queue {kind}", ac.resolve(net.scenario("1s"))
@@ -103,7 +107,7 @@ def test_what_the_engine_refuses_at_reading_the_schema_refuses() -> None:
         at[path[-1]] = value
         return doc
 
-    for path, value in ((["links", 0, "queue", "kind"], "cbq"),
+    for path, value in ((["links", 0, "queue", "kind"], "wfq"),
                         (["links", 0, "queue", "limt"], 3),
                         (["links", 0, "loss"], {"kind": "bursty", "p": 0.1}),
                         (["flows", 0, "tcp", "windw"], 3),

@@ -447,6 +447,11 @@ counters! {
         departed_qs_packets: u64 => sum,
         departed_qs_bytes: u64 => sum,
         dropped_qs_packets: u64 => sum,
+        /// On a link whose discipline holds its packets: the departed packets' time from
+        /// their arrival at the link to their departure (ps), summed, and their number (ns-2's
+        /// delay samples of a flow monitor's flows, `QueueMonitor::out`); 0 on other links.
+        waited_ps: u128 => sum,
+        waited_packets: u64 => sum,
         area_packets: u128 => sum,
         area_bytes: u128 => sum,
         backlog_packets: u64 => level,

@@ -14,7 +14,8 @@ mod tcp;
 mod validate;
 
 pub use queue::{
-    CoDelConfig, DeviceConfig, Discipline, PieConfig, QueueConfig, QueueDocument, RedConfig,
+    CbqClassConfig, CoDelConfig, DeviceConfig, Discipline, PieConfig, QueueConfig, QueueDocument,
+    RedConfig,
 };
 pub use tcp::{TcpConfig, TcpDocument};
 

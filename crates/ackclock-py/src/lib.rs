@@ -293,6 +293,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Class `class` (its index in the tree) of link direction `link`'s cbq queue takes the
+    /// allotment `bw` now (ns-2's `$class newallot`).
+    fn cbq_newallot(&mut self, link: usize, cls: usize, bw: f64) -> PyResult<()> {
+        self.sim
+            .cbq_newallot(link, cls, bw)
+            .map_err(PyValueError::new_err)
+    }
+
     /// An ns-2 Delayer on link direction `link` blocks its line now (`blocked`) or lets
     /// the waiting packets go.
     fn ns2_block_link(&mut self, link: usize, blocked: bool) -> PyResult<()> {
@@ -565,6 +573,7 @@ impl Simulation {
             };
             let d = queue_dict!(py, q);
             d.set_item("first_arrival_ps", first)?;
+            d.set_item("waited_ps", q.waited_ps as f64)?;
             d.set_item("data", self.sim.flow_crosses(f, link))?;
             out.set_item(f, d)?;
         }

@@ -26,12 +26,13 @@ from .agents import (
     UdpAgent,
     unsupported_app,
 )
+from .cbq import CbqClass
 from .delayer import Delayer
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
 from .interrupt import CtrlC
-from .monitors import FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
+from .monitors import DelaySamples, FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
 from .telnet import Telnet
@@ -51,6 +52,7 @@ FACTORIES: dict[str, Factory] = {
     "DelayLink": DelayLink,
     "Delayer": Delayer,
     "Queue": Queue,
+    "CBQClass": CbqClass,
     "ErrorModel": ErrorModel,
     "ErrorModel/List": ListErrorModel,
     "ErrorModel/Periodic": PeriodicErrorModel,
@@ -62,6 +64,7 @@ FACTORIES: dict[str, Factory] = {
     "Integrator": Integrator,
     "QueueMonitor/ED/Flowmon": FlowMonitor,
     "QueueMonitor/ED/Flow": FlowStats,
+    "Samples": DelaySamples,
     "Classifier/Hash/Fid": FidClassifier,
     "Agent/TCP": TcpAgent,
     "Agent/TCP/FullTcp": FullTcpAgent,

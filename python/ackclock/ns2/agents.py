@@ -1715,8 +1715,10 @@ class Application(TclObject):
     def _control(self, start: bool) -> None:
         if self.agent is None:
             raise TclError(f"{self.handle}: no agent attached")
-        if start and self.stopped:
-            raise Ns2Error(unsupported("restarting an application after stop"))
+        if start and self.stopped and not isinstance(self, Cbr):
+            # A CBR starts again as ns-2's CBR_Traffic::start does (the engine's
+            # UdpSource::restart); the others' restart state is not modelled.
+            raise Ns2Error(unsupported("restarting an application after stop (a CBR's is)"))
         if start == self.running or (not start and self.stopped):
             return  # ns-2: a second start (or stop) changes nothing
         self.running = start

@@ -147,6 +147,19 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         d = _bare_list_loss(sim, sim.links[i], model, flows)
         if d is not None:
             links[i].loss = loss_from_table("drop_list", d)
+    if any(lk.queue.kind == "cbq" for lk in sim.links):
+        # CBQ links bind classes to flow ids (`$cbqlink bind`): each flow id's flows.
+        from .cbq import classes
+
+        of_fid: dict[int, list[str]] = {}
+        for agent in sim.agents:
+            if isinstance(agent, (TcpAgent, UdpAgent, TfrcAgent)) and agent.flow is not None:
+                names = of_fid.setdefault(_fid(agent), [])
+                if flows[agent.flow].name not in names:
+                    names.append(flows[agent.flow].name)
+        for i, lk in enumerate(sim.links):
+            if lk.queue.kind == "cbq":
+                links[i].queue.classes = classes(lk, of_fid)
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
                                   max_packets=2**63, ties="ns2"),

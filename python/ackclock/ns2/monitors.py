@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import Location, Ns2Error, unsupported
-from .objects import TclObject
+from .objects import TclError, TclObject
 from .values import fmt_double, int_arg, to_bool, to_float, to_int
 
 if TYPE_CHECKING:
@@ -400,6 +400,7 @@ class FlowStats(QueueMonitor):
         super().__init__(ctx, cls, handle, where, args)
         self.monitor: FlowMonitor | None = None
         self.fid = 0
+        self.samples: DelaySamples | None = None
 
     def counters(self) -> dict[str, float] | None:
         if self.monitor is None:
@@ -417,6 +418,54 @@ class FlowStats(QueueMonitor):
             c = self.counters()
             return None if c is None else str(c[var.rstrip("_")])
         return super().live_var(var)
+
+    def cmd_get_delay_samples(self) -> str:
+        """``$flow get-delay-samples``: the flow's ``Samples`` of the time its packets spent
+        on the link from arrival to departure (ns-2.35's makeflowmon gives each flow one,
+        tcl/lib/ns-lib.tcl; ``QueueMonitor::out`` adds a point per departure). Kept by the
+        engine on links whose discipline holds its packets (CBQ, DRR, SFQ, ...)."""
+        from ..queues import holds
+
+        link = self.monitor.link if self.monitor is not None else None
+        if link is None or not holds(link.queue.kind):
+            raise Ns2Error(unsupported("a flow's delay samples on a link whose queue does not"
+                                       " hold its packets (only CBQ, DRR, SFQ and the like)"))
+        if self.samples is None:
+            obj = self.ctx.new_object("Samples", [])
+            assert isinstance(obj, DelaySamples)
+            obj.flow = self
+            self.samples = obj
+        return self.samples.handle
+
+
+class DelaySamples(TclObject):
+    """A flow's delay ``Samples`` (tools/integrator.cc): ``mean`` (C's %g of the sum over
+    the count; an error with no point), ``cnt``, ``reset``."""
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        self.flow: FlowStats | None = None
+        self.offset = (0.0, 0)
+
+    def _now(self) -> tuple[float, int]:
+        c = self.flow.counters() if self.flow is not None else None
+        if c is None:
+            return self.offset
+        return (float(c.get("waited_ps", 0.0)) - self.offset[0],
+                int(c.get("waited_packets", 0)) - self.offset[1])
+
+    def cmd_mean(self) -> str:
+        total, n = self._now()
+        if n <= 0:
+            raise TclError("tried to take mean with no sample points")
+        return f"{total / 1e12 / n:g}"
+
+    def cmd_cnt(self) -> str:
+        return str(self._now()[1])
+
+    def cmd_reset(self) -> None:
+        total, n = self._now()
+        self.offset = (self.offset[0] + total, self.offset[1] + n)
 
 
 class FidClassifier(TclObject):

@@ -19,6 +19,7 @@ from .values import (
 
 if TYPE_CHECKING:
     from .agents import Agent
+    from .cbq import CbqClass
     from .delayer import Delayer
     from .interp import Context
     from .simulator import Simulator
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
                "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi", "REM": "rem",
-               "Vq": "vq"}
+               "Vq": "vq", "CBQ": "cbq", "CBQ/WRR": "cbq"}
 # (ns-2.35 has DropTail, RED, SFQ, DRR, PI, REM and Vq; CoDel, PIE and FQ_CoDel follow later ns-2
 # versions' names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n`
 # sets it, the Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes
@@ -134,6 +135,24 @@ class Queue(TclObject):
         # RED's early drops go to their own target (attach-fmon's edrop argument: ns-2's
         # `early-drop-target`), where a flow monitor counts them apart.
         self.early_drop_target = False
+        # CBQ's link-sharing algorithm (`$cbq algorithm`; CBQLink's init sets Queue/CBQ's
+        # algorithm_, 0: ancestor-only).
+        self.cbq_algorithm = 0
+        if self.kind == "cbq":
+            from .cbq import algorithm
+
+            self.cbq_algorithm = algorithm(self.vars.get("algorithm_", "0"))
+
+    def cmd_algorithm(self, arg: str) -> None:
+        """``$cbq algorithm name`` (``CBQueue::algorithm``)."""
+        from .cbq import algorithm
+
+        if self.kind != "cbq":
+            raise TclError(f"{self.cls}: algorithm is a command of Queue/CBQ")
+        sim = self.ctx.simulator
+        if sim is not None and sim.started:
+            raise Ns2Error(unsupported("changing CBQ's link-sharing algorithm during the run"))
+        self.cbq_algorithm = algorithm(arg)
 
     def live_var(self, var: str) -> str | None:
         return None
@@ -307,6 +326,10 @@ class Queue(TclObject):
         """The discipline's own parameters the script set (ackclock.queues names them)."""
         from ..queues import SPECS
 
+        if self.kind == "cbq":
+            from .cbq import queue_params
+
+            return queue_params(self)
         spec = SPECS.get(self.kind, {})
         by_alias = {a: p for name, p in spec.items() for a in (name, *p.aliases)}
         out: dict[str, object] = {}
@@ -460,6 +483,9 @@ class SimplexLink:
     qtrace: str = "0"
     sample_interval: str = "0.1"
     last_sample: str = "0"
+    # A CBQ link's classes in the order inserted, and the class of each flow id bound (cbq.py).
+    cbq_classes: list[CbqClass] = field(default_factory=list)
+    cbq_binds: dict[int, CbqClass] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -509,6 +535,15 @@ class Link(TclObject):
 
     def cmd_queue(self) -> str:
         return self._l().queue.handle
+
+    def live_var(self, var: str) -> str | None:
+        """The SimpleLink's instance variables ``link_`` (its DelayLink) and ``queue_``
+        (ns-link.tcl's ``SimpleLink instproc init``)."""
+        if self.link is not None and var == "link_":
+            return self.cmd_link()
+        if self.link is not None and var == "queue_":
+            return self.cmd_queue()
+        return super().live_var(var)
 
     def cmd_bw(self) -> str:
         return fmt_double(self._l().rate_bps)  # ns-2 prints its bound double: 2000000
@@ -593,6 +628,18 @@ class Link(TclObject):
     def cmd_up_(self) -> str:
         return "up" if self._l().is_up else "down"
 
+    def cmd_insert(self, cls: str, qmon: str = "") -> None:
+        """``$cbqlink insert $class`` (``CBQLink instproc insert``, cbq.py)."""
+        from .cbq import link_insert
+
+        link_insert(self._l(), self.ctx, cls, qmon)
+
+    def cmd_bind(self, cls: str, first: str, last: str = "") -> None:
+        """``$cbqlink bind $class fid ?fidend?`` (``CBQLink instproc bind``, cbq.py)."""
+        from .cbq import link_bind
+
+        link_bind(self._l(), self.ctx, cls, first, last)
+
     def cmd_errormodule(self, em: str = "") -> str:
         if not em:
             loss = self._l().loss
@@ -640,7 +687,7 @@ class DelayLink(TclObject):
 
 
 # Queue disciplines of ns-2.35 that ackclock does not have (yet).
-NS2_QUEUES = ("FQ", "CBQ", "RED/RIO", "RED/PD", "GK", "SRR",
+NS2_QUEUES = ("FQ", "RED/RIO", "RED/PD", "GK", "SRR",
               "dsRED", "XCP", "DropTail/PriQueue", "RedPDQueue", "JoBS", "Marker", "Demarker")
 
 

@@ -346,6 +346,14 @@ impl Link {
 
     /// Packets waiting for the line at the last `advance`: in the discipline, and in the
     /// device queue below it if any.
+    /// The link's CBQ, if its discipline is one (`$class newallot` during the run).
+    pub fn cbq_mut(&mut self) -> Option<&mut crate::queue::Cbq> {
+        match &mut self.queue {
+            AnyQueue::Cbq(q) => Some(q),
+            _ => None,
+        }
+    }
+
     pub fn backlog(&self) -> Backlog {
         if self.holds() {
             self.held_backlog()

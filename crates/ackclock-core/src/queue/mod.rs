@@ -31,6 +31,10 @@ use std::collections::BTreeMap;
 
 /// Byte queue limits, for the device queue below a discipline (`net::device`).
 pub mod bql;
+/// A CBQ class's estimator (`cbq`).
+pub mod cbq_class;
+/// CBQ's weighted round robin (`cbq`).
+pub mod cbq_wrr;
 /// The new/old lists of FQ-CoDel and FQ-PIE (RFC 8290's deficit round robin).
 pub mod fq_lists;
 
@@ -205,6 +209,8 @@ pub struct QueueSetup {
     pub rng: RandomStream,
     /// Each flow's priority (0..15, by flow index), for disciplines that classify by it.
     pub flow_priority: std::sync::Arc<[u8]>,
+    /// A `cbq` queue's class tree with its flows bound (`cbq::CbqTree`).
+    pub cbq: Option<std::sync::Arc<cbq::CbqTree>>,
 }
 
 impl QueueSetup {
@@ -519,6 +525,7 @@ disciplines! {
     pi::Pi [boxed],
     rem::Rem [boxed],
     vq::Vq [boxed],
+    cbq::Cbq [boxed],
 }
 
 impl Default for QueueKind {
@@ -635,6 +642,7 @@ mod registry_tests {
             delay: SimDuration::from_millis(10),
             rng: RandomStream::named(1, "test"),
             flow_priority: vec![].into(),
+            cbq: None,
         }
     }
 
@@ -709,10 +717,10 @@ mod registry_tests {
             "ecn: a droptail queue never marks"
         );
         assert!(droptail.check(None, Some(1000), false, &none).is_ok());
-        let unknown: Result<QueueKind, _> = serde_json::from_str("\"cbq\"");
+        let unknown: Result<QueueKind, _> = serde_json::from_str("\"wfq\"");
         assert!(unknown
             .unwrap_err()
             .to_string()
-            .starts_with("unknown queue kind \"cbq\"; expected one of droptail, red,"));
+            .starts_with("unknown queue kind \"wfq\"; expected one of droptail, red,"));
     }
 }

@@ -110,6 +110,52 @@ pub struct QueueDocument {
     /// `params` are its constructor's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom: Option<String>,
+    /// A `cbq` queue's class tree (`queue::cbq`), in the order the classes were inserted
+    /// (ns-2's `$cbqlink insert`): the scheduler's round-robin order follows it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<CbqClassConfig>,
+}
+
+/// One class of a `cbq` queue (Floyd and Jacobson 1995; ns-2.35's `CBQClass`, set up by
+/// tcl/lib/ns-queue.tcl's `CBQClass instproc setparams` and `CBQLink instproc insert`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CbqClassConfig {
+    /// Its name, unique in the tree (what `parent` and the error messages refer to).
+    pub name: String,
+    /// The class it belongs to and may borrow from; None: a root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Its share of the link's bandwidth, 0 to 1 (ns-2's `allot`).
+    pub allot: f64,
+    /// It may borrow from its ancestors when over its limit (ns-2's `okborrow_`).
+    #[serde(default = "default_true")]
+    pub borrow: bool,
+    /// The bound on its average idle time, in seconds (ns-2's `maxidle`); None: ns-2's
+    /// `automaxidle` from the allotment, the priority and the link's `maxpkt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maxidle_s: Option<f64>,
+    /// Scheduling priority, 0 (first) to 9 (ns-2's `priority_`).
+    #[serde(default)]
+    pub priority: u32,
+    /// Its level in the link-sharing tree, 1 (a leaf) to 32 (ns-2's `level_`); None: one
+    /// more than its highest child's (1 for a leaf).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+    /// Added to the time a regulated class waits, in seconds (ns-2's `extradelay_`).
+    #[serde(default)]
+    pub extradelay_s: f64,
+    /// A leaf's own DropTail queue, in packets (with the queue's `ns2` accounting, a limit of
+    /// n holds n - 1); None: an interior class, which has no queue and is never scheduled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// The flows (by name) whose packets go to this class (ns-2's `$cbqlink bind`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<String>,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 /// The device queue of a traffic-control layer.
@@ -211,6 +257,8 @@ pub struct QueueConfig {
     /// The discipline's parameters came in its legacy table (`red`, `codel`, `pie`), which
     /// the document written back keeps.
     pub legacy_table: bool,
+    /// A `cbq` queue's class tree (see [`QueueDocument::classes`]).
+    pub classes: Vec<CbqClassConfig>,
 }
 
 /// A link direction's discipline.
@@ -240,6 +288,7 @@ impl Default for QueueConfig {
             ecn: false,
             device: None,
             legacy_table: false,
+            classes: Vec::new(),
         }
     }
 }
@@ -351,7 +400,14 @@ impl TryFrom<QueueDocument> for QueueConfig {
                 )
             }
         };
+        let is_cbq = d.custom.is_none() && d.kind == QueueKind::Cbq;
+        if is_cbq {
+            crate::queue::cbq::check_classes(&d.classes).map_err(|e| format!("queue.{e}"))?;
+        } else if !d.classes.is_empty() {
+            return Err("queue.classes: a class tree is for a cbq queue".into());
+        }
         Ok(QueueConfig {
+            classes: d.classes,
             discipline,
             limit_packets: d.limit_packets,
             limit_bytes: d.limit_bytes,
@@ -371,6 +427,7 @@ impl From<QueueConfig> for QueueDocument {
             ns2: q.ns2,
             ecn: q.ecn,
             device: q.device,
+            classes: q.classes,
             ..QueueDocument::default()
         };
         match q.discipline {
@@ -540,8 +597,8 @@ mod tests {
                 "link[1].queue.red: parameters of the red table given for a droptail queue",
             ),
             (
-                json!({"kind": "cbq", "limit_packets": 50}),
-                "link[1].queue.kind: unknown queue kind \"cbq\"; expected one of droptail,",
+                json!({"kind": "wfq", "limit_packets": 50}),
+                "link[1].queue.kind: unknown queue kind \"wfq\"; expected one of droptail,",
             ),
             (
                 json!({"kind": "red", "limit_packets": 50, "limt": 3}),

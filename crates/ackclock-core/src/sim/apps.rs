@@ -69,12 +69,16 @@ impl Simulator {
                 }
             }
             Agent::Udp { source } => {
+                source.restart();
                 let first = source.first_tick(now);
                 next_tick = if first > now {
                     Some(first)
                 } else {
                     source.tick(now, &mut out, c)
                 };
+                if next_tick.is_some() {
+                    source.armed();
+                }
             }
         }
         self.send_pooled(sent);
@@ -107,12 +111,20 @@ impl Simulator {
         let now = self.now;
         let c = &mut self.counters[f.idx()];
         let flow = &mut self.flows[f.idx()];
+        if let Agent::Udp { source } = &mut flow.agent {
+            if !source.fired() {
+                return;
+            }
+        }
         let mut sent = std::mem::take(&mut self.sent_refs);
         let mut out = PoolOut {
             pool: &mut self.pool,
             sent: &mut sent,
         };
         let next = tick_agent(flow, now, &mut out, c);
+        if let (Some(_), Agent::Udp { source }) = (next, &mut flow.agent) {
+            source.armed();
+        }
         self.send_pooled(sent);
         if self.flows[f.idx()].writer.is_some() {
             self.sync_timers(f);

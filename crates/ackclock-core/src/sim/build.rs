@@ -398,6 +398,14 @@ fn build_link(
         delay,
         rng: stream("queue"),
         flow_priority: flow_priority.clone(),
+        cbq: if q.classes.is_empty() {
+            None
+        } else {
+            let flows: Vec<&str> = scenario.flows.iter().map(|f| f.name.as_str()).collect();
+            let tree = crate::queue::cbq::CbqTree::new(&q.classes, &flows)
+                .map_err(|e| format!("link {name}: {e}"))?;
+            Some(std::sync::Arc::new(tree))
+        },
     };
     let queue = match &q.discipline {
         Discipline::Custom { class, params } => {

@@ -174,6 +174,27 @@ impl Simulator {
         Ok(())
     }
 
+    /// A CBQ class's new allotment on link direction `l` during the run (ns-2.35's `$class
+    /// newallot bw`, queue/cbq.cc `CBQClass::newallot`): `class` is its index in the link's
+    /// class tree.
+    pub fn cbq_newallot(&mut self, l: usize, class: usize, bw: f64) -> Result<(), String> {
+        let name = self
+            .link_names
+            .get(l)
+            .ok_or_else(|| format!("no link direction {l}"))?;
+        let q = self.links[l]
+            .cbq_mut()
+            .ok_or_else(|| format!("link {name}'s queue is not cbq"))?;
+        if class >= q.len() {
+            return Err(format!("link {name}'s cbq has no class {class}"));
+        }
+        if !(bw.is_finite()) {
+            return Err(format!("expected a share, got {bw}"));
+        }
+        q.newallot(class, bw);
+        Ok(())
+    }
+
     /// A DropTail queue's `limit_` on link direction `l` during the run (ns-2.35 `$ns
     /// queue-limit`), and with `shrink` its `shrink-queue`: the packets waiting beyond the
     /// limit are dropped from the tail, traced (`d`) in that order

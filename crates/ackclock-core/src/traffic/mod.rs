@@ -108,6 +108,11 @@ pub struct UdpSource {
     rng: RandomStream,
     next_seq: u64,
     stopped: bool,
+    /// Send events scheduled and not yet run, and how many of them belong to a run of the
+    /// application that was stopped since (they are skipped: ns-2's
+    /// `TrafficGenerator::stop` cancels its timer).
+    pending: u32,
+    stale: u32,
 }
 
 impl UdpSource {
@@ -128,12 +133,43 @@ impl UdpSource {
             rng,
             next_seq: 0,
             stopped: false,
+            pending: 0,
+            stale: 0,
         }
     }
 
     /// When the application starts at `now`: the time of its first datagram.
     pub fn first_tick(&mut self, now: SimTime) -> SimTime {
         SimTime(now.0.saturating_add(self.generator.first_delay()))
+    }
+
+    /// The application starts again after a stop (ns-2's `CBR_Traffic::start`: it sends at
+    /// once and keeps its interval); the send still scheduled by the run that was stopped
+    /// will not send. False if it was not stopped.
+    pub fn restart(&mut self) -> bool {
+        if !self.stopped {
+            return false;
+        }
+        self.stopped = false;
+        self.stale = self.pending;
+        true
+    }
+
+    /// A send event was scheduled (at the time `tick` or `first_tick` returned).
+    #[inline]
+    pub fn armed(&mut self) {
+        self.pending += 1;
+    }
+
+    /// A send event runs: false if it belongs to a run that was stopped since.
+    #[inline]
+    pub fn fired(&mut self) -> bool {
+        self.pending = self.pending.saturating_sub(1);
+        if self.stale > 0 {
+            self.stale -= 1;
+            return false;
+        }
+        true
     }
 
     /// ns-2's interval between two sends as its double, if the source is a CBR that was

@@ -32,6 +32,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
         params: Default::default(),
         device: None,
         custom: None,
+        classes: Vec::new(),
     };
     match kind % QUEUE_KINDS {
         0 => {}
