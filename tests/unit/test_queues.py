@@ -152,21 +152,25 @@ def test_every_registered_discipline_resolves_and_runs_with_its_defaults() -> No
     registry = _core.queue_registry()
     assert [e["name"] for e in registry][:5] == ["droptail", "red", "codel", "fq_codel", "pie"]
     for e in registry:
-        q = queue(f'queue = {{ kind = "{e["name"]}", limit = 100 }}')
+        # cbq needs its class tree (docs/models/cbq.md): a root and one leaf taking the flow.
+        tree = (', classes = [{ name = "root", allot = 1.0 }, { name = "leaf", parent = "root",'
+                ' allot = 1.0, limit = 100, flows = ["f"] }]' if e["name"] == "cbq" else "")
+        q = queue(f'queue = {{ kind = "{e["name"]}", limit = 100{tree} }}')
         assert q["kind"] == e["name"]
         for p in e["params"]:
             for alias in (p["ns2"], p["ns3"], *p["aliases"]):
                 if alias:
                     value = {"flag": "true", "fraction": "0.5", "weight": "0.5"}.get(
                         p["range"], '"1ms"' if p["unit"] == "time" else "2")
-                    table = f'queue = {{ kind = "{e["name"]}", limit = 100, {alias} = {value} }}'
+                    table = (f'queue = {{ kind = "{e["name"]}", limit = 100, {alias} = {value}'
+                             f'{tree} }}')
                     try:
                         queue(table)
                     except ScenarioError as err:
                         # The key is known; the value may break a rule between parameters
                         # (tbf: a peak_rate above token_rate), which the engine checks.
                         assert err.path == f"link[0].queue.{p['name']}", (table, str(err))
-        text = BASE.replace("QUEUE", f'queue = {{ kind = "{e["name"]}", limit = 100 }}')
+        text = BASE.replace("QUEUE", f'queue = {{ kind = "{e["name"]}", limit = 100{tree} }}')
         result = run_document(resolve(loads_scenario(text, source="q.toml")))
         assert result.flows["packets_delivered"].sum() > 0, e["name"]
 
@@ -209,5 +213,6 @@ def test_the_binding_exports_every_counter() -> None:
               for unit in ("packets", "bytes")}
     assert per_flow.keys() == counts | {"area_packets_ps", "area_bytes_ps", "first_arrival_ps",
                                         "data", "departed_ce_packets", "departed_qs_packets",
-                                        "departed_qs_bytes", "dropped_qs_packets"}
+                                        "departed_qs_bytes", "dropped_qs_packets", "waited_ps",
+                                        "waited_packets"}
     assert per_flow["arrived_packets"] > 0 and per_flow["data"] is True
