@@ -134,7 +134,10 @@ impl Link {
         };
         self.record_sojourn(now.0 - at.0);
         if let Some(m) = self.flow_monitor.as_mut() {
-            m[pkt.flow.idx()].depart(now.0, pkt.size, true);
+            let f = &mut m[pkt.flow.idx()];
+            f.depart(now.0, pkt.size, true);
+            f.waited_ps += (now.0 - at.0) as u128;
+            f.waited_packets += 1;
         }
         self.counters.departed_packets += 1;
         self.counters.departed_bytes += pkt.size as u64;
