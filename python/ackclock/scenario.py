@@ -1219,7 +1219,8 @@ def _tcp(
     if isinstance(hystart, bool):
         # `hystart = true` asks for the one most users mean: Linux's.
         merged["hystart"] = ("linux" if hystart else "off", hystart_path)
-    if merged["variant"][0] in ("sack", "fack") and merged["sink"][1].startswith("profile "):
+    if merged["variant"][0] in ("sack", "fack", "sack_rh") \
+            and merged["sink"][1].startswith("profile "):
         # SACK (and FACK) recovery needs a receiver that sends SACK blocks; the profile's
         # sink does not.
         merged["sink"] = ("sack", merged["variant"][1])

@@ -103,10 +103,10 @@ def test_unsupported_command_names_file_line_and_command(ns2):
 def test_unsupported_class_is_named(ns2):
     r = ns2("""
         set ns [new Simulator]
-        set t [new Agent/TCP/SackRH]
+        set t [new Agent/TCP/BayFullTcp]
     """)
     assert r.code == 2
-    assert "script.tcl:2:" in r.err and "Agent/TCP/SackRH" in r.err
+    assert "script.tcl:2:" in r.err and "Agent/TCP/BayFullTcp" in r.err
 
 
 def test_unknown_class(ns2):

@@ -691,7 +691,7 @@ def test_flow_between_one_node() -> None:
     ("extra", "message"),
     [
         ('variant = "vegas"', 'flow[0].variant: expected one of "tahoe", "reno", "newreno",'
-                                ' "sack", "rfc793", "fack", got "vegas"'),
+                                ' "sack", "rfc793", "fack", "sack_rh", got "vegas"'),
         ('rfc793_karn = false', 'flow[0]: rfc793_fast_retransmit, rfc793_slow_start,'
                                 ' rfc793_jacobson_rto, rfc793_karn and rfc793_backoff are the'
                                 ' rfc793 variant\'s (variant = "reno")'),

@@ -43,6 +43,8 @@ TCP_CLASSES = {
     "Agent/TCP/Sack1": ("sack", "reno"),
     # ns-2.35's FackTcpAgent (tcp/tcp-fack.cc): the engine's `fack` variant.
     "Agent/TCP/Fack": ("fack", "reno"),
+    # ns-2.35's SackRHTcpAgent (tcp/tcp-sack-rh.cc): the engine's `sack_rh` variant.
+    "Agent/TCP/SackRH": ("sack_rh", "reno"),
     "Agent/TCP/Vegas": ("reno", "vegas"),
     "Agent/TCP/Fast": ("reno", "fast"),
     "Agent/TCP/Linux": ("sack", "reno"),
@@ -641,6 +643,10 @@ class TcpAgent(Agent):
             cc_params.update(self.ctx.linux_globals)
         if self.cls == "Agent/TCP/RFC793edu":
             self.map_rfc793(out, mapped)
+        if self.cls == "Agent/TCP/SackRH" and "ecn_" in self.vars \
+                and not self.var_is_default("ecn_") and to_bool(self.vars["ecn_"]):
+            # SackRHTcpAgent's ECN entry to rate-halving (7.4) is not modelled.
+            raise Ns2Error(unsupported(f"{self.cls} variable ecn_"), self.var_where("ecn_"))
         if self.cls == "Agent/TCP/Fack" and "ecn_" in self.vars \
                 and not self.var_is_default("ecn_") and to_bool(self.vars["ecn_"]):
             # FackTcpAgent calls TcpAgent::ecn, whose interplay with its recovery ("FACK has

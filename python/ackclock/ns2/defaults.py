@@ -75,6 +75,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Agent/TCP/Newreno": "Agent/TCP",
         "Agent/TCP/Sack1": "Agent/TCP",
         "Agent/TCP/Fack": "Agent/TCP",
+        "Agent/TCP/SackRH": "Agent/TCP",
         "Agent/TCP/RFC793edu": "Agent/TCP",
         "Agent/TCP/Vegas": "Agent/TCP",
         "Agent/TCP/Linux": "Agent/TCP",

@@ -98,8 +98,10 @@ mod recovery;
 mod reset;
 mod rfc6675;
 mod rfc793;
+mod rh_board;
 mod sack;
 mod sack_full;
+mod sack_rh;
 mod samples;
 mod setup;
 
@@ -407,6 +409,9 @@ pub struct TcpSender {
     /// The `fack` variant: ns-2.35's `FackTcpAgent` (`sender/fack.rs`) instead of the ns-2
     /// rules above.
     fack: Option<Box<fack::Fack>>,
+    /// The `sack_rh` variant: ns-2.35's `SackRHTcpAgent` (`sender/sack_rh.rs`) instead of the
+    /// ns-2 rules above.
+    sack_rh: Option<Box<sack_rh::SackRh>>,
     /// `send_overhead`: ns-2's `overhead_`, the delayed-send timer (`sender/overhead.rs`);
     /// its deadline is `pace_deadline`.
     overhead: Option<Box<overhead::Overhead>>,
@@ -565,6 +570,10 @@ impl TcpSender {
         }
         if self.ns2_linux.is_some() {
             self.nl_send_much(now, out, c);
+            return;
+        }
+        if self.sack_rh.is_some() {
+            self.sack_rh_send(now, self.max_burst, out, c);
             return;
         }
         if self.fack.is_some() {
@@ -1103,6 +1112,10 @@ impl TcpSender {
         }
         if self.ns2_linux.is_some() {
             self.on_ns2_linux_ack(now, pkt, out, c);
+            return;
+        }
+        if self.sack_rh.is_some() {
+            self.on_sack_rh_ack(now, pkt, out, c);
             return;
         }
         if self.fack.is_some() {

@@ -111,7 +111,7 @@ impl TcpSender {
             Recovery::NewReno => AgentEventKind::NewRenoFastRetx,
             Recovery::Sack => AgentEventKind::FastRecovery,
             // FackTcpAgent traces no event (the front end refuses its event trace).
-            Recovery::Fack => return,
+            Recovery::Fack | Recovery::SackRh => return,
         };
         self.event(kind);
     }

@@ -425,7 +425,7 @@ impl TcpSender {
             }
             Recovery::Reno | Recovery::NewReno => {}
             // Fack: FackTcpAgent::recv, its own (`on_fack_ack`), never comes here.
-            Recovery::Sack | Recovery::Rfc793 | Recovery::Fack => return,
+            Recovery::Sack | Recovery::Rfc793 | Recovery::Fack | Recovery::SackRh => return,
         }
         self.send_much(now, out, c);
     }
@@ -679,6 +679,10 @@ impl TcpSender {
         }
         if self.ns2_linux.is_some() {
             self.on_ns2_linux_timeout(now, out, c);
+            return;
+        }
+        if self.sack_rh.is_some() {
+            self.on_sack_rh_timeout(now, out, c);
             return;
         }
         if self.fack.is_some() {

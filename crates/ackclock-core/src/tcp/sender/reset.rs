@@ -45,6 +45,7 @@ impl TcpSender {
             || self.ns2_linux.is_some()
             || self.ns2_vegas.is_some()
             || self.fack.is_some()
+            || self.sack_rh.is_some()
             || self.qoption.is_some()
             || self.prr.is_some()
             || self.rate.is_some()

@@ -10,7 +10,8 @@ use crate::rng::{RandomStream, Uniform};
 
 /// The loss-recovery variant; `rfc793` is RFC 793's TCP as ns-2.35's `RFC793eduTcpAgent`
 /// (`sender/rfc793.rs`): Tahoe's rules less what the `rfc793_*` additions leave off; `fack`
-/// ns-2.35's Forward Acknowledgement TCP (`FackTcpAgent`, `sender/fack.rs`).
+/// ns-2.35's Forward Acknowledgement TCP (`FackTcpAgent`, `sender/fack.rs`); `sack_rh` ns-2.35's
+/// TCP SACK with Rate-Halving (`SackRHTcpAgent`, `sender/sack_rh.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Recovery {
@@ -20,6 +21,8 @@ pub enum Recovery {
     Sack,
     Rfc793,
     Fack,
+    #[serde(rename = "sack_rh")]
+    SackRh,
 }
 
 impl Recovery {
@@ -32,6 +35,7 @@ impl Recovery {
             Recovery::Sack => "sack",
             Recovery::Rfc793 => "rfc793",
             Recovery::Fack => "fack",
+            Recovery::SackRh => "sack_rh",
         }
     }
 
@@ -350,6 +354,8 @@ impl TcpSender {
             quick_start: cfg
                 .quick_start
                 .map(|p| Box::new(super::quick_start::QuickStart::new(p))),
+            sack_rh: (recovery == Recovery::SackRh)
+                .then(|| sack_rh::SackRh::new(cfg.dupack_threshold)),
             overhead: (cfg.send_overhead > SimDuration::ZERO).then(|| {
                 Box::new(overhead::Overhead::new(
                     cfg.send_overhead.as_secs_f64(),
