@@ -102,31 +102,22 @@ impl Link {
         }
     }
 
-    /// The line is free at `now`: asks the dequeue-time discipline for the next packet.
-    fn start_next(
+    /// The discipline's next packet at `now`, counted as the line takes it (the discipline's
+    /// drops and marks meanwhile, its sojourn, its flow's departure), and whether packets
+    /// remain held. Shared by the dequeue-time service and its ns-2 clock (`ns2_held.rs`).
+    pub(super) fn dequeue_held(
         &mut self,
         now: SimTime,
-        pool: &mut PacketPool,
         drops: &mut Vec<Packet>,
-        out: &mut HeldOutcome,
-    ) {
-        let held = &mut self.queue;
-        let marks = held.marks();
+    ) -> (Option<Packet>, bool) {
+        let marks = self.queue.marks();
         let before = drops.len();
-        let next = held.dequeue(now, drops);
-        let marked = held.marks() - marks;
-        let more = held.backlog().packets > 0;
+        let next = self.queue.dequeue(now, drops);
+        self.counters.marked_packets += self.queue.marks() - marks;
+        let more = self.queue.backlog().packets > 0;
         self.count_held_drops(&drops[before..], now);
-        self.counters.marked_packets += marked;
         let Some((at, pkt)) = next else {
-            // A shaper holding its packets until it has the tokens: ask again then.
-            if more {
-                if let Some(t) = self.queue.wake_at() {
-                    self.tx_event_pending = true;
-                    out.tx_done = Some(t);
-                }
-            }
-            return;
+            return (None, more);
         };
         self.record_sojourn(now.0 - at.0);
         if let Some(m) = self.flow_monitor.as_mut() {
@@ -137,6 +128,28 @@ impl Link {
         }
         self.counters.departed_packets += 1;
         self.counters.departed_bytes += pkt.size as u64;
+        (Some(pkt), more)
+    }
+
+    /// The line is free at `now`: asks the dequeue-time discipline for the next packet.
+    fn start_next(
+        &mut self,
+        now: SimTime,
+        pool: &mut PacketPool,
+        drops: &mut Vec<Packet>,
+        out: &mut HeldOutcome,
+    ) {
+        let (next, more) = self.dequeue_held(now, drops);
+        let Some(pkt) = next else {
+            // A shaper holding its packets until it has the tokens: ask again then.
+            if more {
+                if let Some(t) = self.queue.wake_at() {
+                    self.tx_event_pending = true;
+                    out.tx_done = Some(t);
+                }
+            }
+            return;
+        };
         self.busy_until = now + self.rate.tx_time(pkt.size);
         let arrival = self.busy_until + self.delay;
         if let Some(v) = self.started.as_mut() {

@@ -103,13 +103,8 @@ impl Link {
         pool: &mut PacketPool,
         drops: &mut Vec<Packet>,
     ) -> Ns2Outcome {
-        let marks = self.queue.marks();
-        let before = drops.len();
-        let next = self.queue.dequeue(now, drops);
-        self.counters.marked_packets += self.queue.marks() - marks;
-        self.count_held_drops(&drops[before..], now);
-        let more = self.queue.backlog().packets > 0;
-        let Some((at, pkt)) = next else {
+        let (next, more) = self.dequeue_held(now, drops);
+        let Some(pkt) = next else {
             let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
             return match self.queue.wake_at().filter(|_| more) {
                 // Packets it may not send yet (a class over its limit): the discipline is
@@ -132,15 +127,6 @@ impl Link {
                 }
             };
         };
-        self.record_sojourn(now.0 - at.0);
-        if let Some(m) = self.flow_monitor.as_mut() {
-            let f = &mut m[pkt.flow.idx()];
-            f.depart(now.0, pkt.size, true);
-            f.waited_ps += (now.0 - at.0) as u128;
-            f.waited_packets += 1;
-        }
-        self.counters.departed_packets += 1;
-        self.counters.departed_bytes += pkt.size as u64;
         self.count_ce_departure(&pkt, pkt.flow.idx());
         let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
         // ns-2's `LinkDelay::txtime`: 8 * size / bandwidth_, in that order.
