@@ -226,9 +226,18 @@ pub struct Cbq {
     pub(super) m: [f64; MAXPRIO],
     packets: u64,
     bytes: u64,
+    /// The ns-2 time of the next call, when the link keeps ns-2's clock
+    /// ([`QueueDiscipline::set_ns2_now`]).
+    now2: Option<f64>,
 }
 
 impl Cbq {
+    /// The time of this call in seconds: ns-2's double when the link gave it.
+    #[inline]
+    fn seconds(&mut self, now: SimTime) -> f64 {
+        self.now2.take().unwrap_or_else(|| now.as_secs_f64())
+    }
+
     /// The scheduler for `tree` on a line of `bw` bit/s.
     pub fn new(p: &CbqSettings, tree: &CbqTree, bw: f64, ns2: bool) -> Cbq {
         let sharing = match p.algorithm {
@@ -255,6 +264,7 @@ impl Cbq {
             m: [0.0; MAXPRIO],
             packets: 0,
             bytes: 0,
+            now2: None,
         };
         for (i, c) in tree.classes.iter().enumerate() {
             let lender = c
@@ -549,6 +559,9 @@ impl QueueDiscipline for Cbq {
         )
     };
 
+    // `CBQClass::recv`: an arrival at an idle CBQ schedules its dequeue (`CBQueue::sched`).
+    const DEQUEUE_EVENT: bool = true;
+
     type Params = CbqSettings;
 
     fn new(p: &CbqSettings, setup: &QueueSetup) -> Cbq {
@@ -559,6 +572,7 @@ impl QueueDiscipline for Cbq {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
+        let now_s = self.seconds(now);
         let c = self
             .flow_class
             .get(pkt.flow.idx())
@@ -571,7 +585,7 @@ impl QueueDiscipline for Cbq {
         }
         if self.toplevel_on() {
             // `CBQClass::recv`, before the class's queue sees the packet.
-            self.toplevel_arrival(c, now.as_secs_f64());
+            self.toplevel_arrival(c, now_s);
         }
         let cl = &mut self.classes[c as usize];
         let q = cl.q.as_mut().expect("a leaf");
@@ -593,7 +607,13 @@ impl QueueDiscipline for Cbq {
 
     #[inline]
     fn dequeue(&mut self, now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
-        self.next(now.as_secs_f64())
+        let now_s = self.seconds(now);
+        self.next(now_s)
+    }
+
+    #[inline]
+    fn set_ns2_now(&mut self, now2: f64) {
+        self.now2 = Some(now2);
     }
 
     #[inline]

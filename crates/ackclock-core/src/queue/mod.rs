@@ -231,6 +231,12 @@ pub trait QueueDiscipline: Sized {
     /// [`QueueDiscipline::update`] at each [`QueueDiscipline::update_due`] instant.
     const PERIODIC: bool = false;
 
+    /// Dequeue-time disciplines, under ns-2's clock (`run.ties = "ns2"`): a packet reaching an
+    /// idle line is dequeued in an event of its own at that instant, scheduled then, not at
+    /// once (ns-2.35's `CBQClass::recv` calls `CBQueue::sched`, a resume event of delay 0,
+    /// where `Queue::recv` dequeues at once).
+    const DEQUEUE_EVENT: bool = false;
+
     /// Its parameters as one typed struct (made by [`crate::params!`] in its file), whose
     /// declaration is `INFO.params`.
     type Params: ParamSet;
@@ -318,6 +324,12 @@ pub trait QueueDiscipline: Sized {
     /// `PIQueue::deque`). Called on a link that keeps ns-2's clock.
     #[inline]
     fn departed(&mut self, _now: SimTime, _waiting: Backlog) {}
+
+    /// Under ns-2's clock: the ns-2 time (seconds, ns-2's double) of the enqueue or dequeue
+    /// call that follows, for a discipline that computes in ns-2's doubles (CBQ's
+    /// estimator), where the picosecond clock's double would differ in the last bits.
+    #[inline]
+    fn set_ns2_now(&mut self, _now2: f64) {}
 
     /// Where its random decisions draw from, if it makes any that ns-2 draws from its default
     /// generator (RED's early drops: `REDQueue::drop_early`'s `Random::uniform()`); an ns-2
@@ -424,6 +436,11 @@ macro_rules! disciplines {
                 match self { $(AnyQueue::$ty(_) => <$module::$ty as QueueDiscipline>::PERIODIC,)* AnyQueue::External(q) => q.periodic() }
             }
 
+            /// Whether it dequeues in an event of its own ([`QueueDiscipline::DEQUEUE_EVENT`]).
+            pub fn dequeue_event(&self) -> bool {
+                match self { $(AnyQueue::$ty(_) => <$module::$ty as QueueDiscipline>::DEQUEUE_EVENT,)* AnyQueue::External(_) => false }
+            }
+
             /// [`QueueDiscipline::admit`].
             #[inline]
             pub fn admit(&mut self, a: &Arrival) -> Verdict {
@@ -496,6 +513,12 @@ macro_rules! disciplines {
             #[inline]
             pub fn departed(&mut self, now: SimTime, waiting: Backlog) {
                 match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::departed(q, now, waiting),)* AnyQueue::External(_) => {} }
+            }
+
+            /// [`QueueDiscipline::set_ns2_now`].
+            #[inline]
+            pub fn set_ns2_now(&mut self, now2: f64) {
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::set_ns2_now(q, now2),)* AnyQueue::External(_) => {} }
             }
 
             /// [`QueueDiscipline::random`].

@@ -8,7 +8,9 @@
 //! with nothing to send frees the line. Unlike a FIFO link's (`ns2_clock.rs`), whose packets'
 //! times are known when they arrive, the packet that starts is known only when the
 //! discipline is asked, so its ns-2 times are computed then, from the time of the event
-//! that asked (the arrival on a free line, or the resume). A discipline that answers nothing
+//! that asked (the arrival on a free line, or the resume). CBQ does not dequeue at the
+//! arrival: `CBQClass::recv` schedules a resume of delay 0 (`CBQueue::sched`), which dequeues
+//! when it runs (`QueueDiscipline::DEQUEUE_EVENT`). A discipline that answers nothing
 //! while it holds packets (TBF without tokens) is asked again at its wake-up (`wake_at`). A
 //! discipline written in Python, one with periodic updates and a device queue below the
 //! discipline do not keep ns-2's clock (`Link::keep_ns2_clock`).
@@ -56,13 +58,26 @@ impl Link {
             m[pkt.flow.idx()].arrive(now.0, pkt.size, true);
         }
         let before = drops.len();
+        self.queue.set_ns2_now(now2);
         self.queue.enqueue(now, pkt, drops);
         self.count_held_drops(&drops[before..], now);
         let q = self.backlog().packets;
         if q > self.counters.max_queue_packets {
             self.counters.max_queue_packets = q;
         }
-        let out = if line_free {
+        let out = if line_free && self.queue.dequeue_event() {
+            // CBQ: `CBQClass::recv` schedules the dequeue as a resume of delay 0
+            // (`CBQueue::sched`), which runs after the events this instant already holds.
+            let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+            ns2.resume = (now2, UNSTARTED);
+            ns2.resume_pending = true;
+            self.busy_until = now;
+            Ns2Outcome {
+                started: false,
+                head: false,
+                resume: true,
+            }
+        } else if line_free {
             self.start_ns2_held(now, now2, pool, drops)
         } else {
             let more = self.queue.backlog().packets > 0;
@@ -103,6 +118,7 @@ impl Link {
         pool: &mut PacketPool,
         drops: &mut Vec<Packet>,
     ) -> Ns2Outcome {
+        self.queue.set_ns2_now(start2);
         let (next, more) = self.dequeue_held(now, drops);
         let Some(pkt) = next else {
             let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
