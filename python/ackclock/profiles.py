@@ -20,7 +20,8 @@ from .errors import ScenarioError, quote
 class _TcpKeys(Mapping[str, str]):
     """Every TCP parameter a flow or [defaults.tcp] may set, with its unit kind for conversion
     (``size``, ``count``, ``count_or_zero``, ``count_or_unbounded``, ``time``, ``bool``,
-    ``name``, ``size_or_none``, ``rate_or_none``, ``table``), in the resolved document's order.
+    ``name``, ``number``, ``size_or_none``, ``rate_or_none``, ``table``), in the resolved
+    document's order.
 
     The engine owns the list (crates/ackclock-core/src/scenario/tcp.rs, ``tcp_config!``: one
     line per parameter with its kind and, where it differs, the scenario file's name for it);
@@ -168,6 +169,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",  # Agent/TCP QOption_ 0
+                    "ns2_rbp": "off",  # Agent/TCP/Reno/RBP, /Vegas/RBP (tcp-rbp.cc)
+                    "ns2_rbp_scale": 0.75,  # rbp_scale_ 0.75
                     "ns2_frto": "off",  # Agent/TCP frto_enabled_ / sfrto_enabled_ 0
                     "sack_partial_ack": False,  # Agent/TCP partial_ack_ false
                     "ts_reset_rto": False,  # Agent/TCP ts_resetRTO_ false
@@ -287,6 +290,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",
+                    "ns2_rbp": "off",
+                    "ns2_rbp_scale": 0.75,
                     "ns2_frto": "off",
                     "sack_partial_ack": False,
                     "ts_reset_rto": False,
@@ -399,6 +404,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",
+                    "ns2_rbp": "off",
+                    "ns2_rbp_scale": 0.75,
                     "ns2_frto": "off",
                     "sack_partial_ack": False,
                     "ts_reset_rto": False,
@@ -521,6 +528,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "idle_rtx_timer": False,
                     "idle_timeout_keeps_window": False,
                     "ns2_qoption": "off",
+                    "ns2_rbp": "off",
+                    "ns2_rbp_scale": 0.75,
                     "ns2_frto": "off",
                     "sack_partial_ack": False,
                     "ts_reset_rto": False,

@@ -9,6 +9,7 @@ directions.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -1264,6 +1265,12 @@ def _tcp(
         elif kind == "count_or_zero":
             out[key] = _below(parse_int(value, path, minimum=0, what="a whole number"), _U32,
                               path)
+        elif kind == "number":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value) or value < 0:
+                raise ScenarioError(f"expected a number at least 0, got {quote(value)}",
+                                    path=path)
+            out[key] = float(value)
         elif kind == "bool":
             if not isinstance(value, bool):
                 # ns-2 scripts write booleans as 0/1.

@@ -516,6 +516,7 @@ _TCP_TYPES: Mapping[str, dict[str, Any]] = {
     "size": {"type": ["integer", "string"]},
     "count": {"type": "integer", "minimum": 1},
     "count_or_zero": {"type": "integer", "minimum": 0},
+    "number": {"type": "number"},
     "count_or_unbounded": {"anyOf": [{"type": "integer", "minimum": 1},
                                      {"enum": ["unbounded", "window"]}]},
     "time": _NUMBER_OR_TEXT,

@@ -174,6 +174,8 @@ def test_example_resolves_to_the_contract_document() -> None:
             "idle_rtx_timer": False,
             "idle_timeout_keeps_window": False,
             "ns2_qoption": "off",  # ns-2 QOption_ 0
+            "ns2_rbp": "off",  # not an RBP agent
+            "ns2_rbp_scale": 0.75,  # ns-2 rbp_scale_ 0.75
             "ns2_frto": "off",  # ns-2 frto_enabled_ 0
             "sack_partial_ack": False,  # ns-2 partial_ack_ false
             "ts_reset_rto": False,  # ns-2 ts_resetRTO_ false

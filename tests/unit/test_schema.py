@@ -473,6 +473,8 @@ def _canonical(key: str, value: Any) -> Any:
         return parse_time(str(value).replace(" ", "") if isinstance(value, str) else value)
     if kind in ("size", "size_or_none"):
         return parse_size(value)
+    if kind == "number":
+        return float(value)
     return int(value)
 
 

@@ -86,6 +86,8 @@ pub fn ns2_tcp() -> TcpConfig {
         idle_rtx_timer: false,
         idle_timeout_keeps_window: false,
         ns2_qoption: Default::default(),
+        ns2_rbp: Default::default(),
+        ns2_rbp_scale: 0.75,
         ns2_frto: Default::default(),
         sack_partial_ack: false,
         ts_reset_rto: false,

@@ -520,8 +520,8 @@ impl Simulation {
     }
 
     /// Flow `flow`'s TCP variables now (cwnd, ssthresh, rtt, srtt, rttvar, rto, backoff,
-    /// window, inflight, pacing_rate; times in seconds; and ns2_awnd, ns-2's average window
-    /// `awnd_` in segments), or None for a UDP flow.
+    /// window, inflight, pacing_rate; times in seconds; ns2_awnd, ns-2's average window
+    /// `awnd_` in segments; an RBP agent's rbp_paced and rbp_gap), or None for a UDP flow.
     fn tcp_vars<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
         let (Some(v), Some(awnd)) = (self.sim.tcp_vars(flow), self.sim.tcp_ns2_awnd(flow)) else {
             return Ok(None);
@@ -531,6 +531,11 @@ impl Simulation {
             d.set_item(*name, x)?;
         }
         d.set_item("ns2_awnd", awnd)?;
+        if let Some((paced, gap)) = self.sim.tcp_rbp_stats(flow) {
+            // An RBP agent's (tcp/sender/rbp.rs).
+            d.set_item("rbp_paced", paced)?;
+            d.set_item("rbp_gap", gap)?;
+        }
         Ok(Some(d))
     }
 

@@ -7,6 +7,7 @@ it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -46,6 +47,10 @@ TCP_CLASSES = {
     # ns-2.35's SackRHTcpAgent (tcp/tcp-sack-rh.cc): the engine's `sack_rh` variant.
     "Agent/TCP/SackRH": ("sack_rh", "reno"),
     "Agent/TCP/Vegas": ("reno", "vegas"),
+    # ns-2.35's RBP agents (tcp/tcp-rbp.cc): Reno and Vegas pacing after idle (the engine's
+    # `ns2_rbp`, tcp/sender/rbp.rs).
+    "Agent/TCP/Reno/RBP": ("reno", "reno"),
+    "Agent/TCP/Vegas/RBP": ("reno", "vegas"),
     "Agent/TCP/Fast": ("reno", "fast"),
     "Agent/TCP/Linux": ("sack", "reno"),
     # ns-2.35's RFC793eduTcpAgent (tcp/tcp-rfc793edu.cc): Tahoe with RFC 793's rules.
@@ -233,6 +238,9 @@ class TcpAgent(Agent):
         self.curseq = 0
         self.syn_counted = False
         self.variant, self.cc = TCP_CLASSES.get(cls, ("", ""))
+        # The agent an RBP agent paces (RBPRenoTcpAgent is a RenoTcpAgent, RBPVegasTcpAgent
+        # a VegasTcpAgent): its rules elsewhere are that agent's.
+        self.base_cls = cls.removesuffix("/RBP")
         # T_SRTT_BITS and T_RTTVAR_BITS as the run has them (map_rtt_bits).
         self.rtt_bits = (3, 2)
         if not self.variant:
@@ -257,7 +265,7 @@ class TcpAgent(Agent):
         # boot_time_ / tcpTick_: TcpAgent::reset draws it when the agent is made, when the
         # script resets it and when `$ns run` does (rng.py); the last draw is the run's.
         self.boot = draw_boot_time(ctx)
-        if cls in ("Agent/TCP/Vegas", "Agent/TCP/RFC793edu"):
+        if self.base_cls in ("Agent/TCP/Vegas", "Agent/TCP/RFC793edu"):
             # VegasTcpAgent::delay_bind_init_all and RFC793eduTcpAgent::delay_bind_init_all
             # call reset() after TcpAgent::delay_bind_init_all has: two draws when the agent
             # is made.
@@ -577,6 +585,10 @@ class TcpAgent(Agent):
         if var == "ssthresh_":
             s = v["ssthresh"]
             return str(int(s) if s == s and s < 2**31 else window)
+        if var == "rbp_segs_actually_paced_" and "rbp_paced" in v:
+            return str(int(v["rbp_paced"]))  # RBP*TcpAgent (tcp/sender/rbp.rs)
+        if var == "rbp_inter_pace_delay_" and "rbp_gap" in v:
+            return fmt_double(v["rbp_gap"])
         if var == "awnd_":
             # ns-2.35's average window (TcpAgent::newack; TcpSender::ns2_awnd).
             return fmt_double(v["ns2_awnd"])
@@ -636,7 +648,7 @@ class TcpAgent(Agent):
                     mapped.add(var)
                 elif var not in CC_ALIASES.get(self.cc, {}):
                     mapped.add(var)
-        if self.cls == "Agent/TCP/Vegas":
+        if self.base_cls == "Agent/TCP/Vegas":
             self.map_vegas(cc_params)
         if self.linux_params and self.cc == "reno":
             cc_params.update(self.linux_params)
@@ -684,6 +696,7 @@ class TcpAgent(Agent):
             # slow_start_restart_ at their defaults; restart_bugfix_ false stays not
             # supported).
             out["idle_rtx_timer"] = True
+            self.map_rbp(out, mapped)
             self.map_slow_start_restart(out, mapped)
         elif isinstance(self, FullTcpAgent) and "slow_start_restart_" in self.vars:
             # FullTcpAgent::foutput restarts an idle connection from the initial window only
@@ -781,13 +794,54 @@ class TcpAgent(Agent):
             restart = to_bool(self.vars[var])
         except ValueError as e:
             raise Ns2Error(f"{var}: {e}", where) from None
+        if self.base_cls != self.cls:
+            # RBP*TcpAgent::timeout takes the idle expiry itself and never reads it; with
+            # data outstanding Reno's and Vegas's timeouts do not either.
+            mapped.add(var)
+            return
         if not restart:
-            agents = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1")
+            # VegasTcpAgent::timeout with nothing outstanding and slow_start_restart_ false
+            # does nothing and sets no timer (tcp/sender/ns2_vegas.rs).
+            agents = ("Agent/TCP", "Agent/TCP/Reno", "Agent/TCP/Newreno", "Agent/TCP/Sack1",
+                      "Agent/TCP/Vegas")
             if self.cls not in agents or (self.cls in agents[1:3]
                                           and not to_bool(self.vars.get("bugFix_", "true"))):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} = false"), where)
             out["idle_timeout_keeps_window"] = True
         mapped.add(var)
+
+    def map_rbp(self, out: dict[str, object], mapped: set[str]) -> None:
+        """Agent/TCP/Reno/RBP and Agent/TCP/Vegas/RBP (ns-2.35 tcp/tcp-rbp.cc, the engine's
+        `ns2_rbp`, tcp/sender/rbp.rs): after an idle expiry of the retransmission timer the
+        next window is paced over one round trip. `rbp_scale_` scales the paced window;
+        Vegas's `rbp_rate_algorithm_` 1 paces by its measured rate (`vegas_rate`), 2 by cwnd
+        (Reno's only rule); `rbp_segs_actually_paced_` and `rbp_inter_pace_delay_` are the
+        agent's outputs."""
+        if self.base_cls == self.cls:
+            return
+        out["ns2_rbp"] = "cwnd"
+        if self.base_cls == "Agent/TCP/Vegas":
+            var = "rbp_rate_algorithm_"
+            try:
+                algorithm = to_int(self.vars[var])
+            except ValueError as e:
+                raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+            if algorithm not in (1, 2):
+                # RBPVegasTcpAgent::send_much abort()s on any other.
+                raise Ns2Error(f"{var} {algorithm}: Agent/TCP/Vegas/RBP paces by 1 (Vegas's"
+                               " rate) or 2 (cwnd)", self.var_where(var))
+            out["ns2_rbp"] = "vegas_rate" if algorithm == 1 else "cwnd"
+            mapped.add(var)
+        var = "rbp_scale_"
+        try:
+            scale = to_float(self.vars[var])
+        except ValueError as e:
+            raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+        if not math.isfinite(scale) or scale < 0:
+            raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+                           self.var_where(var))
+        out["ns2_rbp_scale"] = scale
+        mapped.update((var, "rbp_segs_actually_paced_", "rbp_inter_pace_delay_"))
 
     def map_qoption(self, out: dict[str, object], mapped: set[str]) -> None:
         """`QOption_ 1` (ns-2.35 `TcpAgent::process_qoption_after_send`, the engine's
@@ -866,7 +920,7 @@ class TcpAgent(Agent):
             exit_fast = to_bool(self.vars[var])
         except ValueError as e:
             raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
-        if self.cls in ("Agent/TCP/Reno", "Agent/TCP/Newreno"):
+        if self.base_cls in ("Agent/TCP/Reno", "Agent/TCP/Newreno"):
             out["dupacks_always_inflate"] = not exit_fast
         mapped.add(var)
 
@@ -995,7 +1049,7 @@ class TcpAgent(Agent):
                     value = max(to_int(self.vars[var]), 0)
             except ValueError as e:
                 raise Ns2Error(f"{var}: {e}", where) from None
-            if full or (var == "max_connects_" and self.cls == "Agent/TCP/Vegas"):
+            if full or (var == "max_connects_" and self.base_cls == "Agent/TCP/Vegas"):
                 mapped.add(var)
                 continue
             if self.cls not in agents:
@@ -1117,14 +1171,14 @@ class TcpAgent(Agent):
     def sends_syn(self) -> bool:
         """Whether segment 0 goes as a 40-byte SYN that adds one to curseq_ (TcpAgent::output
         with syn_); VegasTcpAgent::output (tcp-vegas.cc) never does: its segment 0 is data."""
-        return self.cls != "Agent/TCP/Vegas" and to_bool(self.vars["syn_"])
+        return self.base_cls != "Agent/TCP/Vegas" and to_bool(self.vars["syn_"])
 
     def uses_headers(self) -> bool:
         """Whether data segments carry tcpip_base_hdr_size_ on top of packetSize_: ns-2's
         useHeaders_, read by TcpAgent::output (FullTcp never reads it; Fast's own output
         stays not supported with it). VegasTcpAgent::output never adds headersize(): its
         segments are packetSize_ on the wire, whatever useHeaders_ says."""
-        if self.cls in ("Agent/TCP/Vegas", "Agent/TCP/RFC793edu"):
+        if self.base_cls in ("Agent/TCP/Vegas", "Agent/TCP/RFC793edu"):
             # RFC793eduTcpAgent::output, like Vegas's, sends packetSize_ bytes (its SYN
             # tcpip_base_hdr_size_).
             return False

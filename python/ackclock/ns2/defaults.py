@@ -78,6 +78,9 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Agent/TCP/SackRH": "Agent/TCP",
         "Agent/TCP/RFC793edu": "Agent/TCP",
         "Agent/TCP/Vegas": "Agent/TCP",
+        # ns-2.35's RBP agents (tcp/tcp-rbp.cc).
+        "Agent/TCP/Reno/RBP": "Agent/TCP/Reno",
+        "Agent/TCP/Vegas/RBP": "Agent/TCP/Vegas",
         "Agent/TCP/Linux": "Agent/TCP",
         "Agent/TCP/Fast": "Agent/TCP",
         "Agent/TCP/FullTcp": "Agent/TCP",
@@ -199,6 +202,15 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         },
         "Agent/TCP/Vegas": {"v_alpha_": ("1", "int"), "v_beta_": ("3", "int"),
                             "v_gamma_": ("1", "int")},
+        # tcl/lib/ns-default.tcl's RBP blocks (tcp/tcp-rbp.cc binds rbp_rate_algorithm_ on
+        # Vegas/RBP only).
+        "Agent/TCP/Reno/RBP": {"rbp_scale_": ("0.75", "double"),
+                               "rbp_segs_actually_paced_": ("0", "int"),
+                               "rbp_inter_pace_delay_": ("0", "double")},
+        "Agent/TCP/Vegas/RBP": {"rbp_scale_": ("0.75", "double"),
+                                "rbp_rate_algorithm_": ("1", "int"),
+                                "rbp_segs_actually_paced_": ("0", "int"),
+                                "rbp_inter_pace_delay_": ("0", "double")},
         # tcl/lib/ns-default.tcl's own values for Agent/TCP/Linux (a script's `Agent/TCP set
         # minrto_ 1` does not reach them: OTcl looks the class itself up first).
         "Agent/TCP/Linux": {"rtxcur_init_": ("3", "double"), "maxrto_": ("120", "double"),

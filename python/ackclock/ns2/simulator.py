@@ -1059,7 +1059,8 @@ class Simulator(TclObject):
                     self._last_cwnd[flow] = r[3]
             agent = by_flow.get(flow)
             if cut is None and prev is not None and agent is not None \
-                    and "ssthresh_" in agent.traced and agent.cls != "Agent/TCP/Vegas":
+                    and "ssthresh_" in agent.traced \
+                    and agent.base_cls != "Agent/TCP/Vegas":
                 out.extend(self._timeout_at_one(group, prev, agent))
                 continue
             if cut is None or prev is None or agent is None or "ssthresh_" not in agent.traced:
@@ -1192,7 +1193,8 @@ def _vegas_order(records: list[tuple[float, str, str, float]],
         agent = by_flow.get(group[0][1])
         step = [r for r in group if r[2] == STEP]
         group = [(r[0], r[1], "cwnd", r[3]) if r[2] == STEP else r for r in group]
-        if agent is None or agent.cls != "Agent/TCP/Vegas" or not step:
+        if agent is None or agent.base_cls != "Agent/TCP/Vegas" \
+                or not step:
             out.extend(group)
             continue
         if any(r[2] == "backoff" and r[3] > 1 for r in group):

@@ -146,6 +146,18 @@ tcp_config! {
     /// (`EnblRTTCtr_`); `off` (the default) neither.
     #[serde(default)]
     pub ns2_qoption: crate::tcp::sender::Ns2Qoption as name,
+    /// ns-2.35's RBP agents (`tcp::sender::Ns2Rbp`, tcp/tcp-rbp.cc): a connection whose
+    /// retransmission timer expired with nothing outstanding paces its next window over one
+    /// round trip, until the first ACK: `cwnd` paces `ns2_rbp_scale` times cwnd
+    /// (`Agent/TCP/Reno/RBP`; Vegas's `rbp_rate_algorithm_ 2`), `vegas_rate` that times
+    /// ns-2.35 Vegas's measured rate times its RTT (`Agent/TCP/Vegas/RBP`'s default); `off`
+    /// (the default) neither.
+    #[serde(default)]
+    pub ns2_rbp: crate::tcp::sender::Ns2Rbp as name,
+    /// With `ns2_rbp`: the paced window's share of the window it is computed from (ns-2's
+    /// `rbp_scale_`, 0.75 by default).
+    #[serde(default = "default_rbp_scale")]
+    pub ns2_rbp_scale: f64 as number,
     /// ns-2.35's F-RTO (`tcp::sender::Ns2Frto`, Sarolahti's detection of spurious
     /// retransmission timeouts, RFC 5682, as `TcpAgent::timeout`, `recv_newack_helper`,
     /// `recv_frto_helper` and `spurious_timeout` run it): after a timeout the first new ACK
@@ -534,6 +546,11 @@ fn default_true() -> bool {
     true
 }
 
+/// ns-2.35's `rbp_scale_` (tcl/lib/ns-default.tcl, `Agent/TCP/Reno/RBP` and `/Vegas/RBP`).
+fn default_rbp_scale() -> f64 {
+    0.75
+}
+
 fn default_segs_per_ack() -> u32 {
     2
 }
@@ -608,6 +625,8 @@ impl TcpConfig {
             idle_rtx_timer: self.idle_rtx_timer,
             idle_timeout_keeps_window: self.idle_timeout_keeps_window,
             ns2_qoption: self.ns2_qoption,
+            ns2_rbp: self.ns2_rbp,
+            ns2_rbp_scale: self.ns2_rbp_scale,
             ns2_frto: self.ns2_frto,
             sack_partial_ack: self.sack_partial_ack,
             control_increase: self.control_increase,

@@ -331,6 +331,15 @@ impl Simulator {
         }
     }
 
+    /// An RBP agent's `rbp_segs_actually_paced_` and `rbp_inter_pace_delay_` (seconds)
+    /// (`tcp/sender/rbp.rs`), or None for another flow.
+    pub fn tcp_rbp_stats(&self, f: usize) -> Option<(u64, f64)> {
+        match &self.flows.get(f)?.agent {
+            Agent::Tcp { sender, .. } => sender.rbp_stats(),
+            _ => None,
+        }
+    }
+
     /// Starts recording the changes of link direction `l`'s queue variables (RED's `curq_`
     /// and `ave_`, `queue::VarTrace`); false if its discipline has none.
     pub fn trace_queue_vars(&mut self, l: usize) -> Result<bool, String> {

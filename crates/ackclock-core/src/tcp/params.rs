@@ -40,6 +40,9 @@ pub struct TcpParams {
     pub idle_timeout_keeps_window: bool,
     /// ns-2.35's `QOption_` (with `EnblRTTCtr_`: `rtt_count`), `sender/qoption.rs`.
     pub ns2_qoption: crate::tcp::sender::Ns2Qoption,
+    /// ns-2.35's RBP agents' pacing after idle and its `rbp_scale_` (`sender/rbp.rs`).
+    pub ns2_rbp: crate::tcp::sender::Ns2Rbp,
+    pub ns2_rbp_scale: f64,
     /// ns-2.35's F-RTO (`sender/frto.rs`).
     pub ns2_frto: crate::tcp::sender::Ns2Frto,
     /// ns-2.35's Sack1 `partial_ack_` (`Sack1TcpAgent::partial_ack_action`).

@@ -264,6 +264,19 @@ impl RttEstimator {
         }
     }
 
+    /// ns-2's smoothed RTT in seconds as `RBPRenoTcpAgent::send_much` computes it,
+    /// `t_srtt_ * 2^-T_SRTT_BITS * tcp_tick_` in that order of doubles (the exact srtt without
+    /// the ns-2 timer).
+    pub fn ns2_srtt_secs(&self) -> f64 {
+        match self.ns2.as_deref() {
+            Some(n) => {
+                let scale = 0.5f64.powi(n.srtt_bits as i32);
+                n.t_srtt as f64 * scale * (n.tick as f64 / 1e12)
+            }
+            None => self.srtt as f64 / 1e12,
+        }
+    }
+
     /// srtt, rttvar and the RTO before backoff as ns-2 holds them (t_srtt_ / 8 and
     /// t_rttvar_ / 4 ticks, exactly; t_rtxcur_).
     fn publish(&mut self) {

@@ -94,6 +94,7 @@ mod overhead;
 mod psh;
 mod qoption;
 mod quick_start;
+mod rbp;
 mod recovery;
 mod reset;
 mod rfc6675;
@@ -108,6 +109,7 @@ mod setup;
 pub use frto::Ns2Frto;
 pub use qoption::Ns2Qoption;
 pub use quick_start::QsLog;
+pub use rbp::Ns2Rbp;
 pub use rfc793::Rfc793;
 pub use setup::{window_init_for_size, FirstLoss, Ns2Ecn, Recovery};
 
@@ -418,6 +420,9 @@ pub struct TcpSender {
     /// Quick-Start (RFC 4782, `sender/quick_start.rs`); its delayed-send timer's deadline is
     /// `pace_deadline`.
     quick_start: Option<Box<quick_start::QuickStart>>,
+    /// ns-2.35's RBP agents, pacing after idle (`sender/rbp.rs`); its pace timer's deadline
+    /// is `pace_deadline`.
+    rbp: Option<Box<rbp::Rbp>>,
 }
 
 impl TcpSender {
@@ -440,6 +445,8 @@ impl TcpSender {
                 self.qs_on_delsnd(now, out, c);
             } else if self.overhead.is_some() {
                 self.on_delsnd(now, out, c);
+            } else if self.rbp.is_some() {
+                self.rbp_on_timer(now, out, c);
             } else {
                 self.send_much(now, out, c);
             }
@@ -594,6 +601,10 @@ impl TcpSender {
         }
         if self.full_sack.is_some() {
             self.full_sack_send(now, false, out, c);
+            return;
+        }
+        if self.rbp.is_some() {
+            self.rbp_send_much(now, out, c);
             return;
         }
         self.send_window(now, out, c);
@@ -1023,6 +1034,9 @@ impl TcpSender {
         c: &mut FlowCounters,
     ) {
         let ack = pkt.ack;
+        if self.rbp.is_some() {
+            self.rbp_recv(ack); // RBP*TcpAgent::recv, before the agent's own
+        }
         if self.quick_start.is_some() {
             self.qs_on_ack(now, pkt);
         }

@@ -41,8 +41,10 @@
 //! - `VegasTcpAgent::timeout`: ssthresh half the window (`slowdown(CLOSE_SSTHRESH_HALF)`),
 //!   cwnd = v_slowstart_ (2), go back N, the timer backed off.
 //!
-//! Not modelled: ECN (`TcpAgent::ecn`), `maxcwnd_`, `slow_start_restart_` false (the front
-//! end refuses them with Vegas).
+//!   With `slow_start_restart_` false (`idle_timeout_keeps_window`) and nothing outstanding
+//!   it does nothing, and the timer is not set again.
+//!
+//! Not modelled: ECN (`TcpAgent::ecn`), `maxcwnd_` (the front end refuses them with Vegas).
 
 use super::*;
 
@@ -78,6 +80,9 @@ pub(super) struct Ns2Vegas {
     base_rtt: f64,
     incr: f64,
     inc_flag: bool,
+    /// `v_actual_`: the last round's segments per second (0 before the first round; ns-2
+    /// leaves it unset).
+    actual: f64,
     newcwnd: f64,
     recover: i64,
     action: Action,
@@ -110,6 +115,7 @@ impl Ns2Vegas {
             base_rtt: 1_000_000_000.0,
             incr: 0.0,
             inc_flag: true,
+            actual: 0.0,
             newcwnd: 0.0,
             recover: 0,
             action: Action::None,
@@ -125,6 +131,16 @@ impl Ns2Vegas {
         } else {
             window_init
         }
+    }
+
+    /// `v_actual_` (segments per second) and `v_rtt_` (seconds), which
+    /// `RBPVegasTcpAgent::send_much` paces by (`sender/rbp.rs`).
+    pub(super) fn actual_rate(&self) -> f64 {
+        self.actual
+    }
+
+    pub(super) fn last_rtt(&self) -> f64 {
+        self.rtt
     }
 
     fn time(&self, now: SimTime) -> f64 {
@@ -220,6 +236,7 @@ impl TcpSender {
                         v.base_rtt = rtt;
                     }
                     let actual = rtt_len as f64 / rtt;
+                    v.actual = actual;
                     let expect = (t_seqno - seqno) as f64 / v.base_rtt;
                     // C's int(): toward zero.
                     let delta = ((expect - actual) * v.base_rtt + 0.5).trunc();
@@ -383,8 +400,9 @@ impl TcpSender {
         self.emit(seq.max(0) as u64, now, out, c);
     }
 
-    /// `VegasTcpAgent::timeout` (the retransmission timer, `TCP_TIMER_RTX`, with
-    /// `slow_start_restart_`): ssthresh half the window, cwnd v_slowstart_, go back N.
+    /// `VegasTcpAgent::timeout` (the retransmission timer, `TCP_TIMER_RTX`): ssthresh half
+    /// the window, cwnd v_slowstart_, go back N; with nothing outstanding and
+    /// `slow_start_restart_` false, nothing.
     #[inline(never)]
     pub(super) fn on_ns2_vegas_timeout(
         &mut self,
@@ -392,6 +410,11 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        if self.idle_timeout_keeps_window && self.una >= self.maxseq {
+            // `highest_ack_ == maxseq_ && !slow_start_restart_`: nothing at all, and the
+            // timer is not set again.
+            return;
+        }
         c.timeouts += 1;
         self.dupacks = 0;
         let maxseq = self.maxseq as i64 - 1;

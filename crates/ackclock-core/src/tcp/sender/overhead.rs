@@ -73,6 +73,9 @@ impl TcpSender {
         if let Some(d) = self.quick_start.as_deref().and_then(|q| q.pending) {
             return Some(d); // Quick-Start's pacing (`sender/quick_start.rs`)
         }
+        if self.rbp.is_some() {
+            return self.rbp_delay(); // RBP's pace timer (`sender/rbp.rs`)
+        }
         self.overhead.as_deref().and_then(|o| o.pending)
     }
 

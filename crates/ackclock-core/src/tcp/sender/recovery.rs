@@ -670,6 +670,9 @@ impl TcpSender {
     /// The retransmission timer fired at `now` (the simulator calls this only at the deadline).
     pub fn on_timeout(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         self.rto_deadline = None;
+        if self.rbp.is_some() && self.rbp_timeout() {
+            return; // RBP*TcpAgent::timeout with nothing outstanding (sender/rbp.rs)
+        }
         // Sack1TcpAgent::timeout: no F-RTO after a timeout during SACK recovery.
         let sack_recovery = self.in_recovery && self.recovery == Recovery::Sack;
         self.frto_on_timeout_start();

@@ -356,6 +356,7 @@ impl TcpSender {
                 .map(|p| Box::new(super::quick_start::QuickStart::new(p))),
             sack_rh: (recovery == Recovery::SackRh)
                 .then(|| sack_rh::SackRh::new(cfg.dupack_threshold)),
+            rbp: rbp::Rbp::new(cfg.ns2_rbp, cfg.ns2_rbp_scale),
             overhead: (cfg.send_overhead > SimDuration::ZERO).then(|| {
                 Box::new(overhead::Overhead::new(
                     cfg.send_overhead.as_secs_f64(),

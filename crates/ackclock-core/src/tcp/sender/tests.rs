@@ -921,6 +921,7 @@ mod events;
 mod frto;
 mod qoption;
 mod quick_start;
+mod rbp;
 mod reset;
 mod sack1;
 mod sack_full;
