@@ -169,7 +169,8 @@ class Network:
         ``start`` may be a distribution: ``{"uniform": ["0s", "1s"]}``. With ``app="cbr"``
         (or ``"onoff"``, ``"poisson"``) the application writes ``write_size`` bytes (default
         one segment's payload) every ``interval`` or at ``rate`` into the connection instead,
-        as ns-3's MyApp does (``random``, ``on``, ``off`` as for :meth:`udp`). ``trace``: TCP
+        as ns-3's MyApp does (``random``, ``on``, ``off`` as for :meth:`udp`); with a send
+        buffer (``snd_buffer``) a write it has no room for fails, as in ns-3. ``trace``: TCP
         variables to record on every change (``["cwnd", "ssthresh"]``, or True for all) into
         ``Results.tcp_trace``. With ``two_way=True`` the flow is a two-way TCP connection
         (docs/full-tcp.md): a handshake, ``size`` bytes from ``src`` and ``reply_size`` back

@@ -382,8 +382,8 @@ pub struct TcpSender {
     min_srtt: u64,
     /// `ns3_ts_ms`: RTT samples as ns-3.44 takes them (`RttEstimator::sample_ns3`).
     ns3_ts_ms: bool,
-    /// `snd_buffer`: the whole segments the send buffer holds (see `stop`).
-    snd_buffer_segs: Option<u64>,
+    /// `snd_buffer`: the bytes the send buffer holds (see `write` and `stop`).
+    snd_buffer_bytes: Option<u64>,
     /// Delivery-rate samples for BBR (draft-cheng-iccrg-delivery-rate-estimation).
     rate: Option<Box<DeliveryRate>>,
     /// Pacing: segments per second (0: none), when the next may leave, and the deadline

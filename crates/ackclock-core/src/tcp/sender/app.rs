@@ -198,16 +198,29 @@ impl TcpSender {
     }
 
     /// A rate-limited application (ns-3's `MyApp`, CBR over TCP) writes `bytes` more into
-    /// the byte stream; full segments leave as the window allows.
+    /// the byte stream; full segments leave as the window allows. With a send buffer
+    /// (`snd_buffer`) a write that does not fit in what the buffer has left fails and is
+    /// lost to the stream (returns false): ns-3's `TcpSocketBase::Send` refuses a packet
+    /// larger than `TcpTxBuffer::Available` (the buffer's size less the bytes from SND.UNA
+    /// to the last written), and `OnOffApplication::SendPacket` tries the same packet again
+    /// at its next tick, `MyApp` writes the next one (the same bytes either way).
     pub fn write(
         &mut self,
         now: SimTime,
         bytes: u64,
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
-    ) {
-        *self.stream_bytes.get_or_insert(0) += bytes;
+    ) -> bool {
+        let written = self.stream_bytes.unwrap_or(0);
+        if let Some(buffer) = self.snd_buffer_bytes {
+            let acked = self.una.saturating_sub(u64::from(self.syn)) * u64::from(self.payload);
+            if written.saturating_sub(acked) + bytes > buffer {
+                return false;
+            }
+        }
+        self.stream_bytes = Some(written + bytes);
         self.resume(now, out, c);
+        true
     }
 
     /// The wire size of segment `seq` (after the SYN) when the data are messages.
@@ -226,7 +239,10 @@ impl TcpSender {
     /// socket, and `TcpSocketBase::Close` sends the buffer before the FIN), in whole
     /// segments.
     pub fn stop(&mut self) {
-        let buffered = self.snd_buffer_segs.map_or(0, |b| self.una + b);
+        let segs = self
+            .snd_buffer_bytes
+            .map(|b| b / u64::from(self.payload.max(1)));
+        let buffered = segs.map_or(0, |b| self.una + b);
         self.app_limit = self.maxseq.max(buffered.min(self.app_limit));
     }
 }

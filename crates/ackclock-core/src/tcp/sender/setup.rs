@@ -327,9 +327,7 @@ impl TcpSender {
             srtt_samples: cfg.ns3_srtt_samples,
             min_srtt: u64::MAX,
             ns3_ts_ms: cfg.ns3_ts_ms,
-            snd_buffer_segs: cfg
-                .snd_buffer_bytes
-                .map(|b| b / cfg.packet_size.max(1) as u64),
+            snd_buffer_bytes: cfg.snd_buffer_bytes,
             rate: cc.has_cong_control().then(|| {
                 let r = DeliveryRate::new(cfg.window.max(cfg.window_init));
                 Box::new(if cfg.ns3_rate_sample {

@@ -511,6 +511,39 @@ fn a_stopped_bulk_sender_drains_its_send_buffer() {
     }
 }
 
+/// ns-3's `TcpSocketBase::Send` against `TcpTxBuffer::Available` (`snd_buffer`): a paced
+/// application's write that does not fit in the buffer's room (its size less the bytes from
+/// SND.UNA to the last written) fails and adds nothing; the room an ACK frees takes the
+/// next; without a buffer every write is taken.
+#[test]
+fn a_write_into_a_full_send_buffer_fails() {
+    for buffer in [None, Some(5 * 1000 + 500u64)] {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.packet_size = 1000;
+        cfg.snd_buffer_bytes = buffer;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::NewReno);
+        s.w.cwnd = 2.0;
+        let taken: Vec<bool> = (0..7)
+            .map(|i| s.write(SimTime(i), 1000, &mut out, &mut c))
+            .collect();
+        let full = buffer.is_some();
+        // 5500 bytes hold five 1000-byte writes; the sixth and seventh fail.
+        assert_eq!(
+            taken,
+            [true, true, true, true, true, !full, !full],
+            "{buffer:?}"
+        );
+        assert_eq!(s.maxseq, 2, "cwnd 2 lets two segments out");
+        // Two segments acknowledged: 2000 bytes of room, two more writes, the third fails.
+        s.on_ack(SimTime(10), &ackp(2), &mut out, &mut c);
+        let more: Vec<bool> = (0..3)
+            .map(|i| s.write(SimTime(11 + i), 1000, &mut out, &mut c))
+            .collect();
+        assert_eq!(more, [true, true, !full], "{buffer:?}");
+    }
+}
+
 /// RFC 3390 section 1's table (4 segments up to 1095 bytes, 4380 bytes below 2190, else 2
 /// segments), as ns-2.35's `TcpAgent::initial_window` reads it with windowInitOption_ 2:
 /// the middle row as 3 segments.
