@@ -1311,15 +1311,21 @@ class FullTcpAgent(TcpAgent):
         size = to_int(self.vars["segsize_"])
         if size != 0:
             return size
-        header = to_int(self.vars["tcpip_base_hdr_size_"])
-        if to_bool(self.vars.get("timestamps_", "false")):
-            header += to_int(self.vars.get("ts_option_size_", "10"))
+        header = self.headersize()
         size = to_int(self.vars["packetSize_"]) - header
         if size < 1:
             raise Ns2Error(f"{self.cls} {self.handle}: segsize_ 0 takes the segment from"
                            f" packetSize_ {self.vars['packetSize_']}, which is not above the"
                            f" header's {header} bytes", self.var_where("packetSize_"))
         return size
+
+    def headersize(self) -> int:
+        """FullTcpAgent::headersize: tcpip_base_hdr_size_, with timestamps_ ts_option_size_
+        more."""
+        header = to_int(self.vars["tcpip_base_hdr_size_"])
+        if to_bool(self.vars.get("timestamps_", "false")):
+            header += to_int(self.vars.get("ts_option_size_", "10"))
+        return header
 
     def _give_bytes(self, n: int, what: str) -> None:
         size = self.segsize()
@@ -1494,12 +1500,12 @@ def _initial_window(agent: TcpAgent) -> int:
     return to_int(agent.vars["windowInit_"])
 
 
-def _full_initial_window(agent: TcpAgent) -> int:
+def _full_initial_window(agent: FullTcpAgent) -> int:
     """TcpAgent::initial_window with windowInitOption_ 2 for a FullTcp agent: RFC 3390's
-    window for its size_, segsize_ plus tcpip_base_hdr_size_ (FullTcpAgent::foutput sets
-    size_ = maxseg_ + headersize())."""
+    window for its size_ as FullTcpAgent::foutput leaves it before the SYN/ACK: maxseg_
+    plus headersize(), which is packetSize_ itself where segsize_ 0 takes maxseg_ from it."""
     try:
-        size = to_int(agent.vars["segsize_"]) + to_int(agent.vars["tcpip_base_hdr_size_"])
+        size = agent.segsize() + agent.headersize()
     except ValueError as e:
         raise Ns2Error(f"segsize_: {e}", agent.var_where("segsize_")) from None
     return 4 if size <= 1095 else 3 if size < 2190 else 2
@@ -1772,13 +1778,18 @@ class Application(TclObject):
     def cmd_stop(self) -> None:
         self._control(False)
 
+    def restartable(self) -> bool:
+        """Whether a start after stop is modelled. A CBR starts again as ns-2's
+        CBR_Traffic::start does (the engine's UdpSource::restart); the others' restart state
+        is not modelled unless their class says so."""
+        return isinstance(self, Cbr)
+
     def _control(self, start: bool) -> None:
         if self.agent is None:
             raise TclError(f"{self.handle}: no agent attached")
-        if start and self.stopped and not isinstance(self, Cbr):
-            # A CBR starts again as ns-2's CBR_Traffic::start does (the engine's
-            # UdpSource::restart); the others' restart state is not modelled.
-            raise Ns2Error(unsupported("restarting an application after stop (a CBR's is)"))
+        if start and self.stopped and not self.restartable():
+            raise Ns2Error(unsupported(f"restarting {self.cls} after stop (a CBR's is,"
+                                       " and an FTP's on a one-way TCP agent)"))
         if start == self.running or (not start and self.stopped):
             return  # ns-2: a second start (or stop) changes nothing
         self.running = start
@@ -1806,6 +1817,15 @@ class Ftp(Application):
         if not isinstance(self.agent, _Fed):
             raise TclError(f"{self.handle}: FTP {what} needs a TCP or TFRC agent attached")
         return self.agent
+
+    def restartable(self) -> bool:
+        """ns-2.35's FTP (tcl/lib/ns-source.tcl) stops with its agent's `advance 0` and
+        `close`, and starts with `send -1`. On a one-way TcpAgent `advance 0` sets curseq_
+        to maxseq_ (TcpAgent::command), `close` is Agent::close, which does nothing, and
+        `send -1` (TcpAgent::sendmsg) makes curseq_ endless again and calls send_much: the
+        engine's stop and start (TcpSender::stop, TcpSender::start). A FullTcp agent's close
+        sends its FIN (FullTcpAgent::usrclosed): starting it again is not modelled."""
+        return isinstance(self.agent, TcpAgent) and not isinstance(self.agent, FullTcpAgent)
 
     def cmd_produce(self, n: str) -> None:
         self._tcp("produce").cmd_advance(n)

@@ -108,6 +108,7 @@ class Simulator(TclObject):
         # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
         self._trace_started: set[tuple[str, str]] = set()
         self._last_cwnd: dict[str, float] = {}
+        self._last_ssthresh: dict[str, float] = {}
 
     # --- topology --------------------------------------------------------------------------
 
@@ -1052,11 +1053,21 @@ class Simulator(TclObject):
             group = records[i:j]
             i = j
             prev = self._last_cwnd.get(flow)
+            prev_ssthresh = self._last_ssthresh.get(flow)
             cut = next((r for r in group if r[2] == "cwnd" and prev is not None
                         and r[3] < prev), None)
             for r in group:
                 if r[2] == "cwnd":
                     self._last_cwnd[flow] = r[3]
+                elif r[2] == "ssthresh":
+                    self._last_ssthresh[flow] = r[3]
+            if cut is not None and prev_ssthresh is not None and prev_ssthresh != 2.0 \
+                    and not any(r[2] == "ssthresh" for r in group):
+                # A cut that left ssthresh_ above 2 where it was: no halving slowdown() but
+                # an idle timeout's slowdown(CLOSE_CWND_ONE | NO_OUTSTANDING_DATA)
+                # (TcpAgent::timeout with nothing outstanding), which sets cwnd_ only.
+                out.extend(group)
+                continue
             agent = by_flow.get(flow)
             if cut is None and prev is not None and agent is not None \
                     and "ssthresh_" in agent.traced \

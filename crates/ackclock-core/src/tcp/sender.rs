@@ -856,8 +856,13 @@ impl TcpSender {
         }
         // TcpAgent::output (and RFC793eduTcpAgent's) sets the timer again for a segment sent
         // with nothing outstanding (`force_set_rtx_timer`): a timer `newtimer` restarted
-        // before the RTT sample (`rtx_timer_before_sample`) takes the new timeout then.
-        let idle = self.rtx_timer_before_sample && !retransmit && self.una + 1 >= self.maxseq;
+        // before the RTT sample (`rtx_timer_before_sample`) takes the new timeout then, and
+        // so does the one an idle one-way agent keeps running (`idle_rtx_timer`: newtimer
+        // restarts it on the last ACK, its expiry with nothing outstanding again), which
+        // would otherwise fire at its old deadline soon after an application starts anew.
+        let idle = (self.rtx_timer_before_sample || self.idle_rtx_timer)
+            && !retransmit
+            && self.una + 1 >= self.maxseq;
         if self.rto_deadline.is_none() || idle {
             self.arm_timer(now);
         }

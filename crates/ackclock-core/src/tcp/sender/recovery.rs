@@ -797,6 +797,17 @@ impl TcpSender {
             // clears it too.
             self.first_decrease = !keeps_ssthresh;
         }
+        if self.full_tcp
+            && self.dupwnd > 0.0
+            && matches!(self.recovery, Recovery::Reno | Recovery::NewReno)
+        {
+            // FullTcpAgent::timeout_action's slowdown() halves window(), min(cwnd_, wnd_), and
+            // a two-way agent's cwnd_ itself carries fast recovery's inflation (dupack_action's
+            // ssthresh_ + dupacks_, extra_ack's cwnd_++), which dupwnd holds here. The one-way
+            // agents clear theirs first (RenoTcpAgent::timeout: dupwnd_ = 0).
+            self.w.cwnd += self.dupwnd;
+            self.dupwnd = 0.0;
+        }
         if !keeps_ssthresh {
             self.reduce_window();
         }

@@ -753,17 +753,27 @@ fn ns2_idle_timer_runs_on_and_closes_cwnd_to_one_without_backoff() {
         assert_eq!(c.timeouts, 0, "ns-2's nrexmit_ counts no idle expiry");
         assert_eq!(s.rtt.rto(), rto, "no backoff");
         assert_eq!(s.rto_deadline(), Some(deadline + rto));
-        // New data goes out at the closed window; the pending timer is left as it is
-        // (TcpAgent::output sets it only when none is pending).
+        // New data goes out at the closed window, and the timer, pending since the idle
+        // expiry, starts again from the send: TcpAgent::output sets it whenever nothing was
+        // outstanding (`force_set_rtx_timer`, highest_ack_ == maxseq_), else only when none
+        // is pending. An FTP started again after stop would otherwise time out at the old
+        // deadline, 0.1 s after its first segment here.
         out.clear();
-        s.advance_to(
-            4,
-            deadline + SimDuration::from_millis(100),
+        let send = deadline + SimDuration::from_millis(100);
+        s.advance_to(4, send, &mut out, &mut c);
+        assert_eq!(out.len(), 1);
+        assert_eq!(s.rto_deadline(), Some(send + rto));
+        // Its ACK sends the next with nothing outstanding (the timer restarts once more);
+        // a segment sent while that one is outstanding leaves the timer.
+        s.on_ack(
+            send + SimDuration::from_millis(50),
+            &ackp(3),
             &mut out,
             &mut c,
         );
-        assert_eq!(out.len(), 1);
-        assert_eq!(s.rto_deadline(), Some(deadline + rto));
+        let restarted = s.rto_deadline();
+        s.advance_to(6, send + SimDuration::from_millis(60), &mut out, &mut c);
+        assert_eq!(s.rto_deadline(), restarted);
     }
 }
 
@@ -952,6 +962,7 @@ fn sack_dupack_threshold_grows_with_cwnd_by_numdupacks_frac() {
 mod ecn;
 mod events;
 mod frto;
+mod full_timeout;
 mod qoption;
 mod quick_start;
 mod rbp;
