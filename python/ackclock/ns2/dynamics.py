@@ -79,7 +79,7 @@ def rtmodel_at(sim: Simulator, at: str, op: str, nodes: list[Node]) -> None:
             if key not in by_key:
                 keys.append(key)
             by_key[key] = link
-    links = [by_key[k] for k in _hash_order(sim, keys)]
+    links = [by_key[k] for k in hash_order(sim, keys)]
     traced = sim.trace_all is not None
     nam = sim.nam_channel is not None
     for link in links:
@@ -91,7 +91,7 @@ def rtmodel_at(sim: Simulator, at: str, op: str, nodes: list[Node]) -> None:
     sim.rtmodels.append(Model(when, op, links, traced, nam, sim.ctx.where()))
 
 
-def _hash_order(sim: Simulator, keys: list[str]) -> list[str]:
+def hash_order(sim: Simulator, keys: list[str]) -> list[str]:
     """The keys as ``array names`` lists an array filled in this order (Tcl's hash order,
     asked of this interpreter)."""
     tcl = sim.ctx.tcl

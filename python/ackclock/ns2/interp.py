@@ -263,6 +263,14 @@ class Context:
             if value is None:
                 raise TclError(f'can\'t read "{args[1]}": no such variable')
             return value
+        if cls == "Node" and args == ["enable-module", "VC"]:
+            # ns-2.35's virtual classifier nodes (tcl/lib/ns-rtmodule.tcl RtModule/VC,
+            # classifier/classifier-virtual.cc VirtualClassifier::recv): each packet's next
+            # hop asked of the route logic, the routes static routing computes, so unicast
+            # packets go where they go without the module.
+            return ""
+        if cls == "Node" and args[:1] in (["allocaddr"], ["expandaddr"]):
+            raise Ns2Error(unsupported(f"multicast (Node {args[0]})"))
         if cls == "Simulator" and args == ["instance"]:
             if self.simulator is None:
                 raise TclError("no Simulator has been created")

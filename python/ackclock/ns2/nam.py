@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .dynamics import hash_order
 from .values import fmt_double
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class NamLayout:
     """The layout the script describes for nam, whether or not it writes a nam trace: each
     simplex link's look, and the links nam draws, in ns-2's order (``order``)."""
 
-    colors: list[tuple[str, str]] = field(default_factory=list)
+    colors: dict[str, str] = field(default_factory=dict)  # $ns color: fid -> name
     links: dict[tuple[int, int], LinkLook] = field(default_factory=dict)
     annotations: int = 0
     order: list[tuple[int, int]] = field(default_factory=list)
@@ -76,8 +77,15 @@ def header(sim: Simulator) -> str:
     """The lines ns-2 writes when the run starts: version, colours, nodes, links, queues."""
     layout = sim.nam_layout
     out = [HEADER]
-    out += [f"c -t * -i {fid} -n {name}\n" for fid, name in layout.colors]
-    for node in sim.nodes:
+    # Simulator instproc dump-namcolors (tcl/lib/ns-namsupp.tcl): `foreach id [array names
+    # color_]`, Tcl's hash order of the ids.
+    out += [f"c -t * -i {fid} -n {layout.colors[fid]}\n"
+            for fid in hash_order(sim, list(layout.colors))]
+    # Simulator instproc dump-namnodes: `foreach nn [array names Node_]`, Tcl's hash order
+    # of the node ids (4 0 1 2 3 for five nodes).
+    by_id = {str(node.id): node for node in sim.nodes}
+    for key in hash_order(sim, list(by_id)):
+        node = by_id[key]
         color = node.nam_color or "black"
         out.append(f"n -t * -a {node.id} -s {node.id} -S UP -v {node.nam_shape or 'circle'}"
                    f" -c {color} -i {color}\n")

@@ -88,6 +88,7 @@ class Simulator(TclObject):
         self._seq = 0
         self.now_s = 0.0
         self.started = False
+        self.multicast = False  # $ns multicast (cmd_multicast)
         self.halted = False
         self.engine: Any = None
         # What the script asked of applications before `$ns run`, done in order once the
@@ -284,7 +285,7 @@ class Simulator(TclObject):
             self.ctx.write_channel(self.nam_channel, "".join(lines))
 
     def cmd_color(self, fid: str, name: str) -> None:
-        self.nam_layout.colors.append((fid, name))
+        self.nam_layout.colors[fid] = name  # `set color_($id) $name`
 
     def cmd_trace_annotate(self, *args: str) -> None:
         """``Simulator instproc trace-annotate`` (tcl/lib/ns-namsupp.tcl): a `v` line in the
@@ -339,7 +340,14 @@ class Simulator(TclObject):
         self.quick_start = val == "ON"
 
     def cmd_multicast(self, *args: str) -> None:
-        raise Ns2Error(unsupported("multicast ($ns multicast)"))
+        """``$ns multicast``: ns-2.35's Simulator instproc multicast (tcl/mcast/ns-mcast.tcl)
+        sets multiSim_ and `Node enable-module Mcast`, which gives the nodes made after it
+        multicast classifiers; unicast traffic goes as before. What would use them (groups,
+        `mrtproto`, `join-group`, `Node allocaddr`) is refused where it comes."""
+        self.multicast = True
+
+    def cmd_multicast_(self) -> str:
+        return "1" if self.multicast else "0"
 
     def cmd_mrtproto(self, *args: str) -> None:
         raise Ns2Error(unsupported("multicast routing ($ns mrtproto)"))
