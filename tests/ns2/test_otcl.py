@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def test_multiple_inheritance_next_and_heritage(ns2):
     r = ns2("""
@@ -186,3 +188,17 @@ def test_an_ns2_class_ackclock_lacks_stops_in_one_line(ns2):
                              ' "Agent/SRM"')
     r = ns2("puts [catch {nosuchcommand} msg]; puts $msg")
     assert r.out.splitlines() == ["1", 'invalid command name "nosuchcommand"']
+
+
+@pytest.mark.parametrize("line, cls", [
+    ("Mac set bandwidth_ 10Mb", "Mac"),  # a root class alone (ns-2.35 tcl/ex/xcp's HDLC)
+    ("LL set delay_ 125ms", "LL"),
+    ("Antenna/OmniAntenna set Z_ 1.5", "Antenna/OmniAntenna"),  # wireless scripts' preamble
+    ("Propagation/Shadowing set pathlossExp_ 2.0", "Propagation/Shadowing"),
+])
+def test_a_class_variable_of_an_ns2_class_ackclock_lacks_stops_in_one_line(ns2, line: str,
+                                                                           cls: str) -> None:
+    r = ns2(f"set x 1\n{line}\n")
+    assert r.code == 2
+    assert r.err.strip() == ("ackclock: error: script.tcl:2: unknown or unsupported ns-2"
+                             f' class "{cls}"')

@@ -605,12 +605,13 @@ if {[llength [info commands ::unknown]]} {
 }
 set ::otcl::ns2_roots {Agent Application Queue Mac Phy LL Classifier Trace ErrorModel
     RandomVariable Routing RtModule Connector QueueMonitor DelayLink Module Filter Process Node
-    Link PacketHeader}
-# Whether a name reads as a class of ns-2's (Agent/Ping): a path under one of its roots.
+    Link PacketHeader Antenna Propagation Channel Topography God EnergyModel Scheduler}
+# Whether a name reads as a class of ns-2's (Agent/Ping): one of its roots that ackclock does
+# not define (`Mac set bandwidth_ 10Mb`), or a path under one (`Antenna/OmniAntenna set Z_ 1.5`).
 proc ::otcl::ns2_class_path {name} {
     set root [lindex [split $name /] 0]
-    return [expr {[string first / $name] > 0 && $root in $::otcl::ns2_roots
-                  && [regexp {^[A-Za-z0-9_/]+$} $name]}]
+    return [expr {$root in $::otcl::ns2_roots && [regexp {^[A-Za-z0-9_/]+$} $name]
+                  && [string index $name end] ne "/"}]
 }
 proc ::unknown {args} {
     set name [lindex $args 0]
