@@ -121,6 +121,8 @@ class Simulation:
         """Hands a TFRC sender ``npkts`` more packets now (-1: endless)."""
     def tfrc_vars(self, flow: int) -> tuple[float, float, float, float, float] | None:
         """A TFRC sender's rate (bytes/s), RTT (s), loss event rate, true loss rate, seqno."""
+    def rap_vars(self, flow: int) -> tuple[float, float, float, float, float] | None:
+        """A RAP source's seqno_, sessionLossCount_, ipg_ (s), srtt_ (s), timeout_ (s)."""
     def advance_app(self, flow: int, limit: int) -> None:
         """Lets a one-way TCP flow send up to segment ``limit`` (not included), now."""
     def close_app(self, flow: int) -> None:

@@ -48,9 +48,11 @@ from .schema import (
     QUEUE_KINDS as QUEUE_KINDS,
 )
 from .schema import (
+    RAP,
     ROUTINGS,
     TFRC,
     TIES,
+    Key,
 )
 from .schema import (
     TRACE_EVENTS as TRACE_EVENTS,
@@ -266,6 +268,8 @@ class Flow:
     two_way: bool | None = None
     # A tfrc flow's parameters (schema.TFRC; docs/tfrc.md); None: ns-2.35's defaults.
     tfrc: dict[str, Any] | None = None
+    # A rap flow's parameters (schema.RAP; docs/models/rap.md); None: ns-2.35's defaults.
+    rap: dict[str, Any] | None = None
     origin: str | None = field(default=None, compare=False, repr=False)
 
 
@@ -1054,6 +1058,8 @@ def _flows(
             entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share)
         elif flow.kind == "tfrc":
             entry["tfrc"] = _tfrc(flow, p)
+        elif flow.kind == "rap":
+            entry["rap"] = _own_table(flow, p, "rap", flow.rap, RAP)
         else:
             entry["header_size"] = _udp_header(flow, p, profile)
         mss = entry["tcp"]["packet_size"] if flow.kind == "tcp" else None
@@ -1079,23 +1085,31 @@ def _flows(
 def _tfrc(flow: Flow, p: str) -> dict[str, Any]:
     """A tfrc flow's parameters as the engine takes them (``schema.TFRC``): those given;
     the engine holds ns-2.35's defaults for the rest (docs/tfrc.md)."""
+    return _own_table(flow, p, "tfrc", flow.tfrc, TFRC)
+
+
+def _own_table(flow: Flow, p: str, kind: str, raw: Any, table: Mapping[str, Key]
+               ) -> dict[str, Any]:
+    """A tfrc or rap flow's own parameters (``schema.TFRC``, ``schema.RAP``) as the engine
+    takes them: those given; the engine holds ns-2.35's defaults for the rest."""
     if flow.tcp or flow.variant is not None or flow.cc is not None or flow.sink is not None:
         given = next(iter(flow.tcp), None) or "variant, cc or sink"
-        raise ScenarioError("a tfrc flow takes no TCP parameters; its own go in tfrc",
+        raise ScenarioError(f"a {kind} flow takes no TCP parameters; its own go in {kind}",
                             path=f"{p}.{given}")
     if flow.header_size is not None:
-        raise ScenarioError("a tfrc flow's header bytes are tfrc.header_size",
+        raise ScenarioError("a tfrc flow's header bytes are tfrc.header_size" if kind == "tfrc"
+                            else "a rap flow's packets are rap.packet_size bytes on the wire",
                             path=f"{p}.header_size")
-    raw = flow.tfrc or {}
-    tp = f"{p}.tfrc"
+    raw = raw or {}
+    tp = f"{p}.{kind}"
     if not isinstance(raw, Mapping):
         raise ScenarioError(f"expected a table like {{ packet_size = 1000 }}, got {quote(raw)}",
                             path=tp)
     out: dict[str, Any] = {}
     for key, value in raw.items():
-        spec = TFRC.get(key)
+        spec = table.get(key)
         if spec is None:
-            raise ScenarioError(f"unknown key; expected some of {', '.join(TFRC)}",
+            raise ScenarioError(f"unknown key; expected some of {', '.join(table)}",
                                 path=f"{tp}.{key}")
         kp = f"{tp}.{key}"
         if spec.type == "bool":
@@ -1354,6 +1368,9 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         raise ScenarioError(f"expected an application such as Ftp(...) or Cbr(...)"
                             f" (ackclock.apps), got {quote(app)}", path=ap)
     kind = app.kind
+    if flow.kind == "rap" and (kind != "ftp" or getattr(app, "size", None) is not None):
+        raise ScenarioError('a rap flow sends from an "ftp" application\'s start to its stop,'
+                            f" without a size, got {quote(kind)}", path=f"{ap}.kind")
     if flow.kind == "tfrc" and kind != "ftp":
         # The engine's rule too; said here first, before the application's own keys, which a
         # TFRC flow's application does not have (no segment size to write in).

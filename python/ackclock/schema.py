@@ -49,7 +49,7 @@ class Key:
 
 # The kinds a `kind` key takes, and every table's keys. The loader, scenario.py and the JSON
 # Schema all read these.
-FLOW_KINDS = ("tcp", "udp", "tfrc")
+FLOW_KINDS = ("tcp", "udp", "tfrc", "rap")
 APP_KINDS = ("ftp", "cbr", "onoff", "poisson", "trace", "tmix")
 LOSS_KINDS = ("bernoulli", "gilbert_elliott", "drop_list", "periodic")
 class _QueueKinds(Sequence[str]):
@@ -174,7 +174,7 @@ LINK: Mapping[str, Key] = {
 
 FLOW: Mapping[str, Key] = {
     "name": Key("string", "the flow's name", required=True),
-    "kind": Key("choice", '"tcp", "udp" or "tfrc"', required=True, choices=FLOW_KINDS),
+    "kind": Key("choice", '"tcp", "udp", "tfrc" or "rap"', required=True, choices=FLOW_KINDS),
     "from": Key("string", "the sending node's name", required=True),
     "to": Key("string", "the receiving node's name", required=True),
     "app": Key("app", "what sends the data, and when (a TCP flow without one: an endless FTP"
@@ -188,6 +188,33 @@ FLOW: Mapping[str, Key] = {
     "priority": Key("count", "its packets' priority, 0-15, which prio and pfifo_fast queues map"
                     " to a band; default 0"),
     "tfrc": Key("tfrc", "a tfrc flow's parameters (docs/tfrc.md); defaults ns-2.35's"),
+    "rap": Key("rap", "a rap flow's parameters (docs/models/rap.md); defaults ns-2.35's"),
+}
+
+# A RAP flow's parameters (crates/ackclock-core/src/rap.rs, RapConfig), each with its ns-2
+# name (Agent/RAP; the receiving agent's for ack_size). Their defaults, ns-2.35's, have one
+# owner, the engine's RapConfig (rap_defaults).
+RAP: Mapping[str, Key] = {
+    "packet_size": Key("count1", "bytes of a data packet on the wire (packetSize_)"),
+    "ack_size": Key("count1", "bytes of an ACK (the receiver's rap_base_hdr_size_)"),
+    "ipg": Key("number", "the initial gap between packets, seconds (ipg_)"),
+    "alpha": Key("number", "additive increase: ipg x srtt / (alpha ipg + srtt) per srtt"
+                 " (alpha_)"),
+    "beta": Key("number", "multiplicative decrease: ipg / beta per loss (beta_)"),
+    "srtt": Key("number", "the initial smoothed RTT, seconds (srtt_)"),
+    "variance": Key("number", "the initial RTT variance, seconds (variance_)"),
+    "delta": Key("number", "the RTT estimator's gain (delta_)"),
+    "mu": Key("number", "the timeout's weight of srtt (mu_)"),
+    "phi": Key("number", "the timeout's weight of the variance (phi_)"),
+    "timeout": Key("number", "the initial loss timeout, seconds (timeout_)"),
+    "overhead": Key("number", "each gap lengthened by a uniform draw below this, seconds"
+                    " (overhead_)"),
+    "fine_grain": Key("bool", "fine-grain adaptation: the gap scaled by a short over a long"
+                      " RTT average (useFineGrain_)"),
+    "kfrtt": Key("number", "fine grain: the short RTT average's gain (kfrtt_)"),
+    "kxrtt": Key("number", "fine grain: the long RTT average's gain (kxrtt_)"),
+    "dpthresh": Key("integer", "percent of the packets the gap allowed in an srtt that must"
+                    " have gone for the gap to shrink (dpthresh_)"),
 }
 
 # A TFRC flow's parameters (crates/ackclock-core/src/tfrc/mod.rs, TfrcConfig), each with its
@@ -429,6 +456,7 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
               "red": "red's keys", "pie": "pie's keys", "codel": "codel's keys",
               "custom": "a discipline written in Python (queues.register)"})),
     "tfrc": (TFRC, Resolved("TfrcConfig")),
+    "rap": (RAP, Resolved("RapConfig")),
     **{f"app.{kind}": ({**APP_COMMON, **own}, Resolved(
         f"AppConfig.{kind}",
         renamed={k: v for k, v in {**_APP_RENAMED, "interval": _interval(kind)}.items()
@@ -601,15 +629,36 @@ def tfrc_defaults() -> dict[str, Any]:
     return tfrc
 
 
+def rap_defaults() -> dict[str, Any]:
+    """A rap flow's parameters as the engine fills them in for a flow that gives none:
+    ns-2.35's defaults, held by the engine's RapConfig."""
+    from ._core import read_scenario
+    from .scenario import Flow, Link, Node, RunConfig, Scenario, resolve
+
+    sc = Scenario(name="rap", profile="ns2", run=RunConfig(duration="1s"),
+                  nodes=[Node("a"), Node("b")],
+                  links=[Link(from_="a", to="b", rate="10Mb/s", delay="1ms")],
+                  flows=[Flow(name="r", kind="rap", from_="a", to="b")])
+    rap: dict[str, Any] = json.loads(read_scenario(json.dumps(resolve(sc))))["flows"][0]["rap"]
+    return rap
+
+
 def _tfrc_table() -> dict[str, Key]:
     """schema.TFRC with each key's default from the engine."""
-    defaults = tfrc_defaults()
+    return _with_defaults(TFRC, tfrc_defaults())
 
+
+def _rap_table() -> dict[str, Key]:
+    """schema.RAP with each key's default from the engine."""
+    return _with_defaults(RAP, rap_defaults())
+
+
+def _with_defaults(table: Mapping[str, Key], defaults: Mapping[str, Any]) -> dict[str, Key]:
     def shown(v: Any) -> str:
         return json.dumps(v) if isinstance(v, bool) else f"{v:g}"
 
     return {name: replace(key, doc=f"{key.doc}; default {shown(defaults[name])}")
-            for name, key in TFRC.items()}
+            for name, key in table.items()}
 
 
 def _shown(value: Any) -> str:
@@ -646,7 +695,8 @@ def json_schema() -> dict[str, Any]:
                                  choices=LOSS_KINDS)},
                     {k: {n: _value(v) for n, v in own.items()} for k, own in LOSS.items()})
     flow = _object(FLOW, {**tcp, **udp_header, "app": {"$ref": "#/definitions/app"},
-                          "tfrc": {**_object(_tfrc_table()), "description": FLOW["tfrc"].doc}})
+                          "tfrc": {**_object(_tfrc_table()), "description": FLOW["tfrc"].doc},
+                          "rap": {**_object(_rap_table()), "description": FLOW["rap"].doc}})
     link = _object(LINK, {"queue": {"$ref": "#/definitions/queue"},
                           "loss": {"$ref": "#/definitions/loss"},
                           "reverse_loss": {"$ref": "#/definitions/loss"}})

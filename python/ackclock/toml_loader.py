@@ -289,6 +289,8 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
             entry["header_size"] = f.header_size
         if f.tfrc is not None:
             entry["tfrc"] = dict(f.tfrc)
+        if f.rap is not None:
+            entry["rap"] = dict(f.rap)
         entry["app"] = present({"kind": f.app.kind, **dataclasses.asdict(f.app)})
         flows.append(entry)
     raw["flow"] = flows
@@ -466,7 +468,8 @@ class _Repeat:
                             f.from_ if a is None else a.replace("{i}", i),
                             f.to if b is None else b.replace("{i}", i), f.variant, f.cc,
                             f.sink, dict(f.tcp), f.header_size, f.app, f.trace, f.fid,
-                            f.priority, f.ports, f.two_way, f.tfrc, f"{origin}{{i={c}}}"))
+                            f.priority, f.ports, f.two_way, f.tfrc, f.rap,
+                            f"{origin}{{i={c}}}"))
 
 
 def _holds_i(value: Any) -> bool:
@@ -766,7 +769,7 @@ def _link(t: Mapping[str, Any], p: str,
 _LINK_FIELDS = ("from_", "to", "rate", "delay", "queue", "duplex", "loss", "reverse_loss",
                 "monitor_flows", "loss_at_entry", "origin", "loss_behind")
 _FLOW_FIELDS = ("name", "kind", "from_", "to", "variant", "cc", "sink", "tcp", "header_size",
-                "app", "trace", "fid", "priority", "ports", "two_way", "tfrc", "origin")
+                "app", "trace", "fid", "priority", "ports", "two_way", "tfrc", "rap", "origin")
 if tuple(f.name for f in fields(Link)) != _LINK_FIELDS or [f.name for f in fields(Node)] != [
         "name", "origin"] or tuple(f.name for f in fields(Flow)) != _FLOW_FIELDS:
     raise ImportError(  # pragma: no cover - a field added to the model
@@ -863,6 +866,7 @@ def _flow(t: Mapping[str, Any], p: str,
         priority=t.get("priority"),
         two_way=t.get("two_way"),
         tfrc=t.get("tfrc"),
+        rap=t.get("rap"),
         origin=p,
     )
 

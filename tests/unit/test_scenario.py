@@ -615,7 +615,7 @@ def test_errors_from_overridden_values_say_so() -> None:
          'scenario.toml: profile: expected one of "ns2", "linux", "ns3", "ikr", got "ns-3"'),
         ('name = "small"', 'name = "small"\ntitle = "x"', "scenario.toml: title: unknown key"),
         ('kind = "tcp"', 'kind = "sctp"', 'scenario.toml: flow[0].kind: expected one of "tcp",'
-                                          ' "udp", "tfrc", got "sctp"'),
+                                          ' "udp", "tfrc", "rap", got "sctp"'),
         ('kind = "tcp"', 'kind = "tcp"\nwindow = 0', "scenario.toml: flow[0].window: expected"
                                                      " a whole number >= 1, got 0"),
         ('kind = "tcp"', 'kind = "tcp"\npacket_size = "1.5B"',

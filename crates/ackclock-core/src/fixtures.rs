@@ -191,6 +191,7 @@ pub fn dumbbell(
     let flows = (0..n as u32)
         .map(|i| FlowConfig {
             tfrc: None,
+            rap: None,
             connection: None,
             name: format!("tcp{i}"),
             kind: FlowKind::Tcp,

@@ -31,6 +31,7 @@ pub mod packet;
 pub mod packet_pool;
 pub mod params;
 pub mod queue;
+pub mod rap;
 pub mod results;
 pub mod rng;
 pub mod scenario;

@@ -455,6 +455,9 @@ pub struct FlowConfig {
     /// TFRC flows: the sender's and receiver's parameters (`tfrc::TfrcConfig`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tfrc: Option<crate::tfrc::TfrcConfig>,
+    /// RAP flows: the source's and receiver's parameters (`rap::RapConfig`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rap: Option<crate::rap::RapConfig>,
     /// UDP only: IP + UDP header bytes added to each datagram.
     #[serde(default)]
     pub header_size: u32,
@@ -503,6 +506,10 @@ pub enum FlowKind {
     Udp,
     /// TCP-Friendly Rate Control (RFC 5348; `tfrc/`), parameters in `tfrc`.
     Tfrc,
+    /// The Rate Adaptation Protocol (Rejaie, Handley, Estrin 1999; ns-2.35's `Agent/RAP`,
+    /// `rap.rs`), parameters in `rap`: an endless source from the application's start to its
+    /// stop.
+    Rap,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]

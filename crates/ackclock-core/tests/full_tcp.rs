@@ -52,6 +52,7 @@ fn scenario(s: &Setup) -> Scenario {
     };
     let flow = |name: &str, from, to, size, connection| FlowConfig {
         tfrc: None,
+        rap: None,
         name: name.into(),
         kind: FlowKind::Tcp,
         from,

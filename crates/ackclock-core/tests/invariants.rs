@@ -95,6 +95,7 @@ fn an_unbounded_backlog_is_stopped_by_the_packet_guard() {
     }
     sc.flows = vec![FlowConfig {
         tfrc: None,
+        rap: None,
         connection: None,
         name: "flood".into(),
         kind: FlowKind::Udp,

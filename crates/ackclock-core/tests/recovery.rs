@@ -73,6 +73,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         ],
         flows: vec![FlowConfig {
             tfrc: None,
+            rap: None,
             connection: None,
             name: "tcp".into(),
             kind: FlowKind::Tcp,

@@ -211,6 +211,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
     let flows = vec![
         FlowConfig {
             tfrc: None,
+            rap: None,
             connection: None,
             name: "cbr".into(),
             kind: FlowKind::Udp,
@@ -233,6 +234,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
         },
         FlowConfig {
             tfrc: None,
+            rap: None,
             connection: None,
             name: "tcp".into(),
             kind: FlowKind::Tcp,

@@ -419,6 +419,14 @@ impl Simulation {
             .map(|v| (v[0], v[1], v[2], v[3], v[4]))
     }
 
+    /// Flow `flow`'s RAP source's seqno_, sessionLossCount_, ipg_ (s), srtt_ (s) and
+    /// timeout_ (s); None for other flows.
+    fn rap_vars(&self, flow: usize) -> Option<(f64, f64, f64, f64, f64)> {
+        self.sim
+            .rap_vars(flow)
+            .map(|v| (v[0], v[1], v[2], v[3], v[4]))
+    }
+
     /// Lets flow `flow`'s one-way TCP sender send up to segment `limit` (not included), now
     /// (ns-2's FTP produce / producemore / send).
     fn advance_app(&mut self, flow: usize, limit: u64) -> PyResult<()> {

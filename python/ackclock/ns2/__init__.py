@@ -33,6 +33,7 @@ from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
 from .interrupt import CtrlC
 from .monitors import DelaySamples, FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
+from .rap import RapAgent
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
 from .telnet import Telnet
@@ -73,6 +74,7 @@ FACTORIES: dict[str, Factory] = {
     "Agent/UDP": UdpAgent,
     "Agent/TFRC": TfrcAgent,
     "Agent/TFRCSink": TfrcSinkAgent,
+    "Agent/RAP": RapAgent,
     "Agent/Null": NullAgent,
     "Agent/LossMonitor": LossMonitorAgent,
     "Application/FTP": Ftp,

@@ -31,6 +31,7 @@ from .agents import (
 )
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
+from .rap import RapAgent
 from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 HORIZON_S = 18_000_000
 # Applications start only when the script says so: their configured start is past the end.
 NEVER = f"{HORIZON_S + 1}s"
+# The agents an engine flow is made from (their sinks share it).
+SENDERS = (TcpAgent, UdpAgent, TfrcAgent, RapAgent)
 
 
 def _check_delay_link(sim: Simulator, link: SimplexLink) -> None:
@@ -108,7 +111,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
     if modules:
         fids: dict[int, list[str]] = {}
         for agent in sim.agents:
-            if isinstance(agent, (TcpAgent, UdpAgent, TfrcAgent)) and agent.flow is not None:
+            if isinstance(agent, SENDERS) and agent.flow is not None:
                 names = fids.setdefault(_fid(agent), [])
                 # Both ends of a FullTcp connection are one flow.
                 if flows[agent.flow].name not in names:
@@ -153,7 +156,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
 
         of_fid: dict[int, list[str]] = {}
         for agent in sim.agents:
-            if isinstance(agent, (TcpAgent, UdpAgent, TfrcAgent)) and agent.flow is not None:
+            if isinstance(agent, SENDERS) and agent.flow is not None:
                 names = of_fid.setdefault(_fid(agent), [])
                 if flows[agent.flow].name not in names:
                     names.append(flows[agent.flow].name)
@@ -266,7 +269,7 @@ def _module_rate_loss(sim: Simulator, link: SimplexLink, em: ErrorModule,
             continue
         index = flows.index(f)
         fid = next((_fid(a) for a in sim.agents if a.flow == index
-                    and isinstance(a, (TcpAgent, UdpAgent, TfrcAgent))), -1)
+                    and isinstance(a, SENDERS)), -1)
         if back or f.two_way or em.bound.get(fid) is not model:
             raise Ns2Error(unsupported(f"an {model.cls} in an ErrorModule on link {link.name}"
                                        f" that flow {f.name}'s packets cross"
@@ -351,6 +354,8 @@ def _flow(agent: object) -> Flow | None:
         return _udp_flow(agent)
     if isinstance(agent, TfrcAgent):
         return _tfrc_flow(agent)
+    if isinstance(agent, RapAgent):
+        return _rap_flow(agent)
     return None
 
 
@@ -490,6 +495,28 @@ def _tfrc_flow(agent: TfrcAgent) -> Flow | None:
                        agent.app.created_at)
     return Flow(name=agent.handle, kind="tfrc", from_=ends[0], to=ends[1],
                 tfrc=agent.tfrc_params(sink), app=apps.Ftp(start=NEVER),
+                fid=_fid(agent), ports=_ports(agent),  # type: ignore[arg-type]
+                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
+
+
+def _rap_flow(agent: RapAgent) -> Flow | None:
+    """Two connected Agent/RAP: one engine RAP flow from the one made first, started and
+    stopped by its start and stop (rap.py)."""
+    if not agent.is_source():
+        return None
+    ends = _endpoints(agent)  # type: ignore[arg-type]
+    if ends is None:
+        return None
+    sink = agent.peer
+    if not isinstance(sink, RapAgent):
+        raise Ns2Error(f"RAP agent {agent.handle} is connected to a"
+                       f" {sink.cls if sink else '?'}, not an Agent/RAP", agent.created_at)
+    for end in (agent, sink):
+        if end.app is not None:
+            raise Ns2Error(unsupported(f"{end.app.cls} over Agent/RAP (its media"
+                                       " applications)"), end.app.created_at)
+    return Flow(name=agent.handle, kind="rap", from_=ends[0], to=ends[1],
+                rap=agent.rap_params(sink), app=apps.Ftp(start=NEVER),
                 fid=_fid(agent), ports=_ports(agent),  # type: ignore[arg-type]
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 

@@ -90,6 +90,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Agent/TCPSink": "Agent",
         "Agent/QSAgent": "Agent",
         "Agent/TFRC": "Agent",
+        "Agent/RAP": "Agent",
         "Agent/TFRCSink": "Agent",
         "Agent/TCPSink/DelAck": "Agent/TCPSink",
         "Agent/TCPSink/Sack1": "Agent/TCPSink",
@@ -237,6 +238,18 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         "Agent/UDP": {"packetSize_": ("1000", "int")},
         # ns-2.35's Agent/TFRC and Agent/TFRCSink (tcp/tfrc.cc, tcp/tfrc-sink.cc), as `ns`
         # 2.35 lists them (`Agent/TFRC info vars`).
+        # tcl/lib/ns-default.tcl's RAP block (rap/rap.cc binds them).
+        "Agent/RAP": {
+            "packetSize_": ("512", "int"), "seqno_": ("0", "int"),
+            "sessionLossCount_": ("0", "int"), "ipg_": ("2.0", "double"),
+            "alpha_": ("1.0", "double"), "beta_": ("0.5", "double"),
+            "srtt_": ("2.0", "double"), "variance_": ("0.0", "double"),
+            "delta_": ("0.5", "double"), "mu_": ("1.2", "double"), "phi_": ("4.0", "double"),
+            "timeout_": ("2.0", "double"), "overhead_": ("0", "double"),
+            "useFineGrain_": ("0", "int"), "kfrtt_": ("0.9", "double"),
+            "kxrtt_": ("0.01", "double"), "debugEnable_": ("0", "int"),
+            "rap_base_hdr_size_": ("44", "int"), "dpthresh_": ("50", "int"),
+        },
         "Agent/TFRC": {
             "packetSize_": ("1000", "int"), "rate_": ("0", "double"), "df_": ("0.95", "double"),
             "tcp_tick_": ("0.1", "double"), "ndatapack_": ("0", "int"),

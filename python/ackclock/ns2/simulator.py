@@ -37,6 +37,7 @@ from .errors import Location, Ns2Error, unsupported
 from .interrupt import Progress
 from .monitors import FidClassifier, FlowMonitor, QueueMonitor, trace_line, trace_rank
 from .objects import TclError, TclObject
+from .rap import RapAgent
 from .tfrc import TfrcAgent
 from .topology import (
     ErrorModel,
@@ -661,7 +662,7 @@ class Simulator(TclObject):
     def agent_of_flow(self, flow: int) -> Agent | None:
         """The sending agent of engine flow ``flow``."""
         for a in self.agents:
-            if a.flow == flow and isinstance(a, (TcpAgent, UdpAgent, TfrcAgent)):
+            if a.flow == flow and isinstance(a, (TcpAgent, UdpAgent, TfrcAgent, RapAgent)):
                 return a
         return None
 

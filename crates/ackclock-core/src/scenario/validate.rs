@@ -232,7 +232,32 @@ impl Scenario {
                     "flow[{i}].tfrc: only a tfrc flow takes tfrc parameters"
                 ));
             }
+            if f.rap.is_some() && f.kind != FlowKind::Rap {
+                return Err(format!(
+                    "flow[{i}].rap: only a rap flow takes rap parameters"
+                ));
+            }
             match (f.kind, &f.app, &f.tcp) {
+                (FlowKind::Rap, _, Some(_)) => {
+                    return Err(format!("flow[{i}].tcp: a rap flow takes no tcp parameters"))
+                }
+                (
+                    FlowKind::Rap,
+                    AppConfig::Ftp {
+                        size_bytes: None, ..
+                    },
+                    None,
+                ) => {
+                    if let Some(r) = &f.rap {
+                        r.check().map_err(|e| format!("flow[{i}].rap.{e}"))?;
+                    }
+                }
+                (FlowKind::Rap, _, None) => {
+                    return Err(format!(
+                        "flow[{i}].app.kind: a rap flow sends from an \"ftp\" application's \
+                         start to its stop, without a size"
+                    ))
+                }
                 (FlowKind::Tfrc, _, Some(_)) => {
                     return Err(format!(
                         "flow[{i}].tcp: a tfrc flow takes no tcp parameters"

@@ -22,6 +22,10 @@ impl Simulator {
             self.on_tfrc(f, super::tfrc::Action::Start);
             return;
         }
+        if let Agent::Rap(_) = self.flows[f.idx()].agent {
+            self.on_rap(f, super::rap::Action::Start);
+            return;
+        }
         let now = self.now;
         let mut sent = std::mem::take(&mut self.sent_refs);
         let mut out = PoolOut {
@@ -38,7 +42,7 @@ impl Simulator {
             }
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
             // Only Tmix half-connections are idle, and they have no application of their own.
-            Agent::Idle | Agent::Tfrc(_) => {}
+            Agent::Idle | Agent::Tfrc(_) | Agent::Rap(_) => {}
             Agent::Tmix => {
                 let stop = self.scenario.flows[f.idx()]
                     .app
@@ -140,6 +144,10 @@ impl Simulator {
             self.on_tfrc(f, super::tfrc::Action::Stop);
             return;
         }
+        if let Agent::Rap(_) = self.flows[f.idx()].agent {
+            self.on_rap(f, super::rap::Action::Stop);
+            return;
+        }
         let flow = &mut self.flows[f.idx()];
         match &mut flow.agent {
             // A paced writer stops writing; what it wrote is still delivered.
@@ -149,7 +157,7 @@ impl Simulator {
             Agent::Tcp { sender, .. } => sender.stop(),
             Agent::Udp { source } => source.stop(),
             // Connections after the stop were never scheduled; running ones finish.
-            Agent::Tmix | Agent::Idle | Agent::Tfrc(_) => {}
+            Agent::Tmix | Agent::Idle | Agent::Tfrc(_) | Agent::Rap(_) => {}
         }
     }
 }

@@ -117,6 +117,21 @@ impl Simulator {
                         cfg, rng, id, src, dst, limit,
                     )))
                 }
+                (AppConfig::Ftp { .. }, None) if f.kind == FlowKind::Rap => {
+                    if !routes.reaches(dst, src) {
+                        return Err(unreachable(dst, src));
+                    }
+                    let cfg = f.rap.clone().unwrap_or_default();
+                    cfg.check().map_err(|e| format!("flow[{i}].rap.{e}"))?;
+                    let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
+                    Agent::Rap(Box::new(crate::rap::RapConn::new(
+                        cfg,
+                        crate::rng::Uniform::Own(rng),
+                        id,
+                        src,
+                        dst,
+                    )))
+                }
                 (app, None) if f.kind == FlowKind::Udp => {
                     let Some(generator) = generator_for(app) else {
                         return Err(format!("flow[{i}]: app and flow kind do not match"));
@@ -308,6 +323,7 @@ impl Simulator {
             ns2_clock,
             ns2_script_uid: 0,
             ns2_rng: None,
+            rap_first_sample: true,
             loss_monitors: Vec::new(),
             loss_monitor_of: Vec::new(),
             loss_delayed: Vec::new(),
@@ -605,6 +621,7 @@ fn open_traces(
             FlowKind::Tcp => "tcp",
             FlowKind::Udp => crate::trace::packets::udp_type(&f.app),
             FlowKind::Tfrc => "tcpFriend",
+            FlowKind::Rap => "rap_data",
         };
         let full = two_way::trace_seq(sc, i);
         // The reply direction of a connection whose acceptor only listens (sends no data),
@@ -623,10 +640,10 @@ fn open_traces(
         } else {
             (
                 data_type,
-                if f.kind == FlowKind::Tfrc {
-                    "tcpFriendCtl"
-                } else {
-                    "ack"
+                match f.kind {
+                    FlowKind::Tfrc => "tcpFriendCtl",
+                    FlowKind::Rap => "rap_ack",
+                    _ => "ack",
                 },
             )
         };

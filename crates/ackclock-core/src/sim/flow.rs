@@ -24,6 +24,8 @@ pub(super) enum Agent {
     Udp { source: Box<UdpSource> },
     /// A TFRC sender and its receiver (`sim/tfrc.rs`).
     Tfrc(Box<crate::tfrc::TfrcConn>),
+    /// A RAP source and its receiver (`sim/rap.rs`).
+    Rap(Box<crate::rap::RapConn>),
     /// A Tmix application: its connections run on internal half-connection flows.
     Tmix,
     /// A Tmix half-connection without endpoints: before its connection starts, and after it

@@ -154,6 +154,8 @@ impl Simulator {
         for flow in &mut self.flows {
             match &mut flow.agent {
                 Agent::Tfrc(conn) => conn.sender.use_random(Uniform::Ns2(d.clone())),
+                // RapAgent::IpgTimeout's Random::uniform(overhead_).
+                Agent::Rap(conn) => conn.rng = Uniform::Ns2(d.clone()),
                 // TcpAgent::send_much's Random::uniform(overhead_).
                 Agent::Tcp { sender, .. } => sender.use_overhead_random(Uniform::Ns2(d.clone())),
                 _ => {}

@@ -39,6 +39,7 @@ mod invariants;
 mod ns2_clock;
 mod ns2_front;
 mod one_way;
+mod rap;
 mod report;
 mod reset;
 mod tfrc;
@@ -77,6 +78,8 @@ enum Event {
     Warmup,
     /// A TFRC flow's timer ([`crate::tfrc::TfrcTimer`] as u8) may have expired.
     Tfrc(FlowId, u8),
+    /// A RAP flow's timer ([`crate::rap::RapTimer`] as u8) may have expired.
+    Rap(FlowId, u8),
     /// ns-2's `Queue::resume` on a link with ns-2's clock while packets wait (the ns2
     /// profile: `net::link::ns2_clock`).
     Resume(LinkId),
@@ -163,6 +166,9 @@ pub struct Simulator {
     /// ns-2's default random-number generator, once the front end hands it over
     /// (`host.rs`, `crate::rng::ns2`).
     ns2_rng: Option<crate::rng::ns2::Ns2Default>,
+    /// No RAP agent has taken an RTT sample yet: ns-2.35's `RapAgent::UpdateTimeValues`
+    /// keeps this in a function-level `static`, shared by every agent of the run.
+    rap_first_sample: bool,
     /// Under the ns2 profile, each flow's retransmission and delayed-ACK timers as ns-2
     /// last set them (`sim/ns2_clock.rs`, `Simulator::ns2_sync_timers`); empty otherwise.
     ns2_timers: Vec<ns2_clock::Ns2Timers>,
@@ -281,6 +287,7 @@ impl Simulator {
             Event::LossDelayed(l, stage) => self.on_loss_delayed(l, stage),
             Event::Linger(l) => self.on_ns2_linger(l),
             Event::Tfrc(f, k) => self.on_tfrc(f, tfrc::Action::Timer(k)),
+            Event::Rap(f, k) => self.on_rap(f, rap::Action::Timer(k)),
         }
     }
 

@@ -103,7 +103,9 @@ impl Simulator {
             Detached::RECEIVER
         };
         flow.role = match flow.role {
-            Role::Own if !matches!(flow.agent, Agent::Tfrc(_)) => Role::Detached(end),
+            Role::Own if !matches!(flow.agent, Agent::Tfrc(_) | Agent::Rap(_)) => {
+                Role::Detached(end)
+            }
             Role::Detached(ends) => Role::Detached(ends | end),
             _ => return Err(format!("flow {f} is not a one-way TCP or UDP flow")),
         };
@@ -139,6 +141,11 @@ impl Simulator {
             (Agent::Tfrc(_), _) => {
                 self.sent_refs = sent;
                 self.on_tfrc(pkt.flow, tfrc::Action::Packet(pkt));
+                return;
+            }
+            (Agent::Rap(_), _) => {
+                self.sent_refs = sent;
+                self.on_rap(pkt.flow, super::rap::Action::Packet(pkt));
                 return;
             }
             _ => unreachable!("packet kind does not match its flow"),

@@ -44,6 +44,7 @@ impl Simulator {
                     FlowKind::Tcp => "tcp",
                     FlowKind::Udp => "udp",
                     FlowKind::Tfrc => "tfrc",
+                    FlowKind::Rap => "rap",
                 }
                 .to_string()
             })
@@ -83,7 +84,9 @@ impl Simulator {
                 Agent::Tcp { sender, .. } => {
                     sender.completed_at.map_or(f64::NAN, |t| t.as_secs_f64())
                 }
-                Agent::Udp { .. } | Agent::Tfrc(_) | Agent::Tmix | Agent::Idle => f64::NAN,
+                Agent::Udp { .. } | Agent::Tfrc(_) | Agent::Rap(_) | Agent::Tmix | Agent::Idle => {
+                    f64::NAN
+                }
             });
 
         let mut queues = Table::default();
@@ -379,6 +382,18 @@ impl Simulator {
                     srtt_s: conn.sender.rtt(),
                     rttvar_s: f64::NAN,
                     rto_s: f64::NAN,
+                    backoff: f64::NAN,
+                    delivered_bytes: c.bytes_delivered,
+                    received_bytes: c.bytes_received,
+                    rtt_s: f64::NAN,
+                    window: f64::NAN,
+                },
+                Agent::Rap(conn) => FlowSample {
+                    cwnd: f64::NAN,
+                    ssthresh: f64::NAN,
+                    srtt_s: conn.sender.vars()[3],
+                    rttvar_s: f64::NAN,
+                    rto_s: conn.sender.vars()[4],
                     backoff: f64::NAN,
                     delivered_bytes: c.bytes_delivered,
                     received_bytes: c.bytes_received,

@@ -235,6 +235,7 @@ pub fn build(net: &Net) -> Scenario {
                     tcp.window = 64;
                     FlowConfig {
                         tfrc: None,
+                        rap: None,
                         connection: None,
                         name: format!("tcp{i}"),
                         kind: FlowKind::Tcp,
@@ -258,6 +259,7 @@ pub fn build(net: &Net) -> Scenario {
                     let bps = (net.bottleneck_bps * net.cbr_fraction).max(1e3);
                     FlowConfig {
                         tfrc: None,
+                        rap: None,
                         connection: None,
                         name: format!("cbr{i}"),
                         kind: FlowKind::Udp,
