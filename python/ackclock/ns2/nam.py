@@ -97,18 +97,34 @@ def header(sim: Simulator) -> str:
         out.append(f"l -t * -s {a} -d {b} -S UP -r {fmt_double(link.rate_bps)}"
                    f" -D {fmt_double(link.delay2)} -c {look.color or 'black'}"
                    f"{orient}\n")
+    # Simulator instproc dump-namqueues: `foreach qn [array names link_]`.
     queues: list[str] = []
-    shown: set[tuple[int, int]] = set()
-    for link in sim.links:
-        a, b = link.src.id, link.dst.id
-        if (b, a) in shown:
-            continue
-        shown.add((a, b))
-        for x, y in ((b, a), (a, b)):
-            pos = layout.links.get((x, y), LinkLook()).queue_pos
-            if pos is not None and (x, y) in sim.by_ends:
-                queues.append(f"q -t * -s {x} -d {y} -a {pos}\n")
+    for key in link_array_names(sim):
+        x, y = (int(v) for v in key.split(":"))
+        pos = layout.links.get((x, y), LinkLook()).queue_pos
+        if pos is not None:
+            queues.append(f"q -t * -s {x} -d {y} -a {pos}\n")
     return "".join(out + queues)
+
+
+def link_array_names(sim: Simulator) -> list[str]:
+    """The Simulator's array ``link_`` (one ``sid:did`` element per simplex link) as ns-2.35's
+    ``array names link_`` lists it: Tcl's hash order, after what ns-2's Tcl did to the array
+    as the links were made (``sim.link_array_ops``). That includes the ``info exists``
+    lookups of ``duplex-link`` and ``register-nam-linkconfig`` (tcl/lib/ns-lib.tcl): a
+    lookup of a missing element makes its hash entry and drops it again, which can grow the
+    table before the element is set and so reorders the listing (40 nodes in a star: the
+    48th entry). The same Tcl 8.6 as Debian's ns-2.35 runs here and is asked."""
+    tcl = sim.ctx.tcl
+    tcl.eval("array unset ::__ac_link_")
+    for probe, key in sim.link_array_ops:
+        if probe:
+            tcl.call("info", "exists", f"::__ac_link_({key})")
+        else:
+            tcl.call("set", f"::__ac_link_({key})", "1")
+    names = [str(k) for k in tcl.splitlist(tcl.eval("array names ::__ac_link_"))]
+    tcl.eval("array unset ::__ac_link_")
+    return names
 
 
 def node_label(node: Node, text: str) -> str:

@@ -82,6 +82,10 @@ class Simulator(TclObject):
         self.nodes: list[Node] = []
         self.links: list[SimplexLink] = []
         self.by_ends: dict[tuple[int, int], SimplexLink] = {}
+        # What ns-2.35's Tcl does to the Simulator's array link_ as links are made, in order
+        # (True: `info exists link_(key)`, False: `set link_(key)`): nam.array_names replays
+        # it to list the links as ns-2's `array names link_` does.
+        self.link_array_ops: list[tuple[bool, str]] = []
         self._link_objects: dict[int, str] = {}  # id(SimplexLink) -> its SimpleLink object
         self.agents: list[Agent] = []
         self.tmix: list[TmixEnd] = []
@@ -175,11 +179,19 @@ class Simulator(TclObject):
             self.links.append(link)
         link.delay2 = delay_double(delay)
         self.by_ends[(src.id, dst.id)] = link
+        # `set link_($sid:$did) ...`, then register-nam-linkconfig, which from the second
+        # link on asks `info exists link_($did:$sid)` (ns-lib.tcl).
+        first = not self.nam_layout.order  # linkConfigList_ does not exist yet
+        self.link_array_ops.append((False, f"{src.id}:{dst.id}"))
+        if not first:
+            self.link_array_ops.append((True, f"{dst.id}:{src.id}"))
         self.nam_layout.register(src.id, dst.id)
         return ""
 
     def cmd_duplex_link(self, a: str, b: str, bw: str, delay: str, qtype: str,
                         *args: str) -> str:
+        # `Simulator instproc duplex-link` first asks `info exists link_($i1:$i2)`.
+        self.link_array_ops.append((True, f"{self._node(a).id}:{self._node(b).id}"))
         self.cmd_simplex_link(a, b, bw, delay, qtype, *args)
         self.cmd_simplex_link(b, a, bw, delay, qtype, *args)
         return ""
