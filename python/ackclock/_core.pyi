@@ -52,6 +52,12 @@ class Simulation:
         """Records link ``link``'s queue variable changes (RED's curq_, ave_); False: none."""
     def take_queue_vars(self, link: int) -> list[tuple[float, float, float]]:
         """The (time s, curq, ave) changes recorded since the last call."""
+    def host_flow(self, flow: int, packet_type: str, anywhere: bool) -> None:
+        """One-way UDP flow ``flow`` becomes a host flow (sim/host_datagrams.rs)."""
+    def host_send(self, flow: int, size: int, dst: int | None, seq: int, tag: int) -> None:
+        """Host flow ``flow`` sends a datagram now."""
+    def take_host_arrivals(self) -> list[tuple[int, int, int, int, int, float]]:
+        """(flow, tag, src, dst, size, time) of each arrival since the last call."""
     def detach_endpoint(self, flow: int, sender: bool) -> None:
         """Detaches one-way flow ``flow``'s sender (or receiver) from its node from now on;
         ValueError for another kind of flow."""

@@ -176,6 +176,50 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Makes one-way UDP flow `flow`, which has not sent, a host flow: the front end sends
+    /// its datagrams (`host_send`) and takes their arrivals (`take_host_arrivals`), each of
+    /// which stops the run; `packet_type` (`ping`, `udp` or `message`) names its packets in
+    /// ns-2 traces; with `anywhere` its datagrams may go to any node.
+    fn host_flow(&mut self, flow: usize, packet_type: &str, anywhere: bool) -> PyResult<()> {
+        let ty = match packet_type {
+            "ping" => "ping",
+            "udp" => "udp",
+            "message" => "message",
+            other => return Err(PyValueError::new_err(format!("no packet type {other:?}"))),
+        };
+        self.sim
+            .host_flow(flow, ty, anywhere)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Host flow `flow` sends a datagram of `size` bytes now to node `dst` (None: the flow's
+    /// destination), numbered `seq` in traces (-1 as ns-2 prints a packet without one),
+    /// carrying the number `tag`.
+    #[pyo3(signature = (flow, size, dst, seq, tag))]
+    fn host_send(
+        &mut self,
+        flow: usize,
+        size: u32,
+        dst: Option<u32>,
+        seq: i64,
+        tag: u64,
+    ) -> PyResult<()> {
+        self.sim
+            .host_send(flow, size, dst, seq as u64, tag)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// The arrivals of host flows' datagrams since the last call, in order: (flow, tag,
+    /// source node, destination node, size, time in seconds: ns-2's double under the ns2
+    /// profile).
+    fn take_host_arrivals(&mut self) -> Vec<(usize, u64, u32, u32, u32, f64)> {
+        self.sim
+            .take_host_arrivals()
+            .into_iter()
+            .map(|a| (a.flow, a.tag, a.src, a.dst, a.size, a.time))
+            .collect()
+    }
+
     /// Detaches one-way flow `flow`'s sender (or receiver) from its node from now on (ns-2's
     /// `$ns detach-agent`): what it sends goes nowhere, what reaches it is dropped there.
     fn detach_endpoint(&mut self, flow: usize, sender: bool) -> PyResult<()> {

@@ -33,6 +33,7 @@ from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
 from .interrupt import CtrlC
 from .monitors import DelaySamples, FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
+from .ping import PingAgent
 from .rap import RapAgent
 from .rng import RandomVariable, Rng
 from .simulator import Simulator
@@ -72,6 +73,7 @@ FACTORIES: dict[str, Factory] = {
     "Agent/TCPSink": TcpSink,
     "Agent/QSAgent": QsAgent,
     "Agent/UDP": UdpAgent,
+    "Agent/Ping": PingAgent,
     "Agent/TFRC": TfrcAgent,
     "Agent/TFRCSink": TfrcSinkAgent,
     "Agent/RAP": RapAgent,

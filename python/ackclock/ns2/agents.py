@@ -142,6 +142,7 @@ class Agent(TclObject):
         if self.node is not None and self.node is not node:
             raise Ns2Error(f"agent {self.handle} is already attached to node {self.node.id}")
         self.node = node
+        self.vars["node_"] = node.handle  # ns-2's Node instproc attach: `$agent set node_`
         self.port = node.next_port
         node.next_port += 1
         node.agents.append(self)

@@ -29,6 +29,7 @@ from .agents import (
     UdpAgent,
     _param,
 )
+from .callbacks import HostAgent
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Location, Ns2Error, unsupported
 from .rap import RapAgent
@@ -100,7 +101,8 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         flow = _flow(agent)
         if flow is not None:
             agent.flow = len(flows)
-            if agent.peer is not None and not isinstance(agent.peer, NullAgent):
+            # A sink shares its sender's flow; an agent that calls back sends on its own.
+            if agent.peer is not None and not isinstance(agent.peer, (NullAgent, HostAgent)):
                 agent.peer.flow = len(flows)
             flows.append(flow)
     for t in sim.tmix:
@@ -356,7 +358,26 @@ def _flow(agent: object) -> Flow | None:
         return _tfrc_flow(agent)
     if isinstance(agent, RapAgent):
         return _rap_flow(agent)
+    if isinstance(agent, HostAgent):
+        return _host_flow(agent)
     return None
+
+
+def _host_flow(agent: HostAgent) -> Flow | None:
+    """An agent whose arrivals call back (callbacks.py): the engine's host flow to the agent
+    it is connected to, whose packets the agent sends one at a time (its CBR never starts)."""
+    ends = _endpoints(agent)  # type: ignore[arg-type]
+    if ends is None:
+        return None
+    peer = agent.peer
+    if not isinstance(peer, type(agent)) and not isinstance(agent, type(peer)):
+        raise Ns2Error(unsupported(f"{agent.cls} connected to {peer.cls if peer else '?'}"
+                                   f" (only to another {agent.cls})"), agent.created_at)
+    agent.check_vars({"packetSize_"})
+    app = apps.Cbr(start=NEVER, interval="1s", packet_size=agent.packet_size())
+    return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
+                header_size=0, fid=_fid(agent), ports=_ports(agent),  # type: ignore[arg-type]
+                origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 
 def _endpoints(agent: TcpAgent | UdpAgent) -> tuple[str, str] | None:

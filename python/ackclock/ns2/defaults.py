@@ -70,6 +70,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Agent/Null": "Agent",
         "Agent/LossMonitor": "Agent",
         "Agent/UDP": "Agent",
+        "Agent/Ping": "Agent",
         "Agent/TCP": "Agent",
         "Agent/TCP/Reno": "Agent/TCP",
         "Agent/TCP/Newreno": "Agent/TCP",
@@ -236,6 +237,8 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
                           "algorithm_": ("3", "int")},
         "Agent/TCPSink/Sack1/DelAck": {"interval_": ("100ms", "time")},
         "Agent/UDP": {"packetSize_": ("1000", "int")},
+        # apps/ping.cc binds packetSize_; tcl/lib/ns-default.tcl gives it 64.
+        "Agent/Ping": {"packetSize_": ("64", "int")},
         # ns-2.35's Agent/TFRC and Agent/TFRCSink (tcp/tfrc.cc, tcp/tfrc-sink.cc), as `ns`
         # 2.35 lists them (`Agent/TFRC info vars`).
         # tcl/lib/ns-default.tcl's RAP block (rap/rap.cc binds them).

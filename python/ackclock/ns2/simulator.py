@@ -17,7 +17,7 @@ from ..errors import ScenarioError
 from ..run import engine as load_engine
 from ..run import under_checker
 from ..scenario import REPLY_SUFFIX, PacketTrace, resolve
-from . import dynamics, nam
+from . import callbacks, dynamics, nam
 from .agents import (
     Agent,
     Application,
@@ -31,6 +31,7 @@ from .agents import (
     UdpAgent,
 )
 from .build import HORIZON_S, build_scenario, explain
+from .callbacks import HostAgent
 from .delayer import Delayer
 from .errmodule import ErrorModule
 from .errors import Location, Ns2Error, unsupported
@@ -115,6 +116,11 @@ class Simulator(TclObject):
         self._trace_started: set[tuple[str, str]] = set()
         self._last_cwnd: dict[str, float] = {}
         self._last_ssthresh: dict[str, float] = {}
+        # Agents whose arrivals call back into the script (callbacks.py), by engine flow;
+        # the last packet number given out; arrivals taken from the engine, not yet handled.
+        self.host_agents: dict[int, HostAgent] = {}
+        self.host_tag = 0
+        self._arrivals: list[tuple[int, int, int, int, int, float]] = []
 
     # --- topology --------------------------------------------------------------------------
 
@@ -728,12 +734,26 @@ class Simulator(TclObject):
         self._start()
         dynamics.configure(self)
         progress = Progress()
-        while self.events and not self.halted:
-            when, _, script, where = heapq.heappop(self.events)
+        while not self.halted:
+            if not self.events:
+                # ns-2 runs on while events are left: packets on their way to agents that
+                # call back, whose procedures may send and schedule again.
+                end = self.engine.duration_ps
+                if not self.host_agents or self.engine.now_ps >= end \
+                        or self._advance(end, progress, end / 1e12):
+                    break
+                self.run_arrivals()
+                continue
+            when, _, script, where = self.events[0]
             self._check_lp_debug()
             if when > self.now_s:
                 self._check_lone_resets()
-            self._advance(sim_seconds_to_ps(when), progress, when)
+            if not self._advance(sim_seconds_to_ps(when), progress, when):
+                # A packet reached an agent that calls back (callbacks.py) first: its
+                # procedure may have scheduled scripts before this one.
+                self.run_arrivals()
+                continue
+            heapq.heappop(self.events)
             self.now_s = when
             self.write_traces()
             self.ctx.event_where = where
@@ -772,30 +792,63 @@ class Simulator(TclObject):
                     " per ACK below debug_level 2: `set_ca_default_param linux debug_level"
                     " 2`)"), a.cc_where)
 
-    def _advance(self, t_ps: int, progress: Progress, t2: float) -> None:
+    def _advance(self, t_ps: int, progress: Progress, t2: float) -> bool:
         """Runs the engine up to instant ``t_ps``, the script's time ``t2`` in ns-2's double:
         of the engine's events of that instant, those whose ns-2 time lies before ``t2`` go
         before the script, the others after it (the ns2 profile keeps each event's ns-2 time:
         such ties are ties only in ackclock's exact clock; in ns-2's the packet events fall
         a rounding error to either side of the script's time; other profiles run the whole
         instant first). On a terminal the run goes in slices of about half a second each, so
-        the progress line moves."""
+        the progress line moves. False if it stopped before, at packets that reached agents
+        that call back (``run_arrivals``)."""
         if not progress.enabled:
             self.engine.run_until_before(t_ps, t2)
             self._print_quick_start()
-            return
+            return not self._took_arrivals()
         step = 10**9  # 1 ms of simulated time, then what takes about half a second
         now = self.engine.now_ps
         while now < t_ps:
             target = min(t_ps - 1, now + step)
             began = time.monotonic()
             self.engine.run_until(target)
+            if self._took_arrivals():
+                self._print_quick_start()
+                return False
             took = time.monotonic() - began
             step = max(10**6, min(step * 4, int(step * 0.5 / max(took, 1e-6))))
             now = target
             progress.update(now / 1e12)
         self.engine.run_until_before(t_ps, t2)
         self._print_quick_start()
+        return not self._took_arrivals()
+
+    def _took_arrivals(self) -> bool:
+        """Whether the engine stopped at packets that reached agents that call back (taken
+        into ``_arrivals``); only asked when the script has such agents."""
+        if not self.host_agents:
+            return False
+        self._arrivals.extend(self.engine.take_host_arrivals())
+        return bool(self._arrivals)
+
+    def run_arrivals(self) -> None:
+        """Hands each packet that reached an agent that calls back to that agent, at the
+        arrival's time (ns-2 runs the agent's recv inside the arrival event)."""
+        if not self._took_arrivals():
+            return
+        self.write_traces()
+        while self._arrivals:
+            flow, tag, src, dst, size, t = self._arrivals.pop(0)
+            sender = self.host_agents[flow]
+            payload = sender.payloads.pop(tag, None)
+            self.now_s = max(self.now_s, t)
+            receiver = sender.receiver(dst, payload)
+            if receiver is None:
+                continue
+            self.ctx.event_where = receiver.created_at
+            try:
+                receiver.arrived(sender, src, size, payload)
+            finally:
+                self.ctx.event_where = None
 
     def _print_quick_start(self) -> None:
         """What ns-2.35's TcpAgent prints with `print_request_` (tcp/tcp.cc, `output`'s request
@@ -929,6 +982,7 @@ class Simulator(TclObject):
             if link.queue.summarystats():
                 # printstats reads the waiting backlog's integral in ns-2's doubles.
                 self.engine.keep_queue_integrals(link.index)
+        callbacks.start_host_flows(self)
         for call in self.pending:
             call()
 

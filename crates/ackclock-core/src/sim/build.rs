@@ -330,6 +330,7 @@ impl Simulator {
             ns2_lingering: Vec::new(),
             incarnations: Vec::new(),
             quick_start,
+            host_arrivals: Vec::new(),
             ns2_timers: if ns2_clock {
                 vec![ns2_clock::Ns2Timers::default(); nf]
             } else {

@@ -1,6 +1,7 @@
 //! A flow as the simulator holds it: its agent, its role in the per-packet glue, its lazy
 //! timers, and what is traced and integrated about it.
 
+use super::host_datagrams::HostDatagrams;
 use super::one_way::Detached;
 use super::reset::Reincarnated;
 use super::Simulator;
@@ -81,6 +82,10 @@ pub(super) enum Role {
     /// A one-way TCP flow whose sender or sink was reset during the run: its index in the
     /// simulator's `incarnations` ([`Reincarnated`], `sim/reset.rs`).
     Reset(u32),
+    /// Datagrams the host program sends one at a time and whose arrivals it takes
+    /// ([`HostDatagrams`], `sim/host_datagrams.rs`): ns-2's agents whose `recv` calls back
+    /// into the script.
+    Host,
 }
 
 /// One-way flows.
@@ -151,6 +156,7 @@ impl Kind for Role {
             Role::TwoWay(conn, side) => TwoWay { conn, side }.dropped(sim, pkt),
             Role::Detached(ends) => Detached { ends }.dropped(sim, pkt),
             Role::Reset(i) => Reincarnated(i).dropped(sim, pkt),
+            Role::Host => HostDatagrams.dropped(sim, pkt),
         }
     }
 
@@ -161,6 +167,7 @@ impl Kind for Role {
             Role::TwoWay(conn, side) => TwoWay { conn, side }.start(sim, f),
             Role::Detached(ends) => Detached { ends }.start(sim, f),
             Role::Reset(i) => Reincarnated(i).start(sim, f),
+            Role::Host => HostDatagrams.start(sim, f),
         }
     }
 
@@ -171,6 +178,7 @@ impl Kind for Role {
             Role::TwoWay(conn, side) => TwoWay { conn, side }.stop(sim, f),
             Role::Detached(ends) => Detached { ends }.stop(sim, f),
             Role::Reset(i) => Reincarnated(i).stop(sim, f),
+            Role::Host => HostDatagrams.stop(sim, f),
         }
     }
 }
@@ -185,6 +193,7 @@ impl Role {
             Role::TwoWay(conn, side) => TwoWay { conn, side }.send(sim, r, later),
             Role::Detached(ends) => Detached { ends }.send(sim, r, later),
             Role::Reset(i) => Reincarnated(i).send(sim, r, later),
+            Role::Host => HostDatagrams.send(sim, r, later),
         }
     }
 
@@ -197,6 +206,7 @@ impl Role {
             Role::TwoWay(conn, side) => TwoWay { conn, side }.receive(sim, pkt),
             Role::Detached(ends) => Detached { ends }.receive(sim, pkt),
             Role::Reset(i) => Reincarnated(i).receive(sim, pkt),
+            Role::Host => HostDatagrams.receive(sim, pkt),
         }
     }
 }

@@ -35,6 +35,7 @@ mod apps;
 mod build;
 mod flow;
 mod host;
+mod host_datagrams;
 mod invariants;
 mod ns2_clock;
 mod ns2_front;
@@ -48,6 +49,7 @@ mod two_way;
 use flow::{
     flush_rto, integrate_rto, tick_agent, traceable_values, Agent, Flow, Kind, LazyTimer, Role,
 };
+pub use host_datagrams::HostArrival;
 pub use invariants::{StopReason, Violation};
 use tmix::TmixApp;
 
@@ -190,6 +192,9 @@ pub struct Simulator {
     ns2_lingering: Vec<Vec<(SimTime, f64, u64, Carried)>>,
     /// The Quick-Start routers (`scenario.quick_start`, `net/quick_start.rs`); None: none.
     quick_start: Option<Box<QuickStartNet>>,
+    /// Arrivals of host flows' datagrams the host has not taken yet (`sim/host_datagrams.rs`):
+    /// while there are some, the run stops.
+    host_arrivals: Vec<host_datagrams::HostArrival>,
 }
 
 /// The nodes' Quick-Start agents, by node index (None: the node forwards requests untouched).
@@ -235,6 +240,9 @@ impl Simulator {
         }
         loop {
             if self.events >= self.watch_at {
+                if self.host_pause() {
+                    return; // the host takes a datagram's arrival first
+                }
                 if let Some(t) = self.queue.peek_time().filter(|&t| t <= until) {
                     if !self.watch(t) {
                         return; // stopped: see `stop_reason`

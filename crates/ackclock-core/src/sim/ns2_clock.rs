@@ -186,6 +186,9 @@ impl Simulator {
     pub(super) fn run_until_ns2(&mut self, until: SimTime, until2: f64) {
         loop {
             if self.events >= self.watch_at {
+                if self.host_pause() {
+                    return; // the host takes a datagram's arrival first
+                }
                 if let Some(t) = self.queue.peek_time().filter(|&t| t <= until) {
                     if !self.watch(t) {
                         return;

@@ -194,6 +194,14 @@ impl PacketTraces {
         }
     }
 
+    /// Flow `flow`'s data packets bear ns-2's type `ty` in ns-2 traces from now on (a host
+    /// flow's: `ping`, `udp`, `message`; `sim/host_datagrams.rs`).
+    pub fn set_data_type(&mut self, flow: usize, ty: &'static str) {
+        if let Some(label) = self.labels.get_mut(flow) {
+            label.data_type = ty;
+        }
+    }
+
     /// Opens every trace's temporary file.
     pub fn open(
         specs: &[TraceSpec],
