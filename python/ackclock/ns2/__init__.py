@@ -23,7 +23,6 @@ from .agents import (
     SourceFtp,
     TcpAgent,
     TcpSink,
-    UdpAgent,
     unsupported_app,
 )
 from .cbq import CbqClass
@@ -32,6 +31,7 @@ from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
 from .interrupt import CtrlC
+from .messpass import MessagePassingAgent
 from .monitors import DelaySamples, FidClassifier, FlowMonitor, FlowStats, Integrator, QueueMonitor
 from .ping import PingAgent
 from .rap import RapAgent
@@ -41,6 +41,7 @@ from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
 from .tmix import DelayBox, TmixEnd
 from .topology import DelayLink, ErrorModel, Link, Node, QsAgent, Queue, TraceObject
+from .udp_data import UdpDataAgent
 
 __all__ = ["Ns2Error", "run_script"]
 
@@ -72,7 +73,8 @@ FACTORIES: dict[str, Factory] = {
     "Agent/TCP/FullTcp": FullTcpAgent,
     "Agent/TCPSink": TcpSink,
     "Agent/QSAgent": QsAgent,
-    "Agent/UDP": UdpAgent,
+    "Agent/UDP": UdpDataAgent,
+    "Agent/MessagePassing": MessagePassingAgent,
     "Agent/Ping": PingAgent,
     "Agent/TFRC": TfrcAgent,
     "Agent/TFRCSink": TfrcSinkAgent,

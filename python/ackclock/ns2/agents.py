@@ -138,13 +138,16 @@ class Agent(TclObject):
         self.flow: int | None = None  # the engine flow, once built
         self.trace_name: str | None = None  # add-agent-trace's name
 
-    def attach_to(self, node: Node) -> None:
+    def attach_to(self, node: Node, port: int | None = None) -> None:
         if self.node is not None and self.node is not node:
             raise Ns2Error(f"agent {self.handle} is already attached to node {self.node.id}")
         self.node = node
         self.vars["node_"] = node.handle  # ns-2's Node instproc attach: `$agent set node_`
-        self.port = node.next_port
-        node.next_port += 1
+        if port is not None:
+            self.port = port
+        else:
+            self.port = node.next_port
+            node.next_port += 1
         node.agents.append(self)
 
     def detach(self) -> None:

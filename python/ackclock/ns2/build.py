@@ -97,12 +97,16 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             loss_at_entry=link.loss_at_entry,
             origin=f"{link.where}|{link.name}"))
     flows: list[Flow] = []
+    owners: set[int] = set()  # the agents whose flow is their own
     for agent in sim.agents:
         flow = _flow(agent)
         if flow is not None:
             agent.flow = len(flows)
-            # A sink shares its sender's flow; an agent that calls back sends on its own.
-            if agent.peer is not None and not isinstance(agent.peer, (NullAgent, HostAgent)):
+            owners.add(id(agent))
+            # A sink shares its sender's flow; an agent with its own (an Agent/UDP that may
+            # send data back, udp_data.py) keeps it.
+            if agent.peer is not None and not isinstance(agent.peer, NullAgent) \
+                    and id(agent.peer) not in owners:
                 agent.peer.flow = len(flows)
             flows.append(flow)
     for t in sim.tmix:
@@ -367,16 +371,28 @@ def _host_flow(agent: HostAgent) -> Flow | None:
     """An agent whose arrivals call back (callbacks.py): the engine's host flow to the agent
     it is connected to, whose packets the agent sends one at a time (its CBR never starts)."""
     ends = _endpoints(agent)  # type: ignore[arg-type]
-    if ends is None:
-        return None
     peer = agent.peer
-    if not isinstance(peer, type(agent)) and not isinstance(agent, type(peer)):
-        raise Ns2Error(unsupported(f"{agent.cls} connected to {peer.cls if peer else '?'}"
-                                   f" (only to another {agent.cls})"), agent.created_at)
+    if ends is None and agent.anywhere and agent.node is not None and peer is None:
+        # Not connected, sending anywhere (MessagePassing's sendto): a flow to a neighbour.
+        near = next((lk.dst for lk in agent.sim().links if lk.src is agent.node), None)
+        if near is None:
+            return None
+        ends = (agent.node.name, near.name)
+        ports = [agent.port, agent.port]
+    elif ends is None:
+        return None
+    else:
+        ports = _ports(agent)  # type: ignore[arg-type]
+        # Data sent to an Agent/Null goes to it and no further (udp_data.py).
+        if not isinstance(peer, type(agent)) and not isinstance(agent, type(peer)) \
+                and not (isinstance(agent, UdpAgent) and type(peer) is NullAgent):
+            raise Ns2Error(unsupported(f"{agent.cls} connected to {peer.cls if peer else '?'}"
+                                       f" (only to another {agent.cls})"), agent.created_at)
     agent.check_vars({"packetSize_"})
-    app = apps.Cbr(start=NEVER, interval="1s", packet_size=agent.packet_size())
+    agent.hosted = True
+    app = apps.Cbr(start=NEVER, interval="1s", packet_size=max(1, agent.packet_size()))
     return Flow(name=agent.handle, kind="udp", from_=ends[0], to=ends[1], app=app,
-                header_size=0, fid=_fid(agent), ports=_ports(agent),  # type: ignore[arg-type]
+                header_size=0, fid=_fid(agent), ports=ports,
                 origin=f"{agent.created_at}|{agent.cls} {agent.handle}")
 
 
@@ -484,6 +500,9 @@ def _full_flow(agent: FullTcpAgent) -> Flow | None:
 
 
 def _udp_flow(agent: UdpAgent) -> Flow | None:
+    if agent.app is None and isinstance(agent, HostAgent) \
+            and (isinstance(agent.peer, UdpAgent) or type(agent.peer) is NullAgent):
+        return _host_flow(agent)  # it may send data (udp_data.py)
     ends = _endpoints(agent)
     if ends is None or agent.app is None:
         return None

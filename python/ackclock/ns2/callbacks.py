@@ -12,6 +12,7 @@ send time, a UDP payload string). An arrival stops the engine's run; the simulat
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from .agents import Agent
@@ -33,6 +34,10 @@ class HostAgent(Agent):
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
         self.payloads: dict[int, Any] = {}
+        # Whether it sends on a host flow of its own (build.py: an Agent/UDP with an
+        # application does not), and that engine flow once built (`flow` may be its peer's).
+        self.hosted = False
+        self.host_flow: int | None = None
 
     def packet_size(self) -> int:
         return to_int(self.read_var("packetSize_"))
@@ -46,13 +51,13 @@ class HostAgent(Agent):
             # Before `$ns run`: the packet leaves at time 0, once the engine runs.
             sim.when_running(lambda: self.host_send(size, payload, dst, seq))
             return
-        if self.flow is None:
+        if self.host_flow is None:
             raise Ns2Error(f"{self.cls} {self.handle}: not connected to an agent on another"
                            " node", self.created_at)
         sim.host_tag += 1
         self.payloads[sim.host_tag] = payload
         try:
-            sim.engine.host_send(self.flow, size, dst, seq, sim.host_tag)
+            sim.engine.host_send(self.host_flow, size, dst, seq, sim.host_tag)
         except ValueError as e:
             raise Ns2Error(f"{self.cls} {self.handle}: {e}") from None
         sim.run_arrivals()  # a packet to an agent of its own node arrives at once
@@ -69,6 +74,13 @@ class HostAgent(Agent):
 def start_host_flows(sim: Simulator) -> None:
     """Once the engine is built: each host agent's flow becomes a host flow."""
     for a in sim.agents:
-        if isinstance(a, HostAgent) and a.flow is not None and a.flow not in sim.host_agents:
-            sim.engine.host_flow(a.flow, a.packet_type, a.anywhere)
-            sim.host_agents[a.flow] = a
+        if isinstance(a, HostAgent) and a.host_flow is not None:
+            sim.engine.host_flow(a.host_flow, a.packet_type, a.anywhere)
+            sim.host_agents[a.host_flow] = a
+
+
+def c_atoi(text: str) -> int:
+    """C's ``atoi``, as ns-2's commands read numbers: leading blanks, a sign, the digits that
+    follow (none: 0)."""
+    m = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text)
+    return int(m.group(1)) if m else 0

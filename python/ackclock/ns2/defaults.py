@@ -71,6 +71,7 @@ PARENT: Mapping[str, str] = MappingProxyType(
         "Agent/LossMonitor": "Agent",
         "Agent/UDP": "Agent",
         "Agent/Ping": "Agent",
+        "Agent/MessagePassing": "Agent",
         "Agent/TCP": "Agent",
         "Agent/TCP/Reno": "Agent/TCP",
         "Agent/TCP/Newreno": "Agent/TCP",
@@ -239,6 +240,7 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
         "Agent/UDP": {"packetSize_": ("1000", "int")},
         # apps/ping.cc binds packetSize_; tcl/lib/ns-default.tcl gives it 64.
         "Agent/Ping": {"packetSize_": ("64", "int")},
+        "Agent/MessagePassing": {"packetSize_": ("1500", "int")},
         # ns-2.35's Agent/TFRC and Agent/TFRCSink (tcp/tfrc.cc, tcp/tfrc-sink.cc), as `ns`
         # 2.35 lists them (`Agent/TFRC info vars`).
         # tcl/lib/ns-default.tcl's RAP block (rap/rap.cc binds them).

@@ -877,18 +877,23 @@ class Simulator(TclObject):
         for _, _, text in sorted(lines):
             self.ctx.c_print(text)
 
-    def _reset_for_run(self) -> None:
-        """``Simulator instproc run`` resets every node's agents, the nodes in the order
-        ``array names Node_`` lists them (Tcl's hash order, asked of this interpreter, filled
-        as ns-2 fills Node_), each node's in the order they were attached: each TCP agent
-        draws its boot_time_ again (rng.py)."""
+    def node_hash_order(self) -> list[int]:
+        """The node ids in the order ``array names Node_`` lists them in ns-2 (Tcl's hash
+        order, asked of this interpreter, the array filled as ns-2 fills Node_)."""
         tcl = self.ctx.tcl
         tcl.eval("array unset ::__ac_nodes")
         for node in self.nodes:
             tcl.eval(f"set ::__ac_nodes({node.id}) 1")
         order = [int(x) for x in tcl.splitlist(tcl.eval("array names ::__ac_nodes"))]
         tcl.eval("array unset ::__ac_nodes")
-        for i in order:
+        return order
+
+    def _reset_for_run(self) -> None:
+        """``Simulator instproc run`` resets every node's agents, the nodes in the order
+        ``array names Node_`` lists them (Tcl's hash order, asked of this interpreter, filled
+        as ns-2 fills Node_), each node's in the order they were attached: each TCP agent
+        draws its boot_time_ again (rng.py)."""
+        for i in self.node_hash_order():
             for a in self.nodes[i].agents:
                 if isinstance(a, TcpAgent):
                     a.reset()
@@ -1038,6 +1043,8 @@ class Simulator(TclObject):
         engine flows, the listener's the reply direction's."""
         index = {f["name"]: i for i, f in enumerate(engine_flows)}
         for a in self.agents:
+            if isinstance(a, HostAgent) and a.hosted:  # its own (callbacks.py), its name
+                a.host_flow = index.get(a.handle)
             if a.flow is None:
                 continue
             name = flows[a.flow].name

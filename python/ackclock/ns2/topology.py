@@ -74,19 +74,34 @@ class Node(TclObject):
     def cmd_node_addr(self) -> int:
         return self.id
 
+    def live_var(self, var: str) -> str | None:
+        # ns-2.35's Node instproc init sets address_ to the node's address (its id under
+        # flat addressing, as node-addr returns it).
+        return str(self.id) if var == "address_" else None
+
     def cmd_neighbors(self) -> str:
-        """The nodes this one has a link to, in the order the links were made (ns-2's
-        ``add-neighbor`` at each ``simplex-link``)."""
+        """The nodes this one has a link to (ns-2's ``add-neighbor`` at each
+        ``simplex-link``), sorted: ns-2.35's ``Node instproc neighbors`` returns them
+        ``lsort``-ed by handle, as text; ns-2's handles of nodes made one after the other grow
+        with their ids, and ackclock's are others, so here by id (the same order unless ns-2's
+        handles of these nodes differ in their number of digits)."""
         sim = self.ctx.simulator
         links = sim.links if sim is not None else []
-        return " ".join(lk.dst.handle for lk in links if lk.src is self)
+        return " ".join(n.handle for n in sorted((lk.dst for lk in links if lk.src is self),
+                                                 key=lambda n: n.id))
 
     def cmd_attach(self, agent: str, port: str = "") -> None:
         from .agents import Agent
 
         a = self.ctx.lookup(agent, Agent, "an agent")
         assert isinstance(a, Agent)
-        a.attach_to(self)
+        # ns-2.35's Node instproc attach: the agent takes the port given, else the next free.
+        a.attach_to(self, to_int(port) if port else None)
+        from .callbacks import HostAgent
+
+        sim = self.ctx.simulator
+        if isinstance(a, HostAgent) and sim is not None and a not in sim.agents:
+            sim.agents.append(a)  # it may send without a connection (messpass.py)
 
     def cmd_agent(self, port: str) -> str:
         """The agent attached to this node at ``port``, or "" (ns-2.35 tcl/lib/ns-node.tcl,
