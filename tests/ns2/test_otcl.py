@@ -75,12 +75,12 @@ def test_constructor_arguments_defaults_and_errors(ns2):
 
 
 def test_a_subclass_of_an_ns2_class_ackclock_lacks_is_not_supported(ns2):
-    # ns-2.35's test-suite-message.tcl subclasses Agent/MessagePassing: not a Tcl error.
+    # A subclass of ns-2's multicast agent Agent/SRM: not a Tcl error.
     r = ns2("""
-        Class Agent/MessagePassing/Flooding -superclass Agent/MessagePassing
+        Class Agent/SRM/Mine -superclass Agent/SRM
     """)
     assert r.code == 2
-    assert r.err.strip().endswith('unknown or unsupported ns-2 class "Agent/MessagePassing"')
+    assert r.err.strip().endswith('unknown or unsupported ns-2 class "Agent/SRM"')
     r = ns2("Class B -superclass NoSuch\n")
     assert r.code != 0 and "expected a class but got NoSuch" in r.err
 

@@ -836,7 +836,7 @@ class Simulator(TclObject):
         if not self._took_arrivals():
             return
         self.write_traces()
-        while self._arrivals:
+        while self._arrivals and not self.halted:  # `$ns halt`: no later event runs
             flow, tag, src, dst, size, t = self._arrivals.pop(0)
             sender = self.host_agents[flow]
             payload = sender.payloads.pop(tag, None)
