@@ -151,12 +151,13 @@ def test_the_front_end_reads_the_engines_registry() -> None:
             assert what == p["expected"]
     assert CC_DEFAULTS["cubic"] == {"beta": 0.7, "c": 0.4, "fast_convergence": 1.0,
                                    "reno_friendly": 1.0, "linux_arith": 0.0, "cnt_clamp": 0.0,
-                                   "max_increment": 0.0, "ns3_model": 0.0}
+                                   "max_increment": 0.0, "ns3_model": 0.0, "ns3_arith": 0.0}
 
 
 def test_the_linux_profiles_cubic_takes_linuxs_integer_steps() -> None:
     """The linux profile's CUBIC is tcp_cubic.c's integer bictcp_update (linux_arith) unless
-    cc_params turns it off; the ns3 profile's is RFC 9438's."""
+    cc_params turns it off; the ns3 profile's is ns-3.44's TcpCubic in whole segments
+    (ns3_arith) unless turned off, then RFC 9438's; linux_arith wins over ns3_arith."""
     def run(profile: str, **params: float) -> tuple[int, int]:
         net = ac.Network("cubic-arith", profile=profile)
         net.nodes("a", "b")
@@ -168,7 +169,8 @@ def test_the_linux_profiles_cubic_takes_linuxs_integer_steps() -> None:
 
     assert run("linux") == run("linux", linux_arith=1)
     assert run("linux") != run("linux", linux_arith=0)
-    assert run("ns3") == run("ns3", linux_arith=0) != run("ns3", linux_arith=1)
+    assert run("ns3") == run("ns3", linux_arith=0, ns3_arith=1) != run("ns3", ns3_arith=0)
+    assert run("ns3", ns3_arith=0) != run("ns3", linux_arith=1)
 
 
 def bbr_path(rate: str, buffer: int, seconds: int = 30, **params: Any) -> ac.Results:

@@ -21,10 +21,96 @@
 //
 // Goodput is counted from --warmup (benchmark 5 s, red 1 s) to the end; cwnd and srtt from each
 // flow's start; the queue from --warmup.
+//
+// --trace=FILE writes, for tracing against ackclock's packet trace, one line per event:
+// "cwnd T FLOW SEGMENTS" at each change of a flow's cwnd, and for the watched device's queue
+// disc "drop T FLOW data|ack SEQ" (SEQ the segment's number from 1, or the ACK's ackno in
+// segments), at each transmission start on the watched device "tx T FLOW data|ack SEQ" (on
+// the benchmark's other bottleneck device, n3's, "txback T FLOW data|ack SEQ"), its
+// device queue's length "devq T PACKETS" and its byte queue limit "bql T BYTES" at each change.
 #include "common.h"
 
 using namespace ns3;
 using namespace validation;
+
+namespace
+{
+FILE* traceFile = nullptr;
+uint32_t traceSegment = 1000;
+
+// The flow (0: port 7's, 1: port 8's), whether it carries data, and its segment number.
+void
+Describe(Ptr<const Packet> p, const char* what)
+{
+    Ptr<Packet> c = p->Copy();
+    PppHeader ppp;
+    Ipv4Header ip;
+    if (c->PeekHeader(ppp) && ppp.GetProtocol() == 0x0021)
+        c->RemoveHeader(ppp);
+    if (c->GetSize() >= 20)
+    {
+        Ipv4Header probe;
+        c->PeekHeader(probe);
+        if (probe.GetProtocol() == 6 && probe.GetSerializedSize() == 20 &&
+            probe.GetPayloadSize() + 20 == c->GetSize())
+            c->RemoveHeader(ip);
+    }
+    TcpHeader tcp;
+    c->RemoveHeader(tcp);
+    uint32_t flow = tcp.GetDestinationPort() == 7 || tcp.GetSourcePort() == 7 ? 0 : 1;
+    bool data = c->GetSize() > 0;
+    uint32_t seq = data ? tcp.GetSequenceNumber().GetValue() / traceSegment + 1
+                        : (tcp.GetAckNumber().GetValue() - 1) / traceSegment;
+    std::fprintf(traceFile, "%s %.9f %u %s %u\n", what, Simulator::Now().GetSeconds(), flow,
+                 data ? "data" : "ack", seq);
+}
+
+void
+QdiscDrop(Ptr<const QueueDiscItem> item)
+{
+    Describe(item->GetPacket(), "drop");
+}
+
+void
+TxBegin(Ptr<const Packet> p)
+{
+    Describe(p, "tx");
+}
+
+void
+TxBeginBack(Ptr<const Packet> p)
+{
+    Describe(p, "txback");
+}
+
+void
+CwndTrace(uint32_t flow, uint32_t, uint32_t v)
+{
+    std::fprintf(traceFile, "cwnd %.9f %u %.3f\n", Simulator::Now().GetSeconds(), flow,
+                 double(v) / traceSegment);
+}
+
+void
+BqlLimit(uint32_t, uint32_t v)
+{
+    std::fprintf(traceFile, "bql %.9f %u\n", Simulator::Now().GetSeconds(), v);
+}
+
+void
+DeviceQueueLength(uint32_t, uint32_t v)
+{
+    std::fprintf(traceFile, "devq %.9f %u\n", Simulator::Now().GetSeconds(), v);
+}
+
+void
+ConnectCwnd(uint32_t node, uint32_t socket, uint32_t flow)
+{
+    Config::ConnectWithoutContext("/NodeList/" + std::to_string(node) +
+                                      "/$ns3::TcpL4Protocol/SocketList/" +
+                                      std::to_string(socket) + "/CongestionWindow",
+                                  MakeBoundCallback(&CwndTrace, flow));
+}
+} // namespace
 
 int
 main(int argc, char** argv)
@@ -41,7 +127,14 @@ main(int argc, char** argv)
                  netdevicesQueueSize);
     cmd.AddValue("bql", "benchmark: byte queue limits on the bottleneck devices", bql);
     cmd.AddValue("warmup", "goodput and the queue from this time (s)", warmup);
+    double offset0 = 0, offset1 = 0;
+    cmd.AddValue("offset0", "benchmark: the upload starts this much later (s)", offset0);
+    cmd.AddValue("offset1", "benchmark: the download starts this much later (s)", offset1);
+    std::string trace;
+    cmd.AddValue("trace", "write cwnd changes, queue-disc drops and transmissions here", trace);
     cmd.Parse(argc, argv);
+    if (!trace.empty())
+        traceFile = std::fopen(trace.c_str(), "w");
 
     Goodput goodput;
     FlowTraces flows;
@@ -108,11 +201,13 @@ main(int argc, char** argv)
             onoff.SetAttribute("PacketSize", UintegerValue(seg));
             onoff.SetAttribute("DataRate", StringValue("20Mbps"));
             auto app = onoff.Install(n.Get(src));
-            app.Start(Seconds(0.1));
+            app.Start(Seconds(0.1 + (src == 0 ? offset0 : offset1)));
             app.Stop(Seconds(stop - 0.1));
-            flows.Watch(src, 0.1, 1);
+            flows.Watch(src, 0.1 + (src == 0 ? offset0 : offset1), 1);
         }
         watched = db.Get(0);
+        if (traceFile)
+            db.Get(1)->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&TxBeginBack));
     }
     else if (example == "red")
     {
@@ -155,6 +250,25 @@ main(int argc, char** argv)
         NS_FATAL_ERROR("unknown --example " << example);
     }
     meter.Watch(watched);
+    if (traceFile)
+    {
+        traceSegment = flows.segment;
+        if (meter.qd)
+            meter.qd->TraceConnectWithoutContext("Drop", MakeCallback(&QdiscDrop));
+        watched->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&TxBegin));
+        meter.devq->TraceConnectWithoutContext("PacketsInQueue",
+                                               MakeCallback(&DeviceQueueLength));
+        auto txq = watched->GetObject<NetDeviceQueueInterface>()->GetTxQueue(0);
+        if (txq->GetQueueLimits())
+            txq->GetQueueLimits()->TraceConnectWithoutContext("Limit", MakeCallback(&BqlLimit));
+        if (example == "benchmark")
+        {
+            Simulator::Schedule(Seconds(0.1) + NanoSeconds(1), &ConnectCwnd, 0, 1, 0);
+            Simulator::Schedule(Seconds(0.1) + NanoSeconds(1), &ConnectCwnd, 2, 1, 1);
+        }
+        else
+            Simulator::Schedule(Seconds(1) + NanoSeconds(1), &ConnectCwnd, 1, 0, 0);
+    }
     Simulator::Schedule(Seconds(warmup), [&]() {
         goodput.Mark();
         meter.Reset();
@@ -163,5 +277,7 @@ main(int argc, char** argv)
     Simulator::Run();
     Report(goodput, flows, meter, warmup, stop);
     Simulator::Destroy();
+    if (traceFile)
+        std::fclose(traceFile);
     return 0;
 }

@@ -81,6 +81,86 @@ pub struct Cubic {
     hystart: Option<HyStart>,
     /// Linux's integer `bictcp_update` (`linux_arith`); None: RFC 9438 as above.
     linux: Option<LinuxArith>,
+    /// ns-3.44's `TcpCubic` in whole segments (`ns3_arith`); None: as above.
+    ns3_arith: Option<Ns3Arith>,
+}
+
+/// ns-3.44's `TcpCubic` (src/internet/model/tcp-cubic.cc), a port of Linux's `bictcp` in
+/// whole segments with times in seconds: `m_cWndCnt`, `m_lastMaxCwnd`, `m_epochStart`,
+/// `m_bicOriginPoint`, `m_bicK`, `m_ackCnt`, `m_tcpCwnd` and `m_delayMin`.
+#[derive(Clone, Debug, Default)]
+struct Ns3Arith {
+    cwnd_cnt: u64,
+    last_max_cwnd: u32,
+    epoch: Option<SimTime>,
+    origin: u32,
+    k: f64,
+    ack_cnt: u64,
+    tcp_cwnd: u64,
+    delay_min: Option<f64>,
+}
+
+/// `TcpCubic`'s `m_cubicDelta`: delay samples are discarded this long after an epoch starts.
+const NS3_CUBIC_DELTA_S: f64 = 0.010;
+
+impl Ns3Arith {
+    /// `TcpCubic::Update`: the number of segments to acknowledge per segment of growth for a
+    /// window of `cwnd` whole segments after `acked` more.
+    #[allow(clippy::too_many_arguments)]
+    fn update(
+        &mut self,
+        cwnd: u32,
+        acked: u64,
+        now: SimTime,
+        c: f64,
+        beta: f64,
+        clamp: f64,
+        friendly: bool,
+    ) -> u64 {
+        self.ack_cnt += acked;
+        let epoch = *self.epoch.get_or_insert_with(|| {
+            self.ack_cnt = acked;
+            self.tcp_cwnd = u64::from(cwnd);
+            if self.last_max_cwnd <= cwnd {
+                self.k = 0.0;
+                self.origin = cwnd;
+            } else {
+                self.k = (f64::from(self.last_max_cwnd - cwnd) / c).cbrt();
+                self.origin = self.last_max_cwnd;
+            }
+            now
+        });
+        let t = now.since(epoch).as_secs_f64() + self.delay_min.unwrap_or(0.0);
+        // `uint32_t delta = m_c * std::pow(offs, 3)`: truncated, and the target taken in
+        // 32-bit unsigned arithmetic (below the origin it wraps if delta exceeds it).
+        let delta = (c * (t - self.k).abs().powi(3)) as u32;
+        let target = if t < self.k {
+            self.origin.wrapping_sub(delta)
+        } else {
+            self.origin.wrapping_add(delta)
+        };
+        let cwnd64 = u64::from(cwnd);
+        let mut cnt = if target > cwnd {
+            cwnd64 / u64::from(target - cwnd)
+        } else {
+            100 * cwnd64
+        };
+        if self.last_max_cwnd == 0 && cnt as f64 > clamp {
+            cnt = clamp as u64;
+        }
+        if friendly {
+            let scale = (8.0 * (1024.0 + beta * 1024.0) / 3.0 / (1024.0 - beta * 1024.0)) as u64;
+            let delta = (cwnd64 * scale) >> 3;
+            while delta > 0 && self.ack_cnt > delta {
+                self.ack_cnt -= delta;
+                self.tcp_cwnd += 1;
+            }
+            if self.tcp_cwnd > cwnd64 {
+                cnt = cnt.min(cwnd64 / (self.tcp_cwnd - cwnd64));
+            }
+        }
+        cnt.max(2)
+    }
 }
 
 /// Linux's `struct bictcp` and `snd_cwnd_cnt`, in whole segments and jiffies.
@@ -176,6 +256,8 @@ crate::params! {
             .ns2("cubic_max_increment_"),
         ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "slow start as ns-3.44's TcpCubic::IncreaseWindow: every segment acknowledged, past ssthresh")
             .profile_defaults(&[("ns3", 1.0)]),
+        ns3_arith: bool = Param::new("ns3_arith", 0.0, Range::Flag, "ns-3.44's TcpCubic::Update, IncreaseWindow and GetSsThresh in whole segments (Linux's bictcp with times in seconds)")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -208,12 +290,17 @@ impl CongestionOps for Cubic {
             srtt: 0.0,
             hystart: setup.hystart.map(HyStart::new),
             linux: (p.linux_arith).then(LinuxArith::default),
+            ns3_arith: (p.ns3_arith && !p.linux_arith).then(Ns3Arith::default),
         }
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if self.linux.is_some() {
             self.linux_cong_avoid(w, ev);
+            return;
+        }
+        if self.ns3_arith.is_some() {
+            self.ns3_cong_avoid(w, ev);
             return;
         }
         if let Some(sample) = ev.delay.or(ev.rtt) {
@@ -281,6 +368,19 @@ impl CongestionOps for Cubic {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if let Some(n) = self.ns3_arith.as_mut() {
+            // TcpCubic::GetSsThresh: W_max in whole segments of cwnd (not the receiver's
+            // window), fast convergence's (1 + beta) / 2 truncated; the epoch ends.
+            let cwnd = w.cwnd.max(0.0) as u32;
+            n.last_max_cwnd = if self.fast_convergence && cwnd < n.last_max_cwnd {
+                (f64::from(cwnd) * (1.0 + self.beta) / 2.0) as u32
+            } else {
+                cwnd
+            };
+            n.epoch = None;
+            self.w_max = f64::from(n.last_max_cwnd);
+            return ((f64::from(cwnd) * self.beta) as u32).max(2) as f64;
+        }
         if let Some(la) = self.linux.as_mut() {
             // bictcp_recalc_ssthresh
             let cwnd = w.cwnd.min(w.rwnd).max(0.0) as u64;
@@ -381,7 +481,71 @@ impl Cubic {
         w.cwnd = cwnd as f64;
     }
 
+    /// ns-3.44's `TcpCubic` (`ns3_arith`): `PktsAcked`'s minimum delay (not within
+    /// `m_cubicDelta` of an epoch's start) and HyStart, then `IncreaseWindow`: slow start
+    /// by every segment acknowledged (past ssthresh, the whole ACK), else one segment once
+    /// `m_cWndCnt` reaches `Update`'s count.
+    fn ns3_cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        let (c, beta, clamp, friendly) = (self.c, self.beta, self.cnt_clamp, self.reno_friendly);
+        let Some(n) = self.ns3_arith.as_mut() else {
+            return;
+        };
+        if let Some(sample) = ev.delay.or(ev.rtt) {
+            let r = sample.as_secs_f64();
+            let settling = n
+                .epoch
+                .is_some_and(|e| ev.now.since(e).as_secs_f64() < NS3_CUBIC_DELTA_S);
+            if !settling {
+                if n.delay_min.is_none_or(|d| r < d) {
+                    n.delay_min = Some(r);
+                }
+                if let Some(h) = self.hystart.as_mut() {
+                    h.on_sample(w, &ev, sample);
+                }
+            }
+        }
+        if w.cwnd < w.ssthresh {
+            if self.ns3 {
+                ns3_slow_start(w, &ev, false);
+            } else {
+                slow_start(w, &ev);
+            }
+            return;
+        }
+        if ev.acked == 0 {
+            return;
+        }
+        n.cwnd_cnt += ev.acked;
+        let cnt = n.update(
+            w.cwnd.max(0.0) as u32,
+            ev.acked,
+            ev.now,
+            c,
+            beta,
+            clamp,
+            friendly,
+        );
+        if n.cwnd_cnt >= cnt {
+            w.cwnd += 1.0; // m_cWnd += m_segmentSize
+            n.cwnd_cnt -= cnt;
+        }
+        self.k = n.k;
+    }
+
     pub fn on_timeout(&mut self) {
+        if let Some(n) = self.ns3_arith.as_mut() {
+            // TcpCubic::CongestionStateSet(CA_LOSS): CubicReset and HystartReset; W_max,
+            // the epoch and m_cWndCnt stay.
+            n.origin = 0;
+            n.k = 0.0;
+            n.ack_cnt = 0;
+            n.tcp_cwnd = 0;
+            n.delay_min = None;
+            if let Some(h) = self.hystart.as_mut() {
+                h.reset();
+            }
+            return;
+        }
         if let Some(la) = self.linux.as_mut() {
             // cubictcp_state(TCP_CA_Loss): bictcp_reset (delay_min too); tcp_enter_loss
             // clears snd_cwnd_cnt.
@@ -655,5 +819,51 @@ mod tests {
         w.cwnd = 4.0;
         assert_eq!(c.ssthresh(&w, SimTime::ZERO), 2.0);
         assert_eq!(c.linux.as_ref().unwrap().last_max_cwnd, 4 * 1741 / 2048);
+    }
+
+    /// `ns3_arith`: ns-3.44's `TcpCubic` on the ACK that ends a recovery, as its log shows
+    /// it in queue-discs-benchmark (CoDel with BQL, 1.1018 s): cwnd 95 -> ssthresh 66 and
+    /// W_max 95; the ACK of 97 segments starts the epoch with K = ((95 - 66) / 0.4)^(1/3)
+    /// = 4.16978, delta 28 (truncated), target 67, cnt 66: one segment more; the next ACK
+    /// (2 segments, 43.2 us later) finds target 67 = cwnd, cnt 6700, and no growth.
+    #[test]
+    fn ns3_arith_follows_tcp_cubic_update() {
+        let p = CubicParams::for_profile(Some("ns3"));
+        assert!(p.ns3_arith);
+        let mut c = Cubic::new(&p, &CcSetup::default());
+        let mut w = Window::new(95.0, 1e9, 1e9);
+        let ss = c.ssthresh(&w, SimTime::ZERO);
+        assert_eq!(ss, 66.0, "max(uint32(95 x 0.7), 2)");
+        assert_eq!(c.w_max, 95.0);
+        w.cwnd = ss;
+        w.ssthresh = ss;
+        let t0 = SimTime(1_101_842_721_000);
+        let mut ev = AckEvent::one_segment(t0, Some(SimDuration::from_secs_f64(0.0105)));
+        ev.acked = 97;
+        ev.credit = 97.0;
+        c.cong_avoid(&mut w, ev);
+        assert_eq!(w.cwnd, 67.0);
+        assert!((c.k - 4.16978).abs() < 1e-5, "{}", c.k);
+        let n = c.ns3_arith.as_ref().unwrap();
+        assert_eq!((n.origin, n.cwnd_cnt), (95, 97 - 66));
+        let mut ev = AckEvent::one_segment(
+            SimTime(t0.0 + 43_200_000),
+            Some(SimDuration::from_millis(9)),
+        );
+        ev.acked = 2;
+        ev.credit = 2.0;
+        c.cong_avoid(&mut w, ev);
+        assert_eq!(w.cwnd, 67.0, "cnt 100 x 67: no growth yet");
+        let n = c.ns3_arith.as_ref().unwrap();
+        assert_eq!(n.cwnd_cnt, 33);
+        assert_eq!(
+            n.delay_min,
+            Some(0.0105),
+            "a sample within 10 ms of the epoch is skipped"
+        );
+        // A second reduction below W_max: fast convergence's (1 + beta) / 2, truncated.
+        w.cwnd = 80.0;
+        assert_eq!(c.ssthresh(&w, SimTime::ZERO), 56.0);
+        assert_eq!(c.w_max, 68.0, "uint32(80 x 1.7 / 2)");
     }
 }

@@ -954,7 +954,7 @@ mod tests {
         assert_eq!(
             err("cubic", "gamma", 1.0),
             "cc_params.gamma: not a parameter of cubic; expected beta, c, fast_convergence, \
-             reno_friendly, linux_arith, cnt_clamp, max_increment, ns3_model"
+             reno_friendly, linux_arith, cnt_clamp, max_increment, ns3_model, ns3_arith"
         );
         assert_eq!(
             err("westwood", "beta", 0.5),
