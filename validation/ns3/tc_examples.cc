@@ -22,6 +22,8 @@
 // Goodput is counted from --warmup (benchmark 5 s, red 1 s) to the end; cwnd and srtt from each
 // flow's start; the queue from --warmup.
 //
+// --offset0=S, --offset1=S (benchmark): the upload or the download starts S seconds after 0.1 s
+// (how sensitive the two-way dynamics are to small shifts, docs/validation.md).
 // --trace=FILE writes, for tracing against ackclock's packet trace, one line per event:
 // "cwnd T FLOW SEGMENTS" at each change of a flow's cwnd, and for the watched device's queue
 // disc "drop T FLOW data|ack SEQ" (SEQ the segment's number from 1, or the ACK's ackno in
