@@ -101,8 +101,9 @@ class RunConfig:
     check: bool = False
     max_events: int | None = None
     max_packets: int | None = None
-    # Among equal-cost shortest paths: "shortest" (the first declared link, ns-2's static
-    # routing) or "ecmp" (per flow, by a hash).
+    # Among equal-cost shortest paths: "shortest" (the first declared link), "ecmp" (per
+    # flow, by a hash) or "ns2" (ns-2.35's RouteLogic::compute_routes: the lowest-numbered
+    # node).
     routing: str = "shortest"
     # Events of one exact instant: "insertion" (the order they were scheduled) or "ns2"
     # (ns-2.35's order: its double-valued event times, then its scheduling order).
@@ -564,10 +565,10 @@ def _run(run: RunConfig) -> dict[str, Any]:
                                     path=f"run.{key}")
             document[key] = n
     if run.routing not in ROUTINGS:
-        raise ScenarioError(f"expected \"shortest\" or \"ecmp\", got {quote(run.routing)}",
-                            path="run.routing")
-    if run.routing == "ecmp":
-        document["routing"] = "ecmp"
+        raise ScenarioError(f"expected \"shortest\", \"ecmp\" or \"ns2\", got"
+                            f" {quote(run.routing)}", path="run.routing")
+    if run.routing != "shortest":
+        document["routing"] = run.routing
     if run.ties not in TIES:
         raise ScenarioError(f"expected \"insertion\" or \"ns2\", got {quote(run.ties)}",
                             path="run.ties")

@@ -77,7 +77,7 @@ class _QueueKinds(Sequence[str]):
 
 QUEUE_KINDS: Sequence[str] = _QueueKinds()
 TRACE_FORMATS = ("ns2", "pcap")
-ROUTINGS = ("shortest", "ecmp")
+ROUTINGS = ("shortest", "ecmp", "ns2")
 TIES = ("insertion", "ns2")
 DISTRIBUTIONS = ("constant", "uniform", "exponential", "pareto")
 EXCHANGES = ("request-response", "concurrent", "open")
@@ -140,8 +140,9 @@ RUN: Mapping[str, Key] = {
     "check": Key("bool", "run the invariant checker (docs/reliability.md); default false"),
     "max_events": Key("count1", "stop cleanly after this many events"),
     "max_packets": Key("count1", "stop cleanly with more packets than this held at once"),
-    "routing": Key("choice", 'among equal-cost paths: "shortest" (the first declared link, as'
-                   ' ns-2; default) or "ecmp" (per flow, by a hash)', choices=ROUTINGS),
+    "routing": Key("choice", 'among equal-cost paths: "shortest" (the first declared link;'
+                   ' default), "ecmp" (per flow, by a hash) or "ns2" (as ns-2.35\'s static'
+                   ' routing: the lowest-numbered node)', choices=ROUTINGS),
     "ties": Key("choice", 'events of one instant: "insertion" (in the order they were scheduled;'
                 ' default) or "ns2" (as ns-2.35 orders them: by its double-valued times, then'
                 ' its scheduling order)', choices=TIES),

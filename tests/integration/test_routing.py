@@ -36,5 +36,5 @@ def test_ecmp_spreads_flows_over_both_uplinks_and_shortest_uses_the_first() -> N
 
 def test_an_unknown_routing_rule_is_one_line_naming_the_key() -> None:
     text = fattree(4, flows=1).replace('routing = "ecmp"', 'routing = "ospf"')
-    with pytest.raises(ScenarioError, match=r'run\.routing.*"shortest" or "ecmp"'):
+    with pytest.raises(ScenarioError, match=r'run\.routing.*"shortest", "ecmp" or "ns2"'):
         ac.run_scenario(ac.loads_scenario(text), progress=False)

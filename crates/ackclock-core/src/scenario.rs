@@ -320,8 +320,10 @@ impl Ties {
     }
 }
 
-/// `run.routing`: one shortest path per destination, ties to the first declared link
-/// (ns-2's static routing), or every shortest path, chosen per flow by a hash (ECMP).
+/// `run.routing`: one shortest path per destination, ties to the first declared link, or
+/// every shortest path, chosen per flow by a hash (ECMP), or one shortest path as ns-2.35's
+/// static routing chooses it (`RouteLogic::compute_routes`: ties to the lowest-numbered
+/// node, `net/routing/ns2.rs`).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
 )]
@@ -330,6 +332,7 @@ pub enum Routing {
     #[default]
     Shortest,
     Ecmp,
+    Ns2,
 }
 
 impl Routing {

@@ -171,7 +171,7 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                 links[i].queue.classes = classes(lk, of_fid)
     return Scenario(name=name, profile="ns2",
                     run=RunConfig(duration=f"{HORIZON_S}s", seed=sim.seed(),
-                                  max_packets=2**63, ties="ns2"),
+                                  max_packets=2**63, ties="ns2", routing="ns2"),
                     nodes=nodes, links=links, flows=flows, source=sim.ctx.script,
                     quick_start=_quick_start(sim))
 

@@ -26,6 +26,8 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::Link;
 use crate::time::SimDuration;
 
+mod ns2;
+
 const NONE: u32 = u32::MAX;
 /// In a table entry: the rest is an index into `groups` (ECMP), not a link.
 const GROUP: u32 = 1 << 31;
@@ -65,6 +67,23 @@ impl Routes {
         links: &[Link],
         destinations: &[NodeId],
         ecmp: bool,
+    ) -> Result<Routes, String> {
+        Self::build_with(n, links, destinations, ecmp, false)
+    }
+
+    /// Routes toward every node in `destinations` as ns-2.35's `RouteLogic::compute_routes`
+    /// chooses them among equal hop counts (`ns2.rs`): from each source, the next hop of the
+    /// lowest-numbered node on the way.
+    pub fn build_ns2(n: usize, links: &[Link], destinations: &[NodeId]) -> Result<Routes, String> {
+        Self::build_with(n, links, destinations, false, true)
+    }
+
+    fn build_with(
+        n: usize,
+        links: &[Link],
+        destinations: &[NodeId],
+        ecmp: bool,
+        ns2_order: bool,
     ) -> Result<Routes, String> {
         let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (i, l) in links.iter().enumerate() {
@@ -119,6 +138,15 @@ impl Routes {
             )
         })?;
         next.resize(entries, NONE);
+        if ns2_order {
+            ns2::fill(n, links, &roots, &mut next);
+            return Ok(Routes {
+                trees,
+                dest,
+                next,
+                groups: Vec::new(),
+            });
+        }
         let mut groups = Vec::new();
         let mut seen = vec![false; n];
         let mut dist = vec![u32::MAX; n];

@@ -75,8 +75,17 @@ impl Simulator {
                 dests.push(node(f.from));
             }
         }
-        let ecmp = scenario.run.routing == crate::scenario::Routing::Ecmp;
-        let routes = Routes::build(scenario.nodes.len(), &links, &dests, ecmp)?;
+        let routes = match scenario.run.routing {
+            crate::scenario::Routing::Ns2 => {
+                Routes::build_ns2(scenario.nodes.len(), &links, &dests)?
+            }
+            r => Routes::build(
+                scenario.nodes.len(),
+                &links,
+                &dests,
+                r == crate::scenario::Routing::Ecmp,
+            )?,
+        };
         let seed = scenario.run.seed;
         let mut flows = Vec::with_capacity(scenario.flows.len());
         for (i, f) in scenario.flows.iter().enumerate() {

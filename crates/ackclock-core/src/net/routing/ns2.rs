@@ -1,0 +1,154 @@
+//! Static routes as ns-2.35 computes them (routing/route.cc `RouteLogic::compute_routes`):
+//! for each source `k`, a Dijkstra search over the links (each of cost 1: other costs are
+//! refused by the ns-2 front end) that takes, among the nodes not yet reached at the least
+//! distance, the lowest-numbered first (its scan keeps the first minimum, `hopcnt[w] <
+//! hopcnt[o]`), and gives a node the first hop of the node it was first reached from (the
+//! relaxation takes a strictly shorter distance only, so the first one stays). With costs of
+//! one this is a breadth-first search whose every level is taken in ascending node order.
+//!
+//! That order decides between paths of equal hop count, where the engine's default (one
+//! search per destination, ties to the first declared link) can choose another: from node 1
+//! toward 4 over 1-2-4 and 1-3-4, ns-2 forwards to 2 whichever link was declared first.
+
+use super::NONE;
+use crate::net::Link;
+
+/// Fills `next[node * trees + tree]` with the link `node` forwards on toward the tree's root
+/// (`roots[tree]`), NONE where the root is unreachable or is `node` itself.
+pub(super) fn fill(n: usize, links: &[Link], roots: &[u32], next: &mut [u32]) {
+    let trees = roots.len();
+    if trees == 0 {
+        return;
+    }
+    // Each node's links out, one per neighbour (ns-2's adjacency matrix holds one link per
+    // ordered pair; the first declared here, where a scenario declares two).
+    let mut outgoing: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+    for (i, l) in links.iter().enumerate() {
+        let (from, to) = (l.from.idx(), l.to.0);
+        if l.from.0 != to && !outgoing[from].iter().any(|&(v, _)| v == to) {
+            outgoing[from].push((to, i as u32));
+        }
+    }
+    let mut first = vec![NONE; n]; // the first hop from the source toward each node
+    let mut seen = vec![false; n];
+    let mut level: Vec<u32> = Vec::new();
+    let mut below: Vec<u32> = Vec::new();
+    for k in 0..n {
+        first.fill(NONE);
+        seen.fill(false);
+        seen[k] = true;
+        level.clear();
+        // The neighbours first (ROUTE(k, v) = v), then level by level.
+        for &(v, li) in &outgoing[k] {
+            if !seen[v as usize] {
+                seen[v as usize] = true;
+                first[v as usize] = li;
+                level.push(v);
+            }
+        }
+        while !level.is_empty() {
+            level.sort_unstable();
+            below.clear();
+            for &o in &level {
+                for &(w, _) in &outgoing[o as usize] {
+                    if !seen[w as usize] {
+                        seen[w as usize] = true;
+                        first[w as usize] = first[o as usize];
+                        below.push(w);
+                    }
+                }
+            }
+            std::mem::swap(&mut level, &mut below);
+        }
+        for (t, &root) in roots.iter().enumerate() {
+            next[k * trees + t] = first[root as usize];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Routes;
+    use crate::ids::{FlowId, NodeId};
+    use crate::net::Link;
+    use crate::queue::{AnyQueue, DropTail};
+    use crate::time::{Rate, SimDuration};
+
+    fn link(from: u32, to: u32) -> Link {
+        Link::new(
+            NodeId(from),
+            NodeId(to),
+            Rate::from_bps_f64(1e6).expect("rate"),
+            SimDuration(1),
+            AnyQueue::DropTail(DropTail {
+                limit_packets: Some(10),
+                limit_bytes: None,
+                ns2: false,
+            }),
+        )
+    }
+
+    fn duplex(pairs: &[(u32, u32)]) -> Vec<Link> {
+        pairs
+            .iter()
+            .flat_map(|&(a, b)| [link(a, b), link(b, a)])
+            .collect()
+    }
+
+    fn hop(r: &Routes, links: &[Link], at: u32, dst: u32) -> u32 {
+        let l = r
+            .next_hop(NodeId(at), NodeId(dst), FlowId(0))
+            .expect("route");
+        links[l.idx()].to.0
+    }
+
+    #[test]
+    fn equal_hop_counts_go_by_the_lowest_numbered_node() {
+        // 1-3 declared before 2-4: the engine's default goes 1 -> 3 -> 4 toward 4 (the first
+        // declared link into 4 is 3's), ns-2 1 -> 2 -> 4 (2 is reached first from 1).
+        let links = duplex(&[(0, 1), (1, 3), (1, 2), (3, 4), (2, 4)]);
+        let dests: Vec<NodeId> = (0..5).map(NodeId).collect();
+        let ns2 = Routes::build_ns2(5, &links, &dests).expect("tables");
+        let first = Routes::build(5, &links, &dests, false).expect("tables");
+        assert_eq!(hop(&ns2, &links, 1, 4), 2);
+        assert_eq!(hop(&first, &links, 1, 4), 3);
+        // Two levels out: 0 toward 4 through 1, then 2.
+        assert_eq!(hop(&ns2, &links, 0, 4), 1);
+        assert_eq!(hop(&ns2, &links, 4, 0), 2);
+        // A node reached first from a higher-numbered node of the level before keeps the
+        // lower one's hop: from 5, over 5-3 and 5-1, nodes 3 and 1 are level 1; 4 hangs off
+        // both 3 and 2, 2 off 1 only: 4 is reached from 3 (visited after 1, but 1 does not
+        // reach 4).
+        let links = duplex(&[(5, 3), (5, 1), (1, 2), (3, 4), (2, 4)]);
+        let dests: Vec<NodeId> = (0..6).map(NodeId).collect();
+        let ns2 = Routes::build_ns2(6, &links, &dests).expect("tables");
+        assert_eq!(hop(&ns2, &links, 5, 4), 3);
+        assert_eq!(hop(&ns2, &links, 5, 2), 1);
+        assert!(!ns2.reaches(NodeId(0), NodeId(5)));
+    }
+
+    #[test]
+    fn a_host_sharing_its_routers_tree_routes_as_its_own_search() {
+        // Hosts 5 and 6 hang off router 2 and 4; a ring of routers 0-4 with two equal ways
+        // from 0 toward 2 (0-1-2 and 0-3-2... via 4): every table entry as the per-source
+        // search gives it when every node is its own tree.
+        let mut pairs = vec![(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (2, 5), (4, 6)];
+        pairs.push((1, 3));
+        let links = duplex(&pairs);
+        let hosts = [NodeId(5), NodeId(6)];
+        let shared = Routes::build_ns2(7, &links, &hosts).expect("tables");
+        let all: Vec<NodeId> = (0..7).map(NodeId).collect();
+        let own = Routes::build_ns2(7, &links, &all).expect("tables");
+        for at in 0..7 {
+            for dst in [5, 6] {
+                if at != dst {
+                    assert_eq!(
+                        shared.next_hop(NodeId(at), NodeId(dst), FlowId(0)),
+                        own.next_hop(NodeId(at), NodeId(dst), FlowId(0)),
+                        "{at} -> {dst}"
+                    );
+                }
+            }
+        }
+    }
+}
