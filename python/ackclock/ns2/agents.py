@@ -1760,14 +1760,36 @@ class Application(TclObject):
         self.agent: Agent | None = None
         self.running = False
         self.stopped = False
+        # Another application was attached to this one's agent since (below).
+        self.superseded = False
 
     def cmd_attach_agent(self, agent: str) -> None:
         a = self.ctx.lookup(agent, Agent, "an agent")
         assert isinstance(a, Agent)
-        if a.app is not None and a.app is not self:
-            raise Ns2Error(unsupported(f"a second application on agent {agent}"))
+        old = a.app
+        if old is not None and old is not self:
+            # apps/app.cc `Application::command "attach-agent"` -> `Agent::attachApp`: the
+            # agent's application is the one attached last. One attached before that has
+            # never run sends nothing and is set aside; what it would still do is refused
+            # (call, below).
+            if old.running or old.stopped:
+                raise Ns2Error(unsupported(f"a second application on agent {agent} after the"
+                                           f" first ({old.handle}) was started"))
+            old.superseded = True
         self.agent = a
+        self.superseded = False
         a.app = self
+
+    # What an application set aside by a later one on its agent may still be told: its
+    # variables, its agent (again, or another), nothing that makes it send.
+    IDLE_COMMANDS = ("set", "info", "agent", "attach-agent", "stop", "destroy")
+
+    def call(self, args: list[str]) -> str:
+        if self.superseded and args and args[0] not in self.IDLE_COMMANDS:
+            agent = self.agent.handle if self.agent is not None else "?"
+            raise Ns2Error(unsupported(f"{args[0]} on {self.handle} after another application"
+                                       f" was attached to its agent {agent}"))
+        return super().call(args)
 
     def cmd_agent(self) -> str:
         return self.agent.handle if self.agent else ""

@@ -37,6 +37,10 @@ QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "p
 # ns-2's Queue variables that only a Quick-Start router reads (queue/queue.cc's utilisation,
 # QSAgent::process): util_weight_, util_check_intv_, util_records_.
 QS_UTIL_VARS = ("util_weight_", "util_check_intv_", "util_records_")
+# RED variables ns-2.35 binds but never reads (queue/red.cc): drop_tail_, as
+# `REDQueue::pickPacketToDrop` takes the front with drop_front_, a random packet with
+# drop_rand_, else the arriving one, whatever drop_tail_ says. Scripts set it (`false`).
+RED_UNREAD = ("drop_tail_",)
 
 
 class QsAgent(TclObject):
@@ -354,6 +358,8 @@ class Queue(TclObject):
                 continue
             if var in QS_UTIL_VARS:
                 continue  # read by Quick-Start routers only (Node.quick_start_router)
+            if self.kind == "red" and var in RED_UNREAD:
+                continue
             if self.kind == "droptail" and var in ("queue_in_bytes_", "mean_pktsize_"):
                 continue  # the byte limit (limit_bytes)
             param = by_alias.get(var)
