@@ -880,13 +880,7 @@ class Simulator(TclObject):
     def node_hash_order(self) -> list[int]:
         """The node ids in the order ``array names Node_`` lists them in ns-2 (Tcl's hash
         order, asked of this interpreter, the array filled as ns-2 fills Node_)."""
-        tcl = self.ctx.tcl
-        tcl.eval("array unset ::__ac_nodes")
-        for node in self.nodes:
-            tcl.eval(f"set ::__ac_nodes({node.id}) 1")
-        order = [int(x) for x in tcl.splitlist(tcl.eval("array names ::__ac_nodes"))]
-        tcl.eval("array unset ::__ac_nodes")
-        return order
+        return [int(k) for k in dynamics.hash_order(self, [str(n.id) for n in self.nodes])]
 
     def _reset_for_run(self) -> None:
         """``Simulator instproc run`` resets every node's agents, the nodes in the order
