@@ -23,11 +23,7 @@ impl Simulator {
         // ns-2's own double clock under the ns2 profile (as TFRC's, `sim/tfrc.rs`).
         let ns2 = self.ns2_clock;
         let uid = self.pool.ns2_now.1;
-        let t = if ns2 {
-            self.pool.ns2_now.0
-        } else {
-            now.as_secs_f64()
-        };
+        let t = self.now2();
         let i = f.idx();
         let mut first = self.rap_first_sample;
         let Agent::Rap(conn) = &mut self.flows[i].agent else {

@@ -30,11 +30,7 @@ impl Simulator {
         // RTTs in doubles, and ties between them fall as ns-2's arithmetic makes them.
         let ns2 = self.ns2_clock;
         let uid = self.pool.ns2_now.1;
-        let t = if ns2 {
-            self.pool.ns2_now.0
-        } else {
-            now.as_secs_f64()
-        };
+        let t = self.now2();
         let i = f.idx();
         let Agent::Tfrc(conn) = &mut self.flows[i].agent else {
             return;
