@@ -86,6 +86,12 @@ class Simulation:
         """ns-2's ``$monitor clear``: the next datagram counts no loss."""
     def ns2_set_link(self, link: int, up: bool) -> None:
         """Link direction ``link`` goes up or down now (ns-2's rtmodel)."""
+    def ns2_dynamic_routes(self) -> None:
+        """From now on the front end writes the routes (``ns2_set_route``), as ns-2's dynamic
+        routing (``rtproto DV``) installs them; until then no node forwards anything."""
+    def ns2_set_route(self, at: int, dst: int, link: int | None = None) -> None:
+        """Node ``at`` forwards toward node ``dst`` on link ``link`` from now on (None: it
+        drops, untraced, as ns-2's null agent)."""
     def ns2_block_link(self, link: int, blocked: bool) -> None:
         """An ns-2 Delayer on link direction ``link`` blocks its line now, or lets the
         waiting packets go."""

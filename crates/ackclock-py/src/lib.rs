@@ -178,13 +178,14 @@ impl Simulation {
 
     /// Makes one-way UDP flow `flow`, which has not sent, a host flow: the front end sends
     /// its datagrams (`host_send`) and takes their arrivals (`take_host_arrivals`), each of
-    /// which stops the run; `packet_type` (`ping`, `udp` or `message`) names its packets in
+    /// which stops the run; `packet_type` (`ping`, `udp`, `message` or `rtProtoDV`) names its packets in
     /// ns-2 traces; with `anywhere` its datagrams may go to any node.
     fn host_flow(&mut self, flow: usize, packet_type: &str, anywhere: bool) -> PyResult<()> {
         let ty = match packet_type {
             "ping" => "ping",
             "udp" => "udp",
             "message" => "message",
+            "rtProtoDV" => "rtProtoDV",
             other => return Err(PyValueError::new_err(format!("no packet type {other:?}"))),
         };
         self.sim
@@ -311,6 +312,21 @@ impl Simulation {
     fn ns2_set_link(&mut self, link: usize, up: bool) -> PyResult<()> {
         self.sim
             .ns2_set_link(link, up)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// From now on the front end writes the routes (`ns2_set_route`), as ns-2's dynamic
+    /// routing (`rtproto DV`) installs them; until then no node forwards anything.
+    fn ns2_dynamic_routes(&mut self) {
+        self.sim.ns2_dynamic_routes();
+    }
+
+    /// Node `at` forwards toward node `dst` on link `link` from now on (None: it drops what
+    /// it would forward there, untraced, as ns-2's null agent).
+    #[pyo3(signature = (at, dst, link=None))]
+    fn ns2_set_route(&mut self, at: u32, dst: u32, link: Option<u32>) -> PyResult<()> {
+        self.sim
+            .ns2_set_route(at, dst, link)
             .map_err(PyValueError::new_err)
     }
 

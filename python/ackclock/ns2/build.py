@@ -114,6 +114,14 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
         if flow is not None:
             t.flow = len(flows)
             flows.append(flow)
+    if sim.dv is not None:
+        # The DV agents' updates to their peers (rtproto_dv.py): a host flow per agent and
+        # peer, its packets one byte per node.
+        for name, a, b, pa, pb in sim.dv.prepare():
+            flows.append(Flow(name=name, kind="udp", from_=a.name, to=b.name,
+                              app=apps.Cbr(start=NEVER, interval="1s", packet_size=1),
+                              header_size=0, fid=0, ports=[pa, pb],
+                              origin=f"{sim.dv.where}|rtproto DV"))
     if modules:
         fids: dict[int, list[str]] = {}
         for agent in sim.agents:

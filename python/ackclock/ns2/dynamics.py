@@ -16,7 +16,9 @@ As ns-2.35 does it (tcl/rtglib/dynamics.tcl, tcl/lib/ns-link.tcl, link/dynalink.
   <dst>``); a model's links are taken in ``array names links_`` order (Tcl's hash order);
 - routes stay as they were (``rtproto Static``, the default, recomputes nothing:
   ``Agent/rtProto compute-all`` does nothing), so packets routed over a link that is down are
-  lost until it comes up.
+  lost until it comes up; under ``rtproto DV`` each model then tells its nodes
+  (``rtModel instproc notify``, nodes in ``array names nodes_`` order), whose routing
+  recomputes (rtproto_dv.py).
 
 ackclock asks the engine to take the link down or up at that instant
 (``Simulation.ns2_set_link``); only a link on ns-2's clock can go down (every link of an ns-2
@@ -49,6 +51,8 @@ class Model:
     traced: bool
     nam: bool
     where: Location
+    # Its nodes' ids in `array names nodes_` order, whose routing `notify` tells.
+    nodes: list[int]
 
 
 def rtmodel_at(sim: Simulator, at: str, op: str, nodes: list[Node]) -> None:
@@ -88,7 +92,9 @@ def rtmodel_at(sim: Simulator, at: str, op: str, nodes: list[Node]) -> None:
             link.dynamic_traces += 1
         if nam:
             link.dynamic_nam_traces += 1
-    sim.rtmodels.append(Model(when, op, links, traced, nam, sim.ctx.where()))
+    ids = list(dict.fromkeys(str(n.id) for pair in pairs for n in pair))
+    node_ids = [int(k) for k in hash_order(sim, ids)]
+    sim.rtmodels.append(Model(when, op, links, traced, nam, sim.ctx.where(), node_ids))
 
 
 def hash_order(sim: Simulator, keys: list[str]) -> list[str]:
@@ -119,6 +125,12 @@ def _run(sim: Simulator, models: list[Model]) -> None:
     for m in models:
         for link in m.links:
             _change(sim, link, m.op == "up", now)
+    if sim.dv is not None:
+        # rtModel instproc notify, model by model: `$node intf-changed` on each of its nodes
+        # (RouteLogic's notify then calls DV's compute-all, which does nothing).
+        for m in models:
+            for nid in m.nodes:
+                sim.dv.intf_changed(nid)
 
 
 def _change(sim: Simulator, link: SimplexLink, up: bool, now: str) -> None:

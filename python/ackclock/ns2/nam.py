@@ -27,7 +27,7 @@ from .values import fmt_double
 
 if TYPE_CHECKING:
     from .simulator import Simulator
-    from .topology import Node, SimplexLink
+    from .topology import SimplexLink
 
 HEADER = ("V -t * -v 1.0a5 -a 0\n"
           "A -t * -n 1 -p 0 -o 0x7fffffff -c 30 -a 1\n"
@@ -125,10 +125,6 @@ def link_array_names(sim: Simulator) -> list[str]:
     names = [str(k) for k in tcl.splitlist(tcl.eval("array names ::__ac_link_"))]
     tcl.eval("array unset ::__ac_link_")
     return names
-
-
-def node_label(node: Node, text: str) -> str:
-    return f'n -t 0 -s {node.id} -S DLABEL -l "{text}" -L ""\n'
 
 
 def link_label(link: SimplexLink, text: str) -> str:

@@ -39,6 +39,7 @@ from .interrupt import Progress
 from .monitors import FidClassifier, FlowMonitor, QueueMonitor, trace_line, trace_rank
 from .objects import TclError, TclObject
 from .rap import RapAgent
+from .rtproto_dv import DvChannel, DvRouting
 from .tfrc import TfrcAgent
 from .topology import (
     ErrorModel,
@@ -110,6 +111,9 @@ class Simulator(TclObject):
         # the channel has received.
         self.packet_traces: list[_PacketTrace] = []
         self.rtmodels: list[dynamics.Model] = []  # $ns rtmodel-at (dynamics.py)
+        # `$ns rtproto DV` (rtproto_dv.py); whether the script named Static too.
+        self.dv: DvRouting | None = None
+        self.static_named = False
         # `$ns node-config -QS ON`: new nodes get a Quick-Start agent (topology.QsAgent).
         self.quick_start = False
         # (flow, variable) pairs whose initial value the engine recorded (ns-2 prints none).
@@ -118,7 +122,7 @@ class Simulator(TclObject):
         self._last_ssthresh: dict[str, float] = {}
         # Agents whose arrivals call back into the script (callbacks.py), by engine flow;
         # the last packet number given out; arrivals taken from the engine, not yet handled.
-        self.host_agents: dict[int, HostAgent] = {}
+        self.host_agents: dict[int, HostAgent | DvChannel] = {}
         self.host_tag = 0
         self._arrivals: list[tuple[int, int, int, int, int, float]] = []
 
@@ -341,8 +345,22 @@ class Simulator(TclObject):
         return None  # every scheduler gives the same order
 
     def cmd_rtproto(self, proto: str, *args: str) -> None:
-        if proto != "Static":
+        """``$ns rtproto Static`` (the default) or ``DV`` [nodes] (rtproto_dv.py); ns-2's
+        ``RouteLogic instproc register``."""
+        self._before_run("rtproto")
+        if proto == "Static":
+            self.static_named = True
+        elif proto == "DV":
+            if args:
+                # ns-2.35 runs DV on the nodes listed only, where it runs at all: its
+                # init-all (`eval "set nodeslist $args"`) fails on more than one node.
+                raise Ns2Error(unsupported("rtproto DV on a list of nodes"))
+            if self.dv is None:
+                self.dv = DvRouting(self, self.ctx.where())
+        else:
             raise Ns2Error(unsupported(f"dynamic routing (rtproto {proto})"))
+        if self.dv is not None and self.static_named:
+            raise Ns2Error(unsupported("rtproto DV beside rtproto Static"))
 
     def cmd_node_config(self, *args: str) -> None:
         """``$ns node-config -QS ON|OFF`` (tcl/lib/ns-qsnode.tcl, ``Simulator instproc QS``):
@@ -733,6 +751,8 @@ class Simulator(TclObject):
             raise Ns2Error(unsupported("a second $ns run"))
         self._start()
         dynamics.configure(self)
+        if self.dv is not None:
+            self.dv.schedule()  # RouteLogic configure: after rtmodel-configure
         progress = Progress()
         while not self.halted:
             if not self.events:
@@ -841,6 +861,9 @@ class Simulator(TclObject):
             sender = self.host_agents[flow]
             payload = sender.payloads.pop(tag, None)
             self.now_s = max(self.now_s, t)
+            if isinstance(sender, DvChannel):  # a DV agent's update (rtproto_dv.py)
+                sender.arrived(src, payload)
+                continue
             receiver = sender.receiver(dst, payload)
             if receiver is None:
                 continue
@@ -982,6 +1005,8 @@ class Simulator(TclObject):
                 # printstats reads the waiting backlog's integral in ns-2's doubles.
                 self.engine.keep_queue_integrals(link.index)
         callbacks.start_host_flows(self)
+        if self.dv is not None:
+            self.dv.start()
         for call in self.pending:
             call()
 
@@ -1047,6 +1072,8 @@ class Simulator(TclObject):
         for t in self.tmix:
             if t.flow is not None:
                 t.flow = index[flows[t.flow].name]
+        if self.dv is not None:
+            self.dv.index = index
 
     def app_control(self, app: Application, start: bool) -> None:
         if not self.started:

@@ -61,6 +61,10 @@ class Node(TclObject):
         self.next_port = 0
         self.nam_color: str | None = None
         self.nam_shape: str | None = None
+        # ns-namsupp.tcl's attr_: the label colour (LCOLOR), and the label, its colour and
+        # its direction as the last `label` / `label-color` / `label-at` set them (quoted).
+        self.nam_lcolor: str | None = None
+        self.nam_attrs: dict[str, str] = {}
 
     @property
     def name(self) -> str:
@@ -128,17 +132,47 @@ class Node(TclObject):
 
     # nam's look of the node (see nam.py).
     def cmd_color(self, color: str) -> None:
-        self.nam_color = color
+        """``Node instproc color`` (tcl/lib/ns-namsupp.tcl): before the run, the colour the
+        nam header gives the node; during it, an ``n ... -S COLOR`` line (old colours in
+        ``-o`` / ``-I``; the time ``%.15g``), its words as ``eval list`` leaves them."""
+        sim = self.ctx.simulator
+        if sim is not None and sim.started and sim.nam_channel is not None:
+            old, old_l = self.nam_color or "black", self.nam_lcolor or self.nam_color or "black"
+            now = f"{to_float(fmt_double(sim.now_s)):.15g}"
+            line = f"n -t {now} -s {self.id} -S COLOR -c {color} -o {old} -i {color} -I {old_l}"
+            sim.write_traces()
+            self.ctx.tcl.setvar("::__ac_line", line)
+            self.ctx.write_channel(sim.nam_channel,
+                                   str(self.ctx.tcl.eval("eval list $::__ac_line")) + "\n")
+        self.nam_color = self.nam_lcolor = color
 
     def cmd_shape(self, shape: str) -> None:
         self.nam_shape = shape
 
     def cmd_label(self, *text: str) -> None:
+        self._nam_attr("DLABEL", "l", "L", " ".join(text))
+
+    def cmd_label_color(self, text: str) -> None:
+        self._nam_attr("DCOLOR", "e", "E", text)
+
+    def cmd_label_at(self, text: str) -> None:
+        self._nam_attr("DIRECTION", "p", "P", text)
+
+    def _nam_attr(self, attr: str, new: str, old: str, text: str) -> None:
+        """``Node instproc label`` / ``label-color`` / ``label-at`` (tcl/lib/ns-namsupp.tcl):
+        ``n -t <now> -s <id> -S <attr> -<new> "<text>" -<OLD> <previous>``, the previous value
+        quoted as it was set (``""`` before any; the label colour is ``black`` once the nam
+        header is written, ``dump-namconfig``)."""
         sim = self.ctx.simulator
         if sim is not None and sim.nam_channel is not None:
-            from .nam import node_label
-
-            self.ctx.write_channel(sim.nam_channel, node_label(self, " ".join(text)))
+            prev = self.nam_attrs.get(attr)
+            if prev is None:
+                prev = "black" if attr == "DCOLOR" and sim.started else '""'
+            now = fmt_double(sim.now_s) if sim.started else "0"
+            sim.write_traces()
+            self.ctx.write_channel(sim.nam_channel, f'n -t {now} -s {self.id} -S {attr}'
+                                                    f' -{new} "{text}" -{old} {prev}\n')
+        self.nam_attrs[attr] = f'"{text}"'
 
 
 class Queue(TclObject):

@@ -26,7 +26,10 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::Link;
 use crate::time::SimDuration;
 
+mod dynamic;
 mod ns2;
+
+pub use dynamic::NO_ROUTE;
 
 const NONE: u32 = u32::MAX;
 /// In a table entry: the rest is an index into `groups` (ECMP), not a link.
@@ -233,7 +236,8 @@ impl Routes {
     }
 
     /// The link `at` forwards a packet of `flow` on toward `dst`, on a route known to exist
-    /// (checked for every flow when the run was built): the per-hop lookup.
+    /// (checked for every flow when the run was built): the per-hop lookup. A dynamic table
+    /// (`dynamic.rs`) may have none: [`NO_ROUTE`].
     #[inline]
     pub fn forward(&self, at: NodeId, dst: NodeId, flow: FlowId) -> LinkId {
         let l = self.entry(at, &self.dest[dst.idx()]);
@@ -257,7 +261,10 @@ impl Routes {
     #[cold]
     #[inline(never)]
     fn pick(&self, start: u32, at: NodeId, flow: FlowId) -> LinkId {
-        assert!(start != !GROUP, "no route for a flow's packet");
+        if start == !GROUP {
+            // No route: only a dynamic table (`dynamic.rs`) has such entries on a flow's path.
+            return NO_ROUTE;
+        }
         let s = start as usize;
         let len = self.groups[s] as u64;
         let h = mix(((at.0 as u64) << 32) | flow.0 as u64);

@@ -279,4 +279,43 @@ mod tests {
         sim.run_until(SimTime(1_000_000_000_000));
         assert_eq!(sim.take_host_arrivals()[0].dst, 0);
     }
+
+    #[test]
+    fn dynamic_routes_forward_where_set_and_drop_silently_elsewhere() {
+        let mut sim = two_flows(Ties::Ns2);
+        sim.host_flow(0, "rtProtoDV", false).unwrap();
+        sim.ns2_dynamic_routes();
+        let link = |sim: &Simulator, a: u32, b: u32| {
+            sim.links
+                .iter()
+                .position(|l| l.from.0 == a && l.to.0 == b)
+                .unwrap() as u32
+        };
+        // No route at the source yet: nothing can be sent.
+        assert!(sim.host_send(0, 64, None, u64::MAX, 1).is_err());
+        let (s, d) = (2, 3);
+        let first = link(&sim, s, 0);
+        sim.ns2_set_route(s, d, Some(first)).unwrap();
+        assert!(
+            sim.ns2_set_route(s, d, Some(link(&sim, 0, 1))).is_err(),
+            "not from s"
+        );
+        // The first router has no route on: the packet is dropped there, untraced.
+        sim.host_send(0, 64, None, u64::MAX, 2).unwrap();
+        sim.run_until(SimTime(1_000_000_000_000));
+        assert!(sim.take_host_arrivals().is_empty());
+        assert_eq!(sim.counters[0].packets_dropped, 1);
+        sim.ns2_set_route(0, d, Some(link(&sim, 0, 1))).unwrap();
+        sim.ns2_set_route(1, d, Some(link(&sim, 1, d))).unwrap();
+        sim.host_send(0, 64, None, u64::MAX, 3).unwrap();
+        sim.run_until(SimTime(2_000_000_000_000));
+        let got = sim.take_host_arrivals();
+        assert_eq!((got.len(), got[0].tag), (1, 3));
+        // A route taken away again: dropped at that router.
+        sim.ns2_set_route(1, d, None).unwrap();
+        sim.host_send(0, 64, None, u64::MAX, 4).unwrap();
+        sim.run_until(SimTime(3_000_000_000_000));
+        assert!(sim.take_host_arrivals().is_empty());
+        assert_eq!(sim.counters[0].packets_dropped, 2);
+    }
 }

@@ -10,6 +10,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
 use crate::net::link::Ns2Integrals;
+use crate::net::routing::NO_ROUTE;
 use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
@@ -375,6 +376,10 @@ impl Simulator {
     #[inline(always)]
     fn forward_carried(&mut self, at: NodeId, c: Carried) {
         let l = self.routes.forward(at, c.dst, c.flow);
+        if l == NO_ROUTE {
+            self.no_route(c);
+            return;
+        }
         if self.tracing {
             self.forward_traced(l, c);
             return;

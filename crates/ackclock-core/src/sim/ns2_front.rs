@@ -136,6 +136,38 @@ impl Simulator {
         Ok(())
     }
 
+    /// From now on the host program writes the routes ([`Simulator::ns2_set_route`]): ns-2's
+    /// dynamic routing (`rtproto DV`), whose routing objects install each route as they learn
+    /// it. Until then every node drops what it would forward (ns-2's `rtObject instproc init`
+    /// puts the null agent in every slot but the node's own).
+    pub fn ns2_dynamic_routes(&mut self) {
+        self.routes = Routes::dynamic(self.scenario.nodes.len());
+    }
+
+    /// Node `at` forwards toward node `dst` on link `link` from now on (None: drops, untraced,
+    /// as ns-2's null agent in the classifier slot). Only after
+    /// [`Simulator::ns2_dynamic_routes`]; the link must leave `at`.
+    pub fn ns2_set_route(&mut self, at: u32, dst: u32, link: Option<u32>) -> Result<(), String> {
+        if let Some(l) = link {
+            match self.links.get(l as usize) {
+                Some(lk) if lk.from == NodeId(at) => {}
+                Some(_) => return Err(format!("link {l} does not leave node {at}")),
+                None => return Err(format!("no link {l}")),
+            }
+        }
+        self.routes
+            .set_next_hop(NodeId(at), NodeId(dst), link.map(LinkId))
+    }
+
+    /// A packet node `at` has no route for under dynamic routing
+    /// ([`Simulator::ns2_dynamic_routes`]): ns-2's null agent takes it, untraced.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn no_route(&mut self, c: Carried) {
+        let pkt = self.pool.take(c.r);
+        self.count_drop(&pkt);
+    }
+
     /// ns-2.35's `$ns bandwidth` / `$ns delay` on link direction `l` during the run: its rate
     /// becomes `bw` bit/s (ns-2's double) and its propagation delay `delay_ps`, for the
     /// packets that start from now on ([`crate::net::Link::ns2_set_params`]). Packets on the
