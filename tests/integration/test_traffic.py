@@ -102,6 +102,30 @@ def test_a_one_segment_receive_buffer_allows_one_segment_per_round_trip() -> Non
     assert f.packets_dropped == 0
 
 
+def test_out_of_order_data_do_not_shrink_the_receive_window(tmp_path: Path) -> None:
+    # ns-3.44's TcpRxBuffer::MaxRxSequence (RFC 1122 4.2.2.16): with the application reading
+    # at once, the window is the whole buffer from the hole, whatever the buffer holds above
+    # it. So in recovery a sender goes on to the hole + 40 segments; when the held segments
+    # were taken off the window (ackclock before 2026-11-27), every ACK after the third
+    # duplicate moved its right edge left, three segments short of that at least.
+    net = Network("rwnd-ooo", profile="ns3")
+    net.nodes("a", "r", "b")
+    net.link("a", "r", rate="100Mb/s", delay="1ms", queue="droptail", queue_limit=1000)
+    net.link("r", "b", rate="10Mb/s", delay="10ms", queue="droptail", queue_limit=1000,
+             loss={"kind": "drop_list", "flow": "t", "packets": [20]})
+    net.tcp("t", "a", "b", packet_size=1000, rcv_buffer=40_000)
+    net.trace("ns2", "out.tr", links=["a->r", "r->b"], events=None)
+    net.run(duration="2s", out=tmp_path / "run")
+    lines = [x.split() for x in (tmp_path / "run" / "out.tr").read_text().splitlines()]
+    lost = next(int(x[10]) for x in lines if x[0] == "d")
+    sends = [(float(x[1]), int(x[10])) for x in lines if x[0] == "+" and x[2] == "0"]
+    resent = [t for t, seq in sends if seq == lost][1]
+    healed = next(float(x[1]) for x in lines
+                  if x[0] == "r" and x[3] == "2" and int(x[10]) == lost and float(x[1]) > resent)
+    in_recovery = [seq for t, seq in sends if resent < t <= healed]
+    assert max(in_recovery) == lost + 40 - 1
+
+
 def test_a_slow_reader_sets_the_rate_and_nothing_stalls() -> None:
     net = one_link("10Mb/s")
     net.tcp("t", "a", "b", rcv_buffer="20KB", read_rate="1Mb/s", window=1000)

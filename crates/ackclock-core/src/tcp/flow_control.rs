@@ -3,11 +3,15 @@
 //!
 //! - The buffer holds in-order data the application has not read yet and out-of-order data
 //!   waiting for a hole to fill. The application reads in-order data at `read_bps` (infinitely
-//!   fast when unset, so that only out-of-order data occupy the buffer, like ns-3's socket with
-//!   a `PacketSink`).
-//! - Every ACK advertises the free space, in whole segments. A segment that does not fit is
-//!   discarded and answered with an ACK carrying the current window (the reply to a window
-//!   probe).
+//!   fast when unset, like ns-3's socket with a `PacketSink`).
+//! - Every ACK advertises, in whole segments, the buffer less the in-order data not yet read:
+//!   the window runs from the next segment expected, and the out-of-order data already held lie
+//!   inside it, so they do not shrink it (ns-3.44's `TcpRxBuffer::MaxRxSequence`, the first
+//!   unread byte plus `MaxBufferSize`, read by `TcpSocketBase::AdvertisedWindowSize`; RFC 1122
+//!   4.2.2.16: a receiver should not move the window's right edge to the left). A segment
+//!   that does not lie inside the window is discarded (`TcpRxBuffer::Add` refuses data past
+//!   `MaxRxSequence`) and answered with an ACK carrying the current window (the reply to a
+//!   window probe).
 //! - Receiver silly-window avoidance (RFC 1122 4.2.3.3): after advertising less than half the
 //!   buffer, the receiver sends a window update once the window has grown by one segment, so
 //!   a sender stopped by a small or zero window learns of the space. The sender's persist
@@ -23,8 +27,6 @@ pub struct FlowControl {
     /// In-order bytes not yet read, as of `unread_at`.
     unread: f64,
     unread_at: SimTime,
-    /// Out-of-order segments held.
-    pub ooo: u64,
     /// The window last advertised, in segments.
     last_adv: u64,
     /// When to send a window update (`update_due` after each ACK); None: none pending.
@@ -39,7 +41,6 @@ impl FlowControl {
             payload: payload as f64,
             unread: 0.0,
             unread_at: SimTime::ZERO,
-            ooo: 0,
             last_adv: u64::MAX,
             update_at: None,
         }
@@ -52,15 +53,17 @@ impl FlowControl {
         self.unread_at = now;
     }
 
-    /// Free bytes at `now`.
+    /// The window's bytes at `now`, from the next segment expected: the buffer less the
+    /// in-order data not yet read.
     pub fn free(&mut self, now: SimTime) -> f64 {
         self.drain(now);
-        (self.buffer - self.unread - self.ooo as f64 * self.payload).max(0.0)
+        (self.buffer - self.unread).max(0.0)
     }
 
-    /// Whether one more segment fits at `now`.
-    pub fn fits(&mut self, now: SimTime) -> bool {
-        self.free(now) >= self.payload
+    /// Whether the segment `above` segments past the next one expected (0: that one) lies
+    /// inside the window at `now`.
+    pub fn fits(&mut self, now: SimTime, above: u64) -> bool {
+        self.free(now) >= (above as f64 + 1.0) * self.payload
     }
 
     /// `bytes` of in-order payload handed to the application's buffer.
@@ -113,18 +116,20 @@ mod tests {
         // The update comes when a third segment fits: 1 s after the delivery.
         assert_eq!(fc.update_due(SimTime(500 * MS)), Some(SimTime(1000 * MS)));
         assert_eq!(fc.advertise(SimTime(1000 * MS)), 3);
-        fc.ooo = 3;
-        assert_eq!(fc.advertise(SimTime(1000 * MS)), 0);
-        assert!(!fc.fits(SimTime(1000 * MS)));
+        // The window is the next three segments: the third fits, the fourth does not.
+        assert!(fc.fits(SimTime(1000 * MS), 2));
+        assert!(!fc.fits(SimTime(1000 * MS), 3));
     }
 
     #[test]
-    fn an_instant_reader_leaves_only_out_of_order_data() {
+    fn an_instant_reader_keeps_the_whole_buffer_open() {
+        // ns-3's TcpRxBuffer with a PacketSink: the window is the buffer from the next segment
+        // expected whatever out-of-order data it holds; only past it is a segment refused.
         let mut fc = FlowControl::new(4000, None, 1000);
         fc.delivered(SimTime(0), 1_000_000);
         assert_eq!(fc.advertise(SimTime(0)), 4);
-        fc.ooo = 1;
-        assert_eq!(fc.advertise(SimTime(0)), 3);
+        assert!(fc.fits(SimTime(0), 3));
+        assert!(!fc.fits(SimTime(0), 4));
         assert_eq!(fc.update_due(SimTime(0)), None);
     }
 }

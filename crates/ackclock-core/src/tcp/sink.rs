@@ -580,8 +580,8 @@ impl TcpSink {
             let new = seq >= self.rcv_nxt
                 && (seq - self.rcv_nxt > self.seen.limit()
                     || !self.seen.contains(seq, self.rcv_nxt));
-            if new && !fc.fits(now) {
-                // No room: discard it, and say how much room there is.
+            if new && !fc.fits(now, seq - self.rcv_nxt) {
+                // Past the window: discard it, and say how much room there is.
                 self.ack_cold(now, seq, out, c);
                 return;
             }
@@ -595,12 +595,10 @@ impl TcpSink {
         if seq == self.rcv_nxt {
             let before = self.rcv_nxt;
             self.rcv_nxt += 1;
-            let mut filled = 0;
             // Segments above are held only below `maxseen`.
             if self.rcv_nxt < self.maxseen {
                 while self.seen.take(self.rcv_nxt, before) {
                     self.rcv_nxt += 1;
-                    filled += 1;
                 }
                 if self.rcv_nxt >= self.maxseen {
                     self.seen.emptied();
@@ -615,16 +613,10 @@ impl TcpSink {
             self.undelivered -= delivered;
             c.bytes_delivered += delivered;
             if let Some(fc) = self.fc.as_mut() {
-                fc.ooo -= filled;
                 fc.delivered(now, delivered);
             }
-        } else if seq > self.rcv_nxt
-            && seq - self.rcv_nxt <= self.seen.limit()
-            && self.seen.insert(seq, self.rcv_nxt)
-        {
-            if let Some(fc) = self.fc.as_mut() {
-                fc.ooo += 1;
-            }
+        } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.seen.limit() {
+            self.seen.insert(seq, self.rcv_nxt);
         }
         if self.sack {
             self.track_ranges(seq);
