@@ -101,6 +101,11 @@ class Simulation:
     def cbq_newallot(self, link: int, cls: int, bw: float) -> None:
         """Class ``cls`` (its index in the tree) of link direction ``link``'s cbq queue takes
         the allotment ``bw`` now (ns-2's ``$class newallot``)."""
+    def dsred_query(self, link: int, what: str, a: int, b: int) -> float:
+        """A value of link direction ``link``'s dsred queue now: ``pkts``, ``drops``,
+        ``edrops`` (of code point ``a``, all when negative), ``average``, ``current`` (of
+        physical queue ``a``), ``average_v``, ``current_v`` (of virtual queue ``a``, ``b``),
+        ``cbucket`` (of the policy of nodes ``a`` to ``b``)."""
     def ns2_set_link_params(self, link: int, bw: float, delay_ps: int) -> None:
         """Link direction ``link`` takes rate ``bw`` (bit/s) and delay ``delay_ps`` now, for
         the packets that start from now on (ns-2's ``$ns bandwidth`` / ``$ns delay``)."""

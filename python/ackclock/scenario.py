@@ -142,6 +142,8 @@ class QueueConfig:
     # A cbq queue's class tree (docs/models/cbq.md): one table per class, in the order the
     # scheduler's round robin follows.
     classes: list[dict[str, Any]] = field(default_factory=list)
+    # A dsred queue's tables (docs/models/diffserv.md), as the engine takes them.
+    diffserv: dict[str, Any] | None = None
 
 
 # A loss model on one direction of a link: one class per `kind` with only its own keys
@@ -806,7 +808,7 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
     cached = done.get(id(q))
     if cached is not None:
         return cached
-    if q.classes:  # a class tree: built for its link alone
+    if q.classes or q.diffserv:  # a class tree or DiffServ tables: built for its link alone
         return _queue(q, path, profile)
     try:
         key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes),
@@ -885,6 +887,13 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
     doc.update(queues.resolve_params(kind, q.params, profile.name, path))
     if kind == "cbq" or q.classes:
         doc["classes"] = _cbq_classes(q.classes, kind, f"{path}.classes")
+    if kind == "dsred" or q.diffserv is not None:
+        if kind != "dsred":
+            raise ScenarioError("DiffServ tables are for a dsred queue", path=f"{path}.diffserv")
+        if not isinstance(q.diffserv, Mapping):
+            raise ScenarioError("a dsred queue needs its tables: { phb = [...], ... }",
+                                path=f"{path}.diffserv")
+        doc["diffserv"] = dict(q.diffserv)  # the engine checks them (queue::dsred)
     device = _device(q, kind, path)
     if device is not None:
         doc["device"] = device

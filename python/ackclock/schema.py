@@ -380,6 +380,9 @@ QUEUE_COMMON: Mapping[str, Key] = {
     "classes": Key("class_tree", "cbq only: its class tree, a table per class (name, parent,"
                    " allot, borrow, maxidle, priority, level, extradelay, limit, flows;"
                    " docs/models/cbq.md)"),
+    "diffserv": Key("diffserv_tables", "dsred only: its tables (edge, queues, precedences,"
+                    " mean_pktsize, mred, scheduler, weights, max_rates_bps, phb, red, policies,"
+                    " policers; docs/models/diffserv.md)"),
 }
 
 TRACE: Mapping[str, Key] = {
@@ -517,6 +520,7 @@ _TYPES: Mapping[str, dict[str, Any]] = {
             "level": {"type": "integer", "minimum": 1, "maximum": 32},
             "extradelay": _NUMBER_OR_TEXT, "limit": {"type": "integer", "minimum": 1},
             "flows": {"type": "array", "items": {"type": "string"}}}}},
+    "diffserv_tables": {"type": "object", "required": ["phb"]},
     "counts": {"type": "array", "items": {"type": "integer", "minimum": 1}},
     "time": _NUMBER_OR_TEXT,
     "rate": _NUMBER_OR_TEXT,

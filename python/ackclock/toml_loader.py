@@ -797,7 +797,8 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
     return QueueConfig(kind=kind, limit=t.get("limit"), limit_bytes=t.get("limit_bytes"),
                        ns2=t.get("ns2"), ecn=ecn, params=params,
                        device_limit=t.get("device_limit"), bql=t.get("bql"),
-                       bql_hold_time=t.get("bql_hold_time"), classes=t.get("classes") or [])
+                       bql_hold_time=t.get("bql_hold_time"), classes=t.get("classes") or [],
+                       diffserv=t.get("diffserv"))
 
 
 def loss_model(t: Mapping[str, Any], p: str) -> LossConfig:

@@ -155,6 +155,11 @@ def test_every_registered_discipline_resolves_and_runs_with_its_defaults() -> No
         # cbq needs its class tree (docs/models/cbq.md): a root and one leaf taking the flow.
         tree = (', classes = [{ name = "root", allot = 1.0 }, { name = "leaf", parent = "root",'
                 ' allot = 1.0, limit = 100, flows = ["f"] }]' if e["name"] == "cbq" else "")
+        if e["name"] == "dsred":
+            # dsred needs its tables (docs/models/diffserv.md): code point 0 to one RED queue.
+            tree = (", diffserv = { queues = 1, precedences = 1, phb = [{ code_point = 0,"
+                    " queue = 0, precedence = 0 }], red = [{ queue = 0, precedence = 0,"
+                    " min_thresh = 20, max_thresh = 40, max_p = 0.1 }] }")
         q = queue(f'queue = {{ kind = "{e["name"]}", limit = 100{tree} }}')
         assert q["kind"] == e["name"]
         for p in e["params"]:

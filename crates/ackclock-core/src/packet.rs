@@ -57,6 +57,19 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// The DiffServ code point an edge queue marked (ns-2's `hdr_ip::prio_`, which
+    /// `PolicyClassifier::mark` sets; `queue::dsred`); 0 until one does.
+    #[inline]
+    pub fn dscp(&self) -> u8 {
+        self.sack.dscp
+    }
+
+    /// Sets the code point ([`Packet::dscp`]).
+    #[inline]
+    pub fn set_dscp(&mut self, cp: u8) {
+        self.sack.dscp = cp;
+    }
+
     /// The Quick-Start option the packet carries ([`ecn::QS`]), if any. Its 32 bits live in a
     /// field the packet's kind does not use otherwise, so that the packet keeps its size: a
     /// data segment's `rwnd` (it advertises no window) and an ACK's `nth` (it has no
@@ -193,7 +206,11 @@ pub mod tcp_flags {
 /// the packet stays small.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {
-    len: u32,
+    len: u8,
+    /// The packet's DiffServ code point ([`Packet::dscp`]): kept here, in bytes the count
+    /// does not need, so that the packet keeps its 96 bytes without padding.
+    dscp: u8,
+    spare: u16,
     blocks: [(u32, u32); SackBlocks::MAX],
 }
 
@@ -201,6 +218,8 @@ impl SackBlocks {
     pub const MAX: usize = 3;
     pub const NONE: SackBlocks = SackBlocks {
         len: 0,
+        dscp: 0,
+        spare: 0,
         blocks: [(0, 0); SackBlocks::MAX],
     };
 

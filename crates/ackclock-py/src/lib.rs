@@ -361,6 +361,13 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// A value of link direction `link`'s dsred queue now (`Simulation::dsred_query`).
+    fn dsred_query(&self, link: usize, what: &str, a: i64, b: i64) -> PyResult<f64> {
+        self.sim
+            .dsred_query(link, what, a, b)
+            .map_err(PyValueError::new_err)
+    }
+
     /// An ns-2 Delayer on link direction `link` blocks its line now (`blocked`) or lets
     /// the waiting packets go.
     fn ns2_block_link(&mut self, link: usize, blocked: bool) -> PyResult<()> {

@@ -27,6 +27,7 @@ from .agents import (
 )
 from .cbq import CbqClass
 from .delayer import Delayer
+from .diffserv import DsQueue
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
 from .errors import Ns2Error, ScriptExit
 from .interp import Context, Factory
@@ -55,6 +56,7 @@ FACTORIES: dict[str, Factory] = {
     "DelayLink": DelayLink,
     "Delayer": Delayer,
     "Queue": Queue,
+    "Queue/dsRED": DsQueue,
     "CBQClass": CbqClass,
     "ErrorModel": ErrorModel,
     "ErrorModel/List": ListErrorModel,

@@ -92,7 +92,8 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
             queue=QueueConfig(kind=link.queue.kind,
                               limit=_with_delayer_slot(link),
                               limit_bytes=link.queue.limit_bytes(),
-                              ecn=link.queue.ecn(), params=link.queue.params()),
+                              ecn=link.queue.ecn(), params=link.queue.params(),
+                              diffserv=_diffserv(sim, link)),
             duplex=False, loss=loss, monitor_flows=link.monitor_flows,
             loss_at_entry=link.loss_at_entry,
             origin=f"{link.where}|{link.name}"))
@@ -182,6 +183,16 @@ def build_scenario(sim: Simulator, name: str) -> Scenario:
                                   max_packets=2**63, ties="ns2", routing="ns2"),
                     nodes=nodes, links=links, flows=flows, source=sim.ctx.script,
                     quick_start=_quick_start(sim))
+
+
+def _diffserv(sim: Simulator, link: SimplexLink) -> dict[str, object] | None:
+    """A dsRED queue's tables (diffserv.py), its policies' nodes by their scenario names."""
+    from .diffserv import DsQueue
+
+    if not isinstance(link.queue, DsQueue):
+        return None
+    return link.queue.diffserv(
+        lambda i: sim.nodes[i].name if 0 <= i < len(sim.nodes) else None)
 
 
 def _quick_start(sim: Simulator) -> dict[str, object] | None:

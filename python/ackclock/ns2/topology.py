@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 # ns-2 queue class -> the scenario's queue kind.
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
                "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi", "REM": "rem",
-               "Vq": "vq", "CBQ": "cbq", "CBQ/WRR": "cbq"}
+               "Vq": "vq", "CBQ": "cbq", "CBQ/WRR": "cbq", "dsRED/edge": "dsred",
+               "dsRED/core": "dsred"}
 # (ns-2.35 has DropTail, RED, SFQ, DRR, PI, REM and Vq; CoDel, PIE and FQ_CoDel follow later ns-2
 # versions' names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n`
 # sets it, the Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes

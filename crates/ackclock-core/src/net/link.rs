@@ -354,6 +354,15 @@ impl Link {
         }
     }
 
+    /// The link's DiffServ queue, if its discipline is one (its statistics and averages
+    /// during the run).
+    pub fn dsred(&self) -> Option<&crate::queue::DsRed> {
+        match &self.queue {
+            AnyQueue::DsRed(q) => Some(q),
+            _ => None,
+        }
+    }
+
     pub fn backlog(&self) -> Backlog {
         if self.holds() {
             self.held_backlog()

@@ -211,6 +211,8 @@ pub struct QueueSetup {
     pub flow_priority: std::sync::Arc<[u8]>,
     /// A `cbq` queue's class tree with its flows bound (`cbq::CbqTree`).
     pub cbq: Option<std::sync::Arc<cbq::CbqTree>>,
+    /// A `dsred` queue's tables, its policies' nodes resolved (`dsred::DiffServTables`).
+    pub diffserv: Option<std::sync::Arc<dsred::DiffServTables>>,
 }
 
 impl QueueSetup {
@@ -549,6 +551,7 @@ disciplines! {
     rem::Rem [boxed],
     vq::Vq [boxed],
     cbq::Cbq [boxed],
+    dsred::DsRed [boxed],
 }
 
 impl Default for QueueKind {
@@ -666,6 +669,7 @@ mod registry_tests {
             rng: RandomStream::named(1, "test"),
             flow_priority: vec![].into(),
             cbq: None,
+            diffserv: None,
         }
     }
 

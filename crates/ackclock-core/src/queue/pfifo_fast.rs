@@ -84,6 +84,7 @@ mod tests {
             rng: RandomStream::named(1, "t"),
             flow_priority: vec![0, 7].into(),
             cbq: None,
+            diffserv: None,
         };
         let mut q = <PfifoFast as QueueDiscipline>::new(&PfifoFastSettings::default(), &setup);
         let mut dropped = Vec::new();

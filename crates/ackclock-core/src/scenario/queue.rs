@@ -114,6 +114,10 @@ pub struct QueueDocument {
     /// (ns-2's `$cbqlink insert`): the scheduler's round-robin order follows it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<CbqClassConfig>,
+    /// A `dsred` queue's tables (`queue::dsred`): edge or core, physical and virtual
+    /// queues, PHB table, RED per virtual queue, scheduler, and an edge's policies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffserv: Option<crate::queue::dsred::DiffServConfig>,
 }
 
 /// One class of a `cbq` queue (Floyd and Jacobson 1995; ns-2.35's `CBQClass`, set up by
@@ -259,6 +263,8 @@ pub struct QueueConfig {
     pub legacy_table: bool,
     /// A `cbq` queue's class tree (see [`QueueDocument::classes`]).
     pub classes: Vec<CbqClassConfig>,
+    /// A `dsred` queue's tables (see [`QueueDocument::diffserv`]).
+    pub diffserv: Option<crate::queue::dsred::DiffServConfig>,
 }
 
 /// A link direction's discipline.
@@ -289,6 +295,7 @@ impl Default for QueueConfig {
             device: None,
             legacy_table: false,
             classes: Vec::new(),
+            diffserv: None,
         }
     }
 }
@@ -406,8 +413,18 @@ impl TryFrom<QueueDocument> for QueueConfig {
         } else if !d.classes.is_empty() {
             return Err("queue.classes: a class tree is for a cbq queue".into());
         }
+        let is_dsred = d.custom.is_none() && d.kind == QueueKind::DsRed;
+        match &d.diffserv {
+            Some(t) if is_dsred => t.check().map_err(|e| format!("queue.diffserv.{e}"))?,
+            Some(_) => return Err("queue.diffserv: tables for a dsred queue".into()),
+            None if is_dsred => {
+                return Err("queue.diffserv: a dsred queue needs its tables (phb, red, ...)".into())
+            }
+            None => {}
+        }
         Ok(QueueConfig {
             classes: d.classes,
+            diffserv: d.diffserv,
             discipline,
             limit_packets: d.limit_packets,
             limit_bytes: d.limit_bytes,
@@ -428,6 +445,7 @@ impl From<QueueConfig> for QueueDocument {
             ecn: q.ecn,
             device: q.device,
             classes: q.classes,
+            diffserv: q.diffserv,
             ..QueueDocument::default()
         };
         match q.discipline {

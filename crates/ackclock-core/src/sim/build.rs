@@ -432,6 +432,22 @@ fn build_link(
                 .map_err(|e| format!("link {name}: {e}"))?;
             Some(std::sync::Arc::new(tree))
         },
+        diffserv: match &q.diffserv {
+            None => None,
+            Some(d) => {
+                let node = |n: &str| {
+                    scenario
+                        .nodes
+                        .iter()
+                        .position(|x| x == n)
+                        .map(|i| NodeId(i as u32))
+                };
+                let t = d
+                    .build(&node)
+                    .map_err(|e| format!("link {name}: queue.diffserv.{e}"))?;
+                Some(std::sync::Arc::new(t))
+            }
+        },
     };
     let queue = match &q.discipline {
         Discipline::Custom { class, params } => {

@@ -227,6 +227,44 @@ impl Simulator {
         Ok(())
     }
 
+    /// A value of link direction `l`'s DiffServ queue now (ns-2.35 diffserv/dsred.cc,
+    /// `dsREDQueue::command`): `pkts`, `drops`, `edrops` (of code point `a`, or all with `a`
+    /// negative; `getStat`), `average` of physical queue `a` (`getAverage`), `average_v`
+    /// of virtual queue (a, b) (`getAverageV`), `current` / `current_v` (their lengths,
+    /// `getCurrent` / `getCurrentV`), `cbucket` of the policy of nodes a to b (`getCBucket`).
+    pub fn dsred_query(&self, l: usize, what: &str, a: i64, b: i64) -> Result<f64, String> {
+        let name = self
+            .link_names
+            .get(l)
+            .ok_or_else(|| format!("no link direction {l}"))?;
+        let q = self.links[l]
+            .dsred()
+            .ok_or_else(|| format!("link {name}'s queue is not dsred"))?;
+        let s = &q.stats;
+        let cp = usize::try_from(a).ok();
+        let per = |v: &[u64; crate::queue::dsred::MAX_CP], all: u64| match cp {
+            None => Some(all as f64),
+            Some(c) => v.get(c).map(|&x| x as f64),
+        };
+        let ua = usize::try_from(a).unwrap_or(usize::MAX);
+        let ub = usize::try_from(b).unwrap_or(usize::MAX);
+        let v = match what {
+            "pkts" => per(&s.pkts_cp, s.pkts),
+            "drops" => per(&s.drops_cp, s.drops),
+            "edrops" => per(&s.edrops_cp, s.edrops),
+            "average" => q.average(ua),
+            "average_v" => q.average_v(ua, ub),
+            "current" => q.current(ua).map(|x| x as f64),
+            "current_v" => q.current_v(ua, ub).map(|x| x as f64),
+            "cbucket" => q.c_bucket(
+                crate::ids::NodeId(a.max(0) as u32),
+                crate::ids::NodeId(b.max(0) as u32),
+            ),
+            _ => return Err(format!("no dsred value {what:?}")),
+        };
+        v.ok_or_else(|| format!("link {name}'s dsred has no {what} {a} {b}"))
+    }
+
     /// A DropTail queue's `limit_` on link direction `l` during the run (ns-2.35 `$ns
     /// queue-limit`), and with `shrink` its `shrink-queue`: the packets waiting beyond the
     /// limit are dropped from the tail, traced (`d`) in that order

@@ -33,6 +33,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
         device: None,
         custom: None,
         classes: Vec::new(),
+        diffserv: None,
     };
     match kind % QUEUE_KINDS {
         0 => {}

@@ -440,6 +440,7 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
         rng: RandomStream::named(1, "test"),
         flow_priority: vec![].into(),
         cbq: None,
+        diffserv: None,
     };
     let q = crate::queue::QdiscConfig::parse(kind, &Default::default())
         .unwrap()
