@@ -80,6 +80,7 @@ class Network:
         bql: bool | None = None,
         bql_hold_time: str | float | None = None,
         classes: Sequence[Mapping[str, Any]] | None = None,
+        diffserv: Mapping[str, Any] | None = None,
         **queue_params: Any,
     ) -> Link:
         """Adds a link (both directions unless ``duplex=False``), each direction with its own
@@ -100,7 +101,8 @@ class Network:
         traffic-control layer: the discipline is the root queue disc, feeding the device while
         its queue has room), ``bql=True`` byte queue limits on it, ``bql_hold_time`` their hold
         time (default 1 s; docs/models/traffic-control.md). ``classes`` is a ``cbq`` queue's
-        class tree, one mapping per class (docs/models/cbq.md). ``monitor_flows=True`` keeps
+        class tree, one mapping per class (docs/models/cbq.md); ``diffserv`` a ``dsred``
+        queue's tables (docs/models/diffserv.md). ``monitor_flows=True`` keeps
         per-flow queue counters on both directions (``Results.queue_flows``, like ns-2's
         ``makeflowmon Fid``)."""
         path = f"link[{len(self._links)}]"
@@ -113,7 +115,8 @@ class Network:
                               ns2=ns2_queue, ecn=ecn, params=dict(queue_params),
                               device_limit=device_limit, bql=bql,
                               bql_hold_time=bql_hold_time,
-                              classes=[dict(c) for c in classes or ()]),
+                              classes=[dict(c) for c in classes or ()],
+                              diffserv=None if diffserv is None else dict(diffserv)),
             duplex=duplex,
             loss=None if loss is None else loss_model(loss, f"{path}.loss"),
             reverse_loss=(None if reverse_loss is None

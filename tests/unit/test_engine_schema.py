@@ -68,6 +68,11 @@ def _documents() -> Iterator[tuple[str, dict[str, Any]]]:
             params = {"classes": [{"name": "root", "allot": 1.0},
                                   {"name": "leaf", "parent": "root", "allot": 1.0, "limit": 20,
                                    "flows": ["one"]}]}
+        if kind == "dsred":
+            params = {"diffserv": {"queues": 1, "precedences": 1, "phb": [
+                {"code_point": 0, "queue": 0, "precedence": 0}], "red": [
+                {"queue": 0, "precedence": 0, "min_thresh": 5, "max_thresh": 15,
+                 "max_p": 0.1}]}}
         net.link("a", "b", rate="10Mb/s", delay="1ms", queue=kind, **params)
         net.tcp("one", "a", "b")
         yield f"queue {kind}", ac.resolve(net.scenario("1s"))
