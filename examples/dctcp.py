@@ -1,7 +1,8 @@
 """DCTCP's own result (Alizadeh et al., "Data Center TCP", SIGCOMM 2010, section 3.3): two
 DCTCP flows over a 10 Gb/s bottleneck with a 100 us base RTT and a marking threshold of K = 65
 packets hold the queue near K at full utilisation. The bottleneck marks with RED at min_th =
-max_th = K on the instantaneous queue (q_weight 1), the paper's and ns-3's tcp-validation
+max_th = K on the instantaneous queue (q_weight 1) every ECN-capable arrival that finds K
+packets or more (`hard_drop = False`, ns-3's RedQueueDisc with UseHardDrop false), the paper's
 configuration; beside it, CUBIC with ECN over the same queue (it halves on each mark and leaves
 the link idle) and plain CUBIC over a 1000-packet DropTail queue (it fills the buffer).
 
@@ -19,7 +20,7 @@ def run(cc: str, marking: bool = True, seconds: float = 0.3) -> ac.Results:
     net.link("s", "r1", rate="40Gb/s", delay="10us", queue="droptail", queue_limit=10_000)
     if marking:
         net.link("r1", "r2", rate="10Gb/s", delay="20us", queue="red", queue_limit=1000,
-                 min_thresh=65, max_thresh=65, q_weight=1.0, gentle=False, mark_p=1.0,
+                 min_thresh=65, max_thresh=65, q_weight=1.0, gentle=False, hard_drop=False,
                  ecn=True)
     else:
         net.link("r1", "r2", rate="10Gb/s", delay="20us", queue="droptail", queue_limit=1000)

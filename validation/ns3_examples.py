@@ -224,7 +224,7 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         net.nodes("s", "r1", "r2", "d")
         net.link("s", "r1", rate="40Gb/s", delay="10us", queue="droptail", queue_limit=10_000)
         net.link("r1", "r2", rate="10Gb/s", delay="20us", queue="red", queue_limit=1000,
-                 min_thresh=65, max_thresh=65, q_weight=1.0, gentle=False, mark_p=1.0,
+                 min_thresh=65, max_thresh=65, q_weight=1.0, gentle=False, hard_drop=False,
                  ecn=True)
         net.link("r2", "d", rate="40Gb/s", delay="20us", queue="droptail", queue_limit=10_000)
         for i in range(2):

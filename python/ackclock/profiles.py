@@ -142,6 +142,9 @@ class Profile:
     # the queue's `limit` packets (ns-3's traffic-control layer); None: that queue is a DropTail
     # of `limit` packets. See docs/models/traffic-control.md.
     default_root: str | None = None
+    # Serialisation times in whole nanoseconds, rounded to the nearest (ns-3's Time resolution:
+    # DataRate::CalculateBytesTxTime); False: exact to the picosecond.
+    tx_time_ns: bool = False
 
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
@@ -504,6 +507,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             # FqCoDelQueueDisc, as the root queue disc of every device that has none
             # (ipv4-address-helper.cc; traffic-control-helper.cc).
             default_root="fq_codel",
+            tx_time_ns=True,
         ),
         # IKRSimLib's TCP (the IKR TCP Library, University of Stuttgart, 2000-2004, as ported to
         # IT++: itpp/protocol/tcp.cpp, TCP_Sender and TCP_Receiver) with the parameter file of

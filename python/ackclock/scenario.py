@@ -685,6 +685,8 @@ def _links(
                          "queue": queue if share else dict(queue), "loss": direction_loss}
             if link.monitor_flows:
                 direction["monitor_flows"] = True
+            if profile.tx_time_ns:
+                direction["tx_time_ns"] = True
             if link.loss_at_entry and x == a:
                 direction["loss_at_entry"] = True
                 if link.loss_behind:

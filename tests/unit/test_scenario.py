@@ -359,6 +359,12 @@ def test_ns3_profile_defaults() -> None:
     # device queue of a point-to-point device.
     assert d["links"][0]["queue"]["device"] == {"limit_packets": 100, "bql": False}
     assert d["links"][0]["queue"]["ns2"] is False
+    # ns-3's Time resolution: serialisation times in whole nanoseconds
+    # (DataRate::CalculateBytesTxTime), on every link of the ns3 profile only.
+    assert all(link["tx_time_ns"] is True for link in d["links"])
+    for profile in ("ns2", "linux", "ikr"):
+        other = doc(SMALL.replace('name = "small"', f'name = "small"\nprofile = "{profile}"'))
+        assert all("tx_time_ns" not in link for link in other["links"])
 
 
 NS3 = SMALL.replace('name = "small"', 'name = "small"\nprofile = "ns3"')

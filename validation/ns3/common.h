@@ -184,13 +184,15 @@ CountTcDrops(Ptr<Node> node, uint64_t* count)
 
 // One device's queue: its root queue disc's packets and its device queue's together,
 // time-averaged from the last Reset; drops in the queue disc, the traffic-control layer and the
-// device queue, and the queue disc's marks.
+// device queue, and the queue disc's marks, counted from the last Reset too (ackclock's
+// queues.csv counts them over the measurement window, from the warm-up's end).
 struct DeviceQueueMeter
 {
     Ptr<QueueDisc> qd;
     Ptr<Queue<Packet>> devq;
     uint32_t inQdisc = 0, inDevice = 0;
     uint64_t tcDrops = 0;
+    uint64_t dropsAtReset = 0, marksAtReset = 0;
     TimeAvg queue;
 
     static void Qdisc(DeviceQueueMeter* m, uint32_t, uint32_t v)
@@ -219,14 +221,16 @@ struct DeviceQueueMeter
         queue.Set(0);
     }
 
-    // The time average starts again now (the warm-up's end).
+    // The time average and the drop and mark counts start again now (the warm-up's end).
     void Reset()
     {
         queue = TimeAvg();
         queue.Set(inQdisc + inDevice);
+        dropsAtReset = TotalDrops();
+        marksAtReset = TotalMarks();
     }
 
-    uint64_t Drops() const
+    uint64_t TotalDrops() const
     {
         uint64_t n = tcDrops + devq->GetTotalDroppedPackets();
         if (qd)
@@ -234,9 +238,19 @@ struct DeviceQueueMeter
         return n;
     }
 
-    uint64_t Marks() const
+    uint64_t TotalMarks() const
     {
         return qd ? qd->GetStats().nTotalMarkedPackets : 0;
+    }
+
+    uint64_t Drops() const
+    {
+        return TotalDrops() - dropsAtReset;
+    }
+
+    uint64_t Marks() const
+    {
+        return TotalMarks() - marksAtReset;
     }
 };
 

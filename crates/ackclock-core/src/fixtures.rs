@@ -156,6 +156,7 @@ pub fn dumbbell(
                 monitor_flows: false,
                 loss_at_entry: false,
                 loss_behind: Vec::new(),
+                tx_time_ns: false,
             },
             LinkConfig {
                 from: b,
@@ -167,6 +168,7 @@ pub fn dumbbell(
                 monitor_flows: false,
                 loss_at_entry: false,
                 loss_behind: Vec::new(),
+                tx_time_ns: false,
             },
         ]
     };

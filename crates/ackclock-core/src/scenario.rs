@@ -381,6 +381,11 @@ pub struct LinkConfig {
     /// to the next one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loss_behind: Vec<LossConfig>,
+    /// Serialisation times in whole nanoseconds, rounded to the nearest, as ns-3's
+    /// `DataRate::CalculateBytesTxTime` gives them (the `ns3` profile's); otherwise exact to
+    /// the picosecond. Only rates above 1 Gb/s or so notice.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tx_time_ns: bool,
 }
 
 /// A loss model on a link direction.

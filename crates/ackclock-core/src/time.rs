@@ -77,9 +77,13 @@ impl fmt::Display for SimTime {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rate {
     bps: u64,
-    /// Picoseconds per byte when that is a whole number (every round rate up to 8 Tb/s):
-    /// serialisation is then one multiplication instead of a 128-bit division per packet.
-    ps_per_byte: u64,
+    /// Picoseconds per byte when that is a whole number that fits (every round rate from 2
+    /// kb/s to 8 Tb/s): serialisation is then one multiplication instead of a 128-bit
+    /// division per packet. 32 bits, so that the rate stays 16 bytes in the link's hot lines.
+    ps_per_byte: u32,
+    /// Non-zero: serialisation times are rounded to the nearest multiple of this many
+    /// picoseconds (halves up), as a simulator with a coarser clock has them.
+    round_ps: u32,
 }
 
 impl Rate {
@@ -95,22 +99,48 @@ impl Rate {
         };
         let bits_ps = 8 * PS_PER_S;
         let ps_per_byte = if bps != u64::MAX && bits_ps.is_multiple_of(bps) {
-            bits_ps / bps
+            u32::try_from(bits_ps / bps).unwrap_or(0)
         } else {
             0
         };
-        Some(Rate { bps, ps_per_byte })
+        Some(Rate {
+            bps,
+            ps_per_byte,
+            round_ps: 0,
+        })
     }
 
     pub fn bps(self) -> u64 {
         self.bps
     }
 
+    /// This rate with serialisation times rounded to whole nanoseconds, as ns-3 has them:
+    /// `DataRate::CalculateBytesTxTime` gives `Seconds(bits / rate)`, a `Time` of whole units
+    /// of the default 1 ns resolution, rounded to the nearest (`Time(int64x64_t)` takes
+    /// `Round()`), so 1502 bytes take 1202 ns at 10 Gb/s (1201.6 exactly) and 300 ns at 40
+    /// Gb/s (300.4).
+    pub fn in_whole_ns(self) -> Rate {
+        Rate {
+            round_ps: 1000,
+            ..self
+        }
+    }
+
     /// Serialisation time of `bytes` at this rate, rounded up to the next picosecond so that
-    /// a link never carries more than its rate.
+    /// a link never carries more than its rate (or to the nearest nanosecond,
+    /// [`Rate::in_whole_ns`]).
     pub fn tx_time(self, bytes: u32) -> SimDuration {
+        let t = self.exact_tx_time(bytes);
+        if self.round_ps == 0 {
+            return t;
+        }
+        let r = u64::from(self.round_ps);
+        SimDuration((t.0 / r + u64::from(t.0 % r >= r.div_ceil(2))).saturating_mul(r))
+    }
+
+    fn exact_tx_time(self, bytes: u32) -> SimDuration {
         if self.ps_per_byte != 0 {
-            if let Some(t) = (bytes as u64).checked_mul(self.ps_per_byte) {
+            if let Some(t) = (bytes as u64).checked_mul(u64::from(self.ps_per_byte)) {
                 return SimDuration(t);
             }
         }
@@ -133,6 +163,26 @@ mod tests {
         assert_eq!(r.tx_time(1040), SimDuration(832_000_000));
         let g = Rate::from_bps_f64(1e9).unwrap();
         assert_eq!(g.tx_time(1500), SimDuration(12_000_000));
+    }
+
+    #[test]
+    fn ns3_serialisation_times_are_whole_nanoseconds_rounded_to_the_nearest() {
+        // DataRate::CalculateBytesTxTime: 1502 B is 1201.6 ns at 10 Gb/s, 300.4 ns at 40 Gb/s,
+        // 54 B 43.2 and 10.8 ns; ns-3.44 schedules 1202, 300, 43 and 11 ns.
+        let ten = Rate::from_bps_f64(10e9).unwrap().in_whole_ns();
+        let forty = Rate::from_bps_f64(40e9).unwrap().in_whole_ns();
+        assert_eq!(ten.tx_time(1502), SimDuration(1_202_000));
+        assert_eq!(forty.tx_time(1502), SimDuration(300_000));
+        assert_eq!(ten.tx_time(54), SimDuration(43_000));
+        assert_eq!(forty.tx_time(54), SimDuration(11_000));
+        // Rates whose times are whole nanoseconds already are unchanged.
+        let slow = Rate::from_bps_f64(10e6).unwrap();
+        assert_eq!(slow.in_whole_ns().tx_time(1502), slow.tx_time(1502));
+        // Without it: the exact time, to the picosecond.
+        assert_eq!(
+            Rate::from_bps_f64(10e9).unwrap().tx_time(1502),
+            SimDuration(1_201_600)
+        );
     }
 
     #[test]

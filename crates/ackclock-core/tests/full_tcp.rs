@@ -49,6 +49,7 @@ fn scenario(s: &Setup) -> Scenario {
         monitor_flows: false,
         loss_at_entry: false,
         loss_behind: Vec::new(),
+        tx_time_ns: false,
     };
     let flow = |name: &str, from, to, size, connection| FlowConfig {
         tfrc: None,

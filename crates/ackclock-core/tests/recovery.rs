@@ -33,6 +33,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         monitor_flows: false,
         loss_at_entry: false,
         loss_behind: Vec::new(),
+        tx_time_ns: false,
     };
     let loss = Some(LossConfig::DropList {
         flow: 0,

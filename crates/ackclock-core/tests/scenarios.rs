@@ -195,6 +195,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             monitor_flows: false,
             loss_at_entry: false,
             loss_behind: Vec::new(),
+            tx_time_ns: false,
         },
         LinkConfig {
             from: 1,
@@ -206,6 +207,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             monitor_flows: false,
             loss_at_entry: false,
             loss_behind: Vec::new(),
+            tx_time_ns: false,
         },
     ];
     let flows = vec![

@@ -225,6 +225,7 @@ macro_rules! red_params {
             idle_pktsize: 100,
             ns1_compat: false,
             early_drop_target: false,
+            hard_drop: true,
         }
     };
 }

@@ -723,7 +723,7 @@ mod registry_tests {
              gentle, wait, bytes, queue_in_bytes, mean_pktsize, target_delay, use_mark_p, mark_p, \
              mark_p_strict, \
              adaptive, alpha, beta, interval, top, bottom, feng_adaptive, cautious, idle_pktsize, \
-             ns1_compat, early_drop_target"
+             ns1_compat, early_drop_target, hard_drop"
         );
         assert_eq!(
             red.check(Some(10), None, false, &given("max_p", 1.5))

@@ -22,6 +22,11 @@
 //!   ns2 profile's, as ns-2.35's `REDQueue::drop_early` compares with <, where a DCTCP patch
 //!   of ns-2 has <=; a `mark_p` above 1 marks them all), so heavy congestion still drops. A
 //!   full queue drops the arrival whatever the early decision was (`REDQueue::enque`).
+//!   With `hard_drop` off (ns-3's `UseHardDrop` false) a forced decision, avg at or above
+//!   max_th (2 max_th with `gentle`), marks an ECN-capable arrival instead of dropping it,
+//!   before the first-arrival rule above (ns-3's `RedQueueDisc::DoEnqueue` tests
+//!   `DTYPE_FORCED` before `m_old`): a step marker at K (min_th = max_th = K, w_q = 1, as
+//!   DCTCP's RFC 8257 section 3.1 asks) then marks every arrival that finds K or more.
 //! - Defaults left at 0 are filled in from the link as ns-2 does: min_th = max(5,
 //!   target_delay ptc / 2) packets, max_th = 3 min_th; w_q = 1 - exp(-1 / (10 RTT ptc)) with
 //!   RTT = max(0.1 s, 3 (delay + 1 / ptc)) (q_weight = -1), or 1 - exp(-1/ptc) (q_weight = 0)
@@ -77,6 +82,9 @@ pub struct RedParams {
     /// Early drops go to their own target (ns-2's `early-drop-target`): reported as
     /// [`Verdict::EarlyDrop`].
     pub early_drop_target: bool,
+    /// A forced decision (avg above max_th, or 2 max_th with `gentle`) drops an ECN-capable
+    /// packet too; false: it marks it (ns-3's `UseHardDrop` false).
+    pub hard_drop: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -296,7 +304,16 @@ impl Red {
             self.avg >= self.th_max
         };
         if self.avg >= self.th_min && q > 1.0 {
-            if !self.p.use_mark_p && above_max {
+            if above_max && !self.p.hard_drop {
+                // ns-3's RedQueueDisc::DoEnqueue: DTYPE_FORCED comes before the m_old test and
+                // with UseHardDrop false marks an ECN-capable arrival (Mark(item,
+                // FORCED_MARK)); the count runs on.
+                if self.p.ecn && a.ect() && q < self.limit {
+                    self.marks += 1;
+                    return Verdict::Mark;
+                }
+                verdict = Verdict::Drop;
+            } else if !self.p.use_mark_p && above_max {
                 verdict = Verdict::Drop;
             } else if !self.old {
                 self.count = 1;
@@ -449,6 +466,8 @@ crate::params! {
             Range::Flag,
             "early drops to their own target (ns-2 attach-fmon's edrop), counted apart",
         ),
+        hard_drop: bool = Param::new("hard_drop", 1.0, Range::Flag, "forced decisions above max_th drop ECN-capable packets too (0: mark them)")
+            .ns3("UseHardDrop"),
     }
 }
 
@@ -489,6 +508,7 @@ impl QueueDiscipline for Red {
                 idle_pktsize: p.idle_pktsize,
                 ns1_compat: p.ns1_compat,
                 early_drop_target: p.early_drop_target,
+                hard_drop: p.hard_drop,
             },
             setup.rate_bps,
             setup.delay.as_secs_f64(),
@@ -576,6 +596,7 @@ mod tests {
             idle_pktsize: 100,
             ns1_compat: false,
             early_drop_target: false,
+            hard_drop: true,
         }
     }
 
@@ -745,6 +766,53 @@ mod tests {
         }
         assert_eq!((early, forced), (r.early_drops, r.forced_drops));
         assert!(early > 10 && forced == 1000, "{early} {forced}");
+    }
+
+    #[test]
+    fn a_step_marker_without_hard_drop_marks_every_arrival_at_k_as_ns3() {
+        // ns-3's RedQueueDisc with MinTh = MaxTh = K, QW 1, not gentle, UseEcn and UseHardDrop
+        // false: DoEnqueue's DTYPE_FORCED comes before the m_old test, so the first arrival of
+        // an episode at K is marked too; ns-2's DCTCP marker (mark_p 1) lets it through.
+        let step = |hard_drop: bool, use_mark_p: bool| {
+            red(RedParams {
+                limit_packets: 1000,
+                min_thresh: 65.0,
+                max_thresh: 65.0,
+                q_weight: 1.0,
+                gentle: false,
+                ecn: true,
+                mark_p: 1.0,
+                use_mark_p,
+                hard_drop,
+                ..params()
+            })
+        };
+        let ect = |q: u64| {
+            let mut a = arrival(0.0, q, None);
+            a.pkt = &crate::packet::Packet::TEST_ECT;
+            a
+        };
+        // The queue alternates 64, 65 at the arrivals (ns-3's pairs while it sits at K).
+        let queue = [64, 65, 64, 65, 66, 64, 65];
+        let mut ns3 = step(false, true);
+        let got: Vec<Verdict> = queue.iter().map(|&q| ns3.admit(&ect(q))).collect();
+        use Verdict::{Admit, Mark};
+        assert_eq!(got, [Admit, Mark, Admit, Mark, Mark, Admit, Mark]);
+        assert_eq!(ns3.marks, 4);
+        let mut ns2 = step(true, true);
+        let got: Vec<Verdict> = queue.iter().map(|&q| ns2.admit(&ect(q))).collect();
+        assert_eq!(got, [Admit, Admit, Admit, Admit, Mark, Admit, Admit]);
+        // A packet that is not ECN-capable is still dropped by the forced decision.
+        assert_eq!(
+            step(false, true).admit(&arrival(0.0, 70, None)),
+            Verdict::Drop
+        );
+        // So is an ECN-capable one under hard_drop (ns-3's default) without use_mark_p.
+        assert_eq!(step(true, false).admit(&ect(70)), Verdict::Drop);
+        // And a full queue drops whatever the decision.
+        let mut full = step(false, true);
+        full.limit = 70.0;
+        assert_eq!(full.admit(&ect(70)), Verdict::Drop);
     }
 
     #[test]

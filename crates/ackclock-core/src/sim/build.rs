@@ -412,6 +412,11 @@ fn build_link(
 ) -> Result<Link, String> {
     let seed = scenario.run.seed;
     let rate = Rate::from_bps_f64(l.rate_bps).expect("validated");
+    let rate = if l.tx_time_ns {
+        rate.in_whole_ns()
+    } else {
+        rate
+    };
     let delay = SimDuration(l.delay_ps);
     let q = &l.queue;
     let stream = |what: &str| RandomStream::named(seed, &format!("link.{name}.{what}"));

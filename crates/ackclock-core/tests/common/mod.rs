@@ -168,6 +168,7 @@ pub fn build(net: &Net) -> Scenario {
             monitor_flows: false,
             loss_at_entry: false,
             loss_behind: Vec::new(),
+            tx_time_ns: false,
         });
         links.push(LinkConfig {
             from: b,
@@ -179,6 +180,7 @@ pub fn build(net: &Net) -> Scenario {
             monitor_flows: false,
             loss_at_entry: false,
             loss_behind: Vec::new(),
+            tx_time_ns: false,
         });
     };
     let n = net.flows.len().max(1);
