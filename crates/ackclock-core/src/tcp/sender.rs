@@ -607,7 +607,14 @@ impl TcpSender {
             self.rbp_send_much(now, out, c);
             return;
         }
+        let sent = c.packets_sent;
         self.send_window(now, out, c);
+        if self.rfc6675 && self.prr.is_some() {
+            // ns-3.44's SendDataPacket counts every segment sent in CA_RECOVERY and CA_CWR in
+            // PRR's prr_out (`UpdateBytesSent`), those the pacing timer lets out with nothing
+            // SACKed included (they come here, not through `rfc6675_send`).
+            self.prr_sent(c.packets_sent - sent);
+        }
     }
 
     /// `pacing`: Linux's tcp_update_pacing_rate (tcp/pacing.rs). Out of line: most flows do

@@ -313,7 +313,7 @@ impl TcpSender {
 
     /// `TcpPrrRecovery::UpdateBytesSent`: segments sent in recovery count in prr_out.
     #[inline]
-    fn prr_sent(&mut self, n: u64) {
+    pub(super) fn prr_sent(&mut self, n: u64) {
         if self.in_recovery || self.cwr {
             if let Some(p) = self.prr.as_mut() {
                 p.out += n;
@@ -518,6 +518,64 @@ mod tests {
         s.on_ack(SimTime(t), &ece(recover + 2), &mut out, &mut c);
         assert!(s.cwr);
         assert_eq!(c.ecn_reductions, 2);
+    }
+
+    /// The same with pacing and nothing SACKed: the pacing timer's segments leave through
+    /// `send_much`'s window path, and ns-3.44's `SendDataPacket` counts them in prr_out all
+    /// the same (`UpdateBytesSent` in CA_CWR). Uncounted, sndcnt grew with every ACK and so
+    /// did cwnd (tcp-pacing: 246 -> 270 segments over a round trip where ns-3 went 244 ->
+    /// 222).
+    #[test]
+    fn ns3_cwr_counts_paced_segments_in_prr_out() {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.rfc6675_recovery = true;
+        cfg.prr = true;
+        cfg.ecn = true;
+        cfg.pacing = true;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        s.start(SimTime(0), &mut out, &mut c);
+        let mut t = 0;
+        // An ACK `step` ps after the last, then the pacing timer's segments until the next.
+        let mut ack =
+            |s: &mut TcpSender, t: &mut u64, step: u64, a: &Packet, c: &mut FlowCounters| {
+                *t += step;
+                s.on_ack(SimTime(*t), a, &mut out, c);
+                while let Some(d) = s.pace_deadline().filter(|d| d.0 < *t + step) {
+                    s.on_pace(d, &mut out, c);
+                }
+            };
+        // Growth with ACKs 1 ms apart: the flight builds up.
+        while s.w.cwnd < 30.0 {
+            let a = ackp(s.una + 1);
+            ack(&mut s, &mut t, 1_000_000_000, &a, &mut c);
+        }
+        assert!(s.maxseq > s.una + 20, "a flight of {}", s.maxseq - s.una);
+        let ece = Packet {
+            ecn: ecn::ECE,
+            ..ackp(s.una + 1)
+        };
+        let sent = c.packets_sent;
+        // In CA_CWR ACKs 20 us apart, faster than the pacing lets segments out: they leave
+        // on the timer.
+        let step = 20_000_000;
+        ack(&mut s, &mut t, step, &ece, &mut c);
+        assert!(s.cwr);
+        let recover = s.recover.unwrap();
+        let mut peak = s.w.cwnd;
+        while s.una + 1 < recover.min(s.maxseq) {
+            let a = ackp(s.una + 1);
+            ack(&mut s, &mut t, step, &a, &mut c);
+            assert!(s.cwr);
+            assert!(
+                s.w.cwnd <= peak + 1e-9,
+                "cwnd grew in CA_CWR: {} > {peak}",
+                s.w.cwnd
+            );
+            peak = s.w.cwnd;
+            assert_eq!(s.prr.unwrap().out, c.packets_sent - sent);
+        }
+        assert!(c.packets_sent > sent, "the paced sender sent in CA_CWR");
     }
 
     #[test]
