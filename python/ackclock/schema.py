@@ -439,7 +439,8 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
                  "duplex": None,  # two engine links, from -> to and to -> from
                  "reverse_loss": None},  # the to -> from link's loss
         made={"loss_at_entry": "ns-2's lossmodel (python/ackclock/ns2/)",
-              "loss_behind": "ns-2's second errormodule on a link (python/ackclock/ns2/)"})),
+              "loss_behind": "ns-2's second errormodule on a link (python/ackclock/ns2/)",
+              "tx_time_ns": "the profile's (Profile.tx_time_ns: ns3's whole nanoseconds)"})),
     "flow": (FLOW, Resolved(
         "FlowConfig",
         renamed={"count": None, "fid_": "fid",
