@@ -85,12 +85,14 @@ def test_no_horizon_events_far_in_simulated_time_run(ns2):
 @pytest.mark.parametrize(("line", "named"), [
     ("$ns node-config -adhocRouting AODV", "wireless nodes ($ns node-config)"),
     ("set ns2 [new Simulator -multicast on]", "multicast"),
-    ("$ns rtmodel Exponential {0.8 1.0} $n0 $n1", "links going down and up ($ns rtmodel)"),
+    ("$ns rtmodel Trace f.txt $n0 $n1", "links going down and up ($ns rtmodel Trace)"),
     ("create-god 5", "wireless networks (God)"),
     ("$ns rtproto LS", "dynamic routing (rtproto LS)"),
     ("$ns rtproto DV $n0 $n1", "rtproto DV on a list of nodes"),
     ("$n0 set multiPath_ 1; $ns rtproto DV", "rtproto DV with multiPath_"),
     ("$ns rtproto DV; $ns rtproto Static", "rtproto DV beside rtproto Static"),
+    ("$ns rtproto DV; $ns simplex-link $n1 [$ns node] 1Mb 1ms DropTail",
+     "rtproto DV over a one-way link"),
     ("$ns duplex-link $n0 [$ns node] 1Mb 10ms FQ", "ns-2's queue type FQ"),
 ])
 def test_what_ackclock_does_not_model_stops_in_one_line(ns2, line, named):

@@ -51,8 +51,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from .dynamics import rtglib_rng
 from .errors import Location, Ns2Error, unsupported
-from .rng import MAXINT, Mrg32k3a
+from .rng import MAXINT
 
 if TYPE_CHECKING:
     from .simulator import Simulator
@@ -158,12 +159,10 @@ class DvRouting:
         self.rows: dict[int, DvNode] = {}
         self.order: list[int] = []  # the DV nodes' ids in init-all's order
         self.index: dict[str, int] = {}  # the engine's flows by name, once resolved
-        # $rtglibRNG (route-proto.tcl): `new RNG`, `seed 1`.
-        self.rng = Mrg32k3a([1] * 6)
 
     def uniform(self, a: float, b: float) -> float:
         """``RNG instproc uniform``."""
-        return a + (b - a) * (self.rng.next_random() * 1.0 / MAXINT)
+        return a + (b - a) * (rtglib_rng(self.sim).next_random() * 1.0 / MAXINT)
 
     # -- before the engine is built -------------------------------------------------------
 
@@ -181,6 +180,12 @@ class DvRouting:
             # Agent/rtProto/DV instproc compute-routes keeps every equal next hop then.
             raise Ns2Error(unsupported("rtproto DV with multiPath_ (several next hops)"),
                            self.where)
+        for lk in sim.links:
+            if (lk.dst.id, lk.src.id) not in sim.by_ends:
+                # Its far end has no peer for the near one: ns-2.35's recv-update stops the
+                # run at the first update across it ("... from unknown peer").
+                raise Ns2Error(unsupported(f"rtproto DV over a one-way link ({lk.src.id} ->"
+                                           f" {lk.dst.id})"), self.where)
         for n in nodes:  # each rtObject's Direct agent
             n.next_port += 1
         for n in nodes:

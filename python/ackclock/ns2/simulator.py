@@ -39,6 +39,7 @@ from .interrupt import Progress
 from .monitors import FidClassifier, FlowMonitor, QueueMonitor, trace_line, trace_rank
 from .objects import TclError, TclObject
 from .rap import RapAgent
+from .rng import Mrg32k3a
 from .rtproto_dv import DvChannel, DvRouting
 from .tfrc import TfrcAgent
 from .topology import (
@@ -111,6 +112,9 @@ class Simulator(TclObject):
         # the channel has received.
         self.packet_traces: list[_PacketTrace] = []
         self.rtmodels: list[dynamics.Model] = []  # $ns rtmodel-at (dynamics.py)
+        # rtQueue's changes by time, and $rtglibRNG once drawn from (dynamics.py).
+        self.rtq: dict[float, list[tuple[dynamics.Model, str]]] = {}
+        self.rtglib_rng: Mrg32k3a | None = None
         # `$ns rtproto DV` (rtproto_dv.py); whether the script named Static too.
         self.dv: DvRouting | None = None
         self.static_named = False
@@ -395,8 +399,11 @@ class Simulator(TclObject):
     def cmd_satnode_geo(self, *args: str) -> None:
         raise Ns2Error(unsupported("satellite networks ($ns satnode-geo)"))
 
-    def cmd_rtmodel(self, *args: str) -> None:
-        raise Ns2Error(unsupported("links going down and up ($ns rtmodel)"))
+    def cmd_rtmodel(self, kind: str, parms: str, *nodes: str) -> None:
+        """``$ns rtmodel Exponential|Deterministic|Manual {parms} $n0 [$n1]`` (dynamics.py)."""
+        self._before_run("rtmodel")
+        dynamics.rtmodel(self, kind, [str(p) for p in self.ctx.tcl.splitlist(parms)],
+                         [self._node(n) for n in nodes])
 
     def cmd_rtmodel_at(self, at: str, op: str, *nodes: str) -> None:
         """``$ns rtmodel-at <time> up|down $n0 [$n1]`` (dynamics.py)."""
