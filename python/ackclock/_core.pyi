@@ -142,6 +142,8 @@ class Simulation:
         """A RAP source's seqno_, sessionLossCount_, ipg_ (s), srtt_ (s), timeout_ (s)."""
     def advance_app(self, flow: int, limit: int) -> None:
         """Lets a one-way TCP flow send up to segment ``limit`` (not included), now."""
+    def advance_app_bytes(self, flow: int, total: int) -> None:
+        """A FullTcp direction given ``total`` payload bytes in all, now (a byte stream)."""
     def close_app(self, flow: int) -> None:
         """Closes a two-way connection from the side whose data ``flow`` carries, now."""
     def set_ns2_boot_time(self, flow: int, boot_ps: int) -> None:

@@ -502,6 +502,14 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Flow `flow`'s FullTcp agent has been given `total` payload bytes in all, now (ns-2's
+    /// `advance-bytes`, `send`, a part of a segment allowed).
+    fn advance_app_bytes(&mut self, flow: usize, total: u64) -> PyResult<()> {
+        self.sim
+            .advance_app_bytes(flow, total)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Closes flow `flow`'s two-way connection from its side now (ns-2's FullTcp `close`).
     fn close_app(&mut self, flow: usize) -> PyResult<()> {
         self.sim.close_app(flow).map_err(PyValueError::new_err)

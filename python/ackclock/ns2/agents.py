@@ -1274,6 +1274,10 @@ class FullTcpAgent(TcpAgent):
         self.listening = False
         self.connected = False  # connect() called (FullTcpAgent::advance_bytes in CLOSED)
         self.closed = False  # close called during the run (FullTcpAgent::usrclosed)
+        # Payload bytes given in all (curseq_ less iss_), and whether a part of a segment
+        # made them a byte stream (FullTcpAgent::advance_bytes).
+        self.given_bytes = 0
+        self.stream = False
         # FullTcpAgent::delay_bind_init_all resets the agent once more (tcp-full.cc).
         self.reset()
 
@@ -1282,7 +1286,8 @@ class FullTcpAgent(TcpAgent):
 
     # --- data from the application: ns-2.35 tcp-full.cc FullTcpAgent::advanceby,
     # advance_bytes, sendmsg. curseq_ counts bytes here; the engine is told segments (the SYN
-    # is segment 0), so only whole segments of segsize_ are modelled.
+    # is segment 0) while the data are whole segments of segsize_, bytes once a part of one
+    # is given.
 
     def cmd_advance(self, n: str) -> None:
         """TcpAgent's `advance n` (FTP produce): advanceby(n - curseq_) while nothing was
@@ -1332,16 +1337,32 @@ class FullTcpAgent(TcpAgent):
         return header
 
     def _give_bytes(self, n: int, what: str) -> None:
+        """nbytes more: whole segments as segments; once a part of a segment is given the
+        agent's data are a byte stream (the engine's tcp/sender/stream.rs: foutput's cut of
+        curseq_ into segments, Nagle for the short one)."""
+        if n < 0:
+            raise TclError(f"{what}: expected a count >= 0, got {n}")
         size = self.segsize()
-        if n < 0 or n % size:
-            raise Ns2Error(unsupported(f"{self.cls} {what} {n}: a part of a segment"
-                                       f" (segsize_ {size})"))
-        self._give(n // size, what)
+        if n % size == 0 and not self.stream:
+            self._give(n // size, what)
+            return
+        self.stream = True
+        self.given_bytes += n
+        total = self.given_bytes
+
+        def go() -> None:
+            self._full_advance(total, stream=True)
+
+        self.sim().when_running(go)
 
     def _give(self, segments: int, what: str) -> None:
         if segments < 0:
             raise TclError(f"{what}: expected a count >= 0, got {segments}")
+        if self.stream:
+            self._give_bytes(segments * self.segsize(), what)
+            return
         self.curseq += segments
+        self.given_bytes += segments * self.segsize()
         limit = 1 + self.curseq  # the SYN, then the data
 
         def go() -> None:
@@ -1363,14 +1384,19 @@ class FullTcpAgent(TcpAgent):
         self.reset()
         self.sim().engine.set_ns2_boot_time(self.flow, self.boot_ps())
 
-    def _full_advance(self, limit: int) -> None:
+    def _full_advance(self, limit: int, stream: bool = False) -> None:
+        """The engine's flow given data up to segment `limit`, or with `stream` `limit`
+        payload bytes in all."""
         if self.flow is None:
             raise Ns2Error(f"{self.cls} {self.handle}: not connected to a FullTcp agent")
         if self.closed:
             raise Ns2Error(unsupported(f"data for {self.cls} after its close"))
         self.connect()
         try:
-            self.sim().engine.advance_app(self.flow, limit)
+            if stream:
+                self.sim().engine.advance_app_bytes(self.flow, limit)
+            else:
+                self.sim().engine.advance_app(self.flow, limit)
         except ValueError as e:
             raise Ns2Error(unsupported(str(e))) from None
 

@@ -486,6 +486,10 @@ def _full_flow(agent: FullTcpAgent) -> Flow | None:
                            a.app.created_at)
     params = agent.tcp_params()
     peer.tcp_params()  # its own variables must be ones ackclock runs, too
+    # FullTcpAgent::headersize: every segment of an agent, its SYN and pure ACKs included,
+    # carries tcpip_base_hdr_size_, with timestamps_ ts_option_size_ more (sendpacket).
+    params["header_size"] = agent.headersize()
+    params["ack_size"] = peer.headersize()
     variant = agent.variant
     sink = "sack" if variant == "sack" else "ack-every"
     # The connection's receivers acknowledge as the listener (the receiver of the opening
@@ -499,7 +503,9 @@ def _full_flow(agent: FullTcpAgent) -> Flow | None:
         raise Ns2Error(unsupported("FullTcp agents of one connection acknowledging"
                                    " differently (segsperack_, interval_) with data both"
                                    " ways"), agent.created_at)
-    if per_ack > 1:
+    # need_send counts bytes: with segsperack_ 1 a full segment is acknowledged at once, a
+    # short one (a byte stream's, engine tcp/sender/stream.rs) waits for the timer's tick.
+    if per_ack > 1 or interval > 0:
         params["segs_per_ack"] = per_ack
         params["ack_delay"] = f"{interval}ps"
         if sink == "sack":

@@ -685,7 +685,7 @@ fn open_traces(
             data_type,
             ack_type,
             header: f.tcp.as_ref().map_or(f.header_size, |t| t.header_size),
-            full,
+            full: full.clone(),
         });
         let syn = f.tcp.as_ref().is_some_and(|t| t.syn);
         let mut frame = frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp);

@@ -102,6 +102,21 @@ impl Simulator {
         }
     }
 
+    /// Flow `f`, a direction of a two-way connection (ns-2's FullTcp), has been given
+    /// `total` payload bytes in all by its application, a part of a segment allowed
+    /// (`FullTcpAgent::advance_bytes`, `tcp/sender/stream.rs`); sends what its window allows.
+    pub fn advance_app_bytes(&mut self, f: usize, total: u64) -> Result<(), String> {
+        match self.flows.get(f).map(|flow| flow.role) {
+            Some(Role::TwoWay(conn, side)) => {
+                self.full_advance_bytes(super::flow::TwoWay { conn, side }, total)
+            }
+            Some(_) => Err(format!(
+                "flow {f} is not a direction of a two-way connection"
+            )),
+            None => Err(format!("no flow {f}")),
+        }
+    }
+
     /// Lets flow `f`'s one-way TCP sender send up to segment `limit` (not included; a SYN is
     /// segment 0) and sends what its window allows now: ns-2's FTP `produce`, `producemore`
     /// and `send`, which move the agent's `curseq_` (tcp.cc, `TcpAgent::advanceby`).

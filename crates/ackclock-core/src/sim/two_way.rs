@@ -67,6 +67,7 @@ pub(super) fn trace_seq(sc: &Scenario, i: usize) -> Option<FullSeq> {
                 _ => None,
             },
             iss: 0,
+            msgs: Vec::new(),
         }
     };
     Some(FullSeq {
@@ -181,6 +182,26 @@ impl Simulator {
                 }
             }
         }
+        self.full_messages_known(c);
+    }
+
+    /// The packet traces number connection `c`'s byte streams (`tcp/sender/stream.rs`) by
+    /// their messages as they stand now (a FIN written at a close included).
+    #[cold]
+    fn full_messages_known(&mut self, c: usize) {
+        let Some(t) = self.traces.as_mut() else {
+            return;
+        };
+        let flows = self.full[c].flows;
+        for s in 0..2 {
+            let (own, peer) = (flows[s].idx(), flows[1 - s].idx());
+            if let Agent::Tcp { sender, .. } = &self.flows[own].agent {
+                let table = sender.stream_table();
+                if !table.is_empty() {
+                    t.set_full_messages(own, peer, &table);
+                }
+            }
+        }
     }
 
     /// Side `k.side`'s application closes the connection (ns-2's `$agent close`,
@@ -239,9 +260,26 @@ impl Simulator {
         // trace shows it (trace/packets/ns2.rs).
         let data = p.kind == PacketKind::TcpData;
         let own = if data { p.flow } else { reverse };
+        // A pure ACK leaving before new segments of its batch bears the first one's
+        // sequence number (below), which is foutput's `seqno` for it.
+        let first_new = if data {
+            None
+        } else {
+            let pool = &self.pool;
+            later
+                .iter()
+                .map(|&q| pool.get(q))
+                .find(|q| q.flow == reverse && q.kind == PacketKind::TcpData && !q.retransmit)
+                .map(|q| q.seq)
+        };
+        let p = self.pool.get_mut(r);
         if let Agent::Tcp { sender, .. } = &self.flows[own.idx()].agent {
             if sender.is_ns2_full_tcp() {
-                let edge = if data { p.seq + 1 } else { sender.nxt };
+                let edge = if data {
+                    p.seq + 1
+                } else {
+                    first_new.unwrap_or(sender.nxt)
+                };
                 if edge >= sender.app_limit() {
                     p.flags |= tcp_flags::PSH;
                 }
@@ -265,17 +303,10 @@ impl Simulator {
                 }
             }
         }
-        if p.kind == PacketKind::TcpAck {
-            // A pure ACK left before the new segments that follow it in the batch: its
-            // sequence number is the first of them (SND.NXT when it was sent).
-            let pool = &self.pool;
-            let later = later
-                .iter()
-                .map(|&q| pool.get(q))
-                .find(|q| q.flow == reverse && q.kind == PacketKind::TcpData && !q.retransmit);
-            if let Some(seq) = later.map(|q| q.seq) {
-                self.pool.get_mut(r).seq = seq;
-            }
+        // A pure ACK left before the new segments that follow it in the batch: its
+        // sequence number is the first of them (SND.NXT when it was sent).
+        if let Some(seq) = first_new {
+            p.seq = seq;
         }
     }
 
@@ -305,6 +336,17 @@ impl Simulator {
     /// (`send_much` when ESTABLISHED). Data for a side still listening would make it open the
     /// connection itself (a simultaneous open), not modelled.
     pub(super) fn full_advance(&mut self, k: TwoWay, limit: u64) -> Result<(), String> {
+        self.full_give(k, limit, false)
+    }
+
+    /// As `full_advance`, with the application's data counted in bytes: `total` payload bytes
+    /// given in all, a part of a segment allowed (ns-2.35's `FullTcpAgent::advance_bytes`,
+    /// `sendmsg`; `tcp/sender/stream.rs`).
+    pub(super) fn full_advance_bytes(&mut self, k: TwoWay, total: u64) -> Result<(), String> {
+        self.full_give(k, total, true)
+    }
+
+    fn full_give(&mut self, k: TwoWay, amount: u64, bytes: bool) -> Result<(), String> {
         let (c, s) = (k.conn as usize, k.side as usize);
         let now = self.now;
         let conn = &mut self.full[c];
@@ -319,6 +361,11 @@ impl Simulator {
             return Err("data for a FullTcp agent after its close".into());
         }
         let (own, other) = (conn.flows[s], conn.flows[1 - s]);
+        if bytes {
+            // Written before a closed initiator opens: the opening sends what was given.
+            let ep = endpoint(&mut self.flows, &mut self.counters, own.idx(), other.idx());
+            ep.sender.write_stream(amount)?;
+        }
         let mut out = std::mem::take(&mut self.scratch);
         if s == INITIATOR && conn.state[INITIATOR] == crate::tcp::full::State::Closed {
             if self.flows[own.idx()].start > now {
@@ -328,7 +375,15 @@ impl Simulator {
             conn.open(now, ep, &mut out);
         }
         let ep = endpoint(&mut self.flows, &mut self.counters, own.idx(), other.idx());
-        ep.sender.advance_to(limit, now, &mut out, ep.sent);
+        if bytes {
+            ep.sender.resume(now, &mut out, ep.sent);
+            let table = ep.sender.stream_table();
+            if let Some(t) = self.traces.as_mut() {
+                t.set_full_messages(own.idx(), other.idx(), &table);
+            }
+        } else {
+            ep.sender.advance_to(amount, now, &mut out, ep.sent);
+        }
         self.full_events(c);
         self.send_full(out);
         self.sync_timers(own);

@@ -347,19 +347,26 @@ impl FullConn {
 
     /// Writes side `s`'s FIN right after the data it has sent so far, forgetting any data
     /// given but not sent: ns-2.35's `FullTcpAgent::usrclosed` sets `curseq_` to `maxseq_ - 1`
-    /// ("no more data") and stops an endless send. The data sent were whole segments (the
-    /// ns-2 front end gives FullTcp agents whole segments only), so side `s` now has a size.
+    /// ("no more data") and stops an endless send. The data sent were whole segments, or a
+    /// byte stream's messages (`tcp/sender/stream.rs`), so side `s` now has a size.
     fn close_at_sent(&mut self, s: usize, sender: &mut TcpSender) {
         if self.fin_seq[s].is_some() {
             return;
         }
-        // Segments 1.. after the SYN (segment 0) carry the data sent.
-        let segments = sender.seqs().2.saturating_sub(1);
-        let bytes = segments * self.mss as u64;
-        sender.clear_transfer();
-        if bytes > 0 {
-            sender.push_adu(bytes);
-        }
+        let bytes = match sender.stream_keep_sent() {
+            // A byte stream (`tcp/sender/stream.rs`): its messages sent.
+            Some(bytes) => bytes,
+            None => {
+                // Segments 1.. after the SYN (segment 0) carry the data sent.
+                let segments = sender.seqs().2.saturating_sub(1);
+                let bytes = segments * self.mss as u64;
+                sender.clear_transfer();
+                if bytes > 0 {
+                    sender.push_adu(bytes);
+                }
+                bytes
+            }
+        };
         let end = sender.push_adu(0);
         self.sizes[s] = Some(bytes);
         self.fin_seq[s] = Some(end - 1);

@@ -105,6 +105,7 @@ mod sack_full;
 mod sack_rh;
 mod samples;
 mod setup;
+mod stream;
 
 pub use frto::Ns2Frto;
 pub use qoption::Ns2Qoption;
@@ -281,6 +282,9 @@ pub struct TcpSender {
     /// One past the last segment of the last message with payload (0: none yet); a FIN
     /// written after it (an empty message) does not count.
     data_end: u64,
+    /// ns-2 FullTcp's byte stream, once the application gives a part of a segment
+    /// (`stream.rs`); None otherwise.
+    stream: Option<Box<stream::Ns2Stream>>,
     /// When the whole finite transfer was acknowledged (its last payload byte).
     pub completed_at: Option<SimTime>,
     /// The time of the event being handled, for congestion control's clock.
@@ -649,6 +653,9 @@ impl TcpSender {
         let mut burst = 0;
         self.pace_deadline = None;
         while self.nxt < limit && (self.max_burst == 0 || burst < self.max_burst) {
+            if self.stream.is_some() && self.nagle_holds(self.nxt) {
+                break; // FullTcpAgent::foutput: a short segment waits (Nagle)
+            }
             if self.pacing_rate > 0.0 && now < self.next_send {
                 self.pace_deadline = Some(self.next_send);
                 break;

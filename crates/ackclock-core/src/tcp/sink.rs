@@ -90,7 +90,10 @@ pub struct TcpSink {
     peer: NodeId,
     payload: u32,
     ack_size: u32,
-    /// In-order segments received since the last ACK.
+    /// In-order segments received since the last ACK; for ns-2's FullTcp
+    /// (`DelAck::heartbeat`) their payload bytes, which it counts instead
+    /// (`FullTcpAgent::need_send`: `rcv_nxt_ - last_ack_sent_` against `segs_per_ack_ *
+    /// maxseg_`), so that a short segment (`tcp/sender/stream.rs`) counts for its bytes.
     pending: u32,
     /// Data segments still to be acknowledged at once despite delayed ACKs (`quick_acks`).
     quick_left: u16,
@@ -166,6 +169,9 @@ pub struct DelAck {
     /// 1)`, `FullTcpAgent::timeout(TCP_TIMER_DELACK)` sends a held ACK and reschedules it
     /// `interval_` later), not the delay after the segment.
     pub heartbeat: bool,
+    /// Header bytes of a data segment (its payload: the size less these), for FullTcp's
+    /// count of bytes (`TcpSink::pending`); 16 bits keep `DelAck` in 16 bytes.
+    pub header: u16,
 }
 
 impl DelAck {
@@ -215,6 +221,7 @@ impl TcpSink {
             segs_per_ack: cfg.segs_per_ack,
             delay: cfg.ack_delay,
             heartbeat: cfg.ns2_full_tcp,
+            header: cfg.header_size.min(u32::from(u16::MAX)) as u16,
         });
         TcpSink {
             flow,
@@ -641,12 +648,26 @@ impl TcpSink {
             // read it (`tcp_measure_rcv_mss` marks it ICSK_ACK_PUSHED, `tcp_cleanup_rbuf`
             // sends the ACK; the application here reads at once): PSH, `tcp::sender::psh`.
             let pushed = pkt.flags & tcp_flags::PSH != 0 && self.linux.is_some();
+            // FullTcp counts bytes: a full segment is `payload` of them, the same count.
+            let count = if d.heartbeat {
+                pkt.size
+                    .saturating_sub(u32::from(d.header))
+                    .clamp(1, self.payload)
+            } else {
+                1
+            };
+            let below = if d.heartbeat {
+                u64::from(self.pending + count)
+                    < u64::from(d.segs_per_ack) * u64::from(self.payload)
+            } else {
+                self.pending + 1 < d.segs_per_ack
+            };
             if in_sequence
                 && !pushed
-                && self.pending + 1 < d.segs_per_ack
+                && below
                 && !((seq == 0 || self.quick_left > 0) && self.ack_at_once(seq))
             {
-                self.pending += 1;
+                self.pending += count;
                 if self.deadline.is_none() {
                     self.deadline = Some(match self.linux.as_deref() {
                         Some(l) => now + l.delay(d.delay),

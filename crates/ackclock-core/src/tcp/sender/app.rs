@@ -16,6 +16,9 @@ impl TcpSender {
     pub fn clear_transfer(&mut self) {
         self.adus.clear();
         self.data_end = 0;
+        if let Some(s) = self.stream.as_deref_mut() {
+            s.seq_ends.clear();
+        }
     }
 
     /// Appends a message of `bytes` payload bytes (0: a header-only segment, such as a FIN)
@@ -34,6 +37,7 @@ impl TcpSender {
         if bytes > 0 {
             self.data_end = end;
         }
+        self.stream_pushed(bytes);
         end
     }
 

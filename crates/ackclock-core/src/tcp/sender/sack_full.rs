@@ -184,6 +184,9 @@ impl TcpSender {
             if seq >= self.app_limit {
                 break; // foutput: nothing to send
             }
+            if self.stream.is_some() && self.nagle_holds(seq) {
+                break; // foutput: a short segment waits (Nagle, `stream.rs`)
+            }
             if !force {
                 let allowed = if fs.pipectrl {
                     seq < self.una + self.w.rwnd.max(0.0) as u64

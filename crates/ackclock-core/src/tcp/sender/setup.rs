@@ -280,6 +280,7 @@ impl TcpSender {
             syn: cfg.syn,
             adus: Vec::new(),
             data_end: 0,
+            stream: None,
             completed_at: None,
             clock: SimTime::ZERO,
             advertised: cfg.rcv_buffer_bytes.is_some(),

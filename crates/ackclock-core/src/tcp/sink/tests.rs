@@ -166,6 +166,37 @@ mod ns2_and_rfc {
         assert_eq!(s.deadline(), None);
     }
 
+    /// FullTcpAgent::need_send counts bytes: with segsperack_ 1 a full segment is
+    /// acknowledged at once, a short one (a part of a segment given, `tcp/sender/stream.rs`)
+    /// waits for the tick, and a second short one that brings the bytes held to a full
+    /// segment's sends the ACK.
+    #[test]
+    fn full_tcp_counts_the_bytes_of_short_segments() {
+        let mut cfg = crate::fixtures::ns2_tcp();
+        cfg.sink = SinkKind::Delack;
+        cfg.window = 32;
+        cfg.ack_delay_ps = 100;
+        cfg.segs_per_ack = 1;
+        cfg.ns2_full_tcp = true;
+        let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+        let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+        s.on_data(SimTime(10), &data(0), &mut out, &mut c);
+        assert_eq!(out.len(), 1, "a full segment: at once");
+        let short = |seq: u64, payload: u32| Packet {
+            size: 40 + payload,
+            ..data(seq)
+        };
+        s.on_data(SimTime(20), &short(1, 600), &mut out, &mut c);
+        assert_eq!((out.len(), s.deadline()), (1, Some(SimTime(100))));
+        s.on_data(SimTime(30), &short(2, 400), &mut out, &mut c);
+        assert_eq!(
+            (out.len(), out[1].ack),
+            (2, 3),
+            "600 + 400 bytes: a segment's worth"
+        );
+        assert_eq!(s.deadline(), None);
+    }
+
     #[test]
     fn acks_every_second_in_order_segment() {
         let mut s = delack_sink();

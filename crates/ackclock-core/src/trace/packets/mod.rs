@@ -32,11 +32,16 @@ pub use pcap::FrameInfo;
 /// segments 1..=n carry `bytes` payload bytes (all full but the last), the FIN follows and
 /// takes one sequence number too (RFC 9293 section 3.4). `bytes` None: endless, all full.
 /// `iss`: the initial sequence number, the SYN's (0 unless ns-2's `iss_` says otherwise).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `msgs`: a byte stream of messages (ns-2's FullTcp given parts of segments,
+/// `tcp/sender/stream.rs`), each message starting a new segment: per message, one past its
+/// last segment and the sequence bytes up to its end (a FIN's empty message counts 1); it
+/// numbers the segments it covers, whole segments of `mss` follow it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeqBytes {
     pub mss: u32,
     pub bytes: Option<u64>,
     pub iss: u32,
+    pub msgs: Vec<(u64, u64)>,
 }
 
 impl SeqBytes {
@@ -46,6 +51,16 @@ impl SeqBytes {
             return self.iss;
         }
         let mss = self.mss as u64;
+        if let Some(&(last_end, last_bytes)) = self.msgs.last() {
+            let b = if n >= last_end {
+                1 + last_bytes + (n - last_end) * mss
+            } else {
+                let i = self.msgs.partition_point(|&(end, _)| end <= n);
+                let (start, before) = if i == 0 { (1, 0) } else { self.msgs[i - 1] };
+                1 + (before + (n - start) * mss).min(self.msgs[i].1)
+            };
+            return (b as u32).wrapping_add(self.iss);
+        }
         let b = match self.bytes {
             None => 1 + (n - 1) * mss,
             Some(total) => {
@@ -60,7 +75,7 @@ impl SeqBytes {
 /// Both directions' numbering, as a flow of a two-way connection sees them: `own` numbers
 /// its data segments (and its receiver's ACKs), `peer` the reverse direction (the ACKs its
 /// data carry, the sequence number of its receiver's pure ACKs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FullSeq {
     pub own: SeqBytes,
     pub peer: SeqBytes,
@@ -173,6 +188,21 @@ impl PacketTraces {
                 } else {
                     fs.peer.bytes = Some(bytes);
                 }
+            }
+        }
+    }
+
+    /// A direction of a two-way connection is a byte stream of messages (`SeqBytes::msgs`):
+    /// flow `flow`'s packets and the acknowledgements of flow `peer` number its bytes by
+    /// `table` from now on.
+    pub fn set_full_messages(&mut self, flow: usize, peer: usize, table: &[(u64, u64)]) {
+        for (f, own) in [(flow, true), (peer, false)] {
+            let label = self.labels.get_mut(f).and_then(|l| l.full.as_mut());
+            let frame = self.frames.get_mut(f).and_then(|l| l.full.as_mut());
+            for fs in label.into_iter().chain(frame) {
+                let side = if own { &mut fs.own } else { &mut fs.peer };
+                side.msgs.clear();
+                side.msgs.extend_from_slice(table);
             }
         }
     }
@@ -348,7 +378,7 @@ impl PacketTraces {
         for e in events {
             line.clear();
             // A two-way connection's t_seqno_ counts bytes (FullTcpAgent).
-            let seqno = match label.full {
+            let seqno = match &label.full {
                 Some(fs) => fs.own.byte(e.next_seg) as i64,
                 None => e.next_seg as i64,
             };
@@ -493,5 +523,24 @@ pub fn udp_type(app: &crate::scenario::AppConfig) -> &'static str {
         } => "pareto",
         AppConfig::Onoff { .. } => "exp",
         _ => "udp",
+    }
+}
+
+#[cfg(test)]
+mod seq_bytes_tests {
+    use super::SeqBytes;
+
+    #[test]
+    fn messages_number_bytes_from_their_own_first_segment() {
+        // SYN (segment 0), a message of 250 bytes in segments 1..=3, one of 10 bytes
+        // (segment 4), the FIN (segment 5), with iss 0.
+        let s = SeqBytes {
+            mss: 100,
+            bytes: None,
+            iss: 0,
+            msgs: vec![(4, 250), (5, 260), (6, 261)],
+        };
+        let got: Vec<u32> = (0..8).map(|n| s.byte(n)).collect();
+        assert_eq!(got, vec![0, 1, 101, 201, 251, 261, 262, 362]);
     }
 }

@@ -193,7 +193,7 @@ pub fn write_line(
         PacketKind::TcpAck => (pkt.ack as i64, 0x10),
         _ => (0, 0),
     };
-    if let Some(fs) = label.full {
+    if let Some(fs) = &label.full {
         let acking = !data || pkt.flags & tcp_flags::ACK != 0;
         seq = if data {
             fs.own.byte(pkt.seq)
@@ -220,7 +220,7 @@ pub fn write_line(
         // supply is endless (infinite_send_, an FTP started without a size). A direction
         // whose data the application gives as it runs (no size known) carries the sender's
         // own mark (`tcp_flags::PSH`, set by sim/two_way.rs under `ns2_full_tcp`).
-        let sender = if data { fs.own } else { fs.peer };
+        let sender = if data { &fs.own } else { &fs.peer };
         let syn = pkt.flags & tcp_flags::SYN != 0;
         let payload = if data && !syn {
             pkt.size.saturating_sub(label.header) as i64

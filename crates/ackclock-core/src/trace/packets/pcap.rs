@@ -162,7 +162,7 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
     // What the options below need: a SYN (MSS...), the echoed timestamp, the numbering of
     // the SACK blocks.
     let mut full_options = None;
-    if let Some(fs) = f.full {
+    if let Some(fs) = &f.full {
         // A two-way connection: every segment after the first SYN acknowledges.
         let acking = !data || pkt.flags & tcp_flags::ACK != 0;
         let syn = data && pkt.flags & tcp_flags::SYN != 0;
@@ -198,7 +198,7 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
             0
         };
         let echo = if acking { ts_clock(pkt.ts_echo) } else { 0 };
-        full_options = Some((syn, echo, if data { fs.peer } else { fs.own }));
+        full_options = Some((syn, echo, if data { &fs.peer } else { &fs.own }));
     } else if data {
         put32(b, 4, if is_syn { 0 } else { byte(pkt.seq) });
         if is_syn {
@@ -233,14 +233,16 @@ fn tcp_header(b: &mut [u8], pkt: &Packet, f: &FrameInfo, now: SimTime) -> (usize
         put16(b, 14, ((segs * mss) >> shift).min(0xffff) as u16);
         payload = 0;
     }
+    let one_way = super::SeqBytes {
+        mss: f.mss,
+        bytes: None,
+        iss: 0,
+        msgs: Vec::new(),
+    };
     let (syn_like, echo, sack_space) = full_options.unwrap_or((
         is_syn || is_synack,
         if data { 0 } else { ts_clock(pkt.ts_echo) },
-        super::SeqBytes {
-            mss: f.mss,
-            bytes: None,
-            iss: 0,
-        },
+        &one_way,
     ));
     b[13] = flags;
     // Options, padded with NOPs to a multiple of four bytes.
