@@ -122,6 +122,9 @@ class Simulation:
     def ns2_sink_ecn_syn(self, flow: int) -> bool:
         """ns-2's TCPSink ``ecn_syn_`` on one-way TCP flow ``flow``: the ACK of segment 0 is
         ECT when the sender is ECN-capable; False: no one-way TCP flow."""
+    def ns2_data_type(self, flow: int, packet_type: str) -> None:
+        """``flow``'s data packets named ``packet_type`` (``exp``, ``pareto``) in ns-2 traces
+        from now on (an Exponential or Pareto source's ``set_pkttype`` on its agent)."""
     def ns2_tcp_window(self, flow: int, window: float) -> bool:
         """A one-way TCP flow's window during the run (ns-2's window_), at most its first."""
     def ns2_cbr_interval(self, flow: int, seconds: float) -> bool:

@@ -422,6 +422,19 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Flow `flow`'s data packets are named `packet_type` (`exp` or `pareto`: ns-2's type an
+    /// Exponential or Pareto source gives its agent when it starts) in ns-2 traces from now.
+    fn ns2_data_type(&mut self, flow: usize, packet_type: &str) -> PyResult<()> {
+        let ty = match packet_type {
+            "exp" => "exp",
+            "pareto" => "pareto",
+            other => return Err(PyValueError::new_err(format!("no packet type {other:?}"))),
+        };
+        self.sim
+            .ns2_data_type(flow, ty)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Flow `flow`'s TCP window (ns-2's `window_` set during the run), at most the one it was
     /// made with; false if it is no one-way TCP flow with a fixed window.
     fn ns2_tcp_window(&mut self, flow: usize, window: f64) -> PyResult<bool> {

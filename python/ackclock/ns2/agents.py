@@ -1931,38 +1931,25 @@ class TrafficApp(Application):
         return rate_text(self.vars["rate_"])
 
 
-class Cbr(TrafficApp):
-    """``Application/Traffic/CBR``. As in ns-2, ``rate_`` and ``packetSize_`` are what it keeps:
-    setting ``interval_`` sets ``rate_`` to packetSize_ * 8 / interval_, and reading
-    ``interval_`` gives packetSize_ * 8 / rate_ (ns-2 recomputes the interval so when the
-    source starts)."""
+class Generator(TrafficApp):
+    """A traffic generator (ns-2's ``TrafficGenerator``, tools/trafgen.cc) whose timer the
+    front end runs when its agent is a one-way TCP or a TFRC agent (on a UDP agent the
+    engine's own source sends).
 
-    own = ("rate_", "packetSize_", "interval_", "random_")
+    ns-2.35 tools/trafgen.cc: each ``TrafficGenerator::timeout``, while running, hands the
+    agent packetSize_ bytes (the agent's ``sendmsg``) and reschedules itself
+    ``next_interval()`` later, none when that is not positive; ``stop`` cancels the timer.
+    How the first send is timed and what ``next_interval`` returns is each generator's."""
 
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
-        # The interval the script wrote, while it still decides the rate (a later rate_ or
-        # packetSize_ takes over): the engine gets it as written.
-        self.interval_text: str | None = None
-        # On a one-way TCP or a TFRC agent the front end runs the source (below): the
-        # packets sent so far (CBR_Traffic::seqno_) and the generation of its timer, moved
-        # by each start and stop so that a timer they replaced does nothing.
+        # The packets sent so far (CBR_Traffic::seqno_) and the generation of the timer,
+        # moved by each start and stop so that a timer they replaced does nothing.
         self.seqno = 0
         self.timer_gen = 0
 
-    # --- on a one-way TCP or TFRC agent: CBR_Traffic's timer run by the front end ----------
-    #
-    # ns-2.35 tools/cbr_traffic.cc and trafgen.cc: `CBR_Traffic::start` sends at once
-    # (`timeout()`); each `TrafficGenerator::timeout`, while running, hands the agent
-    # packetSize_ bytes (`Application::send` -> the agent's `sendmsg`) and reschedules itself
-    # `next_interval()` later: (packetSize_ << 3) / rate_ recomputed at each packet (so an
-    # `interval_` or `rate_` set during the run holds from the next one), jittered by
-    # `Random::uniform(-0.5, 0.5)` of itself with `random_`, and none after maxpkts_
-    # packets. `stop` cancels the timer.
-
     def drives_agent(self) -> bool:
-        """Whether the source runs here: its agent is a one-way TCP or a TFRC agent (a UDP
-        agent's CBR is the engine's own source)."""
+        """Whether the source runs here: its agent is a one-way TCP or a TFRC agent."""
         from .tfrc import TfrcAgent
 
         agent = self.agent
@@ -1979,7 +1966,7 @@ class Cbr(TrafficApp):
         self.running, self.stopped = True, False
         self.timer_gen += 1
         gen = self.timer_gen
-        sim.when_running(lambda: self._timeout(gen))
+        sim.when_running(lambda: self._start(gen))
 
     def cmd_stop(self) -> None:
         if not self.drives_agent():
@@ -1988,30 +1975,27 @@ class Cbr(TrafficApp):
         self.running, self.stopped = False, True
         self.timer_gen += 1
 
+    def _start(self, gen: int) -> None:
+        """The generator's ``start``, at the simulated time the script called it."""
+        raise NotImplementedError
+
+    def _next_interval(self) -> float:
+        raise NotImplementedError
+
+    def _after(self, seconds: float, gen: int) -> None:
+        sim = self.ctx.simulator
+        assert sim is not None
+        sim.call_after(seconds, lambda: self._timeout(gen))
+
     def _timeout(self, gen: int) -> None:
         if gen != self.timer_gen or not self.running:
             return
         self._sendmsg(to_int(self.vars["packetSize_"]))
         nxt = self._next_interval()
         if nxt > 0:
-            sim = self.ctx.simulator
-            assert sim is not None
-            sim.call_after(nxt, lambda: self._timeout(gen))
+            self._after(nxt, gen)
         else:
             self.running = False
-
-    def _next_interval(self) -> float:
-        """CBR_Traffic::next_interval, -1 once maxpkts_ packets are sent."""
-        bps = float(ns2_bandwidth(self.vars["rate_"]))
-        if bps <= 0:
-            raise Ns2Error(f"{self.handle}: rate_ {self.vars['rate_']} is not positive",
-                           self.var_where("rate_"))
-        interval = self._bits() / bps
-        t = interval
-        if to_float(self.vars["random_"]) != 0:
-            t += interval * (-0.5 + self.ctx.default_rng().uniform())
-        self.seqno += 1
-        return t if self.seqno < to_int(self.vars["maxpkts_"]) else -1.0
 
     def _sendmsg(self, nbytes: int) -> None:
         """The agent's sendmsg: TcpAgent::sendmsg and TfrcAgent::sendmsg both count whole
@@ -2035,6 +2019,44 @@ class Cbr(TrafficApp):
             return
         assert isinstance(agent, TcpAgent)
         agent._advanceby(npkts)
+
+
+class Cbr(Generator):
+    """``Application/Traffic/CBR``. As in ns-2, ``rate_`` and ``packetSize_`` are what it keeps:
+    setting ``interval_`` sets ``rate_`` to packetSize_ * 8 / interval_, and reading
+    ``interval_`` gives packetSize_ * 8 / rate_ (ns-2 recomputes the interval so when the
+    source starts)."""
+
+    own = ("rate_", "packetSize_", "interval_", "random_")
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        # The interval the script wrote, while it still decides the rate (a later rate_ or
+        # packetSize_ takes over): the engine gets it as written.
+        self.interval_text: str | None = None
+
+    # On a one-way TCP or TFRC agent (ns-2.35 tools/cbr_traffic.cc): `CBR_Traffic::start`
+    # sends at once (`timeout()`); `next_interval` is (packetSize_ << 3) / rate_ recomputed
+    # at each packet (so an `interval_` or `rate_` set during the run holds from the next
+    # one), jittered by `Random::uniform(-0.5, 0.5)` of itself with `random_`, and -1 (no
+    # more) after maxpkts_ packets. `CBR_Traffic::init` leaves a TCP or TFRC agent's packet
+    # type as it is.
+
+    def _start(self, gen: int) -> None:
+        self._timeout(gen)
+
+    def _next_interval(self) -> float:
+        """CBR_Traffic::next_interval, -1 once maxpkts_ packets are sent."""
+        bps = float(ns2_bandwidth(self.vars["rate_"]))
+        if bps <= 0:
+            raise Ns2Error(f"{self.handle}: rate_ {self.vars['rate_']} is not positive",
+                           self.var_where("rate_"))
+        interval = self._bits() / bps
+        t = interval
+        if to_float(self.vars["random_"]) != 0:
+            t += interval * (-0.5 + self.ctx.default_rng().uniform())
+        self.seqno += 1
+        return t if self.seqno < to_int(self.vars["maxpkts_"]) else -1.0
 
     def _bits(self) -> int:
         return to_int(self.vars["packetSize_"]) * 8
@@ -2090,11 +2112,19 @@ class Cbr(TrafficApp):
         return out
 
 
-class OnOff(TrafficApp):
+class OnOff(Generator):
     """``Application/Traffic/Exponential`` and ``/Pareto``: bursts at ``rate_`` for
     ``burst_time_`` on average, silences of ``idle_time_``."""
 
     own = ("rate_", "packetSize_", "burst_time_", "idle_time_", "shape_")
+
+    def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
+        super().__init__(ctx, cls, handle, where, args)
+        # On a one-way TCP or TFRC agent: what `init` fixed when the source last started
+        # (interval_, the mean burst in packets or Pareto's scales), and `rem_`, the sends
+        # left in the burst in progress.
+        self.params: tuple[float, float, float, float] | None = None
+        self.rem = 0
 
     def ns2_draws(self) -> tuple[float, float, float, float] | None:
         """What ns-2's ``init`` derives, in its doubles, for the engine to draw bursts and
@@ -2115,10 +2145,65 @@ class OnOff(TrafficApp):
                     shape)
         return (interval, burstlen, idle, 0.0)
 
+    # On a one-way TCP or TFRC agent, ns-2.35's EXPOO_Traffic (tools/expoo.cc) and
+    # POO_Traffic (tools/pareto.cc) as the front end's timer:
+    # - `init`, at each start: interval_ = (packetSize_ << 3) / rate_ and the burst
+    #   parameters from it (ns2_draws), rem_ = 0, and `agent_->set_pkttype(PT_EXP)` (or
+    #   PT_PARETO) on whatever agent it has, a TCP agent's too: its segments print as `exp`
+    #   (`pareto`) from then on;
+    # - `TrafficGenerator::start` sends nothing at once: the first send is one
+    #   `next_interval` after the start, so the first burst's silence comes first;
+    # - `next_interval`: interval_, and when the burst is used up (rem_ 0) the next burst's
+    #   length int(draw + .5), at least 1, then the silence before it added to the gap;
+    #   Exponential draws both with ExponentialRandomVariable::value (avg * -log(u), the
+    #   idle mean read at each draw: idle_time_ is bound to it), Pareto with
+    #   Random::pareto(scale, shape) = scale / u^(1/shape), each u the default generator's;
+    # - `EXPOO_Traffic::timeout` hands the agent packetSize_ bytes (its "NEW_BURST" flag
+    #   means nothing to TcpAgent::sendmsg) and reschedules.
+
+    def restartable(self) -> bool:
+        return self.drives_agent()
+
+    def _start(self, gen: int) -> None:
+        if gen != self.timer_gen or not self.running:
+            return
+        self.params = self.ns2_draws()
+        if self.params is None:
+            raise Ns2Error(f"{self.handle}: rate_ {self.vars['rate_']} is not positive",
+                           self.var_where("rate_"))
+        self.rem = 0
+        agent = self.agent
+        sim = self.ctx.simulator
+        flow = getattr(agent, "flow", None)
+        if sim is not None and sim.engine is not None and flow is not None:
+            sim.engine.ns2_data_type(flow, "pareto" if self.pareto() else "exp")
+        self._after(self._next_interval(), gen)
+
+    def pareto(self) -> bool:
+        return self.cls.endswith("/Pareto")
+
+    def _next_interval(self) -> float:
+        assert self.params is not None
+        interval, burst, idle, shape = self.params
+        t = interval
+        if self.rem == 0:
+            rng = self.ctx.default_rng()
+            if shape > 0:
+                length = burst * (1.0 / math.pow(rng.uniform(), 1.0 / shape))
+                silence = idle * (1.0 / math.pow(rng.uniform(), 1.0 / shape))
+            else:
+                length = burst * -math.log(rng.uniform())
+                silence = ns2_time_double(self.vars["idle_time_"]) * -math.log(rng.uniform())
+            # ns-2 assigns int(x + .5) to an unsigned int; a burst has at least one packet.
+            self.rem = max(1, int(length + 0.5))
+            t += silence
+        self.rem -= 1
+        return t
+
     def app_params(self) -> dict[str, object]:
         self.check()
         on, off = time_text(self.vars["burst_time_"]), time_text(self.vars["idle_time_"])
-        if self.cls.endswith("/Pareto"):
+        if self.pareto():
             shape = to_float(self.vars["shape_"])
             times: tuple[object, object] = ({"pareto": [on, shape]}, {"pareto": [off, shape]})
         else:

@@ -435,9 +435,10 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
     if not isinstance(sink, TcpSink):
         raise Ns2Error(f"TCP agent {agent.handle} is connected to a {sink.cls if sink else '?'}"
                        ", not a TCPSink", agent.created_at)
-    if agent.app is not None and not isinstance(agent.app, Ftp | Telnet | Cbr):
+    if agent.app is not None and not isinstance(agent.app, Ftp | Telnet | Cbr | OnOff):
         raise Ns2Error(unsupported(f"{agent.app.cls} over TCP (only Application/FTP,"
-                                   " Telnet and Traffic/CBR)"), agent.app.created_at)
+                                   " Telnet, Traffic/CBR, /Exponential and /Pareto)"),
+                       agent.app.created_at)
     params = agent.tcp_params()
     params.update(sink.sink_params())
     variant, cc = agent.variant, agent.cc
@@ -554,9 +555,9 @@ def _tfrc_flow(agent: TfrcAgent) -> Flow | None:
     if not isinstance(sink, TfrcSinkAgent):
         raise Ns2Error(f"TFRC agent {agent.handle} is connected to a"
                        f" {sink.cls if sink else '?'}, not an Agent/TFRCSink", agent.created_at)
-    if agent.app is not None and not isinstance(agent.app, Ftp | Cbr):
-        raise Ns2Error(unsupported(f"{agent.app.cls} over TFRC (only Application/FTP and"
-                                   " Traffic/CBR)"),
+    if agent.app is not None and not isinstance(agent.app, Ftp | Cbr | OnOff):
+        raise Ns2Error(unsupported(f"{agent.app.cls} over TFRC (only Application/FTP,"
+                                   " Traffic/CBR, /Exponential and /Pareto)"),
                        agent.app.created_at)
     return Flow(name=agent.handle, kind="tfrc", from_=ends[0], to=ends[1],
                 tfrc=agent.tfrc_params(sink), app=apps.Ftp(start=NEVER),

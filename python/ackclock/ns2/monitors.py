@@ -501,12 +501,16 @@ def _describe(agent: object, data: bool) -> tuple[int, int, int]:
     peer = getattr(agent, "peer", None)
     here = agent.cmd_addr() if agent is not None else -1  # type: ignore[attr-defined]
     there = peer.cmd_addr() if peer is not None else -1
-    if isinstance(agent, TcpAgent):
+    app = getattr(agent, "app", None)
+    if isinstance(app, OnOff) and data and app.params is not None:
+        # A TCP or TFRC agent's Exponential or Pareto source has started: EXPOO_Traffic::init
+        # and POO_Traffic::init set_pkttype on any agent.
+        kind = "pareto" if app.pareto() else "exp"
+    elif isinstance(agent, TcpAgent):
         kind = "tcp" if data else "ack"
     elif isinstance(agent, TfrcAgent):
         kind = "tfrc" if data else "tfrc_ack"
     else:
-        app = getattr(agent, "app", None)
         if isinstance(app, OnOff):
             kind = "pareto" if app.cls.endswith("/Pareto") else "exp"
         else:

@@ -686,6 +686,7 @@ fn open_traces(
             ack_type,
             header: f.tcp.as_ref().map_or(f.header_size, |t| t.header_size),
             full: full.clone(),
+            unnumbered: false,
         });
         let syn = f.tcp.as_ref().is_some_and(|t| t.syn);
         let mut frame = frame_info(f.tcp.as_ref(), syn, f.header_size, sp, dp);
@@ -711,6 +712,7 @@ fn open_traces(
             ack_type: "ack",
             header: of.tcp.as_ref().map_or(0, |t| t.header_size),
             full: None,
+            unnumbered: false,
         });
         let syn = side == 0 && of.tcp.as_ref().is_some_and(|t| t.syn);
         frames.push(frame_info(of.tcp.as_ref(), syn, of.header_size, sp, dp));

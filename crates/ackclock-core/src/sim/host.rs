@@ -233,6 +233,28 @@ impl Simulator {
         })
     }
 
+    /// Flow `f`'s data packets bear ns-2's packet type `ty` in ns-2 traces from now on: ns-2
+    /// names an agent's packets by its `type_`, which an application may set when it starts
+    /// (`EXPOO_Traffic::init` and `POO_Traffic::init`, tools/expoo.cc and pareto.cc, call
+    /// `agent_->set_pkttype(PT_EXP)` / `PT_PARETO` on any agent, a TCP agent too, so its
+    /// segments, retransmissions included, print as `exp` / `pareto`, numbered 0). The ACKs
+    /// keep theirs.
+    pub fn ns2_data_type(&mut self, f: usize, ty: &'static str) -> Result<(), String> {
+        if f >= self.flows.len() {
+            return Err(format!("no flow {f}"));
+        }
+        // ns-2.35 Trace::get_seqno prints an `exp` or `pareto` packet's RTP sequence number,
+        // which a UDP agent sets (UdpAgent::sendmsg) and a TCP or TFRC agent never does.
+        let unnumbered = matches!(self.scenario.flows[f].kind, FlowKind::Tcp | FlowKind::Tfrc);
+        if let Some(t) = &mut self.traces {
+            t.set_data_type(f, ty);
+            if unnumbered {
+                t.set_unnumbered(f);
+            }
+        }
+        Ok(())
+    }
+
     /// Flow `f`'s TCP window becomes `window` segments during the run (ns-2's `window_`,
     /// `wnd_`, which `TcpAgent::window()` and `slowdown` read on every use): from the next
     /// segment sent and the next reduction on. Not above the window the flow was made with
@@ -451,5 +473,81 @@ impl Simulator {
     /// Per-link packets in the network right now (waiting, on the wire or propagating).
     pub fn link_in_flight(&self) -> Vec<usize> {
         self.links.iter().map(|l| l.in_flight()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fixtures::{dumbbell, ns2_tcp};
+    use crate::scenario::{TraceConfig, TraceFormat};
+    use crate::time::SimTime;
+    use crate::Simulator;
+
+    /// A TCP flow whose data is renamed mid-run (an Exponential source starting on the
+    /// agent, `EXPOO_Traffic::init`): its segments before print as `tcp`, after as `exp`
+    /// with sequence number 0 (`Trace::get_seqno` reads an `exp` packet's RTP header), its
+    /// ACKs stay `ack` with theirs.
+    #[test]
+    fn a_data_type_set_during_the_run_names_the_later_segments() {
+        let dir = std::env::temp_dir().join(format!("ackclock-dtype-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let tr = dir.join("out.tr");
+        let mut sc = dumbbell(1, 10e6, 1, 1e6, 10, 50, ns2_tcp(), 2);
+        sc.traces = vec![TraceConfig {
+            format: TraceFormat::Ns2,
+            path: tr.to_string_lossy().into_owned(),
+            links: vec![0, 1],
+            nodes: vec![],
+            events: vec!["-".into()],
+            lost_untraced: vec![],
+            ahead_of_loss: vec![],
+            tcp_header: false,
+        }];
+        let mut sim = Simulator::new(sc).unwrap();
+        let half = SimTime(1_000_000_000_000);
+        sim.run_until(half);
+        assert!(sim.ns2_data_type(1, "exp").is_err(), "no flow 1");
+        sim.ns2_data_type(0, "exp").unwrap();
+        sim.run();
+        assert!(sim.trace_error().is_none());
+        let text = std::fs::read_to_string(&tr).unwrap();
+        let rows: Vec<(f64, String, String, u64)> = text
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let seq = f[10].parse().unwrap();
+                (
+                    f[1].parse().unwrap(),
+                    f[2].to_string(),
+                    f[4].to_string(),
+                    seq,
+                )
+            })
+            .collect();
+        let top = |before: bool, from: &str| {
+            rows.iter()
+                .filter(|(t, n, _, _)| (*t < 1.0) == before && n == from)
+                .map(|r| r.3)
+                .max()
+                .unwrap()
+        };
+        assert!(top(true, "0") > 0 && top(true, "1") > 0);
+        assert_eq!(top(false, "0"), 0, "an exp packet's sequence number");
+        assert!(top(false, "1") > top(true, "1"), "the ACKs' numbers go on");
+        let kinds = |before: bool, from: &str| -> Vec<&str> {
+            let mut k: Vec<&str> = rows
+                .iter()
+                .filter(|(t, n, _, _)| (*t < 1.0) == before && n == from)
+                .map(|(_, _, ty, _)| ty.as_str())
+                .collect();
+            k.dedup();
+            k
+        };
+        // r1 (node 0) sends the data on link 0, r2 (node 1) the ACKs on link 1.
+        assert_eq!(kinds(true, "0"), ["tcp"]);
+        assert_eq!(kinds(false, "0"), ["exp"]);
+        assert_eq!(kinds(true, "1"), ["ack"]);
+        assert_eq!(kinds(false, "1"), ["ack"]);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -232,6 +232,14 @@ impl PacketTraces {
         }
     }
 
+    /// Flow `flow`'s data packets print sequence number 0 from now on
+    /// ([`ns2::FlowLabel::unnumbered`]).
+    pub fn set_unnumbered(&mut self, flow: usize) {
+        if let Some(label) = self.labels.get_mut(flow) {
+            label.unnumbered = true;
+        }
+    }
+
     /// Opens every trace's temporary file.
     pub fn open(
         specs: &[TraceSpec],

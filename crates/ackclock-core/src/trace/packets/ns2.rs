@@ -98,6 +98,10 @@ pub struct FlowLabel {
     pub header: u32,
     /// A direction of a two-way connection: byte sequence numbers.
     pub full: Option<FullSeq>,
+    /// The data's sequence number prints as 0: ns-2's trace reads it from a header the
+    /// sending agent never fills (a TCP or TFRC agent's segments renamed `exp` or `pareto`
+    /// by its application: `Trace::get_seqno` reads their RTP header).
+    pub unnumbered: bool,
 }
 
 /// Appends the time as ns-2 prints it: microseconds, then `%.15g`.
@@ -183,6 +187,9 @@ pub fn write_line(
         Time::Double(t2) => write_g15(out, t2),
     }
     let (ty, mut seq, sport, dport) = match pkt.kind {
+        PacketKind::TcpData | PacketKind::Udp if label.unnumbered => {
+            (label.data_type, 0, label.sport, label.dport)
+        }
         PacketKind::TcpData => (label.data_type, pkt.seq as i64, label.sport, label.dport),
         PacketKind::TcpAck => (label.ack_type, pkt.ack as i64 - 1, label.dport, label.sport),
         PacketKind::Udp => (label.data_type, pkt.seq as i64, label.sport, label.dport),
@@ -333,6 +340,7 @@ mod tests {
             sport: 0,
             dport: 0,
             data_type: "tcp",
+            unnumbered: false,
             ack_type: "ack",
             header: 40,
             full: None,
