@@ -4,7 +4,7 @@ times drawn from ns-2's `$rtglibRNG`, again when its routes change, with poison 
 routes take effect when an update arrives, and `rtmodel-at` makes the nodes of a changed link
 recompute (python/ackclock/ns2/rtproto_dv.py). Our own scripts: a ring carrying TCP and CBR
 through a link's and a node's failure, a line whose far end fails, a mesh whose full queue
-drops updates."""
+drops updates, a ring whose routes count to infinity after a node fails."""
 
 from __future__ import annotations
 
@@ -187,3 +187,35 @@ def test_node_labels_and_colours_during_the_run_in_nam_as_in_ns2(
     nam = vs_ns2(NAM_ATTRS).same("out.nam")["out.nam"]
     assert 'n -t 0.75 -s 0 -S DCOLOR -e "blue" -E "green"' in nam
     assert "n -t 1 -s 1 -S COLOR -c Green -o red -i Green -I red" in nam
+
+
+# A ring of seven: node 3 fails; its neighbours' routes to it count up through each other, and
+# node 0's packets to it go round a loop until their 32 hops are spent.
+NODE_DOWN = """
+set ns [new Simulator]
+$ns rtproto DV
+set tf [open out.tr w]
+$ns trace-all $tf
+for {set i 0} {$i < 7} {incr i} { set n($i) [$ns node] }
+for {set i 0} {$i < 7} {incr i} { $ns duplex-link $n($i) $n([expr ($i+1)%7]) 1Mb 10ms DropTail }
+set udp [new Agent/UDP]
+$ns attach-agent $n(0) $udp
+set null [new Agent/Null]
+$ns attach-agent $n(3) $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr set interval_ 0.01
+$cbr attach-agent $udp
+$ns at 0.5 "$cbr start"
+$ns rtmodel-at 1.0 down $n(3)
+$ns rtmodel-at 2.0 up $n(3)
+$ns at 5.0 "close $tf; exit 0"
+$ns run
+"""
+
+
+def test_packets_looping_while_dv_counts_to_infinity_run_out_of_hops_as_in_ns2(
+        vs_ns2: Callable[..., Both]) -> None:
+    trace = vs_ns2(NODE_DOWN).same("out.tr")["out.tr"].splitlines()
+    # ns-2's TTLChecker: dropped where the link hands the packet on (`d` in place of `r`).
+    assert any(x.startswith("d ") and x.split()[2:4] == ["6", "0"] for x in trace)

@@ -46,6 +46,14 @@ impl Outgoing for PoolOut<'_> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacketRef(u32);
 
+impl PacketRef {
+    /// Its slot in the pool, for state kept beside the packet (ns-2's hop count, `sim`).
+    #[inline]
+    pub fn slot(self) -> usize {
+        self.0 as usize
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct PacketPool {
     slots: Vec<Packet>,

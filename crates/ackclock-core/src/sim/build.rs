@@ -387,6 +387,8 @@ impl Simulator {
             tmix_acts: Vec::new(),
             full,
             tracing: traces.is_some(),
+            hops_left: Vec::new(),
+            ttl_on: false,
             traces,
             trace_error: None,
             monitor: vec![FlowMonitor::default(); 2 * nf],

@@ -318,4 +318,26 @@ mod tests {
         assert!(sim.take_host_arrivals().is_empty());
         assert_eq!(sim.counters[0].packets_dropped, 2);
     }
+
+    #[test]
+    fn a_packet_caught_in_a_routing_loop_is_dropped_after_32_hops() {
+        let mut sim = two_flows(Ties::Ns2);
+        sim.host_flow(0, "rtProtoDV", false).unwrap();
+        sim.ns2_dynamic_routes();
+        let link = |sim: &Simulator, a: u32, b: u32| {
+            sim.links
+                .iter()
+                .position(|l| l.from.0 == a && l.to.0 == b)
+                .unwrap() as u32
+        };
+        // Node 2 sends toward 3 through router 0, which sends it back, and so on.
+        let (s, d) = (2, 3);
+        sim.ns2_set_route(s, d, Some(link(&sim, s, 0))).unwrap();
+        sim.ns2_set_route(0, d, Some(link(&sim, 0, s))).unwrap();
+        sim.host_send(0, 64, None, u64::MAX, 1).unwrap();
+        sim.run_until(SimTime(10_000_000_000_000));
+        assert!(sim.take_host_arrivals().is_empty());
+        // Without hops counted it would go round until the run's end.
+        assert_eq!(sim.counters[0].packets_dropped, 1);
+    }
 }

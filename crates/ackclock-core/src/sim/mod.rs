@@ -149,6 +149,10 @@ pub struct Simulator {
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
     traces: Option<Box<PacketTraces>>,
     tracing: bool,
+    /// Under dynamic routing (`ns2_front.rs`, ns-2's `TTLChecker`): each pooled packet's hops
+    /// left, by pool slot, and whether they are counted.
+    hops_left: Vec<u8>,
+    ttl_on: bool,
     trace_error: Option<String>,
     /// Per flow, data (even index) and ACK (odd) directions, like ns-3's FlowMonitor.
     monitor: Vec<FlowMonitor>,
@@ -327,8 +331,9 @@ impl Simulator {
     /// The packet `c` has crossed link `l` and reaches node `at`.
     #[inline(always)]
     fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried) {
-        // A traced run, or a link with a loss model after it, takes the path out of line.
-        if self.tracing || self.links[l.idx()].loses_after() {
+        // A traced run, a link with a loss model after it, or hops counted (dynamic routing)
+        // take the path out of line.
+        if self.tracing || self.ttl_on || self.links[l.idx()].loses_after() {
             self.arrive_checked(l, at, c);
         } else if at == c.dst {
             let pkt = self.pool.take(c.r);
@@ -342,6 +347,9 @@ impl Simulator {
     /// may take the packet (`d`, or `lost` in ns-2's trace) or mark it.
     #[inline(never)]
     fn arrive_checked(&mut self, l: LinkId, at: NodeId, c: Carried) {
+        if self.ttl_on && self.ttl_expired(l, c) {
+            return;
+        }
         let link = &mut self.links[l.idx()];
         let lost = link.loses_after() && link.loses_on_arrival(self.pool.get_mut(c.r));
         if self.tracing {
@@ -711,7 +719,11 @@ impl Simulator {
             size: p.size,
         };
         self.monitor[monitor_index(p)].sent(self.now, p.size);
-        (p.src, c)
+        let src = p.src;
+        if self.ttl_on {
+            self.ttl_start(r);
+        }
+        (src, c)
     }
 
     /// A packet reaches its destination: counted in the flow monitor, then handed to its

@@ -13,6 +13,9 @@
 
 use super::*;
 
+/// ns-2's default `ttl_` (tcl/lib/ns-default.tcl `Agent set ttl_ 32`).
+const NS2_TTL: u8 = 32;
+
 /// One `Agent/LossMonitor`'s state beside the counters its flows keep.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct LossMonitor {
@@ -142,6 +145,42 @@ impl Simulator {
     /// puts the null agent in every slot but the node's own).
     pub fn ns2_dynamic_routes(&mut self) {
         self.routes = Routes::dynamic(self.scenario.nodes.len());
+        // Routes may loop now: hops are counted from the next packet sent.
+        self.ttl_on = true;
+    }
+
+    /// A packet leaves its source with ns-2's `ttl_` hops (`Agent::initpkt`, ns-default.tcl's
+    /// `Agent set ttl_ 32`; DV's `Agent set-maxttl` keeps it at its INFINITY, 32).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn ttl_start(&mut self, r: PacketRef) {
+        let i = r.slot();
+        if i >= self.hops_left.len() {
+            self.hops_left.resize(i + 1, 0);
+        }
+        self.hops_left[i] = NS2_TTL;
+    }
+
+    /// ns-2's `TTLChecker::recv` where packet `c` leaves link `l` (ns-link.tcl puts it after
+    /// the link's delay, before its receive trace): one hop less; at none left the packet is
+    /// dropped there (traced `d` where `r` would be). Whether it was.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn ttl_expired(&mut self, l: LinkId, c: Carried) -> bool {
+        let i = c.r.slot();
+        let Some(left) = self.hops_left.get_mut(i) else {
+            return false; // sent before hops were counted
+        };
+        *left = left.saturating_sub(1);
+        if *left > 0 {
+            return false;
+        }
+        let pkt = self.pool.take(c.r);
+        if self.tracing {
+            self.trace(l, TraceEvent::Drop, &pkt);
+        }
+        self.count_drop(&pkt);
+        true
     }
 
     /// Node `at` forwards toward node `dst` on link `link` from now on (None: drops, untraced,
