@@ -122,6 +122,12 @@ class Simulation:
     def ns2_sink_ecn_syn(self, flow: int) -> bool:
         """ns-2's TCPSink ``ecn_syn_`` on one-way TCP flow ``flow``: the ACK of segment 0 is
         ECT when the sender is ECN-capable; False: no one-way TCP flow."""
+    def ns2_link_costs(self, costs: list[float]) -> None:
+        """Each link's cost by index (ns-2's ``$ns cost``): the static routes computed again as
+        ns-2's RouteLogic adds the costs up; under routing "ns2", before the run."""
+    def ns2_udp_packet_size(self, flow: int, size: int) -> bool:
+        """A UDP flow's agent ``packetSize_``: a larger message goes as packets of that size
+        and the rest (UdpAgent::sendmsg); False: no UDP source, or a size of 0."""
     def ns2_data_type(self, flow: int, packet_type: str) -> None:
         """``flow``'s data packets named ``packet_type`` (``exp``, ``pareto``) in ns-2 traces
         from now on (an Exponential or Pareto source's ``set_pkttype`` on its agent)."""

@@ -414,11 +414,29 @@ impl Simulation {
             .map_err(PyValueError::new_err)
     }
 
+    /// Flow `flow`'s UDP agent's ns-2 `packetSize_`: a larger message from its application
+    /// goes as packets of that size and the rest (`UdpAgent::sendmsg`); false if it is no
+    /// UDP source or `size` is 0.
+    fn ns2_udp_packet_size(&mut self, flow: usize, size: u32) -> PyResult<bool> {
+        self.sim
+            .ns2_udp_packet_size(flow, size)
+            .map_err(PyValueError::new_err)
+    }
+
     /// Flow `flow`'s CBR with jitter sends every `seconds` plus a jitter drawn from ns-2's
     /// default generator, on ns-2's clock; false if it is no CBR with jitter.
     fn ns2_cbr_jitter(&mut self, flow: usize, seconds: f64) -> PyResult<bool> {
         self.sim
             .ns2_cbr_jitter(flow, seconds)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Each link's cost by link index (ns-2's `$ns cost`): the static routes computed again as
+    /// ns-2.35's `RouteLogic::compute_routes` adds the costs up; under `routing = "ns2"`,
+    /// before the run.
+    fn ns2_link_costs(&mut self, costs: Vec<f64>) -> PyResult<()> {
+        self.sim
+            .ns2_link_costs(&costs)
             .map_err(PyValueError::new_err)
     }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import heapq
+import math
 from typing import TYPE_CHECKING
 
 from .. import apps
@@ -241,28 +243,34 @@ def _quick_start(sim: Simulator) -> dict[str, object] | None:
             "router": routers}
 
 
-def _hops(sim: Simulator, start: str) -> dict[str, int]:
-    """Hop counts from node `start` over the simplex links (ns-2's static routing)."""
-    hops = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for n in frontier:
-            for lk in sim.links:
-                if lk.src.name == n and lk.dst.name not in hops:
-                    hops[lk.dst.name] = hops[n] + 1
-                    nxt.append(lk.dst.name)
-        frontier = nxt
-    return hops
+def _hops(sim: Simulator, start: str) -> dict[str, float]:
+    """Distances from node `start` over the simplex links (ns-2's static routing: hop counts,
+    or the sums of the links' costs, `$ns cost`)."""
+    dist = {start: 0.0}
+    done: set[str] = set()
+    heap = [(0.0, start)]
+    while heap:
+        d, n = heapq.heappop(heap)
+        if n in done:
+            continue
+        done.add(n)
+        for lk in sim.links:
+            if lk.src.name == n:
+                via = d + lk.cost()
+                if via < dist.get(lk.dst.name, math.inf):
+                    dist[lk.dst.name] = via
+                    heapq.heappush(heap, (via, lk.dst.name))
+    return dist
 
 
 def _crosses(sim: Simulator, link: SimplexLink, src: str, dst: str) -> bool:
-    """Whether packets from node `src` to node `dst` cross `link` (static routing by hop
-    count: the link lies on a shortest path)."""
+    """Whether packets from node `src` to node `dst` cross `link` (static routing: the link
+    lies on a shortest path, by hop count or by the links' costs)."""
     d = _hops(sim, src)
     back = _hops(sim, link.dst.name)
     a = link.src.name
-    return dst in d and a in d and dst in back and d[a] + 1 + back[dst] == d[dst]
+    return dst in d and a in d and dst in back \
+        and math.isclose(d[a] + link.cost() + back[dst], d[dst])
 
 
 def _on_acks_path(sim: Simulator, link: SimplexLink, d: dict[str, object],

@@ -79,6 +79,13 @@ def start_host_flows(sim: Simulator) -> None:
             sim.host_agents[a.host_flow] = a
 
 
+def c_atof(text: str) -> float:
+    """C's ``atof`` on decimal text: leading blanks, then the longest number there (none: 0)."""
+    m = re.match(r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)",
+                 text)
+    return float(m.group(1)) if m else 0.0
+
+
 def c_atoi(text: str) -> int:
     """C's ``atoi``, as ns-2's commands read numbers: leading blanks, a sign, the digits that
     follow (none: 0)."""

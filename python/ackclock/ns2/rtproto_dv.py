@@ -70,7 +70,7 @@ PACKET_TYPE = "rtProtoDV"
 
 def _cost(link: SimplexLink) -> int:
     """``$link cost?``: 1 unless the script set another (``$ns cost``)."""
-    return int(getattr(link, "cost", 1))
+    return int(link.cost())
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import heapq
 import json
+import math
 import shutil
 import tempfile
 import time
@@ -310,6 +311,26 @@ class Simulator(TclObject):
             back = self.by_ends.get((link.dst.id, link.src.id)) if duplex else None
             lines = [nam.link_label(x, text) for x in (link, back) if x is not None]
             self.ctx.write_channel(self.nam_channel, "".join(lines))
+
+    def cmd_cost(self, a: str, b: str, c: str) -> None:
+        """``Simulator instproc cost`` (ns-lib.tcl): the cost of the link from `a` to `b`
+        (``$link_(a:b) cost c``)."""
+        self._link(a, b).cost_text = c
+
+    def link_costs(self) -> list[float] | None:
+        """Each link's cost by engine index, None when all are 1. ns-2.35's static routing
+        (ns-route.tcl ``compute-flat-routes``) inserts ``[$link cost?]`` for each link into
+        RouteLogic, whose ``compute_routes`` adds them up (the engine's
+        ``ns2_link_costs``)."""
+        costs = [lk.cost() for lk in self.links]
+        if all(c == 1.0 for c in costs):
+            return None
+        if self.dv is not None:
+            raise Ns2Error(unsupported("link costs other than 1 with rtproto DV"))
+        for lk, c in zip(self.links, costs, strict=True):
+            if not math.isfinite(c) or c < 0:
+                raise Ns2Error(unsupported(f"a link cost of {lk.cost_text} ({lk.name})"))
+        return costs
 
     def cmd_color(self, fid: str, name: str) -> None:
         self.nam_layout.colors[fid] = name  # `set color_($id) $name`
@@ -971,6 +992,9 @@ class Simulator(TclObject):
         except ValueError as e:
             raise Ns2Error(f"the engine rejected the network: {e}") from None
         self.started = True
+        costs = self.link_costs()
+        if costs is not None:
+            self.engine.ns2_link_costs(costs)
         # ns-2's default generator: the script's draws and the engine's (RED's early drops,
         # TFRC's send gaps) from one stream, in the order they happen (rng.py).
         self.ctx.default_rng().stream.attach(self.engine)
@@ -999,6 +1023,14 @@ class Simulator(TclObject):
                 draws = a.app.ns2_draws()
                 if draws is not None:
                     self.engine.ns2_onoff(a.flow, *draws)
+            # UdpAgent::sendmsg (apps/udp.cc) sends a message larger than the agent's
+            # packetSize_ as packets of that size and the rest.
+            if isinstance(a, UdpAgent) and a.flow is not None and isinstance(a.app, Cbr | OnOff):
+                size = to_int(a.vars["packetSize_"])
+                if size <= 0:
+                    raise Ns2Error(f"{a.handle}: packetSize_ {size} is not positive",
+                                   a.var_where("packetSize_"))
+                self.engine.ns2_udp_packet_size(a.flow, size)
         for i, t in enumerate(self.packet_traces):
             # nam's times are ns-2's double clock printed %.15g (nam.py).
             if t.convert is not None:

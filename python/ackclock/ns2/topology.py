@@ -520,9 +520,18 @@ class SimplexLink:
     # The ErrorModules placed on it before `loss`, which packets meet after it, in order.
     loss_behind: list[ErrorModel] = field(default_factory=list)
     monitor_flows: bool = False  # a flow monitor (attach-fmon) watches it
+    # `$ns cost` / `$link cost` (ns-link.tcl: the Link's cost_, as the script wrote it).
+    cost_text: str | None = None
     # Handed out as an object ([$ns link]), monitored or traced by name: a second link between
     # the same nodes cannot replace it then (Simulator.cmd_simplex_link).
     exposed: bool = False
+
+    def cost(self) -> float:
+        """The cost ns-2's route computation reads: ``cost?`` (1 unless set) through
+        RouteLogic's ``insert``, which takes it with C's ``atof``."""
+        from .callbacks import c_atof
+
+        return 1.0 if self.cost_text is None else c_atof(self.cost_text)
     # ns-2's double for delay_ (tclcl's parser, values.py), which the nam trace prints: 3ns
     # is 3.0000000000000004e-09 there.
     delay2: float = 0.0
@@ -675,11 +684,14 @@ class Link(TclObject):
                  f" {lk.sample_interval}] {{{self.handle} queue-sample-timeout}}")
 
     def cmd_cost(self, c: str) -> None:
-        if to_float(c) != 1:
-            raise Ns2Error(unsupported("link costs other than 1 (static routing by hop count)"))
+        """``Link instproc cost`` (ns-link.tcl): the link's cost_, which static routing adds
+        up when the run starts (Simulator.link_costs)."""
+        self._l().cost_text = c
 
-    def cmd_cost_(self) -> int:
-        return 1
+    def cmd_cost_(self) -> str:
+        """``Link instproc cost?``: cost_ as set, 1 unless set."""
+        text = self._l().cost_text
+        return "1" if text is None else text
 
     def cmd_up_(self) -> str:
         return "up" if self._l().is_up else "down"

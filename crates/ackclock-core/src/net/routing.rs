@@ -71,22 +71,41 @@ impl Routes {
         destinations: &[NodeId],
         ecmp: bool,
     ) -> Result<Routes, String> {
-        Self::build_with(n, links, destinations, ecmp, false)
+        Self::build_with(n, links, destinations, ecmp, None)
     }
 
     /// Routes toward every node in `destinations` as ns-2.35's `RouteLogic::compute_routes`
     /// chooses them among equal hop counts (`ns2.rs`): from each source, the next hop of the
     /// lowest-numbered node on the way.
     pub fn build_ns2(n: usize, links: &[Link], destinations: &[NodeId]) -> Result<Routes, String> {
-        Self::build_with(n, links, destinations, false, true)
+        Self::build_with(n, links, destinations, false, Some(None))
     }
 
+    /// [`Routes::build_ns2`] with each link's cost (by link index; ns-2's `$ns cost`), as
+    /// `RouteLogic::compute_routes` adds them up.
+    pub fn build_ns2_costs(
+        n: usize,
+        links: &[Link],
+        destinations: &[NodeId],
+        costs: &[f64],
+    ) -> Result<Routes, String> {
+        if costs.len() != links.len() {
+            return Err(format!(
+                "{} link costs for {} links",
+                costs.len(),
+                links.len()
+            ));
+        }
+        Self::build_with(n, links, destinations, false, Some(Some(costs)))
+    }
+
+    /// `ns2`: ns-2's order (`ns2.rs`), with the links' costs if given.
     fn build_with(
         n: usize,
         links: &[Link],
         destinations: &[NodeId],
         ecmp: bool,
-        ns2_order: bool,
+        ns2: Option<Option<&[f64]>>,
     ) -> Result<Routes, String> {
         let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (i, l) in links.iter().enumerate() {
@@ -141,8 +160,8 @@ impl Routes {
             )
         })?;
         next.resize(entries, NONE);
-        if ns2_order {
-            ns2::fill(n, links, &roots, &mut next);
+        if let Some(costs) = ns2 {
+            ns2::fill(n, links, costs, &roots, &mut next);
             return Ok(Routes {
                 trees,
                 dest,

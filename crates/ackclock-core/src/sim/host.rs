@@ -215,6 +215,20 @@ impl Simulator {
         })
     }
 
+    /// Flow `f`'s UDP agent has ns-2's `packetSize_` `size`: a larger message from its
+    /// application goes as several packets (`UdpSource::set_ns2_packet_size`,
+    /// `UdpAgent::sendmsg`); false if the flow is no UDP source or `size` is 0.
+    pub fn ns2_udp_packet_size(&mut self, f: usize, size: u32) -> Result<bool, String> {
+        let flow = self
+            .flows
+            .get_mut(f)
+            .ok_or_else(|| format!("no flow {f}"))?;
+        Ok(match &mut flow.agent {
+            Agent::Udp { source } => source.set_ns2_packet_size(size),
+            _ => false,
+        })
+    }
+
     /// Flow `f`'s CBR with jitter sends every `seconds` (ns-2's `interval_`, its double)
     /// plus a jitter drawn from ns-2's default generator, on ns-2's clock (`traffic::cbr`);
     /// false if the flow is no CBR with jitter. [`Self::use_ns2_rng`] must have been called.
@@ -231,6 +245,32 @@ impl Simulator {
             Agent::Udp { source } => source.set_ns2_jitter(seconds, d),
             _ => false,
         })
+    }
+
+    /// Each link's cost (ns-2's `$ns cost`, by link index; 1 where the script set none): the
+    /// static routes are computed again as ns-2.35's `RouteLogic::compute_routes` adds the
+    /// costs up (`Routes::build_ns2_costs`), toward the same destinations as at build. Under
+    /// `routing = "ns2"` and before the run has begun only.
+    pub fn ns2_link_costs(&mut self, costs: &[f64]) -> Result<(), String> {
+        if self.scenario.run.routing != crate::scenario::Routing::Ns2 {
+            return Err("link costs need routing = \"ns2\"".into());
+        }
+        if self.now != SimTime::ZERO || self.counters.iter().any(|c| c.packets_sent > 0) {
+            return Err("link costs are set before the run".into());
+        }
+        if let Some(c) = costs.iter().find(|c| !c.is_finite() || **c < 0.0) {
+            return Err(format!("a link cost of {c}"));
+        }
+        let mut dests = Vec::new();
+        for f in &self.scenario.flows {
+            dests.push(NodeId(f.to));
+            if f.kind != FlowKind::Udp {
+                dests.push(NodeId(f.from));
+            }
+        }
+        self.routes =
+            Routes::build_ns2_costs(self.scenario.nodes.len(), &self.links, &dests, costs)?;
+        Ok(())
     }
 
     /// Flow `f`'s data packets bear ns-2's packet type `ty` in ns-2 traces from now on: ns-2

@@ -113,6 +113,9 @@ pub struct UdpSource {
     /// `TrafficGenerator::stop` cancels its timer).
     pending: u32,
     stale: u32,
+    /// ns-2's UDP agent's `packetSize_` (0: none): a larger message is split into packets of
+    /// this size and the rest ([`UdpSource::set_ns2_packet_size`]).
+    ns2_packet_size: u32,
 }
 
 impl UdpSource {
@@ -135,7 +138,21 @@ impl UdpSource {
             stopped: false,
             pending: 0,
             stale: 0,
+            ns2_packet_size: 0,
         }
+    }
+
+    /// The agent's own packet size (ns-2's `Agent/UDP` `packetSize_`, `size_`): from now on
+    /// each message the application hands it goes out as ns-2.35's `UdpAgent::sendmsg`
+    /// (apps/udp.cc) sends it: `nbytes / size_` packets of `size_` bytes, then one of the
+    /// remainder `nbytes % size_` if that is not 0, each numbered; a message of 0 bytes sends
+    /// nothing. False (nothing changed) if `size` is 0.
+    pub fn set_ns2_packet_size(&mut self, size: u32) -> bool {
+        if size == 0 {
+            return false;
+        }
+        self.ns2_packet_size = size;
+        true
     }
 
     /// When the application starts at `now`: the time of its first datagram.
@@ -243,6 +260,25 @@ impl UdpSource {
             return None;
         }
         let (payload, next) = self.generator.next_datagram(&mut self.rng);
+        let max = self.ns2_packet_size;
+        match payload.checked_div(max) {
+            None => self.send(payload, now, out, c),
+            Some(whole) => {
+                // UdpAgent::sendmsg: whole packets of size_, then the rest, back to back.
+                for _ in 0..whole {
+                    self.send(max, now, out, c);
+                }
+                if payload % max > 0 {
+                    self.send(payload % max, now, out, c);
+                }
+            }
+        }
+        next.map(|d| SimTime(now.0.saturating_add(d)))
+    }
+
+    /// One datagram of `payload` bytes (and the header) out now, numbered.
+    #[inline]
+    fn send(&mut self, payload: u32, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
         let size = payload + self.header;
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
@@ -265,7 +301,6 @@ impl UdpSource {
             ecn: 0,
         });
         self.next_seq += 1;
-        next.map(|d| SimTime(now.0.saturating_add(d)))
     }
 
     pub fn stop(&mut self) {
@@ -283,4 +318,53 @@ pub fn null_sink_receive(pkt: &Packet, header: u32, c: &mut FlowCounters) {
     c.packets_received += 1;
     c.bytes_received += pkt.size as u64;
     c.bytes_delivered += (pkt.size - header) as u64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cbr(payload: u32) -> UdpSource {
+        let g = Generator::Cbr(Cbr {
+            interval_ps: 1_000_000,
+            payload,
+            random: false,
+            ns2_interval: None,
+            ns2_jitter: None,
+        });
+        UdpSource::new(
+            FlowId(0),
+            NodeId(0),
+            NodeId(1),
+            0,
+            g,
+            RandomStream::named(1, "t"),
+        )
+    }
+
+    fn sizes(src: &mut UdpSource) -> Vec<(u32, u64)> {
+        let mut out: Vec<Packet> = Vec::new();
+        let mut c = FlowCounters::default();
+        src.tick(SimTime::ZERO, &mut out, &mut c);
+        assert_eq!(c.packets_sent, out.len() as u64);
+        out.iter().map(|p| (p.size, p.seq)).collect()
+    }
+
+    /// UdpAgent::sendmsg (ns-2.35 apps/udp.cc): a message larger than the agent's size_ goes
+    /// as whole packets of size_ and the remainder, each with the next number.
+    #[test]
+    fn a_message_larger_than_the_agents_size_is_split_as_ns2_splits_it() {
+        let mut src = cbr(5000);
+        assert_eq!(sizes(&mut src), [(5000, 0)]);
+        assert!(!src.set_ns2_packet_size(0));
+        assert!(src.set_ns2_packet_size(1000));
+        let five: Vec<(u32, u64)> = (1..6).map(|i| (1000, i)).collect();
+        assert_eq!(sizes(&mut src), five);
+        let mut src = cbr(2500);
+        src.set_ns2_packet_size(1000);
+        assert_eq!(sizes(&mut src), [(1000, 0), (1000, 1), (500, 2)]);
+        let mut src = cbr(210);
+        src.set_ns2_packet_size(1000);
+        assert_eq!(sizes(&mut src), [(210, 0)]);
+    }
 }

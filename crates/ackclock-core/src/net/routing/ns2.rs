@@ -1,21 +1,33 @@
 //! Static routes as ns-2.35 computes them (routing/route.cc `RouteLogic::compute_routes`):
-//! for each source `k`, a Dijkstra search over the links (each of cost 1: other costs are
-//! refused by the ns-2 front end) that takes, among the nodes not yet reached at the least
-//! distance, the lowest-numbered first (its scan keeps the first minimum, `hopcnt[w] <
-//! hopcnt[o]`), and gives a node the first hop of the node it was first reached from (the
-//! relaxation takes a strictly shorter distance only, so the first one stays). With costs of
-//! one this is a breadth-first search whose every level is taken in ascending node order.
+//! for each source `k`, a Dijkstra search over the links, each of its cost (`$ns cost`, 1
+//! unless set; the adjacency matrix holds one cost per ordered pair of nodes, `insert`), that
+//! takes, among the nodes not yet reached at the least distance, the lowest-numbered first
+//! (its scan keeps the first minimum, `hopcnt[w] < hopcnt[o]`), and gives a node the first hop
+//! of the node it was last given a shorter distance from (the relaxation takes a strictly
+//! shorter distance only, so of equal ones the first stays). With costs of one this is a
+//! breadth-first search whose every level is taken in ascending node order; with other costs
+//! a heap ordered by (distance, node) takes the nodes in the scan's order.
 //!
 //! That order decides between paths of equal hop count, where the engine's default (one
 //! search per destination, ties to the first declared link) can choose another: from node 1
 //! toward 4 over 1-2-4 and 1-3-4, ns-2 forwards to 2 whichever link was declared first.
 
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
 use super::NONE;
 use crate::net::Link;
 
 /// Fills `next[node * trees + tree]` with the link `node` forwards on toward the tree's root
-/// (`roots[tree]`), NONE where the root is unreachable or is `node` itself.
-pub(super) fn fill(n: usize, links: &[Link], roots: &[u32], next: &mut [u32]) {
+/// (`roots[tree]`), NONE where the root is unreachable or is `node` itself. `costs`: each
+/// link's cost, by link index (None: all 1).
+pub(super) fn fill(
+    n: usize,
+    links: &[Link],
+    costs: Option<&[f64]>,
+    roots: &[u32],
+    next: &mut [u32],
+) {
     let trees = roots.len();
     if trees == 0 {
         return;
@@ -28,6 +40,10 @@ pub(super) fn fill(n: usize, links: &[Link], roots: &[u32], next: &mut [u32]) {
         if l.from.0 != to && !outgoing[from].iter().any(|&(v, _)| v == to) {
             outgoing[from].push((to, i as u32));
         }
+    }
+    if let Some(costs) = costs {
+        fill_costs(n, &outgoing, costs, roots, next);
+        return;
     }
     let mut first = vec![NONE; n]; // the first hop from the source toward each node
     let mut seen = vec![false; n];
@@ -59,6 +75,78 @@ pub(super) fn fill(n: usize, links: &[Link], roots: &[u32], next: &mut [u32]) {
                 }
             }
             std::mem::swap(&mut level, &mut below);
+        }
+        for (t, &root) in roots.iter().enumerate() {
+            next[k * trees + t] = first[root as usize];
+        }
+    }
+}
+
+/// A distance and a node, ordered as `compute_routes`' scan picks: the least distance, then
+/// the lowest node.
+#[derive(Clone, Copy, PartialEq)]
+struct Pick(f64, u32);
+
+impl Eq for Pick {}
+
+impl PartialOrd for Pick {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Pick {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+    }
+}
+
+/// `compute_routes` with link costs: from each source `k`, its neighbours at their link's
+/// cost with themselves as first hop; then repeatedly the node not yet taken at the least
+/// distance (the lowest-numbered of equals) is taken, and each node not yet taken that it
+/// reaches at a strictly shorter distance gets that distance and its first hop. Distances
+/// are sums of doubles in the order ns-2 adds them (`hopcnt[o] + ADJ(o, w)`).
+fn fill_costs(
+    n: usize,
+    outgoing: &[Vec<(u32, u32)>],
+    costs: &[f64],
+    roots: &[u32],
+    next: &mut [u32],
+) {
+    let trees = roots.len();
+    let mut first = vec![NONE; n];
+    let mut dist = vec![f64::INFINITY; n];
+    let mut taken = vec![false; n];
+    let mut heap: BinaryHeap<Reverse<Pick>> = BinaryHeap::new();
+    for k in 0..n {
+        first.fill(NONE);
+        dist.fill(f64::INFINITY);
+        taken.fill(false);
+        taken[k] = true;
+        heap.clear();
+        for &(v, li) in &outgoing[k] {
+            let c = costs[li as usize];
+            if !taken[v as usize] && c < dist[v as usize] {
+                dist[v as usize] = c;
+                first[v as usize] = li;
+                heap.push(Reverse(Pick(c, v)));
+            }
+        }
+        while let Some(Reverse(Pick(d, o))) = heap.pop() {
+            let o = o as usize;
+            if taken[o] || d != dist[o] {
+                continue; // taken already, or a distance since bettered
+            }
+            taken[o] = true;
+            for &(w, li) in &outgoing[o] {
+                let w = w as usize;
+                let via = d + costs[li as usize];
+                if !taken[w] && via < dist[w] {
+                    dist[w] = via;
+                    first[w] = first[o];
+                    heap.push(Reverse(Pick(via, w as u32)));
+                }
+            }
         }
         for (t, &root) in roots.iter().enumerate() {
             next[k * trees + t] = first[root as usize];
@@ -125,6 +213,78 @@ mod tests {
         assert_eq!(hop(&ns2, &links, 5, 4), 3);
         assert_eq!(hop(&ns2, &links, 5, 2), 1);
         assert!(!ns2.reaches(NodeId(0), NodeId(5)));
+    }
+
+    /// Costs for `duplex` links: each pair's cost both ways, in pair order.
+    fn both_ways(costs: &[f64]) -> Vec<f64> {
+        costs.iter().flat_map(|&c| [c, c]).collect()
+    }
+
+    #[test]
+    fn link_costs_choose_the_cheapest_path_with_ns2s_ties() {
+        // A star around 0 with a direct 3-4 link of cost 5 (the others 1): 3 reaches 4
+        // through 0 (cost 2), where by hop count it takes the direct link.
+        let links = duplex(&[(0, 1), (0, 2), (0, 3), (0, 4), (3, 4)]);
+        let dests: Vec<NodeId> = (0..5).map(NodeId).collect();
+        let costs = both_ways(&[1.0, 1.0, 1.0, 1.0, 5.0]);
+        let r = Routes::build_ns2_costs(5, &links, &dests, &costs).expect("tables");
+        assert_eq!(hop(&r, &links, 3, 4), 0);
+        assert_eq!(hop(&r, &links, 4, 3), 0);
+        let hops = Routes::build_ns2(5, &links, &dests).expect("tables");
+        assert_eq!(hop(&hops, &links, 3, 4), 4);
+        // Equal costs over different nodes: 0-2 (1) then 2-3 (1), and 0-1 (1.5) then 1-3
+        // (0.5). Node 2 is taken first (distance 1 < 1.5), reaching 3 at 2; node 1's way is
+        // no shorter, so 3 keeps 2's first hop, although 1 is the lower-numbered.
+        let links = duplex(&[(0, 1), (1, 3), (0, 2), (2, 3)]);
+        let dests: Vec<NodeId> = (0..4).map(NodeId).collect();
+        let costs = both_ways(&[1.5, 0.5, 1.0, 1.0]);
+        let r = Routes::build_ns2_costs(4, &links, &dests, &costs).expect("tables");
+        assert_eq!(hop(&r, &links, 0, 3), 2);
+        // Equal distances and equal costs: the lower-numbered node goes first (1).
+        let costs = both_ways(&[1.0, 1.0, 1.0, 1.0]);
+        let r = Routes::build_ns2_costs(4, &links, &dests, &costs).expect("tables");
+        assert_eq!(hop(&r, &links, 0, 3), 1);
+        // A neighbour reached more cheaply through another node: 0-3 costs 3, 0-2-3 costs 2.
+        let links = duplex(&[(0, 3), (0, 2), (2, 3)]);
+        let costs = both_ways(&[3.0, 1.0, 1.0]);
+        let r = Routes::build_ns2_costs(4, &links, &dests, &costs).expect("tables");
+        assert_eq!(hop(&r, &links, 0, 3), 2);
+        assert!(Routes::build_ns2_costs(4, &links, &dests, &costs[1..]).is_err());
+    }
+
+    #[test]
+    fn costs_of_one_route_as_the_hop_count_search() {
+        // Pseudo-random graphs: every table entry the same with all costs 1 as by hop count.
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rand = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m) as u32
+        };
+        for n in [5u32, 9, 17, 30] {
+            let mut pairs = Vec::new();
+            for _ in 0..2 * n {
+                let (a, b) = (rand(n as u64), rand(n as u64));
+                if a != b {
+                    pairs.push((a, b));
+                }
+            }
+            let links = duplex(&pairs);
+            let dests: Vec<NodeId> = (0..n).map(NodeId).collect();
+            let ones = vec![1.0; links.len()];
+            let a = Routes::build_ns2(n as usize, &links, &dests).expect("tables");
+            let b = Routes::build_ns2_costs(n as usize, &links, &dests, &ones).expect("tables");
+            for at in 0..n {
+                for dst in 0..n {
+                    assert_eq!(
+                        a.next_hop(NodeId(at), NodeId(dst), FlowId(0)),
+                        b.next_hop(NodeId(at), NodeId(dst), FlowId(0)),
+                        "n {n}: {at} -> {dst}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
