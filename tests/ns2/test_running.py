@@ -93,7 +93,7 @@ def test_no_horizon_events_far_in_simulated_time_run(ns2):
     ("$ns rtproto DV; $ns rtproto Static", "rtproto DV beside rtproto Static"),
     ("$ns rtproto DV; $ns simplex-link $n1 [$ns node] 1Mb 1ms DropTail",
      "rtproto DV over a one-way link"),
-    ("$ns duplex-link $n0 [$ns node] 1Mb 10ms FQ", "ns-2's queue type FQ"),
+    ("$ns duplex-link $n0 [$ns node] 1Mb 10ms GK", "ns-2's queue type GK"),
 ])
 def test_what_ackclock_does_not_model_stops_in_one_line(ns2, line, named):
     r = ns2(f"""

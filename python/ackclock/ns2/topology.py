@@ -28,11 +28,12 @@ if TYPE_CHECKING:
 QUEUE_KINDS = {"DropTail": "droptail", "RED": "red", "CoDel": "codel", "PIE": "pie",
                "FQ_CoDel": "fq_codel", "SFQ": "sfq", "DRR": "drr", "PI": "pi", "REM": "rem",
                "Vq": "vq", "CBQ": "cbq", "CBQ/WRR": "cbq", "dsRED/edge": "dsred",
-               "dsRED/core": "dsred"}
+               "dsRED/core": "dsred", "FQ": "ns2_fq"}
 # (ns-2.35 has DropTail, RED, SFQ, DRR, PI, REM and Vq; CoDel, PIE and FQ_CoDel follow later ns-2
 # versions' names.) ns-2.35's SFQ admits by its own maxqueue_ (queue/sfq.cc: `$sfq limit n`
 # sets it, the Queue's limit_ that queue-limit sets is not read), DRR by blimit_ bytes
-# (queue/drr.cc).
+# (queue/drr.cc). FQ is ns-2.35's FQLink (tcl/lib/ns-queue.tcl): a DropTail of 50 packets per
+# flow id behind queue/fq.cc's finish times, the link's limit_ not read.
 
 
 # ns-2's Queue variables that only a Quick-Start router reads (queue/queue.cc's utilisation,
@@ -422,6 +423,11 @@ class Queue(TclObject):
                 raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
         if self.early_drop_target:
             out["early_drop_target"] = True
+        if self.kind == "ns2_fq":
+            # FQLink's new-flow makes each flow's Queue/DropTail as the run meets the flow,
+            # with Queue's limit_ as the script left it (tcl/lib/ns-queue.tcl).
+            limit = self.ctx.classes.get("Queue/DropTail", "limit_")
+            out["flow_limit"] = to_int(limit) if limit is not None else 50
         return out
 
     def ecn(self) -> bool | None:
@@ -755,7 +761,7 @@ class DelayLink(TclObject):
 
 
 # Queue disciplines of ns-2.35 that ackclock does not have (yet).
-NS2_QUEUES = ("FQ", "RED/RIO", "RED/PD", "GK", "SRR",
+NS2_QUEUES = ("RED/RIO", "RED/PD", "GK", "SRR",
               "dsRED", "XCP", "DropTail/PriQueue", "RedPDQueue", "JoBS", "Marker", "Demarker")
 
 

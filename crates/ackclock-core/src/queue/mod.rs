@@ -209,6 +209,8 @@ pub struct QueueSetup {
     pub rng: RandomStream,
     /// Each flow's priority (0..15, by flow index), for disciplines that classify by it.
     pub flow_priority: std::sync::Arc<[u8]>,
+    /// Each flow's ns-2 flow id (`fid_`, by flow index), for disciplines that classify by it.
+    pub flow_fid: std::sync::Arc<[u32]>,
     /// A `cbq` queue's class tree with its flows bound (`cbq::CbqTree`).
     pub cbq: Option<std::sync::Arc<cbq::CbqTree>>,
     /// A `dsred` queue's tables, its policies' nodes resolved (`dsred::DiffServTables`).
@@ -547,6 +549,7 @@ disciplines! {
     prio::Prio [boxed],
     sfq::Sfq [boxed],
     drr::Drr [boxed],
+    fq::Fq [boxed],
     pi::Pi [boxed],
     rem::Rem [boxed],
     vq::Vq [boxed],
@@ -668,6 +671,7 @@ mod registry_tests {
             delay: SimDuration::from_millis(10),
             rng: RandomStream::named(1, "test"),
             flow_priority: vec![].into(),
+            flow_fid: vec![].into(),
             cbq: None,
             diffserv: None,
         }

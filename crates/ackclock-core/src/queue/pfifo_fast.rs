@@ -83,6 +83,7 @@ mod tests {
             delay: SimDuration::from_millis(1),
             rng: RandomStream::named(1, "t"),
             flow_priority: vec![0, 7].into(),
+            flow_fid: vec![].into(),
             cbq: None,
             diffserv: None,
         };

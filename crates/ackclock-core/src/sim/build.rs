@@ -431,6 +431,12 @@ fn build_link(
         delay,
         rng: stream("queue"),
         flow_priority: flow_priority.clone(),
+        flow_fid: scenario
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| f.fid.unwrap_or(i as u32))
+            .collect(),
         cbq: if q.classes.is_empty() {
             None
         } else {

@@ -439,6 +439,7 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
         delay: SimDuration(5_000),
         rng: RandomStream::named(1, "test"),
         flow_priority: vec![].into(),
+        flow_fid: vec![].into(),
         cbq: None,
         diffserv: None,
     };
