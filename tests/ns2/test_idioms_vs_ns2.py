@@ -537,6 +537,24 @@ def test_ftp_produce_on_an_idle_connection_matches_ns2(tmp_path):
     assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
 
 
+def test_agent_advance_and_advanceby_match_ns2(tmp_path):
+    """The agent's own finite transfers, without an application: `advance` sets curseq_ to
+    a segment count, `advanceby` adds to it (TcpAgent::command "advance" / "advanceby"),
+    including while earlier segments are still in flight."""
+    script = PRODUCE.replace('set ftp [$tcp attach-app FTP]', '').replace(
+        '$ns at 0.1 "$ftp produce 30"', '$ns at 0.1 "$tcp advance 30"').replace(
+        '$ns at 0.3 "$ftp producemore 7"', '$ns at 0.3 "$tcp advanceby 7"').replace(
+        '$ns at 0.35 "$ftp send 3500"', '$ns at 0.35 "$tcp advanceby 4"').replace(
+        '$ns at 0.4 "$ftp produce 50"', '$ns at 0.4 "$tcp advance 50"').replace(
+        '$ns at 0.45 "$ftp produce 40"', '$ns at 2.0 "$tcp advanceby 12"')
+    assert "$ftp" not in script
+    ns_dir, ns_out, ac_dir, ac_out = both(tmp_path, script, "true")
+    assert ac_out == ns_out
+    assert ns_out.split()[2] == "61"  # segments 0..61 acknowledged: 50 + 12 in all
+    ns_trace = (ns_dir / "out.tr").read_text()
+    assert by_instant((ac_dir / "out.tr").read_text()) == by_instant(ns_trace)
+
+
 # ns-2's DelAckSink acknowledges segment 0 at once, SYN or bare first segment, unless
 # SYN_immediate_ack_ is false (then it waits like data); Sack1/DelAck is the same sink.
 DELACK = """
