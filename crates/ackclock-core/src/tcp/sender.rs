@@ -427,6 +427,11 @@ pub struct TcpSender {
     /// ns-2.35's RBP agents, pacing after idle (`sender/rbp.rs`); its pace timer's deadline
     /// is `pace_deadline`.
     rbp: Option<Box<rbp::Rbp>>,
+    /// The sender has none of the send path's rarer parts (`TcpSender::plain_now`):
+    /// `send_much` and the new segments it sends take the path compiled without their tests
+    /// (`send_window::<true>`, `emit_with::<true>`). Set by `refresh_plain` when the sender
+    /// is built and wherever one of those parts appears during the run.
+    plain: bool,
 }
 
 impl TcpSender {
@@ -564,6 +569,38 @@ impl TcpSender {
         self.payload
     }
 
+    /// Whether the sender has none of the parts `send_much`, `send_window` and `emit` test
+    /// for beyond a plain ns-2 Reno, NewReno or Tahoe sender's: Linux's sender and pacing,
+    /// ns-2's TCP-Linux and Vegas, FACK, SACK-RH, FullTcp and its SACK, RBP, the RFC 6675
+    /// sender, `overhead_`, Quick-Start, a byte stream, `QOption_`, `bugFix_ack_` and PSH.
+    /// What changes from segment to segment (pacing, messages, ECN, the SACK scoreboard,
+    /// the congestion control's hooks, delivery rate, the timer rules) is still tested on
+    /// the plain path; the SYN's and a retransmission's rules never meet it.
+    pub(super) fn plain_now(&self) -> bool {
+        !self.linux_pacing
+            && self.linux.is_none()
+            && self.ns2_linux.is_none()
+            && self.sack_rh.is_none()
+            && self.fack.is_none()
+            && self.ns2_vegas.is_none()
+            && self.full_sack.is_none()
+            && self.rbp.is_none()
+            && !self.rfc6675
+            && self.overhead.is_none()
+            && self.quick_start.is_none()
+            && self.stream.is_none()
+            && self.qoption.is_none()
+            && !self.full_tcp
+            && self.bugfix.is_none()
+            && self.psh.is_none()
+    }
+
+    /// Sets `plain` after the sender is built or one of the parts `plain_now` looks for
+    /// changed.
+    pub(super) fn refresh_plain(&mut self) {
+        self.plain = self.plain_now();
+    }
+
     fn window(&self) -> u64 {
         if self.frto.state == 2 {
             return self.frto_window();
@@ -572,6 +609,19 @@ impl TcpSender {
     }
 
     fn send_much(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+        if self.plain {
+            debug_assert!(self.plain_now(), "`plain` not refreshed after a change");
+            // What follows with every test `plain_now` answers left out.
+            if self.sack_info {
+                if let Some(mut sb) = self.scoreboard.take() {
+                    self.rfc6675_send(now, &mut sb, out, c);
+                    self.scoreboard = Some(sb);
+                    return;
+                }
+            }
+            self.send_window::<true>(now, out, c);
+            return;
+        }
         if self.linux_pacing && self.rtt.srtt > 0 {
             self.update_pacing_rate();
         }
@@ -612,7 +662,7 @@ impl TcpSender {
             return;
         }
         let sent = c.packets_sent;
-        self.send_window(now, out, c);
+        self.send_window::<false>(now, out, c);
         if self.rfc6675 && self.prr.is_some() {
             // ns-3.44's SendDataPacket counts every segment sent in CA_RECOVERY and CA_CWR in
             // PRR's prr_out (`UpdateBytesSent`), those the pacing timer lets out with nothing
@@ -638,42 +688,54 @@ impl TcpSender {
         }
     }
 
-    /// What `send_much` does for the ns-2 senders: new segments within the window.
+    /// What `send_much` does for the ns-2 senders: new segments within the window. `PLAIN`:
+    /// the sender is `plain`, so the tests for the parts it lacks are compiled out.
     #[inline(always)]
-    fn send_window(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
+    fn send_window<const PLAIN: bool>(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
         let win = self.window();
         let mut window_end = self.una + win;
         let mut limit = window_end.min(self.app_limit);
-        if self.overhead.is_some() && self.delsnd_holds(now, self.nxt < limit) {
+        if !PLAIN && self.overhead.is_some() && self.delsnd_holds(now, self.nxt < limit) {
             return; // TcpAgent::send_much with overhead_: the delayed-send timer sends
         }
-        if self.quick_start.is_some() && self.qs_holds() {
+        if !PLAIN && self.quick_start.is_some() && self.qs_holds() {
             return; // the delayed-send timer paces a Quick-Start window
         }
         let mut burst = 0;
         self.pace_deadline = None;
         while self.nxt < limit && (self.max_burst == 0 || burst < self.max_burst) {
-            if self.stream.is_some() && self.nagle_holds(self.nxt) {
+            if !PLAIN && self.stream.is_some() && self.nagle_holds(self.nxt) {
                 break; // FullTcpAgent::foutput: a short segment waits (Nagle)
             }
             if self.pacing_rate > 0.0 && now < self.next_send {
                 self.pace_deadline = Some(self.next_send);
                 break;
             }
-            self.emit(self.nxt, now, out, c);
+            if PLAIN && self.nxt != 0 && self.nxt >= self.maxseq {
+                // New data past the first segment: none of `emit`'s tests for a SYN, a
+                // retransmission or the parts a plain sender lacks applies.
+                self.emit_with::<true>(self.nxt, now, out, c);
+            } else {
+                self.emit(self.nxt, now, out, c);
+            }
             self.nxt += 1;
             burst += 1;
-            if self.quick_start.is_some() && self.qs_pace(now, win) {
+            if !PLAIN && self.quick_start.is_some() && self.qs_pace(now, win) {
                 return;
             }
-            if self.qoption.is_some() {
+            if !PLAIN && self.qoption.is_some() {
                 // TcpAgent::send_much: process_qoption_after_send, then `win = window()`
                 // again for the next segment.
                 self.qoption_after_send(now, self.nxt - 1);
                 window_end = self.una + self.window();
                 limit = window_end.min(self.app_limit);
             }
-            if self.full_tcp {
+            if !PLAIN && self.full_tcp {
                 // ns2_idle_restart may have closed the window under the loop.
                 window_end = self.una + self.window();
                 limit = window_end.min(self.app_limit);
@@ -774,21 +836,43 @@ impl TcpSender {
         }
     }
 
+    /// Sends segment `seq` (`emit_with`'s general form, for every caller).
+    #[inline(never)]
     fn emit(&mut self, seq: u64, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
-        if seq == 0 && self.syn_pending && self.syn_max_sends > 0 && self.syn_abandoned(now) {
+        self.emit_with::<false>(seq, now, out, c);
+    }
+
+    /// Sends segment `seq`. `PLAIN`: the sender is `plain` and `seq` is new data past the
+    /// first segment (`send_window::<true>`), so the tests that cannot hold then are
+    /// compiled out.
+    #[inline(always)]
+    fn emit_with<const PLAIN: bool>(
+        &mut self,
+        seq: u64,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        debug_assert!(!PLAIN || (self.plain_now() && seq != 0 && seq >= self.maxseq));
+        if !PLAIN
+            && seq == 0
+            && self.syn_pending
+            && self.syn_max_sends > 0
+            && self.syn_abandoned(now)
+        {
             return;
         }
-        let retransmit = seq < self.maxseq;
+        let retransmit = !PLAIN && seq < self.maxseq;
         // FullTcpAgent::foutput restarts an idle connection only with slow_start_restart_
         // (`idle_timeout_keeps_window` is its `false`).
-        if self.full_tcp && seq > 0 && !self.idle_timeout_keeps_window {
+        if !PLAIN && self.full_tcp && seq > 0 && !self.idle_timeout_keeps_window {
             self.ns2_idle_restart(now, retransmit);
         }
         if self.hooks.cwnd_event && !retransmit && self.una >= self.maxseq {
             // Linux's tcp_event_data_sent: new data leaves with nothing in flight.
             self.cc.cwnd_event(&mut self.w, CaEvent::TxStart);
         }
-        let size = if seq == 0 && self.syn_pending {
+        let size = if !PLAIN && seq == 0 && self.syn_pending {
             self.header_size
         } else {
             let size = if self.adus.is_empty() {
@@ -796,14 +880,16 @@ impl TcpSender {
             } else {
                 self.message_segment_size(seq)
             };
-            if seq == 0 && self.bare_first {
+            if !PLAIN && seq == 0 && self.bare_first {
                 size - self.header_size
             } else {
                 size
             }
         };
-        if let Some(b) = self.bugfix.as_deref_mut() {
-            b.on_send(seq, now, self.una); // TcpAgent::output's `tss`
+        if !PLAIN {
+            if let Some(b) = self.bugfix.as_deref_mut() {
+                b.on_send(seq, now, self.una); // TcpAgent::output's `tss`
+            }
         }
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
@@ -832,19 +918,23 @@ impl TcpSender {
         let bare = size <= self.header_size;
         // FullTcpAgent::foutput: a SYN or SYN-ACK takes its own ECN flags and leaves
         // cong_action_ set (a retransmitted SYN after its timeout's slowdown included).
-        let syn = self.full_tcp && seq == 0;
-        if self.cong_action_pending && !syn && !(self.full_tcp && (retransmit || bare) && !self.ecn)
+        let syn = !PLAIN && self.full_tcp && seq == 0;
+        if self.cong_action_pending
+            && !syn
+            && !(!PLAIN && self.full_tcp && (retransmit || bare) && !self.ecn)
         {
             self.cong_action_pending = false;
             ecn_bits |= ecn::CONG_ACTION;
         }
-        if let Some(l) = self.linux.as_mut() {
-            l.board.on_send(seq, now, retransmit);
+        if !PLAIN {
+            if let Some(l) = self.linux.as_mut() {
+                l.board.on_send(seq, now, retransmit);
+            }
+            if let Some(v) = self.ns2_vegas.as_deref_mut() {
+                v.on_output(seq, now);
+            }
         }
-        if let Some(v) = self.ns2_vegas.as_deref_mut() {
-            v.on_output(seq, now);
-        }
-        let flags = if self.psh.is_some() && !retransmit {
+        let flags = if !PLAIN && self.psh.is_some() && !retransmit {
             self.psh_flag(now)
         } else {
             0
@@ -881,7 +971,7 @@ impl TcpSender {
             self.arm_timer(now);
         }
         let mut qs = None;
-        if self.quick_start.is_some() {
+        if !PLAIN && self.quick_start.is_some() {
             if self.quick_start.as_deref().is_some_and(|q| q.approved) {
                 ecn_bits |= ecn::QS_WINDOW; // TcpAgent::output: hf->qs() = 1
             }

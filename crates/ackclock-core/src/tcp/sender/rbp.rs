@@ -171,7 +171,7 @@ impl TcpSender {
             .is_some_and(|r| r.mode == Mode::Possible);
         if !(possible && self.rbp_able()) {
             let held = self.pace_deadline;
-            self.send_window(now, out, c);
+            self.send_window::<false>(now, out, c);
             if self.rbp_delay().is_some() {
                 self.pace_deadline = held;
             }

@@ -107,5 +107,6 @@ impl TcpSender {
             o.cancel();
             o
         });
+        self.refresh_plain();
     }
 }

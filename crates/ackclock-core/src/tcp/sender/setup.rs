@@ -362,7 +362,9 @@ impl TcpSender {
                     Uniform::Own(RandomStream::named(0, "tcp.overhead")),
                 ))
             }),
+            plain: false,
         };
+        s.refresh_plain();
         if s.ns2_linux.is_some() {
             // LinuxTcpAgent after select_ca: cwnd_ windowInit_, ssthresh_ window_.
             s.nl_save();

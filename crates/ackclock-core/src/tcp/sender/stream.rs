@@ -49,6 +49,7 @@ impl TcpSender {
             self.adus.clear();
             self.data_end = 0;
             self.stream = Some(Box::default());
+            self.refresh_plain();
             if given > 0 {
                 self.push_adu(given * u64::from(self.payload));
             }

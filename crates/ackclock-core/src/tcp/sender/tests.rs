@@ -1056,3 +1056,92 @@ fn reno_dupacks_always_inflate_after_a_blocked_fast_retransmit() {
         assert_eq!(s.dupwnd, 0.0);
     }
 }
+
+/// The plain sender's path (`send_window::<true>`, `emit_with::<true>`) sends what the general
+/// one does: the same script of ACKs (slow start, congestion avoidance, three duplicates,
+/// partial and full ACKs, a timeout and the go-back-N after it) given to a sender on each
+/// path leaves the same segments, counters and window (with ECN, after an ECN-Echo's cut).
+#[test]
+fn the_plain_send_path_sends_what_the_general_one_does() {
+    let mut reno_ecn = ns2_tcp();
+    reno_ecn.ecn = true;
+    let mut burst3 = ns2_tcp();
+    burst3.max_burst = 3;
+    for (cfg, variant) in [
+        (ns2_tcp(), Recovery::Reno),
+        (ns2_tcp(), Recovery::NewReno),
+        (ns2_tcp(), Recovery::Tahoe),
+        (reno_ecn, Recovery::NewReno),
+        (burst3, Recovery::NewReno),
+    ] {
+        let run = |plain: bool| {
+            let (mut s, mut out, mut c) = sender_with(&cfg, variant);
+            assert!(s.plain, "{variant:?}: the ns-2 sender is plain");
+            s.plain = plain;
+            s.start(SimTime(0), &mut out, &mut c);
+            let t = std::cell::Cell::new(1_000);
+            let ack = |s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters, n, ecn| {
+                let mut a = ackp(n);
+                a.ecn = ecn;
+                t.set(t.get() + 1_000);
+                s.on_ack(SimTime(t.get()), &a, out, c);
+            };
+            for i in 0..30 {
+                let n = s.una + 1;
+                let ece = if i == 20 { crate::packet::ecn::ECE } else { 0 };
+                ack(&mut s, &mut out, &mut c, n, ece);
+            }
+            let hole = s.una;
+            for _ in 0..4 {
+                ack(&mut s, &mut out, &mut c, hole, 0); // three duplicates and one more
+            }
+            ack(&mut s, &mut out, &mut c, hole + 2, 0); // partial
+            let n = s.maxseq;
+            ack(&mut s, &mut out, &mut c, n, 0); // all of it
+            for _ in 0..5 {
+                let n = s.una + 2; // delayed ACKs
+                ack(&mut s, &mut out, &mut c, n, 0);
+            }
+            t.set(t.get() + 10_000_000_000_000);
+            s.on_timeout(SimTime(t.get()), &mut out, &mut c);
+            for _ in 0..6 {
+                let n = s.una + 1;
+                ack(&mut s, &mut out, &mut c, n, 0);
+            }
+            let state = (
+                s.una,
+                s.nxt,
+                s.maxseq,
+                s.w.cwnd,
+                s.w.ssthresh,
+                s.rto_deadline(),
+            );
+            (format!("{out:?}"), c, format!("{state:?}"))
+        };
+        let (plain, general) = (run(true), run(false));
+        assert!(
+            plain.1.packets_sent > 40,
+            "{variant:?}: {}",
+            plain.1.packets_sent
+        );
+        assert_eq!(plain, general, "{variant:?}");
+    }
+}
+
+/// A sender with any of the parts the plain path leaves out is not plain, and one that gains
+/// a byte stream during the run stops being plain.
+#[test]
+fn plain_only_without_the_rarer_send_parts() {
+    let (s, _, _) = sender_with(&ns2_tcp(), Recovery::Fack);
+    assert!(!s.plain);
+    let (s, _, _) = sender_with(&ns2_tcp(), Recovery::SackRh);
+    assert!(!s.plain);
+    let mut cfg = ns2_tcp();
+    cfg.send_overhead_ps = SimDuration::from_millis(1).0;
+    let (s, _, _) = sender_with(&cfg, Recovery::NewReno);
+    assert!(!s.plain);
+    let (mut s, _, _) = sender_with(&ns2_tcp(), Recovery::NewReno);
+    assert!(s.plain);
+    s.write_stream(10_000).unwrap();
+    assert!(!s.plain && !s.plain_now());
+}
