@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 # The run advances in slices of simulated time, so that a progress bar can move and Ctrl-C is
 # honoured between slices (the engine runs each slice without the GIL). A slice is sized to
-# take about _SLICE_WALL_S of wall time, and is at most 1/_SLICES of the run.
+# take about _SLICE_WALL_S of wall time, and is at most 1/_SLICES of the run while a progress
+# bar is shown.
 _SLICES = 200
 _SLICE_WALL_S = 0.1
 
@@ -155,8 +156,11 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
     start = time.perf_counter()
     with bar:
         done = 0
-        largest = max(1, duration // _SLICES)
-        step = max(1, largest // 64)
+        # Without a bar only Ctrl-C needs the slices, which then grow up to the whole run
+        # (a sweep's 20 ms runs had taken some 200 slices each).
+        first = max(1, duration // _SLICES // 64)
+        largest = max(1, duration // _SLICES) if show else duration
+        step = first
         while done < duration:
             target = min(duration, done + step)
             t0 = time.perf_counter()

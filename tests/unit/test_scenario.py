@@ -1104,3 +1104,38 @@ def test_the_command_lines_document_leaves_the_collector_until_the_command_retur
     assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     assert gc.get_freeze_count() == 0
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["scenario"] == plain
+
+
+def test_entries_deep_copy_as_the_standard_library_does() -> None:
+    """Node, Link, Flow and QueueConfig copy themselves (scenario._deepcopy_slots, for
+    Network.scenario's speed): the same copy as copy's generic path, shared objects still
+    shared within one copy, nothing mutable shared with the original."""
+    from ackclock.scenario import _ATOMIC, Flow, Link, Node, QueueConfig
+
+    net = Network("copies", profile="ns2")
+    net.nodes("a", "b", "c")
+    net.link("a", "b", rate="10Mb/s", delay="5ms", queue_limit=20,
+             loss={"kind": "drop_list", "flow": "f", "packets": [3, 5]})
+    net.link("b", "c", rate="1Mb/s", delay="1ms", queue="red", queue_limit=30)
+    net.tcp("f", "a", "c", window=40, start={"uniform": ["0s", "0.1s"]}, trace=["cwnd"])
+    sc = net.scenario(duration="1s")
+    assert resolve(copy.deepcopy(sc)) == resolve(sc)
+    shared = {"x": [1, 2]}
+    sc.flows[0].tcp["shared_a"] = shared
+    sc.links[1].queue.params["shared_b"] = shared
+    entries: list[Any] = [*sc.nodes, *sc.links, *sc.flows, sc.links[1].queue]
+    fast = copy.deepcopy(entries)
+    assert {type(x) for x in entries} == {Node, Link, Flow, QueueConfig}
+    assert fast == entries
+    assert [type(x) for x in fast] == [type(x) for x in entries]
+    for new, old in zip(fast, entries, strict=True):
+        assert new is not old
+        for name in type(old).__slots__:
+            value = getattr(old, name)
+            if type(value) not in _ATOMIC:
+                assert getattr(new, name) is not value, name
+    # One copy keeps what the original shared (the memo): the flow's table and the queue's
+    # params hold one dict, and the queue entry is the second link's queue.
+    assert fast[-2].tcp["shared_a"] is fast[4].queue.params["shared_b"]
+    assert fast[-1] is fast[4].queue
+    assert fast[-2].tcp["shared_a"] is not shared
