@@ -3,8 +3,11 @@ scaling cases: N TCP flows, each with its own hosts, over a 1 Gb/s, 10 ms bottle
 
     python benchmarks/htsim.py [--source DIR] [--flows 10,100,1000] [--rounds 3] [--seconds 10]
 
-htsim is built from source: `--source` names a checkout of csg-htsim (default: cloned from
-GitHub into ~/.cache/ackclock/csg-htsim on first use); its library (`make libhtsim.a` in
+htsim is built from source: `--source` names a checkout of csg-htsim, or a copy of its
+repository without a work tree (a bare clone or mirror: its HEAD's sim/ is extracted into
+~/.cache/ackclock/csg-htsim-COMMIT); by default it is cloned from GitHub into
+~/.cache/ackclock/csg-htsim on first use (a machine without network: give `--source`). Its
+library (`make libhtsim.a` in
 sim/) and benchmarks/htsim/dumbbell.cpp are compiled with the system's g++ (-O2, as htsim's
 own test programs). Each round runs, alternated, htsim's program and the whole `ackclock run`
 command on benchmarks/scale.py's dumbbell for the same simulated time, under
@@ -32,6 +35,40 @@ import scale  # noqa: E402  (the dumbbell)
 
 REPO = "https://github.com/Broadcom/csg-htsim"
 DURATIONS = {10: "10", 100: "5", 1000: "2", 10_000: "0.5"}
+
+
+def checkout(source: Path | None) -> Path:
+    """A csg-htsim source tree: ``source`` if it is one, its HEAD's sim/ extracted if it is a
+    repository without a work tree, or (None) a clone from GitHub, made once."""
+    if source is None:
+        source = Path.home() / ".cache" / "ackclock" / "csg-htsim"
+        if not source.exists():
+            done = subprocess.run(["git", "clone", "--depth", "1", REPO, str(source)],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                reason = (done.stderr.strip().splitlines() or ["git clone failed"])[-1]
+                raise SystemExit(f"htsim.py: could not clone {REPO} ({reason}); give --source"
+                                 " a checkout of it or a copy of its repository")
+        return source.resolve()
+    source = source.resolve()
+    if (source / "sim").is_dir():
+        return source
+    head = subprocess.run(["git", f"--git-dir={source}", "rev-parse", "HEAD"],
+                          capture_output=True, text=True)
+    if head.returncode != 0:
+        raise SystemExit(f"htsim.py: --source {source}: expected a csg-htsim checkout (with"
+                         " sim/) or a git repository of it")
+    commit = head.stdout.strip()
+    tree = Path.home() / ".cache" / "ackclock" / f"csg-htsim-{commit[:12]}"
+    if not (tree / "sim").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        # sim/ only: a mirror may lack the large files of experiments/ (git archive of the
+        # whole tree then fails), and the build needs nothing else.
+        archive = subprocess.run(["git", f"--git-dir={source}", "archive", "--prefix=sim/",
+                                  f"{commit}:sim"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    print(f"htsim: csg-htsim at {commit[:12]}, extracted into {tree}", flush=True)
+    return tree
 
 
 def build(source: Path, out: Path) -> Path:
@@ -81,20 +118,17 @@ def ackclock_run(toml: Path, seconds: str, out: Path) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--source", type=Path, help="a checkout of csg-htsim")
+    ap.add_argument("--source", type=Path,
+                    help="a checkout of csg-htsim, or its repository without a work tree")
     ap.add_argument("--flows", default="10,100,1000")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", help="simulated seconds of every case (default: per case)")
     args = ap.parse_args()
-    source = args.source
-    if source is None:
-        source = Path.home() / ".cache" / "ackclock" / "csg-htsim"
-        if not source.exists():
-            subprocess.run(["git", "clone", "--depth", "1", REPO, str(source)], check=True)
+    source = checkout(args.source)
     print(f"{'flows':>6} {'sim':8} {'sim_s':>5} {'wall_s':>7} {'cpu_s':>7} {'peak_MB':>8} "
           f"{'Mb/s':>7} {'Mhops':>7} {'Mhops/cpu_s':>11}")
     with tempfile.TemporaryDirectory() as d:
-        exe = build(source.resolve(), Path(d))
+        exe = build(source, Path(d))
         for flows in (int(x) for x in args.flows.split(",")):
             seconds = args.seconds or DURATIONS.get(flows, "1")
             toml = Path(d) / f"dumbbell{flows}.toml"

@@ -212,7 +212,7 @@ def beside(names: list[str], ns3_cache: Path, htsim_source: Path | None,
                 continue
             import htsim
 
-            sim = htsim.build(htsim_source.resolve(), work)
+            sim = htsim.build(htsim.checkout(htsim_source), work)
         else:
             raise SystemExit(f"--beside: expected ns-2, ns-3 or htsim, got {name!r}")
         why = None if name == "htsim" else sim.available()
