@@ -125,6 +125,9 @@ def main() -> None:
     ap.add_argument("--seconds", help="simulated seconds of every case (default: per case)")
     args = ap.parse_args()
     source = checkout(args.source)
+    import sims
+
+    sims.compile_package()  # as an installed copy: no compiling at each command's start
     print(f"{'flows':>6} {'sim':8} {'sim_s':>5} {'wall_s':>7} {'cpu_s':>7} {'peak_MB':>8} "
           f"{'Mb/s':>7} {'Mhops':>7} {'Mhops/cpu_s':>11}")
     with tempfile.TemporaryDirectory() as d:

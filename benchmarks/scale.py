@@ -280,6 +280,9 @@ def main() -> None:
                     help="wall seconds the whole command may take per case (default 1800);"
                          " a case that takes longer or fails prints why and the next runs")
     args = ap.parse_args()
+    import sims
+
+    sims.compile_package()  # as an installed copy: no compiling at each command's start
     all_cases = cases()
     names = args.only.split(",") if args.only else list(all_cases)
     columns = ["case", "sim", "duration", "cmd_s", "cpu_s", "peak_MB", "resolve_s", "front_s",

@@ -154,6 +154,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.sweep_child:
         return sweep_child(args.sweep_child, args.seconds, args.jobs, args.grid)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import sims
+
+    sims.compile_package()  # as an installed copy: no compiling in each worker's start
     ns = [int(x) for x in args.ns.split(",")]
     ps = [float(x) for x in args.ps.split(",")]
     buffers = [int(x) for x in args.buffers.split(",")]
