@@ -703,8 +703,9 @@ def test_flow_between_one_node() -> None:
         ('rfc793_karn = false', 'flow[0]: rfc793_fast_retransmit, rfc793_slow_start,'
                                 ' rfc793_jacobson_rto, rfc793_karn and rfc793_backoff are the'
                                 ' rfc793 variant\'s (variant = "reno")'),
-        ('variant = "sack"\nsink = "delack"',
-         'flow[0].sink: the sack variant needs sink = "sack", got "delack"'),
+        ('variant = "sack"\nsink = "delack"\nprr = true',
+         'flow[0].sink: the sack variant with rack, rfc6675_recovery or prr needs'
+         ' sink = "sack", got "delack"'),
         ('cc = "bbr3"', 'flow[0].cc: expected one of "reno", "highspeed"'),
         ('sink = "delack"\nsegs_per_ack = 0', "flow[0].segs_per_ack: expected a whole number"
                                                 " >= 1, got 0"),

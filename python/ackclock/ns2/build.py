@@ -456,9 +456,6 @@ def _tcp_flow(agent: TcpAgent) -> Flow | None:
             what = "loss recovery" if key == "variant" else "congestion control"
             raise Ns2Error(unsupported(f"{what} {value!r} ({agent.cls})"), where)
     sink_kind = params.pop("sink")
-    if variant == "sack" and sink_kind != "sack":
-        raise Ns2Error(f"{agent.cls} needs an Agent/TCPSink/Sack1 sink, got {sink.cls}",
-                       agent.created_at)
     return Flow(name=agent.handle, kind="tcp", from_=ends[0], to=ends[1], variant=variant,
                 cc=cc, sink=str(sink_kind), tcp=params,
                 app=apps.Ftp(start=NEVER),

@@ -571,9 +571,16 @@ fn validate_tcp(i: usize, t: &TcpConfig) -> Result<(), String> {
     if let Err(e) = t.congestion_control() {
         return Err(format!("{p}.{e}"));
     }
-    if t.variant == Recovery::Sack && t.sink != SinkKind::Sack {
+    // Without SACK blocks ns-2's Sack1 still runs (Sack1TcpAgent::recv counts a duplicate
+    // only when ScoreBoardRQ::UpdateScoreBoard changed the board, so losses wait for the
+    // timer); the RFC 6675, PRR and RACK recoveries are defined on SACK information only.
+    if t.variant == Recovery::Sack
+        && t.sink != SinkKind::Sack
+        && (t.rack || t.rfc6675_recovery || t.prr)
+    {
         return Err(format!(
-            "{p}.sink: the sack variant needs sink = \"sack\", got {:?}",
+            "{p}.sink: the sack variant with rack, rfc6675_recovery or prr needs sink = \"sack\", \
+             got {:?}",
             t.sink.name()
         ));
     }
