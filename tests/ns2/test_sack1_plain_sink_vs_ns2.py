@@ -55,5 +55,5 @@ def test_sack1_without_sack_blocks_waits_for_timeouts_as_ns2(vs_ns2: Any, sink: 
     assert resent > 0 and timeouts > 0  # losses, each repaired after a timeout
     # No fast retransmit: cwnd_ only ever falls to one segment, never to a half.
     cwnds = [float(line.split()[-1]) for line in want["cwnd.tr"].splitlines()]
-    falls = [b for a, b in zip(cwnds, cwnds[1:]) if b < a]
+    falls = [b for a, b in zip(cwnds, cwnds[1:], strict=False) if b < a]
     assert falls and all(b == 1.0 for b in falls)
