@@ -605,7 +605,14 @@ if {[llength [info commands ::unknown]]} {
 }
 set ::otcl::ns2_roots {Agent Application Queue Mac Phy LL Classifier Trace ErrorModel
     RandomVariable Routing RtModule Connector QueueMonitor DelayLink Module Filter Process Node
-    Link PacketHeader Antenna Propagation Channel Topography God EnergyModel Scheduler}
+    Link PacketHeader Antenna Propagation Channel Topography God EnergyModel Scheduler
+    ADC ARPTable AbsLanNode ArpAgent BaseTrace BiConnector CMUPriQueue CMUTrace DelayModel
+    DropTargetAgent DynamicLink FECModel FSM GAFPartner GridKeeper HackLossyLink
+    HandoffManager Http LanNode LanRouter MIPEncapsulator MeasureMod MobiCache MobileNode
+    Network NetworkInterface PGMErrorModel PackMimeHTTP PagePool Position RTPSource
+    RouteCache SALink SRForwarder SRM SRMErrorModel SRNode SatGeometry SatRouteObject
+    SelectErrorModel SessionHelper Snoop SnoopQueue TBF TPM TagDbase TraceIp Tracefile
+    VARPTable PLM PLMLayer PLMTopology McastProtocol McastMonitor HierNode BST DM}
 # Whether a name reads as a class of ns-2's (Agent/Ping): one of its roots that ackclock does
 # not define (`Mac set bandwidth_ 10Mb`), or a path under one (`Antenna/OmniAntenna set Z_ 1.5`).
 proc ::otcl::ns2_class_path {name} {

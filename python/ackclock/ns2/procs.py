@@ -23,10 +23,49 @@ UNSUPPORTED = {
     "god_": "wireless networks (God)",
     "set-wireless-plm": "wireless networks",
     "create-satnode": "satellite networks",
+    "create-mobile-node": "wireless networks",
+    "create-base-station-node": "wireless networks",
+    "dsdv-create-mobile-node": "wireless networks",
+    "dsr-create-mobile-node": "wireless networks",
+    "create-routing-agent": "wireless networks",
+    "set-wireless-traces": "wireless networks",
+    "cmu-trace": "wireless networks",
+    "log-movement": "wireless networks",
+    "calc_cum": "PLM layered multicast (tcl/plm)",
+    "rlm_init": "RLM layered multicast (tcl/rlm)",
+    "ns_connect": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
+    "ns_create_connection": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
+    "ns_create_cbr": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
+    "ns_create_class": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
+    "ns_duplex": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
+    "ns_simplex": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
 }
 
 _PROCS = r"""
 proc remove-all-packet-headers {} {}
+proc add-all-packet-headers {} {}
+# ns-2's global random numbers (tcl/lib/ns-random.tcl): each is the default generator's own
+# method of the same name, so they draw the same stream as `$defaultRNG uniform a b` does.
+proc uniform {args} { return [$::defaultRNG uniform {*}$args] }
+proc integer {args} { return [$::defaultRNG integer {*}$args] }
+proc exponential {args} { return [$::defaultRNG exponential {*}$args] }
+# ns-2's small helpers (tcl/lib/ns-lib.tcl): a warning printed once per text on stderr, an
+# assertion that stops the script, the largest of a list of numbers (0 for none below 0).
+proc warn {msg} {
+    if {![info exists ::__ac_warned($msg)]} {
+        puts stderr "warning: $msg"
+        set ::__ac_warned($msg) 1
+    }
+}
+proc assert {args} {
+    if {[catch {expr $args} ok]} { set ok [expr {*}$args] }
+    if {!$ok} { error "assertion failed: $args" }
+}
+proc find-max {values} {
+    set max 0
+    foreach v $values { if {$v > $max} { set max $v } }
+    return $max
+}
 proc remove-packet-header {args} {}
 proc add-packet-header {args} {}
 # ns-2's global parsers of a time or a bandwidth with its unit (tcl/lib/ns-lib.tcl's
