@@ -123,7 +123,7 @@ ENGINE_ONLY = [
      "link[0].loss.burst"),
     ("flow.0.variant", "sack", None),  # the profile's sink becomes "sack" with it
     ("flow.0", {"name": "t", "kind": "tcp", "from": "a", "to": "c", "variant": "sack",
-                "sink": "delack"}, "flow[0].sink"),
+                "sink": "delack", "prr": True}, "flow[0].sink"),
     ("flow.0.min_rto", "70s", "flow[0].min_rto"),
     ("flow.0.read_rate", "1Mb/s", "flow[0].read_rate"),
     ("flow.1.trace", ["cwnd"], "flow[1].trace"),
