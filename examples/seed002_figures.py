@@ -9,11 +9,13 @@ packets ("infinite" in Figs. 2-3), delayed-ACK sinks on ideal links, 1460 B segm
 the study measured: segments arriving at the receivers, retransmissions included; goodput
 leaves the retransmissions out.
 
-    python examples/seed002_figures.py [--quick] [--no-ns2] [--out results/seed002_figures]
+    python examples/seed002_figures.py [--quick] [--no-ns2] [--ns2-timers 2004|2.35]
+                                       [--out results/seed002_figures]
 
---quick: 150 s runs on a coarser grid (the study: 1500 s). Writes figNN.png, throughput.csv,
-runtime.csv (Fig. 15 in CPU seconds, and wall seconds) and gaps.md (IKR over ns-2 at each p,
-beside the study's +3/+30/+49%).
+--quick: 150 s runs on a coarser grid (the study: 1500 s). --ns2-timers: the ns curves' Agent/TCP
+timer defaults, ns-2's of the study's date (2004, the default: minrto_ 1 s) or ns-2.35's.
+Writes figNN.png, throughput.csv, runtime.csv (Fig. 15 in CPU seconds, and wall seconds) and
+gaps.md (IKR over ns-2 at each p, beside the study's +3/+30/+49%).
 """
 
 from __future__ import annotations
@@ -29,6 +31,14 @@ import ackclock as ac
 
 PROFILES = ("ns2", "ikr")
 LABEL = {"ns2": "ns (ns2 profile)", "ikr": "SL (ikr profile)"}
+# The study is dated June 17, 2004: its ns-2 (2.26 or 2.27) had Agent/TCP's timer defaults of
+# before October 2004, which ns-2.35's own test suites restore to run old results: minrto_ 1
+# ("default changed on 10/14/2004"; test-suite-delaybox.tcl: "ns-2.27 value"), rtxcur_init_ 6
+# ("Default changed on 2006/01/21"), precisionReduce_ false ("default changed on 2006/1/24"),
+# maxrto_ 100000 (ns-2.35: 60). `--ns2-timers 2.35` runs ns-2.35's own.
+NS2_TIMERS = {"2004": {"min_rto": "1s", "initial_rto": "6s", "precision_reduce": False,
+                       "max_rto": "100000s"},
+              "2.35": {}}
 PS = [0.0001, 0.001, 0.01, 0.05, 0.1]
 NS = [1, 2, 5, 10, 50]
 # The study's conclusions (section 5 and 7): IKRSimLib over ns-2, "considering p as the total
@@ -38,7 +48,7 @@ UNLIMITED = 1_000_000
 
 
 def model(profile: str, n: int, p: float, bs: int | None, seconds: int,
-          ba: str = "2Mb/s") -> dict[str, object]:
+          ba: str = "2Mb/s", ns2_timers: str = "2004") -> dict[str, object]:
     net = ac.Network(f"seed002-{profile}-n{n}-p{p}-bs{bs}-{ba.replace('/', '')}",
                      profile=profile)
     net.nodes("entry", "exit")
@@ -46,7 +56,8 @@ def model(profile: str, n: int, p: float, bs: int | None, seconds: int,
              queue_limit=UNLIMITED if bs is None else bs,
              loss={"kind": "bernoulli", "p": p})
     net.link("exit", "entry", rate="10Mb/s", delay="50ms", duplex=False)
-    net.defaults(packet_size=1460, window=32, sink="delack")
+    net.defaults(packet_size=1460, window=32, sink="delack",
+                 **(NS2_TIMERS[ns2_timers] if profile == "ns2" else {}))
     for i in range(n):
         net.nodes(f"s{i}", f"d{i}")
         net.link(f"s{i}", "entry", rate=ba, delay="0ms")
@@ -217,7 +228,7 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def runtime(seconds: int, use_ns2: bool, quick: bool) -> pd.DataFrame:
+def runtime(seconds: int, use_ns2: bool, quick: bool, ns2_timers: str) -> pd.DataFrame:
     """CPU seconds (user + system) of each simulator on the Fig. 15 case, and wall seconds:
     on a shared machine the CPU time is the comparable one."""
     ns_axis = [1, 2, 5, 10, 20, 50] if not quick else [1, 5]
@@ -230,7 +241,7 @@ def runtime(seconds: int, use_ns2: bool, quick: bool) -> pd.DataFrame:
                                  / "seed002_vs_ns2.py"))
     for n in ns_axis:
         for prof in PROFILES:
-            r = model(prof, n, 0.0001, 200, seconds)
+            r = model(prof, n, 0.0001, 200, seconds, ns2_timers=ns2_timers)
             rows.append({"simulator": f"ackclock, {prof} profile", "N": n, "seconds": seconds,
                          "cpu_s": r["cpu_s"], "wall_s": r["wall_s"],
                          "throughput_mbps": r["throughput_mbps"]})
@@ -247,15 +258,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="150 s runs, a coarser grid")
     ap.add_argument("--no-ns2", action="store_true", help="Fig. 15 without ns-2.35")
+    ap.add_argument("--ns2-timers", choices=sorted(NS2_TIMERS), default="2004",
+                    help="the ns curves' Agent/TCP timer defaults: ns-2 of the study's date"
+                         " (2004: minrto_ 1 s) or ns-2.35's (minrto_ 0.2 s)")
     ap.add_argument("--out", type=Path, default=Path("results/seed002_figures"))
     args = ap.parse_args(argv)
     seconds = 150 if args.quick else 1500
+    LABEL["ns2"] = f"ns (ns2 profile, {args.ns2_timers} timers)"
     args.out.mkdir(parents=True, exist_ok=True)
-    rows = [model(prof, n, p, bs, seconds, ba) for (n, p, bs, ba) in grid(args.quick)
-            for prof in PROFILES]
+    rows = [model(prof, n, p, bs, seconds, ba, args.ns2_timers)
+            for (n, p, bs, ba) in grid(args.quick) for prof in PROFILES]
     t = pd.DataFrame(rows)
     t.to_csv(args.out / "throughput.csv", index=False)
-    rt = runtime(seconds, not args.no_ns2, args.quick)
+    rt = runtime(seconds, not args.no_ns2, args.quick, args.ns2_timers)
     rt.to_csv(args.out / "runtime.csv", index=False)
     text = gaps(t)
     (args.out / "gaps.md").write_text(text, encoding="utf-8")
