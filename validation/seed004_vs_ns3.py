@@ -29,6 +29,13 @@ dropped at n3 over the whole run:
 
     python validation/seed004_vs_ns3.py --two-flows     # about a minute
 
+`--replay ERR [RUNS]` runs seed 004's Q2 (one Reno flow, errors at rate ERR on n3 -> n4, 100 s,
+ns-3's default stack) with ns-3's own losses: ns-3 logs which packets its RateErrorModel took
+(`--errLog`) and ackclock drops the flow's packets with the same numbers as they reach the link
+(docs/validation.md, "Seed 004's error rate with ns-3's own losses"):
+
+    python validation/seed004_vs_ns3.py --replay 0.1 2 3 4 5 6    # a few seconds
+
 ns-3 comes from the PyPI wheel that benchmarks/compare.py installs into its own virtual
 environment (~/.cache/ackclock-bench).
 """
@@ -134,9 +141,55 @@ def two_flows() -> None:
               f" {n[2]:.0f} / {a[2]:.0f} |", flush=True)
 
 
+def replay(err: float, runs: list[int], seconds: float = 100) -> None:
+    """Seed 004's Q2 (errors on the bottleneck, 100 s) with ns-3.44's own losses: ns-3 logs
+    each packet n4's bottleneck device receives and whether its RateErrorModel took it
+    (`--errLog`), and ackclock drops the same packets of its flow, counted as they reach the
+    link (`drop_list` with `counted`), so that both runs see one loss pattern. Goodput over the
+    whole run, timeouts and retransmissions of each."""
+    exe = ns3_program()
+    print("| run | packets lost | ns-3 goodput Mb/s | ackclock goodput Mb/s | difference |"
+          " ns-3 retransmissions | ackclock retransmissions / timeouts |")
+    print("|---|---|---|---|---|---|---|")
+    for run in runs:
+        log = Path(f"/tmp/seed004-errlog-{run}.txt")
+        out = subprocess.run([str(exe), "--qdisc=default", f"--err={err}", f"--time={seconds}",
+                              "--warmup=0", f"--RngRun={run}", f"--errLog={log}"],
+                             capture_output=True, text=True, check=True).stdout
+        v = {k: float(x) for k, x in re.findall(r"(\w+) ([\d.]+)", out)}
+        # The flow's packets as ackclock's counting drop list numbers them: every segment but
+        # the pure ACK that ends the handshake (ns-3's 2nd packet: flags ACK, no payload).
+        drops, n = [], 0
+        for line in log.read_text().split("\n"):
+            if not line:
+                continue
+            _, _, dropped, flags, _, payload = line.split()
+            if int(payload) == 0 and not int(flags) & 0x02:
+                continue  # lost or not, the data that follow acknowledge the SYN-ACK too
+            n += 1
+            if int(dropped):
+                drops.append(n)
+        net = ac.Network("seed004-replay", profile="ns3")
+        net.nodes("n1", "n2", "n3", "n4", "n5", "n6")
+        for a, b in (("n1", "n3"), ("n2", "n3"), ("n4", "n5"), ("n4", "n6")):
+            net.link(a, b, rate="10Mb/s", delay="10ms", queue_limit=100)
+        net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue_limit=100,
+                 loss={"kind": "drop_list", "flow": "tcp", "packets": drops, "counted": True})
+        # PPP's 2 bytes in each packet, as ns-3's point-to-point devices add them.
+        net.tcp("tcp", "n1", "n5", cc="reno", packet_size=1200, header_size=54)
+        f = net.run(duration=f"{seconds}s", seed=run).flows.set_index("flow").loc["tcp"]
+        a, b = v["goodput_mbps_all"], float(f.goodput_mbps)
+        print(f"| {run} | {len(drops)} | {a:.4f} | {b:.4f} | {100 * (b - a) / a:+.1f}% |"
+              f" {v['retransmissions']:.0f} | {int(f.packets_retransmitted)} / {int(f.timeouts)} |",
+              flush=True)
+
+
 def main() -> None:
     if sys.argv[1:] == ["--two-flows"]:
         two_flows()
+        return
+    if sys.argv[1:2] == ["--replay"]:
+        replay(float(sys.argv[2]), [int(r) for r in sys.argv[3:]] or [2, 3, 4, 5, 6])
         return
     exe = ns3_program()
     cases = [(q, 0.0, "reno") for q in (10, 100, 1000)]

@@ -14,6 +14,10 @@
 //   control layer's root queue disc (pure device DropTail, as ackclock models the link),
 //   "default" keeps what Ipv4AddressHelper::Assign installs (FqCoDel, 10240p, above the device).
 //   --err: RateErrorModel, ERROR_UNIT_PACKET, on n4's bottleneck device (data direction only).
+//   --errLog=FILE: one line per packet n4's bottleneck device receives, "n time dropped flags
+//   seq payload" (n from 1 over every packet, the SYN and the handshake's ACK included; dropped
+//   1 where the error model took it, PointToPointNetDevice's PhyRxDrop trace), to replay the
+//   same losses in ackclock (validation/seed004_vs_ns3.py --replay).
 //   --cbr: a UDP flow n2 -> n6 of --cbrSize-byte payloads at this rate (b/s, 0 = none), each gap
 //   jittered uniformly by up to half the interval either way (examples/seed004.toml's CBR flow,
 //   ns-2's random_ 1; ns-3's OnOffApplication has no such jitter, so the program has its own).
@@ -66,6 +70,24 @@ static void
 RetxTr(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<const TcpSocketBase>)
 {
     ++gRetx;
+}
+
+static std::ofstream fErr;
+static uint64_t gArrivals = 0;
+
+static void
+ErrTr(bool dropped, Ptr<const Packet> p)
+{
+    Ptr<Packet> c = p->Copy();
+    PppHeader ppp;
+    Ipv4Header ip;
+    TcpHeader tcp;
+    c->RemoveHeader(ppp);
+    c->RemoveHeader(ip);
+    c->RemoveHeader(tcp);
+    fErr << ++gArrivals << " " << Simulator::Now().GetSeconds() << " " << int(dropped) << " "
+         << int(tcp.GetFlags()) << " " << tcp.GetSequenceNumber().GetValue() << " "
+         << c->GetSize() << "\n";
 }
 
 // Without a root queue disc, the traffic-control layer drops a packet whose device queue is
@@ -235,6 +257,8 @@ main(int argc, char** argv)
     cmd.AddValue("cbr", "CBR rate n2 -> n6 (b/s, 0 = none)", cbr);
     cmd.AddValue("cbrSize", "CBR payload bytes", cbrSize);
     cmd.AddValue("prefix", "trace file prefix", gPrefix);
+    std::string errLog;
+    cmd.AddValue("errLog", "log of the packets n4's bottleneck device receives", errLog);
     std::string cc2;
     double appRate = 0, appStart = 1;
     cmd.AddValue("cc2", "second TCP flow n2 -> n6 with this TypeId (empty: none)", cc2);
@@ -293,6 +317,13 @@ main(int argc, char** argv)
         em->SetAttribute("ErrorRate", DoubleValue(err));
         em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
         d34.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
+    if (!errLog.empty())
+    {
+        fErr.open(errLog);
+        fErr.precision(12);
+        d34.Get(1)->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ErrTr, true));
+        d34.Get(1)->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(&ErrTr, false));
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
