@@ -84,8 +84,15 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
                   "fast": {"alpha": args.fast_alpha}}
         for i, (src, dst) in enumerate((("n6", "n7"), ("n8", "n9"))):
             name = PROTOCOLS[cc[i]]
+            # The study's script: `Agent/TCP set overhead_ 0.000008` (--overhead: a random
+            # wait of up to 8 us before each send, TcpAgent::send_much) and HS-TCP as ns-2's
+            # windowOption_ 8, whose first decrease halves the window (--hs-first-decrease:
+            # TcpAgent::slowdown's first_decrease_). Both off by default (the page's table).
+            extra: dict[str, Any] = {"send_overhead": f"{getattr(args, 'overhead', 0.0)}s"}
+            if name == "highspeed" and getattr(args, "hs_first_decrease", False):
+                extra["ns2_first_decrease"] = True
             net.tcp(f"flow{i + 1}", src, dst, cc=name, cc_params=params.get(name, {}),
-                    start=f"{start + 50 * i}s")
+                    start=f"{start + 50 * i}s", **extra)
     return net
 
 
@@ -147,6 +154,12 @@ def main() -> None:
     ap.add_argument("--cubic-max-increment", type=float, default=0.0,
                     help="CUBIC's S_max (0: RFC 9438's uncapped growth; the study's script sets"
                          " cubic_max_increment_ 16)")
+    ap.add_argument("--overhead", type=float, default=0.0,
+                    help="the high-speed agents' overhead_, a random delay of up to this many"
+                         " seconds before each send (the study's script: 0.000008)")
+    ap.add_argument("--hs-first-decrease", action="store_true",
+                    help="HS-TCP's first decrease halves the window, as ns-2's windowOption_ 8"
+                         " (TcpAgent::slowdown's first_decrease_)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("results/seed003"))
     args = ap.parse_args()
