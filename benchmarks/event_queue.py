@@ -1,6 +1,7 @@
 """The event-queue candidates of issue 31 side by side: the binary heaps (the default), a 4-ary
-heap (cargo feature `eventq-quaternary`) and a calendar queue (`eventq-calendar`), each in place
-of both of the engine's heaps (packet events and timers), on cases from 10 flows to a fat-tree.
+heap (cargo feature `eventq-quaternary`), a calendar queue (`eventq-calendar`) and sorted FIFO
+lanes in front of a binary heap (`eventq-lanes`), each in place of both of the engine's heaps
+(packet events and timers), on cases from 10 flows to a fat-tree.
 
     python benchmarks/event_queue.py [--only scenario2,fattree_8] [--branches]
 
@@ -27,7 +28,8 @@ from scale import chain, dumbbell, fattree
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "ackclock"
-VARIANTS = {"binary": "", "quaternary": "eventq-quaternary", "calendar": "eventq-calendar"}
+VARIANTS = {"binary": "", "quaternary": "eventq-quaternary", "calendar": "eventq-calendar",
+            "lanes": "eventq-lanes"}
 
 
 def cases() -> dict[str, tuple[str, str]]:

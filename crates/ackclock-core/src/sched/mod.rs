@@ -20,17 +20,28 @@ use crate::time::SimTime;
 // Compiled (and unit-tested) in every build; used only under their features.
 #[cfg_attr(not(feature = "eventq-calendar"), allow(dead_code))]
 mod calendar_queue;
+#[cfg_attr(not(feature = "eventq-lanes"), allow(dead_code))]
+mod lane_queue;
 #[cfg_attr(not(feature = "eventq-quaternary"), allow(dead_code))]
 mod quaternary_heap;
 
 /// The structure behind both of the queue's heaps: the binary heap below unless a cargo
 /// feature selects one of the other candidates measured for issue 31.
-#[cfg(not(any(feature = "eventq-quaternary", feature = "eventq-calendar")))]
+#[cfg(not(any(
+    feature = "eventq-quaternary",
+    feature = "eventq-calendar",
+    feature = "eventq-lanes"
+)))]
 type Queue<E> = Heap<E>;
 #[cfg(feature = "eventq-quaternary")]
 type Queue<E> = quaternary_heap::QuaternaryHeap<E>;
 #[cfg(all(feature = "eventq-calendar", not(feature = "eventq-quaternary")))]
 type Queue<E> = calendar_queue::CalendarQueue<E>;
+#[cfg(all(
+    feature = "eventq-lanes",
+    not(any(feature = "eventq-quaternary", feature = "eventq-calendar"))
+))]
+type Queue<E> = lane_queue::LaneQueue<E>;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry<E> {
@@ -68,7 +79,11 @@ unsafe fn at_mut<E>(heap: &mut [Entry<E>], i: usize) -> &mut Entry<E> {
 /// A binary min-heap of entries.
 #[derive(Debug)]
 #[cfg_attr(
-    any(feature = "eventq-quaternary", feature = "eventq-calendar"),
+    any(
+        feature = "eventq-quaternary",
+        feature = "eventq-calendar",
+        feature = "eventq-lanes"
+    ),
     allow(dead_code)
 )]
 struct Heap<E> {
@@ -76,7 +91,11 @@ struct Heap<E> {
 }
 
 #[cfg_attr(
-    any(feature = "eventq-quaternary", feature = "eventq-calendar"),
+    any(
+        feature = "eventq-quaternary",
+        feature = "eventq-calendar",
+        feature = "eventq-lanes"
+    ),
     allow(dead_code)
 )]
 impl<E: Copy> Heap<E> {
