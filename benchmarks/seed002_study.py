@@ -4,6 +4,7 @@
     python benchmarks/seed002_study.py [--seconds 150] [--jobs 2] [--only ackclock,ns2]
                                        [--ns 1,2,5,10,50] [--ps 0.0001,0.001,0.01,0.1]
                                        [--buffers 3,5,200,10000] [--access 2Mb,5Mb]
+                                       [--stages]
 
 The study (seed 002: ns-2 against IKRSimLib, Figs. 2-7 and 10) varies the number of Reno
 sources N, the bottleneck's packet loss probability p, its buffer bs (3 and 5 packets, 200, and
@@ -23,6 +24,7 @@ starting uniformly in [0, 100 ms].
 It prints both wall times, the ratio (ns-2's 160 runs against ackclock's 320: ackclock does
 twice the runs), and the largest difference in delivered payload between ns-2 and ackclock's
 packet-counted runs (the same model under the ns2 profile, a sanity check, not a validation).
+`--stages` runs only ackclock's sweep, in one process, and prints where its CPU time goes.
 The study ran 1500 s per point; `--seconds` shortens every run alike (start-up then weighs
 more, which favours neither: each ns-2 run starts a Tcl interpreter, each ackclock run a
 resolve and an engine).
@@ -132,6 +134,73 @@ def run_ns2(points: list[tuple[int, float, int, str]], seconds: float,
             dict(zip(points, results, strict=True)))
 
 
+def stages(grid: dict[str, list[Any]], seconds: float) -> None:
+    """Where the sweep's CPU time goes: the whole sweep in this process (`jobs=1`, so that
+    every stage is timed in one process), with `time.process_time` around the engine's run
+    loop and the sweep's stages. It wraps functions internal to ackclock.sweep and
+    ackclock.run (a measuring tool, not an interface: update it with them)."""
+    import collections
+    import functools
+
+    import ackclock.run as run_module
+    import ackclock.sweep as sweep_module
+
+    spent: collections.Counter[str] = collections.Counter()
+
+    def timed(module: Any, name: str, label: str) -> None:
+        f = getattr(module, name)
+
+        @functools.wraps(f)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            t = time.process_time()
+            try:
+                return f(*a, **k)
+            finally:
+                spent[label] += time.process_time() - t
+
+        setattr(module, name, wrapper)
+
+    core = run_module.engine()
+
+    class Sim:  # the engine's Simulation, its run loop timed
+        def __init__(self, sim: Any) -> None:
+            self._sim = sim
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._sim, name)
+
+        def run_until(self, t_ps: int) -> None:
+            t = time.process_time()
+            self._sim.run_until(t_ps)
+            spent["engine: run loop"] += time.process_time() - t
+
+    class Core:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(core, name)
+
+        def Simulation(self, document: Any) -> Sim:  # noqa: N802 - the module's class
+            t = time.process_time()
+            sim = core.Simulation(document)
+            spent["engine: set-up (runs and the points' checks)"] += time.process_time() - t
+            return Sim(sim)
+
+    run_module.engine = sweep_module.engine = lambda: Core()  # type: ignore[assignment]
+    timed(sweep_module, "_run_one", "a run in the worker (engine included)")
+    timed(sweep_module, "_points", "each point before the runs")
+    timed(sys.modules[__name__], "model", "  of which the model function")
+    timed(sweep_module, "_dump_json", "caching each run")
+    timed(sweep_module, "write_tables", "the tables: aggregates, summary, files")
+    timed(sweep_module, "_table", "the tables: runs and queues frames")
+    t = time.process_time()
+    with tempfile.TemporaryDirectory() as d:
+        ac.run_sweep(model, grid, fixed={"seconds": seconds}, jobs=1, out=Path(d) / "sweep",
+                     progress=False)
+    total = time.process_time() - t
+    for label, cpu in spent.most_common():
+        print(f"{label:48} {cpu:7.2f} s CPU")
+    print(f"{'whole sweep (jobs=1, this process)':48} {total:7.2f} s CPU")
+
+
 def sweep_child(out: str, seconds: float, jobs: int, grid_json: str) -> None:
     import json
 
@@ -151,6 +220,8 @@ def main() -> None:
     ap.add_argument("--ps", default=",".join(map(str, PS)))
     ap.add_argument("--buffers", default=",".join(map(str, BUFFERS)))
     ap.add_argument("--access", default=",".join(ACCESS))
+    ap.add_argument("--stages", action="store_true",
+                    help="only where ackclock's sweep spends its CPU time, stage by stage")
     args = ap.parse_args()
     if args.sweep_child:
         return sweep_child(args.sweep_child, args.seconds, args.jobs, args.grid)
@@ -166,6 +237,8 @@ def main() -> None:
                                   "unit": list(UNITS)}
     points = list(itertools.product(ns, ps, buffers, access))
     only = set(args.only.split(","))
+    if args.stages:
+        return stages(grid, args.seconds)
     print(f"grid: N {ns}, p {ps}, bs {buffers}, B_a {access}, {args.seconds:g} s"
           f" simulated per run, {args.jobs} processes each")
     ack_s = ns2_s = ack_cpu = ns2_cpu = 0.0
