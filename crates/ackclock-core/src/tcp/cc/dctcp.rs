@@ -19,7 +19,9 @@
 //!   reach), Linux from the SYN's ACK (`count_syn_ack`, 0 under `ns3_cc_defaults`).
 //! - growth is Reno's (ns-3's `TcpLinuxReno`, counting segments acknowledged); `ns3_model`
 //!   (1 in the `ns3` profile) slow-starts as `TcpLinuxReno::SlowStart`: every segment
-//!   acknowledged, no limit L, up to ssthresh.
+//!   acknowledged, no limit L, up to ssthresh, and grows in congestion avoidance as
+//!   `TcpLinuxReno::CongestionAvoidance`: a whole segment per cwnd segments acknowledged
+//!   (`reno::ns3_linux_reno_increase`).
 //!
 //! The receiver echoes each segment's CE mark instead of latching it until CWR (section 3.2:
 //! a change of CE state first acknowledges at once what a delayed ACK holds, with the old
@@ -29,7 +31,7 @@
 //! (weight 1) marks every ECN-capable packet that finds K or more waiting, as ns-3's
 //! tcp-validation example and the DCTCP paper configure it.
 
-use super::reno::ns3_slow_start;
+use super::reno::{ns3_linux_reno_increase, ns3_slow_start};
 use super::{
     reno_increase, slow_start, AckEvent, AckFlags, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
     Range, Window, NO_TRACE,
@@ -51,8 +53,10 @@ pub struct Dctcp {
     /// The SYN's ACK ends the first observation window (Linux); else the first window
     /// starts with the first ACK of data (ns-3).
     count_syn_ack: bool,
-    /// `ns3_model`: `TcpLinuxReno::SlowStart`'s growth ([`ns3_slow_start`]).
+    /// `ns3_model`: `TcpLinuxReno::SlowStart`'s growth ([`ns3_slow_start`]) and
+    /// `CongestionAvoidance`'s ([`ns3_linux_reno_increase`], its counter `m_cWndCnt`).
     ns3: bool,
+    ns3_cnt: u64,
 }
 
 crate::params! {
@@ -66,7 +70,7 @@ crate::params! {
             .profile_defaults(&[("ns3", 0.0)]),
         count_syn_ack: bool = Param::new("count_syn_ack", 1.0, Range::Flag, "the SYN's ACK ends the first window of alpha (Linux); 0: the first ACK of data starts it (ns-3)")
             .profile_defaults(&[("ns3", 0.0)]),
-        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "slow start as ns-3.44's TcpLinuxReno::SlowStart: every segment acknowledged, up to ssthresh")
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "growth as ns-3.44's TcpLinuxReno: SlowStart every segment acknowledged, up to ssthresh; CongestionAvoidance whole segments, one per cwnd segments acknowledged")
             .profile_defaults(&[("ns3", 1.0)]),
     }
 }
@@ -93,6 +97,7 @@ impl CongestionOps for Dctcp {
             ece_now: false,
             count_syn_ack: p.count_syn_ack,
             ns3: p.ns3_model,
+            ns3_cnt: 0,
         }
     }
 
@@ -128,6 +133,8 @@ impl CongestionOps for Dctcp {
             } else {
                 slow_start(w, &ev);
             }
+        } else if self.ns3 && !ev.per_ack {
+            ns3_linux_reno_increase(w, &mut self.ns3_cnt, ev.acked);
         } else {
             reno_increase(w, &ev);
         }

@@ -40,7 +40,10 @@
 //! differ by the segments SACKed at the third duplicate ACK). Slow start is then
 //! `TcpLinuxReno::SlowStart`'s ([`ns3_slow_start`]): every segment the ACK acknowledges, with
 //! no limit L (a stretch ACK after a timeout's retransmission fills a hole opens the window by
-//! all it covers), up to ssthresh and no further.
+//! all it covers), up to ssthresh and no further. Congestion avoidance is then
+//! `TcpLinuxReno::CongestionAvoidance`'s ([`ns3_linux_reno_increase`]): whole segments, one
+//! each time a counter of the segments acknowledged reaches cwnd in whole segments (Linux's
+//! `tcp_cong_avoid_ai` with `snd_cwnd_cnt`), where RFC 5681 adds 1/cwnd per segment.
 
 use super::{
     reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Window,
@@ -53,6 +56,9 @@ pub struct Reno {
     increase: f64,
     decrease: f64,
     ns3: bool,
+    /// `ns3_model`: `TcpLinuxReno::m_cWndCnt`, the segments acknowledged in congestion
+    /// avoidance towards the next whole segment.
+    ns3_cnt: u64,
     ns2_linux: Option<(u8, u8, u8)>,
 }
 
@@ -71,6 +77,7 @@ impl Default for Reno {
             increase: 1.0,
             decrease: 0.5,
             ns3: false,
+            ns3_cnt: 0,
             ns2_linux: None,
         }
     }
@@ -83,7 +90,7 @@ crate::params! {
             .ns2("increase_num_"),
         decrease: f64 = Param::new("decrease", 0.5, Range::Between(0.0, 1.0), "fraction of the window kept on a loss (AIMD b)")
             .ns2("decrease_num_"),
-        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno: GetSsThresh cwnd / 2, the receiver's window not read; SlowStart every segment acknowledged, up to ssthresh")
+        ns3_model: bool = Param::new("ns3_model", 0.0, Range::Flag, "ns-3.44's TcpLinuxReno: GetSsThresh cwnd / 2, the receiver's window not read; SlowStart every segment acknowledged, up to ssthresh; CongestionAvoidance whole segments, one per cwnd segments acknowledged")
             .profile_defaults(&[("ns3", 1.0)]),
         ns2_linux: bool = Param::new("ns2_linux", 0.0, Range::Flag, "ns-2.35's LinuxTcpAgent (Agent/TCP/Linux): its own ACK processing, ScoreBoard1 recovery and timeout (tcp/sender/ns2_linux.rs), with the module ns2_module names"),
         ns2_module: f64 = Param::new("ns2_module", 0.0, Range::Whole(0, 14), "ns2_linux: TCP-Linux's module, 0 reno, 1 naive_reno (tcp/linux/tcp_naivereno.c), 2 scalable, 3 highspeed, 4 bic, 5 vegas, 6 veno, 7 yeah, 8 cubic, 9 htcp, 10 hybla, 11 westwood, 12 illinois, 13 lp, 14 compound (tcp/linux/src/tcp_*.c; tcp/sender/ns2_linux/modules.rs and a file per module beside it)"),
@@ -110,6 +117,7 @@ impl CongestionOps for Reno {
             increase: p.increase,
             decrease: p.decrease,
             ns3: p.ns3_model,
+            ns3_cnt: 0,
             ns2_linux: p.ns2_linux.then_some((
                 p.ns2_module as u8,
                 p.ns2_abc as u8,
@@ -129,7 +137,11 @@ impl CongestionOps for Reno {
                 slow_start(w, &ev);
             }
         } else if self.increase == 1.0 {
-            reno_increase(w, &ev);
+            if self.ns3 && !ev.per_ack {
+                ns3_linux_reno_increase(w, &mut self.ns3_cnt, ev.acked);
+            } else {
+                reno_increase(w, &ev);
+            }
         } else {
             // ns-2.35 TcpAgent::opencwnd, windowOption_ 1: increase_num_ / cwnd_ per ACK.
             let credit = if ev.per_ack { 1.0 } else { ev.credit };
@@ -165,6 +177,29 @@ pub fn ns3_slow_start(w: &mut Window, ev: &AckEvent, capped: bool) {
         w.cwnd = (w.cwnd + ev.credit).min(w.ssthresh);
     } else {
         w.cwnd += ev.credit;
+    }
+}
+
+/// Congestion avoidance as ns-3.44's `TcpLinuxReno::CongestionAvoidance`
+/// (src/internet/model/tcp-linux-reno.cc), which `TcpDctcp` inherits: Linux's
+/// `tcp_cong_avoid_ai` with w = cwnd in whole segments (`m_cWnd / m_segmentSize`, at least
+/// 1). A counter (`m_cWndCnt`, kept across losses) that already reached w, as after a
+/// reduction, first gives one segment and restarts; then it takes the `acked` segments and
+/// every w of them add a whole segment. cwnd grows in steps of one segment, not by 1/cwnd
+/// per segment (RFC 5681 3.1).
+#[inline]
+pub fn ns3_linux_reno_increase(w: &mut Window, cnt: &mut u64, acked: u64) {
+    // cwnd / segment size in ns-3's unsigned bytes: whole segments, at least one.
+    let segs = ((w.cwnd + 1e-9).floor() as u64).max(1);
+    if *cnt >= segs {
+        *cnt = 0;
+        w.cwnd += 1.0;
+    }
+    *cnt += acked;
+    if *cnt >= segs {
+        let delta = *cnt / segs;
+        *cnt -= delta * segs;
+        w.cwnd += delta as f64;
     }
 }
 
@@ -368,5 +403,48 @@ mod tests {
             true,
         );
         assert_eq!(per_ack.cwnd, 5.0);
+    }
+
+    /// ns-3.44's `TcpLinuxReno::CongestionAvoidance`: whole segments, one per w = floor(cwnd)
+    /// segments acknowledged, the counter kept across a reduction; RFC 5681's 1/cwnd per
+    /// segment would have moved cwnd on every ACK.
+    #[test]
+    fn ns3_linux_reno_congestion_avoidance_adds_whole_segments() {
+        let mut reno = Reno {
+            ns3: true,
+            ..Reno::default()
+        };
+        let two = AckEvent {
+            acked: 2,
+            credit: 2.0,
+            ..ack()
+        };
+        let mut w = Window::new(10.5, 5.0, 100.0);
+        for _ in 0..4 {
+            reno.cong_avoid(&mut w, two);
+            assert_eq!(w.cwnd, 10.5, "8 of w = 10 segments counted, no growth yet");
+        }
+        reno.cong_avoid(&mut w, two);
+        assert_eq!(w.cwnd, 11.5, "the tenth segment adds one");
+        assert_eq!(reno.ns3_cnt, 0);
+        // A stretch ACK of 25 segments with w = 11: two segments, 3 left in the counter.
+        reno.cong_avoid(
+            &mut w,
+            AckEvent {
+                acked: 25,
+                credit: 25.0,
+                ..ack()
+            },
+        );
+        assert_eq!((w.cwnd, reno.ns3_cnt), (13.5, 3));
+        // After a reduction to w = 2 the counter (3 >= 2) first gives one segment and
+        // restarts, then counts the ACK's segments.
+        let mut cut = Window::new(2.0, 2.0, 100.0);
+        reno.cong_avoid(&mut cut, two);
+        assert_eq!((cut.cwnd, reno.ns3_cnt), (4.0, 0));
+        // Outside `ns3_model` Reno adds 1/cwnd per segment.
+        let mut rfc = Window::new(10.0, 5.0, 100.0);
+        Reno::default().cong_avoid(&mut rfc, two);
+        assert_eq!(rfc.cwnd, 10.2);
     }
 }
