@@ -236,6 +236,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "quick_acks": 0,
                     # Sacker::append_ack: each SACK block adds 2 words to the ACK's size.
                     "sack_block_bytes": 8,
+                    "syn_option_bytes": 0,
                     "adaptive_ack_delay": False,
                     "sack_compression": False,
                     "timestamps": False,  # Agent/TCP timestamps_ false
@@ -351,6 +352,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delack_gap_fill": False,
                     "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
+                    "syn_option_bytes": 0,
                     # tcp_event_data_recv / tcp_delack_timer_handler / tcp_send_delayed_ack
                     "adaptive_ack_delay": True,
                     "sack_compression": True,  # __tcp_ack_snd_check, tcp_comp_sack_nr 44
@@ -385,8 +387,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             queue_limit=1000,
         ),
         # ns-3.44's defaults (TcpSocket, TcpSocketBase, TcpL4Protocol, TcpCubic attributes), as far
-        # as the engine models them. Not modelled: its 3 s SYN timeout (ConnTimeout; the engine
-        # has one initial RTO) and PPP's 2-byte header.
+        # as the engine models them, over point-to-point links (PointToPointNetDevice's 2-byte
+        # PppHeader in every frame). Not modelled: its 3 s SYN timeout (ConnTimeout; the engine
+        # has one initial RTO) and the handshake's third segment (ProcessSynSent's empty ACK).
         "ns3": Profile(
             name="ns3",
             tcp=MappingProxyType(
@@ -395,8 +398,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "cc": "cubic",  # TcpL4Protocol::SocketType TcpCubic (since ns-3.34)
                     "sink": "sack",
                     "packet_size": 536,  # TcpSocket::SegmentSize
-                    "header_size": 52,  # IPv4 20 + TCP 20 + timestamp option 12
-                    "ack_size": 52,
+                    # PPP 2 + IPv4 20 + TCP 20 + timestamp option 10 padded to 12
+                    "header_size": 54,
+                    "ack_size": 54,
                     "window": 10000,  # window scaling on: the receive buffer limits it
                     "window_init": 10,  # TcpSocket::InitialCwnd
                     "window_init_by_size": False,
@@ -465,7 +469,11 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delack_gap_fill": False,
                     # TcpSocketBase::ProcessSynRcvd: "Always respond to first data packet"
                     "quick_acks": 1,
-                    "sack_block_bytes": 0,  # SACK option bytes not modelled
+                    # TcpOptionSack: 2 + 8 per block, the 2 in the timestamp's padding
+                    "sack_block_bytes": 8,
+                    # TcpSocketBase::SendEmptyPacket: window scale (3) and SACK-permitted (2)
+                    # on SYNs beside the timestamp (10): a 36-byte TCP header, not 32
+                    "syn_option_bytes": 4,
                     "adaptive_ack_delay": False,  # TcpSocket::DelAckTimeout, fixed
                     "sack_compression": False,
                     "timestamps": True,  # TcpSocketBase::Timestamp
@@ -499,7 +507,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "growth_per_ack": False,  # ns3_newreno_growth decides, per class
                 }
             ),
-            udp_header_size=28,  # IPv4 20 + UDP 8
+            udp_header_size=30,  # PPP 2 + IPv4 20 + UDP 8
             queue_ns2=False,
             # A point-to-point device's DropTail queue (100 packets).
             queue_limit=100,
@@ -594,6 +602,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delack_gap_fill": False,
                     "quick_acks": 0,
                     "sack_block_bytes": 0,
+                    "syn_option_bytes": 0,
                     "adaptive_ack_delay": False,
                     "sack_compression": False,
                     "timestamps": False,  # TCP_TIMESTAMPS false

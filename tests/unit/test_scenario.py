@@ -231,6 +231,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "delack_gap_fill": False,  # ns-2's RFC2581_immediate_ack_ true
             "quick_acks": 0,
             "sack_block_bytes": 8,
+            "syn_option_bytes": 0,
             "adaptive_ack_delay": False,
             "sack_compression": False,
             "timestamps": False,
@@ -355,6 +356,15 @@ def test_ns3_profile_defaults() -> None:
     assert tcp["rack"] is False
     assert (tcp["delayed_ack"], tcp["segs_per_ack"], tcp["ack_delay_ps"]) == (True, 2, 200 * MS)
     assert tcp["timer_granularity_ps"] == 1 * MS
+    # Frames as ns-3.44 sends them on a PointToPointNetDevice: PPP 2 + IPv4 20 + TCP 20 +
+    # timestamp 12 (PppHeader, TcpHeader::CalculateHeaderLength), 8 bytes per SACK block
+    # (TcpOptionSack), 4 more on SYNs (window scale and SACK-permitted, SendEmptyPacket).
+    assert (tcp["header_size"], tcp["ack_size"]) == (54, 54)
+    assert (tcp["sack_block_bytes"], tcp["syn_option_bytes"]) == (8, 4)
+    # RedQueueDisc has no mark_p: every early decision marks an ECN-capable packet.
+    red = doc(SMALL.replace('name = "small"', 'name = "small"\nprofile = "ns3"').replace(
+        'delay = "1ms"', 'delay = "1ms"\nqueue = { kind = "red" }'))["links"][0]["queue"]
+    assert red["red"]["use_mark_p"] is False
     # ns-3's default stack (docs/models/traffic-control.md): FqCoDel above the 100-packet
     # device queue of a point-to-point device.
     assert d["links"][0]["queue"]["device"] == {"limit_packets": 100, "bql": False}

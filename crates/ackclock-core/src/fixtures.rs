@@ -107,6 +107,7 @@ pub fn ns2_tcp() -> TcpConfig {
         ns2_rttvar_exp: 2,
         quick_acks: 0,
         sack_block_bytes: 8,
+        syn_option_bytes: 0,
         adaptive_ack_delay: false,
         integer_cwnd: false,
         sack_compression: false,

@@ -20,7 +20,10 @@
 //! - ECN (RFC 3168): an early drop of an ECN-capable packet becomes a CE mark, while p_b is
 //!   at most `mark_p` if `use_mark_p` (ns-2's default; below it with `mark_p_strict`, the
 //!   ns2 profile's, as ns-2.35's `REDQueue::drop_early` compares with <, where a DCTCP patch
-//!   of ns-2 has <=; a `mark_p` above 1 marks them all), so heavy congestion still drops. A
+//!   of ns-2 has <=; a `mark_p` above 1 marks them all), so heavy congestion still drops.
+//!   ns-3.44's `RedQueueDisc` has no such limit (`DoEnqueue` marks every `DTYPE_UNFORCED`
+//!   decision of an ECN-capable packet, and the average at or above max_th, 2 max_th with
+//!   `gentle`, is `DTYPE_FORCED`): `use_mark_p` is 0 under the `ns3` profile. A
 //!   full queue drops the arrival whatever the early decision was (`REDQueue::enque`).
 //!   With `hard_drop` off (ns-3's `UseHardDrop` false) a forced decision, avg at or above
 //!   max_th (2 max_th with `gentle`), marks an ECN-capable arrival instead of dropping it,
@@ -434,7 +437,8 @@ crate::params! {
             .unit(Unit::Time)
             .ns2("targetdelay_"),
         use_mark_p: bool = Param::new("use_mark_p", 1.0, Range::Flag, "mark only while p_b <= mark_p")
-            .ns2("use_mark_p_"),
+            .ns2("use_mark_p_")
+            .profile_defaults(&[("ns3", 0.0)]),
         mark_p: f64 = Param::new("mark_p", 0.1, Range::Positive, "early decisions mark below this p_b (> 1: all)")
             .ns2("mark_p_"),
         mark_p_strict: bool = Param::new("mark_p_strict", 0.0, Range::Flag, "use_mark_p: p_b < mark_p, not <=")

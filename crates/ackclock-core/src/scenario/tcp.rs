@@ -396,6 +396,13 @@ tcp_config! {
     /// `Sacker::append_ack`: 2 four-byte words per block; 0: the ACK keeps `ack_size`).
     #[serde(default)]
     pub sack_block_bytes: u32 as count_or_zero,
+    /// Bytes a SYN and the ACK of it (the SYN-ACK) carry above `header_size` and `ack_size`:
+    /// the options only SYNs have (ns-3.44's `TcpSocketBase::SendEmptyPacket` adds window
+    /// scale, 3 bytes, and SACK-permitted, 2, beside the 10-byte timestamp every segment
+    /// carries, padded to a 36-byte TCP header, `TcpHeader::CalculateHeaderLength`, where a
+    /// segment's is 32); 0: a SYN is `header_size` bytes, its ACK `ack_size`.
+    #[serde(default)]
+    pub syn_option_bytes: u32 as count_or_zero,
     /// A delaying sink times its delayed ACKs as Linux's receiver does (`tcp::sink`'s
     /// `LinuxAcks`): the timeout follows the segments' inter-arrival time and doubles when it
     /// expires, bounded by the handshake's RTT and 200 ms; a long gap or a duplicate segment
@@ -714,6 +721,7 @@ impl TcpConfig {
             delack_gap_fill: self.delack_gap_fill,
             quick_acks: self.quick_acks,
             sack_block_bytes: self.sack_block_bytes,
+            syn_option_bytes: self.syn_option_bytes,
             adaptive_ack_delay: self.adaptive_ack_delay,
             sack_compression: self.sack_compression,
             ts_echo_rfc7323: self.ts_echo_rfc7323,

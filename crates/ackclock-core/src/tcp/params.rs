@@ -160,6 +160,9 @@ pub struct TcpParams {
     pub quick_acks: u32,
     /// Bytes an ACK grows by per SACK block it carries (ns-2's Sacker::append_ack: 8).
     pub sack_block_bytes: u32,
+    /// Bytes a SYN and its SYN-ACK carry above `header_size` and `ack_size`
+    /// (`syn_option_bytes`).
+    pub syn_option_bytes: u32,
     pub adaptive_ack_delay: bool,
     pub sack_compression: bool,
     pub ts_echo_rfc7323: bool,

@@ -207,6 +207,8 @@ pub struct TcpSender {
     /// `TcpParams::old_ack_sends` (ns-2's `aggressive_maxburst_`).
     old_ack_sends: bool,
     header_size: u32,
+    /// `TcpParams::syn_option_bytes`: what the SYN carries above `header_size`.
+    syn_option_bytes: u32,
     window_init: f64,
     /// `window_init_by_size` still holds: a timeout before any ACK ends it, and the
     /// initial window becomes `window_init_fixed` (`TcpAgent::timeout`).
@@ -873,7 +875,7 @@ impl TcpSender {
             self.cc.cwnd_event(&mut self.w, CaEvent::TxStart);
         }
         let size = if !PLAIN && seq == 0 && self.syn_pending {
-            self.header_size
+            self.header_size + self.syn_option_bytes
         } else {
             let size = if self.adus.is_empty() {
                 self.wire_size

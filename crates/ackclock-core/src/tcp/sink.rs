@@ -127,6 +127,9 @@ pub struct TcpSink {
     /// under `ns2_full_tcp` (ns-2.35 tcp/tcp-full.cc `SackFullTcpAgent::build_options`:
     /// `sack_option_size_` 2), none otherwise.
     sack_option_bytes: u8,
+    /// Bytes the SYN-ACK (the ACK of a SYN, segment 0) carries above `ack_size`: its SYN
+    /// options (`syn_option_bytes`, at most 255).
+    syn_option_bytes: u8,
     /// A repeat of the last in-order segment, nothing held above it, waits like a new one
     /// (`delack_repeat`): ns-2.35's `DelAckSink::recv` delays any segment that leaves the
     /// cumulative ACK at itself with none seen beyond (`seqno() == acker_->Seqno()`, not
@@ -238,6 +241,11 @@ impl TcpSink {
             quick_left: cfg.quick_acks.min(u16::MAX as u32) as u16,
             sack_block_bytes: cfg.sack_block_bytes.min(u8::MAX as u32) as u8,
             sack_option_bytes: if cfg.ns2_full_tcp { 2 } else { 0 },
+            syn_option_bytes: if cfg.syn {
+                cfg.syn_option_bytes.min(u8::MAX as u32) as u8
+            } else {
+                0
+            },
             sack: cfg.sink == SinkKind::Sack,
             // Grown at the first out-of-order arrival: most of a Tmix replay's hundreds of
             // thousands of short connections never see one.
@@ -451,6 +459,11 @@ impl TcpSink {
                     0
                 } else {
                     self.sack_option_bytes as u32 + self.sack_block_bytes as u32 * sack.len() as u32
+                }
+                + if seq == 0 {
+                    self.syn_option_bytes as u32
+                } else {
+                    0
                 },
             seq,
             ack: self.rcv_nxt,

@@ -79,6 +79,26 @@ mod ns2_and_rfc {
         }
     }
 
+    /// `syn_option_bytes` (ns-3.44's SYN options, `TcpSocketBase::SendEmptyPacket`): the ACK
+    /// of a SYN, the SYN-ACK, carries them above `ack_size`; later ACKs do not, and without a
+    /// SYN segment 0 is data whose ACK has none.
+    #[test]
+    fn syn_options_enlarge_the_syn_ack_only() {
+        for syn in [true, false] {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.syn = syn;
+            cfg.syn_option_bytes = 4;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            for seq in 0..3 {
+                s.on_data(SimTime(seq), &data(seq), &mut out, &mut c);
+            }
+            let sizes: Vec<u32> = out.iter().map(|a| a.size).collect();
+            let first = cfg.ack_size + if syn { 4 } else { 0 };
+            assert_eq!(sizes, [first, cfg.ack_size, cfg.ack_size], "syn {syn}");
+        }
+    }
+
     /// RFC 3168 6.1.3: ECN-Echo until a CWR segment; ns-2.35's `TcpSink::ack` (`ns2_ecn`)
     /// stops on any segment with the congestion-action mark (a timeout's reduction too).
     #[test]

@@ -137,3 +137,28 @@ fn syn_max_sends_abandons_the_connection_after_the_last_syn() {
     assert!(last.0 > 10_000 * crate::time::PS_PER_S);
     assert_eq!(s.app_limit, 0);
 }
+
+/// `syn_option_bytes` (ns-3.44's window scale and SACK-permitted on a SYN,
+/// `TcpSocketBase::SendEmptyPacket`): the SYN carries them above `header_size`, its
+/// retransmission too; data segments do not.
+#[test]
+fn syn_options_enlarge_the_syn_only() {
+    let mut cfg = ns2_tcp();
+    cfg.syn = true;
+    cfg.syn_option_bytes = 4;
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    s.start(SimTime(0), &mut out, &mut c);
+    let deadline = s.rto_deadline().expect("SYN outstanding");
+    s.on_timeout(deadline, &mut out, &mut c);
+    assert_eq!(out.len(), 2);
+    s.on_ack(deadline, &ackp(1), &mut out, &mut c);
+    let sizes: Vec<(u64, u32)> = out.iter().map(|p| (p.seq, p.size)).collect();
+    let (syn, data) = (cfg.header_size + 4, cfg.packet_size + cfg.header_size);
+    assert_eq!(sizes[..2], [(0, syn), (0, syn)]);
+    assert!(
+        sizes.len() > 2
+            && sizes[2..]
+                .iter()
+                .all(|&(seq, size)| seq > 0 && size == data)
+    );
+}
