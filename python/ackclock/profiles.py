@@ -237,6 +237,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # Sacker::append_ack: each SACK block adds 2 words to the ACK's size.
                     "sack_block_bytes": 8,
                     "syn_option_bytes": 0,
+                    "handshake_ack": False,
                     "adaptive_ack_delay": False,
                     "sack_compression": False,
                     "timestamps": False,  # Agent/TCP timestamps_ false
@@ -353,6 +354,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
                     "syn_option_bytes": 0,
+                    "handshake_ack": False,
                     # tcp_event_data_recv / tcp_delack_timer_handler / tcp_send_delayed_ack
                     "adaptive_ack_delay": True,
                     "sack_compression": True,  # __tcp_ack_snd_check, tcp_comp_sack_nr 44
@@ -389,7 +391,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
         # ns-3.44's defaults (TcpSocket, TcpSocketBase, TcpL4Protocol, TcpCubic attributes), as far
         # as the engine models them, over point-to-point links (PointToPointNetDevice's 2-byte
         # PppHeader in every frame). Not modelled: its 3 s SYN timeout (ConnTimeout; the engine
-        # has one initial RTO) and the handshake's third segment (ProcessSynSent's empty ACK).
+        # has one initial RTO).
         "ns3": Profile(
             name="ns3",
             tcp=MappingProxyType(
@@ -474,6 +476,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # TcpSocketBase::SendEmptyPacket: window scale (3) and SACK-permitted (2)
                     # on SYNs beside the timestamp (10): a 36-byte TCP header, not 32
                     "syn_option_bytes": 4,
+                    "handshake_ack": True,  # ProcessSynSent: SendEmptyPacket(ACK), then data
                     "adaptive_ack_delay": False,  # TcpSocket::DelAckTimeout, fixed
                     "sack_compression": False,
                     "timestamps": True,  # TcpSocketBase::Timestamp
@@ -603,6 +606,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "quick_acks": 0,
                     "sack_block_bytes": 0,
                     "syn_option_bytes": 0,
+                    "handshake_ack": False,
                     "adaptive_ack_delay": False,
                     "sack_compression": False,
                     "timestamps": False,  # TCP_TIMESTAMPS false

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import ackclock as ac
 from ackclock.network import Network
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,3 +188,21 @@ def test_cbr_over_tcp_is_paced_by_the_application_then_by_the_network() -> None:
     assert goodput("0.5Mb/s") == pytest.approx(0.5, rel=0.01)
     assert goodput("1Mb/s") == pytest.approx(1.0, rel=0.01)
     assert 1.3 < goodput("5Mb/s") < 1.5
+
+
+def test_ns3_handshake_has_its_frames_and_third_segment() -> None:
+    """The ns3 profile's handshake as ns-3.44 sends it on a point-to-point device: a 58-byte SYN
+    (PPP 2, IPv4 20, TCP 36 with timestamp, window scale and SACK-permitted), an empty 54-byte
+    ACK before the first data (`ProcessSynSent`'s `SendEmptyPacket(ACK)`), which the receiver
+    does not answer; one 536-byte segment then makes a 590-byte frame."""
+    forward = {}
+    for third in (False, True):
+        net = ac.Network("handshake", profile="ns3")
+        net.nodes("a", "b")
+        net.link("a", "b", rate="10Mb/s", delay="10ms")
+        net.tcp("f", "a", "b", app=ac.Ftp(size="536B"), handshake_ack=third)
+        r = net.run(duration="1s")
+        q = r.queues.set_index("link").loc["a->b"]
+        forward[third] = (int(q.arrived_packets), int(q.arrived_bytes))
+        assert int(r.flows.iloc[0].acks_sent) == 2  # the SYN-ACK and the data's ACK
+    assert forward == {False: (2, 58 + 590), True: (3, 58 + 54 + 590)}

@@ -232,6 +232,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "quick_acks": 0,
             "sack_block_bytes": 8,
             "syn_option_bytes": 0,
+            "handshake_ack": False,
             "adaptive_ack_delay": False,
             "sack_compression": False,
             "timestamps": False,

@@ -108,6 +108,7 @@ pub fn ns2_tcp() -> TcpConfig {
         quick_acks: 0,
         sack_block_bytes: 8,
         syn_option_bytes: 0,
+        handshake_ack: false,
         adaptive_ack_delay: false,
         integer_cwnd: false,
         sack_compression: false,

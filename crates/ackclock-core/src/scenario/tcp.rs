@@ -403,6 +403,13 @@ tcp_config! {
     /// segment's is 32); 0: a SYN is `header_size` bytes, its ACK `ack_size`.
     #[serde(default)]
     pub syn_option_bytes: u32 as count_or_zero,
+    /// With `syn`, the sender answers the SYN-ACK with an empty ACK of `header_size` bytes
+    /// before its first data, the handshake's third segment (ns-3.44's
+    /// `TcpSocketBase::ProcessSynSent` sends `SendEmptyPacket(ACK)`, then `SendPendingData`);
+    /// the receiver takes it and answers nothing. false: the first data segment follows the
+    /// SYN-ACK alone (ns-2's one-way agents).
+    #[serde(default)]
+    pub handshake_ack: bool as bool,
     /// A delaying sink times its delayed ACKs as Linux's receiver does (`tcp::sink`'s
     /// `LinuxAcks`): the timeout follows the segments' inter-arrival time and doubles when it
     /// expires, bounded by the handshake's RTT and 200 ms; a long gap or a duplicate segment
@@ -722,6 +729,7 @@ impl TcpConfig {
             quick_acks: self.quick_acks,
             sack_block_bytes: self.sack_block_bytes,
             syn_option_bytes: self.syn_option_bytes,
+            handshake_ack: self.handshake_ack,
             adaptive_ack_delay: self.adaptive_ack_delay,
             sack_compression: self.sack_compression,
             ts_echo_rfc7323: self.ts_echo_rfc7323,

@@ -7,7 +7,7 @@
 use super::flow::{Kind, OneWay, Role};
 use super::{tfrc, Agent, Simulator};
 use crate::ids::FlowId;
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{tcp_flags, Packet, PacketKind};
 use crate::packet_pool::{PacketRef, PoolOut};
 use crate::traffic::null_sink_receive;
 
@@ -127,7 +127,13 @@ impl Simulator {
         match (&mut self.flows[f].agent, pkt.kind) {
             (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
                 self.packets_delivered += 1;
-                sink.on_data(self.now, pkt, &mut out, c);
+                // The handshake's empty third segment (`handshake_ack`, the only one-way data
+                // packet with the ACK flag) completes the connection; it holds no data.
+                if pkt.flags & tcp_flags::ACK == 0 {
+                    sink.on_data(self.now, pkt, &mut out, c);
+                } else {
+                    c.packets_received += 1;
+                }
             }
             (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
                 sender.on_ack(self.now, pkt, &mut out, c);

@@ -163,6 +163,8 @@ pub struct TcpParams {
     /// Bytes a SYN and its SYN-ACK carry above `header_size` and `ack_size`
     /// (`syn_option_bytes`).
     pub syn_option_bytes: u32,
+    /// The sender sends the handshake's empty third segment (`handshake_ack`).
+    pub handshake_ack: bool,
     pub adaptive_ack_delay: bool,
     pub sack_compression: bool,
     pub ts_echo_rfc7323: bool,

@@ -209,6 +209,8 @@ pub struct TcpSender {
     header_size: u32,
     /// `TcpParams::syn_option_bytes`: what the SYN carries above `header_size`.
     syn_option_bytes: u32,
+    /// `TcpParams::handshake_ack`: the SYN's ACK is answered with an empty ACK first.
+    handshake_ack: bool,
     window_init: f64,
     /// `window_init_by_size` still holds: a timeout before any ACK ends it, and the
     /// initial window becomes `window_init_fixed` (`TcpAgent::timeout`).
@@ -836,6 +838,41 @@ impl TcpSender {
             self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
             self.piece = 0;
         }
+    }
+
+    /// The handshake's third segment (`handshake_ack`): ns-3.44's `TcpSocketBase::ProcessSynSent`
+    /// answers the SYN-ACK with `SendEmptyPacket(TcpHeader::ACK)` before `SendPendingData`, so an
+    /// empty ACK of `header_size` bytes leaves ahead of the first data segment. It carries the
+    /// ACK flag on a data packet of a one-way flow, which no other segment of one does: the
+    /// receiver's node takes it and answers nothing (`sim/one_way.rs`), as `ProcessSynRcvd`
+    /// only moves to ESTABLISHED. A packet the flow sent (counted), not a segment of its data.
+    #[cold]
+    pub(super) fn send_handshake_ack(
+        &mut self,
+        now: SimTime,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        c.packets_sent += 1;
+        c.bytes_sent += u64::from(self.header_size);
+        out.push(Packet {
+            id: 0,
+            flow: self.flow,
+            kind: PacketKind::TcpData,
+            flags: tcp_flags::ACK,
+            src: self.src,
+            dst: self.dst,
+            size: self.header_size,
+            seq: 0,
+            ack: 0,
+            sent_at: now,
+            ts_echo: SimTime::ZERO,
+            retransmit: false,
+            sack: SackBlocks::NONE,
+            nth: 0,
+            rwnd: 0,
+            ecn: 0,
+        });
     }
 
     /// Sends segment `seq` (`emit_with`'s general form, for every caller).

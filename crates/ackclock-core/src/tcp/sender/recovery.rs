@@ -333,6 +333,9 @@ impl TcpSender {
                     self.on_ecn_echo(ack, c);
                 }
             }
+            if self.handshake_ack {
+                self.send_handshake_ack(now, out, c);
+            }
         } else if grow && !fast_path {
             self.open_cwnd(now, acked, rtt);
             if prev_una == 0 && self.delay_growth && self.quick_start.is_some() {

@@ -185,6 +185,7 @@ impl TcpSender {
             old_ack_sends: cfg.old_ack_sends,
             header_size: cfg.header_size,
             syn_option_bytes: cfg.syn_option_bytes,
+            handshake_ack: cfg.handshake_ack && cfg.syn,
             window_init: cfg.window_init as f64,
             window_init_by_size: cfg.window_init_by_size,
             window_init_fixed: cfg.window_init_fixed as f64,

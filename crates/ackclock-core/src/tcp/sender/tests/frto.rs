@@ -162,3 +162,34 @@ fn syn_options_enlarge_the_syn_only() {
                 .all(|&(seq, size)| seq > 0 && size == data)
     );
 }
+
+/// `handshake_ack` (ns-3.44's `TcpSocketBase::ProcessSynSent`: `SendEmptyPacket(ACK)`, then
+/// `SendPendingData`): the SYN-ACK is answered with an empty ACK of `header_size` bytes,
+/// flagged ACK, ahead of the first data segments; without it the data come alone.
+#[test]
+fn handshake_ack_precedes_the_first_data() {
+    for on in [false, true] {
+        let mut cfg = ns2_tcp();
+        cfg.syn = true;
+        cfg.handshake_ack = on;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+        s.start(SimTime(0), &mut out, &mut c);
+        out.clear();
+        s.on_ack(SimTime(1), &ackp(1), &mut out, &mut c);
+        let first = out.first().expect("something sent");
+        if on {
+            assert_eq!(
+                (first.seq, first.size, first.flags),
+                (0, cfg.header_size, crate::packet::tcp_flags::ACK)
+            );
+            assert!(out[1..].iter().all(|p| p.seq > 0 && p.flags == 0));
+        } else {
+            assert!(out.iter().all(|p| p.seq > 0 && p.flags == 0));
+        }
+        assert_eq!(
+            c.packets_sent as usize,
+            1 + out.len(),
+            "the SYN and all of these"
+        );
+    }
+}
