@@ -17,28 +17,31 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .interp import Context
 
+_WIRELESS = "wireless networks"
+_NS1 = "ns-1 compatibility (tcl/lib/ns-compat.tcl)"
+
 # Global commands ns-2 has for features ackclock does not model: command -> the feature.
 UNSUPPORTED = {
     "create-god": "wireless networks (God)",
     "god_": "wireless networks (God)",
-    "set-wireless-plm": "wireless networks",
+    "set-wireless-plm": _WIRELESS,
     "create-satnode": "satellite networks",
-    "create-mobile-node": "wireless networks",
-    "create-base-station-node": "wireless networks",
-    "dsdv-create-mobile-node": "wireless networks",
-    "dsr-create-mobile-node": "wireless networks",
-    "create-routing-agent": "wireless networks",
-    "set-wireless-traces": "wireless networks",
-    "cmu-trace": "wireless networks",
-    "log-movement": "wireless networks",
+    "create-mobile-node": _WIRELESS,
+    "create-base-station-node": _WIRELESS,
+    "dsdv-create-mobile-node": _WIRELESS,
+    "dsr-create-mobile-node": _WIRELESS,
+    "create-routing-agent": _WIRELESS,
+    "set-wireless-traces": _WIRELESS,
+    "cmu-trace": _WIRELESS,
+    "log-movement": _WIRELESS,
     "calc_cum": "PLM layered multicast (tcl/plm)",
     "rlm_init": "RLM layered multicast (tcl/rlm)",
-    "ns_connect": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
-    "ns_create_connection": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
-    "ns_create_cbr": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
-    "ns_create_class": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
-    "ns_duplex": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
-    "ns_simplex": "ns-1 compatibility (tcl/lib/ns-compat.tcl)",
+    "ns_connect": _NS1,
+    "ns_create_connection": _NS1,
+    "ns_create_cbr": _NS1,
+    "ns_create_class": _NS1,
+    "ns_duplex": _NS1,
+    "ns_simplex": _NS1,
 }
 
 _PROCS = r"""

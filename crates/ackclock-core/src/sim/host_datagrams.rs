@@ -280,17 +280,19 @@ mod tests {
         assert_eq!(sim.take_host_arrivals()[0].dst, 0);
     }
 
+    /// The id of the link direction from node `a` to node `b`.
+    fn link(sim: &Simulator, a: u32, b: u32) -> u32 {
+        sim.links
+            .iter()
+            .position(|l| l.from.0 == a && l.to.0 == b)
+            .unwrap() as u32
+    }
+
     #[test]
     fn dynamic_routes_forward_where_set_and_drop_silently_elsewhere() {
         let mut sim = two_flows(Ties::Ns2);
         sim.host_flow(0, "rtProtoDV", false).unwrap();
         sim.ns2_dynamic_routes();
-        let link = |sim: &Simulator, a: u32, b: u32| {
-            sim.links
-                .iter()
-                .position(|l| l.from.0 == a && l.to.0 == b)
-                .unwrap() as u32
-        };
         // No route at the source yet: nothing can be sent.
         assert!(sim.host_send(0, 64, None, u64::MAX, 1).is_err());
         let (s, d) = (2, 3);
@@ -324,12 +326,6 @@ mod tests {
         let mut sim = two_flows(Ties::Ns2);
         sim.host_flow(0, "rtProtoDV", false).unwrap();
         sim.ns2_dynamic_routes();
-        let link = |sim: &Simulator, a: u32, b: u32| {
-            sim.links
-                .iter()
-                .position(|l| l.from.0 == a && l.to.0 == b)
-                .unwrap() as u32
-        };
         // Node 2 sends toward 3 through router 0, which sends it back, and so on.
         let (s, d) = (2, 3);
         sim.ns2_set_route(s, d, Some(link(&sim, s, 0))).unwrap();
