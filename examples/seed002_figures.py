@@ -10,12 +10,13 @@ the study measured: segments arriving at the receivers, retransmissions included
 leaves the retransmissions out.
 
     python examples/seed002_figures.py [--quick] [--no-ns2] [--ns2-timers 2004|2.35]
-                                       [--out results/seed002_figures]
+                                       [--seconds S] [--out results/seed002_figures]
 
 --quick: 150 s runs on a coarser grid (the study: 1500 s). --ns2-timers: the ns curves' Agent/TCP
 timer defaults, ns-2's of the study's date (2004, the default: minrto_ 1 s) or ns-2.35's.
-Writes figNN.png, throughput.csv, runtime.csv (Fig. 15 in CPU seconds, and wall seconds) and
-gaps.md (IKR over ns-2 at each p, beside the study's +3/+30/+49%).
+--seconds: another run length. Writes figNN.png, throughput.csv (each run's throughput and the
+minimum, initial and maximum RTO its TCP resolved to), runtime.csv (Fig. 15 in CPU seconds, and wall
+seconds) and gaps.md (IKR over ns-2 at each p, beside the study's +3/+30/+49%).
 """
 
 from __future__ import annotations
@@ -68,8 +69,11 @@ def model(profile: str, n: int, p: float, bs: int | None, seconds: int,
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     f = res.flows
     q = res.queues.set_index("link").loc["entry->exit"]
+    tcp = res.summary["scenario"]["flows"][0]["tcp"]  # the timers the run resolved to
     return {
         "profile": profile, "N": n, "p": p, "bs": "unlimited" if bs is None else str(bs), "Ba": ba,
+        "min_rto_s": tcp["min_rto_ps"] / 1e12, "initial_rto_s": tcp["initial_rto_ps"] / 1e12,
+        "max_rto_s": tcp["max_rto_ps"] / 1e12,
         "throughput_mbps": f.throughput_mbps.sum(),
         "goodput_mbps": f.goodput_mbps.sum(),
         "overflow_loss": q.dropped_packets / q.arrived_packets if q.arrived_packets else 0.0,
@@ -261,9 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ns2-timers", choices=sorted(NS2_TIMERS), default="2004",
                     help="the ns curves' Agent/TCP timer defaults: ns-2 of the study's date"
                          " (2004: minrto_ 1 s) or ns-2.35's (minrto_ 0.2 s)")
+    ap.add_argument("--seconds", type=int, default=None,
+                    help="each run's length (default 1500 s, --quick 150 s)")
     ap.add_argument("--out", type=Path, default=Path("results/seed002_figures"))
     args = ap.parse_args(argv)
-    seconds = 150 if args.quick else 1500
+    if args.seconds is not None and args.seconds <= 0:
+        ap.error(f"--seconds: expected a whole number of seconds above 0, got {args.seconds}")
+    seconds = args.seconds or (150 if args.quick else 1500)
     LABEL["ns2"] = f"ns (ns2 profile, {args.ns2_timers} timers)"
     args.out.mkdir(parents=True, exist_ok=True)
     rows = [model(prof, n, p, bs, seconds, ba, args.ns2_timers)

@@ -7,16 +7,37 @@ import argparse
 import csv
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 EXAMPLES = Path(__file__).resolve().parents[1]
+
+
+# How `ackclock seed NNN` runs a runner (python/ackclock/cli.py sets these for the call): the
+# name its usage and help give, and what a mistake in its flags raises instead of argparse's
+# usage and exit (the command line's one-line error). A runner run as a script keeps argparse's.
+PROG: str | None = None
+ON_ERROR: Callable[[str], Exception] | None = None
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        if ON_ERROR is not None:
+            raise ON_ERROR(message)
+        super().error(message)
+
+
+def parser(doc: str) -> argparse.ArgumentParser:
+    """A seed runner's argument parser, described by the first line of its docstring."""
+    return _Parser(prog=PROG, description=doc.splitlines()[0])
 
 
 def run_all(doc: str, steps: list[tuple[str, list[str], list[str]]],
             argv: list[str] | None) -> int:
     """``steps``: (script in examples/, its arguments, its --quick arguments); each writes
     into its own folder under --out."""
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap = parser(doc)
     ap.add_argument("--quick", action="store_true", help="short runs of the same experiments")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)

@@ -181,7 +181,7 @@ def _columns() -> int:
         return 80
 
 
-_COMMANDS = ("run", "sweep", "plot", "report", "ns2")
+_COMMANDS = ("run", "sweep", "plot", "report", "ns2", "seed")
 
 
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -207,6 +207,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         _add_report(sub)
     if wanted("ns2"):
         _add_ns2(sub)
+    if wanted("seed"):
+        _add_seed(sub)
     return parser
 
 
@@ -316,6 +318,31 @@ def _add_ns2(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ns2.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS",
                      help="arguments passed to the script as $argv")
     ns2.set_defaults(func=_ns2)
+
+
+def _add_seed(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    seed = sub.add_parser("seed", formatter_class=_Formatter,
+                          help="run a seed study: every table beside the study's values, its"
+                               " figures, report.md (examples/seeds/NNN/run.py)",
+                          description="Runs seed study STUDY's runner, examples/seeds/STUDY/"
+                          "run.py of ackclock's source checkout (looked for from the current"
+                          " folder up), with the runner's own flags: --quick, --out DIR, and"
+                          " the study's (`ackclock seed STUDY --help`). Without STUDY, lists"
+                          " the studies. See docs/cli.md and docs/examples/.")
+    seed.add_argument("study", nargs="?", metavar="STUDY", help="the study's number, e.g. 000")
+    seed.add_argument("runner_args", nargs=argparse.REMAINDER, metavar="ARGS",
+                      help="the runner's flags, e.g. --quick --out results/seeds/000")
+    seed.set_defaults(func=_seed)
+
+
+def _seed(args: argparse.Namespace) -> int:
+    from .seed_runners import listing, run, runners_folder
+
+    folder = runners_folder()
+    if args.study is None:
+        print(listing(folder))
+        return 0
+    return run(args.study, list(args.runner_args), folder)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -4,11 +4,18 @@ its tables beside the study's values and its figures, and shows the study's mech
 from __future__ import annotations
 
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
-SEEDS = Path(__file__).resolve().parents[2] / "examples" / "seeds"
+from ackclock.errors import ScenarioError
+from ackclock.seed_runners import runners_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = ROOT / "examples" / "seeds"
 
 
 def main_of(seed: str):
@@ -91,6 +98,10 @@ def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
     # TCP, timing out after 200-400 ms, is ahead of ns-2 as in the study (+49%); with ns-2.35's
     # 200 ms minrto_ it was 25% behind (docs/examples/seed002.md).
     assert one.loc[0.1, "ikr"] > 1.1 * one.loc[0.1, "ns2"]
+    # ...and those timers are what the ns curves' TCPs resolved to (throughput.csv records them).
+    ns2 = t[t["profile"] == "ns2"]
+    assert (ns2["min_rto_s"] == 1.0).all() and (ns2["initial_rto_s"] == 6.0).all()
+    assert (ns2["max_rto_s"] == 100000.0).all()
     rt = pd.read_csv(figs / "runtime.csv")
     assert {"ackclock, ns2 profile", "ackclock, ikr profile"} <= set(rt["simulator"])
     # Each runner's report: its tables and every figure it drew, on one page.
@@ -152,3 +163,75 @@ def test_seed003_background_is_tmix_as_ns2_35_runs_it(tmp_path: Path) -> None:
         assert f.tcp["packet_size"] == 1460
         assert (f.tcp["delayed_ack"], f.tcp["segs_per_ack"], f.tcp["ack_delay"]) == (
             True, 2, "100ms")
+
+
+def test_seed002_figures_ns2_timers_2_35_reach_the_ns_curves(tmp_path: Path) -> None:
+    """examples/seed002_figures.py --ns2-timers 2.35: the ns curves run with ns-2.35's
+    Agent/TCP timers (ns-default.tcl: minrto_ 0.2, rtxcur_init_ 3.0, maxrto_ 60), as the
+    resolved scenario of each run records them (the default, the study's 2004 timers, is
+    checked by the runner's test above). Short runs."""
+    main = runpy.run_path(str(SEEDS.parent / "seed002_figures.py"))["main"]
+    assert main(["--quick", "--no-ns2", "--seconds", "5", "--ns2-timers", "2.35",
+                 "--out", str(tmp_path)]) == 0
+    t = pd.read_csv(tmp_path / "throughput.csv")
+    ns2, ikr = t[t["profile"] == "ns2"], t[t["profile"] == "ikr"]
+    assert len(ns2) == len(ikr) > 0
+    assert (ns2["min_rto_s"] == 0.2).all() and (ns2["initial_rto_s"] == 3.0).all()
+    assert (ns2["max_rto_s"] == 60.0).all()
+    # --no-ns2: Fig. 15 without ns-2.35 itself.
+    assert "ns-2.35" not in set(pd.read_csv(tmp_path / "runtime.csv")["simulator"])
+
+
+def ackclock_seed(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ackclock", "seed", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_ackclock_seed_runs_a_study_by_its_number(tmp_path: Path) -> None:
+    """`ackclock seed 0 --quick --only 7.4 --out DIR` is examples/seeds/000/run.py with the same
+    flags: one section, its table beside the study's, its figure and report."""
+    r = ackclock_seed("0", "--quick", "--only", "7.4", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    t = pd.read_csv(tmp_path / "tables.csv", dtype={"section": str})
+    assert set(t["section"]) == {"7.4"} and set(t["table"]) == {5}
+    assert (t["ackclock"] > 0).all()
+    assert list(t["study"])[:4] == [718.8000275] * 3 + [718.8000109]  # Table 5
+    assert (tmp_path / "figure_6.png").stat().st_size > 10_000
+    assert "| 7.4 | 5 | average |" in (tmp_path / "report.md").read_text()
+
+
+def test_ackclock_seed_lists_the_studies_and_gives_a_runners_help() -> None:
+    r = ackclock_seed()
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert [line[:3] for line in lines[:5]] == ["000", "001", "002", "003", "004"]
+    assert lines[0] == "000  Seed 000 (TCP over switch buffer sizes)"
+    r = ackclock_seed("000", "--help")
+    assert r.returncode == 0 and r.stdout.startswith("usage: ackclock seed 000 ")
+    assert "--ns2-seconds" in r.stdout and "--only" in r.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("007",), "seed 007: no such study; the studies are 000, 001, 002, 003, 004"),
+    (("004", "--bogus"), "seed 004: unrecognized arguments: --bogus"),
+    (("001", "--quick", "extra"), "seed 001: unrecognized arguments: extra"),
+    (("000", "--only", "7.9"), "seed 000: --only: no section 7.9; the sections are 7.1, 7.2,"),
+    (("000", "--ns2-seconds", "600"), "seed 000: --ns2-seconds: expected a time in seconds"),
+    (("002", "--out"), "seed 002: argument --out: expected one argument"),
+])
+def test_ackclock_seed_bad_study_or_flag_is_one_line(args: tuple[str, ...], message: str,
+                                                     tmp_path: Path) -> None:
+    r = ackclock_seed(*args, cwd=ROOT)
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith(f"ackclock: error: {message}"), r.stderr
+
+
+def test_ackclock_seed_outside_a_checkout_says_where_it_looked(tmp_path: Path) -> None:
+    """The runners are examples of the source checkout, not of the installed package."""
+    with pytest.raises(ScenarioError) as e:
+        runners_folder(tmp_path, package_checkout=tmp_path)
+    assert str(e.value) == (f"seed: no examples/seeds/ in {tmp_path.resolve()} or the folders"
+                            " above it: the seed studies' runners come with ackclock's source"
+                            " checkout; run this inside one")
+    assert runners_folder(SEEDS / "000") == SEEDS

@@ -38,7 +38,6 @@ shapes, not the study's numbers); the full run takes about an hour of CPU time.
 
 from __future__ import annotations
 
-import argparse
 import re
 import shutil
 import subprocess
@@ -50,7 +49,7 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _wrap import QUICK_NOTE, write_report  # noqa: E402
+from _wrap import QUICK_NOTE, parser, write_report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = ROOT / "examples" / "ns2"
@@ -180,7 +179,7 @@ def figure(folder: Path, s: Section, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument("--quick", action="store_true", help="30 s runs, FTPs from 15 s")
     ap.add_argument("--ns2", action="store_true", help="also run ns-2.35 (`ns`) on each script")
     ap.add_argument("--ns2-seconds", type=float, default=None,
@@ -192,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--ns2: no `ns` on PATH (Debian package ns2)")
     ackclock = [sys.executable, "-m", "ackclock", "ns2"]
     wanted = {x.strip() for x in args.only.split(",") if x.strip()}
+    unknown = sorted(wanted - {s.name for s in SECTIONS})
+    if unknown:
+        ap.error(f"--only: no section {', '.join(unknown)}; the sections are "
+                 f"{', '.join(s.name for s in SECTIONS)}")
+    if args.ns2_seconds is not None and (not args.ns2 or args.ns2_seconds <= 0):
+        ap.error("--ns2-seconds: expected a time in seconds above 0, with --ns2")
     rows = []
     checks: list[str] = []
     for s in SECTIONS:

@@ -33,7 +33,6 @@ one page) into --out.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ import pandas as pd
 import ackclock as ac
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _wrap import QUICK_NOTE, write_report  # noqa: E402
+from _wrap import QUICK_NOTE, parser, write_report  # noqa: E402
 
 SEGMENT = 1200
 
@@ -143,7 +142,7 @@ def markdown(df: pd.DataFrame, knob: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument("--quick", action="store_true", help="shorter runs")
     ap.add_argument("--out", type=Path, default=Path("results/seeds/004"))
     args = ap.parse_args(argv)
