@@ -36,6 +36,13 @@ ns-3's default stack) with ns-3's own losses: ns-3 logs which packets its RateEr
 
     python validation/seed004_vs_ns3.py --replay 0.1 2 3 4 5 6    # a few seconds
 
+`--random ERR [N]` runs the same Q2 with each simulator's own random errors, as the seed 004
+runner does (examples/seeds/004/run.py's network, goodput over the whole 100 s): ns-3 runs 1 to
+N (`RngRun`) against ackclock seeds 1 to N (default 20), each run's goodput, the means and
+their difference with its standard error (docs/examples/differences.md, seed 004's 10% row):
+
+    python validation/seed004_vs_ns3.py --random 0.1 20    # about a minute
+
 ns-3 comes from the PyPI wheel that benchmarks/compare.py installs into its own virtual
 environment (~/.cache/ackclock-bench).
 """
@@ -184,7 +191,40 @@ def replay(err: float, runs: list[int], seconds: float = 100) -> None:
               flush=True)
 
 
+def random_errors(err: float, n: int, seconds: float = 100) -> None:
+    """Seed 004's Q2 with each simulator's own random errors: ns-3 runs 1..n, ackclock seeds
+    1..n on the seed 004 runner's network; goodput over the whole run (Mb/s)."""
+    import runpy
+
+    exe = ns3_program()
+    network = runpy.run_path(str(ROOT / "examples" / "seeds" / "004" / "run.py"))["network"]
+    ns3, ours = [], []
+    print("| run / seed | ns-3 goodput Mb/s | ackclock goodput Mb/s |")
+    print("|---|---|---|")
+    for run in range(1, n + 1):
+        out = subprocess.run([str(exe), "--qdisc=default", f"--err={err}", f"--time={seconds}",
+                              "--warmup=0", f"--RngRun={run}"],
+                             capture_output=True, text=True, check=True).stdout
+        m = re.search(r"goodput_mbps_all ([\d.]+)", out)
+        assert m, out
+        ns3.append(float(m.group(1)))
+        f = network(error=err).run(duration=f"{seconds}s", seed=run,
+                                   progress=False).flows.set_index("flow").loc["tcp"]
+        ours.append(float(f.goodput_mbps))
+        print(f"| {run} | {ns3[-1]:.4f} | {ours[-1]:.4f} |", flush=True)
+    a, b = statistics.mean(ns3), statistics.mean(ours)
+    se = (statistics.variance(ns3) / n + statistics.variance(ours) / n) ** 0.5
+    print(f"| mean (sd) | {a:.4f} ({statistics.stdev(ns3):.4f}) | {b:.4f}"
+          f" ({statistics.stdev(ours):.4f}) |")
+    print(f"ackclock - ns-3: {b - a:+.4f} Mb/s ({100 * (b - a) / a:+.1f}%), standard error"
+          f" {se:.4f} ({(b - a) / se:+.1f} standard errors); ranges {min(ns3):.3f}-{max(ns3):.3f}"
+          f" and {min(ours):.3f}-{max(ours):.3f}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--random"]:
+        random_errors(float(sys.argv[2]), int(sys.argv[3]) if sys.argv[3:] else 20)
+        return
     if sys.argv[1:] == ["--two-flows"]:
         two_flows()
         return
