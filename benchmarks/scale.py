@@ -12,8 +12,9 @@ For each case it writes the scenario (TOML) into a temporary folder and prints:
 - `resolve_s`: the front end resolving the TOML into the engine's document (in this process);
 - `front_s`: the front end's whole share of a run (in this process): resolving and
   summary.json, as `ackclock run` makes them (issue 31's bar: 0.3 s at 10 000 flows);
-- `setup_s`: the engine building the run from that document (`Simulation(document)`: the
-  binding writes the document's JSON text and the engine reads it);
+- `setup_s`: the engine building the run from that document (`Simulation(...)` on its
+  `with_tcp_tables` form, as `ackclock run`: the binding writes its JSON text, the engine
+  reads it);
 - `run_s`, `Mhops/s`: the engine's run loop and packet-hops (one packet crossing one link) per
   second of it (these three in CPU seconds of this process, `time.process_time`);
 - `cpu_s`: user and system CPU seconds of the whole command (the firmer measure on a shared
@@ -171,7 +172,7 @@ def whole_command(toml: Path, duration: str, out: Path, timeout: float | None
 def in_process(toml: Path, duration: str) -> dict[str, float]:
     from ackclock.limits import check_memory
     from ackclock.results import write_summary
-    from ackclock.run import engine
+    from ackclock.run import engine, with_tcp_tables
     from ackclock.toml_loader import load_resolved
 
     t = time.process_time()
@@ -183,7 +184,7 @@ def in_process(toml: Path, duration: str) -> dict[str, float]:
         write_summary({"name": doc["name"], "scenario": doc}, Path(d) / "summary.json")
     front = time.process_time() - t
     t = time.process_time()
-    sim = engine().Simulation(doc)  # as run_document: the binding writes the text
+    sim = engine().Simulation(with_tcp_tables(doc))  # as run_document (the binding writes the text)
     setup = time.process_time() - t
     t = time.process_time()
     sim.run_until(sim.duration_ps)

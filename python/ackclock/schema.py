@@ -429,7 +429,8 @@ _APP_RENAMED: Mapping[str, str | None] = {
 RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
     "top": (TOP, Resolved(
         "", renamed={"node": "nodes", "link": "links", "flow": "flows", "trace": "traces",
-                     "defaults": None})),  # [defaults.tcp]: into each TCP flow
+                     "defaults": None},  # [defaults.tcp]: into each TCP flow
+        made={"tcp_tables": "the flows' distinct TCP tables (run.with_tcp_tables)"})),
     "run": (RUN, Resolved("RunConfig")),
     "quick_start": (QUICK_START, Resolved("QuickStartConfig", renamed={"router": "routers"})),
     "quick_start.router": (QS_ROUTER, Resolved("QuickStartRouter")),
@@ -447,6 +448,7 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
                  "two_way": None},  # two engine flows, each with its connection
         made={"connection": "two_way", "ports": "the ns-2 front end's agents",
               "tcp": "the TCP keys (profiles.TCP_PARAMS)",
+              "tcp_table": "in place of tcp, its index in tcp_tables (run.with_tcp_tables)",
               "header_size": "UDP: the TCP key header_size"})),
     "trace": (TRACE, Resolved(
         "TraceConfig", renamed={"file": "path"},

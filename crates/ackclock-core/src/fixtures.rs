@@ -194,6 +194,7 @@ pub fn dumbbell(
     }
     let flows = (0..n as u32)
         .map(|i| FlowConfig {
+            tcp_table: None,
             tfrc: None,
             rap: None,
             connection: None,
@@ -215,6 +216,7 @@ pub fn dumbbell(
         })
         .collect();
     Scenario {
+        tcp_tables: Vec::new(),
         name: format!("dumbbell-{n}"),
         profile: "ns2".into(),
         run: RunConfig {

@@ -33,6 +33,14 @@ pub struct Scenario {
     #[serde(deserialize_with = "numbered::flows")]
     #[schemars(with = "Vec<FlowConfig>")]
     pub flows: Vec<FlowConfig>,
+    /// TCP parameter tables that flows name by index (`FlowConfig::tcp_table`) instead of
+    /// each carrying its own `tcp`: the document of 10 000 flows sharing one table holds it
+    /// once (its text 33 MB to 8 MB). [`Scenario::from_json`] gives each such flow a copy of
+    /// its table and empties this list, so the engine reads only `FlowConfig::tcp`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "numbered::tcp_tables")]
+    #[schemars(with = "Vec<TcpConfig>")]
+    pub tcp_tables: Vec<TcpConfig>,
     /// Packet traces written while the run goes (see `trace::packets`).
     #[serde(default)]
     pub traces: Vec<TraceConfig>,
@@ -162,6 +170,10 @@ mod numbered {
 
     pub fn links<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<super::LinkConfig>, D::Error> {
         d.deserialize_seq(Numbered("link", PhantomData))
+    }
+
+    pub fn tcp_tables<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<super::TcpConfig>, D::Error> {
+        d.deserialize_seq(Numbered("tcp_table", PhantomData))
     }
 
     struct Numbered<T>(&'static str, PhantomData<T>);
@@ -460,6 +472,9 @@ pub struct FlowConfig {
     pub to: u32,
     #[serde(default)]
     pub tcp: Option<TcpConfig>,
+    /// In place of `tcp`: the index of its table in the scenario's `tcp_tables`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_table: Option<u32>,
     /// TFRC flows: the sender's and receiver's parameters (`tfrc::TfrcConfig`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tfrc: Option<crate::tfrc::TfrcConfig>,

@@ -52,6 +52,7 @@ fn scenario(s: &Setup) -> Scenario {
         tx_time_ns: false,
     };
     let flow = |name: &str, from, to, size, connection| FlowConfig {
+        tcp_table: None,
         tfrc: None,
         rap: None,
         name: name.into(),
@@ -79,6 +80,7 @@ fn scenario(s: &Setup) -> Scenario {
         })
     };
     Scenario {
+        tcp_tables: Vec::new(),
         name: "full".into(),
         profile: "ns2".into(),
         run: RunConfig {

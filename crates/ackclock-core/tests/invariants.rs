@@ -94,6 +94,7 @@ fn an_unbounded_backlog_is_stopped_by_the_packet_guard() {
         l.loss = None;
     }
     sc.flows = vec![FlowConfig {
+        tcp_table: None,
         tfrc: None,
         rap: None,
         connection: None,

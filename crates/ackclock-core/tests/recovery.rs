@@ -52,6 +52,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
     tcp.window = 20;
     tcp.min_rto_ps = min_rto_ms * MS;
     let sc = Scenario {
+        tcp_tables: Vec::new(),
         name: format!("fall-floyd-{variant}-{}", drops.len()),
         profile: "ns2".into(),
         run: RunConfig {
@@ -73,6 +74,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
             link(2, 1, 0.8e6, 100 * MS, None),
         ],
         flows: vec![FlowConfig {
+            tcp_table: None,
             tfrc: None,
             rap: None,
             connection: None,

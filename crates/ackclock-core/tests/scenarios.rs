@@ -212,6 +212,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
     ];
     let flows = vec![
         FlowConfig {
+            tcp_table: None,
             tfrc: None,
             rap: None,
             connection: None,
@@ -235,6 +236,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
             },
         },
         FlowConfig {
+            tcp_table: None,
             tfrc: None,
             rap: None,
             connection: None,
@@ -256,6 +258,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
         },
     ];
     let sc = Scenario {
+        tcp_tables: Vec::new(),
         name: "cbr".into(),
         profile: "ns2".into(),
         run: RunConfig {

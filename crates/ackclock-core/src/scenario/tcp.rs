@@ -796,6 +796,55 @@ mod tests {
         );
     }
 
+    /// Flows that name a table of `tcp_tables` (`tcp_table`) read as if each carried it as
+    /// `tcp`; a wrong index, both forms at once, or a mistake in a table are named.
+    #[test]
+    fn flows_naming_a_shared_tcp_table_read_as_if_they_carried_it() {
+        let sc = crate::fixtures::dumbbell(3, 1e8, 1, 1e7, 10, 50, crate::fixtures::ns2_tcp(), 1);
+        let mut inline = serde_json::to_value(&sc).unwrap();
+        inline["flows"][1]["tcp"]["window"] = 7.into();
+        let mut shared = inline.clone();
+        shared["tcp_tables"] = serde_json::json!([
+            inline["flows"][0]["tcp"].clone(),
+            inline["flows"][1]["tcp"].clone()
+        ]);
+        for (i, k) in [(0, 0), (1, 1), (2, 0)] {
+            let f = shared["flows"][i].as_object_mut().unwrap();
+            f.remove("tcp");
+            f.insert("tcp_table".into(), k.into());
+        }
+        let read = Scenario::from_json(&shared.to_string()).unwrap();
+        assert!(read.tcp_tables.is_empty());
+        assert_eq!(read.flows[1].tcp.as_ref().unwrap().window, 7);
+        assert_eq!(
+            read.flows[2].tcp.as_ref().unwrap().window,
+            sc.flows[2].tcp.as_ref().unwrap().window
+        );
+        assert_eq!(serde_json::to_value(&read).unwrap(), inline);
+        let wrong = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut doc = shared.clone();
+            edit(&mut doc);
+            Scenario::from_json(&doc.to_string()).unwrap_err()
+        };
+        assert_eq!(
+            wrong(&|d| d["flows"][2]["tcp_table"] = 2.into()),
+            "flow[2].tcp_table: expected an index below 2 (the tcp_tables), got 2"
+        );
+        assert_eq!(
+            wrong(&|d| d["flows"][1]["tcp"] = inline["flows"][1]["tcp"].clone()),
+            "flow[1].tcp_table: a flow gives its tcp parameters or a tcp_table, not both"
+        );
+        let err = wrong(&|d| d["tcp_tables"][1]["windw"] = 3.into());
+        assert!(
+            err.starts_with("resolved scenario: tcp_table[1]: unknown field `windw`"),
+            "{err}"
+        );
+        let err = wrong(&|d| {
+            d["flows"][0].as_object_mut().unwrap().remove("tcp_table");
+        });
+        assert_eq!(err, "flow[0].tcp: missing");
+    }
+
     /// ns-3's whole-byte growth (`TcpNewReno::CongestionAvoidance`) belongs to the classes
     /// derived from `TcpNewReno` under `ns3_newreno_growth` with byte-counted windows; the
     /// per-ACK growth of `growth_per_ack` (IKRSimLib) stays exact.

@@ -21,8 +21,35 @@ impl Scenario {
             };
             format!("resolved scenario: {msg}")
         })?;
+        let mut s = s;
+        s.take_tcp_tables()?;
         s.validate()?;
         Ok(s)
+    }
+
+    /// Gives each flow that names a table of `tcp_tables` (`tcp_table`) its own copy of it as
+    /// `tcp`, and empties `tcp_tables`: what follows reads `FlowConfig::tcp` alone.
+    fn take_tcp_tables(&mut self) -> Result<(), String> {
+        let tables = std::mem::take(&mut self.tcp_tables);
+        for (i, f) in self.flows.iter_mut().enumerate() {
+            let Some(k) = f.tcp_table.take() else {
+                continue;
+            };
+            if f.tcp.is_some() {
+                return Err(format!(
+                    "flow[{i}].tcp_table: a flow gives its tcp parameters or a tcp_table, \
+                     not both"
+                ));
+            }
+            let Some(t) = tables.get(k as usize) else {
+                return Err(format!(
+                    "flow[{i}].tcp_table: expected an index below {} (the tcp_tables), got {k}",
+                    tables.len()
+                ));
+            };
+            f.tcp = Some(t.clone());
+        }
+        Ok(())
     }
 
     /// Checks everything the engine relies on; the first problem comes back with its path.

@@ -202,6 +202,7 @@ mod tests {
         let mut sc = dumbbell(1, 1e6, 10, 1e6, 10, 50, ns2_tcp(), 10);
         sc.run.ties = ties;
         let udp = |name: &str, from: u32, to: u32| FlowConfig {
+            tcp_table: None,
             tfrc: None,
             rap: None,
             connection: None,

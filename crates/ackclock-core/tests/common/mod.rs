@@ -237,6 +237,7 @@ pub fn build(net: &Net) -> Scenario {
                     };
                     tcp.window = 64;
                     FlowConfig {
+                        tcp_table: None,
                         tfrc: None,
                         rap: None,
                         connection: None,
@@ -261,6 +262,7 @@ pub fn build(net: &Net) -> Scenario {
                     let payload = 500u32;
                     let bps = (net.bottleneck_bps * net.cbr_fraction).max(1e3);
                     FlowConfig {
+                        tcp_table: None,
                         tfrc: None,
                         rap: None,
                         connection: None,
@@ -287,6 +289,7 @@ pub fn build(net: &Net) -> Scenario {
         })
         .collect();
     Scenario {
+        tcp_tables: Vec::new(),
         name: "generated".into(),
         profile: "ns2".into(),
         run: RunConfig {
