@@ -433,8 +433,9 @@ pub struct TcpSender {
     rbp: Option<Box<rbp::Rbp>>,
     /// The sender has none of the send path's rarer parts (`TcpSender::plain_now`):
     /// `send_much` and the new segments it sends take the path compiled without their tests
-    /// (`send_window::<true>`, `emit_with::<true>`). Set by `refresh_plain` when the sender
-    /// is built and wherever one of those parts appears during the run.
+    /// (`send_window::<true>`, `emit_with::<true>`), and so do its ACKs (`process_ack::<true>`,
+    /// `new_ack_with::<true>`). Set by `refresh_plain` when the sender is built and wherever
+    /// one of those parts appears during the run.
     plain: bool,
 }
 
@@ -1097,7 +1098,12 @@ impl TcpSender {
             self.model_ack(now, pkt);
         }
         let was_in_recovery = self.in_recovery;
-        self.process_ack(now, pkt, out, c);
+        if self.plain {
+            debug_assert!(self.plain_now(), "`plain` not refreshed after a change");
+            self.process_ack::<true>(now, pkt, out, c);
+        } else {
+            self.process_ack::<false>(now, pkt, out, c);
+        }
         if self.in_recovery != was_in_recovery && self.linux.is_none() {
             let state = if self.in_recovery {
                 CaState::Recovery
@@ -1173,8 +1179,12 @@ impl TcpSender {
         }
     }
 
+    /// What an ACK does to the sender. `PLAIN`: the sender is `plain` (`plain_now`), so the
+    /// tests for the parts it lacks (RBP, Quick-Start, FullTcp and its SACK, Linux's sender,
+    /// ns-2's Vegas and TCP-Linux, SACK-RH, FACK, the RFC 6675 sender, `QOption_`,
+    /// `bugFix_ack_`) are compiled out, here and in `new_ack_with`.
     #[inline(always)]
-    fn process_ack(
+    fn process_ack<const PLAIN: bool>(
         &mut self,
         now: SimTime,
         pkt: &Packet,
@@ -1182,10 +1192,10 @@ impl TcpSender {
         c: &mut FlowCounters,
     ) {
         let ack = pkt.ack;
-        if self.rbp.is_some() {
+        if !PLAIN && self.rbp.is_some() {
             self.rbp_recv(ack); // RBP*TcpAgent::recv, before the agent's own
         }
-        if self.quick_start.is_some() {
+        if !PLAIN && self.quick_start.is_some() {
             self.qs_on_ack(now, pkt);
         }
         self.ts_echo = pkt.ts_echo;
@@ -1197,8 +1207,10 @@ impl TcpSender {
         let ece = self.ecn && pkt.ecn & ecn::ECE != 0 && pkt.flags & tcp_flags::SYN == 0;
         // ns-2.35's FullTcpAgent::recv, header prediction (`predict_ok`: not a retransmitting
         // sender, `t_seqno_ == maxseq_`; no ECN-Echo; no SACK blocks) for a pure ACK of new
-        // data short of `maxseq_` while `cwnd_ >= wnd_` and not in fast recovery.
-        self.ns2_fast_ack = std::mem::take(&mut self.header_predicted)
+        // data short of `maxseq_` while `cwnd_ >= wnd_` and not in fast recovery. Only a
+        // FullTcp sender predicts (`header_predicted`), and a plain sender is none.
+        self.ns2_fast_ack = !PLAIN
+            && std::mem::take(&mut self.header_predicted)
             && !ece
             && pkt.sack.is_empty()
             && self.nxt == self.maxseq
@@ -1231,13 +1243,13 @@ impl TcpSender {
             };
             self.cc.in_ack_event(&mut self.w, &flags);
         }
-        if self.full_tcp && self.rtt.is_ns2() && ack > self.una && ack <= self.maxseq {
+        if !PLAIN && self.full_tcp && self.rtt.is_ns2() && ack > self.una && ack <= self.maxseq {
             self.full_newack_backoff(ece);
         }
         // The ECN-Echo of a marked SYN-ACK's ACK acts once the window is set (`on_new_ack`).
         let ece = ece && !(self.syn_pending && self.syn_window.is_some_and(|(_, cut)| cut));
         if ece {
-            if NS3_CWR && self.rfc6675 && self.scoreboard.is_some() {
+            if NS3_CWR && !PLAIN && self.rfc6675 && self.scoreboard.is_some() {
                 // ns-3.44's CA_CWR, in `on_rfc6675_ack`.
                 self.ns3_ece = true;
             } else {
@@ -1264,28 +1276,30 @@ impl TcpSender {
                 self.ecn_backoff = false;
             }
         }
-        if self.linux.is_some() {
-            self.on_linux_ack(now, pkt, out, c);
-            return;
-        }
-        if self.ns2_vegas.is_some() {
-            self.on_ns2_vegas_ack(now, ack, out, c);
-            return;
-        }
-        if self.ns2_linux.is_some() {
-            self.on_ns2_linux_ack(now, pkt, out, c);
-            return;
-        }
-        if self.sack_rh.is_some() {
-            self.on_sack_rh_ack(now, pkt, out, c);
-            return;
-        }
-        if self.fack.is_some() {
-            self.on_fack_ack(now, pkt, out, c);
-            return;
+        if !PLAIN {
+            if self.linux.is_some() {
+                self.on_linux_ack(now, pkt, out, c);
+                return;
+            }
+            if self.ns2_vegas.is_some() {
+                self.on_ns2_vegas_ack(now, ack, out, c);
+                return;
+            }
+            if self.ns2_linux.is_some() {
+                self.on_ns2_linux_ack(now, pkt, out, c);
+                return;
+            }
+            if self.sack_rh.is_some() {
+                self.on_sack_rh_ack(now, pkt, out, c);
+                return;
+            }
+            if self.fack.is_some() {
+                self.on_fack_ack(now, pkt, out, c);
+                return;
+            }
         }
         let new = ack > self.una && ack <= self.maxseq;
-        if self.qoption.is_some() {
+        if !PLAIN && self.qoption.is_some() {
             // TcpAgent::recv counts the duplicate (or resets the count on a new ACK) first.
             let dupacks = if new {
                 0
@@ -1297,13 +1311,13 @@ impl TcpSender {
             self.qoption_after_ack(ack, dupacks);
         }
         if let Some(sb) = self.scoreboard.take() {
-            if self.full_sack.is_some() {
+            if !PLAIN && self.full_sack.is_some() {
                 self.on_full_sack_ack(now, pkt, sb, out, c);
             } else {
                 self.on_sack_ack(now, ack, &pkt.sack, sb, out, c);
             }
         } else if new {
-            self.new_ack(now, ack, out, c);
+            self.new_ack_with::<PLAIN>(now, ack, out, c);
         } else if ack == self.una && self.una < self.maxseq {
             if self.recovery == Recovery::Rfc793 {
                 self.on_rfc793_dupack(now, out, c);
@@ -1313,7 +1327,7 @@ impl TcpSender {
         } else if ack < self.una && self.old_ack_sends {
             self.on_old_ack(now, out, c);
         }
-        if self.full_tcp && new && ece && self.w.cwnd < 1.0 {
+        if !PLAIN && self.full_tcp && new && ece && self.w.cwnd < 1.0 {
             // FullTcpAgent::recv after ecn() on a new ACK ("set_rtx_timer();" from T.
             // Kelly): a window cut below one segment sends nothing, so the timer is set even
             // when this ACK acknowledged everything; its expiry sends the next segment.

@@ -172,25 +172,45 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        self.new_ack_with::<false>(now, ack, out, c);
+    }
+
+    /// [`TcpSender::new_ack`]; `PLAIN`: from `process_ack::<true>`, the sender `plain`, so the
+    /// tests for FullTcp, `bugFix_ack_`, `QOption_` and Quick-Start are compiled out.
+    #[inline(always)]
+    pub(super) fn new_ack_with<const PLAIN: bool>(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
         // ns-2.35's TcpAgent::newack with timerfix_ false calls newtimer() before rtt_update()
         // and the backoff reset: the timer restarts with the timeout from before this ACK.
-        // FullTcpAgent::newack does the same (`full_newack_backoff`).
-        let early_rto = match self.full_ack_rto.take() {
+        // FullTcpAgent::newack does the same (`full_newack_backoff`; never for a plain
+        // sender, whose `full_ack_rto` `process_ack` left None).
+        let early_rto = match if PLAIN {
+            None
+        } else {
+            self.full_ack_rto.take()
+        } {
             Some(rto) => Some(rto),
             None => self.rtx_timer_before_sample.then(|| self.rtt.rto()),
         };
         // FullTcpAgent::recv's header prediction for a pure ACK (set in `process_ack`):
         // `newack` and `send_much` only. cwnd_ does not open (so it stops at the first value
         // at or above `window_`) and `dupacks_` is not reset (only `ack_action` resets it).
-        let fast_path = std::mem::take(&mut self.ns2_fast_ack);
+        let fast_path = !PLAIN && std::mem::take(&mut self.ns2_fast_ack);
         let newreno_partial = self.in_recovery
             && self.recovery == Recovery::NewReno
             && self.recover.is_some_and(|r| ack < r);
-        if !self.full_tcp && !newreno_partial {
+        if (PLAIN || !self.full_tcp) && !newreno_partial {
             self.note_ns2_newack(); // ns2_awnd: not on NewReno's partial ACKs
-            if let Some(b) = self.bugfix.as_deref_mut() {
-                // TcpAgent::newack: prev_highest_ack_, and ts_echo_ with timestamps.
-                b.on_newack(self.una, self.timestamps.then_some(self.ts_echo));
+            if !PLAIN {
+                if let Some(b) = self.bugfix.as_deref_mut() {
+                    // TcpAgent::newack: prev_highest_ack_, and ts_echo_ with timestamps.
+                    b.on_newack(self.una, self.timestamps.then_some(self.ts_echo));
+                }
             }
         }
         let rtt = self.sample_rtt(now, ack, c);
@@ -362,12 +382,12 @@ impl TcpSender {
                 None => self.arm_timer(now),
             }
         }
-        if self.qoption.is_some() && self.una == self.app_limit {
+        if !PLAIN && self.qoption.is_some() && self.una == self.app_limit {
             // TcpAgent::recv_newack_helper with QOption_: all the application gave is
             // acknowledged (`curseq_ == highest_ack_ + 1`), cancel_rtx_timer().
             self.rto_deadline = None;
         }
-        if self.quick_start.is_some() && !newreno_partial {
+        if !PLAIN && self.quick_start.is_some() && !newreno_partial {
             self.qs_on_newack(); // TcpAgent::recv_newack_helper
         }
         if self.frto.state != 0 && !newreno_partial {
