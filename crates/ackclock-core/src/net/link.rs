@@ -44,7 +44,8 @@ pub use ns2_clock::{Ns2Integral, Ns2Integrals, Ns2Outcome};
 // The fields are laid out by hand, in the order a packet-hop touches them (checked by
 // `layout_tests`): with 50 or 100 flows a hop's link has left the first-level cache since its
 // last packet, and Rust's own order spread what one hop reads over eight of the struct's nine
-// cache lines. Here a packet that does not wait touches the first five, and its delivery three.
+// cache lines. Here a packet that does not wait touches the first four (the service byte and
+// whether flows are monitored are in the first), and its delivery two.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Link {
@@ -55,6 +56,15 @@ pub struct Link {
     /// When the line finishes serialising the last accepted packet.
     busy_until: SimTime,
     pub delay: SimDuration,
+    /// What a packet entering the link meets beyond a plain FIFO, as bits: [`HOLDS`]
+    /// (`queue.holds()`), [`PERIODIC`] (`queue.periodic()`), [`NS2`] (the link keeps ns-2's
+    /// clock), [`LOSS_AT_ENTRY`] (a loss model at its entry). Kept here so that a hop tests
+    /// one byte rather than decoding the discipline's variant and the loss model: 0 on a
+    /// plain FIFO link without a loss model at its entry.
+    service: u8,
+    /// `flow_monitor` is kept: tested here, so that a hop of an unmonitored link does not
+    /// read the line that holds it.
+    monitored: bool,
     pub from: NodeId,
     pub to: NodeId,
     // Line 1: the FIFO backlog.
@@ -63,6 +73,9 @@ pub struct Link {
     waiting_bytes: u64,
     counted_until: SimTime,
     zero_sojourns: u64,
+    /// Line 1's last 8 bytes, free (the rings' headers shrank to 32 bytes), so that the
+    /// discipline starts line 2 and the counters line 4.
+    _spare: u64,
     // Line 2: admission.
     /// The discipline; one that holds the waiting packets (`AnyQueue::holds`) leaves
     /// `waiting` empty.
@@ -76,14 +89,9 @@ pub struct Link {
     /// marked a packet (`take_loss_mark`).
     loss_marks_ecn: bool,
     loss_marked: bool,
-    // Line 3: what is checked for on every hop but rarely there.
-    /// What a packet entering the link meets beyond a plain FIFO, as bits: [`HOLDS`]
-    /// (`queue.holds()`), [`PERIODIC`] (`queue.periodic()`), [`NS2`] (the link keeps ns-2's
-    /// clock), [`LOSS_AT_ENTRY`] (a loss model at its entry). Kept here so that a hop tests
-    /// one byte rather than decoding the discipline's variant and the loss model: 0 on a
-    /// plain FIFO link without a loss model at its entry.
-    service: u8,
-    /// Per-flow queue monitor (ns-2 `makeflowmon Fid`), indexed by flow.
+    // Line 3: what a hop reads only when the link has it, or when the packet waits.
+    /// Per-flow queue monitor (ns-2 `makeflowmon Fid`), indexed by flow; `monitored` says
+    /// whether it is there.
     pub flow_monitor: Option<Vec<FlowQueueCounters>>,
     /// Queueing delays of departed packets that waited (see `sojourn_histogram`); those that
     /// did not wait are `zero_sojourns`.
@@ -277,6 +285,7 @@ impl Link {
             rate,
             delay,
             service: Link::service_of(&queue),
+            monitored: false,
             queue,
             loss: None,
             loss_at_entry: false,
@@ -297,6 +306,7 @@ impl Link {
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),
             zero_sojourns: 0,
+            _spare: 0,
             tx_event_pending: false,
             started: None,
             flow_monitor: None,
@@ -310,6 +320,7 @@ impl Link {
     /// Keeps per-flow queue counters for `flows` flows.
     pub fn monitor_flows(&mut self, flows: usize) {
         self.flow_monitor = Some(vec![FlowQueueCounters::default(); flows]);
+        self.monitored = true;
     }
 
     /// Keeps the transmission starts of a dequeue-time discipline for a packet trace.
@@ -586,11 +597,13 @@ impl Link {
             || (self.busy_until == now && now > SimTime::ZERO && self.rate.bps() != u64::MAX);
         self.busy_until = start + self.rate.tx_time(size);
         let arrival = self.busy_until + self.delay;
-        if let Some(m) = self.flow_monitor.as_mut() {
-            let f = &mut m[flow.idx()];
-            f.arrive(now.0, size, waits);
-            if !waits {
-                f.depart(now.0, size, false);
+        if self.monitored {
+            if let Some(m) = self.flow_monitor.as_mut() {
+                let f = &mut m[flow.idx()];
+                f.arrive(now.0, size, waits);
+                if !waits {
+                    f.depart(now.0, size, false);
+                }
             }
         }
         if waits {
