@@ -6,9 +6,11 @@ timestamps, window 67000, 1000-byte packets, max_ssthresh 100, maxburst 2, CUBIC
 its `cubic_max_increment_` 16, the early CUBIC's growth cap, with --cubic-max-increment 16).
 Background: two Tmix flows, inbound (n0 -> n1) and outbound (n3 -> n2), replaying synthetic
 connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md) from time 0,
-as ns-2.35's Tmix runs them (1460-byte segments, each side's window from its vector, the delay
-box's RTT on top of the path's, FullTcp's delayed ACKs: the study's background script through
-`ackclock ns2` builds the same);
+at the Abilene-I link's load (--load, 200 Mb/s offered on each direction of the bottleneck:
+docs/examples/seed003.md; --rate N replays N connections a second instead, 150 the earlier
+default), as ns-2.35's Tmix runs them (1460-byte segments, each side's window from its
+vector, the delay box's RTT on top of the path's, FullTcp's delayed ACKs: the study's
+background script through `ackclock ns2` builds the same);
 flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until --seconds. Without
 background, as in the earlier study the seed quotes: flow 1 at 0 s, flow 2 at 50 s, 500 s in all.
 For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two flows' mean throughputs
@@ -18,7 +20,7 @@ the loss rate of each run (its Appendix B): the bottleneck queue's drops over it
 two high-speed flows' own, from flow 2's start on.
 
     python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 1000] [--start 400]
-                               [--rate 150]
+                               [--load 200 | --rate 150]
 """
 
 from __future__ import annotations
@@ -29,14 +31,22 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 import ackclock as ac
-from ackclock.tmix import synthesize
+from ackclock.tmix import read_vectors, synthesize
 
 PROTOCOLS = {"Scalable": "scalable", "HS": "highspeed", "CUBIC": "cubic", "FAST": "fast"}
 # Tmix's segment size (ns-2.35 tmix.cc, pkt_size_ 1460), the background's MSS.
 TMIX_MSS = 1460
+# The background's load, Mb/s offered on each direction of the bottleneck. The study replays the
+# Abilene-I link's connection vectors (its Appendix A: Abilene_sorted_crecv.ns and _cinit.ns,
+# "tmix-ns-Abilene-lossless") and gives no throughput of its own (its Figs. 8-9 are lost); the
+# Tmix authors' replays of that trace carry often more than 400 Mb/s over its two directions
+# together (F. Hernandez-Campos, UNC dissertation 2006, chapter 6, "Source-level Replay of
+# Abilene-I"): half of it each way.
+ABILENE_LOAD_MBPS = 200.0
 # The study's highlighted cases (its sections 4.1-4.4).
 HIGHLIGHTED = [("Scalable", "HS"), ("Scalable", "Scalable"), ("HS", "CUBIC"), ("CUBIC", "FAST")]
 # The study's Table 1: asymmetry without / with background traffic (ns-2.27, Abilene-I vectors).
@@ -96,6 +106,40 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
     return net
 
 
+def offered_mbps(vectors: tuple[Path, Path], seconds: float) -> tuple[float, float]:
+    """The Mb/s the two vector files offer on each direction of the bottleneck over `seconds`:
+    R0 -> R1 carries the inbound initiators' ADUs (n0 -> n1) and the outbound acceptors'
+    (n2 -> n3), R1 -> R0 the other two."""
+    sums = []
+    for v in vectors:
+        c = read_vectors(v, str(v))
+        side, size = np.asarray(c["adu_side"]), np.asarray(c["adu_bytes"], dtype=np.float64)
+        sums.append((size[side == 0].sum(), size[side == 1].sum()))
+    (in_init, in_acc), (out_init, out_acc) = sums
+    return ((in_init + out_acc) * 8e-6 / seconds, (in_acc + out_init) * 8e-6 / seconds)
+
+
+def background(out: Path, seconds: float, load: float | None,
+               rate: float | None) -> tuple[tuple[Path, Path], float, tuple[float, float]]:
+    """Writes the two vector files for a run of `seconds`: `rate` connections a second each, or,
+    without a rate, the rate whose vectors offer `load` Mb/s on R0 -> R1 (found in two passes:
+    the synthetic sizes are the same sequence at any rate, only the starts scale). Returns the
+    files, the rate and the offered Mb/s on R0 -> R1 and R1 -> R0."""
+    vectors = (out / "inbound.vec", out / "outbound.vec")
+
+    def write(r: float) -> tuple[float, float]:
+        n = max(1, int(r * seconds))
+        synthesize(vectors[0], n, seed=1, rate_per_s=r)
+        synthesize(vectors[1], n, seed=2, rate_per_s=r)
+        return offered_mbps(vectors, seconds)
+
+    if rate is None:
+        assert load is not None
+        rate = 17.5 * load  # the synthetic mix's ~0.057 Mb/s per connection a second
+        rate *= load / write(rate)[0]
+    return vectors, rate, write(rate)
+
+
 def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> dict[str, Any]:
     cc, vectors, args = job
     start, seconds = (args.start, args.seconds) if vectors else (0.0, args.seconds_without)
@@ -112,8 +156,21 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
                 # queue's drops over its arrivals, from flow 2's start to the end
                 "flows_loss": hs.packets_dropped.sum() / hs.packets_sent.sum(),
                 "bottleneck_loss": q.dropped_packets / q.arrived_packets,
-                "queue_packets": q.mean_queue_packets}
+                "queue_packets": q.mean_queue_packets,
+                # the queue the high-speed flows' ACKs wait in, and each flow's mean RTT
+                # (FAST's signal: its rate is about alpha over its RTT less its base RTT)
+                "reverse_queue_packets": res.queues.set_index("link").loc[
+                    "R1->R0", "mean_queue_packets"],
+                "rtt1_s": f.loc["flow1", "mean_rtt_s"], "rtt2_s": f.loc["flow2", "mean_rtt_s"],
+                "timeouts": (int(f.loc["flow1", "timeouts"]), int(f.loc["flow2", "timeouts"])),
+                "drops": (int(f.loc["flow1", "packets_dropped"]),
+                          int(f.loc["flow2", "packets_dropped"]))}
     if vectors:
+        # what each direction of the bottleneck carried from flow 2's start (the background
+        # alone: the background's load as it arrives at the bottleneck)
+        qs = res.queues.set_index("link")
+        out["link_mbps"] = tuple(qs.loc[k, "departed_bytes"] * 8e-6 / (seconds - start - 50)
+                                 for k in ("R0->R1", "R1->R0"))
         ts = res.timeseries
         out["series"] = ts[ts.flow.isin(["inbound", "outbound"])][
             ["time_s", "flow", "throughput_mbps"]]
@@ -149,7 +206,12 @@ def main() -> None:
                     help="flow 1's start with background traffic (s)")
     ap.add_argument("--seconds-without", type=float, default=500.0,
                     help="length of the runs without background traffic (s)")
-    ap.add_argument("--rate", type=float, default=150.0, help="Tmix connections per second")
+    ap.add_argument("--load", type=float, default=ABILENE_LOAD_MBPS,
+                    help="the background's offered load on each direction of the bottleneck,"
+                         " Mb/s (default: the Abilene-I link's, 200)")
+    ap.add_argument("--rate", type=float, default=None,
+                    help="Tmix connections per second instead of --load (150: the earlier"
+                         " default background, about 9 Mb/s each way)")
     ap.add_argument("--fast-alpha", type=float, default=200.0)
     ap.add_argument("--cubic-max-increment", type=float, default=0.0,
                     help="CUBIC's S_max (0: RFC 9438's uncapped growth; the study's script sets"
@@ -164,10 +226,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("results/seed003"))
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    n = int(args.rate * args.seconds)
-    vectors = (args.out / "inbound.vec", args.out / "outbound.vec")
-    synthesize(vectors[0], n, seed=1, rate_per_s=args.rate)
-    synthesize(vectors[1], n, seed=2, rate_per_s=args.rate)
+    for flag, value in (("--rate", args.rate), ("--load", args.load)):
+        if value is not None and not value > 0:
+            ap.error(f"{flag}: expected a positive number, got {value:g}")
+    vectors, rate, offered = background(args.out, args.seconds,
+                                        None if args.rate is not None else args.load, args.rate)
+    print(f"background: {rate:.0f} connections/s each way, offering {offered[0]:.1f} Mb/s on"
+          f" R0 -> R1 and {offered[1]:.1f} Mb/s on R1 -> R0")
     if args.pairs == "highlighted":
         pairs = HIGHLIGHTED
     elif args.pairs == "all":
@@ -198,7 +263,14 @@ def main() -> None:
                      "study loss with (%)": 100 * loss[1],
                      "flows' loss with (%)": 100 * with_bg["flows_loss"],
                      "queue without (pkts)": without["queue_packets"],
-                     "queue with (pkts)": with_bg["queue_packets"]})
+                     "queue with (pkts)": with_bg["queue_packets"],
+                     "reverse queue with (pkts)": with_bg["reverse_queue_packets"],
+                     "rtt1 without (s)": without["rtt1_s"], "rtt2 without (s)": without["rtt2_s"],
+                     "rtt1 with (s)": with_bg["rtt1_s"], "rtt2 with (s)": with_bg["rtt2_s"],
+                     "t1 without (Mb/s)": without["t1_mbps"],
+                     "t2 without (Mb/s)": without["t2_mbps"],
+                     "timeouts with (flow 1, flow 2)": with_bg["timeouts"],
+                     "drops with (flow 1, flow 2)": with_bg["drops"]})
     table = pd.DataFrame(rows)
     table["A without - study"] = table["A without"] - table["study without"]
     table["A with - study"] = table["A with"] - table["study with"]
@@ -211,7 +283,10 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    alone = next(r for r in results if r["pair"] is None)["series"]
+    alone_run = next(r for r in results if r["pair"] is None)
+    print("the background alone carried {:.1f} Mb/s on R0 -> R1 and {:.1f} Mb/s on R1 -> R0"
+          " from {:g} s".format(*alone_run["link_mbps"], args.start + 50))
+    alone = alone_run["series"]
     shared = next(r for r in results
                   if r["pair"] == pairs[0] and r["has_background"])["series"]
     pd.concat([alone.assign(run="background alone"),

@@ -235,3 +235,57 @@ def test_ackclock_seed_outside_a_checkout_says_where_it_looked(tmp_path: Path) -
                             " above it: the seed studies' runners come with ackclock's source"
                             " checkout; run this inside one")
     assert runners_folder(SEEDS / "000") == SEEDS
+
+
+def test_seed003_script_options_of_the_studys_script() -> None:
+    """seed003.py's --hs-first-decrease and --overhead (docs/examples/seed003.md, the I and S
+    rows): one HS-TCP flow alone for 25 s on the study's path. With ns-2's first decrease
+    (TcpAgent::slowdown) its first cut halves the window; without it keeps 1 - b(w) of it
+    (RFC 3649, about 79% at 9000 segments). overhead_ 8 us jitters each send (less than one
+    packet time at 622 Mb/s): the run changes, its throughput does not."""
+    import argparse
+
+    m = runpy.run_path(str(SEEDS.parent / "seed003.py"), run_name="seed003")
+
+    def first_cut(overhead: float, first_decrease: bool) -> tuple[float, float, pd.Series]:
+        args = argparse.Namespace(cubic_max_increment=0.0, fast_alpha=200.0,
+                                  overhead=overhead, hs_first_decrease=first_decrease)
+        net = m["network"](("HS", "CUBIC"), None, args, 0.0)
+        flows = {f.name: f.tcp for f in net.scenario("25s").flows}
+        assert flows["flow1"].get("ns2_first_decrease", False) is first_decrease
+        assert "ns2_first_decrease" not in flows["flow2"]
+        assert flows["flow2"]["send_overhead"] == f"{overhead}s"
+        res = net.run(duration="25s", sample_interval="0.1s")
+        ts = res.timeseries[res.timeseries.flow == "flow1"].reset_index()
+        cut = next(k for k in range(1, len(ts))
+                   if ts.ssthresh[k] < ts.ssthresh[k - 1] and ts.ssthresh[k - 1] > 1000)
+        return (ts.ssthresh[cut] / ts.cwnd[cut - 1],
+                res.flows.set_index("flow").loc["flow1", "throughput_mbps"], ts.cwnd)
+
+    b_of_w, rate, cwnd = first_cut(0.0, False)
+    halved, _, _ = first_cut(0.0, True)
+    jittered, rate_jittered, cwnd_jittered = first_cut(8e-6, False)
+    assert 0.75 < b_of_w < 0.82 and 0.49 < halved < 0.51
+    assert abs(jittered - b_of_w) < 0.01
+    assert not cwnd.equals(cwnd_jittered) and abs(rate_jittered / rate - 1) < 0.005
+
+
+def test_seed003_background_offers_the_load_asked(tmp_path: Path) -> None:
+    """seed003.py's default background is given by its load (--load, Mb/s offered on R0 -> R1,
+    200 for the Abilene-I link the study replays): the connection rate is found from the
+    vectors' own bytes, so the vector files offer what was asked, to 1%; twice the load takes
+    twice the rate. A rate or load that is not positive is refused in one line."""
+    import subprocess
+    import sys
+
+    m = runpy.run_path(str(SEEDS.parent / "seed003.py"), run_name="seed003")
+    _, rate, offered = m["background"](tmp_path, 60.0, 4.0, None)
+    assert abs(offered[0] / 4.0 - 1) < 0.01 and offered[1] > 0
+    _, rate2, offered2 = m["background"](tmp_path, 60.0, 8.0, None)
+    assert abs(offered2[0] / 8.0 - 1) < 0.01 and 1.8 < rate2 / rate < 2.2
+    assert m["offered_mbps"]((tmp_path / "inbound.vec", tmp_path / "outbound.vec"), 60.0) == \
+        offered2
+    r = subprocess.run([sys.executable, str(SEEDS.parent / "seed003.py"), "--load", "0",
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--load: expected a positive number" in r.stderr
+    assert "Traceback" not in r.stderr
