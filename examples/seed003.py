@@ -14,10 +14,12 @@ background script through `ackclock ns2` builds the same);
 flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until --seconds. Without
 background, as in the earlier study the seed quotes: flow 1 at 0 s, flow 2 at 50 s, 500 s in all.
 For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two flows' mean throughputs
-from flow 2's start to the end, without and with background traffic (the study's Table 1), and the
-background's throughput over time with and without the high-speed flows (its Figs. 8 and 9), and
-the loss rate of each run (its Appendix B): the bottleneck queue's drops over its arrivals, and the
-two high-speed flows' own, from flow 2's start on.
+over the second half of the run, as the study's script measures (its Appendix A takes each flow's
+statistics at `halftime`, `endtime / 2`, and at `endtime`: 500-1000 s with background, 250-500 s
+without; never before flow 2's start), without and with background traffic (the study's Table 1),
+the background's throughput over time with and without the high-speed flows (its Figs. 8 and 9),
+and the loss rate of each run (its Appendix B): the bottleneck queue's drops over its arrivals,
+and the two high-speed flows' own, over the same half.
 
     python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 1000] [--start 400]
                                [--load 200 | --rate 150]
@@ -140,11 +142,18 @@ def background(out: Path, seconds: float, load: float | None,
     return vectors, rate, write(rate)
 
 
+def measured_from(start: float, seconds: float) -> float:
+    """Where the statistics start: the run's half (the study's script: `print-stat-one-pre` at
+    `halftime`, `endtime / 2`, `print-stat-one` at `endtime`), or flow 2's start if later."""
+    return max(seconds / 2, start + 50)
+
+
 def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> dict[str, Any]:
     cc, vectors, args = job
     start, seconds = (args.start, args.seconds) if vectors else (0.0, args.seconds_without)
     res = network(cc, vectors, args, start).run(duration=f"{seconds}s",
-                                                warmup=f"{start + 50}s", sample_interval="1s")
+                                                warmup=f"{measured_from(start, seconds)}s",
+                                                sample_interval="1s")
     f = res.flows.set_index("flow")
     out: dict[str, Any] = {"pair": cc, "has_background": vectors is not None}
     if cc:
@@ -153,7 +162,7 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
         q = res.queues.set_index("link").loc["R0->R1"]
         out |= {"t1_mbps": t1, "t2_mbps": t2, "asymmetry": (t1 - t2) / (t1 + t2),
                 # the two high-speed flows' packets lost over those sent, and the bottleneck
-                # queue's drops over its arrivals, from flow 2's start to the end
+                # queue's drops over its arrivals, over the measured half
                 "flows_loss": hs.packets_dropped.sum() / hs.packets_sent.sum(),
                 "bottleneck_loss": q.dropped_packets / q.arrived_packets,
                 "queue_packets": q.mean_queue_packets,
@@ -166,10 +175,11 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
                 "drops": (int(f.loc["flow1", "packets_dropped"]),
                           int(f.loc["flow2", "packets_dropped"]))}
     if vectors:
-        # what each direction of the bottleneck carried from flow 2's start (the background
+        # what each direction of the bottleneck carried over the measured half (the background
         # alone: the background's load as it arrives at the bottleneck)
         qs = res.queues.set_index("link")
-        out["link_mbps"] = tuple(qs.loc[k, "departed_bytes"] * 8e-6 / (seconds - start - 50)
+        span = seconds - measured_from(start, seconds)
+        out["link_mbps"] = tuple(qs.loc[k, "departed_bytes"] * 8e-6 / span
                                  for k in ("R0->R1", "R1->R0"))
         ts = res.timeseries
         out["series"] = ts[ts.flow.isin(["inbound", "outbound"])][
@@ -285,7 +295,8 @@ def main() -> None:
 
     alone_run = next(r for r in results if r["pair"] is None)
     print("the background alone carried {:.1f} Mb/s on R0 -> R1 and {:.1f} Mb/s on R1 -> R0"
-          " from {:g} s".format(*alone_run["link_mbps"], args.start + 50))
+          " from {:g} s".format(*alone_run["link_mbps"],
+                                measured_from(args.start, args.seconds)))
     alone = alone_run["series"]
     shared = next(r for r in results
                   if r["pair"] == pairs[0] and r["has_background"])["series"]
