@@ -54,7 +54,10 @@ class Ftp(App):
 class Cbr(App):
     """Constant bit rate: a ``packet_size``-byte payload every ``interval``, or every
     packet_size x 8 / ``rate`` (ns-2's CBR); ``random=True`` jitters each interval by up to
-    half. Over TCP, ``packet_size`` is each write (default one segment's payload)."""
+    half. Over TCP, ``packet_size`` is each write (default one segment's payload), and
+    ``after_connect=True`` holds the first write until one interval after the connection
+    opens, as ns-3's ``OnOffApplication`` does (its writes otherwise start with the flow,
+    as ns-3's ``MyApp``'s do)."""
 
     rate: Rate | None = None
     interval: Time | None = None
@@ -62,6 +65,7 @@ class Cbr(App):
     random: bool | None = None
     start: When = "0s"
     stop: Time | None = None
+    after_connect: bool | None = None
     kind: ClassVar[str] = "cbr"
 
 

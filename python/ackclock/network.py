@@ -149,6 +149,7 @@ class Network:
         random: bool | None = None,
         on: When | None = None,
         off: When | None = None,
+        after_connect: bool | None = None,
         two_way: bool | None = None,
         reply_size: Size | None = None,
         exchange: str | None = None,
@@ -173,7 +174,9 @@ class Network:
         (or ``"onoff"``, ``"poisson"``) the application writes ``write_size`` bytes (default
         one segment's payload) every ``interval`` or at ``rate`` into the connection instead,
         as ns-3's MyApp does (``random``, ``on``, ``off`` as for :meth:`udp`); with a send
-        buffer (``snd_buffer``) a write it has no room for fails, as in ns-3. ``trace``: TCP
+        buffer (``snd_buffer``) a write it has no room for fails, as in ns-3;
+        ``after_connect=True`` (cbr) writes first one interval after the connection opens,
+        as ns-3's OnOffApplication does. ``trace``: TCP
         variables to record on every change (``["cwnd", "ssthresh"]``, or True for all) into
         ``Results.tcp_trace``. With ``two_way=True`` the flow is a two-way TCP connection
         (docs/full-tcp.md): a handshake, ``size`` bytes from ``src`` and ``reply_size`` back
@@ -195,7 +198,8 @@ class Network:
                 "start": start, "stop": stop, "size": size, "tmix": tmix,
                 "tmix_delay_box": tmix_delay_box, "tmix_losses": tmix_losses, "rate": rate,
                 "interval": interval, "write_size": write_size, "random": random, "on": on,
-                "off": off, "reply_size": reply_size, "exchange": exchange}),
+                "off": off, "reply_size": reply_size, "exchange": exchange,
+                "after_connect": after_connect}),
             trace=trace,
             two_way=two_way,
             priority=priority,

@@ -1517,7 +1517,9 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
     random = False if app.random is None else app.random
     if not isinstance(random, bool):
         raise ScenarioError(f"expected true or false, got {quote(random)}", path=f"{ap}.random")
-    return base | {"interval_ps": interval, "packet_size": packet_size, "random": random}
+    after = _flag(app.after_connect, False, f"{ap}.after_connect")
+    return base | {"interval_ps": interval, "packet_size": packet_size, "random": random} | (
+        {"after_connect": True} if after else {})
 
 
 def _flag(value: Any, default: bool, path: str) -> bool:

@@ -301,6 +301,8 @@ APP: Mapping[str, Mapping[str, Key]] = {
         "rate": _RATE, "interval": _INTERVAL, "packet_size": _PACKET_SIZE,
         "random": Key("bool01", "jitter each interval by up to half (ns-2 random_)"),
         "random_": Key("bool01", "ns-2's name for random"),
+        "after_connect": Key("bool01", "TCP: the first write one interval after the connection"
+                             " opens (ns-3's OnOffApplication), not at the start"),
     },
     "onoff": {
         "rate": _RATE, "interval": _INTERVAL, "packet_size": _PACKET_SIZE,

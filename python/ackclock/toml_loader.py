@@ -881,6 +881,9 @@ def _app(t: Mapping[str, Any], p: str) -> AnyApp:
         if isinstance(random, int) and not isinstance(random, bool) and random in (0, 1):
             random = bool(random)  # ns-2 writes random_ 1
         table["random"] = random
+        after = t.get("after_connect")
+        if isinstance(after, int) and not isinstance(after, bool) and after in (0, 1):
+            table["after_connect"] = bool(after)
     return from_table(kind, table)
 
 

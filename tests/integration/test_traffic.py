@@ -190,6 +190,44 @@ def test_cbr_over_tcp_is_paced_by_the_application_then_by_the_network() -> None:
     assert 1.3 < goodput("5Mb/s") < 1.5
 
 
+def test_after_connect_writes_first_one_interval_after_the_connection_opens(
+        tmp_path: Path) -> None:
+    """ns-3's OnOffApplication over TCP (`ConnectionSucceeded`, `StartSending`,
+    `ScheduleNextTx`): with ``after_connect`` the first write comes one interval after the
+    SYN-ACK arrives, one segment at a time; without it the writes from the start wait in the
+    buffer and leave together with the handshake's end (ns-3's MyApp)."""
+    departures = {}
+    for after in (False, True):
+        net = ac.Network("after", profile="ns3")
+        net.nodes("a", "b")
+        net.link("a", "b", rate="100Mb/s", delay="10ms")
+        # One 1000-byte write every 1 ms (8 Mb/s).
+        net.tcp("f", "a", "b", app="cbr", rate="8Mb/s", write_size="1000B", packet_size=1000,
+                after_connect=after)
+        net.trace("ns2", "a.tr", links=["a->b"], events=["-"])
+        net.run(duration="0.05s", out=tmp_path / str(after))
+        lines = (tmp_path / str(after) / "a.tr").read_text().splitlines()
+        departures[after] = [float(x.split()[1]) for x in lines if int(x.split()[5]) > 1000]
+    syn_ack = 0.020  # two 10 ms crossings, the frames' times aside
+    no_wait, waited = departures[False], departures[True]
+    # Without: the writes made during the handshake go at once when it ends.
+    assert no_wait[0] == pytest.approx(syn_ack, abs=1e-4)
+    assert sum(1 for t in no_wait if t < syn_ack + 1e-4) >= 10
+    # With: one write 1 ms after the connection opens, then one a millisecond.
+    assert waited[0] == pytest.approx(syn_ack + 0.001, abs=1e-4)
+    assert waited[1] - waited[0] == pytest.approx(0.001, abs=1e-6)
+
+
+def test_after_connect_is_refused_on_udp() -> None:
+    net = ac.Network("udp-after")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="1Mb/s", delay="1ms")
+    net.udp("u", "a", "b", app=ac.Cbr(rate="100kb/s", packet_size="100B", after_connect=True))
+    with pytest.raises(ac.ScenarioError,
+                       match=r"flow\[0\]\.app\.after_connect: only an application"):
+        net.run(duration="1s")
+
+
 def test_ns3_handshake_has_its_frames_and_third_segment() -> None:
     """The ns3 profile's handshake as ns-3.44 sends it on a point-to-point device: a 58-byte SYN
     (PPP 2, IPv4 20, TCP 36 with timestamp, window scale and SACK-permitted), an empty 54-byte

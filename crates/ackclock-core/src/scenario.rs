@@ -548,7 +548,10 @@ pub enum AppConfig {
         size_bytes: Option<u64>,
     },
     /// Constant bit rate: one `packet_size`-byte payload every `interval_ps`; with `random`,
-    /// each interval is jittered uniformly by up to half its length (ns-2 `random_`).
+    /// each interval is jittered uniformly by up to half its length (ns-2 `random_`). Over
+    /// TCP with `after_connect` the first write comes one interval after the connection
+    /// opens, not at the start (ns-3's `OnOffApplication`: `ConnectionSucceeded`,
+    /// `StartSending`, `ScheduleNextTx`).
     Cbr {
         start: Distribution,
         #[serde(default)]
@@ -557,6 +560,8 @@ pub enum AppConfig {
         packet_size: u32,
         #[serde(default)]
         random: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        after_connect: bool,
     },
     /// On-off: bursts sent every `interval_ps` lasting an `on` draw, separated by `off`
     /// draws (ns-2 `Application/Traffic/Exponential` and `/Pareto`, ns-3 `OnOffApplication`).

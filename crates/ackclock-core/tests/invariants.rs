@@ -115,6 +115,7 @@ fn an_unbounded_backlog_is_stopped_by_the_packet_guard() {
             interval_ps: MS / 5,
             packet_size: 472,
             random: false,
+            after_connect: false,
         },
     }];
     sc.run.duration_ps = 1000 * S;

@@ -233,6 +233,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
                 interval_ps: 2 * MS,
                 packet_size: 1000,
                 random: false,
+                after_connect: false,
             },
         },
         FlowConfig {

@@ -374,6 +374,19 @@ impl Scenario {
                 "flow[{i}].app.packet_size: expected a positive size, got 0"
             ));
         }
+        if matches!(
+            f.app,
+            AppConfig::Cbr {
+                after_connect: true,
+                ..
+            }
+        ) && (f.kind != FlowKind::Tcp || f.connection.is_some())
+        {
+            return Err(format!(
+                "flow[{i}].app.after_connect: only an application writing into a one-way TCP \
+                 flow waits for its connection"
+            ));
+        }
         if iv == 0 {
             return Err(format!("flow[{i}].app.rate: must be positive and finite"));
         }

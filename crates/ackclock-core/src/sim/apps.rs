@@ -36,9 +36,15 @@ impl Simulator {
         let mut next_tick = None;
         let flow = &mut self.flows[f.idx()];
         match &mut flow.agent {
-            Agent::Tcp { .. } if flow.writer.is_some() => {
+            Agent::Tcp { sender, .. } if flow.writer.is_some() => {
                 let w = flow.writer.as_mut().expect("checked");
-                next_tick = Some(w.first_tick(now));
+                if w.awaiting_connect() && sender.seqs().0 == 0 && sender.has_syn() {
+                    // The connection opens first (the SYN); the first write comes with it.
+                    sender.write(now, 0, &mut out, c);
+                } else {
+                    w.set_after_connect(false);
+                    next_tick = Some(w.first_tick(now));
+                }
             }
             Agent::Tcp { sender, .. } => sender.start(now, &mut out, c),
             // Only Tmix half-connections are idle, and they have no application of their own.
@@ -95,7 +101,21 @@ impl Simulator {
     /// Schedules a UDP source's next send: under the ns2 profile at ns-2's time for it (the
     /// CBR's timer: now + interval_, in doubles, with ns-2's own interval where the front
     /// end gave it, `UdpSource::ns2_interval`).
-    fn push_udp_tick(&mut self, t: SimTime, f: FlowId) {
+    /// A paced writer's connection opened now (`after_connect`): its first write is due
+    /// one interval later.
+    #[cold]
+    pub(super) fn writer_connected(&mut self, f: FlowId) {
+        let now = self.now;
+        let Some(w) = self.flows[f.idx()].writer.as_mut() else {
+            return;
+        };
+        if w.awaiting_connect() {
+            let t = w.connected(now);
+            self.push_udp_tick(t, f);
+        }
+    }
+
+    pub(super) fn push_udp_tick(&mut self, t: SimTime, f: FlowId) {
         if self.ns2_clock {
             let iv = match &self.flows[f.idx()].agent {
                 Agent::Udp { source } => source.ns2_interval(),

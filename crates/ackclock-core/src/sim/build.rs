@@ -180,7 +180,15 @@ impl Simulator {
                     let (sender, sink) = tcp_agents(id, (src, dst), t, seed, &f.name, None)
                         .map_err(|e| format!("flow[{i}].{e}"))?;
                     let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
-                    writer = Some(Box::new(StreamWriter::new(generator, rng)));
+                    let mut w = StreamWriter::new(generator, rng);
+                    w.set_after_connect(matches!(
+                        app,
+                        AppConfig::Cbr {
+                            after_connect: true,
+                            ..
+                        }
+                    ));
+                    writer = Some(Box::new(w));
                     Agent::Tcp { sender, sink }
                 }
                 _ => return Err(format!("flow[{i}]: app and flow kind do not match")),

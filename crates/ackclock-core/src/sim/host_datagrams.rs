@@ -222,6 +222,7 @@ mod tests {
                 interval_ps: 1_000_000_000,
                 packet_size: 100,
                 random: false,
+                after_connect: false,
             },
         };
         sc.flows = vec![udp("p0", 2, 3), udp("p1", 3, 2)];

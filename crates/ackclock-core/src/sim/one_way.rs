@@ -124,6 +124,7 @@ impl Simulator {
         };
         let c = &mut self.counters[f];
         let mut events = false;
+        let mut opened = false;
         match (&mut self.flows[f].agent, pkt.kind) {
             (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
                 self.packets_delivered += 1;
@@ -136,8 +137,10 @@ impl Simulator {
                 }
             }
             (Agent::Tcp { sender, .. }, PacketKind::TcpAck) => {
+                let opening = sender.seqs().0 == 0;
                 sender.on_ack(self.now, pkt, &mut out, c);
                 events = sender.has_events();
+                opened = opening && sender.seqs().0 > 0;
             }
             (Agent::Udp { source }, PacketKind::Udp) => {
                 self.packets_delivered += 1;
@@ -161,6 +164,9 @@ impl Simulator {
             self.agent_events(pkt.flow);
         }
         self.send_pooled(sent);
+        if opened {
+            self.writer_connected(pkt.flow);
+        }
         match pkt.kind {
             PacketKind::TcpAck => self.sync_timers(pkt.flow),
             PacketKind::TcpData => self.sync_delack(pkt.flow),

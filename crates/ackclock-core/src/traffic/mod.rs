@@ -69,6 +69,8 @@ pub struct StreamWriter {
     generator: Generator,
     rng: RandomStream,
     stopped: bool,
+    /// The first write waits for the connection (`after_connect`); true until it is open.
+    awaiting_connect: bool,
 }
 
 impl StreamWriter {
@@ -77,11 +79,37 @@ impl StreamWriter {
             generator,
             rng,
             stopped: false,
+            awaiting_connect: false,
         }
     }
 
     pub fn first_tick(&mut self, now: SimTime) -> SimTime {
         SimTime(now.0.saturating_add(self.generator.first_delay()))
+    }
+
+    /// The first write waits until the connection opens and comes one interval after it
+    /// (ns-3's `OnOffApplication` over TCP, below).
+    pub fn set_after_connect(&mut self, on: bool) {
+        self.awaiting_connect = on;
+    }
+
+    /// Whether the first write still waits for the connection to open.
+    #[inline]
+    pub fn awaiting_connect(&self) -> bool {
+        self.awaiting_connect
+    }
+
+    /// The connection opened at `now`: when the first write is due. ns-3.44's
+    /// `OnOffApplication::ConnectionSucceeded` calls `ScheduleStartEvent` (the off time, 0 for
+    /// an always-on application), whose `StartSending` calls `ScheduleNextTx`: the first
+    /// `SendPacket` one packet time (size x 8 / rate) later.
+    pub fn connected(&mut self, now: SimTime) -> SimTime {
+        self.awaiting_connect = false;
+        let gap = match &self.generator {
+            Generator::Cbr(g) => g.interval_ps,
+            _ => 0,
+        };
+        SimTime(now.0.saturating_add(gap))
     }
 
     /// The bytes written now and when the next write is due, unless stopped or done.

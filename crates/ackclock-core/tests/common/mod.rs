@@ -282,6 +282,7 @@ pub fn build(net: &Net) -> Scenario {
                             interval_ps: (payload as f64 * 8.0 / bps * S as f64) as u64,
                             packet_size: payload,
                             random: true,
+                            after_connect: false,
                         },
                     }
                 }

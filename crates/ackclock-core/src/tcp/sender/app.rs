@@ -185,6 +185,12 @@ impl TcpSender {
         self.ecn
     }
 
+    /// Whether the connection opens with a handshake (`syn`).
+    #[inline]
+    pub fn has_syn(&self) -> bool {
+        self.syn
+    }
+
     /// Whether this sender follows ns-2.35's FullTcpAgent (`ns2_full_tcp`).
     pub fn is_ns2_full_tcp(&self) -> bool {
         self.full_tcp
