@@ -115,6 +115,10 @@ pub struct TcpSink {
     /// state first acknowledges at once what a delayed ACK holds, with the old state
     /// (ns-3's `TcpDctcp::CeState0to1` / `CeState1to0`).
     dctcp_echo: bool,
+    /// The sink has none of DCTCP's echo, flow control and Linux's ACK timing (all fixed
+    /// when it is built): its segments take `on_data_with::<true>`, compiled without their
+    /// tests.
+    plain: bool,
     /// SACK: the out-of-order segments as sorted, disjoint ranges [start, end).
     sack: bool,
     ranges: Vec<(u64, u64)>,
@@ -274,6 +278,9 @@ impl TcpSink {
                 ecn::CWR | ecn::CONG_ACTION
             },
             undelivered: u64::MAX,
+            plain: !cfg.ecn_per_segment
+                && cfg.rcv_buffer_bytes.is_none()
+                && !(delays && (cfg.adaptive_ack_delay || cfg.sack_compression)),
             fc: cfg
                 .rcv_buffer_bytes
                 .map(|b| Box::new(FlowControl::new(b, cfg.app_read_rate_bps, cfg.packet_size))),
@@ -291,6 +298,9 @@ impl TcpSink {
     /// When the delayed-ACK timer (or a window update) is due, if either is pending.
     #[inline]
     pub fn deadline(&self) -> Option<SimTime> {
+        if self.plain {
+            return self.deadline; // no window update, no compressed ACK
+        }
         let update_at = self.fc.as_deref().and_then(|f| f.update_at);
         let d = match (self.deadline, update_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -416,11 +426,19 @@ impl TcpSink {
     /// The SACK blocks of the acknowledgement about to leave, which satisfies any ACK held
     /// back (delayed ACKs).
     fn acknowledged(&mut self) -> SackBlocks {
+        self.acknowledged_with::<false>()
+    }
+
+    /// [`TcpSink::acknowledged`]; `PLAIN`: the sink is `plain`, without Linux's ACK timing.
+    #[inline(always)]
+    fn acknowledged_with<const PLAIN: bool>(&mut self) -> SackBlocks {
         self.pending = 0;
         self.deadline = None;
         self.last_ack_sent = self.rcv_nxt;
-        if let Some(l) = self.linux.as_deref_mut() {
-            l.on_ack_sent();
+        if !PLAIN {
+            if let Some(l) = self.linux.as_deref_mut() {
+                l.on_ack_sent();
+            }
         }
         if self.sack {
             self.sack_blocks()
@@ -439,11 +457,24 @@ impl TcpSink {
     /// Sends the acknowledgement of segment `seq` now.
     #[inline(always)]
     fn ack(&mut self, now: SimTime, seq: u64, out: &mut impl Outgoing, c: &mut FlowCounters) {
-        let sack = self.acknowledged();
+        self.ack_with::<false>(now, seq, out, c);
+    }
+
+    /// [`TcpSink::ack`]; `PLAIN`: the sink is `plain`, without flow control or Linux's ACK
+    /// timing.
+    #[inline(always)]
+    fn ack_with<const PLAIN: bool>(
+        &mut self,
+        now: SimTime,
+        seq: u64,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
+        let sack = self.acknowledged_with::<PLAIN>();
         c.acks_sent += 1;
         // With flow control the ACK carries the advertised window in segments.
         let mut window = 0;
-        if let Some(fc) = self.fc.as_mut() {
+        if let Some(fc) = self.fc.as_mut().filter(|_| !PLAIN) {
             window = fc.advertise(now);
             fc.update_at = fc.update_due(now);
         }
@@ -564,9 +595,27 @@ impl TcpSink {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        if self.plain {
+            debug_assert!(!self.dctcp_echo && self.fc.is_none() && self.linux.is_none());
+            self.on_data_with::<true>(now, pkt, out, c);
+        } else {
+            self.on_data_with::<false>(now, pkt, out, c);
+        }
+    }
+
+    /// A data segment arrives. `PLAIN`: the sink is `plain`, so the tests for DCTCP's echo,
+    /// flow control and Linux's ACK timing are compiled out.
+    #[inline(always)]
+    fn on_data_with<const PLAIN: bool>(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        out: &mut impl Outgoing,
+        c: &mut FlowCounters,
+    ) {
         c.packets_received += 1;
         c.bytes_received += pkt.size as u64;
-        if self.dctcp_echo {
+        if !PLAIN && self.dctcp_echo {
             let ce = pkt.ecn & ecn::CE != 0;
             if ce != self.ece && self.pending > 0 {
                 if !self.ns3_dctcp_ack {
@@ -596,7 +645,7 @@ impl TcpSink {
             self.qs_echo = pkt.quick_start().map_or(0, |o| o.pack());
         }
         let rcv_before = self.rcv_nxt;
-        if let Some(fc) = self.fc.as_mut() {
+        if let Some(fc) = self.fc.as_mut().filter(|_| !PLAIN) {
             let new = seq >= self.rcv_nxt
                 && (seq - self.rcv_nxt > self.seen.limit()
                     || !self.seen.contains(seq, self.rcv_nxt));
@@ -632,7 +681,7 @@ impl TcpSink {
             let delivered = delivered.min(self.undelivered);
             self.undelivered -= delivered;
             c.bytes_delivered += delivered;
-            if let Some(fc) = self.fc.as_mut() {
+            if let Some(fc) = self.fc.as_mut().filter(|_| !PLAIN) {
                 fc.delivered(now, delivered);
             }
         } else if seq > self.rcv_nxt && seq - self.rcv_nxt <= self.seen.limit() {
@@ -649,7 +698,7 @@ impl TcpSink {
                 || (self.delack_repeat && seq + 1 == self.maxseen)
                 || self.delack_gap_fill);
         self.maxseen = self.maxseen.max(seq + 1);
-        if self.linux.is_some() {
+        if !PLAIN && self.linux.is_some() {
             self.linux_arrival(now, seq, rcv_before);
             if self.sack && seq > self.rcv_nxt {
                 self.linux_sack_list(now, seq, out, c);
@@ -660,7 +709,7 @@ impl TcpSink {
             // A Linux receiver acknowledges a pushed segment as soon as the application has
             // read it (`tcp_measure_rcv_mss` marks it ICSK_ACK_PUSHED, `tcp_cleanup_rbuf`
             // sends the ACK; the application here reads at once): PSH, `tcp::sender::psh`.
-            let pushed = pkt.flags & tcp_flags::PSH != 0 && self.linux.is_some();
+            let pushed = !PLAIN && pkt.flags & tcp_flags::PSH != 0 && self.linux.is_some();
             // FullTcp counts bytes: a full segment is `payload` of them, the same count.
             let count = if d.heartbeat {
                 pkt.size
@@ -682,7 +731,7 @@ impl TcpSink {
             {
                 self.pending += count;
                 if self.deadline.is_none() {
-                    self.deadline = Some(match self.linux.as_deref() {
+                    self.deadline = Some(match self.linux.as_deref().filter(|_| !PLAIN) {
                         Some(l) => now + l.delay(d.delay),
                         None => d.due(now),
                     });
@@ -690,7 +739,7 @@ impl TcpSink {
                 return;
             }
             // Out of order, rcv_nxt unmoved: Linux may compress the duplicate ACK.
-            if seq > self.rcv_nxt && self.quick_left == 0 {
+            if !PLAIN && seq > self.rcv_nxt && self.quick_left == 0 {
                 let rcv_nxt = self.rcv_nxt;
                 if let Some(l) = self.linux.as_deref_mut() {
                     if l.compresses(now, rcv_nxt) {
@@ -699,7 +748,7 @@ impl TcpSink {
                 }
             }
         }
-        self.ack(now, seq, out, c);
+        self.ack_with::<PLAIN>(now, seq, out, c);
     }
 
     /// `tcp_sack_new_ofo_skb`: the block now holding out-of-order `seq` goes to the front of

@@ -559,3 +559,103 @@ mod layout_tests {
         assert!(size_of::<TcpSink>() <= 4 * 64);
     }
 }
+
+mod plain_path {
+    use super::super::*;
+    use super::tests_support::data;
+
+    /// The plain sink's path (`on_data_with::<true>`, `ack_with::<true>`, `deadline`) answers
+    /// what the general one does: one script of segments (in order, a hole and its repair,
+    /// duplicates, CE marks and a CWR, timer expiries) given to a sink on each path leaves
+    /// the same ACKs, counters, deadlines and every field of the sink, for each plain sink
+    /// (ACK every segment, delayed ACKs, ns-2's and RFC 7323's echo, SACK with and without
+    /// delayed ACKs, ns-2's DelAck rules, a SYN).
+    #[test]
+    fn the_plain_receive_path_answers_as_the_general_one_does() {
+        let with = |edit: &dyn Fn(&mut crate::scenario::TcpConfig)| {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.window = 64;
+            cfg.ack_delay_ps = 1_000;
+            edit(&mut cfg);
+            cfg
+        };
+        for (name, cfg) in [
+            ("ack-every", with(&|_| {})),
+            ("delack", with(&|c| c.sink = SinkKind::Delack)),
+            ("sack", with(&|c| c.sink = SinkKind::Sack)),
+            (
+                "sack, delayed",
+                with(&|c| {
+                    c.sink = SinkKind::Sack;
+                    c.delayed_ack = true;
+                }),
+            ),
+            (
+                "delack, ns-2's rules",
+                with(&|c| {
+                    c.sink = SinkKind::Delack;
+                    c.delack_repeat = true;
+                    c.delack_gap_fill = true;
+                }),
+            ),
+            (
+                "rfc 7323, syn",
+                with(&|c| {
+                    c.ts_echo_rfc7323 = true;
+                    c.syn = true;
+                }),
+            ),
+        ] {
+            let run = |plain: bool| {
+                let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+                assert!(s.plain, "{name}: this sink is plain");
+                s.plain = plain;
+                let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+                let mut deadlines = Vec::new();
+                let order = [
+                    0, 1, 2, 3, 5, 6, 7, 4, 8, 8, 9, 11, 13, 10, 12, 14, 15, 15, 16,
+                ];
+                for (k, &seq) in order.iter().enumerate() {
+                    let now = SimTime(10_000 * (k as u64 + 1));
+                    if let Some(t) = s.deadline().filter(|&t| t <= now) {
+                        s.on_timer(t, &mut out, &mut c);
+                    }
+                    let mut p = data(seq);
+                    p.sent_at = SimTime(now.0 - 3_000 - seq);
+                    p.ecn = match k {
+                        6 | 7 => crate::packet::ecn::CE,
+                        9 => crate::packet::ecn::CWR,
+                        _ => 0,
+                    };
+                    s.on_data(now, &p, &mut out, &mut c);
+                    deadlines.push(s.deadline());
+                }
+                s.plain = true; // the one field that differs by design
+                (format!("{out:?}"), c, deadlines, format!("{s:?}"))
+            };
+            let (plain, general) = (run(true), run(false));
+            assert!(plain.1.acks_sent >= 8, "{name}: {:?}", plain.1);
+            assert_eq!(plain.1, general.1, "{name}: counters");
+            assert_eq!(plain.0, general.0, "{name}: ACKs");
+            assert_eq!(plain.2, general.2, "{name}: deadlines");
+            assert_eq!(plain.3, general.3, "{name}: the sink");
+        }
+    }
+
+    /// DCTCP's echo, flow control and Linux's ACK timing make a sink not plain.
+    #[test]
+    fn plain_only_without_the_rarer_receive_parts() {
+        let not_plain = |edit: &dyn Fn(&mut crate::scenario::TcpConfig)| {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            edit(&mut cfg);
+            !TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params()).plain
+        };
+        assert!(!not_plain(&|_| {}));
+        assert!(not_plain(&|c| c.cc = "dctcp".parse().unwrap()));
+        assert!(not_plain(&|c| c.rcv_buffer_bytes = Some(64_000)));
+        assert!(not_plain(&|c| {
+            c.sink = SinkKind::Delack;
+            c.adaptive_ack_delay = true;
+        }));
+    }
+}
