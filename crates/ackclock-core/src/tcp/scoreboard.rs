@@ -233,6 +233,11 @@ impl Scoreboard {
         changed
     }
 
+    /// One past the highest SACKed segment (the cumulative ACK's when nothing is SACKed).
+    pub fn sacked_end(&self) -> u64 {
+        self.high
+    }
+
     pub fn is_sacked(&self, seq: u64) -> bool {
         seq >= self.low && seq < self.high && self.sacked[self.slot(seq)]
     }

@@ -20,8 +20,10 @@
 //! - Sending, in every state, is RFC 6675 step (C) (`SendPendingData`): while the pipe
 //!   (SetPipe, `TcpTxBuffer::BytesInFlight`: sent - SACKed - lost + retransmitted) is below
 //!   min(cwnd, rwnd), NextSeg's lowest lost hole not yet resent below the highest SACKed
-//!   segment (rule 1), else new data (rule 2). NextSeg's rule 3 and the rescue
-//!   retransmission (rule 4, which ns-3 leaves out) are not modelled.
+//!   segment (rule 1), else new data (rule 2), else, in fast recovery with no data left
+//!   unsent, rule 3 (`TcpTxBuffer::NextSeg`: the first segment below the highest SACKed one
+//!   neither SACKed nor resent; `SendPendingData` enables it in `CA_RECOVERY`). The
+//!   rescue retransmission (rule 4) ns-3 leaves out, and so does this.
 //! - A partial ACK (below the recovery point) resends, outside the pipe, the next lost hole or
 //!   else a new segment unless the segment it now asks for was already resent (`ProcessAck`'s
 //!   `IsRetransmittedDataAcked` and `DoRetransmit`), and restarts the timer only if it is the
@@ -350,7 +352,8 @@ impl TcpSender {
     }
 
     /// NextSeg rules 1 and 2: the lowest lost hole not yet resent, else a new segment within
-    /// the receiver's window; false if neither.
+    /// the receiver's window; in fast recovery with nothing unsent, rule 3 as ns-3.44 reads
+    /// it; false if none applies.
     fn rfc6675_send_one(
         &mut self,
         now: SimTime,
@@ -358,7 +361,26 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) -> bool {
-        self.sack_send_one(now, sb, out, c)
+        if self.sack_send_one(now, sb, out, c) {
+            return true;
+        }
+        // Rule 3 (RFC 6675 section 4, NextSeg (3)): only in fast recovery
+        // (`SendPendingData`'s `enableRule3`: SACK and `CA_RECOVERY`) and only when rule 2
+        // failed for want of unsent data (with data held back by the receiver's window
+        // `NextSeg` returns false before it). ns-3.44's `TcpTxBuffer::NextSeg` takes the
+        // first segment below the highest SACKed one (1.b) neither SACKed nor ever resent
+        // (its (1.a)); it is not lost, so resending it counts it twice in the pipe.
+        if !self.in_recovery || self.nxt < self.app_limit {
+            return false;
+        }
+        let Some(seq) = (self.una..self.maxseq.min(sb.sacked_end()))
+            .find(|&s| !sb.is_sacked(s) && !sb.is_retransmitted(s))
+        else {
+            return false;
+        };
+        sb.mark_retransmitted(seq);
+        self.emit(seq, now, out, c);
+        true
     }
 
     /// A retransmission timeout under `rfc6675_recovery` (ns-3.44's `ReTxTimeout` with SACK):
@@ -620,6 +642,64 @@ mod tests {
             if rfc {
                 assert_eq!(c.fast_retransmits, fast + 1);
                 assert_eq!(out[0].seq, recover, "the head resent first");
+            }
+        }
+    }
+
+    #[test]
+    fn rule_3_resends_an_unsacked_segment_once_nothing_is_left_unsent() {
+        // RFC 6675 NextSeg (3), as ns-3.44's TcpTxBuffer::NextSeg runs it in CA_RECOVERY:
+        // with no lost hole to resend and no data left unsent, the first segment below the
+        // highest SACKed one that is neither SACKed nor resent goes, though fewer than three
+        // SACKed segments lie above it (not lost yet); with data unsent, new data goes.
+        for unsent in [true, false] {
+            let (mut s, mut out, mut c) = rfc_sender(true);
+            if !unsent {
+                s.app_limit = s.maxseq;
+            }
+            let (una, top) = (s.una, s.maxseq);
+            // una lost: three duplicates SACK una + 1 ..= una + 3; recovery resends una.
+            for i in 0..3 {
+                s.on_ack(
+                    SimTime(1000 + i),
+                    &sacking(una, &[(una + 1, una + 2 + i)]),
+                    &mut out,
+                    &mut c,
+                );
+            }
+            assert!(s.in_recovery);
+            // More duplicates SACK una + 1 ..= una + 11: the pipe falls below cwnd, with no
+            // hole below the highest SACK but the head (resent).
+            for i in 3..11 {
+                s.on_ack(
+                    SimTime(1000 + i),
+                    &sacking(una, &[(una + 1, una + 2 + i)]),
+                    &mut out,
+                    &mut c,
+                );
+            }
+            let before: Vec<u64> = out.drain(..).map(|p| p.seq).collect();
+            // una + 13 and una + 14 arrive: una + 12 is a hole with two SACKed segments above
+            // it, not lost yet.
+            s.on_ack(
+                SimTime(2000),
+                &sacking(una, &[(una + 13, una + 15), (una + 1, una + 12)]),
+                &mut out,
+                &mut c,
+            );
+            let sent: Vec<u64> = out.iter().map(|p| p.seq).collect();
+            assert!(!sent.is_empty() && s.in_recovery, "{sent:?}");
+            if unsent {
+                assert!(sent.iter().all(|&q| q >= top), "new data: {sent:?}");
+                assert!(!before.contains(&(una + 12)), "{before:?}");
+            } else {
+                assert_eq!(
+                    sent,
+                    [una + 12],
+                    "rule 3: the unSACKed segment below una + 13"
+                );
+                assert!(before.iter().all(|&q| q < top), "nothing new: {before:?}");
+                assert!(!s.scoreboard.as_ref().unwrap().is_lost(una + 12));
             }
         }
     }
