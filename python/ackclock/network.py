@@ -79,6 +79,7 @@ class Network:
         device_limit: int | None = None,
         bql: bool | None = None,
         bql_hold_time: str | float | None = None,
+        ns3_run: bool | None = None,
         classes: Sequence[Mapping[str, Any]] | None = None,
         diffserv: Mapping[str, Any] | None = None,
         **queue_params: Any,
@@ -100,8 +101,9 @@ class Network:
         queue of that many packets below a discipline that holds its packets (ns-3's
         traffic-control layer: the discipline is the root queue disc, feeding the device while
         its queue has room), ``bql=True`` byte queue limits on it, ``bql_hold_time`` their hold
-        time (default 1 s; docs/models/traffic-control.md). ``classes`` is a ``cbq`` queue's
-        class tree, one mapping per class (docs/models/cbq.md); ``diffserv`` a ``dsred``
+        time (default 1 s; docs/models/traffic-control.md), ``ns3_run`` the transmit loop above
+        it as ns-3.44's (default: the profile's, true under ``ns3``). ``classes`` is a ``cbq``
+        queue's class tree, one mapping per class (docs/models/cbq.md); ``diffserv`` a ``dsred``
         queue's tables (docs/models/diffserv.md). ``monitor_flows=True`` keeps
         per-flow queue counters on both directions (``Results.queue_flows``, like ns-2's
         ``makeflowmon Fid``)."""
@@ -114,7 +116,7 @@ class Network:
             queue=QueueConfig(kind=queue, limit=queue_limit, limit_bytes=queue_limit_bytes,
                               ns2=ns2_queue, ecn=ecn, params=dict(queue_params),
                               device_limit=device_limit, bql=bql,
-                              bql_hold_time=bql_hold_time,
+                              bql_hold_time=bql_hold_time, ns3_run=ns3_run,
                               classes=[dict(c) for c in classes or ()],
                               diffserv=None if diffserv is None else dict(diffserv)),
             duplex=duplex,

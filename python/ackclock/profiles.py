@@ -145,6 +145,9 @@ class Profile:
     # Serialisation times in whole nanoseconds, rounded to the nearest (ns-3's Time resolution:
     # DataRate::CalculateBytesTxTime); False: exact to the picosecond.
     tx_time_ns: bool = False
+    # The traffic-control layer's transmit loop as ns-3.44's (QueueDisc::Run, Transmit,
+    # NetDeviceQueue::Wake): the queue key ns3_run's default. docs/models/traffic-control.md.
+    ns3_run: bool = False
 
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
@@ -519,6 +522,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             # (ipv4-address-helper.cc; traffic-control-helper.cc).
             default_root="fq_codel",
             tx_time_ns=True,
+            ns3_run=True,
         ),
         # IKRSimLib's TCP (the IKR TCP Library, University of Stuttgart, 2000-2004, as ported to
         # IT++: itpp/protocol/tcp.cpp, TCP_Sender and TCP_Receiver) with the parameter file of

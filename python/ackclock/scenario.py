@@ -176,6 +176,9 @@ class QueueConfig:
     bql: bool | None = None  # byte queue limits on the device queue (needs device_limit)
     # BQL's hold time (ns-3's DynamicQueueLimits::HoldTime); None: 1 s, ns-3's and Linux's.
     bql_hold_time: Time | None = None
+    # The transmit loop above the device queue as ns-3.44's QueueDisc::Run (it stops when the
+    # discipline empties; a wake runs it even then); None: the profile's (Profile.ns3_run).
+    ns3_run: bool | None = None
     # The discipline's own keys (queues.SPECS), as given: { max_thresh = 20 }.
     params: dict[str, Any] = field(default_factory=dict)
     # A cbq queue's class tree (docs/models/cbq.md): one table per class, in the order the
@@ -858,7 +861,8 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
     try:
         key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes),
                q.limit_bytes, q.ns2, q.ecn, type(q.device_limit), q.device_limit,
-               type(q.bql), q.bql, tuple((k, type(v), v) for k, v in q.params.items()))
+               type(q.bql), q.bql, type(q.ns3_run), q.ns3_run,
+               tuple((k, type(v), v) for k, v in q.params.items()))
         hash(key)
     except TypeError:
         return _queue(q, path, profile)
@@ -939,7 +943,7 @@ def _queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]:
             raise ScenarioError("a dsred queue needs its tables: { phb = [...], ... }",
                                 path=f"{path}.diffserv")
         doc["diffserv"] = dict(q.diffserv)  # the engine checks them (queue::dsred)
-    device = _device(q, kind, path)
+    device = _device(q, kind, path, profile)
     if device is not None:
         doc["device"] = device
     return doc
@@ -990,14 +994,20 @@ def _cbq_classes(classes: Any, kind: str, path: str) -> list[dict[str, Any]]:
     return out
 
 
-def _device(q: QueueConfig, kind: str, path: str) -> dict[str, Any] | None:
-    """The device queue below a discipline (``device_limit``, ``bql``), or None."""
-    if q.bql is not None and not isinstance(q.bql, bool):
-        raise ScenarioError(f"expected true or false, got {quote(q.bql)}", path=f"{path}.bql")
+def _device(q: QueueConfig, kind: str, path: str, profile: Profile) -> dict[str, Any] | None:
+    """The device queue below a discipline (``device_limit``, ``bql``, ``ns3_run``), or
+    None."""
+    for key, value in (("bql", q.bql), ("ns3_run", q.ns3_run)):
+        if value is not None and not isinstance(value, bool):
+            raise ScenarioError(f"expected true or false, got {quote(value)}",
+                                path=f"{path}.{key}")
     if q.device_limit is None:
         if q.bql:
             raise ScenarioError("byte queue limits need a device queue: give device_limit",
                                 path=f"{path}.bql")
+        if q.ns3_run:
+            raise ScenarioError("ns3_run is the loop above a device queue: give device_limit",
+                                path=f"{path}.ns3_run")
         return None
     if q.bql_hold_time is not None and not q.bql:
         raise ScenarioError("a hold time for byte queue limits needs bql = true",
@@ -1007,6 +1017,8 @@ def _device(q: QueueConfig, kind: str, path: str) -> dict[str, Any] | None:
     device: dict[str, Any] = {"limit_packets": n, "bql": bool(q.bql)}
     if q.bql_hold_time is not None:
         device["bql_hold_time_ps"] = parse_time(q.bql_hold_time, f"{path}.bql_hold_time")
+    if (profile.ns3_run if q.ns3_run is None else q.ns3_run):
+        device["ns3_run"] = True
     return device
 
 
@@ -1017,7 +1029,7 @@ def _custom_queue(q: QueueConfig, path: str, profile: Profile) -> dict[str, Any]
     from .custom import QueueDiscipline, as_name
 
     name, params = as_name(q.kind, f"{path}.kind", QueueDiscipline)
-    if q.device_limit is not None or q.bql or q.bql_hold_time is not None:
+    if q.device_limit is not None or q.bql or q.bql_hold_time is not None or q.ns3_run:
         raise ScenarioError("a device queue goes below a built-in discipline that holds its"
                             " packets; not below one written in Python (not supported yet)",
                             path=f"{path}.device_limit")

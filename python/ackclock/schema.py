@@ -379,6 +379,9 @@ QUEUE_COMMON: Mapping[str, Key] = {
     "bql": Key("bool", "byte queue limits on the device queue; default false"),
     "bql_hold_time": Key("time", "how long byte queue limits wait before lowering the limit"
                          " (ns-3's DynamicQueueLimits HoldTime); default 1 s"),
+    "ns3_run": Key("bool", "the transmit loop above the device queue as ns-3.44's (it stops"
+                   " when the discipline empties; a device queue that wakes runs it even"
+                   " then); default the profile's (ns3: true)"),
     "classes": Key("class_tree", "cbq only: its class tree, a table per class (name, parent,"
                    " allot, borrow, maxidle, priority, level, extradelay, limit, flows;"
                    " docs/models/cbq.md)"),
@@ -460,7 +463,7 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
         "QueueDocument",
         renamed={"limit": "limit_packets", "setbit_": "ecn",
                  "device_limit": "device.limit_packets", "bql": "device.bql",
-                 "bql_hold_time": "device.bql_hold_time_ps"},
+                 "bql_hold_time": "device.bql_hold_time_ps", "ns3_run": "device.ns3_run"},
         made={"params": "the discipline's keys (queues.SPECS)",
               "red": "red's keys", "pie": "pie's keys", "codel": "codel's keys",
               "custom": "a discipline written in Python (queues.register)"})),

@@ -269,7 +269,8 @@ def scenario_to_raw(scenario: Scenario) -> dict[str, Any]:
         q = link.queue
         queue = present({"kind": q.kind, "limit": q.limit, "limit_bytes": q.limit_bytes,
                          "ns2": q.ns2, "ecn": q.ecn, "device_limit": q.device_limit,
-                         "bql": q.bql, "bql_hold_time": q.bql_hold_time}) | dict(q.params)
+                         "bql": q.bql, "bql_hold_time": q.bql_hold_time,
+                         "ns3_run": q.ns3_run}) | dict(q.params)
         entry = {"from": link.from_, "to": link.to, "rate": link.rate, "delay": link.delay,
                  "queue": queue, "duplex": link.duplex, "monitor_flows": link.monitor_flows}
         if link.loss is not None:
@@ -787,7 +788,7 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
                            limit_bytes=t.get("limit_bytes"), ns2=t.get("ns2"),
                            ecn=t.get("ecn"), params=params,
                            device_limit=t.get("device_limit"), bql=t.get("bql"),
-                           bql_hold_time=t.get("bql_hold_time"))
+                           bql_hold_time=t.get("bql_hold_time"), ns3_run=t.get("ns3_run"))
     # The kind decides which keys are valid, so an unsupported kind is reported first. No kind:
     # the profile's default stack (scenario._default_stack), with DropTail's keys.
     kind = None if "kind" not in t else check_kind(t["kind"], QUEUE_KINDS, f"{p}.kind")
@@ -797,7 +798,8 @@ def _queue(t: Mapping[str, Any], p: str) -> QueueConfig:
     return QueueConfig(kind=kind, limit=t.get("limit"), limit_bytes=t.get("limit_bytes"),
                        ns2=t.get("ns2"), ecn=ecn, params=params,
                        device_limit=t.get("device_limit"), bql=t.get("bql"),
-                       bql_hold_time=t.get("bql_hold_time"), classes=t.get("classes") or [],
+                       bql_hold_time=t.get("bql_hold_time"), ns3_run=t.get("ns3_run"),
+                       classes=t.get("classes") or [],
                        diffserv=t.get("diffserv"))
 
 

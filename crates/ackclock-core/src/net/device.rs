@@ -15,6 +15,17 @@
 //! BQL's available bytes are back at zero or more. Packets in the device queue have known
 //! transmission starts (a FIFO at line rate), so the link keeps them in its FIFO rings; this
 //! file keeps the count, the byte limits and the stop state.
+//!
+//! With `ns3_run` (the `ns3` profile), the transmit loop is ns-3.44's to the dequeue: it
+//! stops once a packet it hands over leaves the queue disc empty (`QueueDisc::Transmit`
+//! returns false when `GetNPackets() == 0`), so it does not ask an empty disc for another;
+//! and a device queue that wakes (`NetDeviceQueue::Wake` or `NotifyTransmittedBytes` after
+//! `PacketDequeued`'s `ScheduleNow`, when it had been stopped) runs it even when the disc is
+//! empty (`QueueDisc::Run` -> `Restart` -> `DequeuePacket` -> `Dequeue`), a dequeue that
+//! finds nothing but ends CoDel's dropping state (`CoDelQueueDisc::DoDequeue`) and retires
+//! FqCoDel's empty flows (`FqCoDelQueueDisc::DoDequeue`). Without it the loop asks until the
+//! discipline has nothing (Linux's `__qdisc_run` ends on an empty dequeue too) and a wake
+//! with nothing waiting does nothing.
 
 use crate::queue::bql::{Dql, DqlParams};
 use crate::time::SimTime;
@@ -25,6 +36,8 @@ pub struct DeviceParams {
     pub limit_packets: u64,
     /// Byte queue limits; None: off (ns-3's default).
     pub bql: Option<DqlParams>,
+    /// ns-3.44's transmit loop (module docs).
+    pub ns3_run: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -35,6 +48,9 @@ pub struct DeviceQueue {
     len: u64,
     stopped_by_device: bool,
     stopped_by_limits: bool,
+    /// With `ns3_run`: the instant the device queue woke with the discipline empty, whose
+    /// run (a dequeue of nothing) is still to be made.
+    pub empty_wake: Option<SimTime>,
 }
 
 impl DeviceQueue {
@@ -45,6 +61,7 @@ impl DeviceQueue {
             len: 0,
             stopped_by_device: false,
             stopped_by_limits: false,
+            empty_wake: None,
         }
     }
 
@@ -69,8 +86,10 @@ impl DeviceQueue {
     }
 
     /// The device took a packet of `size` bytes from its queue at `now` to transmit it
-    /// (`PacketDequeued` and the deferred `NotifyTransmittedBytes`).
-    pub fn taken(&mut self, size: u32, now: SimTime) {
+    /// (`PacketDequeued` and the deferred `NotifyTransmittedBytes`). Returns whether the
+    /// queue woke: it had been stopped and is open now (ns-3 runs the queue disc then).
+    pub fn taken(&mut self, size: u32, now: SimTime) -> bool {
+        let was_open = self.open();
         self.len -= 1;
         if let Some(d) = self.dql.as_mut() {
             d.completed(size, now);
@@ -81,6 +100,13 @@ impl DeviceQueue {
         if self.len < self.p.limit_packets {
             self.stopped_by_device = false;
         }
+        !was_open && self.open()
+    }
+
+    /// Whether the transmit loop is ns-3.44's (`ns3_run`).
+    #[inline]
+    pub fn ns3_run(&self) -> bool {
+        self.p.ns3_run
     }
 
     pub fn limit_packets(&self) -> u64 {
@@ -110,15 +136,17 @@ mod tests {
         let mut d = DeviceQueue::new(DeviceParams {
             limit_packets: 3,
             bql: None,
+            ns3_run: false,
         });
         d.queued(1500);
         d.queued(1500);
         assert!(d.open());
         d.queued(1500);
         assert!(!d.open(), "three held: no room for another");
-        d.taken(1500, SimTime(1));
+        assert!(d.taken(1500, SimTime(1)), "woke");
         assert!(d.open());
         assert_eq!(d.len(), 2);
+        assert!(!d.taken(1500, SimTime(2)), "open already: no wake");
     }
 
     #[test]
@@ -126,11 +154,12 @@ mod tests {
         let mut d = DeviceQueue::new(DeviceParams {
             limit_packets: 100,
             bql: Some(DqlParams::default()),
+            ns3_run: false,
         });
         // Limit 0 at first: the first packet stops the queue until it is taken.
         d.queued(1500);
         assert!(!d.open());
-        d.taken(1500, SimTime(1));
+        assert!(d.taken(1500, SimTime(1)));
         assert!(d.open());
         assert_eq!(d.bql_limit(), Some(1500));
         d.queued(1500);

@@ -189,6 +189,13 @@ impl CoDelVars {
         p: &CoDelParams,
         dropped: &mut Vec<Packet>,
     ) -> (Option<(SimTime, Packet)>, u64) {
+        if p.ns3 && q.packets.is_empty() {
+            // ns-3.44's `CoDelQueueDisc::DoDequeue` leaves the dropping state on an empty
+            // queue and returns before `OkToDrop`: first_above_time stays (RFC 8289's
+            // `dodequeue` and Linux's `codel_should_drop` clear it).
+            self.dropping = false;
+            return (None, 0);
+        }
         let (mut head, mut ok_to_drop) = self.dodequeue(now_time, q, p);
         let Some(_) = head else {
             self.dropping = false;
@@ -474,6 +481,30 @@ mod tests {
                 (gap - law).abs() <= 1.0 + 1e-9,
                 "drop {k}: gap {gap} ms, law {law} ms"
             );
+        }
+    }
+
+    #[test]
+    fn an_empty_dequeue_keeps_first_above_time_under_ns3() {
+        // ns-3.44's CoDelQueueDisc::DoDequeue returns on an empty queue before OkToDrop:
+        // it leaves the dropping state but keeps first_above_time; RFC 8289's dodequeue
+        // clears it.
+        for ns3 in [false, true] {
+            let mut c = codel();
+            c.p.ns3 = ns3;
+            let mut dropped = Vec::new();
+            for i in 0..3 {
+                c.enqueue(ms(0.0), pkt(i), &mut dropped);
+            }
+            // Sojourn 20 ms with 2000 bytes left: above target from now.
+            assert!(c.dequeue(ms(20.0), &mut dropped).is_some());
+            assert!(c.vars.first_above_time.is_some());
+            c.vars.dropping = true;
+            let mut empty = TimedFifo::default();
+            let (head, _) = c.vars.dequeue(ms(21.0), &mut empty, &c.p, &mut dropped);
+            assert!(head.is_none());
+            assert!(!c.vars.dropping);
+            assert_eq!(c.vars.first_above_time.is_some(), ns3, "ns3 {ns3}");
         }
     }
 

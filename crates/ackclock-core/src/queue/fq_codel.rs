@@ -49,7 +49,7 @@ impl FqCoDel {
         FqCoDel {
             p,
             queues: vec![FlowQueue::default(); p.flows as usize],
-            lists: FlowLists::new(p.quantum),
+            lists: FlowLists::new(p.quantum).ns3(p.codel.ns3),
             packets: 0,
             bytes: 0,
             perturbation,

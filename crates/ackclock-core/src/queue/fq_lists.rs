@@ -4,7 +4,9 @@
 //! ("new") are served ahead of the others ("old"). A queue that has spent its deficit gets
 //! another quantum and moves to the tail of the old list; a new queue found empty moves to
 //! the old list (so that a flow cannot stay new by sending in bursts) unless that list is
-//! empty, and an old queue found empty leaves. What each queue holds, and how it decides to
+//! empty, and an old queue found empty leaves. With `ns3` (`FlowLists::ns3`), a new queue
+//! found empty moves to the old list even when that list is empty, as ns-3.44's
+//! `FqCoDelQueueDisc::DoDequeue` has it (it tests only that the new list is not empty). What each queue holds, and how it decides to
 //! drop or mark, is its discipline's (`fq_codel.rs`, `fq_pie.rs`).
 
 use std::collections::VecDeque;
@@ -39,6 +41,7 @@ pub struct FlowLists {
     new_flows: VecDeque<u32>,
     old_flows: VecDeque<u32>,
     quantum: i64,
+    ns3: bool,
 }
 
 impl FlowLists {
@@ -47,7 +50,15 @@ impl FlowLists {
             new_flows: VecDeque::new(),
             old_flows: VecDeque::new(),
             quantum: quantum as i64,
+            ns3: false,
         }
+    }
+
+    /// A new queue found empty always moves to the old list (ns-3.44's
+    /// `FqCoDelQueueDisc::DoDequeue`; RFC 8290 and Linux only when the old list has queues).
+    pub fn ns3(mut self, on: bool) -> FlowLists {
+        self.ns3 = on;
+        self
     }
 
     /// A packet joined queue `b` (section 4.1): an idle queue becomes new, with a quantum.
@@ -93,7 +104,7 @@ impl FlowLists {
     #[inline]
     pub fn emptied(&mut self, b: u32, from_new: bool, slot: &mut Slot) {
         self.pop(from_new);
-        if from_new && !self.old_flows.is_empty() {
+        if from_new && (self.ns3 || !self.old_flows.is_empty()) {
             slot.listed = List::Old;
             self.old_flows.push_back(b);
         } else {
@@ -174,5 +185,26 @@ mod tests {
         assert_eq!(lists.next(&mut slots, |s| s), Some((0, false)));
         lists.emptied(0, false, &mut slots[0]);
         assert_eq!(lists.next(&mut slots, |s| s), None);
+    }
+
+    #[test]
+    fn under_ns3_a_new_queue_found_empty_always_moves_to_the_old_list() {
+        // ns-3.44's FqCoDelQueueDisc::DoDequeue: a queue found empty while the new list is
+        // not empty (it came from there) goes to the old list, even an empty one.
+        for ns3 in [false, true] {
+            let mut lists = FlowLists::new(1500).ns3(ns3);
+            let mut slots = vec![Slot::default(); 1];
+            lists.activate(0, &mut slots[0]);
+            assert_eq!(lists.next(&mut slots, |s| s), Some((0, true)));
+            lists.emptied(0, true, &mut slots[0]);
+            let listed = if ns3 { List::Old } else { List::None };
+            assert_eq!(slots[0].listed, listed);
+            // Old and empty: it leaves in both.
+            if ns3 {
+                assert_eq!(lists.next(&mut slots, |s| s), Some((0, false)));
+                lists.emptied(0, false, &mut slots[0]);
+            }
+            assert_eq!(lists.next(&mut slots, |s| s), None);
+        }
     }
 }

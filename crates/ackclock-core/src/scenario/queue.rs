@@ -175,6 +175,11 @@ pub struct DeviceConfig {
     /// None: 1 s, both systems' default.
     #[serde(default)]
     pub bql_hold_time_ps: Option<u64>,
+    /// The transmit loop as ns-3.44's (`QueueDisc::Run` / `Transmit`, `NetDeviceQueue::Wake`):
+    /// it stops when the discipline empties, and a wake runs it even then (net/device.rs).
+    /// Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ns3_run: bool,
 }
 
 impl QueueDocument {

@@ -499,6 +499,7 @@ fn build_link(
                     ..dql
                 }
             }),
+            ns3_run: d.ns3_run,
         });
     }
     match &l.loss {

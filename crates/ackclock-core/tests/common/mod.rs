@@ -98,6 +98,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
                 limit_packets: 5,
                 bql: true,
                 bql_hold_time_ps: None,
+                ns3_run: false,
             });
         }
         17 => {
@@ -108,6 +109,7 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
                 limit_packets: 1,
                 bql: false,
                 bql_hold_time_ps: None,
+                ns3_run: false,
             });
         }
         _ => {

@@ -62,6 +62,7 @@ impl Link {
             // Packets the device started sending while the link had no event leave its queue
             // at their start, before the time since is integrated.
             self.pop_device(now);
+            self.empty_run(now, drops);
         }
         self.integrate_to(now);
         let pkt = pool.take(r);
@@ -184,6 +185,21 @@ impl Link {
         out
     }
 
+    /// With `ns3_run` (`net::device`): the run of a device queue that woke before `now` with
+    /// the discipline empty, a dequeue that finds nothing (made before a packet arriving at
+    /// `now` is enqueued; at the instant of the wake itself the arrival comes first, as
+    /// ns-3's wake is scheduled behind it, and its own run is the wake's).
+    fn empty_run(&mut self, now: SimTime, drops: &mut Vec<Packet>) {
+        let d = self.device.as_mut().expect("a device queue");
+        let Some(at) = d.empty_wake.take() else {
+            return;
+        };
+        if at < now && d.open() {
+            let got = self.queue.dequeue(at, drops);
+            debug_assert!(got.is_none(), "the discipline was empty");
+        }
+    }
+
     /// The device queue takes the packets that started transmission by `now` (a departure
     /// from the link's backlog), each counted as completed by BQL at its start.
     pub(super) fn pop_device(&mut self, now: SimTime) {
@@ -199,10 +215,10 @@ impl Link {
             if let Some(m) = self.flow_monitor.as_mut() {
                 m[flow as usize].depart(start.0, size, true);
             }
-            self.device
-                .as_mut()
-                .expect("a device queue")
-                .taken(size, start);
+            let d = self.device.as_mut().expect("a device queue");
+            if d.taken(size, start) && d.ns3_run() && self.queue.backlog().packets == 0 {
+                d.empty_wake = Some(start);
+            }
         }
     }
 
@@ -248,6 +264,12 @@ impl Link {
             self.in_flight.push_back((arrival, Carried::put(pool, pkt)));
             if self.in_flight.len() == 1 {
                 out.head = Some(arrival);
+            }
+            if self.queue.backlog().packets == 0
+                && self.device.as_ref().expect("a device queue").ns3_run()
+            {
+                // ns-3.44's QueueDisc::Transmit: the disc is empty, the run ends.
+                break;
             }
         }
         let q = self.held_backlog().packets;

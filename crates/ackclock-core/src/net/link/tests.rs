@@ -456,6 +456,7 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
     l.set_device(DeviceParams {
         limit_packets: 100,
         bql: None,
+        ns3_run: false,
     });
     let mut pool = PacketPool::default();
     let mut drops = Vec::new();
@@ -482,6 +483,72 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
     assert!(drops.is_empty());
     assert_eq!(l.counters.area_packets, 1_000_000_000);
     assert_eq!(l.counters.departed_packets, 3);
+}
+
+/// `ns3_run` (ns-3.44's `QueueDisc::Transmit` ends the run when the disc is empty): an
+/// FqCoDel flow whose queue the run emptied stays listed, so its next packet is not a new
+/// flow's. Flow A's 1000-byte packets (1 ms each) go through a 2-packet device queue: at
+/// 0.5 ms A3 leaves A's queue empty and stops the device. Without `ns3_run` A's queue was
+/// found empty and retired before (the run asked the empty disc again), so A3 made A new
+/// again with a fresh quantum, and A4 (0.6 ms) goes ahead of B1 (0.7 ms), both new; with it
+/// A is old with its deficit spent and B1, a new flow, goes first when the device wakes
+/// at 1 ms.
+#[test]
+fn an_ns3_run_ends_when_the_disc_is_empty() {
+    use crate::queue::{QueueKind, QueueSetup};
+    use crate::rng::RandomStream;
+    for ns3_run in [false, true] {
+        let kind = QueueKind::by_name("fq_codel").unwrap();
+        let setup = QueueSetup {
+            limit_packets: Some(100),
+            limit_bytes: None,
+            ns2: false,
+            ecn: false,
+            rate_bps: 8e6,
+            delay: SimDuration(5_000),
+            rng: RandomStream::named(1, "test"),
+            flow_priority: vec![].into(),
+            flow_fid: vec![].into(),
+            cbq: None,
+            diffserv: None,
+        };
+        let given = [
+            ("ns3_model".to_string(), 1.0),
+            ("quantum".to_string(), 1500.0),
+        ];
+        let q = crate::queue::QdiscConfig::parse(kind, &given.into_iter().collect())
+            .unwrap()
+            .build(&setup);
+        let mut l = Link::new(
+            NodeId(0),
+            NodeId(1),
+            Rate::from_bps_f64(8e6).unwrap(),
+            SimDuration(5_000),
+            q,
+        );
+        l.set_device(DeviceParams {
+            limit_packets: 2,
+            bql: None,
+            ns3_run,
+        });
+        l.log_starts(true);
+        let mut pool = PacketPool::default();
+        let mut drops = Vec::new();
+        let ms = |tenths: u64| SimTime(tenths * 100_000_000);
+        let mut tx_done = None;
+        for (id, flow, at) in [(1, 0, 0), (2, 0, 0), (3, 0, 5), (4, 0, 6), (5, 1, 7)] {
+            let c = Carried::put(&mut pool, Packet::test_udp(id, flow, 1000));
+            assert_eq!(l.enqueue(ms(at), c, &mut pool), Enqueued::Held);
+            let out = l.enqueue_held(ms(at), c.r, &mut pool, &mut drops);
+            tx_done = out.tx_done.or(tx_done);
+        }
+        assert_eq!(tx_done, Some(ms(10)), "the device takes A2 at 1 ms");
+        let _ = l.on_tx_done(ms(10), &mut pool, &mut drops);
+        assert!(drops.is_empty());
+        let order: Vec<u64> = l.take_started().iter().map(|(_, p)| p.id).collect();
+        let expected = if ns3_run { [1, 2, 3, 5] } else { [1, 2, 3, 4] };
+        assert_eq!(order, expected, "ns3_run {ns3_run}");
+    }
 }
 
 mod layout_tests {
