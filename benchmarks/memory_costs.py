@@ -16,7 +16,12 @@ entry, the whole command's (engine, resolved document, result tables), with the 
   duplex link; its `Link`, rings, counters, document entry and queue table rows) plus a node
   (its routing-table column, 4 bytes per destination tree);
 - `dumbbell`: benchmarks/scale.py's dumbbell, N flows each with its own two hosts (one flow,
-  four link directions and two nodes per step), to check the two above against their sum.
+  four link directions and two nodes per step), to check the two above against their sum;
+- `tmix2` and `tmix20`: one Tmix application replaying N connections, each of 2 (20) small
+  ADUs, started over 9 s (run them with `--duration 10s`): the cost of a connection (its
+  vector in the document, its two half-connection flows' entries, its row of
+  connections.csv) with 2 and with 20 ADUs, which give the cost of a connection and of an
+  ADU.
 
 Prints each family's marginal bytes per entry and what limits.py estimates for the same
 scenarios, so that the estimate can be seen to stay above the measure without being far
@@ -41,7 +46,7 @@ HEAD = ['name = "mem"', 'profile = "ns2"', "[run]", 'duration = "1s"', "[default
         "packet_size = 1448", "header_size = 52", "window = 1000", 'variant = "newreno"']
 
 
-def flows(n: int) -> str:
+def flows(n: int, _folder: Path) -> str:
     lines = [*HEAD, "[[node]]", 'name = "s"', "[[node]]", 'name = "a"', "[[node]]",
              'name = "b"', "[[node]]", 'name = "d"']
     for a, b, rate in (("s", "a", "10Gb/s"), ("a", "b", "1Gb/s"), ("b", "d", "10Gb/s")):
@@ -52,7 +57,7 @@ def flows(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def chain(n: int) -> str:
+def chain(n: int, _folder: Path) -> str:
     lines = [*HEAD, "[[node]]", f"count = {n}", 'name = "r{i}"']
     for i in range(n - 1):
         lines += ["[[link]]", f'from = "r{i}"', f'to = "r{i + 1}"', 'rate = "1Gb/s"',
@@ -61,7 +66,26 @@ def chain(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-FAMILIES = {"flows": flows, "chain": chain, "dumbbell": lambda n: scale.dumbbell(n)}
+def tmix(n: int, adus: int, folder: Path) -> str:
+    """N SEQ connections of ``adus`` 100-byte ADUs, started evenly over 9 s, between two
+    hosts behind a 10 Gb/s link: with a run of 10 s every connection starts and finishes,
+    and only those of the last tens of milliseconds are open at once, as in a long replay."""
+    vec = folder / f"tmix{adus}_{n}.vec"
+    lines = []
+    for i in range(n):
+        lines += [f"SEQ {i * 9_000_000 // n} {adus} 0 {i + 1}", "w 65535 65535", "r 20000",
+                  "l 0.000000 0.000000"]
+        lines += [f"{'>' if k % 2 == 0 else '<'} 100" for k in range(adus)]
+    vec.write_text("\n".join(lines) + "\n")
+    return "\n".join([*HEAD, "[[node]]", 'name = "a"', "[[node]]", 'name = "b"', "[[link]]",
+                      'from = "a"', 'to = "b"', 'rate = "10Gb/s"', 'delay = "1ms"',
+                      'queue = { kind = "droptail", limit = 10000 }', "[[flow]]",
+                      'name = "web"', 'kind = "tcp"', 'from = "a"', 'to = "b"',
+                      f'app = {{ kind = "tmix", file = "{vec}" }}']) + "\n"
+
+
+FAMILIES = {"flows": flows, "chain": chain, "dumbbell": lambda n, _d: scale.dumbbell(n),
+            "tmix2": lambda n, d: tmix(n, 2, d), "tmix20": lambda n, d: tmix(n, 20, d)}
 
 
 def ackclock() -> list[str]:
@@ -99,7 +123,7 @@ def main() -> None:
             measured = []
             for n in (small, large):
                 toml = Path(d) / f"{name}{n}.toml"
-                toml.write_text(FAMILIES[name](n))
+                toml.write_text(FAMILIES[name](n, Path(d)))
                 measured.append((n, peak(toml, args.duration, Path(d) / f"{name}{n}"),
                                  estimated(toml, args.duration)))
             per = (measured[1][1] - measured[0][1]) / (large - small)
