@@ -214,7 +214,9 @@ impl Simulator {
         let mut tmix = Vec::new();
         let mut tmix_apps = Vec::new();
         let mut tmix_app_of = vec![u32::MAX; scenario_flows];
-        for (i, f) in scenario.flows.iter().enumerate() {
+        // The connections move out of the scenario into their `TmixConn`s: read nowhere else,
+        // they are kept once (seed 003's study runs replay millions).
+        for (i, f) in scenario.flows.iter_mut().enumerate() {
             let (
                 AppConfig::Tmix {
                     connections,
@@ -222,7 +224,7 @@ impl Simulator {
                     ..
                 },
                 Some(t),
-            ) = (&f.app, &f.tcp)
+            ) = (&mut f.app, &f.tcp)
             else {
                 continue;
             };
@@ -249,7 +251,7 @@ impl Simulator {
                 path_rtt,
                 tmix.len() as u32,
             )?);
-            for conn in connections {
+            for conn in std::mem::take(connections) {
                 let c = tmix.len() as u32;
                 let mut halves = [FlowId(0); 2];
                 for (side, half) in halves.iter_mut().enumerate() {
@@ -269,7 +271,7 @@ impl Simulator {
                         writer: None,
                     });
                 }
-                tmix.push(TmixConn::new(FlowId(i as u32), halves, conn.clone()));
+                tmix.push(TmixConn::new(FlowId(i as u32), halves, conn));
             }
         }
 

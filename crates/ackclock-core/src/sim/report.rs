@@ -14,22 +14,10 @@ impl Simulator {
         let mbps = |bytes: u64| bytes as f64 * 8.0 / window_s / 1e6;
 
         let mut flows = Table::default();
-        let mut cols: Vec<FlowCounters> = Vec::with_capacity(self.flows.len());
-        for (i, c) in self.counters.iter().enumerate() {
-            cols.push(*c - self.warm_flows.get(i).copied().unwrap_or_default());
+        let mut cols = self.scenario_counters();
+        for (i, c) in cols.iter_mut().enumerate() {
+            *c = *c - self.warm_flows.get(i).copied().unwrap_or_default();
         }
-        // A Tmix flow reports the sum of its half-connections (it counts delivered ADU bytes
-        // itself: the halves' sinks do not).
-        for conn in &self.tmix {
-            for h in conn.halves {
-                let half = cols[h.idx()];
-                let p = &mut cols[conn.parent.idx()];
-                let delivered = p.bytes_delivered;
-                *p = *p + half;
-                p.bytes_delivered = delivered;
-            }
-        }
-        cols.truncate(self.scenario_flows);
         let flow_cfg = &sc.flows[..];
         let agents = &self.flows[..self.scenario_flows];
         let tcp_str = |f: fn(&crate::scenario::TcpConfig) -> &str| {
@@ -330,6 +318,24 @@ impl Simulator {
         t
     }
 
+    /// The scenario's flows' counters, a Tmix flow's with its half-connections' added (it
+    /// counts delivered ADU bytes itself: the halves' sinks do not). Kept at the warm-up in
+    /// this form, not per half-connection: the counters only add up, so the difference of the
+    /// sums is the sum of the differences.
+    fn scenario_counters(&self) -> Vec<FlowCounters> {
+        let mut cols = self.counters[..self.scenario_flows].to_vec();
+        for conn in &self.tmix {
+            for h in conn.halves {
+                let half = self.counters[h.idx()];
+                let p = &mut cols[conn.parent.idx()];
+                let delivered = p.bytes_delivered;
+                *p = *p + half;
+                p.bytes_delivered = delivered;
+            }
+        }
+        cols
+    }
+
     /// The end of the warm-up: the counters from which the results count. Without a
     /// warm-up (at time zero, the first event: every counter is still zero) no copy is
     /// kept and the results count from zero, which is the same (and spares a copy of every
@@ -339,7 +345,7 @@ impl Simulator {
         self.integrate_rtos();
         let keep = self.now > SimTime::ZERO;
         if keep {
-            self.warm_flows = self.counters.clone();
+            self.warm_flows = self.scenario_counters();
             self.warm_queues = self.links.iter().map(|l| l.counters).collect();
         }
         for (i, l) in self.links.iter_mut().enumerate() {
