@@ -305,3 +305,28 @@ def _write(tmp_path: Path, text: str) -> Path:
     p = tmp_path / "w.vec"
     p.write_text(text)
     return p
+
+
+def test_a_tmix_flow_counts_from_the_warm_up_as_its_half_connections_do(tmp_path: Path) -> None:
+    """The counters over [warm-up, end] are those of the whole run less those of a run that
+    stops at the warm-up: the Tmix flow's sum of its half-connections, kept at the warm-up as
+    one sum (not per half-connection), subtracts as each half-connection's would."""
+    vectors = tmp_path / "v.vec"
+    synthesize(vectors, 400, seed=3, rate_per_s=40.0)
+
+    def flow(duration: str, warmup: str | None = None) -> dict[str, float]:
+        n = ac.Network("tmix")
+        n.nodes("i", "r1", "r2", "a")
+        n.link("i", "r1", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        n.link("r1", "r2", rate="4Mb/s", delay="5ms", queue_limit=20)
+        n.link("r2", "a", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        n.tcp("bg", "i", "a", tmix=str(vectors), window=1000)
+        res = n.run(duration=duration, **({"warmup": warmup} if warmup else {}))
+        return dict(res.flows.iloc[0])
+
+    whole, first, window = flow("10s"), flow("4s"), flow("10s", "4s")
+    counted = ["packets_sent", "packets_dropped", "packets_retransmitted", "acks_sent",
+               "timeouts", "bytes_delivered"]
+    assert first["packets_dropped"] > 0 and first["packets_sent"] > 1000
+    for key in counted:
+        assert window[key] == whole[key] - first[key], key
