@@ -55,7 +55,8 @@ device queue below a discipline that decides at arrival); the benchmark's queue 
 `device_limit` 50 (and `bql`), pfifo_fast (1000) above 100-packet device queues on the access
 link; ns-3's always-on OnOff applications as `cbr` writers at their rate (a 1000- or 1448-byte
 write every 0.4 ms or 0.23 ms, the first one interval after the connection opens:
-`after_connect`, as `OnOffApplication::ConnectionSucceeded` starts them), whose writes into a
+`after_connect`, as `OnOffApplication::ConnectionSucceeded` starts them, restarting every
+second as an `OnTime` of 1 s and an `OffTime` of 0 make them: `restart_every`), whose writes into a
 full 131072-byte send buffer fail (`snd_buffer`, as ns-3's `TcpSocketBase::Send`): the sender's
 data come at most at the application's rate, not in line-rate bursts as a bulk transfer's
 would.
@@ -205,7 +206,8 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
                  min_thresh=5, max_thresh=15, q_weight=0.002, max_p=1 / 50, mean_pktsize=500,
                  gentle=True, wait=True)
         net.tcp("f0", "n1", "n0", cc="TcpCubic", packet_size=seg, header_size=54, ack_size=54,
-                app="cbr", rate="50Mb/s", after_connect=True, start="1s", stop="10.1s",
+                app="cbr", rate="50Mb/s", after_connect=True, restart_every="1s", start="1s",
+                stop="10.1s",
                 trace=["cwnd", "srtt"])
     elif example.startswith("tc-benchmark-"):
         # queue-discs-benchmark: --queueDiscType (and -bql) on both bottleneck devices.
@@ -219,7 +221,8 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
                  device_limit=50, bql=bql == "bql")
         for i, (a, b) in enumerate((("n1", "n3"), ("n3", "n1"))):
             net.tcp(f"f{i}", a, b, cc="TcpCubic", packet_size=seg, header_size=54,
-                    ack_size=54, app="cbr", rate="20Mb/s", after_connect=True, start="0.1s",
+                    ack_size=54, app="cbr", rate="20Mb/s", after_connect=True, restart_every="1s",
+                    start="0.1s",
                     stop=f"{stop - 0.1:g}s", trace=["cwnd", "srtt"])
     elif example == "dctcp":
         # examples/dctcp.py's scenario (the DCTCP paper's result), with the flows traced.

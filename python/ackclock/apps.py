@@ -66,6 +66,8 @@ class Cbr(App):
     start: When = "0s"
     stop: Time | None = None
     after_connect: bool | None = None
+    # With after_connect: ns-3's OnOffApplication's restart every OnTime (OffTime 0).
+    restart_every: Time | None = None
     kind: ClassVar[str] = "cbr"
 
 

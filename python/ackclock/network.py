@@ -152,6 +152,7 @@ class Network:
         on: When | None = None,
         off: When | None = None,
         after_connect: bool | None = None,
+        restart_every: Time | None = None,
         two_way: bool | None = None,
         reply_size: Size | None = None,
         exchange: str | None = None,
@@ -178,7 +179,8 @@ class Network:
         as ns-3's MyApp does (``random``, ``on``, ``off`` as for :meth:`udp`); with a send
         buffer (``snd_buffer``) a write it has no room for fails, as in ns-3;
         ``after_connect=True`` (cbr) writes first one interval after the connection opens,
-        as ns-3's OnOffApplication does. ``trace``: TCP
+        as ns-3's OnOffApplication does, and ``restart_every`` restarts it as that application
+        with an ``OnTime`` of it and an ``OffTime`` of 0 (docs/traffic.md). ``trace``: TCP
         variables to record on every change (``["cwnd", "ssthresh"]``, or True for all) into
         ``Results.tcp_trace``. With ``two_way=True`` the flow is a two-way TCP connection
         (docs/full-tcp.md): a handshake, ``size`` bytes from ``src`` and ``reply_size`` back
@@ -201,7 +203,7 @@ class Network:
                 "tmix_delay_box": tmix_delay_box, "tmix_losses": tmix_losses, "rate": rate,
                 "interval": interval, "write_size": write_size, "random": random, "on": on,
                 "off": off, "reply_size": reply_size, "exchange": exchange,
-                "after_connect": after_connect}),
+                "after_connect": after_connect, "restart_every": restart_every}),
             trace=trace,
             two_way=two_way,
             priority=priority,

@@ -1530,8 +1530,18 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
     if not isinstance(random, bool):
         raise ScenarioError(f"expected true or false, got {quote(random)}", path=f"{ap}.random")
     after = _flag(app.after_connect, False, f"{ap}.after_connect")
-    return base | {"interval_ps": interval, "packet_size": packet_size, "random": random} | (
+    out = base | {"interval_ps": interval, "packet_size": packet_size, "random": random} | (
         {"after_connect": True} if after else {})
+    if app.restart_every is not None:
+        if not after:
+            raise ScenarioError("an OnOffApplication's restarts count from its connection:"
+                                " needs after_connect = true", path=f"{ap}.restart_every")
+        every = parse_time(app.restart_every, f"{ap}.restart_every")
+        if every == 0:
+            raise ScenarioError(f"expected a positive time, got {quote(app.restart_every)}",
+                                path=f"{ap}.restart_every")
+        out["restart_every_ps"] = _below(every, _U64, f"{ap}.restart_every")
+    return out
 
 
 def _flag(value: Any, default: bool, path: str) -> bool:

@@ -303,6 +303,9 @@ APP: Mapping[str, Mapping[str, Key]] = {
         "random_": Key("bool01", "ns-2's name for random"),
         "after_connect": Key("bool01", "TCP: the first write one interval after the connection"
                              " opens (ns-3's OnOffApplication), not at the start"),
+        "restart_every": Key("time", "TCP with after_connect: stop and start again every this"
+                             " long, as ns-3's OnOffApplication with this OnTime and OffTime 0"
+                             " (the interrupted interval's bits carried in whole bits)"),
     },
     "onoff": {
         "rate": _RATE, "interval": _INTERVAL, "packet_size": _PACKET_SIZE,

@@ -218,6 +218,42 @@ def test_after_connect_writes_first_one_interval_after_the_connection_opens(
     assert waited[1] - waited[0] == pytest.approx(0.001, abs=1e-6)
 
 
+def test_restart_every_carries_whole_bits_as_ns3_onoff(tmp_path: Path) -> None:
+    """ns-3.44's OnOffApplication with OnTime T and OffTime 0 (``restart_every``): at each
+    restart `CancelEvents` keeps only the whole bits sent since the last write
+    (`m_residualBits += bits.GetHigh()`), so a write interrupted part-way through a bit comes
+    that fraction later. 125-byte writes at 100 kb/s (1000 bits, 10 ms; a bit is 10 us) and
+    restarts every 25.005 ms: each restart finds half a bit pending and drops it, and the
+    next gap is 10.005 ms, the others 10 ms. Restarts every 30 ms fall on the writes: the
+    restart comes first and counts the whole interval's 1000 bits as 999 (ns-3's 64.64
+    fixed-point product lands just below a whole number), so the write comes a bit time
+    (10 us) later."""
+    gaps = {}
+    for every in (None, "25.005ms", "30ms"):
+        net = ac.Network("restart", profile="ns3")
+        net.nodes("a", "b")
+        net.link("a", "b", rate="100Mb/s", delay="10ms")
+        net.tcp("f", "a", "b", app="cbr", rate="100kb/s", write_size="125B", packet_size=125,
+                after_connect=True, restart_every=every)
+        net.trace("ns2", "a.tr", links=["a->b"], events=["-"])
+        net.run(duration="0.11s", out=tmp_path / str(every))
+        lines = (tmp_path / str(every) / "a.tr").read_text().splitlines()
+        times = [float(x.split()[1]) for x in lines if int(x.split()[5]) > 100]
+        gaps[every] = [round((b - a) * 1e6) for a, b in zip(times[:-1], times[1:], strict=True)]
+    assert gaps[None][:7] == [10_000] * 7
+    assert gaps["25.005ms"][:7] == [10_000, 10_005, 10_000, 10_000, 10_005, 10_000, 10_005]
+    assert gaps["30ms"][:7] == [10_000, 10_010, 10_000, 10_000, 10_010, 10_000, 10_000]
+
+
+def test_restart_every_needs_after_connect() -> None:
+    net = ac.Network("restart-alone", profile="ns3")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="1Mb/s", delay="1ms")
+    net.tcp("f", "a", "b", app="cbr", rate="100kb/s", restart_every="1s")
+    with pytest.raises(ac.ScenarioError, match=r"restart_every: .*needs after_connect = true"):
+        net.run(duration="1s")
+
+
 def test_after_connect_is_refused_on_udp() -> None:
     net = ac.Network("udp-after")
     net.nodes("a", "b")

@@ -562,6 +562,14 @@ pub enum AppConfig {
         random: bool,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         after_connect: bool,
+        /// With `after_connect`: ns-3.44's `OnOffApplication` with an `OnTime` of this and an
+        /// `OffTime` of 0, which stops and starts sending again every `OnTime` since it began
+        /// (`StopSending` -> `CancelEvents`, `StartSending` -> `ScheduleNextTx`): the bits of
+        /// the interrupted interval are carried in whole bits (`m_residualBits +=
+        /// bits.GetHigh()`), so each restart moves the writes later by the fraction of a bit
+        /// time that was dropped. None: writes every interval.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restart_every_ps: Option<u64>,
     },
     /// On-off: bursts sent every `interval_ps` lasting an `on` draw, separated by `off`
     /// draws (ns-2 `Application/Traffic/Exponential` and `/Pareto`, ns-3 `OnOffApplication`).

@@ -116,6 +116,7 @@ fn an_unbounded_backlog_is_stopped_by_the_packet_guard() {
             packet_size: 472,
             random: false,
             after_connect: false,
+            restart_every_ps: None,
         },
     }];
     sc.run.duration_ps = 1000 * S;

@@ -234,6 +234,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
                 packet_size: 1000,
                 random: false,
                 after_connect: false,
+                restart_every_ps: None,
             },
         },
         FlowConfig {

@@ -387,6 +387,24 @@ impl Scenario {
                  flow waits for its connection"
             ));
         }
+        if let AppConfig::Cbr {
+            after_connect,
+            restart_every_ps: Some(every),
+            ..
+        } = f.app
+        {
+            if !after_connect {
+                return Err(format!(
+                    "flow[{i}].app.restart_every: an OnOffApplication's restarts count from \
+                     its connection: needs after_connect = true"
+                ));
+            }
+            if every == 0 {
+                return Err(format!(
+                    "flow[{i}].app.restart_every: expected a positive time, got 0"
+                ));
+            }
+        }
         if iv == 0 {
             return Err(format!("flow[{i}].app.rate: must be positive and finite"));
         }

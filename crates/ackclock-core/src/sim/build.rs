@@ -188,6 +188,15 @@ impl Simulator {
                             ..
                         }
                     ));
+                    if let AppConfig::Cbr {
+                        restart_every_ps: Some(every),
+                        interval_ps,
+                        packet_size,
+                        ..
+                    } = *app
+                    {
+                        w.set_restart(every, interval_ps, packet_size);
+                    }
                     writer = Some(Box::new(w));
                     Agent::Tcp { sender, sink }
                 }

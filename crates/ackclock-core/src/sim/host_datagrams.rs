@@ -223,6 +223,7 @@ mod tests {
                 packet_size: 100,
                 random: false,
                 after_connect: false,
+                restart_every_ps: None,
             },
         };
         sc.flows = vec![udp("p0", 2, 3), udp("p1", 3, 2)];

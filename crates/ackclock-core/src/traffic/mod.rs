@@ -71,6 +71,28 @@ pub struct StreamWriter {
     stopped: bool,
     /// The first write waits for the connection (`after_connect`); true until it is open.
     awaiting_connect: bool,
+    /// ns-3's `OnOffApplication` restarts (`restart_every`), if on.
+    restart: Option<Box<Restart>>,
+}
+
+/// An `OnOffApplication` with `OnTime` `every` and `OffTime` 0 (ns-3.44,
+/// src/applications/model/onoff-application.cc): every `every` since it started sending,
+/// `StopSending` cancels the pending write, adding the whole bits sent at the rate since the
+/// last write (or start) to `m_residualBits` (`CancelEvents`: `bits.GetHigh()`), and
+/// `StartSending` at the same instant schedules the next write after the packet's bits less
+/// those (`ScheduleNextTx`, a time in whole nanoseconds). A write clears the residual
+/// (`SendPacket`). A restart at the instant a write is due comes first (its event is older)
+/// and finds the write pending: a whole interval's bits, of which ns-3's fixed-point product
+/// keeps one less, so the write comes one bit time later.
+#[derive(Clone, Copy, Debug)]
+struct Restart {
+    every: u64,
+    interval: u64,
+    packet_bits: u64,
+    /// The next restart (`StopSending`).
+    at: u64,
+    /// `m_lastStartTime`: the last write or restart.
+    last: u64,
 }
 
 impl StreamWriter {
@@ -80,7 +102,20 @@ impl StreamWriter {
             rng,
             stopped: false,
             awaiting_connect: false,
+            restart: None,
         }
+    }
+
+    /// Restarts every `every` ps as ns-3's `OnOffApplication` (the writer's packets of
+    /// `packet_size` bytes every `interval` ps), counted from the connection's opening.
+    pub fn set_restart(&mut self, every: u64, interval: u64, packet_size: u32) {
+        self.restart = Some(Box::new(Restart {
+            every,
+            interval,
+            packet_bits: packet_size as u64 * 8,
+            at: u64::MAX,
+            last: 0,
+        }));
     }
 
     pub fn first_tick(&mut self, now: SimTime) -> SimTime {
@@ -109,6 +144,10 @@ impl StreamWriter {
             Generator::Cbr(g) => g.interval_ps,
             _ => 0,
         };
+        if let Some(r) = self.restart.as_mut() {
+            r.at = now.0.saturating_add(r.every);
+            r.last = now.0;
+        }
         SimTime(now.0.saturating_add(gap))
     }
 
@@ -118,7 +157,30 @@ impl StreamWriter {
             return (0, None);
         }
         let (bytes, next) = self.generator.next_datagram(&mut self.rng);
-        (bytes, next.map(|d| SimTime(now.0.saturating_add(d))))
+        let mut next = next.map(|d| now.0.saturating_add(d));
+        if let (Some(r), Some(t)) = (self.restart.as_mut(), next.as_mut()) {
+            r.last = now.0;
+            let mut residual = 0u64;
+            // A restart at the instant of the write comes first (its event was scheduled a
+            // whole `every` before), and finds the write pending.
+            while *t >= r.at {
+                let since = (r.at - r.last) as u128;
+                // bits = delta.To(Time::S) x rate in ns-3's 64.64 fixed point, which lands
+                // just below a whole number (Time::To multiplies by the truncated inverse of
+                // 10^9, `MulByInvert`): a whole number of bits counts one less (ns-3.44's
+                // core library: 400 000 ns at 20 Mb/s is 7999 bits, 7999.999999999999).
+                let scaled = since * r.packet_bits as u128;
+                residual += (scaled.saturating_sub(1) / r.interval as u128) as u64;
+                let left = r.packet_bits.saturating_sub(residual) as u128;
+                let gap_ps = left * r.interval as u128 / r.packet_bits as u128;
+                // Seconds(bits / rate) in ns-3's whole nanoseconds.
+                let gap_ns = (gap_ps + 500) / 1000;
+                *t = r.at + (gap_ns * 1000) as u64;
+                r.last = r.at;
+                r.at = r.at.saturating_add(r.every);
+            }
+        }
+        (bytes, next.map(SimTime))
     }
 
     pub fn stop(&mut self) {

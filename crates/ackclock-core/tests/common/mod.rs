@@ -285,6 +285,7 @@ pub fn build(net: &Net) -> Scenario {
                             packet_size: payload,
                             random: true,
                             after_connect: false,
+                            restart_every_ps: None,
                         },
                     }
                 }
