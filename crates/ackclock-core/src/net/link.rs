@@ -256,6 +256,11 @@ const DOWN: u8 = 16;
 /// The link's node has a Quick-Start agent: requests stop at the simulator before entering,
 /// and the link keeps its queue's utilisation (`net/quick_start.rs`).
 const QUICK_START: u8 = 32;
+/// The link has a loss model after it (not at its entry): a packet's delivery takes the
+/// simulator's out-of-line path. A bit here, so that a delivery reads the link's first line
+/// only, not the line holding `loss` (kept by [`Link::set_loss`] and
+/// [`Link::set_loss_at_entry`]).
+const LOSS_AFTER: u8 = 64;
 
 impl Link {
     /// The [`Link::service`] bits of a link with discipline `queue`.
@@ -890,9 +895,12 @@ impl Link {
     /// Puts the loss model at the link's entry (see `LinkConfig::loss_at_entry`).
     pub fn set_loss_at_entry(&mut self, at_entry: bool) {
         self.loss_at_entry = at_entry;
-        self.service &= !LOSS_AT_ENTRY;
+        self.service &= !(LOSS_AT_ENTRY | LOSS_AFTER);
         if at_entry && self.loss.is_some() && self.service & DOWN == 0 {
             self.service |= LOSS_AT_ENTRY;
+        }
+        if !at_entry && self.loss.is_some() {
+            self.service |= LOSS_AFTER;
         }
     }
 
@@ -907,7 +915,11 @@ impl Link {
     /// does not count).
     #[inline(always)]
     pub fn loses_after(&self) -> bool {
-        self.loss.is_some() && !self.loss_at_entry
+        debug_assert_eq!(
+            self.service & LOSS_AFTER != 0,
+            self.loss.is_some() && !self.loss_at_entry
+        );
+        self.service & LOSS_AFTER != 0
     }
 
     /// Whether the loss model after the link takes the packet that has just crossed it.
