@@ -45,7 +45,7 @@ pub use ns2_clock::{Ns2Integral, Ns2Integrals, Ns2Outcome};
 // `layout_tests`): with 50 or 100 flows a hop's link has left the first-level cache since its
 // last packet, and Rust's own order spread what one hop reads over eight of the struct's nine
 // cache lines. Here a packet that does not wait touches the first four (the service byte and
-// whether flows are monitored are in the first), and its delivery two.
+// whether flows are monitored are in the first), and its delivery the first alone.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Link {
@@ -65,17 +65,18 @@ pub struct Link {
     /// `flow_monitor` is kept: tested here, so that a hop of an unmonitored link does not
     /// read the line that holds it.
     monitored: bool,
-    pub from: NodeId,
     pub to: NodeId,
+    /// Packets delivered at `to` (`QueueCounters::delivered_packets`, which [`Link::counters`]
+    /// fills from it): counted here, so that a delivery touches no other line of the link.
+    delivered: u64,
     // Line 1: the FIFO backlog.
     /// Accepted packets not yet started: (transmission start, size, flow).
     waiting: Ring<(SimTime, u32, u32)>,
     waiting_bytes: u64,
     counted_until: SimTime,
     zero_sojourns: u64,
-    /// Line 1's last 8 bytes, free (the rings' headers shrank to 32 bytes), so that the
-    /// discipline starts line 2 and the counters line 4.
-    _spare: u64,
+    /// Not on a hop's path: here, as line 0 is full.
+    pub from: NodeId,
     // Line 2: admission.
     /// The discipline; one that holds the waiting packets (`AnyQueue::holds`) leaves
     /// `waiting` empty.
@@ -97,8 +98,9 @@ pub struct Link {
     /// did not wait are `zero_sojourns`.
     sojourn: Histogram,
     // Lines 4 to 6, the hop's counters first (see `QueueCounters`).
-    /// Counters and time integrals of the waiting backlog, up to `counted_until`.
-    pub counters: QueueCounters,
+    /// Counters and time integrals of the waiting backlog, up to `counted_until`, but the
+    /// deliveries (`delivered`): read through [`Link::counters`].
+    counters: QueueCounters,
     /// Dequeue-time disciplines: a transmission-done event is in the queue.
     tx_event_pending: bool,
     /// Dequeue-time disciplines on a traced link: transmissions started by the last call.
@@ -311,7 +313,7 @@ impl Link {
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),
             zero_sojourns: 0,
-            _spare: 0,
+            delivered: 0,
             tx_event_pending: false,
             started: None,
             flow_monitor: None,
@@ -456,7 +458,7 @@ impl Link {
     /// at its last change (`counted_until`): what an ns-2 Integrator read between two
     /// changes holds (`Integrator::newPoint` adds only at a change).
     pub fn counters_at(&self, t: SimTime) -> QueueCounters {
-        let mut c = self.counters;
+        let mut c = self.counters();
         if t > self.counted_until {
             let dt = (t.0 - self.counted_until.0) as u128;
             let b = self.backlog();
@@ -464,6 +466,21 @@ impl Link {
             c.area_bytes += dt * b.bytes as u128;
         }
         c
+    }
+
+    /// The counters and time integrals of the waiting backlog, up to [`Link::counted_until`].
+    #[inline]
+    pub fn counters(&self) -> QueueCounters {
+        QueueCounters {
+            delivered_packets: self.delivered,
+            ..self.counters
+        }
+    }
+
+    /// Packets delivered at the far end so far.
+    #[inline]
+    pub fn delivered(&self) -> u64 {
+        self.delivered
     }
 
     /// The instant the backlog's integrals have reached: its last change after
@@ -729,7 +746,7 @@ impl Link {
             .in_flight
             .pop_front()
             .expect("a head event without a packet");
-        self.counters.delivered_packets += 1;
+        self.delivered += 1;
         let next = self.in_flight.front().map(|&(t, _)| t);
         (pkt, next)
     }

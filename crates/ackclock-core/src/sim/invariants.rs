@@ -372,7 +372,7 @@ impl Simulator {
             .resize(self.links.len(), QueueCounters::default());
         for (i, link) in self.links.iter().enumerate() {
             let who = || format!("link {}", self.link_names[i]);
-            let q = &link.counters;
+            let q = &link.counters();
             let a = link.account();
             if q.arrived_packets != q.departed_packets + q.dropped_packets + a.backlog.packets {
                 return Err(fail(

@@ -223,10 +223,7 @@ impl Simulator {
 
     /// Packets that have crossed a link so far (data and ACKs).
     pub fn packet_hops(&self) -> u64 {
-        self.links
-            .iter()
-            .map(|l| l.counters.delivered_packets)
-            .sum()
+        self.links.iter().map(|l| l.delivered()).sum()
     }
 
     pub fn is_finished(&self) -> bool {

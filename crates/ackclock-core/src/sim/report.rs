@@ -82,7 +82,7 @@ impl Simulator {
             .links
             .iter()
             .enumerate()
-            .map(|(i, l)| l.counters - self.warm_queues.get(i).copied().unwrap_or_default())
+            .map(|(i, l)| l.counters() - self.warm_queues.get(i).copied().unwrap_or_default())
             .collect();
         let window_ps = (sc.run.duration_ps - sc.run.warmup_ps) as f64;
         let empty = Histogram::default();
@@ -346,7 +346,7 @@ impl Simulator {
         let keep = self.now > SimTime::ZERO;
         if keep {
             self.warm_flows = self.scenario_counters();
-            self.warm_queues = self.links.iter().map(|l| l.counters).collect();
+            self.warm_queues = self.links.iter().map(|l| l.counters()).collect();
         }
         for (i, l) in self.links.iter_mut().enumerate() {
             l.reset_max_queue();

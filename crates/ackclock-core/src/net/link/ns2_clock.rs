@@ -710,7 +710,7 @@ impl Link {
 
     /// A packet [`Link::ns2_set_params`] took off the ring has reached the far node.
     pub fn ns2_linger_delivered(&mut self) {
-        self.counters.delivered_packets += 1;
+        self.delivered += 1;
     }
 
     /// Whether a head event at `now` on this link is one a [`Link::ns2_set_down`] left

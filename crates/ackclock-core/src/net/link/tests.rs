@@ -570,6 +570,7 @@ mod layout_tests {
             ("service", offset_of!(Link, service)),
             ("monitored", offset_of!(Link, monitored)),
             ("to", offset_of!(Link, to)),
+            ("delivered", offset_of!(Link, delivered)),
         ] {
             assert_eq!(line(at), 0, "{name} at {at}");
         }
@@ -596,10 +597,6 @@ mod layout_tests {
                 offset_of!(QueueCounters, arrived_packets),
             ),
             ("departed_bytes", offset_of!(QueueCounters, departed_bytes)),
-            (
-                "delivered_packets",
-                offset_of!(QueueCounters, delivered_packets),
-            ),
             (
                 "max_queue_packets",
                 offset_of!(QueueCounters, max_queue_packets),
