@@ -87,8 +87,15 @@ def _alive(pid: int) -> bool:
 def clean_leftovers(path: Path) -> list[Path]:
     """Removes the temporary files and folders beside ``path`` (for ``path``'s name) that
     processes which no longer run left behind (SIGKILL, power loss); returns them."""
-    parent = path.parent
-    short = _short(path.name)
+    return _clean(path.parent, _short(path.name))
+
+
+def clean_folder(folder: Path) -> list[Path]:
+    """:func:`clean_leftovers` for every name in ``folder``, in one scan."""
+    return _clean(folder, None)
+
+
+def _clean(parent: Path, short: str | None) -> list[Path]:
     removed: list[Path] = []
     try:
         entries = list(os.scandir(parent))
@@ -96,7 +103,8 @@ def clean_leftovers(path: Path) -> list[Path]:
         return removed
     for entry in entries:
         m = _TMP.match(entry.name)
-        if m is None or m.group(1) != short or _alive(int(m.group(2))):
+        if m is None or (short is not None and m.group(1) != short) \
+                or _alive(int(m.group(2))):
             continue
         p = Path(entry.path)
         if entry.is_dir(follow_symlinks=False):
@@ -119,18 +127,21 @@ def replace(src: Path, dst: Path) -> None:
 
 
 def write_atomic(path: str | os.PathLike[str], write: Callable[[IO[Any]], object],
-                 binary: bool = False) -> None:
+                 binary: bool = False, clean: bool = True) -> None:
     """Calls ``write(f)`` on a temporary file beside ``path``, then renames it to ``path``.
 
     The temporary file is removed when ``write`` raises (KeyboardInterrupt included). An
     OSError names ``path``, not the temporary file. ``path`` must not be anything but a
-    regular file (or absent).
+    regular file (or absent). ``clean``: first remove what killed processes left beside
+    ``path`` (a scan of its folder); a caller writing many files into one folder does that
+    once for the folder instead (:func:`clean_folder`).
     """
     path = Path(path)
     check_name(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     check_replaceable(path)
-    clean_leftovers(path)
+    if clean:
+        clean_leftovers(path)
     tmp = temporary_name(path)
     try:
         try:

@@ -129,10 +129,11 @@ def with_tcp_tables(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "flows": out, "tcp_tables": tables}
 
 
-def _simulation(core: Engine, document: dict[str, Any]) -> Simulation:
+def simulation(core: Engine, document: dict[str, Any]) -> Simulation:
     """The engine's run of ``document``, read with shared TCP tables (the binding writes the
     text, json.dumps's, itself: no Python str of it). The flows' copies made for that are
-    dropped on return."""
+    dropped on return. Every front end builds its engine this way (``run_document``, a
+    sweep's check of each point, ``ackclock ns2``)."""
     shared = with_tcp_tables(document)
     try:
         return core.Simulation(shared)
@@ -177,7 +178,7 @@ def run_document(document: Mapping[str, Any], progress: bool | None = None,
         pass  # a malformed document: the engine's checks below name what is wrong
     core = engine()
     try:
-        sim = _simulation(core, engine_input)
+        sim = simulation(core, engine_input)
     except ValueError as e:
         if explain is not None:
             raise explain(str(e)) from None

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .atomic import write_atomic
+from .atomic import clean_folder, write_atomic
 from .errors import ScenarioError, quote
-from .run import engine, run_document
+from .run import engine, run_document, simulation
 from .scenario import Scenario, resolve
 from .toml_loader import load_resolved, parse_toml, resolved_from_raw, scenario_to_raw
 
@@ -324,7 +324,7 @@ def _points(load: Loader, function_keys: set[str], grid: Mapping[str, Sequence[A
             try:
                 # The engine's own checks (e.g. unreachable destinations), once per point
                 # before any run: the seed does not change them.
-                core.Simulation(json.dumps(document))
+                simulation(core, document)
             except ValueError as e:
                 raise ScenarioError(f"the engine rejected the scenario: {e}",
                                     file=point.source) from None
@@ -468,6 +468,10 @@ def _sweep(points: list[_Point], keys: list[str], version: str,
                                                                 p.key, version, series)):
                 records[p.key] = record
     todo = {p.key: p for p in points if p.key not in records}  # equal points run once
+    if cache is not None and todo:
+        # What killed sweeps left in the cache, once: each run's file is then written
+        # without a scan of the folder (one per run made a sweep quadratic in its runs).
+        clean_folder(cache)
 
     from .progress import show_progress, tqdm_class
 
@@ -482,7 +486,8 @@ def _sweep(points: list[_Point], keys: list[str], version: str,
                       "params": {k: format_value(v) for k, v in p.params.items()},
                       "replication": p.replication, "seed": p.seed, **result}
             if cache is not None:
-                _write_atomic(cache / f"{key}.json", functools.partial(_dump_json, record))
+                _write_atomic(cache / f"{key}.json", functools.partial(_dump_json, record),
+                              clean=False)
             records[key] = record
             bar.update(1)
 
@@ -824,10 +829,11 @@ def _dump_json(record: Any, f: Any) -> None:
     f.write(json.dumps(record, allow_nan=False))
 
 
-def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False) -> None:
+def _write_atomic(path: Path, write: Callable[[Any], None], binary: bool = False,
+                  clean: bool = True) -> None:
     """Writes via a temporary file in the same folder and os.replace, so a reader (or a
     resumed sweep) never sees a half-written file."""
-    write_atomic(path, write, binary=binary)
+    write_atomic(path, write, binary=binary, clean=clean)
 
 
 # --- tables -----------------------------------------------------------------------------
@@ -968,7 +974,10 @@ def summarize(runs: pd.DataFrame, params: Sequence[str],
     table["_order"], total["_order"] = 0, 1
     both = pd.concat([table, total], ignore_index=True)
     if params:
-        point = both[list(params)].astype(str).agg("\x1f".join, axis=1)
+        # Column by column, not a row-wise agg: one Python call per row was most of the
+        # tables' time in a sweep of many short runs.
+        point = pd.Series(["\x1f".join(t) for t in zip(
+            *(both[c].astype(str) for c in params), strict=True)], index=both.index)
         first = {v: i for i, v in enumerate(dict.fromkeys(point))}
         both["_point"] = point.map(first)
         both = both.sort_values(["_point", "_order"], kind="stable").drop(columns="_point")

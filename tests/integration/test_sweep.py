@@ -155,6 +155,43 @@ def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
     assert calls == []
 
 
+def test_a_sweep_removes_what_killed_sweeps_left_in_its_cache_once(
+        scenario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import ackclock.atomic as atomic
+
+    out = tmp_path / "out"
+    ac.run_sweep(scenario, {"link.r-d.queue.limit": [10]}, jobs=1, out=out, progress=False)
+    dead = 2**22 + 12345
+    while True:
+        try:
+            os.kill(dead, 0)
+            dead += 1
+        except ProcessLookupError:
+            break
+        except PermissionError:
+            dead += 1
+    # A run file half-written by a killed sweep (another run's name), and a live one's.
+    left = out / "runs" / f".0123.json.ackclock-{dead}-0123abcd.tmp"
+    left.write_text("{")
+    alive = out / "runs" / f".4567.json.ackclock-{os.getpid()}-0123abcd.tmp"
+    alive.write_text("{")
+    scans = []
+    real = atomic._clean
+
+    def counting(parent: Path, short: str | None) -> list[Path]:
+        scans.append(parent)
+        return real(parent, short)
+
+    monkeypatch.setattr(atomic, "_clean", counting)
+    ac.run_sweep(scenario, GRID, jobs=1, out=out, progress=False)
+    assert not left.exists() and alive.exists()
+    # Five new runs' files, the runs folder scanned once (the tables' own files are
+    # written beside it, each cleaning its own name).
+    assert scans.count(out / "runs") == 1, scans
+
+
 def test_dask_local_cluster_matches_local_run(scenario: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     grid = {"defaults.tcp.variant": ["reno", "newreno"]}

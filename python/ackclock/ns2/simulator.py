@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import atexit
 import heapq
-import json
 import math
 import shutil
 import tempfile
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ScenarioError
 from ..run import engine as load_engine
-from ..run import under_checker
+from ..run import simulation, under_checker
 from ..scenario import REPLY_SUFFIX, PacketTrace, resolve
 from . import callbacks, dynamics, nam
 from .agents import (
@@ -986,9 +985,8 @@ class Simulator(TclObject):
         # temporary files, copied to the script's channels as simulated time reaches them.
         for entry, t in zip(resolved.get("traces", []), self.packet_traces, strict=True):
             entry["path"] = str(t.file)
-        document = json.dumps(under_checker(resolved))
         try:
-            self.engine = load_engine().Simulation(document)
+            self.engine = simulation(load_engine(), under_checker(resolved))
         except ValueError as e:
             raise Ns2Error(f"the engine rejected the network: {e}") from None
         self.started = True
