@@ -158,8 +158,9 @@ def test_the_invariant_checker_runs_under_ackclock_check(ns2, monkeypatch):
     real = simulator.load_engine
 
     class Engine:
-        def Simulation(self, document: str) -> object:  # noqa: N802 - the binding's name
-            documents.append(json.loads(document))
+        def Simulation(self, document: str | dict[str, object]) -> object:  # noqa: N802
+            # The binding's name; it takes the document as JSON text or as the dict itself.
+            documents.append(json.loads(document) if isinstance(document, str) else document)
             return real().Simulation(document)
 
     monkeypatch.setattr(simulator, "load_engine", Engine)
