@@ -310,7 +310,7 @@ impl Simulator {
     #[inline(always)]
     fn on_link_head(&mut self, l: LinkId, src: Source) {
         let link = &mut self.links[l.idx()];
-        let at = link.to;
+        let (at, loses_after) = (link.to, link.loses_after());
         let (c, next) = link.deliver_head();
         match next {
             Some(t) if src == Source::Packets && t > self.now => {
@@ -322,15 +322,17 @@ impl Simulator {
             }
             None => self.queue.remove(src),
         }
-        self.arrive(l, at, c);
+        self.arrive(l, at, c, loses_after);
     }
 
-    /// The packet `c` has crossed link `l` and reaches node `at`.
+    /// The packet `c` has crossed link `l` and reaches node `at`; `loses_after`: the link's
+    /// [`Link::loses_after`], read by the caller while it held the link (so that the hop
+    /// does not index the links again).
     #[inline(always)]
-    fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried) {
+    fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried, loses_after: bool) {
         // A traced run, a link with a loss model after it, or hops counted (dynamic routing)
         // take the path out of line.
-        if self.tracing || self.ttl_on || self.links[l.idx()].loses_after() {
+        if self.tracing || self.ttl_on || loses_after {
             self.arrive_checked(l, at, c);
         } else if at == c.dst {
             let pkt = self.pool.take(c.r);

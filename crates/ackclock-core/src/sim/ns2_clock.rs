@@ -257,7 +257,7 @@ impl Simulator {
             self.queue.remove(src);
             return;
         }
-        let at = link.to;
+        let (at, loses_after) = (link.to, link.loses_after());
         let (c, key) = link.deliver_head_ns2();
         self.pool.ns2_now = key;
         let q = &mut self.queue;
@@ -271,7 +271,7 @@ impl Simulator {
             }
             None => q.remove(src),
         }
-        self.arrive(l, at, c);
+        self.arrive(l, at, c, loses_after);
     }
 
     /// ns-2's `Queue::resume` on link `l`: the next waiting packet starts.

@@ -380,8 +380,8 @@ impl Simulator {
         let (_, _, _, c) = v.swap_remove(first);
         let link = &mut self.links[l.idx()];
         link.ns2_linger_delivered();
-        let at = link.to;
-        self.arrive(l, at, c);
+        let (at, loses_after) = (link.to, link.loses_after());
+        self.arrive(l, at, c, loses_after);
     }
 
     /// `$ns eventtrace-all` (ns-2.35 `Simulator create-eventtrace`, `TcpAgent::trace_event`):
