@@ -17,9 +17,10 @@ average of ns-2's `t_rtxcur_` (SRTT + 4 RTTVAR, the study's traced variable) and
 timer's own RTO (at least 200 ms), since no single T_0 fits the study at both small and large
 loss (docs/examples/seed001.md).
 
-    python examples/seed001_figures.py [--quick] [--out results/seed001_figures]
+    python examples/seed001_figures.py [--quick] [--seconds 250] [--out results/seed001_figures]
 
---quick: 60 s runs, fewer points.
+--quick: 60 s runs (unless --seconds is given), fewer points. The CSV's `seconds` column is each
+point's run length.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def run(seconds: float, quick: bool) -> pd.DataFrame:
         for n in pop:
             r = TABLES["scenario3"](n, 1, seconds, variant, delay)
             rows.append({"figure": number, "variant": variant, "knob": n, **r})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).assign(seconds=seconds)
 
 
 def plot(t: pd.DataFrame, out: Path) -> list[str]:
@@ -110,11 +111,15 @@ def plot(t: pd.DataFrame, out: Path) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="60 s runs, three points per figure")
-    ap.add_argument("--seconds", type=float, default=250.0)
+    ap.add_argument("--quick", action="store_true",
+                    help="three points per figure, 60 s runs unless --seconds is given")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="each run's length (s; default 250, or 60 with --quick)")
     ap.add_argument("--out", type=Path, default=Path("results/seed001_figures"))
     args = ap.parse_args(argv)
-    seconds = 60.0 if args.quick else args.seconds
+    seconds = args.seconds if args.seconds is not None else 60.0 if args.quick else 250.0
+    if not seconds > 0:
+        ap.error(f"--seconds: expected a positive number of seconds, got {seconds:g}")
     args.out.mkdir(parents=True, exist_ok=True)
     t = run(seconds, args.quick)
     t.to_csv(args.out / "seed001_figures.csv", index=False)

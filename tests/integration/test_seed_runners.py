@@ -115,6 +115,26 @@ def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
                                                             ).read_text()
 
 
+def test_seed001_figures_runs_as_long_as_seconds_says(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """examples/seed001_figures.py's --seconds sets every run's length, with --quick too (whose
+    own length is 60 s); a length that is not positive is one line, not a traceback."""
+    main = runpy.run_path(str(SEEDS.parent / "seed001_figures.py"))["main"]
+    assert main(["--quick", "--seconds", "8", "--out", str(tmp_path)]) == 0
+    f = pd.read_csv(tmp_path / "seed001_figures.csv")
+    assert len(f) == 15 and (f["seconds"] == 8).all()
+    # 8 s runs (1.6 s warm-up) still measure: every point has traffic, and each population
+    # figure's 35 sources lose more than its 2.
+    assert (f["throughput_mbps"] > 0).all()
+    pop = f[f["figure"] > 8].set_index(["figure", "knob"])["loss_rate"]
+    assert all(pop[(fig, 35)] > pop[(fig, 2)] for fig in (11, 12, 13, 14))
+    with pytest.raises(SystemExit) as e:
+        main(["--seconds", "0", "--out", str(tmp_path)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.endswith("--seconds: expected a positive number of seconds, got 0")
+
+
 def test_seed003_script_short(tmp_path: Path) -> None:
     """examples/seed003.py (docs/examples/seed003.md; its runner's --quick runs 150 s at
     622 Mb/s, too long for the suite): one pair, 56 s, a light background. Every step runs
