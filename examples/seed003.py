@@ -11,18 +11,23 @@ docs/examples/seed003.md; --rate N replays N connections a second instead, 150 t
 default), as ns-2.35's Tmix runs them (1460-byte segments, each side's window from its
 vector, the delay box's RTT on top of the path's, FullTcp's delayed ACKs: the study's
 background script through `ackclock ns2` builds the same);
-flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until --seconds. Without
+flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until --seconds (910 s: the
+study's script ends its run at its `length`, 910 s, where it also stops the Tmix traffic; the run
+length itself is a command-line argument of the script and not in the text). Without
 background, as in the earlier study the seed quotes: flow 1 at 0 s, flow 2 at 50 s, 500 s in all.
 For each protocol pair: the asymmetry A = (t1 - t2) / (t1 + t2) of the two flows' mean throughputs
 over the second half of the run, as the study's script measures (its Appendix A takes each flow's
-statistics at `halftime`, `endtime / 2`, and at `endtime`: 500-1000 s with background, 250-500 s
+statistics at `halftime`, `endtime / 2`, and at `endtime`: 455-910 s with background, 250-500 s
 without; never before flow 2's start), without and with background traffic (the study's Table 1),
 the background's throughput over time with and without the high-speed flows (its Figs. 8 and 9),
 and the loss rate of each run (its Appendix B): the bottleneck queue's drops over its arrivals,
 and the two high-speed flows' own, over the same half.
 
-    python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 1000] [--start 400]
-                               [--load 200 | --rate 150]
+    python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 910] [--start 400]
+                               [--load 200 | --rate 150] [--jobs N]
+
+At the default load a 910 s run holds about 20 GB (every connection's flow entry and counters
+stay to the end: docs/performance.md, "Tmix at scale"); --jobs runs that many at once.
 """
 
 from __future__ import annotations
@@ -206,12 +211,13 @@ def markdown(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", default="highlighted",
                     help="highlighted, all, or pairs such as CUBIC-FAST,HS-HS")
-    ap.add_argument("--seconds", type=float, default=1000.0,
-                    help="length of the runs with background traffic (s)")
+    ap.add_argument("--seconds", type=float, default=910.0,
+                    help="length of the runs with background traffic (s; the study's script"
+                         " ends at its length, 910 s)")
     ap.add_argument("--start", type=float, default=400.0,
                     help="flow 1's start with background traffic (s)")
     ap.add_argument("--seconds-without", type=float, default=500.0,
@@ -234,6 +240,11 @@ def main() -> None:
                          " (TcpAgent::slowdown's first_decrease_)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("results/seed003"))
+    return ap
+
+
+def main() -> None:
+    ap = parser()
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for flag, value in (("--rate", args.rate), ("--load", args.load)):

@@ -290,6 +290,20 @@ def test_seed003_script_options_of_the_studys_script() -> None:
     assert not cwnd.equals(cwnd_jittered) and abs(rate_jittered / rate - 1) < 0.005
 
 
+def test_seed003_runs_as_long_as_the_studys_script() -> None:
+    """seed003.py's runs with background are as long as the study's script lets them be: it
+    schedules `finish` and stops its Tmix traffic at its `length`, 910 s (Appendix A), so the
+    study's statistics, taken at `endtime / 2` and `endtime`, cover 455-910 s at the most; flows
+    from 400 s and 450 s as its section 3.3 says."""
+    m = runpy.run_path(str(SEEDS.parent / "seed003.py"), run_name="seed003")
+    args = m["parser"]().parse_args([])
+    assert (args.seconds, args.start, args.seconds_without) == (910.0, 400.0, 500.0)
+    assert m["measured_from"](args.start, args.seconds) == 455.0
+    assert m["measured_from"](0.0, args.seconds_without) == 250.0
+    # a shortened run never measures before flow 2's start
+    assert m["measured_from"](50.0, 150.0) == 100.0
+
+
 def test_seed003_background_offers_the_load_asked(tmp_path: Path) -> None:
     """seed003.py's default background is given by its load (--load, Mb/s offered on R0 -> R1,
     200 for the Abilene-I link the study replays): the connection rate is found from the
