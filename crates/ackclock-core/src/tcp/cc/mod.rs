@@ -789,6 +789,23 @@ pub fn slow_start(w: &mut Window, ev: &AckEvent) {
     }
 }
 
+/// Reno's growth on one ACK: slow start below ssthresh, else congestion avoidance. Under
+/// ns-3's `TcpNewReno` growth (`per_ack` with whole bytes) an ACK of more than one segment whose
+/// slow-start step brings cwnd to ssthresh also takes one step of congestion avoidance, as
+/// ns-3.44's `TcpNewReno::IncreaseWindow` does (`SlowStart` returns segmentsAcked - 1, which
+/// `CongestionAvoidance` takes once cwnd >= ssthresh).
+#[inline]
+pub fn newreno_increase_window(w: &mut Window, ev: &AckEvent) {
+    if w.cwnd < w.ssthresh {
+        slow_start(w, ev);
+        if ev.per_ack && w.ns3_mss > 0.0 && ev.acked > 1 && w.cwnd >= w.ssthresh {
+            ns3_newreno_increase(w);
+        }
+    } else {
+        reno_increase(w, ev);
+    }
+}
+
 /// Reno's congestion avoidance, 1/cwnd per segment acknowledged.
 #[inline]
 pub fn reno_increase(w: &mut Window, ev: &AckEvent) {

@@ -27,7 +27,11 @@
 //! delayed ACKs the window then opens twice as fast as ns-2's. Byte-counted windows that grow
 //! per ACK (`growth_per_ack`, `ns3_newreno_growth`) take one segment in slow start and 1/cwnd
 //! in congestion avoidance per ACK (`reno_increase`), as IKRSimLib's `TCP_Sender::HandleACK`
-//! (fCWnd += MSS; fCWnd += max(MSS * MSS / fCWnd, 1)) and ns-3's `TcpNewReno` do. Linux applies no limit L and stops slow start exactly at ssthresh, crediting the
+//! (fCWnd += MSS; fCWnd += max(MSS * MSS / fCWnd, 1)) and ns-3's `TcpNewReno` do. Under ns-3's
+//! `TcpNewReno` growth an ACK of more than one segment whose slow-start step reaches ssthresh
+//! also takes one congestion-avoidance step, as `TcpNewReno::IncreaseWindow` passes what
+//! `TcpNewReno::SlowStart` returns (segmentsAcked - 1) to `CongestionAvoidance`
+//! ([`newreno_increase_window`]). Linux applies no limit L and stops slow start exactly at ssthresh, crediting the
 //! rest of the ACK to congestion avoidance; here an ACK that crosses ssthresh is credited to
 //! slow start whole, which differs only on stretch ACKs and at the crossing.
 //!
@@ -46,7 +50,8 @@
 //! `tcp_cong_avoid_ai` with `snd_cwnd_cnt`), where RFC 5681 adds 1/cwnd per segment.
 
 use super::{
-    reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Window,
+    newreno_increase_window, reno_increase, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps,
+    Ns3Class, Window,
 };
 use crate::params::{Param, Range};
 use crate::time::SimTime;
@@ -131,7 +136,10 @@ impl CongestionOps for Reno {
     #[inline(always)]
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
-            if self.ns3 {
+            if ev.per_ack && self.increase == 1.0 {
+                // Per-ACK growth: TcpNewReno::IncreaseWindow's under ns-3's whole bytes.
+                newreno_increase_window(w, &ev);
+            } else if self.ns3 {
                 ns3_slow_start(w, &ev, true);
             } else {
                 slow_start(w, &ev);
@@ -343,6 +351,49 @@ mod tests {
         ss.ns3_mss = 340.0;
         Reno::default().cong_avoid(&mut ss, two);
         assert_eq!(ss.cwnd, 5.0);
+    }
+
+    /// ns-3.44's TcpNewReno::IncreaseWindow: an ACK of two segments whose slow-start step
+    /// reaches ssthresh (2 -> 3 segments of 1200 bytes against 3123 bytes) also takes one
+    /// congestion-avoidance step, 1200^2 / 3600 = 400 bytes; an ACK of one segment, or one that
+    /// leaves cwnd below ssthresh, does not; nor does Reno without ns-3's whole-byte growth.
+    #[test]
+    fn ns3_newreno_slow_start_passes_the_rest_of_the_ack_to_congestion_avoidance() {
+        let acked = |n: u64| AckEvent {
+            acked: n,
+            credit: n as f64,
+            per_ack: true,
+            ..ack()
+        };
+        let grow = |cwnd: f64, ssthresh: f64, n: u64, mss: f64| {
+            let mut w = Window::new(cwnd, ssthresh, 1e9);
+            w.ns3_mss = mss;
+            // The ns3 profile's TcpNewReno: Reno's ns3_model with per-ACK growth.
+            let mut newreno = Reno {
+                ns3: true,
+                ..Reno::default()
+            };
+            newreno.cong_avoid(&mut w, acked(n));
+            (w.cwnd * 1200.0).round()
+        };
+        assert_eq!(grow(2.0, 3123.0 / 1200.0, 2, 1200.0), 3600.0 + 400.0);
+        assert_eq!(grow(2.0, 3123.0 / 1200.0, 1, 1200.0), 3600.0);
+        assert_eq!(grow(2.0, 5.0, 2, 1200.0), 3600.0);
+        assert_eq!(grow(2.0, 3123.0 / 1200.0, 2, 0.0), 3600.0);
+        // TcpLinuxReno's IncreaseWindow takes slow start or congestion avoidance, not both.
+        let mut w = Window::new(2.0, 3123.0 / 1200.0, 1e9);
+        let mut linux = Reno {
+            ns3: true,
+            ..Reno::default()
+        };
+        linux.cong_avoid(
+            &mut w,
+            AckEvent {
+                per_ack: false,
+                ..acked(2)
+            },
+        );
+        assert!(w.cwnd * 1200.0 <= 3600.0 + 1e-6);
     }
 
     #[test]

@@ -23,10 +23,14 @@
 //!
 //! The scheduled `EstimateBW` runs here at the first `pkts_acked` or `ssthresh` at or after its
 //! time (nothing reads the estimate in between).
+//!
+//! Growth is `TcpNewReno::IncreaseWindow`'s (`TcpWestwoodPlus` does not override it): under
+//! ns-3's whole-byte growth an ACK of more than one segment whose slow-start step reaches
+//! ssthresh also takes one congestion-avoidance step ([`newreno_increase_window`]).
 
 use super::{
-    reno_increase, slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class,
-    Param, Range, Window, NO_TRACE,
+    newreno_increase_window, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
+    Range, Window, NO_TRACE,
 };
 use crate::time::{SimDuration, SimTime};
 
@@ -144,11 +148,7 @@ impl CongestionOps for Westwood {
         if self.ns3.is_none() {
             self.observe(&ev);
         }
-        if w.cwnd < w.ssthresh {
-            slow_start(w, &ev);
-        } else {
-            reno_increase(w, &ev);
-        }
+        newreno_increase_window(w, &ev);
     }
 
     fn ssthresh(&mut self, w: &Window, now: SimTime) -> f64 {
@@ -243,6 +243,35 @@ mod tests {
     /// ns-3.44's TcpWestwoodPlus: one estimate a smoothed RTT after the first ACK of a
     /// sample, duplicates counted, Tustin's filter from zero in whole b/s, ssthresh from
     /// the smallest smoothed RTT in whole bytes.
+    /// ns-3.44's TcpWestwoodPlus grows as TcpNewReno::IncreaseWindow: after a timeout
+    /// (ssthresh 3123 bytes of 1200-byte segments), a delayed ACK of two segments at cwnd 2
+    /// adds a segment in slow start and, cwnd now above ssthresh, 1200^2 / 3600 = 400 bytes.
+    #[test]
+    fn ns3_model_passes_the_rest_of_a_slow_start_ack_to_congestion_avoidance() {
+        let given = BTreeMap::from([("ns3_model".to_string(), 1.0)]);
+        let setup = CcSetup {
+            mss: 1200.0,
+            ..CcSetup::default()
+        };
+        let mut ww = Westwood::new(&WestwoodParams::given(&given).unwrap(), &setup);
+        let mut w = Window::new(2.0, 3123.0 / 1200.0, 1e9);
+        w.ns3_mss = 1200.0;
+        ww.cong_avoid(
+            &mut w,
+            AckEvent {
+                now: SimTime::ZERO,
+                acked: 2,
+                credit: 2.0,
+                rtt: None,
+                delay: None,
+                una: 0,
+                sent: 0,
+                per_ack: true,
+            },
+        );
+        assert_eq!((w.cwnd * 1200.0).round(), 4000.0);
+    }
+
     #[test]
     fn ns3_model_samples_once_per_srtt_through_tustins_filter() {
         let given = BTreeMap::from([("ns3_model".to_string(), 1.0)]);
