@@ -67,6 +67,9 @@ RedQueueDisc with MinTh = MaxTh = 65 and QW 1 above a 1-packet device queue in n
 line in ackclock), 0.3 s measured from 0.1 s, about 1.5 minutes:
 
     python validation/ns3_examples.py --example dctcp
+
+(`--example dctcp-sndbuf`: the same with ns-3's senders' SndBufSize 16 MB instead of its default
+131072 bytes, which bounds ns-3's data in flight; ackclock's run is the same.)
 ns-3 comes from the PyPI wheel benchmarks/compare.py installs (~/.cache/ackclock-bench).
 """
 
@@ -224,7 +227,7 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
                     ack_size=54, app="cbr", rate="20Mb/s", after_connect=True, restart_every="1s",
                     start="0.1s",
                     stop=f"{stop - 0.1:g}s", trace=["cwnd", "srtt"])
-    elif example == "dctcp":
+    elif example in ("dctcp", "dctcp-sndbuf"):
         # examples/dctcp.py's scenario (the DCTCP paper's result), with the flows traced.
         seg, stop, bottleneck, warmup = 1448, 0.3, "r1->r2", 0.1
         net.nodes("s", "r1", "r2", "d")
@@ -274,6 +277,10 @@ def example_main(example: str) -> None:
                         f"--bql={int(bql == 'bql')}")
     elif example.startswith("validation-"):
         n = ns3_example(exe, "validation", f"--validation={example.removeprefix('validation-')}")
+    elif example == "dctcp-sndbuf":
+        # The dctcp example with the senders' SndBufSize 16 MB instead of ns-3's 131072 bytes,
+        # which bounds ns-3's data in flight (docs/validation.md's 'Where it stands').
+        n = ns3_example(exe, "dctcp", "--sndBuf=16777216")
     else:
         n = ns3_example(exe, example)
     flows = 2 if "flow1_goodput_mbps" in n else 1

@@ -43,6 +43,13 @@ their difference with its standard error (docs/examples/differences.md, seed 004
 
     python validation/seed004_vs_ns3.py --random 0.1 20    # about a minute
 
+`--fq-codel` runs examples/seed004_queues.py's fq_codel row beside ns-3.44: FqCoDel alone at
+the bottleneck (ns-3: a 100-packet FqCoDelQueueDisc above a 1-packet device queue, seed004.cc's
+`--qdisc=fqcodel --q=1`; ackclock with `device_limit = 1` and without a device queue), the
+study's exact CBR (`--cbrJitter=0`), goodput after 10 s, drops, retransmissions and timeouts:
+
+    python validation/seed004_vs_ns3.py --fq-codel    # a few seconds
+
 ns-3 comes from the PyPI wheel that benchmarks/compare.py installs into its own virtual
 environment (~/.cache/ackclock-bench).
 """
@@ -148,6 +155,47 @@ def two_flows() -> None:
               f" {n[2]:.0f} / {a[2]:.0f} |", flush=True)
 
 
+def fq_codel_alone() -> None:
+    """examples/seed004_queues.py's fq_codel row (Reno n1 -> n5 beside an exact 0.725 Mb/s CBR
+    n2 -> n6, FqCoDel alone at the bottleneck, 60 s, goodput after 10 s) in ns-3.44, where a
+    100-packet FqCoDelQueueDisc is n3's root queue disc above a 1-packet device queue (the
+    smallest ns-3 has), and in ackclock with that device queue (`device_limit = 1`) and
+    without one (the page's row). Both simulators are deterministic here (no jitter, no
+    errors): one run each. The drops at n3, retransmissions and timeouts count the whole run."""
+    exe = ns3_program()
+    out = subprocess.run([str(exe), "--cbr=725000", "--cbrJitter=0", "--qdisc=fqcodel", "--q=1",
+                          "--warmup=10"], capture_output=True, text=True, check=True).stdout
+    v = {k: float(x) for k, x in re.findall(r"(\w+) ([\d.]+)", out)}
+    rows = [("ns-3.44, FqCoDel above a 1-packet device queue",
+             (v["goodput_mbps_window"], v["cbr_goodput_mbps_window"],
+              v["bneck_qdisc_drops"] + v["n3_tc_drops"] + v["bneck_dev_drops"],
+              v["retransmissions"], v["timeouts"]))]
+    for label, device in (("ackclock, `device_limit = 1`", 1),
+                          ("ackclock, no device queue (the page's row)", 0)):
+        net = ac.Network("seed004-fq_codel", profile="ns3")
+        net.nodes(*(f"n{i}" for i in range(1, 7)))
+        for a, b in (("n1", "n3"), ("n2", "n3"), ("n4", "n5"), ("n4", "n6")):
+            net.link(a, b, rate="10Mb/s", delay="10ms", queue_limit=100)
+        net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue="fq_codel", queue_limit=100,
+                 **({"device_limit": device} if device else {}))
+        net.tcp("tcp", "n1", "n5", cc="reno", packet_size=1200)
+        net.udp("cbr", "n2", "n6", packet_size=1200, rate="0.725Mb/s")
+        f = net.run(duration="60s", warmup="10s").flows.set_index("flow")
+        # The counts from 0 s, as ns-3's counters run (ackclock's from the warm-up).
+        whole = net.run(duration="60s")
+        drops = float(whole.queues.set_index("link").loc[["n3->n4", "n3->n1", "n3->n2"],
+                                                         "dropped_packets"].sum())
+        w = whole.flows.set_index("flow")
+        rows.append((label, (float(f.loc["tcp", "goodput_mbps"]),
+                             float(f.loc["cbr", "goodput_mbps"]), drops,
+                             float(w.loc["tcp", "packets_retransmitted"]),
+                             float(w.loc["tcp", "timeouts"]))))
+    print("| run | TCP Mb/s | CBR Mb/s | drops at n3 | TCP retransmissions | TCP timeouts |")
+    print("|---|---|---|---|---|---|")
+    for label, (tcp, cbr, drops, retx, rto) in rows:
+        print(f"| {label} | {tcp:.4f} | {cbr:.4f} | {drops:.0f} | {retx:.0f} | {rto:.0f} |")
+
+
 def replay(err: float, runs: list[int], seconds: float = 100) -> None:
     """Seed 004's Q2 (errors on the bottleneck, 100 s) with ns-3.44's own losses: ns-3 logs
     each packet n4's bottleneck device receives and whether its RateErrorModel took it
@@ -224,6 +272,9 @@ def random_errors(err: float, n: int, seconds: float = 100) -> None:
 def main() -> None:
     if sys.argv[1:2] == ["--random"]:
         random_errors(float(sys.argv[2]), int(sys.argv[3]) if sys.argv[3:] else 20)
+        return
+    if sys.argv[1:] == ["--fq-codel"]:
+        fq_codel_alone()
         return
     if sys.argv[1:] == ["--two-flows"]:
         two_flows()

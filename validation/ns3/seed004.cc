@@ -12,7 +12,9 @@
 //   every PointToPoint device queue = DropTailQueue of --q packets on n3's bottleneck device,
 //   100 packets elsewhere (ns-3's default 100p), and --qdisc: "none" uninstalls the traffic-
 //   control layer's root queue disc (pure device DropTail, as ackclock models the link),
-//   "default" keeps what Ipv4AddressHelper::Assign installs (FqCoDel, 10240p, above the device).
+//   "default" keeps what Ipv4AddressHelper::Assign installs (FqCoDel, 10240p, above the device),
+//   "fqcodel" keeps it but on n3's bottleneck device, whose root queue disc is a 100-packet
+//   FqCoDel (examples/seed004_queues.py's fq_codel row; --q=1 for a 1-packet device queue).
 //   --err: RateErrorModel, ERROR_UNIT_PACKET, on n4's bottleneck device (data direction only).
 //   --errLog=FILE: one line per packet n4's bottleneck device receives, "n time dropped flags
 //   seq payload" (n from 1 over every packet, the SYN and the handshake's ACK included; dropped
@@ -20,7 +22,8 @@
 //   same losses in ackclock (validation/seed004_vs_ns3.py --replay).
 //   --cbr: a UDP flow n2 -> n6 of --cbrSize-byte payloads at this rate (b/s, 0 = none), each gap
 //   jittered uniformly by up to half the interval either way (examples/seed004.toml's CBR flow,
-//   ns-2's random_ 1; ns-3's OnOffApplication has no such jitter, so the program has its own).
+//   ns-2's random_ 1; ns-3's OnOffApplication has no such jitter, so the program has its own;
+//   --cbrJitter=0: exact gaps, examples/seed004_queues.py's CBR).
 //   --cc2: a second TCP flow n2 -> n6 with this congestion control (node n2's TcpL4Protocol
 //   SocketType), examples/seed004_two_flows.py's "Reno vs Westwood" case; --appRate: each TCP
 //   flow is fed by the study's MyApp (ns-3's tutorial fifth.cc): from --appStart, a --seg-byte
@@ -112,11 +115,21 @@ StateTr(std::string ctx, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCong
     fTcp << Simulator::Now().GetSeconds() << " " << ctx << " state " << int(v) << "\n";
 }
 
+// Flow 1's retransmission timeouts: its entries into CA_LOSS (TcpSocketBase::ReTxTimeout).
+static uint64_t gTimeouts = 0;
+
+static void
+LossTr(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v)
+{
+    gTimeouts += v == TcpSocketState::CA_LOSS;
+}
+
 static void
 Connect()
 {
     std::string base = "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/";
     Config::ConnectWithoutContext(base + "Retransmission", MakeCallback(&RetxTr));
+    Config::ConnectWithoutContext(base + "CongState", MakeCallback(&LossTr));
     if (gPrefix.empty())
         return;
     Config::ConnectWithoutContext(base + "CongestionWindow", MakeCallback(&CwndTr));
@@ -146,18 +159,19 @@ Connect()
 }
 
 
-// A constant-bit-rate UDP sender whose gaps are interval x (1 + U(-0.5, 0.5)).
+// A constant-bit-rate UDP sender whose gaps are interval x (1 + U(-0.5, 0.5)) (jitter false:
+// interval).
 class JitterCbr : public Application
 {
   public:
-    JitterCbr(Address to, uint32_t size, double rate)
+    JitterCbr(Address to, uint32_t size, double rate, bool jitter)
         : m_to(to),
           m_size(size),
           m_interval(size * 8.0 / rate)
     {
         m_jitter = CreateObject<UniformRandomVariable>();
-        m_jitter->SetAttribute("Min", DoubleValue(-0.5));
-        m_jitter->SetAttribute("Max", DoubleValue(0.5));
+        m_jitter->SetAttribute("Min", DoubleValue(jitter ? -0.5 : 0));
+        m_jitter->SetAttribute("Max", DoubleValue(jitter ? 0.5 : 0));
     }
 
   private:
@@ -253,9 +267,11 @@ main(int argc, char** argv)
     cmd.AddValue("delAck", "DelAckCount", delAck);
     cmd.AddValue("delAckTimeout", "DelAckTimeout s", delAckTimeout);
     cmd.AddValue("iw", "InitialCwnd", iw);
-    cmd.AddValue("qdisc", "none | default", qdisc);
+    cmd.AddValue("qdisc", "none | default | fqcodel", qdisc);
     cmd.AddValue("cbr", "CBR rate n2 -> n6 (b/s, 0 = none)", cbr);
     cmd.AddValue("cbrSize", "CBR payload bytes", cbrSize);
+    bool cbrJitter = true;
+    cmd.AddValue("cbrJitter", "the CBR's gaps jittered (false: exact)", cbrJitter);
     cmd.AddValue("prefix", "trace file prefix", gPrefix);
     std::string errLog;
     cmd.AddValue("errLog", "log of the packets n4's bottleneck device receives", errLog);
@@ -309,6 +325,16 @@ main(int argc, char** argv)
         {
             TrafficControlHelper tch;
             tch.Uninstall(*d);
+        }
+        else if (qdisc == "fqcodel" && d == &d34)
+        {
+            // FqCoDel alone at the bottleneck: a 100-packet FqCoDelQueueDisc (its other
+            // attributes ns-3's defaults) as n3's root queue disc, above the --q device queue.
+            TrafficControlHelper tch;
+            tch.Uninstall(d34.Get(0));
+            tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize",
+                                 QueueSizeValue(QueueSize("100p")));
+            tch.Install(d34.Get(0));
         }
     }
     if (err > 0)
@@ -377,7 +403,8 @@ main(int argc, char** argv)
         auto us = udpSink.Install(n.Get(5));
         us.Start(Seconds(0));
         cbrSink = DynamicCast<PacketSink>(us.Get(0));
-        auto app = Create<JitterCbr>(InetSocketAddress(i46.GetAddress(1), port + 1), cbrSize, cbr);
+        auto app = Create<JitterCbr>(InetSocketAddress(i46.GetAddress(1), port + 1), cbrSize, cbr,
+                                     cbrJitter);
         n.Get(1)->AddApplication(app);
         app->SetStartTime(Seconds(0));
     }
@@ -404,6 +431,7 @@ main(int argc, char** argv)
     std::printf("n3_tc_drops %llu\n", (unsigned long long)gTcDrops);
     std::printf("delivered_bytes %llu\n", (unsigned long long)rx);
     std::printf("retransmissions %llu\n", (unsigned long long)gRetx);
+    std::printf("timeouts %llu\n", (unsigned long long)gTimeouts);
     std::printf("bneck_dev_drops %u bneck_dev_sent %u\n", bq->GetTotalDroppedPackets(),
                 bq->GetTotalReceivedPackets());
     Simulator::Destroy();

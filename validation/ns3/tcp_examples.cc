@@ -27,7 +27,13 @@
 //     from 0 s, 1448-byte segments, 16 MB receive buffers, ECN on; r1's bottleneck device a
 //     1-packet device queue below RedQueueDisc marking at K = 65 packets on the instantaneous
 //     queue (MinTh = MaxTh = 65, QW 1, not gentle, UseHardDrop off, 1000 packets); the other
-//     devices a 10000-packet FIFO; 0.3 s, measured from 0.1 s.
+//     devices a 10000-packet FIFO; 0.3 s, measured from 0.1 s. Diagnostics (not used by
+//     validation/ns3_examples.py's table): --offset1=NS starts flow 1 NS nanoseconds after 0 s;
+//     --sndBuf=BYTES sets the senders' SndBufSize (ns-3's default 131072 otherwise);
+//     --trace=FILE writes one line per transmission start on r1's bottleneck device, "tx T FLOW
+//     SEQ CE BYTES" (SEQ the number of the segment of 1448 bytes the first byte is in, from 1;
+//     CE 1 if marked; BYTES the payload), for tracing against ackclock's
+//     packet trace of r1->r2.
 //
 // Output, per flow i: flow<i>_goodput_mbps (sink bytes from --warmup to the end), flow<i>_mean_cwnd
 // and flow<i>_peak_cwnd (segments, time-averaged from the flow's start), flow<i>_mean_srtt_s
@@ -39,17 +45,46 @@
 using namespace ns3;
 using namespace validation;
 
+namespace
+{
+FILE* traceFile = nullptr;
+
+// The dctcp example's bottleneck: flow (port 5000 + i), segment number and CE mark of a segment.
+void
+DctcpTxBegin(Ptr<const Packet> p)
+{
+    Ptr<Packet> c = p->Copy();
+    PppHeader ppp;
+    c->RemoveHeader(ppp);
+    Ipv4Header ip;
+    c->RemoveHeader(ip);
+    TcpHeader tcp;
+    c->RemoveHeader(tcp);
+    if (c->GetSize() == 0)
+        return;
+    std::fprintf(traceFile, "tx %.9f %u %u %d %u\n", Simulator::Now().GetSeconds(),
+                 tcp.GetDestinationPort() - 5000u, tcp.GetSequenceNumber().GetValue() / 1448 + 1,
+                 ip.GetEcn() == Ipv4Header::ECN_CE ? 1 : 0, c->GetSize());
+}
+} // namespace
+
 int
 main(int argc, char** argv)
 {
     std::string example = "bbr", cc, validation = "cubic-50ms-no-ecn";
     double warmup = 0, stop = 0;
+    uint64_t offset1 = 0;
+    uint32_t sndBuf = 0;
+    std::string trace;
     CommandLine cmd;
     cmd.AddValue("example", "bbr | pacing", example);
     cmd.AddValue("cc", "congestion control TypeId (default: the example's)", cc);
     cmd.AddValue("warmup", "goodput from this time (s)", warmup);
     cmd.AddValue("stop", "end of the run (s; default: the example's)", stop);
     cmd.AddValue("validation", "tcp-validation's case", validation);
+    cmd.AddValue("offset1", "dctcp: flow 1 starts this many ns after 0 s", offset1);
+    cmd.AddValue("trace", "dctcp: bottleneck transmissions to this file", trace);
+    cmd.AddValue("sndBuf", "dctcp: the senders' SndBufSize (0: ns-3's default)", sndBuf);
     cmd.Parse(argc, argv);
 
     Ptr<NetDevice> bottleneck;
@@ -229,6 +264,7 @@ main(int argc, char** argv)
         TcpSetup setup;
         setup.segment = flows.segment;
         setup.rcvBuf = 16 << 20;
+        setup.sndBuf = sndBuf;
         setup.socketType = cc.empty() ? "ns3::TcpDctcp" : cc;
         SetTcpDefaults(setup);
         Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
@@ -272,11 +308,17 @@ main(int argc, char** argv)
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
         for (uint16_t i = 0; i < 2; ++i)
         {
-            BulkSend(c.Get(0), InetSocketAddress(i23.GetAddress(1), 5000 + i), 0, stop);
+            double start = i == 1 ? offset1 * 1e-9 : 0.0;
+            BulkSend(c.Get(0), InetSocketAddress(i23.GetAddress(1), 5000 + i), start, stop);
             goodput.Add(TcpSink(c.Get(3), 5000 + i));
-            flows.Watch(0, 0.0, i);
+            flows.Watch(0, start, i);
         }
         bottleneck = d12.Get(0);
+        if (!trace.empty())
+        {
+            traceFile = std::fopen(trace.c_str(), "w");
+            bottleneck->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&DctcpTxBegin));
+        }
     }
     else
     {
@@ -292,5 +334,7 @@ main(int argc, char** argv)
     Simulator::Run();
     Report(goodput, flows, meter, warmup, stop);
     Simulator::Destroy();
+    if (traceFile)
+        std::fclose(traceFile);
     return 0;
 }
