@@ -14,14 +14,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "tmix" / "sample.vec"
 
 
-def replay(vectors: Path, rate: str = "100Mb/s", duration: str = "60s") -> ac.Results:
+def replay(vectors: Path, rate: str = "100Mb/s", duration: str = "60s",
+           queue_limit: int = 10_000, warmup: str | None = None) -> ac.Results:
     net = ac.Network("tmix")
     net.nodes("i", "r1", "r2", "a")
     net.link("i", "r1", rate="1Gb/s", delay="1ms", queue_limit=10_000)
-    net.link("r1", "r2", rate=rate, delay="5ms", queue_limit=10_000)
+    net.link("r1", "r2", rate=rate, delay="5ms", queue_limit=queue_limit)
     net.link("r2", "a", rate="1Gb/s", delay="1ms", queue_limit=10_000)
     net.tcp("bg", "i", "a", tmix=str(vectors), window=1000)
-    return net.run(duration=duration)
+    return net.run(duration=duration, **({"warmup": warmup} if warmup else {}))
 
 
 def one_link(name: str = "tmix", rate: str = "100Mb/s", tmix: Path | None = SAMPLE) -> ac.Network:
@@ -315,13 +316,7 @@ def test_a_tmix_flow_counts_from_the_warm_up_as_its_half_connections_do(tmp_path
     synthesize(vectors, 400, seed=3, rate_per_s=40.0)
 
     def flow(duration: str, warmup: str | None = None) -> dict[str, float]:
-        n = ac.Network("tmix")
-        n.nodes("i", "r1", "r2", "a")
-        n.link("i", "r1", rate="1Gb/s", delay="1ms", queue_limit=10_000)
-        n.link("r1", "r2", rate="4Mb/s", delay="5ms", queue_limit=20)
-        n.link("r2", "a", rate="1Gb/s", delay="1ms", queue_limit=10_000)
-        n.tcp("bg", "i", "a", tmix=str(vectors), window=1000)
-        res = n.run(duration=duration, **({"warmup": warmup} if warmup else {}))
+        res = replay(vectors, "4Mb/s", duration, queue_limit=20, warmup=warmup)
         return dict(res.flows.iloc[0])
 
     whole, first, window = flow("10s"), flow("4s"), flow("10s", "4s")
