@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import signal
+
+import pytest
 
 # A shell starts a background job (`cmd &` without job control, as CI runners and nohup
 # do) with SIGINT ignored, and the ignore is inherited across exec: the ackclock processes
@@ -11,3 +14,17 @@ import signal
 # all, so restore the default here; children then start with SIGINT at its default.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture
+def dead_pid() -> int:
+    """A process id no process has now: what a killed run's leftovers are named with."""
+    pid = 2**22 + 12345
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            pass
+        pid += 1

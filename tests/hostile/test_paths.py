@@ -111,18 +111,11 @@ def test_a_rerun_replaces_the_folder_whole(cli: Cli, tmp_path: Path) -> None:
     assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]
 
 
-def test_leftovers_of_a_killed_run_are_removed_by_the_next(cli: Cli, tmp_path: Path) -> None:
+def test_leftovers_of_a_killed_run_are_removed_by_the_next(
+        cli: Cli, tmp_path: Path, dead_pid: int) -> None:
     (tmp_path / "a.toml").write_text(SMALL)
     # What a SIGKILL mid-run leaves: a staging folder of a process that no longer runs.
-    dead = 2**22 + 12345
-    while True:
-        try:
-            os.kill(dead, 0)
-            dead += 1
-        except ProcessLookupError:
-            break
-        except PermissionError:
-            dead += 1
+    dead = dead_pid
     left = tmp_path / f".out.ackclock-{dead}-0123abcd.tmp"
     left.mkdir()
     (left / "big.tr").write_bytes(b"x" * 1000)

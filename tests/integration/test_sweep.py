@@ -156,22 +156,15 @@ def test_rerun_recomputes_only_missing_runs(scenario: Path, tmp_path: Path,
 
 
 def test_a_sweep_removes_what_killed_sweeps_left_in_its_cache_once(
-        scenario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        scenario: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        dead_pid: int) -> None:
     import os
 
     import ackclock.atomic as atomic
 
     out = tmp_path / "out"
     ac.run_sweep(scenario, {"link.r-d.queue.limit": [10]}, jobs=1, out=out, progress=False)
-    dead = 2**22 + 12345
-    while True:
-        try:
-            os.kill(dead, 0)
-            dead += 1
-        except ProcessLookupError:
-            break
-        except PermissionError:
-            dead += 1
+    dead = dead_pid
     # A run file half-written by a killed sweep (another run's name), and a live one's.
     left = out / "runs" / f".0123.json.ackclock-{dead}-0123abcd.tmp"
     left.write_text("{")

@@ -422,14 +422,11 @@ fn settling_stops_the_integrals_at_the_last_change() {
     assert_eq!(l.counters.area_packets, 3_000_000_000);
 }
 
-/// Below a holding discipline, a device-queue packet leaves the backlog when its
-/// transmission starts, even when the link has no event then: the next arrival counts
-/// the time since with the packet gone (Little's law: area = sum of the waits).
-#[test]
-fn device_queue_packets_leave_the_backlog_at_their_start() {
-    use crate::queue::{QueueKind, QueueSetup};
+/// An 8 Mb/s, 5 us link whose discipline `kind` (100 packets, with `params`) holds its
+/// packets above a device queue of `device_limit` packets.
+fn device_link(kind: &str, params: &[(&str, f64)], device_limit: u64, ns3_run: bool) -> Link {
+    use crate::queue::{QdiscConfig, QueueKind, QueueSetup};
     use crate::rng::RandomStream;
-    let kind = QueueKind::by_name("codel").unwrap();
     let setup = QueueSetup {
         limit_packets: Some(100),
         limit_bytes: None,
@@ -443,7 +440,8 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
         cbq: None,
         diffserv: None,
     };
-    let q = crate::queue::QdiscConfig::parse(kind, &Default::default())
+    let given = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let q = QdiscConfig::parse(QueueKind::by_name(kind).unwrap(), &given)
         .unwrap()
         .build(&setup);
     let mut l = Link::new(
@@ -454,10 +452,19 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
         q,
     );
     l.set_device(DeviceParams {
-        limit_packets: 100,
+        limit_packets: device_limit,
         bql: None,
-        ns3_run: false,
+        ns3_run,
     });
+    l
+}
+
+/// Below a holding discipline, a device-queue packet leaves the backlog when its
+/// transmission starts, even when the link has no event then: the next arrival counts
+/// the time since with the packet gone (Little's law: area = sum of the waits).
+#[test]
+fn device_queue_packets_leave_the_backlog_at_their_start() {
+    let mut l = device_link("codel", &[], 100, false);
     let mut pool = PacketPool::default();
     let mut drops = Vec::new();
     // Two 1 ms packets at 0: the second waits 1 ms in the device queue. The first starts at
@@ -495,42 +502,9 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
 /// at 1 ms.
 #[test]
 fn an_ns3_run_ends_when_the_disc_is_empty() {
-    use crate::queue::{QueueKind, QueueSetup};
-    use crate::rng::RandomStream;
     for ns3_run in [false, true] {
-        let kind = QueueKind::by_name("fq_codel").unwrap();
-        let setup = QueueSetup {
-            limit_packets: Some(100),
-            limit_bytes: None,
-            ns2: false,
-            ecn: false,
-            rate_bps: 8e6,
-            delay: SimDuration(5_000),
-            rng: RandomStream::named(1, "test"),
-            flow_priority: vec![].into(),
-            flow_fid: vec![].into(),
-            cbq: None,
-            diffserv: None,
-        };
-        let given = [
-            ("ns3_model".to_string(), 1.0),
-            ("quantum".to_string(), 1500.0),
-        ];
-        let q = crate::queue::QdiscConfig::parse(kind, &given.into_iter().collect())
-            .unwrap()
-            .build(&setup);
-        let mut l = Link::new(
-            NodeId(0),
-            NodeId(1),
-            Rate::from_bps_f64(8e6).unwrap(),
-            SimDuration(5_000),
-            q,
-        );
-        l.set_device(DeviceParams {
-            limit_packets: 2,
-            bql: None,
-            ns3_run,
-        });
+        let given = [("ns3_model", 1.0), ("quantum", 1500.0)];
+        let mut l = device_link("fq_codel", &given, 2, ns3_run);
         l.log_starts(true);
         let mut pool = PacketPool::default();
         let mut drops = Vec::new();

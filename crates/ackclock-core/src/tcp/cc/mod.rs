@@ -116,6 +116,17 @@ impl AckEvent {
             per_ack: false,
         }
     }
+
+    /// A test ACK at time zero covering `acked` segments (as much credit), no samples;
+    /// `per_ack` as the ns3 profile's TcpNewReno-derived growth sets it.
+    pub fn segments(acked: u64, per_ack: bool) -> AckEvent {
+        AckEvent {
+            acked,
+            credit: acked as f64,
+            per_ack,
+            ..AckEvent::one_segment(SimTime::ZERO, None)
+        }
+    }
 }
 
 /// What `pkts_acked` learns of an ACK (Linux's `struct ack_sample`).

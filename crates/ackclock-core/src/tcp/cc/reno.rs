@@ -305,16 +305,7 @@ mod tests {
     fn growth_per_ack_ignores_how_many_segments_the_ack_covers() {
         // IKRSimLib's TCP_Sender::HandleACK and ns-3's TcpNewReno: a delayed ACK of two
         // segments adds one segment in slow start and 1/cwnd in congestion avoidance.
-        let two = AckEvent {
-            now: SimTime::ZERO,
-            acked: 2,
-            credit: 2.0,
-            rtt: None,
-            delay: None,
-            una: 0,
-            sent: 0,
-            per_ack: true,
-        };
+        let two = AckEvent::segments(2, true);
         let mut ca = Window::new(10.0, 5.0, 100.0);
         Reno::default().cong_avoid(&mut ca, two);
         assert_eq!(ca.cwnd, 10.1);
@@ -327,12 +318,7 @@ mod tests {
     /// uint32_t: whole bytes, one from a window of MSS segments on.
     #[test]
     fn ns3_newreno_grows_in_whole_bytes() {
-        let two = AckEvent {
-            acked: 2,
-            credit: 2.0,
-            per_ack: true,
-            ..ack()
-        };
+        let two = AckEvent::segments(2, true);
         let grow = |cwnd_bytes: f64| {
             let mut w = Window::new(cwnd_bytes / 340.0, 1.0, 1e9);
             w.ns3_mss = 340.0;
@@ -399,30 +385,12 @@ mod tests {
     #[test]
     fn byte_counting_credits_every_segment_acknowledged() {
         let mut reno = Reno::default();
-        let two = AckEvent {
-            now: SimTime::ZERO,
-            acked: 2,
-            credit: 2.0,
-            rtt: None,
-            delay: None,
-            una: 0,
-            sent: 0,
-            per_ack: false,
-        };
+        let two = AckEvent::segments(2, false);
         let mut ca = Window::new(10.0, 5.0, 100.0);
         reno.cong_avoid(&mut ca, two);
         assert_eq!(ca.cwnd, 10.2);
         let mut ss = Window::new(4.0, 50.0, 100.0);
-        let stretch = AckEvent {
-            now: SimTime::ZERO,
-            acked: 5,
-            credit: 5.0,
-            rtt: None,
-            delay: None,
-            una: 0,
-            sent: 0,
-            per_ack: false,
-        };
+        let stretch = AckEvent::segments(5, false);
         reno.cong_avoid(&mut ss, stretch);
         assert_eq!(
             ss.cwnd, 6.0,

@@ -256,19 +256,7 @@ mod tests {
         let mut ww = Westwood::new(&WestwoodParams::given(&given).unwrap(), &setup);
         let mut w = Window::new(2.0, 3123.0 / 1200.0, 1e9);
         w.ns3_mss = 1200.0;
-        ww.cong_avoid(
-            &mut w,
-            AckEvent {
-                now: SimTime::ZERO,
-                acked: 2,
-                credit: 2.0,
-                rtt: None,
-                delay: None,
-                una: 0,
-                sent: 0,
-                per_ack: true,
-            },
-        );
+        ww.cong_avoid(&mut w, AckEvent::segments(2, true));
         assert_eq!((w.cwnd * 1200.0).round(), 4000.0);
     }
 

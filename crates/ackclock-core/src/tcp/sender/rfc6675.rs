@@ -483,6 +483,25 @@ mod tests {
         a
     }
 
+    /// Duplicate ACKs of `una`, the i-th (at 1000 + i ns) SACKing una + 1 ..= una + 1 + i:
+    /// the head lost and one more segment above it arriving with each.
+    fn growing_sacks(
+        s: &mut TcpSender,
+        una: u64,
+        dups: std::ops::Range<u64>,
+        out: &mut Vec<Packet>,
+        c: &mut FlowCounters,
+    ) {
+        for i in dups {
+            s.on_ack(
+                SimTime(1000 + i),
+                &sacking(una, &[(una + 1, una + 2 + i)]),
+                out,
+                c,
+            );
+        }
+    }
+
     /// ns-3.44's CA_CWR (`ReceivedAck`, `EnterCwr`, `TcpPrrRecovery`): an ACK of new data
     /// with ECN-Echo sets ssthresh and the recovery point; until an ACK passes that point cwnd
     /// follows PRR (pipe + sndcnt) and never grows, further ECN-Echoes start nothing; the ACK
@@ -610,14 +629,7 @@ mod tests {
             let (mut s, mut out, mut c) = rfc_sender(rfc);
             let una = s.una;
             // una lost: three duplicates SACK una + 1 onward; recovery, recover = maxseq.
-            for i in 0..3 {
-                s.on_ack(
-                    SimTime(1000 + i),
-                    &sacking(una, &[(una + 1, una + 2 + i)]),
-                    &mut out,
-                    &mut c,
-                );
-            }
+            growing_sacks(&mut s, una, 0..3, &mut out, &mut c);
             assert!(s.in_recovery);
             let recover = s.recover.unwrap();
             // Everything up to `recover` arrives but `recover` itself, and recover + 1..5 do:
@@ -659,25 +671,11 @@ mod tests {
             }
             let (una, top) = (s.una, s.maxseq);
             // una lost: three duplicates SACK una + 1 ..= una + 3; recovery resends una.
-            for i in 0..3 {
-                s.on_ack(
-                    SimTime(1000 + i),
-                    &sacking(una, &[(una + 1, una + 2 + i)]),
-                    &mut out,
-                    &mut c,
-                );
-            }
+            growing_sacks(&mut s, una, 0..3, &mut out, &mut c);
             assert!(s.in_recovery);
             // More duplicates SACK una + 1 ..= una + 11: the pipe falls below cwnd, with no
             // hole below the highest SACK but the head (resent).
-            for i in 3..11 {
-                s.on_ack(
-                    SimTime(1000 + i),
-                    &sacking(una, &[(una + 1, una + 2 + i)]),
-                    &mut out,
-                    &mut c,
-                );
-            }
+            growing_sacks(&mut s, una, 3..11, &mut out, &mut c);
             let before: Vec<u64> = out.drain(..).map(|p| p.seq).collect();
             // una + 13 and una + 14 arrive: una + 12 is a hole with two SACKed segments above
             // it, not lost yet.
