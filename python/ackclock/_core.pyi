@@ -37,6 +37,8 @@ class Simulation:
     @property
     def packet_hops(self) -> int: ...
     @property
+    def flow_entries(self) -> int: ...
+    @property
     def checking(self) -> bool:
         """Whether the invariant checker runs (debug builds, or ``run.check``)."""
     @property

@@ -220,7 +220,8 @@ def test_engine_reader_and_python_reader_agree(tmp_path: Path, seed: int) -> Non
 
 def test_closed_connections_give_back_their_endpoints() -> None:
     # A connection's two endpoints exist from its start until it is closed and quiet
-    # (tmix_agents.rs); the engine reports TCP variables only for endpoints that exist.
+    # (sim/tmix.rs); the engine reports TCP variables only for endpoints that exist. Its
+    # half-connections take the first free slots: here those after the scenario's flow.
     import json
 
     from ackclock.run import engine
@@ -237,6 +238,56 @@ def test_closed_connections_give_back_their_endpoints() -> None:
     res = sim.results()
     assert all(f is not None for f in res["connections"].to_dict()["finish_s"])
     assert all(sim.tcp_vars(h) is None for h in halves)
+
+
+def test_closed_connections_slots_serve_later_ones(tmp_path: Path) -> None:
+    """A connection's two half-connection flow entries are taken as it starts and go back to
+    its application once it is closed, quiet and no timer event of it is left queued
+    (sim/tmix.rs): 400 connections over 10 s, at most 55 open at a time, hold about a pair
+    for each connection open at once, not 800 entries, and every table is as in the run where
+    each connection keeps its own pair (a packet trace keeps them: it numbers each
+    half-connection's ports)."""
+    import json
+    import math
+
+    from ackclock.run import engine
+    from ackclock.scenario import resolve
+
+    vectors = tmp_path / "v.vec"
+    synthesize(vectors, 400, seed=3, rate_per_s=40.0)
+
+    def run(trace: bool) -> tuple[int, str]:
+        net = ac.Network("tmix")
+        net.nodes("i", "r1", "r2", "a")
+        net.link("i", "r1", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        net.link("r1", "r2", rate="4Mb/s", delay="5ms", queue_limit=20, monitor_flows=True)
+        net.link("r2", "a", rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        net.tcp("bg", "i", "a", tmix=str(vectors), window=1000)
+        if trace:
+            net.trace("ns2", "t.tr", links=["r1->r2"], events=["d"])
+        doc = resolve(net.scenario("10s", warmup="3s"))
+        if trace:
+            doc["traces"][0]["path"] = str(tmp_path / "t.tr")
+        sim = engine().Simulation(json.dumps(doc))
+        sim.run_until(sim.duration_ps)
+        res = sim.results()
+        tables = ("flows", "connections", "flows_detail", "queue_flows")
+        conns = res["connections"].to_dict()
+        # The most connections open at once (a connection still open at the end: to the end).
+        started = [(s, f) for s, f in zip(conns["start_s"], conns["finish_s"], strict=True)
+                   if not math.isnan(s)]
+        edges = sorted([(s, 1) for s, _ in started]
+                       + [(math.inf if math.isnan(f) else f, -1) for _, f in started])
+        most = open_now = 0
+        for _, d in edges:
+            open_now += d
+            most = max(most, open_now)
+        return sim.flow_entries, most, repr([res[t].to_dict() for t in tables])
+
+    (reused, most, tables), (own, _, expected) = run(trace=False), run(trace=True)
+    assert own == 1 + 2 * 400
+    assert 40 < most < 100 and reused <= 1 + 2 * (most + 2), (reused, most)
+    assert tables == expected
 
 
 def _second_connection_duration(tmp_path: Path, vector_text: str, **app: bool) -> float:

@@ -112,6 +112,13 @@ impl Simulation {
         self.sim.packet_hops()
     }
 
+    /// The flow entries the run holds (the scenario's flows, then two-way connections' and
+    /// Tmix half-connections', whose slots closed connections give back: `sim/tmix.rs`).
+    #[getter]
+    fn flow_entries(&self) -> usize {
+        self.sim.flow_entries()
+    }
+
     /// Whether the invariant checker runs (debug builds, or `run.check`).
     #[getter]
     fn checking(&self) -> bool {

@@ -78,6 +78,7 @@ impl Simulator {
             links.push(link);
             link_names.push(name);
         }
+        let tmix_reuse = tmix::Slots::reuse_allowed(&scenario, &link_cfgs);
         drop(link_cfgs);
         let mut dests = Vec::new();
         for f in &scenario.flows {
@@ -262,23 +263,14 @@ impl Simulator {
             )?);
             for conn in std::mem::take(connections) {
                 let c = tmix.len() as u32;
-                let mut halves = [FlowId(0); 2];
-                for (side, half) in halves.iter_mut().enumerate() {
-                    *half = FlowId(flows.len() as u32);
-                    // The endpoints are built when the connection starts (`sim/tmix.rs`).
-                    flows.push(Flow {
-                        agent: Agent::Idle,
-                        start: SimTime(u64::MAX),
-                        rto_event: LazyTimer::default(),
-                        delack_event: LazyTimer::default(),
-                        pace_event: LazyTimer::default(),
-                        trace: TraceMask::from_names(&[]).expect("empty"),
-                        traced: [f64::NAN; 10],
-                        rto_held: None,
-                        role: Role::TmixHalf(c, side as u8),
-                        delay: None,
-                        writer: None,
-                    });
+                // Slots taken as the connection starts, when they are reused; else its
+                // own, whose endpoints are built as it starts (`sim/tmix.rs`).
+                let mut halves = [tmix::NO_SLOT; 2];
+                if !tmix_reuse {
+                    for (side, half) in halves.iter_mut().enumerate() {
+                        *half = FlowId(flows.len() as u32);
+                        flows.push(tmix::idle_half(c, side as u8));
+                    }
                 }
                 tmix.push(TmixConn::new(FlowId(i as u32), halves, conn));
             }
@@ -410,6 +402,7 @@ impl Simulator {
             tmix_next_start: vec![None; tmix.len()],
             tmix_received_bytes: vec![0; scenario_flows],
             tmix_in_flight: vec![0; nf],
+            tmix_slots: tmix::Slots::new(tmix_reuse, tmix_apps.len(), scenario_flows, nf),
             tmix_apps,
             tmix_app_of,
             delay_held: 0,

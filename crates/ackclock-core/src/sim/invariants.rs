@@ -161,6 +161,14 @@ impl Checker {
             ..Checker::default()
         }
     }
+
+    /// Flow `f`'s counters start again from zero (a Tmix half-connection's slot, its
+    /// connection's counts added to its application's: `sim/tmix.rs`).
+    pub(super) fn forget_flow(&mut self, f: usize) {
+        if let Some(prev) = self.prev_flows.get_mut(f) {
+            *prev = FlowCounters::default();
+        }
+    }
 }
 
 /// Compares two counter snapshots field by field; the first that went down, if any.

@@ -60,12 +60,13 @@ enum Event {
     LinkHead(LinkId),
     /// A link with a dequeue-time discipline finishes a transmission with packets waiting.
     TxDone(LinkId),
-    /// A TCP retransmission timer may have expired.
-    Rto(FlowId),
+    /// A TCP retransmission timer may have expired. The timer events carry the flow's
+    /// generation (0 but for reused Tmix slots, `sim/tmix.rs`).
+    Rto(FlowId, u16),
     /// A delayed-ACK timer may have expired.
-    DelAck(FlowId),
+    DelAck(FlowId, u16),
     /// Pacing may let a TCP sender's next segment go.
-    Pace(FlowId),
+    Pace(FlowId, u16),
     AppStart(FlowId),
     /// A UDP source sends its next datagram.
     UdpTick(FlowId),
@@ -94,6 +95,9 @@ enum Event {
     /// (`Simulator::ns2_lingering`).
     Linger(LinkId),
 }
+
+// The timer events' generations fit beside the flow id: an event stays 8 bytes.
+const _: () = assert!(std::mem::size_of::<Event>() == 8);
 
 pub struct Simulator {
     scenario: Scenario,
@@ -144,6 +148,8 @@ pub struct Simulator {
     /// The Tmix applications, and each scenario flow's index among them (u32::MAX: none).
     tmix_apps: Vec<TmixApp>,
     tmix_app_of: Vec<u32>,
+    /// Tmix half-connections' flow slots, reused when connections close (`sim/tmix.rs`).
+    tmix_slots: tmix::Slots,
     /// Two-way TCP connections (`sim/two_way.rs`).
     full: Vec<crate::tcp::full::FullConn>,
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
@@ -282,9 +288,21 @@ impl Simulator {
         match ev {
             Event::LinkHead(_) => unreachable!("handled by run_until"),
             Event::TxDone(l) => self.on_tx_done(l),
-            Event::Rto(f) => self.on_rto_event(f),
-            Event::DelAck(f) => self.on_delack_event(f),
-            Event::Pace(f) => self.on_pace_event(f),
+            Event::Rto(f, g) => {
+                if self.tmix_slots.current(f, g) {
+                    self.on_rto_event(f);
+                }
+            }
+            Event::DelAck(f, g) => {
+                if self.tmix_slots.current(f, g) {
+                    self.on_delack_event(f);
+                }
+            }
+            Event::Pace(f, g) => {
+                if self.tmix_slots.current(f, g) {
+                    self.on_pace_event(f);
+                }
+            }
             Event::AppStart(f) => self.on_app_start(f),
             Event::UdpTick(f) => self.on_udp_tick(f),
             Event::TmixStart(c) => self.on_tmix_start(c),
@@ -776,13 +794,16 @@ impl Simulator {
             return;
         }
         if let Some(t) = flow.rto_event.needs_event(sender.rto_deadline()) {
-            self.queue.push_timer(t, Event::Rto(f));
+            self.queue
+                .push_timer(t, Event::Rto(f, self.tmix_slots.generation(f)));
         }
         if let Some(t) = flow.delack_event.needs_event(sink.deadline()) {
-            self.queue.push_timer(t, Event::DelAck(f));
+            self.queue
+                .push_timer(t, Event::DelAck(f, self.tmix_slots.generation(f)));
         }
         if let Some(t) = flow.pace_event.needs_event(sender.pace_deadline()) {
-            self.queue.push(t, Event::Pace(f));
+            self.queue
+                .push(t, Event::Pace(f, self.tmix_slots.generation(f)));
         }
     }
 
@@ -861,6 +882,7 @@ impl Simulator {
         for (flow, c) in self.flows.iter_mut().zip(&mut self.counters) {
             flush_rto(&mut flow.rto_held, self.now, c);
         }
+        self.flush_tmix_lingering_rtos();
     }
 
     fn finish(&mut self) {

@@ -159,18 +159,22 @@ impl Simulator {
         let flow = &mut self.flows[f.idx()];
         if let Some(t) = flow.rto_event.needs_event(deadline) {
             let seq = ns2_key(t, armed.rto.t2, armed.rto.uid);
-            self.queue.push_keyed(t, seq, Event::Rto(f));
+            self.queue
+                .push_keyed(t, seq, Event::Rto(f, self.tmix_slots.generation(f)));
         }
         if let Some(t) = flow.delack_event.needs_event(delack) {
             let seq = ns2_key(t, armed.delack.t2, armed.delack.uid);
-            self.queue.push_keyed(t, seq, Event::DelAck(f));
+            self.queue
+                .push_keyed(t, seq, Event::DelAck(f, self.tmix_slots.generation(f)));
         }
         if let Some(t) = flow.pace_event.needs_event(pace) {
             if delsnd.is_some() {
                 let seq = ns2_key(t, armed.delsnd.t2, armed.delsnd.uid);
-                self.queue.push_keyed(t, seq, Event::Pace(f));
+                self.queue
+                    .push_keyed(t, seq, Event::Pace(f, self.tmix_slots.generation(f)));
             } else {
-                self.queue.push(t, Event::Pace(f));
+                self.queue
+                    .push(t, Event::Pace(f, self.tmix_slots.generation(f)));
             }
         }
     }

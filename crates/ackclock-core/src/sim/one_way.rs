@@ -190,7 +190,8 @@ impl Simulator {
             return;
         };
         if let Some(t) = flow.delack_event.needs_event(sink.deadline()) {
-            self.queue.push_timer(t, super::Event::DelAck(f));
+            self.queue
+                .push_timer(t, super::Event::DelAck(f, self.tmix_slots.generation(f)));
         }
     }
 }

@@ -172,8 +172,9 @@ impl Simulator {
             let warm = self.warm_flow_queues.get(l).and_then(Option::as_ref);
             let mut per_flow = vec![FlowQueueCounters::default(); sc.flows.len()];
             for (i, c) in m.iter().enumerate() {
-                let d = match warm {
-                    Some(w) => *c - w[i],
+                // A Tmix slot made after the warm-up counted nothing before it.
+                let d = match warm.and_then(|w| w.get(i)) {
+                    Some(w) => *c - *w,
                     None => *c,
                 };
                 let o = &mut per_flow[owner(i)];
@@ -218,6 +219,13 @@ impl Simulator {
                 for (d, m) in merged[p].iter_mut().enumerate() {
                     m.merge(&self.monitor[2 * i + d]);
                 }
+            }
+        }
+        // The freed half-connections' (`sim/tmix.rs`): sums, minima and maxima, in any order.
+        for (i, m) in merged.iter_mut().enumerate() {
+            if let Some(closed) = self.tmix_slots.closed_monitor(i) {
+                m[0].merge(&closed[0]);
+                m[1].merge(&closed[1]);
             }
         }
         let s = |ps: u64| ps as f64 / PS_PER_S as f64;
@@ -319,18 +327,20 @@ impl Simulator {
     }
 
     /// The scenario's flows' counters, a Tmix flow's with its half-connections' added (it
-    /// counts delivered ADU bytes itself: the halves' sinks do not). Kept at the warm-up in
-    /// this form, not per half-connection: the counters only add up, so the difference of the
-    /// sums is the sum of the differences.
+    /// counts delivered ADU bytes itself: the halves' sinks do not), the freed ones' too
+    /// (`sim/tmix.rs`). Kept at the warm-up in this form, not per half-connection: the
+    /// counters only add up, so the difference of the sums is the sum of the differences.
     fn scenario_counters(&self) -> Vec<FlowCounters> {
         let mut cols = self.counters[..self.scenario_flows].to_vec();
-        for conn in &self.tmix {
-            for h in conn.halves {
-                let half = self.counters[h.idx()];
-                let p = &mut cols[conn.parent.idx()];
-                let delivered = p.bytes_delivered;
-                *p = *p + half;
-                p.bytes_delivered = delivered;
+        for (f, flow) in self.flows.iter().enumerate().skip(self.scenario_flows) {
+            if let Some((c, _)) = flow.tmix() {
+                let p = self.tmix[c as usize].parent.idx();
+                tmix::add_half(&mut cols[p], &self.counters[f]);
+            }
+        }
+        for (i, col) in cols.iter_mut().enumerate() {
+            if let Some(closed) = self.tmix_slots.closed(i) {
+                tmix::add_half(col, closed);
             }
         }
         cols

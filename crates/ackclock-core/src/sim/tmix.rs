@@ -14,6 +14,26 @@
 //! packets in the network (`tmix_in_flight`) as they are sent, received and dropped, and
 //! sends them through the connection's delay line if it has one. This file is a child module
 //! of `sim`.
+//!
+//! Their flow entries (with counters, flow monitors and timers) are slots ([`Slots`]): a
+//! connection takes a pair of its application's when it starts, and the pair goes back to
+//! the application's free list once the connection is freed as above. What the freed halves
+//! counted is then added to their application's totals, which is all the results report of
+//! them (the connections table's row of each connection is kept in its `TmixConn`). Seed
+//! 003's study runs replay 6.5 million connections, a few thousand of them open at a time; a
+//! flow entry per half-connection for the whole run was some 1.4 kB a connection.
+//!
+//! A slot's timer events carry its generation, which a reuse advances: a stale event of the
+//! old connection then does nothing to the new one, as it did nothing to the idle entry
+//! before. (For such an event to act, the 16-bit generation would have to come round to its
+//! value, 65 536 reuses of one slot before the event fires, and the new connection's own
+//! timer be due at that picosecond.)
+//!
+//! Slots are reused only where nothing but the engine's own tables reads a half-connection's
+//! flow id: not under packet traces (which number each half-connection's ports), ECMP (which
+//! hashes flow ids to pick paths), a discipline that hashes flow ids to buckets (FQ-CoDel,
+//! FQ-PIE) or one written in Python, or a congestion control written in Python. There every
+//! connection keeps a pair of its own from the build, as before.
 
 use super::flow::TmixHalf;
 use super::*;
@@ -25,6 +45,125 @@ use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpParams, TcpSender, TcpSink};
 use crate::time::SimDuration;
 use crate::traffic::tmix::DelayLine;
+
+/// The flow id of a connection's halves before it takes its slots.
+pub(super) const NO_SLOT: FlowId = FlowId(u32::MAX);
+
+/// Tmix half-connections' flow slots when they are reused (see the top of this file).
+#[derive(Debug, Default)]
+pub(super) struct Slots {
+    /// Whether slots are reused; false: each connection has its own pair from the build.
+    pub reuse: bool,
+    /// Per Tmix application, the first flow index of each free pair.
+    free: Vec<Vec<u32>>,
+    /// Per flow (empty unless `reuse`), its slot's generation: how many connections had it
+    /// before (wrapping), which its timer events carry.
+    generation: Vec<u16>,
+    /// Per scenario flow, what the freed halves of its connections counted: their counters
+    /// (without delivered bytes, which the application counts itself), their flow monitors
+    /// (data, ACKs), and the RTOs they still hold (see [`Linger`]).
+    closed: Vec<FlowCounters>,
+    closed_monitor: Vec<[FlowMonitor; 2]>,
+    linger: Vec<Linger>,
+}
+
+/// The retransmission timeouts that freed half-connections held when they were freed: a
+/// flow's RTO integral (`FlowCounters::rto_area`, `rto_time_ps`) runs to the end of the run,
+/// each half-connection's at its last value, so their sums go on: at a flush at `t`, each
+/// adds `(t - since) x value`. Kept as sums over the halves (values, values x since, count,
+/// since), in wrapping arithmetic as the flows' sums are added.
+#[derive(Clone, Copy, Debug, Default)]
+struct Linger {
+    values: u128,
+    weighted: u128,
+    count: u128,
+    since: u128,
+}
+
+impl Slots {
+    /// Slots for `apps` Tmix applications among `scenario_flows` flows; `reuse`: see the top
+    /// of this file.
+    pub fn new(reuse: bool, apps: usize, scenario_flows: usize, flows: usize) -> Slots {
+        Slots {
+            reuse,
+            free: vec![Vec::new(); if reuse { apps } else { 0 }],
+            generation: if reuse { vec![0; flows] } else { Vec::new() },
+            closed: vec![FlowCounters::default(); if reuse { scenario_flows } else { 0 }],
+            closed_monitor: vec![
+                [FlowMonitor::default(); 2];
+                if reuse { scenario_flows } else { 0 }
+            ],
+            linger: vec![Linger::default(); if reuse { scenario_flows } else { 0 }],
+        }
+    }
+
+    /// Whether a run may reuse slots: nothing but the engine's own tables reads a
+    /// half-connection's flow id (see the top of this file).
+    pub fn reuse_allowed(scenario: &Scenario, links: &[LinkConfig]) -> bool {
+        use crate::queue::QueueKind;
+        scenario.traces.is_empty()
+            && scenario.run.routing != crate::scenario::Routing::Ecmp
+            && links.iter().all(|l| {
+                !matches!(
+                    l.queue.kind(),
+                    None | Some(QueueKind::FqCoDel) | Some(QueueKind::FqPie)
+                )
+            })
+            && !scenario.flows.iter().any(|f| {
+                f.tcp
+                    .as_ref()
+                    .is_some_and(|t| matches!(t.cc, crate::tcp::cc::CcConfig::External(_)))
+            })
+    }
+
+    /// The generation a timer event of flow `f` carries.
+    #[inline(always)]
+    pub fn generation(&self, f: FlowId) -> u16 {
+        self.generation.get(f.idx()).copied().unwrap_or(0)
+    }
+
+    /// Whether a timer event of flow `f` carrying generation `g` is its own: not one of an
+    /// earlier connection in the same slot.
+    #[inline(always)]
+    pub fn current(&self, f: FlowId, g: u16) -> bool {
+        self.generation.get(f.idx()).is_none_or(|&now| now == g)
+    }
+
+    /// A flow's freed Tmix halves' counters to add to scenario flow `i`'s, if any.
+    pub fn closed(&self, i: usize) -> Option<&FlowCounters> {
+        self.closed.get(i)
+    }
+
+    /// Its freed Tmix halves' flow monitors (data, ACKs), if any.
+    pub fn closed_monitor(&self, i: usize) -> Option<&[FlowMonitor; 2]> {
+        self.closed_monitor.get(i)
+    }
+}
+
+/// A Tmix half-connection's flow entry without endpoints (`Agent::Idle`).
+pub(super) fn idle_half(conn: u32, side: u8) -> Flow {
+    Flow {
+        agent: Agent::Idle,
+        start: SimTime(u64::MAX),
+        rto_event: LazyTimer::default(),
+        delack_event: LazyTimer::default(),
+        pace_event: LazyTimer::default(),
+        trace: TraceMask::from_names(&[]).expect("empty"),
+        traced: [f64::NAN; 10],
+        rto_held: None,
+        role: Role::TmixHalf(conn, side),
+        delay: None,
+        writer: None,
+    }
+}
+
+/// Adds a half-connection's counters to its application's, but for the delivered bytes
+/// (the application counts the ADU bytes delivered itself; the halves' sinks do not).
+pub(super) fn add_half(to: &mut FlowCounters, half: &FlowCounters) {
+    let delivered = to.bytes_delivered;
+    *to = *to + *half;
+    to.bytes_delivered = delivered;
+}
 
 /// What building a Tmix application's endpoints needs, kept from the scenario.
 #[derive(Debug)]
@@ -125,8 +264,111 @@ impl Kind for TmixHalf {
 }
 
 impl Simulator {
+    /// Gives connection `c` (of Tmix application `app`) a free pair of its application's
+    /// slots, or two new ones: idle flow entries, their counters and monitors at zero.
+    fn take_tmix_slots(&mut self, c: u32, app: usize) -> [FlowId; 2] {
+        let h = match self.tmix_slots.free[app].pop() {
+            Some(h) => {
+                for side in 0..2u8 {
+                    let f = h as usize + side as usize;
+                    self.flows[f] = idle_half(c, side);
+                    if let Some(t) = self.ns2_timers.get_mut(f) {
+                        *t = ns2_clock::Ns2Timers::default();
+                    }
+                    let g = &mut self.tmix_slots.generation[f];
+                    *g = g.wrapping_add(1);
+                }
+                h
+            }
+            None => {
+                let h = self.flows.len() as u32;
+                for side in 0..2u8 {
+                    self.flows.push(idle_half(c, side));
+                    self.counters.push(FlowCounters::default());
+                    self.monitor.push(FlowMonitor::default());
+                    self.monitor.push(FlowMonitor::default());
+                    self.tmix_in_flight.push(0);
+                    self.tmix_slots.generation.push(0);
+                    if self.ns2_clock {
+                        self.ns2_timers.push(ns2_clock::Ns2Timers::default());
+                    }
+                }
+                let n = self.flows.len();
+                for l in &mut self.links {
+                    if let Some(m) = l.flow_monitor.as_mut() {
+                        m.resize(n, FlowQueueCounters::default());
+                    }
+                }
+                h
+            }
+        };
+        [FlowId(h), FlowId(h + 1)]
+    }
+
+    /// Connection `c`'s endpoints were freed: what its halves counted goes to its
+    /// application's totals, and the slots to its free list.
+    fn release_tmix_slots(&mut self, c: u32, halves: [FlowId; 2]) {
+        let parent = self.tmix[c as usize].parent.idx();
+        let now = self.now;
+        for h in halves {
+            let f = h.idx();
+            let counters = &mut self.counters[f];
+            let held = &mut self.flows[f].rto_held;
+            flush_rto(held, now, counters);
+            if let Some((since, value)) = held.take() {
+                let l = &mut self.tmix_slots.linger[parent];
+                l.values = l.values.wrapping_add(value as u128);
+                l.weighted = l
+                    .weighted
+                    .wrapping_add((since.0 as u128).wrapping_mul(value as u128));
+                l.count += 1;
+                l.since = l.since.wrapping_add(since.0 as u128);
+            }
+            add_half(&mut self.tmix_slots.closed[parent], counters);
+            *counters = FlowCounters::default();
+            for d in 0..2 {
+                let m = std::mem::take(&mut self.monitor[2 * f + d]);
+                self.tmix_slots.closed_monitor[parent][d].merge(&m);
+            }
+            if let Some(checker) = self.checker.as_mut() {
+                checker.forget_flow(f);
+            }
+        }
+        let app = self.tmix_app_of[parent] as usize;
+        self.tmix_slots.free[app].push(halves[0].0);
+    }
+
+    /// The freed half-connections' RTOs, added up to now (with every flow's, at the warm-up
+    /// and the end: `integrate_rtos`).
+    pub(super) fn flush_tmix_lingering_rtos(&mut self) {
+        let t = self.now.0 as u128;
+        let slots = &mut self.tmix_slots;
+        for (l, closed) in slots.linger.iter_mut().zip(&mut slots.closed) {
+            if l.count == 0 {
+                continue;
+            }
+            let area = t.wrapping_mul(l.values).wrapping_sub(l.weighted);
+            let time = t.wrapping_mul(l.count).wrapping_sub(l.since);
+            closed.rto_area = closed.rto_area.wrapping_add(area);
+            closed.rto_time_ps = closed.rto_time_ps.wrapping_add(time as u64);
+            l.weighted = t.wrapping_mul(l.values);
+            l.since = t.wrapping_mul(l.count);
+        }
+    }
+
+    /// The flow entries the run holds: the scenario's flows, two-way connections' and Tmix
+    /// half-connections' slots (two per connection unless they are reused: see above).
+    pub fn flow_entries(&self) -> usize {
+        self.flows.len()
+    }
+
     /// Builds connection `c`'s two endpoints (and delay lines), as it starts.
     pub(super) fn open_tmix_endpoints(&mut self, c: u32) {
+        if self.tmix_slots.reuse {
+            let app = self.tmix_app_of[self.tmix[c as usize].parent.idx()] as usize;
+            let halves = self.take_tmix_slots(c, app);
+            self.tmix[c as usize].halves = halves;
+        }
         let conn = &self.tmix[c as usize];
         let app = &self.tmix_apps[self.tmix_app_of[conn.parent.idx()] as usize];
         let j = c - app.first;
@@ -191,6 +433,9 @@ impl Simulator {
             let flow = &mut self.flows[h.idx()];
             flow.agent = Agent::Idle;
             flow.delay = None;
+        }
+        if self.tmix_slots.reuse {
+            self.release_tmix_slots(c, halves);
         }
     }
 
