@@ -179,7 +179,9 @@ fn stage_verdict(
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Carried {
     pub r: PacketRef,
-    pub dst: NodeId,
+    /// How the packet is routed at the link's far node: its place on its flow's path
+    /// (`net/source_routes.rs`), or `TABLE` with its destination's node id.
+    pub route: u32,
     pub flow: FlowId,
     pub size: u32,
 }
@@ -191,7 +193,7 @@ impl Carried {
         let p = pool.get(r);
         Carried {
             r,
-            dst: p.dst,
+            route: super::source_routes::TABLE | p.dst.0,
             flow: p.flow,
             size: p.size,
         }
@@ -202,7 +204,7 @@ impl Carried {
     pub fn put(pool: &mut PacketPool, pkt: Packet) -> Carried {
         Carried {
             r: pool.put(pkt),
-            dst: pkt.dst,
+            route: super::source_routes::TABLE | pkt.dst.0,
             flow: pkt.flow,
             size: pkt.size,
         }
@@ -735,6 +737,14 @@ impl Link {
                 f.early_dropped_packets += 1;
                 f.early_dropped_bytes += size as u64;
             }
+        }
+    }
+
+    /// Calls `f` on every packet the link carries (waiting, on the line or propagating), in
+    /// order (the simulator's `routes_changed`).
+    pub fn each_carried(&mut self, mut f: impl FnMut(&mut Carried)) {
+        for k in 0..self.in_flight.len() {
+            f(&mut self.in_flight.get_mut(k).1);
         }
     }
 

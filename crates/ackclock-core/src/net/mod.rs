@@ -5,6 +5,8 @@ pub mod link;
 pub mod quick_start;
 pub mod ring;
 pub mod routing;
+pub mod source_routes;
 
 pub use link::{Carried, Enqueued, HeldOutcome, Link, Ns2Outcome};
 pub use routing::Routes;
+pub use source_routes::SourceRoutes;

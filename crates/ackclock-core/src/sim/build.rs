@@ -350,6 +350,7 @@ impl Simulator {
         // A failure recorded by an earlier simulation of this thread is not this one's.
         let _ = crate::tcp::cc::external::take_failure();
         let _ = crate::queue::external::take_failure();
+        let paths = SourceRoutes::build(&routes, &links, &flow_ends(&scenario));
         Ok(Simulator {
             ns2_clock,
             ns2_script_uid: 0,
@@ -376,6 +377,7 @@ impl Simulator {
             links,
             link_names,
             routes,
+            paths,
             flows,
             counters: vec![FlowCounters::default(); nf],
             // Filled at the end of a warm-up (`on_warmup`); none without one.

@@ -270,6 +270,7 @@ impl Simulator {
         }
         self.routes =
             Routes::build_ns2_costs(self.scenario.nodes.len(), &self.links, &dests, costs)?;
+        self.routes_changed(true);
         Ok(())
     }
 

@@ -107,6 +107,7 @@ impl Simulator {
             let dests: Vec<NodeId> = (0..self.scenario.nodes.len() as u32).map(NodeId).collect();
             let ecmp = self.scenario.run.routing == crate::scenario::Routing::Ecmp;
             self.routes = Routes::build(self.scenario.nodes.len(), &self.links, &dests, ecmp)?;
+            self.routes_changed(true);
         }
         Ok(())
     }

@@ -11,7 +11,8 @@ use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
 use crate::net::link::Ns2Integrals;
 use crate::net::routing::NO_ROUTE;
-use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes};
+use crate::net::source_routes::{ARRIVED, TABLE};
+use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes, SourceRoutes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
 use crate::queue::{AnyQueue, QueueSetup};
@@ -41,6 +42,8 @@ mod invariants;
 mod ns2_clock;
 mod ns2_front;
 mod one_way;
+#[cfg(test)]
+mod paths_tests;
 mod rap;
 mod report;
 mod reset;
@@ -108,6 +111,10 @@ pub struct Simulator {
     links: Vec<Link>,
     link_names: Vec<String>,
     routes: Routes,
+    /// The scenario flows' paths on `routes`, which their packets follow without asking
+    /// `routes` at each node (`net/source_routes.rs`); kept in step with `routes` by
+    /// [`Simulator::routes_changed`].
+    paths: SourceRoutes,
     flows: Vec<Flow>,
     counters: Vec<FlowCounters>,
     warm_flows: Vec<FlowCounters>,
@@ -208,6 +215,15 @@ pub struct Simulator {
     host_arrivals: Vec<host_datagrams::HostArrival>,
 }
 
+/// Each scenario flow's source and destination, by flow index (the ends of its paths).
+fn flow_ends(scenario: &Scenario) -> Vec<(NodeId, NodeId)> {
+    scenario
+        .flows
+        .iter()
+        .map(|f| (NodeId(f.from), NodeId(f.to)))
+        .collect()
+}
+
 /// The nodes' Quick-Start agents, by node index (None: the node forwards requests untouched).
 pub(crate) struct QuickStartNet {
     rates: crate::net::quick_start::RateFunction,
@@ -276,6 +292,30 @@ impl Simulator {
         if self.now >= self.duration && !self.finished {
             self.finish();
         }
+    }
+
+    /// After the routing table changed: every packet on a link, and every packet sent from now
+    /// on, is routed by the new table at each node, as if there were no paths; with
+    /// `static_table`, the flows' paths are walked again on it for the packets sent from now
+    /// on (a dynamic table changes route by route, so its packets keep asking it).
+    fn routes_changed(&mut self, static_table: bool) {
+        let pool = &self.pool;
+        let by_table = |c: &mut Carried| {
+            if c.route & TABLE == 0 {
+                c.route = TABLE | pool.get(c.r).dst.0;
+            }
+        };
+        for link in &mut self.links {
+            link.each_carried(by_table);
+        }
+        for lingering in &mut self.ns2_lingering {
+            lingering.iter_mut().for_each(|e| by_table(&mut e.3));
+        }
+        self.paths = if static_table {
+            SourceRoutes::build(&self.routes, &self.links, &flow_ends(&self.scenario))
+        } else {
+            SourceRoutes::default()
+        };
     }
 
     /// Runs to the end.
@@ -352,11 +392,33 @@ impl Simulator {
         // take the path out of line.
         if self.tracing || self.ttl_on || loses_after {
             self.arrive_checked(l, at, c);
-        } else if at == c.dst {
+        } else {
+            self.pass_on(at, c);
+        }
+    }
+
+    /// The packet `c` is at node `at`, the far end of a link: it reaches its destination, or
+    /// goes on, on the next link of its path or where the table sends it.
+    #[inline(always)]
+    fn pass_on(&mut self, at: NodeId, mut c: Carried) {
+        let l = if c.route & TABLE == 0 {
+            c.route += 1;
+            self.paths.link(c.route)
+        } else {
+            let dst = NodeId(c.route & !TABLE);
+            if at == dst {
+                ARRIVED
+            } else {
+                self.routes.forward(at, dst, c.flow).0
+            }
+        };
+        if l < ARRIVED {
+            self.enter_link(LinkId(l), c);
+        } else if l == ARRIVED {
             let pkt = self.pool.take(c.r);
             self.receive(pkt);
         } else {
-            self.forward_carried(at, c);
+            self.no_route(c);
         }
     }
 
@@ -382,11 +444,8 @@ impl Simulator {
             self.links[l.idx()].ns2_lost(self.pool.ns2_now.0);
             let pkt = self.pool.take(c.r);
             self.count_drop(&pkt);
-        } else if at == c.dst {
-            let pkt = self.pool.take(c.r);
-            self.receive(pkt);
         } else {
-            self.forward_carried(at, c);
+            self.pass_on(at, c);
         }
     }
 
@@ -397,14 +456,25 @@ impl Simulator {
         self.forward_carried(at, c);
     }
 
-    /// Sends the pool's packet `c` out of node `at` toward its destination.
+    /// Sends the pool's packet `c` out of node `at`, its source, toward its destination: on
+    /// the first link of its path, or where the table sends it.
     #[inline(always)]
     fn forward_carried(&mut self, at: NodeId, c: Carried) {
-        let l = self.routes.forward(at, c.dst, c.flow);
+        let l = if c.route & TABLE == 0 {
+            LinkId(self.paths.link(c.route))
+        } else {
+            self.routes.forward(at, NodeId(c.route & !TABLE), c.flow)
+        };
         if l == NO_ROUTE {
             self.no_route(c);
             return;
         }
+        self.enter_link(l, c);
+    }
+
+    /// The pool's packet `c` enters link `l`.
+    #[inline(always)]
+    fn enter_link(&mut self, l: LinkId, c: Carried) {
         if self.tracing {
             self.forward_traced(l, c);
             return;
@@ -731,7 +801,7 @@ impl Simulator {
         self.next_packet_id += 1;
         let c = Carried {
             r,
-            dst: p.dst,
+            route: self.paths.start(p.flow, p.src, p.dst),
             flow: p.flow,
             size: p.size,
         };

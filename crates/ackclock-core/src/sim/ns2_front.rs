@@ -145,6 +145,7 @@ impl Simulator {
     /// puts the null agent in every slot but the node's own).
     pub fn ns2_dynamic_routes(&mut self) {
         self.routes = Routes::dynamic(self.scenario.nodes.len());
+        self.routes_changed(false);
         // Routes may loop now: hops are counted from the next packet sent.
         self.ttl_on = true;
     }

@@ -1,0 +1,302 @@
+//! Source routes: each flow's path, computed once from the routing table, which its packets
+//! follow by a hop index instead of asking the table at every node.
+//!
+//! As htsim does it (Broadcom/csg-htsim, `sim/network.cpp`, `Packet::sendOn`: a packet holds
+//! its flow's `Route`, shared by all the flow's packets, and the index of its next hop). Here
+//! the paths are not a second routing algorithm: a path is the sequence of links the table
+//! ([`Routes::forward`]) gives hop by hop from the flow's source to its destination, with the
+//! flow's own ECMP choice at each node (the hash is per flow and node, so the path is per
+//! flow), so a packet that follows it crosses exactly the links the table would send it on,
+//! as long as the table does not change. The simulator takes the paths away (every packet,
+//! those in flight included, goes back to the table) whenever the table changes
+//! (`Simulator::routes_changed`).
+//!
+//! A packet on a link carries its place in `links` ([`Carried::route`]): the index of the link
+//! it is on; at the far node the next entry is its next link, or [`ARRIVED`] at its
+//! destination. A packet whose flow has no path (its ends are not the flow's, the path could
+//! not be walked, or the table changed) carries [`TABLE`] with its destination's node id,
+//! and is routed by the table at every node as before.
+//!
+//! Memory is linear in the flows: one entry per link of each direction's path, one for its
+//! end, and 12 bytes per flow (a 10 000-flow dumbbell: 3 hops each way, 440 kB).
+
+use crate::ids::{FlowId, NodeId};
+use crate::net::{Carried, Link, Routes};
+
+/// In [`Carried::route`]: the packet is routed by the table; the rest is its destination.
+pub const TABLE: u32 = 1 << 31;
+/// In `links`: the end of a path (the packet is at its destination). Above every link id,
+/// and not [`crate::net::routing::NO_ROUTE`]'s.
+pub const ARRIVED: u32 = u32::MAX - 1;
+
+/// A flow's two directions: from its source to its destination (its data) and back (its
+/// ACKs).
+#[derive(Clone, Copy, Debug)]
+struct FlowPaths {
+    /// The source's node id in the high half, the destination's in the low (one comparison
+    /// per direction when a packet enters the network).
+    ends: u64,
+    /// Where each direction's path starts in `links`, or `TABLE | destination` without one.
+    forth: u32,
+    back: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct SourceRoutes {
+    flows: Vec<FlowPaths>,
+    /// Every path's links, each path followed by [`ARRIVED`].
+    links: Vec<u32>,
+}
+
+impl SourceRoutes {
+    /// The paths of flows `ends` (each flow's source and destination, by flow index), both
+    /// ways, walked on `routes` (a direction the table does not route, such as a UDP flow's
+    /// way back, has none).
+    pub fn build(routes: &Routes, links: &[Link], ends: &[(NodeId, NodeId)]) -> Self {
+        let mut s = SourceRoutes {
+            flows: Vec::with_capacity(ends.len()),
+            links: Vec::new(),
+        };
+        for (i, &(a, b)) in ends.iter().enumerate() {
+            let flow = FlowId(i as u32);
+            let forth = s.walk(routes, links, flow, a, b);
+            let back = s.walk(routes, links, flow, b, a);
+            s.flows.push(FlowPaths {
+                ends: ends_key(a, b),
+                forth,
+                back,
+            });
+        }
+        s.links.shrink_to_fit();
+        s
+    }
+
+    /// Appends `flow`'s path from `from` to `to` and returns where it starts, or `TABLE | to`
+    /// where the table has no route or sends the packet round a loop.
+    fn walk(
+        &mut self,
+        routes: &Routes,
+        links: &[Link],
+        flow: FlowId,
+        from: NodeId,
+        to: NodeId,
+    ) -> u32 {
+        let start = self.links.len();
+        let mut at = from;
+        while at != to {
+            let l = match routes.next_hop(at, to, flow) {
+                Some(l) if l.0 < ARRIVED && self.links.len() - start < links.len() => l,
+                _ => {
+                    self.links.truncate(start);
+                    return TABLE | to.0;
+                }
+            };
+            self.links.push(l.0);
+            at = links[l.idx()].to;
+        }
+        if start == self.links.len() || self.links.len() >= TABLE as usize {
+            // No hop (a flow to its own node), or more path than a route index holds.
+            self.links.truncate(start);
+            return TABLE | to.0;
+        }
+        self.links.push(ARRIVED);
+        start as u32
+    }
+
+    /// The route a packet of `flow` from `src` to `dst` starts with: its flow's path in that
+    /// direction, or the table.
+    #[inline(always)]
+    pub fn start(&self, flow: FlowId, src: NodeId, dst: NodeId) -> u32 {
+        let key = ends_key(src, dst);
+        match self.flows.get(flow.idx()) {
+            Some(p) if p.ends == key => p.forth,
+            Some(p) if p.ends == key.rotate_left(32) => p.back,
+            _ => TABLE | dst.0,
+        }
+    }
+
+    /// The link at `route` of a path (not [`TABLE`]): the packet's next link, or [`ARRIVED`].
+    #[inline(always)]
+    pub fn link(&self, route: u32) -> u32 {
+        self.links[route as usize]
+    }
+
+    /// Bytes held (for benchmarks and tests of their size).
+    pub fn heap_bytes(&self) -> usize {
+        self.flows.len() * std::mem::size_of::<FlowPaths>() + self.links.len() * 4
+    }
+}
+
+/// `from` and `to` as [`FlowPaths::ends`] holds them.
+#[inline(always)]
+fn ends_key(from: NodeId, to: NodeId) -> u64 {
+    (u64::from(from.0) << 32) | u64::from(to.0)
+}
+
+impl Carried {
+    /// The packet's destination if it is routed by the table, None if it follows a path.
+    #[inline(always)]
+    pub fn table_dst(&self) -> Option<NodeId> {
+        (self.route & TABLE != 0).then_some(NodeId(self.route & !TABLE))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::LinkId;
+    use crate::queue::{AnyQueue, DropTail};
+    use crate::time::{Rate, SimDuration};
+
+    fn link(from: u32, to: u32) -> Link {
+        Link::new(
+            NodeId(from),
+            NodeId(to),
+            Rate::from_bps_f64(1e9).expect("rate"),
+            SimDuration(1),
+            AnyQueue::DropTail(DropTail {
+                limit_packets: Some(10),
+                limit_bytes: None,
+                ns2: false,
+            }),
+        )
+    }
+
+    /// Whether `l` is a link id of a path entry (not [`ARRIVED`]).
+    fn is_link(l: u32) -> Option<LinkId> {
+        (l != ARRIVED).then_some(LinkId(l))
+    }
+
+    /// Follows a route hop by hop as the simulator does, returning the links crossed.
+    fn follow(
+        s: &SourceRoutes,
+        links: &[Link],
+        routes: &Routes,
+        flow: FlowId,
+        src: NodeId,
+        dst: NodeId,
+    ) -> Vec<u32> {
+        let mut out = Vec::new();
+        let r = s.start(flow, src, dst);
+        if r & TABLE != 0 {
+            let mut at = src;
+            while at != dst {
+                let l = routes.forward(at, dst, flow);
+                out.push(l.0);
+                at = links[l.idx()].to;
+            }
+            return out;
+        }
+        let mut r = r;
+        while let Some(l) = is_link(s.link(r)) {
+            out.push(l.0);
+            r += 1;
+        }
+        out
+    }
+
+    /// A k = 4 fat-tree's worth of ECMP: two pods of two edge and two aggregation switches,
+    /// two cores, a host under each edge switch. Every flow's path is the table's hop by
+    /// hop, with its own ECMP choices, and flows spread over both cores.
+    #[test]
+    fn paths_are_the_tables_hops() {
+        // 0..4 edge (pod A: 0, 1; pod B: 2, 3), 4..8 aggregation (A: 4, 5; B: 6, 7),
+        // 8, 9 cores, hosts 10..14 under edges 0..4.
+        let mut links = Vec::new();
+        let mut both = |a: u32, b: u32| {
+            links.push(link(a, b));
+            links.push(link(b, a));
+        };
+        for (e, aggs) in [(0, [4, 5]), (1, [4, 5]), (2, [6, 7]), (3, [6, 7])] {
+            for g in aggs {
+                both(e, g);
+            }
+        }
+        for g in 4..8 {
+            for c in [8, 9] {
+                both(g, c);
+            }
+        }
+        for h in 0..4 {
+            both(10 + h, h);
+        }
+        let mut ends = Vec::new();
+        for f in 0..200u32 {
+            let a = 10 + f % 2;
+            let b = 12 + (f / 2) % 2;
+            ends.push((NodeId(a), NodeId(b)));
+        }
+        for ecmp in [false, true] {
+            // Host 11 is no destination (as a UDP flow's source is not): flows from it have
+            // no way back.
+            let dests = [NodeId(10), NodeId(12), NodeId(13)];
+            let routes = Routes::build(14, &links, &dests, ecmp).expect("tables");
+            let s = SourceRoutes::build(&routes, &links, &ends);
+            let mut cores = [0u32; 2];
+            for (f, &(a, b)) in ends.iter().enumerate() {
+                let flow = FlowId(f as u32);
+                let back = a == NodeId(10);
+                let mut dirs = vec![(a, b)];
+                if back {
+                    dirs.push((b, a));
+                }
+                for (src, dst) in dirs {
+                    assert_eq!(s.start(flow, src, dst) & TABLE, 0, "flow {f} has a path");
+                    let mut want = Vec::new();
+                    let mut at = src;
+                    while at != dst {
+                        let l = routes.forward(at, dst, flow);
+                        want.push(l.0);
+                        at = links[l.idx()].to;
+                    }
+                    let got = follow(&s, &links, &routes, flow, src, dst);
+                    assert_eq!(got, want, "flow {f}: {src:?} -> {dst:?}");
+                    assert_eq!(want.len(), 6);
+                    cores[links[want[2] as usize].to.idx() - 8] += 1;
+                }
+                // The way back of a flow without one, and ends that are not the flow's, go
+                // by the table.
+                if !back {
+                    assert_eq!(s.start(flow, b, a), TABLE | a.0);
+                }
+                assert_eq!(s.start(flow, a, NodeId(0)), TABLE);
+            }
+            assert_eq!(
+                s.start(FlowId(ends.len() as u32), NodeId(10), NodeId(12)),
+                TABLE | 12
+            );
+            if ecmp {
+                assert!(cores.iter().all(|&c| c > 80), "{cores:?}");
+            } else {
+                assert_eq!(cores[1], 0);
+            }
+        }
+    }
+
+    /// A flow whose destination the table cannot reach, and one to its own node, have no
+    /// path.
+    #[test]
+    fn no_path_without_a_route() {
+        let links = vec![link(0, 1), link(1, 0), link(2, 1)];
+        let dests = [NodeId(0), NodeId(1), NodeId(2)];
+        let routes = Routes::build(3, &links, &dests, false).expect("tables");
+        let s = SourceRoutes::build(
+            &routes,
+            &links,
+            &[
+                (NodeId(0), NodeId(2)),
+                (NodeId(1), NodeId(1)),
+                (NodeId(0), NodeId(1)),
+            ],
+        );
+        assert_eq!(s.start(FlowId(0), NodeId(0), NodeId(2)), TABLE | 2);
+        let r = s.start(FlowId(0), NodeId(2), NodeId(0));
+        assert_eq!((s.link(r), s.link(r + 1), s.link(r + 2)), (2, 1, ARRIVED));
+        assert_eq!(s.start(FlowId(1), NodeId(1), NodeId(1)), TABLE | 1);
+        let r = s.start(FlowId(2), NodeId(0), NodeId(1));
+        assert_eq!((s.link(r), s.link(r + 1)), (0, ARRIVED));
+        let r = s.start(FlowId(2), NodeId(1), NodeId(0));
+        assert_eq!((s.link(r), s.link(r + 1)), (1, ARRIVED));
+        assert_eq!(s.heap_bytes(), 3 * std::mem::size_of::<FlowPaths>() + 7 * 4);
+    }
+}
