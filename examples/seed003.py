@@ -24,7 +24,10 @@ and the loss rate of each run (its Appendix B): the bottleneck queue's drops ove
 and the two high-speed flows' own, over the same half.
 
     python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 910] [--start 400]
-                               [--load 200 | --rate 150] [--jobs N]
+                               [--load 200 | --rate 150] [--long-share F] [--jobs N]
+
+--long-share F moves F of the load into long transfers that outlast the run (the test of
+Figs. 8-9's mechanism in docs/examples/seed003.md); 0 by default.
 
 At the default load a 910 s run holds about 20 GB (every connection's flow entry and counters
 stay to the end: docs/performance.md, "Tmix at scale"); --jobs runs that many at once.
@@ -54,6 +57,9 @@ TMIX_MSS = 1460
 # together (F. Hernandez-Campos, UNC dissertation 2006, chapter 6, "Source-level Replay of
 # Abilene-I"): half of it each way.
 ABILENE_LOAD_MBPS = 200.0
+# The background's Tmix flows: the web-like vectors, and with --long-share the long transfers
+# (their rows in background_series.csv; the figures add each direction's two).
+BACKGROUND_FLOWS = ["inbound", "outbound", "inbound_long", "outbound_long"]
 # The study's highlighted cases (its sections 4.1-4.4).
 HIGHLIGHTED = [("Scalable", "HS"), ("Scalable", "Scalable"), ("HS", "CUBIC"), ("CUBIC", "FAST")]
 # The study's Table 1: asymmetry without / with background traffic (ns-2.27, Abilene-I vectors).
@@ -90,12 +96,24 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
         # instproc setup-tcp); ACKs every second segment or after the 100 ms interval_
         # (FullTcpAgent::need_send, the script's segsperack_ 2); the delay box holds each
         # packet r / 2 each way on top of the path (Tmix_DelayBoxClassifier::recv).
-        for name, (src, dst), vec in (("inbound", ("n0", "n1"), vectors[0]),
-                                      ("outbound", ("n3", "n2"), vectors[1])):
+        # With --long-share, the long transfers' vectors are two more Tmix flows on the same
+        # hosts, replayed alike ("inbound_long", "outbound_long").
+        files = [("inbound", ("n0", "n1"), vectors[0]), ("outbound", ("n3", "n2"), vectors[1])]
+        long_files = long_vector_files(vectors)
+        if long_files[0].exists():
+            files += [("inbound_long", ("n0", "n1"), long_files[0]),
+                      ("outbound_long", ("n3", "n2"), long_files[1])]
+        for name, (src, dst), vec in files:
+            # The long transfers send without the script's maxburst_ 2: with it and ACKs for
+            # every second segment, each ACK of two segments lets two more go and the flight
+            # stays where it started (FullTcpAgent::send_much stops at maxburst_ segments an
+            # ACK; ns-2.35 and ackclock alike, docs/examples/seed003.md), so they would not be
+            # network-limited.
+            extra = {"max_burst": 0} if name.endswith("_long") else {}
             net.tcp(name, src, dst, app=ac.Tmix(file=str(vec), rtt_added=True,
                                                 windows=True),
                     packet_size=TMIX_MSS, delayed_ack=True, segs_per_ack=2,
-                    ack_delay="100ms")
+                    ack_delay="100ms", **extra)
     if cc:
         params = {"cubic": {"beta": 0.8, "c": 0.4, "max_increment": args.cubic_max_increment},
                   "fast": {"alpha": args.fast_alpha}}
@@ -133,6 +151,8 @@ def background(out: Path, seconds: float, load: float | None,
     the synthetic sizes are the same sequence at any rate, only the starts scale). Returns the
     files, the rate and the offered Mb/s on R0 -> R1 and R1 -> R0."""
     vectors = (out / "inbound.vec", out / "outbound.vec")
+    for old in long_vector_files(vectors):
+        old.unlink(missing_ok=True)
 
     def write(r: float) -> tuple[float, float]:
         n = max(1, int(r * seconds))
@@ -145,6 +165,37 @@ def background(out: Path, seconds: float, load: float | None,
         rate = 17.5 * load  # the synthetic mix's ~0.057 Mb/s per connection a second
         rate *= load / write(rate)[0]
     return vectors, rate, write(rate)
+
+
+def long_vector_files(vectors: tuple[Path, Path]) -> tuple[Path, Path]:
+    return (vectors[0].with_name("inbound_long.vec"), vectors[1].with_name("outbound_long.vec"))
+
+
+def long_transfers(vectors: tuple[Path, Path], seconds: float, mbps: float,
+                   window: int) -> int:
+    """Writes, beside the two vector files, the vectors of long transfers that carry about
+    `mbps` each way when nothing else slows them (--long-share): connections that open in the
+    first 10 s and each send one ADU too large to finish within the run (inbound: the
+    initiator, n0 -> n1, on R0 -> R1; outbound: n3 -> n2, on R1 -> R0), each side advertising
+    `window` bytes and with the synthetic vectors' median minimum RTT, 50 ms, on top of the
+    path's 100 ms. Unlike the web-like connections, whose vectors' start times fix what they
+    send whatever the network does, these are network-limited: their rate is their window
+    over the round trip they see, less what each loss costs them. Returns how many there are
+    in each direction (the rate of one at `window` over 150 ms, into `mbps`; none when
+    `mbps` is 0)."""
+    segment = window // TMIX_MSS * TMIX_MSS  # the window the replay gives each side
+    one = segment * 8e-6 / 0.150
+    count = round(mbps / one)
+    rng = np.random.default_rng(3)
+    for path in long_vector_files(vectors):
+        lines = [f"# {count} long transfers (examples/seed003.py --long-share)"]
+        for k, start in enumerate(np.sort(rng.uniform(0.0, 10.0, count)), 1):
+            # twice what one could send over the run at its window: none finishes
+            size = int(2 * one / 8e-6 * seconds)
+            lines += [f"SEQ {round(start * 1e6)} 1 0 {k}", f"w {window} {window}", "r 50000",
+                      "l 0.000000 0.000000", f"> {size}", ""]
+        path.write_text("\n".join(lines))
+    return count
 
 
 def measured_from(start: float, seconds: float) -> float:
@@ -186,8 +237,11 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
         span = seconds - measured_from(start, seconds)
         out["link_mbps"] = tuple(qs.loc[k, "departed_bytes"] * 8e-6 / span
                                  for k in ("R0->R1", "R1->R0"))
+        # each background flow's throughput over the measured half (Mb/s)
+        out["background_mbps"] = {k: float(f.loc[k, "throughput_mbps"])
+                                  for k in BACKGROUND_FLOWS if k in f.index}
         ts = res.timeseries
-        out["series"] = ts[ts.flow.isin(["inbound", "outbound"])][
+        out["series"] = ts[ts.flow.isin(BACKGROUND_FLOWS)][
             ["time_s", "flow", "throughput_mbps"]]
     return out
 
@@ -228,6 +282,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--rate", type=float, default=None,
                     help="Tmix connections per second instead of --load (150: the earlier"
                          " default background, about 9 Mb/s each way)")
+    ap.add_argument("--long-share", type=float, default=0.0,
+                    help="the share of --load carried by long, network-limited transfers that"
+                         " outlast the run (the rest by the web-like vectors; 0: none)")
+    ap.add_argument("--long-window", type=int, default=65535,
+                    help="the long transfers' advertised window, bytes (default: the"
+                         " synthetic vectors' 65535)")
     ap.add_argument("--fast-alpha", type=float, default=200.0)
     ap.add_argument("--cubic-max-increment", type=float, default=0.0,
                     help="CUBIC's S_max (0: RFC 9438's uncapped growth; the study's script sets"
@@ -250,10 +310,22 @@ def main() -> None:
     for flag, value in (("--rate", args.rate), ("--load", args.load)):
         if value is not None and not value > 0:
             ap.error(f"{flag}: expected a positive number, got {value:g}")
-    vectors, rate, offered = background(args.out, args.seconds,
-                                        None if args.rate is not None else args.load, args.rate)
+    if not 0 <= args.long_share < 1:
+        ap.error(f"--long-share: expected a share from 0 to below 1, got {args.long_share:g}")
+    if not 1460 <= args.long_window <= 4294967295:
+        ap.error(f"--long-window: expected 1460 to 4294967295 bytes, got {args.long_window}")
+    short = 1 - args.long_share
+    vectors, rate, offered = background(
+        args.out, args.seconds, None if args.rate is not None else args.load * short,
+        None if args.rate is None else args.rate * short)
     print(f"background: {rate:.0f} connections/s each way, offering {offered[0]:.1f} Mb/s on"
           f" R0 -> R1 and {offered[1]:.1f} Mb/s on R1 -> R0")
+    if args.long_share:
+        count = long_transfers(vectors, args.seconds,
+                               args.long_share * (args.load if args.rate is None
+                                                  else offered[0] / short),
+                               args.long_window)
+        print(f"  and {count} long transfers each way (window {args.long_window} bytes)")
     if args.pairs == "highlighted":
         pairs = HIGHLIGHTED
     elif args.pairs == "all":
@@ -308,6 +380,12 @@ def main() -> None:
     print("the background alone carried {:.1f} Mb/s on R0 -> R1 and {:.1f} Mb/s on R1 -> R0"
           " from {:g} s".format(*alone_run["link_mbps"],
                                 measured_from(args.start, args.seconds)))
+    for label, r in [("the background alone", alone_run)] + [
+            (f"with {p[0]}-{p[1]}", r) for p in pairs for r in results
+            if r["pair"] == p and r["has_background"]]:
+        print(f"{label}, each background flow's Mb/s from"
+              f" {measured_from(args.start, args.seconds):g} s: "
+              + ", ".join(f"{k} {v:.1f}" for k, v in r["background_mbps"].items()))
     alone = alone_run["series"]
     shared = next(r for r in results
                   if r["pair"] == pairs[0] and r["has_background"])["series"]
@@ -318,7 +396,8 @@ def main() -> None:
         fig, ax = plt.subplots(figsize=(8, 4))
         for label, ts in (("without high-speed flows", alone),
                           (f"with {pairs[0][0]}-{pairs[0][1]}", shared)):
-            part = ts[ts.flow == direction]
+            part = ts[ts.flow.isin([direction, f"{direction}_long"])].groupby(
+                "time_s", as_index=False).throughput_mbps.sum()
             ax.plot(part.time_s, part.throughput_mbps, label=label, linewidth=0.8)
         ax.axvline(args.start, color="grey", linestyle=":")
         ax.set_xlabel("time (s)")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import ackclock as ac
 from ackclock.errors import ScenarioError
 from ackclock.seed_runners import runners_folder
 
@@ -322,4 +323,52 @@ def test_seed003_background_offers_the_load_asked(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, str(SEEDS.parent / "seed003.py"), "--load", "0",
                         "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--load: expected a positive number" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_seed003_long_transfers(tmp_path: Path) -> None:
+    """seed003.py --long-share (docs/examples/seed003.md, "Figs. 8 and 9"): the long transfers'
+    vectors are two more Tmix flows on the background's hosts, as many as carry the share at
+    their window over 150 ms, none finishing within the run. They send without the script's
+    maxburst_ 2: with it and an ACK for every second segment, a transfer alone stays at the
+    two segments a round trip it started with (20 s: about 13 packets a second at 150 ms);
+    without it, it carries its window a round trip (44 segments of 1460 bytes: about 290)."""
+    import argparse
+
+    m = runpy.run_path(str(SEEDS.parent / "seed003.py"), run_name="seed003")
+    vectors, _, _ = m["background"](tmp_path, 40.0, 1.0, None)
+    count = m["long_transfers"](vectors, 40.0, 7.0, 65535)
+    assert count == 2  # 44 x 1460 x 8 bits / 150 ms = 3.43 Mb/s each
+    long_files = m["long_vector_files"](vectors)
+    from ackclock.tmix import read_vectors
+    for f in long_files:
+        c = read_vectors(f, str(f))
+        assert len(c["start_ps"]) == 2 and max(c["start_ps"]) < 10 * 10**12
+        assert min(c["adu_bytes"]) > 3.43e6 / 8 * 40  # none can finish within the run
+    args = argparse.Namespace(cubic_max_increment=0.0, fast_alpha=200.0)
+    net = m["network"](None, vectors, args, 400.0)
+    flows = {f.name: f for f in net.scenario("10s").flows}
+    assert set(flows) == {"inbound", "outbound", "inbound_long", "outbound_long"}
+    assert flows["inbound_long"].tcp["max_burst"] == 0
+    assert "max_burst" not in flows["inbound"].tcp
+
+    def carried(max_burst: int) -> float:
+        net = ac.Network("long", profile="ns2")
+        net.nodes("n0", "n1", "R0", "R1")
+        net.link("R0", "R1", rate="622Mb/s", delay="48ms", queue_limit=1555)
+        for a, b in (("n0", "R0"), ("R1", "n1")):
+            net.link(a, b, rate="1Gb/s", delay="1ms", queue_limit=10_000)
+        net.defaults(variant="sack", timestamps=True, window=67000, max_burst=max_burst)
+        net.tcp("long", "n0", "n1", app=ac.Tmix(file=str(long_files[0]), rtt_added=True,
+                                                   windows=True),
+                packet_size=1460, delayed_ack=True, segs_per_ack=2, ack_delay="100ms")
+        res = net.run(duration="30s", warmup="10s")
+        q = res.queues.set_index("link").loc["R0->R1"]
+        return float(q.arrived_packets) / 20 / 2  # packets a second, one transfer
+
+    assert 12 < carried(2) < 14.5
+    assert 280 < carried(0) < 295
+    r = subprocess.run([sys.executable, str(SEEDS.parent / "seed003.py"), "--long-share", "1",
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--long-share: expected a share from 0 to below 1" in r.stderr
     assert "Traceback" not in r.stderr
