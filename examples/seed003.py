@@ -29,8 +29,8 @@ and the two high-speed flows' own, over the same half.
 --long-share F moves F of the load into long transfers that outlast the run (the test of
 Figs. 8-9's mechanism in docs/examples/seed003.md); 0 by default.
 
-At the default load a 910 s run holds about 20 GB (every connection's flow entry and counters
-stay to the end: docs/performance.md, "Tmix at scale"); --jobs runs that many at once.
+At the default load a 910 s run peaks at about 10 GB (the vectors of 6.5 million connections;
+docs/performance.md, "Tmix at scale"); --jobs runs that many at once.
 """
 
 from __future__ import annotations
