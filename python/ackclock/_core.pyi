@@ -227,7 +227,7 @@ def queue_registry() -> list[dict[str, Any]]:
     limit), ``default_limit`` (packets, or None for the profile's), ``doc`` and ``params``
     (each as in :func:`cc_registry`)."""
 
-def read_tmix_vectors(text: str) -> dict[str, list[Any]] | None:
+def read_tmix_vectors(text: str) -> dict[str, Any] | None:
     """A Tmix connection-vector file's text as the resolved document's columns (start_ps,
     concurrent, rtt_ps, loss_initiator, loss_acceptor, adus, adu_side, adu_bytes,
     adu_wait_ps), or None when it

@@ -30,14 +30,15 @@ ENV = "ACKCLOCK_MAX_MEMORY"
 # 5.4 kB per flow, 1.8 kB per link direction (3.7 kB per router of a chain, two directions
 # and a node), 11.9 kB per flow of a dumbbell with its own hosts (a flow, four directions);
 # these are about 1.5 times that, for the packets a flow holds in longer runs. A Tmix
-# connection (3.6 kB) and an ADU (96 bytes) are 1.5 times the measure too: seed 003's long
-# replays hold more than the synthetic families measure (docs/performance.md, "What a Tmix
-# connection costs").
+# connection (528 bytes) and an ADU (225 bytes) are 1.5 times the measure too (2026-11-28:
+# 351 and 150 bytes, from the families of 2 and of 20 ADUs; docs/performance.md, "Tmix memory
+# proportional to what is open"), which is above what seed 003's replays hold (920 bytes a
+# connection of 5 ADUs, against 1101 from these).
 ROUTE_ENTRY = 4
 FLOW = 8 * 1024
 LINK_DIRECTION = 3 * 1024
-TMIX_CONNECTION = 3686
-TMIX_ADU = 96
+TMIX_CONNECTION = 528
+TMIX_ADU = 225
 TRACE_RECORD = 32
 SAMPLE_ROW = 96
 BASE = 64 * 1024 * 1024

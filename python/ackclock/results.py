@@ -9,6 +9,7 @@ import csv
 import json
 import math
 import os
+from array import array
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -323,10 +324,21 @@ def summary_text(summary: Mapping[str, Any]) -> str:
         at = text.index(marker)
         line = text[text.rindex("\n", 0, at) + 1:at]
         indent = line[:len(line) - len(line.lstrip())]
-        rows = f",\n{indent}  ".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+        rows = f",\n{indent}  ".join(f"{json.dumps(k)}: {_one_line(v)}"
                                      for k, v in conns.items())
         text = text.replace(marker, f"{{\n{indent}  {rows}\n{indent}}}" if conns else "{}", 1)
     return text + "\n"
+
+
+def _one_line(column: Any) -> str:
+    """A column of connection vectors as ``json.dumps(column, separators=(',', ':'))`` writes
+    its list: an ``array.array`` (python/ackclock/tmix.py) through the binding's encoder, which
+    takes arrays, with its separators' spaces taken out (numbers hold none)."""
+    if isinstance(column, array):
+        from .indented_json import dumps
+
+        return dumps(column).replace(", ", ",")
+    return json.dumps(column, separators=(",", ":"))
 
 
 def _frame_of(table: Any) -> pd.DataFrame:

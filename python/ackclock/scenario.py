@@ -10,6 +10,7 @@ directions.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -1474,9 +1475,10 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         windows = _flag(app.windows, False, f"{ap}.windows")
         n = len(conns["start_ps"])
         if not delay_box:
-            conns["rtt_ps"] = [0] * n
+            conns["rtt_ps"] = array("Q", bytes(8 * n))  # zeros, as read_vectors' columns
         if not losses:
-            conns["loss_initiator"], conns["loss_acceptor"] = [0.0] * n, [0.0] * n
+            conns["loss_initiator"] = array("d", bytes(8 * n))
+            conns["loss_acceptor"] = array("d", bytes(8 * n))
         windows_i = conns.pop("window_initiator")
         windows_a = conns.pop("window_acceptor")
         if windows and (any(windows_i) or any(windows_a)):

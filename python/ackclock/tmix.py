@@ -23,6 +23,7 @@ from __future__ import annotations
 import gc
 import math
 import random
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,10 @@ from .errors import ScenarioError, quote
 US = 1_000_000  # picoseconds per microsecond
 
 
-def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
-    """The connections of a vector file, as the engine's ``app.connections``: one list per
-    field (see :func:`as_connections` for one dict per connection). Per connection:
+def read_vectors(path: Path, where: str) -> dict[str, Any]:
+    """The connections of a vector file, as the engine's ``app.connections``: one column per
+    field, an ``array.array`` of numbers (``concurrent``: a list of bools; see
+    :func:`as_connections` for one dict per connection). Per connection:
     ``start_ps``, ``concurrent``, ``rtt_ps``, ``loss_initiator``, ``loss_acceptor``,
     ``window_initiator`` and ``window_acceptor`` (the ``w`` line's bytes, 0 without one) and
     ``adus`` (how many ADUs it has); per ADU, all connections' in order: ``adu_side`` (0 the
@@ -44,7 +46,9 @@ def read_vectors(path: Path, where: str) -> dict[str, list[Any]]:
 
     Seed 003's background replays hundreds of thousands of connections, millions of lines:
     the engine's reader takes plain well-formed files; anything else is read here, through
-    the checks of ``_numbers``, which name the line of the first mistake."""
+    the checks of ``_numbers``, which name the line of the first mistake. Arrays, not lists:
+    a list of Python ints took some 40 bytes a value (seed 003's study runs, 6.5 million
+    connections of 5 ADUs: 6 GB), an array 8 (docs/performance.md)."""
     from .inputs import MAX_DATA_BYTES, read_text
 
     text = read_text(path, MAX_DATA_BYTES, key=where)
@@ -74,7 +78,7 @@ def _fast_reader() -> Any:
     return getattr(_core, "read_tmix_vectors", None)
 
 
-def as_connections(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
+def as_connections(columns: dict[str, Any]) -> list[dict[str, Any]]:
     """The vectors of :func:`read_vectors`, one dict per connection with its ADUs as dicts
     (``side``, ``bytes``, ``wait_ps``)."""
     conns = []
@@ -92,7 +96,7 @@ def as_connections(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
     return conns
 
 
-def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
+def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
     start_ps: list[int] = []
     concurrent_of: list[bool] = []
     rtt_ps: list[int] = []
@@ -183,10 +187,13 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, list[Any]]:
     if empty is not None:
         raise ScenarioError(f"a connection starting at {empty / US:g} us has no ADUs",
                             path=f"{where} ({path.name})")
-    return {"start_ps": start_ps, "concurrent": concurrent_of, "rtt_ps": rtt_ps,
-            "loss_initiator": loss_i, "loss_acceptor": loss_a, "window_initiator": win_i,
-            "window_acceptor": win_a, "adus": counts,
-            "adu_side": sides, "adu_bytes": sizes, "adu_wait_ps": waits}
+    # The columns of the engine's reader (read_tmix_vectors): arrays, concurrent a list.
+    return {"start_ps": array("Q", start_ps), "concurrent": concurrent_of,
+            "rtt_ps": array("Q", rtt_ps), "loss_initiator": array("d", loss_i),
+            "loss_acceptor": array("d", loss_a), "window_initiator": array("Q", win_i),
+            "window_acceptor": array("Q", win_a), "adus": array("Q", counts),
+            "adu_side": array("B", sides), "adu_bytes": array("Q", sizes),
+            "adu_wait_ps": array("Q", waits)}
 
 
 def _numbers(words: list[str], line: str, n: int, fail: Any) -> list[float]:

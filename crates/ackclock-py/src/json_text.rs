@@ -5,7 +5,10 @@
 //!
 //! Covered: exactly `dict` (string keys), `list`, `tuple`, `str`, `int`, `float`, `bool` and
 //! `None`, as `json.dumps` writes them with its defaults (`ensure_ascii`, `allow_nan`:
-//! Python's own `float.__repr__`, `NaN`, `Infinity`). Anything else (a subclass, a key that
+//! Python's own `float.__repr__`, `NaN`, `Infinity`), and `array.array`s of integers or
+//! doubles as `json.dumps` writes their `tolist()` (a Tmix application's connection vectors
+//! are arrays: `python/ackclock/tmix.py`), which the standard library does not take. Anything
+//! else (a subclass, a key that
 //! is not a string, a string with a lone surrogate, a cycle, nesting deeper than
 //! `MAX_DEPTH`) makes the functions give up (None / False), and the caller uses the
 //! standard library, which writes or raises what it always did. A table or list met again
@@ -101,6 +104,8 @@ impl<'py> Encoder<'_, 'py> {
             || v.is_exact_instance_of::<PyTuple>()
         {
             self.container(v, depth)?;
+        } else if is_array(v) {
+            self.array(v, depth)?;
         } else {
             return Err(Stop::Unsupported);
         }
@@ -176,6 +181,69 @@ impl<'py> Encoder<'_, 'py> {
         Ok(())
     }
 
+    /// An `array.array` as `json.dumps` writes its `tolist()`: its items from its bytes, as
+    /// the machine stores them.
+    fn array(&mut self, v: &Bound<'py, PyAny>, depth: usize) -> Result<(), Stop> {
+        let code: String =
+            (v.getattr("typecode").and_then(|c| c.extract())).map_err(|_| Stop::Unsupported)?;
+        let size: usize =
+            (v.getattr("itemsize").and_then(|c| c.extract())).map_err(|_| Stop::Unsupported)?;
+        let bytes = v.call_method0("tobytes").map_err(|_| Stop::Unsupported)?;
+        let bytes = bytes
+            .cast::<pyo3::types::PyBytes>()
+            .map_err(|_| Stop::Unsupported)?
+            .as_bytes();
+        let signed = matches!(code.as_str(), "b" | "h" | "i" | "l" | "q");
+        let unsigned = matches!(code.as_str(), "B" | "H" | "I" | "L" | "Q");
+        if !(signed || unsigned || code == "d") || !matches!(size, 1 | 2 | 4 | 8) {
+            return Err(Stop::Unsupported);
+        }
+        if bytes.is_empty() {
+            self.out.extend_from_slice(b"[]");
+            return Ok(());
+        }
+        self.out.push(b'[');
+        for (i, item) in bytes.chunks_exact(size).enumerate() {
+            self.separator(i == 0, depth + 1);
+            if self.out.len() >= CHUNK {
+                self.flush()?;
+            }
+            if code == "d" {
+                let x = f64::from_ne_bytes(item.try_into().map_err(|_| Stop::Unsupported)?);
+                if x == 0.0 && x.is_sign_positive() {
+                    self.out.extend_from_slice(b"0.0"); // repr(0.0), most loss rates
+                } else {
+                    self.value(PyFloat::new(v.py(), x).as_any(), depth + 1)?;
+                }
+                continue;
+            }
+            let _ = match (signed, item) {
+                (true, &[a]) => write!(self.out, "{}", a as i8),
+                (true, &[a, b]) => write!(self.out, "{}", i16::from_ne_bytes([a, b])),
+                (true, &[a, b, c, d]) => write!(self.out, "{}", i32::from_ne_bytes([a, b, c, d])),
+                (false, &[a]) => write!(self.out, "{a}"),
+                (false, &[a, b]) => write!(self.out, "{}", u16::from_ne_bytes([a, b])),
+                (false, &[a, b, c, d]) => write!(self.out, "{}", u32::from_ne_bytes([a, b, c, d])),
+                (true, _) => write!(
+                    self.out,
+                    "{}",
+                    i64::from_ne_bytes(item.try_into().map_err(|_| Stop::Unsupported)?)
+                ),
+                (false, _) => write!(
+                    self.out,
+                    "{}",
+                    u64::from_ne_bytes(item.try_into().map_err(|_| Stop::Unsupported)?)
+                ),
+            };
+        }
+        self.newline(depth);
+        self.out.push(b']');
+        if self.out.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
     fn separator(&mut self, first: bool, depth: usize) {
         if !first {
             self.out.push(b',');
@@ -220,6 +288,12 @@ impl<'py> Encoder<'_, 'py> {
         self.out.push(b'"');
         Ok(())
     }
+}
+
+/// Whether `v` is exactly an `array.array`.
+fn is_array(v: &Bound<'_, PyAny>) -> bool {
+    let t = v.get_type();
+    t.name().is_ok_and(|n| n == "array") && t.module().is_ok_and(|m| m == "array")
 }
 
 fn encoder<'a, 'py>(

@@ -9,7 +9,7 @@ use ackclock_core::time::{SimDuration, SimTime};
 use ackclock_core::Simulator;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 mod arrow;
 mod csv_text;
@@ -804,25 +804,37 @@ fn scenario_schema() -> String {
 
 /// A Tmix connection-vector file's text as the resolved document's columns, or None when it
 /// is not a plain well-formed file (the front end then reads it itself and reports why).
+/// The numbers come as `array.array`s (`python/ackclock/tmix.py`: 8 bytes a value rather than
+/// a list's pointer and int object, some 40), `concurrent` as a list of bools.
 #[pyfunction]
 fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
     let Some(v) = ackclock_core::traffic::tmix::vectors::read(text) else {
         return Ok(None);
     };
+    let array = py.import("array")?.getattr("array")?;
+    let column = |code: &str, bytes: Vec<u8>| array.call1((code, PyBytes::new(py, &bytes)));
+    let q = |xs: &[u64]| column("Q", xs.iter().flat_map(|x| x.to_ne_bytes()).collect());
+    let u = |xs: &[u32]| {
+        column(
+            "Q",
+            xs.iter()
+                .flat_map(|&x| u64::from(x).to_ne_bytes())
+                .collect(),
+        )
+    };
+    let f = |xs: &[f64]| column("d", xs.iter().flat_map(|x| x.to_ne_bytes()).collect());
     let d = PyDict::new(py);
-    d.set_item("start_ps", v.start_ps)?;
+    d.set_item("start_ps", q(&v.start_ps)?)?;
     d.set_item("concurrent", v.concurrent)?;
-    d.set_item("rtt_ps", v.rtt_ps)?;
-    d.set_item("loss_initiator", v.loss_initiator)?;
-    d.set_item("loss_acceptor", v.loss_acceptor)?;
-    d.set_item("window_initiator", v.window_initiator)?;
-    d.set_item("window_acceptor", v.window_acceptor)?;
-    d.set_item("adus", v.adus)?;
-    // As a list of numbers: a Vec<u8> would become Python bytes.
-    let sides: Vec<u32> = v.adu_side.iter().map(|&s| s.into()).collect();
-    d.set_item("adu_side", sides)?;
-    d.set_item("adu_bytes", v.adu_bytes)?;
-    d.set_item("adu_wait_ps", v.adu_wait_ps)?;
+    d.set_item("rtt_ps", q(&v.rtt_ps)?)?;
+    d.set_item("loss_initiator", f(&v.loss_initiator)?)?;
+    d.set_item("loss_acceptor", f(&v.loss_acceptor)?)?;
+    d.set_item("window_initiator", u(&v.window_initiator)?)?;
+    d.set_item("window_acceptor", u(&v.window_acceptor)?)?;
+    d.set_item("adus", u(&v.adus)?)?;
+    d.set_item("adu_side", column("B", v.adu_side)?)?;
+    d.set_item("adu_bytes", q(&v.adu_bytes)?)?;
+    d.set_item("adu_wait_ps", q(&v.adu_wait_ps)?)?;
     Ok(Some(d))
 }
 

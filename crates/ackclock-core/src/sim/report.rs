@@ -280,48 +280,91 @@ impl Simulator {
 
     /// One row per Tmix connection, then one per two-way TCP connection
     /// (`Simulator::full_connection_rows`); the last three columns only with two-way ones.
+    /// The Tmix rows go straight into the columns (seed 003's study runs have millions).
     fn connections_table(&self) -> Table {
         let secs = |t: Option<SimTime>| t.map_or(f64::NAN, |t| t.as_secs_f64());
+        let full: Vec<ConnRow> = self.full_connection_rows().collect();
+        let n = self.tmix.len() + full.len();
+        let mut flow = Vec::with_capacity(n);
+        let mut connection = Vec::with_capacity(n);
+        let mut kind = Vec::with_capacity(n);
+        let (mut start, mut finish, mut duration) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        let (mut min_rtt, mut adus, mut adus_delivered) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        let mut bytes = [Vec::with_capacity(n), Vec::with_capacity(n)];
+        let mut delivered = [Vec::with_capacity(n), Vec::with_capacity(n)];
         let mut index = vec![0u64; self.scenario_flows];
-        let mut rows = Vec::with_capacity(self.tmix.len() + self.full.len());
         for c in &self.tmix {
-            let connection = index[c.parent.idx()];
-            index[c.parent.idx()] += 1;
-            rows.push(ConnRow {
-                flow: self.scenario.flows[c.parent.idx()].name.clone(),
-                connection,
-                kind: if c.cfg.concurrent { "conc" } else { "seq" },
-                start_s: secs(c.started_at),
-                finish_s: secs(c.finished_at),
-                duration_s: span_s(c.started_at, c.finished_at),
-                min_rtt_s: c.cfg.rtt_ps as f64 / PS_PER_S as f64,
-                adus: c.cfg.adus.len() as u64,
-                adus_delivered: c.adus_delivered as u64,
-                bytes: c.total_bytes(),
-                delivered: c.delivered,
-                setup_s: f64::NAN,
-                states: ["", ""],
-            });
+            let p = c.parent.idx();
+            flow.push(self.scenario.flows[p].name.clone());
+            connection.push(index[p]);
+            index[p] += 1;
+            kind.push(if c.cfg.concurrent { "conc" } else { "seq" }.to_string());
+            start.push(secs(c.started_at));
+            finish.push(secs(c.finished_at));
+            duration.push(span_s(c.started_at, c.finished_at));
+            min_rtt.push(c.cfg.rtt_ps as f64 / PS_PER_S as f64);
+            adus.push(c.adus() as u64);
+            adus_delivered.push(c.adus_delivered as u64);
+            let total = c.total_bytes();
+            for side in 0..2 {
+                bytes[side].push(total[side]);
+                delivered[side].push(c.delivered[side]);
+            }
         }
-        rows.extend(self.full_connection_rows());
+        for r in &full {
+            flow.push(r.flow.clone());
+            connection.push(r.connection);
+            kind.push(r.kind.to_string());
+            start.push(r.start_s);
+            finish.push(r.finish_s);
+            duration.push(r.duration_s);
+            min_rtt.push(r.min_rtt_s);
+            adus.push(r.adus);
+            adus_delivered.push(r.adus_delivered);
+            for side in 0..2 {
+                bytes[side].push(r.bytes[side]);
+                delivered[side].push(r.delivered[side]);
+            }
+        }
+        let [bytes_i, bytes_a] = bytes;
+        let [delivered_i, delivered_a] = delivered;
         let mut t = Table::default();
-        t.str_of("flow", &rows, |r| r.flow.clone())
-            .u64_of("connection", &rows, |r| r.connection)
-            .str_of("kind", &rows, |r| r.kind.to_string())
-            .f64_of("start_s", &rows, |r| r.start_s)
-            .f64_of("finish_s", &rows, |r| r.finish_s)
-            .f64_of("duration_s", &rows, |r| r.duration_s)
-            .f64_of("min_rtt_s", &rows, |r| r.min_rtt_s)
-            .u64_of("adus", &rows, |r| r.adus)
-            .u64_of("adus_delivered", &rows, |r| r.adus_delivered)
-            .u64_of("bytes_initiator", &rows, |r| r.bytes[0])
-            .u64_of("bytes_acceptor", &rows, |r| r.bytes[1])
-            .u64_of("delivered_initiator", &rows, |r| r.delivered[0])
-            .u64_of("delivered_acceptor", &rows, |r| r.delivered[1]);
+        t.str("flow", flow)
+            .u64("connection", connection)
+            .str("kind", kind)
+            .f64("start_s", start)
+            .f64("finish_s", finish)
+            .f64("duration_s", duration)
+            .f64("min_rtt_s", min_rtt)
+            .u64("adus", adus)
+            .u64("adus_delivered", adus_delivered)
+            .u64("bytes_initiator", bytes_i)
+            .u64("bytes_acceptor", bytes_a)
+            .u64("delivered_initiator", delivered_i)
+            .u64("delivered_acceptor", delivered_a);
         if !self.full.is_empty() {
-            t.f64_of("setup_s", &rows, |r| r.setup_s)
-                .str_of("state_initiator", &rows, |r| r.states[0].to_string())
-                .str_of("state_acceptor", &rows, |r| r.states[1].to_string());
+            // Two-way connections only: a Tmix connection's setup is NaN, its states empty.
+            let tmix = self.tmix.len();
+            let setup = (0..tmix)
+                .map(|_| f64::NAN)
+                .chain(full.iter().map(|r| r.setup_s));
+            let state = |side: usize| -> Vec<String> {
+                (0..tmix)
+                    .map(|_| String::new())
+                    .chain(full.iter().map(|r| r.states[side].to_string()))
+                    .collect()
+            };
+            t.f64("setup_s", setup.collect())
+                .str("state_initiator", state(0))
+                .str("state_acceptor", state(1));
         }
         t
     }
