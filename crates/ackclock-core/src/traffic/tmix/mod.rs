@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 use crate::ids::FlowId;
 use crate::packet::{Packet, PacketKind};
 use crate::rng::RandomStream;
-use crate::scenario::TmixConnection;
+use crate::scenario::{TmixAdu, TmixConnection};
 use crate::time::{SimDuration, SimTime};
 
 /// Side 0 is the initiator, 1 the acceptor; half-connection d carries side d's data.
@@ -53,6 +53,22 @@ pub struct TmixConn {
     pub parent: FlowId,
     pub halves: [FlowId; 2],
     pub cfg: TmixConnection,
+    /// Where it stands while open (None before its start and once finished): seed 003's
+    /// study runs replay millions of connections, a few thousand open at a time.
+    progress: Option<Box<Progress>>,
+    /// Payload bytes delivered, per side that wrote them.
+    pub delivered: [u64; 2],
+    pub adus_delivered: u32,
+    pub started_at: Option<SimTime>,
+    pub finished_at: Option<SimTime>,
+    /// Once finished: each side's ADU bytes and the number of ADUs, all the connections
+    /// table needs of its vector, whose ADUs are then let go.
+    done: Option<([u64; 2], u32)>,
+}
+
+/// An open connection's progress through its vector.
+#[derive(Clone, Debug, Default)]
+struct Progress {
     /// SEQ: the next ADU to write; CONC: the next ADU index per side.
     next: usize,
     next_side: [usize; 2],
@@ -60,15 +76,38 @@ pub struct TmixConn {
     pending: [VecDeque<(u64, u32)>; 2],
     fin_written: [bool; 2],
     fin_delivered: [bool; 2],
-    /// Payload bytes delivered, per side that wrote them.
-    pub delivered: [u64; 2],
-    pub adus_delivered: u32,
-    pub started_at: Option<SimTime>,
-    pub finished_at: Option<SimTime>,
-    /// Once finished: each side's ADU bytes and the number of ADUs, all the connections
-    /// table needs of its vector, whose ADUs are then let go (with the pending lists'
-    /// room): seed 003's study runs replay millions of connections, a few thousand open.
-    done: Option<([u64; 2], u32)>,
+}
+
+fn side_of(adus: &[TmixAdu], i: usize) -> usize {
+    usize::from(adus[i].from_acceptor)
+}
+
+/// The index of `side`'s k-th ADU (CONC).
+fn nth_of_side(adus: &[TmixAdu], side: usize, k: usize) -> Option<usize> {
+    (0..adus.len()).filter(|&i| side_of(adus, i) == side).nth(k)
+}
+
+fn wait(adus: &[TmixAdu], i: usize) -> SimDuration {
+    SimDuration(adus[i].wait_ps)
+}
+
+fn write(adus: &[TmixAdu], i: usize, acts: &mut Vec<Action>) {
+    acts.push(Action::Write {
+        side: side_of(adus, i),
+        bytes: adus[i].bytes,
+        tag: i as u32,
+    });
+}
+
+fn write_fin(p: &mut Progress, side: usize, acts: &mut Vec<Action>) {
+    if !p.fin_written[side] {
+        p.fin_written[side] = true;
+        acts.push(Action::Write {
+            side,
+            bytes: 0,
+            tag: FIN,
+        });
+    }
 }
 
 impl TmixConn {
@@ -77,11 +116,7 @@ impl TmixConn {
             parent,
             halves,
             cfg,
-            next: 0,
-            next_side: [0, 0],
-            pending: [VecDeque::new(), VecDeque::new()],
-            fin_written: [false; 2],
-            fin_delivered: [false; 2],
+            progress: None,
             delivered: [0; 2],
             adus_delivered: 0,
             started_at: None,
@@ -90,136 +125,113 @@ impl TmixConn {
         }
     }
 
-    fn side_of(&self, i: usize) -> usize {
-        usize::from(self.cfg.adus[i].from_acceptor)
-    }
-
-    /// The index of `side`'s k-th ADU (CONC).
-    fn nth_of_side(&self, side: usize, k: usize) -> Option<usize> {
-        (0..self.cfg.adus.len())
-            .filter(|&i| self.side_of(i) == side)
-            .nth(k)
-    }
-
-    fn wait(&self, i: usize) -> SimDuration {
-        SimDuration(self.cfg.adus[i].wait_ps)
-    }
-
     /// The connection starts at `now`.
     pub fn start(&mut self, now: SimTime, acts: &mut Vec<Action>) {
         self.started_at = Some(now);
+        let p = self.progress.insert(Box::default());
+        let adus = &self.cfg.adus;
         if self.cfg.concurrent {
             for side in [INITIATOR, ACCEPTOR] {
-                match self.nth_of_side(side, 0) {
+                match nth_of_side(adus, side, 0) {
                     Some(i) => acts.push(Action::Wake {
                         side,
-                        at: now + self.wait(i),
+                        at: now + wait(adus, i),
                     }),
-                    None => self.write_fin(side, acts),
+                    None => write_fin(p, side, acts),
                 }
             }
         } else {
-            let side = self.side_of(0);
+            let side = side_of(adus, 0);
             acts.push(Action::Wake {
                 side,
-                at: now + self.wait(0),
+                at: now + wait(adus, 0),
             });
         }
     }
 
     /// `side` wakes at `now` to write its next ADU.
     pub fn wake(&mut self, now: SimTime, side: usize, acts: &mut Vec<Action>) {
+        let Some(p) = self.progress.as_deref_mut() else {
+            return; // finished
+        };
+        let adus = &self.cfg.adus;
         if self.cfg.concurrent {
-            let k = self.next_side[side];
-            let Some(i) = self.nth_of_side(side, k) else {
+            let k = p.next_side[side];
+            let Some(i) = nth_of_side(adus, side, k) else {
                 return;
             };
-            self.next_side[side] += 1;
-            self.write(i, acts);
-            match self.nth_of_side(side, k + 1) {
+            p.next_side[side] += 1;
+            write(adus, i, acts);
+            match nth_of_side(adus, side, k + 1) {
                 Some(j) => acts.push(Action::Wake {
                     side,
-                    at: now + self.wait(j),
+                    at: now + wait(adus, j),
                 }),
-                None => self.write_fin(side, acts),
+                None => write_fin(p, side, acts),
             }
         } else {
-            let i = self.next;
-            if i >= self.cfg.adus.len() || self.side_of(i) != side {
+            let i = p.next;
+            if i >= adus.len() || side_of(adus, i) != side {
                 return;
             }
-            self.next += 1;
-            self.write(i, acts);
+            p.next += 1;
+            write(adus, i, acts);
             // The same side writes again after its own wait; a turn waits for delivery.
-            if self.next < self.cfg.adus.len() && self.side_of(self.next) == side {
+            if p.next < adus.len() && side_of(adus, p.next) == side {
                 acts.push(Action::Wake {
                     side,
-                    at: now + self.wait(self.next),
+                    at: now + wait(adus, p.next),
                 });
             }
         }
     }
 
-    fn write(&mut self, i: usize, acts: &mut Vec<Action>) {
-        acts.push(Action::Write {
-            side: self.side_of(i),
-            bytes: self.cfg.adus[i].bytes,
-            tag: i as u32,
-        });
-    }
-
-    fn write_fin(&mut self, side: usize, acts: &mut Vec<Action>) {
-        if !self.fin_written[side] {
-            self.fin_written[side] = true;
-            acts.push(Action::Write {
-                side,
-                bytes: 0,
-                tag: FIN,
-            });
-        }
-    }
-
     /// The simulator wrote what `Action::Write` asked; `end` is one past its last segment.
     pub fn wrote(&mut self, side: usize, end: u64, tag: u32) {
-        self.pending[side].push_back((end, tag));
+        let p = self.progress.as_deref_mut().expect("written while open");
+        p.pending[side].push_back((end, tag));
     }
 
     /// The receiver of `side`'s half-connection has everything before segment `rcv_nxt`.
     pub fn received(&mut self, now: SimTime, side: usize, rcv_nxt: u64, acts: &mut Vec<Action>) {
-        while let Some(&(end, tag)) = self.pending[side].front() {
+        let Some(p) = self.progress.as_deref_mut() else {
+            return; // finished: nothing pending
+        };
+        let adus = &self.cfg.adus;
+        while let Some(&(end, tag)) = p.pending[side].front() {
             if end > rcv_nxt {
                 break;
             }
-            self.pending[side].pop_front();
+            p.pending[side].pop_front();
             if tag == FIN {
-                self.fin_delivered[side] = true;
-                if self.fin_delivered == [true, true] {
-                    self.finished_at = Some(now);
+                p.fin_delivered[side] = true;
+                if p.fin_delivered == [true, true] {
                     // Both FINs were the last of their sides' lists: nothing is pending.
+                    self.finished_at = Some(now);
+                    self.progress = None;
                     self.done = Some((self.total_bytes(), self.cfg.adus.len() as u32));
                     self.cfg.adus = Vec::new();
-                    self.pending = [VecDeque::new(), VecDeque::new()];
                     return;
                 }
                 continue;
             }
             let i = tag as usize;
-            self.delivered[side] += self.cfg.adus[i].bytes;
+            self.delivered[side] += adus[i].bytes;
             self.adus_delivered += 1;
             if self.cfg.concurrent {
                 continue;
             }
-            if self.next < self.cfg.adus.len() {
-                let other = self.side_of(self.next);
-                if other != side && i + 1 == self.next {
+            if p.next < adus.len() {
+                let other = side_of(adus, p.next);
+                if other != side && i + 1 == p.next {
                     acts.push(Action::Wake {
                         side: other,
-                        at: now + self.wait(self.next),
+                        at: now + wait(adus, p.next),
                     });
                 }
-            } else if i + 1 == self.cfg.adus.len() {
-                self.write_fin(INITIATOR, acts);
-                self.write_fin(ACCEPTOR, acts);
+            } else if i + 1 == adus.len() {
+                write_fin(p, INITIATOR, acts);
+                write_fin(p, ACCEPTOR, acts);
             }
         }
     }
