@@ -797,10 +797,18 @@ impl TcpSender {
     /// BytesInFlight() + segmentSize`, the flight counting the segment just sent.
     /// `TcpCubic::IncreaseWindow` and `TcpLinuxReno::IncreaseWindow` grow nothing while it is
     /// false ("a simple version of Linux tcp_cwnd_validate()"), so a sender that does not
-    /// fill its window, paced or held by the receiver's window, stops growing.
+    /// fill its window, paced or held by the receiver's window, stops growing. ns-3's flight
+    /// (`TcpTxBuffer::BytesInFlight`, sent - SACKed - lost + retransmitted) holds segment
+    /// `seq` once it is sent, new or resent; the sender's own count holds it already only
+    /// when it is the span below `nxt` and `seq` lies in it (a fast retransmission without
+    /// SACK). The SACK pipe counts a segment after its send (`rfc6675_send`,
+    /// `send_much`), a resent one included: so after a timeout, cwnd one segment, the first
+    /// retransmission fills the window and its ACK opens it, as in ns-3.
     #[inline(never)]
-    fn note_ns3_cwnd_limited(&mut self, retransmit: bool) {
-        let flight = self.in_flight() + u64::from(!retransmit);
+    fn note_ns3_cwnd_limited(&mut self, seq: u64) {
+        let pipe = self.sack_info || (self.in_recovery && self.scoreboard.is_some());
+        let counted = !pipe && seq < self.nxt;
+        let flight = self.in_flight() + u64::from(!counted);
         self.ns3_limited = Some(self.w.cwnd < flight as f64 + 1.0);
     }
 
@@ -934,7 +942,7 @@ impl TcpSender {
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
         if self.ns3_limited.is_some() {
-            self.note_ns3_cwnd_limited(retransmit);
+            self.note_ns3_cwnd_limited(seq);
         }
         if self.pacing_rate > 0.0 {
             self.pace_after_send(now, c.packets_sent);

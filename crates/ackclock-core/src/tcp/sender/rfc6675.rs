@@ -747,6 +747,43 @@ mod tests {
         }
     }
 
+    /// ns-3.44's m_isCwndLimited after a timeout (`TcpSocketBase::SendDataPacket`,
+    /// `TcpTxBuffer::BytesInFlight` = sent - SACKed - lost + retransmitted): the
+    /// retransmission of the head fills cwnd's one segment (flight 1 < 1 + 1), so TcpCubic's
+    /// slow start grows on its ACK; the pipe counts a segment only after its send, so the
+    /// segment being sent is added, resent or not.
+    #[test]
+    fn ns3_cwnd_limited_counts_the_retransmission_after_a_timeout() {
+        for limited in [false, true] {
+            let mut cfg = ns2_tcp();
+            cfg.window = 100;
+            cfg.limited_transmit = false;
+            cfg.rfc6675_recovery = true;
+            cfg.cc = "cubic".parse().unwrap();
+            cfg.ns3_cwnd_limited = limited;
+            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+            s.start(SimTime(0), &mut out, &mut c);
+            let mut t = 1;
+            while s.w.cwnd < 20.0 {
+                s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+                t += 1;
+            }
+            let una = s.una;
+            s.on_ack(
+                SimTime(1000),
+                &sacking(una, &[(una + 1, una + 2)]),
+                &mut out,
+                &mut c,
+            );
+            out.clear();
+            s.on_timeout(SimTime(5000), &mut out, &mut c);
+            assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [una]);
+            assert_eq!(s.w.cwnd, 1.0);
+            s.on_ack(SimTime(6000), &sacking(una + 2, &[]), &mut out, &mut c);
+            assert_eq!(s.w.cwnd, 2.0, "limited {limited}");
+        }
+    }
+
     #[test]
     fn ns3_prr_sets_cwnd_from_the_pipe_and_the_proportional_share() {
         // ns-3.44's TcpPrrRecovery::DoRecovery: on entry RecoverFS = pipe (head marked lost),
