@@ -50,8 +50,9 @@ BQL), each flow's goodput, cwnd and srtt, the watched queue's mean, drops and ma
     python validation/ns3_examples.py --example tc-benchmark-CoDel-bql  # 60 s, about 20 s
     # also tc-benchmark-PfifoFast (the example's default), -CoDel, -FqCoDel, each with -bql
 
-in ackclock: RED at the line with ns-3's RedQueueDisc defaults given as keys (ackclock puts no
-device queue below a discipline that decides at arrival); the benchmark's queue discs with
+in ackclock: RED with ns-3's RedQueueDisc defaults given as keys above a 1-packet device queue
+(`device_limit = 1`: RED then holds its own packets as ns-3's root queue disc does, and the
+`ns3` profile gives it ns-3's LinkBandwidth of 1.5 Mb/s); the benchmark's queue discs with
 `device_limit` 50 (and `bql`), pfifo_fast (1000) above 100-packet device queues on the access
 link; ns-3's always-on OnOff applications as `cbr` writers at their rate (a 1000- or 1448-byte
 write every 0.4 ms or 0.23 ms, the first one interval after the connection opens:
@@ -67,6 +68,13 @@ RedQueueDisc with MinTh = MaxTh = 65 and QW 1 above a 1-packet device queue in n
 line in ackclock), 0.3 s measured from 0.1 s, about 1.5 minutes:
 
     python validation/ns3_examples.py --example dctcp
+
+`--runs N` (any example) runs ns-3 with `--RngRun` 1 to N and ackclock with seeds 1 to N and
+prints the means: tc-red's RED draws its early drops from each simulator's own random stream,
+so its runs part at RED's first early drop (2.47 s in ns-3's run 1) and one run of each is not
+a comparison of the two:
+
+    python validation/ns3_examples.py --example tc-red --runs 20   # about a minute
 
 (`--example dctcp-sndbuf`: the same with ns-3's senders' SndBufSize 16 MB instead of its default
 131072 bytes, which bounds ns-3's data in flight; ackclock's run is the same.)
@@ -162,7 +170,7 @@ def time_average(times: np.ndarray, values: np.ndarray, end: float) -> float:
     return float(np.sum(values * np.diff(t)) / (end - t[0]))
 
 
-def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
+def ackclock_example(example: str, starts: list[float], seed: int = 1) -> dict[str, float]:
     """The example's scenario in ackclock's ns3 profile, measured as tcp_examples.cc does."""
     net = ac.Network(f"ns3-{example}", profile="ns3")
     warmup = 0.0
@@ -207,7 +215,7 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         net.nodes("n0", "n1")
         net.link("n0", "n1", rate="10Mb/s", delay="2ms", queue="red", queue_limit=25,
                  min_thresh=5, max_thresh=15, q_weight=0.002, max_p=1 / 50, mean_pktsize=500,
-                 gentle=True, wait=True)
+                 gentle=True, wait=True, device_limit=1)
         net.tcp("f0", "n1", "n0", cc="TcpCubic", packet_size=seg, header_size=54, ack_size=54,
                 app="cbr", rate="50Mb/s", after_connect=True, restart_every="1s", start="1s",
                 stop="10.1s",
@@ -248,7 +256,7 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
         for i, (a, b) in enumerate((("n0", "n4"), ("n1", "n5"))):
             net.tcp(f"f{i}", a, b, cc="TcpCubic", header_size=54, ack_size=54, pacing=True,
                     ecn=True, start=f"{starts[i]}s", trace=["cwnd", "srtt"])
-    r = net.run(duration=f"{stop}s", sample_interval="10ms", warmup=f"{warmup}s")
+    r = net.run(duration=f"{stop}s", sample_interval="10ms", warmup=f"{warmup}s", seed=seed)
     q = r.queues.set_index("link").loc[bottleneck]
     out = {"mean_queue": float(q.mean_queue_packets), "peak_queue": float(q.max_queue_packets),
            "drops": float(q.dropped_packets), "marks": float(q.marked_packets)}
@@ -267,27 +275,41 @@ def ackclock_example(example: str, starts: list[float]) -> dict[str, float]:
     return out
 
 
-def example_main(example: str) -> None:
-    exe = ns3_program("tc_examples" if example.startswith("tc-") else "tcp_examples")
+def ns3_example_run(exe: Path, example: str, run: int) -> dict[str, float]:
+    """ns-3's side of `example` with random run `run` (`RngRun`)."""
+    rng = [f"--RngRun={run}"] if run != 1 else []
     if example == "tc-red":
-        n = ns3_example(exe, "red")
-    elif example.startswith("tc-benchmark-"):
+        return ns3_example(exe, "red", *rng)
+    if example.startswith("tc-benchmark-"):
         kind, _, bql = example.removeprefix("tc-benchmark-").partition("-")
-        n = ns3_example(exe, "benchmark", f"--queueDiscType={kind}",
-                        f"--bql={int(bql == 'bql')}")
-    elif example.startswith("validation-"):
-        n = ns3_example(exe, "validation", f"--validation={example.removeprefix('validation-')}")
-    elif example == "dctcp-sndbuf":
+        return ns3_example(exe, "benchmark", f"--queueDiscType={kind}",
+                           f"--bql={int(bql == 'bql')}", *rng)
+    if example.startswith("validation-"):
+        return ns3_example(exe, "validation",
+                           f"--validation={example.removeprefix('validation-')}", *rng)
+    if example == "dctcp-sndbuf":
         # The dctcp example with the senders' SndBufSize 16 MB instead of ns-3's 131072 bytes,
         # which bounds ns-3's data in flight (docs/validation.md's 'Where it stands').
-        n = ns3_example(exe, "dctcp", "--sndBuf=16777216")
-    else:
-        n = ns3_example(exe, example)
-    flows = 2 if "flow1_goodput_mbps" in n else 1
-    starts = [n.get(f"flow{i}_start_s", 0.1) for i in range(flows)]
-    a = ackclock_example(example, starts)
-    for d in (n, a):
-        d["goodput_total_mbps"] = sum(d[f"flow{i}_goodput_mbps"] for i in range(flows))
+        return ns3_example(exe, "dctcp", "--sndBuf=16777216", *rng)
+    return ns3_example(exe, example, *rng)
+
+
+def example_main(example: str, runs: int = 1) -> None:
+    exe = ns3_program("tc_examples" if example.startswith("tc-") else "tcp_examples")
+    n: dict[str, float] = {}
+    a: dict[str, float] = {}
+    for run in range(1, runs + 1):
+        nr = ns3_example_run(exe, example, run)
+        flows = 2 if "flow1_goodput_mbps" in nr else 1
+        starts = [nr.get(f"flow{i}_start_s", 0.1) for i in range(flows)]
+        ar = ackclock_example(example, starts, seed=run)
+        for side in (nr, ar):
+            side["goodput_total_mbps"] = sum(side[f"flow{i}_goodput_mbps"] for i in range(flows))
+        for mean, side in ((n, nr), (a, ar)):
+            for key, value in side.items():
+                mean[key] = mean.get(key, 0.0) + value / runs
+    if runs > 1:
+        print(f"means of ns-3's runs 1-{runs} (RngRun) and ackclock's seeds 1-{runs}")
     print(f"| {example} | ns-3 | ackclock | difference |")
     print("|---|---|---|---|")
     for key in a:
@@ -312,6 +334,7 @@ def main(classes: list[str]) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--example"]:
-        example_main(sys.argv[2])
+        runs = int(sys.argv[4]) if sys.argv[3:4] == ["--runs"] else 1
+        example_main(sys.argv[2], runs)
     else:
         main(sys.argv[1:] or list(CLASSES))

@@ -144,3 +144,22 @@ def test_codel_ce_threshold_marks_for_dctcp() -> None:
     assert q.marked_packets > 100  # type: ignore[attr-defined]
     assert q.dropped_packets == 0  # type: ignore[attr-defined]
     assert q.p50_sojourn_s < 2e-3, q.p50_sojourn_s  # type: ignore[attr-defined]
+
+
+def test_red_above_a_device_queue_sees_only_its_own_packets() -> None:
+    # A step marker at K = 5 (min = max = K, w_q 1) above a device queue of 20 packets: RED
+    # counts only what waits in it, so the backlog reaches the device queue's 20 and K more
+    # before a mark; at the line (no device queue) RED sees the whole backlog. Its marks, made
+    # at arrival, are counted either way.
+    red = {"min_thresh": 5, "max_thresh": 5, "q_weight": 1.0, "hard_drop": False,
+           "gentle": False, "ecn": True, "queue_limit": 200}
+    tcp = {"ecn": True}
+    line = bottleneck(dumbbell("red", flows=2, tcp=tcp, **red).run(duration="20s",
+                                                                   warmup="5s"))
+    held = bottleneck(dumbbell("red", flows=2, tcp=tcp, device_limit=20, **red).run(
+        duration="20s", warmup="5s"))
+    for q in (line, held):
+        assert q.marked_packets > 100, q  # type: ignore[attr-defined]
+        assert q.dropped_packets == 0  # type: ignore[attr-defined]
+    assert line.max_queue_packets < 10  # type: ignore[attr-defined]
+    assert 25 <= held.max_queue_packets < 30  # type: ignore[attr-defined]

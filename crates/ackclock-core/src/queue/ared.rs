@@ -226,6 +226,7 @@ macro_rules! red_params {
             ns1_compat: false,
             early_drop_target: false,
             hard_drop: true,
+            idle_pow: false,
         }
     };
 }

@@ -162,6 +162,10 @@ pub struct QdiscInfo {
     pub default_limit: Option<u64>,
     /// One line for the documentation: what it is and the RFC or paper.
     pub doc: &'static str,
+    /// An enqueue-time discipline that may also be a root queue disc above a device queue
+    /// (`net::device`): below one it holds its packets ([`QueueDiscipline::holds`]; RED as
+    /// ns-3's `RedQueueDisc` and Linux's `sch_red`).
+    pub device: bool,
 }
 
 impl QdiscInfo {
@@ -175,6 +179,7 @@ impl QdiscInfo {
             limit_bytes: false,
             default_limit: None,
             doc,
+            device: false,
         }
     }
 }
@@ -215,6 +220,8 @@ pub struct QueueSetup {
     pub cbq: Option<std::sync::Arc<cbq::CbqTree>>,
     /// A `dsred` queue's tables, its policies' nodes resolved (`dsred::DiffServTables`).
     pub diffserv: Option<std::sync::Arc<dsred::DiffServTables>>,
+    /// The link has a device queue below the discipline (`net::device`).
+    pub device: bool,
 }
 
 impl QueueSetup {
@@ -283,6 +290,13 @@ pub trait QueueDiscipline: Sized {
     #[inline]
     fn dequeue(&mut self, _now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         None
+    }
+
+    /// Whether it holds the waiting packets: a dequeue-time discipline, or one of
+    /// [`QdiscInfo::device`] built above a device queue.
+    #[inline]
+    fn holds(&self) -> bool {
+        matches!(Self::INFO.service, Service::Dequeue)
     }
 
     /// Dequeue-time: the packets it holds.
@@ -431,7 +445,7 @@ macro_rules! disciplines {
             /// Whether it holds the waiting packets ([`Service::Dequeue`]).
             #[inline(always)]
             pub fn holds(&self) -> bool {
-                match self { $(AnyQueue::$ty(_) => matches!(<$module::$ty as QueueDiscipline>::INFO.service, Service::Dequeue),)* AnyQueue::External(q) => q.holds() }
+                match self { $(AnyQueue::$ty(q) => <$module::$ty as QueueDiscipline>::holds(q),)* AnyQueue::External(q) => q.holds() }
             }
 
             /// Whether it has periodic updates ([`QueueDiscipline::PERIODIC`]).
@@ -674,6 +688,7 @@ mod registry_tests {
             flow_fid: vec![].into(),
             cbq: None,
             diffserv: None,
+            device: false,
         }
     }
 
@@ -727,7 +742,7 @@ mod registry_tests {
              gentle, wait, bytes, queue_in_bytes, mean_pktsize, target_delay, use_mark_p, mark_p, \
              mark_p_strict, \
              adaptive, alpha, beta, interval, top, bottom, feng_adaptive, cautious, idle_pktsize, \
-             ns1_compat, early_drop_target, hard_drop"
+             ns1_compat, early_drop_target, hard_drop, link_bandwidth, idle_pow"
         );
         assert_eq!(
             red.check(Some(10), None, false, &given("max_p", 1.5))

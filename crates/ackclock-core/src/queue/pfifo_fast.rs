@@ -86,6 +86,7 @@ mod tests {
             flow_fid: vec![].into(),
             cbq: None,
             diffserv: None,
+            device: false,
         };
         let mut q = <PfifoFast as QueueDiscipline>::new(&PfifoFastSettings::default(), &setup);
         let mut dropped = Vec::new();

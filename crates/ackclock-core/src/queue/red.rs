@@ -46,13 +46,39 @@
 //!   early decision (no random number is drawn) and 2 divides the drop probability by q / (f
 //!   avg) (the draw is scaled); 3 decays the average over an idle period with
 //!   `idle_pktsize` in place of `mean_pktsize` (more virtual arrivals for smaller packets).
+//!
+//! Above a device queue (a link with `device_limit`: `net::device`, the traffic-control
+//! layer) RED is a root queue disc, as ns-3.44's `RedQueueDisc` (src/traffic-control/model/
+//! red-queue-disc.cc) and Linux's `sch_red` are: it holds its packets in a FIFO of `limit`
+//! packets, hands them to the device queue when asked, and its average and early decisions
+//! see only its own packets (`RedQueueDisc::DoEnqueue` reads its internal queue's size, not
+//! the device's), never the one the device queue holds or the line sends. Its idle period
+//! starts when a dequeue finds it empty (`RedQueueDisc::DoDequeue` sets `m_idle` and
+//! `m_idleTime`; Linux's `red_dequeue` calls `red_start_of_idle_period`) and ends at the
+//! next arrival or dequeue, not when the line goes idle.
+//!
+//! ns-3.44's `RedQueueDisc` differs from ns-2's `Queue/RED` in two ways the `ns3` profile
+//! copies: a drop when the average is above max_th (`DTYPE_FORCED`) restarts the count since
+//! the last early drop only with its `Ns1Compat` true (false by default, the reverse of
+//! ns-2's `ns1_compat_`), and a drop by its full internal queue never does: `ns1_compat` is
+//! 1 under the `ns3` profile. And `RedQueueDisc::Estimator` decays the average over an idle
+//! period as one power, avg (1 - w_q)^(m + 1) + w_q q, with m = int(ptc t) from the idle
+//! time in seconds (`DoEnqueue`), where ns-2's `REDQueue::estimator` multiplies m times:
+//! `idle_pow`, 1 under the `ns3` profile (the two differ in the last bits). Its packet time
+//! constant ptc (the idle decay's rate, the automatic thresholds and weight) comes from its
+//! `LinkBandwidth` attribute, 1.5 Mb/s unless a script sets it, not from the device's rate
+//! (`RedQueueDisc::InitializeParams`): `link_bandwidth`, 1.5 Mb/s under the `ns3` profile
+//! (0 elsewhere: the link's rate, as ns-2's `REDQueue::initialize_params` reads it).
 
 use super::ared::{Ared, AredParams};
+use super::codel::TimedFifo;
 use super::{
-    AqmState, Arrival, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service, Unit,
-    VarTrace, Verdict,
+    AqmState, Arrival, Backlog, Param, QdiscInfo, QueueDiscipline, QueueSetup, Range, Service,
+    Unit, VarTrace, Verdict,
 };
+use crate::packet::Packet;
 use crate::rng::{RandomStream, Uniform};
+use crate::time::SimTime;
 
 /// RED's parameters as the scenario gives them; zeros and negative weights ask for ns-2's
 /// automatic values.
@@ -88,6 +114,16 @@ pub struct RedParams {
     /// A forced decision (avg above max_th, or 2 max_th with `gentle`) drops an ECN-capable
     /// packet too; false: it marks it (ns-3's `UseHardDrop` false).
     pub hard_drop: bool,
+    /// An idle period decays the average as one power (ns-3's `RedQueueDisc::Estimator`).
+    pub idle_pow: bool,
+}
+
+/// RED above a device queue: the packets it holds and, if its last dequeue found it empty,
+/// when (module notes).
+#[derive(Clone, Debug, Default)]
+struct Held {
+    q: TimedFifo,
+    idle_since: Option<SimTime>,
 }
 
 #[derive(Clone, Debug)]
@@ -128,6 +164,8 @@ pub struct Red {
     pub forced_drops: u64,
     /// `curq_`/`ave_` changes, when traced ([`VarTrace`]).
     var_trace: Option<Box<VarTrace>>,
+    /// Above a device queue: its own packets (module notes); None: decides at the line.
+    held: Option<Held>,
 }
 
 impl Red {
@@ -194,7 +232,13 @@ impl Red {
             marks: 0,
             early_drops: 0,
             forced_drops: 0,
+            held: None,
         }
+    }
+
+    /// Makes it a root queue disc above a device queue, holding its packets (module notes).
+    pub fn set_held(&mut self) {
+        self.held = Some(Held::default());
     }
 
     /// Adapts max_p as Adaptive RED does (`ared.rs`).
@@ -277,19 +321,28 @@ impl Red {
             a.backlog.packets as f64
         };
         let mut decay = 0i64;
-        if let Some(idle) = a.idle_ns2 {
+        if self.p.idle_pow {
+            // RedQueueDisc::DoEnqueue: m = uint32_t(m_ptc * (now - m_idleTime).GetSeconds()),
+            // then Estimator(nQueued, m + 1, ...): avg pow(1 - w_q, m + 1) + w_q q.
+            let m = a.idle_since.map_or(0.0, |since| {
+                (self.idle_ptc * ((a.now.0.saturating_sub(since.0)) as f64 / 1e12)) as u32 as f64
+            });
+            self.avg = self.avg * (1.0 - self.q_w).powf(m + 1.0) + self.q_w * q;
+        } else if let Some(idle) = a.idle_ns2 {
             // REDQueue::enque: m = int(ptc * (now - idletime_)), in ns-2's doubles.
             decay = (self.idle_ptc * idle) as i64;
         } else if let Some(since) = a.idle_since {
             // ns-2 truncates the number of virtual arrivals toward zero.
             decay = (self.idle_ptc * (a.now.0.saturating_sub(since.0)) as f64 / 1e12) as i64;
         }
-        // One multiplication per virtual arrival, as ns-2 does, so the rounding matches.
-        while decay > 0 && self.avg != 0.0 {
-            self.avg *= 1.0 - self.q_w;
-            decay -= 1;
+        if !self.p.idle_pow {
+            // One multiplication per virtual arrival, as ns-2 does, so the rounding matches.
+            while decay > 0 && self.avg != 0.0 {
+                self.avg *= 1.0 - self.q_w;
+                decay -= 1;
+            }
+            self.avg = (1.0 - self.q_w) * self.avg + self.q_w * q;
         }
-        self.avg = (1.0 - self.q_w) * self.avg + self.q_w * q;
         if let Some(ared) = self.ared.as_mut() {
             self.cur_max_p = ared.adapt(a.now, self.avg, self.th_min, self.th_max, self.cur_max_p);
         }
@@ -463,7 +516,8 @@ crate::params! {
             .unit(Unit::Bytes)
             .ns2("idle_pktsize_"),
         ns1_compat: bool = Param::new("ns1_compat", 0.0, Range::Flag, "ns-2's ns1_compat_: a forced drop keeps the count since the last early drop")
-            .ns2("ns1_compat_"),
+            .ns2("ns1_compat_")
+            .profile_defaults(&[("ns3", 1.0)]),
         early_drop_target: bool = Param::new(
             "early_drop_target",
             0.0,
@@ -472,6 +526,11 @@ crate::params! {
         ),
         hard_drop: bool = Param::new("hard_drop", 1.0, Range::Flag, "forced decisions above max_th drop ECN-capable packets too (0: mark them)")
             .ns3("UseHardDrop"),
+        link_bandwidth: f64 = Param::new("link_bandwidth", 0.0, Range::NonNegative, "the rate ptc is computed from, bits per second (0: the link's)")
+            .ns3("LinkBandwidth")
+            .profile_defaults(&[("ns3", 1.5e6)]),
+        idle_pow: bool = Param::new("idle_pow", 0.0, Range::Flag, "an idle period decays the average as one power (ns-3's RedQueueDisc::Estimator)")
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -481,6 +540,7 @@ impl QueueDiscipline for Red {
     const INFO: QdiscInfo = QdiscInfo {
         params: RED_PARAMS,
         ecn: true,
+        device: true,
         ..QdiscInfo::new(
             "red",
             Service::Enqueue,
@@ -491,6 +551,13 @@ impl QueueDiscipline for Red {
     type Params = RedSettings;
 
     fn new(p: &RedSettings, setup: &QueueSetup) -> Red {
+        // ns-3's RedQueueDisc computes ptc (and all that follows from it) from its
+        // LinkBandwidth attribute, 1.5 Mb/s unless set, not from the device's rate.
+        let rate_bps = if p.link_bandwidth > 0.0 {
+            p.link_bandwidth
+        } else {
+            setup.rate_bps
+        };
         let mut red = Red::new(
             RedParams {
                 limit_packets: setup.packets(),
@@ -513,8 +580,9 @@ impl QueueDiscipline for Red {
                 ns1_compat: p.ns1_compat,
                 early_drop_target: p.early_drop_target,
                 hard_drop: p.hard_drop,
+                idle_pow: p.idle_pow,
             },
-            setup.rate_bps,
+            rate_bps,
             setup.delay.as_secs_f64(),
             setup.rng.clone(),
         );
@@ -528,9 +596,12 @@ impl QueueDiscipline for Red {
                     bottom: p.bottom,
                     ..AredParams::default()
                 },
-                setup.rate_bps,
+                rate_bps,
                 p.feng_adaptive,
             ));
+        }
+        if setup.device {
+            red.set_held();
         }
         red
     }
@@ -554,6 +625,69 @@ impl QueueDiscipline for Red {
 
     fn var_trace(&mut self) -> Option<&mut Option<Box<VarTrace>>> {
         Some(&mut self.var_trace)
+    }
+
+    #[inline]
+    fn holds(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Above a device queue: `RedQueueDisc::DoEnqueue`, the decision on its own backlog,
+    /// idle since its last empty dequeue if that came after its last arrival.
+    fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: &mut Vec<Packet>) {
+        let Some(h) = self.held.as_mut() else {
+            dropped.push(pkt);
+            return;
+        };
+        let (backlog, idle_since) = (h.q.backlog(), h.idle_since.take());
+        let verdict = Red::admit(
+            self,
+            &Arrival {
+                now,
+                backlog,
+                size: pkt.size,
+                pkt: &pkt,
+                idle_since,
+                busy_until: now,
+                idle_ns2: None,
+            },
+        );
+        match verdict {
+            Verdict::Admit | Verdict::Mark => {
+                if verdict == Verdict::Mark {
+                    pkt.ecn |= crate::packet::ecn::CE;
+                }
+                self.held.as_mut().expect("held").q.push(now, pkt);
+            }
+            Verdict::Drop | Verdict::EarlyDrop => dropped.push(pkt),
+        }
+    }
+
+    /// Above a device queue: `RedQueueDisc::DoDequeue`, whose empty dequeue starts an idle
+    /// period.
+    fn dequeue(&mut self, now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
+        let h = self.held.as_mut()?;
+        let head = h.q.pop();
+        h.idle_since = if head.is_none() { Some(now) } else { None };
+        head
+    }
+
+    #[inline]
+    fn backlog(&self) -> Backlog {
+        self.held
+            .as_ref()
+            .map_or(Backlog::default(), |h| h.q.backlog())
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        if let Some(h) = &self.held {
+            h.q.packets.iter().for_each(|(_, p)| f(p));
+        }
+    }
+
+    #[inline]
+    fn marks(&self) -> u64 {
+        self.marks
     }
 
     fn random(&mut self) -> Option<&mut Uniform> {
@@ -601,6 +735,7 @@ mod tests {
             ns1_compat: false,
             early_drop_target: false,
             hard_drop: true,
+            idle_pow: false,
         }
     }
 
@@ -668,6 +803,117 @@ mod tests {
         r.admit(&arrival(1.04, 0, Some(1.0)));
         let expect = 10.0 * 0.998f64.powi(50) * 0.998;
         assert!((r.avg() - expect).abs() < 1e-9, "{} vs {}", r.avg(), expect);
+    }
+
+    /// ns-3's `RedQueueDisc::Estimator`: the idle decay as one power, m = int(ptc t) with t
+    /// in seconds; ns-2's m multiplications agree to the last bits or so.
+    #[test]
+    fn idle_pow_decays_as_one_power() {
+        let mut r = red(RedParams {
+            idle_pow: true,
+            ..params()
+        });
+        r.avg = 10.0;
+        r.admit(&arrival(1.04, 3, Some(1.0)));
+        let expect = 10.0 * 0.998f64.powf(51.0) + 0.002 * 3.0;
+        assert_eq!(r.avg(), expect);
+        let mut ns2 = red(params());
+        ns2.avg = 10.0;
+        ns2.admit(&arrival(1.04, 3, Some(1.0)));
+        assert!((ns2.avg() - expect).abs() < 1e-12);
+    }
+
+    fn held() -> Red {
+        let mut r = red(RedParams {
+            limit_packets: 3,
+            q_weight: 0.5,
+            min_thresh: 100.0,
+            max_thresh: 200.0,
+            ..params()
+        });
+        r.set_held();
+        r
+    }
+
+    /// Above a device queue RED holds its packets in a FIFO of its limit, and its average
+    /// follows its own backlog, not the line's (`RedQueueDisc::DoEnqueue`).
+    #[test]
+    fn held_red_averages_its_own_packets_and_drops_at_its_limit() {
+        let mut r = held();
+        assert!(QueueDiscipline::holds(&r));
+        assert!(!QueueDiscipline::holds(&red(params())));
+        let mut dropped = Vec::new();
+        let ms = |x: u64| SimTime(x * 1_000_000_000);
+        for i in 0..4 {
+            r.enqueue(ms(1), Packet::test_udp(i, 0, 1000), &mut dropped);
+        }
+        // Averages of 0, 1 and 2 packets found (w_q 0.5): 0, 0.5, 1.25, then 3 found and the
+        // fourth dropped at the limit.
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].id, 3);
+        assert_eq!(r.avg(), 0.5 * 1.25 + 0.5 * 3.0);
+        assert_eq!(r.backlog().packets, 3);
+        let (at, first) = r.dequeue(ms(2), &mut dropped).unwrap();
+        assert_eq!((at, first.id), (ms(1), 0));
+        assert_eq!(r.limits(), (Some(3), None));
+        let mut n = 0;
+        r.for_each_packet(&mut |_| n += 1);
+        assert_eq!(n, 2);
+    }
+
+    /// Its idle period starts when a dequeue finds it empty (`RedQueueDisc::DoDequeue`), not
+    /// when the line goes idle, and the next arrival decays the average by ptc t.
+    #[test]
+    fn held_red_is_idle_from_its_empty_dequeue() {
+        let ms = |x: u64| SimTime(x * 1_000_000_000);
+        let mut dropped = Vec::new();
+        let mut r = held();
+        r.enqueue(ms(0), Packet::test_udp(0, 0, 1000), &mut dropped);
+        r.enqueue(ms(0), Packet::test_udp(1, 0, 1000), &mut dropped);
+        assert_eq!(r.avg(), 0.5);
+        r.dequeue(ms(1), &mut dropped).unwrap();
+        r.dequeue(ms(1), &mut dropped).unwrap();
+        // Emptied by a dequeue that found a packet: not idle yet.
+        r.enqueue(ms(9), Packet::test_udp(2, 0, 1000), &mut dropped);
+        assert_eq!(r.avg(), 0.25);
+        r.dequeue(ms(10), &mut dropped).unwrap();
+        assert!(r.dequeue(ms(10), &mut dropped).is_none());
+        // 10 Mb/s and 1000-byte packets: ptc = 1250/s; idle 10 to 50 ms: 50 virtual arrivals.
+        r.enqueue(ms(50), Packet::test_udp(3, 0, 1000), &mut dropped);
+        assert_eq!(r.avg(), 0.25 * 0.5f64.powi(51));
+        assert!(dropped.is_empty());
+    }
+
+    /// A mark above a device queue sets CE on the packet it keeps and is counted.
+    #[test]
+    fn held_red_marks_what_it_keeps() {
+        let mut r = red(RedParams {
+            ecn: true,
+            hard_drop: false,
+            min_thresh: 1.0,
+            max_thresh: 1.0,
+            q_weight: 1.0,
+            ..params()
+        });
+        r.set_held();
+        let mut dropped = Vec::new();
+        for i in 0..3 {
+            let mut p = Packet::test_udp(i, 0, 1000);
+            p.ecn = crate::packet::ecn::ECT;
+            r.enqueue(SimTime(i), p, &mut dropped);
+        }
+        assert!(dropped.is_empty());
+        assert_eq!(
+            QueueDiscipline::marks(&r),
+            1,
+            "the third finds 2 queued, above K = 1"
+        );
+        let ce: Vec<bool> = (0..3)
+            .map(|_| {
+                r.dequeue(SimTime(9), &mut dropped).unwrap().1.ecn & crate::packet::ecn::CE != 0
+            })
+            .collect();
+        assert_eq!(ce, [false, false, true]);
     }
 
     #[test]

@@ -607,10 +607,11 @@ fn validate_queue(p: &str, q: &QueueConfig) -> Result<(), String> {
         Discipline::Builtin(c) => c.kind(),
     };
     if let Some(d) = &q.device {
-        if kind.info().service != crate::queue::Service::Dequeue {
+        let info = kind.info();
+        if info.service != crate::queue::Service::Dequeue && !info.device {
             return Err(format!(
                 "{p}.device_limit: a device queue goes below a queue discipline that holds its \
-                 packets, not below {} (a FIFO at the line)",
+                 packets (or red), not below {} (a FIFO at the line)",
                 kind.name()
             ));
         }

@@ -481,6 +481,7 @@ fn build_link(
                 Some(std::sync::Arc::new(t))
             }
         },
+        device: q.device.is_some(),
     };
     let queue = match &q.discipline {
         Discipline::Custom { class, params } => {

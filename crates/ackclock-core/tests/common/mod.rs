@@ -16,8 +16,8 @@ pub const S: u64 = 1_000_000_000_000;
 /// A queue discipline by number: 0 DropTail, 1 DropTail (ns-2 accounting), 2 DropTail in
 /// bytes, 3 RED, 4 CoDel, 5 FQ-CoDel, 6 PIE, 7 ARED, 8 NLRED, 9 CoBALT, 10 FQ-PIE, 11 TBF,
 /// 12 pfifo_fast, 13 prio, 14 SFQ, 15 DRR, 16 FQ-CoDel above a 5-packet device queue with BQL,
-/// 17 TBF above a 1-packet device queue.
-pub const QUEUE_KINDS: u8 = 18;
+/// 17 TBF above a 1-packet device queue, 18 RED above a 1-packet device queue (ns-3's loop).
+pub const QUEUE_KINDS: u8 = 19;
 
 pub fn queue(kind: u8, limit: u64) -> QueueConfig {
     let mut q = QueueDocument {
@@ -110,6 +110,18 @@ pub fn queue(kind: u8, limit: u64) -> QueueConfig {
                 bql: false,
                 bql_hold_time_ps: None,
                 ns3_run: false,
+            });
+        }
+        18 => {
+            q.kind = QueueKind::Red;
+            q.params.insert("min_thresh".into(), 3.0);
+            q.params.insert("max_thresh".into(), 6.0);
+            q.params.insert("q_weight".into(), 0.02);
+            q.device = Some(ackclock_core::scenario::DeviceConfig {
+                limit_packets: 1,
+                bql: false,
+                bql_hold_time_ps: None,
+                ns3_run: true,
             });
         }
         _ => {

@@ -72,7 +72,11 @@ impl Link {
         if let Some(m) = self.flow_monitor.as_mut() {
             m[pkt.flow.idx()].arrive(now.0, pkt.size, true);
         }
+        // Marks made at arrival (RED's and FQ-PIE's early decisions) count here, those made
+        // at departure in `dequeue_held` and `fill_device`.
+        let marks = self.queue.marks();
         self.queue.enqueue(now, pkt, drops);
+        self.counters.marked_packets += self.queue.marks() - marks;
         self.count_held_drops(&drops[before..], now);
         let q = self.backlog().packets;
         if q > self.counters.max_queue_packets {

@@ -439,6 +439,7 @@ fn device_link(kind: &str, params: &[(&str, f64)], device_limit: u64, ns3_run: b
         flow_fid: vec![].into(),
         cbq: None,
         diffserv: None,
+        device: false,
     };
     let given = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     let q = QdiscConfig::parse(QueueKind::by_name(kind).unwrap(), &given)
