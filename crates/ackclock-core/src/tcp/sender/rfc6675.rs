@@ -453,17 +453,28 @@ mod tests {
     use super::super::tests::{ackp, sender_with};
     use super::*;
     use crate::fixtures::ns2_tcp;
+    use crate::scenario::TcpConfig;
 
     fn rfc_sender(rfc: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
         prr_sender(rfc, false)
     }
 
     fn prr_sender(rfc: bool, prr: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
+        warmed_sender(|cfg| {
+            cfg.rfc6675_recovery = rfc;
+            cfg.prr = prr;
+        })
+    }
+
+    /// A SACK sender (window 100, no limited transmit, as `configure` leaves it) whose slow
+    /// start has brought cwnd to 20 segments, its sent segments cleared.
+    fn warmed_sender(
+        configure: impl FnOnce(&mut TcpConfig),
+    ) -> (TcpSender, Vec<Packet>, FlowCounters) {
         let mut cfg = ns2_tcp();
         cfg.window = 100;
         cfg.limited_transmit = false;
-        cfg.rfc6675_recovery = rfc;
-        cfg.prr = prr;
+        configure(&mut cfg);
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
         s.start(SimTime(0), &mut out, &mut c);
         let mut t = 1;
@@ -755,19 +766,11 @@ mod tests {
     #[test]
     fn ns3_cwnd_limited_counts_the_retransmission_after_a_timeout() {
         for limited in [false, true] {
-            let mut cfg = ns2_tcp();
-            cfg.window = 100;
-            cfg.limited_transmit = false;
-            cfg.rfc6675_recovery = true;
-            cfg.cc = "cubic".parse().unwrap();
-            cfg.ns3_cwnd_limited = limited;
-            let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
-            s.start(SimTime(0), &mut out, &mut c);
-            let mut t = 1;
-            while s.w.cwnd < 20.0 {
-                s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
-                t += 1;
-            }
+            let (mut s, mut out, mut c) = warmed_sender(|cfg| {
+                cfg.rfc6675_recovery = true;
+                cfg.cc = "cubic".parse().unwrap();
+                cfg.ns3_cwnd_limited = limited;
+            });
             let una = s.una;
             s.on_ack(
                 SimTime(1000),
