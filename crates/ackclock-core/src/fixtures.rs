@@ -237,3 +237,22 @@ pub fn dumbbell(
         quick_start: None,
     }
 }
+
+/// A bare link `from` -> `to` at `bps`, 1 ps of delay, a 10-packet DropTail queue: what the
+/// routing tests need of a link (its ends), without a scenario.
+pub fn bare_link(from: u32, to: u32, bps: f64) -> crate::net::Link {
+    use crate::ids::NodeId;
+    use crate::queue::{AnyQueue, DropTail};
+    use crate::time::{Rate, SimDuration};
+    crate::net::Link::new(
+        NodeId(from),
+        NodeId(to),
+        Rate::from_bps_f64(bps).expect("rate"),
+        SimDuration(1),
+        AnyQueue::DropTail(DropTail {
+            limit_packets: Some(10),
+            limit_bytes: None,
+            ns2: false,
+        }),
+    )
+}

@@ -145,21 +145,9 @@ impl Carried {
 mod tests {
     use super::*;
     use crate::ids::LinkId;
-    use crate::queue::{AnyQueue, DropTail};
-    use crate::time::{Rate, SimDuration};
 
     fn link(from: u32, to: u32) -> Link {
-        Link::new(
-            NodeId(from),
-            NodeId(to),
-            Rate::from_bps_f64(1e9).expect("rate"),
-            SimDuration(1),
-            AnyQueue::DropTail(DropTail {
-                limit_packets: Some(10),
-                limit_bytes: None,
-                ns2: false,
-            }),
-        )
+        crate::fixtures::bare_link(from, to, 1e9)
     }
 
     /// Whether `l` is a link id of a path entry (not [`ARRIVED`]).

@@ -159,21 +159,9 @@ mod tests {
     use super::super::Routes;
     use crate::ids::{FlowId, NodeId};
     use crate::net::Link;
-    use crate::queue::{AnyQueue, DropTail};
-    use crate::time::{Rate, SimDuration};
 
     fn link(from: u32, to: u32) -> Link {
-        Link::new(
-            NodeId(from),
-            NodeId(to),
-            Rate::from_bps_f64(1e6).expect("rate"),
-            SimDuration(1),
-            AnyQueue::DropTail(DropTail {
-                limit_packets: Some(10),
-                limit_bytes: None,
-                ns2: false,
-            }),
-        )
+        crate::fixtures::bare_link(from, to, 1e6)
     }
 
     fn duplex(pairs: &[(u32, u32)]) -> Vec<Link> {
