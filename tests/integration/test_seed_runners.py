@@ -372,3 +372,8 @@ def test_seed003_long_transfers(tmp_path: Path) -> None:
                         "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--long-share: expected a share from 0 to below 1" in r.stderr
     assert "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, str(SEEDS.parent / "seed003.py"), "--long-share", "0.25",
+                        "--long-window", "1000", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--long-window: expected 1460 to 4294967295 bytes" in r.stderr
+    assert "Traceback" not in r.stderr
