@@ -12,7 +12,7 @@ use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, Qu
 use crate::net::link::Ns2Integrals;
 use crate::net::routing::NO_ROUTE;
 use crate::net::source_routes::{ARRIVED, TABLE};
-use crate::net::{Carried, Enqueued, HeldOutcome, Link, Routes, SourceRoutes};
+use crate::net::{Carried, Enqueued, Link, Routes, SourceRoutes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
 use crate::queue::{AnyQueue, QueueSetup};
@@ -35,7 +35,9 @@ use crate::traffic::{Cbr, Generator, OnOff, Poisson, StreamWriter, TraceReplay, 
 // with one concern and reads its state.
 mod apps;
 mod build;
+mod detours;
 mod flow;
+mod held;
 mod host;
 mod host_datagrams;
 mod invariants;
@@ -492,197 +494,6 @@ impl Simulator {
         }
     }
 
-    /// A Quick-Start request enters link `l` ([`Enqueued::QuickStart`]): the agent of the
-    /// link's node sees it, then the link takes it.
-    #[inline(never)]
-    fn quick_start_hop(&mut self, l: LinkId, c: Carried) {
-        self.quick_start_router(l, c);
-        match self.links[l.idx()].pass_quick_start(self.now, c, &mut self.pool) {
-            Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
-            Enqueued::Queued => {}
-            Enqueued::Dropped => {
-                let pkt = self.pool.take(c.r);
-                self.count_drop(&pkt);
-            }
-            Enqueued::Lost => self.lost_at_entry(l, c),
-            Enqueued::Held => self.enqueue_held(l, c.r),
-            Enqueued::QuickStart => unreachable!("passed"),
-        }
-    }
-
-    /// ns-2.35's `QSAgent::recv` at the node link `l` leaves from, for the pool's packet `c`
-    /// if it carries a Quick-Start request (`net/quick_start.rs`): a node without an agent
-    /// forwards it untouched, which breaks it (RFC 4782 section 4.3).
-    #[inline(never)]
-    fn quick_start_router(&mut self, l: LinkId, c: Carried) {
-        let now2 = self.now2();
-        let now = self.now;
-        let Some(qs) = self.quick_start.as_deref_mut() else {
-            return;
-        };
-        let pkt = self.pool.get_mut(c.r);
-        if pkt.kind != PacketKind::TcpData {
-            return;
-        }
-        let Some(opt) = pkt.quick_start() else {
-            return;
-        };
-        let link = &mut self.links[l.idx()];
-        let out = match qs.routers[link.from.idx()].as_mut() {
-            None => Some(crate::net::quick_start::QsOption {
-                intact: false,
-                ..opt
-            }),
-            Some(r) => r.on_request(
-                now2,
-                |r| link.quick_start_load(now, now2, r.reads_util(), r.reads_peak()),
-                opt,
-                qs.rates,
-            ),
-        };
-        pkt.set_quick_start(out);
-    }
-
-    /// The loss model at link `l`'s entry took the pool's packet `c`: it is dropped, or
-    /// delayed if the model delays what it takes.
-    #[inline(never)]
-    fn lost_at_entry(&mut self, l: LinkId, c: Carried) {
-        let pkt = self.pool.take(c.r);
-        match self.links[l.idx()].take_loss_delay() {
-            Some((stage, d)) => self.delay_at_entry(l, pkt, stage, d),
-            None => self.count_drop(&pkt),
-        }
-    }
-
-    /// ns-2.35's `ErrorModel::recv` with `delay_pkt_`: `schedule(target_, p, delay_)`, an
-    /// event `delay_` after the running one (in ns-2's doubles and scheduling order under the
-    /// ns2 profile), at which the packet goes on to the model after it (`stage`), or into
-    /// the link's queue past the last.
-    fn delay_at_entry(&mut self, l: LinkId, pkt: Packet, stage: u8, d: SimDuration) {
-        if self.loss_delayed.len() < self.links.len() {
-            self.loss_delayed
-                .resize_with(self.links.len(), Default::default);
-        }
-        let per_model = &mut self.loss_delayed[l.idx()];
-        if per_model.len() < stage as usize {
-            per_model.resize_with(stage as usize, Default::default);
-        }
-        per_model[stage as usize - 1].push_back(pkt);
-        let t = self.now + d;
-        if self.ns2_clock {
-            let (at, key) = self.ns2_scheduled(t, false);
-            self.queue.push_keyed(at, key, Event::LossDelayed(l, stage));
-        } else {
-            self.queue.push(t, Event::LossDelayed(l, stage));
-        }
-    }
-
-    /// The oldest packet the loss model before `stage` delayed at link `l`'s entry goes on
-    /// to the next model, or into the link (its `+` trace line now).
-    #[inline(never)]
-    fn on_loss_delayed(&mut self, l: LinkId, stage: u8) {
-        let Some(pkt) = self.loss_delayed[l.idx()][stage as usize - 1].pop_front() else {
-            return;
-        };
-        let c = Carried::put(&mut self.pool, pkt);
-        self.links[l.idx()].resume_loss_at(stage);
-        // A request the model delayed has passed the node's Quick-Start agent already.
-        self.links[l.idx()].set_quick_start_passed(true);
-        if self.tracing {
-            self.forward_traced(l, c);
-        } else {
-            match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
-                Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
-                Enqueued::Queued => {}
-                Enqueued::Lost => self.lost_at_entry(l, c),
-                Enqueued::Dropped => {
-                    let pkt = self.pool.take(c.r);
-                    self.count_drop(&pkt);
-                }
-                Enqueued::Held => self.enqueue_held(l, c.r),
-                Enqueued::QuickStart => unreachable!("passed"),
-            }
-        }
-        self.links[l.idx()].set_quick_start_passed(false);
-        self.links[l.idx()].end_pass();
-    }
-
-    /// [`Simulator::forward_carried`] on a traced run: the packet as it was offered is
-    /// traced entering the link (`+`) unless the loss model at the link's entry took it.
-    #[inline(never)]
-    fn forward_traced(&mut self, l: LinkId, c: Carried) {
-        let passed =
-            self.links[l.idx()].quick_starts() && !self.links[l.idx()].quick_start_passed();
-        if passed {
-            self.quick_start_router(l, c);
-            self.links[l.idx()].set_quick_start_passed(true);
-        }
-        let mut offered = *self.pool.get(c.r);
-        if self.links[l.idx()].loses_at_entry() && !self.links[l.idx()].passes_loss() {
-            // Traces ahead of the loss model see the packet before it is marked or taken.
-            self.trace(l, TraceEvent::EnqueueAhead, &offered);
-        }
-        let outcome = self.links[l.idx()].enqueue(self.now, c, &mut self.pool);
-        if passed {
-            self.links[l.idx()].set_quick_start_passed(false);
-        }
-        if self.links[l.idx()].take_loss_mark() {
-            offered.ecn |= crate::packet::ecn::CE; // a marking loss model at the entry
-        }
-        // Neither a loss model at the link's entry nor a link that is down lets the packet
-        // reach the enqueue trace.
-        if outcome != Enqueued::Lost
-            && !(outcome == Enqueued::Held && self.links[l.idx()].is_down())
-        {
-            self.trace(l, TraceEvent::Enqueue, &offered);
-        }
-        match outcome {
-            Enqueued::ScheduleHead(t) => {
-                self.queue.push(t, Event::LinkHead(l));
-                self.trace_start(l);
-            }
-            Enqueued::Queued => self.trace_start(l),
-            Enqueued::Lost if self.links[l.idx()].took_to_delay() => {
-                let pkt = self.pool.take(c.r);
-                if let Some((stage, d)) = self.links[l.idx()].take_loss_delay() {
-                    self.delay_at_entry(l, pkt, stage, d);
-                }
-            }
-            Enqueued::Dropped | Enqueued::Lost => {
-                let pkt = self.pool.take(c.r);
-                self.count_drop(&pkt);
-                let ev = if outcome == Enqueued::Lost {
-                    TraceEvent::Lost
-                } else {
-                    TraceEvent::Drop
-                };
-                self.trace(l, ev, &pkt);
-            }
-            Enqueued::Held => self.enqueue_held(l, c.r),
-            Enqueued::QuickStart => unreachable!("passed"),
-        }
-    }
-
-    #[inline(never)]
-    fn trace(&mut self, l: LinkId, ev: TraceEvent, pkt: &Packet) {
-        let now2 = self.now2();
-        if let Some(t) = self.traces.as_mut() {
-            t.record(self.now, now2, l.idx(), ev, pkt);
-        }
-    }
-
-    /// Traces the transmission start of the packet a FIFO link just accepted.
-    #[inline(never)]
-    fn trace_start(&mut self, l: LinkId) {
-        let now2 = self.now2();
-        if let (Some(t), Some((at, pkt))) = (
-            self.traces.as_mut(),
-            self.links[l.idx()].last_accepted(&self.pool),
-        ) {
-            t.dequeue(self.now, now2, at, l.idx(), pkt);
-        }
-    }
-
     /// The current time on ns-2's double clock: the running event's under the ns2 profile
     /// (`sim/ns2_clock.rs`), else the exact time's double.
     #[inline]
@@ -691,80 +502,6 @@ impl Simulator {
             self.pool.ns2_now.0
         } else {
             crate::sched::ns2_seconds(self.now)
-        }
-    }
-
-    /// The pool's packet `r` enters link `l`, whose service is not the FIFO one
-    /// ([`Enqueued::Held`]): a dequeue-time discipline's, or a FIFO link's under ns-2's
-    /// clock (`sim/ns2_clock.rs`).
-    #[inline(never)]
-    fn enqueue_held(&mut self, l: LinkId, r: PacketRef) {
-        let link = &mut self.links[l.idx()];
-        if link.is_down() {
-            // ns-2's DynamicLink at the head of a link that is down drops it, untraced.
-            let pkt = self.pool.take(r);
-            self.count_drop(&pkt);
-            return;
-        }
-        if link.has_ns2_clock() && link.holds() {
-            let mut drops = std::mem::take(&mut self.held_drops);
-            let out = link.enqueue_ns2_held(self.now, r, &mut self.pool, &mut drops);
-            self.count_ns2_held_drops(l, drops);
-            self.collect_ns2(l, out);
-            return;
-        }
-        if link.has_ns2_clock() {
-            match link.enqueue_ns2(self.now, r, &mut self.pool) {
-                Some(out) => self.collect_ns2(l, out),
-                None => {
-                    let pkt = self.pool.take(r);
-                    self.count_drop(&pkt);
-                    if self.tracing {
-                        self.trace(l, TraceEvent::Drop, &pkt);
-                    }
-                }
-            }
-            return;
-        }
-        let mut drops = std::mem::take(&mut self.held_drops);
-        let out = link.enqueue_held(self.now, r, &mut self.pool, &mut drops);
-        self.collect_held(l, out, drops);
-    }
-
-    /// The transmission-done event of link `l` (a dequeue-time discipline's).
-    #[inline(never)]
-    fn on_tx_done(&mut self, l: LinkId) {
-        let mut drops = std::mem::take(&mut self.held_drops);
-        let out = self.links[l.idx()].on_tx_done(self.now, &mut self.pool, &mut drops);
-        self.collect_held(l, out, drops);
-    }
-
-    /// After a call on a dequeue-time discipline's link `l`: counts the packets it dropped
-    /// (`dropped`, whose memory is kept for the next call), traces the transmissions it
-    /// started, and schedules the events it needs (`out`).
-    fn collect_held(&mut self, l: LinkId, out: HeldOutcome, mut dropped: Vec<Packet>) {
-        for p in dropped.drain(..) {
-            self.count_drop(&p);
-            if self.tracing {
-                self.trace(l, TraceEvent::Drop, &p);
-            }
-        }
-        self.held_drops = dropped;
-        if self.tracing {
-            let started = self.links[l.idx()].take_started();
-            let now2 = self.now2();
-            if let Some(t) = self.traces.as_mut() {
-                for (at, p) in &started {
-                    t.dequeue(self.now, now2, *at, l.idx(), p);
-                }
-            }
-            self.links[l.idx()].return_started(started);
-        }
-        if let Some(t) = out.head {
-            self.queue.push(t, Event::LinkHead(l));
-        }
-        if let Some(t) = out.tx_done {
-            self.queue.push(t, Event::TxDone(l));
         }
     }
 
