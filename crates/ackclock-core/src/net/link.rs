@@ -21,7 +21,7 @@
 //! `link/ns2_clock.rs`.
 
 use super::device::DeviceQueue;
-use super::quick_start::{LinkLoad, QsUtil};
+use super::quick_start::QsUtil;
 use super::ring::Ring;
 use crate::ids::{FlowId, NodeId};
 use crate::loss::AnyLoss;
@@ -34,6 +34,7 @@ use crate::time::{Rate, SimDuration, SimTime};
 mod held;
 mod ns2_clock;
 mod ns2_held;
+mod quick_start_load;
 #[cfg(test)]
 mod tests;
 
@@ -832,91 +833,6 @@ impl Link {
     /// Where its loss model's random decisions draw from, if it has a random one.
     pub fn loss_random(&mut self) -> Option<&mut crate::rng::Uniform> {
         self.loss.as_mut().and_then(|m| m.random())
-    }
-
-    /// Keeps the queue's utilisation for the Quick-Start agent of the link's node
-    /// (`net/quick_start.rs`), which sees every request before it enters.
-    pub fn keep_quick_start(&mut self, util: Option<QsUtil>) {
-        self.qs = util.map(Box::new);
-        self.service |= QUICK_START;
-    }
-
-    /// Whether requests entering the link stop at its node's Quick-Start agent.
-    #[inline]
-    pub fn quick_starts(&self) -> bool {
-        self.service & QUICK_START != 0
-    }
-
-    /// Whether the packet offered next has passed the node's Quick-Start agent already.
-    pub fn quick_start_passed(&self) -> bool {
-        self.qs_passed
-    }
-
-    /// The packet offered next has passed the node's Quick-Start agent already (or not).
-    pub fn set_quick_start_passed(&mut self, passed: bool) {
-        self.qs_passed = passed;
-    }
-
-    /// Offers `c` again past the Quick-Start agent ([`Enqueued::QuickStart`]).
-    pub fn pass_quick_start(
-        &mut self,
-        now: SimTime,
-        c: Carried,
-        pool: &mut PacketPool,
-    ) -> Enqueued {
-        self.qs_passed = true;
-        let out = self.enqueue(now, c, pool);
-        self.qs_passed = false;
-        out
-    }
-
-    /// A packet arrives at `now` on a link without ns-2's clock: settles the transmission
-    /// the last arrival on a free line may have started, and notes this one's.
-    fn qs_note_arrival(&mut self, now: SimTime) {
-        let busy = crate::sched::ns2_seconds(self.busy_until);
-        let Some(u) = self.qs.as_deref_mut() else {
-            return;
-        };
-        if let Some((s, before)) = u.candidate.take() {
-            if busy != before {
-                u.on_start(s, before);
-            }
-        }
-        if self.busy_until <= now {
-            u.candidate = Some((crate::sched::ns2_seconds(now), busy));
-        }
-    }
-
-    /// What the node's Quick-Start agent reads of the link at `now` (`now2` on ns-2's
-    /// clock): its bandwidth, and with `util` its queue's utilisation, the peak one with
-    /// `peak` (queue/queue.cc: `utilization`, `peak_utilization`; the query moves the
-    /// queue's measurement to now, as ns-2's does).
-    pub fn quick_start_load(
-        &mut self,
-        now: SimTime,
-        now2: f64,
-        util: bool,
-        peak: bool,
-    ) -> LinkLoad {
-        if self.ns2.is_none() {
-            self.qs_note_arrival(now);
-            if let Some(u) = self.qs.as_deref_mut() {
-                u.candidate = None;
-            }
-        }
-        let (bandwidth, t, end) = match self.ns2.as_deref() {
-            Some(n) => (n.bw, now2, n.busy),
-            None => (
-                self.rate.bps() as f64,
-                crate::sched::ns2_seconds(now),
-                crate::sched::ns2_seconds(self.busy_until),
-            ),
-        };
-        let util = match self.qs.as_deref_mut() {
-            Some(u) if util => u.query(t, end, peak),
-            _ => 0.0,
-        };
-        LinkLoad { bandwidth, util }
     }
 
     /// Puts the loss model at the link's entry (see `LinkConfig::loss_at_entry`).

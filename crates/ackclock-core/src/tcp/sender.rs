@@ -66,11 +66,8 @@ use crate::ids::{FlowId, NodeId};
 use crate::monitor::FlowCounters;
 use crate::packet::{ecn, tcp_flags, Packet, PacketKind, SackBlocks};
 use crate::packet_pool::Outgoing;
-use crate::tcp::cc::{
-    AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, CcHooks, Conn, Window,
-};
+use crate::tcp::cc::{AckEvent, AckFlags, AckSample, AnyCc, CaEvent, CaState, CcHooks, Window};
 use crate::tcp::delivery_rate::DeliveryRate;
-use crate::tcp::pacing;
 use crate::tcp::rtt::{RtoRule, RttEstimator};
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::{TcpParams, WindowUnit};
@@ -83,14 +80,21 @@ const NS3_CWR: bool = true;
 
 mod app;
 mod bugfix;
+mod ca_state;
+mod cwnd_use;
 pub mod events;
 mod fack;
+mod front;
 mod frto;
+mod full_rules;
+mod handshake;
 mod linux;
 mod ns2_board;
 mod ns2_linux;
 mod ns2_vegas;
 mod overhead;
+mod paced;
+mod plain;
 mod psh;
 mod qoption;
 mod quick_start;
@@ -440,48 +444,12 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    /// Congestion control, for its state in traces.
-    pub fn cc(&self) -> &AnyCc {
-        &self.cc
-    }
-
-    /// When pacing lets the next segment leave, if it is holding one back.
-    #[inline]
-    pub fn pace_deadline(&self) -> Option<SimTime> {
-        self.pace_deadline
-    }
-
-    /// The pacing deadline is reached: send what the window allows.
-    pub fn on_pace(&mut self, now: SimTime, out: &mut impl Outgoing, c: &mut FlowCounters) {
-        if self.pace_deadline.is_some_and(|d| d <= now) {
-            self.pace_deadline = None;
-            if self.qs_holds() {
-                self.qs_on_delsnd(now, out, c);
-            } else if self.overhead.is_some() {
-                self.on_delsnd(now, out, c);
-            } else if self.rbp.is_some() {
-                self.rbp_on_timer(now, out, c);
-            } else {
-                self.send_much(now, out, c);
-            }
-            if self.rto_deadline.is_none() && self.una < self.maxseq {
-                self.arm_timer(now);
-            }
-        }
-    }
-
     /// Segments outstanding: sent beyond the cumulative ACK and not given up on (after a
     /// timeout `nxt` falls back), or SACK's `pipe` during recovery.
     /// The segments in the network, as the sender counts them for sending (the `inflight`
     /// trace).
     pub fn flight(&self) -> u64 {
         self.in_flight()
-    }
-
-    /// The pacing rate in bits per second on the wire (segments of `wire_size` bytes), 0 when
-    /// not pacing (the `pacing_rate` trace).
-    pub fn pacing_bps(&self) -> f64 {
-        self.pacing_rate * self.wire_size as f64 * 8.0
     }
 
     fn in_flight(&self) -> u64 {
@@ -497,113 +465,8 @@ impl TcpSender {
 
     /// When the retransmission timer expires, if it is running.
     #[inline]
-    /// The value cwnd took within the last event before its final one, if it took one a
-    /// trace shows (ns-2's `TcpAgent::recv` on the SYN's ACK, see `ns2_first_loss`).
-    /// cwnd as a trace shows it: with `ns2_full_tcp` inflated by fast recovery's duplicates,
-    /// as FullTcpAgent keeps cwnd_ (`cwnd_ = ssthresh_ + dupacks_`, `extra_ack`; not
-    /// SackFullTcpAgent, whose `reno_fastrecov_` is false).
-    pub fn traced_cwnd(&self) -> f64 {
-        if self.full_tcp && self.recovery != Recovery::Sack {
-            self.w.cwnd + self.dupwnd
-        } else {
-            self.w.cwnd
-        }
-    }
-
-    /// ns-2.35's average window `awnd_`, in segments: `windowInit_` / 2 at the start
-    /// (`TcpAgent::reset`), then on each ACK that reaches `TcpAgent::newack` awnd_ = (1 -
-    /// windowThresh_) awnd_ + windowThresh_ cwnd_, with cwnd_ before the ACK opens it
-    /// (`recv_newack_helper` calls newack first) and ns-2's default windowThresh_ 0.002.
-    /// newack runs on every new ACK of Tahoe, Reno and NewReno agents and on a Sack1 agent's
-    /// new ACKs outside fast recovery and on the one that ends it; not on partial ACKs
-    /// (NewReno's `partialnewack`, Sack1 within recovery) nor in FullTcp agents
-    /// (`FullTcpAgent::newack` keeps no average). Read by the ns-2 front end's `awnd_`.
-    pub fn ns2_awnd(&self) -> f64 {
-        self.awnd
-    }
-
-    /// One step of [`TcpSender::ns2_awnd`]'s average (ns-2.35 `TcpAgent::newack`: the same
-    /// two roundings, `awnd_ *= 1.0 - wnd_th_; awnd_ += wnd_th_ * cwnd_`).
-    #[inline]
-    pub(super) fn note_ns2_newack(&mut self) {
-        const WINDOW_THRESH: f64 = 0.002; // tcl/lib/ns-default.tcl: windowThresh_
-        self.awnd = self.awnd * (1.0 - WINDOW_THRESH) + WINDOW_THRESH * self.w.cwnd;
-    }
-
-    pub fn take_cwnd_step(&mut self) -> Option<f64> {
-        self.cwnd_step.take()
-    }
-
     pub fn rto_deadline(&self) -> Option<SimTime> {
         self.rto_deadline
-    }
-
-    /// Moves a retransmission deadline at `from` to `to` (the ns2 profile's clock: the
-    /// picosecond of ns-2's double for it, `sim/ns2_clock.rs`); false if it is not at `from`.
-    pub fn retime_rto(&mut self, from: SimTime, to: SimTime) -> bool {
-        let at = self.rto_deadline == Some(from);
-        if at {
-            self.rto_deadline = Some(to);
-        }
-        at
-    }
-
-    /// ns-2's `window_` set during the run (`Simulator::ns2_tcp_window`): the window the
-    /// sender sends by, at most the one it was made with.
-    pub fn set_ns2_window(&mut self, window: f64) -> Result<bool, String> {
-        if self.advertised {
-            return Ok(false);
-        }
-        if !(window >= 0.0 && window <= self.built_window) {
-            return Err(format!(
-                "window {window} above the {} segments the flow was made with",
-                self.built_window
-            ));
-        }
-        self.max_window = window;
-        self.w.rwnd = window;
-        Ok(true)
-    }
-
-    /// Whether this is ns-2.35's `VegasTcpAgent` (Vegas's `ns2_model`).
-    pub fn is_ns2_vegas(&self) -> bool {
-        self.ns2_vegas.is_some()
-    }
-
-    pub fn payload(&self) -> u32 {
-        self.payload
-    }
-
-    /// Whether the sender has none of the parts `send_much`, `send_window` and `emit` test
-    /// for beyond a plain ns-2 Reno, NewReno or Tahoe sender's: Linux's sender and pacing,
-    /// ns-2's TCP-Linux and Vegas, FACK, SACK-RH, FullTcp and its SACK, RBP, the RFC 6675
-    /// sender, `overhead_`, Quick-Start, a byte stream, `QOption_`, `bugFix_ack_` and PSH.
-    /// What changes from segment to segment (pacing, messages, ECN, the SACK scoreboard,
-    /// the congestion control's hooks, delivery rate, the timer rules) is still tested on
-    /// the plain path; the SYN's and a retransmission's rules never meet it.
-    pub(super) fn plain_now(&self) -> bool {
-        !self.linux_pacing
-            && self.linux.is_none()
-            && self.ns2_linux.is_none()
-            && self.sack_rh.is_none()
-            && self.fack.is_none()
-            && self.ns2_vegas.is_none()
-            && self.full_sack.is_none()
-            && self.rbp.is_none()
-            && !self.rfc6675
-            && self.overhead.is_none()
-            && self.quick_start.is_none()
-            && self.stream.is_none()
-            && self.qoption.is_none()
-            && !self.full_tcp
-            && self.bugfix.is_none()
-            && self.psh.is_none()
-    }
-
-    /// Sets `plain` after the sender is built or one of the parts `plain_now` looks for
-    /// changed.
-    pub(super) fn refresh_plain(&mut self) {
-        self.plain = self.plain_now();
     }
 
     fn window(&self) -> u64 {
@@ -676,23 +539,6 @@ impl TcpSender {
         }
     }
 
-    /// `pacing`: Linux's tcp_update_pacing_rate (tcp/pacing.rs). Out of line: most flows do
-    /// not pace.
-    #[inline(never)]
-    fn update_pacing_rate(&mut self) {
-        {
-            let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
-            // Linux's sender counts the segments out too; ns-3's rule takes cwnd alone.
-            let packets_out = if self.linux.is_some() {
-                self.maxseq.saturating_sub(self.una)
-            } else {
-                0
-            };
-            self.pacing_rate =
-                pacing::linux_pacing_rate(self.w.cwnd, self.w.ssthresh, packets_out, srtt_s);
-        }
-    }
-
     /// What `send_much` does for the ns-2 senders: new segments within the window. `PLAIN`:
     /// the sender is `plain`, so the tests for the parts it lacks are compiled out.
     #[inline(always)]
@@ -756,132 +602,6 @@ impl TcpSender {
                 r.on_app_limited(inflight);
             }
         }
-    }
-
-    /// Records, after a round of sending, whether cwnd was what stopped it, in the manner of
-    /// Linux's `tcp_cwnd_validate`: the current window of data remembers that it was
-    /// cwnd-limited, or else the largest flight it had.
-    #[inline(never)]
-    fn note_cwnd_use(&mut self, sent: bool) {
-        let flight = self.nxt.saturating_sub(self.una);
-        let limited = flight as f64 >= self.w.cwnd.floor();
-        let Some(u) = self.cwnd_use.as_mut() else {
-            return;
-        };
-        if !sent && !limited {
-            return;
-        }
-        if self.una >= u.until || limited || (!u.limited && flight > u.max_out) {
-            *u = CwndUse {
-                limited,
-                max_out: flight,
-                until: self.nxt,
-            };
-        }
-    }
-
-    /// Whether cwnd may grow: it limited the sender in this window of data, or, in slow
-    /// start, it is still under twice the largest flight (Linux's `tcp_is_cwnd_limited`); and,
-    /// under `ns3_cwnd_limited`, the last data segment sent left less than a segment of it
-    /// (in slow start only for a class whose slow start checks it).
-    fn cwnd_limited(&self) -> bool {
-        (self.ns3_limited != Some(false)
-            || (self.ns3_slow_start_free && self.w.cwnd < self.w.ssthresh))
-            && self.cwnd_use.is_none_or(|u| {
-                u.limited || (self.w.cwnd < self.w.ssthresh && self.w.cwnd < 2.0 * u.max_out as f64)
-            })
-    }
-
-    /// ns-3.44's `TcpSocketBase::SendDataPacket` (src/internet/model/tcp-socket-base.cc),
-    /// after every data segment it sends, new or retransmitted: `m_isCwndLimited = cWnd <
-    /// BytesInFlight() + segmentSize`, the flight counting the segment just sent.
-    /// `TcpCubic::IncreaseWindow` and `TcpLinuxReno::IncreaseWindow` grow nothing while it is
-    /// false ("a simple version of Linux tcp_cwnd_validate()"), so a sender that does not
-    /// fill its window, paced or held by the receiver's window, stops growing. ns-3's flight
-    /// (`TcpTxBuffer::BytesInFlight`, sent - SACKed - lost + retransmitted) holds segment
-    /// `seq` once it is sent, new or resent; the sender's own count holds it already only
-    /// when it is the span below `nxt` and `seq` lies in it (a fast retransmission without
-    /// SACK). The SACK pipe counts a segment after its send (`rfc6675_send`,
-    /// `send_much`), a resent one included: so after a timeout, cwnd one segment, the first
-    /// retransmission fills the window and its ACK opens it, as in ns-3.
-    #[inline(never)]
-    fn note_ns3_cwnd_limited(&mut self, seq: u64) {
-        let pipe = self.sack_info || (self.in_recovery && self.scoreboard.is_some());
-        let counted = !pipe && seq < self.nxt;
-        let flight = self.in_flight() + u64::from(!counted);
-        self.ns3_limited = Some(self.w.cwnd < flight as f64 + 1.0);
-    }
-
-    /// A paced segment left at `now`: the next may leave 1 / rate later. Linux's sender
-    /// (`rack`) paces from the connection's eleventh data segment on
-    /// (tcp_update_skb_after_send; data_segs_out: the segments sent before this one, less the
-    /// SYN), whatever sets the rate. With `psh` (Linux's TSO pieces, `sender/psh.rs`) it
-    /// paces pieces, not segments: `tcp_write_xmit` sends up to `tcp_tso_autosize` segments
-    /// (at least 2) at one instant as one buffer and `tcp_update_skb_after_send` holds the
-    /// next buffer back by this one's length at the pacing rate; a piece that cwnd, the
-    /// data or the receiver's window cut short ends when the sending does (`close_piece`).
-    /// So the second segment of a piece waits behind the first at a bottleneck, as Linux's
-    /// do (the RTT BBR's min-RTT filter sees, docs/validation.md). Out of line: most flows
-    /// do not pace.
-    #[inline(never)]
-    fn pace_after_send(&mut self, now: SimTime, packets_sent: u64) {
-        let before = (packets_sent - 1).saturating_sub(self.syn as u64);
-        if self.linux.is_none() || before >= pacing::UNPACED_SEGMENTS {
-            if self.linux.is_some() && self.psh.is_some() {
-                self.piece += 1;
-                if self.piece >= psh::tso_segs(self.pacing_rate) {
-                    self.close_piece(now);
-                }
-                return;
-            }
-            let gap = (1e12 / self.pacing_rate) as u64;
-            self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
-        }
-    }
-
-    /// Ends the paced TSO piece sent at `now`: the next may leave its segments / rate later
-    /// (`tcp_update_skb_after_send`).
-    pub(super) fn close_piece(&mut self, now: SimTime) {
-        if self.piece > 0 && self.pacing_rate > 0.0 {
-            let gap = (1e12 * self.piece as f64 / self.pacing_rate) as u64;
-            self.next_send = SimTime(self.next_send.max(now).0.saturating_add(gap));
-            self.piece = 0;
-        }
-    }
-
-    /// The handshake's third segment (`handshake_ack`): ns-3.44's `TcpSocketBase::ProcessSynSent`
-    /// answers the SYN-ACK with `SendEmptyPacket(TcpHeader::ACK)` before `SendPendingData`, so an
-    /// empty ACK of `header_size` bytes leaves ahead of the first data segment. It carries the
-    /// ACK flag on a data packet of a one-way flow, which no other segment of one does: the
-    /// receiver's node takes it and answers nothing (`sim/one_way.rs`), as `ProcessSynRcvd`
-    /// only moves to ESTABLISHED. A packet the flow sent (counted), not a segment of its data.
-    #[cold]
-    pub(super) fn send_handshake_ack(
-        &mut self,
-        now: SimTime,
-        out: &mut impl Outgoing,
-        c: &mut FlowCounters,
-    ) {
-        c.packets_sent += 1;
-        c.bytes_sent += u64::from(self.header_size);
-        out.push(Packet {
-            id: 0,
-            flow: self.flow,
-            kind: PacketKind::TcpData,
-            flags: tcp_flags::ACK,
-            src: self.src,
-            dst: self.dst,
-            size: self.header_size,
-            seq: 0,
-            ack: 0,
-            sent_at: now,
-            ts_echo: SimTime::ZERO,
-            retransmit: false,
-            sack: SackBlocks::NONE,
-            nth: 0,
-            rwnd: 0,
-            ecn: 0,
-        });
     }
 
     /// Sends segment `seq` (`emit_with`'s general form, for every caller).
@@ -1051,39 +771,6 @@ impl TcpSender {
         out.push(pkt);
     }
 
-    /// ns-2.35's `max_connects_` (`TcpAgent::output`): one more SYN (`syn_connects_`); past
-    /// the limit the connection is abandoned instead (`curseq_ = 0`, the timer rescheduled
-    /// 10000 s on), and nothing is sent. True if abandoned.
-    #[cold]
-    fn syn_abandoned(&mut self, now: SimTime) -> bool {
-        self.syn_sends += 1;
-        if self.syn_sends <= self.syn_max_sends {
-            return false;
-        }
-        self.app_limit = 0;
-        self.rto_deadline = Some(now + SimDuration::from_secs_f64(10_000.0));
-        true
-    }
-
-    /// ns-2.35's `FullTcpAgent::foutput` with `slow_start_restart_` (its default): a data
-    /// segment leaving with all data acknowledged (`quiet`) after an idle time longer than
-    /// `t_rtxcur_` (`idle_restart`, counted in ticks) first closes cwnd to the initial window
-    /// (`slowdown(CLOSE_CWND_INIT)`, ssthresh kept), which marks the congestion action.
-    #[inline(never)]
-    fn ns2_idle_restart(&mut self, now: SimTime, retransmit: bool) {
-        let quiet = self.una >= self.maxseq && !retransmit;
-        if let (true, Some(last)) = (quiet, self.last_data_sent) {
-            let rtxcur = self.rtt.ns2_rtxcur().unwrap_or_else(|| self.rtt.base_rto());
-            if self.rtt.ns2_idle(last, now) > rtxcur {
-                let (before, ssthresh) = (self.w.cwnd, self.w.ssthresh);
-                self.slowdown_event(before, ssthresh, self.window_init);
-                self.w.cwnd = self.window_init;
-                self.cong_action_pending = true;
-            }
-        }
-        self.last_data_sent = Some(now);
-    }
-
     fn arm_timer(&mut self, now: SimTime) {
         self.rto_deadline = Some(now + self.rtt.rto());
     }
@@ -1122,56 +809,6 @@ impl TcpSender {
         }
         if self.advertised {
             self.persist(now);
-        }
-    }
-
-    /// Tells congestion control the state changed (`set_state`).
-    fn set_ca_state(&mut self, now: SimTime, state: CaState) {
-        let conn = Conn {
-            now,
-            delivered: self.rate.as_ref().map_or(0, |r| r.delivered),
-            in_flight: self.in_flight(),
-            srtt_s: SimDuration(self.rtt.srtt).as_secs_f64(),
-            ca_state: self.ca_state(),
-            lost: 0,
-            min_rtt_s: 0.0,
-        };
-        self.cc.set_state(&mut self.w, state, &conn);
-    }
-
-    /// The congestion state as Linux names it: Recovery during fast recovery, else Open.
-    fn ca_state(&self) -> CaState {
-        if self.in_recovery {
-            CaState::Recovery
-        } else {
-            CaState::Open
-        }
-    }
-
-    /// Congestion control that owns cwnd and pacing (`cong_control`) sees every ACK, with its
-    /// rate sample, before loss recovery does.
-    fn model_ack(&mut self, now: SimTime, pkt: &Packet) {
-        let srtt_s = SimDuration(self.rtt.srtt).as_secs_f64();
-        if let Some(r) = self.rate.as_mut() {
-            let (una, ack) = (self.una, pkt.ack);
-            let rs = if ack > una && ack <= self.maxseq {
-                r.on_ack(now, una, ack, false)
-            } else if ack == una && una < self.maxseq {
-                r.on_ack(now, una, una, true)
-            } else {
-                return;
-            };
-            let conn = Conn {
-                now,
-                delivered: r.delivered,
-                in_flight: self.in_flight().saturating_sub(rs.delivered),
-                srtt_s,
-                ca_state: self.ca_state(),
-                lost: 0,
-                min_rtt_s: 0.0,
-            };
-            self.cc.cong_control(&mut self.w, &rs, &conn);
-            self.pacing_rate = self.w.pacing_rate;
         }
     }
 
@@ -1343,35 +980,11 @@ impl TcpSender {
         }
     }
 
-    /// ns-2.35's `FullTcpAgent::newack`, which `recv` calls before `ecn()`: the timer restarts
-    /// with the timeout as it stands (the backoff and the RTT estimate from before this ACK),
-    /// then every new ACK ends the backoff, not only one that yields an RTT sample as in
-    /// `TcpAgent::newack` (T. Kelly's fix, "t_backoff_ = 1" outside the timed-segment test);
-    /// except while `ect_` and `ecn_backoff_` hold and the ACK carries ECN-Echo ("don't end
-    /// backoff if still in ECN-Echo with a congestion window of 1 packet").
-    #[cold]
-    fn full_newack_backoff(&mut self, ece: bool) {
-        self.full_ack_rto = Some(self.rtt.rto());
-        if !(self.ect_seen && self.ecn_backoff && ece) {
-            self.rtt.reset_backoff();
-            self.ecn_backoff = false;
-        }
-    }
-
     /// Records when a finite transfer's last payload byte is acknowledged.
     #[inline]
     fn note_completion(&mut self, now: SimTime) {
         if self.data_end > 0 && self.una >= self.data_end && self.completed_at.is_none() {
             self.completed_at = Some(now);
-        }
-    }
-
-    /// Bytes per window unit in reports: the segment size with byte-counted windows.
-    pub fn window_scale(&self) -> f64 {
-        if self.bytes {
-            self.payload as f64
-        } else {
-            1.0
         }
     }
 }
