@@ -210,12 +210,12 @@ def ackclock_example(example: str, starts: list[float], seed: int = 1) -> dict[s
                 stop=f"{stop - 1}s",
                 cc_params={} if dctcp else {"reno_friendly": 0}, trace=["cwnd", "srtt"])
     elif example == "tc-red":
-        # traffic-control-example: RedQueueDisc's defaults, given as ackclock's red keys.
+        # traffic-control-example: RedQueueDisc's defaults are the ns3 profile's red defaults
+        # (MinTh 5, MaxTh 15, QW 0.002, LInterm 50, MeanPktSize 500); its MaxSize 25p is given.
         seg, stop, bottleneck, warmup = 1448, 15.0, "n1->n0", 1.0
         net.nodes("n0", "n1")
         net.link("n0", "n1", rate="10Mb/s", delay="2ms", queue="red", queue_limit=25,
-                 min_thresh=5, max_thresh=15, q_weight=0.002, max_p=1 / 50, mean_pktsize=500,
-                 gentle=True, wait=True, device_limit=1)
+                 device_limit=1)
         net.tcp("f0", "n1", "n0", cc="TcpCubic", packet_size=seg, header_size=54, ack_size=54,
                 app="cbr", rate="50Mb/s", after_connect=True, restart_every="1s", start="1s",
                 stop="10.1s",

@@ -62,6 +62,14 @@ def test_red_in_the_linux_profile_measures_packets() -> None:
     assert (r["bytes"], r["queue_in_bytes"], r["mean_pktsize"]) == (False, False, 1500)
 
 
+def test_red_defaults_in_the_ns3_profile_are_red_queue_discs() -> None:
+    """ns-3.44's RedQueueDisc attributes (MinTh 5, MaxTh 15, QW 0.002, LInterm 50,
+    MeanPktSize 500), not ns-2's automatic thresholds and weight."""
+    r = queue('queue = { kind = "red", limit = 25 }', profile="ns3")["red"]
+    assert (r["min_thresh"], r["max_thresh"], r["q_weight"], r["max_p"], r["mean_pktsize"]) == (
+        5.0, 15.0, 0.002, 0.02, 500)
+
+
 def test_ns2_names_are_accepted_and_linterm_is_inverted() -> None:
     q = queue('queue = { kind = "red", limit = 60, thresh_ = 5, maxthresh_ = 15, linterm_ = 50,'
               ' q_weight_ = 0.002, setbit_ = true }')

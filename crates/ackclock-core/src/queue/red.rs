@@ -69,6 +69,11 @@
 //! `LinkBandwidth` attribute, 1.5 Mb/s unless a script sets it, not from the device's rate
 //! (`RedQueueDisc::InitializeParams`): `link_bandwidth`, 1.5 Mb/s under the `ns3` profile
 //! (0 elsewhere: the link's rate, as ns-2's `REDQueue::initialize_params` reads it).
+//! Its other defaults are ns-3.44's `RedQueueDisc::GetTypeId` attributes, not ns-2's
+//! automatic values: `MinTh` 5 and `MaxTh` 15 packets, `QW` 0.002, `LInterm` 50 (max_p 0.02),
+//! `MeanPktSize` 500 bytes: `min_thresh`, `max_thresh`, `q_weight`, `max_p` and
+//! `mean_pktsize` under the `ns3` profile (0 and -1 still ask for the automatic values, as
+//! `InitializeParams` computes them).
 
 use super::ared::{Ared, AredParams};
 use super::codel::TimedFifo;
@@ -459,18 +464,22 @@ crate::params! {
             .unit(Unit::Packets)
             .ns2("thresh_")
             .ns3("MinTh")
-            .aliases(&["thresh", "min_th"]),
+            .aliases(&["thresh", "min_th"])
+            .profile_defaults(&[("ns3", 5.0)]),
         max_thresh: f64 = Param::new("max_thresh", 0.0, Range::NonNegative, "max_th in packets (0: 3 min_th)")
             .unit(Unit::Packets)
             .ns2("maxthresh_")
             .ns3("MaxTh")
-            .aliases(&["maxthresh", "max_th"]),
+            .aliases(&["maxthresh", "max_th"])
+            .profile_defaults(&[("ns3", 15.0)]),
         q_weight: f64 = Param::new("q_weight", -1.0, Range::Weight, "EWMA weight w_q of the average queue")
             .ns2("q_weight_")
             .ns3("QW")
-            .aliases(&["w_q"]),
+            .aliases(&["w_q"])
+            .profile_defaults(&[("ns3", 0.002)]),
         max_p: f64 = Param::new("max_p", 0.1, Range::Fraction, "p_b at max_th")
-            .inverse_aliases(&["linterm_", "linterm"]),
+            .inverse_aliases(&["linterm_", "linterm"])
+            .profile_defaults(&[("ns3", 0.02)]),
         gentle: bool = Param::new("gentle", 1.0, Range::Flag, "p_b rises to 1 at 2 max_th")
             .ns2("gentle_")
             .ns3("Gentle"),
@@ -485,7 +494,7 @@ crate::params! {
             .unit(Unit::Bytes)
             .ns2("mean_pktsize_")
             .ns3("MeanPktSize")
-            .profile_defaults(&[("ns2", 500.0)]),
+            .profile_defaults(&[("ns2", 500.0), ("ns3", 500.0)]),
         target_delay: crate::time::SimDuration = Param::new("target_delay", 5e9, Range::NonNegative, "automatic min_th's delay")
             .unit(Unit::Time)
             .ns2("targetdelay_"),
