@@ -21,7 +21,8 @@ statistics at `halftime`, `endtime / 2`, and at `endtime`: 455-910 s with backgr
 without; never before flow 2's start), without and with background traffic (the study's Table 1),
 the background's throughput over time with and without the high-speed flows (its Figs. 8 and 9),
 and the loss rate of each run (its Appendix B): the bottleneck queue's drops over its arrivals,
-and the two high-speed flows' own, over the same half.
+and each high-speed flow's own (its drops over its packets sent), over the same half and over
+the whole run (the candidates for Appendix B's count, docs/examples/seed003.md).
 
     python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 910] [--start 400]
                                [--load 200 | --rate 150] [--long-share F] [--jobs N]
@@ -229,7 +230,17 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
                 "rtt1_s": f.loc["flow1", "mean_rtt_s"], "rtt2_s": f.loc["flow2", "mean_rtt_s"],
                 "timeouts": (int(f.loc["flow1", "timeouts"]), int(f.loc["flow2", "timeouts"])),
                 "drops": (int(f.loc["flow1", "packets_dropped"]),
-                          int(f.loc["flow2", "packets_dropped"]))}
+                          int(f.loc["flow2", "packets_dropped"])),
+                "bottleneck_drops": int(q.dropped_packets),
+                # each flow's own loss rate, its drops over its packets sent (candidates for
+                # Appendix B's count, whose utils.tcl is not printed: docs/examples/seed003.md)
+                "flow_loss": (float(f.loc["flow1", "loss_rate"]),
+                              float(f.loc["flow2", "loss_rate"]))}
+        # the same over the whole run, from each flow's start (flows_detail.csv counts the
+        # whole run, as ns-2's flow monitor's counters do from their creation)
+        d = res.flows_detail
+        d = d[d.direction == "data"].set_index("flow").loc[["flow1", "flow2"]]
+        out["flow_loss_run"] = tuple(float(x) for x in d.lost_packets / d.tx_packets)
     if vectors:
         # what each direction of the bottleneck carried over the measured half (the background
         # alone: the background's load as it arrives at the bottleneck)
@@ -355,6 +366,16 @@ def main() -> None:
                      "study loss without (%)": 100 * loss[0],
                      "study loss with (%)": 100 * loss[1],
                      "flows' loss with (%)": 100 * with_bg["flows_loss"],
+                     "flow 1 loss without (%)": 100 * without["flow_loss"][0],
+                     "flow 2 loss without (%)": 100 * without["flow_loss"][1],
+                     "flow 1 loss with (%)": 100 * with_bg["flow_loss"][0],
+                     "flow 2 loss with (%)": 100 * with_bg["flow_loss"][1],
+                     "flow 1 loss without, whole run (%)": 100 * without["flow_loss_run"][0],
+                     "flow 2 loss without, whole run (%)": 100 * without["flow_loss_run"][1],
+                     "flow 1 loss with, whole run (%)": 100 * with_bg["flow_loss_run"][0],
+                     "flow 2 loss with, whole run (%)": 100 * with_bg["flow_loss_run"][1],
+                     "bottleneck drops without": without["bottleneck_drops"],
+                     "drops without (flow 1, flow 2)": without["drops"],
                      "queue without (pkts)": without["queue_packets"],
                      "queue with (pkts)": with_bg["queue_packets"],
                      "reverse queue with (pkts)": with_bg["reverse_queue_packets"],

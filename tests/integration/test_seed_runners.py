@@ -155,6 +155,16 @@ def test_seed003_script_short(tmp_path: Path) -> None:
     assert (row["study without"], row["study with"]) == (0.489, 0.889)
     assert 0 < row["A without"] < 1 and 0 < row["A with"] < 1
     assert row["loss without (%)"] > 0 and row["queue with (pkts)"] > 0
+    # Each flow's own loss (Appendix B's candidates): without background every drop is at the
+    # bottleneck, so the two flows' drops are the bottleneck's, and the flow that lost has a
+    # rate of its own.
+    drops = tuple(int(d) for d in row["drops without (flow 1, flow 2)"].strip("()").split(","))
+    assert sum(drops) == row["bottleneck drops without"] > 0
+    for i, d in enumerate(drops, 1):
+        assert (row[f"flow {i} loss without (%)"] > 0) == (d > 0)
+        assert 0 <= row[f"flow {i} loss with (%)"] < 100
+        # a flow that lost in the second half has a loss rate over the whole run too
+        assert row[f"flow {i} loss without, whole run (%)"] > 0 or d == 0
     s = pd.read_csv(tmp_path / "background_series.csv")
     assert set(s["flow"]) == {"inbound", "outbound"} and s["throughput_mbps"].max() > 0
     assert set(s["run"]) == {"background alone", "with CUBIC-FAST"}
