@@ -164,6 +164,9 @@ pub struct Simulator {
     /// Packet traces being written; `tracing` mirrors `traces.is_some()` for the hot path.
     traces: Option<Box<PacketTraces>>,
     tracing: bool,
+    /// `tracing || ttl_on`, kept by [`Simulator::set_checked_arrivals`]: an arrival tests this
+    /// one byte before it takes the path out of line (`arrive_checked`).
+    checked_arrivals: bool,
     /// Under dynamic routing (`ns2_front.rs`, ns-2's `TTLChecker`): each pooled packet's hops
     /// left, by pool slot, and whether they are counted.
     hops_left: Vec<u8>,
@@ -320,6 +323,11 @@ impl Simulator {
         };
     }
 
+    /// Brings `checked_arrivals` up to date after `tracing` or `ttl_on` changed.
+    fn set_checked_arrivals(&mut self) {
+        self.checked_arrivals = self.tracing || self.ttl_on;
+    }
+
     /// Runs to the end.
     pub fn run(&mut self) {
         self.run_until(self.duration);
@@ -392,7 +400,8 @@ impl Simulator {
     fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried, loses_after: bool) {
         // A traced run, a link with a loss model after it, or hops counted (dynamic routing)
         // take the path out of line.
-        if self.tracing || self.ttl_on || loses_after {
+        debug_assert_eq!(self.checked_arrivals, self.tracing || self.ttl_on);
+        if self.checked_arrivals || loses_after {
             self.arrive_checked(l, at, c);
         } else {
             self.pass_on(at, c);
@@ -703,6 +712,7 @@ impl Simulator {
         if let Some(mut t) = self.traces.take() {
             self.trace_error = t.finish(self.duration).err();
             self.tracing = false;
+            self.set_checked_arrivals();
         }
         self.finished = true;
         if self.checker.is_some() {

@@ -148,6 +148,7 @@ impl Simulator {
         self.routes_changed(false);
         // Routes may loop now: hops are counted from the next packet sent.
         self.ttl_on = true;
+        self.set_checked_arrivals();
     }
 
     /// A packet leaves its source with ns-2's `ttl_` hops (`Agent::initpkt`, ns-default.tcl's
