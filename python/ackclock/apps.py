@@ -115,13 +115,16 @@ class Tmix(App):
     ``delay_box=False`` ignores the vectors' minimum RTTs, ``losses=False`` their loss rates
     (ns-2's ``set-lossless``); ``rtt_added=True`` adds each vector's RTT to the path's (ns-2.35's
     Tmix_DelayBox), ``windows=True`` caps each side at its ``w`` line's window (ns-2.35's
-    Tmix); results in ``Results.connections``."""
+    Tmix), ``fin_wait="1s"`` closes each connection as ns-2.35's Tmix does (the side of the
+    last ADU writes 2 bytes and its FIN that long after its last write); results in
+    ``Results.connections``."""
 
     file: str
     delay_box: bool | None = None
     losses: bool | None = None
     rtt_added: bool | None = None
     windows: bool | None = None
+    fin_wait: Time | None = None
     start: When = "0s"
     stop: Time | None = None
     kind: ClassVar[str] = "tmix"

@@ -1483,7 +1483,15 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         windows_a = conns.pop("window_acceptor")
         if windows and (any(windows_i) or any(windows_a)):
             conns["window_initiator"], conns["window_acceptor"] = windows_i, windows_a
-        return base | {"connections": conns} | ({"rtt_added": True} if rtt_added else {})
+        out = base | {"connections": conns} | ({"rtt_added": True} if rtt_added else {})
+        if app.fin_wait is not None:
+            wait = parse_time(app.fin_wait, f"{ap}.fin_wait")
+            if wait == 0:
+                # ns-2.35's TmixApp::timeout sets no timer for a wait of 0: no FIN ever.
+                raise ScenarioError(f"expected a positive time, got {quote(app.fin_wait)}",
+                                    path=f"{ap}.fin_wait")
+            out["fin_wait_ps"] = wait
+        return out
     if isinstance(app, Replay):
         if app.file is None:
             raise ScenarioError('missing: a file of "time size" records', path=f"{ap}.file")

@@ -324,6 +324,10 @@ APP: Mapping[str, Mapping[str, Key]] = {
                          " longer than the path's)"),
         "windows": Key("bool", "each side's window is its vector's w line over the segment"
                        " size, as ns-2.35's Tmix; default false (the flow's window)"),
+        "fin_wait": Key("time", "connections close as ns-2.35's Tmix: the side of the last ADU"
+                        " writes 2 bytes and its FIN this long after its last write (ns-2's"
+                        " fin_time_, 1s); omitted: both sides' FINs once the last ADU is"
+                        " delivered"),
     },
 }
 
@@ -433,6 +437,7 @@ _APP_RENAMED: Mapping[str, str | None] = {
     "file": None,  # trace, tmix: read by the front end
     # tmix: into each connection
     "delay_box": None, "losses": None, "windows": None,
+    "fin_wait": "fin_wait_ps",
 }
 RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
     "top": (TOP, Resolved(

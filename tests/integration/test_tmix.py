@@ -375,3 +375,35 @@ def test_a_tmix_flow_counts_from_the_warm_up_as_its_half_connections_do(tmp_path
     assert first["packets_dropped"] > 0 and first["packets_sent"] > 1000
     for key in counted:
         assert window[key] == whole[key] - first[key], key
+
+
+def test_fin_wait_closes_from_the_last_writer_a_wait_after_its_last_write(
+        tmp_path: Path) -> None:
+    # ns-2.35's Tmix closes a connection fin_time_ after the last write (Tmix::read_one_cvec's
+    # closing ADU, TmixApp::timeout): connection 2's last ADU, its 1.5 MB response, is
+    # written 5 ms after its request's delivery (one 120 ms round trip and the handshake's
+    # after the start); with fin_wait 3s the connection ends 3 s after that write, plus the
+    # closing segment's way there and the initiator's FIN back (the 120 ms round trip),
+    # rather than once the response is in (about ten round trips).
+    text = SAMPLE.read_text()
+    base = _second_connection_duration(tmp_path, text)
+    closed = _second_connection_duration(tmp_path, text, fin_wait="3s")  # type: ignore[arg-type]
+    assert base < 2.0
+    assert closed == pytest.approx(0.12 + 0.06 + 0.005 + 3.0 + 0.12, abs=0.01), (base, closed)
+
+
+@pytest.mark.parametrize("value, message", [
+    ("0s", 'flow[0].app.fin_wait: expected a positive time, got "0s"'),
+    ("soon", "flow[0].app.fin_wait: expected a time like"),
+])
+def test_a_bad_fin_wait_is_named(value: str, message: str) -> None:
+    from ackclock.apps import Tmix
+    from ackclock.scenario import resolve
+
+    net = ac.Network("tmix")
+    net.nodes("i", "a")
+    net.link("i", "a", rate="1Gb/s", delay="1ms")
+    net.tcp("bg", "i", "a", app=Tmix(file=str(SAMPLE), fin_wait=value))
+    with pytest.raises(ac.ScenarioError) as e:
+        resolve(net.scenario("1s"))
+    assert str(e.value).startswith(message), str(e.value)

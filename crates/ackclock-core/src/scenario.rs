@@ -616,6 +616,12 @@ pub enum AppConfig {
         /// `r`; false: `r` replaces the path's RTT where it is longer (see `traffic/tmix/`).
         #[serde(default, skip_serializing_if = "is_false")]
         rtt_added: bool,
+        /// Connections close as ns-2.35's Tmix closes them (`Tmix::read_one_cvec`'s closing
+        /// ADU, `fin_time_`; `TmixApp::timeout`): the side of the vector's last ADU writes 2
+        /// bytes and its FIN this long after its last write; absent: both sides write their
+        /// FIN once the last ADU is delivered (see `traffic/tmix/`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fin_wait_ps: Option<u64>,
     },
 }
 

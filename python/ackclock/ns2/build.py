@@ -656,10 +656,11 @@ def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
     # ns-2.35's delay box holds each packet r / 2 on top of the path
     # (Tmix_DelayBoxClassifier::create_flow_table, recv), and its Tmix sets each FullTcp
     # agent's window_ to its side's w over the MSS (ConnVector::set_init_win, Tmix
-    # instproc setup-tcp).
+    # instproc setup-tcp); its connections close fin_time_ after the last write
+    # (Tmix::read_one_cvec's closing ADU, TmixApp::timeout).
     app = apps.Tmix(start=NEVER, file=str(t.cvfile), delay_box=bool(mine),
                     losses=bool(mine) and not any(b.lossless for b in mine),
-                    rtt_added=bool(mine), windows=True)
+                    rtt_added=bool(mine), windows=True, fin_wait=f"{t.fin_time}us")
     return Flow(name=t.handle, kind="tcp", from_=t.init.name, to=t.acc.name,
                 variant=t.variant, cc=agent.cc, sink=str(sink_kind), tcp=params, app=app,
                 fid=t.ident, origin=f"{t.created_at}|{t.cls} {t.handle}")

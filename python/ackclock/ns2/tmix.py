@@ -39,6 +39,8 @@ class TmixEnd(Application):
         self.ident = 0
         self.variant = "newreno"
         self.packet_size = 1460
+        # Tmix's fin_time_ (µs): the closing ADU's wait after the last write (tmix.cc).
+        self.fin_time = 1_000_000
         self.flow: int | None = None  # the engine flow, once built
         sim = ctx.simulator
         if sim is None:
@@ -76,6 +78,12 @@ class TmixEnd(Application):
 
     def cmd_set_pkt_size(self, size: str) -> None:
         self.packet_size = int_arg(size)
+
+    def cmd_set_fin_time(self, us: str) -> None:
+        t = int_arg(us)
+        if t <= 0:
+            raise Ns2Error(unsupported(f"Tmix set-fin-time {t} (a FIN ns-2.35 never sends)"))
+        self.fin_time = t
 
     def cmd_set_run(self, run: str) -> None:
         return None  # ackclock's streams are named per connection; runs differ by seed

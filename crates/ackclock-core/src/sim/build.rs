@@ -231,6 +231,7 @@ impl Simulator {
                 AppConfig::Tmix {
                     connections,
                     rtt_added,
+                    fin_wait_ps,
                     ..
                 },
                 Some(t),
@@ -260,6 +261,7 @@ impl Simulator {
                 t,
                 path_rtt,
                 tmix.len() as u32,
+                fin_wait_ps.map(SimDuration),
             )?);
             for conn in std::mem::take(connections) {
                 let c = tmix.len() as u32;

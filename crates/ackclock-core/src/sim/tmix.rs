@@ -181,6 +181,9 @@ pub(super) struct TmixApp {
     pub path_rtt: SimDuration,
     /// Index of the application's first connection in `Simulator::tmix`.
     pub first: u32,
+    /// Connections close as ns-2.35's Tmix closes them, this long after the last write
+    /// (`AppConfig::Tmix::fin_wait_ps`, `traffic/tmix/`); None: at the last delivery.
+    pub fin_wait: Option<SimDuration>,
 }
 
 impl TmixApp {
@@ -192,6 +195,7 @@ impl TmixApp {
         t: &TcpConfig,
         path_rtt: SimDuration,
         first: u32,
+        fin_wait: Option<SimDuration>,
     ) -> Result<TmixApp, String> {
         let half = |side: usize| {
             let mut cfg = t.clone();
@@ -213,6 +217,7 @@ impl TmixApp {
             cc,
             path_rtt,
             first,
+            fin_wait,
         })
     }
 
@@ -447,7 +452,9 @@ impl Simulator {
         }
         self.open_tmix_endpoints(c);
         let mut acts = std::mem::take(&mut self.tmix_acts);
-        self.tmix[c as usize].start(self.now, &mut acts);
+        let fin_wait =
+            self.tmix_apps[self.tmix_app_of[self.tmix[c as usize].parent.idx()] as usize].fin_wait;
+        self.tmix[c as usize].start(self.now, fin_wait, &mut acts);
         self.tmix_act(c, acts);
     }
 

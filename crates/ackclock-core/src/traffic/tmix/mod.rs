@@ -16,6 +16,19 @@
 //! - Once all ADUs are delivered (SEQ), or a side has written its last (CONC), the side(s)
 //!   write a FIN, a header-only segment; the connection completes when both FINs have been
 //!   received.
+//! - With a FIN wait (`fin_wait`, ns-2.35's Tmix, whose connections close as its
+//!   `Tmix::read_one_cvec` and `TmixApp::timeout` close them): the vector's reader gives the
+//!   side of the vector's last ADU a closing "FIN ADU", due `fin_time_` (1 s unless
+//!   `set-fin-time`) after that side's last write. When it is due, the side writes 2 bytes
+//!   and its FIN (`sendmsg(2, "MSG_EOF")`) if the other side has written its last ADU; this is
+//!   an application write like any other (`FullTcpAgent::advance_bytes`, `send_much` with
+//!   `maxburst_`), so while a long last ADU is still going out it sends up to `maxburst_`
+//!   more segments at once. The other side, on writing its own last ADU, adds its FIN to it
+//!   if the closing ADU has already come due (`sendmsg(size, "MSG_EOF")`). A side that
+//!   receives the peer's FIN writes its own (FullTcp without `halfclose_` closes in
+//!   CLOSE-WAIT, `FullTcpAgent::recv`), without waiting for its data to be acknowledged as
+//!   FullTcp does. A side with no ADUs at all is done from the start (`TmixApp::start` asks
+//!   for its first ADU, and `get_current_ADU`, finding none, marks it done).
 //! - Tmix_DelayBox: each connection's packets wait `(rtt - path RTT) / 2` extra in each
 //!   direction, so that the connection's base RTT is its vector's minimum RTT, and are lost
 //!   with the sending side's loss rate (see `DelayLine`).
@@ -39,7 +52,8 @@ pub const ACCEPTOR: usize = 1;
 /// What the controller asks of the simulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Write `bytes` on `side`'s half-connection (0 bytes with `fin`: the FIN).
+    /// Write `bytes` on `side`'s half-connection (with `tag` FIN: the FIN, 0 bytes, or 2
+    /// under a FIN wait's close, ns-2.35's `sendmsg(2, "MSG_EOF")`).
     Write { side: usize, bytes: u64, tag: u32 },
     /// Wake `side` at `at` to write its next ADU.
     Wake { side: usize, at: SimTime },
@@ -76,6 +90,13 @@ struct Progress {
     pending: [VecDeque<(u64, u32)>; 2],
     fin_written: [bool; 2],
     fin_delivered: [bool; 2],
+    /// The FIN wait, when the connection closes as ns-2.35's Tmix (see the top of the file).
+    fin_wait: Option<SimDuration>,
+    /// Under a FIN wait: each side has written its last ADU (the closing side: its closing
+    /// ADU has come due), ns-2.35's `TmixApp::sent_last_ADU_`.
+    done_writing: [bool; 2],
+    /// Under a FIN wait: the closing side's closing ADU is due at its next wake.
+    closing: bool,
 }
 
 fn side_of(adus: &[TmixAdu], i: usize) -> usize {
@@ -100,13 +121,58 @@ fn write(adus: &[TmixAdu], i: usize, acts: &mut Vec<Action>) {
 }
 
 fn write_fin(p: &mut Progress, side: usize, acts: &mut Vec<Action>) {
+    write_fin_with(p, side, 0, acts);
+}
+
+fn write_fin_with(p: &mut Progress, side: usize, bytes: u64, acts: &mut Vec<Action>) {
     if !p.fin_written[side] {
         p.fin_written[side] = true;
         acts.push(Action::Write {
             side,
-            bytes: 0,
+            bytes,
             tag: FIN,
         });
+    }
+}
+
+/// The side whose ADU is the vector's last: the one ns-2.35's reader gives the closing ADU
+/// (`last_direction` in `Tmix::read_one_cvec`).
+fn closing_side(adus: &[TmixAdu]) -> Option<usize> {
+    (!adus.is_empty()).then(|| side_of(adus, adus.len() - 1))
+}
+
+/// Under a FIN wait, `side` has just written its last ADU at `now` (ns-2.35's
+/// `TmixApp::timeout`): the closing side's closing ADU comes due `wait` later; the other side
+/// is done writing, and closes with its ADU if the closing ADU has already come due.
+fn wrote_last(
+    p: &mut Progress,
+    adus: &[TmixAdu],
+    side: usize,
+    now: SimTime,
+    wait: SimDuration,
+    acts: &mut Vec<Action>,
+) {
+    if closing_side(adus) == Some(side) {
+        p.closing = true;
+        acts.push(Action::Wake {
+            side,
+            at: now + wait,
+        });
+    } else {
+        p.done_writing[side] = true;
+        if p.done_writing[1 - side] {
+            write_fin(p, side, acts);
+        }
+    }
+}
+
+/// Under a FIN wait, the closing side's closing ADU is due: done writing, it closes with 2
+/// bytes if the other side is done too, else waits for the other side's FIN.
+fn close_due(p: &mut Progress, side: usize, acts: &mut Vec<Action>) {
+    p.closing = false;
+    p.done_writing[side] = true;
+    if p.done_writing[1 - side] {
+        write_fin_with(p, side, 2, acts);
     }
 }
 
@@ -125,11 +191,19 @@ impl TmixConn {
         }
     }
 
-    /// The connection starts at `now`.
-    pub fn start(&mut self, now: SimTime, acts: &mut Vec<Action>) {
+    /// The connection starts at `now`; with `fin_wait` it closes as ns-2.35's Tmix (see the
+    /// top of the file).
+    pub fn start(&mut self, now: SimTime, fin_wait: Option<SimDuration>, acts: &mut Vec<Action>) {
         self.started_at = Some(now);
         let p = self.progress.insert(Box::default());
+        p.fin_wait = fin_wait;
         let adus = &self.cfg.adus;
+        if fin_wait.is_some() {
+            // ns-2.35's `TmixApp::get_current_ADU`, as `start` calls it: no ADU, done.
+            for side in [INITIATOR, ACCEPTOR] {
+                p.done_writing[side] = !adus.iter().any(|a| usize::from(a.from_acceptor) == side);
+            }
+        }
         if self.cfg.concurrent {
             for side in [INITIATOR, ACCEPTOR] {
                 match nth_of_side(adus, side, 0) {
@@ -137,6 +211,8 @@ impl TmixConn {
                         side,
                         at: now + wait(adus, i),
                     }),
+                    // ns-2.35: a side without ADUs is done, its FIN an answer to the peer's.
+                    None if fin_wait.is_some() => {}
                     None => write_fin(p, side, acts),
                 }
             }
@@ -158,19 +234,27 @@ impl TmixConn {
         if self.cfg.concurrent {
             let k = p.next_side[side];
             let Some(i) = nth_of_side(adus, side, k) else {
+                if p.closing && closing_side(adus) == Some(side) {
+                    close_due(p, side, acts);
+                }
                 return;
             };
             p.next_side[side] += 1;
             write(adus, i, acts);
-            match nth_of_side(adus, side, k + 1) {
-                Some(j) => acts.push(Action::Wake {
+            match (nth_of_side(adus, side, k + 1), p.fin_wait) {
+                (Some(j), _) => acts.push(Action::Wake {
                     side,
                     at: now + wait(adus, j),
                 }),
-                None => write_fin(p, side, acts),
+                (None, Some(w)) => wrote_last(p, adus, side, now, w, acts),
+                (None, None) => write_fin(p, side, acts),
             }
         } else {
             let i = p.next;
+            if i >= adus.len() && p.closing && closing_side(adus) == Some(side) {
+                close_due(p, side, acts);
+                return;
+            }
             if i >= adus.len() || side_of(adus, i) != side {
                 return;
             }
@@ -182,6 +266,16 @@ impl TmixConn {
                     side,
                     at: now + wait(adus, p.next),
                 });
+            }
+            if let Some(w) = p.fin_wait {
+                // This side's last ADU: none of its own follows.
+                if adus
+                    .iter()
+                    .rposition(|a| usize::from(a.from_acceptor) == side)
+                    == Some(i)
+                {
+                    wrote_last(p, adus, side, now, w, acts);
+                }
             }
         }
     }
@@ -205,6 +299,10 @@ impl TmixConn {
             p.pending[side].pop_front();
             if tag == FIN {
                 p.fin_delivered[side] = true;
+                if p.fin_wait.is_some() {
+                    // FullTcp in CLOSE-WAIT closes in turn (`FullTcpAgent::recv`).
+                    write_fin(p, 1 - side, acts);
+                }
                 if p.fin_delivered == [true, true] {
                     // Both FINs were the last of their sides' lists: nothing is pending.
                     self.finished_at = Some(now);
@@ -229,7 +327,7 @@ impl TmixConn {
                         at: now + wait(adus, p.next),
                     });
                 }
-            } else if i + 1 == adus.len() {
+            } else if i + 1 == adus.len() && p.fin_wait.is_none() {
                 write_fin(p, INITIATOR, acts);
                 write_fin(p, ACCEPTOR, acts);
             }
@@ -349,7 +447,7 @@ mod tests {
             vec![adu(false, 300, 5), adu(true, 2000, 7), adu(false, 10, 0)],
         );
         let mut acts = Vec::new();
-        c.start(SimTime(100), &mut acts);
+        c.start(SimTime(100), None, &mut acts);
         assert_eq!(
             acts,
             vec![Action::Wake {
@@ -431,7 +529,7 @@ mod tests {
             vec![adu(false, 100, 1), adu(true, 50, 2), adu(false, 100, 10)],
         );
         let mut acts = Vec::new();
-        c.start(SimTime(0), &mut acts);
+        c.start(SimTime(0), None, &mut acts);
         assert_eq!(
             acts,
             vec![
@@ -479,6 +577,144 @@ mod tests {
                 }
             ]
         );
+    }
+
+    /// ns-2.35's Tmix close (`Tmix::read_one_cvec`'s closing ADU, `TmixApp::timeout`): the
+    /// side of the last ADU writes 2 bytes and its FIN the FIN wait after its last write,
+    /// whether or not that ADU has been delivered; the other side answers the FIN.
+    #[test]
+    fn fin_wait_closes_from_the_last_writer_after_its_last_write() {
+        let mut c = conn(false, vec![adu(false, 300, 0), adu(true, 68_522_666, 1000)]);
+        let w = Some(SimDuration(1_000_000));
+        let mut acts = Vec::new();
+        c.start(SimTime(0), w, &mut acts);
+        acts.clear();
+        c.wake(SimTime(0), 0, &mut acts);
+        // The initiator's last ADU: it is done writing, the acceptor is not, no FIN.
+        assert_eq!(
+            acts,
+            vec![Action::Write {
+                side: 0,
+                bytes: 300,
+                tag: 0
+            }]
+        );
+        c.wrote(0, 2, 0);
+        acts.clear();
+        c.received(SimTime(50), 0, 2, &mut acts);
+        acts.clear();
+        c.wake(SimTime(1050), 1, &mut acts);
+        // The vector's last ADU, then its closing ADU's wake a FIN wait later.
+        assert_eq!(
+            acts,
+            vec![
+                Action::Write {
+                    side: 1,
+                    bytes: 68_522_666,
+                    tag: 1
+                },
+                Action::Wake {
+                    side: 1,
+                    at: SimTime(1_001_050)
+                }
+            ]
+        );
+        c.wrote(1, 46_934, 1);
+        acts.clear();
+        // Due while the response is still going out: 2 bytes and the FIN behind it.
+        c.wake(SimTime(1_001_050), 1, &mut acts);
+        assert_eq!(
+            acts,
+            vec![Action::Write {
+                side: 1,
+                bytes: 2,
+                tag: FIN
+            }]
+        );
+        c.wrote(1, 46_935, FIN);
+        acts.clear();
+        // The response delivered: no FIN of its own from the delivery.
+        c.received(SimTime(2_000_000), 1, 46_934, &mut acts);
+        assert!(acts.is_empty());
+        assert_eq!(c.delivered, [300, 68_522_666]);
+        // The acceptor's FIN arrives: the initiator closes in turn.
+        c.received(SimTime(2_000_010), 1, 46_935, &mut acts);
+        assert_eq!(
+            acts,
+            vec![Action::Write {
+                side: 0,
+                bytes: 0,
+                tag: FIN
+            }]
+        );
+        c.wrote(0, 3, FIN);
+        acts.clear();
+        c.received(SimTime(2_000_100), 0, 3, &mut acts);
+        assert_eq!(c.finished_at, Some(SimTime(2_000_100)));
+    }
+
+    #[test]
+    fn fin_wait_concurrent_sides_close_when_both_are_done() {
+        // The acceptor's ADU is the vector's last: its closing ADU comes due 100 after it.
+        let mut c = conn(true, vec![adu(false, 100, 1), adu(true, 50, 2)]);
+        let mut acts = Vec::new();
+        c.start(SimTime(0), Some(SimDuration(100)), &mut acts);
+        acts.clear();
+        c.wake(SimTime(2), 1, &mut acts);
+        assert_eq!(
+            acts[1],
+            Action::Wake {
+                side: 1,
+                at: SimTime(102)
+            }
+        );
+        c.wrote(1, 2, 1);
+        acts.clear();
+        // Due before the initiator is done: nothing written, the acceptor is done.
+        c.wake(SimTime(102), 1, &mut acts);
+        assert!(acts.is_empty());
+        // The initiator's last ADU carries its FIN (`sendmsg(size, "MSG_EOF")`).
+        c.wake(SimTime(200), 0, &mut acts);
+        assert_eq!(
+            acts,
+            vec![
+                Action::Write {
+                    side: 0,
+                    bytes: 100,
+                    tag: 0
+                },
+                Action::Write {
+                    side: 0,
+                    bytes: 0,
+                    tag: FIN
+                }
+            ]
+        );
+        // A side without ADUs is done from the start (ns-2.35's TmixApp::get_current_ADU):
+        // the other side closes at its closing ADU, with 2 bytes.
+        for concurrent in [true, false] {
+            let mut one = conn(concurrent, vec![adu(false, 100, 1)]);
+            acts.clear();
+            one.start(SimTime(0), Some(SimDuration(100)), &mut acts);
+            assert_eq!(
+                acts,
+                vec![Action::Wake {
+                    side: 0,
+                    at: SimTime(1)
+                }]
+            );
+            acts.clear();
+            one.wake(SimTime(1), 0, &mut acts);
+            one.wake(SimTime(101), 0, &mut acts);
+            assert_eq!(
+                acts[2],
+                Action::Write {
+                    side: 0,
+                    bytes: 2,
+                    tag: FIN
+                }
+            );
+        }
     }
 
     #[test]
