@@ -108,11 +108,12 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
             # The long transfers send without the script's maxburst_ 2: with it and ACKs for
             # every second segment, each ACK of two segments lets two more go and the flight
             # stays where it started (FullTcpAgent::send_much stops at maxburst_ segments an
-            # ACK; ns-2.35 and ackclock alike, docs/examples/seed003.md), so they would not be
-            # network-limited.
+            # ACK), but for the closing write's two more a second after the last ADU's write
+            # (fin_wait; docs/examples/seed003.md), so they would not be network-limited.
+            # Connections close as ns-2.35's Tmix closes them (fin_time_ 1 s, TmixApp::timeout).
             extra = {"max_burst": 0} if name.endswith("_long") else {}
             net.tcp(name, src, dst, app=ac.Tmix(file=str(vec), rtt_added=True,
-                                                windows=True),
+                                                windows=True, fin_wait="1s"),
                     packet_size=TMIX_MSS, delayed_ack=True, segs_per_ack=2,
                     ack_delay="100ms", **extra)
     if cc:
