@@ -16,7 +16,7 @@
 // 1000-segment receive window. Prints, for the packets dequeued from the queue disc after the
 // warm-up: their count and median sojourn; the bottleneck's utilisation (IP bytes sent over
 // the link rate) and the sinks' goodput over the same span.
-#include "common.h"
+#include "../../benchmarks/ns3/common.h" // bench::, the benchmarks' helpers (not validation/ns3/common.h)
 
 #include <algorithm>
 #include <vector>

@@ -16,7 +16,7 @@
 // and peak backlog (packets) of the queue disc and the device queue together, the queue disc's
 // drops and marks, the median sojourn of the packets it sends, the bottleneck's utilisation
 // and the sinks' goodput.
-#include "common.h"
+#include "../../benchmarks/ns3/common.h" // bench::, the benchmarks' helpers (not validation/ns3/common.h)
 
 #include <algorithm>
 #include <vector>

@@ -8,7 +8,10 @@
 //!
 //! - Scheduling: as FQ-CoDel (`fq_codel.rs`): packets hash by flow to one of `flows` (1024)
 //!   queues, served by deficit round robin with `quantum` bytes (the device MTU), new queues
-//!   before old ones.
+//!   before old ones. A new queue found empty moves to the old list only if that list is not
+//!   empty (RFC 8290 section 4.2; Linux's `fq_pie_qdisc_dequeue`), or always with `ns3_lists`,
+//!   on in the `ns3` profile (ns-3.44's `FqPieQueueDisc::DoDequeue` tests only that the new
+//!   list is not empty, as its `FqCoDelQueueDisc::DoDequeue` does).
 //! - Each queue runs PIE with the packet's sojourn time as its queue delay (ns-3's default,
 //!   `UseDequeueRateEstimator` false; RFC 8033 section 5.2's timestamp variant): at a dequeue
 //!   from the queue, qdelay = now - enqueue time, and 0 if the queue is then empty.
@@ -51,6 +54,7 @@ pub struct FqPieParams {
     pub ecn: bool,
     pub mark_ecn_threshold: f64,
     pub drop_batch: u32,
+    pub ns3_lists: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -170,7 +174,7 @@ impl FqPie {
             queues: vec![FlowQueue::default(); p.flows as usize],
             created: Vec::new(),
             next_update: SimTime::MAX,
-            lists: FlowLists::new(p.quantum),
+            lists: FlowLists::new(p.quantum).ns3(p.ns3_lists),
             packets: 0,
             bytes: 0,
             perturbation,
@@ -275,6 +279,13 @@ crate::params! {
         drop_batch: u32 = Param::new("drop_batch", 64.0, Range::Count, "most packets one overflow drops")
             .unit(Unit::Packets)
             .ns3("DropBatchSize"),
+        ns3_lists: bool = Param::new(
+            "ns3_lists",
+            0.0,
+            Range::Flag,
+            "a new queue found empty moves to the old list even when that is empty (ns-3.44's FqPieQueueDisc::DoDequeue)",
+            )
+            .profile_defaults(&[("ns3", 1.0)]),
     }
 }
 
@@ -311,6 +322,7 @@ impl QueueDiscipline for FqPie {
                 ecn: setup.ecn,
                 mark_ecn_threshold: p.mark_ecn_threshold,
                 drop_batch: p.drop_batch,
+                ns3_lists: p.ns3_lists,
             },
             perturbation,
             rng,
@@ -430,6 +442,7 @@ mod tests {
             ecn: false,
             mark_ecn_threshold: 0.1,
             drop_batch: 64,
+            ns3_lists: false,
         }
     }
 
@@ -508,6 +521,38 @@ mod tests {
         }
         let share = bytes[1] as f64 / (bytes[1] + bytes[2]) as f64;
         assert!((share - 0.5).abs() < 0.02, "{bytes:?}");
+    }
+
+    /// A new queue found empty with the old list empty: Linux's and RFC 8290's rule lets it
+    /// leave, so its next packet makes it new again with a fresh quantum; ns-3.44's
+    /// (`ns3_lists`) moves it to the old list with what deficit it had.
+    #[test]
+    fn a_new_queue_found_empty_leaves_or_turns_old_as_ns3() {
+        for (ns3, expect) in [
+            (false, [2, 2, 1, 1, 1, 2, 2, 2]),
+            (true, [2, 2, 1, 1, 2, 2, 2, 1]),
+        ] {
+            let mut q = fq(FqPieParams {
+                ns3_lists: ns3,
+                ..params()
+            });
+            let mut dropped = Vec::new();
+            let t = SimTime::ZERO;
+            q.enqueue(t, Packet::test_udp(0, 1, 500), &mut dropped);
+            assert_eq!(q.dequeue(t, &mut dropped).unwrap().1.flow.0, 1);
+            for _ in 0..10 {
+                q.enqueue(t, Packet::test_udp(0, 2, 500), &mut dropped);
+            }
+            // Queue 1 is found empty ahead of queue 2 on the new list, the old list empty.
+            assert_eq!(q.dequeue(t, &mut dropped).unwrap().1.flow.0, 2);
+            for _ in 0..3 {
+                q.enqueue(t, Packet::test_udp(0, 1, 500), &mut dropped);
+            }
+            let order: Vec<u32> = (0..8)
+                .map(|_| q.dequeue(t, &mut dropped).unwrap().1.flow.0)
+                .collect();
+            assert_eq!(order, expect, "ns3_lists {ns3}");
+        }
     }
 
     #[test]
