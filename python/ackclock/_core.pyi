@@ -14,7 +14,8 @@ class Simulation:
 
     def __new__(cls, scenario: str | Mapping[str, Any]) -> Simulation:
         """``scenario``: the resolved document's JSON text, or the document itself (encoded
-        by the binding as ``json.dumps`` writes it). Raises ValueError with a one-line
+        by the binding as ``json.dumps`` writes it, but for Tmix applications' connection
+        vectors, read from their arrays without text). Raises ValueError with a one-line
         message for a document the engine rejects."""
 
     def run_until(self, t_ps: int) -> None:
@@ -242,10 +243,11 @@ def read_scenario(scenario_json: str) -> str:
     :class:`Simulation` does (ValueError with the same one-line message), written back as JSON
     with every value the engine would use, the defaults it fills in included."""
 
-def check_scenario(scenario_json: str) -> None:
-    """Checks a resolved document with the engine's rules (scenario/validate.rs), as
-    :class:`Simulation` does, building nothing: ValueError with one line, ``place: what``, the
-    place in the document's indices (``flow[3].window``)."""
+def check_scenario(scenario: str | Mapping[str, Any]) -> None:
+    """Checks a resolved document (its JSON text or the document itself) with the engine's
+    rules (scenario/validate.rs), as :class:`Simulation` does, building nothing: ValueError
+    with one line, ``place: what``, the place in the document's indices
+    (``flow[3].window``)."""
 
 def json_dumps(value: object, indent: int | None = None) -> str | None:
     """``json.dumps(value, indent=indent)``, or None when ``value`` holds something other

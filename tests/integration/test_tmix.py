@@ -196,6 +196,57 @@ def test_engine_rejects_vector_columns_of_unequal_length() -> None:
         engine().Simulation(doc)
 
 
+def test_engine_reads_vector_arrays_as_it_reads_their_text(tmp_path: Path) -> None:
+    # The binding reads a dict's vector columns from their arrays (or lists), without JSON
+    # text (crates/ackclock-py/src/tmix_arrays.rs): the same run as the document's text gives.
+    import json
+    from array import array
+
+    from ackclock import _core
+    from ackclock.indented_json import dumps
+    from ackclock.results import _frame_of
+    from ackclock.scenario import resolve
+
+    vec = tmp_path / "syn.vec"
+    synthesize(vec, 200, seed=5, rate_per_s=60, concurrent_fraction=0.3)
+    doc = resolve(one_link(rate="10Mb/s", tmix=vec).scenario("4s"))
+    conns = doc["flows"][0]["app"]["connections"]
+    # Some connections' acceptors with windows of their own (the vectors' `w` lines).
+    conns["window_initiator"] = array("Q", bytes(8 * 200))
+    conns["window_acceptor"] = array("Q", [3000 if i % 3 else 0 for i in range(200)])
+    as_lists = {**doc, "flows": [{**doc["flows"][0], "app": {
+        **doc["flows"][0]["app"], "connections": {k: list(v) for k, v in conns.items()}}}]}
+    runs = []
+    for given in (doc, as_lists, dumps(doc)):
+        _core.check_scenario(given)
+        sim = _core.Simulation(given)
+        sim.run_until(sim.duration_ps)
+        runs.append(sim.results())
+    first = _frame_of(runs[0]["connections"])
+    assert len(first) == 200 and first.adus_delivered.sum() > 0
+    for other in runs[1:]:
+        assert _frame_of(other["connections"]).equals(first)
+        assert _frame_of(other["flows"]).equals(_frame_of(runs[0]["flows"]))
+    # The engine's reading of the document writes the columns back as they were given.
+    back = json.loads(_core.read_scenario(dumps(doc)))["flows"][0]["app"]["connections"]
+    assert back == {k: list(v) for k, v in conns.items()}
+
+
+def test_vector_columns_the_arrays_cannot_give_are_read_from_the_text() -> None:
+    from ackclock.run import engine
+    from ackclock.scenario import resolve
+
+    doc = resolve(one_link(rate="10Mb/s").scenario("1s"))
+    conns = doc["flows"][0]["app"]["connections"]
+    conns["adu_bytes"] = [float(x) for x in conns["adu_bytes"]]
+    with pytest.raises(ValueError, match=r"^resolved scenario: flow\[0\]: invalid type: floating"):
+        engine().Simulation(doc)
+    conns["adu_bytes"] = [1, 2]
+    conns["adu_side"][0] = 2
+    with pytest.raises(ValueError, match=r"^flow\[0\]\.app\.connections\.adu_bytes: 2 values"):
+        engine().Simulation(doc)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_engine_reader_and_python_reader_agree(tmp_path: Path, seed: int) -> None:
     # read_vectors takes the engine's reader (traffic/tmix/vectors.rs) for plain files and its own

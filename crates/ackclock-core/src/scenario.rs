@@ -11,7 +11,10 @@ use crate::tcp::sink::SinkKind;
 
 mod queue;
 mod tcp;
+mod tmix;
 mod validate;
+
+pub use tmix::{Columns as TmixColumns, TmixAdus, TmixVectors};
 
 pub use queue::{
     CbqClassConfig, CoDelConfig, DeviceConfig, Discipline, PieConfig, QueueConfig, QueueDocument,
@@ -605,11 +608,11 @@ pub enum AppConfig {
         #[serde(default)]
         stop_ps: Option<u64>,
         #[serde(
-            deserialize_with = "tmix_columns::deserialize",
-            serialize_with = "tmix_columns::serialize"
+            deserialize_with = "tmix::deserialize",
+            serialize_with = "tmix::serialize"
         )]
-        #[schemars(with = "tmix_columns::Columns")]
-        connections: Vec<TmixConnection>,
+        #[schemars(with = "tmix::Columns")]
+        connections: Box<TmixVectors>,
         /// Tmix_DelayBox as ns-2.35's `Tmix_DelayBoxClassifier` (`create_flow_table`,
         /// `recv`): every packet of a connection waits half its vector's `r` in each
         /// direction on top of the path's own delay, so its base RTT is the path's plus
@@ -623,161 +626,6 @@ pub enum AppConfig {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fin_wait_ps: Option<u64>,
     },
-}
-
-/// One Tmix connection vector (Weigle et al. 2006).
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TmixConnection {
-    /// Start, after the application's start.
-    pub start_ps: u64,
-    /// CONC (both sides write independently) rather than SEQ (request/response turns).
-    #[serde(default)]
-    pub concurrent: bool,
-    /// The connection's minimum round-trip time (Tmix_DelayBox); 0: the path's own.
-    #[serde(default)]
-    pub rtt_ps: u64,
-    /// Loss rates of the packets the initiator and the acceptor send.
-    #[serde(default)]
-    pub loss: [f64; 2],
-    /// The initiator's and the acceptor's window in bytes (the vector's `w` line), each
-    /// capping its own side's sending as ns-2.35's Tmix sets each FullTcp agent's
-    /// `window_` (`ConnVector::set_init_win`, `Tmix instproc setup-tcp`); 0: the flow's.
-    #[serde(default)]
-    pub window: [u32; 2],
-    pub adus: Vec<TmixAdu>,
-}
-
-/// One application data unit: `bytes` written by one side `wait_ps` after the event it
-/// waits for (see `traffic/tmix/`).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TmixAdu {
-    pub from_acceptor: bool,
-    pub bytes: u64,
-    #[serde(default)]
-    pub wait_ps: u64,
-}
-
-/// Tmix connection vectors as the document carries them: one array per field, the ADUs of
-/// all connections in order, `adus` counting each connection's. A replay holds up to hundreds
-/// of thousands of connections; as a list of objects they made the document several times
-/// larger, and it took longer to write, send and parse than the run took.
-mod tmix_columns {
-    use super::{TmixAdu, TmixConnection};
-    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
-
-    #[derive(Default, Serialize, Deserialize, schemars::JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    pub(super) struct Columns {
-        start_ps: Vec<u64>,
-        concurrent: Vec<bool>,
-        rtt_ps: Vec<u64>,
-        loss_initiator: Vec<f64>,
-        loss_acceptor: Vec<f64>,
-        /// Each side's window in bytes (0: the flow's); absent: none has one.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        window_initiator: Vec<u32>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        window_acceptor: Vec<u32>,
-        adus: Vec<u32>,
-        /// 0: written by the initiator, 1: by the acceptor.
-        adu_side: Vec<u8>,
-        adu_bytes: Vec<u64>,
-        adu_wait_ps: Vec<u64>,
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<TmixConnection>, D::Error> {
-        let c = Columns::deserialize(d)?;
-        let n = c.start_ps.len();
-        for (name, len) in [
-            ("concurrent", c.concurrent.len()),
-            ("rtt_ps", c.rtt_ps.len()),
-            ("loss_initiator", c.loss_initiator.len()),
-            ("loss_acceptor", c.loss_acceptor.len()),
-            ("adus", c.adus.len()),
-        ] {
-            if len != n {
-                return Err(D::Error::custom(format!(
-                    "connections.{name}: {len} values for {n} connections"
-                )));
-            }
-        }
-        for (name, len) in [
-            ("window_initiator", c.window_initiator.len()),
-            ("window_acceptor", c.window_acceptor.len()),
-        ] {
-            if len != 0 && len != n {
-                return Err(D::Error::custom(format!(
-                    "connections.{name}: {len} values for {n} connections"
-                )));
-            }
-        }
-        let win = |w: &[u32], i: usize| w.get(i).copied().unwrap_or(0);
-        let total: u64 = c.adus.iter().map(|&k| k as u64).sum();
-        for (name, len) in [
-            ("adu_side", c.adu_side.len()),
-            ("adu_bytes", c.adu_bytes.len()),
-            ("adu_wait_ps", c.adu_wait_ps.len()),
-        ] {
-            if len as u64 != total {
-                return Err(D::Error::custom(format!(
-                    "connections.{name}: {len} values for {total} ADUs"
-                )));
-            }
-        }
-        if let Some(k) = c.adu_side.iter().position(|&s| s > 1) {
-            return Err(D::Error::custom(format!(
-                "connections.adu_side[{k}]: expected 0 (initiator) or 1 (acceptor)"
-            )));
-        }
-        let mut next = 0;
-        let conns = (0..n)
-            .map(|i| {
-                let k = c.adus[i] as usize;
-                let adus = (next..next + k)
-                    .map(|j| TmixAdu {
-                        from_acceptor: c.adu_side[j] == 1,
-                        bytes: c.adu_bytes[j],
-                        wait_ps: c.adu_wait_ps[j],
-                    })
-                    .collect();
-                next += k;
-                TmixConnection {
-                    start_ps: c.start_ps[i],
-                    concurrent: c.concurrent[i],
-                    rtt_ps: c.rtt_ps[i],
-                    loss: [c.loss_initiator[i], c.loss_acceptor[i]],
-                    window: [win(&c.window_initiator, i), win(&c.window_acceptor, i)],
-                    adus,
-                }
-            })
-            .collect();
-        Ok(conns)
-    }
-
-    pub fn serialize<S: Serializer>(conns: &[TmixConnection], s: S) -> Result<S::Ok, S::Error> {
-        let mut c = Columns::default();
-        let windows = conns.iter().any(|conn| conn.window != [0, 0]);
-        for conn in conns {
-            if windows {
-                c.window_initiator.push(conn.window[0]);
-                c.window_acceptor.push(conn.window[1]);
-            }
-            c.start_ps.push(conn.start_ps);
-            c.concurrent.push(conn.concurrent);
-            c.rtt_ps.push(conn.rtt_ps);
-            c.loss_initiator.push(conn.loss[0]);
-            c.loss_acceptor.push(conn.loss[1]);
-            c.adus.push(conn.adus.len() as u32);
-            for a in &conn.adus {
-                c.adu_side.push(a.from_acceptor as u8);
-                c.adu_bytes.push(a.bytes);
-                c.adu_wait_ps.push(a.wait_ps);
-            }
-        }
-        c.serialize(s)
-    }
 }
 
 impl AppConfig {

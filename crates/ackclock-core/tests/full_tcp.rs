@@ -2,7 +2,7 @@
 //! apart, exact byte counts both ways, recovery under loss, piggy-backing, determinism.
 
 use ackclock_core::fixtures::ns2_tcp;
-use ackclock_core::results::{ColumnData, Results};
+use ackclock_core::results::Results;
 use ackclock_core::scenario::{
     AppConfig, ConnectionConfig, Distribution, FlowConfig, FlowKind, LinkConfig, LossConfig,
     QueueConfig, RunConfig, Scenario, TcpConfig,
@@ -128,10 +128,10 @@ fn f64s(t: &ackclock_core::results::Table, name: &str) -> Vec<f64> {
 }
 
 fn strs(t: &ackclock_core::results::Table, name: &str) -> Vec<String> {
-    match t.column(name) {
-        Some(ColumnData::Str(v)) => v.clone(),
-        _ => panic!("{name}"),
-    }
+    let c = t.column(name).expect(name);
+    (0..c.len())
+        .map(|r| c.str_at(r).expect(name).to_string())
+        .collect()
 }
 
 #[test]

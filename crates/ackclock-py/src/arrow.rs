@@ -142,41 +142,38 @@ fn format_of(data: &ColumnData) -> &'static str {
         // pandas reads a list of ints as int64 unless one needs the 64th bit.
         ColumnData::U64(v) if v.iter().any(|&x| x > i64::MAX as u64) => "L",
         ColumnData::U64(_) => "l",
-        ColumnData::Str(_) => "u",
+        ColumnData::Str(_) | ColumnData::Labels(_) => "u",
     }
 }
 
 fn rows(t: &EngineTable) -> usize {
-    t.columns.first().map_or(0, |c| match &c.data {
-        ColumnData::F64(v) => v.len(),
-        ColumnData::U64(v) => v.len(),
-        ColumnData::Str(v) => v.len(),
-    })
+    t.columns.first().map_or(0, |c| c.data.len())
 }
 
 fn column_array(table: &Arc<EngineTable>, data: &ColumnData) -> PyResult<ArrowArray> {
     let (len, mut offsets, mut bytes, values) = match data {
         ColumnData::F64(v) => (v.len(), Vec::new(), Vec::new(), v.as_ptr() as *const c_void),
         ColumnData::U64(v) => (v.len(), Vec::new(), Vec::new(), v.as_ptr() as *const c_void),
-        ColumnData::Str(v) => {
-            let total: usize = v.iter().map(String::len).sum();
+        ColumnData::Str(_) | ColumnData::Labels(_) => {
+            let n = data.len();
+            let total: usize = (0..n).map(|r| data.str_at(r).map_or(0, str::len)).sum();
             if i32::try_from(total).is_err() {
                 return Err(PyValueError::new_err(
                     "a text column of more than 2 GB cannot be exported as Arrow utf8",
                 ));
             }
-            let mut offsets = Vec::with_capacity(v.len() + 1);
+            let mut offsets = Vec::with_capacity(n + 1);
             let mut bytes = Vec::with_capacity(total);
             offsets.push(0i32);
-            for s in v {
-                bytes.extend_from_slice(s.as_bytes());
+            for r in 0..n {
+                bytes.extend_from_slice(data.str_at(r).unwrap_or_default().as_bytes());
                 offsets.push(bytes.len() as i32);
             }
-            (v.len(), offsets, bytes, std::ptr::null())
+            (n, offsets, bytes, std::ptr::null())
         }
     };
     // Buffers: validity (none: no nulls), then the values, or the offsets and the bytes.
-    let buffers = if matches!(data, ColumnData::Str(_)) {
+    let buffers = if matches!(data, ColumnData::Str(_) | ColumnData::Labels(_)) {
         vec![
             std::ptr::null(),
             offsets.as_mut_ptr() as *const c_void,
@@ -369,6 +366,15 @@ pub(crate) fn table_to_dict<'py>(py: Python<'py>, t: &EngineTable) -> PyResult<B
                     v,
                     |x| x.as_str(),
                     |x| Ok(PyString::new(py, x).into_any()),
+                )?,
+            )?,
+            ColumnData::Labels(v) => d.set_item(
+                c.name.as_ref(),
+                shared_list(
+                    py,
+                    &v.codes,
+                    |x| *x,
+                    |x| Ok(PyString::new(py, &v.values[*x as usize]).into_any()),
                 )?,
             )?,
         }

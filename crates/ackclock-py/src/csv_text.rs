@@ -96,13 +96,14 @@ fn plain(s: &str) -> bool {
 /// need quoting (see the module's comment).
 pub fn write(table: &Table, path: &str) -> std::io::Result<bool> {
     let cols = &table.columns;
-    let rows = cols.first().map_or(0, |c| match &c.data {
-        ColumnData::F64(v) => v.len(),
-        ColumnData::U64(v) => v.len(),
-        ColumnData::Str(v) => v.len(),
-    });
+    let rows = cols.first().map_or(0, |c| c.data.len());
     let quoting = cols.iter().any(|c| {
-        !plain(&c.name) || matches!(&c.data, ColumnData::Str(v) if v.iter().any(|s| !plain(s)))
+        !plain(&c.name)
+            || match &c.data {
+                ColumnData::Str(v) => v.iter().any(|s| !plain(s)),
+                ColumnData::Labels(v) => v.values.iter().any(|s| !plain(s)),
+                _ => false,
+            }
     });
     // One column: an empty field is a row of its own that Python writes as "".
     if quoting || cols.len() == 1 {
@@ -133,6 +134,7 @@ pub fn write(table: &Table, path: &str) -> std::io::Result<bool> {
                     let _ = write!(line, "{}", v[r]);
                 }
                 ColumnData::Str(v) => line.extend_from_slice(v[r].as_bytes()),
+                ColumnData::Labels(v) => line.extend_from_slice(v.get(r).as_bytes()),
             }
         }
         line.push(b'\n');

@@ -10,12 +10,14 @@ use ackclock_core::Simulator;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use std::mem::take;
 
 mod arrow;
 mod csv_text;
 mod custom;
 mod custom_queue;
 mod json_text;
+mod tmix_arrays;
 
 /// A link's queue counters or one flow's share of them as a dict: every count the struct
 /// declares (`monitor::counters!`), and the time integrals again as floats in packet- and
@@ -43,16 +45,13 @@ impl Simulation {
     /// never becomes a Python str (10 000 flows: 26.6 MB copied once more, and its pages).
     #[new]
     fn new(scenario: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let encoded;
-        let scenario_json = match scenario.cast::<PyString>() {
-            Ok(text) => text.to_str()?,
-            Err(_) => {
-                encoded = json_text::compact_text(scenario)?;
-                encoded.as_str()
-            }
+        let (encoded, tmix) = document_text(scenario)?;
+        let scenario_json = match &encoded {
+            Some(text) => text.as_str(),
+            None => scenario.cast::<PyString>()?.to_str()?,
         };
         let _ = custom::take_user_error();
-        Simulator::from_json(scenario_json)
+        Simulator::from_json_with_tmix(scenario_json, tmix)
             .map(|sim| Simulation { sim })
             .map_err(|e| match custom::take_user_error() {
                 // A Python algorithm's constructor raised: its own exception.
@@ -786,11 +785,33 @@ fn read_scenario(scenario_json: &str) -> PyResult<String> {
 /// engine's rules (`Scenario::validate`, scenario/validate.rs) are the front end's, which
 /// calls this where it checks a scenario. A ValueError with one line, `place: what`, the
 /// place in the document's own indices (`flow[3].window`, `link[1].queue.limit`).
+/// `scenario`: its JSON text, or the document itself (read as `Simulation` reads it).
 #[pyfunction]
-fn check_scenario(scenario_json: &str) -> PyResult<()> {
-    ackclock_core::scenario::Scenario::from_json(scenario_json)
+fn check_scenario(scenario: &Bound<'_, PyAny>) -> PyResult<()> {
+    let (encoded, tmix) = document_text(scenario)?;
+    let text = match &encoded {
+        Some(text) => text.as_str(),
+        None => scenario.cast::<PyString>()?.to_str()?,
+    };
+    ackclock_core::scenario::Scenario::from_json_with_tmix(text, tmix)
         .map(drop)
         .map_err(PyValueError::new_err)
+}
+
+/// A resolved document given as a dict: its text as `json.dumps` writes it (`json_text`),
+/// but for Tmix applications' connection vectors, read from their arrays apart
+/// (`tmix_arrays`). None for a document given as its text.
+type DocumentText = (
+    Option<String>,
+    Vec<(usize, ackclock_core::scenario::TmixVectors)>,
+);
+
+fn document_text(scenario: &Bound<'_, PyAny>) -> PyResult<DocumentText> {
+    if scenario.cast::<PyString>().is_ok() {
+        return Ok((None, Vec::new()));
+    }
+    let (doc, tmix) = tmix_arrays::split(scenario)?.map_err(PyValueError::new_err)?;
+    Ok((Some(json_text::compact_text(&doc)?), tmix))
 }
 
 /// The resolved document's JSON Schema, made from the engine's own types (schemars: the types
@@ -808,33 +829,45 @@ fn scenario_schema() -> String {
 /// a list's pointer and int object, some 40), `concurrent` as a list of bools.
 #[pyfunction]
 fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(v) = ackclock_core::traffic::tmix::vectors::read(text) else {
+    let Some(mut v) = ackclock_core::traffic::tmix::vectors::read(text) else {
         return Ok(None);
     };
+    // Each column's bytes written straight into the bytes the array copies, and the engine's
+    // column let go once its array exists (seed 003's study files: 3.3 million connections).
     let array = py.import("array")?.getattr("array")?;
-    let column = |code: &str, bytes: Vec<u8>| array.call1((code, PyBytes::new(py, &bytes)));
-    let q = |xs: &[u64]| column("Q", xs.iter().flat_map(|x| x.to_ne_bytes()).collect());
-    let u = |xs: &[u32]| {
-        column(
-            "Q",
-            xs.iter()
-                .flat_map(|&x| u64::from(x).to_ne_bytes())
-                .collect(),
-        )
-    };
-    let f = |xs: &[f64]| column("d", xs.iter().flat_map(|x| x.to_ne_bytes()).collect());
+    fn column<'py, T: Copy, const N: usize>(
+        array: &Bound<'py, PyAny>,
+        code: &str,
+        xs: Vec<T>,
+        bytes: impl Fn(T) -> [u8; N],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let raw = PyBytes::new_with(array.py(), xs.len() * N, |buf| {
+            for (chunk, &x) in buf.chunks_exact_mut(N).zip(&xs) {
+                chunk.copy_from_slice(&bytes(x));
+            }
+            Ok(())
+        })?;
+        drop(xs);
+        array.call1((code, raw))
+    }
+    let q = |xs: Vec<u64>| column(&array, "Q", xs, u64::to_ne_bytes);
+    let u = |xs: Vec<u32>| column(&array, "Q", xs, |x| u64::from(x).to_ne_bytes());
+    let f = |xs: Vec<f64>| column(&array, "d", xs, f64::to_ne_bytes);
     let d = PyDict::new(py);
-    d.set_item("start_ps", q(&v.start_ps)?)?;
-    d.set_item("concurrent", v.concurrent)?;
-    d.set_item("rtt_ps", q(&v.rtt_ps)?)?;
-    d.set_item("loss_initiator", f(&v.loss_initiator)?)?;
-    d.set_item("loss_acceptor", f(&v.loss_acceptor)?)?;
-    d.set_item("window_initiator", u(&v.window_initiator)?)?;
-    d.set_item("window_acceptor", u(&v.window_acceptor)?)?;
-    d.set_item("adus", u(&v.adus)?)?;
-    d.set_item("adu_side", column("B", v.adu_side)?)?;
-    d.set_item("adu_bytes", q(&v.adu_bytes)?)?;
-    d.set_item("adu_wait_ps", q(&v.adu_wait_ps)?)?;
+    d.set_item("start_ps", q(take(&mut v.start_ps))?)?;
+    d.set_item("concurrent", take(&mut v.concurrent))?;
+    d.set_item("rtt_ps", q(take(&mut v.rtt_ps))?)?;
+    d.set_item("loss_initiator", f(take(&mut v.loss_initiator))?)?;
+    d.set_item("loss_acceptor", f(take(&mut v.loss_acceptor))?)?;
+    d.set_item("window_initiator", u(take(&mut v.window_initiator))?)?;
+    d.set_item("window_acceptor", u(take(&mut v.window_acceptor))?)?;
+    d.set_item("adus", u(take(&mut v.adus))?)?;
+    d.set_item(
+        "adu_side",
+        column(&array, "B", take(&mut v.adu_side), |x| [x])?,
+    )?;
+    d.set_item("adu_bytes", q(take(&mut v.adu_bytes))?)?;
+    d.set_item("adu_wait_ps", q(take(&mut v.adu_wait_ps))?)?;
     Ok(Some(d))
 }
 

@@ -11,7 +11,32 @@ use super::*;
 
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| {
+        Scenario::from_json_with_tmix(text, Vec::new())
+    }
+
+    /// [`Scenario::from_json`] of a document whose Tmix applications' connection vectors
+    /// come apart from its text, as `(flow index, vectors)` (the binding reads them from the
+    /// front end's arrays: seed 003's study runs hold millions of connections, whose text
+    /// and parse were most of the memory a run took). Those flows' `connections` in the text
+    /// are replaced.
+    pub fn from_json_with_tmix(
+        text: &str,
+        tmix: Vec<(usize, TmixVectors)>,
+    ) -> Result<Scenario, String> {
+        let mut s = Scenario::parse(text)?;
+        for (i, v) in tmix {
+            match s.flows.get_mut(i).map(|f| &mut f.app) {
+                Some(AppConfig::Tmix { connections, .. }) => **connections = v,
+                _ => return Err(format!("flow[{i}].app: not a tmix application")),
+            }
+        }
+        s.take_tcp_tables()?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    fn parse(text: &str) -> Result<Scenario, String> {
+        serde_json::from_str(text).map_err(|e| {
             // A mistake in a value names its place (`link[2].queue.max_p: ...`): serde_json's
             // position in the one-line document would only repeat it. A syntax error keeps it.
             let msg = e.to_string();
@@ -20,11 +45,7 @@ impl Scenario {
                 _ => &msg,
             };
             format!("resolved scenario: {msg}")
-        })?;
-        let mut s = s;
-        s.take_tcp_tables()?;
-        s.validate()?;
-        Ok(s)
+        })
     }
 
     /// Gives each flow that names a table of `tcp_tables` (`tcp_table`) its own copy of it as
@@ -303,18 +324,9 @@ impl Scenario {
                 (FlowKind::Tcp, AppConfig::Ftp { .. }, Some(t)) => validate_tcp(i, t)?,
                 (FlowKind::Tcp, AppConfig::Tmix { connections, .. }, Some(t)) => {
                     validate_tcp(i, t)?;
-                    for (j, c) in connections.iter().enumerate() {
-                        let p = format!("flow[{i}].app.connections[{j}]");
-                        if c.adus.is_empty() {
-                            return Err(format!("{p}: a connection needs at least one ADU"));
-                        }
-                        if c.loss.iter().any(|x| !(0.0..=1.0).contains(x)) {
-                            return Err(format!("{p}.loss: must be probabilities in [0, 1]"));
-                        }
-                        if c.adus.iter().any(|a| a.bytes > 1 << 40) {
-                            return Err(format!("{p}: an ADU larger than 2^40 bytes"));
-                        }
-                    }
+                    connections
+                        .check()
+                        .map_err(|e| format!("flow[{i}].app.{e}"))?;
                 }
                 (FlowKind::Tcp, _, None) => return Err(format!("flow[{i}].tcp: missing")),
                 // A paced application writing into the connection (CBR over TCP).

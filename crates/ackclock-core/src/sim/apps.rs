@@ -61,10 +61,11 @@ impl Simulator {
                 // The sequence numbers are those the starts would have had if all were
                 // scheduled now, in connection order, so ties still break the same way.
                 let mut starts: Vec<(SimTime, u64, u32)> = Vec::new();
-                for (i, conn) in self.tmix.iter().enumerate() {
-                    let at = SimTime(now.0.saturating_add(conn.cfg.start_ps));
-                    if conn.parent == f && at < stop {
-                        starts.push((at, starts.len() as u64, i as u32));
+                let app = &self.tmix_apps[self.tmix_app_of[f.idx()] as usize];
+                for j in 0..app.vectors.len() {
+                    let at = SimTime(now.0.saturating_add(app.vectors.start_ps(j)));
+                    if at < stop {
+                        starts.push((at, starts.len() as u64, app.first + j as u32));
                     }
                 }
                 let base = self.queue.reserve(starts.len() as u64);

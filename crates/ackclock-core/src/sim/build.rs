@@ -224,8 +224,8 @@ impl Simulator {
         let mut tmix = Vec::new();
         let mut tmix_apps = Vec::new();
         let mut tmix_app_of = vec![u32::MAX; scenario_flows];
-        // The connections move out of the scenario into their `TmixConn`s: read nowhere else,
-        // they are kept once (seed 003's study runs replay millions).
+        // The connection vectors move out of the scenario into their application: read nowhere
+        // else, they are kept once (seed 003's study runs replay millions).
         for (i, f) in scenario.flows.iter_mut().enumerate() {
             let (
                 AppConfig::Tmix {
@@ -263,7 +263,10 @@ impl Simulator {
                 tmix.len() as u32,
                 fin_wait_ps.map(SimDuration),
             )?);
-            for conn in std::mem::take(connections) {
+            let app = tmix_apps.last_mut().expect("just pushed");
+            app.vectors = std::mem::take(&mut **connections);
+            let count = app.vectors.len();
+            for _ in 0..count {
                 let c = tmix.len() as u32;
                 // Slots taken as the connection starts, when they are reused; else its
                 // own, whose endpoints are built as it starts (`sim/tmix.rs`).
@@ -274,7 +277,7 @@ impl Simulator {
                         flows.push(tmix::idle_half(c, side as u8));
                     }
                 }
-                tmix.push(TmixConn::new(FlowId(i as u32), halves, conn));
+                tmix.push(TmixConn::new(FlowId(i as u32), halves));
             }
         }
 
@@ -429,6 +432,14 @@ impl Simulator {
 
     pub fn from_json(text: &str) -> Result<Simulator, String> {
         Simulator::new(Scenario::from_json(text)?)
+    }
+
+    /// [`Scenario::from_json_with_tmix`]'s run.
+    pub fn from_json_with_tmix(
+        text: &str,
+        tmix: Vec<(usize, crate::scenario::TmixVectors)>,
+    ) -> Result<Simulator, String> {
+        Simulator::new(Scenario::from_json_with_tmix(text, tmix)?)
     }
 }
 

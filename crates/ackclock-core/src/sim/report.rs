@@ -1,6 +1,7 @@
 //! Report: the result tables of a finished run.
 
 use super::*;
+use crate::results::Labels;
 
 impl Simulator {
     /// The run's result tables; `None` until the run has reached its duration, and for a
@@ -285,9 +286,24 @@ impl Simulator {
         let secs = |t: Option<SimTime>| t.map_or(f64::NAN, |t| t.as_secs_f64());
         let full: Vec<ConnRow> = self.full_connection_rows().collect();
         let n = self.tmix.len() + full.len();
-        let mut flow = Vec::with_capacity(n);
+        // The flow and kind columns as labels: a Tmix row's flow is its scenario flow's
+        // name (code: the flow's index), its kind seq or conc.
+        let mut flow = Labels {
+            values: self.scenario.flows.iter().map(|f| f.name.clone()).collect(),
+            codes: Vec::with_capacity(n),
+        };
+        let mut kind = Labels {
+            values: vec!["seq".to_string(), "conc".to_string()],
+            codes: Vec::with_capacity(n),
+        };
+        let code = |labels: &mut Labels, s: &str| match labels.values.iter().position(|v| v == s) {
+            Some(k) => k as u32,
+            None => {
+                labels.values.push(s.to_string());
+                labels.values.len() as u32 - 1
+            }
+        };
         let mut connection = Vec::with_capacity(n);
-        let mut kind = Vec::with_capacity(n);
         let (mut start, mut finish, mut duration) = (
             Vec::with_capacity(n),
             Vec::with_capacity(n),
@@ -303,26 +319,30 @@ impl Simulator {
         let mut index = vec![0u64; self.scenario_flows];
         for c in &self.tmix {
             let p = c.parent.idx();
-            flow.push(self.scenario.flows[p].name.clone());
+            let v = &self.tmix_apps[self.tmix_app_of[p] as usize].vectors;
+            let j = index[p] as usize;
+            flow.push(p as u32);
             connection.push(index[p]);
             index[p] += 1;
-            kind.push(if c.cfg.concurrent { "conc" } else { "seq" }.to_string());
-            start.push(secs(c.started_at));
-            finish.push(secs(c.finished_at));
-            duration.push(span_s(c.started_at, c.finished_at));
-            min_rtt.push(c.cfg.rtt_ps as f64 / PS_PER_S as f64);
-            adus.push(c.adus() as u64);
+            kind.push(u32::from(v.concurrent(j)));
+            start.push(secs(c.started_at()));
+            finish.push(secs(c.finished_at()));
+            duration.push(span_s(c.started_at(), c.finished_at()));
+            min_rtt.push(v.rtt_ps(j) as f64 / PS_PER_S as f64);
+            adus.push(v.adus(j).len() as u64);
             adus_delivered.push(c.adus_delivered as u64);
-            let total = c.total_bytes();
+            let total = v.total_bytes(j);
             for side in 0..2 {
                 bytes[side].push(total[side]);
                 delivered[side].push(c.delivered[side]);
             }
         }
         for r in &full {
-            flow.push(r.flow.clone());
+            let k = code(&mut flow, &r.flow);
+            flow.push(k);
             connection.push(r.connection);
-            kind.push(r.kind.to_string());
+            let k = code(&mut kind, r.kind);
+            kind.push(k);
             start.push(r.start_s);
             finish.push(r.finish_s);
             duration.push(r.duration_s);
@@ -337,9 +357,9 @@ impl Simulator {
         let [bytes_i, bytes_a] = bytes;
         let [delivered_i, delivered_a] = delivered;
         let mut t = Table::default();
-        t.str("flow", flow)
+        t.labels("flow", flow)
             .u64("connection", connection)
-            .str("kind", kind)
+            .labels("kind", kind)
             .f64("start_s", start)
             .f64("finish_s", finish)
             .f64("duration_s", duration)

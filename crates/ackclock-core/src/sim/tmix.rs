@@ -39,12 +39,12 @@ use super::flow::TmixHalf;
 use super::*;
 use crate::ids::NodeId;
 use crate::rng::RandomStream;
-use crate::scenario::TcpConfig;
+use crate::scenario::{TcpConfig, TmixVectors};
 use crate::tcp::cc::AnyCc;
 use crate::tcp::sender::Recovery;
 use crate::tcp::{TcpParams, TcpSender, TcpSink};
 use crate::time::SimDuration;
-use crate::traffic::tmix::DelayLine;
+use crate::traffic::tmix::{DelayLine, Vector};
 
 /// The flow id of a connection's halves before it takes its slots.
 pub(super) const NO_SLOT: FlowId = FlowId(u32::MAX);
@@ -84,6 +84,9 @@ impl Slots {
     /// Slots for `apps` Tmix applications among `scenario_flows` flows; `reuse`: see the top
     /// of this file.
     pub fn new(reuse: bool, apps: usize, scenario_flows: usize, flows: usize) -> Slots {
+        // Nothing to reuse without a Tmix application: no tables (a 10 000-flow dumbbell's
+        // were 4.7 MB of its peak).
+        let reuse = reuse && apps > 0;
         Slots {
             reuse,
             free: vec![Vec::new(); if reuse { apps } else { 0 }],
@@ -181,6 +184,9 @@ pub(super) struct TmixApp {
     pub path_rtt: SimDuration,
     /// Index of the application's first connection in `Simulator::tmix`.
     pub first: u32,
+    /// Its connection vectors (moved out of the scenario by the build): connection `c`'s is
+    /// `c - first`.
+    pub vectors: TmixVectors,
     /// Connections close as ns-2.35's Tmix closes them, this long after the last write
     /// (`AppConfig::Tmix::fin_wait_ps`, `traffic/tmix/`); None: at the last delivery.
     pub fin_wait: Option<SimDuration>,
@@ -217,8 +223,14 @@ impl TmixApp {
             cc,
             path_rtt,
             first,
+            vectors: TmixVectors::default(),
             fin_wait,
         })
+    }
+
+    /// Connection `c`'s vector (`c` one of this application's).
+    pub fn vector(&self, c: u32) -> Vector<'_> {
+        Vector::of(&self.vectors, (c - self.first) as usize)
     }
 
     /// The ends of half `side`: the node its data leaves from, and the one it goes to.
@@ -377,6 +389,12 @@ impl Simulator {
         let conn = &self.tmix[c as usize];
         let app = &self.tmix_apps[self.tmix_app_of[conn.parent.idx()] as usize];
         let j = c - app.first;
+        let v = &app.vectors;
+        let (window, rtt_ps, loss) = (
+            v.window(j as usize),
+            v.rtt_ps(j as usize),
+            v.loss(j as usize),
+        );
         for side in 0..2 {
             let id = conn.halves[side];
             let (a, b) = app.ends(side);
@@ -385,7 +403,7 @@ impl Simulator {
             // `ConnVector::set_init_win` divides it (at least one: a window of none would
             // never send, where ns-2's FullTcp would hang).
             let sized;
-            let params = match conn.cfg.window[side] {
+            let params = match window[side] {
                 0 => &app.params[side],
                 w => {
                     let mut p = app.params[side].clone();
@@ -397,8 +415,7 @@ impl Simulator {
             let sender = Box::new(TcpSender::new(id, a, b, params, app.recovery, cc));
             let mut sink = Box::new(TcpSink::new(id, b, a, params));
             sink.set_transfer(0); // the connection counts ADU bytes itself
-            let extra = conn.cfg.rtt_ps.saturating_sub(app.path_rtt.0) / 2;
-            let loss = conn.cfg.loss;
+            let extra = rtt_ps.saturating_sub(app.path_rtt.0) / 2;
             let delay = (extra > 0 || loss.iter().any(|&x| x > 0.0)).then(|| {
                 let stream = format!("flow.{}.tmix.{j}.{side}", app.name);
                 Box::new(DelayLine::new(
@@ -416,7 +433,7 @@ impl Simulator {
     /// Frees connection `c`'s endpoints if it is closed and nothing can reach them again.
     pub(super) fn close_tmix_endpoints_if_quiet(&mut self, c: u32) {
         let conn = &self.tmix[c as usize];
-        if conn.finished_at.is_none() {
+        if conn.finished_at().is_none() {
             return;
         }
         let halves = conn.halves;
@@ -452,16 +469,18 @@ impl Simulator {
         }
         self.open_tmix_endpoints(c);
         let mut acts = std::mem::take(&mut self.tmix_acts);
-        let fin_wait =
-            self.tmix_apps[self.tmix_app_of[self.tmix[c as usize].parent.idx()] as usize].fin_wait;
-        self.tmix[c as usize].start(self.now, fin_wait, &mut acts);
+        let conn = &mut self.tmix[c as usize];
+        let app = &self.tmix_apps[self.tmix_app_of[conn.parent.idx()] as usize];
+        conn.start(self.now, app.vector(c), app.fin_wait, &mut acts);
         self.tmix_act(c, acts);
     }
 
     #[inline(never)]
     pub(super) fn on_tmix_wake(&mut self, c: u32, side: u8) {
         let mut acts = std::mem::take(&mut self.tmix_acts);
-        self.tmix[c as usize].wake(self.now, side as usize, &mut acts);
+        let conn = &mut self.tmix[c as usize];
+        let app = &self.tmix_apps[self.tmix_app_of[conn.parent.idx()] as usize];
+        conn.wake(self.now, side as usize, app.vector(c), &mut acts);
         self.tmix_act(c, acts);
     }
 
@@ -548,7 +567,8 @@ impl Simulator {
         let mut acts = std::mem::take(&mut self.tmix_acts);
         let conn = &mut self.tmix[c as usize];
         let before = conn.delivered[side];
-        conn.received(self.now, side, rcv_nxt, &mut acts);
+        let app = &self.tmix_apps[self.tmix_app_of[conn.parent.idx()] as usize];
+        conn.received(self.now, side, rcv_nxt, app.vector(c), &mut acts);
         let gained = conn.delivered[side] - before;
         self.counters[conn.parent.idx()].bytes_delivered += gained;
         self.tmix_act(c, acts);

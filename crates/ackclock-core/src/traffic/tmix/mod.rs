@@ -42,7 +42,7 @@ use std::collections::VecDeque;
 use crate::ids::FlowId;
 use crate::packet::{Packet, PacketKind};
 use crate::rng::RandomStream;
-use crate::scenario::{TmixAdu, TmixConnection};
+use crate::scenario::{TmixAdus, TmixVectors};
 use crate::time::{SimDuration, SimTime};
 
 /// Side 0 is the initiator, 1 the acceptor; half-connection d carries side d's data.
@@ -62,22 +62,43 @@ pub enum Action {
 /// Tag of a FIN in the pending lists.
 pub const FIN: u32 = u32::MAX;
 
+/// A connection as it runs. Its vector stays in its application's columns
+/// ([`TmixVectors`]), which the simulator passes in as a [`Vector`]: seed 003's study runs
+/// replay millions of connections, a few thousand open at a time.
 #[derive(Clone, Debug)]
 pub struct TmixConn {
     pub parent: FlowId,
     pub halves: [FlowId; 2],
-    pub cfg: TmixConnection,
-    /// Where it stands while open (None before its start and once finished): seed 003's
-    /// study runs replay millions of connections, a few thousand open at a time.
+    /// Where it stands while open (None before its start and once finished).
     progress: Option<Box<Progress>>,
     /// Payload bytes delivered, per side that wrote them.
     pub delivered: [u64; 2],
     pub adus_delivered: u32,
-    pub started_at: Option<SimTime>,
-    pub finished_at: Option<SimTime>,
-    /// Once finished: each side's ADU bytes and the number of ADUs, all the connections
-    /// table needs of its vector, whose ADUs are then let go.
-    done: Option<([u64; 2], u32)>,
+    /// When it started and finished; `NEVER` (not an `Option`, 8 bytes a connection more).
+    started: SimTime,
+    finished: SimTime,
+}
+
+const NEVER: SimTime = SimTime(u64::MAX);
+
+// Seed 003's study runs hold 6.5 million of them.
+const _: () = assert!(std::mem::size_of::<TmixConn>() == 56);
+
+/// A connection's vector, read from its application's columns.
+#[derive(Clone, Copy, Debug)]
+pub struct Vector<'a> {
+    pub concurrent: bool,
+    pub adus: TmixAdus<'a>,
+}
+
+impl<'a> Vector<'a> {
+    /// Connection `j` of `v`.
+    pub fn of(v: &'a TmixVectors, j: usize) -> Vector<'a> {
+        Vector {
+            concurrent: v.concurrent(j),
+            adus: v.adus(j),
+        }
+    }
 }
 
 /// An open connection's progress through its vector.
@@ -99,23 +120,23 @@ struct Progress {
     closing: bool,
 }
 
-fn side_of(adus: &[TmixAdu], i: usize) -> usize {
-    usize::from(adus[i].from_acceptor)
+fn side_of(adus: &TmixAdus<'_>, i: usize) -> usize {
+    usize::from(adus.side[i])
 }
 
 /// The index of `side`'s k-th ADU (CONC).
-fn nth_of_side(adus: &[TmixAdu], side: usize, k: usize) -> Option<usize> {
+fn nth_of_side(adus: &TmixAdus<'_>, side: usize, k: usize) -> Option<usize> {
     (0..adus.len()).filter(|&i| side_of(adus, i) == side).nth(k)
 }
 
-fn wait(adus: &[TmixAdu], i: usize) -> SimDuration {
-    SimDuration(adus[i].wait_ps)
+fn wait(adus: &TmixAdus<'_>, i: usize) -> SimDuration {
+    SimDuration(adus.wait_ps[i])
 }
 
-fn write(adus: &[TmixAdu], i: usize, acts: &mut Vec<Action>) {
+fn write(adus: &TmixAdus<'_>, i: usize, acts: &mut Vec<Action>) {
     acts.push(Action::Write {
         side: side_of(adus, i),
-        bytes: adus[i].bytes,
+        bytes: adus.bytes[i],
         tag: i as u32,
     });
 }
@@ -137,7 +158,7 @@ fn write_fin_with(p: &mut Progress, side: usize, bytes: u64, acts: &mut Vec<Acti
 
 /// The side whose ADU is the vector's last: the one ns-2.35's reader gives the closing ADU
 /// (`last_direction` in `Tmix::read_one_cvec`).
-fn closing_side(adus: &[TmixAdu]) -> Option<usize> {
+fn closing_side(adus: &TmixAdus<'_>) -> Option<usize> {
     (!adus.is_empty()).then(|| side_of(adus, adus.len() - 1))
 }
 
@@ -146,7 +167,7 @@ fn closing_side(adus: &[TmixAdu]) -> Option<usize> {
 /// is done writing, and closes with its ADU if the closing ADU has already come due.
 fn wrote_last(
     p: &mut Progress,
-    adus: &[TmixAdu],
+    adus: &TmixAdus<'_>,
     side: usize,
     now: SimTime,
     wait: SimDuration,
@@ -177,34 +198,48 @@ fn close_due(p: &mut Progress, side: usize, acts: &mut Vec<Action>) {
 }
 
 impl TmixConn {
-    pub fn new(parent: FlowId, halves: [FlowId; 2], cfg: TmixConnection) -> TmixConn {
+    pub fn new(parent: FlowId, halves: [FlowId; 2]) -> TmixConn {
         TmixConn {
             parent,
             halves,
-            cfg,
             progress: None,
             delivered: [0; 2],
             adus_delivered: 0,
-            started_at: None,
-            finished_at: None,
-            done: None,
+            started: NEVER,
+            finished: NEVER,
         }
     }
 
-    /// The connection starts at `now`; with `fin_wait` it closes as ns-2.35's Tmix (see the
-    /// top of the file).
-    pub fn start(&mut self, now: SimTime, fin_wait: Option<SimDuration>, acts: &mut Vec<Action>) {
-        self.started_at = Some(now);
+    /// When it started, if it has.
+    pub fn started_at(&self) -> Option<SimTime> {
+        (self.started != NEVER).then_some(self.started)
+    }
+
+    /// When it finished (both FINs received), if it has.
+    pub fn finished_at(&self) -> Option<SimTime> {
+        (self.finished != NEVER).then_some(self.finished)
+    }
+
+    /// The connection, of vector `v`, starts at `now`; with `fin_wait` it closes as ns-2.35's
+    /// Tmix (see the top of the file).
+    pub fn start(
+        &mut self,
+        now: SimTime,
+        v: Vector<'_>,
+        fin_wait: Option<SimDuration>,
+        acts: &mut Vec<Action>,
+    ) {
+        self.started = now;
         let p = self.progress.insert(Box::default());
         p.fin_wait = fin_wait;
-        let adus = &self.cfg.adus;
+        let adus = &v.adus;
         if fin_wait.is_some() {
             // ns-2.35's `TmixApp::get_current_ADU`, as `start` calls it: no ADU, done.
             for side in [INITIATOR, ACCEPTOR] {
-                p.done_writing[side] = !adus.iter().any(|a| usize::from(a.from_acceptor) == side);
+                p.done_writing[side] = !adus.side.iter().any(|&s| usize::from(s) == side);
             }
         }
-        if self.cfg.concurrent {
+        if v.concurrent {
             for side in [INITIATOR, ACCEPTOR] {
                 match nth_of_side(adus, side, 0) {
                     Some(i) => acts.push(Action::Wake {
@@ -226,12 +261,12 @@ impl TmixConn {
     }
 
     /// `side` wakes at `now` to write its next ADU.
-    pub fn wake(&mut self, now: SimTime, side: usize, acts: &mut Vec<Action>) {
+    pub fn wake(&mut self, now: SimTime, side: usize, v: Vector<'_>, acts: &mut Vec<Action>) {
         let Some(p) = self.progress.as_deref_mut() else {
             return; // finished
         };
-        let adus = &self.cfg.adus;
-        if self.cfg.concurrent {
+        let adus = &v.adus;
+        if v.concurrent {
             let k = p.next_side[side];
             let Some(i) = nth_of_side(adus, side, k) else {
                 if p.closing && closing_side(adus) == Some(side) {
@@ -269,11 +304,7 @@ impl TmixConn {
             }
             if let Some(w) = p.fin_wait {
                 // This side's last ADU: none of its own follows.
-                if adus
-                    .iter()
-                    .rposition(|a| usize::from(a.from_acceptor) == side)
-                    == Some(i)
-                {
+                if adus.side.iter().rposition(|&s| usize::from(s) == side) == Some(i) {
                     wrote_last(p, adus, side, now, w, acts);
                 }
             }
@@ -287,11 +318,18 @@ impl TmixConn {
     }
 
     /// The receiver of `side`'s half-connection has everything before segment `rcv_nxt`.
-    pub fn received(&mut self, now: SimTime, side: usize, rcv_nxt: u64, acts: &mut Vec<Action>) {
+    pub fn received(
+        &mut self,
+        now: SimTime,
+        side: usize,
+        rcv_nxt: u64,
+        v: Vector<'_>,
+        acts: &mut Vec<Action>,
+    ) {
         let Some(p) = self.progress.as_deref_mut() else {
             return; // finished: nothing pending
         };
-        let adus = &self.cfg.adus;
+        let adus = &v.adus;
         while let Some(&(end, tag)) = p.pending[side].front() {
             if end > rcv_nxt {
                 break;
@@ -305,18 +343,16 @@ impl TmixConn {
                 }
                 if p.fin_delivered == [true, true] {
                     // Both FINs were the last of their sides' lists: nothing is pending.
-                    self.finished_at = Some(now);
+                    self.finished = now;
                     self.progress = None;
-                    self.done = Some((self.total_bytes(), self.cfg.adus.len() as u32));
-                    self.cfg.adus = Vec::new();
                     return;
                 }
                 continue;
             }
             let i = tag as usize;
-            self.delivered[side] += adus[i].bytes;
+            self.delivered[side] += adus.bytes[i];
             self.adus_delivered += 1;
-            if self.cfg.concurrent {
+            if v.concurrent {
                 continue;
             }
             if p.next < adus.len() {
@@ -332,23 +368,6 @@ impl TmixConn {
                 write_fin(p, ACCEPTOR, acts);
             }
         }
-    }
-
-    /// The number of ADUs in its vector.
-    pub fn adus(&self) -> u32 {
-        self.done.map_or(self.cfg.adus.len() as u32, |(_, n)| n)
-    }
-
-    /// Each side's ADU bytes in its vector (initiator's, acceptor's).
-    pub fn total_bytes(&self) -> [u64; 2] {
-        if let Some((t, _)) = self.done {
-            return t;
-        }
-        let mut t = [0; 2];
-        for a in &self.cfg.adus {
-            t[usize::from(a.from_acceptor)] += a.bytes;
-        }
-        t
     }
 }
 
@@ -415,39 +434,36 @@ impl DelayLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::TmixAdu;
+    use crate::scenario::TmixColumns;
 
-    fn adu(from_acceptor: bool, bytes: u64, wait_ps: u64) -> TmixAdu {
-        TmixAdu {
-            from_acceptor,
-            bytes,
-            wait_ps,
-        }
+    /// One connection's vector: (side, bytes, wait) per ADU.
+    fn vectors(concurrent: bool, adus: &[(u8, u64, u64)]) -> TmixVectors {
+        TmixVectors::from_columns(TmixColumns {
+            start_ps: vec![0],
+            concurrent: vec![concurrent],
+            rtt_ps: vec![0],
+            loss_initiator: vec![0.0],
+            loss_acceptor: vec![0.0],
+            window_initiator: Vec::new(),
+            window_acceptor: Vec::new(),
+            adus: vec![adus.len() as u32],
+            adu_side: adus.iter().map(|a| a.0).collect(),
+            adu_bytes: adus.iter().map(|a| a.1).collect(),
+            adu_wait_ps: adus.iter().map(|a| a.2).collect(),
+        })
+        .expect("one connection's columns")
     }
 
-    fn conn(concurrent: bool, adus: Vec<TmixAdu>) -> TmixConn {
-        TmixConn::new(
-            FlowId(0),
-            [FlowId(1), FlowId(2)],
-            TmixConnection {
-                start_ps: 0,
-                concurrent,
-                rtt_ps: 0,
-                loss: [0.0; 2],
-                window: [0; 2],
-                adus,
-            },
-        )
+    fn conn() -> TmixConn {
+        TmixConn::new(FlowId(0), [FlowId(1), FlowId(2)])
     }
 
     #[test]
     fn sequential_connections_take_turns_then_close() {
-        let mut c = conn(
-            false,
-            vec![adu(false, 300, 5), adu(true, 2000, 7), adu(false, 10, 0)],
-        );
+        let v = vectors(false, &[(0, 300, 5), (1, 2000, 7), (0, 10, 0)]);
+        let mut c = conn();
         let mut acts = Vec::new();
-        c.start(SimTime(100), None, &mut acts);
+        c.start(SimTime(100), Vector::of(&v, 0), None, &mut acts);
         assert_eq!(
             acts,
             vec![Action::Wake {
@@ -456,7 +472,7 @@ mod tests {
             }]
         );
         acts.clear();
-        c.wake(SimTime(105), 0, &mut acts);
+        c.wake(SimTime(105), 0, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![Action::Write {
@@ -468,7 +484,7 @@ mod tests {
         c.wrote(0, 2, 0);
         acts.clear();
         // The request arrives: the response is written after its wait.
-        c.received(SimTime(200), 0, 2, &mut acts);
+        c.received(SimTime(200), 0, 2, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![Action::Wake {
@@ -477,10 +493,10 @@ mod tests {
             }]
         );
         acts.clear();
-        c.wake(SimTime(207), 1, &mut acts);
+        c.wake(SimTime(207), 1, Vector::of(&v, 0), &mut acts);
         c.wrote(1, 2, 1);
         acts.clear();
-        c.received(SimTime(300), 1, 2, &mut acts);
+        c.received(SimTime(300), 1, 2, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![Action::Wake {
@@ -489,10 +505,10 @@ mod tests {
             }]
         );
         acts.clear();
-        c.wake(SimTime(300), 0, &mut acts);
+        c.wake(SimTime(300), 0, Vector::of(&v, 0), &mut acts);
         c.wrote(0, 3, 2);
         acts.clear();
-        c.received(SimTime(400), 0, 3, &mut acts);
+        c.received(SimTime(400), 0, 3, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![
@@ -511,25 +527,23 @@ mod tests {
         c.wrote(0, 4, FIN);
         c.wrote(1, 3, FIN);
         acts.clear();
-        c.received(SimTime(450), 0, 4, &mut acts);
-        assert!(c.finished_at.is_none());
-        c.received(SimTime(460), 1, 3, &mut acts);
-        assert_eq!(c.finished_at, Some(SimTime(460)));
+        c.received(SimTime(450), 0, 4, Vector::of(&v, 0), &mut acts);
+        assert!(c.finished_at().is_none());
+        c.received(SimTime(460), 1, 3, Vector::of(&v, 0), &mut acts);
+        assert_eq!(c.finished_at(), Some(SimTime(460)));
         assert_eq!(c.delivered, [310, 2000]);
         assert_eq!(c.adus_delivered, 3);
-        // Finished: the ADUs are let go, their count and bytes kept for the table.
-        assert!(c.cfg.adus.is_empty());
-        assert_eq!((c.adus(), c.total_bytes()), (3, [310, 2000]));
+        // Finished: its progress is let go; the table reads the vector's bytes.
+        assert!(c.progress.is_none());
+        assert_eq!(v.total_bytes(0), [310, 2000]);
     }
 
     #[test]
     fn concurrent_sides_write_on_their_own_clocks() {
-        let mut c = conn(
-            true,
-            vec![adu(false, 100, 1), adu(true, 50, 2), adu(false, 100, 10)],
-        );
+        let v = vectors(true, &[(0, 100, 1), (1, 50, 2), (0, 100, 10)]);
+        let mut c = conn();
         let mut acts = Vec::new();
-        c.start(SimTime(0), None, &mut acts);
+        c.start(SimTime(0), Vector::of(&v, 0), None, &mut acts);
         assert_eq!(
             acts,
             vec![
@@ -544,7 +558,7 @@ mod tests {
             ]
         );
         acts.clear();
-        c.wake(SimTime(1), 0, &mut acts);
+        c.wake(SimTime(1), 0, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![
@@ -560,7 +574,7 @@ mod tests {
             ]
         );
         acts.clear();
-        c.wake(SimTime(2), 1, &mut acts);
+        c.wake(SimTime(2), 1, Vector::of(&v, 0), &mut acts);
         // The acceptor's only ADU, then its FIN.
         assert_eq!(
             acts,
@@ -584,12 +598,13 @@ mod tests {
     /// whether or not that ADU has been delivered; the other side answers the FIN.
     #[test]
     fn fin_wait_closes_from_the_last_writer_after_its_last_write() {
-        let mut c = conn(false, vec![adu(false, 300, 0), adu(true, 68_522_666, 1000)]);
+        let v = vectors(false, &[(0, 300, 0), (1, 68_522_666, 1000)]);
+        let mut c = conn();
         let w = Some(SimDuration(1_000_000));
         let mut acts = Vec::new();
-        c.start(SimTime(0), w, &mut acts);
+        c.start(SimTime(0), Vector::of(&v, 0), w, &mut acts);
         acts.clear();
-        c.wake(SimTime(0), 0, &mut acts);
+        c.wake(SimTime(0), 0, Vector::of(&v, 0), &mut acts);
         // The initiator's last ADU: it is done writing, the acceptor is not, no FIN.
         assert_eq!(
             acts,
@@ -601,9 +616,9 @@ mod tests {
         );
         c.wrote(0, 2, 0);
         acts.clear();
-        c.received(SimTime(50), 0, 2, &mut acts);
+        c.received(SimTime(50), 0, 2, Vector::of(&v, 0), &mut acts);
         acts.clear();
-        c.wake(SimTime(1050), 1, &mut acts);
+        c.wake(SimTime(1050), 1, Vector::of(&v, 0), &mut acts);
         // The vector's last ADU, then its closing ADU's wake a FIN wait later.
         assert_eq!(
             acts,
@@ -622,7 +637,7 @@ mod tests {
         c.wrote(1, 46_934, 1);
         acts.clear();
         // Due while the response is still going out: 2 bytes and the FIN behind it.
-        c.wake(SimTime(1_001_050), 1, &mut acts);
+        c.wake(SimTime(1_001_050), 1, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![Action::Write {
@@ -634,11 +649,11 @@ mod tests {
         c.wrote(1, 46_935, FIN);
         acts.clear();
         // The response delivered: no FIN of its own from the delivery.
-        c.received(SimTime(2_000_000), 1, 46_934, &mut acts);
+        c.received(SimTime(2_000_000), 1, 46_934, Vector::of(&v, 0), &mut acts);
         assert!(acts.is_empty());
         assert_eq!(c.delivered, [300, 68_522_666]);
         // The acceptor's FIN arrives: the initiator closes in turn.
-        c.received(SimTime(2_000_010), 1, 46_935, &mut acts);
+        c.received(SimTime(2_000_010), 1, 46_935, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![Action::Write {
@@ -649,18 +664,24 @@ mod tests {
         );
         c.wrote(0, 3, FIN);
         acts.clear();
-        c.received(SimTime(2_000_100), 0, 3, &mut acts);
-        assert_eq!(c.finished_at, Some(SimTime(2_000_100)));
+        c.received(SimTime(2_000_100), 0, 3, Vector::of(&v, 0), &mut acts);
+        assert_eq!(c.finished_at(), Some(SimTime(2_000_100)));
     }
 
     #[test]
     fn fin_wait_concurrent_sides_close_when_both_are_done() {
         // The acceptor's ADU is the vector's last: its closing ADU comes due 100 after it.
-        let mut c = conn(true, vec![adu(false, 100, 1), adu(true, 50, 2)]);
+        let v = vectors(true, &[(0, 100, 1), (1, 50, 2)]);
+        let mut c = conn();
         let mut acts = Vec::new();
-        c.start(SimTime(0), Some(SimDuration(100)), &mut acts);
+        c.start(
+            SimTime(0),
+            Vector::of(&v, 0),
+            Some(SimDuration(100)),
+            &mut acts,
+        );
         acts.clear();
-        c.wake(SimTime(2), 1, &mut acts);
+        c.wake(SimTime(2), 1, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts[1],
             Action::Wake {
@@ -671,10 +692,10 @@ mod tests {
         c.wrote(1, 2, 1);
         acts.clear();
         // Due before the initiator is done: nothing written, the acceptor is done.
-        c.wake(SimTime(102), 1, &mut acts);
+        c.wake(SimTime(102), 1, Vector::of(&v, 0), &mut acts);
         assert!(acts.is_empty());
         // The initiator's last ADU carries its FIN (`sendmsg(size, "MSG_EOF")`).
-        c.wake(SimTime(200), 0, &mut acts);
+        c.wake(SimTime(200), 0, Vector::of(&v, 0), &mut acts);
         assert_eq!(
             acts,
             vec![
@@ -693,9 +714,15 @@ mod tests {
         // A side without ADUs is done from the start (ns-2.35's TmixApp::get_current_ADU):
         // the other side closes at its closing ADU, with 2 bytes.
         for concurrent in [true, false] {
-            let mut one = conn(concurrent, vec![adu(false, 100, 1)]);
+            let v1 = vectors(concurrent, &[(0, 100, 1)]);
+            let mut one = conn();
             acts.clear();
-            one.start(SimTime(0), Some(SimDuration(100)), &mut acts);
+            one.start(
+                SimTime(0),
+                Vector::of(&v1, 0),
+                Some(SimDuration(100)),
+                &mut acts,
+            );
             assert_eq!(
                 acts,
                 vec![Action::Wake {
@@ -704,8 +731,8 @@ mod tests {
                 }]
             );
             acts.clear();
-            one.wake(SimTime(1), 0, &mut acts);
-            one.wake(SimTime(101), 0, &mut acts);
+            one.wake(SimTime(1), 0, Vector::of(&v1, 0), &mut acts);
+            one.wake(SimTime(101), 0, Vector::of(&v1, 0), &mut acts);
             assert_eq!(
                 acts[2],
                 Action::Write {
