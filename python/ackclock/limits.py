@@ -30,15 +30,16 @@ ENV = "ACKCLOCK_MAX_MEMORY"
 # 5.4 kB per flow, 1.8 kB per link direction (3.7 kB per router of a chain, two directions
 # and a node), 11.9 kB per flow of a dumbbell with its own hosts (a flow, four directions);
 # these are about 1.5 times that, for the packets a flow holds in longer runs. A Tmix
-# connection (528 bytes) and an ADU (225 bytes) are 1.5 times the measure too (2026-11-28:
-# 351 and 150 bytes, from the families of 2 and of 20 ADUs; docs/performance.md, "Tmix memory
-# proportional to what is open"), which is above what seed 003's replays hold (920 bytes a
-# connection of 5 ADUs, against 1101 from these).
+# connection (437 bytes) and an ADU (108 bytes) are 1.5 times the measure too (2026-11-28,
+# after the vectors went to the engine as columns without JSON text: 291 and 72 bytes, from
+# the families of 2 and of 20 ADUs; docs/performance.md, "Tmix without the document's
+# text"), which is above what seed 003's replays hold (its study shape, 6.52 million
+# connections of 5 ADUs: 3.19 GB measured, 6.4 GB by these).
 ROUTE_ENTRY = 4
 FLOW = 8 * 1024
 LINK_DIRECTION = 3 * 1024
-TMIX_CONNECTION = 528
-TMIX_ADU = 225
+TMIX_CONNECTION = 437
+TMIX_ADU = 108
 TRACE_RECORD = 32
 SAMPLE_ROW = 96
 BASE = 64 * 1024 * 1024
