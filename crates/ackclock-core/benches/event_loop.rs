@@ -64,7 +64,7 @@ fn link_head(c: &mut Criterion) {
                 for _ in 0..1000 {
                     let (t, e, src) = q.peek_due(SimTime::MAX).unwrap();
                     debug_assert_eq!(src, Source::Packets);
-                    q.replace_packet_top(SimTime(t.0 + rng.uniform_u64(1, 1000)), e);
+                    q.replace_packet_top(t, SimTime(t.0 + rng.uniform_u64(1, 1000)), e);
                 }
             });
         });

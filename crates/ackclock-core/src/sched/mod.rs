@@ -450,28 +450,34 @@ impl<E: Copy> EventQueue<E> {
         }
     }
 
-    /// Removes the packet heap's root, which [`peek_due`] returned (nothing pushed since),
-    /// and schedules the packet
-    /// event `event` at `time` (later than now) in its place, ordered as if pushed now: a link
-    /// that delivers its head and schedules its next packet sifts the heap once, not twice.
+    /// Removes the packet heap's root, which [`peek_due`] returned at `now` (its time; nothing
+    /// pushed since), and schedules the packet event `event` at `time` (later than `now`) in
+    /// its place, ordered as if pushed now: a link that delivers its head and schedules its
+    /// next packet sifts the heap once, not twice. The caller passes the root's time it was
+    /// given, so that the current instant is set without reading the root again.
     ///
     /// [`peek_due`]: EventQueue::peek_due
     #[inline(always)]
-    pub fn replace_packet_top(&mut self, time: SimTime, event: E) {
-        self.advance_to_packet_root();
-        debug_assert!(
-            time > self.last_popped,
-            "a replacement for the current instant"
+    pub fn replace_packet_top(&mut self, now: SimTime, time: SimTime, event: E) {
+        debug_assert_eq!(
+            self.packets.first().map(|e| e.time),
+            Some(now),
+            "`now` is not the packet root's time"
         );
+        debug_assert!(now >= self.last_popped, "time went backwards");
+        self.last_popped = now;
+        debug_assert!(time > now, "a replacement for the current instant");
         let e = self.entry(time, event);
         self.packets.replace_root(e);
     }
 
-    /// Removes the packet heap's root.
+    /// Removes the packet heap's root; the current instant becomes its time.
     #[inline]
     fn pop_packet_root(&mut self) {
-        self.advance_to_packet_root();
-        self.packets.pop();
+        if let Some(top) = self.packets.pop() {
+            debug_assert!(top.time >= self.last_popped, "time went backwards");
+            self.last_popped = top.time;
+        }
     }
 
     /// The current instant becomes the packet heap root's time.
@@ -729,7 +735,7 @@ mod tests {
             q.peek_due(SimTime(9)),
             Some((SimTime(9), 'b', Source::Packets))
         );
-        q.replace_packet_top(SimTime(12), 'c');
+        q.replace_packet_top(SimTime(9), SimTime(12), 'c');
         q.push(SimTime(9), 'y');
         assert_eq!(q.now.len() - q.now_head, 1);
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
@@ -781,7 +787,7 @@ mod tests {
             now = t.0;
             if src == Source::Packets && rng.uniform_u64(0, 2) == 0 {
                 let later = t.0 + 1 + rng.uniform_u64(0, 20);
-                q.replace_packet_top(SimTime(later), id);
+                q.replace_packet_top(t, SimTime(later), id);
                 model.insert((later, id));
                 id += 1;
             } else {

@@ -382,7 +382,8 @@ impl Simulator {
         let (c, next) = link.deliver_head();
         match next {
             Some(t) if src == Source::Packets && t > self.now => {
-                self.queue.replace_packet_top(t, Event::LinkHead(l));
+                self.queue
+                    .replace_packet_top(self.now, t, Event::LinkHead(l));
             }
             Some(t) => {
                 self.queue.remove(src);
