@@ -16,7 +16,15 @@ impl Simulator {
     #[inline(never)]
     pub(super) fn quick_start_hop(&mut self, l: LinkId, c: Carried) {
         self.quick_start_router(l, c);
-        match self.links[l.idx()].pass_quick_start(self.now, c, &mut self.pool) {
+        let out = self.links[l.idx()].pass_quick_start(self.now, c, &mut self.pool);
+        self.settle_passed(l, c, out);
+    }
+
+    /// What becomes of packet `c` offered to link `l` past its node's Quick-Start agent (a
+    /// request it passed, or a packet a loss model delayed): the untraced outcomes of
+    /// `enter_link`, whose own copy stays inline on the per-hop path.
+    fn settle_passed(&mut self, l: LinkId, c: Carried, out: Enqueued) {
+        match out {
             Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
             Enqueued::Queued => {}
             Enqueued::Dropped => {
@@ -110,17 +118,8 @@ impl Simulator {
         if self.tracing {
             self.forward_traced(l, c);
         } else {
-            match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
-                Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
-                Enqueued::Queued => {}
-                Enqueued::Lost => self.lost_at_entry(l, c),
-                Enqueued::Dropped => {
-                    let pkt = self.pool.take(c.r);
-                    self.count_drop(&pkt);
-                }
-                Enqueued::Held => self.enqueue_held(l, c.r),
-                Enqueued::QuickStart => unreachable!("passed"),
-            }
+            let out = self.links[l.idx()].enqueue(self.now, c, &mut self.pool);
+            self.settle_passed(l, c, out);
         }
         self.links[l.idx()].set_quick_start_passed(false);
         self.links[l.idx()].end_pass();
