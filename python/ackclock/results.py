@@ -12,7 +12,7 @@ import os
 from array import array
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -273,16 +273,21 @@ def _ordered_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def write_summary(summary: Mapping[str, Any], path: Path) -> None:
-    """Writes :func:`summary_text` into ``path``, piece by piece when it can (a 10 000-flow
-    scenario's text is 30 MB)."""
+    """Writes :func:`summary_text` into ``path``."""
     with open(path, "w", encoding="utf-8") as f:
-        if _tmix_vectors(summary):
-            f.write(summary_text(summary))
-            return
-        from .indented_json import dump_indented
+        write_summary_to(summary, f)
 
-        dump_indented(summary, f)
-        f.write("\n")
+
+def write_summary_to(summary: Mapping[str, Any], f: IO[str]) -> None:
+    """Writes :func:`summary_text` to ``f``, piece by piece when it can (a 10 000-flow
+    scenario's text is 30 MB)."""
+    if _tmix_vectors(summary):
+        f.write(summary_text(summary))
+        return
+    from .indented_json import dump_indented
+
+    dump_indented(summary, f)
+    f.write("\n")
 
 
 def _tmix_vectors(summary: Mapping[str, Any]) -> bool:
