@@ -116,8 +116,9 @@ class Tmix(App):
     (ns-2's ``set-lossless``); ``rtt_added=True`` adds each vector's RTT to the path's (ns-2.35's
     Tmix_DelayBox), ``windows=True`` caps each side at its ``w`` line's window (ns-2.35's
     Tmix), ``fin_wait="1s"`` closes each connection as ns-2.35's Tmix does (the side of the
-    last ADU writes 2 bytes and its FIN that long after its last write); results in
-    ``Results.connections``."""
+    last ADU writes 2 bytes and its FIN that long after its last write; by default the
+    profile's: 1 s under ``profile="ns2"``, whose Tmix flows also take ns-2.35's FullTcp
+    rules, docs/traffic.md#tmix); results in ``Results.connections``."""
 
     file: str
     delay_box: bool | None = None

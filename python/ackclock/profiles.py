@@ -10,7 +10,7 @@ exact unit conversion as user values.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -148,6 +148,11 @@ class Profile:
     # The traffic-control layer's transmit loop as ns-3.44's (QueueDisc::Run, Transmit,
     # NetDeviceQueue::Wake): the queue key ns3_run's default. docs/models/traffic-control.md.
     ns3_run: bool = False
+    # A Tmix application's connections (docs/traffic.md#tmix): TCP keys their two sides take
+    # over `tcp` (below [defaults.tcp] and the flow's own), and the closing write's wait
+    # (the tmix app's fin_wait) when the application gives none; None: no closing write.
+    tmix_tcp: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    tmix_fin_wait: str | None = None
 
 
 PROFILES: Mapping[str, Profile] = MappingProxyType(
@@ -273,6 +278,17 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             udp_header_size=0,
             queue_ns2=True,
             queue_limit=50,
+            # ns-2.35's Tmix runs each side of a connection on a FullTcp agent (Tmix instproc
+            # alloc-tcp), as `ackclock ns2` builds it (ns2/build.py _tmix_flow): FullTcpAgent's
+            # own rules (foutput's idle restart from the initial window, the delayed-ACK
+            # timer's ticks, dupack_action), which never read singledup_ or bugfix_ss_, and
+            # keep recover_ when fast recovery ends (only Sack1TcpAgent::recv clears it); and
+            # it closes a connection with its closing ADU fin_time_ (1 s) after the last write
+            # (Tmix::read_one_cvec, TmixApp::timeout).
+            tmix_tcp=MappingProxyType({"ns2_full_tcp": True, "limited_transmit": False,
+                                       "ns2_first_loss": "off",
+                                       "sack_exit_clears_recover": False}),
+            tmix_fin_wait="1s",
         ),
         # Linux 6.x defaults, as far as the engine models them: SACK loss recovery with PRR
         # (Linux adds RACK, not modelled), CUBIC with HyStart, Linux's RTO rule, cwnd grown only

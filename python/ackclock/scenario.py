@@ -1123,7 +1123,8 @@ def _flows(
             if len(entry["ports"]) != 2:
                 raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
         if flow.kind == "tcp":
-            entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share)
+            entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share,
+                                       tmix=isinstance(flow.app, Tmix))
         elif flow.kind == "tfrc":
             entry["tfrc"] = _tfrc(flow, p)
         elif flow.kind == "rap":
@@ -1137,10 +1138,10 @@ def _flows(
             app_key = (id(flow.app), flow.kind, flow.two_way is True, mss)
             app = app_done.get(app_key)
             if app is None:
-                app = app_done[app_key] = _app(flow, p, base_dir, mss)
+                app = app_done[app_key] = _app(flow, p, base_dir, mss, profile)
             entry["app"] = app
         else:
-            entry["app"] = _app(flow, p, base_dir, mss)
+            entry["app"] = _app(flow, p, base_dir, mss, profile)
         if two_way:
             _check_two_way(flow, entry, p)
             replies.append((i, flow, p))
@@ -1260,25 +1261,25 @@ def _trace(flow: Flow, p: str) -> list[str]:
 
 def _tcp_cached(
     flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any],
-    done: dict[Any, dict[str, Any]], share: bool = False,
+    done: dict[Any, dict[str, Any]], share: bool = False, tmix: bool = False,
 ) -> dict[str, Any]:
     """:func:`_tcp`, remembered per distinct set of the flow's own TCP keys: the flows of a
     `count = N` table all resolve the same parameters (10 000 flows: most of resolving).
     With ``share`` the flows get the same table, else each its copy."""
     try:
         key = (flow.variant, flow.cc, flow.sink, flow.header_size,
-               tuple(flow.tcp.items()) if flow.tcp else ())
+               tuple(flow.tcp.items()) if flow.tcp else (), tmix)
         hash(key)
     except TypeError:  # a table or list among the values: resolved every time
-        return _tcp(flow, p, profile, defaults)
+        return _tcp(flow, p, profile, defaults, tmix)
     cached = done.get(key)
     if cached is None:
-        cached = done[key] = _tcp(flow, p, profile, defaults)
+        cached = done[key] = _tcp(flow, p, profile, defaults, tmix)
     return cached if share else dict(cached)
 
 
 def _tcp(
-    flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any]
+    flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any], tmix: bool = False
 ) -> dict[str, Any]:
     if flow.header_size is not None:
         raise ScenarioError(
@@ -1291,6 +1292,9 @@ def _tcp(
     merged: dict[str, tuple[Any, str]] = {
         k: (v, origin + k) for k, v in profile.tcp.items()
     }
+    if tmix:
+        # The sides of a Tmix application's connections (Profile.tmix_tcp).
+        merged.update({k: (v, f"{origin}Tmix's {k}") for k, v in profile.tmix_tcp.items()})
     merged.update({k: (v, f"defaults.tcp.{k}") for k, v in defaults.items()})
     for key in ("variant", "cc", "sink"):
         value = getattr(flow, key)
@@ -1427,7 +1431,7 @@ def _udp_header(flow: Flow, p: str, profile: Profile) -> int:
 
 
 def _app(flow: Flow, p: str, base_dir: Path | None = None,
-         mss: int | None = None) -> dict[str, Any]:
+         mss: int | None = None, profile: Profile | None = None) -> dict[str, Any]:
     """The application; on a TCP flow (segment payload ``mss``) a cbr, onoff, poisson or
     trace application writes into the connection at its own pace (ns-3's MyApp)."""
     app = flow.app
@@ -1484,11 +1488,14 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         if windows and (any(windows_i) or any(windows_a)):
             conns["window_initiator"], conns["window_acceptor"] = windows_i, windows_a
         out = base | {"connections": conns} | ({"rtt_added": True} if rtt_added else {})
-        if app.fin_wait is not None:
-            wait = parse_time(app.fin_wait, f"{ap}.fin_wait")
+        # Without fin_wait, the profile's (ns2: Tmix's fin_time_ default, 1 s).
+        fin_wait = app.fin_wait if app.fin_wait is not None or profile is None \
+            else profile.tmix_fin_wait
+        if fin_wait is not None:
+            wait = parse_time(fin_wait, f"{ap}.fin_wait")
             if wait == 0:
                 # ns-2.35's TmixApp::timeout sets no timer for a wait of 0: no FIN ever.
-                raise ScenarioError(f"expected a positive time, got {quote(app.fin_wait)}",
+                raise ScenarioError(f"expected a positive time, got {quote(fin_wait)}",
                                     path=f"{ap}.fin_wait")
             out["fin_wait_ps"] = wait
         return out

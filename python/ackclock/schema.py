@@ -326,8 +326,8 @@ APP: Mapping[str, Mapping[str, Key]] = {
                        " size, as ns-2.35's Tmix; default false (the flow's window)"),
         "fin_wait": Key("time", "connections close as ns-2.35's Tmix: the side of the last ADU"
                         " writes 2 bytes and its FIN this long after its last write (ns-2's"
-                        " fin_time_, 1s); omitted: both sides' FINs once the last ADU is"
-                        " delivered"),
+                        " fin_time_); default the profile's (ns2: 1s; others: both sides'"
+                        " FINs once the last ADU is delivered)"),
     },
 }
 

@@ -1278,6 +1278,9 @@ class FullTcpAgent(TcpAgent):
         # made them a byte stream (FullTcpAgent::advance_bytes).
         self.given_bytes = 0
         self.stream = False
+        # One side of a Tmix connection (build.py `_tmix_flow`): ackclock's Tmix sends an
+        # ADU's short last segment at once, as ns-2's with nodelay_ true (docs/traffic.md).
+        self.tmix_side = False
         # FullTcpAgent::delay_bind_init_all resets the agent once more (tcp-full.cc).
         self.reset()
 
@@ -1515,8 +1518,9 @@ class FullTcpAgent(TcpAgent):
 
     def check_vars(self, mapped: set[str]) -> None:
         super().check_vars(mapped | self.OWN | {"packetSize_", "tcprexmtthresh_"})
+        taken = self.CONNECTION | ({"nodelay_"} if self.tmix_side else set())
         for var in self.OWN:
-            if var in self.vars and var not in self.CONNECTION and not self.var_is_default(var):
+            if var in self.vars and var not in taken and not self.var_is_default(var):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
                                self.var_where(var))
 

@@ -29,7 +29,6 @@ from .agents import (
     TcpAgent,
     TcpSink,
     UdpAgent,
-    _param,
 )
 from .callbacks import HostAgent
 from .errmodule import ErrorModule, ListErrorModel, PeriodicErrorModel
@@ -37,7 +36,7 @@ from .errors import Location, Ns2Error, unsupported
 from .rap import RapAgent
 from .telnet import Telnet
 from .tfrc import TfrcAgent, TfrcSinkAgent
-from .tmix import DelayBox, TmixEnd
+from .tmix import TMIX_AGENTS, DelayBox, TmixEnd
 from .topology import ErrorModel
 from .values import to_bool, to_float, to_int
 
@@ -612,44 +611,47 @@ def explain(e: ScenarioError, script: str) -> Ns2Error:
 
 
 def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
-    """A Tmix object as a TCP flow with a tmix application; its TCP settings are the class
-    defaults of the FullTcp variant it names (so ``Agent/TCP set window_ ...`` applies)."""
+    """A Tmix object as a TCP flow with a tmix application; each side of its connections is
+    the FullTcp agent Tmix allocates (``Tmix instproc alloc-tcp``: ``Agent/TCP/FullTcp`` for
+    its default ``Reno``, ``Agent/TCP/FullTcp/<type>`` for another ``set-TCP``), with that
+    class's defaults as the script set them (so ``Agent/TCP set window_ ...`` and
+    ``Agent/TCP/FullTcp set segsperack_ ...`` apply)."""
     if t.init is None and t.acc is None and t.cvfile is None:
         return None
     if t.init is None or t.acc is None or t.cvfile is None:
         raise Ns2Error(f"Tmix {t.handle} needs set-init, set-acc and set-cvfile", t.created_at)
     if t.init is t.acc:
         raise Ns2Error(unsupported("Tmix within one node"), t.created_at)
-    agent_cls, sink_cls = {"tahoe": ("Agent/TCP", "Agent/TCPSink"),
-                           "reno": ("Agent/TCP/Reno", "Agent/TCPSink"),
-                           "newreno": ("Agent/TCP/Newreno", "Agent/TCPSink"),
-                           "sack": ("Agent/TCP/Sack1", "Agent/TCPSink/Sack1")}[t.variant]
-    agent = sim.ctx.new_object(agent_cls, [])
-    sink = sim.ctx.new_object(sink_cls, [])
-    assert isinstance(agent, TcpAgent) and isinstance(sink, TcpSink)
+    cls = TMIX_AGENTS[t.variant]
+    agent = sim.ctx.new_object(cls, [])
     try:
+        assert isinstance(agent, FullTcpAgent)
+        agent.tmix_side = True
+        # FullTcpAgent's own rules (the engine's ns2_full_tcp): its idle restart from the
+        # initial window (foutput), its delayed-ACK timer's ticks (FullTcpAgent::timeout),
+        # its recovery (dupack_action) ...
         params = agent.tcp_params()
-        params.update(sink.sink_params())
+        # FullTcpAgent::headersize: every segment, pure ACKs included, carries
+        # tcpip_base_hdr_size_, with timestamps_ ts_option_size_ more (sendpacket).
+        params["header_size"] = agent.headersize()
+        params["ack_size"] = agent.headersize()
+        # Each side acknowledges every segsperack_ segments, else at the next tick of its
+        # delayed-ACK timer of interval_ (FullTcpAgent::need_send, delack_timer_).
+        per_ack, interval = agent.acks()
+        cc = agent.cc
     finally:
         sim.ctx.delete(agent)
-        sim.ctx.delete(sink)
-    sink_kind = params.pop("sink")
+    # Tmix's pkt_size_ (1460 by default, set-pkt-size) is each agent's segsize_ (Tmix
+    # instproc setup-tcp), whatever the script's FullTcp segsize_ says.
     params["packet_size"] = t.packet_size
-    # Each side of a Tmix connection is a FullTcp agent (Tmix instproc alloc-tcp), which
-    # acknowledges every segsperack_ segments or when its delayed-ACK timer of interval_
-    # expires (FullTcpAgent::need_send, delack_timer_): its class's values, as the script set
-    # them, make the halves' sinks delaying ones. Its ACKs ride on reverse data; here they
-    # travel alone (docs/traffic.md#tmix).
-    full = sim.ctx.new_object("Agent/TCP/FullTcp", [])
-    try:
-        per_ack = _param(full, "segsperack_")
-        interval = _param(full, "interval_")
-    finally:
-        sim.ctx.delete(full)
-    if isinstance(per_ack, int) and per_ack > 1 and sink_kind == "ack-every":
-        sink_kind = "delack"
+    sink_kind = "sack" if t.variant == "sack" else "ack-every"
+    if per_ack > 1 or interval > 0:
         params["segs_per_ack"] = per_ack
-        params["ack_delay"] = interval
+        params["ack_delay"] = f"{interval}ps"
+        if sink_kind == "sack":
+            params["delayed_ack"] = True
+        else:
+            sink_kind = "delack"
     boxes = [(box, f) for box in sim.nodes if isinstance(box, DelayBox) for f in box.files]
     mine = [box for box, (path, i, a) in boxes
             if path == t.cvfile and i == t.init.id and a == t.acc.id]
@@ -662,7 +664,7 @@ def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
                     losses=bool(mine) and not any(b.lossless for b in mine),
                     rtt_added=bool(mine), windows=True, fin_wait=f"{t.fin_time}us")
     return Flow(name=t.handle, kind="tcp", from_=t.init.name, to=t.acc.name,
-                variant=t.variant, cc=agent.cc, sink=str(sink_kind), tcp=params, app=app,
+                variant=t.variant, cc=cc, sink=str(sink_kind), tcp=params, app=app,
                 fid=t.ident, origin=f"{t.created_at}|{t.cls} {t.handle}")
 
 

@@ -24,8 +24,11 @@ from .values import int_arg
 if TYPE_CHECKING:
     from .interp import Context
 
-# set-TCP names -> loss recovery (ns-2 runs them as FullTcp variants).
+# set-TCP names -> loss recovery, and the FullTcp class each side of a connection is
+# (Tmix instproc alloc-tcp: Agent/TCP/FullTcp for Reno, Agent/TCP/FullTcp/<name> otherwise).
 TMIX_TCP = {"Reno": "reno", "Newreno": "newreno", "Tahoe": "tahoe", "Sack": "sack"}
+TMIX_AGENTS = {"reno": "Agent/TCP/FullTcp", "newreno": "Agent/TCP/FullTcp/Newreno",
+               "tahoe": "Agent/TCP/FullTcp/Tahoe", "sack": "Agent/TCP/FullTcp/Sack"}
 
 
 class TmixEnd(Application):
@@ -37,7 +40,8 @@ class TmixEnd(Application):
         self.acc: Node | None = None
         self.cvfile: Path | None = None
         self.ident = 0
-        self.variant = "newreno"
+        # Tmix's tcptype_ "Reno" (tmix.cc, Tmix::Tmix): Agent/TCP/FullTcp.
+        self.variant = "reno"
         self.packet_size = 1460
         # Tmix's fin_time_ (µs): the closing ADU's wait after the last write (tmix.cc).
         self.fin_time = 1_000_000
