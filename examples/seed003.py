@@ -8,9 +8,10 @@ Background: two Tmix flows, inbound (n0 -> n1) and outbound (n3 -> n2), replayin
 connection vectors (the study's Abilene-I vectors are not public; see docs/traffic.md) from time 0,
 at the Abilene-I link's load (--load, 200 Mb/s offered on each direction of the bottleneck:
 docs/examples/seed003.md; --rate N replays N connections a second instead, 150 the earlier
-default), as ns-2.35's Tmix runs them (1460-byte segments, each side's window from its
-vector, the delay box's RTT on top of the path's, FullTcp's delayed ACKs: the study's
-background script through `ackclock ns2` builds the same);
+default), as ns-2.35's Tmix runs them (each side the script's FullTcp Reno agent with
+1460-byte segments and 50-byte headers, its window from its vector, the delay box's RTT on top
+of the path's, FullTcp's delayed ACKs, closing 1 s after the last write: the study's background
+script through `ackclock ns2` builds the same);
 flow 1 starts at --start (400 s, as in the study), flow 2 50 s later, until --seconds (910 s: the
 study's script ends its run at its `length`, 910 s, where it also stops the Tmix traffic; the run
 length itself is a command-line argument of the script and not in the text). Without
@@ -111,11 +112,16 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
             # ACK), but for the closing write's two more a second after the last ADU's write
             # (fin_wait; docs/examples/seed003.md), so they would not be network-limited.
             # Connections close as ns-2.35's Tmix closes them (fin_time_ 1 s, TmixApp::timeout).
+            # Each side is the script's Agent/TCP/FullTcp (Tmix's default set-TCP Reno, Tmix
+            # instproc alloc-tcp; the ns2 profile gives a Tmix flow FullTcpAgent's rules): Reno
+            # recovery, no SACK, and with timestamps_ 1 a 50-byte header on every segment, pure
+            # ACKs included (FullTcpAgent::headersize, ts_option_size_ 10). The flows are what
+            # `ackclock ns2 examples/ns2/seed003_background.tcl` builds (its test checks).
             extra = {"max_burst": 0} if name.endswith("_long") else {}
             net.tcp(name, src, dst, app=ac.Tmix(file=str(vec), rtt_added=True,
                                                 windows=True, fin_wait="1s"),
-                    packet_size=TMIX_MSS, delayed_ack=True, segs_per_ack=2,
-                    ack_delay="100ms", **extra)
+                    variant="reno", sink="delack", header_size=50, ack_size=50,
+                    packet_size=TMIX_MSS, segs_per_ack=2, ack_delay="100ms", **extra)
     if cc:
         params = {"cubic": {"beta": 0.8, "c": 0.4, "max_increment": args.cubic_max_increment},
                   "fast": {"alpha": args.fast_alpha}}

@@ -172,14 +172,20 @@ def test_seed003_script_short(tmp_path: Path) -> None:
         assert (tmp_path / f"background_{direction}.png").stat().st_size > 10_000
 
 
-def test_seed003_background_is_tmix_as_ns2_35_runs_it(tmp_path: Path) -> None:
+def test_seed003_background_is_tmix_as_ns2_35_runs_it(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """examples/seed003.py's background is ns-2.35's Tmix as `ackclock ns2` builds it from the
     study's script (examples/ns2/seed003_background.tcl, python/ackclock/ns2/build.py
-    _tmix_flow): Tmix's 1460-byte MSS, each side's window from its vector's w line, the delay
-    box's RTT added to the path's, FullTcp's ACK every second segment or after 100 ms."""
+    _tmix_flow): the same resolved TCP parameters for each side (FullTcp Reno with the
+    script's settings: Tmix's 1460-byte MSS, a 50-byte header with timestamps, an ACK every
+    second segment or at the delayed-ACK timer's 100 ms ticks) and the same application
+    (each side's window from its vector's w line, the delay box's RTT added to the path's,
+    the closing write 1 s after the last)."""
     import argparse
 
-    from ackclock.apps import Tmix
+    import ackclock.ns2.simulator as ns2_simulator
+    from ackclock.ns2 import run_script
+    from ackclock.scenario import resolve
     from ackclock.tmix import synthesize
 
     m = runpy.run_path(str(SEEDS.parent / "seed003.py"), run_name="seed003")
@@ -187,13 +193,32 @@ def test_seed003_background_is_tmix_as_ns2_35_runs_it(tmp_path: Path) -> None:
     for i, v in enumerate(vectors):
         synthesize(v, 10, seed=i + 1)
     args = argparse.Namespace(cubic_max_increment=0.0, fast_alpha=200.0)
-    flows = {f.name: f for f in m["network"](None, vectors, args, 400.0).scenario("10s").flows}
-    assert set(flows) == {"inbound", "outbound"}
-    for f in flows.values():
-        assert isinstance(f.app, Tmix) and f.app.rtt_added and f.app.windows
-        assert f.tcp["packet_size"] == 1460
-        assert (f.tcp["delayed_ack"], f.tcp["segs_per_ack"], f.tcp["ack_delay"]) == (
-            True, 2, "100ms")
+    ours = {f["name"]: f for f in resolve(
+        m["network"](None, vectors, args, 400.0).scenario("10s"))["flows"]}
+    assert set(ours) == {"inbound", "outbound"}
+
+    # The script's own resolved scenario, as `ackclock ns2` would run it (stopped there).
+    built: list[dict[str, object]] = []
+
+    def keep(scenario: object) -> None:
+        built.append(resolve(scenario))  # type: ignore[arg-type]
+        raise ac.ScenarioError("resolved")
+
+    monkeypatch.setattr(ns2_simulator, "resolve", keep)
+    monkeypatch.chdir(tmp_path)
+    run_script(str(ROOT / "examples" / "ns2" / "seed003_background.tcl"),
+               [str(vectors[0]), str(vectors[1]), "1"])
+    script = [f for f in built[0]["flows"] if f.get("app", {}).get("kind") == "tmix"]  # type: ignore[attr-defined]
+    assert len(script) == 2
+    for f in script:
+        mine = ours["inbound" if f["from"] == ours["inbound"]["from"] else "outbound"]
+        # ns-2's random boot time (the script's RNG) is the front end's alone.
+        assert {k: v for k, v in f["tcp"].items() if k != "ns2_boot_time_ps"} == {
+            k: v for k, v in mine["tcp"].items() if k != "ns2_boot_time_ps"}
+        assert f["tcp"]["ns2_full_tcp"] and f["tcp"]["variant"] == "reno"
+        assert (f["tcp"]["packet_size"], f["tcp"]["header_size"]) == (1460, 50)
+        assert {k: v for k, v in f["app"].items() if k not in ("start", "connections")} == {
+            k: v for k, v in mine["app"].items() if k not in ("start", "connections")}
 
 
 def test_seed002_figures_ns2_timers_2_35_reach_the_ns_curves(tmp_path: Path) -> None:
@@ -341,8 +366,10 @@ def test_seed003_long_transfers(tmp_path: Path) -> None:
     vectors are two more Tmix flows on the background's hosts, as many as carry the share at
     their window over 150 ms, none finishing within the run. They send without the script's
     maxburst_ 2: with it and an ACK for every second segment, a transfer alone stays at the
-    two segments a round trip it started with (20 s: about 13 packets a second at 150 ms);
-    without it, it carries its window a round trip (44 segments of 1460 bytes: about 290)."""
+    two segments a round trip it started with, four once Tmix's closing write has come 1 s
+    after the last ADU's (the ns2 profile's fin_wait: 10-30 s, about 26.6 packets a second at
+    150 ms, ns-2.35's figure); without it, it carries its window a round trip (44 segments of
+    1460 bytes: about 290)."""
     import argparse
 
     m = runpy.run_path(str(SEEDS.parent / "seed003.py"), run_name="seed003")
@@ -376,7 +403,7 @@ def test_seed003_long_transfers(tmp_path: Path) -> None:
         q = res.queues.set_index("link").loc["R0->R1"]
         return float(q.arrived_packets) / 20 / 2  # packets a second, one transfer
 
-    assert 12 < carried(2) < 14.5
+    assert 25 < carried(2) < 28
     assert 280 < carried(0) < 295
     r = subprocess.run([sys.executable, str(SEEDS.parent / "seed003.py"), "--long-share", "1",
                         "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
