@@ -31,7 +31,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NS3_VERSION = "3.44.post0"
-NS3_MODULES = ("core", "network", "internet", "point-to-point", "applications", "traffic-control")
+NS3_MODULES = ("core", "network", "internet", "point-to-point", "applications", "traffic-control",
+               "flow-monitor")
 # The wheel's libraries are CMake "release" builds (-O3) that keep NS_LOG and NS_ASSERT compiled
 # in (NS3_BUILD_PROFILE_RELEASE;NS3_LOG_ENABLE;NS3_ASSERT_ENABLE in its CMake targets); our
 # programs are compiled with the same definitions and -O3.

@@ -50,6 +50,16 @@ study's exact CBR (`--cbrJitter=0`), goodput after 10 s, drops, retransmissions 
 
     python validation/seed004_vs_ns3.py --fq-codel    # a few seconds
 
+`--flowmon` runs the seed 004 runner's FlowMonitor counts (examples/seeds/004/run.py: part 1
+Q1's three queues over 10 s, Q2 at an error rate of 1e-4 over 100 s, Q3's 100-segment receive
+window over 50 s, and part 2 Q1's TCP and 0.725 Mb/s CBR in the printout's shape, 51 s with the
+CBR stopping at 50 s, its three variants, ns-3's default stack or `--qdisc=none` for DropTail
+alone) in ns-3.44 with its FlowMonitor (`--flowmon`), beside ackclock's: packets sent and
+received, and the drops (ns-3: at n3, all flows together; ackclock: the flow's own, anywhere,
+errors included):
+
+    python validation/seed004_vs_ns3.py --flowmon    # a few seconds
+
 ns-3 comes from the PyPI wheel that benchmarks/compare.py installs into its own virtual
 environment (~/.cache/ackclock-bench).
 """
@@ -269,7 +279,62 @@ def random_errors(err: float, n: int, seconds: float = 100) -> None:
           f" and {min(ours):.3f}-{max(ours):.3f}")
 
 
+def ns3_flowmon(exe: Path, args: list[str]) -> dict[tuple[str, str], tuple[int, int]]:
+    """ns-3's FlowMonitor rows, (source, destination) -> (tx packets, rx packets), and the
+    drops at n3 under ("drops", "")."""
+    out = subprocess.run([str(exe), "--flowmon=1", "--warmup=0", *args], capture_output=True,
+                         text=True, check=True).stdout
+    rows = {(a, b): (int(tx), int(rx)) for a, b, tx, rx in
+            re.findall(r"^flowmon (\S+) (\S+) \d+ (\d+) (\d+)", out, re.M)}
+    drops = sum(int(x) for x in re.findall(r"^(?:bneck_qdisc_drops|n3_tc_drops) (\d+)", out,
+                                            re.M))
+    rows[("drops", "")] = (drops, 0)
+    return rows
+
+
+def flowmon() -> None:
+    """The seed 004 runner's FlowMonitor counts in ns-3.44 and in ackclock (module docstring)."""
+    import runpy
+
+    exe = ns3_program()
+    run = runpy.run_path(str(ROOT / "examples" / "seeds" / "004" / "run.py"))
+    print("| case | ns-3 tx / rx / dropped at n3 (all flows) |"
+          " ackclock tx / rx / dropped (the flow's, errors included) |")
+    print("|---|---|---|")
+    single = [("P1 Q1 queue 10, 10 s", ["--q=10", "--time=10"], {"queue": 10}, 10.0),
+              ("P1 Q1 queue 100, 10 s", ["--q=100", "--time=10"], {"queue": 100}, 10.0),
+              ("P1 Q1 queue 1000, 10 s", ["--q=1000", "--time=10"], {"queue": 1000}, 10.0),
+              ("P1 Q2 error 1e-4, 100 s", ["--err=0.0001", "--time=100"], {"error": 1e-4},
+               100.0),
+              ("P1 Q3 rwnd 100 segments, 50 s", ["--rcvbuf=120000", "--time=50"],
+               {"tcp": {"rcv_buffer": 120000}}, 50.0)]
+    for label, args, knobs, seconds in single:
+        n = ns3_flowmon(exe, ["--qdisc=default", *args])
+        tx, rx = n[("0.1", "3.2")]
+        a = run["flowmon"](run["network"](**knobs), seconds)
+        print(f"| {label} | {tx} / {rx} / {n[('drops', '')][0]} | {a['tx_packets']} /"
+              f" {a['rx_packets']} / {a['dropped']} |", flush=True)
+    for sizes, seg, cbr, kind in (("text: 1200-byte packets", 1200, 1200, None),
+                                  ("printout: 1000-byte segments, 512-byte CBR", 1000, 512,
+                                   None),
+                                  ("printout's sizes, DropTail alone", 1000, 512, "droptail")):
+        n = ns3_flowmon(exe, ["--qdisc=" + ("none" if kind else "default"), "--cbr=725000",
+                              "--cbrJitter=0", "--time=51", "--cbrStop=50", f"--seg={seg}",
+                              f"--cbrSize={cbr}"])
+        ours = {r["flow"]: r for r in run["tcp_and_cbr"](sizes, seg, cbr, kind)}
+        for flow, key in (("tcp", ("0.1", "3.2")), ("cbr", ("1.1", "4.2")),
+                          ("ack", ("3.2", "0.1"))):
+            tx, rx = n[key]
+            o = ours[flow]
+            dropped = n[("drops", "")][0] if flow == "tcp" else ""
+            print(f"| P2 Q1 {sizes}, {flow} | {tx} / {rx} / {dropped} | {o['tx_packets']} /"
+                  f" {o['rx_packets']} / {o['dropped']} |", flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--flowmon"]:
+        flowmon()
+        return
     if sys.argv[1:2] == ["--random"]:
         random_errors(float(sys.argv[2]), int(sys.argv[3]) if sys.argv[3:] else 20)
         return

@@ -58,8 +58,26 @@ def test_seed004_runner_quick(tmp_path: Path) -> None:
     q4 = t[t["question"] == "P2 Q4"]
     assert set(q4["westwood"]) == {"westwood", "westwood_original"}
     assert (tmp_path / "reno_vs_westwood.png").stat().st_size > 10_000
+    # Every printed cell beside the study's, with its difference; what FlowMonitor counts as
+    # lost is what the network dropped plus what was still in flight at the end.
+    counted = t[t["question"] != "P2 Q4"]
+    assert (counted["tx_packets"] == counted["rx_packets"] + counted["dropped"]
+            + counted["in_flight_end"]).all()
+    assert ((counted["diff_tx"] - (counted["tx_packets"] / counted["study_tx"] - 1)).abs()
+            < 1e-12).all()
+    # Part 2 Q1 in the printout's shape: the CBR sends the study's 8850 packets (50 s at 0.725
+    # Mb/s of 512-byte payloads) and, under the text's drop-tail queue, loses about as many
+    # (the study: 50), where FqCoDel above the device queue spares it.
+    p2 = t[t["question"] == "P2 Q1"].set_index(["sizes", "flow"])
+    assert set(p2.index.get_level_values("flow")) == {"tcp", "cbr", "ack"}
+    cbr = p2.xs("cbr", level="flow")
+    assert (cbr.loc[cbr.index.str.startswith("printout"), "tx_packets"] - 8850).abs().max() <= 1
+    assert 25 < cbr.loc["printout's sizes, DropTail alone", "dropped"] < 100
+    assert cbr.loc["text: 1200-byte packets", "dropped"] == 0
+    assert (tmp_path / "cwnd_rtt_rto.png").stat().st_size > 10_000
     report = (tmp_path / "report.md").read_text()
     assert "Part 1 Q2" in report and "![reno_vs_westwood.png](reno_vs_westwood.png)" in report
+    assert "Part 2 Q1 iii" in report and "![cwnd_rtt_rto.png](cwnd_rtt_rto.png)" in report
 
 
 def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:

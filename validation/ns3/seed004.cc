@@ -28,11 +28,18 @@
 //   SocketType), examples/seed004_two_flows.py's "Reno vs Westwood" case; --appRate: each TCP
 //   flow is fed by the study's MyApp (ns-3's tutorial fifth.cc): from --appStart, a --seg-byte
 //   write every seg x 8 / rate seconds, dropped by the socket when its send buffer is full.
+//   --flowmon: FlowMonitor on every node (FlowMonitorHelper::InstallAll), and at the end one
+//   line per flow as the study printed it (tx/rx packets and bytes, first transmission and last
+//   reception): "flowmon SRC DST PROTO tx_packets rx_packets tx_bytes rx_bytes first_tx last_rx".
+//   --cbrStop: the CBR stops at this time (s; 0: runs to the end).
 // Output: a summary on stdout; with --prefix, P.cwnd/P.rtt/P.srtt/P.rto/P.ssth traces (time value)
 // of flow 1 and P.tcp (time flow variable value) of both TCP flows.
 //
 //   seed004 --time=60 --q=100 --err=0 --cc=ns3::TcpLinuxReno --sack=1 --recovery=ns3::TcpPrrRecovery
 #include "common.h"
+
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/ipv4-flow-classifier.h"
 
 #include <fstream>
 
@@ -280,6 +287,10 @@ main(int argc, char** argv)
     cmd.AddValue("cc2", "second TCP flow n2 -> n6 with this TypeId (empty: none)", cc2);
     cmd.AddValue("appRate", "TCP flows fed by MyApp at this rate (b/s; 0: BulkSend)", appRate);
     cmd.AddValue("appStart", "MyApp's start (s)", appStart);
+    bool flowmon = false;
+    double cbrStop = 0;
+    cmd.AddValue("flowmon", "FlowMonitor's per-flow counts at the end", flowmon);
+    cmd.AddValue("cbrStop", "the CBR stops at this time (s; 0: never)", cbrStop);
     cmd.Parse(argc, argv);
 
     TcpSetup setup;
@@ -407,6 +418,8 @@ main(int argc, char** argv)
                                      cbrJitter);
         n.Get(1)->AddApplication(app);
         app->SetStartTime(Seconds(0));
+        if (cbrStop > 0)
+            app->SetStopTime(Seconds(cbrStop));
     }
     if (cbrSink)
         goodput.Add(cbrSink);
@@ -414,8 +427,28 @@ main(int argc, char** argv)
         goodput.Add(sink2);
     Simulator::Schedule(Seconds(warm), [&]() { goodput.Mark(); });
 
+    FlowMonitorHelper fmHelper;
+    Ptr<FlowMonitor> monitor;
+    if (flowmon)
+        monitor = fmHelper.InstallAll();
     Simulator::Stop(Seconds(t));
     Simulator::Run();
+    if (monitor)
+    {
+        monitor->CheckForLostPackets();
+        auto classifier = DynamicCast<Ipv4FlowClassifier>(fmHelper.GetClassifier());
+        for (const auto& [id, st] : monitor->GetFlowStats())
+        {
+            auto ft = classifier->FindFlow(id);
+            std::printf("flowmon %u.%u %u.%u %u %llu %llu %llu %llu %.9f %.9f\n",
+                        (ft.sourceAddress.Get() >> 8) & 0xff, ft.sourceAddress.Get() & 0xff,
+                        (ft.destinationAddress.Get() >> 8) & 0xff,
+                        ft.destinationAddress.Get() & 0xff, unsigned(ft.protocol),
+                        (unsigned long long)st.txPackets, (unsigned long long)st.rxPackets,
+                        (unsigned long long)st.txBytes, (unsigned long long)st.rxBytes,
+                        st.timeFirstTxPacket.GetSeconds(), st.timeLastRxPacket.GetSeconds());
+        }
+    }
     auto bq = DynamicCast<PointToPointNetDevice>(d34.Get(0))->GetQueue();
     uint64_t rx = sink->GetTotalRx();
     std::printf("goodput_mbps_window %.4f\n", goodput.Mbps(0, warm, t));
