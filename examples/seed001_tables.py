@@ -12,6 +12,10 @@ sender's current retransmission value, ns-2's `t_rtxcur_` = SRTT + 4 RTTVAR, whi
 made traceable; it is not floored (the timer itself waits at least `minrto_`, 200 ms in
 ns-2.35), so it is taken here from the flows' SRTT and RTTVAR sampled every 10 ms after the
 warm-up. `formula6_floored_mbps` gives formula (6) with the timer's own RTO instead.
+Beside each standard deviation: its ratio to the study's (`std_ratio`) and the two-sided
+p-value of the F test of equal variances (`std_f_p`; ours over --replications runs, the study's
+over its 10), since a standard deviation from 10 runs is itself uncertain (the 95% range of the
+ratio of two such standard deviations drawn from the same spread is 0.50-2.01).
 Figures 9 and 10 sweep the UDP rate for Tahoe and Reno in scenario 2.
 
     python examples/seed001_tables.py [--replications 10] [--seconds 250] [--out results/seed001]
@@ -25,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 import ackclock as ac
 from ackclock.models import mathis, pftk
@@ -51,6 +56,8 @@ STUDY = {
                                "formula6_mbps": (0.2593, 0.0135)},
 }
 # The knobs that put the loss near the study's: the UDP rate (scenario 2), N (scenario 3).
+# The study's replications per case ("10 replications").
+STUDY_RUNS = 10
 CASES = {"scenario 2, small loss": ("udp", "6.9Mb/s"), "scenario 2, large loss": ("udp", "9.8Mb/s"),
          "scenario 3, small loss": ("population", 7), "scenario 3, large loss": ("population", 35)}
 
@@ -118,6 +125,15 @@ def scenario3(n: int, seed: int, seconds: float, variant: str = "reno",
             "formula6_floored_mbps": predictions(loss, rtt, float(f.mean_rto_s.mean()))[1]}
 
 
+def f_test(std: float, runs: int, study_std: float) -> float:
+    """Two-sided p-value of the F test that our ``runs`` runs and the study's 10 come from
+    spreads of the same variance (nan where a deviation is missing or zero)."""
+    if not (std > 0 and study_std > 0 and runs > 1):
+        return float("nan")
+    cdf = float(stats.f.cdf((std / study_std) ** 2, runs - 1, STUDY_RUNS - 1))
+    return min(1.0, 2 * min(cdf, 1 - cdf))
+
+
 def tables(replications: int, seconds: float) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
     for case, (kind, knob) in CASES.items():
@@ -128,10 +144,12 @@ def tables(replications: int, seconds: float) -> pd.DataFrame:
         for metric in (*STUDY[case], "t0_s", "formula6_floored_mbps"):
             study = STUDY[case].get(metric, (float("nan"), float("nan")))
             mean = runs[metric].mean()
-            rows.append({"case": case, "metric": metric, "mean": mean,
-                         "std": runs[metric].std(ddof=1),
+            std = runs[metric].std(ddof=1)
+            rows.append({"case": case, "metric": metric, "mean": mean, "std": std,
                          "study_mean": study[0], "study_std": study[1],
-                         "diff_vs_study": mean / study[0] - 1.0})
+                         "diff_vs_study": mean / study[0] - 1.0,
+                         "std_ratio": std / study[1] if study[1] > 0 else float("nan"),
+                         "std_f_p": f_test(std, replications, study[1])})
     return pd.DataFrame(rows)
 
 

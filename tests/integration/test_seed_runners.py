@@ -87,6 +87,10 @@ def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:
     assert {"study_mean", "study_std"} <= set(t.columns) and t[~extra]["study_mean"].notna().all()
     assert (t[~extra]["diff_vs_study"] - (t[~extra]["mean"] / t[~extra]["study_mean"] - 1)).abs(
     ).max() < 1e-12
+    # Each standard deviation beside the study's: the ratio, and the F test's p-value.
+    both = t[~extra & (t["study_std"] > 0)]
+    assert ((both["std_ratio"] - both["std"] / both["study_std"]).abs() < 1e-12).all()
+    assert both["std_f_p"].between(0, 1).all()
     # T_0 is ns-2's unfloored t_rtxcur_ (SRTT + 4 RTTVAR on the ~67 ms path), not the 200 ms floor.
     t0 = t[t["metric"] == "t0_s"]["mean"]
     assert len(t0) == 4 and ((t0 > 0.06) & (t0 < 0.15)).all()
