@@ -230,8 +230,8 @@ def queue_registry() -> list[dict[str, Any]]:
 
 def read_tmix_vectors(text: str) -> dict[str, Any] | None:
     """A Tmix connection-vector file's text as the resolved document's columns (start_ps,
-    concurrent, rtt_ps, loss_initiator, loss_acceptor, adus, adu_side, adu_bytes,
-    adu_wait_ps), or None when it
+    concurrent, rtt_ps, loss_initiator, loss_acceptor, window_initiator, window_acceptor,
+    fin_wait_ps, adus, adu_side, adu_bytes, adu_wait_ps), or None when it
     is not a plain well-formed file (the front end then reads it itself and says why)."""
 
 def scenario_schema() -> str:

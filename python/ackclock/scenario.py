@@ -1487,10 +1487,15 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         windows_a = conns.pop("window_acceptor")
         if windows and (any(windows_i) or any(windows_a)):
             conns["window_initiator"], conns["window_acceptor"] = windows_i, windows_a
-        out = base | {"connections": conns} | ({"rtt_added": True} if rtt_added else {})
         # Without fin_wait, the profile's (ns2: Tmix's fin_time_ default, 1 s).
         fin_wait = app.fin_wait if app.fin_wait is not None or profile is None \
             else profile.tmix_fin_wait
+        # A SEQ vector's trailing t: that connection's own closing wait, where connections
+        # close as ns-2.35's (Tmix::read_one_cvec puts it in place of fin_time_).
+        own_waits = conns.pop("fin_wait_ps", None)
+        if fin_wait is not None and own_waits is not None and any(own_waits):
+            conns["fin_wait_ps"] = own_waits
+        out = base | {"connections": conns} | ({"rtt_added": True} if rtt_added else {})
         if fin_wait is not None:
             wait = parse_time(fin_wait, f"{ap}.fin_wait")
             if wait == 0:

@@ -38,7 +38,8 @@ def read_vectors(path: Path, where: str) -> dict[str, Any]:
     field, an ``array.array`` of numbers (``concurrent``: a list of bools; see
     :func:`as_connections` for one dict per connection). Per connection:
     ``start_ps``, ``concurrent``, ``rtt_ps``, ``loss_initiator``, ``loss_acceptor``,
-    ``window_initiator`` and ``window_acceptor`` (the ``w`` line's bytes, 0 without one) and
+    ``window_initiator`` and ``window_acceptor`` (the ``w`` line's bytes, 0 without one),
+    ``fin_wait_ps`` (a SEQ vector's trailing ``t``: its closing write's wait, 0 without one) and
     ``adus`` (how many ADUs it has); per ADU, all connections' in order: ``adu_side`` (0 the
     initiator writes it, 1 the acceptor), ``adu_bytes`` and ``adu_wait_ps`` (the wait before
     it: after the peer's previous ADU arrived, or the writer's own previous ADU, see
@@ -89,6 +90,7 @@ def as_connections(columns: dict[str, Any]) -> list[dict[str, Any]]:
             "rtt_ps": columns["rtt_ps"][i],
             "loss": [columns["loss_initiator"][i], columns["loss_acceptor"][i]],
             "window": [columns["window_initiator"][i], columns["window_acceptor"][i]],
+            "fin_wait_ps": columns["fin_wait_ps"][i] if "fin_wait_ps" in columns else 0,
             "adus": [{"side": columns["adu_side"][a], "bytes": columns["adu_bytes"][a],
                       "wait_ps": columns["adu_wait_ps"][a]} for a in range(j, j + k)],
         })
@@ -104,6 +106,7 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
     loss_a: list[float] = []
     win_i: list[int] = []
     win_a: list[int] = []
+    fin_wait: list[int] = []
     counts: list[int] = []
     sides: list[int] = []
     sizes: list[int] = []
@@ -112,6 +115,7 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
     empty: int | None = None  # the start of the first connection without ADUs
     concurrent = False
     seq_wait = 0  # SEQ: the wait before the next ADU (its "t" line)
+    seq_pending = False  # SEQ: a "t" line no ADU has followed yet
     conc_wait = [0, 0]  # CONC: the wait before each side's next ADU
 
     def fail(n: int, message: str) -> ScenarioError:
@@ -125,6 +129,8 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
             continue
         key = words[0]
         if key in ("SEQ", "CONC"):
+            if seq_pending:
+                fin_wait[-1] = _closing_wait(seq_wait)
             numbers = _numbers(words, line, n, fail)
             if not numbers or not 0 <= numbers[0] < math.inf:
                 raise fail(n, f"{key} needs a start time in microseconds")
@@ -139,8 +145,10 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
             loss_a.append(0.0)
             win_i.append(0)
             win_a.append(0)
+            fin_wait.append(0)
             counts.append(0)
             seq_wait = 0
+            seq_pending = False
             conc_wait = [0, 0]
             continue
         if not started:
@@ -165,8 +173,10 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
             waits.append(seq_wait)
             counts[-1] += 1
             seq_wait = 0
+            seq_pending = False
         elif key == "t" and not concurrent:
             seq_wait = round(_one(_numbers(words, line, n, fail), n, fail) * US)
+            seq_pending = True
         elif (key == "c>" or key == "c<") and concurrent:
             side = 0 if key == "c>" else 1
             sides.append(side)
@@ -182,6 +192,8 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
             raise fail(n, f"unknown or misplaced line {quote(line.strip())}")
     if not started:
         raise ScenarioError(f"{quote(str(path))} has no connections", path=where)
+    if seq_pending:
+        fin_wait[-1] = _closing_wait(seq_wait)
     if empty is None and counts[-1] == 0:
         empty = start_ps[-1]
     if empty is not None:
@@ -191,9 +203,17 @@ def _parse_vectors(text: str, path: Path, where: str) -> dict[str, Any]:
     return {"start_ps": array("Q", start_ps), "concurrent": concurrent_of,
             "rtt_ps": array("Q", rtt_ps), "loss_initiator": array("d", loss_i),
             "loss_acceptor": array("d", loss_a), "window_initiator": array("Q", win_i),
-            "window_acceptor": array("Q", win_a), "adus": array("Q", counts),
+            "window_acceptor": array("Q", win_a), "fin_wait_ps": array("Q", fin_wait),
+            "adus": array("Q", counts),
             "adu_side": array("B", sides), "adu_bytes": array("Q", sizes),
             "adu_wait_ps": array("Q", waits)}
+
+
+def _closing_wait(ps: int) -> int:
+    """A SEQ vector's trailing ``t`` as its closing write's wait (ns-2.35's
+    ``Tmix::read_one_cvec``: the closing ADU's wait, in place of ``fin_time_``; a wait of 0
+    forced to 1 us)."""
+    return max(ps, US)
 
 
 def _numbers(words: list[str], line: str, n: int, fail: Any) -> list[float]:

@@ -152,6 +152,7 @@ def test_unusual_but_valid_lines_read_as_their_numbers(tmp_path: Path) -> None:
     [conn] = as_connections(read_vectors(vec, "app.file"))
     assert [(a["side"], a["bytes"], a["wait_ps"]) for a in conn["adus"]] == [
         (0, 1000, 0), (1, 40, 2_500_000), (0, 0, 7_000_000)]
+    assert conn["fin_wait_ps"] == 9_000_000  # the trailing t: its closing write's wait
 
 
 def test_summary_json_lists_each_vector_column_on_one_line(tmp_path: Path) -> None:
@@ -500,3 +501,27 @@ def test_under_the_ns2_profile_a_tmix_flow_is_ns2_35s_fulltcp_and_closes_as_its_
     assert resolve(net.scenario("1s"))["flows"][0]["app"]["fin_wait_ps"] == 3 * 10**11
     linux = flows("linux")["bg"]
     assert "fin_wait_ps" not in linux["app"] and not linux["tcp"]["ns2_full_tcp"]
+
+
+def test_a_seq_vectors_trailing_think_time_is_its_own_closing_wait(tmp_path: Path) -> None:
+    """ns-2.35's Tmix::read_one_cvec makes a SEQ vector's trailing `t` its closing ADU's wait,
+    in place of fin_time_: the connection closes that long after its last write. Where
+    connections do not close as ns-2.35's (no fin_wait), it changes nothing."""
+    from ackclock.apps import Tmix
+
+    def finish(text: str, profile: str = "ns2") -> float:
+        vec = tmp_path / "v.vec"
+        vec.write_text(text)
+        net = ac.Network("tmix", profile=profile)
+        net.nodes("i", "a")
+        net.link("i", "a", rate="1Gb/s", delay="10ms", queue_limit=10_000)
+        net.tcp("bg", "i", "a", app=Tmix(file=str(vec)), packet_size=1460)
+        return float(net.run(duration="10s").connections.iloc[0].finish_s)
+
+    plain = "SEQ 0 2\n> 300\nt 1000\n< 5000\n"
+    # The response's last write comes about 2 round trips in (SYN, request): the closing
+    # write 1 s after it by default, 0.3 s with the trailing t, 2.5 s with a long one.
+    default, short = finish(plain), finish(plain + "t 300000\n")
+    assert default - short == pytest.approx(0.7, abs=1e-9)
+    assert finish(plain + "t 2500000\n") - default == pytest.approx(1.5, abs=1e-9)
+    assert finish(plain + "t 300000\n", "linux") == finish(plain, "linux")

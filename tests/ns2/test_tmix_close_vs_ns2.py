@@ -1,6 +1,7 @@
 """How a Tmix connection closes, live against ns-2.35 (skipped without `ns`): ns-2.35's Tmix
 gives the side of a vector's last ADU a closing ADU (`Tmix::read_one_cvec`), due `fin_time_`
-after that side's last write (1 s, `set-fin-time` in microseconds); `TmixApp::timeout` then
+after that side's last write (1 s, `set-fin-time` in microseconds; a SEQ vector's trailing `t`
+for that connection); `TmixApp::timeout` then
 writes 2 bytes and the FIN (`sendmsg(2, "MSG_EOF")`). That write goes out as any other
 (`FullTcpAgent::advance_bytes`, `send_much` with `maxburst_`): under `maxburst_ 2` and
 `segsperack_ 2`, where each ACK of two segments lets two more go, a long last ADU still going
@@ -60,6 +61,10 @@ CASES = {
     "short": (vector(20000, "> 300", "t 1000", "< 5000"), "", "5"),
     "short-fin-time": (vector(20000, "> 300", "t 1000", "< 5000"), "$t set-fin-time 300000",
                        "5"),
+    # A trailing think time is that connection's own fin_time_ (Tmix::read_one_cvec), here in
+    # place of the 2 s set-fin-time.
+    "short-trailing-t": (vector(20000, "> 300", "t 1000", "< 5000", "t 300000"),
+                         "$t set-fin-time 2000000", "5"),
 }
 
 
@@ -86,7 +91,7 @@ def test_a_tmix_connection_closes_as_ns2s(vs_ns2, case: str) -> None:
     if case.startswith("short"):
         # ns-2 acknowledges on data and the FIN; ackclock's half-connections apart: the
         # acceptor's packets of 42 bytes and more are its data and its closing segment.
-        wait = 0.3 if "fin-time" in case else 1.0
+        wait = 0.3 if "fin-time" in case or "trailing" in case else 1.0
         assert [s for _, s in ours] == [s for _, s in ns] == [1500, 1500, 1500, 660, 42]
         assert ours[-1][0] == pytest.approx(ns[-1][0], abs=2e-6)
         # The closing write comes fin_time_ after the response's, as do their arrivals.

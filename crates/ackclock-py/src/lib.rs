@@ -861,6 +861,7 @@ fn read_tmix_vectors<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<
     d.set_item("loss_acceptor", f(take(&mut v.loss_acceptor))?)?;
     d.set_item("window_initiator", u(take(&mut v.window_initiator))?)?;
     d.set_item("window_acceptor", u(take(&mut v.window_acceptor))?)?;
+    d.set_item("fin_wait_ps", q(take(&mut v.fin_wait_ps))?)?;
     d.set_item("adus", u(take(&mut v.adus))?)?;
     d.set_item(
         "adu_side",

@@ -122,6 +122,7 @@ fn columns(conns: &Bound<'_, PyDict>) -> PyResult<Option<TmixColumns>> {
             "adus" => narrow(&value).map(|v| c.adus = v),
             "window_initiator" => narrow(&value).map(|v| c.window_initiator = v),
             "window_acceptor" => narrow(&value).map(|v| c.window_acceptor = v),
+            "fin_wait_ps" => whole(&value, u64::MAX).map(|v| c.fin_wait_ps = v),
             "adu_side" => whole(&value, u8::MAX as u64)
                 .map(|v| c.adu_side = v.into_iter().map(|x| x as u8).collect()),
             "loss_initiator" => reals(&value).map(|v| c.loss_initiator = v),
@@ -136,7 +137,7 @@ fn columns(conns: &Bound<'_, PyDict>) -> PyResult<Option<TmixColumns>> {
         if read.is_none() {
             return Ok(None);
         }
-        if !key.starts_with("window_") {
+        if !key.starts_with("window_") && key != "fin_wait_ps" {
             seen += 1;
         }
     }

@@ -25,6 +25,10 @@ pub struct Columns {
     pub window_initiator: Vec<u32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub window_acceptor: Vec<u32>,
+    /// Each connection's own wait before its closing write (a SEQ vector's trailing `t`, ns-2.35's
+    /// per-connection `fin_time_`); 0: the application's `fin_wait`; absent: none has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fin_wait_ps: Vec<u64>,
     // How many ADUs each connection has.
     pub adus: Vec<u32>,
     /// 0: written by the initiator, 1: by the acceptor.
@@ -45,6 +49,8 @@ struct ColumnsRef<'a> {
     window_initiator: &'a [u32],
     #[serde(skip_serializing_if = "<[u32]>::is_empty")]
     window_acceptor: &'a [u32],
+    #[serde(skip_serializing_if = "<[u64]>::is_empty")]
+    fin_wait_ps: &'a [u64],
     adus: Vec<u32>,
     adu_side: &'a [u8],
     adu_bytes: &'a [u64],
@@ -61,6 +67,8 @@ pub struct TmixVectors {
     loss: [Vec<f64>; 2],
     /// Empty when no connection has a window of its own.
     window: [Vec<u32>; 2],
+    /// Empty when no connection has a closing wait of its own.
+    fin_wait_ps: Vec<u64>,
     first: Vec<u64>,
     side: Vec<u8>,
     bytes: Vec<u64>,
@@ -107,6 +115,7 @@ impl TmixVectors {
         for (name, len) in [
             ("window_initiator", c.window_initiator.len()),
             ("window_acceptor", c.window_acceptor.len()),
+            ("fin_wait_ps", c.fin_wait_ps.len()),
         ] {
             if len != 0 && len != n {
                 return Err(format!(
@@ -144,12 +153,17 @@ impl TmixVectors {
                 w.resize(n, 0);
             }
         }
+        let mut fin_wait_ps = c.fin_wait_ps;
+        if fin_wait_ps.iter().all(|&x| x == 0) {
+            fin_wait_ps = Vec::new();
+        }
         Ok(TmixVectors {
             start_ps: c.start_ps,
             concurrent: c.concurrent,
             rtt_ps: c.rtt_ps,
             loss: [c.loss_initiator, c.loss_acceptor],
             window,
+            fin_wait_ps,
             first,
             side: c.adu_side,
             bytes: c.adu_bytes,
@@ -195,6 +209,13 @@ impl TmixVectors {
             return [0, 0];
         }
         [a[j], b[j]]
+    }
+
+    /// Connection `j`'s own wait before its closing write (a SEQ vector's trailing `t`: ns-2.35's
+    /// `Tmix::read_one_cvec` makes it the closing ADU's wait in place of `fin_time_`); None:
+    /// the application's.
+    pub fn fin_wait_ps(&self, j: usize) -> Option<u64> {
+        self.fin_wait_ps.get(j).copied().filter(|&w| w > 0)
     }
 
     /// Connection `j`'s ADUs.
@@ -256,6 +277,7 @@ where
         loss_acceptor: &v.loss[1],
         window_initiator: &v.window[0],
         window_acceptor: &v.window[1],
+        fin_wait_ps: &v.fin_wait_ps,
         adus: v.first.windows(2).map(|w| (w[1] - w[0]) as u32).collect(),
         adu_side: &v.side,
         adu_bytes: &v.bytes,

@@ -471,7 +471,11 @@ impl Simulator {
         let mut acts = std::mem::take(&mut self.tmix_acts);
         let conn = &mut self.tmix[c as usize];
         let app = &self.tmix_apps[self.tmix_app_of[conn.parent.idx()] as usize];
-        conn.start(self.now, app.vector(c), app.fin_wait, &mut acts);
+        // A SEQ vector's trailing `t` is its own closing wait where the application closes as
+        // ns-2.35's Tmix (`Tmix::read_one_cvec`: in place of `fin_time_`).
+        let own = app.vectors.fin_wait_ps((c - app.first) as usize);
+        let fin_wait = app.fin_wait.map(|w| own.map_or(w, SimDuration));
+        conn.start(self.now, app.vector(c), fin_wait, &mut acts);
         self.tmix_act(c, acts);
     }
 

@@ -446,6 +446,7 @@ mod tests {
             loss_acceptor: vec![0.0],
             window_initiator: Vec::new(),
             window_acceptor: Vec::new(),
+            fin_wait_ps: Vec::new(),
             adus: vec![adus.len() as u32],
             adu_side: adus.iter().map(|a| a.0).collect(),
             adu_bytes: adus.iter().map(|a| a.1).collect(),

@@ -21,6 +21,9 @@ pub struct VectorColumns {
     /// The `w` line's two windows in bytes (0 without one).
     pub window_initiator: Vec<u32>,
     pub window_acceptor: Vec<u32>,
+    /// A SEQ vector's trailing `t` (its closing write's wait, ns-2.35's per-connection
+    /// `fin_time_`); 0 without one.
+    pub fin_wait_ps: Vec<u64>,
     pub adus: Vec<u32>,
     pub adu_side: Vec<u8>,
     pub adu_bytes: Vec<u64>,
@@ -69,6 +72,8 @@ pub fn read(text: &str) -> Option<VectorColumns> {
     let mut started = false;
     let mut concurrent = false;
     let mut seq_wait = 0;
+    // A SEQ `t` line not yet followed by an ADU: at the connection's end, its closing wait.
+    let mut seq_pending = false;
     let mut conc_wait = [0u64; 2];
     let mut words: Vec<&str> = Vec::with_capacity(8);
     for line in text.split('\n') {
@@ -91,6 +96,9 @@ pub fn read(text: &str) -> Option<VectorColumns> {
                 if started && v.adus.last() == Some(&0) {
                     return None;
                 }
+                if seq_pending {
+                    *v.fin_wait_ps.last_mut()? = closing_wait(seq_wait);
+                }
                 started = true;
                 concurrent = key == "CONC";
                 v.start_ps.push(micros(first)?);
@@ -100,8 +108,10 @@ pub fn read(text: &str) -> Option<VectorColumns> {
                 v.loss_acceptor.push(0.0);
                 v.window_initiator.push(0);
                 v.window_acceptor.push(0);
+                v.fin_wait_ps.push(0);
                 v.adus.push(0);
                 seq_wait = 0;
+                seq_pending = false;
                 conc_wait = [0, 0];
             }
             _ if !started => return None,
@@ -134,8 +144,12 @@ pub fn read(text: &str) -> Option<VectorColumns> {
                 v.adu_wait_ps.push(seq_wait);
                 *v.adus.last_mut()? += 1;
                 seq_wait = 0;
+                seq_pending = false;
             }
-            "t" if !concurrent => seq_wait = one_time(args)?,
+            "t" if !concurrent => {
+                seq_wait = one_time(args)?;
+                seq_pending = true;
+            }
             "c>" | "c<" if concurrent => {
                 let side = usize::from(key == "c<");
                 v.adu_side.push(side as u8);
@@ -150,7 +164,16 @@ pub fn read(text: &str) -> Option<VectorColumns> {
             _ => return None,
         }
     }
+    if seq_pending {
+        *v.fin_wait_ps.last_mut()? = closing_wait(seq_wait);
+    }
     (started && v.adus.last() != Some(&0)).then_some(v)
+}
+
+/// A trailing `t` as the closing write's wait: ns-2.35's reader makes a wait of 0 one
+/// microsecond (`Tmix::read_one_cvec`, "force a 1 micro sec wait").
+fn closing_wait(ps: u64) -> u64 {
+    ps.max(1_000_000)
 }
 
 #[cfg(test)]
@@ -176,6 +199,17 @@ mod tests {
             v.adu_wait_ps,
             vec![0, 5_000_000_000, 0, 100_000_000_000, 3_000_000]
         );
+    }
+
+    #[test]
+    fn a_seq_vectors_trailing_think_time_is_its_closing_wait() {
+        // ns-2.35's Tmix::read_one_cvec: a `t` after the last ADU becomes the closing ADU's
+        // wait (0 forced to 1 us); a CONC vector's trailing waits are not carried.
+        let text = "SEQ 0 2\n> 350\nt 5000\n< 12000\nt 300000\nSEQ 1 1\n> 1\n\
+                    SEQ 2 1\n> 1\nt 0\nCONC 3 1 1\nc> 5\nt> 7\n";
+        let v = read(text).expect("well formed");
+        assert_eq!(v.fin_wait_ps, vec![300_000_000_000, 0, 1_000_000, 0]);
+        assert_eq!(v.adu_wait_ps, vec![0, 5_000_000_000, 0, 0, 0]);
     }
 
     #[test]
