@@ -114,16 +114,19 @@ class Tmix(App):
     """Replays a file of Tmix connection vectors between the flow's ends (TCP only):
     ``delay_box=False`` ignores the vectors' minimum RTTs, ``losses=False`` their loss rates
     (ns-2's ``set-lossless``); ``rtt_added=True`` adds each vector's RTT to the path's (ns-2.35's
-    Tmix_DelayBox), ``windows=True`` caps each side at its ``w`` line's window (ns-2.35's
-    Tmix), ``fin_wait="1s"`` closes each connection as ns-2.35's Tmix does (the side of the
-    last ADU writes 2 bytes and its FIN that long after its last write; by default the
-    profile's: 1 s under ``profile="ns2"``, whose Tmix flows also take ns-2.35's FullTcp
-    rules, docs/traffic.md#tmix); results in ``Results.connections``."""
+    Tmix_DelayBox; ``delay_boxes=2``: two such boxes on the path, each holding every packet
+    ``r / 2`` and dropping at the vector's rates), ``windows=True`` caps each side at its
+    ``w`` line's window (ns-2.35's Tmix), ``fin_wait="1s"`` closes each connection as
+    ns-2.35's Tmix does (the side of the last ADU writes 2 bytes and its FIN that long after
+    its last write; by default the profile's: 1 s under ``profile="ns2"``, whose Tmix flows
+    also take ns-2.35's FullTcp rules, docs/traffic.md#tmix); results in
+    ``Results.connections``."""
 
     file: str
     delay_box: bool | None = None
     losses: bool | None = None
     rtt_added: bool | None = None
+    delay_boxes: int | None = None
     windows: bool | None = None
     fin_wait: Time | None = None
     start: When = "0s"

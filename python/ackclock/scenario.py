@@ -1483,6 +1483,20 @@ def _app(flow: Flow, p: str, base_dir: Path | None = None,
         if not losses:
             conns["loss_initiator"] = array("d", bytes(8 * n))
             conns["loss_acceptor"] = array("d", bytes(8 * n))
+        boxes = 1 if app.delay_boxes is None else _below(parse_int(
+            app.delay_boxes, f"{ap}.delay_boxes", minimum=1, what="a number of delay boxes"),
+            256, f"{ap}.delay_boxes")
+        if boxes > 1:
+            # ns-2.35's boxes each hold a connection's packets r / 2 and drop them at its
+            # rates (Tmix_DelayBoxClassifier::recv): n boxes, n times the delay and n chances
+            # to be lost.
+            if not rtt_added:
+                raise ScenarioError("more than one delay box only with rtt_added = true (each"
+                                    " box adds the vector's RTT, as ns-2.35's)",
+                                    path=f"{ap}.delay_boxes")
+            conns["rtt_ps"] = array("Q", (x * boxes for x in conns["rtt_ps"]))
+            for key in ("loss_initiator", "loss_acceptor"):
+                conns[key] = array("d", (1.0 - (1.0 - x) ** boxes for x in conns[key]))
         windows_i = conns.pop("window_initiator")
         windows_a = conns.pop("window_acceptor")
         if windows and (any(windows_i) or any(windows_a)):

@@ -322,6 +322,10 @@ APP: Mapping[str, Mapping[str, Key]] = {
         "rtt_added": Key("bool", "the delay box adds each vector's RTT to the path's, as"
                          " ns-2.35's Tmix_DelayBox; default false (the vector's RTT where"
                          " longer than the path's)"),
+        "delay_boxes": Key("count1", "with rtt_added: how many of ns-2.35's Tmix_DelayBoxes"
+                           " holding the file each packet passes, each holding it r / 2 and"
+                           " dropping it at the vector's rate (Tmix_DelayBoxClassifier::recv);"
+                           " default 1"),
         "windows": Key("bool", "each side's window is its vector's w line over the segment"
                        " size, as ns-2.35's Tmix; default false (the flow's window)"),
         "fin_wait": Key("time", "connections close as ns-2.35's Tmix: the side of the last ADU"
@@ -436,7 +440,7 @@ _APP_RENAMED: Mapping[str, str | None] = {
     "rate": None,  # cbr, onoff, poisson: the interval
     "file": None,  # trace, tmix: read by the front end
     # tmix: into each connection
-    "delay_box": None, "losses": None, "windows": None,
+    "delay_box": None, "losses": None, "windows": None, "delay_boxes": None,
     "fin_wait": "fin_wait_ps",
 }
 RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {

@@ -525,3 +525,29 @@ def test_a_seq_vectors_trailing_think_time_is_its_own_closing_wait(tmp_path: Pat
     assert default - short == pytest.approx(0.7, abs=1e-9)
     assert finish(plain + "t 2500000\n") - default == pytest.approx(1.5, abs=1e-9)
     assert finish(plain + "t 300000\n", "linux") == finish(plain, "linux")
+
+
+def test_delay_boxes_holds_each_packet_at_every_box(tmp_path: Path) -> None:
+    """ns-2.35's Tmix_DelayBoxClassifier::recv: each box holding a connection's file holds its
+    packets r / 2 and drops them at the vector's rates; two boxes on the path, twice."""
+    from ackclock.apps import Tmix
+    from ackclock.scenario import resolve
+
+    vec = tmp_path / "v.vec"
+    vec.write_text("SEQ 0 1\nr 50000\nl 0.1 0.2\n> 300\n")
+
+    def conns(**app: Any) -> dict[str, Any]:
+        net = ac.Network("tmix")
+        net.nodes("i", "a")
+        net.link("i", "a", rate="1Gb/s", delay="1ms")
+        net.tcp("bg", "i", "a", app=Tmix(file=str(vec), **app))
+        return dict(resolve(net.scenario("1s"))["flows"][0]["app"]["connections"])
+
+    one, two = conns(rtt_added=True), conns(rtt_added=True, delay_boxes=2)
+    assert list(one["rtt_ps"]) == [50_000_000_000] and list(two["rtt_ps"]) == [100_000_000_000]
+    assert list(two["loss_initiator"]) == pytest.approx([1 - 0.9**2])
+    assert list(two["loss_acceptor"]) == pytest.approx([1 - 0.8**2])
+    with pytest.raises(ScenarioError, match="only with rtt_added"):
+        conns(delay_boxes=2)
+    with pytest.raises(ScenarioError, match="delay_boxes"):
+        conns(rtt_added=True, delay_boxes=0)

@@ -660,9 +660,12 @@ def _tmix_flow(sim: Simulator, t: TmixEnd) -> Flow | None:
     # agent's window_ to its side's w over the MSS (ConnVector::set_init_win, Tmix
     # instproc setup-tcp); its connections close fin_time_ after the last write
     # (Tmix::read_one_cvec's closing ADU, TmixApp::timeout).
+    # Each box holding the file holds the connection's packets (and drops them) again: a
+    # file on both ends' boxes, 2 (taken to be on the connection's path).
     app = apps.Tmix(start=NEVER, file=str(t.cvfile), delay_box=bool(mine),
                     losses=bool(mine) and not any(b.lossless for b in mine),
-                    rtt_added=bool(mine), windows=True, fin_wait=f"{t.fin_time}us")
+                    rtt_added=bool(mine), delay_boxes=len(mine) if len(mine) > 1 else None,
+                    windows=True, fin_wait=f"{t.fin_time}us")
     return Flow(name=t.handle, kind="tcp", from_=t.init.name, to=t.acc.name,
                 variant=t.variant, cc=cc, sink=str(sink_kind), tcp=params, app=app,
                 fid=t.ident, origin=f"{t.created_at}|{t.cls} {t.handle}")
