@@ -42,7 +42,9 @@ impl Outgoing for PoolOut<'_> {
 }
 
 /// A packet's place in a [`PacketPool`]; valid until the packet is taken. (The default
-/// handle only fills unused ring slots.)
+/// handle only fills unused ring slots: it names the pool's slot 0, which holds no packet.)
+/// Made only by [`PacketPool::put`], as the index of a slot that exists: the proof that lets
+/// the pool skip the bounds check at every later use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacketRef(u32);
 
@@ -54,8 +56,10 @@ impl PacketRef {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PacketPool {
+    /// Never shorter than one (slot 0, the default handle's, holds no packet and is never
+    /// free) and never shrunk: every [`PacketRef`] names a slot that exists.
     slots: Vec<Packet>,
     free: Vec<u32>,
     /// Under the ns2 profile, the ns-2 time and scheduling order of the event now running
@@ -65,13 +69,64 @@ pub struct PacketPool {
     pub ns2_now: (f64, u64),
 }
 
+/// What slot 0 holds: no packet of the run.
+const NO_PACKET: Packet = Packet {
+    id: u64::MAX,
+    flow: crate::ids::FlowId(u32::MAX),
+    kind: crate::packet::PacketKind::Udp,
+    flags: 0,
+    src: crate::ids::NodeId(u32::MAX),
+    dst: crate::ids::NodeId(u32::MAX),
+    size: 0,
+    seq: 0,
+    ack: 0,
+    sent_at: crate::time::SimTime::ZERO,
+    retransmit: false,
+    ts_echo: crate::time::SimTime::ZERO,
+    sack: crate::packet::SackBlocks::NONE,
+    nth: 0,
+    rwnd: 0,
+    ecn: 0,
+};
+
+impl Default for PacketPool {
+    fn default() -> Self {
+        PacketPool {
+            slots: vec![NO_PACKET],
+            free: Vec::new(),
+            ns2_now: (0.0, 0),
+        }
+    }
+}
+
 impl PacketPool {
+    /// The slot of `r`, without a bounds check.
+    #[inline(always)]
+    fn at(&self, r: PacketRef) -> &Packet {
+        debug_assert!((r.0 as usize) < self.slots.len());
+        // SAFETY: `r.0 < self.slots.len()`: a `PacketRef` is made only by `put`, as the index
+        // of a slot it has just written (its field is private to this module), or by
+        // `Default`, as slot 0, which every pool has from its start; `slots` never shrinks
+        // (no method here removes a slot). The simulator keeps one pool per run and its
+        // handles never leave it, so a handle is only ever used with the pool that made it.
+        unsafe { self.slots.get_unchecked(r.0 as usize) }
+    }
+
+    /// The slot of `r`, to change, without a bounds check.
+    #[inline(always)]
+    fn at_mut(&mut self, r: PacketRef) -> &mut Packet {
+        debug_assert!((r.0 as usize) < self.slots.len());
+        // SAFETY: as in `at`: `r.0 < self.slots.len()`.
+        unsafe { self.slots.get_unchecked_mut(r.0 as usize) }
+    }
+
     /// Stores `pkt` and returns its handle.
     #[inline(always)]
     pub fn put(&mut self, pkt: Packet) -> PacketRef {
         match self.free.pop() {
             Some(i) => {
-                self.slots[i as usize] = pkt;
+                // `free` holds only slots `take` released, which exist.
+                *self.at_mut(PacketRef(i)) = pkt;
                 PacketRef(i)
             }
             None => {
@@ -84,24 +139,25 @@ impl PacketPool {
 
     #[inline]
     pub fn get(&self, r: PacketRef) -> &Packet {
-        &self.slots[r.0 as usize]
+        self.at(r)
     }
 
     #[inline]
     pub fn get_mut(&mut self, r: PacketRef) -> &mut Packet {
-        &mut self.slots[r.0 as usize]
+        self.at_mut(r)
     }
 
     /// Removes the packet and returns it; the handle is dead afterwards.
     #[inline]
     pub fn take(&mut self, r: PacketRef) -> Packet {
+        debug_assert!(r.0 != 0, "the default handle holds no packet");
         self.free.push(r.0);
-        self.slots[r.0 as usize]
+        *self.at(r)
     }
 
     /// Packets stored now.
     pub fn len(&self) -> usize {
-        self.slots.len() - self.free.len()
+        self.slots.len() - 1 - self.free.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -135,7 +191,8 @@ mod tests {
         let d = pool.put(pkt(6));
         assert_ne!(d, a);
         assert_eq!(pool.len(), 4);
-        assert_eq!(pool.slots.len(), 4);
+        assert_eq!(pool.slots.len(), 5, "slot 0 and the four packets'");
+        assert_ne!(a, PacketRef::default(), "no packet in the default handle's slot");
         assert_eq!([a, b, c, d].map(|r| pool.get(r).id), [1, 5, 4, 6]);
     }
 }

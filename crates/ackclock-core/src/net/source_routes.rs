@@ -21,7 +21,7 @@
 //! end, and 12 bytes per flow (a 10 000-flow dumbbell: 3 hops each way, 440 kB).
 
 use crate::ids::{FlowId, NodeId};
-use crate::net::{Carried, Link, Routes};
+use crate::net::{Carried, HopLink, Link, Routes};
 
 /// In [`Carried::route`]: the packet is routed by the table; the rest is its destination.
 pub const TABLE: u32 = 1 << 31;
@@ -91,8 +91,10 @@ impl SourceRoutes {
                     return TABLE | to.0;
                 }
             };
-            self.links.push(l.0);
+            // Indexed (checked) before it is kept: every entry is a link of `links`, which
+            // is what lets `link` hand it out as a `HopLink`.
             at = links[l.idx()].to;
+            self.links.push(l.0);
         }
         if start == self.links.len() || self.links.len() >= TABLE as usize {
             // No hop (a flow to its own node), or more path than a route index holds.
@@ -115,10 +117,13 @@ impl SourceRoutes {
         }
     }
 
-    /// The link at `route` of a path (not [`TABLE`]): the packet's next link, or [`ARRIVED`].
+    /// The link at `route` of a path (not [`TABLE`]): the packet's next link, or None at
+    /// the path's end (the packet is at its destination). Every entry but [`ARRIVED`] is a
+    /// link `build` indexed its links with, so it is a [`HopLink`] of the run.
     #[inline(always)]
-    pub fn link(&self, route: u32) -> u32 {
-        self.links[route as usize]
+    pub fn link(&self, route: u32) -> Option<HopLink> {
+        let l = self.links[route as usize];
+        (l != ARRIVED).then_some(HopLink(l))
     }
 
     /// Bytes held (for benchmarks and tests of their size).
@@ -144,15 +149,9 @@ impl Carried {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::LinkId;
 
     fn link(from: u32, to: u32) -> Link {
         crate::fixtures::bare_link(from, to, 1e9)
-    }
-
-    /// Whether `l` is a link id of a path entry (not [`ARRIVED`]).
-    fn is_link(l: u32) -> Option<LinkId> {
-        (l != ARRIVED).then_some(LinkId(l))
     }
 
     /// Follows a route hop by hop as the simulator does, returning the links crossed.
@@ -176,8 +175,8 @@ mod tests {
             return out;
         }
         let mut r = r;
-        while let Some(l) = is_link(s.link(r)) {
-            out.push(l.0);
+        while let Some(l) = s.link(r) {
+            out.push(l.id().0);
             r += 1;
         }
         out

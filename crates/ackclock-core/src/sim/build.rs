@@ -379,7 +379,7 @@ impl Simulator {
             duration,
             events: 0,
             queue,
-            links,
+            links: crate::net::Links::new(links),
             link_names,
             routes,
             paths,

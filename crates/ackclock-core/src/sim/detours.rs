@@ -25,7 +25,9 @@ impl Simulator {
     /// `enter_link`, whose own copy stays inline on the per-hop path.
     fn settle_passed(&mut self, l: LinkId, c: Carried, out: Enqueued) {
         match out {
-            Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
+            Enqueued::ScheduleHead(t) => {
+                self.queue.push(t, Event::LinkHead(self.links.hop_of(l)));
+            }
             Enqueued::Queued => {}
             Enqueued::Dropped => {
                 let pkt = self.pool.take(c.r);
@@ -156,7 +158,7 @@ impl Simulator {
         }
         match outcome {
             Enqueued::ScheduleHead(t) => {
-                self.queue.push(t, Event::LinkHead(l));
+                self.queue.push(t, Event::LinkHead(self.links.hop_of(l)));
                 self.trace_start(l);
             }
             Enqueued::Queued => self.trace_start(l),

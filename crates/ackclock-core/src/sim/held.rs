@@ -77,7 +77,7 @@ impl Simulator {
             self.links[l.idx()].return_started(started);
         }
         if let Some(t) = out.head {
-            self.queue.push(t, Event::LinkHead(l));
+            self.queue.push(t, Event::LinkHead(self.links.hop_of(l)));
         }
         if let Some(t) = out.tx_done {
             self.queue.push(t, Event::TxDone(l));

@@ -10,9 +10,8 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::loss::{AnyLoss, Bernoulli, DropList, GilbertElliott, Periodic};
 use crate::monitor::{FlowCounters, FlowMonitor, FlowQueueCounters, Histogram, QueueCounters};
 use crate::net::link::Ns2Integrals;
-use crate::net::routing::NO_ROUTE;
-use crate::net::source_routes::{ARRIVED, TABLE};
-use crate::net::{Carried, Enqueued, Link, Routes, SourceRoutes};
+use crate::net::source_routes::TABLE;
+use crate::net::{Carried, Enqueued, HopLink, Link, Links, Routes, SourceRoutes};
 use crate::packet::{Packet, PacketKind};
 use crate::packet_pool::{PacketPool, PacketRef, PoolOut};
 use crate::queue::{AnyQueue, QueueSetup};
@@ -62,7 +61,7 @@ use tmix::TmixApp;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
     /// The head packet of a link reaches the link's far node.
-    LinkHead(LinkId),
+    LinkHead(HopLink),
     /// A link with a dequeue-time discipline finishes a transmission with packets waiting.
     TxDone(LinkId),
     /// A TCP retransmission timer may have expired. The timer events carry the flow's
@@ -110,7 +109,7 @@ pub struct Simulator {
     duration: SimTime,
     events: u64,
     queue: EventQueue<Event>,
-    links: Vec<Link>,
+    links: Links,
     link_names: Vec<String>,
     routes: Routes,
     /// The scenario flows' paths on `routes`, which their packets follow without asking
@@ -376,8 +375,8 @@ impl Simulator {
     /// 20 more instructions: benchmarks/instructions.py); as `receive`, it has a second
     /// caller under `run.ties = "ns2"`, which must not change how that loop compiles.
     #[inline(always)]
-    fn on_link_head(&mut self, l: LinkId, src: Source) {
-        let link = &mut self.links[l.idx()];
+    fn on_link_head(&mut self, l: HopLink, src: Source) {
+        let link = self.links.at(l);
         let (at, loses_after) = (link.to, link.loses_after());
         let (c, next) = link.deliver_head();
         match next {
@@ -391,7 +390,7 @@ impl Simulator {
             }
             None => self.queue.remove(src),
         }
-        self.arrive(l, at, c, loses_after);
+        self.arrive(l.id(), at, c, loses_after);
     }
 
     /// The packet `c` has crossed link `l` and reaches node `at`; `loses_after`: the link's
@@ -413,24 +412,27 @@ impl Simulator {
     /// goes on, on the next link of its path or where the table sends it.
     #[inline(always)]
     fn pass_on(&mut self, at: NodeId, mut c: Carried) {
-        let l = if c.route & TABLE == 0 {
+        let next = if c.route & TABLE == 0 {
             c.route += 1;
             self.paths.link(c.route)
         } else {
             let dst = NodeId(c.route & !TABLE);
             if at == dst {
-                ARRIVED
+                None
             } else {
-                self.routes.forward(at, dst, c.flow).0
+                let Some(l) = self.links.hop(self.routes.forward(at, dst, c.flow)) else {
+                    self.no_route(c);
+                    return;
+                };
+                Some(l)
             }
         };
-        if l < ARRIVED {
-            self.enter_link(LinkId(l), c);
-        } else if l == ARRIVED {
-            let pkt = self.pool.take(c.r);
-            self.receive(pkt);
-        } else {
-            self.no_route(c);
+        match next {
+            Some(l) => self.enter_link(l, c),
+            None => {
+                let pkt = self.pool.take(c.r);
+                self.receive(pkt);
+            }
         }
     }
 
@@ -472,35 +474,36 @@ impl Simulator {
     /// the first link of its path, or where the table sends it.
     #[inline(always)]
     fn forward_carried(&mut self, at: NodeId, c: Carried) {
+        // A path's first entry is a link (a path has at least one hop).
         let l = if c.route & TABLE == 0 {
-            LinkId(self.paths.link(c.route))
+            self.paths.link(c.route)
         } else {
-            self.routes.forward(at, NodeId(c.route & !TABLE), c.flow)
+            self.links
+                .hop(self.routes.forward(at, NodeId(c.route & !TABLE), c.flow))
         };
-        if l == NO_ROUTE {
-            self.no_route(c);
-            return;
+        match l {
+            Some(l) => self.enter_link(l, c),
+            None => self.no_route(c),
         }
-        self.enter_link(l, c);
     }
 
     /// The pool's packet `c` enters link `l`.
     #[inline(always)]
-    fn enter_link(&mut self, l: LinkId, c: Carried) {
+    fn enter_link(&mut self, l: HopLink, c: Carried) {
         if self.tracing {
-            self.forward_traced(l, c);
+            self.forward_traced(l.id(), c);
             return;
         }
-        match self.links[l.idx()].enqueue(self.now, c, &mut self.pool) {
+        match self.links.at(l).enqueue(self.now, c, &mut self.pool) {
             Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
             Enqueued::Queued => {}
             Enqueued::Dropped => {
                 let pkt = self.pool.take(c.r);
                 self.count_drop(&pkt);
             }
-            Enqueued::Lost => self.lost_at_entry(l, c),
-            Enqueued::Held => self.enqueue_held(l, c.r),
-            Enqueued::QuickStart => self.quick_start_hop(l, c),
+            Enqueued::Lost => self.lost_at_entry(l.id(), c),
+            Enqueued::Held => self.enqueue_held(l.id(), c.r),
+            Enqueued::QuickStart => self.quick_start_hop(l.id(), c),
         }
     }
 

@@ -209,7 +209,7 @@ impl Simulator {
             self.now = t;
             self.events += 1;
             match ev {
-                Event::LinkHead(l) if self.links[l.idx()].has_ns2_clock() => {
+                Event::LinkHead(l) if self.links.at(l).has_ns2_clock() => {
                     self.on_link_head_ns2(l, src);
                 }
                 Event::LinkHead(l) => {
@@ -254,8 +254,8 @@ impl Simulator {
 
     /// [`Simulator::on_link_head`] on a link with ns-2's clock: the packet's ns-2 time and
     /// scheduling order become the running event's, and the next head is keyed by its own.
-    fn on_link_head_ns2(&mut self, l: LinkId, src: Source) {
-        let link = &mut self.links[l.idx()];
+    fn on_link_head_ns2(&mut self, l: HopLink, src: Source) {
+        let link = self.links.at(l);
         if link.ns2_stale_head(self.now) {
             // Its packet was dropped when the link went down (`sim/ns2_front.rs`).
             self.queue.remove(src);
@@ -275,7 +275,7 @@ impl Simulator {
             }
             None => q.remove(src),
         }
-        self.arrive(l, at, c, loses_after);
+        self.arrive(l.id(), at, c, loses_after);
     }
 
     /// ns-2's `Queue::resume` on link `l`: the next waiting packet starts.
@@ -333,11 +333,12 @@ impl Simulator {
             }
             self.links[l.idx()].return_started(started);
         }
-        let link = &mut self.links[l.idx()];
+        let hop = self.links.hop_of(l);
+        let link = self.links.at(hop);
         if head {
             let q = &mut self.queue;
             if let Some((t, t2, seq)) = link.ns2_head(|| q.reserve(1)) {
-                q.push_keyed(t, ns2_key(t, t2, seq), Event::LinkHead(l));
+                q.push_keyed(t, ns2_key(t, t2, seq), Event::LinkHead(hop));
             }
         }
         if resume {

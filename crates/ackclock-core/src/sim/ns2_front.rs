@@ -215,6 +215,7 @@ impl Simulator {
     /// line that a shorter delay lets later ones overtake get an event each. Only a link that
     /// keeps ns-2's clock (`run.ties = "ns2"`, not a shaper's) can change.
     pub fn ns2_set_link_params(&mut self, l: usize, bw: f64, delay_ps: u64) -> Result<(), String> {
+        let hop = self.links.hop(LinkId(l as u32));
         let link = ns2_clock_link(
             &mut self.links,
             &self.link_names,
@@ -230,7 +231,8 @@ impl Simulator {
         if head {
             let q = &mut self.queue;
             if let Some((t, t2, seq)) = link.ns2_head(|| q.reserve(1)) {
-                q.push_keyed(t, crate::sched::ns2_key(t, t2, seq), Event::LinkHead(id));
+                let hop = hop.expect("a link `ns2_clock_link` found");
+                q.push_keyed(t, crate::sched::ns2_key(t, t2, seq), Event::LinkHead(hop));
             }
         }
         if lingering.is_empty() {
