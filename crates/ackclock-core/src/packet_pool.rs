@@ -192,7 +192,11 @@ mod tests {
         assert_ne!(d, a);
         assert_eq!(pool.len(), 4);
         assert_eq!(pool.slots.len(), 5, "slot 0 and the four packets'");
-        assert_ne!(a, PacketRef::default(), "no packet in the default handle's slot");
+        assert_ne!(
+            a,
+            PacketRef::default(),
+            "no packet in the default handle's slot"
+        );
         assert_eq!([a, b, c, d].map(|r| pool.get(r).id), [1, 5, 4, 6]);
     }
 }
