@@ -24,6 +24,9 @@
 //!   unsent, rule 3 (`TcpTxBuffer::NextSeg`: the first segment below the highest SACKed one
 //!   neither SACKed nor resent; `SendPendingData` enables it in `CA_RECOVERY`). The
 //!   rescue retransmission (rule 4) ns-3 leaves out, and so does this.
+//! - A timeout sets ssthresh every time, a second one before the head is acknowledged too
+//!   (`ReTxTimeout` asks `IsHeadRetransmitted` after `SetSentListLost` cleared the marks), where
+//!   RFC 5681 section 3.1 keeps it.
 //! - A partial ACK (below the recovery point) resends, outside the pipe, the next lost hole or
 //!   else a new segment unless the segment it now asks for was already resent (`ProcessAck`'s
 //!   `IsRetransmittedDataAcked` and `DoRetransmit`), and restarts the timer only if it is the
@@ -392,10 +395,11 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
-        // ssthresh is kept by a second timeout before the head is acknowledged.
-        if !(self.rfc_loss && sb.is_retransmitted(self.una)) {
-            self.reduce_window();
-        }
+        // Every timeout sets ssthresh, a second one before the head is acknowledged too: ns-3.44's
+        // `ReTxTimeout` keeps it only `if m_congState == CA_LOSS && IsHeadRetransmitted()`, but
+        // asks after `TcpTxBuffer::SetSentListLost` has cleared every segment's retransmitted
+        // mark, so the test never holds (RFC 5681 section 3.1 would keep it).
+        self.reduce_window();
         if self.ns2_ecn != Ns2Ecn::Off {
             self.last_action = LastAction::Timeout;
         }
@@ -511,6 +515,29 @@ mod tests {
                 c,
             );
         }
+    }
+
+    /// ns-3.44's `ReTxTimeout` sets ssthresh on a second timeout before the head is
+    /// acknowledged as on the first (its `CA_LOSS && IsHeadRetransmitted()` guard is asked
+    /// after `SetSentListLost` cleared the marks): cwnd is then one segment, so ssthresh falls
+    /// to its floor of two. RFC 5681 section 3.1 would keep the first timeout's.
+    #[test]
+    fn ns3_second_timeout_sets_ssthresh_again() {
+        let mut cfg = ns2_tcp();
+        cfg.window = 100;
+        cfg.rfc6675_recovery = true;
+        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
+        s.start(SimTime(0), &mut out, &mut c);
+        let mut t = 1;
+        while s.w.cwnd < 20.0 {
+            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
+            t += 1;
+        }
+        s.on_timeout(SimTime(t + 1), &mut out, &mut c);
+        assert_eq!((s.w.cwnd, s.w.ssthresh), (1.0, 10.0));
+        s.on_timeout(SimTime(t + 2), &mut out, &mut c);
+        assert_eq!((s.w.cwnd, s.w.ssthresh), (1.0, 2.0));
+        assert_eq!(c.timeouts, 2);
     }
 
     /// ns-3.44's CA_CWR (`ReceivedAck`, `EnterCwr`, `TcpPrrRecovery`): an ACK of new data
