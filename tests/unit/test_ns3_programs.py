@@ -34,3 +34,33 @@ def test_each_program_includes_the_helpers_it_uses(program: Path) -> None:
     assert used <= declared, (
         f"{program.name} uses {sorted(used - declared)}:: but its includes declare"
         f" {sorted(declared)}")
+
+
+def test_qdiscs_vs_ns3_runs_the_programs_tcp_in_the_ns3_profile() -> None:
+    """validation/qdiscs_vs_ns3.py compares ns-3's TCP with ns-3's: until 2026-11-28 its
+    ackclock side ran the default profile, ns-2's TCP, whose exact ns-2 timer (f025895) moved
+    the pfifo_fast row by 27% (docs/validation.md, "TBF and pfifo_fast")."""
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(ROOT / "validation"))
+    try:
+        script = importlib.import_module("qdiscs_vs_ns3")
+    finally:
+        sys.path.remove(str(ROOT / "validation"))
+    program = (ROOT / "validation/ns3/qdisc_dumbbell.cc").read_text(encoding="utf-8")
+    # The program's TCP: common.h's TcpDefaults(segment, initial cwnd, window segments, ts).
+    assert "bench::TcpDefaults(segment, 2, 1000, false);" in program
+    assert 'SndBufSize", UintegerValue(4000 * segment)' in program
+    assert "TcpNewReno::GetTypeId()" in program
+    sc = script.network("pfifo_fast", 2, 20.0).scenario(duration="1s")
+    assert sc.profile == "ns3"
+    for flow in sc.flows:
+        assert flow.cc == "TcpNewReno"
+        tcp = flow.tcp or {}
+        assert (tcp["window_init"], tcp["timestamps"], tcp["prr"], tcp["segs_per_ack"]) == (
+            2, False, False, 1)
+        assert (tcp["rcv_buffer"], tcp["snd_buffer"]) == (1000 * 1000, 4000 * 1000)
+        assert (tcp["min_rto"], tcp["timer_granularity"]) == ("200ms", "10ms")
+    # Every device but the bottleneck's has a DropTail queue and no root queue disc.
+    assert {link.queue.kind for link in sc.links if link.from_ != "r1"} == {"droptail"}

@@ -1,13 +1,13 @@
 // A dumbbell with one of ns-3.44's queue discs on its bottleneck, to compare ackclock's
 // disciplines (docs/models/queue-disciplines.md) with ns-3's (validation/qdiscs_vs_ns3.py).
 //
-//   qdisc_dumbbell QDISC N D_MS [SECONDS] [WARMUP] [TCP]
+//   qdisc_dumbbell QDISC N D_MS [SECONDS] [WARMUP] [TCP] [STEP]
 //
 // QDISC: cobalt | fq_pie | ared | nlred | tbf | pfifo_fast | fq_codel (each with its ns-3
 // defaults, MaxSize 1000 packets; tbf: 5 Mb/s, a 10 000-byte bucket, a FIFO of 1000 packets).
 // Routers r1, r2 joined by 10 Mb/s with one-way delay D; flow i (0..N-1) runs s_i -> r1
-// (100 Mb/s, 1+i ms) -> r2 -> d_i (100 Mb/s, 1 ms), starting at i/10 s. The queue disc sits on
-// r1's bottleneck device, whose own device queue holds one packet (besides the one on the
+// (100 Mb/s, 1+i ms) -> r2 -> d_i (100 Mb/s, 1 ms), starting at i * STEP s (STEP 0.1 unless
+// given). The queue disc sits on r1's bottleneck device, whose own device queue holds one packet (besides the one on the
 // line); every other device has no queue disc and a 1000-packet device queue. TCP: NewReno
 // with classic recovery, no timestamps, 1000 B segments, an ACK per segment, a 1000-segment
 // window (common.h's TcpDefaults); TCP "sack" (the default) turns SACK on, "nosack" leaves it
@@ -15,7 +15,7 @@
 // retransmissions: docs/models/queues.md). After the warm-up it measures: the time-averaged
 // and peak backlog (packets) of the queue disc and the device queue together, the queue disc's
 // drops and marks, the median sojourn of the packets it sends, the bottleneck's utilisation
-// and the sinks' goodput.
+// and the sinks' goodput, in all and per flow (flowI_goodput_mbps).
 #include "../../benchmarks/ns3/common.h" // bench::, the benchmarks' helpers (not validation/ns3/common.h)
 
 #include <algorithm>
@@ -28,6 +28,7 @@ namespace
 
 std::vector<double> g_sojourn;
 uint64_t g_rx0 = 0;
+std::vector<uint64_t> g_flowRx0; // each sink's bytes at the warm-up's end
 uint64_t g_txBytes0 = 0;
 uint64_t g_txPackets0 = 0;
 uint32_t g_drops0 = 0;
@@ -94,6 +95,10 @@ StartMeasuring(Ptr<QueueDisc> qd,
                                        g_sojourn.push_back(t.GetSeconds());
                                    }));
     g_rx0 = SinkBytes(sinks);
+    for (auto& s : sinks)
+    {
+        g_flowRx0.push_back(s->GetTotalRx());
+    }
     g_txBytes0 = devQueue->GetTotalReceivedBytes();
     g_txPackets0 = devQueue->GetTotalReceivedPackets();
     g_drops0 = qd->GetStats().nTotalDroppedPackets;
@@ -103,14 +108,49 @@ StartMeasuring(Ptr<QueueDisc> qd,
     g_peak = g_qdisc + g_device;
 }
 
+// With QDISC_DUMBBELL_TRACE=FILE in the environment: each sender's cwnd, ssthresh and bytes in
+// flight (bytes) and congestion state at their changes, "time flow cwnd|state value" a line (for tracing a comparison).
+FILE* g_trace = nullptr;
+
+void
+TraceFlow(uint32_t flow, uint32_t nodeId)
+{
+    const std::string base = "/NodeList/" + std::to_string(nodeId) +
+                             "/$ns3::TcpL4Protocol/SocketList/0/";
+    Config::ConnectWithoutContext(
+        base + "CongestionWindow",
+        Callback<void, uint32_t, uint32_t>([flow](uint32_t, uint32_t v) {
+            std::fprintf(g_trace, "%.9f %u cwnd %u\n", Simulator::Now().GetSeconds(), flow, v);
+        }));
+    for (const char* name : {"SlowStartThreshold", "BytesInFlight"})
+    {
+        Config::ConnectWithoutContext(
+            base + name,
+            Callback<void, uint32_t, uint32_t>([flow, name](uint32_t, uint32_t v) {
+                std::fprintf(g_trace, "%.9f %u %s %u\n", Simulator::Now().GetSeconds(), flow,
+                             name, v);
+            }));
+    }
+    Config::ConnectWithoutContext(
+        base + "CongState",
+        Callback<void, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t>(
+            [flow](TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v) {
+                std::fprintf(g_trace,
+                             "%.9f %u state %d\n",
+                             Simulator::Now().GetSeconds(),
+                             flow,
+                             static_cast<int>(v));
+            }));
+}
+
 } // namespace
 
 int
 main(int argc, char** argv)
 {
-    if (argc < 4 || argc > 7)
+    if (argc < 4 || argc > 8)
     {
-        std::fprintf(stderr, "usage: qdisc_dumbbell QDISC N D_MS [SECONDS] [WARMUP] [TCP]\n");
+        std::fprintf(stderr, "usage: qdisc_dumbbell QDISC N D_MS [SECONDS] [WARMUP] [TCP] [STEP]\n");
         return 2;
     }
     const std::string kind = argv[1];
@@ -119,6 +159,7 @@ main(int argc, char** argv)
     const double seconds = argc > 4 ? std::stod(argv[4]) : 60.0;
     const double warmup = argc > 5 ? std::stod(argv[5]) : 10.0;
     const std::string tcp = argc > 6 ? argv[6] : "sack";
+    const double step = argc > 7 ? std::stod(argv[7]) : 0.1; // flow i starts at i * step s
     const uint32_t segment = 1000;
 
     bench::TcpDefaults(segment, 2, 1000, false);
@@ -200,7 +241,15 @@ main(int argc, char** argv)
     for (uint32_t i = 0; i < n; ++i)
     {
         sinks.push_back(bench::BulkFlow(senders.Get(i), receivers.Get(i),
-                                        egress[i].ifaces.GetAddress(1), 5000, i / 10.0, segment));
+                                        egress[i].ifaces.GetAddress(1), 5000, i * step, segment));
+    }
+    if (const char* path = std::getenv("QDISC_DUMBBELL_TRACE"))
+    {
+        g_trace = std::fopen(path, "w");
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Simulator::Schedule(Seconds(i * step + 1e-6), &TraceFlow, i, senders.Get(i)->GetId());
+        }
     }
     Ptr<Queue<Packet>> devQueue =
         DynamicCast<PointToPointNetDevice>(bottleneck.devices.Get(0))->GetQueue();
@@ -228,6 +277,16 @@ main(int argc, char** argv)
     std::printf("p50_sojourn_s %.9f\n", median);
     std::printf("utilization %.6f\n", txIpBytes * 8.0 / (10e6 * span));
     std::printf("goodput_mbps %.6f\n", rx * 8.0 / span / 1e6);
+    for (size_t i = 0; i < sinks.size(); ++i)
+    {
+        std::printf("flow%zu_goodput_mbps %.6f\n",
+                    i,
+                    (sinks[i]->GetTotalRx() - g_flowRx0[i]) * 8.0 / span / 1e6);
+    }
     Simulator::Destroy();
+    if (g_trace)
+    {
+        std::fclose(g_trace);
+    }
     return 0;
 }
