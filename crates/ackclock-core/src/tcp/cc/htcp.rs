@@ -24,6 +24,9 @@
 //! - `CongestionAvoidance`: each ACK adds max(1, (MSS^2 + cwnd alpha) / cwnd) bytes, cwnd in
 //!   bytes: Reno's MSS^2 / cwnd plus alpha *bytes* (the draft's alpha is segments per RTT),
 //!   truncated to whole bytes; no RTT scaling;
+//! - `IncreaseWindow` is `TcpNewReno`'s: an ACK of more than one segment whose slow-start step
+//!   reaches ssthresh also takes one `CongestionAvoidance` step (`SlowStart` returns
+//!   segmentsAcked - 1);
 //! - `UpdateAlpha` (every `PktsAcked` and every loss): alpha = max(1, 2 (1 - beta) alpha(Δ)),
 //!   Δ from the last loss or from the start of the simulation, beta 0 before the first loss;
 //! - `PktsAcked`: RTT_min and RTT_max of the epoch from every ACK's RTT (the smoothed RTT
@@ -36,8 +39,8 @@
 //!   as the other algorithms take it); then the epoch's RTTs and throughput restart.
 
 use super::{
-    slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn, Ns3Class,
-    Param, Range, Window, NO_TRACE,
+    ns3_slow_start_rest, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps,
+    Conn, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -179,12 +182,19 @@ impl CongestionOps for Htcp {
         if let Some(n) = self.ns3.as_mut() {
             // `TcpNewReno::IncreaseWindow` with `TcpHtcp::CongestionAvoidance`.
             n.open = true;
-            if w.cwnd < w.ssthresh {
-                slow_start(w, &ev);
-            } else {
+            let grow = |w: &mut Window| {
                 let cwnd = w.cwnd * self.mss;
                 let adder = ((self.mss * self.mss + cwnd * n.alpha) / cwnd).max(1.0);
                 w.cwnd += adder.trunc() / self.mss;
+            };
+            if w.cwnd < w.ssthresh {
+                slow_start(w, &ev);
+                // The rest of a slow-start ACK that reaches ssthresh: one more step.
+                if ns3_slow_start_rest(w, &ev) > 0 {
+                    grow(w);
+                }
+            } else {
+                grow(w);
             }
             return;
         }
@@ -424,6 +434,35 @@ mod tests {
             h.cong_avoid(&mut w, ack(3.0 + i as f64 * 1e-6, 0.1));
         }
         assert!((w.cwnd - start - 22.0).abs() < 0.3, "{}", w.cwnd - start);
+    }
+
+    /// ns-3.44's TcpHtcp inherits TcpNewReno::IncreaseWindow: an ACK of two segments whose
+    /// slow-start step reaches ssthresh also takes one TcpHtcp::CongestionAvoidance step.
+    #[test]
+    fn ns3_slow_start_rest_takes_one_congestion_avoidance_step() {
+        let setup = CcSetup {
+            mss: 1000.0,
+            ..CcSetup::default()
+        };
+        let given: BTreeMap<String, f64> = [("ns3_model".to_string(), 1.0)].into();
+        let mut h = Htcp::new(&HtcpParams::given(&given).unwrap(), &setup);
+        let alpha = h.ns3.as_ref().unwrap().alpha;
+        let mut grow = |acked: u64| {
+            let mut w = Window::new(2.0, 2.5, 1e9);
+            w.ns3_mss = 1000.0;
+            let ev = AckEvent {
+                acked,
+                credit: acked as f64,
+                per_ack: true,
+                ..AckEvent::one_segment(SimTime::ZERO, None)
+            };
+            h.cong_avoid(&mut w, ev);
+            (w.cwnd * 1000.0).round()
+        };
+        // Slow start 2 -> 3 segments, then max(1, (1000^2 + 3000 alpha) / 3000) whole bytes.
+        let step = ((1e6 + 3000.0 * alpha) / 3000.0).max(1.0).trunc();
+        assert_eq!(grow(2), 3000.0 + step);
+        assert_eq!(grow(1), 3000.0);
     }
 
     /// ns-3.44's `TcpHtcp::CongestionAvoidance`: max(1, (MSS^2 + cwnd alpha) / cwnd) bytes

@@ -26,13 +26,16 @@
 //!   without it the smallest sample this algorithm saw stands in.
 //! - `TcpHybla::RecalcParam`: rho = max(minRtt / RRTT, 1) with both in whole milliseconds
 //!   (`Time::GetMilliSeconds` truncates).
-//! - `TcpHybla::SlowStart` adds (2^rho - 1) segments truncated to whole bytes.
+//! - `TcpHybla::SlowStart` adds (2^rho - 1) segments truncated to whole bytes, up to ssthresh,
+//!   and returns segmentsAcked - 1, which `TcpNewReno::IncreaseWindow` (inherited) passes to
+//!   `CongestionAvoidance` once cwnd has reached ssthresh.
 //! - `TcpHybla::CongestionAvoidance` adds rho^2 / W per segment acknowledged to a counter
 //!   (`m_cWndCnt`), W the window in whole segments (`GetCwndInSegments`), and moves the
 //!   counter's whole segments into cwnd.
 
 use super::{
-    AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
+    ns3_slow_start_rest, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
+    Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -51,6 +54,20 @@ pub struct Hybla {
 }
 
 impl Hybla {
+    /// TcpHybla::CongestionAvoidance: rho^2 / W per segment acknowledged into m_cWndCnt, W in
+    /// whole segments; its whole segments go into cwnd.
+    fn ns3_congestion_avoidance(&mut self, w: &mut Window, segments: u64) {
+        let segs = (w.cwnd + 1e-9).floor().max(1.0);
+        for _ in 0..segments {
+            self.cwnd_cnt += self.rho * self.rho / segs;
+        }
+        if self.cwnd_cnt >= 1.0 {
+            let whole = self.cwnd_cnt.floor();
+            self.cwnd_cnt -= whole;
+            w.cwnd += whole;
+        }
+    }
+
     fn recalc(&mut self) {
         self.rho = if self.ns3_mss.is_some() {
             // TcpHybla::RecalcParam: both times in whole milliseconds.
@@ -120,22 +137,16 @@ impl CongestionOps for Hybla {
             None if w.cwnd < w.ssthresh => w.cwnd = (w.cwnd + inc).min(w.ssthresh),
             None => w.cwnd += self.rho * self.rho * ev.credit / w.cwnd,
             Some(mss) if w.cwnd < w.ssthresh => {
-                // TcpHybla::SlowStart: the increase as a uint32_t of bytes.
+                // TcpHybla::SlowStart: the increase as a uint32_t of bytes, up to ssthresh; the
+                // rest of an ACK that reaches it goes to CongestionAvoidance
+                // (TcpNewReno::IncreaseWindow).
                 w.cwnd = (w.cwnd + (inc * mss).floor() / mss).min(w.ssthresh);
-            }
-            Some(_) => {
-                // TcpHybla::CongestionAvoidance: rho^2 / W per segment into m_cWndCnt, W in
-                // whole segments; its whole segments go into cwnd.
-                let segs = (w.cwnd + 1e-9).floor().max(1.0);
-                for _ in 0..ev.acked.max(1) {
-                    self.cwnd_cnt += self.rho * self.rho / segs;
-                }
-                if self.cwnd_cnt >= 1.0 {
-                    let whole = self.cwnd_cnt.floor();
-                    self.cwnd_cnt -= whole;
-                    w.cwnd += whole;
+                let rest = ns3_slow_start_rest(w, &ev);
+                if rest > 0 {
+                    self.ns3_congestion_avoidance(w, rest);
                 }
             }
+            Some(_) => self.ns3_congestion_avoidance(w, ev.acked.max(1)),
         }
     }
 
@@ -221,6 +232,28 @@ mod tests {
                 ..CcSetup::default()
             },
         )
+    }
+
+    /// ns-3.44's TcpHybla::SlowStart stops at ssthresh and returns segmentsAcked - 1, which
+    /// TcpNewReno::IncreaseWindow passes to TcpHybla::CongestionAvoidance once cwnd reached
+    /// ssthresh: rho^2 / W for each of those segments into m_cWndCnt.
+    #[test]
+    fn ns3_slow_start_rest_goes_to_congestion_avoidance() {
+        let ack = |acked: u64| AckEvent {
+            acked,
+            credit: acked as f64,
+            per_ack: true,
+            ..AckEvent::one_segment(SimTime::ZERO, None)
+        };
+        for (acked, rest) in [(1, 0.0), (3, 2.0)] {
+            let mut h = ns3(1000.0);
+            let mut w = Window::new(2.0, 3.0, 1e9);
+            w.ns3_mss = 1000.0;
+            h.cong_avoid(&mut w, ack(acked));
+            let counted = rest * h.rho * h.rho / 3.0;
+            assert_eq!(w.cwnd, 3.0 + counted.floor(), "{acked}");
+            assert!((h.cwnd_cnt - counted.fract()).abs() < 1e-12, "{acked}");
+        }
     }
 
     /// ns-3.44's TcpHybla::PktsAcked recomputes rho only when the (smoothed) RTT it is given

@@ -25,10 +25,12 @@
 //! indication), a reduction restarts d_min from s and d_max from 2 s (`m_sOwd >> 2`), halves
 //! cwnd in bytes (`m_cWnd >> 1`, at least one segment), and the inference time is 3 x (now -
 //! TSecr), the echoed timestamp in whole milliseconds (`PktsAcked`).
+//! `IncreaseWindow` is `TcpNewReno`'s: an ACK of more than one segment whose slow-start step
+//! reaches ssthresh also takes `TcpLp::CongestionAvoidance`'s step, outside the inference time.
 
 use super::{
-    reno_increase, slow_start, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class,
-    Param, Range, Window, NO_TRACE,
+    ns3_slow_start_rest, reno_increase, slow_start, AckEvent, AckSample, CcInfo, CcSetup,
+    CongestionOps, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::{SimDuration, SimTime};
 
@@ -201,6 +203,11 @@ impl CongestionOps for Lp {
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
+            // TcpNewReno::IncreaseWindow: the rest of a slow-start ACK that reaches ssthresh
+            // goes to TcpLp::CongestionAvoidance, which grows outside the inference time.
+            if ns3_slow_start_rest(w, &ev) > 0 && !self.within_inference {
+                reno_increase(w, &ev);
+            }
         } else if !self.within_inference {
             reno_increase(w, &ev);
         }
@@ -298,6 +305,38 @@ mod tests {
         let mut ca = Window::new(20.0, 10.0, 1e9);
         l.cong_avoid(&mut ca, AckEvent::one_segment(SimTime::ZERO, None));
         assert_eq!(ca.cwnd, 20.0);
+    }
+
+    /// ns-3.44's TcpLp inherits TcpNewReno::IncreaseWindow: an ACK of two segments whose
+    /// slow-start step reaches ssthresh also takes TcpLp::CongestionAvoidance's step (NewReno's,
+    /// 1200^2 / 3600 = 400 bytes), but not within the inference time.
+    #[test]
+    fn ns3_slow_start_rest_goes_to_congestion_avoidance_outside_the_inference_time() {
+        let p = LpParams {
+            ns3_model: true,
+            ..LpParams::default()
+        };
+        let setup = CcSetup {
+            mss: 1200.0,
+            ..CcSetup::default()
+        };
+        let mut l = Lp::new(&p, &setup);
+        let grow = |l: &mut Lp, acked: u64, inference: bool| {
+            l.within_inference = inference;
+            let mut w = Window::new(2.0, 3123.0 / 1200.0, 1e9);
+            w.ns3_mss = 1200.0;
+            let ev = AckEvent {
+                acked,
+                credit: acked as f64,
+                per_ack: true,
+                ..AckEvent::one_segment(SimTime::ZERO, None)
+            };
+            l.cong_avoid(&mut w, ev);
+            (w.cwnd * 1200.0).round()
+        };
+        assert_eq!(grow(&mut l, 2, false), 3600.0 + 400.0);
+        assert_eq!(grow(&mut l, 1, false), 3600.0);
+        assert_eq!(grow(&mut l, 2, true), 3600.0);
     }
 
     /// ns-3.44's `TcpLp` in its integers: s kept eight times over, the threshold

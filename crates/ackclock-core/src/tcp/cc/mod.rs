@@ -809,11 +809,26 @@ pub fn slow_start(w: &mut Window, ev: &AckEvent) {
 pub fn newreno_increase_window(w: &mut Window, ev: &AckEvent) {
     if w.cwnd < w.ssthresh {
         slow_start(w, ev);
-        if ev.per_ack && w.ns3_mss > 0.0 && ev.acked > 1 && w.cwnd >= w.ssthresh {
+        if ns3_slow_start_rest(w, ev) > 0 {
             ns3_newreno_increase(w);
         }
     } else {
         reno_increase(w, ev);
+    }
+}
+
+/// What ns-3.44's `TcpNewReno::IncreaseWindow` passes on to `CongestionAvoidance` after a
+/// slow-start step (the step just taken): the segments the ACK acknowledged less the one
+/// `SlowStart` counted (it returns segmentsAcked - 1) when that step brought cwnd to ssthresh,
+/// under ns-3's `TcpNewReno` growth (`per_ack` with whole bytes); else 0. The classes that
+/// inherit `IncreaseWindow` (`TcpLp`, `TcpHtcp`, `TcpHybla`, ...) pass it to their own
+/// `CongestionAvoidance`.
+#[inline]
+pub fn ns3_slow_start_rest(w: &Window, ev: &AckEvent) -> u64 {
+    if ev.per_ack && w.ns3_mss > 0.0 && ev.acked > 1 && w.cwnd >= w.ssthresh {
+        ev.acked - 1
+    } else {
+        0
     }
 }
 
