@@ -78,6 +78,11 @@ def test_seed004_runner_quick(tmp_path: Path) -> None:
     report = (tmp_path / "report.md").read_text()
     assert "Part 1 Q2" in report and "![reno_vs_westwood.png](reno_vs_westwood.png)" in report
     assert "Part 2 Q1 iii" in report and "![cwnd_rtt_rto.png](cwnd_rtt_rto.png)" in report
+    # Part 2's figure-only questions: their examples' figures in the same report.
+    for png in ("fair_share/seed004_fair_share.png", "two_flows/two_flows.png"):
+        assert (tmp_path / png).stat().st_size > 10_000 and f"]({png})" in report
+    queues = pd.read_csv(tmp_path / "queues" / "seed004_queues.csv")
+    assert {"droptail", "fq_codel"} <= set(queues["queue"])
 
 
 def test_seed001_and_002_runners_quick(tmp_path: Path) -> None:

@@ -38,6 +38,14 @@ end counts as lost, as in FlowMonitor), and wire bytes delivered over the run.
   FlowMonitor's: received IP bytes x 8 / (last reception - first transmission) (flows_detail,
   less the 2 bytes of PPP header the `ns3` profile puts on each packet).
 
+- Part 2 Q1 i-ii, iv, Q2 and Q3, which the study answers with figures only: the examples that
+  redo them run into folders of --out, as themselves (docs/examples/seed004_queues.md,
+  seed004_two_flows.md): fair_share/ (examples/seed004_fair_share.py: TCP and UDP throughput
+  against the CBR rate and where they cross, the study's Figs. 16-18 and its 0.725 Mb/s),
+  queues/ (examples/seed004_queues.py: the TCP and the CBR under each queue discipline,
+  question iv) and two_flows/ (examples/seed004_two_flows.py: windows of 30 and 6 packets,
+  packet sizes, Reno against Westwood+, Figs. 20-29).
+
 Every count is beside the study's, with the difference (ours / study's - 1; empty where the
 study's value is 0). Writes tables.csv, tables.md, cwnd_rtt_rto.png, reno_vs_westwood.png and
 report.md (the tables and figures on one page) into --out.
@@ -45,11 +53,13 @@ report.md (the tables and figures on one page) into --out.
     python examples/seeds/004/run.py [--quick] [--out results/seeds/004]
 
 --quick shortens the runs (Q1 stays 10 s, Q2 20 s, Q3 10 s, Q4 12 s, Figs. 5-7 20 s; part 2
-Q1 keeps its 51 s, which take a fraction of a second).
+Q1 keeps its 51 s, which take a fraction of a second; the other part 2 examples 12 s runs, the
+fair-share sweep one replication).
 """
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -60,7 +70,7 @@ import pandas as pd
 import ackclock as ac
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _wrap import QUICK_NOTE, parser, write_report  # noqa: E402
+from _wrap import EXAMPLES, QUICK_NOTE, parser, write_report  # noqa: E402
 
 SEGMENT = 1200
 
@@ -288,6 +298,17 @@ def main(argv: list[str] | None = None) -> int:
               for r in q4.itertuples()]
     (args.out / "tables.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+    # Part 2's questions answered with figures only: their own examples, into folders of --out.
+    for folder, script, full, quick in (
+            ("fair_share", "seed004_fair_share.py", [], ["--replications", "1"]),
+            ("queues", "seed004_queues.py", [], ["--seconds", "12"]),
+            ("two_flows", "seed004_two_flows.py", [], ["--seconds", "12"])):
+        cmd = [sys.executable, str(EXAMPLES / script), *(quick if args.quick else full),
+               "--out", str(args.out / folder)]
+        print("$", " ".join(cmd[1:]), flush=True)
+        if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode != 0:
+            print(f"{script} failed", file=sys.stderr)
+            return 1
     write_report(args.out, __doc__.splitlines()[0] + (QUICK_NOTE if args.quick else ""))
     print(f"wrote {args.out}/")
     return 0
