@@ -31,7 +31,7 @@ the whole run (the candidates for Appendix B's count, docs/examples/seed003.md).
 --long-share F moves F of the load into long transfers that outlast the run (the test of
 Figs. 8-9's mechanism in docs/examples/seed003.md); 0 by default.
 
-At the default load a 910 s run peaks at about 5.3 GB (the vectors of 6.5 million connections;
+At the default load a 910 s run peaks at about 3.2 GB (the vectors of 6.5 million connections;
 docs/performance.md, "Tmix at scale"); --jobs runs that many at once.
 """
 

@@ -9,7 +9,7 @@ are not public) at the Abilene-I link's load, 200 Mb/s offered each way (`exampl
 
 --quick: the four pairs the study highlights (its sections 4.1-4.4) over 150 s (flow 1 from
 50 s) and 100 s without background. The full run goes one run at a time: at the default load
-each 910 s run peaks at about 5.3 GB.
+each 910 s run peaks at about 3.2 GB.
 """
 
 from __future__ import annotations
