@@ -153,3 +153,40 @@ def suite_states() -> Callable[[str, set[str]], dict[str, tuple[str, str]]]:
         return {o.test: (o.state, o.detail) for o in result.outcomes}
 
     return go
+
+
+_TMIX_SCRIPT = """
+    set f [open v.vec w]; puts -nonewline $f {@VECTOR@}; close $f
+    set ns [new Simulator]
+    Agent/TCP set window_ 67000
+    Agent/TCP set maxburst_ 2
+    @EXTRA@
+    Agent/TCP/FullTcp set segsize_ 1000
+    Agent/TCP/FullTcp set nodelay_ true
+    Agent/TCP/FullTcp set segsperack_ 2
+    Agent/TCP/FullTcp set interval_ 0.1
+    set n0 [$ns node]; set n1 [$ns node]
+    set b0 [$ns Tmix_DelayBox]; set b1 [$ns Tmix_DelayBox]
+    $b0 set-cvfile v.vec [$n0 id] [$n1 id]; $b0 set-lossless
+    $ns duplex-link $n0 $b0 1000Mb 1ms DropTail
+    $ns duplex-link $b0 $b1 622Mb 48ms DropTail
+    $ns duplex-link $b1 $n1 1000Mb 1ms DropTail
+    set t [new Tmix]
+    $t set-init $n0; $t set-acc $n1; $t set-ID 7; $t set-cvfile v.vec
+    @TMIX@
+    set tf [open out.tr w]
+    $ns trace-queue $b0 $n0 $tf
+    $ns trace-queue $b1 $n1 $tf
+    $ns at 0.0 "$t start"
+    $ns at @END@ "close $tf; exit 0"
+    $ns run
+"""
+
+
+def tmix_script(vector: str, end: str, extra: str = "", tmix: str = "") -> str:
+    """One Tmix connection between two nodes behind seed 003's delay boxes and path (FullTcp
+    as its background script sets it), tracing what reaches each node into out.tr: the
+    vector file's text, the time the run stops, Tcl before the FullTcp settings (`extra`)
+    and commands for the Tmix object `$t` (`tmix`)."""
+    return (_TMIX_SCRIPT.replace("@VECTOR@", vector).replace("@EXTRA@", extra)
+            .replace("@TMIX@", tmix).replace("@END@", end))

@@ -12,32 +12,7 @@ closing segment of a short exchange arrive when ns-2.35's do."""
 from __future__ import annotations
 
 import pytest
-
-SCRIPT = """
-    set f [open v.vec w]; puts -nonewline $f {VECTOR}; close $f
-    set ns [new Simulator]
-    Agent/TCP set window_ 67000
-    Agent/TCP set maxburst_ 2
-    Agent/TCP/FullTcp set segsize_ 1000
-    Agent/TCP/FullTcp set nodelay_ true
-    Agent/TCP/FullTcp set segsperack_ 2
-    Agent/TCP/FullTcp set interval_ 0.1
-    set n0 [$ns node]; set n1 [$ns node]
-    set b0 [$ns Tmix_DelayBox]; set b1 [$ns Tmix_DelayBox]
-    $b0 set-cvfile v.vec [$n0 id] [$n1 id]; $b0 set-lossless
-    $ns duplex-link $n0 $b0 1000Mb 1ms DropTail
-    $ns duplex-link $b0 $b1 622Mb 48ms DropTail
-    $ns duplex-link $b1 $n1 1000Mb 1ms DropTail
-    set t [new Tmix]
-    $t set-init $n0; $t set-acc $n1; $t set-ID 7; $t set-cvfile v.vec
-    FIN
-    set tf [open out.tr w]
-    $ns trace-queue $b0 $n0 $tf
-    $ns trace-queue $b1 $n1 $tf
-    $ns at 0.0 "$t start"
-    $ns at END "close $tf; exit 0"
-    $ns run
-"""
+from conftest import tmix_script
 
 
 def vector(rtt_us: int, *adus: str) -> str:
@@ -82,7 +57,7 @@ def arrivals(trace: str, smallest: int, node: str = "0") -> list[tuple[float, in
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_tmix_connection_closes_as_ns2s(vs_ns2, case: str) -> None:
     vec, fin, end = CASES[case]
-    both = vs_ns2(SCRIPT.replace("VECTOR", vec).replace("FIN", fin).replace("END", end))
+    both = vs_ns2(tmix_script(vec, end, tmix=fin))
     assert both.ns.code == 0, both.ns.err
     assert both.ac.code == 0, both.ac.err
     to = "1" if case == "one-sided" else "0"

@@ -14,39 +14,12 @@ own rules apply:
 from __future__ import annotations
 
 import pytest
-
-SCRIPT = """
-    set f [open v.vec w]; puts -nonewline $f {@VECTOR@}; close $f
-    set ns [new Simulator]
-    Agent/TCP set window_ 67000
-    Agent/TCP set maxburst_ 2
-    @EXTRA@
-    Agent/TCP/FullTcp set segsize_ 1000
-    Agent/TCP/FullTcp set nodelay_ true
-    Agent/TCP/FullTcp set segsperack_ 2
-    Agent/TCP/FullTcp set interval_ 0.1
-    set n0 [$ns node]; set n1 [$ns node]
-    set b0 [$ns Tmix_DelayBox]; set b1 [$ns Tmix_DelayBox]
-    $b0 set-cvfile v.vec [$n0 id] [$n1 id]; $b0 set-lossless
-    $ns duplex-link $n0 $b0 1000Mb 1ms DropTail
-    $ns duplex-link $b0 $b1 622Mb 48ms DropTail
-    $ns duplex-link $b1 $n1 1000Mb 1ms DropTail
-    set t [new Tmix]
-    $t set-init $n0; $t set-acc $n1; $t set-ID 7; $t set-cvfile v.vec
-    @TCP@
-    set tf [open out.tr w]
-    $ns trace-queue $b0 $n0 $tf
-    $ns trace-queue $b1 $n1 $tf
-    $ns at 0.0 "$t start"
-    $ns at @END@ "close $tf; exit 0"
-    $ns run
-"""
+from conftest import tmix_script
 
 
 def script(adus: str, end: str, extra: str = "", tcp: str = "") -> str:
     vec = "SEQ 100000 1 0 1\nw 65535 65535\nr 50000\nl 0.000000 0.000000\n" + adus
-    return (SCRIPT.replace("@VECTOR@", vec).replace("@EXTRA@", extra).replace("@TCP@", tcp)
-            .replace("@END@", end))
+    return tmix_script(vec, end, extra=extra, tmix=tcp)
 
 
 def arrivals(trace: str, node: str) -> list[tuple[float, int]]:
