@@ -83,6 +83,7 @@ ns-3 comes from the PyPI wheel benchmarks/compare.py installs (~/.cache/ackclock
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import re
 import shutil
@@ -332,9 +333,33 @@ def main(classes: list[str]) -> None:
         print(f"| {cls} | " + " | ".join(cells) + " |", flush=True)
 
 
+def cli(argv: list[str] | None = None) -> int:
+    """A bad argument or a failed reference run is one line, not a traceback."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("classes", nargs="*", metavar="TcpClass",
+                        help="ns-3 congestion-control classes (default: all of "
+                        f"{', '.join(CLASSES)})")
+    parser.add_argument("--example", help="one of ns-3.44's examples instead (bbr, pacing, dctcp, "
+                        "dctcp-sndbuf, tc-red, tc-benchmark-..., validation-CASE)")
+    parser.add_argument("--runs", type=int, default=1, help="runs to average (--example only)")
+    args = parser.parse_args(argv)
+    unknown = [c for c in args.classes if c not in CLASSES]
+    if unknown:
+        parser.error(f"unknown class {unknown[0]!r}: expected one of {', '.join(CLASSES)}")
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1, got {args.runs}")
+    try:
+        if args.example is not None:
+            example_main(args.example, args.runs)
+        else:
+            main(args.classes or list(CLASSES))
+    except subprocess.CalledProcessError as e:
+        print(f"ns3_examples.py: the ns-3 program failed ({' '.join(map(str, e.cmd))}, "
+              f"exit {e.returncode}): is the example name right?", file=sys.stderr)
+        return 1
+    return 0
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--example"]:
-        runs = int(sys.argv[4]) if sys.argv[3:4] == ["--runs"] else 1
-        example_main(sys.argv[2], runs)
-    else:
-        main(sys.argv[1:] or list(CLASSES))
+    raise SystemExit(cli())

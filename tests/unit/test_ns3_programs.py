@@ -8,6 +8,8 @@ minutes against the ns-3 wheel, so this checks the includes' namespaces instead.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,3 +66,18 @@ def test_qdiscs_vs_ns3_runs_the_programs_tcp_in_the_ns3_profile() -> None:
         assert (tcp["min_rto"], tcp["timer_granularity"]) == ("200ms", "10ms")
     # Every device but the bottleneck's has a DropTail queue and no root queue disc.
     assert {link.queue.kind for link in sc.links if link.from_ != "r1"} == {"droptail"}
+
+
+@pytest.mark.parametrize("argv, code", [(["--help"], 0), (["TcpNoSuch"], 2),
+                                        (["--example", "bbr", "--runs", "0"], 2)])
+def test_ns3_examples_command_line_is_checked_before_ns3_runs(argv: list[str], code: int) -> None:
+    """`--help` once reached ns-3 as a class name: ns-3 aborted and Python printed a traceback.
+    Bad arguments are one line naming what was expected; nothing is built or run."""
+    out = subprocess.run([sys.executable, str(ROOT / "validation/ns3_examples.py"), *argv],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == code, out.stderr
+    assert "Traceback" not in out.stderr
+    if code:
+        assert out.stderr.strip().splitlines()[-1].startswith("ns3_examples.py: error: ")
+    else:
+        assert out.stdout.startswith("usage: ns3_examples.py")

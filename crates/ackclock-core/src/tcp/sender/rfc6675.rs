@@ -454,7 +454,7 @@ fn ns3_prr_send_count(b: NsPrrBytes) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{ackp, sender_with};
+    use super::super::tests::{ackp, grow, sender_with};
     use super::*;
     use crate::fixtures::ns2_tcp;
     use crate::scenario::TcpConfig;
@@ -480,13 +480,7 @@ mod tests {
         cfg.limited_transmit = false;
         configure(&mut cfg);
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
-        s.start(SimTime(0), &mut out, &mut c);
-        let mut t = 1;
-        while s.w.cwnd < 20.0 {
-            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
-            t += 1;
-        }
-        out.clear();
+        grow(&mut s, &mut out, &mut c, 20.0);
         (s, out, c)
     }
 
@@ -527,12 +521,7 @@ mod tests {
         cfg.window = 100;
         cfg.rfc6675_recovery = true;
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
-        s.start(SimTime(0), &mut out, &mut c);
-        let mut t = 1;
-        while s.w.cwnd < 20.0 {
-            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
-            t += 1;
-        }
+        let t = grow(&mut s, &mut out, &mut c, 20.0);
         s.on_timeout(SimTime(t + 1), &mut out, &mut c);
         assert_eq!((s.w.cwnd, s.w.ssthresh), (1.0, 10.0));
         s.on_timeout(SimTime(t + 2), &mut out, &mut c);
@@ -552,12 +541,7 @@ mod tests {
         cfg.prr = true;
         cfg.ecn = true;
         let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Sack);
-        s.start(SimTime(0), &mut out, &mut c);
-        let mut t = 1;
-        while s.w.cwnd < 20.0 {
-            s.on_ack(SimTime(t), &ackp(s.una + 1), &mut out, &mut c);
-            t += 1;
-        }
+        let mut t = grow(&mut s, &mut out, &mut c, 20.0);
         let ece = |ack: u64| Packet {
             ecn: ecn::ECE,
             ..ackp(ack)
@@ -573,7 +557,7 @@ mod tests {
         let mut peak = s.w.cwnd;
         while s.una + 1 < recover {
             t += 1;
-            let a = if t % 2 == 0 {
+            let a = if t.is_multiple_of(2) {
                 ece(s.una + 1)
             } else {
                 ackp(s.una + 1)

@@ -39,8 +39,14 @@ pub(super) fn sender_with(
     (s, Vec::new(), FlowCounters::default())
 }
 
-/// Opens cwnd to `cwnd` by acknowledging segments one by one.
-fn grow(s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters, cwnd: f64) {
+/// Opens cwnd to `cwnd` by acknowledging segments one by one, 1 ps apart; returns the time
+/// of the next ACK.
+pub(super) fn grow(
+    s: &mut TcpSender,
+    out: &mut Vec<Packet>,
+    c: &mut FlowCounters,
+    cwnd: f64,
+) -> u64 {
     s.start(SimTime(0), out, c);
     let mut t = 1;
     while s.w.cwnd < cwnd {
@@ -48,6 +54,7 @@ fn grow(s: &mut TcpSender, out: &mut Vec<Packet>, c: &mut FlowCounters, cwnd: f6
         t += 1;
     }
     out.clear();
+    t
 }
 
 #[test]
