@@ -356,6 +356,7 @@ impl Simulator {
         let _ = crate::tcp::cc::external::take_failure();
         let _ = crate::queue::external::take_failure();
         let paths = SourceRoutes::build(&routes, &links, &flow_ends(&scenario));
+        let (flows, counters, monitor) = super::flow_table::tables(flows);
         Ok(Simulator {
             ns2_clock,
             ns2_script_uid: 0,
@@ -384,7 +385,7 @@ impl Simulator {
             routes,
             paths,
             flows,
-            counters: vec![FlowCounters::default(); nf],
+            counters,
             // Filled at the end of a warm-up (`on_warmup`); none without one.
             warm_flows: Vec::new(),
             warm_queues: Vec::new(),
@@ -422,7 +423,7 @@ impl Simulator {
             ttl_on: false,
             traces,
             trace_error: None,
-            monitor: vec![FlowMonitor::default(); 2 * nf],
+            monitor,
             watch_at: 0,
             guards,
             checker,

@@ -36,6 +36,7 @@ mod apps;
 mod build;
 mod detours;
 mod flow;
+mod flow_table;
 mod held;
 mod host;
 mod host_datagrams;
@@ -52,8 +53,10 @@ mod tfrc;
 mod tmix;
 mod two_way;
 use flow::{
-    flush_rto, integrate_rto, tick_agent, traceable_values, Agent, Flow, Kind, LazyTimer, Role,
+    flush_rto, integrate_rto, tick_agent, traceable_values, Agent, Flow, Kind, LazyTimer, OneWay,
+    Role,
 };
+use flow_table::{FlowIdx, FlowVec};
 pub use host_datagrams::HostArrival;
 pub use invariants::{StopReason, Violation};
 use tmix::TmixApp;
@@ -116,8 +119,9 @@ pub struct Simulator {
     /// `routes` at each node (`net/source_routes.rs`); kept in step with `routes` by
     /// [`Simulator::routes_changed`].
     paths: SourceRoutes,
-    flows: Vec<Flow>,
-    counters: Vec<FlowCounters>,
+    /// The per-flow tables (`sim/flow_table.rs`): set once at build, grown together.
+    flows: FlowVec<Flow>,
+    counters: FlowVec<FlowCounters>,
     warm_flows: Vec<FlowCounters>,
     warm_queues: Vec<QueueCounters>,
     /// Per-flow queue counters of monitored links at the start of the measurement window.
@@ -172,7 +176,7 @@ pub struct Simulator {
     ttl_on: bool,
     trace_error: Option<String>,
     /// Per flow, data (even index) and ACK (odd) directions, like ns-3's FlowMonitor.
-    monitor: Vec<FlowMonitor>,
+    monitor: FlowVec<FlowMonitor>,
     /// Invariant checks and resource guards (`invariants.rs`): the event count at which
     /// `watch` runs next, the checker (debug builds and `run.check`), and why the run
     /// stopped early, if it did.
@@ -535,8 +539,11 @@ impl Simulator {
     fn send_pooled(&mut self, mut sent: Vec<PacketRef>) {
         for k in 0..sent.len() {
             let r = sent[k];
-            let role = self.flows[self.pool.get(r).flow.idx()].role;
-            role.send(self, r, &sent[k + 1..]);
+            let f = self.flows.idx(self.pool.get(r).flow);
+            match self.flows.at(f).role {
+                Role::Own => OneWay.send_at(self, r, f),
+                role => role.send(self, r, &sent[k + 1..]),
+            }
         }
         sent.clear();
         self.sent_refs = sent;
@@ -546,6 +553,13 @@ impl Simulator {
     /// Returns the node it leaves from and its handle on links.
     #[inline(always)]
     fn enter(&mut self, r: PacketRef) -> (NodeId, Carried) {
+        let f = self.flows.idx(self.pool.get(r).flow);
+        self.enter_at(r, f)
+    }
+
+    /// [`Simulator::enter`] of a packet of flow `f`.
+    #[inline(always)]
+    fn enter_at(&mut self, r: PacketRef, f: FlowIdx) -> (NodeId, Carried) {
         let p = self.pool.get_mut(r);
         p.id = self.next_packet_id;
         self.next_packet_id += 1;
@@ -555,7 +569,9 @@ impl Simulator {
             flow: p.flow,
             size: p.size,
         };
-        self.monitor[monitor_index(p)].sent(self.now, p.size);
+        self.monitor
+            .dir(f, p.kind == PacketKind::TcpAck)
+            .sent(self.now, p.size);
         let src = p.src;
         if self.ttl_on {
             self.ttl_start(r);
@@ -567,16 +583,29 @@ impl Simulator {
     /// flow's kind ([`Kind::receive`]).
     #[inline(always)]
     fn receive(&mut self, pkt: Packet) {
-        self.monitor[monitor_index(&pkt)].received(self.now, pkt.sent_at, pkt.size);
-        let role = self.flows[pkt.flow.idx()].role;
-        role.receive(self, &pkt);
+        let f = self.flows.idx(pkt.flow);
+        self.monitor
+            .dir(f, pkt.kind == PacketKind::TcpAck)
+            .received(self.now, pkt.sent_at, pkt.size);
+        match self.flows.at(f).role {
+            Role::Own => self.deliver_at(&pkt, f),
+            role => role.receive(self, &pkt),
+        }
     }
 
     /// Makes sure a pending event exists no later than each of the flow's TCP deadlines, and
     /// traces the variables that changed. Called after every event a TCP flow handles.
     #[inline]
     fn sync_timers(&mut self, f: FlowId) {
-        let flow = &mut self.flows[f.idx()];
+        let f = self.flows.idx(f);
+        self.sync_timers_at(f);
+    }
+
+    /// [`Simulator::sync_timers`] of flow `f`.
+    #[inline]
+    fn sync_timers_at(&mut self, fi: FlowIdx) {
+        let f = fi.id();
+        let flow = self.flows.at(fi);
         if !flow.trace.is_empty() {
             if let Agent::Tcp { sender, .. } = &mut flow.agent {
                 let name = &self.scenario.flows[f.idx()].name;
@@ -603,12 +632,7 @@ impl Simulator {
         };
         // Before backoff: T_0 of PFTK (the model applies the backoff itself), ns-2's t_rtxcur_.
         let rto = sender.rtt.base_rto().0;
-        integrate_rto(
-            &mut flow.rto_held,
-            self.now,
-            rto,
-            &mut self.counters[f.idx()],
-        );
+        integrate_rto(&mut flow.rto_held, self.now, rto, self.counters.at(fi));
         if self.ns2_clock {
             self.ns2_sync_timers(f);
             return;

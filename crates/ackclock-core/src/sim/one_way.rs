@@ -5,17 +5,26 @@
 //! of `sim`.
 
 use super::flow::{Kind, OneWay, Role};
-use super::{tfrc, Agent, Simulator};
+use super::{tfrc, Agent, FlowIdx, Simulator};
 use crate::ids::FlowId;
 use crate::packet::{tcp_flags, Packet, PacketKind};
 use crate::packet_pool::{PacketRef, PoolOut};
 use crate::traffic::null_sink_receive;
 
+impl OneWay {
+    /// [`Kind::send`] of a packet of flow `f`.
+    #[inline(always)]
+    pub(super) fn send_at(self, sim: &mut Simulator, r: PacketRef, f: FlowIdx) {
+        let (src, c) = sim.enter_at(r, f);
+        sim.forward_carried(src, c);
+    }
+}
+
 impl Kind for OneWay {
     #[inline(always)]
     fn send(self, sim: &mut Simulator, r: PacketRef, _later: &[PacketRef]) {
-        let (src, c) = sim.enter(r);
-        sim.forward_carried(src, c);
+        let f = sim.flows.idx(sim.pool.get(r).flow);
+        self.send_at(sim, r, f);
     }
 
     #[inline(always)]
@@ -116,16 +125,23 @@ impl Simulator {
     /// brings the flow's timers up to date.
     #[inline(always)]
     pub(super) fn deliver(&mut self, pkt: &Packet) {
-        let f = pkt.flow.idx();
+        let f = self.flows.idx(pkt.flow);
+        self.deliver_at(pkt, f);
+    }
+
+    /// [`Simulator::deliver`] of a packet of flow `fi`.
+    #[inline(always)]
+    pub(super) fn deliver_at(&mut self, pkt: &Packet, fi: FlowIdx) {
+        let f = fi.id().idx();
         let mut sent = std::mem::take(&mut self.sent_refs);
         let mut out = PoolOut {
             pool: &mut self.pool,
             sent: &mut sent,
         };
-        let c = &mut self.counters[f];
+        let c = self.counters.at(fi);
         let mut events = false;
         let mut opened = false;
-        match (&mut self.flows[f].agent, pkt.kind) {
+        match (&mut self.flows.at(fi).agent, pkt.kind) {
             (Agent::Tcp { sink, .. }, PacketKind::TcpData) => {
                 self.packets_delivered += 1;
                 // The handshake's empty third segment (`handshake_ack`, the only one-way data
@@ -168,8 +184,8 @@ impl Simulator {
             self.writer_connected(pkt.flow);
         }
         match pkt.kind {
-            PacketKind::TcpAck => self.sync_timers(pkt.flow),
-            PacketKind::TcpData => self.sync_delack(pkt.flow),
+            PacketKind::TcpAck => self.sync_timers_at(fi),
+            PacketKind::TcpData => self.sync_delack(fi),
             PacketKind::Udp => {}
         }
     }
@@ -179,13 +195,14 @@ impl Simulator {
     /// retransmission and pacing deadlines, its RTO and its traced variables are as the last
     /// `sync_timers` left them: every event that changes the sender syncs it).
     #[inline(always)]
-    fn sync_delack(&mut self, f: FlowId) {
+    fn sync_delack(&mut self, fi: FlowIdx) {
+        let f = fi.id();
         if self.ns2_clock {
             // ns-2's time and order for the delayed-ACK timer (`sim/ns2_clock.rs`).
             self.ns2_sync_timers(f);
             return;
         }
-        let flow = &mut self.flows[f.idx()];
+        let flow = self.flows.at(fi);
         let Agent::Tcp { sink, .. } = &flow.agent else {
             return;
         };

@@ -300,10 +300,12 @@ impl Simulator {
             None => {
                 let h = self.flows.len() as u32;
                 for side in 0..2u8 {
-                    self.flows.push(idle_half(c, side));
-                    self.counters.push(FlowCounters::default());
-                    self.monitor.push(FlowMonitor::default());
-                    self.monitor.push(FlowMonitor::default());
+                    flow_table::push_flow(
+                        &mut self.flows,
+                        &mut self.counters,
+                        &mut self.monitor,
+                        idle_half(c, side),
+                    );
                     self.tmix_in_flight.push(0);
                     self.tmix_slots.generation.push(0);
                     if self.ns2_clock {
