@@ -63,7 +63,7 @@ import argparse
 import heapq
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -226,8 +226,11 @@ class Sender:
     """TCP_Sender (Reno) with the parameter file's values; `supply` is the generator."""
 
     def __init__(self, sim: Sim, supply: str, send_seg: Callable[[int, int], None],
-                 stats: Stats) -> None:
+                 stats: Stats, real: bool = False) -> None:
         self.sim, self.supply, self.send_seg, self.stats = sim, supply, send_seg, stats
+        # IKR's fCWnd and fSSThresh are unsigned bytes; `real` does their arithmetic in real
+        # numbers instead, as the engine's byte-counted window (f64) does.
+        self.real = real
         self.una = self.nxt = self.max = 0
         self.user_nxt = 0
         self.cwnd, self.ssthresh = INITIAL_CWND, MAX_CWND
@@ -245,7 +248,7 @@ class Sender:
         self.swsa = Timer(sim, lambda: self.send_new(True))
 
     def send_window(self) -> int:
-        return min(self.rec_wnd, MAX_CWND, self.cwnd)
+        return int(min(self.rec_wnd, MAX_CWND, self.cwnd))
 
     def next_size(self, begin: int) -> int:
         """GetNextSegmentSize: the application's data, one MSS, the window's edge."""
@@ -321,7 +324,8 @@ class Sender:
         self.transmit(b, e)
 
     def reduce_ssthresh(self) -> None:
-        self.ssthresh = max(2 * MSS, min(self.cwnd, self.max - self.una, self.rec_wnd) // 2)
+        w = min(self.cwnd, self.max - self.una, self.rec_wnd)
+        self.ssthresh = max(2 * MSS, w / 2 if self.real else w // 2)
 
     def finish_fast_recovery(self) -> None:
         self.dupacks = 0
@@ -363,7 +367,8 @@ class Sender:
                 if self.cwnd < self.ssthresh:
                     self.cwnd = min(self.cwnd + MSS, MAX_CWND)
                 else:
-                    self.cwnd = min(self.cwnd + max(MSS * MSS // self.cwnd, 1), MAX_CWND)
+                    step = MSS * MSS / self.cwnd if self.real else MSS * MSS // self.cwnd
+                    self.cwnd = min(self.cwnd + max(step, 1), MAX_CWND)
         self.send_new()
 
     def update_rtt(self, r: float) -> None:
@@ -389,9 +394,15 @@ class Sender:
         self.una_retransmit()
 
 
-def run(p: float, seconds: float, seed: int, supply: str) -> Stats:
-    """One run of seed 002's one-source network with the IKR TCP model."""
+def run(p: float, seconds: float, seed: int, supply: str, *, real: bool = False,
+        drops: Collection[int] | None = None, start: float | None = None,
+        acks: list[tuple[float, int]] | None = None) -> Stats:
+    """One run of seed 002's one-source network with the IKR TCP model. `drops`: the data
+    transmissions (numbered from 1) the Dropper discards instead of Bernoulli loss p; `start`:
+    the generator's start instead of the uniform draw; `acks`: receives (time, ACK in
+    segments) of every ACK reaching the sender; `real`: see `Sender`."""
     rng = random.Random(seed)
+    sent = [0]
     sim = Sim()
     stats = Stats()
     ends: dict[str, Callable[[tuple[int, int]], None]] = {}
@@ -399,15 +410,24 @@ def run(p: float, seconds: float, seed: int, supply: str) -> Stats:
     ack_link = Server(sim, BOTTLENECK_RATE, ACK_DELAY_LINK, lambda a: ends["snd"](a))
 
     def after_access(seg: tuple[int, int]) -> None:
-        if rng.random() >= p:  # the Dropper: Bernoulli loss on the data path
+        sent[0] += 1
+        lost = sent[0] in drops if drops is not None else rng.random() < p
+        if not lost:  # the Dropper: Bernoulli loss on the data path
             bottleneck.send(seg, seg[1] - seg[0] + HEADER)
 
     access = Server(sim, ACCESS_RATE, 0.0, after_access)
-    sender = Sender(sim, supply, lambda b, e: access.send((b, e), e - b + HEADER), stats)
+    sender = Sender(sim, supply, lambda b, e: access.send((b, e), e - b + HEADER), stats,
+                    real)
     receiver = Receiver(sim, lambda a, w: ack_link.send((a, w), HEADER), stats)
     ends["rcv"] = receiver.receive
-    ends["snd"] = lambda a: sender.on_ack(a[0], a[1])
-    sim.at(rng.uniform(0.0, 0.1), sender.send_new)
+
+    def to_sender(a: tuple[int, int]) -> None:
+        if acks is not None:
+            acks.append((sim.now, a[0] // MSS))
+        sender.on_ack(a[0], a[1])
+
+    ends["snd"] = to_sender
+    sim.at(rng.uniform(0.0, 0.1) if start is None else start, sender.send_new)
     sim.run(seconds)
     return stats
 

@@ -212,6 +212,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "partial_deflation": True,  # Agent/TCP/Newreno partial_window_deflation_ 1
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
+                    "recovery_exit_growth": True,
+                    "careful_after_fast_retransmit": True,
+                    "ssthresh_flight": False,
                     "less_careful": False,
                     "bugfix_ack": False,
                     "bugfix_ts": False,
@@ -241,6 +244,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     # itself with none seen above, a retransmitted repeat included.
                     "delack_repeat": True,
                     "delack_gap_fill": False,  # ns-2 RFC2581_immediate_ack_ true
+                    "delack_dup_at_once": False,
                     "quick_acks": 0,
                     # Sacker::append_ack: each SACK block adds 2 words to the ACK's size.
                     "sack_block_bytes": 8,
@@ -345,6 +349,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "partial_deflation": True,
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
+                    "recovery_exit_growth": True,
+                    "careful_after_fast_retransmit": True,
+                    "ssthresh_flight": False,
                     "less_careful": False,
                     "bugfix_ack": False,
                     "bugfix_ts": False,
@@ -370,6 +377,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delack_syn": False,  # the handshake is acknowledged at once
                     "delack_repeat": False,  # tcp_send_dupack: a repeat is ACKed at once
                     "delack_gap_fill": False,
+                    "delack_dup_at_once": False,
                     "quick_acks": 16,  # TCP_MAX_QUICKACKS at the start of a connection
                     "sack_block_bytes": 0,  # SACK option bytes not modelled
                     "syn_option_bytes": 0,
@@ -463,6 +471,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "partial_deflation": True,
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
+                    "recovery_exit_growth": True,
+                    "careful_after_fast_retransmit": True,
+                    "ssthresh_flight": False,
                     "less_careful": False,
                     "bugfix_ack": False,
                     "bugfix_ts": False,
@@ -488,6 +499,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delack_syn": False,
                     "delack_repeat": False,
                     "delack_gap_fill": False,
+                    "delack_dup_at_once": False,
                     # TcpSocketBase::ProcessSynRcvd: "Always respond to first data packet"
                     "quick_acks": 1,
                     # TcpOptionSack: 2 + 8 per block, the 2 in the timestamp's padding
@@ -598,6 +610,13 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "partial_deflation": True,
                     "slow_but_steady": False,
                     "exit_recovery_fix": False,
+                    # HandleACK: FinishFastRecovery (cwnd = ssthresh) instead of the growth
+                    "recovery_exit_growth": False,
+                    # fRecoveryTO is set by HandleRtxTimeout only: a second fast retransmit may
+                    # follow the first within one window
+                    "careful_after_fast_retransmit": False,
+                    # ReduceSSThresh (CarefulSSThreshReduction): min(cwnd, flight, rwnd) / 2
+                    "ssthresh_flight": True,
                     "less_careful": False,
                     "bugfix_ack": False,
                     "bugfix_ts": False,
@@ -622,7 +641,11 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "delayed_ack": False,
                     "delack_syn": False,
                     "delack_repeat": False,
-                    "delack_gap_fill": False,
+                    # ReceiveDataPacket: only an out-of-order segment is acknowledged at
+                    # once; one that fills part of a hole waits like a new one (SendACK(false))
+                    "delack_gap_fill": True,
+                    # ... but a duplicate (end <= next expected) is out of order: SendACK(true)
+                    "delack_dup_at_once": True,
                     "quick_acks": 0,
                     "sack_block_bytes": 0,
                     "syn_option_bytes": 0,

@@ -189,6 +189,9 @@ def test_example_resolves_to_the_contract_document() -> None:
             "rfc793_karn": True,
             "rfc793_backoff": True,
             "exit_recovery_fix": False,
+            "recovery_exit_growth": True,
+            "careful_after_fast_retransmit": True,
+            "ssthresh_flight": False,
             "less_careful": False,
             "bugfix_ack": False,
             "bugfix_ts": False,
@@ -229,6 +232,7 @@ def test_example_resolves_to_the_contract_document() -> None:
             "delack_syn": False,  # ns-2's DelAck: SYN_immediate_ack_ true
             "delack_repeat": True,  # ns-2's DelAckSink::recv
             "delack_gap_fill": False,  # ns-2's RFC2581_immediate_ack_ true
+            "delack_dup_at_once": False,
             "quick_acks": 0,
             "sack_block_bytes": 8,
             "syn_option_bytes": 0,

@@ -265,6 +265,25 @@ tcp_config! {
     /// `NewRenoTcpAgent::recv`); false: cwnd stays ssthresh, the second option.
     #[serde(default)]
     pub exit_recovery_fix: bool as bool,
+    /// Reno and NewReno: the ACK that ends fast recovery also opens cwnd like any new ACK
+    /// (ns-2.35's `RenoTcpAgent::recv`, `recv_newack_helper` -> `opencwnd`); false: cwnd is
+    /// set to ssthresh and this ACK opens nothing (IKRSimLib's `TCP_Sender::HandleACK`, whose
+    /// `FinishFastRecovery` takes the place of the growth).
+    #[serde(default = "default_true")]
+    pub recovery_exit_growth: bool as bool,
+    /// With `bug_fix`, the recovery point a fast retransmit sets also holds back the next
+    /// fast retransmit (RFC 6582 3.2 step 2; ns-2's `recover_`); false (Reno recovery only):
+    /// only a timeout's does
+    /// (IKRSimLib's `IgnoreDupACKOnTORecovery`: `fRecoveryTO` is set by `HandleRtxTimeout`
+    /// alone, so a second fast retransmit may follow the first within one window).
+    #[serde(default = "default_true")]
+    pub careful_after_fast_retransmit: bool as bool,
+    /// A loss reduces min(cwnd, FlightSize), the segments sent and not yet acknowledged
+    /// (RFC 5681 eq. 4 names FlightSize; IKRSimLib's `TCP_Sender::ReduceSSThresh` with
+    /// `CarefulSSThreshReduction`, for fast retransmits and timeouts); false: cwnd, as ns-2's
+    /// `TcpAgent::slowdown` (the two agree whenever the sender is window-limited).
+    #[serde(default)]
+    pub ssthresh_flight: bool as bool,
     /// NewReno with `bug_fix`: three duplicate ACKs of exactly the last recovery point also
     /// start a fast retransmit, RFC 2582 section 6's Less Careful variant (ns-2.35's
     /// `lessCareful_`, `NewRenoTcpAgent::dupack_action`).
@@ -388,6 +407,12 @@ tcp_config! {
     /// `RFC2581_immediate_ack_` false); false: at once (RFC 5681 4.2).
     #[serde(default)]
     pub delack_gap_fill: bool as bool,
+    /// With `delack_gap_fill`, a duplicate segment (one below the cumulative ACK it arrives
+    /// at) is still acknowledged at once: IKRSimLib's `TCP_Receiver::ReceiveDataPacket`
+    /// counts a segment ending at or below the next expected byte as out of order and sends
+    /// `SendACK(true)`; false: it waits like the rest (ns-2.35's `DelAckSink::recv`).
+    #[serde(default)]
+    pub delack_dup_at_once: bool as bool,
     /// A delaying sink acknowledges this many first data segments at once (Linux's quick
     /// ACKs at the start of a connection).
     #[serde(default)]
@@ -680,6 +705,9 @@ impl TcpConfig {
             partial_deflation: self.partial_deflation,
             slow_but_steady: self.slow_but_steady,
             exit_recovery_fix: self.exit_recovery_fix,
+            recovery_exit_growth: self.recovery_exit_growth,
+            careful_after_fast_retransmit: self.careful_after_fast_retransmit,
+            ssthresh_flight: self.ssthresh_flight,
             less_careful: self.less_careful,
             bugfix_ack: self.bugfix_ack,
             bugfix_ts: self.bugfix_ts,
@@ -726,6 +754,7 @@ impl TcpConfig {
             delack_syn: self.delack_syn,
             delack_repeat: self.delack_repeat,
             delack_gap_fill: self.delack_gap_fill,
+            delack_dup_at_once: self.delack_dup_at_once,
             quick_acks: self.quick_acks,
             sack_block_bytes: self.sack_block_bytes,
             syn_option_bytes: self.syn_option_bytes,

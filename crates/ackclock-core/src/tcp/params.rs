@@ -92,6 +92,10 @@ pub struct TcpParams {
     pub partial_deflation: bool,
     pub slow_but_steady: bool,
     pub exit_recovery_fix: bool,
+    /// `TcpConfig::recovery_exit_growth`, `careful_after_fast_retransmit`, `ssthresh_flight`.
+    pub recovery_exit_growth: bool,
+    pub careful_after_fast_retransmit: bool,
+    pub ssthresh_flight: bool,
     pub less_careful: bool,
     /// `TcpConfig::bugfix_ack` and `bugfix_ts` (ns-2's `bugFix_ack_`, `bugFix_ts_`).
     pub bugfix_ack: bool,
@@ -157,6 +161,8 @@ pub struct TcpParams {
     /// An in-order segment filling part of a hole waits like a new one (ns-2's
     /// `RFC2581_immediate_ack_` false).
     pub delack_gap_fill: bool,
+    /// `TcpConfig::delack_dup_at_once`.
+    pub delack_dup_at_once: bool,
     pub quick_acks: u32,
     /// Bytes an ACK grows by per SACK block it carries (ns-2's Sacker::append_ack: 8).
     pub sack_block_bytes: u32,

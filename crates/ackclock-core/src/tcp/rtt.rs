@@ -98,6 +98,8 @@ pub struct RttEstimator {
     ns2: Option<Box<Ns2Timer>>,
     /// RFC 793's rules (`with_rfc793`): RTO = 2 SRTT, and whether the timer backs off.
     rfc793: Option<Rfc793Timer>,
+    /// The `ikr` rule's delayed backoff reset (IKRSimLib's `fPendingBackoffReset`).
+    ikr_pending_reset: bool,
 }
 
 /// The `rfc793` variant's timer (`RttEstimator::with_rfc793`).
@@ -147,6 +149,7 @@ impl RttEstimator {
             rule: RtoRule::Rfc6298,
             ns2: None,
             rfc793: None,
+            ikr_pending_reset: false,
         }
     }
 
@@ -204,6 +207,35 @@ impl RttEstimator {
     /// Whether this is ns-2's fixed-point timer (`with_ns2_timer`).
     pub fn is_ns2(&self) -> bool {
         self.ns2.is_some()
+    }
+
+    /// The `ikr` rule: the backoff ends by its own rules (`ikr_new_ack`, `ikr_idle_reset`),
+    /// not on an RTT sample.
+    pub fn is_ikr(&self) -> bool {
+        self.rule == RtoRule::Ikr
+    }
+
+    /// IKRSimLib's `TCP_Sender::HandleACK` on a new ACK (Karn's delayed backoff reset, "on
+    /// the next new ACK"): a reset pending since the last new ACK happens now; else a backoff
+    /// above one is marked to be reset on the next.
+    pub fn ikr_new_ack(&mut self) {
+        if self.ikr_pending_reset {
+            self.backoff = 1;
+            self.ikr_pending_reset = false;
+        } else if self.backoff > 1 {
+            self.ikr_pending_reset = true;
+        }
+    }
+
+    /// The end of IKRSimLib's `TCP_Sender::SendNewData`: the timer is to be set with data
+    /// outstanding and no new data could go, so a pending reset happens now (so that a Reno
+    /// recovery's series of timeouts does not grow the timeout); true if it did.
+    pub fn ikr_idle_reset(&mut self) -> bool {
+        let pending = std::mem::take(&mut self.ikr_pending_reset);
+        if pending {
+            self.backoff = 1;
+        }
+        pending
     }
 
     /// ns-2.35's `TcpAgent::rtt_update` for a segment sent at `sent` and acknowledged at
@@ -464,6 +496,7 @@ impl RttEstimator {
             return;
         }
         self.backoff = (self.backoff * 2).min(MAX_BACKOFF);
+        self.ikr_pending_reset = false; // HandleRtxTimeout
     }
 
     /// ns-2.35's `TcpAgent::rtt_backoff`: doubles below 64, and beyond while the timeout is

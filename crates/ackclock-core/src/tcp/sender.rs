@@ -202,6 +202,10 @@ pub struct TcpSender {
     /// `TcpParams::exit_recovery_fix` and `less_careful` (ns-2's NewReno).
     exit_recovery_fix: bool,
     less_careful: bool,
+    /// `TcpParams::recovery_exit_growth`, `careful_after_fast_retransmit`, `ssthresh_flight`.
+    recovery_exit_growth: bool,
+    careful_after_fast_retransmit: bool,
+    ssthresh_flight: bool,
     /// NewReno's `bugfix_ack` / `bugfix_ts` heuristics (`sender/bugfix.rs`); None: off.
     bugfix: Option<Box<bugfix::Bugfix>>,
     /// `TcpParams::dupacks_always_inflate` (ns-2's `exitFastRetrans_ false`).

@@ -179,6 +179,9 @@ pub struct DelAck {
     /// Header bytes of a data segment (its payload: the size less these), for FullTcp's
     /// count of bytes (`TcpSink::pending`); 16 bits keep `DelAck` in 16 bytes.
     pub header: u16,
+    /// With `delack_gap_fill`, a duplicate is still acknowledged at once
+    /// (`TcpParams::delack_dup_at_once`, IKRSimLib's receiver).
+    pub dup_at_once: bool,
 }
 
 impl DelAck {
@@ -229,6 +232,7 @@ impl TcpSink {
             delay: cfg.ack_delay,
             heartbeat: cfg.ns2_full_tcp,
             header: cfg.header_size.min(u32::from(u16::MAX)) as u16,
+            dup_at_once: cfg.delack_dup_at_once,
         });
         TcpSink {
             flow,
@@ -696,7 +700,8 @@ impl TcpSink {
         let in_sequence = self.rcv_nxt == seq + 1
             && (seq >= self.maxseen
                 || (self.delack_repeat && seq + 1 == self.maxseen)
-                || self.delack_gap_fill);
+                || (self.delack_gap_fill
+                    && !(seq < rcv_before && self.delack.is_some_and(|d| d.dup_at_once))));
         self.maxseen = self.maxseen.max(seq + 1);
         if !PLAIN && self.linux.is_some() {
             self.linux_arrival(now, seq, rcv_before);

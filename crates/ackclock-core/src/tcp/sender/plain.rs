@@ -29,6 +29,7 @@ impl TcpSender {
             && !self.full_tcp
             && self.bugfix.is_none()
             && self.psh.is_none()
+            && !self.rtt.is_ikr()
     }
 
     /// Sets `plain` after the sender is built or one of the parts `plain_now` looks for

@@ -323,7 +323,7 @@ impl TcpSender {
                 }
                 self.dupwnd = 0.0;
                 self.in_recovery = false;
-                if grow {
+                if grow && self.recovery_exit_growth {
                     self.open_cwnd(now, acked, rtt);
                 }
             }
@@ -393,6 +393,16 @@ impl TcpSender {
         if self.frto.state != 0 && !newreno_partial {
             // The end of TcpAgent::recv_newack_helper (not NewReno's partial ACKs).
             self.frto_on_new_ack(prev_una);
+        }
+        if !PLAIN && self.rtt.is_ikr() {
+            let nxt = self.nxt;
+            self.send_much(now, out, c);
+            // IKRSimLib's SendNewData: no new data went, data outstanding: the timer is set
+            // with a pending backoff reset done.
+            if self.nxt == nxt && self.una < self.maxseq && self.rtt.ikr_idle_reset() {
+                self.arm_timer(now);
+            }
+            return;
         }
         self.send_much(now, out, c);
     }
@@ -532,7 +542,11 @@ impl TcpSender {
             self.one_way_fast_retx_event();
         }
         let reduced = self.reduce_window();
-        self.recover = Some(self.maxseq);
+        // Reno reads its recovery point only in `may_fast_retransmit`; NewReno's recovery
+        // needs it whatever `careful_after_fast_retransmit` says.
+        if self.careful_after_fast_retransmit || self.recovery != Recovery::Reno {
+            self.recover = Some(self.maxseq);
+        }
         self.last_cut_dupack = true; // FullTcpAgent::fast_retransmit: CWND_ACTION_DUPACK
         self.last_action = LastAction::Dupack;
         c.fast_retransmits += 1;
@@ -621,7 +635,16 @@ impl TcpSender {
         if self.integer_cwnd {
             self.w.cwnd = self.w.cwnd.floor().max(1.0);
         }
-        let mut reduced = self.cc.ssthresh(&self.w, self.clock);
+        let mut reduced = if self.ssthresh_flight {
+            // The window a loss reduces is min(cwnd, FlightSize) (RFC 5681 eq. 4's FlightSize;
+            // IKRSimLib's `TCP_Sender::ReduceSSThresh` with CarefulSSThreshReduction:
+            // min(fCWnd, fSndMax - fSndUna, fRecWnd) / 2).
+            let mut w = self.w;
+            w.cwnd = w.cwnd.min(self.maxseq.saturating_sub(self.una) as f64);
+            self.cc.ssthresh(&w, self.clock)
+        } else {
+            self.cc.ssthresh(&self.w, self.clock)
+        };
         if self.whole_reduce {
             // ns-2's slowdown without precision_reduce_: (int)(window() / 2), window() the
             // whole segments of min(cwnd, rwnd); floor(floor(w) / 2) = floor(w / 2).

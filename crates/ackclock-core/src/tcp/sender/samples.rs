@@ -21,6 +21,10 @@ impl TcpSender {
         if self.rtt.is_ns2() {
             return self.sample_rtt_ns2(now, ack, c);
         }
+        let ikr = self.rtt.is_ikr();
+        if ikr {
+            self.rtt.ikr_new_ack();
+        }
         let sent = if self.timestamps {
             self.ts_echo
         } else {
@@ -34,7 +38,9 @@ impl TcpSender {
         } else {
             self.rtt.sample(now.since(sent));
         }
-        self.rtt.reset_backoff();
+        if !ikr {
+            self.rtt.reset_backoff();
+        }
         self.timed = None;
         let r = SimDuration(self.rtt.last_sample);
         c.rtt_samples += 1;

@@ -881,6 +881,7 @@ mod ecn;
 mod events;
 mod frto;
 mod full_timeout;
+mod ikr_rules;
 mod pacing;
 mod plain_paths;
 mod qoption;

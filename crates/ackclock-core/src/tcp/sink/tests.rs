@@ -386,6 +386,38 @@ mod ns2_and_rfc {
         }
     }
 
+    /// IKRSimLib's receiver (`TCP_Receiver::ReceiveDataPacket`): a segment filling part of a
+    /// hole waits (`delack_gap_fill`), but a duplicate of one already received, ending at or
+    /// below the next expected byte, is out of order and acknowledged at once
+    /// (`delack_dup_at_once`); ns-2's rule lets it wait too.
+    #[test]
+    fn a_duplicate_is_acknowledged_at_once_only_with_delack_dup_at_once() {
+        for (dup_at_once, waits) in [(true, false), (false, true)] {
+            let mut cfg = crate::fixtures::ns2_tcp();
+            cfg.sink = SinkKind::Delack;
+            cfg.window = 32;
+            cfg.delack_gap_fill = true;
+            cfg.delack_dup_at_once = dup_at_once;
+            let mut s = TcpSink::new(FlowId(0), NodeId(1), NodeId(0), &cfg.params());
+            let (mut out, mut c) = (Vec::new(), FlowCounters::default());
+            for k in 0..2 {
+                s.on_data(SimTime(10 * k), &data(k), &mut out, &mut c);
+            }
+            s.on_data(SimTime(100), &data(4), &mut out, &mut c);
+            // Segment 2 fills part of the hole: it waits under both.
+            out.clear();
+            s.on_data(SimTime(110), &data(2), &mut out, &mut c);
+            assert!(out.is_empty(), "delack_dup_at_once {dup_at_once}");
+            if let Some(d) = s.deadline() {
+                s.on_timer(d, &mut out, &mut c);
+            }
+            out.clear();
+            // A second copy of segment 2 (a go-back-N resend).
+            s.on_data(SimTime(200), &data(2), &mut out, &mut c);
+            assert_eq!(out.is_empty(), waits, "delack_dup_at_once {dup_at_once}");
+        }
+    }
+
     #[test]
     fn the_first_quick_acks_data_segments_are_acknowledged_at_once() {
         let mut cfg = crate::fixtures::ns2_tcp();
