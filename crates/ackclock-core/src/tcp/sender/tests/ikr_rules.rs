@@ -3,17 +3,24 @@
 
 use super::*;
 
+/// A Reno sender on ns-2's defaults (window 100, no limited transmit) with `set` applied,
+/// grown to cwnd 12.
+fn grown_reno(set: impl FnOnce(&mut TcpConfig)) -> (TcpSender, Vec<Packet>, FlowCounters) {
+    let mut cfg = ns2_tcp();
+    cfg.window = 100;
+    cfg.limited_transmit = false;
+    set(&mut cfg);
+    let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
+    grow(&mut s, &mut out, &mut c, 12.0);
+    (s, out, c)
+}
+
 /// `TCP_Sender::HandleACK` in fast recovery calls `FinishFastRecovery` (cwnd = ssthresh)
 /// instead of the growth; ns-2's `RenoTcpAgent::recv` also opens cwnd on that ACK.
 #[test]
 fn the_ack_ending_recovery_opens_cwnd_only_with_recovery_exit_growth() {
     for exit_growth in [true, false] {
-        let mut cfg = ns2_tcp();
-        cfg.window = 100;
-        cfg.limited_transmit = false;
-        cfg.recovery_exit_growth = exit_growth;
-        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-        grow(&mut s, &mut out, &mut c, 12.0);
+        let (mut s, mut out, mut c) = grown_reno(|cfg| cfg.recovery_exit_growth = exit_growth);
         for _ in 0..3 {
             s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
         }
@@ -39,13 +46,10 @@ fn the_ack_ending_recovery_opens_cwnd_only_with_recovery_exit_growth() {
 #[test]
 fn only_a_timeouts_recovery_point_holds_back_a_fast_retransmit_when_not_careful_after_one() {
     for careful in [true, false] {
-        let mut cfg = ns2_tcp();
-        cfg.window = 100;
-        cfg.limited_transmit = false;
-        cfg.bug_fix = true;
-        cfg.careful_after_fast_retransmit = careful;
-        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-        grow(&mut s, &mut out, &mut c, 12.0);
+        let (mut s, mut out, mut c) = grown_reno(|cfg| {
+            cfg.bug_fix = true;
+            cfg.careful_after_fast_retransmit = careful;
+        });
         for _ in 0..3 {
             s.on_ack(SimTime(1000), &ackp(s.una), &mut out, &mut c);
         }
@@ -75,12 +79,7 @@ fn only_a_timeouts_recovery_point_holds_back_a_fast_retransmit_when_not_careful_
 #[test]
 fn ssthresh_flight_halves_the_smaller_of_cwnd_and_the_flight() {
     for flight_rule in [false, true] {
-        let mut cfg = ns2_tcp();
-        cfg.window = 100;
-        cfg.limited_transmit = false;
-        cfg.ssthresh_flight = flight_rule;
-        let (mut s, mut out, mut c) = sender_with(&cfg, Recovery::Reno);
-        grow(&mut s, &mut out, &mut c, 12.0);
+        let (mut s, mut out, mut c) = grown_reno(|cfg| cfg.ssthresh_flight = flight_rule);
         // cwnd grows past what is outstanding: an application that stops sending.
         s.w.cwnd = 30.0;
         let flight = (s.maxseq - s.una) as f64;
