@@ -28,6 +28,13 @@ the whole run (the candidates for Appendix B's count, docs/examples/seed003.md).
     python examples/seed003.py [--pairs all|CUBIC-FAST,...] [--seconds 910] [--start 400]
                                [--load 200 | --rate 150] [--long-share F] [--jobs N]
 
+Figures (PNG, beside the tables in --out): each run's graph of its two flows' throughput and cwnd
+over time as the study's Figs. 11-42 (figNN_PAIR_with|without_background.png, their samples in
+flow_series.csv); Figs. 2-5, each protocol's cwnd beside TCP Reno's, each run alone for
+--seconds-without with its 100th packet dropped (figNN_PROTOCOL_vs_Reno.png,
+forced_drop_series.csv); Figs. 8-9, the background with and without the first pair
+(background_inbound.png, background_outbound.png, background_series.csv).
+
 --long-share F moves F of the load into long transfers that outlast the run (the test of
 Figs. 8-9's mechanism in docs/examples/seed003.md); 0 by default.
 
@@ -73,6 +80,23 @@ STUDY = {("Scalable", "HS"): (0.996, 0.762), ("Scalable", "FAST"): (0.488, 0.932
          ("FAST", "CUBIC"): (-0.487, -0.890), ("FAST", "FAST"): (-0.233, 0.039),
          ("CUBIC", "Scalable"): (-0.978, -0.877), ("CUBIC", "HS"): (-0.481, -0.358),
          ("CUBIC", "FAST"): (0.489, 0.889), ("CUBIC", "CUBIC"): (0.08, -0.031)}
+# The study's run graphs of each pair, without / with background: Figs. 11-18 in its sections
+# 4.1-4.4, Figs. 19-42 in its Appendix B (the graphs themselves are lost in the text; the
+# script behind them, Appendix A, writes each flow's cwnd every 0.1 s, `print-cwnd`, and its
+# throughput every 1 s, `print-th-one`; red flow 1, green flow 2, as the text describes them).
+FIGURES = {("Scalable", "HS"): (11, 12), ("Scalable", "Scalable"): (13, 14),
+           ("HS", "CUBIC"): (15, 16), ("CUBIC", "FAST"): (17, 18),
+           ("Scalable", "FAST"): (19, 20), ("Scalable", "CUBIC"): (21, 22),
+           ("HS", "Scalable"): (23, 24), ("HS", "FAST"): (25, 26), ("HS", "HS"): (27, 28),
+           ("FAST", "Scalable"): (29, 30), ("FAST", "HS"): (31, 32), ("FAST", "FAST"): (33, 34),
+           ("FAST", "CUBIC"): (35, 36), ("CUBIC", "Scalable"): (37, 38),
+           ("CUBIC", "HS"): (39, 40), ("CUBIC", "CUBIC"): (41, 42)}
+# The study's Figs. 2-5 (its section 2.1): each protocol's cwnd beside TCP Reno's, "run
+# separately", "a packet drop is forced initially"; the text gives neither the path, the
+# length nor which packet, so: this path without background, --seconds-without long, the
+# flow's 100th data packet dropped at the bottleneck (a drop_list loss model).
+FORCED_DROP_FIGURES = {"HS": 2, "Scalable": 3, "CUBIC": 4, "FAST": 5}
+FORCED_DROP_PACKET = 100
 # The study's Appendix B: the loss rate printed over each pair's graphs (without / with
 # background, as fractions; the pairs it gives no number for are left out).
 STUDY_LOSS = {("Scalable", "FAST"): (0.00043, 0.00153), ("Scalable", "CUBIC"): (0.00133, 0.00118),
@@ -82,10 +106,17 @@ STUDY_LOSS = {("Scalable", "FAST"): (0.00043, 0.00153), ("Scalable", "CUBIC"): (
 
 
 def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
-            args: argparse.Namespace, start: float) -> ac.Network:
+            args: argparse.Namespace, start: float,
+            forced_drop: str | None = None) -> ac.Network:
+    """The study's network: the high-speed pair `cc` (none: the background alone) from
+    `start`, the background from `vectors` (none: without background); with `forced_drop`,
+    only that protocol's flow 1 ("Reno": the agent's standard window rule), from 0 s, its
+    FORCED_DROP_PACKET-th data packet dropped at the bottleneck (Figs. 2-5)."""
     net = ac.Network("seed003", profile="ns2")
     net.nodes("n0", "n1", "n2", "n3", "R0", "R1", "n6", "n7", "n8", "n9")
-    net.link("R0", "R1", rate="622Mb/s", delay="48ms", queue_limit=1555)
+    drop = ({"kind": "drop_list", "flow": "flow1", "packets": [FORCED_DROP_PACKET]}
+            if forced_drop else None)
+    net.link("R0", "R1", rate="622Mb/s", delay="48ms", queue_limit=1555, loss=drop)
     for a, b in (("n0", "R0"), ("n2", "R0"), ("n6", "R0"), ("n8", "R0"),
                  ("R1", "n1"), ("R1", "n3"), ("R1", "n7"), ("R1", "n9")):
         net.link(a, b, rate="1Gb/s", delay="1ms", queue_limit=10_000)
@@ -122,21 +153,32 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
                                                 windows=True, fin_wait="1s"),
                     variant="reno", sink="delack", header_size=50, ack_size=50,
                     packet_size=TMIX_MSS, segs_per_ack=2, ack_delay="100ms", **extra)
+    if forced_drop:
+        high_speed(net, 1, forced_drop, args, 0.0)
     if cc:
-        params = {"cubic": {"beta": 0.8, "c": 0.4, "max_increment": args.cubic_max_increment},
-                  "fast": {"alpha": args.fast_alpha}}
-        for i, (src, dst) in enumerate((("n6", "n7"), ("n8", "n9"))):
-            name = PROTOCOLS[cc[i]]
-            # The study's script: `Agent/TCP set overhead_ 0.000008` (--overhead: a random
-            # wait of up to 8 us before each send, TcpAgent::send_much) and HS-TCP as ns-2's
-            # windowOption_ 8, whose first decrease halves the window (--hs-first-decrease:
-            # TcpAgent::slowdown's first_decrease_). Both off by default (the page's table).
-            extra: dict[str, Any] = {"send_overhead": f"{getattr(args, 'overhead', 0.0)}s"}
-            if name == "highspeed" and getattr(args, "hs_first_decrease", False):
-                extra["ns2_first_decrease"] = True
-            net.tcp(f"flow{i + 1}", src, dst, cc=name, cc_params=params.get(name, {}),
-                    start=f"{start + 50 * i}s", **extra)
+        for i in (0, 1):
+            high_speed(net, i + 1, cc[i], args, start + 50 * i)
     return net
+
+
+def high_speed(net: ac.Network, i: int, protocol: str, args: argparse.Namespace,
+               start: float) -> None:
+    """High-speed flow `i` (1: n6 -> n7, 2: n8 -> n9) of `protocol` ("Reno": no cc, the
+    agent's standard window rule) from `start`, with the study script's settings."""
+    params = {"cubic": {"beta": 0.8, "c": 0.4, "max_increment": args.cubic_max_increment},
+              "fast": {"alpha": args.fast_alpha}}
+    # The study's script: `Agent/TCP set overhead_ 0.000008` (--overhead: a random wait of up
+    # to 8 us before each send, TcpAgent::send_much) and HS-TCP as ns-2's windowOption_ 8,
+    # whose first decrease halves the window (--hs-first-decrease: TcpAgent::slowdown's
+    # first_decrease_). Both off by default (the page's table).
+    extra: dict[str, Any] = {"send_overhead": f"{getattr(args, 'overhead', 0.0)}s"}
+    name = PROTOCOLS.get(protocol)
+    if name:
+        extra |= {"cc": name, "cc_params": params.get(name, {})}
+    if name == "highspeed" and getattr(args, "hs_first_decrease", False):
+        extra["ns2_first_decrease"] = True
+    src, dst = (("n6", "n7"), ("n8", "n9"))[i - 1]
+    net.tcp(f"flow{i}", src, dst, start=f"{start}s", **extra)
 
 
 def offered_mbps(vectors: tuple[Path, Path], seconds: float) -> tuple[float, float]:
@@ -248,6 +290,8 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
         d = res.flows_detail
         d = d[d.direction == "data"].set_index("flow").loc[["flow1", "flow2"]]
         out["flow_loss_run"] = tuple(float(x) for x in d.lost_packets / d.tx_packets)
+        # the two flows' 1 s samples, for the study's run graphs (Figs. 11-42)
+        out["flow_series"] = flow_series(res)
     if vectors:
         # what each direction of the bottleneck carried over the measured half (the background
         # alone: the background's load as it arrives at the bottleneck)
@@ -262,6 +306,96 @@ def run(job: tuple[tuple[str, str] | None, tuple[Path, Path] | None, Any]) -> di
         out["series"] = ts[ts.flow.isin(BACKGROUND_FLOWS)][
             ["time_s", "flow", "throughput_mbps"]]
     return out
+
+
+def flow_series(res: ac.Results) -> pd.DataFrame:
+    """The high-speed flows' samples: time, flow, cwnd (segments), throughput (Mb/s)."""
+    ts = res.timeseries
+    return ts[ts.flow.isin(["flow1", "flow2"])][
+        ["time_s", "flow", "cwnd", "throughput_mbps"]].reset_index(drop=True)
+
+
+def forced_drop_run(job: tuple[str, Any]) -> dict[str, Any]:
+    """Figs. 2-5's run: `protocol`'s flow alone on the path without background for
+    --seconds-without, its FORCED_DROP_PACKET-th data packet dropped at the bottleneck."""
+    protocol, args = job
+    res = network(None, None, args, 0.0, forced_drop=protocol).run(
+        duration=f"{args.seconds_without}s", sample_interval="1s")
+    f = res.flows.set_index("flow")
+    return {"protocol": protocol, "series": flow_series(res),
+            "drops": int(f.loc["flow1", "packets_dropped"])}
+
+
+def _pyplot() -> Any:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+# flow 1 red (darker), flow 2 green (lighter), as the study's graphs
+COLOURS = ("#c00000", "#40b040")
+
+
+def pair_figure(r: dict[str, Any], path: Path) -> Any:
+    """The study's run graph of one pair (Figs. 11-42) from run()'s result: each flow's
+    throughput (its 1 s samples, the script's `print-th-one`) and cwnd (segments, sampled each
+    second where the script's `print-cwnd` wrote every 0.1 s) over time, titled with A and the
+    bottleneck's loss over the measured half beside the study's (its Appendix B prints "A =
+    ... loss = ...%" over each graph). Writes `path` and returns the figure."""
+    plt = _pyplot()
+    p, bg = r["pair"], r["has_background"]
+    number = FIGURES[p][int(bg)]
+    study = STUDY[p][int(bg)]
+    loss = STUDY_LOSS.get(p, (float("nan"), float("nan")))[int(bg)]
+    s = r["flow_series"]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 5.5), sharex=True)
+    for i, flow in enumerate(("flow1", "flow2")):
+        part = s[s.flow == flow]
+        label = f"flow {i + 1}: {p[i]}"
+        top.plot(part.time_s, part.throughput_mbps, color=COLOURS[i], linewidth=0.8,
+                 label=label)
+        bottom.plot(part.time_s, part.cwnd, color=COLOURS[i], linewidth=0.8, label=label)
+    top.set_ylabel("throughput (Mb/s)")
+    bottom.set_ylabel("cwnd (segments)")
+    bottom.set_xlabel("time (s)")
+    top.legend(loc="upper right", fontsize=8)
+    study_loss = "" if loss != loss else f", loss {100 * loss:.3f}%"
+    top.set_title(f"Fig. {number}: {p[0]} - {p[1]} {'with' if bg else 'without'} background"
+                  f"\nA = {r['asymmetry']:.3f}, loss = {100 * r['bottleneck_loss']:.3f}%"
+                  f" (the study: A = {study:.3f}{study_loss})", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return fig
+
+
+def forced_drop_figure(protocol: dict[str, Any], reno: dict[str, Any], path: Path) -> Any:
+    """The study's Figs. 2-5 from two forced_drop_run() results: the protocol's cwnd and
+    TCP Reno's, each run alone, over time. Writes `path` and returns the figure."""
+    plt = _pyplot()
+    name = protocol["protocol"]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for i, r in enumerate((protocol, reno)):
+        s = r["series"]
+        ax.plot(s.time_s, s.cwnd, color=COLOURS[i], linewidth=0.8,
+                label=f"{r['protocol']} ({r['drops']} drop{'s' * (r['drops'] != 1)})")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("cwnd (segments)")
+    ax.set_title(f"Fig. {FORCED_DROP_FIGURES[name]}: cwnd of {name} vs TCP Reno, each alone,"
+                 f" packet {FORCED_DROP_PACKET} dropped", fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return fig
+
+
+def figure_name(r: dict[str, Any]) -> str:
+    """The file name of a pair run's graph: figNN_FLOW1-FLOW2_with|without_background.png."""
+    p, bg = r["pair"], r["has_background"]
+    return (f"fig{FIGURES[p][int(bg)]:02d}_{p[0]}-{p[1]}_{'with' if bg else 'without'}"
+            "_background.png")
 
 
 def markdown(table: pd.DataFrame) -> str:
@@ -357,6 +491,7 @@ def main() -> None:
     jobs = [(p, v, args) for p in pairs for v in (None, vectors)] + [(None, vectors, args)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(run, jobs))
+        dropped = list(pool.map(forced_drop_run, [(p, args) for p in ["Reno", *PROTOCOLS]]))
 
     rows = []
     for p in pairs:
@@ -400,9 +535,20 @@ def main() -> None:
     with pd.option_context("display.width", 160, "display.precision", 3):
         print(table.to_string(index=False))
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
+    # the study's run graphs (Figs. 11-42) and their series, and Figs. 2-5
+    pd.concat([r["flow_series"].assign(pair=f"{r['pair'][0]}-{r['pair'][1]}",
+                                       background=r["has_background"])
+               for r in results if r["pair"]]).to_csv(args.out / "flow_series.csv", index=False)
+    for r in results:
+        if r["pair"]:
+            pair_figure(r, args.out / figure_name(r))
+    reno = dropped[0]
+    for r in dropped[1:]:
+        forced_drop_figure(r, reno, args.out / (
+            f"fig{FORCED_DROP_FIGURES[r['protocol']]:02d}_{r['protocol']}_vs_Reno.png"))
+    pd.concat([r["series"].assign(protocol=r["protocol"]) for r in dropped]).to_csv(
+        args.out / "forced_drop_series.csv", index=False)
 
     alone_run = next(r for r in results if r["pair"] is None)
     print("the background alone carried {:.1f} Mb/s on R0 -> R1 and {:.1f} Mb/s on R1 -> R0"

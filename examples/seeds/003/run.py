@@ -1,7 +1,9 @@
 """Seed 003 (competing high-speed TCPs with background traffic), one command: the 16 pairs of
 the study's Table 1 with and without Tmix background, the asymmetry A beside the study's, and the
 background's throughput over time (Figs. 8-9), each pair's loss rate beside the study's
-Appendix B (docs/examples/seed003.md). The background is synthetic (the study's Abilene-I vectors
+Appendix B, and the study's figures: each run's two flows over time (Figs. 11-42), each protocol's
+cwnd beside Reno's after a forced drop (Figs. 2-5), the background (Figs. 8-9), as PNGs
+(docs/examples/seed003.md). The background is synthetic (the study's Abilene-I vectors
 are not public) at the Abilene-I link's load, 200 Mb/s offered each way (`examples/seed003.py
 --load`; `--rate 150` the earlier, 9 Mb/s background).
 
