@@ -391,6 +391,28 @@ def forced_drop_figure(protocol: dict[str, Any], reno: dict[str, Any], path: Pat
     return fig
 
 
+def background_figure(direction: str, alone: pd.DataFrame, shared: pd.DataFrame, label: str,
+                      start: float, path: Path) -> Any:
+    """The study's Fig. 8 (inbound) or 9 (outbound) from two runs' background series: the
+    direction's Tmix throughput (its flows added) without the high-speed flows and with them
+    (`label`), flow 1's start marked. Writes `path` and returns the figure."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for name, ts in (("without high-speed flows", alone), (label, shared)):
+        part = ts[ts.flow.isin([direction, f"{direction}_long"])].groupby(
+            "time_s", as_index=False).throughput_mbps.sum()
+        ax.plot(part.time_s, part.throughput_mbps, label=name, linewidth=0.8)
+    ax.axvline(start, color="grey", linestyle=":")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("throughput (Mb/s)")
+    ax.set_title(f"Tmix {direction} traffic (seed 003, Figs. 8 and 9)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return fig
+
+
 def figure_name(r: dict[str, Any]) -> str:
     """The file name of a pair run's graph: figNN_FLOW1-FLOW2_with|without_background.png."""
     p, bg = r["pair"], r["has_background"]
@@ -535,7 +557,6 @@ def main() -> None:
     with pd.option_context("display.width", 160, "display.precision", 3):
         print(table.to_string(index=False))
 
-    plt = _pyplot()
     # the study's run graphs (Figs. 11-42) and their series, and Figs. 2-5
     pd.concat([r["flow_series"].assign(pair=f"{r['pair'][0]}-{r['pair'][1]}",
                                        background=r["has_background"])
@@ -567,20 +588,8 @@ def main() -> None:
                shared.assign(run=f"with {pairs[0][0]}-{pairs[0][1]}")]).to_csv(
         args.out / "background_series.csv", index=False)
     for direction in ("inbound", "outbound"):
-        fig, ax = plt.subplots(figsize=(8, 4))
-        for label, ts in (("without high-speed flows", alone),
-                          (f"with {pairs[0][0]}-{pairs[0][1]}", shared)):
-            part = ts[ts.flow.isin([direction, f"{direction}_long"])].groupby(
-                "time_s", as_index=False).throughput_mbps.sum()
-            ax.plot(part.time_s, part.throughput_mbps, label=label, linewidth=0.8)
-        ax.axvline(args.start, color="grey", linestyle=":")
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("throughput (Mb/s)")
-        ax.set_title(f"Tmix {direction} traffic (seed 003, Figs. 8 and 9)")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(args.out / f"background_{direction}.png", dpi=120)
-        plt.close(fig)
+        background_figure(direction, alone, shared, f"with {pairs[0][0]}-{pairs[0][1]}",
+                          args.start, args.out / f"background_{direction}.png")
     print(f"wrote {args.out}/")
 
 

@@ -68,3 +68,25 @@ def test_forced_drop_runs_and_figure(seed003: dict[str, Any], tmp_path: Path) ->
     np.testing.assert_array_equal(ax.lines[0].get_ydata(), hs["series"].cwnd)
     np.testing.assert_array_equal(ax.lines[1].get_ydata(), reno["series"].cwnd)
     assert ax.get_title().startswith("Fig. 2: cwnd of HS vs TCP Reno")
+
+
+def test_background_figure_adds_each_directions_flows(seed003: dict[str, Any],
+                                                      tmp_path: Path) -> None:
+    """Figs. 8-9: a direction's web-like and long Tmix flows added, the other direction's left
+    out, alone and with the pair."""
+    import pandas as pd
+
+    def series(scale: float) -> pd.DataFrame:
+        rows = [(t, f, scale * v) for t in (1.0, 2.0, 3.0)
+                for f, v in (("inbound", 100.0), ("inbound_long", 10.0), ("outbound", 1.0))]
+        return pd.DataFrame(rows, columns=["time_s", "flow", "throughput_mbps"])
+
+    path = tmp_path / "background_inbound.png"
+    fig = seed003["background_figure"]("inbound", series(1.0), series(0.5), "with CUBIC-FAST",
+                                       2.0, path)
+    assert path.stat().st_size > 10_000
+    (ax,) = fig.axes
+    np.testing.assert_array_equal(ax.lines[0].get_ydata(), [110.0] * 3)
+    np.testing.assert_array_equal(ax.lines[1].get_ydata(), [55.0] * 3)
+    assert [line.get_label() for line in ax.lines[:2]] == ["without high-speed flows",
+                                                           "with CUBIC-FAST"]
