@@ -66,6 +66,14 @@ errors included):
 
     python validation/seed004_vs_ns3.py --flowmon    # a few seconds
 
+`--newreno` runs the same single-flow FlowMonitor cases, and part 1 Q1 in the study's printout
+shape (1000-byte segments over 10.7 s), with ns-3's `TcpNewReno` in both simulators (ns-3.34's
+default class; its `GetSsThresh` halves the bytes in flight, `TcpLinuxReno`'s halves cwnd),
+then goodput over 10-60 s with packet errors at 1e-2 on the bottleneck (seeds 1-10, many loss
+recoveries; TcpLinuxReno beside it):
+
+    python validation/seed004_vs_ns3.py --newreno    # under a minute
+
 ns-3 comes from the PyPI wheel that benchmarks/compare.py installs into its own virtual
 environment (~/.cache/ackclock-bench).
 """
@@ -337,6 +345,45 @@ def flowmon() -> None:
                   f" {o['rx_packets']} / {o['dropped']} |", flush=True)
 
 
+def newreno() -> None:
+    """The single-flow FlowMonitor cases with ns-3's TcpNewReno in both (module docstring)."""
+    import runpy
+
+    exe = ns3_program()
+    run = runpy.run_path(str(ROOT / "examples" / "seeds" / "004" / "run.py"))
+    print("| case (TcpNewReno) | ns-3 tx / rx / dropped at n3 | ackclock tx / rx / dropped |")
+    print("|---|---|---|")
+    cases = [(f"P1 Q1 queue {q}, 10 s", [f"--q={q}", "--time=10"], {"queue": q}, 10.0)
+             for q in (10, 100)]
+    cases += [(f"P1 Q1 queue {q}, 1000-byte segments, 10.7 s",
+               [f"--q={q}", "--time=10.7", "--seg=1000"],
+               {"queue": q, "tcp": {"packet_size": 1000}}, 10.7) for q in (10, 100)]
+    cases += [("P1 Q2 error 1e-4, 100 s", ["--err=0.0001", "--time=100"], {"error": 1e-4},
+               100.0),
+              ("P1 Q3 rwnd 100 segments, 50 s", ["--rcvbuf=120000", "--time=50"],
+               {"tcp": {"rcv_buffer": 120000}}, 50.0)]
+    for label, args, knobs, seconds in cases:
+        n = ns3_flowmon(exe, ["--qdisc=default", "--cc=ns3::TcpNewReno", *args])
+        tx, rx = n[("0.1", "3.2")]
+        tcp = {"cc": "TcpNewReno", **knobs.pop("tcp", {})}
+        a = run["flowmon"](run["network"](tcp=tcp, **knobs), seconds)
+        print(f"| {label} | {tx} / {rx} / {n[('drops', '')][0]} | {a['tx_packets']} /"
+              f" {a['rx_packets']} / {a['dropped']} |", flush=True)
+    print()
+    print("Goodput over 10-60 s, q = 100, error rate 0.01, seeds 1-10 (mean +- standard error;"
+          " the two simulators draw different errors, TcpLinuxReno for scale)")
+    print("| class | ns-3 Mb/s | ackclock Mb/s | difference |")
+    print("|---|---|---|---|")
+    for cc in ("TcpNewReno", "TcpLinuxReno"):
+        pairs = [(ns3_goodput(exe, 100, 1e-2, seed, "ns3::" + cc),
+                  ackclock_goodput(100, 1e-2, seed, cc)) for seed in range(1, 11)]
+        (n_, en), (a_, ea) = ((statistics.mean(x), statistics.stdev(x) / len(x) ** 0.5)
+                              for x in zip(*pairs, strict=True))
+        print(f"| {cc} | {n_:.4f} +- {en:.4f} | {a_:.4f} +- {ea:.4f} |"
+              f" {100 * (a_ - n_) / n_:+.1f}% +- {100 * (en ** 2 + ea ** 2) ** 0.5 / n_:.1f}% |",
+              flush=True)
+
+
 def stack_seeds(n: int) -> None:
     """The stack comparison's last table over seeds (ns-3's RngRun) 1..n: the drops at n3 of
     one seed move by about 9 packets with the CBR's jitter, so three seeds say little."""
@@ -361,6 +408,9 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["--random"]:
         random_errors(float(sys.argv[2]), int(sys.argv[3]) if sys.argv[3:] else 20)
+        return
+    if sys.argv[1:] == ["--newreno"]:
+        newreno()
         return
     if sys.argv[1:] == ["--fq-codel"]:
         fq_codel_alone()

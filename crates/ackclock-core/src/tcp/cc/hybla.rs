@@ -32,6 +32,8 @@
 //! - `TcpHybla::CongestionAvoidance` adds rho^2 / W per segment acknowledged to a counter
 //!   (`m_cWndCnt`), W the window in whole segments (`GetCwndInSegments`), and moves the
 //!   counter's whole segments into cwnd.
+//! - A loss: `TcpNewReno::GetSsThresh` (inherited; tcp-congestion-ops.cc), max(2 segments,
+//!   bytesInFlight / 2) ([`Window::ns3_newreno_ssthresh`]).
 
 use super::{
     ns3_slow_start_rest, AckEvent, AckSample, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
@@ -151,6 +153,10 @@ impl CongestionOps for Hybla {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if self.ns3_mss.is_some() {
+            // TcpHybla inherits TcpNewReno::GetSsThresh: half the bytes in flight.
+            return w.ns3_newreno_ssthresh();
+        }
         w.cwnd.min(w.rwnd) / 2.0
     }
 

@@ -27,6 +27,8 @@
 //! TSecr), the echoed timestamp in whole milliseconds (`PktsAcked`).
 //! `IncreaseWindow` is `TcpNewReno`'s: an ACK of more than one segment whose slow-start step
 //! reaches ssthresh also takes `TcpLp::CongestionAvoidance`'s step, outside the inference time.
+//! A loss takes `TcpNewReno::GetSsThresh` (inherited; tcp-congestion-ops.cc), max(2 segments,
+//! bytesInFlight / 2) ([`Window::ns3_newreno_ssthresh`]).
 
 use super::{
     ns3_slow_start_rest, reno_increase, slow_start, AckEvent, AckSample, CcInfo, CcSetup,
@@ -214,6 +216,10 @@ impl CongestionOps for Lp {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if self.ns3.is_some() {
+            // TcpLp inherits TcpNewReno::GetSsThresh: half the bytes in flight.
+            return w.ns3_newreno_ssthresh();
+        }
         w.cwnd.min(w.rwnd) / 2.0
     }
 

@@ -57,6 +57,11 @@ pub struct Window {
     /// (the TCP parameter `ns3_newreno_growth` with a class derived from `TcpNewReno`: ns-3's
     /// cwnd is a `uint32_t` of bytes, and [`reno_increase`] adds whole bytes); 0 otherwise.
     pub ns3_mss: f64,
+    /// What is in flight when a loss or an ECN echo reduces the window, as the sender's
+    /// scoreboard counts it (RFC 5681 eq. (4)'s FlightSize with RFC 6675's pipe: sent, less
+    /// SACKed and lost, plus retransmitted; ns-3.44's `TcpTxBuffer::BytesInFlight`), in
+    /// segments; set only for the `ssthresh` call (`rfc6675_recovery`), `None` otherwise.
+    pub flight: Option<f64>,
 }
 
 impl Window {
@@ -71,7 +76,23 @@ impl Window {
             pacing_rate: 0.0,
             app_limited: false,
             ns3_mss: 0.0,
+            flight: None,
         }
+    }
+
+    /// ns-3.44's `TcpNewReno::GetSsThresh` (src/internet/model/tcp-congestion-ops.cc), which
+    /// `TcpLp` and `TcpHybla` inherit: max(2 segments, bytesInFlight / 2), the bytes in flight
+    /// those `TcpSocketBase::EnterRecovery`, `ReTxTimeout` and `EnterCwr` pass
+    /// ([`Window::flight`]); cwnd where the sender keeps no scoreboard.
+    pub fn ns3_newreno_ssthresh(&self) -> f64 {
+        let flight = self.flight.unwrap_or(self.cwnd);
+        let half = if self.ns3_mss > 0.0 {
+            // uint32_t bytes: bytesInFlight / 2 truncated.
+            (flight * self.ns3_mss / 2.0).floor() / self.ns3_mss
+        } else {
+            flight / 2.0
+        };
+        half.max(2.0)
     }
 }
 

@@ -39,9 +39,12 @@
 //! `TcpLinuxReno::GetSsThresh` (src/internet/model/tcp-linux-reno.cc), max(2, cwnd / 2)
 //! segments, the receiver's window not read (as Linux's `tcp_reno_ssthresh`): under ns-3 a
 //! flow the receiver's window holds keeps growing cwnd in slow start (`TcpLinuxReno::SlowStart`
-//! does not check `m_isCwndLimited`), and halves that cwnd. ns-3's `TcpNewReno::GetSsThresh`
-//! halves the bytes in flight instead; the `TcpNewReno` alias takes cwnd / 2 too (the two
-//! differ by the segments SACKed at the third duplicate ACK). Slow start is then
+//! does not check `m_isCwndLimited`), and halves that cwnd. The `TcpNewReno` class (per-ACK
+//! growth in whole bytes) takes ns-3.44's `TcpNewReno::GetSsThresh` (tcp-congestion-ops.cc)
+//! instead: max(2 segments, bytesInFlight / 2), the bytes in flight as the sender's scoreboard
+//! counts them (`TcpTxBuffer::BytesInFlight`: the SACKed and lost segments left out, so at the
+//! third duplicate ACK three SACKed and the head lost), [`Window::ns3_newreno_ssthresh`].
+//! Slow start is then
 //! `TcpLinuxReno::SlowStart`'s ([`ns3_slow_start`]): every segment the ACK acknowledges, with
 //! no limit L (a stretch ACK after a timeout's retransmission fills a hole opens the window by
 //! all it covers), up to ssthresh and no further. Congestion avoidance is then
@@ -158,7 +161,11 @@ impl CongestionOps for Reno {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
-        if self.ns3 {
+        if self.ns3 && w.ns3_mss > 0.0 && self.decrease == 0.5 {
+            // The TcpNewReno class (per-ACK growth in whole bytes): TcpNewReno::GetSsThresh,
+            // max(2 segments, bytesInFlight / 2).
+            w.ns3_newreno_ssthresh()
+        } else if self.ns3 {
             // TcpLinuxReno::GetSsThresh: max(2 segments, cwnd / 2).
             (self.decrease * w.cwnd).max(2.0)
         } else if self.decrease == 0.5 {

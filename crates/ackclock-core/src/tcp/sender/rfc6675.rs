@@ -241,7 +241,8 @@ impl TcpSender {
         self.last_action = LastAction::Dupack;
         self.in_recovery = true;
         self.first_partial = true;
-        self.reduce_window();
+        // (4.2): ns-3 hands congestion control `BytesInFlight()`, the head now lost.
+        self.reduce_window_in_flight(sb);
         if self.prr.is_some() {
             // TcpPrrRecovery::EnterRecovery: RecoverFS is the pipe now, then DoRecovery.
             self.prr = Some(Prr {
@@ -261,7 +262,7 @@ impl TcpSender {
     /// `EnterCwr`: ssthresh from congestion control, the recovery point, and the recovery
     /// algorithm's entry (classic: cwnd = ssthresh; PRR: RecoverFS and a first step).
     fn ns3_enter_cwr(&mut self, sb: &Scoreboard, delivered: u64, c: &mut FlowCounters) {
-        self.reduce_window();
+        self.reduce_window_in_flight(sb);
         c.ecn_reductions += 1;
         self.cwr = true;
         self.in_recovery = false;
@@ -277,6 +278,15 @@ impl TcpSender {
         } else {
             self.w.cwnd = self.w.ssthresh;
         }
+    }
+
+    /// [`Self::reduce_window`] with what is in flight by the scoreboard (`Window::flight`), the
+    /// bytes in flight ns-3.44's `TcpSocketBase` passes to `GetSsThresh` (`BytesInFlight`:
+    /// `TcpTxBuffer::BytesInFlight`, sent less SACKed and lost plus retransmitted).
+    fn reduce_window_in_flight(&mut self, sb: &Scoreboard) {
+        self.w.flight = Some(sb.pipe(self.una, self.maxseq) as f64);
+        self.reduce_window();
+        self.w.flight = None;
     }
 
     /// ns-3.44's `TcpPrrRecovery::DoRecovery` (RFC 6937 section 3.1 with PRR-CRB, and
@@ -398,8 +408,9 @@ impl TcpSender {
         // Every timeout sets ssthresh, a second one before the head is acknowledged too: ns-3.44's
         // `ReTxTimeout` keeps it only `if m_congState == CA_LOSS && IsHeadRetransmitted()`, but
         // asks after `TcpTxBuffer::SetSentListLost` has cleared every segment's retransmitted
-        // mark, so the test never holds (RFC 5681 section 3.1 would keep it).
-        self.reduce_window();
+        // mark, so the test never holds (RFC 5681 section 3.1 would keep it). Congestion
+        // control is given `inFlightBeforeRto`, the bytes in flight before the timeout's marks.
+        self.reduce_window_in_flight(&sb);
         if self.ns2_ecn != Ns2Ecn::Off {
             self.last_action = LastAction::Timeout;
         }
@@ -458,6 +469,7 @@ mod tests {
     use super::*;
     use crate::fixtures::ns2_tcp;
     use crate::scenario::TcpConfig;
+    use crate::tcp::cc::CcConfig;
 
     fn rfc_sender(rfc: bool) -> (TcpSender, Vec<Packet>, FlowCounters) {
         prr_sender(rfc, false)
@@ -508,6 +520,40 @@ mod tests {
                 out,
                 c,
             );
+        }
+    }
+
+    /// ns-3.44's `TcpSocketBase::EnterRecovery` hands `GetSsThresh` the bytes in flight with
+    /// the head marked lost and the three SACKed segments left out (`BytesInFlight`), and
+    /// `TcpNewReno::GetSsThresh` halves them; `TcpLinuxReno::GetSsThresh` halves cwnd.
+    #[test]
+    fn ns3_newreno_halves_the_bytes_in_flight_linux_reno_cwnd() {
+        for (cc, by_flight) in [("TcpNewReno", true), ("TcpLinuxReno", false)] {
+            let (mut s, mut out, mut c) = warmed_sender(|cfg| {
+                cfg.rfc6675_recovery = true;
+                cfg.window_unit = crate::tcp::WindowUnit::Bytes;
+                cfg.ns3_newreno_growth = true;
+                cfg.cc = CcConfig::parse(cc, &[("ns3_model".to_string(), 1.0)].into()).unwrap();
+            });
+            assert_eq!(s.w.ns3_mss > 0.0, by_flight, "{cc}: the TcpNewReno class");
+            let (una, cwnd) = (s.una, s.w.cwnd);
+            // Two duplicates SACK una + 1 ..= una + 2 (each lets a new segment go: the pipe
+            // falls), the third una + 1 ..= una + 3: three SACKed, the head lost.
+            growing_sacks(&mut s, una, 0..2, &mut out, &mut c);
+            let flight = (s.maxseq - s.una) as f64;
+            assert!(
+                flight >= 10.0 && cwnd >= flight - 2.0,
+                "{cc}: {flight}, cwnd {cwnd}"
+            );
+            growing_sacks(&mut s, una, 2..3, &mut out, &mut c);
+            assert_eq!(c.fast_retransmits, 1);
+            let want = if by_flight {
+                (flight - 3.0 - 1.0) / 2.0
+            } else {
+                cwnd / 2.0
+            };
+            assert_eq!(s.w.ssthresh, want, "{cc}");
+            assert_eq!(s.w.flight, None, "given only for the ssthresh call");
         }
     }
 

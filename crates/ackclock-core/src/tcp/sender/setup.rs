@@ -247,6 +247,7 @@ impl TcpSender {
                 } else {
                     0.0
                 },
+                flight: None,
             },
             dupwnd: 0.0,
             awnd: cfg.window_init_fixed as f64 / 2.0,
