@@ -404,12 +404,22 @@ impl Simulator {
             // The vector's window for this side, in whole segments as ns-2.35's
             // `ConnVector::set_init_win` divides it (at least one: a window of none would
             // never send, where ns-2's FullTcp would hang).
+            // Under ns-2.35's Tmix (a FIN wait), a CONC acceptor with data opens actively too:
+            // both sides' SYNs cross (`traffic/tmix/`, `TmixApp::start`).
+            let opens = side == 1
+                && app.fin_wait.is_some()
+                && app.params[0].syn
+                && v.concurrent(j as usize)
+                && v.adus(j as usize).side.contains(&1);
             let sized;
-            let params = match window[side] {
-                0 => &app.params[side],
-                w => {
+            let params = match (window[side], opens) {
+                (0, false) => &app.params[side],
+                (w, _) => {
                     let mut p = app.params[side].clone();
-                    p.window = (w / p.packet_size.max(1)).max(1);
+                    if w > 0 {
+                        p.window = (w / p.packet_size.max(1)).max(1);
+                    }
+                    p.syn |= opens;
                     sized = p;
                     &sized
                 }

@@ -12,7 +12,15 @@
 //!   previous ADU has been received in full, or `wait` after the writer's own previous ADU
 //!   when one side writes twice in a row. The first ADU is written `wait` after the start.
 //! - CONC (concurrent) connections: each side writes its ADUs in order, each `wait` after its
-//!   previous one, whatever the other side does.
+//!   previous one, whatever the other side does. With a FIN wait (ns-2.35's Tmix, below),
+//!   each side writes its first ADU at the start, whatever its wait (`TmixApp::start` arms the
+//!   timer at 0 when the ADU waits for nothing received, `send_first`), and an acceptor with
+//!   ADUs opens too: both Tmix agents `listen()`, and a write in LISTEN sends a SYN
+//!   (`FullTcpAgent::advance_bytes`), so the SYNs cross and each side, in SYN_SENT, answers
+//!   the other's with a SYN-ACK (`FullTcpAgent::recv`, RFC 9293 3.5 figure 7, simultaneous
+//!   open). Each half-connection then opens with its own SYN, acknowledged by the peer:
+//!   the same times as ns-2.35's (data one round trip after the SYNs), a pure ACK in place
+//!   of the SYN-ACK.
 //! - Once all ADUs are delivered (SEQ), or a side has written its last (CONC), the side(s)
 //!   write a FIN, a header-only segment; the connection completes when both FINs have been
 //!   received.
@@ -242,6 +250,9 @@ impl TmixConn {
         if v.concurrent {
             for side in [INITIATOR, ACCEPTOR] {
                 match nth_of_side(adus, side, 0) {
+                    // ns-2.35 writes each side's first ADU at the start, whatever its wait
+                    // (`TmixApp::start`: `send_first`, no wait to receive, `resched(0)`).
+                    Some(_) if fin_wait.is_some() => acts.push(Action::Wake { side, at: now }),
                     Some(i) => acts.push(Action::Wake {
                         side,
                         at: now + wait(adus, i),
@@ -724,22 +735,52 @@ mod tests {
                 Some(SimDuration(100)),
                 &mut acts,
             );
-            assert_eq!(
-                acts,
-                vec![Action::Wake {
-                    side: 0,
-                    at: SimTime(1)
-                }]
-            );
+            // A CONC side's first ADU goes at the start, its wait ignored (`TmixApp::start`).
+            let first = SimTime(u64::from(!concurrent));
+            assert_eq!(acts, vec![Action::Wake { side: 0, at: first }]);
             acts.clear();
-            one.wake(SimTime(1), 0, Vector::of(&v1, 0), &mut acts);
-            one.wake(SimTime(101), 0, Vector::of(&v1, 0), &mut acts);
+            one.wake(first, 0, Vector::of(&v1, 0), &mut acts);
+            one.wake(first + SimDuration(100), 0, Vector::of(&v1, 0), &mut acts);
             assert_eq!(
                 acts[2],
                 Action::Write {
                     side: 0,
                     bytes: 2,
                     tag: FIN
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn fin_wait_concurrent_sides_write_their_first_adus_at_the_start() {
+        // ns-2.35's TmixApp::start: each side's first ADU at once, whatever its wait; the
+        // waits before later ADUs stand. Without a FIN wait, the first waits stand too.
+        let v = vectors(true, &[(0, 100, 7), (1, 50, 9), (0, 30, 5)]);
+        for (fin_wait, at) in [(Some(SimDuration(100)), [10, 10]), (None, [17, 19])] {
+            let mut c = conn();
+            let mut acts = Vec::new();
+            c.start(SimTime(10), Vector::of(&v, 0), fin_wait, &mut acts);
+            assert_eq!(
+                acts,
+                vec![
+                    Action::Wake {
+                        side: 0,
+                        at: SimTime(at[0])
+                    },
+                    Action::Wake {
+                        side: 1,
+                        at: SimTime(at[1])
+                    }
+                ]
+            );
+            acts.clear();
+            c.wake(SimTime(at[0]), 0, Vector::of(&v, 0), &mut acts);
+            assert_eq!(
+                acts[1],
+                Action::Wake {
+                    side: 0,
+                    at: SimTime(at[0] + 5)
                 }
             );
         }
