@@ -191,7 +191,8 @@ class Simulation:
         """Traced-variable rows recorded since the last call (time_s, flow, variable, value)."""
     def results(self) -> dict[str, Any]:
         """``summary`` (a dict) and the result tables, each a :class:`Table` (see
-        docs/engine-contract.md); RuntimeError before the run has reached its duration."""
+        docs/engine-contract.md); RuntimeError before the run has reached its duration. The
+        sampled time series are handed over, not copied: a second call has them empty."""
 
 @final
 class Table:

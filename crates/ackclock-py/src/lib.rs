@@ -715,11 +715,12 @@ impl Simulation {
         arrow::table_to_dict(py, &self.sim.take_tcp_trace())
     }
 
-    /// The result tables; raises RuntimeError before the run has reached its duration.
-    fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// The result tables; raises RuntimeError before the run has reached its duration. The
+    /// sampled time series are handed over, not copied: a second call has them empty.
+    fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self
             .sim
-            .results()
+            .take_results()
             .ok_or_else(|| match self.sim.stop_reason() {
                 Some(reason) => PyRuntimeError::new_err(format!("the run stopped early: {reason}")),
                 None => PyRuntimeError::new_err("the run has not reached its duration"),

@@ -7,6 +7,21 @@ impl Simulator {
     /// The run's result tables; `None` until the run has reached its duration, and for a
     /// run that stopped early (see `stop_reason`).
     pub fn results(&self) -> Option<Results> {
+        let series = self.sampler.as_ref().map(Sampler::tables);
+        self.results_with(series)
+    }
+
+    /// [`Simulator::results`], handing over the sampled time series instead of copying them
+    /// (they are most of a sampled run's memory): a later call has them empty.
+    pub fn take_results(&mut self) -> Option<Results> {
+        if !self.finished || self.stop.is_some() {
+            return None;
+        }
+        let series = self.sampler.as_mut().map(Sampler::take_tables);
+        self.results_with(series)
+    }
+
+    fn results_with(&self, series: Option<(Table, Table)>) -> Option<Results> {
         if !self.finished || self.stop.is_some() {
             return None;
         }
@@ -127,10 +142,7 @@ impl Simulator {
                 q.max_sojourn_ps as f64 / PS_PER_S as f64
             });
 
-        let (timeseries, queue_timeseries) = self
-            .sampler
-            .as_ref()
-            .map_or_else(|| Sampler::default().tables(), Sampler::tables);
+        let (timeseries, queue_timeseries) = series.unwrap_or_else(|| Sampler::default().tables());
 
         Some(Results {
             summary: Summary {
@@ -501,9 +513,9 @@ impl Simulator {
                     .state(&mut |name, value| cc_state.push(t, &cfg.name, name, value));
             }
         }
-        for (l, name) in self.links.iter().zip(&self.link_names) {
+        for (j, (l, name)) in self.links.iter().zip(&self.link_names).enumerate() {
             let b = l.backlog();
-            s.queue(t, name, b.packets, b.bytes, l.aqm_state());
+            s.queue(t, j, name, b.packets, b.bytes, l.aqm_state());
             if s.has_own_queue_columns() {
                 if let Some(ext) = l.external() {
                     ext.declared(&mut |c, v| s.set_queue_column(c, v));

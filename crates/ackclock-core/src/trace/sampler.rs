@@ -1,7 +1,9 @@
 //! Fixed-interval time series, sampled into preallocated columns.
 
+use std::mem;
+
 use crate::queue::AqmState;
-use crate::results::Table;
+use crate::results::{Labels, Table};
 
 /// One flow's state at a sample instant. TCP-only fields are NaN for UDP flows.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +26,10 @@ pub struct Sampler {
     interval_s: f64,
     last_received: Vec<u64>,
     time_s: Vec<f64>,
-    flow: Vec<String>,
+    /// The flow of each row, as an index into `flow_names` (a name per row would be an
+    /// allocation per sample and most of the series' memory).
+    flow: Vec<u32>,
+    flow_names: Vec<String>,
     cwnd: Vec<f64>,
     ssthresh: Vec<f64>,
     srtt_s: Vec<f64>,
@@ -36,7 +41,9 @@ pub struct Sampler {
     rtt_s: Vec<f64>,
     window: Vec<f64>,
     q_time_s: Vec<f64>,
-    q_link: Vec<String>,
+    /// The link of each queue row, as an index into `link_names`.
+    q_link: Vec<u32>,
+    link_names: Vec<String>,
     q_packets: Vec<u64>,
     q_bytes: Vec<u64>,
     q_avg: Vec<f64>,
@@ -55,6 +62,7 @@ impl Sampler {
             last_received: vec![0; flows],
             time_s: Vec::with_capacity(nf),
             flow: Vec::with_capacity(nf),
+            flow_names: Vec::new(),
             cwnd: Vec::with_capacity(nf),
             ssthresh: Vec::with_capacity(nf),
             srtt_s: Vec::with_capacity(nf),
@@ -67,6 +75,7 @@ impl Sampler {
             window: Vec::with_capacity(nf),
             q_time_s: Vec::with_capacity(nq),
             q_link: Vec::with_capacity(nq),
+            link_names: Vec::new(),
             q_packets: Vec::with_capacity(nq),
             q_bytes: Vec::with_capacity(nq),
             q_avg: Vec::with_capacity(nq),
@@ -106,7 +115,7 @@ impl Sampler {
         let got = s.received_bytes - self.last_received[i];
         self.last_received[i] = s.received_bytes;
         self.time_s.push(t);
-        self.flow.push(name.to_string());
+        self.flow.push(code(&mut self.flow_names, i, name));
         self.cwnd.push(s.cwnd);
         self.ssthresh.push(s.ssthresh);
         self.srtt_s.push(s.srtt_s);
@@ -124,9 +133,10 @@ impl Sampler {
         self.window.push(s.window);
     }
 
-    pub fn queue(&mut self, t: f64, link: &str, packets: u64, bytes: u64, aqm: AqmState) {
+    /// Records link `j` (named `link`).
+    pub fn queue(&mut self, t: f64, j: usize, link: &str, packets: u64, bytes: u64, aqm: AqmState) {
         self.q_time_s.push(t);
-        self.q_link.push(link.to_string());
+        self.q_link.push(code(&mut self.link_names, j, link));
         self.q_packets.push(packets);
         self.q_bytes.push(bytes);
         self.q_avg.push(aqm.avg);
@@ -139,30 +149,137 @@ impl Sampler {
 
     /// The series recorded so far.
     pub fn tables(&self) -> (Table, Table) {
+        Sampler {
+            interval_s: self.interval_s,
+            last_received: Vec::new(),
+            time_s: self.time_s.clone(),
+            flow: self.flow.clone(),
+            flow_names: self.flow_names.clone(),
+            cwnd: self.cwnd.clone(),
+            ssthresh: self.ssthresh.clone(),
+            srtt_s: self.srtt_s.clone(),
+            rttvar_s: self.rttvar_s.clone(),
+            rto_s: self.rto_s.clone(),
+            backoff: self.backoff.clone(),
+            delivered_bytes: self.delivered_bytes.clone(),
+            throughput_mbps: self.throughput_mbps.clone(),
+            rtt_s: self.rtt_s.clone(),
+            window: self.window.clone(),
+            q_time_s: self.q_time_s.clone(),
+            q_link: self.q_link.clone(),
+            link_names: self.link_names.clone(),
+            q_packets: self.q_packets.clone(),
+            q_bytes: self.q_bytes.clone(),
+            q_avg: self.q_avg.clone(),
+            q_prob: self.q_prob.clone(),
+            q_dropping: self.q_dropping.clone(),
+            q_own: self.q_own.clone(),
+        }
+        .take_tables()
+    }
+
+    /// The series recorded so far, handed over: the sampler is left empty.
+    pub fn take_tables(&mut self) -> (Table, Table) {
         let mut ts = Table::default();
-        ts.f64("time_s", self.time_s.clone())
-            .str("flow", self.flow.clone())
-            .f64("cwnd", self.cwnd.clone())
-            .f64("ssthresh", self.ssthresh.clone())
-            .f64("srtt_s", self.srtt_s.clone())
-            .f64("rttvar_s", self.rttvar_s.clone())
-            .f64("rto_s", self.rto_s.clone())
-            .f64("backoff", self.backoff.clone())
-            .u64("delivered_bytes", self.delivered_bytes.clone())
-            .f64("throughput_mbps", self.throughput_mbps.clone())
-            .f64("rtt_s", self.rtt_s.clone())
-            .f64("window", self.window.clone());
+        ts.f64("time_s", mem::take(&mut self.time_s))
+            .labels(
+                "flow",
+                Labels {
+                    values: mem::take(&mut self.flow_names),
+                    codes: mem::take(&mut self.flow),
+                },
+            )
+            .f64("cwnd", mem::take(&mut self.cwnd))
+            .f64("ssthresh", mem::take(&mut self.ssthresh))
+            .f64("srtt_s", mem::take(&mut self.srtt_s))
+            .f64("rttvar_s", mem::take(&mut self.rttvar_s))
+            .f64("rto_s", mem::take(&mut self.rto_s))
+            .f64("backoff", mem::take(&mut self.backoff))
+            .u64("delivered_bytes", mem::take(&mut self.delivered_bytes))
+            .f64("throughput_mbps", mem::take(&mut self.throughput_mbps))
+            .f64("rtt_s", mem::take(&mut self.rtt_s))
+            .f64("window", mem::take(&mut self.window));
         let mut qs = Table::default();
-        qs.f64("time_s", self.q_time_s.clone())
-            .str("link", self.q_link.clone())
-            .u64("queue_packets", self.q_packets.clone())
-            .u64("queue_bytes", self.q_bytes.clone())
-            .f64("red_avg", self.q_avg.clone())
-            .f64("drop_prob", self.q_prob.clone())
-            .f64("codel_dropping", self.q_dropping.clone());
-        for (name, v) in &self.q_own {
-            qs.f64(name.clone(), v.clone());
+        qs.f64("time_s", mem::take(&mut self.q_time_s))
+            .labels(
+                "link",
+                Labels {
+                    values: mem::take(&mut self.link_names),
+                    codes: mem::take(&mut self.q_link),
+                },
+            )
+            .u64("queue_packets", mem::take(&mut self.q_packets))
+            .u64("queue_bytes", mem::take(&mut self.q_bytes))
+            .f64("red_avg", mem::take(&mut self.q_avg))
+            .f64("drop_prob", mem::take(&mut self.q_prob))
+            .f64("codel_dropping", mem::take(&mut self.q_dropping));
+        for (name, v) in mem::take(&mut self.q_own) {
+            qs.f64(name, v);
         }
         (ts, qs)
+    }
+}
+
+/// Row code `i` of a names column, naming it `name` the first time (the names are the same
+/// at every sample: a flow's or link's own).
+fn code(names: &mut Vec<String>, i: usize, name: &str) -> u32 {
+    if names.len() <= i {
+        names.resize(i + 1, String::new());
+    }
+    if names[i].is_empty() {
+        names[i] = name.to_string();
+    }
+    i as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(cwnd: f64, received: u64) -> FlowSample {
+        FlowSample {
+            cwnd,
+            ssthresh: 1.0,
+            srtt_s: 0.1,
+            rttvar_s: 0.05,
+            rto_s: 1.0,
+            backoff: 1.0,
+            delivered_bytes: received,
+            received_bytes: received,
+            rtt_s: 0.1,
+            window: cwnd,
+        }
+    }
+
+    /// Names are kept once per flow or link, rows hold codes; `tables` copies what
+    /// `take_tables` hands over, which leaves the sampler empty.
+    #[test]
+    fn rows_name_their_flow_and_link_by_code_and_take_empties_the_sampler() {
+        let mut s = Sampler::new(0.5, 2, 2, 1);
+        for (k, t) in [0.5, 1.0].into_iter().enumerate() {
+            s.flow(t, 0, "a", sample(2.0 + k as f64, 1000 * k as u64));
+            s.flow(t, 1, "b", sample(5.0, 0));
+            let aqm = AqmState {
+                avg: 0.0,
+                prob: 0.0,
+                dropping: 0.0,
+            };
+            s.queue(t, 0, "x->y", 3, 4500, aqm);
+        }
+        assert_eq!(s.flow, [0, 1, 0, 1]);
+        assert_eq!(s.flow_names, ["a", "b"]);
+        let (ts, qs) = s.tables();
+        let names = |t: &Table, c: &str| -> Vec<String> {
+            let col = t.columns.iter().find(|x| x.name == c).unwrap();
+            (0..col.data.len())
+                .map(|r| col.data.str_at(r).unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(names(&ts, "flow"), ["a", "b", "a", "b"]);
+        assert_eq!(names(&qs, "link"), ["x->y", "x->y"]);
+        let (ts2, qs2) = s.take_tables();
+        assert_eq!(format!("{ts:?}{qs:?}"), format!("{ts2:?}{qs2:?}"));
+        let (empty, _) = s.take_tables();
+        assert_eq!(empty.columns[0].data.len(), 0);
     }
 }
