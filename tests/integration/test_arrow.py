@@ -155,3 +155,17 @@ def test_a_text_field_to_quote_is_left_to_python(tmp_path: Path) -> None:
     res.save(tmp_path / "out")
     assert '"a,""b"""' in (tmp_path / "out" / "flows.csv").read_text()
 
+
+
+def test_results_hands_the_time_series_over_once() -> None:
+    """The sampled series cross once, not copied (issue 31: they are most of a sampled run's
+    memory); the names columns read as strings, each row its flow's or link's."""
+    sim = _finished()
+    first = sim.results()
+    ts, qs = first["timeseries"].to_dict(), first["queue_timeseries"].to_dict()
+    assert len(ts["time_s"]) > 0 and set(ts["flow"]) == {"tcp1", "cbr"}
+    assert all(isinstance(x, str) for x in qs["link"]) and "r1->r2" in set(qs["link"])
+    again = sim.results()
+    assert len(again["timeseries"].to_dict()["time_s"]) == 0
+    col = "throughput_mbps"
+    assert again["flows"].to_dict()[col] == first["flows"].to_dict()[col]
