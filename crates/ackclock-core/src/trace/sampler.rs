@@ -21,7 +21,7 @@ pub struct FlowSample {
     pub window: f64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Sampler {
     interval_s: f64,
     last_received: Vec<u64>,
@@ -149,33 +149,7 @@ impl Sampler {
 
     /// The series recorded so far.
     pub fn tables(&self) -> (Table, Table) {
-        Sampler {
-            interval_s: self.interval_s,
-            last_received: Vec::new(),
-            time_s: self.time_s.clone(),
-            flow: self.flow.clone(),
-            flow_names: self.flow_names.clone(),
-            cwnd: self.cwnd.clone(),
-            ssthresh: self.ssthresh.clone(),
-            srtt_s: self.srtt_s.clone(),
-            rttvar_s: self.rttvar_s.clone(),
-            rto_s: self.rto_s.clone(),
-            backoff: self.backoff.clone(),
-            delivered_bytes: self.delivered_bytes.clone(),
-            throughput_mbps: self.throughput_mbps.clone(),
-            rtt_s: self.rtt_s.clone(),
-            window: self.window.clone(),
-            q_time_s: self.q_time_s.clone(),
-            q_link: self.q_link.clone(),
-            link_names: self.link_names.clone(),
-            q_packets: self.q_packets.clone(),
-            q_bytes: self.q_bytes.clone(),
-            q_avg: self.q_avg.clone(),
-            q_prob: self.q_prob.clone(),
-            q_dropping: self.q_dropping.clone(),
-            q_own: self.q_own.clone(),
-        }
-        .take_tables()
+        self.clone().take_tables()
     }
 
     /// The series recorded so far, handed over: the sampler is left empty.
