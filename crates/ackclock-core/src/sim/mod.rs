@@ -408,14 +408,16 @@ impl Simulator {
         if self.checked_arrivals || loses_after {
             self.arrive_checked(l, at, c);
         } else {
-            self.pass_on(at, c);
+            self.pass_on::<true>(at, c);
         }
     }
 
     /// The packet `c` is at node `at`, the far end of a link: it reaches its destination, or
-    /// goes on, on the next link of its path or where the table sends it.
+    /// goes on, on the next link of its path or where the table sends it. `UNTRACED`: the
+    /// caller has seen that the run is not traced (`arrive`'s plain path), so the packet
+    /// enters its next link without testing it again.
     #[inline(always)]
-    fn pass_on(&mut self, at: NodeId, mut c: Carried) {
+    fn pass_on<const UNTRACED: bool>(&mut self, at: NodeId, mut c: Carried) {
         let next = if c.route & TABLE == 0 {
             c.route += 1;
             self.paths.link(c.route)
@@ -432,6 +434,7 @@ impl Simulator {
             }
         };
         match next {
+            Some(l) if UNTRACED => self.enqueue_on(l, c),
             Some(l) => self.enter_link(l, c),
             None => {
                 let pkt = self.pool.take(c.r);
@@ -463,7 +466,7 @@ impl Simulator {
             let pkt = self.pool.take(c.r);
             self.count_drop(&pkt);
         } else {
-            self.pass_on(at, c);
+            self.pass_on::<false>(at, c);
         }
     }
 
@@ -498,6 +501,13 @@ impl Simulator {
             self.forward_traced(l.id(), c);
             return;
         }
+        self.enqueue_on(l, c);
+    }
+
+    /// [`Simulator::enter_link`] on a run that is not traced.
+    #[inline(always)]
+    fn enqueue_on(&mut self, l: HopLink, c: Carried) {
+        debug_assert!(!self.tracing);
         match self.links.at(l).enqueue(self.now, c, &mut self.pool) {
             Enqueued::ScheduleHead(t) => self.queue.push(t, Event::LinkHead(l)),
             Enqueued::Queued => {}
