@@ -47,11 +47,7 @@ fn link(rate_bps: f64, delay_s: f64, limit: u64) -> Link {
         NodeId(1),
         Rate::from_bps_f64(rate_bps).expect("positive rate"),
         SimDuration::from_secs_f64(delay_s),
-        AnyQueue::DropTail(DropTail {
-            limit_packets: Some(limit),
-            limit_bytes: None,
-            ns2: false,
-        }),
+        AnyQueue::DropTail(DropTail::with_limits(Some(limit), None, false)),
     )
 }
 

@@ -253,10 +253,6 @@ pub fn bare_link(from: u32, to: u32, bps: f64) -> crate::net::Link {
         NodeId(to),
         Rate::from_bps_f64(bps).expect("rate"),
         SimDuration(1),
-        AnyQueue::DropTail(DropTail {
-            limit_packets: Some(10),
-            limit_bytes: None,
-            ns2: false,
-        }),
+        AnyQueue::DropTail(DropTail::with_limits(Some(10), None, false)),
     )
 }

@@ -339,11 +339,7 @@ mod tests {
             NodeId(to as u32),
             Rate::from_bps_f64(1e9).expect("rate"),
             SimDuration(1 + from as u64),
-            AnyQueue::DropTail(DropTail {
-                limit_packets: Some(10),
-                limit_bytes: None,
-                ns2: false,
-            }),
+            AnyQueue::DropTail(DropTail::with_limits(Some(10), None, false)),
         )
     }
 

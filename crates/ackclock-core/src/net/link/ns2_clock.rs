@@ -656,7 +656,7 @@ impl Link {
     pub fn ns2_set_queue_limit(&mut self, limit: u64) -> bool {
         match &mut self.queue {
             crate::queue::AnyQueue::DropTail(q) => {
-                q.limit_packets = Some(limit);
+                q.set_limit_packets(limit);
                 true
             }
             _ => false,
@@ -675,7 +675,7 @@ impl Link {
         dropped: &mut Vec<Packet>,
     ) -> bool {
         let limit = match &self.queue {
-            crate::queue::AnyQueue::DropTail(q) => q.limit_packets,
+            crate::queue::AnyQueue::DropTail(q) => q.limit_packets(),
             _ => return false,
         };
         let Some(limit) = limit else {

@@ -10,11 +10,7 @@ fn pkt(size: u32) -> Packet {
 }
 
 fn link(limit: u64) -> Link {
-    let q = AnyQueue::DropTail(DropTail {
-        limit_packets: Some(limit),
-        limit_bytes: None,
-        ns2: false,
-    });
+    let q = AnyQueue::DropTail(DropTail::with_limits(Some(limit), None, false));
     Link::new(
         NodeId(0),
         NodeId(1),
