@@ -129,6 +129,8 @@ impl Simulator {
 
     /// [`Simulator::forward_carried`] on a traced run: the packet as it was offered is
     /// traced entering the link (`+`) unless the loss model at the link's entry took it.
+    /// Cold: an untraced run's send path (`enter_link`) is laid out without it.
+    #[cold]
     #[inline(never)]
     pub(super) fn forward_traced(&mut self, l: LinkId, c: Carried) {
         let passed =
