@@ -420,22 +420,39 @@ def figure_name(r: dict[str, Any]) -> str:
             "_background.png")
 
 
+def differences(table: pd.DataFrame) -> pd.DataFrame:
+    """Adds to the pairs' table each cell's difference from the study: A's (ackclock minus the
+    study) and the loss rate's, relative in % (ackclock over the study's Appendix B, less 1;
+    empty where the study gives none)."""
+    for col in ("without", "with"):
+        table[f"A {col} - study"] = table[f"A {col}"] - table[f"study {col}"]
+        table[f"loss {col} - study (%)"] = 100 * (
+            table[f"loss {col} (%)"] / table[f"study loss {col} (%)"] - 1)
+    return table
+
+
 def markdown(table: pd.DataFrame) -> str:
     """The study's Table 1 and Appendix B beside ackclock's: asymmetry without and with
-    background, the difference (ackclock minus the study), and the bottleneck's loss rate."""
+    background, the difference (ackclock minus the study), and the bottleneck's loss rate with
+    its relative difference from the study's Appendix B (ackclock over the study, less 1)."""
     def num(x: float, fmt: str) -> str:
         return "" if x != x else format(x, fmt)
 
+    def rel(x: float) -> str:
+        return "" if x != x else f"{x:+.0f}%"
+
     lines = ["| flow 1 - flow 2 | A without | study | difference | A with | study | difference"
-             " | loss without (%) | study | loss with (%) | study |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             " | loss without (%) | study | difference | loss with (%) | study | difference |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for _, r in table.iterrows():
         lines.append(
             f"| {r['flow1-flow2']} | {r['A without']:.3f} | {num(r['study without'], '.3f')} | "
             f"{num(r['A without - study'], '+.3f')} | {r['A with']:.3f} | "
             f"{num(r['study with'], '.3f')} | {num(r['A with - study'], '+.3f')} | "
             f"{r['loss without (%)']:.4f} | {num(r['study loss without (%)'], '.3f')} | "
-            f"{r['loss with (%)']:.4f} | {num(r['study loss with (%)'], '.3f')} |")
+            f"{rel(r['loss without - study (%)'])} | "
+            f"{r['loss with (%)']:.4f} | {num(r['study loss with (%)'], '.3f')} | "
+            f"{rel(r['loss with - study (%)'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -550,8 +567,7 @@ def main() -> None:
                      "timeouts with (flow 1, flow 2)": with_bg["timeouts"],
                      "drops with (flow 1, flow 2)": with_bg["drops"]})
     table = pd.DataFrame(rows)
-    table["A without - study"] = table["A without"] - table["study without"]
-    table["A with - study"] = table["A with"] - table["study with"]
+    differences(table)
     table.to_csv(args.out / "asymmetry.csv", index=False)
     (args.out / "asymmetry.md").write_text(markdown(table))
     with pd.option_context("display.width", 160, "display.precision", 3):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "seed003.py"
@@ -90,3 +91,26 @@ def test_background_figure_adds_each_directions_flows(seed003: dict[str, Any],
     np.testing.assert_array_equal(ax.lines[1].get_ydata(), [55.0] * 3)
     assert [line.get_label() for line in ax.lines[:2]] == ["without high-speed flows",
                                                            "with CUBIC-FAST"]
+
+
+def test_table_gives_each_cell_its_difference_from_the_study(seed003: dict[str, Any]) -> None:
+    """asymmetry.md (the runner's report): A's difference from the study and the loss rate's
+    relative difference from its Appendix B, empty where the study gives no loss."""
+    nan = float("nan")
+    table = seed003["differences"](pd.DataFrame([
+        {"flow1-flow2": "Scalable-FAST", "A without": 0.630, "study without": 0.488,
+         "A with": 0.175, "study with": 0.932, "loss without (%)": 0.0367,
+         "study loss without (%)": 0.043, "loss with (%)": 0.195, "study loss with (%)": 0.153},
+        {"flow1-flow2": "CUBIC-FAST", "A without": 0.678, "study without": 0.489,
+         "A with": -0.187, "study with": 0.889, "loss without (%)": 0.0003,
+         "study loss without (%)": nan, "loss with (%)": 0.016, "study loss with (%)": nan}]))
+    assert table["A with - study"].tolist() == pytest.approx([-0.757, -1.076])
+    assert table["loss with - study (%)"].iloc[0] == pytest.approx(100 * (0.195 / 0.153 - 1))
+    assert np.isnan(table["loss without - study (%)"].iloc[1])
+    lines = seed003["markdown"](table).splitlines()
+    assert lines[0].count("difference") == 4 and lines[1].count("---") == 13
+    first = [c.strip() for c in lines[2].strip("|").split("|")]
+    assert first == ["Scalable-FAST", "0.630", "0.488", "+0.142", "0.175", "0.932", "-0.757",
+                     "0.0367", "0.043", "-15%", "0.1950", "0.153", "+27%"]
+    second = [c.strip() for c in lines[3].strip("|").split("|")]
+    assert second[8:10] == ["", ""] and second[11:] == ["", ""]
