@@ -49,16 +49,20 @@ UNLIMITED = 1_000_000
 
 
 def model(profile: str, n: int, p: float, bs: int | None, seconds: int,
-          ba: str = "2Mb/s", ns2_timers: str = "2004") -> dict[str, object]:
+          ba: str = "2Mb/s", ns2_timers: str = "2004", seed: int = 1,
+          tcp: dict[str, object] | None = None, ack_loss: bool = False) -> dict[str, object]:
+    """One run. `tcp`: more TCP keys over the profile's (examples/seed002_candidates.py);
+    `ack_loss`: the same Bernoulli loss on the ACK direction too."""
     net = ac.Network(f"seed002-{profile}-n{n}-p{p}-bs{bs}-{ba.replace('/', '')}",
                      profile=profile)
     net.nodes("entry", "exit")
     net.link("entry", "exit", rate="10Mb/s", delay="50ms", duplex=False,
              queue_limit=UNLIMITED if bs is None else bs,
              loss={"kind": "bernoulli", "p": p})
-    net.link("exit", "entry", rate="10Mb/s", delay="50ms", duplex=False)
-    net.defaults(packet_size=1460, window=32, sink="delack",
-                 **(NS2_TIMERS[ns2_timers] if profile == "ns2" else {}))
+    net.link("exit", "entry", rate="10Mb/s", delay="50ms", duplex=False,
+             **({"loss": {"kind": "bernoulli", "p": p}} if ack_loss else {}))
+    net.defaults(**{"packet_size": 1460, "window": 32, "sink": "delack",
+                    **(NS2_TIMERS[ns2_timers] if profile == "ns2" else {}), **(tcp or {})})
     for i in range(n):
         net.nodes(f"s{i}", f"d{i}")
         net.link(f"s{i}", "entry", rate=ba, delay="0ms")
@@ -67,7 +71,7 @@ def model(profile: str, n: int, p: float, bs: int | None, seconds: int,
     t0, c0 = time.perf_counter(), time.process_time()
     # ns-2's order of simultaneous events for its curves (docs/examples/seed002.md: with
     # 3-packet buffers insertion order puts them 4-5% below ns-2.35).
-    res = net.run(duration=f"{seconds}s", progress=False,
+    res = net.run(duration=f"{seconds}s", seed=seed, progress=False,
                   **({"ties": "ns2"} if profile == "ns2" else {}))
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     f = res.flows
