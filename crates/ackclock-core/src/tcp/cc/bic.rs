@@ -86,6 +86,9 @@ impl CongestionOps for Bic {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if let Some(flight) = w.ns3_bytes_in_flight() {
+            return self.ns3_ssthresh(w, flight);
+        }
         let cwnd = w.cwnd.min(w.rwnd);
         self.last_max = if self.fast_convergence && cwnd < self.last_max {
             if self.fc_wmax > 0.0 {
@@ -109,6 +112,29 @@ impl CongestionOps for Bic {
 }
 
 impl Bic {
+    /// ns-3.44's `TcpBic::GetSsThresh` (under ns-3's class, [`Window::ns3_mss`] set): cwnd in
+    /// whole segments w, W_max = floor(`fc_wmax` w) on fast convergence (else w), and below
+    /// `LowWnd` (strictly) `TcpNewReno`'s max(2, bytesInFlight / 2), else max(2, beta w)
+    /// segments truncated to whole bytes.
+    fn ns3_ssthresh(&mut self, w: &Window, flight: f64) -> f64 {
+        let seg = w.cwnd.floor();
+        self.last_max = if self.fast_convergence && seg < self.last_max {
+            let fc = if self.fc_wmax > 0.0 {
+                self.fc_wmax
+            } else {
+                (1.0 + self.beta) / 2.0
+            };
+            (fc * seg).floor()
+        } else {
+            seg
+        };
+        if seg < self.low_window {
+            ((flight * w.ns3_mss / 2.0).floor() / w.ns3_mss).max(2.0)
+        } else {
+            ((seg * self.beta).max(2.0) * w.ns3_mss).floor() / w.ns3_mss
+        }
+    }
+
     /// ACKs per one-segment increase at window `cwnd` (Linux `bictcp_update`'s cnt).
     pub fn acks_per_segment(&self, cwnd: f64) -> f64 {
         if self.last_max <= 0.0 {

@@ -273,7 +273,13 @@ impl Htcp {
         self.ns3_update_alpha(now.as_secs_f64());
         self.rtt_min = f64::INFINITY;
         self.rtt_max = 0.0;
-        (self.beta * w.cwnd.min(w.rwnd)).max(2.0)
+        // max(2 segments, bytesInFlight x beta truncated to whole bytes).
+        match w.ns3_bytes_in_flight() {
+            Some(flight) => {
+                (((flight * w.ns3_mss).round() * self.beta).floor() / w.ns3_mss).max(2.0)
+            }
+            None => (self.beta * w.cwnd.min(w.rwnd)).max(2.0),
+        }
     }
 
     /// The increase per RTT now: α(Δ), RTT-scaled, times 2 (1 - β).

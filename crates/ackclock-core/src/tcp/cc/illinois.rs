@@ -229,10 +229,9 @@ impl CongestionOps for Illinois {
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
         if self.ns3.is_some() {
-            // `GetSsThresh`: whole segments, truncated.
-            return ((1.0 - self.beta) * w.cwnd.min(w.rwnd).floor())
-                .max(2.0)
-                .floor();
+            // `GetSsThresh`: whole segments of the bytes in flight, truncated.
+            let flight = w.ns3_bytes_in_flight().unwrap_or(w.cwnd.min(w.rwnd));
+            return ((1.0 - self.beta) * flight.floor()).max(2.0).floor();
         }
         ((1.0 - self.beta) * w.cwnd.min(w.rwnd)).max(2.0)
     }

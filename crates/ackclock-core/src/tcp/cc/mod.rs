@@ -94,6 +94,15 @@ impl Window {
         };
         half.max(2.0)
     }
+
+    /// ns-3.44's `bytesInFlight` argument of `GetSsThresh` in whole bytes, as segments
+    /// (`bytesInFlight / m_segmentSize` is [`f64::floor`] of it): [`Window::flight`], cwnd
+    /// where the sender keeps no scoreboard. `None` unless the class is ns-3's
+    /// (`ns3_mss` > 0, the `ns3` profile), so that other profiles keep their rules.
+    pub fn ns3_bytes_in_flight(&self) -> Option<f64> {
+        (self.ns3_mss > 0.0)
+            .then(|| (self.flight.unwrap_or(self.cwnd) * self.ns3_mss).round() / self.ns3_mss)
+    }
 }
 
 /// One new cumulative ACK, as `cong_avoid` sees it (Linux passes `ack` and `acked`; the rest

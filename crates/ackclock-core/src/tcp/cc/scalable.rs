@@ -11,8 +11,18 @@
 //! 50 segments and Reno below (`a` 0.02 and `legacy_window` 50 under `ns3_cc_defaults`); its
 //! `GetSsThresh` keeps (1 - MDFactor) of the flight at any window, where Kelly's and Linux's
 //! halve at or below the legacy window, as here.
+//!
+//! Under ns-3's class (the `ns3` profile: [`Window::ns3_mss`] set) congestion avoidance is
+//! `TcpScalable::CongestionAvoidance`'s in whole segments: a counter (`m_ackCnt`) of segments
+//! acknowledged adds one segment when it is already at w = min(cwnd, AIFactor) (AIFactor =
+//! 1 / `a`), then takes the ACK's segments and adds counter / w segments when it reaches w;
+//! `GetSsThresh` keeps max(2, (1 - MDFactor) w) whole segments of w, the segments in flight
+//! (`bytesInFlight`), at any window.
 
-use super::{slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Param, Range, Window};
+use super::{
+    ns3_slow_start_rest, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
+    Range, Window,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -20,6 +30,8 @@ pub struct Scalable {
     a: f64,
     b: f64,
     legacy: f64,
+    /// ns-3's `m_ackCnt`: segments acknowledged towards the next whole segment.
+    ack_cnt: u32,
 }
 
 crate::params! {
@@ -50,10 +62,25 @@ impl CongestionOps for Scalable {
             a: p.a,
             b: p.b,
             legacy: p.legacy_window,
+            ack_cnt: 0,
         }
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if w.ns3_mss > 0.0 && ev.per_ack {
+            // `TcpNewReno::IncreaseWindow`: slow start, and `CongestionAvoidance` (with what
+            // slow start left of the ACK, maybe nothing) once cwnd is at ssthresh.
+            let acked = if w.cwnd < w.ssthresh {
+                slow_start(w, &ev);
+                ns3_slow_start_rest(w, &ev)
+            } else {
+                ev.acked
+            };
+            if w.cwnd >= w.ssthresh {
+                self.ns3_congestion_avoidance(w, acked);
+            }
+            return;
+        }
         if w.cwnd < w.ssthresh {
             slow_start(w, &ev);
         } else if w.cwnd <= self.legacy {
@@ -65,11 +92,38 @@ impl CongestionOps for Scalable {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if let Some(flight) = w.ns3_bytes_in_flight() {
+            // ns-3.44's `TcpScalable::GetSsThresh`: whole segments of the bytes in flight,
+            // max(2, w (1 - MDFactor)) truncated, with no legacy branch.
+            return (flight.floor() * (1.0 - self.b)).max(2.0).floor();
+        }
         let cwnd = w.cwnd.min(w.rwnd);
         if cwnd <= self.legacy {
             cwnd / 2.0
         } else {
             cwnd * (1.0 - self.b)
+        }
+    }
+}
+
+impl Scalable {
+    /// ns-3.44's `TcpScalable::CongestionAvoidance` for `acked` segments.
+    fn ns3_congestion_avoidance(&mut self, w: &mut Window, acked: u64) {
+        let mut seg = (w.cwnd.floor() as u32).max(1);
+        let old = seg;
+        let ai = ((1.0 / self.a).round() as u32).max(1);
+        let step = seg.min(ai);
+        if self.ack_cnt >= step {
+            self.ack_cnt = 0;
+            seg += 1;
+        }
+        self.ack_cnt = self.ack_cnt.saturating_add(acked as u32);
+        if self.ack_cnt >= step {
+            seg += self.ack_cnt / step;
+            self.ack_cnt = 0;
+        }
+        if seg != old {
+            w.cwnd = f64::from(seg);
         }
     }
 }

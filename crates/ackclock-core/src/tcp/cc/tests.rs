@@ -183,3 +183,100 @@ fn parameters_are_checked_against_the_registry() {
         unknown.starts_with("cc: unsupported congestion control \"tahoe\"; expected one of reno,")
     );
 }
+
+/// ns-3.44's `GetSsThresh` of `TcpHighSpeed`, `TcpScalable`, `TcpIllinois`, `TcpHtcp`,
+/// `TcpVeno` and `TcpYeah` reads the `bytesInFlight` argument (tcp-highspeed.cc,
+/// tcp-scalable.cc, tcp-illinois.cc, tcp-htcp.cc, tcp-veno.cc, tcp-yeah.cc), not cWnd: under
+/// ns-3's class ([`Window::ns3_mss`] set) the threshold follows [`Window::flight`]; without
+/// it (other profiles) the window as before.
+#[test]
+fn ns3_classes_take_ssthresh_from_the_bytes_in_flight() {
+    let ns3 = CcSetup {
+        mss: 1000.0,
+        ns3_defaults: true,
+        ..CcSetup::default()
+    };
+    let build = |name: &str, setup: &CcSetup| {
+        let cc: CcConfig = name.parse().unwrap();
+        cc.build(setup).unwrap()
+    };
+    // cwnd 100.5 segments; 60.5 segments (60 500 bytes) in flight by the scoreboard.
+    let mut w = Window::new(100.5, 1e9, 1e9);
+    w.ns3_mss = 1000.0;
+    w.flight = Some(60.5);
+    for (name, want) in [
+        // floor(60 x (1 - b(60))), b(60) = 0.44 (RFC 3649 appendix B's row w <= 118):
+        // whole segments of the flight.
+        ("TcpHighSpeed", 33.0),
+        // floor(60 x (1 - 0.125)) = 52: no legacy-window branch in ns-3's rule.
+        ("TcpScalable", 52.0),
+        // beta 0.5 before any RTT (BetaBase): floor(0.5 x 60).
+        ("TcpIllinois", 30.0),
+        // DefaultBackoff 0.5: 30 250 bytes.
+        ("TcpHtcp", 30.25),
+        // m_diff 0 < beta: 4/5 of 60 500 bytes = 48 400.
+        ("TcpVeno", 48.4),
+        // reduction max(m_lastQ 0, 60 >> 3) = 7 segments from 60 500 bytes.
+        ("TcpYeah", 53.5),
+    ] {
+        let mut cc = build(name, &ns3);
+        assert_eq!(cc.ssthresh(&w, SimTime::ZERO), want, "{name}");
+        // Other profiles (ns3_mss 0): the window, whatever is in flight.
+        let mut plain = w;
+        plain.ns3_mss = 0.0;
+        let with_flight = build(name, &CcSetup::default()).ssthresh(&plain, SimTime::ZERO);
+        plain.flight = None;
+        let without = build(name, &CcSetup::default()).ssthresh(&plain, SimTime::ZERO);
+        assert_eq!(with_flight, without, "{name}");
+        assert!(with_flight >= 50.0, "{name}: {with_flight} from cwnd 100.5");
+    }
+    // Two segments at least.
+    w.flight = Some(1.0);
+    for name in [
+        "TcpHighSpeed",
+        "TcpScalable",
+        "TcpIllinois",
+        "TcpHtcp",
+        "TcpVeno",
+        "TcpYeah",
+    ] {
+        assert_eq!(build(name, &ns3).ssthresh(&w, SimTime::ZERO), 2.0, "{name}");
+    }
+}
+
+/// ns-3.44's `TcpHighSpeed::CongestionAvoidance` (a(w) from RFC 3649 appendix B's table per
+/// segment acknowledged, one whole segment per w of them) and `TcpScalable::
+/// CongestionAvoidance` (one whole segment per min(w, AIFactor 50) segments acknowledged)
+/// under ns-3's class; other profiles keep the fractional growth.
+#[test]
+fn ns3_highspeed_and_scalable_grow_in_whole_segments() {
+    let ns3 = CcSetup {
+        mss: 1000.0,
+        ns3_defaults: true,
+        ..CcSetup::default()
+    };
+    let one = AckEvent::segments(1, true);
+    for (name, acks_per_segment) in [
+        // w 100: table row 2 (w <= 118), a(w) = 2: 50 segments acknowledged add one.
+        ("TcpHighSpeed", 50),
+        // min(100, 50) = 50 segments acknowledged add one.
+        ("TcpScalable", 50),
+    ] {
+        let cc: CcConfig = name.parse().unwrap();
+        let mut cc = cc.build(&ns3).unwrap();
+        let mut w = Window::new(100.0, 50.0, 1e9);
+        w.ns3_mss = 1000.0;
+        for i in 1..acks_per_segment {
+            cc.cong_avoid(&mut w, one);
+            assert_eq!(w.cwnd, 100.0, "{name}: whole segments only (ACK {i})");
+        }
+        cc.cong_avoid(&mut w, one);
+        assert_eq!(w.cwnd, 101.0, "{name}");
+        // Without ns-3's class: a fraction of a segment on every ACK.
+        let cc: CcConfig = name.parse().unwrap();
+        let mut cc = cc.build(&CcSetup::default()).unwrap();
+        let mut w = Window::new(100.0, 50.0, 1e9);
+        cc.cong_avoid(&mut w, one);
+        assert!(w.cwnd > 100.0 && w.cwnd < 101.0, "{name}: {}", w.cwnd);
+    }
+}

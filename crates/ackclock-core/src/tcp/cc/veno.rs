@@ -17,10 +17,18 @@
 //! state is Open again (`CongestionStateSet`). ns-3 computes N on every ACK from the samples
 //! since the last ACK and so, with one sample per ACK, never passes `m_cntRtt > 2`: its
 //! increase is always NewReno's, and only its loss response is Veno's.
+//!
+//! Under ns-3's class (the `ns3` profile: [`Window::ns3_mss`] set) these are ns-3.44's rules:
+//! `IncreaseWindow` sets N = w - floor(w BaseRTT / minRTT) on every ACK it is given (w the
+//! window in whole segments, minRTT the smallest sample `PktsAcked` was given since the last
+//! ACK, none counting as an infinite RTT) and then, with more than two samples since the last
+//! ACK and Veno on, Veno's increase (at or above beta a NewReno step on every other ACK),
+//! else `TcpNewReno::IncreaseWindow`; `GetSsThresh` keeps 4/5 of the bytes in flight
+//! (`bytesInFlight`) or `TcpNewReno::GetSsThresh`'s half of them.
 
 use super::{
-    reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo, CcSetup, CongestionOps, Conn,
-    Ns3Class, Param, Range, Window, NO_TRACE,
+    newreno_increase_window, reno_increase, slow_start, AckEvent, AckSample, CaState, CcInfo,
+    CcSetup, CongestionOps, Conn, Ns3Class, Param, Range, Window, NO_TRACE,
 };
 use crate::time::SimTime;
 
@@ -85,15 +93,22 @@ impl CongestionOps for Veno {
         }
     }
 
-    fn set_state(&mut self, _w: &mut Window, state: CaState, _conn: &Conn) {
+    fn set_state(&mut self, w: &mut Window, state: CaState, _conn: &Conn) {
         self.doing_veno = state == CaState::Open;
         if self.doing_veno {
             self.round_min = f64::INFINITY;
-            self.round_samples = 0;
+            // ns-3's `EnableVeno` resets minRTT only.
+            if w.ns3_mss == 0.0 {
+                self.round_samples = 0;
+            }
         }
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
+        if w.ns3_mss > 0.0 && ev.per_ack {
+            self.ns3_increase_window(w, &ev);
+            return;
+        }
         if ev.una >= self.round_end {
             if self.round_samples > 2 && self.round_min.is_finite() {
                 self.diff = w.cwnd * (1.0 - self.base_rtt / self.round_min);
@@ -120,6 +135,14 @@ impl CongestionOps for Veno {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
+        if let Some(flight) = w.ns3_bytes_in_flight() {
+            // ns-3.44's `TcpVeno::GetSsThresh`: 4/5 of the bytes in flight (truncated to
+            // whole bytes) or `TcpNewReno::GetSsThresh`'s half, at least 2 segments.
+            if self.diff < self.beta {
+                return (((flight * w.ns3_mss).round() * 0.8).floor() / w.ns3_mss).max(2.0);
+            }
+            return w.ns3_newreno_ssthresh();
+        }
         let cwnd = w.cwnd.min(w.rwnd);
         if self.diff < self.beta {
             cwnd * 4.0 / 5.0
@@ -130,6 +153,35 @@ impl CongestionOps for Veno {
 
     fn trace(&self) -> [(&'static str, f64); 4] {
         [("veno_diff", self.diff), NO_TRACE, NO_TRACE, NO_TRACE]
+    }
+}
+
+impl Veno {
+    /// ns-3.44's `TcpVeno::IncreaseWindow`: N from this ACK's samples, then the increase.
+    fn ns3_increase_window(&mut self, w: &mut Window, ev: &AckEvent) {
+        let seg = w.cwnd.floor();
+        // BaseRTT / minRTT; both unset (`Time::Max`) is 1.
+        let ratio = if self.round_min.is_infinite() && self.base_rtt.is_infinite() {
+            1.0
+        } else {
+            self.base_rtt / self.round_min
+        };
+        self.diff = seg - (seg * ratio).floor();
+        if !self.doing_veno || self.round_samples <= 2 {
+            newreno_increase_window(w, ev);
+        } else if w.cwnd < w.ssthresh {
+            slow_start(w, ev);
+        } else if self.diff < self.beta {
+            reno_increase(w, ev);
+        } else {
+            // A NewReno step on every other ACK.
+            if self.inc {
+                reno_increase(w, ev);
+            }
+            self.inc = !self.inc;
+        }
+        self.round_samples = 0;
+        self.round_min = f64::INFINITY;
     }
 }
 

@@ -177,7 +177,10 @@ impl CongestionOps for Yeah {
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> f64 {
-        let flight = w.cwnd.min(w.rwnd).floor();
+        // ns-3.44's `TcpYeah::GetSsThresh` reduces the bytes in flight (whole segments of
+        // them for the reduction); cwnd without ns-3's class.
+        let bytes = w.ns3_bytes_in_flight();
+        let flight = bytes.unwrap_or(w.cwnd.min(w.rwnd)).floor();
         let half = (flight / 2.0).floor().max(2.0);
         let reduction = if self.slow_rounds < self.rho {
             self.last_q
@@ -188,7 +191,7 @@ impl CongestionOps for Yeah {
         };
         self.fast_count = 0;
         self.reno_count = (self.reno_count / 2.0).floor().max(2.0);
-        (flight - reduction).max(2.0)
+        (bytes.unwrap_or(flight) - reduction).max(2.0)
     }
 
     fn trace(&self) -> [(&'static str, f64); 4] {
