@@ -10,7 +10,7 @@
 //! one segment per min(cwnd, AIFactor) segments acknowledged with AIFactor 50: a = 1/50 above
 //! 50 segments and Reno below (`a` 0.02 and `legacy_window` 50 under `ns3_cc_defaults`); its
 //! `GetSsThresh` keeps (1 - MDFactor) of the flight at any window, where Kelly's and Linux's
-//! halve at or below the legacy window, as here.
+//! halve at or below the legacy window, as the other profiles do here.
 //!
 //! Under ns-3's class (the `ns3` profile: [`Window::ns3_mss`] set) congestion avoidance is
 //! `TcpScalable::CongestionAvoidance`'s in whole segments: a counter (`m_ackCnt`) of segments
