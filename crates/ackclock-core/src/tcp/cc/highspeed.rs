@@ -22,7 +22,7 @@
 //! max(2, w (1 - b(w))) whole segments of w, the segments in flight (`bytesInFlight`).
 
 use super::{
-    ns3_slow_start_rest, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
+    ns3_increase_window, slow_start, AckEvent, CcInfo, CcSetup, CongestionOps, Ns3Class, Param,
     Range, Window,
 };
 use crate::time::SimTime;
@@ -165,17 +165,7 @@ impl CongestionOps for HighSpeed {
 
     fn cong_avoid(&mut self, w: &mut Window, ev: AckEvent) {
         if w.ns3_mss > 0.0 && ev.per_ack {
-            // `TcpNewReno::IncreaseWindow`: slow start, and `CongestionAvoidance` (with what
-            // slow start left of the ACK, maybe nothing) once cwnd is at ssthresh.
-            let acked = if w.cwnd < w.ssthresh {
-                slow_start(w, &ev);
-                ns3_slow_start_rest(w, &ev)
-            } else {
-                ev.acked
-            };
-            if w.cwnd >= w.ssthresh {
-                self.ns3_congestion_avoidance(w, acked);
-            }
+            ns3_increase_window(w, &ev, |w, acked| self.ns3_congestion_avoidance(w, acked));
             return;
         }
         if w.cwnd < w.ssthresh {

@@ -847,6 +847,22 @@ pub fn newreno_increase_window(w: &mut Window, ev: &AckEvent) {
     }
 }
 
+/// ns-3.44's `TcpNewReno::IncreaseWindow` for a class with its own `CongestionAvoidance`
+/// (`ca`, given the segments acknowledged): slow start below ssthresh, then `ca` with what
+/// slow start left of the ACK (maybe nothing) once cwnd is at ssthresh.
+#[inline]
+pub fn ns3_increase_window(w: &mut Window, ev: &AckEvent, ca: impl FnOnce(&mut Window, u64)) {
+    let acked = if w.cwnd < w.ssthresh {
+        slow_start(w, ev);
+        ns3_slow_start_rest(w, ev)
+    } else {
+        ev.acked
+    };
+    if w.cwnd >= w.ssthresh {
+        ca(w, acked);
+    }
+}
+
 /// What ns-3.44's `TcpNewReno::IncreaseWindow` passes on to `CongestionAvoidance` after a
 /// slow-start step (the step just taken): the segments the ACK acknowledged less the one
 /// `SlowStart` counted (it returns segmentsAcked - 1) when that step brought cwnd to ssthresh,
