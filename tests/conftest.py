@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -28,3 +30,19 @@ def dead_pid() -> int:
         except PermissionError:
             pass
         pid += 1
+
+
+# Where benchmarks/ns3 installs ns-3.44's wheel (benchmarks/sims.py's cache).
+NS3_VENV = Path.home() / ".cache" / "ackclock-bench" / "ns3-venv"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "ns3_live: runs ns-3.44 itself; skipped where its wheel or g++ is missing")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("ns3_live") is None:
+        return
+    if not NS3_VENV.is_dir() or shutil.which("g++") is None:
+        pytest.skip("ns-3.44's wheel (benchmarks/ns3) or g++ is not installed")

@@ -11,17 +11,13 @@ against 144, TcpHtcp 367 against 373, and mean cwnds were up to 1% apart.
 from __future__ import annotations
 
 import runpy
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("ackclock._core", reason="the compiled engine is not installed")
-CACHE = Path.home() / ".cache" / "ackclock-bench"
-pytestmark = pytest.mark.skipif(
-    not (CACHE / "ns3-venv").is_dir() or shutil.which("g++") is None,
-    reason="ns-3.44's wheel (benchmarks/ns3) or g++ is not installed")
+pytestmark = pytest.mark.ns3_live
 
 ROOT = Path(__file__).resolve().parents[2]
 
