@@ -9,19 +9,35 @@ sources leave possible; it counts as the cause only if it moves p = 0.05 toward 
 p = 0.01 (+3%) and p = 0.1 (+49%, one run's spread) stay where they are. Nothing is fitted:
 each candidate is the value the reference system had or the text allows.
 
+One more row is not a change of either TCP but of the draw: Appendix A's script seeds nothing,
+so the study's ns-2 half was one run on ns-2's start-up seed (tcl/lib/ns-random.tcl: `$defaultRNG
+seed 1`; MRG32k3a, tools/rng.cc, the same streams since ns-2.1b9). That run is
+`examples/ns2/seed002.tcl` with the 2004 timers through `ackclock ns2`, which gives ns-2.35's
+bytes for it; it stands against the `ikr` profile's single runs over seeds 1-30 (IKRSimLib's
+own generator and seed are not public: its half cannot be redrawn as it ran).
+
     python examples/seed002_candidates.py [--seeds 10] [--seconds 1500] [--only NAME ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed002_figures import model  # noqa: E402
+
+TCL = Path(__file__).resolve().parent / "ns2" / "seed002.tcl"
+# The study's ns-2 timers (seed002_figures.NS2_TIMERS["2004"]) as ns-default.tcl had them.
+TIMERS_2004 = ("Agent/TCP set minrto_ 1\nAgent/TCP set maxrto_ 100000\n"
+               "Agent/TCP set rtxcur_init_ 6\nAgent/TCP set precisionReduce_ false\n")
+IKR_SEEDS = 30  # the ikr profile's single runs the default-seed row stands against
 
 PS = (0.01, 0.05, 0.1)
 STUDY = {0.01: 3.0, 0.05: 30.0, 0.1: 49.0}
@@ -33,6 +49,7 @@ class Candidate:
     ns2: dict[str, object] = field(default_factory=dict)
     ikr: dict[str, object] = field(default_factory=dict)
     ack_loss: tuple[str, ...] = ()  # the profiles whose ACKs cross the lossy link too
+    ns2_default_seed: bool = False  # ns-2's half: the unseeded Tcl, one run (ns2_tcl)
 
 
 CANDIDATES = {
@@ -58,7 +75,28 @@ CANDIDATES = {
     "IKR ACKs lost too": Candidate("IKR's Dropper on both directions", ack_loss=("ikr",)),
     "both ACKs lost too": Candidate("the loss on both directions in both",
                                     ack_loss=("ns2", "ikr")),
+    # Appendix A has no `ns-random` or `$defaultRNG seed` line: ns-random.tcl's seed 1.
+    "ns-2's default seed": Candidate(
+        "the study's script seeds nothing: ns-2's one run at its start-up seed against the "
+        f"ikr profile's single runs, seeds 1-{IKR_SEEDS}", ns2_default_seed=True),
 }
+
+
+def ns2_tcl(p: float, seconds: int, seed: int | None = None) -> float:
+    """Mb/s of examples/ns2/seed002.tcl, one source, the 2004 timers, through `ackclock ns2`:
+    the script's own `Throughput` (bytes past the loss module over SIM_TIME). `seed`: a
+    `$defaultRNG seed` line first (None: none, as the study's script)."""
+    seeding = "" if seed is None else f"$defaultRNG seed {seed}\n"
+    with tempfile.TemporaryDirectory() as d:
+        run = Path(d) / "run.tcl"
+        run.write_text(TIMERS_2004 + seeding + f"source {{{TCL}}}\n", encoding="utf-8")
+        out = subprocess.run([sys.executable, "-m", "ackclock", "ns2", str(run),
+                              f"{seconds}.0", str(p), "1", "100000"],
+                             capture_output=True, text=True, check=True).stdout
+    got = re.search(r"Throughput = ([0-9.e+-]+) Byte/ms", out)
+    if got is None:
+        raise RuntimeError(f"seed002.tcl printed no throughput: {out[-300:]!r}")
+    return float(got.group(1)) * 8 / 1000  # byte/ms -> Mb/s
 
 
 def gaps(c: Candidate, seeds: range, seconds: int) -> dict[float, list[tuple[float, float]]]:
@@ -66,6 +104,12 @@ def gaps(c: Candidate, seeds: range, seconds: int) -> dict[float, list[tuple[flo
     out: dict[float, list[tuple[float, float]]] = {}
     for p in PS:
         out[p] = []
+        if c.ns2_default_seed:
+            ns = ns2_tcl(p, seconds)
+            out[p] = [(ns, float(model("ikr", 1, p, None, seconds, seed=s,  # type: ignore[arg-type]
+                                       tcp=c.ikr)["throughput_mbps"]))
+                      for s in range(1, IKR_SEEDS + 1)]
+            continue
         for s in seeds:
             got = [float(model(prof, 1, p, None, seconds, seed=s, tcp=extra,
                                ack_loss=prof in c.ack_loss)["throughput_mbps"])  # type: ignore[arg-type]
@@ -79,7 +123,12 @@ def row(name: str, runs: dict[float, list[tuple[float, float]]]) -> str:
     for p in PS:
         g = [100 * (i / n - 1) for n, i in runs[p]]
         sd = statistics.stdev(g) if len(g) > 1 else 0.0
-        cells.append(f"{statistics.mean(g):+.1f}% +- {sd:.1f}")
+        cell = f"{statistics.mean(g):+.1f}% +- {sd:.1f}"
+        if CANDIDATES[name].ns2_default_seed:  # single runs: their range, and how many reach
+            reach = sum(x >= STUDY[p] for x in g)
+            cell += (f" ({min(g):+.1f} to {max(g):+.1f}; {reach} of {len(g)} at "
+                     f"+{STUDY[p]:.0f}% or more; ns-2 {runs[p][0][0]:.4f} Mb/s)")
+        cells.append(cell)
     return f"| {name} | " + " | ".join(cells) + f" | {CANDIDATES[name].why} |"
 
 
@@ -88,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--seconds", type=int, default=1500)
     ap.add_argument("--only", nargs="+", choices=list(CANDIDATES), default=list(CANDIDATES))
+    ap.add_argument("--tcl-seeds", type=int, default=0, metavar="N",
+                    help="also: the Tcl's ns-2 half over seeds 1..N beside the figures "
+                         "script's ns2 model over the same seeds (means, Mb/s)")
     args = ap.parse_args(argv)
     print("| candidate | p = 0.01 | p = 0.05 | p = 0.1 | what |")
     print("|---|---|---|---|---|")
@@ -95,6 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.only:
         print(row(name, gaps(CANDIDATES[name], range(1, args.seeds + 1), args.seconds)),
               flush=True)
+    if args.tcl_seeds:
+        print(f"\nns-2's half over seeds 1-{args.tcl_seeds}, mean Mb/s (+- standard deviation):")
+        for p in PS:
+            seeds = range(1, args.tcl_seeds + 1)
+            tcl = [ns2_tcl(p, args.seconds, s) for s in seeds]
+            mod = [float(model("ns2", 1, p, None, args.seconds, seed=s)["throughput_mbps"])  # type: ignore[arg-type]
+                   for s in seeds]
+            print(f"p = {p}: seed002.tcl {statistics.mean(tcl):.4f} +- {statistics.stdev(tcl):.4f}"
+                  f", the ns2 model {statistics.mean(mod):.4f} +- {statistics.stdev(mod):.4f}",
+                  flush=True)
     return 0
 
 

@@ -224,11 +224,12 @@ def test_seed003_runner_hands_its_script_the_documented_arguments(
 
 def test_seed002_candidates_example_gives_its_pages_rows(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """examples/seed002_candidates.py: the baseline and the loss on both directions (the one
-    candidate that moves p = 0.05 toward the study's +30%), 10 seeds of 1500 s each (about 3 s
-    of CPU), print the rows docs/examples/seed002.md's candidate table has, to the digit."""
+    """examples/seed002_candidates.py: the baseline, the loss on both directions (the one
+    candidate that moves p = 0.05 toward the study's +30%), 10 seeds of 1500 s each, and ns-2's
+    default seed (seed002.tcl unseeded through `ackclock ns2` against 30 ikr runs; about 7 s of
+    CPU in all) print the rows docs/examples/seed002.md's candidate table has, to the digit."""
     page = (ROOT / "docs/examples/seed002.md").read_text(encoding="utf-8")
-    names = ["baseline", "both ACKs lost too"]
+    names = ["baseline", "both ACKs lost too", "ns-2's default seed"]
     assert script("seed002_candidates.py")["main"](["--only", *names]) == 0
     printed = capsys.readouterr().out.splitlines()
     for name in names:

@@ -67,3 +67,18 @@ def test_seed002_script_packet_for_packet_to_150_s(vs_ns2: Any) -> None:
     assert ns.count("\n") > 400_000
     assert both.ac.file("out.tr") == ns
     assert printed(both.ac.out) == printed(both.ns.out)
+
+
+def test_seed002_default_seed_run_with_2004_timers(vs_ns2: Any) -> None:
+    """The study's ns-2 half as it ran (examples/seed002_candidates.py, "ns-2's default seed"):
+    the script seeds nothing, so one run on ns-random.tcl's `$defaultRNG seed 1`, one source,
+    1500 s, with ns-2's June 2004 timers: `ackclock ns2` prints ns-2.35's every number, and its
+    throughput is the one docs/examples/seed002.md cites (0.2323 Mb/s at p = 0.05)."""
+    timers = ("Agent/TCP set minrto_ 1\nAgent/TCP set maxrto_ 100000\n"
+              "Agent/TCP set rtxcur_init_ 6\nAgent/TCP set precisionReduce_ false\n")
+    both = vs_ns2(timers + SCRIPT.read_text(), "1500.0", "0.05", "1", "100000")
+    assert both.ns.code == 0, both.ns.err
+    assert both.ac.code == 0, both.ac.err
+    assert printed(both.ac.out) == printed(both.ns.out)
+    assert "Number of total segments lost = 1491 " in both.ns.out
+    assert "Throughput = 29.033026666666668 Byte/ms" in both.ns.out
