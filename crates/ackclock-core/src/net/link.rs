@@ -67,17 +67,18 @@ pub struct Link {
     /// read the line that holds it.
     monitored: bool,
     pub to: NodeId,
-    /// Packets delivered at `to` (`QueueCounters::delivered_packets`, which [`Link::counters`]
-    /// fills from it): counted here, so that a delivery touches no other line of the link.
-    delivered: u64,
+    /// Not on a hop's path: here, in what line 0 has left (the deliveries are no longer
+    /// counted, `Link::delivered`), so that `waiting` starts line 1.
+    pub from: NodeId,
     // Line 1: the FIFO backlog.
     /// Accepted packets not yet started: (transmission start, size, flow).
     waiting: Ring<(SimTime, u32, u32)>,
     waiting_bytes: u64,
     counted_until: SimTime,
     zero_sojourns: u64,
-    /// Not on a hop's path: here, as line 0 is full.
-    pub from: NodeId,
+    /// Packets `ns2_set_params` took off the ring that have not reached `to` yet (see
+    /// [`Link::delivered`]). Not on a hop's path: here, as `from` was.
+    lingering: u64,
     // Line 2: admission.
     /// The discipline; one that holds the waiting packets (`AnyQueue::holds`) leaves
     /// `waiting` empty.
@@ -100,7 +101,7 @@ pub struct Link {
     sojourn: Histogram,
     // Lines 4 to 6, the hop's counters first (see `QueueCounters`).
     /// Counters and time integrals of the waiting backlog, up to `counted_until`, but the
-    /// deliveries (`delivered`): read through [`Link::counters`].
+    /// departures and deliveries, which no hop counts: [`Link::counters`] derives them.
     counters: QueueCounters,
     /// Dequeue-time disciplines: a transmission-done event is in the queue.
     tx_event_pending: bool,
@@ -217,8 +218,9 @@ impl Carried {
 pub struct LinkAccount {
     /// Packets waiting for the line.
     pub backlog: Backlog,
-    /// Packets that have started transmission but not reached the far end.
+    /// Packets that have started transmission but not reached the far end, and their bytes.
     pub on_line: u64,
+    pub on_line_bytes: u64,
 }
 
 /// What happened to a packet offered to a link.
@@ -316,7 +318,7 @@ impl Link {
             counted_until: SimTime::ZERO,
             sojourn: Histogram::default(),
             zero_sojourns: 0,
-            delivered: 0,
+            lingering: 0,
             tx_event_pending: false,
             started: None,
             flow_monitor: None,
@@ -474,16 +476,50 @@ impl Link {
     /// The counters and time integrals of the waiting backlog, up to [`Link::counted_until`].
     #[inline]
     pub fn counters(&self) -> QueueCounters {
+        let (departed_packets, departed_bytes) = self.departed();
         QueueCounters {
-            delivered_packets: self.delivered,
+            departed_packets,
+            departed_bytes,
+            delivered_packets: self.delivered(),
             ..self.counters
         }
     }
 
-    /// Packets delivered at the far end so far.
+    /// Packets and bytes that have left the backlog for the line: not counted as they go (a
+    /// hop counts only its arrival), but derived when read. Every packet counted arriving has
+    /// been dropped, waits, or has departed, and one dropped from the line had departed first:
+    /// departed = arrived - dropped + dropped from the line - waiting. (The invariant checker
+    /// tests the accounting against deliveries it counts itself, `sim/invariants.rs`.)
+    #[inline]
+    fn departed(&self) -> (u64, u64) {
+        let c = &self.counters;
+        let b = self.backlog();
+        // Only a link with ns-2's clock goes down (`ns2_set_down`).
+        let line = self.ns2.as_deref().map_or((0, 0), |n| n.line_dropped);
+        // Wrapping: a broken count must reach the checker as a wrong number, not a panic.
+        let net = |arrived: u64, dropped: u64, line: u64, waiting: u64| {
+            arrived
+                .wrapping_sub(dropped)
+                .wrapping_add(line)
+                .wrapping_sub(waiting)
+        };
+        (
+            net(c.arrived_packets, c.dropped_packets, line.0, b.packets),
+            net(c.arrived_bytes, c.dropped_bytes, line.1, b.bytes),
+        )
+    }
+
+    /// Packets delivered at the far end so far: not counted at each delivery, but derived
+    /// when read (see [`Link::departed`]): those that departed and were neither dropped from
+    /// the line nor are still on it, or lingering ([`Link::ns2_set_params`]).
     #[inline]
     pub fn delivered(&self) -> u64 {
-        self.delivered
+        let line = self.ns2.as_deref().map_or(0, |n| n.line_dropped.0);
+        self.departed()
+            .0
+            .wrapping_sub(line)
+            .wrapping_sub(self.on_line())
+            .wrapping_sub(self.lingering)
     }
 
     /// The instant the backlog's integrals have reached: its last change after
@@ -523,8 +559,6 @@ impl Link {
             self.integrate_fifo_to(start);
             self.waiting.pop_front();
             self.waiting_bytes -= size as u64;
-            self.counters.departed_packets += 1;
-            self.counters.departed_bytes += size as u64;
             if let Some(m) = self.flow_monitor.as_mut() {
                 m[flow as usize].depart(start.0, size, true);
             }
@@ -641,9 +675,8 @@ impl Link {
             }
         } else {
             // No wait: counted apart, so the common case skips the histogram's arithmetic.
+            // (Its departure is not counted: `Link::departed`.)
             self.zero_sojourns += 1;
-            self.counters.departed_packets += 1;
-            self.counters.departed_bytes += size as u64;
         }
         self.in_flight.push_back((arrival, c));
         if self.in_flight.len() == 1 {
@@ -757,7 +790,6 @@ impl Link {
             .in_flight
             .pop_front()
             .expect("a head event without a packet");
-        self.delivered += 1;
         let next = self.in_flight.front().map(|&(t, _)| t);
         (pkt, next)
     }
@@ -932,14 +964,25 @@ impl Link {
     /// The waiting backlog and the packets on the line (for the invariant checker).
     pub fn account(&self) -> LinkAccount {
         let backlog = self.backlog();
-        let on_line = if self.holds() {
+        // The ring holds the waiting packets (a FIFO link's, a device queue's) too.
+        let ring_bytes: u64 = self.in_flight.iter().map(|&(_, c)| c.size as u64).sum();
+        LinkAccount {
+            backlog,
+            on_line: self.on_line(),
+            on_line_bytes: ring_bytes - self.waiting_bytes,
+        }
+    }
+
+    /// Packets that have started transmission but not reached the far end.
+    #[inline]
+    fn on_line(&self) -> u64 {
+        if self.holds() {
             // The ring holds the device queue's packets too.
             self.in_flight.len() as u64 - self.device.as_ref().map_or(0, |d| d.len())
         } else {
             // The FIFO ring holds the waiting packets too.
-            (self.in_flight.len() as u64).saturating_sub(backlog.packets)
-        };
-        LinkAccount { backlog, on_line }
+            (self.in_flight.len() as u64).saturating_sub(self.waiting.len() as u64)
+        }
     }
 
     /// Calls `f` on every packet the link holds: waiting, on the wire or propagating.

@@ -418,7 +418,7 @@ impl Simulator {
             tmix_acts: Vec::new(),
             full,
             tracing: traces.is_some(),
-            checked_arrivals: traces.is_some(),
+            checked_arrivals: traces.is_some() || checker.is_some(),
             hops_left: Vec::new(),
             ttl_on: false,
             traces,

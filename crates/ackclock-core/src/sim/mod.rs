@@ -328,7 +328,7 @@ impl Simulator {
 
     /// Brings `checked_arrivals` up to date after `tracing` or `ttl_on` changed.
     fn set_checked_arrivals(&mut self) {
-        self.checked_arrivals = self.tracing || self.ttl_on;
+        self.checked_arrivals = self.tracing || self.ttl_on || self.checker.is_some();
     }
 
     /// Runs to the end.
@@ -402,9 +402,12 @@ impl Simulator {
     /// does not index the links again).
     #[inline(always)]
     fn arrive(&mut self, l: LinkId, at: NodeId, c: Carried, loses_after: bool) {
-        // A traced run, a link with a loss model after it, or hops counted (dynamic routing)
-        // take the path out of line.
-        debug_assert_eq!(self.checked_arrivals, self.tracing || self.ttl_on);
+        // A traced run, a link with a loss model after it, hops counted (dynamic routing) or
+        // the invariant checker's count of deliveries take the path out of line.
+        debug_assert_eq!(
+            self.checked_arrivals,
+            self.tracing || self.ttl_on || self.checker.is_some()
+        );
         if self.checked_arrivals || loses_after {
             self.arrive_checked(l, at, c);
         } else {
@@ -443,10 +446,14 @@ impl Simulator {
         }
     }
 
-    /// [`Simulator::arrive`] on a traced run or a link with a loss model after it: the model
-    /// may take the packet (`d`, or `lost` in ns-2's trace) or mark it.
+    /// [`Simulator::arrive`] on a traced run, a link with a loss model after it, a run whose
+    /// hops are counted or a checked one (the checker counts the delivery): the model may
+    /// take the packet (`d`, or `lost` in ns-2's trace) or mark it.
     #[inline(never)]
     fn arrive_checked(&mut self, l: LinkId, at: NodeId, c: Carried) {
+        if let Some(checker) = self.checker.as_deref_mut() {
+            checker.count_delivery(l.idx(), c.size);
+        }
         if self.ttl_on && self.ttl_expired(l, c) {
             return;
         }

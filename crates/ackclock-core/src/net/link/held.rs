@@ -131,8 +131,6 @@ impl Link {
             f.waited_ps += (now.0 - at.0) as u128;
             f.waited_packets += 1;
         }
-        self.counters.departed_packets += 1;
-        self.counters.departed_bytes += pkt.size as u64;
         (Some(pkt), more)
     }
 
@@ -214,8 +212,6 @@ impl Link {
             self.integrate_to(start);
             self.waiting.pop_front();
             self.waiting_bytes -= size as u64;
-            self.counters.departed_packets += 1;
-            self.counters.departed_bytes += size as u64;
             if let Some(m) = self.flow_monitor.as_mut() {
                 m[flow as usize].depart(start.0, size, true);
             }

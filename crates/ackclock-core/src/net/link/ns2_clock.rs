@@ -46,6 +46,9 @@ pub(super) struct Ns2Clock {
     /// A queue monitor's integrals of the waiting bytes and packets, once the front end asks
     /// for them ([`Link::keep_ns2_integrals`]).
     integrals: Option<Ns2Integrals>,
+    /// Packets dropped after they had started on the line ([`Link::ns2_set_down`]), and their
+    /// bytes: each is counted as dropped, and had departed (see [`Link::departed`]).
+    pub(super) line_dropped: (u64, u64),
 }
 
 /// ns-2.35's `Integrator` of a queue monitor's `size_` (bytes) and `pkts_`: `newPoint(x, y)`
@@ -132,6 +135,7 @@ impl Link {
             blocked: false,
             ce_departed: 0,
             integrals: None,
+            line_dropped: (0, 0),
         }));
     }
 
@@ -177,31 +181,31 @@ impl Link {
     /// the link, as in ns-2).
     #[inline]
     pub(super) fn ns2_point(&mut self, x: f64) {
-        let Some(i) = self.ns2.as_mut().and_then(|n| n.integrals.as_mut()) else {
+        if self.ns2.as_ref().is_none_or(|n| n.integrals.is_none()) {
             return;
-        };
-        let c = &self.counters;
+        }
         let count = |arrived: u64, departed: u64, dropped: u64, lost: u64| {
             arrived as f64 - departed as f64 - dropped as f64 - lost as f64
         };
-        i.bytes.new_point(
-            x,
-            count(
-                c.arrived_bytes,
-                c.departed_bytes,
-                c.dropped_bytes,
-                c.lost_bytes,
-            ),
+        let (departed_packets, departed_bytes) = self.departed();
+        let c = &self.counters;
+        let bytes = count(
+            c.arrived_bytes,
+            departed_bytes,
+            c.dropped_bytes,
+            c.lost_bytes,
         );
-        i.packets.new_point(
-            x,
-            count(
-                c.arrived_packets,
-                c.departed_packets,
-                c.dropped_packets,
-                c.lost_packets,
-            ),
+        let packets = count(
+            c.arrived_packets,
+            departed_packets,
+            c.dropped_packets,
+            c.lost_packets,
         );
+        let Some(i) = self.ns2.as_mut().and_then(|n| n.integrals.as_mut()) else {
+            return;
+        };
+        i.bytes.new_point(x, bytes);
+        i.packets.new_point(x, packets);
     }
 
     /// The loss model after the link took the packet that has just crossed it, at ns-2 time
@@ -324,8 +328,6 @@ impl Link {
             // Queue::recv: enque, then deque at once on a free line (REM's curq_ traces both).
             self.queue.departed(now, self.backlog_fifo());
             self.zero_sojourns += 1;
-            self.counters.departed_packets += 1;
-            self.counters.departed_bytes += size as u64;
             self.count_ce_departure(pool.get(c.r), flow.idx());
             if let Some(v) = self.started.as_mut() {
                 v.push((now, *pool.get(c.r)));
@@ -403,8 +405,6 @@ impl Link {
             .expect("a resume with packets waiting");
         debug_assert_eq!(start, now);
         self.waiting_bytes -= size as u64;
-        self.counters.departed_packets += 1;
-        self.counters.departed_bytes += size as u64;
         if let Some(m) = self.flow_monitor.as_mut() {
             m[flow as usize].depart(start.0, size, true);
         }
@@ -481,6 +481,9 @@ impl Link {
                 m[pkt.flow.idx()].drop(now.0, pkt.size, false);
             }
         }
+        let ns2 = self.ns2.as_mut().expect("an ns-2 clock");
+        ns2.line_dropped.0 += on_line.len() as u64;
+        ns2.line_dropped.1 += on_line.iter().map(|p| p.size as u64).sum::<u64>();
         dropped.extend(on_line);
         if self.holds() {
             // `all-connectors reset` resets the queue first: its packets come before the
@@ -553,6 +556,7 @@ impl Link {
                 let (t2, seq) = ns2.keys.pop_front().expect("a key per packet");
                 lingering.push((at, t2, seq, c));
             }
+            self.lingering += started as u64;
             moved = true;
         }
         ns2.bw = bw;
@@ -710,7 +714,7 @@ impl Link {
 
     /// A packet [`Link::ns2_set_params`] took off the ring has reached the far node.
     pub fn ns2_linger_delivered(&mut self) {
-        self.delivered += 1;
+        self.lingering -= 1;
     }
 
     /// Whether a head event at `now` on this link is one a [`Link::ns2_set_down`] left

@@ -370,10 +370,16 @@ fn arrival_is_transmission_plus_propagation() {
     );
     let second = Carried::put(&mut pool, pkt(1000));
     assert_eq!(l.enqueue(SimTime(0), second, &mut pool), Enqueued::Queued);
+    // Both departed by 1 ms, neither delivered (derived from the arrivals, drops and rings).
+    l.advance(SimTime(1_000_000_000));
+    let c = l.counters();
+    assert_eq!((c.departed_packets, c.departed_bytes), (2, 2000));
+    assert_eq!((c.delivered_packets, l.delivered()), (0, 0));
     let (head, next) = l.deliver_head();
     assert_eq!(head, first);
     assert_eq!(next, Some(SimTime(2_000_005_000)));
     assert_eq!(l.in_flight(), 1);
+    assert_eq!(l.counters().delivered_packets, 1);
 }
 
 #[test]
@@ -391,8 +397,11 @@ fn backlog_drains_at_line_rate_and_integrates() {
     assert_eq!(l.backlog().packets, 1);
     l.advance(SimTime(3_000_000_000));
     assert_eq!(l.backlog().packets, 0);
-    let c = l.counters;
-    assert_eq!(c.arrived_packets, c.departed_packets + c.dropped_packets);
+    let c = l.counters();
+    assert_eq!((c.arrived_packets, c.arrived_bytes), (4, 4000));
+    assert_eq!((c.departed_packets, c.departed_bytes), (3, 3000));
+    assert_eq!((c.dropped_packets, c.dropped_bytes), (1, 1000));
+    assert_eq!(c.delivered_packets, 0);
     // Two packets waited 1 ms and 2 ms: 3 packet-ms.
     assert_eq!(c.area_packets, 3_000_000_000);
 }
@@ -486,7 +495,7 @@ fn device_queue_packets_leave_the_backlog_at_their_start() {
     let _ = l.enqueue_held(SimTime(10_000_000_000), c.r, &mut pool, &mut drops);
     assert!(drops.is_empty());
     assert_eq!(l.counters.area_packets, 1_000_000_000);
-    assert_eq!(l.counters.departed_packets, 3);
+    assert_eq!(l.counters().departed_packets, 3);
 }
 
 /// `ns3_run` (ns-3.44's `QueueDisc::Transmit` ends the run when the disc is empty): an
@@ -541,7 +550,7 @@ mod layout_tests {
             ("service", offset_of!(Link, service)),
             ("monitored", offset_of!(Link, monitored)),
             ("to", offset_of!(Link, to)),
-            ("delivered", offset_of!(Link, delivered)),
+            ("from", offset_of!(Link, from)),
         ] {
             assert_eq!(line(at), 0, "{name} at {at}");
         }
@@ -550,6 +559,7 @@ mod layout_tests {
             ("waiting_bytes", offset_of!(Link, waiting_bytes)),
             ("counted_until", offset_of!(Link, counted_until)),
             ("zero_sojourns", offset_of!(Link, zero_sojourns)),
+            ("lingering", offset_of!(Link, lingering)),
         ] {
             assert_eq!(line(at), 1, "{name} at {at}");
         }
