@@ -14,12 +14,23 @@ use crate::packet::Packet;
 /// frequent paths) or straight into the pool ([`PoolOut`]).
 pub trait Outgoing {
     fn push(&mut self, pkt: Packet);
+
+    /// The place of the next packet sent, for the agent to write whole
+    /// (`let p = out.place(); *p = Packet { .. }`): in the pool, the packet's slot itself, so
+    /// that the packet is not built on the agent's stack and then copied in.
+    fn place(&mut self) -> &mut Packet;
 }
 
 impl Outgoing for Vec<Packet> {
     #[inline(always)]
     fn push(&mut self, pkt: Packet) {
         Vec::push(self, pkt);
+    }
+
+    #[inline(always)]
+    fn place(&mut self) -> &mut Packet {
+        Vec::push(self, NO_PACKET);
+        self.last_mut().expect("a packet was just pushed")
     }
 }
 
@@ -38,6 +49,13 @@ impl Outgoing for PoolOut<'_> {
     fn push(&mut self, pkt: Packet) {
         let r = self.pool.put(pkt);
         self.sent.push(r);
+    }
+
+    #[inline(always)]
+    fn place(&mut self) -> &mut Packet {
+        let r = self.pool.alloc();
+        self.sent.push(r);
+        self.pool.at_mut(r)
     }
 }
 
@@ -132,6 +150,21 @@ impl PacketPool {
             None => {
                 let i = u32::try_from(self.slots.len()).expect("over 4 billion packets in flight");
                 self.slots.push(pkt);
+                PacketRef(i)
+            }
+        }
+    }
+
+    /// A slot for a packet the caller writes next (it holds a stale or blank packet until
+    /// then), and its handle: the last freed, or a new one.
+    #[inline(always)]
+    fn alloc(&mut self) -> PacketRef {
+        match self.free.pop() {
+            // `free` holds only slots `take` released, which exist.
+            Some(i) => PacketRef(i),
+            None => {
+                let i = u32::try_from(self.slots.len()).expect("over 4 billion packets in flight");
+                self.slots.push(NO_PACKET);
                 PacketRef(i)
             }
         }

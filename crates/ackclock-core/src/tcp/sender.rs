@@ -751,7 +751,8 @@ impl TcpSender {
                 qs = self.qs_request(now);
             }
         }
-        let mut pkt = Packet {
+        let pkt = out.place();
+        *pkt = Packet {
             id: 0,
             flow: self.flow,
             kind: PacketKind::TcpData,
@@ -772,7 +773,6 @@ impl TcpSender {
         if qs.is_some() {
             pkt.set_quick_start(qs);
         }
-        out.push(pkt);
     }
 
     fn arm_timer(&mut self, now: SimTime) {

@@ -482,7 +482,8 @@ impl TcpSink {
             window = fc.advertise(now);
             fc.update_at = fc.update_due(now);
         }
-        let mut ackp = Packet {
+        let ackp = out.place();
+        *ackp = Packet {
             id: 0,
             flow: self.flow,
             kind: PacketKind::TcpAck,
@@ -519,7 +520,6 @@ impl TcpSink {
             let echo = crate::net::quick_start::QsOption::unpack(std::mem::take(&mut self.qs_echo));
             ackp.set_quick_start(Some(echo));
         }
-        out.push(ackp);
     }
 
     /// ns-2.35's TCPSink `ecn_syn_` (RFC 5562 as `TcpSink::ack` has it): the ACK of segment

@@ -372,7 +372,7 @@ impl UdpSource {
         let size = payload + self.header;
         c.packets_sent += 1;
         c.bytes_sent += size as u64;
-        out.push(Packet {
+        *out.place() = Packet {
             id: 0,
             flow: self.flow,
             kind: PacketKind::Udp,
@@ -389,7 +389,7 @@ impl UdpSource {
             nth: c.packets_sent as u32,
             rwnd: 0,
             ecn: 0,
-        });
+        };
         self.next_seq += 1;
     }
 
