@@ -9,9 +9,11 @@ sources leave possible; it counts as the cause only if it moves p = 0.05 toward 
 p = 0.01 (+3%) and p = 0.1 (+49%, one run's spread) stay where they are. Nothing is fitted:
 each candidate is the value the reference system had or the text allows.
 
-One more row is not a change of either TCP but of the draw: Appendix A's script seeds nothing,
-so the study's ns-2 half was one run on ns-2's start-up seed (tcl/lib/ns-random.tcl: `$defaultRNG
-seed 1`; MRG32k3a, tools/rng.cc, the same streams since ns-2.1b9). That run is
+One more row is not a change of either TCP but of the draw: Appendix A's printed part (from
+`$loss_module unit pkt` on; the script's top is not printed) seeds nothing; if the top set no
+seed either, the study's ns-2 half was one run on ns-2's start-up seed
+(tcl/lib/ns-random.tcl: `$defaultRNG seed 1`; MRG32k3a, tools/rng.cc, the same streams since
+ns-2.1b9). That run is
 `examples/ns2/seed002.tcl` with the 2004 timers through `ackclock ns2`, which gives ns-2.35's
 bytes for it; it stands against the `ikr` profile's single runs over seeds 1-30 (IKRSimLib's
 own generator and seed are not public: its half cannot be redrawn as it ran).
@@ -77,7 +79,7 @@ CANDIDATES = {
                                     ack_loss=("ns2", "ikr")),
     # Appendix A has no `ns-random` or `$defaultRNG seed` line: ns-random.tcl's seed 1.
     "ns-2's default seed": Candidate(
-        "the study's script seeds nothing: ns-2's one run at its start-up seed against the "
+        "the printed script seeds nothing: ns-2's one run at its start-up seed against the "
         f"ikr profile's single runs, seeds 1-{IKR_SEEDS}", ns2_default_seed=True),
 }
 

@@ -218,7 +218,7 @@ def test_seed003_runner_hands_its_script_the_documented_arguments(
     assert (tmp_path / "report.md").read_text(encoding="utf-8").startswith("# Seed 003")
     rc = 1
     assert main(["--out", str(tmp_path)]) == 1
-    # The full run: every pair of the study's Table 1, one run at a time (about 5.3 GB each).
+    # The full run: every pair of the study's Table 1, one run at a time (about 3.2 GB each).
     assert calls[-1][2:] == ["--pairs", "all", "--jobs", "1", "--out", str(tmp_path / "seed003")]
 
 

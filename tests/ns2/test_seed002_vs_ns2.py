@@ -71,9 +71,9 @@ def test_seed002_script_packet_for_packet_to_150_s(vs_ns2: Any) -> None:
 
 def test_seed002_default_seed_run_with_2004_timers(vs_ns2: Any) -> None:
     """The study's ns-2 half as it ran (examples/seed002_candidates.py, "ns-2's default seed"):
-    the script seeds nothing, so one run on ns-random.tcl's `$defaultRNG seed 1`, one source,
-    1500 s, with ns-2's June 2004 timers: `ackclock ns2` prints ns-2.35's every number, and its
-    throughput is the one docs/examples/seed002.md cites (0.2323 Mb/s at p = 0.05)."""
+    the printed script seeds nothing, so one run on ns-random.tcl's `$defaultRNG seed 1`, one
+    source, 1500 s, with ns-2's June 2004 timers: `ackclock ns2` prints ns-2.35's every number,
+    and its throughput is the one docs/examples/seed002.md cites (0.2323 Mb/s at p = 0.05)."""
     timers = ("Agent/TCP set minrto_ 1\nAgent/TCP set maxrto_ 100000\n"
               "Agent/TCP set rtxcur_init_ 6\nAgent/TCP set precisionReduce_ false\n")
     both = vs_ns2(timers + SCRIPT.read_text(), "1500.0", "0.05", "1", "100000")
