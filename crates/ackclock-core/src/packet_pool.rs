@@ -141,18 +141,9 @@ impl PacketPool {
     /// Stores `pkt` and returns its handle.
     #[inline(always)]
     pub fn put(&mut self, pkt: Packet) -> PacketRef {
-        match self.free.pop() {
-            Some(i) => {
-                // `free` holds only slots `take` released, which exist.
-                *self.at_mut(PacketRef(i)) = pkt;
-                PacketRef(i)
-            }
-            None => {
-                let i = u32::try_from(self.slots.len()).expect("over 4 billion packets in flight");
-                self.slots.push(pkt);
-                PacketRef(i)
-            }
-        }
+        let r = self.alloc();
+        *self.at_mut(r) = pkt;
+        r
     }
 
     /// A slot for a packet the caller writes next (it holds a stale or blank packet until
