@@ -184,6 +184,15 @@ fn parameters_are_checked_against_the_registry() {
     );
 }
 
+/// ns-3's classes with 1000-byte segments (`CcSetup::ns3_defaults`).
+fn ns3_setup() -> CcSetup {
+    CcSetup {
+        mss: 1000.0,
+        ns3_defaults: true,
+        ..CcSetup::default()
+    }
+}
+
 /// ns-3.44's `GetSsThresh` of `TcpHighSpeed`, `TcpScalable`, `TcpIllinois`, `TcpHtcp`,
 /// `TcpVeno` and `TcpYeah` reads the `bytesInFlight` argument (tcp-highspeed.cc,
 /// tcp-scalable.cc, tcp-illinois.cc, tcp-htcp.cc, tcp-veno.cc, tcp-yeah.cc), not cWnd: under
@@ -191,11 +200,7 @@ fn parameters_are_checked_against_the_registry() {
 /// it (other profiles) the window as before.
 #[test]
 fn ns3_classes_take_ssthresh_from_the_bytes_in_flight() {
-    let ns3 = CcSetup {
-        mss: 1000.0,
-        ns3_defaults: true,
-        ..CcSetup::default()
-    };
+    let ns3 = ns3_setup();
     let build = |name: &str, setup: &CcSetup| {
         let cc: CcConfig = name.parse().unwrap();
         cc.build(setup).unwrap()
@@ -250,11 +255,7 @@ fn ns3_classes_take_ssthresh_from_the_bytes_in_flight() {
 /// under ns-3's class; other profiles keep the fractional growth.
 #[test]
 fn ns3_highspeed_and_scalable_grow_in_whole_segments() {
-    let ns3 = CcSetup {
-        mss: 1000.0,
-        ns3_defaults: true,
-        ..CcSetup::default()
-    };
+    let ns3 = ns3_setup();
     let one = AckEvent::segments(1, true);
     for (name, acks_per_segment) in [
         // w 100: table row 2 (w <= 118), a(w) = 2: 50 segments acknowledged add one.
