@@ -34,6 +34,13 @@ class App:
 
     kind: ClassVar[str] = ""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> App:
+        # The entries' copy (Network.scenario copies every flow's application).
+        from .scenario import _deepcopy_slots
+
+        copied: App = _deepcopy_slots(self, memo)
+        return copied
+
 
 @dataclass(frozen=True, slots=True)
 class Ftp(App):

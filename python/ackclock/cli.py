@@ -360,7 +360,7 @@ def _run(args: argparse.Namespace) -> int:
 def _run_frozen(args: argparse.Namespace) -> int:
     from .atomic import StagedFolder
     from .results import is_results_folder
-    from .run import run_document
+    from .run import explain_rejection, run_document
     from .toml_loader import load_resolved, loads_resolved
 
     progress = False if args.quiet else None
@@ -402,7 +402,7 @@ def _run_frozen(args: argparse.Namespace) -> int:
             scenario, document = load_resolved(args.scenario, overrides, share=True,
                                                engine_rules=False, freeze=True)
             recheck = partial(load_resolved, args.scenario, overrides)
-        explain = partial(_explain_rejection, recheck, scenario.source)
+        explain = partial(explain_rejection, recheck, scenario.source)
         out = Path(args.out) if args.out else Path("results") / _folder_name(scenario.name)
         source = scenario.source
         del scenario  # the model of every entry: not held through the run (10 000 flows: 30 MB)
@@ -440,18 +440,6 @@ def _run_frozen(args: argparse.Namespace) -> int:
         print("no plots: the run has no time series (set run.sample_interval)")
     print(f"results in {out}{'' if str(out).endswith('/') else '/'}")
     return 0
-
-
-def _explain_rejection(resolve_checked: Callable[[], object], source: str | None,
-                       message: str) -> ScenarioError:
-    """The error for a run the engine refused to build: the scenario resolved again with the
-    engine's rules names the mistake in its own words; a refusal those rules do not explain
-    (one only building finds) is reported as the engine put it."""
-    try:
-        resolve_checked()
-    except ScenarioError as e:
-        return e
-    return ScenarioError(f"the engine rejected the scenario: {message}", file=source)
 
 
 def _sweep(args: argparse.Namespace) -> int:

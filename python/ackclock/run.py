@@ -7,12 +7,13 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .errors import EngineUnavailable, InvariantViolation, ScenarioError
 from .results import Results
-from .scenario import Scenario, resolve
+from .scenario import Scenario, collector_paused, resolve, resolve_shared
 from .units import PS_PER_S
 
 if TYPE_CHECKING:
@@ -78,8 +79,33 @@ def run_scenario(scenario: Scenario, progress: bool | None = None,
     if not isinstance(scenario, Scenario):
         raise ScenarioError(f"expected a Scenario (from load_scenario or Network.scenario),"
                             f" got {type(scenario).__name__}", path="run_scenario")
-    return run_document(resolve(scenario), progress=progress, source=scenario.source,
-                        trace_dir=trace_dir)
+    document, explain = resolved_for_run(scenario)
+    return run_document(document, progress=progress, source=scenario.source,
+                        trace_dir=trace_dir, explain=explain)
+
+
+def resolved_for_run(scenario: Scenario
+                     ) -> tuple[dict[str, Any], Callable[[str], ScenarioError]]:
+    """``scenario``'s document for a run that records it unchanged, as the command line
+    resolves a file: the tables that come out the same shared, the engine's rules left to the
+    engine building the run (:func:`ackclock.scenario.resolve_shared`), the cyclic garbage
+    collector paused (none of its tables are cyclic); and the error for a document the engine
+    refuses, named in the scenario's words by resolving it again with the rules."""
+    with collector_paused():
+        document = resolve_shared(scenario, engine_rules=False)
+    return document, partial(explain_rejection, partial(resolve, scenario), scenario.source)
+
+
+def explain_rejection(resolve_checked: Callable[[], object], source: str | None,
+                      message: str) -> ScenarioError:
+    """The error for a run the engine refused to build: the scenario resolved again with the
+    engine's rules names the mistake in its own words; a refusal those rules do not explain
+    (one only building finds) is reported as the engine put it."""
+    try:
+        resolve_checked()
+    except ScenarioError as e:
+        return e
+    return ScenarioError(f"the engine rejected the scenario: {message}", file=source)
 
 
 @user_facing

@@ -41,6 +41,7 @@ from .scenario import (
     RunConfig,
     Scenario,
     check_kind,
+    collector_paused,
     loss_from_table,
     resolve,
     resolve_shared,
@@ -151,12 +152,7 @@ def resolved_from_raw(
     ``freeze``: for a process that keeps the document to its end (the command line's), every
     object alive once it is resolved leaves the cyclic garbage collector for good
     (``gc.freeze()``; reference counting still frees them)."""
-    # Resolving makes hundreds of thousands of tables and none of them cyclic: the cyclic
-    # garbage collector, which would pass over all of them again and again, waits (10 000
-    # flows: about a fifth of the time).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         resolved = _resolved_from_raw(raw, source, overrides, name, share, engine_rules)
         if freeze:
             # Else the collector's next pass, at the first allocation after it is enabled
@@ -164,9 +160,6 @@ def resolved_from_raw(
             # passes of the older generations again.
             gc.freeze()
         return resolved
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _resolved_from_raw(raw: Mapping[str, Any], source: str | None, overrides: Sequence[str],
