@@ -33,7 +33,16 @@ Cases:
   aggregation switches, (k/2)^2 core switches, k/2 hosts per edge switch, k^3/4 hosts), 10 Gb/s,
   1 us links with 100-packet buffers, ECMP by flow hash (`run.routing = "ecmp"`), flows between
   random pairs of hosts in different pods (10 000 for k = 16, 4 per host below);
-- `chain_R`: R routers in a line, 10 flows from one end to the other, 1 Gb/s, 1 ms per link.
+- `chain_R`: R routers in a line, 10 flows from one end to the other, 1 Gb/s, 1 ms per link;
+- `explicit_10000`: `dumbbell_10000` with every node, link and flow written out (6 MB of TOML,
+  no `count = N`);
+- `sampled_10000`: `dumbbell_10000` sampled every 0.1 s (`run.sample_interval`: 50 samples of
+  10 000 flows and 40 002 link directions);
+- `api_dumbbell_10000`, `api_loop_10000`: the same network through the Python API, in a child
+  process (its `cmd_s`, `cpu_s`, `peak_MB`), with `build_s` the calls that describe it:
+  `Network.dumbbell(10000)` and then `front_s`, `.scenario(duration=...)`; or a loop of
+  `net.nodes`, `net.link(..., queue_limit=...)` and `net.tcp` calls and then `run_s`,
+  `net.run(duration=..., out=...)` (engine included).
 
 With `--beside`, each dumbbell case of at most `--beside-max-flows` flows (default 100: ns-2
 takes minutes per 100 flows and second, ns-3 longer) also runs, right after ackclock, in ns-2.35
@@ -150,7 +159,80 @@ def cases() -> dict[str, tuple[str, str, bool]]:
     for k, flows, d in [(4, None, "0.2s"), (8, None, "0.1s"), (16, 10_000, "0.01s")]:
         out[f"fattree_{k}"] = (fattree(k, flows), d, k <= 8)
     out["chain_50"] = (chain(50), "10s", True)
+    out["explicit_10000"] = (explicit_dumbbell(10_000), "5s", False)
+    sampled = dumbbell(10_000).replace('duration = "30s"\n',
+                                       'duration = "30s"\nsample_interval = "0.1s"\n')
+    out["sampled_10000"] = (sampled, "5s", False)
     return out
+
+
+def explicit_dumbbell(n: int) -> str:
+    """`dumbbell(n)` with every node, link and flow written out, as a script would write it."""
+    head = (BENCH / "dumbbell.toml").read_text().split("[[node]]")[0]
+    lines = [head, '[[node]]\nname = "left"\n[[node]]\nname = "right"\n']
+    lines += [f'[[node]]\nname = "s{i}"\n' for i in range(n)]
+    lines += [f'[[node]]\nname = "r{i}"\n' for i in range(n)]
+
+    def link(a: str, b: str, rate: str, delay: str, limit: int) -> str:
+        return (f'[[link]]\nfrom = "{a}"\nto = "{b}"\nrate = "{rate}"\ndelay = "{delay}"\n'
+                f'queue = {{ kind = "droptail", limit = {limit} }}\nduplex = false\n')
+
+    lines += [link("left", "right", "1Gb/s", "10ms", 1000),
+              link("right", "left", "1Gb/s", "10ms", 50)]
+    for a, b, limit in [("s{i}", "left", 10000), ("left", "s{i}", 50), ("right", "r{i}", 10000),
+                        ("r{i}", "right", 50)]:
+        lines += [link(a.format(i=i), b.format(i=i), "10Gb/s", "1ms", limit) for i in range(n)]
+    lines += [f'[[flow]]\nname = "tcp{i}"\nkind = "tcp"\nfrom = "s{i}"\nto = "r{i}"\n'
+              for i in range(n)]
+    return "".join(lines)
+
+
+# The Python API's cases: a child process builds the network (build_s) and then either checks
+# the scenario (front_s) or runs it into a folder (run_s); CPU seconds, printed as "KEY VALUE".
+API_CASES = {
+    "api_dumbbell_10000": """
+net = ac.Network.dumbbell(10000, rate="1Gb/s")
+t1 = time.process_time()
+net.scenario(duration=DURATION)
+print("front_s", time.process_time() - t1)
+""",
+    "api_loop_10000": """
+n = 10000
+net = ac.Network("dumbbell", profile="ns2")
+net.nodes("left", "right")
+for i in range(n):
+    net.nodes(f"s{i}", f"r{i}")
+net.link("left", "right", rate="1Gb/s", delay="10ms", queue_limit=1000, duplex=False)
+net.link("right", "left", rate="1Gb/s", delay="10ms", queue_limit=50, duplex=False)
+for i in range(n):
+    net.link(f"s{i}", "left", rate="10Gb/s", delay="1ms", queue_limit=10000, duplex=False)
+    net.link("left", f"s{i}", rate="10Gb/s", delay="1ms", queue_limit=50, duplex=False)
+    net.link("right", f"r{i}", rate="10Gb/s", delay="1ms", queue_limit=10000, duplex=False)
+    net.link(f"r{i}", "right", rate="10Gb/s", delay="1ms", queue_limit=50, duplex=False)
+for i in range(n):
+    net.tcp(f"tcp{i}", f"s{i}", f"r{i}")
+net.defaults(packet_size=1448, header_size=52, window=10000, variant="newreno")
+t1 = time.process_time()
+net.run(duration=DURATION, out=OUT)
+print("run_s", time.process_time() - t1)
+""",
+}
+
+
+def api_command(name: str, duration: str, out: Path, timeout: float | None
+                ) -> tuple[float, float, float, dict[str, float]]:
+    """Wall seconds, peak resident MB and CPU seconds of the API case's child process, and
+    the times it printed (build_s, and front_s or run_s)."""
+    code = ("import time\nt0 = time.process_time()\nimport ackclock as ac\n"
+            f"DURATION, OUT = {duration!r}, {str(out)!r}\n"
+            + API_CASES[name].replace("t1 = time.process_time()",
+                                      't1 = time.process_time()\nprint("build_s", t1 - t0)'))
+    timer = ["/usr/bin/time", "-f", "%e %M %U %S"]
+    done = subprocess.run([*timer, sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=timeout)
+    wall, kb, user, system = done.stderr.strip().splitlines()[-1].split()
+    times = {k: float(v) for k, v in (line.split() for line in done.stdout.splitlines())}
+    return float(wall), int(kb) / 1024, float(user) + float(system), times
 
 
 def ackclock() -> list[str]:
@@ -285,7 +367,7 @@ def main() -> None:
 
     sims.compile_package()  # as an installed copy: no compiling at each command's start
     all_cases = cases()
-    names = args.only.split(",") if args.only else list(all_cases)
+    names = args.only.split(",") if args.only else [*all_cases, *API_CASES]
     columns = ["case", "sim", "duration", "cmd_s", "cpu_s", "peak_MB", "resolve_s", "front_s",
                "setup_s", "run_s", "hops", "Mhops_s", "cmd_Mhops_cpu_s", "instr_per_hop"]
     if args.csv:
@@ -296,6 +378,20 @@ def main() -> None:
         others = (beside(args.beside.split(","), args.ns3_cache, args.htsim_source, Path(d))
                   if args.beside else {})
         for name in names:
+            if name in API_CASES:
+                duration = args.duration or "5s"
+                cmd_s, peak, cpu_s, t = api_command(name, duration, Path(d) / name,
+                                                    args.timeout)
+                print(f"{name:18} {cmd_s:7.2f} {cpu_s:7.2f} {peak:8.0f} {'':9} "
+                      f"{t.get('front_s', float('nan')):8.3f} {'':8} "
+                      f"{t.get('run_s', float('nan')):7.2f}   build_s {t['build_s']:.2f}",
+                      flush=True)
+                if args.csv:
+                    with args.csv.open("a") as f:
+                        f.write(",".join(str(v) for v in [
+                            name, "ackclock", duration, cmd_s, cpu_s, peak, "",
+                            t.get("front_s", ""), "", t.get("run_s", ""), "", "", "", ""]) + "\n")
+                continue
             text, duration, small = all_cases[name]
             duration = args.duration or duration
             toml = Path(d) / f"{name}.toml"

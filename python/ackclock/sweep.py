@@ -29,10 +29,10 @@ from .run import engine, run_document, simulation
 from .scenario import Scenario, resolve
 from .toml_loader import load_resolved, parse_toml, resolved_from_raw, scenario_to_raw
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
+try:  # compiled where its wheel is (pyproject.toml): large files read twice as fast
     import tomli as tomllib
+except ImportError:  # pragma: no cover - installed without its dependencies
+    import tomllib  # type: ignore[no-redef]
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor

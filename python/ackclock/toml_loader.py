@@ -11,22 +11,22 @@ from __future__ import annotations
 import copy
 import gc
 import re
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 reads TOML with the tomli backport
+try:  # compiled where its wheel is (pyproject.toml): large files read twice as fast
     import tomli as tomllib
+except ImportError:  # pragma: no cover - installed without its dependencies
+    import tomllib  # type: ignore[no-redef]
 
 from . import queues, schema
 from .apps import AnyApp, Ftp, from_table
 from .errors import ScenarioError, quote
 from .profiles import TCP_ALIASES, TCP_PARAMS, canonical_tcp_key, normalize_tcp_params
 from .scenario import (
+    _ATOMIC,
     APP_KINDS,
     FLOW_KINDS,
     LOSS_KINDS,
@@ -316,16 +316,18 @@ def parse_toml(text: str) -> dict[str, Any]:
 
 def _check_depth(doc: Mapping[str, Any]) -> None:
     """Rejects values nested deeper than MAX_DEPTH (the loader recurses on them)."""
-    stack: list[tuple[Any, str, int]] = [(v, str(k), 1) for k, v in doc.items()]
+    # Only tables and arrays are visited (a file of 10 000 flows written out holds some 300 000
+    # other values): one at the limit that holds anything holds a value beyond it.
+    nested = (dict, list)
+    stack: list[tuple[Any, str, int]] = [(v, str(k), 1) for k, v in doc.items()
+                                         if isinstance(v, nested)]
     while stack:
         value, top, depth = stack.pop()
-        if depth > MAX_DEPTH:
+        inside = value.values() if isinstance(value, dict) else value
+        if depth >= MAX_DEPTH and inside:
             raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", path=quote(top)
                                 if "\n" in top or "\r" in top else top)
-        if isinstance(value, dict):
-            stack.extend((v, top, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, top, depth + 1) for v in value)
+        stack.extend((v, top, depth + 1) for v in inside if isinstance(v, nested))
 
 
 def _toml_error(e: Exception) -> ScenarioError:
@@ -642,8 +644,9 @@ def build_scenario(
     name = doc.get("name", default_name)
     if name is None:
         raise ScenarioError("missing: the scenario's name", path="name")
-    # id of a queue table -> (the table, kept alive so that its id stays its own; its model)
-    queues: dict[int, tuple[Any, QueueConfig]] | None = {} if share else None
+    # id of a queue table, or its plain keys and values -> (the table, kept alive so that its
+    # id stays its own; its model)
+    queues: dict[Any, tuple[Any, QueueConfig]] | None = {} if share else None
     apps: dict[int, tuple[Any, AnyApp]] | None = {} if share else None
     return Scenario(
         name=name,
@@ -736,7 +739,7 @@ def _node(t: Mapping[str, Any], p: str) -> Node:
 
 
 def _link(t: Mapping[str, Any], p: str,
-          queues: dict[int, tuple[Any, QueueConfig]] | None = None) -> Link:
+          queues: dict[Any, tuple[Any, QueueConfig]] | None = None) -> Link:
     if not _LINK_KEY_SET.issuperset(t):
         _check_keys(t, _LINK_KEYS, p)
     loss = loss_model(_table(t, "loss", f"{p}.loss"), f"{p}.loss") if "loss" in t else None
@@ -744,12 +747,21 @@ def _link(t: Mapping[str, Any], p: str,
                if "reverse_loss" in t else None)
     table = t.get("queue")
     known = None if queues is None else queues.get(id(table))
+    # A table written out on each link (a file that lists its links one by one) is known by
+    # its keys and values, when they are plain: equal tables, one model.
+    key = (None if known is not None or queues is None or type(table) is not dict
+           or not _ATOMIC.issuperset(map(type, table.values()))
+           else tuple((k, type(v), v) for k, v in table.items()))
+    if key is not None and queues is not None:
+        known = queues.get(key)
     if known is not None:
         queue = known[1]
     else:
         queue = _queue(_table(t, "queue", f"{p}.queue"), f"{p}.queue")
         if queues is not None and type(table) is dict:
             queues[id(table)] = (table, queue)
+            if key is not None:
+                queues[key] = (table, queue)
     try:
         from_, to, rate, delay = t["from"], t["to"], t["rate"], t["delay"]
     except KeyError:  # the first missing one, named
