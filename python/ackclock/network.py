@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,7 @@ from .scenario import (
     Scenario,
     check_kind,
     collector_paused,
+    copy_entry,
     resolve_shared,
 )
 from .toml_loader import loss_model
@@ -311,7 +311,9 @@ class Network:
         """The scenario described so far, checked; later calls do not change it. ``run`` takes
         the other keys of a scenario file's ``[run]`` table (docs/scenario-files.md):
         ``routing``, ``ties``, ``check``, ``max_events``, ``max_packets``."""
-        sc = self._scenario(duration, warmup, seed, sample_interval, run, copy.deepcopy)
+        memo: dict[int, Any] = {}  # one copy: what two entries share, their copies share
+        sc = self._scenario(duration, warmup, seed, sample_interval, run,
+                            lambda entries: [copy_entry(e, memo) for e in entries])
         with collector_paused():
             resolve_shared(sc)  # checking it is resolving it; the document is not kept
         return sc

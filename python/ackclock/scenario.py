@@ -96,8 +96,6 @@ def _deepcopy_slots(self: Any, memo: dict[int, Any]) -> Any:
     ``memo``), without its generic path per object (``Network.scenario`` copies every entry:
     most of a sweep point's cost for a function building 50 flows; 10 000 flows: 70 000
     entries). The fields are read in one call and set by the class's own ``__init__``."""
-    from copy import deepcopy
-
     cls = type(self)
     known = _FIELDS.get(cls)
     if known is None:
@@ -111,23 +109,27 @@ def _deepcopy_slots(self: Any, memo: dict[int, Any]) -> Any:
     values = known[1](self)
     if len(known[0]) == 1:
         values = (values,)
-    cls.__init__(new, *[v if type(v) in _ATOMIC
-                        else _empty_copy(v, memo) if type(v) in _CONTAINERS and not v
-                        else deepcopy(v, memo) for v in values])
+    cls.__init__(new, *[v if type(v) in _ATOMIC else copy_entry(v, memo) for v in values])
     return new
 
 
-_CONTAINERS = frozenset({dict, list})
-
-
-def _empty_copy(value: dict[Any, Any] | list[Any], memo: dict[int, Any]) -> Any:
-    """deepcopy's copy of an empty dict or list (most entries' `tcp`, `params`, `classes`),
-    without its generic path: a new one, or the one made for the same object before."""
+def copy_entry(value: Any, memo: dict[int, Any]) -> Any:
+    """``copy.deepcopy(value, memo)`` of an entry or one of its values, without the generic
+    path for the ones most entries hold: another entry (a link's queue), an empty dict or list
+    (most entries' `tcp`, `params`, `classes`). ``value`` is held by an entry that outlives
+    the copy, so its id is not reused meanwhile (deepcopy keeps it alive for that)."""
     new = memo.get(id(value))
-    if new is None:
-        # `value` is alive as long as its entry, so its id is not reused during the copy.
-        new = memo[id(value)] = type(value)()
-    return new
+    if new is not None:
+        return new
+    t = type(value)
+    if t.__dict__.get("__deepcopy__") is _deepcopy_slots:
+        return _deepcopy_slots(value, memo)
+    if (t is dict or t is list) and not value:
+        new = memo[id(value)] = t()
+        return new
+    from copy import deepcopy
+
+    return deepcopy(value, memo)
 
 
 # The rules a resolved scenario follows (resource guards included) are the engine's
@@ -710,9 +712,9 @@ def _links(
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     queues_done: dict[Any, dict[str, Any]] = {}
-    # (rate, delay, queue) as given -> as resolved: the links of a `count = N` table have
-    # the same ones (the queue by identity: every link's model is alive meanwhile).
-    line_done: dict[Any, tuple[float, int, dict[str, Any]]] = {}
+    # (rate, delay) as given -> as resolved: most links have one of a few (a `count = N`
+    # table's copies, a script's loop).
+    line_done: dict[Any, tuple[float, int]] = {}
     last: tuple[Any, ...] = (_NOTHING, _NOTHING, _NOTHING, None)
     for i, link in enumerate(links):
         p = link.origin or f"link[{i}]"
@@ -726,17 +728,17 @@ def _links(
             line = last[3]  # the same objects as the link before (the copies of one table)
         else:
             line_key: tuple[Any, ...] | None = (type(link.rate), link.rate, type(link.delay),
-                                                 link.delay, id(link.queue))
+                                                 link.delay)
             try:
-                line = line_done.get(line_key)
+                rate_delay = line_done.get(line_key)
             except TypeError:  # a rate or delay that is no scalar: named by its parser below
-                line, line_key = None, None
-            if line is None:
-                line = (float(parse_rate(link.rate, f"{p}.rate")),
-                        parse_time(link.delay, f"{p}.delay"),
-                        _queue_cached(link.queue, f"{p}.queue", profile, queues_done))
+                rate_delay, line_key = None, None
+            if rate_delay is None:
+                rate_delay = (float(parse_rate(link.rate, f"{p}.rate")),
+                              parse_time(link.delay, f"{p}.delay"))
                 if line_key is not None:
-                    line_done[line_key] = line
+                    line_done[line_key] = rate_delay
+            line = (*rate_delay, _queue_cached(link.queue, f"{p}.queue", profile, queues_done))
             last = (link.rate, link.delay, link.queue, line)
         rate_bps, delay_ps, queue = line
         if not isinstance(link.duplex, bool):
