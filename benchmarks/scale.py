@@ -55,6 +55,11 @@ its packet-hops (3 per data packet sent and per ACK received: each crosses three
 CPU second, and ackclock's whole command's packet-hops per CPU second over it. The fat-trees,
 the chain and the 100 Gb/s dumbbells have no script in the other simulators.
 
+`ns2_dumbbell_N` (N = 10 to 10 000) runs the dumbbell's ns-2 script (benchmarks/ns2/dumbbell.tcl,
+NewReno, 5 s) through the ns-2 front end, `ackclock ns2 dumbbell.tcl N 5 newreno`: the whole
+command's wall time, CPU seconds and peak memory, and the counters the script prints
+(`delivered_bytes`, `data_sent`, `acks_received`), which `ns` prints the same.
+
 Wall times on a shared machine swing by tens of percent: compare runs taken side by side.
 `--csv` also writes the rows to a file, which benchmarks/plot_scale.py plots
 (docs/performance.md, "Speed at scale").
@@ -235,6 +240,24 @@ def api_command(name: str, duration: str, out: Path, timeout: float | None
     return float(wall), int(kb) / 1024, float(user) + float(system), times
 
 
+# The ns-2 front end's cases: flows, simulated seconds.
+NS2_CASES = {f"ns2_dumbbell_{n}": (n, "5s") for n in (10, 100, 1000, 10_000)}
+
+
+def ns2_command(flows: int, duration: str, timeout: float | None
+                ) -> tuple[float, float, float, str]:
+    """Wall seconds, peak resident MB, CPU seconds and the printout of `ackclock ns2` on the
+    dumbbell's script."""
+    timer = ["/usr/bin/time", "-f", "%e %M %U %S"]
+    script = ROOT / "benchmarks" / "ns2" / "dumbbell.tcl"
+    done = subprocess.run([*timer, *ackclock(), "ns2", str(script), str(flows),
+                           duration.removesuffix("s"), "newreno"],
+                          capture_output=True, text=True, check=True, timeout=timeout)
+    wall, kb, user, system = done.stderr.strip().splitlines()[-1].split()
+    counters = " ".join(done.stdout.split())
+    return float(wall), int(kb) / 1024, float(user) + float(system), counters
+
+
 def ackclock() -> list[str]:
     exe = shutil.which("ackclock")
     return [exe] if exe else [sys.executable, "-m", "ackclock"]
@@ -367,7 +390,7 @@ def main() -> None:
 
     sims.compile_package()  # as an installed copy: no compiling at each command's start
     all_cases = cases()
-    names = args.only.split(",") if args.only else [*all_cases, *API_CASES]
+    names = args.only.split(",") if args.only else [*all_cases, *API_CASES, *NS2_CASES]
     columns = ["case", "sim", "duration", "cmd_s", "cpu_s", "peak_MB", "resolve_s", "front_s",
                "setup_s", "run_s", "hops", "Mhops_s", "cmd_Mhops_cpu_s", "instr_per_hop"]
     if args.csv:
@@ -391,6 +414,20 @@ def main() -> None:
                         f.write(",".join(str(v) for v in [
                             name, "ackclock", duration, cmd_s, cpu_s, peak, "",
                             t.get("front_s", ""), "", t.get("run_s", ""), "", "", "", ""]) + "\n")
+                continue
+            if name in NS2_CASES:
+                flows, duration = NS2_CASES[name]
+                duration = args.duration or duration
+                try:
+                    cmd_s, peak, cpu_s, printed = ns2_command(flows, duration, args.timeout)
+                except (subprocess.TimeoutExpired, subprocess.CalledProcessError) as e:
+                    print(f"{name:18} failed or not finished: {e}", flush=True)
+                    continue
+                print(f"{name:18} {cmd_s:7.2f} {cpu_s:7.2f} {peak:8.0f}  {printed}", flush=True)
+                if args.csv:
+                    with args.csv.open("a") as f:
+                        f.write(",".join(str(v) for v in [name, "ackclock ns2", duration, cmd_s,
+                                                          cpu_s, peak] + [""] * 8) + "\n")
                 continue
             text, duration, small = all_cases[name]
             duration = args.duration or duration

@@ -168,6 +168,8 @@ class Simulation:
         (``params``: its parameters, default its defaults)."""
     def tcp_seqs(self, flow: int) -> tuple[int, int, int] | None:
         """The TCP sender's first unacknowledged, next and one past the highest sent segments."""
+    def tcp_acks_received(self, flow: int) -> int | None:
+        """The ACKs the one-way TCP sender received since it was made or reset (``nackpack_``)."""
     def flow_counters(self, flow: int) -> dict[str, int]:
         """The flow's counters since the start of the run: every field of the engine's
         FlowCounters (monitor.rs)."""

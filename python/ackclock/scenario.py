@@ -1295,16 +1295,27 @@ def _tcp_cached(
     """:func:`_tcp`, remembered per distinct set of the flow's own TCP keys: the flows of a
     `count = N` table all resolve the same parameters (10 000 flows: most of resolving).
     With ``share`` the flows get the same table, else each its copy."""
+    own = flow.tcp or {}
+    boot = own.get(_BOOT_TIME)
     try:
         key = (flow.variant, flow.cc, flow.sink, flow.header_size,
-               tuple(flow.tcp.items()) if flow.tcp else (), tmix)
+               tuple(kv for kv in own.items() if kv[0] != _BOOT_TIME), boot is None, tmix)
         hash(key)
     except TypeError:  # a table or list among the values: resolved every time
         return _tcp(flow, p, profile, defaults, tmix)
     cached = done.get(key)
     if cached is None:
         cached = done[key] = _tcp(flow, p, profile, defaults, tmix)
-    return cached if share else dict(cached)
+        return cached if share else dict(cached)
+    if boot is None:
+        return cached if share else dict(cached)
+    # An ns-2 script's agents each draw their own boot_time_ (ns2/agents.py), which would
+    # make every flow's table its own: the rest is remembered, the flow's time read as _tcp
+    # reads it and set on its copy.
+    return {**cached, TCP_PARAMS.field(_BOOT_TIME): parse_time(boot, f"{p}.{_BOOT_TIME}")}
+
+
+_BOOT_TIME = "ns2_boot_time"
 
 
 def _tcp(

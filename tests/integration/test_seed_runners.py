@@ -231,7 +231,7 @@ def test_seed003_background_is_tmix_as_ns2_35_runs_it(tmp_path: Path,
         built.append(resolve(scenario))  # type: ignore[arg-type]
         raise ac.ScenarioError("resolved")
 
-    monkeypatch.setattr(ns2_simulator, "resolve", keep)
+    monkeypatch.setattr(ns2_simulator, "resolve_shared", keep)
     monkeypatch.chdir(tmp_path)
     run_script(str(ROOT / "examples" / "ns2" / "seed003_background.tcl"),
                [str(vectors[0]), str(vectors[1]), "1"])

@@ -589,6 +589,12 @@ impl Simulation {
         self.sim.tcp_seqs(flow)
     }
 
+    /// The ACKs flow `flow`'s one-way TCP sender received since it was made or reset (ns-2's
+    /// `nackpack_`); None without one.
+    fn tcp_acks_received(&self, flow: usize) -> Option<u64> {
+        self.sim.tcp_acks_received(flow)
+    }
+
     /// Flow `flow`'s counters since the start of the run, as a dict: every field of
     /// `monitor::FlowCounters`.
     fn flow_counters<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Bound<'py, PyDict>> {

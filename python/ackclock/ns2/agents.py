@@ -121,6 +121,8 @@ IGNORED = {"fid_", "prio_", "flags_", "ttl_", "class_", "cwnd_", "ssthresh_", "a
 # ns-2's TCP sender counters -> the engine's flow counters.
 SENDER_COUNTERS = {"ndatapack_": "packets_sent", "nrexmitpack_": "packets_retransmitted",
                    "nrexmit_": "timeouts"}
+# ns-2's byte counters of a one-way sender -> the engine's count of their segments.
+BYTE_COUNTERS = {"ndatabytes_": "packets_sent", "nrexmitbytes_": "packets_retransmitted"}
 # ns-2's sequence variables (tcp.cc binds ack_ to highest_ack_) -> (index in the engine's
 # tcp_seqs: first unacknowledged, next to send, one past the highest sent; offset).
 SEQ_VARS = {"ack_": (0, -1), "t_seqno_": (1, 0), "maxseq_": (2, -1)}
@@ -256,6 +258,9 @@ class TcpAgent(Agent):
         self.initial_window = to_int(self.vars["window_"])
         self.traced: list[str] = []
         self.trace_channel: str | None = None
+        # Whether the engine's sender makes Quick-Start requests (map_quick_start): only such
+        # an agent has print_request_ lines (Simulator._print_quick_start).
+        self.quick_start = False
         # Where the script last reset the agent during the run (`cmd_reset`).
         self.reset_where: Location | None = None
         # ns-2.35 tcl/lib/ns-agent.tcl, Agent/TCP instproc init: `create-eventtrace` gives
@@ -576,9 +581,20 @@ class TcpAgent(Agent):
             seqs = self.sim().engine.tcp_seqs(self.flow)
             if seqs is not None:
                 return str(int(seqs[SEQ_VARS[var][0]]) + SEQ_VARS[var][1])
-        if var == "ndatabytes_":
+        if var in BYTE_COUNTERS:
+            # TcpAgent::output (tcp/tcp.cc) adds size_ to ndatabytes_ for every segment sent
+            # and to nrexmitbytes_ for every one sent again.
             c = self.sim().engine.flow_counters(self.flow)
-            return str(self.ctx.counter(c["packets_sent"] * to_int(self.vars["packetSize_"])))
+            segments = c[BYTE_COUNTERS[var]]
+            return str(self.ctx.counter(segments * to_int(self.vars["packetSize_"])))
+        if var == "nackpack_" and not isinstance(self, FullTcpAgent) \
+                and self.cls != "Agent/TCP/Fack":
+            # Every one-way agent's recv but FackTcpAgent's counts each ACK that reaches it
+            # (TcpAgent::recv in tcp/tcp.cc and its versions in tcp-reno.cc, tcp-newreno.cc,
+            # tcp-sack1.cc, tcp-linux.cc, tcp-vegas.cc, ...: `++nackpack_`). FullTcp counts
+            # the pure ACKs it sends instead (FullTcpAgent::sendpacket): not kept.
+            n = self.sim().engine.tcp_acks_received(self.flow)
+            return None if n is None else str(self.ctx.counter(n))
         v = self.sim().engine.tcp_vars(self.flow)
         if v is None:
             return None
@@ -1098,6 +1114,7 @@ class TcpAgent(Agent):
         if isinstance(sink, TcpSink) and not to_bool(sink.vars.get("qs_enabled_", "false")):
             raise Ns2Error(unsupported("Quick-Start with a sink that does not echo it"
                                        " (Agent/TCPSink qs_enabled_ false)"), where)
+        self.quick_start = True
         out["quick_start"] = rate
         out["quick_start_rtt"] = (rtt if mode == 1 and rtt > 0 else 0) / 1000
         out["quick_start_thresh"] = max(thresh, 0)

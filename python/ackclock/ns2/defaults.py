@@ -7,6 +7,7 @@ Values are the texts ns-2 itself holds as class defaults (checked against ``ns``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -385,19 +386,38 @@ DEFAULTS: Mapping[str, Mapping[str, _T]] = MappingProxyType(
 )
 
 
-def lineage(cls: str) -> list[str]:
+# PARENT and DEFAULTS never change: what is read from them is remembered (a 10 000-flow
+# script asks these some five million times).
+
+
+@functools.cache
+def lineage(cls: str) -> tuple[str, ...]:
     """``cls`` and its ancestors, nearest first."""
     out = []
     c = cls
     while c:
         out.append(c)
         c = PARENT.get(c, "")
-    return out
+    return tuple(out)
 
 
-def var_type(cls: str, var: str) -> str | None:
+@functools.cache
+def _default(cls: str, var: str) -> tuple[str, str] | None:
     for c in lineage(cls):
         d = DEFAULTS.get(c)
         if d is not None and var in d:
-            return d[var][1]
+            return d[var]
     return None
+
+
+def var_type(cls: str, var: str) -> str | None:
+    """The C++ type ns-2 binds ``var`` of ``cls`` to (``int``, ``double``, ...), None if
+    unbound."""
+    d = _default(cls, var)
+    return None if d is None else d[1]
+
+
+def default_text(cls: str, var: str) -> str | None:
+    """ns-2's default of ``var`` in ``cls`` as ns-default.tcl writes it, None if none."""
+    d = _default(cls, var)
+    return None if d is None else d[0]

@@ -133,6 +133,8 @@ class Context:
         return self.event_where or Location(self.script, 0)
 
     def _shown(self, file: str) -> str:
+        if file in (self.script, self._script_abs):  # most are: no path to work out
+            return self.script
         return self.script if os.path.abspath(file) == self._script_abs else file
 
     # --- objects ---------------------------------------------------------------------------

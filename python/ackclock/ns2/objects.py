@@ -8,9 +8,11 @@ value`` changes the default that objects created afterwards start from, as in ns
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from .defaults import DEFAULTS, PARENT, lineage, var_type
+from .defaults import DEFAULTS, PARENT, default_text, lineage, var_type
 from .errors import Location, Ns2Error
 from .values import (
     BadValue,
@@ -51,11 +53,11 @@ class ClassDefaults:
         for c in precedence:
             if c in PARENT:
                 mine = precedence[:precedence.index(c)]
-                self.user[cls] = mine + lineage(c)
+                self.user[cls] = mine + list(lineage(c))
                 return
         self.user[cls] = [c for c in precedence if c not in ("Object",)]
 
-    def lineage(self, cls: str) -> list[str]:
+    def lineage(self, cls: str) -> Sequence[str]:
         return self.user.get(cls) or lineage(cls)
 
     def get(self, cls: str, var: str) -> str | None:
@@ -162,16 +164,14 @@ class TclObject:
         return self.set_at.get(var) or self.ctx.classes.where(self.cls, var) or self.created_at
 
     def var_is_default(self, var: str) -> bool:
-        default = None
-        for c in lineage(self.cls):
-            d = DEFAULTS.get(c)
-            if d is not None and var in d:
-                default = d[var][0]
-                break
+        default = default_text(self.cls, var)
         if default is None or var not in self.vars:
             return True
+        value = self.vars[var]
+        if value == default:  # most are: the same text formats the same
+            return True
         kind = self.var_kind(var)
-        return format_value(kind, self.vars[var]) == format_value(kind, default)
+        return format_value(kind, value) == format_value(kind, default)
 
     # --- commands --------------------------------------------------------------------------
 
@@ -221,14 +221,37 @@ def shorten(text: str, limit: int = 60) -> str:
     return first
 
 
-def _accepts(method: object, n: int) -> bool:
+def _accepts(method: Callable[..., object], n: int) -> bool:
+    """Whether ``method`` takes ``n`` positional arguments. The bounds are worked out once
+    per function (a 10 000-flow script makes some 120 000 calls)."""
+    func = getattr(method, "__func__", None)
+    if func is None:
+        return _arity(method)[0] <= n <= _arity(method)[1]
+    bounds = _ARITY.get(func)
+    if bounds is None:
+        bounds = _ARITY[func] = _arity(method)
+    return bounds[0] <= n <= bounds[1]
+
+
+_ARITY: dict[object, tuple[float, float]] = {}
+
+
+def _arity(method: Callable[..., object]) -> tuple[float, float]:
+    """The fewest and most positional arguments ``method`` takes (inf: any number; a
+    keyword-only argument without a default: none, as (inf, -1))."""
     import inspect
 
-    try:
-        inspect.signature(method).bind(*["x"] * n)  # type: ignore[arg-type]
-    except TypeError:
-        return False
-    return True
+    lo, hi = 0.0, 0.0
+    for p in inspect.signature(method).parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            hi += 1
+            if p.default is p.empty:
+                lo += 1
+        elif p.kind is p.VAR_POSITIONAL:
+            hi = math.inf
+        elif p.kind is p.KEYWORD_ONLY and p.default is p.empty:
+            return math.inf, -1.0
+    return lo, hi
 
 
 def _arity_error(obj: TclObject, name: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 
@@ -90,6 +91,13 @@ _TIME_UNIT: dict[str, Fraction | int] = {
     "ps": Fraction(1, 10**12)}
 
 
+# A script gives a network's links a few distinct rates and delays, each many times (a
+# 10 000-flow dumbbell: 40 000 links, two rates): their readings are remembered. Each is a
+# function of the text alone; an error is not remembered and is raised again.
+_remembered = functools.lru_cache(maxsize=1024)
+
+
+@_remembered
 def ns2_bandwidth(text: str) -> Fraction:
     """A bandwidth as ns-2 reads it, in bit/s, exactly: ``100k``, ``1mb``, ``64KB``, ``1.5Mb``,
     ``10Mbps``, ``2e6``. Like ns-2 (which uses strtod), text without a leading number is 0."""
@@ -106,6 +114,7 @@ def ns2_bandwidth(text: str) -> Fraction:
     return value
 
 
+@_remembered
 def ns2_time(text: str) -> Fraction:
     """A time as ns-2 reads it, in seconds, exactly: ``10ms``, ``0.5``, ``3us``, ``2ns``."""
     m = _NUMBER.match(text)
@@ -118,6 +127,7 @@ def ns2_time(text: str) -> Fraction:
 _TIME_UNIT_DOUBLE = {"": 1.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12}
 
 
+@_remembered
 def ns2_time_double(text: str) -> float:
     """A time as the double an ns-2 object's bound time variable holds (tclcl
     ``InstVar::time_atof``: the number, then times 1e-3, 1e-6, ... for its unit, in doubles),
@@ -128,6 +138,7 @@ def ns2_time_double(text: str) -> float:
     return float(m.group().strip()) * _TIME_UNIT_DOUBLE[text[m.end():].strip()]
 
 
+@_remembered
 def ns2_bandwidth_double(text: str) -> float:
     """A bandwidth as the double an ns-2 object's bound bandwidth variable holds (tclcl's
     parser: the number, times 1e3, 1e6, 1e9 or 1e12 for its multiplier, then times 8 for
@@ -171,6 +182,7 @@ def rate_text(text: str) -> str:
     return str(bps.numerator) if bps.denominator == 1 else repr(float(bps))
 
 
+@_remembered
 def time_ps(text: str) -> int:
     """``1ms``, ``0.5``, ``100us`` -> picoseconds (ns-2's units; a negative time is an error)."""
     try:

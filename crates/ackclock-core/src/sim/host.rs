@@ -404,6 +404,14 @@ impl Simulator {
         }
     }
 
+    /// One-way TCP flow `f`'s ACKs received by its sender (`TcpSender::acks_received`).
+    pub fn tcp_acks_received(&self, f: usize) -> Option<u64> {
+        match &self.flows.get(f)?.agent {
+            Agent::Tcp { sender, .. } => Some(sender.acks_received()),
+            _ => None,
+        }
+    }
+
     pub fn tcp_ns2_awnd(&self, f: usize) -> Option<f64> {
         match &self.flows.get(f)?.agent {
             Agent::Tcp { sender, .. } => Some(sender.ns2_awnd()),

@@ -177,6 +177,8 @@ pub struct TcpSender {
     pub(super) integer_cwnd: bool,
     /// The timestamp echoed by the ACK being processed.
     ts_echo: SimTime,
+    /// ACKs taken since made or reset: ns-2's `nackpack_` (`TcpAgent::recv`, tcp/tcp.cc).
+    acks_received: u64,
     /// The one-way delay the ACK being processed tells (its send time less the echoed
     /// timestamp), with timestamps.
     ack_owd: Option<SimDuration>,
@@ -790,6 +792,7 @@ impl TcpSender {
         out: &mut impl Outgoing,
         c: &mut FlowCounters,
     ) {
+        self.acks_received += 1;
         if self.advertised {
             self.w.rwnd = (pkt.rwnd as f64).min(self.max_window);
         }

@@ -41,6 +41,11 @@ impl TcpSender {
         self.awnd
     }
 
+    /// The ACKs that reached the sender since it was made or reset (ns-2's `nackpack_`).
+    pub fn acks_received(&self) -> u64 {
+        self.acks_received
+    }
+
     /// One step of [`TcpSender::ns2_awnd`]'s average (ns-2.35 `TcpAgent::newack`: the same
     /// two roundings, `awnd_ *= 1.0 - wnd_th_; awnd_ += wnd_th_ * cwnd_`).
     #[inline]

@@ -168,6 +168,7 @@ impl TcpSender {
             bytes: cfg.window_unit == WindowUnit::Bytes,
             integer_cwnd: cfg.integer_cwnd,
             ts_echo: SimTime::ZERO,
+            acks_received: 0,
             ack_owd: None,
             per_ack: cfg.growth_per_ack,
             syn_pending: cfg.syn,
