@@ -108,8 +108,6 @@ def explain_rejection(resolve_checked: Callable[[], object], source: str | None,
     return ScenarioError(f"the engine rejected the scenario: {message}", file=source)
 
 
-@user_facing
-
 def under_checker(document: dict[str, Any]) -> dict[str, Any]:
     """The engine document with ``run.check`` set when ACKCLOCK_CHECK=1 (the invariant checker
     on every run, e.g. a whole test suite, whatever front end built the document)."""
@@ -117,6 +115,7 @@ def under_checker(document: dict[str, Any]) -> dict[str, Any]:
     if os.environ.get("ACKCLOCK_CHECK") != "1" or not isinstance(run, dict):
         return document
     return {**document, "run": {**run, "check": True}}
+
 
 def with_tcp_tables(document: dict[str, Any]) -> dict[str, Any]:
     """``document`` as the engine reads it fastest: each distinct table of TCP parameters once,
