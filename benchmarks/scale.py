@@ -28,6 +28,8 @@ Cases:
 - `dumbbell_N`: N Reno flows over a 1 Gb/s, 10 ms bottleneck with a 1000-packet buffer, each
   with its own sender and receiver on 10 Gb/s, 1 ms access links (issue 10's scenarios 2 and 3,
   benchmarks/ackclock/dumbbell.toml), N = 10 to 100 000;
+- `dumbbell_ns3_N`, `dumbbell_linux_cubic_N`, `dumbbell_linux_bbr_N` (N = 1 000 and 10 000):
+  the same under the `ns3` profile with CUBIC and the `linux` profile with CUBIC and BBR, 5 s;
 - `dumbbell100g_N`: the same with a 100 Gb/s bottleneck and 400 Gb/s access links;
 - `fattree_K`: a k-ary fat-tree (Al-Fares et al., SIGCOMM 2008: k pods of k/2 edge and k/2
   aggregation switches, (k/2)^2 core switches, k/2 hosts per edge switch, k^3/4 hosts), 10 Gb/s,
@@ -87,6 +89,14 @@ def dumbbell(n: int, rate: str = "1Gb/s", access: str = "10Gb/s") -> str:
     text = text.replace("count = 10\n", f"count = {n}\n")
     text = text.replace('rate = "1Gb/s"', f'rate = "{rate}"')
     return text.replace('rate = "10Gb/s"', f'rate = "{access}"')
+
+
+def dumbbell_profile(n: int, profile: str, cc: str) -> str:
+    """The dumbbell under another reference profile, its flows running congestion control
+    `cc` with the profile's own loss recovery (the `linux` profile's RACK, the `ns3`
+    profile's RFC 6675 SACK)."""
+    text = dumbbell(n).replace('profile = "ns2"', f'profile = "{profile}"')
+    return text.replace('variant = "newreno"', f'cc = "{cc}"')
 
 
 def fattree(k: int, flows: int | None = None, seed: int = 1) -> str:
@@ -157,6 +167,12 @@ def cases() -> dict[str, tuple[str, str, bool]]:
     # packet-hops per simulated second whatever N is), except at 100 000 flows (memory).
     for n, d in [(10, "10s"), (100, "5s"), (1000, "10s"), (10_000, "5s"), (100_000, "0.2s")]:
         out[f"dumbbell_{n}"] = (dumbbell(n), d, n <= 1000)
+    # Per-flow state under the other profiles (SACK scoreboards, RACK, BBR's rate samples).
+    for n in (1000, 10_000):
+        out[f"dumbbell_ns3_{n}"] = (dumbbell_profile(n, "ns3", "cubic"), "5s", n <= 1000)
+        out[f"dumbbell_linux_cubic_{n}"] = (dumbbell_profile(n, "linux", "cubic"), "5s",
+                                            n <= 1000)
+        out[f"dumbbell_linux_bbr_{n}"] = (dumbbell_profile(n, "linux", "bbr"), "5s", n <= 1000)
     for n in (10, 1000):
         out[f"dumbbell100g_{n}"] = (dumbbell(n, "100Gb/s", "400Gb/s"), "1s", n <= 10)
     # k = 16 carries some 6 G packet-hops per simulated second once its flows have started
@@ -395,7 +411,7 @@ def main() -> None:
                "setup_s", "run_s", "hops", "Mhops_s", "cmd_Mhops_cpu_s", "instr_per_hop"]
     if args.csv:
         args.csv.write_text(",".join(columns) + "\n")
-    print(f"{'case':18} {'cmd_s':>7} {'cpu_s':>7} {'peak_MB':>8} {'resolve_s':>9} "
+    print(f"{'case':27} {'cmd_s':>7} {'cpu_s':>7} {'peak_MB':>8} {'resolve_s':>9} "
           f"{'front_s':>8} {'setup_s':>8} {'run_s':>7} {'Mhops/s':>8} {'instr/hop':>9}")
     with tempfile.TemporaryDirectory() as d:
         others = (beside(args.beside.split(","), args.ns3_cache, args.htsim_source, Path(d))
@@ -437,19 +453,19 @@ def main() -> None:
             try:
                 cmd_s, peak, cpu_s = whole_command(toml, duration, out, args.timeout)
             except subprocess.TimeoutExpired:
-                print(f"{name:18} not finished in {args.timeout:g} s of wall time"
+                print(f"{name:27} not finished in {args.timeout:g} s of wall time"
                       f" ({duration} simulated)", flush=True)
                 continue
             except subprocess.CalledProcessError as e:
                 why = (e.stderr or "").strip().splitlines()
-                print(f"{name:18} failed (exit {e.returncode}): {why[-2] if len(why) > 1 else ''}",
+                print(f"{name:27} failed (exit {e.returncode}): {why[-2] if len(why) > 1 else ''}",
                       flush=True)
                 continue
             r = in_process(toml, duration)
             ipp = None
             if args.instructions and small:
                 ipp = instructions(out / "summary.json")
-            print(f"{name:18} {cmd_s:7.2f} {cpu_s:7.2f} {peak:8.0f} {r['resolve_s']:9.2f} "
+            print(f"{name:27} {cmd_s:7.2f} {cpu_s:7.2f} {peak:8.0f} {r['resolve_s']:9.2f} "
                   f"{r['front_s']:8.3f} {r['setup_s']:8.3f} {r['run_s']:7.2f} "
                   f"{r['hops'] / r['run_s'] / 1e6:8.2f} "
                   f"{'' if ipp is None else f'{ipp:9.1f}'}", flush=True)
@@ -457,7 +473,8 @@ def main() -> None:
             rows = [[name, "ackclock", duration, cmd_s, cpu_s, peak, r["resolve_s"],
                      r["front_s"], r["setup_s"], r["run_s"], r["hops"],
                      r["hops"] / r["run_s"] / 1e6, ours, "" if ipp is None else ipp]]
-            flows = int(name.split("_")[1]) if name.startswith("dumbbell_") else 0
+            # The others run the ns-2 profile's dumbbell only.
+            flows = int(name.split("_")[1]) if re.fullmatch(r"dumbbell_\d+", name) else 0
             for other, sim in others.items():
                 if not flows:
                     continue

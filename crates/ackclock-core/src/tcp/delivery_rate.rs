@@ -6,7 +6,8 @@
 //! Counted in segments. A cumulative ACK delivers the segments it newly covers; without SACK
 //! each duplicate ACK counts as one segment delivered, credited back when the cumulative ACK
 //! covers it (as Linux does for non-SACK flows). The state lives in a ring indexed by
-//! sequence number, sized once from the largest window, so sending never allocates.
+//! sequence number (`seqring.rs`) that holds the segments from the cumulative ACK to the
+//! highest sent, up to the largest window's: it grows with the window, not per segment.
 //!
 //! The `rack` sender (Linux's loss recovery) samples as Linux's `tcp_rate.c` does instead:
 //! every segment an ACK delivers, cumulatively or by SACK, is offered to the sample
@@ -29,6 +30,7 @@
 //! so is every later one until a segment replaces the prior (`m_priorTime` zeroed). Linux
 //! (draft section 3.2) starts every ACK's sample afresh.
 
+use super::seqring::SeqRing;
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,7 +63,12 @@ pub struct RateSample {
 
 #[derive(Clone, Debug)]
 pub struct DeliveryRate {
-    ring: Vec<SentState>,
+    /// The segments of [una, end) as last sent; entries of others are never matched (a
+    /// lookup checks the entry's `seq`, and segments below the cumulative ACK are not looked
+    /// up), except a never written one's `seq` 0 before segment 0 is acknowledged.
+    ring: SeqRing<SentState>,
+    /// One past the highest segment sent.
+    end: u64,
     /// Segments delivered so far (`C.delivered`) and when the last were.
     pub delivered: u64,
     delivered_time: SimTime,
@@ -103,9 +110,9 @@ struct Pending {
 
 impl DeliveryRate {
     pub fn new(max_window: u32) -> DeliveryRate {
-        let cap = (max_window as usize + 8).next_power_of_two();
         DeliveryRate {
-            ring: vec![SentState::default(); cap],
+            ring: SeqRing::new(max_window as u64 + 8),
+            end: 0,
             delivered: 0,
             delivered_time: SimTime::ZERO,
             first_sent_time: SimTime::ZERO,
@@ -114,6 +121,14 @@ impl DeliveryRate {
             pending: None,
             ns3: None,
         }
+    }
+
+    /// The segments in a ring of the whole window from the start, as before it was sized to
+    /// what is outstanding (tests compare the two).
+    #[cfg(test)]
+    fn with_fixed_ring(mut self) -> DeliveryRate {
+        self.ring = SeqRing::fixed(self.ring.max());
+        self
     }
 
     /// Samples as ns-3.44's `TcpRateLinux` (`ns3_rate_sample`).
@@ -132,8 +147,7 @@ impl DeliveryRate {
     /// Linux's `tcp_rate_skb_delivered`: segment `seq` is delivered (SACKed or cumulatively
     /// acknowledged) by the ACK being processed. The sample follows the segment sent last.
     pub fn skb_delivered(&mut self, seq: u64) {
-        let mask = self.ring.len() - 1;
-        let st = self.ring[seq as usize & mask];
+        let st = self.ring.get(seq);
         if st.seq != seq {
             return; // never sent through here, or already delivered by a SACK
         }
@@ -153,7 +167,7 @@ impl DeliveryRate {
         }
         // Offered once: a SACKed segment is not sampled again when the cumulative ACK
         // covers it.
-        self.ring[seq as usize & mask].seq = u64::MAX;
+        self.ring.get_mut(seq).seq = u64::MAX;
     }
 
     /// Linux's `tcp_rate_gen`: the ACK delivered `newly` segments at `now`; the sample from
@@ -197,15 +211,17 @@ impl DeliveryRate {
         }
     }
 
-    /// Segment `seq` leaves at `now` with `in_flight` segments already outstanding.
-    pub fn on_send(&mut self, seq: u64, now: SimTime, in_flight: u64) {
+    /// Segment `seq` leaves at `now` with `in_flight` segments already outstanding and the
+    /// cumulative ACK at `una`.
+    pub fn on_send(&mut self, seq: u64, una: u64, now: SimTime, in_flight: u64) {
         if in_flight == 0 {
             // The draft's step for a start from idle: intervals begin now.
             self.first_sent_time = now;
             self.delivered_time = now;
         }
-        let mask = self.ring.len() - 1;
-        self.ring[seq as usize & mask] = SentState {
+        self.end = self.end.max(seq + 1);
+        self.ring.fit(una, self.end);
+        *self.ring.get_mut(seq) = SentState {
             seq,
             sent: now,
             delivered: self.delivered,
@@ -252,10 +268,9 @@ impl DeliveryRate {
             return self.ns3_sample(now, una, ack, newly);
         }
         // The most recently sent segment among those just delivered.
-        let mask = self.ring.len() - 1;
         let mut best: Option<SentState> = None;
         for s in una..ack {
-            let st = self.ring[s as usize & mask];
+            let st = self.ring.get(s);
             if st.seq == s && best.is_none_or(|b| st.sent >= b.sent) {
                 best = Some(st);
             }
@@ -290,11 +305,10 @@ impl DeliveryRate {
     /// ns-3.44's `SkbDelivered` for each segment the ACK covers, in order, then
     /// `GenerateSample` (`ns3_rate_sample`).
     fn ns3_sample(&mut self, now: SimTime, una: u64, ack: u64, newly: u64) -> RateSample {
-        let mask = self.ring.len() - 1;
         let ns3 = self.ns3.as_mut().expect("ns-3's sample");
         let mut newest: Option<SimTime> = None;
         for s in una..ack {
-            let st = self.ring[s as usize & mask];
+            let st = self.ring.get(s);
             if st.seq != s {
                 continue;
             }
@@ -338,6 +352,88 @@ impl DeliveryRate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::RandomStream;
+
+    /// The ring sized to what is outstanding samples as the whole window's did, in each of the
+    /// three ways of sampling: a sender's random sends, retransmissions, cumulative and
+    /// duplicate ACKs or SACKed deliveries, every sample compared.
+    #[test]
+    fn a_ring_sized_to_the_flight_samples_as_the_whole_window() {
+        for way in 0..3 {
+            let mut rng = RandomStream::named(way, "delivery rate");
+            let make = |fixed: bool| {
+                let d = DeliveryRate::new(500);
+                let d = if fixed { d.with_fixed_ring() } else { d };
+                if way == 1 {
+                    d.ns3_rate_sample()
+                } else {
+                    d
+                }
+            };
+            let (mut a, mut b) = (make(false), make(true));
+            let (mut una, mut maxseq, mut now) = (0u64, 0u64, 0u64);
+            let mut largest = 0;
+            for step in 0..20_000u64 {
+                now += rng.uniform_u64(0, 3 * MS);
+                let t = SimTime(now);
+                let reach = if step % 2000 < 300 { 500 } else { 60 };
+                match rng.uniform_u64(0, 4) {
+                    0 | 1 => {
+                        for _ in 0..rng.uniform_u64(1, 20).min(una + reach - maxseq) {
+                            a.on_send(maxseq, una, t, maxseq - una);
+                            b.on_send(maxseq, una, t, maxseq - una);
+                            maxseq += 1;
+                        }
+                    }
+                    2 if maxseq > una => {
+                        let s = rng.uniform_u64(una, maxseq - 1);
+                        a.on_send(s, una, t, maxseq - una);
+                        b.on_send(s, una, t, maxseq - una);
+                    }
+                    _ if way == 2 => {
+                        // Linux's: what the ACK delivers (SACKed or covered), then the sample.
+                        let ack = una + rng.uniform_u64(0, (maxseq - una).min(3));
+                        let mut delivered: Vec<u64> = (una..ack).collect();
+                        if maxseq > ack + 1 {
+                            let start = rng.uniform_u64(ack + 1, maxseq - 1);
+                            delivered.extend(start..rng.uniform_u64(start + 1, maxseq));
+                        }
+                        for &s in &delivered {
+                            a.skb_delivered(s);
+                            b.skb_delivered(s);
+                        }
+                        let n = delivered.len() as u64;
+                        assert_eq!(
+                            a.generate(t, n, MS, 0.01),
+                            b.generate(t, n, MS, 0.01),
+                            "step {step}"
+                        );
+                        una = ack;
+                    }
+                    _ => {
+                        let dup = rng.uniform_u64(0, 3) == 0;
+                        let ack = if dup {
+                            una
+                        } else {
+                            una + rng.uniform_u64(0, (maxseq - una).min(4))
+                        };
+                        assert_eq!(
+                            a.on_ack(t, una, ack, dup),
+                            b.on_ack(t, una, ack, dup),
+                            "step {step}"
+                        );
+                        una = ack;
+                    }
+                }
+                assert_eq!(a.delivered, b.delivered);
+                largest = largest.max(a.ring.heap_bytes());
+            }
+            let entry = std::mem::size_of::<SentState>();
+            assert_eq!(largest, 512 * entry, "grew to the whole window (500 + 8)");
+            a.on_send(maxseq, maxseq, SimTime(now), 0);
+            assert_eq!(a.ring.heap_bytes(), 16 * entry, "back to the smallest ring");
+        }
+    }
 
     const MS: u64 = 1_000_000_000;
 
@@ -369,7 +465,7 @@ mod tests {
                 }
                 if q % 16 == 0 {
                     for _ in 0..4 {
-                        d.on_send(next, now, next - una);
+                        d.on_send(next, una, now, next - una);
                         next += 1;
                     }
                 }
@@ -404,7 +500,7 @@ mod tests {
         let mut last = RateSample::default();
         for i in 0..400u64 {
             let t = SimTime(i * MS);
-            d.on_send(i, t, i.min(50));
+            d.on_send(i, una, t, i.min(50));
             if i >= 50 {
                 last = d.on_ack(t, una, una + 1, false);
                 una += 1;
@@ -430,7 +526,7 @@ mod tests {
             }
             if t < 100 {
                 let out = t - d.delivered;
-                d.on_send(t, now, out);
+                d.on_send(t, d.delivered.min(70), now, out);
             }
         }
         // The last sample is 75's, SACKed at 125 ms: sent at 75 ms with 0..25 delivered, 49
@@ -440,7 +536,7 @@ mod tests {
         assert_eq!(d.delivered, 75);
         // The retransmission of 70 arrives: the cumulative ACK covers 70..76, of which only
         // 70 is new.
-        d.on_send(70, SimTime(126 * MS), 25);
+        d.on_send(70, 70, SimTime(126 * MS), 25);
         for i in 70..76u64 {
             d.skb_delivered(i);
         }
@@ -453,7 +549,7 @@ mod tests {
         // tcp_rate_gen: an interval below min_rtt cannot be right (a stretched or
         // compressed ACK): no rate, and no round trip counted from it.
         let mut d = DeliveryRate::new(16);
-        d.on_send(0, SimTime(0), 0);
+        d.on_send(0, 0, SimTime(0), 0);
         d.skb_delivered(0);
         let rs = d.generate(SimTime(5 * MS), 1, 10 * MS, 0.005);
         assert_eq!(
@@ -466,7 +562,7 @@ mod tests {
     fn duplicates_deliver_one_segment_each_and_are_credited_back() {
         let mut d = DeliveryRate::new(10);
         for i in 0..5 {
-            d.on_send(i, SimTime(0), i);
+            d.on_send(i, 0, SimTime(0), i);
         }
         d.on_ack(SimTime(10 * MS), 0, 0, true);
         d.on_ack(SimTime(11 * MS), 0, 0, true);

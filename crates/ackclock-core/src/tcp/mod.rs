@@ -17,6 +17,7 @@ pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
 pub mod seqmap;
+pub mod seqring;
 pub mod sink;
 
 pub use params::TcpParams;

@@ -24,8 +24,10 @@
 //! - The retransmission queue (`tcp_xmit_retransmit_queue`) sends the lowest LOST segment
 //!   not SACKed and not already retransmitted.
 //!
-//! Windows here count segments; the rings are sized once from the largest window.
+//! Windows here count segments; the ring (`seqring.rs`) holds the outstanding segments, up to
+//! the largest window's.
 
+use super::seqring::SeqRing;
 use crate::time::SimTime;
 
 const SACKED: u8 = 1;
@@ -50,11 +52,18 @@ pub struct Delivered {
     pub first_clean_seq: Option<u64>,
 }
 
+/// One outstanding segment: when it was last sent (ps) and its tags.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seg {
+    sent: u64,
+    tags: u8,
+}
+
 #[derive(Clone, Debug)]
 pub struct RackBoard {
-    tags: Vec<u8>,
-    sent: Vec<u64>,
-    mask: u64,
+    /// The segments of [una, maxseq); beyond, tags are clear (the cumulative ACK clears them)
+    /// and send times unread.
+    segs: SeqRing<Seg>,
     /// The cumulative ACK (lowest outstanding segment).
     una: u64,
     pub sacked_out: u64,
@@ -73,11 +82,8 @@ pub struct RackBoard {
 
 impl RackBoard {
     pub fn new(window: u32) -> RackBoard {
-        let cap = (window as u64 + 8).next_power_of_two();
         RackBoard {
-            tags: vec![0; cap as usize],
-            sent: vec![0; cap as usize],
-            mask: cap - 1,
+            segs: SeqRing::new(window as u64 + 8),
             una: 0,
             sacked_out: 0,
             lost_out: 0,
@@ -91,9 +97,12 @@ impl RackBoard {
         }
     }
 
-    #[inline]
-    fn slot(&self, seq: u64) -> usize {
-        (seq & self.mask) as usize
+    /// The segments in a ring of the whole window from the start, as before it was sized to
+    /// what is outstanding (tests compare the two).
+    #[cfg(test)]
+    fn with_fixed_ring(mut self) -> RackBoard {
+        self.segs = SeqRing::fixed(self.segs.max());
+        self
     }
 
     /// Segments in the network (`tcp_packets_in_flight`) with `packets_out` outstanding.
@@ -102,26 +111,34 @@ impl RackBoard {
         (packets_out + self.retrans_out).saturating_sub(self.sacked_out + self.lost_out)
     }
 
+    /// The tags of `seq` at or above the cumulative ACK.
+    fn tags(&self, seq: u64) -> u8 {
+        self.segs.get_from(seq, self.una).tags
+    }
+
     pub fn is_sacked(&self, seq: u64) -> bool {
-        seq >= self.una && self.tags[self.slot(seq)] & SACKED != 0
+        seq >= self.una && self.tags(seq) & SACKED != 0
     }
 
     pub fn is_lost(&self, seq: u64) -> bool {
-        seq >= self.una && self.tags[self.slot(seq)] & LOST != 0
+        seq >= self.una && self.tags(seq) & LOST != 0
     }
 
     /// Segment `seq` leaves at `now`: new data (above everything sent) or a retransmission.
     pub fn on_send(&mut self, seq: u64, now: SimTime, retransmit: bool) {
-        let i = self.slot(seq);
-        self.sent[i] = now.0;
         if !retransmit {
-            self.tags[i] = 0;
+            self.segs.reserve(self.una, seq + 1);
+        }
+        let g = self.segs.get_mut(seq);
+        g.sent = now.0;
+        if !retransmit {
+            g.tags = 0;
             return;
         }
-        if self.tags[i] & RETRANS == 0 {
+        if g.tags & RETRANS == 0 {
             self.retrans_out += 1;
         }
-        self.tags[i] |= RETRANS | EVER;
+        g.tags |= RETRANS | EVER;
     }
 
     /// Tcp_rack_advance: segment `seq` (tags `tags`, last sent `sent`) was delivered at `now`.
@@ -161,11 +178,10 @@ impl RackBoard {
         let mut d = Delivered::default();
         let mut clean: Option<u64> = None;
         let low = ack.max(self.una);
-        let limit = (self.una + self.mask + 1).min(maxseq);
+        let limit = (self.una + self.segs.max()).min(maxseq);
         for (start, end) in blocks {
             for s in start.max(low)..end.min(limit) {
-                let i = self.slot(s);
-                let t = self.tags[i];
+                let Seg { sent, tags: t } = self.segs.get(s);
                 if t & SACKED != 0 {
                     continue;
                 }
@@ -175,11 +191,10 @@ impl RackBoard {
                 if t & RETRANS != 0 {
                     self.retrans_out -= 1;
                 }
-                self.tags[i] = (t & EVER) | SACKED;
+                self.segs.get_mut(s).tags = (t & EVER) | SACKED;
                 self.sacked_out += 1;
                 d.segments += 1;
                 d.sacked += 1;
-                let sent = self.sent[i];
                 if t & EVER == 0 {
                     clean = Some(clean.map_or(sent, |c| c.max(sent)));
                     d.first_clean_seq = Some(d.first_clean_seq.map_or(s, |f| f.min(s)));
@@ -188,10 +203,9 @@ impl RackBoard {
                 on_delivered(s);
             }
         }
-        for s in self.una..ack.min(self.una + self.mask + 1) {
-            let i = self.slot(s);
-            let t = self.tags[i];
-            self.tags[i] = 0;
+        for s in self.una..ack.min(self.una + self.segs.max()) {
+            let Seg { sent, tags: t } = self.segs.get(s);
+            self.segs.get_mut(s).tags = 0;
             if t & SACKED != 0 {
                 self.sacked_out -= 1;
                 continue;
@@ -203,7 +217,6 @@ impl RackBoard {
                 self.retrans_out -= 1;
             }
             d.segments += 1;
-            let sent = self.sent[i];
             if t & EVER == 0 {
                 clean = Some(clean.map_or(sent, |c| c.max(sent)));
                 d.first_clean_seq = Some(d.first_clean_seq.map_or(s, |f| f.min(s)));
@@ -217,6 +230,7 @@ impl RackBoard {
         if ack > self.una {
             self.una = ack;
         }
+        self.segs.fit(self.una, maxseq);
         self.lost_hint = self.lost_hint.max(self.una);
         d.last_clean_sent = clean.map(SimTime);
         d
@@ -248,13 +262,11 @@ impl RackBoard {
         self.advanced = false;
         let mut newly = 0;
         let mut wait: Option<u64> = None;
-        for s in self.una..maxseq.min(self.una + self.mask + 1) {
-            let i = self.slot(s);
-            let t = self.tags[i];
+        for s in self.una..maxseq.min(self.una + self.segs.max()) {
+            let Seg { sent, tags: t } = self.segs.get(s);
             if t & SACKED != 0 || (t & LOST != 0 && t & RETRANS == 0) {
                 continue;
             }
-            let sent = self.sent[i];
             let before = sent < self.rack_sent || (sent == self.rack_sent && s < self.rack_seq);
             if !before {
                 if t & EVER == 0 {
@@ -277,8 +289,7 @@ impl RackBoard {
     /// Whether the connection's loss count (`tp->lost`, `tcp_notify_skb_loss_event`) grows:
     /// for a segment not yet LOST, or a retransmission lost again; not for a SACKed one.
     fn mark_lost(&mut self, seq: u64) -> bool {
-        let i = self.slot(seq);
-        let t = self.tags[i];
+        let t = self.segs.get(seq).tags;
         if t & SACKED != 0 {
             return false;
         }
@@ -288,7 +299,7 @@ impl RackBoard {
         if t & LOST == 0 {
             self.lost_out += 1;
         }
-        self.tags[i] = (t & !RETRANS) | LOST;
+        self.segs.get_mut(seq).tags = (t & !RETRANS) | LOST;
         self.lost_hint = self.lost_hint.min(seq).max(self.una);
         t & LOST == 0 || t & RETRANS != 0
     }
@@ -298,8 +309,8 @@ impl RackBoard {
     /// connection's loss count (`tp->lost`) gains.
     pub fn timeout_mark_lost(&mut self, now: SimTime, maxseq: u64) -> u64 {
         let mut counted = 0;
-        for s in self.una..maxseq.min(self.una + self.mask + 1) {
-            let sent = self.sent[self.slot(s)];
+        for s in self.una..maxseq.min(self.una + self.segs.max()) {
+            let sent = self.segs.get(s).sent;
             if s != self.una && self.rack_valid && sent + self.rack_rtt > now.0 {
                 continue;
             }
@@ -316,7 +327,7 @@ impl RackBoard {
         }
         let mut s = self.lost_hint.max(self.una);
         while s < end {
-            let t = self.tags[self.slot(s)];
+            let t = self.segs.get(s).tags;
             if t & LOST != 0 && t & (SACKED | RETRANS) == 0 {
                 self.lost_hint = s;
                 return Some(s);
@@ -329,20 +340,19 @@ impl RackBoard {
 
     /// When segment `seq` was last sent.
     pub fn sent_at(&self, seq: u64) -> SimTime {
-        SimTime(self.sent[self.slot(seq)])
+        SimTime(self.segs.get(seq).sent)
     }
 
     /// Whether outstanding segment `seq` was ever retransmitted (`TCPCB_EVER_RETRANS`).
     pub fn ever_retransmitted(&self, seq: u64) -> bool {
-        seq >= self.una && self.tags[self.slot(seq)] & EVER != 0
+        seq >= self.una && self.tags(seq) & EVER != 0
     }
 
     /// `tcp_undo_cwnd_reduction(unmark_loss)`: no segment is LOST any more; RACK looks again
     /// on the next ACK (`rack.advanced = 1`).
     pub fn unmark_lost(&mut self, maxseq: u64) {
-        for s in self.una..maxseq.min(self.una + self.mask + 1) {
-            let i = self.slot(s);
-            self.tags[i] &= !LOST;
+        for s in self.una..maxseq.min(self.una + self.segs.max()) {
+            self.segs.get_mut(s).tags &= !LOST;
         }
         self.lost_out = 0;
         self.advanced = true;
@@ -357,6 +367,98 @@ impl RackBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::RandomStream;
+
+    /// The ring sized to what is outstanding answers as the whole window's did: a sender's
+    /// random sends, ACKs with SACK blocks, loss detection, retransmissions, timeouts and
+    /// undos, every answer compared; the ring grows to the window and shrinks back.
+    #[test]
+    fn a_ring_sized_to_the_flight_answers_as_the_whole_window() {
+        let mut rng = RandomStream::named(4, "rack");
+        let (mut a, mut b) = (RackBoard::new(500), RackBoard::new(500).with_fixed_ring());
+        let (mut una, mut maxseq, mut now) = (0u64, 0u64, 0u64);
+        let mut largest = 0;
+        for step in 0..20_000u64 {
+            now += rng.uniform_u64(0, 3 * MS);
+            let reach = if step % 2000 < 300 { 500 } else { 60 };
+            match rng.uniform_u64(0, 9) {
+                0..=2 => {
+                    for _ in 0..rng.uniform_u64(1, 20).min(una + reach - maxseq) {
+                        a.on_send(maxseq, SimTime(now), false);
+                        b.on_send(maxseq, SimTime(now), false);
+                        maxseq += 1;
+                    }
+                }
+                3..=5 => {
+                    let (ack, blocks) = crate::tcp::seqring::random_ack(&mut rng, una, maxseq);
+                    let (mut da, mut db) = (Vec::new(), Vec::new());
+                    let t = SimTime(now);
+                    let echo = SimTime(now / 2);
+                    let ra = a.on_ack(ack, blocks.iter().copied(), maxseq, t, MS, echo, |s| {
+                        da.push(s)
+                    });
+                    let rb = b.on_ack(ack, blocks.iter().copied(), maxseq, t, MS, echo, |s| {
+                        db.push(s)
+                    });
+                    assert_eq!((ra, da), (rb, db), "step {step}");
+                    una = ack;
+                }
+                6 | 7 => {
+                    let reo = rng.uniform_u64(0, 5 * MS);
+                    let force = rng.uniform_u64(0, 1) == 1;
+                    let t = SimTime(now);
+                    assert_eq!(
+                        a.detect_loss(t, maxseq, reo, force),
+                        b.detect_loss(t, maxseq, reo, force)
+                    );
+                    let next = a.next_lost(maxseq);
+                    assert_eq!(next, b.next_lost(maxseq));
+                    if let Some(s) = next {
+                        a.on_send(s, t, true);
+                        b.on_send(s, t, true);
+                    }
+                }
+                8 => {
+                    let t = SimTime(now);
+                    assert_eq!(
+                        a.timeout_mark_lost(t, maxseq),
+                        b.timeout_mark_lost(t, maxseq)
+                    );
+                }
+                _ => {
+                    a.unmark_lost(maxseq);
+                    b.unmark_lost(maxseq);
+                }
+            }
+            assert_eq!(
+                (a.sacked_out, a.lost_out, a.retrans_out, a.rack_rtt),
+                (b.sacked_out, b.lost_out, b.retrans_out, b.rack_rtt),
+                "step {step}"
+            );
+            for s in una..maxseq + 2 {
+                assert_eq!(
+                    (a.is_sacked(s), a.is_lost(s), a.ever_retransmitted(s)),
+                    (b.is_sacked(s), b.is_lost(s), b.ever_retransmitted(s)),
+                    "segment {s} at step {step}"
+                );
+            }
+            if una < maxseq {
+                assert_eq!(a.sent_at(una), b.sent_at(una));
+            }
+            largest = largest.max(a.segs.heap_bytes());
+        }
+        assert_eq!(largest, 512 * 16, "grew to the whole window (500 + 8)");
+        a.on_ack(
+            maxseq,
+            [].into_iter(),
+            maxseq,
+            SimTime(now),
+            MS,
+            SimTime::ZERO,
+            |_| {},
+        );
+        assert_eq!(a.segs.heap_bytes(), 16 * 16, "back to the smallest ring");
+    }
 
     const MS: u64 = 1_000_000_000;
 

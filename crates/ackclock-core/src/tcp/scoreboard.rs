@@ -1,8 +1,9 @@
 //! The SACK scoreboard (RFC 6675 section 3; ns-2 `ScoreBoard`): which outstanding segments
 //! the receiver has reported holding, and which have been retransmitted in this recovery.
 //!
-//! Outstanding segments always lie in [una, una + window), so two ring bitmaps sized to the
-//! receiver window hold the state without allocation after start-up.
+//! Outstanding segments always lie in [una, una + window): a ring of two flags per segment
+//! (`seqring.rs`) holds the state, as many as the marks span (nothing SACKed or resent: the
+//! smallest ring), at most the receiver window's.
 //!
 //! Which holes are lost: by default every hole below the highest SACKed segment, as ns-2's
 //! `ScoreBoard::GetNextRetran` takes them. With [`Scoreboard::lost_after`] N (the TCP
@@ -20,11 +21,19 @@
 //! `m_retrans`, which only `RemoveFromCounts` takes back at `DiscardUpTo`), where RFC 6675's
 //! SetPipe counts no SACKed octet.
 
+/// One segment's marks.
+use super::seqring::SeqRing;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks {
+    sacked: bool,
+    retransmitted: bool,
+}
+
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
-    sacked: Vec<bool>,
-    retransmitted: Vec<bool>,
-    mask: u64,
+    /// The marks of [low, marked_end); beyond, every mark is clear.
+    marks: SeqRing<Marks>,
     /// Lowest segment the bitmaps may describe (the cumulative ACK at the last update).
     low: u64,
     /// One past the highest SACKed segment; `low` when nothing is SACKed.
@@ -53,11 +62,8 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn new(window: u32) -> Scoreboard {
-        let cap = (window as u64).next_power_of_two().max(1);
         Scoreboard {
-            sacked: vec![false; cap as usize],
-            retransmitted: vec![false; cap as usize],
-            mask: cap - 1,
+            marks: SeqRing::new(window as u64),
             low: 0,
             high: 0,
             scan_from: 0,
@@ -69,6 +75,14 @@ impl Scoreboard {
             sacked_rtx_in_pipe: false,
             sack_min: 0,
         }
+    }
+
+    /// The marks in a ring of the whole window from the start, as before they were sized to
+    /// their span (tests compare the two).
+    #[cfg(test)]
+    fn with_fixed_ring(mut self) -> Scoreboard {
+        self.marks = SeqRing::fixed(self.marks.max());
+        self
     }
 
     /// ns-2's `sack_min` after `Sack1TcpAgent::reset`: the old connection's, kept.
@@ -101,7 +115,7 @@ impl Scoreboard {
         let mut s = self.high;
         while s > self.low {
             s -= 1;
-            if self.sacked[self.slot(s)] {
+            if self.marks.get(s).sacked {
                 found += 1;
                 if found == self.lost_after {
                     return s.max(self.lost_below);
@@ -122,8 +136,7 @@ impl Scoreboard {
     /// lost and none counts as retransmitted any more.
     pub fn timeout_keeping_sacks(&mut self, maxseq: u64) {
         for s in self.low..self.marked_end() {
-            let i = self.slot(s);
-            self.retransmitted[i] = false;
+            self.marks.get_mut(s).retransmitted = false;
         }
         self.retrans_out = 0;
         self.marks_end = self.low;
@@ -134,26 +147,22 @@ impl Scoreboard {
     /// RFC 6675's IsLost for one segment: not SACKed, below the highest SACKed segment, and
     /// lost by the rule in force (ns-3.44's `TcpTxBuffer::IsLost`).
     pub fn is_lost(&self, seq: u64) -> bool {
-        seq >= self.low && seq < self.high && seq < self.lost_edge() && !self.sacked[self.slot(seq)]
+        seq >= self.low && seq < self.high && seq < self.lost_edge() && !self.marks.get(seq).sacked
     }
 
     /// Whether `seq` was retransmitted and is not SACKed.
     pub fn is_retransmitted(&self, seq: u64) -> bool {
-        seq >= self.low
-            && seq < self.low + self.mask + 1
-            && self.retransmitted[self.slot(seq)]
-            && !self.sacked[self.slot(seq)]
+        if seq < self.low || seq >= self.low + self.marks.max() {
+            return false;
+        }
+        let m = self.marks.get_from(seq, self.low);
+        m.retransmitted && !m.sacked
     }
 
     /// Whether the scoreboard holds anything for the segments above `low`: a SACKed segment,
     /// a retransmission in flight or a hole marked lost.
     pub fn holds_anything(&self) -> bool {
         self.high > self.low || self.retrans_out > 0 || self.lost_below > self.low
-    }
-
-    #[inline]
-    fn slot(&self, seq: u64) -> usize {
-        (seq & self.mask) as usize
     }
 
     /// Where the bitmaps may hold a bit: below the larger of `high` and `marks_end`.
@@ -165,29 +174,26 @@ impl Scoreboard {
     pub fn advance(&mut self, una: u64) {
         let end = una.min(self.marked_end());
         for s in self.low..end.max(self.low) {
-            let i = self.slot(s);
-            if self.sacked[i] {
+            let m = std::mem::take(self.marks.get_mut(s));
+            if m.sacked {
                 self.sacked_count -= 1;
             }
-            if self.retransmitted[i] && (!self.sacked[i] || self.sacked_rtx_in_pipe) {
+            if m.retransmitted && (!m.sacked || self.sacked_rtx_in_pipe) {
                 self.retrans_out -= 1;
             }
-            self.sacked[i] = false;
-            self.retransmitted[i] = false;
         }
         if una > self.low {
             self.low = una;
         }
         self.high = self.high.max(self.low);
         self.scan_from = self.scan_from.max(self.low);
+        self.marks.fit(self.low, self.marked_end());
     }
 
     /// Forgets everything (a new window of data, or a timeout).
     pub fn clear(&mut self, una: u64) {
         for s in self.low..self.marked_end() {
-            let i = self.slot(s);
-            self.sacked[i] = false;
-            self.retransmitted[i] = false;
+            *self.marks.get_mut(s) = Marks::default();
         }
         self.low = una.max(self.low);
         self.marks_end = self.low;
@@ -196,31 +202,35 @@ impl Scoreboard {
         self.sacked_count = 0;
         self.retrans_out = 0;
         self.lost_below = 0;
+        self.marks.fit(self.low, self.low);
     }
 
     /// Whether `blocks` report a segment not SACKed yet, with the cumulative ACK at `una`
     /// (what [`Scoreboard::update`] would return, without recording anything).
     pub fn reports_new(&self, una: u64, blocks: impl Iterator<Item = (u64, u64)>) -> bool {
         let low = una.max(self.low);
-        let limit = low + self.mask + 1;
+        let limit = low + self.marks.max();
         blocks
             .flat_map(|(start, end)| start.max(low)..end.min(limit))
-            .any(|s| !self.sacked[self.slot(s)])
+            .any(|s| !self.marks.get_from(s, self.low).sacked)
     }
 
     /// Records SACKed ranges; returns whether any segment was newly reported.
     pub fn update(&mut self, una: u64, blocks: impl Iterator<Item = (u64, u64)>) -> bool {
         self.advance(una);
         self.sack_min = self.sack_min.max(una);
-        let limit = self.low + self.mask + 1;
+        let limit = self.low + self.marks.max();
         let mut changed = false;
         for (start, end) in blocks {
+            // `high` may reach the block's end even if it starts beyond the limit: the ring
+            // covers it.
+            self.marks.reserve(self.low, end.min(limit));
             for s in start.max(self.low)..end.min(limit) {
-                let i = self.slot(s);
-                if !self.sacked[i] {
-                    self.sacked[i] = true;
+                let m = self.marks.get_mut(s);
+                if !m.sacked {
+                    m.sacked = true;
                     self.sacked_count += 1;
-                    if self.retransmitted[i] && !self.sacked_rtx_in_pipe {
+                    if m.retransmitted && !self.sacked_rtx_in_pipe {
                         self.retrans_out -= 1;
                     }
                     changed = true;
@@ -239,16 +249,17 @@ impl Scoreboard {
     }
 
     pub fn is_sacked(&self, seq: u64) -> bool {
-        seq >= self.low && seq < self.high && self.sacked[self.slot(seq)]
+        seq >= self.low && seq < self.high && self.marks.get(seq).sacked
     }
 
     pub fn mark_retransmitted(&mut self, seq: u64) {
-        if seq >= self.low && seq < self.low + self.mask + 1 {
-            let i = self.slot(seq);
-            if !self.retransmitted[i] && !self.sacked[i] {
+        if seq >= self.low && seq < self.low + self.marks.max() {
+            self.marks.reserve(self.low, seq + 1);
+            let m = self.marks.get_mut(seq);
+            if !m.retransmitted && !m.sacked {
                 self.retrans_out += 1;
             }
-            self.retransmitted[i] = true;
+            m.retransmitted = true;
             self.marks_end = self.marks_end.max(seq + 1);
         }
     }
@@ -257,7 +268,7 @@ impl Scoreboard {
     /// `ReassemblyQueue::nexthole` as `SackFullTcpAgent::nxt_tseq` reads it: a hole only
     /// while a block follows).
     pub fn hole_from(&self, from: u64) -> Option<u64> {
-        (from.max(self.low)..self.high).find(|&s| !self.sacked[self.slot(s)])
+        (from.max(self.low)..self.high).find(|&s| !self.marks.get(s).sacked)
     }
 
     /// ns-2.35's `ScoreBoardRQ::GetNextUnacked(seq)` (`ReassemblyQueue::nexthole`): None
@@ -270,7 +281,7 @@ impl Scoreboard {
         let from = seq.max(self.low);
         Some(
             (from..self.high)
-                .find(|&s| !self.sacked[self.slot(s)])
+                .find(|&s| !self.marks.get(s).sacked)
                 .unwrap_or(self.high),
         )
     }
@@ -302,7 +313,7 @@ impl Scoreboard {
         maxseq.saturating_sub(self.high.max(from))
             + self.retrans_out
             + (from..self.high)
-                .filter(|&s| !self.sacked[self.slot(s)])
+                .filter(|&s| !self.marks.get(s).sacked)
                 .count() as u64
     }
 
@@ -317,8 +328,9 @@ impl Scoreboard {
             self.lost_edge()
         };
         while s < edge {
-            let i = self.slot(s);
-            if !self.sacked[i] && !self.retransmitted[i] {
+            // `edge` may lie beyond the marks (holes marked lost up to `lost_below`).
+            let m = self.marks.get_from(s, self.low);
+            if !m.sacked && !m.retransmitted {
                 self.scan_from = s;
                 return Some(s);
             }
@@ -332,6 +344,104 @@ impl Scoreboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::RandomStream;
+
+    /// The marks sized to their span answer as the whole window's ring did: a sender's random
+    /// SACK episodes (blocks, retransmissions, cumulative ACKs, timeouts) under both loss
+    /// rules, every answer compared; the ring grows to the window and shrinks back.
+    #[test]
+    fn marks_sized_to_their_span_answer_as_the_whole_window() {
+        let mut rng = RandomStream::named(3, "scoreboard");
+        for rule in [0, 3] {
+            let make = |fixed: bool| {
+                let sb = Scoreboard::new(500);
+                let sb = if fixed { sb.with_fixed_ring() } else { sb };
+                if rule > 0 {
+                    sb.lost_after(rule).sacked_retransmissions_in_pipe()
+                } else {
+                    sb
+                }
+            };
+            let (mut a, mut b) = (make(false), make(true));
+            let (mut una, mut maxseq) = (0u64, 0u64);
+            let mut largest = 0;
+            for step in 0..20_000u64 {
+                // Windows up to the whole 500 segments now and then, else up to 60.
+                let reach = if step % 2000 < 300 { 500 } else { 60 };
+                match rng.uniform_u64(0, 9) {
+                    0..=2 => maxseq = (maxseq + rng.uniform_u64(1, 30)).min(una + reach),
+                    3..=5 => {
+                        let (ack, blocks) = crate::tcp::seqring::random_ack(&mut rng, una, maxseq);
+                        let blocks = || blocks.iter().copied();
+                        assert_eq!(a.reports_new(ack, blocks()), b.reports_new(ack, blocks()));
+                        assert_eq!(a.update(ack, blocks()), b.update(ack, blocks()));
+                        una = ack;
+                    }
+                    6 | 7 => {
+                        let next = a.next_retransmission();
+                        assert_eq!(next, b.next_retransmission(), "step {step}");
+                        if let Some(s) = next {
+                            a.mark_retransmitted(s);
+                            b.mark_retransmitted(s);
+                        }
+                    }
+                    8 => {
+                        una = rng.uniform_u64(una, maxseq);
+                        a.advance(una);
+                        b.advance(una);
+                    }
+                    _ => match rng.uniform_u64(0, 4) {
+                        // Any outstanding segment resent (a timeout's go-back-N).
+                        4 if maxseq > una => {
+                            let s = rng.uniform_u64(una, maxseq - 1);
+                            a.mark_retransmitted(s);
+                            b.mark_retransmitted(s);
+                        }
+                        0 => {
+                            a.timeout_keeping_sacks(maxseq);
+                            b.timeout_keeping_sacks(maxseq);
+                        }
+                        1 => {
+                            a.clear(una);
+                            b.clear(una);
+                        }
+                        _ => {
+                            a.mark_lost_below(una + 1);
+                            b.mark_lost_below(una + 1);
+                        }
+                    },
+                }
+                assert_eq!(
+                    (
+                        a.sacked(),
+                        a.sacked_end(),
+                        a.holds_anything(),
+                        a.pipe(una, maxseq)
+                    ),
+                    (
+                        b.sacked(),
+                        b.sacked_end(),
+                        b.holds_anything(),
+                        b.pipe(una, maxseq)
+                    ),
+                    "step {step}"
+                );
+                assert_eq!(a.hole_from(una), b.hole_from(una));
+                assert_eq!(a.next_unacked(una), b.next_unacked(una));
+                for s in una..maxseq + 2 {
+                    assert_eq!(
+                        (a.is_sacked(s), a.is_retransmitted(s), a.is_lost(s)),
+                        (b.is_sacked(s), b.is_retransmitted(s), b.is_lost(s)),
+                        "segment {s} at step {step}"
+                    );
+                }
+                largest = largest.max(a.marks.heap_bytes());
+            }
+            assert_eq!(largest, 2 * 512, "grew to the whole window");
+            a.clear(maxseq);
+            assert_eq!(a.marks.heap_bytes(), 2 * 16, "back to the smallest ring");
+        }
+    }
 
     /// ns-2.35's `ScoreBoardRQ::sack_min` survives `ClearScoreBoard` and
     /// `Sack1TcpAgent::reset`: a new connection's holes below the old one's last cumulative

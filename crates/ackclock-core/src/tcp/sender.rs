@@ -674,9 +674,9 @@ impl TcpSender {
             self.pace_after_send(now, c.packets_sent);
         }
         if self.rate.is_some() {
-            let inflight = self.in_flight();
+            let (inflight, una) = (self.in_flight(), self.una);
             if let Some(r) = self.rate.as_mut() {
-                r.on_send(seq, now, inflight);
+                r.on_send(seq, una, now, inflight);
             }
         }
         let mut ecn_bits = 0;
