@@ -379,7 +379,10 @@ mod tests {
                 let reach = if step % 2000 < 300 { 500 } else { 60 };
                 match rng.uniform_u64(0, 4) {
                     0 | 1 => {
-                        for _ in 0..rng.uniform_u64(1, 20).min(una + reach - maxseq) {
+                        for _ in 0..rng
+                            .uniform_u64(1, 20)
+                            .min((una + reach).saturating_sub(maxseq))
+                        {
                             a.on_send(maxseq, una, t, maxseq - una);
                             b.on_send(maxseq, una, t, maxseq - una);
                             maxseq += 1;
