@@ -20,7 +20,6 @@ vectors with the heavy-tailed shapes those papers report (see docs/traffic.md).
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 from array import array
@@ -29,6 +28,7 @@ from typing import Any
 
 from .atomic import write_text_atomic
 from .errors import ScenarioError, quote
+from .scenario import collector_paused
 
 US = 1_000_000  # picoseconds per microsecond
 
@@ -60,13 +60,8 @@ def read_vectors(path: Path, where: str) -> dict[str, Any]:
             return dict(columns)
     # The collector would walk the growing lists on its passes for nothing: they hold no
     # reference cycles.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _parse_vectors(text, path, where)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _fast_reader() -> Any:
