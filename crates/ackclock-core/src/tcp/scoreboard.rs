@@ -85,6 +85,15 @@ impl Scoreboard {
         self
     }
 
+    /// `retrans_out` counted again from the marks: what the running count must equal.
+    #[cfg(test)]
+    fn recount_retransmissions(&self) -> u64 {
+        (self.low..self.marked_end())
+            .map(|s| self.marks.get(s))
+            .filter(|m| m.retransmitted && (!m.sacked || self.sacked_rtx_in_pipe))
+            .count() as u64
+    }
+
     /// ns-2's `sack_min` after `Sack1TcpAgent::reset`: the old connection's, kept.
     pub fn keep_sack_min(&mut self, old: &Scoreboard) {
         self.sack_min = self.sack_min.max(old.sack_min);
@@ -252,11 +261,14 @@ impl Scoreboard {
         seq >= self.low && seq < self.high && self.marks.get(seq).sacked
     }
 
+    /// Counts `seq` as a retransmission in flight unless it is SACKed: under ns-3's rule even
+    /// then (`TcpTxBuffer::CopyFromSequence` adds to `m_retrans` whatever the item's SACK
+    /// mark, and `RemoveFromCounts` takes it back at the cumulative ACK, as `advance` does).
     pub fn mark_retransmitted(&mut self, seq: u64) {
         if seq >= self.low && seq < self.low + self.marks.max() {
             self.marks.reserve(self.low, seq + 1);
             let m = self.marks.get_mut(seq);
-            if !m.retransmitted && !m.sacked {
+            if !m.retransmitted && (!m.sacked || self.sacked_rtx_in_pipe) {
                 self.retrans_out += 1;
             }
             m.retransmitted = true;
@@ -352,11 +364,7 @@ mod tests {
     #[test]
     fn marks_sized_to_their_span_answer_as_the_whole_window() {
         let mut rng = RandomStream::named(3, "scoreboard");
-        // Rule 3 with sacked retransmissions in pipe (ns-3) is left out: its random go-back-N
-        // marks SACKed segments retransmitted, which `mark_retransmitted` does not count but
-        // `advance` uncounts, so `retrans_out` underflows on both rings alike (found here,
-        // not yet fixed: docs/performance.md, session 9).
-        for rule in [0] {
+        for rule in [0, 3] {
             let make = |fixed: bool| {
                 let sb = Scoreboard::new(500);
                 let sb = if fixed { sb.with_fixed_ring() } else { sb };
@@ -430,6 +438,7 @@ mod tests {
                     ),
                     "step {step}"
                 );
+                assert_eq!(a.retrans_out, a.recount_retransmissions(), "step {step}");
                 assert_eq!(a.hole_from(una), b.hole_from(una));
                 assert_eq!(a.next_unacked(una), b.next_unacked(una));
                 for s in una..maxseq + 2 {
@@ -565,6 +574,27 @@ mod tests {
             // The cumulative ACK passes both: 16..20 are left.
             sb.update(16, [].into_iter());
             assert_eq!(sb.pipe(16, 20), 4);
+        }
+    }
+
+    #[test]
+    fn a_sacked_segment_resent_is_counted_as_it_is_uncounted() {
+        // 10..20 outstanding, 12 SACKed, then 12 resent anyway (a go-back-N): ns-3.44's
+        // CopyFromSequence counts it in m_retrans, RemoveFromCounts takes it back at the
+        // cumulative ACK; ns-2's rule never counts a SACKed segment.
+        for ns3 in [false, true] {
+            let sb = Scoreboard::new(32).lost_after(3);
+            let mut sb = if ns3 {
+                sb.sacked_retransmissions_in_pipe()
+            } else {
+                sb
+            };
+            sb.update(10, [(12, 13)].into_iter());
+            let before = sb.pipe(10, 20);
+            sb.mark_retransmitted(12);
+            assert_eq!(sb.pipe(10, 20), before + u64::from(ns3));
+            sb.advance(20);
+            assert_eq!((sb.retrans_out, sb.pipe(20, 20)), (0, 0));
         }
     }
 
