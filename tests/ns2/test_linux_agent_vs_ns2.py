@@ -6,7 +6,8 @@ beside it). Live against ns-2.35: the packet trace and traced cwnd_ of a flow th
 DropTail queue (losses, ScoreBoard1's SACK recovery with its rate halving, timeouts), every
 module, with TCP-Linux's globals as ns-2.35 has them and as `set_ca_default_param linux
 debug_level 2` leaves them (ns-2.35 writes an int over three unsigned chars: tcp_max_burst and
-sysctl_tcp_abc become 0); and ns-2.35's tcpLinux suite's tests of every module."""
+sysctl_tcp_abc become 0); the agent never given `select_ca` (no module: ns-2's own window,
+ns2_linux/no_module.rs); and ns-2.35's tcpLinux suite's tests of every module."""
 
 from __future__ import annotations
 
@@ -88,3 +89,44 @@ def test_tcp_linux_suite_as_ns2(suite_states: Any) -> None:
                                 for m in MODULES if m != "naive_reno"}
     states = suite_states("tcpLinux", tests)
     assert {t: s for t, (s, _) in states.items()} == dict.fromkeys(tests, "identical")
+
+
+NO_MODULE = {
+    "plain": "",
+    "whole segments": "$tcp set precisionReduce_ false",
+    "coarse ticks, maxcwnd_": "$tcp set tcpTick_ 0.1\n$tcp set maxcwnd_ 30",
+    "idle and again": '$ns at 3.0 "$ftp stop"\n$ns at 5.0 "$ftp start"',
+}
+
+
+@pytest.mark.parametrize("extra", NO_MODULE.values(), ids=NO_MODULE.keys())
+@pytest.mark.parametrize("limit", [6, 15])
+def test_linux_agent_without_a_module_as_ns2(vs_ns2: Any, extra: str, limit: int) -> None:
+    script = SCRIPT.replace('$ns at 0.0 "$tcp select_ca {module}"\n', "")
+    both = vs_ns2(script.format(limit=limit, extra=extra))
+    want = both.same("out.tr")
+    lines = want["out.tr"].splitlines()
+    assert len(lines) > 3000
+    assert any(line.startswith("d ") for line in lines)
+    ns = both.ns.file("cwnd.tr").splitlines()
+    if "maxcwnd_" in extra:
+        # ns-2 traces cwnd_ twice on an ACK that takes it past maxcwnd_ (+1 in opencwnd,
+        # then the cap), ackclock once (docs/ns2-scripts.md).
+        ns = [line for line, nxt in zip(ns, [*ns[1:], ""], strict=True)
+              if not (float(line.split()[-1]) == 31.0 and nxt.split()[:1] == line.split()[:1])]
+    cwnd = _changes("\n".join(ns))
+    # ns-2's own window: fractions between ACKs in congestion avoidance.
+    assert any(float(c) != int(float(c)) for _, c in cwnd)
+    assert cwnd == _changes(both.ac.file("cwnd.tr"))
+
+
+@pytest.mark.parametrize("setting", ["timestamps_ true", "increase_num_ 2", "windowOption_ 8",
+                                     "max_ssthresh_ 10"])
+def test_linux_agent_without_a_module_refuses_what_it_does_not_model(
+        vs_ns2: Any, setting: str) -> None:
+    script = SCRIPT.replace('$ns at 0.0 "$tcp select_ca {module}"\n', "")
+    both = vs_ns2(script.format(limit=6, extra=f"$tcp set {setting}"))
+    assert both.ac.code == 2
+    var = setting.split()[0]
+    assert f"variable {var} without select_ca" in both.ac.err
+    assert len(both.ac.err.strip().splitlines()) == 1

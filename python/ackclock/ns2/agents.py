@@ -96,6 +96,9 @@ LINUX_NS2_AGENT: dict[str, dict[str, float]] = {
     "lp": {"ns2_linux": 1.0, "ns2_module": 13.0},
     "compound": {"ns2_linux": 1.0, "ns2_module": 14.0},
 }
+# An Agent/TCP/Linux never given select_ca: ns-2.35's LinuxTcpAgent with no module
+# (`icsk_ca_ops` NULL), ns-2's own window (tcp/sender/ns2_linux/no_module.rs).
+LINUX_NO_MODULE = {"ns2_linux": 1.0, "ns2_module": 15.0}
 # windowOption_ (ns-2's TcpAgent::opencwnd) -> congestion control: 1 and 8 as in ns-2.35;
 # 9, 12, 13 and -10 as in the patched ns-2 of seed 003's script (stock ns-2.35 exits on them).
 WINDOW_OPTIONS = {1: "reno", 8: "highspeed", 9: "scalable", 12: "bic", 13: "cubic",
@@ -252,8 +255,9 @@ class TcpAgent(Agent):
         if not self.variant:
             raise Ns2Error(unsupported(f"TCP agent class {cls}"))
         self.cc_where = where
-        # select_ca of a module in LINUX_NS2_AGENT: its cc_params.
-        self.linux_params: dict[str, float] = {}
+        # select_ca of a module in LINUX_NS2_AGENT: its cc_params (LINUX_NO_MODULE before).
+        self.linux_params: dict[str, float] = (
+            dict(LINUX_NO_MODULE) if cls == "Agent/TCP/Linux" else {})
         # ns-2 sets ssthresh_ from window_ when it makes the agent (a later window_ leaves it).
         self.initial_window = to_int(self.vars["window_"])
         self.traced: list[str] = []
@@ -332,15 +336,6 @@ class TcpAgent(Agent):
             if self.sends_syn() and self.cls != "Agent/TCP/RFC793edu":
                 # (RFC793eduTcpAgent::output sends the SYN as segment 0 of the data.)
                 self.curseq += 1
-        una, _, next_new = self.sim().engine.tcp_seqs(self.flow)
-        if 0 < next_new <= una and self.curseq > next_new and self.cls == "Agent/TCP/Linux" \
-                and not self.linux_params:
-            # LinuxTcpAgent::timeout on an idle connection closes the window to the initial
-            # window (slowdown(CLOSE_CWND_INIT)), which the engine does not model (one-way
-            # agents: `idle_rtx_timer`).
-            raise Ns2Error(unsupported(
-                f"more data for {self.handle} after all it sent was acknowledged (ns-2's"
-                " LinuxTcpAgent restarting an idle connection)"))
         self.sim().engine.advance_app(self.flow, max(self.curseq, 0))
 
     def cmd_select_ca(self, name: str, *_rest: str) -> None:
@@ -359,7 +354,7 @@ class TcpAgent(Agent):
         # Under ns2_linux the module runs in the sender: the engine's cc is Reno's shell.
         cc = "reno" if params else LINUX_CA[name]
         if params:
-            self.check_ns2_linux(name)
+            self.check_ns2_linux(f"with select_ca {name}")
             params.update(self.ctx.linux_globals)
         if self.sim_started() and self.flow is not None:
             try:
@@ -373,17 +368,28 @@ class TcpAgent(Agent):
         if name == "lp" and self not in self.ctx.lp_agents:
             self.ctx.lp_agents.append(self)
 
-    def check_ns2_linux(self, name: str) -> None:
+    def check_ns2_linux(self, how: str) -> None:
         """What the engine's LinuxTcpAgent (tcp/sender/ns2_linux.rs) does not model: ECN
-        (`ecn_`), timestamps (`timestamps_`), `overhead_` and `slow_start_restart_ false`."""
+        (`ecn_`), timestamps (`timestamps_`), `overhead_` and `slow_start_restart_ false`;
+        without a module (`how` "without select_ca") also ns-2's window other than
+        `TcpAgent::opencwnd`'s and `slowdown`'s defaults (no_module.rs)."""
         for var in ("ecn_", "timestamps_", "overhead_"):
-            if var in self.vars and to_float(self.vars[var]):
-                raise Ns2Error(unsupported(f"{self.cls} variable {var} with select_ca {name}"),
+            if var not in self.vars:
+                continue
+            value = self.vars[var]
+            if to_bool(value) if self.var_kind(var) == "bool" else to_float(value):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} {how}"),
                                self.var_where(var))
         if "slow_start_restart_" in self.vars and not to_bool(self.vars["slow_start_restart_"]):
-            raise Ns2Error(unsupported(f"{self.cls} variable slow_start_restart_ false"
-                                       f" with select_ca {name}"),
+            raise Ns2Error(unsupported(f"{self.cls} variable slow_start_restart_ false {how}"),
                            self.var_where("slow_start_restart_"))
+        if self.linux_params.get("ns2_module") != LINUX_NO_MODULE["ns2_module"]:
+            return
+        for var, stock in (("windowOption_", 1.0), ("increase_num_", 1.0),
+                           ("decrease_num_", 0.5), ("max_ssthresh_", 0.0)):
+            if var in self.vars and to_float(self.vars[var]) != stock:
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} {how}"),
+                               self.var_where(var))
 
     def cmd_set_ca_default_param(self, proto: str, param: str, value: str,
                                  *_rest: str) -> None:
@@ -531,6 +537,10 @@ class TcpAgent(Agent):
             self._window_during_run(value)
         elif self.sim_started() and var not in IGNORED:
             raise Ns2Error(unsupported(f"changing {self.cls} {var} during the run"))
+        elif self.sim_started() and var == "cwnd_" and self.linux_params == LINUX_NO_MODULE:
+            # Without a module cwnd_ is the agent's window (no_module.rs), not just a trace.
+            raise Ns2Error(unsupported(f"changing {self.cls} cwnd_ during the run without"
+                                       " select_ca"))
         elif self.sim_started() and var == "cwnd_" and self.linux_params:
             self._linux_cwnd_during_run(value)
         super().write_var(var, value)
@@ -640,9 +650,11 @@ class TcpAgent(Agent):
                 continue
             out[key] = _param(self, var)
             mapped.add(var)
-        if self.cls == "Agent/TCP/Linux":
-            # maxcwnd_ limits TcpAgent::opencwnd; LinuxTcpAgent's own window growth
-            # (tcp-linux.cc) never reads it.
+        if self.linux_params == LINUX_NO_MODULE:
+            self.check_ns2_linux("without select_ca before $ns run")
+        elif self.cls == "Agent/TCP/Linux":
+            # maxcwnd_ limits TcpAgent::opencwnd, which only LinuxTcpAgent without a module
+            # calls; a module's window growth (tcp-linux.cc) never reads it.
             out.pop("max_cwnd", None)
         option = to_int(self.vars["windowOption_"])
         if option not in WINDOW_OPTIONS:

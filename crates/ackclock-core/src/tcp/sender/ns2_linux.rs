@@ -57,6 +57,9 @@
 //!   linux debug_level 2` (test-suite-tcpLinux.tcl) sets both to 0. The front end passes
 //!   them on as Reno's `ns2_abc` and `ns2_max_burst`.
 //!
+//! - No module (`ns2_module` 15, an agent without `select_ca`): ns-2's own window in its
+//!   place (`ns2_linux/no_module.rs`).
+//!
 //! Not modelled (the front end refuses them): ECN, timestamps.
 
 mod compound;
@@ -66,6 +69,7 @@ mod hybla;
 mod illinois;
 mod lp;
 mod modules;
+mod no_module;
 mod scoreboard1;
 mod vegas;
 mod veno;
@@ -74,12 +78,15 @@ mod yeah;
 
 use super::*;
 use modules::{CaEvent, Env, Module, State, Tp};
+use no_module::{CwndTo, Ns2Window};
 use scoreboard1::{ScoreBoard1, FLAG_DATA_LOST, FLAG_DATA_SACKED, FLAG_UNSURE_TSTAMP};
 
 /// `FLAG_DATA_ACKED` (tcp/linux/ns-linux-util.h).
 const FLAG_DATA_ACKED: u8 = 4;
 /// `tcp_tick_` once a module is installed: `1.0 / JIFFY_RATIO`.
 const TICK: f64 = 0.001;
+/// `ns2_module` for an agent without `select_ca` (`ns2_linux/no_module.rs`).
+pub(crate) const NO_MODULE: u8 = 15;
 
 /// ns-2's send-time table (`TcpAgent::output` with `bugfix_ts_`, "from Andrei Gurtov"):
 /// `tss[seqno % tss_size_]`, 100 entries doubled (the entries from `highest_ack_` on kept)
@@ -119,6 +126,11 @@ impl Tss {
 #[derive(Clone, Debug)]
 pub(super) struct Ns2Linux {
     module: Module,
+    /// ns-2's own window when no module is installed (`icsk_ca_ops` NULL); the module is
+    /// then Reno's, whose hooks other than the window's do nothing.
+    ns2: Option<Ns2Window>,
+    /// `tcp_tick_`: one jiffy with a module, else the agent's `tcpTick_`.
+    tick: f64,
     /// `initialized_`: the module's `init` has run (on the first ACK).
     initialized: bool,
     /// Linux's window, with `sysctl_tcp_abc`.
@@ -160,9 +172,24 @@ impl Ns2Linux {
     /// `window_`.
     pub(super) fn new(module: u8, abc: u8, max_burst: u8, cfg: &TcpParams) -> Self {
         let wnd = cfg.window as i64;
+        let ns2 = (module == NO_MODULE).then(|| {
+            Ns2Window::new(
+                cfg.window_init as f64,
+                wnd,
+                cfg.precision_reduce,
+                cfg.max_cwnd,
+            )
+        });
+        let tick = if ns2.is_some() {
+            cfg.timer_granularity.as_secs_f64()
+        } else {
+            TICK
+        };
         let module = Module::from_number(module);
         Ns2Linux {
             module,
+            ns2,
+            tick,
             initialized: false,
             tp: Tp {
                 snd_cwnd: cfg.window_init as i64,
@@ -206,8 +233,8 @@ impl Ns2Linux {
         // round(tao x US_RATIO).
         self.module.rtt_sample((tao * 1e6).round() as u64);
         let sendtime = now - tao + self.boot;
-        let tickoff = sendtime % TICK;
-        let t_rtt = (((tao + tickoff) / TICK) as i32).max(1);
+        let tickoff = sendtime % self.tick;
+        let t_rtt = (((tao + tickoff) / self.tick) as i32).max(1);
         if self.srtt != 0 {
             // `register short delta`.
             let mut delta = (t_rtt - (self.srtt >> 3)) as i16 as i32;
@@ -228,7 +255,7 @@ impl Ns2Linux {
             self.srtt = t_rtt << 3;
             self.rttvar = t_rtt << 1;
         }
-        self.rtxcur = (((self.rttvar << 3) + self.srtt) >> 3) as f64 * TICK;
+        self.rtxcur = (((self.rttvar << 3) + self.srtt) >> 3) as f64 * self.tick;
         self.linux_srtt = self.srtt;
     }
 
@@ -243,10 +270,42 @@ impl Ns2Linux {
         if t > self.max_rto {
             t = self.max_rto;
         }
-        if t < 2.0 * TICK {
-            t = 2.0 * TICK;
+        if t < 2.0 * self.tick {
+            t = 2.0 * self.tick;
         }
         t
+    }
+
+    /// `load_to_linux` without a module: ns-2's `ssthresh_` and `cwnd_` into Linux's, unless
+    /// rate halving holds the flight above a `cwnd_` no smaller than `snd_cwnd`.
+    fn load_to_linux(&mut self) {
+        let Some(w) = &self.ns2 else { return };
+        self.tp.snd_ssthresh = w.ssthresh;
+        if self.next_pkts > self.tp.snd_cwnd && w.cwnd >= self.tp.snd_cwnd as f64 {
+            self.next_pkts = w.cwnd.trunc() as i64;
+        } else {
+            self.tp.snd_cwnd = w.cwnd.trunc() as i64;
+        }
+    }
+
+    /// `tcp_cong_avoid`: the module's `cong_avoid`, or without one `opencwnd` and
+    /// `load_to_linux`.
+    fn cong_avoid(&mut self, ack_bytes: u64, in_flight: i64, env: &Env) {
+        if let Some(w) = &mut self.ns2 {
+            w.opencwnd();
+            self.load_to_linux();
+        } else {
+            self.module
+                .cong_avoid(&mut self.tp, ack_bytes, in_flight, self.state, env);
+        }
+    }
+
+    /// `slowdown(how)` then `load_to_linux`, without a module.
+    fn slowdown(&mut self, halve_ssthresh: bool, to: CwndTo) {
+        if let Some(w) = &mut self.ns2 {
+            w.slowdown(self.tp.snd_cwnd, halve_ssthresh, to);
+            self.load_to_linux();
+        }
     }
 
     /// `TcpAgent::rtt_backoff`.
@@ -280,9 +339,22 @@ impl TcpSender {
 
     /// `save_from_linux`: ns-2's `cwnd_` and `ssthresh_`, which traces show.
     pub(super) fn nl_save(&mut self) {
+        let l = self.ns2_linux.as_deref_mut().expect("ns2 linux");
+        if let Some(w) = &mut l.ns2 {
+            w.cwnd = l.next_pkts.max(l.tp.snd_cwnd) as f64;
+            w.ssthresh = l.tp.snd_ssthresh;
+        }
+        self.nl_show();
+    }
+
+    /// ns-2's `cwnd_` and `ssthresh_` as traces show them: Linux's after `save_from_linux`,
+    /// or ns-2's own without a module (`recv` then never calls `save_from_linux`).
+    fn nl_show(&mut self) {
         let l = self.ns2_linux.as_deref().expect("ns2 linux");
-        self.w.cwnd = l.cwnd();
-        self.w.ssthresh = l.tp.snd_ssthresh as f64;
+        (self.w.cwnd, self.w.ssthresh) = match &l.ns2 {
+            Some(w) => (w.cwnd, w.ssthresh as f64),
+            None => (l.cwnd(), l.tp.snd_ssthresh as f64),
+        };
     }
 
     /// `LinuxTcpAgent::recv` for one ACK.
@@ -364,15 +436,18 @@ impl TcpSender {
             flag & FLAG_DATA_ACKED == 0 || flag & FLAG_DATA_SACKED != 0 || l.state != State::Open;
         if dubious {
             if flag & FLAG_DATA_ACKED != 0 && l.state != State::Recovery {
-                l.module
-                    .cong_avoid(&mut l.tp, ack_bytes, prior_in_flight, l.state, &env);
+                l.cong_avoid(ack_bytes, prior_in_flight, &env);
             }
             self.nl_fastretrans_alert(flag, &env, c);
         } else if flag & FLAG_DATA_ACKED != 0 {
-            l.module
-                .cong_avoid(&mut l.tp, ack_bytes, prior_in_flight, l.state, &env);
+            l.cong_avoid(ack_bytes, prior_in_flight, &env);
         }
-        self.nl_save();
+        // Without a module `recv` skips save_from_linux.
+        if self.nl().ns2.is_some() {
+            self.nl_show();
+        } else {
+            self.nl_save();
+        }
         self.nl_send_much(now, out, c);
     }
 
@@ -398,6 +473,7 @@ impl TcpSender {
         let l = self.nl();
         if l.state != State::Open && highest_ack >= l.recover {
             l.sb.clear();
+            l.load_to_linux();
             if l.tp.snd_cwnd < l.tp.snd_ssthresh {
                 l.tp.snd_cwnd = l.tp.snd_ssthresh;
                 // tcp_moderate_cwnd.
@@ -415,10 +491,14 @@ impl TcpSender {
         if l.state != State::Recovery && flag & FLAG_DATA_LOST != 0 {
             l.recover = maxseq;
             l.next_pkts = l.tp.snd_cwnd;
-            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp, env);
-            l.tp.snd_cwnd_cnt = 0;
-            l.tp.bytes_acked = 0;
-            l.tp.snd_cwnd = l.module.min_cwnd(&l.tp, env);
+            if l.ns2.is_some() {
+                l.slowdown(true, CwndTo::Half);
+            } else {
+                l.tp.snd_ssthresh = l.module.ssthresh(&l.tp, env);
+                l.tp.snd_cwnd_cnt = 0;
+                l.tp.bytes_acked = 0;
+                l.tp.snd_cwnd = l.module.min_cwnd(&l.tp, env);
+            }
             l.module.set_state(State::Recovery, env);
             l.state = State::Recovery;
             self.in_recovery = true;
@@ -512,7 +592,10 @@ impl TcpSender {
         };
         let maxseq = self.maxseq as i64 - 1;
         let l = self.nl();
-        if idle {
+        if idle && l.ns2.is_some() {
+            l.slowdown(false, CwndTo::Init);
+            self.cong_action_pending = true;
+        } else if idle {
             // slowdown(CLOSE_CWND_INIT) on cwnd_ = save_from_linux's, then load_to_linux.
             let cwnd = l.window_init;
             if l.next_pkts > l.tp.snd_cwnd && cwnd >= l.tp.snd_cwnd as f64 {
@@ -525,11 +608,15 @@ impl TcpSender {
             self.cong_action_pending = true;
         } else {
             // enter_loss.
-            l.tp.snd_ssthresh = l.module.ssthresh(&l.tp, &env);
-            l.module.cwnd_event(&mut l.tp, CaEvent::Loss, &env);
-            l.tp.snd_cwnd = 1;
-            l.tp.snd_cwnd_cnt = 0;
-            l.tp.bytes_acked = 0;
+            if l.ns2.is_some() {
+                l.slowdown(true, CwndTo::Restart);
+            } else {
+                l.tp.snd_ssthresh = l.module.ssthresh(&l.tp, &env);
+                l.module.cwnd_event(&mut l.tp, CaEvent::Loss, &env);
+                l.tp.snd_cwnd = 1;
+                l.tp.snd_cwnd_cnt = 0;
+                l.tp.bytes_acked = 0;
+            }
             l.recover = maxseq;
             // tcp_set_ca_state(TCP_CA_Loss): the module's set_state first.
             l.module.set_state(State::Loss, &env);
