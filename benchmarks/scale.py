@@ -40,6 +40,8 @@ Cases:
   no `count = N`);
 - `sampled_10000`: `dumbbell_10000` sampled every 0.1 s (`run.sample_interval`: 50 samples of
   10 000 flows and 40 002 link directions);
+- `finite_10000`: `dumbbell_10000` with finite transfers: each flow sends 100 kB (an FTP
+  `size`), starting at a time drawn uniformly over the 5 s;
 - `api_dumbbell_10000`, `api_loop_10000`: the same network through the Python API, in a child
   process (its `cmd_s`, `cpu_s`, `peak_MB`), with `build_s` the calls that describe it:
   `Network.dumbbell(10000)` and then `front_s`, `.scenario(duration=...)`; or a loop of
@@ -184,6 +186,10 @@ def cases() -> dict[str, tuple[str, str, bool]]:
     sampled = dumbbell(10_000).replace('duration = "30s"\n',
                                        'duration = "30s"\nsample_interval = "0.1s"\n')
     out["sampled_10000"] = (sampled, "5s", False)
+    # Finite transfers: each flow sends 100 kB, starting at a uniform time over the run.
+    finite = (dumbbell(10_000).rstrip("\n")
+              + '\napp = { kind = "ftp", size = 100000, start = { uniform = ["0s", "5s"] } }\n')
+    out["finite_10000"] = (finite, "5s", False)
     return out
 
 

@@ -357,7 +357,7 @@ fn traced_cwnd_changes_on_every_ack_and_drops_once_per_loss_event() {
     let time = t.f64_column("time_s").unwrap();
     let cwnd: Vec<f64> = var
         .iter()
-        .zip(value)
+        .zip(value.iter())
         .filter(|(v, _)| *v == "cwnd")
         .map(|(_, x)| *x)
         .collect();

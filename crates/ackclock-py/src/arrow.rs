@@ -7,7 +7,8 @@
 //! per column:
 //! float64 and int64 columns point into the engine's own vectors (no copy; a `u64` column is
 //! exported as int64 unless a value needs the 64th bit, as pandas reads a list of ints), text
-//! columns as utf8 built once per export. `to_dict` gives the same columns as Python lists,
+//! columns as utf8 built once per export, columns kept as runs (`ColumnData::F64Runs`) written
+//! out row by row once per export: the engine keeps them compact until a consumer asks. `to_dict` gives the same columns as Python lists,
 //! for callers that need no pyarrow (the command line writes its CSV files from them).
 //!
 //! The C structs are laid out as the specification's `ArrowSchema` and `ArrowArray`; each
@@ -68,6 +69,8 @@ struct ArrayPrivate {
     _table: Arc<EngineTable>,
     _offsets: Vec<i32>,
     _bytes: Vec<u8>,
+    /// A column of runs, written out (as the bits of its values).
+    _values: Vec<u64>,
     buffers: Vec<*const c_void>,
     children: Vec<*mut ArrowArray>,
 }
@@ -138,10 +141,11 @@ fn schema_node(format: &str, name: &str, flags: i64, children: Vec<ArrowSchema>)
 /// The Arrow type of a column: its format string.
 fn format_of(data: &ColumnData) -> &'static str {
     match data {
-        ColumnData::F64(_) => "g",
+        ColumnData::F64(_) | ColumnData::F64Runs(_) => "g",
         // pandas reads a list of ints as int64 unless one needs the 64th bit.
         ColumnData::U64(v) if v.iter().any(|&x| x > i64::MAX as u64) => "L",
-        ColumnData::U64(_) => "l",
+        ColumnData::U64Runs(v) if v.values.iter().any(|&x| x > i64::MAX as u64) => "L",
+        ColumnData::U64(_) | ColumnData::U64Runs(_) => "l",
         ColumnData::Str(_) | ColumnData::Labels(_) => "u",
     }
 }
@@ -151,9 +155,20 @@ fn rows(t: &EngineTable) -> usize {
 }
 
 fn column_array(table: &Arc<EngineTable>, data: &ColumnData) -> PyResult<ArrowArray> {
+    let mut written: Vec<u64> = match data {
+        ColumnData::F64Runs(v) => v.iter().map(f64::to_bits).collect(),
+        ColumnData::U64Runs(v) => v.to_vec(),
+        _ => Vec::new(),
+    };
     let (len, mut offsets, mut bytes, values) = match data {
         ColumnData::F64(v) => (v.len(), Vec::new(), Vec::new(), v.as_ptr() as *const c_void),
         ColumnData::U64(v) => (v.len(), Vec::new(), Vec::new(), v.as_ptr() as *const c_void),
+        ColumnData::F64Runs(_) | ColumnData::U64Runs(_) => (
+            written.len(),
+            Vec::new(),
+            Vec::new(),
+            written.as_mut_ptr() as *const c_void,
+        ),
         ColumnData::Str(_) | ColumnData::Labels(_) => {
             let n = data.len();
             let total: usize = (0..n).map(|r| data.str_at(r).map_or(0, str::len)).sum();
@@ -185,18 +200,18 @@ fn column_array(table: &Arc<EngineTable>, data: &ColumnData) -> PyResult<ArrowAr
     Ok(array_node(
         len,
         table.clone(),
-        offsets,
-        bytes,
+        (offsets, bytes, written),
         buffers,
         Vec::new(),
     ))
 }
 
+/// An array node owning `buffers`' memory: the table's, and what was made for the export
+/// (a text column's offsets and bytes, a column of runs written out).
 fn array_node(
     len: usize,
     table: Arc<EngineTable>,
-    offsets: Vec<i32>,
-    bytes: Vec<u8>,
+    (offsets, bytes, values): (Vec<i32>, Vec<u8>, Vec<u64>),
     buffers: Vec<*const c_void>,
     children: Vec<ArrowArray>,
 ) -> ArrowArray {
@@ -204,6 +219,7 @@ fn array_node(
         _table: table,
         _offsets: offsets,
         _bytes: bytes,
+        _values: values,
         buffers,
         children: children
             .into_iter()
@@ -304,8 +320,7 @@ impl Table {
         let array = array_node(
             rows(t),
             t.clone(),
-            Vec::new(),
-            Vec::new(),
+            Default::default(),
             vec![std::ptr::null()],
             columns,
         );
@@ -344,59 +359,43 @@ impl Table {
 
 pub(crate) fn table_to_dict<'py>(py: Python<'py>, t: &EngineTable) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
+    let float = |x: u64| Ok(PyFloat::new(py, f64::from_bits(x)).into_any());
+    let int = |x: u64| Ok(x.into_pyobject(py)?.into_any());
     for c in &t.columns {
-        match &c.data {
-            ColumnData::F64(v) => d.set_item(
-                c.name.as_ref(),
-                shared_list(
-                    py,
-                    v,
-                    |x| x.to_bits(),
-                    |x| Ok(PyFloat::new(py, *x).into_any()),
-                )?,
-            )?,
-            ColumnData::U64(v) => d.set_item(
-                c.name.as_ref(),
-                shared_list(py, v, |x| *x, |x| Ok(x.into_pyobject(py)?.into_any()))?,
-            )?,
-            ColumnData::Str(v) => d.set_item(
-                c.name.as_ref(),
-                shared_list(
-                    py,
-                    v,
-                    |x| x.as_str(),
-                    |x| Ok(PyString::new(py, x).into_any()),
-                )?,
-            )?,
-            ColumnData::Labels(v) => d.set_item(
-                c.name.as_ref(),
-                shared_list(
-                    py,
-                    &v.codes,
-                    |x| *x,
-                    |x| Ok(PyString::new(py, &v.values[*x as usize]).into_any()),
-                )?,
-            )?,
-        }
+        let n = c.data.len();
+        let list = match &c.data {
+            ColumnData::F64(v) => shared_list(py, n, v.iter().map(|x| x.to_bits()), float)?,
+            ColumnData::F64Runs(v) => shared_list(py, n, v.iter().map(f64::to_bits), float)?,
+            ColumnData::U64(v) => shared_list(py, n, v.iter().copied(), int)?,
+            ColumnData::U64Runs(v) => shared_list(py, n, v.iter(), int)?,
+            ColumnData::Str(v) => shared_list(py, n, v.iter().map(String::as_str), |x| {
+                Ok(PyString::new(py, x).into_any())
+            })?,
+            ColumnData::Labels(v) => shared_list(py, n, v.codes.iter().copied(), |x| {
+                Ok(PyString::new(py, &v.values[x as usize]).into_any())
+            })?,
+        };
+        d.set_item(c.name.as_ref(), list)?;
     }
     Ok(d)
 }
 
 /// A column as a Python list in which equal values are one Python object (floats and ints
 /// are immutable: nothing can tell). A 10 000-flow dumbbell's queues table has 720 000
-/// cells but some 40 000 distinct values; a float or int object each was 30 MB.
-fn shared_list<'py, 'a, T, K: Eq + std::hash::Hash>(
+/// cells but some 40 000 distinct values; a float or int object each was 30 MB. `values`
+/// yields each of the `rows` rows' key (a float's bits), `make` its object.
+fn shared_list<'py, K: Eq + std::hash::Hash + Copy>(
     py: Python<'py>,
-    values: &'a [T],
-    key: impl Fn(&'a T) -> K,
-    make: impl Fn(&'a T) -> PyResult<Bound<'py, PyAny>>,
+    rows: usize,
+    values: impl Iterator<Item = K>,
+    make: impl Fn(K) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     use std::collections::hash_map::Entry;
     let mut seen: std::collections::HashMap<K, Bound<'py, PyAny>> =
         std::collections::HashMap::new();
-    let mut items = Vec::with_capacity(values.len());
+    let mut items = Vec::with_capacity(rows);
     for v in values {
-        let obj = match seen.entry(key(v)) {
+        let obj = match seen.entry(v) {
             Entry::Occupied(e) => e.get().clone(),
             Entry::Vacant(e) => e.insert(make(v)?).clone(),
         };

@@ -92,6 +92,14 @@ fn plain(s: &str) -> bool {
     !s.bytes().any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
 }
 
+/// The run that holds row `r`, from `k` (the run of the row before) on: rows are read in order.
+fn next_run(ends: &[usize], k: &mut usize, r: usize) -> usize {
+    while ends[*k] <= r {
+        *k += 1;
+    }
+    *k
+}
+
 /// Writes `table` as CSV into `path`; false, having written nothing, when some field would
 /// need quoting (see the module's comment).
 pub fn write(table: &Table, path: &str) -> std::io::Result<bool> {
@@ -118,6 +126,8 @@ pub fn write(table: &Table, path: &str) -> std::io::Result<bool> {
     f.write_all(names.join(",").as_bytes())?;
     f.write_all(b"\n")?;
     let (mut line, mut scratch) = (Vec::with_capacity(256), Vec::with_capacity(32));
+    // Each column of runs read through its own position, which moves on row by row.
+    let mut run = vec![0usize; cols.len()];
     for r in 0..rows {
         line.clear();
         for (i, c) in cols.iter().enumerate() {
@@ -135,6 +145,15 @@ pub fn write(table: &Table, path: &str) -> std::io::Result<bool> {
                 }
                 ColumnData::Str(v) => line.extend_from_slice(v[r].as_bytes()),
                 ColumnData::Labels(v) => line.extend_from_slice(v.get(r).as_bytes()),
+                ColumnData::F64Runs(v) => {
+                    let x = v.values[next_run(&v.ends, &mut run[i], r)];
+                    if !x.is_nan() {
+                        python_float_repr(x, &mut scratch, &mut line);
+                    }
+                }
+                ColumnData::U64Runs(v) => {
+                    let _ = write!(line, "{}", v.values[next_run(&v.ends, &mut run[i], r)]);
+                }
             }
         }
         line.push(b'\n');

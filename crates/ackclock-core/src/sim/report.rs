@@ -1,6 +1,8 @@
 //! Report: the result tables of a finished run.
 
 use super::*;
+use std::borrow::Cow;
+
 use crate::results::Labels;
 
 impl Simulator {
@@ -36,24 +38,23 @@ impl Simulator {
         }
         let flow_cfg = &sc.flows[..];
         let agents = &self.flows[..self.scenario_flows];
+        // Kinds, variants and algorithms as labels: a few values over all the rows.
         let tcp_str = |f: fn(&crate::scenario::TcpConfig) -> &str| {
-            move |x: &crate::scenario::FlowConfig| {
-                x.tcp.as_ref().map_or(String::new(), |t| f(t).to_string())
-            }
+            Labels::of(flow_cfg.iter().map(move |x| x.tcp.as_ref().map_or("", f)))
         };
         flows
             .str_of("flow", flow_cfg, |f| f.name.clone())
-            .str_of("kind", flow_cfg, |f| {
-                match f.kind {
+            .labels(
+                "kind",
+                Labels::of(flow_cfg.iter().map(|f| match f.kind {
                     FlowKind::Tcp => "tcp",
                     FlowKind::Udp => "udp",
                     FlowKind::Tfrc => "tfrc",
                     FlowKind::Rap => "rap",
-                }
-                .to_string()
-            })
-            .str_of("variant", flow_cfg, tcp_str(|t| t.variant.name()))
-            .str_of("cc", flow_cfg, tcp_str(|t| t.cc.name()))
+                })),
+            )
+            .labels("variant", tcp_str(|t| t.variant.name()))
+            .labels("cc", tcp_str(|t| t.cc.name()))
             .str_of("from", flow_cfg, |f| sc.nodes[f.from as usize].clone())
             .str_of("to", flow_cfg, |f| sc.nodes[f.to as usize].clone())
             // A connection's acceptor that never saw a SYN never started.
@@ -93,54 +94,62 @@ impl Simulator {
                 }
             });
 
+        // Each column computed from the links as it is written: a vector of every link
+        // direction's counters and histograms beside the table would be freed right after
+        // (40 002 directions at 10 000 flows: some 8 MB), yet count in the run's peak.
         let mut queues = Table::default();
-        let qs: Vec<QueueCounters> = self
-            .links
-            .iter()
-            .enumerate()
-            .map(|(i, l)| l.counters() - self.warm_queues.get(i).copied().unwrap_or_default())
-            .collect();
         let window_ps = (sc.run.duration_ps - sc.run.warmup_ps) as f64;
-        let empty = Histogram::default();
-        let hists: Vec<Histogram> = self
-            .links
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
+        let counts = || {
+            self.links
+                .iter()
+                .enumerate()
+                .map(|(i, l)| l.counters() - self.warm_queues.get(i).copied().unwrap_or_default())
+        };
+        let empty = &Histogram::default();
+        let quantile_s = |q: f64| {
+            self.links.iter().enumerate().map(move |(i, l)| {
                 l.sojourn_histogram()
-                    .since(self.warm_sojourn.get(i).unwrap_or(&empty))
+                    .since(self.warm_sojourn.get(i).unwrap_or(empty))
+                    .quantile(q)
+                    .map_or(f64::NAN, |v| v / PS_PER_S as f64)
             })
-            .collect();
-        let quantile_s =
-            |q: f64| move |h: &Histogram| h.quantile(q).map_or(f64::NAN, |v| v / PS_PER_S as f64);
-        let links: Vec<(&QueueCounters, &Link)> = qs.iter().zip(&self.links).collect();
+        };
         queues
             .str("link", self.link_names.clone())
-            .u64_of("arrived_packets", &qs, |q| q.arrived_packets)
-            .u64_of("arrived_bytes", &qs, |q| q.arrived_bytes)
-            .u64_of("departed_packets", &qs, |q| q.departed_packets)
-            .u64_of("departed_bytes", &qs, |q| q.departed_bytes)
-            .u64_of("dropped_packets", &qs, |q| q.dropped_packets)
-            .u64_of("dropped_bytes", &qs, |q| q.dropped_bytes)
-            .f64_of("mean_queue_packets", &qs, |q| {
-                q.area_packets as f64 / window_ps
-            })
-            .f64_of("mean_queue_bytes", &qs, |q| q.area_bytes as f64 / window_ps)
-            .u64_of("max_queue_packets", &qs, |q| q.max_queue_packets)
-            .f64_of("utilization", &links, |(q, l)| {
-                q.departed_bytes as f64 * 8.0 / (l.rate.bps() as f64 * window_s)
-            })
-            .u64_of("lost_packets", &qs, |q| q.lost_packets)
-            .u64_of("lost_bytes", &qs, |q| q.lost_bytes)
-            .u64_of("marked_packets", &qs, |q| q.marked_packets)
-            .f64_of("mean_sojourn_s", &qs, |q| {
-                mean_s(q.sojourn_sum_ps, q.departed_packets)
-            })
-            .f64_of("p50_sojourn_s", &hists, quantile_s(0.5))
-            .f64_of("p95_sojourn_s", &hists, quantile_s(0.95))
-            .f64_of("max_sojourn_s", &qs, |q| {
-                q.max_sojourn_ps as f64 / PS_PER_S as f64
-            });
+            .u64_iter("arrived_packets", counts().map(|q| q.arrived_packets))
+            .u64_iter("arrived_bytes", counts().map(|q| q.arrived_bytes))
+            .u64_iter("departed_packets", counts().map(|q| q.departed_packets))
+            .u64_iter("departed_bytes", counts().map(|q| q.departed_bytes))
+            .u64_iter("dropped_packets", counts().map(|q| q.dropped_packets))
+            .u64_iter("dropped_bytes", counts().map(|q| q.dropped_bytes))
+            .f64_iter(
+                "mean_queue_packets",
+                counts().map(|q| q.area_packets as f64 / window_ps),
+            )
+            .f64_iter(
+                "mean_queue_bytes",
+                counts().map(|q| q.area_bytes as f64 / window_ps),
+            )
+            .u64_iter("max_queue_packets", counts().map(|q| q.max_queue_packets))
+            .f64_iter(
+                "utilization",
+                counts()
+                    .zip(&self.links)
+                    .map(|(q, l)| q.departed_bytes as f64 * 8.0 / (l.rate.bps() as f64 * window_s)),
+            )
+            .u64_iter("lost_packets", counts().map(|q| q.lost_packets))
+            .u64_iter("lost_bytes", counts().map(|q| q.lost_bytes))
+            .u64_iter("marked_packets", counts().map(|q| q.marked_packets))
+            .f64_iter(
+                "mean_sojourn_s",
+                counts().map(|q| mean_s(q.sojourn_sum_ps, q.departed_packets)),
+            )
+            .f64_iter("p50_sojourn_s", quantile_s(0.5))
+            .f64_iter("p95_sojourn_s", quantile_s(0.95))
+            .f64_iter(
+                "max_sojourn_s",
+                counts().map(|q| q.max_sojourn_ps as f64 / PS_PER_S as f64),
+            );
 
         let (timeseries, queue_timeseries) = series.unwrap_or_else(|| Sampler::default().tables());
 
@@ -223,33 +232,37 @@ impl Simulator {
     /// a Tmix application sums its connections.
     fn flow_monitor_table(&self) -> Table {
         let sc = &self.scenario;
-        let mut merged: Vec<[FlowMonitor; 2]> = (0..sc.flows.len())
-            .map(|i| [self.monitor[2 * i], self.monitor[2 * i + 1]])
-            .collect();
-        for (i, flow) in self.flows.iter().enumerate().skip(sc.flows.len()) {
+        let n = sc.flows.len();
+        // Each flow's data and ACK monitors, at 2i and 2i + 1: the engine's own, copied only
+        // when Tmix halves add theirs.
+        let mut merged: Cow<[FlowMonitor]> = Cow::Borrowed(&self.monitor[..2 * n]);
+        for (i, flow) in self.flows.iter().enumerate().skip(n) {
             if let Some((c, _)) = flow.tmix() {
                 let p = self.tmix[c as usize].parent.idx();
-                for (d, m) in merged[p].iter_mut().enumerate() {
-                    m.merge(&self.monitor[2 * i + d]);
+                for d in 0..2 {
+                    merged.to_mut()[2 * p + d].merge(&self.monitor[2 * i + d]);
                 }
             }
         }
         // The freed half-connections' (`sim/tmix.rs`): sums, minima and maxima, in any order.
-        for (i, m) in merged.iter_mut().enumerate() {
+        for i in 0..n {
             if let Some(closed) = self.tmix_slots.closed_monitor(i) {
-                m[0].merge(&closed[0]);
-                m[1].merge(&closed[1]);
+                let m = merged.to_mut();
+                m[2 * i].merge(&closed[0]);
+                m[2 * i + 1].merge(&closed[1]);
             }
         }
         let s = |ps: u64| ps as f64 / PS_PER_S as f64;
         let s128 = |ps: u128| ps as f64 / PS_PER_S as f64;
-        let mut rows: Vec<(String, &str, FlowMonitor)> = Vec::new();
+        // A row per direction, as its monitor's index: flow m / 2, ACKs if m is odd.
+        let mut index: Vec<u32> = Vec::with_capacity(2 * n);
         for (i, f) in sc.flows.iter().enumerate() {
-            rows.push((f.name.clone(), "data", merged[i][0]));
+            index.push(2 * i as u32);
             if f.kind != FlowKind::Udp {
-                rows.push((f.name.clone(), "ack", merged[i][1]));
+                index.push(2 * i as u32 + 1);
             }
         }
+        let rows: Vec<&FlowMonitor> = index.iter().map(|&m| &merged[m as usize]).collect();
         let mean = |sum: u128, n: u64| {
             if n == 0 {
                 f64::NAN
@@ -258,36 +271,48 @@ impl Simulator {
             }
         };
         let mut t = Table::default();
-        t.str_of("flow", &rows, |r| r.0.clone())
-            .str_of("direction", &rows, |r| r.1.to_string())
-            .u64_of("tx_packets", &rows, |r| r.2.tx_packets)
-            .u64_of("tx_bytes", &rows, |r| r.2.tx_bytes)
-            .u64_of("rx_packets", &rows, |r| r.2.rx_packets)
-            .u64_of("rx_bytes", &rows, |r| r.2.rx_bytes)
-            .u64_of("lost_packets", &rows, |r| r.2.lost)
-            .f64_of("delay_sum_s", &rows, |r| s128(r.2.delay_sum_ps))
-            .f64_of("mean_delay_s", &rows, |r| {
-                mean(r.2.delay_sum_ps, r.2.rx_packets)
-            })
-            .f64_of("max_delay_s", &rows, |r| {
-                if r.2.rx_packets == 0 {
-                    f64::NAN
-                } else {
-                    s(r.2.delay_max_ps)
-                }
-            })
-            .f64_of("jitter_sum_s", &rows, |r| s128(r.2.jitter_sum_ps))
-            .f64_of("mean_jitter_s", &rows, |r| {
-                mean(r.2.jitter_sum_ps, r.2.rx_packets.saturating_sub(1))
-            })
-            .f64_of("first_tx_s", &rows, |r| r.2.first_tx().map_or(f64::NAN, s))
-            .f64_of("last_tx_s", &rows, |r| {
-                r.2.first_tx().map_or(f64::NAN, |_| s(r.2.last_tx))
-            })
-            .f64_of("first_rx_s", &rows, |r| r.2.first_rx().map_or(f64::NAN, s))
-            .f64_of("last_rx_s", &rows, |r| {
-                r.2.first_rx().map_or(f64::NAN, |_| s(r.2.last_rx))
-            });
+        t.labels(
+            "flow",
+            Labels {
+                values: sc.flows.iter().map(|f| f.name.clone()).collect(),
+                codes: index.iter().map(|m| m / 2).collect(),
+            },
+        )
+        .labels(
+            "direction",
+            Labels {
+                values: vec!["data".to_string(), "ack".to_string()],
+                codes: index.iter().map(|m| m % 2).collect(),
+            },
+        )
+        .u64_of("tx_packets", &rows, |r| r.tx_packets)
+        .u64_of("tx_bytes", &rows, |r| r.tx_bytes)
+        .u64_of("rx_packets", &rows, |r| r.rx_packets)
+        .u64_of("rx_bytes", &rows, |r| r.rx_bytes)
+        .u64_of("lost_packets", &rows, |r| r.lost)
+        .f64_of("delay_sum_s", &rows, |r| s128(r.delay_sum_ps))
+        .f64_of("mean_delay_s", &rows, |r| {
+            mean(r.delay_sum_ps, r.rx_packets)
+        })
+        .f64_of("max_delay_s", &rows, |r| {
+            if r.rx_packets == 0 {
+                f64::NAN
+            } else {
+                s(r.delay_max_ps)
+            }
+        })
+        .f64_of("jitter_sum_s", &rows, |r| s128(r.jitter_sum_ps))
+        .f64_of("mean_jitter_s", &rows, |r| {
+            mean(r.jitter_sum_ps, r.rx_packets.saturating_sub(1))
+        })
+        .f64_of("first_tx_s", &rows, |r| r.first_tx().map_or(f64::NAN, s))
+        .f64_of("last_tx_s", &rows, |r| {
+            r.first_tx().map_or(f64::NAN, |_| s(r.last_tx))
+        })
+        .f64_of("first_rx_s", &rows, |r| r.first_rx().map_or(f64::NAN, s))
+        .f64_of("last_rx_s", &rows, |r| {
+            r.first_rx().map_or(f64::NAN, |_| s(r.last_rx))
+        });
         t
     }
 

@@ -1,9 +1,9 @@
-//! Fixed-interval time series, sampled into preallocated columns.
+//! Fixed-interval time series, sampled into columns that keep repeated values as runs.
 
 use std::mem;
 
 use crate::queue::AqmState;
-use crate::results::{Labels, Table};
+use crate::results::{Labels, RunsOrPlain, Table};
 
 /// One flow's state at a sample instant. TCP-only fields are NaN for UDP flows.
 #[derive(Clone, Copy, Debug)]
@@ -21,36 +21,49 @@ pub struct FlowSample {
     pub window: f64,
 }
 
-#[derive(Clone, Debug, Default)]
+/// A value column: runs while its rows repeat (a sample's time over every flow's row, the
+/// empty queues of a large topology's many links, a DropTail link's AQM state), else plain,
+/// preallocated for the whole run (`RunsOrPlain`).
+type Series<T> = RunsOrPlain<T>;
+
+#[derive(Clone, Debug)]
 pub struct Sampler {
     interval_s: f64,
     last_received: Vec<u64>,
-    time_s: Vec<f64>,
+    time_s: Series<f64>,
     /// The flow of each row, as an index into `flow_names` (a name per row would be an
     /// allocation per sample and most of the series' memory).
     flow: Vec<u32>,
     flow_names: Vec<String>,
-    cwnd: Vec<f64>,
-    ssthresh: Vec<f64>,
-    srtt_s: Vec<f64>,
-    rttvar_s: Vec<f64>,
-    rto_s: Vec<f64>,
-    backoff: Vec<f64>,
-    delivered_bytes: Vec<u64>,
-    throughput_mbps: Vec<f64>,
-    rtt_s: Vec<f64>,
-    window: Vec<f64>,
-    q_time_s: Vec<f64>,
+    cwnd: Series<f64>,
+    ssthresh: Series<f64>,
+    srtt_s: Series<f64>,
+    rttvar_s: Series<f64>,
+    rto_s: Series<f64>,
+    backoff: Series<f64>,
+    delivered_bytes: Series<u64>,
+    throughput_mbps: Series<f64>,
+    rtt_s: Series<f64>,
+    window: Series<f64>,
+    /// The queue rows expected over the run.
+    queue_rows: usize,
+    q_time_s: Series<f64>,
     /// The link of each queue row, as an index into `link_names`.
     q_link: Vec<u32>,
     link_names: Vec<String>,
-    q_packets: Vec<u64>,
-    q_bytes: Vec<u64>,
-    q_avg: Vec<f64>,
-    q_prob: Vec<f64>,
-    q_dropping: Vec<f64>,
+    q_packets: Series<u64>,
+    q_bytes: Series<u64>,
+    q_avg: Series<f64>,
+    q_prob: Series<f64>,
+    q_dropping: Series<f64>,
     /// Columns of the state disciplines written in Python declare (NaN on other links).
     q_own: Vec<(String, Vec<f64>)>,
+}
+
+impl Default for Sampler {
+    fn default() -> Sampler {
+        Sampler::new(0.0, 0, 0, 0)
+    }
 }
 
 impl Sampler {
@@ -60,27 +73,28 @@ impl Sampler {
         Sampler {
             interval_s,
             last_received: vec![0; flows],
-            time_s: Vec::with_capacity(nf),
+            time_s: Series::with_capacity(nf),
             flow: Vec::with_capacity(nf),
             flow_names: Vec::new(),
-            cwnd: Vec::with_capacity(nf),
-            ssthresh: Vec::with_capacity(nf),
-            srtt_s: Vec::with_capacity(nf),
-            rttvar_s: Vec::with_capacity(nf),
-            rto_s: Vec::with_capacity(nf),
-            backoff: Vec::with_capacity(nf),
-            delivered_bytes: Vec::with_capacity(nf),
-            throughput_mbps: Vec::with_capacity(nf),
-            rtt_s: Vec::with_capacity(nf),
-            window: Vec::with_capacity(nf),
-            q_time_s: Vec::with_capacity(nq),
+            cwnd: Series::with_capacity(nf),
+            ssthresh: Series::with_capacity(nf),
+            srtt_s: Series::with_capacity(nf),
+            rttvar_s: Series::with_capacity(nf),
+            rto_s: Series::with_capacity(nf),
+            backoff: Series::with_capacity(nf),
+            delivered_bytes: Series::with_capacity(nf),
+            throughput_mbps: Series::with_capacity(nf),
+            rtt_s: Series::with_capacity(nf),
+            window: Series::with_capacity(nf),
+            queue_rows: nq,
+            q_time_s: Series::with_capacity(nq),
             q_link: Vec::with_capacity(nq),
             link_names: Vec::new(),
-            q_packets: Vec::with_capacity(nq),
-            q_bytes: Vec::with_capacity(nq),
-            q_avg: Vec::with_capacity(nq),
-            q_prob: Vec::with_capacity(nq),
-            q_dropping: Vec::with_capacity(nq),
+            q_packets: Series::with_capacity(nq),
+            q_bytes: Series::with_capacity(nq),
+            q_avg: Series::with_capacity(nq),
+            q_prob: Series::with_capacity(nq),
+            q_dropping: Series::with_capacity(nq),
             q_own: Vec::new(),
         }
     }
@@ -91,7 +105,7 @@ impl Sampler {
         for n in names {
             if !self.q_own.iter().any(|(c, _)| c == n) {
                 self.q_own
-                    .push((n.clone(), Vec::with_capacity(self.q_dropping.capacity())));
+                    .push((n.clone(), Vec::with_capacity(self.queue_rows)));
             }
         }
     }
@@ -155,7 +169,7 @@ impl Sampler {
     /// The series recorded so far, handed over: the sampler is left empty.
     pub fn take_tables(&mut self) -> (Table, Table) {
         let mut ts = Table::default();
-        ts.f64("time_s", mem::take(&mut self.time_s))
+        ts.data("time_s", self.time_s.take_column())
             .labels(
                 "flow",
                 Labels {
@@ -163,18 +177,18 @@ impl Sampler {
                     codes: mem::take(&mut self.flow),
                 },
             )
-            .f64("cwnd", mem::take(&mut self.cwnd))
-            .f64("ssthresh", mem::take(&mut self.ssthresh))
-            .f64("srtt_s", mem::take(&mut self.srtt_s))
-            .f64("rttvar_s", mem::take(&mut self.rttvar_s))
-            .f64("rto_s", mem::take(&mut self.rto_s))
-            .f64("backoff", mem::take(&mut self.backoff))
-            .u64("delivered_bytes", mem::take(&mut self.delivered_bytes))
-            .f64("throughput_mbps", mem::take(&mut self.throughput_mbps))
-            .f64("rtt_s", mem::take(&mut self.rtt_s))
-            .f64("window", mem::take(&mut self.window));
+            .data("cwnd", self.cwnd.take_column())
+            .data("ssthresh", self.ssthresh.take_column())
+            .data("srtt_s", self.srtt_s.take_column())
+            .data("rttvar_s", self.rttvar_s.take_column())
+            .data("rto_s", self.rto_s.take_column())
+            .data("backoff", self.backoff.take_column())
+            .data("delivered_bytes", self.delivered_bytes.take_column())
+            .data("throughput_mbps", self.throughput_mbps.take_column())
+            .data("rtt_s", self.rtt_s.take_column())
+            .data("window", self.window.take_column());
         let mut qs = Table::default();
-        qs.f64("time_s", mem::take(&mut self.q_time_s))
+        qs.data("time_s", self.q_time_s.take_column())
             .labels(
                 "link",
                 Labels {
@@ -182,11 +196,11 @@ impl Sampler {
                     codes: mem::take(&mut self.q_link),
                 },
             )
-            .u64("queue_packets", mem::take(&mut self.q_packets))
-            .u64("queue_bytes", mem::take(&mut self.q_bytes))
-            .f64("red_avg", mem::take(&mut self.q_avg))
-            .f64("drop_prob", mem::take(&mut self.q_prob))
-            .f64("codel_dropping", mem::take(&mut self.q_dropping));
+            .data("queue_packets", self.q_packets.take_column())
+            .data("queue_bytes", self.q_bytes.take_column())
+            .data("red_avg", self.q_avg.take_column())
+            .data("drop_prob", self.q_prob.take_column())
+            .data("codel_dropping", self.q_dropping.take_column());
         for (name, v) in mem::take(&mut self.q_own) {
             qs.f64(name, v);
         }
@@ -209,6 +223,7 @@ fn code(names: &mut Vec<String>, i: usize, name: &str) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::ColumnData;
 
     fn sample(cwnd: f64, received: u64) -> FlowSample {
         FlowSample {
@@ -255,5 +270,37 @@ mod tests {
         assert_eq!(format!("{ts:?}{qs:?}"), format!("{ts2:?}{qs2:?}"));
         let (empty, _) = s.take_tables();
         assert_eq!(empty.columns[0].data.len(), 0);
+    }
+
+    /// A sample's time over its rows and a column that never changes are kept as runs; a
+    /// column that changes at every row becomes plain; all read back as pushed.
+    #[test]
+    fn repeated_values_are_kept_as_runs() {
+        let (flows, samples) = (40, 5);
+        let mut s = Sampler::new(1.0, samples, flows, 1);
+        for k in 0..samples {
+            let t = k as f64;
+            for i in 0..flows {
+                s.flow(t, i, &format!("f{i}"), sample((k * flows + i) as f64, 0));
+            }
+        }
+        let (ts, _) = s.take_tables();
+        let col = |c: &str| ts.column(c).unwrap();
+        match col("time_s") {
+            ColumnData::F64Runs(r) => assert_eq!(r.values, [0.0, 1.0, 2.0, 3.0, 4.0]),
+            other => panic!("{other:?}"),
+        }
+        match col("rto_s") {
+            ColumnData::F64Runs(r) => assert_eq!((r.values.len(), r.len()), (1, 200)),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(col("cwnd"), ColumnData::F64(_)));
+        let cwnd = ts.f64_column("cwnd").unwrap();
+        assert!(cwnd.iter().enumerate().all(|(r, &c)| c == r as f64));
+        let time = ts.f64_column("time_s").unwrap();
+        assert!(time
+            .iter()
+            .enumerate()
+            .all(|(r, &t)| t == (r / flows) as f64));
     }
 }
