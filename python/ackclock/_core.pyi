@@ -170,6 +170,8 @@ class Simulation:
         """The TCP sender's first unacknowledged, next and one past the highest sent segments."""
     def tcp_acks_received(self, flow: int) -> int | None:
         """The ACKs the one-way TCP sender received since it was made or reset (``nackpack_``)."""
+    def tcp_syns_sent(self, flow: int) -> int | None:
+        """The SYNs the one-way TCP sender sent since the run began."""
     def flow_counters(self, flow: int) -> dict[str, int]:
         """The flow's counters since the start of the run: every field of the engine's
         FlowCounters (monitor.rs)."""

@@ -36,7 +36,7 @@ proc done {} {
     global tcp
     foreach i {0 1 2 3} {
         set line [$tcp($i) info class]
-        foreach v {ndatapack_ nrexmitpack_ nrexmitbytes_ nackpack_} {
+        foreach v {ndatapack_ ndatabytes_ nrexmitpack_ nrexmitbytes_ nackpack_} {
             append line " $v [$tcp($i) set $v]"
         }
         puts $line
@@ -52,7 +52,9 @@ def test_sender_counters_as_ns2(vs_ns2: Any) -> None:
     """`nackpack_` counts the ACKs that reached the agent (`++nackpack_` in TcpAgent::recv,
     tcp/tcp.cc, and in the Reno, NewReno, Sack1, Linux and Vegas versions; FackTcpAgent::recv
     has none, so a Fack agent's stays 0); `nrexmitbytes_` adds `size_` for each segment sent
-    again (TcpAgent::output). Both were 0 whatever the agent did."""
+    again (TcpAgent::output). Both were 0 whatever the agent did. `ndatabytes_` adds `size_`
+    for each segment sent but the SYN (segment 0 with `syn_`: `databytes = 0`), which it
+    counted."""
     both = vs_ns2(SCRIPT)
     assert both.ns.code == 0, both.ns.err
     assert both.ac.code == 0, both.ac.err
@@ -69,3 +71,5 @@ def test_sender_counters_as_ns2(vs_ns2: Any) -> None:
     assert all(acks[c] > 100 for c in ("Agent/TCP/Newreno", "Agent/TCP/Sack1",
                                        "Agent/TCP/Linux"))
     assert all(int(line.split()[6]) > 0 for line in want)  # every agent resent some
+    # A SYN is a packet sent but no data bytes: one segment's size short of ndatapack_'s.
+    assert all(int(line.split()[4]) == (int(line.split()[2]) - 1) * 1000 for line in want)

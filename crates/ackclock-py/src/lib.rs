@@ -595,6 +595,11 @@ impl Simulation {
         self.sim.tcp_acks_received(flow)
     }
 
+    /// The SYNs flow `flow`'s one-way TCP sender sent since the run began; None without one.
+    fn tcp_syns_sent(&self, flow: usize) -> Option<u64> {
+        self.sim.tcp_syns_sent(flow)
+    }
+
     /// Flow `flow`'s counters since the start of the run, as a dict: every field of
     /// `monitor::FlowCounters`.
     fn flow_counters<'py>(&self, py: Python<'py>, flow: usize) -> PyResult<Bound<'py, PyDict>> {

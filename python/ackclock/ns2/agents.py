@@ -593,9 +593,13 @@ class TcpAgent(Agent):
                 return str(int(seqs[SEQ_VARS[var][0]]) + SEQ_VARS[var][1])
         if var in BYTE_COUNTERS:
             # TcpAgent::output (tcp/tcp.cc) adds size_ to ndatabytes_ for every segment sent
-            # and to nrexmitbytes_ for every one sent again.
+            # and to nrexmitbytes_ for every one sent again, but nothing for a SYN (segment 0
+            # with syn_: `databytes = 0`), first or resent.
             c = self.sim().engine.flow_counters(self.flow)
             segments = c[BYTE_COUNTERS[var]]
+            if not isinstance(self, FullTcpAgent):
+                syns = self.sim().engine.tcp_syns_sent(self.flow) or 0
+                segments -= syns if var == "ndatabytes_" else max(syns - 1, 0)
             return str(self.ctx.counter(segments * to_int(self.vars["packetSize_"])))
         if var == "nackpack_" and not isinstance(self, FullTcpAgent) \
                 and self.cls != "Agent/TCP/Fack":

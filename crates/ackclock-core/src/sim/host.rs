@@ -412,6 +412,13 @@ impl Simulator {
         }
     }
 
+    pub fn tcp_syns_sent(&self, f: usize) -> Option<u64> {
+        match &self.flows.get(f)?.agent {
+            Agent::Tcp { sender, .. } => Some(sender.syns_sent()),
+            _ => None,
+        }
+    }
+
     pub fn tcp_ns2_awnd(&self, f: usize) -> Option<f64> {
         match &self.flows.get(f)?.agent {
             Agent::Tcp { sender, .. } => Some(sender.ns2_awnd()),

@@ -177,8 +177,10 @@ pub struct TcpSender {
     pub(super) integer_cwnd: bool,
     /// The timestamp echoed by the ACK being processed.
     ts_echo: SimTime,
-    /// ACKs taken since made or reset: ns-2's `nackpack_` (`TcpAgent::recv`, tcp/tcp.cc).
+    /// ACKs taken since made or reset: ns-2's `nackpack_` (`TcpAgent::recv`, tcp/tcp.cc);
+    /// SYNs sent since the flow began (`ndatabytes_` counts none of their bytes).
     acks_received: u64,
+    syns_sent: u64,
     /// The one-way delay the ACK being processed tells (its send time less the echoed
     /// timestamp), with timestamps.
     ack_owd: Option<SimDuration>,
@@ -252,8 +254,7 @@ pub struct TcpSender {
     ecn_echo_seq: u64,
     /// SACK with proportional rate reduction (RFC 6937) instead of ns-2's pipe rule.
     prr: Option<Prr>,
-    /// Linux's timeout rules (`rto_rule = "linux"`): a timeout during fast recovery keeps its
-    /// ssthresh.
+    /// Linux's timeout rules (`rto_rule = "linux"`): a timeout in fast recovery keeps ssthresh.
     linux_timeouts: bool,
     /// `cwnd_validation`: cwnd grows only while it limits the sender.
     cwnd_use: Option<CwndUse>,
@@ -268,8 +269,7 @@ pub struct TcpSender {
     /// ns-2.35's average window `awnd_` (see [`TcpSender::ns2_awnd`]).
     awnd: f64,
     cc: AnyCc,
-    /// The optional per-segment and per-ACK hooks `cc` implements: the others are not
-    /// called.
+    /// The optional per-segment and per-ACK hooks `cc` implements (the others not called).
     pub(super) hooks: CcHooks,
     /// First unacknowledged segment (the cumulative ACK).
     pub una: u64,
@@ -647,7 +647,7 @@ impl TcpSender {
             self.cc.cwnd_event(&mut self.w, CaEvent::TxStart);
         }
         let size = if !PLAIN && seq == 0 && self.syn_pending {
-            self.header_size + self.syn_option_bytes
+            self.syn_size()
         } else {
             let size = if self.adus.is_empty() {
                 self.wire_size

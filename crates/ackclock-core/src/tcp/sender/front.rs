@@ -46,6 +46,11 @@ impl TcpSender {
         self.acks_received
     }
 
+    /// The SYNs the flow sent since it began (resets included).
+    pub fn syns_sent(&self) -> u64 {
+        self.syns_sent
+    }
+
     /// One step of [`TcpSender::ns2_awnd`]'s average (ns-2.35 `TcpAgent::newack`: the same
     /// two roundings, `awnd_ *= 1.0 - wnd_th_; awnd_ += wnd_th_ * cwnd_`).
     #[inline]

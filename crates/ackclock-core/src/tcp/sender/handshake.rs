@@ -21,6 +21,13 @@ impl TcpSender {
         true
     }
 
+    /// A SYN's size on the wire, counting it sent.
+    #[cold]
+    pub(super) fn syn_size(&mut self) -> u32 {
+        self.syns_sent += 1;
+        self.header_size + self.syn_option_bytes
+    }
+
     /// The handshake's third segment (`handshake_ack`): ns-3.44's `TcpSocketBase::ProcessSynSent`
     /// answers the SYN-ACK with `SendEmptyPacket(TcpHeader::ACK)` before `SendPendingData`, so an
     /// empty ACK of `header_size` bytes leaves ahead of the first data segment. It carries the

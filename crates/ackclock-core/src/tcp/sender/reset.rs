@@ -97,6 +97,7 @@ impl TcpSender {
             new.keep_sack_min(old);
         }
         self.syn_sends = old.syn_sends;
+        self.syns_sent = old.syns_sent;
         self.cc = old.cc;
         self.hooks = old.hooks;
         self.clock = old.clock;

@@ -311,6 +311,7 @@ impl TcpSender {
             ts_reset_rto: cfg.ts_reset_rto && cfg.timestamps,
             syn_max_sends: cfg.syn_max_sends,
             syn_sends: 0,
+            syns_sent: 0,
             sack_partial_seen: false,
             sack_next_pkt: 0,
             idle_rtx_timer: cfg.idle_rtx_timer,
