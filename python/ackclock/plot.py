@@ -331,6 +331,26 @@ AGGREGATE_UNITS = {"throughput_mbps": "total throughput (Mb/s)",
 _RANGES = {"loss_rate": (0.0, 1.0), "jain_index": (0.0, 1.0), "utilization": (0.0, 1.0)}
 
 
+def _spaced(values: list[float], log: bool, gap: float = 0.06) -> list[float]:
+    """The sorted ``values`` that are at least ``gap`` of the axis apart, from the first on
+    (log distances on a log axis); the last is kept in place of one too close to it."""
+    import math
+
+    def pos(v: float) -> float:
+        return math.log10(v) if log else v
+
+    if len(values) < 3:
+        return values
+    span = (pos(values[-1]) - pos(values[0])) or 1.0
+    kept = [values[0]]
+    for v in values[1:]:
+        if pos(v) - pos(kept[-1]) >= gap * span:
+            kept.append(v)
+        elif v == values[-1] and len(kept) > 1:
+            kept[-1] = v
+    return kept
+
+
 def _geometric(values: Iterable[Any]) -> bool:
     """Whether sorted values grow by a roughly constant factor (10, 20, 40, 80): a log
     axis shows them evenly."""
@@ -401,10 +421,14 @@ def sweep_figure(summary: pd.DataFrame, x: str, metric: str, *,
     if numeric:
         from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-        ax.set_xticks(sorted(data[x].unique()))
+        # Every swept value gets a tick; a label only where it keeps clear of the last one
+        # (0.7, 0.725 and 0.75 Mb/s side by side would print over each other).
+        values = sorted(float(v) for v in data[x].unique())
+        ax.set_xticks(values, minor=True)
+        ax.set_xticks(_spaced(values, log))
+        ax.xaxis.set_minor_formatter(NullFormatter())
         if log:
             ax.xaxis.set_major_formatter(ScalarFormatter())
-            ax.xaxis.set_minor_formatter(NullFormatter())
     if lo == 0:
         ax.set_ylim(bottom=0)
     n = len(groups) + len(models or {})

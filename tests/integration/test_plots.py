@@ -80,6 +80,19 @@ def test_sweep_figure_clips_intervals_and_logs_geometric_grids() -> None:
     assert tops[1] == pytest.approx(0.6)  # an interval inside the range is left whole
 
 
+def test_sweep_figure_labels_only_values_that_keep_apart() -> None:
+    rates = [0.25, 0.5, 0.6, 0.7, 0.725, 0.75, 0.8, 0.9, 1.0, 1.25, 1.5]  # seed 004's grid
+    summary = pd.DataFrame({"rate": rates, "flow": ["f"] * len(rates),
+                            "throughput_mbps_mean": [1.0] * len(rates)})
+    ax = sweep_figure(summary, "rate", "throughput_mbps").axes[0]
+    labelled = list(ax.get_xticks())
+    # Every swept value has its tick (matplotlib leaves out a minor one under a major).
+    assert sorted([*labelled, *ax.get_xticks(minor=True)]) == rates
+    assert labelled[0] == 0.25 and labelled[-1] == 1.5
+    assert min(b - a for a, b in zip(labelled, labelled[1:], strict=False)) >= 0.06 * 1.25
+    assert 0.7 in labelled and 0.725 not in labelled
+
+
 def test_plot_command_overlays_folders(run: ac.Results, tmp_path: Path) -> None:
     run.save(tmp_path / "a")
     run.save(tmp_path / "b")
