@@ -285,11 +285,13 @@ class PyPie(ac.QueueDiscipline):
 
 RED = {"min_thresh": 5.0, "max_thresh": 15.0, "q_weight": 0.002, "max_p": 0.1}
 # The built-in RED with the same parameters, and its other switches as PyRed has them.
-RED_BUILTIN = {**RED, "mean_pktsize": 1500, "gentle": True, "wait": True, "bytes": False,
-               "queue_in_bytes": False, "use_mark_p": False}
+RED_BUILTIN: dict[str, object] = {
+    **RED, "mean_pktsize": 1500, "gentle": True, "wait": True, "bytes": False,
+    "queue_in_bytes": False, "use_mark_p": False}
 
 # (case, built-in kind and its parameters, Python twin, ECN)
-CASES: list[tuple[str, str, dict[str, object], ac.QueueDiscipline | type, bool]] = [
+CASES: list[tuple[str, str, dict[str, object], ac.QueueDiscipline | type[ac.QueueDiscipline],
+                  bool]] = [
     ("droptail", "droptail", {}, PyDropTail, False),
     ("red", "red", RED_BUILTIN, PyRed(**RED, mean_pktsize=1500.0), False),
     ("codel", "codel", {}, PyCoDel, False),
@@ -306,7 +308,8 @@ TABLES = ("flows.csv", "flows_detail.csv", "timeseries.csv", "queues.csv",
           "queue_flows.csv")
 
 
-def run_case(case: str, kind: str, params: dict[str, object], twin: object, ecn: bool,
+def run_case(case: str, kind: str, params: dict[str, object],
+             twin: ac.QueueDiscipline | type[ac.QueueDiscipline], ecn: bool,
              out: Path) -> list[tuple[str, bool]]:
     """Runs the case both ways; (table, identical) per result table."""
     dirs = {}

@@ -45,7 +45,7 @@ def run(profile: str, seconds: float) -> dict[str, object]:
         "slow start ended (s)": None if first is None else round(float(first.time_s), 3),
         "ssthresh then (segments)": None if first is None else round(float(first.value) / segment),
         "total Mb/s": round(float(flows.throughput_mbps.sum()), 1),
-        "Jain": round(jain(flows.throughput_mbps), 3),
+        "Jain": round(float(jain(flows.throughput_mbps)), 3),
         "retransmitted": int(flows.packets_retransmitted.sum()),
         "timeouts": int(flows.timeouts.sum()),
         "mean RTO (ms)": round(float(flows.mean_rto_s.mean()) * 1e3),

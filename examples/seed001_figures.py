@@ -98,11 +98,11 @@ def plot(t: pd.DataFrame, out: Path) -> list[str]:
         ax.set_yscale("log")
         ax.set_xlabel("packet loss rate p")
         ax.set_ylabel("TCP throughput per source (Mb/s)")
-        ax.set_title(titles[int(number)], fontsize=9)  # type: ignore[call-overload]
+        ax.set_title(titles[int(number)], fontsize=9)
         ax.grid(True, alpha=0.3, which="both")
         ax.legend(fontsize=7)
         fig.tight_layout()
-        name = f"seed001_fig{int(number):02d}.png"  # type: ignore[call-overload]
+        name = f"seed001_fig{int(number):02d}.png"
         fig.savefig(out / name, dpi=110)
         plt.close(fig)
         made.append(name)

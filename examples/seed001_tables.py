@@ -58,8 +58,9 @@ STUDY = {
 # The knobs that put the loss near the study's: the UDP rate (scenario 2), N (scenario 3).
 # The study's replications per case ("10 replications").
 STUDY_RUNS = 10
-CASES = {"scenario 2, small loss": ("udp", "6.9Mb/s"), "scenario 2, large loss": ("udp", "9.8Mb/s"),
-         "scenario 3, small loss": ("population", 7), "scenario 3, large loss": ("population", 35)}
+CASES: dict[str, tuple[str, str | int]] = {
+    "scenario 2, small loss": ("udp", "6.9Mb/s"), "scenario 2, large loss": ("udp", "9.8Mb/s"),
+    "scenario 3, small loss": ("population", 7), "scenario 3, large loss": ("population", 35)}
 
 
 SAMPLE = "10ms"

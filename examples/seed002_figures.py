@@ -60,7 +60,7 @@ def model(profile: str, n: int, p: float, bs: int | None, seconds: int,
              queue_limit=UNLIMITED if bs is None else bs,
              loss={"kind": "bernoulli", "p": p})
     net.link("exit", "entry", rate="10Mb/s", delay="50ms", duplex=False,
-             **({"loss": {"kind": "bernoulli", "p": p}} if ack_loss else {}))
+             loss={"kind": "bernoulli", "p": p} if ack_loss else None)
     net.defaults(**{"packet_size": 1460, "window": 32, "sink": "delack",
                     **(NS2_TIMERS[ns2_timers] if profile == "ns2" else {}), **(tcp or {})})
     for i in range(n):
@@ -76,11 +76,11 @@ def model(profile: str, n: int, p: float, bs: int | None, seconds: int,
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     f = res.flows
     q = res.queues.set_index("link").loc["entry->exit"]
-    tcp = res.summary["scenario"]["flows"][0]["tcp"]  # the timers the run resolved to
+    timers: dict[str, float] = res.summary["scenario"]["flows"][0]["tcp"]  # as resolved
     return {
         "profile": profile, "N": n, "p": p, "bs": "unlimited" if bs is None else str(bs), "Ba": ba,
-        "min_rto_s": tcp["min_rto_ps"] / 1e12, "initial_rto_s": tcp["initial_rto_ps"] / 1e12,
-        "max_rto_s": tcp["max_rto_ps"] / 1e12,
+        "min_rto_s": timers["min_rto_ps"] / 1e12,
+        "initial_rto_s": timers["initial_rto_ps"] / 1e12, "max_rto_s": timers["max_rto_ps"] / 1e12,
         "throughput_mbps": f.throughput_mbps.sum(),
         "goodput_mbps": f.goodput_mbps.sum(),
         "overflow_loss": q.dropped_packets / q.arrived_packets if q.arrived_packets else 0.0,

@@ -148,7 +148,7 @@ def network(cc: tuple[str, str] | None, vectors: tuple[Path, Path] | None,
             # recovery, no SACK, and with timestamps_ 1 a 50-byte header on every segment, pure
             # ACKs included (FullTcpAgent::headersize, ts_option_size_ 10). The flows are what
             # `ackclock ns2 examples/ns2/seed003_background.tcl` builds (its test checks).
-            extra = {"max_burst": 0} if name.endswith("_long") else {}
+            extra: dict[str, Any] = {"max_burst": 0} if name.endswith("_long") else {}
             net.tcp(name, src, dst, app=ac.Tmix(file=str(vec), rtt_added=True,
                                                 windows=True, fin_wait="1s"),
                     variant="reno", sink="delack", header_size=50, ack_size=50,
@@ -522,7 +522,7 @@ def main() -> None:
     elif args.pairs == "all":
         pairs = list(itertools.product(PROTOCOLS, PROTOCOLS))
     else:
-        pairs = [tuple(p.split("-", 1)) for p in args.pairs.split(",")]  # type: ignore[misc]
+        pairs = [tuple(p.split("-", 1)) for p in args.pairs.split(",")]
         for p in pairs:
             if len(p) != 2 or not set(p) <= set(PROTOCOLS):
                 ap.error(f"--pairs: expected pairs of {', '.join(PROTOCOLS)} such as"

@@ -218,9 +218,9 @@ def main(argv: list[str] | None = None) -> int:
             checks.append(f"| {s.name} | {ns_seconds:g} | {n} | {same} | "
                           f"{'none' if first is None else f'{first:g} s'} |")
         figure(folder / "ackclock", s, args.out / f"figure_{s.figure}.png")
-        for name, a, n, st in zip([*SINKS], ours, theirs, s.study, strict=True):
+        for name, a, b, st in zip([*SINKS], ours, theirs, s.study, strict=True):
             rows.append({"section": s.name, "table": s.table, "sink": name, "ackclock": a,
-                         "ns2": n, "study": st, "diff_vs_study": a / st - 1.0,
+                         "ns2": b, "study": st, "diff_vs_study": a / st - 1.0,
                          "ackclock_wall_s": wall, "ns2_wall_s": ns_wall})
         avg = sum(ours) / 4
         rows.append({"section": s.name, "table": s.table, "sink": "average", "ackclock": avg,

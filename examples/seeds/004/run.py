@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +101,7 @@ def network(queue: int = 100, error: float = 0.0, tcp: dict[str, Any] | None = N
         net.link(a, b, rate="10Mb/s", delay="10ms", queue_limit=100)
     loss = {"kind": "bernoulli", "p": error} if error > 0 else None
     net.link("n3", "n4", rate="1.5Mb/s", delay="10ms", queue_limit=queue, loss=loss,
-             **({"queue": kind} if kind else {}))
+             queue=kind)
     net.tcp("tcp", "n1", "n5", **{"cc": "reno", "packet_size": SEGMENT, **(tcp or {})})
     return net
 
@@ -131,7 +132,7 @@ def with_diffs(row: dict[str, Any], tx: float, rx: float, loss: float,
             "diff_mbps": diff(row["throughput_mbps"], thr)}
 
 
-def rows_for(question: str, knob: str, study: dict[float, tuple[float, float, float, float]],
+def rows_for(question: str, knob: str, study: Mapping[Any, tuple[float, float, float, float]],
              make: Any, seconds: float) -> list[dict[str, Any]]:
     return [with_diffs({"question": question, knob: value, **flowmon(make(value), seconds)},
                        *printed) for value, printed in study.items()]
@@ -299,10 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "tables.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     # Part 2's questions answered with figures only: their own examples, into folders of --out.
-    for folder, script, full, quick in (
+    parts: list[tuple[str, str, list[str], list[str]]] = [
             ("fair_share", "seed004_fair_share.py", [], ["--replications", "1"]),
             ("queues", "seed004_queues.py", [], ["--seconds", "12"]),
-            ("two_flows", "seed004_two_flows.py", [], ["--seconds", "12"])):
+            ("two_flows", "seed004_two_flows.py", [], ["--seconds", "12"])]
+    for folder, script, full, quick in parts:
         cmd = [sys.executable, str(EXAMPLES / script), *(quick if args.quick else full),
                "--out", str(args.out / folder)]
         print("$", " ".join(cmd[1:]), flush=True)
