@@ -371,7 +371,7 @@ pub(crate) fn table_to_dict<'py>(py: Python<'py>, t: &EngineTable) -> PyResult<B
             ColumnData::Str(v) => shared_list(py, n, v.iter().map(String::as_str), |x| {
                 Ok(PyString::new(py, x).into_any())
             })?,
-            ColumnData::Labels(v) => shared_list(py, n, v.codes.iter().copied(), |x| {
+            ColumnData::Labels(v) => shared_list(py, n, v.codes.iter(), |x| {
                 Ok(PyString::new(py, &v.values[x as usize]).into_any())
             })?,
         };

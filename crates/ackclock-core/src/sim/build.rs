@@ -128,7 +128,7 @@ impl Simulator {
                     if !routes.reaches(dst, src) {
                         return Err(unreachable(dst, src));
                     }
-                    let mut cfg = f.tfrc.clone().unwrap_or_default();
+                    let mut cfg = f.tfrc.as_deref().cloned().unwrap_or_default();
                     cfg.check().map_err(|e| format!("flow[{i}].tfrc.{e}"))?;
                     // An FTP of a given size writes that many bytes; an endless one, always.
                     let limit = size_bytes.map(|b| b as i64);
@@ -142,7 +142,7 @@ impl Simulator {
                     if !routes.reaches(dst, src) {
                         return Err(unreachable(dst, src));
                     }
-                    let cfg = f.rap.clone().unwrap_or_default();
+                    let cfg = f.rap.as_deref().cloned().unwrap_or_default();
                     cfg.check().map_err(|e| format!("flow[{i}].rap.{e}"))?;
                     let rng = RandomStream::named(seed, &format!("flow.{}.app", f.name));
                     Agent::Rap(Box::new(crate::rap::RapConn::new(

@@ -275,14 +275,14 @@ impl Simulator {
             "flow",
             Labels {
                 values: sc.flows.iter().map(|f| f.name.clone()).collect(),
-                codes: index.iter().map(|m| m / 2).collect(),
+                codes: index.iter().map(|m| m / 2).collect::<Vec<_>>().into(),
             },
         )
         .labels(
             "direction",
             Labels {
                 values: vec!["data".to_string(), "ack".to_string()],
-                codes: index.iter().map(|m| m % 2).collect(),
+                codes: index.iter().map(|m| m % 2).collect::<Vec<_>>().into(),
             },
         )
         .u64_of("tx_packets", &rows, |r| r.tx_packets)
@@ -327,11 +327,11 @@ impl Simulator {
         // name (code: the flow's index), its kind seq or conc.
         let mut flow = Labels {
             values: self.scenario.flows.iter().map(|f| f.name.clone()).collect(),
-            codes: Vec::with_capacity(n),
+            codes: Vec::with_capacity(n).into(),
         };
         let mut kind = Labels {
             values: vec!["seq".to_string(), "conc".to_string()],
-            codes: Vec::with_capacity(n),
+            codes: Vec::with_capacity(n).into(),
         };
         let code = |labels: &mut Labels, s: &str| match labels.values.iter().position(|v| v == s) {
             Some(k) => k as u32,

@@ -3,7 +3,7 @@
 use std::mem;
 
 use crate::queue::AqmState;
-use crate::results::{Labels, RunsOrPlain, Table};
+use crate::results::{Codes, Labels, RunsOrPlain, Table};
 
 /// One flow's state at a sample instant. TCP-only fields are NaN for UDP flows.
 #[derive(Clone, Copy, Debug)]
@@ -32,8 +32,8 @@ pub struct Sampler {
     last_received: Vec<u64>,
     time_s: Series<f64>,
     /// The flow of each row, as an index into `flow_names` (a name per row would be an
-    /// allocation per sample and most of the series' memory).
-    flow: Vec<u32>,
+    /// allocation per sample and most of the series' memory): a cycle over the flows.
+    flow: Codes,
     flow_names: Vec<String>,
     cwnd: Series<f64>,
     ssthresh: Series<f64>,
@@ -48,8 +48,8 @@ pub struct Sampler {
     /// The queue rows expected over the run.
     queue_rows: usize,
     q_time_s: Series<f64>,
-    /// The link of each queue row, as an index into `link_names`.
-    q_link: Vec<u32>,
+    /// The link of each queue row, as an index into `link_names`: a cycle over the links.
+    q_link: Codes,
     link_names: Vec<String>,
     q_packets: Series<u64>,
     q_bytes: Series<u64>,
@@ -74,7 +74,7 @@ impl Sampler {
             interval_s,
             last_received: vec![0; flows],
             time_s: Series::with_capacity(nf),
-            flow: Vec::with_capacity(nf),
+            flow: Codes::cycle(flows),
             flow_names: Vec::new(),
             cwnd: Series::with_capacity(nf),
             ssthresh: Series::with_capacity(nf),
@@ -88,7 +88,7 @@ impl Sampler {
             window: Series::with_capacity(nf),
             queue_rows: nq,
             q_time_s: Series::with_capacity(nq),
-            q_link: Vec::with_capacity(nq),
+            q_link: Codes::cycle(links),
             link_names: Vec::new(),
             q_packets: Series::with_capacity(nq),
             q_bytes: Series::with_capacity(nq),
@@ -255,7 +255,7 @@ mod tests {
             };
             s.queue(t, 0, "x->y", 3, 4500, aqm);
         }
-        assert_eq!(s.flow, [0, 1, 0, 1]);
+        assert_eq!(s.flow, Codes::Cycle { period: 2, rows: 4 });
         assert_eq!(s.flow_names, ["a", "b"]);
         let (ts, qs) = s.tables();
         let names = |t: &Table, c: &str| -> Vec<String> {
