@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 from typing import Any, final
 
-__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_scenario",
+__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_toml", "read_scenario",
            "check_scenario", "scenario_schema", "cc_registry", "queue_registry", "Clock", "Ack",
            "RateSample", "QueuedPacket", "QueueView", "UserFacing", "cbrt", "json_dumps",
            "json_dump"]
@@ -238,6 +238,11 @@ def read_tmix_vectors(text: str) -> dict[str, Any] | None:
     concurrent, rtt_ps, loss_initiator, loss_acceptor, window_initiator, window_acceptor,
     fin_wait_ps, adus, adu_side, adu_bytes, adu_wait_ps), or None when it
     is not a plain well-formed file (the front end then reads it itself and says why)."""
+
+def read_toml(text: str, max_depth: int) -> dict[str, Any] | None:
+    """A scenario file's TOML as ``tomli.loads`` gives it, or None where this reader gives up
+    (any mistake, dates and times, integers beyond 64 bits, inf and nan, containers nested
+    ``max_depth`` deep: the front end then reads it with tomli, which names the mistake)."""
 
 def scenario_schema() -> str:
     """The resolved document's JSON Schema, made from the engine's own types (the types

@@ -18,6 +18,7 @@ mod custom;
 mod custom_queue;
 mod json_text;
 mod tmix_arrays;
+mod toml_reader;
 
 /// A link's queue counters or one flow's share of them as a dict: every count the struct
 /// declares (`monitor::counters!`), and the time integrals again as floats in packet- and
@@ -981,6 +982,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arrow::Table>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
+    m.add_function(wrap_pyfunction!(toml_reader::read_toml, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
