@@ -1,9 +1,10 @@
 """The compiled engine (crates/ackclock-py). See docs/engine-contract.md."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, final
 
-__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_toml", "read_scenario",
+__all__ = ["Simulation", "Table", "version", "read_tmix_vectors", "read_toml", "copy_entries",
+           "read_scenario",
            "check_scenario", "scenario_schema", "cc_registry", "queue_registry", "Clock", "Ack",
            "RateSample", "QueuedPacket", "QueueView", "UserFacing", "cbrt", "json_dumps",
            "json_dump"]
@@ -243,6 +244,13 @@ def read_toml(text: str, max_depth: int) -> dict[str, Any] | None:
     """A scenario file's TOML as ``tomli.loads`` gives it, or None where this reader gives up
     (any mistake, dates and times, integers beyond 64 bits, inf and nan, containers nested
     ``max_depth`` deep: the front end then reads it with tomli, which names the mistake)."""
+
+def copy_entries(entries: list[Any], memo: dict[int, Any],
+                 classes: Mapping[type, tuple[tuple[str, ...], bool]],
+                 fallback: Callable[[Any, dict[int, Any]], Any]) -> list[Any]:
+    """``copy.deepcopy`` of each entry, through ``memo``: the entry ``classes`` (each its field
+    names and whether frozen; a frozen one holding only atomic values is its own copy), dicts
+    and lists copied here, any other value by ``fallback(value, memo)``."""
 
 def scenario_schema() -> str:
     """The resolved document's JSON Schema, made from the engine's own types (the types

@@ -86,8 +86,9 @@ _U32 = 2**32
 _U64 = 2**64
 # The types copy.deepcopy gives back as they are.
 _ATOMIC = frozenset({str, int, float, bool, type(None)})
-# A dataclass's field names in its __init__'s order, and a getter of them all (one tuple).
-_FIELDS: dict[type, tuple[tuple[str, ...], Any]] = {}
+# A dataclass's field names in its __init__'s order, a getter of them all (one tuple), and
+# whether it is frozen.
+_FIELDS: dict[type, tuple[tuple[str, ...], Any, bool]] = {}
 
 
 def _deepcopy_slots(self: Any, memo: dict[int, Any]) -> Any:
@@ -103,12 +104,17 @@ def _deepcopy_slots(self: Any, memo: dict[int, Any]) -> Any:
         import operator
 
         names = tuple(f.name for f in dataclasses.fields(cls))
-        known = _FIELDS[cls] = (names, operator.attrgetter(*names))
-    new = object.__new__(cls)
-    memo[id(self)] = new  # before the fields: a field that holds the entry gets the copy
+        known = _FIELDS[cls] = (names, operator.attrgetter(*names),
+                                cls.__dataclass_params__.frozen)
     values = known[1](self)
     if len(known[0]) == 1:
         values = (values,)
+    if known[2] and all(type(v) in _ATOMIC for v in values):
+        # Immutable throughout (a node, most flows' applications): itself is as good as a copy.
+        memo[id(self)] = self
+        return self
+    new = object.__new__(cls)
+    memo[id(self)] = new  # before the fields: a field that holds the entry gets the copy
     cls.__init__(new, *[v if type(v) in _ATOMIC else copy_entry(v, memo) for v in values])
     return new
 
@@ -130,6 +136,28 @@ def copy_entry(value: Any, memo: dict[int, Any]) -> Any:
     from copy import deepcopy
 
     return deepcopy(value, memo)
+
+
+def copy_entries(entries: list[Any], memo: dict[int, Any]) -> list[Any]:
+    """``[copy_entry(e, memo) for e in entries]``, by the engine's copier where it is built
+    (``_core.copy_entries``: the entry classes, dicts and lists copied without a Python call
+    each; a 10 000-flow dumbbell's 50 000 entries: 0.18 -> 0.08 s)."""
+    try:
+        from ._core import copy_entries as fast
+    except ImportError:  # pragma: no cover - the engine is always built
+        return [copy_entry(e, memo) for e in entries]
+    if not _ENTRY_CLASSES:
+        import dataclasses
+
+        classes: tuple[Any, ...] = (Node, QueueConfig, Link, Flow, *APPS)
+        for cls in classes:
+            names = tuple(f.name for f in dataclasses.fields(cls))
+            _ENTRY_CLASSES[cls] = (names, cls.__dataclass_params__.frozen)
+    return fast(entries, memo, _ENTRY_CLASSES, copy_entry)
+
+
+# The classes copy_entries copies field by field: their field names, whether frozen.
+_ENTRY_CLASSES: dict[type, tuple[tuple[str, ...], bool]] = {}
 
 
 # The rules a resolved scenario follows (resource guards included) are the engine's
@@ -161,7 +189,9 @@ class RunConfig:
     ties: str = "insertion"
 
 
-@dataclass(slots=True)  # no attribute dict per entry (10 000 flows: 40 000 links)
+# Frozen: a network's snapshot (Network.scenario) shares its nodes. No attribute dict per
+# entry (10 000 flows: 40 000 links).
+@dataclass(frozen=True, slots=True)
 class Node:
     """A ``[[node]]``: a host or router, known by its name."""
 

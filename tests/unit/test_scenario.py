@@ -1132,11 +1132,13 @@ def test_the_command_lines_document_leaves_the_collector_until_the_command_retur
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["scenario"] == plain
 
 
-def test_entries_deep_copy_as_the_standard_library_does() -> None:
-    """Node, Link, Flow and QueueConfig copy themselves (scenario._deepcopy_slots, for
-    Network.scenario's speed): the same copy as copy's generic path, shared objects still
-    shared within one copy, nothing mutable shared with the original."""
-    from ackclock.scenario import _ATOMIC, Flow, Link, Node, QueueConfig
+@pytest.mark.parametrize("copier", ["deepcopy", "copy_entries"])
+def test_entries_deep_copy_as_the_standard_library_does(copier: str) -> None:
+    """Node, Link, Flow and QueueConfig copy themselves (scenario._deepcopy_slots, and the
+    engine's copier behind scenario.copy_entries, for Network.scenario's speed): the same copy
+    as copy's generic path, shared objects still shared within one copy, nothing mutable
+    shared with the original (a node is frozen: its own copy)."""
+    from ackclock.scenario import _ATOMIC, Flow, Link, Node, QueueConfig, copy_entries
 
     net = Network("copies", profile="ns2")
     net.nodes("a", "b", "c")
@@ -1150,12 +1152,12 @@ def test_entries_deep_copy_as_the_standard_library_does() -> None:
     sc.flows[0].tcp["shared_a"] = shared
     sc.links[1].queue.params["shared_b"] = shared
     entries: list[Any] = [*sc.nodes, *sc.links, *sc.flows, sc.links[1].queue]
-    fast = copy.deepcopy(entries)
+    fast = copy.deepcopy(entries) if copier == "deepcopy" else copy_entries(entries, {})
     assert {type(x) for x in entries} == {Node, Link, Flow, QueueConfig}
     assert fast == entries
     assert [type(x) for x in fast] == [type(x) for x in entries]
     for new, old in zip(fast, entries, strict=True):
-        assert new is not old
+        assert (new is old) == (type(old) is Node)
         for name in type(old).__slots__:
             value = getattr(old, name)
             if type(value) not in _ATOMIC:
@@ -1165,3 +1167,31 @@ def test_entries_deep_copy_as_the_standard_library_does() -> None:
     assert fast[-2].tcp["shared_a"] is fast[4].queue.params["shared_b"]
     assert fast[-1] is fast[4].queue
     assert fast[-2].tcp["shared_a"] is not shared
+
+
+def test_a_network_changed_after_a_snapshot_or_a_run_leaves_them_alone() -> None:
+    """Network.scenario hands out a copy (its nodes and immutable applications shared, being
+    immutable) and Network.run records its own document: changing the network afterwards
+    through the handles its calls returned, inside and out, changes neither."""
+    net = Network("handles", profile="ns2")
+    net.nodes("a", "b", "c")
+    link = net.link("a", "b", rate="10Mb/s", delay="5ms", queue_limit=20,
+                    loss={"kind": "drop_list", "flow": "f", "packets": [3, 5]})
+    red = net.link("b", "c", rate="10Mb/s", delay="1ms", queue="red", max_thresh=10)
+    flow = net.tcp("f", "a", "c", window=40, start={"uniform": ["0s", "0.1s"]})
+    sc = net.scenario(duration="1s")
+    before = resolve(sc)
+    res = net.run(duration="1s")
+    recorded = json.dumps(res.summary["scenario"])
+    link.rate = "1Mb/s"
+    link.loss_at_entry = True
+    link.queue.limit = 5
+    red.queue.params["max_thresh"] = 15
+    flow.tcp["window"] = 7
+    flow.trace = ["cwnd"]
+    flow.app.start["uniform"][1] = "0.5s"  # a frozen application's mutable table
+    assert resolve(sc) == before
+    assert json.dumps(res.summary["scenario"]) == recorded
+    after = resolve(net.scenario(duration="1s"))  # the network itself did change
+    assert after["links"][0]["rate_bps"] == 1_000_000
+    assert after != before

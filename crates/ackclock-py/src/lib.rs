@@ -16,6 +16,7 @@ mod arrow;
 mod csv_text;
 mod custom;
 mod custom_queue;
+mod entry_copy;
 mod json_text;
 mod tmix_arrays;
 mod toml_reader;
@@ -983,6 +984,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_tmix_vectors, m)?)?;
     m.add_function(wrap_pyfunction!(toml_reader::read_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(entry_copy::copy_entries, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
