@@ -918,15 +918,15 @@ def _queue_cached(q: QueueConfig, path: str, profile: Profile,
         return cached
     if q.classes or q.diffserv:  # a class tree or DiffServ tables: built for its link alone
         return _queue(q, path, profile)
+    # Every field a queue resolves from, each with its type (1 and True are equal keys).
+    key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes), q.limit_bytes,
+           type(q.ns2), q.ns2, type(q.ecn), q.ecn, type(q.device_limit), q.device_limit,
+           type(q.bql), q.bql, type(q.bql_hold_time), q.bql_hold_time, type(q.ns3_run),
+           q.ns3_run, tuple((k, type(v), v) for k, v in q.params.items()) if q.params else ())
     try:
-        key = (type(q.kind), q.kind, type(q.limit), q.limit, type(q.limit_bytes),
-               q.limit_bytes, q.ns2, q.ecn, type(q.device_limit), q.device_limit,
-               type(q.bql), q.bql, type(q.ns3_run), q.ns3_run,
-               tuple((k, type(v), v) for k, v in q.params.items()))
-        hash(key)
-    except TypeError:
+        cached = done.get(key)
+    except TypeError:  # a value that is no scalar: resolved (and named) for this link alone
         return _queue(q, path, profile)
-    cached = done.get(key)
     if cached is None:
         cached = done[key] = _queue(q, path, profile)
     done[id(q)] = cached

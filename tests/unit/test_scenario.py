@@ -1195,3 +1195,22 @@ def test_a_network_changed_after_a_snapshot_or_a_run_leaves_them_alone() -> None
     after = resolve(net.scenario(duration="1s"))  # the network itself did change
     assert after["links"][0]["rate_bps"] == 1_000_000
     assert after != before
+
+
+def test_links_whose_queues_differ_in_one_field_resolve_apart() -> None:
+    """Queues that differ only in BQL's hold time, or in a flag written 1 for true, are each
+    resolved on their own: scenario._queue_cached's key once left both out, and the second
+    link took the first one's hold time, or its flag unchecked."""
+    net = Network("bql", profile="ns3")
+    net.nodes("a", "b", "c")
+    for a, b, hold in (("a", "b", "1s"), ("b", "c", "2s")):
+        net.link(a, b, rate="10Mb/s", delay="1ms", queue="fq_codel", device_limit=100,
+                 bql=True, bql_hold_time=hold)
+    net.tcp("f", "a", "c")
+    doc = resolve(net.scenario(duration="1s"))
+    assert [d["queue"]["device"]["bql_hold_time_ps"] for d in doc["links"]] == [
+        10**12, 10**12, 2 * 10**12, 2 * 10**12]
+    net.link("c", "a", rate="10Mb/s", delay="1ms", queue_limit=10, ns2_queue=True)
+    net.link("a", "c", rate="10Mb/s", delay="1ms", queue_limit=10, ns2_queue=1)  # not a bool
+    with pytest.raises(ScenarioError, match=r"^link\[3\]\.queue\.ns2: expected true or false"):
+        net.scenario(duration="1s")
