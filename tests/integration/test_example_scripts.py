@@ -235,3 +235,18 @@ def test_seed002_candidates_example_gives_its_pages_rows(
     for name in names:
         row = next(line for line in printed if line.startswith(f"| {name} |"))
         assert row in page.splitlines(), row
+
+
+def test_seed002_candidates_tcl_seeds_give_the_pages_means(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """examples/seed002_candidates.py --tcl-seeds 10: seed002.tcl through `ackclock ns2` and
+    the figures script's ns2 model over seeds 1-10 at each p; docs/examples/seed002.md quotes
+    the p = 0.05 pair (0.2248 +- 0.0061 and 0.2259 +- 0.0036 Mb/s)."""
+    page = (ROOT / "docs/examples/seed002.md").read_text(encoding="utf-8")
+    assert script("seed002_candidates.py")["main"](
+        ["--only", "baseline", "--seeds", "2", "--tcl-seeds", "10"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    means = [line for line in printed if line.startswith("p = ")]
+    assert [line.split(":")[0] for line in means] == ["p = 0.01", "p = 0.05", "p = 0.1"]
+    assert means[1] == ("p = 0.05: seed002.tcl 0.2248 +- 0.0061, the ns2 model 0.2259 +- 0.0036")
+    assert "0.2248 +- 0.0061 Mb/s; the figures script's ns2\n  model 0.2259 +- 0.0036" in page
