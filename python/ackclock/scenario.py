@@ -422,7 +422,8 @@ def resolve(scenario: Scenario) -> dict[str, Any]:
         raise
 
 
-def resolve_shared(scenario: Scenario, engine_rules: bool = True) -> dict[str, Any]:
+def resolve_shared(scenario: Scenario, engine_rules: bool = True,
+                   boot_per_flow: bool = False) -> dict[str, Any]:
     """:func:`resolve`, with the tables that come out the same shared instead of copied: the
     TCP parameters of the flows of one table, the queue of the link directions of one table
     (10 000 flows: some 20 MB less). For a document that goes to the engine and into
@@ -430,11 +431,18 @@ def resolve_shared(scenario: Scenario, engine_rules: bool = True) -> dict[str, A
 
     ``engine_rules=False`` leaves the engine's rules to the engine building the run, which
     checks them anyway (10 000 flows: 0.1 s less); the caller then names a rejection in the
-    scenario's words by resolving again with them (the command line's ``run``)."""
+    scenario's words by resolving again with them (the command line's ``run``).
+
+    ``boot_per_flow=True`` puts a flow's own ``ns2_boot_time`` beside its TCP table, as the
+    flow's ``ns2_boot_time_ps`` (docs/engine-contract.md), not into a copy of the table: an
+    ns-2 script's agents each draw their own (ns2/agents.py), and their 10 000 flows then
+    share one table. Only for a document that goes to the engine alone (``ackclock ns2``'s):
+    summary.json records each flow's time in its ``tcp``."""
     if not isinstance(scenario, Scenario):
         return resolve(scenario)
     try:
-        return _resolve(scenario, share=True, engine_rules=engine_rules)
+        return _resolve(scenario, share=True, engine_rules=engine_rules,
+                        boot_per_flow=boot_per_flow)
     except ScenarioError as e:
         e.in_file(scenario.source)
         raise
@@ -454,7 +462,8 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _resolve(sc: Scenario, share: bool, engine_rules: bool = True) -> dict[str, Any]:
+def _resolve(sc: Scenario, share: bool, engine_rules: bool = True,
+             boot_per_flow: bool = False) -> dict[str, Any]:
     if not isinstance(sc.name, str) or not sc.name:
         raise ScenarioError(f"expected a non-empty string, got {quote(sc.name)}", path="name")
     for what, entries in (("node", sc.nodes), ("link", sc.links), ("flow", sc.flows),
@@ -475,7 +484,7 @@ def _resolve(sc: Scenario, share: bool, engine_rules: bool = True) -> dict[str, 
     defaults = normalize_tcp_params(sc.defaults_tcp, "defaults.tcp")
     # Files a scenario names (traces) are relative to the scenario file.
     base_dir = Path(sc.source).parent if sc.source else None
-    flows = _flows(sc.flows, nodes, profile, defaults, base_dir, share)
+    flows = _flows(sc.flows, nodes, profile, defaults, base_dir, share, boot_per_flow)
     doc = {
         "name": sc.name,
         "profile": profile.name,
@@ -1141,7 +1150,7 @@ def flow_names(flows: list[Flow]) -> list[str]:
 
 def _flows(
     flows: list[Flow], nodes: Mapping[str, int], profile: Profile, defaults: Mapping[str, Any],
-    base_dir: Path | None = None, share: bool = False,
+    base_dir: Path | None = None, share: bool = False, boot_per_flow: bool = False,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     replies: list[tuple[int, Flow, str]] = []
@@ -1183,7 +1192,11 @@ def _flows(
                 raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
         if flow.kind == "tcp":
             entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share,
-                                       tmix=isinstance(flow.app, Tmix))
+                                       tmix=isinstance(flow.app, Tmix),
+                                       boot_apart=boot_per_flow)
+            boot = (flow.tcp or {}).get(_BOOT_TIME) if boot_per_flow else None
+            if boot is not None:
+                entry[_BOOT_FIELD] = parse_time(boot, f"{p}.{_BOOT_TIME}")
         elif flow.kind == "tfrc":
             entry["tfrc"] = _tfrc(flow, p)
         elif flow.kind == "rap":
@@ -1301,6 +1314,8 @@ def _reply(entry: dict[str, Any], i: int, j: int, flow: Flow, p: str,
         back["fid"] = entry["fid"]
     if "priority" in entry:
         back["priority"] = entry["priority"]
+    if _BOOT_FIELD in entry:  # the initiator's, as its table is (resolve_shared)
+        back[_BOOT_FIELD] = entry[_BOOT_FIELD]
     return back
 
 
@@ -1321,10 +1336,13 @@ def _trace(flow: Flow, p: str) -> list[str]:
 def _tcp_cached(
     flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any],
     done: dict[Any, dict[str, Any]], share: bool = False, tmix: bool = False,
+    boot_apart: bool = False,
 ) -> dict[str, Any]:
     """:func:`_tcp`, remembered per distinct set of the flow's own TCP keys: the flows of a
     `count = N` table all resolve the same parameters (10 000 flows: most of resolving).
-    With ``share`` the flows get the same table, else each its copy."""
+    With ``share`` the flows get the same table, else each its copy. With ``boot_apart``
+    the table leaves out (as 0) the flow's own ``ns2_boot_time``, which the caller puts
+    beside it (:func:`resolve_shared`'s ``boot_per_flow``)."""
     own = flow.tcp or {}
     boot = own.get(_BOOT_TIME)
     try:
@@ -1336,16 +1354,19 @@ def _tcp_cached(
     cached = done.get(key)
     if cached is None:
         cached = done[key] = _tcp(flow, p, profile, defaults, tmix)
+        if boot is not None and boot_apart:
+            cached[_BOOT_FIELD] = 0  # the first flow's time is its own, not the table's
         return cached if share else dict(cached)
-    if boot is None:
+    if boot is None or boot_apart:
         return cached if share else dict(cached)
     # An ns-2 script's agents each draw their own boot_time_ (ns2/agents.py), which would
     # make every flow's table its own: the rest is remembered, the flow's time read as _tcp
     # reads it and set on its copy.
-    return {**cached, TCP_PARAMS.field(_BOOT_TIME): parse_time(boot, f"{p}.{_BOOT_TIME}")}
+    return {**cached, _BOOT_FIELD: parse_time(boot, f"{p}.{_BOOT_TIME}")}
 
 
 _BOOT_TIME = "ns2_boot_time"
+_BOOT_FIELD = "ns2_boot_time_ps"  # TCP_PARAMS.field(_BOOT_TIME), and a flow's own (the engine's)
 
 
 def _tcp(

@@ -466,6 +466,8 @@ RESOLVED: Mapping[str, tuple[Mapping[str, Key], Resolved]] = {
         made={"connection": "two_way", "ports": "the ns-2 front end's agents",
               "tcp": "the TCP keys (profiles.TCP_PARAMS)",
               "tcp_table": "in place of tcp, its index in tcp_tables (run.with_tcp_tables)",
+              "ns2_boot_time_ps": "the ns-2 front end's agents' boot_time_, beside a shared"
+                                  " tcp_table (scenario.resolve_shared's boot_per_flow)",
               "header_size": "UDP: the TCP key header_size"})),
     "trace": (TRACE, Resolved(
         "TraceConfig", renamed={"file": "path"},

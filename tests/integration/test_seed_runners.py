@@ -227,7 +227,7 @@ def test_seed003_background_is_tmix_as_ns2_35_runs_it(tmp_path: Path,
     # The script's own resolved scenario, as `ackclock ns2` would run it (stopped there).
     built: list[dict[str, object]] = []
 
-    def keep(scenario: object) -> None:
+    def keep(scenario: object, **_: object) -> None:
         built.append(resolve(scenario))  # type: ignore[arg-type]
         raise ac.ScenarioError("resolved")
 

@@ -12,6 +12,7 @@ import pytest
 import ackclock as ac
 from ackclock.errors import ScenarioError
 from ackclock.run import run_document, with_tcp_tables
+from ackclock.scenario import resolve_shared
 
 _core = pytest.importorskip("ackclock._core")
 jsonschema = pytest.importorskip("jsonschema")
@@ -81,3 +82,41 @@ def test_a_mistake_in_a_shared_table_is_named_at_the_flow() -> None:
         run_document(doc)
     assert "flow[0]: unknown field `windw`" in str(e.value)
     assert "tcp_table" not in str(e.value)
+
+
+def test_flows_alike_but_for_their_boot_times_share_one_table() -> None:
+    """``resolve_shared(boot_per_flow=True)`` (``ackclock ns2``'s): each flow's own
+    ``ns2_boot_time`` beside one shared table, which the engine reads as the document that
+    gives every flow its table with its time; a two-way connection's reply takes the
+    initiator's, as its copy of the table did."""
+    net = ac.Network("boots", profile="ns2")
+    net.nodes("a", "b", "r")
+    net.link("a", "r", rate="10Mb/s", delay="1ms")
+    net.link("r", "b", rate="1Mb/s", delay="5ms", queue_limit=10)
+    boots = ["3ms", "0s", "7.5ms"]
+    for i, boot in enumerate(boots):
+        net.tcp(f"f{i}", "a", "b", start=f"{0.1 * i}s", ns2_boot_time=boot)
+    net.tcp("two", "b", "a", two_way=True, size="20kB", reply_size="30kB",
+            ns2_boot_time="1ms")
+    sc = net.scenario("3s")
+    apart = resolve_shared(sc, boot_per_flow=True)
+    inline = ac.resolve(sc)
+    one_way = apart["flows"][:3]
+    assert all(f["tcp"] is one_way[0]["tcp"] for f in one_way)
+    assert one_way[0]["tcp"]["ns2_boot_time_ps"] == 0
+    assert [f["ns2_boot_time_ps"] for f in apart["flows"]] == [
+        3_000_000_000, 0, 7_500_000_000, 1_000_000_000, 1_000_000_000]
+    assert [f["tcp"]["ns2_boot_time_ps"] for f in inline["flows"]] == [
+        f["ns2_boot_time_ps"] for f in apart["flows"]]
+    assert all("ns2_boot_time_ps" not in f for f in inline["flows"])
+    shared = with_tcp_tables(apart)
+    # The connection's copies (with syn, which the ns2 profile has on) join the one table.
+    assert len(shared["tcp_tables"]) == 1
+    read = _core.read_scenario(json.dumps(shared))
+    assert read == _core.read_scenario(json.dumps(inline))
+    runs = []
+    for doc in (shared, inline):
+        sim = _core.Simulation(json.dumps(doc))
+        sim.run_until(sim.duration_ps)
+        runs.append(json.dumps(sim.results(), sort_keys=True, default=lambda t: t.to_dict()))
+    assert runs[0] == runs[1]

@@ -199,6 +199,7 @@ pub fn dumbbell(
     let flows = (0..n as u32)
         .map(|i| FlowConfig {
             tcp_table: None,
+            ns2_boot_time_ps: None,
             tfrc: None,
             rap: None,
             connection: None,

@@ -478,6 +478,11 @@ pub struct FlowConfig {
     /// In place of `tcp`: the index of its table in the scenario's `tcp_tables`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp_table: Option<u32>,
+    /// ns-2's `boot_time_` of the flow's agent, in place of its TCP parameters'
+    /// `ns2_boot_time_ps`: each ns-2 agent draws its own, so flows alike but for it can
+    /// still share one table of `tcp_tables`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ns2_boot_time_ps: Option<u64>,
     /// TFRC flows: the sender's and receiver's parameters (`tfrc::TfrcConfig`).
     // Boxed, as `rap`: a flow of another kind holds a pointer, not the 180 bytes (every
     // flow's configuration is kept for the run: 10 000 flows, 10 000 copies).

@@ -53,6 +53,7 @@ fn scenario(s: &Setup) -> Scenario {
     };
     let flow = |name: &str, from, to, size, connection| FlowConfig {
         tcp_table: None,
+        ns2_boot_time_ps: None,
         tfrc: None,
         rap: None,
         name: name.into(),

@@ -98,6 +98,7 @@ fn an_unbounded_backlog_is_stopped_by_the_packet_guard() {
     }
     sc.flows = vec![FlowConfig {
         tcp_table: None,
+        ns2_boot_time_ps: None,
         tfrc: None,
         rap: None,
         connection: None,

@@ -75,6 +75,7 @@ fn fall_floyd(variant: &str, drops: &[u64], min_rto_ms: u64) -> Results {
         ],
         flows: vec![FlowConfig {
             tcp_table: None,
+            ns2_boot_time_ps: None,
             tfrc: None,
             rap: None,
             connection: None,

@@ -213,6 +213,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
     let flows = vec![
         FlowConfig {
             tcp_table: None,
+            ns2_boot_time_ps: None,
             tfrc: None,
             rap: None,
             connection: None,
@@ -239,6 +240,7 @@ fn cbr_gets_its_rate_and_ftp_stops() {
         },
         FlowConfig {
             tcp_table: None,
+            ns2_boot_time_ps: None,
             tfrc: None,
             rap: None,
             connection: None,

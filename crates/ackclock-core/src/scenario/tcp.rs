@@ -874,6 +874,50 @@ mod tests {
         assert_eq!(err, "flow[0].tcp: missing");
     }
 
+    /// A flow's own `ns2_boot_time_ps` replaces its table's, whether it names a shared table
+    /// or carries its own: flows alike but for their ns-2 boot times read as if each carried
+    /// its table with its time; a flow without TCP parameters is told it has none.
+    #[test]
+    fn a_flows_own_boot_time_replaces_its_tables() {
+        let sc = crate::fixtures::dumbbell(3, 1e8, 1, 1e7, 10, 50, crate::fixtures::ns2_tcp(), 1);
+        let mut inline = serde_json::to_value(&sc).unwrap();
+        for (i, boot) in [(0, 7_000_000_000u64), (1, 0), (2, 123)] {
+            inline["flows"][i]["tcp"]["ns2_boot_time_ps"] = boot.into();
+        }
+        let mut shared = inline.clone();
+        shared["tcp_tables"] = serde_json::json!([inline["flows"][1]["tcp"].clone()]);
+        for i in 0..3 {
+            let f = shared["flows"][i].as_object_mut().unwrap();
+            let boot = f["tcp"]["ns2_boot_time_ps"].clone();
+            f.remove("tcp");
+            f.insert("tcp_table".into(), 0.into());
+            if i != 1 {
+                f.insert("ns2_boot_time_ps".into(), boot);
+            }
+        }
+        // Beside its own tcp too (a document whose tables are not shared).
+        let mut own = shared["flows"][2].as_object().unwrap().clone();
+        own.remove("tcp_table");
+        own.insert("tcp".into(), shared["tcp_tables"][0].clone());
+        shared["flows"][2] = own.into();
+        let read = Scenario::from_json(&shared.to_string()).unwrap();
+        let boots: Vec<u64> = read
+            .flows
+            .iter()
+            .map(|f| f.tcp.as_ref().unwrap().ns2_boot_time_ps)
+            .collect();
+        assert_eq!(boots, [7_000_000_000, 0, 123]);
+        assert_eq!(serde_json::to_value(&read).unwrap(), inline);
+        let mut udp = serde_json::to_value(&sc).unwrap();
+        let f = udp["flows"][0].as_object_mut().unwrap();
+        f.remove("tcp");
+        f.insert("ns2_boot_time_ps".into(), 5.into());
+        assert_eq!(
+            Scenario::from_json(&udp.to_string()).unwrap_err(),
+            "flow[0].ns2_boot_time_ps: a TCP flow's, beside its tcp or tcp_table"
+        );
+    }
+
     /// ns-3's whole-byte growth (`TcpNewReno::CongestionAvoidance`) belongs to the classes
     /// derived from `TcpNewReno` under `ns3_newreno_growth` with byte-counted windows; the
     /// per-ACK growth of `growth_per_ack` (IKRSimLib) stays exact.

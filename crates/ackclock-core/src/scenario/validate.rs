@@ -49,26 +49,35 @@ impl Scenario {
     }
 
     /// Gives each flow that names a table of `tcp_tables` (`tcp_table`) its own copy of it as
-    /// `tcp`, and empties `tcp_tables`: what follows reads `FlowConfig::tcp` alone.
+    /// `tcp`, with the flow's own `ns2_boot_time_ps` if it gives one, and empties
+    /// `tcp_tables`: what follows reads `FlowConfig::tcp` alone.
     fn take_tcp_tables(&mut self) -> Result<(), String> {
         let tables = std::mem::take(&mut self.tcp_tables);
         for (i, f) in self.flows.iter_mut().enumerate() {
-            let Some(k) = f.tcp_table.take() else {
-                continue;
-            };
-            if f.tcp.is_some() {
-                return Err(format!(
-                    "flow[{i}].tcp_table: a flow gives its tcp parameters or a tcp_table, \
-                     not both"
-                ));
+            if let Some(k) = f.tcp_table.take() {
+                if f.tcp.is_some() {
+                    return Err(format!(
+                        "flow[{i}].tcp_table: a flow gives its tcp parameters or a tcp_table, \
+                         not both"
+                    ));
+                }
+                let Some(t) = tables.get(k as usize) else {
+                    return Err(format!(
+                        "flow[{i}].tcp_table: expected an index below {} (the tcp_tables), \
+                         got {k}",
+                        tables.len()
+                    ));
+                };
+                f.tcp = Some(t.clone());
             }
-            let Some(t) = tables.get(k as usize) else {
-                return Err(format!(
-                    "flow[{i}].tcp_table: expected an index below {} (the tcp_tables), got {k}",
-                    tables.len()
-                ));
-            };
-            f.tcp = Some(t.clone());
+            if let Some(boot) = f.ns2_boot_time_ps.take() {
+                let Some(t) = f.tcp.as_mut() else {
+                    return Err(format!(
+                        "flow[{i}].ns2_boot_time_ps: a TCP flow's, beside its tcp or tcp_table"
+                    ));
+                };
+                t.ns2_boot_time_ps = boot;
+            }
         }
         Ok(())
     }

@@ -204,6 +204,7 @@ mod tests {
         sc.run.ties = ties;
         let udp = |name: &str, from: u32, to: u32| FlowConfig {
             tcp_table: None,
+            ns2_boot_time_ps: None,
             tfrc: None,
             rap: None,
             connection: None,

@@ -252,6 +252,7 @@ pub fn build(net: &Net) -> Scenario {
                     tcp.window = 64;
                     FlowConfig {
                         tcp_table: None,
+                        ns2_boot_time_ps: None,
                         tfrc: None,
                         rap: None,
                         connection: None,
@@ -277,6 +278,7 @@ pub fn build(net: &Net) -> Scenario {
                     let bps = (net.bottleneck_bps * net.cbr_fraction).max(1e3);
                     FlowConfig {
                         tcp_table: None,
+                        ns2_boot_time_ps: None,
                         tfrc: None,
                         rap: None,
                         connection: None,
