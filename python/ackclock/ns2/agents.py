@@ -1742,7 +1742,9 @@ class NullAgent(Agent):
 
     def __init__(self, ctx: Context, cls: str, handle: str, where: Location, args: list[str]):
         super().__init__(ctx, cls, handle, where, args)
-        self.sources: list[Agent] = []
+        # In the order they were connected, as a dict for a look-up that does not walk them
+        # (many UDP sources into one Null).
+        self.sources: dict[Agent, None] = {}
         self.offsets: dict[str, int] = {}
 
     def received(self, var: str) -> int:

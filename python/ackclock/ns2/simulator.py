@@ -136,6 +136,7 @@ class Simulator(TclObject):
         self._qs_agents: list[TcpAgent] = []
         self._traced_links: list[SimplexLink] = []
         self._tcp_by_handle: dict[str, TcpAgent] = {}  # the traced-variable rows' agents
+        self._senders: dict[int, Agent] = {}  # agent_of_flow's, made when the run starts
 
     # --- topology --------------------------------------------------------------------------
 
@@ -523,8 +524,8 @@ class Simulator(TclObject):
         if src.peer is not None and isinstance(src.peer, NullAgent) and src.peer is not dst:
             raise Ns2Error(unsupported(f"reconnecting agent {src.handle}"))
         src.peer, dst.peer = dst, src
-        if isinstance(dst, NullAgent) and src not in dst.sources:
-            dst.sources.append(src)
+        if isinstance(dst, NullAgent):
+            dst.sources[src] = None
         # The engine's flow follows the sending agent; keep it in the list, sink out.
         for x in (src, dst):
             self._add_agent(x)
@@ -735,11 +736,9 @@ class Simulator(TclObject):
         fm.link = lk.link
 
     def agent_of_flow(self, flow: int) -> Agent | None:
-        """The sending agent of engine flow ``flow``."""
-        for a in self.agents:
-            if a.flow == flow and isinstance(a, (TcpAgent, UdpAgent, TfrcAgent, RapAgent)):
-                return a
-        return None
+        """The sending agent of engine flow ``flow`` once the run has started (the first
+        of the agents' list; a flow monitor's dump asks it for each flow on its link)."""
+        return self._senders.get(flow)
 
     # --- time ------------------------------------------------------------------------------
 
@@ -1009,6 +1008,11 @@ class Simulator(TclObject):
         self._qs_agents = [a for a in self.agents if isinstance(a, TcpAgent) and a.quick_start
                            and a.flow is not None and not isinstance(a, FullTcpAgent)]
         self._tcp_by_handle = {a.handle: a for a in self.agents if isinstance(a, TcpAgent)}
+        # Agents and their flows are fixed once the run starts (attach-agent, connect and
+        # detach-agent come before it).
+        for a in self.agents:
+            if a.flow is not None and isinstance(a, (TcpAgent, UdpAgent, TfrcAgent, RapAgent)):
+                self._senders.setdefault(a.flow, a)
         costs = self.link_costs()
         if costs is not None:
             self.engine.ns2_link_costs(costs)
