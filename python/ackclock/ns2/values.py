@@ -156,6 +156,7 @@ def ns2_bandwidth_double(text: str) -> float:
     return value
 
 
+@_remembered
 def delay_double(text: str) -> float:
     """A link's ``delay_`` as ns-2 holds it (``ns2_time_double``), for a time it reads."""
     try:
@@ -164,6 +165,7 @@ def delay_double(text: str) -> float:
         return time_ps(text) / PS_PER_S
 
 
+@_remembered
 def bandwidth_bps(text: str) -> float:
     """A link's bandwidth: ``10Mb``, ``1e25Mb``, ``448Kb``, ``100k``, ``1mb``, ``2.5e6`` ->
     bit/s, the double ns-2's link holds (``ns2_bandwidth_double``: its transmission times
