@@ -276,15 +276,21 @@ impl Ns2Linux {
         t
     }
 
-    /// `load_to_linux` without a module: ns-2's `ssthresh_` and `cwnd_` into Linux's, unless
-    /// rate halving holds the flight above a `cwnd_` no smaller than `snd_cwnd`.
+    /// `load_to_linux` without a module: ns-2's `ssthresh_` and `cwnd_` into Linux's.
     fn load_to_linux(&mut self) {
         let Some(w) = &self.ns2 else { return };
+        let cwnd = w.cwnd;
         self.tp.snd_ssthresh = w.ssthresh;
-        if self.next_pkts > self.tp.snd_cwnd && w.cwnd >= self.tp.snd_cwnd as f64 {
-            self.next_pkts = w.cwnd.trunc() as i64;
+        self.load_cwnd(cwnd);
+    }
+
+    /// `load_to_linux`'s window: ns-2's `cwnd_` becomes `snd_cwnd`, unless rate halving holds
+    /// the flight above a `cwnd_` no smaller than `snd_cwnd` (then it lowers that flight).
+    fn load_cwnd(&mut self, cwnd: f64) {
+        if self.next_pkts > self.tp.snd_cwnd && cwnd >= self.tp.snd_cwnd as f64 {
+            self.next_pkts = cwnd.trunc() as i64;
         } else {
-            self.tp.snd_cwnd = w.cwnd.trunc() as i64;
+            self.tp.snd_cwnd = cwnd.trunc() as i64;
         }
     }
 
@@ -598,11 +604,7 @@ impl TcpSender {
         } else if idle {
             // slowdown(CLOSE_CWND_INIT) on cwnd_ = save_from_linux's, then load_to_linux.
             let cwnd = l.window_init;
-            if l.next_pkts > l.tp.snd_cwnd && cwnd >= l.tp.snd_cwnd as f64 {
-                l.next_pkts = cwnd.trunc() as i64;
-            } else {
-                l.tp.snd_cwnd = cwnd.trunc() as i64;
-            }
+            l.load_cwnd(cwnd);
             l.tp.snd_ssthresh = l.tp.snd_ssthresh.max(2);
             // slowdown() sets cong_action_ too.
             self.cong_action_pending = true;
