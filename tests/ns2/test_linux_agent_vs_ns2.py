@@ -120,7 +120,8 @@ def test_linux_agent_without_a_module_as_ns2(vs_ns2: Any, extra: str, limit: int
     assert cwnd == _changes(both.ac.file("cwnd.tr"))
 
 
-@pytest.mark.parametrize("setting", ["timestamps_ true", "increase_num_ 2", "windowOption_ 8",
+@pytest.mark.parametrize("setting", ["timestamps_ true", "ecn_ 1", "overhead_ 0.01",
+                                     "increase_num_ 2", "windowOption_ 8",
                                      "max_ssthresh_ 10"])
 def test_linux_agent_without_a_module_refuses_what_it_does_not_model(
         vs_ns2: Any, setting: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def test_argv_argc_argv0_and_plain_tcl(ns2):
     r = ns2("""
@@ -162,3 +164,26 @@ def test_ns_random(ns2):
     """)
     assert r.code == 0, r.err
     assert r.out.strip() == "1"
+
+
+def test_var_number_reads_a_variable_as_its_bound_type():
+    from ackclock.ns2.errors import Location, Ns2Error
+    from ackclock.ns2.interp import Context
+    from ackclock.ns2.objects import TclObject
+
+    ctx = Context("x.tcl", [])
+    tcp = TclObject(ctx, "Agent/TCP", "_o1", Location("x.tcl", 1))
+    cbr = TclObject(ctx, "Application/Traffic/CBR", "_o2", Location("x.tcl", 2))
+    sink = TclObject(ctx, "Agent/TCPSink/DelAck", "_o3", Location("x.tcl", 3))
+    tcp.vars.update(window_="20.7", ecn_="true", overhead_="1e-3", my_=" 2k")
+    cbr.vars["rate_"] = "10Mb"
+    sink.vars["interval_"] = "10ms"
+    # atoi, bind_bool, strtod; a time in seconds, a bandwidth in b/s; unbound as a double.
+    assert [tcp.var_number(v) for v in ("window_", "ecn_", "overhead_", "my_")] == \
+        [20, True, 0.001, 2.0]
+    assert (sink.var_number("interval_"), cbr.var_number("rate_")) == (0.01, 1e7)
+    tcp.vars["overhead_"] = "x"
+    tcp.set_at["overhead_"] = Location("x.tcl", 7)
+    with pytest.raises(Ns2Error, match="overhead_: expected a number") as e:
+        tcp.var_number("overhead_")
+    assert e.value.where == Location("x.tcl", 7)

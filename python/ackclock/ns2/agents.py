@@ -376,8 +376,7 @@ class TcpAgent(Agent):
         for var in ("ecn_", "timestamps_", "overhead_"):
             if var not in self.vars:
                 continue
-            value = self.vars[var]
-            if to_bool(value) if self.var_kind(var) == "bool" else to_float(value):
+            if self.var_number(var):
                 raise Ns2Error(unsupported(f"{self.cls} variable {var} {how}"),
                                self.var_where(var))
         if "slow_start_restart_" in self.vars and not to_bool(self.vars["slow_start_restart_"]):
@@ -1608,20 +1607,14 @@ def _cc_value(obj: TclObject, var: str) -> float:
 
 
 def _param(obj: TclObject, var: str) -> object:
+    """A variable as the engine's parameter takes it: a number, or a time as text (a double
+    in seconds)."""
     kind = obj.var_kind(var)
-    text = obj.vars[var]
-    try:
-        if kind == "int":
-            return to_int(text)
-        if kind == "bool":
-            from .values import to_bool
-
-            return to_bool(text)
-        if kind in ("double", "time"):
-            return text.strip() if kind == "time" else f"{to_float(text)!r}s"
-    except ValueError as e:
-        raise Ns2Error(f"{var}: {e}", obj.var_where(var)) from None
-    return text
+    if kind in ("int", "bool"):
+        return obj.var_number(var)
+    if kind == "double":
+        return f"{obj.var_number(var)!r}s"
+    return obj.vars[var].strip() if kind == "time" else obj.vars[var]
 
 
 class TcpSink(Agent):

@@ -155,6 +155,25 @@ class TclObject:
     def var_kind(self, var: str) -> str | None:
         return var_type(self.cls, var)
 
+    def var_number(self, var: str) -> int | bool | float:
+        """``var`` read as the C++ variable ns-2 binds it to: an ``int`` (atoi), a ``bool``
+        (bind_bool), a time in seconds, a bandwidth in b/s, else a double (strtod); an
+        error naming the variable and where it was set if its text holds no number."""
+        text = self.vars[var]
+        kind = self.var_kind(var)
+        try:
+            if kind == "int":
+                return to_int(text)
+            if kind == "bool":
+                return to_bool(text)
+            if kind == "time":
+                return seconds(text)
+            if kind == "bw":
+                return float(ns2_bandwidth(text))
+            return to_float(text)
+        except ValueError as e:
+            raise Ns2Error(f"{var}: {e}", self.var_where(var)) from None
+
     def live_var(self, var: str) -> str | None:
         """A variable whose value comes from the running engine; None: the stored one."""
         return None
