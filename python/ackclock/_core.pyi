@@ -246,11 +246,12 @@ def read_toml(text: str, max_depth: int) -> dict[str, Any] | None:
     ``max_depth`` deep: the front end then reads it with tomli, which names the mistake)."""
 
 def copy_entries(entries: list[Any], memo: dict[int, Any],
-                 classes: Mapping[type, tuple[tuple[str, ...], bool]],
+                 classes: Mapping[type, tuple[tuple[str, ...], Any, bool]],
                  fallback: Callable[[Any, dict[int, Any]], Any]) -> list[Any]:
     """``copy.deepcopy`` of each entry, through ``memo``: the entry ``classes`` (each its field
-    names and whether frozen; a frozen one holding only atomic values is its own copy), dicts
-    and lists copied here, any other value by ``fallback(value, memo)``."""
+    names, a getter of them, not read here, and whether frozen; a frozen one holding only
+    atomic values is its own copy), dicts and lists copied here, any other value by
+    ``fallback(value, memo)``."""
 
 def scenario_schema() -> str:
     """The resolved document's JSON Schema, made from the engine's own types (the types

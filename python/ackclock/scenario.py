@@ -87,8 +87,21 @@ _U64 = 2**64
 # The types copy.deepcopy gives back as they are.
 _ATOMIC = frozenset({str, int, float, bool, type(None)})
 # A dataclass's field names in its __init__'s order, a getter of them all (one tuple), and
-# whether it is frozen.
+# whether it is frozen: what both copiers read of an entry class (_fields).
 _FIELDS: dict[type, tuple[tuple[str, ...], Any, bool]] = {}
+
+
+def _fields(cls: type) -> tuple[tuple[str, ...], Any, bool]:
+    """``cls``'s field names, a getter of them all and whether it is frozen, found once."""
+    known = _FIELDS.get(cls)
+    if known is None:
+        import dataclasses
+        import operator
+
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        known = _FIELDS[cls] = (names, operator.attrgetter(*names),
+                                cls.__dataclass_params__.frozen)  # type: ignore[attr-defined]
+    return known
 
 
 def _deepcopy_slots(self: Any, memo: dict[int, Any]) -> Any:
@@ -98,18 +111,11 @@ def _deepcopy_slots(self: Any, memo: dict[int, Any]) -> Any:
     most of a sweep point's cost for a function building 50 flows; 10 000 flows: 70 000
     entries). The fields are read in one call and set by the class's own ``__init__``."""
     cls = type(self)
-    known = _FIELDS.get(cls)
-    if known is None:
-        import dataclasses
-        import operator
-
-        names = tuple(f.name for f in dataclasses.fields(cls))
-        known = _FIELDS[cls] = (names, operator.attrgetter(*names),
-                                cls.__dataclass_params__.frozen)
-    values = known[1](self)
-    if len(known[0]) == 1:
+    names, getter, frozen = _fields(cls)
+    values = getter(self)
+    if len(names) == 1:
         values = (values,)
-    if known[2] and all(type(v) in _ATOMIC for v in values):
+    if frozen and all(type(v) in _ATOMIC for v in values):
         # Immutable throughout (a node, most flows' applications): itself is as good as a copy.
         memo[id(self)] = self
         return self
@@ -139,25 +145,14 @@ def copy_entry(value: Any, memo: dict[int, Any]) -> Any:
 
 
 def copy_entries(entries: list[Any], memo: dict[int, Any]) -> list[Any]:
-    """``[copy_entry(e, memo) for e in entries]``, by the engine's copier where it is built
-    (``_core.copy_entries``: the entry classes, dicts and lists copied without a Python call
-    each; a 10 000-flow dumbbell's 50 000 entries: 0.18 -> 0.08 s)."""
-    try:
-        from ._core import copy_entries as fast
-    except ImportError:  # pragma: no cover - the engine is always built
-        return [copy_entry(e, memo) for e in entries]
-    if not _ENTRY_CLASSES:
-        import dataclasses
+    """``[copy_entry(e, memo) for e in entries]`` by the engine's copier (``_core.copy_entries``:
+    the entry classes, dicts and lists copied without a Python call each; a 10 000-flow
+    dumbbell's 50 000 entries: 0.18 -> 0.08 s), which reads each class's facts in _FIELDS."""
+    from ._core import copy_entries as fast
 
-        classes: tuple[Any, ...] = (Node, QueueConfig, Link, Flow, *APPS)
-        for cls in classes:
-            names = tuple(f.name for f in dataclasses.fields(cls))
-            _ENTRY_CLASSES[cls] = (names, cls.__dataclass_params__.frozen)
-    return fast(entries, memo, _ENTRY_CLASSES, copy_entry)
-
-
-# The classes copy_entries copies field by field: their field names, whether frozen.
-_ENTRY_CLASSES: dict[type, tuple[tuple[str, ...], bool]] = {}
+    for cls in _ENTRY_CLASSES:
+        _fields(cls)
+    return fast(entries, memo, _FIELDS, copy_entry)
 
 
 # The rules a resolved scenario follows (resource guards included) are the engine's
@@ -366,6 +361,10 @@ class Flow:
     # A rap flow's parameters (schema.RAP; docs/models/rap.md); None: ns-2.35's defaults.
     rap: dict[str, Any] | None = None
     origin: str | None = field(default=None, compare=False, repr=False)
+
+
+# The classes the engine's copier (copy_entries) copies field by field.
+_ENTRY_CLASSES: tuple[type, ...] = (Node, QueueConfig, Link, Flow, *APPS)
 
 
 @dataclass

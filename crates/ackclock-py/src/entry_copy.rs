@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 /// Copies of `entries` as `copy.deepcopy(entries, memo)` makes them. `classes` maps each entry
-/// class (a slotted dataclass) to its field names and whether it is frozen: a frozen entry whose
+/// class (a slotted dataclass) to the front end's facts of it (`scenario._fields`): its field
+/// names, a getter of them (not read here) and whether it is frozen. A frozen entry whose
 /// fields all hold atomic values is immutable and is its own copy; any other frozen one, and
 /// any value of another type, is copied by `fallback(value, memo)`.
 #[pyfunction]
@@ -78,7 +79,7 @@ impl<'py> Copier<'_, 'py> {
         let Some(known) = self.classes.get_item(value.get_type())? else {
             return self.fallback.call1((value, self.memo));
         };
-        let (names, frozen): (Bound<'py, PyTuple>, bool) = known.extract()?;
+        let (names, _, frozen): (Bound<'py, PyTuple>, Bound<'py, PyAny>, bool) = known.extract()?;
         let values = names
             .iter()
             .map(|name| value.getattr(name.cast::<PyString>()?))
