@@ -8,7 +8,7 @@ it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import ScenarioError
@@ -258,8 +258,9 @@ class TcpAgent(Agent):
         # select_ca of a module in LINUX_NS2_AGENT: its cc_params (LINUX_NO_MODULE before).
         self.linux_params: dict[str, float] = (
             dict(LINUX_NO_MODULE) if cls == "Agent/TCP/Linux" else {})
-        # ns-2 sets ssthresh_ from window_ when it makes the agent (a later window_ leaves it).
-        self.initial_window = to_int(self.vars["window_"])
+        # What TcpAgent::reset read when ns-2 made the agent: the traced variables hold the
+        # state it set until the next reset (`$ns run`'s, or the script's own).
+        self.reset_inputs = reset_inputs(self)
         self.traced: list[str] = []
         self.trace_channel: str | None = None
         # Whether the engine's sender makes Quick-Start requests (map_quick_start): only such
@@ -454,17 +455,56 @@ class TcpAgent(Agent):
         if var.rstrip("_") not in TRACEABLE or var == "window":
             raise Ns2Error(unsupported(f"tracing TCP variable {var}")
                            + f" (traceable: {', '.join(t + '_' for t in TRACEABLE)})")
+        if self.cls == "Agent/TCP/Linux" and var in ("rtt_", "srtt_", "rttvar_"):
+            # LinuxTcpAgent keeps its RTT estimate in the Linux sender's state and its own tick
+            # (select_ca); the engine's traces of it differ from ns-2.35's.
+            raise Ns2Error(unsupported(f"tracing {var} of {self.cls}"))
         if var not in self.traced:
             self.traced.append(var)
         if self.trace_channel is not None:
             # ns-2 writes the variable's value at once when the agent has a file already.
-            from .monitors import trace_line
+            # (TracedVar::tracer: the value the last reset left, not one from later settings.)
+            state = self.reset_state()
+            self.write_traced(var, state.get(var, 0.0))
 
-            value = PRE_RUN[var](self) if var in PRE_RUN else 0.0
-            if var == "rttvar_":  # the trace shows it in seconds: ticks x tcpTick_, unscaled
-                value = value * to_float(self.vars["tcpTick_"]) / 4
-            self.ctx.write_channel(self.trace_channel,
-                                   trace_line(self, 0.0, var.rstrip("_"), value))
+    def write_traced(self, var: str, raw: float) -> None:
+        """A traced variable's line at time 0, from ns-2's fixed-point value (TcpAgent::traceVar
+        shows t_srtt_ and t_rttvar_ in seconds with the tcpTick_ of the moment)."""
+        from .monitors import trace_line
+
+        assert self.trace_channel is not None
+        tick = to_float(self.vars["tcpTick_"])
+        value = raw * tick / 4 if var == "rttvar_" else (
+            (int(raw) >> 3) * tick if var == "srtt_" else raw * tick if var == "rtt_" else raw)
+        self.ctx.write_channel(self.trace_channel, trace_line(self, 0.0, var.rstrip("_"), value))
+
+    def reset_state(self) -> dict[str, float]:
+        """The traced variables as the agent's last reset left them."""
+        return {var: steps[-1] for var, steps in self.reset_steps().items()}
+
+    def reset_steps(self) -> dict[str, tuple[float, ...]]:
+        """What the agent's last reset assigned to each traced variable (PRE_RUN's order)."""
+        given = dict(zip(RESET_INPUTS, self.reset_inputs, strict=True))
+        return {var: f(given) for var, f in PRE_RUN.items()}
+
+    def reset_traced(self) -> None:
+        """TcpAgent::reset before the run (`$ns run`'s, or `$tcp reset`): it assigns the traced
+        variables from the agent's variables now, and each TracedVar whose value changes
+        writes a line into an attached trace file (what `trace` wrote came from the reset
+        before)."""
+        if self.trace_channel is None or not self.traced:
+            self.reset_inputs = reset_inputs(self)
+            return
+        before = self.reset_state()
+        self.reset_inputs = reset_inputs(self)
+        for var, steps in self.reset_steps().items():
+            if var not in self.traced:
+                continue
+            value = before[var]
+            for raw in steps:
+                if raw != value:
+                    self.write_traced(var, raw)
+                value = raw
 
     def cmd_tracevar(self, var: str, *rest: str) -> None:
         """``$tcp tracevar cwnd_``: ns-2's other name for ``trace``."""
@@ -485,6 +525,7 @@ class TcpAgent(Agent):
         (`set_ns2_boot_time`)."""
         if not self.sim_started():
             self.reset()
+            self.reset_traced()
             return
         if isinstance(self, FullTcpAgent) or self.flow is None \
                 or not self.var_is_default("QOption_"):
@@ -580,7 +621,7 @@ class TcpAgent(Agent):
 
     def live_var(self, var: str) -> str | None:
         if not self.sim_started() and var in PRE_RUN:
-            value = PRE_RUN[var](self)
+            value = self.reset_state()[var]
             return fmt_traced_double(value) if var == "cwnd_" else str(int(value))
         if self.flow is None or not self.sim_started():
             return None
@@ -1557,13 +1598,13 @@ class FullTcpAgent(TcpAgent):
                                self.var_where(var))
 
 
-def _initial_window(agent: TcpAgent) -> int:
+def _initial_window(given: Mapping[str, str | None]) -> int:
     """TcpAgent::initial_window: windowInit_, or with windowInitOption_ 2 RFC 3390's window
     for packetSize_ (the engine's window_init_for_size)."""
-    if to_int(agent.vars.get("windowInitOption_", "1")) == 2:
-        size = to_int(agent.vars["packetSize_"])
+    if to_int(given["windowInitOption_"] or "1") == 2:
+        size = to_int(given["packetSize_"] or "0")
         return 4 if size <= 1095 else 3 if size < 2190 else 2
-    return to_int(agent.vars["windowInit_"])
+    return to_int(given["windowInit_"] or "0")
 
 
 def _full_initial_window(agent: FullTcpAgent) -> int:
@@ -1577,25 +1618,46 @@ def _full_initial_window(agent: FullTcpAgent) -> int:
     return 4 if size <= 1095 else 3 if size < 2190 else 2
 
 
-def _rttvar_init(agent: TcpAgent) -> float:
-    """rttvar_ before the first RTT sample: rtxcur_init_ in ticks, scaled by 16 (ns-2)."""
-    return round(to_float(agent.vars["rtxcur_init_"]) / to_float(agent.vars["tcpTick_"])) * 16
+# The variables TcpAgent::reset (tcp/tcp.cc) reads: rtt_init's tcpTick_, srtt_init_ and
+# rttvar_init_; set_initial_window's syn_, delay_growth_ and initial_window()'s; ssthresh_'s
+# window_ and max_ssthresh_.
+RESET_INPUTS = ("tcpTick_", "srtt_init_", "rttvar_init_", "syn_", "delay_growth_",
+                "windowInit_", "windowInitOption_", "packetSize_", "window_", "max_ssthresh_")
 
 
-# What a TCP agent's state variables hold before the run, as ns-2's TcpAgent holds them.
-PRE_RUN: dict[str, Callable[[TcpAgent], float]] = {
+def reset_inputs(agent: TcpAgent) -> tuple[str | None, ...]:
+    return tuple(agent.vars.get(var) for var in RESET_INPUTS)
+
+
+def _ssthresh(given: Mapping[str, str | None]) -> tuple[float, ...]:
+    """TcpAgent::reset: ssthresh_ = wnd_, then max_ssthresh_ when that is set and lower (two
+    assignments, each traced)."""
+    ssthresh = to_int(given["window_"] or "0")
+    cap = to_int(given["max_ssthresh_"] or "0")
+    return (float(ssthresh), float(cap)) if 0 < cap < ssthresh else (float(ssthresh),)
+
+
+def _ticks(given: Mapping[str, str | None], var: str) -> int:
+    """rtt_init's `int(x / tcp_tick_)` of srtt_init_ or rttvar_init_."""
+    return int(to_float(given[var] or "0") / to_float(given["tcpTick_"] or "0.01"))
+
+
+# What TcpAgent::reset sets the traced state variables to, in the order it assigns them
+# (rtt_init: t_rtt_, t_srtt_ << T_SRTT_BITS, t_rttvar_ << T_RTTVAR_BITS, t_backoff_; then
+# set_initial_window; maxseq_, highest_ack_; ssthresh_), as ns-2's fixed-point values: each
+# variable's assignments, the last the one it keeps.
+PRE_RUN: dict[str, Callable[[Mapping[str, str | None]], tuple[float, ...]]] = {
+    "rtt_": lambda g: (0.0,),
+    "srtt_": lambda g: (float(_ticks(g, "srtt_init_") << 3),),
+    "rttvar_": lambda g: (float(_ticks(g, "rttvar_init_") << 2),),
+    "backoff_": lambda g: (1.0,),
     # TcpAgent::set_initial_window: one segment with syn_ and delay_growth_, else
     # initial_window() (windowInit_, or with windowInitOption_ 2 the one packetSize_ gives).
-    "cwnd_": lambda a: 1.0 if to_bool(a.vars["syn_"])
-    and to_bool(a.vars["delay_growth_"]) else float(_initial_window(a)),
-    "ssthresh_": lambda a: float(a.initial_window),
-    "rtt_": lambda a: 0.0,
-    "srtt_": lambda a: 0.0,
-    "rttvar_": _rttvar_init,
-    "backoff_": lambda a: 1.0,
-    # TcpAgent::reset, which the agent runs when it is made: highest_ack_ and maxseq_ -1.
-    "ack_": lambda a: -1.0,
-    "maxseq_": lambda a: -1.0,
+    "cwnd_": lambda g: (1.0 if to_bool(g["syn_"] or "0") and to_bool(g["delay_growth_"] or "0")
+                        else float(_initial_window(g)),),
+    "maxseq_": lambda g: (-1.0,),
+    "ack_": lambda g: (-1.0,),
+    "ssthresh_": _ssthresh,
 }
 
 

@@ -624,13 +624,12 @@ class Simulator(TclObject):
             self.ctx.write_channel(channel, line())
 
     def _reset_agents(self) -> None:
-        """What ns-2 writes when ``$ns run`` resets the agents: a traced ssthresh_ taking the
-        window_ set since the agent was made, then the agent-trace lines given before."""
+        """What ns-2 writes when ``$ns run`` resets the agents: the traced variables that the
+        reset changes (a window_ or windowInit_ set since the agent was made), then the
+        agent-trace lines given before."""
         for a in self.agents:
-            if isinstance(a, TcpAgent) and a.trace_channel is not None \
-                    and "ssthresh_" in a.traced and to_int(a.vars["window_"]) != a.initial_window:
-                self.ctx.write_channel(a.trace_channel,
-                                       trace_line(a, 0.0, "ssthresh", to_int(a.vars["window_"])))
+            if isinstance(a, TcpAgent):
+                a.reset_traced()
         for a, line in self.agent_lines:
             channel = getattr(a, "trace_channel", None)
             if channel is not None:
