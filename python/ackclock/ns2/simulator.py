@@ -628,7 +628,8 @@ class Simulator(TclObject):
         reset changes (a window_ or windowInit_ set since the agent was made), then the
         agent-trace lines given before."""
         for a in self.agents:
-            if isinstance(a, TcpAgent):
+            # (After this reset nothing reads the state an untraced agent's reset would set.)
+            if isinstance(a, TcpAgent) and a.traced and a.trace_channel is not None:
                 a.reset_traced()
         for a, line in self.agent_lines:
             channel = getattr(a, "trace_channel", None)
