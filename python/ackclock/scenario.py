@@ -1155,6 +1155,7 @@ def _flows(
     replies: list[tuple[int, Flow, str]] = []
     first: dict[str, str] = {}
     tcp_done: dict[Any, dict[str, Any]] = {}
+    tcp_bases: dict[bool, Any] = {}
     # With ``share``: (app object, what else _app reads) -> the resolved app (the flows of a
     # `count = N` table loaded with share have one app object; every flow's model is alive
     # meanwhile, so an id is one object's).
@@ -1190,7 +1191,7 @@ def _flows(
             if len(entry["ports"]) != 2:
                 raise ScenarioError("expected [sender port, receiver port]", path=f"{p}.ports")
         if flow.kind == "tcp":
-            entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, share,
+            entry["tcp"] = _tcp_cached(flow, p, profile, defaults, tcp_done, tcp_bases, share,
                                        tmix=isinstance(flow.app, Tmix),
                                        boot_apart=boot_per_flow)
             boot = (flow.tcp or {}).get(_BOOT_TIME) if boot_per_flow else None
@@ -1334,25 +1335,36 @@ def _trace(flow: Flow, p: str) -> list[str]:
 
 def _tcp_cached(
     flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any],
-    done: dict[Any, dict[str, Any]], share: bool = False, tmix: bool = False,
-    boot_apart: bool = False,
+    done: dict[Any, dict[str, Any]], bases: dict[bool, Any], share: bool = False,
+    tmix: bool = False, boot_apart: bool = False,
 ) -> dict[str, Any]:
     """:func:`_tcp`, remembered per distinct set of the flow's own TCP keys: the flows of a
     `count = N` table all resolve the same parameters (10 000 flows: most of resolving).
+    A set not seen before is resolved from ``bases``, the parameters before the flows' own
+    (:func:`_tcp_over`).
     With ``share`` the flows get the same table, else each its copy. With ``boot_apart``
     the table leaves out (as 0) the flow's own ``ns2_boot_time``, which the caller puts
     beside it (:func:`resolve_shared`'s ``boot_per_flow``)."""
     own = flow.tcp or {}
     boot = own.get(_BOOT_TIME)
     try:
+        # Each value with its type: 1 and 1.0 are equal keys, and only one of them is a
+        # window.
         key = (flow.variant, flow.cc, flow.sink, flow.header_size,
-               tuple(kv for kv in own.items() if kv[0] != _BOOT_TIME), boot is None, tmix)
+               tuple((k, type(v), v) for k, v in own.items() if k != _BOOT_TIME), boot is None,
+               tmix)
         hash(key)
     except TypeError:  # a table or list among the values: resolved every time
         return _tcp(flow, p, profile, defaults, tmix)
     cached = done.get(key)
     if cached is None:
-        cached = done[key] = _tcp(flow, p, profile, defaults, tmix)
+        # The parameters before the flow's own, resolved once (None: they fail alone, where
+        # a flow's own may mend them, or hold a congestion control written in Python).
+        base = bases.get(tmix, _NOTHING)
+        if base is _NOTHING:
+            base = bases[tmix] = _tcp_base(profile, defaults, tmix)
+        cached = done[key] = (_tcp(flow, p, profile, defaults, tmix) if base is None
+                              else _tcp_over(base, flow, p))
         if boot is not None and boot_apart:
             cached[_BOOT_FIELD] = 0  # the first flow's time is its own, not the table's
         return cached if share else dict(cached)
@@ -1371,13 +1383,30 @@ _BOOT_FIELD = "ns2_boot_time_ps"  # TCP_PARAMS.field(_BOOT_TIME), and a flow's o
 def _tcp(
     flow: Flow, p: str, profile: Profile, defaults: Mapping[str, Any], tmix: bool = False
 ) -> dict[str, Any]:
-    if flow.header_size is not None:
-        raise ScenarioError(
-            "a TCP flow's header size is a TCP parameter (header_size in the flow's table or"
-            " Network.tcp(header_size=...))",
-            path=f"{p}.header_size",
-        )
-    # (value, key path) per parameter; later sources win.
+    merged = _tcp_merged(profile, defaults, tmix)
+    merged.update(_tcp_own(flow, p))
+    return _tcp_from(merged)
+
+
+def _tcp_base(profile: Profile, defaults: Mapping[str, Any], tmix: bool
+              ) -> tuple[dict[str, tuple[Any, str]], dict[str, Any], dict[Any, Any]] | None:
+    """The parameters before a flow's own and their table, for :func:`_tcp_over`; None if
+    they hold a congestion control written in Python or fail alone (a flow's own may set
+    what is wrong: its :func:`_tcp` then decides)."""
+    merged = _tcp_merged(profile, defaults, tmix)
+    cc = merged["cc"][0]
+    if not isinstance(cc, str) or ":" in cc:
+        return None
+    try:
+        return merged, _tcp_from(dict(merged)), {}
+    except ScenarioError:
+        return None
+
+
+def _tcp_merged(profile: Profile, defaults: Mapping[str, Any], tmix: bool
+                ) -> dict[str, tuple[Any, str]]:
+    """Every TCP parameter's value and key path before a flow's own: the profile's (with
+    Tmix's sides), then ``[defaults.tcp]``'s."""
     origin = f"profile {quote(profile.name)}: "
     merged: dict[str, tuple[Any, str]] = {
         k: (v, origin + k) for k, v in profile.tcp.items()
@@ -1386,22 +1415,30 @@ def _tcp(
         # The sides of a Tmix application's connections (Profile.tmix_tcp).
         merged.update({k: (v, f"{origin}Tmix's {k}") for k, v in profile.tmix_tcp.items()})
     merged.update({k: (v, f"defaults.tcp.{k}") for k, v in defaults.items()})
-    for key in ("variant", "cc", "sink"):
-        value = getattr(flow, key)
-        if value is not None:
-            merged[key] = (value, f"{p}.{key}")
-    own = normalize_tcp_params(flow.tcp, p)
-    merged.update({k: (v, f"{p}.{k}") for k, v in own.items()})
+    return merged
+
+
+def _tcp_own(flow: Flow, p: str) -> dict[str, tuple[Any, str]]:
+    """A flow's own TCP parameters, each with its key path: they win over the others."""
+    if flow.header_size is not None:
+        raise ScenarioError(
+            "a TCP flow's header size is a TCP parameter (header_size in the flow's table or"
+            " Network.tcp(header_size=...))",
+            path=f"{p}.header_size",
+        )
+    own = {key: (value, f"{p}.{key}") for key in ("variant", "cc", "sink")
+           if (value := getattr(flow, key)) is not None}
+    own.update({k: (v, f"{p}.{k}") for k, v in normalize_tcp_params(flow.tcp, p).items()})
+    return own
+
+
+def _tcp_from(merged: dict[str, tuple[Any, str]]) -> dict[str, Any]:
+    """The TCP table of ``merged`` (each parameter's value and key path; changed here)."""
     hystart, hystart_path = merged["hystart"]
     if isinstance(hystart, bool):
         # `hystart = true` asks for the one most users mean: Linux's.
         merged["hystart"] = ("linux" if hystart else "off", hystart_path)
-    if merged["variant"][0] in ("sack", "fack", "sack_rh") \
-            and merged["sink"][1].startswith("profile "):
-        # SACK (and FACK) recovery needs a receiver that sends SACK blocks; the profile's
-        # sink does not.
-        merged["sink"] = ("sack", merged["variant"][1])
-
+    _sack_sink(merged)
     custom_params: dict[str, float] | None = None
     cc_value, cc_path = merged["cc"]
     if not isinstance(cc_value, str) or ":" in cc_value:
@@ -1428,78 +1465,150 @@ def _tcp(
                                         path=f"{path}.{name}")
                 given[str(name)] = float(number)
             out[key] = given
-        elif kind == "name":
-            out[key] = check_kind(value, TCP_CHOICES[key], path)
-        elif kind == "size":
-            size = parse_size(value, path)
-            if size == 0 and key != "header_size":
-                raise ScenarioError(f"expected a positive size, got {quote(value)}", path=path)
-            out[key] = _below(size, _U32, path)
-        elif kind == "count":
-            out[key] = _below(parse_int(value, path, minimum=1, what="a whole number"), _U32,
-                              path)
-        elif kind == "count_or_zero":
-            out[key] = _below(parse_int(value, path, minimum=0, what="a whole number"), _U32,
-                              path)
-        elif kind == "number":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not math.isfinite(value) or value < 0:
-                raise ScenarioError(f"expected a number at least 0, got {quote(value)}",
-                                    path=path)
-            out[key] = float(value)
-        elif kind == "bool":
-            if not isinstance(value, bool):
-                # ns-2 scripts write booleans as 0/1.
-                if value in (0, 1):
-                    value = bool(value)
-                else:
-                    raise ScenarioError(f"expected true or false, got {quote(value)}", path=path)
-            out[key] = value
-        elif kind == "table":
-            if not isinstance(value, Mapping):
-                raise ScenarioError(f"expected a table of numbers like {{ beta = 0.7 }}, got"
-                                    f" {quote(value)}", path=path)
-            cc = canonical_cc(str(merged["cc"][0]))
-            aliases = {**CC_ALIASES.get(cc, {}), **CC_NS3_ALIASES.get(cc, {})}
-            known = CC_PARAMS.get(cc, {})
-            params: dict[str, float] = {}
-            for name, number in value.items():
-                if isinstance(number, bool) or not isinstance(number, (int, float)):
-                    raise ScenarioError(f"expected a number, got {quote(number)}",
-                                        path=f"{path}.{name}")
-                canonical = str(aliases.get(name, name))
-                # Unknown names are the engine's to report (it knows what each algorithm reads).
-                ok, what = known.get(canonical, ((lambda x: True), ""))
-                if not ok(float(number)):
-                    raise ScenarioError(f"expected {what}, got {quote(number)}",
-                                        path=f"{path}.{name}")
-                params[canonical] = float(number)
-            out[key] = params
-        elif kind == "size_or_none":
-            out[TCP_PARAMS.field(key)] = None if value is None else _below(
-                parse_size(value, path), _U64, path)
-        elif kind == "rate_or_none":
-            out[TCP_PARAMS.field(key)] = (
-                None if value is None else float(parse_rate(value, path)))
-        elif kind == "count_or_unbounded":
-            if value is None or value == "unbounded":
-                out[key] = None
-            elif value == "window":
-                out[key] = None  # filled in below, once the window is known
-            else:
-                out[key] = _below(
-                    parse_int(value, path, minimum=1, what='a number of packets or "unbounded"'),
-                    _U32, path,
-                )
         else:
-            ps = parse_time(value, path)
-            if ps == 0 and key not in ("min_rto", "ack_delay", "ns2_boot_time",
-                                       "send_overhead", "quick_start_rtt"):
-                raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
-            out[TCP_PARAMS.field(key)] = ps
+            out[TCP_PARAMS.field(key) if kind in _RENAMED else key] = _tcp_value(
+                key, kind, value, path, merged["cc"][0])
     if merged["initial_ssthresh"][0] == "window":
         out["initial_ssthresh"] = out["window"]
     return out
+
+
+def _sack_sink(merged: dict[str, tuple[Any, str]]) -> None:
+    """The sink a SACK variant needs, unless one was given (in ``merged``, changed here)."""
+    if merged["variant"][0] in ("sack", "fack", "sack_rh") \
+            and merged["sink"][1].startswith("profile "):
+        # SACK (and FACK) recovery needs a receiver that sends SACK blocks; the profile's
+        # sink does not.
+        merged["sink"] = ("sack", merged["variant"][1])
+
+
+def _tcp_over(base: tuple[dict[str, tuple[Any, str]], dict[str, Any], dict[Any, Any]],
+              flow: Flow, p: str) -> dict[str, Any]:
+    """:func:`_tcp` from ``base``: the values and table of the parameters before the flow's
+    own (:func:`_tcp_merged` and its table, resolved once) and the flows' own values resolved
+    so far. Only what the flow's own change is resolved again, with what depends on it (the
+    sink on the variant, the congestion control's parameters on ``cc``, ``initial_ssthresh =
+    "window"`` on the window). Each other parameter is resolved from its own value alone, so
+    the table is :func:`_tcp`'s, and so is the first mistake (the base's values passed; the
+    changed ones are checked in the same order). 10 000 flows each with its own window: some
+    70 us of resolving each before (docs/performance.md, session 11)."""
+    own = _tcp_own(flow, p)
+    before = base[0]
+    cc = (own.get("cc") or before["cc"])[0]
+    if not isinstance(cc, str) or ":" in cc:
+        # A congestion control written in Python: all at once.
+        return _tcp_from({**before, **own})
+    redo = set(own)
+    hystart = own.get("hystart")
+    if hystart is not None and isinstance(hystart[0], bool):
+        own["hystart"] = ("linux" if hystart[0] else "off", hystart[1])
+    if "variant" in own or "sink" in own:
+        pair = {k: own.get(k) or before[k] for k in ("variant", "sink")}
+        _sack_sink(pair)
+        own["sink"] = pair["sink"]
+        redo.add("sink")
+    order = _tcp_order()
+    if "cc" in own:
+        redo.update(k for k in order if TCP_PARAMS[k] == "table")
+    out = dict(base[1])
+    done = base[2]
+    params = TCP_PARAMS
+    for key in sorted(redo, key=order.__getitem__):
+        value, path = own.get(key) or before[key]
+        # A value resolved before for another flow (each with its type: 1 and 1.0 are equal
+        # keys, and only one of them is a window) is not resolved again.
+        seen: tuple[Any, ...] | None = (key, type(value), value, cc)
+        try:
+            known = done.get(seen)
+        except TypeError:  # a table: resolved every time
+            known = seen = None
+        if known is None:
+            kind = params[key]
+            known = (params.field(key) if kind in _RENAMED else key,
+                     _tcp_value(key, kind, value, path, cc))
+            if seen is not None and type(known[1]) in _ATOMIC:
+                done[seen] = known
+        out[known[0]] = known[1]
+    if ("window" in redo or "initial_ssthresh" in redo) \
+            and (own.get("initial_ssthresh") or before["initial_ssthresh"])[0] == "window":
+        out["initial_ssthresh"] = out["window"]
+    return out
+
+
+_TCP_ORDER: dict[str, int] = {}
+
+
+def _tcp_order() -> dict[str, int]:
+    """Each TCP parameter's place in TCP_PARAMS (the engine's registry: read on first use)."""
+    if not _TCP_ORDER:
+        _TCP_ORDER.update((k, i) for i, k in enumerate(TCP_PARAMS))
+    return _TCP_ORDER
+
+
+# The kinds of TCP parameter whose resolved name is TCP_PARAMS.field's (min_rto -> min_rto_ps).
+_RENAMED = frozenset({"size_or_none", "rate_or_none", "time"})
+
+
+def _tcp_value(key: str, kind: str, value: Any, path: str, cc: Any) -> Any:
+    """One TCP parameter as the engine takes it; each depends on its own value alone, but a
+    ``table`` (the congestion control's parameters) on the flow's ``cc`` too."""
+    if kind == "name":
+        return check_kind(value, TCP_CHOICES[key], path)
+    if kind == "size":
+        size = parse_size(value, path)
+        if size == 0 and key != "header_size":
+            raise ScenarioError(f"expected a positive size, got {quote(value)}", path=path)
+        return _below(size, _U32, path)
+    if kind == "count":
+        return _below(parse_int(value, path, minimum=1, what="a whole number"), _U32, path)
+    if kind == "count_or_zero":
+        return _below(parse_int(value, path, minimum=0, what="a whole number"), _U32, path)
+    if kind == "number":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or value < 0:
+            raise ScenarioError(f"expected a number at least 0, got {quote(value)}", path=path)
+        return float(value)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            # ns-2 scripts write booleans as 0/1.
+            if value in (0, 1):
+                return bool(value)
+            raise ScenarioError(f"expected true or false, got {quote(value)}", path=path)
+        return value
+    if kind == "table":
+        if not isinstance(value, Mapping):
+            raise ScenarioError(f"expected a table of numbers like {{ beta = 0.7 }}, got"
+                                f" {quote(value)}", path=path)
+        cc = canonical_cc(str(cc))
+        aliases = {**CC_ALIASES.get(cc, {}), **CC_NS3_ALIASES.get(cc, {})}
+        known = CC_PARAMS.get(cc, {})
+        params: dict[str, float] = {}
+        for name, number in value.items():
+            if isinstance(number, bool) or not isinstance(number, (int, float)):
+                raise ScenarioError(f"expected a number, got {quote(number)}",
+                                    path=f"{path}.{name}")
+            canonical = str(aliases.get(name, name))
+            # Unknown names are the engine's to report (it knows what each algorithm reads).
+            ok, what = known.get(canonical, ((lambda x: True), ""))
+            if not ok(float(number)):
+                raise ScenarioError(f"expected {what}, got {quote(number)}",
+                                    path=f"{path}.{name}")
+            params[canonical] = float(number)
+        return params
+    if kind == "size_or_none":
+        return None if value is None else _below(parse_size(value, path), _U64, path)
+    if kind == "rate_or_none":
+        return None if value is None else float(parse_rate(value, path))
+    if kind == "count_or_unbounded":
+        if value is None or value == "unbounded" or value == "window":
+            return None  # "window": _tcp fills it in once the window is known
+        return _below(parse_int(value, path, minimum=1, what='a number of packets or "unbounded"'),
+                      _U32, path)
+    ps = parse_time(value, path)
+    if ps == 0 and key not in ("min_rto", "ack_delay", "ns2_boot_time", "send_overhead",
+                               "quick_start_rtt"):
+        raise ScenarioError(f"expected a positive time, got {quote(value)}", path=path)
+    return ps
 
 
 def _below(value: int, bound: int, path: str) -> int:

@@ -1214,3 +1214,69 @@ def test_links_whose_queues_differ_in_one_field_resolve_apart() -> None:
     net.link("a", "c", rate="10Mb/s", delay="1ms", queue_limit=10, ns2_queue=1)  # not a bool
     with pytest.raises(ScenarioError, match=r"^link\[3\]\.queue\.ns2: expected true or false"):
         net.scenario(duration="1s")
+
+
+def test_flows_whose_tcp_values_differ_only_in_type_resolve_apart() -> None:
+    """A window of 2.0 beside one of 2 (equal keys) is refused, not given the first flow's
+    resolved table: scenario._tcp_cached's key and _tcp_over's values are typed."""
+    net = Network("typed", profile="ns2")
+    net.nodes("a", "b")
+    net.link("a", "b", rate="10Mb/s", delay="1ms")
+    net.tcp("f", "a", "b", window=2)
+    g = net.tcp("g", "a", "b", window=2.0)
+    with pytest.raises(ScenarioError, match=r"^flow\[1\]\.window: expected a whole number"):
+        net.scenario(duration="1s")
+    g.tcp.update(window=3, segs_per_ack=2)
+    net.tcp("h", "a", "b", window=4, segs_per_ack=2.0)  # another table: from the values seen
+    with pytest.raises(ScenarioError, match=r"^flow\[2\]\.segs_per_ack: expected a whole"):
+        net.scenario(duration="1s")
+
+
+@pytest.mark.parametrize("profile", ["ns2", "linux", "ns3"])
+def test_a_flows_tcp_table_from_the_parameters_before_its_own(profile: str) -> None:
+    """_tcp_over resolves only what a flow's own TCP keys change, from the table of the
+    parameters before them (_tcp_base): on random flows over random defaults, the same table
+    as _tcp's whole resolution, or the same first mistake (message and key path)."""
+    import random
+
+    from ackclock.scenario import Flow, _tcp, _tcp_base, _tcp_over, get_profile
+
+    rng = random.Random(31)
+    own_values: dict[str, list[Any]] = {
+        "window": [20, 64, 1, 1.0, 0, -1, "x", True],
+        "initial_ssthresh": ["window", 30, "unbounded", 0],
+        "hystart": [True, False, "linux", "ns3", "x"],
+        "cc_params": [{"beta": 0.7}, {"beta": -1.0}, {"alpha": 2}, {"beta": "x"}, 3],
+        "min_rto": ["200ms", "0s", 0.2, "x"],
+        "packet_size": [1000, "1KB", 0, -5],
+        "sack": [True, 1, 2],
+        "segs_per_ack": [1, 2, 0],
+        "read_rate": [None, "10Mb/s", "x"],
+        "rcv_buffer": [None, "64KB", -1],
+        "window_unit": ["packets", "bytes", "x"],
+    }
+    names = list(own_values)
+    p = get_profile(profile)
+    for _ in range(300):
+        defaults = {k: rng.choice(own_values[k]) for k in rng.sample(names, rng.randint(0, 3))}
+        if rng.random() < 0.3:
+            defaults["variant"] = rng.choice(["sack", "newreno", "fack"])
+        tmix = rng.random() < 0.2
+        base = _tcp_base(p, defaults, tmix)
+        for _ in range(5):
+            flow = Flow(name="f", from_="a", to="b",
+                        variant=rng.choice([None, None, "reno", "sack", "newreno", "x"]),
+                        cc=rng.choice([None, None, "reno", "cubic", "bbr", "vegas", "x"]),
+                        sink=rng.choice([None, None, None, "sack", "delack"]),
+                        tcp={k: rng.choice(own_values[k])
+                             for k in rng.sample(names, rng.randint(0, 4))})
+            outcomes = []
+            for way in ("whole", "over"):
+                try:
+                    outcomes.append(_tcp(flow, "flow[3]", p, defaults, tmix) if way == "whole"
+                                    or base is None else _tcp_over(base, flow, "flow[3]"))
+                except ScenarioError as e:
+                    outcomes.append((e.path, e.message))
+            assert outcomes[0] == outcomes[1], (defaults, flow)
+            if isinstance(outcomes[0], dict):
+                assert list(outcomes[0]) == list(outcomes[1])  # the order summary.json keeps
