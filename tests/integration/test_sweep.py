@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import subprocess
@@ -392,3 +393,50 @@ def test_script_without_main_guard_gets_one_line(scenario: Path, tmp_path: Path)
                             timeout=120, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "4"
+
+
+@pytest.mark.parametrize("form", ["file", "scenario", "function", "function and path"])
+def test_each_point_is_its_scenario_resolved_on_its_own(scenario: Path, form: str) -> None:
+    """A point's document (its tables shared, a replication's run table alone made again)
+    and its run key are those of the point's scenario resolved on its own, seed included."""
+    from ackclock.sweep import _function_keys, _loader, _points, run_key
+    from ackclock.toml_loader import load_resolved, resolved_from_raw, scenario_to_raw
+
+    grid: dict[str, list[Any]] = {"defaults.tcp.variant": ["reno", "newreno"]}
+    made: Any = {"file": scenario, "scenario": ac.load_scenario(scenario)}.get(form, dumbbell)
+    if form == "scenario":
+        made = dataclasses.replace(made, source=None)  # as one built in Python
+    if form.startswith("function"):
+        grid = {"flows": [1, 2]} | (grid if form == "function and path" else {})
+    points = _points(_loader(made, grid, {}), _function_keys(made, grid), grid, 3, {}, "v")
+    assert len(points) == 2 * 3 * (2 if form == "function and path" else 1)
+    for p in points:
+        over = [f"{k}={v}" for k, v in p.params.items() if k != "flows"]
+        over.append(f"run.seed={p.seed}")
+        if form == "file":
+            alone = load_resolved(scenario, over)[1]
+        else:
+            sc = dumbbell(p.params["flows"]) if form.startswith("function") else made
+            alone = resolved_from_raw(scenario_to_raw(sc), None, over)[1]
+        assert p.document == alone
+        assert p.key == run_key(alone, "v")
+
+
+def test_a_point_the_engines_rules_refuse_is_named_in_the_scenarios_words(
+        scenario: Path) -> None:
+    """A point is resolved without the engine's rules, which the engine's check of it applies;
+    a point they refuse is named as the scenario's own resolution names it, with its values."""
+    from ackclock.toml_loader import resolved_from_raw, scenario_to_raw
+
+    grid = {"defaults.tcp.cc_params": [{"zzz": 1.0}]}  # a name only the engine knows
+    given = ['defaults.tcp.cc_params={ "zzz" = 1.0 }']
+    built = dataclasses.replace(ac.load_scenario(scenario), source=None)
+    for made, resolve_alone in [
+            (scenario, lambda: ac.load_scenario(scenario, given)),
+            (built, lambda: resolved_from_raw(scenario_to_raw(built), None, given))]:
+        with pytest.raises(ScenarioError) as alone:
+            resolve_alone()
+        assert "cc_params.zzz: not a parameter of reno" in str(alone.value)
+        with pytest.raises(ScenarioError) as e:
+            ac.run_sweep(made, grid, progress=False)
+        assert str(e.value) == f"{alone.value} (sweep point {given[0]})"
