@@ -42,11 +42,15 @@ Cases:
   10 000 flows and 40 002 link directions);
 - `finite_10000`: `dumbbell_10000` with finite transfers: each flow sends 100 kB (an FTP
   `size`), starting at a time drawn uniformly over the 5 s;
+- `explicit_varied_10000`: the same with each flow's own window, variant and start written
+  out (10 000 tables of TCP parameters), access links of 1 to 7 ms and varied queue limits;
 - `api_dumbbell_10000`, `api_loop_10000`: the same network through the Python API, in a child
   process (its `cmd_s`, `cpu_s`, `peak_MB`), with `build_s` the calls that describe it:
   `Network.dumbbell(10000)` and then `front_s`, `.scenario(duration=...)`; or a loop of
   `net.nodes`, `net.link(..., queue_limit=...)` and `net.tcp` calls and then `run_s`,
-  `net.run(duration=..., out=...)` (engine included).
+  `net.run(duration=..., out=...)` (engine included); `api_varied_10000`: a loop adding
+  flows each with its own window, variant and start over links of varied delay (duplex,
+  the queue limits differing), then `.scenario(duration=...)`.
 
 With `--beside`, each dumbbell case of at most `--beside-max-flows` flows (default 100: ns-2
 takes minutes per 100 flows and second, ns-3 longer) also runs, right after ackclock, in ns-2.35
@@ -183,6 +187,7 @@ def cases() -> dict[str, tuple[str, str, bool]]:
         out[f"fattree_{k}"] = (fattree(k, flows), d, k <= 8)
     out["chain_50"] = (chain(50), "10s", True)
     out["explicit_10000"] = (explicit_dumbbell(10_000), "5s", False)
+    out["explicit_varied_10000"] = (explicit_dumbbell(10_000, varied=True), "5s", False)
     sampled = dumbbell(10_000).replace('duration = "30s"\n',
                                        'duration = "30s"\nsample_interval = "0.1s"\n')
     out["sampled_10000"] = (sampled, "5s", False)
@@ -193,8 +198,10 @@ def cases() -> dict[str, tuple[str, str, bool]]:
     return out
 
 
-def explicit_dumbbell(n: int) -> str:
-    """`dumbbell(n)` with every node, link and flow written out, as a script would write it."""
+def explicit_dumbbell(n: int, varied: bool = False) -> str:
+    """`dumbbell(n)` with every node, link and flow written out, as a script would write it;
+    ``varied``: each flow with its own window, variant and start, access links of 1 to 7 ms
+    and queue limits that differ."""
     head = (BENCH / "dumbbell.toml").read_text().split("[[node]]")[0]
     lines = [head, '[[node]]\nname = "left"\n[[node]]\nname = "right"\n']
     lines += [f'[[node]]\nname = "s{i}"\n' for i in range(n)]
@@ -208,8 +215,12 @@ def explicit_dumbbell(n: int) -> str:
               link("right", "left", "1Gb/s", "10ms", 50)]
     for a, b, limit in [("s{i}", "left", 10000), ("left", "s{i}", 50), ("right", "r{i}", 10000),
                         ("r{i}", "right", 50)]:
-        lines += [link(a.format(i=i), b.format(i=i), "10Gb/s", "1ms", limit) for i in range(n)]
+        lines += [link(a.format(i=i), b.format(i=i), "10Gb/s", f"{1 + i % 7 * varied}ms",
+                       limit + i % 5 * varied) for i in range(n)]
+    own = ('variant = "{v}"\nwindow = {w}\napp = {{ kind = "ftp", start = "{s}ms" }}\n'
+           if varied else "")
     lines += [f'[[flow]]\nname = "tcp{i}"\nkind = "tcp"\nfrom = "s{i}"\nto = "r{i}"\n'
+              + own.format(v=("newreno", "reno", "sack")[i % 3], w=20 + i, s=i % 1000)
               for i in range(n)]
     return "".join(lines)
 
@@ -219,6 +230,23 @@ def explicit_dumbbell(n: int) -> str:
 API_CASES = {
     "api_dumbbell_10000": """
 net = ac.Network.dumbbell(10000, rate="1Gb/s")
+t1 = time.process_time()
+net.scenario(duration=DURATION)
+print("front_s", time.process_time() - t1)
+""",
+    # Each flow its own window, variant and start, access links of 1 to 7 ms.
+    "api_varied_10000": """
+net = ac.Network("dumbbell", profile="ns2")
+net.nodes("left", "right")
+net.link("left", "right", rate="1Gb/s", delay="10ms", queue_limit=1000, duplex=False)
+net.link("right", "left", rate="1Gb/s", delay="10ms", queue_limit=50, duplex=False)
+for i in range(10000):
+    net.nodes(f"s{i}", f"r{i}")
+    net.link(f"s{i}", "left", rate="10Gb/s", delay=f"{1 + i % 7}ms", queue_limit=10000)
+    net.link("right", f"r{i}", rate="10Gb/s", delay="1ms", queue_limit=10000 + i % 5)
+    net.tcp(f"tcp{i}", f"s{i}", f"r{i}", window=20 + i, start=f"{i % 1000}ms",
+            variant=("newreno", "reno", "sack")[i % 3])
+net.defaults(packet_size=1448, header_size=52)
 t1 = time.process_time()
 net.scenario(duration=DURATION)
 print("front_s", time.process_time() - t1)
