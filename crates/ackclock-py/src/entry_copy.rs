@@ -56,13 +56,29 @@ impl<'py> Copier<'_, 'py> {
             return Ok(value.clone());
         }
         // The memo is keyed by id(), as deepcopy's: what two entries share, their copies share.
-        let id = PyInt::new(value.py(), value.as_ptr() as usize);
-        if let Some(done) = self.memo.get_item(&id)? {
-            return Ok(done);
-        }
+        // Only what is held in more than one place can be met again: a value whose one
+        // holder is the entry, dict or list being copied (its count is that reference and
+        // `value`'s own) neither is in the memo nor goes into it (a 10 000-flow network's
+        // queues, tables and lists: some 100 000 ids not made, looked up and stored).
+        // SAFETY: `value` is a live object (this call holds a reference to it while the GIL
+        // is held); reading its count changes nothing.
+        let holders = unsafe { pyo3::ffi::Py_REFCNT(value.as_ptr()) };
+        let id = if holders > 2 {
+            let id = PyInt::new(value.py(), value.as_ptr() as usize);
+            if let Some(done) = self.memo.get_item(&id)? {
+                return Ok(done);
+            }
+            Some(id)
+        } else {
+            None
+        };
+        let remember = |new: &Bound<'py, PyAny>| match &id {
+            Some(id) => self.memo.set_item(id, new),
+            None => Ok(()),
+        };
         if let Ok(dict) = value.cast_exact::<PyDict>() {
             let new = PyDict::new(value.py());
-            self.memo.set_item(&id, &new)?;
+            remember(&new)?;
             for (k, v) in dict.iter() {
                 new.set_item(self.copy(&k)?, self.copy(&v)?)?;
             }
@@ -70,7 +86,7 @@ impl<'py> Copier<'_, 'py> {
         }
         if let Ok(list) = value.cast_exact::<PyList>() {
             let new = PyList::empty(value.py());
-            self.memo.set_item(&id, &new)?;
+            remember(&new)?;
             for v in list.iter() {
                 new.append(self.copy(&v)?)?;
             }
@@ -86,14 +102,13 @@ impl<'py> Copier<'_, 'py> {
             .collect::<PyResult<Vec<_>>>()?;
         if frozen {
             if values.iter().all(atomic) {
-                self.memo.set_item(&id, value)?;
-                return Ok(value.clone());
+                return Ok(value.clone()); // its own copy, wherever it is met
             }
             return self.fallback.call1((value, self.memo));
         }
         let new = self.object_new.call1((value.get_type(),))?;
         // Before the fields: a field that holds the entry gets the copy.
-        self.memo.set_item(&id, &new)?;
+        remember(&new)?;
         for (name, v) in names.iter().zip(values) {
             new.setattr(name.cast::<PyString>()?, self.copy(&v)?)?;
         }
