@@ -10,7 +10,7 @@
 //! dropped (section 4.1). The hash is of the flow id, perturbed per link, as Linux perturbs
 //! its 5-tuple hash, so distinct flows can collide as they do in a real router.
 
-use super::fq_lists::{FlowLists, Slot};
+use super::fq_lists::{FlowLists, FlowQueues, Slot};
 
 use super::codel::{CoDelParams, CoDelVars, TimedFifo};
 use super::{
@@ -36,7 +36,7 @@ struct FlowQueue {
 #[derive(Clone, Debug)]
 pub struct FqCoDel {
     p: FqCoDelParams,
-    queues: Vec<FlowQueue>,
+    queues: FlowQueues<FlowQueue>,
     lists: FlowLists,
     packets: u64,
     bytes: u64,
@@ -48,7 +48,7 @@ impl FqCoDel {
     pub fn new(p: FqCoDelParams, perturbation: u64) -> FqCoDel {
         FqCoDel {
             p,
-            queues: vec![FlowQueue::default(); p.flows as usize],
+            queues: FlowQueues::new(p.flows),
             lists: FlowLists::new(p.quantum).ns3(p.codel.ns3),
             packets: 0,
             bytes: 0,
@@ -70,7 +70,7 @@ impl FqCoDel {
     /// Every packet waiting, queue by queue (for the invariant checker).
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.queues
-            .iter()
+            .by_bucket()
             .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
     }
 }
@@ -119,15 +119,17 @@ impl QueueDiscipline for FqCoDel {
 
     #[inline]
     fn enqueue(&mut self, now: SimTime, pkt: Packet, dropped: &mut Vec<Packet>) {
-        let b = self.bucket(pkt.flow.0);
-        let fq = &mut self.queues[b as usize];
+        let (b, _) = self.queues.find_or_make(self.bucket(pkt.flow.0));
+        let fq = &mut self.queues[b];
         fq.q.push(now, pkt);
         self.packets += 1;
         self.bytes += pkt.size as u64;
         self.lists.activate(b, &mut fq.slot);
         if self.packets > self.p.codel.limit_packets {
-            let fattest = (0..self.queues.len())
-                .max_by_key(|&i| (self.queues[i].q.bytes, std::cmp::Reverse(i)))
+            // The most bytes, ties to the lowest bucket (queues not yet made hold none).
+            let queues = &self.queues;
+            let fattest = (0..queues.all().len() as u32)
+                .max_by_key(|&i| (queues[i].q.bytes, std::cmp::Reverse(queues.bucket(i))))
                 .expect("at least one queue");
             let fq = &mut self.queues[fattest];
             if let Some((_, victim)) = fq.q.pop() {
@@ -141,8 +143,8 @@ impl QueueDiscipline for FqCoDel {
     #[inline]
     fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         loop {
-            let (b, from_new) = self.lists.next(&mut self.queues, |q| &mut q.slot)?;
-            let fq = &mut self.queues[b as usize];
+            let (b, from_new) = self.lists.next(self.queues.all_mut(), |q| &mut q.slot)?;
+            let fq = &mut self.queues[b];
             let before = dropped.len();
             let (head, marks) = fq.vars.dequeue(now, &mut fq.q, &self.p.codel, dropped);
             self.marks += marks;
@@ -179,7 +181,7 @@ impl QueueDiscipline for FqCoDel {
     }
 
     fn state(&self) -> AqmState {
-        let dropping = self.queues.iter().filter(|q| q.vars.dropping).count();
+        let dropping = self.queues.all().iter().filter(|q| q.vars.dropping).count();
         AqmState {
             avg: f64::NAN,
             prob: f64::NAN,

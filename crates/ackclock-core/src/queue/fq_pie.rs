@@ -30,7 +30,7 @@
 //!   hold more than `limit`, packets are dropped from the head of the queue with the most
 //!   bytes until half its bytes are gone or 64 packets were dropped (`FqPieDrop`).
 
-use super::fq_lists::{FlowLists, Slot};
+use super::fq_lists::{FlowLists, FlowQueues, Slot};
 
 use super::codel::TimedFifo;
 use super::pie::probability_step;
@@ -149,15 +149,14 @@ struct FlowQueue {
     q: TimedFifo,
     pie: PieVars,
     slot: Slot,
-    created: bool,
 }
 
 #[derive(Clone, Debug)]
 pub struct FqPie {
     p: FqPieParams,
-    queues: Vec<FlowQueue>,
-    /// Queues created so far (their PIE updates run from then on).
-    created: Vec<u32>,
+    /// Made at their bucket's first packet, as ns-3 creates a flow's PIE; their PIE updates
+    /// run from then on, in the order they were made.
+    queues: FlowQueues<FlowQueue>,
     next_update: SimTime,
     lists: FlowLists,
     packets: u64,
@@ -171,8 +170,7 @@ impl FqPie {
     pub fn new(p: FqPieParams, perturbation: u64, rng: RandomStream) -> FqPie {
         FqPie {
             p,
-            queues: vec![FlowQueue::default(); p.flows as usize],
-            created: Vec::new(),
+            queues: FlowQueues::new(p.flows),
             next_update: SimTime::MAX,
             lists: FlowLists::new(p.quantum).ns3(p.ns3_lists),
             packets: 0,
@@ -199,8 +197,8 @@ impl FqPie {
             return;
         }
         let mut earliest = SimTime::MAX;
-        for &b in &self.created {
-            let pie = &mut self.queues[b as usize].pie;
+        for q in self.queues.all_mut() {
+            let pie = &mut q.pie;
             while pie.next_update <= now {
                 pie.update(&self.p);
                 pie.next_update += self.p.t_update;
@@ -214,15 +212,14 @@ impl FqPie {
     fn drop_from_fattest(&mut self, dropped: &mut Vec<Packet>) {
         let mut fattest = 0;
         let mut most = 0;
-        for &b in &self.created {
-            let bytes = self.queues[b as usize].q.bytes;
-            if bytes > most {
-                most = bytes;
-                fattest = b;
+        for (b, q) in self.queues.all().iter().enumerate() {
+            if q.q.bytes > most {
+                most = q.q.bytes;
+                fattest = b as u32;
             }
         }
         let threshold = most / 2;
-        let fq = &mut self.queues[fattest as usize];
+        let fq = &mut self.queues[fattest];
         let (mut len, mut count) = (0u64, 0u32);
         while let Some((_, victim)) = fq.q.pop() {
             self.packets -= 1;
@@ -238,12 +235,15 @@ impl FqPie {
 
     /// The PIE state of the queue flow `flow` hashes to.
     pub fn pie_of(&self, flow: u32) -> PieVars {
-        self.queues[self.bucket(flow) as usize].pie
+        self.queues
+            .find(self.bucket(flow))
+            .map(|q| self.queues[q].pie)
+            .unwrap_or_default()
     }
 
     pub fn packets(&self) -> impl Iterator<Item = &Packet> {
         self.queues
-            .iter()
+            .by_bucket()
             .flat_map(|q| q.q.packets.iter().map(|(_, p)| p))
     }
 }
@@ -332,13 +332,11 @@ impl QueueDiscipline for FqPie {
     #[inline]
     fn enqueue(&mut self, now: SimTime, mut pkt: Packet, dropped: &mut Vec<Packet>) {
         self.catch_up(now);
-        let b = self.bucket(pkt.flow.0);
-        let fq = &mut self.queues[b as usize];
-        if !fq.created {
+        let (b, created) = self.queues.find_or_make(self.bucket(pkt.flow.0));
+        let fq = &mut self.queues[b];
+        if created {
             // ns-3 creates the flow's PIE at its first packet; its first update runs at once.
-            fq.created = true;
             fq.pie.next_update = now;
-            self.created.push(b);
             fq.pie.update(&self.p);
             fq.pie.next_update = now + self.p.t_update;
             self.next_update = self.next_update.min(fq.pie.next_update);
@@ -371,8 +369,8 @@ impl QueueDiscipline for FqPie {
     fn dequeue(&mut self, now: SimTime, _dropped: &mut Vec<Packet>) -> Option<(SimTime, Packet)> {
         self.catch_up(now);
         loop {
-            let (b, from_new) = self.lists.next(&mut self.queues, |q| &mut q.slot)?;
-            let fq = &mut self.queues[b as usize];
+            let (b, from_new) = self.lists.next(self.queues.all_mut(), |q| &mut q.slot)?;
+            let fq = &mut self.queues[b];
             let Some((at, pkt)) = fq.q.pop() else {
                 self.lists.emptied(b, from_new, &mut fq.slot);
                 continue;
@@ -408,9 +406,10 @@ impl QueueDiscipline for FqPie {
 
     fn state(&self) -> AqmState {
         let max = self
-            .created
+            .queues
+            .all()
             .iter()
-            .map(|&b| self.queues[b as usize].pie.drop_prob)
+            .map(|q| q.pie.drop_prob)
             .fold(0.0, f64::max);
         AqmState {
             avg: f64::NAN,
