@@ -351,16 +351,16 @@ fn traced_cwnd_changes_on_every_ack_and_drops_once_per_loss_event() {
     sc.flows[0].trace = vec!["cwnd".into(), "ssthresh".into()];
     let r = run(sc);
     let t = &r.tcp_trace;
-    let var = match t.column("variable").unwrap() {
-        ackclock_core::results::ColumnData::Str(v) => v.clone(),
-        _ => unreachable!(),
-    };
+    let variable = t.column("variable").unwrap();
+    let var: Vec<&str> = (0..variable.len())
+        .map(|r| variable.str_at(r).unwrap())
+        .collect();
     let value = t.f64_column("value").unwrap();
     let time = t.f64_column("time_s").unwrap();
     let cwnd: Vec<f64> = var
         .iter()
         .zip(value.iter())
-        .filter(|(v, _)| *v == "cwnd")
+        .filter(|(v, _)| **v == "cwnd")
         .map(|(_, x)| *x)
         .collect();
     assert!(time.windows(2).all(|w| w[0] <= w[1]), "rows in time order");
@@ -380,7 +380,7 @@ fn traced_cwnd_changes_on_every_ack_and_drops_once_per_loss_event() {
     let losses =
         f.u64_column("fast_retransmits").unwrap()[0] + f.u64_column("timeouts").unwrap()[0];
     assert_eq!(drops, losses);
-    assert!(var.iter().any(|v| v == "ssthresh"));
+    assert!(var.contains(&"ssthresh"));
 }
 
 /// Every counter reaches the result tables: the counters are declared once

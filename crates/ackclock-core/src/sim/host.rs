@@ -523,7 +523,8 @@ impl Simulator {
 
     /// The traced-variable rows recorded since the last call (they leave `results()`).
     pub fn take_tcp_trace(&mut self) -> Table {
-        self.tracer.take()
+        let flows = &self.scenario.flows;
+        self.tracer.take(|f| &flows[f as usize].name)
     }
 
     /// Per-link packets in the network right now (waiting, on the wire or propagating).

@@ -625,7 +625,7 @@ impl Simulator {
         let flow = self.flows.at(fi);
         if !flow.trace.is_empty() {
             if let Agent::Tcp { sender, .. } = &mut flow.agent {
-                let name = &self.scenario.flows[f.idx()].name;
+                let name = f.idx() as u32;
                 let t = self.now.as_secs_f64();
                 if let Some(step) = sender.take_cwnd_step() {
                     if sender.is_ns2_vegas() {

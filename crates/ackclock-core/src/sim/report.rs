@@ -169,11 +169,13 @@ impl Simulator {
             queues,
             timeseries,
             queue_timeseries,
-            tcp_trace: self.tracer.table(),
+            tcp_trace: self.tracer.table(|f| &self.scenario.flows[f as usize].name),
             connections: self.connections_table(),
             flows_detail: self.flow_monitor_table(),
             queue_flows: self.queue_flows_table(),
-            cc_state: self.cc_state.table(),
+            cc_state: self
+                .cc_state
+                .table(|f| &self.scenario.flows[f as usize].name),
         })
     }
 
@@ -535,7 +537,7 @@ impl Simulator {
                 let cc_state = &mut self.cc_state;
                 sender
                     .cc()
-                    .state(&mut |name, value| cc_state.push(t, &cfg.name, name, value));
+                    .state(&mut |name, value| cc_state.push(t, i as u32, name, value));
             }
         }
         for (j, (l, name)) in self.links.iter().zip(&self.link_names).enumerate() {
