@@ -38,8 +38,9 @@ from __future__ import annotations
 OTCL = r"""
 namespace eval ::otcl {
     variable cls       ;# object -> its class
-    variable py        ;# object -> 1 for a Python object
-    variable vns       ;# object -> namespace holding its variables
+    variable tclobj    ;# object -> 1 for one kept in Tcl (a class, or an object of a class
+                       ;# without a Python ancestor); a Python object has no entry
+    variable vns       ;# object -> namespace holding its variables, made when first needed
     variable isclass   ;# class -> 1
     variable supers    ;# class -> direct superclasses
     variable subs      ;# class -> direct subclasses, newest first (as OTcl lists them)
@@ -59,24 +60,38 @@ proc ::otcl::newid {} {
 
 # --- objects and classes ------------------------------------------------------------------
 
+# A 10 000-flow script makes some 90 000 Python objects: each costs Tcl its command and
+# its class's entry, but no namespace (most never have a Tcl variable) and no other entry.
 proc ::otcl::register {obj class ispy} {
-    variable cls; variable py; variable vns; variable nns
+    variable cls; variable tclobj
     set cls($obj) $class
-    set py($obj) $ispy
-    set vns($obj) ::otcl::v[incr nns]
-    namespace eval $vns($obj) {}
+    if {!$ispy} { set tclobj($obj) 1 }
     interp alias {} $obj {} ::otcl::dispatch $obj
     return $obj
 }
 
+# The namespace holding an object's Tcl variables, made the first time one is asked for.
+proc ::otcl::vars_ns {obj} {
+    variable vns; variable nns
+    if {![info exists vns($obj)]} {
+        set vns($obj) ::otcl::v[incr nns]
+        namespace eval $vns($obj) {}
+    }
+    return $vns($obj)
+}
+
 proc ::otcl::forget {obj} {
-    variable cls; variable py; variable vns; variable op
+    variable cls; variable tclobj; variable vns; variable op
     if {![info exists cls($obj)]} { return }
-    catch {namespace delete $vns($obj)}
+    if {[info exists vns($obj)]} {
+        catch {namespace delete $vns($obj)}
+        unset vns($obj)
+    }
     foreach k [array names op] {
         if {[lindex $k 0] eq $obj} { catch {rename $op($k) {}}; unset op($k) }
     }
-    unset cls($obj) py($obj) vns($obj)
+    unset cls($obj)
+    unset -nocomplain tclobj($obj)
     catch {rename $obj {}}
 }
 
@@ -201,7 +216,7 @@ proc ::otcl::dispatch {obj args} {
 
 # What no instproc defines: the methods of Object and Class, then Python's.
 proc ::otcl::builtin {obj m args} {
-    variable py; variable cls
+    variable tclobj; variable cls
     if {[::otcl::isa $cls($obj) Class]} {
         switch -exact -- $m {
             create - alloc - instproc - superclass - info - unknown - proc -
@@ -228,12 +243,12 @@ proc ::otcl::builtin {obj m args} {
             tailcall ::otcl::m_$m $obj {*}$args
         }
     }
-    if {$py($obj)} { return [::__ac_dispatch $obj $m {*}$args] }
+    if {![info exists tclobj($obj)]} { return [::__ac_dispatch $obj $m {*}$args] }
     error "$obj: unable to dispatch method $m"
 }
 
 proc ::otcl::m_next {obj args} {
-    variable ip; variable cls; variable py
+    variable ip; variable cls; variable tclobj
     if {[catch {uplevel 1 {list $self $class $proc}} here]} { error "no executing proc" }
     lassign $here self class m
     set search [::otcl::precedence $cls($obj)]
@@ -249,14 +264,14 @@ proc ::otcl::m_next {obj args} {
     # Past the last instproc: Object's built-ins, or the Python object's own method.
     switch -exact -- $m {
         init {
-            if {$py($obj)} { return "" }
+            if {![info exists tclobj($obj)]} { return "" }
             tailcall ::otcl::m_init $obj {*}$args
         }
         destroy - set - unset - array - instvar - info - proc - class - init-instvar {
             tailcall ::otcl::builtin $obj $m {*}$args
         }
     }
-    if {$py($obj)} { return [::__ac_dispatch $obj $m {*}$args] }
+    if {![info exists tclobj($obj)]} { return [::__ac_dispatch $obj $m {*}$args] }
     return ""
 }
 
@@ -285,34 +300,34 @@ proc ::otcl::m_init {obj args} {
 }
 
 proc ::otcl::m_set {obj args} {
-    variable vns; variable py
-    if {$py($obj) && ![::otcl::isclass $obj]} {
+    variable tclobj
+    if {![info exists tclobj($obj)]} {
         return [::__ac_dispatch $obj set {*}$args]
     }
     switch [llength $args] {
-        1 { return [set $vns($obj)::[lindex $args 0]] }
-        2 { return [set $vns($obj)::[lindex $args 0] [lindex $args 1]] }
+        1 { return [set [::otcl::vars_ns $obj]::[lindex $args 0]] }
+        2 { return [set [::otcl::vars_ns $obj]::[lindex $args 0] [lindex $args 1]] }
     }
     error "wrong # args: should be \"$obj set var ?value?\""
 }
 
 proc ::otcl::m_unset {obj args} {
-    variable vns
-    foreach v $args { unset $vns($obj)::$v }
+    set ns [::otcl::vars_ns $obj]
+    foreach v $args { unset ${ns}::$v }
     return ""
 }
 
 proc ::otcl::m_array {obj opt name args} {
-    variable vns
-    return [array $opt $vns($obj)::$name {*}$args]
+    return [array $opt [::otcl::vars_ns $obj]::$name {*}$args]
 }
 
 proc ::otcl::m_instvar {obj args} {
-    variable vns; variable py
+    variable tclobj
+    set ns [::otcl::vars_ns $obj]
     foreach v $args {
         if {[llength $v] == 2} { lassign $v var local } else { set var $v; set local $v }
-        set full $vns($obj)::$var
-        if {$py($obj) && ![::otcl::isclass $obj]} { ::otcl::pylink $obj $var $full }
+        set full ${ns}::$var
+        if {![info exists tclobj($obj)]} { ::otcl::pylink $obj $var $full }
         uplevel 1 [list upvar #0 $full $local]
     }
     return ""
@@ -365,8 +380,8 @@ proc ::otcl::m_class {obj args} {
 }
 
 proc ::otcl::m_destroy {obj} {
-    variable py
-    if {$py($obj)} {
+    variable tclobj
+    if {![info exists tclobj($obj)]} {
         ::__ac_dispatch __forget $obj
     }
     ::otcl::forget $obj
@@ -374,7 +389,7 @@ proc ::otcl::m_destroy {obj} {
 }
 
 proc ::otcl::m_info {obj {what ""} args} {
-    variable cls; variable vns; variable op; variable py
+    variable cls; variable vns; variable op; variable tclobj
     switch -exact -- $what {
         class {
             if {[llength $args]} {
@@ -386,12 +401,14 @@ proc ::otcl::m_info {obj {what ""} args} {
         }
         vars {
             set out {}
-            if {$py($obj) && ![::otcl::isclass $obj]} {
+            if {![info exists tclobj($obj)]} {
                 set out [::__ac_dispatch __vars $obj]
             }
-            foreach v [info vars $vns($obj)::*] {
-                set v [namespace tail $v]
-                if {[lsearch -exact $out $v] < 0} { lappend out $v }
+            if {[info exists vns($obj)]} {
+                foreach v [info vars $vns($obj)::*] {
+                    set v [namespace tail $v]
+                    if {[lsearch -exact $out $v] < 0} { lappend out $v }
+                }
             }
             if {[llength $args]} {
                 set pat [lindex $args 0]
