@@ -15,7 +15,7 @@ from ..errors import ScenarioError
 from ..profiles import CC_ALIASES, CC_DEFAULTS, TCP_ALIASES
 from ..units import parse_time
 from .errors import Location, Ns2Error, unsupported
-from .objects import TclError, TclObject
+from .objects import TclError, TclObject, is_default
 from .rng import draw_boot_time
 from .values import (
     BadValue,
@@ -231,11 +231,9 @@ class Agent(TclObject):
 
     def check_vars(self, mapped: set[str]) -> None:
         """Every variable set away from its ns-2 default must mean something here."""
-        for var in self.vars:
-            if var in mapped or var in IGNORED or self.var_kind(var) is None:
-                continue
-            if not self.var_is_default(var):
-                raise Ns2Error(unsupported(f"{self.cls} variable {var} = {self.vars[var]}"),
+        for var, value in self.vars.items():
+            if var not in mapped and var not in IGNORED and not is_default(self.cls, var, value):
+                raise Ns2Error(unsupported(f"{self.cls} variable {var} = {value}"),
                                self.var_where(var))
 
 

@@ -22,6 +22,14 @@ def _c_number(text: str) -> float | None:
     return float(m.group()) if m is not None else None
 
 
+# A script gives a network's links a few distinct rates and delays, each many times (a
+# 10 000-flow dumbbell: 40 000 links, two rates), and its agents a few distinct texts for
+# each variable (10 000 agents: some 500 000 readings): readings are remembered. Each is a
+# function of its arguments alone; an error is not remembered and is raised again.
+_remembered = functools.lru_cache(maxsize=1024)
+
+
+@_remembered
 def to_float(text: str, what: str = "a number") -> float:
     """A double variable as ns-2 reads it (strtod): ``0.1``, ``1e-3``; what follows the number
     is ignored (ns-2 reads ``2m`` as 2); ``true``/``false`` are 0, as in ns-2."""
@@ -37,6 +45,7 @@ def to_float(text: str, what: str = "a number") -> float:
     return x
 
 
+@_remembered
 def to_int(text: str, what: str = "an integer") -> int:
     """An integer variable as ns-2 reads it (atoi-like: "5.0" is 5, "1k" is 1, and the words
     true and false are 0, as ns-2 reads them)."""
@@ -67,6 +76,7 @@ def int_arg(text: str, what: str = "an integer") -> int:
 _WORDS = {"true", "false", "t", "f", "yes", "no", "on", "off"}
 
 
+@_remembered
 def to_bool(text: str) -> bool:
     """A boolean variable as ns-2 reads it: text starting with t or T is true (``true``), a
     number is true unless 0, and other words are false (ns-2 reads ``yes`` and ``on`` as 0)."""
@@ -89,12 +99,6 @@ _BW_MULT = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _TIME_UNIT: dict[str, Fraction | int] = {
     "": 1, "s": 1, "ms": Fraction(1, 10**3), "us": Fraction(1, 10**6), "ns": Fraction(1, 10**9),
     "ps": Fraction(1, 10**12)}
-
-
-# A script gives a network's links a few distinct rates and delays, each many times (a
-# 10 000-flow dumbbell: 40 000 links, two rates): their readings are remembered. Each is a
-# function of the text alone; an error is not remembered and is raised again.
-_remembered = functools.lru_cache(maxsize=1024)
 
 
 @_remembered
