@@ -202,3 +202,33 @@ def test_a_class_variable_of_an_ns2_class_ackclock_lacks_stops_in_one_line(ns2, 
     assert r.code == 2
     assert r.err.strip() == ("ackclock: error: script.tcl:2: unknown or unsupported ns-2"
                              f' class "{cls}"')
+
+
+def test_a_method_changed_after_it_was_called(ns2):
+    # otcl.py remembers which instproc a class's objects run for a method: defining,
+    # deleting or moving one (another superclass) must be seen by the next call.
+    r = ns2("""
+        Class A
+        A instproc hi {} { return A }
+        Class B -superclass A
+        set b [new B]
+        puts [$b hi]
+        B instproc hi {} { return "B [$self next]" }
+        puts [$b hi]
+        B instproc hi {} {}
+        puts [$b hi]
+        Class C
+        C instproc hi {} { return C }
+        B superclass C
+        puts [$b hi]
+        set ns [new Simulator]
+        set t [new Agent/TCP]
+        $t reset
+        Agent/TCP instproc reset {} { puts "mine [$self set window_]" }
+        $t reset
+        Agent/TCP instproc reset {} {}
+        $t reset
+        puts done
+    """)
+    assert r.code == 0, r.err
+    assert r.out.splitlines() == ["A", "B A", "A", "C", "mine 20", "done"]
