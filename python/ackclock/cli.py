@@ -523,10 +523,16 @@ def _overlay(dirs: list[str], out: str | None) -> int:
 
 
 def _ns2(args: argparse.Namespace) -> int:
+    import gc
+
     from .ns2 import run_script
 
-    return run_script(args.script, args.script_args, int32_counters=args.int32_counters,
-                      safe=args.safe)
+    status = run_script(args.script, args.script_args, int32_counters=args.int32_counters,
+                        safe=args.safe)
+    # The command ends here: the script's objects (some ten per flow) need no last pass of
+    # the cyclic garbage collector at exit (10 000 flows: about a second).
+    gc.freeze()
+    return status
 
 
 def _unclaimed(out: Path, document: dict[str, Any], explicit: bool) -> tuple[Path, str]:

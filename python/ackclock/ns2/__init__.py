@@ -117,6 +117,7 @@ def run_script(script: str, argv: Sequence[str] = (), *, int32_counters: bool = 
 def _run(script: str, argv: Sequence[str], int32_counters: bool = False,
          safe: bool = False) -> int:
     ctx = Context(script, argv, safe=safe)
+    ctx.pause_collector()
     ctx.int32_counters = int32_counters
     ctx.register(FACTORIES)
     procs.install(ctx)
@@ -139,6 +140,7 @@ def _run(script: str, argv: Sequence[str], int32_counters: bool = False,
         print(f"ackclock: error: {e}", file=sys.stderr)
         code = e.status
     finally:
+        ctx.resume_collector()
         sim = ctx.simulator
         if sim is not None:
             try:

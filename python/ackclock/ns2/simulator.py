@@ -993,6 +993,9 @@ class Simulator(TclObject):
         except ScenarioError as e:
             raise explain(e, self.ctx.script) from None
         self._engine_flow_indices(scenario.flows, resolved["flows"])
+        # Not needed from here on: freed before the engine is built, which is the run's peak
+        # (10 000 flows: some 50 MB).
+        del scenario
         # Scenario files name traces inside their results folder; these are ackclock's own
         # temporary files, copied to the script's channels as simulated time reaches them.
         for entry, t in zip(resolved.get("traces", []), self.packet_traces, strict=True):
@@ -1069,6 +1072,7 @@ class Simulator(TclObject):
             self.dv.start()
         for call in self.pending:
             call()
+        self.ctx.resume_collector()  # the network is built (Context.pause_collector)
 
     def _full_iss(self) -> None:
         """FullTcp agents with an iss_ of their own: their direction's numbers start there;
