@@ -24,13 +24,16 @@ mod calendar_queue;
 mod lane_queue;
 #[cfg_attr(not(feature = "eventq-quaternary"), allow(dead_code))]
 mod quaternary_heap;
+#[cfg_attr(not(feature = "eventq-radix"), allow(dead_code))]
+mod radix_heap;
 
 /// The structure behind both of the queue's heaps: the binary heap below unless a cargo
 /// feature selects one of the other candidates measured for issue 31.
 #[cfg(not(any(
     feature = "eventq-quaternary",
     feature = "eventq-calendar",
-    feature = "eventq-lanes"
+    feature = "eventq-lanes",
+    feature = "eventq-radix"
 )))]
 type Queue<E> = Heap<E>;
 #[cfg(feature = "eventq-quaternary")]
@@ -42,6 +45,15 @@ type Queue<E> = calendar_queue::CalendarQueue<E>;
     not(any(feature = "eventq-quaternary", feature = "eventq-calendar"))
 ))]
 type Queue<E> = lane_queue::LaneQueue<E>;
+#[cfg(all(
+    feature = "eventq-radix",
+    not(any(
+        feature = "eventq-quaternary",
+        feature = "eventq-calendar",
+        feature = "eventq-lanes"
+    ))
+))]
+type Queue<E> = radix_heap::RadixHeap<E>;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry<E> {
@@ -91,7 +103,8 @@ unsafe fn at_mut<E>(heap: &mut [Entry<E>], i: usize) -> &mut Entry<E> {
     any(
         feature = "eventq-quaternary",
         feature = "eventq-calendar",
-        feature = "eventq-lanes"
+        feature = "eventq-lanes",
+        feature = "eventq-radix"
     ),
     allow(dead_code)
 )]
@@ -103,7 +116,8 @@ struct Heap<E> {
     any(
         feature = "eventq-quaternary",
         feature = "eventq-calendar",
-        feature = "eventq-lanes"
+        feature = "eventq-lanes",
+        feature = "eventq-radix"
     ),
     allow(dead_code)
 )]
