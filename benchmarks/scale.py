@@ -44,6 +44,18 @@ Cases:
   `size`), starting at a time drawn uniformly over the 5 s;
 - `explicit_varied_10000`: the same with each flow's own window, variant and start written
   out (10 000 tables of TCP parameters), access links of 1 to 7 ms and varied queue limits;
+- the other paths a study at scale takes (session 11), each at 10 000 flows (1 s) and 100 000
+  (0.2 s), `NAME_N`: `dumbbell_N` under the `ns3` profile with its default queues (FQ-CoDel on
+  every link: `ns3_fqcodel`), the `ikr` profile, ns-2's SACK, CUBIC and Vegas, `linux` DCTCP
+  over a RED bottleneck marking ECN (`linux_dctcp_red`); RED, CoDel or FQ-CoDel on the
+  bottleneck (`red`, `codel`, `fq_codel`) and FQ-CoDel on every link (`fq_codel_all`); long
+  flows starting over the first second (`spread`); UDP sources of CBR, on/off and Poisson
+  traffic at 80% of the bottleneck in all (`cbr`, `onoff`, `poisson`); an ns-2 trace or a pcap
+  of the bottleneck (`trace_one`, `pcap_one`), of one host (`pcap_host`) and of every link
+  (`trace_all`, `pcap_all`), cwnd traced on every flow (`cwnd_trace`), per-flow counters on
+  the bottleneck (`monitor_flows`); and three topologies: every flow between one pair of
+  hosts (`pair`), a parking lot of 10 routers with each flow's hosts on its own routers
+  (`parking`), N hosts on one switch (`star`);
 - `api_dumbbell_10000`, `api_loop_10000`: the same network through the Python API, in a child
   process (its `cmd_s`, `cpu_s`, `peak_MB`), with `build_s` the calls that describe it:
   `Network.dumbbell(10000)` and then `front_s`, `.scenario(duration=...)`; or a loop of
@@ -63,6 +75,11 @@ its packet-hops (3 per data packet sent and per ACK received: each crosses three
 CPU second, and ackclock's whole command's packet-hops per CPU second over it. The fat-trees,
 the chain and the 100 Gb/s dumbbells have no script in the other simulators.
 
+`sweep_dumbbell_N` (N = 1 000 and 10 000) runs `ackclock sweep --jobs 2` over `dumbbell_N` for
+1 s: two bottleneck buffers times two replications, four runs; it prints the parent's peak
+resident memory and the largest worker's (`getrusage`, and each worker's VmHWM read while it
+lives), and the parent's CPU seconds.
+
 `ns2_dumbbell_N` (N = 10 to 10 000) runs the dumbbell's ns-2 script (benchmarks/ns2/dumbbell.tcl,
 NewReno, 5 s) through the ns-2 front end, `ackclock ns2 dumbbell.tcl N 5 newreno`: the whole
 command's wall time, CPU seconds and peak memory, and the counters the script prints
@@ -76,6 +93,7 @@ Wall times on a shared machine swing by tens of percent: compare runs taken side
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import shutil
@@ -195,7 +213,121 @@ def cases() -> dict[str, tuple[str, str, bool]]:
     finite = (dumbbell(10_000).rstrip("\n")
               + '\napp = { kind = "ftp", size = 100000, start = { uniform = ["0s", "5s"] } }\n')
     out["finite_10000"] = (finite, "5s", False)
+    for n, d in [(10_000, "1s"), (100_000, "0.2s")]:
+        for name, text in paths(n).items():
+            out[f"{name}_{n}"] = (text, d, False)
     return out
+
+
+BOTTLENECK = 'queue = { kind = "droptail", limit = 1000 }'
+
+
+def paths(n: int) -> dict[str, str]:
+    """The other paths a study at scale takes (session 11): each profile, the congestion
+    controls and queues users pick, other traffic, traces, other topologies. Each is
+    `dumbbell(n)` changed in one respect, or a topology of its own."""
+    base = dumbbell(n)
+    flow = 'kind = "tcp"\nfrom = "s{i}"\nto = "r{i}"\n'
+    rate = 8e8 / n  # datagram sources: 80% of the 1 Gb/s bottleneck in all
+
+    def app(text: str) -> str:
+        return base.rstrip("\n") + f"\napp = {text}\n"
+
+    def udp(text: str) -> str:
+        return app(text).replace('kind = "tcp"\nfrom = "s{i}"', 'kind = "udp"\nfrom = "s{i}"')
+
+    def trace(text: str) -> str:
+        return base + "[[trace]]\n" + text + "\n"
+
+    assert base.count(BOTTLENECK) == 1 and flow in base
+    return {
+        # Profiles and congestion controls.
+        "ns3_fqcodel": base.replace('profile = "ns2"', 'profile = "ns3"')
+                           .replace('variant = "newreno"', 'cc = "cubic"')
+                           .replace('kind = "droptail", ', ""),  # ns-3's default stack
+        "ikr": base.replace('profile = "ns2"', 'profile = "ikr"'),
+        "ns2_sack": base.replace('variant = "newreno"', 'variant = "sack"'),
+        "ns2_cubic": base.replace('variant = "newreno"', 'variant = "sack"\ncc = "cubic"'),
+        "ns2_vegas": base.replace('variant = "newreno"', 'cc = "vegas"'),
+        "linux_dctcp_red": base.replace('profile = "ns2"', 'profile = "linux"')
+                               .replace('variant = "newreno"', 'cc = "dctcp"\necn = true')
+                               .replace(BOTTLENECK, 'queue = { kind = "red", limit = 1000, '
+                                                    'min_thresh = 65, max_thresh = 65, '
+                                                    'ecn = true }'),
+        # Queue disciplines on the bottleneck, and FQ-CoDel on every link.
+        "red": base.replace(BOTTLENECK, 'queue = { kind = "red", limit = 1000 }'),
+        "codel": base.replace(BOTTLENECK, 'queue = { kind = "codel", limit = 1000 }'),
+        "fq_codel": base.replace(BOTTLENECK, 'queue = { kind = "fq_codel", limit = 1000 }'),
+        "fq_codel_all": base.replace('kind = "droptail"', 'kind = "fq_codel"'),
+        # Traffic: long flows starting over the run, datagram sources.
+        "spread": app('{ kind = "ftp", start = { uniform = ["0s", "1s"] } }'),
+        "cbr": udp(f'{{ kind = "cbr", rate = "{rate:.0f}b/s", packet_size = 1000 }}'),
+        "onoff": udp(f'{{ kind = "onoff", rate = "{2 * rate:.0f}b/s", packet_size = 1000, '
+                     'on = { exponential = "50ms" }, off = { exponential = "50ms" } }'),
+        "poisson": udp(f'{{ kind = "poisson", rate = "{rate:.0f}b/s", packet_size = 1000 }}'),
+        # Outputs: packet traces of one link and of every link, cwnd traced on every flow,
+        # per-flow queue counters on the bottleneck.
+        "trace_one": trace('format = "ns2"\nfile = "one.tr"\nlinks = ["left->right"]'),
+        "trace_all": trace('format = "ns2"\nfile = "all.tr"'),
+        "pcap_one": trace('format = "pcap"\nfile = "one.pcap"\nlinks = ["left->right"]'),
+        "pcap_host": trace('format = "pcap"\nfile = "host.pcap"\nnodes = ["s0"]'),
+        "pcap_all": trace('format = "pcap"\nfile = "all.pcap"'),
+        "cwnd_trace": base.replace(flow, flow + 'trace = ["cwnd"]\n'),
+        "monitor_flows": base.replace(BOTTLENECK, BOTTLENECK + "\nmonitor_flows = true"),
+        # Topologies: every flow between one pair of hosts; a parking lot; a star.
+        "pair": pair(n),
+        "parking": parking(n),
+        "star": star(n),
+    }
+
+
+def pair(n: int) -> str:
+    """`n` flows from one host to another over the dumbbell's bottleneck."""
+    return "\n".join([
+        'name = "pair"', 'profile = "ns2"', "[run]", 'duration = "30s"', "[defaults.tcp]",
+        "packet_size = 1448", "header_size = 52", "window = 10000", 'variant = "newreno"',
+        *[f'[[node]]\nname = "{x}"' for x in ("s", "left", "right", "r")],
+        '[[link]]\nfrom = "s"\nto = "left"\nrate = "10Gb/s"\ndelay = "1ms"\n'
+        'queue = { kind = "droptail", limit = 10000 }',
+        '[[link]]\nfrom = "left"\nto = "right"\nrate = "1Gb/s"\ndelay = "10ms"\n'
+        'queue = { kind = "droptail", limit = 1000 }',
+        '[[link]]\nfrom = "right"\nto = "r"\nrate = "10Gb/s"\ndelay = "1ms"\n'
+        'queue = { kind = "droptail", limit = 10000 }',
+        f'[[flow]]\ncount = {n}\nname = "tcp{{i}}"\nkind = "tcp"\nfrom = "s"\nto = "r"',
+    ]) + "\n"
+
+
+def parking(n: int, routers: int = 10) -> str:
+    """A parking lot: `routers` routers in a line (1 Gb/s, 1 ms), flow i from its own host on
+    router i mod (routers - 1) to its own host on a later router."""
+    lines = ['name = "parking"', 'profile = "ns2"', "[run]", 'duration = "30s"',
+             "[defaults.tcp]", "packet_size = 1448", "header_size = 52", "window = 1000",
+             'variant = "newreno"']
+    lines += [f'[[node]]\nname = "p{r}"' for r in range(routers)]
+    lines += [f'[[link]]\nfrom = "p{r}"\nto = "p{r + 1}"\nrate = "1Gb/s"\ndelay = "1ms"\n'
+              'queue = { kind = "droptail", limit = 1000 }' for r in range(routers - 1)]
+    rng = random.Random(1)
+    for i in range(n):
+        a = i % (routers - 1)
+        b = rng.randrange(a + 1, routers)
+        lines += [f'[[node]]\nname = "s{i}"\n[[node]]\nname = "d{i}"',
+                  f'[[link]]\nfrom = "s{i}"\nto = "p{a}"\nrate = "10Gb/s"\ndelay = "1ms"',
+                  f'[[link]]\nfrom = "p{b}"\nto = "d{i}"\nrate = "10Gb/s"\ndelay = "1ms"',
+                  f'[[flow]]\nname = "f{i}"\nkind = "tcp"\nfrom = "s{i}"\nto = "d{i}"']
+    return "\n".join(lines) + "\n"
+
+
+def star(n: int) -> str:
+    """`n` hosts on one 100 Gb/s switch, host i sending to host i + n/2 (mod n)."""
+    lines = ['name = "star"', 'profile = "ns2"', "[run]", 'duration = "30s"',
+             "[defaults.tcp]", "packet_size = 1448", "header_size = 52", "window = 1000",
+             'variant = "newreno"', '[[node]]\nname = "sw"',
+             f'[[node]]\ncount = {n}\nname = "h{{i}}"',
+             f'[[link]]\ncount = {n}\nfrom = "h{{i}}"\nto = "sw"\nrate = "1Gb/s"\n'
+             'delay = "10us"\nqueue = { kind = "droptail", limit = 100 }']
+    lines += [f'[[flow]]\nname = "f{i}"\nkind = "tcp"\nfrom = "h{i}"\nto = "h{(i + n // 2) % n}"'
+              for i in range(n)]
+    return "\n".join(lines) + "\n"
 
 
 def explicit_dumbbell(n: int, varied: bool = False) -> str:
@@ -290,6 +422,65 @@ def api_command(name: str, duration: str, out: Path, timeout: float | None
     return float(wall), int(kb) / 1024, float(user) + float(system), times
 
 
+# `ackclock sweep` of a dumbbell: flows, simulated time, jobs; the grid is two bottleneck
+# buffers times two replications (four runs).
+SWEEP_CASES = {f"sweep_dumbbell_{n}": (n, "1s", 2) for n in (1000, 10_000)}
+
+
+def sweep_command(flows: int, duration: str, jobs: int, work: Path, timeout: float | None
+                  ) -> tuple[float, float, float, float]:
+    """Wall seconds, the parent's peak resident MB, the largest worker's, and the parent's CPU
+    seconds of `ackclock sweep` over `dumbbell(flows)`."""
+    work.mkdir()
+    (work / "dumbbell.toml").write_text(dumbbell(flows))
+    (work / "sweep.toml").write_text(
+        f'scenario = "dumbbell.toml"\nreplications = 2\n[grid]\n'
+        f'"link.left-right.queue.limit" = [500, 1000]\n[set]\n"run.duration" = "{duration}"\n')
+    # The workers are the pool's (and a fork server's) children, not all reaped by the
+    # parent: a thread reads each descendant's peak (VmHWM) while they live.
+    code = f"""
+import os, resource, sys, threading, time
+from ackclock.cli import main
+
+worst = 0
+
+def watch():
+    global worst
+    while True:
+        parents = {{}}
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                stat = open(f"/proc/{{pid}}/stat").read()
+                parents[int(pid)] = int(stat.rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+        for pid in parents:
+            up = parents.get(pid)
+            while up and up != os.getpid():
+                up = parents.get(up)
+            if up == os.getpid():
+                try:
+                    for line in open(f"/proc/{{pid}}/status"):
+                        if line.startswith("VmHWM:"):
+                            worst = max(worst, int(line.split()[1]))
+                except OSError:
+                    pass
+        time.sleep(0.1)
+
+threading.Thread(target=watch, daemon=True).start()
+t = time.time()
+rc = main(["sweep", {str(work / "sweep.toml")!r}, "--jobs", "{jobs}", "--out",
+           {str(work / "out")!r}])
+me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print(time.time() - t, me.ru_maxrss, max(worst, kids.ru_maxrss), me.ru_utime + me.ru_stime)
+sys.exit(rc)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=timeout)
+    wall, parent, worker, cpu = done.stdout.strip().splitlines()[-1].split()
+    return float(wall), int(parent) / 1024, int(worker) / 1024, float(cpu)
+
+
 # The ns-2 front end's cases: flows, simulated seconds.
 NS2_CASES = {f"ns2_dumbbell_{n}": (n, "5s") for n in (10, 100, 1000, 10_000)}
 
@@ -338,13 +529,21 @@ def in_process(toml: Path, duration: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as d:
         write_summary({"name": doc["name"], "scenario": doc}, Path(d) / "summary.json")
     front = time.process_time() - t
-    t = time.process_time()
-    sim = engine().Simulation(with_tcp_tables(doc))  # as run_document (the binding writes the text)
-    setup = time.process_time() - t
-    t = time.process_time()
-    sim.run_until(sim.duration_ps)
-    run = time.process_time() - t
-    hops = sim.results()["summary"]["packet_hops"]
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as d:
+        os.chdir(d)  # a case's packet traces are written into the current folder
+        try:
+            t = time.process_time()
+            # As run_document (the binding writes the text).
+            sim = engine().Simulation(with_tcp_tables(doc))
+            setup = time.process_time() - t
+            t = time.process_time()
+            sim.run_until(sim.duration_ps)
+            run = time.process_time() - t
+            hops = sim.results()["summary"]["packet_hops"]
+            del sim  # its trace files closed before the folder goes
+        finally:
+            os.chdir(here)
     return {"resolve_s": resolve, "front_s": front, "setup_s": setup, "run_s": run,
             "hops": hops}
 
@@ -440,7 +639,8 @@ def main() -> None:
 
     sims.compile_package()  # as an installed copy: no compiling at each command's start
     all_cases = cases()
-    names = args.only.split(",") if args.only else [*all_cases, *API_CASES, *NS2_CASES]
+    names = (args.only.split(",") if args.only
+             else [*all_cases, *API_CASES, *NS2_CASES, *SWEEP_CASES])
     columns = ["case", "sim", "duration", "cmd_s", "cpu_s", "peak_MB", "resolve_s", "front_s",
                "setup_s", "run_s", "hops", "Mhops_s", "cmd_Mhops_cpu_s", "instr_per_hop"]
     if args.csv:
@@ -464,6 +664,23 @@ def main() -> None:
                         f.write(",".join(str(v) for v in [
                             name, "ackclock", duration, cmd_s, cpu_s, peak, "",
                             t.get("front_s", ""), "", t.get("run_s", ""), "", "", "", ""]) + "\n")
+                continue
+            if name in SWEEP_CASES:
+                flows, duration, jobs = SWEEP_CASES[name]
+                duration = args.duration or duration
+                try:
+                    cmd_s, peak, worker, cpu_s = sweep_command(flows, duration, jobs,
+                                                               Path(d) / name, args.timeout)
+                except (subprocess.TimeoutExpired, subprocess.CalledProcessError) as e:
+                    print(f"{name:27} failed or not finished: {e}", flush=True)
+                    continue
+                print(f"{name:27} {cmd_s:7.2f} {cpu_s:7.2f} {peak:8.0f}   (the parent's peak;"
+                      f" the largest worker's {worker:.0f} MB)", flush=True)
+                if args.csv:
+                    with args.csv.open("a") as f:
+                        f.write(",".join(str(v) for v in [name, "ackclock sweep", duration,
+                                                          cmd_s, cpu_s, peak] + [""] * 8)
+                                + "\n")
                 continue
             if name in NS2_CASES:
                 flows, duration = NS2_CASES[name]
