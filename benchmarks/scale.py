@@ -55,7 +55,7 @@ Cases:
   (`trace_all`, `pcap_all`), cwnd traced on every flow (`cwnd_trace`), per-flow counters on
   the bottleneck (`monitor_flows`); and three topologies: every flow between one pair of
   hosts (`pair`), a parking lot of 10 routers with each flow's hosts on its own routers
-  (`parking`), N hosts on one switch (`star`);
+  (`parking`), N hosts on one switch by 10 Mb/s links (`star`);
 - `api_dumbbell_10000`, `api_loop_10000`: the same network through the Python API, in a child
   process (its `cmd_s`, `cpu_s`, `peak_MB`), with `build_s` the calls that describe it:
   `Network.dumbbell(10000)` and then `front_s`, `.scenario(duration=...)`; or a loop of
@@ -318,12 +318,12 @@ def parking(n: int, routers: int = 10) -> str:
 
 
 def star(n: int) -> str:
-    """`n` hosts on one 100 Gb/s switch, host i sending to host i + n/2 (mod n)."""
+    """`n` hosts on one switch by 10 Mb/s links, host i sending to host i + n/2 (mod n)."""
     lines = ['name = "star"', 'profile = "ns2"', "[run]", 'duration = "30s"',
              "[defaults.tcp]", "packet_size = 1448", "header_size = 52", "window = 1000",
              'variant = "newreno"', '[[node]]\nname = "sw"',
              f'[[node]]\ncount = {n}\nname = "h{{i}}"',
-             f'[[link]]\ncount = {n}\nfrom = "h{{i}}"\nto = "sw"\nrate = "1Gb/s"\n'
+             f'[[link]]\ncount = {n}\nfrom = "h{{i}}"\nto = "sw"\nrate = "10Mb/s"\n'
              'delay = "10us"\nqueue = { kind = "droptail", limit = 100 }']
     lines += [f'[[flow]]\nname = "f{i}"\nkind = "tcp"\nfrom = "h{i}"\nto = "h{(i + n // 2) % n}"'
               for i in range(n)]
